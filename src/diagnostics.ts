@@ -1,0 +1,107 @@
+/**
+ * Diagnostics: problems found while parsing, each with a line number and a
+ * stable code. Stored compactly (two integers each) and turned into objects
+ * only when asked for.
+ */
+
+/** Severity of a diagnostic; `lint` exits 1 when any `error` is present. */
+export type Severity = 'error' | 'warning' | 'info'
+
+/** Every diagnostic code, with its severity and message. Codes are stable. */
+export const DIAGNOSTICS = {
+  'invalid-line': ['warning', 'line is not a directive ("key: value"), a comment or empty; ignored'],
+  'unknown-directive': ['warning', 'unknown directive; ignored'],
+  'unused-directive': ['info', 'directive carries no access rule; not used for matching'],
+  typo: ['warning', 'key is a misspelling the reference accepts'],
+  'missing-colon': ['warning', 'key and value are separated by whitespace instead of ":"'],
+  'line-too-long': ['warning', 'line is longer than 16,663 bytes; the rest of it is ignored'],
+  'rule-outside-group': ['error', 'rule before any User-agent line; ignored'],
+  'directive-outside-group': ['warning', 'group directive before any User-agent line; ignored'],
+  'pattern-start': ['error', 'pattern does not start with "/" or "*": it can never match a path'],
+  'dollar-not-at-end': ['warning', '"$" is special only at the end of a pattern; here it matches a literal "$"'],
+  'empty-user-agent': ['warning', 'empty User-agent value'],
+  'user-agent-cut': ['warning', 'User-agent value is cut at the first character outside [A-Za-z_-]'],
+  'invalid-utf8': ['warning', 'line is not valid UTF-8'],
+  'control-character': ['warning', 'line contains a control character'],
+  'truncated': ['error', 'file is larger than the parsing limit; the rest is ignored (the crossing line is dropped)'],
+  'html-body': ['error', 'body looks like an HTML page, not a robots.txt'],
+  'sitemap-not-absolute': ['warning', 'sitemap is not an absolute http(s) URL; ignored'],
+  'bad-crawl-delay': ['warning', 'crawl-delay is not a non-negative number of seconds; ignored'],
+  'crawl-delay-clamped': ['warning', 'crawl-delay is larger than 86400 seconds; read as 86400'],
+  'bad-request-rate': ['warning', 'request-rate is not "N/T[s|m|h|d]" with N >= 1 and T > 0; ignored'],
+  'bad-visit-time': ['warning', 'visit-time is not "HHMM-HHMM" (UTC); ignored'],
+  'bad-host': ['warning', 'host is not a host name with an optional port; ignored'],
+} as const satisfies Record<string, readonly [Severity, string]>
+
+/** A stable diagnostic code. */
+export type DiagnosticCode = keyof typeof DIAGNOSTICS
+
+/** One problem, on one line (0 for the whole file). */
+export interface Diagnostic {
+  line: number
+  code: DiagnosticCode
+  severity: Severity
+  message: string
+}
+
+const CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
+const CODE_INDEX = new Map<DiagnosticCode, number>(CODES.map((c, i) => [c, i]))
+
+/** Growable compact list: `[codeIndex, line]` pairs, plus sparse detail strings. */
+export class DiagnosticList {
+  private data: Int32Array = new Int32Array(8)
+  private n = 0
+  private details: Map<number, string> | undefined
+
+  get length(): number {
+    return this.n
+  }
+
+  add(code: DiagnosticCode, line: number, detail?: string): void {
+    if (this.n * 2 === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2)
+      grown.set(this.data)
+      this.data = grown
+    }
+    if (detail !== undefined) (this.details ??= new Map()).set(this.n, detail)
+    this.data[this.n * 2] = CODE_INDEX.get(code)!
+    this.data[this.n * 2 + 1] = line
+    this.n++
+  }
+
+  /** The diagnostics as objects, in the order found. */
+  toArray(): Diagnostic[] {
+    const out: Diagnostic[] = []
+    for (let i = 0; i < this.n; i++) {
+      const code = CODES[this.data[i * 2]]
+      const [severity, text] = DIAGNOSTICS[code]
+      const detail = this.details?.get(i)
+      out.push({ line: this.data[i * 2 + 1], code, severity, message: detail ? `${text}: ${detail}` : text })
+    }
+    return out
+  }
+
+  /** Compact copy: `[codeIndex, line]` pairs and details. */
+  pack(): { pairs: Int32Array; details: [number, string][] } {
+    return { pairs: this.data.slice(0, this.n * 2), details: [...(this.details ?? [])] }
+  }
+
+  /** Rebuilds a list from {@link pack}'s output. */
+  static unpack(pairs: Int32Array, details: [number, string][]): DiagnosticList {
+    const list = new DiagnosticList()
+    list.data = pairs.length ? pairs : new Int32Array(8)
+    list.n = pairs.length >> 1
+    if (details.length) list.details = new Map(details)
+    for (let i = 0; i < list.n; i++) {
+      if (!(list.data[i * 2] >= 0 && list.data[i * 2] < CODES.length)) throw new RangeError('bad diagnostic code')
+    }
+    return list
+  }
+
+  /** Bytes held. */
+  memoryUsage(): number {
+    let bytes = this.data.byteLength + 32
+    if (this.details) for (const d of this.details.values()) bytes += 40 + d.length * 2
+    return bytes
+  }
+}

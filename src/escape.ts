@@ -1,0 +1,68 @@
+/**
+ * Pattern normalisation, as the reference's MaybeEscapePattern: bytes with the
+ * high bit set are percent-encoded, and the hex digits of existing `%xx`
+ * escapes are uppercased. Everything else is kept as is.
+ */
+
+const HEX = '0123456789ABCDEF'
+
+function isHex(b: number): boolean {
+  return (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
+}
+
+/** Escapes pattern bytes; returns the input itself when nothing changes. */
+export function escapePatternBytes(src: Uint8Array): Uint8Array {
+  const n = src.length
+  let extra = 0
+  let capitalize = false
+  for (let i = 0; i < n; i++) {
+    const b = src[i]
+    if (b === 37 && i + 2 < n + 0 && isHex(src[i + 1]) && isHex(src[i + 2])) {
+      if (src[i + 1] >= 97 || src[i + 2] >= 97) capitalize = true
+      i += 2
+    } else if (b >= 0x80) {
+      extra += 2
+    }
+  }
+  if (extra === 0 && !capitalize) return src
+  const dst = new Uint8Array(n + extra)
+  let j = 0
+  for (let i = 0; i < n; i++) {
+    const b = src[i]
+    if (b === 37 && i + 2 < n && isHex(src[i + 1]) && isHex(src[i + 2])) {
+      dst[j++] = 37
+      dst[j++] = upper(src[++i])
+      dst[j++] = upper(src[++i])
+    } else if (b >= 0x80) {
+      dst[j++] = 37
+      dst[j++] = HEX.charCodeAt(b >> 4)
+      dst[j++] = HEX.charCodeAt(b & 15)
+    } else {
+      dst[j++] = b
+    }
+  }
+  return dst
+}
+
+function upper(b: number): number {
+  return b >= 97 && b <= 122 ? b - 32 : b
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * `escapePattern('/ä%2f')` → `'/%C3%A4%2F'`: the reference's MaybeEscapePattern
+ * on the UTF-8 bytes of the string. The result is ASCII.
+ */
+export function escapePattern(pattern: string): string {
+  return latin1(escapePatternBytes(encoder.encode(pattern)))
+}
+
+/** Decodes bytes one char per byte (for ASCII results such as escaped patterns). */
+export function latin1(bytes: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < bytes.length; i += 4096) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096) as unknown as number[])
+  }
+  return s
+}

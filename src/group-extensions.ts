@@ -1,0 +1,92 @@
+/**
+ * Group directives the reference ignores but crawlers use: crawl-delay,
+ * request-rate, visit-time and host. Values are read strictly; a bad value is
+ * ignored with a diagnostic (see each parser below for the exact rule).
+ */
+import type { DiagnosticCode } from './diagnostics.js'
+
+/** Requests allowed per period (`Request-rate: 1/10s` → `{ requests: 1, seconds: 10 }`). */
+export interface RequestRate {
+  requests: number
+  seconds: number
+}
+
+/** A daily window in UTC (`Visit-time: 0600-0845` → `{ from: '06:00', to: '08:45' }`). */
+export interface VisitTime {
+  from: string
+  to: string
+}
+
+/** The extension directives, by kind index. */
+export const EXTENSION_KEYS = ['crawl-delay', 'request-rate', 'visit-time', 'host'] as const
+
+/** Longest crawl-delay taken as given; larger values are read as this (one day). */
+export const MAX_CRAWL_DELAY = 86_400
+
+export type ExtensionValue = number | RequestRate | VisitTime | string
+
+/** Result of reading an extension value: the value, and a diagnostic when it was bad or changed. */
+export interface ExtensionRead {
+  value?: ExtensionValue
+  problem?: DiagnosticCode
+}
+
+/** Kind index (0..3) of a lowercased key, or -1. */
+export function extensionKind(lowerKey: string): number {
+  return (EXTENSION_KEYS as readonly string[]).indexOf(lowerKey)
+}
+
+/**
+ * Crawl-delay: a decimal number of seconds (`10`, `0.5`, `.5`). Negative,
+ * non-numeric or non-finite values are ignored; values above one day are
+ * read as one day.
+ */
+export function readCrawlDelay(text: string): ExtensionRead {
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(text)) return { problem: 'bad-crawl-delay' }
+  const n = Number(text)
+  if (!Number.isFinite(n)) return { problem: 'bad-crawl-delay' }
+  if (n > MAX_CRAWL_DELAY) return { value: MAX_CRAWL_DELAY, problem: 'crawl-delay-clamped' }
+  return { value: n }
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 }
+
+/** Request-rate: `N/T` with an optional unit s, m, h or d (default s); N ≥ 1 integer, T > 0. */
+export function readRequestRate(text: string): ExtensionRead {
+  const m = /^(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*([smhd]?)$/i.exec(text)
+  if (!m) return { problem: 'bad-request-rate' }
+  const requests = Number(m[1])
+  const seconds = Number(m[2]) * UNIT_SECONDS[(m[3] || 's').toLowerCase()]
+  if (!(requests >= 1) || !(seconds > 0) || !Number.isFinite(seconds) || !Number.isSafeInteger(requests)) {
+    return { problem: 'bad-request-rate' }
+  }
+  return { value: { requests, seconds } }
+}
+
+/** Visit-time: `HHMM-HHMM` (or `HH:MM-HH:MM`), UTC, hours 00–23 and minutes 00–59. */
+export function readVisitTime(text: string): ExtensionRead {
+  const m = /^(\d\d):?(\d\d)\s*-\s*(\d\d):?(\d\d)$/.exec(text)
+  if (!m || +m[1] > 23 || +m[3] > 23 || +m[2] > 59 || +m[4] > 59) return { problem: 'bad-visit-time' }
+  return { value: { from: `${m[1]}:${m[2]}`, to: `${m[3]}:${m[4]}` } }
+}
+
+/** Host: a host name or IP with an optional port, an optional http(s) scheme; kept lowercased. */
+export function readHost(text: string): ExtensionRead {
+  const m = /^(?:https?:\/\/)?([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::(\d{1,5}))?\/?$/i.exec(text)
+  if (!m) return { problem: 'bad-host' }
+  return { value: text.toLowerCase().replace(/\/$/, '') }
+}
+
+/** Reads an extension value of kind `kind` (index into {@link EXTENSION_KEYS}). */
+export function readExtension(kind: number, text: string): ExtensionRead {
+  switch (kind) {
+    case 0:
+      return readCrawlDelay(text)
+    case 1:
+      return readRequestRate(text)
+    case 2:
+      return readVisitTime(text)
+    default:
+      return readHost(text)
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Node-only entry point (`robots-automaton/node`): robots.txt files from disk
+ * and Node readable streams. The core (`robots-automaton`) stays free of Node
+ * built-ins; this module adds what needs `node:fs`.
+ */
+import { open } from 'node:fs/promises'
+import { parseRobotsStream, type ParseOptions, type Robots } from './index.js'
+
+export { parseRobotsStream, type ByteSource, type ParseOptions } from './index.js'
+
+/** Read size when streaming a robots.txt file from disk. */
+const FILE_CHUNK = 64 * 1024
+
+/**
+ * Parses a robots.txt file. The file is streamed and reading stops at the
+ * parsing limit, so a huge file costs no more than the limit. Rejects with
+ * the system error (`code` `ENOENT`, `EISDIR`, …) when the file cannot be read.
+ */
+export async function parseRobotsFile(path: string | URL, options: ParseOptions = {}): Promise<Robots> {
+  const handle = await open(path, 'r')
+  try {
+    const info = await handle.stat()
+    if (info.isDirectory()) {
+      throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${String(path)}'`), {
+        code: 'EISDIR',
+        errno: -21,
+        syscall: 'read',
+      })
+    }
+    const stream = handle.createReadStream({ highWaterMark: FILE_CHUNK, autoClose: false })
+    return await parseRobotsStream(stream, options)
+  } finally {
+    await handle.close()
+  }
+}

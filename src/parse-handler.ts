@@ -1,0 +1,55 @@
+/**
+ * The interface between the parser and its consumers (the reference's
+ * RobotsParseHandler): the rule compiler, the per-line reporter, the linter
+ * and the explainer all consume one parse through it.
+ *
+ * Byte arguments are views that are only valid during the call: copy what you
+ * keep. Allow and disallow patterns (and unknown values) arrive escaped, as in
+ * the reference; user-agent and sitemap values arrive raw.
+ */
+
+/** Per-line flags (the reference's LineMetadata), as bits of one integer. */
+export const LineFlag = {
+  /** The line is empty (or whitespace) and has no comment. */
+  isEmpty: 1,
+  /** The line has a `#` comment. */
+  hasComment: 2,
+  /** The line is only a comment. */
+  isComment: 4,
+  /** The line has a key and a value (a directive, known or not). */
+  hasDirective: 8,
+  /** The key is an accepted typo (`useragent`, `dissallow`, `site-map`, ...). */
+  isAcceptableTypo: 16,
+  /** The line was longer than the reference keeps (16,663 bytes). */
+  isLineTooLong: 32,
+  /** Key and value were separated by whitespace, not a colon. */
+  isMissingColonSeparator: 64,
+} as const
+
+/** The key a directive line was read as. */
+export const KeyKind = {
+  UserAgent: 1,
+  Allow: 2,
+  Disallow: 3,
+  Sitemap: 4,
+  Unknown: 5,
+} as const
+
+/** Receives one parse, line by line. All methods are called in line order. */
+export interface ParseHandler {
+  /** A `User-agent:` line (raw value, comment and surrounding whitespace removed). */
+  userAgent(line: number, value: Uint8Array): void
+  /** An `Allow:` line (escaped pattern; may be empty). */
+  allow(line: number, pattern: Uint8Array): void
+  /** A `Disallow:` line (escaped pattern; may be empty). */
+  disallow(line: number, pattern: Uint8Array): void
+  /** A `Sitemap:` line (raw value). */
+  sitemap(line: number, value: Uint8Array): void
+  /** Any other `key: value` line (escaped value). */
+  unknown(line: number, key: Uint8Array, value: Uint8Array): void
+  /**
+   * Called once for every physical line after its directive (if any), with the
+   * {@link LineFlag} bits and the line's bytes as read (cut at 16,663 bytes).
+   */
+  lineEnd?(line: number, flags: number, raw: Uint8Array): void
+}

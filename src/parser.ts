@@ -1,0 +1,153 @@
+/**
+ * The robots.txt parser: one physical line at a time, exactly as
+ * google/robotstxt's RobotsTxtParser reads it, reporting to a
+ * {@link ParseHandler}.
+ *
+ * Per line: cut at a NUL byte; `#` starts a comment; whitespace (space, tab,
+ * VT, FF) is stripped around key and value; the key ends at the first `:`, or,
+ * when the line has none, at whitespace provided the line holds exactly two
+ * whitespace-separated tokens. Keys are matched case-insensitively by prefix,
+ * with the reference's accepted typos.
+ */
+import { escapePatternBytes } from './escape.js'
+import { KeyKind, LineFlag, type ParseHandler } from './parse-handler.js'
+import { LineReader } from './reader.js'
+
+function isSpace(b: number): boolean {
+  // ' ', \t, \n, \v, \f, \r (absl::ascii_isspace)
+  return b === 32 || (b >= 9 && b <= 13)
+}
+
+function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: string): boolean {
+  const n = word.length
+  if (to - from < n) return false
+  for (let i = 0; i < n; i++) {
+    let c = s[from + i]
+    if (c >= 65 && c <= 90) c += 32
+    if (c !== word.charCodeAt(i)) return false
+  }
+  return true
+}
+
+/**
+ * Classifies a key like the reference's ParsedRobotsKey::Parse.
+ * Returns `kind`, plus 8 when the key was read through an accepted typo.
+ */
+export function classifyKey(s: Uint8Array, from: number, to: number): number {
+  const sw = (w: string) => startsWithIgnoreCase(s, from, to, w)
+  if (sw('user-agent')) return KeyKind.UserAgent
+  if (sw('useragent') || sw('user agent')) return KeyKind.UserAgent | 8
+  if (sw('allow')) return KeyKind.Allow
+  if (sw('disallow')) return KeyKind.Disallow
+  if (sw('dissallow') || sw('dissalow') || sw('disalow') || sw('diasllow') || sw('disallaw')) {
+    return KeyKind.Disallow | 8
+  }
+  if (sw('sitemap')) return KeyKind.Sitemap
+  if (sw('site-map')) return KeyKind.Sitemap | 8
+  return KeyKind.Unknown
+}
+
+/** Parses one physical line and reports it to `handler`. */
+export function parseLine(raw: Uint8Array, lineNumber: number, tooLong: boolean, handler: ParseHandler): void {
+  let flags = tooLong ? LineFlag.isLineTooLong : 0
+  let end = raw.indexOf(0)
+  if (end < 0) end = raw.length
+  const hash = raw.subarray(0, end).indexOf(35)
+  if (hash >= 0) {
+    flags |= LineFlag.hasComment
+    end = hash
+  }
+  let start = 0
+  while (start < end && isSpace(raw[start])) start++
+  while (end > start && isSpace(raw[end - 1])) end--
+  if (start === end) {
+    flags |= flags & LineFlag.hasComment ? LineFlag.isComment : LineFlag.isEmpty
+    handler.lineEnd?.(lineNumber, flags, raw)
+    return
+  }
+  let sep = -1
+  for (let i = start; i < end; i++) {
+    if (raw[i] === 58) {
+      sep = i
+      break
+    }
+  }
+  if (sep < 0) {
+    // Some people forget the colon: accept whitespace instead, when the line
+    // has exactly two whitespace-separated tokens (space and tab only here).
+    for (let i = start; i < end; i++) {
+      const c = raw[i]
+      if (c === 32 || c === 9) {
+        sep = i
+        break
+      }
+    }
+    if (sep >= 0) {
+      let v = sep
+      while (v < end && (raw[v] === 32 || raw[v] === 9)) v++
+      for (let i = v; i < end; i++) {
+        const c = raw[i]
+        if (c === 32 || c === 9) {
+          handler.lineEnd?.(lineNumber, flags, raw)
+          return
+        }
+      }
+      flags |= LineFlag.isMissingColonSeparator
+    }
+  }
+  if (sep < 0) {
+    handler.lineEnd?.(lineNumber, flags, raw)
+    return
+  }
+  let keyEnd = sep
+  while (keyEnd > start && isSpace(raw[keyEnd - 1])) keyEnd--
+  if (keyEnd === start) {
+    handler.lineEnd?.(lineNumber, flags, raw)
+    return
+  }
+  let valStart = sep + 1
+  while (valStart < end && isSpace(raw[valStart])) valStart++
+  flags |= LineFlag.hasDirective
+  const kind = classifyKey(raw, start, keyEnd)
+  if (kind & 8) flags |= LineFlag.isAcceptableTypo
+  const value = raw.subarray(valStart, end)
+  switch (kind & 7) {
+    case KeyKind.UserAgent:
+      handler.userAgent(lineNumber, value)
+      break
+    case KeyKind.Allow:
+      handler.allow(lineNumber, escapePatternBytes(value))
+      break
+    case KeyKind.Disallow:
+      handler.disallow(lineNumber, escapePatternBytes(value))
+      break
+    case KeyKind.Sitemap:
+      handler.sitemap(lineNumber, value)
+      break
+    default:
+      handler.unknown(lineNumber, raw.subarray(start, keyEnd), escapePatternBytes(value))
+  }
+  handler.lineEnd?.(lineNumber, flags, raw)
+}
+
+/** A reader wired to a handler: push chunks, then `end()`. */
+export function createParser(handler: ParseHandler, limit?: number): LineReader {
+  return new LineReader((line, n, tooLong) => parseLine(line, n, tooLong, handler), limit)
+}
+
+const encoder = new TextEncoder()
+
+/** Bytes of a string or byte input. */
+export function toBytes(input: string | Uint8Array): Uint8Array {
+  if (typeof input === 'string') return encoder.encode(input)
+  if (input instanceof Uint8Array) return input
+  throw new TypeError('robots.txt input must be a string or a Uint8Array')
+}
+
+/** Parses a whole body into `handler`; returns the reader (bytesRead, truncated, lineCount). */
+export function parseInto(input: string | Uint8Array, handler: ParseHandler, limit?: number): LineReader {
+  const reader = createParser(handler, limit)
+  reader.push(toBytes(input))
+  reader.end()
+  return reader
+}

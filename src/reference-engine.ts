@@ -1,0 +1,117 @@
+/**
+ * The reference engine: a direct port of google/robotstxt's RobotsMatcher and
+ * its LongestMatchRobotsMatchStrategy, replayed over the compact event list
+ * for one path. Slow (every rule against the path) and simple on purpose: it
+ * is the yardstick the automaton is tested against, and the explainer.
+ */
+import { EVENT_STRIDE, EventType, type CompactRules } from './compact-rules.js'
+import { latin1 } from './escape.js'
+import { asciiLower } from './product-token.js'
+import { indexDirectoryPattern } from './rule-set.js'
+
+/** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
+export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
+  const pathlen = path.length
+  const pos = new Int32Array(pathlen + 1)
+  let numpos = 1
+  const m = pattern.length
+  for (let k = 0; k < m; k++) {
+    const c = pattern[k]
+    if (c === 36 && k + 1 === m) return pos[numpos - 1] === pathlen
+    if (c === 42) {
+      numpos = pathlen - pos[0] + 1
+      for (let i = 1; i < numpos; i++) pos[i] = pos[i - 1] + 1
+    } else {
+      let next = 0
+      for (let i = 0; i < numpos; i++) {
+        if (pos[i] < pathlen && path[pos[i]] === c) pos[next++] = pos[i] + 1
+      }
+      numpos = next
+      if (numpos === 0) return false
+    }
+  }
+  return true
+}
+
+/** The decision for one path: verdict and the reference's matching line (0 when none). */
+export interface ReferenceDecision {
+  allowed: boolean
+  line: number
+  kind: 'allow' | 'disallow' | null
+  pattern: string | null
+}
+
+class Match {
+  priority = -1
+  line = 0
+  pattern: Uint8Array | null = null
+  set(priority: number, line: number, pattern: Uint8Array): void {
+    this.priority = priority
+    this.line = line
+    this.pattern = pattern
+  }
+}
+
+/**
+ * Decides `path` (bytes from GetPathParamsQuery, cut at NUL) for a crawler
+ * answering to `tokens`, exactly as the reference does.
+ */
+export function referenceDecide(rules: CompactRules, tokens: readonly string[], path: Uint8Array): ReferenceDecision {
+  const lower = new Set(tokens.map(asciiLower))
+  const allowS = new Match()
+  const allowG = new Match()
+  const disallowS = new Match()
+  const disallowG = new Match()
+  let seenGlobal = false
+  let seenSpecific = false
+  let everSpecific = false
+  let seenSeparator = false
+  const ev = rules.events
+
+  const handleAllow = (line: number, value: Uint8Array): void => {
+    if (patternMatches(path, value)) {
+      const target = seenSpecific ? allowS : allowG
+      if (target.priority < value.length) target.set(value.length, line, value)
+    } else {
+      const dir = indexDirectoryPattern(value)
+      if (dir) handleAllow(line, dir)
+    }
+  }
+
+  for (let i = 0; i < ev.length; i += EVENT_STRIDE) {
+    const type = ev[i]
+    const line = ev[i + 1]
+    if (type === EventType.UaGlobal || type === EventType.UaName) {
+      if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
+      if (type === EventType.UaGlobal) seenGlobal = true
+      else if (lower.has(rules.names[ev[i + 2]])) everSpecific = seenSpecific = true
+      continue
+    }
+    if (type === EventType.Extension) continue
+    if (!seenGlobal && !seenSpecific) continue
+    seenSeparator = true
+    const value = rules.patterns.subarray(ev[i + 2], ev[i + 3])
+    if (type === EventType.Allow) {
+      handleAllow(line, value)
+    } else if (patternMatches(path, value)) {
+      const target = seenSpecific ? disallowS : disallowG
+      if (target.priority < value.length) target.set(value.length, line, value)
+    }
+  }
+
+  let disallowed: boolean
+  if (allowS.priority > 0 || disallowS.priority > 0) disallowed = disallowS.priority > allowS.priority
+  else if (everSpecific) disallowed = false
+  else if (disallowG.priority > 0 || allowG.priority > 0) disallowed = disallowG.priority > allowG.priority
+  else disallowed = false
+
+  const [d, a] = everSpecific ? [disallowS, allowS] : [disallowG, allowG]
+  const winner = d.priority > a.priority ? d : a
+  const kind = winner.pattern === null ? null : winner === d ? 'disallow' : 'allow'
+  return {
+    allowed: !disallowed,
+    line: winner.line,
+    kind,
+    pattern: winner.pattern === null ? null : latin1(winner.pattern),
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The parse handler that builds a {@link CompactRules} plus sitemaps and
+ * diagnostics: what `parseRobots` keeps of a body.
+ */
+import { EventType, EVENT_STRIDE, type CompactRules, type ExtensionEntry } from './compact-rules.js'
+import { DiagnosticList } from './diagnostics.js'
+import { extensionKind, readExtension } from './group-extensions.js'
+import { latin1 } from './escape.js'
+import { LineFlag, type ParseHandler } from './parse-handler.js'
+import { asciiLower, productTokenLength } from './product-token.js'
+
+/** Keys the reference reports as "Unused": known, but carrying no access rule. */
+export const UNUSED_KEYS: ReadonlySet<string> = new Set([
+  'clean-param', 'content-signal', 'content-usage', 'crawl-delay', 'domain', 'host', 'noarchive',
+  'nofollow', 'noindex', 'request-rate', 'revisit-after', 'visit-time',
+])
+
+const utf8 = new TextDecoder('utf-8', { fatal: false })
+const utf8Strict = new TextDecoder('utf-8', { fatal: true })
+
+function isSpaceByte(b: number): boolean {
+  return b === 32 || (b >= 9 && b <= 13)
+}
+
+/** Builds the compact rules of one body; feed it to the parser, then call `finish()`. */
+export class RobotsBuilder implements ParseHandler {
+  readonly diagnostics = new DiagnosticList()
+  readonly sitemaps: string[] = []
+  private patterns = new Uint8Array(256)
+  private patternsLen = 0
+  private events = new Int32Array(64)
+  private eventsLen = 0
+  private readonly names: string[] = []
+  private readonly nameIndex = new Map<string, number>()
+  private readonly extensions: ExtensionEntry[] = []
+  private inGroup = false
+  private sawContent = false
+
+  userAgent(line: number, value: Uint8Array): void {
+    this.inGroup = true
+    if (value.length >= 1 && value[0] === 42 && (value.length === 1 || isSpaceByte(value[1]))) {
+      this.event(EventType.UaGlobal, line, 0, 0)
+      return
+    }
+    const n = productTokenLength(value)
+    const name = asciiLower(latin1(value.subarray(0, n)))
+    let index = this.nameIndex.get(name)
+    if (index === undefined) {
+      index = this.names.length
+      this.names.push(name)
+      this.nameIndex.set(name, index)
+    }
+    this.event(EventType.UaName, line, index, 0)
+    if (value.length === 0) this.diagnostics.add('empty-user-agent', line)
+    else if (n < value.length && value[n] !== 47 && !isSpaceByte(value[n])) {
+      this.diagnostics.add('user-agent-cut', line, `"${utf8.decode(value)}" is read as "${latin1(value.subarray(0, n))}"`)
+    }
+  }
+
+  allow(line: number, pattern: Uint8Array): void {
+    this.rule(EventType.Allow, line, pattern)
+  }
+
+  disallow(line: number, pattern: Uint8Array): void {
+    this.rule(EventType.Disallow, line, pattern)
+  }
+
+  sitemap(line: number, value: Uint8Array): void {
+    const text = utf8.decode(value)
+    if (/^https?:\/\/[^\s/?#]/i.test(text) && canParseUrl(text)) this.sitemaps.push(text)
+    else this.diagnostics.add('sitemap-not-absolute', line, JSON.stringify(text))
+  }
+
+  unknown(line: number, key: Uint8Array, value: Uint8Array): void {
+    const lowerKey = asciiLower(latin1(key))
+    const kind = extensionKind(lowerKey)
+    if (kind < 0) {
+      if (UNUSED_KEYS.has(lowerKey)) this.diagnostics.add('unused-directive', line, lowerKey)
+      else this.diagnostics.add('unknown-directive', line, JSON.stringify(utf8.decode(key)))
+      return
+    }
+    if (!this.inGroup) {
+      this.diagnostics.add('directive-outside-group', line, lowerKey)
+      return
+    }
+    const read = readExtension(kind, utf8.decode(value))
+    if (read.problem) this.diagnostics.add(read.problem, line, JSON.stringify(utf8.decode(value)))
+    if (read.value !== undefined) {
+      this.event(EventType.Extension, line, this.extensions.length, 0)
+      this.extensions.push({ kind, value: read.value })
+    }
+  }
+
+  lineEnd(line: number, flags: number, raw: Uint8Array): void {
+    if (flags & LineFlag.isLineTooLong) this.diagnostics.add('line-too-long', line)
+    if (flags & LineFlag.isMissingColonSeparator) this.diagnostics.add('missing-colon', line)
+    if (flags & LineFlag.isAcceptableTypo) this.diagnostics.add('typo', line)
+    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) {
+      this.diagnostics.add('invalid-line', line)
+    }
+    let odd = false
+    for (let i = 0; i < raw.length; i++) {
+      const b = raw[i]
+      if ((b < 32 && b !== 9) || b >= 127) {
+        odd = true
+        break
+      }
+    }
+    if (odd) {
+      let control = false
+      for (let i = 0; i < raw.length; i++) {
+        const b = raw[i]
+        if ((b < 32 && b !== 9) || b === 127) control = true
+      }
+      if (control) this.diagnostics.add('control-character', line)
+      if (!isValidUtf8(raw, flags & LineFlag.isLineTooLong ? 3 : 0)) this.diagnostics.add('invalid-utf8', line)
+    }
+    if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) {
+      this.sawContent = true
+      let i = 0
+      while (i < raw.length && isSpaceByte(raw[i])) i++
+      if (raw[i] === 60 /* < */) this.diagnostics.add('html-body', line)
+    }
+  }
+
+  /** The compact rules built so far (copies trimmed to size). */
+  finish(): CompactRules {
+    return {
+      patterns: this.patterns.slice(0, this.patternsLen),
+      events: this.events.slice(0, this.eventsLen),
+      names: this.names,
+      extensions: this.extensions,
+    }
+  }
+
+  private rule(type: number, line: number, pattern: Uint8Array): void {
+    if (!this.inGroup) {
+      this.diagnostics.add('rule-outside-group', line)
+      return
+    }
+    const n = pattern.length
+    if (n > 0 && pattern[0] !== 47 && pattern[0] !== 42) this.diagnostics.add('pattern-start', line, JSON.stringify(latin1(pattern)))
+    const dollar = pattern.indexOf(36)
+    if (dollar >= 0 && dollar < n - 1) this.diagnostics.add('dollar-not-at-end', line)
+    if (this.patternsLen + n > this.patterns.length) {
+      const grown = new Uint8Array(Math.max(this.patterns.length * 2, this.patternsLen + n))
+      grown.set(this.patterns.subarray(0, this.patternsLen))
+      this.patterns = grown
+    }
+    this.patterns.set(pattern, this.patternsLen)
+    this.event(type, line, this.patternsLen, this.patternsLen + n)
+    this.patternsLen += n
+  }
+
+  private event(type: number, line: number, a: number, b: number): void {
+    if (this.eventsLen + EVENT_STRIDE > this.events.length) {
+      const grown = new Int32Array(this.events.length * 2)
+      grown.set(this.events)
+      this.events = grown
+    }
+    const e = this.events
+    const k = this.eventsLen
+    e[k] = type
+    e[k + 1] = line
+    e[k + 2] = a
+    e[k + 3] = b
+    this.eventsLen = k + EVENT_STRIDE
+  }
+}
+
+function canParseUrl(text: string): boolean {
+  try {
+    new URL(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** UTF-8 validity; the last `slack` bytes may hold a sequence cut by the line limit. */
+function isValidUtf8(bytes: Uint8Array, slack: number): boolean {
+  try {
+    utf8Strict.decode(bytes)
+    return true
+  } catch {
+    if (slack === 0) return false
+    for (let cut = 1; cut <= slack && cut < bytes.length; cut++) {
+      try {
+        utf8Strict.decode(bytes.subarray(0, bytes.length - cut))
+        return true
+      } catch {
+        // try a shorter prefix
+      }
+    }
+    return false
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Serialisation of a parsed robots.txt, so a frontier can store it and load it
+ * back without re-parsing. Compiled automaton states are not stored: they are
+ * rebuilt lazily from the rules on first use.
+ *
+ * Format, version 1 (all integers little-endian):
+ *
+ *   offset  size  field
+ *   0       4     magic "RATX"
+ *   4       2     version (1)
+ *   6       2     flags: bit 0 = truncated
+ *   8       4     bytesRead
+ *   12      4     lineCount
+ *   16      4     P = byte length of the pattern buffer
+ *   20      4     E = number of Int32 in the event list
+ *   24      4     D = number of Int32 in the diagnostic pairs
+ *   28      4     J = byte length of the JSON section
+ *   32      4     FNV-1a 32-bit checksum of everything from offset 36 on
+ *   36      P     patterns, then zero padding to a multiple of 4
+ *   ..      4E    events (see compact-rules.ts)
+ *   ..      4D    diagnostics: [codeIndex, line] pairs
+ *   ..      J     UTF-8 JSON: { names, sitemaps, extensions, details }
+ */
+import type { CompactRules } from './compact-rules.js'
+import { EVENT_STRIDE, EventType } from './compact-rules.js'
+import { DiagnosticList } from './diagnostics.js'
+import { RobotsFormatError } from './errors.js'
+
+/** What a serialised robots.txt holds. */
+export interface RobotsParts {
+  rules: CompactRules
+  sitemaps: readonly string[]
+  diagnostics: DiagnosticList
+  truncated: boolean
+  bytesRead: number
+  lineCount: number
+}
+
+const MAGIC = [0x52, 0x41, 0x54, 0x58] // "RATX"
+/** Current format version. */
+export const FORMAT_VERSION = 1
+const HEADER = 36
+
+function fnv1a(bytes: Uint8Array, from: number): number {
+  let h = 0x811c9dc5
+  for (let i = from; i < bytes.length; i++) {
+    h ^= bytes[i]
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+/** Serialises the parts of a Robots (compact rules, sitemaps, diagnostics and read info). */
+export function encodeRobots(robots: RobotsParts): Uint8Array {
+  const r = robots.rules
+  const diag = robots.diagnostics.pack()
+  const json = new TextEncoder().encode(
+    JSON.stringify({ names: r.names, sitemaps: robots.sitemaps, extensions: r.extensions, details: diag.details }),
+  )
+  const P = r.patterns.length
+  const padded = (P + 3) & ~3
+  const size = HEADER + padded + r.events.length * 4 + diag.pairs.length * 4 + json.length
+  const out = new Uint8Array(size)
+  const view = new DataView(out.buffer)
+  out.set(MAGIC, 0)
+  view.setUint16(4, FORMAT_VERSION, true)
+  view.setUint16(6, robots.truncated ? 1 : 0, true)
+  view.setUint32(8, robots.bytesRead, true)
+  view.setUint32(12, robots.lineCount, true)
+  view.setUint32(16, P, true)
+  view.setUint32(20, r.events.length, true)
+  view.setUint32(24, diag.pairs.length, true)
+  view.setUint32(28, json.length, true)
+  let at = HEADER
+  out.set(r.patterns, at)
+  at += padded
+  for (let i = 0; i < r.events.length; i++, at += 4) view.setInt32(at, r.events[i], true)
+  for (let i = 0; i < diag.pairs.length; i++, at += 4) view.setInt32(at, diag.pairs[i], true)
+  out.set(json, at)
+  view.setUint32(32, fnv1a(out, HEADER), true)
+  return out
+}
+
+function fail(message: string): never {
+  throw new RobotsFormatError('ERR_FORMAT', `Robots.fromBytes: ${message}`)
+}
+
+/** Reads what {@link encodeRobots} wrote. Throws a RobotsFormatError for a corrupt or foreign buffer. */
+export function decodeRobots(bytes: Uint8Array): RobotsParts {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('Robots.fromBytes takes a Uint8Array')
+  if (bytes.length < HEADER || MAGIC.some((b, i) => bytes[i] !== b)) fail('not a serialised robots.txt (bad magic)')
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const version = view.getUint16(4, true)
+  if (version !== FORMAT_VERSION) {
+    throw new RobotsFormatError('ERR_VERSION', `Robots.fromBytes: format version ${version} is not supported (this build reads ${FORMAT_VERSION})`)
+  }
+  const P = view.getUint32(16, true)
+  const E = view.getUint32(20, true)
+  const D = view.getUint32(24, true)
+  const J = view.getUint32(28, true)
+  const padded = (P + 3) & ~3
+  if (HEADER + padded + 4 * E + 4 * D + J !== bytes.length) fail('length does not match its header (truncated or padded buffer)')
+  if (view.getUint32(32, true) !== fnv1a(bytes, HEADER)) fail('checksum mismatch (corrupt buffer)')
+  if (E % EVENT_STRIDE !== 0 || D % 2 !== 0) fail('bad section sizes')
+  let at = HEADER
+  const patterns = bytes.slice(at, at + P)
+  at += padded
+  const events = new Int32Array(E)
+  for (let i = 0; i < E; i++, at += 4) events[i] = view.getInt32(at, true)
+  const pairs = new Int32Array(D)
+  for (let i = 0; i < D; i++, at += 4) pairs[i] = view.getInt32(at, true)
+  let meta: { names: string[]; sitemaps: string[]; extensions: CompactRules['extensions']; details: [number, string][] }
+  try {
+    meta = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(at, at + J)))
+  } catch {
+    fail('bad metadata section')
+  }
+  if (!Array.isArray(meta?.names) || !Array.isArray(meta.sitemaps) || !Array.isArray(meta.extensions) || !Array.isArray(meta.details)) {
+    fail('bad metadata section')
+  }
+  for (let i = 0; i < E; i += EVENT_STRIDE) {
+    const type = events[i]
+    const a = events[i + 2]
+    const b = events[i + 3]
+    const ok =
+      type === EventType.UaGlobal ||
+      (type === EventType.UaName && a >= 0 && a < meta.names.length) ||
+      ((type === EventType.Allow || type === EventType.Disallow) && a >= 0 && a <= b && b <= P) ||
+      (type === EventType.Extension && a >= 0 && a < meta.extensions.length)
+    if (!ok) fail(`bad event at ${i / EVENT_STRIDE}`)
+  }
+  let diagnostics: DiagnosticList
+  try {
+    diagnostics = DiagnosticList.unpack(pairs, meta.details)
+  } catch {
+    fail('bad diagnostics section')
+  }
+  return {
+    rules: { patterns, events, names: meta.names, extensions: meta.extensions },
+    sitemaps: meta.sitemaps,
+    diagnostics,
+    truncated: (view.getUint16(6, true) & 1) === 1,
+    bytesRead: view.getUint32(8, true),
+    lineCount: view.getUint32(12, true),
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Where matching starts in a URL: the reference's GetPathParamsQuery.
+ *
+ * Scheme and authority are skipped (a leading `//` too), the fragment is
+ * dropped, a path that starts with `?` or `;` gets a `/` in front, and a URL
+ * without a path gives `/`. (The matchers also end the path at a NUL byte: the
+ * reference hands the path on to matching as a C string.)
+ *
+ * {@link pathStartOf} works on any indexable sequence of code units (bytes or
+ * UTF-16): the characters it looks for are ASCII, so the positions agree.
+ */
+
+/** Encoded result of {@link pathStartOf}: `start * 2 + (needsSlash ? 1 : 0)`, or -1 for "the path is `/`". */
+export type PathStart = number
+
+const SLASH = 47
+const QUESTION = 63
+const SEMI = 59
+const COLON = 58
+const HASH = 35
+
+function isPathChar(c: number): boolean {
+  return c === SLASH || c === QUESTION || c === SEMI
+}
+
+/**
+ * Finds where the path begins in `s[from, to)`. Returns -1 when the path is just `/` (no path, or a fragment before it).
+ */
+export function pathStartBytes(s: Uint8Array, from: number, to: number): PathStart {
+  let search = from
+  if (to - from >= 2 && s[from] === SLASH && s[from + 1] === SLASH) search = from + 2
+  let early = -1
+  let proto = -1
+  for (let i = search; i < to; i++) {
+    const c = s[i]
+    if (isPathChar(c)) {
+      early = i
+      break
+    }
+    if (c === COLON && i + 2 < to && s[i + 1] === SLASH && s[i + 2] === SLASH) {
+      proto = i
+      break
+    }
+  }
+  // If a path char came first, "://" does not mark a scheme.
+  let p = proto >= 0 ? proto + 3 : search
+  if (early >= 0) p = early
+  for (let i = p; i < to; i++) {
+    const c = s[i]
+    if (isPathChar(c)) {
+      // A fragment before the path gives "/".
+      for (let k = search; k < i; k++) if (s[k] === HASH) return -1
+      return i * 2 + (c === SLASH ? 0 : 1)
+    }
+  }
+  return -1
+}
+
+/** {@link pathStartBytes} for a string (UTF-16 code units). */
+export function pathStartString(s: string): PathStart {
+  const to = s.length
+  let search = 0
+  if (to >= 2 && s.charCodeAt(0) === SLASH && s.charCodeAt(1) === SLASH) search = 2
+  let early = -1
+  let proto = -1
+  for (let i = search; i < to; i++) {
+    const c = s.charCodeAt(i)
+    if (isPathChar(c)) {
+      early = i
+      break
+    }
+    if (c === COLON && i + 2 < to && s.charCodeAt(i + 1) === SLASH && s.charCodeAt(i + 2) === SLASH) {
+      proto = i
+      break
+    }
+  }
+  let p = proto >= 0 ? proto + 3 : search
+  if (early >= 0) p = early
+  for (let i = p; i < to; i++) {
+    const c = s.charCodeAt(i)
+    if (isPathChar(c)) {
+      for (let k = search; k < i; k++) if (s.charCodeAt(k) === HASH) return -1
+      return i * 2 + (c === SLASH ? 0 : 1)
+    }
+  }
+  return -1
+}
+
+/** End of the path that starts at `start`: the first `#` or NUL, or `to`. */
+export function pathEndBytes(s: Uint8Array, start: number, to: number): number {
+  for (let i = start; i < to; i++) {
+    const c = s[i]
+    if (c === HASH || c === 0) return i
+  }
+  return to
+}
+
+/**
+ * The reference's GetPathParamsQuery: `pathOf('https://a.com/b?c#d')` → `'/b?c'`,
+ * `pathOf('//a/b/c')` → `'/b/c'`, `pathOf('')` → `'/'`.
+ */
+export function pathOf(url: string): string {
+  const ps = pathStartString(url)
+  if (ps < 0) return '/'
+  const start = ps >> 1
+  let end = url.length
+  for (let i = start; i < end; i++) {
+    if (url.charCodeAt(i) === HASH) {
+      end = i
+      break
+    }
+  }
+  const path = url.slice(start, end)
+  return ps & 1 ? '/' + path : path
+}
