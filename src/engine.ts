@@ -2,6 +2,7 @@
  * Chooses the engine behind a crawler's matcher.
  */
 import type { MatchEngine } from './agent-matcher.js'
+import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { plainDecide } from './plain-engine.js'
 import type { RuleSet } from './rule-set.js'
 import { matchPath } from './url-bytes.js'
@@ -10,7 +11,7 @@ import { matchPath } from './url-bytes.js'
 export interface EngineOptions {
   /** Memory budget per matcher in bytes (the automaton's state cache). */
   matcherBudget?: number
-  /** `'automaton'` (default) or `'reference'` (the plain engine, for tests). */
+  /** `'automaton'` (default) or `'plain'` (every rule against the path; for tests and comparisons). */
   engine?: 'automaton' | 'plain'
 }
 
@@ -33,8 +34,8 @@ function cutAtNul(path: Uint8Array): Uint8Array {
   return nul < 0 ? path : path.subarray(0, nul)
 }
 
-/** The engine for a RuleSet. */
+/** The engine for a RuleSet: the automaton unless `engine: 'plain'` is asked for. */
 export function createEngine(set: RuleSet, options: EngineOptions = {}): MatchEngine {
-  void options
-  return createPlainEngine(set)
+  if (options.engine === 'plain') return createPlainEngine(set)
+  return new AutomatonEngine(set, options.matcherBudget)
 }

@@ -1,0 +1,88 @@
+/**
+ * The position NFA of a crawler's rules (build time).
+ *
+ * Every rule `r` becomes a run of positions `base[r] .. base[r] + m`, one per
+ * pattern item plus an end position. An item is a literal byte or a `*`
+ * (consecutive `*` collapsed into one); a final `$` is not an item but marks
+ * the rule as anchored. Position `base[r] + i` means "the first i items have
+ * matched". Priorities stay those of the escaped pattern (full length, every
+ * `*` and the `$` counted).
+ *
+ * Tables (indexed by position id):
+ * - `item[p]`: the literal byte (0..255), {@link STAR}, or {@link END}.
+ * - `rule[p]`: the rule the position belongs to.
+ * And per rule: `anchored[r]` (1 when the pattern ends in `$`).
+ */
+import type { RuleSet } from '../rule-set.js'
+
+/** `item` value of a `*` position. */
+export const STAR = 256
+/** `item` value of a rule's end position. */
+export const END = 257
+
+/** The position NFA. */
+export interface Positions {
+  count: number
+  item: Int16Array
+  rule: Int32Array
+  /** First position of each rule. */
+  base: Int32Array
+  anchored: Uint8Array
+  /** Every literal byte used by some pattern. */
+  literals: Uint8Array
+  /** True when some pattern holds a byte >= 0x80 (never after escaping; possible in a foreign buffer). */
+  nonAscii: boolean
+}
+
+/** Builds the positions of a RuleSet. */
+export function buildPositions(set: RuleSet): Positions {
+  // Pass 1: count items per rule.
+  let total = 0
+  const itemsOf = new Int32Array(set.count)
+  for (let r = 0; r < set.count; r++) {
+    let n = 0
+    let prevStar = false
+    let end = set.ends[r]
+    if (end > set.starts[r] && set.patterns[end - 1] === 36) end--
+    for (let k = set.starts[r]; k < end; k++) {
+      const star = set.patterns[k] === 42
+      if (!(star && prevStar)) n++
+      prevStar = star
+    }
+    itemsOf[r] = n
+    total += n + 1
+  }
+  const item = new Int16Array(total)
+  const rule = new Int32Array(total)
+  const base = new Int32Array(set.count)
+  const anchored = new Uint8Array(set.count)
+  const seen = new Uint8Array(256)
+  let nonAscii = false
+  let p = 0
+  for (let r = 0; r < set.count; r++) {
+    base[r] = p
+    let end = set.ends[r]
+    if (end > set.starts[r] && set.patterns[end - 1] === 36) {
+      end--
+      anchored[r] = 1
+    }
+    let prevStar = false
+    for (let k = set.starts[r]; k < end; k++) {
+      const b = set.patterns[k]
+      const star = b === 42
+      if (star && prevStar) continue
+      prevStar = star
+      rule[p] = r
+      item[p++] = star ? STAR : b
+      if (!star) {
+        seen[b] = 1
+        if (b >= 0x80) nonAscii = true
+      }
+    }
+    rule[p] = r
+    item[p++] = END
+  }
+  const lits: number[] = []
+  for (let b = 0; b < 256; b++) if (seen[b]) lits.push(b)
+  return { count: total, item, rule, base, anchored, literals: Uint8Array.from(lits), nonAscii }
+}

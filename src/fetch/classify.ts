@@ -1,0 +1,86 @@
+import type { FetchFailure, FetchOutcome, FetchReason } from './outcome.js'
+
+/** The redirect statuses RFC 9309 §2.3.1.2 asks crawlers to follow. */
+export function isRedirectStatus(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308
+}
+
+/**
+ * Outcome of a final (non-redirect) status.
+ *
+ * 429 is `unreachable`, not `unavailable`: the server did not say the file is
+ * absent, it refused to serve it for now. Treating it as "no robots.txt, crawl
+ * everything" would let a site that is already shedding load receive the whole
+ * crawl; disallow-all until the retry is what RFC 9309 §2.3.1.4 and the
+ * major crawlers (Google treats 429 like 5xx) do.
+ */
+export function classifyStatus(status: number): { outcome: FetchOutcome; reason: FetchReason } {
+  if (status >= 200 && status < 300) return { outcome: 'ok', reason: 'success' }
+  if (status === 429) return { outcome: 'unreachable', reason: 'rate-limited' }
+  if (status >= 400 && status < 500) return { outcome: 'unavailable', reason: 'client-error' }
+  if (status >= 500 && status < 600) return { outcome: 'unreachable', reason: 'server-error' }
+  if (status >= 300 && status < 400) return { outcome: 'unavailable', reason: 'unexpected-status' }
+  return { outcome: 'unreachable', reason: 'unexpected-status' }
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA'])
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+])
+
+function isTlsCode(code: string): boolean {
+  return (
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    code.startsWith('CERT_') ||
+    code.includes('CERT') ||
+    code.startsWith('SSL_') ||
+    code === 'EPROTO'
+  )
+}
+
+/**
+ * Describes a transport error. Platforms report these differently: Node's
+ * undici throws `TypeError('fetch failed')` with the socket error as `cause`
+ * (its `code` tells DNS, TLS and connection failures apart); browsers give a
+ * bare `TypeError`. The first `code` found along the cause chain is kept.
+ */
+export function describeFailure(err: unknown, phase: FetchFailure['phase']): FetchFailure {
+  const messages: string[] = []
+  let code: string | undefined
+  let e: unknown = err
+  for (let depth = 0; depth < 8 && e != null; depth++) {
+    if (typeof e === 'object') {
+      const o = e as { message?: unknown; code?: unknown; cause?: unknown }
+      const msg = typeof o.message === 'string' ? o.message.trim() : ''
+      if (msg !== '' && !messages.includes(msg)) messages.push(msg)
+      if (code === undefined && typeof o.code === 'string') code = o.code
+      e = o.cause
+    } else {
+      messages.push(String(e))
+      break
+    }
+  }
+  let kind: FetchFailure['kind'] = 'other'
+  if (code !== undefined) {
+    if (DNS_CODES.has(code)) kind = 'dns'
+    else if (isTlsCode(code)) kind = 'tls'
+    else if (CONNECTION_CODES.has(code)) kind = 'connection'
+  }
+  const failure: FetchFailure = { phase, kind, message: messages.join(': ') || 'unknown error' }
+  if (code !== undefined) failure.code = code
+  return failure
+}

@@ -1,0 +1,26 @@
+/**
+ * The one place where the fetch layer touches the core: parsing entry points,
+ * the `Robots` type, and the two shared fallback answers.
+ */
+import { parseRobots, type Robots } from '../robots.js'
+import { parseRobotsStream } from '../stream.js'
+
+export { parseRobotsStream, type Robots }
+
+let allowAllInstance: Robots | undefined
+let disallowAllInstance: Robots | undefined
+
+/** The answer for an unavailable robots.txt (RFC 9309 §2.3.1.3): everything allowed. One shared instance. */
+export function allowAll(): Robots {
+  return (allowAllInstance ??= parseRobots(''))
+}
+
+/** The answer for an unreachable robots.txt (RFC 9309 §2.3.1.4): everything disallowed. One shared instance. */
+export function disallowAll(): Robots {
+  return (disallowAllInstance ??= parseRobots('User-agent: *\nDisallow: /\n'))
+}
+
+/** True for the shared allow-all / disallow-all instances (not counted per cache entry). */
+export function isShared(robots: Robots): boolean {
+  return robots === allowAllInstance || robots === disallowAllInstance
+}

@@ -1,0 +1,44 @@
+import type { RobotsFetchResult } from './outcome.js'
+
+const VERDICT = { ok: 'ok', unavailable: 'unavailable, allow all', unreachable: 'unreachable, disallow all' } as const
+
+/** One line explaining a fetch result, e.g. `unreachable, disallow all: HTTP 503 from https://a.example/robots.txt`. */
+export function describeFetchResult(r: RobotsFetchResult): string {
+  const where = r.finalUrl ?? r.redirects[r.redirects.length - 1]?.url ?? r.url
+  const hops = r.redirects.length
+  const via = hops > 0 ? ` after ${hops} redirect${hops === 1 ? '' : 's'}` : ''
+  let why: string
+  switch (r.reason) {
+    case 'success': {
+      const t = r.robots.truncated ? `, truncated at ${r.robots.bytesRead} bytes` : ''
+      why = `HTTP ${r.status} from ${where}${via}, ${r.robots.bytesRead} bytes${t}`
+      break
+    }
+    case 'too-many-redirects':
+      why = `more than ${hops - 1} redirects (last: ${where} → ${r.redirects[hops - 1]?.location})`
+      break
+    case 'redirect-loop':
+      why = `redirect loop (${where} → ${r.redirects[hops - 1]?.location})`
+      break
+    case 'redirect-without-location':
+      why = `HTTP ${r.status} from ${where} without a Location header`
+      break
+    case 'redirect-invalid-location':
+      why = `HTTP ${r.status} from ${where} with an invalid Location (${r.headers?.['location'] ?? 'not http(s)'})`
+      break
+    case 'timeout':
+    case 'network-error': {
+      const e = r.error
+      const code = e?.code ? ` ${e.code}` : ''
+      const phase = e?.phase === 'body' ? ' while reading the body' : ''
+      why =
+        r.reason === 'timeout'
+          ? `timeout${phase} fetching ${where}${via}: ${e?.message ?? ''}`
+          : `${e?.kind ?? 'network'} error${code}${phase} fetching ${where}${via}: ${e?.message ?? ''}`
+      break
+    }
+    default:
+      why = `HTTP ${r.status} from ${where}${via}`
+  }
+  return `${VERDICT[r.outcome]}: ${why}`
+}

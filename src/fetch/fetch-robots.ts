@@ -1,0 +1,258 @@
+import { RobotsError, RobotsInputError } from '../errors.js'
+import { checkLimit } from '../reader.js'
+import { freshnessLifetimeMs, retryAfterMs } from './cache-control.js'
+import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js'
+import { allowAll, disallowAll, parseRobotsStream, type Robots } from './core.js'
+import { robotsLocation } from './origin.js'
+import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
+
+/** The part of the Web `fetch` signature that {@link fetchRobots} uses. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
+
+/** Options of {@link fetchRobots}. All durations are in milliseconds. */
+export interface FetchRobotsOptions {
+  /** The `fetch` to use. Default `globalThis.fetch`. */
+  fetch?: FetchLike
+  /** Deadline for the whole request: every redirect and the body. Default 10,000. */
+  timeoutMs?: number
+  /** Consecutive redirects followed; one more makes the file unavailable (RFC 9309 §2.3.1.2). Default 5. */
+  maxRedirects?: number
+  /** Parsing limit in bytes, as for `parseRobots` (at least 512,000, the default). Bytes past it are not downloaded. */
+  limit?: number
+  /** Sent as the `User-Agent` header (platforms that forbid setting it ignore it). */
+  userAgent?: string
+  /** Aborting it rejects the returned promise with the signal's reason (it is not an outcome). */
+  signal?: AbortSignal
+  /** Clock for `fetchedAt` / `expiresAt`. Default `Date.now`. */
+  now?: () => number
+  /** Longest reuse of an ok/unavailable result (RFC 9309 §2.4: 24 hours). Default 86,400,000. */
+  maxTtlMs?: number
+  /** Shortest reuse of any result, so that `no-cache`, `max-age=0` or `Retry-After: 0` cannot make a crawler refetch per URL. Default 60,000. */
+  minTtlMs?: number
+  /** Reuse of an unreachable result when the response gives no `Retry-After`. Default 600,000 (10 minutes). */
+  unreachableTtlMs?: number
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000
+const DEFAULT_MAX_REDIRECTS = 5
+const DAY_MS = 86_400_000
+const DEFAULT_MIN_TTL_MS = 60_000
+const DEFAULT_UNREACHABLE_TTL_MS = 600_000
+
+const KEPT_HEADERS = [
+  'content-type',
+  'content-encoding',
+  'content-length',
+  'cache-control',
+  'age',
+  'expires',
+  'retry-after',
+  'etag',
+  'last-modified',
+  'location',
+]
+
+function nonNegative(name: string, v: number | undefined, dflt: number): number {
+  if (v === undefined) return dflt
+  if (typeof v !== 'number' || Number.isNaN(v) || v < 0) {
+    throw new RobotsInputError(`${name} must be a non-negative number, got ${String(v)}`)
+  }
+  return v
+}
+
+function discard(res: Response): void {
+  if (res.body && !res.bodyUsed) res.body.cancel().catch(() => {})
+}
+
+function keptHeaders(res: Response): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const name of KEPT_HEADERS) {
+    const v = res.headers.get(name)
+    if (v !== null) out[name] = v
+  }
+  return out
+}
+
+/** Rejects as soon as `signal` aborts, so a `fetch` that ignores its signal cannot outlive the deadline. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
+}
+
+/**
+ * Fetches `scheme://authority/robots.txt` for any URL of a site and applies
+ * RFC 9309 §2.3.1:
+ *
+ * - 2xx → `ok`: the body is parsed while it streams; reading stops at `limit`
+ *   and the rest is never downloaded (the body is cancelled).
+ * - 301/302/303/307/308 are followed (also to other hosts) up to
+ *   `maxRedirects` times; the rules found apply to the origin asked for. One
+ *   redirect more, a loop, a missing or non-http(s) `Location` → `unavailable`.
+ * - 4xx → `unavailable` (allow all), except 429 → `unreachable`.
+ * - 5xx, network / DNS / TLS errors, a reset while reading the body, and the
+ *   `timeoutMs` deadline → `unreachable` (disallow all).
+ *
+ * Throws only for bad arguments (`ERR_INPUT`, `ERR_LIMIT`), a missing `fetch`
+ * (`ERR_FETCH`), or when `signal` aborts. `expiresAt` is `fetchedAt` plus the
+ * response's `Cache-Control: max-age` / `Expires` (minus `Age`) for ok and
+ * unavailable results, or its `Retry-After` (else `unreachableTtlMs`) for
+ * unreachable ones, always within [`minTtlMs`, `maxTtlMs`].
+ */
+export async function fetchRobots(url: string | URL, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
+  const { origin, robotsUrl } = robotsLocation(url)
+  const limit = checkLimit(options.limit)
+  const timeoutMs = nonNegative('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS)
+  const maxRedirects = Math.floor(nonNegative('maxRedirects', options.maxRedirects, DEFAULT_MAX_REDIRECTS))
+  const maxTtlMs = nonNegative('maxTtlMs', options.maxTtlMs, DAY_MS)
+  const minTtlMs = Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs)
+  const unreachableTtlMs = nonNegative('unreachableTtlMs', options.unreachableTtlMs, DEFAULT_UNREACHABLE_TTL_MS)
+  const fetchImpl: FetchLike | undefined =
+    options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined)
+  if (!fetchImpl) throw new RobotsError('ERR_FETCH', 'no fetch available: pass options.fetch')
+  const now = options.now ?? Date.now
+  const userSignal = options.signal
+  userSignal?.throwIfAborted()
+
+  const fetchedAt = now()
+  const redirects: RedirectHop[] = []
+  const controller = new AbortController()
+  let timedOut = false
+  const timer =
+    timeoutMs === Infinity
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true
+          controller.abort(new RobotsError('ERR_FETCH', `robots.txt fetch timed out after ${timeoutMs} ms`))
+        }, timeoutMs)
+  const onUserAbort = () => controller.abort(userSignal?.reason)
+  userSignal?.addEventListener('abort', onUserAbort, { once: true })
+
+  const clamp = (ms: number) => Math.min(Math.max(ms, minTtlMs), maxTtlMs)
+  const result = (
+    outcome: FetchOutcome,
+    reason: FetchReason,
+    extra: { res?: Response; robots?: Robots; error?: FetchFailure } = {},
+  ): RobotsFetchResult => {
+    const { res } = extra
+    let ttl: number
+    if (outcome === 'unreachable') {
+      ttl = clamp((res && retryAfterMs(res.headers, fetchedAt)) ?? unreachableTtlMs)
+    } else {
+      ttl = clamp((res && freshnessLifetimeMs(res.headers, fetchedAt)) ?? maxTtlMs)
+    }
+    const r: RobotsFetchResult = {
+      outcome,
+      reason,
+      robots: extra.robots ?? (outcome === 'unreachable' ? disallowAll() : allowAll()),
+      origin,
+      url: robotsUrl,
+      redirects,
+      fetchedAt,
+      expiresAt: fetchedAt + ttl,
+    }
+    if (res) {
+      r.status = res.status
+      r.finalUrl = current
+      r.headers = keptHeaders(res)
+    }
+    if (extra.error) r.error = extra.error
+    return r
+  }
+  const failure = (err: unknown, phase: FetchFailure['phase'], res?: Response): RobotsFetchResult => {
+    if (userSignal?.aborted) throw userSignal.reason
+    if (timedOut) {
+      return result('unreachable', 'timeout', {
+        res,
+        error: { phase, kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` },
+      })
+    }
+    return result('unreachable', 'network-error', { res, error: describeFailure(err, phase) })
+  }
+
+  let current = robotsUrl
+  const seen = new Set<string>([current])
+  try {
+    const headers: Record<string, string> = {}
+    if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent
+    for (;;) {
+      let res: Response
+      try {
+        res = await raceAbort(
+          fetchImpl(current, { method: 'GET', headers, redirect: 'manual', signal: controller.signal }),
+          controller.signal,
+        )
+        if (res.type === 'opaqueredirect') {
+          // Browsers hide manual redirects; let the platform follow them (its own limit applies).
+          const from = current
+          res = await raceAbort(
+            fetchImpl(current, { method: 'GET', headers, redirect: 'follow', signal: controller.signal }),
+            controller.signal,
+          )
+          if (res.redirected && res.url) {
+            current = res.url
+            redirects.push({ url: from, status: 0, location: current })
+          }
+        }
+      } catch (err) {
+        return failure(err, 'request')
+      }
+
+      const status = res.status
+      if (isRedirectStatus(status)) {
+        const location = res.headers.get('location')
+        discard(res)
+        if (location === null || location.trim() === '') {
+          redirects.push({ url: current, status })
+          return result('unavailable', 'redirect-without-location', { res })
+        }
+        let next: URL | undefined
+        try {
+          next = new URL(location.trim(), current)
+        } catch {
+          next = undefined
+        }
+        if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+          redirects.push({ url: current, status })
+          return result('unavailable', 'redirect-invalid-location', { res })
+        }
+        next.hash = ''
+        redirects.push({ url: current, status, location: next.href })
+        if (seen.has(next.href)) return result('unavailable', 'redirect-loop', { res })
+        if (redirects.length > maxRedirects) return result('unavailable', 'too-many-redirects', { res })
+        seen.add(next.href)
+        current = next.href
+        continue
+      }
+
+      const { outcome, reason } = classifyStatus(status)
+      if (outcome !== 'ok') {
+        discard(res)
+        return result(outcome, reason, { res })
+      }
+      if (!res.body) return result('ok', 'success', { res, robots: allowAll() })
+      try {
+        const robots = await raceAbort(parseRobotsStream(res.body, { limit }), controller.signal)
+        return result('ok', 'success', { res, robots })
+      } catch (err) {
+        discard(res)
+        return failure(err, 'body', res)
+      }
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer)
+    userSignal?.removeEventListener('abort', onUserAbort)
+  }
+}

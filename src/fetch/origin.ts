@@ -1,0 +1,35 @@
+import { RobotsInputError } from '../errors.js'
+
+/** Where the robots.txt of a site lives. */
+export interface RobotsLocation {
+  /** `scheme://authority` of the site (no user info, default port omitted), e.g. `https://example.com:8443`. */
+  origin: string
+  /** `origin + '/robots.txt'`. */
+  robotsUrl: string
+}
+
+/**
+ * The origin of any URL of a site and the URL of its robots.txt
+ * (RFC 9309 §2.3: `scheme://authority/robots.txt`). Accepts a full URL or just
+ * the origin. Throws `RobotsInputError` (code `ERR_INPUT`) for anything that is
+ * not an absolute http(s) URL.
+ */
+export function robotsLocation(url: string | URL): RobotsLocation {
+  let parsed: URL
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : new URL(url.href)
+  } catch {
+    throw new RobotsInputError(`not an absolute URL: ${JSON.stringify(String(url))}`)
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new RobotsInputError(`robots.txt is fetched over http(s) only, got ${parsed.protocol}`)
+  }
+  if (parsed.host === '') throw new RobotsInputError(`URL has no host: ${parsed.href}`)
+  const origin = `${parsed.protocol}//${parsed.host}`
+  return { origin, robotsUrl: `${origin}/robots.txt` }
+}
+
+/** The cache key for a URL: its origin. */
+export function originOf(url: string | URL): string {
+  return robotsLocation(url).origin
+}

@@ -1,0 +1,84 @@
+import type { Robots } from './core.js'
+
+/**
+ * What the fetch established (RFC 9309 §2.3.1):
+ * - `ok`: a 2xx answer; `robots` is the parsed body.
+ * - `unavailable`: the site says there is no file (4xx other than 429, too many
+ *   or broken redirects); `robots` allows everything.
+ * - `unreachable`: the file could not be obtained (5xx, 429, network, DNS or TLS
+ *   error, timeout); `robots` disallows everything.
+ */
+export type FetchOutcome = 'ok' | 'unavailable' | 'unreachable'
+
+/** Machine-readable reason behind the outcome. */
+export type FetchReason =
+  /** 2xx: the body was parsed (`ok`). */
+  | 'success'
+  /** 4xx other than 429 (`unavailable`). */
+  | 'client-error'
+  /** More than `maxRedirects` consecutive redirects (`unavailable`). */
+  | 'too-many-redirects'
+  /** A redirect back to a URL already visited in this chain (`unavailable`). */
+  | 'redirect-loop'
+  /** A redirect status without a `Location` header (`unavailable`). */
+  | 'redirect-without-location'
+  /** A `Location` that is not a valid http(s) URL (`unavailable`). */
+  | 'redirect-invalid-location'
+  /** A status the protocol does not assign (1xx, 3xx other than 301/302/303/307/308, ≥ 600) (`unavailable` for 3xx, else `unreachable`). */
+  | 'unexpected-status'
+  /** 429 Too Many Requests (`unreachable`). */
+  | 'rate-limited'
+  /** 5xx (`unreachable`). */
+  | 'server-error'
+  /** Connection, DNS, TLS or protocol failure, before or while reading the body (`unreachable`). */
+  | 'network-error'
+  /** `timeoutMs` elapsed before the body was read (`unreachable`). */
+  | 'timeout'
+
+/** One redirect followed (or refused) on the way to the file. */
+export interface RedirectHop {
+  /** The URL that answered with the redirect. */
+  url: string
+  /** Its status (301, 302, 303, 307 or 308; 0 when the platform hides it, as browsers do). */
+  status: number
+  /** The absolute target, resolved against `url`; absent when the Location header was missing or invalid. */
+  location?: string
+}
+
+/** A transport failure, as far as the platform's `fetch` reports it. */
+export interface FetchFailure {
+  /** Whether the request failed before the response headers or while reading the body. */
+  phase: 'request' | 'body'
+  /** Coarse class derived from `code`. */
+  kind: 'dns' | 'tls' | 'connection' | 'timeout' | 'other'
+  /** The underlying error code when the platform gives one (e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`). */
+  code?: string
+  /** The error message, with the messages of its causes. */
+  message: string
+}
+
+/** The result of {@link fetchRobots}. `robots` always answers. */
+export interface RobotsFetchResult {
+  outcome: FetchOutcome
+  reason: FetchReason
+  /** The rules that apply to {@link origin}: the parsed file, allow-all or disallow-all. */
+  robots: Robots
+  /** The origin the rules apply to: that of the URL passed in, whatever the redirects. */
+  origin: string
+  /** `origin + '/robots.txt'`, the URL first requested. */
+  url: string
+  /** HTTP status of the last response, when one arrived. */
+  status?: number
+  /** Redirects in order; the last one is the refused one for `too-many-redirects` and `redirect-loop`. */
+  redirects: RedirectHop[]
+  /** The URL of the last response, when one arrived (differs from `url` after redirects). */
+  finalUrl?: string
+  /** Response headers of the last response worth keeping for explanations (content-type, content-encoding, content-length, cache-control, age, expires, retry-after, etag, last-modified, location), names lower-cased. */
+  headers?: Record<string, string>
+  /** Set for `network-error` and `timeout`. */
+  error?: FetchFailure
+  /** When the fetch started (ms since the epoch, by the `now` clock). */
+  fetchedAt: number
+  /** Until when the result may be reused (see `FetchRobotsOptions` for the rules). */
+  expiresAt: number
+}

@@ -1,0 +1,437 @@
+// fetchRobots against real HTTP servers on 127.0.0.1 (random ports), one per
+// outcome branch of RFC 9309 §2.3.1. No other address is ever contacted.
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { fetchRobots } from '../../src/fetch/index.js'
+import { describeFetchResult } from '../../src/fetch/describe.js'
+import { closedPort, reply, startServer, type TestServer } from './server.js'
+
+const RULES = 'User-agent: *\nDisallow: /private\n'
+const DAY = 86_400_000
+
+let a: TestServer
+let b: TestServer
+
+beforeAll(async () => {
+  a = await startServer()
+  b = await startServer()
+})
+afterAll(async () => {
+  await a.close()
+  await b.close()
+})
+beforeEach(() => {
+  a.reset()
+  b.reset()
+})
+
+const allowed = (r: { robots: { agent(t: string): { isAllowed(u: string): boolean } } }, url: string) =>
+  r.robots.agent('testbot').isAllowed(url)
+
+describe('2xx: ok', () => {
+  it('parses a plain 200 body and records the fetch', async () => {
+    a.handler = reply(200, RULES)
+    const r = await fetchRobots(a.origin + '/some/page?q=1#frag', { userAgent: 'testbot/1.0', now: () => 1000 })
+    expect(r.outcome).toBe('ok')
+    expect(r.reason).toBe('success')
+    expect(r.status).toBe(200)
+    expect(r.origin).toBe(a.origin)
+    expect(r.url).toBe(a.origin + '/robots.txt')
+    expect(r.finalUrl).toBe(a.origin + '/robots.txt')
+    expect(r.redirects).toEqual([])
+    expect(r.fetchedAt).toBe(1000)
+    expect(r.expiresAt).toBe(1000 + DAY)
+    expect(r.headers?.['content-type']).toBe('text/plain')
+    expect(a.requests).toEqual(['/robots.txt'])
+    expect(a.headers[0]!['user-agent']).toBe('testbot/1.0')
+    expect(allowed(r, a.origin + '/private/x')).toBe(false)
+    expect(allowed(r, a.origin + '/public')).toBe(true)
+    expect(describeFetchResult(r)).toMatch(/^ok: HTTP 200/)
+  })
+
+  it('accepts a URL object and a bare origin', async () => {
+    a.handler = reply(200, RULES)
+    expect((await fetchRobots(new URL(a.origin + '/x/y'))).outcome).toBe('ok')
+    expect((await fetchRobots(a.origin)).outcome).toBe('ok')
+    expect(a.requests).toEqual(['/robots.txt', '/robots.txt'])
+  })
+
+  it('decodes gzip', async () => {
+    a.handler = reply(200, gzipSync(RULES), { 'content-encoding': 'gzip' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(r.headers?.['content-encoding']).toBe('gzip')
+    expect(allowed(r, '/private')).toBe(false)
+  })
+
+  it('decodes br', async () => {
+    a.handler = reply(200, brotliCompressSync(RULES), { 'content-encoding': 'br' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(allowed(r, '/private')).toBe(false)
+  })
+
+  it('skips a UTF-8 BOM', async () => {
+    a.handler = reply(200, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(RULES)]))
+    const r = await fetchRobots(a.origin)
+    expect(allowed(r, '/private')).toBe(false)
+    expect(allowed(r, '/other')).toBe(true)
+  })
+
+  it('keeps non-UTF-8 bytes as bytes (percent-encoded in patterns)', async () => {
+    // Latin-1 "café" (0xE9) in a pattern, plus a stray 0xFF in a comment.
+    const body = Buffer.concat([
+      Buffer.from('# \xff\nUser-agent: *\nDisallow: /caf', 'latin1'),
+      Buffer.from([0xe9]),
+      Buffer.from('\n'),
+    ])
+    a.handler = reply(200, body, { 'content-type': 'text/plain; charset=iso-8859-1' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(allowed(r, '/caf%E9')).toBe(false)
+    expect(allowed(r, '/cafe')).toBe(true)
+  })
+
+  it('parses a body served as text/html', async () => {
+    a.handler = reply(200, RULES, { 'content-type': 'text/html; charset=utf-8' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(allowed(r, '/private')).toBe(false)
+  })
+
+  it('204: ok with no rules', async () => {
+    a.handler = (_req, res) => {
+      res.writeHead(204)
+      res.end()
+    }
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(r.status).toBe(204)
+    expect(allowed(r, '/private')).toBe(true)
+  })
+
+  it('uses Cache-Control max-age (minus Age) for expiresAt, within [minTtl, 24 h]', async () => {
+    a.handler = reply(200, RULES, { 'cache-control': 'public, max-age=3600', age: '600' })
+    let r = await fetchRobots(a.origin, { now: () => 0 })
+    expect(r.expiresAt).toBe(3_000_000)
+    a.handler = reply(200, RULES, { 'cache-control': 'max-age=31536000' })
+    r = await fetchRobots(a.origin, { now: () => 0 })
+    expect(r.expiresAt).toBe(DAY)
+    a.handler = reply(200, RULES, { 'cache-control': 'no-cache' })
+    r = await fetchRobots(a.origin, { now: () => 0 })
+    expect(r.expiresAt).toBe(60_000)
+    r = await fetchRobots(a.origin, { now: () => 0, minTtlMs: 0 })
+    expect(r.expiresAt).toBe(0)
+  })
+
+  it('stops reading a 50 MB body at the limit and closes the connection', async () => {
+    const TOTAL = 50 * 1024 * 1024
+    const line = Buffer.from('Disallow: /' + 'x'.repeat(52) + '\n') // 64 bytes
+    const chunk = Buffer.concat([Buffer.from('User-agent: *\n'.padEnd(64, '#')), ...Array(1023).fill(line)])
+    let sent = 0
+    let closed!: () => void
+    const done = new Promise<void>((resolve) => (closed = resolve))
+    a.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(TOTAL) })
+      res.on('close', () => closed())
+      const pump = () => {
+        while (sent < TOTAL && !res.destroyed) {
+          const n = Math.min(chunk.length, TOTAL - sent)
+          sent += n
+          if (!res.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void res.once('drain', pump)
+        }
+        if (sent >= TOTAL) res.end()
+      }
+      pump()
+    }
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(r.robots.truncated).toBe(true)
+    expect(r.robots.bytesRead).toBeLessThanOrEqual(512_000)
+    await done
+    // What was sent is at most the limit plus what the socket buffers held (a few MB on loopback).
+    expect(sent).toBeLessThan(16 * 1024 * 1024)
+  })
+})
+
+describe('redirects', () => {
+  const chain = (status: number, hops: number, target = RULES) => {
+    a.handler = (req, res) => {
+      const n = req.url === '/robots.txt' ? 0 : Number(req.url!.slice(2))
+      if (n < hops) {
+        res.writeHead(status, { location: `/r${n + 1}` })
+        res.end()
+      } else reply(200, target)(req, res)
+    }
+  }
+
+  for (const status of [301, 302, 303, 307, 308]) {
+    it(`${status}: follows a chain of 5`, async () => {
+      chain(status, 5)
+      const r = await fetchRobots(a.origin)
+      expect(r.outcome).toBe('ok')
+      expect(r.redirects.map((h) => h.status)).toEqual([status, status, status, status, status])
+      expect(r.redirects[0]).toEqual({ url: a.origin + '/robots.txt', status, location: a.origin + '/r1' })
+      expect(r.finalUrl).toBe(a.origin + '/r5')
+      expect(allowed(r, a.origin + '/private')).toBe(false)
+    })
+
+    it(`${status}: a chain of 6 is unavailable`, async () => {
+      chain(status, 6)
+      const r = await fetchRobots(a.origin)
+      expect(r.outcome).toBe('unavailable')
+      expect(r.reason).toBe('too-many-redirects')
+      expect(r.redirects).toHaveLength(6)
+      expect(a.requests).not.toContain('/r6')
+      expect(allowed(r, a.origin + '/private')).toBe(true)
+      expect(describeFetchResult(r)).toMatch(/more than 5 redirects/)
+    })
+  }
+
+  it('maxRedirects is configurable', async () => {
+    chain(301, 2)
+    expect((await fetchRobots(a.origin, { maxRedirects: 1 })).reason).toBe('too-many-redirects')
+    expect((await fetchRobots(a.origin, { maxRedirects: 2 })).outcome).toBe('ok')
+  })
+
+  it('applies the rules of another authority to the first origin', async () => {
+    b.handler = reply(200, 'User-agent: *\nDisallow: /only-b\n')
+    a.handler = reply(301, '', { location: b.origin + '/robots.txt' })
+    const r = await fetchRobots(a.origin + '/page')
+    expect(r.outcome).toBe('ok')
+    expect(r.origin).toBe(a.origin)
+    expect(r.finalUrl).toBe(b.origin + '/robots.txt')
+    expect(r.redirects).toEqual([{ url: a.origin + '/robots.txt', status: 301, location: b.origin + '/robots.txt' }])
+    expect(b.requests).toEqual(['/robots.txt'])
+    expect(allowed(r, a.origin + '/only-b')).toBe(false)
+  })
+
+  it('a loop is unavailable', async () => {
+    a.handler = (req, res) => {
+      res.writeHead(302, { location: req.url === '/robots.txt' ? '/other' : '/robots.txt' })
+      res.end()
+    }
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('unavailable')
+    expect(r.reason).toBe('redirect-loop')
+    expect(a.requests).toEqual(['/robots.txt', '/other'])
+  })
+
+  it('resolves a relative Location', async () => {
+    a.handler = (req, res) => {
+      if (req.url === '/robots.txt') {
+        res.writeHead(301, { location: 'moved/robots.txt?v=2' })
+        res.end()
+      } else reply(200, RULES)(req, res)
+    }
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('ok')
+    expect(r.finalUrl).toBe(a.origin + '/moved/robots.txt?v=2')
+    expect(a.requests).toEqual(['/robots.txt', '/moved/robots.txt?v=2'])
+  })
+
+  it('a redirect without Location is unavailable', async () => {
+    a.handler = reply(301)
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('unavailable')
+    expect(r.reason).toBe('redirect-without-location')
+    expect(r.status).toBe(301)
+  })
+
+  it('a Location that is not http(s) is unavailable', async () => {
+    a.handler = reply(302, '', { location: 'ftp://127.0.0.1/robots.txt' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('unavailable')
+    expect(r.reason).toBe('redirect-invalid-location')
+  })
+})
+
+describe('4xx: unavailable, allow all', () => {
+  for (const status of [400, 401, 403, 404, 410]) {
+    it(String(status), async () => {
+      a.handler = reply(status, 'User-agent: *\nDisallow: /\n')
+      const r = await fetchRobots(a.origin, { now: () => 0 })
+      expect(r.outcome).toBe('unavailable')
+      expect(r.reason).toBe('client-error')
+      expect(r.status).toBe(status)
+      expect(r.expiresAt).toBe(DAY)
+      expect(allowed(r, a.origin + '/anything')).toBe(true)
+    })
+  }
+
+  it('other 3xx statuses are unavailable', async () => {
+    a.handler = reply(300, '', { location: '/x' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('unavailable')
+    expect(r.reason).toBe('unexpected-status')
+  })
+})
+
+describe('unreachable, disallow all', () => {
+  it('429 is unreachable and honours Retry-After', async () => {
+    a.handler = reply(429, '', { 'retry-after': '120' })
+    const r = await fetchRobots(a.origin, { now: () => 0 })
+    expect(r.outcome).toBe('unreachable')
+    expect(r.reason).toBe('rate-limited')
+    expect(r.status).toBe(429)
+    expect(r.expiresAt).toBe(120_000)
+    expect(allowed(r, a.origin + '/')).toBe(false)
+  })
+
+  for (const status of [500, 502, 503]) {
+    it(String(status), async () => {
+      a.handler = reply(status, 'User-agent: *\nAllow: /\n')
+      const r = await fetchRobots(a.origin, { now: () => 0 })
+      expect(r.outcome).toBe('unreachable')
+      expect(r.reason).toBe('server-error')
+      expect(r.status).toBe(status)
+      expect(r.expiresAt).toBe(600_000)
+      expect(allowed(r, a.origin + '/x')).toBe(false)
+    })
+  }
+
+  it('a 5xx after a redirect to another authority', async () => {
+    b.handler = reply(503)
+    a.handler = reply(307, '', { location: b.origin + '/robots.txt' })
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('unreachable')
+    expect(r.finalUrl).toBe(b.origin + '/robots.txt')
+    expect(r.origin).toBe(a.origin)
+  })
+
+  it('connection refused', async () => {
+    const port = await closedPort()
+    const r = await fetchRobots(`http://127.0.0.1:${port}/`)
+    expect(r.outcome).toBe('unreachable')
+    expect(r.reason).toBe('network-error')
+    expect(r.status).toBeUndefined()
+    expect(r.error).toMatchObject({ phase: 'request', kind: 'connection', code: 'ECONNREFUSED' })
+    expect(describeFetchResult(r)).toMatch(/ECONNREFUSED/)
+  })
+
+  it('a TLS failure (https to a plain HTTP server)', async () => {
+    a.handler = reply(200, RULES)
+    const r = await fetchRobots(`https://127.0.0.1:${a.port}/`, { timeoutMs: 2000 })
+    expect(r.outcome).toBe('unreachable')
+    expect(r.reason).toBe('network-error')
+    expect(r.error?.kind).toBe('tls')
+  })
+
+  it('a connection reset mid-body', async () => {
+    a.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '100000' })
+      res.write(RULES + '#'.repeat(1000) + '\n', () => {
+        setTimeout(() => res.socket?.resetAndDestroy(), 20)
+      })
+    }
+    const r = await fetchRobots(a.origin)
+    expect(r.outcome).toBe('unreachable')
+    expect(r.reason).toBe('network-error')
+    expect(r.status).toBe(200)
+    expect(r.error).toMatchObject({ phase: 'body', kind: 'connection', code: 'ECONNRESET' })
+    expect(allowed(r, a.origin + '/public')).toBe(false)
+  })
+
+  it('a server that never answers times out', async () => {
+    a.handler = () => {} // accept, never respond
+    const t0 = Date.now()
+    const r = await fetchRobots(a.origin, { timeoutMs: 300 })
+    const elapsed = Date.now() - t0
+    expect(r.outcome).toBe('unreachable')
+    expect(r.reason).toBe('timeout')
+    expect(r.error).toMatchObject({ phase: 'request', kind: 'timeout' })
+    expect(elapsed).toBeGreaterThanOrEqual(250)
+    expect(elapsed).toBeLessThan(3000)
+  })
+
+  it('a server that drips one byte per 100 ms times out (the deadline covers the body)', async () => {
+    let closed!: () => void
+    const done = new Promise<void>((resolve) => (closed = resolve))
+    let dripped = 0
+    a.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.flushHeaders()
+      const body = Buffer.from(RULES.repeat(10))
+      const timer = setInterval(() => {
+        if (res.destroyed || dripped >= 100) {
+          clearInterval(timer)
+          if (!res.destroyed) res.end()
+          return
+        }
+        res.write(body.subarray(dripped % body.length, (dripped % body.length) + 1))
+        dripped++
+      }, 100)
+      res.on('close', () => {
+        clearInterval(timer)
+        closed()
+      })
+    }
+    const t0 = Date.now()
+    const r = await fetchRobots(a.origin, { timeoutMs: 500 })
+    expect(Date.now() - t0).toBeLessThan(3000)
+    expect(r.outcome).toBe('unreachable')
+    expect(r.reason).toBe('timeout')
+    expect(r.status).toBe(200)
+    expect(r.error?.phase).toBe('body')
+    await done
+    expect(dripped).toBeLessThan(20)
+  })
+
+  it('classifies DNS errors reported by the platform', async () => {
+    const dnsFail = async () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND' }) })
+    }
+    const r = await fetchRobots('http://x.invalid/', { fetch: dnsFail })
+    expect(r.outcome).toBe('unreachable')
+    expect(r.error).toMatchObject({ kind: 'dns', code: 'ENOTFOUND', phase: 'request' })
+    expect(r.error?.message).toBe('fetch failed: getaddrinfo ENOTFOUND x.invalid')
+  })
+
+  it('the deadline holds even when the injected fetch ignores its signal', async () => {
+    const hang = () => new Promise<Response>(() => {})
+    const r = await fetchRobots('http://127.0.0.1:9/', { fetch: hang, timeoutMs: 100 })
+    expect(r.reason).toBe('timeout')
+  })
+})
+
+describe('errors', () => {
+  it('rejects non-http(s) and relative URLs with ERR_INPUT', async () => {
+    await expect(fetchRobots('ftp://127.0.0.1/')).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    await expect(fetchRobots('/robots.txt')).rejects.toMatchObject({ code: 'ERR_INPUT' })
+  })
+
+  it('rejects a limit below 500 KiB before any request', async () => {
+    a.handler = reply(200, RULES)
+    await expect(fetchRobots(a.origin, { limit: 1000 })).rejects.toMatchObject({ code: 'ERR_LIMIT' })
+    expect(a.requests).toEqual([])
+  })
+
+  it('a caller abort rejects with the signal reason (it is not an outcome)', async () => {
+    a.handler = () => {}
+    const ac = new AbortController()
+    const reason = new Error('stop')
+    setTimeout(() => ac.abort(reason), 50)
+    await expect(fetchRobots(a.origin, { signal: ac.signal, timeoutMs: 5000 })).rejects.toBe(reason)
+  })
+})
+
+describe('platforms that hide manual redirects (browsers)', () => {
+  it('falls back to redirect: follow and records the hop', async () => {
+    const modes: string[] = []
+    const fake = async (input: string, init: RequestInit): Promise<Response> => {
+      modes.push(String(init.redirect))
+      if (init.redirect === 'manual') return { type: 'opaqueredirect', status: 0, headers: new Headers(), body: null } as unknown as Response
+      const res = new Response(RULES, { status: 200 })
+      Object.defineProperty(res, 'redirected', { value: true })
+      Object.defineProperty(res, 'url', { value: 'http://127.0.0.1:1/elsewhere.txt' })
+      expect(input).toBe('http://127.0.0.1:1/robots.txt')
+      return res
+    }
+    const r = await fetchRobots('http://127.0.0.1:1/', { fetch: fake })
+    expect(modes).toEqual(['manual', 'follow'])
+    expect(r.outcome).toBe('ok')
+    expect(r.finalUrl).toBe('http://127.0.0.1:1/elsewhere.txt')
+    expect(r.redirects).toEqual([{ url: 'http://127.0.0.1:1/robots.txt', status: 0, location: 'http://127.0.0.1:1/elsewhere.txt' }])
+    expect(allowed(r, '/private')).toBe(false)
+  })
+})

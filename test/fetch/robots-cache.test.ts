@@ -1,0 +1,172 @@
+// RobotsCache against real HTTP servers on 127.0.0.1 (random ports), with an
+// injected clock. No other address is ever contacted.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { RobotsCache } from '../../src/fetch/index.js'
+import { reply, startServer, type TestServer } from './server.js'
+
+const RULES = 'User-agent: *\nDisallow: /private\n'
+const MIN = 60_000
+const HOUR = 3_600_000
+const DAY = 86_400_000
+
+const servers: TestServer[] = []
+let s: TestServer
+let clock = 0
+const now = () => clock
+
+beforeAll(async () => {
+  for (let i = 0; i < 4; i++) servers.push(await startServer(reply(200, RULES)))
+  s = servers[0]!
+})
+afterAll(async () => {
+  for (const t of servers) await t.close()
+})
+beforeEach(() => {
+  clock = 1_700_000_000_000
+  for (const t of servers) {
+    t.reset()
+    t.handler = reply(200, RULES)
+  }
+})
+
+describe('RobotsCache', () => {
+  it('caches per origin for 24 hours by default (injected clock)', async () => {
+    const cache = new RobotsCache({ now })
+    expect(await cache.isAllowed(s.origin + '/private/a', 'bot')).toBe(false)
+    expect(await cache.isAllowed(s.origin + '/public', 'bot')).toBe(true)
+    clock += 24 * HOUR - 1
+    await cache.get(s.origin + '/x')
+    expect(s.requests).toEqual(['/robots.txt'])
+    clock += 1
+    await cache.get(s.origin + '/x')
+    expect(s.requests).toEqual(['/robots.txt', '/robots.txt'])
+    expect(cache.stats()).toMatchObject({ hits: 2, misses: 2, fetches: 2, coalesced: 0, entries: 1 })
+  })
+
+  it('honours Cache-Control max-age', async () => {
+    s.handler = reply(200, RULES, { 'cache-control': 'max-age=120' })
+    const cache = new RobotsCache({ now })
+    await cache.get(s.origin)
+    clock += 119_999
+    await cache.get(s.origin)
+    expect(s.requests).toHaveLength(1)
+    clock += 1
+    await cache.get(s.origin)
+    expect(s.requests).toHaveLength(2)
+    expect((await cache.lookup(s.origin)).expiresAt).toBe(clock + 120_000)
+  })
+
+  it('caches unavailable (allow all) like a file', async () => {
+    s.handler = reply(404)
+    const cache = new RobotsCache({ now })
+    expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(true)
+    clock += 23 * HOUR
+    expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(true)
+    expect(s.requests).toHaveLength(1)
+  })
+
+  it('keeps using the cached copy while refreshes are unreachable, then assumes unavailable after 30 days', async () => {
+    const cache = new RobotsCache({ now })
+    const t0 = clock
+    const first = await cache.lookup(s.origin)
+    expect(first.basis).toBe('fetched')
+
+    s.handler = reply(503)
+    clock += 25 * HOUR
+    const stale = await cache.lookup(s.origin + '/private')
+    expect(stale.basis).toBe('stale')
+    expect(stale.robots).toBe(first.robots)
+    expect(stale.result.outcome).toBe('unreachable')
+    expect(stale.previous?.outcome).toBe('ok')
+    expect(stale.expiresAt).toBe(clock + 10 * MIN) // retry soon
+    expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(false)
+    expect(await cache.isAllowed(s.origin + '/public', 'bot')).toBe(true)
+    expect(cache.stats().stale).toBe(1)
+    expect(s.requests).toHaveLength(2)
+
+    clock = t0 + 30 * DAY // still within 30 days of the last successful fetch
+    expect((await cache.lookup(s.origin)).basis).toBe('stale')
+    clock += 10 * MIN // that stale answer is reused for 10 minutes (no Retry-After), then retried
+    const gaveUp = await cache.lookup(s.origin)
+    expect(gaveUp.basis).toBe('assumed-unavailable')
+    expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(true)
+
+    s.handler = reply(200, 'User-agent: *\nDisallow: /new\n')
+    clock += 11 * MIN
+    const back = await cache.lookup(s.origin)
+    expect(back.basis).toBe('fetched')
+    expect(await cache.isAllowed(s.origin + '/new', 'bot')).toBe(false)
+    expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(true)
+  })
+
+  it('unreachable without a copy disallows all, until maxStaleMs of unreachability', async () => {
+    s.handler = reply(500)
+    const cache = new RobotsCache({ now, maxStaleMs: 2 * DAY })
+    expect(await cache.isAllowed(s.origin + '/a', 'bot')).toBe(false)
+    expect((await cache.lookup(s.origin)).basis).toBe('fetched')
+    clock += 2 * DAY
+    expect(await cache.isAllowed(s.origin + '/a', 'bot')).toBe(false)
+    clock += 11 * MIN
+    expect(await cache.isAllowed(s.origin + '/a', 'bot')).toBe(true)
+    expect((await cache.lookup(s.origin)).basis).toBe('assumed-unavailable')
+  })
+
+  it('shares one fetch among 100 concurrent gets', async () => {
+    s.handler = (req, res) => setTimeout(() => reply(200, RULES)(req, res), 50)
+    const cache = new RobotsCache({ now })
+    const all = await Promise.all(Array.from({ length: 100 }, (_, i) => cache.get(`${s.origin}/page/${i}`)))
+    expect(s.requests).toEqual(['/robots.txt'])
+    expect(new Set(all).size).toBe(1)
+    expect(cache.stats()).toMatchObject({ misses: 100, coalesced: 99, fetches: 1, hits: 0 })
+    await cache.get(s.origin)
+    expect(cache.stats().hits).toBe(1)
+  })
+
+  it('evicts least recently used origins to stay within the byte budget', async () => {
+    const probe = new RobotsCache({ now })
+    await probe.get(servers[0]!.origin)
+    const one = probe.stats().bytes
+    expect(one).toBeGreaterThan(0)
+
+    const budget = Math.floor(one * 2.5)
+    const cache = new RobotsCache({ now, maxBytes: budget })
+    const [s0, s1, s2] = servers as [TestServer, TestServer, TestServer]
+    await cache.get(s0.origin)
+    await cache.get(s1.origin)
+    await cache.get(s0.origin) // s0 is now the most recently used
+    await cache.get(s2.origin) // over budget: s1 goes
+    const st = cache.stats()
+    expect(st.evictions).toBe(1)
+    expect(st.entries).toBe(2)
+    expect(st.bytes).toBeLessThanOrEqual(budget)
+    expect(cache.peek(s1.origin)).toBeUndefined()
+    expect(cache.peek(s0.origin)).toBeDefined()
+    await cache.get(s1.origin) // refetched
+    expect(s1.requests).toHaveLength(2)
+    expect(cache.stats().evictions).toBe(2)
+    expect(cache.stats().bytes).toBeLessThanOrEqual(budget)
+  })
+
+  it('re-measures entries as compiled matchers grow, and never keeps one over the budget', async () => {
+    const cache = new RobotsCache({ now })
+    await cache.get(s.origin)
+    const before = cache.stats().bytes
+    await cache.isAllowed(s.origin + '/private', 'bot')
+    expect(cache.stats().bytes).toBeGreaterThan(before)
+
+    const tiny = new RobotsCache({ now, maxBytes: 100 })
+    expect(await tiny.isAllowed(s.origin + '/private', 'bot')).toBe(false)
+    expect(tiny.stats()).toMatchObject({ entries: 0, bytes: 0, evictions: 1 })
+  })
+
+  it('delete, clear and bad URLs', async () => {
+    const cache = new RobotsCache({ now })
+    await cache.get(s.origin)
+    expect(cache.delete(s.origin + '/any')).toBe(true)
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 })
+    await cache.get(s.origin)
+    cache.clear()
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 })
+    await expect(cache.get('mailto:a@b')).rejects.toMatchObject({ code: 'ERR_INPUT' })
+  })
+})
