@@ -24,6 +24,10 @@ export const LineFlag = {
   isLineTooLong: 32,
   /** Key and value were separated by whitespace, not a colon. */
   isMissingColonSeparator: 64,
+  /** Beyond the reference: the line holds a control byte (below 0x20 except tab, or 0x7F). */
+  hasControl: 128,
+  /** Beyond the reference: the line holds a byte >= 0x80. */
+  hasNonAscii: 256,
 } as const
 
 /** The key a directive line was read as. */

@@ -48,21 +48,35 @@ export function classifyKey(s: Uint8Array, from: number, to: number): number {
 }
 
 /** Parses one physical line and reports it to `handler`. */
-export function parseLine(raw: Uint8Array, lineNumber: number, tooLong: boolean, handler: ParseHandler): void {
+export function parseLine(
+  raw: Uint8Array,
+  lineStart: number,
+  lineEnd: number,
+  lineNumber: number,
+  tooLong: boolean,
+  handler: ParseHandler,
+): void {
   let flags = tooLong ? LineFlag.isLineTooLong : 0
-  let end = raw.indexOf(0)
-  if (end < 0) end = raw.length
-  const hash = raw.subarray(0, end).indexOf(35)
-  if (hash >= 0) {
-    flags |= LineFlag.hasComment
-    end = hash
+  // The content ends at a NUL (the reference reads a C string); '#' starts a
+  // comment. The same pass notes control and non-ASCII bytes for diagnostics.
+  let end = lineEnd
+  for (let i = lineStart; i < lineEnd; i++) {
+    const b = raw[i]
+    if (b < 32 || b >= 127) {
+      if (b >= 128) flags |= LineFlag.hasNonAscii
+      else if (b !== 9) flags |= LineFlag.hasControl
+      if (b === 0 && end === lineEnd) end = i
+    } else if (b === 35 && end === lineEnd) {
+      flags |= LineFlag.hasComment
+      end = i
+    }
   }
-  let start = 0
+  let start = lineStart
   while (start < end && isSpace(raw[start])) start++
   while (end > start && isSpace(raw[end - 1])) end--
   if (start === end) {
     flags |= flags & LineFlag.hasComment ? LineFlag.isComment : LineFlag.isEmpty
-    handler.lineEnd?.(lineNumber, flags, raw)
+    handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
     return
   }
   let sep = -1
@@ -88,7 +102,7 @@ export function parseLine(raw: Uint8Array, lineNumber: number, tooLong: boolean,
       for (let i = v; i < end; i++) {
         const c = raw[i]
         if (c === 32 || c === 9) {
-          handler.lineEnd?.(lineNumber, flags, raw)
+          handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
           return
         }
       }
@@ -96,13 +110,13 @@ export function parseLine(raw: Uint8Array, lineNumber: number, tooLong: boolean,
     }
   }
   if (sep < 0) {
-    handler.lineEnd?.(lineNumber, flags, raw)
+    handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
     return
   }
   let keyEnd = sep
   while (keyEnd > start && isSpace(raw[keyEnd - 1])) keyEnd--
   if (keyEnd === start) {
-    handler.lineEnd?.(lineNumber, flags, raw)
+    handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
     return
   }
   let valStart = sep + 1
@@ -127,12 +141,12 @@ export function parseLine(raw: Uint8Array, lineNumber: number, tooLong: boolean,
     default:
       handler.unknown(lineNumber, raw.subarray(start, keyEnd), escapePatternBytes(value))
   }
-  handler.lineEnd?.(lineNumber, flags, raw)
+  handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
 }
 
 /** A reader wired to a handler: push chunks, then `end()`. */
 export function createParser(handler: ParseHandler, limit?: number): LineReader {
-  return new LineReader((line, n, tooLong) => parseLine(line, n, tooLong, handler), limit)
+  return new LineReader((bytes, start, end, n, tooLong) => parseLine(bytes, start, end, n, tooLong, handler), limit)
 }
 
 const encoder = new TextEncoder()

@@ -20,9 +20,10 @@ export const DEFAULT_LIMIT = 512_000
 /** Longest line kept, as in the reference (2083 * 8 - 1 bytes). */
 export const MAX_LINE_BYTES = 2083 * 8 - 1
 
-/** Receives each physical line; `line` is only valid during the call. */
-export type LineSink = (line: Uint8Array, lineNumber: number, tooLong: boolean) => void
+/** Receives each physical line as `bytes[start, end)`; the bytes are only valid during the call. */
+export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, tooLong: boolean) => void
 
+const EMPTY = new Uint8Array(0)
 const BOM0 = 0xef
 const BOM1 = 0xbb
 const BOM2 = 0xbf
@@ -49,7 +50,8 @@ export class LineReader {
 
   private readonly sink: LineSink
   private readonly limit: number
-  private readonly buf = new Uint8Array(MAX_LINE_BYTES)
+  /** Holds a line that spans chunks; allocated on first need. */
+  private buf: Uint8Array | null = null
   private pending = 0
   private pendingTooLong = false
   private bomPos = 0
@@ -69,6 +71,8 @@ export class LineReader {
   /** Feeds the next chunk. Returns false when no more input is wanted. */
   push(chunk: Uint8Array): boolean {
     if (this.done) return false
+    // A Node Buffer's subarray() makes Buffers (slow); work on a plain view.
+    if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     let n = chunk.length
     const room = this.limit - this.bytesRead
     if (n > room) {
@@ -101,8 +105,8 @@ export class LineReader {
       if (this.pending === 0 && !this.pendingTooLong) {
         if (!(j === i && this.lastWasCR && b === 10)) {
           const len = j - i
-          if (len > MAX_LINE_BYTES) this.sink(chunk.subarray(i, i + MAX_LINE_BYTES), ++this.lineCount, true)
-          else this.sink(chunk.subarray(i, j), ++this.lineCount, false)
+          if (len > MAX_LINE_BYTES) this.sink(chunk, i, i + MAX_LINE_BYTES, ++this.lineCount, true)
+          else this.sink(chunk, i, j, ++this.lineCount, false)
         }
       } else {
         this.append(chunk, i, j)
@@ -125,18 +129,20 @@ export class LineReader {
   private append(chunk: Uint8Array, from: number, to: number): void {
     const room = MAX_LINE_BYTES - this.pending
     const len = to - from
+    if (len === 0) return
+    const buf = (this.buf ??= new Uint8Array(MAX_LINE_BYTES))
     if (len > room) {
-      this.buf.set(chunk.subarray(from, from + room), this.pending)
+      buf.set(chunk.subarray(from, from + room), this.pending)
       this.pending = MAX_LINE_BYTES
       this.pendingTooLong = true
-    } else if (len > 0) {
-      this.buf.set(chunk.subarray(from, to), this.pending)
+    } else {
+      buf.set(chunk.subarray(from, to), this.pending)
       this.pending += len
     }
   }
 
   private flush(): void {
-    this.sink(this.buf.subarray(0, this.pending), ++this.lineCount, this.pendingTooLong)
+    this.sink(this.buf ?? EMPTY, 0, this.pending, ++this.lineCount, this.pendingTooLong)
     this.pending = 0
     this.pendingTooLong = false
   }

@@ -98,22 +98,9 @@ export class RobotsBuilder implements ParseHandler {
     if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) {
       this.diagnostics.add('invalid-line', line)
     }
-    let odd = false
-    for (let i = 0; i < raw.length; i++) {
-      const b = raw[i]
-      if ((b < 32 && b !== 9) || b >= 127) {
-        odd = true
-        break
-      }
-    }
-    if (odd) {
-      let control = false
-      for (let i = 0; i < raw.length; i++) {
-        const b = raw[i]
-        if ((b < 32 && b !== 9) || b === 127) control = true
-      }
-      if (control) this.diagnostics.add('control-character', line)
-      if (!isValidUtf8(raw, flags & LineFlag.isLineTooLong ? 3 : 0)) this.diagnostics.add('invalid-utf8', line)
+    if (flags & LineFlag.hasControl) this.diagnostics.add('control-character', line)
+    if (flags & LineFlag.hasNonAscii && !isValidUtf8(raw, flags & LineFlag.isLineTooLong ? 3 : 0)) {
+      this.diagnostics.add('invalid-utf8', line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) {
       this.sawContent = true

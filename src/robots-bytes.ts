@@ -15,7 +15,8 @@
  *   20      4     E = number of Int32 in the event list
  *   24      4     D = number of Int32 in the diagnostic pairs
  *   28      4     J = byte length of the JSON section
- *   32      4     FNV-1a 32-bit checksum of everything from offset 36 on
+ *   32      4     FNV-1a 32-bit checksum of every other byte (offsets 0–31 and 36 on),
+ *                 so a flipped byte anywhere, header included, is detected
  *   36      P     patterns, then zero padding to a multiple of 4
  *   ..      4E    events (see compact-rules.ts)
  *   ..      4D    diagnostics: [codeIndex, line] pairs
@@ -41,9 +42,12 @@ const MAGIC = [0x52, 0x41, 0x54, 0x58] // "RATX"
 export const FORMAT_VERSION = 1
 const HEADER = 36
 
-function fnv1a(bytes: Uint8Array, from: number): number {
+/** FNV-1a over the whole buffer except the checksum field itself (offsets 32–35). */
+function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5
-  for (let i = from; i < bytes.length; i++) {
+  for (let i = 0; i < bytes.length; i++) {
+    if (i === 32) i = HEADER
+    if (i >= bytes.length) break
     h ^= bytes[i]
     h = Math.imul(h, 0x01000193)
   }
@@ -77,7 +81,7 @@ export function encodeRobots(robots: RobotsParts): Uint8Array {
   for (let i = 0; i < r.events.length; i++, at += 4) view.setInt32(at, r.events[i], true)
   for (let i = 0; i < diag.pairs.length; i++, at += 4) view.setInt32(at, diag.pairs[i], true)
   out.set(json, at)
-  view.setUint32(32, fnv1a(out, HEADER), true)
+  view.setUint32(32, checksum(out), true)
   return out
 }
 
@@ -100,7 +104,7 @@ export function decodeRobots(bytes: Uint8Array): RobotsParts {
   const J = view.getUint32(28, true)
   const padded = (P + 3) & ~3
   if (HEADER + padded + 4 * E + 4 * D + J !== bytes.length) fail('length does not match its header (truncated or padded buffer)')
-  if (view.getUint32(32, true) !== fnv1a(bytes, HEADER)) fail('checksum mismatch (corrupt buffer)')
+  if (view.getUint32(32, true) !== checksum(bytes)) fail('checksum mismatch (corrupt buffer)')
   if (E % EVENT_STRIDE !== 0 || D % 2 !== 0) fail('bad section sizes')
   let at = HEADER
   const patterns = bytes.slice(at, at + P)

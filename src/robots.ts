@@ -8,7 +8,7 @@ import { DiagnosticList, type Diagnostic } from './diagnostics.js'
 import type { RequestRate, VisitTime } from './group-extensions.js'
 import { parseInto } from './parser.js'
 import { RobotsBuilder } from './robots-builder.js'
-import { assignGroups, selectRules, type RuleSet } from './rule-set.js'
+import { assignExtensionGroups, selectRules, type RuleSet } from './rule-set.js'
 import { createEngine, type EngineOptions } from './engine.js'
 import { asciiLower } from './product-token.js'
 import type { LineReader } from './reader.js'
@@ -65,7 +65,10 @@ export class Robots {
    */
   agent(token: string): AgentMatcher {
     if (typeof token !== 'string') throw new TypeError('agent token must be a string')
-    return this.cached(asciiLower(token), [token])
+    const lower = asciiLower(token)
+    // Keys of several tokens start with NUL (see agents()); a single token that
+    // does too gets the same canonical form, so the two kinds never collide.
+    return this.cached(lower.charCodeAt(0) === 0 ? '\u0000' + JSON.stringify([lower]) : lower, [token])
   }
 
   /** The matcher of a crawler answering to several tokens (the reference's multi-agent semantics). */
@@ -85,10 +88,18 @@ export class Robots {
   /**
    * Crawl-delay in seconds for the crawler, from the groups that apply to it
    * (its own groups, else `*`). Several values: the largest. Undefined if none.
+   * An extension line belongs to the user-agent lines right above it (see
+   * `assignExtensionGroups` in rule-set.ts); the same holds for requestRate,
+   * visitTime and host.
    */
   crawlDelay(tokens: string | readonly string[]): number | undefined {
     const values = this.extensionValues(tokens, 0) as number[]
-    return values.length ? Math.max(...values) : undefined
+    if (!values.length) return undefined
+    // A loop, not Math.max(...values): a file read with a raised limit may hold
+    // more values than a call can take arguments.
+    let max = values[0]
+    for (const v of values) if (v > max) max = v
+    return max
   }
 
   /** Request-rate for the crawler; several values: the slowest (fewest requests per second). */
@@ -155,7 +166,7 @@ export class Robots {
 
   private extensionValues(tokens: string | readonly string[], kind: number): unknown[] {
     const list = typeof tokens === 'string' ? [tokens] : tokens
-    const { slots, specific } = assignGroups(this.rules, list)
+    const { slots, specific } = assignExtensionGroups(this.rules, list)
     const want = specific ? 2 : 1
     const ev = this.rules.events
     const out: unknown[] = []

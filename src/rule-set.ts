@@ -68,6 +68,49 @@ export function assignGroups(rules: CompactRules, tokens: readonly string[]): { 
   return { slots, specific: everSpecific }
 }
 
+/**
+ * Group slot per extension event (crawl-delay, request-rate, visit-time,
+ * host): 2 = the crawler's own group, 1 = a `*` group, 0 = neither; plus
+ * "some group names the crawler" (then only slot 2 counts, as for rules).
+ *
+ * Rules follow the reference, where only allow/disallow close a user-agent
+ * list. The reference ignores extensions, so their groups are ours to define:
+ * an extension belongs to the run of user-agent lines right above it, and any
+ * directive (rule or extension) ends that run. So
+ *
+ *     User-agent: *
+ *     Crawl-delay: 5
+ *
+ *     User-agent: slowbot
+ *     Crawl-delay: 20
+ *
+ * gives `*` 5 and `slowbot` 20, as the author meant (and as Python's
+ * urllib.robotparser reads it), instead of handing slowbot's 20 to every
+ * crawler through the still-open `*` list.
+ */
+export function assignExtensionGroups(rules: CompactRules, tokens: readonly string[]): { slots: Uint8Array; specific: boolean } {
+  const hit = matchingNames(rules, tokens)
+  const ev = rules.events
+  const n = ev.length / EVENT_STRIDE
+  const slots = new Uint8Array(n)
+  let global = false
+  let specific = false
+  let everSpecific = false
+  let afterDirective = false
+  for (let i = 0; i < n; i++) {
+    const type = ev[i * EVENT_STRIDE]
+    if (type === EventType.UaGlobal || type === EventType.UaName) {
+      if (afterDirective) global = specific = afterDirective = false
+      if (type === EventType.UaGlobal) global = true
+      else if (hit[ev[i * EVENT_STRIDE + 2]]) everSpecific = specific = true
+      continue
+    }
+    afterDirective = true
+    if (type === EventType.Extension) slots[i] = specific ? 2 : global ? 1 : 0
+  }
+  return { slots, specific: everSpecific }
+}
+
 /** `/index.htm...` as the last segment: the reference also allows the directory, exactly. */
 export function indexDirectoryPattern(p: Uint8Array): Uint8Array | null {
   const slash = p.lastIndexOf(47)

@@ -19,39 +19,26 @@ const SEMI = 59
 const COLON = 58
 const HASH = 35
 
-function isPathChar(c: number): boolean {
-  return c === SLASH || c === QUESTION || c === SEMI
-}
-
 /**
  * Finds where the path begins in `s[from, to)`. Returns -1 when the path is just `/` (no path, or a fragment before it).
  */
 export function pathStartBytes(s: Uint8Array, from: number, to: number): PathStart {
   let search = from
   if (to - from >= 2 && s[from] === SLASH && s[from + 1] === SLASH) search = from + 2
-  let early = -1
-  let proto = -1
-  for (let i = search; i < to; i++) {
+  // One pass: the first path char, or a "://" before any, decides where the
+  // authority ends; a '#' seen on the way means the fragment starts first.
+  let hash = false
+  let i = search
+  for (; i < to; i++) {
     const c = s[i]
-    if (isPathChar(c)) {
-      early = i
-      break
-    }
-    if (c === COLON && i + 2 < to && s[i + 1] === SLASH && s[i + 2] === SLASH) {
-      proto = i
-      break
-    }
+    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? -1 : i * 2 + (c === SLASH ? 0 : 1)
+    if (c === COLON && i + 2 < to && s[i + 1] === SLASH && s[i + 2] === SLASH) break
+    if (c === HASH) hash = true
   }
-  // If a path char came first, "://" does not mark a scheme.
-  let p = proto >= 0 ? proto + 3 : search
-  if (early >= 0) p = early
-  for (let i = p; i < to; i++) {
+  for (i += 3; i < to; i++) {
     const c = s[i]
-    if (isPathChar(c)) {
-      // A fragment before the path gives "/".
-      for (let k = search; k < i; k++) if (s[k] === HASH) return -1
-      return i * 2 + (c === SLASH ? 0 : 1)
-    }
+    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? -1 : i * 2 + (c === SLASH ? 0 : 1)
+    if (c === HASH) hash = true
   }
   return -1
 }
@@ -61,27 +48,18 @@ export function pathStartString(s: string): PathStart {
   const to = s.length
   let search = 0
   if (to >= 2 && s.charCodeAt(0) === SLASH && s.charCodeAt(1) === SLASH) search = 2
-  let early = -1
-  let proto = -1
-  for (let i = search; i < to; i++) {
+  let hash = false
+  let i = search
+  for (; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (isPathChar(c)) {
-      early = i
-      break
-    }
-    if (c === COLON && i + 2 < to && s.charCodeAt(i + 1) === SLASH && s.charCodeAt(i + 2) === SLASH) {
-      proto = i
-      break
-    }
+    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? -1 : i * 2 + (c === SLASH ? 0 : 1)
+    if (c === COLON && i + 2 < to && s.charCodeAt(i + 1) === SLASH && s.charCodeAt(i + 2) === SLASH) break
+    if (c === HASH) hash = true
   }
-  let p = proto >= 0 ? proto + 3 : search
-  if (early >= 0) p = early
-  for (let i = p; i < to; i++) {
+  for (i += 3; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (isPathChar(c)) {
-      for (let k = search; k < i; k++) if (s.charCodeAt(k) === HASH) return -1
-      return i * 2 + (c === SLASH ? 0 : 1)
-    }
+    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? -1 : i * 2 + (c === SLASH ? 0 : 1)
+    if (c === HASH) hash = true
   }
   return -1
 }

@@ -32,11 +32,28 @@ export const DEFAULT_MATCHER_BUDGET = 1 << 20
 /** Smallest budget accepted. */
 export const MIN_MATCHER_BUDGET = 4096
 
-/** Build-time state data, per row. */
-interface StateData {
-  positions: Int32Array
-  best: number
-  key: string
+/** Scratch buffers shared by every DFA (JavaScript runs one step at a time). */
+let scratch: Int32Array = new Int32Array(1024)
+let stamp: Int32Array = new Int32Array(1024)
+let epoch = 0
+
+function scratchFor(n: number): void {
+  if (scratch.length < n) {
+    const size = Math.max(n, scratch.length * 2)
+    scratch = new Int32Array(size)
+    stamp = new Int32Array(size)
+    epoch = 0
+  }
+  if (++epoch > 0x3fffffff) {
+    stamp.fill(0)
+    epoch = 1
+  }
+}
+
+function hashState(positions: Int32Array, from: number, to: number, best: number): number {
+  let h = (best + 0x9e3779b9) | 0
+  for (let i = from; i < to; i++) h = Math.imul(h ^ positions[i], 0x01000193)
+  return h
 }
 
 /** The compiled, lazily built DFA. */
@@ -54,14 +71,20 @@ export class LazyDfa {
 
   private readonly set: RuleSet
   private readonly pos: Positions
-  private rows: StateData[] = []
-  private ids = new Map<string, number>()
+  /** Number of cached non-terminal states (rows). */
+  private rowCount = 0
+  /** Per row: best rule so far (-1: none), and where its positions sit in `pool`. */
+  private rowBest: Int32Array = new Int32Array(4)
+  private rowStart: Int32Array = new Int32Array(4)
+  private rowLen: Int32Array = new Int32Array(4)
+  /** Live positions of every row, back to back. */
+  private pool: Int32Array = new Int32Array(64)
+  private poolLen = 0
+  /** Hash of (best, positions) → row, or rows on a collision. */
+  private ids = new Map<number, number | number[]>()
   private bytes = 0
   private slashState = -1
   private readonly startPositions: Int32Array
-  private readonly stamp: Int32Array
-  private epoch = 0
-  private readonly scratch: Int32Array
 
   constructor(set: RuleSet, budget: number = DEFAULT_MATCHER_BUDGET) {
     if (!(budget >= MIN_MATCHER_BUDGET)) throw new RangeError(`matcher budget must be >= ${MIN_MATCHER_BUDGET} bytes, got ${budget}`)
@@ -72,8 +95,6 @@ export class LazyDfa {
     this.T = set.count + 1
     this.W = this.classes.count + 1
     this.table = new Int32Array(this.W * 4)
-    this.stamp = new Int32Array(this.pos.count)
-    this.scratch = new Int32Array(this.pos.count)
     this.startPositions = Int32Array.from(this.pos.base)
   }
 
@@ -89,18 +110,21 @@ export class LazyDfa {
 
   /** Number of cached non-terminal states. */
   get stateCount(): number {
-    return this.rows.length
+    return this.rowCount
   }
 
   /** Bytes held by the cache and the tables. */
   memoryUsage(): number {
-    return this.bytes + this.table.byteLength + this.stamp.byteLength * 2 + this.pos.count * 6 + this.set.count * 5 + 512
+    return (
+      this.table.byteLength + this.pool.byteLength + this.rowBest.byteLength * 3 + this.ids.size * 48 +
+      this.pos.count * 6 + this.set.count * 5 + 256
+    )
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
   slash(): number {
     if (this.slashState < 0) {
-      const start = this.stateFor(this.closure(this.startPositions, -1))
+      const start = this.closure(this.startPositions, -1)
       this.slashState = start < this.T ? start : this.next(start, this.classes.map[47])
     }
     return this.slashState
@@ -117,26 +141,25 @@ export class LazyDfa {
    * from before the call are then void, except the returned one.
    */
   next(s: number, c: number): number {
-    const k = (s - this.T) / this.W
-    const data = this.rows[k]
-    let target: number
     if (c === END_CLASS) {
-      target = this.table[s - this.T + this.W - 1]
-    } else {
-      target = this.step(data, this.classes.representative[c])
+      const target = this.table[s - this.T + this.W - 1]
+      this.table[s - this.T + c] = target
+      return target
     }
+    const flushes = this.flushes
+    const target = this.step((s - this.T) / this.W, this.classes.representative[c])
     // step() may have flushed: the row of `s` is gone then; only cache when it still exists.
-    if (this.rows[k] === data) this.table[s - this.T + c] = target
+    if (this.flushes === flushes) this.table[s - this.T + c] = target
     return target
   }
 
-  private step(data: StateData, byte: number): number {
+  private step(k: number, byte: number): number {
     const item = this.pos.item
-    const out = this.scratch
-    const stamp = this.stamp
-    const e = ++this.epoch
+    scratchFor(this.pos.count)
+    const out = scratch
+    const e = epoch
     let n = 0
-    let best = data.best
+    let best = this.rowBest[k]
     const add = (p: number): void => {
       // closure of p: p itself, and past a star; a prefix rule's end is a match.
       for (;;) {
@@ -154,21 +177,21 @@ export class LazyDfa {
         p++
       }
     }
-    const ps = data.positions
-    for (let i = 0; i < ps.length; i++) {
+    const ps = this.pool
+    for (let i = this.rowStart[k], end = i + this.rowLen[k]; i < end; i++) {
       const p = ps[i]
       const it = item[p]
       if (it === STAR) add(p)
       else if (it === byte) add(p + 1)
     }
-    return this.stateFor(this.prune(out.subarray(0, n), best))
+    return this.stateFor(this.prune(out, n, best), best)
   }
 
-  private closure(starts: Int32Array, best0: number): { positions: Int32Array; best: number } {
+  private closure(starts: Int32Array, best0: number): number {
     const item = this.pos.item
-    const out = this.scratch
-    const stamp = this.stamp
-    const e = ++this.epoch
+    scratchFor(this.pos.count)
+    const out = scratch
+    const e = epoch
     let n = 0
     let best = best0
     for (let i = 0; i < starts.length; i++) {
@@ -188,7 +211,7 @@ export class LazyDfa {
         p++
       }
     }
-    return this.prune(out.subarray(0, n), best)
+    return this.stateFor(this.prune(out, n, best), best)
   }
 
   /** Does rule a beat rule b: higher priority, then allow over disallow, then the earlier line. */
@@ -202,55 +225,92 @@ export class LazyDfa {
     return a < b
   }
 
-  private prune(list: Int32Array, best: number): { positions: Int32Array; best: number } {
-    let n = 0
-    const out = new Int32Array(list.length)
-    for (let i = 0; i < list.length; i++) {
-      const p = list[i]
-      if (best < 0 || this.beats(this.pos.rule[p], best)) out[n++] = p
+  /** Drops positions whose rule cannot beat `best`; sorts the rest in place. Returns their count. */
+  private prune(list: Int32Array, n: number, best: number): number {
+    let m = 0
+    if (best < 0) m = n
+    else {
+      for (let i = 0; i < n; i++) {
+        const p = list[i]
+        if (this.beats(this.pos.rule[p], best)) list[m++] = p
+      }
     }
-    const positions = out.subarray(0, n).sort()
-    return { positions: positions.slice(), best }
+    list.subarray(0, m).sort()
+    return m
   }
 
-  /** The id of the state with these positions and best rule; builds it if new. */
-  private stateFor(st: { positions: Int32Array; best: number }): number {
-    if (st.positions.length === 0) return st.best + 1
-    const key = st.best + ':' + st.positions.join(',')
-    const known = this.ids.get(key)
-    if (known !== undefined) return known
-    const cost = this.W * 4 + st.positions.byteLength + key.length * 2 + 120
-    if (this.bytes + cost > this.budget && this.rows.length > 0) this.flush()
-    const k = this.rows.length
-    const id = this.T + k * this.W
+  /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
+  private stateFor(n: number, best: number): number {
+    if (n === 0) return best + 1
+    const list = scratch
+    const h = hashState(list, 0, n, best)
+    const known = this.ids.get(h)
+    if (known !== undefined) {
+      if (typeof known === 'number') {
+        if (this.sameRow(known, n, best)) return this.T + known * this.W
+      } else {
+        for (const k of known) if (this.sameRow(k, n, best)) return this.T + k * this.W
+      }
+    }
+    const cost = this.W * 4 + n * 4 + 64
+    if (this.bytes + cost > this.budget && this.rowCount > 0) this.flush()
+    const k = this.rowCount++
     if ((k + 1) * this.W > this.table.length) {
       const grown = new Int32Array(Math.max(this.table.length * 2, (k + 1) * this.W))
       grown.set(this.table)
       this.table = grown
     }
+    if (k >= this.rowBest.length) {
+      const size = this.rowBest.length * 2
+      this.rowBest = grow(this.rowBest, size)
+      this.rowStart = grow(this.rowStart, size)
+      this.rowLen = grow(this.rowLen, size)
+    }
+    if (this.poolLen + n > this.pool.length) this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolLen + n))
+    this.pool.set(list.subarray(0, n), this.poolLen)
+    this.rowStart[k] = this.poolLen
+    this.rowLen[k] = n
+    this.rowBest[k] = best
+    this.poolLen += n
     this.table.fill(-1, k * this.W, (k + 1) * this.W)
-    this.rows.push({ positions: st.positions, best: st.best, key })
-    this.ids.set(key, id)
+    const again = this.ids.get(h)
+    if (again === undefined) this.ids.set(h, k)
+    else if (typeof again === 'number') this.ids.set(h, [again, k])
+    else again.push(k)
     this.bytes += cost
     // End verdict: the best of the state and of the anchored rules whose end is live here.
-    let endBest = st.best
-    for (let i = 0; i < st.positions.length; i++) {
-      const p = st.positions[i]
+    let endBest = best
+    for (let i = 0; i < n; i++) {
+      const p = list[i]
       if (this.pos.item[p] === END) {
         const r = this.pos.rule[p]
         if (endBest < 0 || this.beats(r, endBest)) endBest = r
       }
     }
     this.table[k * this.W + this.W - 1] = endBest + 1
-    return id
+    return this.T + k * this.W
+  }
+
+  private sameRow(k: number, n: number, best: number): boolean {
+    if (this.rowBest[k] !== best || this.rowLen[k] !== n) return false
+    const pool = this.pool
+    const at = this.rowStart[k]
+    for (let i = 0; i < n; i++) if (pool[at + i] !== scratch[i]) return false
+    return true
   }
 
   private flush(): void {
     this.flushes++
-    this.rows = []
+    this.rowCount = 0
+    this.poolLen = 0
     this.ids = new Map()
     this.bytes = 0
     this.slashState = -1
-    if (this.table.length > this.W * 64) this.table = new Int32Array(this.W * 4)
   }
+}
+
+function grow(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size)
+  b.set(a)
+  return b
 }

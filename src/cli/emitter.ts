@@ -1,0 +1,118 @@
+/**
+ * Writes judged lines in the form `--print` asks for:
+ * - `allowed` / `disallowed`: the chosen lines exactly as read, line ending
+ *   included (LF or CRLF). Consecutive chosen lines are copied as one run, so
+ *   a block where every line is chosen costs one copy.
+ * - `verdicts`: every line as `allowed<TAB>LINE<TAB>URL` or
+ *   `disallowed<TAB>LINE<TAB>URL` and LF, where URL is the line's bytes
+ *   unchanged except for the CR of a CRLF.
+ * A last line without a newline is written without one when it ends the whole
+ * input; one that ends an earlier file gets an LF, so lines of two files never
+ * merge.
+ *
+ * Blocks must not change after they are passed in (line-blocks.ts gives each
+ * block a buffer of its own): long runs go to the output without a copy.
+ */
+import type { BlockWriter } from './block-writer.js'
+import { writeUint } from './block-writer.js'
+
+/** What `--print` writes. */
+export type PrintMode = 'allowed' | 'disallowed' | 'verdicts'
+
+
+/** Writes judged lines of one block after another to a `BlockWriter`. */
+export class LineEmitter {
+  private readonly writer: BlockWriter
+  private readonly verdicts: boolean
+  /** The verdict bit (1 allowed, 0 disallowed) of the lines that are written. */
+  private readonly want: number
+  private runStart = 0
+  private runEnd = -1
+
+  constructor(writer: BlockWriter, mode: PrintMode) {
+    this.writer = writer
+    this.verdicts = mode === 'verdicts'
+    this.want = mode === 'allowed' ? 1 : 0
+  }
+
+  /**
+   * One line: `bytes[start, contentEnd)` is the URL, `next` the offset after
+   * its line ending; `code` is `ruleLine * 2 + (allowed ? 1 : 0)`.
+   */
+  line(bytes: Buffer, start: number, contentEnd: number, next: number, code: number): void {
+    if (this.verdicts) {
+      this.verdictLine(bytes, start, contentEnd, code)
+      return
+    }
+    if ((code & 1) !== this.want) return
+    if (start !== this.runEnd) {
+      if (this.runEnd >= 0) this.writer.bytes(bytes, this.runStart, this.runEnd, true)
+      this.runStart = start
+    }
+    this.runEnd = next
+  }
+
+  /** A last line without a newline, `bytes[start, end)`; `terminate` adds an LF to it. */
+  lastLine(bytes: Buffer, start: number, end: number, code: number, terminate: boolean): void {
+    if (this.verdicts) {
+      this.verdictLine(bytes, start, end, code)
+      return
+    }
+    if ((code & 1) !== this.want) return
+    this.line(bytes, start, end, end, code)
+    if (terminate) {
+      this.endBlock(bytes)
+      this.writer.byte(10)
+    }
+  }
+
+  /** Writes what is pending from `bytes`; call before `bytes` is reused. */
+  endBlock(bytes: Buffer): void {
+    if (this.runEnd >= 0) this.writer.bytes(bytes, this.runStart, this.runEnd, true)
+    this.runEnd = -1
+  }
+
+  private verdictLine(bytes: Buffer, start: number, end: number, code: number): void {
+    const w = this.writer
+    const len = end - start
+    w.reserve(len + 24)
+    const buf = w.buf
+    let p = w.pos
+    if (code & 1) {
+      buf[p] = 0x61 // allowed\t
+      buf[p + 1] = 0x6c
+      buf[p + 2] = 0x6c
+      buf[p + 3] = 0x6f
+      buf[p + 4] = 0x77
+      buf[p + 5] = 0x65
+      buf[p + 6] = 0x64
+      buf[p + 7] = 9
+      p += 8
+    } else {
+      buf[p] = 0x64 // disallowed\t
+      buf[p + 1] = 0x69
+      buf[p + 2] = 0x73
+      buf[p + 3] = 0x61
+      buf[p + 4] = 0x6c
+      buf[p + 5] = 0x6c
+      buf[p + 6] = 0x6f
+      buf[p + 7] = 0x77
+      buf[p + 8] = 0x65
+      buf[p + 9] = 0x64
+      buf[p + 10] = 9
+      p += 11
+    }
+    const line = code >>> 1
+    if (line < 10) buf[p++] = 48 + line
+    else p = writeUint(buf, p, line)
+    buf[p++] = 9
+    if (len < 16) {
+      for (let i = start; i < end; i++) buf[p++] = bytes[i]
+    } else {
+      buf.set(bytes.subarray(start, end), p)
+      p += len
+    }
+    buf[p++] = 10
+    w.pos = p
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Entry point of the `robots-automaton` command (built to `dist/cli.js`).
+ * Dispatches to `check`, `filter` and `lint`; turns every failure into one
+ * line on stderr and an exit code: 0 success, 1 runtime failure, 2 usage
+ * error. A closed stdout ends the run quietly with 0 (see stdio.ts).
+ */
+import { runCheck } from './check.js'
+import { CliError } from './errors.js'
+import { runFilter } from './filter.js'
+import { MAIN_HELP, PROGRAM, version } from './help.js'
+import { runLint } from './lint.js'
+import { guardStdio } from './stdio.js'
+
+type Command = (argv: readonly string[]) => Promise<number>
+
+const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, lint: runLint }
+
+/** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [first, ...rest] = argv
+  if (first === undefined) {
+    process.stderr.write(MAIN_HELP)
+    return 2
+  }
+  if (first === '-h' || first === '--help' || first === 'help') {
+    if (first === 'help' && rest[0] !== undefined && rest[0] in COMMANDS) return COMMANDS[rest[0]](['--help'])
+    process.stdout.write(MAIN_HELP)
+    return 0
+  }
+  if (first === '-V' || first === '--version') {
+    process.stdout.write(`${version()}\n`)
+    return 0
+  }
+  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
+  if (command === undefined) {
+    const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
+    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint; see '${PROGRAM} --help')`, 2)
+  }
+  try {
+    return await command(rest)
+  } catch (err) {
+    if (err instanceof CliError && err.exitCode === 2) {
+      throw new CliError(err.code, `${first}: ${err.message} (see '${PROGRAM} ${first} --help')`, 2)
+    }
+    throw err
+  }
+}
+
+/** Prints the error as one line and picks the exit code. */
+function report(err: unknown): number {
+  if (err instanceof CliError) {
+    process.stderr.write(`${PROGRAM}: ${err.message}\n`)
+    return err.exitCode
+  }
+  const e = err as { message?: unknown; code?: unknown }
+  const message = typeof e?.message === 'string' ? e.message.split('\n')[0] : String(err)
+  const code = typeof e?.code === 'string' ? ` (${e.code})` : ''
+  process.stderr.write(`${PROGRAM}: ${message}${code}\n`)
+  return 1
+}
+
+/** Exits once stdout has taken everything written to it. */
+function exit(code: number): void {
+  process.stdout.write('', () => process.exit(code))
+}
+
+guardStdio()
+main(process.argv.slice(2)).then(exit, (err) => exit(report(err)))

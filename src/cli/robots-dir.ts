@@ -1,0 +1,181 @@
+/**
+ * `--robots-dir DIR`: each URL is judged by the robots.txt named after its
+ * host in DIR (`DIR/<host>`, the layout of `../shared/corpus/robots/<source>/`).
+ * The host is the URL's host lowercased (ASCII), without userinfo or port; an
+ * IPv6 literal keeps its brackets. A file is parsed on first use and its
+ * compiled matcher kept in a bounded LRU cache (hosts with no file are cached
+ * too). A host with no file, or a line with no host, gets the `--missing`
+ * verdict (allow by default, as for an unavailable robots.txt) and rule line 0.
+ */
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseRobots, type AgentMatcher } from '../index.js'
+import { CliError, readError } from './errors.js'
+import { findHost } from './url-bytes.js'
+import type { FilterStats } from './stats.js'
+
+/** Options of `RobotsDirectory`. */
+export interface RobotsDirectoryOptions {
+  /** The crawler's product token. */
+  readonly agent: string
+  /** Verdict for a host with no file and a line with no host. */
+  readonly missingAllowed: boolean
+  /** Most hosts kept (default 10,000). */
+  readonly maxHosts?: number
+  /** Most bytes of compiled matchers kept, as `memoryUsage()` reports them (default 256 MiB). */
+  readonly maxBytes?: number
+}
+
+/**
+ * Bytes read from a host's file: the parser stops at its limit (512,000 bytes
+ * by default) and needs at most one byte past it to see that the file goes
+ * on, so reading more would change nothing.
+ */
+const READ_CAP = 1 << 20
+
+/** Errors that mean "no robots.txt for this host". */
+const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL', 'ELOOP'])
+
+interface Entry {
+  matcher: AgentMatcher | null
+  bytes: number
+}
+
+/** Judges URL lines by the robots.txt of their host, from a directory. */
+export class RobotsDirectory {
+  private readonly dir: string
+  /** `DIR/` as bytes: host names are appended byte for byte. */
+  private readonly dirPrefix: Buffer
+  private readonly agent: string
+  private readonly missingCode: number
+  private readonly maxHosts: number
+  private readonly maxBytes: number
+  private readonly stats: FilterStats
+  private readonly cache = new Map<string, Entry>()
+  private cachedBytes = 0
+  private readonly range = new Int32Array(2)
+  private last = new Uint8Array(256)
+  private lastLength = -1
+  private lastMatcher: AgentMatcher | null = null
+  private readonly chunk = Buffer.allocUnsafe(READ_CAP)
+
+  /** Checks that `dir` is a directory (a `CliError` otherwise). */
+  constructor(dir: string, options: RobotsDirectoryOptions, stats: FilterStats) {
+    let isDir: boolean
+    try {
+      isDir = statSync(dir).isDirectory()
+    } catch (err) {
+      throw readError('robots directory', dir, err)
+    }
+    if (!isDir) throw new CliError('ERR_READ', `cannot read robots directory '${dir}': not a directory`)
+    this.dir = dir
+    this.dirPrefix = Buffer.from(dir.endsWith('/') ? dir : `${dir}/`)
+    this.agent = options.agent
+    this.missingCode = options.missingAllowed ? 1 : 0
+    this.maxHosts = options.maxHosts ?? 10_000
+    this.maxBytes = options.maxBytes ?? 256 << 20
+    this.stats = stats
+  }
+
+  /** Judges the URL `bytes[start, end)`: `ruleLine * 2 + (allowed ? 1 : 0)`. */
+  judge(bytes: Uint8Array, start: number, end: number): number {
+    const range = this.range
+    if (!findHost(bytes, start, end, range)) {
+      this.stats.noHost++
+      return this.missingCode
+    }
+    const hs = range[0]
+    const len = range[1] - hs
+    let same = len === this.lastLength
+    if (same) {
+      const last = this.last
+      for (let i = 0; i < len; i++) {
+        let b = bytes[hs + i]
+        if (b >= 0x41 && b <= 0x5a) b |= 0x20
+        if (b !== last[i]) {
+          same = false
+          break
+        }
+      }
+    }
+    if (!same) this.switchHost(bytes, hs, len)
+    const m = this.lastMatcher
+    return m === null ? this.missingCode : m.matchRange(bytes, start, end)
+  }
+
+  private switchHost(bytes: Uint8Array, hs: number, len: number): void {
+    if (this.last.length < len) this.last = new Uint8Array(len * 2)
+    const last = this.last
+    for (let i = 0; i < len; i++) {
+      let b = bytes[hs + i]
+      if (b >= 0x41 && b <= 0x5a) b |= 0x20
+      last[i] = b
+    }
+    const key = Buffer.from(last.buffer, last.byteOffset, len).toString('latin1')
+    this.lastLength = len
+    let entry = this.cache.get(key)
+    if (entry !== undefined) {
+      // Refresh its place in the LRU order and its size (matchers grow as they compile).
+      this.cache.delete(key)
+      this.cache.set(key, entry)
+      if (entry.matcher !== null) {
+        const size = entry.matcher.memoryUsage()
+        this.cachedBytes += size - entry.bytes
+        entry.bytes = size
+      }
+    } else {
+      entry = this.load(key)
+      this.cache.set(key, entry)
+      this.cachedBytes += entry.bytes
+      this.evict()
+    }
+    this.lastMatcher = entry.matcher
+  }
+
+  private evict(): void {
+    for (const [key, entry] of this.cache) {
+      if (this.cache.size <= this.maxHosts && this.cachedBytes <= this.maxBytes) break
+      if (this.cache.size === 1) break
+      this.cache.delete(key)
+      this.cachedBytes -= entry.bytes
+    }
+  }
+
+  /** Reads and compiles `DIR/<host>`; a null matcher when there is no such file. */
+  private load(host: string): Entry {
+    if (host === '.' || host === '..' || host.includes('\0') || host.length > 255) {
+      this.stats.hostsMissing++
+      return { matcher: null, bytes: 64 }
+    }
+    const path = join(this.dir, host)
+    let body: Uint8Array
+    let fd = -1
+    try {
+      fd = openSync(Buffer.concat([this.dirPrefix, Buffer.from(host, 'latin1')]), 'r')
+      if (!fstatSync(fd).isFile()) {
+        this.stats.hostsMissing++
+        return { matcher: null, bytes: 64 }
+      }
+      let n = 0
+      for (;;) {
+        const got = readSync(fd, this.chunk, n, READ_CAP - n, null)
+        if (got === 0) break
+        n += got
+        if (n === READ_CAP) break
+      }
+      body = this.chunk.subarray(0, n)
+    } catch (err) {
+      const code = (err as { code?: unknown }).code
+      if (typeof code === 'string' && ABSENT.has(code)) {
+        this.stats.hostsMissing++
+        return { matcher: null, bytes: 64 }
+      }
+      throw readError('robots.txt', path, err)
+    } finally {
+      if (fd >= 0) closeSync(fd)
+    }
+    const matcher = parseRobots(body).agent(this.agent)
+    this.stats.robotsLoaded++
+    return { matcher, bytes: 64 + host.length + matcher.memoryUsage() }
+  }
+}

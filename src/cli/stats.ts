@@ -1,0 +1,59 @@
+/**
+ * Counters of a `filter` run and the summary line written to stderr at its end.
+ */
+
+/** What a `filter` run counted. */
+export interface FilterStats {
+  /** Lines read (each one a URL, judged). */
+  lines: number
+  allowed: number
+  disallowed: number
+  /** Lines that are not an absolute http(s) URL or a path (judged all the same). */
+  invalid: number
+  /** Bytes of URL lines read (after decompression). */
+  bytes: number
+  /** With `--robots-dir`: robots.txt files parsed, hosts with no file, lines with no host. */
+  robotsLoaded: number
+  hostsMissing: number
+  noHost: number
+}
+
+/** A zeroed `FilterStats`. */
+export function newStats(): FilterStats {
+  return { lines: 0, allowed: 0, disallowed: 0, invalid: 0, bytes: 0, robotsLoaded: 0, hostsMissing: 0, noHost: 0 }
+}
+
+const GROUPED = new Intl.NumberFormat('en-US')
+
+/** `1234567` → `1,234,567`. */
+export function count(n: number): string {
+  return GROUPED.format(n)
+}
+
+/** Bytes as megabytes (10^6), one decimal. */
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`
+}
+
+/** A rate with a unit, rounded to three significant figures where large. */
+export function rate(perSecond: number): string {
+  if (!Number.isFinite(perSecond)) return '-'
+  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)}M`
+  if (perSecond >= 1e4) return `${(perSecond / 1e3).toFixed(0)}k`
+  return perSecond.toFixed(0)
+}
+
+/** The summary line: counts, then throughput over `seconds`. */
+export function summaryLine(stats: FilterStats, seconds: number, byDir: boolean): string {
+  const s = Math.max(seconds, 1e-6)
+  let line =
+    `${count(stats.lines)} URLs read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed, ` +
+    `${count(stats.invalid)} invalid; ${megabytes(stats.bytes)} in ${seconds.toFixed(2)} s ` +
+    `(${(stats.bytes / 1e6 / s).toFixed(1)} MB/s, ${rate(stats.lines / s)} URLs/s)`
+  if (byDir) {
+    line +=
+      `; ${count(stats.robotsLoaded)} robots.txt files parsed, ${count(stats.hostsMissing)} hosts without one, ` +
+      `${count(stats.noHost)} lines without a host`
+  }
+  return line
+}

@@ -1,0 +1,85 @@
+/** toBytes / fromBytes: every corpus file round-trips and answers identically. */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
+import { loadPaired } from '../corpus-data.js'
+import { HAS_SHARED, SHARED } from '../shared-data.js'
+
+const suite = HAS_SHARED ? describe : describe.skip
+
+suite('serialisation on the corpus', () => {
+  it('every corpus file round-trips: same bytes again, same sitemaps, diagnostics and rules', () => {
+    const root = join(SHARED, 'corpus/robots')
+    let n = 0
+    for (const dir of readdirSync(root)) {
+      if (!statSync(join(root, dir)).isDirectory()) continue
+      for (const f of readdirSync(join(root, dir))) {
+        const body = readFileSync(join(root, dir, f))
+        const robots = parseRobots(body)
+        const bytes = robots.toBytes()
+        const back = Robots.fromBytes(bytes)
+        // Same bytes again: the compact rules (patterns, events, names, extensions) are identical.
+        expect(Buffer.compare(back.toBytes(), bytes)).toBe(0)
+        expect(back.sitemaps).toEqual(robots.sitemaps)
+        expect(back.diagnostics.length).toBe(robots.diagnostics.length)
+        expect(back.truncated).toBe(robots.truncated)
+        expect(back.bytesRead).toBe(robots.bytesRead)
+        const a = robots.rulesFor('Googlebot')
+        const b = back.rulesFor('Googlebot')
+        expect(b.count).toBe(a.count)
+        expect(Buffer.compare(b.patterns, a.patterns)).toBe(0)
+        expect(Buffer.compare(new Uint8Array(b.lines.buffer), new Uint8Array(a.lines.buffer))).toBe(0)
+        n++
+      }
+    }
+    expect(n).toBe(6817)
+  }, 120_000)
+
+  it('a loaded Robots answers every paired URL like the original', () => {
+    let n = 0
+    for (const h of loadPaired()) {
+      const a = parseRobots(h.robots ?? '')
+      const b = Robots.fromBytes(a.toBytes())
+      for (const agent of ['Googlebot', 'bingbot']) {
+        const ma = a.agent(agent)
+        const mb = b.agent(agent)
+        for (const u of h.urls) {
+          expect(mb.explain(u)).toEqual(ma.explain(u))
+          n++
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(220_000)
+  }, 120_000)
+})
+
+describe('serialisation errors', () => {
+  const bytes = parseRobots('User-agent: *\nDisallow: /x\nSitemap: https://e.com/s.xml\nCrawl-delay: 3').toBytes()
+  it('rejects foreign, truncated and corrupt buffers with a code', () => {
+    const cases: [Uint8Array, string][] = [
+      [new TextEncoder().encode('User-agent: *'), 'ERR_FORMAT'],
+      [bytes.subarray(0, bytes.length - 1), 'ERR_FORMAT'],
+      [new Uint8Array(0), 'ERR_FORMAT'],
+    ]
+    const flipped = bytes.slice()
+    flipped[bytes.length - 3] ^= 0x20
+    cases.push([flipped, 'ERR_FORMAT'])
+    const future = bytes.slice()
+    future[4] = 99
+    cases.push([future, 'ERR_VERSION'])
+    for (const [buf, code] of cases) {
+      let err: unknown
+      try {
+        Robots.fromBytes(buf)
+      } catch (e) {
+        err = e
+      }
+      expect(err).toBeInstanceOf(RobotsFormatError)
+      expect((err as RobotsFormatError).code).toBe(code)
+    }
+  })
+  it('keeps crawl-delay through a round trip', () => {
+    expect(Robots.fromBytes(bytes).crawlDelay('x')).toBe(3)
+  })
+})
