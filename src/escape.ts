@@ -60,6 +60,11 @@ export function escapePattern(pattern: string): string {
 
 /** Decodes bytes one char per byte (for ASCII results such as escaped patterns). */
 export function latin1(bytes: Uint8Array): string {
+  if (bytes.length <= 16) {
+    let short = ''
+    for (let i = 0; i < bytes.length; i++) short += String.fromCharCode(bytes[i])
+    return short
+  }
   let s = ''
   for (let i = 0; i < bytes.length; i += 4096) {
     s += String.fromCharCode.apply(null, bytes.subarray(i, i + 4096) as unknown as number[])

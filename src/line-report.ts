@@ -80,13 +80,13 @@ class Reporter implements ParseHandler {
     this.tag = 'Disallow'
     this.valid++
   }
-  sitemap(_line: number, value: Uint8Array): void {
+  sitemap(_line: number, bytes: Uint8Array, start: number, end: number): void {
     this.tag = 'Sitemap'
     this.valid++
-    this.sitemaps.push(utf8.decode(value))
+    this.sitemaps.push(utf8.decode(bytes.subarray(start, end)))
   }
-  unknown(_line: number, key: Uint8Array): void {
-    this.tag = UNUSED_KEYS.has(asciiLower(latin1(key))) ? 'Unused' : 'Unknown'
+  unknown(_line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number): void {
+    this.tag = UNUSED_KEYS.has(asciiLower(latin1(keyBytes.subarray(keyStart, keyEnd)))) ? 'Unused' : 'Unknown'
     this.unknownCount++
   }
   lastDirectiveLine = 0

@@ -3,9 +3,10 @@
  * RobotsParseHandler): the rule compiler, the per-line reporter, the linter
  * and the explainer all consume one parse through it.
  *
- * Byte arguments are views that are only valid during the call: copy what you
- * keep. Allow and disallow patterns (and unknown values) arrive escaped, as in
- * the reference; user-agent and sitemap values arrive raw.
+ * Values arrive as `bytes[start, end)`: offsets into a buffer that is only
+ * valid during the call (no view is made per line; copy what you keep).
+ * Allow and disallow patterns (and unknown values) arrive escaped, as in the
+ * reference; user-agent and sitemap values arrive raw.
  */
 
 /** Per-line flags (the reference's LineMetadata), as bits of one integer. */
@@ -42,18 +43,19 @@ export const KeyKind = {
 /** Receives one parse, line by line. All methods are called in line order. */
 export interface ParseHandler {
   /** A `User-agent:` line (raw value, comment and surrounding whitespace removed). */
-  userAgent(line: number, value: Uint8Array): void
+  userAgent(line: number, bytes: Uint8Array, start: number, end: number): void
   /** An `Allow:` line (escaped pattern; may be empty). */
-  allow(line: number, pattern: Uint8Array): void
+  allow(line: number, bytes: Uint8Array, start: number, end: number): void
   /** A `Disallow:` line (escaped pattern; may be empty). */
-  disallow(line: number, pattern: Uint8Array): void
+  disallow(line: number, bytes: Uint8Array, start: number, end: number): void
   /** A `Sitemap:` line (raw value). */
-  sitemap(line: number, value: Uint8Array): void
-  /** Any other `key: value` line (escaped value). */
-  unknown(line: number, key: Uint8Array, value: Uint8Array): void
+  sitemap(line: number, bytes: Uint8Array, start: number, end: number): void
+  /** Any other `key: value` line: the key is `keyBytes[keyStart, keyEnd)`, the escaped value `bytes[start, end)`. */
+  unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void
   /**
    * Called once for every physical line after its directive (if any), with the
-   * {@link LineFlag} bits and the line's bytes as read (cut at 16,663 bytes).
+   * {@link LineFlag} bits; the line's bytes as read (cut at 16,663 bytes) are
+   * `bytes[start, end)` (offsets, so that no view is made per line).
    */
-  lineEnd?(line: number, flags: number, raw: Uint8Array): void
+  lineEnd?(line: number, flags: number, bytes: Uint8Array, start: number, end: number): void
 }

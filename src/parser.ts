@@ -29,22 +29,45 @@ function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: str
   return true
 }
 
+const HASH = 1
+/** Internal flag: the line holds a '%' (its pattern may need escaping). */
+const PERCENT = 1 << 15
+/** Per byte: 0 for plain printable ASCII and tab; HASH for '#'; else the flag it sets. */
+const BYTE_KIND = new Uint16Array(256)
+for (let b = 0; b < 256; b++) {
+  if (b >= 128) BYTE_KIND[b] = LineFlag.hasNonAscii
+  else if ((b < 32 && b !== 9) || b === 127) BYTE_KIND[b] = LineFlag.hasControl
+}
+BYTE_KIND[35] = HASH
+BYTE_KIND[37] = PERCENT
+
 /**
  * Classifies a key like the reference's ParsedRobotsKey::Parse.
  * Returns `kind`, plus 8 when the key was read through an accepted typo.
  */
 export function classifyKey(s: Uint8Array, from: number, to: number): number {
   const sw = (w: string) => startsWithIgnoreCase(s, from, to, w)
-  if (sw('user-agent')) return KeyKind.UserAgent
-  if (sw('useragent') || sw('user agent')) return KeyKind.UserAgent | 8
-  if (sw('allow')) return KeyKind.Allow
-  if (sw('disallow')) return KeyKind.Disallow
-  if (sw('dissallow') || sw('dissalow') || sw('disalow') || sw('diasllow') || sw('disallaw')) {
-    return KeyKind.Disallow | 8
+  // Dispatch on the first letter: one or two comparisons for the usual keys.
+  switch (s[from] | 32) {
+    case 117: // u
+      if (sw('user-agent')) return KeyKind.UserAgent
+      if (sw('useragent') || sw('user agent')) return KeyKind.UserAgent | 8
+      return KeyKind.Unknown
+    case 97: // a
+      return sw('allow') ? KeyKind.Allow : KeyKind.Unknown
+    case 100: // d
+      if (sw('disallow')) return KeyKind.Disallow
+      if (sw('dissallow') || sw('dissalow') || sw('disalow') || sw('diasllow') || sw('disallaw')) {
+        return KeyKind.Disallow | 8
+      }
+      return KeyKind.Unknown
+    case 115: // s
+      if (sw('sitemap')) return KeyKind.Sitemap
+      if (sw('site-map')) return KeyKind.Sitemap | 8
+      return KeyKind.Unknown
+    default:
+      return KeyKind.Unknown
   }
-  if (sw('sitemap')) return KeyKind.Sitemap
-  if (sw('site-map')) return KeyKind.Sitemap | 8
-  return KeyKind.Unknown
 }
 
 /** Parses one physical line and reports it to `handler`. */
@@ -61,22 +84,24 @@ export function parseLine(
   // comment. The same pass notes control and non-ASCII bytes for diagnostics.
   let end = lineEnd
   for (let i = lineStart; i < lineEnd; i++) {
-    const b = raw[i]
-    if (b < 32 || b >= 127) {
-      if (b >= 128) flags |= LineFlag.hasNonAscii
-      else if (b !== 9) flags |= LineFlag.hasControl
-      if (b === 0 && end === lineEnd) end = i
-    } else if (b === 35 && end === lineEnd) {
+    const k = BYTE_KIND[raw[i]]
+    if (k === 0) continue
+    if (k === HASH && end === lineEnd) {
       flags |= LineFlag.hasComment
       end = i
+    } else if (k !== HASH) {
+      flags |= k
+      if (raw[i] === 0 && end === lineEnd) end = i
     }
   }
+  const clean = (flags & (LineFlag.hasNonAscii | PERCENT)) === 0
+  flags &= ~PERCENT
   let start = lineStart
   while (start < end && isSpace(raw[start])) start++
   while (end > start && isSpace(raw[end - 1])) end--
   if (start === end) {
     flags |= flags & LineFlag.hasComment ? LineFlag.isComment : LineFlag.isEmpty
-    handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
+    handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
     return
   }
   let sep = -1
@@ -102,7 +127,7 @@ export function parseLine(
       for (let i = v; i < end; i++) {
         const c = raw[i]
         if (c === 32 || c === 9) {
-          handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
+          handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
           return
         }
       }
@@ -110,13 +135,13 @@ export function parseLine(
     }
   }
   if (sep < 0) {
-    handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
+    handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
     return
   }
   let keyEnd = sep
   while (keyEnd > start && isSpace(raw[keyEnd - 1])) keyEnd--
   if (keyEnd === start) {
-    handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
+    handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
     return
   }
   let valStart = sep + 1
@@ -124,24 +149,24 @@ export function parseLine(
   flags |= LineFlag.hasDirective
   const kind = classifyKey(raw, start, keyEnd)
   if (kind & 8) flags |= LineFlag.isAcceptableTypo
-  const value = raw.subarray(valStart, end)
-  switch (kind & 7) {
-    case KeyKind.UserAgent:
-      handler.userAgent(lineNumber, value)
-      break
-    case KeyKind.Allow:
-      handler.allow(lineNumber, escapePatternBytes(value))
-      break
-    case KeyKind.Disallow:
-      handler.disallow(lineNumber, escapePatternBytes(value))
-      break
-    case KeyKind.Sitemap:
-      handler.sitemap(lineNumber, value)
-      break
-    default:
-      handler.unknown(lineNumber, raw.subarray(start, keyEnd), escapePatternBytes(value))
+  const type = kind & 7
+  if (type === KeyKind.UserAgent) handler.userAgent(lineNumber, raw, valStart, end)
+  else if (type === KeyKind.Sitemap) handler.sitemap(lineNumber, raw, valStart, end)
+  else {
+    // Escaping changes the bytes only when the value holds '%' or a byte >= 0x80.
+    let bytes = raw
+    let from = valStart
+    let to = end
+    if (!clean) {
+      bytes = escapePatternBytes(raw.subarray(valStart, end))
+      from = 0
+      to = bytes.length
+    }
+    if (type === KeyKind.Allow) handler.allow(lineNumber, bytes, from, to)
+    else if (type === KeyKind.Disallow) handler.disallow(lineNumber, bytes, from, to)
+    else handler.unknown(lineNumber, raw, start, keyEnd, bytes, from, to)
   }
-  handler.lineEnd?.(lineNumber, flags, raw.subarray(lineStart, lineEnd))
+  handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
 }
 
 /** A reader wired to a handler: push chunks, then `end()`. */

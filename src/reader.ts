@@ -90,13 +90,22 @@ export class LineReader {
         this.bomPos = 3
       }
     }
+    // Without a CR in the chunk, line ends are found by indexOf (native, fast).
+    const cr = chunk.indexOf(13, i)
+    const noCR = cr < 0 || cr >= n
     while (i < n) {
-      let j = i
-      let b = 0
-      while (j < n) {
-        b = chunk[j]
-        if (b === 10 || b === 13) break
-        j++
+      let j: number
+      let b = 10
+      if (noCR) {
+        j = chunk.indexOf(10, i)
+        if (j < 0 || j >= n) j = n
+      } else {
+        j = i
+        while (j < n) {
+          b = chunk[j]
+          if (b === 10 || b === 13) break
+          j++
+        }
       }
       if (j === n) {
         this.append(chunk, i, n)

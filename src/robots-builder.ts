@@ -36,7 +36,8 @@ export class RobotsBuilder implements ParseHandler {
   private inGroup = false
   private sawContent = false
 
-  userAgent(line: number, value: Uint8Array): void {
+  userAgent(line: number, bytes: Uint8Array, start: number, end: number): void {
+    const value = bytes.subarray(start, end)
     this.inGroup = true
     if (value.length >= 1 && value[0] === 42 && (value.length === 1 || isSpaceByte(value[1]))) {
       this.event(EventType.UaGlobal, line, 0, 0)
@@ -57,21 +58,23 @@ export class RobotsBuilder implements ParseHandler {
     }
   }
 
-  allow(line: number, pattern: Uint8Array): void {
-    this.rule(EventType.Allow, line, pattern)
+  allow(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.rule(EventType.Allow, line, bytes, start, end)
   }
 
-  disallow(line: number, pattern: Uint8Array): void {
-    this.rule(EventType.Disallow, line, pattern)
+  disallow(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.rule(EventType.Disallow, line, bytes, start, end)
   }
 
-  sitemap(line: number, value: Uint8Array): void {
-    const text = utf8.decode(value)
+  sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
+    const text = utf8.decode(bytes.subarray(start, end))
     if (/^https?:\/\/[^\s/?#]/i.test(text) && canParseUrl(text)) this.sitemaps.push(text)
     else this.diagnostics.add('sitemap-not-absolute', line, JSON.stringify(text))
   }
 
-  unknown(line: number, key: Uint8Array, value: Uint8Array): void {
+  unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
+    const key = keyBytes.subarray(keyStart, keyEnd)
+    const value = bytes.subarray(start, end)
     const lowerKey = asciiLower(latin1(key))
     const kind = extensionKind(lowerKey)
     if (kind < 0) {
@@ -91,7 +94,7 @@ export class RobotsBuilder implements ParseHandler {
     }
   }
 
-  lineEnd(line: number, flags: number, raw: Uint8Array): void {
+  lineEnd(line: number, flags: number, bytes: Uint8Array, start: number, end: number): void {
     if (flags & LineFlag.isLineTooLong) this.diagnostics.add('line-too-long', line)
     if (flags & LineFlag.isMissingColonSeparator) this.diagnostics.add('missing-colon', line)
     if (flags & LineFlag.isAcceptableTypo) this.diagnostics.add('typo', line)
@@ -99,14 +102,14 @@ export class RobotsBuilder implements ParseHandler {
       this.diagnostics.add('invalid-line', line)
     }
     if (flags & LineFlag.hasControl) this.diagnostics.add('control-character', line)
-    if (flags & LineFlag.hasNonAscii && !isValidUtf8(raw, flags & LineFlag.isLineTooLong ? 3 : 0)) {
+    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes.subarray(start, end), flags & LineFlag.isLineTooLong ? 3 : 0)) {
       this.diagnostics.add('invalid-utf8', line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) {
       this.sawContent = true
-      let i = 0
-      while (i < raw.length && isSpaceByte(raw[i])) i++
-      if (raw[i] === 60 /* < */) this.diagnostics.add('html-body', line)
+      let i = start
+      while (i < end && isSpaceByte(bytes[i])) i++
+      if (i < end && bytes[i] === 60 /* < */) this.diagnostics.add('html-body', line)
     }
   }
 
@@ -120,21 +123,29 @@ export class RobotsBuilder implements ParseHandler {
     }
   }
 
-  private rule(type: number, line: number, pattern: Uint8Array): void {
+  private rule(type: number, line: number, bytes: Uint8Array, start: number, end: number): void {
     if (!this.inGroup) {
       this.diagnostics.add('rule-outside-group', line)
       return
     }
-    const n = pattern.length
-    if (n > 0 && pattern[0] !== 47 && pattern[0] !== 42) this.diagnostics.add('pattern-start', line, JSON.stringify(latin1(pattern)))
-    const dollar = pattern.indexOf(36)
-    if (dollar >= 0 && dollar < n - 1) this.diagnostics.add('dollar-not-at-end', line)
+    const n = end - start
+    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) {
+      this.diagnostics.add('pattern-start', line, JSON.stringify(latin1(bytes.subarray(start, end))))
+    }
     if (this.patternsLen + n > this.patterns.length) {
       const grown = new Uint8Array(Math.max(this.patterns.length * 2, this.patternsLen + n))
       grown.set(this.patterns.subarray(0, this.patternsLen))
       this.patterns = grown
     }
-    this.patterns.set(pattern, this.patternsLen)
+    const out = this.patterns
+    let at = this.patternsLen
+    let dollar = -1
+    for (let i = start; i < end; i++) {
+      const b = bytes[i]
+      if (b === 36 && dollar < 0) dollar = i
+      out[at++] = b
+    }
+    if (dollar >= 0 && dollar < end - 1) this.diagnostics.add('dollar-not-at-end', line)
     this.event(type, line, this.patternsLen, this.patternsLen + n)
     this.patternsLen += n
   }

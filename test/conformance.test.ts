@@ -75,9 +75,9 @@ class StatsReporter implements ParseHandler {
   disallow(line: number): void {
     this.digest(line)
   }
-  sitemap(line: number, value: Uint8Array): void {
+  sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
     this.digest(line)
-    this.sitemapText += new TextDecoder().decode(value)
+    this.sitemapText += new TextDecoder().decode(bytes.subarray(start, end))
   }
   unknown(line: number): void {
     this.lastLineSeen = line

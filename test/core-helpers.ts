@@ -12,23 +12,23 @@ export function bytesKey(b: Uint8Array): string {
 /** A ParseHandler that logs every call, with copies of its bytes. */
 export class Recorder implements ParseHandler {
   readonly log: string[] = []
-  userAgent(line: number, value: Uint8Array): void {
-    this.log.push(`ua ${line} ${bytesKey(value)}`)
+  userAgent(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.log.push(`ua ${line} ${bytesKey(bytes.subarray(start, end))}`)
   }
-  allow(line: number, pattern: Uint8Array): void {
-    this.log.push(`allow ${line} ${bytesKey(pattern)}`)
+  allow(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.log.push(`allow ${line} ${bytesKey(bytes.subarray(start, end))}`)
   }
-  disallow(line: number, pattern: Uint8Array): void {
-    this.log.push(`disallow ${line} ${bytesKey(pattern)}`)
+  disallow(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.log.push(`disallow ${line} ${bytesKey(bytes.subarray(start, end))}`)
   }
-  sitemap(line: number, value: Uint8Array): void {
-    this.log.push(`sitemap ${line} ${bytesKey(value)}`)
+  sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.log.push(`sitemap ${line} ${bytesKey(bytes.subarray(start, end))}`)
   }
-  unknown(line: number, key: Uint8Array, value: Uint8Array): void {
-    this.log.push(`unknown ${line} ${bytesKey(key)} ${bytesKey(value)}`)
+  unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
+    this.log.push(`unknown ${line} ${bytesKey(keyBytes.subarray(keyStart, keyEnd))} ${bytesKey(bytes.subarray(start, end))}`)
   }
-  lineEnd(line: number, flags: number, raw: Uint8Array): void {
-    this.log.push(`end ${line} ${flags} ${bytesKey(raw)}`)
+  lineEnd(line: number, flags: number, bytes: Uint8Array, start: number, end: number): void {
+    this.log.push(`end ${line} ${flags} ${bytesKey(bytes.subarray(start, end))}`)
   }
 }
 
