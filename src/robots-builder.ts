@@ -67,7 +67,7 @@ export class RobotsBuilder implements ParseHandler {
   }
 
   sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
-    const text = utf8.decode(bytes.subarray(start, end))
+    const text = utf8Text(bytes.subarray(start, end))
     if (/^https?:\/\/[^\s/?#]/i.test(text) && canParseUrl(text)) this.sitemaps.push(text)
     else this.diagnostics.add('sitemap-not-absolute', line, JSON.stringify(text))
   }
@@ -79,15 +79,16 @@ export class RobotsBuilder implements ParseHandler {
     const kind = extensionKind(lowerKey)
     if (kind < 0) {
       if (UNUSED_KEYS.has(lowerKey)) this.diagnostics.add('unused-directive', line, lowerKey)
-      else this.diagnostics.add('unknown-directive', line, JSON.stringify(utf8.decode(key)))
+      else this.diagnostics.add('unknown-directive', line, JSON.stringify(utf8Text(key)))
       return
     }
     if (!this.inGroup) {
       this.diagnostics.add('directive-outside-group', line, lowerKey)
       return
     }
-    const read = readExtension(kind, utf8.decode(value))
-    if (read.problem) this.diagnostics.add(read.problem, line, JSON.stringify(utf8.decode(value)))
+    const text = utf8Text(value)
+    const read = readExtension(kind, text)
+    if (read.problem) this.diagnostics.add(read.problem, line, JSON.stringify(text))
     if (read.value !== undefined) {
       this.event(EventType.Extension, line, this.extensions.length, 0)
       this.extensions.push({ kind, value: read.value })
@@ -164,6 +165,12 @@ export class RobotsBuilder implements ParseHandler {
     e[k + 3] = b
     this.eventsLen = k + EVENT_STRIDE
   }
+}
+
+/** UTF-8 text of bytes; plain ASCII skips the decoder. */
+function utf8Text(bytes: Uint8Array): string {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return utf8.decode(bytes)
+  return latin1(bytes)
 }
 
 function canParseUrl(text: string): boolean {

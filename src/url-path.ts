@@ -13,6 +13,14 @@
 /** Encoded result of {@link pathStartOf}: `start * 2 + (needsSlash ? 1 : 0)`, or -1 for "the path is `/`". */
 export type PathStart = number
 
+/** Bytes that matter when looking for the path: 1 '/', 2 '?' or ';', 3 '#', 4 ':'. */
+const PATH_BYTE = new Uint8Array(256)
+PATH_BYTE[47] = 1
+PATH_BYTE[63] = 2
+PATH_BYTE[59] = 2
+PATH_BYTE[35] = 3
+PATH_BYTE[58] = 4
+
 const SLASH = 47
 const QUESTION = 63
 const SEMI = 59
@@ -30,15 +38,17 @@ export function pathStartBytes(s: Uint8Array, from: number, to: number): PathSta
   let hash = false
   let i = search
   for (; i < to; i++) {
-    const c = s[i]
-    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? -1 : i * 2 + (c === SLASH ? 0 : 1)
-    if (c === COLON && i + 2 < to && s[i + 1] === SLASH && s[i + 2] === SLASH) break
-    if (c === HASH) hash = true
+    const k = PATH_BYTE[s[i]]
+    if (k === 0) continue
+    if (k <= 2) return hash ? -1 : i * 2 + (k - 1)
+    if (k === 3) hash = true
+    else if (i + 2 < to && s[i + 1] === SLASH && s[i + 2] === SLASH) break
   }
   for (i += 3; i < to; i++) {
-    const c = s[i]
-    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? -1 : i * 2 + (c === SLASH ? 0 : 1)
-    if (c === HASH) hash = true
+    const k = PATH_BYTE[s[i]]
+    if (k === 0 || k === 4) continue
+    if (k <= 2) return hash ? -1 : i * 2 + (k - 1)
+    hash = true
   }
   return -1
 }

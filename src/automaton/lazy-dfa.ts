@@ -103,11 +103,6 @@ export class LazyDfa {
     return this.pos.count
   }
 
-  /** True when a pattern byte is >= 0x80 (only from a foreign buffer): strings must then be matched as UTF-8 bytes. */
-  get nonAscii(): boolean {
-    return this.pos.nonAscii
-  }
-
   /** Number of cached non-terminal states. */
   get stateCount(): number {
     return this.rowCount

@@ -30,8 +30,6 @@ export interface Positions {
   anchored: Uint8Array
   /** Every literal byte used by some pattern. */
   literals: Uint8Array
-  /** True when some pattern holds a byte >= 0x80 (never after escaping; possible in a foreign buffer). */
-  nonAscii: boolean
 }
 
 /** Builds the positions of a RuleSet. */
@@ -57,7 +55,6 @@ export function buildPositions(set: RuleSet): Positions {
   const base = new Int32Array(set.count)
   const anchored = new Uint8Array(set.count)
   const seen = new Uint8Array(256)
-  let nonAscii = false
   let p = 0
   for (let r = 0; r < set.count; r++) {
     base[r] = p
@@ -74,15 +71,12 @@ export function buildPositions(set: RuleSet): Positions {
       prevStar = star
       rule[p] = r
       item[p++] = star ? STAR : b
-      if (!star) {
-        seen[b] = 1
-        if (b >= 0x80) nonAscii = true
-      }
+      if (!star) seen[b] = 1
     }
     rule[p] = r
     item[p++] = END
   }
   const lits: number[] = []
   for (let b = 0; b < 256; b++) if (seen[b]) lits.push(b)
-  return { count: total, item, rule, base, anchored, literals: Uint8Array.from(lits), nonAscii }
+  return { count: total, item, rule, base, anchored, literals: Uint8Array.from(lits) }
 }

@@ -7,8 +7,8 @@ import { flag, parseArgs, requiredOption, type OptionSpec } from './args.js'
 import { BlockWriter } from './block-writer.js'
 import { UsageError } from './errors.js'
 import { CHECK_HELP } from './help.js'
-import { isRobotsUrl, loadRobots } from './load-robots.js'
-import { count } from './stats.js'
+import { loadRobots } from './load-robots.js'
+import { count, plural } from './stats.js'
 import { note } from './stdio.js'
 import { agentWarning } from './agent.js'
 
@@ -42,7 +42,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     const warning = agentWarning(agent)
     if (warning !== undefined) note(warning)
   }
-  const loaded = await loadRobots(source, isRobotsUrl(source) ? { userAgent: agent } : {})
+  const loaded = await loadRobots(source)
   if (loaded.fetchNote !== undefined && !quiet) note(`${loaded.name}: ${loaded.fetchNote}`)
   const matcher = loaded.robots.agent(agent)
   const out = new BlockWriter(process.stdout, 64 * 1024)
@@ -54,6 +54,6 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     else out.text(`${ok ? 'allowed' : 'disallowed'}\t${url}\t${describeRule(rule)}\n`)
   }
   await out.end()
-  if (!quiet) note(`${count(urls.length)} URLs checked: ${count(allowed)} allowed, ${count(urls.length - allowed)} disallowed`)
+  if (!quiet) note(`${plural(urls.length, 'URL')} checked: ${count(allowed)} allowed, ${count(urls.length - allowed)} disallowed`)
   return 0
 }

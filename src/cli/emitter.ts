@@ -5,7 +5,7 @@
  *   a block where every line is chosen costs one copy.
  * - `verdicts`: every line as `allowed<TAB>LINE<TAB>URL` or
  *   `disallowed<TAB>LINE<TAB>URL` and LF, where URL is the line's bytes
- *   unchanged except for the CR of a CRLF.
+ *   unchanged except for the CR of a CRLF (or a CR that ends the input).
  * A last line without a newline is written without one when it ends the whole
  * input; one that ends an earlier file gets an LF, so lines of two files never
  * merge.
@@ -39,7 +39,7 @@ export class LineEmitter {
    * One line: `bytes[start, contentEnd)` is the URL, `next` the offset after
    * its line ending; `code` is `ruleLine * 2 + (allowed ? 1 : 0)`.
    */
-  line(bytes: Buffer, start: number, contentEnd: number, next: number, code: number): void {
+  line(bytes: Uint8Array, start: number, contentEnd: number, next: number, code: number): void {
     if (this.verdicts) {
       this.verdictLine(bytes, start, contentEnd, code)
       return
@@ -52,14 +52,17 @@ export class LineEmitter {
     this.runEnd = next
   }
 
-  /** A last line without a newline, `bytes[start, end)`; `terminate` adds an LF to it. */
-  lastLine(bytes: Buffer, start: number, end: number, code: number, terminate: boolean): void {
+  /**
+   * A last line without a newline: `bytes[start, contentEnd)` is the URL,
+   * `bytes[start, end)` the line as read; `terminate` adds an LF to it.
+   */
+  lastLine(bytes: Uint8Array, start: number, contentEnd: number, end: number, code: number, terminate: boolean): void {
     if (this.verdicts) {
-      this.verdictLine(bytes, start, end, code)
+      this.verdictLine(bytes, start, contentEnd, code)
       return
     }
     if ((code & 1) !== this.want) return
-    this.line(bytes, start, end, end, code)
+    this.line(bytes, start, contentEnd, end, code)
     if (terminate) {
       this.endBlock(bytes)
       this.writer.byte(10)
@@ -67,12 +70,12 @@ export class LineEmitter {
   }
 
   /** Writes what is pending from `bytes`; call before `bytes` is reused. */
-  endBlock(bytes: Buffer): void {
+  endBlock(bytes: Uint8Array): void {
     if (this.runEnd >= 0) this.writer.bytes(bytes, this.runStart, this.runEnd, true)
     this.runEnd = -1
   }
 
-  private verdictLine(bytes: Buffer, start: number, end: number, code: number): void {
+  private verdictLine(bytes: Uint8Array, start: number, end: number, code: number): void {
     const w = this.writer
     const len = end - start
     w.reserve(len + 24)

@@ -43,6 +43,7 @@ const SYSTEM_WORDS: Record<string, string> = {
   ELOOP: 'too many symbolic links',
   EMFILE: 'too many open files',
   EIO: 'input/output error',
+  ENOSPC: 'no space left on device',
   Z_DATA_ERROR: 'not valid gzip data',
   Z_BUF_ERROR: 'gzip data is cut short',
 }

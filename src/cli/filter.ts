@@ -12,7 +12,7 @@ import { FILTER_HELP } from './help.js'
 import { openInput, resolveInputs, type ByteCounter } from './input.js'
 import { judgeBlock, MatcherJudge, type LineJudge } from './judge-lines.js'
 import { lineBlocks } from './line-blocks.js'
-import { isRobotsUrl, loadRobots } from './load-robots.js'
+import { loadRobots } from './load-robots.js'
 import { ProgressBar } from './progress.js'
 import { RobotsDirectory } from './robots-dir.js'
 import { newStats, summaryLine } from './stats.js'
@@ -60,7 +60,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const stats = newStats()
   let judge: LineJudge
   if (robotsSource !== undefined) {
-    const loaded = await loadRobots(robotsSource, isRobotsUrl(robotsSource) ? { userAgent: agent } : {})
+    const loaded = await loadRobots(robotsSource)
     if (loaded.fetchNote !== undefined && !quiet) note(`${loaded.name}: ${loaded.fetchNote}`)
     judge = new MatcherJudge(loaded.robots.agent(agent))
   } else {

@@ -1,8 +1,15 @@
 /**
  * The per-block loop of `filter`: walks the lines of a block straight from the
  * byte buffer (no string per line), judges each, counts it, and hands it to the
- * emitter. Lines end at LF; a CR right before the LF is not part of the URL;
- * an empty line is judged as `/` would be (the reference's empty URL).
+ * emitter. Lines end at LF; a CR right before the LF (or at the very end of
+ * the input) is not part of the URL; an empty line is judged as `/` would be
+ * (the reference's empty URL).
+ *
+ * With one robots.txt this calls `matchRange` per line rather than
+ * `matchLines` per block: the loop has to find every line's bounds anyway (for
+ * the output and the invalid count), and one pass measured faster than
+ * `matchLines` plus a second pass (186 vs 215 ns per URL on the benchmark
+ * file). The verdicts are the same: `matchLines` splits lines the same way.
  */
 import type { LineEmitter } from './emitter.js'
 import type { FilterStats } from './stats.js'
@@ -26,6 +33,9 @@ export function judgeBlock(
   terminateLast: boolean,
 ): void {
   const n = block.length
+  // Buffer#indexOf finds line ends fastest; everything else gets a plain Uint8Array view,
+  // whose subarray() is much cheaper than a Buffer's.
+  const bytes = new Uint8Array(block.buffer, block.byteOffset, n)
   let pos = 0
   let lines = 0
   let allowed = 0
@@ -33,24 +43,25 @@ export function judgeBlock(
   while (pos < n) {
     const lf = block.indexOf(10, pos)
     if (lf < 0) {
-      // A last line without LF: its bytes are all URL (a lone CR included).
-      const code = judge.judge(block, pos, n)
+      // A last line without LF; a CR that ends the input is not part of the URL either (as in matchLines).
+      const end = n > pos && bytes[n - 1] === 13 ? n - 1 : n
+      const code = judge.judge(bytes, pos, end)
       lines++
       allowed += code & 1
-      if (!isUrlOrPath(block, pos, n)) invalid++
-      emitter.lastLine(block, pos, n, code, terminateLast)
+      if (!isUrlOrPath(bytes, pos, end)) invalid++
+      emitter.lastLine(bytes, pos, end, n, code, terminateLast)
       pos = n
       break
     }
-    const end = lf > pos && block[lf - 1] === 13 ? lf - 1 : lf
-    const code = judge.judge(block, pos, end)
+    const end = lf > pos && bytes[lf - 1] === 13 ? lf - 1 : lf
+    const code = judge.judge(bytes, pos, end)
     lines++
     allowed += code & 1
-    if (!isUrlOrPath(block, pos, end)) invalid++
-    emitter.line(block, pos, end, lf + 1, code)
+    if (!isUrlOrPath(bytes, pos, end)) invalid++
+    emitter.line(bytes, pos, end, lf + 1, code)
     pos = lf + 1
   }
-  emitter.endBlock(block)
+  emitter.endBlock(bytes)
   stats.lines += lines
   stats.allowed += allowed
   stats.disallowed += lines - allowed

@@ -27,7 +27,12 @@ export interface LineBlock {
 }
 
 /** Yields blocks of whole lines from `reader` (see the module comment). */
-export async function* lineBlocks(reader: ByteReader, name: string, blockSize = DEFAULT_BLOCK): AsyncGenerator<LineBlock> {
+export async function* lineBlocks(
+  reader: ByteReader,
+  name: string,
+  blockSize = DEFAULT_BLOCK,
+  maxLine = MAX_LINE,
+): AsyncGenerator<LineBlock> {
   let buf = Buffer.allocUnsafe(blockSize)
   let filled = 0
   let prefetch: Promise<number> | undefined
@@ -50,10 +55,10 @@ export async function* lineBlocks(reader: ByteReader, name: string, blockSize = 
     const lastLf = filled === 0 ? -1 : buf.lastIndexOf(10, filled - 1)
     if (lastLf < 0) {
       if (filled === buf.length) {
-        if (buf.length >= MAX_LINE) {
-          throw new CliError('ERR_READ', `cannot read input file '${name}': a line is longer than ${MAX_LINE >>> 20} MiB`)
+        if (buf.length >= maxLine) {
+          throw new CliError('ERR_READ', `cannot read input file '${name}': a line is longer than ${formatSize(maxLine)}`)
         }
-        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, MAX_LINE))
+        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine))
         buf.copy(grown, 0, 0, filled)
         buf = grown
       }
@@ -70,4 +75,8 @@ export async function* lineBlocks(reader: ByteReader, name: string, blockSize = 
     prefetch.catch(() => {})
     yield { bytes: block, last: false }
   }
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1 << 20 && bytes % (1 << 20) === 0 ? `${bytes >>> 20} MiB` : `${bytes} bytes`
 }

@@ -8,7 +8,7 @@ import { BlockWriter } from './block-writer.js'
 import { UsageError } from './errors.js'
 import { LINT_HELP } from './help.js'
 import { loadRobots } from './load-robots.js'
-import { count } from './stats.js'
+import { plural } from './stats.js'
 import { note } from './stdio.js'
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -21,10 +21,6 @@ const OPTIONS: readonly OptionSpec[] = [
 export function formatDiagnostic(name: string, d: Diagnostic): string {
   const where = d.line > 0 ? `${name}:${d.line}` : name
   return `${where}: ${d.severity}: ${d.message} [${d.code}]`
-}
-
-function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`
 }
 
 /** Runs `lint` with the arguments after the command name; resolves to the exit code. */

@@ -7,6 +7,7 @@ import { parseRobotsStream, type Robots } from '../index.js'
 import { parseRobotsFile } from '../node.js'
 import { fetchRobots, describeFetchResult } from '../fetch/index.js'
 import { CliError, readError } from './errors.js'
+import { PROGRAM, version } from './help.js'
 
 /** A loaded robots.txt with the name to show and, for a URL, how the fetch went. */
 export interface LoadedRobots {
@@ -21,7 +22,7 @@ export interface LoadedRobots {
 
 /** Options of `loadRobots`. */
 export interface LoadRobotsOptions {
-  /** `User-Agent` header when fetching a URL. */
+  /** `User-Agent` header when fetching a URL (default `robots-automaton/<version>`). */
   readonly userAgent?: string
   /** Fetch deadline in milliseconds. */
   readonly timeoutMs?: number
@@ -53,7 +54,7 @@ async function fetchUrl(url: string, options: LoadRobotsOptions): Promise<Loaded
   let result
   try {
     result = await fetchRobots(url, {
-      ...(options.userAgent !== undefined ? { userAgent: options.userAgent } : {}),
+      userAgent: options.userAgent ?? `${PROGRAM}/${version()}`,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     })
   } catch (err) {

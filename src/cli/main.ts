@@ -9,7 +9,7 @@ import { CliError } from './errors.js'
 import { runFilter } from './filter.js'
 import { MAIN_HELP, PROGRAM, version } from './help.js'
 import { runLint } from './lint.js'
-import { guardStdio } from './stdio.js'
+import { exitAfterStdout, guardStdio } from './stdio.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
@@ -59,10 +59,5 @@ function report(err: unknown): number {
   return 1
 }
 
-/** Exits once stdout has taken everything written to it. */
-function exit(code: number): void {
-  process.stdout.write('', () => process.exit(code))
-}
-
 guardStdio()
-main(process.argv.slice(2)).then(exit, (err) => exit(report(err)))
+main(process.argv.slice(2)).then(exitAfterStdout, (err) => exitAfterStdout(report(err)))

@@ -53,7 +53,10 @@ export class RobotsDirectory {
   private readonly stats: FilterStats
   private readonly cache = new Map<string, Entry>()
   private cachedBytes = 0
-  private readonly range = new Int32Array(2)
+  private readonly range = new Int32Array(3)
+  /** `scheme://authority` and its terminator, as in the previous line with a host. */
+  private prefix = new Uint8Array(256)
+  private prefixLength = 0
   private last = new Uint8Array(256)
   private lastLength = -1
   private lastMatcher: AgentMatcher | null = null
@@ -79,8 +82,20 @@ export class RobotsDirectory {
 
   /** Judges the URL `bytes[start, end)`: `ruleLine * 2 + (allowed ? 1 : 0)`. */
   judge(bytes: Uint8Array, start: number, end: number): number {
+    // Fast path: the line starts with the same `scheme://authority/` as the previous one.
+    const k = this.prefixLength
+    if (k > 0 && end - start >= k) {
+      const prefix = this.prefix
+      let i = 0
+      while (i < k && bytes[start + i] === prefix[i]) i++
+      if (i === k) {
+        const m = this.lastMatcher
+        return m === null ? this.missingCode : m.matchRange(bytes, start, end)
+      }
+    }
     const range = this.range
     if (!findHost(bytes, start, end, range)) {
+      this.prefixLength = 0
       this.stats.noHost++
       return this.missingCode
     }
@@ -99,8 +114,21 @@ export class RobotsDirectory {
       }
     }
     if (!same) this.switchHost(bytes, hs, len)
+    this.rememberPrefix(bytes, start, range[2], end)
     const m = this.lastMatcher
     return m === null ? this.missingCode : m.matchRange(bytes, start, end)
+  }
+
+  /** Keeps `bytes[start, authorityEnd]` (terminator included) for the fast path; none when the authority ends the line. */
+  private rememberPrefix(bytes: Uint8Array, start: number, authorityEnd: number, end: number): void {
+    if (authorityEnd >= end) {
+      this.prefixLength = 0
+      return
+    }
+    const k = authorityEnd + 1 - start
+    if (this.prefix.length < k) this.prefix = new Uint8Array(k * 2)
+    this.prefix.set(bytes.subarray(start, start + k))
+    this.prefixLength = k
   }
 
   private switchHost(bytes: Uint8Array, hs: number, len: number): void {
@@ -163,7 +191,8 @@ export class RobotsDirectory {
         n += got
         if (n === READ_CAP) break
       }
-      body = this.chunk.subarray(0, n)
+      // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
+      body = new Uint8Array(this.chunk.subarray(0, n))
     } catch (err) {
       const code = (err as { code?: unknown }).code
       if (typeof code === 'string' && ABSENT.has(code)) {

@@ -30,6 +30,11 @@ export function count(n: number): string {
   return GROUPED.format(n)
 }
 
+/** `1 error`, `2 errors`, `1,234 URLs`. */
+export function plural(n: number, word: string): string {
+  return `${count(n)} ${word}${n === 1 ? '' : 's'}`
+}
+
 /** Bytes as megabytes (10^6), one decimal. */
 export function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`
@@ -47,7 +52,7 @@ export function rate(perSecond: number): string {
 export function summaryLine(stats: FilterStats, seconds: number, byDir: boolean): string {
   const s = Math.max(seconds, 1e-6)
   let line =
-    `${count(stats.lines)} URLs read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed, ` +
+    `${plural(stats.lines, 'URL')} read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed, ` +
     `${count(stats.invalid)} invalid; ${megabytes(stats.bytes)} in ${seconds.toFixed(2)} s ` +
     `(${(stats.bytes / 1e6 / s).toFixed(1)} MB/s, ${rate(stats.lines / s)} URLs/s)`
   if (byDir) {

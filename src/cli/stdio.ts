@@ -1,26 +1,41 @@
 /**
  * Process-level handling of stdout and stderr: a closed stdout (`| head`) ends
- * the run quietly with exit 0; any other write error is reported and exits 1.
- * Writing to a closed stderr is ignored.
+ * the run quietly with exit 0; any other write error (`> /dev/full`) is
+ * reported as one line and exits 1. Writing to a closed stderr is ignored.
  */
 import { PROGRAM } from './help.js'
 import { describeSystemError } from './errors.js'
 
 let installed = false
 
+/** Ends the process after a failed write to stdout (exit 0 for a closed pipe, else 1 with a message). */
+function stdoutFailed(err: NodeJS.ErrnoException): never {
+  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
+  try {
+    process.stderr.write(`${PROGRAM}: cannot write to stdout: ${describeSystemError(err)}\n`)
+  } finally {
+    process.exit(1)
+  }
+}
+
 /** Installs the stdout/stderr error handlers (once). */
 export function guardStdio(): void {
   if (installed) return
   installed = true
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
-    try {
-      process.stderr.write(`${PROGRAM}: cannot write to stdout: ${describeSystemError(err)}\n`)
-    } finally {
-      process.exit(1)
-    }
-  })
+  process.stdout.on('error', stdoutFailed)
   process.stderr.on('error', () => {})
+}
+
+/** Exits with `code` once stdout has taken everything written to it (or as `stdoutFailed` says if it failed). */
+export function exitAfterStdout(code: number): void {
+  const out = process.stdout
+  const failed = out.errored as NodeJS.ErrnoException | null
+  if (failed) stdoutFailed(failed)
+  if (out.writableLength === 0) process.exit(code)
+  out.write('', (err) => {
+    if (err) stdoutFailed(err)
+    process.exit(code)
+  })
 }
 
 /** Writes one line to stderr. */

@@ -30,6 +30,11 @@ export function isUrlOrPath(bytes: Uint8Array, start: number, end: number): bool
   return b !== SLASH && b !== 0x3f && b !== 0x23
 }
 
+/** Per byte: 1 ends the authority (`/ ? # \`), 2 is `@`, 0 otherwise. */
+const AUTHORITY = new Uint8Array(256)
+AUTHORITY[SLASH] = AUTHORITY[0x3f] = AUTHORITY[0x23] = AUTHORITY[0x5c] = 1
+AUTHORITY[0x40] = 2
+
 /** Whether `b` may continue a URL scheme (RFC 3986: ALPHA / DIGIT / "+" / "-" / "."). */
 function isSchemeByte(b: number): boolean {
   const l = b | 0x20
@@ -39,9 +44,11 @@ function isSchemeByte(b: number): boolean {
 /**
  * Finds the host of the URL in `bytes[start, end)`:
  * `scheme://[userinfo@]host[:port][/?#\…]`. The host is written to
- * `out[0]` (start) and `out[1]` (end) and `true` returned; an IPv6 literal
- * keeps its brackets; the port is left out. Returns `false` when the line has
- * no scheme followed by `://` or the host is empty. Case is left as is.
+ * `out[0]` (start) and `out[1]` (end), the end of the authority (the offset of
+ * the `/`, `?`, `#` or `\` after it, or `end`) to `out[2]` when `out` has room,
+ * and `true` returned; an IPv6 literal keeps its brackets; the port is left
+ * out. Returns `false` when the line has no scheme followed by `://` or the
+ * host is empty. Case is left as is.
  */
 export function findHost(bytes: Uint8Array, start: number, end: number, out: Int32Array): boolean {
   let p = start
@@ -56,9 +63,11 @@ export function findHost(bytes: Uint8Array, start: number, end: number, out: Int
   let authorityEnd = p
   let at = -1
   while (authorityEnd < end) {
-    const b = bytes[authorityEnd]
-    if (b === SLASH || b === 0x3f || b === 0x23 || b === 0x5c) break
-    if (b === 0x40) at = authorityEnd
+    const kind = AUTHORITY[bytes[authorityEnd]]
+    if (kind !== 0) {
+      if (kind === 1) break
+      at = authorityEnd
+    }
     authorityEnd++
   }
   const hostStart = at >= 0 ? at + 1 : p
@@ -74,5 +83,6 @@ export function findHost(bytes: Uint8Array, start: number, end: number, out: Int
   if (hostEnd === hostStart) return false
   out[0] = hostStart
   out[1] = hostEnd
+  if (out.length > 2) out[2] = authorityEnd
   return true
 }

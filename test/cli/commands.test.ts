@@ -1,0 +1,273 @@
+// The CLI as a user runs it: help, version, exit codes, error messages, `check` and `lint`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureBuilt, ROOT, run, tempDir } from './helpers.js'
+import { startServer, reply, type TestServer } from '../fetch/server.js'
+
+const ROBOTS = `User-agent: *
+Disallow: /private
+Allow: /private/ok
+
+User-agent: Googlebot
+Disallow: /nogoogle
+`
+
+const BAD_ROBOTS = `Disallow: /before-any-group
+User-agent: bot
+Disallow: nope
+Crawl-delay: x
+`
+
+let tmp: ReturnType<typeof tempDir>
+let robotsPath: string
+let badPath: string
+
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  robotsPath = tmp.path('robots.txt')
+  badPath = tmp.path('bad.txt')
+  writeFileSync(robotsPath, ROBOTS)
+  writeFileSync(badPath, BAD_ROBOTS)
+  mkdirSync(tmp.path('a-dir'))
+})
+afterAll(() => tmp.cleanup())
+
+/** Asserts a failed run: exit code and exactly one stderr line matching `message`. */
+function expectError(r: { status: number | null; stderr: string; stdout: Buffer }, status: number, message: string | RegExp): void {
+  expect(r.status).toBe(status)
+  const lines = r.stderr.trimEnd().split('\n')
+  expect(lines, r.stderr).toHaveLength(1)
+  expect(lines[0]).toMatch(/^robots-automaton: /)
+  if (typeof message === 'string') expect(lines[0]).toContain(message)
+  else expect(lines[0]).toMatch(message)
+  expect(r.stdout.length).toBe(0)
+}
+
+describe('help and version', () => {
+  it('--version prints the package version', async () => {
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
+    for (const flag of ['--version', '-V']) {
+      const r = await run([flag])
+      expect(r.status).toBe(0)
+      expect(r.stdout.toString()).toBe(`${version}\n`)
+    }
+  })
+
+  it('--help, -h and help print the commands', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const r = await run(args)
+      expect(r.status).toBe(0)
+      expect(r.stdout.toString()).toMatch(/^Usage: robots-automaton <command>/)
+      expect(r.stdout.toString()).toContain('filter')
+      expect(r.stderr).toBe('')
+    }
+  })
+
+  it.each(['check', 'filter', 'lint'])('%s --help, -h and help', async (cmd) => {
+    for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
+      const r = await run(args)
+      expect(r.status).toBe(0)
+      expect(r.stdout.toString()).toMatch(new RegExp(`^Usage: robots-automaton ${cmd} `))
+    }
+  })
+
+  it('no arguments: usage on stderr, exit 2', async () => {
+    const r = await run([])
+    expect(r.status).toBe(2)
+    expect(r.stdout.length).toBe(0)
+    expect(r.stderr).toMatch(/^Usage: robots-automaton/)
+  })
+})
+
+describe('usage errors (exit 2, one line)', () => {
+  it.each([
+    [['frobnicate'], "unknown command 'frobnicate'"],
+    [['--frob'], "unknown option '--frob'"],
+    [['check', '--agent', 'G'], 'check: missing ROBOTS'],
+    [['check', 'r.txt', '--agent', 'G'], 'check: no URL given'],
+    [['check', 'r.txt', '/a'], "check: option '--agent' is required"],
+    [['check', 'r.txt', '/a', '--agent'], "check: option '--agent' needs a value"],
+    [['check', 'r.txt', '/a', '--agent', 'a', '--agent', 'b'], "check: option '--agent' is given more than once"],
+    [['check', 'r.txt', '/a', '--agent', 'G', '--jsn'], "check: unknown option '--jsn' (see 'robots-automaton check --help')"],
+    [['check', 'r.txt', '/a', '--agent', 'G', '--json=yes'], "check: option '--json' takes no value"],
+    [['lint'], 'lint: missing ROBOTS'],
+    [['lint', 'a', 'b'], "lint: lint takes one ROBOTS, got also 'b'"],
+    [['lint', '--agent', 'x', 'a'], "lint: unknown option '--agent'"],
+    [['filter', '--agent', 'G'], "filter: one of '--robots' or '--robots-dir' is required"],
+    [['filter', '--robots', 'a', '--robots-dir', 'b', '--agent', 'G'], "filter: '--robots' and '--robots-dir' cannot be used together"],
+    [['filter', '--robots', 'a'], "filter: option '--agent' is required"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--print', 'all'], "filter: option '--print' must be one of allowed, disallowed, verdicts (got 'all')"],
+    [['filter', '--robots-dir', 'd', '--agent', 'G', '--missing', 'maybe'], "filter: option '--missing' must be one of allow, disallow (got 'maybe')"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--missing', 'allow'], "filter: '--missing' applies only with '--robots-dir'"],
+    [['filter', '--robots', '-', '--agent', 'G'], "filter: '--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments"],
+    [['filter', '--robots', '-', '--agent', 'G', 'a', '-'], "filter: '--robots -' reads the robots.txt from stdin"],
+    [['filter', '--robots', 'a', '--agent', 'G', '-', '-'], "filter: stdin ('-') is named more than once"],
+  ])('%j', async (args, message) => {
+    expectError(await run(args), 2, message)
+  })
+})
+
+describe('runtime errors (exit 1, one line naming the file)', () => {
+  it('a missing robots.txt', async () => {
+    expectError(await run(['check', tmp.path('nope.txt'), '--agent', 'G', '/a']), 1, `cannot read robots.txt '${tmp.path('nope.txt')}': no such file or directory`)
+    expectError(await run(['lint', tmp.path('nope.txt')]), 1, `cannot read robots.txt '${tmp.path('nope.txt')}': no such file or directory`)
+    expectError(
+      await run(['filter', '--robots', tmp.path('nope.txt'), '--agent', 'G'], { input: '/a\n' }),
+      1,
+      `cannot read robots.txt '${tmp.path('nope.txt')}': no such file or directory`,
+    )
+  })
+
+  it('a directory given as robots.txt', async () => {
+    expectError(await run(['check', tmp.path('a-dir'), '--agent', 'G', '/a']), 1, `cannot read robots.txt '${tmp.path('a-dir')}': is a directory`)
+    expectError(await run(['lint', tmp.path('a-dir')]), 1, `cannot read robots.txt '${tmp.path('a-dir')}': is a directory`)
+  })
+
+  it('a robots.txt URL that cannot be fetched at all (bad URL)', async () => {
+    expectError(await run(['check', 'http://exa mple.com/', '--agent', 'G', '/a']), 1, "cannot fetch robots.txt for 'http://exa mple.com/'")
+  })
+})
+
+describe('check', () => {
+  it('prints verdict, URL and deciding rule per URL', async () => {
+    const r = await run(['check', robotsPath, '--agent', 'Bingbot', 'https://x.com/private/a', 'https://x.com/private/ok', '/pub', ''])
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString()).toBe(
+      'disallowed\thttps://x.com/private/a\tline 2: Disallow: /private\n' +
+        'allowed\thttps://x.com/private/ok\tline 3: Allow: /private/ok\n' +
+        'allowed\t/pub\tno matching rule\n' +
+        'allowed\t\tno matching rule\n',
+    )
+    expect(r.stderr).toBe('4 URLs checked: 3 allowed, 1 disallowed\n')
+  })
+
+  it('uses the crawler’s own group', async () => {
+    const r = await run(['check', robotsPath, '--agent', 'googlebot', '-q', '/nogoogle/x', '/private'])
+    expect(r.stdout.toString()).toBe('disallowed\t/nogoogle/x\tline 6: Disallow: /nogoogle\nallowed\t/private\tno matching rule\n')
+    expect(r.stderr).toBe('')
+  })
+
+  it('--json writes one object per URL', async () => {
+    const r = await run(['check', robotsPath, '--agent', 'Bingbot', '--json', '--quiet', '/private/x', '/'])
+    expect(r.status).toBe(0)
+    const lines = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(lines).toEqual([
+      { url: '/private/x', allowed: false, rule: { line: 2, kind: 'disallow', pattern: '/private' } },
+      { url: '/', allowed: true, rule: null },
+    ])
+  })
+
+  it('reads ROBOTS from stdin with -', async () => {
+    const r = await run(['check', '-', '--agent', 'Bingbot', '-q', '/private'], { input: ROBOTS })
+    expect(r.stdout.toString()).toBe('disallowed\t/private\tline 2: Disallow: /private\n')
+  })
+
+  it('warns about an agent that is not a product token', async () => {
+    const r = await run(['check', robotsPath, '--agent', 'Googlebot/2.1', '/nogoogle'])
+    expect(r.status).toBe(0)
+    expect(r.stderr).toContain("warning: --agent 'Googlebot/2.1' is not a product token")
+    expect(r.stdout.toString()).toBe('allowed\t/nogoogle\tno matching rule\n')
+  })
+
+  it('-- lets a URL start with a dash', async () => {
+    const r = await run(['check', robotsPath, '--agent', 'G', '-q', '--', '-x'])
+    expect(r.stdout.toString()).toBe('allowed\t-x\tno matching rule\n')
+  })
+})
+
+describe('lint', () => {
+  it('prints each diagnostic with its line, a summary, exit 1 on errors', async () => {
+    const r = await run(['lint', badPath])
+    expect(r.status).toBe(1)
+    const out = r.stdout.toString().trimEnd().split('\n')
+    expect(out.length).toBeGreaterThanOrEqual(3)
+    expect(out[0]).toBe(`${badPath}:1: error: rule before any User-agent line; ignored [rule-outside-group]`)
+    for (const line of out) expect(line).toMatch(new RegExp(`^${badPath.replace(/[.]/g, '\\.')}(:\\d+)?: (error|warning|info): .+ \\[[a-z0-9-]+\\]$`))
+    expect(out.some((l) => l.startsWith(`${badPath}:3: error:`))).toBe(true)
+    expect(r.stderr).toMatch(new RegExp(`^${badPath.replace(/[.]/g, '\\.')}: \\d+ errors?, \\d+ warnings?, \\d+ infos?; 5 lines, \\d+ bytes\\n$`))
+  })
+
+  it('exits 0 for a clean file', async () => {
+    const r = await run(['lint', robotsPath])
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString()).toBe('')
+    expect(r.stderr).toMatch(/0 errors, 0 warnings, 0 infos/)
+  })
+
+  it('--json writes one report object', async () => {
+    const r = await run(['lint', '--json', '-q', badPath])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe('')
+    const report = JSON.parse(r.stdout.toString())
+    expect(report.source).toBe(badPath)
+    expect(report.errors).toBeGreaterThanOrEqual(2)
+    expect(report.diagnostics[0]).toEqual({
+      line: 1,
+      code: 'rule-outside-group',
+      severity: 'error',
+      message: 'rule before any User-agent line; ignored',
+    })
+    expect(report).toMatchObject({ lines: 5, truncated: false, bytes: Buffer.byteLength(BAD_ROBOTS) })
+  })
+
+  it('reads stdin with -', async () => {
+    const r = await run(['lint', '-'], { input: BAD_ROBOTS })
+    expect(r.status).toBe(1)
+    expect(r.stdout.toString()).toMatch(/^<stdin>:1: error: /)
+  })
+
+  it('reports a body over the parsing limit as truncated', async () => {
+    const big = tmp.path('big.txt')
+    writeFileSync(big, `User-agent: *\n${'Disallow: /abcdefghij\n'.repeat(30000)}`)
+    const r = await run(['lint', '--json', big])
+    const report = JSON.parse(r.stdout.toString())
+    expect(report.truncated).toBe(true)
+    expect(report.bytes).toBeLessThanOrEqual(512000)
+    expect(r.stderr).toContain('(truncated at the parsing limit)')
+  })
+})
+
+describe('ROBOTS as an http(s) URL', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer()
+  })
+  afterAll(() => server.close())
+
+  it('fetches /robots.txt of the origin', async () => {
+    server.handler = reply(200, ROBOTS)
+    server.reset()
+    const r = await run(['check', `${server.origin}/some/page`, '--agent', 'Bingbot', '/private/x'])
+    expect(r.status).toBe(0)
+    expect(server.requests).toEqual(['/robots.txt'])
+    expect(r.stdout.toString()).toBe('disallowed\t/private/x\tline 2: Disallow: /private\n')
+    expect(r.stderr).toContain(`${server.origin}/robots.txt: ok: HTTP 200`)
+    const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
+    expect(server.headers[0]['user-agent']).toBe(`robots-automaton/${version}`)
+  })
+
+  it('4xx: unavailable, everything allowed', async () => {
+    server.handler = reply(404, 'nope')
+    const r = await run(['check', server.origin, '--agent', 'Bingbot', '/private/x'])
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString()).toBe('allowed\t/private/x\tno matching rule\n')
+    expect(r.stderr).toContain('unavailable, allow all: HTTP 404')
+  })
+
+  it('5xx: unreachable, everything disallowed', async () => {
+    server.handler = reply(503, 'busy')
+    const r = await run(['filter', '--robots', server.origin, '--agent', 'Bingbot', '--print', 'verdicts'], { input: '/a\n/b\n' })
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString()).toMatch(/^disallowed\t\d+\t\/a\ndisallowed\t\d+\t\/b\n$/)
+    expect(r.stderr).toContain('unreachable, disallow all: HTTP 503')
+  })
+
+  it('lint on a URL', async () => {
+    server.handler = reply(200, BAD_ROBOTS)
+    const r = await run(['lint', `${server.origin}/`])
+    expect(r.status).toBe(1)
+    expect(r.stdout.toString()).toContain(`${server.origin}/robots.txt:1: error:`)
+  })
+})

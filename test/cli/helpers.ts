@@ -1,0 +1,80 @@
+/** Running the built CLI (`node dist/cli.js`) from the tests. */
+import { spawn, execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+/** The repository root. */
+export const ROOT = resolve(__dirname, '../..')
+
+/** The built CLI. */
+export const CLI = join(ROOT, 'dist/cli.js')
+
+/** Builds dist/ when the CLI has not been built yet. */
+export function ensureBuilt(): void {
+  if (!existsSync(CLI)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' })
+}
+
+/** What a run produced. */
+export interface RunResult {
+  status: number | null
+  stdout: Buffer
+  stderr: string
+}
+
+/** Options of `run`. */
+export interface RunOptions {
+  /** Bytes for stdin (default: none, stdin closed at once). */
+  input?: string | Uint8Array
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+}
+
+/** Runs `node dist/cli.js ...args` asynchronously (so an in-process test server can answer it). */
+export function run(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    child.on('error', reject)
+    child.on('close', (status) => {
+      resolvePromise({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') })
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(options.input ?? '')
+  })
+}
+
+/** A fresh temporary directory; `cleanup()` removes it. */
+export function tempDir(): { dir: string; path: (name: string) => string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'robots-cli-'))
+  return { dir, path: (name) => join(dir, name), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Splits bytes into lines, each keeping its line ending (a last line may have none). */
+export function splitKeepingEndings(bytes: Uint8Array): Buffer[] {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+  const lines: Buffer[] = []
+  let pos = 0
+  while (pos < b.length) {
+    const lf = b.indexOf(10, pos)
+    const next = lf < 0 ? b.length : lf + 1
+    lines.push(b.subarray(pos, next))
+    pos = next
+  }
+  return lines
+}
+
+/** The URL of a line as the CLI judges it: without its LF, and without a CR right before it (or ending the input). */
+export function urlOf(line: Buffer): Buffer {
+  let end = line.length
+  if (end > 0 && line[end - 1] === 10) end--
+  if (end > 0 && line[end - 1] === 13) end--
+  return line.subarray(0, end)
+}

@@ -1,0 +1,334 @@
+// Unit tests of the CLI's byte-level helpers (imported from src, no process spawned).
+import { afterAll, describe, expect, it } from 'vitest'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { findHost, isUrlOrPath } from '../../src/cli/url-bytes.js'
+import { parseArgs, type OptionSpec } from '../../src/cli/args.js'
+import { BlockWriter, writeUint, type ByteSink } from '../../src/cli/block-writer.js'
+import { lineBlocks } from '../../src/cli/line-blocks.js'
+import { LineEmitter } from '../../src/cli/emitter.js'
+import { judgeBlock, type LineJudge } from '../../src/cli/judge-lines.js'
+import { newStats, summaryLine } from '../../src/cli/stats.js'
+import type { ByteReader } from '../../src/cli/input.js'
+import { UsageError } from '../../src/cli/errors.js'
+import { RobotsDirectory } from '../../src/cli/robots-dir.js'
+import { ProgressBar } from '../../src/cli/progress.js'
+
+const enc = new TextEncoder()
+
+function host(url: string): string | null {
+  const b = enc.encode(url)
+  const out = new Int32Array(2)
+  return findHost(b, 0, b.length, out) ? Buffer.from(b.subarray(out[0], out[1])).toString('latin1') : null
+}
+
+describe('findHost', () => {
+  it.each([
+    ['https://example.com/a', 'example.com'],
+    ['https://Example.COM', 'Example.COM'],
+    ['http://example.com:8080/x', 'example.com'],
+    ['http://user:pw@example.com:81/x', 'example.com'],
+    ['http://a@b@example.com/x', 'example.com'],
+    ['http://[::1]:8080/x', '[::1]'],
+    ['http://[2001:db8::1]/x', '[2001:db8::1]'],
+    ['https://example.com?q=1', 'example.com'],
+    ['https://example.com#f', 'example.com'],
+    ['https://example.com\\evil', 'example.com'],
+    ['ftp://files.example.org/pub', 'files.example.org'],
+    ['svn+ssh://h.example/x', 'h.example'],
+  ])('%s → %s', (url, expected) => {
+    expect(host(url)).toBe(expected)
+  })
+
+  it.each(['', '/path', '//host/path', 'example.com/path', 'http:/x', 'http://', 'http:///x', 'http://:80/', 'http://[::1/x', '1http://a/', 'http//a'])(
+    '%j has no host',
+    (url) => {
+      expect(host(url)).toBeNull()
+    },
+  )
+
+  it('looks only inside the range', () => {
+    const b = enc.encode('xxhttp://a.b/yy')
+    const out = new Int32Array(2)
+    expect(findHost(b, 2, 10, out)).toBe(true)
+    expect([out[0], out[1]]).toEqual([9, 10])
+    expect(findHost(b, 0, b.length, out)).toBe(true) // scheme "xxhttp"
+  })
+
+  it('never reads outside the range and always returns a sub-range', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.nat(40), fc.nat(40), (bytes, a, b) => {
+        const start = Math.min(a, b, bytes.length)
+        const end = Math.min(Math.max(a, b), bytes.length)
+        const out = new Int32Array(2)
+        if (findHost(bytes, start, end, out)) {
+          expect(out[0]).toBeGreaterThan(start)
+          expect(out[1]).toBeLessThanOrEqual(end)
+          expect(out[1]).toBeGreaterThan(out[0])
+        }
+      }),
+    )
+  })
+})
+
+describe('isUrlOrPath', () => {
+  const check = (s: string) => {
+    const b = enc.encode(s)
+    return isUrlOrPath(b, 0, b.length)
+  }
+  it('accepts paths and http(s) URLs', () => {
+    for (const s of ['/', '/a?b', '//x/y', 'http://a', 'https://a.b/c', 'HTTPS://A.B', 'http://a?x']) expect(check(s), s).toBe(true)
+  })
+  it('rejects the rest', () => {
+    for (const s of ['', 'a', 'example.com/x', 'ftp://a/b', 'http:/a', 'http://', 'https:///x', 'http://?', 'httpx://a', '\ufeffhttp://a/']) {
+      expect(check(s), s).toBe(false)
+    }
+  })
+})
+
+describe('parseArgs', () => {
+  const specs: OptionSpec[] = [
+    { name: 'agent', value: true },
+    { name: 'print', value: true, choices: ['a', 'b'] },
+    { name: 'quiet', short: 'q', value: false },
+  ]
+  it('reads values, flags, = syntax, - and --', () => {
+    const r = parseArgs(['x', '--agent', 'G', '-q', '--print=b', '-', '--', '--agent'], specs)
+    expect(Object.fromEntries(r.options)).toEqual({ agent: 'G', quiet: true, print: 'b' })
+    expect(r.positionals).toEqual(['x', '-', '--agent'])
+  })
+  it('accepts - as a value', () => {
+    expect(parseArgs(['--agent', '-'], specs).options.get('agent')).toBe('-')
+  })
+  it.each([
+    [['--nope'], "unknown option '--nope'"],
+    [['-z'], "unknown option '-z'"],
+    [['--agent'], "option '--agent' needs a value"],
+    [['--agent', '--quiet'], "option '--agent' needs a value"],
+    [['--agent='], "option '--agent' needs a non-empty value"],
+    [['--agent', 'a', '--agent', 'b'], "option '--agent' is given more than once"],
+    [['--quiet=1'], "option '--quiet' takes no value"],
+    [['--print', 'c'], "option '--print' must be one of a, b (got 'c')"],
+  ])('%j → %s', (argv, message) => {
+    expect(() => parseArgs(argv, specs)).toThrow(UsageError)
+    expect(() => parseArgs(argv, specs)).toThrow(message)
+  })
+})
+
+describe('writeUint', () => {
+  it('writes decimal digits', () => {
+    for (const n of [0, 7, 10, 99, 100, 12345, 2 ** 31 - 1, 2 ** 40]) {
+      const buf = new Uint8Array(20)
+      const end = writeUint(buf, 3, n)
+      expect(Buffer.from(buf.subarray(3, end)).toString()).toBe(String(n))
+    }
+  })
+})
+
+class MemorySink implements ByteSink {
+  chunks: Uint8Array[] = []
+  write(chunk: Uint8Array, callback?: (err?: Error | null) => void): boolean {
+    this.chunks.push(chunk)
+    queueMicrotask(() => callback?.())
+    return true
+  }
+  once(): unknown {
+    return this
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('latin1')
+  }
+}
+
+describe('BlockWriter', () => {
+  it('keeps order across flushes and long runs', async () => {
+    const sink = new MemorySink()
+    const w = new BlockWriter(sink, 16)
+    let expected = ''
+    for (let i = 0; i < 50; i++) {
+      const s = 'x'.repeat(i % 40) + String(i)
+      w.bytes(enc.encode(s), 0, s.length)
+      w.byte(10)
+      w.uint(i)
+      w.ascii('|')
+      expected += `${s}\n${i}|`
+    }
+    await w.end()
+    expect(sink.text()).toBe(expected)
+  })
+})
+
+/** A reader that hands out `bytes` in the given chunk sizes. */
+function chunkedReader(bytes: Uint8Array, sizes: number[]): ByteReader {
+  let pos = 0
+  let k = 0
+  return {
+    async readInto(target, offset, length) {
+      if (pos >= bytes.length) return 0
+      const want = Math.max(1, sizes.length ? sizes[k++ % sizes.length] : length)
+      const n = Math.min(want, length, bytes.length - pos)
+      target.set(bytes.subarray(pos, pos + n), offset)
+      pos += n
+      return n
+    },
+    async close() {},
+  }
+}
+
+describe('lineBlocks', () => {
+  it('yields whole lines whatever the chunking, and the input exactly', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(10, 13, 97, 47), { maxLength: 300 }),
+        fc.array(fc.integer({ min: 1, max: 50 }), { maxLength: 5 }),
+        fc.integer({ min: 4, max: 64 }),
+        async (arr, sizes, block) => {
+          const bytes = Uint8Array.from(arr)
+          const parts: Buffer[] = []
+          for await (const b of lineBlocks(chunkedReader(bytes, sizes), 'x', block)) {
+            if (!b.last) expect(b.bytes[b.bytes.length - 1]).toBe(10)
+            parts.push(Buffer.from(b.bytes))
+          }
+          expect(Buffer.concat(parts).equals(Buffer.from(bytes))).toBe(true)
+        },
+      ),
+    )
+  })
+
+  it('grows for a line longer than the block', async () => {
+    const line = 'a'.repeat(1000)
+    const bytes = enc.encode(`${line}\n${line}`)
+    const blocks: string[] = []
+    for await (const b of lineBlocks(chunkedReader(bytes, [7]), 'x', 16)) blocks.push(Buffer.from(b.bytes).toString())
+    expect(blocks.join('')).toBe(`${line}\n${line}`)
+    expect(blocks[0]).toBe(`${line}\n`)
+  })
+})
+
+describe('lineBlocks limit', () => {
+  it('fails with a clear error on a line longer than the limit', async () => {
+    const read = async () => {
+      for await (const b of lineBlocks(chunkedReader(new Uint8Array(100).fill(97), [9]), 'big.txt', 16, 64)) void b
+    }
+    await expect(read()).rejects.toThrow("cannot read input file 'big.txt': a line is longer than 64 bytes")
+  })
+})
+
+describe('judgeBlock and LineEmitter', () => {
+  // Allowed iff the URL's length is even; rule line = length.
+  const judge: LineJudge = { judge: (_b, s, e) => (e - s) * 2 + ((e - s) % 2 === 0 ? 1 : 0) }
+
+  async function emit(input: string, mode: 'allowed' | 'disallowed' | 'verdicts', terminateLast = false): Promise<string> {
+    const sink = new MemorySink()
+    const w = new BlockWriter(sink, 8)
+    const stats = newStats()
+    judgeBlock(Buffer.from(input, 'latin1'), judge, new LineEmitter(w, mode), stats, terminateLast)
+    await w.end()
+    return sink.text()
+  }
+
+  it('splits into allowed and disallowed, verdicts name the rule', async () => {
+    const input = 'ab\r\nabc\nabcd\n\nx'
+    expect(await emit(input, 'allowed')).toBe('ab\r\nabcd\n\n')
+    expect(await emit(input, 'disallowed')).toBe('abc\nx')
+    expect(await emit(input, 'disallowed', true)).toBe('abc\nx\n')
+    expect(await emit(input, 'verdicts')).toBe('allowed\t2\tab\ndisallowed\t3\tabc\nallowed\t4\tabcd\nallowed\t0\t\ndisallowed\t1\tx\n')
+  })
+
+  it('counts lines, verdicts, invalid lines and bytes', () => {
+    const stats = newStats()
+    const w = new BlockWriter(new MemorySink(), 64)
+    judgeBlock(Buffer.from('/a\nhttp://x/\nfoo\n\nhttps://y'), judge, new LineEmitter(w, 'verdicts'), stats, false)
+    expect(stats).toMatchObject({ lines: 5, allowed: 2, disallowed: 3, invalid: 2, bytes: 27 })
+    expect(summaryLine(stats, 1, false)).toMatch(/^5 URLs read: 2 allowed, 3 disallowed, 2 invalid; 0\.0 MB in 1\.00 s/)
+  })
+})
+
+describe('RobotsDirectory', () => {
+  const dirs: Array<() => void> = []
+  afterAll(() => dirs.forEach((c) => c()))
+
+  function makeDir(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'robots-dir-'))
+    dirs.push(() => rmSync(dir, { recursive: true, force: true }))
+    for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body)
+    return dir
+  }
+
+  const judgeAll = (d: RobotsDirectory, urls: string[]) =>
+    urls.map((u) => {
+      const b = enc.encode(u)
+      return d.judge(b, 0, b.length)
+    })
+
+  it('gives each host its own file, whatever the cache size, case or port', () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 6; i++) files[`h${i}.test`] = `User-agent: *\nDisallow: /${i}\n`
+    const dir = makeDir(files)
+    const urls: string[] = []
+    for (let r = 0; r < 4; r++) {
+      for (let i = 0; i < 7; i++) {
+        urls.push(`https://h${i}.test/${i}/x`, `http://H${i}.TEST:8080/${i}`, `https://h${i}.test/${(i + 1) % 7}`)
+      }
+    }
+    const expected = urls.map((u) => {
+      const i = Number(/h(\d)/i.exec(u)![1])
+      const path = u.replace(/^[a-z]+:\/\/[^/]+/i, '')
+      return i < 6 && path.startsWith(`/${i}`) ? 2 * 2 + 0 : 1
+    })
+    for (const maxHosts of [1, 2, 100]) {
+      const stats = newStats()
+      const d = new RobotsDirectory(dir, { agent: 'bot', missingAllowed: true, maxHosts }, stats)
+      expect(judgeAll(d, urls), `maxHosts ${maxHosts}`).toEqual(expected)
+      if (maxHosts === 100) expect(stats).toMatchObject({ robotsLoaded: 6, hostsMissing: 1, noHost: 0 })
+      else expect(stats.robotsLoaded).toBeGreaterThan(6)
+    }
+  })
+
+  it('the fast path (same scheme://authority/ as the line before) never mixes hosts', () => {
+    const dir = makeDir({ 'a.test': 'User-agent: *\nDisallow: /\n', 'a.tes': 'User-agent: *\nAllow: /\n' })
+    const d = new RobotsDirectory(dir, { agent: 'bot', missingAllowed: false }, newStats())
+    expect(judgeAll(d, ['https://a.test/x', 'https://a.test/y', 'https://a.tes/x', 'https://a.test', 'https://a.test?q', 'https://a.tes?q', '/x', 'https://a.test/'])).toEqual([
+      4, 4, 5, 4, 4, 5, 0, 4,
+    ])
+  })
+
+  it('never leaves DIR and treats odd hosts as missing', () => {
+    const dir = makeDir({})
+    mkdirSync(join(dir, 'sub'))
+    writeFileSync(join(dir, 'sub', 'x'), 'User-agent: *\nDisallow: /\n')
+    const stats = newStats()
+    const d = new RobotsDirectory(join(dir, 'sub'), { agent: 'bot', missingAllowed: true }, stats)
+    expect(judgeAll(d, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, 1, 2 * 2])
+  })
+
+  it('rejects a DIR that is not a directory', () => {
+    const dir = makeDir({ f: '' })
+    expect(() => new RobotsDirectory(join(dir, 'f'), { agent: 'bot', missingAllowed: true }, newStats())).toThrow(/not a directory/)
+    expect(() => new RobotsDirectory(join(dir, 'nope'), { agent: 'bot', missingAllowed: true }, newStats())).toThrow(/no such file/)
+  })
+})
+
+describe('ProgressBar', () => {
+  it('shows a percentage when the size is known, and erases itself', () => {
+    let out = ''
+    const term = { columns: 100, write: (s: string) => ((out += s), true) }
+    const bar = new ProgressBar(term, 2_000_000)
+    bar.update(1_000_000, 12345)
+    expect(out).toMatch(/^\r 50% \[#{10}-{10}\] 1\.0 MB \/ 2\.0 MB {2}12,345 URLs {2}[\d.kM]+ URLs\/s\x1b\[K$/)
+    bar.update(1_500_000, 20000) // too soon: not redrawn
+    expect(out.split('\r').length).toBe(2)
+    bar.clear()
+    expect(out.endsWith('\r\x1b[K')).toBe(true)
+  })
+
+  it('shows bytes and lines without a size, cut to the terminal width', () => {
+    let out = ''
+    const bar = new ProgressBar({ columns: 20, write: (s: string) => ((out += s), true) }, undefined)
+    bar.update(5_000_000, 7)
+    expect(out.startsWith('\r5.0 MB  7 URLs')).toBe(true)
+    expect(out.replace('\r', '').replace('\x1b[K', '').length).toBe(19)
+  })
+})
