@@ -26,6 +26,13 @@ export interface MatchEngine {
   decideBytes(url: Uint8Array, start: number, end: number): number
   /** The same for a URL string (matched as its UTF-8 bytes). */
   decideString(url: string): number
+  /**
+   * Optional batch form: judges every LF-separated line of `bytes` (a CR
+   * before the LF excluded), writing `allow[r]` (1 when no rule) into `out`
+   * and `lines[r]` (`fallbackLine` when no rule) into `ruleLines`; returns the
+   * number of lines. Throws a RangeError when `out` or `ruleLines` is full.
+   */
+  decideLines?(bytes: Uint8Array, out: Uint8Array, ruleLines: Int32Array | undefined, allow: Uint8Array, lines: Int32Array, fallbackLine: number): number
   /** Bytes held by the engine. */
   memoryUsage(): number
 }
@@ -81,6 +88,9 @@ export class AgentMatcher {
     }
     const rules = this.rules
     const engine = this.engine
+    if (engine.decideLines) {
+      return out.subarray(0, engine.decideLines(bytes, out, ruleLines, rules.allow, rules.lines, this.fallbackLine))
+    }
     let start = 0
     while (start < n) {
       let nl = bytes.indexOf(10, start)
