@@ -4,6 +4,9 @@
  * only when asked for.
  */
 
+/** Most diagnostics kept per file (memory stays bounded on junk input); one more notes the cut. */
+export const MAX_DIAGNOSTICS = 1000
+
 /** Severity of a diagnostic; `lint` exits 1 when any `error` is present. */
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -31,6 +34,7 @@ export const DIAGNOSTICS = {
   'bad-request-rate': ['warning', 'request-rate is not "N/T[s|m|h|d]" with N >= 1 and T > 0; ignored'],
   'bad-visit-time': ['warning', 'visit-time is not "HHMM-HHMM" (UTC); ignored'],
   'bad-host': ['warning', 'host is not a host name with an optional port; ignored'],
+  'too-many-diagnostics': ['info', `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are not listed`],
 } as const satisfies Record<string, readonly [Severity, string]>
 
 /** A stable diagnostic code. */
@@ -57,7 +61,21 @@ export class DiagnosticList {
     return this.n
   }
 
-  add(code: DiagnosticCode, line: number, detail?: string): void {
+  /** True once MAX_DIAGNOSTICS are held: further ones are dropped (skip computing them). */
+  get full(): boolean {
+    return this.n > MAX_DIAGNOSTICS
+  }
+
+  /**
+   * Adds a diagnostic; past MAX_DIAGNOSTICS, one `too-many-diagnostics` and
+   * then nothing, unless `always` (for the file-level ones, such as truncated).
+   */
+  add(code: DiagnosticCode, line: number, detail?: string, always = false): void {
+    if (this.n >= MAX_DIAGNOSTICS && !always) {
+      if (this.n > MAX_DIAGNOSTICS) return
+      code = 'too-many-diagnostics'
+      detail = undefined
+    }
     if (this.n * 2 === this.data.length) {
       const grown = new Int32Array(this.data.length * 2)
       grown.set(this.data)

@@ -11,7 +11,7 @@
  */
 import { escapePatternBytes } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './parse-handler.js'
-import { LineReader } from './reader.js'
+import { LINE_HAS_PERCENT, LineReader } from './reader.js'
 
 function isSpace(b: number): boolean {
   // ' ', \t, \n, \v, \f, \r (absl::ascii_isspace)
@@ -28,18 +28,6 @@ function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: str
   }
   return true
 }
-
-const HASH = 1
-/** Internal flag: the line holds a '%' (its pattern may need escaping). */
-const PERCENT = 1 << 15
-/** Per byte: 0 for plain printable ASCII and tab; HASH for '#'; else the flag it sets. */
-const BYTE_KIND = new Uint16Array(256)
-for (let b = 0; b < 256; b++) {
-  if (b >= 128) BYTE_KIND[b] = LineFlag.hasNonAscii
-  else if ((b < 32 && b !== 9) || b === 127) BYTE_KIND[b] = LineFlag.hasControl
-}
-BYTE_KIND[35] = HASH
-BYTE_KIND[37] = PERCENT
 
 /**
  * Classifies a key like the reference's ParsedRobotsKey::Parse.
@@ -76,26 +64,15 @@ export function parseLine(
   lineStart: number,
   lineEnd: number,
   lineNumber: number,
-  tooLong: boolean,
+  summary: number,
+  contentEnd: number,
   handler: ParseHandler,
 ): void {
-  let flags = tooLong ? LineFlag.isLineTooLong : 0
-  // The content ends at a NUL (the reference reads a C string); '#' starts a
-  // comment. The same pass notes control and non-ASCII bytes for diagnostics.
-  let end = lineEnd
-  for (let i = lineStart; i < lineEnd; i++) {
-    const k = BYTE_KIND[raw[i]]
-    if (k === 0) continue
-    if (k === HASH && end === lineEnd) {
-      flags |= LineFlag.hasComment
-      end = i
-    } else if (k !== HASH) {
-      flags |= k
-      if (raw[i] === 0 && end === lineEnd) end = i
-    }
-  }
-  const clean = (flags & (LineFlag.hasNonAscii | PERCENT)) === 0
-  flags &= ~PERCENT
+  // The reader found where the content ends (a '#' or a NUL) and which bytes
+  // the line holds; see LineSink.
+  let end = contentEnd
+  const clean = (summary & (LineFlag.hasNonAscii | LINE_HAS_PERCENT)) === 0
+  let flags = summary & ~LINE_HAS_PERCENT
   let start = lineStart
   while (start < end && isSpace(raw[start])) start++
   while (end > start && isSpace(raw[end - 1])) end--
@@ -171,7 +148,7 @@ export function parseLine(
 
 /** A reader wired to a handler: push chunks, then `end()`. */
 export function createParser(handler: ParseHandler, limit?: number): LineReader {
-  return new LineReader((bytes, start, end, n, tooLong) => parseLine(bytes, start, end, n, tooLong, handler), limit)
+  return new LineReader((bytes, start, end, n, flags, contentEnd) => parseLine(bytes, start, end, n, flags, contentEnd, handler), limit)
 }
 
 const encoder = new TextEncoder()

@@ -10,9 +10,11 @@
  *   whole (a shortened rule would change its meaning), and `truncated` is set.
  *
  * Memory: one line buffer of MAX_LINE_BYTES plus the chunk in hand. Lines inside
- * one chunk are handed out as views of that chunk, without copying.
+ * one chunk are handed out as offsets into that chunk, without copying; the
+ * buffer is used only for a line that spans chunks.
  */
 import { RobotsLimitError } from './errors.js'
+import { LineFlag } from './parse-handler.js'
 
 /** The default and minimum parsing limit: 500 KiB (RFC 9309 §2.5). */
 export const DEFAULT_LIMIT = 512_000
@@ -20,8 +22,49 @@ export const DEFAULT_LIMIT = 512_000
 /** Longest line kept, as in the reference (2083 * 8 - 1 bytes). */
 export const MAX_LINE_BYTES = 2083 * 8 - 1
 
-/** Receives each physical line as `bytes[start, end)`; the bytes are only valid during the call. */
-export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, tooLong: boolean) => void
+/**
+ * Receives each physical line as `bytes[start, end)` (only valid during the
+ * call), with a summary the reader makes while looking for the line's end:
+ * `flags` holds LineFlag bits (isLineTooLong, hasComment, hasControl,
+ * hasNonAscii) and {@link LINE_HAS_PERCENT}; `contentEnd` is where the content
+ * ends: the first '#' (a comment) or NUL (the reference reads a C string), else
+ * `end`.
+ */
+export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, flags: number, contentEnd: number) => void
+
+/** Summary bit (not a reference flag): the line holds a '%'. */
+export const LINE_HAS_PERCENT = 1 << 15
+
+const K_HASH = 1 << 16
+const K_NUL = 1 << 17
+const K_EOL = 1 << 18
+/** Per byte: 0 for printable ASCII and tab; else summary bits (K_EOL for LF and CR). */
+const KIND = new Int32Array(256)
+for (let b = 0; b < 256; b++) {
+  if (b >= 128) KIND[b] = LineFlag.hasNonAscii
+  else if ((b < 32 && b !== 9) || b === 127) KIND[b] = LineFlag.hasControl
+}
+KIND[0] = K_NUL | LineFlag.hasControl
+KIND[10] = K_EOL
+KIND[13] = K_EOL
+KIND[35] = K_HASH
+KIND[37] = LINE_HAS_PERCENT
+
+/** Summary of `bytes[from, to)` (no line ends inside): `[flags, offset of the first '#' or NUL from `from`, or -1]`. */
+function summarize(bytes: Uint8Array, from: number, to: number): [flags: number, cut: number] {
+  let flags = 0
+  let cut = -1
+  for (let i = from; i < to; i++) {
+    const k = KIND[bytes[i]]
+    if (k === 0) continue
+    if (k >= K_HASH && cut < 0) {
+      cut = i - from
+      if (k === K_HASH) flags |= LineFlag.hasComment
+    }
+    flags |= k & 0xffff
+  }
+  return [flags, cut]
+}
 
 const EMPTY = new Uint8Array(0)
 const BOM0 = 0xef
@@ -53,7 +96,8 @@ export class LineReader {
   /** Holds a line that spans chunks; allocated on first need. */
   private buf: Uint8Array | null = null
   private pending = 0
-  private pendingTooLong = false
+  private pendingFlags = 0
+  private pendingCut = -1
   private bomPos = 0
   private lastWasCR = false
   private ended = false
@@ -90,32 +134,39 @@ export class LineReader {
         this.bomPos = 3
       }
     }
-    // Without a CR in the chunk, line ends are found by indexOf (native, fast).
-    const cr = chunk.indexOf(13, i)
-    const noCR = cr < 0 || cr >= n
+    // One pass per byte: find the line's end and summarise its bytes.
     while (i < n) {
-      let j: number
+      let j = i
       let b = 10
-      if (noCR) {
-        j = chunk.indexOf(10, i)
-        if (j < 0 || j >= n) j = n
-      } else {
-        j = i
-        while (j < n) {
+      let flags = 0
+      let cut = -1
+      for (; j < n; j++) {
+        const k = KIND[chunk[j]]
+        if (k === 0) continue
+        if (k === K_EOL) {
           b = chunk[j]
-          if (b === 10 || b === 13) break
-          j++
+          break
         }
+        if (k >= K_HASH && cut < 0) {
+          cut = j
+          if (k === K_HASH) flags |= LineFlag.hasComment
+        }
+        flags |= k & 0xffff
       }
       if (j === n) {
         this.append(chunk, i, n)
         break
       }
-      if (this.pending === 0 && !this.pendingTooLong) {
+      if (this.pending === 0) {
         if (!(j === i && this.lastWasCR && b === 10)) {
-          const len = j - i
-          if (len > MAX_LINE_BYTES) this.sink(chunk, i, i + MAX_LINE_BYTES, ++this.lineCount, true)
-          else this.sink(chunk, i, j, ++this.lineCount, false)
+          if (j - i > MAX_LINE_BYTES) {
+            // Only the first MAX_LINE_BYTES bytes are the line; summarise those.
+            const end = i + MAX_LINE_BYTES
+            const [f, c] = summarize(chunk, i, end)
+            this.sink(chunk, i, end, ++this.lineCount, f | LineFlag.isLineTooLong, c < 0 ? end : i + c)
+          } else {
+            this.sink(chunk, i, j, ++this.lineCount, flags, cut < 0 ? j : cut)
+          }
         }
       } else {
         this.append(chunk, i, j)
@@ -135,24 +186,31 @@ export class LineReader {
     this.flush()
   }
 
+  /** Adds `chunk[from, to)` (no line end inside) to the line in the buffer, up to MAX_LINE_BYTES. */
   private append(chunk: Uint8Array, from: number, to: number): void {
     const room = MAX_LINE_BYTES - this.pending
-    const len = to - from
+    let len = to - from
     if (len === 0) return
     const buf = (this.buf ??= new Uint8Array(MAX_LINE_BYTES))
     if (len > room) {
-      buf.set(chunk.subarray(from, from + room), this.pending)
-      this.pending = MAX_LINE_BYTES
-      this.pendingTooLong = true
-    } else {
-      buf.set(chunk.subarray(from, to), this.pending)
-      this.pending += len
+      len = room
+      this.pendingFlags |= LineFlag.isLineTooLong
     }
+    if (len === 0) return
+    buf.set(chunk.subarray(from, from + len), this.pending)
+    let [flags, cut] = summarize(chunk, from, from + len)
+    // The first '#' or NUL of the whole line decides; a later one in this piece does not.
+    if (this.pendingCut < 0 && cut >= 0) this.pendingCut = this.pending + cut
+    else flags &= ~LineFlag.hasComment
+    this.pendingFlags |= flags
+    this.pending += len
   }
 
   private flush(): void {
-    this.sink(this.buf ?? EMPTY, 0, this.pending, ++this.lineCount, this.pendingTooLong)
+    const end = this.pending
+    this.sink(this.buf ?? EMPTY, 0, end, ++this.lineCount, this.pendingFlags, this.pendingCut < 0 ? end : this.pendingCut)
     this.pending = 0
-    this.pendingTooLong = false
+    this.pendingFlags = 0
+    this.pendingCut = -1
   }
 }

@@ -15,6 +15,9 @@ export const UNUSED_KEYS: ReadonlySet<string> = new Set([
   'nofollow', 'noindex', 'request-rate', 'revisit-after', 'visit-time',
 ])
 
+/** Length of the longest key with a meaning here (content-signal). */
+const MAX_KNOWN_KEY = 14
+
 const utf8 = new TextDecoder('utf-8', { fatal: false })
 const utf8Strict = new TextDecoder('utf-8', { fatal: true })
 
@@ -73,15 +76,17 @@ export class RobotsBuilder implements ParseHandler {
   }
 
   unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
-    const key = keyBytes.subarray(keyStart, keyEnd)
-    const value = bytes.subarray(start, end)
-    const lowerKey = asciiLower(latin1(key))
-    const kind = extensionKind(lowerKey)
+    // Known keys are at most 14 bytes long: a longer key (HTML lines, ...) is unknown.
+    const short = keyEnd - keyStart <= MAX_KNOWN_KEY
+    const lowerKey = short ? asciiLower(latin1(keyBytes.subarray(keyStart, keyEnd))) : ''
+    const kind = short ? extensionKind(lowerKey) : -1
     if (kind < 0) {
-      if (UNUSED_KEYS.has(lowerKey)) this.diagnostics.add('unused-directive', line, lowerKey)
-      else this.diagnostics.add('unknown-directive', line, JSON.stringify(utf8Text(key)))
+      if (this.diagnostics.full) return
+      if (short && UNUSED_KEYS.has(lowerKey)) this.diagnostics.add('unused-directive', line, lowerKey)
+      else this.diagnostics.add('unknown-directive', line, JSON.stringify(utf8Text(keyBytes.subarray(keyStart, Math.min(keyEnd, keyStart + 64)))))
       return
     }
+    const value = bytes.subarray(start, end)
     if (!this.inGroup) {
       this.diagnostics.add('directive-outside-group', line, lowerKey)
       return

@@ -181,7 +181,7 @@ export class Robots {
 
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  if (reader.truncated) builder.diagnostics.add('truncated', reader.lineCount + 1, `read ${reader.bytesRead} bytes`)
+  if (reader.truncated) builder.diagnostics.add('truncated', reader.lineCount + 1, `read ${reader.bytesRead} bytes`, true)
   return new Robots(builder.finish(), builder.sitemaps, builder.diagnostics, {
     truncated: reader.truncated,
     bytesRead: reader.bytesRead,

@@ -80,6 +80,7 @@ const CASES: Record<DiagnosticCode, Case[]> = {
     { body: 'User-agent: *\nVisit-time: morning\n', line: 2 },
   ],
   'bad-host': [{ body: 'User-agent: *\nHost: not a host!\n', line: 2 }],
+  'too-many-diagnostics': [{ body: 'x\n'.repeat(1500), line: 1001, note: 'the cap on diagnostics per file' }],
 }
 
 const CLEAN = `# robots.txt for www.example.com
@@ -98,6 +99,18 @@ Host: www.example.com
 
 Sitemap: https://www.example.com/sitemap.xml
 `
+
+describe('diagnostics: bounded per file', () => {
+  it('keeps at most MAX_DIAGNOSTICS, notes the cut once, and still reports truncation', () => {
+    const body = 'junkline\n'.repeat(60_000)
+    const robots = parseRobots(body)
+    const d = robots.diagnostics
+    expect(d.filter((x) => x.code === 'invalid-line')).toHaveLength(1000)
+    expect(d.filter((x) => x.code === 'too-many-diagnostics')).toHaveLength(1)
+    expect(d.filter((x) => x.code === 'truncated')).toHaveLength(1)
+    expect(d).toHaveLength(1002)
+  })
+})
 
 describe('diagnostics: every code', () => {
   it('has a case for every code in DIAGNOSTICS', () => {
