@@ -7,6 +7,7 @@ import { DiagnosticList } from './diagnostics.js'
 import { extensionKind, readExtension } from './group-extensions.js'
 import { latin1 } from './escape.js'
 import { LineFlag, type ParseHandler } from './parse-handler.js'
+import { isValidUtf8 } from './utf8.js'
 import { asciiLower, productTokenLength } from './product-token.js'
 
 /** Keys the reference reports as "Unused": known, but carrying no access rule. */
@@ -19,7 +20,6 @@ export const UNUSED_KEYS: ReadonlySet<string> = new Set([
 const MAX_KNOWN_KEY = 14
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })
-const utf8Strict = new TextDecoder('utf-8', { fatal: true })
 
 function isSpaceByte(b: number): boolean {
   return b === 32 || (b >= 9 && b <= 13)
@@ -108,7 +108,7 @@ export class RobotsBuilder implements ParseHandler {
       this.diagnostics.add('invalid-line', line)
     }
     if (flags & LineFlag.hasControl) this.diagnostics.add('control-character', line)
-    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes.subarray(start, end), flags & LineFlag.isLineTooLong ? 3 : 0)) {
+    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
       this.diagnostics.add('invalid-utf8', line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) {
@@ -187,21 +187,3 @@ function canParseUrl(text: string): boolean {
   }
 }
 
-/** UTF-8 validity; the last `slack` bytes may hold a sequence cut by the line limit. */
-function isValidUtf8(bytes: Uint8Array, slack: number): boolean {
-  try {
-    utf8Strict.decode(bytes)
-    return true
-  } catch {
-    if (slack === 0) return false
-    for (let cut = 1; cut <= slack && cut < bytes.length; cut++) {
-      try {
-        utf8Strict.decode(bytes.subarray(0, bytes.length - cut))
-        return true
-      } catch {
-        // try a shorter prefix
-      }
-    }
-    return false
-  }
-}

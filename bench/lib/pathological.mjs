@@ -1,0 +1,181 @@
+// Pathological robots.txt files and URLs, generated in code (deterministic:
+// a seeded PRNG), for bench/worst-case.mjs and for tests:
+//
+//   import { pathologicalFiles, pathologicalUrl } from '../bench/lib/pathological.mjs'
+//   for (const f of pathologicalFiles()) { const m = parseRobots(f.body).agent('Googlebot'); m.isAllowed(f.url(8192)) }
+//
+// No Node built-ins: importable from any runtime.
+//
+// Every file comes with `url(length, seed)`, a full URL of exactly `length`
+// bytes (ASCII) drawn from the file's own alphabet, so that rule positions
+// stay live for the whole URL (the worst case: the scan never ends early on a
+// terminal state). Each file also carries rules that cannot complete on such
+// URLs (a final letter the URLs never contain, or `$`), so no verdict is
+// reached before the end of the URL.
+
+/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
+export function prng(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function pick(rand, s) {
+  return s[Math.floor(rand() * s.length)]
+}
+
+function randomString(rand, alphabet, n) {
+  let out = ''
+  for (let i = 0; i < n; i++) out += pick(rand, alphabet)
+  return out
+}
+
+const ORIGIN = 'https://example.com'
+
+/**
+ * A full URL of exactly `length` bytes: ORIGIN + '/' + `head` (if given) +
+ * random characters from `alphabet`.
+ */
+export function pathologicalUrl(length, { alphabet = 'abcdefgh', head = '', seed = 1 } = {}) {
+  const rand = prng(seed)
+  const prefix = ORIGIN + '/' + head
+  if (length < prefix.length) throw new RangeError(`URL length ${length} is below its prefix length ${prefix.length}`)
+  return prefix + randomString(rand, alphabet, length - prefix.length)
+}
+
+function file(name, description, lines, urlOptions) {
+  const body = lines.join('\n') + '\n'
+  return {
+    name,
+    description,
+    body,
+    bytes: body.length, // ASCII only
+    rules: lines.filter((l) => /^(allow|disallow):/i.test(l)).length,
+    urlOptions,
+    url: (length, seed = 1) => pathologicalUrl(length, { ...urlOptions, seed }),
+  }
+}
+
+/**
+ * Thousands of `*`-heavy rules: `Disallow: /*a*b*c*d...` variants over the
+ * letters a–h, a quarter ending in `$`, a quarter ending in `*z` (z never
+ * occurs in the URLs, so these stay live to the end), some Allow rules. The
+ * position sets reached on random a–h URLs are many: the DFA keeps building
+ * new states (and flushing its cache at the default budget).
+ */
+export function starHeavy(count = 3000, seed = 11) {
+  const rand = prng(seed)
+  const lines = ['User-agent: *']
+  for (let i = 0; i < count; i++) {
+    const k = 4 + Math.floor(rand() * 9) // 4..12 letters
+    let p = '/*' + Array.from({ length: k }, () => pick(rand, 'abcdefgh')).join('*')
+    const tail = i % 4
+    if (tail === 1) p += '$'
+    else if (tail === 2) p += '*z'
+    else if (tail === 3) p += '*' // a trailing star: same as none, but another position
+    lines.push(`${i % 7 === 0 ? 'Allow' : 'Disallow'}: ${p}`)
+  }
+  return file('star-heavy', `${count} rules like /*a*b*c*d*... (4-12 stars; $, *z endings)`, lines, { alphabet: 'abcdefgh' })
+}
+
+/**
+ * 20,000 distinct rules (about 420 KB, under the 500 KiB limit): random
+ * paths over `abcd/` of 6–18 bytes, one in
+ * five with a `*` somewhere, one in ten with a final `$`.
+ */
+export function distinctRules(count = 20000, seed = 22) {
+  const rand = prng(seed)
+  const seen = new Set()
+  const lines = ['User-agent: Googlebot']
+  while (seen.size < count) {
+    let p = '/' + randomString(rand, 'abcd/', 5 + Math.floor(rand() * 13))
+    const r = rand()
+    if (r < 0.2) {
+      const at = 1 + Math.floor(rand() * (p.length - 1))
+      p = p.slice(0, at) + '*' + p.slice(at)
+    }
+    if (rand() < 0.1) p += '$'
+    if (seen.has(p)) continue
+    seen.add(p)
+    lines.push(`${rand() < 0.3 ? 'Allow' : 'Disallow'}: ${p}`)
+  }
+  return file('distinct-20k', `${count} distinct rules over abcd/ (20% with *, 10% with $)`, lines, { alphabet: 'abcd/' })
+}
+
+/**
+ * Rules sharing a long prefix: `Disallow: /<prefix><suffix i>`, the prefix
+ * `prefixLength` random letters, the suffixes distinct; the URLs start with
+ * the prefix, so every rule is live across it (one position per rule per
+ * byte), then a random tail over the suffix alphabet. 2,000 rules of 200
+ * bytes make about 420 KB (under the 500 KiB limit).
+ */
+export function sharedPrefix(count = 2000, prefixLength = 200, seed = 33) {
+  const rand = prng(seed)
+  const prefix = randomString(rand, 'abcdefghijklmnopqrstuvwxyz', prefixLength)
+  const lines = ['User-agent: *']
+  for (let i = 0; i < count; i++) {
+    const suffix = i.toString(36) + (i % 3 === 0 ? '*q' : i % 3 === 1 ? '$' : '')
+    lines.push(`Disallow: /${prefix}${suffix}`)
+  }
+  return file('shared-prefix', `${count} rules with a ${prefixLength}-byte shared prefix`, lines, { alphabet: '0123456789abcdefghijklmnopqrstuvwxyz', head: prefix })
+}
+
+/**
+ * One rule of 16 KiB: `/*` then segments of 3 random letters over `ab`, each
+ * segment after a `*`, ending with `b*z` (z never in the URLs). On random a/b
+ * URLs the star threads advance through the segments, so the live position
+ * set grows with the URL (up to the rule's length).
+ */
+export function longRule(length = 16 * 1024, seed = 44) {
+  const rand = prng(seed)
+  let p = '/'
+  while (p.length < length - 4) p += '*' + randomString(rand, 'ab', 3)
+  p = (p + '*z').slice(0, length)
+  if (!p.endsWith('z')) p = p.slice(0, -1) + 'z'
+  const lines = ['User-agent: *', `Disallow: ${p}`, 'Allow: /a']
+  return file('rule-16KiB', `one ${length}-byte rule: /*aba*bab*... (star every 4 bytes), never completing`, lines, { alphabet: 'ab' })
+}
+
+/**
+ * About 400 KB of realistic-looking rules (under the 500 KiB limit): several
+ * groups, paths of words, query strings, `*` and `$`, percent-escapes.
+ */
+export function bigFile(targetBytes = 400_000, seed = 55) {
+  const rand = prng(seed)
+  const words = ['search', 'cart', 'user', 'api', 'static', 'img', 'page', 'tag', 'id', 'sort', 'q', 'print', 'ajax', 'admin', 'login', 'share', 'feed', 'amp', 'lang', 'ref']
+  const lines = []
+  let size = 0
+  let group = 0
+  while (size < targetBytes) {
+    if (lines.length % 2000 === 0) {
+      const ua = ['*', 'Googlebot', 'Bingbot', 'Googlebot-Image'][group++ % 4]
+      lines.push(`User-agent: ${ua}`)
+    }
+    let p = ''
+    const segs = 1 + Math.floor(rand() * 4)
+    for (let s = 0; s < segs; s++) p += '/' + (rand() < 0.15 ? '*' : '') + pick(rand, words) + (rand() < 0.3 ? Math.floor(rand() * 1000) : '')
+    const r = rand()
+    if (r < 0.2) p += '?' + pick(rand, words) + '=' + (rand() < 0.5 ? '*' : Math.floor(rand() * 100))
+    else if (r < 0.3) p += '*.' + pick(rand, ['php', 'json', 'xml', 'pdf']) + '$'
+    else if (r < 0.35) p += '/%E2%9C%93'
+    const line = `${rand() < 0.25 ? 'Allow' : 'Disallow'}: ${p}`
+    lines.push(line)
+    size += line.length + 1
+  }
+  return file('file-400KB', `~${Math.round(targetBytes / 1000)} KB of mixed rules in several groups`, lines, {
+    alphabet: 'abcdefghijklmnopqrstuvwxyz0123456789/?=&.-_',
+  })
+}
+
+/** Every pathological file, in report order. */
+export function pathologicalFiles() {
+  return [starHeavy(), distinctRules(), sharedPrefix(), longRule(), bigFile()]
+}
+
+/** URL lengths of the worst-case workload. */
+export const URL_LENGTHS = [8 * 1024, 64 * 1024]
