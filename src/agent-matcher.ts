@@ -3,6 +3,7 @@
  * URLs or paths, explanations, and batch evaluation over byte buffers.
  */
 import { latin1 } from './escape.js'
+import { OBJECT_BYTES, TYPED_ARRAY_OVERHEAD } from './automaton/lazy-dfa.js'
 import { noMatchLine, type RuleSet } from './rule-set.js'
 
 /** Which rule decided a URL. */
@@ -113,7 +114,10 @@ export class AgentMatcher {
   /** Bytes held by this matcher (rules and compiled states). */
   memoryUsage(): number {
     const s = this.rules
-    return 200 + s.patterns.byteLength + s.starts.byteLength * 4 + s.allow.byteLength + this.engine.memoryUsage()
+    const ruleBytes =
+      s.patterns.byteLength + s.starts.byteLength + s.ends.byteLength + s.allow.byteLength + s.lines.byteLength + s.priority.byteLength
+    // The matcher and RuleSet objects, and the six typed arrays of the RuleSet.
+    return 2 * OBJECT_BYTES + 6 * TYPED_ARRAY_OVERHEAD + ruleBytes + this.engine.memoryUsage()
   }
 
   private explainRule(r: number): Explanation {

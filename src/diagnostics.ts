@@ -118,7 +118,8 @@ export class DiagnosticList {
 
   /** Bytes held. */
   memoryUsage(): number {
-    let bytes = this.data.byteLength + 32
+    // The list object and its typed array (about 64 + 160 bytes beyond the data).
+    let bytes = this.data.byteLength + 224
     if (this.details) for (const d of this.details.values()) bytes += 40 + d.length * 2
     return bytes
   }

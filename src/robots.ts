@@ -10,6 +10,7 @@ import { parseInto } from './parser.js'
 import { RobotsBuilder } from './robots-builder.js'
 import { assignExtensionGroups, selectRules, type RuleSet } from './rule-set.js'
 import { createEngine, type EngineOptions } from './engine.js'
+import { OBJECT_BYTES, TYPED_ARRAY_OVERHEAD } from './automaton/lazy-dfa.js'
 import { asciiLower } from './product-token.js'
 import type { LineReader } from './reader.js'
 import { decodeRobots, encodeRobots } from './robots-bytes.js'
@@ -144,11 +145,16 @@ export class Robots {
   /** Bytes held: the compact rules, sitemaps, diagnostics and every compiled matcher. */
   memoryUsage(): number {
     const r = this.rules
-    let bytes = 160 + r.patterns.byteLength + r.events.byteLength + this.diagnosticList.memoryUsage()
+    // The Robots and rules objects, three arrays, two typed arrays; strings at 24 bytes plus one per char.
+    let bytes = 5 * OBJECT_BYTES + 2 * TYPED_ARRAY_OVERHEAD + r.patterns.byteLength + r.events.byteLength
+    bytes += this.diagnosticList.memoryUsage()
     for (const name of r.names) bytes += 32 + name.length
     for (const s of this.sitemaps) bytes += 32 + s.length
-    bytes += r.extensions.length * 64
-    if (this.matchers) for (const [key, m] of this.matchers) bytes += 80 + key.length + m.memoryUsage()
+    bytes += r.extensions.length * 2 * OBJECT_BYTES
+    if (this.matchers) {
+      bytes += 200
+      for (const [key, m] of this.matchers) bytes += 40 + 24 + key.length + m.memoryUsage()
+    }
     return bytes
   }
 

@@ -135,4 +135,22 @@ describe('differential: seeded random rule sets and URLs', () => {
       { seed: 20261121, numRuns: 3000 },
     )
   })
+
+  it('regression (star dominance pruning): *-dense patterns over a two-letter alphabet, 3000 seeded cases', () => {
+    const pat = fc.array(fc.constantFrom('a', 'b', '*', '*', 'ab', '$'), { minLength: 1, maxLength: 9 }).map((a) => '/' + a.join(''))
+    const rules = fc.array(fc.record({ allow: fc.boolean(), p: pat }), { minLength: 1, maxLength: 8 })
+    const path = fc.array(fc.constantFrom('a', 'b', '$', '*'), { maxLength: 14 }).map((a) => '/' + a.join(''))
+    fc.assert(
+      fc.property(rules, fc.array(path, { minLength: 1, maxLength: 10 }), (rs, urls) => {
+        const body = 'User-agent: *\n' + rs.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.p}`).join('\n')
+        const auto = parseRobots(body)
+        const plain = parseRobots(body, { engine: 'plain' })
+        for (const u of urls) {
+          const d = disagreement(auto, plain, 'FooBot', u)
+          if (d) throw new Error(`${d}\n--- robots.txt ---\n${body}`)
+        }
+      }),
+      { seed: 424242, numRuns: 3000 },
+    )
+  })
 })

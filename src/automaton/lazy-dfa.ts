@@ -26,8 +26,15 @@ import { buildByteClasses, END_CLASS, type ByteClasses } from './byte-classes.js
 import { END, STAR, buildPositions, type Positions } from './positions.js'
 import type { RuleSet } from '../rule-set.js'
 
+/** Approximate V8 cost of one typed array beyond its bytes (the view object and its ArrayBuffer). */
+export const TYPED_ARRAY_OVERHEAD = 160
+/** Approximate cost of a small JS object. */
+export const OBJECT_BYTES = 64
+const MAP_BASE_BYTES = 200
+const MAP_ENTRY_BYTES = 40
+
 /** Default per-matcher budget for compiled states, in bytes (see README.md for the measurement). */
-export const DEFAULT_MATCHER_BUDGET = 1 << 20
+export const DEFAULT_MATCHER_BUDGET = 4 << 20
 
 /** Smallest budget accepted. */
 export const MIN_MATCHER_BUDGET = 4096
@@ -70,37 +77,43 @@ export class LazyDfa {
   readonly budget: number
 
   private readonly set: RuleSet
-  private readonly pos: Positions
+  /** The NFA (positions.ts): item and rule per position, anchored per rule. */
+  private readonly item: Int16Array
+  private readonly rule: Int32Array
+  private readonly anchored: Uint8Array
+  private readonly positionTotal: number
+  /** Each rule's first position: the start state's positions. */
+  private readonly startPositions: Int32Array
   /** Number of cached non-terminal states (rows). */
   private rowCount = 0
-  /** Per row: best rule so far (-1: none), and where its positions sit in `pool`. */
-  private rowBest: Int32Array = new Int32Array(4)
-  private rowStart: Int32Array = new Int32Array(4)
-  private rowLen: Int32Array = new Int32Array(4)
+  /** Per row, 3 ints: best rule so far (-1: none), start and length of its positions in `pool`. */
+  private rowInfo: Int32Array = new Int32Array(3 * 4)
   /** Live positions of every row, back to back. */
   private pool: Int32Array = new Int32Array(64)
   private poolLen = 0
   /** Hash of (best, positions) → row, or rows on a collision. */
   private ids = new Map<number, number | number[]>()
-  private bytes = 0
   private slashState = -1
-  private readonly startPositions: Int32Array
 
   constructor(set: RuleSet, budget: number = DEFAULT_MATCHER_BUDGET) {
     if (!(budget >= MIN_MATCHER_BUDGET)) throw new RangeError(`matcher budget must be >= ${MIN_MATCHER_BUDGET} bytes, got ${budget}`)
     this.budget = budget
     this.set = set
-    this.pos = buildPositions(set)
-    this.classes = buildByteClasses(this.pos.literals)
+    const pos: Positions = buildPositions(set)
+    this.item = pos.item
+    this.rule = pos.rule
+    this.anchored = pos.anchored
+    this.positionTotal = pos.count
+    this.startPositions = pos.base
+    this.classes = buildByteClasses(pos.literals)
     this.T = set.count + 1
     this.W = this.classes.count + 1
     this.table = new Int32Array(this.W * 4)
-    this.startPositions = Int32Array.from(this.pos.base)
   }
 
   /** The NFA positions (for the README's figures and tests). */
   get positionCount(): number {
-    return this.pos.count
+    return this.positionTotal
   }
 
   /** Number of cached non-terminal states. */
@@ -108,12 +121,18 @@ export class LazyDfa {
     return this.rowCount
   }
 
-  /** Bytes held by the cache and the tables. */
+  /** Bytes held by the state cache (table, positions, index): what the budget bounds. */
+  cacheBytes(): number {
+    return this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + MAP_BASE_BYTES + this.ids.size * MAP_ENTRY_BYTES
+  }
+
+  /** Bytes held: the state cache plus the fixed NFA tables and object overheads. */
   memoryUsage(): number {
-    return (
-      this.table.byteLength + this.pool.byteLength + this.rowBest.byteLength * 3 + this.ids.size * 48 +
-      this.pos.count * 6 + this.set.count * 5 + 256
-    )
+    const fixed =
+      this.item.byteLength + this.rule.byteLength + this.anchored.byteLength + this.startPositions.byteLength +
+      this.classes.map.byteLength + this.classes.representative.byteLength
+    // 10 typed arrays (each a JS object plus an ArrayBuffer), the DFA and class objects.
+    return this.cacheBytes() + fixed + 10 * TYPED_ARRAY_OVERHEAD + 3 * OBJECT_BYTES
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
@@ -149,12 +168,12 @@ export class LazyDfa {
   }
 
   private step(k: number, byte: number): number {
-    const item = this.pos.item
-    scratchFor(this.pos.count)
+    const item = this.item
+    scratchFor(this.positionTotal)
     const out = scratch
     const e = epoch
     let n = 0
-    let best = this.rowBest[k]
+    let best = this.rowInfo[k * 3]
     const add = (p: number): void => {
       // closure of p: p itself, and past a star; a prefix rule's end is a match.
       for (;;) {
@@ -162,8 +181,8 @@ export class LazyDfa {
         stamp[p] = e
         const it = item[p]
         if (it === END) {
-          const r = this.pos.rule[p]
-          if (this.pos.anchored[r]) out[n++] = p
+          const r = this.rule[p]
+          if (this.anchored[r]) out[n++] = p
           else if (best < 0 || this.beats(r, best)) best = r
           return
         }
@@ -173,7 +192,7 @@ export class LazyDfa {
       }
     }
     const ps = this.pool
-    for (let i = this.rowStart[k], end = i + this.rowLen[k]; i < end; i++) {
+    for (let i = this.rowInfo[k * 3 + 1], end = i + this.rowInfo[k * 3 + 2]; i < end; i++) {
       const p = ps[i]
       const it = item[p]
       if (it === STAR) add(p)
@@ -183,8 +202,8 @@ export class LazyDfa {
   }
 
   private closure(starts: Int32Array, best0: number): number {
-    const item = this.pos.item
-    scratchFor(this.pos.count)
+    const item = this.item
+    scratchFor(this.positionTotal)
     const out = scratch
     const e = epoch
     let n = 0
@@ -196,8 +215,8 @@ export class LazyDfa {
         stamp[p] = e
         const it = item[p]
         if (it === END) {
-          const r = this.pos.rule[p]
-          if (this.pos.anchored[r]) out[n++] = p
+          const r = this.rule[p]
+          if (this.anchored[r]) out[n++] = p
           else if (best < 0 || this.beats(r, best)) best = r
           break
         }
@@ -222,16 +241,37 @@ export class LazyDfa {
 
   /** Drops positions whose rule cannot beat `best`; sorts the rest in place. Returns their count. */
   private prune(list: Int32Array, n: number, best: number): number {
+    const rule = this.rule
+    const item = this.item
     let m = 0
     if (best < 0) m = n
     else {
       for (let i = 0; i < n; i++) {
         const p = list[i]
-        if (this.beats(this.pos.rule[p], best)) list[m++] = p
+        if (this.beats(rule[p], best)) list[m++] = p
       }
     }
-    list.subarray(0, m).sort()
-    return m
+    if (m > 1) list.subarray(0, m).sort()
+    // Star dominance: a live '*' position of a rule makes the rule's earlier
+    // positions redundant (from them, any match must pass the star, which is
+    // live already and loops), so keep only the star and what lies past it.
+    // Walking down from the top, kept positions are packed at the top end.
+    let w = m
+    let current = -1
+    let starSeen = false
+    for (let i = m - 1; i >= 0; i--) {
+      const p = list[i]
+      const r = rule[p]
+      if (r !== current) {
+        current = r
+        starSeen = false
+      }
+      if (starSeen) continue
+      if (item[p] === STAR) starSeen = true
+      list[--w] = p
+    }
+    if (w > 0) list.copyWithin(0, w, m)
+    return m - w
   }
 
   /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
@@ -247,38 +287,28 @@ export class LazyDfa {
         for (const k of known) if (this.sameRow(k, n, best)) return this.T + k * this.W
       }
     }
-    const cost = this.W * 4 + n * 4 + 64
-    if (this.bytes + cost > this.budget && this.rowCount > 0) this.flush()
+    // Budget: what the cache will hold once this state is in (arrays grow by doubling).
+    if (this.rowCount > 0 && this.cacheBytes() + this.growthFor(n) + MAP_ENTRY_BYTES > this.budget) this.flush()
     const k = this.rowCount++
-    if ((k + 1) * this.W > this.table.length) {
-      const grown = new Int32Array(Math.max(this.table.length * 2, (k + 1) * this.W))
-      grown.set(this.table)
-      this.table = grown
-    }
-    if (k >= this.rowBest.length) {
-      const size = this.rowBest.length * 2
-      this.rowBest = grow(this.rowBest, size)
-      this.rowStart = grow(this.rowStart, size)
-      this.rowLen = grow(this.rowLen, size)
-    }
+    if ((k + 1) * this.W > this.table.length) this.table = grow(this.table, Math.max(this.table.length * 2, (k + 1) * this.W))
+    if ((k + 1) * 3 > this.rowInfo.length) this.rowInfo = grow(this.rowInfo, this.rowInfo.length * 2)
     if (this.poolLen + n > this.pool.length) this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolLen + n))
     this.pool.set(list.subarray(0, n), this.poolLen)
-    this.rowStart[k] = this.poolLen
-    this.rowLen[k] = n
-    this.rowBest[k] = best
+    this.rowInfo[k * 3] = best
+    this.rowInfo[k * 3 + 1] = this.poolLen
+    this.rowInfo[k * 3 + 2] = n
     this.poolLen += n
     this.table.fill(-1, k * this.W, (k + 1) * this.W)
     const again = this.ids.get(h)
     if (again === undefined) this.ids.set(h, k)
     else if (typeof again === 'number') this.ids.set(h, [again, k])
     else again.push(k)
-    this.bytes += cost
     // End verdict: the best of the state and of the anchored rules whose end is live here.
     let endBest = best
     for (let i = 0; i < n; i++) {
       const p = list[i]
-      if (this.pos.item[p] === END) {
-        const r = this.pos.rule[p]
+      if (this.item[p] === END) {
+        const r = this.rule[p]
         if (endBest < 0 || this.beats(r, endBest)) endBest = r
       }
     }
@@ -287,20 +317,33 @@ export class LazyDfa {
   }
 
   private sameRow(k: number, n: number, best: number): boolean {
-    if (this.rowBest[k] !== best || this.rowLen[k] !== n) return false
+    if (this.rowInfo[k * 3] !== best || this.rowInfo[k * 3 + 2] !== n) return false
     const pool = this.pool
-    const at = this.rowStart[k]
+    const at = this.rowInfo[k * 3 + 1]
     for (let i = 0; i < n; i++) if (pool[at + i] !== scratch[i]) return false
     return true
   }
 
+  /** Bytes the arrays grow by when a state with `n` positions is added. */
+  private growthFor(n: number): number {
+    const k = this.rowCount
+    let extra = 0
+    if ((k + 1) * this.W > this.table.length) extra += Math.max(this.table.length, (k + 1) * this.W - this.table.length) * 4
+    if ((k + 1) * 3 > this.rowInfo.length) extra += this.rowInfo.byteLength
+    if (this.poolLen + n > this.pool.length) extra += Math.max(this.pool.length, this.poolLen + n - this.pool.length) * 4
+    return extra
+  }
+
+  /** Drops every cached state and gives the memory back (the caller rebuilds from the state in hand). */
   private flush(): void {
     this.flushes++
     this.rowCount = 0
     this.poolLen = 0
     this.ids = new Map()
-    this.bytes = 0
     this.slashState = -1
+    this.table = new Int32Array(this.W * 4)
+    this.rowInfo = new Int32Array(3 * 4)
+    this.pool = new Int32Array(64)
   }
 }
 
