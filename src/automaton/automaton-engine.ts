@@ -3,13 +3,14 @@
  *
  * Per URL: find where the path starts (GetPathParamsQuery, by a scan), start
  * from the state after the path's `/`, then one table lookup and one
- * comparison per byte until a terminal state or the end. A string URL is
- * first encoded as UTF-8 into a reused buffer (`TextEncoder.encodeInto`:
- * native, and faster than `charCodeAt` per character). No allocation per URL.
+ * comparison per byte until a terminal state or the end. A string URL is read
+ * by `charCodeAt`; a non-ASCII code unit stands for its UTF-8 bytes, which all
+ * fall in the "other" class (patterns are ASCII after escaping), so no bytes
+ * are made. No allocation per URL.
  */
 import type { MatchEngine } from '../agent-matcher.js'
 import type { RuleSet } from '../rule-set.js'
-import { pathStartBytes } from '../url-path.js'
+import { pathStartBytes, pathStartString } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 
 const encoder = new TextEncoder()
@@ -59,8 +60,76 @@ export class AutomatonEngine implements MatchEngine {
   }
 
   decideString(url: string): number {
-    // Encoding into a reused buffer (native) and scanning bytes is faster than
-    // charCodeAt per character, and the bytes are what the reference matches.
+    const dfa = this.dfa
+    // Patterns are ASCII after escaping; only a foreign buffer can hold a
+    // non-ASCII pattern byte, and then the URL's real UTF-8 bytes are needed.
+    if (dfa.nonAscii) return this.decideEncoded(url)
+    const ps = pathStartString(url)
+    let s = dfa.slash()
+    const T = dfa.T
+    if (s < T) return s - 1
+    if (ps >= 0) {
+      const map = dfa.classes.map
+      let table = dfa.table
+      const end = url.length
+      for (let i = (ps >> 1) + ((ps & 1) ^ 1); i < end; i++) {
+        const code = url.charCodeAt(i)
+        if (code >= 0x80) return this.decideStringFrom(url, i, s)
+        const c = map[code]
+        let t = table[s - T + c]
+        if (t < T) {
+          if (t >= 0) return t - 1
+          t = dfa.next(s, c)
+          table = dfa.table
+          if (t < T) return t - 1
+        }
+        s = t
+      }
+    }
+    return dfa.table[s - T + dfa.W - 1] - 1
+  }
+
+  /**
+   * The rest of a string URL from index `i` in state `s`: a non-ASCII code
+   * unit stands for its UTF-8 bytes, which all fall in the "other" class (as
+   * TextEncoder would encode it: a valid surrogate pair is 4 bytes, a lone
+   * surrogate is U+FFFD, 3 bytes).
+   */
+  private decideStringFrom(url: string, i: number, s: number): number {
+    const dfa = this.dfa
+    const T = dfa.T
+    const map = dfa.classes.map
+    const other = dfa.classes.other
+    const end = url.length
+    for (; i < end; i++) {
+      let code = url.charCodeAt(i)
+      let c: number
+      let repeat = 1
+      if (code < 0x80) {
+        c = map[code]
+      } else {
+        c = other
+        if (code < 0x800) repeat = 2
+        else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
+          repeat = 4
+          i++
+        } else repeat = 3
+      }
+      while (repeat-- > 0) {
+        let t = dfa.table[s - T + c]
+        if (t < T) {
+          if (t >= 0) return t - 1
+          t = dfa.next(s, c)
+          if (t < T) return t - 1
+        }
+        s = t
+      }
+    }
+    return dfa.table[s - T + dfa.W - 1] - 1
+  }
+
+  /** A string URL as its UTF-8 bytes (encoded into a reused buffer): only for rules with non-ASCII pattern bytes. */
+  private decideEncoded(url: string): number {
     let buf = scratch
     let { read, written } = encoder.encodeInto(url, buf)
     if (read! < url.length) {

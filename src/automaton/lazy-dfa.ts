@@ -82,6 +82,8 @@ export class LazyDfa {
   private readonly rule: Int32Array
   private readonly anchored: Uint8Array
   private readonly positionTotal: number
+  /** True when a pattern byte is >= 0x80 (only from a foreign buffer): strings are then matched as UTF-8 bytes. */
+  readonly nonAscii: boolean
   /** Each rule's first position: the start state's positions. */
   private readonly startPositions: Int32Array
   /** Number of cached non-terminal states (rows). */
@@ -104,6 +106,7 @@ export class LazyDfa {
     this.rule = pos.rule
     this.anchored = pos.anchored
     this.positionTotal = pos.count
+    this.nonAscii = pos.nonAscii
     this.startPositions = pos.base
     this.classes = buildByteClasses(pos.literals)
     this.T = set.count + 1

@@ -30,6 +30,8 @@ export interface Positions {
   anchored: Uint8Array
   /** Every literal byte used by some pattern. */
   literals: Uint8Array
+  /** True when some pattern holds a byte >= 0x80 (never after escaping; possible in a foreign buffer). */
+  nonAscii: boolean
 }
 
 /** Builds the positions of a RuleSet. */
@@ -76,7 +78,8 @@ export function buildPositions(set: RuleSet): Positions {
     rule[p] = r
     item[p++] = END
   }
+  const nonAscii = seen.subarray(128).includes(1)
   const lits: number[] = []
   for (let b = 0; b < 256; b++) if (seen[b]) lits.push(b)
-  return { count: total, item, rule, base, anchored, literals: Uint8Array.from(lits) }
+  return { count: total, item, rule, base, anchored, literals: Uint8Array.from(lits), nonAscii }
 }

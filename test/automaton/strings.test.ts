@@ -1,0 +1,35 @@
+/** String URLs are matched exactly as their UTF-8 bytes (TextEncoder's encoding), without making the bytes. */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { DiagnosticList } from '../../src/diagnostics.js'
+import { parseRobots, Robots } from '../../src/index.js'
+
+const enc = new TextEncoder()
+
+describe('string URLs = their UTF-8 bytes', () => {
+  const body = 'User-agent: *\nDisallow: /a*b$\nDisallow: /%C3%A4\nAllow: /*x\nDisallow: /é\nDisallow: /*?q=\n'
+  const m = parseRobots(body).agent('x')
+  it('non-ASCII, surrogate pairs and lone surrogates (seeded)', () => {
+    const piece = fc.constantFrom('a', 'b', 'x', '/', '?q=', 'ä', 'é', '€', '😀', '\ud800', '\udc00', '%C3%A4', '#', '\u0000')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
+        const url = '/' + parts.join('')
+        const b = enc.encode(url)
+        expect(m.isAllowed(url)).toBe(m.isAllowed(b))
+        expect(m.explain(url)).toEqual(m.explain(b))
+      }),
+      { seed: 99, numRuns: 3000 },
+    )
+  })
+  it('regression: a pattern with a raw non-ASCII byte (only possible from a foreign buffer) still compares bytes', () => {
+    // Rules whose pattern holds the raw UTF-8 bytes of "ä" (escaping would have made it %C3%A4).
+    const raw = enc.encode('/ä')
+    const events = Int32Array.of(0, 1, 0, 0, 3, 2, 0, raw.length)
+    const robots = new Robots({ patterns: raw, events, names: [], extensions: [] }, [], new DiagnosticList(), { truncated: false, bytesRead: 0, lineCount: 2 })
+    const matcher = robots.agent('x')
+    expect(matcher.isAllowed('/ä')).toBe(false)
+    expect(matcher.isAllowed(enc.encode('/ä'))).toBe(false)
+    expect(matcher.isAllowed('/a')).toBe(true)
+    expect(matcher.isAllowed('/é')).toBe(true)
+  })
+})
