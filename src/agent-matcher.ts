@@ -33,7 +33,15 @@ export interface MatchEngine {
    * and `lines[r]` (`fallbackLine` when no rule) into `ruleLines`; returns the
    * number of lines. Throws a RangeError when `out` or `ruleLines` is full.
    */
-  decideLines?(bytes: Uint8Array, out: Uint8Array, ruleLines: Int32Array | undefined, allow: Uint8Array, lines: Int32Array, fallbackLine: number): number
+  decideLines?(
+    bytes: Uint8Array,
+    out: Uint8Array,
+    ruleLines: Int32Array | undefined,
+    allow: Uint8Array,
+    lines: Int32Array,
+    fallbackLine: number,
+    lineEnds?: Int32Array,
+  ): number
   /** Bytes held by the engine. */
   memoryUsage(): number
 }
@@ -75,10 +83,11 @@ export class AgentMatcher {
    * Judges every line of `bytes` (LF-separated; a CR before the LF is not part
    * of the URL; a last line without LF counts; an empty line is judged as `/`).
    * Writes 1 (allowed) or 0 (disallowed) per line into `out` and, when given,
-   * the deciding rule's line into `ruleLines`. Returns the filled part of
-   * `out`. Throws a RangeError when `out` or `ruleLines` is too small.
+   * the deciding rule's line into `ruleLines` and the index of the line's LF
+   * (or `bytes.length` for a last line without one) into `lineEnds`. Returns
+   * the filled part of `out`. Throws a RangeError when an array is too small.
    */
-  matchLines(bytes: Uint8Array, out?: Uint8Array, ruleLines?: Int32Array): Uint8Array {
+  matchLines(bytes: Uint8Array, out?: Uint8Array, ruleLines?: Int32Array, lineEnds?: Int32Array): Uint8Array {
     const n = bytes.length
     let lines = 0
     if (out === undefined) {
@@ -90,7 +99,7 @@ export class AgentMatcher {
     const rules = this.rules
     const engine = this.engine
     if (engine.decideLines) {
-      return out.subarray(0, engine.decideLines(bytes, out, ruleLines, rules.allow, rules.lines, this.fallbackLine))
+      return out.subarray(0, engine.decideLines(bytes, out, ruleLines, rules.allow, rules.lines, this.fallbackLine, lineEnds))
     }
     let start = 0
     while (start < n) {
@@ -104,6 +113,10 @@ export class AgentMatcher {
       if (ruleLines) {
         if (lines >= ruleLines.length) throw new RangeError(`matchLines: ruleLines has room for ${ruleLines.length} lines, the input has more`)
         ruleLines[lines] = r < 0 ? this.fallbackLine : rules.lines[r]
+      }
+      if (lineEnds) {
+        if (lines >= lineEnds.length) throw new RangeError(`matchLines: lineEnds has room for ${lineEnds.length} lines, the input has more`)
+        lineEnds[lines] = nl
       }
       lines++
       start = nl + 1

@@ -49,11 +49,13 @@ export interface Diagnostic {
 }
 
 const CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
+const NO_DATA = new Int32Array(0)
 const CODE_INDEX = new Map<DiagnosticCode, number>(CODES.map((c, i) => [c, i]))
 
 /** Growable compact list: `[codeIndex, line]` pairs, plus sparse detail strings. */
 export class DiagnosticList {
-  private data: Int32Array = new Int32Array(8)
+  /** `[codeIndex, line]` pairs; shared and empty until the first diagnostic (most files have few or none). */
+  private data: Int32Array = NO_DATA
   private n = 0
   private details: Map<number, string> | undefined
 
@@ -77,7 +79,7 @@ export class DiagnosticList {
       detail = undefined
     }
     if (this.n * 2 === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2)
+      const grown = new Int32Array(Math.max(8, this.data.length * 2))
       grown.set(this.data)
       this.data = grown
     }
@@ -107,7 +109,7 @@ export class DiagnosticList {
   /** Rebuilds a list from {@link pack}'s output. */
   static unpack(pairs: Int32Array, details: [number, string][]): DiagnosticList {
     const list = new DiagnosticList()
-    list.data = pairs.length ? pairs : new Int32Array(8)
+    list.data = pairs.length ? pairs : NO_DATA
     list.n = pairs.length >> 1
     if (details.length) list.details = new Map(details)
     for (let i = 0; i < list.n; i++) {
@@ -119,7 +121,7 @@ export class DiagnosticList {
   /** Bytes held. */
   memoryUsage(): number {
     // The list object and its typed array (about 64 + 160 bytes beyond the data).
-    let bytes = this.data.byteLength + 224
+    let bytes = this.data.byteLength + 64 + (this.data === NO_DATA ? 0 : 160)
     if (this.details) for (const d of this.details.values()) bytes += 40 + d.length * 2
     return bytes
   }

@@ -16,6 +16,11 @@ export const UNUSED_KEYS: ReadonlySet<string> = new Set([
   'nofollow', 'noindex', 'request-rate', 'revisit-after', 'visit-time',
 ])
 
+const NO_BYTES = new Uint8Array(0)
+const NO_EVENTS = new Int32Array(0)
+const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[]
+const NO_EXTENSIONS: ExtensionEntry[] = Object.freeze([]) as unknown as ExtensionEntry[]
+
 /** Length of the longest key with a meaning here (content-signal). */
 const MAX_KNOWN_KEY = 14
 
@@ -119,14 +124,19 @@ export class RobotsBuilder implements ParseHandler {
     }
   }
 
-  /** The compact rules built so far (copies trimmed to size). */
+  /** The compact rules built so far (copies trimmed to size; empty parts shared). */
   finish(): CompactRules {
     return {
-      patterns: this.patterns.slice(0, this.patternsLen),
-      events: this.events.slice(0, this.eventsLen),
-      names: this.names,
-      extensions: this.extensions,
+      patterns: this.patternsLen ? this.patterns.slice(0, this.patternsLen) : NO_BYTES,
+      events: this.eventsLen ? this.events.slice(0, this.eventsLen) : NO_EVENTS,
+      names: this.names.length ? this.names : NO_STRINGS,
+      extensions: this.extensions.length ? this.extensions : NO_EXTENSIONS,
     }
+  }
+
+  /** Sitemaps found (a shared empty array when none). */
+  sitemapList(): string[] {
+    return this.sitemaps.length ? this.sitemaps : NO_STRINGS
   }
 
   private rule(type: number, line: number, bytes: Uint8Array, start: number, end: number): void {

@@ -45,7 +45,7 @@ export class Robots {
   private matchers: Map<string, AgentMatcher> | undefined
 
   /** @internal Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes`. */
-  constructor(rules: CompactRules, sitemaps: string[], diagnostics: DiagnosticList, info: ReadInfo, options: EngineOptions = {}) {
+  constructor(rules: CompactRules, sitemaps: string[], diagnostics: DiagnosticList, info: ReadInfo, options: EngineOptions = DEFAULT_ENGINE) {
     this.rules = rules
     this.sitemaps = sitemaps
     this.diagnosticList = diagnostics
@@ -188,16 +188,19 @@ export class Robots {
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
   if (reader.truncated) builder.diagnostics.add('truncated', reader.lineCount + 1, `read ${reader.bytesRead} bytes`, true)
-  return new Robots(builder.finish(), builder.sitemaps, builder.diagnostics, {
+  return new Robots(builder.finish(), builder.sitemapList(), builder.diagnostics, {
     truncated: reader.truncated,
     bytesRead: reader.bytesRead,
     lineCount: reader.lineCount,
   }, engineOptionsOf(options))
 }
 
+const DEFAULT_ENGINE: EngineOptions = Object.freeze({})
+
+/** The engine options of parse options (one shared object for the usual case: none). */
 function engineOptionsOf(options: ParseOptions): EngineOptions {
-  const { limit: _limit, ...rest } = options
-  return rest
+  if (options.matcherBudget === undefined && options.engine === undefined) return DEFAULT_ENGINE
+  return { matcherBudget: options.matcherBudget, engine: options.engine }
 }
 
 /**

@@ -14,7 +14,7 @@
 export type PathStart = number
 
 /** Bytes that matter when looking for the path: 1 '/', 2 '?' or ';', 3 '#', 4 ':'. */
-const PATH_BYTE = new Uint8Array(256)
+export const PATH_BYTE = new Uint8Array(256)
 PATH_BYTE[47] = 1
 PATH_BYTE[63] = 2
 PATH_BYTE[59] = 2

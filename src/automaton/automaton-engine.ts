@@ -10,20 +10,15 @@
  */
 import type { MatchEngine } from '../agent-matcher.js'
 import type { RuleSet } from '../rule-set.js'
-import { pathStartBytes, pathStartString } from '../url-path.js'
+import { PATH_BYTE, pathStartBytes, pathStartString } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 
 const encoder = new TextEncoder()
 /** Reused by decideString; grows to the longest URL seen (3 bytes per UTF-16 unit at most). */
 let scratch = new Uint8Array(4096)
 
-/** For the line scan: 1 '/', 2 '?' or ';', 3 '#', 4 ':', 5 LF (the line ends). */
-const LINE_PATH_BYTE = new Uint8Array(256)
-LINE_PATH_BYTE[47] = 1
-LINE_PATH_BYTE[63] = 2
-LINE_PATH_BYTE[59] = 2
-LINE_PATH_BYTE[35] = 3
-LINE_PATH_BYTE[58] = 4
+/** For the line scan: PATH_BYTE's codes, plus 5 for LF (the line ends). */
+const LINE_PATH_BYTE = PATH_BYTE.slice()
 LINE_PATH_BYTE[10] = 5
 
 /** A MatchEngine running a LazyDfa. */
@@ -65,34 +60,16 @@ export class AutomatonEngine implements MatchEngine {
     // non-ASCII pattern byte, and then the URL's real UTF-8 bytes are needed.
     if (dfa.nonAscii) return this.decideEncoded(url)
     const ps = pathStartString(url)
-    let s = dfa.slash()
-    const T = dfa.T
-    if (s < T) return s - 1
-    if (ps >= 0) {
-      const map = dfa.classes.map
-      let table = dfa.table
-      const end = url.length
-      for (let i = (ps >> 1) + ((ps & 1) ^ 1); i < end; i++) {
-        const code = url.charCodeAt(i)
-        if (code >= 0x80) return this.decideStringFrom(url, i, s)
-        const c = map[code]
-        let t = table[s - T + c]
-        if (t < T) {
-          if (t >= 0) return t - 1
-          t = dfa.next(s, c)
-          table = dfa.table
-          if (t < T) return t - 1
-        }
-        s = t
-      }
-    }
-    return dfa.table[s - T + dfa.W - 1] - 1
+    const s = dfa.slash()
+    if (s < dfa.T) return s - 1
+    if (ps < 0) return dfa.table[s - dfa.T + dfa.W - 1] - 1
+    return this.decideStringFrom(url, (ps >> 1) + ((ps & 1) ^ 1), s)
   }
 
   /**
-   * The rest of a string URL from index `i` in state `s`: a non-ASCII code
-   * unit stands for its UTF-8 bytes, which all fall in the "other" class (as
-   * TextEncoder would encode it: a valid surrogate pair is 4 bytes, a lone
+   * Runs the DFA over a string URL from index `i` in state `s`. A non-ASCII
+   * code unit stands for its UTF-8 bytes, which all fall in the "other" class
+   * (as TextEncoder encodes it: a valid surrogate pair is 4 bytes, a lone
    * surrogate is U+FFFD, 3 bytes).
    */
   private decideStringFrom(url: string, i: number, s: number): number {
@@ -101,6 +78,7 @@ export class AutomatonEngine implements MatchEngine {
     const map = dfa.classes.map
     const other = dfa.classes.other
     const end = url.length
+    let table = dfa.table
     for (; i < end; i++) {
       let code = url.charCodeAt(i)
       let c: number
@@ -115,17 +93,18 @@ export class AutomatonEngine implements MatchEngine {
           i++
         } else repeat = 3
       }
-      while (repeat-- > 0) {
-        let t = dfa.table[s - T + c]
+      do {
+        let t = table[s - T + c]
         if (t < T) {
           if (t >= 0) return t - 1
           t = dfa.next(s, c)
+          table = dfa.table
           if (t < T) return t - 1
         }
         s = t
-      }
+      } while (--repeat > 0)
     }
-    return dfa.table[s - T + dfa.W - 1] - 1
+    return table[s - T + dfa.W - 1] - 1
   }
 
   /** A string URL as its UTF-8 bytes (encoded into a reused buffer): only for rules with non-ASCII pattern bytes. */
@@ -144,7 +123,15 @@ export class AutomatonEngine implements MatchEngine {
    * MatchEngine.decideLines): the path-start scan, the DFA and the search for
    * the line's end touch each byte once, and no per-line call is made.
    */
-  decideLines(bytes: Uint8Array, out: Uint8Array, ruleLines: Int32Array | undefined, allow: Uint8Array, lines: Int32Array, fallbackLine: number): number {
+  decideLines(
+    bytes: Uint8Array,
+    out: Uint8Array,
+    ruleLines: Int32Array | undefined,
+    allow: Uint8Array,
+    lines: Int32Array,
+    fallbackLine: number,
+    lineEnds?: Int32Array,
+  ): number {
     const dfa = this.dfa
     const n = bytes.length
     let count = 0
@@ -217,6 +204,10 @@ export class AutomatonEngine implements MatchEngine {
       if (ruleLines) {
         if (count >= ruleLines.length) throw new RangeError(`matchLines: ruleLines has room for ${ruleLines.length} lines, the input has more`)
         ruleLines[count] = r < 0 ? fallbackLine : lines[r]
+      }
+      if (lineEnds) {
+        if (count >= lineEnds.length) throw new RangeError(`matchLines: lineEnds has room for ${lineEnds.length} lines, the input has more`)
+        lineEnds[count] = j
       }
       count++
       i = j + 1

@@ -96,6 +96,9 @@ export class LazyDfa {
   /** Hash of (best, positions) → row, or rows on a collision. */
   private ids = new Map<number, number | number[]>()
   private slashState = -1
+  /** The position set being built (in `scratch`): its size and best rule. */
+  private setSize = 0
+  private setBest = -1
 
   constructor(set: RuleSet, budget: number = DEFAULT_MATCHER_BUDGET) {
     if (!(budget >= MIN_MATCHER_BUDGET)) throw new RangeError(`matcher budget must be >= ${MIN_MATCHER_BUDGET} bytes, got ${budget}`)
@@ -141,7 +144,7 @@ export class LazyDfa {
   /** The state after the path's leading `/` (every path starts with one). */
   slash(): number {
     if (this.slashState < 0) {
-      const start = this.closure(this.startPositions, -1)
+      const start = this.closure(this.startPositions)
       this.slashState = start < this.T ? start : this.next(start, this.classes.map[47])
     }
     return this.slashState
@@ -170,65 +173,61 @@ export class LazyDfa {
     return target
   }
 
+  /** The state reached from row `k` on `byte`. */
   private step(k: number, byte: number): number {
     const item = this.item
-    scratchFor(this.positionTotal)
-    const out = scratch
-    const e = epoch
-    let n = 0
-    let best = this.rowInfo[k * 3]
-    const add = (p: number): void => {
-      // closure of p: p itself, and past a star; a prefix rule's end is a match.
-      for (;;) {
-        if (stamp[p] === e) return
-        stamp[p] = e
-        const it = item[p]
-        if (it === END) {
-          const r = this.rule[p]
-          if (this.anchored[r]) out[n++] = p
-          else if (best < 0 || this.beats(r, best)) best = r
-          return
-        }
-        out[n++] = p
-        if (it !== STAR) return
-        p++
-      }
-    }
+    this.beginSet(this.rowInfo[k * 3])
     const ps = this.pool
     for (let i = this.rowInfo[k * 3 + 1], end = i + this.rowInfo[k * 3 + 2]; i < end; i++) {
       const p = ps[i]
       const it = item[p]
-      if (it === STAR) add(p)
-      else if (it === byte) add(p + 1)
+      if (it === STAR) this.addClosure(p)
+      else if (it === byte) this.addClosure(p + 1)
     }
-    return this.stateFor(this.prune(out, n, best), best)
+    return this.endSet()
   }
 
-  private closure(starts: Int32Array, best0: number): number {
-    const item = this.item
+  /** The state of the given positions (and their closures), with no rule matched yet. */
+  private closure(starts: Int32Array): number {
+    this.beginSet(-1)
+    for (let i = 0; i < starts.length; i++) this.addClosure(starts[i])
+    return this.endSet()
+  }
+
+  /** Starts collecting a position set into the shared scratch buffer. */
+  private beginSet(best: number): void {
     scratchFor(this.positionTotal)
-    const out = scratch
+    this.setSize = 0
+    this.setBest = best
+  }
+
+  /**
+   * Adds position `p` with its closure: past a `*` the next position too; an
+   * unanchored rule's end is a match (it may become the best rule), an
+   * anchored rule's end stays live until the input ends.
+   */
+  private addClosure(p: number): void {
     const e = epoch
-    let n = 0
-    let best = best0
-    for (let i = 0; i < starts.length; i++) {
-      let p = starts[i]
-      for (;;) {
-        if (stamp[p] === e) break
-        stamp[p] = e
-        const it = item[p]
-        if (it === END) {
-          const r = this.rule[p]
-          if (this.anchored[r]) out[n++] = p
-          else if (best < 0 || this.beats(r, best)) best = r
-          break
-        }
-        out[n++] = p
-        if (it !== STAR) break
-        p++
+    for (;;) {
+      if (stamp[p] === e) return
+      stamp[p] = e
+      const it = this.item[p]
+      if (it === END) {
+        const r = this.rule[p]
+        if (this.anchored[r]) scratch[this.setSize++] = p
+        else if (this.setBest < 0 || this.beats(r, this.setBest)) this.setBest = r
+        return
       }
+      scratch[this.setSize++] = p
+      if (it !== STAR) return
+      p++
     }
-    return this.stateFor(this.prune(out, n, best), best)
+  }
+
+  /** Prunes the collected set and returns the id of its state. */
+  private endSet(): number {
+    const best = this.setBest
+    return this.stateFor(this.prune(scratch, this.setSize, best), best)
   }
 
   /** Does rule a beat rule b: higher priority, then allow over disallow, then the earlier line. */
