@@ -246,14 +246,16 @@ export class LazyDfa {
     const rule = this.rule
     const item = this.item
     let m = 0
-    if (best < 0) m = n
-    else {
-      for (let i = 0; i < n; i++) {
-        const p = list[i]
-        if (this.beats(rule[p], best)) list[m++] = p
+    let sorted = true
+    for (let i = 0; i < n; i++) {
+      const p = list[i]
+      if (best < 0 || this.beats(rule[p], best)) {
+        if (m > 0 && list[m - 1] > p) sorted = false
+        list[m++] = p
       }
     }
-    if (m > 1) list.subarray(0, m).sort()
+    // Closures are usually emitted in ascending order already; sort only when not.
+    if (!sorted) list.subarray(0, m).sort()
     // Star dominance: a live '*' position of a rule makes the rule's earlier
     // positions redundant (from them, any match must pass the star, which is
     // live already and loops), so keep only the star and what lies past it.
