@@ -11,7 +11,7 @@
 import type { MatchEngine } from '../agent-matcher.js'
 import type { RuleSet } from '../rule-set.js'
 import { PATH_BYTE, pathStartBytes, pathStartString } from '../url-path.js'
-import { LazyDfa } from './lazy-dfa.js'
+import { LazyDfa, UNKNOWN } from './lazy-dfa.js'
 
 const encoder = new TextEncoder()
 /** Reused by decideString; grows to the longest URL seen (3 bytes per UTF-16 unit at most). */
@@ -33,25 +33,24 @@ export class AutomatonEngine implements MatchEngine {
     const dfa = this.dfa
     const ps = pathStartBytes(url, start, end)
     let s = dfa.slash()
-    const T = dfa.T
-    if (s < T) return s - 1
+    if (s < 0) return ~s - 1
     if (ps >= 0) {
       const map = dfa.classes.map
       let table = dfa.table
       // The path's first byte is its '/' unless one was prepended.
       for (let i = (ps >> 1) + ((ps & 1) ^ 1); i < end; i++) {
         const c = map[url[i]]
-        let t = table[s - T + c]
-        if (t < T) {
-          if (t >= 0) return t - 1
+        let t = table[s + c]
+        if (t < 0) {
+          if (t !== UNKNOWN) return ~t - 1
           t = dfa.next(s, c)
           table = dfa.table
-          if (t < T) return t - 1
+          if (t < 0) return ~t - 1
         }
         s = t
       }
     }
-    return dfa.table[s - T + dfa.W - 1] - 1
+    return ~dfa.table[s + dfa.W - 1] - 1
   }
 
   decideString(url: string): number {
@@ -61,8 +60,8 @@ export class AutomatonEngine implements MatchEngine {
     if (dfa.nonAscii) return this.decideEncoded(url)
     const ps = pathStartString(url)
     const s = dfa.slash()
-    if (s < dfa.T) return s - 1
-    if (ps < 0) return dfa.table[s - dfa.T + dfa.W - 1] - 1
+    if (s < 0) return ~s - 1
+    if (ps < 0) return ~dfa.table[s + dfa.W - 1] - 1
     return this.decideStringFrom(url, (ps >> 1) + ((ps & 1) ^ 1), s)
   }
 
@@ -74,7 +73,6 @@ export class AutomatonEngine implements MatchEngine {
    */
   private decideStringFrom(url: string, i: number, s: number): number {
     const dfa = this.dfa
-    const T = dfa.T
     const map = dfa.classes.map
     const other = dfa.classes.other
     const end = url.length
@@ -94,17 +92,17 @@ export class AutomatonEngine implements MatchEngine {
         } else repeat = 3
       }
       do {
-        let t = table[s - T + c]
-        if (t < T) {
-          if (t >= 0) return t - 1
+        let t = table[s + c]
+        if (t < 0) {
+          if (t !== UNKNOWN) return ~t - 1
           t = dfa.next(s, c)
           table = dfa.table
-          if (t < T) return t - 1
+          if (t < 0) return ~t - 1
         }
         s = t
       } while (--repeat > 0)
     }
-    return table[s - T + dfa.W - 1] - 1
+    return ~table[s + dfa.W - 1] - 1
   }
 
   /** A string URL as its UTF-8 bytes (encoded into a reused buffer): only for rules with non-ASCII pattern bytes. */
@@ -169,8 +167,7 @@ export class AutomatonEngine implements MatchEngine {
       // 2. The DFA over the path, until decided or the line ends.
       let r: number
       let s = dfa.slash()
-      const T = dfa.T
-      if (s < T) r = s - 1
+      if (s < 0) r = ~s - 1
       else {
         r = -2
         if (path >= 0) {
@@ -180,21 +177,21 @@ export class AutomatonEngine implements MatchEngine {
             const b = bytes[j]
             if (b === 10 || (b === 13 && (j + 1 === n || bytes[j + 1] === 10))) break
             const c = map[b]
-            let t = table[s - T + c]
-            if (t < T) {
-              if (t < 0) {
+            let t = table[s + c]
+            if (t < 0) {
+              if (t === UNKNOWN) {
                 t = dfa.next(s, c)
                 table = dfa.table
               }
-              if (t < T) {
-                r = t - 1
+              if (t < 0) {
+                r = ~t - 1
                 break
               }
             }
             s = t
           }
         }
-        if (r === -2) r = dfa.table[s - T + dfa.W - 1] - 1
+        if (r === -2) r = ~dfa.table[s + dfa.W - 1] - 1
       }
       // 3. The line's end.
       if (j < lineStart) j = lineStart

@@ -6,15 +6,17 @@
  * a position whose rule cannot beat the best any more is dropped. With no
  * live position left the state is decided: it is one of the terminal states.
  *
- * State ids and the table (see README.md in this folder):
- * - Terminal ids are 0..T-1 with T = rules + 1: id 0 = "no rule matched",
- *   id 1 + r = "rule r decided". They have no row: the scan stops there.
- * - A non-terminal state is its row offset plus T: id = T + k * W, where
- *   W = classes + 1. Row k holds, per byte class, the next state id (or -1
- *   while not yet built), and in its last column the terminal id that
- *   decides a path ending in this state (where `$` rules resolve).
- * - `table` is one Int32Array; the hot loop is `s = table[s - T + class]`
- *   and one comparison `s < T` per byte.
+ * State encoding and the table (see README.md in this folder):
+ * - A non-terminal state is its row offset: k * W, where W = classes + 1.
+ *   Row k holds, per byte class, the next state (or UNKNOWN while not yet
+ *   built), and in its last column the terminal state that decides a path
+ *   ending in state k (where `$` rules resolve).
+ * - A terminal state is negative: ~t for terminal id t = 0..rules, where
+ *   t = 0 is "no rule matched" and t = 1 + r is "rule r decided". It has no
+ *   row: the scan stops there.
+ * - `table` is one Int32Array; the hot loop is `s = table[s + class]` and one
+ *   comparison `s < 0` per byte (UNKNOWN is negative too, told apart only on
+ *   that rare branch).
  *
  * Budget: the state cache (rows, position sets, keys) is capped at
  * `budget` bytes. When a new state would pass it, the cache is flushed and
@@ -32,6 +34,9 @@ export const TYPED_ARRAY_OVERHEAD = 160
 export const OBJECT_BYTES = 64
 const MAP_BASE_BYTES = 200
 const MAP_ENTRY_BYTES = 40
+
+/** Table value of a transition not built yet (below every terminal state). */
+export const UNKNOWN = -0x7fffffff
 
 /** Default per-matcher budget for compiled states, in bytes (see README.md for the measurement). */
 export const DEFAULT_MATCHER_BUDGET = 4 << 20
@@ -65,7 +70,7 @@ function hashState(positions: Int32Array, from: number, to: number, best: number
 
 /** The compiled, lazily built DFA. */
 export class LazyDfa {
-  /** Number of terminal ids (rules + 1). */
+  /** Number of terminal states (rules + 1). */
   readonly T: number
   /** Row width: classes + 1 (the last column is the end verdict). */
   readonly W: number
@@ -95,7 +100,7 @@ export class LazyDfa {
   private poolLen = 0
   /** Hash of (best, positions) → row, or rows on a collision. */
   private ids = new Map<number, number | number[]>()
-  private slashState = -1
+  private slashState = UNKNOWN
   /** The position set being built (in `scratch`): its size and best rule. */
   private setSize = 0
   private setBest = -1
@@ -143,16 +148,16 @@ export class LazyDfa {
 
   /** The state after the path's leading `/` (every path starts with one). */
   slash(): number {
-    if (this.slashState < 0) {
+    if (this.slashState === UNKNOWN) {
       const start = this.closure(this.startPositions)
-      this.slashState = start < this.T ? start : this.next(start, this.classes.map[47])
+      this.slashState = start < 0 ? start : this.next(start, this.classes.map[47])
     }
     return this.slashState
   }
 
-  /** Terminal id of a path ending in non-terminal state `s`. */
+  /** The (encoded) terminal state of a path ending in non-terminal state `s`. */
   atEnd(s: number): number {
-    return this.table[s - this.T + this.W - 1]
+    return this.table[s + this.W - 1]
   }
 
   /**
@@ -162,14 +167,14 @@ export class LazyDfa {
    */
   next(s: number, c: number): number {
     if (c === END_CLASS) {
-      const target = this.table[s - this.T + this.W - 1]
-      this.table[s - this.T + c] = target
+      const target = this.table[s + this.W - 1]
+      this.table[s + c] = target
       return target
     }
     const flushes = this.flushes
-    const target = this.step((s - this.T) / this.W, this.classes.representative[c])
+    const target = this.step(s / this.W, this.classes.representative[c])
     // step() may have flushed: the row of `s` is gone then; only cache when it still exists.
-    if (this.flushes === flushes) this.table[s - this.T + c] = target
+    if (this.flushes === flushes) this.table[s + c] = target
     return target
   }
 
@@ -280,15 +285,15 @@ export class LazyDfa {
 
   /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
   private stateFor(n: number, best: number): number {
-    if (n === 0) return best + 1
+    if (n === 0) return ~(best + 1)
     const list = scratch
     const h = hashState(list, 0, n, best)
     const known = this.ids.get(h)
     if (known !== undefined) {
       if (typeof known === 'number') {
-        if (this.sameRow(known, n, best)) return this.T + known * this.W
+        if (this.sameRow(known, n, best)) return known * this.W
       } else {
-        for (const k of known) if (this.sameRow(k, n, best)) return this.T + k * this.W
+        for (const k of known) if (this.sameRow(k, n, best)) return k * this.W
       }
     }
     // Budget: what the cache will hold once this state is in (arrays grow by doubling).
@@ -302,7 +307,7 @@ export class LazyDfa {
     this.rowInfo[k * 3 + 1] = this.poolLen
     this.rowInfo[k * 3 + 2] = n
     this.poolLen += n
-    this.table.fill(-1, k * this.W, (k + 1) * this.W)
+    this.table.fill(UNKNOWN, k * this.W, (k + 1) * this.W)
     const again = this.ids.get(h)
     if (again === undefined) this.ids.set(h, k)
     else if (typeof again === 'number') this.ids.set(h, [again, k])
@@ -316,8 +321,8 @@ export class LazyDfa {
         if (endBest < 0 || this.beats(r, endBest)) endBest = r
       }
     }
-    this.table[k * this.W + this.W - 1] = endBest + 1
-    return this.T + k * this.W
+    this.table[k * this.W + this.W - 1] = ~(endBest + 1)
+    return k * this.W
   }
 
   private sameRow(k: number, n: number, best: number): boolean {
@@ -344,7 +349,7 @@ export class LazyDfa {
     this.rowCount = 0
     this.poolLen = 0
     this.ids = new Map()
-    this.slashState = -1
+    this.slashState = UNKNOWN
     this.table = new Int32Array(this.W * 4)
     this.rowInfo = new Int32Array(3 * 4)
     this.pool = new Int32Array(64)
