@@ -155,11 +155,6 @@ export class LazyDfa {
     return this.slashState
   }
 
-  /** The (encoded) terminal state of a path ending in non-terminal state `s`. */
-  atEnd(s: number): number {
-    return this.table[s + this.W - 1]
-  }
-
   /**
    * Builds (or finds) the transition of non-terminal state `s` on class `c`,
    * stores it in the table and returns it. May flush the cache: state ids
