@@ -141,10 +141,13 @@ export class LineReader {
       let flags = 0
       let cut = -1
       for (; j < n; j++) {
-        const k = KIND[chunk[j]]
+        const x = chunk[j]
+        // Most bytes are plain printable ASCII past '%': one range test, no table load.
+        if (x > 37 && x < 127) continue
+        const k = KIND[x]
         if (k === 0) continue
         if (k === K_EOL) {
-          b = chunk[j]
+          b = x
           break
         }
         if (k >= K_HASH && cut < 0) {
