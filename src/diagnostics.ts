@@ -57,7 +57,8 @@ export class DiagnosticList {
   /** `[codeIndex, line]` pairs; shared and empty until the first diagnostic (most files have few or none). */
   private data: Int32Array = NO_DATA
   private n = 0
-  private details: Map<number, string> | undefined
+  /** Detail text by diagnostic index (sparse; most diagnostics have none). */
+  private details: (string | undefined)[] | undefined
 
   get length(): number {
     return this.n
@@ -83,7 +84,7 @@ export class DiagnosticList {
       grown.set(this.data)
       this.data = grown
     }
-    if (detail !== undefined) (this.details ??= new Map()).set(this.n, detail)
+    if (detail !== undefined) (this.details ??= [])[this.n] = detail
     this.data[this.n * 2] = CODE_INDEX.get(code)!
     this.data[this.n * 2 + 1] = line
     this.n++
@@ -95,7 +96,7 @@ export class DiagnosticList {
     for (let i = 0; i < this.n; i++) {
       const code = CODES[this.data[i * 2]]
       const [severity, text] = DIAGNOSTICS[code]
-      const detail = this.details?.get(i)
+      const detail = this.details?.[i]
       out.push({ line: this.data[i * 2 + 1], code, severity, message: detail ? `${text}: ${detail}` : text })
     }
     return out
@@ -103,7 +104,11 @@ export class DiagnosticList {
 
   /** Compact copy: `[codeIndex, line]` pairs and details. */
   pack(): { pairs: Int32Array; details: [number, string][] } {
-    return { pairs: this.data.slice(0, this.n * 2), details: [...(this.details ?? [])] }
+    const details: [number, string][] = []
+    this.details?.forEach((d, i) => {
+      if (d !== undefined) details.push([i, d])
+    })
+    return { pairs: this.data.slice(0, this.n * 2), details }
   }
 
   /** Rebuilds a list from {@link pack}'s output. */
@@ -111,7 +116,12 @@ export class DiagnosticList {
     const list = new DiagnosticList()
     list.data = pairs.length ? pairs : NO_DATA
     list.n = pairs.length >> 1
-    if (details.length) list.details = new Map(details)
+    for (const entry of details) {
+      if (!Array.isArray(entry) || !Number.isInteger(entry[0]) || entry[0] < 0 || entry[0] >= list.n || typeof entry[1] !== 'string') {
+        throw new RangeError('bad diagnostic detail')
+      }
+      ;(list.details ??= [])[entry[0]] = entry[1]
+    }
     for (let i = 0; i < list.n; i++) {
       if (!(list.data[i * 2] >= 0 && list.data[i * 2] < CODES.length)) throw new RangeError('bad diagnostic code')
     }
@@ -122,7 +132,10 @@ export class DiagnosticList {
   memoryUsage(): number {
     // The list object and its typed array (about 64 + 160 bytes beyond the data).
     let bytes = this.data.byteLength + 64 + (this.data === NO_DATA ? 0 : 160)
-    if (this.details) for (const d of this.details.values()) bytes += 40 + d.length * 2
+    if (this.details) {
+      bytes += 32 + this.details.length * 8
+      for (const d of this.details) if (d !== undefined) bytes += 24 + d.length
+    }
     return bytes
   }
 }

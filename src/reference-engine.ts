@@ -4,7 +4,7 @@
  * for one path. Slow (every rule against the path) and simple on purpose: it
  * is the yardstick the automaton is tested against, and the explainer.
  */
-import { EVENT_STRIDE, EventType, type CompactRules } from './compact-rules.js'
+import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
 import { latin1 } from './escape.js'
 import { asciiLower } from './product-token.js'
 import { indexDirectoryPattern } from './rule-set.js'
@@ -66,7 +66,6 @@ export function referenceDecide(rules: CompactRules, tokens: readonly string[], 
   let seenSpecific = false
   let everSpecific = false
   let seenSeparator = false
-  const ev = rules.events
 
   const handleAllow = (line: number, value: Uint8Array): void => {
     if (patternMatches(path, value)) {
@@ -78,19 +77,19 @@ export function referenceDecide(rules: CompactRules, tokens: readonly string[], 
     }
   }
 
-  for (let i = 0; i < ev.length; i += EVENT_STRIDE) {
-    const type = ev[i]
-    const line = ev[i + 1]
+  for (const c = new EventCursor(rules); c.next(); ) {
+    const type = c.type
+    const line = c.line
     if (type === EventType.UaGlobal || type === EventType.UaName) {
       if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
       if (type === EventType.UaGlobal) seenGlobal = true
-      else if (lower.has(rules.names[ev[i + 2]])) everSpecific = seenSpecific = true
+      else if (lower.has(rules.names[c.a])) everSpecific = seenSpecific = true
       continue
     }
     if (type === EventType.Extension) continue
     if (!seenGlobal && !seenSpecific) continue
     seenSeparator = true
-    const value = rules.patterns.subarray(ev[i + 2], ev[i + 3])
+    const value = c.pattern(rules)
     if (type === EventType.Allow) {
       handleAllow(line, value)
     } else if (patternMatches(path, value)) {

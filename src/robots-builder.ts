@@ -2,7 +2,7 @@
  * The parse handler that builds a {@link CompactRules} plus sitemaps and
  * diagnostics: what `parseRobots` keeps of a body.
  */
-import { EventType, EVENT_STRIDE, type CompactRules, type ExtensionEntry } from './compact-rules.js'
+import { EventType, EventWriter, type CompactRules, type ExtensionEntry } from './compact-rules.js'
 import { DiagnosticList } from './diagnostics.js'
 import { extensionKind, readExtension } from './group-extensions.js'
 import { latin1 } from './escape.js'
@@ -17,7 +17,6 @@ export const UNUSED_KEYS: ReadonlySet<string> = new Set([
 ])
 
 const NO_BYTES = new Uint8Array(0)
-const NO_EVENTS = new Int32Array(0)
 const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[]
 const NO_EXTENSIONS: ExtensionEntry[] = Object.freeze([]) as unknown as ExtensionEntry[]
 
@@ -36,8 +35,7 @@ export class RobotsBuilder implements ParseHandler {
   readonly sitemaps: string[] = []
   private patterns = new Uint8Array(256)
   private patternsLen = 0
-  private events = new Int32Array(64)
-  private eventsLen = 0
+  private readonly events = new EventWriter()
   private readonly names: string[] = []
   private readonly nameIndex = new Map<string, number>()
   private readonly extensions: ExtensionEntry[] = []
@@ -48,7 +46,7 @@ export class RobotsBuilder implements ParseHandler {
     const value = bytes.subarray(start, end)
     this.inGroup = true
     if (value.length >= 1 && value[0] === 42 && (value.length === 1 || isSpaceByte(value[1]))) {
-      this.event(EventType.UaGlobal, line, 0, 0)
+      this.events.add(EventType.UaGlobal, line, 0)
       return
     }
     const n = productTokenLength(value)
@@ -59,7 +57,7 @@ export class RobotsBuilder implements ParseHandler {
       this.names.push(name)
       this.nameIndex.set(name, index)
     }
-    this.event(EventType.UaName, line, index, 0)
+    this.events.add(EventType.UaName, line, index)
     if (value.length === 0) this.diagnostics.add('empty-user-agent', line)
     else if (n < value.length && value[n] !== 47 && !isSpaceByte(value[n])) {
       this.diagnostics.add('user-agent-cut', line, `"${utf8.decode(value)}" is read as "${latin1(value.subarray(0, n))}"`)
@@ -100,7 +98,7 @@ export class RobotsBuilder implements ParseHandler {
     const read = readExtension(kind, text)
     if (read.problem) this.diagnostics.add(read.problem, line, JSON.stringify(text))
     if (read.value !== undefined) {
-      this.event(EventType.Extension, line, this.extensions.length, 0)
+      this.events.add(EventType.Extension, line, this.extensions.length)
       this.extensions.push({ kind, value: read.value })
     }
   }
@@ -128,7 +126,8 @@ export class RobotsBuilder implements ParseHandler {
   finish(): CompactRules {
     return {
       patterns: this.patternsLen ? this.patterns.slice(0, this.patternsLen) : NO_BYTES,
-      events: this.eventsLen ? this.events.slice(0, this.eventsLen) : NO_EVENTS,
+      events: this.events.length ? this.events.bytes.slice(0, this.events.length) : NO_BYTES,
+      eventCount: this.events.count,
       names: this.names.length ? this.names : NO_STRINGS,
       extensions: this.extensions.length ? this.extensions : NO_EXTENSIONS,
     }
@@ -162,23 +161,8 @@ export class RobotsBuilder implements ParseHandler {
       out[at++] = b
     }
     if (dollar >= 0 && dollar < end - 1) this.diagnostics.add('dollar-not-at-end', line)
-    this.event(type, line, this.patternsLen, this.patternsLen + n)
+    this.events.add(type, line, n)
     this.patternsLen += n
-  }
-
-  private event(type: number, line: number, a: number, b: number): void {
-    if (this.eventsLen + EVENT_STRIDE > this.events.length) {
-      const grown = new Int32Array(this.events.length * 2)
-      grown.set(this.events)
-      this.events = grown
-    }
-    const e = this.events
-    const k = this.eventsLen
-    e[k] = type
-    e[k + 1] = line
-    e[k + 2] = a
-    e[k + 3] = b
-    this.eventsLen = k + EVENT_STRIDE
   }
 }
 

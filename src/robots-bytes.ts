@@ -11,19 +11,21 @@
  *   6       2     flags: bit 0 = truncated
  *   8       4     bytesRead
  *   12      4     lineCount
- *   16      4     P = byte length of the pattern buffer
- *   20      4     E = number of Int32 in the event list
- *   24      4     D = number of Int32 in the diagnostic pairs
- *   28      4     J = byte length of the JSON section
- *   32      4     FNV-1a 32-bit checksum of every other byte (offsets 0–31 and 36 on),
+ *   16      4     P = byte length of the patterns
+ *   20      4     E = byte length of the event stream
+ *   24      4     N = number of events in it
+ *   28      4     D = number of Int32 in the diagnostic pairs
+ *   32      4     J = byte length of the JSON section
+ *   36      4     FNV-1a 32-bit checksum of every other byte (offsets 0–35 and 40 on),
  *                 so a flipped byte anywhere, header included, is detected
- *   36      P     patterns, then zero padding to a multiple of 4
- *   ..      4E    events (see compact-rules.ts)
+ *   40      P     patterns
+ *   ..      E     event stream (varints, see compact-rules.ts), then zero padding
+ *                 so that P + E is a multiple of 4
  *   ..      4D    diagnostics: [codeIndex, line] pairs
  *   ..      J     UTF-8 JSON: { names, sitemaps, extensions, details }
  */
 import type { CompactRules } from './compact-rules.js'
-import { EVENT_STRIDE, EventType } from './compact-rules.js'
+import { EventCursor, EventType } from './compact-rules.js'
 import { DiagnosticList } from './diagnostics.js'
 import { RobotsFormatError } from './errors.js'
 
@@ -40,13 +42,14 @@ export interface RobotsParts {
 const MAGIC = [0x52, 0x41, 0x54, 0x58] // "RATX"
 /** Current format version. */
 export const FORMAT_VERSION = 1
-const HEADER = 36
+const HEADER = 40
+const CHECKSUM_AT = 36
 
-/** FNV-1a over the whole buffer except the checksum field itself (offsets 32–35). */
+/** FNV-1a over the whole buffer except the checksum field itself (offsets 36–39). */
 function checksum(bytes: Uint8Array): number {
   let h = 0x811c9dc5
   for (let i = 0; i < bytes.length; i++) {
-    if (i === 32) i = HEADER
+    if (i === CHECKSUM_AT) i = HEADER
     if (i >= bytes.length) break
     h ^= bytes[i]
     h = Math.imul(h, 0x01000193)
@@ -62,8 +65,9 @@ export function encodeRobots(robots: RobotsParts): Uint8Array {
     JSON.stringify({ names: r.names, sitemaps: robots.sitemaps, extensions: r.extensions, details: diag.details }),
   )
   const P = r.patterns.length
-  const padded = (P + 3) & ~3
-  const size = HEADER + padded + r.events.length * 4 + diag.pairs.length * 4 + json.length
+  const E = r.events.length
+  const padded = (P + E + 3) & ~3
+  const size = HEADER + padded + diag.pairs.length * 4 + json.length
   const out = new Uint8Array(size)
   const view = new DataView(out.buffer)
   out.set(MAGIC, 0)
@@ -72,16 +76,16 @@ export function encodeRobots(robots: RobotsParts): Uint8Array {
   view.setUint32(8, robots.bytesRead, true)
   view.setUint32(12, robots.lineCount, true)
   view.setUint32(16, P, true)
-  view.setUint32(20, r.events.length, true)
-  view.setUint32(24, diag.pairs.length, true)
-  view.setUint32(28, json.length, true)
-  let at = HEADER
-  out.set(r.patterns, at)
-  at += padded
-  for (let i = 0; i < r.events.length; i++, at += 4) view.setInt32(at, r.events[i], true)
+  view.setUint32(20, E, true)
+  view.setUint32(24, r.eventCount, true)
+  view.setUint32(28, diag.pairs.length, true)
+  view.setUint32(32, json.length, true)
+  out.set(r.patterns, HEADER)
+  out.set(r.events, HEADER + P)
+  let at = HEADER + padded
   for (let i = 0; i < diag.pairs.length; i++, at += 4) view.setInt32(at, diag.pairs[i], true)
   out.set(json, at)
-  view.setUint32(32, checksum(out), true)
+  view.setUint32(CHECKSUM_AT, checksum(out), true)
   return out
 }
 
@@ -100,17 +104,16 @@ export function decodeRobots(bytes: Uint8Array): RobotsParts {
   }
   const P = view.getUint32(16, true)
   const E = view.getUint32(20, true)
-  const D = view.getUint32(24, true)
-  const J = view.getUint32(28, true)
-  const padded = (P + 3) & ~3
-  if (HEADER + padded + 4 * E + 4 * D + J !== bytes.length) fail('length does not match its header (truncated or padded buffer)')
-  if (view.getUint32(32, true) !== checksum(bytes)) fail('checksum mismatch (corrupt buffer)')
-  if (E % EVENT_STRIDE !== 0 || D % 2 !== 0) fail('bad section sizes')
-  let at = HEADER
-  const patterns = bytes.slice(at, at + P)
-  at += padded
-  const events = new Int32Array(E)
-  for (let i = 0; i < E; i++, at += 4) events[i] = view.getInt32(at, true)
+  const N = view.getUint32(24, true)
+  const D = view.getUint32(28, true)
+  const J = view.getUint32(32, true)
+  const padded = (P + E + 3) & ~3
+  if (HEADER + padded + 4 * D + J !== bytes.length) fail('length does not match its header (truncated or padded buffer)')
+  if (view.getUint32(CHECKSUM_AT, true) !== checksum(bytes)) fail('checksum mismatch (corrupt buffer)')
+  if (D % 2 !== 0) fail('bad section sizes')
+  const patterns = bytes.slice(HEADER, HEADER + P)
+  const events = bytes.slice(HEADER + P, HEADER + P + E)
+  let at = HEADER + padded
   const pairs = new Int32Array(D)
   for (let i = 0; i < D; i++, at += 4) pairs[i] = view.getInt32(at, true)
   let meta: { names: string[]; sitemaps: string[]; extensions: CompactRules['extensions']; details: [number, string][] }
@@ -122,17 +125,26 @@ export function decodeRobots(bytes: Uint8Array): RobotsParts {
   if (!Array.isArray(meta?.names) || !Array.isArray(meta.sitemaps) || !Array.isArray(meta.extensions) || !Array.isArray(meta.details)) {
     fail('bad metadata section')
   }
-  for (let i = 0; i < E; i += EVENT_STRIDE) {
-    const type = events[i]
-    const a = events[i + 2]
-    const b = events[i + 3]
-    const ok =
-      type === EventType.UaGlobal ||
-      (type === EventType.UaName && a >= 0 && a < meta.names.length) ||
-      ((type === EventType.Allow || type === EventType.Disallow) && a >= 0 && a <= b && b <= P) ||
-      (type === EventType.Extension && a >= 0 && a < meta.extensions.length)
-    if (!ok) fail(`bad event at ${i / EVENT_STRIDE}`)
+  const rules: CompactRules = { patterns, events, eventCount: N, names: meta.names, extensions: meta.extensions }
+  // Every event must decode and point inside the tables; the patterns must add up.
+  let count = 0
+  let patternEnd = 0
+  try {
+    for (const c = new EventCursor(rules); c.next(); count++) {
+      const t = c.type
+      const ok =
+        t === EventType.UaGlobal ||
+        (t === EventType.UaName && c.a < meta.names.length) ||
+        ((t === EventType.Allow || t === EventType.Disallow) && c.b <= P) ||
+        (t === EventType.Extension && c.a < meta.extensions.length)
+      if (!ok) fail(`bad event ${count}`)
+      if (t === EventType.Allow || t === EventType.Disallow) patternEnd = c.b
+    }
+  } catch (e) {
+    if (e instanceof RobotsFormatError) throw e
+    fail('bad event stream')
   }
+  if (count !== N || patternEnd !== P) fail('event stream does not match its header')
   let diagnostics: DiagnosticList
   try {
     diagnostics = DiagnosticList.unpack(pairs, meta.details)
@@ -140,7 +152,7 @@ export function decodeRobots(bytes: Uint8Array): RobotsParts {
     fail('bad diagnostics section')
   }
   return {
-    rules: { patterns, events, names: meta.names, extensions: meta.extensions },
+    rules,
     sitemaps: meta.sitemaps,
     diagnostics,
     truncated: (view.getUint16(6, true) & 1) === 1,

@@ -3,7 +3,7 @@
  * a matcher per crawler compiled on first use and cached.
  */
 import { AgentMatcher, type MatchEngine } from './agent-matcher.js'
-import { EVENT_STRIDE, EventType, type CompactRules } from './compact-rules.js'
+import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
 import { DiagnosticList, type Diagnostic } from './diagnostics.js'
 import type { RequestRate, VisitTime } from './group-extensions.js'
 import { parseInto } from './parser.js'
@@ -174,11 +174,10 @@ export class Robots {
     const list = typeof tokens === 'string' ? [tokens] : tokens
     const { slots, specific } = assignExtensionGroups(this.rules, list)
     const want = specific ? 2 : 1
-    const ev = this.rules.events
     const out: unknown[] = []
-    for (let i = 0; i < slots.length; i++) {
-      if (slots[i] !== want || ev[i * EVENT_STRIDE] !== EventType.Extension) continue
-      const ext = this.rules.extensions[ev[i * EVENT_STRIDE + 2]]
+    for (const c = new EventCursor(this.rules); c.next(); ) {
+      if (slots[c.index] !== want || c.type !== EventType.Extension) continue
+      const ext = this.rules.extensions[c.a]
       if (ext.kind === kind) out.push(ext.value)
     }
     return out

@@ -11,7 +11,7 @@
  * Every matcher engine (reference and automaton) works from a RuleSet or from
  * the same replay, so both see one interpretation of the groups.
  */
-import { EVENT_STRIDE, EventType, type CompactRules } from './compact-rules.js'
+import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
 import { asciiLower } from './product-token.js'
 
 /** Rules of one crawler. Rule `i` is `patterns[starts[i], ends[i])`; rules are in file order. */
@@ -46,24 +46,22 @@ function matchingNames(rules: CompactRules, tokens: readonly string[]): Uint8Arr
 /** Group slot per event: 2 = specific, 1 = global, 0 = not for this crawler; plus "ever seen specific". */
 export function assignGroups(rules: CompactRules, tokens: readonly string[]): { slots: Uint8Array; specific: boolean } {
   const hit = matchingNames(rules, tokens)
-  const ev = rules.events
-  const n = ev.length / EVENT_STRIDE
-  const slots = new Uint8Array(n)
+  const slots = new Uint8Array(rules.eventCount)
   let seenGlobal = false
   let seenSpecific = false
   let everSpecific = false
   let seenSeparator = false
-  for (let i = 0; i < n; i++) {
-    const type = ev[i * EVENT_STRIDE]
+  for (const c = new EventCursor(rules); c.next(); ) {
+    const type = c.type
     if (type === EventType.UaGlobal || type === EventType.UaName) {
       if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
       if (type === EventType.UaGlobal) seenGlobal = true
-      else if (hit[ev[i * EVENT_STRIDE + 2]]) everSpecific = seenSpecific = true
+      else if (hit[c.a]) everSpecific = seenSpecific = true
       continue
     }
     if (!seenGlobal && !seenSpecific) continue
     if (type !== EventType.Extension) seenSeparator = true
-    slots[i] = seenSpecific ? 2 : 1
+    slots[c.index] = seenSpecific ? 2 : 1
   }
   return { slots, specific: everSpecific }
 }
@@ -90,23 +88,21 @@ export function assignGroups(rules: CompactRules, tokens: readonly string[]): { 
  */
 export function assignExtensionGroups(rules: CompactRules, tokens: readonly string[]): { slots: Uint8Array; specific: boolean } {
   const hit = matchingNames(rules, tokens)
-  const ev = rules.events
-  const n = ev.length / EVENT_STRIDE
-  const slots = new Uint8Array(n)
+  const slots = new Uint8Array(rules.eventCount)
   let global = false
   let specific = false
   let everSpecific = false
   let afterDirective = false
-  for (let i = 0; i < n; i++) {
-    const type = ev[i * EVENT_STRIDE]
+  for (const c = new EventCursor(rules); c.next(); ) {
+    const type = c.type
     if (type === EventType.UaGlobal || type === EventType.UaName) {
       if (afterDirective) global = specific = afterDirective = false
       if (type === EventType.UaGlobal) global = true
-      else if (hit[ev[i * EVENT_STRIDE + 2]]) everSpecific = specific = true
+      else if (hit[c.a]) everSpecific = specific = true
       continue
     }
     afterDirective = true
-    if (type === EventType.Extension) slots[i] = specific ? 2 : global ? 1 : 0
+    if (type === EventType.Extension) slots[c.index] = specific ? 2 : global ? 1 : 0
   }
   return { slots, specific: everSpecific }
 }
@@ -128,18 +124,16 @@ export function indexDirectoryPattern(p: Uint8Array): Uint8Array | null {
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
   const { slots, specific } = assignGroups(rules, tokens)
   const want = specific ? 2 : 1
-  const ev = rules.events
-  const n = slots.length
   const chunks: Uint8Array[] = []
   const meta: number[] = [] // allow, line, priority per rule
   let emptyAllowLine = 0
   let emptyDisallowLine = 0
-  for (let i = 0; i < n; i++) {
-    if (slots[i] !== want) continue
-    const type = ev[i * EVENT_STRIDE]
+  for (const c = new EventCursor(rules); c.next(); ) {
+    if (slots[c.index] !== want) continue
+    const type = c.type
     if (type !== EventType.Allow && type !== EventType.Disallow) continue
-    const line = ev[i * EVENT_STRIDE + 1]
-    const p = rules.patterns.subarray(ev[i * EVENT_STRIDE + 2], ev[i * EVENT_STRIDE + 3])
+    const line = c.line
+    const p = c.pattern(rules)
     const allow = type === EventType.Allow ? 1 : 0
     if (p.length === 0) {
       if (allow && !emptyAllowLine) emptyAllowLine = line

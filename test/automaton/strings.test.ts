@@ -1,6 +1,7 @@
 /** String URLs are matched exactly as their UTF-8 bytes (TextEncoder's encoding), without making the bytes. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { EventType, EventWriter } from '../../src/compact-rules.js'
 import { DiagnosticList } from '../../src/diagnostics.js'
 import { parseRobots, Robots } from '../../src/index.js'
 
@@ -24,8 +25,11 @@ describe('string URLs = their UTF-8 bytes', () => {
   it('regression: a pattern with a raw non-ASCII byte (only possible from a foreign buffer) still compares bytes', () => {
     // Rules whose pattern holds the raw UTF-8 bytes of "ä" (escaping would have made it %C3%A4).
     const raw = enc.encode('/ä')
-    const events = Int32Array.of(0, 1, 0, 0, 3, 2, 0, raw.length)
-    const robots = new Robots({ patterns: raw, events, names: [], extensions: [] }, [], new DiagnosticList(), { truncated: false, bytesRead: 0, lineCount: 2 })
+    const w = new EventWriter()
+    w.add(EventType.UaGlobal, 1, 0)
+    w.add(EventType.Disallow, 2, raw.length)
+    const rules = { patterns: raw, events: w.bytes.slice(0, w.length), eventCount: w.count, names: [], extensions: [] }
+    const robots = new Robots(rules, [], new DiagnosticList(), { truncated: false, bytesRead: 0, lineCount: 2 })
     const matcher = robots.agent('x')
     expect(matcher.isAllowed('/ä')).toBe(false)
     expect(matcher.isAllowed(enc.encode('/ä'))).toBe(false)
