@@ -16,6 +16,9 @@
 import type { BlockWriter } from './block-writer.js'
 import { writeUint } from './block-writer.js'
 
+/** The verdict column and its tab, as bytes. */
+const ALLOWED_TAB = new TextEncoder().encode('allowed\t')
+const DISALLOWED_TAB = new TextEncoder().encode('disallowed\t')
 /** What `--print` writes. */
 export type PrintMode = 'allowed' | 'disallowed' | 'verdicts'
 
@@ -81,30 +84,8 @@ export class LineEmitter {
     w.reserve(len + 24)
     const buf = w.buf
     let p = w.pos
-    if (code & 1) {
-      buf[p] = 0x61 // allowed\t
-      buf[p + 1] = 0x6c
-      buf[p + 2] = 0x6c
-      buf[p + 3] = 0x6f
-      buf[p + 4] = 0x77
-      buf[p + 5] = 0x65
-      buf[p + 6] = 0x64
-      buf[p + 7] = 9
-      p += 8
-    } else {
-      buf[p] = 0x64 // disallowed\t
-      buf[p + 1] = 0x69
-      buf[p + 2] = 0x73
-      buf[p + 3] = 0x61
-      buf[p + 4] = 0x6c
-      buf[p + 5] = 0x6c
-      buf[p + 6] = 0x6f
-      buf[p + 7] = 0x77
-      buf[p + 8] = 0x65
-      buf[p + 9] = 0x64
-      buf[p + 10] = 9
-      p += 11
-    }
+    const label = code & 1 ? ALLOWED_TAB : DISALLOWED_TAB
+    for (let k = 0; k < label.length; k++) buf[p++] = label[k]
     const line = code >>> 1
     if (line < 10) buf[p++] = 48 + line
     else p = writeUint(buf, p, line)
