@@ -89,6 +89,25 @@ export function encodeRobots(robots: RobotsParts): Uint8Array {
   return out
 }
 
+/** An extension entry as the builder writes it: a kind (0..3) and a value of that kind's shape. */
+function validExtension(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false
+  const { kind, value } = e as { kind: unknown; value: unknown }
+  const v = value as Record<string, unknown>
+  switch (kind) {
+    case 0:
+      return typeof value === 'number' && value >= 0 && Number.isFinite(value)
+    case 1:
+      return typeof v === 'object' && v !== null && typeof v.requests === 'number' && typeof v.seconds === 'number'
+    case 2:
+      return typeof v === 'object' && v !== null && typeof v.from === 'string' && typeof v.to === 'string'
+    case 3:
+      return typeof value === 'string'
+    default:
+      return false
+  }
+}
+
 function fail(message: string): never {
   throw new RobotsFormatError('ERR_FORMAT', `Robots.fromBytes: ${message}`)
 }
@@ -125,6 +144,8 @@ export function decodeRobots(bytes: Uint8Array): RobotsParts {
   if (!Array.isArray(meta?.names) || !Array.isArray(meta.sitemaps) || !Array.isArray(meta.extensions) || !Array.isArray(meta.details)) {
     fail('bad metadata section')
   }
+  if (!meta.names.every((n) => typeof n === 'string') || !meta.sitemaps.every((u) => typeof u === 'string')) fail('bad metadata section')
+  if (!meta.extensions.every(validExtension)) fail('bad extension entry')
   const rules: CompactRules = { patterns, events, eventCount: N, names: meta.names, extensions: meta.extensions }
   // Every event must decode and point inside the tables; the patterns must add up.
   let count = 0

@@ -82,4 +82,36 @@ describe('serialisation errors', () => {
   it('keeps crawl-delay through a round trip', () => {
     expect(Robots.fromBytes(bytes).crawlDelay('x')).toBe(3)
   })
+
+  it('rejects a buffer whose checksum is right but whose contents are foreign (crafted metadata, bad events)', () => {
+    const fnv = (b: Uint8Array): number => {
+      let h = 0x811c9dc5
+      for (let i = 0; i < b.length; i++) {
+        if (i === 36) i = 40
+        if (i >= b.length) break
+        h = Math.imul(h ^ b[i], 0x01000193)
+      }
+      return h >>> 0
+    }
+    const reseal = (b: Uint8Array): Uint8Array => {
+      new DataView(b.buffer, b.byteOffset, b.byteLength).setUint32(36, fnv(b), true)
+      return b
+    }
+    // The crawl-delay entry relabelled as a host (kind 3), whose value must be a string.
+    const needle = new TextEncoder().encode('"kind":0')
+    const at = Buffer.from(bytes).indexOf(Buffer.from(needle))
+    expect(at).toBeGreaterThan(0)
+    const tampered = bytes.slice()
+    tampered[at + needle.length - 1] = 0x33 // '3'
+    const codes: string[] = []
+    for (const buf of [reseal(tampered), reseal(Uint8Array.from(bytes, (b, i) => (i >= 40 && i < 44 ? 0xff : b)))]) {
+      try {
+        Robots.fromBytes(buf)
+        codes.push('loaded')
+      } catch (e) {
+        codes.push((e as RobotsFormatError).code)
+      }
+    }
+    expect(codes).toEqual(['ERR_FORMAT', 'ERR_FORMAT'])
+  })
 })
