@@ -68,17 +68,8 @@ export function fixedChunks(body: Uint8Array, size: number): Uint8Array[] {
   return out
 }
 
-/** mulberry32: a small seeded PRNG giving floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** mulberry32, the seeded PRNG the benchmarks' generators use too (bench/lib/pathological.mjs). */
+export { prng as seededRandom } from '../bench/lib/pathological.mjs'
 
 /** Random sorted cut offsets in (0, length), `parts - 1` of them (duplicates allowed: empty chunks). */
 export function randomOffsets(length: number, parts: number, rnd: () => number): number[] {
