@@ -1,19 +1,19 @@
 /**
- * `Robots`: one parsed robots.txt, kept compact (see compact-rules.ts), with
+ * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import { AgentMatcher, type MatchEngine } from './agent-matcher.js'
-import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
-import { DiagnosticList, type Diagnostic } from './diagnostics.js'
-import type { RequestRate, VisitTime } from './group-extensions.js'
-import { parseInto } from './parser.js'
-import { RobotsBuilder } from './robots-builder.js'
-import { assignExtensionGroups, selectRules, type RuleSet } from './rule-set.js'
-import { createEngine, type EngineOptions } from './engine.js'
-import { OBJECT_BYTES, TYPED_ARRAY_OVERHEAD } from './automaton/lazy-dfa.js'
-import { asciiLower } from './product-token.js'
-import type { LineReader } from './reader.js'
-import { decodeRobots, encodeRobots } from './robots-bytes.js'
+import { AgentMatcher, type MatchEngine } from './match/matcher.js'
+import { EventCursor, EventType, type CompactRules } from './rules/compact-rules.js'
+import { DiagnosticList, type Diagnostic } from './rules/diagnostics.js'
+import type { RequestRate, VisitTime } from './rules/extensions.js'
+import { parseInto } from './parse/parser.js'
+import { RobotsBuilder } from './rules/builder.js'
+import { assignExtensionGroups, selectRules, type RuleSet } from './rules/rule-set.js'
+import { createEngine, type EngineOptions } from './match/engine.js'
+import { OBJECT_BYTES, TYPED_ARRAY_OVERHEAD } from './match/automaton/lazy-dfa.js'
+import { asciiLower } from './parse/product-token.js'
+import type { LineReader } from './parse/reader.js'
+import { decodeRobots, encodeRobots } from './rules/serialise.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
 export interface ParseOptions extends EngineOptions {
@@ -90,7 +90,7 @@ export class Robots {
    * Crawl-delay in seconds for the crawler, from the groups that apply to it
    * (its own groups, else `*`). Several values: the largest. Undefined if none.
    * An extension line belongs to the user-agent lines right above it (see
-   * `assignExtensionGroups` in rule-set.ts); the same holds for requestRate,
+   * `assignExtensionGroups` in rules/rule-set.ts); the same holds for requestRate,
    * visitTime and host.
    */
   crawlDelay(tokens: string | readonly string[]): number | undefined {
@@ -122,7 +122,7 @@ export class Robots {
   }
 
   /**
-   * The parsed rules as bytes (see robots-bytes.ts for the versioned format),
+   * The parsed rules as bytes (see rules/serialise.ts for the versioned format),
    * for storage; `Robots.fromBytes` loads them back without re-parsing.
    */
   toBytes(): Uint8Array {

@@ -5,10 +5,10 @@
  * line plus the chunk in hand.
  */
 import { RobotsInputError } from './errors.js'
-import { createParser } from './parser.js'
-import { RobotsBuilder } from './robots-builder.js'
+import { createParser } from './parse/parser.js'
+import { RobotsBuilder } from './rules/builder.js'
 import { robotsFrom, type ParseOptions, type Robots } from './robots.js'
-import type { LineReader } from './reader.js'
+import type { LineReader } from './parse/reader.js'
 
 /** A source of body bytes. Strings in an async iterable are taken as UTF-8. */
 export type ByteSource = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>

@@ -17,8 +17,8 @@ import {
   RobotsError,
   RobotsFormatError,
 } from '../src/index.js'
-import { matchPath } from '../src/url-bytes.js'
-import { HAS_SHARED, SHARED } from './shared-data.js'
+import { matchPath } from '../src/match/path-bytes.js'
+import { HAS_SHARED, SHARED } from './support/shared-data.js'
 
 const enc = new TextEncoder()
 

@@ -13,7 +13,7 @@ import {
   reportLines,
   type ParseHandler,
 } from '../src/index.js'
-import { HAS_SHARED, sharedJson, vectorBytes } from './shared-data.js'
+import { HAS_SHARED, sharedJson, vectorBytes } from './support/shared-data.js'
 
 interface AllowRecord {
   id: string

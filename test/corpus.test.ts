@@ -9,8 +9,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, parseRobotsStream, Robots } from '../src/index.js'
-import { firstDiff } from './core-helpers.js'
-import { HAS_SHARED, SHARED } from './shared-data.js'
+import { firstDiff } from './support/core-helpers.js'
+import { HAS_SHARED, SHARED } from './support/shared-data.js'
 
 const CORPUS = resolve(SHARED, 'corpus/robots')
 const SMALL_FILE = 20_000

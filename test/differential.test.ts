@@ -7,9 +7,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, referenceDecide, type Robots } from '../src/index.js'
-import { matchPath, urlBytes } from '../src/url-bytes.js'
-import { loadPaired } from './corpus-data.js'
-import { HAS_SHARED } from './shared-data.js'
+import { matchPath, urlBytes } from '../src/match/path-bytes.js'
+import { loadPaired } from './support/corpus-data.js'
+import { HAS_SHARED } from './support/shared-data.js'
 
 const AGENTS = ['Googlebot', 'bingbot', 'FooBot', '*', 'MJ12bot', 'Googlebot-Image', '']
 

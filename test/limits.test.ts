@@ -17,7 +17,7 @@ import {
   reportLines,
   RobotsLimitError,
 } from '../src/index.js'
-import { asyncChunks, fixedChunks, Recorder, recordChunks, splitAt, webStream } from './core-helpers.js'
+import { asyncChunks, fixedChunks, Recorder, recordChunks, splitAt, webStream } from './support/core-helpers.js'
 
 const enc = new TextEncoder()
 const HEAD = 'User-agent: *\nDisallow: /first\n'

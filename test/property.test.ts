@@ -7,8 +7,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapePattern, parseRobots, referenceDecide, reportLines, Robots } from '../src/index.js'
-import { matchPath, urlBytes } from '../src/url-bytes.js'
-import { latin1Bytes } from './core-helpers.js'
+import { matchPath, urlBytes } from '../src/match/path-bytes.js'
+import { latin1Bytes } from './support/core-helpers.js'
 
 const SEED = 20_240_917
 const RUNS = 400

@@ -12,7 +12,7 @@
  */
 import type { LineEmitter } from './emitter.js'
 import type { FilterStats } from './stats.js'
-import { isUrlOrPath } from './url-bytes.js'
+import { isUrlOrPath } from './url-host.js'
 
 /** Judges one URL, `bytes[start, end)`: returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
 export interface LineJudge {

@@ -11,7 +11,7 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseRobots, type AgentMatcher } from '../index.js'
 import { CliError, readError } from './errors.js'
-import { findHost } from './url-bytes.js'
+import { findHost } from './url-host.js'
 import type { FilterStats } from './stats.js'
 
 /** Options of `RobotsDirectory`. */

@@ -1,5 +1,5 @@
 import { RobotsError, RobotsInputError } from '../errors.js'
-import { checkLimit } from '../reader.js'
+import { checkLimit } from '../parse/reader.js'
 import { freshnessLifetimeMs, retryAfterMs } from './cache-control.js'
 import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js'
 import { allowAll, disallowAll, parseRobotsStream, type Robots } from './core.js'

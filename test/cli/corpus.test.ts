@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseRobots } from '../../src/index.js'
-import { HAS_SHARED, SHARED } from '../shared-data.js'
-import { loadPaired } from '../corpus-data.js'
+import { HAS_SHARED, SHARED } from '../support/shared-data.js'
+import { loadPaired } from '../support/corpus-data.js'
 import { ensureBuilt, run, splitKeepingEndings } from './helpers.js'
 
 const DIR = resolve(SHARED, 'corpus/robots/anubhavp28-benchmark')

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib'
 import { resolve } from 'node:path'
 import { parseRobots, type AgentMatcher } from '../../src/index.js'
 import { CLI, ensureBuilt, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from './helpers.js'
-import { HAS_SHARED, SHARED } from '../shared-data.js'
+import { HAS_SHARED, SHARED } from '../support/shared-data.js'
 
 const ROBOTS = `User-agent: *
 Disallow: /private

@@ -1,8 +1,8 @@
 /** matchLines equals isAllowed line by line: LF, CRLF, empty lines, no final newline. */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
-import { loadPaired } from '../corpus-data.js'
-import { HAS_SHARED } from '../shared-data.js'
+import { loadPaired } from '../support/corpus-data.js'
+import { HAS_SHARED } from '../support/shared-data.js'
 
 const enc = new TextEncoder()
 const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nDisallow: /\u00e4\n'

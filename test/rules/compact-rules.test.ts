@@ -1,8 +1,8 @@
 /** The varint event stream: what the writer adds, the cursor reads back. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { EventCursor, EventType, EventWriter } from '../src/compact-rules.js'
-import { parseRobots } from '../src/index.js'
+import { EventCursor, EventType, EventWriter } from '../../src/rules/compact-rules.js'
+import { parseRobots } from '../../src/index.js'
 
 describe('event stream', () => {
   it('round-trips any events (types, line gaps up to 2^40, lengths and indices up to 2^40)', () => {

@@ -5,8 +5,8 @@
  * are read.
  */
 import { describe, expect, it } from 'vitest'
-import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../src/index.js'
-import { latin1Bytes } from './core-helpers.js'
+import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../../src/index.js'
+import { latin1Bytes } from '../support/core-helpers.js'
 
 interface Case {
   body: string | Uint8Array

@@ -26,7 +26,7 @@
  */
 import { buildByteClasses, END_CLASS, type ByteClasses } from './byte-classes.js'
 import { END, STAR, buildPositions, type Positions } from './positions.js'
-import type { RuleSet } from '../rule-set.js'
+import type { RuleSet } from '../../rules/rule-set.js'
 
 /** Approximate V8 cost of one typed array beyond its bytes (the view object and its ArrayBuffer). */
 export const TYPED_ARRAY_OVERHEAD = 160

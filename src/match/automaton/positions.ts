@@ -13,7 +13,7 @@
  * - `rule[p]`: the rule the position belongs to.
  * And per rule: `anchored[r]` (1 when the pattern ends in `$`).
  */
-import type { RuleSet } from '../rule-set.js'
+import type { RuleSet } from '../../rules/rule-set.js'
 
 /** `item` value of a `*` position. */
 export const STAR = 256

@@ -1,11 +1,11 @@
 /**
  * Chooses the engine behind a crawler's matcher.
  */
-import type { MatchEngine } from './agent-matcher.js'
+import type { MatchEngine } from './matcher.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { plainDecide } from './plain-engine.js'
-import type { RuleSet } from './rule-set.js'
-import { matchPath } from './url-bytes.js'
+import type { RuleSet } from '../rules/rule-set.js'
+import { matchPath } from './path-bytes.js'
 
 /** Options for compiled matchers. */
 export interface EngineOptions {

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
-import { loadPaired } from '../corpus-data.js'
-import { HAS_SHARED, SHARED } from '../shared-data.js'
+import { loadPaired } from '../support/corpus-data.js'
+import { HAS_SHARED, SHARED } from '../support/shared-data.js'
 
 const suite = HAS_SHARED ? describe : describe.skip
 

@@ -10,7 +10,7 @@
  * with the reference's accepted typos.
  */
 import { escapePatternBytes } from './escape.js'
-import { KeyKind, LineFlag, type ParseHandler } from './parse-handler.js'
+import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { LINE_HAS_PERCENT, LineReader } from './reader.js'
 
 function isSpace(b: number): boolean {

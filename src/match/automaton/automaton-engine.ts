@@ -8,8 +8,8 @@
  * fall in the "other" class (patterns are ASCII after escaping), so no bytes
  * are made. No allocation per URL.
  */
-import type { MatchEngine } from '../agent-matcher.js'
-import type { RuleSet } from '../rule-set.js'
+import type { MatchEngine } from '../matcher.js'
+import type { RuleSet } from '../../rules/rule-set.js'
 import { PATH_BYTE, pathStartBytes, pathStartString } from '../url-path.js'
 import { LazyDfa, UNKNOWN } from './lazy-dfa.js'
 

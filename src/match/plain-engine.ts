@@ -4,7 +4,7 @@
  * gives the same answers faster; this one is kept for differential tests.
  */
 import { patternMatches } from './reference-engine.js'
-import type { RuleSet } from './rule-set.js'
+import type { RuleSet } from '../rules/rule-set.js'
 
 /** Index of the deciding rule for `path`, or -1 when no rule matches. */
 export function plainDecide(set: RuleSet, path: Uint8Array): number {

@@ -1,7 +1,7 @@
 /** The byte-level UTF-8 validator agrees with TextDecoder's fatal mode. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isValidUtf8 } from '../src/utf8.js'
+import { isValidUtf8 } from '../../src/parse/utf8.js'
 
 const strict = new TextDecoder('utf-8', { fatal: true })
 function decoderSays(bytes: Uint8Array): boolean {

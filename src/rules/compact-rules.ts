@@ -19,7 +19,7 @@
  *   group logic for any set of product tokens: it is all a crawler's matcher
  *   needs. {@link EventCursor} reads it.
  */
-import type { ExtensionValue } from './group-extensions.js'
+import type { ExtensionValue } from './extensions.js'
 
 /** Event types. */
 export const EventType = {

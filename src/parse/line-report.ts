@@ -4,10 +4,10 @@
  * RobotsStatsReporter. A consumer of the same parse as everything else.
  */
 import { latin1 } from './escape.js'
-import { LineFlag, type ParseHandler } from './parse-handler.js'
+import { LineFlag, type ParseHandler } from './handler.js'
 import { parseInto } from './parser.js'
 import { asciiLower } from './product-token.js'
-import { UNUSED_KEYS } from './robots-builder.js'
+import { UNUSED_KEYS } from '../rules/builder.js'
 
 /** Tag of a line, as the reference names it. */
 export type LineTag = 'Unknown' | 'UserAgent' | 'Allow' | 'Disallow' | 'Sitemap' | 'Unused'

@@ -13,8 +13,8 @@
  * one chunk are handed out as offsets into that chunk, without copying; the
  * buffer is used only for a line that spans chunks.
  */
-import { RobotsLimitError } from './errors.js'
-import { LineFlag } from './parse-handler.js'
+import { RobotsLimitError } from '../errors.js'
+import { LineFlag } from './handler.js'
 
 /** The default and minimum parsing limit: 500 KiB (RFC 9309 §2.5). */
 export const DEFAULT_LIMIT = 512_000

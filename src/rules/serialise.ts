@@ -27,7 +27,7 @@
 import type { CompactRules } from './compact-rules.js'
 import { EventCursor, EventType } from './compact-rules.js'
 import { DiagnosticList } from './diagnostics.js'
-import { RobotsFormatError } from './errors.js'
+import { RobotsFormatError } from '../errors.js'
 
 /** What a serialised robots.txt holds. */
 export interface RobotsParts {

@@ -2,9 +2,9 @@
  * The per-crawler matcher returned by `robots.agent(token)`: verdicts for full
  * URLs or paths, explanations, and batch evaluation over byte buffers.
  */
-import { latin1 } from './escape.js'
+import { latin1 } from '../parse/escape.js'
 import { OBJECT_BYTES, TYPED_ARRAY_OVERHEAD } from './automaton/lazy-dfa.js'
-import { noMatchLine, type RuleSet } from './rule-set.js'
+import { noMatchLine, type RuleSet } from '../rules/rule-set.js'
 
 /** Which rule decided a URL. */
 export interface RuleRef {

@@ -12,7 +12,7 @@
  * the same replay, so both see one interpretation of the groups.
  */
 import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
-import { asciiLower } from './product-token.js'
+import { asciiLower } from '../parse/product-token.js'
 
 /** Rules of one crawler. Rule `i` is `patterns[starts[i], ends[i])`; rules are in file order. */
 export interface RuleSet {

@@ -1,9 +1,9 @@
 /** String URLs are matched exactly as their UTF-8 bytes (TextEncoder's encoding), without making the bytes. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { EventType, EventWriter } from '../../src/compact-rules.js'
-import { DiagnosticList } from '../../src/diagnostics.js'
-import { parseRobots, Robots } from '../../src/index.js'
+import { EventType, EventWriter } from '../../../src/rules/compact-rules.js'
+import { DiagnosticList } from '../../../src/rules/diagnostics.js'
+import { parseRobots, Robots } from '../../../src/index.js'
 
 const enc = new TextEncoder()
 

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LineFlag, MAX_LINE_BYTES, parseInto, parseRobots, parseRobotsStream, reportLines } from '../src/index.js'
+import { LineFlag, MAX_LINE_BYTES, parseInto, parseRobots, parseRobotsStream, reportLines } from '../../src/index.js'
 import {
   asyncChunks,
   concatBytes,
@@ -23,8 +23,8 @@ import {
   seededRandom,
   splitAt,
   webStream,
-} from './core-helpers.js'
-import { HAS_SHARED, SHARED } from './shared-data.js'
+} from '../support/core-helpers.js'
+import { HAS_SHARED, SHARED } from '../support/shared-data.js'
 
 const CORPUS = resolve(SHARED, 'corpus/robots')
 

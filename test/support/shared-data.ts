@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
 /** Path of the shared folder beside the repository. */
-export const SHARED = resolve(__dirname, '../../shared')
+export const SHARED = resolve(__dirname, '../../../shared')
 
 /** True when ../shared is present (CI has it; a bare clone may not). */
 export const HAS_SHARED = existsSync(resolve(SHARED, 'conformance'))

@@ -4,11 +4,11 @@
  */
 import { EventType, EventWriter, type CompactRules, type ExtensionEntry } from './compact-rules.js'
 import { DiagnosticList } from './diagnostics.js'
-import { extensionKind, readExtension } from './group-extensions.js'
-import { latin1 } from './escape.js'
-import { LineFlag, type ParseHandler } from './parse-handler.js'
-import { isValidUtf8 } from './utf8.js'
-import { asciiLower, productTokenLength } from './product-token.js'
+import { extensionKind, readExtension } from './extensions.js'
+import { latin1 } from '../parse/escape.js'
+import { LineFlag, type ParseHandler } from '../parse/handler.js'
+import { isValidUtf8 } from '../parse/utf8.js'
+import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
 /** Keys the reference reports as "Unused": known, but carrying no access rule. */
 export const UNUSED_KEYS: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@
  * Helpers shared by the core-library tests: a recording ParseHandler, chunk
  * splitters, stream sources and a seeded random generator.
  */
-import { createParser, type ParseHandler } from '../src/index.js'
+import { createParser, type ParseHandler } from '../../src/index.js'
 
 /** Copies bytes to a latin1 string (one char per byte), so a log keeps exact bytes. */
 export function bytesKey(b: Uint8Array): string {
@@ -69,7 +69,7 @@ export function fixedChunks(body: Uint8Array, size: number): Uint8Array[] {
 }
 
 /** mulberry32, the seeded PRNG the benchmarks' generators use too (bench/lib/pathological.mjs). */
-export { prng as seededRandom } from '../bench/lib/pathological.mjs'
+export { prng as seededRandom } from '../../bench/lib/pathological.mjs'
 
 /** Random sorted cut offsets in (0, length), `parts - 1` of them (duplicates allowed: empty chunks). */
 export function randomOffsets(length: number, parts: number, rnd: () => number): number[] {

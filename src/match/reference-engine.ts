@@ -4,10 +4,10 @@
  * for one path. Slow (every rule against the path) and simple on purpose: it
  * is the yardstick the automaton is tested against, and the explainer.
  */
-import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
-import { latin1 } from './escape.js'
-import { asciiLower } from './product-token.js'
-import { indexDirectoryPattern } from './rule-set.js'
+import { EventCursor, EventType, type CompactRules } from '../rules/compact-rules.js'
+import { latin1 } from '../parse/escape.js'
+import { asciiLower } from '../parse/product-token.js'
+import { indexDirectoryPattern } from '../rules/rule-set.js'
 
 /** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
 export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
