@@ -5,7 +5,7 @@
  * Browser-safe core entry: no Node built-ins.
  */
 export { parseRobots, Robots, type ParseOptions, type ReadInfo } from './robots.js'
-export { parseRobotsStream, type ByteSource } from './stream.js'
+export { parseRobotsStream, type ByteSource, type StreamParseOptions } from './stream.js'
 export { AgentMatcher, type Explanation, type RuleRef, type MatchEngine } from './match/matcher.js'
 export type { RuleSet } from './rules/rule-set.js'
 export type { EngineOptions } from './match/engine.js'
