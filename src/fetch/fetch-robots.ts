@@ -13,7 +13,12 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
 export interface FetchRobotsOptions {
   /** The `fetch` to use. Default `globalThis.fetch`. */
   fetch?: FetchLike
-  /** Deadline for the whole request: every redirect and the body. Default 10,000. */
+  /**
+   * Deadline for the whole request: every redirect and the body. Default
+   * 10,000. A finite number ≥ 0; values above {@link MAX_TIMEOUT_MS} (2³¹−1 ms,
+   * about 24.8 days, the longest delay timers take) are clamped to it.
+   * `Infinity`, NaN, negative numbers and non-numbers are a `RobotsInputError`.
+   */
   timeoutMs?: number
   /** Consecutive redirects followed; one more makes the file unavailable (RFC 9309 §2.3.1.2). Default 5. */
   maxRedirects?: number
@@ -32,6 +37,9 @@ export interface FetchRobotsOptions {
   /** Reuse of an unreachable result when the response gives no `Retry-After`. Default 600,000 (10 minutes). */
   unreachableTtlMs?: number
 }
+
+/** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
+export const MAX_TIMEOUT_MS = 2_147_483_647
 
 const DEFAULT_TIMEOUT_MS = 10_000
 const DEFAULT_MAX_REDIRECTS = 5
@@ -58,6 +66,17 @@ function nonNegative(name: string, v: number | undefined, dflt: number): number 
     throw new RobotsInputError(`${name} must be a non-negative number, got ${String(v)}`)
   }
   return v
+}
+
+/** Checks `timeoutMs`: a finite number ≥ 0, clamped to {@link MAX_TIMEOUT_MS}. */
+function checkTimeout(v: unknown): number {
+  if (v === undefined) return DEFAULT_TIMEOUT_MS
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+    throw new RobotsInputError(
+      `timeoutMs must be a finite number of milliseconds >= 0 (at most ${MAX_TIMEOUT_MS} is honoured), got ${String(v)}`,
+    )
+  }
+  return Math.min(v, MAX_TIMEOUT_MS)
 }
 
 function discard(res: Response): void {
@@ -114,7 +133,7 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 export async function fetchRobots(url: string | URL, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
   const { origin, robotsUrl } = robotsLocation(url)
   const limit = checkLimit(options.limit)
-  const timeoutMs = nonNegative('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS)
+  const timeoutMs = checkTimeout(options.timeoutMs)
   const maxRedirects = Math.floor(nonNegative('maxRedirects', options.maxRedirects, DEFAULT_MAX_REDIRECTS))
   const maxTtlMs = nonNegative('maxTtlMs', options.maxTtlMs, DAY_MS)
   const minTtlMs = Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs)
@@ -130,13 +149,10 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const redirects: RedirectHop[] = []
   const controller = new AbortController()
   let timedOut = false
-  const timer =
-    timeoutMs === Infinity
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true
-          controller.abort(new RobotsError('ERR_FETCH', `robots.txt fetch timed out after ${timeoutMs} ms`))
-        }, timeoutMs)
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort(new RobotsError('ERR_FETCH', `robots.txt fetch timed out after ${timeoutMs} ms`))
+  }, timeoutMs)
   const onUserAbort = () => controller.abort(userSignal?.reason)
   userSignal?.addEventListener('abort', onUserAbort, { once: true })
 
@@ -252,7 +268,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
       }
     }
   } finally {
-    if (timer !== undefined) clearTimeout(timer)
+    clearTimeout(timer)
     userSignal?.removeEventListener('abort', onUserAbort)
   }
 }

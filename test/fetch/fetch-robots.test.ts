@@ -2,7 +2,7 @@
 // outcome branch of RFC 9309 §2.3.1. No other address is ever contacted.
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { fetchRobots } from '../../src/fetch/index.js'
+import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/fetch/index.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
 import { closedPort, reply, startServer, type TestServer } from './server.js'
 
@@ -412,6 +412,38 @@ describe('errors', () => {
     const reason = new Error('stop')
     setTimeout(() => ac.abort(reason), 50)
     await expect(fetchRobots(a.origin, { signal: ac.signal, timeoutMs: 5000 })).rejects.toBe(reason)
+  })
+})
+
+describe('timeoutMs above 2^31-1 fires after 1 ms (issue 13 #8)', () => {
+  const slow = () => {
+    a.handler = (req, res) => setTimeout(() => reply(200, RULES)(req, res), 100)
+  }
+
+  for (const timeoutMs of [2 ** 31, 2 ** 32 + 5, 1e12, Number.MAX_VALUE, MAX_TIMEOUT_MS]) {
+    it(`${timeoutMs} is clamped to ${MAX_TIMEOUT_MS}: a 100 ms answer is ok`, async () => {
+      slow()
+      const r = await fetchRobots(a.origin, { timeoutMs })
+      expect(r.outcome).toBe('ok')
+      expect(allowed(r, '/private')).toBe(false)
+    })
+  }
+
+  it('Infinity, negative, NaN and non-numbers are a RobotsInputError before any request', async () => {
+    slow()
+    for (const timeoutMs of [Infinity, -Infinity, -1, NaN, '1000', null, {}]) {
+      await expect(fetchRobots(a.origin, { timeoutMs: timeoutMs as number }), String(timeoutMs)).rejects.toMatchObject({
+        name: 'RobotsInputError',
+        code: 'ERR_INPUT',
+      })
+    }
+    expect(a.requests).toEqual([])
+  })
+
+  it('0 and fractions are accepted', async () => {
+    slow()
+    expect((await fetchRobots(a.origin, { timeoutMs: 0 })).reason).toBe('timeout')
+    expect((await fetchRobots(a.origin, { timeoutMs: 5000.5 })).outcome).toBe('ok')
   })
 })
 
