@@ -26,6 +26,12 @@ export function describeFetchResult(r: RobotsFetchResult): string {
     case 'redirect-invalid-location':
       why = `HTTP ${r.status} from ${where} with an invalid Location (${r.headers?.['location'] ?? 'not http(s)'})`
       break
+    case 'redirect-blocked': {
+      const hop = r.redirects[hops - 1]
+      const what = hop?.blocked === 'filter' ? 'refused by redirectFilter' : `to a ${hop?.blocked ?? 'non-public'} host refused`
+      why = `redirect ${what} (${hop?.url} → ${hop?.location})`
+      break
+    }
     case 'timeout':
     case 'network-error': {
       const e = r.error

@@ -5,6 +5,7 @@ import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js
 import { allowAll, disallowAll, parseRobotsStream, type Robots } from './core.js'
 import { robotsLocation } from './origin.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
+import { redirectGuard, refusedHost, type RedirectFilter } from './redirect-guard.js'
 
 /** The part of the Web `fetch` signature that {@link fetchRobots} uses. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
@@ -36,6 +37,23 @@ export interface FetchRobotsOptions {
   minTtlMs?: number
   /** Reuse of an unreachable result when the response gives no `Retry-After`. Default 600,000 (10 minutes). */
   unreachableTtlMs?: number
+  /**
+   * Follow redirects to loopback, private, link-local and other non-public
+   * hosts even when the origin asked for is public. Default false: such a
+   * redirect is refused (`unavailable`, reason `redirect-blocked`), so that a
+   * site cannot point a crawler at its own network (SSRF). The check sees
+   * host names and literal addresses only, not what a name resolves to: see
+   * `redirectFilter`.
+   */
+  allowPrivateRedirects?: boolean
+  /**
+   * Asked for every redirect target that passed the address check; resolve to
+   * `true` to follow it, anything else refuses it (`redirect-blocked`). For
+   * callers that resolve names themselves (e.g. with `dns.lookup` and
+   * `classifyHost` on each address). It gets a copy of the URL; it runs within
+   * `timeoutMs`; an exception in it rejects `fetchRobots` with that exception.
+   */
+  redirectFilter?: RedirectFilter
 }
 
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
@@ -119,7 +137,9 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  *   and the rest is never downloaded (the body is cancelled).
  * - 301/302/303/307/308 are followed (also to other hosts) up to
  *   `maxRedirects` times; the rules found apply to the origin asked for. One
- *   redirect more, a loop, a missing or non-http(s) `Location` → `unavailable`.
+ *   redirect more, a loop, a missing or non-http(s) `Location`, a redirect
+ *   from a public origin to a non-public host (unless `allowPrivateRedirects`)
+ *   or one `redirectFilter` refuses → `unavailable`.
  * - 4xx → `unavailable` (allow all), except 429 → `unreachable`.
  * - 5xx, network / DNS / TLS errors, a reset while reading the body, and the
  *   `timeoutMs` deadline → `unreachable` (disallow all).
@@ -138,6 +158,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const maxTtlMs = nonNegative('maxTtlMs', options.maxTtlMs, DAY_MS)
   const minTtlMs = Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs)
   const unreachableTtlMs = nonNegative('unreachableTtlMs', options.unreachableTtlMs, DEFAULT_UNREACHABLE_TTL_MS)
+  const guard = redirectGuard(new URL(robotsUrl), options.allowPrivateRedirects, options.redirectFilter)
   const fetchImpl: FetchLike | undefined =
     options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined)
   if (!fetchImpl) throw new RobotsError('ERR_FETCH', 'no fetch available: pass options.fetch')
@@ -197,6 +218,29 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     }
     return result('unreachable', 'network-error', { res, error: describeFailure(err, phase) })
   }
+  /**
+   * The result when the redirect `hop` to `target` is refused (its host is
+   * not public while the origin is, or `redirectFilter` says no), else
+   * undefined. The filter runs within the deadline; its own exceptions propagate.
+   */
+  const refuseRedirect = async (hop: RedirectHop, target: URL, res: Response): Promise<RobotsFetchResult | undefined> => {
+    let blocked: RedirectHop['blocked'] = refusedHost(guard, target)
+    const filter = guard.filter
+    if (!blocked && filter) {
+      let allowed: unknown
+      try {
+        allowed = await raceAbort(Promise.resolve().then(() => filter(new URL(target.href))), controller.signal)
+      } catch (err) {
+        if (timedOut || userSignal?.aborted) return failure(err, 'request', res)
+        throw err
+      }
+      if (allowed !== true) blocked = 'filter'
+    }
+    if (!blocked) return undefined
+    hop.blocked = blocked
+    discard(res)
+    return result('unavailable', 'redirect-blocked', { res })
+  }
 
   let current = robotsUrl
   const seen = new Set<string>([current])
@@ -205,6 +249,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent
     for (;;) {
       let res: Response
+      let followedFrom: string | undefined
       try {
         res = await raceAbort(
           fetchImpl(current, { method: 'GET', headers, redirect: 'manual', signal: controller.signal }),
@@ -212,18 +257,24 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         )
         if (res.type === 'opaqueredirect') {
           // Browsers hide manual redirects; let the platform follow them (its own limit applies).
-          const from = current
           res = await raceAbort(
             fetchImpl(current, { method: 'GET', headers, redirect: 'follow', signal: controller.signal }),
             controller.signal,
           )
           if (res.redirected && res.url) {
+            followedFrom = current
             current = res.url
-            redirects.push({ url: from, status: 0, location: current })
           }
         }
       } catch (err) {
         return failure(err, 'request')
+      }
+      if (followedFrom !== undefined) {
+        // The platform has followed it already; the file it reached is still refused.
+        const hop: RedirectHop = { url: followedFrom, status: 0, location: current }
+        redirects.push(hop)
+        const refused = await refuseRedirect(hop, new URL(current), res)
+        if (refused) return refused
       }
 
       const status = res.status
@@ -245,9 +296,12 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
           return result('unavailable', 'redirect-invalid-location', { res })
         }
         next.hash = ''
-        redirects.push({ url: current, status, location: next.href })
+        const hop: RedirectHop = { url: current, status, location: next.href }
+        redirects.push(hop)
         if (seen.has(next.href)) return result('unavailable', 'redirect-loop', { res })
         if (redirects.length > maxRedirects) return result('unavailable', 'too-many-redirects', { res })
+        const refused = await refuseRedirect(hop, next, res)
+        if (refused) return refused
         seen.add(next.href)
         current = next.href
         continue

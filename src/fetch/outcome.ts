@@ -1,10 +1,11 @@
+import type { HostClass } from './address.js'
 import type { Robots } from './core.js'
 
 /**
  * What the fetch established (RFC 9309 §2.3.1):
  * - `ok`: a 2xx answer; `robots` is the parsed body.
- * - `unavailable`: the site says there is no file (4xx other than 429, too many
- *   or broken redirects); `robots` allows everything.
+ * - `unavailable`: the site says there is no file (4xx other than 429, too many,
+ *   broken or refused redirects); `robots` allows everything.
  * - `unreachable`: the file could not be obtained (5xx, 429, network, DNS or TLS
  *   error, timeout); `robots` disallows everything.
  */
@@ -24,6 +25,12 @@ export type FetchReason =
   | 'redirect-without-location'
   /** A `Location` that is not a valid http(s) URL (`unavailable`). */
   | 'redirect-invalid-location'
+  /**
+   * A redirect refused (`unavailable`): to a loopback, private, link-local or
+   * other non-public host while the origin asked for was public, or by
+   * `redirectFilter`. The refused hop is the last of `redirects`, with `blocked`.
+   */
+  | 'redirect-blocked'
   /** A status the protocol does not assign (1xx, 3xx other than 301/302/303/307/308, ≥ 600) (`unavailable` for 3xx, else `unreachable`). */
   | 'unexpected-status'
   /** 429 Too Many Requests (`unreachable`). */
@@ -35,6 +42,7 @@ export type FetchReason =
   /** `timeoutMs` elapsed before the body was read (`unreachable`). */
   | 'timeout'
 
+
 /** One redirect followed (or refused) on the way to the file. */
 export interface RedirectHop {
   /** The URL that answered with the redirect. */
@@ -43,6 +51,8 @@ export interface RedirectHop {
   status: number
   /** The absolute target, resolved against `url`; absent when the Location header was missing or invalid. */
   location?: string
+  /** Set on a hop that was refused (`redirect-blocked`): the class of its target's host, or `'filter'` when `redirectFilter` said no. */
+  blocked?: HostClass | 'filter'
 }
 
 /** A transport failure, as far as the platform's `fetch` reports it. */
@@ -69,7 +79,7 @@ export interface RobotsFetchResult {
   url: string
   /** HTTP status of the last response, when one arrived. */
   status?: number
-  /** Redirects in order; the last one is the refused one for `too-many-redirects` and `redirect-loop`. */
+  /** Redirects in order; the last one is the refused one for `too-many-redirects`, `redirect-loop` and `redirect-blocked`. */
   redirects: RedirectHop[]
   /** The URL of the last response, when one arrived (differs from `url` after redirects). */
   finalUrl?: string
