@@ -41,6 +41,14 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ])
 
+/** Codes for a body whose length differs from its `Content-Length` (undici). */
+const LENGTH_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH'])
+
+/** Codes of a content coding that ended early or is corrupt: zlib (`Z_BUF_ERROR`, `Z_DATA_ERROR`, …) and brotli (`ERR__ERROR_FORMAT_…`) as Node reports them. */
+function isDecodingCode(code: string): boolean {
+  return code.startsWith('Z_') || code.startsWith('ERR_ZLIB') || code.startsWith('ERR__ERROR_') || code.startsWith('ERR_BROTLI')
+}
+
 function isTlsCode(code: string): boolean {
   return (
     code.startsWith('ERR_TLS') ||
@@ -57,6 +65,9 @@ function isTlsCode(code: string): boolean {
  * undici throws `TypeError('fetch failed')` with the socket error as `cause`
  * (its `code` tells DNS, TLS and connection failures apart); browsers give a
  * bare `TypeError`. The first `code` found along the cause chain is kept.
+ * `length` and `decoding` are body failures (a `Content-Length` mismatch, a
+ * gzip/deflate/br stream cut short or corrupt): `fetchRobots` reports them as
+ * `incomplete-body`.
  */
 export function describeFailure(err: unknown, phase: FetchFailure['phase']): FetchFailure {
   const messages: string[] = []
@@ -76,7 +87,9 @@ export function describeFailure(err: unknown, phase: FetchFailure['phase']): Fet
   }
   let kind: FetchFailure['kind'] = 'other'
   if (code !== undefined) {
-    if (DNS_CODES.has(code)) kind = 'dns'
+    if (LENGTH_CODES.has(code)) kind = 'length'
+    else if (isDecodingCode(code)) kind = 'decoding'
+    else if (DNS_CODES.has(code)) kind = 'dns'
     else if (isTlsCode(code)) kind = 'tls'
     else if (CONNECTION_CODES.has(code)) kind = 'connection'
   }

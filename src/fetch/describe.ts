@@ -32,6 +32,16 @@ export function describeFetchResult(r: RobotsFetchResult): string {
       why = `redirect ${what} (${hop?.url} → ${hop?.location})`
       break
     }
+    case 'incomplete-body': {
+      const e = r.error
+      const coding = r.headers?.['content-encoding']
+      const how =
+        e?.kind === 'decoding'
+          ? `${coding ? `${coding} ` : ''}content coding cut short or corrupt`
+          : 'length differs from Content-Length'
+      why = `incomplete body from ${where}${via}: ${how}: ${e?.message ?? ''}`
+      break
+    }
     case 'timeout':
     case 'network-error': {
       const e = r.error

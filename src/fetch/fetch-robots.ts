@@ -1,7 +1,9 @@
 import { RobotsError, RobotsInputError } from '../errors.js'
 import { checkLimit } from '../parse/reader.js'
+import { lengthFailure, openBody } from './body.js'
 import { freshnessLifetimeMs, retryAfterMs } from './cache-control.js'
 import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js'
+import { CODING_HEADER, encodedBodyRequest, STRICT_ACCEPT_ENCODING, type EncodedBodyState } from './content-coding.js'
 import { allowAll, disallowAll, parseRobotsStream, type Robots } from './core.js'
 import { robotsLocation } from './origin.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
@@ -101,10 +103,10 @@ function discard(res: Response): void {
   if (res.body && !res.bodyUsed) res.body.cancel().catch(() => {})
 }
 
-function keptHeaders(res: Response): Record<string, string> {
+function keptHeaders(res: Response, undecoded: boolean): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name of KEPT_HEADERS) {
-    const v = res.headers.get(name)
+    const v = res.headers.get(undecoded && name === 'content-encoding' ? CODING_HEADER : name)
     if (v !== null) out[name] = v
   }
   return out
@@ -141,8 +143,9 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  *   from a public origin to a non-public host (unless `allowPrivateRedirects`)
  *   or one `redirectFilter` refuses → `unavailable`.
  * - 4xx → `unavailable` (allow all), except 429 → `unreachable`.
- * - 5xx, network / DNS / TLS errors, a reset while reading the body, and the
- *   `timeoutMs` deadline → `unreachable` (disallow all).
+ * - 5xx, network / DNS / TLS errors, a reset while reading the body, a body
+ *   that does not arrive whole (shorter than its `Content-Length`, a gzip
+ *   stream cut short), and the `timeoutMs` deadline → `unreachable` (disallow all).
  *
  * Throws only for bad arguments (`ERR_INPUT`, `ERR_LIMIT`), a missing `fetch`
  * (`ERR_FETCH`), or when `signal` aborts. `expiresAt` is `fetchedAt` plus the
@@ -162,6 +165,8 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const fetchImpl: FetchLike | undefined =
     options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined)
   if (!fetchImpl) throw new RobotsError('ERR_FETCH', 'no fetch available: pass options.fetch')
+  // With the platform's own fetch, ask it for gzip bodies still encoded, to decode them strictly (content-coding.ts).
+  const strictDecoding = options.fetch === undefined
   const now = options.now ?? Date.now
   const userSignal = options.signal
   userSignal?.throwIfAborted()
@@ -203,7 +208,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (res) {
       r.status = res.status
       r.finalUrl = current
-      r.headers = keptHeaders(res)
+      r.headers = keptHeaders(res, undecoded)
     }
     if (extra.error) r.error = extra.error
     return r
@@ -216,7 +221,11 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         error: { phase, kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` },
       })
     }
-    return result('unreachable', 'network-error', { res, error: describeFailure(err, phase) })
+    const error = describeFailure(err, phase)
+    if (phase === 'body' && (error.kind === 'length' || error.kind === 'decoding')) {
+      return result('unreachable', 'incomplete-body', { res, error })
+    }
+    return result('unreachable', 'network-error', { res, error })
   }
   /**
    * The result when the redirect `hop` to `target` is refused (its host is
@@ -243,32 +252,43 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   }
 
   let current = robotsUrl
+  /** Whether the last response's body came through still encoded (its Content-Encoding renamed). */
+  let undecoded = false
   const seen = new Set<string>([current])
   try {
     const headers: Record<string, string> = {}
     if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent
+    // Fresh per request: the state says whether this response's body came through encoded.
+    const request = (redirect: RequestRedirect): { init: RequestInit; state: EncodedBodyState | undefined } => {
+      const encoded = strictDecoding ? encodedBodyRequest() : undefined
+      const init: RequestInit = { method: 'GET', headers, redirect, signal: controller.signal }
+      if (encoded) {
+        init.headers = { ...headers, 'accept-encoding': STRICT_ACCEPT_ENCODING }
+        Object.assign(init, encoded.init)
+      }
+      return { init, state: encoded?.state }
+    }
     for (;;) {
       let res: Response
+      let state: EncodedBodyState | undefined
       let followedFrom: string | undefined
       try {
-        res = await raceAbort(
-          fetchImpl(current, { method: 'GET', headers, redirect: 'manual', signal: controller.signal }),
-          controller.signal,
-        )
+        let req = request('manual')
+        res = await raceAbort(fetchImpl(current, req.init), controller.signal)
         if (res.type === 'opaqueredirect') {
           // Browsers hide manual redirects; let the platform follow them (its own limit applies).
-          res = await raceAbort(
-            fetchImpl(current, { method: 'GET', headers, redirect: 'follow', signal: controller.signal }),
-            controller.signal,
-          )
+          req = request('follow')
+          res = await raceAbort(fetchImpl(current, req.init), controller.signal)
           if (res.redirected && res.url) {
             followedFrom = current
             current = res.url
           }
         }
+        state = req.state
       } catch (err) {
         return failure(err, 'request')
       }
+      undecoded = state?.renamed === true
       if (followedFrom !== undefined) {
         // The platform has followed it already; the file it reached is still refused.
         const hop: RedirectHop = { url: followedFrom, status: 0, location: current }
@@ -312,14 +332,18 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         discard(res)
         return result(outcome, reason, { res })
       }
-      if (!res.body) return result('ok', 'success', { res, robots: allowAll() })
+      const body = openBody(res, undecoded)
+      if (!body) return result('ok', 'success', { res, robots: allowAll() })
+      let robots: Robots
       try {
-        const robots = await raceAbort(parseRobotsStream(res.body, { limit }), controller.signal)
-        return result('ok', 'success', { res, robots })
+        robots = await parseRobotsStream(body.stream, { limit, signal: controller.signal })
       } catch (err) {
         discard(res)
         return failure(err, 'body', res)
       }
+      const short = lengthFailure(robots, body.expectedLength)
+      if (short) return result('unreachable', 'incomplete-body', { res, error: short })
+      return result('ok', 'success', { res, robots })
     }
   } finally {
     clearTimeout(timer)

@@ -7,7 +7,7 @@ import type { Robots } from './core.js'
  * - `unavailable`: the site says there is no file (4xx other than 429, too many,
  *   broken or refused redirects); `robots` allows everything.
  * - `unreachable`: the file could not be obtained (5xx, 429, network, DNS or TLS
- *   error, timeout); `robots` disallows everything.
+ *   error, timeout, a body that did not arrive whole); `robots` disallows everything.
  */
 export type FetchOutcome = 'ok' | 'unavailable' | 'unreachable'
 
@@ -41,7 +41,12 @@ export type FetchReason =
   | 'network-error'
   /** `timeoutMs` elapsed before the body was read (`unreachable`). */
   | 'timeout'
-
+  /**
+   * A 2xx body that did not arrive whole (`unreachable`): fewer (or more) bytes
+   * than its `Content-Length`, or a content coding (gzip, deflate, br) that
+   * ended early or was corrupt. `error` says which (`kind: 'length'` or `'decoding'`).
+   */
+  | 'incomplete-body'
 
 /** One redirect followed (or refused) on the way to the file. */
 export interface RedirectHop {
@@ -59,8 +64,12 @@ export interface RedirectHop {
 export interface FetchFailure {
   /** Whether the request failed before the response headers or while reading the body. */
   phase: 'request' | 'body'
-  /** Coarse class derived from `code`. */
-  kind: 'dns' | 'tls' | 'connection' | 'timeout' | 'other'
+  /**
+   * Coarse class derived from `code`; for `incomplete-body`, `length` (the
+   * body's length differs from its `Content-Length`) or `decoding` (a content
+   * coding ended early or was corrupt).
+   */
+  kind: 'dns' | 'tls' | 'connection' | 'timeout' | 'length' | 'decoding' | 'other'
   /** The underlying error code when the platform gives one (e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`). */
   code?: string
   /** The error message, with the messages of its causes. */
@@ -85,7 +94,7 @@ export interface RobotsFetchResult {
   finalUrl?: string
   /** Response headers of the last response worth keeping for explanations (content-type, content-encoding, content-length, cache-control, age, expires, retry-after, etag, last-modified, location), names lower-cased. */
   headers?: Record<string, string>
-  /** Set for `network-error` and `timeout`. */
+  /** Set for `network-error`, `timeout` and `incomplete-body`. */
   error?: FetchFailure
   /** When the fetch started (ms since the epoch, by the `now` clock). */
   fetchedAt: number

@@ -447,6 +447,23 @@ describe('timeoutMs above 2^31-1 fires after 1 ms (issue 13 #8)', () => {
   })
 })
 
+describe('the deadline and the signal of the caller reach the body (issue 13 #6)', () => {
+  it('a caller abort while the body stalls rejects with the reason and closes the connection', async () => {
+    let closed!: () => void
+    const done = new Promise<void>((resolve) => (closed = resolve))
+    a.handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('User-agent: *\n')
+      res.on('close', () => closed())
+    }
+    const ac = new AbortController()
+    const reason = new Error('caller gave up')
+    setTimeout(() => ac.abort(reason), 100)
+    await expect(fetchRobots(a.origin, { signal: ac.signal, timeoutMs: 10_000 })).rejects.toBe(reason)
+    await done
+  })
+})
+
 describe('platforms that hide manual redirects (browsers)', () => {
   it('falls back to redirect: follow and records the hop', async () => {
     const modes: string[] = []

@@ -1,0 +1,60 @@
+/**
+ * The body of a 2xx response as `fetchRobots` reads it: decoded (strictly when
+ * the platform let the body through encoded, see content-coding.ts) and
+ * checked against its `Content-Length`.
+ */
+import { CODING_HEADER, decodeStrictly, parseCodings } from './content-coding.js'
+import type { Robots } from './core.js'
+import type { FetchFailure } from './outcome.js'
+
+/** A response body ready to parse. */
+export interface ResponseBody {
+  /** The decoded bytes. */
+  stream: ReadableStream<Uint8Array>
+  /** The `Content-Length` when it counts the decoded bytes (no content coding); else undefined. */
+  expectedLength: number | undefined
+}
+
+/**
+ * `Content-Length` as a number; undefined when absent or not one valid value
+ * (a list of equal values, as merged duplicate headers give, counts as one).
+ */
+export function contentLength(headers: Headers): number | undefined {
+  const v = headers.get('content-length')
+  if (v === null) return undefined
+  const parts = v.split(',').map((p) => p.trim())
+  const first = parts[0]!
+  if (!/^\d+$/.test(first) || parts.some((p) => p !== first)) return undefined
+  const n = Number(first)
+  return Number.isSafeInteger(n) ? n : undefined
+}
+
+/**
+ * The body of `res` to parse, or null when it has none (204, …). `undecoded`
+ * says the platform handed the body over still encoded (its coding moved to
+ * `CODING_HEADER`): it is decoded here, strictly.
+ */
+export function openBody(res: Response, undecoded: boolean): ResponseBody | null {
+  if (!res.body) return null
+  if (undecoded) {
+    return { stream: decodeStrictly(res.body, parseCodings(res.headers.get(CODING_HEADER))), expectedLength: undefined }
+  }
+  const coded = parseCodings(res.headers.get('content-encoding')).length > 0
+  return { stream: res.body, expectedLength: coded ? undefined : contentLength(res.headers) }
+}
+
+/**
+ * The failure of a body that ended without an error but not at its
+ * `Content-Length` (a `fetch` that does not check it, or a server that closed
+ * early where the platform did not notice); undefined when the body is whole
+ * or reading stopped at the parsing limit.
+ */
+export function lengthFailure(robots: Robots, expected: number | undefined): FetchFailure | undefined {
+  if (expected === undefined || robots.truncated || robots.bytesRead === expected) return undefined
+  const how = robots.bytesRead < expected ? 'ended after' : 'ran to'
+  return {
+    phase: 'body',
+    kind: 'length',
+    message: `body ${how} ${robots.bytesRead} bytes, Content-Length is ${expected}`,
+  }
+}
