@@ -1,6 +1,18 @@
+import type { HostClass } from './address.js'
 import type { RobotsFetchResult } from './outcome.js'
 
 const VERDICT = { ok: 'ok', unavailable: 'unavailable, allow all', unreachable: 'unreachable, disallow all' } as const
+
+/** What a refused redirect target is, by the class of its host. */
+const HOST_CLASS: Record<HostClass, string> = {
+  loopback: 'a loopback host',
+  unspecified: 'an unspecified address',
+  private: 'a private address',
+  'link-local': 'a link-local address',
+  shared: 'a shared (CGNAT) address',
+  reserved: 'a reserved address',
+  'local-name': 'a local name',
+}
 
 /** One line explaining a fetch result, e.g. `unreachable, disallow all: HTTP 503 from https://a.example/robots.txt`. */
 export function describeFetchResult(r: RobotsFetchResult): string {
@@ -28,7 +40,9 @@ export function describeFetchResult(r: RobotsFetchResult): string {
       break
     case 'redirect-blocked': {
       const hop = r.redirects[hops - 1]
-      const what = hop?.blocked === 'filter' ? 'refused by redirectFilter' : `to a ${hop?.blocked ?? 'non-public'} host refused`
+      const blocked = hop?.blocked
+      const what =
+        blocked === 'filter' ? 'refused by redirectFilter' : `to ${blocked ? HOST_CLASS[blocked] : 'a non-public host'} refused`
       why = `redirect ${what} (${hop?.url} → ${hop?.location})`
       break
     }

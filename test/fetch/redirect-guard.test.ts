@@ -36,29 +36,30 @@ const redirect = (location: string, status = 301) => () => new Response(null, { 
 const ok = (body = RULES) => () => new Response(body, { status: 200 })
 
 describe('redirects to loopback, private or link-local addresses are followed (issue 13 #13)', () => {
-  const targets: [string, string][] = [
-    ['127.0.0.1', 'loopback'],
-    ['0x7f000001', 'loopback'],
-    ['127.1', 'loopback'],
-    ['2130706433', 'loopback'],
-    ['0177.0.0.1', 'loopback'],
-    ['localhost', 'loopback'],
-    ['api.localhost', 'loopback'],
-    ['[::1]', 'loopback'],
-    ['[::ffff:127.0.0.1]', 'loopback'],
-    ['0.0.0.0', 'unspecified'],
-    ['10.0.0.1', 'private'],
-    ['172.16.5.4', 'private'],
-    ['192.168.1.1', 'private'],
-    ['[fd00::1]', 'private'],
-    ['169.254.169.254', 'link-local'],
-    ['[fe80::1]', 'link-local'],
-    ['100.64.0.1', 'shared'],
-    ['metadata.google.internal', 'local-name'],
-    ['metadata', 'local-name'],
+  const targets: [string, string, string][] = [
+    ['127.0.0.1', 'loopback', 'a loopback host'],
+    ['0x7f000001', 'loopback', 'a loopback host'],
+    ['127.1', 'loopback', 'a loopback host'],
+    ['2130706433', 'loopback', 'a loopback host'],
+    ['0177.0.0.1', 'loopback', 'a loopback host'],
+    ['localhost', 'loopback', 'a loopback host'],
+    ['api.localhost', 'loopback', 'a loopback host'],
+    ['[::1]', 'loopback', 'a loopback host'],
+    ['[::ffff:127.0.0.1]', 'loopback', 'a loopback host'],
+    ['0.0.0.0', 'unspecified', 'an unspecified address'],
+    ['10.0.0.1', 'private', 'a private address'],
+    ['172.16.5.4', 'private', 'a private address'],
+    ['192.168.1.1', 'private', 'a private address'],
+    ['[fd00::1]', 'private', 'a private address'],
+    ['169.254.169.254', 'link-local', 'a link-local address'],
+    ['[fe80::1]', 'link-local', 'a link-local address'],
+    ['100.64.0.1', 'shared', 'a shared (CGNAT) address'],
+    ['224.0.0.1', 'reserved', 'a reserved address'],
+    ['metadata.google.internal', 'local-name', 'a local name'],
+    ['metadata', 'local-name', 'a local name'],
   ]
 
-  for (const [host, cls] of targets) {
+  for (const [host, cls, words] of targets) {
     it(`a public origin's redirect to ${host} is refused (${cls})`, async () => {
       const target = `http://${host}:${local.port}/robots.txt`
       const s = site({ [`${PUBLIC}/robots.txt`]: redirect(target) })
@@ -72,7 +73,7 @@ describe('redirects to loopback, private or link-local addresses are followed (i
       expect(local.requests).toEqual([])
       expect(r.robots.agent('bot').isAllowed('/private')).toBe(true)
       expect(describeFetchResult(r)).toBe(
-        `unavailable, allow all: redirect to a ${cls} host refused (${PUBLIC}/robots.txt → ${location})`,
+        `unavailable, allow all: redirect to ${words} refused (${PUBLIC}/robots.txt → ${location})`,
       )
     })
   }
