@@ -11,9 +11,12 @@
  * stops before the source's end (the limit, an abort — also a signal that was
  * aborted before the call — a chunk that is not bytes or a string), a
  * `ReadableStream` is cancelled (`cancel(reason)`) and an async iterator is
- * closed (`return()`); a `ReadableStream`'s lock is released on every path, so
- * `stream.locked` is false once the promise settles. A source that errors is
- * not cancelled (it is over already); its error rejects the promise as is.
+ * closed (`return()`; after an abort it is not awaited, and a Node stream is
+ * also destroyed, since its iterator cannot return while a read is pending).
+ * A `ReadableStream`'s lock is released on every path, so `stream.locked` is
+ * false once the promise settles; the bytes not read are gone (`tee()` first
+ * to keep them). A source that errors is not cancelled (it is over already);
+ * its error rejects the promise as is.
  */
 import { RobotsInputError } from './errors.js'
 import { createParser } from './parse/parser.js'

@@ -94,7 +94,7 @@ export interface EncodedBodyState {
 function renameRaw(raw: unknown, state: EncodedBodyState): unknown {
   if (!Array.isArray(raw) || raw.length % 2 !== 0) return raw
   const out: unknown[] = []
-  let rename = -1
+  let hasCoding = false
   let codings = ''
   for (let i = 0; i < raw.length; i += 2) {
     const name = headerText(raw[i])?.toLowerCase()
@@ -102,20 +102,22 @@ function renameRaw(raw: unknown, state: EncodedBodyState): unknown {
     if (name === CODING_HEADER) continue // never trust one the server sent
     if (name === 'content-encoding') {
       codings += (codings === '' ? '' : ', ') + (headerText(raw[i + 1]) ?? '')
-      rename = out.length
+      hasCoding = true
     }
     out.push(raw[i], raw[i + 1])
   }
-  if (rename < 0 || !decodableHere(codings)) return out
-  // Every Content-Encoding line gets the new name (there may be several).
-  for (let i = 0; i < out.length; i += 2) {
-    if (headerText(out[i])?.toLowerCase() !== 'content-encoding') continue
-    const renamed = headerLike(out[i], CODING_HEADER)
-    if (renamed === undefined) return raw
-    out[i] = renamed
+  if (!hasCoding || !decodableHere(codings)) return out
+  // Every Content-Encoding line gets the new name (there may be several), or
+  // none does when a name of that kind cannot be made (undici decodes then).
+  const renamed = out.slice()
+  for (let i = 0; i < renamed.length; i += 2) {
+    if (headerText(renamed[i])?.toLowerCase() !== 'content-encoding') continue
+    const name = headerLike(renamed[i], CODING_HEADER)
+    if (name === undefined) return out
+    renamed[i] = name
   }
   state.renamed = true
-  return out
+  return renamed
 }
 
 /** undici 7 handlers: `onResponseStart(controller, status, headers, statusText)`, headers as an object. */
