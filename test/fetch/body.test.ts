@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { describeFetchResult, fetchRobots, type RobotsFetchResult } from '../../src/fetch/index.js'
 import { contentLength } from '../../src/fetch/body.js'
-import { CODING_HEADER, decodeStrictly, parseCodings } from '../../src/fetch/content-coding.js'
+import { CODING_HEADER } from '../../src/fetch/content-coding.js'
 import { reply, startServer, type TestServer } from './server.js'
 
 // "Disallow: /" for everyone, padded so that the gzip form is about 100 bytes.
@@ -215,7 +215,7 @@ describe('a plain body shorter than its Content-Length counts as ok (issue 13 #4
   })
 })
 
-describe('helpers', () => {
+describe('contentLength', () => {
   it('contentLength reads one value, equal duplicates, and nothing else', () => {
     const h = (v?: string) => new Headers(v === undefined ? {} : { 'content-length': v })
     expect(contentLength(h('123'))).toBe(123)
@@ -228,40 +228,4 @@ describe('helpers', () => {
     expect(contentLength(h())).toBeUndefined()
   })
 
-  it('parseCodings drops identity and empty entries, keeps order', () => {
-    expect(parseCodings(null)).toEqual([])
-    expect(parseCodings('identity')).toEqual([])
-    expect(parseCodings(' GZIP , br,')).toEqual(['gzip', 'br'])
-  })
-
-  it('decodeStrictly: a cut stream errors, a network error is not taken for an empty body, cancel reaches the source', async () => {
-    const read = async (s: ReadableStream<Uint8Array>) => {
-      let n = 0
-      const r = s.getReader()
-      for (;;) {
-        const { done, value } = await r.read()
-        if (done) return n
-        n += value.length
-      }
-    }
-    const from = (...chunks: Uint8Array[]) => new Blob(chunks as BlobPart[]).stream()
-    expect(await read(decodeStrictly(from(GZ), ['gzip']))).toBe(RULES.length)
-    await expect(read(decodeStrictly(from(GZ.subarray(0, CUT)), ['gzip']))).rejects.toMatchObject({ code: 'Z_BUF_ERROR' })
-    expect(await read(decodeStrictly(from(), ['gzip']))).toBe(0)
-    const boom = new Error('socket')
-    const failing = new ReadableStream<Uint8Array>({ pull: (c) => c.error(boom) })
-    await expect(read(decodeStrictly(failing, ['gzip']))).rejects.toBe(boom)
-    let cancelled = false
-    const endless = new ReadableStream<Uint8Array>({
-      pull: (c) => c.enqueue(GZ.subarray(0, 10)),
-      cancel: () => {
-        cancelled = true
-      },
-    })
-    const decoded = decodeStrictly(endless, ['gzip'])
-    await decoded.cancel(new Error('stop'))
-    // Cancelling travels back through the pipes asynchronously.
-    for (let i = 0; i < 50 && !cancelled; i++) await new Promise((r) => setTimeout(r, 10))
-    expect(cancelled).toBe(true)
-  })
 })
