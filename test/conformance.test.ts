@@ -1,7 +1,8 @@
 /**
- * Every vector of ../shared/conformance (google/robotstxt's own unit tests):
- * the 145 allow/disallow cases through the public API, against every engine,
- * and the 50 others through the helpers and the per-line report.
+ * Every vector of test/data/conformance (google/robotstxt's own unit tests,
+ * vendored with their provenance in its README): the 145 allow/disallow cases
+ * through the public API, against every engine, and the 50 others through the
+ * helpers and the per-line report. Runs in a bare clone (no ../shared needed).
  */
 import { describe, expect, it } from 'vitest'
 import {
@@ -13,7 +14,9 @@ import {
   reportLines,
   type ParseHandler,
 } from '../src/index.js'
-import { HAS_SHARED, sharedJson, vectorBytes } from './support/shared-data.js'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { vectorBytes } from './support/shared-data.js'
 
 interface AllowRecord {
   id: string
@@ -31,11 +34,13 @@ interface OtherRecord {
   [k: string]: unknown
 }
 
-const suite = HAS_SHARED ? describe : describe.skip
-const robotsTests: AllowRecord[] = HAS_SHARED ? sharedJson('conformance/google-robots-test.json') : []
-const otherTests: OtherRecord[] = HAS_SHARED ? sharedJson('conformance/google-other-tests.json') : []
+/** The project's single vendored copy of the vectors (also shipped with `compare --cases unit`). */
+const VECTORS = resolve(__dirname, 'data/conformance')
+const vectors = <T>(name: string): T => JSON.parse(readFileSync(resolve(VECTORS, name), 'utf8')) as T
+const robotsTests: AllowRecord[] = vectors('google-robots-test.json')
+const otherTests: OtherRecord[] = vectors('google-other-tests.json')
 
-suite('conformance: google-robots-test.json (allow/disallow)', () => {
+describe('conformance: google-robots-test.json (allow/disallow)', () => {
   it('has the 145 records', () => {
     expect(robotsTests).toHaveLength(145)
   })
@@ -85,7 +90,7 @@ class StatsReporter implements ParseHandler {
   }
 }
 
-suite('conformance: google-other-tests.json', () => {
+describe('conformance: google-other-tests.json', () => {
   it('has the 50 records', () => {
     expect(otherTests).toHaveLength(50)
   })
