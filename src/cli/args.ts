@@ -16,6 +16,8 @@ export interface OptionSpec {
   readonly short?: string
   /** Accepted values, when the value comes from a fixed set. */
   readonly choices?: readonly string[]
+  /** Whether an empty value (`--name=`) is accepted; by default it is a usage error. */
+  readonly allowEmpty?: boolean
 }
 
 /** The result of parsing: option values by long name (`true` for flags), then positionals. */
@@ -71,7 +73,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
       value = next
       i++
     }
-    if (value === '') throw new UsageError(`option '${label}' needs a non-empty value`)
+    if (value === '' && !spec.allowEmpty) throw new UsageError(`option '${label}' needs a non-empty value`)
     if (spec.choices !== undefined && !spec.choices.includes(value)) {
       throw new UsageError(`option '${label}' must be one of ${spec.choices.join(', ')} (got '${value}')`)
     }

@@ -1,6 +1,8 @@
 /**
  * `robots-automaton check ROBOTS --agent A URL...`: one line per URL with the
  * verdict and the rule that decided it (`--json`: one JSON object per line).
+ * `--exit-code` makes the verdict the exit status (0 all allowed, 3 some
+ * disallowed), for harnesses that read outcomes from exit codes.
  */
 import type { RuleRef } from '../index.js'
 import { flag, parseArgs, requiredOption, type OptionSpec } from './args.js'
@@ -13,8 +15,10 @@ import { note } from './stdio.js'
 import { agentWarning } from './agent.js'
 
 const OPTIONS: readonly OptionSpec[] = [
-  { name: 'agent', value: true },
+  // An empty token is a token like any other (the reference's unit tests use one).
+  { name: 'agent', value: true, allowEmpty: true },
   { name: 'json', value: false },
+  { name: 'exit-code', value: false },
   { name: 'quiet', short: 'q', value: false },
   { name: 'help', short: 'h', value: false },
 ]
@@ -24,6 +28,13 @@ export function describeRule(rule: RuleRef | null): string {
   if (rule === null) return 'no matching rule'
   return `line ${rule.line}: ${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`
 }
+
+/**
+ * Exit status of `check --exit-code` when at least one URL is disallowed. Not
+ * 1 or 2, which keep their meaning (runtime failure, usage error), so that a
+ * harness never reads a failure as a verdict.
+ */
+export const EXIT_DISALLOWED = 3
 
 /** Runs `check` with the arguments after the command name; resolves to the exit code. */
 export async function runCheck(argv: readonly string[]): Promise<number> {
@@ -55,5 +66,5 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   }
   await out.end()
   if (!quiet) note(`${plural(urls.length, 'URL')} checked: ${count(allowed)} allowed, ${count(urls.length - allowed)} disallowed`)
-  return 0
+  return flag(args, 'exit-code') && allowed < urls.length ? EXIT_DISALLOWED : 0
 }

@@ -65,7 +65,7 @@ describe('help and version', () => {
     }
   })
 
-  it.each(['check', 'filter', 'lint'])('%s --help, -h and help', async (cmd) => {
+  it.each(['check', 'filter', 'lint', 'compare'])('%s --help, -h and help', async (cmd) => {
     for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
       const r = await run(args)
       expect(r.status).toBe(0)
@@ -174,6 +174,19 @@ describe('check', () => {
   it('-- lets a URL start with a dash', async () => {
     const r = await run(['check', robotsPath, '--agent', 'G', '-q', '--', '-x'])
     expect(r.stdout.toString()).toBe('allowed\t-x\tno matching rule\n')
+  })
+
+  it('--exit-code: 0 when every URL is allowed, 3 when any is disallowed, 1 still a failure', async () => {
+    const allowed = await run(['check', robotsPath, '--agent', 'Bingbot', '-q', '--exit-code', '/pub', '/private/ok'])
+    expect(allowed.status).toBe(0)
+    expect(allowed.stdout.toString()).toBe('allowed\t/pub\tno matching rule\nallowed\t/private/ok\tline 3: Allow: /private/ok\n')
+    const some = await run(['check', robotsPath, '--agent', 'Bingbot', '-q', '--exit-code', '/pub', '/private/x'])
+    expect(some.status).toBe(3)
+    expect(some.stdout.toString()).toContain('disallowed\t/private/x\tline 2')
+    const without = await run(['check', robotsPath, '--agent', 'Bingbot', '-q', '/private/x'])
+    expect(without.status).toBe(0)
+    const failed = await run(['check', tmp.path('missing.txt'), '--agent', 'Bingbot', '--exit-code', '/x'])
+    expect(failed.status).toBe(1)
   })
 })
 
