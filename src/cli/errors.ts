@@ -11,6 +11,7 @@ export type CliErrorCode =
   | 'ERR_WRITE' // stdout could not be written (other than a closed pipe): exit 1
   | 'ERR_FETCH' // a robots.txt URL could not be fetched: exit 1
   | 'ERR_UNSUPPORTED' // a feature that this build does not provide: exit 1
+  | 'ERR_ADAPTER' // compare: the implementation under test could not be run or broke its protocol: exit 1
 
 /** An error the CLI reports as one line on stderr before exiting with `exitCode`. */
 export class CliError extends Error {

@@ -1,10 +1,11 @@
 /**
  * Entry point of the `robots-automaton` command (built to `dist/cli.js`).
- * Dispatches to `check`, `filter` and `lint`; turns every failure into one
+ * Dispatches to `check`, `filter`, `lint` and `compare`; turns every failure into one
  * line on stderr and an exit code: 0 success, 1 runtime failure, 2 usage
  * error. A closed stdout ends the run quietly with 0 (see stdio.ts).
  */
 import { runCheck } from './check.js'
+import { runCompare } from './compare.js'
 import { CliError } from './errors.js'
 import { runFilter } from './filter.js'
 import { MAIN_HELP, PROGRAM, version } from './help.js'
@@ -13,7 +14,7 @@ import { exitAfterStdout, guardStdio } from './stdio.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
-const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, lint: runLint }
+const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, lint: runLint, compare: runCompare }
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -34,7 +35,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
   if (command === undefined) {
     const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
-    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint; see '${PROGRAM} --help')`, 2)
+    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint, compare; see '${PROGRAM} --help')`, 2)
   }
   try {
     return await command(rest)

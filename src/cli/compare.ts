@@ -1,0 +1,278 @@
+/**
+ * `robots-automaton compare`: checks and times another robots.txt
+ * implementation against the reference's answers (this library's), by
+ * category. This file reads the arguments and runs the stages under
+ * `compare/`: a case set (cases/), the oracle and categories, an adapter
+ * (adapters/), the run and minimisation, and the reports (report/).
+ */
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from './args.js'
+import { CliError, UsageError } from './errors.js'
+import { COMPARE_HELP, PROGRAM, version } from './help.js'
+import { count } from './stats.js'
+import { note } from './stdio.js'
+import type { Adapter } from './compare/adapters/adapter.js'
+import { BatchAdapter } from './compare/adapters/batch.js'
+import { CmdAdapter } from './compare/adapters/cmd.js'
+import { ModuleAdapter } from './compare/adapters/module.js'
+import type { Case, CaseInput } from './compare/case.js'
+import { corpusCases } from './compare/cases/corpus.js'
+import { readJsonlCases, writeJsonlCases } from './compare/cases/jsonl.js'
+import { specTestDirCases } from './compare/cases/spec-test.js'
+import { unitCases } from './compare/cases/unit.js'
+import { CATEGORIES, SET_CATEGORIES } from './compare/categories.js'
+import { Oracle } from './compare/oracle.js'
+import { CaseProgress } from './compare/progress.js'
+import { Random } from './compare/random.js'
+import { buildReport } from './compare/report/model.js'
+import { writeHtmlReport } from './compare/report/html.js'
+import { writeJsonReport } from './compare/report/json.js'
+import { renderTerminal } from './compare/report/terminal.js'
+import { disagreementOrder, minimiseAll, runCases } from './compare/run.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'cases', value: true },
+  { name: 'robots-dir', value: true },
+  { name: 'urls', value: true },
+  { name: 'count', value: true },
+  { name: 'seed', value: true },
+  { name: 'category', value: true },
+  { name: 'multi-agent', value: false },
+  { name: 'cmd', value: true },
+  { name: 'batch', value: true },
+  { name: 'module', value: true },
+  { name: 'allowed-exit', value: true },
+  { name: 'disallowed-exit', value: true },
+  { name: 'allowed-pattern', value: true },
+  { name: 'disallowed-pattern', value: true },
+  { name: 'line-pattern', value: true },
+  { name: 'concurrency', value: true },
+  { name: 'timeout', value: true },
+  { name: 'window', value: true },
+  { name: 'batch-robots', value: true, choices: ['path', 'inline'] },
+  { name: 'minimise', value: true },
+  { name: 'minimise-calls', value: true },
+  { name: 'show', value: true },
+  { name: 'json', value: true },
+  { name: 'html', value: true },
+  { name: 'export', value: true },
+  { name: 'min-agreement', value: true },
+  { name: 'quiet', short: 'q', value: false },
+  { name: 'help', short: 'h', value: false },
+]
+
+/** Default number of corpus cases. */
+export const DEFAULT_CORPUS_COUNT = 10_000
+
+/** An integer option within [min, max], or its default. */
+function intOption(args: ParsedArgs, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const v = optionValue(args, name)
+  if (v === undefined) return fallback
+  if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new UsageError(`option '--${name}' must be a whole number from ${count(min)}${max < Number.MAX_SAFE_INTEGER ? ` to ${count(max)}` : ''} (got '${v}')`)
+  }
+  return Number(v)
+}
+
+function regexOption(args: ParsedArgs, name: string): RegExp | undefined {
+  const v = optionValue(args, name)
+  if (v === undefined) return undefined
+  try {
+    return new RegExp(v, 'm')
+  } catch (err) {
+    throw new UsageError(`option '--${name}' is not a valid regular expression: ${(err as Error).message}`)
+  }
+}
+
+/** The bundled corpus: beside dist/ when installed, at the repository root when run from source. */
+function bundledCorpus(): string {
+  for (const rel of ['../corpus', '../../corpus']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url))
+    if (existsSync(`${dir}/robots`)) return dir
+  }
+  throw new CliError('ERR_READ', 'the bundled corpus/ folder is missing from this installation: give --robots-dir DIR (and --urls FILE)')
+}
+
+/** Reads or generates the case inputs; returns them with a description of the set. */
+async function loadSet(args: ParsedArgs, oracle: Oracle, multiAgent: boolean): Promise<{ inputs: CaseInput[]; set: string }> {
+  const spec = optionValue(args, 'cases')
+  if (spec === undefined) throw new UsageError("option '--cases' is required (unit, corpus, spec-test:DIR or FILE.jsonl)")
+  const seed = intOption(args, 'seed', 1, 0, 0xffffffff)
+  const corpusOnly = ['robots-dir', 'urls'].filter((o) => args.options.has(o))
+  if (spec !== 'corpus' && corpusOnly.length > 0) throw new UsageError(`option '--${corpusOnly[0]}' goes with --cases corpus`)
+  if (spec === 'corpus') {
+    const countN = intOption(args, 'count', DEFAULT_CORPUS_COUNT, 1)
+    let robotsDir = optionValue(args, 'robots-dir')
+    let urlsFile = optionValue(args, 'urls')
+    if (robotsDir === undefined) {
+      if (urlsFile !== undefined) throw new UsageError("option '--urls' needs --robots-dir")
+      const dir = bundledCorpus()
+      robotsDir = `${dir}/robots`
+      urlsFile = `${dir}/urls.txt`
+    }
+    const inputs = corpusCases({ robotsDir, urlsFile, count: countN, seed, multiAgent }, oracle)
+    return { inputs, set: `corpus: files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}` : ''}, seed ${seed}` }
+  }
+  let inputs: CaseInput[]
+  let set: string
+  if (spec === 'unit') {
+    inputs = unitCases()
+    set = "unit: google/robotstxt's unit-test vectors (commit 22b355ff)"
+  } else if (spec.startsWith('spec-test:')) {
+    const dir = spec.slice('spec-test:'.length)
+    if (dir === '') throw new UsageError("option '--cases spec-test:DIR' needs a folder")
+    inputs = specTestDirCases(dir)
+    set = `spec-test: the .textproto files under ${dir}`
+  } else if (spec.endsWith('.jsonl') || existsSync(spec)) {
+    inputs = await readJsonlCases(spec)
+    set = `cases of ${spec}`
+  } else {
+    throw new UsageError(`option '--cases' must be unit, corpus, spec-test:DIR or a .jsonl file (got '${spec}')`)
+  }
+  const n = optionValue(args, 'count') !== undefined ? intOption(args, 'count', 0, 1) : undefined
+  if (n !== undefined && n < inputs.length) {
+    inputs = new Random(seed).sample(inputs.length, n).map((i) => inputs[i])
+    set += `, a sample of ${count(n)} (seed ${seed})`
+  }
+  return { inputs, set }
+}
+
+/** Builds the adapter named by the options (or none). */
+function makeAdapter(args: ParsedArgs, multiAgent: boolean): Adapter | undefined {
+  const given = ['cmd', 'batch', 'module'].filter((o) => args.options.has(o))
+  if (given.length > 1) throw new UsageError(`options '--${given[0]}' and '--${given[1]}' cannot be combined: choose one adapter`)
+  const cmdOnly = ['allowed-exit', 'disallowed-exit', 'allowed-pattern', 'disallowed-pattern', 'line-pattern', 'concurrency'].filter((o) => args.options.has(o))
+  if (given[0] !== 'cmd' && cmdOnly.length > 0) throw new UsageError(`option '--${cmdOnly[0]}' goes with --cmd`)
+  const batchOnly = ['window', 'batch-robots'].filter((o) => args.options.has(o))
+  if (given[0] !== 'batch' && batchOnly.length > 0) throw new UsageError(`option '--${batchOnly[0]}' goes with --batch`)
+  const timeoutMs = intOption(args, 'timeout', 10_000, 1)
+  switch (given[0]) {
+    case 'cmd': {
+      if (multiAgent) throw new UsageError("option '--multi-agent' does not go with --cmd (%user-agent% is one token)")
+      const allowedExit = intOption(args, 'allowed-exit', 0, 0, 255)
+      const disallowedExit = intOption(args, 'disallowed-exit', 1, 0, 255)
+      if (allowedExit === disallowedExit) throw new UsageError("options '--allowed-exit' and '--disallowed-exit' must differ")
+      return new CmdAdapter({
+        template: optionValue(args, 'cmd')!,
+        allowedExit,
+        disallowedExit,
+        allowedPattern: regexOption(args, 'allowed-pattern'),
+        disallowedPattern: regexOption(args, 'disallowed-pattern'),
+        linePattern: regexOption(args, 'line-pattern'),
+        concurrency: intOption(args, 'concurrency', availableParallelism(), 1, 1024),
+        timeoutMs,
+      })
+    }
+    case 'batch':
+      return new BatchAdapter({
+        command: optionValue(args, 'batch')!,
+        robotsVia: (optionValue(args, 'batch-robots') as 'path' | 'inline' | undefined) ?? 'path',
+        multiAgent,
+        window: intOption(args, 'window', 256, 1, 1 << 16),
+        timeoutMs,
+      })
+    case 'module':
+      return new ModuleAdapter({ path: optionValue(args, 'module')!, multiAgent })
+    default:
+      return undefined
+  }
+}
+
+/** Runs `compare` with the arguments after the command name; resolves to the exit code. */
+export async function runCompare(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (flag(args, 'help')) {
+    process.stdout.write(COMPARE_HELP)
+    return 0
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`)
+  const quiet = flag(args, 'quiet')
+  const multiAgent = flag(args, 'multi-agent')
+  const adapter = makeAdapter(args, multiAgent)
+  const exportFile = optionValue(args, 'export')
+  if (adapter === undefined && exportFile === undefined) throw new UsageError('give the implementation to test (--cmd, --batch or --module), or --export FILE')
+  const minAgreement = Number(optionValue(args, 'min-agreement') ?? '100')
+  if (!(minAgreement >= 0 && minAgreement <= 100)) {
+    throw new UsageError(`option '--min-agreement' must be a percentage from 0 to 100 (got '${optionValue(args, 'min-agreement')}')`)
+  }
+  const minimiseCap = intOption(args, 'minimise', 20, 0)
+  const minimiseCalls = intOption(args, 'minimise-calls', 200, 1)
+  const show = intOption(args, 'show', 5, 0)
+  const categoryFilter = optionValue(args, 'category')?.split(',').filter((c) => c !== '')
+  if (categoryFilter) {
+    const known = new Set([...CATEGORIES, ...SET_CATEGORIES].map((c) => c.id))
+    const unknown = categoryFilter.filter((c) => !known.has(c))
+    if (unknown.length > 0 && !optionValue(args, 'cases')?.endsWith('.jsonl')) {
+      throw new UsageError(`option '--category': unknown category '${unknown[0]}' (categories: ${[...known].join(', ')})`)
+    }
+  }
+
+  // Cases: read or generate, answer with the oracle, tag.
+  const t0 = performance.now()
+  const oracle = new Oracle()
+  const takesMulti = adapter === undefined ? multiAgent : adapter.multiAgent
+  const { inputs, set } = await loadSet(args, oracle, takesMulti)
+  let skipped = 0
+  let runnable = inputs
+  if (!takesMulti) {
+    runnable = inputs.filter((c) => c.agents.length === 1)
+    skipped = inputs.length - runnable.length
+  }
+  let cases: Case[] = runnable.map((c) => oracle.answer(c))
+  if (categoryFilter) cases = cases.filter((c) => c.categories.some((id) => categoryFilter.includes(id)))
+  const casesMs = performance.now() - t0
+  if (oracle.statedMismatches.length > 0 && !quiet) {
+    const s = oracle.statedMismatches[0]
+    note(`note: ${count(oracle.statedMismatches.length)} cases state an answer other than the reference's (first: ${s.id}); the reference's is used`)
+  }
+  if (exportFile !== undefined) {
+    await writeJsonlCases(cases, exportFile)
+    if (!quiet) note(`${count(cases.length)} cases written to ${exportFile}`)
+    if (adapter === undefined) return 0
+  }
+  if (adapter === undefined) return 0
+  if (cases.length === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
+
+  // Run.
+  let report
+  try {
+    await adapter.start()
+    const progress = !quiet && process.stderr.isTTY ? new CaseProgress(process.stderr, cases.length) : undefined
+    const run = await runCases(cases, adapter, progress)
+    const order = disagreementOrder(cases, run.results)
+    const m0 = performance.now()
+    const minimised = await minimiseAll(cases, run.results, order, adapter, minimiseCap, minimiseCalls)
+    const minimiseMs = performance.now() - m0
+    const r0 = performance.now()
+    report = buildReport(
+      {
+        set: `${set}; ${count(cases.length)} cases`,
+        adapter: adapter.description,
+        cases,
+        results: run.results,
+        order,
+        minimised,
+        skipped,
+        skippedWhy: skipped ? `multi-agent cases (${adapter.kind === 'cmd' ? '--cmd passes one token' : 'add --multi-agent to send them'})` : undefined,
+        statedMismatches: oracle.statedMismatches,
+        adapterTimings: adapter.timings(),
+        runWallMs: run.wallMs,
+        harness: { casesMs, runCpuMs: run.cpuMs, minimiseMs, reportMs: 0 },
+        minAgreement,
+      },
+      `${PROGRAM} ${version()}`,
+    )
+    renderTerminal(report, show)
+    report.timings.harness.reportMs = performance.now() - r0
+    process.stdout.write(renderTerminal(report, show))
+  } finally {
+    await adapter.close()
+  }
+  const htmlFile = optionValue(args, 'html')
+  const jsonFile = optionValue(args, 'json')
+  if (htmlFile !== undefined) await writeHtmlReport(report, htmlFile)
+  if (jsonFile !== undefined) await writeJsonReport(report, jsonFile)
+  return report.passed ? 0 : 1
+}

@@ -1,0 +1,65 @@
+/**
+ * The oracle of `compare`: this library's answers, which are the reference's
+ * (google/robotstxt), deciding line included. Turns the cases a set reads or
+ * generates into cases with the expected answer and their categories, and
+ * notes where a set's own stated answer differs from the reference's.
+ */
+import { createHash } from 'node:crypto'
+import { parseRobots, type Explanation } from '../../index.js'
+import { analyseAgents, analyseBody, type BodyAnalysis } from './analysis.js'
+import type { Case, CaseInput, Expected } from './case.js'
+import { categorise } from './categories.js'
+
+/** A case whose set states an answer other than the reference's. */
+export interface StatedMismatch {
+  readonly id: string
+  readonly stated: { readonly allowed: boolean; readonly line?: number }
+  readonly expected: Expected
+}
+
+/** The expected answer from an explanation. */
+export function expectedOf(e: Explanation): Expected {
+  return { allowed: e.allowed, line: e.rule?.line ?? 0, rule: e.rule }
+}
+
+/** The reference's answer for one body, crawler and URL, without analysis (minimisation calls this for each candidate). */
+export function decide(robots: Uint8Array, agents: readonly string[], url: string): Expected {
+  const r = parseRobots(robots)
+  return expectedOf((agents.length === 1 ? r.agent(agents[0]) : r.agents(agents)).explain(url))
+}
+
+/** Answers cases; caches the analysis of each body (by identity, then by content). */
+export class Oracle {
+  private readonly byIdentity = new WeakMap<Uint8Array, BodyAnalysis>()
+  private readonly byContent = new Map<string, BodyAnalysis>()
+  /** Cases whose stated answer differs from the reference's, in the order seen. */
+  readonly statedMismatches: StatedMismatch[] = []
+
+  /** The analysis of a body. */
+  body(bytes: Uint8Array): BodyAnalysis {
+    let a = this.byIdentity.get(bytes)
+    if (a !== undefined) return a
+    const key = createHash('sha1').update(bytes).digest('base64')
+    a = this.byContent.get(key)
+    if (a === undefined) {
+      a = analyseBody(bytes)
+      this.byContent.set(key, a)
+    }
+    this.byIdentity.set(bytes, a)
+    return a
+  }
+
+  /** The case with the reference's answer and its categories. */
+  answer(input: CaseInput): Case {
+    const body = this.body(input.robots)
+    const view = analyseAgents(body, input.agents)
+    const expected = expectedOf(view.matcher.explain(input.url))
+    let categories = categorise(body, view, input.url)
+    if (input.extraCategories?.length) categories = [...new Set([...categories, ...input.extraCategories])]
+    const stated = input.stated
+    if (stated && (stated.allowed !== expected.allowed || (stated.line !== undefined && stated.line !== expected.line))) {
+      this.statedMismatches.push({ id: input.id, stated, expected })
+    }
+    return { ...input, expected, categories }
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The report of a `compare` run as one JSON-ready object: totals, agreement
+ * per category, timings, and the disagreements with the reference's deciding
+ * rule and their minimised forms. The terminal, JSON and HTML reports all
+ * render this object. `--json` writes it as is (its `format` field versions
+ * the layout).
+ */
+import type { Answer, AdapterTimings } from '../adapters/adapter.js'
+import { agentField, robotsFields, type Case, type Expected } from '../case.js'
+import { CATEGORIES, CATEGORY_ORDER, SET_CATEGORIES } from '../categories.js'
+import type { Minimised, Outcome } from '../minimise.js'
+import type { StatedMismatch } from '../oracle.js'
+import type { CaseResult } from '../run.js'
+
+/** Version of the report layout. */
+export const REPORT_FORMAT = 1
+
+/** Disagreements listed in the JSON and HTML reports at most (counts are always complete). */
+export const LISTED_MAX = 1000
+
+/** Counts for the run or one category. */
+export interface Tally {
+  cases: number
+  agreed: number
+  /** The verdict differs. */
+  verdict: number
+  /** Same verdict, another deciding line (only for answers that give one). */
+  line: number
+  /** The adapter gave no answer (error, wrong exit status, …). */
+  errors: number
+  /** `agreed / cases` in percent (100 when there are no cases). */
+  agreement: number
+}
+
+/** One category's row. */
+export interface CategoryRow extends Tally {
+  id: string
+  description: string
+}
+
+/** An answer as reported. */
+export interface ReportedAnswer {
+  allowed?: boolean
+  line?: number
+  error?: string
+}
+
+/** The reference's answer as reported. */
+export interface ReportedExpected {
+  allowed: boolean
+  line: number
+  rule: { line: number; kind: 'allow' | 'disallow'; pattern: string } | null
+}
+
+/** One disagreement. */
+export interface ReportedDisagreement {
+  id: string
+  outcome: Exclude<Outcome, 'agree'>
+  categories: string[]
+  agent: string | string[]
+  url: string
+  robots?: string
+  robots_base64?: string
+  answer: ReportedAnswer
+  expected: ReportedExpected
+  minimised?: {
+    robots?: string
+    robots_base64?: string
+    url: string
+    answer: ReportedAnswer
+    expected: ReportedExpected
+    calls: number
+    linesBefore: number
+    linesAfter: number
+    complete: boolean
+  }
+}
+
+/** Timings of the run. */
+export interface ReportTimings {
+  /** Per-case time: what it measures. */
+  caseTime: string
+  casesPerSecond: number
+  p50Ms: number
+  p99Ms: number
+  meanMs: number
+  /** Wall time of running the cases (ms). */
+  runWallMs: number
+  /** --cmd: process start-up, measured alone (ms). */
+  startupMs?: number
+  /** --module: parse time per distinct body. */
+  parse?: { bodies: number; p50Ms: number; p99Ms: number }
+  /** The harness's own time (ms): cases (reading or generating them, the oracle, categories), its CPU while running, minimisation, report. */
+  harness: { casesMs: number; runCpuMs: number; minimiseMs: number; reportMs: number }
+}
+
+/** The whole report. */
+export interface Report {
+  format: number
+  tool: string
+  set: string
+  adapter: string
+  date: string
+  totals: Tally & { skipped: number; skippedWhy?: string; disagreements: number; linesChecked: number }
+  categories: CategoryRow[]
+  timings: ReportTimings
+  disagreements: ReportedDisagreement[]
+  /** Disagreements not listed (beyond LISTED_MAX). */
+  unlisted: number
+  /** Cases whose set states an answer other than the reference's (the reference's answer is used). */
+  statedMismatches: { id: string; stated: { allowed: boolean; line?: number }; expected: { allowed: boolean; line: number } }[]
+  minAgreement: number
+  passed: boolean
+}
+
+function tally(): Tally {
+  return { cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0, agreement: 100 }
+}
+
+function count(t: Tally, o: Outcome): void {
+  t.cases++
+  if (o === 'agree') t.agreed++
+  else if (o === 'verdict') t.verdict++
+  else if (o === 'line') t.line++
+  else t.errors++
+}
+
+function finish<T extends Tally>(t: T): T {
+  t.agreement = t.cases === 0 ? 100 : (100 * t.agreed) / t.cases
+  return t
+}
+
+/** The p-th percentile (0–100) of sorted values (nearest rank). */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0
+  const rank = Math.ceil((p / 100) * sorted.length)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]
+}
+
+function reportAnswer(a: Answer): ReportedAnswer {
+  if (a.error !== undefined) return { error: a.error }
+  return a.line === undefined ? { allowed: a.allowed } : { allowed: a.allowed, line: a.line }
+}
+
+function reportExpected(e: Expected): ReportedExpected {
+  return { allowed: e.allowed, line: e.line, rule: e.rule ? { line: e.rule.line, kind: e.rule.kind, pattern: e.rule.pattern } : null }
+}
+
+/** Everything the report is built from. */
+export interface ReportInput {
+  set: string
+  adapter: string
+  cases: readonly Case[]
+  results: readonly CaseResult[]
+  order: readonly number[]
+  minimised: ReadonlyMap<number, Minimised>
+  skipped: number
+  skippedWhy?: string
+  statedMismatches: readonly StatedMismatch[]
+  adapterTimings: AdapterTimings
+  runWallMs: number
+  harness: ReportTimings['harness']
+  minAgreement: number
+}
+
+/** Builds the report. */
+export function buildReport(input: ReportInput, tool: string): Report {
+  const { cases, results } = input
+  const total = tally()
+  const rows = new Map<string, CategoryRow>()
+  let linesChecked = 0
+  for (let i = 0; i < cases.length; i++) {
+    const o = results[i].outcome
+    count(total, o)
+    if (results[i].answer.line !== undefined) linesChecked++
+    for (const id of cases[i].categories) {
+      let row = rows.get(id)
+      if (!row) {
+        const known = CATEGORIES.find((c) => c.id === id) ?? SET_CATEGORIES.find((c) => c.id === id)
+        rows.set(id, (row = { id, description: known?.description ?? 'given by the case set', ...tally() }))
+      }
+      count(row, o)
+    }
+  }
+  finish(total)
+  const categories = [...rows.values()].map(finish).sort((a, b) => {
+    const x = CATEGORY_ORDER.get(a.id) ?? Infinity
+    const y = CATEGORY_ORDER.get(b.id) ?? Infinity
+    return x !== y ? x - y : a.id < b.id ? -1 : 1
+  })
+  const times = Float64Array.from(results, (r) => r.ms).sort()
+  let sum = 0
+  for (const t of times) sum += t
+  const parse = input.adapterTimings.parseMs
+  const parseSorted = parse ? Float64Array.from(parse).sort() : undefined
+  const disagreements: ReportedDisagreement[] = input.order.slice(0, LISTED_MAX).map((i) => {
+    const c = cases[i]
+    const r = results[i]
+    const m = input.minimised.get(i)
+    return {
+      id: c.id,
+      outcome: r.outcome as Exclude<Outcome, 'agree'>,
+      categories: [...c.categories],
+      agent: agentField(c.agents),
+      url: c.url,
+      ...robotsFields(c.robots),
+      answer: reportAnswer(r.answer),
+      expected: reportExpected(c.expected),
+      ...(m
+        ? {
+            minimised: {
+              ...robotsFields(m.robots),
+              url: m.url,
+              answer: reportAnswer(m.answer),
+              expected: reportExpected(m.expected),
+              calls: m.calls,
+              linesBefore: m.linesBefore,
+              linesAfter: m.linesAfter,
+              complete: m.complete,
+            },
+          }
+        : {}),
+    }
+  })
+  return {
+    format: REPORT_FORMAT,
+    tool,
+    set: input.set,
+    adapter: input.adapter,
+    date: new Date().toISOString(),
+    totals: {
+      ...total,
+      skipped: input.skipped,
+      ...(input.skippedWhy ? { skippedWhy: input.skippedWhy } : {}),
+      disagreements: input.order.length,
+      linesChecked,
+    },
+    categories,
+    timings: {
+      caseTime: input.adapterTimings.caseTime,
+      casesPerSecond: input.runWallMs > 0 ? (cases.length * 1000) / input.runWallMs : 0,
+      p50Ms: percentile(times, 50),
+      p99Ms: percentile(times, 99),
+      meanMs: times.length ? sum / times.length : 0,
+      runWallMs: input.runWallMs,
+      ...(input.adapterTimings.startupMs !== undefined ? { startupMs: input.adapterTimings.startupMs } : {}),
+      ...(parseSorted ? { parse: { bodies: parseSorted.length, p50Ms: percentile(parseSorted, 50), p99Ms: percentile(parseSorted, 99) } } : {}),
+      harness: input.harness,
+    },
+    disagreements,
+    unlisted: Math.max(0, input.order.length - LISTED_MAX),
+    statedMismatches: input.statedMismatches.map((s) => ({
+      id: s.id,
+      stated: s.stated.line === undefined ? { allowed: s.stated.allowed } : { allowed: s.stated.allowed, line: s.stated.line },
+      expected: { allowed: s.expected.allowed, line: s.expected.line },
+    })),
+    minAgreement: input.minAgreement,
+    passed: total.agreement >= input.minAgreement,
+  }
+}
