@@ -12,7 +12,7 @@ import { Oracle } from '../../../src/cli/compare/oracle.js'
 import type { Case } from '../../../src/cli/compare/case.js'
 
 const oracle = new Oracle()
-const tags = (robots: string | Uint8Array, agents: string | string[], url: string): string[] =>
+const tags = (robots: string | Uint8Array, agents: string | string[], url: string): readonly string[] =>
   oracle.answer({
     id: 't',
     robots: typeof robots === 'string' ? new Uint8Array(Buffer.from(robots, 'utf8')) : robots,

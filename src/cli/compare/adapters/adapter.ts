@@ -21,7 +21,7 @@ export type OnAnswer = (index: number, answer: Answer, ms: number) => void
 
 /** Extra timings an adapter measured apart from the cases. */
 export interface AdapterTimings {
-  /** cmd: one process run alone on an empty robots.txt, median of a few runs; batch: the first answer, to a request on an empty robots.txt (ms). */
+  /** cmd: one process run alone on an empty robots.txt; batch: the first answer, to a request on an empty robots.txt (ms). */
   readonly startupMs?: number
   /** module: parse time per distinct body (ms). */
   readonly parseMs?: readonly number[]

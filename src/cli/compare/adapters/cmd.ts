@@ -22,9 +22,9 @@
  *
  * Cases run `--concurrency` at a time; a case that runs longer than
  * `--timeout` ms is killed and counted as an error. Before the run the
- * command runs alone three times on an empty robots.txt: the median is the
- * process start-up, reported apart from the per-case times (wall time of
- * each process, start-up included).
+ * command runs once alone on an empty robots.txt: that time is the process
+ * start-up, reported apart from the per-case times (wall time of each
+ * process, start-up included).
  */
 import { spawn } from 'node:child_process'
 import { CliError, describeSystemError, UsageError } from '../../errors.js'
@@ -107,8 +107,6 @@ export function outcomeOf(options: CmdOptions, status: number | null, signal: st
 
 /** Most stdout kept per process (the rest is dropped before matching). */
 const STDOUT_CAP = 1 << 20
-/** Start-up probes run before the cases. */
-const PROBES = 3
 
 /** The command adapter. */
 export class CmdAdapter implements Adapter {
@@ -125,15 +123,9 @@ export class CmdAdapter implements Adapter {
   }
 
   async start(): Promise<void> {
-    const probe: Request = { robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' }
-    const times: number[] = []
-    for (let k = 0; k < PROBES; k++) {
-      const t0 = performance.now()
-      await this.run(probe, true)
-      times.push(performance.now() - t0)
-    }
-    times.sort((x, y) => x - y)
-    this.startupMs = times[PROBES >> 1]
+    const t0 = performance.now()
+    await this.run({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' }, true)
+    this.startupMs = performance.now() - t0
   }
 
   async judgeAll(requests: readonly Request[], onAnswer: OnAnswer): Promise<void> {

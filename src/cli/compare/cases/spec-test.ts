@@ -95,16 +95,17 @@ export function parseTextFormat(bytes: Uint8Array, file = '<input>'): TextMessag
     return Buffer.from(bytes.subarray(start, pos)).toString('latin1')
   }
   const stringLiteral = (out: number[]): void => {
+    const open = pos
     const quote = bytes[pos++]
     for (;;) {
-      if (pos >= bytes.length || bytes[pos] === 10) fail('unterminated string')
+      if (pos >= bytes.length || bytes[pos] === 10) fail('unterminated string', open)
       const c = bytes[pos++]
       if (c === quote) return
       if (c !== 0x5c) {
         out.push(c)
         continue
       }
-      if (pos >= bytes.length) fail('unterminated string')
+      if (pos >= bytes.length) fail('unterminated string', open)
       const e = bytes[pos++]
       if (SIMPLE_ESCAPES[e] !== undefined) out.push(SIMPLE_ESCAPES[e])
       else if (e >= 48 && e <= 55) {
