@@ -111,7 +111,7 @@ Case sets (--cases):
   corpus             generated from the bundled corpus/ (or --robots-dir DIR
                      [--urls FILE]): real URLs and URLs derived from each file's
                      rules, several agents per file; seeded (--seed, default 1),
-                     --count N cases (default ${'10,000'})
+                     --count N cases (default 10,000)
   spec-test:DIR      the .textproto files of a google/robotstxt-spec-test
                      checkout, found recursively under DIR
   FILE.jsonl         your cases, one JSON object per line:

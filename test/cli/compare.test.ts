@@ -212,7 +212,7 @@ describe('the gate, the options and their errors', () => {
     expect((await compare([...args, '--min-agreement', '85'])).status).toBe(0)
     const strict = await compare([...args, '--min-agreement', '90'])
     expect(strict.status).toBe(1)
-    expect(strict.stdout).toContain('Result: 85.52% agreement, below --min-agreement 90')
+    expect(strict.stdout).toContain('Result: 85.52% agreement: failed (--min-agreement 90)')
   })
 
   it('multi-agent cases are skipped unless --multi-agent, and never go to --cmd', async () => {

@@ -44,6 +44,8 @@ export class ModuleAdapter implements Adapter {
   private parseFn: ((bytes: Uint8Array) => unknown) | undefined
   private readonly parsed = new Map<Uint8Array, { impl?: Parsed; error?: string }>()
   private readonly parseMs: number[] = []
+  /** Parse times are recorded during judgeAll only (not for minimisation's candidates). */
+  private recording = false
 
   constructor(private readonly options: ModuleOptions) {
     this.description = `--module ${options.path}`
@@ -63,10 +65,15 @@ export class ModuleAdapter implements Adapter {
   }
 
   async judgeAll(requests: readonly Request[], onAnswer: OnAnswer): Promise<void> {
-    for (let i = 0; i < requests.length; i++) {
-      const t = await this.timed(requests[i])
-      onAnswer(i, t.answer, t.ms)
-      if ((i & 1023) === 1023) await new Promise((r) => setImmediate(r))
+    this.recording = true
+    try {
+      for (let i = 0; i < requests.length; i++) {
+        const t = await this.timed(requests[i])
+        onAnswer(i, t.answer, t.ms)
+        if ((i & 1023) === 1023) await new Promise((r) => setImmediate(r))
+      }
+    } finally {
+      this.recording = false
     }
   }
 
@@ -99,7 +106,7 @@ export class ModuleAdapter implements Adapter {
     } catch (err) {
       p = { error: `parse() threw: ${(err as Error)?.message ?? String(err)}` }
     }
-    this.parseMs.push(performance.now() - t0)
+    if (this.recording) this.parseMs.push(performance.now() - t0)
     if (this.parsed.size >= KEPT) this.parsed.delete(this.parsed.keys().next().value!)
     this.parsed.set(bytes, p)
     return p

@@ -118,11 +118,7 @@ export function renderTerminal(report: Report, show: number): string {
   if (report.statedMismatches.length > 0) {
     out.push(`Note: ${count(report.statedMismatches.length)} cases state an answer other than the reference's (first: ${report.statedMismatches[0].id}); the reference's is used.`)
   }
-  out.push(
-    `Result: ${pct(t.agreement)} agreement` +
-      (report.passed
-        ? report.minAgreement < 100 ? ` (≥ --min-agreement ${report.minAgreement})` : ''
-        : report.minAgreement < 100 ? `, below --min-agreement ${report.minAgreement}` : ''),
-  )
+  const needed = report.minAgreement < 100 ? `--min-agreement ${report.minAgreement}` : '100% needed; --min-agreement P to relax'
+  out.push(`Result: ${pct(t.agreement)} agreement: ${report.passed ? 'passed' : 'failed'} (${needed})`)
   return out.join('\n') + '\n'
 }
