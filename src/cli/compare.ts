@@ -5,11 +5,11 @@
  * `compare/`: a case set (cases/), the oracle and categories, an adapter
  * (adapters/), the run and minimisation, and the reports (report/).
  */
-import { existsSync } from 'node:fs'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from './args.js'
-import { CliError, UsageError } from './errors.js'
+import { CliError, readError, UsageError } from './errors.js'
 import { COMPARE_HELP, PROGRAM, version } from './help.js'
 import { count } from './stats.js'
 import { note } from './stdio.js'
@@ -17,9 +17,9 @@ import type { Adapter } from './compare/adapters/adapter.js'
 import { BatchAdapter } from './compare/adapters/batch.js'
 import { CmdAdapter } from './compare/adapters/cmd.js'
 import { ModuleAdapter } from './compare/adapters/module.js'
-import type { Case, CaseInput } from './compare/case.js'
-import { corpusCases } from './compare/cases/corpus.js'
-import { readJsonlCases, writeJsonlCases } from './compare/cases/jsonl.js'
+import type { CaseInput } from './compare/case.js'
+import { corpusCaseStream } from './compare/cases/corpus.js'
+import { jsonlCaseStream, JsonlWriter } from './compare/cases/jsonl.js'
 import { specTestDirCases } from './compare/cases/spec-test.js'
 import { unitCases } from './compare/cases/unit.js'
 import { CATEGORIES, SET_CATEGORIES } from './compare/categories.js'
@@ -30,7 +30,7 @@ import { buildReport } from './compare/report/model.js'
 import { writeHtmlReport } from './compare/report/html.js'
 import { writeJsonReport } from './compare/report/json.js'
 import { renderTerminal } from './compare/report/terminal.js'
-import { disagreementOrder, minimiseAll, runCases } from './compare/run.js'
+import { minimiseAll, runSet } from './compare/run.js'
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'cases', value: true },
@@ -95,15 +95,38 @@ function bundledCorpus(): string {
   throw new CliError('ERR_READ', 'the bundled corpus/ folder is missing from this installation: give --robots-dir DIR (and --urls FILE)')
 }
 
-/** Reads or generates the case inputs; returns them with a description of the set. */
-async function loadSet(args: ParsedArgs, oracle: Oracle, multiAgent: boolean): Promise<{ inputs: CaseInput[]; set: string }> {
+/** A case set: its cases (read or generated as they are consumed), how many when known, and a description. */
+interface CaseSet {
+  readonly inputs: Iterable<CaseInput> | AsyncIterable<CaseInput>
+  readonly total?: number
+  readonly set: string
+}
+
+/** A seeded sample of `n` items of a stream, in stream order (memory: `n` items). */
+async function reservoir(items: AsyncIterable<CaseInput>, n: number, rnd: Random): Promise<CaseInput[]> {
+  const kept: { at: number; c: CaseInput }[] = []
+  let seen = 0
+  for await (const c of items) {
+    if (kept.length < n) kept.push({ at: seen, c })
+    else {
+      const j = rnd.int(seen + 1)
+      if (j < n) kept[j] = { at: seen, c }
+    }
+    seen++
+  }
+  return kept.sort((a, b) => a.at - b.at).map((k) => k.c)
+}
+
+/** The case set of the options (see the help). */
+async function loadSet(args: ParsedArgs, oracle: Oracle, multiAgent: boolean): Promise<CaseSet> {
   const spec = optionValue(args, 'cases')
   if (spec === undefined) throw new UsageError("option '--cases' is required (unit, corpus, spec-test:DIR or FILE.jsonl)")
   const seed = intOption(args, 'seed', 1, 0, 0xffffffff)
   const corpusOnly = ['robots-dir', 'urls'].filter((o) => args.options.has(o))
   if (spec !== 'corpus' && corpusOnly.length > 0) throw new UsageError(`option '--${corpusOnly[0]}' goes with --cases corpus`)
+  const n = optionValue(args, 'count') !== undefined ? intOption(args, 'count', 0, 1) : undefined
   if (spec === 'corpus') {
-    const countN = intOption(args, 'count', DEFAULT_CORPUS_COUNT, 1)
+    const total = n ?? DEFAULT_CORPUS_COUNT
     let robotsDir = optionValue(args, 'robots-dir')
     let urlsFile = optionValue(args, 'urls')
     if (robotsDir === undefined) {
@@ -112,31 +135,40 @@ async function loadSet(args: ParsedArgs, oracle: Oracle, multiAgent: boolean): P
       robotsDir = `${dir}/robots`
       urlsFile = `${dir}/urls.txt`
     }
-    const inputs = corpusCases({ robotsDir, urlsFile, count: countN, seed, multiAgent }, oracle)
-    return { inputs, set: `corpus: files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}` : ''}, seed ${seed}` }
+    const inputs = corpusCaseStream({ robotsDir, urlsFile, count: total, seed, multiAgent }, oracle)
+    return { inputs, total, set: `corpus: files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}` : ''}, seed ${seed}` }
   }
-  let inputs: CaseInput[]
-  let set: string
-  if (spec === 'unit') {
-    inputs = unitCases()
-    set = "unit: google/robotstxt's unit-test vectors (commit 22b355ff)"
-  } else if (spec.startsWith('spec-test:')) {
-    const dir = spec.slice('spec-test:'.length)
-    if (dir === '') throw new UsageError("option '--cases spec-test:DIR' needs a folder")
-    inputs = specTestDirCases(dir)
-    set = `spec-test: the .textproto files under ${dir}`
-  } else if (spec.endsWith('.jsonl') || existsSync(spec)) {
-    inputs = await readJsonlCases(spec)
-    set = `cases of ${spec}`
-  } else {
-    throw new UsageError(`option '--cases' must be unit, corpus, spec-test:DIR or a .jsonl file (got '${spec}')`)
+  const sample = `, a sample of ${count(n ?? 0)} (seed ${seed})`
+  if (spec.startsWith('spec-test:') || spec === 'unit') {
+    let inputs: CaseInput[]
+    let set: string
+    if (spec === 'unit') {
+      inputs = unitCases()
+      set = "unit: google/robotstxt's unit-test vectors (commit 22b355ff)"
+    } else {
+      const dir = spec.slice('spec-test:'.length)
+      if (dir === '') throw new UsageError("option '--cases spec-test:DIR' needs a folder")
+      inputs = specTestDirCases(dir)
+      set = `spec-test: the .textproto files under ${dir}`
+    }
+    if (n !== undefined && n < inputs.length) {
+      const all = inputs
+      inputs = new Random(seed).sample(all.length, n).map((i) => all[i])
+      set += sample
+    }
+    return { inputs, total: inputs.length, set }
   }
-  const n = optionValue(args, 'count') !== undefined ? intOption(args, 'count', 0, 1) : undefined
-  if (n !== undefined && n < inputs.length) {
-    inputs = new Random(seed).sample(inputs.length, n).map((i) => inputs[i])
-    set += `, a sample of ${count(n)} (seed ${seed})`
+  if (spec.endsWith('.jsonl') || existsSync(spec)) {
+    try {
+      closeSync(openSync(spec, 'r')) // fail before the adapter starts
+    } catch (err) {
+      throw readError('case file', spec, err)
+    }
+    if (n === undefined) return { inputs: jsonlCaseStream(spec), set: `cases of ${spec}` }
+    const inputs = await reservoir(jsonlCaseStream(spec), n, new Random(seed))
+    return { inputs, total: inputs.length, set: `cases of ${spec}${sample}` }
   }
-  return { inputs, set }
+  throw new UsageError(`option '--cases' must be unit, corpus, spec-test:DIR or a .jsonl file (got '${spec}')`)
 }
 
 /** Builds the adapter named by the options (or none). */
@@ -209,57 +241,47 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
     }
   }
 
-  // Cases: read or generate, answer with the oracle, tag.
-  const t0 = performance.now()
+  // Cases: read or generate, answer with the oracle, tag, export, run: block by block.
   const oracle = new Oracle()
   const takesMulti = adapter === undefined ? multiAgent : adapter.multiAgent
-  const { inputs, set } = await loadSet(args, oracle, takesMulti)
-  let skipped = 0
-  let runnable = inputs
-  if (!takesMulti) {
-    runnable = inputs.filter((c) => c.agents.length === 1)
-    skipped = inputs.length - runnable.length
-  }
-  let cases: Case[] = runnable.map((c) => oracle.answer(c))
-  if (categoryFilter) cases = cases.filter((c) => c.categories.some((id) => categoryFilter.includes(id)))
-  const casesMs = performance.now() - t0
-  if (oracle.statedMismatches.length > 0 && !quiet) {
-    const s = oracle.statedMismatches[0]
-    note(`note: ${count(oracle.statedMismatches.length)} cases state an answer other than the reference's (first: ${s.id}); the reference's is used`)
-  }
-  if (exportFile !== undefined) {
-    await writeJsonlCases(cases, exportFile)
-    if (!quiet) note(`${count(cases.length)} cases written to ${exportFile}`)
-    if (adapter === undefined) return 0
-  }
-  if (adapter === undefined) return 0
-  if (cases.length === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
-
-  // Run.
+  const t0 = performance.now()
+  const { inputs, total, set } = await loadSet(args, oracle, takesMulti)
+  const loadMs = performance.now() - t0
+  const exportTo = exportFile !== undefined ? new JsonlWriter(exportFile) : undefined
   let report
+  let run
   try {
-    await adapter.start()
-    const progress = !quiet && process.stderr.isTTY ? new CaseProgress(process.stderr, cases.length) : undefined
-    const run = await runCases(cases, adapter, progress)
-    const order = disagreementOrder(cases, run.results)
+    if (adapter) await adapter.start()
+    const progress = adapter && !quiet && process.stderr.isTTY ? new CaseProgress(process.stderr, total) : undefined
+    run = await runSet(inputs, oracle, { adapter, multiAgent: takesMulti, categories: categoryFilter, exportTo, progress })
+    if (exportTo) await exportTo.close()
+    if (oracle.statedMismatchCount > 0 && !quiet) {
+      const first = oracle.statedMismatches[0].id
+      note(`note: ${count(oracle.statedMismatchCount)} cases state an answer other than the reference's (first: ${first}); the reference's is used`)
+    }
+    if (exportFile !== undefined && !quiet) note(`${count(run.exported)} cases written to ${exportFile}`)
+    if (adapter === undefined) return 0
+    if (run.tally.total.cases === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
+    const order = run.tally.order()
     const m0 = performance.now()
-    const minimised = await minimiseAll(cases, run.results, order, adapter, minimiseCap, minimiseCalls)
+    const minimised = await minimiseAll(order, adapter, minimiseCap, minimiseCalls)
     const minimiseMs = performance.now() - m0
     const r0 = performance.now()
+    const skipped = run.skipped
     report = buildReport(
       {
-        set: `${set}; ${count(cases.length)} cases`,
+        set: `${set}; ${count(run.tally.total.cases)} cases`,
         adapter: adapter.description,
-        cases,
-        results: run.results,
+        tally: run.tally,
         order,
         minimised,
         skipped,
         skippedWhy: skipped ? `multi-agent cases (${adapter.kind === 'cmd' ? '--cmd passes one token' : 'add --multi-agent to send them'})` : undefined,
         statedMismatches: oracle.statedMismatches,
+        statedMismatchCount: oracle.statedMismatchCount,
         adapterTimings: adapter.timings(),
-        runWallMs: run.wallMs,
-        harness: { casesMs, runCpuMs: run.cpuMs, minimiseMs, reportMs: 0 },
+        runWallMs: run.runWallMs,
+        harness: { casesMs: loadMs + run.casesMs, runCpuMs: run.runCpuMs, minimiseMs, reportMs: 0 },
         minAgreement,
       },
       `${PROGRAM} ${version()}`,
@@ -268,7 +290,7 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
     report.timings.harness.reportMs = performance.now() - r0
     process.stdout.write(renderTerminal(report, show))
   } finally {
-    await adapter.close()
+    await adapter?.close()
   }
   const htmlFile = optionValue(args, 'html')
   const jsonFile = optionValue(args, 'json')

@@ -228,6 +228,23 @@ describe('the gate, the options and their errors', () => {
     expectAllAgree(await compare(['--cases', file, '--batch', SELF_BATCH, '--multi-agent']), 2)
   })
 
+  it('a JSONL set is read as it goes; --count takes a seeded sample in file order', async () => {
+    const file = tmp.path('many.jsonl')
+    const lines = Array.from({ length: 300 }, (_, i) => JSON.stringify({ id: `c${i}`, robots: 'User-agent: *\nDisallow: /x$\n', agent: 'a', url: `/x${i % 2 ? '' : '/y'}` }))
+    writeFileSync(file, lines.join('\n') + '\n')
+    expectAllAgree(await compare(['--cases', file, '--batch', SELF_BATCH]), 300)
+    const out = tmp.path('sample.jsonl')
+    const r = await run(['compare', '--cases', file, '--count', '25', '--seed', '4', '--export', out])
+    expect(r.status).toBe(0)
+    const ids = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => Number((JSON.parse(l) as { id: string }).id.slice(1)))
+    expect(ids).toHaveLength(25)
+    expect(ids).toEqual([...ids].sort((a, b) => a - b))
+    expect(new Set(ids).size).toBe(25)
+    const again = tmp.path('sample2.jsonl')
+    await run(['compare', '--cases', file, '--count', '25', '--seed', '4', '--export', again])
+    expect(readFileSync(again, 'utf8')).toBe(readFileSync(out, 'utf8'))
+  })
+
   it('a stated answer other than the reference’s is noted, and the reference’s is used', async () => {
     const file = tmp.path('stated.jsonl')
     writeFileSync(file, JSON.stringify({ id: 'wrong', robots: 'User-agent: *\nDisallow: /x\n', agent: 'a', url: '/x', allowed: true }) + '\n')

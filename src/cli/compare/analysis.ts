@@ -391,12 +391,16 @@ function isNamePrefix(short: string, long: string): boolean {
   return short.length > 0 && long.length > short.length && long.startsWith(short) && NAME_BYTE[long.charCodeAt(short.length)] === 1
 }
 
+/** Crawler analyses kept per body (the oldest dropped first). */
+const KEPT_AGENTS = 256
+
 /** The analysis of a body for a crawler answering to `agents` (cached on the body). */
 export function analyseAgents(body: BodyAnalysis, agents: readonly string[]): AgentAnalysis {
   const key = agents.length === 1 ? agents[0] : JSON.stringify(agents)
   let a = body.perAgents.get(key)
   if (a === undefined) {
     a = buildAgentAnalysis(body, agents)
+    if (body.perAgents.size >= KEPT_AGENTS) body.perAgents.delete(body.perAgents.keys().next().value!)
     body.perAgents.set(key, a)
   }
   return a

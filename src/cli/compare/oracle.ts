@@ -28,12 +28,19 @@ export function decide(robots: Uint8Array, agents: readonly string[], url: strin
   return expectedOf((agents.length === 1 ? r.agent(agents[0]) : r.agents(agents)).explain(url))
 }
 
+/** Bodies whose analysis is kept by content (least recently used dropped first); identity hits are kept while the body lives. */
+const KEPT_BODIES = 1024
+/** Stated mismatches kept (all are counted). */
+const KEPT_MISMATCHES = 100
+
 /** Answers cases; caches the analysis of each body (by identity, then by content). */
 export class Oracle {
   private readonly byIdentity = new WeakMap<Uint8Array, BodyAnalysis>()
   private readonly byContent = new Map<string, BodyAnalysis>()
-  /** Cases whose stated answer differs from the reference's, in the order seen. */
+  /** The first cases whose stated answer differs from the reference's. */
   readonly statedMismatches: StatedMismatch[] = []
+  /** How many cases state an answer other than the reference's. */
+  statedMismatchCount = 0
 
   /** The analysis of a body. */
   body(bytes: Uint8Array): BodyAnalysis {
@@ -43,8 +50,9 @@ export class Oracle {
     a = this.byContent.get(key)
     if (a === undefined) {
       a = analyseBody(bytes)
-      this.byContent.set(key, a)
-    }
+      if (this.byContent.size >= KEPT_BODIES) this.byContent.delete(this.byContent.keys().next().value!)
+    } else this.byContent.delete(key)
+    this.byContent.set(key, a)
     this.byIdentity.set(bytes, a)
     return a
   }
@@ -58,7 +66,7 @@ export class Oracle {
     if (input.extraCategories?.length) categories = [...new Set([...categories, ...input.extraCategories])]
     const stated = input.stated
     if (stated && (stated.allowed !== expected.allowed || (stated.line !== undefined && stated.line !== expected.line))) {
-      this.statedMismatches.push({ id: input.id, stated, expected })
+      if (this.statedMismatchCount++ < KEPT_MISMATCHES) this.statedMismatches.push({ id: input.id, stated, expected })
     }
     return { ...input, expected, categories }
   }

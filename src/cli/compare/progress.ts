@@ -1,7 +1,8 @@
 /**
  * The progress bar of `compare` on stderr, only when stderr is a terminal:
- * cases done of all, disagreements so far and the rate; redrawn at most five
- * times a second and erased before the report.
+ * cases done (of all, when the count is known: a JSONL file is read as it
+ * goes), disagreements so far and the rate; redrawn at most five times a
+ * second and erased before the report.
  */
 import type { Terminal } from '../progress.js'
 import { count, rate } from '../stats.js'
@@ -11,25 +12,27 @@ const REDRAW_MS = 200
 
 /** A one-line progress display of cases. */
 export class CaseProgress implements ProgressSink {
-  private lastDraw = 0
+  private lastDraw = -Infinity
   private drawn = false
   private readonly start = performance.now()
 
   constructor(
     private readonly term: Terminal,
-    private readonly total: number,
+    private readonly total: number | undefined,
   ) {}
 
   update(done: number, disagreements: number): void {
     const now = performance.now()
-    if (now - this.lastDraw < REDRAW_MS && done < this.total) return
+    if (now - this.lastDraw < REDRAW_MS && (this.total === undefined || done < this.total)) return
     this.lastDraw = now
-    const fraction = this.total > 0 ? done / this.total : 1
-    const full = Math.round(fraction * 20)
     const seconds = Math.max((now - this.start) / 1000, 1e-3)
-    const text =
-      `${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ` +
-      `${count(done)} / ${count(this.total)} cases  ${count(disagreements)} disagreements  ${rate(done / seconds)} cases/s`
+    const tail = `${count(disagreements)} disagreements  ${rate(done / seconds)} cases/s`
+    let text = `${count(done)} cases  ${tail}`
+    if (this.total !== undefined) {
+      const fraction = this.total > 0 ? Math.min(1, done / this.total) : 1
+      const full = Math.round(fraction * 20)
+      text = `${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ${count(done)} / ${count(this.total)} cases  ${tail}`
+    }
     this.term.write(`\r${text.slice(0, Math.max(10, (this.term.columns || 80) - 1))}\x1b[K`)
     this.drawn = true
   }

@@ -38,7 +38,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { CliError, describeSystemError } from '../../errors.js'
 import { agentField, robotsFields } from '../case.js'
 import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
-import { BodyFiles } from './body-files.js'
+import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
 
 /** Options of the batch adapter. */
 export interface BatchOptions {
@@ -62,7 +62,7 @@ export class BatchAdapter implements Adapter {
   readonly description: string
   readonly multiAgent: boolean
   private child: ChildProcessWithoutNullStreams | undefined
-  private readonly files = new BodyFiles()
+  private readonly files: BodyFiles
   private readonly inline = new WeakMap<Uint8Array, string>()
   private readonly pending = new Map<number, Pending>()
   private nextId = 1
@@ -80,6 +80,7 @@ export class BatchAdapter implements Adapter {
   constructor(private readonly options: BatchOptions) {
     this.description = `--batch ${options.command}`
     this.multiAgent = options.multiAgent
+    this.files = new BodyFiles(Math.max(DEFAULT_CAPACITY, 4 * options.window))
   }
 
   async start(): Promise<void> {

@@ -324,14 +324,27 @@ function pickAgents(rnd: Random, pool: { named: string[]; other: string[] }, mul
   }
 }
 
-/** Generates the corpus cases (see the module comment); answers come later from the oracle. */
+/** The corpus cases, all at once (see corpusCaseStream). */
 export function corpusCases(options: CorpusOptions, oracle: Oracle): CaseInput[] {
+  return [...corpusCaseStream(options, oracle)]
+}
+
+/**
+ * Generates the corpus cases one at a time (see the module comment), so that
+ * a run of any count holds only the files, the URL list and the cases in
+ * flight; answers come later from the oracle. The files and the URL list are
+ * read before the first case.
+ */
+export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterable<CaseInput> {
   const sources = readRobotsDir(options.robotsDir)
   const urls = options.urlsFile !== undefined ? readUrlList(options.urlsFile) : new Map<string, string[]>()
+  return generate(options, oracle, sources, urls)
+}
+
+function* generate(options: CorpusOptions, oracle: Oracle, sources: Source[], urls: Map<string, string[]>): Generator<CaseInput> {
   const rnd = new Random(options.seed)
   const count = options.count
   const chosen = count < sources.length ? rnd.sample(sources.length, count).map((i) => sources[i]) : sources
-  const cases: CaseInput[] = []
   for (let f = 0; f < chosen.length; f++) {
     const source = chosen[f]
     const n = Math.floor(((f + 1) * count) / chosen.length) - Math.floor((f * count) / chosen.length)
@@ -394,8 +407,7 @@ export function corpusCases(options: CorpusOptions, oracle: Oracle): CaseInput[]
         default:
           url = oddForm(rnd, scheme, host, base().path)
       }
-      cases.push({ id: `corpus:${host}#${k + 1}`, robots: source.body, agents, url })
+      yield { id: `corpus:${host}#${k + 1}`, robots: source.body, agents, url }
     }
   }
-  return cases
 }

@@ -19,7 +19,7 @@
  * `robots_base64`, so any body round-trips byte for byte; `allowed` and
  * `line` are the reference's answer, `categories` the automatic ones.
  */
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs'
+import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { CliError, readError, describeSystemError } from '../../errors.js'
@@ -27,9 +27,18 @@ import { agentField, robotsFields, type Case, type CaseInput } from '../case.js'
 
 const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories'])
 
-/** Reads a JSONL case file (see the module comment); errors name the file and line. */
+/** Reads a whole JSONL case file (see jsonlCaseStream). */
 export async function readJsonlCases(file: string): Promise<CaseInput[]> {
   const cases: CaseInput[] = []
+  for await (const c of jsonlCaseStream(file)) cases.push(c)
+  return cases
+}
+
+/**
+ * The cases of a JSONL file (see the module comment), one at a time as the
+ * file is read; errors name the file and line. Ids must be unique.
+ */
+export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> {
   const bodies = new Map<string, Uint8Array>()
   const ids = new Set<string>()
   const stream = createReadStream(file)
@@ -51,13 +60,15 @@ export async function readJsonlCases(file: string): Promise<CaseInput[]> {
       const c = parseCaseLine(text, `${file}:${n}`, n, dirname(file), bodies)
       if (ids.has(c.id)) throw new CliError('ERR_READ', `${file}:${n}: id '${c.id}' was already used`)
       ids.add(c.id)
-      cases.push(c)
+      yield c
     }
   } catch (err) {
     if (err instanceof CliError) throw err
     throw readError('case file', file, err)
+  } finally {
+    lines.close()
+    stream.destroy()
   }
-  return cases
 }
 
 /** One case from one line; `where` prefixes errors, `folder` resolves `robots_path`. */
@@ -136,25 +147,58 @@ export function caseLine(c: Case): string {
   })
 }
 
+/** Writes cases to a file as JSONL, in blocks, as they come. */
+export class JsonlWriter {
+  private readonly out: WriteStream
+  private readonly done: Promise<void>
+  private chunk = ''
+
+  constructor(private readonly file: string) {
+    this.out = createWriteStream(file)
+    this.done = new Promise<void>((ok, fail) => {
+      this.out.once('finish', ok)
+      this.out.once('error', fail)
+    })
+    this.done.catch(() => {}) // reported by write() or close()
+  }
+
+  /** Adds cases; waits while the file catches up. */
+  async write(cases: Iterable<Case>): Promise<void> {
+    for (const c of cases) {
+      this.chunk += caseLine(c) + '\n'
+      if (this.chunk.length > 1 << 20) await this.flush()
+    }
+  }
+
+  /** Writes what is left and closes the file. */
+  async close(): Promise<void> {
+    try {
+      this.out.end(this.chunk)
+      this.chunk = ''
+      await this.done
+    } catch (err) {
+      throw this.error(err)
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const chunk = this.chunk
+    this.chunk = ''
+    try {
+      if (!this.out.write(chunk)) await Promise.race([new Promise<void>((ok) => this.out.once('drain', ok)), this.done])
+    } catch (err) {
+      throw this.error(err)
+    }
+  }
+
+  private error(err: unknown): CliError {
+    return new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+  }
+}
+
 /** Writes the cases to `file` as JSONL. */
 export async function writeJsonlCases(cases: readonly Case[], file: string): Promise<void> {
-  const out = createWriteStream(file)
-  const done = new Promise<void>((ok, fail) => {
-    out.once('finish', ok)
-    out.once('error', fail)
-  })
-  try {
-    let chunk = ''
-    for (const c of cases) {
-      chunk += caseLine(c) + '\n'
-      if (chunk.length > 1 << 20) {
-        if (!out.write(chunk)) await Promise.race([new Promise<void>((ok) => out.once('drain', ok)), done])
-        chunk = ''
-      }
-    }
-    out.end(chunk)
-    await done
-  } catch (err) {
-    throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
-  }
+  const w = new JsonlWriter(file)
+  await w.write(cases)
+  await w.close()
 }

@@ -6,11 +6,11 @@
  * the layout).
  */
 import type { Answer, AdapterTimings } from '../adapters/adapter.js'
-import { agentField, robotsFields, type Case, type Expected } from '../case.js'
+import { agentField, robotsFields, type Expected } from '../case.js'
 import { CATEGORIES, CATEGORY_ORDER, SET_CATEGORIES } from '../categories.js'
 import type { Minimised, Outcome } from '../minimise.js'
 import type { StatedMismatch } from '../oracle.js'
-import type { CaseResult } from '../run.js'
+import type { Counts, Kept, Tally as TallyState } from '../tally.js'
 
 /** Version of the report layout. */
 export const REPORT_FORMAT = 1
@@ -18,17 +18,8 @@ export const REPORT_FORMAT = 1
 /** Disagreements listed in the JSON and HTML reports at most (counts are always complete). */
 export const LISTED_MAX = 1000
 
-/** Counts for the run or one category. */
-export interface Tally {
-  cases: number
-  agreed: number
-  /** The verdict differs. */
-  verdict: number
-  /** Same verdict, another deciding line (only for answers that give one). */
-  line: number
-  /** The adapter gave no answer (error, wrong exit status, …). */
-  errors: number
-  /** `agreed / cases` in percent (100 when there are no cases). */
+/** Counts for the run or one category, with the agreement in percent (`agreed / cases`; 100 when there are no cases). */
+export interface Tally extends Counts {
   agreement: number
 }
 
@@ -105,29 +96,18 @@ export interface Report {
   categories: CategoryRow[]
   timings: ReportTimings
   disagreements: ReportedDisagreement[]
-  /** Disagreements not listed (beyond LISTED_MAX). */
+  /** Disagreements not listed (beyond LISTED_MAX, or beyond what was kept of their kind). */
   unlisted: number
   /** Cases whose set states an answer other than the reference's (the reference's answer is used). */
+  statedMismatchCount: number
+  /** The first 100 of them. */
   statedMismatches: { id: string; stated: { allowed: boolean; line?: number }; expected: { allowed: boolean; line: number } }[]
   minAgreement: number
   passed: boolean
 }
 
-function tally(): Tally {
-  return { cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0, agreement: 100 }
-}
-
-function count(t: Tally, o: Outcome): void {
-  t.cases++
-  if (o === 'agree') t.agreed++
-  else if (o === 'verdict') t.verdict++
-  else if (o === 'line') t.line++
-  else t.errors++
-}
-
-function finish<T extends Tally>(t: T): T {
-  t.agreement = t.cases === 0 ? 100 : (100 * t.agreed) / t.cases
-  return t
+function withAgreement(t: Counts): Tally {
+  return { ...t, agreement: t.cases === 0 ? 100 : (100 * t.agreed) / t.cases }
 }
 
 /** The p-th percentile (0–100) of sorted values (nearest rank). */
@@ -150,13 +130,14 @@ function reportExpected(e: Expected): ReportedExpected {
 export interface ReportInput {
   set: string
   adapter: string
-  cases: readonly Case[]
-  results: readonly CaseResult[]
-  order: readonly number[]
-  minimised: ReadonlyMap<number, Minimised>
+  tally: TallyState
+  /** The kept disagreements in report order. */
+  order: readonly Kept[]
+  minimised: ReadonlyMap<Kept, Minimised>
   skipped: number
   skippedWhy?: string
   statedMismatches: readonly StatedMismatch[]
+  statedMismatchCount: number
   adapterTimings: AdapterTimings
   runWallMs: number
   harness: ReportTimings['harness']
@@ -165,46 +146,33 @@ export interface ReportInput {
 
 /** Builds the report. */
 export function buildReport(input: ReportInput, tool: string): Report {
-  const { cases, results } = input
-  const total = tally()
-  const rows = new Map<string, CategoryRow>()
-  let linesChecked = 0
-  for (let i = 0; i < cases.length; i++) {
-    const o = results[i].outcome
-    count(total, o)
-    if (results[i].answer.line !== undefined) linesChecked++
-    for (const id of cases[i].categories) {
-      let row = rows.get(id)
-      if (!row) {
-        const known = CATEGORIES.find((c) => c.id === id) ?? SET_CATEGORIES.find((c) => c.id === id)
-        rows.set(id, (row = { id, description: known?.description ?? 'given by the case set', ...tally() }))
-      }
-      count(row, o)
-    }
-  }
-  finish(total)
-  const categories = [...rows.values()].map(finish).sort((a, b) => {
+  const t = input.tally
+  const total = withAgreement(t.total)
+  const categories: CategoryRow[] = [...t.byCategory].map(([id, c]) => {
+    const known = CATEGORIES.find((k) => k.id === id) ?? SET_CATEGORIES.find((k) => k.id === id)
+    return { id, description: known?.description ?? 'given by the case set', ...withAgreement(c) }
+  })
+  categories.sort((a, b) => {
     const x = CATEGORY_ORDER.get(a.id) ?? Infinity
     const y = CATEGORY_ORDER.get(b.id) ?? Infinity
     return x !== y ? x - y : a.id < b.id ? -1 : 1
   })
-  const times = Float64Array.from(results, (r) => r.ms).sort()
+  const times = t.sortedTimes()
   let sum = 0
-  for (const t of times) sum += t
+  for (const v of times) sum += v
   const parse = input.adapterTimings.parseMs
   const parseSorted = parse ? Float64Array.from(parse).sort() : undefined
-  const disagreements: ReportedDisagreement[] = input.order.slice(0, LISTED_MAX).map((i) => {
-    const c = cases[i]
-    const r = results[i]
-    const m = input.minimised.get(i)
+  const disagreements: ReportedDisagreement[] = input.order.slice(0, LISTED_MAX).map((k) => {
+    const c = k.c
+    const m = input.minimised.get(k)
     return {
       id: c.id,
-      outcome: r.outcome as Exclude<Outcome, 'agree'>,
+      outcome: k.result.outcome as Exclude<Outcome, 'agree'>,
       categories: [...c.categories],
       agent: agentField(c.agents),
       url: c.url,
       ...robotsFields(c.robots),
-      answer: reportAnswer(r.answer),
+      answer: reportAnswer(k.result.answer),
       expected: reportExpected(c.expected),
       ...(m
         ? {
@@ -222,6 +190,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
         : {}),
     }
   })
+  const cases = total.cases
   return {
     format: REPORT_FORMAT,
     tool,
@@ -232,13 +201,13 @@ export function buildReport(input: ReportInput, tool: string): Report {
       ...total,
       skipped: input.skipped,
       ...(input.skippedWhy ? { skippedWhy: input.skippedWhy } : {}),
-      disagreements: input.order.length,
-      linesChecked,
+      disagreements: t.disagreements,
+      linesChecked: t.linesChecked,
     },
     categories,
     timings: {
       caseTime: input.adapterTimings.caseTime,
-      casesPerSecond: input.runWallMs > 0 ? (cases.length * 1000) / input.runWallMs : 0,
+      casesPerSecond: input.runWallMs > 0 ? (cases * 1000) / input.runWallMs : 0,
       p50Ms: percentile(times, 50),
       p99Ms: percentile(times, 99),
       meanMs: times.length ? sum / times.length : 0,
@@ -248,7 +217,8 @@ export function buildReport(input: ReportInput, tool: string): Report {
       harness: input.harness,
     },
     disagreements,
-    unlisted: Math.max(0, input.order.length - LISTED_MAX),
+    unlisted: Math.max(0, t.disagreements - disagreements.length),
+    statedMismatchCount: input.statedMismatchCount,
     statedMismatches: input.statedMismatches.map((s) => ({
       id: s.id,
       stated: s.stated.line === undefined ? { allowed: s.stated.allowed } : { allowed: s.stated.allowed, line: s.stated.line },

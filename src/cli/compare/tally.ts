@@ -1,0 +1,117 @@
+/**
+ * What a run keeps of its cases, in memory bounded whatever their number:
+ * the counts overall and per category, every case's time (8 bytes each, for
+ * the percentiles), and a bounded store of disagreements grouped by kind
+ * (same outcome and categories) for the report and minimisation.
+ */
+import type { Case } from './case.js'
+import type { Outcome } from './minimise.js'
+import type { CaseResult } from './run.js'
+
+/** Counts for the run or one category. */
+export interface Counts {
+  cases: number
+  agreed: number
+  /** The verdict differs. */
+  verdict: number
+  /** Same verdict, another deciding line (only for answers that give one). */
+  line: number
+  /** The adapter gave no answer (error, wrong exit status, …). */
+  errors: number
+}
+
+/** A disagreement kept for the report. */
+export interface Kept {
+  readonly c: Case
+  readonly result: CaseResult
+}
+
+/** Disagreements kept per kind at most. */
+export const KEPT_PER_KIND = 1000
+/** Disagreements kept in all at most, beyond the first of each kind. */
+export const KEPT_MAX = 5000
+/** Kinds of disagreement kept at most. */
+const KINDS_MAX = 10_000
+
+/** Zero counts. */
+export function counts(): Counts {
+  return { cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0 }
+}
+
+function add(t: Counts, o: Outcome): void {
+  t.cases++
+  if (o === 'agree') t.agreed++
+  else if (o === 'verdict') t.verdict++
+  else if (o === 'line') t.line++
+  else t.errors++
+}
+
+/** The accumulated results of a run. */
+export class Tally {
+  readonly total: Counts = counts()
+  readonly byCategory = new Map<string, Counts>()
+  /** Cases whose answer carried a deciding line. */
+  linesChecked = 0
+  private times = new Float64Array(1024)
+  private readonly kinds = new Map<string, Kept[]>()
+  private kept = 0
+
+  /** Adds one case's result. */
+  add(c: Case, result: CaseResult): void {
+    const o = result.outcome
+    if (this.total.cases === this.times.length) {
+      const grown = new Float64Array(this.times.length * 2)
+      grown.set(this.times)
+      this.times = grown
+    }
+    this.times[this.total.cases] = result.ms
+    add(this.total, o)
+    if (result.answer.line !== undefined) this.linesChecked++
+    for (const id of c.categories) {
+      let row = this.byCategory.get(id)
+      if (!row) this.byCategory.set(id, (row = counts()))
+      add(row, o)
+    }
+    if (o !== 'agree') this.keep(c, result)
+  }
+
+  /** Every case's time (ms), sorted. */
+  sortedTimes(): Float64Array {
+    return this.times.slice(0, this.total.cases).sort()
+  }
+
+  /** Disagreements (all of them): verdict, line and errors. */
+  get disagreements(): number {
+    return this.total.cases - this.total.agreed
+  }
+
+  /**
+   * The kept disagreements in report order: round-robin over kinds, so the
+   * first ones listed (and minimised) cover every kind of failure.
+   */
+  order(): Kept[] {
+    const lists = [...this.kinds.values()]
+    const out: Kept[] = []
+    for (let round = 0; ; round++) {
+      let any = false
+      for (const g of lists) {
+        if (round < g.length) {
+          out.push(g[round])
+          any = true
+        }
+      }
+      if (!any) return out
+    }
+  }
+
+  private keep(c: Case, result: CaseResult): void {
+    const key = `${result.outcome}:${c.categories.join(',')}`
+    let g = this.kinds.get(key)
+    if (g === undefined) {
+      if (this.kinds.size >= KINDS_MAX) return
+      this.kinds.set(key, (g = []))
+    } else if (g.length >= KEPT_PER_KIND || this.kept >= KEPT_MAX) return
+    g.push({ c, result })
+    this.kept++
+  }
+}
