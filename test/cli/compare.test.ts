@@ -5,6 +5,7 @@
 // errors, the gate, minimisation and export.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCompare } from '../../src/cli/compare.js'
@@ -118,6 +119,14 @@ describe('robots-parser', () => {
       'missing-colon': [1, 1, 0, 0], 'long-lines': [5, 2, 0, 0], 'url-forms': [4, 0, 0, 0],
     })
     for (const d of r.report.disagreements) expect(d.categories.some((c) => ROBOTS_PARSER_DIFFERENCES.has(c)), d.id).toBe(true)
+    // Each body once, by SHA-1, with its exact bytes.
+    const keys = new Set(r.report.disagreements.map((d) => d.robots_sha1))
+    expect(Object.keys(r.report.bodies).sort()).toEqual([...keys].sort())
+    for (const [sha1, b] of Object.entries(r.report.bodies)) {
+      const bytes = b.robots !== undefined ? Buffer.from(b.robots) : Buffer.from(b.robots_base64!, 'base64')
+      expect(createHash('sha1').update(bytes).digest('hex')).toBe(sha1)
+      expect(bytes.length).toBe(b.bytes)
+    }
     // Minimisation: every disagreement minimised keeps its kind and does not grow.
     const minimised = r.report.disagreements.filter((d) => d.minimised)
     expect(minimised.length).toBeGreaterThan(10)

@@ -7,11 +7,11 @@
  * minimised robots.txt. Everything taken from the cases is escaped.
  */
 import { writeFile } from 'node:fs/promises'
-import { visibleBytes, visibleUrl } from '../case.js'
+import { visibleUrl } from '../case.js'
 import { CliError, describeSystemError } from '../../errors.js'
 import { count } from '../../stats.js'
-import type { Report, ReportedDisagreement } from './model.js'
-import { describeAnswer, describeExpected } from './terminal.js'
+import type { Report, ReportedBody, ReportedDisagreement } from './model.js'
+import { bodyText, describeAnswer, describeExpected } from './terminal.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -28,10 +28,15 @@ function ms(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : v >= 0.1 ? `${v.toFixed(2)} ms` : `${(v * 1000).toFixed(1)} µs`
 }
 
-function body(d: { robots?: string; robots_base64?: string }): string {
-  const bytes = d.robots !== undefined ? Buffer.from(d.robots, 'utf8') : Buffer.from(d.robots_base64 ?? '', 'base64')
-  const text = visibleBytes(bytes, 2000)
-  return text === '' ? '<em>(empty robots.txt)</em>' : esc(text)
+/** Lines of a case's body shown at most (the minimised body is shown whole). */
+const SHOWN_LINES = 500
+
+function body(d: ReportedBody | { robots?: string; robots_base64?: string }, maxLines = Infinity): string {
+  const text = bodyText(d, 2000)
+  if (text === '') return '<em>(empty robots.txt)</em>'
+  const lines = text.split('\n')
+  if (lines.length <= maxLines + 1) return esc(text)
+  return `${esc(lines.slice(0, maxLines).join('\n'))}\n<em>… ${count(lines.length - maxLines)} more lines</em>`
 }
 
 /** The bar chart: one bar per category, agreement in percent. */
@@ -64,7 +69,7 @@ function chart(report: Report): string {
   return parts.join('\n')
 }
 
-function disagreement(d: ReportedDisagreement): string {
+function disagreement(d: ReportedDisagreement, original: ReportedBody): string {
   const agent = Array.isArray(d.agent) ? d.agent.join(', ') : d.agent
   const kind = d.outcome === 'verdict' ? 'verdict differs' : d.outcome === 'line' ? 'line differs' : 'error'
   const m = d.minimised
@@ -86,7 +91,7 @@ ${
     : ''
 }
 <h4>robots.txt of the case</h4>
-<pre class="robots">${body(d)}</pre>
+<pre class="robots">${body(original, SHOWN_LINES)}</pre>
 </details>`
 }
 
@@ -148,7 +153,7 @@ ${tm.parse ? `<li>parse: ${count(tm.parse.bodies)} bodies, p50 ${ms(tm.parse.p50
 </ul>
 <h2>Disagreements (${count(t.disagreements)})</h2>
 <section id="disagreements">
-${report.disagreements.length === 0 ? '<p>None.</p>' : report.disagreements.map(disagreement).join('\n')}
+${report.disagreements.length === 0 ? '<p>None.</p>' : report.disagreements.map((d) => disagreement(d, report.bodies[d.robots_sha1])).join('\n')}
 ${report.unlisted > 0 ? `<p>… and ${count(report.unlisted)} more, not listed.</p>` : ''}
 </section>
 </body>

@@ -1,10 +1,11 @@
 /**
  * The report of a `compare` run as one JSON-ready object: totals, agreement
  * per category, timings, and the disagreements with the reference's deciding
- * rule and their minimised forms. The terminal, JSON and HTML reports all
- * render this object. `--json` writes it as is (its `format` field versions
- * the layout).
+ * rule and their minimised forms; the bodies of the cases once each, by
+ * SHA-1. The terminal, JSON and HTML reports all render this object.
+ * `--json` writes it as is (its `format` field versions the layout).
  */
+import { createHash } from 'node:crypto'
 import type { Answer, AdapterTimings } from '../adapters/adapter.js'
 import { agentField, robotsFields, type Expected } from '../case.js'
 import { CATEGORIES, CATEGORY_ORDER, SET_CATEGORIES } from '../categories.js'
@@ -50,8 +51,8 @@ export interface ReportedDisagreement {
   categories: string[]
   agent: string | string[]
   url: string
-  robots?: string
-  robots_base64?: string
+  /** The case's body: a key of the report's `bodies`. */
+  robots_sha1: string
   answer: ReportedAnswer
   expected: ReportedExpected
   minimised?: {
@@ -85,6 +86,19 @@ export interface ReportTimings {
   harness: { casesMs: number; runCpuMs: number; minimiseMs: number; reportMs: number }
 }
 
+/** A body of the report: its bytes as `robots` (UTF-8) or `robots_base64`, or left out past the size budget. */
+export interface ReportedBody {
+  robots?: string
+  robots_base64?: string
+  /** Its length in bytes. */
+  bytes: number
+  /** True when the bytes were left out (the report's bodies exceeded BODY_BUDGET). */
+  omitted?: true
+}
+
+/** Bytes of bodies a report holds at most (each distinct body once; bodies past it are left out). */
+export const BODY_BUDGET = 32 * 1024 * 1024
+
 /** The whole report. */
 export interface Report {
   format: number
@@ -96,6 +110,8 @@ export interface Report {
   categories: CategoryRow[]
   timings: ReportTimings
   disagreements: ReportedDisagreement[]
+  /** The bodies of the listed disagreements, each distinct body once, by SHA-1 (hex). */
+  bodies: Record<string, ReportedBody>
   /** Disagreements not listed (beyond LISTED_MAX, or beyond what was kept of their kind). */
   unlisted: number
   /** Cases whose set states an answer other than the reference's (the reference's answer is used). */
@@ -162,6 +178,16 @@ export function buildReport(input: ReportInput, tool: string): Report {
   for (const v of times) sum += v
   const parse = input.adapterTimings.parseMs
   const parseSorted = parse ? Float64Array.from(parse).sort() : undefined
+  const bodies: Record<string, ReportedBody> = {}
+  let bodyBytes = 0
+  const bodyKey = (bytes: Uint8Array): string => {
+    const key = createHash('sha1').update(bytes).digest('hex')
+    if (bodies[key] === undefined) {
+      bodyBytes += bytes.length
+      bodies[key] = bodyBytes <= BODY_BUDGET ? { ...robotsFields(bytes), bytes: bytes.length } : { bytes: bytes.length, omitted: true }
+    }
+    return key
+  }
   const disagreements: ReportedDisagreement[] = input.order.slice(0, LISTED_MAX).map((k) => {
     const c = k.c
     const m = input.minimised.get(k)
@@ -171,7 +197,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
       categories: [...c.categories],
       agent: agentField(c.agents),
       url: c.url,
-      ...robotsFields(c.robots),
+      robots_sha1: bodyKey(c.robots),
       answer: reportAnswer(k.result.answer),
       expected: reportExpected(c.expected),
       ...(m
@@ -217,6 +243,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
       harness: input.harness,
     },
     disagreements,
+    bodies,
     unlisted: Math.max(0, t.disagreements - disagreements.length),
     statedMismatchCount: input.statedMismatchCount,
     statedMismatches: input.statedMismatches.map((s) => ({

@@ -5,7 +5,7 @@
  */
 import { visibleBytes, visibleUrl } from '../case.js'
 import { count } from '../../stats.js'
-import type { Report, ReportedAnswer, ReportedDisagreement, ReportedExpected, Tally } from './model.js'
+import type { Report, ReportedAnswer, ReportedBody, ReportedDisagreement, ReportedExpected, Tally } from './model.js'
 
 function pct(p: number): string {
   return `${p.toFixed(2)}%`
@@ -31,9 +31,11 @@ export function describeExpected(e: ReportedExpected): string {
   return `${verdict} by line ${e.rule.line}: ${e.rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${e.rule.pattern}`
 }
 
-function bodyText(d: { robots?: string; robots_base64?: string }): string {
+/** A reported body as visible text (see visibleBytes); a note when its bytes were left out of the report. */
+export function bodyText(d: ReportedBody | { robots?: string; robots_base64?: string }, maxLine = 400): string {
+  if ('omitted' in d && d.omitted) return `(a body of ${count(d.bytes)} bytes, left out: the report's bodies are over their size budget)`
   const bytes = d.robots !== undefined ? Buffer.from(d.robots, 'utf8') : Buffer.from(d.robots_base64 ?? '', 'base64')
-  return visibleBytes(bytes)
+  return visibleBytes(bytes, maxLine)
 }
 
 function indent(text: string, prefix: string, maxLines: number): string {
@@ -53,8 +55,8 @@ function cells(name: string, t: Tally, lines: boolean): string[] {
   return [name, count(t.cases), count(t.agreed), count(t.verdict), lines ? count(t.line) : '-', count(t.errors), pct(t.agreement)]
 }
 
-/** One disagreement as a few lines. */
-export function describeDisagreement(d: ReportedDisagreement): string {
+/** One disagreement as a few lines; `body`: the case's body. */
+export function describeDisagreement(d: ReportedDisagreement, body: ReportedBody): string {
   const agent = Array.isArray(d.agent) ? d.agent.join(', ') : d.agent
   const out = [
     `✗ ${d.id}  (${d.outcome === 'verdict' ? 'verdict differs' : d.outcome === 'line' ? 'line differs' : 'error'})  [${d.categories.join(', ') || 'no category'}]`,
@@ -69,7 +71,7 @@ export function describeDisagreement(d: ReportedDisagreement): string {
     out.push(`    implementation: ${describeAnswer(m.answer)}; reference: ${describeExpected(m.expected)}`)
   } else {
     out.push('    robots.txt:')
-    out.push(indent(bodyText(d), '    │ ', 12))
+    out.push(indent(bodyText(body), '    │ ', 12))
   }
   return out.join('\n')
 }
@@ -101,7 +103,7 @@ export function renderTerminal(report: Report, show: number): string {
     )
     for (const d of report.disagreements.slice(0, n)) {
       out.push('')
-      out.push(describeDisagreement(d))
+      out.push(describeDisagreement(d, report.bodies[d.robots_sha1]))
     }
     if (t.disagreements > n) out.push(`\n… ${count(t.disagreements - n)} more (--show N, or --json / --html for up to 1,000)`)
     out.push('')
