@@ -9,6 +9,7 @@ import { unitCases } from '../../../src/cli/compare/cases/unit.js'
 import { specTestDirCases } from '../../../src/cli/compare/cases/spec-test.js'
 import { CATEGORIES, isOddUrl } from '../../../src/cli/compare/categories.js'
 import { Oracle } from '../../../src/cli/compare/oracle.js'
+import { Random } from '../../../src/cli/compare/random.js'
 import type { Case } from '../../../src/cli/compare/case.js'
 
 const oracle = new Oracle()
@@ -121,5 +122,27 @@ describe('an implementation that ignores $ disagrees only on end-anchor cases', 
     }
     expect(disagreements).toBeGreaterThan(100)
     expect(anchored).toBeGreaterThan(disagreements)
+  })
+
+  it('on random small files made of $-heavy pieces too', () => {
+    const rnd = new Random(7)
+    const pieces = ['User-agent: a\n', 'User-agent: *\n', 'Disallow: /', 'Allow: /', '*', '$', '$', '$\n', '/', 'a', 'b', '%61', '\n', '\r\n', ' # c\n', '.pdf$\n', 'index.html', '$$\n', '\0']
+    let disagreements = 0
+    for (let i = 0; i < 8000; i++) {
+      let body = ''
+      for (let k = 2 + rnd.int(14); k > 0; k--) body += rnd.pick(pieces)
+      let url = ''
+      for (let k = rnd.int(8); k > 0; k--) url += rnd.pick(['/', 'a', 'b', '$', '*', '.pdf', '%61', 'A', '?', 'index.html', '#'])
+      const robots = new Uint8Array(Buffer.from(body, 'latin1'))
+      const c = oracle.answer({ id: String(i), robots, agents: [rnd.pick(['a', 'x'])], url })
+      for (const mode of ['literal', 'drop'] as const) {
+        const e = parseRobots(unanchor(robots, mode)).agent(c.agents[0]).explain(url)
+        if (e.allowed !== c.expected.allowed || (e.rule?.line ?? 0) !== c.expected.line) {
+          disagreements++
+          expect(c.categories, `${mode} ${JSON.stringify(body)} ${JSON.stringify(url)}`).toContain('end-anchor')
+        }
+      }
+    }
+    expect(disagreements).toBeGreaterThan(20)
   })
 })

@@ -10,7 +10,8 @@
  * argument whatever it holds (no quoting needed, no shell injection). The
  * same values are in the environment as COMPARE_ROBOTS, COMPARE_URL and
  * COMPARE_USER_AGENT (for `sh -c '…"$COMPARE_URL"…'`). A crawler with several
- * tokens cannot be passed this way: multi-agent cases are skipped.
+ * tokens cannot be passed this way: multi-agent cases are skipped; a URL or
+ * token holding a NUL byte cannot be an argument: such a case is an error.
  *
  * The outcome comes from the exit status (`--allowed-exit`, default 0;
  * `--disallowed-exit`, default 1; any other status is an error) or, when
@@ -160,6 +161,10 @@ export class CmdAdapter implements Adapter {
     const fillIn = (w: string): string =>
       w.split('%robots%').join(robots).split('%url%').join(request.url).split('%user-agent%').join(agent)
     const [program, ...args] = this.words.map(fillIn)
+    // An argument or environment value cannot hold a NUL byte: no process can be given this case.
+    if (request.url.includes('\0') || agent.includes('\0')) {
+      return Promise.resolve({ error: `a ${request.url.includes('\0') ? 'URL' : 'user agent'} with a NUL byte cannot be passed to a command` })
+    }
     return new Promise((resolve, reject) => {
       let stdout = ''
       let stderr = ''

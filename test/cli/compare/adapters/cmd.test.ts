@@ -62,6 +62,13 @@ process.exit(url.includes('deny') ? 1 : 0)
     await adapter.close()
   })
 
+  it('a URL or token with a NUL byte is an error answer, not a crash', async () => {
+    const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%` })
+    expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/a\0b' })).toEqual({ error: 'a URL with a NUL byte cannot be passed to a command' })
+    expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a\0'], url: '/' })).toEqual({ error: 'a user agent with a NUL byte cannot be passed to a command' })
+    await adapter.close()
+  })
+
   it('kills a case that runs past the time-out', async () => {
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%`, timeoutMs: 500 })
     const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/sleep' })
