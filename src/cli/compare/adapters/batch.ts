@@ -9,7 +9,7 @@
  *     ← {"id": 1, "allowed": false, "line": 3}
  *
  * - `id`: an integer, unique per process; answers may come in any order and
- *   are matched by id.
+ *   are matched by id (given back as a number, or as a string of its digits).
  * - The body: `robots_path` (default, `--batch-robots path`): a file holding
  *   its exact bytes, the same path for the same body (cache parses by path);
  *   or with `--batch-robots inline`, `robots` (a string: the body is its
@@ -211,7 +211,9 @@ export class BatchAdapter implements Adapter {
     }
     if (typeof o !== 'object' || o === null || Array.isArray(o)) return this.fail(`answer ${n} is not a JSON object: ${shown}`)
     const r = o as Record<string, unknown>
-    const pending = typeof r.id === 'number' ? this.pending.get(r.id) : undefined
+    // The id as sent (an integer), or as a string of its digits (adapters in typed languages may keep ids as strings).
+    const id = typeof r.id === 'number' ? r.id : typeof r.id === 'string' && /^[0-9]{1,15}$/.test(r.id) ? Number(r.id) : NaN
+    const pending = this.pending.get(id)
     if (pending === undefined) return this.fail(`answer ${n} has an id that matches no request in flight: ${shown}`)
     let answer: Answer
     if (typeof r.error === 'string') answer = { error: r.error }
@@ -219,7 +221,7 @@ export class BatchAdapter implements Adapter {
     else if (r.line === undefined || r.line === null) answer = { allowed: r.allowed }
     else if (!Number.isInteger(r.line) || (r.line as number) < 0) return this.fail(`answer ${n}: "line" must be a whole number ≥ 0 or null: ${shown}`)
     else answer = { allowed: r.allowed, line: r.line as number }
-    this.pending.delete(r.id as number)
+    this.pending.delete(id)
     this.answers++
     return [pending, answer]
   }

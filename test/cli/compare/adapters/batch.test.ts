@@ -89,8 +89,8 @@ describe('batch adapter', () => {
     ])
   })
 
-  it('error answers count as errors and the run goes on', async () => {
-    const cmd = script('errors', `return req.id % 2 ? { id: req.id, error: 'no idea' } : { id: req.id, allowed: true, line: null }`)
+  it('error answers count as errors and the run goes on; an id may come back as a string', async () => {
+    const cmd = script('errors', `return req.id % 2 ? { id: req.id, error: 'no idea' } : { id: String(req.id), allowed: true, line: null }`)
     const got = await runAll(new BatchAdapter(options(cmd)), requests(4))
     expect(got).toEqual([{ allowed: true }, { error: 'no idea' }, { allowed: true }, { error: 'no idea' }])
   })
