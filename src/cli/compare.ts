@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from './args.js'
-import { CliError, readError, UsageError } from './errors.js'
+import { CliError, describeSystemError, readError, UsageError } from './errors.js'
 import { COMPARE_HELP, PROGRAM, version } from './help.js'
 import { count } from './stats.js'
 import { note } from './stdio.js'
@@ -241,6 +241,18 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
     }
   }
 
+  // Report files must be writable before a long run starts (created empty if missing, else left as they are).
+  const htmlFile = optionValue(args, 'html')
+  const jsonFile = optionValue(args, 'json')
+  for (const file of [htmlFile, jsonFile]) {
+    if (file === undefined) continue
+    try {
+      closeSync(openSync(file, 'a'))
+    } catch (err) {
+      throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
+    }
+  }
+
   // Cases: read or generate, answer with the oracle, tag, export, run: block by block.
   const oracle = new Oracle()
   const takesMulti = adapter === undefined ? multiAgent : adapter.multiAgent
@@ -249,11 +261,10 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
   const loadMs = performance.now() - t0
   const exportTo = exportFile !== undefined ? new JsonlWriter(exportFile) : undefined
   let report
-  let run
   try {
     if (adapter) await adapter.start()
     const progress = adapter && !quiet && process.stderr.isTTY ? new CaseProgress(process.stderr, total) : undefined
-    run = await runSet(inputs, oracle, { adapter, multiAgent: takesMulti, categories: categoryFilter, exportTo, progress })
+    const run = await runSet(inputs, oracle, { adapter, multiAgent: takesMulti, categories: categoryFilter, exportTo, progress })
     if (exportTo) await exportTo.close()
     if (oracle.statedMismatchCount > 0 && !quiet) {
       const first = oracle.statedMismatches[0].id
@@ -292,8 +303,6 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
   } finally {
     await adapter?.close()
   }
-  const htmlFile = optionValue(args, 'html')
-  const jsonFile = optionValue(args, 'json')
   if (htmlFile !== undefined) await writeHtmlReport(report, htmlFile)
   if (jsonFile !== undefined) await writeJsonReport(report, jsonFile)
   return report.passed ? 0 : 1
