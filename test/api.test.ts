@@ -18,7 +18,7 @@ import {
   RobotsFormatError,
 } from '../src/index.js'
 import { matchPath } from '../src/match/path-bytes.js'
-import { HAS_SHARED, SHARED } from './support/shared-data.js'
+import { itShared, SHARED } from './support/shared-data.js'
 
 const enc = new TextEncoder()
 
@@ -348,8 +348,7 @@ describe('api: serialisation', () => {
     expect(loaded.agent('x').isAllowed('/a')).toBe(false)
   })
 
-  const corpusIt = HAS_SHARED ? it : it.skip
-  corpusIt('corpus files answer identically after a round trip', () => {
+  itShared('api-corpus', () => {
     const dir = resolve(SHARED, 'corpus/robots')
     for (const f of ['protego/en.wikipedia.org', 'protego/www.mavcsoport.hu', 'anubhavp28-usage-stats/gamespot.com', 'protego/www.myvue.com']) {
       const robots = parseRobots(new Uint8Array(readFileSync(resolve(dir, f))))

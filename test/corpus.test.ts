@@ -1,5 +1,6 @@
 /**
- * Every real robots.txt of ../shared/corpus/robots parses without throwing,
+ * Every real robots.txt (the bundled sample's, and ../shared/corpus/robots's
+ * when it is there) parses without throwing,
  * and gives the same result from bytes, from a string (files that are valid
  * UTF-8) and from a stream of tiny chunks (1 byte for files up to 20 KB,
  * 7 bytes above). The result is compared through `toBytes()`, which holds the
@@ -10,7 +11,8 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, parseRobotsStream, Robots } from '../src/index.js'
 import { firstDiff } from './support/core-helpers.js'
-import { HAS_SHARED, SHARED } from './support/shared-data.js'
+import { SAMPLE, sampleFiles } from './support/corpus-data.js'
+import { describeShared, SHARED } from './support/shared-data.js'
 
 const CORPUS = resolve(SHARED, 'corpus/robots')
 const SMALL_FILE = 20_000
@@ -58,10 +60,57 @@ function sameBytes(a: Uint8Array, b: Uint8Array, what: string): void {
   }
 }
 
-const suite = HAS_SHARED ? describe : describe.skip
+/** Parses every file of `root` (paths relative to it) in every input form; returns the totals. */
+async function checkFiles(root: string, files: readonly string[], totals: Totals): Promise<void> {
+  for (const file of files) {
+    const body = new Uint8Array(readFileSync(resolve(root, file)))
+    let robots: Robots
+    try {
+      robots = parseRobots(body)
+    } catch (e) {
+      expect.fail(`${file}: parseRobots threw ${String(e)}`)
+    }
+    const want = robots.toBytes()
+    expect(robots.bytesRead, file).toBe(Math.min(body.length, 512_000))
+    expect(robots.truncated, file).toBe(body.length > 512_000)
+    if (robots.truncated) totals.truncated++
 
-suite('corpus: every file, every input form', () => {
-  const dirs = HAS_SHARED ? listCorpus() : new Map<string, string[]>()
+    const textBody = decodeStrict(body)
+    if (textBody !== null) {
+      sameBytes(parseRobots(textBody).toBytes(), want, `${file} (string)`)
+      totals.strings++
+    } else {
+      totals.invalidUtf8++
+    }
+
+    const size = body.length <= SMALL_FILE ? 1 : 7
+    const streamed = await parseRobotsStream(chunked(body, size))
+    sameBytes(streamed.toBytes(), want, `${file} (${size}-byte chunks)`)
+
+    sameBytes(Robots.fromBytes(want).toBytes(), want, `${file} (fromBytes round trip)`)
+    totals.files++
+  }
+}
+
+interface Totals {
+  files: number
+  strings: number
+  invalidUtf8: number
+  truncated: number
+}
+
+describe(`corpus: every file of the bundled sample (corpus/robots), every input form`, () => {
+  it('the 38 files', async () => {
+    const totals: Totals = { files: 0, strings: 0, invalidUtf8: 0, truncated: 0 }
+    const files = sampleFiles()
+    await checkFiles(SAMPLE, files, totals)
+    expect(totals.files).toBe(38)
+    expect(totals.strings).toBe(38)
+  })
+})
+
+describeShared('corpus-files', (available) => {
+  const dirs = available ? listCorpus() : new Map<string, string[]>()
 
   it('has the 6,817 corpus files', () => {
     let n = 0
@@ -69,38 +118,11 @@ suite('corpus: every file, every input form', () => {
     expect(n).toBe(6817)
   })
 
-  const totals = { files: 0, strings: 0, invalidUtf8: 0, truncated: 0 }
+  const totals: Totals = { files: 0, strings: 0, invalidUtf8: 0, truncated: 0 }
 
   for (const [dir, files] of dirs) {
     it(`${dir} (${files.length} files)`, async () => {
-      for (const file of files) {
-        const body = new Uint8Array(readFileSync(resolve(CORPUS, file)))
-        let robots: Robots
-        try {
-          robots = parseRobots(body)
-        } catch (e) {
-          expect.fail(`${file}: parseRobots threw ${String(e)}`)
-        }
-        const want = robots.toBytes()
-        expect(robots.bytesRead, file).toBe(Math.min(body.length, 512_000))
-        expect(robots.truncated, file).toBe(body.length > 512_000)
-        if (robots.truncated) totals.truncated++
-
-        const textBody = decodeStrict(body)
-        if (textBody !== null) {
-          sameBytes(parseRobots(textBody).toBytes(), want, `${file} (string)`)
-          totals.strings++
-        } else {
-          totals.invalidUtf8++
-        }
-
-        const size = body.length <= SMALL_FILE ? 1 : 7
-        const streamed = await parseRobotsStream(chunked(body, size))
-        sameBytes(streamed.toBytes(), want, `${file} (${size}-byte chunks)`)
-
-        sameBytes(Robots.fromBytes(want).toBytes(), want, `${file} (fromBytes round trip)`)
-        totals.files++
-      }
+      await checkFiles(CORPUS, files, totals)
     })
   }
 

@@ -1,25 +1,36 @@
-// `filter --robots-dir` over the real corpus: every URL of paired.tsv judged by
-// its host's file must equal the library's answer (verdict and rule line).
-import { beforeAll, describe, expect, it } from 'vitest'
+// `filter --robots-dir` over real data: every URL judged by its host's file
+// must equal the library's answer (verdict and rule line). The bundled sample
+// (corpus/) always; ../shared's paired.tsv when it is there.
+import { beforeAll, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseRobots } from '../../src/index.js'
-import { HAS_SHARED, SHARED } from '../support/shared-data.js'
-import { loadPaired } from '../support/corpus-data.js'
+import { SHARED } from '../support/shared-data.js'
+import { describePaired, SAMPLE } from '../support/corpus-data.js'
 import { ensureBuilt, run, splitKeepingEndings } from './helpers.js'
 
-const DIR = resolve(SHARED, 'corpus/robots/anubhavp28-benchmark')
+/** Per source: the --robots-dir and the summary the run must end with. */
+const SETUP = {
+  sample: {
+    dir: resolve(SAMPLE, 'robots'),
+    summary: /^2,896 URLs read: .* 38 robots\.txt files parsed, 2 hosts without one, 0 lines without a host\n$/,
+  },
+  full: {
+    dir: resolve(SHARED, 'corpus/robots/anubhavp28-benchmark'),
+    summary: /^111,805 URLs read: .* 1,224 robots\.txt files parsed, 40 hosts without one, 0 lines without a host\n$/,
+  },
+}
 
-describe.skipIf(!HAS_SHARED || !existsSync(DIR))('filter --robots-dir over ../shared/corpus', () => {
+describePaired('cli: filter --robots-dir', 'cli-robots-dir', (source) => {
+  const { dir, summary } = SETUP[source.id]
   beforeAll(() => ensureBuilt())
 
-  it('paired.tsv: --print verdicts equals the library line by line', async () => {
-    const hosts = loadPaired()
+  it('--print verdicts equals the library line by line', async () => {
     let input = ''
     let expected = ''
-    for (const h of hosts) {
-      // The CLI finds the file by the URL's host; paired.tsv names the same file (or none).
-      const file = resolve(DIR, h.host)
+    for (const h of source.hosts()) {
+      // The CLI finds the file by the URL's host; the source names the same file (or none).
+      const file = resolve(dir, h.host)
       const m = existsSync(file) ? parseRobots(readFileSync(file)).agent('Googlebot') : null
       if (h.robots !== null) expect(m, h.host).not.toBeNull()
       for (const url of h.urls) {
@@ -28,7 +39,7 @@ describe.skipIf(!HAS_SHARED || !existsSync(DIR))('filter --robots-dir over ../sh
         expected += `${e.allowed ? 'allowed' : 'disallowed'}\t${e.rule?.line ?? 0}\t${url}\n`
       }
     }
-    const r = await run(['filter', '--robots-dir', DIR, '--agent', 'Googlebot', '--print', 'verdicts'], { input })
+    const r = await run(['filter', '--robots-dir', dir, '--agent', 'Googlebot', '--print', 'verdicts'], { input })
     expect(r.status).toBe(0)
     const got = r.stdout.toString('utf8').split('\n')
     const want = expected.split('\n')
@@ -36,16 +47,17 @@ describe.skipIf(!HAS_SHARED || !existsSync(DIR))('filter --robots-dir over ../sh
     const mismatches: string[] = []
     for (let i = 0; i < want.length && mismatches.length < 10; i++) if (got[i] !== want[i]) mismatches.push(`${i}: got ${got[i]} want ${want[i]}`)
     expect(mismatches).toEqual([])
-    expect(r.stderr).toMatch(/^111,805 URLs read: .* 1,224 robots\.txt files parsed, 40 hosts without one, 0 lines without a host\n$/)
+    expect(r.stderr).toMatch(summary)
   })
 
-  it('paired.tsv URLs: --print allowed and --print disallowed interleave back into the input', async () => {
+  it('--print allowed and --print disallowed interleave back into the input', async () => {
     const input = Buffer.from(
-      loadPaired()
+      source
+        .hosts()
         .flatMap((h) => h.urls)
         .join('\n'),
     )
-    const args = (mode: string) => run(['filter', '--robots-dir', DIR, '--agent', 'Googlebot', '--print', mode, '-q'], { input })
+    const args = (mode: string) => run(['filter', '--robots-dir', dir, '--agent', 'Googlebot', '--print', mode, '-q'], { input })
     const [a, d, v] = await Promise.all([args('allowed'), args('disallowed'), args('verdicts')])
     const al = splitKeepingEndings(a.stdout)
     const dl = splitKeepingEndings(d.stdout)
@@ -56,6 +68,7 @@ describe.skipIf(!HAS_SHARED || !existsSync(DIR))('filter --robots-dir over ../sh
     for (let i = 0; i < verdicts.length - 1; i++) parts.push(verdicts[i].startsWith('allowed') ? al[ai++] : dl[di++])
     expect(ai).toBe(al.length)
     expect(di).toBe(dl.length)
+    expect(di).toBeGreaterThan(0)
     expect(Buffer.concat(parts).equals(input)).toBe(true)
   })
 })

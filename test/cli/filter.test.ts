@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib'
 import { resolve } from 'node:path'
 import { parseRobots, type AgentMatcher } from '../../src/index.js'
 import { CLI, ensureBuilt, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from './helpers.js'
-import { HAS_SHARED, SHARED } from '../support/shared-data.js'
+import { describeShared, SHARED } from '../support/shared-data.js'
 
 const ROBOTS = `User-agent: *
 Disallow: /private
@@ -368,7 +368,7 @@ describe('--robots-dir', () => {
   })
 })
 
-describe.skipIf(!HAS_SHARED)('corpus URL lists (../shared)', () => {
+describeShared('cli-url-lists', () => {
   const lists = ['kasztp.txt', 'userbait.txt']
 
   it.each(lists)('%s: verdicts equal the library, allowed + disallowed = input', async (name) => {

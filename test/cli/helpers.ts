@@ -1,18 +1,21 @@
 /** Running the built CLI (`node dist/cli.js`) from the tests. */
-import { spawn, execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { buildIfStale, ROOT } from '../support/build.js'
 
-/** The repository root. */
-export const ROOT = resolve(__dirname, '../..')
+export { ROOT }
 
 /** The built CLI. */
 export const CLI = join(ROOT, 'dist/cli.js')
 
-/** Builds dist/ when the CLI has not been built yet. */
+/**
+ * Builds dist/ when it is missing or older than src/ (the global setup has
+ * normally done so already; this covers a file run on its own).
+ */
 export function ensureBuilt(): void {
-  if (!existsSync(CLI)) execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' })
+  buildIfStale()
 }
 
 /** What a run produced. */

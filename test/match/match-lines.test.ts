@@ -1,8 +1,7 @@
 /** matchLines equals isAllowed line by line: LF, CRLF, empty lines, no final newline. */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
-import { loadPaired } from '../support/corpus-data.js'
-import { HAS_SHARED } from '../support/shared-data.js'
+import { describePaired } from '../support/corpus-data.js'
 
 const enc = new TextEncoder()
 const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nDisallow: /\u00e4\n'
@@ -46,9 +45,12 @@ describe('matchLines', () => {
     expect(m.matchRange(bytes, 2, 11)).toBe(2 * 2 + 0)
     expect(m.matchRange(bytes, 2, 4)).toBe(1)
   })
-  ;(HAS_SHARED ? it : it.skip)('equals isAllowed on every paired.tsv URL (one buffer per host)', () => {
+})
+
+describePaired('matchLines', 'match-lines-paired', (source) => {
+  it('equals isAllowed on every URL (one CRLF-separated buffer per host)', () => {
     let n = 0
-    for (const h of loadPaired()) {
+    for (const h of source.hosts()) {
       const robots = parseRobots(h.robots ?? '')
       const m = robots.agent('Googlebot')
       const lines = new Int32Array(h.urls.length)
@@ -62,6 +64,6 @@ describe('matchLines', () => {
         n++
       }
     }
-    expect(n).toBeGreaterThan(110_000)
+    expect(n).toBe(source.urlCount)
   })
 })

@@ -24,7 +24,7 @@ import {
   splitAt,
   webStream,
 } from '../support/core-helpers.js'
-import { HAS_SHARED, SHARED } from '../support/shared-data.js'
+import { describeShared, SHARED } from '../support/shared-data.js'
 
 const CORPUS = resolve(SHARED, 'corpus/robots')
 
@@ -121,10 +121,8 @@ async function checkAllSplits(body: Uint8Array, seed: number, streamEvery = 1): 
   return checked + 1
 }
 
-const corpusSuite = HAS_SHARED ? describe : describe.skip
-
-corpusSuite('reader: corpus files, every chunk split', () => {
-  const chosen = HAS_SHARED ? chooseFiles() : new Map<string, string[]>()
+describeShared('reader-corpus', (available) => {
+  const chosen = available ? chooseFiles() : new Map<string, string[]>()
 
   it('found files for every awkward feature', () => {
     for (const name of Object.keys(FEATURES)) expect(chosen.get(name)?.length, name).toBeGreaterThanOrEqual(2)

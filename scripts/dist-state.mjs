@@ -1,0 +1,64 @@
+// Is dist/ up to date with its sources? Used by `npm run prepare` (installs
+// from git, `npm pack`) and by the tests (they run the built CLI and package),
+// so that a dist/ older than src/ is rebuilt instead of being tested.
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+/** Files the build writes; the oldest of them dates the build. */
+export const DIST_OUTPUTS = [
+  'dist/index.js',
+  'dist/index.cjs',
+  'dist/index.d.ts',
+  'dist/compat.js',
+  'dist/compat.cjs',
+  'dist/compat.d.ts',
+  'dist/node.js',
+  'dist/node.cjs',
+  'dist/node.d.ts',
+  'dist/cli.js',
+]
+
+/** Inputs of the build besides src/. */
+const BUILD_INPUTS = ['scripts/build.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
+
+function newestUnder(dir, acc) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) newestUnder(path, acc)
+    else {
+      const t = statSync(path).mtimeMs
+      if (t > acc.time) {
+        acc.time = t
+        acc.path = path
+      }
+    }
+  }
+  return acc
+}
+
+/**
+ * `{ fresh: true }` when every output exists and none is older than any
+ * source; else `{ fresh: false, reason }` naming a missing output or the
+ * newest source.
+ */
+export function distState(root) {
+  let oldest = Infinity
+  for (const out of DIST_OUTPUTS) {
+    const path = join(root, out)
+    if (!existsSync(path)) return { fresh: false, reason: `${out} is missing` }
+    oldest = Math.min(oldest, statSync(path).mtimeMs)
+  }
+  const newest = newestUnder(join(root, 'src'), { time: -Infinity, path: '' })
+  for (const input of BUILD_INPUTS) {
+    const path = join(root, input)
+    if (existsSync(path)) {
+      const t = statSync(path).mtimeMs
+      if (t > newest.time) {
+        newest.time = t
+        newest.path = path
+      }
+    }
+  }
+  if (newest.time > oldest) return { fresh: false, reason: `${newest.path.slice(root.length + 1)} is newer than dist/` }
+  return { fresh: true, reason: 'dist/ is up to date' }
+}
