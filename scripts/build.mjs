@@ -1,5 +1,5 @@
 // Build: ESM and CJS bundles with esbuild, .d.ts with tsc.
-// Entries: index (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
+// Entries: index and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { rmSync, existsSync, chmodSync } from 'node:fs'
@@ -8,16 +8,19 @@ rmSync('dist', { recursive: true, force: true })
 
 const common = { bundle: true, sourcemap: true, target: 'node20', logLevel: 'warning' }
 
-// Core: platform neutral, so a Node built-in import fails the build.
-for (const format of ['esm', 'cjs']) {
-  await build({
-    ...common,
-    entryPoints: ['src/index.ts'],
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    format,
-    outfile: format === 'esm' ? 'dist/index.js' : 'dist/index.cjs',
-  })
+// Core entries (the library and the robots-parser compatibility layer):
+// platform neutral, so a Node built-in import fails the build.
+for (const entry of ['index', 'compat']) {
+  for (const format of ['esm', 'cjs']) {
+    await build({
+      ...common,
+      entryPoints: [`src/${entry}.ts`],
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      format,
+      outfile: `dist/${entry}.${format === 'esm' ? 'js' : 'cjs'}`,
+    })
+  }
 }
 if (existsSync('src/node.ts')) {
   for (const format of ['esm', 'cjs']) {

@@ -1,0 +1,196 @@
+/**
+ * `robots-automaton/compat`: the API of robots-parser (3.0.1), answered by
+ * this library, for migrating code that uses robots-parser.
+ *
+ * ```ts
+ * import robotsParser from 'robots-automaton/compat'        // was: from 'robots-parser'
+ * const { robotsParser } = require('robots-automaton/compat') // CommonJS
+ *
+ * const robots = robotsParser('https://example.com/robots.txt', body)
+ * robots.isAllowed('https://example.com/a', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
+ * ```
+ *
+ * Signatures and return conventions are robots-parser's: `undefined` from
+ * `isAllowed` for a URL on another protocol, host or port (compared as
+ * robots-parser compares them: both URLs parsed by the WHATWG URL parser
+ * against robots-parser's base for relative URLs, default ports made
+ * explicit), `true` from `isDisallowed` there (`!undefined`, as robots-parser
+ * does), `-1` from `getMatchingLineNumber` when no rule matched and for
+ * another origin. The answers are the reference's (google/robotstxt), not
+ * robots-parser's: README.md ("Migrating from robots-parser") lists every
+ * class of difference, and test/compat-differences.test.ts finds them all
+ * on the corpus.
+ *
+ * - The user agent may be a product token (`Googlebot`), a token with a
+ *   version (`Googlebot/2.1`) or a whole User-Agent header: the first of
+ *   `productTokens(ua)` is used; a value without one (a browser's header)
+ *   falls back to robots-parser's reading (up to the first `/`), and a
+ *   missing or empty one means `*`.
+ * - A URL is matched as given (a `URL` object as its `href`), as the
+ *   reference matches it; robots-parser matches the WHATWG serialisation.
+ *
+ * Browser-safe, like the core.
+ */
+import { RobotsInputError } from './errors.js'
+import type { ParseHandler } from './parse/handler.js'
+import { parseInto } from './parse/parser.js'
+import { productTokens } from './parse/user-agent.js'
+import { readHost } from './rules/extensions.js'
+import { parseRobots, type Robots } from './robots.js'
+
+/** What `robotsParser` returns: robots-parser's `Robot`. */
+export interface Robot {
+  /** True or false for a URL of this robots.txt's origin; undefined for another origin. */
+  isAllowed(url: string | URL, ua?: string): boolean | undefined
+  /** `!isAllowed(url, ua)`: also true for a URL of another origin, as in robots-parser. */
+  isDisallowed(url: string | URL, ua?: string): boolean
+  /** Line (1-based) of the rule that decided, the reference's matching line; -1 when none or another origin. */
+  getMatchingLineNumber(url: string | URL, ua?: string): number
+  /** Crawl-delay in seconds for the crawler (its groups, else `*`); undefined when none. */
+  getCrawlDelay(ua?: string): number | undefined
+  /** The absolute http(s) sitemap URLs, in file order (a fresh array). */
+  getSitemaps(): string[]
+  /** The first valid `Host:` value of the file, lowercased; null when none. */
+  getPreferredHost(): string | null
+}
+
+/** robots-parser's base for relative URLs (a host that never conflicts with a real one). */
+const RELATIVE_BASE = 'http://robots-relative.samclarke.com/'
+
+/** An origin as robots-parser compares it; `null` fields for a URL it cannot parse. */
+interface Origin {
+  protocol: string | null
+  hostname: string | null
+  port: string | null
+}
+
+const NO_ORIGIN: Origin = Object.freeze({ protocol: null, hostname: null, port: null })
+
+function checkUrl(url: unknown, what: string): asserts url is string | URL {
+  if (typeof url !== 'string' && !(url instanceof URL)) {
+    throw new RobotsInputError(`${what} must be a string or a URL (got ${url === null ? 'null' : typeof url})`)
+  }
+}
+
+/** robots-parser's parseUrl: resolve against its base, make the default port explicit. */
+function originOf(url: string | URL): Origin {
+  let u: URL
+  try {
+    u = new URL(url, RELATIVE_BASE)
+  } catch {
+    return NO_ORIGIN
+  }
+  // As robots-parser: setting the scheme's default port leaves it empty, so
+  // `https://a:443/` and `https://a/` compare equal; another scheme gets 80.
+  if (!u.port) u.port = u.protocol === 'https:' ? '443' : '80'
+  return { protocol: u.protocol, hostname: u.hostname, port: u.port }
+}
+
+/**
+ * robots-parser's comparison; a URL the WHATWG parser rejects is on no origin
+ * (robots-parser throws a TypeError when both URLs are unparseable).
+ */
+function sameOrigin(a: Origin, b: Origin): boolean {
+  return a.protocol !== null && a.protocol === b.protocol && a.hostname === b.hostname && a.port === b.port
+}
+
+/** The product token the reference is asked about for robots-parser's `ua` argument. */
+export function compatToken(ua: string | undefined): string {
+  if (ua === undefined || ua === null || ua === '') return '*'
+  if (typeof ua !== 'string') throw new RobotsInputError(`user agent must be a string (got ${typeof ua})`)
+  const tokens = productTokens(ua)
+  if (tokens.length) return tokens[0]
+  const slash = ua.indexOf('/')
+  return (slash < 0 ? ua : ua.slice(0, slash)).trim() || '*'
+}
+
+/** Collects the first valid `Host:` value of a body. */
+class HostFinder implements ParseHandler {
+  host: string | null = null
+  userAgent(): void {}
+  allow(): void {}
+  disallow(): void {}
+  sitemap(): void {}
+  unknown(_line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
+    if (this.host !== null || keyEnd - keyStart !== 4) return
+    let key = ''
+    for (let i = keyStart; i < keyEnd; i++) key += String.fromCharCode(keyBytes[i] | 0x20)
+    if (key !== 'host') return
+    const read = readHost(new TextDecoder().decode(bytes.subarray(start, end)))
+    if (typeof read.value === 'string') this.host = read.value
+  }
+}
+
+class CompatRobot implements Robot {
+  private readonly origin: Origin
+  private readonly robots: Robots
+  private readonly body: string | Uint8Array
+  private preferredHost: string | null | undefined
+  private lastUa: string | undefined = undefined
+  private lastToken = '*'
+
+  constructor(url: string | URL, contents: string | Uint8Array) {
+    this.origin = originOf(url)
+    this.body = contents
+    this.robots = parseRobots(contents)
+  }
+
+  isAllowed(url: string | URL, ua?: string): boolean | undefined {
+    const target = this.target(url)
+    if (target === undefined) return undefined
+    return this.robots.agent(this.token(ua)).isAllowed(target)
+  }
+
+  isDisallowed(url: string | URL, ua?: string): boolean {
+    return !this.isAllowed(url, ua)
+  }
+
+  getMatchingLineNumber(url: string | URL, ua?: string): number {
+    const target = this.target(url)
+    if (target === undefined) return -1
+    return this.robots.agent(this.token(ua)).explain(target).rule?.line ?? -1
+  }
+
+  getCrawlDelay(ua?: string): number | undefined {
+    return this.robots.crawlDelay(this.token(ua))
+  }
+
+  getSitemaps(): string[] {
+    return this.robots.sitemaps.slice()
+  }
+
+  getPreferredHost(): string | null {
+    if (this.preferredHost === undefined) {
+      const finder = new HostFinder()
+      parseInto(this.body, finder)
+      this.preferredHost = finder.host
+    }
+    return this.preferredHost
+  }
+
+  /** The URL to match, or undefined when it is not on this robots.txt's origin. */
+  private target(url: string | URL): string | undefined {
+    checkUrl(url, 'url')
+    if (!sameOrigin(originOf(url), this.origin)) return undefined
+    return typeof url === 'string' ? url : url.href
+  }
+
+  private token(ua: string | undefined): string {
+    if (ua !== this.lastUa) {
+      this.lastToken = compatToken(ua)
+      this.lastUa = ua
+    }
+    return this.lastToken
+  }
+}
+
+/**
+ * robots-parser's entry point: the rules of `contents` (the robots.txt body,
+ * a string or the bytes as served) for the site whose robots.txt is at `url`.
+ */
+export function robotsParser(url: string | URL, contents: string | Uint8Array): Robot {
+  checkUrl(url, 'robots.txt url')
+  return new CompatRobot(url, contents ?? '')
+}
+
+export default robotsParser
