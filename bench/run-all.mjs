@@ -1,6 +1,7 @@
 // Runs every benchmark workload, each in its own child process (W4 with
 // --expose-gc), prints a markdown summary to stdout and writes
-// bench/results.json (the machine, every workload's full results and output).
+// bench/out/results.json (the machine, every workload's full results and
+// output; untracked and gitignored: the record is bench/RESULTS.md).
 //
 //   npm run bench                      (= node bench/run-all.mjs; build first: npm run build)
 //   node bench/run-all.mjs [--quick] [--only w1,w2,w2b,w3,w4,worst] [--out FILE]
@@ -12,8 +13,9 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { ROOT, corpusInfo, describeCorpus } from './lib/corpus.mjs'
+import { ensureDirFor, RESULTS_JSON } from './lib/output.mjs'
 import { bytes, machine as machineInfo, ms, parseArgs, ratio, si, table, writeJson } from './lib/stats.mjs'
 
 const WORKLOADS = [
@@ -25,7 +27,7 @@ const WORKLOADS = [
   { id: 'worst', script: 'worst-case.mjs', title: 'Worst case' },
 ]
 
-const opts = parseArgs(process.argv.slice(2), { out: join(ROOT, 'bench/results.json') })
+const opts = parseArgs(process.argv.slice(2), { out: RESULTS_JSON })
 const only = typeof opts.only === 'string' ? new Set(opts.only.split(',')) : null
 const selected = WORKLOADS.filter((w) => !only || only.has(w.id))
 if (!existsSync(join(ROOT, 'dist/index.js'))) {
@@ -132,12 +134,13 @@ if (rw) {
 }
 if (failures.length) {
   out.push('')
-  out.push(`**Failed:** ${failures.join(', ')} (see the output above / results.json logs)`)
+  out.push(`**Failed:** ${failures.join(', ')} (see the output above / the logs in ${relative(ROOT, opts.out)})`)
 }
 out.push('')
-out.push(`Per-workload detail: bench/results.json (and each script's own output, on stderr above). Run one workload alone with \`node bench/<script>.mjs\`.`)
+out.push(`Per-workload detail: ${relative(ROOT, opts.out)} (and each script's own output, on stderr above). Run one workload alone with \`node bench/<script>.mjs\`.`)
 console.log(out.join('\n'))
 
+ensureDirFor(opts.out)
 writeJson(opts.out, { machine, corpus: corpusInfo(), quick: opts.quick, totalSeconds, failures, results, logs })
 process.stderr.write(`\nwrote ${opts.out}\n`)
 process.exitCode = failures.length ? 1 : 0
