@@ -2,7 +2,8 @@
 // Entries: index and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { rmSync, existsSync, chmodSync } from 'node:fs'
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 rmSync('dist', { recursive: true, force: true })
 
@@ -19,6 +20,10 @@ for (const entry of ['index', 'compat']) {
       mainFields: ['module', 'main'],
       format,
       outfile: `dist/${entry}.${format === 'esm' ? 'js' : 'cjs'}`,
+      // robots-parser's CommonJS module is its function: so is compat's
+      // (`const robotsParser = require('robots-automaton/compat')`), with the
+      // named exports and `default` on it.
+      ...(entry === 'compat' && format === 'cjs' ? { footer: { js: 'module.exports = Object.assign(module.exports.robotsParser, module.exports);\n0 && (module.exports = { compatToken, robotsParser });' } } : {}),
     })
   }
 }
@@ -46,4 +51,20 @@ if (existsSync('src/cli/main.ts')) {
 }
 const tsc = ['node_modules/typescript/bin/tsc']
 execFileSync(process.execPath, [...tsc, '-p', existsSync('src/node.ts') ? 'tsconfig.node.json' : 'tsconfig.json'], { stdio: 'inherit' })
+
+// Types for `require` (the exports map's "require" → "types"): in a
+// "type": "module" package a .d.ts describes ES modules, so TypeScript under
+// `moduleResolution: node16`/`nodenext` would reject it for CommonJS callers.
+// Each .d.ts gets a .d.cts twin whose relative imports name the .cjs twins.
+function cjsTypes(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) cjsTypes(path)
+    else if (entry.name.endsWith('.d.ts')) {
+      const text = readFileSync(path, 'utf8').replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\.js\2/g, '$1$2$3.cjs$2')
+      writeFileSync(path.slice(0, -'.d.ts'.length) + '.d.cts', text)
+    }
+  }
+}
+cjsTypes('dist')
 console.log('built dist/')

@@ -9,12 +9,15 @@ export const DIST_OUTPUTS = [
   'dist/index.js',
   'dist/index.cjs',
   'dist/index.d.ts',
+  'dist/index.d.cts',
   'dist/compat.js',
   'dist/compat.cjs',
   'dist/compat.d.ts',
+  'dist/compat.d.cts',
   'dist/node.js',
   'dist/node.cjs',
   'dist/node.d.ts',
+  'dist/node.d.cts',
   'dist/cli.js',
 ]
 

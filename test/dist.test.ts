@@ -41,52 +41,72 @@ suite('dist: the built package', () => {
     oneCase(api)
   })
 
-  it('the core bundles import no Node built-ins', () => {
-    for (const file of [ESM, CJS]) {
+  it('the core bundles (the library and compat) import no Node built-ins', () => {
+    for (const file of [ESM, CJS, resolve(ROOT, 'dist/compat.js'), resolve(ROOT, 'dist/compat.cjs')]) {
       const src = readFileSync(file, 'utf8')
       expect(src, file).not.toMatch(/(?:from\s*|require\(\s*|import\(\s*)["'](?:node:)?(?:fs|path|http|https|net|stream|zlib|child_process|os)(?:\/[a-z]+)?["']/)
     }
   })
 
   it('every file the exports map names exists', () => {
-    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }
-    let n = 0
-    for (const value of Object.values(pkg.exports)) {
-      const files = typeof value === 'string' ? [value] : Object.values(value as Record<string, string>)
-      for (const f of files) {
-        expect(existsSync(resolve(ROOT, f)), f).toBe(true)
-        n++
-      }
-    }
-    expect(n).toBeGreaterThan(3)
+    const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, Conditions> }
+    const files = Object.values(pkg.exports).flatMap(targets)
+    for (const f of files) expect(existsSync(resolve(ROOT, f)), f).toBe(true)
+    expect(files.length).toBeGreaterThan(12)
   })
 })
 
+/** An exports target: a path, or conditions (nested) leading to paths. */
+type Conditions = string | { [condition: string]: Conditions }
+
+/** Every path a target leads to. */
+function targets(value: Conditions): string[] {
+  return typeof value === 'string' ? [value] : Object.values(value).flatMap(targets)
+}
+
+/** Every conditions object of a target, nested ones included. */
+function conditionObjects(value: Conditions): Record<string, Conditions>[] {
+  return typeof value === 'string' ? [] : [value, ...Object.values(value).flatMap(conditionObjects)]
+}
+
 describe('package.json exports map', () => {
   const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | Record<string, string>>
+    exports: Record<string, Conditions>
     main?: string
     module?: string
     types?: string
+    typesVersions?: Record<string, Record<string, string[]>>
   }
 
-  it('every conditional entry lists "types" first', () => {
+  it('every entry has import and require, each with its own types, listed first', () => {
     const entries = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object')
-    expect(entries.length).toBeGreaterThan(0)
+    expect(entries.map(([k]) => k)).toEqual(['.', './node', './compat'])
     for (const [key, value] of entries) {
-      const conditions = Object.keys(value as Record<string, string>)
-      expect(conditions[0], key).toBe('types')
-      expect(conditions, key).toContain('import')
-      expect(conditions, key).toContain('require')
+      const conditions = value as Record<string, Record<string, string>>
+      expect(Object.keys(conditions), key).toEqual(['import', 'require'])
+      for (const obj of conditionObjects(value)) {
+        if (Object.values(obj).some((v) => typeof v === 'string')) expect(Object.keys(obj)[0], key).toBe('types')
+      }
+      expect(conditions.import.types, key).toMatch(/\.d\.ts$/)
+      expect(conditions.require.types, key).toMatch(/\.d\.cts$/)
     }
   })
 
-  it('"." points at the ESM, CJS and declaration files', () => {
-    const dot = pkg.exports['.'] as Record<string, string>
-    expect(dot.types).toBe('./dist/index.d.ts')
-    expect(dot.import).toBe('./dist/index.js')
-    expect(dot.require).toBe('./dist/index.cjs')
-    expect(pkg.main).toBe(dot.require)
-    expect(pkg.types).toBe(dot.types)
+  it('"." points at the ESM, CJS and declaration files; main and types agree', () => {
+    const dot = pkg.exports['.'] as Record<string, Record<string, string>>
+    expect(dot.import).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' })
+    expect(dot.require).toEqual({ types: './dist/index.d.cts', default: './dist/index.cjs' })
+    expect(pkg.main).toBe(dot.require.default)
+    expect(pkg.module).toBe(dot.import.default)
+    expect(pkg.types).toBe(dot.import.types)
+  })
+
+  it('typesVersions maps every subpath for moduleResolution node10', () => {
+    const map = pkg.typesVersions?.['*'] ?? {}
+    for (const key of Object.keys(pkg.exports).filter((k) => k !== '.' && k !== './package.json')) {
+      const sub = key.slice(2)
+      const entry = pkg.exports[key] as Record<string, Record<string, string>>
+      expect(map[sub], key).toEqual([entry.import.types])
+    }
   })
 })

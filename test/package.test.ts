@@ -1,0 +1,146 @@
+/**
+ * The package as users install it: `npm pack` (the `prepare` script builds
+ * dist/ when needed), the tarball installed offline into a fresh project (no
+ * runtime dependencies, so no registry is needed), then the bin, `import` and
+ * `require` of every entry, and TypeScript resolving every entry under
+ * `moduleResolution` node10, bundler, node16 (ESM and CommonJS callers).
+ * This is the README's install line, verified.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from './support/build.js'
+
+const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
+const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
+
+/** The environment for child npm runs: without the npm_* variables of an enclosing `npm test`. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!k.toLowerCase().startsWith('npm_')) env[k] = v
+  return env
+}
+
+function sh(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+let tmp: string
+let project: string
+let packed: { filename: string; files: { path: string }[] }
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'robots-pack-'))
+  project = join(tmp, 'project')
+  mkdirSync(project)
+  const out = sh('npm', ['pack', '--json', '--pack-destination', tmp], ROOT)
+  packed = (JSON.parse(out.slice(out.indexOf('['))) as (typeof packed)[])[0]
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }))
+  sh('npm', ['install', '--offline', '--no-audit', '--no-fund', join(tmp, packed.filename)], project)
+}, 120_000)
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true })
+})
+
+describe('package: npm pack, installed from the tarball', () => {
+  it('the tarball holds dist/ (every entry, both module kinds, both kinds of types), the bin, README and LICENSE; no sources or tests', () => {
+    const files = packed.files.map((f) => f.path)
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'dist/cli.js',
+      ...['index', 'node', 'compat'].flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`, `dist/${e}.d.ts`, `dist/${e}.d.cts`]),
+    ]) {
+      expect(files, f).toContain(f)
+    }
+    expect(files.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([])
+  })
+
+  it('the bin: --version and a check', () => {
+    expect(sh('npx', ['--no', '--', 'robots-automaton', '--version'], project)).toContain(pkg.version)
+    writeFileSync(join(project, 'robots.txt'), 'User-agent: *\nDisallow: /private\n')
+    const out = sh('npx', ['--no', '--', 'robots-automaton', 'check', 'robots.txt', '--agent', 'Googlebot', '/private/x', '/public'], project)
+    const lines = out.trimEnd().split('\n')
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^disallowed\t\/private\/x\tline 2: Disallow: \/private/)
+    expect(lines[1]).toMatch(/^allowed\t\/public\t/)
+  })
+
+  const body = 'User-agent: *\\nDisallow: /private\\n'
+  const checks = (lib: string, node: string, compat: string): string => `
+    const body = '${body}'
+    const core = ${lib}.parseRobots(body).agent(${lib}.productTokens('Mozilla/5.0 (compatible; Googlebot/2.1)')[0])
+    const viaCompat = ${compat}.robotsParser('https://e.com/robots.txt', body)
+    console.log(JSON.stringify([
+      core.isAllowed('/private/x'), core.explain('/private/x').rule.line,
+      typeof ${node}.parseRobotsFile,
+      viaCompat.isAllowed('https://e.com/private/x', 'Googlebot'), viaCompat.isAllowed('https://other.com/x'),
+    ]))`
+  const expected = JSON.stringify([false, 2, 'function', false, null])
+
+  it('import: ".", "./node" and "./compat" (ES modules)', () => {
+    writeFileSync(
+      join(project, 'esm.mjs'),
+      `import * as lib from 'robots-automaton'\nimport * as node from 'robots-automaton/node'\nimport * as compat from 'robots-automaton/compat'\nimport robotsParser from 'robots-automaton/compat'\n` +
+        `if (robotsParser !== compat.robotsParser) throw new Error('default export')\n` +
+        checks('lib', 'node', 'compat').replace('JSON.stringify([', 'JSON.stringify([').replace(/undefined/g, 'null'),
+    )
+    expect(sh('node', ['esm.mjs'], project).trim()).toBe(expected)
+  })
+
+  it('require: ".", "./node" and "./compat" (CommonJS); the compat module is the function, as robots-parser\'s', () => {
+    writeFileSync(
+      join(project, 'cjs.cjs'),
+      `const lib = require('robots-automaton')\nconst node = require('robots-automaton/node')\nconst compat = require('robots-automaton/compat')\n` +
+        `if (typeof compat !== 'function' || compat.robotsParser !== compat || compat.default !== compat) throw new Error('compat module')\n` +
+        checks('lib', 'node', 'compat'),
+    )
+    expect(sh('node', ['cjs.cjs'], project).trim()).toBe(expected)
+  })
+
+  it('TypeScript resolves every entry under moduleResolution node10, bundler and node16 (ESM and CommonJS callers)', () => {
+    const source = `import { parseRobots, productTokens, type Explanation } from 'robots-automaton'
+import { parseRobotsFile } from 'robots-automaton/node'
+import robotsParser, { type Robot } from 'robots-automaton/compat'
+const r: Robot = robotsParser('https://e.com/robots.txt', 'User-agent: *')
+const a: boolean | undefined = r.isAllowed(new URL('https://e.com/x'), 'bot')
+const e: Explanation = parseRobots('').agent(productTokens('Googlebot/2.1')[0]).explain('/')
+const p: Promise<{ sitemaps: readonly string[] }> = parseRobotsFile('robots.txt')
+export { a, e, p }
+`
+    // Three programs (node16 checks an ES module and a CommonJS caller at once).
+    // No @types/node: the typings need only the DOM and ES2022 libs, as in a browser project.
+    const programs: [module: string, resolution: string, files: string[]][] = [
+      ['commonjs', 'node10', ['use-node10.ts', 'wrong.ts']],
+      ['esnext', 'bundler', ['use-bundler.ts']],
+      ['node16', 'node16', ['use-node16.mts', 'use-node16.cts']],
+    ]
+    // A type error must be caught: the same file with a wrong type is rejected.
+    writeFileSync(join(project, 'wrong.ts'), source.replace('const a: boolean | undefined', 'const a: string'))
+    for (const [module, resolution, files] of programs) {
+      for (const f of files) if (f !== 'wrong.ts') writeFileSync(join(project, f), source)
+      const config = {
+        compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], module, moduleResolution: resolution, types: [] },
+        files,
+      }
+      writeFileSync(join(project, `tsconfig.${resolution}.json`), JSON.stringify(config))
+      let out = ''
+      try {
+        out = sh(process.execPath, [TSC, '-p', `tsconfig.${resolution}.json`], project)
+      } catch (err) {
+        out = String((err as { stdout?: string }).stdout ?? err)
+      }
+      const errors = out.split('\n').filter((l) => /error TS/.test(l))
+      if (resolution === 'node10') {
+        expect(errors, resolution).toHaveLength(1)
+        expect(errors[0]).toMatch(/^wrong\.ts\(\d+,\d+\): error TS2322/)
+      } else {
+        expect(errors, resolution).toEqual([])
+      }
+    }
+  }, 60_000)
+})
