@@ -166,7 +166,11 @@ function keyOf(l: Uint8Array): [number, number, number] {
 
 const CANONICAL: Record<string, string> = { 'user-agent': 'User-agent', allow: 'Allow', disallow: 'Disallow', sitemap: 'Sitemap' }
 
-/** 'line-limits': what the reader keeps of the raw body (lines of at most 16,663 bytes, 500 KiB), as lines. */
+/**
+ * 'line-limits': what the reader keeps of the raw body, as lines: at most
+ * 500 KiB (the line crossing the limit dropped whole) and 16,663 bytes of a
+ * line (counted after a byte order mark). CR, LF and CRLF all end a line.
+ */
 function readLines(raw: Uint8Array): Lines {
   const truncated = raw.length > DEFAULT_LIMIT
   const n = Math.min(raw.length, DEFAULT_LIMIT)
@@ -182,7 +186,7 @@ function readLines(raw: Uint8Array): Lines {
     if (!(prevCR && j === i && raw[j] === 10)) {
       const from = lines.length === 0 ? Math.max(i, bom) : i
       const cut = Math.min(j, from + MAX_LINE_BYTES)
-      lines.push(lines.length === 0 ? raw.slice(i, cut) : raw.slice(i, cut))
+      lines.push(raw.slice(i, cut))
     }
     if (j === n) break
     prevCR = raw[j] === 13
@@ -335,12 +339,19 @@ export class Subject {
   readonly compat: Robot
   private readonly steps: { name: BodyStep; lines: Lines; body: Uint8Array; rp?: RpRobot; compat?: Robot; robots?: Robots }[] = []
 
+  private parsed: Robots | undefined
+
   constructor(
     readonly body: Uint8Array,
     readonly robotsUrl: string,
   ) {
     this.rp = rpParse(robotsUrl, utf8.decode(body))
     this.compat = robotsParser(robotsUrl, body)
+  }
+
+  /** The original body parsed by the core API (for explanations). */
+  get robots(): Robots {
+    return (this.parsed ??= parseRobots(this.body))
   }
 
   /** The bodies of the ladder, computed once. */
@@ -455,8 +466,7 @@ export function classifyVerdict(subject: Subject, url: string, ua: string): Diff
 
 /** True when the reference's matching line for the URL is an empty Allow/Disallow (no rule in effect). */
 function emptyRuleLine(subject: Subject, url: string, ua: string): boolean {
-  const m = parseRobots(subject.body).agent(compatToken(ua))
-  return m.explain(url).rule?.pattern === ''
+  return subject.robots.agent(compatToken(ua)).explain(url).rule?.pattern === ''
 }
 
 /** True when a user-agent line of `lines` names `token` as the reference reads it (so it ignores `*`). */
