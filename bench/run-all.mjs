@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { ROOT, corpusInfo, describeCorpus } from './lib/corpus.mjs'
+import { distState } from '../scripts/dist-state.mjs'
 import { ensureDirFor, RESULTS_JSON } from './lib/output.mjs'
 import { bytes, machine as machineInfo, ms, parseArgs, ratio, si, table, writeJson } from './lib/stats.mjs'
 
@@ -30,8 +31,9 @@ const WORKLOADS = [
 const opts = parseArgs(process.argv.slice(2), { out: RESULTS_JSON })
 const only = typeof opts.only === 'string' ? new Set(opts.only.split(',')) : null
 const selected = WORKLOADS.filter((w) => !only || only.has(w.id))
-if (!existsSync(join(ROOT, 'dist/index.js'))) {
-  console.error('dist/index.js is missing: run `npm run build` first')
+const dist = distState(ROOT)
+if (!dist.fresh) {
+  console.error(`${dist.reason}: run \`npm run build\` first (benchmarks measure dist/)`)
   process.exit(2)
 }
 

@@ -1,18 +1,19 @@
-// `npm start`: the main job on a fresh clone. Builds dist/ if the CLI is not
-// built yet, then runs
+// `npm start`: the main job on a fresh clone. Builds dist/ when it is missing
+// or older than src/ (scripts/dist-state.mjs), then runs
 //   robots-automaton filter --robots-dir corpus/robots --agent Googlebot --print verdicts corpus/urls.txt
 // over the bundled sample corpus, shows the first verdicts and the summary.
 import { spawn, execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
+import { distState } from './dist-state.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const cli = join(root, 'dist/cli.js')
 const SHOWN = 10
 
-if (!existsSync(cli)) {
-  console.error('dist/cli.js is missing: building (npm run build)...')
+const state = distState(root)
+if (!state.fresh) {
+  console.error(`${state.reason}: building (npm run build)...`)
   execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'inherit' })
 }
 
