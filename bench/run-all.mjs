@@ -4,7 +4,7 @@
 // output; untracked and gitignored: the record is bench/RESULTS.md).
 //
 //   npm run bench                      (= node bench/run-all.mjs; build first: npm run build)
-//   node bench/run-all.mjs [--quick] [--only w1,w2,w2b,w3,w4,worst] [--out FILE]
+//   node bench/run-all.mjs [--quick] [--only w1,w2,w2b,w3,w4,worst,compat] [--out FILE]
 //
 // The workloads' own reports go to stderr as they run, so
 // `npm run bench > summary.md` keeps just the summary. --quick passes
@@ -26,6 +26,7 @@ const WORKLOADS = [
   { id: 'w3', script: 'w3-parse.mjs', title: 'W3 parse' },
   { id: 'w4', script: 'w4-memory.mjs', title: 'W4 memory', nodeArgs: ['--expose-gc'] },
   { id: 'worst', script: 'worst-case.mjs', title: 'Worst case' },
+  { id: 'compat', script: 'compat.mjs', title: 'Compat (robots-parser API)' },
 ]
 
 const opts = parseArgs(process.argv.slice(2), { out: RESULTS_JSON })
@@ -99,6 +100,11 @@ if (r4) {
   rows.push(['W4 memory per parsed file', 'mean (all files held)', bytes(r4.bulkMeanPerFile.ours), bytes(r4.bulkMeanPerFile.robotsParser), `${((r4.bulkMeanPerFile.ours / r4.bulkMeanPerFile.robotsParser) * 100).toFixed(0)}%`, '', ''])
   rows.push(["W4 memory + agent('Googlebot') after checks", 'median retained bytes', bytes(r4.medianPerHostChecked.ours), bytes(r4.medianPerHostChecked.robotsParser), `${(r4.fractionChecked * 100).toFixed(0)}%`, '', ''])
   rows.push(['W4 robots.memoryUsage() (library estimate)', 'median', `${bytes(r4.memoryUsageMedian.parsed)} / ${bytes(r4.memoryUsageMedian.checked)} with matcher`, '', '', '', ''])
+}
+const rc = results.compat
+if (rc) {
+  rows.push(['Compat: robots-parser API, isAllowed(url, token)', 'URLs/s (median)', si(rc.oursMatch.urlsPerSec) + 'URL/s', si(rc.theirsMatch.urlsPerSec) + 'URL/s', ratio(rc.ratioMatch), '', ''])
+  rows.push(['Compat: parse + check per origin', 'URLs/s (median)', si(rc.oursFrontier.urlsPerSec) + 'URL/s', si(rc.theirsFrontier.urlsPerSec) + 'URL/s', ratio(rc.ratioFrontier), '', ''])
 }
 
 const out = []

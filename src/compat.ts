@@ -32,6 +32,7 @@
  * Browser-safe, like the core.
  */
 import { RobotsInputError } from './errors.js'
+import type { AgentMatcher } from './match/matcher.js'
 import type { ParseHandler } from './parse/handler.js'
 import { parseInto } from './parse/parser.js'
 import { productTokens } from './parse/user-agent.js'
@@ -73,17 +74,32 @@ function checkUrl(url: unknown, what: string): asserts url is string | URL {
 }
 
 /** robots-parser's parseUrl: resolve against its base, make the default port explicit. */
-function originOf(url: string | URL): Origin {
+function parseLikeRobotsParser(url: string | URL): URL | null {
   let u: URL
   try {
     u = new URL(url, RELATIVE_BASE)
   } catch {
-    return NO_ORIGIN
+    return null
   }
   // As robots-parser: setting the scheme's default port leaves it empty, so
   // `https://a:443/` and `https://a/` compare equal; another scheme gets 80.
   if (!u.port) u.port = u.protocol === 'https:' ? '443' : '80'
-  return { protocol: u.protocol, hostname: u.hostname, port: u.port }
+  return u
+}
+
+function originOf(url: string | URL): Origin {
+  const u = parseLikeRobotsParser(url)
+  return u ? { protocol: u.protocol, hostname: u.hostname, port: u.port } : NO_ORIGIN
+}
+
+/**
+ * For an http(s) robots.txt URL, the serialised origin plus `/`
+ * (`https://example.com/`): a URL string that starts with it has that origin
+ * whatever follows (the authority ends at that `/`), so it needs no parse.
+ */
+function originPrefix(url: string | URL): string | null {
+  const u = parseLikeRobotsParser(url)
+  return u && (u.protocol === 'http:' || u.protocol === 'https:') ? `${u.protocol}//${u.host}/` : null
 }
 
 /**
@@ -123,14 +139,17 @@ class HostFinder implements ParseHandler {
 
 class CompatRobot implements Robot {
   private readonly origin: Origin
+  private readonly prefix: string | null
   private readonly robots: Robots
   private readonly body: string | Uint8Array
   private preferredHost: string | null | undefined
   private lastUa: string | undefined = undefined
   private lastToken = '*'
+  private lastMatcher: AgentMatcher | null = null
 
   constructor(url: string | URL, contents: string | Uint8Array) {
     this.origin = originOf(url)
+    this.prefix = originPrefix(url)
     this.body = contents
     this.robots = parseRobots(contents)
   }
@@ -138,7 +157,7 @@ class CompatRobot implements Robot {
   isAllowed(url: string | URL, ua?: string): boolean | undefined {
     const target = this.target(url)
     if (target === undefined) return undefined
-    return this.robots.agent(this.token(ua)).isAllowed(target)
+    return this.matcher(ua).isAllowed(target)
   }
 
   isDisallowed(url: string | URL, ua?: string): boolean {
@@ -148,7 +167,7 @@ class CompatRobot implements Robot {
   getMatchingLineNumber(url: string | URL, ua?: string): number {
     const target = this.target(url)
     if (target === undefined) return -1
-    return this.robots.agent(this.token(ua)).explain(target).rule?.line ?? -1
+    return this.matcher(ua).explain(target).rule?.line ?? -1
   }
 
   getCrawlDelay(ua?: string): number | undefined {
@@ -170,17 +189,25 @@ class CompatRobot implements Robot {
 
   /** The URL to match, or undefined when it is not on this robots.txt's origin. */
   private target(url: string | URL): string | undefined {
+    if (typeof url === 'string' && this.prefix !== null && url.startsWith(this.prefix)) return url
     checkUrl(url, 'url')
     if (!sameOrigin(originOf(url), this.origin)) return undefined
     return typeof url === 'string' ? url : url.href
   }
 
+  /** The token for `ua`; the last one is remembered (callers pass the same agent in a loop). */
   private token(ua: string | undefined): string {
     if (ua !== this.lastUa) {
       this.lastToken = compatToken(ua)
       this.lastUa = ua
+      this.lastMatcher = null
     }
     return this.lastToken
+  }
+
+  private matcher(ua: string | undefined): AgentMatcher {
+    const token = this.token(ua)
+    return (this.lastMatcher ??= this.robots.agent(token))
   }
 }
 

@@ -142,6 +142,14 @@ describe('compat: the origin check is robots-parser\'s, side by side', () => {
     'http://[0:0::1]:80/a',
     'http://',
     '',
+    // Starting with the robots.txt origin's serialisation (the fast path): the same origin, whatever follows.
+    'https://example.com/@evil.example/a',
+    'https://example.com/\\evil.example',
+    'https://example.com/%2e%2e/a',
+    'https://example.com/a b\t<>',
+    'https://example.com//evil.example/a',
+    'https://example.com.evil.example/a',
+    'https://example.com:443@evil.example/a',
   ]
 
   it('undefined from isAllowed, true from isDisallowed, -1 from getMatchingLineNumber for another origin, as robots-parser', () => {
