@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCompare } from '../../src/cli/compare.js'
 import type { Report } from '../../src/cli/compare/report/model.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir } from './helpers.js'
-import { SHARED } from '../support/shared-data.js'
+import { describeShared, SHARED, sharedHas } from '../support/shared-data.js'
 
 const SPEC_TEST = resolve(SHARED, 'spec-test')
-const HAS_SPEC_TEST = existsSync(SPEC_TEST)
+const HAS_SPEC_TEST = sharedHas('spec-test')
 const FIXTURE = resolve(ROOT, 'test/data/spec-test')
 const NODE = process.execPath
 const CHECK = `${NODE} ${CLI} check %robots% --agent=%user-agent% --exit-code -q -- %url%`
@@ -76,10 +76,7 @@ describe('this project scores 100%', () => {
   })
 })
 
-const specSuite = HAS_SPEC_TEST ? describe : describe.skip
-if (!HAS_SPEC_TEST) console.log(`compare: ${SPEC_TEST} is missing, so the google/robotstxt-spec-test runs are skipped`)
-
-specSuite('google/robotstxt-spec-test (../shared/spec-test)', () => {
+describeShared('compare-spec-test', () => {
   it('this project scores 100% on all 400 expectations, exported and read back as JSONL too', async () => {
     const jsonl = tmp.path('spec-test.jsonl')
     const r = await compare(['--cases', `spec-test:${SPEC_TEST}`, '--batch', SELF_BATCH, '--export', jsonl])

@@ -8,16 +8,17 @@
  *   and why, so that a short run is never mistaken for a full one.
  */
 import { buildIfStale } from './build.js'
-import { HAS_SHARED, SHARED_SUITES, SKIP_REASON } from './shared-data.js'
+import { skippedSuites } from './shared-data.js'
 
 export default function setup(): void {
   const built = buildIfStale()
   if (built) console.log(`robots-automaton tests: rebuilt dist/ (${built})`)
-  if (!HAS_SHARED) {
-    const names = Object.values(SHARED_SUITES)
+  const skipped = skippedSuites()
+  if (skipped.length) {
+    const reasons = [...new Set(skipped.map((s) => s.reason))].join('; ')
     console.log(
-      `robots-automaton tests: skipping ${names.length} suites that need the full corpus, because ${SKIP_REASON}: ${names.join('; ')}. ` +
-        'The vendored conformance vectors and the bundled corpus sample (corpus/) run through the same checks instead.',
+      `robots-automaton tests: skipping ${skipped.length} suites that need ../shared, because ${reasons}: ${skipped.map((s) => s.name).join('; ')}. ` +
+        'The vendored conformance vectors (test/data/) and the bundled corpus sample (corpus/) run through the same checks instead.',
     )
   }
 }

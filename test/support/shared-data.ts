@@ -15,45 +15,71 @@ import { describe, it } from 'vitest'
 /** Path of the shared folder beside the repository. */
 export const SHARED = resolve(__dirname, '../../../shared')
 
-/** True when ../shared is present (CI has it; a bare clone may not). */
-export const HAS_SHARED = existsSync(resolve(SHARED, 'corpus/urls/paired.tsv'))
+/** What a suite needs of ../shared: the corpus (robots files, paired URLs, user agents) or the spec-test checkout. */
+export type SharedPart = 'corpus' | 'spec-test'
 
-/** Why the full-corpus suites are skipped (empty when they run). */
-export const SKIP_REASON = HAS_SHARED ? '' : `../shared not found beside the checkout (no ${resolve(SHARED, 'corpus/urls/paired.tsv')})`
+const PART_PATH: Record<SharedPart, string> = {
+  corpus: resolve(SHARED, 'corpus/urls/paired.tsv'),
+  'spec-test': resolve(SHARED, 'spec-test'),
+}
 
-/** The suites that need ../shared, by id, with what each covers. */
+/** True when that part of ../shared is present. */
+export function sharedHas(part: SharedPart): boolean {
+  return existsSync(PART_PATH[part])
+}
+
+/** True when ../shared's corpus is present (CI has it; a bare clone may not). */
+export const HAS_SHARED = sharedHas('corpus')
+
+/** Why the suites needing `part` are skipped (empty when they run). */
+export function skipReason(part: SharedPart): string {
+  return sharedHas(part) ? '' : `../shared not found beside the checkout (no ${PART_PATH[part]})`
+}
+
+/** The suites that need ../shared, by id, with what each covers and what it needs. */
 export const SHARED_SUITES = {
-  'corpus-files': 'corpus: the 6,817 robots.txt files of ../shared in every input form',
-  'reader-corpus': 'reader: corpus files with a BOM, NUL, CR, long lines, every chunk split',
-  'serialise-corpus': 'serialisation: every corpus file round-trips',
-  'api-corpus': 'api: corpus files answer identically after a round trip',
-  'differential-paired': 'differential: paired.tsv (111,805 URLs), automaton = plain = reference',
-  'match-lines-paired': 'matchLines: equals isAllowed on every paired.tsv URL',
-  'cli-robots-dir': 'cli: filter --robots-dir over paired.tsv',
-  'cli-url-lists': 'cli: filter over the corpus URL lists',
-  'compat-paired': 'compat: robots-parser side by side on paired.tsv, every difference classified',
-  'compat-metadata': 'compat: crawl-delay, sitemaps and host side by side on every corpus file',
-  'user-agents-list': 'productTokens on the crawler-user-agents list',
-  'sample-provenance': 'corpus sample: byte for byte the ../shared rows it was taken from',
-} as const
+  'corpus-files': { name: 'corpus: the 6,817 robots.txt files of ../shared in every input form', needs: 'corpus' },
+  'reader-corpus': { name: 'reader: corpus files with a BOM, NUL, CR, long lines, every chunk split', needs: 'corpus' },
+  'serialise-corpus': { name: 'serialisation: every corpus file round-trips', needs: 'corpus' },
+  'api-corpus': { name: 'api: corpus files answer identically after a round trip', needs: 'corpus' },
+  'differential-paired': { name: 'differential: paired.tsv (111,805 URLs), automaton = plain = reference', needs: 'corpus' },
+  'match-lines-paired': { name: 'matchLines: equals isAllowed on every paired.tsv URL', needs: 'corpus' },
+  'cli-robots-dir': { name: 'cli: filter --robots-dir over paired.tsv', needs: 'corpus' },
+  'cli-url-lists': { name: 'cli: filter over the corpus URL lists', needs: 'corpus' },
+  'compat-paired': { name: 'compat: robots-parser side by side on paired.tsv, every difference classified', needs: 'corpus' },
+  'compat-metadata': { name: 'compat: crawl-delay, sitemaps and host side by side on every corpus file', needs: 'corpus' },
+  'user-agents-list': { name: 'productTokens on the crawler-user-agents list', needs: 'corpus' },
+  'sample-provenance': { name: 'corpus sample: byte for byte the ../shared rows it was taken from', needs: 'corpus' },
+  'spec-test-reader': { name: 'spec-test reader: the 41 google/robotstxt-spec-test files (../shared/spec-test)', needs: 'spec-test' },
+  'compare-spec-test': { name: 'compare: google/robotstxt-spec-test (../shared/spec-test), all 400 expectations', needs: 'spec-test' },
+} as const satisfies Record<string, { name: string; needs: SharedPart }>
 
 export type SharedSuite = keyof typeof SHARED_SUITES
 
+/** The suites skipped in this checkout, with their reasons. */
+export function skippedSuites(): { name: string; reason: string }[] {
+  return Object.values(SHARED_SUITES)
+    .filter((s) => !sharedHas(s.needs))
+    .map((s) => ({ name: s.name, reason: skipReason(s.needs) }))
+}
+
 /**
- * A describe block that needs ../shared: runs when it is present, else is
- * skipped with the reason in its name. `fn` is called in both cases (to
+ * A describe block that needs ../shared: runs when its part is present, else
+ * is skipped with the reason in its name. `fn` is called in both cases (to
  * collect the tests): read shared data inside the tests, or only when
  * `available`.
  */
 export function describeShared(id: SharedSuite, fn: (available: boolean) => void): void {
-  if (HAS_SHARED) describe(SHARED_SUITES[id], () => fn(true))
-  else describe.skip(`${SHARED_SUITES[id]} (skipped: ${SKIP_REASON})`, () => fn(false))
+  const { name, needs } = SHARED_SUITES[id]
+  if (sharedHas(needs)) describe(name, () => fn(true))
+  else describe.skip(`${name} (skipped: ${skipReason(needs)})`, () => fn(false))
 }
 
 /** One test that needs ../shared (see describeShared). */
 export function itShared(id: SharedSuite, fn: () => void | Promise<void>, timeout?: number): void {
-  if (HAS_SHARED) it(SHARED_SUITES[id], fn, timeout)
-  else it.skip(`${SHARED_SUITES[id]} (skipped: ${SKIP_REASON})`, fn)
+  const { name, needs } = SHARED_SUITES[id]
+  if (sharedHas(needs)) it(name, fn, timeout)
+  else it.skip(`${name} (skipped: ${skipReason(needs)})`, fn)
 }
 
 /** Reads a JSON file under ../shared. */

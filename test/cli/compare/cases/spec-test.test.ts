@@ -1,15 +1,13 @@
 // The spec-test reader: the protobuf text format on a fixture written for these
 // tests (always) and on google/robotstxt-spec-test's 41 files (when ../shared has them).
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseTextFormat, specTestCases, specTestDirCases, TextFormatError } from '../../../../src/cli/compare/cases/spec-test.js'
 import { Oracle } from '../../../../src/cli/compare/oracle.js'
-import { SHARED } from '../../../support/shared-data.js'
+import { describeShared, SHARED } from '../../../support/shared-data.js'
 
 const FIXTURE_DIR = resolve(__dirname, '../../../data/spec-test')
 const SPEC_TEST = resolve(SHARED, 'spec-test')
-const HAS_SPEC_TEST = existsSync(SPEC_TEST)
 
 const bytes = (...parts: (string | number[])[]): Uint8Array =>
   new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.from(p)))))
@@ -90,11 +88,8 @@ describe('spec-test reader: the text format', () => {
   })
 })
 
-const sharedSuite = HAS_SPEC_TEST ? describe : describe.skip
-if (!HAS_SPEC_TEST) console.log(`spec-test: ${SPEC_TEST} is missing, so the 41 google/robotstxt-spec-test files are not read`)
-
-sharedSuite('spec-test reader: google/robotstxt-spec-test (../shared/spec-test)', () => {
-  const cases = HAS_SPEC_TEST ? specTestDirCases(SPEC_TEST) : []
+describeShared('spec-test-reader', (available) => {
+  const cases = available ? specTestDirCases(SPEC_TEST) : []
 
   it('reads all 400 expectations of the 41 files', () => {
     expect(cases).toHaveLength(400)
