@@ -5,11 +5,12 @@
  * path instead of rewriting a tracked file.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, rmSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RESULTS_JSON } from '../bench/lib/output.mjs'
 import { ROOT } from './support/build.js'
+import { SHARED_SUITES } from './support/shared-data.js'
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
@@ -56,4 +57,22 @@ describe('bench output', () => {
       if (!existed) rmSync(resolve(ROOT, 'bench/out'), { recursive: true, force: true })
     }
   }, 120_000)
+})
+
+describe('the suites that need ../shared', () => {
+  it('every declared suite is used by a test file and every use is declared, so the skip line names exactly the skipped suites', () => {
+    const used = new Set<string>()
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, e.name)
+        if (e.isDirectory()) walk(path)
+        else if (e.name.endsWith('.test.ts')) {
+          const text = readFileSync(path, 'utf8')
+          for (const m of text.matchAll(/(?:describeShared|itShared)\('([\w-]+)'|describePaired\([^;]*?,\s*'([\w-]+)',\s*\(/g)) used.add(m[1] ?? m[2])
+        }
+      }
+    }
+    walk(resolve(ROOT, 'test'))
+    expect([...used].sort()).toEqual(Object.keys(SHARED_SUITES).sort())
+  })
 })
