@@ -1,13 +1,51 @@
+/**
+ * The errors robots-automaton throws. Every one has a stable `code` and is an
+ * `instanceof RobotsError`; the classes that stand for a built-in error kind
+ * extend that kind, so existing `catch (e) { if (e instanceof RangeError) … }`
+ * code keeps working:
+ *
+ * ```
+ * RobotsError                              (instanceof RobotsError: any of the below)
+ * ├── RobotsInputError   extends TypeError   ERR_INPUT     an argument of a type or form the library does not take
+ * ├── RobotsRangeError   extends RangeError  ERR_BUDGET    a budget option out of range (matcherBudget, maxBytes)
+ * │   │                                      ERR_CAPACITY  an output array too small for the result (matchLines)
+ * │   │                                      ERR_RANGE     offsets outside their buffer (matchRange)
+ * │   └── RobotsLimitError                   ERR_LIMIT     the parsing limit below 500 KiB (RFC 9309 §2.5)
+ * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
+ * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
+ * └── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ * ```
+ *
+ * `instanceof RobotsError` recognises a brand that all these classes carry
+ * (a registered symbol, so the ESM and CJS builds of the package recognise
+ * each other's errors too). Content never throws: a robots.txt body, however
+ * broken, parses, and problems in it are diagnostics. The command line has
+ * its own `CliError` (src/cli/errors.ts), which never leaves the process.
+ */
+
 /** Error codes raised by robots-automaton. */
 export type RobotsErrorCode =
-  | 'ERR_LIMIT'
   | 'ERR_INPUT'
+  | 'ERR_LIMIT'
   | 'ERR_BUDGET'
+  | 'ERR_CAPACITY'
+  | 'ERR_RANGE'
   | 'ERR_FORMAT'
   | 'ERR_VERSION'
   | 'ERR_FETCH'
 
-/** Base class of every error this library throws on purpose; `code` is stable. */
+/** The brand every error class of the library carries on its prototype. */
+const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never
+
+function brand(cls: { prototype: object }): void {
+  Object.defineProperty(cls.prototype, BRAND, { value: true })
+}
+
+/**
+ * Base of every error this library throws on purpose; `code` is stable.
+ * `e instanceof RobotsError` holds for every class of the tree, also those
+ * that extend TypeError or RangeError.
+ */
 export class RobotsError extends Error {
   readonly code: RobotsErrorCode
   constructor(code: RobotsErrorCode, message: string) {
@@ -15,18 +53,16 @@ export class RobotsError extends Error {
     this.name = 'RobotsError'
     this.code = code
   }
-}
 
-/** A limit option out of range (RFC 9309 §2.5: the parsing limit is at least 500 KiB). */
-export class RobotsLimitError extends RangeError {
-  readonly code = 'ERR_LIMIT' as const
-  constructor(message: string) {
-    super(message)
-    this.name = 'RobotsLimitError'
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // Subclasses inherit this method: for them, the ordinary prototype check.
+    if (this !== RobotsError) return Function.prototype[Symbol.hasInstance].call(this, value)
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: boolean })[BRAND] === true
   }
 }
+brand(RobotsError)
 
-/** Input of a type the reader does not accept. */
+/** An argument of a type or form the library does not take (a TypeError). */
 export class RobotsInputError extends TypeError {
   readonly code = 'ERR_INPUT' as const
   constructor(message: string) {
@@ -34,11 +70,52 @@ export class RobotsInputError extends TypeError {
     this.name = 'RobotsInputError'
   }
 }
+brand(RobotsInputError)
+
+/** A number out of its range: a budget, an output array's size, offsets into a buffer (a RangeError). */
+export class RobotsRangeError extends RangeError {
+  readonly code: 'ERR_LIMIT' | 'ERR_BUDGET' | 'ERR_CAPACITY' | 'ERR_RANGE'
+  constructor(code: 'ERR_LIMIT' | 'ERR_BUDGET' | 'ERR_CAPACITY' | 'ERR_RANGE', message: string) {
+    super(message)
+    this.name = 'RobotsRangeError'
+    this.code = code
+  }
+}
+brand(RobotsRangeError)
+
+/** The parsing limit out of range (RFC 9309 §2.5: at least 500 KiB). */
+export class RobotsLimitError extends RobotsRangeError {
+  declare readonly code: 'ERR_LIMIT'
+  constructor(message: string) {
+    super('ERR_LIMIT', message)
+    this.name = 'RobotsLimitError'
+  }
+}
 
 /** A buffer given to `Robots.fromBytes` that is not a serialised robots.txt of a supported version. */
 export class RobotsFormatError extends RobotsError {
+  declare readonly code: 'ERR_FORMAT' | 'ERR_VERSION'
   constructor(code: 'ERR_FORMAT' | 'ERR_VERSION', message: string) {
     super(code, message)
     this.name = 'RobotsFormatError'
+  }
+}
+
+/** A short description of a bad argument for error messages: its type, and its value when short. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  switch (typeof value) {
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value)
+    case 'string':
+      return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} chars`
+    case 'undefined':
+      return 'undefined'
+    case 'object':
+      return Object.prototype.toString.call(value)
+    default:
+      return `a ${typeof value}`
   }
 }

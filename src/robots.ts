@@ -3,23 +3,61 @@
  * a matcher per crawler compiled on first use and cached.
  */
 import { AgentMatcher, type MatchEngine } from './match/matcher.js'
-import { EventCursor, EventType, type CompactRules } from './rules/compact-rules.js'
+import { EventCursor, EventType, type CompactRules, type ExtensionEntry } from './rules/compact-rules.js'
 import { DiagnosticList, type Diagnostic } from './rules/diagnostics.js'
 import type { RequestRate, VisitTime } from './rules/extensions.js'
 import { parseInto } from './parse/parser.js'
 import { RobotsBuilder } from './rules/builder.js'
-import { assignExtensionGroups, selectRules, type RuleSet } from './rules/rule-set.js'
-import { createEngine, type EngineOptions } from './match/engine.js'
-import { OBJECT_BYTES, TYPED_ARRAY_OVERHEAD } from './match/automaton/lazy-dfa.js'
+import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from './rules/rule-set.js'
+import { checkEngineOptions, createEngine, type EngineOptions } from './match/engine.js'
+import { arrayBytes, mapBytes, objectBytes, stringBytes, typedArrayBytes } from './memory.js'
 import { asciiLower } from './parse/product-token.js'
-import type { LineReader } from './parse/reader.js'
+import { checkLimit, type LineReader } from './parse/reader.js'
 import { decodeRobots, encodeRobots } from './rules/serialise.js'
+import { describeValue, RobotsInputError } from './errors.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
 export interface ParseOptions extends EngineOptions {
   /** Parsing limit in bytes; default and minimum 512,000 (500 KiB, RFC 9309 §2.5). */
   limit?: number
 }
+
+const NO_OPTIONS: ParseOptions = Object.freeze({})
+
+/** An options argument: undefined, or an object (a RobotsInputError otherwise). */
+function optionsObject(options: unknown, what: string): ParseOptions {
+  if (options === undefined) return NO_OPTIONS
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
+  }
+  return options as ParseOptions
+}
+
+/**
+ * Checks the options of `parseRobots` and `parseRobotsStream` before any
+ * byte is read: a limit out of range is a RobotsLimitError (ERR_LIMIT), a
+ * matcher budget out of range a RobotsRangeError (ERR_BUDGET), an unknown
+ * engine or an options argument that is not an object a RobotsInputError
+ * (ERR_INPUT).
+ */
+export function checkParseOptions(options: unknown, what = 'parseRobots'): ParseOptions {
+  const o = optionsObject(options, what)
+  if (o === NO_OPTIONS) return o
+  checkLimit(o.limit)
+  checkEngineOptions(o)
+  return o
+}
+
+/** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise). */
+function tokenList(tokens: unknown, what: string): readonly string[] {
+  if (typeof tokens === 'string') return [tokens]
+  if (Array.isArray(tokens) && tokens.every((t) => typeof t === 'string')) return tokens
+  throw new RobotsInputError(`${what} takes a product token or an array of them (strings), got ${describeValue(tokens)}`)
+}
+
+/** Fields of a Robots object and of its CompactRules, for their memory cost. */
+const ROBOTS_FIELDS = 10
+const COMPACT_RULES_FIELDS = 5
 
 /** The outcome of reading the body. */
 export interface ReadInfo {
@@ -42,7 +80,12 @@ export class Robots {
   readonly rules: CompactRules
   private readonly diagnosticList: DiagnosticList
   private readonly engineOptions: EngineOptions
+  /** Matchers of one token, by the token lowercased. */
   private matchers: Map<string, AgentMatcher> | undefined
+  /** Matchers of several tokens, by {@link tokenSetKey} (a map of its own: no key can collide with a token). */
+  private multiMatchers: Map<string, AgentMatcher> | undefined
+  /** Bytes of everything but the matchers (immutable, measured once). */
+  private fixedBytes = -1
 
   /** @internal Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes`. */
   constructor(rules: CompactRules, sitemaps: string[], diagnostics: DiagnosticList, info: ReadInfo, options: EngineOptions = DEFAULT_ENGINE) {
@@ -65,36 +108,53 @@ export class Robots {
    * ASCII-case-insensitively, as the reference does). Cached per token.
    */
   agent(token: string): AgentMatcher {
-    if (typeof token !== 'string') throw new TypeError('agent token must be a string')
-    const lower = asciiLower(token)
-    // Keys of several tokens start with NUL (see agents()); a single token that
-    // does too gets the same canonical form, so the two kinds never collide.
-    return this.cached(lower.charCodeAt(0) === 0 ? '\u0000' + JSON.stringify([lower]) : lower, [token])
+    if (typeof token !== 'string') throw new RobotsInputError(`agent() takes a product token (a string), got ${describeValue(token)}`)
+    const key = asciiLower(token)
+    const map = (this.matchers ??= new Map())
+    let m = map.get(key)
+    if (m === undefined) {
+      m = this.compile([token])
+      map.set(key, m)
+    }
+    return m
   }
 
-  /** The matcher of a crawler answering to several tokens (the reference's multi-agent semantics). */
+  /**
+   * The matcher of a crawler answering to several tokens (the reference's
+   * multi-agent semantics). Cached per set of tokens, compared as `agent()`
+   * compares one: `['B', 'a', 'b']` and `['A', 'b']` share a matcher, and a
+   * set of one token is `agent()`'s matcher.
+   */
   agents(tokens: readonly string[]): AgentMatcher {
-    if (!Array.isArray(tokens) || tokens.some((t) => typeof t !== 'string')) {
-      throw new TypeError('agents() takes an array of strings')
+    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
+      throw new RobotsInputError(`agents() takes an array of product tokens (strings), got ${describeValue(tokens)}`)
     }
-    if (tokens.length === 1) return this.agent(tokens[0])
-    return this.cached('\u0000' + JSON.stringify([...new Set(tokens.map(asciiLower))].sort()), tokens)
+    const lower = [...new Set(tokens.map(asciiLower))].sort()
+    if (lower.length === 1) return this.agent(lower[0])
+    const key = tokenSetKey(lower)
+    const map = (this.multiMatchers ??= new Map())
+    let m = map.get(key)
+    if (m === undefined) {
+      m = this.compile(lower)
+      map.set(key, m)
+    }
+    return m
   }
 
   /** The rules that apply to a crawler (file order), as the matchers see them. */
   rulesFor(tokens: string | readonly string[]): RuleSet {
-    return selectRules(this.rules, typeof tokens === 'string' ? [tokens] : tokens)
+    return selectRules(this.rules, tokenList(tokens, 'rulesFor()'))
   }
 
   /**
    * Crawl-delay in seconds for the crawler, from the groups that apply to it
    * (its own groups, else `*`). Several values: the largest. Undefined if none.
    * An extension line belongs to the user-agent lines right above it (see
-   * `assignExtensionGroups` in rules/rule-set.ts); the same holds for requestRate,
-   * visitTime and host.
+   * `ListClosers.AnyDirective` in rules/rule-set.ts); the same holds for
+   * requestRate, visitTime and host.
    */
   crawlDelay(tokens: string | readonly string[]): number | undefined {
-    const values = this.extensionValues(tokens, 0) as number[]
+    const values = this.extensionValues(tokens, 0, 'crawlDelay()') as number[]
     if (!values.length) return undefined
     // A loop, not Math.max(...values): a file read with a raised limit may hold
     // more values than a call can take arguments.
@@ -105,7 +165,7 @@ export class Robots {
 
   /** Request-rate for the crawler; several values: the slowest (fewest requests per second). */
   requestRate(tokens: string | readonly string[]): RequestRate | undefined {
-    const values = this.extensionValues(tokens, 1) as RequestRate[]
+    const values = this.extensionValues(tokens, 1, 'requestRate()') as RequestRate[]
     let best: RequestRate | undefined
     for (const v of values) if (!best || v.requests / v.seconds < best.requests / best.seconds) best = v
     return best
@@ -113,12 +173,12 @@ export class Robots {
 
   /** Visit-time window (UTC) for the crawler; several values: the first. */
   visitTime(tokens: string | readonly string[]): VisitTime | undefined {
-    return this.extensionValues(tokens, 2)[0] as VisitTime | undefined
+    return this.extensionValues(tokens, 2, 'visitTime()')[0] as VisitTime | undefined
   }
 
   /** Preferred host for the crawler; several values: the first. */
   host(tokens: string | readonly string[]): string | undefined {
-    return this.extensionValues(tokens, 3)[0] as string | undefined
+    return this.extensionValues(tokens, 3, 'host()')[0] as string | undefined
   }
 
   /**
@@ -136,44 +196,52 @@ export class Robots {
     })
   }
 
-  /** Loads what `toBytes` wrote; throws a RobotsFormatError (code ERR_FORMAT or ERR_VERSION) for a foreign or corrupt buffer. */
+  /**
+   * Loads what `toBytes` wrote. A foreign or corrupt buffer is a
+   * RobotsFormatError (ERR_FORMAT, or ERR_VERSION for a format version this
+   * build does not read); options as for `parseRobots` (the limit aside).
+   */
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
+    const o = optionsObject(options, 'Robots.fromBytes')
+    checkEngineOptions(o)
     const p = decodeRobots(bytes)
-    return new Robots(p.rules, [...p.sitemaps], p.diagnostics, p, options)
+    return new Robots(p.rules, [...p.sitemaps], p.diagnostics, p, engineOptionsOf(o))
   }
 
-  /** Bytes held: the compact rules, sitemaps, diagnostics and every compiled matcher. */
+  /**
+   * Bytes held: the compact rules, sitemaps, diagnostics and every compiled
+   * matcher, by the model of src/memory.ts. Grows as matchers compile.
+   */
   memoryUsage(): number {
+    if (this.fixedBytes < 0) this.fixedBytes = this.measureFixed()
+    return this.fixedBytes + matchersBytes(this.matchers) + matchersBytes(this.multiMatchers)
+  }
+
+  /** Bytes of the parts that never change: this object, the compact rules, sitemaps and diagnostics. */
+  private measureFixed(): number {
     const r = this.rules
-    // The Robots and rules objects, three arrays, two typed arrays; strings at 24 bytes plus one per char.
-    let bytes = 5 * OBJECT_BYTES + 2 * TYPED_ARRAY_OVERHEAD + r.patterns.byteLength + r.events.byteLength
-    bytes += this.diagnosticList.memoryUsage()
-    for (const name of r.names) bytes += 32 + name.length
-    for (const s of this.sitemaps) bytes += 32 + s.length
-    bytes += r.extensions.length * 2 * OBJECT_BYTES
-    if (this.matchers) {
-      bytes += 200
-      for (const [key, m] of this.matchers) bytes += 40 + 24 + key.length + m.memoryUsage()
+    let bytes = objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS)
+    // Empty parts are shared by every Robots (see RobotsBuilder.finish): not counted.
+    if (r.patterns.byteLength) bytes += typedArrayBytes(r.patterns)
+    if (r.events.byteLength) bytes += typedArrayBytes(r.events)
+    bytes += stringsBytes(r.names) + stringsBytes(this.sitemaps)
+    if (r.extensions.length) {
+      bytes += arrayBytes(r.extensions.length)
+      for (const e of r.extensions) bytes += extensionBytes(e)
     }
-    return bytes
+    return bytes + this.diagnosticList.memoryUsage()
   }
 
-  private cached(key: string, tokens: readonly string[]): AgentMatcher {
-    const map = (this.matchers ??= new Map())
-    let m = map.get(key)
-    if (!m) {
-      const set = selectRules(this.rules, tokens)
-      const engine: MatchEngine = createEngine(set, this.engineOptions)
-      m = new AgentMatcher(set, engine)
-      map.set(key, m)
-    }
-    return m
+  private compile(tokens: readonly string[]): AgentMatcher {
+    const set = selectRules(this.rules, tokens)
+    const engine: MatchEngine = createEngine(set, this.engineOptions)
+    return new AgentMatcher(set, engine)
   }
 
-  private extensionValues(tokens: string | readonly string[], kind: number): unknown[] {
-    const list = typeof tokens === 'string' ? [tokens] : tokens
-    const { slots, specific } = assignExtensionGroups(this.rules, list)
-    const want = specific ? 2 : 1
+  private extensionValues(tokens: string | readonly string[], kind: number, what: string): unknown[] {
+    const list = tokenList(tokens, what)
+    const { slots, specific } = assignGroups(this.rules, list, ListClosers.AnyDirective)
+    const want = specific ? GroupSlot.Specific : GroupSlot.Global
     const out: unknown[] = []
     for (const c = new EventCursor(this.rules); c.next(); ) {
       if (slots[c.index] !== want || c.type !== EventType.Extension) continue
@@ -182,6 +250,45 @@ export class Robots {
     }
     return out
   }
+}
+
+/**
+ * The cache key of a set of several tokens: each token (lowercased, sorted,
+ * distinct) as its length, `:`, and itself. Length prefixes make the
+ * encoding a prefix code, so two different sets never share a key, whatever
+ * characters the tokens hold (NUL, `:`, digits included).
+ */
+function tokenSetKey(sortedLower: readonly string[]): string {
+  let key = ''
+  for (const t of sortedLower) key += `${t.length}:${t}`
+  return key
+}
+
+/** A shared-nothing list of strings: the array and each string (a shared empty list: nothing). */
+function stringsBytes(list: readonly string[]): number {
+  if (list.length === 0) return 0
+  let bytes = arrayBytes(list.length)
+  for (const s of list) bytes += stringBytes(s)
+  return bytes
+}
+
+/** An extension entry `{ kind, value }` and its value. */
+function extensionBytes(e: ExtensionEntry): number {
+  const v = e.value
+  let bytes = objectBytes(2)
+  if (typeof v === 'string') bytes += stringBytes(v)
+  else if (typeof v === 'number') bytes += objectBytes(1) // a heap number (small integers cost nothing; counted alike)
+  else if ('requests' in v) bytes += objectBytes(2)
+  else bytes += objectBytes(2) + stringBytes(v.from) + stringBytes(v.to)
+  return bytes
+}
+
+/** A map of matchers: the map, its keys and the matchers. */
+function matchersBytes(map: Map<string, AgentMatcher> | undefined): number {
+  if (map === undefined) return 0
+  let bytes = mapBytes(map.size)
+  for (const [key, m] of map) bytes += stringBytes(key) + m.memoryUsage()
+  return bytes
 }
 
 /** Builds a Robots from a finished builder and reader. */
@@ -204,11 +311,13 @@ function engineOptionsOf(options: ParseOptions): EngineOptions {
 
 /**
  * Parses a robots.txt body (a string, taken as UTF-8, or the bytes as
- * served). Never throws on content; throws a RangeError for a limit below
- * 500 KiB and a TypeError for other input types.
+ * served). Never throws on content. Bad options throw before anything is
+ * read (see {@link checkParseOptions}); input of another type is a
+ * RobotsInputError (ERR_INPUT).
  */
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): Robots {
+  const o = checkParseOptions(options)
   const builder = new RobotsBuilder()
-  const reader = parseInto(input, builder, options.limit)
-  return robotsFrom(builder, reader, options)
+  const reader = parseInto(input, builder, o.limit)
+  return robotsFrom(builder, reader, o)
 }

@@ -21,7 +21,7 @@
 import { RobotsInputError } from './errors.js'
 import { createParser } from './parse/parser.js'
 import { RobotsBuilder } from './rules/builder.js'
-import { robotsFrom, type ParseOptions, type Robots } from './robots.js'
+import { checkParseOptions, robotsFrom, type ParseOptions, type Robots } from './robots.js'
 import type { LineReader } from './parse/reader.js'
 
 /** A source of body bytes. Strings (in either kind of source) are taken as UTF-8. */
@@ -270,6 +270,7 @@ export async function pump(source: ByteSource, reader: LineReader, signal?: Abor
  * abandons the read (see the module comment for what happens to the source).
  */
 export async function parseRobotsStream(source: ByteSource, options: StreamParseOptions = {}): Promise<Robots> {
+  checkParseOptions(options, 'parseRobotsStream')
   const signal = checkSignal(options.signal)
   const builder = new RobotsBuilder()
   const reader = createParser(builder, options.limit)

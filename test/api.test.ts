@@ -17,7 +17,7 @@ import {
   RobotsError,
   RobotsFormatError,
 } from '../src/index.js'
-import { matchPath } from '../src/match/path-bytes.js'
+import { matchPath } from '../src/match/url-path.js'
 import { itShared, SHARED } from './support/shared-data.js'
 
 const enc = new TextEncoder()

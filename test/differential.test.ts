@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, referenceDecide, type Robots } from '../src/index.js'
-import { matchPath, urlBytes } from '../src/match/path-bytes.js'
+import { matchPath, urlBytes } from '../src/match/url-path.js'
 import { describePaired } from './support/corpus-data.js'
 
 const AGENTS = ['Googlebot', 'bingbot', 'FooBot', '*', 'MJ12bot', 'Googlebot-Image', '']

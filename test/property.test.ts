@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapePattern, parseRobots, referenceDecide, reportLines, Robots } from '../src/index.js'
-import { matchPath, urlBytes } from '../src/match/path-bytes.js'
+import { matchPath, urlBytes } from '../src/match/url-path.js'
 import { latin1Bytes } from './support/core-helpers.js'
 
 const SEED = 20_240_917

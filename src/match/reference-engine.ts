@@ -2,12 +2,15 @@
  * The reference engine: a direct port of google/robotstxt's RobotsMatcher and
  * its LongestMatchRobotsMatchStrategy, replayed over the compact event list
  * for one path. Slow (every rule against the path) and simple on purpose: it
- * is the yardstick the automaton is tested against, and the explainer.
+ * is the oracle the other engines are tested against (test/differential,
+ * test/property, the budget tests). `AgentMatcher.explain` does not use it:
+ * every engine reports its deciding rule itself.
  */
 import { EventCursor, EventType, type CompactRules } from '../rules/compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { asciiLower } from '../parse/product-token.js'
 import { indexDirectoryPattern } from '../rules/rule-set.js'
+import { describeValue, RobotsInputError } from '../errors.js'
 
 /** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
 export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
@@ -53,10 +56,20 @@ class Match {
 }
 
 /**
- * Decides `path` (bytes from GetPathParamsQuery, cut at NUL) for a crawler
- * answering to `tokens`, exactly as the reference does.
+ * Decides `path` (the bytes of `matchPath`: GetPathParamsQuery, ended at `#`
+ * or NUL) for a crawler answering to `tokens`, exactly as the reference does.
+ *
+ * Kept apart on purpose: this replays the user-agent groups itself, as the
+ * reference's RobotsMatcher does line by line, instead of sharing
+ * rules/rule-set.ts's `assignGroups` and the RuleSet with the engines under
+ * test. A bug in the shared replay would then show as a disagreement, not
+ * hide in both sides of the comparison.
  */
 export function referenceDecide(rules: CompactRules, tokens: readonly string[], path: Uint8Array): ReferenceDecision {
+  if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
+    throw new RobotsInputError(`referenceDecide: tokens must be an array of strings, got ${describeValue(tokens)}`)
+  }
+  if (!(path instanceof Uint8Array)) throw new RobotsInputError(`referenceDecide: path must be a Uint8Array, got ${describeValue(path)}`)
   const lower = new Set(tokens.map(asciiLower))
   const allowS = new Match()
   const allowG = new Match()

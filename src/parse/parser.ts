@@ -12,6 +12,7 @@
 import { escapePatternBytes } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { LINE_HAS_PERCENT, LineReader } from './reader.js'
+import { describeValue, RobotsInputError } from '../errors.js'
 
 function isSpace(b: number): boolean {
   // ' ', \t, \n, \v, \f, \r (absl::ascii_isspace)
@@ -153,11 +154,11 @@ export function createParser(handler: ParseHandler, limit?: number): LineReader 
 
 const encoder = new TextEncoder()
 
-/** Bytes of a string or byte input. */
+/** Bytes of a string or byte input; a RobotsInputError (ERR_INPUT) for any other type. */
 export function toBytes(input: string | Uint8Array): Uint8Array {
   if (typeof input === 'string') return encoder.encode(input)
   if (input instanceof Uint8Array) return input
-  throw new TypeError('robots.txt input must be a string or a Uint8Array')
+  throw new RobotsInputError(`robots.txt input must be a string or a Uint8Array, got ${describeValue(input)}`)
 }
 
 /** Parses a whole body into `handler`; returns the reader (bytesRead, truncated, lineCount). */

@@ -20,6 +20,7 @@
  *   needs. {@link EventCursor} reads it.
  */
 import type { ExtensionValue } from './extensions.js'
+import { RobotsFormatError } from '../errors.js'
 
 /** Event types. */
 export const EventType = {
@@ -64,7 +65,7 @@ export class EventCursor {
     this.events = rules.events
   }
 
-  /** Moves to the next event; false at the end. */
+  /** Moves to the next event; false at the end. A stream cut short or corrupt is a RobotsFormatError (ERR_FORMAT). */
   next(): boolean {
     if (this.at >= this.events.length) return false
     const header = this.varint()
@@ -94,12 +95,12 @@ export class EventCursor {
     let value = 0
     let scale = 1
     for (;;) {
-      if (this.at >= ev.length) throw new RangeError('truncated event stream')
+      if (this.at >= ev.length) throw new RobotsFormatError('ERR_FORMAT', 'truncated event stream')
       const byte = ev[this.at++]
       value += (byte & 0x7f) * scale
       if (byte < 0x80) return value
       scale *= 128
-      if (scale > 2 ** 49) throw new RangeError('varint too long in event stream')
+      if (scale > 2 ** 49) throw new RobotsFormatError('ERR_FORMAT', 'varint too long in event stream')
     }
   }
 }

@@ -3,6 +3,8 @@
  * stable code. Stored compactly (two integers each) and turned into objects
  * only when asked for.
  */
+import { RobotsFormatError } from '../errors.js'
+import { arrayBytes, objectBytes, stringBytes, typedArrayBytes } from '../memory.js'
 
 /** Most diagnostics kept per file (memory stays bounded on junk input); one more notes the cut. */
 export const MAX_DIAGNOSTICS = 1000
@@ -111,30 +113,29 @@ export class DiagnosticList {
     return { pairs: this.data.slice(0, this.n * 2), details }
   }
 
-  /** Rebuilds a list from {@link pack}'s output. */
+  /** Rebuilds a list from {@link pack}'s output; a RobotsFormatError (ERR_FORMAT) when it does not fit together. */
   static unpack(pairs: Int32Array, details: [number, string][]): DiagnosticList {
     const list = new DiagnosticList()
     list.data = pairs.length ? pairs : NO_DATA
     list.n = pairs.length >> 1
     for (const entry of details) {
       if (!Array.isArray(entry) || !Number.isInteger(entry[0]) || entry[0] < 0 || entry[0] >= list.n || typeof entry[1] !== 'string') {
-        throw new RangeError('bad diagnostic detail')
+        throw new RobotsFormatError('ERR_FORMAT', 'bad diagnostic detail')
       }
       ;(list.details ??= [])[entry[0]] = entry[1]
     }
     for (let i = 0; i < list.n; i++) {
-      if (!(list.data[i * 2] >= 0 && list.data[i * 2] < CODES.length)) throw new RangeError('bad diagnostic code')
+      if (!(list.data[i * 2] >= 0 && list.data[i * 2] < CODES.length)) throw new RobotsFormatError('ERR_FORMAT', 'bad diagnostic code')
     }
     return list
   }
 
-  /** Bytes held. */
+  /** Bytes held, by the model of src/memory.ts (the shared empty data array is not counted). */
   memoryUsage(): number {
-    // The list object and its typed array (about 64 + 160 bytes beyond the data).
-    let bytes = this.data.byteLength + 64 + (this.data === NO_DATA ? 0 : 160)
+    let bytes = objectBytes(3) + (this.data === NO_DATA ? 0 : typedArrayBytes(this.data))
     if (this.details) {
-      bytes += 32 + this.details.length * 8
-      for (const d of this.details) if (d !== undefined) bytes += 24 + d.length
+      bytes += arrayBytes(this.details.length)
+      for (const d of this.details) if (d !== undefined) bytes += stringBytes(d)
     }
     return bytes
   }

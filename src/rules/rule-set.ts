@@ -8,8 +8,10 @@
  * crawler's tokens, else to the "global" set when its group is `*`, else
  * nowhere. If any group names the crawler, only the specific set counts.
  *
- * Every matcher engine (reference and automaton) works from a RuleSet or from
- * the same replay, so both see one interpretation of the groups.
+ * Every matcher engine (plain and automaton) works from a RuleSet, so all see
+ * one interpretation of the groups; the reference engine
+ * (match/reference-engine.ts) replays the events on its own on purpose, as
+ * the independent oracle the tests compare against.
  */
 import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
 import { asciiLower } from '../parse/product-token.js'
@@ -43,66 +45,73 @@ function matchingNames(rules: CompactRules, tokens: readonly string[]): Uint8Arr
   return hit
 }
 
-/** Group slot per event: 2 = specific, 1 = global, 0 = not for this crawler; plus "ever seen specific". */
-export function assignGroups(rules: CompactRules, tokens: readonly string[]): { slots: Uint8Array; specific: boolean } {
-  const hit = matchingNames(rules, tokens)
-  const slots = new Uint8Array(rules.eventCount)
-  let seenGlobal = false
-  let seenSpecific = false
-  let everSpecific = false
-  let seenSeparator = false
-  for (const c = new EventCursor(rules); c.next(); ) {
-    const type = c.type
-    if (type === EventType.UaGlobal || type === EventType.UaName) {
-      if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
-      if (type === EventType.UaGlobal) seenGlobal = true
-      else if (hit[c.a]) everSpecific = seenSpecific = true
-      continue
-    }
-    if (!seenGlobal && !seenSpecific) continue
-    if (type !== EventType.Extension) seenSeparator = true
-    slots[c.index] = seenSpecific ? 2 : 1
-  }
-  return { slots, specific: everSpecific }
-}
+/** Group slots per event (see {@link assignGroups}). */
+export const GroupSlot = {
+  /** The event's group does not apply to the crawler. */
+  None: 0,
+  /** The event is in a `*` group. */
+  Global: 1,
+  /** The event is in a group that names the crawler. */
+  Specific: 2,
+} as const
 
 /**
- * Group slot per extension event (crawl-delay, request-rate, visit-time,
- * host): 2 = the crawler's own group, 1 = a `*` group, 0 = neither; plus
- * "some group names the crawler" (then only slot 2 counts, as for rules).
- *
- * Rules follow the reference, where only allow/disallow close a user-agent
- * list. The reference ignores extensions, so their groups are ours to define:
- * an extension belongs to the run of user-agent lines right above it, and any
- * directive (rule or extension) ends that run. So
- *
- *     User-agent: *
- *     Crawl-delay: 5
- *
- *     User-agent: slowbot
- *     Crawl-delay: 20
- *
- * gives `*` 5 and `slowbot` 20, as the author meant (and as Python's
- * urllib.robotparser reads it), instead of handing slowbot's 20 to every
- * crawler through the still-open `*` list.
+ * Which directives close a user-agent list (the next user-agent line starts
+ * a new group), as a bit set over {@link EventType}s.
  */
-export function assignExtensionGroups(rules: CompactRules, tokens: readonly string[]): { slots: Uint8Array; specific: boolean } {
+export const ListClosers = {
+  /**
+   * For allow/disallow rules, as in the reference: only a rule closes the
+   * list; sitemap, unknown and extension lines do not.
+   */
+  Rules: (1 << EventType.Allow) | (1 << EventType.Disallow),
+  /**
+   * For extensions (crawl-delay, request-rate, visit-time, host), which the
+   * reference ignores, so that their groups are ours to define: any
+   * directive, rule or extension, closes the list. An extension thus belongs
+   * to the run of user-agent lines right above it:
+   *
+   *     User-agent: *
+   *     Crawl-delay: 5
+   *
+   *     User-agent: slowbot
+   *     Crawl-delay: 20
+   *
+   * gives `*` 5 and `slowbot` 20, as the author meant (and as Python's
+   * urllib.robotparser reads it), instead of handing slowbot's 20 to every
+   * crawler through the still-open `*` list.
+   */
+  AnyDirective: (1 << EventType.Allow) | (1 << EventType.Disallow) | (1 << EventType.Extension),
+} as const
+
+/**
+ * The group replay: a {@link GroupSlot} per event for a crawler answering to
+ * `tokens` (the user-agent lines themselves get None), plus "some group
+ * names the crawler" (then only Specific counts, as in the reference).
+ * Consecutive user-agent lines share a group; a directive in `closers`
+ * closes the list, and the next user-agent line starts a new group.
+ */
+export function assignGroups(
+  rules: CompactRules,
+  tokens: readonly string[],
+  closers: number = ListClosers.Rules,
+): { slots: Uint8Array; specific: boolean } {
   const hit = matchingNames(rules, tokens)
   const slots = new Uint8Array(rules.eventCount)
   let global = false
   let specific = false
   let everSpecific = false
-  let afterDirective = false
+  let closed = false
   for (const c = new EventCursor(rules); c.next(); ) {
     const type = c.type
     if (type === EventType.UaGlobal || type === EventType.UaName) {
-      if (afterDirective) global = specific = afterDirective = false
+      if (closed) global = specific = closed = false
       if (type === EventType.UaGlobal) global = true
       else if (hit[c.a]) everSpecific = specific = true
       continue
     }
-    afterDirective = true
-    if (type === EventType.Extension) slots[c.index] = specific ? 2 : global ? 1 : 0
+    if ((closers >> type) & 1) closed = true
+    slots[c.index] = specific ? GroupSlot.Specific : global ? GroupSlot.Global : GroupSlot.None
   }
   return { slots, specific: everSpecific }
 }
@@ -122,8 +131,8 @@ export function indexDirectoryPattern(p: Uint8Array): Uint8Array | null {
 
 /** Builds the RuleSet of a crawler answering to `tokens`. */
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
-  const { slots, specific } = assignGroups(rules, tokens)
-  const want = specific ? 2 : 1
+  const { slots, specific } = assignGroups(rules, tokens, ListClosers.Rules)
+  const want = specific ? GroupSlot.Specific : GroupSlot.Global
   const chunks: Uint8Array[] = []
   const meta: number[] = [] // allow, line, priority per rule
   let emptyAllowLine = 0

@@ -27,7 +27,7 @@
 import type { CompactRules } from './compact-rules.js'
 import { EventCursor, EventType } from './compact-rules.js'
 import { DiagnosticList } from './diagnostics.js'
-import { RobotsFormatError } from '../errors.js'
+import { describeValue, RobotsFormatError, RobotsInputError } from '../errors.js'
 
 /** What a serialised robots.txt holds. */
 export interface RobotsParts {
@@ -112,9 +112,9 @@ function fail(message: string): never {
   throw new RobotsFormatError('ERR_FORMAT', `Robots.fromBytes: ${message}`)
 }
 
-/** Reads what {@link encodeRobots} wrote. Throws a RobotsFormatError for a corrupt or foreign buffer. */
+/** Reads what {@link encodeRobots} wrote. A corrupt or foreign buffer is a RobotsFormatError; another type a RobotsInputError. */
 export function decodeRobots(bytes: Uint8Array): RobotsParts {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError('Robots.fromBytes takes a Uint8Array')
+  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`Robots.fromBytes takes a Uint8Array, got ${describeValue(bytes)}`)
   if (bytes.length < HEADER || MAGIC.some((b, i) => bytes[i] !== b)) fail('not a serialised robots.txt (bad magic)')
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const version = view.getUint16(4, true)

@@ -8,21 +8,19 @@
  * fall in the "other" class (patterns are ASCII after escaping), so no bytes
  * are made. No allocation per URL.
  */
-import type { MatchEngine } from '../matcher.js'
+import type { EngineStats, MatchEngine } from '../matcher.js'
 import type { RuleSet } from '../../rules/rule-set.js'
-import { PATH_BYTE, pathStartBytes, pathStartString } from '../url-path.js'
-import { LazyDfa, UNKNOWN } from './lazy-dfa.js'
+import { afterSlash, PATH_IS_SLASH, pathStartBytes, pathStartString } from '../url-path.js'
+import { LazyDfa } from './lazy-dfa.js'
+import { endColumn, hasRow, isUnknown, ruleOf } from './state.js'
 
 const encoder = new TextEncoder()
 /** Reused by decideString; grows to the longest URL seen (3 bytes per UTF-16 unit at most). */
 let scratch = new Uint8Array(4096)
 
-/** For the line scan: PATH_BYTE's codes, plus 5 for LF (the line ends). */
-const LINE_PATH_BYTE = PATH_BYTE.slice()
-LINE_PATH_BYTE[10] = 5
-
 /** A MatchEngine running a LazyDfa. */
 export class AutomatonEngine implements MatchEngine {
+  /** @internal The lazy DFA (use the matcher's `stats()` for its figures). */
   readonly dfa: LazyDfa
 
   constructor(set: RuleSet, budget?: number) {
@@ -33,24 +31,23 @@ export class AutomatonEngine implements MatchEngine {
     const dfa = this.dfa
     const ps = pathStartBytes(url, start, end)
     let s = dfa.slash()
-    if (s < 0) return ~s - 1
-    if (ps >= 0) {
+    if (!hasRow(s)) return ruleOf(s)
+    if (ps !== PATH_IS_SLASH) {
       const map = dfa.classes.map
       let table = dfa.table
-      // The path's first byte is its '/' unless one was prepended.
-      for (let i = (ps >> 1) + ((ps & 1) ^ 1); i < end; i++) {
+      for (let i = afterSlash(ps); i < end; i++) {
         const c = map[url[i]]
         let t = table[s + c]
-        if (t < 0) {
-          if (t !== UNKNOWN) return ~t - 1
+        if (!hasRow(t)) {
+          if (!isUnknown(t)) return ruleOf(t)
           t = dfa.next(s, c)
           table = dfa.table
-          if (t < 0) return ~t - 1
+          if (!hasRow(t)) return ruleOf(t)
         }
         s = t
       }
     }
-    return ~dfa.table[s + dfa.W - 1] - 1
+    return ruleOf(dfa.table[s + endColumn(dfa.W)])
   }
 
   decideString(url: string): number {
@@ -60,9 +57,9 @@ export class AutomatonEngine implements MatchEngine {
     if (dfa.nonAscii) return this.decideEncoded(url)
     const ps = pathStartString(url)
     const s = dfa.slash()
-    if (s < 0) return ~s - 1
-    if (ps < 0) return ~dfa.table[s + dfa.W - 1] - 1
-    return this.decideStringFrom(url, (ps >> 1) + ((ps & 1) ^ 1), s)
+    if (!hasRow(s)) return ruleOf(s)
+    if (ps === PATH_IS_SLASH) return ruleOf(dfa.table[s + endColumn(dfa.W)])
+    return this.decideStringFrom(url, afterSlash(ps), s)
   }
 
   /**
@@ -93,16 +90,16 @@ export class AutomatonEngine implements MatchEngine {
       }
       do {
         let t = table[s + c]
-        if (t < 0) {
-          if (t !== UNKNOWN) return ~t - 1
+        if (!hasRow(t)) {
+          if (!isUnknown(t)) return ruleOf(t)
           t = dfa.next(s, c)
           table = dfa.table
-          if (t < 0) return ~t - 1
+          if (!hasRow(t)) return ruleOf(t)
         }
         s = t
       } while (--repeat > 0)
     }
-    return ~table[s + dfa.W - 1] - 1
+    return ruleOf(table[s + endColumn(dfa.W)])
   }
 
   /** A string URL as its UTF-8 bytes (encoded into a reused buffer): only for rules with non-ASCII pattern bytes. */
@@ -116,100 +113,19 @@ export class AutomatonEngine implements MatchEngine {
     return this.decideBytes(buf, 0, written!)
   }
 
-  /**
-   * Judges every LF-separated line of `bytes` in one pass (see
-   * MatchEngine.decideLines): the path-start scan, the DFA and the search for
-   * the line's end touch each byte once, and no per-line call is made.
-   */
-  decideLines(
-    bytes: Uint8Array,
-    out: Uint8Array,
-    ruleLines: Int32Array | undefined,
-    allow: Uint8Array,
-    lines: Int32Array,
-    fallbackLine: number,
-    lineEnds?: Int32Array,
-  ): number {
+  stats(): EngineStats {
     const dfa = this.dfa
-    const n = bytes.length
-    let count = 0
-    let i = 0
-    while (i < n) {
-      // 1. Where the path starts (GetPathParamsQuery), stopping at the line's end.
-      const lineStart = i
-      let search = i
-      if (i + 1 < n && bytes[i] === 47 && bytes[i + 1] === 47) search = i + 2
-      let hash = false
-      let path = -1 // index of the path's first byte; -1: the path is "/"
-      let slash = 1 // 1 when the path starts with its own '/'
-      let j = search
-      let k = 0
-      for (; j < n; j++) {
-        k = LINE_PATH_BYTE[bytes[j]]
-        if (k === 0) continue
-        if (k <= 2 || k === 5) break
-        if (k === 3) hash = true
-        else if (bytes[j + 1] === 47 && bytes[j + 2] === 47) {
-          j += 3
-          for (; j < n; j++) {
-            k = LINE_PATH_BYTE[bytes[j]]
-            if (k === 0 || k === 4) continue
-            if (k <= 2 || k === 5) break
-            hash = true
-          }
-          break
-        }
-      }
-      if (j < n && k <= 2 && !hash) {
-        path = j
-        slash = k === 1 ? 1 : 0
-      }
-      // 2. The DFA over the path, until decided or the line ends.
-      let r: number
-      let s = dfa.slash()
-      if (s < 0) r = ~s - 1
-      else {
-        r = -2
-        if (path >= 0) {
-          const map = dfa.classes.map
-          let table = dfa.table
-          for (j = path + slash; j < n; j++) {
-            const b = bytes[j]
-            if (b === 10 || (b === 13 && (j + 1 === n || bytes[j + 1] === 10))) break
-            const c = map[b]
-            let t = table[s + c]
-            if (t < 0) {
-              if (t === UNKNOWN) {
-                t = dfa.next(s, c)
-                table = dfa.table
-              }
-              if (t < 0) {
-                r = ~t - 1
-                break
-              }
-            }
-            s = t
-          }
-        }
-        if (r === -2) r = ~dfa.table[s + dfa.W - 1] - 1
-      }
-      // 3. The line's end.
-      if (j < lineStart) j = lineStart
-      while (j < n && bytes[j] !== 10) j++
-      if (count >= out.length) throw new RangeError(`matchLines: out has room for ${out.length} lines, the input has more`)
-      out[count] = r < 0 ? 1 : allow[r]
-      if (ruleLines) {
-        if (count >= ruleLines.length) throw new RangeError(`matchLines: ruleLines has room for ${ruleLines.length} lines, the input has more`)
-        ruleLines[count] = r < 0 ? fallbackLine : lines[r]
-      }
-      if (lineEnds) {
-        if (count >= lineEnds.length) throw new RangeError(`matchLines: lineEnds has room for ${lineEnds.length} lines, the input has more`)
-        lineEnds[count] = j
-      }
-      count++
-      i = j + 1
+    return {
+      engine: 'automaton',
+      positions: dfa.positionCount,
+      classes: dfa.classes.count,
+      states: dfa.stateCount,
+      flushes: dfa.flushes,
+      cacheBytes: dfa.cacheBytes(),
+      peakCacheBytes: dfa.peakCacheBytes,
+      budget: dfa.budget,
+      largestStateBytes: dfa.largestState > 0 ? dfa.stateBytes(dfa.largestState) : 0,
     }
-    return count
   }
 
   memoryUsage(): number {

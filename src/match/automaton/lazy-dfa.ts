@@ -6,17 +6,8 @@
  * a position whose rule cannot beat the best any more is dropped. With no
  * live position left the state is decided: it is one of the terminal states.
  *
- * State encoding and the table (see README.md in this folder):
- * - A non-terminal state is its row offset: k * W, where W = classes + 1.
- *   Row k holds, per byte class, the next state (or UNKNOWN while not yet
- *   built), and in its last column the terminal state that decides a path
- *   ending in state k (where `$` rules resolve).
- * - A terminal state is negative: ~t for terminal id t = 0..rules, where
- *   t = 0 is "no rule matched" and t = 1 + r is "rule r decided". It has no
- *   row: the scan stops there.
- * - `table` is one Int32Array; the hot loop is `s = table[s + class]` and one
- *   comparison `s < 0` per byte (UNKNOWN is negative too, told apart only on
- *   that rare branch).
+ * State ids, the transition table and the per-row build data (`rowInfo`)
+ * are laid out in state.ts; see also README.md in this folder.
  *
  * Budget: the state cache (rows, position sets, keys) is capped at
  * `budget` bytes. When a new state would pass it, the cache is flushed and
@@ -27,22 +18,18 @@
 import { buildByteClasses, END_CLASS, type ByteClasses } from './byte-classes.js'
 import { END, STAR, buildPositions, type Positions } from './positions.js'
 import type { RuleSet } from '../../rules/rule-set.js'
-
-/** Approximate V8 cost of one typed array beyond its bytes (the view object and its ArrayBuffer). */
-export const TYPED_ARRAY_OVERHEAD = 160
-/** Approximate cost of a small JS object. */
-export const OBJECT_BYTES = 64
-const MAP_BASE_BYTES = 200
-const MAP_ENTRY_BYTES = 40
-
-/** Table value of a transition not built yet (below every terminal state). */
-export const UNKNOWN = -0x7fffffff
+import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
+import { describeValue, RobotsRangeError } from '../../errors.js'
+import { endColumn, hasRow, rowOf, rowState, RowInfo, terminalOf, UNKNOWN } from './state.js'
 
 /** Default per-matcher budget for compiled states, in bytes (see README.md for the measurement). */
 export const DEFAULT_MATCHER_BUDGET = 4 << 20
 
 /** Smallest budget accepted. */
 export const MIN_MATCHER_BUDGET = 4096
+
+/** Fields of a LazyDfa object, for its own memory cost. */
+const DFA_FIELDS = 22
 
 /** Scratch buffers shared by every DFA (JavaScript runs one step at a time). */
 let scratch: Int32Array = new Int32Array(1024)
@@ -70,16 +57,18 @@ function hashState(positions: Int32Array, from: number, to: number, best: number
 
 /** The compiled, lazily built DFA. */
 export class LazyDfa {
-  /** Number of terminal states (rules + 1). */
-  readonly T: number
-  /** Row width: classes + 1 (the last column is the end verdict). */
+  /** Row width: classes + 1 (the last column is the end verdict; see state.ts). */
   readonly W: number
   readonly classes: ByteClasses
-  /** Transition table; see the file comment. */
+  /** Transition table; see state.ts. */
   table: Int32Array
   /** Flushes so far. */
   flushes = 0
   readonly budget: number
+  /** The most bytes the state cache has held (see cacheBytes). */
+  peakCacheBytes = 0
+  /** The most positions one state has held. */
+  largestState = 0
 
   private readonly set: RuleSet
   /** The NFA (positions.ts): item and rule per position, anchored per rule. */
@@ -93,8 +82,8 @@ export class LazyDfa {
   private readonly startPositions: Int32Array
   /** Number of cached non-terminal states (rows). */
   private rowCount = 0
-  /** Per row, 3 ints: best rule so far (-1: none), start and length of its positions in `pool`. */
-  private rowInfo: Int32Array = new Int32Array(3 * 4)
+  /** Per row, RowInfo.Width ints (see state.ts): best rule so far (-1: none), start and length of its positions in `pool`. */
+  private rowInfo: Int32Array = new Int32Array(RowInfo.Width * 4)
   /** Live positions of every row, back to back. */
   private pool: Int32Array = new Int32Array(64)
   private poolLen = 0
@@ -106,8 +95,7 @@ export class LazyDfa {
   private setBest = -1
 
   constructor(set: RuleSet, budget: number = DEFAULT_MATCHER_BUDGET) {
-    if (!(budget >= MIN_MATCHER_BUDGET)) throw new RangeError(`matcher budget must be >= ${MIN_MATCHER_BUDGET} bytes, got ${budget}`)
-    this.budget = budget
+    this.budget = checkMatcherBudget(budget)
     this.set = set
     const pos: Positions = buildPositions(set)
     this.item = pos.item
@@ -117,7 +105,6 @@ export class LazyDfa {
     this.nonAscii = pos.nonAscii
     this.startPositions = pos.base
     this.classes = buildByteClasses(pos.literals)
-    this.T = set.count + 1
     this.W = this.classes.count + 1
     this.table = new Int32Array(this.W * 4)
   }
@@ -134,7 +121,16 @@ export class LazyDfa {
 
   /** Bytes held by the state cache (table, positions, index): what the budget bounds. */
   cacheBytes(): number {
-    return this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + MAP_BASE_BYTES + this.ids.size * MAP_ENTRY_BYTES
+    return this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + MAP_BYTES + this.ids.size * MAP_ENTRY_BYTES
+  }
+
+  /**
+   * Bytes one state with `n` live positions adds to the cache: its row, its
+   * row info, its positions and its index entry. The cache never holds more
+   * than the budget plus one such state.
+   */
+  stateBytes(n: number): number {
+    return this.W * 4 + RowInfo.Width * 4 + n * 4 + MAP_ENTRY_BYTES
   }
 
   /** Bytes held: the state cache plus the fixed NFA tables and object overheads. */
@@ -142,15 +138,16 @@ export class LazyDfa {
     const fixed =
       this.item.byteLength + this.rule.byteLength + this.anchored.byteLength + this.startPositions.byteLength +
       this.classes.map.byteLength + this.classes.representative.byteLength
-    // 10 typed arrays (each a JS object plus an ArrayBuffer), the DFA and class objects.
-    return this.cacheBytes() + fixed + 10 * TYPED_ARRAY_OVERHEAD + 3 * OBJECT_BYTES
+    // 9 typed arrays (item, rule, anchored, startPositions, map, representative, table, rowInfo, pool),
+    // the DFA object and the classes object (4 fields).
+    return this.cacheBytes() + fixed + 9 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
   slash(): number {
     if (this.slashState === UNKNOWN) {
       const start = this.closure(this.startPositions)
-      this.slashState = start < 0 ? start : this.next(start, this.classes.map[47])
+      this.slashState = hasRow(start) ? this.next(start, this.classes.map[47]) : start
     }
     return this.slashState
   }
@@ -162,12 +159,12 @@ export class LazyDfa {
    */
   next(s: number, c: number): number {
     if (c === END_CLASS) {
-      const target = this.table[s + this.W - 1]
+      const target = this.table[s + endColumn(this.W)]
       this.table[s + c] = target
       return target
     }
     const flushes = this.flushes
-    const target = this.step(s / this.W, this.classes.representative[c])
+    const target = this.step(rowOf(s, this.W), this.classes.representative[c])
     // step() may have flushed: the row of `s` is gone then; only cache when it still exists.
     if (this.flushes === flushes) this.table[s + c] = target
     return target
@@ -176,9 +173,11 @@ export class LazyDfa {
   /** The state reached from row `k` on `byte`. */
   private step(k: number, byte: number): number {
     const item = this.item
-    this.beginSet(this.rowInfo[k * 3])
+    const info = this.rowInfo
+    const row = k * RowInfo.Width
+    this.beginSet(info[row + RowInfo.Best])
     const ps = this.pool
-    for (let i = this.rowInfo[k * 3 + 1], end = i + this.rowInfo[k * 3 + 2]; i < end; i++) {
+    for (let i = info[row + RowInfo.PoolStart], end = i + info[row + RowInfo.PoolLength]; i < end; i++) {
       const p = ps[i]
       const it = item[p]
       if (it === STAR) this.addClosure(p)
@@ -280,29 +279,31 @@ export class LazyDfa {
 
   /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
   private stateFor(n: number, best: number): number {
-    if (n === 0) return ~(best + 1)
+    if (n === 0) return terminalOf(best)
     const list = scratch
     const h = hashState(list, 0, n, best)
     const known = this.ids.get(h)
     if (known !== undefined) {
       if (typeof known === 'number') {
-        if (this.sameRow(known, n, best)) return known * this.W
+        if (this.sameRow(known, n, best)) return rowState(known, this.W)
       } else {
-        for (const k of known) if (this.sameRow(k, n, best)) return k * this.W
+        for (const k of known) if (this.sameRow(k, n, best)) return rowState(k, this.W)
       }
     }
     // Budget: what the cache will hold once this state is in (arrays grow by doubling).
     if (this.rowCount > 0 && this.cacheBytes() + this.growthFor(n) + MAP_ENTRY_BYTES > this.budget) this.flush()
     const k = this.rowCount++
     if ((k + 1) * this.W > this.table.length) this.table = grow(this.table, Math.max(this.table.length * 2, (k + 1) * this.W))
-    if ((k + 1) * 3 > this.rowInfo.length) this.rowInfo = grow(this.rowInfo, this.rowInfo.length * 2)
+    if ((k + 1) * RowInfo.Width > this.rowInfo.length) this.rowInfo = grow(this.rowInfo, this.rowInfo.length * 2)
     if (this.poolLen + n > this.pool.length) this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolLen + n))
     this.pool.set(list.subarray(0, n), this.poolLen)
-    this.rowInfo[k * 3] = best
-    this.rowInfo[k * 3 + 1] = this.poolLen
-    this.rowInfo[k * 3 + 2] = n
+    const row = k * RowInfo.Width
+    this.rowInfo[row + RowInfo.Best] = best
+    this.rowInfo[row + RowInfo.PoolStart] = this.poolLen
+    this.rowInfo[row + RowInfo.PoolLength] = n
     this.poolLen += n
-    this.table.fill(UNKNOWN, k * this.W, (k + 1) * this.W)
+    const s = rowState(k, this.W)
+    this.table.fill(UNKNOWN, s, s + this.W)
     const again = this.ids.get(h)
     if (again === undefined) this.ids.set(h, k)
     else if (typeof again === 'number') this.ids.set(h, [again, k])
@@ -316,14 +317,18 @@ export class LazyDfa {
         if (endBest < 0 || this.beats(r, endBest)) endBest = r
       }
     }
-    this.table[k * this.W + this.W - 1] = ~(endBest + 1)
-    return k * this.W
+    this.table[s + endColumn(this.W)] = terminalOf(endBest)
+    const bytes = this.cacheBytes()
+    if (bytes > this.peakCacheBytes) this.peakCacheBytes = bytes
+    if (n > this.largestState) this.largestState = n
+    return s
   }
 
   private sameRow(k: number, n: number, best: number): boolean {
-    if (this.rowInfo[k * 3] !== best || this.rowInfo[k * 3 + 2] !== n) return false
+    const row = k * RowInfo.Width
+    if (this.rowInfo[row + RowInfo.Best] !== best || this.rowInfo[row + RowInfo.PoolLength] !== n) return false
     const pool = this.pool
-    const at = this.rowInfo[k * 3 + 1]
+    const at = this.rowInfo[row + RowInfo.PoolStart]
     for (let i = 0; i < n; i++) if (pool[at + i] !== scratch[i]) return false
     return true
   }
@@ -333,7 +338,7 @@ export class LazyDfa {
     const k = this.rowCount
     let extra = 0
     if ((k + 1) * this.W > this.table.length) extra += Math.max(this.table.length, (k + 1) * this.W - this.table.length) * 4
-    if ((k + 1) * 3 > this.rowInfo.length) extra += this.rowInfo.byteLength
+    if ((k + 1) * RowInfo.Width > this.rowInfo.length) extra += this.rowInfo.byteLength
     if (this.poolLen + n > this.pool.length) extra += Math.max(this.pool.length, this.poolLen + n - this.pool.length) * 4
     return extra
   }
@@ -346,9 +351,17 @@ export class LazyDfa {
     this.ids = new Map()
     this.slashState = UNKNOWN
     this.table = new Int32Array(this.W * 4)
-    this.rowInfo = new Int32Array(3 * 4)
+    this.rowInfo = new Int32Array(RowInfo.Width * 4)
     this.pool = new Int32Array(64)
   }
+}
+
+/** Checks a matcher budget: a number of bytes, at least MIN_MATCHER_BUDGET; a RobotsRangeError (ERR_BUDGET) otherwise. */
+export function checkMatcherBudget(budget: unknown): number {
+  if (typeof budget !== 'number' || !(budget >= MIN_MATCHER_BUDGET)) {
+    throw new RobotsRangeError('ERR_BUDGET', `matcherBudget must be a number >= ${MIN_MATCHER_BUDGET} bytes, got ${describeValue(budget)}`)
+  }
+  return budget
 }
 
 function grow(a: Int32Array, size: number): Int32Array {

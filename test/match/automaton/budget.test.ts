@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, referenceDecide } from '../../../src/index.js'
 import { AutomatonEngine } from '../../../src/match/automaton/automaton-engine.js'
 import { MIN_MATCHER_BUDGET } from '../../../src/match/automaton/lazy-dfa.js'
-import { matchPath } from '../../../src/match/path-bytes.js'
+import { matchPath } from '../../../src/match/url-path.js'
 
 function engineOf(m: ReturnType<ReturnType<typeof parseRobots>['agent']>): AutomatonEngine {
   return (m as unknown as { engine: AutomatonEngine }).engine

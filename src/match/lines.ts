@@ -1,0 +1,51 @@
+/**
+ * The line convention of batch input: how `matchLines` and the CLI's
+ * `filter` cut a buffer of URLs into lines. One definition:
+ *
+ * - LF ends a line; a last line without LF counts too (`"/a\n/b"` is two
+ *   lines, `"/a\n"` one, `""` none);
+ * - a CR right before the LF, or a CR ending the input, is not part of the
+ *   URL (CRLF files); a CR anywhere else is;
+ * - an empty line is judged as the empty URL, that is as `/` (the
+ *   reference's GetPathParamsQuery of `""`), so no line is ever dropped.
+ *
+ * `AgentMatcher.matchLines` and the CLI's per-block loop (cli/judge-lines.ts)
+ * both cut lines with these functions; test/match/match-lines.test.ts runs
+ * one data suite over both. (A one-pass loop fusing this with the automaton's
+ * path scan was measured no faster: bench/RESULTS.md.)
+ */
+
+import { RobotsRangeError } from '../errors.js'
+
+/** Line feed: ends a line. */
+export const LF = 10
+/** Carriage return: not part of the URL right before an LF or at the end of the input. */
+export const CR = 13
+
+/** Index of the LF ending the line that starts at `start`, or `bytes.length` for a last line without one. */
+export function lineEnd(bytes: Uint8Array, start: number): number {
+  // On a Node Buffer this is Buffer#indexOf (memchr), on a plain Uint8Array the engine's own.
+  const lf = bytes.indexOf(LF, start)
+  return lf < 0 ? bytes.length : lf
+}
+
+/** End of the URL of the line `bytes[start, lf)` (`lf` from {@link lineEnd}): a CR right before `lf` is dropped. */
+export function urlEnd(bytes: Uint8Array, start: number, lf: number): number {
+  return lf > start && bytes[lf - 1] === CR ? lf - 1 : lf
+}
+
+/** Number of lines in `bytes` by the convention above. */
+export function countLines(bytes: Uint8Array): number {
+  const n = bytes.length
+  let count = 0
+  for (let i = bytes.indexOf(LF); i >= 0; i = bytes.indexOf(LF, i + 1)) count++
+  if (n > 0 && bytes[n - 1] !== LF) count++
+  return count
+}
+
+/** Throws a RobotsRangeError (ERR_CAPACITY) when `array` has no room at index `at` (a batch output array). */
+export function checkRoom(array: ArrayLike<number>, at: number, name: string): void {
+  if (at >= array.length) {
+    throw new RobotsRangeError('ERR_CAPACITY', `matchLines: ${name} has room for ${array.length} lines, the input has more`)
+  }
+}
