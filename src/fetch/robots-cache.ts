@@ -1,4 +1,6 @@
-import { RobotsInputError } from '../errors.js'
+import { describeValue, RobotsInputError } from '../errors.js'
+import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
+import { objectBytes, stringBytes } from '../memory.js'
 import { allowAll, disallowAll, isShared, type Robots } from './core.js'
 import { fetchRobots, type FetchRobotsOptions } from './fetch-robots.js'
 import { originOf } from './origin.js'
@@ -6,7 +8,12 @@ import type { RobotsFetchResult } from './outcome.js'
 
 /** Options of {@link RobotsCache}: how to fetch (as {@link fetchRobots}) and how much to keep. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal'> {
-  /** Byte budget for all entries, measured with `Robots.memoryUsage()` plus a per-entry overhead. LRU eviction. Default 64 MiB. */
+  /**
+   * Byte budget for all entries, measured with `Robots.memoryUsage()` plus
+   * the entry's own objects and strings (src/memory.ts). LRU eviction.
+   * Default 64 MiB; a value that is not a number >= 0 is a RobotsRangeError
+   * (ERR_BUDGET).
+   */
   maxBytes?: number
   /**
    * How long an origin may stay unreachable before its rules fall back to
@@ -70,25 +77,39 @@ interface Entry {
   reachableAt: number
   /** The last fetch that reached the server. */
   good?: RobotsFetchResult
+  /** Bytes of the entry besides the rules (objects and strings; they do not change). */
   fixedBytes: number
-  bytes: number
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 const DEFAULT_MAX_STALE_MS = 30 * 86_400_000
-/** Rough cost of an entry's objects besides strings and rules. */
-const ENTRY_OVERHEAD = 512
 
-function stringBytes(s: string | undefined): number {
-  return s === undefined ? 0 : 16 + 2 * s.length
+/** Fields of the objects of an entry: the Entry, its RobotsLookup, a RobotsFetchResult, a redirect hop, a failure. */
+const ENTRY_FIELDS = 4
+const LOOKUP_FIELDS = 6
+const RESULT_FIELDS = 12
+const HOP_FIELDS = 3
+const FAILURE_FIELDS = 4
+
+function optionalStringBytes(s: string | undefined): number {
+  return s === undefined ? 0 : stringBytes(s)
 }
 
+/** Bytes of a fetch result besides its rules (src/memory.ts). */
 function resultBytes(r: RobotsFetchResult | undefined): number {
   if (!r) return 0
-  let n = 160 + stringBytes(r.origin) + stringBytes(r.url) + stringBytes(r.finalUrl)
-  for (const h of r.redirects) n += 48 + stringBytes(h.url) + stringBytes(h.location)
-  if (r.headers) for (const k in r.headers) n += 32 + stringBytes(k) + stringBytes(r.headers[k])
-  if (r.error) n += 64 + stringBytes(r.error.message) + stringBytes(r.error.code)
+  let n = objectBytes(RESULT_FIELDS) + stringBytes(r.origin) + stringBytes(r.url) + optionalStringBytes(r.finalUrl)
+  if (r.redirects.length) n += objectBytes(1) + r.redirects.length * 8
+  for (const h of r.redirects) n += objectBytes(HOP_FIELDS) + stringBytes(h.url) + optionalStringBytes(h.location)
+  if (r.headers) {
+    let fields = 0
+    for (const k in r.headers) {
+      n += stringBytes(k) + stringBytes(r.headers[k])
+      fields++
+    }
+    n += objectBytes(fields)
+  }
+  if (r.error) n += objectBytes(FAILURE_FIELDS) + stringBytes(r.error.message) + optionalStringBytes(r.error.code)
   return n
 }
 
@@ -103,27 +124,27 @@ function resultBytes(r: RobotsFetchResult | undefined): number {
  *   being used, up to `maxStaleMs` (30 days) after it was fetched; then the
  *   origin is treated as unavailable (allow all). Without any copy, unreachable
  *   means disallow all.
- * - `maxBytes` bounds the whole cache; least recently used entries are evicted.
- *   Sizes come from `Robots.memoryUsage()` and are re-measured on each hit, as
- *   compiled matchers grow.
+ * - `maxBytes` bounds the whole cache (a ByteLru, src/byte-lru.ts): least
+ *   recently used entries are evicted. Sizes come from `Robots.memoryUsage()`
+ *   and are re-measured on each hit, as compiled matchers grow.
  */
 export class RobotsCache {
-  private readonly entries = new Map<string, Entry>()
+  private readonly entries: ByteLru<string, Entry>
   private readonly inflight = new Map<string, Promise<RobotsLookup>>()
   private readonly fetchOptions: FetchRobotsOptions
   private readonly now: () => number
-  private readonly maxBytes: number
   private readonly maxStaleMs: number
-  private bytes = 0
-  private counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0, evictions: 0 }
+  private counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0 }
 
   constructor(options: RobotsCacheOptions = {}) {
-    const { maxBytes, maxStaleMs, ...fetchOptions } = options
-    if (maxBytes !== undefined && !(maxBytes >= 0)) throw new RobotsInputError(`maxBytes must be >= 0, got ${maxBytes}`)
-    if (maxStaleMs !== undefined && !(maxStaleMs >= 0)) {
-      throw new RobotsInputError(`maxStaleMs must be >= 0, got ${maxStaleMs}`)
+    if (typeof options !== 'object' || options === null) {
+      throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
-    this.maxBytes = maxBytes ?? DEFAULT_MAX_BYTES
+    const { maxBytes, maxStaleMs, ...fetchOptions } = options
+    if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
+      throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
+    }
+    this.entries = new ByteLru({ maxBytes: maxBytes ?? DEFAULT_MAX_BYTES })
     this.maxStaleMs = maxStaleMs ?? DEFAULT_MAX_STALE_MS
     this.now = options.now ?? Date.now
     this.fetchOptions = { ...fetchOptions, now: this.now }
@@ -146,12 +167,11 @@ export class RobotsCache {
   /** Like `get`, with the fetch result and the basis of the rules served. */
   async lookup(url: string | URL): Promise<RobotsLookup> {
     const origin = originOf(url)
-    const entry = this.entries.get(origin)
+    const entry = this.entries.peek(origin)
     if (entry && this.now() < entry.lookup.expiresAt) {
       this.counters.hits++
-      this.entries.delete(origin) // move to the most recently used end
-      this.entries.set(origin, entry)
-      this.measure(origin, entry)
+      this.entries.get(origin) // now the most recently used
+      this.entries.resize(origin, entryBytes(entry))
       return entry.lookup
     }
     this.counters.misses++
@@ -167,33 +187,29 @@ export class RobotsCache {
 
   /** The entry for `url`'s origin, fresh or expired, without fetching or touching the LRU order. */
   peek(url: string | URL): RobotsLookup | undefined {
-    return this.entries.get(originOf(url))?.lookup
+    return this.entries.peek(originOf(url))?.lookup
   }
 
   /** Forgets `url`'s origin. */
   delete(url: string | URL): boolean {
-    const origin = originOf(url)
-    const entry = this.entries.get(origin)
-    if (!entry) return false
-    this.entries.delete(origin)
-    this.bytes -= entry.bytes
-    return true
+    return this.entries.delete(originOf(url))
   }
 
   /** Forgets everything (fetches in flight still complete and are stored). */
   clear(): void {
     this.entries.clear()
-    this.bytes = 0
   }
 
   /** Counters and size. */
   stats(): RobotsCacheStats {
-    return { ...this.counters, entries: this.entries.size, bytes: this.bytes, maxBytes: this.maxBytes }
+    const e = this.entries
+    return { ...this.counters, evictions: e.evictions, entries: e.size, bytes: e.bytes, maxBytes: e.maxBytes }
   }
 
   /** Sets the counters to zero (size is kept). */
   resetStats(): void {
-    this.counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0, evictions: 0 }
+    this.counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0 }
+    this.entries.evictions = 0
   }
 
   private async refresh(origin: string, prev: Entry | undefined): Promise<RobotsLookup> {
@@ -206,7 +222,6 @@ export class RobotsCache {
         reachableAt: result.fetchedAt,
         good: result,
         fixedBytes: 0,
-        bytes: 0,
       }
     } else {
       const reachableAt = prev?.reachableAt ?? result.fetchedAt
@@ -221,54 +236,32 @@ export class RobotsCache {
         this.counters.stale++
       }
       if (good) lookup.previous = good
-      entry = { lookup, reachableAt, fixedBytes: 0, bytes: 0 }
+      entry = { lookup, reachableAt, fixedBytes: 0 }
       if (good) entry.good = good
     }
     entry.fixedBytes =
-      ENTRY_OVERHEAD + stringBytes(origin) + resultBytes(result) + (entry.good !== result ? resultBytes(entry.good) : 0)
-    const old = this.entries.get(origin)
-    if (old) {
-      this.entries.delete(origin)
-      this.bytes -= old.bytes
-    }
-    this.entries.set(origin, entry)
-    this.measure(origin, entry)
+      BYTE_LRU_ENTRY_BYTES + objectBytes(ENTRY_FIELDS) + objectBytes(LOOKUP_FIELDS) + stringBytes(origin) +
+      resultBytes(result) + (entry.good !== result ? resultBytes(entry.good) : 0)
+    // Replaces an earlier entry; evicts least recently used ones down to the budget (this one too, when it alone is over).
+    this.entries.set(origin, entry, entryBytes(entry))
     return entry.lookup
   }
 
+  /** Re-measures an entry after use (its matchers grow as they compile) and restores the budget. */
   private remeasure(origin: string): void {
-    const entry = this.entries.get(origin)
-    if (entry) this.measure(origin, entry)
+    const entry = this.entries.peek(origin)
+    if (entry) this.entries.resize(origin, entryBytes(entry))
   }
+}
 
-  /** Recomputes an entry's size (rules grow as matchers compile) and evicts down to the budget. */
-  private measure(origin: string, entry: Entry): void {
-    const a = entry.lookup.robots
-    const b = entry.lookup.result.robots
-    const c = entry.good?.robots
-    let bytes = entry.fixedBytes
-    if (!isShared(a)) bytes += a.memoryUsage()
-    if (b !== a && !isShared(b)) bytes += b.memoryUsage()
-    if (c && c !== a && c !== b && !isShared(c)) bytes += c.memoryUsage()
-    this.bytes += bytes - entry.bytes
-    entry.bytes = bytes
-    this.evict(origin)
-  }
-
-  /** Drops least recently used entries until the budget holds (the newest entry too, when it alone is over). */
-  private evict(newest: string): void {
-    for (const [origin, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) return
-      if (origin === newest) continue
-      this.drop(origin, entry)
-    }
-    const entry = this.entries.get(newest)
-    if (entry && this.bytes > this.maxBytes) this.drop(newest, entry)
-  }
-
-  private drop(origin: string, entry: Entry): void {
-    this.entries.delete(origin)
-    this.bytes -= entry.bytes
-    this.counters.evictions++
-  }
+/** An entry's size: its fixed part plus the rules it holds (the shared allow-all and disallow-all cost nothing). */
+function entryBytes(entry: Entry): number {
+  const a = entry.lookup.robots
+  const b = entry.lookup.result.robots
+  const c = entry.good?.robots
+  let bytes = entry.fixedBytes
+  if (!isShared(a)) bytes += a.memoryUsage()
+  if (b !== a && !isShared(b)) bytes += b.memoryUsage()
+  if (c && c !== a && c !== b && !isShared(c)) bytes += c.memoryUsage()
+  return bytes
 }
