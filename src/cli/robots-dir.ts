@@ -1,6 +1,7 @@
 /**
  * `--robots-dir DIR`: each URL is judged by the robots.txt named after its
- * host in DIR (`DIR/<host>`, the layout of `../shared/corpus/robots/<source>/`).
+ * host in DIR: `DIR/<host>`, one file per host holding that host's robots.txt
+ * as served (`DIR/www.example.com`, `DIR/[::1]`).
  * The host is the URL's host lowercased (ASCII), without userinfo or port; an
  * IPv6 literal keeps its brackets. A file is parsed on first use and its
  * compiled matcher kept in a bounded LRU cache (hosts with no file are cached
@@ -10,6 +11,8 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseRobots, type AgentMatcher } from '../index.js'
+import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
+import { stringBytes } from '../memory.js'
 import { CliError, readError } from './errors.js'
 import { findHost } from './url-host.js'
 import type { FilterStats } from './stats.js'
@@ -36,9 +39,9 @@ const READ_CAP = 1 << 20
 /** Errors that mean "no robots.txt for this host". */
 const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL', 'ELOOP'])
 
-interface Entry {
-  matcher: AgentMatcher | null
-  bytes: number
+/** Bytes of a cache entry besides its matcher: the host key and the LRU's bookkeeping (src/memory.ts). */
+function hostBytes(host: string): number {
+  return BYTE_LRU_ENTRY_BYTES + stringBytes(host)
 }
 
 /** Judges URL lines by the robots.txt of their host, from a directory. */
@@ -48,11 +51,9 @@ export class RobotsDirectory {
   private readonly dirPrefix: Buffer
   private readonly agent: string
   private readonly missingCode: number
-  private readonly maxHosts: number
-  private readonly maxBytes: number
   private readonly stats: FilterStats
-  private readonly cache = new Map<string, Entry>()
-  private cachedBytes = 0
+  /** Host → its matcher (null: no file), LRU under `maxHosts` and `maxBytes`. */
+  private readonly cache: ByteLru<string, AgentMatcher | null>
   private readonly range = new Int32Array(3)
   /** `scheme://authority` and its terminator, as in the previous line with a host. */
   private prefix = new Uint8Array(256)
@@ -75,8 +76,7 @@ export class RobotsDirectory {
     this.dirPrefix = Buffer.from(dir.endsWith('/') ? dir : `${dir}/`)
     this.agent = options.agent
     this.missingCode = options.missingAllowed ? 1 : 0
-    this.maxHosts = options.maxHosts ?? 10_000
-    this.maxBytes = options.maxBytes ?? 256 << 20
+    this.cache = new ByteLru({ maxBytes: options.maxBytes ?? 256 << 20, maxEntries: options.maxHosts ?? 10_000 })
     this.stats = stats
   }
 
@@ -141,39 +141,24 @@ export class RobotsDirectory {
     }
     const key = Buffer.from(last.buffer, last.byteOffset, len).toString('latin1')
     this.lastLength = len
-    let entry = this.cache.get(key)
-    if (entry !== undefined) {
-      // Refresh its place in the LRU order and its size (matchers grow as they compile).
-      this.cache.delete(key)
-      this.cache.set(key, entry)
-      if (entry.matcher !== null) {
-        const size = entry.matcher.memoryUsage()
-        this.cachedBytes += size - entry.bytes
-        entry.bytes = size
-      }
+    let matcher = this.cache.get(key)
+    if (matcher !== undefined) {
+      // Now the most recently used; re-measured, as matchers grow as they compile.
+      if (matcher !== null) this.cache.resize(key, hostBytes(key) + matcher.memoryUsage())
     } else {
-      entry = this.load(key)
-      this.cache.set(key, entry)
-      this.cachedBytes += entry.bytes
-      this.evict()
+      matcher = this.load(key)
+      // Evicts least recently used hosts down to the budget. An entry alone
+      // over it is not kept; its matcher still judges this host's lines.
+      this.cache.set(key, matcher, hostBytes(key) + (matcher === null ? 0 : matcher.memoryUsage()))
     }
-    this.lastMatcher = entry.matcher
+    this.lastMatcher = matcher
   }
 
-  private evict(): void {
-    for (const [key, entry] of this.cache) {
-      if (this.cache.size <= this.maxHosts && this.cachedBytes <= this.maxBytes) break
-      if (this.cache.size === 1) break
-      this.cache.delete(key)
-      this.cachedBytes -= entry.bytes
-    }
-  }
-
-  /** Reads and compiles `DIR/<host>`; a null matcher when there is no such file. */
-  private load(host: string): Entry {
+  /** Reads and compiles `DIR/<host>`; null when there is no such file. */
+  private load(host: string): AgentMatcher | null {
     if (host === '.' || host === '..' || host.includes('\0') || host.length > 255) {
       this.stats.hostsMissing++
-      return { matcher: null, bytes: 64 }
+      return null
     }
     const path = join(this.dir, host)
     let body: Uint8Array
@@ -182,7 +167,7 @@ export class RobotsDirectory {
       fd = openSync(Buffer.concat([this.dirPrefix, Buffer.from(host, 'latin1')]), 'r')
       if (!fstatSync(fd).isFile()) {
         this.stats.hostsMissing++
-        return { matcher: null, bytes: 64 }
+        return null
       }
       let n = 0
       for (;;) {
@@ -197,7 +182,7 @@ export class RobotsDirectory {
       const code = (err as { code?: unknown }).code
       if (typeof code === 'string' && ABSENT.has(code)) {
         this.stats.hostsMissing++
-        return { matcher: null, bytes: 64 }
+        return null
       }
       throw readError('robots.txt', path, err)
     } finally {
@@ -205,6 +190,6 @@ export class RobotsDirectory {
     }
     const matcher = parseRobots(body).agent(this.agent)
     this.stats.robotsLoaded++
-    return { matcher, bytes: 64 + host.length + matcher.memoryUsage() }
+    return matcher
   }
 }
