@@ -1,15 +1,15 @@
 /**
  * The per-block loop of `filter`: walks the lines of a block straight from the
  * byte buffer (no string per line), judges each, counts it, and hands it to the
- * emitter. Lines end at LF; a CR right before the LF (or at the very end of
- * the input) is not part of the URL; an empty line is judged as `/` would be
- * (the reference's empty URL).
+ * emitter. Lines are cut by the core's line convention (src/match/lines.ts:
+ * LF ends a line, a CR right before the LF or ending the input is not part
+ * of the URL, an empty line is judged as `/`).
  *
  * With one robots.txt the block goes through `matchLines` once, which also
- * reports where each line ends (one pass over the bytes finds line ends, path
- * starts and verdicts); with `--robots-dir` each line is judged by its host's
- * matcher through `matchRange`. Both split lines the same way.
+ * reports where each line ends; with `--robots-dir` each line is judged by its
+ * host's matcher through `matchRange`. Both cut lines with the same functions.
  */
+import { lineEnd, urlEnd } from '../match/lines.js'
 import type { LineEmitter } from './emitter.js'
 import type { FilterStats } from './stats.js'
 import { isUrlOrPath } from './url-host.js'
@@ -56,8 +56,7 @@ export function judgeBlock(
     const count = judge.judgeLines(bytes, verdicts, ruleLines, lineEnds)
     for (let k = 0; k < count; k++) {
       const lf = lineEnds[k]
-      // A CR before the LF, or ending the input, is not part of the URL.
-      const end = lf > pos && bytes[lf - 1] === 13 ? lf - 1 : lf
+      const end = urlEnd(bytes, pos, lf)
       const code = ruleLines[k] * 2 + verdicts[k]
       allowed += verdicts[k]
       if (!isUrlOrPath(bytes, pos, end)) invalid++
@@ -69,24 +68,15 @@ export function judgeBlock(
     pos = n
   }
   while (pos < n) {
-    const lf = block.indexOf(10, pos)
-    if (lf < 0) {
-      // A last line without LF; a CR that ends the input is not part of the URL either (as in matchLines).
-      const end = n > pos && bytes[n - 1] === 13 ? n - 1 : n
-      const code = judge.judge(bytes, pos, end)
-      lines++
-      allowed += code & 1
-      if (!isUrlOrPath(bytes, pos, end)) invalid++
-      emitter.lastLine(bytes, pos, end, n, code, terminateLast)
-      pos = n
-      break
-    }
-    const end = lf > pos && bytes[lf - 1] === 13 ? lf - 1 : lf
+    // On the Buffer, lineEnd finds the LF with Buffer#indexOf (memchr).
+    const lf = lineEnd(block, pos)
+    const end = urlEnd(bytes, pos, lf)
     const code = judge.judge(bytes, pos, end)
     lines++
     allowed += code & 1
     if (!isUrlOrPath(bytes, pos, end)) invalid++
-    emitter.line(bytes, pos, end, lf + 1, code)
+    if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+    else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     pos = lf + 1
   }
   emitter.endBlock(bytes)
