@@ -2,7 +2,7 @@
 // Entries: index and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 rmSync('dist', { recursive: true, force: true })
@@ -27,30 +27,26 @@ for (const entry of ['index', 'compat']) {
     })
   }
 }
-if (existsSync('src/node.ts')) {
-  for (const format of ['esm', 'cjs']) {
-    await build({
-      ...common,
-      entryPoints: ['src/node.ts'],
-      platform: 'node',
-      format,
-      outfile: format === 'esm' ? 'dist/node.js' : 'dist/node.cjs',
-    })
-  }
-}
-if (existsSync('src/cli/main.ts')) {
+for (const format of ['esm', 'cjs']) {
   await build({
     ...common,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints: ['src/node.ts'],
     platform: 'node',
-    format: 'esm',
-    outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    format,
+    outfile: format === 'esm' ? 'dist/node.js' : 'dist/node.cjs',
   })
-  chmodSync('dist/cli.js', 0o755)
 }
-const tsc = ['node_modules/typescript/bin/tsc']
-execFileSync(process.execPath, [...tsc, '-p', existsSync('src/node.ts') ? 'tsconfig.node.json' : 'tsconfig.json'], { stdio: 'inherit' })
+await build({
+  ...common,
+  entryPoints: ['src/cli/main.ts'],
+  platform: 'node',
+  format: 'esm',
+  outfile: 'dist/cli.js',
+  banner: { js: '#!/usr/bin/env node' },
+})
+chmodSync('dist/cli.js', 0o755)
+// Declarations of every entry (tsconfig.node.json includes the Node entry and the CLI).
+execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'], { stdio: 'inherit' })
 
 // Types for `require` (the exports map's "require" → "types"): in a
 // "type": "module" package a .d.ts describes ES modules, so TypeScript under

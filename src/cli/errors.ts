@@ -1,7 +1,9 @@
 /**
  * Errors of the command line. Every error the CLI reports is one of these: a
  * stable `code`, the process exit code, and a one-line message that names the
- * file or option at fault.
+ * file or option at fault. They stay inside the process (main.ts prints them);
+ * errors of the library (src/errors.ts) that reach main.ts are printed with
+ * their own code.
  */
 
 /** Stable codes of CLI errors. */
@@ -10,7 +12,6 @@ export type CliErrorCode =
   | 'ERR_READ' // a file or stream could not be read: exit 1
   | 'ERR_WRITE' // stdout could not be written (other than a closed pipe): exit 1
   | 'ERR_FETCH' // a robots.txt URL could not be fetched: exit 1
-  | 'ERR_UNSUPPORTED' // a feature that this build does not provide: exit 1
   | 'ERR_ADAPTER' // compare: the implementation under test could not be run or broke its protocol: exit 1
 
 /** An error the CLI reports as one line on stderr before exiting with `exitCode`. */

@@ -20,21 +20,13 @@ export interface LoadedRobots {
   readonly fetched?: 'ok' | 'unavailable' | 'unreachable'
 }
 
-/** Options of `loadRobots`. */
-export interface LoadRobotsOptions {
-  /** `User-Agent` header when fetching a URL (default `robots-automaton/<version>`). */
-  readonly userAgent?: string
-  /** Fetch deadline in milliseconds. */
-  readonly timeoutMs?: number
-}
-
 /** Whether a ROBOTS argument is a URL to fetch. */
 export function isRobotsUrl(source: string): boolean {
   return /^https?:\/\//i.test(source)
 }
 
 /** Loads ROBOTS (see the module comment); a `CliError` (exit 1) when it cannot be read or fetched. */
-export async function loadRobots(source: string, options: LoadRobotsOptions = {}): Promise<LoadedRobots> {
+export async function loadRobots(source: string): Promise<LoadedRobots> {
   if (source === '-') {
     try {
       return { robots: await parseRobotsStream(process.stdin), name: '<stdin>' }
@@ -42,7 +34,7 @@ export async function loadRobots(source: string, options: LoadRobotsOptions = {}
       throw readError('robots.txt from', 'stdin', err)
     }
   }
-  if (isRobotsUrl(source)) return fetchUrl(source, options)
+  if (isRobotsUrl(source)) return fetchUrl(source)
   try {
     return { robots: await parseRobotsFile(source), name: source }
   } catch (err) {
@@ -50,13 +42,11 @@ export async function loadRobots(source: string, options: LoadRobotsOptions = {}
   }
 }
 
-async function fetchUrl(url: string, options: LoadRobotsOptions): Promise<LoadedRobots> {
+/** Fetches a robots.txt URL with the access method, as `robots-automaton/<version>`. */
+async function fetchUrl(url: string): Promise<LoadedRobots> {
   let result
   try {
-    result = await fetchRobots(url, {
-      userAgent: options.userAgent ?? `${PROGRAM}/${version()}`,
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    })
+    result = await fetchRobots(url, { userAgent: `${PROGRAM}/${version()}` })
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${message}`)

@@ -4,17 +4,18 @@
  * reported as one line and exits 1. Writing to a closed stderr is ignored.
  */
 import { PROGRAM } from './help.js'
-import { describeSystemError } from './errors.js'
+import { CliError, describeSystemError } from './errors.js'
 
 let installed = false
 
-/** Ends the process after a failed write to stdout (exit 0 for a closed pipe, else 1 with a message). */
+/** Ends the process after a failed write to stdout (exit 0 for a closed pipe, else ERR_WRITE: 1 with a message). */
 function stdoutFailed(err: NodeJS.ErrnoException): never {
   if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
+  const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
   try {
-    process.stderr.write(`${PROGRAM}: cannot write to stdout: ${describeSystemError(err)}\n`)
+    process.stderr.write(`${PROGRAM}: ${failure.message}\n`)
   } finally {
-    process.exit(1)
+    process.exit(failure.exitCode)
   }
 }
 

@@ -17,7 +17,7 @@ export function escapePatternBytes(src: Uint8Array): Uint8Array {
   let capitalize = false
   for (let i = 0; i < n; i++) {
     const b = src[i]
-    if (b === 37 && i + 2 < n + 0 && isHex(src[i + 1]) && isHex(src[i + 2])) {
+    if (b === 37 && i + 2 < n && isHex(src[i + 1]) && isHex(src[i + 2])) {
       if (src[i + 1] >= 97 || src[i + 2] >= 97) capitalize = true
       i += 2
     } else if (b >= 0x80) {

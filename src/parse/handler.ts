@@ -1,7 +1,9 @@
 /**
  * The interface between the parser and its consumers (the reference's
- * RobotsParseHandler): the rule compiler, the per-line reporter, the linter
- * and the explainer all consume one parse through it.
+ * RobotsParseHandler). Two handlers ship: the rule builder
+ * (rules/builder.ts: the compact rules, sitemaps and the diagnostics that
+ * `lint` prints) and the per-line reporter (line-report.ts: the reference's
+ * RobotsParsingReporter); `parseInto(body, handler)` runs any other.
  *
  * Values arrive as `bytes[start, end)`: offsets into a buffer that is only
  * valid during the call (no view is made per line; copy what you keep).
@@ -31,13 +33,21 @@ export const LineFlag = {
   hasNonAscii: 256,
 } as const
 
-/** The key a directive line was read as. */
+/**
+ * The key a directive line was read as (`classifyKey`'s result): a kind, plus
+ * {@link KeyKind.TypoFlag} when the key was read through an accepted typo.
+ * `kind & KeyKind.KindMask` is the kind.
+ */
 export const KeyKind = {
   UserAgent: 1,
   Allow: 2,
   Disallow: 3,
   Sitemap: 4,
   Unknown: 5,
+  /** Bits of the kind. */
+  KindMask: 7,
+  /** Set when the key is an accepted typo (`useragent`, `dissallow`, `site-map`, ...). */
+  TypoFlag: 8,
 } as const
 
 /** Receives one parse, line by line. All methods are called in line order. */

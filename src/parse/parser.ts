@@ -9,15 +9,11 @@
  * whitespace-separated tokens. Keys are matched case-insensitively by prefix,
  * with the reference's accepted typos.
  */
+import { isSpace } from './ascii.js'
 import { escapePatternBytes } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { LINE_HAS_PERCENT, LineReader } from './reader.js'
 import { describeValue, RobotsInputError } from '../errors.js'
-
-function isSpace(b: number): boolean {
-  // ' ', \t, \n, \v, \f, \r (absl::ascii_isspace)
-  return b === 32 || (b >= 9 && b <= 13)
-}
 
 function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: string): boolean {
   const n = word.length
@@ -32,7 +28,8 @@ function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: str
 
 /**
  * Classifies a key like the reference's ParsedRobotsKey::Parse.
- * Returns `kind`, plus 8 when the key was read through an accepted typo.
+ * Returns a {@link KeyKind}, with `KeyKind.TypoFlag` set when the key was
+ * read through an accepted typo.
  */
 export function classifyKey(s: Uint8Array, from: number, to: number): number {
   const sw = (w: string) => startsWithIgnoreCase(s, from, to, w)
@@ -40,19 +37,19 @@ export function classifyKey(s: Uint8Array, from: number, to: number): number {
   switch (s[from] | 32) {
     case 117: // u
       if (sw('user-agent')) return KeyKind.UserAgent
-      if (sw('useragent') || sw('user agent')) return KeyKind.UserAgent | 8
+      if (sw('useragent') || sw('user agent')) return KeyKind.UserAgent | KeyKind.TypoFlag
       return KeyKind.Unknown
     case 97: // a
       return sw('allow') ? KeyKind.Allow : KeyKind.Unknown
     case 100: // d
       if (sw('disallow')) return KeyKind.Disallow
       if (sw('dissallow') || sw('dissalow') || sw('disalow') || sw('diasllow') || sw('disallaw')) {
-        return KeyKind.Disallow | 8
+        return KeyKind.Disallow | KeyKind.TypoFlag
       }
       return KeyKind.Unknown
     case 115: // s
       if (sw('sitemap')) return KeyKind.Sitemap
-      if (sw('site-map')) return KeyKind.Sitemap | 8
+      if (sw('site-map')) return KeyKind.Sitemap | KeyKind.TypoFlag
       return KeyKind.Unknown
     default:
       return KeyKind.Unknown
@@ -126,8 +123,8 @@ export function parseLine(
   while (valStart < end && isSpace(raw[valStart])) valStart++
   flags |= LineFlag.hasDirective
   const kind = classifyKey(raw, start, keyEnd)
-  if (kind & 8) flags |= LineFlag.isAcceptableTypo
-  const type = kind & 7
+  if (kind & KeyKind.TypoFlag) flags |= LineFlag.isAcceptableTypo
+  const type = kind & KeyKind.KindMask
   if (type === KeyKind.UserAgent) handler.userAgent(lineNumber, raw, valStart, end)
   else if (type === KeyKind.Sitemap) handler.sitemap(lineNumber, raw, valStart, end)
   else {

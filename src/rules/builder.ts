@@ -8,6 +8,7 @@ import { extensionKind, readExtension } from './extensions.js'
 import { latin1 } from '../parse/escape.js'
 import { LineFlag, type ParseHandler } from '../parse/handler.js'
 import { isValidUtf8 } from '../parse/utf8.js'
+import { isSpace } from '../parse/ascii.js'
 import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
 /** Keys the reference reports as "Unused": known, but carrying no access rule. */
@@ -25,10 +26,6 @@ const MAX_KNOWN_KEY = 14
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })
 
-function isSpaceByte(b: number): boolean {
-  return b === 32 || (b >= 9 && b <= 13)
-}
-
 /** Builds the compact rules of one body; feed it to the parser, then call `finish()`. */
 export class RobotsBuilder implements ParseHandler {
   readonly diagnostics = new DiagnosticList()
@@ -45,7 +42,7 @@ export class RobotsBuilder implements ParseHandler {
   userAgent(line: number, bytes: Uint8Array, start: number, end: number): void {
     const value = bytes.subarray(start, end)
     this.inGroup = true
-    if (value.length >= 1 && value[0] === 42 && (value.length === 1 || isSpaceByte(value[1]))) {
+    if (value.length >= 1 && value[0] === 42 && (value.length === 1 || isSpace(value[1]))) {
       this.events.add(EventType.UaGlobal, line, 0)
       return
     }
@@ -59,7 +56,7 @@ export class RobotsBuilder implements ParseHandler {
     }
     this.events.add(EventType.UaName, line, index)
     if (value.length === 0) this.diagnostics.add('empty-user-agent', line)
-    else if (n < value.length && value[n] !== 47 && !isSpaceByte(value[n])) {
+    else if (n < value.length && value[n] !== 47 && !isSpace(value[n])) {
       this.diagnostics.add('user-agent-cut', line, `"${utf8.decode(value)}" is read as "${latin1(value.subarray(0, n))}"`)
     }
   }
@@ -117,7 +114,7 @@ export class RobotsBuilder implements ParseHandler {
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) {
       this.sawContent = true
       let i = start
-      while (i < end && isSpaceByte(bytes[i])) i++
+      while (i < end && isSpace(bytes[i])) i++
       if (i < end && bytes[i] === 60 /* < */) this.diagnostics.add('html-body', line)
     }
   }
