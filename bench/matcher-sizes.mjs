@@ -14,7 +14,7 @@ const rows = []
 for (const host of corpus.hosts) {
   const m = parseRobots(host.bytes, { matcherBudget: 1 << 30 }).agent('Googlebot')
   for (const u of host.urls) m.isAllowed(u)
-  rows.push({ host: host.host, bytes: m.memoryUsage(), states: m.engine.dfa.stateCount })
+  rows.push({ host: host.host, bytes: m.memoryUsage(), states: m.stats().states })
 }
 rows.sort((a, b) => a.bytes - b.bytes)
 const q = (f) => rows[Math.min(rows.length - 1, Math.floor(rows.length * f))]

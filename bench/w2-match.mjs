@@ -33,7 +33,7 @@ const ourHosts = corpus.hosts.map((h) => {
   const lines = encoder.encode(h.urls.join('\n'))
   return { host: h.host, matcher, urls: h.urls, lines, out: new Uint8Array(h.urls.length) }
 })
-const flushes = (h) => h.matcher.engine?.dfa?.flushes ?? 0
+const flushes = (h) => h.matcher.stats().flushes
 const theirGroups = []
 for (const h of corpus.hosts) for (const o of h.origins) theirGroups.push({ parser: robotsParser(o.robotsUrl, h.text), urls: o.urls })
 const n = corpus.urlCount

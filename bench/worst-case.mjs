@@ -15,7 +15,7 @@
 //   so a 64 KiB URL does not start with an 8 KiB one already seen); the ratio t(64 KiB) / t(8 KiB)
 //   (8 = linear in the URL length);
 // - matcher.memoryUsage(), the DFA's cached state count and its flush count
-//   (matcher.engine.dfa.flushes: times the state cache hit the budget and
+//   (matcher.stats().flushes: times the state cache hit the budget and
 //   was dropped).
 // Baseline: the library's own plain engine (parseRobots(body, { engine:
 // 'plain' }): every rule matched against the path, no automaton), on the
@@ -68,7 +68,7 @@ for (const f of files) {
     // Warm: the same 8 KiB URL again, all its states built (unless flushed).
     const again = f.url(URL_LENGTHS[0], URL_LENGTHS[0] + 1)
     const [warmMs] = timeOnce(() => matcher.isAllowed(again))
-    const dfa = matcher.engine.dfa
+    const stats = matcher.stats()
     const r = {
       file: f.name,
       description: f.description,
@@ -83,9 +83,9 @@ for (const f of files) {
       repeatUrlMs: warmMs,
       ratio64to8: perLength[URL_LENGTHS[1]].medianMs / perLength[URL_LENGTHS[0]].medianMs,
       memoryUsage: matcher.memoryUsage(),
-      states: dfa.stateCount,
-      positions: dfa.positionCount,
-      flushes: dfa.flushes,
+      states: stats.states,
+      positions: stats.positions,
+      flushes: stats.flushes,
     }
     results.push(r)
     const a = perLength[URL_LENGTHS[0]]

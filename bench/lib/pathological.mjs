@@ -1,5 +1,5 @@
 // Pathological robots.txt files and URLs, generated in code (deterministic:
-// a seeded PRNG), for bench/worst-case.mjs and for tests:
+// the seeded PRNG of test/support/prng.mjs), for bench/worst-case.mjs:
 //
 //   import { pathologicalFiles, pathologicalUrl } from '../bench/lib/pathological.mjs'
 //   for (const f of pathologicalFiles()) { const m = parseRobots(f.body).agent('Googlebot'); m.isAllowed(f.url(8192)) }
@@ -13,17 +13,9 @@
 // URLs (a final letter the URLs never contain, or `$`), so no verdict is
 // reached before the end of the URL.
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function prng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng } from '../../test/support/prng.mjs'
+
+export { prng }
 
 function pick(rand, s) {
   return s[Math.floor(rand() * s.length)]

@@ -68,8 +68,8 @@ export function fixedChunks(body: Uint8Array, size: number): Uint8Array[] {
   return out
 }
 
-/** mulberry32, the seeded PRNG the benchmarks' generators use too (bench/lib/pathological.mjs). */
-export { prng as seededRandom } from '../../bench/lib/pathological.mjs'
+/** mulberry32, the seeded PRNG the benchmarks' generators use too (one home: ./prng.mjs). */
+export { prng as seededRandom } from './prng.mjs'
 
 /** Random sorted cut offsets in (0, length), `parts - 1` of them (duplicates allowed: empty chunks). */
 export function randomOffsets(length: number, parts: number, rnd: () => number): number[] {
