@@ -9,10 +9,12 @@
  * - an empty line is judged as the empty URL, that is as `/` (the
  *   reference's GetPathParamsQuery of `""`), so no line is ever dropped.
  *
- * `AgentMatcher.matchLines` and the CLI's per-block loop (cli/judge-lines.ts)
- * both cut lines with these functions; test/match/match-lines.test.ts runs
- * one data suite over both. (A one-pass loop fusing this with the automaton's
- * path scan was measured no faster: bench/RESULTS.md.)
+ * `AgentMatcher.matchLines` (for engines without a batch form) and the CLI's
+ * per-block loop (cli/judge-lines.ts) cut lines with these functions.
+ * `AutomatonEngine.decideLines` applies the same rule inside its fused
+ * one-pass loop: a copy kept for speed (measured in bench/RESULTS.md) and
+ * marked there. One data suite, test/match/match-lines.test.ts, runs over
+ * every engine and over the CLI's loop.
  */
 
 import { RobotsRangeError } from '../errors.js'

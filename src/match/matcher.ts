@@ -57,6 +57,23 @@ export interface MatchEngine {
   decideBytes(url: Uint8Array, start: number, end: number): number
   /** The same for a URL string (matched as its UTF-8 bytes). */
   decideString(url: string): number
+  /**
+   * Optional batch form: judges every line of `bytes` (the convention of
+   * lines.ts), writing `allow[r]` (1 when no rule) into `out` and `lines[r]`
+   * (`fallbackLine` when no rule) into `ruleLines`, and each line's end into
+   * `lineEnds`; returns the number of lines. Throws a RobotsRangeError
+   * (ERR_CAPACITY) when an array is full. Without it, `matchLines` cuts the
+   * lines with lines.ts and calls `decideBytes` per line.
+   */
+  decideLines?(
+    bytes: Uint8Array,
+    out: Uint8Array,
+    ruleLines: Int32Array | undefined,
+    allow: Uint8Array,
+    lines: Int32Array,
+    fallbackLine: number,
+    lineEnds?: Int32Array,
+  ): number
   /** Bytes held by the engine. */
   memoryUsage(): number
   /** Figures for tuning and benchmarks. */
@@ -135,6 +152,9 @@ export class AgentMatcher {
     out ??= new Uint8Array(countLines(bytes))
     const rules = this.rules
     const engine = this.engine
+    if (engine.decideLines) {
+      return out.subarray(0, engine.decideLines(bytes, out, ruleLines, rules.allow, rules.lines, this.fallbackLine, lineEnds))
+    }
     const n = bytes.length
     let lines = 0
     for (let start = 0; start < n; lines++) {

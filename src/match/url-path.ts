@@ -12,10 +12,11 @@
  *
  * The start scan is written twice on purpose, for bytes and for strings
  * (UTF-16 code units; the characters it looks for are ASCII, so positions
- * agree), so that a string URL is matched without making its bytes. One data
- * suite checks both: the URL cases of test/match/url-path.test.ts run over
- * strings, bytes and `matchLines`, against the GetPathParamsQuery vectors of
- * the reference. The automaton's hot loops end the path with its byte
+ * agree), so that a string URL is matched without making its bytes; and
+ * `AutomatonEngine.decideLines` fuses a third copy into its one-pass line
+ * loop, kept for speed and marked there. One data suite checks all three:
+ * the URL cases of test/match/url-path.test.ts run over strings, bytes and
+ * `matchLines`, against the reference's GetPathParamsQuery vectors. The automaton's hot loops end the path with its byte
  * classes instead of {@link pathEndBytes} (`#` and NUL form the END class,
  * byte-classes.ts).
  */
@@ -59,6 +60,8 @@ export const enum PathByte {
   Hash = 3,
   /** `:`: may start the `://` after a scheme. */
   Colon = 4,
+  /** LF (only in the table of AutomatonEngine.decideLines): the line ends. */
+  LineEnd = 5,
 }
 
 /** {@link PathByte} of every byte. */

@@ -10,13 +10,22 @@
  */
 import type { EngineStats, MatchEngine } from '../matcher.js'
 import type { RuleSet } from '../../rules/rule-set.js'
-import { afterSlash, PATH_IS_SLASH, pathStartBytes, pathStartString } from '../url-path.js'
+import { checkRoom, CR, LF } from '../lines.js'
+import { afterSlash, PATH_BYTE, PATH_IS_SLASH, PathByte, pathStartAt, pathStartBytes, pathStartString } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 import { endColumn, hasRow, isUnknown, ruleOf } from './state.js'
 
 const encoder = new TextEncoder()
 /** Reused by decideString; grows to the longest URL seen (3 bytes per UTF-16 unit at most). */
 let scratch = new Uint8Array(4096)
+
+const SLASH = 47
+/** decideLines: no terminal state reached yet (rule indices are >= -1). */
+const UNDECIDED = -2
+
+/** For decideLines' path scan: PATH_BYTE's kinds, plus LineEnd for LF. */
+const LINE_PATH_BYTE = PATH_BYTE.slice()
+LINE_PATH_BYTE[LF] = PathByte.LineEnd
 
 /** A MatchEngine running a LazyDfa. */
 export class AutomatonEngine implements MatchEngine {
@@ -111,6 +120,102 @@ export class AutomatonEngine implements MatchEngine {
       written = encoder.encodeInto(url, buf).written
     }
     return this.decideBytes(buf, 0, written!)
+  }
+
+  /**
+   * Judges every line of `bytes` in one pass (see MatchEngine.decideLines).
+   *
+   * A fused copy, kept for speed: the line convention of ../lines.ts (LF ends
+   * a line; a CR right before the LF, or ending the input, is not part of
+   * the URL) and the path-start scan of ../url-path.ts (`pathStartBytes`,
+   * stopping at the LF here) are written out again inside the loop, so that
+   * the path scan, the DFA and the search for the line's end touch each byte
+   * once, with no call per line. Cutting the lines with lineEnd/urlEnd and
+   * calling decideBytes per line costs 14–15 % more CPU on W2's matchLines
+   * (bench/RESULTS.md). One data suite runs over this loop and the shared
+   * functions alike: test/match/match-lines.test.ts (the plain engine takes
+   * the shared path) and test/match/url-path.test.ts.
+   */
+  decideLines(
+    bytes: Uint8Array,
+    out: Uint8Array,
+    ruleLines: Int32Array | undefined,
+    allow: Uint8Array,
+    lines: Int32Array,
+    fallbackLine: number,
+    lineEnds?: Int32Array,
+  ): number {
+    const dfa = this.dfa
+    const n = bytes.length
+    let count = 0
+    let i = 0
+    while (i < n) {
+      // 1. Where the path starts: pathStartBytes(bytes, i, line end), stopping at the LF.
+      let j = i + 1 < n && bytes[i] === SLASH && bytes[i + 1] === SLASH ? i + 2 : i
+      let hash = false
+      let k: number = PathByte.Other
+      for (; j < n; j++) {
+        k = LINE_PATH_BYTE[bytes[j]]
+        if (k === PathByte.Other) continue
+        if (k <= PathByte.QueryOrParams || k === PathByte.LineEnd) break
+        if (k === PathByte.Hash) hash = true
+        else if (bytes[j + 1] === SLASH && bytes[j + 2] === SLASH) {
+          for (j += 3; j < n; j++) {
+            k = LINE_PATH_BYTE[bytes[j]]
+            if (k === PathByte.Other || k === PathByte.Colon) continue
+            if (k <= PathByte.QueryOrParams || k === PathByte.LineEnd) break
+            hash = true
+          }
+          break
+        }
+      }
+      const ps = j < n && k <= PathByte.QueryOrParams && !hash ? pathStartAt(j, k) : PATH_IS_SLASH
+      // 2. The DFA over the path, until decided or the URL ends (LF, or a CR before an LF or the end).
+      let r: number
+      const s0 = dfa.slash()
+      if (!hasRow(s0)) r = ruleOf(s0)
+      else {
+        let s = s0
+        r = UNDECIDED
+        if (ps !== PATH_IS_SLASH) {
+          const map = dfa.classes.map
+          let table = dfa.table
+          for (j = afterSlash(ps); j < n; j++) {
+            const b = bytes[j]
+            if (b === LF || (b === CR && (j + 1 === n || bytes[j + 1] === LF))) break
+            const c = map[b]
+            let t = table[s + c]
+            if (!hasRow(t)) {
+              if (isUnknown(t)) {
+                t = dfa.next(s, c)
+                table = dfa.table
+              }
+              if (!hasRow(t)) {
+                r = ruleOf(t)
+                break
+              }
+            }
+            s = t
+          }
+        }
+        if (r === UNDECIDED) r = ruleOf(dfa.table[s + endColumn(dfa.W)])
+      }
+      // 3. The line's end: its LF, or the end of the input.
+      while (j < n && bytes[j] !== LF) j++
+      checkRoom(out, count, 'out')
+      out[count] = r < 0 ? 1 : allow[r]
+      if (ruleLines) {
+        checkRoom(ruleLines, count, 'ruleLines')
+        ruleLines[count] = r < 0 ? fallbackLine : lines[r]
+      }
+      if (lineEnds) {
+        checkRoom(lineEnds, count, 'lineEnds')
+        lineEnds[count] = j
+      }
+      count++
+      i = j + 1
+    }
+    return count
   }
 
   stats(): EngineStats {
