@@ -101,6 +101,18 @@ export class RobotsFormatError extends RobotsError {
   }
 }
 
+/**
+ * An options argument: `undefined` (then `{}`), or an object; anything else
+ * (null, a number, an array, ...) is a RobotsInputError naming `what`.
+ */
+export function optionsArgument<T extends object>(options: unknown, what: string): Partial<T> {
+  if (options === undefined) return {}
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
+  }
+  return options as Partial<T>
+}
+
 /** A short description of a bad argument for error messages: its type, and its value when short. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null'

@@ -14,23 +14,12 @@ import { arrayBytes, mapBytes, objectBytes, stringBytes, typedArrayBytes } from 
 import { asciiLower } from './parse/product-token.js'
 import { checkLimit, type LineReader } from './parse/reader.js'
 import { decodeRobots, encodeRobots } from './rules/serialise.js'
-import { describeValue, RobotsInputError } from './errors.js'
+import { describeValue, optionsArgument, RobotsInputError } from './errors.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
 export interface ParseOptions extends EngineOptions {
   /** Parsing limit in bytes; default and minimum 512,000 (500 KiB, RFC 9309 §2.5). */
   limit?: number
-}
-
-const NO_OPTIONS: ParseOptions = Object.freeze({})
-
-/** An options argument: undefined, or an object (a RobotsInputError otherwise). */
-function optionsObject(options: unknown, what: string): ParseOptions {
-  if (options === undefined) return NO_OPTIONS
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
-  }
-  return options as ParseOptions
 }
 
 /**
@@ -41,8 +30,7 @@ function optionsObject(options: unknown, what: string): ParseOptions {
  * (ERR_INPUT).
  */
 export function checkParseOptions(options: unknown, what = 'parseRobots'): ParseOptions {
-  const o = optionsObject(options, what)
-  if (o === NO_OPTIONS) return o
+  const o = optionsArgument<ParseOptions>(options, what)
   checkLimit(o.limit)
   checkEngineOptions(o)
   return o
@@ -202,7 +190,7 @@ export class Robots {
    * build does not read); options as for `parseRobots` (the limit aside).
    */
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
-    const o = optionsObject(options, 'Robots.fromBytes')
+    const o = optionsArgument<EngineOptions>(options, 'Robots.fromBytes')
     checkEngineOptions(o)
     const p = decodeRobots(bytes)
     return new Robots(p.rules, [...p.sitemaps], p.diagnostics, p, engineOptionsOf(o))

@@ -15,7 +15,7 @@ const CJS = resolve(ROOT, 'dist/index.cjs')
 const HAS_DIST = existsSync(ESM)
 
 interface Api {
-  parseRobots(body: string | Uint8Array): {
+  parseRobots(body: string | Uint8Array, options?: object): {
     agent(token: string): { isAllowed(url: string): boolean; explain(url: string): { allowed: boolean; rule: { line: number } | null } }
   }
 }
@@ -39,6 +39,32 @@ suite('dist: the built package', () => {
     expect(existsSync(CJS)).toBe(true)
     const api = createRequire(import.meta.url)(CJS) as Api
     oneCase(api)
+  })
+
+  it('errors: instanceof RobotsError holds across the ESM and CJS builds, with codes and built-in kinds', async () => {
+    type ErrorApi = Api & { RobotsError: new (...a: never[]) => Error }
+    const esm = (await import(pathToFileURL(ESM).href)) as ErrorApi
+    const cjs = createRequire(import.meta.url)(CJS) as ErrorApi
+    const thrown = (api: ErrorApi, f: (api: ErrorApi) => unknown): unknown => {
+      try {
+        f(api)
+      } catch (e) {
+        return e
+      }
+      return undefined
+    }
+    for (const [from, other] of [[esm, cjs], [cjs, esm]] as const) {
+      const limit = thrown(from, (api) => api.parseRobots('', { limit: 5 } as never))
+      const input = thrown(from, (api) => api.parseRobots(42 as never))
+      expect(limit).toBeInstanceOf(RangeError)
+      expect(input).toBeInstanceOf(TypeError)
+      for (const e of [limit, input]) {
+        expect(e).toBeInstanceOf(from.RobotsError)
+        expect(e).toBeInstanceOf(other.RobotsError)
+      }
+      expect((limit as { code: string }).code).toBe('ERR_LIMIT')
+      expect((input as { code: string }).code).toBe('ERR_INPUT')
+    }
   })
 
   it('the core bundles (the library and compat) import no Node built-ins', () => {

@@ -1,5 +1,6 @@
 import type { HostClass } from './address.js'
 import type { RobotsFetchResult } from './outcome.js'
+import { describeValue, RobotsInputError } from '../errors.js'
 
 const VERDICT = { ok: 'ok', unavailable: 'unavailable, allow all', unreachable: 'unreachable, disallow all' } as const
 
@@ -16,6 +17,9 @@ const HOST_CLASS: Record<HostClass, string> = {
 
 /** One line explaining a fetch result, e.g. `unreachable, disallow all: HTTP 503 from https://a.example/robots.txt`. */
 export function describeFetchResult(r: RobotsFetchResult): string {
+  if (typeof r !== 'object' || r === null || !(r.outcome in VERDICT) || !Array.isArray(r.redirects)) {
+    throw new RobotsInputError(`describeFetchResult takes a fetchRobots result, got ${describeValue(r)}`)
+  }
   const where = r.finalUrl ?? r.redirects[r.redirects.length - 1]?.url ?? r.url
   const hops = r.redirects.length
   const via = hops > 0 ? ` after ${hops} redirect${hops === 1 ? '' : 's'}` : ''

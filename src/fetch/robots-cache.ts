@@ -144,8 +144,8 @@ export class RobotsCache {
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
-    this.entries = new ByteLru({ maxBytes: maxBytes ?? DEFAULT_MAX_BYTES })
-    this.maxStaleMs = maxStaleMs ?? DEFAULT_MAX_STALE_MS
+    this.entries = new ByteLru({ maxBytes: maxBytes === undefined ? DEFAULT_MAX_BYTES : maxBytes })
+    this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
     this.now = options.now ?? Date.now
     this.fetchOptions = { ...fetchOptions, now: this.now }
   }
@@ -157,8 +157,8 @@ export class RobotsCache {
 
   /** `get(url)` then `.agent(agent).isAllowed(url)`. */
   async isAllowed(url: string | URL, agent: string): Promise<boolean> {
+    const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
     const href = typeof url === 'string' ? url : url.href
-    const lookup = await this.lookup(href)
     const allowed = lookup.robots.agent(agent).isAllowed(href)
     this.remeasure(lookup.origin)
     return allowed

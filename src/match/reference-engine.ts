@@ -14,6 +14,9 @@ import { describeValue, RobotsInputError } from '../errors.js'
 
 /** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
 export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
+  if (!(path instanceof Uint8Array) || !(pattern instanceof Uint8Array)) {
+    throw new RobotsInputError(`patternMatches takes two Uint8Arrays, got ${describeValue(path)} and ${describeValue(pattern)}`)
+  }
   const pathlen = path.length
   const pos = new Int32Array(pathlen + 1)
   let numpos = 1
@@ -66,6 +69,9 @@ class Match {
  * hide in both sides of the comparison.
  */
 export function referenceDecide(rules: CompactRules, tokens: readonly string[], path: Uint8Array): ReferenceDecision {
+  if (!(rules?.events instanceof Uint8Array) || !(rules.patterns instanceof Uint8Array) || !Array.isArray(rules.names)) {
+    throw new RobotsInputError(`referenceDecide: rules must be a Robots' rules (robots.rules), got ${describeValue(rules)}`)
+  }
   if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
     throw new RobotsInputError(`referenceDecide: tokens must be an array of strings, got ${describeValue(tokens)}`)
   }

@@ -4,6 +4,8 @@
  * escapes are uppercased. Everything else is kept as is.
  */
 
+import { describeValue, RobotsInputError } from '../errors.js'
+
 const HEX = '0123456789ABCDEF'
 
 function isHex(b: number): boolean {
@@ -55,6 +57,7 @@ const encoder = new TextEncoder()
  * on the UTF-8 bytes of the string. The result is ASCII.
  */
 export function escapePattern(pattern: string): string {
+  if (typeof pattern !== 'string') throw new RobotsInputError(`escapePattern takes a string, got ${describeValue(pattern)}`)
   return latin1(escapePatternBytes(encoder.encode(pattern)))
 }
 

@@ -8,6 +8,7 @@ import { LineFlag, type ParseHandler } from './handler.js'
 import { parseInto } from './parser.js'
 import { asciiLower } from './product-token.js'
 import { UNUSED_KEYS } from '../rules/builder.js'
+import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
 
 /** Tag of a line, as the reference names it. */
 export type LineTag = 'Unknown' | 'UserAgent' | 'Allow' | 'Disallow' | 'Sitemap' | 'Unused'
@@ -49,6 +50,7 @@ export interface RobotsReport {
 
 /** Decodes {@link LineFlag} bits. */
 export function lineMetadata(flags: number): LineMetadata {
+  if (typeof flags !== 'number') throw new RobotsInputError(`lineMetadata takes LineFlag bits (a number), got ${describeValue(flags)}`)
   return {
     isEmpty: (flags & LineFlag.isEmpty) !== 0,
     hasComment: (flags & LineFlag.hasComment) !== 0,
@@ -97,10 +99,11 @@ class Reporter implements ParseHandler {
   }
 }
 
-/** The per-line report of a body (as the reference's RobotsParsingReporter sees it). */
+/** The per-line report of a body (as the reference's RobotsParsingReporter sees it). Arguments as for `parseRobots`. */
 export function reportLines(input: string | Uint8Array, options: { limit?: number } = {}): RobotsReport {
+  const { limit } = optionsArgument<{ limit?: number }>(options, 'reportLines')
   const reporter = new Reporter()
-  const reader = parseInto(input, reporter, options.limit)
+  const reader = parseInto(input, reporter, limit)
   return {
     lines: reporter.lines,
     validDirectives: reporter.valid,

@@ -56,7 +56,11 @@ export function classifyKey(s: Uint8Array, from: number, to: number): number {
   }
 }
 
-/** Parses one physical line and reports it to `handler`. */
+/**
+ * Parses one physical line and reports it to `handler`: the reader's sink
+ * (see LineSink), for building readers of one's own. Low level and hot:
+ * its arguments are not checked (`createParser` and `parseInto` check theirs).
+ */
 export function parseLine(
   raw: Uint8Array,
   lineStart: number,
@@ -144,9 +148,27 @@ export function parseLine(
   handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
 }
 
-/** A reader wired to a handler: push chunks, then `end()`. */
+const HANDLER_METHODS = ['userAgent', 'allow', 'disallow', 'sitemap', 'unknown'] as const
+
+/** A handler must have the ParseHandler methods (lineEnd optional); a RobotsInputError otherwise. */
+function checkHandler(handler: unknown): ParseHandler {
+  const h = handler as Record<string, unknown> | null
+  if (typeof h !== 'object' || h === null) throw new RobotsInputError(`a ParseHandler must be an object, got ${describeValue(handler)}`)
+  for (const m of HANDLER_METHODS) {
+    if (typeof h[m] !== 'function') throw new RobotsInputError(`a ParseHandler needs a ${m}() method`)
+  }
+  if (h.lineEnd !== undefined && typeof h.lineEnd !== 'function') throw new RobotsInputError('a ParseHandler\'s lineEnd must be a method')
+  return handler as ParseHandler
+}
+
+/**
+ * A reader wired to a handler: push chunks, then `end()`. A handler without
+ * the ParseHandler methods is a RobotsInputError; a bad limit a
+ * RobotsLimitError.
+ */
 export function createParser(handler: ParseHandler, limit?: number): LineReader {
-  return new LineReader((bytes, start, end, n, flags, contentEnd) => parseLine(bytes, start, end, n, flags, contentEnd, handler), limit)
+  const h = checkHandler(handler)
+  return new LineReader((bytes, start, end, n, flags, contentEnd) => parseLine(bytes, start, end, n, flags, contentEnd, h), limit)
 }
 
 const encoder = new TextEncoder()
@@ -158,7 +180,7 @@ export function toBytes(input: string | Uint8Array): Uint8Array {
   throw new RobotsInputError(`robots.txt input must be a string or a Uint8Array, got ${describeValue(input)}`)
 }
 
-/** Parses a whole body into `handler`; returns the reader (bytesRead, truncated, lineCount). */
+/** Parses a whole body into `handler`; returns the reader (bytesRead, truncated, lineCount). Arguments checked as by createParser and parseRobots. */
 export function parseInto(input: string | Uint8Array, handler: ParseHandler, limit?: number): LineReader {
   const reader = createParser(handler, limit)
   reader.push(toBytes(input))

@@ -8,6 +8,8 @@
  * reference.
  */
 
+import { describeValue, RobotsInputError } from '../errors.js'
+
 function isTokenByte(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95
 }
@@ -21,6 +23,7 @@ export function productTokenLength(bytes: Uint8Array): number {
 
 /** The reference's IsValidUserAgentToObey: non-empty and only `[A-Za-z_-]`. */
 export function isValidProductToken(token: string): boolean {
+  if (typeof token !== 'string') throw new RobotsInputError(`isValidProductToken takes a string, got ${describeValue(token)}`)
   if (token.length === 0) return false
   for (let i = 0; i < token.length; i++) if (!isTokenByte(token.charCodeAt(i))) return false
   return true

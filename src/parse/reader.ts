@@ -13,7 +13,7 @@
  * one chunk are handed out as offsets into that chunk, without copying; the
  * buffer is used only for a line that spans chunks.
  */
-import { RobotsLimitError } from '../errors.js'
+import { describeValue, RobotsInputError, RobotsLimitError } from '../errors.js'
 import { LineFlag } from './handler.js'
 
 /** The default and minimum parsing limit: 500 KiB (RFC 9309 §2.5). */
@@ -102,7 +102,9 @@ export class LineReader {
   private lastWasCR = false
   private ended = false
 
+  /** A sink that is not a function is a RobotsInputError; a bad limit a RobotsLimitError. */
   constructor(sink: LineSink, limit?: number) {
+    if (typeof sink !== 'function') throw new RobotsInputError(`LineReader takes a sink function, got ${describeValue(sink)}`)
     this.sink = sink
     this.limit = checkLimit(limit)
   }
@@ -112,8 +114,9 @@ export class LineReader {
     return this.truncated || this.ended
   }
 
-  /** Feeds the next chunk. Returns false when no more input is wanted. */
+  /** Feeds the next chunk (a Uint8Array; else a RobotsInputError). Returns false when no more input is wanted. */
   push(chunk: Uint8Array): boolean {
+    if (!(chunk instanceof Uint8Array)) throw new RobotsInputError(`LineReader.push takes a Uint8Array, got ${describeValue(chunk)}`)
     if (this.done) return false
     // A Node Buffer's subarray() makes Buffers (slow); work on a plain view.
     if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)

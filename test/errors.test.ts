@@ -1,0 +1,394 @@
+/**
+ * The error model: every error the library throws is an `instanceof
+ * RobotsError` with a stable code, and those that stand for a built-in kind
+ * (TypeError, RangeError) are instances of it too. The public API is walked
+ * with bad arguments, parameter by parameter, and each throw is checked for
+ * its class and its exact code.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  checkLimit,
+  createParser,
+  describeFetchResult,
+  escapePattern,
+  fetchRobots,
+  isValidProductToken,
+  lineMetadata,
+  LineReader,
+  parseInto,
+  parseRobots,
+  parseRobotsStream,
+  pathOf,
+  patternMatches,
+  referenceDecide,
+  reportLines,
+  Robots,
+  RobotsCache,
+  RobotsError,
+  RobotsFormatError,
+  RobotsInputError,
+  RobotsLimitError,
+  RobotsRangeError,
+  robotsLocation,
+  type RobotsErrorCode,
+} from '../src/index.js'
+import { asyncChunks, Recorder } from './support/core-helpers.js'
+
+const enc = new TextEncoder()
+const BODY = 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n'
+
+/** Which built-in error kind a code promises (none: a plain RobotsError). */
+const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
+  ERR_INPUT: TypeError,
+  ERR_LIMIT: RangeError,
+  ERR_BUDGET: RangeError,
+  ERR_CAPACITY: RangeError,
+  ERR_RANGE: RangeError,
+  ERR_FORMAT: null,
+  ERR_VERSION: null,
+  ERR_FETCH: null,
+}
+
+function checkError(err: unknown, code: RobotsErrorCode, what: string): void {
+  expect(err, `${what}: threw nothing`).toBeDefined()
+  expect(err, `${what}: ${String(err)}`).toBeInstanceOf(RobotsError)
+  expect((err as RobotsError).code, what).toBe(code)
+  const kind = KIND[code]
+  if (kind) expect(err, `${what} is a ${kind.name}`).toBeInstanceOf(kind)
+  expect(typeof (err as Error).message).toBe('string')
+  expect((err as Error).message.length, what).toBeGreaterThan(0)
+}
+
+/** Calls `f` and checks that it throws a RobotsError with `code`. */
+function throwsCode(code: RobotsErrorCode, what: string, f: () => unknown): void {
+  let err: unknown
+  try {
+    f()
+  } catch (e) {
+    err = e
+  }
+  checkError(err, code, what)
+}
+
+/** Awaits `f()` and checks that it rejects with a RobotsError with `code`. */
+async function rejectsCode(code: RobotsErrorCode, what: string, f: () => Promise<unknown>): Promise<void> {
+  let err: unknown
+  try {
+    await f()
+  } catch (e) {
+    err = e
+  }
+  checkError(err, code, what)
+}
+
+const show = (v: unknown): string => {
+  try {
+    return typeof v === 'symbol' || typeof v === 'bigint' ? String(v) : (JSON.stringify(v) ?? String(v))
+  } catch {
+    return Object.prototype.toString.call(v)
+  }
+}
+
+/** Values of no type the API takes anywhere (strings and Uint8Arrays aside). */
+const NOT_STRING_OR_BYTES: unknown[] = [undefined, null, 42, true, {}, [], () => 1, Symbol('s'), 10n, new ArrayBuffer(4), new Uint16Array(2), new Int8Array(2)]
+const NOT_STRING: unknown[] = [...NOT_STRING_OR_BYTES, new Uint8Array(2)]
+const NOT_BYTES: unknown[] = [...NOT_STRING_OR_BYTES, 'text']
+const NOT_OBJECT: unknown[] = [null, 42, 'x', true, [], Symbol('o')]
+
+describe('the error tree', () => {
+  it('every class is a RobotsError with its code, and the built-in kind it stands for', () => {
+    const input = new RobotsInputError('x')
+    const range = new RobotsRangeError('ERR_CAPACITY', 'x')
+    const limit = new RobotsLimitError('x')
+    const format = new RobotsFormatError('ERR_VERSION', 'x')
+    const base = new RobotsError('ERR_FETCH', 'x')
+    for (const e of [input, range, limit, format, base]) expect(e).toBeInstanceOf(RobotsError)
+    expect(input).toBeInstanceOf(TypeError)
+    expect(input.code).toBe('ERR_INPUT')
+    expect(range).toBeInstanceOf(RangeError)
+    expect(limit).toBeInstanceOf(RangeError)
+    expect(limit).toBeInstanceOf(RobotsRangeError)
+    expect(limit.code).toBe('ERR_LIMIT')
+    expect(limit.name).toBe('RobotsLimitError')
+    expect(format.code).toBe('ERR_VERSION')
+    expect(base.code).toBe('ERR_FETCH')
+  })
+
+  it('subclasses keep the ordinary instanceof; foreign errors are not RobotsErrors', () => {
+    expect(new RobotsInputError('x')).not.toBeInstanceOf(RobotsFormatError)
+    expect(new RobotsRangeError('ERR_RANGE', 'x')).not.toBeInstanceOf(RobotsLimitError)
+    expect(new RobotsFormatError('ERR_FORMAT', 'x')).not.toBeInstanceOf(RobotsRangeError)
+    expect(new RobotsError('ERR_FETCH', 'x')).not.toBeInstanceOf(RobotsFormatError)
+    for (const foreign of [new Error('x'), new TypeError('x'), new RangeError('x'), { code: 'ERR_INPUT' }, null, 'ERR_INPUT', 42]) {
+      expect(foreign instanceof RobotsError).toBe(false)
+    }
+  })
+})
+
+describe('parseRobots, reportLines, parseInto, createParser, LineReader', () => {
+  it('input of another type than string or Uint8Array: ERR_INPUT', () => {
+    for (const bad of NOT_STRING_OR_BYTES) {
+      throwsCode('ERR_INPUT', `parseRobots(${show(bad)})`, () => parseRobots(bad as string))
+      throwsCode('ERR_INPUT', `reportLines(${show(bad)})`, () => reportLines(bad as string))
+      throwsCode('ERR_INPUT', `parseInto(${show(bad)})`, () => parseInto(bad as string, new Recorder()))
+    }
+  })
+
+  it('an options argument that is not an object: ERR_INPUT', () => {
+    for (const bad of NOT_OBJECT) {
+      throwsCode('ERR_INPUT', `parseRobots(body, ${show(bad)})`, () => parseRobots(BODY, bad as object))
+      throwsCode('ERR_INPUT', `reportLines(body, ${show(bad)})`, () => reportLines(BODY, bad as object))
+      throwsCode('ERR_INPUT', `Robots.fromBytes(bytes, ${show(bad)})`, () => Robots.fromBytes(parseRobots(BODY).toBytes(), bad as object))
+    }
+  })
+
+  it('limit: not a number >= 512,000 is ERR_LIMIT, everywhere a limit is taken', () => {
+    for (const bad of [0, -1, 511_999, Number.NaN, '600000', null, {}, true]) {
+      const limit = bad as number
+      throwsCode('ERR_LIMIT', `parseRobots limit ${show(bad)}`, () => parseRobots(BODY, { limit }))
+      throwsCode('ERR_LIMIT', `reportLines limit ${show(bad)}`, () => reportLines(BODY, { limit }))
+      throwsCode('ERR_LIMIT', `parseInto limit ${show(bad)}`, () => parseInto(BODY, new Recorder(), limit))
+      throwsCode('ERR_LIMIT', `createParser limit ${show(bad)}`, () => createParser(new Recorder(), limit))
+      throwsCode('ERR_LIMIT', `LineReader limit ${show(bad)}`, () => new LineReader(() => {}, limit))
+      throwsCode('ERR_LIMIT', `checkLimit ${show(bad)}`, () => checkLimit(limit))
+    }
+    expect(checkLimit(undefined)).toBe(512_000)
+  })
+
+  it('matcherBudget: not a number >= 4096 is ERR_BUDGET, at once (not at agent())', () => {
+    for (const bad of [10, 0, -1, 4095, Number.NaN, '4096', null, {}]) {
+      const matcherBudget = bad as number
+      throwsCode('ERR_BUDGET', `parseRobots matcherBudget ${show(bad)}`, () => parseRobots(BODY, { matcherBudget }))
+      throwsCode('ERR_BUDGET', `fromBytes matcherBudget ${show(bad)}`, () => Robots.fromBytes(parseRobots(BODY).toBytes(), { matcherBudget }))
+    }
+    expect(parseRobots(BODY, { matcherBudget: 4096 }).agent('x').isAllowed('/private')).toBe(false)
+  })
+
+  it('engine: anything but automaton or plain is ERR_INPUT', () => {
+    for (const bad of ['fast', 'Plain', 1, null, {}]) {
+      const engine = bad as 'plain'
+      throwsCode('ERR_INPUT', `parseRobots engine ${show(bad)}`, () => parseRobots(BODY, { engine }))
+      throwsCode('ERR_INPUT', `fromBytes engine ${show(bad)}`, () => Robots.fromBytes(parseRobots(BODY).toBytes(), { engine }))
+    }
+  })
+
+  it('a handler without the ParseHandler methods: ERR_INPUT', () => {
+    const noop = () => {}
+    const partial = { userAgent: noop, allow: noop, disallow: noop, sitemap: noop }
+    for (const bad of [...NOT_OBJECT, {}, partial, { ...partial, unknown: 1 }, { ...partial, unknown: noop, lineEnd: 'x' }]) {
+      throwsCode('ERR_INPUT', `parseInto(body, ${show(bad)})`, () => parseInto(BODY, bad as Recorder))
+      throwsCode('ERR_INPUT', `createParser(${show(bad)})`, () => createParser(bad as Recorder))
+    }
+    expect(() => parseInto(BODY, { ...partial, unknown: noop })).not.toThrow()
+  })
+
+  it('LineReader: a sink that is not a function, a chunk that is not a Uint8Array: ERR_INPUT', () => {
+    for (const bad of [null, 42, {}, 'sink']) {
+      throwsCode('ERR_INPUT', `new LineReader(${show(bad)})`, () => new LineReader(bad as () => void))
+    }
+    const reader = new LineReader(() => {})
+    for (const bad of NOT_BYTES) throwsCode('ERR_INPUT', `push(${show(bad)})`, () => reader.push(bad as Uint8Array))
+    expect(reader.push(enc.encode('a\n'))).toBe(true)
+  })
+})
+
+describe('parseRobotsStream', () => {
+  it('a source that is neither an AsyncIterable nor a ReadableStream: ERR_INPUT', async () => {
+    for (const bad of [...NOT_STRING_OR_BYTES, 'text', new Uint8Array(4), [enc.encode('a')]]) {
+      await rejectsCode('ERR_INPUT', `parseRobotsStream(${show(bad)})`, () => parseRobotsStream(bad as AsyncIterable<Uint8Array>))
+    }
+  })
+
+  it('chunks that are not bytes or strings: ERR_INPUT', async () => {
+    for (const bad of [42, null, {}, [1, 2], new Uint16Array(2)]) {
+      async function* source() {
+        yield enc.encode('User-agent: *\n')
+        yield bad as Uint8Array
+      }
+      await rejectsCode('ERR_INPUT', `chunk ${show(bad)}`, () => parseRobotsStream(source()))
+    }
+  })
+
+  it('bad options reject before the source is read', async () => {
+    const cases: [RobotsErrorCode, unknown][] = [
+      ['ERR_INPUT', null],
+      ['ERR_INPUT', 42],
+      ['ERR_LIMIT', { limit: 1000 }],
+      ['ERR_BUDGET', { matcherBudget: 10 }],
+      ['ERR_INPUT', { engine: 'fast' }],
+    ]
+    for (const [code, options] of cases) {
+      let read = false
+      async function* source() {
+        read = true
+        yield enc.encode(BODY)
+      }
+      await rejectsCode(code, `parseRobotsStream options ${show(options)}`, () => parseRobotsStream(source(), options as object))
+      expect(read, show(options)).toBe(false)
+    }
+    expect((await parseRobotsStream(asyncChunks([enc.encode(BODY)]))).agent('x').isAllowed('/private')).toBe(false)
+  })
+})
+
+describe('Robots', () => {
+  const robots = parseRobots(BODY)
+
+  it('agent(token) with a token that is not a string: ERR_INPUT', () => {
+    for (const bad of NOT_STRING) throwsCode('ERR_INPUT', `agent(${show(bad)})`, () => robots.agent(bad as string))
+  })
+
+  it('agents(tokens) with a non-array or a non-string token: ERR_INPUT', () => {
+    const notArrays = NOT_STRING.filter((v) => !Array.isArray(v))
+    for (const bad of [...notArrays, 'Googlebot']) throwsCode('ERR_INPUT', `agents(${show(bad)})`, () => robots.agents(bad as string[]))
+    for (const bad of NOT_STRING) throwsCode('ERR_INPUT', `agents(['a', ${show(bad)}])`, () => robots.agents(['a', bad as string]))
+  })
+
+  it('rulesFor, crawlDelay, requestRate, visitTime, host with tokens that are neither a string nor strings: ERR_INPUT', () => {
+    for (const bad of [...NOT_STRING.filter((v) => !Array.isArray(v)), [1], ['a', null]]) {
+      throwsCode('ERR_INPUT', `rulesFor(${show(bad)})`, () => robots.rulesFor(bad as string))
+      throwsCode('ERR_INPUT', `crawlDelay(${show(bad)})`, () => robots.crawlDelay(bad as string))
+      throwsCode('ERR_INPUT', `requestRate(${show(bad)})`, () => robots.requestRate(bad as string))
+      throwsCode('ERR_INPUT', `visitTime(${show(bad)})`, () => robots.visitTime(bad as string))
+      throwsCode('ERR_INPUT', `host(${show(bad)})`, () => robots.host(bad as string))
+    }
+  })
+
+  it('Robots.fromBytes: a non-Uint8Array is ERR_INPUT, a foreign buffer ERR_FORMAT, another version ERR_VERSION', () => {
+    for (const bad of NOT_BYTES) throwsCode('ERR_INPUT', `fromBytes(${show(bad)})`, () => Robots.fromBytes(bad as Uint8Array))
+    const good = robots.toBytes()
+    throwsCode('ERR_FORMAT', 'fromBytes(empty)', () => Robots.fromBytes(new Uint8Array(0)))
+    throwsCode('ERR_FORMAT', 'fromBytes(text)', () => Robots.fromBytes(enc.encode(BODY)))
+    throwsCode('ERR_FORMAT', 'fromBytes(cut)', () => Robots.fromBytes(good.subarray(0, good.length - 1)))
+    const flipped = good.slice()
+    flipped[flipped.length - 2] ^= 1
+    throwsCode('ERR_FORMAT', 'fromBytes(flipped)', () => Robots.fromBytes(flipped))
+    const v2 = good.slice()
+    v2[4] = 2
+    throwsCode('ERR_VERSION', 'fromBytes(version 2)', () => Robots.fromBytes(v2))
+    for (const e of [flipped, v2]) {
+      try {
+        Robots.fromBytes(e)
+      } catch (err) {
+        expect(err).toBeInstanceOf(RobotsFormatError)
+      }
+    }
+  })
+})
+
+describe('AgentMatcher', () => {
+  for (const engine of ['automaton', 'plain'] as const) {
+    const m = parseRobots(BODY, { engine }).agent('Googlebot')
+
+    it(`${engine}: isAllowed and explain take a string, a URL or bytes; anything else is ERR_INPUT`, () => {
+      for (const bad of [undefined, null, 42, true, {}, [], () => 1, Symbol('u'), new ArrayBuffer(4), new Uint16Array(2), { href: '/private' }]) {
+        throwsCode('ERR_INPUT', `${engine} isAllowed(${show(bad)})`, () => m.isAllowed(bad as string))
+        throwsCode('ERR_INPUT', `${engine} explain(${show(bad)})`, () => m.explain(bad as string))
+      }
+      expect(m.isAllowed(new URL('https://example.com/private/x'))).toBe(false)
+      expect(m.explain(new URL('https://example.com/private/ok')).rule?.line).toBe(3)
+    })
+
+    it(`${engine}: matchLines checks every argument's type (ERR_INPUT) and room (ERR_CAPACITY)`, () => {
+      const lines = enc.encode('/a\n/private\n/c')
+      for (const bad of NOT_BYTES) throwsCode('ERR_INPUT', `matchLines(${show(bad)})`, () => m.matchLines(bad as Uint8Array))
+      for (const bad of [null, 42, [], new Int32Array(3), new Uint8ClampedArray(3), 'out']) {
+        throwsCode('ERR_INPUT', `matchLines(bytes, ${show(bad)})`, () => m.matchLines(lines, bad as Uint8Array))
+      }
+      for (const bad of [null, 42, [], new Uint8Array(3), new Float64Array(3), new Uint32Array(3)]) {
+        throwsCode('ERR_INPUT', `matchLines ruleLines ${show(bad)}`, () => m.matchLines(lines, undefined, bad as Int32Array))
+        throwsCode('ERR_INPUT', `matchLines lineEnds ${show(bad)}`, () => m.matchLines(lines, undefined, undefined, bad as Int32Array))
+      }
+      throwsCode('ERR_CAPACITY', 'out too small', () => m.matchLines(lines, new Uint8Array(2)))
+      throwsCode('ERR_CAPACITY', 'ruleLines too small', () => m.matchLines(lines, new Uint8Array(3), new Int32Array(2)))
+      throwsCode('ERR_CAPACITY', 'lineEnds too small', () => m.matchLines(lines, new Uint8Array(3), new Int32Array(3), new Int32Array(0)))
+      expect([...m.matchLines(lines, new Uint8Array(3), new Int32Array(3), new Int32Array(3))]).toEqual([1, 0, 1])
+    })
+
+    it(`${engine}: matchRange takes bytes (ERR_INPUT) and a range inside them (ERR_RANGE)`, () => {
+      const bytes = enc.encode('xx/private/yy')
+      for (const bad of NOT_BYTES) throwsCode('ERR_INPUT', `matchRange(${show(bad)})`, () => m.matchRange(bad as Uint8Array, 0, 0))
+      const ranges: [unknown, unknown][] = [
+        [-1, 4], [0, bytes.length + 1], [5, 4], [0.5, 4], [0, 4.5], [Number.NaN, 4], [0, Number.NaN],
+        ['0', 4], [undefined, undefined], [null, 4], [0, Infinity], [2 ** 32, 2 ** 32],
+      ]
+      for (const [start, end] of ranges) {
+        throwsCode('ERR_RANGE', `matchRange(${show(start)}, ${show(end)})`, () => m.matchRange(bytes, start as number, end as number))
+      }
+      expect(m.matchRange(bytes, 2, 11)).toBe(2 * 2 + 0)
+      expect(m.matchRange(bytes, 13, 13)).toBe(1)
+    })
+  }
+})
+
+describe('helpers', () => {
+  it('isValidProductToken, pathOf and escapePattern take strings: ERR_INPUT', () => {
+    for (const bad of NOT_STRING) {
+      throwsCode('ERR_INPUT', `isValidProductToken(${show(bad)})`, () => isValidProductToken(bad as string))
+      throwsCode('ERR_INPUT', `pathOf(${show(bad)})`, () => pathOf(bad as string))
+      throwsCode('ERR_INPUT', `escapePattern(${show(bad)})`, () => escapePattern(bad as string))
+    }
+  })
+
+  it('lineMetadata takes LineFlag bits: ERR_INPUT', () => {
+    for (const bad of ['1', null, undefined, {}]) throwsCode('ERR_INPUT', `lineMetadata(${show(bad)})`, () => lineMetadata(bad as number))
+  })
+
+  it('referenceDecide and patternMatches: ERR_INPUT for arguments of other types', () => {
+    const rules = parseRobots(BODY).rules
+    const path = enc.encode('/private')
+    for (const bad of [null, 42, {}, { events: [] }, 'rules']) {
+      throwsCode('ERR_INPUT', `referenceDecide(${show(bad)})`, () => referenceDecide(bad as typeof rules, ['a'], path))
+    }
+    for (const bad of [null, 'a', [1], {}]) throwsCode('ERR_INPUT', `referenceDecide tokens ${show(bad)}`, () => referenceDecide(rules, bad as string[], path))
+    for (const bad of NOT_BYTES) {
+      throwsCode('ERR_INPUT', `referenceDecide path ${show(bad)}`, () => referenceDecide(rules, ['a'], bad as Uint8Array))
+      throwsCode('ERR_INPUT', `patternMatches(${show(bad)}, p)`, () => patternMatches(bad as Uint8Array, path))
+      throwsCode('ERR_INPUT', `patternMatches(p, ${show(bad)})`, () => patternMatches(path, bad as Uint8Array))
+    }
+    expect(referenceDecide(rules, ['a'], path).allowed).toBe(false)
+  })
+})
+
+describe('fetch layer', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('robotsLocation and fetchRobots: anything but an absolute http(s) URL is ERR_INPUT', async () => {
+    for (const bad of [42, null, undefined, {}, '', '/robots.txt', 'example.com', 'ftp://example.com/', 'mailto:a@b', 'http://']) {
+      throwsCode('ERR_INPUT', `robotsLocation(${show(bad)})`, () => robotsLocation(bad as string))
+      await rejectsCode('ERR_INPUT', `fetchRobots(${show(bad)})`, () => fetchRobots(bad as string, { fetch: () => Promise.reject(new Error('not called')) }))
+    }
+  })
+
+  it('fetchRobots: a limit below 500 KiB is ERR_LIMIT, a negative time ERR_INPUT, no fetch at all ERR_FETCH', async () => {
+    const fetch = () => Promise.reject(new Error('not called'))
+    await rejectsCode('ERR_LIMIT', 'fetchRobots limit', () => fetchRobots('https://example.com/', { fetch, limit: 1000 }))
+    await rejectsCode('ERR_INPUT', 'fetchRobots timeoutMs', () => fetchRobots('https://example.com/', { fetch, timeoutMs: -1 }))
+    vi.stubGlobal('fetch', undefined)
+    await rejectsCode('ERR_FETCH', 'fetchRobots without fetch', () => fetchRobots('https://example.com/'))
+  })
+
+  it('describeFetchResult takes a fetchRobots result: ERR_INPUT', () => {
+    for (const bad of [null, 42, {}, { outcome: 'ok' }, { outcome: 'maybe', redirects: [] }]) {
+      throwsCode('ERR_INPUT', `describeFetchResult(${show(bad)})`, () => describeFetchResult(bad as never))
+    }
+  })
+
+  it('RobotsCache: options not an object ERR_INPUT, maxBytes out of range ERR_BUDGET, maxStaleMs ERR_INPUT, bad URLs ERR_INPUT', async () => {
+    for (const bad of [null, 42, 'x']) throwsCode('ERR_INPUT', `new RobotsCache(${show(bad)})`, () => new RobotsCache(bad as object))
+    for (const bad of [-1, Number.NaN, '1', null]) {
+      throwsCode('ERR_BUDGET', `RobotsCache maxBytes ${show(bad)}`, () => new RobotsCache({ maxBytes: bad as number }))
+    }
+    for (const bad of [-1, Number.NaN, '1']) {
+      throwsCode('ERR_INPUT', `RobotsCache maxStaleMs ${show(bad)}`, () => new RobotsCache({ maxStaleMs: bad as number }))
+    }
+    const cache = new RobotsCache({ fetch: async () => new Response(BODY, { status: 200 }) })
+    for (const bad of [42, null, 'mailto:a@b', '/relative']) {
+      await rejectsCode('ERR_INPUT', `cache.get(${show(bad)})`, () => cache.get(bad as string))
+      await rejectsCode('ERR_INPUT', `cache.isAllowed(${show(bad)})`, () => cache.isAllowed(bad as string, 'bot'))
+    }
+    await rejectsCode('ERR_INPUT', 'cache.isAllowed(url, 42)', () => cache.isAllowed('https://example.com/private', 42 as unknown as string))
+    expect(await cache.isAllowed('https://example.com/private', 'bot')).toBe(false)
+  })
+})
