@@ -9,7 +9,9 @@ import { parseArgs, type OptionSpec } from '../../src/cli/args.js'
 import { BlockWriter, writeUint, type ByteSink } from '../../src/cli/block-writer.js'
 import { lineBlocks } from '../../src/cli/line-blocks.js'
 import { LineEmitter } from '../../src/cli/emitter.js'
-import { judgeBlock, type LineJudge } from '../../src/cli/judge-lines.js'
+import { judgeBlock, MatcherJudge, type LineJudge } from '../../src/cli/judge-lines.js'
+import { parseRobots } from '../../src/index.js'
+import { LINE_CASES, LINE_RULES } from '../support/line-cases.js'
 import { newStats, summaryLine } from '../../src/cli/stats.js'
 import type { ByteReader } from '../../src/cli/input.js'
 import { UsageError } from '../../src/cli/errors.js'
@@ -244,6 +246,37 @@ describe('judgeBlock and LineEmitter', () => {
     expect(stats).toMatchObject({ lines: 5, allowed: 2, disallowed: 3, invalid: 2, bytes: 27 })
     expect(summaryLine(stats, 1, false)).toMatch(/^5 URLs read: 2 allowed, 3 disallowed, 2 invalid; 0\.0 MB in 1\.00 s/)
   })
+})
+
+describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts)', () => {
+  const matcher = parseRobots(LINE_RULES).agent('bot')
+  for (const c of LINE_CASES) {
+    it(c.name, async () => {
+      const block = Buffer.from(c.input, 'latin1')
+      // Per line (the --robots-dir path): the URL each judge call sees.
+      const seen: string[] = []
+      const recorder: LineJudge = {
+        judge: (b, start, end) => {
+          seen.push(Buffer.from(b.subarray(start, end)).toString('latin1'))
+          return 1
+        },
+      }
+      judgeBlock(block, recorder, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), newStats(), false)
+      expect(seen).toEqual(c.lines.map((l) => l.url))
+      // Whole blocks through matchLines (the --robots path): verdicts, rule lines and URLs as written.
+      const sink = new MemorySink()
+      const w = new BlockWriter(sink, 64)
+      const stats = newStats()
+      judgeBlock(block, new MatcherJudge(matcher), new LineEmitter(w, 'verdicts'), stats, false)
+      await w.end()
+      const want = c.lines.map(({ url }) => {
+        const e = matcher.explain(new Uint8Array(Buffer.from(url, 'latin1')))
+        return `${e.allowed ? 'allowed' : 'disallowed'}\t${e.rule?.line ?? 0}\t${url}\n`
+      })
+      expect(sink.text()).toBe(want.join(''))
+      expect(stats.lines).toBe(c.lines.length)
+    })
+  }
 })
 
 describe('RobotsDirectory', () => {

@@ -1,7 +1,13 @@
-/** matchLines equals isAllowed line by line: LF, CRLF, empty lines, no final newline. */
+/**
+ * matchLines equals isAllowed line by line: LF, CRLF, empty lines, no final
+ * newline. The line-convention data suite (test/support/line-cases.ts) runs
+ * over both implementations: the automaton's fused loop and the shared
+ * functions of src/match/lines.ts (the plain engine's path).
+ */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
 import { describePaired } from '../support/corpus-data.js'
+import { LINE_CASES, LINE_RULES } from '../support/line-cases.js'
 
 const enc = new TextEncoder()
 const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nDisallow: /\u00e4\n'
@@ -19,6 +25,44 @@ function check(robotsBody: string | Uint8Array, urls: string[], sep: string, fin
 }
 
 const urls = ['/private/x', '', '/private/ok', 'https://e.com/a.pdf', 'https://e.com/a.pdf?x', '/%C3%A4', '/ä', '//h/private', '?q', '#frag', '/private/ok#x']
+
+describe('the line convention: one data suite over every engine', () => {
+  for (const engine of ['automaton', 'plain'] as const) {
+    const m = parseRobots(LINE_RULES, { engine }).agent('bot')
+    for (const c of LINE_CASES) {
+      it(`${engine}: ${c.name}`, () => {
+        const bytes = new Uint8Array(Buffer.from(c.input, 'latin1'))
+        const n = c.lines.length
+        const ruleLines = new Int32Array(n)
+        const lineEnds = new Int32Array(n)
+        const out = m.matchLines(bytes, undefined, ruleLines, lineEnds)
+        expect(out.length).toBe(n)
+        const got = c.lines.map((_, i) => ({ verdict: out[i], line: ruleLines[i], end: lineEnds[i] }))
+        const want = c.lines.map(({ url, end }) => {
+          const e = m.explain(new Uint8Array(Buffer.from(url, 'latin1')))
+          return { verdict: e.allowed ? 1 : 0, line: e.rule?.line ?? 0, end }
+        })
+        expect(got).toEqual(want)
+        // The same through a caller's arrays of exactly the right size, and through matchRange.
+        expect([...m.matchLines(bytes, new Uint8Array(n))]).toEqual(want.map((w) => w.verdict))
+        let start = 0
+        c.lines.forEach(({ url, end }, i) => {
+          expect(m.matchRange(bytes, start, start + url.length), `${c.name}: line ${i}`).toBe(want[i].line * 2 + want[i].verdict)
+          start = end + 1
+        })
+      })
+    }
+  }
+
+  it('the rules tell the cases apart: a CR kept in the URL would change verdicts', () => {
+    const m = parseRobots(LINE_RULES).agent('bot')
+    expect(m.isAllowed('/a')).toBe(true)
+    expect(m.isAllowed('/a\r')).toBe(false)
+    expect(m.isAllowed('/')).toBe(true)
+    expect(m.isAllowed('/a/')).toBe(false)
+    expect(m.isAllowed('/a\u0000b')).toBe(true) // the path ends at NUL: "/a"
+  })
+})
 
 describe('matchLines', () => {
   for (const sep of ['\n', '\r\n']) {

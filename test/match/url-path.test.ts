@@ -1,0 +1,98 @@
+/**
+ * One data suite for where a URL's path starts and ends (src/match/url-path.ts)
+ * over every copy of the scan: pathOf and matchPath (the shared functions),
+ * and the automaton's three hot paths (strings: pathStartString; bytes:
+ * pathStartBytes; matchLines: the fused loop), each made to reveal the exact
+ * path it found by a `Disallow: <path>$` rule. The cases are the reference's
+ * GetPathParamsQuery vectors plus edge cases of our own.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseRobots, pathOf } from '../../src/index.js'
+import { matchPath } from '../../src/match/url-path.js'
+import { HAS_SHARED, sharedJson } from '../support/shared-data.js'
+
+/** [url, GetPathParamsQuery(url)]: the path as the reference returns it (a NUL kept). */
+const OWN_CASES: [string, string][] = [
+  ['', '/'],
+  ['/', '/'],
+  ['//', '/'],
+  ['///', '/'],
+  ['//h', '/'],
+  ['//h/', '/'],
+  ['//h?q', '/?q'],
+  ['?q', '/?q'],
+  [';p', '/;p'],
+  ['#f', '/'],
+  ['#f/a', '/'],
+  ['a#b/c', '/'],
+  ['/a#b', '/a'],
+  ['/a?b#c?d', '/a?b'],
+  ['http://h', '/'],
+  ['http://h/', '/'],
+  ['http://h/a/b;c?d', '/a/b;c?d'],
+  ['http://h?x', '/?x'],
+  ['http://h;x/y', '/;x/y'],
+  ['http://h#/x', '/'],
+  ['http://user:pw@h:81/a', '/a'],
+  ['http:', '/'],
+  ['http:/', '/'],
+  ['http:/a', '/a'],
+  ['http://', '/'],
+  ['http://x:y://z/w', '//z/w'], // only the first :// ends a scheme
+  ['a:b/c', '/c'],
+  ['a://b:c/d', '/d'],
+  ['://x', '/'],
+  ['://x/y', '/y'],
+  ['h/a:/b', '/a:/b'],
+  ['h#x://y/z', '/'],
+  ['/a\u0000b', '/a\u0000b'],
+  ['http://h/a\u0000b#c', '/a\u0000b'],
+  ['/a*b$c', '/a*b$c'],
+  ['https://example.com/%2F%3F?x=%20', '/%2F%3F?x=%20'],
+]
+
+interface PathVector {
+  api: string
+  url: string
+  expected: string
+}
+
+const vectors: [string, string][] = HAS_SHARED
+  ? sharedJson<PathVector[]>('conformance/google-other-tests.json')
+      .filter((t) => t.api === 'GetPathParamsQuery')
+      .map((t) => [t.url, t.expected])
+  : []
+const CASES = [...vectors, ...OWN_CASES]
+
+const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1')
+const bytesOf = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
+
+/** The path the rules see: GetPathParamsQuery, ended at NUL (the reference hands it on as a C string). */
+const matched = (path: string): string => path.split('\u0000')[0]
+
+describe('url-path: one data suite over every copy of the path scan', () => {
+  it('has the reference vectors (when ../shared is present) and its own cases', () => {
+    if (HAS_SHARED) expect(vectors.length).toBe(19)
+    expect(CASES.length).toBe(vectors.length + OWN_CASES.length)
+  })
+
+  for (const [url, path] of CASES) {
+    it(JSON.stringify(url), () => {
+      expect(pathOf(url)).toBe(path)
+      expect(latin1(matchPath(bytesOf(url)))).toBe(matched(path))
+      // A rule that matches exactly the path found, and nothing longer or shorter.
+      const exact = parseRobots(`User-agent: *\nDisallow: ${matched(path)}$\n`).agent('bot')
+      const bytes = bytesOf(url)
+      expect(exact.isAllowed(url), 'string').toBe(false)
+      expect(exact.isAllowed(bytes), 'bytes').toBe(false)
+      const lines = bytesOf(`/-w\n${url}\n/-w`)
+      expect([...exact.matchLines(lines)], 'matchLines').toEqual([1, 0, 1])
+      expect(exact.matchRange(lines, 4, 4 + url.length), 'matchRange').toBe(2 * 2 + 0)
+      // And the path is not taken one byte short (a longer path would not match `$`).
+      const longer = parseRobots(`User-agent: *\nDisallow: ${matched(path)}~$\n`).agent('bot')
+      expect(longer.isAllowed(url)).toBe(true)
+      expect(longer.isAllowed(bytes)).toBe(true)
+      expect([...longer.matchLines(lines)]).toEqual([1, 1, 1])
+    })
+  }
+})
