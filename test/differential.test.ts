@@ -13,10 +13,9 @@ import { describePaired } from './support/corpus-data.js'
 
 const AGENTS = ['Googlebot', 'bingbot', 'FooBot', '*', 'MJ12bot', 'Googlebot-Image', '']
 
+/** The path the reference matches (GetPathParamsQuery, ended at `#` or NUL by matchPath). */
 function referencePath(url: string | Uint8Array): Uint8Array {
-  const p = matchPath(urlBytes(url))
-  const nul = p.indexOf(0)
-  return nul < 0 ? p : p.subarray(0, nul)
+  return matchPath(urlBytes(url))
 }
 
 /** Checks one (robots, agent, url) on every engine; returns a description of the first disagreement. */

@@ -13,11 +13,9 @@ import { latin1Bytes } from './support/core-helpers.js'
 const SEED = 20_240_917
 const RUNS = 400
 
-/** The path the reference matches for `url` (GetPathParamsQuery, cut at NUL). */
+/** The path the reference matches for `url` (GetPathParamsQuery, ended at `#` or NUL by matchPath). */
 function refPath(url: string | Uint8Array): Uint8Array {
-  const p = matchPath(urlBytes(url))
-  const nul = p.indexOf(0)
-  return nul < 0 ? p : p.subarray(0, nul)
+  return matchPath(urlBytes(url))
 }
 
 /** Bytes built from robots.txt-ish fragments, so random input reaches deep into the parser. */
@@ -43,14 +41,16 @@ const anyUrl = fc.oneof(
   fc.constantFrom('', '/', '//', '?', '#', 'http://h', 'https://h/a?b#c', '//h/x', '/a\u0000b', '\ud800', '/\u00e4'),
 )
 
-/** Everything a user may call on a parsed body; must not throw. */
+/** Everything a user may call on a parsed body; must not throw, and must answer as the reference. */
 function exercise(robots: Robots, token: string, url: string | Uint8Array): void {
   const m = robots.agent(token)
   const allowed = m.isAllowed(url)
-  expect(typeof allowed).toBe('boolean')
+  const ref = referenceDecide(robots.rules, [token], refPath(url))
+  expect(allowed).toBe(ref.allowed)
   const ex = m.explain(url)
   expect(ex.allowed).toBe(allowed)
-  robots.agents([token, 'other']).isAllowed(url)
+  expect(ex.rule?.line ?? 0).toBe(ref.line)
+  expect(robots.agents([token, 'other']).isAllowed(url)).toBe(referenceDecide(robots.rules, [token, 'other'], refPath(url)).allowed)
   robots.crawlDelay(token)
   robots.requestRate(token)
   robots.visitTime(token)

@@ -124,9 +124,28 @@ describe('RobotsCache', () => {
 
   it('evicts least recently used origins to stay within the byte budget', async () => {
     const probe = new RobotsCache({ now })
-    await probe.get(servers[0]!.origin)
+    const lookup = await probe.lookup(servers[0]!.origin)
     const one = probe.stats().bytes
-    expect(one).toBeGreaterThan(0)
+    // An entry costs its rules (Robots.memoryUsage()) plus its own objects and strings:
+    // a few hundred bytes for an origin, a URL and a handful of headers.
+    const own = one - lookup.robots.memoryUsage()
+    expect(own).toBeGreaterThan(200)
+    expect(own).toBeLessThan(2_000)
+    // Compiling a matcher grows the rules, and the entry by exactly as much.
+    const before = lookup.robots.memoryUsage()
+    await probe.isAllowed(servers[0]!.origin + '/private', 'bot')
+    expect(probe.stats().bytes - one).toBe(lookup.robots.memoryUsage() - before)
+    expect(lookup.robots.memoryUsage()).toBeGreaterThan(before)
+    // The shared allow-all answer of an unavailable file costs nothing beyond the entry's own part.
+    servers[1]!.handler = reply(404)
+    const unavailable = new RobotsCache({ now })
+    await unavailable.isAllowed(servers[1]!.origin + '/a', 'bot')
+    const sizeUnavailable = unavailable.stats().bytes
+    await unavailable.isAllowed(servers[1]!.origin + '/b', 'other')
+    expect(unavailable.stats().bytes).toBe(sizeUnavailable)
+    expect(sizeUnavailable).toBeLessThan(2_000)
+    servers[1]!.handler = reply(200, RULES)
+    servers[1]!.reset()
 
     const budget = Math.floor(one * 2.5)
     const cache = new RobotsCache({ now, maxBytes: budget })

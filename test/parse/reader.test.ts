@@ -85,7 +85,14 @@ function twoWayOffsets(length: number, seed: number): number[] {
   return [...set].sort((a, b) => a - b)
 }
 
-/** Checks every 2-way split and random multi-way splits of `body` against the one-chunk parse. */
+/** Random multi-way splits checked per body by {@link checkAllSplits}, besides the 2-way ones and the 1-byte chunks. */
+const RANDOM_RUNS = 25
+
+/**
+ * Checks every 2-way split and random multi-way splits of `body` against the
+ * one-chunk parse; returns the number of splittings checked, so that callers
+ * can assert that every split point was: `splitsFor(body)`.
+ */
 async function checkAllSplits(body: Uint8Array, seed: number, streamEvery = 1): Promise<number> {
   const whole = recordChunks([body])
   const wholeBytes = parseRobots(body).toBytes()
@@ -105,7 +112,7 @@ async function checkAllSplits(body: Uint8Array, seed: number, streamEvery = 1): 
     checked++
   }
   const rnd = seededRandom(seed ^ 0x9e3779b9)
-  for (let run = 0; run < 25; run++) {
+  for (let run = 0; run < RANDOM_RUNS; run++) {
     const parts = 2 + Math.floor(rnd() * Math.min(60, body.length + 1))
     const chunks = splitAt(body, randomOffsets(body.length, parts, rnd))
     const got = recordChunks(chunks)
@@ -119,6 +126,17 @@ async function checkAllSplits(body: Uint8Array, seed: number, streamEvery = 1): 
   expect(recordChunks(ones).log).toEqual(whole.log)
   expect(Buffer.compare((await parseRobotsStream(asyncChunks(ones))).toBytes(), wholeBytes)).toBe(0)
   return checked + 1
+}
+
+/**
+ * The splittings checkAllSplits must have checked: every 2-way split point of
+ * a small body (length + 1 of them: before the first byte to after the last),
+ * the edge and random points of a large one, the random multi-way runs and
+ * the 1-byte chunks.
+ */
+function splitsFor(body: Uint8Array, seed: number): number {
+  const twoWay = body.length <= SMALL ? body.length + 1 : twoWayOffsets(body.length, seed).length
+  return twoWay + RANDOM_RUNS + 1
 }
 
 describeShared('reader-corpus', (available) => {
@@ -135,7 +153,9 @@ describeShared('reader-corpus', (available) => {
       it(`${feature}: ${file}`, async () => {
         const body = new Uint8Array(readFileSync(resolve(CORPUS, file)))
         const checked = await checkAllSplits(body, s, body.length > SMALL ? 3 : 1)
-        expect(checked).toBeGreaterThan(25)
+        expect(checked).toBe(splitsFor(body, s))
+        // A large body: at least both edges of EDGE + 1 points each, beyond the random and 1-byte runs.
+        if (body.length > SMALL) expect(checked).toBeGreaterThanOrEqual(2 * (EDGE + 1) + RANDOM_RUNS + 1)
       })
     }
   }
@@ -178,7 +198,8 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     const streamed = await parseRobotsStream(asyncChunks(splitAt(body, [cut])))
     expect(streamed.lineCount).toBe(4)
     expect(streamed.agent('x').isAllowed('/a')).toBe(false)
-    expect(await checkAllSplits(body, 11)).toBeGreaterThan(0)
+    expect(body.length).toBeLessThanOrEqual(SMALL)
+    expect(await checkAllSplits(body, 11)).toBe(body.length + 1 + RANDOM_RUNS + 1)
   })
 
   it('CR at the end of one chunk, LF at the start of the next, with empty chunks between', () => {
@@ -204,7 +225,8 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     const got = recordChunks([body])
     expect(got.log[0]).toBe('ua 1 *')
     expect(parseRobots(body).agent('a').isAllowed('/x')).toBe(false)
-    expect(await checkAllSplits(body, 12)).toBeGreaterThan(0)
+    expect(body.length).toBeLessThanOrEqual(SMALL)
+    expect(await checkAllSplits(body, 12)).toBe(body.length + 1 + RANDOM_RUNS + 1)
   })
 
   it('a lone EF then text is skipped too; a BOM prefix followed by a non-BOM byte keeps that byte', () => {
@@ -220,7 +242,8 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     expect(recordChunks([Uint8Array.of(0xef), Uint8Array.of(0xbb), Uint8Array.of(0xbf), body.slice(3)]).log).toEqual(
       recordChunks([body]).log,
     )
-    expect(await checkAllSplits(body, 13)).toBeGreaterThan(0)
+    expect(body.length).toBeLessThanOrEqual(SMALL)
+    expect(await checkAllSplits(body, 13)).toBe(body.length + 1 + RANDOM_RUNS + 1)
   })
 
   it('a BOM is skipped only at the very start of the body', () => {
@@ -241,7 +264,8 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     const robots = parseRobots(body)
     expect(robots.agent('x').isAllowed('/b')).toBe(true)
     expect(robots.agent('x').isAllowed('/a')).toBe(false)
-    expect(await checkAllSplits(body, 14)).toBeGreaterThan(0)
+    expect(body.length).toBeLessThanOrEqual(SMALL)
+    expect(await checkAllSplits(body, 14)).toBe(body.length + 1 + RANDOM_RUNS + 1)
   })
 
   it('invalid UTF-8 and a multi-byte sequence cut by a chunk boundary give the same bytes', async () => {
@@ -256,7 +280,8 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     expect(log).toContain('disallow 2 /caf%C3%A9')
     expect(log).toContain('disallow 3 /bad%FF%C3')
     expect(log).toContain('allow 4 /%F0%9F%98%80')
-    expect(await checkAllSplits(body, 15)).toBeGreaterThan(0)
+    expect(body.length).toBeLessThanOrEqual(SMALL)
+    expect(await checkAllSplits(body, 15)).toBe(body.length + 1 + RANDOM_RUNS + 1)
   })
 
   for (const len of [MAX_LINE_BYTES - 1, MAX_LINE_BYTES, MAX_LINE_BYTES + 1, MAX_LINE_BYTES + 2, 40_000]) {

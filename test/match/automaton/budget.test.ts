@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots, referenceDecide } from '../../../src/index.js'
-import { AutomatonEngine } from '../../../src/match/automaton/automaton-engine.js'
 import { MIN_MATCHER_BUDGET } from '../../../src/match/automaton/lazy-dfa.js'
 import { matchPath } from '../../../src/match/url-path.js'
-
-function engineOf(m: ReturnType<ReturnType<typeof parseRobots>['agent']>): AutomatonEngine {
-  return (m as unknown as { engine: AutomatonEngine }).engine
-}
 
 function starHeavy(count: number): string {
   const lines = ['User-agent: *']
@@ -46,8 +41,9 @@ function agreesWithReference(body: string, urls: string[], budget?: number): voi
 }
 
 describe('matcher budget', () => {
-  it('rejects a budget below the minimum with a RangeError', () => {
+  it('rejects a budget below the minimum with a RangeError (ERR_BUDGET) where it is given', () => {
     expect(() => parseRobots('User-agent: *\nDisallow: /a', { matcherBudget: 10 }).agent('x')).toThrow(RangeError)
+    expect(() => parseRobots('User-agent: *\nDisallow: /a', { matcherBudget: 10 })).toThrow(expect.objectContaining({ code: 'ERR_BUDGET' }))
     expect(() => parseRobots('User-agent: *\nDisallow: /a', { matcherBudget: MIN_MATCHER_BUDGET }).agent('x')).not.toThrow()
   })
 
@@ -57,18 +53,32 @@ describe('matcher budget', () => {
     const robots = parseRobots(body, { matcherBudget: budget })
     const m = robots.agent('Googlebot')
     const urls = Array.from({ length: 60 }, (_, i) => randomUrl(i + 1, 40 + i * 3))
-    for (const url of urls) m.isAllowed(url)
-    const dfa = engineOf(m).dfa
-    expect(dfa.flushes).toBeGreaterThan(0)
-    // State cache within budget; the fixed part (positions, scratch) is proportional to the rules.
-    expect(dfa.memoryUsage() - dfa.positionCount * 6).toBeLessThan(budget * 2 + 64 * 1024)
+    for (const url of urls) {
+      m.isAllowed(url)
+      // The promise (lazy-dfa.ts, README): the state cache never holds more than the budget plus one state.
+      const st = m.stats()
+      expect(st.cacheBytes).toBeLessThanOrEqual(budget + st.largestStateBytes)
+    }
+    const st = m.stats()
+    expect(st.flushes).toBeGreaterThan(0)
+    expect(st.budget).toBe(budget)
+    expect(st.peakCacheBytes).toBeLessThanOrEqual(budget + st.largestStateBytes)
+    // The bound is tight enough to mean something: one state is a small part of the budget here.
+    expect(st.largestStateBytes).toBeGreaterThan(0)
+    expect(st.largestStateBytes).toBeLessThan(budget / 4)
+    expect(st.peakCacheBytes).toBeGreaterThan(budget / 2)
     agreesWithReference(body, urls.slice(0, 25), budget)
   })
 
-  it('the smallest budget still answers correctly (flush on nearly every state)', () => {
+  it('the smallest budget still answers correctly (flush on nearly every state), within budget plus one state', () => {
     const body = starHeavy(200)
     const urls = Array.from({ length: 40 }, (_, i) => randomUrl(i + 7, 60))
     agreesWithReference(body, urls, MIN_MATCHER_BUDGET)
+    const m = parseRobots(body, { matcherBudget: MIN_MATCHER_BUDGET }).agent('Googlebot')
+    for (const url of urls) m.isAllowed(url)
+    const st = m.stats()
+    expect(st.flushes).toBeGreaterThan(urls.length)
+    expect(st.peakCacheBytes).toBeLessThanOrEqual(MIN_MATCHER_BUDGET + st.largestStateBytes)
   })
 
   it('20,000 distinct rules compile lazily and answer like the reference', () => {
@@ -80,7 +90,7 @@ describe('matcher budget', () => {
     agreesWithReference(body, urls)
     const m = parseRobots(body).agent('x')
     for (const u of urls) m.isAllowed(u)
-    expect(engineOf(m).dfa.stateCount).toBeLessThan(200)
+    expect(m.stats().states).toBeLessThan(200)
   })
 
   it('long shared prefixes and a 16 KiB rule', () => {
