@@ -146,6 +146,29 @@ describe('api: agents([...]) — a crawler answering to several tokens', () => {
     expect(r2.agents(['a', 'b']).isAllowed('/x')).toBe(false)
   })
 
+  it('the cache key of a token set cannot collide: sets a joined string would merge stay apart', () => {
+    const r = parseRobots('User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n\nUser-agent: c\nDisallow: /c\n')
+    // Pairs of different sets that naive keys (joined with ':' or ',', or length-free) would confuse.
+    const pairs: [string[], string[]][] = [
+      [['a:b', 'c'], ['a', 'b:c']],
+      [['a,b', 'c'], ['a', 'b,c']],
+      [['1:a', 'b'], ['a', 'b']],
+      [['ab', 'c'], ['a', 'bc']],
+      [['', 'a'], ['a', '\u0000']],
+      [['a', 'b'], ['a', 'b', 'c']],
+    ]
+    for (const [x, y] of pairs) expect(r.agents(x), `${JSON.stringify(x)} vs ${JSON.stringify(y)}`).not.toBe(r.agents(y))
+    // Equal sets share one matcher whatever the order, case and repeats; a set of one is agent().
+    expect(r.agents(['a', 'B', 'a', 'b'])).toBe(r.agents(['b', 'A']))
+    expect(r.agents(['A', 'a'])).toBe(r.agent('a'))
+    // And every token set answers as its own rules say.
+    expect(r.agents(['a', 'b']).isAllowed('/a')).toBe(false)
+    expect(r.agents(['a', 'b']).isAllowed('/b')).toBe(false)
+    expect(r.agents(['a', 'b']).isAllowed('/c')).toBe(true)
+    expect(r.agents(['a:b', 'c']).isAllowed('/c')).toBe(false)
+    expect(r.agents(['a:b', 'c']).isAllowed('/a')).toBe(true)
+  })
+
   it('bad arguments are TypeErrors', () => {
     expect(() => robots.agents('foo' as unknown as string[])).toThrow(TypeError)
     expect(() => robots.agents([1 as unknown as string])).toThrow(TypeError)

@@ -116,15 +116,13 @@ export function pathStartString(s: string): PathStart {
   let i = search
   for (; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (c === SLASH) return hash ? PATH_IS_SLASH : pathStartAt(i, PathByte.Slash)
-    if (c === QUESTION || c === SEMI) return hash ? PATH_IS_SLASH : pathStartAt(i, PathByte.QueryOrParams)
+    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? PATH_IS_SLASH : pathStartAt(i, c === SLASH ? PathByte.Slash : PathByte.QueryOrParams)
     if (c === COLON && i + 2 < to && s.charCodeAt(i + 1) === SLASH && s.charCodeAt(i + 2) === SLASH) break
     if (c === HASH) hash = true
   }
   for (i += 3; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (c === SLASH) return hash ? PATH_IS_SLASH : pathStartAt(i, PathByte.Slash)
-    if (c === QUESTION || c === SEMI) return hash ? PATH_IS_SLASH : pathStartAt(i, PathByte.QueryOrParams)
+    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? PATH_IS_SLASH : pathStartAt(i, c === SLASH ? PathByte.Slash : PathByte.QueryOrParams)
     if (c === HASH) hash = true
   }
   return PATH_IS_SLASH
