@@ -22,6 +22,13 @@
 import type { ExtensionValue } from './extensions.js'
 import { RobotsFormatError } from '../errors.js'
 
+/**
+ * An event's header is `lineDelta * HEADER_TYPES + type`: the type in the
+ * low three bits, the line delta above (it may pass 2^31 on a foreign
+ * buffer, hence multiplication and division, not shifts).
+ */
+const HEADER_TYPES = 8
+
 /** Event types. */
 export const EventType = {
   UaGlobal: 0,
@@ -69,8 +76,8 @@ export class EventCursor {
   next(): boolean {
     if (this.at >= this.events.length) return false
     const header = this.varint()
-    this.type = header & 7
-    this.line += Math.floor(header / 8)
+    this.type = header % HEADER_TYPES
+    this.line += Math.floor(header / HEADER_TYPES)
     this.index++
     if (this.type === EventType.Allow || this.type === EventType.Disallow) {
       this.a = this.patternEnd
@@ -114,7 +121,7 @@ export class EventWriter {
 
   /** Adds one event; `value` is the name/extension index or the pattern length (unused for UaGlobal). */
   add(type: number, line: number, value: number): void {
-    this.varint((line - this.lastLine) * 8 + type)
+    this.varint((line - this.lastLine) * HEADER_TYPES + type)
     this.lastLine = line
     if (type !== EventType.UaGlobal) this.varint(value)
     this.count++

@@ -129,12 +129,15 @@ export function indexDirectoryPattern(p: Uint8Array): Uint8Array | null {
   return out
 }
 
+/** Numbers per rule in selectRules' build-time `meta` list: allow, line, priority. */
+const META_WIDTH = 3
+
 /** Builds the RuleSet of a crawler answering to `tokens`. */
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
   const { slots, specific } = assignGroups(rules, tokens, ListClosers.Rules)
   const want = specific ? GroupSlot.Specific : GroupSlot.Global
   const chunks: Uint8Array[] = []
-  const meta: number[] = [] // allow, line, priority per rule
+  const meta: number[] = [] // per rule, META_WIDTH numbers: allow, line, priority
   let emptyAllowLine = 0
   let emptyDisallowLine = 0
   for (const c = new EventCursor(rules); c.next(); ) {
@@ -180,9 +183,9 @@ export function selectRules(rules: CompactRules, tokens: readonly string[]): Rul
     set.starts[r] = at
     at += chunks[r].length
     set.ends[r] = at
-    set.allow[r] = meta[r * 3]
-    set.lines[r] = meta[r * 3 + 1]
-    set.priority[r] = meta[r * 3 + 2]
+    set.allow[r] = meta[r * META_WIDTH]
+    set.lines[r] = meta[r * META_WIDTH + 1]
+    set.priority[r] = meta[r * META_WIDTH + 2]
   }
   return set
 }
