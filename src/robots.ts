@@ -117,6 +117,7 @@ export class Robots {
     if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
       throw new RobotsInputError(`agents() takes an array of product tokens (strings), got ${describeValue(tokens)}`)
     }
+    if (tokens.length === 1) return this.agent(tokens[0])
     const lower = [...new Set(tokens.map(asciiLower))].sort()
     if (lower.length === 1) return this.agent(lower[0])
     const key = tokenSetKey(lower)

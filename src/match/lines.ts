@@ -13,8 +13,9 @@
  * per-block loop (cli/judge-lines.ts) cut lines with these functions.
  * `AutomatonEngine.decideLines` applies the same rule inside its fused
  * one-pass loop: a copy kept for speed (measured in bench/RESULTS.md) and
- * marked there. One data suite, test/match/match-lines.test.ts, runs over
- * every engine and over the CLI's loop.
+ * marked there. One data suite (test/support/line-cases.ts) runs over every
+ * engine (test/match/match-lines.test.ts) and over the CLI's loop
+ * (test/cli/units.test.ts).
  */
 
 import { RobotsRangeError } from '../errors.js'
