@@ -20,29 +20,36 @@
 
 import { RobotsRangeError } from '../errors.js'
 
-/** Line feed: ends a line. */
-export const LF = 10
-/** Carriage return: not part of the URL right before an LF or at the end of the input. */
-export const CR = 13
+/**
+ * The two bytes of the convention. A `const enum`, so that the bundler
+ * writes the numbers into the hot loops (a module-level `const` becomes a
+ * variable the JIT reloads on every use).
+ */
+export const enum LineByte {
+  /** Line feed: ends a line. */
+  LF = 10,
+  /** Carriage return: not part of the URL right before an LF or at the end of the input. */
+  CR = 13,
+}
 
 /** Index of the LF ending the line that starts at `start`, or `bytes.length` for a last line without one. */
 export function lineEnd(bytes: Uint8Array, start: number): number {
   // On a Node Buffer this is Buffer#indexOf (memchr), on a plain Uint8Array the engine's own.
-  const lf = bytes.indexOf(LF, start)
+  const lf = bytes.indexOf(LineByte.LF, start)
   return lf < 0 ? bytes.length : lf
 }
 
 /** End of the URL of the line `bytes[start, lf)` (`lf` from {@link lineEnd}): a CR right before `lf` is dropped. */
 export function urlEnd(bytes: Uint8Array, start: number, lf: number): number {
-  return lf > start && bytes[lf - 1] === CR ? lf - 1 : lf
+  return lf > start && bytes[lf - 1] === LineByte.CR ? lf - 1 : lf
 }
 
 /** Number of lines in `bytes` by the convention above. */
 export function countLines(bytes: Uint8Array): number {
   const n = bytes.length
   let count = 0
-  for (let i = bytes.indexOf(LF); i >= 0; i = bytes.indexOf(LF, i + 1)) count++
-  if (n > 0 && bytes[n - 1] !== LF) count++
+  for (let i = bytes.indexOf(LineByte.LF); i >= 0; i = bytes.indexOf(LineByte.LF, i + 1)) count++
+  if (n > 0 && bytes[n - 1] !== LineByte.LF) count++
   return count
 }
 

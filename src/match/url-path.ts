@@ -24,31 +24,40 @@
 import { describeValue, RobotsInputError } from '../errors.js'
 
 /**
- * Where a path starts, encoded in one number (no allocation): `start * 2 +
- * (a '/' goes in front ? 1 : 0)`, or {@link PATH_IS_SLASH}. Read it with
- * {@link pathIndex}, {@link slashPrepended} and {@link afterSlash}.
+ * Where a path starts, encoded in one number (no allocation):
+ * `index * PathStartCode.IndexScale + (a '/' goes in front ? PathStartCode.SlashPrepended : 0)`,
+ * or `PathStartCode.JustSlash`. Multiplication, not shifts: an index into a
+ * buffer of more than 1 GiB must survive. The slow paths read it with {@link pathIndex}
+ * and {@link slashPrepended}; the automaton's hot loops write the same
+ * operators on the constants (see match/automaton/state.ts for why).
  */
 export type PathStart = number
 
-/** The PathStart of a URL whose path is just `/` (no path, or a fragment before it). */
-export const PATH_IS_SLASH = -1
+/** The constants of the {@link PathStart} encoding (a `const enum`: numbers in the bundle). */
+export const enum PathStartCode {
+  /** The path is just `/` (no path, or a fragment before it). */
+  JustSlash = -1,
+  /** Set when the path starts with `?` or `;`, so a `/` goes in front. */
+  SlashPrepended = 1,
+  /** The index of the path's first code unit, times this, plus the SlashPrepended bit. */
+  IndexScale = 2,
+}
 
 /** Index of the path's first code unit (its `/`, or the `?`/`;` that gets one in front). */
 export function pathIndex(ps: PathStart): number {
-  return ps >> 1
+  return (ps - (ps & PathStartCode.SlashPrepended)) / PathStartCode.IndexScale
 }
 
 /** True when the path starts with `?` or `;`, so a `/` goes in front. */
 export function slashPrepended(ps: PathStart): boolean {
-  return (ps & 1) === 1
+  return (ps & PathStartCode.SlashPrepended) !== 0
 }
 
-/** Index of the first code unit after the path's leading `/` (which every path has, given or prepended). */
-export function afterSlash(ps: PathStart): number {
-  return (ps >> 1) + ((ps & 1) ^ 1)
-}
-
-/** What a byte means to the path-start scan: the values of {@link PATH_BYTE}. */
+/**
+ * What a byte means to the path-start scan: the values of {@link PATH_BYTE}.
+ * Slash and QueryOrParams are 1 and 2, so that `kind - PathByte.Slash` is
+ * the {@link PathStartCode.SlashPrepended} bit of a path starting there.
+ */
 export const enum PathByte {
   /** Nothing: the scan goes on. */
   Other = 0,
@@ -72,21 +81,19 @@ PATH_BYTE[59] = PathByte.QueryOrParams
 PATH_BYTE[35] = PathByte.Hash
 PATH_BYTE[58] = PathByte.Colon
 
-/** The PathStart of a path starting at `index` with a byte of kind `k` (Slash or QueryOrParams). */
-export function pathStartAt(index: number, k: number): PathStart {
-  return index * 2 + (k - PathByte.Slash)
+/** The ASCII bytes the scans look for (a `const enum`: numbers in the bundled loops). */
+export const enum PathChar {
+  Slash = 47,
+  Question = 63,
+  Semi = 59,
+  Colon = 58,
+  Hash = 35,
 }
-
-const SLASH = 47
-const QUESTION = 63
-const SEMI = 59
-const COLON = 58
-const HASH = 35
 
 /** Finds where the path begins in `s[from, to)` (a {@link PathStart}). */
 export function pathStartBytes(s: Uint8Array, from: number, to: number): PathStart {
   let search = from
-  if (to - from >= 2 && s[from] === SLASH && s[from + 1] === SLASH) search = from + 2
+  if (to - from >= 2 && s[from] === PathChar.Slash && s[from + 1] === PathChar.Slash) search = from + 2
   // One pass: the first path char, or a "://" before any, decides where the
   // authority ends; a '#' seen on the way means the fragment starts first.
   let hash = false
@@ -94,45 +101,45 @@ export function pathStartBytes(s: Uint8Array, from: number, to: number): PathSta
   for (; i < to; i++) {
     const k = PATH_BYTE[s[i]]
     if (k === PathByte.Other) continue
-    if (k <= PathByte.QueryOrParams) return hash ? PATH_IS_SLASH : pathStartAt(i, k)
+    if (k <= PathByte.QueryOrParams) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (k - PathByte.Slash)
     if (k === PathByte.Hash) hash = true
-    else if (i + 2 < to && s[i + 1] === SLASH && s[i + 2] === SLASH) break
+    else if (i + 2 < to && s[i + 1] === PathChar.Slash && s[i + 2] === PathChar.Slash) break
   }
   for (i += 3; i < to; i++) {
     const k = PATH_BYTE[s[i]]
     if (k === PathByte.Other || k === PathByte.Colon) continue
-    if (k <= PathByte.QueryOrParams) return hash ? PATH_IS_SLASH : pathStartAt(i, k)
+    if (k <= PathByte.QueryOrParams) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (k - PathByte.Slash)
     hash = true
   }
-  return PATH_IS_SLASH
+  return PathStartCode.JustSlash
 }
 
 /** {@link pathStartBytes} for a string (UTF-16 code units). */
 export function pathStartString(s: string): PathStart {
   const to = s.length
   let search = 0
-  if (to >= 2 && s.charCodeAt(0) === SLASH && s.charCodeAt(1) === SLASH) search = 2
+  if (to >= 2 && s.charCodeAt(0) === PathChar.Slash && s.charCodeAt(1) === PathChar.Slash) search = 2
   let hash = false
   let i = search
   for (; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? PATH_IS_SLASH : pathStartAt(i, c === SLASH ? PathByte.Slash : PathByte.QueryOrParams)
-    if (c === COLON && i + 2 < to && s.charCodeAt(i + 1) === SLASH && s.charCodeAt(i + 2) === SLASH) break
-    if (c === HASH) hash = true
+    if (c === PathChar.Slash || c === PathChar.Question || c === PathChar.Semi) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (c === PathChar.Slash ? 0 : PathStartCode.SlashPrepended)
+    if (c === PathChar.Colon && i + 2 < to && s.charCodeAt(i + 1) === PathChar.Slash && s.charCodeAt(i + 2) === PathChar.Slash) break
+    if (c === PathChar.Hash) hash = true
   }
   for (i += 3; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (c === SLASH || c === QUESTION || c === SEMI) return hash ? PATH_IS_SLASH : pathStartAt(i, c === SLASH ? PathByte.Slash : PathByte.QueryOrParams)
-    if (c === HASH) hash = true
+    if (c === PathChar.Slash || c === PathChar.Question || c === PathChar.Semi) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (c === PathChar.Slash ? 0 : PathStartCode.SlashPrepended)
+    if (c === PathChar.Hash) hash = true
   }
-  return PATH_IS_SLASH
+  return PathStartCode.JustSlash
 }
 
 /** End of the path that starts at `start`, for matching: the first `#` or NUL, or `to`. */
 export function pathEndBytes(s: Uint8Array, start: number, to: number): number {
   for (let i = start; i < to; i++) {
     const c = s[i]
-    if (c === HASH || c === 0) return i
+    if (c === PathChar.Hash || c === 0) return i
   }
   return to
 }
@@ -145,11 +152,11 @@ export function pathEndBytes(s: Uint8Array, start: number, to: number): number {
 export function pathOf(url: string): string {
   if (typeof url !== 'string') throw new RobotsInputError(`pathOf takes a string, got ${describeValue(url)}`)
   const ps = pathStartString(url)
-  if (ps === PATH_IS_SLASH) return '/'
+  if (ps === PathStartCode.JustSlash) return '/'
   const start = pathIndex(ps)
   let end = url.length
   for (let i = start; i < end; i++) {
-    if (url.charCodeAt(i) === HASH) {
+    if (url.charCodeAt(i) === PathChar.Hash) {
       end = i
       break
     }
@@ -173,12 +180,12 @@ export function urlBytes(url: string | Uint8Array): Uint8Array {
  */
 export function matchPath(url: Uint8Array, start = 0, end = url.length): Uint8Array {
   const ps = pathStartBytes(url, start, end)
-  if (ps === PATH_IS_SLASH) return Uint8Array.of(SLASH)
+  if (ps === PathStartCode.JustSlash) return Uint8Array.of(PathChar.Slash)
   const from = pathIndex(ps)
   const to = pathEndBytes(url, from, end)
   if (!slashPrepended(ps)) return url.slice(from, to)
   const out = new Uint8Array(to - from + 1)
-  out[0] = SLASH
+  out[0] = PathChar.Slash
   out.set(url.subarray(from, to), 1)
   return out
 }

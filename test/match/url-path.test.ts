@@ -6,6 +6,7 @@
  * path it found by a `Disallow: <path>$` rule. The cases are the reference's
  * GetPathParamsQuery vectors plus edge cases of our own.
  */
+import { freemem, totalmem } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, pathOf } from '../../src/index.js'
 import { matchPath } from '../../src/match/url-path.js'
@@ -95,4 +96,24 @@ describe('url-path: one data suite over every copy of the path scan', () => {
       expect([...longer.matchLines(lines)]).toEqual([1, 1, 1])
     })
   }
+})
+
+// A buffer past 1 GiB: a path-start index times two passes 2^31 there.
+const BIG = 2 ** 30 + 64
+const roomForBig = totalmem() >= 8 * 2 ** 30 && freemem() >= 3 * 2 ** 30
+
+describe('url-path: offsets past 2^30', () => {
+  ;(roomForBig ? it : it.skip)('regression: a URL past the first GiB of a buffer is matched from its own path (the encoding used shifts)', () => {
+    const m = parseRobots('User-agent: *\nDisallow: /private\nAllow: /private/ok\n').agent('bot')
+    const big = new Uint8Array(BIG)
+    const at = BIG - 40
+    for (const [url, verdict] of [['https://h/private/x', 2 * 2 + 0], ['https://h/private/ok', 3 * 2 + 1], ['?q', 1], ['//h/private', 2 * 2 + 0]] as const) {
+      const bytes = bytesOf(url)
+      big.fill(0, at)
+      big.set(bytes, at)
+      expect(m.matchRange(big, at, at + bytes.length), url).toBe(verdict)
+      expect(m.isAllowed(big.subarray(at, at + bytes.length)), url).toBe((verdict & 1) === 1)
+      expect(latin1(matchPath(big, at, at + bytes.length)), url).toBe(pathOf(url).split('\u0000')[0])
+    }
+  })
 })

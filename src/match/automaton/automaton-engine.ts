@@ -10,22 +10,23 @@
  */
 import type { EngineStats, MatchEngine } from '../matcher.js'
 import type { RuleSet } from '../../rules/rule-set.js'
-import { checkRoom, CR, LF } from '../lines.js'
-import { afterSlash, PATH_BYTE, PATH_IS_SLASH, PathByte, pathStartAt, pathStartBytes, pathStartString } from '../url-path.js'
+import { checkRoom, LineByte } from '../lines.js'
+import { PATH_BYTE, PathByte, PathChar, pathStartBytes, pathStartString, PathStartCode } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
-import { endColumn, hasRow, isUnknown, ruleOf } from './state.js'
+import { StateId } from './state.js'
 
 const encoder = new TextEncoder()
 /** Reused by decideString; grows to the longest URL seen (3 bytes per UTF-16 unit at most). */
 let scratch = new Uint8Array(4096)
 
-const SLASH = 47
 /** decideLines: no terminal state reached yet (rule indices are >= -1). */
-const UNDECIDED = -2
+const enum Scan {
+  Undecided = -2,
+}
 
 /** For decideLines' path scan: PATH_BYTE's kinds, plus LineEnd for LF. */
 const LINE_PATH_BYTE = PATH_BYTE.slice()
-LINE_PATH_BYTE[LF] = PathByte.LineEnd
+LINE_PATH_BYTE[LineByte.LF] = PathByte.LineEnd
 
 /** A MatchEngine running a LazyDfa. */
 export class AutomatonEngine implements MatchEngine {
@@ -40,23 +41,25 @@ export class AutomatonEngine implements MatchEngine {
     const dfa = this.dfa
     const ps = pathStartBytes(url, start, end)
     let s = dfa.slash()
-    if (!hasRow(s)) return ruleOf(s)
-    if (ps !== PATH_IS_SLASH) {
+    if (s < StateId.FirstRow) return StateId.RuleMirror - s
+    if (ps !== PathStartCode.JustSlash) {
       const map = dfa.classes.map
       let table = dfa.table
-      for (let i = afterSlash(ps); i < end; i++) {
+      // From the byte after the path's '/': its own, or the one put in front (then from the path's first byte).
+      const bit = ps & PathStartCode.SlashPrepended
+      for (let i = (ps - bit) / PathStartCode.IndexScale + 1 - bit; i < end; i++) {
         const c = map[url[i]]
         let t = table[s + c]
-        if (!hasRow(t)) {
-          if (!isUnknown(t)) return ruleOf(t)
+        if (t < StateId.FirstRow) {
+          if (t !== StateId.Unknown) return StateId.RuleMirror - t
           t = dfa.next(s, c)
           table = dfa.table
-          if (!hasRow(t)) return ruleOf(t)
+          if (t < StateId.FirstRow) return StateId.RuleMirror - t
         }
         s = t
       }
     }
-    return ruleOf(dfa.table[s + endColumn(dfa.W)])
+    return StateId.RuleMirror - dfa.table[s + dfa.end]
   }
 
   decideString(url: string): number {
@@ -66,9 +69,10 @@ export class AutomatonEngine implements MatchEngine {
     if (dfa.nonAscii) return this.decideEncoded(url)
     const ps = pathStartString(url)
     const s = dfa.slash()
-    if (!hasRow(s)) return ruleOf(s)
-    if (ps === PATH_IS_SLASH) return ruleOf(dfa.table[s + endColumn(dfa.W)])
-    return this.decideStringFrom(url, afterSlash(ps), s)
+    if (s < StateId.FirstRow) return StateId.RuleMirror - s
+    if (ps === PathStartCode.JustSlash) return StateId.RuleMirror - dfa.table[s + dfa.end]
+    const bit = ps & PathStartCode.SlashPrepended
+    return this.decideStringFrom(url, (ps - bit) / PathStartCode.IndexScale + 1 - bit, s)
   }
 
   /**
@@ -99,16 +103,16 @@ export class AutomatonEngine implements MatchEngine {
       }
       do {
         let t = table[s + c]
-        if (!hasRow(t)) {
-          if (!isUnknown(t)) return ruleOf(t)
+        if (t < StateId.FirstRow) {
+          if (t !== StateId.Unknown) return StateId.RuleMirror - t
           t = dfa.next(s, c)
           table = dfa.table
-          if (!hasRow(t)) return ruleOf(t)
+          if (t < StateId.FirstRow) return StateId.RuleMirror - t
         }
         s = t
       } while (--repeat > 0)
     }
-    return ruleOf(table[s + endColumn(dfa.W)])
+    return StateId.RuleMirror - table[s + dfa.end]
   }
 
   /** A string URL as its UTF-8 bytes (encoded into a reused buffer): only for rules with non-ASCII pattern bytes. */
@@ -151,7 +155,7 @@ export class AutomatonEngine implements MatchEngine {
     let i = 0
     while (i < n) {
       // 1. Where the path starts: pathStartBytes(bytes, i, line end), stopping at the LF.
-      let j = i + 1 < n && bytes[i] === SLASH && bytes[i + 1] === SLASH ? i + 2 : i
+      let j = i + 1 < n && bytes[i] === PathChar.Slash && bytes[i + 1] === PathChar.Slash ? i + 2 : i
       let hash = false
       let k: number = PathByte.Other
       for (; j < n; j++) {
@@ -159,7 +163,7 @@ export class AutomatonEngine implements MatchEngine {
         if (k === PathByte.Other) continue
         if (k <= PathByte.QueryOrParams || k === PathByte.LineEnd) break
         if (k === PathByte.Hash) hash = true
-        else if (bytes[j + 1] === SLASH && bytes[j + 2] === SLASH) {
+        else if (bytes[j + 1] === PathChar.Slash && bytes[j + 2] === PathChar.Slash) {
           for (j += 3; j < n; j++) {
             k = LINE_PATH_BYTE[bytes[j]]
             if (k === PathByte.Other || k === PathByte.Colon) continue
@@ -169,39 +173,40 @@ export class AutomatonEngine implements MatchEngine {
           break
         }
       }
-      const ps = j < n && k <= PathByte.QueryOrParams && !hash ? pathStartAt(j, k) : PATH_IS_SLASH
+      const ps = j < n && k <= PathByte.QueryOrParams && !hash ? j * PathStartCode.IndexScale + (k - PathByte.Slash) : PathStartCode.JustSlash
       // 2. The DFA over the path, until decided or the URL ends (LF, or a CR before an LF or the end).
       let r: number
       const s0 = dfa.slash()
-      if (!hasRow(s0)) r = ruleOf(s0)
+      if (s0 < StateId.FirstRow) r = StateId.RuleMirror - s0
       else {
         let s = s0
-        r = UNDECIDED
-        if (ps !== PATH_IS_SLASH) {
+        r = Scan.Undecided
+        if (ps !== PathStartCode.JustSlash) {
           const map = dfa.classes.map
           let table = dfa.table
-          for (j = afterSlash(ps); j < n; j++) {
+          const bit = ps & PathStartCode.SlashPrepended
+          for (j = (ps - bit) / PathStartCode.IndexScale + 1 - bit; j < n; j++) {
             const b = bytes[j]
-            if (b === LF || (b === CR && (j + 1 === n || bytes[j + 1] === LF))) break
+            if (b === LineByte.LF || (b === LineByte.CR && (j + 1 === n || bytes[j + 1] === LineByte.LF))) break
             const c = map[b]
             let t = table[s + c]
-            if (!hasRow(t)) {
-              if (isUnknown(t)) {
+            if (t < StateId.FirstRow) {
+              if (t === StateId.Unknown) {
                 t = dfa.next(s, c)
                 table = dfa.table
               }
-              if (!hasRow(t)) {
-                r = ruleOf(t)
+              if (t < StateId.FirstRow) {
+                r = StateId.RuleMirror - t
                 break
               }
             }
             s = t
           }
         }
-        if (r === UNDECIDED) r = ruleOf(dfa.table[s + endColumn(dfa.W)])
+        if (r === Scan.Undecided) r = StateId.RuleMirror - dfa.table[s + dfa.end]
       }
       // 3. The line's end: its LF, or the end of the input.
-      while (j < n && bytes[j] !== LF) j++
+      while (j < n && bytes[j] !== LineByte.LF) j++
       checkRoom(out, count, 'out')
       out[count] = r < 0 ? 1 : allow[r]
       if (ruleLines) {

@@ -20,7 +20,7 @@ import { END, STAR, buildPositions, type Positions } from './positions.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { describeValue, RobotsRangeError } from '../../errors.js'
-import { endColumn, hasRow, rowOf, rowState, RowInfo, terminalOf, UNKNOWN } from './state.js'
+import { endColumn, hasRow, rowOf, rowState, RowInfo, StateId, terminalOf } from './state.js'
 
 /** Default per-matcher budget for compiled states, in bytes (see README.md for the measurement). */
 export const DEFAULT_MATCHER_BUDGET = 4 << 20
@@ -29,7 +29,7 @@ export const DEFAULT_MATCHER_BUDGET = 4 << 20
 export const MIN_MATCHER_BUDGET = 4096
 
 /** Fields of a LazyDfa object, for its own memory cost. */
-const DFA_FIELDS = 22
+const DFA_FIELDS = 23
 
 /** Scratch buffers shared by every DFA (JavaScript runs one step at a time). */
 let scratch: Int32Array = new Int32Array(1024)
@@ -59,6 +59,8 @@ function hashState(positions: Int32Array, from: number, to: number, best: number
 export class LazyDfa {
   /** Row width: classes + 1 (the last column is the end verdict; see state.ts). */
   readonly W: number
+  /** The end column's offset in a row (`endColumn(W)`), for the hot loops: `table[s + dfa.end]`. */
+  readonly end: number
   readonly classes: ByteClasses
   /** Transition table; see state.ts. */
   table: Int32Array
@@ -89,7 +91,7 @@ export class LazyDfa {
   private poolLen = 0
   /** Hash of (best, positions) → row, or rows on a collision. */
   private ids = new Map<number, number | number[]>()
-  private slashState = UNKNOWN
+  private slashState: number = StateId.Unknown
   /** The position set being built (in `scratch`): its size and best rule. */
   private setSize = 0
   private setBest = -1
@@ -106,6 +108,7 @@ export class LazyDfa {
     this.startPositions = pos.base
     this.classes = buildByteClasses(pos.literals)
     this.W = this.classes.count + 1
+    this.end = endColumn(this.W)
     this.table = new Int32Array(this.W * 4)
   }
 
@@ -145,7 +148,7 @@ export class LazyDfa {
 
   /** The state after the path's leading `/` (every path starts with one). */
   slash(): number {
-    if (this.slashState === UNKNOWN) {
+    if (this.slashState === StateId.Unknown) {
       const start = this.closure(this.startPositions)
       this.slashState = hasRow(start) ? this.next(start, this.classes.map[47]) : start
     }
@@ -159,7 +162,7 @@ export class LazyDfa {
    */
   next(s: number, c: number): number {
     if (c === END_CLASS) {
-      const target = this.table[s + endColumn(this.W)]
+      const target = this.table[s + this.end]
       this.table[s + c] = target
       return target
     }
@@ -303,7 +306,7 @@ export class LazyDfa {
     this.rowInfo[row + RowInfo.PoolLength] = n
     this.poolLen += n
     const s = rowState(k, this.W)
-    this.table.fill(UNKNOWN, s, s + this.W)
+    this.table.fill(StateId.Unknown, s, s + this.W)
     const again = this.ids.get(h)
     if (again === undefined) this.ids.set(h, k)
     else if (typeof again === 'number') this.ids.set(h, [again, k])
@@ -317,7 +320,7 @@ export class LazyDfa {
         if (endBest < 0 || this.beats(r, endBest)) endBest = r
       }
     }
-    this.table[s + endColumn(this.W)] = terminalOf(endBest)
+    this.table[s + this.end] = terminalOf(endBest)
     const bytes = this.cacheBytes()
     if (bytes > this.peakCacheBytes) this.peakCacheBytes = bytes
     if (n > this.largestState) this.largestState = n
@@ -349,7 +352,7 @@ export class LazyDfa {
     this.rowCount = 0
     this.poolLen = 0
     this.ids = new Map()
-    this.slashState = UNKNOWN
+    this.slashState = StateId.Unknown
     this.table = new Int32Array(this.W * 4)
     this.rowInfo = new Int32Array(RowInfo.Width * 4)
     this.pool = new Int32Array(64)

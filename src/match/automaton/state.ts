@@ -1,63 +1,66 @@
 /**
  * The encodings of the lazy DFA (see README.md in this folder): state ids,
- * the transition table and the per-row build data. Every use site goes
- * through the names below; the functions are one expression each, which V8
- * inlines into the hot loops.
+ * the transition table and the per-row build data, named here and nowhere
+ * else.
  *
  * **State ids** (one Int32):
  *
  * ```
- * s >= 0            a live state: the offset of its row in `table` (row k is at k * W)
- * s <  0            a terminal state ~t, the scan stops: terminal id t = 0 is
- *                   "no rule matched", t = 1 + r is "rule r decided"
- * s == UNKNOWN      (in the table only) a transition not built yet; below every terminal
+ * s >= FirstRow     a live state: the offset of its row in `table` (row k is at k * W)
+ * s <  FirstRow     a terminal state: the scan stops. Terminal of rule r is
+ *                   RuleMirror - r (= ~(r + 1)); NoRule (-1) is "no rule matched"
+ * s == Unknown      (in the table only) a transition not built yet; below every terminal
  * ```
+ *
+ * The mapping between a rule index and its terminal state is its own
+ * inverse: `terminal = RuleMirror - rule` and `rule = RuleMirror - terminal`
+ * (rule -1, "no rule", is terminal NoRule).
  *
  * **Transition table** (`Int32Array`, W = byte classes + 1 ints a row):
  *
  * ```
- * table[k*W + c]        next state of row k on byte class c (a state id or UNKNOWN)
- * table[k*W + W - 1]    the terminal state when the path ends in row k (END_COLUMN)
+ * table[k*W + c]        next state of row k on byte class c (a state id or Unknown)
+ * table[k*W + W - 1]    the terminal state when the path ends in row k: the end column
  * ```
  *
- * The hot loop is `t = table[s + class]`, then one sign test (`hasRow(t)`):
- * a live state is a row offset, so no multiplication sits on the dependency
- * chain, and terminal states and UNKNOWN share the one rare branch.
+ * The hot loop is `t = table[s + class]`, then one sign test against
+ * `FirstRow`: a live state is a row offset, so no multiplication sits on the
+ * dependency chain, and terminal states and Unknown share the one rare
+ * branch.
+ *
+ * **Why constants, not predicate functions.** The hot loops write these as
+ * operators on the `StateId` constants (`t < StateId.FirstRow`,
+ * `StateId.RuleMirror - t`), which the bundler turns into numbers. On Node 20
+ * (V8 11.3) a call to even a one-line module-level function, inlined, still
+ * costs a reload of the function and a check on every call: measured 4–10 %
+ * of W2's isAllowed (bench/RESULTS.md). The functions below are for build-time
+ * code, where that does not matter.
  *
  * **Row info** (`Int32Array`, {@link RowInfo.Width} ints a row, build time only):
  * the best rule matched so far, and where the row's live positions sit in the
  * position pool.
  */
 
-/** Table value of a transition not built yet (below every terminal state). */
-export const UNKNOWN = -0x7fffffff
+/** The fixed state ids and the constants of the encoding (a `const enum`: numbers in the bundle). */
+export const enum StateId {
+  /** Table value of a transition not built yet (below every terminal state). */
+  Unknown = -0x7fffffff,
+  /** Live states are row offsets `>= FirstRow`; terminal states (and Unknown) are below. */
+  FirstRow = 0,
+  /** The terminal state "no rule matched" (rule index -1). */
+  NoRule = -1,
+  /** Rule index ⇄ terminal state: each is `RuleMirror` minus the other. */
+  RuleMirror = -2,
+}
 
-/** The terminal state "no rule matched" (terminal id 0). */
-export const NO_RULE_TERMINAL = -1
-
-/** True when `s` is a live state (a row offset); false for a terminal state or UNKNOWN. */
+/** True when `s` is a live state (a row offset); false for a terminal state or Unknown. */
 export function hasRow(s: number): boolean {
-  return s >= 0
-}
-
-/** True when a table entry is a transition not built yet. */
-export function isUnknown(s: number): boolean {
-  return s === UNKNOWN
-}
-
-/** True when `s` is a terminal state (decided). */
-export function isTerminal(s: number): boolean {
-  return s < 0 && s !== UNKNOWN
+  return s >= StateId.FirstRow
 }
 
 /** The terminal state deciding for rule `rule` (-1: no rule matched). */
 export function terminalOf(rule: number): number {
-  return ~(rule + 1)
-}
-
-/** The rule index a terminal state decides for (-1: no rule matched). */
-export function ruleOf(terminal: number): number {
-  return ~terminal - 1
+  return StateId.RuleMirror - rule
 }
 
 /** The state id (row offset) of row `k` in a table of row width `width`. */
