@@ -6,7 +6,7 @@ import { AgentMatcher, type MatchEngine } from './match/matcher.js'
 import { EventCursor, EventType, type CompactRules, type ExtensionEntry } from './rules/compact-rules.js'
 import { DiagnosticList, type Diagnostic } from './rules/diagnostics.js'
 import type { RequestRate, VisitTime } from './rules/extensions.js'
-import { parseInto } from './parse/parser.js'
+import { parseWith } from './parse/parser.js'
 import { RobotsBuilder } from './rules/builder.js'
 import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from './rules/rule-set.js'
 import { checkEngineOptions, createEngine, type EngineOptions } from './match/engine.js'
@@ -307,6 +307,6 @@ function engineOptionsOf(options: ParseOptions): EngineOptions {
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): Robots {
   const o = checkParseOptions(options)
   const builder = new RobotsBuilder()
-  const reader = parseInto(input, builder, o.limit)
+  const reader = parseWith(input, builder, o.limit)
   return robotsFrom(builder, reader, o)
 }

@@ -22,8 +22,6 @@ export interface EngineOptions {
   engine?: 'automaton' | 'plain'
 }
 
-const ENGINES: readonly (string | undefined)[] = ['automaton', 'plain', undefined]
-
 /**
  * Checks engine options where they are given (not later, at `agent()`): a
  * budget out of range is a RobotsRangeError (ERR_BUDGET), an unknown engine
@@ -31,7 +29,8 @@ const ENGINES: readonly (string | undefined)[] = ['automaton', 'plain', undefine
  */
 export function checkEngineOptions(options: EngineOptions): void {
   if (options.matcherBudget !== undefined) checkMatcherBudget(options.matcherBudget)
-  if (!ENGINES.includes(options.engine)) {
+  const engine = options.engine
+  if (engine !== undefined && engine !== 'automaton' && engine !== 'plain') {
     throw new RobotsInputError(`engine must be 'automaton' or 'plain', got ${describeValue(options.engine)}`)
   }
 }

@@ -5,7 +5,7 @@
  */
 import { latin1 } from './escape.js'
 import { LineFlag, type ParseHandler } from './handler.js'
-import { parseInto } from './parser.js'
+import { parseWith } from './parser.js'
 import { asciiLower } from './product-token.js'
 import { UNUSED_KEYS } from '../rules/builder.js'
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
@@ -103,7 +103,7 @@ class Reporter implements ParseHandler {
 export function reportLines(input: string | Uint8Array, options: { limit?: number } = {}): RobotsReport {
   const { limit } = optionsArgument<{ limit?: number }>(options, 'reportLines')
   const reporter = new Reporter()
-  const reader = parseInto(input, reporter, limit)
+  const reader = parseWith(input, reporter, limit)
   return {
     lines: reporter.lines,
     validDirectives: reporter.valid,

@@ -167,8 +167,12 @@ function checkHandler(handler: unknown): ParseHandler {
  * RobotsLimitError.
  */
 export function createParser(handler: ParseHandler, limit?: number): LineReader {
-  const h = checkHandler(handler)
-  return new LineReader((bytes, start, end, n, flags, contentEnd) => parseLine(bytes, start, end, n, flags, contentEnd, h), limit)
+  return readerFor(checkHandler(handler), limit)
+}
+
+/** createParser for the library's own handlers (known to be complete): no check. */
+export function readerFor(handler: ParseHandler, limit?: number): LineReader {
+  return new LineReader((bytes, start, end, n, flags, contentEnd) => parseLine(bytes, start, end, n, flags, contentEnd, handler), limit)
 }
 
 const encoder = new TextEncoder()
@@ -182,7 +186,12 @@ export function toBytes(input: string | Uint8Array): Uint8Array {
 
 /** Parses a whole body into `handler`; returns the reader (bytesRead, truncated, lineCount). Arguments checked as by createParser and parseRobots. */
 export function parseInto(input: string | Uint8Array, handler: ParseHandler, limit?: number): LineReader {
-  const reader = createParser(handler, limit)
+  return parseWith(input, checkHandler(handler), limit)
+}
+
+/** parseInto for the library's own handlers (known to be complete): no check. */
+export function parseWith(input: string | Uint8Array, handler: ParseHandler, limit?: number): LineReader {
+  const reader = readerFor(handler, limit)
   reader.push(toBytes(input))
   reader.end()
   return reader
