@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   checkLimit,
+  classifyHost,
   createParser,
   describeFetchResult,
   escapePattern,
@@ -367,6 +368,38 @@ describe('fetch layer', () => {
     await rejectsCode('ERR_INPUT', 'fetchRobots timeoutMs', () => fetchRobots('https://example.com/', { fetch, timeoutMs: -1 }))
     vi.stubGlobal('fetch', undefined)
     await rejectsCode('ERR_FETCH', 'fetchRobots without fetch', () => fetchRobots('https://example.com/'))
+  })
+
+  it('fetchRobots: options of the wrong type are ERR_INPUT before any request', async () => {
+    let called = 0
+    const fetch = () => {
+      called++
+      return Promise.reject(new Error('not called'))
+    }
+    const bad: [string, unknown][] = [
+      ['options null', null],
+      ['options 5', 5],
+      ['fetch', { fetch: 5 }],
+      ['signal', { fetch, signal: 5 }],
+      ['signal object', { fetch, signal: {} }],
+      ['now', { fetch, now: 5 }],
+      ['userAgent', { fetch, userAgent: 5 }],
+      ['allowPrivateRedirects', { fetch, allowPrivateRedirects: 'yes' }],
+      ['redirectFilter', { fetch, redirectFilter: 5 }],
+      ['maxRedirects', { fetch, maxRedirects: Number.NaN }],
+    ]
+    for (const [what, options] of bad) {
+      await rejectsCode('ERR_INPUT', `fetchRobots ${what}`, () => fetchRobots('https://example.com/', options as object))
+    }
+    expect(called).toBe(0)
+  })
+
+  it('classifyHost takes a host string or a URL: ERR_INPUT', () => {
+    for (const bad of [42, null, undefined, {}, [], new Uint8Array(2)]) {
+      throwsCode('ERR_INPUT', `classifyHost(${show(bad)})`, () => classifyHost(bad as string))
+    }
+    expect(classifyHost('127.0.0.1')).toBe('loopback')
+    expect(classifyHost(new URL('http://example.com/'))).toBeUndefined()
   })
 
   it('describeFetchResult takes a fetchRobots result: ERR_INPUT', () => {

@@ -10,7 +10,7 @@
 export type CliErrorCode =
   | 'ERR_USAGE' // bad arguments: exit 2
   | 'ERR_READ' // a file or stream could not be read: exit 1
-  | 'ERR_WRITE' // stdout could not be written (other than a closed pipe): exit 1
+  | 'ERR_WRITE' // stdout (other than a closed pipe) or an output file could not be written: exit 1
   | 'ERR_FETCH' // a robots.txt URL could not be fetched: exit 1
   | 'ERR_ADAPTER' // compare: the implementation under test could not be run or broke its protocol: exit 1
 

@@ -15,6 +15,7 @@
  * `redirectFilter` to `fetchRobots` and may classify the resolved address with
  * {@link classifyHost}.
  */
+import { describeValue, RobotsInputError } from '../errors.js'
 
 /**
  * Why a host is not a public one:
@@ -203,6 +204,9 @@ function normalise(host: string): string | undefined {
  * a valid host).
  */
 export function classifyHost(host: URL | string): HostClass | undefined {
+  if (typeof host !== 'string' && typeof (host as URL | null)?.hostname !== 'string') {
+    throw new RobotsInputError(`classifyHost takes a host string or a URL, got ${describeValue(host)}`)
+  }
   const hostname = typeof host === 'string' ? normalise(host) : host.hostname
   if (hostname === undefined || hostname === '') return undefined
   if (hostname.startsWith('[')) {

@@ -31,6 +31,7 @@
  * `DecompressionStream` has no br; deflate is rare), and every coding when a
  * `fetch` is passed in `options.fetch`.
  */
+import { RobotsError } from '../errors.js'
 
 /** The header the undici dispatcher moves `Content-Encoding` to, so that undici leaves the body encoded. */
 export const CODING_HEADER = 'x-robots-automaton-content-encoding'
@@ -165,7 +166,7 @@ export function encodedBodyRequest(): { init: { dispatcher: UndiciDispatcher }; 
   const dispatcher: UndiciDispatcher = {
     dispatch(options, handler) {
       const inner = (globalThis as Record<symbol, unknown>)[UNDICI_GLOBAL_DISPATCHER] as UndiciDispatcher | undefined
-      if (!inner || typeof inner.dispatch !== 'function') throw new TypeError('undici global dispatcher not found')
+      if (!inner || typeof inner.dispatch !== 'function') throw new RobotsError('ERR_FETCH', 'undici global dispatcher not found')
       return inner.dispatch(options, wrapHandler(handler, state))
     },
   }

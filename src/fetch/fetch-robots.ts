@@ -6,6 +6,7 @@ import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js
 import { CODING_HEADER, encodedBodyRequest, STRICT_ACCEPT_ENCODING, type EncodedBodyState } from './content-coding.js'
 import { allowAll, disallowAll, parseRobotsStream, type Robots } from './core.js'
 import { robotsLocation } from './origin.js'
+import { checkFetchOptions } from './options.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
 import { redirectGuard, refusedHost, type RedirectFilter } from './redirect-guard.js'
 
@@ -154,6 +155,7 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * unreachable ones, always within [`minTtlMs`, `maxTtlMs`].
  */
 export async function fetchRobots(url: string | URL, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
+  options = checkFetchOptions(options)
   const { origin, robotsUrl } = robotsLocation(url)
   const limit = checkLimit(options.limit)
   const timeoutMs = checkTimeout(options.timeoutMs)

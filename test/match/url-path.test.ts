@@ -10,7 +10,8 @@ import { freemem, totalmem } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, pathOf } from '../../src/index.js'
 import { matchPath } from '../../src/match/url-path.js'
-import { HAS_SHARED, sharedJson } from '../support/shared-data.js'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 
 /** [url, GetPathParamsQuery(url)]: the path as the reference returns it (a NUL kept). */
 const OWN_CASES: [string, string][] = [
@@ -58,11 +59,12 @@ interface PathVector {
   expected: string
 }
 
-const vectors: [string, string][] = HAS_SHARED
-  ? sharedJson<PathVector[]>('conformance/google-other-tests.json')
-      .filter((t) => t.api === 'GetPathParamsQuery')
-      .map((t) => [t.url, t.expected])
-  : []
+/** The reference's GetPathParamsQuery vectors, from the project's vendored copy (test/data/conformance). */
+const vectors: [string, string][] = (
+  JSON.parse(readFileSync(resolve(__dirname, '../data/conformance/google-other-tests.json'), 'utf8')) as PathVector[]
+)
+  .filter((t) => t.api === 'GetPathParamsQuery')
+  .map((t) => [t.url, t.expected])
 const CASES = [...vectors, ...OWN_CASES]
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1')
@@ -72,8 +74,8 @@ const bytesOf = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1
 const matched = (path: string): string => path.split('\u0000')[0]
 
 describe('url-path: one data suite over every copy of the path scan', () => {
-  it('has the reference vectors (when ../shared is present) and its own cases', () => {
-    if (HAS_SHARED) expect(vectors.length).toBe(19)
+  it('has the reference vectors and its own cases', () => {
+    expect(vectors.length).toBe(19)
     expect(CASES.length).toBe(vectors.length + OWN_CASES.length)
   })
 
