@@ -67,8 +67,8 @@ export class LazyDfa {
   /** Flushes so far. */
   flushes = 0
   readonly budget: number
-  /** The most bytes the state cache has held (see cacheBytes). */
-  peakCacheBytes = 0
+  /** The most bytes the state cache held before a flush (see peakCacheBytes). */
+  private peakBeforeFlush = 0
   /** The most positions one state has held. */
   largestState = 0
 
@@ -120,6 +120,11 @@ export class LazyDfa {
   /** Number of cached non-terminal states. */
   get stateCount(): number {
     return this.rowCount
+  }
+
+  /** The most bytes the state cache has held (see cacheBytes). */
+  get peakCacheBytes(): number {
+    return Math.max(this.peakBeforeFlush, this.cacheBytes())
   }
 
   /** Bytes held by the state cache (table, positions, index): what the budget bounds. */
@@ -321,8 +326,6 @@ export class LazyDfa {
       }
     }
     this.table[s + this.end] = terminalOf(endBest)
-    const bytes = this.cacheBytes()
-    if (bytes > this.peakCacheBytes) this.peakCacheBytes = bytes
     if (n > this.largestState) this.largestState = n
     return s
   }
@@ -348,6 +351,8 @@ export class LazyDfa {
 
   /** Drops every cached state and gives the memory back (the caller rebuilds from the state in hand). */
   private flush(): void {
+    // The cache only grows between flushes: its peak is reached right before one, or now.
+    this.peakBeforeFlush = Math.max(this.peakBeforeFlush, this.cacheBytes())
     this.flushes++
     this.rowCount = 0
     this.poolLen = 0
