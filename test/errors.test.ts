@@ -21,6 +21,7 @@ import {
   parseRobotsStream,
   pathOf,
   patternMatches,
+  productTokens,
   referenceDecide,
   reportLines,
   Robots,
@@ -292,10 +293,10 @@ describe('AgentMatcher', () => {
     it(`${engine}: matchLines checks every argument's type (ERR_INPUT) and room (ERR_CAPACITY)`, () => {
       const lines = enc.encode('/a\n/private\n/c')
       for (const bad of NOT_BYTES) throwsCode('ERR_INPUT', `matchLines(${show(bad)})`, () => m.matchLines(bad as Uint8Array))
-      for (const bad of [null, 42, [], new Int32Array(3), new Uint8ClampedArray(3), 'out']) {
+      for (const bad of [null, 42, [], new Int32Array(3), new Uint8ClampedArray(3), 'out'] as unknown[]) {
         throwsCode('ERR_INPUT', `matchLines(bytes, ${show(bad)})`, () => m.matchLines(lines, bad as Uint8Array))
       }
-      for (const bad of [null, 42, [], new Uint8Array(3), new Float64Array(3), new Uint32Array(3)]) {
+      for (const bad of [null, 42, [], new Uint8Array(3), new Float64Array(3), new Uint32Array(3)] as unknown[]) {
         throwsCode('ERR_INPUT', `matchLines ruleLines ${show(bad)}`, () => m.matchLines(lines, undefined, bad as Int32Array))
         throwsCode('ERR_INPUT', `matchLines lineEnds ${show(bad)}`, () => m.matchLines(lines, undefined, undefined, bad as Int32Array))
       }
@@ -330,6 +331,11 @@ describe('helpers', () => {
     }
   })
 
+  it('productTokens takes a User-Agent header string: ERR_INPUT', () => {
+    for (const bad of NOT_STRING) throwsCode('ERR_INPUT', `productTokens(${show(bad)})`, () => productTokens(bad as string))
+    expect(productTokens('Googlebot/2.1 (+http://www.google.com/bot.html)')).toEqual(['Googlebot'])
+  })
+
   it('lineMetadata takes LineFlag bits: ERR_INPUT', () => {
     for (const bad of ['1', null, undefined, {}]) throwsCode('ERR_INPUT', `lineMetadata(${show(bad)})`, () => lineMetadata(bad as number))
   })
@@ -337,7 +343,7 @@ describe('helpers', () => {
   it('referenceDecide and patternMatches: ERR_INPUT for arguments of other types', () => {
     const rules = parseRobots(BODY).rules
     const path = enc.encode('/private')
-    for (const bad of [null, 42, {}, { events: [] }, 'rules']) {
+    for (const bad of [null, 42, {}, { events: [] }, 'rules'] as unknown[]) {
       throwsCode('ERR_INPUT', `referenceDecide(${show(bad)})`, () => referenceDecide(bad as typeof rules, ['a'], path))
     }
     for (const bad of [null, 'a', [1], {}]) throwsCode('ERR_INPUT', `referenceDecide tokens ${show(bad)}`, () => referenceDecide(rules, bad as string[], path))
@@ -409,7 +415,7 @@ describe('fetch layer', () => {
   })
 
   it('RobotsCache: options not an object ERR_INPUT, maxBytes out of range ERR_BUDGET, maxStaleMs ERR_INPUT, bad URLs ERR_INPUT', async () => {
-    for (const bad of [null, 42, 'x']) throwsCode('ERR_INPUT', `new RobotsCache(${show(bad)})`, () => new RobotsCache(bad as object))
+    for (const bad of [null, 42, 'x'] as unknown[]) throwsCode('ERR_INPUT', `new RobotsCache(${show(bad)})`, () => new RobotsCache(bad as object))
     for (const bad of [-1, Number.NaN, '1', null]) {
       throwsCode('ERR_BUDGET', `RobotsCache maxBytes ${show(bad)}`, () => new RobotsCache({ maxBytes: bad as number }))
     }

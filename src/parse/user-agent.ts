@@ -43,6 +43,7 @@
  *   robots.txt names stop at the first character outside `[A-Za-z_-]`)
  * - `Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Chrome/120.0 Safari/537.36` → `[]`
  */
+import { describeValue, RobotsInputError } from '../errors.js'
 
 /**
  * Names that browsers and their platforms send and no crawler is known by
@@ -136,7 +137,7 @@ function isBrowser(name: string): boolean {
  * with a version (`Googlebot/2.1`) gives itself without the version.
  */
 export function productTokens(header: string): string[] {
-  if (typeof header !== 'string') throw new TypeError('productTokens() takes a User-Agent header string')
+  if (typeof header !== 'string') throw new RobotsInputError(`productTokens() takes a User-Agent header string, got ${describeValue(header)}`)
   const els = elements(header)
   const lead: string[] = []
   const compatible: string[] = []
