@@ -3,17 +3,19 @@
  * a matcher per crawler compiled on first use and cached.
  */
 import { AgentMatcher, type MatchEngine } from './match/matcher.js'
-import { EventCursor, EventType, type CompactRules, type ExtensionEntry } from './rules/compact-rules.js'
-import { DiagnosticList, type Diagnostic } from './rules/diagnostics.js'
-import type { RequestRate, VisitTime } from './rules/extensions.js'
+import { CompactRules, EventCursor, EventType } from './rules/compact-rules.js'
+import { readDiagnostics, type Diagnostic } from './rules/diagnostics.js'
+import { readExtension, type RequestRate, type VisitTime } from './rules/extensions.js'
+import { extensionEntries, readSitemaps } from './rules/sections.js'
 import { parseWith } from './parse/parser.js'
-import { RobotsBuilder } from './rules/builder.js'
+import { RobotsBuilder, type ReadInfo } from './rules/builder.js'
 import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from './rules/rule-set.js'
 import { checkEngineOptions, createEngine, type EngineOptions } from './match/engine.js'
-import { arrayBytes, mapBytes, objectBytes, stringBytes, typedArrayBytes } from './memory.js'
-import { asciiLower } from './parse/product-token.js'
+import { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
+import { objectBytes, TYPED_VIEW_BYTES, typedArrayBytes } from './memory.js'
 import { checkLimit, type LineReader } from './parse/reader.js'
-import { decodeRobots, encodeRobots } from './rules/serialise.js'
+import { decodeForm, encodeForm } from './rules/serialise.js'
+import { AgentCache, tokenSelection, tokensSelection } from './agent-cache.js'
 import { describeValue, optionsArgument, RobotsInputError } from './errors.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
@@ -43,91 +45,100 @@ function tokenList(tokens: unknown, what: string): readonly string[] {
   throw new RobotsInputError(`${what} takes a product token or an array of them (strings), got ${describeValue(tokens)}`)
 }
 
-/** Fields of a Robots object and of its CompactRules, for their memory cost. */
-const ROBOTS_FIELDS = 10
-const COMPACT_RULES_FIELDS = 5
+/** Fields of a Robots object and of its CompactRules view, for their memory cost. */
+const ROBOTS_FIELDS = 3
+const COMPACT_RULES_FIELDS = 1
 
-/** The outcome of reading the body. */
-export interface ReadInfo {
-  truncated: boolean
-  bytesRead: number
-  lineCount: number
+/** Most bytes of matchers one Robots keeps cached, in multiples of their `matcherBudget` (see agent-cache.ts). */
+const AGENT_CACHE_BUDGETS = 4
+
+export type { ReadInfo }
+
+/**
+ * The matcher of a crawler answering to `tokens`, compiled from `rules`:
+ * the one place where `Robots` and `RobotsStore` make matchers.
+ */
+export function compileMatcher(rules: CompactRules, tokens: readonly string[], options: EngineOptions): AgentMatcher {
+  const set = selectRules(rules, tokens)
+  const engine: MatchEngine = createEngine(set, options)
+  return new AgentMatcher(set, engine)
 }
 
-/** A parsed robots.txt. Ask `agent(token)` for a crawler's matcher. */
+/**
+ * A parsed robots.txt: a thin view over its compact form (one `Uint8Array`,
+ * rules/compact-rules.ts), with the matchers of the crawlers asked for.
+ * Ask `agent(token)` for a crawler's matcher. Sitemaps, diagnostics and
+ * extension values are decoded from the form when asked for.
+ */
 export class Robots {
-  /** True when the body was longer than the limit (the rest was not read). */
-  readonly truncated: boolean
-  /** Bytes of the body read (at most the limit). */
-  readonly bytesRead: number
-  /** Physical lines parsed. */
-  readonly lineCount: number
-  /** Absolute sitemap URLs, in file order. */
-  readonly sitemaps: readonly string[]
-  /** @internal The compact rules. */
+  /** @internal The compact form (a view over its bytes). */
   readonly rules: CompactRules
-  private readonly diagnosticList: DiagnosticList
   private readonly engineOptions: EngineOptions
-  /** Matchers of one token, by the token lowercased. */
-  private matchers: Map<string, AgentMatcher> | undefined
-  /** Matchers of several tokens, by {@link tokenSetKey} (a map of its own: no key can collide with a token). */
-  private multiMatchers: Map<string, AgentMatcher> | undefined
-  /** Bytes of everything but the matchers (immutable, measured once). */
-  private fixedBytes = -1
+  /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
+  private cache: AgentCache | undefined
 
-  /** @internal Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes`. */
-  constructor(rules: CompactRules, sitemaps: string[], diagnostics: DiagnosticList, info: ReadInfo, options: EngineOptions = DEFAULT_ENGINE) {
-    this.rules = rules
-    this.sitemaps = sitemaps
-    this.diagnosticList = diagnostics
-    this.truncated = info.truncated
-    this.bytesRead = info.bytesRead
-    this.lineCount = info.lineCount
+  /** @internal Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes`; `form` must be a well-formed form. */
+  constructor(form: Uint8Array, options: EngineOptions = DEFAULT_ENGINE) {
+    this.rules = new CompactRules(form)
     this.engineOptions = options
   }
 
-  /** Every diagnostic, in line order of discovery. */
+  /** True when the body was longer than the limit (the rest was not read). */
+  get truncated(): boolean {
+    return this.rules.truncated
+  }
+
+  /** Bytes of the body read (at most the limit). */
+  get bytesRead(): number {
+    return this.rules.bytesRead
+  }
+
+  /** Physical lines parsed. */
+  get lineCount(): number {
+    return this.rules.lineCount
+  }
+
+  /** Absolute sitemap URLs, in file order (a new array on each call). */
+  get sitemaps(): readonly string[] {
+    return readSitemaps(this.rules.bytes)
+  }
+
+  /** Every diagnostic, in line order of discovery (a new array on each call). */
   get diagnostics(): Diagnostic[] {
-    return this.diagnosticList.toArray()
+    return readDiagnostics(this.rules.bytes)
   }
 
   /**
    * The matcher of the crawler whose product token is `token` (compared whole,
-   * ASCII-case-insensitively, as the reference does). Cached per token.
+   * ASCII-case-insensitively, as the reference does). Tokens that select the
+   * same groups share one matcher; the cache is bounded (agent-cache.ts), so
+   * agent strings from untrusted input cannot grow it.
    */
   agent(token: string): AgentMatcher {
+    const c = this.cache
+    if (c !== undefined && c.lastToken === token && c.lastMatcher !== undefined) return c.lastMatcher
     if (typeof token !== 'string') throw new RobotsInputError(`agent() takes a product token (a string), got ${describeValue(token)}`)
-    const key = asciiLower(token)
-    const map = (this.matchers ??= new Map())
-    let m = map.get(key)
-    if (m === undefined) {
-      m = this.compile([token])
-      map.set(key, m)
-    }
+    const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
+    const m = cache.get(tokenSelection(this.rules, token), () => this.compile([token]))
+    cache.lastToken = token
+    cache.lastMatcher = m
     return m
   }
 
   /**
    * The matcher of a crawler answering to several tokens (the reference's
-   * multi-agent semantics). Cached per set of tokens, compared as `agent()`
-   * compares one: `['B', 'a', 'b']` and `['A', 'b']` share a matcher, and a
-   * set of one token is `agent()`'s matcher.
+   * multi-agent semantics). Tokens compare as `agent()` compares one;
+   * matchers are shared by selection as for `agent()`: `['B', 'a', 'b']` and
+   * `['A', 'b']` share one, and so does a set whose only known token is `t`
+   * with `agent(t)`.
    */
   agents(tokens: readonly string[]): AgentMatcher {
     if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
       throw new RobotsInputError(`agents() takes an array of product tokens (strings), got ${describeValue(tokens)}`)
     }
     if (tokens.length === 1) return this.agent(tokens[0])
-    const lower = [...new Set(tokens.map(asciiLower))].sort()
-    if (lower.length === 1) return this.agent(lower[0])
-    const key = tokenSetKey(lower)
-    const map = (this.multiMatchers ??= new Map())
-    let m = map.get(key)
-    if (m === undefined) {
-      m = this.compile(lower)
-      map.set(key, m)
-    }
-    return m
+    const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
+    return cache.get(tokensSelection(this.rules, tokens), () => this.compile(tokens))
   }
 
   /** The rules that apply to a crawler (file order), as the matchers see them. */
@@ -171,60 +182,44 @@ export class Robots {
   }
 
   /**
-   * The parsed rules as bytes (see rules/serialise.ts for the versioned format),
-   * for storage; `Robots.fromBytes` loads them back without re-parsing.
+   * The parsed rules as bytes, for storage: a copy of the compact form with
+   * its checksum (format version 2; rules/compact-rules.ts and
+   * rules/serialise.ts). `Robots.fromBytes` loads them back without
+   * re-parsing.
    */
   toBytes(): Uint8Array {
-    return encodeRobots({
-      rules: this.rules,
-      sitemaps: this.sitemaps,
-      diagnostics: this.diagnosticList,
-      truncated: this.truncated,
-      bytesRead: this.bytesRead,
-      lineCount: this.lineCount,
-    })
+    return encodeForm(this.rules.bytes)
   }
 
   /**
-   * Loads what `toBytes` wrote. A foreign or corrupt buffer is a
+   * Loads what `toBytes` wrote, after checking all of it (rules/serialise.ts);
+   * the buffer is copied, not kept. A foreign or corrupt buffer is a
    * RobotsFormatError (ERR_FORMAT, or ERR_VERSION for a format version this
-   * build does not read); options as for `parseRobots` (the limit aside).
+   * build does not read, such as version 1); options as for `parseRobots`
+   * (the limit aside).
    */
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
     const o = optionsArgument<EngineOptions>(options, 'Robots.fromBytes')
     checkEngineOptions(o)
-    const p = decodeRobots(bytes)
-    return new Robots(p.rules, [...p.sitemaps], p.diagnostics, p, engineOptionsOf(o))
+    return new Robots(decodeForm(bytes), engineOptionsOf(o))
   }
 
   /**
-   * Bytes held: the compact rules, sitemaps, diagnostics and every compiled
-   * matcher, by the model of src/memory.ts. Grows as matchers compile.
+   * Bytes held: this object, its compact form and every cached matcher, by
+   * the model of src/memory.ts. Grows as matchers compile.
    */
   memoryUsage(): number {
-    if (this.fixedBytes < 0) this.fixedBytes = this.measureFixed()
-    return this.fixedBytes + matchersBytes(this.matchers) + matchersBytes(this.multiMatchers)
+    const form = this.rules.bytes
+    const own = form.byteLength === form.buffer.byteLength ? typedArrayBytes(form) : TYPED_VIEW_BYTES
+    return objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS) + own + (this.cache?.memoryUsage() ?? 0)
   }
 
-  /** Bytes of the parts that never change: this object, the compact rules, sitemaps and diagnostics. */
-  private measureFixed(): number {
-    const r = this.rules
-    let bytes = objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS)
-    // Empty parts are shared by every Robots (see RobotsBuilder.finish): not counted.
-    if (r.patterns.byteLength) bytes += typedArrayBytes(r.patterns)
-    if (r.events.byteLength) bytes += typedArrayBytes(r.events)
-    bytes += stringsBytes(r.names) + stringsBytes(this.sitemaps)
-    if (r.extensions.length) {
-      bytes += arrayBytes(r.extensions.length)
-      for (const e of r.extensions) bytes += extensionBytes(e)
-    }
-    return bytes + this.diagnosticList.memoryUsage()
+  private cacheBytes(): number {
+    return AGENT_CACHE_BUDGETS * (this.engineOptions.matcherBudget ?? DEFAULT_MATCHER_BUDGET)
   }
 
   private compile(tokens: readonly string[]): AgentMatcher {
-    const set = selectRules(this.rules, tokens)
-    const engine: MatchEngine = createEngine(set, this.engineOptions)
-    return new AgentMatcher(set, engine)
+    return compileMatcher(this.rules, tokens, this.engineOptions)
   }
 
   private extensionValues(tokens: string | readonly string[], kind: number, what: string): unknown[] {
@@ -232,68 +227,27 @@ export class Robots {
     const { slots, specific } = assignGroups(this.rules, list, ListClosers.AnyDirective)
     const want = specific ? GroupSlot.Specific : GroupSlot.Global
     const out: unknown[] = []
+    // Extension events and entries are in the same order: walk both.
+    const entries = extensionEntries(this.rules.bytes)
+    let e = 0
     for (const c = new EventCursor(this.rules); c.next(); ) {
-      if (slots[c.index] !== want || c.type !== EventType.Extension) continue
-      const ext = this.rules.extensions[c.a]
-      if (ext.kind === kind) out.push(ext.value)
+      if (c.type !== EventType.Extension) continue
+      const entry = entries[e++]
+      if (slots[c.index] === want && entry.kind === kind) out.push(readExtension(kind, entry.text).value)
     }
     return out
   }
 }
 
-/**
- * The cache key of a set of several tokens: each token (lowercased, sorted,
- * distinct) as its length, `:`, and itself. Length prefixes make the
- * encoding a prefix code, so two different sets never share a key, whatever
- * characters the tokens hold (NUL, `:`, digits included).
- */
-function tokenSetKey(sortedLower: readonly string[]): string {
-  let key = ''
-  for (const t of sortedLower) key += `${t.length}:${t}`
-  return key
-}
-
-/** A shared-nothing list of strings: the array and each string (a shared empty list: nothing). */
-function stringsBytes(list: readonly string[]): number {
-  if (list.length === 0) return 0
-  let bytes = arrayBytes(list.length)
-  for (const s of list) bytes += stringBytes(s)
-  return bytes
-}
-
-/** An extension entry `{ kind, value }` and its value. */
-function extensionBytes(e: ExtensionEntry): number {
-  const v = e.value
-  let bytes = objectBytes(2)
-  if (typeof v === 'string') bytes += stringBytes(v)
-  else if (typeof v === 'number') bytes += objectBytes(1) // a heap number (small integers cost nothing; counted alike)
-  else if ('requests' in v) bytes += objectBytes(2)
-  else bytes += objectBytes(2) + stringBytes(v.from) + stringBytes(v.to)
-  return bytes
-}
-
-/** A map of matchers: the map, its keys and the matchers. */
-function matchersBytes(map: Map<string, AgentMatcher> | undefined): number {
-  if (map === undefined) return 0
-  let bytes = mapBytes(map.size)
-  for (const [key, m] of map) bytes += stringBytes(key) + m.memoryUsage()
-  return bytes
-}
-
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  if (reader.truncated) builder.diagnostics.add('truncated', reader.lineCount + 1, `read ${reader.bytesRead} bytes`, true)
-  return new Robots(builder.finish(), builder.sitemapList(), builder.diagnostics, {
-    truncated: reader.truncated,
-    bytesRead: reader.bytesRead,
-    lineCount: reader.lineCount,
-  }, engineOptionsOf(options))
+  return new Robots(builder.finish(reader), engineOptionsOf(options))
 }
 
 const DEFAULT_ENGINE: EngineOptions = Object.freeze({})
 
 /** The engine options of parse options (one shared object for the usual case: none). */
-function engineOptionsOf(options: ParseOptions): EngineOptions {
+export function engineOptionsOf(options: ParseOptions): EngineOptions {
   if (options.matcherBudget === undefined && options.engine === undefined) return DEFAULT_ENGINE
   return { matcherBudget: options.matcherBudget, engine: options.engine }
 }

@@ -154,10 +154,13 @@ describe('api: agents([...]) — a crawler answering to several tokens', () => {
       [['a,b', 'c'], ['a', 'b,c']],
       [['1:a', 'b'], ['a', 'b']],
       [['ab', 'c'], ['a', 'bc']],
-      [['', 'a'], ['a', '\u0000']],
+      [['', 'a'], ['b', '\u0000']],
       [['a', 'b'], ['a', 'b', 'c']],
     ]
     for (const [x, y] of pairs) expect(r.agents(x), `${JSON.stringify(x)} vs ${JSON.stringify(y)}`).not.toBe(r.agents(y))
+    // Sets that select the same groups share one matcher: tokens that name no group add nothing.
+    expect(r.agents(['', 'a'])).toBe(r.agents(['a', '\u0000']))
+    expect(r.agents(['', 'a'])).toBe(r.agent('a'))
     // Equal sets share one matcher whatever the order, case and repeats; a set of one is agent().
     expect(r.agents(['a', 'B', 'a', 'b'])).toBe(r.agents(['b', 'A']))
     expect(r.agents(['A', 'a'])).toBe(r.agent('a'))

@@ -264,10 +264,13 @@ describe('Robots', () => {
     const flipped = good.slice()
     flipped[flipped.length - 2] ^= 1
     throwsCode('ERR_FORMAT', 'fromBytes(flipped)', () => Robots.fromBytes(flipped))
-    const v2 = good.slice()
-    v2[4] = 2
-    throwsCode('ERR_VERSION', 'fromBytes(version 2)', () => Robots.fromBytes(v2))
-    for (const e of [flipped, v2]) {
+    const v1 = good.slice()
+    v1[4] = 1
+    throwsCode('ERR_VERSION', 'fromBytes(version 1)', () => Robots.fromBytes(v1))
+    const v3 = good.slice()
+    v3[4] = 3
+    throwsCode('ERR_VERSION', 'fromBytes(version 3)', () => Robots.fromBytes(v3))
+    for (const e of [flipped, v1, v3]) {
       try {
         Robots.fromBytes(e)
       } catch (err) {

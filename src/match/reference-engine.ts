@@ -6,7 +6,7 @@
  * test/property, the budget tests). `AgentMatcher.explain` does not use it:
  * every engine reports its deciding rule itself.
  */
-import { EventCursor, EventType, type CompactRules } from '../rules/compact-rules.js'
+import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { asciiLower } from '../parse/product-token.js'
 import { indexDirectoryPattern } from '../rules/rule-set.js'
@@ -69,7 +69,7 @@ class Match {
  * hide in both sides of the comparison.
  */
 export function referenceDecide(rules: CompactRules, tokens: readonly string[], path: Uint8Array): ReferenceDecision {
-  if (!(rules?.events instanceof Uint8Array) || !(rules.patterns instanceof Uint8Array) || !Array.isArray(rules.names)) {
+  if (!(rules instanceof CompactRules)) {
     throw new RobotsInputError(`referenceDecide: rules must be a Robots' rules (robots.rules), got ${describeValue(rules)}`)
   }
   if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
@@ -96,13 +96,14 @@ export function referenceDecide(rules: CompactRules, tokens: readonly string[], 
     }
   }
 
+  const names = rules.names
   for (const c = new EventCursor(rules); c.next(); ) {
     const type = c.type
     const line = c.line
     if (type === EventType.UaGlobal || type === EventType.UaName) {
       if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
       if (type === EventType.UaGlobal) seenGlobal = true
-      else if (lower.has(rules.names[c.a])) everSpecific = seenSpecific = true
+      else if (lower.has(names[c.a])) everSpecific = seenSpecific = true
       continue
     }
     if (type === EventType.Extension) continue

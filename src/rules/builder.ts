@@ -1,15 +1,21 @@
 /**
- * The parse handler that builds a {@link CompactRules} plus sitemaps and
- * diagnostics: what `parseRobots` keeps of a body.
+ * The parse handler that writes the compact form (rules/compact-rules.ts):
+ * what `parseRobots` keeps of a body. Each section is written into a
+ * growable scratch buffer while the lines come in; `finish` lays them out
+ * back to back in one exact-size `Uint8Array` (or `writeTo` into a store's
+ * arena). No JS string is made per line: user-agent names, keys, sitemaps
+ * and diagnostic details stay bytes.
  */
-import { EventType, EventWriter, type CompactRules, type ExtensionEntry } from './compact-rules.js'
-import { DiagnosticList } from './diagnostics.js'
-import { extensionKind, readExtension } from './extensions.js'
+import { ByteBuffer } from './byte-buffer.js'
+import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
+import { DiagnosticWriter } from './diagnostics.js'
+import { readExtension } from './extensions.js'
+import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { LineFlag, type ParseHandler } from '../parse/handler.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
-import { asciiLower, productTokenLength } from '../parse/product-token.js'
+import { productTokenLength } from '../parse/product-token.js'
 
 /** Keys the reference reports as "Unused": known, but carrying no access rule. */
 export const UNUSED_KEYS: ReadonlySet<string> = new Set([
@@ -17,47 +23,119 @@ export const UNUSED_KEYS: ReadonlySet<string> = new Set([
   'nofollow', 'noindex', 'request-rate', 'revisit-after', 'visit-time',
 ])
 
-const NO_BYTES = new Uint8Array(0)
-const NO_STRINGS: string[] = Object.freeze([]) as unknown as string[]
-const NO_EXTENSIONS: ExtensionEntry[] = Object.freeze([]) as unknown as ExtensionEntry[]
+/** What an unknown line's key is, by {@link knownKey}. */
+const KeyMeaning = {
+  /** Not a key with a meaning here. */
+  Unknown: -1,
+  // 0..3: an extension kind (index into EXTENSION_KEYS).
+  /** A key of UNUSED_KEYS that is not an extension. */
+  Unused: 4,
+} as const
 
-/** Length of the longest key with a meaning here (content-signal). */
-const MAX_KNOWN_KEY = 14
+/** Known keys by length: [lowercased key, meaning]. Extensions first (crawl-delay is both). */
+const KNOWN_BY_LENGTH: [string, number][][] = []
+for (const [key, meaning] of [
+  ['crawl-delay', 0], ['request-rate', 1], ['visit-time', 2], ['host', 3],
+  ...[...UNUSED_KEYS].map((k) => [k, KeyMeaning.Unused] as const),
+] as [string, number][]) {
+  const list = (KNOWN_BY_LENGTH[key.length] ??= [])
+  if (!list.some(([k]) => k === key)) list.push([key, meaning])
+}
 
-const utf8 = new TextDecoder('utf-8', { fatal: false })
+/** The meaning of the key `b[start, end)` (ASCII-case-insensitive), without making a string. */
+function knownKey(b: Uint8Array, start: number, end: number): number {
+  const list = KNOWN_BY_LENGTH[end - start]
+  if (list === undefined) return KeyMeaning.Unknown
+  next: for (const [key, meaning] of list) {
+    for (let i = 0; i < key.length; i++) {
+      let c = b[start + i]
+      if (c >= 65 && c <= 90) c += 32
+      if (c !== key.charCodeAt(i)) continue next
+    }
+    return meaning
+  }
+  return KeyMeaning.Unknown
+}
 
-/** Builds the compact rules of one body; feed it to the parser, then call `finish()`. */
+/** Bytes of an unknown key quoted in its diagnostic, at most. */
+const MAX_QUOTED_KEY = 64
+
+/** Scratch buffers grown past this are dropped after a parse (memory is given back). */
+const SCRATCH_KEEP = 64 * 1024
+
+/** The growable buffers of one build; reused from parse to parse (see {@link acquire}). */
+class Scratch {
+  readonly patterns = new ByteBuffer(256)
+  readonly events = new EventWriter(new ByteBuffer(64))
+  readonly names = new ByteBuffer(64)
+  readonly extensions = new ByteBuffer(16)
+  readonly sitemaps = new ByteBuffer(16)
+  readonly diagnostics = new DiagnosticWriter(new ByteBuffer(64))
+  /** Per name index `i`: its bytes' start in `names` (after the length) at `2i`, its length at `2i + 1`. */
+  nameSpans: Int32Array = new Int32Array(32)
+  nameCount = 0
+  /** Open-addressing table of name indices + 1 by hash (0 = empty); its size is a power of two. */
+  nameTable: Int32Array = new Int32Array(32)
+  extensionCount = 0
+
+  reset(): void {
+    this.patterns.reset(SCRATCH_KEEP)
+    this.events.reset(SCRATCH_KEEP)
+    this.names.reset(SCRATCH_KEEP)
+    this.extensions.reset(SCRATCH_KEEP)
+    this.sitemaps.reset(SCRATCH_KEEP)
+    this.diagnostics.reset(SCRATCH_KEEP)
+    if (this.nameSpans.length > 2048) this.nameSpans = new Int32Array(32)
+    if (this.nameTable.length > 2048) this.nameTable = new Int32Array(32)
+    else this.nameTable.fill(0)
+    this.nameCount = 0
+    this.extensionCount = 0
+  }
+}
+
+/** Free scratches: a synchronous parse takes one and gives it back; concurrent stream parses take more. */
+const pool: Scratch[] = []
+
+function acquire(): Scratch {
+  return pool.pop() ?? new Scratch()
+}
+
+function release(s: Scratch): void {
+  s.reset()
+  if (pool.length < 4) pool.push(s)
+}
+
+/** What the reader reports of a body, for the form's header. */
+export interface ReadInfo {
+  truncated: boolean
+  bytesRead: number
+  lineCount: number
+}
+
+/** Builds the compact form of one body; feed it to the parser, then `finish` it once. */
 export class RobotsBuilder implements ParseHandler {
-  readonly diagnostics = new DiagnosticList()
-  readonly sitemaps: string[] = []
-  private patterns = new Uint8Array(256)
-  private patternsLen = 0
-  private readonly events = new EventWriter()
-  private readonly names: string[] = []
-  private readonly nameIndex = new Map<string, number>()
-  private readonly extensions: ExtensionEntry[] = []
+  private s: Scratch | null = acquire()
   private inGroup = false
   private sawContent = false
+  private parts: FormParts | null = null
+
+  /** The diagnostics written so far. */
+  get diagnostics(): DiagnosticWriter {
+    return this.scratch().diagnostics
+  }
 
   userAgent(line: number, bytes: Uint8Array, start: number, end: number): void {
-    const value = bytes.subarray(start, end)
+    const s = this.scratch()
     this.inGroup = true
-    if (value.length >= 1 && value[0] === 42 && (value.length === 1 || isSpace(value[1]))) {
-      this.events.add(EventType.UaGlobal, line, 0)
+    if (end > start && bytes[start] === 42 && (end - start === 1 || isSpace(bytes[start + 1]))) {
+      s.events.add(EventType.UaGlobal, line, 0)
       return
     }
-    const n = productTokenLength(value)
-    const name = asciiLower(latin1(value.subarray(0, n)))
-    let index = this.nameIndex.get(name)
-    if (index === undefined) {
-      index = this.names.length
-      this.names.push(name)
-      this.nameIndex.set(name, index)
-    }
-    this.events.add(EventType.UaName, line, index)
-    if (value.length === 0) this.diagnostics.add('empty-user-agent', line)
-    else if (n < value.length && value[n] !== 47 && !isSpace(value[n])) {
-      this.diagnostics.add('user-agent-cut', line, `"${utf8.decode(value)}" is read as "${latin1(value.subarray(0, n))}"`)
+    const n = productTokenLength(bytes.subarray(start, end))
+    s.events.add(EventType.UaName, line, this.nameIndex(bytes, start, start + n))
+    if (end === start) s.diagnostics.add('empty-user-agent', line)
+    else if (start + n < end && bytes[start + n] !== 47 && !isSpace(bytes[start + n])) {
+      s.diagnostics.add('user-agent-cut', line, bytes, start, end)
     }
   }
 
@@ -70,111 +148,202 @@ export class RobotsBuilder implements ParseHandler {
   }
 
   sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
-    const text = utf8Text(bytes.subarray(start, end))
-    if (/^https?:\/\/[^\s/?#]/i.test(text) && canParseUrl(text)) this.sitemaps.push(text)
-    else this.diagnostics.add('sitemap-not-absolute', line, JSON.stringify(text))
+    const s = this.scratch()
+    if (isSitemapUrl(bytes, start, end)) s.sitemaps.run(bytes, start, end)
+    else s.diagnostics.add('sitemap-not-absolute', line, bytes, start, end)
   }
 
   unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
-    // Known keys are at most 14 bytes long: a longer key (HTML lines, ...) is unknown.
-    const short = keyEnd - keyStart <= MAX_KNOWN_KEY
-    const lowerKey = short ? asciiLower(latin1(keyBytes.subarray(keyStart, keyEnd))) : ''
-    const kind = short ? extensionKind(lowerKey) : -1
-    if (kind < 0) {
-      if (this.diagnostics.full) return
-      if (short && UNUSED_KEYS.has(lowerKey)) this.diagnostics.add('unused-directive', line, lowerKey)
-      else this.diagnostics.add('unknown-directive', line, JSON.stringify(utf8Text(keyBytes.subarray(keyStart, Math.min(keyEnd, keyStart + 64)))))
+    const s = this.scratch()
+    const meaning = knownKey(keyBytes, keyStart, keyEnd)
+    if (meaning < 0 || meaning === KeyMeaning.Unused) {
+      if (meaning < 0) s.diagnostics.add('unknown-directive', line, keyBytes, keyStart, Math.min(keyEnd, keyStart + MAX_QUOTED_KEY))
+      else s.diagnostics.add('unused-directive', line, keyBytes, keyStart, keyEnd)
       return
     }
-    const value = bytes.subarray(start, end)
     if (!this.inGroup) {
-      this.diagnostics.add('directive-outside-group', line, lowerKey)
+      s.diagnostics.add('directive-outside-group', line, keyBytes, keyStart, keyEnd)
       return
     }
-    const text = utf8Text(value)
-    const read = readExtension(kind, text)
-    if (read.problem) this.diagnostics.add(read.problem, line, JSON.stringify(text))
+    // The value arrives escaped (non-ASCII bytes as %XX): its text is its bytes.
+    const read = readExtension(meaning, latin1(bytes.subarray(start, end)))
+    if (read.problem) s.diagnostics.add(read.problem, line, bytes, start, end)
     if (read.value !== undefined) {
-      this.events.add(EventType.Extension, line, this.extensions.length)
-      this.extensions.push({ kind, value: read.value })
+      s.events.add(EventType.Extension, line, s.extensionCount++)
+      s.extensions.byte(meaning)
+      s.extensions.run(bytes, start, end)
     }
   }
 
   lineEnd(line: number, flags: number, bytes: Uint8Array, start: number, end: number): void {
-    if (flags & LineFlag.isLineTooLong) this.diagnostics.add('line-too-long', line)
-    if (flags & LineFlag.isMissingColonSeparator) this.diagnostics.add('missing-colon', line)
-    if (flags & LineFlag.isAcceptableTypo) this.diagnostics.add('typo', line)
-    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) {
-      this.diagnostics.add('invalid-line', line)
+    if ((flags & ~(LineFlag.hasDirective | LineFlag.hasComment | LineFlag.isComment | LineFlag.isEmpty)) === 0) {
+      // The usual line: a directive, a comment or nothing, plain ASCII.
+      if (flags === 0) this.scratch().diagnostics.add('invalid-line', line)
+      if (!this.sawContent && (flags & (LineFlag.isEmpty | LineFlag.isComment)) === 0) this.firstContent(line, bytes, start, end)
+      return
     }
-    if (flags & LineFlag.hasControl) this.diagnostics.add('control-character', line)
-    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
-      this.diagnostics.add('invalid-utf8', line)
+    const d = this.scratch().diagnostics
+    if (line === 1 && end - start >= 2 && isUtf16Bom(bytes[start], bytes[start + 1])) d.add('utf16-body', line)
+    if (flags & LineFlag.isLineTooLong) d.add('line-too-long', line)
+    if (flags & LineFlag.isMissingColonSeparator) d.add('missing-colon', line)
+    if (flags & LineFlag.isAcceptableTypo) d.add('typo', line)
+    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add('invalid-line', line)
+    if (flags & LineFlag.hasControl) d.add('control-character', line)
+    if (flags & LineFlag.hasNonAscii && !d.full && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
+      d.add('invalid-utf8', line)
     }
-    if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) {
-      this.sawContent = true
-      let i = start
-      while (i < end && isSpace(bytes[i])) i++
-      if (i < end && bytes[i] === 60 /* < */) this.diagnostics.add('html-body', line)
-    }
+    if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
 
-  /** The compact rules built so far (copies trimmed to size; empty parts shared). */
-  finish(): CompactRules {
-    return {
-      patterns: this.patternsLen ? this.patterns.slice(0, this.patternsLen) : NO_BYTES,
-      events: this.events.length ? this.events.bytes.slice(0, this.events.length) : NO_BYTES,
-      eventCount: this.events.count,
-      names: this.names.length ? this.names : NO_STRINGS,
-      extensions: this.extensions.length ? this.extensions : NO_EXTENSIONS,
+  /**
+   * Ends the build with the reader's figures (a body cut at the limit gets
+   * its `truncated` diagnostic here) and returns the form's size; then
+   * `writeTo` lays it out. Call once.
+   */
+  complete(info: ReadInfo): number {
+    const s = this.scratch()
+    if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
+    if (info.truncated) s.diagnostics.add('truncated', info.lineCount + 1, undefined, 0, 0, true)
+    const view = (b: ByteBuffer): Uint8Array => b.bytes.subarray(0, b.length)
+    this.parts = {
+      patterns: view(s.patterns),
+      events: view(s.events.out),
+      eventCount: s.events.count,
+      names: view(s.names),
+      extensions: view(s.extensions),
+      sitemaps: view(s.sitemaps),
+      diagnostics: view(s.diagnostics.out),
+      truncated: info.truncated,
+      bytesRead: info.bytesRead,
+      lineCount: info.lineCount,
     }
+    return formSize(this.parts)
   }
 
-  /** Sitemaps found (a shared empty array when none). */
-  sitemapList(): string[] {
-    return this.sitemaps.length ? this.sitemaps : NO_STRINGS
+  /** Writes the form (of `complete`'s size) at `target[at…]`, and gives the scratch buffers back. */
+  writeTo(target: Uint8Array, at: number): void {
+    const s = this.scratch()
+    if (this.parts === null) throw new Error('RobotsBuilder.writeTo before complete')
+    writeForm(target, at, this.parts)
+    this.parts = null
+    this.s = null
+    release(s)
+  }
+
+  /** `complete` and `writeTo` into a new exact-size buffer: the form. */
+  finish(info: ReadInfo): Uint8Array {
+    const form = new Uint8Array(this.complete(info))
+    this.writeTo(form, 0)
+    return form
+  }
+
+  private scratch(): Scratch {
+    if (this.s === null) throw new Error('RobotsBuilder used after its form was written')
+    return this.s
+  }
+
+  /** The first line with content: an HTML page starts with `<`. */
+  private firstContent(line: number, bytes: Uint8Array, start: number, end: number): void {
+    this.sawContent = true
+    let i = start
+    while (i < end && isSpace(bytes[i])) i++
+    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add('html-body', line)
+  }
+
+  /** The index of the user-agent name `b[start, end)` (its `[A-Za-z_-]` prefix), lowercased; a new name is added. */
+  private nameIndex(b: Uint8Array, start: number, end: number): number {
+    const s = this.scratch()
+    const names = s.names
+    const len = end - start
+    const mark = names.length
+    // Write the candidate (length, lowercased bytes), hashing it; drop it again when known.
+    names.varint(len)
+    const at = names.length
+    names.reserve(len)
+    const out = names.bytes
+    let h = 0x811c9dc5
+    for (let i = start; i < end; i++) {
+      let c = b[i]
+      if (c >= 65 && c <= 90) c += 32
+      out[at + i - start] = c
+      h = Math.imul(h ^ c, 0x01000193)
+    }
+    names.length = at + len
+    const table = s.nameTable
+    const mask = table.length - 1
+    const spans = s.nameSpans
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const e = table[slot]
+      if (e === 0) break
+      if (spans[2 * e - 1] === len && sameBytes(out, spans[2 * e - 2], at, len)) {
+        names.length = mark
+        return e - 1
+      }
+    }
+    const index = s.nameCount++
+    if (2 * index + 2 > spans.length) {
+      const grown = new Int32Array(spans.length * 2)
+      grown.set(spans)
+      s.nameSpans = grown
+    }
+    s.nameSpans[2 * index] = at
+    s.nameSpans[2 * index + 1] = len
+    if (s.nameCount * 2 > table.length) s.nameTable = rehash(s, table.length * 2)
+    else insert(table, h, index + 1)
+    return index
   }
 
   private rule(type: number, line: number, bytes: Uint8Array, start: number, end: number): void {
+    const s = this.scratch()
     if (!this.inGroup) {
-      this.diagnostics.add('rule-outside-group', line)
+      s.diagnostics.add('rule-outside-group', line)
       return
     }
     const n = end - start
-    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) {
-      this.diagnostics.add('pattern-start', line, JSON.stringify(latin1(bytes.subarray(start, end))))
-    }
-    if (this.patternsLen + n > this.patterns.length) {
-      const grown = new Uint8Array(Math.max(this.patterns.length * 2, this.patternsLen + n))
-      grown.set(this.patterns.subarray(0, this.patternsLen))
-      this.patterns = grown
-    }
-    const out = this.patterns
-    let at = this.patternsLen
+    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add('pattern-start', line, bytes, start, end)
+    const p = s.patterns
+    if (p.length + n > p.bytes.length) p.reserve(n)
+    const out = p.bytes
+    let at = p.length
     let dollar = -1
     for (let i = start; i < end; i++) {
-      const b = bytes[i]
-      if (b === 36 && dollar < 0) dollar = i
-      out[at++] = b
+      const c = bytes[i]
+      if (c === 36 && dollar < 0) dollar = i
+      out[at++] = c
     }
-    if (dollar >= 0 && dollar < end - 1) this.diagnostics.add('dollar-not-at-end', line)
-    this.events.add(type, line, n)
-    this.patternsLen += n
+    p.length = at
+    if (dollar >= 0 && dollar < end - 1) s.diagnostics.add('dollar-not-at-end', line)
+    s.events.add(type, line, n)
   }
 }
 
-/** UTF-8 text of bytes; plain ASCII skips the decoder. */
-function utf8Text(bytes: Uint8Array): string {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return utf8.decode(bytes)
-  return latin1(bytes)
+/** `FF FE` or `FE FF`: a UTF-16 byte order mark. */
+function isUtf16Bom(a: number, b: number): boolean {
+  return (a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)
 }
 
-function canParseUrl(text: string): boolean {
-  try {
-    new URL(text)
-    return true
-  } catch {
-    return false
+/** A name table of `size` slots (a power of two) holding every name of `s`. */
+function rehash(s: Scratch, size: number): Int32Array {
+  const table = new Int32Array(size)
+  const names = s.names.bytes
+  for (let i = 0; i < s.nameCount; i++) {
+    const start = s.nameSpans[2 * i]
+    const end = start + s.nameSpans[2 * i + 1]
+    let h = 0x811c9dc5
+    for (let k = start; k < end; k++) h = Math.imul(h ^ names[k], 0x01000193)
+    insert(table, h, i + 1)
   }
+  return table
 }
 
+function insert(table: Int32Array, h: number, value: number): void {
+  const mask = table.length - 1
+  let slot = h & mask
+  while (table[slot] !== 0) slot = (slot + 1) & mask
+  table[slot] = value
+}
+
+function sameBytes(b: Uint8Array, x: number, y: number, n: number): boolean {
+  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false
+  return true
+}

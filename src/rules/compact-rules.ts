@@ -1,33 +1,95 @@
 /**
- * The compact form of one parsed robots.txt: what `Robots` keeps after the
- * parse, and what `toBytes` writes.
+ * The compact parsed form: one `Uint8Array` per parsed robots.txt that holds
+ * everything `Robots` keeps, and that is also the serialised format
+ * (version 2; `toBytes()` returns a copy with the checksum filled in, and
+ * `fromBytes()` validates one and wraps it: rules/serialise.ts). A store
+ * keeps these same forms back to back in its arenas (src/store/).
  *
- * Layout:
- * - `patterns`: every allow/disallow pattern, escaped, concatenated in file
+ * Layout (all integers little-endian; offsets are from the start of the form):
+ *
+ *   offset  size  field ({@link Header})
+ *   0       4     magic "RATX"
+ *   4       2     version (2: {@link FORMAT_VERSION})
+ *   6       2     flags ({@link FormFlag}; other bits are 0)
+ *   8       4     checksum: FNV-1a of the form with these 4 bytes skipped;
+ *                 0 in memory, written by toBytes (rules/serialise.ts)
+ *   12      4     length of the whole form, header included
+ *   16      4     number of events
+ *   20      4     start of the events section (patterns are [56, this))
+ *   24      4     start of the names section (events end here)
+ *   28      4     start of the extensions section
+ *   32      4     start of the sitemaps section
+ *   36      4     start of the diagnostics section (it ends at `length`)
+ *   40      8     bytes of the body read (u32 low, u32 high)
+ *   48      8     physical lines read (u32 low, u32 high)
+ *   56            sections, in this order, back to back:
+ *
+ * - patterns: every allow/disallow pattern, escaped, concatenated in file
  *   order.
- * - `events`: one record per directive line, in file order, as a byte stream
- *   of unsigned LEB128 varints (2–3 bytes a record on real files, instead of
- *   an object per rule):
+ * - events: one record per directive line, in file order, as unsigned
+ *   LEB128 varints (2–3 bytes a record on real files):
  *     header = (line - previous event's line) * 8 + type
  *   then, by `type` ({@link EventType}):
  *   - UaGlobal (`User-agent: *`): nothing
- *   - UaName: the index into `names` (the lowercased `[A-Za-z_-]` prefix)
+ *   - UaName: the index into the names (the lowercased `[A-Za-z_-]` prefix)
  *   - Allow / Disallow: the pattern's length; it starts where the previous
  *     rule's pattern ended
- *   - Extension: the index into `extensions`
- *   `eventCount` records are in the stream. Replaying it gives the reference's
- *   group logic for any set of product tokens: it is all a crawler's matcher
- *   needs. {@link EventCursor} reads it.
+ *   - Extension: the index into the extensions
+ *   Replaying the events gives the reference's group logic for any set of
+ *   product tokens: it is all a crawler's matcher needs ({@link EventCursor}).
+ * - names: per distinct user-agent name, in order of first use: a varint
+ *   length and the name's bytes (`[a-z_-]`).
+ * - extensions: per crawl-delay, request-rate, visit-time or host line that
+ *   gave a value: its kind (one byte, index into EXTENSION_KEYS), a varint
+ *   length and the value's text; values are read from the text on demand.
+ * - sitemaps: per absolute sitemap URL: a varint length and its bytes as
+ *   served (decoded as UTF-8 on demand).
+ * - diagnostics: per diagnostic: varint `code * 2 + hasDetail`, varint line,
+ *   and when `hasDetail` a varint length and the detail's bytes (the raw
+ *   bytes the message quotes, formatted on demand: rules/diagnostics.ts).
+ *
+ * Nothing of the form is decoded into JS strings or arrays until asked for.
  */
-import type { ExtensionValue } from './extensions.js'
+import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32, writeU53 } from './byte-buffer.js'
 import { RobotsFormatError } from '../errors.js'
+
+/** Current format version of the form (and of `toBytes()`). */
+export const FORMAT_VERSION = 2
+
+/** Byte offsets of the header fields (see the module comment). */
+export const Header = {
+  Magic: 0,
+  Version: 4,
+  Flags: 6,
+  Checksum: 8,
+  Length: 12,
+  EventCount: 16,
+  EventsStart: 20,
+  NamesStart: 24,
+  ExtensionsStart: 28,
+  SitemapsStart: 32,
+  DiagnosticsStart: 36,
+  BytesRead: 40,
+  LineCount: 48,
+  /** Bytes of the header: the patterns start here. */
+  Size: 56,
+} as const
+
+/** The magic bytes "RATX". */
+export const FORM_MAGIC = [0x52, 0x41, 0x54, 0x58] as const
+
+/** Bits of the header's flags field. */
+export const FormFlag = {
+  /** The body was longer than the parsing limit. */
+  Truncated: 1,
+} as const
 
 /**
  * An event's header is `lineDelta * HEADER_TYPES + type`: the type in the
- * low three bits, the line delta above (it may pass 2^31 on a foreign
- * buffer, hence multiplication and division, not shifts).
+ * low three bits, the line delta above (multiplication and division, not
+ * shifts: a delta may pass 2^28).
  */
-const HEADER_TYPES = 8
+export const HEADER_TYPES = 8
 
 /** Event types. */
 export const EventType = {
@@ -38,25 +100,128 @@ export const EventType = {
   Extension: 4,
 } as const
 
-/** An extension directive's value, with its kind (index into EXTENSION_KEYS). */
-export interface ExtensionEntry {
-  kind: number
-  value: ExtensionValue
+/** A view over one form: what the matchers and `Robots` read. Holds nothing but the bytes. */
+export class CompactRules {
+  /** The form (its own buffer, or a view of a store's arena). */
+  readonly bytes: Uint8Array
+
+  /** @internal `bytes` must be a well-formed form (built here, or checked by rules/serialise.ts). */
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes
+  }
+
+  /** Number of events. */
+  get eventCount(): number {
+    return readU32(this.bytes, Header.EventCount)
+  }
+
+  /** Where the patterns live: events' `a`/`b` are offsets into this buffer (the form itself). */
+  get patternBytes(): Uint8Array {
+    return this.bytes
+  }
+
+  /** The patterns section (every pattern, concatenated in file order). */
+  get patterns(): Uint8Array {
+    return this.bytes.subarray(Header.Size, readU32(this.bytes, Header.EventsStart))
+  }
+
+  /** The event stream (varints; see the module comment). */
+  get events(): Uint8Array {
+    return this.bytes.subarray(readU32(this.bytes, Header.EventsStart), readU32(this.bytes, Header.NamesStart))
+  }
+
+  /** The user-agent names as strings, by index (decoded on each call: for tests and tools). */
+  get names(): string[] {
+    const b = this.bytes
+    const out: string[] = []
+    const r = new VarintReader(b, readU32(b, Header.NamesStart), readU32(b, Header.ExtensionsStart), 'names')
+    while (r.more) {
+      const start = r.readRun()
+      out.push(String.fromCharCode.apply(null, b.subarray(start, r.at) as unknown as number[]))
+    }
+    return out
+  }
+
+  /**
+   * The index of the name equal to `token` (ASCII-case-insensitively, whole
+   * token), or -1. Names are distinct, so at most one matches.
+   */
+  nameIndexOf(token: string): number {
+    const b = this.bytes
+    let at = readU32(b, Header.NamesStart)
+    const end = readU32(b, Header.ExtensionsStart)
+    const n = token.length
+    for (let i = 0; at < end; i++) {
+      let len = 0
+      let scale = 1
+      let byte: number
+      do {
+        byte = b[at++]
+        len += (byte & 0x7f) * scale
+        scale *= 128
+      } while (byte >= 0x80)
+      if (len === n && sameLower(token, b, at)) return i
+      at += len
+    }
+    return -1
+  }
+
+  /** 1 per name index equal to one of `tokens` (ASCII-case-insensitively, whole token). */
+  nameMatches(tokens: readonly string[]): Uint8Array {
+    const b = this.bytes
+    const r = new VarintReader(b, readU32(b, Header.NamesStart), readU32(b, Header.ExtensionsStart), 'names')
+    const hits: number[] = []
+    while (r.more) {
+      const start = r.readRun()
+      let hit = 0
+      for (let t = 0; t < tokens.length && !hit; t++) {
+        if (tokens[t].length === r.at - start && sameLower(tokens[t], b, start)) hit = 1
+      }
+      hits.push(hit)
+    }
+    return Uint8Array.from(hits)
+  }
+
+  /** Number of distinct user-agent names. */
+  get nameCount(): number {
+    const b = this.bytes
+    const r = new VarintReader(b, readU32(b, Header.NamesStart), readU32(b, Header.ExtensionsStart), 'names')
+    let n = 0
+    for (; r.more; n++) r.readRun()
+    return n
+  }
+
+  /** Bytes of the body read. */
+  get bytesRead(): number {
+    return readU53(this.bytes, Header.BytesRead)
+  }
+
+  /** Physical lines read. */
+  get lineCount(): number {
+    return readU53(this.bytes, Header.LineCount)
+  }
+
+  /** True when the body was longer than the parsing limit. */
+  get truncated(): boolean {
+    return (this.bytes[Header.Flags] & FormFlag.Truncated) !== 0
+  }
 }
 
-/** The parsed, compact rules of one robots.txt. */
-export interface CompactRules {
-  patterns: Uint8Array
-  events: Uint8Array
-  eventCount: number
-  names: string[]
-  extensions: ExtensionEntry[]
+/** `token` (a string) equals `b[at, at + token.length)` with ASCII letters of the token lowercased. */
+function sameLower(token: string, b: Uint8Array, at: number): boolean {
+  for (let k = 0; k < token.length; k++) {
+    let c = token.charCodeAt(k)
+    if (c >= 65 && c <= 90) c += 32
+    if (c !== b[at + k]) return false
+  }
+  return true
 }
 
 /**
  * Reads the event stream: `while (c.next()) use(c.type, c.line, c.a, c.b)`,
- * where `a` is the name or extension index, or (with `b`) the pattern's start
- * and end in `patterns`. `index` counts events from 0.
+ * where `a` is the name or extension index, or (with `b`) the pattern's
+ * start and end in {@link patternBytes} (the form). `index` counts events
+ * from 0.
  */
 export class EventCursor {
   type = 0
@@ -64,26 +229,33 @@ export class EventCursor {
   a = 0
   b = 0
   index = -1
-  private at = 0
-  private patternEnd = 0
-  private readonly events: Uint8Array
+  /** The buffer the patterns' `[a, b)` offsets point into. */
+  readonly patternBytes: Uint8Array
+  private at: number
+  private readonly end: number
+  private patternEnd: number
 
   constructor(rules: CompactRules) {
-    this.events = rules.events
+    const f = rules.bytes
+    this.patternBytes = f
+    this.at = readU32(f, Header.EventsStart)
+    this.end = readU32(f, Header.NamesStart)
+    this.patternEnd = Header.Size
   }
 
   /** Moves to the next event; false at the end. A stream cut short or corrupt is a RobotsFormatError (ERR_FORMAT). */
   next(): boolean {
-    if (this.at >= this.events.length) return false
+    if (this.at >= this.end) return false
     const header = this.varint()
-    this.type = header % HEADER_TYPES
-    this.line += Math.floor(header / HEADER_TYPES)
+    const type = header % HEADER_TYPES
+    this.type = type
+    this.line += (header - type) / HEADER_TYPES
     this.index++
-    if (this.type === EventType.Allow || this.type === EventType.Disallow) {
+    if (type === EventType.Allow || type === EventType.Disallow) {
       this.a = this.patternEnd
       this.patternEnd += this.varint()
       this.b = this.patternEnd
-    } else if (this.type !== EventType.UaGlobal) {
+    } else if (type !== EventType.UaGlobal) {
       this.a = this.varint()
       this.b = 0
     } else {
@@ -92,51 +264,102 @@ export class EventCursor {
     return true
   }
 
-  /** The pattern bytes of the current rule event. */
-  pattern(rules: CompactRules): Uint8Array {
-    return rules.patterns.subarray(this.a, this.b)
+  /** The pattern bytes of the current rule event (a view of the form). */
+  pattern(_rules?: CompactRules): Uint8Array {
+    return this.patternBytes.subarray(this.a, this.b)
   }
 
   private varint(): number {
-    const ev = this.events
+    const ev = this.patternBytes
+    let byte = this.at < this.end ? ev[this.at++] : -1
+    if (byte >= 0 && byte < 0x80) return byte
     let value = 0
     let scale = 1
-    for (;;) {
-      if (this.at >= ev.length) throw new RobotsFormatError('ERR_FORMAT', 'truncated event stream')
-      const byte = ev[this.at++]
+    for (let n = 0; ; n++) {
+      if (byte < 0) throw new RobotsFormatError('ERR_FORMAT', 'truncated event stream')
       value += (byte & 0x7f) * scale
       if (byte < 0x80) return value
+      if (n === 6) throw new RobotsFormatError('ERR_FORMAT', 'varint too long in event stream')
       scale *= 128
-      if (scale > 2 ** 49) throw new RobotsFormatError('ERR_FORMAT', 'varint too long in event stream')
+      byte = this.at < this.end ? ev[this.at++] : -1
     }
   }
 }
 
 /** Appends events as varints (the builder's side of {@link EventCursor}). */
 export class EventWriter {
-  bytes = new Uint8Array(64)
-  length = 0
+  readonly out: ByteBuffer
   count = 0
   private lastLine = 0
 
+  constructor(out: ByteBuffer = new ByteBuffer()) {
+    this.out = out
+  }
+
   /** Adds one event; `value` is the name/extension index or the pattern length (unused for UaGlobal). */
   add(type: number, line: number, value: number): void {
-    this.varint((line - this.lastLine) * HEADER_TYPES + type)
+    this.out.varint((line - this.lastLine) * HEADER_TYPES + type)
     this.lastLine = line
-    if (type !== EventType.UaGlobal) this.varint(value)
+    if (type !== EventType.UaGlobal) this.out.varint(value)
     this.count++
   }
 
-  private varint(v: number): void {
-    if (this.length + 8 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2)
-      grown.set(this.bytes)
-      this.bytes = grown
-    }
-    while (v >= 0x80) {
-      this.bytes[this.length++] = (v % 128) | 0x80
-      v = Math.floor(v / 128)
-    }
-    this.bytes[this.length++] = v
+  /** Starts over (see ByteBuffer.reset). */
+  reset(keep: number): void {
+    this.out.reset(keep)
+    this.count = 0
+    this.lastLine = 0
   }
+}
+
+/** The sections and header figures of a form, for {@link writeForm}. */
+export interface FormParts {
+  patterns: Uint8Array
+  events: Uint8Array
+  eventCount: number
+  names: Uint8Array
+  extensions: Uint8Array
+  sitemaps: Uint8Array
+  diagnostics: Uint8Array
+  truncated: boolean
+  bytesRead: number
+  lineCount: number
+}
+
+/** Bytes of the form of `parts`. */
+export function formSize(parts: FormParts): number {
+  return (
+    Header.Size + parts.patterns.length + parts.events.length + parts.names.length + parts.extensions.length +
+    parts.sitemaps.length + parts.diagnostics.length
+  )
+}
+
+/** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
+export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
+  let p = at + Header.Size
+  const put = (b: Uint8Array): number => {
+    const start = p - at
+    target.set(b, p)
+    p += b.length
+    return start
+  }
+  put(parts.patterns)
+  const eventsStart = put(parts.events)
+  const namesStart = put(parts.names)
+  const extensionsStart = put(parts.extensions)
+  const sitemapsStart = put(parts.sitemaps)
+  const diagnosticsStart = put(parts.diagnostics)
+  target.set(FORM_MAGIC, at)
+  writeU16(target, at + Header.Version, FORMAT_VERSION)
+  writeU16(target, at + Header.Flags, parts.truncated ? FormFlag.Truncated : 0)
+  writeU32(target, at + Header.Checksum, 0)
+  writeU32(target, at + Header.Length, p - at)
+  writeU32(target, at + Header.EventCount, parts.eventCount)
+  writeU32(target, at + Header.EventsStart, eventsStart)
+  writeU32(target, at + Header.NamesStart, namesStart)
+  writeU32(target, at + Header.ExtensionsStart, extensionsStart)
+  writeU32(target, at + Header.SitemapsStart, sitemapsStart)
+  writeU32(target, at + Header.DiagnosticsStart, diagnosticsStart)
+  writeU53(target, at + Header.BytesRead, parts.bytesRead)
+  writeU53(target, at + Header.LineCount, parts.lineCount)
 }

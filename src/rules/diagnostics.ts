@@ -1,10 +1,13 @@
 /**
  * Diagnostics: problems found while parsing, each with a line number and a
- * stable code. Stored compactly (two integers each) and turned into objects
- * only when asked for.
+ * stable code. Written into the compact form as a few bytes each
+ * (rules/compact-rules.ts: code, line, and the raw bytes the message quotes)
+ * and turned into objects and messages only when asked for.
  */
-import { RobotsFormatError } from '../errors.js'
-import { arrayBytes, objectBytes, stringBytes, typedArrayBytes } from '../memory.js'
+import { type ByteBuffer, readU32, readU53, VarintReader } from './byte-buffer.js'
+import { Header } from './compact-rules.js'
+import { latin1 } from '../parse/escape.js'
+import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
 /** Most diagnostics kept per file (memory stays bounded on junk input); one more notes the cut. */
 export const MAX_DIAGNOSTICS = 1000
@@ -30,6 +33,10 @@ export const DIAGNOSTICS = {
   'control-character': ['warning', 'line contains a control character'],
   'truncated': ['error', 'file is larger than the parsing limit; the rest is ignored (the crossing line is dropped)'],
   'html-body': ['error', 'body looks like an HTML page, not a robots.txt'],
+  'utf16-body': [
+    'error',
+    'body is UTF-16 (it starts with a UTF-16 byte order mark): the reference reads a robots.txt as UTF-8 bytes, so no rule applies',
+  ],
   'sitemap-not-absolute': ['warning', 'sitemap is not an absolute http(s) URL; ignored'],
   'bad-crawl-delay': ['warning', 'crawl-delay is not a non-negative number of seconds; ignored'],
   'crawl-delay-clamped': ['warning', 'crawl-delay is larger than 86400 seconds; read as 86400'],
@@ -51,92 +58,170 @@ export interface Diagnostic {
 }
 
 const CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
-const NO_DATA = new Int32Array(0)
 const CODE_INDEX = new Map<DiagnosticCode, number>(CODES.map((c, i) => [c, i]))
 
-/** Growable compact list: `[codeIndex, line]` pairs, plus sparse detail strings. */
-export class DiagnosticList {
-  /** `[codeIndex, line]` pairs; shared and empty until the first diagnostic (most files have few or none). */
-  private data: Int32Array = NO_DATA
-  private n = 0
-  /** Detail text by diagnostic index (sparse; most diagnostics have none). */
-  private details: (string | undefined)[] | undefined
+/**
+ * How a code's detail is stored and shown. The form keeps the raw bytes the
+ * message quotes; the message is made from them when asked for.
+ */
+const Detail = {
+  /** No detail. */
+  None: 0,
+  /** JSON string of the bytes decoded as UTF-8 (invalid sequences replaced). */
+  Json: 1,
+  /** JSON string of the bytes read as Latin-1 (escaped patterns). */
+  JsonLatin1: 2,
+  /** The bytes (a key) ASCII-lowercased. */
+  LowerKey: 3,
+  /** A user-agent value: `"<value>" is read as "<its [A-Za-z_-] prefix>"`. */
+  UserAgentCut: 4,
+  /** No bytes stored: `read N bytes`, N from the form's header. */
+  BytesRead: 5,
+} as const
 
-  get length(): number {
-    return this.n
+/** The detail of each code (codes not listed have none). */
+const DETAIL_OF: Partial<Record<DiagnosticCode, number>> = {
+  'unknown-directive': Detail.Json,
+  'unused-directive': Detail.LowerKey,
+  'directive-outside-group': Detail.LowerKey,
+  'pattern-start': Detail.JsonLatin1,
+  'user-agent-cut': Detail.UserAgentCut,
+  truncated: Detail.BytesRead,
+  'sitemap-not-absolute': Detail.Json,
+  'bad-crawl-delay': Detail.Json,
+  'crawl-delay-clamped': Detail.Json,
+  'bad-request-rate': Detail.Json,
+  'bad-visit-time': Detail.Json,
+  'bad-host': Detail.Json,
+}
+
+/** Per code index: its Detail kind. */
+const DETAIL = Uint8Array.from(CODES, (c) => DETAIL_OF[c] ?? Detail.None)
+
+/** True when diagnostics of code index `code` carry stored detail bytes. */
+function storesBytes(code: number): boolean {
+  const d = DETAIL[code]
+  return d !== Detail.None && d !== Detail.BytesRead
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: false })
+
+/** The message detail of code index `code` from its stored bytes. */
+function detailText(code: number, bytes: Uint8Array, form: Uint8Array): string {
+  switch (DETAIL[code]) {
+    case Detail.Json:
+      return JSON.stringify(utf8.decode(bytes))
+    case Detail.JsonLatin1:
+      return JSON.stringify(latin1(bytes))
+    case Detail.LowerKey:
+      return asciiLower(latin1(bytes))
+    case Detail.UserAgentCut:
+      return `"${utf8.decode(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
+    case Detail.BytesRead:
+      return `read ${readU53(form, Header.BytesRead)} bytes`
+    default:
+      return ''
+  }
+}
+
+/** Longest detail kept: a value of one line, escaped (each byte at most 3). */
+export const MAX_DETAIL_BYTES = 3 * 16_663
+
+/**
+ * Appends diagnostics to the form's diagnostics section: at most
+ * MAX_DIAGNOSTICS, then one `too-many-diagnostics` and nothing more, except
+ * the file-level ones added with `always` (truncated).
+ */
+export class DiagnosticWriter {
+  readonly out: ByteBuffer
+  /** Diagnostics written. */
+  length = 0
+
+  constructor(out: ByteBuffer) {
+    this.out = out
   }
 
   /** True once MAX_DIAGNOSTICS are held: further ones are dropped (skip computing them). */
   get full(): boolean {
-    return this.n > MAX_DIAGNOSTICS
+    return this.length > MAX_DIAGNOSTICS
   }
 
   /**
-   * Adds a diagnostic; past MAX_DIAGNOSTICS, one `too-many-diagnostics` and
-   * then nothing, unless `always` (for the file-level ones, such as truncated).
+   * Adds a diagnostic; the detail, for codes that have one, is
+   * `bytes[start, end)` (the raw bytes its message quotes, at most
+   * MAX_DETAIL_BYTES of them kept).
    */
-  add(code: DiagnosticCode, line: number, detail?: string, always = false): void {
-    if (this.n >= MAX_DIAGNOSTICS && !always) {
-      if (this.n > MAX_DIAGNOSTICS) return
-      code = 'too-many-diagnostics'
-      detail = undefined
+  add(code: DiagnosticCode, line: number, bytes?: Uint8Array, start = 0, end = 0, always = false): void {
+    let index = CODE_INDEX.get(code)!
+    if (this.length >= MAX_DIAGNOSTICS && !always) {
+      if (this.length > MAX_DIAGNOSTICS) return
+      index = CODE_INDEX.get('too-many-diagnostics')!
     }
-    if (this.n * 2 === this.data.length) {
-      const grown = new Int32Array(Math.max(8, this.data.length * 2))
-      grown.set(this.data)
-      this.data = grown
+    const out = this.out
+    const detail = storesBytes(index)
+    out.varint(index * 2 + (detail ? 1 : 0))
+    out.varint(line)
+    if (detail) {
+      if (bytes === undefined) throw new Error(`diagnostic ${code} needs its detail bytes`)
+      out.run(bytes, start, Math.min(end, start + MAX_DETAIL_BYTES))
     }
-    if (detail !== undefined) (this.details ??= [])[this.n] = detail
-    this.data[this.n * 2] = CODE_INDEX.get(code)!
-    this.data[this.n * 2 + 1] = line
-    this.n++
+    this.length++
   }
 
-  /** The diagnostics as objects, in the order found. */
-  toArray(): Diagnostic[] {
-    const out: Diagnostic[] = []
-    for (let i = 0; i < this.n; i++) {
-      const code = CODES[this.data[i * 2]]
-      const [severity, text] = DIAGNOSTICS[code]
-      const detail = this.details?.[i]
-      out.push({ line: this.data[i * 2 + 1], code, severity, message: detail ? `${text}: ${detail}` : text })
-    }
-    return out
+  reset(keep: number): void {
+    this.out.reset(keep)
+    this.length = 0
   }
+}
 
-  /** Compact copy: `[codeIndex, line]` pairs and details. */
-  pack(): { pairs: Int32Array; details: [number, string][] } {
-    const details: [number, string][] = []
-    this.details?.forEach((d, i) => {
-      if (d !== undefined) details.push([i, d])
-    })
-    return { pairs: this.data.slice(0, this.n * 2), details }
+/** The diagnostics of a form, as objects, in the order found. */
+export function readDiagnostics(form: Uint8Array): Diagnostic[] {
+  const out: Diagnostic[] = []
+  const r = new VarintReader(form, readU32(form, Header.DiagnosticsStart), readU32(form, Header.Length), 'diagnostics')
+  while (r.more) {
+    const head = r.read()
+    const index = Math.floor(head / 2)
+    const line = r.read()
+    const code = CODES[index]
+    const [severity, text] = DIAGNOSTICS[code]
+    let detail = ''
+    if (head % 2 === 1) {
+      const start = r.readRun()
+      detail = detailText(index, form.subarray(start, r.at), form)
+    } else if (DETAIL[index] === Detail.BytesRead) detail = detailText(index, form, form)
+    out.push({ line, code, severity, message: detail ? `${text}: ${detail}` : text })
   }
+  return out
+}
 
-  /** Rebuilds a list from {@link pack}'s output; a RobotsFormatError (ERR_FORMAT) when it does not fit together. */
-  static unpack(pairs: Int32Array, details: [number, string][]): DiagnosticList {
-    const list = new DiagnosticList()
-    list.data = pairs.length ? pairs : NO_DATA
-    list.n = pairs.length >> 1
-    for (const entry of details) {
-      if (!Array.isArray(entry) || !Number.isInteger(entry[0]) || entry[0] < 0 || entry[0] >= list.n || typeof entry[1] !== 'string') {
-        throw new RobotsFormatError('ERR_FORMAT', 'bad diagnostic detail')
-      }
-      ;(list.details ??= [])[entry[0]] = entry[1]
+/**
+ * Checks `form[start, end)` as a diagnostics section (for fromBytes): known
+ * codes, detail bytes exactly where the code has them (at most
+ * MAX_DETAIL_BYTES), lines in order and at most `maxLine`, at most
+ * MAX_DIAGNOSTICS + 2 entries. Returns whether a `truncated` diagnostic is
+ * there; anything wrong is a RobotsFormatError (ERR_FORMAT) from `fail`
+ * (`what` names the caller in a varint's error).
+ */
+export function checkDiagnostics(form: Uint8Array, start: number, end: number, maxLine: number, what: string, fail: (why: string) => never): boolean {
+  const r = new VarintReader(form, start, end, `${what}: diagnostics`)
+  let n = 0
+  let last = 0
+  let truncated = false
+  const truncatedIndex = CODE_INDEX.get('truncated')!
+  while (r.more) {
+    const head = r.read()
+    const index = Math.floor(head / 2)
+    if (index >= CODES.length) fail(`unknown diagnostic code ${index}`)
+    if (head % 2 !== (storesBytes(index) ? 1 : 0)) fail(`diagnostic ${CODES[index]} with${head % 2 ? '' : 'out'} detail`)
+    const line = r.read()
+    if (line < last || line > maxLine) fail('diagnostic lines out of order or past the last line')
+    last = line
+    if (head % 2 === 1) {
+      const s = r.readRun()
+      if (r.at - s > MAX_DETAIL_BYTES) fail('diagnostic detail too long')
     }
-    for (let i = 0; i < list.n; i++) {
-      if (!(list.data[i * 2] >= 0 && list.data[i * 2] < CODES.length)) throw new RobotsFormatError('ERR_FORMAT', 'bad diagnostic code')
-    }
-    return list
+    if (index === truncatedIndex) truncated = true
+    if (++n > MAX_DIAGNOSTICS + 2) fail('too many diagnostics')
   }
-
-  /** Bytes held, by the model of src/memory.ts (the shared empty data array is not counted). */
-  memoryUsage(): number {
-    let bytes = objectBytes(3) + (this.data === NO_DATA ? 0 : typedArrayBytes(this.data))
-    if (this.details) {
-      bytes += arrayBytes(this.details.length)
-      for (const d of this.details) if (d !== undefined) bytes += stringBytes(d)
-    }
-    return bytes
-  }
+  return truncated
 }

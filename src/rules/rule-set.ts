@@ -14,7 +14,6 @@
  * the independent oracle the tests compare against.
  */
 import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
-import { asciiLower } from '../parse/product-token.js'
 
 /** Rules of one crawler. Rule `i` is `patterns[starts[i], ends[i])`; rules are in file order. */
 export interface RuleSet {
@@ -37,13 +36,6 @@ export interface RuleSet {
   specific: boolean
 }
 
-/** Which name indices equal one of the tokens (ASCII case-insensitive, whole token). */
-function matchingNames(rules: CompactRules, tokens: readonly string[]): Uint8Array {
-  const lower = new Set(tokens.map(asciiLower))
-  const hit = new Uint8Array(rules.names.length)
-  for (let i = 0; i < rules.names.length; i++) if (lower.has(rules.names[i])) hit[i] = 1
-  return hit
-}
 
 /** Group slots per event (see {@link assignGroups}). */
 export const GroupSlot = {
@@ -96,7 +88,7 @@ export function assignGroups(
   tokens: readonly string[],
   closers: number = ListClosers.Rules,
 ): { slots: Uint8Array; specific: boolean } {
-  const hit = matchingNames(rules, tokens)
+  const hit = rules.nameMatches(tokens)
   const slots = new Uint8Array(rules.eventCount)
   let global = false
   let specific = false

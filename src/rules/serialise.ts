@@ -1,183 +1,245 @@
 /**
- * Serialisation of a parsed robots.txt, so a frontier can store it and load it
- * back without re-parsing. Compiled automaton states are not stored: they are
- * rebuilt lazily from the rules on first use.
+ * Serialisation of a parsed robots.txt. The serialised form is the compact
+ * form itself (rules/compact-rules.ts, format version 2): `toBytes` copies
+ * it and fills in its checksum; `fromBytes` checks a buffer completely and
+ * keeps a copy, without parsing the robots.txt again. Compiled matchers are
+ * not stored: they are rebuilt lazily from the rules on first use.
  *
- * Format, version 1 (all integers little-endian):
- *
- *   offset  size  field
- *   0       4     magic "RATX"
- *   4       2     version (1)
- *   6       2     flags: bit 0 = truncated
- *   8       4     bytesRead
- *   12      4     lineCount
- *   16      4     P = byte length of the patterns
- *   20      4     E = byte length of the event stream
- *   24      4     N = number of events in it
- *   28      4     D = number of Int32 in the diagnostic pairs
- *   32      4     J = byte length of the JSON section
- *   36      4     FNV-1a 32-bit checksum of every other byte (offsets 0–35 and 40 on),
- *                 so a flipped byte anywhere, header included, is detected
- *   40      P     patterns
- *   ..      E     event stream (varints, see compact-rules.ts), then zero padding
- *                 so that P + E is a multiple of 4
- *   ..      4D    diagnostics: [codeIndex, line] pairs
- *   ..      J     UTF-8 JSON: { names, sitemaps, extensions, details }
+ * A serialised form is untrusted input. Before anything is allocated or
+ * decoded, every length and offset is checked in plain (non-wrapping)
+ * arithmetic against the buffer's real size; the sections must lie in
+ * order inside the form, without overlapping. Then every section is checked
+ * to hold exactly what a parse can produce: events of known types on
+ * increasing lines, name and extension indices in range and in order of
+ * first use, patterns that add up to the patterns section and hold only
+ * bytes an escaped pattern can hold, names of `[a-z_-]`, extension values
+ * that read, sitemaps that are absolute http(s) URLs, known diagnostic
+ * codes. Anything else is a RobotsFormatError (ERR_FORMAT; ERR_VERSION for
+ * another format version, such as version 1 of earlier releases). The
+ * checksum (FNV-1a) detects accidents, not tampering: anyone can recompute
+ * it, so the checks above are what protects a reader.
  */
-import type { CompactRules } from './compact-rules.js'
-import { EventCursor, EventType } from './compact-rules.js'
-import { DiagnosticList } from './diagnostics.js'
+import { readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
+import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
+import { checkDiagnostics, MAX_DETAIL_BYTES } from './diagnostics.js'
+import { EXTENSION_KEYS, readExtension } from './extensions.js'
+import { isSitemapUrl } from './sitemap.js'
+import { latin1 } from '../parse/escape.js'
+import { isSpace } from '../parse/ascii.js'
 import { describeValue, RobotsFormatError, RobotsInputError } from '../errors.js'
 
-/** What a serialised robots.txt holds. */
-export interface RobotsParts {
-  rules: CompactRules
-  sitemaps: readonly string[]
-  diagnostics: DiagnosticList
-  truncated: boolean
-  bytesRead: number
-  lineCount: number
-}
+export { FORMAT_VERSION }
 
-const MAGIC = [0x52, 0x41, 0x54, 0x58] // "RATX"
-/** Current format version. */
-export const FORMAT_VERSION = 1
-const HEADER = 40
-const CHECKSUM_AT = 36
+/** Longest pattern or value a parse can keep: one line (16,663 bytes), escaped (3 bytes each at most). */
+const MAX_VALUE_BYTES = MAX_DETAIL_BYTES
 
-/** FNV-1a over the whole buffer except the checksum field itself (offsets 36–39). */
-function checksum(bytes: Uint8Array): number {
+/** FNV-1a (32-bit) of `bytes[start, end)`, skipping the 4 bytes at `skip` (a checksum field; -1: none). */
+export function fnv1a(bytes: Uint8Array, start: number, end: number, skip = -1): number {
   let h = 0x811c9dc5
-  for (let i = 0; i < bytes.length; i++) {
-    if (i === CHECKSUM_AT) i = HEADER
-    if (i >= bytes.length) break
-    h ^= bytes[i]
-    h = Math.imul(h, 0x01000193)
+  for (let i = start; i < end; i++) {
+    if (i === skip) {
+      i += 3
+      continue
+    }
+    h = Math.imul(h ^ bytes[i], 0x01000193)
   }
   return h >>> 0
 }
 
-/** Serialises the parts of a Robots (compact rules, sitemaps, diagnostics and read info). */
-export function encodeRobots(robots: RobotsParts): Uint8Array {
-  const r = robots.rules
-  const diag = robots.diagnostics.pack()
-  const json = new TextEncoder().encode(
-    JSON.stringify({ names: r.names, sitemaps: robots.sitemaps, extensions: r.extensions, details: diag.details }),
-  )
-  const P = r.patterns.length
-  const E = r.events.length
-  const padded = (P + E + 3) & ~3
-  const size = HEADER + padded + diag.pairs.length * 4 + json.length
-  const out = new Uint8Array(size)
-  const view = new DataView(out.buffer)
-  out.set(MAGIC, 0)
-  view.setUint16(4, FORMAT_VERSION, true)
-  view.setUint16(6, robots.truncated ? 1 : 0, true)
-  view.setUint32(8, robots.bytesRead, true)
-  view.setUint32(12, robots.lineCount, true)
-  view.setUint32(16, P, true)
-  view.setUint32(20, E, true)
-  view.setUint32(24, r.eventCount, true)
-  view.setUint32(28, diag.pairs.length, true)
-  view.setUint32(32, json.length, true)
-  out.set(r.patterns, HEADER)
-  out.set(r.events, HEADER + P)
-  let at = HEADER + padded
-  for (let i = 0; i < diag.pairs.length; i++, at += 4) view.setInt32(at, diag.pairs[i], true)
-  out.set(json, at)
-  view.setUint32(CHECKSUM_AT, checksum(out), true)
+/** The checksum of the form at `form[at, at + length)`. */
+export function formChecksum(form: Uint8Array, at = 0, length = form.length - at): number {
+  return fnv1a(form, at, at + length, at + Header.Checksum)
+}
+
+/** Writes the checksum into the form at `form[at, at + length)`. */
+export function sealForm(form: Uint8Array, at = 0, length = form.length - at): void {
+  writeU32(form, at + Header.Checksum, formChecksum(form, at, length))
+}
+
+/** A copy of a form with its checksum filled in: `toBytes()`. */
+export function encodeForm(form: Uint8Array): Uint8Array {
+  const out = form.slice()
+  sealForm(out)
   return out
 }
 
-/** An extension entry as the builder writes it: a kind (0..3) and a value of that kind's shape. */
-function validExtension(e: unknown): boolean {
-  if (typeof e !== 'object' || e === null) return false
-  const { kind, value } = e as { kind: unknown; value: unknown }
-  const v = value as Record<string, unknown>
-  switch (kind) {
-    case 0:
-      return typeof value === 'number' && value >= 0 && Number.isFinite(value)
-    case 1:
-      return typeof v === 'object' && v !== null && typeof v.requests === 'number' && typeof v.seconds === 'number'
-    case 2:
-      return typeof v === 'object' && v !== null && typeof v.from === 'string' && typeof v.to === 'string'
-    case 3:
-      return typeof value === 'string'
-    default:
-      return false
+/**
+ * Checks a serialised form and returns a copy of it (the caller's buffer is
+ * not kept). A buffer of another type is a RobotsInputError; see the module
+ * comment for the rest.
+ */
+export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(bytes)}`)
+  checkForm(bytes, 0, bytes.length, what)
+  return new Uint8Array(bytes)
+}
+
+/**
+ * Checks the form that must fill `bytes[at, at + size)` exactly (see the
+ * module comment); nothing is allocated before the lengths are known to be
+ * in range. Throws a RobotsFormatError naming `what`.
+ */
+export function checkForm(bytes: Uint8Array, at: number, size: number, what: string): void {
+  const fail = (why: string): never => {
+    throw new RobotsFormatError('ERR_FORMAT', `${what}: ${why}`)
   }
-}
-
-function fail(message: string): never {
-  throw new RobotsFormatError('ERR_FORMAT', `Robots.fromBytes: ${message}`)
-}
-
-/** Reads what {@link encodeRobots} wrote. A corrupt or foreign buffer is a RobotsFormatError; another type a RobotsInputError. */
-export function decodeRobots(bytes: Uint8Array): RobotsParts {
-  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`Robots.fromBytes takes a Uint8Array, got ${describeValue(bytes)}`)
-  if (bytes.length < HEADER || MAGIC.some((b, i) => bytes[i] !== b)) fail('not a serialised robots.txt (bad magic)')
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const version = view.getUint16(4, true)
+  if (!(Number.isSafeInteger(at) && Number.isSafeInteger(size) && at >= 0 && size >= 0 && at + size <= bytes.length)) {
+    fail('form out of its buffer')
+  }
+  if (size < Header.Size || FORM_MAGIC.some((m, i) => bytes[at + i] !== m)) fail('not a serialised robots.txt (bad magic or too short)')
+  const version = readU16(bytes, at + Header.Version)
   if (version !== FORMAT_VERSION) {
-    throw new RobotsFormatError('ERR_VERSION', `Robots.fromBytes: format version ${version} is not supported (this build reads ${FORMAT_VERSION})`)
+    throw new RobotsFormatError('ERR_VERSION', `${what}: format version ${version} is not supported (this build reads ${FORMAT_VERSION})`)
   }
-  const P = view.getUint32(16, true)
-  const E = view.getUint32(20, true)
-  const N = view.getUint32(24, true)
-  const D = view.getUint32(28, true)
-  const J = view.getUint32(32, true)
-  const padded = (P + E + 3) & ~3
-  if (HEADER + padded + 4 * D + J !== bytes.length) fail('length does not match its header (truncated or padded buffer)')
-  if (view.getUint32(CHECKSUM_AT, true) !== checksum(bytes)) fail('checksum mismatch (corrupt buffer)')
-  if (D % 2 !== 0) fail('bad section sizes')
-  const patterns = bytes.slice(HEADER, HEADER + P)
-  const events = bytes.slice(HEADER + P, HEADER + P + E)
-  let at = HEADER + padded
-  const pairs = new Int32Array(D)
-  for (let i = 0; i < D; i++, at += 4) pairs[i] = view.getInt32(at, true)
-  let meta: { names: string[]; sitemaps: string[]; extensions: CompactRules['extensions']; details: [number, string][] }
-  try {
-    meta = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(at, at + J)))
-  } catch {
-    fail('bad metadata section')
+  const field = (offset: number): number => readU32(bytes, at + offset)
+  const length = field(Header.Length)
+  if (length !== size) fail(`length ${length} in the header does not match the ${size} bytes given (truncated or padded)`)
+  if (field(Header.Checksum) !== formChecksum(bytes, at, size)) fail('checksum mismatch (corrupt buffer)')
+  const flags = readU16(bytes, at + Header.Flags)
+  if ((flags & ~FormFlag.Truncated) !== 0) fail(`unknown flags ${flags}`)
+  // Sections: in order, inside the form (so none overlaps another).
+  const starts = [
+    Header.Size,
+    field(Header.EventsStart),
+    field(Header.NamesStart),
+    field(Header.ExtensionsStart),
+    field(Header.SitemapsStart),
+    field(Header.DiagnosticsStart),
+    length,
+  ]
+  for (let i = 1; i < starts.length; i++) if (!(starts[i] >= starts[i - 1])) fail('sections out of order or outside the form')
+  const [patternsStart, eventsStart, namesStart, extensionsStart, sitemapsStart, diagnosticsStart] = starts.map((s) => at + s)
+  const end = at + length
+  if (readU32(bytes, at + Header.BytesRead + 4) >= 2 ** 21 || readU32(bytes, at + Header.LineCount + 4) >= 2 ** 21) {
+    fail('bytesRead or lineCount past 2^53')
   }
-  if (!Array.isArray(meta?.names) || !Array.isArray(meta.sitemaps) || !Array.isArray(meta.extensions) || !Array.isArray(meta.details)) {
-    fail('bad metadata section')
-  }
-  if (!meta.names.every((n) => typeof n === 'string') || !meta.sitemaps.every((u) => typeof u === 'string')) fail('bad metadata section')
-  if (!meta.extensions.every(validExtension)) fail('bad extension entry')
-  const rules: CompactRules = { patterns, events, eventCount: N, names: meta.names, extensions: meta.extensions }
-  // Every event must decode and point inside the tables; the patterns must add up.
-  let count = 0
-  let patternEnd = 0
-  try {
-    for (const c = new EventCursor(rules); c.next(); count++) {
-      const t = c.type
-      const ok =
-        t === EventType.UaGlobal ||
-        (t === EventType.UaName && c.a < meta.names.length) ||
-        ((t === EventType.Allow || t === EventType.Disallow) && c.b <= P) ||
-        (t === EventType.Extension && c.a < meta.extensions.length)
-      if (!ok) fail(`bad event ${count}`)
-      if (t === EventType.Allow || t === EventType.Disallow) patternEnd = c.b
+  const bytesRead = readU53(bytes, at + Header.BytesRead)
+  const lineCount = readU53(bytes, at + Header.LineCount)
+  if (lineCount > bytesRead + 1) fail('more lines than bytes read')
+  const eventCount = field(Header.EventCount)
+  // Every event takes at least one byte: a count past the section's size is wrong before any decoding.
+  if (eventCount > namesStart - eventsStart) fail('event count larger than its section')
+
+  // Names: [a-z_-] runs, distinct.
+  const names = new VarintReader(bytes, namesStart, extensionsStart, `${what}: names`)
+  const seen = new Set<string>()
+  while (names.more) {
+    const s = names.readRun()
+    if (names.at - s > MAX_VALUE_BYTES) fail('name too long')
+    for (let i = s; i < names.at; i++) {
+      const c = bytes[i]
+      if (!((c >= 97 && c <= 122) || c === 45 || c === 95)) fail('a user-agent name holds a byte outside [a-z_-]')
     }
-  } catch (e) {
-    if (e instanceof RobotsFormatError) throw e
-    fail('bad event stream')
+    const name = latin1(bytes.subarray(s, names.at))
+    if (seen.has(name)) fail('a user-agent name is listed twice')
+    seen.add(name)
   }
-  if (count !== N || patternEnd !== P) fail('event stream does not match its header')
-  let diagnostics: DiagnosticList
-  try {
-    diagnostics = DiagnosticList.unpack(pairs, meta.details)
-  } catch {
-    fail('bad diagnostics section')
+  const nameCount = seen.size
+
+  // Extensions: a kind and a text that reads as a value of that kind.
+  const ext = new VarintReader(bytes, extensionsStart, sitemapsStart, `${what}: extensions`)
+  let extensionCount = 0
+  while (ext.more) {
+    const kind = bytes[ext.at++]
+    if (!(kind < EXTENSION_KEYS.length)) fail(`unknown extension kind ${kind}`)
+    const s = ext.readRun()
+    if (ext.at - s > MAX_VALUE_BYTES || !isEscapedValue(bytes, s, ext.at)) fail('bad extension value')
+    if (readExtension(kind, latin1(bytes.subarray(s, ext.at))).value === undefined) fail('an extension value does not read')
+    extensionCount++
   }
-  return {
-    rules,
-    sitemaps: meta.sitemaps,
-    diagnostics,
-    truncated: (view.getUint16(6, true) & 1) === 1,
-    bytesRead: view.getUint32(8, true),
-    lineCount: view.getUint32(12, true),
+
+  // Sitemaps: absolute http(s) URLs, as one line's value.
+  const maps = new VarintReader(bytes, sitemapsStart, diagnosticsStart, `${what}: sitemaps`)
+  while (maps.more) {
+    const s = maps.readRun()
+    if (maps.at - s > MAX_VALUE_BYTES || !isLineValue(bytes, s, maps.at) || !isSitemapUrl(bytes, s, maps.at)) fail('bad sitemap')
   }
+
+  // Events: known types on increasing lines, indices in range and in order, patterns adding up.
+  const ev = new VarintReader(bytes, eventsStart, namesStart, `${what}: events`)
+  let count = 0
+  let line = 0
+  let patternEnd = patternsStart
+  let nextName = 0
+  let nextExtension = 0
+  let inGroup = false
+  while (ev.more) {
+    const header = ev.read()
+    const type = header % HEADER_TYPES
+    const delta = (header - type) / HEADER_TYPES
+    if (delta < 1) fail(`event ${count} is not on a later line`)
+    line += delta
+    if (line > lineCount) fail(`event ${count} is past the last line`)
+    switch (type) {
+      case EventType.UaGlobal:
+        inGroup = true
+        break
+      case EventType.UaName: {
+        const index = ev.read()
+        if (index > nextName || index >= nameCount) fail(`event ${count}: name index out of range or out of order`)
+        if (index === nextName) nextName++
+        inGroup = true
+        break
+      }
+      case EventType.Allow:
+      case EventType.Disallow: {
+        const n = ev.read()
+        if (!inGroup) fail(`event ${count}: a rule before any user-agent line`)
+        if (n > eventsStart - patternEnd || n > MAX_VALUE_BYTES) fail(`event ${count}: pattern past its section`)
+        if (!isEscapedValue(bytes, patternEnd, patternEnd + n)) fail(`event ${count}: a pattern holds bytes a parse cannot give`)
+        patternEnd += n
+        break
+      }
+      case EventType.Extension: {
+        const index = ev.read()
+        if (!inGroup) fail(`event ${count}: an extension before any user-agent line`)
+        if (index !== nextExtension || index >= extensionCount) fail(`event ${count}: extension index out of order`)
+        nextExtension++
+        break
+      }
+      default:
+        fail(`event ${count} has unknown type ${type}`)
+    }
+    count++
+  }
+  if (count !== eventCount) fail(`${count} events where the header says ${eventCount}`)
+  if (patternEnd !== eventsStart) fail('the patterns do not add up to their section')
+  if (nextName !== nameCount) fail('a user-agent name no event uses')
+  if (nextExtension !== extensionCount) fail('an extension no event uses')
+
+  // Diagnostics: known codes, in line order; the truncated flag and diagnostic go together.
+  const truncated = checkDiagnostics(bytes, diagnosticsStart, end, lineCount + 1, what, fail)
+  if (truncated !== ((flags & FormFlag.Truncated) !== 0)) fail('the truncated flag and diagnostic disagree')
+}
+
+/** A line's value as the parser gives it: no NUL, CR, LF or `#`, and no whitespace at either end. */
+function isLineValue(b: Uint8Array, start: number, end: number): boolean {
+  if (start < end && (isSpace(b[start]) || isSpace(b[end - 1]))) return false
+  for (let i = start; i < end; i++) {
+    const c = b[i]
+    if (c === 0 || c === 10 || c === 13 || c === 35) return false
+  }
+  return true
+}
+
+function isLowerHex(c: number): boolean {
+  return c >= 97 && c <= 102
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || isLowerHex(c)
+}
+
+/**
+ * An escaped value (a pattern, or an unknown line's value) as the parser
+ * gives it: a line value of ASCII bytes whose `%xx` escapes are uppercase.
+ */
+function isEscapedValue(b: Uint8Array, start: number, end: number): boolean {
+  if (!isLineValue(b, start, end)) return false
+  for (let i = start; i < end; i++) {
+    const c = b[i]
+    if (c >= 0x80) return false
+    if (c === 37 && i + 2 < end && isHex(b[i + 1]) && isHex(b[i + 2]) && (isLowerHex(b[i + 1]) || isLowerHex(b[i + 2]))) return false
+  }
+  return true
 }

@@ -7,6 +7,10 @@
 import { describe, expect, it } from 'vitest'
 import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../../src/index.js'
 import { latin1Bytes } from '../support/core-helpers.js'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { referenceDecide } from '../../src/index.js'
+import { itShared, SHARED } from '../support/shared-data.js'
 
 interface Case {
   body: string | Uint8Array
@@ -61,6 +65,10 @@ const CASES: Record<DiagnosticCode, Case[]> = {
   'html-body': [
     { body: '<!DOCTYPE html>\n<html><body>Not found</body></html>\n', line: 1 },
     { body: '\n  \n# c\n  <html>\n', line: 4 },
+  ],
+  'utf16-body': [
+    { body: new Uint8Array([0xff, 0xfe, ...Buffer.from('User-agent: *\nDisallow: /\n', 'utf16le')]), line: 1, note: 'little-endian BOM' },
+    { body: new Uint8Array([0xfe, 0xff, ...Buffer.from('User-agent: *\nDisallow: /\n', 'utf16le').swap16()]), line: 1, note: 'big-endian BOM' },
   ],
   'sitemap-not-absolute': [
     { body: 'Sitemap: /sitemap.xml\n', line: 1 },
@@ -298,5 +306,30 @@ describe('group extensions: crawl-delay, request-rate, visit-time, host', () => 
     expect(loaded.visitTime('a')).toEqual({ from: '01:00', to: '02:00' })
     expect(loaded.requestRate('a')).toEqual({ requests: 1, seconds: 3 })
     expect(loaded.host('a')).toBe('a.example')
+  })
+})
+
+describe('utf16-body (issue 12: a UTF-16 robots.txt lost every rule silently)', () => {
+  itShared('corpus-files', () => {
+    // protego/store.usps.com is UTF-16 with a BOM: the reference reads no rule from it.
+    const body = new Uint8Array(readFileSync(resolve(SHARED, 'corpus/robots/protego/store.usps.com')))
+    expect([body[0], body[1]]).toEqual([0xff, 0xfe])
+    const robots = parseRobots(body)
+    const d = robots.diagnostics.filter((x) => x.code === 'utf16-body')
+    expect(d).toEqual([{ line: 1, code: 'utf16-body', severity: 'error', message: DIAGNOSTICS['utf16-body'][1] }])
+    // Verdicts stay the reference's: no rule applies.
+    const enc = new TextEncoder()
+    for (const path of ['/', '/checkout', '/private/x']) {
+      const ref = referenceDecide(robots.rules, ['Googlebot'], enc.encode(path))
+      expect(robots.agent('Googlebot').explain(path)).toEqual({ allowed: ref.allowed, rule: null })
+    }
+  })
+
+  it('only a BOM at the start of the body counts', () => {
+    const le = new Uint8Array([0xff, 0xfe, 0x55, 0x00])
+    expect(parseRobots(le).diagnostics.some((x) => x.code === 'utf16-body')).toBe(true)
+    const later = new Uint8Array([0x0a, 0xff, 0xfe, 0x55, 0x00])
+    expect(parseRobots(later).diagnostics.some((x) => x.code === 'utf16-body')).toBe(false)
+    expect(parseRobots(new Uint8Array([0xfe])).diagnostics.some((x) => x.code === 'utf16-body')).toBe(false)
   })
 })

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
 import { describePaired, SAMPLE, sampleFiles } from '../support/corpus-data.js'
 import { SHARED } from '../support/shared-data.js'
+import { readU32 } from '../../src/rules/byte-buffer.js'
+import { Header } from '../../src/rules/compact-rules.js'
+import { sealForm } from '../../src/rules/serialise.js'
 
 /** Every robots.txt of a source, as paths: the bundled sample's 38, or ../shared's 6,817. */
 function corpusFiles(full: boolean): string[] {
@@ -89,28 +92,21 @@ describe('serialisation errors', () => {
     expect(Robots.fromBytes(bytes).crawlDelay('x')).toBe(3)
   })
 
-  it('rejects a buffer whose checksum is right but whose contents are foreign (crafted metadata, bad events)', () => {
-    const fnv = (b: Uint8Array): number => {
-      let h = 0x811c9dc5
-      for (let i = 0; i < b.length; i++) {
-        if (i === 36) i = 40
-        if (i >= b.length) break
-        h = Math.imul(h ^ b[i], 0x01000193)
-      }
-      return h >>> 0
-    }
-    const reseal = (b: Uint8Array): Uint8Array => {
-      new DataView(b.buffer, b.byteOffset, b.byteLength).setUint32(36, fnv(b), true)
-      return b
-    }
-    // The crawl-delay entry relabelled as a host (kind 3), whose value must be a string.
-    const needle = new TextEncoder().encode('"kind":0')
-    const at = Buffer.from(bytes).indexOf(Buffer.from(needle))
-    expect(at).toBeGreaterThan(0)
-    const tampered = bytes.slice()
-    tampered[at + needle.length - 1] = 0x33 // '3'
+  it('rejects a buffer whose checksum is right but whose contents are foreign (crafted values, bad events)', () => {
+    const extensions = readU32(bytes, Header.ExtensionsStart)
+    expect(bytes[extensions]).toBe(0) // the crawl-delay entry's kind
+    // The crawl-delay entry relabelled as a visit-time (kind 2), whose value "3" does not read.
+    const relabelled = bytes.slice()
+    relabelled[extensions] = 2
+    // The pattern /x made to hold a byte no escaped pattern holds.
+    const raw = bytes.slice()
+    raw[Header.Size + 1] = 0xe9
+    // The event count inflated.
+    const counted = bytes.slice()
+    counted[Header.EventCount] += 1
     const codes: string[] = []
-    for (const buf of [reseal(tampered), reseal(Uint8Array.from(bytes, (b, i) => (i >= 40 && i < 44 ? 0xff : b)))]) {
+    for (const buf of [relabelled, raw, counted]) {
+      sealForm(buf)
       try {
         Robots.fromBytes(buf)
         codes.push('loaded')
@@ -118,6 +114,6 @@ describe('serialisation errors', () => {
         codes.push((e as RobotsFormatError).code)
       }
     }
-    expect(codes).toEqual(['ERR_FORMAT', 'ERR_FORMAT'])
+    expect(codes).toEqual(['ERR_FORMAT', 'ERR_FORMAT', 'ERR_FORMAT'])
   })
 })

@@ -41,6 +41,8 @@ export const SHARED_SUITES = {
   'corpus-files': { name: 'corpus: the 6,817 robots.txt files of ../shared in every input form', needs: 'corpus' },
   'reader-corpus': { name: 'reader: corpus files with a BOM, NUL, CR, long lines, every chunk split', needs: 'corpus' },
   'serialise-corpus': { name: 'serialisation: every corpus file round-trips', needs: 'corpus' },
+  'store-paired': { name: 'store: paired.tsv through origin and bare-host keys and a bundle', needs: 'corpus' },
+  'serialise-fuzz-corpus': { name: 'serialisation fuzz: mutated forms and bundles of ../shared corpus files', needs: 'corpus' },
   'api-corpus': { name: 'api: corpus files answer identically after a round trip', needs: 'corpus' },
   'differential-paired': { name: 'differential: paired.tsv (111,805 URLs), automaton = plain = reference', needs: 'corpus' },
   'match-lines-paired': { name: 'matchLines: equals isAllowed on every paired.tsv URL', needs: 'corpus' },

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { EventType, EventWriter } from '../../../src/rules/compact-rules.js'
-import { DiagnosticList } from '../../../src/rules/diagnostics.js'
+import { handForm } from '../../support/forms.js'
 import { parseRobots, Robots } from '../../../src/index.js'
 
 const enc = new TextEncoder()
@@ -28,8 +28,7 @@ describe('string URLs = their UTF-8 bytes', () => {
     const w = new EventWriter()
     w.add(EventType.UaGlobal, 1, 0)
     w.add(EventType.Disallow, 2, raw.length)
-    const rules = { patterns: raw, events: w.bytes.slice(0, w.length), eventCount: w.count, names: [], extensions: [] }
-    const robots = new Robots(rules, [], new DiagnosticList(), { truncated: false, bytesRead: 0, lineCount: 2 })
+    const robots = new Robots(handForm({ events: w, patterns: raw, lineCount: 2, bytesRead: 30 }))
     const matcher = robots.agent('x')
     expect(matcher.isAllowed('/ä')).toBe(false)
     expect(matcher.isAllowed(enc.encode('/ä'))).toBe(false)

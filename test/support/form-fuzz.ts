@@ -1,0 +1,215 @@
+/**
+ * Structured mutations of compact forms (rules/compact-rules.ts) and the
+ * check that a form which loads is one a parse could have made: the
+ * serialisation fuzz tests of `Robots.fromBytes` and of store bundles use
+ * both.
+ */
+import { expect } from 'vitest'
+import { parseRobots, type Robots } from '../../src/index.js'
+import { ByteBuffer, readU32, writeU32 } from '../../src/rules/byte-buffer.js'
+import { EventCursor, EventType, Header } from '../../src/rules/compact-rules.js'
+import { EXTENSION_KEYS } from '../../src/rules/extensions.js'
+import { extensionEntries } from '../../src/rules/sections.js'
+import { prng } from './prng.mjs'
+
+/** A varint's place in a form: `[start, end)` and its section's header field (whose start follows it). */
+export interface VarintAt {
+  start: number
+  end: number
+  value: number
+  /** The header field of the section it is in. */
+  section: number
+}
+
+/** The header fields holding section starts, in layout order. */
+export const SECTION_FIELDS = [Header.EventsStart, Header.NamesStart, Header.ExtensionsStart, Header.SitemapsStart, Header.DiagnosticsStart] as const
+
+/** The u32 header fields a mutation may change (u16 version and flags aside). */
+export const U32_FIELDS = [
+  Header.Checksum, Header.Length, Header.EventCount, ...SECTION_FIELDS,
+  Header.BytesRead, Header.BytesRead + 4, Header.LineCount, Header.LineCount + 4,
+]
+
+/** Every varint of a well-formed form, section by section (patterns hold none). */
+export function varintsOf(form: Uint8Array, base = 0): VarintAt[] {
+  const out: VarintAt[] = []
+  const start = (f: number): number => base + readU32(form, base + f)
+  const end = (i: number): number => (i + 1 < SECTION_FIELDS.length ? start(SECTION_FIELDS[i + 1]) : base + readU32(form, base + Header.Length))
+  const read = (at: number, section: number): number => {
+    let v = 0
+    let scale = 1
+    let p = at
+    for (;;) {
+      const b = form[p++]
+      v += (b & 0x7f) * scale
+      scale *= 128
+      if (b < 0x80) break
+    }
+    out.push({ start: at, end: p, value: v, section })
+    return p
+  }
+  SECTION_FIELDS.forEach((field, i) => {
+    let at = start(field)
+    const stop = end(i)
+    while (at < stop) {
+      if (field === Header.EventsStart) {
+        const header = out.length
+        at = read(at, field)
+        if (out[header].value % 8 !== EventType.UaGlobal) at = read(at, field)
+      } else if (field === Header.ExtensionsStart) {
+        at++ // the kind byte
+        const len = out.length
+        at = read(at, field)
+        at += out[len].value
+      } else if (field === Header.DiagnosticsStart) {
+        const head = out.length
+        at = read(at, field)
+        at = read(at, field) // the line
+        if (out[head].value % 2 === 1) {
+          const len = out.length
+          at = read(at, field)
+          at += out[len].value
+        }
+      } else {
+        const len = out.length
+        at = read(at, field)
+        at += out[len].value
+      }
+    }
+  })
+  return out
+}
+
+function varint(v: number): Uint8Array {
+  const b = new ByteBuffer(8)
+  b.varint(v)
+  return b.bytes.slice(0, b.length)
+}
+
+/** A value to try in place of `v`: boundaries, near misses, wrap probes, random. */
+function pick(rand: () => number, v: number, max: number): number {
+  const choices = [0, 1, 2, v + 1, Math.max(0, v - 1), v * 2, v + 8, 2 ** 31, 2 ** 31 - 1, 2 ** 32 - 1, 2 ** 32 - 4, v + 2 ** 31, Math.floor(rand() * max)]
+  return choices[Math.floor(rand() * choices.length)] % (max + 1)
+}
+
+/**
+ * One structured mutation of the form at `form[base, base + length)`,
+ * returned as the new bytes of that form (the caller seals it and puts it
+ * back): a header field, a varint (re-encoded, overlong, cut, continued;
+ * with the header's sections and length shifted to keep the layout
+ * plausible, or not), or a byte of a section.
+ */
+export function mutateForm(form: Uint8Array, rand: () => number): Uint8Array {
+  const m = form.slice()
+  const r = rand()
+  if (r < 0.35) {
+    // A header field.
+    if (rand() < 0.15) {
+      const at = rand() < 0.5 ? Header.Version : Header.Flags
+      m[at] = Math.floor(rand() * 4)
+      m[at + 1] = rand() < 0.8 ? 0 : Math.floor(rand() * 256)
+      return m
+    }
+    const field = U32_FIELDS[Math.floor(rand() * U32_FIELDS.length)]
+    writeU32(m, field, pick(rand, readU32(m, field), 2 ** 32 - 1))
+    return m
+  }
+  const varints = varintsOf(form)
+  if (r < 0.9 && varints.length > 0) {
+    const v = varints[Math.floor(rand() * varints.length)]
+    let replacement: Uint8Array
+    const how = rand()
+    if (how < 0.6) replacement = varint(pick(rand, v.value, 2 ** 49 - 1))
+    else if (how < 0.75) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80, 0x00]) // overlong
+    else if (how < 0.85) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80]) // continued into the next byte
+    else replacement = form.subarray(v.start, v.end - 1) // cut
+    const out = new Uint8Array(form.length - (v.end - v.start) + replacement.length)
+    out.set(form.subarray(0, v.start))
+    out.set(replacement, v.start)
+    out.set(form.subarray(v.end), v.start + replacement.length)
+    const delta = replacement.length - (v.end - v.start)
+    if (delta !== 0 && rand() < 0.7) {
+      // Keep the layout plausible: the later sections move, the length follows.
+      for (const f of SECTION_FIELDS) if (f > v.section) writeU32(out, f, readU32(out, f) + delta)
+      writeU32(out, Header.Length, out.length)
+    }
+    return out
+  }
+  // A byte anywhere past the header.
+  if (form.length > Header.Size) {
+    const at = Header.Size + Math.floor(rand() * (form.length - Header.Size))
+    m[at] = rand() < 0.5 ? m[at] ^ (1 << Math.floor(rand() * 8)) : Math.floor(rand() * 256)
+  }
+  return m
+}
+
+/** A robots.txt that a fresh parse turns into `r`'s rules (events on their lines, sitemaps after them); null when its lines are too many to write. */
+export function renderBody(r: Robots): string | null {
+  const names = r.rules.names
+  const ext = extensionEntries(r.rules.bytes)
+  const lines: string[] = []
+  let e = 0
+  const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1')
+  for (const c = new EventCursor(r.rules); c.next(); ) {
+    if (c.line > 100_000) return null
+    while (lines.length < c.line - 1) lines.push('')
+    switch (c.type) {
+      case EventType.UaGlobal:
+        lines.push('User-agent: *')
+        break
+      case EventType.UaName:
+        lines.push(`User-agent: ${names[c.a]}`)
+        break
+      case EventType.Allow:
+      case EventType.Disallow:
+        lines.push(`${c.type === EventType.Allow ? 'Allow' : 'Disallow'}: ${latin1(c.pattern())}`)
+        break
+      default: {
+        const entry = ext[e++]
+        lines.push(`${EXTENSION_KEYS[entry.kind]}: ${entry.text}`)
+      }
+    }
+  }
+  for (const s of r.sitemaps) lines.push(`Sitemap: ${s}`)
+  return lines.join('\n')
+}
+
+/**
+ * Checks that a Robots loaded from an untrusted buffer is one a parse
+ * could have made: a body rendered from it parses to the same patterns,
+ * events, names, extensions and sitemaps, and both answer alike; its
+ * diagnostics decode; `toBytes` gives the loaded bytes back.
+ */
+export function expectParseable(r: Robots, loaded: Uint8Array, urls: readonly string[]): void {
+  const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a.buffer, a.byteOffset, a.length).equals(b)
+  expect(same(r.toBytes(), loaded), 'toBytes gives the loaded bytes back').toBe(true)
+  for (const d of r.diagnostics) expect(typeof d.message).toBe('string')
+  const body = renderBody(r)
+  if (body === null) return
+  const fresh = parseRobots(body)
+  expect(same(fresh.rules.patterns, r.rules.patterns), 'patterns').toBe(true)
+  expect(same(fresh.rules.events, r.rules.events), 'events').toBe(true)
+  expect(fresh.rules.names).toEqual(r.rules.names)
+  expect(extensionEntries(fresh.rules.bytes)).toEqual(extensionEntries(r.rules.bytes))
+  expect(fresh.sitemaps).toEqual(r.sitemaps)
+  for (const agent of [...r.rules.names.slice(0, 2), 'otherbot']) {
+    const a = r.agent(agent)
+    const b = fresh.agent(agent)
+    const got = urls.map((u) => a.explain(u))
+    const want = urls.map((u) => b.explain(u))
+    expect(got).toEqual(want)
+    expect(r.crawlDelay(agent)).toEqual(fresh.crawlDelay(agent))
+  }
+}
+
+/** URLs worth judging against a form: its own patterns as paths, and a few others. */
+export function probeUrls(r: Robots): string[] {
+  const urls = ['/', '/index.html', '/a/b?c=d']
+  for (const c = new EventCursor(r.rules); c.next() && urls.length < 12; ) {
+    if (c.type === EventType.Allow || c.type === EventType.Disallow) urls.push(Buffer.from(c.pattern()).toString('latin1').replace(/\*/g, 'x'))
+  }
+  return urls
+}
+
+/** A seeded generator (re-exported for the fuzz tests). */
+export { prng }
