@@ -1,0 +1,647 @@
+/**
+ * `RobotsStore`: the parsed robots.txt of millions of origins, for crawl
+ * frontiers and bulk jobs.
+ *
+ * - **Entries.** One per key (an origin or a bare host: store/keys.ts): a
+ *   robots.txt (its compact form, rules/compact-rules.ts), or an outcome
+ *   without a file: `unavailable` (allow all) or `unreachable` (disallow
+ *   all). Entry ids are small integers, stable while the entry lives.
+ * - **Arenas.** Keys and forms live back to back in a few large chunks
+ *   (store/arena.ts), not in one buffer per origin; a deleted or replaced
+ *   entry leaves a hole that compaction reclaims once holes are more than
+ *   half of the arenas. A form given with `setRobots` is shared with that
+ *   `Robots`, not copied.
+ * - **Index.** An open-addressing hash table over the key bytes
+ *   (store/key-index.ts). A URL is looked up by its origin, then by its
+ *   bare host; a URL whose origin is not set answers allow-all
+ *   (`explain` says `source: 'none'`).
+ * - **Matchers.** Compiled on first use per (entry, selection: which of the
+ *   entry's user-agent names the agent's tokens equal, see agent-cache.ts)
+ *   and kept in a byte-budget LRU (`matcherBudget`; the core's ByteLru), so
+ *   hot hosts stay compiled and cold ones drop back to their form. A
+ *   matcher's size is measured again each time it is used.
+ * - **Bundles.** `toBytes()` writes the entries as one buffer and
+ *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
+ *   keeping the buffer (zero copy): store/bundle.ts.
+ *
+ * Entry table layout: `entries[id * Entry.Width + field]`, fields named by
+ * {@link Entry}; the kind field holds an {@link EntryKind} and the
+ * {@link UNCHECKED} bit.
+ */
+import { AgentMatcher } from '../match/matcher.js'
+import { checkEngineOptions, type EngineOptions } from '../match/engine.js'
+import { compileMatcher, engineOptionsOf, parseRobots, Robots } from '../robots.js'
+import { CompactRules } from '../rules/compact-rules.js'
+import { RobotsBuilder } from '../rules/builder.js'
+import { checkForm } from '../rules/serialise.js'
+import { parseWith, toBytes } from '../parse/parser.js'
+import { checkLimit } from '../parse/reader.js'
+import { tokensSelection, tokenSelection, type SelectionKey } from '../agent-cache.js'
+import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
+import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
+import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { Arena } from './arena.js'
+import { Entry, EntryKind, UNCHECKED } from './entry.js'
+import { encodeBundle, loadBundle } from './bundle.js'
+import { hashKey, KeyIndex, type KeySource } from './key-index.js'
+import { fastOrigin, keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './keys.js'
+import type { Explanation } from '../match/matcher.js'
+
+/** Options of a {@link RobotsStore}. */
+export interface RobotsStoreOptions {
+  /**
+   * Most bytes of rules the store holds: its arenas (keys and forms), entry
+   * table and index. A `set` that would pass it is a RobotsRangeError
+   * (ERR_BUDGET) and changes nothing. Default: no limit.
+   */
+  budget?: number
+  /** Bytes of compiled matchers kept (an LRU over all entries); default 64 MiB. */
+  matcherBudget?: number
+  /** Options of every compiled matcher (`EngineOptions`: its own `matcherBudget`, ...), passed on as given. */
+  matcherOptions?: EngineOptions
+  /** Parsing limit of `set` bodies; default and minimum 512,000 (RFC 9309 §2.5). */
+  limit?: number
+}
+
+/** What an entry holds besides a robots.txt. */
+export type StoreOutcome = 'unavailable' | 'unreachable'
+
+/** Where a store's answer comes from: a robots.txt, an outcome, or nothing set for the URL's origin or host. */
+export type StoreSource = 'robots' | StoreOutcome | 'none'
+
+/** `RobotsStore.explain`: the matcher's explanation, plus which entry answered and why. */
+export interface StoreExplanation extends Explanation {
+  /**
+   * `robots`: the entry's robots.txt decided (`rule` as for a matcher);
+   * `unavailable`: allow all; `unreachable`: disallow all; `none`: no entry
+   * for the URL's origin or host, allow all. For the last three `rule` is null.
+   */
+  source: StoreSource
+  /** The key of the entry that answered (`https://example.com`, or a bare host), or null. */
+  key: string | null
+}
+
+/** Figures of a store (see {@link RobotsStore.stats}). */
+export interface RobotsStoreStats {
+  /** Entries. */
+  entries: number
+  /** Bytes of live keys and forms in the arenas. */
+  liveBytes: number
+  /** Bytes of holes left by deleted and replaced entries. */
+  garbageBytes: number
+  /** Compiled matchers kept, and their bytes. */
+  matchers: number
+  matcherBytes: number
+  /** Matchers compiled, and dropped to stay within `matcherBudget`, so far. */
+  compiles: number
+  evictions: number
+}
+
+/** Default `matcherBudget` of a store: 64 MiB. */
+export const DEFAULT_STORE_MATCHER_BUDGET = 64 * 1024 * 1024
+
+/** Compaction runs when holes pass half of the arenas and this many bytes. */
+const COMPACT_MIN_GARBAGE = 1024 * 1024
+
+/** Selection indices below this make numeric matcher keys (`id * 2^21 + selection + 1`); others a string key. */
+const NUMERIC_SELECTIONS = 2 ** 21 - 1
+
+/** A compiled matcher in the LRU, with the generation of the entry it was compiled for. */
+interface Compiled {
+  matcher: AgentMatcher
+  gen: number
+}
+const COMPILED_FIELDS = 2
+/** Fields of a RobotsStore, for its memory cost. */
+const STORE_FIELDS = 16
+
+let allowAllRules: CompactRules | undefined
+let disallowAllRules: CompactRules | undefined
+
+/** The store (see the module comment). */
+export class RobotsStore {
+  private arena = new Arena()
+  private entries = new Int32Array(8 * Entry.Width)
+  /** Ids handed out so far (the high-water mark); free ids are chained in `free`. */
+  private idCount = 0
+  private free: number[] = []
+  private count = 0
+  private readonly index: KeyIndex
+  /** Forms shared with Robots objects (EntryKind.Shared), by id. */
+  private readonly shared = new Map<number, Uint8Array>()
+  private readonly matchers: ByteLru<number | string, Compiled>
+  private readonly matcherOptions: EngineOptions
+  private readonly limit: number
+  private readonly budget: number
+  private compiles = 0
+  /** Outcome matchers (allow all, disallow all), one per store. */
+  private allowAllMatcher: AgentMatcher | undefined
+  private disallowAllMatcher: AgentMatcher | undefined
+  /** Scratch for a URL's key bytes and its host range. */
+  private readonly keyBuf = new Uint8Array(MAX_KEY_BYTES)
+  private readonly range = new Int32Array(2)
+
+  /**
+   * Options are checked here: a budget that is not a number >= 0 is a
+   * RobotsRangeError (ERR_BUDGET), a limit below 500 KiB a RobotsLimitError
+   * (ERR_LIMIT), bad matcher options as for `parseRobots`.
+   */
+  constructor(options: RobotsStoreOptions = {}) {
+    const o = optionsArgument<RobotsStoreOptions>(options, 'RobotsStore')
+    if (o.budget !== undefined && !(typeof o.budget === 'number' && o.budget >= 0)) {
+      throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: budget must be a number >= 0, got ${describeValue(o.budget)}`)
+    }
+    const matcherOptions = optionsArgument<EngineOptions>(o.matcherOptions, 'RobotsStore matcherOptions')
+    checkEngineOptions(matcherOptions)
+    this.matcherOptions = engineOptionsOf(matcherOptions)
+    this.limit = checkLimit(o.limit)
+    this.budget = o.budget ?? Infinity
+    this.matchers = new ByteLru({ maxBytes: o.matcherBudget ?? DEFAULT_STORE_MATCHER_BUDGET })
+    const source: KeySource = {
+      hashOf: (id) => this.entries[id * Entry.Width + Entry.Hash] >>> 0,
+      keyEquals: (id, bytes, start, end) => this.keyEquals(id, bytes, start, end),
+    }
+    this.index = new KeyIndex(source)
+  }
+
+  /** Entries held. */
+  get size(): number {
+    return this.count
+  }
+
+  /**
+   * Parses `body` (the robots.txt as served: bytes, or a string taken as
+   * UTF-8) and stores it under `key`: an origin or any URL of the site
+   * (reduced to its origin), or a bare host (every scheme and port of it).
+   * Replaces what the key held.
+   */
+  set(key: string | URL, body: string | Uint8Array): void {
+    const k = storeKey(key, 'RobotsStore.set')
+    const input = toBytes(body)
+    const builder = new RobotsBuilder()
+    const reader = parseWith(input, builder, this.limit)
+    const size = builder.complete(reader)
+    this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at))
+  }
+
+  /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it. */
+  setRobots(key: string | URL, robots: Robots): void {
+    if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
+    const k = storeKey(key, 'RobotsStore.setRobots')
+    const form = robots.rules.bytes
+    const id = this.put(k, EntryKind.Shared, 0, () => {})
+    this.shared.set(id, form)
+  }
+
+  /**
+   * Records an outcome without a file for `key`: `unavailable` (the site
+   * has no robots.txt, e.g. a 4xx: allow all) or `unreachable` (5xx or a
+   * network error: disallow all), RFC 9309 §2.3.1.3–4.
+   */
+  setOutcome(key: string | URL, outcome: StoreOutcome): void {
+    const k = storeKey(key, 'RobotsStore.setOutcome')
+    if (outcome !== 'unavailable' && outcome !== 'unreachable') {
+      throw new RobotsInputError(`RobotsStore.setOutcome: outcome must be 'unavailable' or 'unreachable', got ${describeValue(outcome)}`)
+    }
+    this.put(k, outcome === 'unavailable' ? EntryKind.Unavailable : EntryKind.Unreachable, 0, () => {})
+  }
+
+  /** Whether `key` (an origin, a URL of it, or a bare host; as for `set`) has an entry of its own. */
+  has(key: string | URL): boolean {
+    return this.idOfKey(storeKey(key, 'RobotsStore.has')) >= 0
+  }
+
+  /** Removes `key`'s entry; false when it had none. */
+  delete(key: string | URL): boolean {
+    const id = this.idOfKey(storeKey(key, 'RobotsStore.delete'))
+    if (id < 0) return false
+    this.remove(id)
+    this.maybeCompact()
+    return true
+  }
+
+  /**
+   * The robots.txt stored under `key` as a `Robots` (its own copy of the
+   * form: sitemaps, crawl-delay, diagnostics, ...), or undefined when the
+   * key holds an outcome or nothing.
+   */
+  get(key: string | URL): Robots | undefined {
+    const id = this.idOfKey(storeKey(key, 'RobotsStore.get'))
+    if (id < 0) return undefined
+    const kind = this.kindChecked(id)
+    if (kind === EntryKind.Shared) return new Robots(this.shared.get(id)!, this.matcherOptions)
+    if (kind !== EntryKind.Robots) return undefined
+    return new Robots(this.formOf(id).slice(), this.matcherOptions)
+  }
+
+  /** What `key` holds: `robots`, an outcome, or `none`. */
+  source(key: string | URL): StoreSource {
+    const id = this.idOfKey(storeKey(key, 'RobotsStore.source'))
+    return id < 0 ? 'none' : this.entrySource(id)
+  }
+
+  /**
+   * True when the crawler (`agent`: a product token, or an array of them)
+   * may fetch `url` (a string, a `URL` or bytes: an absolute URL), as
+   * `parseRobots(body).agent(agent).isAllowed(url)` would answer for the
+   * entry of the URL's origin, else of its bare host; allowed when neither
+   * is set. A URL without a host is a RobotsInputError (ERR_INPUT).
+   */
+  isAllowed(url: string | URL | Uint8Array, agent: string | readonly string[]): boolean {
+    const id = this.lookup(url)
+    if (id < 0) {
+      checkAgent(agent)
+      return true
+    }
+    return this.matcher(id, agent).isAllowed(url)
+  }
+
+  /** The verdict, the deciding rule and the entry that answered (see {@link StoreExplanation}). */
+  explain(url: string | URL | Uint8Array, agent: string | readonly string[]): StoreExplanation {
+    const id = this.lookup(url)
+    if (id < 0) {
+      checkAgent(agent)
+      return { allowed: true, rule: null, source: 'none', key: null }
+    }
+    const source = this.entrySource(id)
+    const key = this.entryKey(id)
+    if (source !== 'robots') {
+      checkAgent(agent)
+      return { allowed: source === 'unavailable', rule: null, source, key }
+    }
+    const e = this.matcher(id, agent).explain(url)
+    return { allowed: e.allowed, rule: e.rule, source, key }
+  }
+
+  /**
+   * The entry id for `url` (a string, a `URL` or bytes: an absolute URL):
+   * its origin's entry, else its bare host's, else -1. For callers that
+   * judge many URLs: `store.matcher(id, agent)` then gives the matcher. A
+   * URL without a host is a RobotsInputError (ERR_INPUT).
+   */
+  lookup(url: string | URL | Uint8Array): number {
+    const buf = this.keyBuf
+    const range = this.range
+    let n = 0
+    if (typeof url === 'string') n = fastOrigin(url, 0, url.length, buf, range)
+    else if (url instanceof Uint8Array) n = fastOrigin(url, 0, url.length, buf, range)
+    else if (!(typeof URL === 'function' && url instanceof URL)) {
+      throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
+    }
+    if (n === 0) {
+      const parts = slowOrigin(url instanceof Uint8Array || typeof url === 'string' ? url : url.href)
+      if (parts === null) {
+        const shown = typeof url === 'string' ? JSON.stringify(url.slice(0, 200)) : describeValue(url)
+        throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host`)
+      }
+      n = writeKey(parts, buf, range)
+    }
+    const id = this.index.find(buf, 0, n)
+    return id >= 0 ? id : this.index.find(buf, range[0], range[1])
+  }
+
+  /**
+   * The entry id of the bare host `bytes[start, end)` (compared
+   * ASCII-case-insensitively with the stored host), or -1: the per-line
+   * lookup of `filter --bundle`, without making a string.
+   */
+  lookupHost(bytes: Uint8Array, start: number, end: number): number {
+    if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`lookupHost: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+    if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
+      throw new RobotsRangeError('ERR_RANGE', `lookupHost: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
+    }
+    return this.index.find(bytes, start, end)
+  }
+
+  /**
+   * The matcher of entry `id` for a crawler (`agent`: a product token or an
+   * array of them). A robots.txt entry's matcher is compiled on first use
+   * and kept in the store's LRU; an outcome's is allow-all or
+   * disallow-all. An id that is not an entry is a RobotsRangeError
+   * (ERR_RANGE).
+   */
+  matcher(id: number, agent: string | readonly string[]): AgentMatcher {
+    const kind = this.kindChecked(id)
+    if (kind === EntryKind.Unavailable) return this.outcomeMatcher(true, agent)
+    if (kind === EntryKind.Unreachable) return this.outcomeMatcher(false, agent)
+    const rules = new CompactRules(this.formOf(id))
+    let sel: SelectionKey
+    if (typeof agent === 'string') sel = tokenSelection(rules, agent)
+    else {
+      checkAgent(agent)
+      sel = agent.length === 1 ? tokenSelection(rules, agent[0]) : tokensSelection(rules, agent)
+    }
+    const key = typeof sel === 'number' && sel < NUMERIC_SELECTIONS ? id * (NUMERIC_SELECTIONS + 1) + sel + 1 : `${id}:${sel}`
+    const gen = this.entries[id * Entry.Width + Entry.Gen]
+    const lru = this.matchers
+    const hit = lru.get(key)
+    if (hit !== undefined && hit.gen === gen) {
+      lru.resize(key, compiledBytes(key, hit.matcher))
+      return hit.matcher
+    }
+    const matcher = compileMatcher(rules, typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
+    this.compiles++
+    lru.set(key, { matcher, gen }, compiledBytes(key, matcher))
+    return matcher
+  }
+
+  /** What entry `id` holds. */
+  entrySource(id: number): StoreSource {
+    const kind = this.kindChecked(id)
+    return kind === EntryKind.Unavailable ? 'unavailable' : kind === EntryKind.Unreachable ? 'unreachable' : 'robots'
+  }
+
+  /** The key of entry `id` (an origin or a bare host). */
+  entryKey(id: number): string {
+    this.checkId(id)
+    const e = this.entries
+    const base = id * Entry.Width
+    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
+    const at = e[base + Entry.Offset]
+    return String.fromCharCode.apply(null, chunk.subarray(at, at + e[base + Entry.KeyLength]) as unknown as number[])
+  }
+
+  /** Every key, in no particular order. */
+  *keys(): IterableIterator<string> {
+    for (let id = 0; id < this.idCount; id++) if (this.entries[id * Entry.Width + Entry.Chunk] >= 0) yield this.entryKey(id)
+  }
+
+  /**
+   * Bytes held, by the model of src/memory.ts: the arenas (whole chunks,
+   * a loaded bundle whole), the entry table, the index, shared forms and
+   * the compiled matchers with the LRU's bookkeeping.
+   */
+  memoryUsage(): number {
+    let bytes = objectBytes(STORE_FIELDS) + this.arena.memoryUsage() + typedArrayBytes(this.entries) + this.index.memoryUsage()
+    bytes += 2 * TYPED_ARRAY_BYTES + this.keyBuf.byteLength + this.range.byteLength + 8 * this.free.length
+    bytes += MAP_BYTES + this.shared.size * MAP_ENTRY_BYTES
+    for (const form of this.shared.values()) bytes += typedArrayBytes(form)
+    return bytes + this.matchers.bytes + 3 * TYPED_ARRAY_BYTES + 24 * this.matchers.size + MAP_BYTES
+  }
+
+  /** Counts and sizes (see {@link RobotsStoreStats}). */
+  stats(): RobotsStoreStats {
+    return {
+      entries: this.count,
+      liveBytes: this.arena.used - this.arena.garbage,
+      garbageBytes: this.arena.garbage,
+      matchers: this.matchers.size,
+      matcherBytes: this.matchers.bytes,
+      compiles: this.compiles,
+      evictions: this.matchers.evictions,
+    }
+  }
+
+  /** Copies the live keys and forms into new arenas, giving the holes back (runs by itself past half garbage). */
+  compact(): void {
+    const old = this.arena
+    const live = old.used - old.garbage
+    const next = new Arena(Math.max(64 * 1024, Math.min(live, 16 * 1024 * 1024)))
+    const e = this.entries
+    for (let id = 0; id < this.idCount; id++) {
+      const base = id * Entry.Width
+      const c = e[base + Entry.Chunk]
+      if (c < 0) continue
+      const n = e[base + Entry.KeyLength] + e[base + Entry.FormLength]
+      const at = e[base + Entry.Offset]
+      const chunk = next.allocate(n)
+      next.chunks[chunk].set(old.chunks[c].subarray(at, at + n), next.at)
+      e[base + Entry.Chunk] = chunk
+      e[base + Entry.Offset] = next.at
+    }
+    this.arena = next
+    // Compiled matchers may view the old chunks: drop them so the old chunks can go.
+    this.matchers.clear()
+  }
+
+  /**
+   * The store as one buffer: the bundle (store/bundle.ts), which
+   * `RobotsStore.fromBytes` loads without parsing robots.txt again. Shared
+   * forms are copied in; holes are left out.
+   */
+  toBytes(): Uint8Array {
+    return encodeBundle(this)
+  }
+
+  /**
+   * Loads a bundle written by `toBytes`. The buffer is kept, not copied
+   * (a large file read once serves as the store's arena): do not change it
+   * afterwards. Everything is checked first (store/bundle.ts); with
+   * `lazy: true` each robots.txt form is checked on its entry's first use
+   * instead, so a large bundle loads in time proportional to its entry
+   * count. Anything wrong is a RobotsFormatError (ERR_FORMAT, ERR_VERSION),
+   * thrown here or, with `lazy`, by the call that first uses the entry.
+   */
+  static fromBytes(bytes: Uint8Array, options: RobotsStoreOptions & { lazy?: boolean } = {}): RobotsStore {
+    const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes')
+    const store = new RobotsStore(o)
+    loadBundle(bytes, store, o.lazy === true)
+    return store
+  }
+
+  /** @internal Entry records, for bundles: calls `visit(key, kind, form)` for each entry (form empty for outcomes). */
+  forEachEntry(visit: (key: Uint8Array, kind: number, form: Uint8Array) => void): void {
+    const e = this.entries
+    for (let id = 0; id < this.idCount; id++) {
+      const base = id * Entry.Width
+      const c = e[base + Entry.Chunk]
+      if (c < 0) continue
+      const chunk = this.arena.chunks[c]
+      const at = e[base + Entry.Offset]
+      const keyEnd = at + e[base + Entry.KeyLength]
+      const kind = this.kindChecked(id)
+      const form = kind === EntryKind.Shared ? this.shared.get(id)! : chunk.subarray(keyEnd, keyEnd + e[base + Entry.FormLength])
+      visit(chunk.subarray(at, keyEnd), kind === EntryKind.Shared ? EntryKind.Robots : kind, form)
+    }
+  }
+
+  /**
+   * @internal Adds a loaded bundle's entry whose key and form are already at
+   * `data[offset…]` (a chunk adopted with {@link adoptChunk}); `checked`
+   * false defers the form's check to its first use. A duplicate key is a
+   * RobotsFormatError raised by the caller (returns false).
+   */
+  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean): boolean {
+    const data = this.arena.chunks[chunk]
+    const h = hashKey(data, offset, offset + keyLength)
+    if (this.index.find(data, offset, offset + keyLength, h) >= 0) return false
+    const id = this.newId()
+    const base = id * Entry.Width
+    const e = this.entries
+    e[base + Entry.Chunk] = chunk
+    e[base + Entry.Offset] = offset
+    e[base + Entry.KeyLength] = keyLength
+    e[base + Entry.FormLength] = formLength
+    e[base + Entry.Kind] = kind | (checked ? 0 : UNCHECKED)
+    e[base + Entry.Hash] = h | 0
+    this.index.add(id, h)
+    this.count++
+    return true
+  }
+
+  /** @internal Adopts a loaded bundle's data region as an arena chunk (zero copy); returns its index. */
+  adoptChunk(data: Uint8Array): number {
+    return this.arena.adopt(data)
+  }
+
+  /** The entry id of a key, or -1. */
+  private idOfKey(k: KeyParts): number {
+    const bytes = keyBytes(k.key)
+    return this.index.find(bytes, 0, bytes.length)
+  }
+
+  /** A RobotsRangeError (ERR_RANGE) unless `id` is an entry's id. */
+  private checkId(id: number): void {
+    if (!(Number.isInteger(id) && id >= 0 && id < this.idCount && this.entries[id * Entry.Width + Entry.Chunk] >= 0)) {
+      throw new RobotsRangeError('ERR_RANGE', `RobotsStore: ${describeValue(id)} is not an entry id`)
+    }
+  }
+
+  /** The kind of entry `id`, checking its form first when it was loaded lazily; a bad id is ERR_RANGE. */
+  private kindChecked(id: number): number {
+    this.checkId(id)
+    const base = id * Entry.Width
+    const kind = this.entries[base + Entry.Kind]
+    if (kind & UNCHECKED) {
+      const e = this.entries
+      const chunk = this.arena.chunks[e[base + Entry.Chunk]]
+      checkForm(chunk, e[base + Entry.Offset] + e[base + Entry.KeyLength], e[base + Entry.FormLength], `RobotsStore bundle entry ${id}`)
+      e[base + Entry.Kind] = kind & ~UNCHECKED
+    }
+    return kind & EntryKind.Mask
+  }
+
+  /** The form of a robots.txt entry (a view of its arena chunk, or the shared form). */
+  private formOf(id: number): Uint8Array {
+    const e = this.entries
+    const base = id * Entry.Width
+    if ((e[base + Entry.Kind] & EntryKind.Mask) === EntryKind.Shared) return this.shared.get(id)!
+    const at = e[base + Entry.Offset] + e[base + Entry.KeyLength]
+    return this.arena.chunks[e[base + Entry.Chunk]].subarray(at, at + e[base + Entry.FormLength])
+  }
+
+  private keyEquals(id: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const e = this.entries
+    const base = id * Entry.Width
+    const n = e[base + Entry.KeyLength]
+    if (n !== end - start) return false
+    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
+    const at = e[base + Entry.Offset]
+    for (let i = 0; i < n; i++) {
+      let c = bytes[start + i]
+      if (c >= 65 && c <= 90) c += 32
+      if (c !== chunk[at + i]) return false
+    }
+    return true
+  }
+
+  /**
+   * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
+   * written by `write(chunk, at)` right after the key; replaces the key's
+   * entry (same id) or adds one. Returns the id.
+   */
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void): number {
+    const key = keyBytes(k.key)
+    const record = key.length + formLength
+    const h = hashKey(key, 0, key.length)
+    let id = this.index.find(key, 0, key.length, h)
+    if (this.budget !== Infinity) {
+      const held = this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage()
+      if (held + record + Entry.Width * 4 > this.budget) {
+        throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
+      }
+    }
+    if (id >= 0) this.release(id)
+    else {
+      id = this.newId()
+      this.entries[id * Entry.Width + Entry.Hash] = h | 0
+      this.index.add(id, h)
+      this.count++
+    }
+    const c = this.arena.allocate(record)
+    const chunk = this.arena.chunks[c]
+    const at = this.arena.at
+    chunk.set(key, at)
+    write(chunk, at + key.length)
+    const e = this.entries
+    const base = id * Entry.Width
+    e[base + Entry.Chunk] = c
+    e[base + Entry.Offset] = at
+    e[base + Entry.KeyLength] = key.length
+    e[base + Entry.FormLength] = formLength
+    e[base + Entry.Kind] = kind
+    e[base + Entry.Gen]++
+    this.maybeCompact()
+    return id
+  }
+
+  /** Frees what entry `id` holds (its arena record or shared form); the id stays. */
+  private release(id: number): void {
+    const e = this.entries
+    const base = id * Entry.Width
+    this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength])
+    this.shared.delete(id)
+    e[base + Entry.Gen]++
+  }
+
+  /** Removes entry `id` and frees its id. */
+  private remove(id: number): void {
+    const e = this.entries
+    const base = id * Entry.Width
+    this.index.remove(id, e[base + Entry.Hash] >>> 0)
+    this.release(id)
+    e[base + Entry.Chunk] = -1
+    this.free.push(id)
+    this.count--
+  }
+
+  private newId(): number {
+    const reused = this.free.pop()
+    if (reused !== undefined) return reused
+    const id = this.idCount++
+    if ((id + 1) * Entry.Width > this.entries.length) {
+      const grown = new Int32Array(this.entries.length * 2)
+      grown.set(this.entries)
+      this.entries = grown
+    }
+    this.entries[id * Entry.Width + Entry.Gen] = 0
+    return id
+  }
+
+  private maybeCompact(): void {
+    const a = this.arena
+    if (a.garbage > COMPACT_MIN_GARBAGE && a.garbage * 2 > a.used) this.compact()
+  }
+
+  private outcomeMatcher(allowed: boolean, agent: string | readonly string[]): AgentMatcher {
+    checkAgent(agent)
+    if (allowed) return (this.allowAllMatcher ??= compileMatcher((allowAllRules ??= parseRobots('').rules), ['*'], this.matcherOptions))
+    return (this.disallowAllMatcher ??= compileMatcher(
+      (disallowAllRules ??= parseRobots('User-agent: *\nDisallow: /\n').rules),
+      ['*'],
+      this.matcherOptions,
+    ))
+  }
+}
+
+/** An agent argument: a string, or an array of strings (a RobotsInputError otherwise). */
+function checkAgent(agent: unknown): void {
+  if (typeof agent === 'string') return
+  if (Array.isArray(agent) && agent.every((t) => typeof t === 'string')) return
+  throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)
+}
+
+/** An LRU entry's size: the matcher, its record and key (src/memory.ts). */
+function compiledBytes(key: number | string, m: AgentMatcher): number {
+  return BYTE_LRU_ENTRY_BYTES + objectBytes(COMPILED_FIELDS) + (typeof key === 'string' ? 16 + key.length : 0) + m.memoryUsage()
+}
+
+/** Writes a key's bytes into `out` with its host range; returns its length. */
+function writeKey(parts: KeyParts, out: Uint8Array, range: Int32Array): number {
+  const key = parts.key
+  for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i)
+  range[0] = parts.hostStart
+  range[1] = parts.hostEnd
+  return key.length
+}
+

@@ -1,0 +1,317 @@
+/**
+ * RobotsStore: keys (origins, URLs, bare hosts), outcomes, answers equal to
+ * parseRobots(body).agent(agent) on the corpus, the matcher LRU, compaction,
+ * bundles, the byte-level lookups, budgets and input errors.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseRobots, Robots, RobotsStore, type RobotsErrorCode } from '../../src/index.js'
+import { describePaired } from '../support/corpus-data.js'
+
+const enc = new TextEncoder()
+const BODY = 'User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /g\nAllow: /private/ok\n'
+
+function codeOf(fn: () => unknown): RobotsErrorCode | 'none' | 'uncoded' {
+  try {
+    fn()
+    return 'none'
+  } catch (e) {
+    return (e as { code?: RobotsErrorCode }).code ?? 'uncoded'
+  }
+}
+
+describe('RobotsStore: keys', () => {
+  it('an origin, any URL of it, and case or default-port variants are one key', () => {
+    const s = new RobotsStore()
+    s.set('https://Example.COM:443/some/page?q', BODY)
+    expect(s.size).toBe(1)
+    expect([...s.keys()]).toEqual(['https://example.com'])
+    for (const k of ['https://example.com', 'HTTPS://EXAMPLE.COM/', new URL('https://example.com/x')]) expect(s.has(k)).toBe(true)
+    expect(s.has('http://example.com')).toBe(false)
+    expect(s.has('https://example.com:8443')).toBe(false)
+    expect(s.has('example.com')).toBe(false)
+    s.set('https://example.com', 'User-agent: *\nDisallow: /\n')
+    expect(s.size).toBe(1)
+    expect(s.isAllowed('https://example.com/a', 'bot')).toBe(false)
+  })
+
+  it('a URL takes its origin entry first, then its bare host entry (every scheme and port)', () => {
+    const s = new RobotsStore()
+    s.set('example.com', 'User-agent: *\nDisallow: /host\n')
+    s.set('https://example.com:8443', 'User-agent: *\nDisallow: /origin\n')
+    expect(s.isAllowed('https://example.com:8443/origin', 'a')).toBe(false)
+    expect(s.isAllowed('https://example.com:8443/host', 'a')).toBe(true)
+    for (const u of ['http://example.com/host', 'https://EXAMPLE.com/host', 'ftp://example.com/host', 'http://example.com:81/host']) {
+      expect(s.isAllowed(u, 'a'), u).toBe(false)
+      expect(s.explain(u, 'a')).toMatchObject({ source: 'robots', key: 'example.com' })
+    }
+    expect(s.explain('https://example.com:8443/origin', 'a').key).toBe('https://example.com:8443')
+    expect(s.explain('http://www.example.com/host', 'a')).toEqual({ allowed: true, rule: null, source: 'none', key: null })
+  })
+
+  it('hosts are kept as the URL parser writes them: punycode, canonical IPv4, bracketed IPv6', () => {
+    const s = new RobotsStore()
+    s.set('bücher.de', 'User-agent: *\nDisallow: /a\n')
+    s.set('http://0x7f.1', 'User-agent: *\nDisallow: /b\n')
+    s.set('[::1]', 'User-agent: *\nDisallow: /c\n')
+    expect([...s.keys()].sort()).toEqual(['[::1]', 'http://127.0.0.1', 'xn--bcher-kva.de'])
+    expect(s.isAllowed('https://BÜCHER.de/a', 'x')).toBe(false)
+    expect(s.isAllowed(enc.encode('https://xn--bcher-kva.de/a'), 'x')).toBe(false)
+    expect(s.isAllowed('http://127.0.0.1/b', 'x')).toBe(false)
+    expect(s.isAllowed('http://[0:0::1]:8080/c', 'x')).toBe(false)
+  })
+
+  it('keys that are neither an origin nor a bare host are ERR_INPUT', () => {
+    const s = new RobotsStore()
+    for (const bad of ['', 'example.com/path', 'example.com:80', 'user@example.com', 'a b', 'http://', 'not a url://x', 42, null, undefined, {}]) {
+      expect(codeOf(() => s.set(bad as string, BODY)), String(bad)).toBe('ERR_INPUT')
+    }
+    expect(s.size).toBe(0)
+  })
+})
+
+describe('RobotsStore: answers', () => {
+  it('outcomes: unavailable allows all, unreachable disallows all, an origin never set allows all', () => {
+    const s = new RobotsStore()
+    s.setOutcome('https://gone.example', 'unavailable')
+    s.setOutcome('https://down.example', 'unreachable')
+    expect(s.isAllowed('https://gone.example/x', 'a')).toBe(true)
+    expect(s.isAllowed('https://down.example/x', ['a', 'b'])).toBe(false)
+    expect(s.explain('https://down.example/x', 'a')).toEqual({ allowed: false, rule: null, source: 'unreachable', key: 'https://down.example' })
+    expect(s.explain('https://gone.example/x', 'a')).toEqual({ allowed: true, rule: null, source: 'unavailable', key: 'https://gone.example' })
+    expect(s.source('https://down.example')).toBe('unreachable')
+    expect(s.source('https://new.example')).toBe('none')
+    expect(s.get('https://down.example')).toBeUndefined()
+    expect(codeOf(() => s.setOutcome('https://x.example', 'gone' as 'unavailable'))).toBe('ERR_INPUT')
+  })
+
+  it('tokens that select the same groups share a matcher; different selections do not', () => {
+    const s = new RobotsStore()
+    s.set('https://example.com', BODY)
+    const id = s.lookup('https://example.com/')
+    expect(s.matcher(id, 'otherbot')).toBe(s.matcher(id, 'thirdbot'))
+    expect(s.matcher(id, 'googlebot')).toBe(s.matcher(id, 'GOOGLEBOT'))
+    expect(s.matcher(id, 'googlebot')).not.toBe(s.matcher(id, 'otherbot'))
+    expect(s.matcher(id, ['googlebot', 'x'])).toBe(s.matcher(id, 'Googlebot'))
+    expect(s.isAllowed('https://example.com/private/ok', 'Googlebot')).toBe(true)
+    expect(s.isAllowed('https://example.com/private/ok', 'bingbot')).toBe(false)
+  })
+
+  it('get() gives the entry as a Robots (its own copy): sitemaps, crawl-delay, diagnostics', () => {
+    const s = new RobotsStore()
+    const body = 'User-agent: *\nCrawl-delay: 7\nDisallow: /a\nSitemap: https://example.com/s.xml\nFoo: bar\n'
+    s.set('example.com', body)
+    const r = s.get('example.com')!
+    const p = parseRobots(body)
+    expect(r.sitemaps).toEqual(p.sitemaps)
+    expect(r.crawlDelay('x')).toBe(7)
+    expect(r.diagnostics).toEqual(p.diagnostics)
+    expect(r.toBytes()).toEqual(p.toBytes())
+  })
+
+  it('setRobots shares the Robots form: same answers, no copy in the arenas', () => {
+    const s = new RobotsStore()
+    const robots = parseRobots(BODY)
+    s.setRobots('https://example.com', robots)
+    expect(s.stats().liveBytes).toBe('https://example.com'.length)
+    expect(s.isAllowed('https://example.com/g', 'googlebot')).toBe(false)
+    expect(s.get('https://example.com')!.rules.bytes).toBe(robots.rules.bytes)
+    expect(codeOf(() => s.setRobots('https://example.com', BODY as unknown as Robots))).toBe('ERR_INPUT')
+  })
+
+  it('regression: a replaced entry never answers with its old compiled matcher', () => {
+    const s = new RobotsStore()
+    s.set('https://example.com', 'User-agent: *\nDisallow: /old\n')
+    expect(s.isAllowed('https://example.com/old', 'a')).toBe(false)
+    s.set('https://example.com', 'User-agent: *\nDisallow: /new\n')
+    expect(s.isAllowed('https://example.com/old', 'a')).toBe(true)
+    expect(s.isAllowed('https://example.com/new', 'a')).toBe(false)
+    // A deleted entry's id reused by another key.
+    s.delete('https://example.com')
+    s.set('https://other.example', 'User-agent: *\nAllow: /\n')
+    expect(s.isAllowed('https://other.example/new', 'a')).toBe(true)
+    expect(s.isAllowed('https://example.com/new', 'a')).toBe(true)
+  })
+
+  it('URLs as strings, URL objects and bytes; a URL without a host or another type is ERR_INPUT', () => {
+    const s = new RobotsStore()
+    s.set('https://example.com', BODY)
+    expect(s.isAllowed('https://example.com/private', 'a')).toBe(false)
+    expect(s.isAllowed(new URL('https://example.com/private'), 'a')).toBe(false)
+    expect(s.isAllowed(enc.encode('https://example.com/private'), 'a')).toBe(false)
+    expect(s.explain(new URL('https://example.com/private'), 'a').rule?.line).toBe(2)
+    for (const bad of [42, {}, null, undefined, ['https://example.com/'], '/private', '', 'example.com/private']) {
+      expect(codeOf(() => s.isAllowed(bad as string, 'a')), String(bad)).toBe('ERR_INPUT')
+      expect(codeOf(() => s.explain(bad as string, 'a')), String(bad)).toBe('ERR_INPUT')
+    }
+    for (const bad of [42, null, undefined, [1], {}]) {
+      expect(codeOf(() => s.isAllowed('https://example.com/', bad as string)), String(bad)).toBe('ERR_INPUT')
+      expect(codeOf(() => s.isAllowed('https://nowhere.example/', bad as string)), String(bad)).toBe('ERR_INPUT')
+    }
+  })
+
+  it('lookupHost finds a bare host from bytes, case-insensitively; matcher(id) and entryKey(id)', () => {
+    const s = new RobotsStore()
+    s.set('www.example.com', BODY)
+    s.setOutcome('down.example', 'unreachable')
+    const line = enc.encode('GET http://WWW.Example.com/private 200')
+    const id = s.lookupHost(line, 11, 26)
+    expect(id).toBeGreaterThanOrEqual(0)
+    expect(s.entryKey(id)).toBe('www.example.com')
+    expect(s.lookupHost(line, 11, 25)).toBe(-1)
+    const m = s.matcher(id, 'bot')
+    expect(m.matchRange(line, 4, 34)).toBe(2 * 2 + 0)
+    const down = s.lookupHost(enc.encode('down.example'), 0, 12)
+    expect(s.entrySource(down)).toBe('unreachable')
+    expect(s.matcher(down, 'x').isAllowed('/')).toBe(false)
+    expect(codeOf(() => s.lookupHost(line, 30, 50))).toBe('ERR_RANGE')
+    expect(codeOf(() => s.lookupHost('www.example.com' as unknown as Uint8Array, 0, 3))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.matcher(99, 'a'))).toBe('ERR_RANGE')
+    expect(codeOf(() => s.matcher(-1, 'a'))).toBe('ERR_RANGE')
+  })
+})
+
+describe('RobotsStore: memory', () => {
+  it('compiled matchers stay within matcherBudget (LRU), and recompile with the same answers', () => {
+    const s = new RobotsStore({ matcherBudget: 64 * 1024 })
+    for (let i = 0; i < 300; i++) s.set(`host${i}.example`, `User-agent: *\nDisallow: /p${i}\nDisallow: /*.pdf$\n`)
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 300; i++) {
+        expect(s.isAllowed(`https://host${i}.example/p${i}/x`, 'bot')).toBe(false)
+        expect(s.isAllowed(`https://host${i}.example/q.pdf`, 'bot')).toBe(false)
+        expect(s.isAllowed(`https://host${i}.example/q.pdfx`, 'bot')).toBe(true)
+      }
+    }
+    const st = s.stats()
+    expect(st.matcherBytes).toBeLessThanOrEqual(64 * 1024)
+    expect(st.evictions).toBeGreaterThan(0)
+    expect(st.compiles).toBeGreaterThan(300)
+    expect(s.memoryUsage()).toBeGreaterThan(st.liveBytes + st.matcherBytes)
+  })
+
+  it('deleting most entries compacts the arenas; the rest answer as before', () => {
+    const s = new RobotsStore()
+    const pad = 'p'.repeat(2000)
+    for (let i = 0; i < 2000; i++) s.set(`https://h${i}.example`, `User-agent: *\nDisallow: /x${i}\nAllow: /${pad}\n`)
+    const before = s.memoryUsage()
+    for (let i = 0; i < 2000; i++) if (i % 10) s.delete(`https://h${i}.example`)
+    expect(s.size).toBe(200)
+    // Holes are reclaimed once they pass half of the arenas and 1 MiB.
+    expect(s.stats().garbageBytes).toBeLessThanOrEqual(Math.max(s.stats().liveBytes, 1024 * 1024))
+    expect(s.memoryUsage()).toBeLessThan(before / 2)
+    for (let i = 0; i < 2000; i += 10) expect(s.isAllowed(`https://h${i}.example/x${i}`, 'a')).toBe(false)
+    expect(s.delete('https://h1.example')).toBe(false)
+    // compact() by hand leaves no holes.
+    s.delete('https://h0.example')
+    s.compact()
+    expect(s.stats().garbageBytes).toBe(0)
+    for (let i = 10; i < 2000; i += 10) expect(s.isAllowed(`https://h${i}.example/x${i}`, 'a')).toBe(false)
+  })
+
+  it('budget: a set that would pass it is ERR_BUDGET and changes nothing', () => {
+    const s = new RobotsStore({ budget: 4096 })
+    s.set('a.example', BODY)
+    expect(codeOf(() => s.set('b.example', 'User-agent: *\nDisallow: /' + 'x'.repeat(8000)))).toBe('ERR_BUDGET')
+    expect(s.size).toBe(1)
+    expect(s.has('b.example')).toBe(false)
+    for (const bad of [-1, 'big', null]) expect(codeOf(() => new RobotsStore({ budget: bad as number }))).toBe('ERR_BUDGET')
+    expect(codeOf(() => new RobotsStore({ matcherBudget: -5 }))).toBe('ERR_BUDGET')
+    expect(codeOf(() => new RobotsStore({ limit: 1000 }))).toBe('ERR_LIMIT')
+    expect(codeOf(() => new RobotsStore({ matcherOptions: { matcherBudget: 1 } }))).toBe('ERR_BUDGET')
+    expect(codeOf(() => new RobotsStore(42 as unknown as object))).toBe('ERR_INPUT')
+  })
+})
+
+describe('RobotsStore: bundles', () => {
+  function sampleStore(): RobotsStore {
+    const s = new RobotsStore()
+    s.set('https://example.com', BODY)
+    s.set('example.org', 'User-agent: *\nDisallow: /\nSitemap: https://example.org/s.xml\n')
+    s.setOutcome('http://down.example', 'unreachable')
+    s.setOutcome('gone.example', 'unavailable')
+    s.setRobots('https://shared.example', parseRobots('User-agent: a\nDisallow: /a\n'))
+    s.set('deleted.example', BODY)
+    s.delete('deleted.example')
+    return s
+  }
+
+  it('round-trips: same keys, sources and answers; eager and lazy', () => {
+    const s = sampleStore()
+    const bytes = s.toBytes()
+    for (const lazy of [false, true]) {
+      const t = RobotsStore.fromBytes(bytes, { lazy })
+      expect([...t.keys()].sort()).toEqual([...s.keys()].sort())
+      for (const url of ['https://example.com/private', 'https://example.com/g', 'http://example.org/x', 'http://down.example/', 'https://gone.example/', 'https://shared.example/a', 'https://no.example/']) {
+        for (const agent of ['googlebot', 'a', 'other']) expect(t.explain(url, agent), `${url} ${agent}`).toEqual(s.explain(url, agent))
+      }
+      expect(t.get('example.org')!.sitemaps).toEqual(['https://example.org/s.xml'])
+      expect(t.toBytes()).toEqual(bytes)
+    }
+  })
+
+  it('loading keeps the buffer (zero copy) and a loaded store takes new entries', () => {
+    const bytes = sampleStore().toBytes()
+    const t = RobotsStore.fromBytes(bytes)
+    expect(t.memoryUsage()).toBeGreaterThanOrEqual(bytes.buffer.byteLength)
+    t.set('new.example', 'User-agent: *\nDisallow: /n\n')
+    t.delete('https://example.com')
+    expect(t.isAllowed('http://new.example/n', 'a')).toBe(false)
+    expect(t.isAllowed('https://example.com/private', 'a')).toBe(true)
+    const u = RobotsStore.fromBytes(t.toBytes())
+    expect(u.size).toBe(t.size)
+    expect(u.isAllowed('http://new.example/n', 'a')).toBe(false)
+  })
+
+  it('a Node Buffer at an odd offset loads too', () => {
+    const bytes = sampleStore().toBytes()
+    const padded = Buffer.alloc(bytes.length + 3)
+    padded.set(bytes, 3)
+    const t = RobotsStore.fromBytes(padded.subarray(3))
+    expect(t.isAllowed('https://example.com/g', 'googlebot')).toBe(false)
+  })
+})
+
+describePaired('RobotsStore answers as parseRobots(body).agent(agent)', 'store-paired', (source) => {
+  it('every paired URL, through origin keys and bare-host keys, after a bundle round trip too', () => {
+    const hosts = source.hosts()
+    const byOrigin = new RobotsStore()
+    const byHost = new RobotsStore({ matcherBudget: 256 * 1024 })
+    for (const h of hosts) {
+      if (!h.robots) continue
+      byHost.set(h.host, h.robots)
+      for (const u of h.urls) {
+        let origin: string
+        try {
+          origin = new URL(u).origin
+        } catch {
+          continue
+        }
+        if (origin !== 'null' && !byOrigin.has(origin)) byOrigin.set(origin, h.robots)
+      }
+    }
+    const loaded = RobotsStore.fromBytes(byHost.toBytes(), { lazy: true })
+    let n = 0
+    for (const h of hosts) {
+      const robots = parseRobots(h.robots ?? '')
+      for (const agent of ['Googlebot', 'bingbot']) {
+        const m = robots.agent(agent)
+        for (const u of h.urls) {
+          let parsed: URL
+          try {
+            parsed = new URL(u)
+          } catch {
+            continue
+          }
+          if (!parsed.hostname || parsed.hostname !== h.host) continue
+          const want = m.explain(u)
+          for (const store of [byOrigin, byHost, loaded]) {
+            const got = store.explain(u, agent)
+            if (h.robots) expect({ allowed: got.allowed, rule: got.rule }, `${h.host} ${u}`).toEqual(want)
+            else expect(got.source).toBe('none')
+          }
+          n++
+        }
+      }
+    }
+    expect(n).toBeGreaterThan(source.urlCount)
+  }, 300_000)
+})
