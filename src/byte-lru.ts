@@ -23,11 +23,13 @@ import { describeValue, RobotsRangeError } from './errors.js'
 import { FIELD_BYTES, MAP_ENTRY_BYTES } from './memory.js'
 
 /** Options of a {@link ByteLru}. */
-export interface ByteLruOptions {
+export interface ByteLruOptions<K = unknown, V = unknown> {
   /** Most bytes kept, by the sizes given to `set` and `resize` (>= 0). */
   maxBytes: number
   /** Most entries kept (an integer >= 1; default: no limit). */
   maxEntries?: number
+  /** Called with each entry dropped to stay within the budget (not for `delete` or `clear`), after it is gone. */
+  onEvict?: (key: K, value: V) => void
 }
 
 const NONE = -1
@@ -45,6 +47,7 @@ export class ByteLru<K, V> {
   evictions = 0
   readonly maxBytes: number
   readonly maxEntries: number
+  private readonly onEvict: ((key: K, value: V) => void) | undefined
   private readonly index = new Map<K, number>()
   private keys: (K | undefined)[] = []
   private values: (V | undefined)[] = []
@@ -59,8 +62,8 @@ export class ByteLru<K, V> {
   private total = 0
 
   /** A RobotsRangeError (ERR_BUDGET) for a budget that is not a number >= 0 or a count that is not an integer >= 1. */
-  constructor(options: ByteLruOptions) {
-    const { maxBytes, maxEntries = Infinity } = options
+  constructor(options: ByteLruOptions<K, V>) {
+    const { maxBytes, maxEntries = Infinity, onEvict } = options
     if (typeof maxBytes !== 'number' || !(maxBytes >= 0)) {
       throw new RobotsRangeError('ERR_BUDGET', `maxBytes must be a number >= 0, got ${describeValue(maxBytes)}`)
     }
@@ -69,6 +72,7 @@ export class ByteLru<K, V> {
     }
     this.maxBytes = maxBytes
     this.maxEntries = maxEntries
+    this.onEvict = onEvict
   }
 
   /** Entries held. */
@@ -184,7 +188,10 @@ export class ByteLru<K, V> {
 
   private evict(s: number): void {
     this.evictions++
+    const key = this.keys[s] as K
+    const value = this.values[s] as V
     this.remove(s)
+    this.onEvict?.(key, value)
   }
 
   private remove(s: number): void {

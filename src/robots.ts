@@ -209,9 +209,7 @@ export class Robots {
    * the model of src/memory.ts. Grows as matchers compile.
    */
   memoryUsage(): number {
-    const form = this.rules.bytes
-    const own = form.byteLength === form.buffer.byteLength ? typedArrayBytes(form) : TYPED_VIEW_BYTES
-    return objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS) + own + (this.cache?.memoryUsage() ?? 0)
+    return rulesMemoryUsage(this) + (this.cache?.memoryUsage() ?? 0)
   }
 
   private cacheBytes(): number {
@@ -237,6 +235,13 @@ export class Robots {
     }
     return out
   }
+}
+
+/** Bytes of a Robots without its matchers: the object, its view and its form (src/memory.ts). */
+export function rulesMemoryUsage(robots: Robots): number {
+  const form = robots.rules.bytes
+  const own = form.byteLength === form.buffer.byteLength ? typedArrayBytes(form) : TYPED_VIEW_BYTES
+  return objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS) + own
 }
 
 /** Builds a Robots from a finished builder and reader. */

@@ -152,4 +152,16 @@ describe('ByteLru', () => {
     }
     expect(lru.size).toBe(0)
   })
+
+  it('onEvict hears of every eviction, after the entry is gone, and not of delete or clear', () => {
+    const heard: string[] = []
+    const lru: ByteLru<string, number> = new ByteLru({ maxBytes: 10, onEvict: (k, v) => heard.push(`${k}=${v}:${lru.has(k)}`) })
+    lru.set('a', 1, 4)
+    lru.set('b', 2, 4)
+    lru.set('c', 3, 4)
+    lru.delete('b')
+    lru.set('d', 4, 20)
+    lru.clear()
+    expect(heard).toEqual(['a=1:false', 'c=3:false', 'd=4:false'])
+  })
 })

@@ -1,11 +1,13 @@
 /**
  * The one place where the fetch layer touches the core: parsing entry points,
- * the `Robots` type, and the two shared fallback answers.
+ * the `Robots` type and its rules' size, the store, and the two shared
+ * fallback answers.
  */
-import { parseRobots, type Robots } from '../robots.js'
+import { parseRobots, rulesMemoryUsage, type Robots } from '../robots.js'
 import { parseRobotsStream } from '../stream.js'
+import { RobotsStore } from '../store/robots-store.js'
 
-export { parseRobotsStream, type Robots }
+export { parseRobotsStream, RobotsStore, rulesMemoryUsage, type Robots }
 
 let allowAllInstance: Robots | undefined
 let disallowAllInstance: Robots | undefined

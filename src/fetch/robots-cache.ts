@@ -1,7 +1,7 @@
-import { describeValue, RobotsInputError } from '../errors.js'
+import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { objectBytes, stringBytes } from '../memory.js'
-import { allowAll, disallowAll, isShared, type Robots } from './core.js'
+import { allowAll, disallowAll, isShared, RobotsStore, rulesMemoryUsage, type Robots } from './core.js'
 import { fetchRobots, type FetchRobotsOptions } from './fetch-robots.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
@@ -9,12 +9,18 @@ import type { RobotsFetchResult } from './outcome.js'
 /** Options of {@link RobotsCache}: how to fetch (as {@link fetchRobots}) and how much to keep. */
 export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal'> {
   /**
-   * Byte budget for all entries, measured with `Robots.memoryUsage()` plus
-   * the entry's own objects and strings (src/memory.ts). LRU eviction.
-   * Default 64 MiB; a value that is not a number >= 0 is a RobotsRangeError
-   * (ERR_BUDGET).
+   * Byte budget of the whole cache: the entries (their rules, by the
+   * library's memory model, src/memory.ts, plus their own objects and
+   * strings) and the compiled matchers. LRU eviction. Default 64 MiB; a
+   * value that is not a number >= 0 is a RobotsRangeError (ERR_BUDGET).
    */
   maxBytes?: number
+  /**
+   * The part of `maxBytes` for compiled matchers (kept in an LRU of their
+   * own, so that matchers growing never evict rules). Default a quarter of
+   * `maxBytes`; at most `maxBytes` (ERR_BUDGET otherwise).
+   */
+  matcherBytes?: number
   /**
    * How long an origin may stay unreachable before its rules fall back to
    * allow-all (RFC 9309 §2.3.1.4: "for example, 30 days"), counted from the last
@@ -65,8 +71,10 @@ export interface RobotsCacheStats {
   evictions: number
   /** Entries held. */
   entries: number
-  /** Bytes held, by the library's accounting. */
+  /** Bytes held, by the library's accounting: entries and compiled matchers. */
   bytes: number
+  /** Of which compiled matchers. */
+  matcherBytes: number
   /** The budget. */
   maxBytes: number
 }
@@ -77,8 +85,8 @@ interface Entry {
   reachableAt: number
   /** The last fetch that reached the server. */
   good?: RobotsFetchResult
-  /** Bytes of the entry besides the rules (objects and strings; they do not change). */
-  fixedBytes: number
+  /** Bytes of the entry: its objects, strings and rules (they do not change). */
+  bytes: number
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -124,27 +132,45 @@ function resultBytes(r: RobotsFetchResult | undefined): number {
  *   being used, up to `maxStaleMs` (30 days) after it was fetched; then the
  *   origin is treated as unavailable (allow all). Without any copy, unreachable
  *   means disallow all.
- * - `maxBytes` bounds the whole cache (a ByteLru, src/byte-lru.ts): least
- *   recently used entries are evicted. Sizes come from `Robots.memoryUsage()`
- *   and are re-measured on each hit, as compiled matchers grow.
+ * - The rules live in a `RobotsStore` (src/store/), which shares each fetched
+ *   file's compact form and keeps the compiled matchers of `isAllowed` in its
+ *   own LRU (`matcherBytes`). Entries are in a ByteLru (src/byte-lru.ts) under
+ *   the rest of `maxBytes`, sized by their rules and objects, which do not
+ *   change: a matcher that grows never evicts an entry. An entry whose rules
+ *   alone exceed that budget is kept aside (one at a time) instead of being
+ *   dropped: it stays usable, its matcher is not kept compiled, and it is
+ *   fetched again only when it expires.
  */
 export class RobotsCache {
   private readonly entries: ByteLru<string, Entry>
+  /** The latest entry too large for the entries' budget (kept out of the LRU, still served until it expires). */
+  private oversized: Entry | undefined
+  private readonly store: RobotsStore
   private readonly inflight = new Map<string, Promise<RobotsLookup>>()
   private readonly fetchOptions: FetchRobotsOptions
   private readonly now: () => number
   private readonly maxStaleMs: number
+  private readonly maxBytes: number
   private counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0 }
 
   constructor(options: RobotsCacheOptions = {}) {
     if (typeof options !== 'object' || options === null) {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
-    const { maxBytes, maxStaleMs, ...fetchOptions } = options
+    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
-    this.entries = new ByteLru({ maxBytes: maxBytes === undefined ? DEFAULT_MAX_BYTES : maxBytes })
+    if (typeof maxBytes !== 'number' || !(maxBytes >= 0)) {
+      throw new RobotsRangeError('ERR_BUDGET', `maxBytes must be a number >= 0, got ${describeValue(maxBytes)}`)
+    }
+    const matchers = matcherBytes ?? Math.floor(maxBytes / 4)
+    if (typeof matchers !== 'number' || !(matchers >= 0 && matchers <= maxBytes)) {
+      throw new RobotsRangeError('ERR_BUDGET', `matcherBytes must be a number from 0 to maxBytes, got ${describeValue(matcherBytes)}`)
+    }
+    this.maxBytes = maxBytes
+    this.store = new RobotsStore({ matcherBudget: matchers })
+    this.entries = new ByteLru({ maxBytes: maxBytes - matchers, onEvict: (origin) => this.store.delete(origin) })
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
     this.now = options.now ?? Date.now
     this.fetchOptions = { ...fetchOptions, now: this.now }
@@ -155,23 +181,24 @@ export class RobotsCache {
     return (await this.lookup(url)).robots
   }
 
-  /** `get(url)` then `.agent(agent).isAllowed(url)`. */
+  /**
+   * `get(url)` then `.agent(agent).isAllowed(url)`, with the matcher kept
+   * in the cache's matcher LRU (not in the Robots).
+   */
   async isAllowed(url: string | URL, agent: string): Promise<boolean> {
     const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
-    const href = typeof url === 'string' ? url : url.href
-    const allowed = lookup.robots.agent(agent).isAllowed(href)
-    this.remeasure(lookup.origin)
-    return allowed
+    // The store holds the origin's rules unless another fetch evicted them meanwhile.
+    if (this.store.has(lookup.origin)) return this.store.isAllowed(url, agent)
+    return lookup.robots.agent(agent).isAllowed(typeof url === 'string' ? url : url.href)
   }
 
   /** Like `get`, with the fetch result and the basis of the rules served. */
   async lookup(url: string | URL): Promise<RobotsLookup> {
     const origin = originOf(url)
-    const entry = this.entries.peek(origin)
+    const entry = this.entry(origin)
     if (entry && this.now() < entry.lookup.expiresAt) {
       this.counters.hits++
       this.entries.get(origin) // now the most recently used
-      this.entries.resize(origin, entryBytes(entry))
       return entry.lookup
     }
     this.counters.misses++
@@ -187,29 +214,47 @@ export class RobotsCache {
 
   /** The entry for `url`'s origin, fresh or expired, without fetching or touching the LRU order. */
   peek(url: string | URL): RobotsLookup | undefined {
-    return this.entries.peek(originOf(url))?.lookup
+    return this.entry(originOf(url))?.lookup
   }
 
   /** Forgets `url`'s origin. */
   delete(url: string | URL): boolean {
-    return this.entries.delete(originOf(url))
+    const origin = originOf(url)
+    let had = this.entries.delete(origin)
+    if (this.oversized?.lookup.origin === origin) {
+      this.oversized = undefined
+      had = true
+    }
+    if (had) this.store.delete(origin)
+    return had
   }
 
   /** Forgets everything (fetches in flight still complete and are stored). */
   clear(): void {
+    for (const [origin] of this.entries.entries()) this.store.delete(origin)
+    if (this.oversized) this.store.delete(this.oversized.lookup.origin)
     this.entries.clear()
+    this.oversized = undefined
   }
 
   /** Counters and size. */
   stats(): RobotsCacheStats {
     const e = this.entries
-    return { ...this.counters, evictions: e.evictions, entries: e.size, bytes: e.bytes, maxBytes: e.maxBytes }
+    const matcherBytes = this.store.stats().matcherBytes
+    const entries = e.size + (this.oversized ? 1 : 0)
+    const bytes = e.bytes + (this.oversized?.bytes ?? 0) + matcherBytes
+    return { ...this.counters, evictions: e.evictions, entries, bytes, matcherBytes, maxBytes: this.maxBytes }
   }
 
   /** Sets the counters to zero (size is kept). */
   resetStats(): void {
     this.counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0 }
     this.entries.evictions = 0
+  }
+
+  private entry(origin: string): Entry | undefined {
+    const o = this.oversized
+    return o !== undefined && o.lookup.origin === origin ? o : this.entries.peek(origin)
   }
 
   private async refresh(origin: string, prev: Entry | undefined): Promise<RobotsLookup> {
@@ -221,7 +266,7 @@ export class RobotsCache {
         lookup: { origin, robots: result.robots, basis: 'fetched', result, expiresAt: result.expiresAt },
         reachableAt: result.fetchedAt,
         good: result,
-        fixedBytes: 0,
+        bytes: 0,
       }
     } else {
       const reachableAt = prev?.reachableAt ?? result.fetchedAt
@@ -236,32 +281,44 @@ export class RobotsCache {
         this.counters.stale++
       }
       if (good) lookup.previous = good
-      entry = { lookup, reachableAt, fixedBytes: 0 }
+      entry = { lookup, reachableAt, bytes: 0 }
       if (good) entry.good = good
     }
-    entry.fixedBytes =
+    entry.bytes =
       BYTE_LRU_ENTRY_BYTES + objectBytes(ENTRY_FIELDS) + objectBytes(LOOKUP_FIELDS) + stringBytes(origin) +
-      resultBytes(result) + (entry.good !== result ? resultBytes(entry.good) : 0)
-    // Replaces an earlier entry; evicts least recently used ones down to the budget (this one too, when it alone is over).
-    this.entries.set(origin, entry, entryBytes(entry))
+      resultBytes(result) + (entry.good !== result ? resultBytes(entry.good) : 0) + rulesBytes(entry)
+    this.keep(origin, entry)
     return entry.lookup
   }
 
-  /** Re-measures an entry after use (its matchers grow as they compile) and restores the budget. */
-  private remeasure(origin: string): void {
-    const entry = this.entries.peek(origin)
-    if (entry) this.entries.resize(origin, entryBytes(entry))
+  /** Stores an entry (replacing the origin's), its rules in the store. */
+  private keep(origin: string, entry: Entry): void {
+    const robots = entry.lookup.robots
+    if (robots === allowAll()) this.store.setOutcome(origin, 'unavailable')
+    else if (robots === disallowAll()) this.store.setOutcome(origin, 'unreachable')
+    else this.store.setRobots(origin, robots)
+    if (entry.bytes > this.entries.maxBytes) {
+      // Too large for the budget: kept aside, alone, until it expires or another takes its place.
+      this.entries.delete(origin)
+      const old = this.oversized
+      if (old !== undefined && old.lookup.origin !== origin) this.store.delete(old.lookup.origin)
+      this.oversized = entry
+      return
+    }
+    if (this.oversized?.lookup.origin === origin) this.oversized = undefined
+    // Replaces an earlier entry; evicts least recently used ones down to the budget (onEvict drops their rules).
+    this.entries.set(origin, entry, entry.bytes)
   }
 }
 
-/** An entry's size: its fixed part plus the rules it holds (the shared allow-all and disallow-all cost nothing). */
-function entryBytes(entry: Entry): number {
+/** The rules an entry holds: its robots and its fetch results' (the shared allow-all and disallow-all cost nothing). */
+function rulesBytes(entry: Entry): number {
   const a = entry.lookup.robots
   const b = entry.lookup.result.robots
   const c = entry.good?.robots
-  let bytes = entry.fixedBytes
-  if (!isShared(a)) bytes += a.memoryUsage()
-  if (b !== a && !isShared(b)) bytes += b.memoryUsage()
-  if (c && c !== a && c !== b && !isShared(c)) bytes += c.memoryUsage()
+  let bytes = 0
+  if (!isShared(a)) bytes += rulesMemoryUsage(a)
+  if (b !== a && !isShared(b)) bytes += rulesMemoryUsage(b)
+  if (c && c !== a && c !== b && !isShared(c)) bytes += rulesMemoryUsage(c)
   return bytes
 }

@@ -126,16 +126,16 @@ describe('RobotsCache', () => {
     const probe = new RobotsCache({ now })
     const lookup = await probe.lookup(servers[0]!.origin)
     const one = probe.stats().bytes
-    // An entry costs its rules (Robots.memoryUsage()) plus its own objects and strings:
-    // a few hundred bytes for an origin, a URL and a handful of headers.
+    // An entry costs its rules (Robots.memoryUsage() before any matcher) plus its own objects and
+    // strings: a few hundred bytes for an origin, a URL and a handful of headers.
     const own = one - lookup.robots.memoryUsage()
     expect(own).toBeGreaterThan(200)
     expect(own).toBeLessThan(2_000)
-    // Compiling a matcher grows the rules, and the entry by exactly as much.
-    const before = lookup.robots.memoryUsage()
+    // A compiled matcher is counted in the matchers' part; the entry does not change.
     await probe.isAllowed(servers[0]!.origin + '/private', 'bot')
-    expect(probe.stats().bytes - one).toBe(lookup.robots.memoryUsage() - before)
-    expect(lookup.robots.memoryUsage()).toBeGreaterThan(before)
+    const st0 = probe.stats()
+    expect(st0.matcherBytes).toBeGreaterThan(1_000)
+    expect(st0.bytes - one).toBe(st0.matcherBytes)
     // The shared allow-all answer of an unavailable file costs nothing beyond the entry's own part.
     servers[1]!.handler = reply(404)
     const unavailable = new RobotsCache({ now })
@@ -148,7 +148,7 @@ describe('RobotsCache', () => {
     servers[1]!.reset()
 
     const budget = Math.floor(one * 2.5)
-    const cache = new RobotsCache({ now, maxBytes: budget })
+    const cache = new RobotsCache({ now, maxBytes: budget, matcherBytes: 0 })
     const [s0, s1, s2] = servers as [TestServer, TestServer, TestServer]
     await cache.get(s0.origin)
     await cache.get(s1.origin)
@@ -166,16 +166,53 @@ describe('RobotsCache', () => {
     expect(cache.stats().bytes).toBeLessThanOrEqual(budget)
   })
 
-  it('re-measures entries as compiled matchers grow, and never keeps one over the budget', async () => {
-    const cache = new RobotsCache({ now })
-    await cache.get(s.origin)
-    const before = cache.stats().bytes
-    await cache.isAllowed(s.origin + '/private', 'bot')
-    expect(cache.stats().bytes).toBeGreaterThan(before)
+  it('regression: an entry larger than its budget was refetched on every look-up (issue 13 #3)', async () => {
+    // 369 KB of rules, cached for a day, under a 256 KiB budget: one fetch for 100 look-ups.
+    const big = 'User-agent: *\n' + Array.from({ length: 17_000 }, (_, i) => `Disallow: /p${i}/*.x$`).join('\n') + '\n'
+    expect(big.length).toBeGreaterThan(369_000)
+    s.handler = reply(200, big, { 'cache-control': 'max-age=86400' })
+    const cache = new RobotsCache({ now, maxBytes: 256 * 1024 })
+    for (let i = 0; i < 100; i++) {
+      expect(await cache.isAllowed(`${s.origin}/p${i}/a.x`, 'bot')).toBe(false)
+      expect(await cache.isAllowed(`${s.origin}/p${i}/a.y`, 'bot')).toBe(true)
+    }
+    expect(s.requests).toEqual(['/robots.txt'])
+    const st = cache.stats()
+    expect(st).toMatchObject({ fetches: 1, evictions: 0, entries: 1 })
+    expect(st.matcherBytes).toBeLessThanOrEqual(64 * 1024)
+    expect(cache.peek(s.origin)?.robots.agent('bot').isAllowed('/p5/b.x')).toBe(false)
+    // It honours its TTL: fetched again after a day, not before.
+    clock += 86_400_000 - 1
+    await cache.isAllowed(s.origin + '/a', 'bot')
+    expect(s.requests).toHaveLength(1)
+    clock += 1
+    await cache.isAllowed(s.origin + '/a', 'bot')
+    expect(s.requests).toHaveLength(2)
+  })
 
+  it('an entry alone over a tiny budget is kept aside, usable, until it expires or another takes its place', async () => {
     const tiny = new RobotsCache({ now, maxBytes: 100 })
     expect(await tiny.isAllowed(s.origin + '/private', 'bot')).toBe(false)
-    expect(tiny.stats()).toMatchObject({ entries: 0, bytes: 0, evictions: 1 })
+    expect(await tiny.isAllowed(s.origin + '/public', 'bot')).toBe(true)
+    expect(s.requests).toHaveLength(1)
+    expect(tiny.stats()).toMatchObject({ entries: 1, evictions: 0, matcherBytes: 0 })
+    const other = servers[1]!
+    expect(await tiny.isAllowed(other.origin + '/private', 'bot')).toBe(false)
+    expect(tiny.stats().entries).toBe(1)
+    expect(tiny.peek(s.origin)).toBeUndefined()
+    expect(tiny.peek(other.origin)).toBeDefined()
+    expect(() => new RobotsCache({ maxBytes: 100, matcherBytes: 200 })).toThrow(expect.objectContaining({ code: 'ERR_BUDGET' }))
+  })
+
+  it('compiled matchers stay within matcherBytes and never evict entries', async () => {
+    const cache = new RobotsCache({ now, maxBytes: 1024 * 1024, matcherBytes: 8 * 1024 })
+    for (const t of servers) await cache.isAllowed(t.origin + '/private/x', 'bot')
+    for (let round = 0; round < 3; round++) {
+      for (const t of servers) for (const agent of ['a', 'b', 'c']) expect(await cache.isAllowed(t.origin + '/private/x', agent)).toBe(false)
+    }
+    const st = cache.stats()
+    expect(st.matcherBytes).toBeLessThanOrEqual(8 * 1024)
+    expect(st).toMatchObject({ entries: 4, evictions: 0, fetches: 4 })
   })
 
   it('delete, clear and bad URLs', async () => {
