@@ -31,6 +31,8 @@ export const LineFlag = {
   hasControl: 128,
   /** Beyond the reference: the line holds a byte >= 0x80. */
   hasNonAscii: 256,
+  /** Beyond the reference: the line holds a `$`. */
+  hasDollar: 512,
 } as const
 
 /**

@@ -15,7 +15,8 @@ import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { LINE_HAS_PERCENT, LineReader } from './reader.js'
 import { describeValue, RobotsInputError } from '../errors.js'
 
-function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: string): boolean {
+/** `s[from, to)` starts with `word` (lowercase ASCII), ASCII-case-insensitively. */
+function startsWithLower(s: Uint8Array, from: number, to: number, word: string): boolean {
   const n = word.length
   if (to - from < n) return false
   for (let i = 0; i < n; i++) {
@@ -32,29 +33,29 @@ function startsWithIgnoreCase(s: Uint8Array, from: number, to: number, word: str
  * read through an accepted typo.
  */
 export function classifyKey(s: Uint8Array, from: number, to: number): number {
-  const sw = (w: string) => startsWithIgnoreCase(s, from, to, w)
   // Dispatch on the first letter: one or two comparisons for the usual keys.
   switch (s[from] | 32) {
     case 117: // u
-      if (sw('user-agent')) return KeyKind.UserAgent
-      if (sw('useragent') || sw('user agent')) return KeyKind.UserAgent | KeyKind.TypoFlag
+      if (startsWithLower(s, from, to, 'user-agent')) return KeyKind.UserAgent
+      if (startsWithLower(s, from, to, 'useragent') || startsWithLower(s, from, to, 'user agent')) return KeyKind.UserAgent | KeyKind.TypoFlag
       return KeyKind.Unknown
     case 97: // a
-      return sw('allow') ? KeyKind.Allow : KeyKind.Unknown
+      return startsWithLower(s, from, to, 'allow') ? KeyKind.Allow : KeyKind.Unknown
     case 100: // d
-      if (sw('disallow')) return KeyKind.Disallow
-      if (sw('dissallow') || sw('dissalow') || sw('disalow') || sw('diasllow') || sw('disallaw')) {
-        return KeyKind.Disallow | KeyKind.TypoFlag
-      }
+      if (startsWithLower(s, from, to, 'disallow')) return KeyKind.Disallow
+      for (const typo of DISALLOW_TYPOS) if (startsWithLower(s, from, to, typo)) return KeyKind.Disallow | KeyKind.TypoFlag
       return KeyKind.Unknown
     case 115: // s
-      if (sw('sitemap')) return KeyKind.Sitemap
-      if (sw('site-map')) return KeyKind.Sitemap | KeyKind.TypoFlag
+      if (startsWithLower(s, from, to, 'sitemap')) return KeyKind.Sitemap
+      if (startsWithLower(s, from, to, 'site-map')) return KeyKind.Sitemap | KeyKind.TypoFlag
       return KeyKind.Unknown
     default:
       return KeyKind.Unknown
   }
 }
+
+/** The misspellings of `disallow` the reference accepts. */
+const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'] as const
 
 /**
  * Parses one physical line and reports it to `handler`: the reader's sink
@@ -192,7 +193,6 @@ export function parseInto(input: string | Uint8Array, handler: ParseHandler, lim
 /** parseInto for the library's own handlers (known to be complete): no check. */
 export function parseWith(input: string | Uint8Array, handler: ParseHandler, limit?: number): LineReader {
   const reader = readerFor(handler, limit)
-  reader.push(toBytes(input))
-  reader.end()
+  reader.pushLast(toBytes(input))
   return reader
 }

@@ -14,11 +14,11 @@ function isTokenByte(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95
 }
 
-/** Length of the leading `[A-Za-z_-]` run of `bytes`. */
-export function productTokenLength(bytes: Uint8Array): number {
-  let i = 0
-  while (i < bytes.length && isTokenByte(bytes[i])) i++
-  return i
+/** Length of the leading `[A-Za-z_-]` run of `bytes[start, end)` (default: all of `bytes`). */
+export function productTokenLength(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let i = start
+  while (i < end && isTokenByte(bytes[i])) i++
+  return i - start
 }
 
 /** The reference's IsValidUserAgentToObey: non-empty and only `[A-Za-z_-]`. */

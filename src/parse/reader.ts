@@ -26,7 +26,7 @@ export const MAX_LINE_BYTES = 2083 * 8 - 1
  * Receives each physical line as `bytes[start, end)` (only valid during the
  * call), with a summary the reader makes while looking for the line's end:
  * `flags` holds LineFlag bits (isLineTooLong, hasComment, hasControl,
- * hasNonAscii) and {@link LINE_HAS_PERCENT}; `contentEnd` is where the content
+ * hasNonAscii, hasDollar) and {@link LINE_HAS_PERCENT}; `contentEnd` is where the content
  * ends: the first '#' (a comment) or NUL (the reference reads a C string), else
  * `end`.
  */
@@ -48,6 +48,7 @@ KIND[0] = K_NUL | LineFlag.hasControl
 KIND[10] = K_EOL
 KIND[13] = K_EOL
 KIND[35] = K_HASH
+KIND[36] = LineFlag.hasDollar
 KIND[37] = LINE_HAS_PERCENT
 
 /** Summary of `bytes[from, to)` (no line ends inside): `[flags, offset of the first '#' or NUL from `from`, or -1]`. */
@@ -117,6 +118,20 @@ export class LineReader {
   /** Feeds the next chunk (a Uint8Array; else a RobotsInputError). Returns false when no more input is wanted. */
   push(chunk: Uint8Array): boolean {
     if (!(chunk instanceof Uint8Array)) throw new RobotsInputError(`LineReader.push takes a Uint8Array, got ${describeValue(chunk)}`)
+    return this.feed(chunk, false)
+  }
+
+  /**
+   * Feeds the last chunk and ends the input: `push(chunk)` then `end()`,
+   * without copying the last line (a whole body is read in place).
+   */
+  pushLast(chunk: Uint8Array): void {
+    if (!(chunk instanceof Uint8Array)) throw new RobotsInputError(`LineReader.pushLast takes a Uint8Array, got ${describeValue(chunk)}`)
+    this.feed(chunk, true)
+    this.end()
+  }
+
+  private feed(chunk: Uint8Array, last: boolean): boolean {
     if (this.done) return false
     // A Node Buffer's subarray() makes Buffers (slow); work on a plain view.
     if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
@@ -160,20 +175,15 @@ export class LineReader {
         flags |= k & 0xffff
       }
       if (j === n) {
-        this.append(chunk, i, n)
+        if (last && this.pending === 0) {
+          // The last line of the input, read in place (a line cut by the limit is dropped).
+          if (!this.truncated) this.emit(chunk, i, n, flags, cut)
+          this.ended = true
+        } else this.append(chunk, i, n)
         break
       }
       if (this.pending === 0) {
-        if (!(j === i && this.lastWasCR && b === 10)) {
-          if (j - i > MAX_LINE_BYTES) {
-            // Only the first MAX_LINE_BYTES bytes are the line; summarise those.
-            const end = i + MAX_LINE_BYTES
-            const [f, c] = summarize(chunk, i, end)
-            this.sink(chunk, i, end, ++this.lineCount, f | LineFlag.isLineTooLong, c < 0 ? end : i + c)
-          } else {
-            this.sink(chunk, i, j, ++this.lineCount, flags, cut < 0 ? j : cut)
-          }
-        }
+        if (!(j === i && this.lastWasCR && b === 10)) this.emit(chunk, i, j, flags, cut)
       } else {
         this.append(chunk, i, j)
         this.flush()
@@ -182,6 +192,18 @@ export class LineReader {
       i = j + 1
     }
     return !this.truncated
+  }
+
+  /** Emits the line `chunk[i, j)` summarised by `flags` and `cut` (its first '#' or NUL, or -1), cut at MAX_LINE_BYTES. */
+  private emit(chunk: Uint8Array, i: number, j: number, flags: number, cut: number): void {
+    if (j - i > MAX_LINE_BYTES) {
+      // Only the first MAX_LINE_BYTES bytes are the line; summarise those.
+      const end = i + MAX_LINE_BYTES
+      const [f, c] = summarize(chunk, i, end)
+      this.sink(chunk, i, end, ++this.lineCount, f | LineFlag.isLineTooLong, c < 0 ? end : i + c)
+    } else {
+      this.sink(chunk, i, j, ++this.lineCount, flags, cut < 0 ? j : cut)
+    }
   }
 
   /** Ends the input: emits the last line (dropped when it crossed the limit). */

@@ -117,6 +117,9 @@ export class RobotsBuilder implements ParseHandler {
   private s: Scratch | null = acquire()
   private inGroup = false
   private sawContent = false
+  /** The line of the last rule added, and where its pattern starts in the scratch. */
+  private ruleLine = 0
+  private ruleStart = 0
   private parts: FormParts | null = null
 
   /** The diagnostics written so far. */
@@ -131,7 +134,7 @@ export class RobotsBuilder implements ParseHandler {
       s.events.add(EventType.UaGlobal, line, 0)
       return
     }
-    const n = productTokenLength(bytes.subarray(start, end))
+    const n = productTokenLength(bytes, start, end)
     s.events.add(EventType.UaName, line, this.nameIndex(bytes, start, start + n))
     if (end === start) s.diagnostics.add('empty-user-agent', line)
     else if (start + n < end && bytes[start + n] !== 47 && !isSpace(bytes[start + n])) {
@@ -176,6 +179,10 @@ export class RobotsBuilder implements ParseHandler {
   }
 
   lineEnd(line: number, flags: number, bytes: Uint8Array, start: number, end: number): void {
+    if (flags & LineFlag.hasDollar) {
+      if (this.ruleLine === line) this.checkDollar(line)
+      flags &= ~LineFlag.hasDollar
+    }
     if ((flags & ~(LineFlag.hasDirective | LineFlag.hasComment | LineFlag.isComment | LineFlag.isEmpty)) === 0) {
       // The usual line: a directive, a comment or nothing, plain ASCII.
       if (flags === 0) this.scratch().diagnostics.add('invalid-line', line)
@@ -204,15 +211,14 @@ export class RobotsBuilder implements ParseHandler {
     const s = this.scratch()
     if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
     if (info.truncated) s.diagnostics.add('truncated', info.lineCount + 1, undefined, 0, 0, true)
-    const view = (b: ByteBuffer): Uint8Array => b.bytes.subarray(0, b.length)
     this.parts = {
-      patterns: view(s.patterns),
-      events: view(s.events.out),
+      patterns: s.patterns,
+      events: s.events.out,
       eventCount: s.events.count,
-      names: view(s.names),
-      extensions: view(s.extensions),
-      sitemaps: view(s.sitemaps),
-      diagnostics: view(s.diagnostics.out),
+      names: s.names,
+      extensions: s.extensions,
+      sitemaps: s.sitemaps,
+      diagnostics: s.diagnostics.out,
       truncated: info.truncated,
       bytesRead: info.bytesRead,
       lineCount: info.lineCount,
@@ -301,19 +307,24 @@ export class RobotsBuilder implements ParseHandler {
     }
     const n = end - start
     if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add('pattern-start', line, bytes, start, end)
-    const p = s.patterns
-    if (p.length + n > p.bytes.length) p.reserve(n)
-    const out = p.bytes
-    let at = p.length
-    let dollar = -1
-    for (let i = start; i < end; i++) {
-      const c = bytes[i]
-      if (c === 36 && dollar < 0) dollar = i
-      out[at++] = c
-    }
-    p.length = at
-    if (dollar >= 0 && dollar < end - 1) s.diagnostics.add('dollar-not-at-end', line)
+    // A '$' before the pattern's last byte is diagnosed in lineEnd, which knows whether the line holds one.
+    this.ruleLine = line
+    this.ruleStart = s.patterns.length
+    s.patterns.append(bytes, start, end)
     s.events.add(type, line, n)
+  }
+
+  /** `dollar-not-at-end` for the rule just added, when a '$' comes before its last byte. */
+  private checkDollar(line: number): void {
+    const s = this.scratch()
+    const p = s.patterns.bytes
+    const last = s.patterns.length - 1
+    for (let i = this.ruleStart; i < last; i++) {
+      if (p[i] === 36) {
+        s.diagnostics.add('dollar-not-at-end', line)
+        return
+      }
+    }
   }
 }
 

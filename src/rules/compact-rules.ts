@@ -298,10 +298,18 @@ export class EventWriter {
 
   /** Adds one event; `value` is the name/extension index or the pattern length (unused for UaGlobal). */
   add(type: number, line: number, value: number): void {
-    this.out.varint((line - this.lastLine) * HEADER_TYPES + type)
+    const header = (line - this.lastLine) * HEADER_TYPES + type
     this.lastLine = line
-    if (type !== EventType.UaGlobal) this.out.varint(value)
     this.count++
+    const out = this.out
+    // The usual event: a one-byte header and a one-byte value.
+    if (header < 0x80 && value < 0x80 && out.length + 2 <= out.bytes.length) {
+      out.bytes[out.length++] = header
+      if (type !== EventType.UaGlobal) out.bytes[out.length++] = value
+      return
+    }
+    out.varint(header)
+    if (type !== EventType.UaGlobal) out.varint(value)
   }
 
   /** Starts over (see ByteBuffer.reset). */
@@ -312,15 +320,21 @@ export class EventWriter {
   }
 }
 
+/** A section's content: `bytes[0, length)` (a ByteBuffer, or `{ bytes, length }` over a Uint8Array). */
+export interface Section {
+  readonly bytes: Uint8Array
+  readonly length: number
+}
+
 /** The sections and header figures of a form, for {@link writeForm}. */
 export interface FormParts {
-  patterns: Uint8Array
-  events: Uint8Array
+  patterns: Section
+  events: Section
   eventCount: number
-  names: Uint8Array
-  extensions: Uint8Array
-  sitemaps: Uint8Array
-  diagnostics: Uint8Array
+  names: Section
+  extensions: Section
+  sitemaps: Section
+  diagnostics: Section
   truncated: boolean
   bytesRead: number
   lineCount: number
@@ -337,10 +351,14 @@ export function formSize(parts: FormParts): number {
 /** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
 export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
   let p = at + Header.Size
-  const put = (b: Uint8Array): number => {
+  const put = (section: Section): number => {
     const start = p - at
-    target.set(b, p)
-    p += b.length
+    const n = section.length
+    const b = section.bytes
+    // Short sections copy faster by hand than through set().
+    if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
+    else target.set(n === b.length ? b : b.subarray(0, n), p)
+    p += n
     return start
   }
   put(parts.patterns)

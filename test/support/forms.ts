@@ -23,14 +23,15 @@ export function handForm(parts: {
   lineCount?: number
   bytesRead?: number
 }): Uint8Array {
+  const whole = (bytes: Uint8Array) => ({ bytes, length: bytes.length })
   const p: FormParts = {
-    patterns: parts.patterns ?? new Uint8Array(0),
-    events: parts.events.out.bytes.slice(0, parts.events.out.length),
+    patterns: whole(parts.patterns ?? new Uint8Array(0)),
+    events: parts.events.out,
     eventCount: parts.events.count,
-    names: runs(parts.names ?? []),
-    extensions: new Uint8Array(0),
-    sitemaps: runs(parts.sitemaps ?? []),
-    diagnostics: new Uint8Array(0),
+    names: whole(runs(parts.names ?? [])),
+    extensions: whole(new Uint8Array(0)),
+    sitemaps: whole(runs(parts.sitemaps ?? [])),
+    diagnostics: whole(new Uint8Array(0)),
     truncated: false,
     bytesRead: parts.bytesRead ?? 0,
     lineCount: parts.lineCount ?? 0,
