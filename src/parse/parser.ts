@@ -12,7 +12,7 @@
 import { isSpace } from './ascii.js'
 import { escapePatternBytes } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
-import { LINE_HAS_PERCENT, LineReader } from './reader.js'
+import { LINE_HAS_PERCENT, LineReader, type LineSink } from './reader.js'
 import { describeValue, RobotsInputError } from '../errors.js'
 
 /** `s[from, to)` starts with `word` (lowercase ASCII), ASCII-case-insensitively. */
@@ -173,7 +173,8 @@ export function createParser(handler: ParseHandler, limit?: number): LineReader 
 
 /** createParser for the library's own handlers (known to be complete): no check. */
 export function readerFor(handler: ParseHandler, limit?: number): LineReader {
-  return new LineReader((bytes, start, end, n, flags, contentEnd) => parseLine(bytes, start, end, n, flags, contentEnd, handler), limit)
+  // parseLine itself is the sink, the handler its context: one call target for every reader.
+  return new LineReader(parseLine as unknown as LineSink, limit, handler)
 }
 
 const encoder = new TextEncoder()

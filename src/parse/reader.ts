@@ -28,9 +28,9 @@ export const MAX_LINE_BYTES = 2083 * 8 - 1
  * `flags` holds LineFlag bits (isLineTooLong, hasComment, hasControl,
  * hasNonAscii, hasDollar) and {@link LINE_HAS_PERCENT}; `contentEnd` is where the content
  * ends: the first '#' (a comment) or NUL (the reference reads a C string), else
- * `end`.
+ * `end`. The reader's `context` (see its constructor) comes last.
  */
-export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, flags: number, contentEnd: number) => void
+export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, flags: number, contentEnd: number, context?: never) => void
 
 /** Summary bit (not a reference flag): the line holds a '%'. */
 export const LINE_HAS_PERCENT = 1 << 15
@@ -93,6 +93,8 @@ export class LineReader {
   lineCount = 0
 
   private readonly sink: LineSink
+  /** Passed to every sink call (the parser's handler): one sink function serves every reader, so the call stays monomorphic. */
+  private readonly context: unknown
   private readonly limit: number
   /** Holds a line that spans chunks; allocated on first need. */
   private buf: Uint8Array | null = null
@@ -103,10 +105,15 @@ export class LineReader {
   private lastWasCR = false
   private ended = false
 
-  /** A sink that is not a function is a RobotsInputError; a bad limit a RobotsLimitError. */
-  constructor(sink: LineSink, limit?: number) {
+  /**
+   * `sink` receives each line, with `context` as its last argument. A sink
+   * that is not a function is a RobotsInputError; a bad limit a
+   * RobotsLimitError.
+   */
+  constructor(sink: LineSink, limit?: number, context?: unknown) {
     if (typeof sink !== 'function') throw new RobotsInputError(`LineReader takes a sink function, got ${describeValue(sink)}`)
     this.sink = sink
+    this.context = context
     this.limit = checkLimit(limit)
   }
 
@@ -200,9 +207,9 @@ export class LineReader {
       // Only the first MAX_LINE_BYTES bytes are the line; summarise those.
       const end = i + MAX_LINE_BYTES
       const [f, c] = summarize(chunk, i, end)
-      this.sink(chunk, i, end, ++this.lineCount, f | LineFlag.isLineTooLong, c < 0 ? end : i + c)
+      this.sink(chunk, i, end, ++this.lineCount, f | LineFlag.isLineTooLong, c < 0 ? end : i + c, this.context as never)
     } else {
-      this.sink(chunk, i, j, ++this.lineCount, flags, cut < 0 ? j : cut)
+      this.sink(chunk, i, j, ++this.lineCount, flags, cut < 0 ? j : cut, this.context as never)
     }
   }
 
@@ -236,7 +243,7 @@ export class LineReader {
 
   private flush(): void {
     const end = this.pending
-    this.sink(this.buf ?? EMPTY, 0, end, ++this.lineCount, this.pendingFlags, this.pendingCut < 0 ? end : this.pendingCut)
+    this.sink(this.buf ?? EMPTY, 0, end, ++this.lineCount, this.pendingFlags, this.pendingCut < 0 ? end : this.pendingCut, this.context as never)
     this.pending = 0
     this.pendingFlags = 0
     this.pendingCut = -1
