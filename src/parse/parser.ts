@@ -54,6 +54,49 @@ export function classifyKey(s: Uint8Array, from: number, to: number): number {
   }
 }
 
+/** Four bytes at `at`, little-endian, with 0x20 set in each (ASCII letters lowercased). */
+function lower4(s: Uint8Array, at: number): number {
+  return (s[at] | (s[at + 1] << 8) | (s[at + 2] << 16) | (s[at + 3] << 24) | 0x20202020) >>> 0
+}
+
+/** `word` (4 chars) as {@link lower4} reads it. */
+function word4(word: string): number {
+  return (word.charCodeAt(0) | (word.charCodeAt(1) << 8) | (word.charCodeAt(2) << 16) | (word.charCodeAt(3) << 24)) >>> 0
+}
+
+const DISA = word4('disa')
+const LLOW = word4('llow')
+const ALLO = word4('allo')
+const USER = word4('user')
+const _AGE = word4('-age')
+const SITE = word4('site')
+const MAP_ = word4('map:')
+
+/** Length of the key of each KeyKind when spelled out (see {@link spelledKey}). */
+const KEY_LENGTH = [0, 10, 5, 8, 7, 0]
+
+/**
+ * The kind of the line `s[from, to)` when it starts with `disallow`,
+ * `allow`, `user-agent` or `sitemap` (any case) right followed by `:`, else
+ * KeyKind.Unknown (then the general path finds the key). Comparing with
+ * 0x20 set in every byte is exact here: a line holds no CR, the only other
+ * byte that maps onto `-`.
+ */
+export function spelledKey(s: Uint8Array, from: number, to: number): number {
+  const n = to - from
+  if (n < 6) return KeyKind.Unknown
+  const w = lower4(s, from)
+  if (w === DISA) return n > 8 && lower4(s, from + 4) === LLOW && s[from + 8] === 58 ? KeyKind.Disallow : KeyKind.Unknown
+  if (w === ALLO) return (s[from + 4] | 0x20) === 119 && s[from + 5] === 58 ? KeyKind.Allow : KeyKind.Unknown
+  if (w === USER) {
+    return n > 10 && lower4(s, from + 4) === _AGE && (s[from + 8] | 0x20) === 110 && (s[from + 9] | 0x20) === 116 && s[from + 10] === 58
+      ? KeyKind.UserAgent
+      : KeyKind.Unknown
+  }
+  if (w === SITE) return n > 7 && (lower4(s, from + 4) & 0xffffff) === (MAP_ & 0xffffff) && s[from + 7] === 58 ? KeyKind.Sitemap : KeyKind.Unknown
+  return KeyKind.Unknown
+}
+
 /** The misspellings of `disallow` the reference accepts. */
 const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'] as const
 
@@ -84,11 +127,15 @@ export function parseLine(
     handler.lineEnd?.(lineNumber, flags, raw, lineStart, lineEnd)
     return
   }
-  let sep = -1
-  for (let i = start; i < end; i++) {
-    if (raw[i] === 58) {
-      sep = i
-      break
+  // The usual lines start with a key spelled out and a colon: found at once.
+  let kind = spelledKey(raw, start, end)
+  let sep = kind === KeyKind.Unknown ? -1 : start + KEY_LENGTH[kind]
+  if (sep < 0) {
+    for (let i = start; i < end; i++) {
+      if (raw[i] === 58) {
+        sep = i
+        break
+      }
     }
   }
   if (sep < 0) {
@@ -127,7 +174,7 @@ export function parseLine(
   let valStart = sep + 1
   while (valStart < end && isSpace(raw[valStart])) valStart++
   flags |= LineFlag.hasDirective
-  const kind = classifyKey(raw, start, keyEnd)
+  if (kind === KeyKind.Unknown) kind = classifyKey(raw, start, keyEnd)
   if (kind & KeyKind.TypoFlag) flags |= LineFlag.isAcceptableTypo
   const type = kind & KeyKind.KindMask
   if (type === KeyKind.UserAgent) handler.userAgent(lineNumber, raw, valStart, end)
