@@ -46,6 +46,55 @@ export function escapePatternBytes(src: Uint8Array): Uint8Array {
   return dst
 }
 
+/** Longest escaped value: one line of 16,663 bytes, each byte escaped to three. */
+const MAX_ESCAPED = 3 * 16_663
+
+/**
+ * Where {@link escapeRange} writes: the parser's one scratch buffer for
+ * escaped values (valid until the next call; it grows to at most
+ * MAX_ESCAPED bytes, one line escaped, and stays that size).
+ */
+export const escaped = { bytes: new Uint8Array(256) }
+
+/**
+ * Escapes `src[start, end)` into `escaped.bytes` and returns the length, or
+ * -1 when escaping changes nothing (then use the range itself). No
+ * allocation per call.
+ */
+export function escapeRange(src: Uint8Array, start: number, end: number): number {
+  let extra = 0
+  let capitalize = false
+  for (let i = start; i < end; i++) {
+    const b = src[i]
+    if (b === 37 && i + 2 < end && isHex(src[i + 1]) && isHex(src[i + 2])) {
+      if (src[i + 1] >= 97 || src[i + 2] >= 97) capitalize = true
+      i += 2
+    } else if (b >= 0x80) {
+      extra += 2
+    }
+  }
+  if (extra === 0 && !capitalize) return -1
+  const n = end - start + extra
+  if (escaped.bytes.length < n) escaped.bytes = new Uint8Array(Math.max(n, Math.min(MAX_ESCAPED, escaped.bytes.length * 2)))
+  const dst = escaped.bytes
+  let j = 0
+  for (let i = start; i < end; i++) {
+    const b = src[i]
+    if (b === 37 && i + 2 < end && isHex(src[i + 1]) && isHex(src[i + 2])) {
+      dst[j++] = 37
+      dst[j++] = upper(src[++i])
+      dst[j++] = upper(src[++i])
+    } else if (b >= 0x80) {
+      dst[j++] = 37
+      dst[j++] = HEX.charCodeAt(b >> 4)
+      dst[j++] = HEX.charCodeAt(b & 15)
+    } else {
+      dst[j++] = b
+    }
+  }
+  return j
+}
+
 function upper(b: number): number {
   return b >= 97 && b <= 122 ? b - 32 : b
 }

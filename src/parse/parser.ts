@@ -10,7 +10,7 @@
  * with the reference's accepted typos.
  */
 import { isSpace } from './ascii.js'
-import { escapePatternBytes } from './escape.js'
+import { escaped, escapeRange } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { LINE_HAS_PERCENT, LineReader, type LineSink } from './reader.js'
 import { describeValue, RobotsInputError } from '../errors.js'
@@ -185,9 +185,12 @@ export function parseLine(
     let from = valStart
     let to = end
     if (!clean) {
-      bytes = escapePatternBytes(raw.subarray(valStart, end))
-      from = 0
-      to = bytes.length
+      const n = escapeRange(raw, valStart, end)
+      if (n >= 0) {
+        bytes = escaped.bytes
+        from = 0
+        to = n
+      }
     }
     if (type === KeyKind.Allow) handler.allow(lineNumber, bytes, from, to)
     else if (type === KeyKind.Disallow) handler.disallow(lineNumber, bytes, from, to)

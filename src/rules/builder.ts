@@ -87,7 +87,7 @@ class Scratch {
     this.diagnostics.reset(SCRATCH_KEEP)
     if (this.nameSpans.length > 2048) this.nameSpans = new Int32Array(32)
     if (this.nameTable.length > 2048) this.nameTable = new Int32Array(32)
-    else this.nameTable.fill(0)
+    else if (this.nameCount > 0) this.nameTable.fill(0)
     this.nameCount = 0
     this.extensionCount = 0
   }
