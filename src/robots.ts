@@ -266,6 +266,6 @@ export function engineOptionsOf(options: ParseOptions): EngineOptions {
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): Robots {
   const o = checkParseOptions(options)
   const builder = new RobotsBuilder()
-  const reader = parseWith(input, builder, o.limit)
+  const reader = parseWith(input, builder, o.limit, builder)
   return robotsFrom(builder, reader, o)
 }

@@ -19,7 +19,7 @@
  * its error rejects the promise as is.
  */
 import { RobotsInputError } from './errors.js'
-import { createParser } from './parse/parser.js'
+import { readerFor } from './parse/parser.js'
 import { RobotsBuilder } from './rules/builder.js'
 import { checkParseOptions, robotsFrom, type ParseOptions, type Robots } from './robots.js'
 import type { LineReader } from './parse/reader.js'
@@ -273,7 +273,7 @@ export async function parseRobotsStream(source: ByteSource, options: StreamParse
   checkParseOptions(options, 'parseRobotsStream')
   const signal = checkSignal(options.signal)
   const builder = new RobotsBuilder()
-  const reader = createParser(builder, options.limit)
+  const reader = readerFor(builder, options.limit, builder)
   await pump(source, reader, signal)
   return robotsFrom(builder, reader, options)
 }

@@ -32,6 +32,19 @@ export const MAX_LINE_BYTES = 2083 * 8 - 1
  */
 export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, flags: number, contentEnd: number, context?: never) => void
 
+/**
+ * A handler's own fast path for the lines it sees most (RobotsBuilder's
+ * allow/disallow lines): `fastLine` is offered each line that starts at
+ * `bytes[start]` with nothing pending, and either takes the whole line
+ * (reads it to its LF or CR, handles it exactly as the general path would,
+ * and returns that terminator's offset) or declines (-1: the line goes the
+ * general way). It must decline a line that does not end before `limit`
+ * (the end of the bytes in hand) or is longer than MAX_LINE_BYTES.
+ */
+export interface LineFastPath {
+  fastLine(bytes: Uint8Array, start: number, limit: number, lineNumber: number): number
+}
+
 /** Summary bit (not a reference flag): the line holds a '%'. */
 export const LINE_HAS_PERCENT = 1 << 15
 
@@ -95,6 +108,7 @@ export class LineReader {
   private readonly sink: LineSink
   /** Passed to every sink call (the parser's handler): one sink function serves every reader, so the call stays monomorphic. */
   private readonly context: unknown
+  private readonly fast: LineFastPath | null
   private readonly limit: number
   /** Holds a line that spans chunks; allocated on first need. */
   private buf: Uint8Array | null = null
@@ -106,14 +120,15 @@ export class LineReader {
   private ended = false
 
   /**
-   * `sink` receives each line, with `context` as its last argument. A sink
-   * that is not a function is a RobotsInputError; a bad limit a
-   * RobotsLimitError.
+   * `sink` receives each line, with `context` as its last argument; `fast`
+   * (the library's own handlers only) may take lines first. A sink that is
+   * not a function is a RobotsInputError; a bad limit a RobotsLimitError.
    */
-  constructor(sink: LineSink, limit?: number, context?: unknown) {
+  constructor(sink: LineSink, limit?: number, context?: unknown, fast: LineFastPath | null = null) {
     if (typeof sink !== 'function') throw new RobotsInputError(`LineReader takes a sink function, got ${describeValue(sink)}`)
     this.sink = sink
     this.context = context
+    this.fast = fast
     this.limit = checkLimit(limit)
   }
 
@@ -160,7 +175,17 @@ export class LineReader {
       }
     }
     // One pass per byte: find the line's end and summarise its bytes.
+    const fast = this.fast
     while (i < n) {
+      if (fast !== null && this.pending === 0) {
+        const end = fast.fastLine(chunk, i, n, this.lineCount + 1)
+        if (end >= 0) {
+          this.lineCount++
+          this.lastWasCR = chunk[end] === 13
+          i = end + 1
+          continue
+        }
+      }
       let j = i
       let b = 10
       let flags = 0

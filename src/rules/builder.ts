@@ -12,7 +12,9 @@ import { DiagnosticWriter } from './diagnostics.js'
 import { readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
-import { LineFlag, type ParseHandler } from '../parse/handler.js'
+import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
+import { KEY_LENGTH, spelledKey } from '../parse/keys.js'
+import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
@@ -113,7 +115,7 @@ export interface ReadInfo {
 }
 
 /** Builds the compact form of one body; feed it to the parser, then `finish` it once. */
-export class RobotsBuilder implements ParseHandler {
+export class RobotsBuilder implements ParseHandler, LineFastPath {
   private s: Scratch | null = acquire()
   private inGroup = false
   private sawContent = false
@@ -201,6 +203,86 @@ export class RobotsBuilder implements ParseHandler {
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
+
+  /**
+   * The fast path for `Allow:` and `Disallow:` lines inside a group (the
+   * bulk of every file; parse/reader.ts LineFastPath): one pass over the
+   * line finds its end, copies the pattern into the scratch and records
+   * what the reader's summary would (`#`, `$`), then the rule and the line
+   * end are handled as below. It takes only lines that start with the key
+   * spelled out and its colon, hold printable ASCII, tabs, `#` comments and
+   * no `%` in the value, and end before `limit` within MAX_LINE_BYTES; it
+   * declines every other line (-1), which then goes the general way.
+   *
+   * COPY: this repeats, for the lines it takes, the reader's line end and
+   * cut (parse/reader.ts), parseLine's whitespace rules (parse/parser.ts)
+   * and `rule()` below. test/rules/fast-line.test.ts runs one data suite
+   * through both paths (whole bodies against byte-by-byte streams, where
+   * no line is whole in a chunk).
+   */
+  fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
+    if (!this.inGroup) return -1
+    const kind = spelledKey(b, i, limit)
+    if (kind !== KeyKind.Allow && kind !== KeyKind.Disallow) return -1
+    // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
+    const stop = Math.min(limit, i + MAX_LINE_BYTES + 1)
+    let j = i + KEY_LENGTH[kind] + 1
+    // Whitespace after the colon (the other whitespace bytes are controls: the general path).
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    const s = this.scratch()
+    const p = s.patterns
+    p.reserve(Math.min(stop - j, MAX_LINE_BYTES))
+    const out = p.bytes
+    const valueStart = p.length
+    let at = valueStart
+    // The value's end without trailing whitespace.
+    let keep = valueStart
+    let flags = LineFlag.hasDirective
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 37 && x < 127) {
+        out[at++] = x
+        keep = at
+        continue
+      }
+      if (x === 32 || x === 9) {
+        out[at++] = x
+        continue
+      }
+      if (x === 33 || x === 34 || x === 36) {
+        // '!', '"', '$'
+        out[at++] = x
+        keep = at
+        if (x === 36) flags |= LineFlag.hasDollar
+        continue
+      }
+      if (x === 10 || x === 13) break
+      if (x !== 35) return -1 // '%', a control or NUL, a non-ASCII byte
+      // A comment: the rest of the line is only summarised.
+      flags |= LineFlag.hasComment
+      for (j++; j < stop; j++) {
+        const y = b[j]
+        if (y > 31 && y < 127) {
+          if (y === 36) flags |= LineFlag.hasDollar
+          continue
+        }
+        if (y === 10 || y === 13) break
+        if (y !== 9) return -1
+      }
+      break
+    }
+    if (j >= stop) return -1
+    // rule(), for the pattern now in the scratch.
+    const n = keep - valueStart
+    if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add('pattern-start', line, out, valueStart, keep)
+    this.ruleLine = line
+    this.ruleStart = valueStart
+    p.length = keep
+    s.events.add(kind === KeyKind.Allow ? EventType.Allow : EventType.Disallow, line, n)
+    this.lineEnd(line, flags, b, i, j)
+    return j
+  }
+  // END COPY
 
   /**
    * Ends the build with the reader's figures (a body cut at the limit gets

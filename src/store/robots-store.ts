@@ -179,7 +179,7 @@ export class RobotsStore {
     const k = storeKey(key, 'RobotsStore.set')
     const input = toBytes(body)
     const builder = new RobotsBuilder()
-    const reader = parseWith(input, builder, this.limit)
+    const reader = parseWith(input, builder, this.limit, builder)
     const size = builder.complete(reader)
     this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at))
   }

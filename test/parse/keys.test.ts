@@ -1,7 +1,7 @@
 /** The parser's fast path for spelled-out keys agrees with the general one (first colon, classifyKey). */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { classifyKey, spelledKey } from '../../src/parse/parser.js'
+import { classifyKey, spelledKey } from '../../src/parse/keys.js'
 import { KeyKind } from '../../src/parse/handler.js'
 
 const enc = new TextEncoder()

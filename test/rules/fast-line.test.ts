@@ -1,0 +1,86 @@
+/**
+ * The builder's fast path for allow/disallow lines (RobotsBuilder.fastLine)
+ * against the general path: a body parsed whole (the fast path takes every
+ * line it can) must give the same form, byte for byte, as the same body fed
+ * one byte at a time (no line is ever whole in a chunk, so every line goes
+ * the general way) and as chunks split at random.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseRobots, parseRobotsStream } from '../../src/index.js'
+import { MAX_LINE_BYTES } from '../../src/parse/reader.js'
+import { asyncChunks, fixedChunks, randomOffsets, splitAt } from '../support/core-helpers.js'
+import { prng } from '../support/prng.mjs'
+
+const enc = new TextEncoder()
+
+/** Pieces that sit on the fast path's boundaries. */
+const KEYS = ['Disallow:', 'disallow:', 'DISALLOW:', 'Allow:', 'allow:', 'Disallow :', ' Disallow:', 'Disallow', 'Dissallow:', 'Allowance:', 'User-agent:', 'Sitemap:', '']
+const VALUE = ['/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x', '/p?q=1&r', '\u0001']
+const END = ['\n', '\r\n', '\r', '']
+
+function body(rand: () => number, lines: number): Uint8Array {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]
+  let text = rand() < 0.3 ? '' : 'User-agent: *\n'
+  for (let i = 0; i < lines; i++) {
+    let value = ''
+    const parts = Math.floor(rand() * 5)
+    for (let k = 0; k < parts; k++) value += pick(VALUE)
+    text += pick(KEYS) + (rand() < 0.7 ? ' ' : '') + value + pick(END)
+  }
+  return enc.encode(text)
+}
+
+async function streamed(bytes: Uint8Array, chunks: Uint8Array[]): Promise<Uint8Array> {
+  const r = await parseRobotsStream(asyncChunks(chunks))
+  expect(r.bytesRead).toBe(bytes.length)
+  return r.toBytes()
+}
+
+describe('fast path = general path (RobotsBuilder.fastLine)', () => {
+  it('random bodies of boundary pieces: whole = byte by byte = random chunks (seeded)', async () => {
+    const rand = prng(77)
+    for (let round = 0; round < 400; round++) {
+      const bytes = body(rand, 1 + Math.floor(rand() * 12))
+      const whole = parseRobots(bytes).toBytes()
+      expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), new TextDecoder().decode(bytes)).toBe(true)
+      expect(Buffer.from(await streamed(bytes, splitAt(bytes, randomOffsets(bytes.length, 3, rand)))).equals(whole)).toBe(true)
+    }
+  })
+
+  it('lines of MAX_LINE_BYTES and one more, with and without a comment', async () => {
+    for (const extra of [-1, 0, 1, 2]) {
+      for (const tail of ['', '#c']) {
+        const key = 'Disallow: '
+        const value = '/' + 'a'.repeat(MAX_LINE_BYTES - key.length - 1 - tail.length + extra)
+        const bytes = enc.encode(`User-agent: *\n${key}${value}${tail}\nAllow: /b\n`)
+        const whole = parseRobots(bytes).toBytes()
+        expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), `extra ${extra} tail ${tail}`).toBe(true)
+      }
+    }
+  })
+
+  it('a rule line cut by the parsing limit', async () => {
+    const head = 'User-agent: *\n' + '#'.repeat(512_000 - 30) + '\n'
+    for (let k = 0; k < 20; k++) {
+      const bytes = enc.encode(head + 'x'.repeat(k) + '\nDisallow: /secret/path\nAllow: /x\n')
+      const whole = parseRobots(bytes).toBytes()
+      const r = await parseRobotsStream(asyncChunks(fixedChunks(bytes, 4096)))
+      expect(Buffer.from(r.toBytes()).equals(whole), `k ${k}`).toBe(true)
+    }
+  })
+
+  it('fast-check: any printable-ASCII, tab and comment value under either key (seeded)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.constantFrom('Disallow:', 'Allow:', 'disallow:'), fc.string({ maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 6 }),
+        async (lines) => {
+          const bytes = enc.encode('User-agent: a\n' + lines.map(([k, v, e]) => k + v + e).join(''))
+          const whole = parseRobots(bytes).toBytes()
+          expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole)).toBe(true)
+        },
+      ),
+      { seed: 12, numRuns: 500 },
+    )
+  })
+})
