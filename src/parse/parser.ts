@@ -146,9 +146,22 @@ export function readerFor(handler: ParseHandler, limit?: number, fast: LineFastP
 
 const encoder = new TextEncoder()
 
-/** Bytes of a string or byte input; a RobotsInputError (ERR_INPUT) for any other type. */
+/** Bytes a short string body is encoded into (each UTF-16 unit takes at most 3 bytes). */
+const STRING_SCRATCH_BYTES = 64 * 1024
+let stringScratch: Uint8Array | null = null
+
+/**
+ * Bytes of a string or byte input; a RobotsInputError (ERR_INPUT) for any
+ * other type. A string of up to 21,845 chars is encoded into one reusable
+ * 64 KiB buffer (encodeInto: no allocation, and faster): the result is then
+ * valid only until the next call, so parse it at once.
+ */
 export function toBytes(input: string | Uint8Array): Uint8Array {
-  if (typeof input === 'string') return encoder.encode(input)
+  if (typeof input === 'string') {
+    if (input.length * 3 > STRING_SCRATCH_BYTES) return encoder.encode(input)
+    const scratch = (stringScratch ??= new Uint8Array(STRING_SCRATCH_BYTES))
+    return scratch.subarray(0, encoder.encodeInto(input, scratch).written)
+  }
   if (input instanceof Uint8Array) return input
   throw new RobotsInputError(`robots.txt input must be a string or a Uint8Array, got ${describeValue(input)}`)
 }
