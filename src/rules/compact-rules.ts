@@ -147,23 +147,7 @@ export class CompactRules {
    * token), or -1. Names are distinct, so at most one matches.
    */
   nameIndexOf(token: string): number {
-    const b = this.bytes
-    let at = readU32(b, Header.NamesStart)
-    const end = readU32(b, Header.ExtensionsStart)
-    const n = token.length
-    for (let i = 0; at < end; i++) {
-      let len = 0
-      let scale = 1
-      let byte: number
-      do {
-        byte = b[at++]
-        len += (byte & 0x7f) * scale
-        scale *= 128
-      } while (byte >= 0x80)
-      if (len === n && sameLower(token, b, at)) return i
-      at += len
-    }
-    return -1
+    return nameIndexIn(this.bytes, 0, token)
   }
 
   /** 1 per name index equal to one of `tokens` (ASCII-case-insensitively, whole token). */
@@ -205,6 +189,30 @@ export class CompactRules {
   get truncated(): boolean {
     return (this.bytes[Header.Flags] & FormFlag.Truncated) !== 0
   }
+}
+
+/**
+ * The index of the name equal to `token` in the form at `b[form…]`
+ * (ASCII-case-insensitively, whole token), or -1: `nameIndexOf` for a form
+ * inside a larger buffer (a store's arena), without a view.
+ */
+export function nameIndexIn(b: Uint8Array, form: number, token: string): number {
+  let at = form + readU32(b, form + Header.NamesStart)
+  const end = form + readU32(b, form + Header.ExtensionsStart)
+  const n = token.length
+  for (let i = 0; at < end; i++) {
+    let len = 0
+    let scale = 1
+    let byte: number
+    do {
+      byte = b[at++]
+      len += (byte & 0x7f) * scale
+      scale *= 128
+    } while (byte >= 0x80)
+    if (len === n && sameLower(token, b, at)) return i
+    at += len
+  }
+  return -1
 }
 
 /** `token` (a string) equals `b[at, at + token.length)` with ASCII letters of the token lowercased. */

@@ -31,20 +31,20 @@
 import { AgentMatcher } from '../match/matcher.js'
 import { checkEngineOptions, type EngineOptions } from '../match/engine.js'
 import { compileMatcher, engineOptionsOf, parseRobots, Robots } from '../robots.js'
-import { CompactRules } from '../rules/compact-rules.js'
+import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
 import { parseWith, toBytes } from '../parse/parser.js'
 import { checkLimit } from '../parse/reader.js'
-import { tokensSelection, tokenSelection, type SelectionKey } from '../agent-cache.js'
+import { tokensSelection, type SelectionKey } from '../agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
-import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
+import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
 import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
 import { encodeBundle, loadBundle } from './bundle.js'
 import { hashKey, KeyIndex, type KeySource } from './key-index.js'
-import { fastOrigin, keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './keys.js'
+import { fastOrigin, keyBytes, MAX_KEY_BYTES, OriginOut, slowOrigin, storeKey, type KeyParts } from './keys.js'
 import type { Explanation } from '../match/matcher.js'
 
 /** Options of a {@link RobotsStore}. */
@@ -106,12 +106,13 @@ const COMPACT_MIN_GARBAGE = 1024 * 1024
 /** Selection indices below this make numeric matcher keys (`id * 2^21 + selection + 1`); others a string key. */
 const NUMERIC_SELECTIONS = 2 ** 21 - 1
 
-/** A compiled matcher in the LRU, with the generation of the entry it was compiled for. */
+/** A compiled matcher in the LRU, with the generation of the entry it was compiled for and its size when last measured. */
 interface Compiled {
   matcher: AgentMatcher
   gen: number
+  size: number
 }
-const COMPILED_FIELDS = 2
+const COMPILED_FIELDS = 3
 /** Fields of a RobotsStore, for its memory cost. */
 const STORE_FIELDS = 16
 
@@ -139,7 +140,7 @@ export class RobotsStore {
   private disallowAllMatcher: AgentMatcher | undefined
   /** Scratch for a URL's key bytes and its host range. */
   private readonly keyBuf = new Uint8Array(MAX_KEY_BYTES)
-  private readonly range = new Int32Array(2)
+  private readonly range = new Int32Array(OriginOut.Size)
 
   /**
    * Options are checked here: a budget that is not a number >= 0 is a
@@ -296,8 +297,8 @@ export class RobotsStore {
       }
       n = writeKey(parts, buf, range)
     }
-    const id = this.index.find(buf, 0, n)
-    return id >= 0 ? id : this.index.find(buf, range[0], range[1])
+    const id = this.index.find(buf, 0, n, range[OriginOut.OriginHash] >>> 0)
+    return id >= 0 ? id : this.index.find(buf, range[OriginOut.HostStart], range[OriginOut.HostEnd], range[OriginOut.HostHash] >>> 0)
   }
 
   /**
@@ -324,24 +325,35 @@ export class RobotsStore {
     const kind = this.kindChecked(id)
     if (kind === EntryKind.Unavailable) return this.outcomeMatcher(true, agent)
     if (kind === EntryKind.Unreachable) return this.outcomeMatcher(false, agent)
-    const rules = new CompactRules(this.formOf(id))
+    // The selection, read from the form where it lies (no view made on a hit).
+    const e = this.entries
+    const base = id * Entry.Width
+    const shared = kind === EntryKind.Shared
+    const data = shared ? this.shared.get(id)! : this.arena.chunks[e[base + Entry.Chunk]]
+    const formAt = shared ? 0 : e[base + Entry.Offset] + e[base + Entry.KeyLength]
     let sel: SelectionKey
-    if (typeof agent === 'string') sel = tokenSelection(rules, agent)
+    if (typeof agent === 'string') sel = nameIndexIn(data, formAt, agent)
     else {
       checkAgent(agent)
-      sel = agent.length === 1 ? tokenSelection(rules, agent[0]) : tokensSelection(rules, agent)
+      sel = agent.length === 1 ? nameIndexIn(data, formAt, agent[0]) : tokensSelection(new CompactRules(this.formOf(id)), agent)
     }
     const key = typeof sel === 'number' && sel < NUMERIC_SELECTIONS ? id * (NUMERIC_SELECTIONS + 1) + sel + 1 : `${id}:${sel}`
-    const gen = this.entries[id * Entry.Width + Entry.Gen]
+    const gen = e[base + Entry.Gen]
     const lru = this.matchers
     const hit = lru.get(key)
     if (hit !== undefined && hit.gen === gen) {
-      lru.resize(key, compiledBytes(key, hit.matcher))
+      // Re-measured on use (matchers grow as they compile states); the LRU is told only of a change.
+      const size = hit.matcher.memoryUsage()
+      if (size !== hit.size) {
+        hit.size = size
+        lru.resize(key, compiledBytes(key, size))
+      }
       return hit.matcher
     }
-    const matcher = compileMatcher(rules, typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
+    const matcher = compileMatcher(new CompactRules(this.formOf(id)), typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
     this.compiles++
-    lru.set(key, { matcher, gen }, compiledBytes(key, matcher))
+    const size = matcher.memoryUsage()
+    lru.set(key, { matcher, gen, size }, compiledBytes(key, size))
     return matcher
   }
 
@@ -631,17 +643,19 @@ function checkAgent(agent: unknown): void {
   throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)
 }
 
-/** An LRU entry's size: the matcher, its record and key (src/memory.ts). */
-function compiledBytes(key: number | string, m: AgentMatcher): number {
-  return BYTE_LRU_ENTRY_BYTES + objectBytes(COMPILED_FIELDS) + (typeof key === 'string' ? 16 + key.length : 0) + m.memoryUsage()
+/** An LRU entry's size: the matcher (`matcherBytes`), its record and key (src/memory.ts). */
+function compiledBytes(key: number | string, matcherBytes: number): number {
+  return BYTE_LRU_ENTRY_BYTES + objectBytes(COMPILED_FIELDS) + (typeof key === 'string' ? stringBytes(key) : 0) + matcherBytes
 }
 
-/** Writes a key's bytes into `out` with its host range; returns its length. */
+/** Writes a key's bytes into `out` with its host range and hashes (as fastOrigin does); returns its length. */
 function writeKey(parts: KeyParts, out: Uint8Array, range: Int32Array): number {
   const key = parts.key
   for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i)
-  range[0] = parts.hostStart
-  range[1] = parts.hostEnd
+  range[OriginOut.HostStart] = parts.hostStart
+  range[OriginOut.HostEnd] = parts.hostEnd
+  range[OriginOut.OriginHash] = hashKey(out, 0, key.length)
+  range[OriginOut.HostHash] = hashKey(out, parts.hostStart, parts.hostEnd)
   return key.length
 }
 

@@ -1,7 +1,8 @@
 /** Store keys: a URL's key bytes from the fast path are the URL parser's origin, whenever the fast path takes the URL. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fastOrigin, MAX_KEY_BYTES, slowOrigin, storeKey } from '../../src/store/keys.js'
+import { fastOrigin, MAX_KEY_BYTES, OriginOut, slowOrigin, storeKey } from '../../src/store/keys.js'
+import { hashKey } from '../../src/store/key-index.js'
 
 const enc = new TextEncoder()
 
@@ -16,7 +17,7 @@ describe('store keys', () => {
       fc.property(scheme, fc.array(hostPiece, { maxLength: 6 }), port, rest, (s, host, p, r) => {
         const url = s + host.join('') + p + r
         const out = new Uint8Array(MAX_KEY_BYTES)
-        const range = new Int32Array(2)
+        const range = new Int32Array(OriginOut.Size)
         for (const input of [url, enc.encode(url)]) {
           const n = fastOrigin(input, 0, input.length, out, range)
           if (n <= 0) continue
@@ -25,6 +26,8 @@ describe('store keys', () => {
           expect(slow, url).not.toBeNull()
           expect(new TextDecoder().decode(out.subarray(0, n)), url).toBe(slow!.key)
           expect([range[0], range[1]], url).toEqual([slow!.hostStart, slow!.hostEnd])
+          expect(range[OriginOut.OriginHash] >>> 0).toBe(hashKey(out, 0, n))
+          expect(range[OriginOut.HostHash] >>> 0).toBe(hashKey(out, range[0], range[1]))
         }
       }),
       { seed: 41, numRuns: 30_000 },
