@@ -187,8 +187,8 @@ export class RobotsCache {
    */
   async isAllowed(url: string | URL, agent: string): Promise<boolean> {
     const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
-    // The store holds the origin's rules unless another fetch evicted them meanwhile.
-    if (this.store.has(lookup.origin)) return this.store.isAllowed(url, agent)
+    // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
+    if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)
     return lookup.robots.agent(agent).isAllowed(typeof url === 'string' ? url : url.href)
   }
 

@@ -19,7 +19,9 @@
  *   entry's user-agent names the agent's tokens equal, see agent-cache.ts)
  *   and kept in a byte-budget LRU (`matcherBudget`; the core's ByteLru), so
  *   hot hosts stay compiled and cold ones drop back to their form. A
- *   matcher's size is measured again each time it is used.
+ *   matcher's size is measured again each time it is used. The last matcher
+ *   too large for the budget on its own is kept aside, so that an entry
+ *   used again and again does not compile each time.
  * - **Bundles.** `toBytes()` writes the entries as one buffer and
  *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
  *   keeping the buffer (zero copy): store/bundle.ts.
@@ -89,7 +91,7 @@ export interface RobotsStoreStats {
   liveBytes: number
   /** Bytes of holes left by deleted and replaced entries. */
   garbageBytes: number
-  /** Compiled matchers kept, and their bytes. */
+  /** Compiled matchers kept (in the LRU, and one too large for it), and their bytes. */
   matchers: number
   matcherBytes: number
   /** Matchers compiled, and dropped to stay within `matcherBudget`, so far. */
@@ -135,6 +137,9 @@ export class RobotsStore {
   private readonly limit: number
   private readonly budget: number
   private compiles = 0
+  /** The last matcher that did not fit in `matcherBudget` on its own, and its key (see `matcher`). */
+  private spillKey: number | string = -1
+  private spill: Compiled | undefined
   /** Outcome matchers (allow all, disallow all), one per store. */
   private allowAllMatcher: AgentMatcher | undefined
   private disallowAllMatcher: AgentMatcher | undefined
@@ -340,7 +345,7 @@ export class RobotsStore {
     const key = typeof sel === 'number' && sel < NUMERIC_SELECTIONS ? id * (NUMERIC_SELECTIONS + 1) + sel + 1 : `${id}:${sel}`
     const gen = e[base + Entry.Gen]
     const lru = this.matchers
-    const hit = lru.get(key)
+    const hit = lru.get(key) ?? (this.spillKey === key ? this.spill : undefined)
     if (hit !== undefined && hit.gen === gen) {
       // Re-measured on use (matchers grow as they compile states); the LRU is told only of a change.
       const size = hit.matcher.memoryUsage()
@@ -353,7 +358,14 @@ export class RobotsStore {
     const matcher = compileMatcher(new CompactRules(this.formOf(id)), typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
     this.compiles++
     const size = matcher.memoryUsage()
-    lru.set(key, { matcher, gen, size }, compiledBytes(key, size))
+    const compiled: Compiled = { matcher, gen, size }
+    // A matcher too large for the whole budget is kept aside, alone: the next use of that entry does not compile again.
+    if (lru.set(key, compiled, compiledBytes(key, size))) {
+      if (this.spillKey === key) this.spill = undefined
+    } else {
+      this.spillKey = key
+      this.spill = compiled
+    }
     return matcher
   }
 
@@ -388,6 +400,7 @@ export class RobotsStore {
     bytes += 2 * TYPED_ARRAY_BYTES + this.keyBuf.byteLength + this.range.byteLength + 8 * this.free.length
     bytes += MAP_BYTES + this.shared.size * MAP_ENTRY_BYTES
     for (const form of this.shared.values()) bytes += typedArrayBytes(form)
+    if (this.spill !== undefined) bytes += compiledBytes(this.spillKey, this.spill.matcher.memoryUsage())
     return bytes + this.matchers.bytes + 3 * TYPED_ARRAY_BYTES + 24 * this.matchers.size + MAP_BYTES
   }
 
@@ -397,8 +410,8 @@ export class RobotsStore {
       entries: this.count,
       liveBytes: this.arena.used - this.arena.garbage,
       garbageBytes: this.arena.garbage,
-      matchers: this.matchers.size,
-      matcherBytes: this.matchers.bytes,
+      matchers: this.matchers.size + (this.spill === undefined ? 0 : 1),
+      matcherBytes: this.matchers.bytes + (this.spill === undefined ? 0 : compiledBytes(this.spillKey, this.spill.size)),
       compiles: this.compiles,
       evictions: this.matchers.evictions,
     }
@@ -424,6 +437,7 @@ export class RobotsStore {
     this.arena = next
     // Compiled matchers may view the old chunks: drop them so the old chunks can go.
     this.matchers.clear()
+    this.spill = undefined
   }
 
   /**

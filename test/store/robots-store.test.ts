@@ -188,6 +188,25 @@ describe('RobotsStore: memory', () => {
     expect(s.memoryUsage()).toBeGreaterThan(st.liveBytes + st.matcherBytes)
   })
 
+  it('a matcher too large for matcherBudget on its own is kept aside, alone: compiled once, not per look-up', () => {
+    const s = new RobotsStore({ matcherBudget: 64 * 1024 })
+    const big = 'User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /p${i}/*.x$`).join('\n')
+    s.set('big.example', big)
+    s.set('small.example', 'User-agent: *\nDisallow: /s\n')
+    for (let i = 0; i < 50; i++) expect(s.isAllowed(`https://big.example/p${i}/a.x`, 'bot')).toBe(false)
+    expect(s.stats().compiles).toBe(1)
+    expect(s.stats().matchers).toBe(1)
+    // Another entry's matcher (which fits) leaves it aside; a third large one takes its place.
+    expect(s.isAllowed('https://small.example/s', 'bot')).toBe(false)
+    expect(s.isAllowed('https://big.example/p1/a.x', 'bot')).toBe(false)
+    expect(s.stats().compiles).toBe(2)
+    s.set('big2.example', big + '\nDisallow: /z')
+    expect(s.isAllowed('https://big2.example/z', 'bot')).toBe(false)
+    expect(s.isAllowed('https://big.example/p1/a.x', 'bot')).toBe(false)
+    expect(s.stats().compiles).toBe(4)
+    expect(s.stats().matchers).toBeLessThanOrEqual(2)
+  })
+
   it('deleting most entries compacts the arenas; the rest answer as before', () => {
     const s = new RobotsStore()
     const pad = 'p'.repeat(2000)
