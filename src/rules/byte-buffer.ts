@@ -56,12 +56,19 @@ export class VarintReader {
   readonly end: number
   private readonly bytes: Uint8Array
   private readonly what: string
+  private readonly section: string
 
-  constructor(bytes: Uint8Array, at: number, end: number, what: string) {
+  /** `what` and `section` name the reader in its errors (joined only when one is thrown). */
+  constructor(bytes: Uint8Array, at: number, end: number, what: string, section = '') {
     this.bytes = bytes
     this.at = at
     this.end = end
     this.what = what
+    this.section = section
+  }
+
+  private fail(why: string): never {
+    throw new RobotsFormatError('ERR_FORMAT', `${this.what}${this.section ? `: ${this.section}` : ''}: ${why}`)
   }
 
   /** True while bytes are left. */
@@ -74,24 +81,24 @@ export class VarintReader {
     let value = 0
     let scale = 1
     for (let n = 0; n < MAX_VARINT_BYTES; n++) {
-      if (this.at >= this.end) throw new RobotsFormatError('ERR_FORMAT', `${this.what}: truncated varint`)
+      if (this.at >= this.end) this.fail('truncated varint')
       const byte = b[this.at++]
       value += (byte & 0x7f) * scale
       if (byte < 0x80) {
         // One encoding per value: a last byte of 0 after others is an overlong varint.
-        if (byte === 0 && n > 0) throw new RobotsFormatError('ERR_FORMAT', `${this.what}: overlong varint`)
+        if (byte === 0 && n > 0) this.fail('overlong varint')
         return value
       }
       scale *= 128
     }
-    throw new RobotsFormatError('ERR_FORMAT', `${this.what}: varint longer than ${MAX_VARINT_BYTES} bytes`)
+    this.fail(`varint longer than ${MAX_VARINT_BYTES} bytes`)
   }
 
   /** Reads a varint length and skips that many bytes; returns the start of the skipped run (a length past `end` is ERR_FORMAT). */
   readRun(): number {
     const n = this.read()
     const start = this.at
-    if (n > this.end - start) throw new RobotsFormatError('ERR_FORMAT', `${this.what}: length past the end of its section`)
+    if (n > this.end - start) this.fail('length past the end of its section')
     this.at = start + n
     return start
   }

@@ -203,7 +203,7 @@ export function readDiagnostics(form: Uint8Array): Diagnostic[] {
  * (`what` names the caller in a varint's error).
  */
 export function checkDiagnostics(form: Uint8Array, start: number, end: number, maxLine: number, what: string, fail: (why: string) => never): boolean {
-  const r = new VarintReader(form, start, end, `${what}: diagnostics`)
+  const r = new VarintReader(form, start, end, what, 'diagnostics')
   let n = 0
   let last = 0
   let truncated = false

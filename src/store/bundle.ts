@@ -75,9 +75,9 @@ const BUNDLE_TO_KIND = [EntryKind.Robots, EntryKind.Unavailable, EntryKind.Unrea
 export function encodeBundle(store: RobotsStore): Uint8Array {
   let n = 0
   let data = 0
-  store.forEachEntry((key, _kind, form) => {
+  store.forEachEntry((_data, _keyAt, keyLength, _kind, _form, _formAt, formLength) => {
     n++
-    data += key.length + form.length
+    data += keyLength + formLength
   })
   const start = BundleHeader.Size + BUNDLE_RECORD * n
   let out: Uint8Array
@@ -88,17 +88,17 @@ export function encodeBundle(store: RobotsStore): Uint8Array {
   }
   let rec = BundleHeader.Size
   let at = start
-  store.forEachEntry((key, kind, form) => {
-    writeU32(out, rec, key.length)
-    writeU32(out, rec + 4, form.length)
+  store.forEachEntry((src, keyAt, keyLength, kind, form, formAt, formLength) => {
+    writeU32(out, rec, keyLength)
+    writeU32(out, rec + 4, formLength)
     writeU32(out, rec + 8, KIND_TO_BUNDLE[kind])
     rec += BUNDLE_RECORD
-    out.set(key, at)
-    at += key.length
-    if (form.length) {
-      out.set(form, at)
-      sealForm(out, at, form.length)
-      at += form.length
+    for (let i = 0; i < keyLength; i++) out[at + i] = src[keyAt + i]
+    at += keyLength
+    if (formLength) {
+      out.set(form.subarray(formAt, formAt + formLength), at)
+      sealForm(out, at, formLength)
+      at += formLength
     }
   })
   out.set(BUNDLE_MAGIC, 0)

@@ -465,8 +465,15 @@ export class RobotsStore {
     return store
   }
 
-  /** @internal Entry records, for bundles: calls `visit(key, kind, form)` for each entry (form empty for outcomes). */
-  forEachEntry(visit: (key: Uint8Array, kind: number, form: Uint8Array) => void): void {
+  /**
+   * @internal Entry records, for bundles: calls `visit` for each entry with
+   * its key at `data[keyAt, keyAt + keyLength)`, its kind (a shared form is
+   * reported as EntryKind.Robots) and its form at `form[formAt, formAt +
+   * formLength)` (length 0 for outcomes). No view is made per entry.
+   */
+  forEachEntry(
+    visit: (data: Uint8Array, keyAt: number, keyLength: number, kind: number, form: Uint8Array, formAt: number, formLength: number) => void,
+  ): void {
     const e = this.entries
     for (let id = 0; id < this.idCount; id++) {
       const base = id * Entry.Width
@@ -474,10 +481,12 @@ export class RobotsStore {
       if (c < 0) continue
       const chunk = this.arena.chunks[c]
       const at = e[base + Entry.Offset]
-      const keyEnd = at + e[base + Entry.KeyLength]
+      const keyLength = e[base + Entry.KeyLength]
       const kind = this.kindChecked(id)
-      const form = kind === EntryKind.Shared ? this.shared.get(id)! : chunk.subarray(keyEnd, keyEnd + e[base + Entry.FormLength])
-      visit(chunk.subarray(at, keyEnd), kind === EntryKind.Shared ? EntryKind.Robots : kind, form)
+      if (kind === EntryKind.Shared) {
+        const form = this.shared.get(id)!
+        visit(chunk, at, keyLength, EntryKind.Robots, form, 0, form.length)
+      } else visit(chunk, at, keyLength, kind, chunk, at + keyLength, e[base + Entry.FormLength])
     }
   }
 
