@@ -1,5 +1,6 @@
 // Build: ESM and CJS bundles with esbuild, .d.ts with tsc.
-// Entries: index and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
+// Entries: index, internals and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
+// Declarations drop every `@internal` member (stripInternal in tsconfig.json).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -9,9 +10,9 @@ rmSync('dist', { recursive: true, force: true })
 
 const common = { bundle: true, sourcemap: true, target: 'node20', logLevel: 'warning' }
 
-// Core entries (the library and the robots-parser compatibility layer):
+// Core entries (the library, its internals and the robots-parser compatibility layer):
 // platform neutral, so a Node built-in import fails the build.
-for (const entry of ['index', 'compat']) {
+for (const entry of ['index', 'internals', 'compat']) {
   for (const format of ['esm', 'cjs']) {
     await build({
       ...common,

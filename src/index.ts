@@ -2,26 +2,43 @@
  * robots-automaton: the Robots Exclusion Protocol (RFC 9309) with the answers
  * of google/robotstxt, compiled per crawler into a lazy byte-level DFA.
  *
- * Browser-safe core entry: no Node built-ins.
+ * The core entry (`robots-automaton`), browser-safe: no Node built-ins. It
+ * exports what users need and nothing else (test/public-api.test.ts lists
+ * every name: a new export is a deliberate change). Parser internals, the
+ * parse-handler interface and the reference engine are in
+ * `robots-automaton/internals` (src/internals.ts), without stability
+ * guarantee.
+ *
+ * @packageDocumentation
  */
-export { parseRobots, Robots, type ParseOptions, type ReadInfo } from './robots.js'
+
+// Parsing: a body, a stream; options and their limits.
+export { parseRobots, Robots, type ParseOptions } from './robots.js'
 export { parseRobotsStream, type ByteSource, type StreamParseOptions } from './stream.js'
-export { AgentMatcher, type Explanation, type RuleRef, type MatchEngine } from './match/matcher.js'
-export type { RuleSet } from './rules/rule-set.js'
+export { DEFAULT_LIMIT } from './parse/reader.js'
+
+// Matching: a crawler's matcher, its answers and figures, its options.
+export { AgentMatcher, type Explanation, type RuleRef, type MatcherStats, type EngineStats } from './match/matcher.js'
 export type { EngineOptions } from './match/engine.js'
+export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
+
+// What a file says beyond its rules: diagnostics, extensions, the per-line report.
 export { DIAGNOSTICS, type Diagnostic, type DiagnosticCode, type Severity } from './rules/diagnostics.js'
-export type { RequestRate, VisitTime } from './rules/extensions.js'
-export { MAX_CRAWL_DELAY } from './rules/extensions.js'
-export { reportLines, lineMetadata, type LineReport, type LineTag, type LineMetadata, type RobotsReport } from './parse/line-report.js'
-export { LineFlag, KeyKind, type ParseHandler } from './parse/handler.js'
-export { parseInto, parseLine, createParser } from './parse/parser.js'
-export { LineReader, DEFAULT_LIMIT, MAX_LINE_BYTES, checkLimit } from './parse/reader.js'
+export { MAX_CRAWL_DELAY, type RequestRate, type VisitTime } from './rules/extensions.js'
+export { reportLines, type LineReport, type LineTag, type LineMetadata, type RobotsReport } from './parse/line-report.js'
+
+// Helpers: user-agent headers and tokens, URL paths, patterns.
 export { isValidProductToken } from './parse/product-token.js'
 export { productTokens } from './parse/user-agent.js'
 export { pathOf } from './match/url-path.js'
 export { escapePattern } from './parse/escape.js'
-export { referenceDecide, patternMatches, type ReferenceDecision } from './match/reference-engine.js'
+
+// Serialisation (Robots.toBytes / fromBytes), the store and its bundles.
 export { FORMAT_VERSION } from './rules/serialise.js'
 export * from './store/index.js'
+
+// Errors: one tree rooted in RobotsError, each with a code.
 export { RobotsError, RobotsInputError, RobotsRangeError, RobotsLimitError, RobotsFormatError, type RobotsErrorCode } from './errors.js'
+
+// The access method (RFC 9309 §2.3) and a per-origin cache (§2.4).
 export * from './fetch/index.js'

@@ -8,7 +8,7 @@ import { readDiagnostics, type Diagnostic } from './rules/diagnostics.js'
 import { readExtension, type RequestRate, type VisitTime } from './rules/extensions.js'
 import { extensionEntries, readSitemaps } from './rules/sections.js'
 import { parseWith } from './parse/parser.js'
-import { RobotsBuilder, type ReadInfo } from './rules/builder.js'
+import { RobotsBuilder } from './rules/builder.js'
 import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from './rules/rule-set.js'
 import { checkEngineOptions, createEngine, type EngineOptions } from './match/engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
@@ -52,8 +52,6 @@ const COMPACT_RULES_FIELDS = 1
 /** Most bytes of matchers one Robots keeps cached, in multiples of their `matcherBudget` (see agent-cache.ts). */
 const AGENT_CACHE_BUDGETS = 4
 
-export type { ReadInfo }
-
 /**
  * The matcher of a crawler answering to `tokens`, compiled from `rules`:
  * the one place where `Robots` and `RobotsStore` make matchers.
@@ -61,7 +59,7 @@ export type { ReadInfo }
 export function compileMatcher(rules: CompactRules, tokens: readonly string[], options: EngineOptions): AgentMatcher {
   const set = selectRules(rules, tokens)
   const engine: MatchEngine = createEngine(set, options)
-  return new AgentMatcher(set, engine)
+  return AgentMatcher.of(set, engine)
 }
 
 /**
@@ -77,10 +75,15 @@ export class Robots {
   /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
   private cache: AgentCache | undefined
 
-  /** @internal Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes`; `form` must be a well-formed form. */
-  constructor(form: Uint8Array, options: EngineOptions = DEFAULT_ENGINE) {
+  /** Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes` (private, so that the typings offer no constructor). */
+  private constructor(form: Uint8Array, options: EngineOptions) {
     this.rules = new CompactRules(form)
     this.engineOptions = options
+  }
+
+  /** @internal A Robots over `form`, which must be a well-formed form (built by rules/builder.ts, or checked by rules/serialise.ts). */
+  static ofForm(form: Uint8Array, options: EngineOptions = DEFAULT_ENGINE): Robots {
+    return new Robots(form, options)
   }
 
   /** True when the body was longer than the limit (the rest was not read). */
@@ -246,7 +249,7 @@ export function rulesMemoryUsage(robots: Robots): number {
 
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  return new Robots(builder.finish(reader), engineOptionsOf(options))
+  return Robots.ofForm(builder.finish(reader), engineOptionsOf(options))
 }
 
 const DEFAULT_ENGINE: EngineOptions = Object.freeze({})

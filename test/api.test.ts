@@ -12,11 +12,11 @@ import {
   isValidProductToken,
   parseRobots,
   pathOf,
-  referenceDecide,
   Robots,
   RobotsError,
   RobotsFormatError,
 } from '../src/index.js'
+import { referenceDecide } from '../src/internals.js'
 import { matchPath } from '../src/match/url-path.js'
 import { itShared, SHARED } from './support/shared-data.js'
 

@@ -8,12 +8,11 @@ import { describe, expect, it } from 'vitest'
 import {
   escapePattern,
   isValidProductToken,
-  parseInto,
   parseRobots,
   pathOf,
   reportLines,
-  type ParseHandler,
 } from '../src/index.js'
+import { parseInto, type ParseHandler } from '../src/internals.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { vectorBytes } from './support/shared-data.js'

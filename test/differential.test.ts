@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseRobots, referenceDecide, type Robots } from '../src/index.js'
+import { parseRobots, type Robots } from '../src/index.js'
+import { referenceDecide } from '../src/internals.js'
 import { matchPath, urlBytes } from '../src/match/url-path.js'
 import { describePaired } from './support/corpus-data.js'
 

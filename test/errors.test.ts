@@ -7,22 +7,15 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
-  checkLimit,
   classifyHost,
-  createParser,
   describeFetchResult,
   escapePattern,
   fetchRobots,
   isValidProductToken,
-  lineMetadata,
-  LineReader,
-  parseInto,
   parseRobots,
   parseRobotsStream,
   pathOf,
-  patternMatches,
   productTokens,
-  referenceDecide,
   reportLines,
   Robots,
   RobotsCache,
@@ -34,6 +27,15 @@ import {
   robotsLocation,
   type RobotsErrorCode,
 } from '../src/index.js'
+import {
+  checkLimit,
+  createParser,
+  lineMetadata,
+  LineReader,
+  parseInto,
+  patternMatches,
+  referenceDecide,
+} from '../src/internals.js'
 import { asyncChunks, Recorder } from './support/core-helpers.js'
 
 const enc = new TextEncoder()

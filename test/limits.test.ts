@@ -8,15 +8,13 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import {
-  createParser,
   DEFAULT_LIMIT,
-  LineReader,
-  MAX_LINE_BYTES,
   parseRobots,
   parseRobotsStream,
   reportLines,
   RobotsLimitError,
 } from '../src/index.js'
+import { createParser, LineReader, MAX_LINE_BYTES } from '../src/internals.js'
 import { asyncChunks, fixedChunks, Recorder, recordChunks, splitAt, webStream } from './support/core-helpers.js'
 
 const enc = new TextEncoder()

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { escapePattern, parseRobots, referenceDecide, reportLines, Robots } from '../src/index.js'
+import { escapePattern, parseRobots, reportLines, Robots } from '../src/index.js'
+import { referenceDecide } from '../src/internals.js'
 import { matchPath, urlBytes } from '../src/match/url-path.js'
 import { latin1Bytes } from './support/core-helpers.js'
 

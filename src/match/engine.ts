@@ -18,7 +18,7 @@ export interface EngineOptions {
    * (ERR_BUDGET), thrown where the option is given.
    */
   matcherBudget?: number
-  /** `'automaton'` (default) or `'plain'` (every rule against the path; for tests and comparisons). */
+  /** @internal `'automaton'` (default) or `'plain'` (every rule against the path): test scaffolding, not in the published typings. */
   engine?: 'automaton' | 'plain'
 }
 

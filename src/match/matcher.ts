@@ -91,11 +91,16 @@ export class AgentMatcher {
   private readonly engine: MatchEngine
   private readonly fallbackLine: number
 
-  /** @internal */
-  constructor(rules: RuleSet, engine: MatchEngine) {
+  /** Matchers come from `Robots.agent()`/`agents()` and `RobotsStore` (private, so that the typings offer no constructor). */
+  private constructor(rules: RuleSet, engine: MatchEngine) {
     this.rules = rules
     this.engine = engine
     this.fallbackLine = noMatchLine(rules)
+  }
+
+  /** @internal The matcher of `rules` judged by `engine` (made in one place: robots.ts `compileMatcher`). */
+  static of(rules: RuleSet, engine: MatchEngine): AgentMatcher {
+    return new AgentMatcher(rules, engine)
   }
 
   /**

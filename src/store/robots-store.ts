@@ -235,9 +235,9 @@ export class RobotsStore {
     const id = this.idOfKey(storeKey(key, 'RobotsStore.get'))
     if (id < 0) return undefined
     const kind = this.kindChecked(id)
-    if (kind === EntryKind.Shared) return new Robots(this.shared.get(id)!, this.matcherOptions)
+    if (kind === EntryKind.Shared) return Robots.ofForm(this.shared.get(id)!, this.matcherOptions)
     if (kind !== EntryKind.Robots) return undefined
-    return new Robots(this.formOf(id).slice(), this.matcherOptions)
+    return Robots.ofForm(this.formOf(id).slice(), this.matcherOptions)
   }
 
   /** What `key` holds: `robots`, an outcome, or `none`. */

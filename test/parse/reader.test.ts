@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { LineFlag, MAX_LINE_BYTES, parseInto, parseRobots, parseRobotsStream, reportLines } from '../../src/index.js'
+import { parseRobots, parseRobotsStream, reportLines } from '../../src/index.js'
+import { LineFlag, MAX_LINE_BYTES, parseInto } from '../../src/internals.js'
 import {
   asyncChunks,
   concatBytes,

@@ -9,7 +9,7 @@ import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../../src
 import { latin1Bytes } from '../support/core-helpers.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { referenceDecide } from '../../src/index.js'
+import { referenceDecide } from '../../src/internals.js'
 import { itShared, SHARED } from '../support/shared-data.js'
 
 interface Case {

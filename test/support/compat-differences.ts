@@ -17,7 +17,8 @@
  */
 import robotsParserJs from 'robots-parser'
 import { compatToken, robotsParser, type Robot } from '../../src/compat.js'
-import { LineFlag, parseInto, parseRobots, type ParseHandler, type Robots } from '../../src/index.js'
+import { parseRobots, type Robots } from '../../src/index.js'
+import { LineFlag, parseInto, type ParseHandler } from '../../src/internals.js'
 import { DEFAULT_LIMIT, MAX_LINE_BYTES } from '../../src/parse/reader.js'
 import { readCrawlDelay, readHost } from '../../src/rules/extensions.js'
 

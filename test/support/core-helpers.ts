@@ -2,7 +2,7 @@
  * Helpers shared by the core-library tests: a recording ParseHandler, chunk
  * splitters, stream sources and a seeded random generator.
  */
-import { createParser, type ParseHandler } from '../../src/index.js'
+import { createParser, type ParseHandler } from '../../src/internals.js'
 
 /** Copies bytes to a latin1 string (one char per byte), so a log keeps exact bytes. */
 export function bytesKey(b: Uint8Array): string {

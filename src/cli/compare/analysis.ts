@@ -5,18 +5,10 @@
  * lax implementation might read as directives although the reference does
  * not ("shadow" lines); and, per crawler, the rules that apply with what each
  * one exercises. Built once per body and per crawler, from one parse through
- * the public `parseInto` handler interface.
+ * the `parseInto` handler interface (robots-automaton/internals).
  */
-import {
-  DEFAULT_LIMIT,
-  LineFlag,
-  parseInto,
-  parseRobots,
-  isValidProductToken,
-  type AgentMatcher,
-  type ParseHandler,
-  type Robots,
-} from '../../index.js'
+import { DEFAULT_LIMIT, parseRobots, isValidProductToken, type AgentMatcher, type Robots } from '../../index.js'
+import { LineFlag, parseInto, type ParseHandler } from '../../internals.js'
 
 /** What a physical line was read as. */
 export const LineKind = {

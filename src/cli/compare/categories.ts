@@ -11,7 +11,8 @@
  * gets one feature wrong disagrees only on cases tagged with it: one that
  * ignores `$` can change an answer only where a `$` rule is in play.
  */
-import { LineFlag, pathOf } from '../../index.js'
+import { pathOf } from '../../index.js'
+import { LineFlag } from '../../internals.js'
 import { bytesAt, matchSegments, normalise, type AgentAnalysis, type BodyAnalysis, type RuleInfo } from './analysis.js'
 
 /** A category: its id (used in reports and case files), a title and what it means. */

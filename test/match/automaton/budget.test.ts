@@ -4,7 +4,8 @@
  * Timings belong to bench/worst-case.mjs, not here.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, referenceDecide } from '../../../src/index.js'
+import { parseRobots } from '../../../src/index.js'
+import { referenceDecide } from '../../../src/internals.js'
 import { MIN_MATCHER_BUDGET } from '../../../src/match/automaton/lazy-dfa.js'
 import { matchPath } from '../../../src/match/url-path.js'
 

@@ -28,7 +28,7 @@ describe('string URLs = their UTF-8 bytes', () => {
     const w = new EventWriter()
     w.add(EventType.UaGlobal, 1, 0)
     w.add(EventType.Disallow, 2, raw.length)
-    const robots = new Robots(handForm({ events: w, patterns: raw, lineCount: 2, bytesRead: 30 }))
+    const robots = Robots.ofForm(handForm({ events: w, patterns: raw, lineCount: 2, bytesRead: 30 }))
     const matcher = robots.agent('x')
     expect(matcher.isAllowed('/ä')).toBe(false)
     expect(matcher.isAllowed(enc.encode('/ä'))).toBe(false)

@@ -1,0 +1,49 @@
+/**
+ * `robots-automaton/internals`: the parts of the library that its own tools
+ * and tests use and that some users want too, **with no stability
+ * guarantee**: any of these names may change or go in any release, minor
+ * and patch included. Pin an exact version if you build on them. The stable
+ * API is the core entry, `robots-automaton`.
+ *
+ * - **The parser and its handler interface**, for writing your own consumer
+ *   of a parse (the reference's RobotsParseHandler): implement
+ *   {@link ParseHandler} and run it with {@link parseInto} (a whole body) or
+ *   {@link createParser} (a {@link LineReader} you feed chunks, then
+ *   `finish()`). {@link LineFlag} and {@link KeyKind} name the bits a
+ *   handler receives; {@link lineMetadata} decodes line flags.
+ *   {@link parseLine} reads one line, {@link checkLimit} checks a parsing
+ *   limit, {@link MAX_LINE_BYTES} is the reference's line length cut.
+ * - **The reference engine**: {@link referenceDecide} is a direct port of
+ *   google/robotstxt's RobotsMatcher over a parsed file
+ *   ({@link compactRulesOf}), kept apart from the matchers as the oracle the
+ *   tests compare them against; {@link patternMatches} is its pattern match.
+ * - **The matcher's parts**: {@link RuleSet} (the rules a crawler's matcher
+ *   judges with, as `Robots.rulesFor()` and `AgentMatcher.rules` give them)
+ *   and {@link MatchEngine} (what a matching engine provides).
+ *
+ * Parse options also accept `engine: 'plain'` (every rule tried against the
+ * path, no automaton): test and benchmark scaffolding, checked at run time
+ * but absent from the typings.
+ *
+ * @packageDocumentation
+ */
+import type { Robots } from './robots.js'
+import type { CompactRules } from './rules/compact-rules.js'
+
+// The parser and the interface of its consumers.
+export { LineFlag, KeyKind, type ParseHandler } from './parse/handler.js'
+export { parseInto, parseLine, createParser } from './parse/parser.js'
+export { LineReader, MAX_LINE_BYTES, checkLimit } from './parse/reader.js'
+export { lineMetadata } from './parse/line-report.js'
+export type { ReadInfo } from './rules/builder.js'
+
+// The reference engine (the tests' oracle) and the matcher's parts.
+export { referenceDecide, patternMatches, type ReferenceDecision } from './match/reference-engine.js'
+export type { RuleSet } from './rules/rule-set.js'
+export type { MatchEngine } from './match/matcher.js'
+export type { CompactRules }
+
+/** The compact form of a parsed file, as {@link referenceDecide} reads it. */
+export function compactRulesOf(robots: Robots): CompactRules {
+  return robots.rules
+}
