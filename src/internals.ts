@@ -9,7 +9,7 @@
  *   of a parse (the reference's RobotsParseHandler): implement
  *   {@link ParseHandler} and run it with {@link parseInto} (a whole body) or
  *   {@link createParser} (a {@link LineReader} you feed chunks, then
- *   `finish()`). {@link LineFlag} and {@link KeyKind} name the bits a
+ *   `end()`). {@link LineFlag} and {@link KeyKind} name the bits a
  *   handler receives; {@link lineMetadata} decodes line flags.
  *   {@link parseLine} reads one line, {@link checkLimit} checks a parsing
  *   limit, {@link MAX_LINE_BYTES} is the reference's line length cut.
@@ -27,8 +27,10 @@
  *
  * @packageDocumentation
  */
-import type { Robots } from './robots.js'
-import type { CompactRules } from './rules/compact-rules.js'
+import { describeValue, RobotsInputError } from './errors.js'
+import { Robots } from './robots.js'
+import { CompactRules } from './rules/compact-rules.js'
+import { decodeForm } from './rules/serialise.js'
 
 // The parser and the interface of its consumers.
 export { LineFlag, KeyKind, type ParseHandler } from './parse/handler.js'
@@ -43,7 +45,17 @@ export type { RuleSet } from './rules/rule-set.js'
 export type { MatchEngine } from './match/matcher.js'
 export type { CompactRules }
 
-/** The compact form of a parsed file, as {@link referenceDecide} reads it. */
+/**
+ * The compact form of a parsed file, as {@link referenceDecide} reads it.
+ * This entry is a bundle of its own, so a `Robots` made by the core entry
+ * (or by the other module format) is not an instance of its classes: such a
+ * `Robots` is read back through `toBytes()`, checked completely as
+ * `Robots.fromBytes` checks (a copy; a forged object is a
+ * RobotsFormatError, anything without `toBytes` a RobotsInputError).
+ */
 export function compactRulesOf(robots: Robots): CompactRules {
-  return robots.rules
+  if (robots instanceof Robots) return robots.rules
+  const toBytes: unknown = typeof robots === 'object' && robots !== null ? (robots as { toBytes?: unknown }).toBytes : undefined
+  if (typeof toBytes !== 'function') throw new RobotsInputError(`compactRulesOf takes a Robots, got ${describeValue(robots)}`)
+  return new CompactRules(decodeForm(toBytes.call(robots) as Uint8Array, 'compactRulesOf'))
 }

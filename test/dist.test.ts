@@ -3,7 +3,7 @@
  * through the documented API, and the exports map is well formed. Skipped when
  * dist/ has not been built.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -67,10 +67,39 @@ suite('dist: the built package', () => {
     }
   })
 
-  it('the core bundles (the library and compat) import no Node built-ins', () => {
-    for (const file of [ESM, CJS, resolve(ROOT, 'dist/compat.js'), resolve(ROOT, 'dist/compat.cjs')]) {
+  it('the core bundles (the library, internals and compat) import no Node built-ins', () => {
+    for (const file of [ESM, CJS, ...['compat', 'internals'].flatMap((e) => [resolve(ROOT, `dist/${e}.js`), resolve(ROOT, `dist/${e}.cjs`)])]) {
       const src = readFileSync(file, 'utf8')
       expect(src, file).not.toMatch(/(?:from\s*|require\(\s*|import\(\s*)["'](?:node:)?(?:fs|path|http|https|net|stream|zlib|child_process|os)(?:\/[a-z]+)?["']/)
+    }
+  })
+
+  it('the typings hold no @internal declaration (stripInternal): no test switch, no constructor of Robots or AgentMatcher', () => {
+    const typings = declarationFiles(resolve(ROOT, 'dist'))
+    expect(typings.length).toBeGreaterThan(40)
+    for (const file of typings) expect(readFileSync(file, 'utf8'), file).not.toContain('@internal')
+    for (const ext of ['d.ts', 'd.cts']) {
+      const engine = readFileSync(resolve(ROOT, `dist/match/engine.${ext}`), 'utf8')
+      expect(engine).toMatch(/interface EngineOptions \{[^}]*matcherBudget\?: number;/)
+      expect(engine).not.toMatch(/\bengine\?:/)
+      expect(readFileSync(resolve(ROOT, `dist/robots.${ext}`), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
+      expect(readFileSync(resolve(ROOT, `dist/match/matcher.${ext}`), 'utf8')).toMatch(/class AgentMatcher \{[^]*?\n {4}private constructor\(\);/)
+    }
+  })
+
+  it('internals: compactRulesOf reads a Robots of the core bundle (another copy of the classes) for referenceDecide, in ESM and CJS', async () => {
+    type Core = { parseRobots(body: string): object }
+    type Internals = {
+      compactRulesOf(robots: object): object
+      referenceDecide(rules: object, tokens: string[], path: Uint8Array): { allowed: boolean; line: number }
+    }
+    const req = createRequire(import.meta.url)
+    const esm = [(await import(pathToFileURL(ESM).href)) as Core, (await import(pathToFileURL(resolve(ROOT, 'dist/internals.js')).href)) as Internals] as const
+    const cjs = [req(CJS) as Core, req(resolve(ROOT, 'dist/internals.cjs')) as Internals] as const
+    for (const [lib, internals] of [esm, cjs, [esm[0], cjs[1]], [cjs[0], esm[1]]] as const) {
+      const rules = internals.compactRulesOf(lib.parseRobots('User-agent: *\nDisallow: /x\nAllow: /x/y'))
+      expect(internals.referenceDecide(rules, ['bot'], new TextEncoder().encode('/x/z'))).toMatchObject({ allowed: false, line: 2 })
+      expect(internals.referenceDecide(rules, ['bot'], new TextEncoder().encode('/x/y'))).toMatchObject({ allowed: true, line: 3 })
     }
   })
 
@@ -81,6 +110,14 @@ suite('dist: the built package', () => {
     expect(files.length).toBeGreaterThan(12)
   })
 })
+
+/** Every .d.ts and .d.cts file under `dir`. */
+function declarationFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = resolve(dir, e.name)
+    return e.isDirectory() ? declarationFiles(path) : /\.d\.c?ts$/.test(e.name) ? [path] : []
+  })
+}
 
 /** An exports target: a path, or conditions (nested) leading to paths. */
 type Conditions = string | { [condition: string]: Conditions }
@@ -106,7 +143,7 @@ describe('package.json exports map', () => {
 
   it('every entry has import and require, each with its own types, listed first', () => {
     const entries = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object')
-    expect(entries.map(([k]) => k)).toEqual(['.', './node', './compat'])
+    expect(entries.map(([k]) => k)).toEqual(['.', './node', './compat', './internals'])
     for (const [key, value] of entries) {
       const conditions = value as Record<string, Record<string, string>>
       expect(Object.keys(conditions), key).toEqual(['import', 'require'])

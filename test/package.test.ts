@@ -53,7 +53,7 @@ describe('package: npm pack, installed from the tarball', () => {
       'README.md',
       'LICENSE',
       'dist/cli.js',
-      ...['index', 'node', 'compat'].flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`, `dist/${e}.d.ts`, `dist/${e}.d.cts`]),
+      ...['index', 'node', 'compat', 'internals'].flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`, `dist/${e}.d.ts`, `dist/${e}.d.cts`]),
     ]) {
       expect(files, f).toContain(f)
     }
@@ -71,46 +71,71 @@ describe('package: npm pack, installed from the tarball', () => {
   })
 
   const body = 'User-agent: *\\nDisallow: /private\\n'
-  const checks = (lib: string, node: string, compat: string): string => `
+  // The internals entry answers (its reference engine reads a Robots of the
+  // core entry), and the core entry exports none of the internals.
+  const moved = JSON.stringify(['LineReader', 'parseLine', 'createParser', 'checkLimit', 'referenceDecide', 'patternMatches', 'parseInto', 'LineFlag', 'KeyKind', 'MAX_LINE_BYTES', 'lineMetadata'])
+  const checks = (lib: string, node: string, compat: string, internals: string): string => `
     const body = '${body}'
-    const core = ${lib}.parseRobots(body).agent(${lib}.productTokens('Mozilla/5.0 (compatible; Googlebot/2.1)')[0])
+    const robots = ${lib}.parseRobots(body)
+    const core = robots.agent(${lib}.productTokens('Mozilla/5.0 (compatible; Googlebot/2.1)')[0])
     const viaCompat = ${compat}.robotsParser('https://e.com/robots.txt', body)
+    const oracle = ${internals}.referenceDecide(${internals}.compactRulesOf(robots), ['Googlebot'], new TextEncoder().encode('/private/x'))
+    const flags = []
+    ${internals}.parseInto(body, { userAgent() {}, allow() {}, disallow() {}, sitemap() {}, unknown() {}, lineEnd: (line, f) => flags.push(f & ${internals}.LineFlag.hasDirective) })
     console.log(JSON.stringify([
       core.isAllowed('/private/x'), core.explain('/private/x').rule.line,
       typeof ${node}.parseRobotsFile,
       viaCompat.isAllowed('https://e.com/private/x', 'Googlebot'), viaCompat.isAllowed('https://other.com/x'),
+      oracle.allowed, oracle.line, flags,
+      ${moved}.filter((name) => name in ${lib} || !(name in ${internals})),
     ]))`
-  const expected = JSON.stringify([false, 2, 'function', false, null])
+  const expected = JSON.stringify([false, 2, 'function', false, null, false, 2, [8, 8, 0], []])
 
-  it('import: ".", "./node" and "./compat" (ES modules)', () => {
+  it('import: ".", "./node", "./compat" and "./internals" (ES modules); the core has none of the internals', () => {
     writeFileSync(
       join(project, 'esm.mjs'),
       `import * as lib from 'robots-automaton'\nimport * as node from 'robots-automaton/node'\nimport * as compat from 'robots-automaton/compat'\nimport robotsParser from 'robots-automaton/compat'\n` +
+        `import * as internals from 'robots-automaton/internals'\n` +
         `if (robotsParser !== compat.robotsParser) throw new Error('default export')\n` +
-        checks('lib', 'node', 'compat').replace('JSON.stringify([', 'JSON.stringify([').replace(/undefined/g, 'null'),
+        checks('lib', 'node', 'compat', 'internals').replace('JSON.stringify([', 'JSON.stringify([').replace(/undefined/g, 'null'),
     )
     expect(sh('node', ['esm.mjs'], project).trim()).toBe(expected)
   })
 
-  it('require: ".", "./node" and "./compat" (CommonJS); the compat module is the function, as robots-parser\'s', () => {
+  it('require: ".", "./node", "./compat" and "./internals" (CommonJS); the compat module is the function, as robots-parser\'s', () => {
     writeFileSync(
       join(project, 'cjs.cjs'),
       `const lib = require('robots-automaton')\nconst node = require('robots-automaton/node')\nconst compat = require('robots-automaton/compat')\n` +
+        `const internals = require('robots-automaton/internals')\n` +
         `if (typeof compat !== 'function' || compat.robotsParser !== compat || compat.default !== compat) throw new Error('compat module')\n` +
-        checks('lib', 'node', 'compat'),
+        checks('lib', 'node', 'compat', 'internals'),
     )
     expect(sh('node', ['cjs.cjs'], project).trim()).toBe(expected)
   })
 
   it('TypeScript resolves every entry under moduleResolution node10, bundler and node16 (ESM and CommonJS callers)', () => {
-    const source = `import { parseRobots, productTokens, type Explanation } from 'robots-automaton'
+    // The published typings hold no test switch, no constructor and none of
+    // the internals in the core entry: each @ts-expect-error below must meet
+    // its error, or tsc reports it unused (TS2578).
+    const source = `import { parseRobots, productTokens, Robots, type Explanation, type MatcherStats } from 'robots-automaton'
 import { parseRobotsFile } from 'robots-automaton/node'
 import robotsParser, { type Robot } from 'robots-automaton/compat'
+import { compactRulesOf, createParser, LineFlag, referenceDecide, type ParseHandler, type ReferenceDecision } from 'robots-automaton/internals'
+// @ts-expect-error the parser internals are not in the core entry
+import { createParser as notInCore } from 'robots-automaton'
 const r: Robot = robotsParser('https://e.com/robots.txt', 'User-agent: *')
 const a: boolean | undefined = r.isAllowed(new URL('https://e.com/x'), 'bot')
 const e: Explanation = parseRobots('').agent(productTokens('Googlebot/2.1')[0]).explain('/')
 const p: Promise<{ sitemaps: readonly string[] }> = parseRobotsFile('robots.txt')
-export { a, e, p }
+const s: MatcherStats = parseRobots('', { matcherBudget: 1 << 20 }).agent('a').stats()
+const d: ReferenceDecision = referenceDecide(compactRulesOf(parseRobots('')), ['a'], new Uint8Array(0))
+const h: ParseHandler = { userAgent() {}, allow() {}, disallow() {}, sitemap() {}, unknown() {}, lineEnd: (_l: number, f: number) => void (f & LineFlag.isComment) }
+createParser(h).end()
+// @ts-expect-error engine 'plain' is test scaffolding, not in the typings
+parseRobots('', { engine: 'plain' })
+// @ts-expect-error Robots has no public constructor
+const made = new Robots(new Uint8Array(0))
+export { a, e, p, s, d, made, notInCore }
 `
     // Three programs (node16 checks an ES module and a CommonJS caller at once).
     // No @types/node: the typings need only the DOM and ES2022 libs, as in a browser project.

@@ -1,0 +1,182 @@
+/**
+ * The public surface, name by name: the core entry (`robots-automaton`,
+ * src/index.ts) and the internals entry (`robots-automaton/internals`,
+ * src/internals.ts). The lists below are reviewed by hand: a new export, or
+ * an internal one leaking into the core, fails here until the list is
+ * changed on purpose. Values are what the module exports at run time (the
+ * sources, and the built ESM and CJS bundles when dist/ is there); types are
+ * what TypeScript sees beyond them.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+import * as core from '../src/index.js'
+import * as internals from '../src/internals.js'
+import { ROOT } from './support/build.js'
+
+/** Run-time exports of the core entry. */
+const CORE_VALUES = [
+  // parsing
+  'parseRobots',
+  'parseRobotsStream',
+  'Robots',
+  'DEFAULT_LIMIT',
+  // matching
+  'AgentMatcher',
+  'DEFAULT_MATCHER_BUDGET',
+  // diagnostics, extensions, the per-line report
+  'DIAGNOSTICS',
+  'MAX_CRAWL_DELAY',
+  'reportLines',
+  // helpers
+  'escapePattern',
+  'isValidProductToken',
+  'pathOf',
+  'productTokens',
+  // serialisation and the store
+  'FORMAT_VERSION',
+  'BUNDLE_VERSION',
+  'RobotsStore',
+  'DEFAULT_STORE_MATCHER_BUDGET',
+  // errors
+  'RobotsError',
+  'RobotsFormatError',
+  'RobotsInputError',
+  'RobotsLimitError',
+  'RobotsRangeError',
+  // fetching and the cache
+  'fetchRobots',
+  'MAX_TIMEOUT_MS',
+  'RobotsCache',
+  'classifyHost',
+  'describeFetchResult',
+  'robotsLocation',
+]
+
+/** Type-only exports of the core entry. */
+const CORE_TYPES = [
+  'ParseOptions',
+  'StreamParseOptions',
+  'ByteSource',
+  'EngineOptions',
+  'Explanation',
+  'RuleRef',
+  'MatcherStats',
+  'EngineStats',
+  'Diagnostic',
+  'DiagnosticCode',
+  'Severity',
+  'RequestRate',
+  'VisitTime',
+  'LineMetadata',
+  'LineReport',
+  'LineTag',
+  'RobotsReport',
+  'RobotsStoreOptions',
+  'RobotsStoreStats',
+  'StoreExplanation',
+  'StoreOutcome',
+  'StoreSource',
+  'RobotsErrorCode',
+  'FetchLike',
+  'FetchRobotsOptions',
+  'RedirectFilter',
+  'HostClass',
+  'FetchFailure',
+  'FetchOutcome',
+  'FetchReason',
+  'RedirectHop',
+  'RobotsFetchResult',
+  'RobotsBasis',
+  'RobotsCacheOptions',
+  'RobotsCacheStats',
+  'RobotsLookup',
+  'RobotsLocation',
+]
+
+/** Run-time exports of the internals entry. */
+const INTERNAL_VALUES = [
+  'LineFlag',
+  'KeyKind',
+  'parseInto',
+  'parseLine',
+  'createParser',
+  'LineReader',
+  'MAX_LINE_BYTES',
+  'checkLimit',
+  'lineMetadata',
+  'referenceDecide',
+  'patternMatches',
+  'compactRulesOf',
+]
+
+/** Type-only exports of the internals entry. */
+const INTERNAL_TYPES = ['ParseHandler', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'CompactRules']
+
+/** Names that used to be in the core entry and now must not be (issue 12). */
+const MOVED = ['LineReader', 'parseLine', 'createParser', 'checkLimit', 'referenceDecide', 'patternMatches', 'parseInto', 'LineFlag', 'KeyKind', 'MAX_LINE_BYTES', 'lineMetadata']
+
+const sorted = (names: readonly string[]): string[] => [...names].sort()
+
+/** Every name a module exports as TypeScript sees it (values and types). */
+function typedExports(files: readonly string[]): Map<string, string[]> {
+  const program = ts.createProgram(
+    files.map((f) => resolve(ROOT, f)),
+    { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] },
+  )
+  const checker = program.getTypeChecker()
+  const out = new Map<string, string[]>()
+  for (const f of files) {
+    const source = program.getSourceFile(resolve(ROOT, f))
+    const symbol = source && checker.getSymbolAtLocation(source)
+    if (!symbol) throw new Error(`no module symbol for ${f}`)
+    out.set(f, sorted(checker.getExportsOfModule(symbol).map((s) => s.name)))
+  }
+  return out
+}
+
+describe('public API: the core entry', () => {
+  it('exports at run time exactly the reviewed values', () => {
+    expect(sorted(Object.keys(core))).toEqual(sorted(CORE_VALUES))
+  })
+
+  it('exports none of the parser internals or the reference engine', () => {
+    for (const name of MOVED) expect(Object.keys(core), name).not.toContain(name)
+  })
+
+  it('no name is exported by both entries', () => {
+    const both = [...CORE_VALUES, ...CORE_TYPES].filter((n) => [...INTERNAL_VALUES, ...INTERNAL_TYPES].includes(n))
+    expect(both).toEqual([])
+  })
+})
+
+describe('public API: the internals entry', () => {
+  it('exports at run time exactly the reviewed values', () => {
+    expect(sorted(Object.keys(internals))).toEqual(sorted(INTERNAL_VALUES))
+  })
+})
+
+describe('public API: as TypeScript sees it', () => {
+  it('the core and internals entries export exactly the reviewed values and types', () => {
+    const typed = typedExports(['src/index.ts', 'src/internals.ts'])
+    expect(typed.get('src/index.ts')).toEqual(sorted([...CORE_VALUES, ...CORE_TYPES]))
+    expect(typed.get('src/internals.ts')).toEqual(sorted([...INTERNAL_VALUES, ...INTERNAL_TYPES]))
+  }, 60_000)
+})
+
+const HAS_DIST = existsSync(resolve(ROOT, 'dist/internals.cjs'))
+
+describe.runIf(HAS_DIST)('public API: the built bundles', () => {
+  it('ESM and CJS bundles of both entries export the reviewed values', async () => {
+    const req = createRequire(import.meta.url)
+    for (const [entry, values] of [['index', CORE_VALUES], ['internals', INTERNAL_VALUES]] as const) {
+      const esm = (await import(pathToFileURL(resolve(ROOT, `dist/${entry}.js`)).href)) as object
+      const cjs = req(resolve(ROOT, `dist/${entry}.cjs`)) as object
+      expect(sorted(Object.keys(esm)), `dist/${entry}.js`).toEqual(sorted(values))
+      expect(sorted(Object.keys(cjs)), `dist/${entry}.cjs`).toEqual(sorted(values))
+    }
+  })
+})
