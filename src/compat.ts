@@ -30,6 +30,8 @@
  *   reference matches it; robots-parser matches the WHATWG serialisation.
  *
  * Browser-safe, like the core.
+ *
+ * @module robots-automaton/compat
  */
 import { RobotsInputError } from './errors.js'
 import type { AgentMatcher } from './match/matcher.js'

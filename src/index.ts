@@ -9,7 +9,7 @@
  * `robots-automaton/internals` (src/internals.ts), without stability
  * guarantee.
  *
- * @packageDocumentation
+ * @module robots-automaton
  */
 
 // Parsing: a body, a stream; options and their limits.

@@ -12,7 +12,8 @@
  *   `end()`). {@link LineFlag} and {@link KeyKind} name the bits a
  *   handler receives; {@link lineMetadata} decodes line flags.
  *   {@link parseLine} reads one line, {@link checkLimit} checks a parsing
- *   limit, {@link MAX_LINE_BYTES} is the reference's line length cut.
+ *   limit, {@link MAX_LINE_BYTES} is the reference's line length cut;
+ *   {@link LineReader} can also feed a {@link LineSink} of your own.
  * - **The reference engine**: {@link referenceDecide} is a direct port of
  *   google/robotstxt's RobotsMatcher over a parsed file
  *   ({@link compactRulesOf}), kept apart from the matchers as the oracle the
@@ -25,7 +26,7 @@
  * path, no automaton): test and benchmark scaffolding, checked at run time
  * but absent from the typings.
  *
- * @packageDocumentation
+ * @module robots-automaton/internals
  */
 import { describeValue, RobotsInputError } from './errors.js'
 import { Robots } from './robots.js'
@@ -35,7 +36,7 @@ import { decodeForm } from './rules/serialise.js'
 // The parser and the interface of its consumers.
 export { LineFlag, KeyKind, type ParseHandler } from './parse/handler.js'
 export { parseInto, parseLine, createParser } from './parse/parser.js'
-export { LineReader, MAX_LINE_BYTES, checkLimit } from './parse/reader.js'
+export { LineReader, MAX_LINE_BYTES, LINE_HAS_PERCENT, checkLimit, type LineSink, type LineFastPath } from './parse/reader.js'
 export { lineMetadata } from './parse/line-report.js'
 export type { ReadInfo } from './rules/builder.js'
 

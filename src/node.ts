@@ -2,6 +2,8 @@
  * Node-only entry point (`robots-automaton/node`): robots.txt files from disk
  * and Node readable streams. The core (`robots-automaton`) stays free of Node
  * built-ins; this module adds what needs `node:fs`.
+ *
+ * @module robots-automaton/node
  */
 import { open } from 'node:fs/promises'
 import { parseRobotsStream, type ParseOptions, type Robots } from './index.js'

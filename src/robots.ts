@@ -263,7 +263,9 @@ export function engineOptionsOf(options: ParseOptions): EngineOptions {
 /**
  * Parses a robots.txt body (a string, taken as UTF-8, or the bytes as
  * served). Never throws on content. Bad options throw before anything is
- * read (see {@link checkParseOptions}); input of another type is a
+ * read (a limit out of range is a RobotsLimitError, ERR_LIMIT; a matcher
+ * budget out of range a RobotsRangeError, ERR_BUDGET; options that are not
+ * an object a RobotsInputError, ERR_INPUT); input of another type is a
  * RobotsInputError (ERR_INPUT).
  */
 export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): Robots {

@@ -106,6 +106,7 @@ const INTERNAL_VALUES = [
   'createParser',
   'LineReader',
   'MAX_LINE_BYTES',
+  'LINE_HAS_PERCENT',
   'checkLimit',
   'lineMetadata',
   'referenceDecide',
@@ -114,7 +115,7 @@ const INTERNAL_VALUES = [
 ]
 
 /** Type-only exports of the internals entry. */
-const INTERNAL_TYPES = ['ParseHandler', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'CompactRules']
+const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'CompactRules']
 
 /** Names that used to be in the core entry and now must not be (issue 12). */
 const MOVED = ['LineReader', 'parseLine', 'createParser', 'checkLimit', 'referenceDecide', 'patternMatches', 'parseInto', 'LineFlag', 'KeyKind', 'MAX_LINE_BYTES', 'lineMetadata']
