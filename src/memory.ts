@@ -73,3 +73,17 @@ export function arrayBytes(length: number): number {
 export function mapBytes(size: number): number {
   return MAP_BYTES + size * MAP_ENTRY_BYTES
 }
+
+/**
+ * Scratch buffers. Some hot paths reuse a module-level buffer instead of
+ * allocating one per call (JavaScript runs one call at a time, so every
+ * matcher can share it). A module-level buffer lives as long as the program, though: one grown once
+ * for a huge rule set or URL would stay (66 MB after a 12 MB file was
+ * compiled and dropped, issue 13). So a shared buffer never holds more than
+ * {@link SCRATCH_KEEP} elements between calls: a call that needs more uses a
+ * buffer of its own, which goes when the call (or, for a DFA's position
+ * sets, the matcher that needs it) goes.
+ */
+
+/** Elements a module-level scratch buffer keeps between calls (16 Ki: 16 KiB of bytes, 64 KiB of Int32). */
+export const SCRATCH_KEEP = 1 << 14

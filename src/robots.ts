@@ -2,7 +2,7 @@
  * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import { AgentMatcher, type MatchEngine } from './match/matcher.js'
+import type { AgentMatcher } from './match/matcher.js'
 import { CompactRules, EventCursor, EventType } from './rules/compact-rules.js'
 import { readDiagnostics, type Diagnostic } from './rules/diagnostics.js'
 import { readExtension, type RequestRate, type VisitTime } from './rules/extensions.js'
@@ -10,7 +10,7 @@ import { extensionEntries, readSitemaps } from './rules/sections.js'
 import { parseWith } from './parse/parser.js'
 import { RobotsBuilder } from './rules/builder.js'
 import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from './rules/rule-set.js'
-import { checkEngineOptions, createEngine, type EngineOptions } from './match/engine.js'
+import { checkEngineOptions, createMatcher, type EngineOptions } from './match/engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
 import { objectBytes, TYPED_VIEW_BYTES, typedArrayBytes } from './memory.js'
 import { checkLimit, type LineReader } from './parse/reader.js'
@@ -57,9 +57,7 @@ const AGENT_CACHE_BUDGETS = 4
  * the one place where `Robots` and `RobotsStore` make matchers.
  */
 export function compileMatcher(rules: CompactRules, tokens: readonly string[], options: EngineOptions): AgentMatcher {
-  const set = selectRules(rules, tokens)
-  const engine: MatchEngine = createEngine(set, options)
-  return AgentMatcher.of(set, engine)
+  return createMatcher(selectRules(rules, tokens), options)
 }
 
 /**
@@ -144,7 +142,7 @@ export class Robots {
     return cache.get(tokensSelection(this.rules, tokens), () => this.compile(tokens))
   }
 
-  /** The rules that apply to a crawler (file order), as the matchers see them. */
+  /** The rules that apply to a crawler, in rank order (see RuleSet), as the matchers see them. */
   rulesFor(tokens: string | readonly string[]): RuleSet {
     return selectRules(this.rules, tokenList(tokens, 'rulesFor()'))
   }
@@ -256,8 +254,9 @@ const DEFAULT_ENGINE: EngineOptions = Object.freeze({})
 
 /** The engine options of parse options (one shared object for the usual case: none). */
 export function engineOptionsOf(options: ParseOptions): EngineOptions {
-  if (options.matcherBudget === undefined && options.engine === undefined) return DEFAULT_ENGINE
-  return { matcherBudget: options.matcherBudget, engine: options.engine }
+  const { matcherBudget, hotThreshold, engine, tier } = options
+  if (matcherBudget === undefined && hotThreshold === undefined && engine === undefined && tier === undefined) return DEFAULT_ENGINE
+  return Object.freeze({ matcherBudget, hotThreshold, engine, tier })
 }
 
 /**

@@ -1,66 +1,67 @@
 /**
- * Chooses the engine behind a crawler's matcher, and checks the options that
- * choose it.
+ * Making a crawler's matcher, and the options that shape it: the one
+ * factory (`createMatcher`) that `Robots.agent/agents` and the store use.
  */
-import type { EngineStats, MatchEngine } from './matcher.js'
-import { AutomatonEngine } from './automaton/automaton-engine.js'
-import { checkMatcherBudget, DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'
-import { plainDecide } from './plain-engine.js'
+import { AgentMatcher } from './matcher.js'
+import { checkMatcherBudget } from './automaton/lazy-dfa.js'
 import type { RuleSet } from '../rules/rule-set.js'
-import { matchPath } from './url-path.js'
-import { describeValue, RobotsInputError } from '../errors.js'
+import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 
-/** Options for compiled matchers. */
+/** Options for compiled matchers (every matching option; parse options and the store pass them on). */
 export interface EngineOptions {
   /**
-   * Memory budget per matcher in bytes (the automaton's state cache), at
+   * Memory budget per matcher in bytes (the lazy DFA's state cache), at
    * least 4096; default 4 MiB. Anything else is a RobotsRangeError
    * (ERR_BUDGET), thrown where the option is given.
    */
   matcherBudget?: number
-  /** @internal `'automaton'` (default) or `'plain'` (every rule against the path): test scaffolding, not in the published typings. */
+  /**
+   * The tier threshold: URLs a matcher judges with its direct engine (the
+   * cold tier, no automaton) before it builds its lazy DFA (the hot tier).
+   * Default 256 (measured: src/match/README.md); 0 builds the DFA at once,
+   * `Infinity` never does. Rule sets that are slow to match directly (many
+   * rules, many `*`) go hot at once whatever the threshold. A number that is
+   * not a whole number ≥ 0 (or Infinity) is a RobotsRangeError (ERR_RANGE).
+   */
+  hotThreshold?: number
+  /** @internal `'automaton'` (default: the tiers) or `'plain'` (every rule against the path): test scaffolding, not in the published typings. */
   engine?: 'automaton' | 'plain'
+  /**
+   * @internal Pins every matcher to one tier, for tests and benchmarks:
+   * `'cold'` (the direct engine), `'hot'` (the lazy DFA, never switching to
+   * the thrash-proof engine) or `'thrash-proof'`.
+   */
+  tier?: 'cold' | 'hot' | 'thrash-proof'
 }
+
+const TIERS: readonly unknown[] = ['cold', 'hot', 'thrash-proof']
 
 /**
  * Checks engine options where they are given (not later, at `agent()`): a
- * budget out of range is a RobotsRangeError (ERR_BUDGET), an unknown engine
- * a RobotsInputError (ERR_INPUT).
+ * budget out of range is a RobotsRangeError (ERR_BUDGET), a threshold out of
+ * range a RobotsRangeError (ERR_RANGE), an unknown engine or tier a
+ * RobotsInputError (ERR_INPUT).
  */
 export function checkEngineOptions(options: EngineOptions): void {
   if (options.matcherBudget !== undefined) checkMatcherBudget(options.matcherBudget)
+  const t = options.hotThreshold
+  if (t !== undefined && !(typeof t === 'number' && t >= 0 && (Number.isSafeInteger(t) || t === Infinity))) {
+    throw new RobotsRangeError('ERR_RANGE', `hotThreshold must be a whole number >= 0 or Infinity, got ${describeValue(t)}`)
+  }
   const engine = options.engine
   if (engine !== undefined && engine !== 'automaton' && engine !== 'plain') {
     throw new RobotsInputError(`engine must be 'automaton' or 'plain', got ${describeValue(options.engine)}`)
   }
-}
-
-const encoder = new TextEncoder()
-
-const PLAIN_STATS: EngineStats = Object.freeze({
-  engine: 'plain',
-  positions: 0,
-  classes: 0,
-  states: 0,
-  flushes: 0,
-  cacheBytes: 0,
-  peakCacheBytes: 0,
-  budget: 0,
-  largestStateBytes: 0,
-})
-
-/** The plain engine behind the MatchEngine interface (matchPath ends the path at `#` or NUL, as for every engine). */
-export function createPlainEngine(set: RuleSet): MatchEngine {
-  return {
-    decideBytes: (url, start, end) => plainDecide(set, matchPath(url, start, end)),
-    decideString: (url) => plainDecide(set, matchPath(encoder.encode(url))),
-    memoryUsage: () => 0,
-    stats: () => ({ ...PLAIN_STATS }),
+  if (options.tier !== undefined) {
+    if (!TIERS.includes(options.tier)) throw new RobotsInputError(`tier must be 'cold', 'hot' or 'thrash-proof', got ${describeValue(options.tier)}`)
+    if (engine === 'plain') throw new RobotsInputError(`tier ${describeValue(options.tier)} is a tier of the automaton engine, not of engine 'plain'`)
   }
 }
 
-/** The engine for a RuleSet: the automaton unless `engine: 'plain'` is asked for. */
-export function createEngine(set: RuleSet, options: EngineOptions = {}): MatchEngine {
-  if (options.engine === 'plain') return createPlainEngine(set)
-  return new AutomatonEngine(set, options.matcherBudget ?? DEFAULT_MATCHER_BUDGET)
+/**
+ * The matcher of a crawler's rules. `options` are taken as checked (see
+ * {@link checkEngineOptions}) and are not copied: pass a shared object.
+ */
+export function createMatcher(set: RuleSet, options: EngineOptions): AgentMatcher {
+  return AgentMatcher.of(set, options)
 }

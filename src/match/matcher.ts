@@ -1,12 +1,15 @@
 /**
  * The per-crawler matcher returned by `robots.agent(token)`: verdicts for full
- * URLs or paths, explanations, and batch evaluation over byte buffers.
+ * URLs or paths, explanations, and batch evaluation over byte buffers. It
+ * also moves itself between the matching tiers (./tiers.ts, README.md):
+ * cold (direct), hot (lazy DFA), thrash-proof.
  */
-import { latin1 } from '../parse/escape.js'
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
-import { objectBytes, TYPED_ARRAY_BYTES } from '../memory.js'
-import { noMatchLine, type RuleSet } from '../rules/rule-set.js'
+import { objectBytes, typedArrayBytes } from '../memory.js'
+import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
+import type { EngineOptions } from './engine.js'
+import { firstTier, nextTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
 
 /** Which rule decided a URL. */
 export interface RuleRef {
@@ -25,11 +28,16 @@ export interface Explanation {
 
 /** What a matcher's engine reports about itself (see `AgentMatcher.stats`). */
 export interface EngineStats {
-  /** `'automaton'` (the lazy DFA) or `'plain'` (every rule against the path). */
-  engine: 'automaton' | 'plain'
-  /** NFA positions of the automaton (0 for the plain engine). */
+  /**
+   * The engine judging URLs now: `'direct'` (the cold tier: rules in rank
+   * order), `'automaton'` (the hot tier: the lazy DFA), `'thrash-proof'`
+   * (literal index and candidate checks), or `'plain'` (every rule against
+   * the path; for comparisons).
+   */
+  engine: 'direct' | 'automaton' | 'thrash-proof' | 'plain'
+  /** NFA positions of the automaton (0 for the other engines). */
   positions: number
-  /** Byte classes of the automaton (0 for the plain engine). */
+  /** Byte classes of the automaton (0 for the other engines). */
   classes: number
   /** DFA states cached now. */
   states: number
@@ -45,10 +53,32 @@ export interface EngineStats {
   largestStateBytes: number
 }
 
-/** `AgentMatcher.stats()`: the engine's figures and the number of rules. */
+/** `AgentMatcher.stats()`: the engine's figures, the tier and the number of rules. */
 export interface MatcherStats extends EngineStats {
   /** Rules of the crawler's RuleSet (an index.htm rule's directory form counts as one more). */
   rules: number
+  /** The matcher's tier now: `'cold'`, `'hot'`, `'thrash-proof'`, or `'plain'` (engine: 'plain'). */
+  tier: TierName
+}
+
+/**
+ * A batch of lines for {@link MatchEngine.decideLines}: the engine judges
+ * lines of `bytes` from offset `start`, writing row `row` onwards, and
+ * advances both (to the next line's offset, and to the next row).
+ */
+export interface LineJob {
+  readonly bytes: Uint8Array
+  readonly out: Uint8Array
+  readonly ruleLines: Int32Array | undefined
+  readonly lineEnds: Int32Array | undefined
+  /** The RuleSet's records (verdict and line of a rule). */
+  readonly records: Int32Array
+  /** Line reported when no rule decided (see noMatchLine). */
+  readonly fallbackLine: number
+  /** Offset of the next line to judge. */
+  start: number
+  /** Index of the next row of `out`. */
+  row: number
 }
 
 /** What a matcher engine provides: the deciding rule for one URL. */
@@ -58,22 +88,15 @@ export interface MatchEngine {
   /** The same for a URL string (matched as its UTF-8 bytes). */
   decideString(url: string): number
   /**
-   * Optional batch form: judges every line of `bytes` (the convention of
-   * lines.ts), writing `allow[r]` (1 when no rule) into `out` and `lines[r]`
-   * (`fallbackLine` when no rule) into `ruleLines`, and each line's end into
-   * `lineEnds`; returns the number of lines. Throws a RobotsRangeError
-   * (ERR_CAPACITY) when an array is full. Without it, `matchLines` cuts the
-   * lines with lines.ts and calls `decideBytes` per line.
+   * Optional batch form: judges the lines of `job.bytes` from `job.start`
+   * (the convention of lines.ts), writing each verdict (1 when no rule),
+   * deciding line and line end, until the input ends or the engine has to
+   * stop (its matcher is to change tier: the lazy DFA thrashing); advances
+   * `job.start` and `job.row`. Throws a RobotsRangeError (ERR_CAPACITY) when
+   * an array is full. Without it, `matchLines` cuts the lines with lines.ts
+   * and calls `decideBytes` per line.
    */
-  decideLines?(
-    bytes: Uint8Array,
-    out: Uint8Array,
-    ruleLines: Int32Array | undefined,
-    allow: Uint8Array,
-    lines: Int32Array,
-    fallbackLine: number,
-    lineEnds?: Int32Array,
-  ): number
+  decideLines?(job: LineJob): void
   /** Bytes held by the engine. */
   memoryUsage(): number
   /** Figures for tuning and benchmarks. */
@@ -81,26 +104,37 @@ export interface MatchEngine {
 }
 
 /** Fields of an AgentMatcher and of a RuleSet object, for their memory cost. */
-const MATCHER_FIELDS = 3
-const RULE_SET_FIELDS = 10
+const MATCHER_FIELDS = 6
+const RULE_SET_FIELDS = 5
 
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
-export class AgentMatcher {
-  /** The crawler's rules (file order). */
+export class AgentMatcher implements TierState {
+  /** The crawler's rules (rank order: see RuleSet). */
   readonly rules: RuleSet
-  private readonly engine: MatchEngine
+  /** @internal The engine of the current tier. */
+  engine: MatchEngine
+  /** @internal The current {@link Tier}. */
+  tier: Tier
+  /** @internal URLs to judge before the tier policy looks again (./tiers.ts). */
+  countdown: number
+  /** @internal The options the engines are made with. */
+  readonly options: EngineOptions
   private readonly fallbackLine: number
 
   /** Matchers come from `Robots.agent()`/`agents()` and `RobotsStore` (private, so that the typings offer no constructor). */
-  private constructor(rules: RuleSet, engine: MatchEngine) {
+  private constructor(rules: RuleSet, options: EngineOptions) {
     this.rules = rules
-    this.engine = engine
+    this.options = options
     this.fallbackLine = noMatchLine(rules)
+    this.engine = undefined as unknown as MatchEngine
+    this.tier = Tier.Cold
+    this.countdown = 0
+    firstTier(this)
   }
 
-  /** @internal The matcher of `rules` judged by `engine` (made in one place: robots.ts `compileMatcher`). */
-  static of(rules: RuleSet, engine: MatchEngine): AgentMatcher {
-    return new AgentMatcher(rules, engine)
+  /** @internal The matcher of `rules`, starting in the tier `options` give (made in one place: match/engine.ts `createMatcher`). */
+  static of(rules: RuleSet, options: EngineOptions): AgentMatcher {
+    return new AgentMatcher(rules, options)
   }
 
   /**
@@ -110,12 +144,14 @@ export class AgentMatcher {
    */
   isAllowed(url: string | URL | Uint8Array): boolean {
     const r = typeof url === 'string' ? this.engine.decideString(url) : this.decideOther(url)
-    return r < 0 || this.rules.allow[r] === 1
+    if (--this.countdown <= 0) nextTier(this)
+    return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
   }
 
   /** The verdict and the rule that decided it, with the reference's matching line (`url` as for isAllowed). */
   explain(url: string | URL | Uint8Array): Explanation {
     const r = typeof url === 'string' ? this.engine.decideString(url) : this.decideOther(url)
+    if (--this.countdown <= 0) nextTier(this)
     return this.explainRule(r)
   }
 
@@ -130,8 +166,10 @@ export class AgentMatcher {
       throw new RobotsRangeError('ERR_RANGE', `matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
     const r = this.engine.decideBytes(bytes, start, end)
+    if (--this.countdown <= 0) nextTier(this)
     if (r < 0) return this.fallbackLine * 2 + 1
-    return this.rules.lines[r] * 2 + this.rules.allow[r]
+    const at = r * RuleField.Width
+    return this.rules.records[at + RuleField.Line] * 2 + (this.rules.records[at + RuleField.Flags] & RuleFlag.Allow)
   }
 
   /**
@@ -155,48 +193,66 @@ export class AgentMatcher {
       throw new RobotsInputError(`matchLines: lineEnds must be an Int32Array, got ${describeValue(lineEnds)}`)
     }
     out ??= new Uint8Array(countLines(bytes))
-    const rules = this.rules
-    const engine = this.engine
-    if (engine.decideLines) {
-      return out.subarray(0, engine.decideLines(bytes, out, ruleLines, rules.allow, rules.lines, this.fallbackLine, lineEnds))
-    }
+    const job: LineJob = { bytes, out, ruleLines, lineEnds, records: this.rules.records, fallbackLine: this.fallbackLine, start: 0, row: 0 }
     const n = bytes.length
-    let lines = 0
-    for (let start = 0; start < n; lines++) {
-      const lf = lineEnd(bytes, start)
-      const r = engine.decideBytes(bytes, start, urlEnd(bytes, start, lf))
-      checkRoom(out, lines, 'out')
-      out[lines] = r < 0 ? 1 : rules.allow[r]
-      if (ruleLines) {
-        checkRoom(ruleLines, lines, 'ruleLines')
-        ruleLines[lines] = r < 0 ? this.fallbackLine : rules.lines[r]
-      }
-      if (lineEnds) {
-        checkRoom(lineEnds, lines, 'lineEnds')
-        lineEnds[lines] = lf
-      }
-      start = lf + 1
+    // A tier may change between two lines (cold → hot after the threshold,
+    // hot → thrash-proof when the DFA thrashes): each engine judges its run
+    // of lines, then the next one goes on from there.
+    while (job.start < n) {
+      const engine = this.engine
+      const row = job.row
+      if (engine.decideLines) engine.decideLines(job)
+      else this.decideLinesEach(engine, job)
+      this.countdown -= job.row - row
+      if (this.countdown <= 0) nextTier(this)
     }
-    return out.subarray(0, lines)
+    return out.subarray(0, job.row)
   }
 
-  /** Bytes held by this matcher (rules and compiled states), by the model of src/memory.ts. */
+  /** Bytes held by this matcher (rules and compiled states), by the model of src/memory.ts; the pattern bytes belong to the parsed rules. */
   memoryUsage(): number {
-    const s = this.rules
-    const ruleBytes =
-      s.patterns.byteLength + s.starts.byteLength + s.ends.byteLength + s.allow.byteLength + s.lines.byteLength + s.priority.byteLength
-    // The matcher and RuleSet objects, and the six typed arrays of the RuleSet.
-    return objectBytes(MATCHER_FIELDS) + objectBytes(RULE_SET_FIELDS) + 6 * TYPED_ARRAY_BYTES + ruleBytes + this.engine.memoryUsage()
+    const records = this.rules.records
+    return objectBytes(MATCHER_FIELDS) + objectBytes(RULE_SET_FIELDS) + (records.length ? typedArrayBytes(records) : 0) + this.engine.memoryUsage()
   }
 
   /**
-   * Figures about the matcher's engine, for tuning `matcherBudget` and for
-   * benchmarks: rules, positions and byte classes, DFA states cached, flushes
-   * (times the state cache reached its budget), and the cache's bytes now, at
-   * most so far, and allowed.
+   * Figures about the matcher's tier and engine, for tuning `matcherBudget`
+   * and for benchmarks: rules, the tier, positions and byte classes, DFA
+   * states cached, flushes (times the state cache reached its budget), and
+   * the cache's bytes now, at most so far, and allowed.
    */
   stats(): MatcherStats {
-    return { rules: this.rules.count, ...this.engine.stats() }
+    return { rules: this.rules.count, tier: TIER_NAMES[this.tier], ...this.engine.stats() }
+  }
+
+  /**
+   * The lines of a job one by one, with the shared line convention
+   * (lines.ts), for engines without a batch form: until the input ends or
+   * the tier's countdown runs out.
+   */
+  private decideLinesEach(engine: MatchEngine, job: LineJob): void {
+    const { bytes, out, ruleLines, lineEnds, records, fallbackLine } = job
+    const n = bytes.length
+    let start = job.start
+    let row = job.row
+    for (let left = this.countdown; start < n && left > 0; row++, left--) {
+      const lf = lineEnd(bytes, start)
+      const r = engine.decideBytes(bytes, start, urlEnd(bytes, start, lf))
+      checkRoom(out, row, 'out')
+      const at = r * RuleField.Width
+      out[row] = r < 0 ? 1 : records[at + RuleField.Flags] & RuleFlag.Allow
+      if (ruleLines) {
+        checkRoom(ruleLines, row, 'ruleLines')
+        ruleLines[row] = r < 0 ? fallbackLine : records[at + RuleField.Line]
+      }
+      if (lineEnds) {
+        checkRoom(lineEnds, row, 'lineEnds')
+        lineEnds[row] = lf
+      }
+      start = lf + 1
+    }
+    job.start = start
+    job.row = row
   }
 
   /** The deciding rule of a URL that is not a string: bytes, or a URL object. */
@@ -214,13 +270,7 @@ export class AgentMatcher {
       return { allowed: true, rule: { line, kind, pattern: '' } }
     }
     const s = this.rules
-    return {
-      allowed: s.allow[r] === 1,
-      rule: {
-        line: s.lines[r],
-        kind: s.allow[r] ? 'allow' : 'disallow',
-        pattern: latin1(s.patterns.subarray(s.starts[r], s.ends[r])),
-      },
-    }
+    const allowed = s.allows(r)
+    return { allowed, rule: { line: s.line(r), kind: allowed ? 'allow' : 'disallow', pattern: s.patternText(r) } }
   }
 }

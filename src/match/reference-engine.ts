@@ -11,19 +11,35 @@ import { latin1 } from '../parse/escape.js'
 import { asciiLower } from '../parse/product-token.js'
 import { indexDirectoryPattern } from '../rules/rule-set.js'
 import { describeValue, RobotsInputError } from '../errors.js'
+import { SCRATCH_KEEP } from '../memory.js'
 
 /** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
 export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
   if (!(path instanceof Uint8Array) || !(pattern instanceof Uint8Array)) {
     throw new RobotsInputError(`patternMatches takes two Uint8Arrays, got ${describeValue(path)} and ${describeValue(pattern)}`)
   }
-  const pathlen = path.length
-  const pos = new Int32Array(pathlen + 1)
-  let numpos = 1
   const m = pattern.length
-  for (let k = 0; k < m; k++) {
-    const c = pattern[k]
-    if (c === 36 && k + 1 === m) return pos[numpos - 1] === pathlen
+  const anchored = m > 0 && pattern[m - 1] === 36
+  return patternRangeMatches(path, pattern, 0, anchored ? m - 1 : m, anchored)
+}
+
+/** Positions of {@link patternRangeMatches}: reused, and given back after a long path (see {@link SCRATCH_KEEP}). */
+let positions = new Int32Array(SCRATCH_KEEP)
+
+/**
+ * The reference's Matches() for the pattern `bytes[start, end)`, followed by
+ * a final `$` when `anchored` (a `$` inside the range is a literal byte):
+ * the position-set algorithm of robots.cc, as written there.
+ */
+export function patternRangeMatches(path: Uint8Array, bytes: Uint8Array, start: number, end: number, anchored: boolean): boolean {
+  const pathlen = path.length
+  // A long path gets positions of its own, dropped after the call (SCRATCH_KEEP, memory.ts).
+  const pos = pathlen < positions.length ? positions : new Int32Array(pathlen + 1)
+  pos[0] = 0
+  let numpos = 1
+  let matched = true
+  for (let k = start; k < end; k++) {
+    const c = bytes[k]
     if (c === 42) {
       numpos = pathlen - pos[0] + 1
       for (let i = 1; i < numpos; i++) pos[i] = pos[i - 1] + 1
@@ -33,10 +49,14 @@ export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
         if (pos[i] < pathlen && path[pos[i]] === c) pos[next++] = pos[i] + 1
       }
       numpos = next
-      if (numpos === 0) return false
+      if (numpos === 0) {
+        matched = false
+        break
+      }
     }
   }
-  return true
+  if (matched && anchored) matched = pos[numpos - 1] === pathlen
+  return matched
 }
 
 /** The decision for one path: verdict and the reference's matching line (0 when none). */

@@ -8,36 +8,184 @@
  * crawler's tokens, else to the "global" set when its group is `*`, else
  * nowhere. If any group names the crawler, only the specific set counts.
  *
- * Every matcher engine (plain and automaton) works from a RuleSet, so all see
- * one interpretation of the groups; the reference engine
+ * Every matcher engine (plain, direct, automaton, thrash-proof) works from a
+ * RuleSet, so all see one interpretation of the groups; the reference engine
  * (match/reference-engine.ts) replays the events on its own on purpose, as
  * the independent oracle the tests compare against.
  */
 import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
+import { latin1 } from '../parse/escape.js'
+import { SCRATCH_KEEP } from '../memory.js'
 
-/** Rules of one crawler. Rule `i` is `patterns[starts[i], ends[i])`; rules are in file order. */
-export interface RuleSet {
-  /** Number of (non-empty) rules. */
-  count: number
-  patterns: Uint8Array
-  starts: Int32Array
-  ends: Int32Array
-  /** 1 for allow, 0 for disallow. */
-  allow: Uint8Array
-  /** Line number of each rule. */
-  lines: Int32Array
-  /** Priority of each rule: its escaped pattern's length (for an index.htm rule's directory form, that form's length). */
-  priority: Int32Array
-  /** First line of an empty `Allow:` in the set (0 if none): the reference reports it as the matching line when nothing else matched. */
-  emptyAllowLine: number
-  /** First line of an empty `Disallow:` in the set (0 if none). */
-  emptyDisallowLine: number
-  /** True when a group named the crawler (the `*` groups are then ignored). */
-  specific: boolean
+/**
+ * The layout of a rule record: {@link RuleField.Width} ints per rule in
+ * `RuleSet.records`, rule `r` at `r * RuleField.Width`:
+ *
+ * ```
+ * records[r*W + Start]   first byte of the pattern in `RuleSet.bytes`
+ * records[r*W + End]     end of the pattern's bytes, a final `$` excluded (RuleFlag.Anchored says it was there)
+ * records[r*W + Line]    the rule's line in the robots.txt
+ * records[r*W + Flags]   RuleFlag bits, and above them (flags >>> SecondByte.Shift) the path's
+ *                        second byte the rule requires: a byte 0–255, SecondByte.Any, or SecondByte.Never
+ * ```
+ *
+ * The priority is not stored: it is the pattern's length as written,
+ * `End - Start` plus 1 for the `$` of an anchored rule (an index.htm
+ * directory form's implied `$` included), see {@link rulePriority}.
+ *
+ * `const enum`s: the hot loops hold plain numbers (see match/automaton/state.ts).
+ */
+export const enum RuleField {
+  Start = 0,
+  End = 1,
+  Line = 2,
+  Flags = 3,
+  /** Ints per record. */
+  Width = 4,
 }
 
+/** The bits of a record's flags word (below {@link SecondByte.Shift}). */
+export const enum RuleFlag {
+  /** An `Allow:` rule (else `Disallow:`). */
+  Allow = 1,
+  /**
+   * The path must end where the pattern ends: the pattern ended in `$`
+   * (excluded from `[Start, End)`), or this is an index.htm directory form.
+   */
+  Anchored = 2,
+  /** The pattern (its `$` aside) holds a `*`. */
+  Star = 4,
+  /**
+   * The directory form of an `Allow: …/index.htm…` rule: `[Start, End)` is the
+   * rule's own pattern up to its last `/`, and the `$` is implied (Anchored
+   * is set). It shares its line with the rule it comes from.
+   */
+  IndexDirectory = 8,
+  /** The RuleFlag bits. */
+  Mask = 15,
+}
 
-/** Group slots per event (see {@link assignGroups}). */
+/**
+ * A quick test before a rule is tried on a path (which always starts with
+ * `/`): the second byte the path must have, kept above the RuleFlag bits.
+ */
+export const enum SecondByte {
+  /** `flags >>> Shift` is the byte (or Any, or Never). */
+  Shift = 4,
+  /** No constraint: the pattern starts with `*`, or `/*`, or is `/` alone. */
+  Any = 256,
+  /** The pattern cannot match any path: it starts with neither `/` nor `*`, or it is empty and anchored. */
+  Never = 257,
+}
+
+/** The reference's priority of a rule from its record's end, start and flags. */
+export function rulePriority(start: number, end: number, flags: number): number {
+  return end - start + (flags & RuleFlag.Anchored ? 1 : 0)
+}
+
+/**
+ * Rules of one crawler, in **rank order**: priority descending, then allow
+ * before disallow, then the earlier line (an index.htm rule before its own
+ * directory form, which is shorter). That is the reference's comparison
+ * order, so the deciding rule of a URL is the first rule of the set that
+ * matches it, and rule `a` beats rule `b` exactly when `a < b`.
+ *
+ * The pattern bytes are not copied: they stay in the parsed rules' buffer
+ * (`bytes`), and one `Int32Array` holds a record per rule ({@link RuleField}).
+ * Priority is the reference's: the escaped pattern's length in bytes, every
+ * `*` and the `$` counted (for a directory form, that form's length).
+ */
+export class RuleSet {
+  /** The buffer the patterns live in (shared with the parsed rules, not copied). */
+  readonly bytes: Uint8Array
+  /** {@link RuleField.Width} ints per rule, in rank order. */
+  readonly records: Int32Array
+  /** First line of an empty `Allow:` in the set (0 if none): the reference reports it as the matching line when nothing else matched. */
+  readonly emptyAllowLine: number
+  /** First line of an empty `Disallow:` in the set (0 if none). */
+  readonly emptyDisallowLine: number
+  /** True when a group named the crawler (the `*` groups are then ignored). */
+  readonly specific: boolean
+
+  /** @internal Use `selectRules` (or `Robots.rulesFor`). */
+  constructor(bytes: Uint8Array, records: Int32Array, emptyAllowLine: number, emptyDisallowLine: number, specific: boolean) {
+    this.bytes = bytes
+    this.records = records
+    this.emptyAllowLine = emptyAllowLine
+    this.emptyDisallowLine = emptyDisallowLine
+    this.specific = specific
+  }
+
+  /** Number of (non-empty) rules, an index.htm rule's directory form counted as one more. */
+  get count(): number {
+    return this.records.length / RuleField.Width
+  }
+
+  /** First pattern byte of rule `r` in `bytes`. */
+  start(r: number): number {
+    return this.records[r * RuleField.Width + RuleField.Start]
+  }
+
+  /** End of rule `r`'s pattern bytes in `bytes` (a final `$` excluded). */
+  end(r: number): number {
+    return this.records[r * RuleField.Width + RuleField.End]
+  }
+
+  /** Line of rule `r`. */
+  line(r: number): number {
+    return this.records[r * RuleField.Width + RuleField.Line]
+  }
+
+  /** The {@link RuleFlag} bits of rule `r`. */
+  flags(r: number): number {
+    return this.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Mask
+  }
+
+  /** True for an allow rule. */
+  allows(r: number): boolean {
+    return (this.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
+  }
+
+  /** The reference's priority of rule `r`. */
+  priority(r: number): number {
+    const at = r * RuleField.Width
+    return rulePriority(this.records[at + RuleField.Start], this.records[at + RuleField.End], this.records[at + RuleField.Flags])
+  }
+
+  /** True for the directory form of an index.htm rule. */
+  isIndexDirectory(r: number): boolean {
+    return (this.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.IndexDirectory) !== 0
+  }
+
+  /** Rule `r`'s pattern as matched (escaped; ending in `$` when anchored). A new array. */
+  pattern(r: number): Uint8Array {
+    const s = this.start(r)
+    const e = this.end(r)
+    const anchored = (this.flags(r) & RuleFlag.Anchored) !== 0
+    const out = new Uint8Array(e - s + (anchored ? 1 : 0))
+    out.set(this.bytes.subarray(s, e))
+    if (anchored) out[e - s] = DOLLAR
+    return out
+  }
+
+  /** {@link pattern} as a string (one char per byte). */
+  patternText(r: number): string {
+    return latin1(this.pattern(r))
+  }
+
+  /** The rule indices in file order: by line, an index.htm rule right before its directory form. */
+  fileOrder(): number[] {
+    const order = Array.from({ length: this.count }, (_, r) => r)
+    return order.sort((a, b) => this.line(a) - this.line(b) || Number(this.isIndexDirectory(a)) - Number(this.isIndexDirectory(b)))
+  }
+}
+
+const DOLLAR = 36
+const STAR = 42
+const SLASH = 47
+
+
+/** Group slots per event (see {@link GroupReplay}). */
 export const GroupSlot = {
   /** The event's group does not apply to the crawler. */
   None: 0,
@@ -77,110 +225,255 @@ export const ListClosers = {
 } as const
 
 /**
- * The group replay: a {@link GroupSlot} per event for a crawler answering to
- * `tokens` (the user-agent lines themselves get None), plus "some group
- * names the crawler" (then only Specific counts, as in the reference).
+ * The group replay, the one home of the reference's group logic: walks the
+ * events and gives each directive (the user-agent lines themselves are
+ * skipped) its {@link GroupSlot} for a crawler whose names are `hit`.
  * Consecutive user-agent lines share a group; a directive in `closers`
  * closes the list, and the next user-agent line starts a new group.
+ * `specific` turns true once a group named the crawler (then only Specific
+ * counts, as in the reference; known for sure at the end).
+ *
+ *     for (const g = new GroupReplay(rules, hit, closers); g.next(); ) use(g.cursor, g.slot)
+ */
+export class GroupReplay {
+  /** The current event (the cursor over the event stream). */
+  readonly cursor: EventCursor
+  /** The current directive's slot. */
+  slot: number = GroupSlot.None
+  /** Some group so far named the crawler. */
+  specific = false
+  private readonly hit: Uint8Array
+  private readonly closers: number
+  private global = false
+  private named = false
+  private closed = false
+
+  constructor(rules: CompactRules, hit: Uint8Array, closers: number) {
+    this.cursor = new EventCursor(rules)
+    this.hit = hit
+    this.closers = closers
+  }
+
+  /** Moves to the next directive (not a user-agent line); false at the end. */
+  next(): boolean {
+    const c = this.cursor
+    while (c.next()) {
+      const type = c.type
+      if (type === EventType.UaGlobal || type === EventType.UaName) {
+        if (this.closed) this.global = this.named = this.closed = false
+        if (type === EventType.UaGlobal) this.global = true
+        else if (this.hit[c.a]) this.specific = this.named = true
+        continue
+      }
+      if ((this.closers >> type) & 1) this.closed = true
+      this.slot = this.named ? GroupSlot.Specific : this.global ? GroupSlot.Global : GroupSlot.None
+      return true
+    }
+    return false
+  }
+}
+
+/**
+ * A {@link GroupSlot} per event for a crawler answering to `tokens` (the
+ * user-agent lines themselves get None), plus "some group names the
+ * crawler": {@link GroupReplay} into an array, for extensions.
  */
 export function assignGroups(
   rules: CompactRules,
   tokens: readonly string[],
   closers: number = ListClosers.Rules,
 ): { slots: Uint8Array; specific: boolean } {
-  const hit = rules.nameMatches(tokens)
   const slots = new Uint8Array(rules.eventCount)
-  let global = false
-  let specific = false
-  let everSpecific = false
-  let closed = false
-  for (const c = new EventCursor(rules); c.next(); ) {
-    const type = c.type
-    if (type === EventType.UaGlobal || type === EventType.UaName) {
-      if (closed) global = specific = closed = false
-      if (type === EventType.UaGlobal) global = true
-      else if (hit[c.a]) everSpecific = specific = true
-      continue
-    }
-    if ((closers >> type) & 1) closed = true
-    slots[c.index] = specific ? GroupSlot.Specific : global ? GroupSlot.Global : GroupSlot.None
-  }
-  return { slots, specific: everSpecific }
+  const g = new GroupReplay(rules, rules.nameMatches(tokens), closers)
+  while (g.next()) slots[g.cursor.index] = g.slot
+  return { slots, specific: g.specific }
 }
 
-/** `/index.htm...` as the last segment: the reference also allows the directory, exactly. */
+const INDEX_TAIL = '/index.htm'
+
+/**
+ * `…/index.htm…` as the last segment of `bytes[start, end)`: the reference
+ * also allows the directory, exactly. Returns the end of the directory
+ * (just past its last `/`), or -1 when the pattern is not such a rule.
+ */
+export function indexDirectoryEnd(bytes: Uint8Array, start: number, end: number): number {
+  let slash = end - 1
+  while (slash >= start && bytes[slash] !== SLASH) slash--
+  if (slash < start || end - slash < INDEX_TAIL.length) return -1
+  for (let k = 0; k < INDEX_TAIL.length; k++) if (bytes[slash + k] !== INDEX_TAIL.charCodeAt(k)) return -1
+  return slash + 1
+}
+
+/** {@link indexDirectoryEnd} as a pattern: the directory plus `$` (a new array), or null. */
 export function indexDirectoryPattern(p: Uint8Array): Uint8Array | null {
-  const slash = p.lastIndexOf(47)
-  if (slash < 0) return null
-  const tail = '/index.htm'
-  if (p.length - slash < tail.length) return null
-  for (let k = 0; k < tail.length; k++) if (p[slash + k] !== tail.charCodeAt(k)) return null
-  const out = new Uint8Array(slash + 2)
-  out.set(p.subarray(0, slash + 1))
-  out[slash + 1] = 36 // '$'
+  const end = indexDirectoryEnd(p, 0, p.length)
+  if (end < 0) return null
+  const out = new Uint8Array(end + 1)
+  out.set(p.subarray(0, end))
+  out[end] = DOLLAR
   return out
 }
 
-/** Numbers per rule in selectRules' build-time `meta` list: allow, line, priority. */
-const META_WIDTH = 3
+/**
+ * A growable list of rule records (build time), with the first empty
+ * allow/disallow lines of its slot. selectRules reuses two of them; grown
+ * past SCRATCH_KEEP ints for a big file, one is given back after the call
+ * (memory.ts).
+ */
+class RecordList {
+  records = new Int32Array(RECORD_LIST_START)
+  length = 0
+  emptyAllowLine = 0
+  emptyDisallowLine = 0
+
+  reset(): void {
+    this.length = this.emptyAllowLine = this.emptyDisallowLine = 0
+  }
+
+  release(): void {
+    if (this.records.length > SCRATCH_KEEP) this.records = new Int32Array(RECORD_LIST_START)
+  }
+
+  add(bytes: Uint8Array, start: number, end: number, line: number, flags: number): void {
+    if (this.length + RuleField.Width > this.records.length) {
+      const grown = new Int32Array(this.records.length * 2)
+      grown.set(this.records)
+      this.records = grown
+    }
+    let second: number = SecondByte.Any
+    if (end === start) {
+      if (flags & RuleFlag.Anchored) second = SecondByte.Never
+    } else if (bytes[start] !== STAR) {
+      if (bytes[start] !== SLASH) second = SecondByte.Never
+      else if (end - start > 1 && bytes[start + 1] !== STAR) second = bytes[start + 1]
+    }
+    const at = this.length
+    this.records[at + RuleField.Start] = start
+    this.records[at + RuleField.End] = end
+    this.records[at + RuleField.Line] = line
+    this.records[at + RuleField.Flags] = flags | (second << SecondByte.Shift)
+    this.length = at + RuleField.Width
+  }
+
+  /** Adds the rule `bytes[a, b)` (non-empty), and its directory form for an index.htm allow rule. */
+  addRule(bytes: Uint8Array, a: number, b: number, line: number, allow: boolean): void {
+    let end = b
+    let flags = allow ? RuleFlag.Allow : 0
+    if (bytes[b - 1] === DOLLAR) {
+      end--
+      flags |= RuleFlag.Anchored
+    }
+    let star = end
+    for (let k = a; k < end; k++) {
+      if (bytes[k] === STAR) {
+        flags |= RuleFlag.Star
+        star = k
+        break
+      }
+    }
+    this.add(bytes, a, end, line, flags)
+    if (allow) {
+      const dir = indexDirectoryEnd(bytes, a, b)
+      // The directory keeps the rule's `*` only if one lies before its end.
+      if (dir >= 0) this.add(bytes, a, dir, line, RuleFlag.Allow | RuleFlag.Anchored | RuleFlag.IndexDirectory | (star < dir ? RuleFlag.Star : 0))
+    }
+  }
+}
+
+/** Ints a RecordList starts with. */
+const RECORD_LIST_START = RuleField.Width * 64
+
+/** selectRules' lists, by slot: [Global, Specific]. */
+const LISTS = [new RecordList(), new RecordList()]
+
+/** Sort keys of rankOrder (reused; a larger set gets its own). */
+const sortKeys = new Float64Array(SCRATCH_KEEP / RuleField.Width)
+
+/** Rules a packed sort key can index (see rankOrder). */
+const PACKED_INDEX = 2 ** 21
+
+/**
+ * The records of `list` (file order) in rank order, in a new array of
+ * their exact size: priority descending, allow before disallow, then file
+ * order (the earlier line first). Each rule's key, `-(priority * 2 + allow)
+ * * 2^21 + index`, is exact in a double and sorts in that order, so a
+ * numeric sort of the keys (insertion sort for a handful, the engine's
+ * typed-array sort beyond) needs no comparator.
+ */
+function rankOrder(list: RecordList): Int32Array {
+  const n = list.length / RuleField.Width
+  const src = list.records
+  const out = new Int32Array(list.length)
+  if (n >= PACKED_INDEX) return rankOrderLarge(list, out)
+  const keys = n <= sortKeys.length ? sortKeys : new Float64Array(n)
+  for (let r = 0; r < n; r++) {
+    const at = r * RuleField.Width
+    const flags = src[at + RuleField.Flags]
+    const k = -(rulePriority(src[at + RuleField.Start], src[at + RuleField.End], flags) * 2 + (flags & RuleFlag.Allow)) * PACKED_INDEX + r
+    if (n <= 16) {
+      let j = r - 1
+      while (j >= 0 && keys[j] > k) {
+        keys[j + 1] = keys[j]
+        j--
+      }
+      keys[j + 1] = k
+    } else keys[r] = k
+  }
+  if (n > 16) keys.subarray(0, n).sort()
+  for (let i = 0; i < n; i++) {
+    const k = keys[i]
+    const from = (k - Math.floor(k / PACKED_INDEX) * PACKED_INDEX) * RuleField.Width
+    const to = i * RuleField.Width
+    out[to + RuleField.Start] = src[from + RuleField.Start]
+    out[to + RuleField.End] = src[from + RuleField.End]
+    out[to + RuleField.Line] = src[from + RuleField.Line]
+    out[to + RuleField.Flags] = src[from + RuleField.Flags]
+  }
+  return out
+}
+
+/** rankOrder for more rules than a packed key indexes (a raised limit): a stable sort by comparator. */
+function rankOrderLarge(list: RecordList, out: Int32Array): Int32Array {
+  const src = list.records
+  const n = list.length / RuleField.Width
+  const key = (r: number): number => {
+    const flags = src[r * RuleField.Width + RuleField.Flags]
+    return rulePriority(src[r * RuleField.Width + RuleField.Start], src[r * RuleField.Width + RuleField.End], flags) * 2 + (flags & RuleFlag.Allow)
+  }
+  const order = Array.from({ length: n }, (_, r) => r).sort((a, b) => key(b) - key(a)) // stable
+  order.forEach((r, i) => out.set(src.subarray(r * RuleField.Width, (r + 1) * RuleField.Width), i * RuleField.Width))
+  return out
+}
 
 /** Builds the RuleSet of a crawler answering to `tokens`. */
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
-  const { slots, specific } = assignGroups(rules, tokens, ListClosers.Rules)
-  const want = specific ? GroupSlot.Specific : GroupSlot.Global
-  const chunks: Uint8Array[] = []
-  const meta: number[] = [] // per rule, META_WIDTH numbers: allow, line, priority
-  let emptyAllowLine = 0
-  let emptyDisallowLine = 0
-  for (const c = new EventCursor(rules); c.next(); ) {
-    if (slots[c.index] !== want) continue
+  const bytes = rules.patternBytes
+  // One replay collects both candidate sets; which one counts is known at the end.
+  LISTS[0].reset()
+  LISTS[1].reset()
+  const g = new GroupReplay(rules, rules.nameMatches(tokens), ListClosers.Rules)
+  while (g.next()) {
+    const c = g.cursor
     const type = c.type
-    if (type !== EventType.Allow && type !== EventType.Disallow) continue
-    const line = c.line
-    const p = c.pattern(rules)
-    const allow = type === EventType.Allow ? 1 : 0
-    if (p.length === 0) {
-      if (allow && !emptyAllowLine) emptyAllowLine = line
-      if (!allow && !emptyDisallowLine) emptyDisallowLine = line
+    if (g.slot === GroupSlot.None || (type !== EventType.Allow && type !== EventType.Disallow)) continue
+    const list = LISTS[g.slot - GroupSlot.Global]
+    const allow = type === EventType.Allow
+    if (c.b === c.a) {
+      if (allow && !list.emptyAllowLine) list.emptyAllowLine = c.line
+      if (!allow && !list.emptyDisallowLine) list.emptyDisallowLine = c.line
       continue
     }
-    chunks.push(p)
-    meta.push(allow, line, p.length)
-    if (allow) {
-      const dir = indexDirectoryPattern(p)
-      if (dir) {
-        chunks.push(dir)
-        meta.push(1, line, dir.length)
-      }
-    }
+    list.addRule(bytes, c.a, c.b, c.line, allow)
   }
-  const count = chunks.length
-  let total = 0
-  for (const c of chunks) total += c.length
-  const set: RuleSet = {
-    count,
-    patterns: new Uint8Array(total),
-    starts: new Int32Array(count),
-    ends: new Int32Array(count),
-    allow: new Uint8Array(count),
-    lines: new Int32Array(count),
-    priority: new Int32Array(count),
-    emptyAllowLine,
-    emptyDisallowLine,
-    specific,
-  }
-  let at = 0
-  for (let r = 0; r < count; r++) {
-    set.patterns.set(chunks[r], at)
-    set.starts[r] = at
-    at += chunks[r].length
-    set.ends[r] = at
-    set.allow[r] = meta[r * META_WIDTH]
-    set.lines[r] = meta[r * META_WIDTH + 1]
-    set.priority[r] = meta[r * META_WIDTH + 2]
-  }
+  const list = LISTS[g.specific ? 1 : 0]
+  const set = new RuleSet(bytes, list.length ? rankOrder(list) : NO_RECORDS, list.emptyAllowLine, list.emptyDisallowLine, g.specific)
+  LISTS[0].release()
+  LISTS[1].release()
   return set
 }
+
+/** The records of a set without rules (shared: an empty array holds nothing to change). */
+const NO_RECORDS = new Int32Array(0)
 
 /** Line the reference reports when no non-empty rule matched (0 if none). */
 export function noMatchLine(set: RuleSet): number {

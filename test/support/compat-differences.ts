@@ -402,11 +402,10 @@ function rpList(rp: RpRobot, token: string): RpRules | undefined {
 function referenceList(robots: Robots, token: string, derived: boolean): RpRule[] {
   const set = robots.rulesFor(token)
   const out: RpRule[] = []
-  for (let r = 0; r < set.count; r++) {
-    const pattern = utf8.decode(set.patterns.subarray(set.starts[r], set.ends[r]))
-    const isDerived = r > 0 && set.lines[r] === set.lines[r - 1]
-    if (isDerived && !derived) continue
-    out.push({ pattern, allow: set.allow[r] === 1, lineNumber: set.lines[r] })
+  for (const r of set.fileOrder()) {
+    const pattern = utf8.decode(set.pattern(r))
+    if (set.isIndexDirectory(r) && !derived) continue
+    out.push({ pattern, allow: set.allows(r), lineNumber: set.line(r) })
   }
   return out
 }

@@ -402,14 +402,12 @@ function buildAgentAnalysis(body: BodyAnalysis, agents: readonly string[]): Agen
   const matcher = agents.length === 1 ? body.robots.agent(agents[0]) : body.robots.agents(agents)
   const set = matcher.rules
   const rules: RuleInfo[] = []
-  for (let r = 0; r < set.count; r++) {
-    const pattern = Buffer.from(set.patterns.subarray(set.starts[r], set.ends[r]))
-    const line = set.lines[r]
-    const allow = set.allow[r] === 1
-    const prev = rules[r - 1]
-    const dirForm =
-      prev !== undefined && prev.allow && allow && prev.line === line && prev.indexRule &&
-      pattern[pattern.length - 1] === 36 && pattern.length === prev.pattern.lastIndexOf(47) + 2
+  // In file order, as the report lists them (the RuleSet is in rank order).
+  for (const r of set.fileOrder()) {
+    const pattern = Buffer.from(set.pattern(r))
+    const line = set.line(r)
+    const allow = set.allows(r)
+    const dirForm = set.isIndexDirectory(r)
     const anchored = pattern.length > 0 && pattern[pattern.length - 1] === 36
     const bare = anchored ? pattern.subarray(0, pattern.length - 1) : pattern
     const bodyLine = body.lines[line - 1]

@@ -8,16 +8,18 @@
  * fall in the "other" class (patterns are ASCII after escaping), so no bytes
  * are made. No allocation per URL.
  */
-import type { EngineStats, MatchEngine } from '../matcher.js'
+import type { EngineStats, LineJob, MatchEngine } from '../matcher.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { checkRoom, LineByte } from '../lines.js'
 import { PATH_BYTE, PathByte, PathChar, pathStartBytes, pathStartString, PathStartCode } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 import { StateId } from './state.js'
+import { RuleField, RuleFlag } from '../../rules/rule-set.js'
+import { SCRATCH_KEEP } from '../../memory.js'
 
 const encoder = new TextEncoder()
-/** Reused by decideString; grows to the longest URL seen (3 bytes per UTF-16 unit at most). */
-let scratch = new Uint8Array(4096)
+/** Reused by decideEncoded; a longer URL gets a buffer of its own for the call (src/memory.ts). */
+const scratch = new Uint8Array(SCRATCH_KEEP)
 
 /** decideLines: no terminal state reached yet (rule indices are >= -1). */
 const enum Scan {
@@ -33,8 +35,13 @@ export class AutomatonEngine implements MatchEngine {
   /** @internal The lazy DFA (use the matcher's `stats()` for its figures). */
   readonly dfa: LazyDfa
 
-  constructor(set: RuleSet, budget?: number) {
-    this.dfa = new LazyDfa(set, budget)
+  /**
+   * `onThrash`, when given, is called when the DFA's state cache thrashes
+   * (lazy-dfa.ts): the matcher then moves to the thrash-proof tier. Without
+   * it the engine never stops a batch early.
+   */
+  constructor(set: RuleSet, budget?: number, onThrash?: () => void) {
+    this.dfa = new LazyDfa(set, budget, onThrash)
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
@@ -120,7 +127,7 @@ export class AutomatonEngine implements MatchEngine {
     let buf = scratch
     let { read, written } = encoder.encodeInto(url, buf)
     if (read! < url.length) {
-      buf = scratch = new Uint8Array(url.length * 3 + 16)
+      buf = new Uint8Array(url.length * 3 + 16)
       written = encoder.encodeInto(url, buf).written
     }
     return this.decideBytes(buf, 0, written!)
@@ -141,20 +148,15 @@ export class AutomatonEngine implements MatchEngine {
    * test/match/match-lines.test.ts (the plain engine takes the shared path)
    * and test/match/url-path.test.ts.
    */
-  decideLines(
-    bytes: Uint8Array,
-    out: Uint8Array,
-    ruleLines: Int32Array | undefined,
-    allow: Uint8Array,
-    lines: Int32Array,
-    fallbackLine: number,
-    lineEnds?: Int32Array,
-  ): number {
+  decideLines(job: LineJob): void {
     const dfa = this.dfa
+    const { bytes, out, ruleLines, lineEnds, records, fallbackLine } = job
     const n = bytes.length
-    let count = 0
-    let i = 0
-    while (i < n) {
+    let count = job.row
+    let i = job.start
+    // Set when the DFA starts thrashing (checked where states are built, off the fast path): stop after this line.
+    let stop = false
+    while (i < n && !stop) {
       // 1. Where the path starts: pathStartBytes(bytes, i, line end), stopping at the LF.
       let j = i + 1 < n && bytes[i] === PathChar.Slash && bytes[i + 1] === PathChar.Slash ? i + 2 : i
       let hash = false
@@ -195,6 +197,7 @@ export class AutomatonEngine implements MatchEngine {
               if (t === StateId.Unknown) {
                 t = dfa.next(s, c)
                 table = dfa.table
+                stop = dfa.thrashing
               }
               if (t < StateId.FirstRow) {
                 r = StateId.RuleMirror - t
@@ -209,10 +212,11 @@ export class AutomatonEngine implements MatchEngine {
       // 3. The line's end: its LF, or the end of the input.
       while (j < n && bytes[j] !== LineByte.LF) j++
       checkRoom(out, count, 'out')
-      out[count] = r < 0 ? 1 : allow[r]
+      const at = r * RuleField.Width
+      out[count] = r < 0 ? 1 : records[at + RuleField.Flags] & RuleFlag.Allow
       if (ruleLines) {
         checkRoom(ruleLines, count, 'ruleLines')
-        ruleLines[count] = r < 0 ? fallbackLine : lines[r]
+        ruleLines[count] = r < 0 ? fallbackLine : records[at + RuleField.Line]
       }
       if (lineEnds) {
         checkRoom(lineEnds, count, 'lineEnds')
@@ -221,7 +225,8 @@ export class AutomatonEngine implements MatchEngine {
       count++
       i = j + 1
     }
-    return count
+    job.start = i
+    job.row = count
   }
 
   stats(): EngineStats {

@@ -2,8 +2,10 @@
  * The lazy DFA of one crawler's rules (build time and run time).
  *
  * A DFA state is a set of live NFA positions plus the best rule matched so
- * far. Rules are ordered by (priority, allow over disallow, earlier line);
- * a position whose rule cannot beat the best any more is dropped. With no
+ * far. The RuleSet's rules are in rank order (priority, allow over
+ * disallow, earlier line: rules/rule-set.ts), so rule `a` beats rule `b`
+ * exactly when `a < b`; a position whose rule cannot beat the best any more
+ * is dropped. With no
  * live position left the state is decided: it is one of the terminal states.
  *
  * State ids, the transition table and the per-row build data (`rowInfo`)
@@ -21,6 +23,7 @@ import type { RuleSet } from '../../rules/rule-set.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { describeValue, RobotsRangeError } from '../../errors.js'
 import { endColumn, hasRow, rowOf, rowState, RowInfo, StateId, terminalOf } from './state.js'
+import { SCRATCH_KEEP } from '../../memory.js'
 
 /** Default per-matcher budget for compiled states, in bytes (see README.md for the measurement). */
 export const DEFAULT_MATCHER_BUDGET = 4 << 20
@@ -29,25 +32,43 @@ export const DEFAULT_MATCHER_BUDGET = 4 << 20
 export const MIN_MATCHER_BUDGET = 4096
 
 /** Fields of a LazyDfa object, for its own memory cost. */
-const DFA_FIELDS = 23
+const DFA_FIELDS = 29
 
-/** Scratch buffers shared by every DFA (JavaScript runs one step at a time). */
-let scratch: Int32Array = new Int32Array(1024)
-let stamp: Int32Array = new Int32Array(1024)
-let epoch = 0
-
-function scratchFor(n: number): void {
-  if (scratch.length < n) {
-    const size = Math.max(n, scratch.length * 2)
-    scratch = new Int32Array(size)
-    stamp = new Int32Array(size)
-    epoch = 0
+/**
+ * Position sets under construction: a list and a stamp per position (the
+ * stamp dedups positions within a set: `stamp[p] === epoch` once added).
+ * DFAs of at most SCRATCH_KEEP positions share one module-level pair
+ * (JavaScript runs one step at a time); a larger DFA has a pair of its own,
+ * which goes with it (src/memory.ts: a shared buffer grown for a huge rule
+ * set would be held forever).
+ */
+class SetScratch {
+  list: Int32Array
+  stamp: Int32Array
+  epoch = 0
+  constructor(size: number) {
+    this.list = new Int32Array(size)
+    this.stamp = new Int32Array(size)
   }
-  if (++epoch > 0x3fffffff) {
-    stamp.fill(0)
-    epoch = 1
+  /** Starts a new set: a new epoch (stamps wrap around after 2^30 sets). */
+  begin(): void {
+    if (++this.epoch > 0x3fffffff) {
+      this.stamp.fill(0)
+      this.epoch = 1
+    }
   }
 }
+
+const SHARED_SCRATCH = new SetScratch(SCRATCH_KEEP)
+
+/**
+ * Thrashing: at a flush, the state construction done since the previous
+ * flush (positions visited by `step`) per URL judged in that time. Above
+ * this, the cache holds states that are not reused, and a watched DFA asks
+ * its matcher for the thrash-proof tier (src/match/README.md has the
+ * measurements behind the figure).
+ */
+export const THRASH_WORK_PER_URL = 4096
 
 function hashState(positions: Int32Array, from: number, to: number, best: number): number {
   let h = (best + 0x9e3779b9) | 0
@@ -71,8 +92,19 @@ export class LazyDfa {
   private peakBeforeFlush = 0
   /** The most positions one state has held. */
   largestState = 0
+  /** URLs started (calls of `slash()`), for the thrash test. */
+  private urls = 0
+  /** `urls` at the last flush. */
+  private urlsAtFlush = 0
+  /** Positions visited by `step` since the last flush. */
+  private work = 0
+  /** Called once when the cache thrashes (none: the DFA is not watched). */
+  private readonly onThrash: (() => void) | undefined
+  /** True once the cache thrashed (only for a watched DFA): its matcher moves to the thrash-proof tier. */
+  thrashing = false
+  /** This DFA's position-set scratch: the shared one, or its own when it has more positions. */
+  private readonly sets: SetScratch
 
-  private readonly set: RuleSet
   /** The NFA (positions.ts): item and rule per position, anchored per rule. */
   private readonly item: Int16Array
   private readonly rule: Int32Array
@@ -96,9 +128,9 @@ export class LazyDfa {
   private setSize = 0
   private setBest = -1
 
-  constructor(set: RuleSet, budget: number = DEFAULT_MATCHER_BUDGET) {
+  constructor(set: RuleSet, budget: number = DEFAULT_MATCHER_BUDGET, onThrash?: () => void) {
     this.budget = checkMatcherBudget(budget)
-    this.set = set
+    this.onThrash = onThrash
     const pos: Positions = buildPositions(set)
     this.item = pos.item
     this.rule = pos.rule
@@ -110,6 +142,7 @@ export class LazyDfa {
     this.W = this.classes.count + 1
     this.end = endColumn(this.W)
     this.table = new Int32Array(this.W * 4)
+    this.sets = pos.count <= SCRATCH_KEEP ? SHARED_SCRATCH : new SetScratch(pos.count)
   }
 
   /** The NFA positions (for the README's figures and tests). */
@@ -147,12 +180,14 @@ export class LazyDfa {
       this.item.byteLength + this.rule.byteLength + this.anchored.byteLength + this.startPositions.byteLength +
       this.classes.map.byteLength + this.classes.representative.byteLength
     // 9 typed arrays (item, rule, anchored, startPositions, map, representative, table, rowInfo, pool),
-    // the DFA object and the classes object (4 fields).
-    return this.cacheBytes() + fixed + 9 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
+    // the DFA object and the classes object (4 fields); a scratch of its own when it has one.
+    const own = this.sets === SHARED_SCRATCH ? 0 : this.sets.list.byteLength + this.sets.stamp.byteLength + 2 * TYPED_ARRAY_BYTES + objectBytes(3)
+    return this.cacheBytes() + fixed + own + 9 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
   slash(): number {
+    this.urls++
     if (this.slashState === StateId.Unknown) {
       const start = this.closure(this.startPositions)
       this.slashState = hasRow(start) ? this.next(start, this.classes.map[47]) : start
@@ -185,6 +220,7 @@ export class LazyDfa {
     const row = k * RowInfo.Width
     this.beginSet(info[row + RowInfo.Best])
     const ps = this.pool
+    this.work += info[row + RowInfo.PoolLength]
     for (let i = info[row + RowInfo.PoolStart], end = i + info[row + RowInfo.PoolLength]; i < end; i++) {
       const p = ps[i]
       const it = item[p]
@@ -203,7 +239,7 @@ export class LazyDfa {
 
   /** Starts collecting a position set into the shared scratch buffer. */
   private beginSet(best: number): void {
-    scratchFor(this.positionTotal)
+    this.sets.begin()
     this.setSize = 0
     this.setBest = best
   }
@@ -214,18 +250,18 @@ export class LazyDfa {
    * anchored rule's end stays live until the input ends.
    */
   private addClosure(p: number): void {
-    const e = epoch
+    const { list, stamp, epoch: e } = this.sets
     for (;;) {
       if (stamp[p] === e) return
       stamp[p] = e
       const it = this.item[p]
       if (it === END) {
         const r = this.rule[p]
-        if (this.anchored[r]) scratch[this.setSize++] = p
-        else if (this.setBest < 0 || this.beats(r, this.setBest)) this.setBest = r
+        if (this.anchored[r]) list[this.setSize++] = p
+        else if (this.setBest < 0 || r < this.setBest) this.setBest = r
         return
       }
-      scratch[this.setSize++] = p
+      list[this.setSize++] = p
       if (it !== STAR) return
       p++
     }
@@ -234,18 +270,7 @@ export class LazyDfa {
   /** Prunes the collected set and returns the id of its state. */
   private endSet(): number {
     const best = this.setBest
-    return this.stateFor(this.prune(scratch, this.setSize, best), best)
-  }
-
-  /** Does rule a beat rule b: higher priority, then allow over disallow, then the earlier line. */
-  private beats(a: number, b: number): boolean {
-    const pa = this.set.priority[a]
-    const pb = this.set.priority[b]
-    if (pa !== pb) return pa > pb
-    const aa = this.set.allow[a]
-    const ab = this.set.allow[b]
-    if (aa !== ab) return aa > ab
-    return a < b
+    return this.stateFor(this.prune(this.sets.list, this.setSize, best), best)
   }
 
   /** Drops positions whose rule cannot beat `best`; sorts the rest in place. Returns their count. */
@@ -256,7 +281,7 @@ export class LazyDfa {
     let sorted = true
     for (let i = 0; i < n; i++) {
       const p = list[i]
-      if (best < 0 || this.beats(rule[p], best)) {
+      if (best < 0 || rule[p] < best) {
         if (m > 0 && list[m - 1] > p) sorted = false
         list[m++] = p
       }
@@ -288,7 +313,7 @@ export class LazyDfa {
   /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
   private stateFor(n: number, best: number): number {
     if (n === 0) return terminalOf(best)
-    const list = scratch
+    const list = this.sets.list
     const h = hashState(list, 0, n, best)
     const known = this.ids.get(h)
     if (known !== undefined) {
@@ -322,7 +347,7 @@ export class LazyDfa {
       const p = list[i]
       if (this.item[p] === END) {
         const r = this.rule[p]
-        if (endBest < 0 || this.beats(r, endBest)) endBest = r
+        if (endBest < 0 || r < endBest) endBest = r
       }
     }
     this.table[s + this.end] = terminalOf(endBest)
@@ -335,7 +360,8 @@ export class LazyDfa {
     if (this.rowInfo[row + RowInfo.Best] !== best || this.rowInfo[row + RowInfo.PoolLength] !== n) return false
     const pool = this.pool
     const at = this.rowInfo[row + RowInfo.PoolStart]
-    for (let i = 0; i < n; i++) if (pool[at + i] !== scratch[i]) return false
+    const list = this.sets.list
+    for (let i = 0; i < n; i++) if (pool[at + i] !== list[i]) return false
     return true
   }
 
@@ -354,6 +380,13 @@ export class LazyDfa {
     // The cache only grows between flushes: its peak is reached right before one, or now.
     this.peakBeforeFlush = Math.max(this.peakBeforeFlush, this.cacheBytes())
     this.flushes++
+    // Thrashing: much construction per URL since the last flush (states that are not reused).
+    if (this.onThrash !== undefined && !this.thrashing && this.work > THRASH_WORK_PER_URL * Math.max(1, this.urls - this.urlsAtFlush)) {
+      this.thrashing = true
+      this.onThrash()
+    }
+    this.urlsAtFlush = this.urls
+    this.work = 0
     this.rowCount = 0
     this.poolLen = 0
     this.ids = new Map()

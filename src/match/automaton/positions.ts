@@ -13,7 +13,7 @@
  * - `rule[p]`: the rule the position belongs to.
  * And per rule: `anchored[r]` (1 when the pattern ends in `$`).
  */
-import type { RuleSet } from '../../rules/rule-set.js'
+import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
 
 /** `item` value of a `*` position. */
 export const STAR = 256
@@ -36,38 +36,34 @@ export interface Positions {
 
 /** Builds the positions of a RuleSet. */
 export function buildPositions(set: RuleSet): Positions {
+  const rec = set.records
+  const bytes = set.bytes
+  const count = set.count
   // Pass 1: count items per rule.
   let total = 0
-  const itemsOf = new Int32Array(set.count)
-  for (let r = 0; r < set.count; r++) {
+  for (let r = 0; r < count; r++) {
     let n = 0
     let prevStar = false
-    let end = set.ends[r]
-    if (end > set.starts[r] && set.patterns[end - 1] === 36) end--
-    for (let k = set.starts[r]; k < end; k++) {
-      const star = set.patterns[k] === 42
+    for (let k = rec[r * RuleField.Width + RuleField.Start], end = rec[r * RuleField.Width + RuleField.End]; k < end; k++) {
+      const star = bytes[k] === 42
       if (!(star && prevStar)) n++
       prevStar = star
     }
-    itemsOf[r] = n
     total += n + 1
   }
   const item = new Int16Array(total)
   const rule = new Int32Array(total)
-  const base = new Int32Array(set.count)
-  const anchored = new Uint8Array(set.count)
+  const base = new Int32Array(count)
+  const anchored = new Uint8Array(count)
   const seen = new Uint8Array(256)
   let p = 0
-  for (let r = 0; r < set.count; r++) {
+  for (let r = 0; r < count; r++) {
+    const at = r * RuleField.Width
     base[r] = p
-    let end = set.ends[r]
-    if (end > set.starts[r] && set.patterns[end - 1] === 36) {
-      end--
-      anchored[r] = 1
-    }
+    if (rec[at + RuleField.Flags] & RuleFlag.Anchored) anchored[r] = 1
     let prevStar = false
-    for (let k = set.starts[r]; k < end; k++) {
-      const b = set.patterns[k]
+    for (let k = rec[at + RuleField.Start], end = rec[at + RuleField.End]; k < end; k++) {
+      const b = bytes[k]
       const star = b === 42
       if (star && prevStar) continue
       prevStar = star

@@ -1,0 +1,72 @@
+/**
+ * One rule against one path, without an automaton: the check behind the
+ * direct engines (the cold tier tries rules in rank order; the thrash-proof
+ * tier verifies the candidates its index found).
+ *
+ * A pattern (its final `$` aside: RuleFlag.Anchored) is a run of segments
+ * split by `*`. It matches a prefix of the path when the first segment (the
+ * head) is a prefix of the path and each later segment occurs after the
+ * previous one; the leftmost occurrence of each is taken, which leaves the
+ * most room for the rest, so no backtracking is needed. An anchored pattern's
+ * last segment must end where the path ends (after the earlier ones); a
+ * pattern ending in `*` is done once the segments before the star matched.
+ * This is the reference's Matches() (a set of positions per pattern byte),
+ * computed segment by segment. The leftmost search is plain: O(path × segment)
+ * at worst, as the reference's own algorithm.
+ */
+import { RuleField, RuleFlag } from '../../rules/rule-set.js'
+
+/** `*` (a `const enum`: a number in the hot loops). */
+const enum Byte {
+  Star = 42,
+}
+
+/**
+ * Does the rule whose record starts at `at` in `rec` (its pattern in
+ * `bytes`) match the path `p[from, to)`? (`p[from]` is the path's `/`.)
+ */
+export function ruleMatches(bytes: Uint8Array, rec: Int32Array, at: number, p: Uint8Array, from: number, to: number): boolean {
+  const s = rec[at + RuleField.Start]
+  const e = rec[at + RuleField.End]
+  const flags = rec[at + RuleField.Flags]
+  if ((flags & RuleFlag.Star) === 0) {
+    const n = e - s
+    if ((flags & RuleFlag.Anchored) !== 0 ? to - from !== n : to - from < n) return false
+    for (let k = 0; k < n; k++) if (p[from + k] !== bytes[s + k]) return false
+    return true
+  }
+  // The head: up to the first star (there is one).
+  let k = s
+  let i = from
+  for (; bytes[k] !== Byte.Star; k++, i++) if (i >= to || p[i] !== bytes[k]) return false
+  for (;;) {
+    while (k < e && bytes[k] === Byte.Star) k++
+    if (k === e) return true // a final star matches the rest, whatever it is (also before a `$`)
+    let segEnd = k + 1
+    while (segEnd < e && bytes[segEnd] !== Byte.Star) segEnd++
+    const len = segEnd - k
+    if (segEnd === e && (flags & RuleFlag.Anchored) !== 0) {
+      // The last segment of an anchored pattern: it ends where the path ends.
+      const x = to - len
+      if (x < i) return false
+      for (let j = 0; j < len; j++) if (p[x + j] !== bytes[k + j]) return false
+      return true
+    }
+    const found = indexOfSegment(p, i, to, bytes, k, len)
+    if (found < 0) return false
+    i = found + len
+    k = segEnd
+  }
+}
+
+/** Leftmost occurrence of `bytes[k, k + len)` in `p[i, to)`, or -1. */
+function indexOfSegment(p: Uint8Array, i: number, to: number, bytes: Uint8Array, k: number, len: number): number {
+  const first = bytes[k]
+  const last = to - len
+  outer: for (let x = i; x <= last; x++) {
+    if (p[x] !== first) continue
+    for (let j = 1; j < len; j++) if (p[x + j] !== bytes[k + j]) continue outer
+    return x
+  }
+  return -1
+}

@@ -1,0 +1,176 @@
+/**
+ * The thrash-proof tier: for rule sets whose lazy DFA keeps building states
+ * it never reuses (thousands of `/*abcd` rules: every URL byte reaches a new
+ * state of thousands of positions), an engine whose cost per URL does not
+ * depend on reuse.
+ *
+ * Per URL (the path from ./path.ts):
+ * 1. walk the head trie from the path's start (./literal-index.ts): the best
+ *    Prefix rule on the walk, the best Exact rule where the path ends, and a
+ *    stamp on every node passed (the heads that are prefixes of the path);
+ * 2. unless a better rule already matched, run the key automaton along the
+ *    path, collecting each key that occurs once (a stamp per node, so the
+ *    dictionary links are followed once per key and URL);
+ * 3. the Keyed rules of those keys whose head was passed, better than the
+ *    best so far, are the candidates: checked in rank order with the
+ *    segment matcher (./segments.ts) until one matches.
+ *
+ * Cost: O(path) for the walks, plus the candidates' checks. Each check is
+ * at worst the reference's own algorithm for that rule, so the engine is
+ * never slower than trying every rule (what robots-parser does, with an
+ * array allocated per rule and URL); on the hostile rule sets of issue 13
+ * the candidates are few (bench/worst-case.mjs has the figures).
+ * Memory: the index, proportional to the rules' pattern bytes, and a stamp
+ * per node; no cache.
+ */
+import type { EngineStats, MatchEngine } from '../matcher.js'
+import { RuleField, type RuleSet } from '../../rules/rule-set.js'
+import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
+import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
+import { ruleMatches } from './segments.js'
+import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
+import { NO_AUTOMATON } from './direct-engine.js'
+
+/** Fields of the engine object and of the index objects, for their memory cost. */
+const ENGINE_FIELDS = 10
+const INDEX_OBJECT_BYTES = objectBytes(4) + objectBytes(7) + objectBytes(9)
+
+/** The thrash-proof engine over a RuleSet in rank order. */
+export class ThrashProofEngine implements MatchEngine {
+  private readonly bytes: Uint8Array
+  private readonly records: Int32Array
+  private readonly index: LiteralIndex
+  /** Per head-trie node: the URL it was last passed on. */
+  private readonly headStamp: Int32Array
+  /** Per key-automaton node: the URL its key was last found on. */
+  private readonly keyStamp: Int32Array
+  /** Keys found on the current URL (nodes), and the candidates (rules). */
+  private readonly found: Int32Array
+  private readonly candidates: Int32Array
+  private epoch = 0
+
+  constructor(set: RuleSet) {
+    this.bytes = set.bytes
+    this.records = set.records
+    this.index = buildLiteralIndex(set)
+    this.headStamp = new Int32Array(this.index.head.nodes)
+    this.keyStamp = new Int32Array(this.index.keys.nodes)
+    this.found = new Int32Array(this.index.keys.nodes)
+    this.candidates = new Int32Array(this.index.keys.rules.length)
+  }
+
+  decideBytes(url: Uint8Array, start: number, end: number): number {
+    pathOfBytes(url, start, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    return r
+  }
+
+  decideString(url: string): number {
+    pathOfString(url)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    return r
+  }
+
+  /** The deciding rule for the path `p[from, to)`, or -1. */
+  decidePath(p: Uint8Array, from: number, to: number): number {
+    if (++this.epoch > 0x3fffffff) {
+      this.headStamp.fill(0)
+      this.keyStamp.fill(0)
+      this.epoch = 1
+    }
+    const epoch = this.epoch
+    const { head, keys, headNode, minKeyed } = this.index
+    // 1. The head trie, from the path's start.
+    let best = NO_RULE
+    const headStamp = this.headStamp
+    for (let node = 0, i = from; ; i++) {
+      headStamp[node] = epoch
+      if (head.minPrefix[node] < best) best = head.minPrefix[node]
+      if (i === to) {
+        if (head.minExact[node] < best) best = head.minExact[node]
+        break
+      }
+      const b = p[i]
+      let next = -1
+      if (node === 0) next = head.rootNext[b]
+      else {
+        for (let k = head.childStart[node], end = head.childStart[node + 1]; k < end; k++) {
+          if (head.childByte[k] === b) {
+            next = head.childNode[k]
+            break
+          }
+        }
+      }
+      if (next < 0) break
+      node = next
+    }
+    if (minKeyed >= best) return best === NO_RULE ? -1 : best
+    // 2. The keys that occur in the path.
+    const keyStamp = this.keyStamp
+    const found = this.found
+    const { childStart, childByte, childNode, rootNext, fail, dict, ruleStart } = keys
+    let nFound = 0
+    for (let node = 0, i = from; i < to; i++) {
+      const b = p[i]
+      for (;;) {
+        let next = -1
+        if (node === 0) next = rootNext[b]
+        else {
+          for (let k = childStart[node], end = childStart[node + 1]; k < end; k++) {
+            const c = childByte[k]
+            if (c === b) {
+              next = childNode[k]
+              break
+            }
+            if (c > b) break
+          }
+        }
+        if (next >= 0) {
+          node = next
+          break
+        }
+        if (node === 0) break
+        node = fail[node]
+      }
+      // The keys ending here: the node itself, then its dictionary links (each key once per URL).
+      for (let v = ruleStart[node + 1] > ruleStart[node] ? node : dict[node]; v !== 0 && keyStamp[v] !== epoch; v = dict[v]) {
+        keyStamp[v] = epoch
+        found[nFound++] = v
+      }
+    }
+    // 3. Candidates: rules of the found keys, better than the best so far, whose head was passed.
+    const rules = keys.rules
+    const candidates = this.candidates
+    let n = 0
+    for (let f = 0; f < nFound; f++) {
+      const v = found[f]
+      for (let k = ruleStart[v], end = ruleStart[v + 1]; k < end; k++) {
+        const r = rules[k]
+        if (r >= best) break
+        if (headStamp[headNode[r]] === epoch) candidates[n++] = r
+      }
+    }
+    if (n > 1) candidates.subarray(0, n).sort()
+    const bytes = this.bytes
+    const rec = this.records
+    for (let c = 0; c < n; c++) {
+      const r = candidates[c]
+      if (ruleMatches(bytes, rec, r * RuleField.Width, p, from, to)) {
+        best = r
+        break
+      }
+    }
+    return best === NO_RULE ? -1 : best
+  }
+
+  stats(): EngineStats {
+    return { ...NO_AUTOMATON, engine: 'thrash-proof' }
+  }
+
+  memoryUsage(): number {
+    const own = this.headStamp.byteLength + this.keyStamp.byteLength + this.found.byteLength + this.candidates.byteLength
+    return objectBytes(ENGINE_FIELDS) + INDEX_OBJECT_BYTES + (LITERAL_INDEX_ARRAYS + 4) * TYPED_ARRAY_BYTES + literalIndexBytes(this.index) + own
+  }
+}
