@@ -1,7 +1,7 @@
 /**
  * Every vector of test/data/conformance (google/robotstxt's own unit tests,
  * vendored with their provenance in its README): the 145 allow/disallow cases
- * through the public API, against every engine, and the 50 others through the
+ * through the public API, against every engine and tier (support/engines.ts), and the 50 others through the
  * helpers and the per-line report. Runs in a bare clone (no ../shared needed).
  */
 import { describe, expect, it } from 'vitest'
@@ -16,6 +16,7 @@ import { parseInto, type ParseHandler } from '../src/internals.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { vectorBytes } from './support/shared-data.js'
+import { ENGINES } from './support/engines.js'
 
 interface AllowRecord {
   id: string
@@ -43,13 +44,13 @@ describe('conformance: google-robots-test.json (allow/disallow)', () => {
   it('has the 145 records', () => {
     expect(robotsTests).toHaveLength(145)
   })
-  for (const engine of ['automaton', 'plain'] as const) {
-    describe(`engine: ${engine}`, () => {
+  for (const engine of ENGINES) {
+    describe(`engine: ${engine.name}`, () => {
       for (const t of robotsTests) {
         it(t.id, () => {
           const body = vectorBytes(t, 'robotstxt')
           const url = t.url_base64 ? vectorBytes(t, 'url') : t.url
-          const m = parseRobots(body, { engine }).agent(t.useragent)
+          const m = parseRobots(body, engine.options).agent(t.useragent)
           expect(m.isAllowed(url)).toBe(t.allowed)
           expect(m.explain(url).allowed).toBe(t.allowed)
           if (typeof url === 'string') expect(m.isAllowed(new TextEncoder().encode(url))).toBe(t.allowed)

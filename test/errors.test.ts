@@ -37,6 +37,7 @@ import {
   referenceDecide,
 } from '../src/internals.js'
 import { asyncChunks, Recorder } from './support/core-helpers.js'
+import { ENGINES } from './support/engines.js'
 
 const enc = new TextEncoder()
 const BODY = 'User-agent: *\nDisallow: /private\nAllow: /private/ok\n'
@@ -176,6 +177,20 @@ describe('parseRobots, reportLines, parseInto, createParser, LineReader', () => 
     }
   })
 
+  it('hotThreshold: not a whole number >= 0 (or Infinity) is ERR_RANGE; tier: not cold, hot or thrash-proof is ERR_INPUT; at once', () => {
+    for (const bad of [-1, 1.5, Number.NaN, '1', null, {}]) {
+      const hotThreshold = bad as number
+      throwsCode('ERR_RANGE', `parseRobots hotThreshold ${show(bad)}`, () => parseRobots(BODY, { hotThreshold }))
+      throwsCode('ERR_RANGE', `fromBytes hotThreshold ${show(bad)}`, () => Robots.fromBytes(parseRobots(BODY).toBytes(), { hotThreshold }))
+    }
+    for (const bad of ['warm', 'Hot', 1, null, {}]) {
+      const tier = bad as 'hot'
+      throwsCode('ERR_INPUT', `parseRobots tier ${show(bad)}`, () => parseRobots(BODY, { tier }))
+      throwsCode('ERR_INPUT', `fromBytes tier ${show(bad)}`, () => Robots.fromBytes(parseRobots(BODY).toBytes(), { tier }))
+    }
+    expect(Robots.fromBytes(parseRobots(BODY).toBytes(), { tier: 'thrash-proof' }).agent('x').stats().tier).toBe('thrash-proof')
+  })
+
   it('a handler without the ParseHandler methods: ERR_INPUT', () => {
     const noop = () => {}
     const partial = { userAgent: noop, allow: noop, disallow: noop, sitemap: noop }
@@ -220,6 +235,8 @@ describe('parseRobotsStream', () => {
       ['ERR_LIMIT', { limit: 1000 }],
       ['ERR_BUDGET', { matcherBudget: 10 }],
       ['ERR_INPUT', { engine: 'fast' }],
+      ['ERR_RANGE', { hotThreshold: -1 }],
+      ['ERR_INPUT', { tier: 'warm' }],
     ]
     for (const [code, options] of cases) {
       let read = false
@@ -283,8 +300,8 @@ describe('Robots', () => {
 })
 
 describe('AgentMatcher', () => {
-  for (const engine of ['automaton', 'plain'] as const) {
-    const m = parseRobots(BODY, { engine }).agent('Googlebot')
+  for (const { name: engine, options } of ENGINES) {
+    const m = parseRobots(BODY, options).agent('Googlebot')
 
     it(`${engine}: isAllowed and explain take a string, a URL or bytes; anything else is ERR_INPUT`, () => {
       for (const bad of [undefined, null, 42, true, {}, [], () => 1, Symbol('u'), new ArrayBuffer(4), new Uint16Array(2), { href: '/private' }]) {
@@ -293,6 +310,30 @@ describe('AgentMatcher', () => {
       }
       expect(m.isAllowed(new URL('https://example.com/private/x'))).toBe(false)
       expect(m.explain(new URL('https://example.com/private/ok')).rule?.line).toBe(3)
+    })
+
+    it(`${engine}: regression (issue 12: isAllowed(new URL(…)) under Disallow: /x returned true, 42 and {} too): agent() and agents() matchers judge a URL object, and refuse other types`, () => {
+      const body = 'User-agent: *\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\nDisallow: /y\n'
+      const robots = parseRobots(body, options)
+      const matchers = [robots.agent('bot'), robots.agents(['a', 'b']), robots.agents(['a', 'zz'])]
+      const want = [
+        ['https://e.com/x', false, true],
+        ['https://e.com/y', true, false],
+        ['https://e.com/x?q#f', false, true],
+        ['https://e.com/%78', true, true], // the URL is matched as given: %78 is not x
+      ] as const
+      matchers.forEach((mm, k) => {
+        for (const [url, allGlobal, allNamed] of want) {
+          const expected = k === 0 ? allGlobal : allNamed
+          expect(mm.isAllowed(new URL(url)), `${k} ${url}`).toBe(expected)
+          expect(mm.explain(new URL(url)).allowed).toBe(expected)
+          expect(mm.isAllowed(url)).toBe(expected)
+        }
+        for (const bad of [42, {}, undefined, null, new ArrayBuffer(2)]) {
+          throwsCode('ERR_INPUT', `${engine} matcher ${k} isAllowed(${show(bad)})`, () => mm.isAllowed(bad as string))
+          throwsCode('ERR_INPUT', `${engine} matcher ${k} explain(${show(bad)})`, () => mm.explain(bad as string))
+        }
+      })
     })
 
     it(`${engine}: matchLines checks every argument's type (ERR_INPUT) and room (ERR_CAPACITY)`, () => {

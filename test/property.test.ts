@@ -10,6 +10,7 @@ import { escapePattern, parseRobots, reportLines, Robots } from '../src/index.js
 import { referenceDecide } from '../src/internals.js'
 import { matchPath, urlBytes } from '../src/match/url-path.js'
 import { latin1Bytes } from './support/core-helpers.js'
+import { ENGINES } from './support/engines.js'
 
 const SEED = 20_240_917
 const RUNS = 400
@@ -227,11 +228,11 @@ const scenario = fc.tuple(ruleLines, eol).chain(([lines, nl]) => {
 const token = fc.constantFrom('a', 'A', 'b', 'c', 'x', '', '*', '__proto__')
 
 describe('property: engines agree with the reference port', () => {
-  for (const engine of ['automaton', 'plain'] as const) {
+  for (const { name: engine, options } of ENGINES) {
     it(`${engine}: isAllowed and explain().rule?.line match referenceDecide`, () => {
       fc.assert(
         fc.property(scenario, token, ({ text, urls }, t) => {
-          const robots = parseRobots(text, { engine })
+          const robots = parseRobots(text, options)
           const m = robots.agent(t)
           for (const u of urls) {
             const ref = referenceDecide(robots.rules, [t], refPath(u))
@@ -252,7 +253,7 @@ describe('property: engines agree with the reference port', () => {
     it(`${engine}: agents([t1, t2]) matches referenceDecide with both tokens`, () => {
       fc.assert(
         fc.property(scenario, token, token, ({ text, urls }, t1, t2) => {
-          const robots = parseRobots(text, { engine })
+          const robots = parseRobots(text, options)
           const m = robots.agents([t1, t2])
           for (const u of urls) {
             const ref = referenceDecide(robots.rules, [t1, t2], refPath(u))
@@ -267,7 +268,7 @@ describe('property: engines agree with the reference port', () => {
     it(`${engine}: matchLines gives isAllowed's verdict and explain's line for each line`, () => {
       fc.assert(
         fc.property(scenario, token, fc.boolean(), ({ text, urls }, t, crlf) => {
-          const robots = parseRobots(text, { engine })
+          const robots = parseRobots(text, options)
           const m = robots.agent(t)
           const list = urls.map((u) => u.replace(/[\r\n]/g, ''))
           const joined = new TextEncoder().encode(list.map((u) => u + (crlf ? '\r\n' : '\n')).join(''))

@@ -1,13 +1,16 @@
 /**
  * matchLines equals isAllowed line by line: LF, CRLF, empty lines, no final
  * newline. The line-convention data suite (test/support/line-cases.ts) runs
- * over both implementations: the automaton's fused loop and the shared
- * functions of src/match/lines.ts (the plain engine's path).
+ * over every engine and tier (support/engines.ts), so over both
+ * implementations of the convention: the automaton's fused loop and the
+ * shared functions of src/match/lines.ts (the other engines' path), and
+ * over tier changes in the middle of a buffer (`switching`).
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
 import { describePaired } from '../support/corpus-data.js'
 import { LINE_CASES, LINE_RULES } from '../support/line-cases.js'
+import { ENGINES } from '../support/engines.js'
 
 const enc = new TextEncoder()
 const body = 'User-agent: *\nDisallow: /private\nAllow: /private/ok$\nDisallow: /*.pdf$\nDisallow: /\u00e4\n'
@@ -26,11 +29,11 @@ function check(robotsBody: string | Uint8Array, urls: string[], sep: string, fin
 
 const urls = ['/private/x', '', '/private/ok', 'https://e.com/a.pdf', 'https://e.com/a.pdf?x', '/%C3%A4', '/ä', '//h/private', '?q', '#frag', '/private/ok#x']
 
-describe('the line convention: one data suite over every engine', () => {
-  for (const engine of ['automaton', 'plain'] as const) {
-    const m = parseRobots(LINE_RULES, { engine }).agent('bot')
+describe('the line convention: one data suite over every engine and tier', () => {
+  for (const { name: engine, options } of ENGINES) {
     for (const c of LINE_CASES) {
       it(`${engine}: ${c.name}`, () => {
+        const m = parseRobots(LINE_RULES, options).agent('bot')
         const bytes = new Uint8Array(Buffer.from(c.input, 'latin1'))
         const n = c.lines.length
         const ruleLines = new Int32Array(n)
@@ -92,16 +95,18 @@ describe('matchLines', () => {
 })
 
 describePaired('matchLines', 'match-lines-paired', (source) => {
-  it('equals isAllowed on every URL (one CRLF-separated buffer per host)', () => {
+  it('equals isAllowed on every URL (one CRLF-separated buffer per host), tiers changing inside the buffer', () => {
     let n = 0
     for (const h of source.hosts()) {
-      const robots = parseRobots(h.robots ?? '')
-      const m = robots.agent('Googlebot')
+      // matchLines on a matcher that goes hot after 7 lines of the buffer (and may thrash on its tiny cache);
+      // the answers to compare with come from a matcher of its own.
+      const m = parseRobots(h.robots ?? '', { hotThreshold: 7, matcherBudget: 4096 }).agent('Googlebot')
+      const ref = parseRobots(h.robots ?? '').agent('Googlebot')
       const lines = new Int32Array(h.urls.length)
       const out = m.matchLines(enc.encode(h.urls.join('\r\n')), undefined, lines)
       expect(out.length).toBe(h.urls.length)
       for (let i = 0; i < h.urls.length; i++) {
-        const want = m.explain(h.urls[i])
+        const want = ref.explain(h.urls[i])
         if (out[i] !== (want.allowed ? 1 : 0) || lines[i] !== (want.rule?.line ?? 0)) {
           expect({ url: h.urls[i], got: [out[i], lines[i]] }).toEqual({ url: h.urls[i], got: [want.allowed ? 1 : 0, want.rule?.line ?? 0] })
         }

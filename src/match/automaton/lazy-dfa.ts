@@ -62,12 +62,15 @@ class SetScratch {
 const SHARED_SCRATCH = new SetScratch(SCRATCH_KEEP)
 
 /**
- * Thrashing: at a flush, the state construction done since the previous
- * flush (positions visited by `step`) per URL judged in that time. Above
- * this, the cache holds states that are not reused, and a watched DFA asks
- * its matcher for the thrash-proof tier (src/match/README.md has the
- * measurements behind the figure).
+ * Thrashing, judged at each flush over the URLs judged since the previous
+ * one: the cache filled its budget within fewer than THRASH_URLS URLs, or
+ * state construction (positions visited) took more than THRASH_WORK_PER_URL
+ * per URL. Either way the cache holds states that are not reused, and a
+ * watched DFA asks its matcher for the thrash-proof tier (src/match/README.md
+ * has the measurements behind the figures).
  */
+export const THRASH_URLS = 16
+/** See {@link THRASH_URLS}. */
 export const THRASH_WORK_PER_URL = 4096
 
 function hashState(positions: Int32Array, from: number, to: number, best: number): number {
@@ -232,6 +235,7 @@ export class LazyDfa {
 
   /** The state of the given positions (and their closures), with no rule matched yet. */
   private closure(starts: Int32Array): number {
+    this.work += starts.length
     this.beginSet(-1)
     for (let i = 0; i < starts.length; i++) this.addClosure(starts[i])
     return this.endSet()
@@ -380,8 +384,9 @@ export class LazyDfa {
     // The cache only grows between flushes: its peak is reached right before one, or now.
     this.peakBeforeFlush = Math.max(this.peakBeforeFlush, this.cacheBytes())
     this.flushes++
-    // Thrashing: much construction per URL since the last flush (states that are not reused).
-    if (this.onThrash !== undefined && !this.thrashing && this.work > THRASH_WORK_PER_URL * Math.max(1, this.urls - this.urlsAtFlush)) {
+    // Thrashing: few URLs, or much construction per URL, since the last flush (states that are not reused).
+    const urls = this.urls - this.urlsAtFlush
+    if (this.onThrash !== undefined && !this.thrashing && (urls < THRASH_URLS || this.work > THRASH_WORK_PER_URL * urls)) {
       this.thrashing = true
       this.onThrash()
     }

@@ -25,7 +25,8 @@
  *
  * Node layout, shared by both tries: node 0 is the root; node k's children
  * are `childByte/childNode[childStart[k], childStart[k + 1])`, sorted by
- * byte; the root also has a dense table `rootNext[byte]` (-1: none).
+ * byte; the root also has a dense table `rootNext[byte]` (-1: none). Build
+ * memory is typed arrays proportional to the pattern bytes (buildTrie).
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
 
@@ -71,59 +72,75 @@ export interface LiteralIndex {
   minKeyed: number
 }
 
-/** A trie under construction: children in a map from `node * 256 + byte`. */
-class TrieBuilder {
-  readonly edges = new Map<number, number>()
-  nodes = 1
-
-  /** The node of `bytes[s, e)`, made if new. */
-  insert(bytes: Uint8Array, s: number, e: number): number {
-    let node = 0
-    for (let k = s; k < e; k++) {
-      const key = node * 256 + bytes[k]
-      let next = this.edges.get(key)
-      if (next === undefined) {
-        next = this.nodes++
-        this.edges.set(key, next)
-      }
-      node = next
+/**
+ * The trie of the strings `bytes[starts[i], ends[i])`, built with typed
+ * arrays only (no object or map entry per node, so a rule set read with a
+ * raised limit builds in memory proportional to its bytes): the strings are
+ * sorted, and each adds the nodes past its common prefix with the previous
+ * one (a stack of the previous string's nodes). Nodes are numbered in that
+ * order, so a node's children come in byte order. Returns the trie and each
+ * string's node.
+ */
+function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): { trie: Trie; nodeOf: Int32Array } {
+  const n = starts.length
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => {
+    const xs = starts[x]
+    const ys = starts[y]
+    const xl = ends[x] - xs
+    const yl = ends[y] - ys
+    const l = Math.min(xl, yl)
+    for (let k = 0; k < l; k++) {
+      const d = bytes[xs + k] - bytes[ys + k]
+      if (d !== 0) return d
     }
-    return node
+    return xl - yl
+  })
+  let total = 0
+  let longest = 0
+  for (let i = 0; i < n; i++) {
+    total += ends[i] - starts[i]
+    longest = Math.max(longest, ends[i] - starts[i])
   }
-
-  /**
-   * The nodes renumbered breadth first (a node's depth never decreases
-   * along the numbering, and the root's children come first), with the
-   * children in the layout above. Returns the trie and the old → new map.
-   */
-  finish(): { trie: Trie; renumber: Int32Array } {
-    const n = this.nodes
-    // Children lists by old node id.
-    const kids: number[][] = Array.from({ length: n }, () => [])
-    for (const [key, child] of this.edges) kids[Math.floor(key / 256)].push((key % 256) * 2 ** 32 + child)
-    const renumber = new Int32Array(n)
-    const order = [0]
-    for (let i = 0; i < order.length; i++) {
-      const list = kids[order[i]].sort((a, b) => a - b)
-      for (const e of list) order.push(e % 2 ** 32)
+  const parent = new Int32Array(total + 1)
+  const edge = new Uint8Array(total + 1)
+  const stack = new Int32Array(longest + 1) // stack[d]: the previous string's node at depth d
+  const nodeOf = new Int32Array(n)
+  let nodes = 1
+  let prev = -1
+  for (const i of order) {
+    const s = starts[i]
+    const len = ends[i] - s
+    let lcp = 0
+    if (prev >= 0) {
+      const ps = starts[prev]
+      const l = Math.min(len, ends[prev] - ps)
+      while (lcp < l && bytes[s + lcp] === bytes[ps + lcp]) lcp++
     }
-    for (let i = 0; i < n; i++) renumber[order[i]] = i
-    const childStart = new Int32Array(n + 1)
-    const childByte = new Uint8Array(Math.max(0, n - 1))
-    const childNode = new Int32Array(Math.max(0, n - 1))
-    let at = 0
-    for (let i = 0; i < n; i++) {
-      childStart[i] = at
-      for (const e of kids[order[i]]) {
-        childByte[at] = Math.floor(e / 2 ** 32)
-        childNode[at++] = renumber[e % 2 ** 32]
-      }
+    let node = stack[lcp]
+    for (let k = lcp; k < len; k++) {
+      parent[nodes] = node
+      edge[nodes] = bytes[s + k]
+      node = nodes++
+      stack[k + 1] = node
     }
-    childStart[n] = at
-    const rootNext = new Int32Array(256).fill(-1)
-    for (let k = childStart[0]; k < childStart[1]; k++) rootNext[childByte[k]] = childNode[k]
-    return { trie: { nodes: n, childStart, childByte, childNode, rootNext }, renumber }
+    nodeOf[i] = node
+    prev = i
   }
+  // Children in CSR form: counted per parent, then filled in node order (byte order per parent).
+  const childStart = new Int32Array(nodes + 1)
+  for (let v = 1; v < nodes; v++) childStart[parent[v] + 1]++
+  for (let v = 0; v < nodes; v++) childStart[v + 1] += childStart[v]
+  const fill = childStart.slice(0, nodes)
+  const childByte = new Uint8Array(nodes - 1)
+  const childNode = new Int32Array(nodes - 1)
+  for (let v = 1; v < nodes; v++) {
+    const at = fill[parent[v]]++
+    childByte[at] = edge[v]
+    childNode[at] = v
+  }
+  const rootNext = new Int32Array(256).fill(-1)
+  for (let k = childStart[0]; k < childStart[1]; k++) rootNext[childByte[k]] = childNode[k]
+  return { trie: { nodes, childStart, childByte, childNode, rootNext }, nodeOf }
 }
 
 /** The child of `node` on `byte` in `t`, or -1. */
@@ -150,11 +167,12 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
   const bytes = set.bytes
   const rec = set.records
   const count = set.count
-  const heads = new TrieBuilder()
-  const keys = new TrieBuilder()
   const kind = new Uint8Array(count)
-  const headOld = new Int32Array(count)
-  const keyOld = new Int32Array(count).fill(-1)
+  const headStart = new Int32Array(count)
+  const headEnd = new Int32Array(count)
+  const keyStart = new Int32Array(count)
+  const keyEnd = new Int32Array(count)
+  let keyed = 0
   let minKeyed = NO_RULE
   for (let r = 0; r < count; r++) {
     const at = r * RuleField.Width
@@ -163,56 +181,64 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     const flags = rec[at + RuleField.Flags]
     let h = s
     while (h < e && bytes[h] !== STAR) h++
-    headOld[r] = heads.insert(bytes, s, h)
+    headStart[r] = s
+    headEnd[r] = h
     // The key: the longest segment after a star (the last of equal ones).
-    let keyStart = -1
-    let keyLength = 0
+    let ks = -1
+    let kl = 0
     for (let k = h; k < e; ) {
       while (k < e && bytes[k] === STAR) k++
       const segStart = k
       while (k < e && bytes[k] !== STAR) k++
-      if (k > segStart && k - segStart >= keyLength) {
-        keyStart = segStart
-        keyLength = k - segStart
+      if (k > segStart && k - segStart >= kl) {
+        ks = segStart
+        kl = k - segStart
       }
     }
-    if (keyStart >= 0) {
+    if (ks >= 0) {
       kind[r] = Kind.Keyed
-      keyOld[r] = keys.insert(bytes, keyStart, keyStart + keyLength)
+      keyStart[keyed] = ks
+      keyEnd[keyed++] = ks + kl
       if (r < minKeyed) minKeyed = r
     } else {
       kind[r] = h === e && (flags & RuleFlag.Anchored) !== 0 ? Kind.Exact : Kind.Prefix
     }
   }
 
-  const builtHeads = heads.finish()
-  const headTrie = builtHeads.trie as HeadTrie
+  const heads = buildTrie(bytes, headStart, headEnd)
+  const headTrie = heads.trie as HeadTrie
   headTrie.minPrefix = new Int32Array(headTrie.nodes).fill(NO_RULE)
   headTrie.minExact = new Int32Array(headTrie.nodes).fill(NO_RULE)
   const headNode = new Int32Array(count).fill(-1)
   for (let r = count - 1; r >= 0; r--) {
-    const node = builtHeads.renumber[headOld[r]]
+    const node = heads.nodeOf[r]
     if (kind[r] === Kind.Prefix) headTrie.minPrefix[node] = r
     else if (kind[r] === Kind.Exact) headTrie.minExact[node] = r
     else headNode[r] = node
   }
 
-  const builtKeys = keys.finish()
-  const ac = builtKeys.trie as KeyAutomaton
-  // Keyed rules per node, ascending.
+  const keys = buildTrie(bytes, keyStart.subarray(0, keyed), keyEnd.subarray(0, keyed))
+  const ac = keys.trie as KeyAutomaton
+  // Keyed rules per node, ascending (the k-th key is the k-th Keyed rule's, rules in order).
+  const keyedRules = new Int32Array(keyed)
+  for (let r = 0, k = 0; r < count; r++) if (kind[r] === Kind.Keyed) keyedRules[k++] = r
   const perNode = new Int32Array(ac.nodes + 1)
-  for (let r = 0; r < count; r++) if (keyOld[r] >= 0) perNode[builtKeys.renumber[keyOld[r]] + 1]++
-  for (let k = 0; k < ac.nodes; k++) perNode[k + 1] += perNode[k]
+  for (let k = 0; k < keyed; k++) perNode[keys.nodeOf[k] + 1]++
+  for (let v = 0; v < ac.nodes; v++) perNode[v + 1] += perNode[v]
   ac.ruleStart = perNode.slice()
-  ac.rules = new Int32Array(perNode[ac.nodes])
-  for (let r = 0; r < count; r++) if (keyOld[r] >= 0) ac.rules[perNode[builtKeys.renumber[keyOld[r]]]++] = r
-  // Failure and dictionary links, breadth first (nodes are numbered so).
+  ac.rules = new Int32Array(keyed)
+  for (let k = 0; k < keyed; k++) ac.rules[perNode[keys.nodeOf[k]]++] = keyedRules[k]
+  // Failure and dictionary links, breadth first (a node's failure target is shallower).
   ac.fail = new Int32Array(ac.nodes)
   ac.dict = new Int32Array(ac.nodes)
-  for (let u = 0; u < ac.nodes; u++) {
+  const queue = new Int32Array(ac.nodes)
+  let tail = 1
+  for (let head = 0; head < tail; head++) {
+    const u = queue[head]
     for (let k = ac.childStart[u]; k < ac.childStart[u + 1]; k++) {
       const v = ac.childNode[k]
       const b = ac.childByte[k]
+      queue[tail++] = v
       let f = 0
       if (u !== 0) {
         let x = ac.fail[u]

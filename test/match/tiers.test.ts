@@ -1,0 +1,234 @@
+/**
+ * The tiers (src/match/tiers.ts): where a matcher starts, when it moves on,
+ * and that answers stay the reference's across every switch point — cold →
+ * hot in the middle of a `matchLines` buffer (at every line), hot →
+ * thrash-proof in the middle of a URL list and of a buffer. The data suites
+ * run every tier pinned (test/support/engines.ts); this file covers the
+ * switching itself.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseRobots, referenceDecide, type AgentMatcher, type ParseOptions } from '../../src/index.js'
+import { matchPath, urlBytes } from '../../src/match/url-path.js'
+import { COLD_MAX_COST, DEFAULT_HOT_THRESHOLD } from '../../src/match/tiers.js'
+import { seededRandom } from '../support/core-helpers.js'
+
+const enc = new TextEncoder()
+
+const RULES = [
+  'User-agent: *',
+  'Disallow: /private',
+  'Allow: /private/ok$',
+  'Disallow: /*.pdf$',
+  'Allow: /d/index.html',
+  'Disallow: /d/',
+  'Disallow: /*?sort=',
+  'Allow: /*/public/*',
+].join('\n')
+
+const URLS = [
+  '/private/x', '', '/private/ok', 'https://e.com/a.pdf', 'https://e.com/a.pdf?x', '/d/', '/d/index.html', '/d/x',
+  '//h/private', '?q', '#frag', '/list?sort=a', '/x/public/y', '/private/public/z', 'http://e.com/ä/private', '/q;private',
+]
+
+/** The reference's verdict and line for a URL, packed as line * 2 + allowed. */
+function reference(body: string, url: string): number {
+  const ref = referenceDecide(parseRobots(body).rules, ['bot'], matchPath(urlBytes(url)))
+  return ref.line * 2 + (ref.allowed ? 1 : 0)
+}
+
+/** matchLines' verdicts and lines for a buffer, packed per line as line * 2 + allowed. */
+function linesOf(m: AgentMatcher, urls: readonly string[]): number[] {
+  const bytes = enc.encode(urls.join('\n'))
+  const lines = new Int32Array(urls.length)
+  const ends = new Int32Array(urls.length)
+  const out = m.matchLines(bytes, undefined, lines, ends)
+  expect(out.length).toBe(urls.length)
+  let at = -1
+  urls.forEach((u, i) => {
+    at += enc.encode(u).length + 1
+    expect(ends[i]).toBe(Math.min(at, bytes.length))
+  })
+  return [...out].map((v, i) => lines[i] * 2 + v)
+}
+
+describe('where a matcher starts', () => {
+  it('cold by default, with no automaton: its memory is its rule records and a few objects', () => {
+    const m = parseRobots(RULES).agent('bot')
+    const st = m.stats()
+    expect(st.tier).toBe('cold')
+    expect(st.engine).toBe('direct')
+    expect(st.positions).toBe(0)
+    expect(m.memoryUsage()).toBeLessThan(600)
+    // 7 rule lines, 8 rules (the index.htm rule's directory form counts): 16 bytes each in the record table.
+    expect(st.rules).toBe(8)
+  })
+
+  it('hot at once with hotThreshold 0, and for rule sets too costly to try directly', () => {
+    expect(parseRobots(RULES, { hotThreshold: 0 }).agent('bot').stats().tier).toBe('hot')
+    const many = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST + 1 }, (_, i) => `Disallow: /p${i}`)].join('\n')
+    expect(parseRobots(many).agent('bot').stats().tier).toBe('hot')
+    const stars = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST / 8 }, (_, i) => `Disallow: /*p${i}`)].join('\n')
+    expect(parseRobots(stars).agent('bot').stats().tier).toBe('hot')
+  })
+
+  it('a matcher without rules stays cold whatever it judges (nothing to compile)', () => {
+    const m = parseRobots('User-agent: *\nDisallow:\n', { hotThreshold: 1 }).agent('bot')
+    for (let i = 0; i < 5; i++) expect(m.isAllowed('/x' + i)).toBe(true)
+    expect(m.stats().tier).toBe('cold')
+    expect(m.explain('/x').rule?.line).toBe(2)
+  })
+
+  it('pinned tiers never move; engine plain has no tiers', () => {
+    for (const tier of ['cold', 'hot', 'thrash-proof'] as const) {
+      const m = parseRobots(RULES, { tier, hotThreshold: 1, matcherBudget: 4096 }).agent('bot')
+      for (let i = 0; i < 300; i++) m.isAllowed(`/x${i}/public/${i}`)
+      expect(m.stats().tier).toBe(tier)
+    }
+    expect(parseRobots(RULES, { engine: 'plain' }).agent('bot').stats().tier).toBe('plain')
+  })
+})
+
+describe('cold → hot', () => {
+  it(`after hotThreshold URLs (default ${DEFAULT_HOT_THRESHOLD}), by isAllowed, explain and matchRange alike`, () => {
+    const m = parseRobots(RULES).agent('bot')
+    const bytes = enc.encode('/private')
+    for (let i = 0; i < DEFAULT_HOT_THRESHOLD - 1; i++) {
+      if (i % 3 === 0) m.isAllowed('/a' + i)
+      else if (i % 3 === 1) m.explain('/a' + i)
+      else m.matchRange(bytes, 0, bytes.length)
+    }
+    expect(m.stats().tier).toBe('cold')
+    expect(m.isAllowed('/private')).toBe(false)
+    expect(m.stats().tier).toBe('hot')
+    expect(m.stats().engine).toBe('automaton')
+  })
+
+  it('Infinity never goes hot', () => {
+    const m = parseRobots(RULES, { hotThreshold: Infinity }).agent('bot')
+    for (let i = 0; i < 2 * DEFAULT_HOT_THRESHOLD; i++) m.isAllowed('/a' + i)
+    expect(m.stats().tier).toBe('cold')
+  })
+
+  it('in the middle of a matchLines buffer, at every line: verdicts, lines and line ends are the reference\'s', () => {
+    const want = URLS.map((u) => reference(RULES, u))
+    for (let threshold = 1; threshold <= URLS.length + 1; threshold++) {
+      const m = parseRobots(RULES, { hotThreshold: threshold }).agent('bot')
+      expect(linesOf(m, URLS), `threshold ${threshold}`).toEqual(want)
+      expect(m.stats().tier).toBe(threshold <= URLS.length ? 'hot' : 'cold')
+      // And the next buffer runs on the tier reached.
+      expect(linesOf(m, URLS), `threshold ${threshold}, again`).toEqual(want)
+    }
+  })
+
+  it('isAllowed before, matchLines across the threshold, isAllowed after: one count of URLs', () => {
+    const m = parseRobots(RULES, { hotThreshold: 10 }).agent('bot')
+    for (let i = 0; i < 4; i++) m.isAllowed('/a')
+    expect(linesOf(m, URLS.slice(0, 5))).toEqual(URLS.slice(0, 5).map((u) => reference(RULES, u)))
+    expect(m.stats().tier).toBe('cold')
+    expect(m.isAllowed('/private/ok')).toBe(true)
+    expect(m.stats().tier).toBe('hot')
+  })
+})
+
+/** The hostile family of issue 13: `Disallow: /*abcd`, 4 letters of 16, and URLs over the same letters. */
+function hostile(rules: number, seed: number): string {
+  const rnd = seededRandom(seed)
+  const letters = 'abcdefghijklmnop'
+  const lines = ['User-agent: *']
+  for (let i = 0; i < rules; i++) {
+    let w = ''
+    for (let k = 0; k < 4; k++) w += letters[Math.floor(rnd() * 16)]
+    lines.push(`${i % 11 === 0 ? 'Allow' : 'Disallow'}: /*${w}${i % 7 === 0 ? '$' : ''}`)
+  }
+  return lines.join('\n')
+}
+
+function hostileUrls(n: number, length: number, seed: number): string[] {
+  const rnd = seededRandom(seed)
+  const letters = 'abcdefghijklmnop'
+  return Array.from({ length: n }, () => {
+    let u = 'https://example.com/'
+    while (u.length < length) u += letters[Math.floor(rnd() * 16)]
+    return u
+  })
+}
+
+describe('hot → thrash-proof', () => {
+  // Small enough for the cold tier (240 `*` rules), a cache small enough to thrash.
+  const body = hostile(240, 7)
+  const urls = hostileUrls(40, 118, 8)
+  const want = urls.map((u) => reference(body, u))
+  const options: ParseOptions = { hotThreshold: 3, matcherBudget: 4096 }
+
+  it('in the middle of a URL list: the thrashing DFA is dropped, answers stay the reference\'s', () => {
+    const m = parseRobots(body, options).agent('bot')
+    const bytesMatcher = parseRobots(body, options).agent('bot')
+    const tiers: string[] = []
+    urls.forEach((u, i) => {
+      const ex = m.explain(u)
+      expect((ex.rule?.line ?? 0) * 2 + (ex.allowed ? 1 : 0), u).toBe(want[i])
+      expect(bytesMatcher.isAllowed(enc.encode(u))).toBe(ex.allowed)
+      tiers.push(m.stats().tier)
+    })
+    expect(bytesMatcher.stats().tier).toBe('thrash-proof')
+    // Cold for the threshold's URLs, hot for a few, then thrash-proof for the rest.
+    expect(tiers.slice(0, 2)).toEqual(['cold', 'cold'])
+    expect(tiers).toContain('hot')
+    expect(tiers.at(-1)).toBe('thrash-proof')
+    const firstTp = tiers.indexOf('thrash-proof')
+    expect(firstTp).toBeGreaterThan(tiers.indexOf('hot'))
+    expect(firstTp).toBeLessThan(10)
+    expect(m.stats().positions).toBe(0) // the DFA is gone
+  })
+
+  it('in the middle of a matchLines buffer (the DFA\'s fused loop stops after the line where it thrashed)', () => {
+    const m = parseRobots(body, { ...options, hotThreshold: 0 }).agent('bot')
+    expect(m.stats().tier).toBe('hot')
+    expect(linesOf(m, urls)).toEqual(want)
+    expect(m.stats().tier).toBe('thrash-proof')
+  })
+
+  it('a pinned hot tier keeps its DFA (flushing within its budget) and the same answers', () => {
+    const m = parseRobots(body, { ...options, tier: 'hot' }).agent('bot')
+    expect(linesOf(m, urls)).toEqual(want)
+    const st = m.stats()
+    expect(st.tier).toBe('hot')
+    expect(st.flushes).toBeGreaterThan(0)
+  })
+
+  it('regression (issue 13: 30,000 `/*abcd` rules, 510 KB, made the DFA slower than robots-parser): the matcher moves to the thrash-proof tier within its first URLs', () => {
+    const big = hostile(30_000, 13)
+    expect(big.length).toBeGreaterThan(480_000)
+    const robots = parseRobots(big)
+    expect(robots.truncated).toBe(false)
+    const m = robots.agent('Googlebot')
+    // 30,000 `*` rules: too costly for the cold tier, hot at once.
+    expect(m.stats().tier).toBe('hot')
+    const sample = hostileUrls(12, 118, 14)
+    const wantBig = sample.map((u) => {
+      const ref = referenceDecide(robots.rules, ['Googlebot'], matchPath(urlBytes(u)))
+      return ref.line * 2 + (ref.allowed ? 1 : 0)
+    })
+    const tiers = sample.map((u, i) => {
+      const ex = m.explain(u)
+      expect((ex.rule?.line ?? 0) * 2 + (ex.allowed ? 1 : 0), u).toBe(wantBig[i])
+      return m.stats().tier
+    })
+    // The default 4 MiB budget fills within the first URL (states of ~30,000 positions each): one flush, then the switch.
+    expect(tiers.indexOf('thrash-proof')).toBeGreaterThanOrEqual(0)
+    expect(tiers.indexOf('thrash-proof')).toBeLessThanOrEqual(2)
+  }, 60_000)
+})
+
+describe('options', () => {
+  it('hotThreshold: a whole number >= 0 or Infinity, else ERR_RANGE; tier: cold, hot or thrash-proof, else ERR_INPUT', () => {
+    for (const bad of [-1, 0.5, Number.NaN, '3', null, -Infinity, 2 ** 53]) {
+      expect(() => parseRobots(RULES, { hotThreshold: bad as number }), String(bad)).toThrow(expect.objectContaining({ code: 'ERR_RANGE' }))
+    }
+    for (const ok of [0, 1, 1000, Infinity]) expect(() => parseRobots(RULES, { hotThreshold: ok })).not.toThrow()
+    for (const bad of ['warm', '', 1, null]) {
+      expect(() => parseRobots(RULES, { tier: bad as 'cold' }), String(bad)).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+    }
+    expect(() => parseRobots(RULES, { tier: 'hot', engine: 'plain' })).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+  })
+})
