@@ -171,3 +171,67 @@ export function pathologicalFiles() {
 
 /** URL lengths of the worst-case workload. */
 export const URL_LENGTHS = [8 * 1024, 64 * 1024]
+
+// ---- Hostile rule sets (issue 13): files that defeat the lazy DFA's cache ----
+
+const SIXTEEN = 'abcdefghijklmnop'
+
+/**
+ * The hostile family of issue 13: `rules` lines `Disallow: /*abcd` (4
+ * random letters of 16; with `dollar`, `/*abcd$`), about 510 KB for 30,000,
+ * and URLs of `urlLength` bytes (118 in the issue) over the same letters.
+ * Every URL byte reaches a new DFA state of thousands of positions.
+ */
+export function hostile({ rules = 30000, dollar = false, urlLength = 118, seed = 66 } = {}) {
+  const rand = prng(seed)
+  const lines = ['User-agent: *']
+  for (let i = 0; i < rules; i++) lines.push(`Disallow: /*${randomString(rand, SIXTEEN, 4)}${dollar ? '$' : ''}`)
+  const f = file(dollar ? 'hostile-$' : 'hostile', `${rules} rules /*abcd${dollar ? '$' : ''} (4 letters of 16)`, lines, { alphabet: SIXTEEN })
+  return { ...f, urlLength }
+}
+
+/**
+ * Segments that occur everywhere: `Disallow: /*x*y*z` with x, y, z of one
+ * or two letters of `abcd`, every other rule ending in `$`, and URLs over
+ * `abcd`: every rule's segments occur in every URL, so the thrash-proof
+ * index finds every rule a candidate (the `$` rules then fail on their
+ * suffix).
+ */
+export function everywhere({ rules = 16000, urlLength = 118, seed = 77 } = {}) {
+  const rand = prng(seed)
+  const seg = () => randomString(rand, 'abcd', 1 + Math.floor(rand() * 2))
+  const lines = ['User-agent: *']
+  for (let i = 0; i < rules; i++) lines.push(`Disallow: /*${seg()}*${seg()}*${seg()}${i % 2 ? '$' : ''}`)
+  const f = file('everywhere', `${rules} rules /*x*y*z (segments of abcd, half with $)`, lines, { alphabet: 'abcd' })
+  return { ...f, urlLength }
+}
+
+/**
+ * Long segments, the worst case of a plain substring search: `Disallow:
+ * /*a…ab*a` with 100 to 499 `a`s, and URLs of `urlLength` bytes that are
+ * `a`s and a final `b`: each rule's long segment occurs (at the end), is
+ * searched for from the start (almost matching at every position), and the
+ * rule then fails (no `a` after the `b`).
+ */
+export function longSegments({ rules = 400, urlLength = 8192 } = {}) {
+  const lines = ['User-agent: *']
+  for (let i = 0; i < rules; i++) lines.push(`Disallow: /*${'a'.repeat(100 + i)}b*a`)
+  const body = lines.join('\n') + '\n'
+  return {
+    name: 'long-segments',
+    description: `${rules} rules /*a{100..${99 + rules}}b*a, URLs of a…ab`,
+    body,
+    bytes: body.length,
+    rules,
+    urlLength,
+    url: (length) => {
+      const prefix = ORIGIN + '/'
+      return prefix + 'a'.repeat(length - prefix.length - 1) + 'b'
+    },
+  }
+}
+
+/** The hostile families of bench/worst-case.mjs, in report order. */
+export function hostileFiles() {
+  return [hostile(), hostile({ dollar: true, rules: 28000 }), everywhere(), longSegments(), { ...distinctRules(), urlLength: 8192 }]
+}

@@ -9,19 +9,21 @@
  *   (`/a*`, `/a*$`): it matches exactly when its head is a prefix of the path.
  * - **Exact**: no `*`, anchored: it matches exactly when the path is its head.
  * - **Keyed**: a non-empty segment after a `*`. It can match only when its
- *   head is a prefix of the path and its *key* (its longest floating
- *   segment; the last of the longest) occurs in the path; then it is checked
- *   in full (./segments.ts).
+ *   head is a prefix of the path and each of its floating segments occurs
+ *   in the path; then it is checked in full (./segments.ts), order and `$`
+ *   included. One of its segments, its *key* (the longest; the last of the
+ *   longest), lists the rule.
  *
  * Two tries, as typed arrays:
  *
  * - the **head trie** over every rule's head, walked from the path's start:
  *   per node the best (lowest) Prefix and Exact rule ending there; a Keyed
  *   rule records its head's node (`headNode[r]`), which must be on the walk;
- * - an **Aho–Corasick automaton** over the keys, run along the whole path:
- *   per node its failure link, its dictionary link (the longest proper
- *   suffix that is a key), and the Keyed rules whose key ends there
- *   (ascending, so the best come first).
+ * - an **Aho–Corasick automaton** over every floating segment, run along
+ *   the whole path: per node its failure link, its dictionary link (the
+ *   longest proper suffix where a segment ends), and the Keyed rules whose
+ *   key ends there (ascending, so the best come first); per Keyed rule the
+ *   nodes of its segments (`segNodes[segStart[r], segStart[r + 1])`).
  *
  * Node layout, shared by both tries: node 0 is the root; node k's children
  * are `childByte/childNode[childStart[k], childStart[k + 1])`, sorted by
@@ -52,14 +54,19 @@ export interface HeadTrie extends Trie {
   minExact: Int32Array
 }
 
-/** The key automaton: failure and dictionary links, and the Keyed rules per node. */
+/** The segment automaton: failure and dictionary links, and the Keyed rules per node. */
 export interface KeyAutomaton extends Trie {
   fail: Int32Array
-  /** The nearest node on the failure chain (itself excluded) where a key ends, or 0 (the root: none). */
+  /** 1 where a floating segment ends. */
+  segmentEnd: Uint8Array
+  /** The nearest node on the failure chain (itself excluded) where a segment ends, or 0 (the root: none). */
   dict: Int32Array
   /** Keyed rules of node k: `rules[ruleStart[k], ruleStart[k + 1])`, ascending (empty unless a key ends there). */
   ruleStart: Int32Array
   rules: Int32Array
+  /** Per rule, the nodes of its floating segments: `segNodes[segStart[r], segStart[r + 1])` (none unless Keyed). */
+  segStart: Int32Array
+  segNodes: Int32Array
 }
 
 /** The literal index of a RuleSet. */
@@ -170,9 +177,11 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
   const kind = new Uint8Array(count)
   const headStart = new Int32Array(count)
   const headEnd = new Int32Array(count)
-  const keyStart = new Int32Array(count)
-  const keyEnd = new Int32Array(count)
-  let keyed = 0
+  // Every floating segment of the Keyed rules, rule by rule, and which of them is each rule's key.
+  const segStart = new Int32Array(count + 1)
+  const segFrom: number[] = []
+  const segTo: number[] = []
+  const keyOf = new Int32Array(count).fill(-1)
   let minKeyed = NO_RULE
   for (let r = 0; r < count; r++) {
     const at = r * RuleField.Width
@@ -183,27 +192,29 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     while (h < e && bytes[h] !== STAR) h++
     headStart[r] = s
     headEnd[r] = h
-    // The key: the longest segment after a star (the last of equal ones).
-    let ks = -1
-    let kl = 0
+    segStart[r] = segFrom.length
+    let keyLength = 0
     for (let k = h; k < e; ) {
       while (k < e && bytes[k] === STAR) k++
-      const segStart = k
+      const from = k
       while (k < e && bytes[k] !== STAR) k++
-      if (k > segStart && k - segStart >= kl) {
-        ks = segStart
-        kl = k - segStart
+      if (k > from) {
+        if (k - from >= keyLength) {
+          keyOf[r] = segFrom.length
+          keyLength = k - from
+        }
+        segFrom.push(from)
+        segTo.push(k)
       }
     }
-    if (ks >= 0) {
+    if (keyOf[r] >= 0) {
       kind[r] = Kind.Keyed
-      keyStart[keyed] = ks
-      keyEnd[keyed++] = ks + kl
       if (r < minKeyed) minKeyed = r
     } else {
       kind[r] = h === e && (flags & RuleFlag.Anchored) !== 0 ? Kind.Exact : Kind.Prefix
     }
   }
+  segStart[count] = segFrom.length
 
   const heads = buildTrie(bytes, headStart, headEnd)
   const headTrie = heads.trie as HeadTrie
@@ -217,17 +228,19 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     else headNode[r] = node
   }
 
-  const keys = buildTrie(bytes, keyStart.subarray(0, keyed), keyEnd.subarray(0, keyed))
-  const ac = keys.trie as KeyAutomaton
-  // Keyed rules per node, ascending (the k-th key is the k-th Keyed rule's, rules in order).
-  const keyedRules = new Int32Array(keyed)
-  for (let r = 0, k = 0; r < count; r++) if (kind[r] === Kind.Keyed) keyedRules[k++] = r
+  const segs = buildTrie(bytes, Int32Array.from(segFrom), Int32Array.from(segTo))
+  const ac = segs.trie as KeyAutomaton
+  ac.segStart = segStart
+  ac.segNodes = segs.nodeOf
+  ac.segmentEnd = new Uint8Array(ac.nodes)
+  for (let i = 0; i < segs.nodeOf.length; i++) ac.segmentEnd[segs.nodeOf[i]] = 1
+  // Keyed rules per key node, ascending.
   const perNode = new Int32Array(ac.nodes + 1)
-  for (let k = 0; k < keyed; k++) perNode[keys.nodeOf[k] + 1]++
+  for (let r = 0; r < count; r++) if (keyOf[r] >= 0) perNode[segs.nodeOf[keyOf[r]] + 1]++
   for (let v = 0; v < ac.nodes; v++) perNode[v + 1] += perNode[v]
   ac.ruleStart = perNode.slice()
-  ac.rules = new Int32Array(keyed)
-  for (let k = 0; k < keyed; k++) ac.rules[perNode[keys.nodeOf[k]]++] = keyedRules[k]
+  ac.rules = new Int32Array(perNode[ac.nodes])
+  for (let r = 0; r < count; r++) if (keyOf[r] >= 0) ac.rules[perNode[segs.nodeOf[keyOf[r]]]++] = r
   // Failure and dictionary links, breadth first (a node's failure target is shallower).
   ac.fail = new Int32Array(ac.nodes)
   ac.dict = new Int32Array(ac.nodes)
@@ -253,7 +266,7 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
         }
       }
       ac.fail[v] = f
-      ac.dict[v] = ac.ruleStart[f + 1] > ac.ruleStart[f] ? f : ac.dict[f]
+      ac.dict[v] = ac.segmentEnd[f] ? f : ac.dict[f]
     }
   }
   return { head: headTrie, keys: ac, headNode, minKeyed }
@@ -269,9 +282,10 @@ export function literalIndexBytes(x: LiteralIndex): number {
   return (
     trieBytes(x.head) + x.head.minPrefix.byteLength + x.head.minExact.byteLength +
     trieBytes(x.keys) + x.keys.fail.byteLength + x.keys.dict.byteLength + x.keys.ruleStart.byteLength + x.keys.rules.byteLength +
+    x.keys.segmentEnd.byteLength + x.keys.segStart.byteLength + x.keys.segNodes.byteLength +
     x.headNode.byteLength
   )
 }
 
 /** Typed arrays in a literal index (for their fixed costs). */
-export const LITERAL_INDEX_ARRAYS = 15
+export const LITERAL_INDEX_ARRAYS = 18

@@ -11,10 +11,12 @@
  * last segment must end where the path ends (after the earlier ones); a
  * pattern ending in `*` is done once the segments before the star matched.
  * This is the reference's Matches() (a set of positions per pattern byte),
- * computed segment by segment. The leftmost search is plain: O(path × segment)
- * at worst, as the reference's own algorithm.
+ * computed segment by segment. The leftmost search is byte by byte for short
+ * segments and KMP for long ones, so a check is linear in the path and the
+ * pattern.
  */
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
+import { SCRATCH_KEEP } from '../../memory.js'
 
 /** `*` (a `const enum`: a number in the hot loops). */
 const enum Byte {
@@ -59,14 +61,44 @@ export function ruleMatches(bytes: Uint8Array, rec: Int32Array, at: number, p: U
   }
 }
 
+/** Segments longer than this are searched with KMP (linear whatever the text); shorter ones byte by byte. */
+const KMP_MIN = 16
+
+/** KMP's failure table (reused; a longer segment gets its own for the call: src/memory.ts). */
+const failure = new Int32Array(SCRATCH_KEEP)
+
 /** Leftmost occurrence of `bytes[k, k + len)` in `p[i, to)`, or -1. */
 function indexOfSegment(p: Uint8Array, i: number, to: number, bytes: Uint8Array, k: number, len: number): number {
+  if (len > KMP_MIN) return indexOfSegmentKmp(p, i, to, bytes, k, len)
   const first = bytes[k]
   const last = to - len
   outer: for (let x = i; x <= last; x++) {
     if (p[x] !== first) continue
     for (let j = 1; j < len; j++) if (p[x + j] !== bytes[k + j]) continue outer
     return x
+  }
+  return -1
+}
+
+/**
+ * {@link indexOfSegment} by Knuth–Morris–Pratt: O(text + segment), where
+ * the plain search is O(text × segment) on texts like `aaaa…` against
+ * segments like `aaa…ab` (bench/worst-case.mjs, long segments).
+ */
+function indexOfSegmentKmp(p: Uint8Array, i: number, to: number, bytes: Uint8Array, k: number, len: number): number {
+  if (to - i < len) return -1
+  const f = len <= failure.length ? failure : new Int32Array(len)
+  // f[j]: length of the longest proper border of the segment's first j + 1 bytes.
+  f[0] = 0
+  for (let j = 1, b = 0; j < len; j++) {
+    while (b > 0 && bytes[k + j] !== bytes[k + b]) b = f[b - 1]
+    if (bytes[k + j] === bytes[k + b]) b++
+    f[j] = b
+  }
+  for (let x = i, m = 0; x < to; x++) {
+    while (m > 0 && p[x] !== bytes[k + m]) m = f[m - 1]
+    if (p[x] === bytes[k + m]) m++
+    if (m === len) return x - len + 1
   }
   return -1
 }

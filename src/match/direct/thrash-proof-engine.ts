@@ -8,12 +8,13 @@
  * 1. walk the head trie from the path's start (./literal-index.ts): the best
  *    Prefix rule on the walk, the best Exact rule where the path ends, and a
  *    stamp on every node passed (the heads that are prefixes of the path);
- * 2. unless a better rule already matched, run the key automaton along the
- *    path, collecting each key that occurs once (a stamp per node, so the
- *    dictionary links are followed once per key and URL);
- * 3. the Keyed rules of those keys whose head was passed, better than the
- *    best so far, are the candidates: checked in rank order with the
- *    segment matcher (./segments.ts) until one matches.
+ * 2. unless a better rule already matched, run the segment automaton along
+ *    the path, stamping each floating segment that occurs, once (so the
+ *    dictionary links are followed once per segment and URL);
+ * 3. the Keyed rules of the keys found, better than the best so far, whose
+ *    head was passed and all of whose segments occur, are the candidates:
+ *    checked in rank order with the segment matcher (./segments.ts) until
+ *    one matches.
  *
  * Cost: O(path) for the walks, plus the candidates' checks. Each check is
  * at worst the reference's own algorithm for that rule, so the engine is
@@ -42,7 +43,7 @@ export class ThrashProofEngine implements MatchEngine {
   private readonly index: LiteralIndex
   /** Per head-trie node: the URL it was last passed on. */
   private readonly headStamp: Int32Array
-  /** Per key-automaton node: the URL its key was last found on. */
+  /** Per segment-automaton node: the URL its segment was last found on. */
   private readonly keyStamp: Int32Array
   /** Keys found on the current URL (nodes), and the candidates (rules). */
   private readonly found: Int32Array
@@ -110,7 +111,7 @@ export class ThrashProofEngine implements MatchEngine {
     // 2. The keys that occur in the path.
     const keyStamp = this.keyStamp
     const found = this.found
-    const { childStart, childByte, childNode, rootNext, fail, dict, ruleStart } = keys
+    const { childStart, childByte, childNode, rootNext, fail, dict, ruleStart, segmentEnd, segStart, segNodes } = keys
     let nFound = 0
     for (let node = 0, i = from; i < to; i++) {
       const b = p[i]
@@ -134,22 +135,24 @@ export class ThrashProofEngine implements MatchEngine {
         if (node === 0) break
         node = fail[node]
       }
-      // The keys ending here: the node itself, then its dictionary links (each key once per URL).
-      for (let v = ruleStart[node + 1] > ruleStart[node] ? node : dict[node]; v !== 0 && keyStamp[v] !== epoch; v = dict[v]) {
+      // The segments ending here: the node itself, then its dictionary links (each once per URL).
+      for (let v = segmentEnd[node] ? node : dict[node]; v !== 0 && keyStamp[v] !== epoch; v = dict[v]) {
         keyStamp[v] = epoch
-        found[nFound++] = v
+        if (ruleStart[v + 1] > ruleStart[v]) found[nFound++] = v
       }
     }
-    // 3. Candidates: rules of the found keys, better than the best so far, whose head was passed.
+    // 3. Candidates: rules of the found keys, better than the best so far, whose head was passed and all of whose segments occur.
     const rules = keys.rules
     const candidates = this.candidates
     let n = 0
     for (let f = 0; f < nFound; f++) {
       const v = found[f]
-      for (let k = ruleStart[v], end = ruleStart[v + 1]; k < end; k++) {
+      next: for (let k = ruleStart[v], end = ruleStart[v + 1]; k < end; k++) {
         const r = rules[k]
         if (r >= best) break
-        if (headStamp[headNode[r]] === epoch) candidates[n++] = r
+        if (headStamp[headNode[r]] !== epoch) continue
+        for (let g = segStart[r], gEnd = segStart[r + 1]; g < gEnd; g++) if (keyStamp[segNodes[g]] !== epoch) continue next
+        candidates[n++] = r
       }
     }
     if (n > 1) candidates.subarray(0, n).sort()
