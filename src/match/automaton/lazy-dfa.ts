@@ -35,31 +35,14 @@ export const MIN_MATCHER_BUDGET = 4096
 const DFA_FIELDS = 29
 
 /**
- * Position sets under construction: a list and a stamp per position (the
- * stamp dedups positions within a set: `stamp[p] === epoch` once added).
- * DFAs of at most SCRATCH_KEEP positions share one module-level pair
- * (JavaScript runs one step at a time); a larger DFA has a pair of its own,
- * which goes with it (src/memory.ts: a shared buffer grown for a huge rule
- * set would be held forever).
+ * The position set under construction is collected in a list (duplicates
+ * allowed; `prune` sorts and dedups it). One module-level list of
+ * SCRATCH_KEEP positions serves every DFA (JavaScript runs one step at a
+ * time); a set that may need more (each source position adds at most two)
+ * gets a list of its own for that step, so nothing grown for a huge rule set
+ * stays (src/memory.ts).
  */
-class SetScratch {
-  list: Int32Array
-  stamp: Int32Array
-  epoch = 0
-  constructor(size: number) {
-    this.list = new Int32Array(size)
-    this.stamp = new Int32Array(size)
-  }
-  /** Starts a new set: a new epoch (stamps wrap around after 2^30 sets). */
-  begin(): void {
-    if (++this.epoch > 0x3fffffff) {
-      this.stamp.fill(0)
-      this.epoch = 1
-    }
-  }
-}
-
-const SHARED_SCRATCH = new SetScratch(SCRATCH_KEEP)
+const SHARED_LIST = new Int32Array(SCRATCH_KEEP)
 
 /**
  * Thrashing, judged at each flush over the URLs judged since the previous
@@ -105,8 +88,8 @@ export class LazyDfa {
   private readonly onThrash: (() => void) | undefined
   /** True once the cache thrashed (only for a watched DFA): its matcher moves to the thrash-proof tier. */
   thrashing = false
-  /** This DFA's position-set scratch: the shared one, or its own when it has more positions. */
-  private readonly sets: SetScratch
+  /** The list the current set is collected in (SHARED_LIST, or one of its own for a large set). */
+  private list: Int32Array = SHARED_LIST
 
   /** The NFA (positions.ts): item and rule per position, anchored per rule. */
   private readonly item: Int16Array
@@ -145,7 +128,6 @@ export class LazyDfa {
     this.W = this.classes.count + 1
     this.end = endColumn(this.W)
     this.table = new Int32Array(this.W * 4)
-    this.sets = pos.count <= SCRATCH_KEEP ? SHARED_SCRATCH : new SetScratch(pos.count)
   }
 
   /** The NFA positions (for the README's figures and tests). */
@@ -183,9 +165,8 @@ export class LazyDfa {
       this.item.byteLength + this.rule.byteLength + this.anchored.byteLength + this.startPositions.byteLength +
       this.classes.map.byteLength + this.classes.representative.byteLength
     // 9 typed arrays (item, rule, anchored, startPositions, map, representative, table, rowInfo, pool),
-    // the DFA object and the classes object (4 fields); a scratch of its own when it has one.
-    const own = this.sets === SHARED_SCRATCH ? 0 : this.sets.list.byteLength + this.sets.stamp.byteLength + 2 * TYPED_ARRAY_BYTES + objectBytes(3)
-    return this.cacheBytes() + fixed + own + 9 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
+    // the DFA object and the classes object (4 fields).
+    return this.cacheBytes() + fixed + 9 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
@@ -221,7 +202,7 @@ export class LazyDfa {
     const item = this.item
     const info = this.rowInfo
     const row = k * RowInfo.Width
-    this.beginSet(info[row + RowInfo.Best])
+    this.beginSet(info[row + RowInfo.Best], 2 * info[row + RowInfo.PoolLength])
     const ps = this.pool
     this.work += info[row + RowInfo.PoolLength]
     for (let i = info[row + RowInfo.PoolStart], end = i + info[row + RowInfo.PoolLength]; i < end; i++) {
@@ -236,14 +217,14 @@ export class LazyDfa {
   /** The state of the given positions (and their closures), with no rule matched yet. */
   private closure(starts: Int32Array): number {
     this.work += starts.length
-    this.beginSet(-1)
+    this.beginSet(-1, 2 * starts.length)
     for (let i = 0; i < starts.length; i++) this.addClosure(starts[i])
     return this.endSet()
   }
 
-  /** Starts collecting a position set into the shared scratch buffer. */
-  private beginSet(best: number): void {
-    this.sets.begin()
+  /** Starts collecting a position set of at most `bound` entries (in the shared list, or one of its own). */
+  private beginSet(best: number, bound: number): void {
+    this.list = bound <= SHARED_LIST.length ? SHARED_LIST : new Int32Array(bound)
     this.setSize = 0
     this.setBest = best
   }
@@ -251,13 +232,12 @@ export class LazyDfa {
   /**
    * Adds position `p` with its closure: past a `*` the next position too; an
    * unanchored rule's end is a match (it may become the best rule), an
-   * anchored rule's end stays live until the input ends.
+   * anchored rule's end stays live until the input ends. (Runs of `*` are one
+   * item, so at most two entries are added.)
    */
   private addClosure(p: number): void {
-    const { list, stamp, epoch: e } = this.sets
+    const list = this.list
     for (;;) {
-      if (stamp[p] === e) return
-      stamp[p] = e
       const it = this.item[p]
       if (it === END) {
         const r = this.rule[p]
@@ -274,10 +254,13 @@ export class LazyDfa {
   /** Prunes the collected set and returns the id of its state. */
   private endSet(): number {
     const best = this.setBest
-    return this.stateFor(this.prune(this.sets.list, this.setSize, best), best)
+    const n = this.prune(this.list, this.setSize, best)
+    const id = this.stateFor(n, best)
+    this.list = SHARED_LIST // a list of its own goes with the step
+    return id
   }
 
-  /** Drops positions whose rule cannot beat `best`; sorts the rest in place. Returns their count. */
+  /** Drops positions whose rule cannot beat `best` and duplicates; sorts the rest in place. Returns their count. */
   private prune(list: Int32Array, n: number, best: number): number {
     const rule = this.rule
     const item = this.item
@@ -301,6 +284,7 @@ export class LazyDfa {
     let starSeen = false
     for (let i = m - 1; i >= 0; i--) {
       const p = list[i]
+      if (w < m && list[w] === p) continue // a duplicate of the position just kept
       const r = rule[p]
       if (r !== current) {
         current = r
@@ -317,7 +301,7 @@ export class LazyDfa {
   /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
   private stateFor(n: number, best: number): number {
     if (n === 0) return terminalOf(best)
-    const list = this.sets.list
+    const list = this.list
     const h = hashState(list, 0, n, best)
     const known = this.ids.get(h)
     if (known !== undefined) {
@@ -364,7 +348,7 @@ export class LazyDfa {
     if (this.rowInfo[row + RowInfo.Best] !== best || this.rowInfo[row + RowInfo.PoolLength] !== n) return false
     const pool = this.pool
     const at = this.rowInfo[row + RowInfo.PoolStart]
-    const list = this.sets.list
+    const list = this.list
     for (let i = 0; i < n; i++) if (pool[at + i] !== list[i]) return false
     return true
   }

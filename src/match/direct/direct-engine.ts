@@ -10,19 +10,58 @@
  * segment by segment (./segments.ts).
  */
 import type { EngineStats, MatchEngine } from '../matcher.js'
-import { objectBytes } from '../../memory.js'
+import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
 import { ruleMatches } from './segments.js'
+
+/** Rule sets above this many rules get a {@link SecondByteIndex}. */
+export const INDEX_MIN_RULES = 48
+
+/**
+ * The rules by the path's second byte they need, one array:
+ * `index[b] .. index[b + 1]` (b = 0..255, and SecondByte.Any = 256) are
+ * offsets into the same array where the rule indices of group b follow,
+ * each group in rank order; SecondByte.Never rules are in no group.
+ * ```
+ * index[0 .. 257]          group starts (258 entries; group b ends where group b + 1 starts)
+ * index[258 .. 258 + n)    rule indices, grouped
+ * ```
+ * A Uint16Array when every index fits, else an Int32Array.
+ */
+type SecondByteIndex = Uint16Array | Int32Array
+
+/** Entries before the rule indices of a SecondByteIndex. */
+const INDEX_HEAD = 258
+
+function buildIndex(records: Int32Array): SecondByteIndex {
+  const n = records.length / RuleField.Width
+  const index = n + INDEX_HEAD < 0x10000 ? new Uint16Array(INDEX_HEAD + n) : new Int32Array(INDEX_HEAD + n)
+  const groupOf = (r: number): number => records[r * RuleField.Width + RuleField.Flags] >>> SecondByte.Shift
+  for (let r = 0; r < n; r++) {
+    const g = groupOf(r)
+    if (g !== SecondByte.Never) index[g + 1]++
+  }
+  index[0] = INDEX_HEAD
+  for (let g = 0; g <= SecondByte.Any; g++) index[g + 1] += index[g]
+  const fill = index.slice(0, SecondByte.Any + 1)
+  for (let r = 0; r < n; r++) {
+    const g = groupOf(r)
+    if (g !== SecondByte.Never) index[fill[g]++] = r
+  }
+  return index
+}
 
 /** The direct engine over a RuleSet in rank order. */
 export class DirectEngine implements MatchEngine {
   private readonly bytes: Uint8Array
   private readonly records: Int32Array
+  private readonly index: SecondByteIndex | null
 
   constructor(set: RuleSet) {
     this.bytes = set.bytes
     this.records = set.records
+    this.index = set.count > INDEX_MIN_RULES ? buildIndex(set.records) : null
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
@@ -47,8 +86,21 @@ export class DirectEngine implements MatchEngine {
   decidePath(p: Uint8Array, from: number, to: number): number {
     const bytes = this.bytes
     const rec = this.records
-    const n = rec.length
     const second = from + 1 < to ? p[from + 1] : -1
+    const index = this.index
+    if (index !== null) {
+      // The rules of the path's second byte and those that need none, merged in rank order.
+      let a = second < 0 ? 0 : index[second]
+      const aEnd = second < 0 ? 0 : index[second + 1]
+      let b = index[SecondByte.Any]
+      const bEnd = index[SecondByte.Any + 1]
+      while (a < aEnd || b < bEnd) {
+        const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
+        if (ruleMatches(bytes, rec, r * RuleField.Width, p, from, to)) return r
+      }
+      return -1
+    }
+    const n = rec.length
     for (let at = 0; at < n; at += RuleField.Width) {
       // Most rules fail on the path's second byte (rule-set.ts, SecondByte).
       const need = rec[at + RuleField.Flags] >>> SecondByte.Shift
@@ -63,7 +115,7 @@ export class DirectEngine implements MatchEngine {
   }
 
   memoryUsage(): number {
-    return DIRECT_ENGINE_BYTES
+    return DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index))
   }
 }
 
@@ -80,5 +132,5 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (two fields); its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(2)
+/** A DirectEngine object (three fields); its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(3)

@@ -11,9 +11,9 @@
  * last segment must end where the path ends (after the earlier ones); a
  * pattern ending in `*` is done once the segments before the star matched.
  * This is the reference's Matches() (a set of positions per pattern byte),
- * computed segment by segment. The leftmost search is byte by byte for short
- * segments and KMP for long ones, so a check is linear in the path and the
- * pattern.
+ * computed segment by segment. The leftmost search is byte by byte, and
+ * KMP once that has cost more than twice the text, so a check is linear in
+ * the path and the pattern.
  */
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
 import { SCRATCH_KEEP } from '../../memory.js'
@@ -61,24 +61,30 @@ export function ruleMatches(bytes: Uint8Array, rec: Int32Array, at: number, p: U
   }
 }
 
-/** Segments longer than this are searched with KMP (linear whatever the text); shorter ones byte by byte. */
-const KMP_MIN = 16
-
-/** KMP's failure table (reused; a longer segment gets its own for the call: src/memory.ts). */
-const failure = new Int32Array(SCRATCH_KEEP)
-
 /** Leftmost occurrence of `bytes[k, k + len)` in `p[i, to)`, or -1. */
 function indexOfSegment(p: Uint8Array, i: number, to: number, bytes: Uint8Array, k: number, len: number): number {
-  if (len > KMP_MIN) return indexOfSegmentKmp(p, i, to, bytes, k, len)
   const first = bytes[k]
   const last = to - len
+  // Byte by byte, which usually fails on the first byte; past a budget of
+  // compares proportional to the text (a text like `aaaa…` against `aaa…ab`),
+  // KMP takes over from where the search is, so it stays linear.
+  let budget = 2 * (to - i) + 64
   outer: for (let x = i; x <= last; x++) {
     if (p[x] !== first) continue
-    for (let j = 1; j < len; j++) if (p[x + j] !== bytes[k + j]) continue outer
+    for (let j = 1; j < len; j++) {
+      if (p[x + j] !== bytes[k + j]) {
+        budget -= j
+        if (budget < 0) return indexOfSegmentKmp(p, x + 1, to, bytes, k, len)
+        continue outer
+      }
+    }
     return x
   }
   return -1
 }
+
+/** KMP's failure table (reused; a longer segment gets its own for the call: src/memory.ts). */
+const failure = new Int32Array(SCRATCH_KEEP)
 
 /**
  * {@link indexOfSegment} by Knuth–Morris–Pratt: O(text + segment), where
