@@ -1,9 +1,10 @@
 /**
- * Scratch buffers: the matchers' module-level buffers keep at most
+ * What matchers hold: the module-level scratch buffers keep at most
  * SCRATCH_KEEP elements between calls (src/memory.ts), so nothing a huge
- * rule set or URL needed stays once it is dropped. Measured in a child
- * process with --expose-gc (test/support/scratch-probe.mjs) on the built
- * package.
+ * rule set or URL needed stays once it is dropped; and a matcher keeps the
+ * pattern bytes it needs, not its Robots (the store makes transient ones).
+ * Measured in a child process with --expose-gc
+ * (test/support/scratch-probe.mjs) on the built package.
  */
 import { execFileSync } from 'node:child_process'
 import { resolve } from 'node:path'
@@ -17,9 +18,12 @@ describe('scratch buffers', () => {
       encoding: 'utf8',
       timeout: 120_000,
     })
-    const { before, during, after } = JSON.parse(out) as { before: number; during: number; after: number }
+    const { before, during, after, robotsFreed, stillAnswers } = JSON.parse(out) as { before: number; during: number; after: number; robotsFreed: boolean; stillAnswers: boolean }
     // The probe did hold a lot (rules, DFA tables, indexes), so the measure can see it go.
     expect(during - before).toBeGreaterThan(20 * 2 ** 20)
     expect(after - before).toBeLessThan(2 * 2 ** 20)
+    // And a matcher of every tier keeps answering after its Robots was collected (it holds the bytes it needs, not the Robots).
+    expect(robotsFreed).toBe(true)
+    expect(stillAnswers).toBe(true)
   }, 120_000)
 })

@@ -52,4 +52,19 @@ let held = work()
 const during = await settle()
 held = null
 const after = await settle()
-console.log(JSON.stringify({ before, during, after }))
+
+// A matcher holds the pattern bytes it needs, not the Robots it came from.
+const live = []
+const robotsRefs = []
+for (const options of [{ tier: 'cold' }, { tier: 'hot' }, { tier: 'thrash-proof' }, {}]) {
+  let robots = parseRobots('User-agent: *\nDisallow: /a*b\nAllow: /a$\n', options)
+  const m = robots.agent('bot')
+  m.isAllowed('/axb')
+  live.push(m)
+  robotsRefs.push(new WeakRef(robots))
+  robots = null
+}
+await settle()
+const robotsFreed = robotsRefs.every((r) => r.deref() === undefined)
+const stillAnswers = live.every((m) => m.isAllowed('/axb') === false && m.isAllowed('/a') === true)
+console.log(JSON.stringify({ before, during, after, robotsFreed, stillAnswers }))
