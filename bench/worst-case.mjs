@@ -5,7 +5,8 @@
 // Part 1, hostile rule sets (bench/lib/pathological.mjs `hostileFiles`):
 // files that defeat the lazy DFA's cache (issue 13), each with its own URLs
 // (fresh, seeded): the hostile family (30,000 `Disallow: /*abcd`, 4 letters
-// of 16, 510 KB, and 2,000 URLs of 118 bytes), the same with `$`, segments
+// of 16, 510 KB, and 2,000 URLs of 118 bytes), the issue's own spelling
+// `Disallow:/*abcdz` (no rule ever matches), the same with `$`, segments
 // that occur in every URL, long segments (8 KiB URLs), and the
 // 20,000-distinct-rule file (8 KiB URLs). Ours, default options: a fresh
 // matcher, then every URL timed together, the tier switch included (µs per
@@ -114,10 +115,12 @@ for (const f of hostileFiles()) {
 console.log(
   table(['file', 'size', 'URLs', 'parse + agent()', 'ours, all URLs (tier switch included)', 'ours, again', 'tier', 'memoryUsage()', 'robots-parser', 'speedup'], hostileRows),
 )
-const hostileFamily = hostileResults.find((r) => r.file === 'hostile')
+// The family: every `hostile*` file (the worst of them counts).
+const family = hostileResults.filter((r) => r.file.startsWith('hostile'))
+const familyWorst = Math.max(...family.map((r) => r.usPerByte))
 const slowest = Math.min(...hostileResults.map((r) => r.speedup))
 console.log('')
-console.log(`hostile family: ${hostileFamily.usPerByte.toFixed(2)} µs per URL byte, goal ≤ ${GOAL_US_PER_BYTE}: ${hostileFamily.usPerByte <= GOAL_US_PER_BYTE ? 'met' : 'NOT met'}; smallest speedup over robots-parser: ${slowest.toFixed(1)}× (goal ≥ 1)`)
+console.log(`hostile family (${family.map((r) => r.file).join(', ')}): at worst ${familyWorst.toFixed(2)} µs per URL byte, goal ≤ ${GOAL_US_PER_BYTE}: ${familyWorst <= GOAL_US_PER_BYTE ? 'met' : 'NOT met'}; smallest speedup over robots-parser: ${slowest.toFixed(1)}× (goal ≥ 1)`)
 console.log('')
 
 // ---- Part 2 ----
@@ -214,7 +217,7 @@ writeJson(opts.json, {
   machine,
   goalUsPerByte: GOAL_US_PER_BYTE,
   hostile: hostileResults,
-  met: hostileFamily.usPerByte <= GOAL_US_PER_BYTE && slowest >= 1 && slowest8k >= 1,
+  met: familyWorst <= GOAL_US_PER_BYTE && slowest >= 1 && slowest8k >= 1,
   urlLengths: URL_LENGTHS,
   urlsPerLength,
   results,

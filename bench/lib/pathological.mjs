@@ -181,12 +181,18 @@ const SIXTEEN = 'abcdefghijklmnop'
  * random letters of 16; with `dollar`, `/*abcd$`), about 510 KB for 30,000,
  * and URLs of `urlLength` bytes (118 in the issue) over the same letters.
  * Every URL byte reaches a new DFA state of thousands of positions.
+ * With `z`, the issue's own spelling `Disallow:/*abcdz` (no space; a final
+ * `z` the URLs never hold): no rule ever matches, so every rule stays live
+ * to the end of every URL and every URL is allowed.
  */
-export function hostile({ rules = 30000, dollar = false, urlLength = 118, seed = 66 } = {}) {
+export function hostile({ rules = 30000, dollar = false, z = false, urlLength = 118, seed = 66 } = {}) {
   const rand = prng(seed)
   const lines = ['User-agent: *']
-  for (let i = 0; i < rules; i++) lines.push(`Disallow: /*${randomString(rand, SIXTEEN, 4)}${dollar ? '$' : ''}`)
-  const f = file(dollar ? 'hostile-$' : 'hostile', `${rules} rules /*abcd${dollar ? '$' : ''} (4 letters of 16)`, lines, { alphabet: SIXTEEN })
+  const head = z ? 'Disallow:/*' : 'Disallow: /*'
+  const tail = (z ? 'z' : '') + (dollar ? '$' : '')
+  for (let i = 0; i < rules; i++) lines.push(`${head}${randomString(rand, SIXTEEN, 4)}${tail}`)
+  const name = 'hostile' + (z ? '-z' : '') + (dollar ? '-$' : '')
+  const f = file(name, `${rules} rules ${head.slice(0, -2)}/*abcd${tail} (4 letters of 16)`, lines, { alphabet: SIXTEEN })
   return { ...f, urlLength }
 }
 
@@ -233,5 +239,5 @@ export function longSegments({ rules = 400, urlLength = 8192 } = {}) {
 
 /** The hostile families of bench/worst-case.mjs, in report order. */
 export function hostileFiles() {
-  return [hostile(), hostile({ dollar: true, rules: 28000 }), everywhere(), longSegments(), { ...distinctRules(), urlLength: 8192 }]
+  return [hostile(), hostile({ z: true }), hostile({ dollar: true, rules: 28000 }), everywhere(), longSegments(), { ...distinctRules(), urlLength: 8192 }]
 }
