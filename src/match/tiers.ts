@@ -63,6 +63,17 @@ export const COLD_MAX_COST = 4096
 /** See {@link COLD_MAX_COST}. */
 export const COLD_STAR_WEIGHT = 16
 
+/**
+ * The cap on a cold matcher's memory (`memoryUsage()`), in bytes: it holds
+ * at most COLD_MAX_COST rules (16 bytes each in the RuleSet's record
+ * table), their second-byte index (2 bytes a rule plus 258 entries, in a
+ * Uint16Array), and a few objects, and it builds nothing as it judges URLs
+ * (its scratch buffers are shared and bounded: memory.ts). 80 KiB; a rule
+ * set that would need more goes hot at once, where `matcherBudget` bounds
+ * the states.
+ */
+export const COLD_MAX_BYTES = 80 * 1024
+
 /** A countdown that never runs out (2^52 URLs). */
 const NEVER = 2 ** 52
 

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots, referenceDecide, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { matchPath, urlBytes } from '../../src/match/url-path.js'
-import { COLD_MAX_COST, DEFAULT_HOT_THRESHOLD } from '../../src/match/tiers.js'
+import { COLD_MAX_BYTES, COLD_MAX_COST, DEFAULT_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { seededRandom } from '../support/core-helpers.js'
 
 const enc = new TextEncoder()
@@ -69,6 +69,28 @@ describe('where a matcher starts', () => {
     expect(parseRobots(many).agent('bot').stats().tier).toBe('hot')
     const stars = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST / 8 }, (_, i) => `Disallow: /*p${i}`)].join('\n')
     expect(parseRobots(stars).agent('bot').stats().tier).toBe('hot')
+  })
+
+  it(`a cold matcher's memory is capped (COLD_MAX_BYTES, ${COLD_MAX_BYTES} bytes) and does not grow as it judges URLs`, () => {
+    // The largest rule set the cold tier takes: COLD_MAX_COST literal rules (long ones: the patterns are not the matcher's).
+    const rules = Array.from({ length: COLD_MAX_COST }, (_, i) => `${i % 3 ? 'Disallow' : 'Allow'}: /${String.fromCharCode(97 + (i % 26))}${'x'.repeat(40)}${i}`)
+    const m = parseRobots(['User-agent: *', ...rules].join('\n'), { hotThreshold: Infinity }).agent('bot')
+    expect(m.stats().tier).toBe('cold')
+    expect(m.stats().rules).toBe(COLD_MAX_COST)
+    const size = m.memoryUsage()
+    // The record table alone is 16 bytes a rule: the cap is near what the rules need, not slack.
+    expect(size).toBeGreaterThan(16 * COLD_MAX_COST)
+    expect(size).toBeLessThanOrEqual(COLD_MAX_BYTES)
+    // Long paths too (past the shared scratch buffers' size): answers stay the reference's, nothing is kept.
+    const body = ['User-agent: *', ...rules].join('\n')
+    const rand = seededRandom(5)
+    for (let i = 0; i < 6; i++) {
+      const path = '/' + String.fromCharCode(97 + Math.floor(rand() * 26)) + 'x'.repeat(40 + Math.floor(rand() * 60_000)) + i
+      expect(m.matchRange(enc.encode(path), 0, path.length)).toBe(reference(body, path))
+    }
+    for (let i = 0; i < 2000; i++) m.isAllowed('/' + String.fromCharCode(97 + (i % 26)) + 'x'.repeat(40) + i)
+    expect(m.stats().tier).toBe('cold')
+    expect(m.memoryUsage()).toBe(size)
   })
 
   it('a matcher without rules stays cold whatever it judges (nothing to compile)', () => {
