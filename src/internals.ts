@@ -23,8 +23,9 @@
  *   and {@link MatchEngine} (what a matching engine provides).
  *
  * Parse options also accept `engine: 'plain'` (every rule tried against the
- * path, no automaton): test and benchmark scaffolding, checked at run time
- * but absent from the typings.
+ * path, no automaton) and `tier: 'cold' | 'hot' | 'thrash-proof'` (every
+ * matcher pinned to one tier, src/match/README.md): test and benchmark
+ * scaffolding, checked at run time but absent from the typings.
  *
  * @module robots-automaton/internals
  */
@@ -43,7 +44,7 @@ export type { ReadInfo } from './rules/builder.js'
 // The reference engine (the tests' oracle) and the matcher's parts.
 export { referenceDecide, patternMatches, type ReferenceDecision } from './match/reference-engine.js'
 export type { RuleSet } from './rules/rule-set.js'
-export type { MatchEngine } from './match/matcher.js'
+export type { LineJob, MatchEngine } from './match/matcher.js'
 export type { CompactRules }
 
 /**

@@ -9,7 +9,7 @@ import { objectBytes, typedArrayBytes } from '../memory.js'
 import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
 import type { EngineOptions } from './engine.js'
-import { firstTier, nextTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
+import { firstTier, nextTier, Tier, TIER_NAMES, type TierName } from './tiers.js'
 
 /** Which rule decided a URL. */
 export interface RuleRef {
@@ -108,7 +108,7 @@ const MATCHER_FIELDS = 6
 const RULE_SET_FIELDS = 5
 
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
-export class AgentMatcher implements TierState {
+export class AgentMatcher {
   /** The crawler's rules (rank order: see RuleSet). */
   readonly rules: RuleSet
   /** @internal The engine of the current tier. */

@@ -91,14 +91,14 @@ export function rulePriority(start: number, end: number, flags: number): number 
  * matches it, and rule `a` beats rule `b` exactly when `a < b`.
  *
  * The pattern bytes are not copied: they stay in the parsed rules' buffer
- * (`bytes`), and one `Int32Array` holds a record per rule ({@link RuleField}).
+ * (`bytes`), and one `Int32Array` holds a record per rule (`RuleField`).
  * Priority is the reference's: the escaped pattern's length in bytes, every
  * `*` and the `$` counted (for a directory form, that form's length).
  */
 export class RuleSet {
   /** The buffer the patterns live in (shared with the parsed rules, not copied). */
   readonly bytes: Uint8Array
-  /** {@link RuleField.Width} ints per rule, in rank order. */
+  /** `RuleField.Width` ints per rule, in rank order. */
   readonly records: Int32Array
   /** First line of an empty `Allow:` in the set (0 if none): the reference reports it as the matching line when nothing else matched. */
   readonly emptyAllowLine: number
@@ -136,7 +136,7 @@ export class RuleSet {
     return this.records[r * RuleField.Width + RuleField.Line]
   }
 
-  /** The {@link RuleFlag} bits of rule `r`. */
+  /** The `RuleFlag` bits of rule `r`. */
   flags(r: number): number {
     return this.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Mask
   }

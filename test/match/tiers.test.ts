@@ -7,7 +7,8 @@
  * switching itself.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, referenceDecide, type AgentMatcher, type ParseOptions } from '../../src/index.js'
+import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
+import { referenceDecide } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/match/url-path.js'
 import { COLD_MAX_BYTES, COLD_MAX_COST, DEFAULT_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { seededRandom } from '../support/core-helpers.js'
