@@ -46,6 +46,14 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 })
 chmodSync('dist/cli.js', 0o755)
+// The worker threads of `filter --jobs N` (loaded by dist/cli.js from next to it).
+await build({
+  ...common,
+  entryPoints: ['src/cli/filter-worker.ts'],
+  platform: 'node',
+  format: 'esm',
+  outfile: 'dist/filter-worker.js',
+})
 // Declarations of every entry (tsconfig.node.json includes the Node entry and the CLI).
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'], { stdio: 'inherit' })
 

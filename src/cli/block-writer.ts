@@ -22,6 +22,14 @@ const MAX_SPARE = 4
 /** Runs at least this long from a stable source go to the stream without a copy. */
 const ZERO_COPY_MIN = 64 * 1024
 
+/** Options of a `BlockWriter`. */
+export interface BlockWriterOptions {
+  /** Hand long stable runs to the stream without a copy (default true; a worker thread that sends its blocks away copies). */
+  readonly zeroCopy?: boolean
+  /** Where new blocks come from (default: fresh zeroed arrays). */
+  readonly allocate?: (size: number) => Uint8Array
+}
+
 /** Buffers output and writes it to a stream in large blocks. */
 export class BlockWriter {
   /** The current block; callers that `reserve(n)` may write `buf[pos .. pos + n)` directly, then advance `pos`. */
@@ -35,11 +43,15 @@ export class BlockWriter {
   private readonly spare: Uint8Array[] = []
   private pending = 0
   private idle: (() => void) | undefined
+  private readonly zeroCopy: boolean
+  private readonly allocate: (size: number) => Uint8Array
 
-  constructor(sink: ByteSink, size: number = DEFAULT_BLOCK_SIZE) {
+  constructor(sink: ByteSink, size: number = DEFAULT_BLOCK_SIZE, options: BlockWriterOptions = {}) {
     this.sink = sink
     this.size = size
-    this.buf = new Uint8Array(size)
+    this.zeroCopy = options.zeroCopy ?? true
+    this.allocate = options.allocate ?? ((n) => new Uint8Array(n))
+    this.buf = this.allocate(size)
   }
 
   /** Makes room for `n` more bytes at `pos` (flushing, or growing for one very long record). */
@@ -56,9 +68,9 @@ export class BlockWriter {
   bytes(src: Uint8Array, start: number, end: number, stable = false): void {
     const n = end - start
     if (n <= 0) return
-    if (n >= ZERO_COPY_MIN && (stable || n >= this.size)) {
+    if (n >= ZERO_COPY_MIN && ((stable && this.zeroCopy) || n >= this.size)) {
       this.flush()
-      this.push(stable ? src.subarray(start, end) : src.slice(start, end))
+      this.push(stable && this.zeroCopy ? src.subarray(start, end) : src.slice(start, end))
       return
     }
     this.reserve(n)
@@ -98,10 +110,17 @@ export class BlockWriter {
     if (this.pos === 0) return
     const full = this.buf
     const block = full.subarray(0, this.pos)
-    this.buf = this.spare.pop() ?? new Uint8Array(this.size)
+    this.buf = this.spare.pop() ?? this.allocate(this.size)
     this.pos = 0
     // Once written, a block of the usual size is kept for reuse (fresh memory costs page faults).
     this.push(block, full.length === this.size && this.spare.length < MAX_SPARE ? full : undefined)
+  }
+
+  /** Hands the current block to the stream and keeps no buffer: for a writer used once (a worker's block). */
+  release(): void {
+    if (this.pos > 0) this.push(this.buf.subarray(0, this.pos))
+    this.pos = 0
+    this.buf = new Uint8Array(0)
   }
 
   /** Waits until the stream has room again, when a write said it was full. */

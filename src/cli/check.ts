@@ -13,6 +13,8 @@ import { loadRobots } from './load-robots.js'
 import { count, plural } from './stats.js'
 import { note } from './stdio.js'
 import { agentWarning } from './agent.js'
+import { jsonLine, printable } from './escape.js'
+import { bodyProblem, bodyWarning } from './body-problems.js'
 
 const OPTIONS: readonly OptionSpec[] = [
   // An empty token is a token like any other (the reference's unit tests use one).
@@ -54,15 +56,20 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     if (warning !== undefined) note(warning)
   }
   const loaded = await loadRobots(source)
-  if (loaded.fetchNote !== undefined && !quiet) note(`${loaded.name}: ${loaded.fetchNote}`)
+  if (!quiet) {
+    if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
+    const problem = bodyProblem(loaded.robots)
+    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+  }
   const matcher = loaded.robots.agent(agent)
   const out = new BlockWriter(process.stdout, 64 * 1024)
   let allowed = 0
   for (const url of urls) {
     const { allowed: ok, rule } = matcher.explain(url)
     if (ok) allowed++
-    if (json) out.text(`${JSON.stringify({ url, allowed: ok, rule })}\n`)
-    else out.text(`${ok ? 'allowed' : 'disallowed'}\t${url}\t${describeRule(rule)}\n`)
+    // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
+    if (json) out.text(`${jsonLine({ url, allowed: ok, rule })}\n`)
+    else out.text(`${ok ? 'allowed' : 'disallowed'}\t${printable(url)}\t${printable(describeRule(rule))}\n`)
   }
   await out.end()
   if (!quiet) note(`${plural(urls.length, 'URL')} checked: ${count(allowed)} allowed, ${count(urls.length - allowed)} disallowed`)

@@ -13,6 +13,9 @@ export type CliErrorCode =
   | 'ERR_WRITE' // stdout (other than a closed pipe) or an output file could not be written: exit 1
   | 'ERR_FETCH' // a robots.txt URL could not be fetched: exit 1
   | 'ERR_ADAPTER' // compare: the implementation under test could not be run or broke its protocol: exit 1
+  | 'ERR_FORMAT' // a bundle (or pack input) that is not valid: exit 1
+  | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
+  | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
 
 /** An error the CLI reports as one line on stderr before exiting with `exitCode`. */
 export class CliError extends Error {

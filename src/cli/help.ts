@@ -1,5 +1,7 @@
 /** Help texts and the version of the command line. */
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { DEFAULT_CACHE_MB } from './host-judge.js'
 
 /** The program name used in messages. */
 export const PROGRAM = 'robots-automaton'
@@ -21,9 +23,11 @@ Robots Exclusion Protocol (RFC 9309) with the answers of google/robotstxt.
 
 Commands:
   check ROBOTS --agent A URL...     verdict and deciding rule for each URL
-  filter (--robots ROBOTS | --robots-dir DIR) --agent A [FILE...]
-                                    keep the allowed (or disallowed) URLs of a list
+  filter (--robots ROBOTS | --robots-dir DIR | --bundle FILE) --agent A [FILE...]
+                                    keep the allowed (or disallowed) URLs of a list or log
   lint ROBOTS                       diagnostics of a robots.txt, with line numbers
+  pack (DIR | FILE.jsonl) -o FILE   many hosts' robots.txt in one bundle for filter --bundle
+  diff OLD NEW --agent A [FILE...]  the URLs whose verdict changes between two robots.txt
   compare --cases SET (--cmd T | --batch C | --module M)
                                     check and time another implementation against
                                     the reference's answers, by category
@@ -35,7 +39,8 @@ Options:
   -V, --version    the version
 
 Exit status: 0 success, 1 runtime failure (unreadable file, lint errors, ...),
-2 usage error.
+2 usage error, 3 a verdict (check --exit-code: a URL disallowed; diff: a verdict
+changed).
 `
 
 /** Help of `check`. */
@@ -55,30 +60,105 @@ Options:
 `
 
 /** Help of `filter`. */
-export const FILTER_HELP = `Usage: ${PROGRAM} filter (--robots ROBOTS | --robots-dir DIR) --agent A
-                        [--print allowed|disallowed|verdicts] [--missing allow|disallow] [FILE...]
+export const FILTER_HELP = `Usage: ${PROGRAM} filter (--robots ROBOTS | --robots-dir DIR | --bundle FILE) --agent A
+                        [--print allowed|disallowed|verdicts] [--format lines|jsonl]
+                        [--field N [--host-field M] [--delimiter D]] [--jobs N] [FILE...]
 
-Reads URLs one per line (LF or CRLF) from the FILEs, or stdin when none or '-';
-a FILE ending in .gz is decompressed. Every line is judged as the reference
-judges a URL string (an empty line as '/'), and written to stdout in input order.
+Reads URLs (or log lines) one per line (LF or CRLF) from the FILEs, or stdin
+when none or '-'; gzip input (files or stdin) is recognised by its first bytes
+and decompressed. Every line is judged as the reference judges a URL string
+(an empty line as '/'), and written to stdout in input order.
 
-Options:
+Rules:
   --robots ROBOTS    one robots.txt for every URL (file, '-', or http(s) URL)
   --robots-dir DIR   each URL judged by DIR/<host>: the URL's host, lowercased,
-                     without port (files parsed on first use, kept in a bounded cache)
+                     without port. DIR is listed once at the start; only regular
+                     files are read (others are skipped with a warning), symbolic
+                     links are followed wherever they point
+  --bundle FILE      the same from one file written by '${PROGRAM} pack'
   --agent A          the crawler's product token, e.g. Googlebot (required)
+  --missing V        with --robots-dir/--bundle: verdict for a host with no robots.txt
+                     (or an unreadable one) and for a line with no host:
+                     allow (default, as for an unavailable robots.txt) or disallow
+  --cache-mb MB      with --robots-dir/--bundle: memory for compiled rules, shared by
+                     the jobs (default ${DEFAULT_CACHE_MB}); hosts beyond it are parsed again when they return
+
+Output:
   --print WHAT       allowed (default): the allowed lines, unchanged (line endings kept)
                      disallowed: the other lines, unchanged
-                     verdicts: every line as 'allowed<TAB>LINE<TAB>URL' or
-                     'disallowed<TAB>LINE<TAB>URL' (LINE: the deciding rule's line, 0 if none)
-  --missing V        with --robots-dir: verdict for a host with no file or a line with
-                     no host: allow (default, as for an unavailable robots.txt) or disallow
-  -q, --quiet        no progress bar or summary on stderr
+                     verdicts: every line as 'allowed<TAB>LINE<TAB>TEXT' or
+                     'disallowed<TAB>LINE<TAB>TEXT' (LINE: the deciding rule's line, 0 if none)
+  --format jsonl     one JSON object per line instead: {"url", "allowed", "line", "rule":
+                     {"kind", "pattern"} | null, "host", "source"}; every line unless
+                     --print allowed|disallowed ("source": the robots.txt that decided,
+                     null when the host has none)
+  --line-buffered    write each line as soon as it is judged (tail -f log | ...);
+                     without it, output is written in large blocks, and at the latest
+                     about 0.1 s after its input when the input pauses
+
+Logs:
+  --field N          the URL is column N (from 1) of the line; the whole line is
+                     written out. Columns are separated by runs of spaces and tabs,
+  --delimiter D      or by the one byte D ('\\t' for a tab), as cut -d D does
+  --host-field M     the host is column M (a host, host:port, or URL), for logs
+                     whose URL column is only a path (an access log's vhost)
+
+Speed:
+  -j, --jobs N       worker threads judging blocks of lines (default: the number
+                     of CPUs, here ${availableParallelism()}); the output is the same for every N
+  -q, --quiet        no progress bar, warnings or summary on stderr
   -h, --help         this help
 
 The allowed and disallowed outputs together are exactly the input. A summary
-(URLs read, allowed, disallowed, invalid, MB/s, URLs/s) goes to stderr at the
-end; a progress bar too while reading, when stderr is a terminal.
+(URLs read, allowed, disallowed, invalid, MB/s, URLs/s; with per-host rules
+the distinct hosts with a robots.txt, without one and unreadable) goes to
+stderr at the end; a progress bar too while reading, when stderr is a terminal.
+robots.txt files that are HTML, UTF-16, binary or cut at the parsing limit get
+one warning each (at most 10 with per-host rules; the rest are counted).
+`
+
+/** Help of `pack`. */
+export const PACK_HELP = `Usage: ${PROGRAM} pack (DIR | FILE.jsonl | -) -o BUNDLE
+
+Parses many hosts' robots.txt once and writes them to one bundle file, which
+'${PROGRAM} filter --bundle BUNDLE' reads without parsing them again (with the
+answers of '--robots-dir DIR').
+
+Input:
+  DIR            one file per host, DIR/<host>, as filter --robots-dir reads it
+  FILE.jsonl     one JSON object per line (a file or '-', gzip or not):
+                   {"origin": "https://example.com", "body": "User-agent: *..."}
+                   {"origin": "example.com", "body_base64": "..."}   (bytes that are not UTF-8)
+                   {"origin": "https://example.com:8443", "outcome": "unreachable"}
+                 "origin": an origin (that scheme and port only) or a bare host (every
+                 scheme and port). "outcome": "unavailable" allows all, "unreachable"
+                 disallows all (RFC 9309). A key given twice keeps its last line.
+
+Options:
+  -o, --output BUNDLE   the bundle to write ('-': stdout); written whole, then renamed
+  -q, --quiet           no summary or warnings on stderr
+  -h, --help            this help
+`
+
+/** Help of `diff`. */
+export const DIFF_HELP = `Usage: ${PROGRAM} diff OLD NEW --agent A [--format jsonl] [--field N [--delimiter D]] [FILE...]
+
+Reads URLs one per line from the FILEs, or stdin when none or '-' (gzip or not),
+and prints those whose verdict differs between the robots.txt OLD and NEW (each
+a file, '-' or an http(s) URL), with the deciding rule on each side:
+  now-disallowed<TAB>URL<TAB>line 2: Allow: /a<TAB>line 5: Disallow: /
+  now-allowed<TAB>URL<TAB>line 3: Disallow: /tmp<TAB>no matching rule
+
+Options:
+  --agent A        the crawler's product token, e.g. Googlebot (required)
+  --format jsonl   one JSON object per changed URL: {"url", "change", "old": {"allowed",
+                   "line", "rule"}, "new": {...}}
+  --field N        the URL is column N of the line (runs of spaces and tabs separate
+  --delimiter D    columns, or the one byte D: '\\t' for a tab)
+  -q, --quiet      no summary on stderr
+  -h, --help       this help
+
+Exit status: 0 when no verdict changes, 3 when some do, 1 failure, 2 usage error.
 `
 
 /** Help of `lint`. */

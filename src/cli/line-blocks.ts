@@ -5,10 +5,22 @@
  * carried into the next block; a line longer than the block grows the buffer
  * (up to `MAX_LINE` bytes).
  *
- * Every block lives in a buffer of its own that is never written again, so a
- * consumer may hand parts of it to an output stream without copying. While
- * the consumer works on a block, the read for the next one is already under
- * way.
+ * Blocks are large (half to all of `blockSize`) while input flows. Sooner:
+ * - `lineBuffered`: after every read that completes a line, so each line is
+ *   judged as soon as it arrives (`tail -f log | filter --line-buffered`);
+ * - on a pause: when the source has nothing waiting and the oldest bytes not
+ *   yet yielded arrived `pauseMs` ago or more, the complete lines are
+ *   yielded with `pause` set, so the consumer flushes its output (a slow
+ *   input is never held back for long);
+ * - before a read error is thrown, the complete lines read so far are
+ *   yielded, so nothing that was read is lost.
+ *
+ * The bytes of a block are never written again, so a consumer may hand parts
+ * of it to an output stream without copying. A block is the only one in its
+ * buffer unless `shared` is set (after a pause, further bytes are read into
+ * the same buffer): a consumer that transfers the buffer elsewhere (a worker
+ * thread) copies shared blocks first. While the consumer works on a block,
+ * the read for the next one is already under way.
  */
 import { CliError } from './errors.js'
 import type { ByteReader } from './input.js'
@@ -19,11 +31,48 @@ export const DEFAULT_BLOCK = 1 << 20
 /** Longest line accepted: 256 MiB. */
 export const MAX_LINE = 256 << 20
 
+/**
+ * The block size `filter`, `diff` and `pack` read with: `DEFAULT_BLOCK`, or
+ * the environment's `ROBOTS_AUTOMATON_BLOCK_BYTES` (at least 16). A test and
+ * tuning hook: tiny blocks put a block boundary between almost every pair of
+ * lines and start `--jobs` workers on small inputs.
+ */
+export function blockSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.ROBOTS_AUTOMATON_BLOCK_BYTES)
+  return Number.isInteger(value) && value >= 16 ? Math.min(value, MAX_LINE) : DEFAULT_BLOCK
+}
+
+/** Default time after which a paused input's complete lines are yielded. */
+export const DEFAULT_PAUSE_MS = 100
+
 /** A block of lines. */
 export interface LineBlock {
   readonly bytes: Buffer
   /** The last block of this input. */
   readonly last: boolean
+  /** Yielded early (line-buffered, a pause, before an error): the consumer should flush its output. */
+  readonly pause: boolean
+  /** Other blocks share this block's buffer (see the module comment). */
+  readonly shared: boolean
+}
+
+/** Options of `lineBlocks`. */
+export interface LineBlockOptions {
+  /** Yield after every read that completes a line. */
+  readonly lineBuffered?: boolean
+  /** Yield complete lines once the input has paused this long (0: never early). */
+  readonly pauseMs?: number
+}
+
+const TIMEOUT = -1
+
+/** Resolves to `promise`'s value, or to TIMEOUT after `ms`. */
+function within(promise: Promise<number>, ms: number): Promise<number> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<number>((resolve) => {
+    timer = setTimeout(() => resolve(TIMEOUT), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 /** Yields blocks of whole lines from `reader` (see the module comment). */
@@ -32,48 +81,86 @@ export async function* lineBlocks(
   name: string,
   blockSize = DEFAULT_BLOCK,
   maxLine = MAX_LINE,
+  options: LineBlockOptions = {},
 ): AsyncGenerator<LineBlock> {
+  const lineBuffered = options.lineBuffered ?? false
+  const pauseMs = options.pauseMs ?? DEFAULT_PAUSE_MS
   let buf = Buffer.allocUnsafe(blockSize)
+  /** First byte not yet yielded. */
+  let start = 0
   let filled = 0
-  let prefetch: Promise<number> | undefined
+  /** When the oldest byte not yet yielded arrived. */
+  let since = 0
+  let pending: Promise<number> | undefined
   for (;;) {
     let eof = false
     while (filled < buf.length) {
-      const n = await (prefetch ?? reader.readInto(buf, filled, buf.length - filled))
-      prefetch = undefined
+      pending ??= reader.readInto(buf, filled, buf.length - filled)
+      let n: number
+      try {
+        if (pauseMs > 0 && filled > start && !(reader.ready?.() ?? true)) {
+          const left = since + pauseMs - performance.now()
+          n = left > 0 ? await within(pending, left) : TIMEOUT
+          if (n === TIMEOUT) {
+            const lf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+            if (lf >= start) {
+              // The input paused: hand over the complete lines; the read goes on into the same buffer.
+              yield { bytes: buf.subarray(start, lf + 1), last: false, pause: true, shared: true }
+              start = lf + 1
+              since = performance.now()
+              continue
+            }
+            n = await pending
+          }
+        } else n = await pending
+      } catch (err) {
+        pending = undefined
+        // Lines read before the failure are not lost: the consumer judges and writes them first.
+        const lf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+        if (lf >= start) yield { bytes: buf.subarray(start, lf + 1), last: false, pause: true, shared: true }
+        throw err
+      }
+      pending = undefined
       if (n === 0) {
         eof = true
         break
       }
+      if (filled === start) since = performance.now()
       filled += n
-      if (filled >= buf.length >>> 1) break
+      if (lineBuffered ? buf.subarray(filled - n, filled).indexOf(10) >= 0 : filled >= buf.length >>> 1) break
     }
     if (eof) {
-      if (filled > 0) yield { bytes: buf.subarray(0, filled), last: true }
+      if (filled > start) yield { bytes: buf.subarray(start, filled), last: true, pause: false, shared: start > 0 }
       return
     }
-    const lastLf = filled === 0 ? -1 : buf.lastIndexOf(10, filled - 1)
-    if (lastLf < 0) {
+    const lastLf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+    if (lastLf < start) {
       if (filled === buf.length) {
-        if (buf.length >= maxLine) {
+        const length = filled - start
+        if (length >= maxLine) {
           throw new CliError('ERR_READ', `cannot read input file '${name}': a line is longer than ${formatSize(maxLine)}`)
         }
-        const grown = Buffer.allocUnsafe(Math.min(buf.length * 2, maxLine))
-        buf.copy(grown, 0, 0, filled)
+        const grown = Buffer.allocUnsafe(Math.min(Math.max(buf.length, length) * 2, maxLine))
+        buf.copy(grown, 0, start, filled)
         buf = grown
+        start = 0
+        filled = length
       }
       continue
     }
-    const block = buf.subarray(0, lastLf + 1)
+    const block = buf.subarray(start, lastLf + 1)
+    const shared = start > 0
     const rest = filled - (lastLf + 1)
     const next = Buffer.allocUnsafe(rest < blockSize >>> 1 ? blockSize : buf.length)
     buf.copy(next, 0, lastLf + 1, filled)
     buf = next
+    start = 0
     filled = rest
-    prefetch = reader.readInto(buf, filled, buf.length - filled)
-    // Observed below; this only keeps an early exit of the consumer from leaving a rejection unhandled.
-    prefetch.catch(() => {})
-    yield { bytes: block, last: false }
+    since = performance.now()
+    pending = reader.readInto(buf, filled, buf.length - filled)
+    // Observed above; this only keeps an early exit of the consumer from leaving a rejection unhandled.
+    pending.catch(() => {})
+    yield { bytes: block, last: false, pause: lineBuffered, shared }
   }
 }
 

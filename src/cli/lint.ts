@@ -10,6 +10,7 @@ import { LINT_HELP } from './help.js'
 import { loadRobots } from './load-robots.js'
 import { plural } from './stats.js'
 import { note } from './stdio.js'
+import { jsonLine, printable } from './escape.js'
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'json', value: false },
@@ -54,9 +55,10 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       bytes: robots.bytesRead,
       truncated: robots.truncated,
     }
-    out.text(`${JSON.stringify(report)}\n`)
+    out.text(`${jsonLine(report)}\n`)
   } else {
-    for (const d of diagnostics) out.text(`${formatDiagnostic(name, d)}\n`)
+    // Messages quote the file (user-agent values, patterns): escaped for the terminal.
+    for (const d of diagnostics) out.text(`${printable(formatDiagnostic(name, d))}\n`)
   }
   await out.end()
   if (!quiet) {

@@ -1,20 +1,22 @@
 /**
  * Entry point of the `robots-automaton` command (built to `dist/cli.js`).
- * Dispatches to `check`, `filter`, `lint` and `compare`; turns every failure into one
+ * Dispatches to `check`, `filter`, `lint`, `pack`, `diff` and `compare`; turns every failure into one
  * line on stderr and an exit code: 0 success, 1 runtime failure, 2 usage
  * error. A closed stdout ends the run quietly with 0 (see stdio.ts).
  */
 import { runCheck } from './check.js'
 import { runCompare } from './compare.js'
+import { runDiff } from './diff.js'
 import { CliError } from './errors.js'
 import { runFilter } from './filter.js'
 import { MAIN_HELP, PROGRAM, version } from './help.js'
 import { runLint } from './lint.js'
-import { exitAfterStdout, guardStdio } from './stdio.js'
+import { runPack } from './pack.js'
+import { exitAfterStdout, guardStdio, note } from './stdio.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
-const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, lint: runLint, compare: runCompare }
+const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, lint: runLint, pack: runPack, diff: runDiff, compare: runCompare }
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -35,7 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
   if (command === undefined) {
     const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
-    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint, compare; see '${PROGRAM} --help')`, 2)
+    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint, pack, diff, compare; see '${PROGRAM} --help')`, 2)
   }
   try {
     return await command(rest)
@@ -50,13 +52,13 @@ export async function main(argv: readonly string[]): Promise<number> {
 /** Prints the error as one line and picks the exit code. */
 function report(err: unknown): number {
   if (err instanceof CliError) {
-    process.stderr.write(`${PROGRAM}: ${err.message}\n`)
+    note(`${PROGRAM}: ${err.message}`)
     return err.exitCode
   }
   const e = err as { message?: unknown; code?: unknown }
   const message = typeof e?.message === 'string' ? e.message.split('\n')[0] : String(err)
   const code = typeof e?.code === 'string' ? ` (${e.code})` : ''
-  process.stderr.write(`${PROGRAM}: ${message}${code}\n`)
+  note(`${PROGRAM}: ${message}${code}`)
   return 1
 }
 

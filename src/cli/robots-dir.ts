@@ -1,33 +1,24 @@
 /**
- * `--robots-dir DIR`: each URL is judged by the robots.txt named after its
- * host in DIR: `DIR/<host>`, one file per host holding that host's robots.txt
- * as served (`DIR/www.example.com`, `DIR/[::1]`).
- * The host is the URL's host lowercased (ASCII), without userinfo or port; an
- * IPv6 literal keeps its brackets. A file is parsed on first use and its
- * compiled matcher kept in a bounded LRU cache (hosts with no file are cached
- * too). A host with no file, or a line with no host, gets the `--missing`
- * verdict (allow by default, as for an unavailable robots.txt) and rule line 0.
+ * `--robots-dir DIR`: one robots.txt per host, in the file `DIR/<host>`
+ * (`DIR/www.example.com`, `DIR/[::1]`), holding that host's robots.txt as
+ * served.
+ *
+ * DIR is listed once, at the start, into a `HostIndex` of its names and
+ * their file types (from the directory entries: nothing is opened), so a
+ * host with no file costs one hash look-up. Only regular files are ever
+ * opened: a FIFO, socket, device or directory named after a host is skipped
+ * with a warning (opening a FIFO would block forever), and so is a file that
+ * cannot be read. Symbolic links are followed wherever they point (also
+ * outside DIR) when their target is a regular file; they are resolved with
+ * `stat`, which never blocks. The file is opened with O_NONBLOCK and checked
+ * again with `fstat`, so a file swapped for a FIFO after the listing cannot
+ * block either.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
-import { join } from 'node:path'
-import { parseRobots, type AgentMatcher } from '../index.js'
-import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
-import { stringBytes } from '../memory.js'
-import { CliError, readError } from './errors.js'
-import { findHost } from './url-host.js'
-import type { FilterStats } from './stats.js'
-
-/** Options of `RobotsDirectory`. */
-export interface RobotsDirectoryOptions {
-  /** The crawler's product token. */
-  readonly agent: string
-  /** Verdict for a host with no file and a line with no host. */
-  readonly missingAllowed: boolean
-  /** Most hosts kept (default 10,000). */
-  readonly maxHosts?: number
-  /** Most bytes of compiled matchers kept, as `memoryUsage()` reports them (default 256 MiB). */
-  readonly maxBytes?: number
-}
+import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
+import { parseRobots } from '../index.js'
+import { CliError, describeSystemError, readError } from './errors.js'
+import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
+import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
 
 /**
  * Bytes read from a host's file: the parser stops at its limit (512,000 bytes
@@ -36,35 +27,56 @@ export interface RobotsDirectoryOptions {
  */
 const READ_CAP = 1 << 20
 
-/** Errors that mean "no robots.txt for this host". */
-const ABSENT = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ENAMETOOLONG', 'EINVAL', 'ELOOP'])
-
-/** Bytes of a cache entry besides its matcher: the host key and the LRU's bookkeeping (src/memory.ts). */
-function hostBytes(host: string): number {
-  return BYTE_LRU_ENTRY_BYTES + stringBytes(host)
+/** The type of a directory entry, from the listing. */
+export const enum EntryType {
+  /** A regular file: opened when its host is first judged. */
+  File = 1,
+  /** A symbolic link, or a type the file system did not report: `stat`ed when first used. */
+  Resolve = 2,
+  Directory = 3,
+  Fifo = 4,
+  Socket = 5,
+  Device = 6,
 }
 
-/** Judges URL lines by the robots.txt of their host, from a directory. */
-export class RobotsDirectory {
-  private readonly dir: string
-  /** `DIR/` as bytes: host names are appended byte for byte. */
-  private readonly dirPrefix: Buffer
-  private readonly agent: string
-  private readonly missingCode: number
-  private readonly stats: FilterStats
-  /** Host → its matcher (null: no file), LRU under `maxHosts` and `maxBytes`. */
-  private readonly cache: ByteLru<string, AgentMatcher | null>
-  private readonly range = new Int32Array(3)
-  /** `scheme://authority` and its terminator, as in the previous line with a host. */
-  private prefix = new Uint8Array(256)
-  private prefixLength = 0
-  private last = new Uint8Array(256)
-  private lastLength = -1
-  private lastMatcher: AgentMatcher | null = null
-  private readonly chunk = Buffer.allocUnsafe(READ_CAP)
+/** Words for the types that are skipped. */
+const TYPE_WORDS: Record<number, string> = {
+  [EntryType.Directory]: 'a directory',
+  [EntryType.Fifo]: 'a FIFO',
+  [EntryType.Socket]: 'a socket',
+  [EntryType.Device]: 'a device',
+}
 
-  /** Checks that `dir` is a directory (a `CliError` otherwise). */
-  constructor(dir: string, options: RobotsDirectoryOptions, stats: FilterStats) {
+function typeOfStats(s: Stats): EntryType {
+  if (s.isFile()) return EntryType.File
+  if (s.isDirectory()) return EntryType.Directory
+  if (s.isFIFO()) return EntryType.Fifo
+  if (s.isSocket()) return EntryType.Socket
+  return EntryType.Device
+}
+
+/** The robots.txt files of a directory, one per host (see the module comment). */
+export class DirectoryRules implements HostRules {
+  readonly dir: string
+  /** A file applies to every scheme and port of its host. */
+  readonly originKeys = false
+  private readonly index: HostIndex
+  /** Per entry id: its `EntryType` (shared with worker threads; `Resolve` entries are resolved per thread). */
+  private readonly types: Uint8Array
+  private readonly chunk = Buffer.allocUnsafe(READ_CAP)
+  private readonly dirPrefix: string
+  /** Names in DIR that can never be a host's file (an ASCII capital letter: hosts are looked up in lower case; LF, NUL). */
+  skippedNames = 0
+
+  private constructor(dir: string, index: HostIndex, types: Uint8Array) {
+    this.dir = dir
+    this.index = index
+    this.types = types
+    this.dirPrefix = dir.endsWith('/') ? dir : `${dir}/`
+  }
+
+  /** Lists `dir` (a `CliError` when it is not a readable directory). */
+  static open(dir: string): DirectoryRules {
     let isDir: boolean
     try {
       isDir = statSync(dir).isDirectory()
@@ -72,124 +84,109 @@ export class RobotsDirectory {
       throw readError('robots directory', dir, err)
     }
     if (!isDir) throw new CliError('ERR_READ', `cannot read robots directory '${dir}': not a directory`)
-    this.dir = dir
-    this.dirPrefix = Buffer.from(dir.endsWith('/') ? dir : `${dir}/`)
-    this.agent = options.agent
-    this.missingCode = options.missingAllowed ? 1 : 0
-    this.cache = new ByteLru({ maxBytes: options.maxBytes ?? 256 << 20, maxEntries: options.maxHosts ?? 10_000 })
-    this.stats = stats
-  }
-
-  /** Judges the URL `bytes[start, end)`: `ruleLine * 2 + (allowed ? 1 : 0)`. */
-  judge(bytes: Uint8Array, start: number, end: number): number {
-    // Fast path: the line starts with the same `scheme://authority/` as the previous one.
-    const k = this.prefixLength
-    if (k > 0 && end - start >= k) {
-      const prefix = this.prefix
-      let i = 0
-      while (i < k && bytes[start + i] === prefix[i]) i++
-      if (i === k) {
-        const m = this.lastMatcher
-        return m === null ? this.missingCode : m.matchRange(bytes, start, end)
-      }
-    }
-    const range = this.range
-    if (!findHost(bytes, start, end, range)) {
-      this.prefixLength = 0
-      this.stats.noHost++
-      return this.missingCode
-    }
-    const hs = range[0]
-    const len = range[1] - hs
-    let same = len === this.lastLength
-    if (same) {
-      const last = this.last
-      for (let i = 0; i < len; i++) {
-        let b = bytes[hs + i]
-        if (b >= 0x41 && b <= 0x5a) b |= 0x20
-        if (b !== last[i]) {
-          same = false
-          break
-        }
-      }
-    }
-    if (!same) this.switchHost(bytes, hs, len)
-    this.rememberPrefix(bytes, start, range[2], end)
-    const m = this.lastMatcher
-    return m === null ? this.missingCode : m.matchRange(bytes, start, end)
-  }
-
-  /** Keeps `bytes[start, authorityEnd]` (terminator included) for the fast path; none when the authority ends the line. */
-  private rememberPrefix(bytes: Uint8Array, start: number, authorityEnd: number, end: number): void {
-    if (authorityEnd >= end) {
-      this.prefixLength = 0
-      return
-    }
-    const k = authorityEnd + 1 - start
-    if (this.prefix.length < k) this.prefix = new Uint8Array(k * 2)
-    this.prefix.set(bytes.subarray(start, start + k))
-    this.prefixLength = k
-  }
-
-  private switchHost(bytes: Uint8Array, hs: number, len: number): void {
-    if (this.last.length < len) this.last = new Uint8Array(len * 2)
-    const last = this.last
-    for (let i = 0; i < len; i++) {
-      let b = bytes[hs + i]
-      if (b >= 0x41 && b <= 0x5a) b |= 0x20
-      last[i] = b
-    }
-    const key = Buffer.from(last.buffer, last.byteOffset, len).toString('latin1')
-    this.lastLength = len
-    let matcher = this.cache.get(key)
-    if (matcher !== undefined) {
-      // Now the most recently used; re-measured, as matchers grow as they compile.
-      if (matcher !== null) this.cache.resize(key, hostBytes(key) + matcher.memoryUsage())
-    } else {
-      matcher = this.load(key)
-      // Evicts least recently used hosts down to the budget. An entry alone
-      // over it is not kept; its matcher still judges this host's lines.
-      this.cache.set(key, matcher, hostBytes(key) + (matcher === null ? 0 : matcher.memoryUsage()))
-    }
-    this.lastMatcher = matcher
-  }
-
-  /** Reads and compiles `DIR/<host>`; null when there is no such file. */
-  private load(host: string): AgentMatcher | null {
-    if (host === '.' || host === '..' || host.includes('\0') || host.length > 255) {
-      this.stats.hostsMissing++
-      return null
-    }
-    const path = join(this.dir, host)
-    let body: Uint8Array
-    let fd = -1
+    const builder = new HostIndexBuilder()
+    const types: number[] = []
+    let skipped = 0
+    let listing
     try {
-      fd = openSync(Buffer.concat([this.dirPrefix, Buffer.from(host, 'latin1')]), 'r')
-      if (!fstatSync(fd).isFile()) {
-        this.stats.hostsMissing++
-        return null
+      // Names as bytes: a file name need not be UTF-8 (Node's typings omit 'buffer', which opendir accepts).
+      listing = opendirSync(dir, { encoding: 'buffer' as BufferEncoding, bufferSize: 256 })
+    } catch (err) {
+      throw readError('robots directory', dir, err)
+    }
+    try {
+      for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
+        const name = entry.name as unknown as Buffer
+        const type = entry.isFile()
+          ? EntryType.File
+          : entry.isDirectory()
+            ? EntryType.Directory
+            : entry.isFIFO()
+              ? EntryType.Fifo
+              : entry.isSocket()
+                ? EntryType.Socket
+                : entry.isBlockDevice() || entry.isCharacterDevice()
+                  ? EntryType.Device
+                  : EntryType.Resolve
+        if (builder.add(name) >= 0) types.push(type)
+        else skipped++
       }
-      let n = 0
+    } catch (err) {
+      throw readError('robots directory', dir, err)
+    } finally {
+      listing.closeSync()
+    }
+    const index = builder.build()
+    const shared = typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(types.length)) : new Uint8Array(types.length)
+    shared.set(types)
+    const rules = new DirectoryRules(dir, index, shared)
+    rules.skippedNames = skipped
+    return rules
+  }
+
+  /** Rebuilds the directory's index in a worker thread (no listing). */
+  static fromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'dir' }>): DirectoryRules {
+    // Each thread resolves links for itself: a private copy of the types.
+    return new DirectoryRules(d.dir, HostIndex.fromData(d.index), new Uint8Array(d.kinds))
+  }
+
+  descriptor(): HostRulesDescriptor {
+    return { kind: 'dir', dir: this.dir, index: this.index.data, kinds: this.types }
+  }
+
+  get size(): number {
+    return this.index.count
+  }
+
+  find(q: HostQuery): number {
+    return this.index.findLower(q.host, 0, q.hostLength, q.hash)
+  }
+
+  sourceName(id: number): string {
+    return `${this.dirPrefix}${this.index.name(id)}`
+  }
+
+  /** Entry `id`'s name, the host, as bytes (a copy). */
+  keyBytes(id: number): Uint8Array {
+    return this.index.nameBytes(id).slice()
+  }
+
+  /** The path of entry `id`, byte for byte (names need not be UTF-8). */
+  private path(id: number): Buffer {
+    return Buffer.concat([Buffer.from(this.dirPrefix), this.index.nameBytes(id)])
+  }
+
+  load(id: number): HostEntry {
+    let type = this.types[id] as EntryType
+    if (type === EntryType.Resolve) {
+      try {
+        type = typeOfStats(statSync(this.path(id)))
+      } catch (err) {
+        return { kind: 'unreadable', reason: describeSystemError(err) }
+      }
+      this.types[id] = type
+    }
+    if (type !== EntryType.File) return { kind: 'unreadable', reason: `not a regular file (${TYPE_WORDS[type]})` }
+    let fd = -1
+    let n = 0
+    try {
+      fd = openSync(this.path(id), constants.O_RDONLY | constants.O_NONBLOCK)
+      const info = fstatSync(fd)
+      if (!info.isFile()) return { kind: 'unreadable', reason: `not a regular file (${TYPE_WORDS[typeOfStats(info)]})` }
       for (;;) {
         const got = readSync(fd, this.chunk, n, READ_CAP - n, null)
         if (got === 0) break
         n += got
         if (n === READ_CAP) break
       }
-      // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
-      body = new Uint8Array(this.chunk.subarray(0, n))
     } catch (err) {
-      const code = (err as { code?: unknown }).code
-      if (typeof code === 'string' && ABSENT.has(code)) {
-        this.stats.hostsMissing++
-        return null
-      }
-      throw readError('robots.txt', path, err)
+      return { kind: 'unreadable', reason: describeSystemError(err) }
     } finally {
       if (fd >= 0) closeSync(fd)
     }
-    const matcher = parseRobots(body).agent(this.agent)
-    this.stats.robotsLoaded++
-    return matcher
+    // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
+    return { kind: 'robots', robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n))) }
   }
 }
+
+export type { HostIndexData }

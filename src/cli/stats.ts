@@ -2,7 +2,7 @@
  * Counters of a `filter` run and the summary line written to stderr at its end.
  */
 
-/** What a `filter` run counted. */
+/** What a `filter` run counted of its lines (per thread, then added up). */
 export interface FilterStats {
   /** Lines read (each one a URL, judged). */
   lines: number
@@ -12,15 +12,20 @@ export interface FilterStats {
   invalid: number
   /** Bytes of URL lines read (after decompression). */
   bytes: number
-  /** With `--robots-dir`: robots.txt files parsed, hosts with no file, lines with no host. */
-  robotsLoaded: number
-  hostsMissing: number
-  noHost: number
 }
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, invalid: 0, bytes: 0, robotsLoaded: 0, hostsMissing: 0, noHost: 0 }
+  return { lines: 0, allowed: 0, disallowed: 0, invalid: 0, bytes: 0 }
+}
+
+/** Adds `from` into `into`. */
+export function addStats(into: FilterStats, from: FilterStats): void {
+  into.lines += from.lines
+  into.allowed += from.allowed
+  into.disallowed += from.disallowed
+  into.invalid += from.invalid
+  into.bytes += from.bytes
 }
 
 const GROUPED = new Intl.NumberFormat('en-US')
@@ -48,17 +53,12 @@ export function rate(perSecond: number): string {
   return perSecond.toFixed(0)
 }
 
-/** The summary line: counts, then throughput over `seconds`. */
-export function summaryLine(stats: FilterStats, seconds: number, byDir: boolean): string {
+/** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (host-tally.ts). */
+export function summaryLine(stats: FilterStats, seconds: number, hosts?: string): string {
   const s = Math.max(seconds, 1e-6)
-  let line =
+  const line =
     `${plural(stats.lines, 'URL')} read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed, ` +
     `${count(stats.invalid)} invalid; ${megabytes(stats.bytes)} in ${seconds.toFixed(2)} s ` +
     `(${(stats.bytes / 1e6 / s).toFixed(1)} MB/s, ${rate(stats.lines / s)} URLs/s)`
-  if (byDir) {
-    line +=
-      `; ${count(stats.robotsLoaded)} robots.txt files parsed, ${count(stats.hostsMissing)} hosts without one, ` +
-      `${count(stats.noHost)} lines without a host`
-  }
-  return line
+  return hosts === undefined ? line : `${line}; ${hosts}`
 }

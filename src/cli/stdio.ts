@@ -5,6 +5,7 @@
  */
 import { PROGRAM } from './help.js'
 import { CliError, describeSystemError } from './errors.js'
+import { printable } from './escape.js'
 
 let installed = false
 
@@ -13,7 +14,7 @@ function stdoutFailed(err: NodeJS.ErrnoException): never {
   if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
   const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
   try {
-    process.stderr.write(`${PROGRAM}: ${failure.message}\n`)
+    note(`${PROGRAM}: ${failure.message}`)
   } finally {
     process.exit(failure.exitCode)
   }
@@ -39,7 +40,11 @@ export function exitAfterStdout(code: number): void {
   })
 }
 
-/** Writes one line to stderr. */
+/**
+ * Writes one line to stderr: every message of the CLI goes through here.
+ * Control characters in it (from file names, hosts, URLs, robots.txt
+ * content) are escaped (escape.ts), so input never drives the terminal.
+ */
 export function note(line: string): void {
-  process.stderr.write(`${line}\n`)
+  process.stderr.write(`${printable(line)}\n`)
 }

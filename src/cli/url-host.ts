@@ -86,3 +86,28 @@ export function findHost(bytes: Uint8Array, start: number, end: number, out: Int
   if (out.length > 2) out[2] = authorityEnd
   return true
 }
+
+/**
+ * Finds the host in a host column (`--host-field`) `bytes[start, end)`: a
+ * host (`example.com`), a host and port (`example.com:8080`, `[::1]:80`), or
+ * a URL (then as `findHost`). Writes the host's range to `out[0]`, `out[1]`
+ * and returns true; false when the column holds no host.
+ */
+export function hostOfField(bytes: Uint8Array, start: number, end: number, out: Int32Array): boolean {
+  for (let p = start; p + 2 < end; p++) {
+    if (bytes[p] === COLON && bytes[p + 1] === SLASH && bytes[p + 2] === SLASH) return findHost(bytes, start, end, out)
+  }
+  if (start >= end) return false
+  let hostEnd = start
+  if (bytes[start] === 0x5b) {
+    while (hostEnd < end && bytes[hostEnd] !== 0x5d) hostEnd++
+    if (hostEnd === end) return false
+    hostEnd++
+  } else {
+    while (hostEnd < end && bytes[hostEnd] !== COLON && AUTHORITY[bytes[hostEnd]] !== 1) hostEnd++
+  }
+  if (hostEnd === start) return false
+  out[0] = start
+  out[1] = hostEnd
+  return true
+}

@@ -15,10 +15,16 @@ import { LINE_CASES, LINE_RULES } from '../support/line-cases.js'
 import { newStats, summaryLine } from '../../src/cli/stats.js'
 import type { ByteReader } from '../../src/cli/input.js'
 import { UsageError } from '../../src/cli/errors.js'
-import { RobotsDirectory } from '../../src/cli/robots-dir.js'
+import { DirectoryRules } from '../../src/cli/robots-dir.js'
+import { HostJudge, type EntryEvent } from '../../src/cli/host-judge.js'
 import { ProgressBar } from '../../src/cli/progress.js'
 
 const enc = new TextEncoder()
+
+/** A LineJudge from a function of the URL's range (the per-line methods only). */
+function fakeJudge(judge: (b: Uint8Array, s: number, e: number) => number): LineJudge {
+  return { judge, judgeOnHost: judge, decided: () => ({ matcher: null, source: null, host: null }) }
+}
 
 function host(url: string): string | null {
   const b = enc.encode(url)
@@ -220,7 +226,7 @@ describe('lineBlocks limit', () => {
 
 describe('judgeBlock and LineEmitter', () => {
   // Allowed iff the URL's length is even; rule line = length.
-  const judge: LineJudge = { judge: (_b, s, e) => (e - s) * 2 + ((e - s) % 2 === 0 ? 1 : 0) }
+  const judge = fakeJudge((_b, s, e) => (e - s) * 2 + ((e - s) % 2 === 0 ? 1 : 0))
 
   async function emit(input: string, mode: 'allowed' | 'disallowed' | 'verdicts', terminateLast = false): Promise<string> {
     const sink = new MemorySink()
@@ -244,7 +250,7 @@ describe('judgeBlock and LineEmitter', () => {
     const w = new BlockWriter(new MemorySink(), 64)
     judgeBlock(Buffer.from('/a\nhttp://x/\nfoo\n\nhttps://y'), judge, new LineEmitter(w, 'verdicts'), stats, false)
     expect(stats).toMatchObject({ lines: 5, allowed: 2, disallowed: 3, invalid: 2, bytes: 27 })
-    expect(summaryLine(stats, 1, false)).toMatch(/^5 URLs read: 2 allowed, 3 disallowed, 2 invalid; 0\.0 MB in 1\.00 s/)
+    expect(summaryLine(stats, 1)).toMatch(/^5 URLs read: 2 allowed, 3 disallowed, 2 invalid; 0\.0 MB in 1\.00 s/)
   })
 })
 
@@ -255,19 +261,17 @@ describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts
       const block = Buffer.from(c.input, 'latin1')
       // Per line (the --robots-dir path): the URL each judge call sees.
       const seen: string[] = []
-      const recorder: LineJudge = {
-        judge: (b, start, end) => {
-          seen.push(Buffer.from(b.subarray(start, end)).toString('latin1'))
-          return 1
-        },
-      }
+      const recorder = fakeJudge((b, start, end) => {
+        seen.push(Buffer.from(b.subarray(start, end)).toString('latin1'))
+        return 1
+      })
       judgeBlock(block, recorder, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), newStats(), false)
       expect(seen).toEqual(c.lines.map((l) => l.url))
       // Whole blocks through matchLines (the --robots path): verdicts, rule lines and URLs as written.
       const sink = new MemorySink()
       const w = new BlockWriter(sink, 64)
       const stats = newStats()
-      judgeBlock(block, new MatcherJudge(matcher), new LineEmitter(w, 'verdicts'), stats, false)
+      judgeBlock(block, new MatcherJudge(matcher, 'robots.txt'), new LineEmitter(w, 'verdicts'), stats, false)
       await w.end()
       const want = c.lines.map(({ url }) => {
         const e = matcher.explain(new Uint8Array(Buffer.from(url, 'latin1')))
@@ -279,7 +283,7 @@ describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts
   }
 })
 
-describe('RobotsDirectory', () => {
+describe('HostJudge over DirectoryRules (--robots-dir)', () => {
   const dirs: Array<() => void> = []
   afterAll(() => dirs.forEach((c) => c()))
 
@@ -290,13 +294,24 @@ describe('RobotsDirectory', () => {
     return dir
   }
 
-  const judgeAll = (d: RobotsDirectory, urls: string[]) =>
+  function hostJudge(dir: string, options: { missingAllowed?: boolean; cacheBytes?: number } = {}): { judge: HostJudge; events: EntryEvent[] } {
+    const events: EntryEvent[] = []
+    const judge = new HostJudge(DirectoryRules.open(dir), {
+      agent: 'bot',
+      missingAllowed: options.missingAllowed ?? true,
+      cacheBytes: options.cacheBytes ?? 1 << 26,
+      onEntry: (e) => events.push(e),
+    })
+    return { judge, events }
+  }
+
+  const judgeAll = (d: HostJudge, urls: string[]) =>
     urls.map((u) => {
       const b = enc.encode(u)
       return d.judge(b, 0, b.length)
     })
 
-  it('gives each host its own file, whatever the cache size, case or port', () => {
+  it('gives each host its own file, whatever the cache budget, case or port', () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 6; i++) files[`h${i}.test`] = `User-agent: *\nDisallow: /${i}\n`
     const dir = makeDir(files)
@@ -311,19 +326,33 @@ describe('RobotsDirectory', () => {
       const path = u.replace(/^[a-z]+:\/\/[^/]+/i, '')
       return i < 6 && path.startsWith(`/${i}`) ? 2 * 2 + 0 : 1
     })
-    for (const maxHosts of [1, 2, 100]) {
-      const stats = newStats()
-      const d = new RobotsDirectory(dir, { agent: 'bot', missingAllowed: true, maxHosts }, stats)
-      expect(judgeAll(d, urls), `maxHosts ${maxHosts}`).toEqual(expected)
-      if (maxHosts === 100) expect(stats).toMatchObject({ robotsLoaded: 6, hostsMissing: 1, noHost: 0 })
-      else expect(stats.robotsLoaded).toBeGreaterThan(6)
+    // 0: nothing kept (every return of a host loads its file again); one host's matcher; all of them.
+    for (const cacheBytes of [0, 3000, 1 << 26]) {
+      const { judge, events } = hostJudge(dir, { cacheBytes })
+      expect(judgeAll(judge, urls), `cacheBytes ${cacheBytes}`).toEqual(expected)
+      // Each entry's first load is reported once, however often it is loaded.
+      expect(events.map((e) => e.id).sort()).toEqual([0, 1, 2, 3, 4, 5])
+      expect(judge.missing.count).toBe(1)
+      expect(judge.noHost).toBe(0)
+      if (cacheBytes === 1 << 26) expect(judge.reloads).toBe(0)
+      else expect(judge.reloads).toBeGreaterThan(0)
+      if (cacheBytes === 0) expect(judge.cacheBytes).toBe(0)
     }
+  })
+
+  it('counts distinct hosts without a file, not look-ups', () => {
+    const { judge } = hostJudge(makeDir({ 'a.test': 'User-agent: *\nDisallow: /\n' }))
+    const urls: string[] = []
+    for (let r = 0; r < 50; r++) for (let i = 0; i < 30; i++) urls.push(`https://n${i}.test/`, `https://A.test/${r}`, `HTTPS://N${i}.TEST:81/x`)
+    judgeAll(judge, urls)
+    expect(judge.missing.count).toBe(30)
+    expect(judge.missing.exact).toBe(true)
   })
 
   it('the fast path (same scheme://authority/ as the line before) never mixes hosts', () => {
     const dir = makeDir({ 'a.test': 'User-agent: *\nDisallow: /\n', 'a.tes': 'User-agent: *\nAllow: /\n' })
-    const d = new RobotsDirectory(dir, { agent: 'bot', missingAllowed: false }, newStats())
-    expect(judgeAll(d, ['https://a.test/x', 'https://a.test/y', 'https://a.tes/x', 'https://a.test', 'https://a.test?q', 'https://a.tes?q', '/x', 'https://a.test/'])).toEqual([
+    const { judge } = hostJudge(dir, { missingAllowed: false })
+    expect(judgeAll(judge, ['https://a.test/x', 'https://a.test/y', 'https://a.tes/x', 'https://a.test', 'https://a.test?q', 'https://a.tes?q', '/x', 'https://a.test/'])).toEqual([
       4, 4, 5, 4, 4, 5, 0, 4,
     ])
   })
@@ -332,15 +361,36 @@ describe('RobotsDirectory', () => {
     const dir = makeDir({})
     mkdirSync(join(dir, 'sub'))
     writeFileSync(join(dir, 'sub', 'x'), 'User-agent: *\nDisallow: /\n')
-    const stats = newStats()
-    const d = new RobotsDirectory(join(dir, 'sub'), { agent: 'bot', missingAllowed: true }, stats)
-    expect(judgeAll(d, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, 1, 2 * 2])
+    const { judge } = hostJudge(join(dir, 'sub'))
+    expect(judgeAll(judge, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, 1, 2 * 2])
+  })
+
+  it('judges by a host column (--host-field): host, host:port, [v6]:port, or a URL', () => {
+    const dir = makeDir({ 'a.test': 'User-agent: *\nDisallow: /p\n', '[::1]': 'User-agent: *\nDisallow: /\n' })
+    const { judge } = hostJudge(dir, { missingAllowed: false })
+    const line = enc.encode('/p a.test A.TEST:443 [::1]:80 https://a.test/x nofile.test')
+    const field = (text: string) => {
+      const at = Buffer.from(line).indexOf(text)
+      return [at, at + text.length] as const
+    }
+    const url = [0, 2] as const
+    for (const [column, code] of [
+      ['a.test', 2 * 2],
+      ['A.TEST:443', 2 * 2],
+      ['[::1]:80', 2 * 2],
+      ['https://a.test/x', 2 * 2],
+      ['nofile.test', 0],
+    ] as const) {
+      expect(judge.judgeOnHost(line, url[0], url[1], ...field(column)), column).toBe(code)
+    }
+    expect(judge.judgeOnHost(line, url[0], url[1], -1, -1)).toBe(0)
+    expect(judge.noHost).toBe(1)
   })
 
   it('rejects a DIR that is not a directory', () => {
     const dir = makeDir({ f: '' })
-    expect(() => new RobotsDirectory(join(dir, 'f'), { agent: 'bot', missingAllowed: true }, newStats())).toThrow(/not a directory/)
-    expect(() => new RobotsDirectory(join(dir, 'nope'), { agent: 'bot', missingAllowed: true }, newStats())).toThrow(/no such file/)
+    expect(() => DirectoryRules.open(join(dir, 'f'))).toThrow(/not a directory/)
+    expect(() => DirectoryRules.open(join(dir, 'nope'))).toThrow(/no such file/)
   })
 })
 

@@ -1,0 +1,163 @@
+/**
+ * `robots-automaton diff OLD NEW --agent A [FILE...]`: the URLs whose verdict
+ * changes between two versions of a robots.txt, with the deciding rule on
+ * each side. For crawler operators whose frontier is queued when a site's
+ * robots.txt changes, and for site owners before they deploy an edit.
+ *
+ * URLs are read one per line as `filter` reads them (files or stdin, gzip or
+ * not, LF or CRLF; `--field`/`--delimiter` for logs). Each line whose
+ * verdict differs is written as
+ *
+ *   now-disallowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE
+ *   now-allowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE
+ *
+ * with the rules as `check` shows them (`line 4: Disallow: /private`, `no
+ * matching rule`), escaped for the terminal; `--format jsonl` writes
+ * `{"url", "change", "old": {"allowed", "line", "rule"}, "new": {…}}`
+ * instead. Exit status: 0 when no verdict changes, 3 when some do (1 and 2
+ * keep their meaning in every command: failure, usage error).
+ */
+import { isUtf8 } from 'node:buffer'
+import type { AgentMatcher, Explanation } from '../index.js'
+import { lineEnd, urlEnd } from '../match/lines.js'
+import { flag, optionValue, parseArgs, requiredOption, type OptionSpec, type ParsedArgs } from './args.js'
+import { agentWarning } from './agent.js'
+import { BlockWriter } from './block-writer.js'
+import { bodyProblem, bodyWarning } from './body-problems.js'
+import { describeRule } from './check.js'
+import { UsageError } from './errors.js'
+import { jsonLine, printable } from './escape.js'
+import { findField, parseDelimiter, WHITESPACE } from './fields.js'
+import { DIFF_HELP } from './help.js'
+import { openInput, resolveInputs } from './input.js'
+import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
+import { loadRobots, type LoadedRobots } from './load-robots.js'
+import { count, plural } from './stats.js'
+import { note } from './stdio.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'agent', value: true, allowEmpty: true },
+  { name: 'format', value: true, choices: ['lines', 'jsonl'] },
+  { name: 'field', value: true },
+  { name: 'delimiter', value: true },
+  { name: 'quiet', short: 'q', value: false },
+  { name: 'help', short: 'h', value: false },
+]
+
+/** Exit status when some verdict changes (as `check --exit-code` uses 3 for a disallowed URL). */
+export const EXIT_CHANGED = 3
+
+const DECODER = new TextDecoder()
+
+function side(e: Explanation, line: number): { allowed: boolean; line: number; rule: { kind: string; pattern: string } | null } {
+  return { allowed: e.allowed, line, rule: e.rule === null ? null : { kind: e.rule.kind, pattern: e.rule.pattern } }
+}
+
+function fieldOf(args: ParsedArgs): { field: number; delimiter: number } {
+  const value = optionValue(args, 'field')
+  const delimiterValue = optionValue(args, 'delimiter')
+  if (value === undefined) {
+    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
+    return { field: 0, delimiter: WHITESPACE }
+  }
+  const field = /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!(field >= 1 && field <= 1 << 20)) throw new UsageError(`option '--field' must be an integer from 1 to ${1 << 20} (got '${value}')`)
+  let delimiter = WHITESPACE
+  if (delimiterValue !== undefined) {
+    const d = parseDelimiter(delimiterValue)
+    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
+    delimiter = d
+  }
+  return { field, delimiter }
+}
+
+function warnProblem(loaded: LoadedRobots): void {
+  if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
+  const problem = bodyProblem(loaded.robots)
+  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+}
+
+/** Runs `diff` with the arguments after the command name; resolves to the exit code. */
+export async function runDiff(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (flag(args, 'help')) {
+    process.stdout.write(DIFF_HELP)
+    return 0
+  }
+  const agent = requiredOption(args, 'agent')
+  const [oldSource, newSource, ...files] = args.positionals
+  if (oldSource === undefined || newSource === undefined) throw new UsageError('needs OLD and NEW (each a file, - or an http(s) URL)')
+  const jsonl = optionValue(args, 'format') === 'jsonl'
+  const { field, delimiter } = fieldOf(args)
+  const quiet = flag(args, 'quiet')
+  const stdinRobots = [oldSource, newSource].filter((s) => s === '-').length
+  if (stdinRobots > 1) throw new UsageError(`only one of OLD and NEW can be stdin ('-')`)
+  const stdinFiles = files.filter((f) => f === '-').length
+  if (stdinFiles > 1 || (stdinRobots > 0 && (files.length === 0 || stdinFiles > 0))) {
+    throw new UsageError(stdinFiles > 1 ? `stdin ('-') is named more than once` : `a robots.txt read from stdin ('-') means the URLs must come from FILE arguments`)
+  }
+  const inputs = await resolveInputs(files)
+  if (!quiet) {
+    const warning = agentWarning(agent)
+    if (warning !== undefined) note(warning)
+  }
+  const oldRobots = await loadRobots(oldSource)
+  const newRobots = await loadRobots(newSource)
+  if (!quiet) {
+    warnProblem(oldRobots)
+    warnProblem(newRobots)
+  }
+  const before: AgentMatcher = oldRobots.robots.agent(agent)
+  const after: AgentMatcher = newRobots.robots.agent(agent)
+  const out = new BlockWriter(process.stdout)
+  const range = new Int32Array(2)
+  let lines = 0
+  let nowAllowed = 0
+  let nowDisallowed = 0
+  for (const input of inputs) {
+    const reader = await openInput(input, { bytes: 0 })
+    try {
+      for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
+        const bytes = block.bytes
+        for (let pos = 0; pos < bytes.length; ) {
+          const lf = lineEnd(bytes, pos)
+          let start = pos
+          let end = urlEnd(bytes, pos, lf)
+          pos = lf + 1
+          lines++
+          if (field > 0) {
+            if (findField(bytes, start, end, field, delimiter, range, 0)) {
+              start = range[0]
+              end = range[1]
+            } else start = end
+          }
+          const a = before.matchRange(bytes, start, end)
+          const b = after.matchRange(bytes, start, end)
+          if ((a & 1) === (b & 1)) continue
+          const url = bytes.subarray(start, end)
+          const was = before.explain(url)
+          const now = after.explain(url)
+          const change = b & 1 ? 'now-allowed' : 'now-disallowed'
+          if (b & 1) nowAllowed++
+          else nowDisallowed++
+          const text = DECODER.decode(url)
+          if (jsonl) {
+            const record: Record<string, unknown> = { url: text }
+            if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+            Object.assign(record, { change, old: side(was, a >>> 1), new: side(now, b >>> 1) })
+            out.text(`${jsonLine(record)}\n`)
+          }
+          else out.text(`${change}\t${printable(text)}\t${printable(describeRule(was.rule))}\t${printable(describeRule(now.rule))}\n`)
+        }
+        await out.drain()
+      }
+    } finally {
+      await reader.close()
+    }
+  }
+  await out.end()
+  if (!quiet) {
+    note(`${plural(lines, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(lines - nowAllowed - nowDisallowed)} unchanged`)
+  }
+  return nowAllowed + nowDisallowed > 0 ? EXIT_CHANGED : 0
+}
