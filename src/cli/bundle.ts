@@ -150,6 +150,13 @@ export class BundleWriter {
     return this.entries.size
   }
 
+  /** Entries holding rules, and entries holding a fetch outcome. */
+  counts(): { robots: number; outcomes: number } {
+    let robots = 0
+    for (const e of this.entries.values()) if (e.kind === EntryKind.Robots) robots++
+    return { robots, outcomes: this.entries.size - robots }
+  }
+
   /** The bundle's bytes. */
   toBytes(): Uint8Array {
     const list = [...this.entries.values()]

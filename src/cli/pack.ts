@@ -43,8 +43,6 @@ const OPTIONS: readonly OptionSpec[] = [
 
 /** What a pack run counted, and its warnings. */
 class PackReport {
-  robots = 0
-  outcomes = 0
   skipped = 0
   readonly problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
   private shown = 0
@@ -64,7 +62,6 @@ class PackReport {
 
   /** Counts a parsed file and warns about its problem, if any. */
   parsed(name: string, robots: Robots): void {
-    this.robots++
     const problem = bodyProblem(robots)
     if (problem !== undefined) {
       this.problems[problem]++
@@ -126,7 +123,6 @@ async function packJsonLines(name: string, writer: BundleWriter, report: PackRep
           if (o.outcome !== 'unavailable' && o.outcome !== 'unreachable') fail(`"outcome" must be "ok", "unavailable" or "unreachable"`)
           if (o.body !== undefined || o.body_base64 !== undefined) fail(`an "${o.outcome}" outcome has no body`)
           writer.add({ key: keyBytes, kind: o.outcome === 'unreachable' ? EntryKind.Unreachable : EntryKind.Unavailable })
-          report.outcomes++
           continue
         }
         let body: Uint8Array
@@ -193,9 +189,10 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   const bytes = writer.toBytes()
   await writeBundle(output, bytes)
   if (!quiet) {
+    const packed = writer.counts()
     let line =
-      `${plural(writer.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(report.robots)} robots.txt` +
-      `${report.outcomes > 0 ? `, ${plural(report.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
+      `${plural(writer.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(packed.robots)} robots.txt` +
+      `${packed.outcomes > 0 ? `, ${plural(packed.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
     if (report.skipped > 0) line += `; ${count(report.skipped)} skipped`
     if (writer.replaced > 0) line += `; ${plural(writer.replaced, 'key')} given more than once (the last kept)`
     const problems = BODY_PROBLEMS.filter((p) => report.problems[p] > 0).map((p) => `${count(report.problems[p])} ${PROBLEM_WORDS[p]}`)

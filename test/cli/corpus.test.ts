@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { parseRobots } from '../../src/index.js'
 import { SHARED } from '../support/shared-data.js'
 import { describePaired, SAMPLE } from '../support/corpus-data.js'
-import { ensureBuilt, run, splitKeepingEndings } from './helpers.js'
+import { ensureBuilt, run, splitKeepingEndings, tempDir } from './helpers.js'
 
 /** Per source: the --robots-dir and the summary the run must end with. */
 const SETUP = {
@@ -48,6 +48,32 @@ describePaired('cli: filter --robots-dir', 'cli-robots-dir', (source) => {
     for (let i = 0; i < want.length && mismatches.length < 10; i++) if (got[i] !== want[i]) mismatches.push(`${i}: got ${got[i]} want ${want[i]}`)
     expect(mismatches).toEqual([])
     expect(r.stderr).toMatch(summary)
+  })
+
+  it('--jobs 2 and --bundle (pack DIR) give the bytes of --robots-dir --jobs 1', async () => {
+    const input = Buffer.from(`${source.hosts().flatMap((h) => h.urls).join('\n')}\n`)
+    const tmp = tempDir()
+    try {
+      const bundle = tmp.path('corpus.bundle')
+      const packed = await run(['pack', dir, '-o', bundle, '-q'])
+      expect(packed.status, packed.stderr).toBe(0)
+      // Blocks of 64 KiB: the paired list spans many blocks, so the workers judge most of it.
+      const env = { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: String(64 << 10) }
+      const filter = (rules: string[], jobs: string, form: string[]) => run(['filter', ...rules, '--agent', 'Googlebot', '-q', '--jobs', jobs, ...form], { input, env })
+      for (const form of [['--print', 'verdicts'], ['--format', 'jsonl']]) {
+        const one = await filter(['--robots-dir', dir], '1', form)
+        expect(one.status).toBe(0)
+        const others = form[0] === '--print' ? ([[['--robots-dir', dir], '2'], [['--bundle', bundle], '1'], [['--bundle', bundle], '2']] as const) : ([[['--bundle', bundle], '2']] as const)
+        for (const [rules, jobs] of others) {
+          const r = await filter([...rules], jobs, form)
+          // The JSON lines' "source" names the bundle's entry (BUNDLE#host) where the directory's names its file (DIR/host).
+          const got = rules[0] === '--bundle' ? Buffer.from(r.stdout.toString('latin1').replaceAll(`"source":"${bundle}#`, `"source":"${dir}/`), 'latin1') : r.stdout
+          expect(got.equals(one.stdout), `${rules[0]} --jobs ${jobs} ${form.join(' ')}`).toBe(true)
+        }
+      }
+    } finally {
+      tmp.cleanup()
+    }
   })
 
   it('--print allowed and --print disallowed interleave back into the input', async () => {

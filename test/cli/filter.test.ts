@@ -212,11 +212,38 @@ describe('inputs', () => {
     expect(s.stderr).toMatch(/^16,000 URLs read: 8,000 allowed, 8,000 disallowed, 6,000 invalid; 0\.3 MB/)
   })
 
-  it('a corrupt .gz file: exit 1 naming it', async () => {
-    writeFileSync(tmp.path('bad.gz'), 'this is not gzip\n')
+  it('a corrupt gzip file (gzip magic, then junk): exit 1 naming it', async () => {
+    writeFileSync(tmp.path('bad.gz'), Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from('this is not gzip\n')]))
     const r = await filter('allowed', '', [tmp.path('bad.gz')])
     expect(r.status).toBe(1)
     expect(r.stderr).toBe(`robots-automaton: cannot read input file '${tmp.path('bad.gz')}': not valid gzip data\n`)
+  })
+
+  it('gzip is recognised by its magic bytes, not by the .gz name (files and stdin)', async () => {
+    const plain = `${URLS}\n`.repeat(50)
+    writeFileSync(tmp.path('zipped.txt'), gzipSync(plain))
+    writeFileSync(tmp.path('plain.gz'), plain)
+    const want = await filter('verdicts', plain)
+    for (const r of [await filter('verdicts', '', [tmp.path('zipped.txt')]), await filter('verdicts', '', [tmp.path('plain.gz')]), await filter('verdicts', gzipSync(plain))]) {
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout.equals(want.stdout)).toBe(true)
+    }
+  })
+
+  it('input that fails midway: the lines judged before the failure are written, then exit 1', async () => {
+    let good = ''
+    for (let i = 0; i < 40_000; i++) good += `/a/${(i * 7919) % 100_003}\n/private/${(i * 104_729) % 99_991}\n`
+    // A gzip stream cut short: everything before the cut decodes.
+    const zipped = gzipSync(good)
+    const cut = zipped.subarray(0, zipped.length >>> 1)
+    writeFileSync(tmp.path('cut.gz'), cut)
+    const r = await filter('verdicts', '', [tmp.path('cut.gz')])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot read input file '${tmp.path('cut.gz')}': gzip data is cut short\n`)
+    const lines = r.stdout.toString().split('\n')
+    expect(lines.length).toBeGreaterThan(10_000)
+    expect(r.stdout.toString()).toBe(expectedVerdicts(Buffer.from(good)).slice(0, r.stdout.length))
+    expect(r.stdout[r.stdout.length - 1]).toBe(10)
   })
 
   it('a missing file: exit 1 naming it, nothing written', async () => {
@@ -343,7 +370,9 @@ describe('--robots-dir', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stderr).toMatch(/^11 URLs read: 7 allowed, 4 disallowed, 2 invalid; .*; 3 robots\.txt files parsed, 3 hosts without one, 3 lines without a host\n$/)
+    expect(r.stderr).toMatch(
+      /^warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\n11 URLs read: 7 allowed, 4 disallowed, 2 invalid; .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable; 3 lines without a host\n$/,
+    )
   })
 
   it('--missing disallow', async () => {
@@ -351,6 +380,8 @@ describe('--robots-dir', () => {
     const verdicts = r.stdout.toString().trimEnd().split('\n').map((l) => l.split('\t')[0])
     expect(verdicts).toEqual(['disallowed', 'disallowed', 'allowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed'])
     expect(r.stderr).toBe('')
+    const warned = await dirFilter('verdicts', ['--missing', 'disallow'])
+    expect(warned.stderr).toMatch(/the host is judged as one without a robots\.txt \(--missing disallow\)\n/)
   })
 
   it('allowed and disallowed outputs interleave back into the input', async () => {

@@ -215,6 +215,72 @@ describe('lineBlocks', () => {
   })
 })
 
+/** A reader handing out `chunks` one per read, each after its delay; `ready()` is false while one is awaited. */
+function timedReader(chunks: Array<{ text: string; delayMs: number } | Error>): ByteReader {
+  let k = 0
+  let waiting = false
+  return {
+    async readInto(target, offset) {
+      const c = chunks[k++]
+      if (c === undefined) return 0
+      waiting = true
+      if (!(c instanceof Error)) await new Promise((r) => setTimeout(r, c.delayMs))
+      waiting = false
+      if (c instanceof Error) throw c
+      const b = enc.encode(c.text)
+      target.set(b, offset)
+      return b.length
+    },
+    ready: () => !waiting && k < chunks.length && !(chunks[k] instanceof Error) && (chunks[k] as { delayMs: number }).delayMs === 0,
+    async close() {},
+  }
+}
+
+describe('lineBlocks: early blocks', () => {
+  it('--line-buffered: every read that completes a line yields it at once', async () => {
+    const blocks: string[] = []
+    const reader = timedReader([
+      { text: 'a\nb', delayMs: 0 },
+      { text: 'c\n', delayMs: 0 },
+      { text: 'd', delayMs: 0 },
+    ])
+    for await (const b of lineBlocks(reader, 'x', 1024, undefined, { lineBuffered: true })) blocks.push(`${Buffer.from(b.bytes).toString()}|${b.pause}|${b.last}`)
+    expect(blocks).toEqual(['a\n|true|false', 'bc\n|true|false', 'd|false|true'])
+  })
+
+  it('a pause in the input yields the complete lines read so far, before the next read ends', async () => {
+    const started = performance.now()
+    const seen: Array<[string, number, boolean]> = []
+    const reader = timedReader([
+      { text: '/a\n/b\n/c', delayMs: 0 },
+      { text: '\n/d\n', delayMs: 600 },
+    ])
+    for await (const b of lineBlocks(reader, 'x', 1 << 20, undefined, { pauseMs: 50 })) {
+      seen.push([Buffer.from(b.bytes).toString(), performance.now() - started, b.shared])
+    }
+    expect(seen.map((s) => s[0])).toEqual(['/a\n/b\n', '/c\n/d\n'])
+    expect(seen[0][1]).toBeLessThan(400)
+    expect(seen[0][2]).toBe(true)
+    // Without a pause time, nothing is yielded early.
+    const whole: string[] = []
+    for await (const b of lineBlocks(timedReader([{ text: '/a\n', delayMs: 0 }, { text: '/b\n', delayMs: 100 }]), 'x', 1 << 20, undefined, { pauseMs: 0 })) {
+      whole.push(Buffer.from(b.bytes).toString())
+    }
+    expect(whole).toEqual(['/a\n/b\n'])
+  })
+
+  it('a read error comes after the complete lines read before it', async () => {
+    const blocks: string[] = []
+    const reader = timedReader([{ text: '/a\n/b\n/partial', delayMs: 0 }, new Error('disk on fire')])
+    await expect(
+      (async () => {
+        for await (const b of lineBlocks(reader, 'x', 1 << 20)) blocks.push(Buffer.from(b.bytes).toString())
+      })(),
+    ).rejects.toThrow('disk on fire')
+    expect(blocks).toEqual(['/a\n/b\n'])
+  })
+})
+
 describe('lineBlocks limit', () => {
   it('fails with a clear error on a line longer than the limit', async () => {
     const read = async () => {
