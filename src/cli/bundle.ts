@@ -37,6 +37,7 @@
  * `Robots.fromBytes` when first used).
  */
 import { Robots, RobotsError } from '../index.js'
+import { bodyProblem } from './body-problems.js'
 import { CliError } from './errors.js'
 import { HostIndex, HostIndexBuilder, isIndexableName, type HostIndexData } from './host-index.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
@@ -122,17 +123,53 @@ export function bundleKey(origin: string): string | undefined {
   return `${scheme}://${host}${port}`
 }
 
-/** One entry to write: its key's bytes (a host, or an origin from `bundleKey`), and what it holds. */
+/** One entry to write: its key's bytes (a host, or an origin from `bundleKey`), and a parsed robots.txt or a fetch outcome. */
 export type BundleEntry =
-  | { readonly key: Uint8Array; readonly kind: EntryKind.Robots; readonly rules: Uint8Array }
-  | { readonly key: Uint8Array; readonly kind: EntryKind.Unavailable | EntryKind.Unreachable }
+  | { readonly key: Uint8Array; readonly robots: Robots }
+  | { readonly key: Uint8Array; readonly outcome: 'unavailable' | 'unreachable' }
 
 /**
- * Collects entries and writes a bundle. A key given twice keeps its last
- * entry (`replaced` counts the others).
+ * What `pack` needs of a bundle format, and `filter --bundle` (with
+ * `openBundle` and `bundleFromDescriptor` below): the seam where
+ * `RobotsStore` plugs in (`store.setRobots`/`setOutcome`, `store.toBytes()`).
  */
-export class BundleWriter {
-  private readonly entries = new Map<string, BundleEntry>()
+export interface BundleWriterLike {
+  /** Adds an entry; a key given twice keeps its last entry. */
+  add(entry: BundleEntry): void
+  /** Entries (distinct keys). */
+  readonly size: number
+  /** Entries replaced by a later one with the same key. */
+  readonly replaced: number
+  /** Entries holding rules, and entries holding a fetch outcome. */
+  counts(): { robots: number; outcomes: number }
+  /** The bundle's bytes. */
+  toBytes(): Uint8Array
+}
+
+/** A writer of the bundle format `filter --bundle` reads. */
+export function newBundleWriter(): BundleWriterLike {
+  return new BundleWriter()
+}
+
+/** Validates a bundle and opens it as per-host rules (a `BundleError` otherwise); `bytes` may be shared with worker threads. */
+export function openBundle(bytes: Uint8Array, name: string): HostRules {
+  return BundleRules.fromBytes(bytes, name)
+}
+
+/** Reopens, in a worker thread, a bundle the main thread has opened. */
+export function bundleFromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'bundle' }>): HostRules {
+  return BundleRules.fromDescriptor(d)
+}
+
+/** What an entry of this format stores: the key's bytes, its kind, and for rules `Robots.toBytes()`. */
+type StoredEntry = { readonly key: Uint8Array; readonly kind: EntryKind; readonly rules?: Uint8Array }
+
+/**
+ * Collects entries and writes a bundle (format version 1, above). A key given
+ * twice keeps its last entry (`replaced` counts the others).
+ */
+export class BundleWriter implements BundleWriterLike {
+  private readonly entries = new Map<string, StoredEntry>()
   replaced = 0
 
   /** Adds an entry (its key a host, or an origin normalised by `bundleKey`); a key must be `isIndexableName`. */
@@ -143,7 +180,11 @@ export class BundleWriter {
       this.replaced++
       this.entries.delete(id)
     }
-    this.entries.set(id, entry)
+    const stored: StoredEntry =
+      'robots' in entry
+        ? { key: entry.key, kind: EntryKind.Robots, rules: entry.robots.toBytes() }
+        : { key: entry.key, kind: entry.outcome === 'unreachable' ? EntryKind.Unreachable : EntryKind.Unavailable }
+    this.entries.set(id, stored)
   }
 
   get size(): number {
@@ -162,7 +203,7 @@ export class BundleWriter {
     const list = [...this.entries.values()]
     const keys = list.map((e) => e.key)
     const keyBytes = keys.reduce((n, k) => n + k.length, 0)
-    const dataBytes = list.reduce((n, e) => n + (e.kind === EntryKind.Robots ? e.rules.length : 0), 0)
+    const dataBytes = list.reduce((n, e) => n + (e.rules?.length ?? 0), 0)
     const total = HEADER + RECORD * list.length + keyBytes + dataBytes
     if (total > 0xffffffff) throw new CliError('ERR_WRITE', `a bundle of ${total} bytes is larger than the format's 4 GiB`)
     const out = new Uint8Array(total)
@@ -185,7 +226,7 @@ export class BundleWriter {
       view.setUint32(r + 8, e.kind, true)
       out.set(keys[i], keysStart + keyAt)
       keyAt += keys[i].length
-      if (e.kind === EntryKind.Robots) {
+      if (e.rules !== undefined) {
         view.setUint32(r + 12, dataAt, true)
         view.setUint32(r + 16, e.rules.length, true)
         out.set(e.rules, dataStart + dataAt)
@@ -344,7 +385,7 @@ export class BundleRules implements HostRules {
     return this.index.find(key, 0, p)
   }
 
-  load(id: number): HostEntry {
+  load(id: number, agent: string, first: boolean): HostEntry {
     const r = HEADER + RECORD * id
     const kind = this.table.getUint32(r + 8, true) as EntryKind
     if (kind === EntryKind.Unavailable) return { kind: 'outcome', outcome: 'unavailable' }
@@ -352,7 +393,8 @@ export class BundleRules implements HostRules {
     const at = this.view.dataStart + this.table.getUint32(r + 12, true)
     const rules = this.view.bytes.subarray(at, at + this.table.getUint32(r + 16, true))
     try {
-      return { kind: 'robots', robots: Robots.fromBytes(rules.slice()) }
+      const robots = Robots.fromBytes(rules.slice())
+      return { kind: 'rules', matcher: robots.agent(agent), problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
     } catch (err) {
       if (err instanceof RobotsError) return { kind: 'unreadable', reason: `its rules in the bundle are not valid: ${err.message}` }
       throw err

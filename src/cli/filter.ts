@@ -10,7 +10,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { flag, optionValue, parseArgs, requiredOption, type OptionSpec, type ParsedArgs } from './args.js'
 import { BlockWriter } from './block-writer.js'
 import { bodyProblem, bodyWarning } from './body-problems.js'
-import { BundleRules } from './bundle.js'
+import { openBundle } from './bundle.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from './emitter.js'
 import { readError, UsageError } from './errors.js'
 import { parseDelimiter, WHITESPACE, type FieldSpec } from './fields.js'
@@ -166,7 +166,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   } else {
     let rules: HostRules
     if (robotsDir !== undefined) rules = DirectoryRules.open(robotsDir)
-    else rules = BundleRules.fromBytes(readBundle(bundlePath!), bundlePath!)
+    else rules = openBundle(readBundle(bundlePath!), bundlePath!)
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow' })
     const t = tally
     judge = new HostJudge(rules, { agent, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })

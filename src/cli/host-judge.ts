@@ -21,7 +21,7 @@
  */
 import type { AgentMatcher } from '../index.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
-import { bodyProblem, type BodyProblem } from './body-problems.js'
+import type { BodyProblem } from './body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import { foldHost } from './host-index.js'
 import type { HostQuery, HostRules } from './host-rules.js'
@@ -271,13 +271,12 @@ export class HostJudge {
       }
       this.reloads++
     }
-    const entry = this.rules.load(id)
+    const entry = this.rules.load(id, this.agent, state === EntryState.Unseen)
     let matcher: AgentMatcher | null = null
     let event: EntryEvent
-    if (entry.kind === 'robots') {
-      matcher = entry.robots.agent(this.agent)
-      const problem = state === EntryState.Unseen ? bodyProblem(entry.robots) : undefined
-      event = { id, state: EntryState.Robots, problem, bytesRead: entry.robots.bytesRead }
+    if (entry.kind === 'rules') {
+      matcher = entry.matcher
+      event = { id, state: EntryState.Robots, problem: entry.problem, bytesRead: entry.bytesRead }
       state = EntryState.Robots
       // Evicts least recently used hosts down to the budget. An entry alone
       // over it is not kept; its matcher still judges this host's lines.

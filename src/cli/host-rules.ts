@@ -8,7 +8,8 @@
  * (structured-clone-able; index arrays on SharedArrayBuffers are shared, not
  * copied).
  */
-import type { Robots } from '../index.js'
+import type { AgentMatcher } from '../index.js'
+import type { BodyProblem } from './body-problems.js'
 
 /** A host to look up, as the per-line loop has it (one object, refilled for every host). */
 export interface HostQuery {
@@ -30,10 +31,14 @@ export interface HostQuery {
   authorityEnd: number
 }
 
-/** What one entry holds. */
+/** What one entry holds, loaded for a crawler. */
 export type HostEntry =
-  /** A robots.txt, parsed. */
-  | { readonly kind: 'robots'; readonly robots: Robots }
+  /**
+   * A robots.txt: its compiled matcher for the crawler; on the entry's first
+   * load also its body's problem, if any (HTML, UTF-16, binary, truncated),
+   * and the bytes read.
+   */
+  | { readonly kind: 'rules'; readonly matcher: AgentMatcher; readonly problem?: BodyProblem; readonly bytesRead?: number }
   /** No file but a fetch outcome (bundles from JSON lines): unavailable allows all, unreachable disallows all. */
   | { readonly kind: 'outcome'; readonly outcome: 'unavailable' | 'unreachable' }
   /** An entry that could not be read (not a regular file, permission denied, …): judged as a host without one. */
@@ -47,8 +52,12 @@ export interface HostRules {
   readonly originKeys: boolean
   /** The entry for a URL line's host (see `HostQuery`), or -1 when there is none. */
   find(query: HostQuery): number
-  /** Loads entry `id` (a file read and parsed, or a bundle's rules decoded). */
-  load(id: number): HostEntry
+  /**
+   * Loads entry `id` for the crawler `agent` (a file read and parsed, or a
+   * bundle's rules decoded); `first`: its first load in this thread, when
+   * the body's problems are looked for.
+   */
+  load(id: number, agent: string, first: boolean): HostEntry
   /** The entry's name for `--format jsonl`'s `source` and for warnings: `DIR/<host>`, `BUNDLE#<key>`. */
   sourceName(id: number): string
   /** A structured-clone-able description to rebuild this source in a worker thread. */

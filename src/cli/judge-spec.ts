@@ -6,7 +6,7 @@
  * any thread.
  */
 import { Robots } from '../index.js'
-import { BundleRules } from './bundle.js'
+import { bundleFromDescriptor } from './bundle.js'
 import type { OutputFormat, PrintMode } from './emitter.js'
 import type { FieldSpec } from './fields.js'
 import { HostJudge, type EntryEvent } from './host-judge.js'
@@ -38,7 +38,7 @@ export interface JudgeSpec {
 
 /** Rebuilds per-host rules from their descriptor. */
 export function openHostRules(d: HostRulesDescriptor): HostRules {
-  return d.kind === 'dir' ? DirectoryRules.fromDescriptor(d) : BundleRules.fromDescriptor(d)
+  return d.kind === 'dir' ? DirectoryRules.fromDescriptor(d) : bundleFromDescriptor(d)
 }
 
 /** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */

@@ -24,7 +24,7 @@ import { dirname, basename, join } from 'node:path'
 import { parseRobots, type Robots } from '../index.js'
 import { flag, optionValue, parseArgs, type OptionSpec } from './args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from './body-problems.js'
-import { BundleWriter, bundleKey, EntryKind } from './bundle.js'
+import { bundleKey, newBundleWriter, type BundleWriterLike } from './bundle.js'
 import { CliError, describeSystemError, UsageError } from './errors.js'
 import { PACK_HELP } from './help.js'
 import { DEFAULT_MAX_WARNINGS } from './host-tally.js'
@@ -71,24 +71,24 @@ class PackReport {
 }
 
 /** Packs a directory laid out as `--robots-dir` reads it. */
-function packDirectory(dir: string, writer: BundleWriter, report: PackReport): void {
+function packDirectory(dir: string, writer: BundleWriterLike, report: PackReport): void {
   const rules = DirectoryRules.open(dir)
   report.skipped += rules.skippedNames
   if (rules.skippedNames > 0) report.warn(`warning: ${plural(rules.skippedNames, 'name')} in '${dir}' skipped: a host's file is named in lower case`)
   for (let id = 0; id < rules.size; id++) {
-    const entry = rules.load(id)
-    if (entry.kind === 'robots') {
-      report.parsed(rules.sourceName(id), entry.robots)
-      writer.add({ key: rules.keyBytes(id), kind: EntryKind.Robots, rules: entry.robots.toBytes() })
-    } else if (entry.kind === 'unreadable') {
+    const read = rules.read(id)
+    if ('robots' in read) {
+      report.parsed(rules.sourceName(id), read.robots)
+      writer.add({ key: rules.keyBytes(id), robots: read.robots })
+    } else {
       report.skipped++
-      report.warn(`warning: skipped '${rules.sourceName(id)}': ${entry.reason}`)
+      report.warn(`warning: skipped '${rules.sourceName(id)}': ${read.reason}`)
     }
   }
 }
 
 /** Packs JSON lines (see the module comment). */
-async function packJsonLines(name: string, writer: BundleWriter, report: PackReport): Promise<void> {
+async function packJsonLines(name: string, writer: BundleWriterLike, report: PackReport): Promise<void> {
   const [input] = await resolveInputs([name])
   const reader = await openInput(input, { bytes: 0 })
   const decoder = new TextDecoder()
@@ -122,7 +122,7 @@ async function packJsonLines(name: string, writer: BundleWriter, report: PackRep
         if (o.outcome !== undefined && o.outcome !== 'ok') {
           if (o.outcome !== 'unavailable' && o.outcome !== 'unreachable') fail(`"outcome" must be "ok", "unavailable" or "unreachable"`)
           if (o.body !== undefined || o.body_base64 !== undefined) fail(`an "${o.outcome}" outcome has no body`)
-          writer.add({ key: keyBytes, kind: o.outcome === 'unreachable' ? EntryKind.Unreachable : EntryKind.Unavailable })
+          writer.add({ key: keyBytes, outcome: o.outcome as 'unavailable' | 'unreachable' })
           continue
         }
         let body: Uint8Array
@@ -131,7 +131,7 @@ async function packJsonLines(name: string, writer: BundleWriter, report: PackRep
         else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
         const robots = parseRobots(body)
         report.parsed(where, robots)
-        writer.add({ key: keyBytes, kind: EntryKind.Robots, rules: robots.toBytes() })
+        writer.add({ key: keyBytes, robots })
       }
     }
   } finally {
@@ -174,7 +174,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
   const quiet = flag(args, 'quiet')
   const started = performance.now()
-  const writer = new BundleWriter()
+  const writer = newBundleWriter()
   const report = new PackReport(quiet)
   let isDir = false
   if (source !== '-') {

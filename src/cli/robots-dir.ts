@@ -15,7 +15,8 @@
  * block either.
  */
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
-import { parseRobots } from '../index.js'
+import { parseRobots, type Robots } from '../index.js'
+import { bodyProblem } from './body-problems.js'
 import { CliError, describeSystemError, readError } from './errors.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
@@ -156,23 +157,31 @@ export class DirectoryRules implements HostRules {
     return Buffer.concat([Buffer.from(this.dirPrefix), this.index.nameBytes(id)])
   }
 
-  load(id: number): HostEntry {
+  load(id: number, agent: string, first: boolean): HostEntry {
+    const read = this.read(id)
+    if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
+    const robots = read.robots
+    return { kind: 'rules', matcher: robots.agent(agent), problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
+  }
+
+  /** Reads and parses `DIR/<name of id>`, or says why it cannot be read. */
+  read(id: number): { robots: Robots } | { reason: string } {
     let type = this.types[id] as EntryType
     if (type === EntryType.Resolve) {
       try {
         type = typeOfStats(statSync(this.path(id)))
       } catch (err) {
-        return { kind: 'unreadable', reason: describeSystemError(err) }
+        return { reason: describeSystemError(err) }
       }
       this.types[id] = type
     }
-    if (type !== EntryType.File) return { kind: 'unreadable', reason: `not a regular file (${TYPE_WORDS[type]})` }
+    if (type !== EntryType.File) return { reason: `not a regular file (${TYPE_WORDS[type]})` }
     let fd = -1
     let n = 0
     try {
       fd = openSync(this.path(id), constants.O_RDONLY | constants.O_NONBLOCK)
       const info = fstatSync(fd)
-      if (!info.isFile()) return { kind: 'unreadable', reason: `not a regular file (${TYPE_WORDS[typeOfStats(info)]})` }
+      if (!info.isFile()) return { reason: `not a regular file (${TYPE_WORDS[typeOfStats(info)]})` }
       for (;;) {
         const got = readSync(fd, this.chunk, n, READ_CAP - n, null)
         if (got === 0) break
@@ -180,12 +189,12 @@ export class DirectoryRules implements HostRules {
         if (n === READ_CAP) break
       }
     } catch (err) {
-      return { kind: 'unreadable', reason: describeSystemError(err) }
+      return { reason: describeSystemError(err) }
     } finally {
       if (fd >= 0) closeSync(fd)
     }
     // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
-    return { kind: 'robots', robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n))) }
+    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n))) }
   }
 }
 

@@ -1,7 +1,7 @@
 // Bundles (pack / filter --bundle): the format, its validation, and look-ups by host and origin.
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
-import { BundleError, BundleRules, BundleWriter, bundleChecksum, bundleKey, EntryKind } from '../../src/cli/bundle.js'
+import { BundleError, BundleRules, BundleWriter, bundleChecksum, bundleKey } from '../../src/cli/bundle.js'
 import { HostJudge } from '../../src/cli/host-judge.js'
 import { prng } from '../support/prng.mjs'
 
@@ -9,11 +9,11 @@ const enc = new TextEncoder()
 
 function sample(): Uint8Array {
   const w = new BundleWriter()
-  w.add({ key: enc.encode('a.test'), kind: EntryKind.Robots, rules: parseRobots('User-agent: *\nDisallow: /a\n').toBytes() })
-  w.add({ key: enc.encode('https://a.test:8443'), kind: EntryKind.Robots, rules: parseRobots('User-agent: *\nDisallow: /\n').toBytes() })
-  w.add({ key: enc.encode('http://b.test'), kind: EntryKind.Unreachable })
-  w.add({ key: enc.encode('b.test'), kind: EntryKind.Unavailable })
-  w.add({ key: enc.encode('c.test'), kind: EntryKind.Robots, rules: parseRobots('User-agent: bot\nDisallow: /c\n').toBytes() })
+  w.add({ key: enc.encode('a.test'), robots: parseRobots('User-agent: *\nDisallow: /a\n') })
+  w.add({ key: enc.encode('https://a.test:8443'), robots: parseRobots('User-agent: *\nDisallow: /\n') })
+  w.add({ key: enc.encode('http://b.test'), outcome: 'unreachable' })
+  w.add({ key: enc.encode('b.test'), outcome: 'unavailable' })
+  w.add({ key: enc.encode('c.test'), robots: parseRobots('User-agent: bot\nDisallow: /c\n') })
   return w.toBytes()
 }
 
@@ -68,8 +68,8 @@ describe('BundleRules', () => {
 
   it('a key given twice keeps the last entry', () => {
     const w = new BundleWriter()
-    w.add({ key: enc.encode('a.test'), kind: EntryKind.Unreachable })
-    w.add({ key: enc.encode('a.test'), kind: EntryKind.Unavailable })
+    w.add({ key: enc.encode('a.test'), outcome: 'unreachable' })
+    w.add({ key: enc.encode('a.test'), outcome: 'unavailable' })
     expect(w.replaced).toBe(1)
     expect(judgeUrls(w.toBytes(), ['https://a.test/'])).toEqual([1])
   })
