@@ -1,0 +1,124 @@
+// The distributed check (npm run test:distributed): robots-automaton as a pipe
+// stage of Dask distributed. Starts a dask-scheduler and two dask-workers on
+// 127.0.0.1, packs the corpus into a bundle, runs scripts/distributed/dask_filter.py
+// (a dask.bag of input pieces, each piped through `filter --bundle` on a
+// worker, the bundle shipped to the workers) and checks that the pieces'
+// outputs, concatenated, are byte for byte the one-process output.
+//
+// Input: the paired corpus URLs of ../shared when it is there, else the bundled
+// sample (corpus/urls.txt), with the last line's newline removed (the last
+// piece then ends without one too).
+//
+// Without Dask (Debian's python3-distributed) it prints one line saying the
+// check was skipped and exits 0, or 1 with --require.
+import { spawn, spawnSync } from 'node:child_process'
+import { createServer } from 'node:net'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const CLI = join(ROOT, 'dist/cli.js')
+const SHARED = join(ROOT, '../shared/corpus')
+const require_ = process.argv.includes('--require')
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3'
+const children = []
+
+function skip(reason) {
+  console.log(`distributed check skipped: ${reason}`)
+  process.exit(require_ ? 1 : 0)
+}
+
+function fail(message) {
+  console.error(`distributed check failed: ${message}`)
+  cleanup()
+  process.exit(1)
+}
+
+function cleanup() {
+  // Only the processes started here, by their ids.
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM')
+}
+
+/** Stops the processes started here and waits (at most 10 s, then SIGKILL) until they are gone. */
+async function stopAll() {
+  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null)
+  const gone = alive.map((c) => new Promise((resolve) => c.once('exit', resolve)))
+  for (const c of alive) c.kill('SIGTERM')
+  const timer = setTimeout(() => alive.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')), 10_000)
+  await Promise.all(gone)
+  clearTimeout(timer)
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts a long-running process; its output is kept for the failure message. */
+function start(cmd, args, cwd) {
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  child.log = ''
+  child.stdout.on('data', (c) => (child.log += c))
+  child.stderr.on('data', (c) => (child.log += c))
+  children.push(child)
+  return child
+}
+
+const probe = spawnSync(PYTHON, ['-c', 'import dask.bag, distributed'], { encoding: 'utf8' })
+if (probe.status !== 0) skip(`Dask is not installed (apt-get install python3-distributed); ${PYTHON}: ${(probe.stderr || probe.error?.message || '').trim().split('\n').pop()}`)
+for (const tool of ['dask-scheduler', 'dask-worker']) {
+  if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) skip(`${tool} is not on the PATH`)
+}
+if (!existsSync(CLI)) fail('dist/cli.js is missing: run npm run build first')
+
+const work = mkdtempSync(join(tmpdir(), 'robots-dask-'))
+process.on('exit', () => {
+  cleanup()
+  rmSync(work, { recursive: true, force: true })
+})
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1))
+
+const full = existsSync(join(SHARED, 'urls/paired.tsv'))
+const robotsDir = full ? join(SHARED, 'robots/anubhavp28-benchmark') : join(ROOT, 'corpus/robots')
+const urls = full
+  ? readFileSync(join(SHARED, 'urls/paired.tsv'), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t')[2]).join('\n')
+  : readFileSync(join(ROOT, 'corpus/urls.txt'), 'utf8').trimEnd()
+const input = join(work, 'urls.txt')
+writeFileSync(input, urls)
+const bundle = join(work, 'robots.bundle')
+const packed = spawnSync(process.execPath, [CLI, 'pack', robotsDir, '-o', bundle, '-q'], { encoding: 'utf8' })
+if (packed.status !== 0) fail(`pack: ${packed.stderr}`)
+const one = spawnSync(process.execPath, [CLI, 'filter', '--bundle', bundle, '--agent', 'Googlebot', '--print', 'verdicts', '-q', input], { maxBuffer: 1 << 30 })
+if (one.status !== 0) fail(`filter: ${one.stderr}`)
+
+const port = await freePort()
+const address = `tcp://127.0.0.1:${port}`
+const started = performance.now()
+start('dask-scheduler', ['--host', '127.0.0.1', '--port', String(port), '--no-dashboard'], work)
+for (let i = 0; i < 2; i++) {
+  // --no-nanny: the worker is this process itself, so stopping it stops the worker.
+  start('dask-worker', [address, '--no-nanny', '--nthreads', '1', '--no-dashboard', '--host', '127.0.0.1', '--local-directory', join(work, `worker-${i}`)], work)
+}
+const output = join(work, 'distributed.txt')
+const client = spawnSync(PYTHON, [join(ROOT, 'scripts/distributed/dask_filter.py'), address, bundle, input, output, CLI, '8'], { encoding: 'utf8', timeout: 170_000 })
+if (client.status !== 0) fail(`the Dask client failed (${client.status ?? client.signal}):\n${client.stderr}\n${children.map((c) => c.log).join('\n')}`)
+const report = JSON.parse(client.stdout.trim().split('\n').pop())
+const got = readFileSync(output)
+if (report.workers.length !== 2) fail(`the bundle went to ${report.workers.length} workers, not 2`)
+if (report.ran_on.length !== 2) fail(`the pieces ran on ${report.ran_on.length} worker(s), not on both`)
+if (!got.equals(one.stdout)) fail(`the concatenated output (${got.length} bytes) differs from the one-process output (${one.stdout.length} bytes)`)
+const lines = one.stdout.toString().split('\n').length - 1
+console.log(
+  `distributed check passed: ${lines.toLocaleString('en-US')} URLs (${full ? 'the paired corpus' : 'the bundled sample'}) in ${report.pieces} pieces on 2 Dask workers, ` +
+    `byte for byte the one-process output (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+)
+await stopAll()
+process.exit(0)
