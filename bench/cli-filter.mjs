@@ -1,26 +1,38 @@
 // Benchmark of `robots-automaton filter` against `wc -l` and against a
-// readline + robots-parser filter, on URL files of a few hundred MB built from
+// readline + robots-parser filter on the same files, built from
 // ../shared/corpus/urls (cached under bench/data/, gitignored).
 //
-//   node bench/cli-filter.mjs [--size MB] [--runs N]      (build first: npm run build)
+//   node bench/cli-filter.mjs [--size MB] [--runs N] [--only a,b] [--prepare]   (build first: npm run build)
 //
-// Two workloads:
+// Workloads (--only picks some: single, dir, kasztp, log):
 // - single: every URL of the corpus lists (paired.tsv, kasztp.txt, userbait.txt)
 //   moved onto one site (https://www.nytimes.com + the URL's path and query),
-//   judged by that site's robots.txt (--robots).
+//   judged by that site's robots.txt (--robots); --size MB (default 300).
 // - dir: the URLs of paired.tsv, each judged by its own host's file from
-//   ../shared/corpus/robots/anubhavp28-benchmark (--robots-dir).
-// Each command runs --runs times (default 3) in this same process, output to
-// /dev/null; the table gives the median wall time, MB/s and URLs/s.
+//   ../shared/corpus/robots/anubhavp28-benchmark (--robots-dir), and by the
+//   bundle `pack` makes of that directory (--bundle); --size MB.
+// - kasztp: the 48,010 real URLs of kasztp.txt over 22,154 hosts, most without
+//   a robots.txt in the directory, repeated 25 times (1.2 M lines).
+// - log: 5 M lines of an Apache "vhost_combined" access log over 50,000 hosts
+//   (the corpus lists' hosts and generated ones; paths from the corpus URLs;
+//   Zipf-like host popularity, seeded), judged with --field 8 --host-field 1.
+// Each filter runs with --jobs 1 and --jobs 2. Every command runs --runs
+// times (default 3) in this same process, output to /dev/null; the table
+// gives the median wall time (process start included), MB/s and URLs/s, and
+// the load average before and after (other processes on the machine skew
+// every figure, --jobs 2 most).
 //
-// `--baseline single ROBOTS FILE` and `--baseline dir DIR FILE` run the
-// readline + robots-parser filter itself (used by the benchmark as a child).
+// `--prepare` only builds the data files (and the bundle).
+// `--baseline MODE ROBOTS FILE` runs the readline + robots-parser filter itself
+// (used by the benchmark as a child); MODE is single, dir or log.
 import { spawnSync } from 'node:child_process'
 import { createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, statSync, closeSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { createInterface } from 'node:readline'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { prng } from '../test/support/prng.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SHARED = join(ROOT, '../shared/corpus')
@@ -30,6 +42,10 @@ const SITE = 'https://www.nytimes.com'
 const SITE_ROBOTS = join(SHARED, 'robots/anubhavp28-benchmark/www.nytimes.com')
 const ROBOTS_DIR = join(SHARED, 'robots/anubhavp28-benchmark')
 const AGENT = 'Googlebot'
+/** The log workload: lines, hosts, and its columns (vhost_combined: "%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" \"%{User-Agent}i\""). */
+const LOG_LINES = 5_000_000
+const LOG_HOSTS = 50_000
+const LOG_FIELDS = ['--field', '8', '--host-field', '1']
 
 const argv = process.argv.slice(2)
 if (argv[0] === '--baseline') await baseline(argv[1], argv[2], argv[3])
@@ -37,7 +53,7 @@ else await main()
 
 function option(name, dflt) {
   const i = argv.indexOf(name)
-  return i >= 0 ? Number(argv[i + 1]) : dflt
+  return i >= 0 ? argv[i + 1] : dflt
 }
 
 /** Path, query and fragment of a URL string: what follows the authority ("/" when nothing). */
@@ -47,29 +63,89 @@ function pathOf(url) {
   return rest.startsWith('/') ? rest : `/${rest}`
 }
 
+function hostOf(url) {
+  const m = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/.exec(url)
+  return m ? m[1].toLowerCase() : ''
+}
+
+function plainList(name) {
+  return readFileSync(join(SHARED, 'urls', name), 'utf8').replace(/^\ufeff/, '').split('\n').filter(Boolean)
+}
+
 function corpusUrls() {
   const paired = readFileSync(join(SHARED, 'urls/paired.tsv'), 'utf8')
     .split('\n')
     .slice(1)
     .filter(Boolean)
     .map((l) => l.split('\t')[2])
-  const plain = (name) => readFileSync(join(SHARED, 'urls', name), 'utf8').replace(/^\ufeff/, '').split('\n').filter(Boolean)
-  return { paired, all: [...paired, ...plain('kasztp.txt'), ...plain('userbait.txt')] }
+  const kasztp = plainList('kasztp.txt')
+  return { paired, kasztp, all: [...paired, ...kasztp, ...plainList('userbait.txt')] }
 }
 
-/** Writes `lines` repeated until the file reaches `mb` megabytes; reuses an existing file. */
-async function buildFile(name, lines, mb) {
+/** Writes `lines` repeated until the file reaches `mb` megabytes (or `times` copies); reuses an existing file. */
+async function buildFile(name, lines, { mb, times }) {
   const path = join(DATA, name)
-  if (existsSync(path) && statSync(path).size >= mb * 1e6) return path
+  if (existsSync(path)) return path
   mkdirSync(DATA, { recursive: true })
   const block = Buffer.from(lines.map((l) => `${l}\n`).join(''))
-  const out = createWriteStream(path)
+  const out = createWriteStream(`${path}.tmp`)
   let written = 0
-  while (written < mb * 1e6) {
+  for (let k = 0; times !== undefined ? k < times : written < mb * 1e6; k++) {
     if (!out.write(block)) await new Promise((r) => out.once('drain', r))
     written += block.length
   }
   await new Promise((r) => out.end(r))
+  spawnSync('mv', [`${path}.tmp`, path])
+  return path
+}
+
+/** The access log: LOG_LINES lines over LOG_HOSTS hosts (see the module comment). */
+async function buildLog(all) {
+  const path = join(DATA, `vhost-access-${LOG_LINES / 1e6}M-${LOG_HOSTS / 1000}k.log`)
+  if (existsSync(path)) return path
+  mkdirSync(DATA, { recursive: true })
+  const rand = prng(2026)
+  const real = [...new Set(all.map(hostOf).filter((h) => /^[a-z0-9.-]+$/.test(h)))]
+  const hosts = real.slice(0, LOG_HOSTS)
+  for (let i = 0; hosts.length < LOG_HOSTS; i++) hosts.push(`site${i}.${['example.com', 'example.net', 'example.org', 'test'][i % 4]}`)
+  // Shuffled, then Zipf-like popularity: host k drawn with weight 1 / (k + 10).
+  for (let i = hosts.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1))
+    ;[hosts[i], hosts[j]] = [hosts[j], hosts[i]]
+  }
+  const cumulative = new Float64Array(hosts.length)
+  let total = 0
+  for (let k = 0; k < hosts.length; k++) cumulative[k] = total += 1 / (k + 10)
+  const pick = () => {
+    const x = rand() * total
+    let lo = 0
+    let hi = hosts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (cumulative[mid] < x) lo = mid + 1
+      else hi = mid
+    }
+    return hosts[lo]
+  }
+  const paths = all.map(pathOf).filter((p) => !/[\s"]/.test(p))
+  const agents = ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', 'curl/8.5.0']
+  const out = createWriteStream(`${path}.tmp`)
+  let chunk = ''
+  for (let i = 0; i < LOG_LINES; i++) {
+    const host = pick()
+    const secs = 36_000 + Math.floor(i / 60)
+    const t = `${String(Math.floor(secs / 3600) % 24).padStart(2, '0')}:${String(Math.floor(secs / 60) % 60).padStart(2, '0')}:${String(secs % 60).padStart(2, '0')}`
+    chunk +=
+      `${host}:443 203.0.${i % 251}.${(i * 7) % 253} - - [23/Nov/2026:${t} +0000] "GET ${paths[Math.floor(rand() * paths.length)]} HTTP/1.1" ` +
+      `${rand() < 0.9 ? 200 : 404} ${Math.floor(rand() * 50_000)} "-" "${agents[i % agents.length]}"\n`
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise((r) => out.once('drain', r))
+      chunk = ''
+    }
+  }
+  out.write(chunk)
+  await new Promise((r) => out.end(r))
+  spawnSync('mv', [`${path}.tmp`, path])
   return path
 }
 
@@ -97,44 +173,92 @@ function time(cmd, args, runs) {
   return times[Math.floor(times.length / 2)]
 }
 
+function load() {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')
+}
+
 async function main() {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first')
   if (!existsSync(SHARED)) throw new Error(`${SHARED} is missing`)
-  const size = option('--size', 300)
-  const runs = Math.max(3, option('--runs', 3))
-  const { paired, all } = corpusUrls()
-  const singleFile = await buildFile(`single-${size}mb.txt`, all.map((u) => SITE + pathOf(u)), size)
-  const dirFile = await buildFile(`paired-${size}mb.txt`, paired, size)
+  const size = Number(option('--size', 300))
+  const runs = Math.max(3, Number(option('--runs', 3)))
+  const only = option('--only', 'single,dir,kasztp,log').split(',')
+  const { paired, kasztp, all } = corpusUrls()
   const node = process.execPath
   const self = fileURLToPath(import.meta.url)
-  const workloads = [
-    { file: singleFile, cases: [
-      ['wc -l', 'wc', ['-l', singleFile]],
-      ['filter --robots (print allowed)', node, [CLI, 'filter', '--robots', SITE_ROBOTS, '--agent', AGENT, '-q', singleFile]],
-      ['filter --robots --print verdicts', node, [CLI, 'filter', '--robots', SITE_ROBOTS, '--agent', AGENT, '-q', '--print', 'verdicts', singleFile]],
-      ['readline + robots-parser', node, [self, '--baseline', 'single', SITE_ROBOTS, singleFile]],
-    ] },
-    { file: dirFile, cases: [
-      ['wc -l', 'wc', ['-l', dirFile]],
-      ['filter --robots-dir (print allowed)', node, [CLI, 'filter', '--robots-dir', ROBOTS_DIR, '--agent', AGENT, '-q', dirFile]],
-      ['filter --robots-dir --print verdicts', node, [CLI, 'filter', '--robots-dir', ROBOTS_DIR, '--agent', AGENT, '-q', '--print', 'verdicts', dirFile]],
-      ['readline + robots-parser, per host', node, [self, '--baseline', 'dir', ROBOTS_DIR, dirFile]],
-    ] },
+  const bundle = join(DATA, 'anubhavp28-benchmark.bundle')
+  mkdirSync(DATA, { recursive: true })
+  const packed = spawnSync(node, [CLI, 'pack', ROBOTS_DIR, '-o', bundle, '-q'])
+  if (packed.status !== 0) throw new Error(`pack failed: ${packed.stderr}`)
+  const filter = (name, rules, extra, file) =>
+    [1, 2].map((jobs) => [`${name} --jobs ${jobs}`, node, [CLI, 'filter', ...rules, '--agent', AGENT, '-q', '--jobs', String(jobs), ...extra, file]])
+  const dirAndBundle = (extra, file) => [
+    ...filter('filter --robots-dir', ['--robots-dir', ROBOTS_DIR], extra, file),
+    ...filter('filter --bundle', ['--bundle', bundle], extra, file),
   ]
-  console.log(`node ${process.version}, ${runs} runs each, median wall time (process start included)`)
-  for (const { file, cases } of workloads) {
+  const workloads = []
+  if (only.includes('single')) {
+    const file = await buildFile(`single-${size}mb.txt`, all.map((u) => SITE + pathOf(u)), { mb: size })
+    workloads.push({ name: 'one robots.txt', file, cases: [
+      ['wc -l', 'wc', ['-l', file]],
+      ...filter('filter --robots', ['--robots', SITE_ROBOTS], [], file),
+      ...filter('filter --robots --print verdicts', ['--robots', SITE_ROBOTS], ['--print', 'verdicts'], file),
+      ['readline + robots-parser', node, [self, '--baseline', 'single', SITE_ROBOTS, file]],
+    ] })
+  }
+  if (only.includes('dir')) {
+    const file = await buildFile(`paired-${size}mb.txt`, paired, { mb: size })
+    workloads.push({ name: 'paired corpus, one robots.txt per host', file, cases: [
+      ['wc -l', 'wc', ['-l', file]],
+      ...dirAndBundle([], file),
+      ['readline + robots-parser, per host', node, [self, '--baseline', 'dir', ROBOTS_DIR, file]],
+    ] })
+  }
+  if (only.includes('kasztp')) {
+    const file = await buildFile('kasztp-x25.txt', kasztp, { times: 25 })
+    workloads.push({ name: 'kasztp x25: 22,154 hosts, most without a robots.txt', file, cases: [
+      ['wc -l', 'wc', ['-l', file]],
+      ...dirAndBundle([], file),
+      ['readline + robots-parser, per host', node, [self, '--baseline', 'dir', ROBOTS_DIR, file]],
+    ] })
+  }
+  if (only.includes('log')) {
+    const file = await buildLog(all)
+    workloads.push({ name: `access log: ${LOG_LINES / 1e6} M lines, ${LOG_HOSTS.toLocaleString('en-US')} hosts (--field 8 --host-field 1)`, file, cases: [
+      ['wc -l', 'wc', ['-l', file]],
+      ...dirAndBundle(LOG_FIELDS, file),
+      ['readline + robots-parser, per host', node, [self, '--baseline', 'log', ROBOTS_DIR, file]],
+    ] })
+  }
+  if (argv.includes('--prepare')) {
+    console.log(`data ready: ${workloads.map((w) => w.file.slice(ROOT.length + 1)).join(', ')}`)
+    return
+  }
+  console.log(`node ${process.version}, ${runs} runs each, median wall time (process start included); load average before: ${load()}`)
+  for (const { name, file, cases } of workloads) {
     const bytes = statSync(file).size
     const lines = countLines(file) // also warms the page cache
-    console.log(`\n${file.slice(ROOT.length + 1)}: ${(bytes / 1e6).toFixed(0)} MB, ${lines.toLocaleString('en-US')} URLs`)
-    console.log(`${'command'.padEnd(40)} ${'median s'.padStart(9)} ${'MB/s'.padStart(8)} ${'URLs/s'.padStart(12)}`)
-    for (const [name, cmd, args] of cases) {
-      const s = time(cmd, args, runs)
-      console.log(`${name.padEnd(40)} ${s.toFixed(3).padStart(9)} ${(bytes / 1e6 / s).toFixed(1).padStart(8)} ${Math.round(lines / s).toLocaleString('en-US').padStart(12)}`)
+    console.log(`\n${name}\n${file.slice(ROOT.length + 1)}: ${(bytes / 1e6).toFixed(0)} MB, ${lines.toLocaleString('en-US')} lines`)
+    console.log(`${'command'.padEnd(44)} ${'median s'.padStart(9)} ${'MB/s'.padStart(8)} ${'lines/s'.padStart(12)} ${'vs baseline'.padStart(12)}`)
+    const results = cases.map(([label, cmd, args]) => [label, time(cmd, args, runs)])
+    const base = results[results.length - 1][1]
+    for (const [label, s] of results) {
+      const ratio = label.startsWith('filter') ? `${(base / s).toFixed(1)}×` : ''
+      console.log(`${label.padEnd(44)} ${s.toFixed(3).padStart(9)} ${(bytes / 1e6 / s).toFixed(1).padStart(8)} ${Math.round(lines / s).toLocaleString('en-US').padStart(12)} ${ratio.padStart(12)}`)
     }
+    const jobs = (prefix) => {
+      const one = results.find(([l]) => l === `${prefix} --jobs 1`)
+      const two = results.find(([l]) => l === `${prefix} --jobs 2`)
+      return one && two ? `${prefix}: --jobs 2 / --jobs 1 = ${(one[1] / two[1]).toFixed(2)}×` : ''
+    }
+    console.log([...new Set(results.map(([l]) => l.replace(/ --jobs \d$/, '')).filter((l) => l.startsWith('filter')))].map(jobs).join('; '))
   }
+  console.log(`\nload average after: ${load()}`)
 }
 
-/** The comparison filter: readline over the file, robots-parser per line, allowed lines to stdout. */
+/** The comparison filter: readline over the file, robots-parser per line (per host, by the URL's host or the log's vhost column), allowed lines to stdout. */
 async function baseline(kind, robots, file) {
   const require = createRequire(import.meta.url)
   const robotsParser = require('robots-parser')
@@ -154,7 +278,12 @@ async function baseline(kind, robots, file) {
   for await (const line of rl) {
     let allowed
     if (single !== null) allowed = single.isAllowed(line, AGENT) !== false
-    else {
+    else if (kind === 'log') {
+      const fields = line.split(/[ \t]+/)
+      const host = (fields[0] ?? '').replace(/:\d+$/, '').toLowerCase()
+      const r = forHost(host)
+      allowed = r === null || r.isAllowed(`https://${host}${fields[7] ?? '/'}`, AGENT) !== false
+    } else {
       let host = ''
       try {
         host = new URL(line).hostname
