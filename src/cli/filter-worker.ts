@@ -5,27 +5,20 @@
  * sends back each block's output bytes and counts (worker-protocol.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { BlockWriter, type ByteSink } from './block-writer.js'
-import { LineEmitter } from './emitter.js'
+import { BufferPool, judgeToChunks } from './block-chunks.js'
 import { HostJudge, type EntryEvent } from './host-judge.js'
 import { createJudge, type JudgeSpec } from './judge-spec.js'
-import { judgeBlock } from './judge-lines.js'
-import { newStats } from './stats.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
 
-const port = parentPort!
+if (parentPort === null) {
+  process.stderr.write("robots-automaton: filter-worker.js is a worker thread of 'robots-automaton filter --jobs N', not a program\n")
+  process.exit(2)
+}
+const port = parentPort
 const spec = workerData as JudgeSpec
 let events: EntryEvent[] = []
 /** Output buffers the main thread has handed back: reused, so that no block costs fresh memory. */
-const spares: ArrayBuffer[] = []
-
-function allocate(size: number): Uint8Array {
-  while (spares.length > 0) {
-    const b = spares.pop()!
-    if (b.byteLength >= size) return new Uint8Array(b, 0, size)
-  }
-  return new Uint8Array(size)
-}
+const spares = new BufferPool(8)
 
 function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
   port.postMessage(message, transfer)
@@ -41,32 +34,22 @@ try {
         post({ type: 'done', registers: hosts?.missing.registers, overflowed: hosts !== undefined && !hosts.missing.exact })
         return
       }
-      const chunks: Uint8Array[] = []
-      // Blocks handed to the sink are sent away, never reused: the write callback is never called.
-      const sink: ByteSink = {
-        write(chunk) {
-          chunks.push(chunk)
-          return true
-        },
-        once() {},
-      }
-      spares.push(...message.spares)
+      spares.give(message.spares)
       const bytes = message.bytes
-      // The output goes away with the message, so runs are copied (zeroCopy off), into reused buffers.
-      const writer = new BlockWriter(sink, Math.max(1 << 16, bytes.length + (bytes.length >>> 2)), { zeroCopy: false, allocate })
-      const emitter = new LineEmitter(writer, spec.mode, spec.format)
-      const stats = newStats()
-      judgeBlock(bytes, judge, emitter, stats, message.terminateLast, spec.fields)
-      writer.release()
+      const { chunks, stats } = judgeToChunks(bytes, judge, spec, message.terminateLast, spares.allocate)
       const fresh = hosts?.missing.takeNew()
       const transfer = new Set<ArrayBuffer>()
       for (const c of chunks) transfer.add(c.buffer as ArrayBuffer)
+      // The block's buffer goes back to the main thread's reader (the output never views it: runs are copied).
+      const input = bytes.byteOffset === 0 && bytes.buffer.byteLength >= 1 << 16 && !transfer.has(bytes.buffer as ArrayBuffer) ? (bytes.buffer as ArrayBuffer) : undefined
+      if (input !== undefined) transfer.add(input)
       if (fresh !== undefined) transfer.add(fresh.fingerprints.buffer as ArrayBuffer)
       post(
         {
           type: 'result',
           seq: message.seq,
           chunks,
+          input,
           stats,
           events,
           noHost: hosts?.noHost ?? 0,

@@ -192,7 +192,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       const reader = await openInput(inputs[i], counter)
       try {
         const terminateLast = i < inputs.length - 1
-        for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered })) {
+        for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
           await runner.submit(block, terminateLast)
           progress?.update(counter.bytes, stats.lines)
         }

@@ -104,8 +104,9 @@ Logs:
                      whose URL column is only a path (an access log's vhost)
 
 Speed:
-  -j, --jobs N       worker threads judging blocks of lines (default: the number
-                     of CPUs, here ${availableParallelism()}); the output is the same for every N
+  -j, --jobs N       threads judging blocks of lines: the main thread and N - 1 workers
+                     (default: the number of CPUs, here ${availableParallelism()}); the output is
+                     the same for every N
   -q, --quiet        no progress bar, warnings or summary on stderr
   -h, --help         this help
 

@@ -62,6 +62,8 @@ export interface LineBlockOptions {
   readonly lineBuffered?: boolean
   /** Yield complete lines once the input has paused this long (0: never early). */
   readonly pauseMs?: number
+  /** Where block buffers come from (default `Buffer.allocUnsafe`): a pool that reuses buffers the consumer is done with. */
+  readonly allocate?: (size: number) => Buffer
 }
 
 const TIMEOUT = -1
@@ -85,7 +87,8 @@ export async function* lineBlocks(
 ): AsyncGenerator<LineBlock> {
   const lineBuffered = options.lineBuffered ?? false
   const pauseMs = options.pauseMs ?? DEFAULT_PAUSE_MS
-  let buf = Buffer.allocUnsafe(blockSize)
+  const allocate = options.allocate ?? Buffer.allocUnsafe
+  let buf = allocate(blockSize)
   /** First byte not yet yielded. */
   let start = 0
   let filled = 0
@@ -140,7 +143,7 @@ export async function* lineBlocks(
         if (length >= maxLine) {
           throw new CliError('ERR_READ', `cannot read input file '${name}': a line is longer than ${formatSize(maxLine)}`)
         }
-        const grown = Buffer.allocUnsafe(Math.min(Math.max(buf.length, length) * 2, maxLine))
+        const grown = allocate(Math.min(Math.max(buf.length, length) * 2, maxLine))
         buf.copy(grown, 0, start, filled)
         buf = grown
         start = 0
@@ -151,7 +154,7 @@ export async function* lineBlocks(
     const block = buf.subarray(start, lastLf + 1)
     const shared = start > 0
     const rest = filled - (lastLf + 1)
-    const next = Buffer.allocUnsafe(rest < blockSize >>> 1 ? blockSize : buf.length)
+    const next = allocate(rest < blockSize >>> 1 ? blockSize : buf.length)
     buf.copy(next, 0, lastLf + 1, filled)
     buf = next
     start = 0

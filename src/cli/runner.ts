@@ -20,12 +20,15 @@ export interface BlockRunner {
   flush(): Promise<void>
   /** Waits until every block submitted is written and the counts are in; the runner is done. */
   finish(): Promise<void>
+  /** Buffers for the line reader's blocks, when the runner recycles them (worker threads hand theirs back). */
+  readonly allocate?: (size: number) => Buffer
 }
 
 /** Judges every block in the main thread. */
 export class InlineRunner implements BlockRunner {
   constructor(
-    private readonly judge: LineJudge,
+    /** The main thread's judge. */
+    readonly judge: LineJudge,
     private readonly emitter: LineEmitter,
     private readonly writer: BlockWriter,
     private readonly stats: FilterStats,

@@ -28,6 +28,8 @@ export interface ResultMessage {
   readonly seq: number
   /** The output, in order: views on the worker's transferred output buffers (the main thread copies them out and hands the buffers back). */
   readonly chunks: Uint8Array[]
+  /** The block's own buffer, handed back for the next blocks (absent when it was a copy too small to reuse). */
+  readonly input: ArrayBuffer | undefined
   readonly stats: FilterStats
   /** Per-host judging: entries loaded for the first time in this worker. */
   readonly events: EntryEvent[]

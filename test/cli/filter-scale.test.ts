@@ -118,6 +118,27 @@ describe('--jobs N: byte for byte the output of --jobs 1', () => {
   })
 })
 
+describe('--jobs: bounded memory when stdout is slow', () => {
+  it.skipIf(process.platform !== 'linux')('a consumer that stops reading holds the whole pipeline back', async () => {
+    const big = tmp.path('big.txt')
+    const line = 'https://example.com/public/a/fairly/long/path/to/make/the/file/large?with=query&and=more\n'
+    writeFileSync(big, line.repeat(Math.ceil(120e6 / line.length)))
+    const child = spawn(process.execPath, [CLI, 'filter', '--robots-dir', dir, '--agent', 'bot', '--jobs', '2', '-q', big], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.pause()
+    await new Promise((r) => setTimeout(r, 2500))
+    const status = (await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    const rssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024
+    let bytes = 0
+    child.stdout.on('data', (c: Buffer) => (bytes += c.length))
+    child.stdout.resume()
+    const code = await new Promise((r) => child.on('close', r))
+    expect(code).toBe(0)
+    expect(bytes).toBe(Math.ceil(120e6 / line.length) * line.length)
+    // 120 MB of input, all allowed: without backpressure the output would pile up in memory.
+    expect(rssMb).toBeLessThan(110)
+  })
+})
+
 describe('--format jsonl', () => {
   it('url, allowed, line, rule, host, source: a file that decided, a file with no matching rule, no file', async () => {
     const input = Buffer.concat([
