@@ -125,7 +125,7 @@ describe('--jobs: bounded memory when stdout is slow', () => {
     writeFileSync(big, line.repeat(Math.ceil(120e6 / line.length)))
     const child = spawn(process.execPath, [CLI, 'filter', '--robots-dir', dir, '--agent', 'bot', '--jobs', '2', '-q', big], { stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout.pause()
-    await new Promise((r) => setTimeout(r, 2500))
+    await new Promise((r) => setTimeout(r, 1500))
     const status = (await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8')
     const rssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024
     let bytes = 0
