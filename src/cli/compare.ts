@@ -30,6 +30,7 @@ import { buildReport } from './compare/report/model.js'
 import { writeHtmlReport } from './compare/report/html.js'
 import { writeJsonReport } from './compare/report/json.js'
 import { renderTerminal } from './compare/report/terminal.js'
+import { printable } from './escape.js'
 import { minimiseAll, runSet } from './compare/run.js'
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -299,7 +300,8 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
     )
     renderTerminal(report, show)
     report.timings.harness.reportMs = performance.now() - r0
-    process.stdout.write(renderTerminal(report, show))
+    // Patterns and agent names in the report come from the cases: no control character reaches the terminal.
+    process.stdout.write(renderTerminal(report, show).split('\n').map(printable).join('\n'))
   } finally {
     await adapter?.close()
   }

@@ -12,7 +12,7 @@ import { BlockWriter } from './block-writer.js'
 import { bodyProblem, bodyWarning } from './body-problems.js'
 import { openBundle } from './bundle.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from './emitter.js'
-import { readError, UsageError } from './errors.js'
+import { CliError, readError, UsageError } from './errors.js'
 import { parseDelimiter, WHITESPACE, type FieldSpec } from './fields.js'
 import { FILTER_HELP } from './help.js'
 import { DEFAULT_CACHE_MB, HostJudge } from './host-judge.js'
@@ -80,7 +80,7 @@ function fieldSpec(args: ParsedArgs): FieldSpec | undefined {
   return { url, host, delimiter }
 }
 
-/** Reads a bundle file into memory that worker threads can share. */
+/** Reads a bundle file into memory that worker threads can share (a SharedArrayBuffer). */
 function readBundle(path: string): Uint8Array {
   let fd: number
   try {
@@ -90,7 +90,8 @@ function readBundle(path: string): Uint8Array {
   }
   try {
     const info = fstatSync(fd)
-    if (!info.isFile()) throw readError('bundle', path, { code: info.isDirectory() ? 'EISDIR' : 'EINVAL', message: 'not a regular file' })
+    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
+    if (!info.isFile()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
     const bytes = new Uint8Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(info.size) : new ArrayBuffer(info.size))
     let n = 0
     while (n < bytes.length) {
@@ -98,11 +99,9 @@ function readBundle(path: string): Uint8Array {
       if (got === 0) break
       n += got
     }
-    return n === bytes.length ? bytes : bytes.slice(0, n)
+    return n === bytes.length ? bytes : bytes.subarray(0, n)
   } catch (err) {
-    if (err instanceof UsageError) throw err
-    if ((err as { code?: unknown }).code === 'ERR_READ') throw err
-    throw readError('bundle', path, err)
+    throw err instanceof CliError ? err : readError('bundle', path, err)
   } finally {
     closeSync(fd)
   }

@@ -69,6 +69,21 @@ describe('issue 13 #10: terminal escape injection', () => {
     }
   })
 
+  it("compare: the report's patterns, agents and URLs are escaped", async () => {
+    writeFileSync(
+      tmp.path('evil-cases.jsonl'),
+      [
+        JSON.stringify({ id: 'e1', robots: 'User-agent: *\nDisallow: /a\x1b[2Jb\n', agent: 'bot\x1b]0;x\x07', url: '/a\x1b[2Jb' }),
+        JSON.stringify({ id: 'e2', robots: 'User-agent: *\nAllow: /\x9b31m\nDisallow: /\n', agent: 'bot', url: '/\x9b31m' }),
+      ].join('\n'),
+    )
+    writeFileSync(tmp.path('allow-all.mjs'), 'export function parse() { return { isAllowed: () => true } }\n')
+    const r = await run(['compare', '--cases', tmp.path('evil-cases.jsonl'), '--module', tmp.path('allow-all.mjs'), '-q'])
+    expect(r.status).toBe(1)
+    expect(r.stdout.toString()).toContain('Disallow: /a\\x1b[2Jb')
+    expectNoControl(r.stdout.toString(), 'stdout')
+  })
+
   it('filter: host and file names in warnings are escaped', async () => {
     const dir = tmp.path('evil-dir\x1b[31m')
     mkdirSync(dir)
