@@ -52,7 +52,10 @@ interface Slot {
   inflight: number
   /** Its output buffers, written out and waiting to be handed back. */
   spares: ArrayBuffer[]
+  /** Set by `finish`: called with the worker's last counts (or none, when it died first). */
   done?: (registers: Uint8Array | undefined, overflowed: boolean) => void
+  /** Whether the worker answered `end`. */
+  finished: boolean
 }
 
 /** A judged block waiting for its turn to be written. */
@@ -173,11 +176,14 @@ export class ParallelRunner implements BlockRunner {
     this.started = true
     for (let i = 0; i < this.jobs - 1; i++) {
       const worker = new Worker(this.workerUrl, { workerData: this.spec })
-      const slot: Slot = { worker, inflight: 0, spares: [] }
+      const slot: Slot = { worker, inflight: 0, spares: [], finished: false }
       worker.on('message', (m: FromWorker) => this.receive(slot, m))
       worker.on('error', (err) => this.fail(new CliError('ERR_WORKER', `a worker thread failed: ${err.message}`)))
       worker.on('exit', (code) => {
-        if (this.slots.includes(slot) && slot.done === undefined) this.fail(new CliError('ERR_WORKER', `a worker thread exited early (code ${code})`))
+        if (slot.finished) return
+        this.fail(new CliError('ERR_WORKER', `a worker thread exited early (code ${code})`))
+        // finish() may be waiting for this worker's last counts: it will not send them.
+        slot.done?.(undefined, true)
       })
       this.slots.push(slot)
     }
@@ -193,6 +199,7 @@ export class ParallelRunner implements BlockRunner {
       return
     }
     if (m.type === 'done') {
+      slot.finished = true
       slot.done?.(m.registers, m.overflowed)
       return
     }

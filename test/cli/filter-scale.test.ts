@@ -2,8 +2,8 @@
 // --jobs 1), --bundle, --format jsonl, log columns, --line-buffered and the
 // flush on a pause, --cache-mb, per-host counts and warnings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawn } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { parseRobots } from '../../src/index.js'
@@ -136,6 +136,23 @@ describe('--jobs: bounded memory when stdout is slow', () => {
     expect(bytes).toBe(Math.ceil(120e6 / line.length) * line.length)
     // 120 MB of input, all allowed: without backpressure the output would pile up in memory.
     expect(rssMb).toBeLessThan(110)
+  })
+})
+
+describe('--jobs: a worker that fails', () => {
+  it('a worker thread that cannot start ends the run with one line, exit 1, never a hang', () => {
+    const lonely = tmp.path('lonely')
+    mkdirSync(lonely)
+    copyFileSync(CLI, join(lonely, 'cli.js'))
+    const r = spawnSync(process.execPath, [join(lonely, 'cli.js'), 'filter', '--robots', robotsPath, '--agent', 'bot', '--jobs', '2'], {
+      input: '/a\n/private\n'.repeat(100),
+      env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '64' },
+      timeout: 20_000,
+      encoding: 'utf8',
+    })
+    expect(r.error).toBeUndefined()
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^robots-automaton: a worker thread failed: .*filter-worker\.js.*\n$/)
   })
 })
 
