@@ -144,9 +144,11 @@ export class HostJudge {
     if (k > 0 && end - start >= k) {
       const prefix = this.prefixBytes
       const p = this.prefixStart
-      let i = 0
-      while (i < k && bytes[start + i] === prefix[p + i]) i++
-      if (i === k) return this.current(bytes, start, end)
+      // From the end: the terminator's position tells most other hosts apart at once, and a
+      // host's last letters differ more often than its first ones (`https://www.`).
+      let i = k - 1
+      while (i >= 0 && bytes[start + i] === prefix[p + i]) i--
+      if (i < 0) return this.current(bytes, start, end)
     }
     const range = this.range
     if (!findHost(bytes, start, end, range)) {
