@@ -5,19 +5,24 @@
  * without parsing any robots.txt again: the forms are compact forms
  * (rules/compact-rules.ts), used where they lie.
  *
- * Layout, version 1 (all integers little-endian):
+ * Layout, version 2 (all integers little-endian):
  *
  *   offset  size  field ({@link BundleHeader})
  *   0       4     magic "RATB"
- *   4       2     bundle format version (1)
+ *   4       2     bundle format version (2)
  *   6       2     flags (0)
- *   8       4     checksum: FNV-1a of the header (these 4 bytes skipped) and the entry table
+ *   8       4     checksum ({@link bundleChecksum}): FNV-1a of the header (these 4 bytes
+ *                 skipped) and the entry table, then of every key's bytes in table order
  *   12      4     N = number of entries
  *   16      4     format version of the forms (2)
  *   20      4     D = start of the data: 32 + 12 N
  *   24      8     L = bytes of the data (u32 low, u32 high); the bundle is D + L bytes
  *   32      12 N  entry table: per entry, u32 key length, u32 form length, u32 kind ({@link BundleKind})
  *   D       L     data: per entry, in table order, its key (ASCII) then its form, back to back
+ *
+ * Version 1 (the first, of the same layout) left the keys out of the
+ * checksum, so a flipped key byte moved a host's rules to another host
+ * unseen; it is not read (ERR_VERSION). Forms carry their own checksums.
  *
  * A bundle is untrusted input: every length is checked in plain arithmetic
  * against the buffer's size before anything is allocated; the records must
@@ -31,12 +36,12 @@ import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rule
 import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
 import { checkForm, fnv1a, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
-import { MAX_KEY_BYTES } from './keys.js'
+import { FNV_PRIME, MAX_KEY_BYTES } from './keys.js'
 import { EntryKind } from './entry.js'
 import type { RobotsStore } from './robots-store.js'
 
 /** The bundle format version. */
-export const BUNDLE_VERSION = 1
+export const BUNDLE_VERSION = 2
 
 /** The magic bytes "RATB". */
 const BUNDLE_MAGIC = [0x52, 0x41, 0x54, 0x42] as const
@@ -71,6 +76,32 @@ const KIND_TO_BUNDLE: Record<number, number> = {
 }
 const BUNDLE_TO_KIND = [EntryKind.Robots, EntryKind.Unavailable, EntryKind.Unreachable]
 
+/** FNV-1a state `h` after the bytes `bytes[start, end)`. */
+function fnvBytes(h: number, bytes: Uint8Array, start: number, end: number): number {
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME)
+  return h
+}
+
+/**
+ * The checksum a bundle's header holds (see the module comment), computed
+ * over `bytes` as they are: a table whose lengths run past the buffer
+ * contributes the keys that lie inside it (for tools and tests that mend
+ * bundles; `fromBytes` checks the layout itself).
+ */
+export function bundleChecksum(bytes: Uint8Array): number {
+  const start = readU32(bytes, BundleHeader.DataStart)
+  const n = readU32(bytes, BundleHeader.Entries)
+  if (start > bytes.length) return fnv1a(bytes, 0, bytes.length, BundleHeader.Checksum)
+  let h = fnv1a(bytes, 0, start, BundleHeader.Checksum)
+  let at = start
+  for (let i = 0, rec = BundleHeader.Size; i < n && rec + BUNDLE_RECORD <= start && at < bytes.length; i++, rec += BUNDLE_RECORD) {
+    const keyEnd = Math.min(bytes.length, at + readU32(bytes, rec))
+    h = fnvBytes(h, bytes, at, keyEnd)
+    at = keyEnd + readU32(bytes, rec + 4)
+  }
+  return h >>> 0
+}
+
 /** The bundle of a store (see the module comment); a store too large for one buffer is a RobotsRangeError (ERR_RANGE). */
 export function encodeBundle(store: RobotsStore): Uint8Array {
   let n = 0
@@ -88,12 +119,15 @@ export function encodeBundle(store: RobotsStore): Uint8Array {
   }
   let rec = BundleHeader.Size
   let at = start
+  // The keys' part of the checksum, as they are written; the header's and table's part is put in front at the end.
+  const keyStates: number[] = []
   store.forEachEntry((src, keyAt, keyLength, kind, form, formAt, formLength) => {
     writeU32(out, rec, keyLength)
     writeU32(out, rec + 4, formLength)
     writeU32(out, rec + 8, KIND_TO_BUNDLE[kind])
     rec += BUNDLE_RECORD
     for (let i = 0; i < keyLength; i++) out[at + i] = src[keyAt + i]
+    keyStates.push(at, keyLength)
     at += keyLength
     if (formLength) {
       out.set(form.subarray(formAt, formAt + formLength), at)
@@ -108,7 +142,9 @@ export function encodeBundle(store: RobotsStore): Uint8Array {
   writeU32(out, BundleHeader.FormVersion, FORMAT_VERSION)
   writeU32(out, BundleHeader.DataStart, start)
   writeU53(out, BundleHeader.DataLength, data)
-  writeU32(out, BundleHeader.Checksum, fnv1a(out, 0, start, BundleHeader.Checksum))
+  let h = fnv1a(out, 0, start, BundleHeader.Checksum)
+  for (let i = 0; i < keyStates.length; i += 2) h = fnvBytes(h, out, keyStates[i], keyStates[i] + keyStates[i + 1])
+  writeU32(out, BundleHeader.Checksum, h >>> 0)
   return out
 }
 
@@ -141,8 +177,8 @@ export function loadBundle(bytes: Uint8Array, store: RobotsStore, lazy: boolean)
   // Plain arithmetic: none of these sums can wrap.
   if (start !== BundleHeader.Size + BUNDLE_RECORD * n) fail('the entry table and the data do not meet')
   if (start + dataLength !== size) fail(`${size} bytes where the header says ${start + dataLength} (truncated or padded)`)
-  if (readU32(bytes, BundleHeader.Checksum) !== fnv1a(bytes, 0, start, BundleHeader.Checksum)) fail('checksum mismatch (corrupt header or entry table)')
-  // The records must tile the data exactly, before anything is kept.
+  // The records must tile the data exactly, before anything is kept; the keys' bytes go into the checksum on the way.
+  let h = fnv1a(bytes, 0, start, BundleHeader.Checksum)
   let at = 0
   for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += BUNDLE_RECORD) {
     const keyLength = readU32(bytes, rec)
@@ -155,10 +191,12 @@ export function loadBundle(bytes: Uint8Array, store: RobotsStore, lazy: boolean)
     for (let k = start + at; k < start + at + keyLength; k++) {
       const c = bytes[k]
       if (c < 0x21 || c > 0x7e || (c >= 65 && c <= 90)) fail(`entry ${i}: a key holds a byte outside lowercase printable ASCII`)
+      h = Math.imul(h ^ c, FNV_PRIME)
     }
     at += keyLength + formLength
   }
   if (at !== dataLength) fail('the entries do not fill the data')
+  if (readU32(bytes, BundleHeader.Checksum) !== h >>> 0) fail('checksum mismatch (corrupt header, entry table or keys)')
   const data = bytes.constructor === Uint8Array ? bytes.subarray(start) : new Uint8Array(bytes.buffer, bytes.byteOffset + start, dataLength)
   const chunk = store.adoptChunk(data)
   at = 0

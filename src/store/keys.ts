@@ -89,7 +89,7 @@ export function keyBytes(key: string): Uint8Array {
 
 /** FNV-1a offset basis and prime (store/key-index.ts hashes keys the same way). */
 const FNV_BASIS = 0x811c9dc5
-const FNV_PRIME = 0x01000193
+export const FNV_PRIME = 0x01000193
 
 /** FNV-1a state after the bytes of `text`. */
 function fnvOf(text: string): number {

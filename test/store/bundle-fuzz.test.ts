@@ -12,8 +12,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RobotsFormatError, RobotsStore } from '../../src/index.js'
 import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
-import { fnv1a, sealForm } from '../../src/rules/serialise.js'
-import { BUNDLE_RECORD, BundleHeader } from '../../src/store/bundle.js'
+import { sealForm } from '../../src/rules/serialise.js'
+import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, bundleChecksum } from '../../src/store/bundle.js'
 import { SAMPLE, sampleFiles } from '../support/corpus-data.js'
 import { expectParseable, mutateForm, probeUrls, prng } from '../support/form-fuzz.js'
 
@@ -41,7 +41,7 @@ function layoutOf(b: Uint8Array): Layout {
 function seal(b: Uint8Array): void {
   if (b.length < BundleHeader.Size) return
   const start = readU32(b, BundleHeader.DataStart)
-  if (start <= b.length) writeU32(b, BundleHeader.Checksum, fnv1a(b, 0, start, BundleHeader.Checksum))
+  if (start <= b.length) writeU32(b, BundleHeader.Checksum, bundleChecksum(b))
 }
 
 const FIELDS = [BundleHeader.Entries, BundleHeader.FormVersion, BundleHeader.DataStart, BundleHeader.DataLength, BundleHeader.DataLength + 4]
@@ -184,10 +184,28 @@ describe('RobotsStore.fromBytes fuzz (regression: untrusted lengths, as for Robo
       expect(() => RobotsStore.fromBytes(m)).toThrow(expect.objectContaining({ code: 'ERR_FORMAT' }))
     }
     expect(() => RobotsStore.fromBytes(b.subarray(0, b.length - 1))).toThrow(expect.objectContaining({ code: 'ERR_FORMAT' }))
-    const v2 = b.slice()
-    v2[BundleHeader.Version] = 2
-    seal(v2)
-    expect(() => RobotsStore.fromBytes(v2)).toThrow(expect.objectContaining({ code: 'ERR_VERSION' }))
+    const other = b.slice()
+    other[BundleHeader.Version] = BUNDLE_VERSION + 1
+    seal(other)
+    expect(() => RobotsStore.fromBytes(other)).toThrow(expect.objectContaining({ code: 'ERR_VERSION' }))
     expect(() => RobotsStore.fromBytes('bundle' as unknown as Uint8Array)).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+  })
+
+  it('regression: a corrupted key byte is a checksum mismatch (version 1 left keys out of the checksum, moving rules to another host unseen)', () => {
+    const s = new RobotsStore()
+    s.set('a.example', 'User-agent: *\nDisallow: /x\n')
+    s.set('b.example', 'User-agent: *\nDisallow: /\n')
+    const b = s.toBytes()
+    const start = readU32(b, BundleHeader.DataStart)
+    for (let k = 0; k < 'a.example'.length; k++) {
+      const m = b.slice()
+      m[start + k] = m[start + k] === 0x62 ? 0x63 : 0x62
+      expect(() => RobotsStore.fromBytes(m), `key byte ${k}`).toThrow(/checksum mismatch/)
+      expect(() => RobotsStore.fromBytes(m, { lazy: true }), `key byte ${k}, lazy`).toThrow(/checksum mismatch/)
+    }
+    expect(bundleChecksum(b)).toBe(readU32(b, BundleHeader.Checksum))
+    const v1 = b.slice()
+    v1[BundleHeader.Version] = 1
+    expect(() => RobotsStore.fromBytes(v1)).toThrow(expect.objectContaining({ code: 'ERR_VERSION' }))
   })
 })
