@@ -1,12 +1,13 @@
 /**
  * Where `filter` finds the robots.txt of each host: a directory
- * (`--robots-dir`, robots-dir.ts) or a bundle (`--bundle`, bundle.ts). Both
- * are an index of entries, built once, that the per-line loop asks without
- * making strings, and each entry's rules, loaded on demand.
+ * (`--robots-dir`, robots-dir.ts) or a bundle (`--bundle`, bundle.ts: a
+ * `RobotsStore` loaded from `pack`'s file). Both are an index of entries,
+ * built once, that the per-line loop asks without making strings, and each
+ * entry's rules, loaded on demand.
  *
  * A source can be rebuilt in a worker thread from its `descriptor()`
- * (structured-clone-able; index arrays on SharedArrayBuffers are shared, not
- * copied).
+ * (structured-clone-able; arrays on SharedArrayBuffers, the directory's
+ * index and the bundle's bytes, are shared, not copied).
  */
 import type { AgentMatcher } from '../index.js'
 import type { BodyProblem } from './body-problems.js'
@@ -70,6 +71,8 @@ export type HostRulesDescriptor =
   | {
       readonly kind: 'bundle'
       readonly path: string
+      /** The bundle file's bytes (on a SharedArrayBuffer: mapped by every thread, not copied). */
       readonly bytes: Uint8Array
-      readonly index: import('./host-index.js').HostIndexData
+      /** Whether some keys are origins (found once by the main thread). */
+      readonly originKeys: boolean
     }

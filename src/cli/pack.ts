@@ -1,11 +1,19 @@
 /**
  * `robots-automaton pack (DIR | FILE.jsonl | -) -o BUNDLE`: many hosts'
- * robots.txt in one bundle file (bundle.ts), read by `filter --bundle`
- * with the answers `filter --robots-dir DIR` gives.
+ * robots.txt in one bundle file, a `RobotsStore` written with
+ * `store.toBytes()` (the store's format, src/store/bundle.ts), read by
+ * `filter --bundle` (bundle.ts) with the answers `filter --robots-dir DIR`
+ * gives.
  *
  * - DIR: laid out as `--robots-dir` reads it, one file per host
  *   (`DIR/<host>`), listed and read the same way (regular files only; names
- *   that can never be a host, with capital letters, are skipped and counted).
+ *   that can never be a host, with capital letters, are skipped and counted;
+ *   so is a file that cannot be read, which `--robots-dir` would also judge
+ *   as a host without one). The file name is the entry's bare-host key, so
+ *   it must be the host as the store writes keys (lowercase ASCII, punycode,
+ *   canonical IP addresses): a name that is not (`bücher.de`, `127.1`) is
+ *   skipped with a warning naming its canonical form, since URL lines are
+ *   looked up by their host's bytes.
  * - JSON lines (a file or stdin, gzip or not): one object per line,
  *   `{"origin": "https://example.com", "body": "User-agent: *\n…"}` (or
  *   `"body_base64"` for bytes that are not UTF-8), or
@@ -21,10 +29,10 @@
  */
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { dirname, basename, join } from 'node:path'
-import { parseRobots, type Robots } from '../index.js'
+import { parseRobots, RobotsInputError, RobotsStore, type Robots } from '../index.js'
+import { storeKey } from '../store/keys.js'
 import { flag, optionValue, parseArgs, type OptionSpec } from './args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from './body-problems.js'
-import { bundleKey, newBundleWriter, type BundleWriterLike } from './bundle.js'
 import { CliError, describeSystemError, UsageError } from './errors.js'
 import { PACK_HELP } from './help.js'
 import { DEFAULT_MAX_WARNINGS } from './host-tally.js'
@@ -70,16 +78,63 @@ class PackReport {
   }
 }
 
+/** The store being packed, with the counts `pack` reports. */
+class Packer {
+  readonly store = new RobotsStore()
+  robots = 0
+  outcomes = 0
+  /** Entries replaced by a later one with the same key. */
+  replaced = 0
+
+  /** Stores `robots` or an outcome under `key` (as `RobotsStore` takes keys); a key given twice keeps the last. */
+  add(key: string, value: Robots | 'unavailable' | 'unreachable'): void {
+    const old = this.store.source(key)
+    if (old !== 'none') {
+      this.replaced++
+      if (old === 'robots') this.robots--
+      else this.outcomes--
+    }
+    if (typeof value === 'string') {
+      this.store.setOutcome(key, value)
+      this.outcomes++
+    } else {
+      this.store.setRobots(key, value)
+      this.robots++
+    }
+  }
+}
+
+const LATIN1 = new TextDecoder('latin1')
+const UTF8 = new TextDecoder()
+
+/**
+ * The bundle key of a directory entry's name: the name itself when it is a
+ * host as the store writes keys, else why it cannot be one.
+ */
+export function hostKeyOfName(name: Uint8Array): { key: string } | { reason: string } {
+  const ascii = name.every((b) => b < 0x80)
+  const text = ascii ? LATIN1.decode(name) : UTF8.decode(name)
+  let key: string
+  try {
+    key = storeKey(text, 'pack').key
+  } catch {
+    return { reason: 'not a host name' }
+  }
+  if (ascii && key === text) return { key }
+  return { reason: `not a host in the form bundle keys take (lowercase ASCII, punycode, canonical IP address): name the file '${key}'` }
+}
+
 /** Packs a directory laid out as `--robots-dir` reads it. */
-function packDirectory(dir: string, writer: BundleWriterLike, report: PackReport): void {
+function packDirectory(dir: string, pack: Packer, report: PackReport): void {
   const rules = DirectoryRules.open(dir)
   report.skipped += rules.skippedNames
   if (rules.skippedNames > 0) report.warn(`warning: ${plural(rules.skippedNames, 'name')} in '${dir}' skipped: a host's file is named in lower case`)
   for (let id = 0; id < rules.size; id++) {
-    const read = rules.read(id)
+    const name = hostKeyOfName(rules.keyBytes(id))
+    const read = 'key' in name ? rules.read(id) : name
     if ('robots' in read) {
       report.parsed(rules.sourceName(id), read.robots)
-      writer.add({ key: rules.keyBytes(id), robots: read.robots })
+      pack.add((name as { key: string }).key, read.robots)
     } else {
       report.skipped++
       report.warn(`warning: skipped '${rules.sourceName(id)}': ${read.reason}`)
@@ -88,11 +143,10 @@ function packDirectory(dir: string, writer: BundleWriterLike, report: PackReport
 }
 
 /** Packs JSON lines (see the module comment). */
-async function packJsonLines(name: string, writer: BundleWriterLike, report: PackReport): Promise<void> {
+async function packJsonLines(name: string, pack: Packer, report: PackReport): Promise<void> {
   const [input] = await resolveInputs([name])
   const reader = await openInput(input, { bytes: 0 })
   const decoder = new TextDecoder()
-  const encoder = new TextEncoder()
   let lineNumber = 0
   try {
     for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
@@ -115,23 +169,27 @@ async function packJsonLines(name: string, writer: BundleWriterLike, report: Pac
         if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('not a JSON object')
         const o = value as Record<string, unknown>
         if (typeof o.origin !== 'string') fail(`no "origin" string`)
-        const key = bundleKey(o.origin as string)
-        if (key === undefined) fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}`)
-        const keyBytes = encoder.encode(key)
+        let key = ''
+        try {
+          key = storeKey(o.origin, 'pack').key
+        } catch (err) {
+          if (!(err instanceof RobotsInputError)) throw err
+          fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}`)
+        }
         const where = `${input.name}:${lineNumber} (${key})`
         if (o.outcome !== undefined && o.outcome !== 'ok') {
           if (o.outcome !== 'unavailable' && o.outcome !== 'unreachable') fail(`"outcome" must be "ok", "unavailable" or "unreachable"`)
           if (o.body !== undefined || o.body_base64 !== undefined) fail(`an "${o.outcome}" outcome has no body`)
-          writer.add({ key: keyBytes, outcome: o.outcome as 'unavailable' | 'unreachable' })
+          pack.add(key, o.outcome as 'unavailable' | 'unreachable')
           continue
         }
         let body: Uint8Array
-        if (typeof o.body === 'string' && o.body_base64 === undefined) body = encoder.encode(o.body)
+        if (typeof o.body === 'string' && o.body_base64 === undefined) body = new TextEncoder().encode(o.body)
         else if (typeof o.body_base64 === 'string' && o.body === undefined) body = Buffer.from(o.body_base64, 'base64')
         else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
         const robots = parseRobots(body)
         report.parsed(where, robots)
-        writer.add({ key: keyBytes, robots })
+        pack.add(key, robots)
       }
     }
   } finally {
@@ -174,7 +232,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
   const quiet = flag(args, 'quiet')
   const started = performance.now()
-  const writer = newBundleWriter()
+  const pack = new Packer()
   const report = new PackReport(quiet)
   let isDir = false
   if (source !== '-') {
@@ -184,17 +242,21 @@ export async function runPack(argv: readonly string[]): Promise<number> {
       // resolveInputs names the file in its error.
     }
   }
-  if (isDir) packDirectory(source, writer, report)
-  else await packJsonLines(source, writer, report)
-  const bytes = writer.toBytes()
+  if (isDir) packDirectory(source, pack, report)
+  else await packJsonLines(source, pack, report)
+  let bytes: Uint8Array
+  try {
+    bytes = pack.store.toBytes()
+  } catch (err) {
+    throw new CliError('ERR_WRITE', `cannot write bundle '${output}': ${(err as Error).message}`)
+  }
   await writeBundle(output, bytes)
   if (!quiet) {
-    const packed = writer.counts()
     let line =
-      `${plural(writer.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(packed.robots)} robots.txt` +
-      `${packed.outcomes > 0 ? `, ${plural(packed.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
+      `${plural(pack.store.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(pack.robots)} robots.txt` +
+      `${pack.outcomes > 0 ? `, ${plural(pack.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
     if (report.skipped > 0) line += `; ${count(report.skipped)} skipped`
-    if (writer.replaced > 0) line += `; ${plural(writer.replaced, 'key')} given more than once (the last kept)`
+    if (pack.replaced > 0) line += `; ${plural(pack.replaced, 'key')} given more than once (the last kept)`
     const problems = BODY_PROBLEMS.filter((p) => report.problems[p] > 0).map((p) => `${count(report.problems[p])} ${PROBLEM_WORDS[p]}`)
     if (problems.length > 0) line += `; files with problems: ${problems.join(', ')}`
     if (report.suppressed > 0) line += `; ${plural(report.suppressed, 'more warning')} not shown`

@@ -112,12 +112,13 @@ describe('pack', () => {
     await run(['pack', dir, '-o', bundle, '-q'])
     const bytes = readFileSync(bundle)
     const cases: Array<[Uint8Array | null, RegExp]> = [
-      [bytes.subarray(0, bytes.length - 1), /truncated: the header says \d+ bytes, the file has \d+ \(ERR_FORMAT\)$/],
-      [bytes.subarray(0, 10), /truncated: 10 bytes, shorter than the header \(ERR_FORMAT\)$/],
-      [Buffer.concat([bytes, Buffer.from('x')]), /1 bytes after the end the header gives \(ERR_FORMAT\)$/],
-      [(() => { const b = Buffer.from(bytes); b[b.length - 5] ^= 1; return b })(), /checksum mismatch: the file is corrupt \(ERR_FORMAT\)$/],
-      [Buffer.from('User-agent: *\nDisallow: /\n'.repeat(4)), /not a robots-automaton bundle \(bad magic\) \(ERR_FORMAT\)$/],
-      [(() => { const b = Buffer.from(bytes); b.writeUInt32LE(9, 8); return b })(), /format version 9, this build reads version 1 \(ERR_VERSION\)$/],
+      [bytes.subarray(0, bytes.length - 1), /\d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/],
+      [bytes.subarray(0, 10), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
+      [Buffer.concat([bytes, Buffer.from('x')]), /\d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b[b.length - 5] ^= 1; return b })(), /entry 1: checksum mismatch \(corrupt buffer\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b[b.readUInt32LE(20)] ^= 1; return b })(), /checksum mismatch \(corrupt header, entry table or keys\) \(ERR_FORMAT\)$/],
+      [Buffer.from('User-agent: *\nDisallow: /\n'.repeat(4)), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b.writeUInt16LE(9, 4); return b })(), /bundle format version 9 is not supported \(this build reads 2\) \(ERR_VERSION\)$/],
       [null, /cannot read bundle '.*': no such file or directory$/],
     ]
     for (const [content, message] of cases) {
