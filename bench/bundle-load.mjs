@@ -7,13 +7,16 @@
 // - corpus: `pack ../shared/corpus/robots/anubhavp28-benchmark` (1,612 files).
 // - generated: N origins (default 1,000,000) as JSON lines, `https://site<i>.example`
 //   with small robots.txt bodies of a few rules drawn from 16 templates (every
-//   16th origin an `unreachable` outcome), packed once (cached in bench/data/).
+//   16th origin an `unreachable` outcome), packed once (cached in bench/data/;
+//   packed again when the cached file is not of the store's current bundle version).
+// A bundle is a RobotsStore's `toBytes()` (src/store/bundle.ts): `filter --bundle`
+// loads it with `RobotsStore.fromBytes` (every form checked in the main thread).
 // Load: `filter --bundle B --agent Googlebot` on one URL (judged by the last
 // origin) minus the same on an empty bundle-less run (`--robots` of a tiny
 // file): the median wall time of --runs runs (default 5), and the peak RSS
 // (/usr/bin/time's maximum resident set size) against the same baseline.
 import { spawnSync } from 'node:child_process'
-import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,6 +35,18 @@ function timed(args, input) {
   if (r.status !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`)
   const [wall, kb] = r.stderr.trim().split('\n').pop().split(' ').map(Number)
   return { wall, kb }
+}
+
+const { BUNDLE_VERSION } = await import(join(ROOT, 'dist/index.js'))
+
+/** Whether `path` is a bundle of the current version ("RATB", then the u16 version). */
+function currentBundle(path) {
+  if (!existsSync(path)) return false
+  const head = Buffer.alloc(6)
+  const fd = openSync(path, 'r')
+  readSync(fd, head, 0, 6, 0)
+  closeSync(fd)
+  return head.toString('latin1', 0, 4) === 'RATB' && head.readUInt16LE(4) === BUNDLE_VERSION
 }
 
 function median(xs) {
@@ -59,7 +74,7 @@ async function generated() {
     await new Promise((r) => out.end(r))
   }
   let packSeconds
-  if (!existsSync(bundle)) {
+  if (!currentBundle(bundle)) {
     const t0 = performance.now()
     const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, CLI, 'pack', jsonl, '-o', bundle, '-q'], { encoding: 'utf8' })
     if (r.status !== 0) throw new Error(`pack: ${r.stderr}`)

@@ -75,7 +75,9 @@ Rules:
                      without port. DIR is listed once at the start; only regular
                      files are read (others are skipped with a warning), symbolic
                      links are followed wherever they point
-  --bundle FILE      the same from one file written by '${PROGRAM} pack'
+  --bundle FILE      the same from one file written by '${PROGRAM} pack' (a RobotsStore
+                     bundle: bare hosts, looked up as --robots-dir looks them up, and
+                     origins, looked up first); checked whole before the first line
   --agent A          the crawler's product token, e.g. Googlebot (required)
   --missing V        with --robots-dir/--bundle: verdict for a host with no robots.txt
                      (or an unreadable one) and for a line with no host:
@@ -121,18 +123,21 @@ one warning each (at most 10 with per-host rules; the rest are counted).
 /** Help of `pack`. */
 export const PACK_HELP = `Usage: ${PROGRAM} pack (DIR | FILE.jsonl | -) -o BUNDLE
 
-Parses many hosts' robots.txt once and writes them to one bundle file, which
-'${PROGRAM} filter --bundle BUNDLE' reads without parsing them again (with the
-answers of '--robots-dir DIR').
+Parses many hosts' robots.txt once into a RobotsStore and writes it to one
+bundle file (store.toBytes()), which '${PROGRAM} filter --bundle BUNDLE' reads
+without parsing them again (with the answers of '--robots-dir DIR'), and
+RobotsStore.fromBytes() loads in code.
 
 Input:
-  DIR            one file per host, DIR/<host>, as filter --robots-dir reads it
+  DIR            one file per host, DIR/<host>, as filter --robots-dir reads it; a file
+                 that cannot be read, or whose name is not a host as bundle keys are
+                 written (lowercase ASCII, punycode, canonical IP), is skipped with a warning
   FILE.jsonl     one JSON object per line (a file or '-', gzip or not):
                    {"origin": "https://example.com", "body": "User-agent: *..."}
                    {"origin": "example.com", "body_base64": "..."}   (bytes that are not UTF-8)
                    {"origin": "https://example.com:8443", "outcome": "unreachable"}
-                 "origin": an origin (that scheme and port only) or a bare host (every
-                 scheme and port). "outcome": "unavailable" allows all, "unreachable"
+                 "origin": an origin (that scheme and port only; any URL of the site) or a
+                 bare host (every scheme and port), as RobotsStore.set takes keys. "outcome": "unavailable" allows all, "unreachable"
                  disallows all (RFC 9309). A key given twice keeps its last line.
 
 Options:
