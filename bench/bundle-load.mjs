@@ -15,8 +15,11 @@
 // origin) minus the same on an empty bundle-less run (`--robots` of a tiny
 // file): the median wall time of --runs runs (default 5), and the peak RSS
 // (/usr/bin/time's maximum resident set size) against the same baseline.
+// In process: `RobotsStore.fromBytes(bytes)` (every form checked: what the CLI's
+// main thread does) and `fromBytes(bytes, { lazy: true })` (forms checked on
+// first use: what its workers do), median of --runs, the file already in memory.
 import { spawnSync } from 'node:child_process'
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -37,7 +40,7 @@ function timed(args, input) {
   return { wall, kb }
 }
 
-const { BUNDLE_VERSION } = await import(join(ROOT, 'dist/index.js'))
+const { BUNDLE_VERSION, RobotsStore } = await import(join(ROOT, 'dist/index.js'))
 
 /** Whether `path` is a bundle of the current version ("RATB", then the u16 version). */
 function currentBundle(path) {
@@ -105,4 +108,18 @@ for (const [name, bundle, url] of cases) {
   const wall = median(runs.map((r) => r.wall)) - baseWall
   const kb = median(runs.map((r) => r.kb)) - baseKb
   console.log(`${name.padEnd(12)} ${entries.toLocaleString('en-US').padStart(10)} ${(statSync(bundle).size / 1e6).toFixed(1).padStart(9)} ${wall.toFixed(3).padStart(8)} ${(kb / 1024).toFixed(0).padStart(9)}`)
+}
+console.log(`in process, RobotsStore.fromBytes (median of ${RUNS}):`)
+console.log(`${'bundle'.padEnd(12)} ${'checked ms'.padStart(11)} ${'lazy ms'.padStart(9)}`)
+for (const [name, bundle] of cases) {
+  const bytes = readFileSync(bundle)
+  const time = (lazy) =>
+    median(
+      Array.from({ length: RUNS }, () => {
+        const t = performance.now()
+        RobotsStore.fromBytes(bytes, { lazy, matcherBudget: 0 })
+        return performance.now() - t
+      }),
+    )
+  console.log(`${name.padEnd(12)} ${time(false).toFixed(0).padStart(11)} ${time(true).toFixed(0).padStart(9)}`)
 }
