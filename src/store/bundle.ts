@@ -29,12 +29,14 @@
  * tile the data exactly (no gap, no overlap); keys must be distinct, of
  * printable lowercase ASCII; each form is checked as `Robots.fromBytes`
  * checks one (rules/serialise.ts, its own checksum included), at load or,
- * with `lazy`, on the entry's first use. Anything wrong is a
+ * with `lazy`, on the entry's first use — except its checksum, which is
+ * checked at load either way (one cheap pass over the data), so a corrupted
+ * bundle is always refused whole. Anything wrong is a
  * RobotsFormatError (ERR_FORMAT; ERR_VERSION for another version).
  */
 import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
-import { checkForm, fnv1a, sealForm } from '../rules/serialise.js'
+import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { FNV_PRIME, MAX_KEY_BYTES } from './keys.js'
 import { EntryKind } from './entry.js'
@@ -151,7 +153,7 @@ export function encodeBundle(store: RobotsStore): Uint8Array {
 /**
  * Adds the entries of `bytes` to an empty `store`, keeping `bytes` (its
  * data region becomes an arena chunk). With `lazy`, forms are checked on
- * their entry's first use instead of here.
+ * their entry's first use instead of here, but for their checksums.
  */
 export function loadBundle(bytes: Uint8Array, store: RobotsStore, lazy: boolean): void {
   const what = 'RobotsStore.fromBytes'
@@ -205,6 +207,9 @@ export function loadBundle(bytes: Uint8Array, store: RobotsStore, lazy: boolean)
     const formLength = readU32(bytes, rec + 4)
     const kind = BUNDLE_TO_KIND[readU32(bytes, rec + 8)]
     if (formLength && !lazy) checkForm(data, at + keyLength, formLength, `${what}: entry ${i}`)
+    else if (formLength && readU32(data, at + keyLength + Header.Checksum) !== formChecksum(data, at + keyLength, formLength)) {
+      fail(`entry ${i}: checksum mismatch (corrupt buffer)`)
+    }
     if (!store.addLoaded(chunk, at, keyLength, formLength, kind, lazy ? formLength === 0 : true)) fail(`entry ${i}: a key listed twice`)
     at += keyLength + formLength
   }

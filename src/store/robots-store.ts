@@ -309,14 +309,17 @@ export class RobotsStore {
   /**
    * The entry id of the bare host `bytes[start, end)` (compared
    * ASCII-case-insensitively with the stored host), or -1: the per-line
-   * lookup of `filter --bundle`, without making a string.
+   * lookup of `filter --bundle`, without making a string. `hash`, when the
+   * caller has it already: the 32-bit FNV-1a of the ASCII-lowercased bytes
+   * (offset basis 0x811c9dc5, prime 0x01000193; signed or unsigned), saving
+   * a pass over the host; a wrong one only makes the host not found.
    */
-  lookupHost(bytes: Uint8Array, start: number, end: number): number {
+  lookupHost(bytes: Uint8Array, start: number, end: number, hash?: number): number {
     if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`lookupHost: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
     if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
       throw new RobotsRangeError('ERR_RANGE', `lookupHost: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
-    return this.index.find(bytes, start, end)
+    return hash === undefined ? this.index.find(bytes, start, end) : this.index.find(bytes, start, end, hash >>> 0)
   }
 
   /**
@@ -383,6 +386,25 @@ export class RobotsStore {
     const chunk = this.arena.chunks[e[base + Entry.Chunk]]
     const at = e[base + Entry.Offset]
     return String.fromCharCode.apply(null, chunk.subarray(at, at + e[base + Entry.KeyLength]) as unknown as number[])
+  }
+
+  /**
+   * Whether some entry is keyed by an origin (`scheme://host[:port]`) rather
+   * than a bare host: a caller that looks URLs up by host alone
+   * (`lookupHost`) needs `lookup` only then. Reads the key bytes, makes no
+   * string, and checks no lazily loaded form.
+   */
+  hasOriginKeys(): boolean {
+    const e = this.entries
+    for (let id = 0; id < this.idCount; id++) {
+      const base = id * Entry.Width
+      if (e[base + Entry.Chunk] < 0) continue
+      const chunk = this.arena.chunks[e[base + Entry.Chunk]]
+      const at = e[base + Entry.Offset]
+      // A bare host never holds a '/'; an origin always does.
+      for (let i = at, end = at + e[base + Entry.KeyLength]; i < end; i++) if (chunk[i] === 0x2f) return true
+    }
+    return false
   }
 
   /** Every key, in no particular order. */
@@ -453,10 +475,12 @@ export class RobotsStore {
    * Loads a bundle written by `toBytes`. The buffer is kept, not copied
    * (a large file read once serves as the store's arena): do not change it
    * afterwards. Everything is checked first (store/bundle.ts); with
-   * `lazy: true` each robots.txt form is checked on its entry's first use
-   * instead, so a large bundle loads in time proportional to its entry
-   * count. Anything wrong is a RobotsFormatError (ERR_FORMAT, ERR_VERSION),
-   * thrown here or, with `lazy`, by the call that first uses the entry.
+   * `lazy: true` each robots.txt form's structure is checked on its entry's
+   * first use instead (its checksum is still checked here: a corrupted
+   * bundle is refused whole), so a large bundle loads in about the time of
+   * one pass over its bytes. Anything wrong is a RobotsFormatError
+   * (ERR_FORMAT, ERR_VERSION), thrown here or, with `lazy`, by the call that
+   * first uses an entry whose form is well checksummed but malformed.
    */
   static fromBytes(bytes: Uint8Array, options: RobotsStoreOptions & { lazy?: boolean } = {}): RobotsStore {
     const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes')

@@ -6,6 +6,10 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsStore, type RobotsErrorCode } from '../../src/index.js'
 import { describePaired } from '../support/corpus-data.js'
+import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
+import { Header } from '../../src/rules/compact-rules.js'
+import { sealForm } from '../../src/rules/serialise.js'
+import { BundleHeader } from '../../src/store/bundle.js'
 
 const enc = new TextEncoder()
 const BODY = 'User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /g\nAllow: /private/ok\n'
@@ -158,6 +162,12 @@ describe('RobotsStore: answers', () => {
     expect(id).toBeGreaterThanOrEqual(0)
     expect(s.entryKey(id)).toBe('www.example.com')
     expect(s.lookupHost(line, 11, 25)).toBe(-1)
+    // With the caller's hash: FNV-1a of the lowercased bytes, signed or not; a wrong hash finds nothing.
+    let h = 0x811c9dc5
+    for (const c of enc.encode('www.example.com')) h = Math.imul(h ^ c, 0x01000193)
+    expect(s.lookupHost(line, 11, 26, h | 0)).toBe(id)
+    expect(s.lookupHost(line, 11, 26, h >>> 0)).toBe(id)
+    expect(s.lookupHost(line, 11, 26, (h + 1) | 0)).toBe(-1)
     const m = s.matcher(id, 'bot')
     expect(m.matchRange(line, 4, 34)).toBe(2 * 2 + 0)
     const down = s.lookupHost(enc.encode('down.example'), 0, 12)
@@ -167,6 +177,30 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.lookupHost('www.example.com' as unknown as Uint8Array, 0, 3))).toBe('ERR_INPUT')
     expect(codeOf(() => s.matcher(99, 'a'))).toBe('ERR_RANGE')
     expect(codeOf(() => s.matcher(-1, 'a'))).toBe('ERR_RANGE')
+  })
+
+  it('hasOriginKeys: whether lookup is needed beyond lookupHost; deleted entries and IPv6 hosts do not count; lazy forms stay unchecked', () => {
+    const s = new RobotsStore()
+    expect(s.hasOriginKeys()).toBe(false)
+    s.set('www.example.com', BODY)
+    s.setOutcome('[::1]', 'unreachable')
+    expect(s.hasOriginKeys()).toBe(false)
+    s.setOutcome('https://down.example:8443', 'unreachable')
+    expect(s.hasOriginKeys()).toBe(true)
+    const loaded = RobotsStore.fromBytes(s.toBytes(), { lazy: true })
+    expect(loaded.hasOriginKeys()).toBe(true)
+    s.delete('https://down.example:8443')
+    expect(s.hasOriginKeys()).toBe(false)
+    // A form that is well checksummed but malformed is not looked at.
+    const one = new RobotsStore()
+    one.set('a.example', BODY)
+    const bytes = one.toBytes()
+    const form = readU32(bytes, BundleHeader.DataStart) + 'a.example'.length
+    writeU32(bytes, form + Header.EventsStart, 0xffffff)
+    sealForm(bytes, form, readU32(bytes, BundleHeader.Size + 4))
+    const lazy = RobotsStore.fromBytes(bytes, { lazy: true })
+    expect(lazy.hasOriginKeys()).toBe(false)
+    expect(codeOf(() => lazy.get('a.example'))).toBe('ERR_FORMAT')
   })
 })
 
