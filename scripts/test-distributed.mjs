@@ -1,6 +1,7 @@
 // The distributed check (npm run test:distributed): robots-automaton as a pipe
 // stage of Dask distributed. Starts a dask-scheduler and two dask-workers on
-// 127.0.0.1, packs the corpus into a bundle, runs scripts/distributed/dask_filter.py
+// 127.0.0.1, packs the corpus into a bundle (a RobotsStore's toBytes(); checked
+// against --robots-dir in one process first), runs scripts/distributed/dask_filter.py
 // (a dask.bag of input pieces, each piped through `filter --bundle` on a
 // worker, the bundle shipped to the workers) and checks that the pieces'
 // outputs, concatenated, are byte for byte the one-process output.
@@ -98,6 +99,10 @@ const packed = spawnSync(process.execPath, [CLI, 'pack', robotsDir, '-o', bundle
 if (packed.status !== 0) fail(`pack: ${packed.stderr}`)
 const one = spawnSync(process.execPath, [CLI, 'filter', '--bundle', bundle, '--agent', 'Googlebot', '--print', 'verdicts', '-q', input], { maxBuffer: 1 << 30 })
 if (one.status !== 0) fail(`filter: ${one.stderr}`)
+// The bundle (a RobotsStore's bytes) answers as the directory it was packed from.
+const byDir = spawnSync(process.execPath, [CLI, 'filter', '--robots-dir', robotsDir, '--agent', 'Googlebot', '--print', 'verdicts', '-q', input], { maxBuffer: 1 << 30 })
+if (byDir.status !== 0) fail(`filter --robots-dir: ${byDir.stderr}`)
+if (!byDir.stdout.equals(one.stdout)) fail('filter --bundle and filter --robots-dir give different output')
 
 const port = await freePort()
 const address = `tcp://127.0.0.1:${port}`

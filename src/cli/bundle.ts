@@ -14,11 +14,15 @@
  * Entries are a robots.txt or a fetch outcome (`unavailable`: allow all,
  * `unreachable`: disallow all); a host without an entry gets `--missing`.
  *
- * The main thread checks the whole bundle (header, entry table, every form
- * and its checksum) before the first line is read, so a bad file is one
- * coded error (`BundleError`: ERR_FORMAT, ERR_VERSION) and nothing is
- * written. Worker threads map the same bytes (a SharedArrayBuffer) and load
- * them lazily: what the main thread checked is not checked again.
+ * Every thread loads the bundle lazily (`fromBytes(bytes, { lazy: true })`):
+ * the layout, keys and every checksum are checked before the first line is
+ * read, so a truncated or corrupted file is one coded error (`BundleError`:
+ * ERR_FORMAT, ERR_VERSION) and nothing is written; each form's structure is
+ * checked when its host is first judged, and a well-checksummed but
+ * malformed one (a crafted file) makes its entry unreadable: a warning, and
+ * the host judged as one without a robots.txt, as for an unreadable
+ * `--robots-dir` file. Worker threads map the same bytes (a
+ * SharedArrayBuffer).
  *
  * Compiled matchers are kept by the judge (host-judge.ts, under `--cache-mb`),
  * not by the store: the store is made with no matcher budget of its own.
@@ -41,29 +45,19 @@ function bundleError(err: RobotsFormatError, name: string): BundleError {
   return new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
 }
 
-/** Whether a store key is an origin (`scheme://…`) rather than a bare host (which never holds a `/`). */
-function isOriginKey(data: Uint8Array, at: number, length: number): boolean {
-  for (let i = at; i < at + length; i++) if (data[i] === 0x2f) return true
-  return false
-}
-
 /** Loads and checks a bundle (a `BundleError` otherwise); `bytes` may live on a SharedArrayBuffer, shared with worker threads. */
 export function openBundle(bytes: Uint8Array, name: string): HostRules {
   let store: RobotsStore
   try {
-    store = RobotsStore.fromBytes(bytes, { matcherBudget: 0 })
+    store = RobotsStore.fromBytes(bytes, { matcherBudget: 0, lazy: true })
   } catch (err) {
     if (err instanceof RobotsFormatError) throw bundleError(err, name)
     throw err
   }
-  let origins = false
-  store.forEachEntry((data, keyAt, keyLength) => {
-    if (!origins && isOriginKey(data, keyAt, keyLength)) origins = true
-  })
-  return new StoreRules(store, bytes, name, origins)
+  return new StoreRules(store, bytes, name, store.hasOriginKeys())
 }
 
-/** Reopens, in a worker thread, a bundle the main thread has checked (the same bytes, loaded lazily). */
+/** Reopens, in a worker thread, a bundle the main thread has opened (the same bytes). */
 export function bundleFromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'bundle' }>): HostRules {
   let store: RobotsStore
   try {
@@ -109,7 +103,8 @@ export class StoreRules implements HostRules {
       }
       if (id >= 0) return id
     }
-    return this.store.lookupHost(q.host, 0, q.hostLength)
+    // q.hash is foldHost's FNV-1a of the lowercased host: the store's key hash.
+    return this.store.lookupHost(q.host, 0, q.hostLength, q.hash)
   }
 
   load(id: number, agent: string, first: boolean): HostEntry {
@@ -122,7 +117,7 @@ export class StoreRules implements HostRules {
       const robots = this.store.get(this.store.entryKey(id))!
       return { kind: 'rules', matcher, problem: bodyProblem(robots), bytesRead: robots.bytesRead }
     } catch (err) {
-      // Only a worker's lazy load can get here: the main thread checked every form before judging.
+      // A form well checksummed but malformed (checked on first use): judged as an unreadable file.
       if (err instanceof RobotsFormatError) return { kind: 'unreadable', reason: `its rules in the bundle are not valid: ${err.message}` }
       throw err
     }

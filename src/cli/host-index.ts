@@ -18,6 +18,7 @@
  */
 
 /** FNV-1a offset basis and prime (32-bit). */
+/** FNV-1a, as the store hashes keys (`RobotsStore.lookupHost` takes `hostHash` as its key hash). */
 const FNV_OFFSET = 0x811c9dc5 | 0
 const FNV_PRIME = 0x01000193
 

@@ -81,26 +81,26 @@ class PackReport {
 /** The store being packed, with the counts `pack` reports. */
 class Packer {
   readonly store = new RobotsStore()
-  robots = 0
-  outcomes = 0
-  /** Entries replaced by a later one with the same key. */
-  replaced = 0
+  /** Entries added, a key given twice counted twice. */
+  private added = 0
 
   /** Stores `robots` or an outcome under `key` (as `RobotsStore` takes keys); a key given twice keeps the last. */
   add(key: string, value: Robots | 'unavailable' | 'unreachable'): void {
-    const old = this.store.source(key)
-    if (old !== 'none') {
-      this.replaced++
-      if (old === 'robots') this.robots--
-      else this.outcomes--
-    }
-    if (typeof value === 'string') {
-      this.store.setOutcome(key, value)
-      this.outcomes++
-    } else {
-      this.store.setRobots(key, value)
-      this.robots++
-    }
+    if (typeof value === 'string') this.store.setOutcome(key, value)
+    else this.store.setRobots(key, value)
+    this.added++
+  }
+
+  /** Entries replaced by a later one with the same key. */
+  get replaced(): number {
+    return this.added - this.store.size
+  }
+
+  /** Entries holding a robots.txt, and entries holding a fetch outcome (nothing is deleted: ids are `0 .. size - 1`). */
+  counts(): { robots: number; outcomes: number } {
+    let robots = 0
+    for (let id = 0; id < this.store.size; id++) if (this.store.entrySource(id) === 'robots') robots++
+    return { robots, outcomes: this.store.size - robots }
   }
 }
 
@@ -252,9 +252,10 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   }
   await writeBundle(output, bytes)
   if (!quiet) {
+    const packed = pack.counts()
     let line =
-      `${plural(pack.store.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(pack.robots)} robots.txt` +
-      `${pack.outcomes > 0 ? `, ${plural(pack.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
+      `${plural(pack.store.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(packed.robots)} robots.txt` +
+      `${packed.outcomes > 0 ? `, ${plural(packed.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
     if (report.skipped > 0) line += `; ${count(report.skipped)} skipped`
     if (pack.replaced > 0) line += `; ${plural(pack.replaced, 'key')} given more than once (the last kept)`
     const problems = BODY_PROBLEMS.filter((p) => report.problems[p] > 0).map((p) => `${count(report.problems[p])} ${PROBLEM_WORDS[p]}`)

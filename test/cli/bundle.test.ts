@@ -4,10 +4,12 @@
 import { describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../src/index.js'
 import { BundleError, bundleFromDescriptor, openBundle } from '../../src/cli/bundle.js'
-import { HostJudge, type EntryEvent } from '../../src/cli/host-judge.js'
+import { EntryState, HostJudge, type EntryEvent } from '../../src/cli/host-judge.js'
 import type { HostRules, HostRulesDescriptor } from '../../src/cli/host-rules.js'
 import { hostKeyOfName } from '../../src/cli/pack.js'
-import { readU32 } from '../../src/rules/byte-buffer.js'
+import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
+import { Header } from '../../src/rules/compact-rules.js'
+import { sealForm } from '../../src/rules/serialise.js'
 import { BundleHeader } from '../../src/store/bundle.js'
 
 const enc = new TextEncoder()
@@ -82,17 +84,22 @@ describe('filter --bundle over a RobotsStore', () => {
     expect(judgeUrls(bundleFromDescriptor(d), URLS)).toEqual(ANSWERS)
   })
 
-  it("a form that a worker finds corrupt on first use is an unreadable entry, not a crash", () => {
+  it('a flipped form byte is refused at load; a well-checksummed but malformed form makes its entry unreadable, not a crash', () => {
     const bytes = sample()
-    const start = readU32(bytes, BundleHeader.DataStart)
-    // The first entry's form (after its key, a.test): one byte flipped.
-    const corrupt = bytes.slice()
-    corrupt[start + 'a.test'.length + 20] ^= 1
-    expect(codeOf(() => openBundle(corrupt, 'b'))).toBe('ERR_FORMAT')
-    const events: EntryEvent[] = []
-    const answers = judgeUrls(bundleFromDescriptor({ kind: 'bundle', path: 'b', bytes: corrupt, originKeys: true }), ['https://a.test/a', 'https://c.test/c'], events)
-    expect(answers).toEqual([1, 4])
-    expect(events[0].reason).toMatch(/^its rules in the bundle are not valid: .*checksum/)
+    // The first entry's form (after its key, a.test).
+    const form = readU32(bytes, BundleHeader.DataStart) + 'a.test'.length
+    const flipped = bytes.slice()
+    flipped[form + 20] ^= 1
+    expect(codeOf(() => openBundle(flipped, 'b'))).toBe('ERR_FORMAT')
+    const crafted = bytes.slice()
+    writeU32(crafted, form + Header.EventsStart, 0xffffff)
+    sealForm(crafted, form, readU32(crafted, BundleHeader.Size + 4))
+    for (const rules of [openBundle(crafted, 'b'), bundleFromDescriptor({ kind: 'bundle', path: 'b', bytes: crafted, originKeys: true })]) {
+      const events: EntryEvent[] = []
+      expect(judgeUrls(rules, ['https://a.test/a', 'https://c.test/c'], events)).toEqual([1, 4])
+      expect(events[0].state).toBe(EntryState.Unreadable)
+      expect(events[0].reason).toMatch(/^its rules in the bundle are not valid: .*sections out of order/)
+    }
   })
 
   it('a truncated, corrupted, foreign or newer bundle is a coded error with a clear message', () => {
@@ -101,7 +108,7 @@ describe('filter --bundle over a RobotsStore', () => {
     expect(codeOf(() => openBundle(new Uint8Array(0), 'b'))).toBe('ERR_FORMAT')
     expect(codeOf(() => openBundle(enc.encode('User-agent: *\nDisallow: /\n'.repeat(3)), 'b'))).toBe('ERR_FORMAT')
     for (let cut = 0; cut < bytes.length; cut += 7) expect(codeOf(() => openBundle(bytes.subarray(0, cut), 'b')), `cut at ${cut}`).toBe('ERR_FORMAT')
-    // Every byte is covered: the header, table and keys by the bundle's checksum, each form by its own.
+    // Every byte is covered at load: the header, table and keys by the bundle's checksum, each form by its own.
     for (let i = 0; i < bytes.length; i++) {
       const flipped = bytes.slice()
       flipped[i] ^= 0x20
