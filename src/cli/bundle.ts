@@ -45,28 +45,25 @@ function bundleError(err: RobotsFormatError, name: string): BundleError {
   return new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
 }
 
-/** Loads and checks a bundle (a `BundleError` otherwise); `bytes` may live on a SharedArrayBuffer, shared with worker threads. */
-export function openBundle(bytes: Uint8Array, name: string): HostRules {
-  let store: RobotsStore
+/** The bundle's store, loaded lazily (see the module comment); a `BundleError` when the file is not one. */
+function loadStore(bytes: Uint8Array, name: string): RobotsStore {
   try {
-    store = RobotsStore.fromBytes(bytes, { matcherBudget: 0, lazy: true })
+    return RobotsStore.fromBytes(bytes, { matcherBudget: 0, lazy: true })
   } catch (err) {
     if (err instanceof RobotsFormatError) throw bundleError(err, name)
     throw err
   }
+}
+
+/** Loads and checks a bundle (a `BundleError` otherwise); `bytes` may live on a SharedArrayBuffer, shared with worker threads. */
+export function openBundle(bytes: Uint8Array, name: string): HostRules {
+  const store = loadStore(bytes, name)
   return new StoreRules(store, bytes, name, store.hasOriginKeys())
 }
 
 /** Reopens, in a worker thread, a bundle the main thread has opened (the same bytes). */
 export function bundleFromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'bundle' }>): HostRules {
-  let store: RobotsStore
-  try {
-    store = RobotsStore.fromBytes(d.bytes, { matcherBudget: 0, lazy: true })
-  } catch (err) {
-    if (err instanceof RobotsFormatError) throw bundleError(err, d.path)
-    throw err
-  }
-  return new StoreRules(store, d.bytes, d.path, d.originKeys)
+  return new StoreRules(loadStore(d.bytes, d.path), d.bytes, d.path, d.originKeys)
 }
 
 /** A loaded bundle as per-host rules for `filter --bundle` (see the module comment). */
