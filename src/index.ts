@@ -23,7 +23,7 @@ export type { EngineOptions } from './match/engine.js'
 export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
 
 // What a file says beyond its rules: diagnostics, extensions, the per-line report.
-export { DIAGNOSTICS, type Diagnostic, type DiagnosticCode, type Severity } from './rules/diagnostics.js'
+export { DIAGNOSTICS, type Diagnostic, type DiagnosticCode, type DiagnosticTotals, type Severity } from './rules/diagnostics.js'
 export { MAX_CRAWL_DELAY, type RequestRate, type VisitTime } from './rules/extensions.js'
 export { reportLines, type LineReport, type LineTag, type LineMetadata, type RobotsReport } from './parse/line-report.js'
 

@@ -4,7 +4,7 @@
  */
 import type { AgentMatcher } from './match/matcher.js'
 import { CompactRules, EventCursor, EventType } from './rules/compact-rules.js'
-import { readDiagnostics, type Diagnostic } from './rules/diagnostics.js'
+import { readDiagnostics, type Diagnostic, type DiagnosticTotals } from './rules/diagnostics.js'
 import { readExtension, type RequestRate, type VisitTime } from './rules/extensions.js'
 import { extensionEntries, readSitemaps } from './rules/sections.js'
 import { parseWith } from './parse/parser.js'
@@ -102,6 +102,20 @@ export class Robots {
   /** Absolute sitemap URLs, in file order (a new array on each call). */
   get sitemaps(): readonly string[] {
     return readSitemaps(this.rules.bytes)
+  }
+
+  /**
+   * How many diagnostics the file has, by severity: the real totals, past
+   * the first 1,000 that `diagnostics` lists too (counted while parsing). For
+   * a Robots made by `fromBytes` from a file with more than 1,000, only what
+   * the form kept is counted.
+   */
+  get diagnosticTotals(): DiagnosticTotals {
+    const capped = cappedTotals.get(this)
+    if (capped !== undefined) return { ...capped }
+    const t: DiagnosticTotals = { error: 0, warning: 0, info: 0 }
+    for (const d of this.diagnostics) if (d.code !== 'too-many-diagnostics') t[d.severity]++
+    return t
   }
 
   /** Every diagnostic, in line order of discovery (a new array on each call). */
@@ -245,9 +259,18 @@ export function rulesMemoryUsage(robots: Robots): number {
   return objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS) + own
 }
 
+/**
+ * The real diagnostic totals of the Robots whose files had more diagnostics
+ * than their form keeps (rare: junk files). A side table, so that no Robots
+ * pays a field for it.
+ */
+const cappedTotals = new WeakMap<Robots, DiagnosticTotals>()
+
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  return Robots.ofForm(builder.finish(reader), engineOptionsOf(options))
+  const robots = Robots.ofForm(builder.finish(reader), engineOptionsOf(options))
+  if (builder.cappedTotals !== undefined) cappedTotals.set(robots, builder.cappedTotals)
+  return robots
 }
 
 const DEFAULT_ENGINE: EngineOptions = Object.freeze({})

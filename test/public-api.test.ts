@@ -68,6 +68,7 @@ const CORE_TYPES = [
   'EngineStats',
   'Diagnostic',
   'DiagnosticCode',
+  'DiagnosticTotals',
   'Severity',
   'RequestRate',
   'VisitTime',

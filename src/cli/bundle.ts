@@ -104,7 +104,7 @@ export class StoreRules implements HostRules {
     return this.store.lookupHost(q.host, 0, q.hostLength, q.hash)
   }
 
-  load(id: number, agent: string, first: boolean): HostEntry {
+  load(id: number, agent: readonly string[], first: boolean): HostEntry {
     try {
       const source = this.store.entrySource(id)
       if (source === 'unavailable' || source === 'unreachable') return { kind: 'outcome', outcome: source }

@@ -1,31 +1,37 @@
 /**
- * `robots-automaton check ROBOTS --agent A URL...`: one line per URL with the
- * verdict and the rule that decided it (`--json`: one JSON object per line).
+ * `robots-automaton check ROBOTS --agent A [--agent B…] [URL…]`: one line per
+ * URL with the verdict and the rule that decided it (`--json`: one JSON
+ * object per line). The URLs come from the arguments, or from stdin (one per
+ * line, LF or CRLF, gzip or not) when none is given or where one is `-`.
  * `--exit-code` makes the verdict the exit status (0 all allowed, 3 some
  * disallowed), for harnesses that read outcomes from exit codes.
  */
-import type { RuleRef } from '../index.js'
-import { flag, parseArgs, requiredOption, type OptionSpec } from './args.js'
+import { isUtf8 } from 'node:buffer'
+import type { AgentMatcher, RuleRef } from '../index.js'
+import { lineEnd, urlEnd } from '../match/lines.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from './args.js'
+import { AGENT_OPTION, agentWarnings } from './agent.js'
 import { BlockWriter } from './block-writer.js'
+import { bodyProblem, bodyWarning } from './body-problems.js'
 import { UsageError } from './errors.js'
+import { jsonLine, printable } from './escape.js'
 import { CHECK_HELP } from './help.js'
-import { loadRobots } from './load-robots.js'
+import { openInput, resolveInputs } from './input.js'
+import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
+import { checkRobotsSource, loadRobots } from './load-robots.js'
+import { RuleDescriber } from './rule-text.js'
 import { count, plural } from './stats.js'
 import { note } from './stdio.js'
-import { agentWarning } from './agent.js'
-import { jsonLine, printable } from './escape.js'
-import { bodyProblem, bodyWarning } from './body-problems.js'
 
 const OPTIONS: readonly OptionSpec[] = [
-  // An empty token is a token like any other (the reference's unit tests use one).
-  { name: 'agent', value: true, allowEmpty: true },
+  AGENT_OPTION,
   { name: 'json', value: false },
   { name: 'exit-code', value: false },
   { name: 'quiet', short: 'q', value: false },
-  { name: 'help', short: 'h', value: false },
+  ...COMMON_OPTIONS,
 ]
 
-/** `line 4: Disallow: /private/`, or `no matching rule`. */
+/** `line 4: Disallow: /private/`, or `no matching rule` (a rule of the file; see rule-text.ts for implied rules). */
 export function describeRule(rule: RuleRef | null): string {
   if (rule === null) return 'no matching rule'
   return `line ${rule.line}: ${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`
@@ -38,40 +44,90 @@ export function describeRule(rule: RuleRef | null): string {
  */
 export const EXIT_DISALLOWED = 3
 
+const DECODER = new TextDecoder()
+
+/** Judges URLs and writes one line each; counts them. */
+class Checker {
+  checked = 0
+  allowed = 0
+
+  constructor(
+    private readonly matcher: AgentMatcher,
+    private readonly rules: RuleDescriber,
+    private readonly out: BlockWriter,
+    private readonly json: boolean,
+  ) {}
+
+  /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
+  url(url: string | Uint8Array): void {
+    const { allowed, rule } = this.matcher.explain(url)
+    this.checked++
+    if (allowed) this.allowed++
+    const text = typeof url === 'string' ? url : DECODER.decode(url)
+    if (this.json) {
+      const record: Record<string, unknown> = { url: text }
+      if (typeof url !== 'string' && !isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+      record.allowed = allowed
+      record.rule = this.rules.json(rule)
+      this.out.text(`${jsonLine(record)}\n`)
+    } else {
+      // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
+      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printable(text)}\t${printable(this.rules.text(rule))}\n`)
+    }
+  }
+
+  /** Judges every line of stdin (as filter reads lines); output is written as the input pauses. */
+  async stdin(): Promise<void> {
+    const [input] = await resolveInputs(['-'])
+    const reader = await openInput(input, { bytes: 0 })
+    try {
+      for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
+        const bytes = block.bytes
+        for (let pos = 0; pos < bytes.length; ) {
+          const lf = lineEnd(bytes, pos)
+          // A copy: the block's buffer is reused once this loop moves on.
+          this.url(bytes.slice(pos, urlEnd(bytes, pos, lf)))
+          pos = lf + 1
+        }
+        if (block.pause) this.out.flush()
+        await this.out.drain()
+      }
+    } finally {
+      await reader.close()
+    }
+  }
+}
+
 /** Runs `check` with the arguments after the command name; resolves to the exit code. */
 export async function runCheck(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, OPTIONS)
-  if (flag(args, 'help')) {
-    process.stdout.write(CHECK_HELP)
-    return 0
-  }
-  const agent = requiredOption(args, 'agent')
+  if (helpOrVersion(args, CHECK_HELP)) return 0
+  const agents = requiredValues(args, 'agent')
   const [source, ...urls] = args.positionals
   if (source === undefined) throw new UsageError('missing ROBOTS (a file, - or an http(s) URL)')
-  if (urls.length === 0) throw new UsageError('no URL given')
+  checkRobotsSource(source)
+  const stdinUrls = urls.length === 0 ? 1 : urls.filter((u) => u === '-').length
+  if (stdinUrls > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  if (stdinUrls > 0 && source === '-') throw new UsageError(`'-' reads the robots.txt from stdin, so the URLs must be arguments`)
   const json = flag(args, 'json')
   const quiet = flag(args, 'quiet')
-  if (!quiet) {
-    const warning = agentWarning(agent)
-    if (warning !== undefined) note(warning)
-  }
+  if (!quiet) for (const w of agentWarnings(agents)) note(w)
   const loaded = await loadRobots(source)
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
     const problem = bodyProblem(loaded.robots)
     if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
   }
-  const matcher = loaded.robots.agent(agent)
+  const describer = new RuleDescriber(loaded.robots, agents, loaded.fetched === 'unreachable')
   const out = new BlockWriter(process.stdout, 64 * 1024)
-  let allowed = 0
+  const checker = new Checker(loaded.robots.agents(agents), describer, out, json)
+  if (urls.length === 0) await checker.stdin()
   for (const url of urls) {
-    const { allowed: ok, rule } = matcher.explain(url)
-    if (ok) allowed++
-    // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
-    if (json) out.text(`${jsonLine({ url, allowed: ok, rule })}\n`)
-    else out.text(`${ok ? 'allowed' : 'disallowed'}\t${printable(url)}\t${printable(describeRule(rule))}\n`)
+    if (url === '-') await checker.stdin()
+    else checker.url(url)
   }
   await out.end()
-  if (!quiet) note(`${plural(urls.length, 'URL')} checked: ${count(allowed)} allowed, ${count(urls.length - allowed)} disallowed`)
-  return flag(args, 'exit-code') && allowed < urls.length ? EXIT_DISALLOWED : 0
+  const { checked, allowed } = checker
+  if (!quiet) note(`${plural(checked, 'URL')} checked: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
+  return flag(args, 'exit-code') && allowed < checked ? EXIT_DISALLOWED : 0
 }

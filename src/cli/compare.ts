@@ -8,11 +8,12 @@
 import { closeSync, existsSync, openSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from './args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from './args.js'
 import { CliError, describeSystemError, readError, UsageError } from './errors.js'
 import { COMPARE_HELP, PROGRAM, version } from './help.js'
 import { count } from './stats.js'
 import { note } from './stdio.js'
+import { processProgressContext, progressWanted } from './progress.js'
 import type { Adapter } from './compare/adapters/adapter.js'
 import { BatchAdapter } from './compare/adapters/batch.js'
 import { CmdAdapter } from './compare/adapters/cmd.js'
@@ -61,7 +62,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'export', value: true },
   { name: 'min-agreement', value: true },
   { name: 'quiet', short: 'q', value: false },
-  { name: 'help', short: 'h', value: false },
+  ...COMMON_OPTIONS,
 ]
 
 /** Default number of corpus cases. */
@@ -216,10 +217,7 @@ function makeAdapter(args: ParsedArgs, multiAgent: boolean): Adapter | undefined
 /** Runs `compare` with the arguments after the command name; resolves to the exit code. */
 export async function runCompare(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, OPTIONS)
-  if (flag(args, 'help')) {
-    process.stdout.write(COMPARE_HELP)
-    return 0
-  }
+  if (helpOrVersion(args, COMPARE_HELP)) return 0
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`)
   const quiet = flag(args, 'quiet')
   const multiAgent = flag(args, 'multi-agent')
@@ -264,7 +262,8 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
   let report
   try {
     if (adapter) await adapter.start()
-    const progress = adapter && !quiet && process.stderr.isTTY ? new CaseProgress(process.stderr, total) : undefined
+    // compare writes stdout only once the run (and its bar) is over: a terminal stdout does not rule the bar out.
+    const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? new CaseProgress(process.stderr, total) : undefined
     const run = await runSet(inputs, oracle, { adapter, multiAgent: takesMulti, categories: categoryFilter, exportTo, progress })
     if (exportTo) await exportTo.close()
     if (oracle.statedMismatchCount > 0 && !quiet) {

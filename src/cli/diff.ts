@@ -20,28 +20,28 @@
 import { isUtf8 } from 'node:buffer'
 import type { AgentMatcher, Explanation } from '../index.js'
 import { lineEnd, urlEnd } from '../match/lines.js'
-import { flag, optionValue, parseArgs, requiredOption, type OptionSpec, type ParsedArgs } from './args.js'
-import { agentWarning } from './agent.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from './args.js'
+import { AGENT_OPTION, agentWarnings } from './agent.js'
 import { BlockWriter } from './block-writer.js'
 import { bodyProblem, bodyWarning } from './body-problems.js'
-import { describeRule } from './check.js'
 import { UsageError } from './errors.js'
 import { jsonLine, printable } from './escape.js'
 import { findField, parseDelimiter, WHITESPACE } from './fields.js'
 import { DIFF_HELP } from './help.js'
 import { openInput, resolveInputs } from './input.js'
 import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
-import { loadRobots, type LoadedRobots } from './load-robots.js'
+import { checkRobotsSource, loadRobots, type LoadedRobots } from './load-robots.js'
+import { RuleDescriber, type RuleJson } from './rule-text.js'
 import { count, plural } from './stats.js'
 import { note } from './stdio.js'
 
 const OPTIONS: readonly OptionSpec[] = [
-  { name: 'agent', value: true, allowEmpty: true },
+  AGENT_OPTION,
   { name: 'format', value: true, choices: ['lines', 'jsonl'] },
   { name: 'field', value: true },
   { name: 'delimiter', value: true },
   { name: 'quiet', short: 'q', value: false },
-  { name: 'help', short: 'h', value: false },
+  ...COMMON_OPTIONS,
 ]
 
 /** Exit status when some verdict changes (as `check --exit-code` uses 3 for a disallowed URL). */
@@ -49,8 +49,11 @@ export const EXIT_CHANGED = 3
 
 const DECODER = new TextDecoder()
 
-function side(e: Explanation, line: number): { allowed: boolean; line: number; rule: { kind: string; pattern: string } | null } {
-  return { allowed: e.allowed, line, rule: e.rule === null ? null : { kind: e.rule.kind, pattern: e.rule.pattern } }
+function side(e: Explanation, line: number, rules: RuleDescriber): { allowed: boolean; line: number; rule: Omit<RuleJson, 'line'> | null } {
+  const json = rules.json(e.rule)
+  if (json === null) return { allowed: e.allowed, line, rule: null }
+  const { line: ruleLine, ...rule } = json
+  return { allowed: e.allowed, line: ruleLine, rule }
 }
 
 function fieldOf(args: ParsedArgs): { field: number; delimiter: number } {
@@ -80,13 +83,12 @@ function warnProblem(loaded: LoadedRobots): void {
 /** Runs `diff` with the arguments after the command name; resolves to the exit code. */
 export async function runDiff(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, OPTIONS)
-  if (flag(args, 'help')) {
-    process.stdout.write(DIFF_HELP)
-    return 0
-  }
-  const agent = requiredOption(args, 'agent')
+  if (helpOrVersion(args, DIFF_HELP)) return 0
+  const agent = requiredValues(args, 'agent')
   const [oldSource, newSource, ...files] = args.positionals
   if (oldSource === undefined || newSource === undefined) throw new UsageError('needs OLD and NEW (each a file, - or an http(s) URL)')
+  checkRobotsSource(oldSource)
+  checkRobotsSource(newSource)
   const jsonl = optionValue(args, 'format') === 'jsonl'
   const { field, delimiter } = fieldOf(args)
   const quiet = flag(args, 'quiet')
@@ -98,8 +100,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   }
   const inputs = await resolveInputs(files)
   if (!quiet) {
-    const warning = agentWarning(agent)
-    if (warning !== undefined) note(warning)
+    for (const w of agentWarnings(agent)) note(w)
   }
   const oldRobots = await loadRobots(oldSource)
   const newRobots = await loadRobots(newSource)
@@ -107,8 +108,10 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     warnProblem(oldRobots)
     warnProblem(newRobots)
   }
-  const before: AgentMatcher = oldRobots.robots.agent(agent)
-  const after: AgentMatcher = newRobots.robots.agent(agent)
+  const before: AgentMatcher = oldRobots.robots.agents(agent)
+  const after: AgentMatcher = newRobots.robots.agents(agent)
+  const oldRules = new RuleDescriber(oldRobots.robots, agent, oldRobots.fetched === 'unreachable')
+  const newRules = new RuleDescriber(newRobots.robots, agent, newRobots.fetched === 'unreachable')
   const out = new BlockWriter(process.stdout)
   const range = new Int32Array(2)
   let lines = 0
@@ -144,10 +147,10 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
           if (jsonl) {
             const record: Record<string, unknown> = { url: text }
             if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
-            Object.assign(record, { change, old: side(was, a >>> 1), new: side(now, b >>> 1) })
+            Object.assign(record, { change, old: side(was, a >>> 1, oldRules), new: side(now, b >>> 1, newRules) })
             out.text(`${jsonLine(record)}\n`)
           }
-          else out.text(`${change}\t${printable(text)}\t${printable(describeRule(was.rule))}\t${printable(describeRule(now.rule))}\n`)
+          else out.text(`${change}\t${printable(text)}\t${printable(oldRules.text(was.rule))}\t${printable(newRules.text(now.rule))}\n`)
         }
         await out.drain()
       }

@@ -9,9 +9,10 @@ import { BufferPool, judgeToChunks } from './block-chunks.js'
 import { HostJudge, type EntryEvent } from './host-judge.js'
 import { createJudge, type JudgeSpec } from './judge-spec.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
+import { note } from './stdio.js'
 
 if (parentPort === null) {
-  process.stderr.write("robots-automaton: filter-worker.js is a worker thread of 'robots-automaton filter --jobs N', not a program\n")
+  note("filter-worker.js is a worker thread of 'robots-automaton filter --jobs N', not a program")
   process.exit(2)
 }
 const port = parentPort

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { flag, optionValue, parseArgs, requiredOption, type OptionSpec, type ParsedArgs } from './args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { BlockWriter } from './block-writer.js'
 import { bodyProblem, bodyWarning } from './body-problems.js'
 import { openBundle } from './bundle.js'
@@ -22,20 +22,20 @@ import { openInput, resolveInputs, type ByteCounter } from './input.js'
 import type { JudgeSpec } from './judge-spec.js'
 import { MatcherJudge, type LineJudge } from './judge-lines.js'
 import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
-import { loadRobots } from './load-robots.js'
+import { checkRobotsSource, loadRobots } from './load-robots.js'
 import { ParallelRunner } from './parallel.js'
-import { ProgressBar } from './progress.js'
+import { colorAllowed, processProgressContext, ProgressBar, progressWanted } from './progress.js'
 import { DirectoryRules } from './robots-dir.js'
 import { InlineRunner, type BlockRunner } from './runner.js'
 import { newStats, summaryLine } from './stats.js'
 import { note } from './stdio.js'
-import { agentWarning } from './agent.js'
+import { AGENT_OPTION, agentWarnings } from './agent.js'
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'robots', value: true },
   { name: 'robots-dir', value: true },
   { name: 'bundle', value: true },
-  { name: 'agent', value: true },
+  { ...AGENT_OPTION, allowEmpty: false },
   { name: 'print', value: true, choices: ['allowed', 'disallowed', 'verdicts'] },
   { name: 'format', value: true, choices: ['lines', 'jsonl'] },
   { name: 'missing', value: true, choices: ['allow', 'disallow'] },
@@ -46,7 +46,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'delimiter', value: true },
   { name: 'line-buffered', value: false },
   { name: 'quiet', short: 'q', value: false },
-  { name: 'help', short: 'h', value: false },
+  ...COMMON_OPTIONS,
 ]
 
 /** Most worker threads `--jobs` accepts. */
@@ -110,10 +110,7 @@ function readBundle(path: string): Uint8Array {
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */
 export async function runFilter(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, OPTIONS)
-  if (flag(args, 'help')) {
-    process.stdout.write(FILTER_HELP)
-    return 0
-  }
+  if (helpOrVersion(args, FILTER_HELP)) return 0
   const robotsSource = optionValue(args, 'robots')
   const robotsDir = optionValue(args, 'robots-dir')
   const bundlePath = optionValue(args, 'bundle')
@@ -121,7 +118,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (sources === 0) throw new UsageError(`one of '--robots', '--robots-dir' or '--bundle' is required`)
   if (sources > 1) throw new UsageError(`only one of '--robots', '--robots-dir' and '--bundle' may be given`)
   const perHost = robotsSource === undefined
-  const agent = requiredOption(args, 'agent')
+  if (robotsSource !== undefined) checkRobotsSource(robotsSource)
+  const agent = requiredValues(args, 'agent')
   const printGiven = optionValue(args, 'print') as PrintMode | undefined
   const format = (optionValue(args, 'format') ?? 'lines') as OutputFormat
   // JSON lines describe every line unless --print picks some.
@@ -143,8 +141,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
 
   const inputs = await resolveInputs(files)
   if (!quiet) {
-    const warning = agentWarning(agent)
-    if (warning !== undefined) note(warning)
+    for (const w of agentWarnings(agent)) note(w)
   }
   const missingAllowed = missing !== 'disallow'
   // Judging threads: the workers, or the main thread alone.
@@ -160,7 +157,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       const problem = bodyProblem(loaded.robots)
       if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
     }
-    judge = new MatcherJudge(loaded.robots.agent(agent), loaded.name)
+    judge = new MatcherJudge(loaded.robots.agents(agent), loaded.name)
     spec = { kind: 'robots', bytes: loaded.robots.toBytes(), name: loaded.name }
   } else {
     let rules: HostRules
@@ -183,7 +180,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const counter: ByteCounter = { bytes: 0 }
   const sizes = inputs.map((i) => i.size)
   const total = sizes.every((s) => s !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined
-  const progress = !quiet && process.stderr.isTTY ? new ProgressBar(process.stderr, total) : undefined
+  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, colorAllowed(process.env)) : undefined
   const started = performance.now()
 
   try {
@@ -203,12 +200,12 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     // What was judged before the failure is written out first: nothing read is lost.
     await runner.finish().catch(() => {})
     await writer.end()
-    progress?.clear()
+    progress?.done()
     throw err
   }
   await runner.finish()
   await writer.end()
-  progress?.clear()
+  progress?.done()
   if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, tally?.summary()))
   return 0
 }

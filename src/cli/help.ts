@@ -1,20 +1,9 @@
 /** Help texts and the version of the command line. */
-import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { DEFAULT_CACHE_MB } from './host-judge.js'
+import { PROGRAM } from './version.js'
 
-/** The program name used in messages. */
-export const PROGRAM = 'robots-automaton'
-
-/** The package version, read from the package's package.json next to `dist/`. */
-export function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown }
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown'
-  } catch {
-    return 'unknown'
-  }
-}
+export { PROGRAM, version, versionLine } from './version.js'
 
 /** Help of the program as a whole. */
 export const MAIN_HELP = `Usage: ${PROGRAM} <command> [options]

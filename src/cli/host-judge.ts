@@ -53,8 +53,8 @@ export interface EntryEvent {
 
 /** Options of a `HostJudge`. */
 export interface HostJudgeOptions {
-  /** The crawler's product token. */
-  readonly agent: string
+  /** The crawler's product tokens (one or more: `Robots.agents`). */
+  readonly agent: readonly string[]
   /** Verdict for a host with no entry (or an unreadable one) and a line with no host. */
   readonly missingAllowed: boolean
   /** Bytes of compiled matchers kept (`--cache-mb`), as `memoryUsage()` counts them. */
@@ -97,7 +97,7 @@ export class HostJudge {
   private readonly rules: HostRules
   /** The source has entries for whole origins (scheme and port): a host alone does not decide the entry. */
   private readonly originKeys: boolean
-  private readonly agent: string
+  private readonly agent: readonly string[]
   private readonly missingCode: number
   private readonly onEntry: (event: EntryEvent) => void
   /** Entry id → its matcher, under the byte budget. */

@@ -54,11 +54,11 @@ export interface HostRules {
   /** The entry for a URL line's host (see `HostQuery`), or -1 when there is none. */
   find(query: HostQuery): number
   /**
-   * Loads entry `id` for the crawler `agent` (a file read and parsed, or a
+   * Loads entry `id` for the crawler answering to the tokens `agent` (a file read and parsed, or a
    * bundle's rules decoded); `first`: its first load in this thread, when
    * the body's problems are looked for.
    */
-  load(id: number, agent: string, first: boolean): HostEntry
+  load(id: number, agent: readonly string[], first: boolean): HostEntry
   /** The entry's name for `--format jsonl`'s `source` and for warnings: `DIR/<host>`, `BUNDLE#<key>`. */
   sourceName(id: number): string
   /** A structured-clone-able description to rebuild this source in a worker thread. */

@@ -30,7 +30,8 @@ export type RulesSpec =
 /** Everything a judging thread needs (see the module comment). */
 export interface JudgeSpec {
   readonly rules: RulesSpec
-  readonly agent: string
+  /** The crawler's product tokens (`--agent`, repeatable): the reference's multi-agent semantics. */
+  readonly agent: readonly string[]
   readonly mode: PrintMode
   readonly format: OutputFormat
   readonly fields: FieldSpec | undefined
@@ -44,7 +45,7 @@ export function openHostRules(d: HostRulesDescriptor): HostRules {
 /** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */
 export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, trackNewHosts: boolean): LineJudge {
   const r = spec.rules
-  if (r.kind === 'robots') return new MatcherJudge(Robots.fromBytes(r.bytes).agent(spec.agent), r.name)
+  if (r.kind === 'robots') return new MatcherJudge(Robots.fromBytes(r.bytes).agents(spec.agent), r.name)
   return new HostJudge(openHostRules(r.rules), {
     agent: spec.agent,
     missingAllowed: r.missingAllowed,

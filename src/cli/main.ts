@@ -1,15 +1,15 @@
 /**
  * Entry point of the `robots-automaton` command (built to `dist/cli.js`).
  * Dispatches to `check`, `filter`, `lint`, `pack`, `diff` and `compare`; turns every failure into one
- * line on stderr and an exit code: 0 success, 1 runtime failure, 2 usage
- * error. A closed stdout ends the run quietly with 0 (see stdio.ts).
+ * line on stderr (`robots-automaton: MESSAGE`) and an exit code: 0 success,
+ * 1 runtime failure, 2 usage error (no command at all is one too). A closed stdout ends the run quietly with 0 (see stdio.ts).
  */
 import { runCheck } from './check.js'
 import { runCompare } from './compare.js'
 import { runDiff } from './diff.js'
 import { CliError } from './errors.js'
 import { runFilter } from './filter.js'
-import { MAIN_HELP, PROGRAM, version } from './help.js'
+import { MAIN_HELP, PROGRAM, versionLine } from './help.js'
 import { runLint } from './lint.js'
 import { runPack } from './pack.js'
 import { exitAfterStdout, guardStdio, note } from './stdio.js'
@@ -21,17 +21,14 @@ const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   const [first, ...rest] = argv
-  if (first === undefined) {
-    process.stderr.write(MAIN_HELP)
-    return 2
-  }
+  if (first === undefined) throw new CliError('ERR_USAGE', `missing command (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
   if (first === '-h' || first === '--help' || first === 'help') {
     if (first === 'help' && rest[0] !== undefined && rest[0] in COMMANDS) return COMMANDS[rest[0]](['--help'])
     process.stdout.write(MAIN_HELP)
     return 0
   }
   if (first === '-V' || first === '--version') {
-    process.stdout.write(`${version()}\n`)
+    process.stdout.write(`${versionLine()}\n`)
     return 0
   }
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
@@ -49,16 +46,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** Prints the error as one line and picks the exit code. */
+/** Prints the error as one line (prefixed, as every stderr line: stdio.ts) and picks the exit code. */
 function report(err: unknown): number {
   if (err instanceof CliError) {
-    note(`${PROGRAM}: ${err.message}`)
+    note(err.message)
     return err.exitCode
   }
   const e = err as { message?: unknown; code?: unknown }
   const message = typeof e?.message === 'string' ? e.message.split('\n')[0] : String(err)
   const code = typeof e?.code === 'string' ? ` (${e.code})` : ''
-  note(`${PROGRAM}: ${message}${code}`)
+  note(`${message}${code}`)
   return 1
 }
 

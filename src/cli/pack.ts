@@ -31,7 +31,7 @@ import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'no
 import { dirname, basename, join } from 'node:path'
 import { parseRobots, RobotsInputError, RobotsStore, type Robots } from '../index.js'
 import { storeKey } from '../store/keys.js'
-import { flag, optionValue, parseArgs, type OptionSpec } from './args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from './args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from './body-problems.js'
 import { CliError, describeSystemError, UsageError } from './errors.js'
 import { PACK_HELP } from './help.js'
@@ -46,7 +46,7 @@ import { note } from './stdio.js'
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'output', short: 'o', value: true },
   { name: 'quiet', short: 'q', value: false },
-  { name: 'help', short: 'h', value: false },
+  ...COMMON_OPTIONS,
 ]
 
 /** What a pack run counted, and its warnings. */
@@ -221,10 +221,7 @@ async function writeBundle(path: string, bytes: Uint8Array): Promise<void> {
 /** Runs `pack` with the arguments after the command name; resolves to the exit code. */
 export async function runPack(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, OPTIONS)
-  if (flag(args, 'help')) {
-    process.stdout.write(PACK_HELP)
-    return 0
-  }
+  if (helpOrVersion(args, PACK_HELP)) return 0
   const [source, ...extra] = args.positionals
   if (source === undefined) throw new UsageError('missing the input: a directory of robots.txt files (one per host) or a JSON lines file')
   if (extra.length > 0) throw new UsageError(`pack takes one input, got also '${extra[0]}'`)

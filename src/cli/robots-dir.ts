@@ -157,11 +157,11 @@ export class DirectoryRules implements HostRules {
     return Buffer.concat([Buffer.from(this.dirPrefix), this.index.nameBytes(id)])
   }
 
-  load(id: number, agent: string, first: boolean): HostEntry {
+  load(id: number, agent: readonly string[], first: boolean): HostEntry {
     const read = this.read(id)
     if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
     const robots = read.robots
-    return { kind: 'rules', matcher: robots.agent(agent), problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
+    return { kind: 'rules', matcher: robots.agents(agent), problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
   }
 
   /** Reads and parses `DIR/<name of id>`, or says why it cannot be read. */

@@ -2,8 +2,15 @@
  * Process-level handling of stdout and stderr: a closed stdout (`| head`) ends
  * the run quietly with exit 0; any other write error (`> /dev/full`) is
  * reported as one line and exits 1. Writing to a closed stderr is ignored.
+ *
+ * Every line the CLI writes to stderr (warnings, errors, summaries, usage
+ * errors) goes through `note`, which prefixes it with `robots-automaton: `
+ * (as GNU tools name themselves), so that a pipeline's log says which stage
+ * spoke. A progress bar on the terminal (progress.ts) registers itself as
+ * the status line: `note` erases it before writing, and the bar draws itself
+ * again on its next update, so a message never lands in the middle of it.
  */
-import { PROGRAM } from './help.js'
+import { PROGRAM } from './version.js'
 import { CliError, describeSystemError } from './errors.js'
 import { printable } from './escape.js'
 
@@ -14,7 +21,7 @@ function stdoutFailed(err: NodeJS.ErrnoException): never {
   if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
   const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
   try {
-    note(`${PROGRAM}: ${failure.message}`)
+    note(failure.message)
   } finally {
     process.exit(failure.exitCode)
   }
@@ -40,11 +47,31 @@ export function exitAfterStdout(code: number): void {
   })
 }
 
+/** A line drawn in place on stderr (the progress bar), erased before any other stderr line. */
+export interface StatusLine {
+  /** Erases the line from the terminal (it may draw itself again later). */
+  clear(): void
+}
+
+let status: StatusLine | undefined
+
+/** Makes `line` the status line that `note` erases first (undefined: none). */
+export function setStatusLine(line: StatusLine | undefined): void {
+  status = line
+}
+
+/** What `note` writes for `message`: the program's prefix, the message with control characters escaped, a newline. */
+export function stderrLine(message: string): string {
+  return `${PROGRAM}: ${printable(message)}\n`
+}
+
 /**
  * Writes one line to stderr: every message of the CLI goes through here.
  * Control characters in it (from file names, hosts, URLs, robots.txt
- * content) are escaped (escape.ts), so input never drives the terminal.
+ * content) are escaped (escape.ts), so input never drives the terminal; it
+ * is prefixed `robots-automaton: `, and a progress bar is erased first.
  */
-export function note(line: string): void {
-  process.stderr.write(`${printable(line)}\n`)
+export function note(message: string): void {
+  status?.clear()
+  process.stderr.write(stderrLine(message))
 }

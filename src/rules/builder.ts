@@ -8,7 +8,7 @@
  */
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
-import { DiagnosticWriter } from './diagnostics.js'
+import { DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
@@ -123,6 +123,12 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   private ruleLine = 0
   private ruleStart = 0
   private parts: FormParts | null = null
+  /**
+   * Set by `complete` when more diagnostics were found than the form keeps
+   * (MAX_DIAGNOSTICS): the real totals by severity. Undefined otherwise (the
+   * form's list is then complete).
+   */
+  cappedTotals: DiagnosticTotals | undefined
 
   /** The diagnostics written so far. */
   get diagnostics(): DiagnosticWriter {
@@ -198,7 +204,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (flags & LineFlag.isAcceptableTypo) d.add('typo', line)
     if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add('invalid-line', line)
     if (flags & LineFlag.hasControl) d.add('control-character', line)
-    if (flags & LineFlag.hasNonAscii && !d.full && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
+    // Checked past MAX_DIAGNOSTICS too: the writer counts what it drops (lint's real totals).
+    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
       d.add('invalid-utf8', line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
@@ -293,6 +300,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const s = this.scratch()
     if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
     if (info.truncated) s.diagnostics.add('truncated', info.lineCount + 1, undefined, 0, 0, true)
+    if (s.diagnostics.full) {
+      const t = s.diagnostics.totals
+      this.cappedTotals = { error: t[SEVERITY_INDEX.error], warning: t[SEVERITY_INDEX.warning], info: t[SEVERITY_INDEX.info] }
+    }
     this.parts = {
       patterns: s.patterns,
       events: s.events.out,

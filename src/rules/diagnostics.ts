@@ -46,6 +46,16 @@ export const DIAGNOSTICS = {
   'too-many-diagnostics': ['info', `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are not listed`],
 } as const satisfies Record<string, readonly [Severity, string]>
 
+/** Counts of diagnostics by severity. */
+export interface DiagnosticTotals {
+  error: number
+  warning: number
+  info: number
+}
+
+/** Where each severity is counted in `DiagnosticWriter.totals`. */
+export const SEVERITY_INDEX: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 }
+
 /** A stable diagnostic code. */
 export type DiagnosticCode = keyof typeof DIAGNOSTICS
 
@@ -136,6 +146,12 @@ export class DiagnosticWriter {
   readonly out: ByteBuffer
   /** Diagnostics written. */
   length = 0
+  /**
+   * Every diagnostic added, by severity (`SEVERITY_INDEX`), the ones dropped
+   * past MAX_DIAGNOSTICS included (the `too-many-diagnostics` note excluded):
+   * the real totals `lint` reports. Three counters, whatever the file.
+   */
+  readonly totals = new Float64Array(3)
 
   constructor(out: ByteBuffer) {
     this.out = out
@@ -153,6 +169,7 @@ export class DiagnosticWriter {
    */
   add(code: DiagnosticCode, line: number, bytes?: Uint8Array, start = 0, end = 0, always = false): void {
     let index = CODE_INDEX.get(code)!
+    this.totals[SEVERITY_INDEX[DIAGNOSTICS[code][0]]]++
     if (this.length >= MAX_DIAGNOSTICS && !always) {
       if (this.length > MAX_DIAGNOSTICS) return
       index = CODE_INDEX.get('too-many-diagnostics')!
@@ -171,6 +188,7 @@ export class DiagnosticWriter {
   reset(keep: number): void {
     this.out.reset(keep)
     this.length = 0
+    this.totals.fill(0)
   }
 }
 

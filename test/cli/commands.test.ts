@@ -46,12 +46,15 @@ function expectError(r: { status: number | null; stderr: string; stdout: Buffer 
 }
 
 describe('help and version', () => {
-  it('--version prints the package version', async () => {
+  it('--version and -V print the program and package version, on every command', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
-    for (const flag of ['--version', '-V']) {
-      const r = await run([flag])
-      expect(r.status).toBe(0)
-      expect(r.stdout.toString()).toBe(`${version}\n`)
+    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['compare']]) {
+      for (const flag of ['--version', '-V']) {
+        const r = await run([...args, flag])
+        expect(r.status, `${args} ${flag}`).toBe(0)
+        expect(r.stdout.toString()).toBe(`robots-automaton ${version}\n`)
+        expect(r.stderr).toBe('')
+      }
     }
   })
 
@@ -73,11 +76,11 @@ describe('help and version', () => {
     }
   })
 
-  it('no arguments: usage on stderr, exit 2', async () => {
+  it('no arguments: one prefixed usage line on stderr, exit 2', async () => {
     const r = await run([])
     expect(r.status).toBe(2)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toMatch(/^Usage: robots-automaton/)
+    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, filter, lint, pack, diff, compare; see 'robots-automaton --help')\n")
   })
 })
 
@@ -86,14 +89,16 @@ describe('usage errors (exit 2, one line)', () => {
     [['frobnicate'], "unknown command 'frobnicate'"],
     [['--frob'], "unknown option '--frob'"],
     [['check', '--agent', 'G'], 'check: missing ROBOTS'],
-    [['check', 'r.txt', '--agent', 'G'], 'check: no URL given'],
+    [['check', '-', '--agent', 'G'], "check: '-' reads the robots.txt from stdin, so the URLs must be arguments"],
+    [['check', 'r.txt', '--agent', 'G', '-', '/a', '-'], "check: stdin ('-') is named more than once"],
     [['check', 'r.txt', '/a'], "check: option '--agent' is required"],
     [['check', 'r.txt', '/a', '--agent'], "check: option '--agent' needs a value"],
-    [['check', 'r.txt', '/a', '--agent', 'a', '--agent', 'b'], "check: option '--agent' is given more than once"],
+    [['check', 'r.txt', '/a', '--agent', 'a', '--json', '--json'], "check: option '--json' is given more than once"],
     [['check', 'r.txt', '/a', '--agent', 'G', '--jsn'], "check: unknown option '--jsn' (see 'robots-automaton check --help')"],
     [['check', 'r.txt', '/a', '--agent', 'G', '--json=yes'], "check: option '--json' takes no value"],
     [['lint'], 'lint: missing ROBOTS'],
-    [['lint', 'a', 'b'], "lint: lint takes one ROBOTS, got also 'b'"],
+    [['lint', '-', 'b', '-'], "lint: stdin ('-') is named more than once"],
+    [['lint', 'ftp://example.com/robots.txt'], "lint: only http(s) URLs are supported (ROBOTS is 'ftp://example.com/robots.txt')"],
     [['lint', '--agent', 'x', 'a'], "lint: unknown option '--agent'"],
     [['filter', '--agent', 'G'], "filter: one of '--robots', '--robots-dir' or '--bundle' is required"],
     [['filter', '--robots', 'a', '--robots-dir', 'b', '--agent', 'G'], "filter: only one of '--robots', '--robots-dir' and '--bundle' may be given"],
@@ -140,7 +145,8 @@ describe('runtime errors (exit 1, one line naming the file)', () => {
 
   it('a directory given as robots.txt', async () => {
     expectError(await run(['check', tmp.path('a-dir'), '--agent', 'G', '/a']), 1, `cannot read robots.txt '${tmp.path('a-dir')}': is a directory`)
-    expectError(await run(['lint', tmp.path('a-dir')]), 1, `cannot read robots.txt '${tmp.path('a-dir')}': is a directory`)
+    // lint reads a directory's files; an empty one has none.
+    expectError(await run(['lint', tmp.path('a-dir')]), 1, `no file to lint under '${tmp.path('a-dir')}'`)
   })
 
   it('a robots.txt URL that cannot be fetched at all (bad URL)', async () => {
@@ -158,7 +164,7 @@ describe('check', () => {
         'allowed\t/pub\tno matching rule\n' +
         'allowed\t\tno matching rule\n',
     )
-    expect(r.stderr).toBe('4 URLs checked: 3 allowed, 1 disallowed\n')
+    expect(r.stderr).toBe('robots-automaton: 4 URLs checked: 3 allowed, 1 disallowed\n')
   })
 
   it('uses the crawler’s own group', async () => {
@@ -217,7 +223,7 @@ describe('lint', () => {
     expect(out[0]).toBe(`${badPath}:1: error: rule before any User-agent line; ignored [rule-outside-group]`)
     for (const line of out) expect(line).toMatch(new RegExp(`^${badPath.replace(/[.]/g, '\\.')}(:\\d+)?: (error|warning|info): .+ \\[[a-z0-9-]+\\]$`))
     expect(out.some((l) => l.startsWith(`${badPath}:3: error:`))).toBe(true)
-    expect(r.stderr).toMatch(new RegExp(`^${badPath.replace(/[.]/g, '\\.')}: \\d+ errors?, \\d+ warnings?, \\d+ infos?; 5 lines, \\d+ bytes\\n$`))
+    expect(r.stderr).toMatch(new RegExp(`^robots-automaton: ${badPath.replace(/[.]/g, '\\.')}: \\d+ errors?, \\d+ warnings?, \\d+ infos?; 4 lines, \\d+ bytes\\n$`))
   })
 
   it('exits 0 for a clean file', async () => {
@@ -240,7 +246,7 @@ describe('lint', () => {
       severity: 'error',
       message: 'rule before any User-agent line; ignored',
     })
-    expect(report).toMatchObject({ lines: 5, truncated: false, bytes: Buffer.byteLength(BAD_ROBOTS) })
+    expect(report).toMatchObject({ lines: 4, truncated: false, bytes: Buffer.byteLength(BAD_ROBOTS) })
   })
 
   it('reads stdin with -', async () => {

@@ -285,7 +285,7 @@ describe('the gate, the options and their errors', () => {
     const file = tmp.path('unit.jsonl')
     const r = await run(['compare', '--cases', 'unit', '--export', file])
     expect(r.status).toBe(0)
-    expect(r.stderr).toBe(`145 cases written to ${file}\n`)
+    expect(r.stderr).toBe(`robots-automaton: 145 cases written to ${file}\n`)
     expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(145)
     const runRun = await run(['compare', '--cases', 'unit', '--count', '20', '--batch', SELF_BATCH])
     expect(runRun.stderr).toBe('')

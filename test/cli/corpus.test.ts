@@ -17,7 +17,7 @@ const SETUP = {
   },
   full: {
     dir: resolve(SHARED, 'corpus/robots/anubhavp28-benchmark'),
-    summary: /(^|\n)111,805 URLs read: .*; hosts: 1,224 with a robots\.txt, 40 without one, 0 unreadable; 0 lines without a host; files with problems: 37 HTML, 1 truncated; 28 more warnings not shown\n$/,
+    summary: /(^|\n)robots-automaton: 111,805 URLs read: .*; hosts: 1,224 with a robots\.txt, 40 without one, 0 unreadable; 0 lines without a host; files with problems: 37 HTML, 1 truncated; 28 more warnings not shown\n$/,
   },
 }
 

@@ -39,7 +39,7 @@ describe('diff', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stderr).toBe('7 URLs compared: 3 now disallowed, 2 now allowed, 2 unchanged\n')
+    expect(r.stderr).toBe('robots-automaton: 7 URLs compared: 3 now disallowed, 2 now allowed, 2 unchanged\n')
   })
 
   it('agrees with the library on every line, in JSON lines too', async () => {

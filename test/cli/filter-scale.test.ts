@@ -281,7 +281,7 @@ describe('per-host counts, the cache budget, warnings', () => {
     let input = ''
     for (let r = 0; r < 20; r++) for (let i = 0; i < 25; i++) input += `https://n${i}.test/x\nhttps://example.com/private/${r}\nhttps://other.org/${i}\n`
     const big = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts'], { input })
-    expect(big.stderr).toMatch(/^1,500 URLs read: .*; hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host\n$/)
+    expect(big.stderr).toMatch(/^robots-automaton: 1,500 URLs read: .*; hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host\n$/)
     const none = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts', '--cache-mb', '0', '--jobs', '1'], { input })
     expect(none.stdout.equals(big.stdout)).toBe(true)
     expect(none.stderr).toMatch(/hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host; [\d,]+ robots\.txt loaded again after eviction \(raise --cache-mb\)\n$/)
@@ -300,7 +300,7 @@ describe('per-host counts, the cache budget, warnings', () => {
     for (const jobs of ['1', '2']) {
       const r = await run(['filter', '--robots-dir', many, '--agent', 'bot', '--jobs', jobs], { input, env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '64' } })
       const lines = r.stderr.trimEnd().split('\n')
-      expect(lines.filter((l) => l.startsWith('warning: ')).length, r.stderr).toBe(10)
+      expect(lines.filter((l) => l.startsWith('robots-automaton: warning: ')).length, r.stderr).toBe(10)
       expect(lines.filter((l) => /h\d+\.test' looks like an HTML page/.test(l)).length).toBeGreaterThan(0)
       expect(lines[lines.length - 1]).toMatch(/hosts: 15 with a robots\.txt, 0 without one, 0 unreadable; 0 lines without a host; files with problems: 7 HTML, 7 binary, 1 truncated; 5 more warnings not shown$/)
     }

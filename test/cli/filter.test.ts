@@ -129,7 +129,7 @@ describe('inputs', () => {
     const r = await run(['filter', '--robots', robotsPath, '--agent', 'bot'], { input: '' })
     expect(r.status).toBe(0)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toMatch(/^0 URLs read: 0 allowed, 0 disallowed, 0 invalid; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM-]+ URLs\/s\)\n$/)
+    expect(r.stderr).toMatch(/^robots-automaton: 0 URLs read: 0 allowed, 0 disallowed, 0 invalid; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM-]+ URLs\/s\)\n$/)
   })
 
   it('no final newline: the last line is kept as is', async () => {
@@ -209,7 +209,7 @@ describe('inputs', () => {
       expect(gz.stdout.equals(txt.stdout)).toBe(true)
     }
     const s = await run(['filter', '--robots', robotsPath, '--agent', 'bot', tmp.path('urls.txt.gz')])
-    expect(s.stderr).toMatch(/^16,000 URLs read: 8,000 allowed, 8,000 disallowed, 6,000 invalid; 0\.3 MB/)
+    expect(s.stderr).toMatch(/^robots-automaton: 16,000 URLs read: 8,000 allowed, 8,000 disallowed, 6,000 invalid; 0\.3 MB/)
   })
 
   it('a corrupt gzip file (gzip magic, then junk): exit 1 naming it', async () => {
@@ -267,7 +267,7 @@ describe('inputs', () => {
     const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" filter --robots "${robotsPath}" --agent bot --print verdicts < "${file}"`], { maxBuffer: 64 << 20 })
     expect(r.status).toBe(0)
     expect(r.stdout.toString() === expectedVerdicts(readFileSync(file))).toBe(true)
-    expect(r.stderr.toString()).toMatch(/^100,001 URLs read: /)
+    expect(r.stderr.toString()).toMatch(/^robots-automaton: 100,001 URLs read: /)
   })
 
   it('--robots - reads the robots.txt from stdin and URLs from files', async () => {
@@ -282,7 +282,7 @@ describe('inputs', () => {
 describe('summary and stdout', () => {
   it('summary on stderr: URLs read, allowed, disallowed, invalid, MB/s, URLs/s', async () => {
     const r = await run(['filter', '--robots', robotsPath, '--agent', 'bot'], { input: `${URLS}\n` })
-    expect(r.stderr).toMatch(/^8 URLs read: 4 allowed, 4 disallowed, 3 invalid; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM]+ URLs\/s\)\n$/)
+    expect(r.stderr).toMatch(/^robots-automaton: 8 URLs read: 4 allowed, 4 disallowed, 3 invalid; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM]+ URLs\/s\)\n$/)
   })
 
   it('--quiet silences it', async () => {
@@ -371,7 +371,7 @@ describe('--robots-dir', () => {
       ].join('\n'),
     )
     expect(r.stderr).toMatch(
-      /^warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\n11 URLs read: 7 allowed, 4 disallowed, 2 invalid; .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable; 3 lines without a host\n$/,
+      /^robots-automaton: warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\nrobots-automaton: 11 URLs read: 7 allowed, 4 disallowed, 2 invalid; .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable; 3 lines without a host\n$/,
     )
   })
 

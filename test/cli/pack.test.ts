@@ -36,7 +36,7 @@ describe('pack', () => {
     const bundle = tmp.path('dir.bundle')
     const p = await run(['pack', dir, '-o', bundle])
     expect(p.status, p.stderr).toBe(0)
-    expect(p.stderr).toMatch(/^warning: 1 name in '.*' skipped: a host's file is named in lower case\n2 hosts packed into .*dir\.bundle: 2 robots\.txt; 0\.0 MB in \d+\.\d\d s; 1 skipped\n$/)
+    expect(p.stderr).toMatch(/^robots-automaton: warning: 1 name in '.*' skipped: a host's file is named in lower case\nrobots-automaton: 2 hosts packed into .*dir\.bundle: 2 robots\.txt; 0\.0 MB in \d+\.\d\d s; 1 skipped\n$/)
     const byDir = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts'], { input: URLS })
     const byBundle = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts'], { input: URLS })
     expect(byBundle.stdout.toString()).toBe(byDir.stdout.toString())
@@ -58,7 +58,7 @@ describe('pack', () => {
     const bundle = tmp.path('jsonl.bundle')
     writeFileSync(tmp.path('in.jsonl'), text)
     const p = await run(['pack', tmp.path('in.jsonl'), '-o', bundle])
-    expect(p.stderr).toMatch(/^5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the last kept\)\n$/)
+    expect(p.stderr).toMatch(/^robots-automaton: 5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the last kept\)\n$/)
     const r = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: URLS })
     expect(r.stdout.toString()).toBe(
       [

@@ -1,10 +1,12 @@
 /**
- * The progress bar of `compare` on stderr, only when stderr is a terminal:
+ * The progress bar of `compare` on stderr, when progress.ts's policy allows it:
  * cases done (of all, when the count is known: a JSONL file is read as it
  * goes), disagreements so far and the rate; redrawn at most five times a
  * second and erased before the report.
  */
 import type { Terminal } from '../progress.js'
+import { setStatusLine } from '../stdio.js'
+import { PROGRAM } from '../version.js'
 import { count, rate } from '../stats.js'
 import type { ProgressSink } from './run.js'
 
@@ -19,7 +21,10 @@ export class CaseProgress implements ProgressSink {
   constructor(
     private readonly term: Terminal,
     private readonly total: number | undefined,
-  ) {}
+  ) {
+    // The status line `note` erases before any other stderr line.
+    setStatusLine(this)
+  }
 
   update(done: number, disagreements: number): void {
     const now = performance.now()
@@ -27,11 +32,11 @@ export class CaseProgress implements ProgressSink {
     this.lastDraw = now
     const seconds = Math.max((now - this.start) / 1000, 1e-3)
     const tail = `${count(disagreements)} disagreements  ${rate(done / seconds)} cases/s`
-    let text = `${count(done)} cases  ${tail}`
+    let text = `${PROGRAM}: ${count(done)} cases  ${tail}`
     if (this.total !== undefined) {
       const fraction = this.total > 0 ? Math.min(1, done / this.total) : 1
       const full = Math.round(fraction * 20)
-      text = `${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ${count(done)} / ${count(this.total)} cases  ${tail}`
+      text = `${PROGRAM}: ${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ${count(done)} / ${count(this.total)} cases  ${tail}`
     }
     this.term.write(`\r${text.slice(0, Math.max(10, (this.term.columns || 80) - 1))}\x1b[K`)
     this.drawn = true
