@@ -24,7 +24,7 @@ import { MatcherJudge, type LineJudge } from './judge-lines.js'
 import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
 import { checkRobotsSource, loadRobots } from './load-robots.js'
 import { ParallelRunner } from './parallel.js'
-import { colorAllowed, processProgressContext, ProgressBar, progressWanted } from './progress.js'
+import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from './progress.js'
 import { DirectoryRules } from './robots-dir.js'
 import { InlineRunner, type BlockRunner } from './runner.js'
 import { newStats, summaryLine } from './stats.js'
@@ -180,7 +180,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const counter: ByteCounter = { bytes: 0 }
   const sizes = inputs.map((i) => i.size)
   const total = sizes.every((s) => s !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined
-  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, colorAllowed(process.env)) : undefined
+  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, escapesAllowed(process.env)) : undefined
   const started = performance.now()
 
   try {

@@ -11,21 +11,29 @@ export const MAIN_HELP = `Usage: ${PROGRAM} <command> [options]
 Robots Exclusion Protocol (RFC 9309) with the answers of google/robotstxt.
 
 Commands:
-  check ROBOTS --agent A URL...     verdict and deciding rule for each URL
+  check ROBOTS --agent A [URL...]   verdict and deciding rule for each URL (stdin when none)
   filter (--robots ROBOTS | --robots-dir DIR | --bundle FILE) --agent A [FILE...]
                                     keep the allowed (or disallowed) URLs of a list or log
-  lint ROBOTS                       diagnostics of a robots.txt, with line numbers
+  lint ROBOTS...                    diagnostics of robots.txt files (or directories), with line numbers
   pack (DIR | FILE.jsonl) -o FILE   many hosts' robots.txt in one bundle for filter --bundle
   diff OLD NEW --agent A [FILE...]  the URLs whose verdict changes between two robots.txt
   compare --cases SET (--cmd T | --batch C | --module M)
                                     check and time another implementation against
                                     the reference's answers, by category
 
-ROBOTS is a file, '-' for stdin, or an http(s) URL (its /robots.txt is fetched).
+ROBOTS is a file, '-' for stdin, or an http(s) URL (its /robots.txt is fetched;
+other schemes, ftp: or file:, are a usage error). --agent may be repeated: one
+crawler answering to several tokens, with the reference's multi-agent rules.
+Every stderr line starts with '${PROGRAM}: '.
 
 Options:
   -h, --help       this help ('${PROGRAM} <command> --help' for a command)
-  -V, --version    the version
+  -V, --version    '${PROGRAM} VERSION' (every command takes it too)
+
+Environment:
+  ROBOTS_AUTOMATON_PROGRESS=1|0   progress bar on or off, whatever the terminal
+  NO_COLOR                        no escape sequences (the progress bar is erased with spaces)
+  TERM=dumb                       no progress bar
 
 Exit status: 0 success, 1 runtime failure (unreadable file, lint errors, ...),
 2 usage error, 3 a verdict (check --exit-code: a URL disallowed; diff: a verdict
@@ -33,19 +41,28 @@ changed).
 `
 
 /** Help of `check`. */
-export const CHECK_HELP = `Usage: ${PROGRAM} check ROBOTS --agent A [--json] [--exit-code] URL...
+export const CHECK_HELP = `Usage: ${PROGRAM} check ROBOTS --agent A [--agent B...] [--json] [--exit-code] [URL...]
 
 Prints one line per URL: the verdict, the URL, and the rule that decided it
 (its line number and pattern), or 'no matching rule':
   disallowed<TAB>URL<TAB>line 4: Disallow: /private/
+Rules that are not lines of the file are marked implied:
+  allowed<TAB>/d/<TAB>implied: Allow: /d/$ (from line 3: Allow: /d/index.html)
+  disallowed<TAB>/x<TAB>implied: Disallow: / (robots.txt unreachable)
+With no URL, or where a URL is '-', URLs are read from stdin, one per line
+(LF or CRLF, gzip or not), and printed as they come.
 
 Options:
-  --agent A      the crawler's product token, e.g. Googlebot (required)
-  --json         one JSON object per URL: {"url", "allowed", "rule": {"line", "kind", "pattern"} | null}
+  --agent A      the crawler's product token, e.g. Googlebot (required); repeat it
+                 for a crawler answering to several tokens (the groups naming any
+                 of them apply, merged; '*' only when none does)
+  --json         one JSON object per URL: {"url", "allowed", "rule": {"line", "kind",
+                 "pattern", "implied"?, "from"?} | null}
   --exit-code    exit status by verdict: 0 when every URL is allowed, 3 when any is
                  disallowed (1 and 2 keep their meaning: failure, usage error)
   -q, --quiet    no summary on stderr
   -h, --help     this help
+  -V, --version  the version
 `
 
 /** Help of `filter`. */
@@ -67,7 +84,8 @@ Rules:
   --bundle FILE      the same from one file written by '${PROGRAM} pack' (a RobotsStore
                      bundle: bare hosts, looked up as --robots-dir looks them up, and
                      origins, looked up first); checked whole before the first line
-  --agent A          the crawler's product token, e.g. Googlebot (required)
+  --agent A          the crawler's product token, e.g. Googlebot (required);
+                     repeatable: one crawler answering to several tokens
   --missing V        with --robots-dir/--bundle: verdict for a host with no robots.txt
                      (or an unreadable one) and for a line with no host:
                      allow (default, as for an unavailable robots.txt) or disallow
@@ -100,11 +118,16 @@ Speed:
                      the same for every N
   -q, --quiet        no progress bar, warnings or summary on stderr
   -h, --help         this help
+  -V, --version      the version
 
 The allowed and disallowed outputs together are exactly the input. A summary
 (URLs read, allowed, disallowed, invalid, MB/s, URLs/s; with per-host rules
 the distinct hosts with a robots.txt, without one and unreadable) goes to
-stderr at the end; a progress bar too while reading, when stderr is a terminal.
+stderr at the end. While reading, a progress bar (with a percentage and an ETA
+when the input size is known) is drawn on stderr when stderr is a terminal and
+stdout is not (so that it never mixes with the output), unless TERM=dumb;
+it is erased before any warning and at the end. It has no colour; NO_COLOR:
+no escape sequence at all. ROBOTS_AUTOMATON_PROGRESS=1 (or 0) forces it on (off).
 robots.txt files that are HTML, UTF-16, binary or cut at the parsing limit get
 one warning each (at most 10 with per-host rules; the rest are counted).
 `
@@ -133,6 +156,7 @@ Options:
   -o, --output BUNDLE   the bundle to write ('-': stdout); written whole, then renamed
   -q, --quiet           no summary or warnings on stderr
   -h, --help            this help
+  -V, --version         the version
 `
 
 /** Help of `diff`. */
@@ -145,28 +169,36 @@ a file, '-' or an http(s) URL), with the deciding rule on each side:
   now-allowed<TAB>URL<TAB>line 3: Disallow: /tmp<TAB>no matching rule
 
 Options:
-  --agent A        the crawler's product token, e.g. Googlebot (required)
+  --agent A        the crawler's product token, e.g. Googlebot (required); repeatable
   --format jsonl   one JSON object per changed URL: {"url", "change", "old": {"allowed",
                    "line", "rule"}, "new": {...}}
   --field N        the URL is column N of the line (runs of spaces and tabs separate
   --delimiter D    columns, or the one byte D: '\\t' for a tab)
   -q, --quiet      no summary on stderr
   -h, --help       this help
+  -V, --version    the version
 
 Exit status: 0 when no verdict changes, 3 when some do, 1 failure, 2 usage error.
 `
 
 /** Help of `lint`. */
-export const LINT_HELP = `Usage: ${PROGRAM} lint [--json] ROBOTS
+export const LINT_HELP = `Usage: ${PROGRAM} lint [--json] ROBOTS...
 
-Prints every diagnostic of the robots.txt as FILE:LINE: SEVERITY: MESSAGE [CODE],
-then a summary on stderr. Exits 1 when there is an error.
+Prints every diagnostic of each robots.txt as FILE:LINE: SEVERITY: MESSAGE [CODE],
+then its summary on stderr: the real totals by severity (also past the first
+1,000 diagnostics, which are all a file lists), lines counted as wc -l counts
+them (LF bytes), bytes; and a total for several files. ROBOTS is a file, '-',
+an http(s) URL, or a directory (its regular files, recursively, in name order).
+A file that cannot be read is reported and the others are linted. Exits 1 when
+there is an error or a file could not be read.
 
 Options:
-  --json         one JSON object: {"source", "diagnostics": [{"line", "code", "severity",
-                 "message"}], "errors", "warnings", "infos", "lines", "bytes", "truncated"}
+  --json         one JSON object per file: {"source", "diagnostics": [{"line", "code",
+                 "severity", "message"}], "errors", "warnings", "infos", "lines" (null
+                 for a URL), "bytes", "truncated"}
   -q, --quiet    no summary on stderr
   -h, --help     this help
+  -V, --version  the version
 `
 
 /** Help of `compare`. */
@@ -226,6 +258,7 @@ Report:
   --min-agreement P  exit 0 when at least P percent of the cases agree (default 100)
   -q, --quiet        no progress bar or notes on stderr
   -h, --help         this help
+  -V, --version      the version
 
 Example:
   ${PROGRAM} compare --cases unit --cmd '${PROGRAM} check %robots% --agent=%user-agent% --exit-code -q -- %url%' --disallowed-exit 3

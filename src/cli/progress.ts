@@ -3,25 +3,29 @@
  * and with a known input size (files, or stdin redirected from a file) a
  * percentage, a bar and an ETA. Redrawn in place at most five times a
  * second and erased before any other stderr line (stdio.ts) and at the end.
+ * It is a status display, never a line (it ends with no newline and is
+ * always erased), so it does not carry the `robots-automaton: ` prefix of
+ * stderr lines: the terminal's width goes to the figures.
  *
  * When it is drawn (`progressWanted`), decided once at the start:
  * - never with `--quiet`, and never when stderr is not a terminal (a log
  *   file must not fill with redraws);
  * - never on `TERM=dumb`, which cannot erase a line;
- * - never when stdout is the same kind of thing: a terminal. The output is
- *   then on screen, and a bar redrawn among its lines would mix with them;
- *   the bar is for `filter … > out` or `| next-stage`.
+ * - never when stdout is a terminal too: the output is then on screen, and
+ *   a bar redrawn among its lines would mix with them; the bar is for
+ *   `filter … > out` or `| next-stage`;
  * - `ROBOTS_AUTOMATON_PROGRESS=1` forces it on (and `=0` off) whatever the
  *   above, for scripts and tests that capture stderr.
- * `NO_COLOR` (set and not empty, as no-color.org says) draws it without
- * colour: the cursor moves and the line erase stay, they are not colour.
+ * It has no colour. With `NO_COLOR` set (and not empty, as no-color.org
+ * says) it writes no escape sequence at all: it is erased by overwriting it
+ * with spaces instead of `ESC [ K`, for terminals and recorders that show
+ * escapes raw.
  *
  * `renderProgress` is the drawing as a pure function of counts, time and
  * width, so it is tested without a terminal.
  */
 import { count, megabytes, rate } from './stats.js'
 import { setStatusLine, type StatusLine } from './stdio.js'
-import { PROGRAM } from './version.js'
 
 /** The part of a terminal stream the bar needs. */
 export interface Terminal {
@@ -47,8 +51,8 @@ export function progressWanted(c: ProgressContext): boolean {
   return !c.stdoutIsTTY
 }
 
-/** Whether colour is allowed (no-color.org: `NO_COLOR` set to anything but the empty string turns it off). */
-export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+/** Whether escape sequences are allowed (no-color.org: `NO_COLOR` set to anything but the empty string turns them off). */
+export function escapesAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
   const v = env.NO_COLOR
   return v === undefined || v === ''
 }
@@ -69,7 +73,6 @@ export interface ProgressFrame {
   readonly seconds: number
   /** Terminal width (the text stays within `columns - 1`). */
   readonly columns: number
-  readonly color: boolean
 }
 
 /** Cells of the bar itself. */
@@ -93,40 +96,32 @@ export function etaSeconds(bytesDone: number, total: number | undefined, seconds
 }
 
 /**
- * The bar's text (no cursor control): `robots-automaton: 42% [########----]
- * 12.0 MB / 28.6 MB  1,234,567 URLs  987k URLs/s  ETA 0:13`. Parts are
- * dropped, least useful first (the bar, the sizes, the rate), until it fits
- * in `columns - 1`; a colour escape, when allowed, wraps only the bar's
- * filled cells and is not counted in the width.
+ * The bar's text (no cursor control): ` 42% [########------------] 12.0 MB /
+ * 28.6 MB  1,234,567 URLs  987k URLs/s  ETA 0:13`. Parts are dropped, least
+ * useful first (the rate, the URL count, the sizes, the bar), until it fits
+ * in `columns - 1`; the percentage and the ETA stay (and on a very narrow
+ * terminal the text is cut).
  */
 export function renderProgress(f: ProgressFrame): string {
   const width = Math.max(10, (f.columns || 80) - 1)
-  const lines = `${count(f.lines)} URLs`
-  const speed = `${rate(f.lines / Math.max(f.seconds, 1e-3))} URLs/s`
-  const known = f.total !== undefined && f.total > 0
-  const parts: { text: string; visible: number; drop: number }[] = []
-  const add = (text: string, drop: number, visible = text.length) => parts.push({ text, visible, drop })
-  if (known) {
-    const fraction = Math.min(1, f.bytesDone / f.total!)
-    add(`${(fraction * 100).toFixed(0).padStart(3)}%`, 0)
+  /** A part: its text, the separator before it, and its drop level (0: kept). */
+  const parts: { text: string; sep: string; drop: number }[] = []
+  const add = (text: string, sep: string, drop: number) => parts.push({ text, sep, drop })
+  if (f.total !== undefined && f.total > 0) {
+    const fraction = Math.min(1, f.bytesDone / f.total)
     const full = Math.round(fraction * BAR_CELLS)
-    const filled = '#'.repeat(full)
-    const bar = `[${f.color && full > 0 ? `\x1b[32m${filled}\x1b[0m` : filled}${'-'.repeat(BAR_CELLS - full)}]`
-    add(bar, 4, BAR_CELLS + 2)
-    add(`${megabytes(f.bytesDone)} / ${megabytes(f.total!)}`, 3)
-  } else add(megabytes(f.bytesDone), 3)
-  add(lines, 1)
-  add(speed, 2)
+    add(`${(fraction * 100).toFixed(0).padStart(3)}%`, '', 0)
+    add(`[${'#'.repeat(full)}${'-'.repeat(BAR_CELLS - full)}]`, ' ', 1)
+    add(`${megabytes(f.bytesDone)} / ${megabytes(f.total)}`, ' ', 2)
+  } else add(megabytes(f.bytesDone), '', 2)
+  add(`${count(f.lines)} URLs`, '  ', 3)
+  add(`${rate(f.lines / Math.max(f.seconds, 1e-3))} URLs/s`, '  ', 4)
   const eta = etaSeconds(f.bytesDone, f.total, f.seconds)
-  if (eta !== undefined) add(`ETA ${clock(eta)}`, 0)
-  const prefix = `${PROGRAM}: `
-  const size = (ps: typeof parts) => prefix.length + ps.reduce((n, p, i) => n + p.visible + (i > 0 ? 2 : 0), 0)
+  if (eta !== undefined) add(`ETA ${clock(eta)}`, '  ', 0)
+  const join = (ps: typeof parts) => ps.map((p, i) => (i === 0 ? p.text : p.sep + p.text)).join('')
   let kept = parts
-  for (let level = 4; level >= 1 && size(kept) > width; level--) kept = kept.filter((p) => p.drop !== level)
-  const text = prefix + kept.map((p) => p.text).join('  ')
-  if (size(kept) <= width) return text
-  // Still too wide (a very narrow terminal): plain text, cut.
-  return (prefix + kept.map((p) => (p.visible === p.text.length ? p.text : p.text.replace(/\x1b\[[0-9;]*m/g, ''))).join('  ')).slice(0, width)
+  for (let level = 4; level >= 1 && join(kept).length > width; level--) kept = kept.filter((p) => p.drop !== level)
+  return join(kept).slice(0, width)
 }
 
 const REDRAW_MS = 200
@@ -141,25 +136,31 @@ export class ProgressBar implements StatusLine {
   constructor(
     private readonly term: Terminal,
     private readonly total: number | undefined,
-    private readonly color: boolean,
+    /** Cursor control allowed (`ESC [ K`); otherwise the bar is erased with spaces (NO_COLOR). */
+    private readonly escapes = true,
   ) {
     setStatusLine(this)
   }
+
+  /** Width of the text drawn last (what spaces must cover without escapes). */
+  private shown = 0
 
   /** Reports progress; redraws when enough time has passed. */
   update(bytesDone: number, lines: number): void {
     const now = performance.now()
     if (now - this.lastDraw < REDRAW_MS) return
     this.lastDraw = now
-    const text = renderProgress({ bytesDone, total: this.total, lines, seconds: (now - this.start) / 1000, columns: this.term.columns || 80, color: this.color })
-    this.term.write(`\r${text}\x1b[K`)
+    const text = renderProgress({ bytesDone, total: this.total, lines, seconds: (now - this.start) / 1000, columns: this.term.columns || 80 })
+    this.term.write(this.escapes ? `\r${text}\x1b[K` : `\r${text.padEnd(this.shown)}`)
+    this.shown = text.length
     this.drawn = true
   }
 
   /** Erases the bar (it draws itself again on the next update). */
   clear(): void {
-    if (this.drawn) this.term.write('\r\x1b[K')
+    if (this.drawn) this.term.write(this.escapes ? '\r\x1b[K' : `\r${' '.repeat(this.shown)}\r`)
     this.drawn = false
+    this.shown = 0
   }
 
   /** Erases the bar for good. */

@@ -26,7 +26,7 @@ function sample(): Uint8Array {
 }
 
 function judgeUrls(rules: HostRules, urls: string[], events: EntryEvent[] = []): number[] {
-  const judge = new HostJudge(rules, { agent: 'bot', missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
+  const judge = new HostJudge(rules, { agent: ['bot'], missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
   return urls.map((u) => {
     const b = enc.encode(u)
     return judge.judge(b, 0, b.length)

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
 import { referenceDecide } from '../../src/match/reference-engine.js'
 import { matchPath } from '../../src/match/url-path.js'
-import { clock, etaSeconds, progressWanted, renderProgress } from '../../src/cli/progress.js'
+import { clock, escapesAllowed, etaSeconds, ProgressBar, progressWanted, renderProgress } from '../../src/cli/progress.js'
+import { note } from '../../src/cli/stdio.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir, type RunResult } from './helpers.js'
 
 const tmp = tempDir()
@@ -230,33 +231,41 @@ describe('check marks the rules that are not lines of the file', () => {
 })
 
 describe('progress bar', () => {
-  const frame = { bytesDone: 25 * 2 ** 20, total: 100 * 2 ** 20, lines: 1_000_000, seconds: 10, columns: 120, color: false }
+  const frame = { bytesDone: 25 * 2 ** 20, total: 100 * 2 ** 20, lines: 1_000_000, seconds: 10, columns: 120 }
 
   it('renders percent, bar, sizes, counts, rate and an ETA when the size is known', () => {
-    expect(renderProgress(frame)).toBe('robots-automaton:  25%  [#####---------------]  26.2 MB / 104.9 MB  1,000,000 URLs  100k URLs/s  ETA 0:30')
+    expect(renderProgress(frame)).toBe(' 25% [#####---------------] 26.2 MB / 104.9 MB  1,000,000 URLs  100k URLs/s  ETA 0:30')
     expect(etaSeconds(25, 100, 10)).toBe(30)
     expect(clock(3725)).toBe('1:02:05')
     expect(clock(59.6)).toBe('1:00')
   })
 
   it('no ETA without a size, or in the first second', () => {
-    expect(renderProgress({ ...frame, total: undefined })).toBe('robots-automaton: 26.2 MB  1,000,000 URLs  100k URLs/s')
+    expect(renderProgress({ ...frame, total: undefined })).toBe('26.2 MB  1,000,000 URLs  100k URLs/s')
     expect(renderProgress({ ...frame, seconds: 0.5 })).not.toContain('ETA')
+    expect(etaSeconds(0, 100, 10)).toBeUndefined()
   })
 
-  it('fits the terminal, dropping the bar, then sizes, then the rate', () => {
-    for (let columns = 10; columns <= 130; columns++) {
-      const text = renderProgress({ ...frame, columns })
-      expect(text.length, String(columns)).toBeLessThanOrEqual(columns - 1 < 10 ? 10 : columns - 1)
+  it('fits the terminal, dropping the rate, then the URL count, the sizes and the bar', () => {
+    for (let columns = 1; columns <= 130; columns++) {
+      expect(renderProgress({ ...frame, columns }).length, String(columns)).toBeLessThanOrEqual(Math.max(10, columns - 1))
     }
-    expect(renderProgress({ ...frame, columns: 100 })).toBe('robots-automaton:  25%  26.2 MB / 104.9 MB  1,000,000 URLs  100k URLs/s  ETA 0:30')
-    expect(renderProgress({ ...frame, columns: 80 })).toBe('robots-automaton:  25%  1,000,000 URLs  100k URLs/s  ETA 0:30')
-    expect(renderProgress({ ...frame, columns: 50 })).toBe('robots-automaton:  25%  1,000,000 URLs  ETA 0:30')
+    expect(renderProgress({ ...frame, columns: 80 })).toBe(' 25% [#####---------------] 26.2 MB / 104.9 MB  1,000,000 URLs  ETA 0:30')
+    expect(renderProgress({ ...frame, columns: 60 })).toBe(' 25% [#####---------------] 26.2 MB / 104.9 MB  ETA 0:30')
+    expect(renderProgress({ ...frame, columns: 40 })).toBe(' 25% [#####---------------]  ETA 0:30')
+    expect(renderProgress({ ...frame, columns: 20 })).toBe(' 25%  ETA 0:30')
   })
 
-  it('colours only the filled cells, never under NO_COLOR', () => {
-    expect(renderProgress({ ...frame, color: true })).toContain('[\x1b[32m#####\x1b[0m---------------]')
-    expect(renderProgress({ ...frame, color: false })).not.toContain('\x1b')
+  it('under NO_COLOR: no escape sequence at all, erased with spaces', () => {
+    let out = ''
+    const bar = new ProgressBar({ columns: 100, write: (s: string) => ((out += s), true) }, 2_000_000, escapesAllowed({ NO_COLOR: '1' }))
+    bar.update(1_000_000, 12345)
+    const drawn = out.length - 1
+    bar.done()
+    expect(out).not.toContain('\x1b')
+    expect(out.endsWith(`\r${' '.repeat(drawn)}\r`)).toBe(true)
+    expect(escapesAllowed({ NO_COLOR: '' })).toBe(true)
+    expect(escapesAllowed({})).toBe(true)
   })
 
   it('is drawn only on a terminal stderr whose stdout is not the terminal, not on TERM=dumb, not with --quiet', () => {
@@ -270,26 +279,50 @@ describe('progress bar', () => {
     expect(progressWanted({ ...base, env: { ROBOTS_AUTOMATON_PROGRESS: '0' } })).toBe(false)
   })
 
+  it('a note erases the bar first: a warning never lands inside it', () => {
+    let out = ''
+    const term = { columns: 100, write: (s: string) => ((out += s), true) }
+    const bar = new ProgressBar(term, undefined)
+    bar.update(1000, 10)
+    const written: string[] = []
+    const write = process.stderr.write
+    process.stderr.write = ((s: string) => (written.push(`${out}|${s}`), true)) as typeof process.stderr.write
+    try {
+      note('warning: something')
+    } finally {
+      process.stderr.write = write
+      bar.done()
+    }
+    expect(written).toHaveLength(1)
+    // When the line was written, the bar had been erased just before it.
+    expect(written[0]).toMatch(/\r[^\r]*\x1b\[K\r\x1b\[K\|robots-automaton: warning: something\n$/)
+  })
+
   const hasScript = spawnSync('script', ['--version']).status === 0
   it.runIf(hasScript)('on a pseudo-terminal: drawn and erased before the summary; none on TERM=dumb or with stdout on the terminal', () => {
     writeFileSync(tmp.path('urls.txt'), Array.from({ length: 200_000 }, (_, i) => `https://e.com/d/${i}\n`).join(''))
     const cmd = (redirect: string) =>
       `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} filter --robots ${JSON.stringify(robotsPath)} --agent a -j 1 ${JSON.stringify(tmp.path('urls.txt'))} ${redirect}`
     const tty = (redirect: string, env: NodeJS.ProcessEnv) =>
-      spawnSync('script', ['-qec', cmd(redirect), '/dev/null'], { env: { ...process.env, ...env }, encoding: 'latin1' }).stdout
-    const drawn = tty(`> ${JSON.stringify(tmp.path('out.txt'))}`, { TERM: 'xterm', NO_COLOR: '1' })
-    // A bar drawn at the start of the line, erased, then the summary: no stderr line keeps a piece of the bar.
-    expect(drawn).toMatch(/^\rrobots-automaton: +\d+%.*\x1b\[K/)
+      spawnSync('script', ['-qec', cmd(redirect), '/dev/null'], { env: { ...process.env, NO_COLOR: '', ...env }, encoding: 'latin1' }).stdout
+    const toFile = `> ${JSON.stringify(tmp.path('out.txt'))}`
+    const drawn = tty(toFile, { TERM: 'xterm' })
+    // A bar drawn at the start of the line, erased, then the summary on a clean line.
+    expect(drawn).toMatch(/^\r +\d+% \[[#-]{20}\].*\x1b\[K/)
     expect(drawn).toMatch(/\r\x1b\[Krobots-automaton: 200,000 URLs read: 0 allowed, 200,000 disallowed, 0 invalid; [^\r\n]*\r\n$/)
-    expect(drawn).not.toContain('\x1b[32m')
-    const dumb = tty(`> ${JSON.stringify(tmp.path('out.txt'))}`, { TERM: 'dumb' })
+    const plain = tty(toFile, { TERM: 'xterm', NO_COLOR: '1' })
+    expect(plain).toMatch(/^\r +\d+% \[/)
+    expect(plain).not.toContain('\x1b')
+    expect(plain).toMatch(/\r +\rrobots-automaton: 200,000 URLs read: [^\r]*\r\n$/)
+    const dumb = tty(toFile, { TERM: 'dumb' })
     expect(dumb).toMatch(/^robots-automaton: 200,000 URLs read: [^\r]*\r\n$/)
     const onScreen = tty('> /dev/tty', { TERM: 'xterm' })
     expect(onScreen).not.toContain('\x1b[K')
+    expect(onScreen).toMatch(/^robots-automaton: 200,000 URLs read: [^\r]*\r\n$/)
     const forced = spawnSync(process.execPath, [CLI, 'filter', '--robots', robotsPath, '--agent', 'a', '-j', '1', tmp.path('urls.txt')], {
       env: { ...process.env, ROBOTS_AUTOMATON_PROGRESS: '1' },
       encoding: 'latin1',
     })
-    expect(forced.stderr).toMatch(/^\rrobots-automaton: +\d+%/)
+    expect(forced.stderr).toMatch(/^\r +\d+% \[/)
   })
 })

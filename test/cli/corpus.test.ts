@@ -13,7 +13,7 @@ import { ensureBuilt, run, splitKeepingEndings, tempDir } from './helpers.js'
 const SETUP = {
   sample: {
     dir: resolve(SAMPLE, 'robots'),
-    summary: /^2,896 URLs read: .*; hosts: 38 with a robots\.txt, 2 without one, 0 unreadable; 0 lines without a host(; [^\n]*)?\n$/,
+    summary: /^robots-automaton: 2,896 URLs read: .*; hosts: 38 with a robots\.txt, 2 without one, 0 unreadable; 0 lines without a host(; [^\n]*)?\n$/,
   },
   full: {
     dir: resolve(SHARED, 'corpus/robots/anubhavp28-benchmark'),

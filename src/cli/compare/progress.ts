@@ -6,7 +6,6 @@
  */
 import type { Terminal } from '../progress.js'
 import { setStatusLine } from '../stdio.js'
-import { PROGRAM } from '../version.js'
 import { count, rate } from '../stats.js'
 import type { ProgressSink } from './run.js'
 
@@ -32,11 +31,11 @@ export class CaseProgress implements ProgressSink {
     this.lastDraw = now
     const seconds = Math.max((now - this.start) / 1000, 1e-3)
     const tail = `${count(disagreements)} disagreements  ${rate(done / seconds)} cases/s`
-    let text = `${PROGRAM}: ${count(done)} cases  ${tail}`
+    let text = `${count(done)} cases  ${tail}`
     if (this.total !== undefined) {
       const fraction = this.total > 0 ? Math.min(1, done / this.total) : 1
       const full = Math.round(fraction * 20)
-      text = `${PROGRAM}: ${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ${count(done)} / ${count(this.total)} cases  ${tail}`
+      text = `${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ${count(done)} / ${count(this.total)} cases  ${tail}`
     }
     this.term.write(`\r${text.slice(0, Math.max(10, (this.term.columns || 80) - 1))}\x1b[K`)
     this.drawn = true
