@@ -118,6 +118,24 @@ describe('diagnostics: bounded per file', () => {
     expect(d.filter((x) => x.code === 'truncated')).toHaveLength(1)
     expect(d).toHaveLength(1002)
   })
+
+  it('diagnosticTotals counts every diagnostic past the cap (lint: the real totals, not the first 1,000)', () => {
+    const body = 'junkline\n'.repeat(60_000)
+    const robots = parseRobots(body)
+    // 512,000 bytes read: 56,888 whole lines, each an invalid-line warning; the crossing line is dropped; truncated is an error.
+    expect(robots.diagnosticTotals).toEqual({ error: 1, warning: 56_888, info: 0 })
+    // Invalid UTF-8 past the cap is still looked for and counted (two warnings per line: invalid-line, invalid-utf8).
+    const bad = parseRobots(new Uint8Array([...Array(1500)].flatMap(() => [0x78, 0xff, 0x0a])))
+    expect(bad.diagnosticTotals).toEqual({ error: 0, warning: 3000, info: 0 })
+    // Under the cap: the list, counted (also for a Robots from fromBytes).
+    const few = parseRobots('Disallow: /x\nUser-agent: *\nFoo: bar\nDisallow: y\n')
+    const byList = { error: 0, warning: 0, info: 0 }
+    for (const x of few.diagnostics) byList[x.severity]++
+    expect(few.diagnosticTotals).toEqual(byList)
+    expect(Robots.fromBytes(few.toBytes()).diagnosticTotals).toEqual(byList)
+    // A capped Robots read back from bytes counts what its form kept.
+    expect(Robots.fromBytes(robots.toBytes()).diagnosticTotals).toEqual({ error: 1, warning: 1000, info: 0 })
+  })
 })
 
 describe('diagnostics: every code', () => {
