@@ -13,7 +13,7 @@ import { CliError, describeSystemError, readError, UsageError } from './errors.j
 import { COMPARE_HELP, PROGRAM, version } from './help.js'
 import { count } from './stats.js'
 import { note } from './stdio.js'
-import { processProgressContext, progressWanted } from './progress.js'
+import { escapesAllowed, processProgressContext, progressWanted } from './progress.js'
 import type { Adapter } from './compare/adapters/adapter.js'
 import { BatchAdapter } from './compare/adapters/batch.js'
 import { CmdAdapter } from './compare/adapters/cmd.js'
@@ -263,7 +263,7 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
   try {
     if (adapter) await adapter.start()
     // compare writes stdout only once the run (and its bar) is over: a terminal stdout does not rule the bar out.
-    const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? new CaseProgress(process.stderr, total) : undefined
+    const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? new CaseProgress(process.stderr, total, escapesAllowed(process.env)) : undefined
     const run = await runSet(inputs, oracle, { adapter, multiAgent: takesMulti, categories: categoryFilter, exportTo, progress })
     if (exportTo) await exportTo.close()
     if (oracle.statedMismatchCount > 0 && !quiet) {

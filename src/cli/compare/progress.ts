@@ -16,10 +16,14 @@ export class CaseProgress implements ProgressSink {
   private lastDraw = -Infinity
   private drawn = false
   private readonly start = performance.now()
+  /** Width of the text drawn last (what spaces must cover without escapes). */
+  private shown = 0
 
   constructor(
     private readonly term: Terminal,
     private readonly total: number | undefined,
+    /** Cursor control allowed (`ESC [ K`); otherwise erased with spaces (NO_COLOR, as filter's bar). */
+    private readonly escapes = true,
   ) {
     // The status line `note` erases before any other stderr line.
     setStatusLine(this)
@@ -37,12 +41,15 @@ export class CaseProgress implements ProgressSink {
       const full = Math.round(fraction * 20)
       text = `${(fraction * 100).toFixed(0).padStart(3)}% [${'#'.repeat(full)}${'-'.repeat(20 - full)}] ${count(done)} / ${count(this.total)} cases  ${tail}`
     }
-    this.term.write(`\r${text.slice(0, Math.max(10, (this.term.columns || 80) - 1))}\x1b[K`)
+    text = text.slice(0, Math.max(10, (this.term.columns || 80) - 1))
+    this.term.write(this.escapes ? `\r${text}\x1b[K` : `\r${text.padEnd(this.shown)}`)
+    this.shown = text.length
     this.drawn = true
   }
 
   clear(): void {
-    if (this.drawn) this.term.write('\r\x1b[K')
+    if (this.drawn) this.term.write(this.escapes ? '\r\x1b[K' : `\r${' '.repeat(this.shown)}\r`)
     this.drawn = false
+    this.shown = 0
   }
 }

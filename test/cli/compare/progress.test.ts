@@ -18,4 +18,14 @@ describe('compare progress bar', () => {
     bar.clear()
     expect(writes).toHaveLength(3)
   })
+
+  it('under NO_COLOR: no escape sequence, erased with spaces', () => {
+    let out = ''
+    const bar = new CaseProgress({ write: (s: string) => ((out += s), true), columns: 120 }, 10, false)
+    bar.update(10, 0)
+    const drawn = out.length - 1
+    bar.clear()
+    expect(out).not.toContain('\x1b')
+    expect(out.endsWith(`\r${' '.repeat(drawn)}\r`)).toBe(true)
+  })
 })
