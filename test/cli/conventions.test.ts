@@ -116,6 +116,26 @@ describe('--agent repeated: one crawler answering to several tokens, as the refe
     expect(compared).toBeGreaterThan(100)
   })
 
+  it('per host too: --robots-dir and --bundle, in the main thread and in workers, answer as --robots', async () => {
+    const dir = tmp.path('multi-hosts')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'e.test'), ROBOTS)
+    const bundle = tmp.path('multi.bundle')
+    expect((await run(['pack', dir, '-o', bundle, '-q'])).status).toBe(0)
+    const paths = ['/b/open', '/b/x', '/d/', '/d/x', '/elsewhere', '/']
+    const input = Array.from({ length: 2000 }, (_, i) => `https://e.test${paths[i % paths.length]}`).join('\n') + '\n'
+    const agents = ['--agent', 'b', '--agent', 'c']
+    const want = await run(['filter', '--robots', robotsPath, ...agents, '--print', 'verdicts', '-q', '-j', '1'], { input })
+    expect(want.stdout.toString()).toContain('allowed\t9\thttps://e.test/b/open\n')
+    expect(want.stdout.toString()).toContain('disallowed\t10\thttps://e.test/d/x\n')
+    for (const rules of [['--robots-dir', dir], ['--bundle', bundle]]) {
+      for (const jobs of ['1', '3']) {
+        const got = await run(['filter', ...rules, ...agents, '--print', 'verdicts', '-q', '-j', jobs], { input })
+        expect(got.stdout.toString(), `${rules[0]} -j ${jobs}`).toBe(want.stdout.toString())
+      }
+    }
+  })
+
   it('the groups naming any token apply, merged; * only when none does', async () => {
     const r = await run(['check', robotsPath, '--agent', 'b', '--agent', 'c', '-q', '/b/open', '/b/x', '/d/x', '/elsewhere'])
     expect(r.stdout.toString()).toBe(
