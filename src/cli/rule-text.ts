@@ -29,11 +29,10 @@ export interface RuleJson {
   from?: string
 }
 
-const LATIN1 = new TextDecoder('latin1')
 
 /** Describes the deciding rules of one robots.txt for one crawler. */
 export class RuleDescriber {
-  /** Patterns of the allow rules by line, built on first need. */
+  /** The written patterns of the allow lines that have an index.htm directory form, by line; built on first need. */
   private allowByLine: Map<number, string> | undefined
 
   constructor(
@@ -44,15 +43,19 @@ export class RuleDescriber {
   ) {}
 
   /** The file line an index.htm rule comes from, when `rule` is its implied directory form. */
-  private indexSource(rule: RuleRef): string | undefined {
-    if (rule.kind !== 'allow' || !rule.pattern.endsWith('$')) return undefined
+  private indexSource(rule: RuleRef | null): string | undefined {
+    if (rule === null || rule.kind !== 'allow' || !rule.pattern.endsWith('$')) return undefined
     if (this.allowByLine === undefined) {
+      // The written pattern of each allow line that has a directory form (RuleSet.isIndexDirectory).
       const set = this.robots.rulesFor(this.tokens)
       const map = new Map<number, string>()
-      for (let i = 0; i < set.count; i++) {
-        // The rule set holds an index.htm rule's directory form right after the rule itself, on the same line: the first is the line's.
-        if (set.allow[i] === 1 && !map.has(set.lines[i])) map.set(set.lines[i], LATIN1.decode(set.patterns.subarray(set.starts[i], set.ends[i])))
+      const withForm = new Set<number>()
+      for (let r = 0; r < set.count; r++) {
+        if (!set.allows(r)) continue
+        if (set.isIndexDirectory(r)) withForm.add(set.line(r))
+        else map.set(set.line(r), set.patternText(r))
       }
+      for (const line of [...map.keys()]) if (!withForm.has(line)) map.delete(line)
       this.allowByLine = map
     }
     const written = this.allowByLine.get(rule.line)
