@@ -157,8 +157,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       const problem = bodyProblem(loaded.robots)
       if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
     }
-    judge = new MatcherJudge(loaded.robots.agents(agent), loaded.name)
-    spec = { kind: 'robots', bytes: loaded.robots.toBytes(), name: loaded.name }
+    const outcome = loaded.fetched === 'unreachable' || loaded.fetched === 'unavailable' ? loaded.fetched : undefined
+    judge = new MatcherJudge(loaded.robots.agents(agent), loaded.name, outcome)
+    spec = { kind: 'robots', bytes: loaded.robots.toBytes(), name: loaded.name, outcome }
   } else {
     let rules: HostRules
     if (robotsDir !== undefined) rules = DirectoryRules.open(robotsDir)

@@ -14,7 +14,8 @@
  *   line that matched alone gives `pattern: ""`). For an entry that is a
  *   fetch outcome (a bundle packed from JSON lines) instead of a file,
  *   `{"kind": "disallow", "pattern": "/", "implied": "unreachable"}` or null
- *   for `unavailable`.
+ *   for `unavailable`; likewise for a `--robots` URL whose fetch was
+ *   unreachable (its `line` is 0: the rule is not a line of a file).
  * - `host`: the host the line was judged by (lowercased, without port), or
  *   null when the line has none.
  * - `source`: the robots.txt that decided: the `--robots` name, `DIR/<host>`,

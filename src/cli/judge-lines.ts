@@ -125,31 +125,44 @@ export function judgeBlock(
 /** A `LineJudge` over one compiled matcher (`--robots`): whole blocks through `matchLines`. */
 export class MatcherJudge implements LineJudge {
   private readonly range = new Int32Array(3)
+  /** An unreachable fetch: its `Disallow: /` is implied, not a line of a file, so lines report line 0. */
+  private readonly implied: boolean
   constructor(
     private readonly matcher: AgentMatcher,
     /** The robots.txt's name, for `--format jsonl`'s `source`. */
     private readonly source: string,
-  ) {}
+    /** For a fetched URL, when its rules are a stand-in rather than a file. */
+    private readonly outcome?: FetchStandIn,
+  ) {
+    this.implied = outcome === 'unreachable'
+  }
 
   judge(bytes: Uint8Array, start: number, end: number): number {
-    return this.matcher.matchRange(bytes, start, end)
+    const code = this.matcher.matchRange(bytes, start, end)
+    return this.implied ? code & 1 : code
   }
 
   judgeOnHost(bytes: Uint8Array, start: number, end: number): number {
-    return this.matcher.matchRange(bytes, start, end)
+    return this.judge(bytes, start, end)
   }
 
   judgeLines(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number {
-    return this.matcher.matchLines(bytes, verdicts, ruleLines, lineEnds).length
+    const n = this.matcher.matchLines(bytes, verdicts, ruleLines, lineEnds).length
+    if (this.implied) ruleLines.fill(0, 0, n)
+    return n
   }
 
   decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided {
     const r = this.range
     const found = fieldStart >= 0 ? hostOfField(bytes, fieldStart, fieldEnd, r) : findHost(bytes, start, end, r)
     const host = found ? asciiLower(Buffer.from(bytes.buffer, bytes.byteOffset + r[0], r[1] - r[0]).toString('utf8')) : null
+    if (this.outcome !== undefined) return { matcher: null, source: this.source, host, outcome: this.outcome }
     return { matcher: this.matcher, source: this.source, host }
   }
 }
+
+/** The fetch outcomes whose rules are a stand-in: `unavailable` (allow all), `unreachable` (disallow all). */
+export type FetchStandIn = 'unavailable' | 'unreachable'
 
 /** ASCII capitals to lower case (hosts are compared so; other letters are left alone). */
 function asciiLower(s: string): string {

@@ -11,13 +11,19 @@ import type { OutputFormat, PrintMode } from './emitter.js'
 import type { FieldSpec } from './fields.js'
 import { HostJudge, type EntryEvent } from './host-judge.js'
 import type { HostRules, HostRulesDescriptor } from './host-rules.js'
-import { MatcherJudge, type LineJudge } from './judge-lines.js'
+import { MatcherJudge, type FetchStandIn, type LineJudge } from './judge-lines.js'
 import { DirectoryRules } from './robots-dir.js'
 
 /** The rules every line is judged by. */
 export type RulesSpec =
   /** One robots.txt (`--robots`): its parsed rules as `Robots.toBytes()` wrote them, and its name. */
-  | { readonly kind: 'robots'; readonly bytes: Uint8Array; readonly name: string }
+  | {
+      readonly kind: 'robots'
+      readonly bytes: Uint8Array
+      readonly name: string
+      /** A fetched URL whose rules are a stand-in (RFC 9309 §2.3.1.3–4), not lines of a file. */
+      readonly outcome?: FetchStandIn
+    }
   /** Per-host rules (`--robots-dir`, `--bundle`). */
   | {
       readonly kind: 'hosts'
@@ -45,7 +51,7 @@ export function openHostRules(d: HostRulesDescriptor): HostRules {
 /** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */
 export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, trackNewHosts: boolean): LineJudge {
   const r = spec.rules
-  if (r.kind === 'robots') return new MatcherJudge(Robots.fromBytes(r.bytes).agents(spec.agent), r.name)
+  if (r.kind === 'robots') return new MatcherJudge(Robots.fromBytes(r.bytes).agents(spec.agent), r.name, r.outcome)
   return new HostJudge(openHostRules(r.rules), {
     agent: spec.agent,
     missingAllowed: r.missingAllowed,
