@@ -90,7 +90,7 @@ class Match {
  */
 export function referenceDecide(rules: CompactRules, tokens: readonly string[], path: Uint8Array): ReferenceDecision {
   if (!(rules instanceof CompactRules)) {
-    throw new RobotsInputError(`referenceDecide: rules must be a Robots' rules (robots.rules), got ${describeValue(rules)}`)
+    throw new RobotsInputError(`referenceDecide: rules must be a Robots' rules (compactRulesOf(robots) from robots-automaton/internals), got ${describeValue(rules)}`)
   }
   if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
     throw new RobotsInputError(`referenceDecide: tokens must be an array of strings, got ${describeValue(tokens)}`)
