@@ -17,10 +17,9 @@
  * lower case) and is left out by the builder.
  */
 
-/** FNV-1a offset basis and prime (32-bit). */
-/** FNV-1a, as the store hashes keys (`RobotsStore.lookupHost` takes `hostHash` as its key hash). */
-const FNV_OFFSET = 0x811c9dc5 | 0
-const FNV_PRIME = 0x01000193
+/** FNV-1a offset basis and prime (32-bit), as the store hashes keys (`RobotsStore.lookupHost` takes `hostHash` as its key hash). */
+export const FNV_OFFSET = 0x811c9dc5 | 0
+export const FNV_PRIME = 0x01000193
 
 /** ASCII lower case of one byte. */
 function lower(b: number): number {
@@ -34,11 +33,18 @@ export function hostHash(bytes: Uint8Array, start: number, end: number): number 
   return h
 }
 
-/** Seed and multiplier of the second hash (a multiplicative hash independent of FNV-1a). */
-const SECOND_SEED = 0x2545f491
-const SECOND_PRIME = 0x5bd1e995
+/**
+ * Seed and multiplier of the second hash (a multiplicative hash independent
+ * of FNV-1a). Per byte `c`: `h = imul(h ^ c, SECOND_PRIME); h ^= h >>> 15`;
+ * the length is mixed in at the end (`secondFinish`), so that a loop that
+ * does not know where the host ends yet (url-host.ts `scanHost`) can hash it.
+ */
+export const SECOND_SEED = 0x2545f491
+export const SECOND_PRIME = 0x5bd1e995
 
-function secondFinish(h: number): number {
+/** The second hash's last step: mixes in the length and spreads the bits. */
+export function secondFinish(h: number, length: number): number {
+  h = Math.imul(h ^ length, SECOND_PRIME)
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
   return h ^ (h >>> 16)
 }
@@ -48,12 +54,12 @@ function secondFinish(h: number): number {
  * a 64-bit fingerprint of a host (distinct.ts counts hosts by it).
  */
 export function secondHash(bytes: Uint8Array, start: number, end: number): number {
-  let h = SECOND_SEED ^ (end - start)
+  let h = SECOND_SEED
   for (let i = start; i < end; i++) {
     h = Math.imul(h ^ lower(bytes[i]), SECOND_PRIME)
     h ^= h >>> 15
   }
-  return secondFinish(h)
+  return secondFinish(h, end - start)
 }
 
 /**
@@ -63,7 +69,7 @@ export function secondHash(bytes: Uint8Array, start: number, end: number): numbe
  */
 export function foldHost(bytes: Uint8Array, start: number, end: number, out: Uint8Array, hashes: Int32Array): void {
   let a = FNV_OFFSET
-  let b = SECOND_SEED ^ (end - start)
+  let b = SECOND_SEED
   for (let i = start, o = 0; i < end; i++, o++) {
     let c = bytes[i]
     if (c >= 0x41 && c <= 0x5a) c |= 0x20
@@ -73,7 +79,7 @@ export function foldHost(bytes: Uint8Array, start: number, end: number, out: Uin
     b ^= b >>> 15
   }
   hashes[0] = a
-  hashes[1] = secondFinish(b)
+  hashes[1] = secondFinish(b, end - start)
 }
 
 /** The arrays of a `HostIndex`, as passed to a worker thread (the buffers are shared, not copied). */

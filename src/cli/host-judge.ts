@@ -25,7 +25,7 @@ import type { BodyProblem } from './body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import { foldHost } from './host-index.js'
 import type { HostQuery, HostRules } from './host-rules.js'
-import { findHost, hostOfField } from './url-host.js'
+import { hostOfField, scanHost, SCAN_OUT_TOO_SMALL } from './url-host.js'
 
 /** How an entry turned out when first loaded (reported once per entry and thread). */
 export const enum EntryState {
@@ -106,6 +106,10 @@ export class HostJudge {
   private readonly states: Uint8Array
   private readonly range = new Int32Array(3)
   private readonly hashes = new Int32Array(2)
+  /** `scanHost`'s answer for the current line: host start, host end, authority end, `hostHash`, `secondHash`. */
+  private readonly scan = new Int32Array(5)
+  /** `scanHost` writes the line's host here, lowercased; swapped with `query.host` when the host changes. */
+  private scratch: Uint8Array = new Uint8Array(256)
   /** `scheme://authority/` of the previous line with a host (the fast path): `prefixBytes[prefixStart, +prefixLength)`, a block the loop has read (blocks never change). */
   private prefixBytes: Uint8Array = new Uint8Array(0)
   private prefixStart = 0
@@ -150,15 +154,28 @@ export class HostJudge {
       while (i >= 0 && bytes[start + i] === prefix[p + i]) i--
       if (i < 0) return this.current(bytes, start, end)
     }
-    const range = this.range
-    if (!findHost(bytes, start, end, range)) {
+    // One pass finds the host, lowercases it into `scratch` and hashes it (url-host.ts).
+    const scan = this.scan
+    let len = scanHost(bytes, start, end, this.scratch, scan)
+    if (len === SCAN_OUT_TOO_SMALL) {
+      this.scratch = new Uint8Array(end - start)
+      len = scanHost(bytes, start, end, this.scratch, scan)
+    }
+    if (len === 0) {
       this.prefixLength = 0
       this.noHost++
       this.forget()
       return this.missingCode
     }
-    if (this.originKeys || !this.sameHost(bytes, range[0], range[1])) this.switchHost(bytes, start, range[0], range[1], range[2])
-    this.rememberPrefix(bytes, start, range[2], end)
+    if (this.originKeys || !this.sameAsScratch(len, scan[3])) {
+      // The new host becomes `query.host`; the old buffer is the next line's scratch.
+      const q = this.query
+      const folded = this.scratch
+      this.scratch = q.host
+      q.host = folded
+      this.lookUp(bytes, start, len, scan[0], scan[1], scan[2], scan[3], scan[4])
+    }
+    this.rememberPrefix(bytes, start, scan[2], end)
     return this.current(bytes, start, end)
   }
 
@@ -224,6 +241,15 @@ export class HostJudge {
     return true
   }
 
+  /** Whether the host `scanHost` left in `scratch` (`len` bytes, `hostHash` `hash`) is the previous host. */
+  private sameAsScratch(len: number, hash: number): boolean {
+    if (len !== this.lastLength || hash !== this.query.hash) return false
+    const last = this.query.host
+    const folded = this.scratch
+    for (let i = 0; i < len; i++) if (folded[i] !== last[i]) return false
+    return true
+  }
+
   /** Keeps `bytes[start, authorityEnd]` (terminator included) for the fast path; none when the authority ends the line. */
   private rememberPrefix(bytes: Uint8Array, start: number, authorityEnd: number, end: number): void {
     if (authorityEnd >= end) {
@@ -235,14 +261,25 @@ export class HostJudge {
     this.prefixLength = authorityEnd + 1 - start
   }
 
+  /** For a host column: folds and hashes the host `bytes[hs, he)` into `query.host`, then looks it up. */
   private switchHost(bytes: Uint8Array, urlStart: number, hs: number, he: number, authorityEnd: number): void {
     const len = he - hs
     const q = this.query
     if (q.host.length < len) q.host = new Uint8Array(len * 2)
     const hashes = this.hashes
     foldHost(bytes, hs, he, q.host, hashes)
+    this.lookUp(bytes, urlStart, len, hs, he, authorityEnd, hashes[0], hashes[1])
+  }
+
+  /**
+   * Makes the host now in `query.host` (`len` bytes, lowercased; `bytes[hs, he)`
+   * in the line, hashes `hash` and `second`) the current one: its entry, or
+   * counted as a host without one.
+   */
+  private lookUp(bytes: Uint8Array, urlStart: number, len: number, hs: number, he: number, authorityEnd: number, hash: number, second: number): void {
+    const q = this.query
     q.hostLength = len
-    q.hash = hashes[0]
+    q.hash = hash
     q.url = bytes
     q.urlStart = urlStart
     q.hostStart = hs
@@ -253,7 +290,7 @@ export class HostJudge {
     this.lastId = id
     this.lastMatcher = null
     if (id < 0) {
-      this.missing.addFingerprint(hashes[0], hashes[1])
+      this.missing.addFingerprint(hash, second)
       this.lastCode = this.missingCode
       return
     }

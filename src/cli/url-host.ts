@@ -4,6 +4,8 @@
  * `--robots-dir`).
  */
 
+import { FNV_OFFSET, FNV_PRIME, SECOND_PRIME, SECOND_SEED, secondFinish } from './host-index.js'
+
 const SLASH = 0x2f
 const COLON = 0x3a
 
@@ -110,4 +112,94 @@ export function hostOfField(bytes: Uint8Array, start: number, end: number, out: 
   out[0] = start
   out[1] = hostEnd
   return true
+}
+
+/** Byte classes of `scanHost`'s loop over the authority (`SCAN_CLASS[byte]`); every other byte is `Plain`. */
+const enum ScanClass {
+  Plain = 0,
+  /** `/ ? # \`: ends the authority. */
+  End = 1,
+  /** `@`: ends the userinfo; the host starts again after it (the last one wins). */
+  At = 2,
+  /** `:`: ends the host (the port follows), unless inside an IPv6 literal's brackets. */
+  Colon = 3,
+  /** `]`: ends an IPv6 literal's host (included). */
+  Close = 4,
+}
+const SCAN_CLASS = new Uint8Array(256)
+SCAN_CLASS[SLASH] = SCAN_CLASS[0x3f] = SCAN_CLASS[0x23] = SCAN_CLASS[0x5c] = ScanClass.End
+SCAN_CLASS[0x40] = ScanClass.At
+SCAN_CLASS[COLON] = ScanClass.Colon
+SCAN_CLASS[0x5d] = ScanClass.Close
+
+/** `scanHost`'s answer when `out` is too small for the host: grow it (to the line's length at most) and ask again. */
+export const SCAN_OUT_TOO_SMALL = -1
+
+/**
+ * `findHost` and `foldHost` (host-index.ts) in one pass over the authority
+ * of the URL `bytes[start, end)`, for the per-line loop of `--robots-dir`
+ * and `--bundle`: the host is found as `findHost` finds it, written
+ * ASCII-lowercased to `out[0, length)`, and its `hostHash` and `secondHash`
+ * computed on the way. Returns the host's length, and writes to `info`
+ * (5 slots): `[0]` host start, `[1]` host end, `[2]` end of the authority
+ * (as `findHost`'s `out`), `[3]` `hostHash`, `[4]` `secondHash`. Returns 0
+ * when the line has no host (where `findHost` returns false), or
+ * `SCAN_OUT_TOO_SMALL`.
+ */
+export function scanHost(bytes: Uint8Array, start: number, end: number, out: Uint8Array, info: Int32Array): number {
+  let p = start
+  if (p >= end) return 0
+  const first = bytes[p] | 0x20
+  if (first < 0x61 || first > 0x7a) return 0
+  p++
+  while (p < end && isSchemeByte(bytes[p])) p++
+  if (p + 3 > end || bytes[p] !== COLON || bytes[p + 1] !== SLASH || bytes[p + 2] !== SLASH) return 0
+  p += 3
+  const cap = out.length
+  let hostStart = p
+  /** Where the host ended (-1: still in it; later bytes up to the authority's end are only looked at for `@`). */
+  let hostEnd = -1
+  let bracket = p < end && bytes[p] === 0x5b
+  let o = 0
+  let a = FNV_OFFSET
+  let b = SECOND_SEED
+  let q = p
+  for (; q < end; q++) {
+    let c = bytes[q]
+    const kind = SCAN_CLASS[c]
+    if (kind === ScanClass.End) break
+    if (kind === ScanClass.At) {
+      hostStart = q + 1
+      hostEnd = -1
+      bracket = hostStart < end && bytes[hostStart] === 0x5b
+      o = 0
+      a = FNV_OFFSET
+      b = SECOND_SEED
+      continue
+    }
+    if (hostEnd >= 0) continue
+    if (kind === ScanClass.Colon && !bracket) {
+      hostEnd = q
+      continue
+    }
+    if (o === cap) return SCAN_OUT_TOO_SMALL
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20
+    out[o++] = c
+    a = Math.imul(a ^ c, FNV_PRIME)
+    b = Math.imul(b ^ c, SECOND_PRIME)
+    b ^= b >>> 15
+    if (kind === ScanClass.Close && bracket) hostEnd = q + 1
+  }
+  if (hostEnd < 0) {
+    // An IPv6 literal without its closing bracket is no host.
+    if (bracket) return 0
+    hostEnd = q
+  }
+  if (o === 0) return 0
+  info[0] = hostStart
+  info[1] = hostEnd
+  info[2] = q
+  info[3] = a
+  info[4] = secondFinish(b, o)
+  return o
 }

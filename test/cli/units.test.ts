@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { findHost, isUrlOrPath } from '../../src/cli/url-host.js'
+import { findHost, isUrlOrPath, scanHost, SCAN_OUT_TOO_SMALL } from '../../src/cli/url-host.js'
+import { foldHost } from '../../src/cli/host-index.js'
 import { parseArgs, type OptionSpec } from '../../src/cli/args.js'
 import { BlockWriter, writeUint, type ByteSink } from '../../src/cli/block-writer.js'
 import { lineBlocks } from '../../src/cli/line-blocks.js'
@@ -77,6 +78,72 @@ describe('findHost', () => {
           expect(out[1]).toBeGreaterThan(out[0])
         }
       }),
+    )
+  })
+})
+
+/** What `scanHost` must give: `findHost`, then `foldHost` over the host found. */
+function expectScanLikeFindAndFold(bytes: Uint8Array, start: number, end: number): void {
+  const range = new Int32Array(3)
+  const found = findHost(bytes, start, end, range)
+  const out = new Uint8Array(64)
+  const info = new Int32Array(5)
+  const len = scanHost(bytes, start, end, out, info)
+  if (!found) {
+    expect(len).toBe(0)
+    return
+  }
+  const hostLength = range[1] - range[0]
+  if (hostLength > out.length) {
+    expect(len).toBe(SCAN_OUT_TOO_SMALL)
+    return
+  }
+  expect(len).toBe(hostLength)
+  expect([info[0], info[1], info[2]]).toEqual([range[0], range[1], range[2]])
+  const folded = new Uint8Array(hostLength)
+  const hashes = new Int32Array(2)
+  foldHost(bytes, range[0], range[1], folded, hashes)
+  expect(Array.from(out.subarray(0, len))).toEqual(Array.from(folded))
+  expect([info[3], info[4]]).toEqual([hashes[0], hashes[1]])
+}
+
+describe('scanHost', () => {
+  it('finds, lowercases and hashes the host as findHost and foldHost do', () => {
+    for (const url of [
+      'https://Example.COM/a',
+      'http://user:pw@Example.com:81/x',
+      'http://a@b@example.com/x',
+      'http://[::1]:8080/x',
+      'http://[::1]x:80/',
+      'http://[a@b]/',
+      'http://[::1/x',
+      'http://[]/',
+      'http://:80/',
+      'http://u@/',
+      'http://h:1@/',
+      'https://example.com\\evil',
+      'svn+ssh://H.example/x',
+      'https://' + 'a'.repeat(70) + '/',
+      '/path',
+      '',
+    ]) {
+      const b = enc.encode(url)
+      expectScanLikeFindAndFold(b, 0, b.length)
+    }
+  })
+
+  it('agrees with findHost and foldHost on random lines and ranges', () => {
+    const alphabet = 'hH:/@[]?#\\.aZ0+ -tps'.split('').map((c) => c.charCodeAt(0))
+    const piece = fc.oneof(fc.constantFrom(...alphabet), fc.integer({ min: 0, max: 255 }))
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), fc.boolean(), fc.nat(60), fc.nat(60), (codes, prefixed, a, b) => {
+        const bytes = new Uint8Array([...(prefixed ? [...enc.encode('hTTp://')] : []), ...codes])
+        const start = Math.min(a, b, bytes.length)
+        const end = Math.min(Math.max(a, b), bytes.length)
+        expectScanLikeFindAndFold(bytes, 0, bytes.length)
+        expectScanLikeFindAndFold(bytes, start, end)
+      }),
+      { numRuns: 2000 },
     )
   })
 })
