@@ -45,9 +45,12 @@ export class DistinctCounter {
 
   /** Adds a name by its fingerprint; true when new (false also once past the exact limit). */
   addFingerprint(a: number, b: number): boolean {
-    this.observe(a, b)
-    if (this.overflowed) return false
+    if (this.overflowed) {
+      this.observe(a, b)
+      return false
+    }
     // (0, 0) marks an empty slot: that one fingerprint is counted as (0, 1), a collision nobody will meet.
+    const observed = b
     if ((a | b) === 0) b = 1
     const table = this.table
     const mask = (table.length >>> 1) - 1
@@ -61,6 +64,8 @@ export class DistinctCounter {
     }
     table[s * 2] = a
     table[s * 2 + 1] = b
+    // The registers see every name once: a name seen again would not change them.
+    this.observe(a, observed)
     this.used++
     if (this.trackNew) this.fresh.push(a, b)
     if (this.used >= this.exactLimit) this.overflowed = true

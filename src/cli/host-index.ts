@@ -33,53 +33,46 @@ export function hostHash(bytes: Uint8Array, start: number, end: number): number 
   return h
 }
 
-/**
- * Seed and multiplier of the second hash (a multiplicative hash independent
- * of FNV-1a). Per byte `c`: `h = imul(h ^ c, SECOND_PRIME); h ^= h >>> 15`;
- * the length is mixed in at the end (`secondFinish`), so that a loop that
- * does not know where the host ends yet (url-host.ts `scanHost`) can hash it.
- */
-export const SECOND_SEED = 0x2545f491
-export const SECOND_PRIME = 0x5bd1e995
+/** Seed and multiplier of the second hash (a multiplicative hash independent of FNV-1a). */
+const SECOND_SEED = 0x2545f491
+const SECOND_PRIME = 0x5bd1e995
 
-/** The second hash's last step: mixes in the length and spreads the bits. */
-export function secondFinish(h: number, length: number): number {
-  h = Math.imul(h ^ length, SECOND_PRIME)
+/**
+ * The second hash of `bytes[start, end)` ASCII-lowercased: with `hostHash`,
+ * a 64-bit fingerprint of a host (distinct.ts counts hosts by it). Four
+ * bytes at a time (little-endian words, the last one padded with zeros):
+ * `h = imul(h ^ word, SECOND_PRIME); h ^= h >>> 15`, then the length mixed
+ * in and the bits spread.
+ */
+export function secondHash(bytes: Uint8Array, start: number, end: number): number {
+  let h = SECOND_SEED
+  let i = start
+  for (; i + 4 <= end; i += 4) {
+    const w = lower(bytes[i]) | (lower(bytes[i + 1]) << 8) | (lower(bytes[i + 2]) << 16) | (lower(bytes[i + 3]) << 24)
+    h = Math.imul(h ^ w, SECOND_PRIME)
+    h ^= h >>> 15
+  }
+  if (i < end) {
+    let w = 0
+    for (let k = 0; i < end; i++, k += 8) w |= lower(bytes[i]) << k
+    h = Math.imul(h ^ w, SECOND_PRIME)
+    h ^= h >>> 15
+  }
+  h = Math.imul(h ^ (end - start), SECOND_PRIME)
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
   return h ^ (h >>> 16)
 }
 
-/**
- * The second hash of `bytes[start, end)` ASCII-lowercased: with `hostHash`,
- * a 64-bit fingerprint of a host (distinct.ts counts hosts by it).
- */
-export function secondHash(bytes: Uint8Array, start: number, end: number): number {
-  let h = SECOND_SEED
-  for (let i = start; i < end; i++) {
-    h = Math.imul(h ^ lower(bytes[i]), SECOND_PRIME)
-    h ^= h >>> 15
-  }
-  return secondFinish(h, end - start)
-}
-
-/**
- * In one pass over `bytes[start, end)`: writes it ASCII-lowercased to
- * `out[0, end - start)` and its `hostHash` and `secondHash` to
- * `hashes[0]` and `hashes[1]` (the per-line loop's look-up key).
- */
-export function foldHost(bytes: Uint8Array, start: number, end: number, out: Uint8Array, hashes: Int32Array): void {
+/** Writes `bytes[start, end)` ASCII-lowercased to `out[0, end - start)` and returns its `hostHash`, in one pass. */
+export function foldHost(bytes: Uint8Array, start: number, end: number, out: Uint8Array): number {
   let a = FNV_OFFSET
-  let b = SECOND_SEED
   for (let i = start, o = 0; i < end; i++, o++) {
     let c = bytes[i]
     if (c >= 0x41 && c <= 0x5a) c |= 0x20
     out[o] = c
     a = Math.imul(a ^ c, FNV_PRIME)
-    b = Math.imul(b ^ c, SECOND_PRIME)
-    b ^= b >>> 15
   }
-  hashes[0] = a
-  hashes[1] = secondFinish(b, end - start)
+  return a
 }
 
 /** The arrays of a `HostIndex`, as passed to a worker thread (the buffers are shared, not copied). */

@@ -23,7 +23,7 @@ import type { AgentMatcher } from '../index.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import type { BodyProblem } from './body-problems.js'
 import { DistinctCounter } from './distinct.js'
-import { foldHost } from './host-index.js'
+import { foldHost, secondHash } from './host-index.js'
 import type { HostQuery, HostRules } from './host-rules.js'
 import { hostOfField, scanHost, SCAN_OUT_TOO_SMALL } from './url-host.js'
 
@@ -105,9 +105,8 @@ export class HostJudge {
   /** Per entry id: `EntryState`. */
   private readonly states: Uint8Array
   private readonly range = new Int32Array(3)
-  private readonly hashes = new Int32Array(2)
-  /** `scanHost`'s answer for the current line: host start, host end, authority end, `hostHash`, `secondHash`. */
-  private readonly scan = new Int32Array(5)
+  /** `scanHost`'s answer for the current line: host start, host end, authority end, `hostHash`. */
+  private readonly scan = new Int32Array(4)
   /** `scanHost` writes the line's host here, lowercased; swapped with `query.host` when the host changes. */
   private scratch: Uint8Array = new Uint8Array(256)
   /** `scheme://authority/` of the previous line with a host (the fast path): `prefixBytes[prefixStart, +prefixLength)`, a block the loop has read (blocks never change). */
@@ -173,7 +172,7 @@ export class HostJudge {
       const folded = this.scratch
       this.scratch = q.host
       q.host = folded
-      this.lookUp(bytes, start, len, scan[0], scan[1], scan[2], scan[3], scan[4])
+      this.lookUp(bytes, start, len, scan[0], scan[1], scan[2], scan[3])
     }
     this.rememberPrefix(bytes, start, scan[2], end)
     return this.current(bytes, start, end)
@@ -266,17 +265,15 @@ export class HostJudge {
     const len = he - hs
     const q = this.query
     if (q.host.length < len) q.host = new Uint8Array(len * 2)
-    const hashes = this.hashes
-    foldHost(bytes, hs, he, q.host, hashes)
-    this.lookUp(bytes, urlStart, len, hs, he, authorityEnd, hashes[0], hashes[1])
+    this.lookUp(bytes, urlStart, len, hs, he, authorityEnd, foldHost(bytes, hs, he, q.host))
   }
 
   /**
    * Makes the host now in `query.host` (`len` bytes, lowercased; `bytes[hs, he)`
-   * in the line, hashes `hash` and `second`) the current one: its entry, or
-   * counted as a host without one.
+   * in the line, `hostHash` `hash`) the current one: its entry, or counted
+   * as a host without one.
    */
-  private lookUp(bytes: Uint8Array, urlStart: number, len: number, hs: number, he: number, authorityEnd: number, hash: number, second: number): void {
+  private lookUp(bytes: Uint8Array, urlStart: number, len: number, hs: number, he: number, authorityEnd: number, hash: number): void {
     const q = this.query
     q.hostLength = len
     q.hash = hash
@@ -290,7 +287,7 @@ export class HostJudge {
     this.lastId = id
     this.lastMatcher = null
     if (id < 0) {
-      this.missing.addFingerprint(hash, second)
+      this.missing.addFingerprint(hash, secondHash(q.host, 0, len))
       this.lastCode = this.missingCode
       return
     }

@@ -4,7 +4,7 @@
  * `--robots-dir`).
  */
 
-import { FNV_OFFSET, FNV_PRIME, SECOND_PRIME, SECOND_SEED, secondFinish } from './host-index.js'
+import { FNV_OFFSET, FNV_PRIME } from './host-index.js'
 
 const SLASH = 0x2f
 const COLON = 0x3a
@@ -139,10 +139,11 @@ export const SCAN_OUT_TOO_SMALL = -1
  * `findHost` and `foldHost` (host-index.ts) in one pass over the authority
  * of the URL `bytes[start, end)`, for the per-line loop of `--robots-dir`
  * and `--bundle`: the host is found as `findHost` finds it, written
- * ASCII-lowercased to `out[0, length)`, and its `hostHash` and `secondHash`
- * computed on the way. Returns the host's length, and writes to `info`
- * (5 slots): `[0]` host start, `[1]` host end, `[2]` end of the authority
- * (as `findHost`'s `out`), `[3]` `hostHash`, `[4]` `secondHash`. Returns 0
+ * ASCII-lowercased to `out[0, length)`, and its `hostHash` computed on the
+ * way (`secondHash`, needed only for a host without an entry, is left to
+ * the caller). Returns the host's length, and writes to `info` (4 slots):
+ * `[0]` host start, `[1]` host end, `[2]` end of the authority (as
+ * `findHost`'s `out`), `[3]` `hostHash`. Returns 0
  * when the line has no host (where `findHost` returns false), or
  * `SCAN_OUT_TOO_SMALL`.
  */
@@ -162,7 +163,6 @@ export function scanHost(bytes: Uint8Array, start: number, end: number, out: Uin
   let bracket = p < end && bytes[p] === 0x5b
   let o = 0
   let a = FNV_OFFSET
-  let b = SECOND_SEED
   let q = p
   for (; q < end; q++) {
     let c = bytes[q]
@@ -174,7 +174,6 @@ export function scanHost(bytes: Uint8Array, start: number, end: number, out: Uin
       bracket = hostStart < end && bytes[hostStart] === 0x5b
       o = 0
       a = FNV_OFFSET
-      b = SECOND_SEED
       continue
     }
     if (hostEnd >= 0) continue
@@ -186,8 +185,6 @@ export function scanHost(bytes: Uint8Array, start: number, end: number, out: Uin
     if (c >= 0x41 && c <= 0x5a) c |= 0x20
     out[o++] = c
     a = Math.imul(a ^ c, FNV_PRIME)
-    b = Math.imul(b ^ c, SECOND_PRIME)
-    b ^= b >>> 15
     if (kind === ScanClass.Close && bracket) hostEnd = q + 1
   }
   if (hostEnd < 0) {
@@ -200,6 +197,5 @@ export function scanHost(bytes: Uint8Array, start: number, end: number, out: Uin
   info[1] = hostEnd
   info[2] = q
   info[3] = a
-  info[4] = secondFinish(b, o)
   return o
 }
