@@ -33,6 +33,10 @@ export function hostHash(bytes: Uint8Array, start: number, end: number): number 
   return h
 }
 
+/** Per byte: its ASCII lower case (the second hash's table: no branch per byte). */
+const LOWER = new Uint8Array(256)
+for (let b = 0; b < 256; b++) LOWER[b] = lower(b)
+
 /** Seed and multiplier of the second hash (a multiplicative hash independent of FNV-1a). */
 const SECOND_SEED = 0x2545f491
 const SECOND_PRIME = 0x5bd1e995
@@ -48,13 +52,13 @@ export function secondHash(bytes: Uint8Array, start: number, end: number): numbe
   let h = SECOND_SEED
   let i = start
   for (; i + 4 <= end; i += 4) {
-    const w = lower(bytes[i]) | (lower(bytes[i + 1]) << 8) | (lower(bytes[i + 2]) << 16) | (lower(bytes[i + 3]) << 24)
+    const w = LOWER[bytes[i]] | (LOWER[bytes[i + 1]] << 8) | (LOWER[bytes[i + 2]] << 16) | (LOWER[bytes[i + 3]] << 24)
     h = Math.imul(h ^ w, SECOND_PRIME)
     h ^= h >>> 15
   }
   if (i < end) {
     let w = 0
-    for (let k = 0; i < end; i++, k += 8) w |= lower(bytes[i]) << k
+    for (let k = 0; i < end; i++, k += 8) w |= LOWER[bytes[i]] << k
     h = Math.imul(h ^ w, SECOND_PRIME)
     h ^= h >>> 15
   }
