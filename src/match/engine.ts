@@ -19,8 +19,9 @@ export interface EngineOptions {
    * The tier threshold: URLs a matcher judges with its direct engine (the
    * cold tier, no automaton) before it builds its lazy DFA (the hot tier).
    * Default 256 (measured: src/match/README.md); 0 builds the DFA at once,
-   * `Infinity` never does. Rule sets that are slow to match directly (many
-   * rules, many `*`) go hot at once whatever the threshold. A number that is
+   * `Infinity` never does. Star-heavy rule sets judge those URLs with the
+   * thrash-proof engine's literal index instead; large sets without `*`
+   * rules go hot at once whatever the threshold. A number that is
    * not a whole number ≥ 0 (or Infinity) is a RobotsRangeError (ERR_RANGE).
    */
   hotThreshold?: number

@@ -5,22 +5,28 @@
  * - **Cold** (direct/direct-engine.ts): rules in rank order, no automaton.
  *   A matcher starts here when its rules are cheap to try directly
  *   ({@link coldFits}); it costs its RuleSet's record table and nothing else.
+ * - **Indexed start** (direct/thrash-proof-engine.ts, before the hot tier):
+ *   a star-heavy rule set ({@link indexedStart}: many `*` rules that every
+ *   path must try, the pattern starting `/*` or `*`, or many `*` rules in a
+ *   set the cold tier does not take) starts in the thrash-proof engine instead, whose literal index finds the few rules that can match
+ *   for a fraction of what building DFA states or trying each `*` rule
+ *   costs on a matcher's first URLs; after `hotThreshold` URLs it goes hot.
  * - **Hot** (automaton/): the lazy DFA, built once the matcher has judged
  *   `hotThreshold` URLs (by `isAllowed`, `explain`, `matchRange` or lines of
  *   `matchLines`, also in the middle of a buffer), or at once when the
- *   rules are not cheap to try directly.
+ *   rules are not cheap to try directly and not star-heavy.
  * - **Thrash-proof** (direct/thrash-proof-engine.ts): when the DFA's state
  *   cache keeps flushing with little reuse (automaton/lazy-dfa.ts says
  *   when), the matcher drops the DFA and switches to an engine whose cost
  *   per URL does not depend on reuse: a literal index finds the rules that
  *   can match, and only those are checked.
  *
- * The order is one way: cold → hot → thrash-proof. `EngineOptions.tier`
- * pins a matcher to one tier (tests and benchmarks).
+ * The order is one way: cold (or the indexed start) → hot → thrash-proof.
+ * `EngineOptions.tier` pins a matcher to one tier (tests and benchmarks).
  */
 import type { EngineOptions } from './engine.js'
 import type { MatchEngine } from './matcher.js'
-import { RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
+import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'
 import { DirectEngine } from './direct/direct-engine.js'
@@ -53,11 +59,15 @@ export type TierName = (typeof TIER_NAMES)[number]
 export const DEFAULT_HOT_THRESHOLD = 256
 
 /**
- * The cold tier takes a rule set whose cost per URL is bounded: `rules +
- * COLD_STAR_WEIGHT × *-rules ≤ COLD_MAX_COST` (a `*` rule is a search along
- * the path, about 16 times a literal rule's quick test). That keeps a cold
- * URL under about 8 µs, 2 ms for the threshold's 256 URLs, about the DFA's
- * one-time cost on such sets; larger sets go hot at once (README.md).
+ * The cold tier takes a rule set whose cost per URL is bounded: at most
+ * COLD_MAX_COST rules, and for the worst path the rules it tries cost at
+ * most COLD_MAX_COST, counting a literal rule 1 and a `*` rule
+ * COLD_STAR_WEIGHT (a search along the path, about 16 times a literal
+ * rule's quick test). A path tries only the rules of its second byte and
+ * those that need none (rule-set.ts, SecondByte), so the bound is the
+ * costliest second byte's rules plus the SecondByte.Any rules. That keeps a
+ * cold URL under about 8 µs, 2 ms for the threshold's 256 URLs, about the
+ * DFA's one-time cost on such sets; other sets start hot or indexed (README.md).
  */
 export const COLD_MAX_COST = 4096
 /** See {@link COLD_MAX_COST}. */
@@ -69,10 +79,23 @@ export const COLD_STAR_WEIGHT = 16
  * table), their second-byte index (2 bytes a rule plus 258 entries, in a
  * Uint16Array), and a few objects, and it builds nothing as it judges URLs
  * (its scratch buffers are shared and bounded: memory.ts). 80 KiB; a rule
- * set that would need more goes hot at once, where `matcherBudget` bounds
+ * set that would need more starts hot (or indexed), where `matcherBudget` bounds
  * the states.
  */
 export const COLD_MAX_BYTES = 80 * 1024
+
+/**
+ * `*` rules from which a rule set starts in the thrash-proof engine rather
+ * than cold or hot ({@link indexedStart}). Measured on W1 (bench/RESULTS.md,
+ * issue 9 W1): on the corpus's star-heavy sets a matcher's first URLs cost
+ * 2–5 times less there than in the cold tier (a search along the path for
+ * every `*` rule the path's second byte lets through) or the hot one (DFA
+ * states of many positions, built for a few URLs each); with a handful of
+ * `*` rules the cold tier is cheaper (the index costs a build proportional
+ * to the patterns), and a large set without `*` rules builds its literal
+ * index slower than the DFA (hot at once).
+ */
+export const INDEXED_START_STARS = 16
 
 /** A countdown that never runs out (2^52 URLs). */
 const NEVER = 2 ** 52
@@ -86,13 +109,41 @@ export interface TierState {
   countdown: number
 }
 
+/** Per second byte of the path (0–255, then SecondByte.Any), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused. */
+const groupCost = new Int32Array(SecondByte.Any + 1)
+
 /** True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}). */
 export function coldFits(set: RuleSet): boolean {
   const rec = set.records
-  let cost = set.count
-  if (cost > COLD_MAX_COST) return false
-  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) if (rec[at] & RuleFlag.Star) cost += COLD_STAR_WEIGHT - 1
-  return cost <= COLD_MAX_COST
+  if (set.count > COLD_MAX_COST) return false
+  groupCost.fill(0)
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
+    const group = rec[at] >>> SecondByte.Shift
+    if (group !== SecondByte.Never) groupCost[group] += rec[at] & RuleFlag.Star ? COLD_STAR_WEIGHT : 1
+  }
+  let worst = 0
+  for (let b = 0; b < SecondByte.Any; b++) if (groupCost[b] > worst) worst = groupCost[b]
+  return worst + groupCost[SecondByte.Any] <= COLD_MAX_COST
+}
+
+/**
+ * True when a rule set starts in the thrash-proof engine: it has at least
+ * {@link INDEXED_START_STARS} `*` rules, and either the cold tier does not
+ * take it ({@link coldFits}) or that many of them need no particular second
+ * byte of the path (SecondByte.Any: the cold tier would search for each
+ * along every path).
+ */
+export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
+  const rec = set.records
+  let stars = 0
+  let anyStars = 0
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
+    const flags = rec[at]
+    if ((flags & RuleFlag.Star) === 0) continue
+    stars++
+    if (flags >>> SecondByte.Shift === SecondByte.Any) anyStars++
+  }
+  return fitsCold ? anyStars >= INDEXED_START_STARS : stars >= INDEXED_START_STARS
 }
 
 /** Sets up a new matcher's first tier. */
@@ -111,10 +162,16 @@ export function firstTier(m: TierState): void {
   } else {
     const threshold = o.hotThreshold ?? DEFAULT_HOT_THRESHOLD
     // No rules: nothing to compile, ever.
-    if (o.tier === 'cold' || m.rules.count === 0 || (threshold > 0 && coldFits(m.rules))) {
+    const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
+    const indexed = threshold > 0 && m.rules.count > 0 && o.tier !== 'cold' && indexedStart(m.rules, fits)
+    if (o.tier === 'cold' || m.rules.count === 0 || (fits && !indexed)) {
       m.engine = new DirectEngine(m.rules)
       m.tier = Tier.Cold
       if (o.tier !== 'cold' && m.rules.count > 0) m.countdown = threshold
+    } else if (indexed) {
+      m.engine = new ThrashProofEngine(m.rules)
+      m.tier = Tier.ThrashProof
+      m.countdown = threshold
     } else {
       goHot(m)
     }
@@ -124,7 +181,9 @@ export function firstTier(m: TierState): void {
 /** Called when a matcher's countdown has run out: moves it on to its next tier. */
 export function nextTier(m: TierState): void {
   m.countdown = NEVER
-  if (m.tier === Tier.Cold) goHot(m)
+  // Cold, or the indexed start (a thrash-proof engine whose countdown ran):
+  // a thrash-proof tier reached from the hot one never counts down again.
+  if (m.tier === Tier.Cold || m.tier === Tier.ThrashProof) goHot(m)
   else if (m.tier === Tier.Hot && (m.engine as AutomatonEngine).dfa.thrashing) {
     m.engine = new ThrashProofEngine(m.rules)
     m.tier = Tier.ThrashProof

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/match/url-path.js'
-import { COLD_MAX_BYTES, COLD_MAX_COST, DEFAULT_HOT_THRESHOLD } from '../../src/match/tiers.js'
+import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
 import { seededRandom } from '../support/core-helpers.js'
 
 const enc = new TextEncoder()
@@ -64,12 +64,43 @@ describe('where a matcher starts', () => {
     expect(st.rules).toBe(8)
   })
 
-  it('hot at once with hotThreshold 0, and for rule sets too costly to try directly', () => {
+  it('hot at once with hotThreshold 0, and for large rule sets without `*` rules', () => {
     expect(parseRobots(RULES, { hotThreshold: 0 }).agent('bot').stats().tier).toBe('hot')
     const many = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST + 1 }, (_, i) => `Disallow: /p${i}`)].join('\n')
     expect(parseRobots(many).agent('bot').stats().tier).toBe('hot')
+  })
+
+  it(`in the thrash-proof engine for star-heavy sets (${INDEXED_START_STARS} \`*\` rules every path tries, or a set too costly to try directly), then hot after the threshold`, () => {
     const stars = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST / 8 }, (_, i) => `Disallow: /*p${i}`)].join('\n')
-    expect(parseRobots(stars).agent('bot').stats().tier).toBe('hot')
+    expect(parseRobots(stars).agent('bot').stats().tier).toBe('thrash-proof')
+    // INDEXED_START_STARS `*` rules that any path tries: indexed; one fewer: cold.
+    const anyStars = (n: number): string => ['User-agent: *', 'Allow: /a', ...Array.from({ length: n }, (_, i) => `Disallow: /*q${i}z`)].join('\n')
+    expect(parseRobots(anyStars(INDEXED_START_STARS)).agent('bot').stats().tier).toBe('thrash-proof')
+    expect(parseRobots(anyStars(INDEXED_START_STARS - 1)).agent('bot').stats().tier).toBe('cold')
+    // Too costly for the cold tier: 300 `*` rules under one second byte (300 × COLD_STAR_WEIGHT > COLD_MAX_COST).
+    const oneByte = ['User-agent: *', ...Array.from({ length: 300 }, (_, i) => `Disallow: /s*x${i}`)].join('\n')
+    expect(300 * COLD_STAR_WEIGHT).toBeGreaterThan(COLD_MAX_COST)
+    expect(parseRobots(oneByte).agent('bot').stats().tier).toBe('thrash-proof')
+    // The answers stay the reference's across the switch to the hot tier, strings and lines alike.
+    const urls = Array.from({ length: 12 }, (_, i) => (i % 3 ? `/s${i}/x${i * 7}/q${i}z` : `/q${i}z?a=${i}`))
+    const want = urls.map((u) => reference(oneByte, u))
+    const m = parseRobots(oneByte, { hotThreshold: 5 }).agent('bot')
+    const tiers = urls.map((u, i) => {
+      const ex = m.explain(u)
+      expect((ex.rule?.line ?? 0) * 2 + (ex.allowed ? 1 : 0), u).toBe(want[i])
+      return m.stats().tier
+    })
+    expect(tiers).toEqual([...Array(4).fill('thrash-proof'), ...Array(8).fill('hot')])
+    expect(linesOf(parseRobots(oneByte, { hotThreshold: 5 }).agent('bot'), urls)).toEqual(want)
+  })
+
+  it('cold for a set whose `*` rules are spread over second bytes (the cost is the worst path\'s, not the sum)', () => {
+    // 260 `*` rules, 10 per second byte: 260 × COLD_STAR_WEIGHT is over COLD_MAX_COST, but a path tries at most 10 of them.
+    const spread = ['User-agent: *', ...Array.from({ length: 260 }, (_, i) => `Disallow: /${String.fromCharCode(97 + (i % 26))}*x${i}`)].join('\n')
+    expect(260 * COLD_STAR_WEIGHT).toBeGreaterThan(COLD_MAX_COST)
+    const m = parseRobots(spread).agent('bot')
+    expect(m.stats().tier).toBe('cold')
+    for (const u of ['/a/x0', '/b/x27', '/c/x2', '/zz/x25', '/q']) expect(m.matchRange(enc.encode(u), 0, u.length)).toBe(reference(spread, u))
   })
 
   it(`a cold matcher's memory is capped (COLD_MAX_BYTES, ${COLD_MAX_BYTES} bytes) and does not grow as it judges URLs`, () => {
@@ -177,7 +208,7 @@ function hostileUrls(n: number, length: number, seed: number): string[] {
 }
 
 describe('hot → thrash-proof', () => {
-  // Small enough for the cold tier (240 `*` rules), a cache small enough to thrash.
+  // 240 `*` rules (an indexed start: the thrash-proof engine for the threshold's URLs), a cache small enough to thrash.
   const body = hostile(240, 7)
   const urls = hostileUrls(40, 118, 8)
   const want = urls.map((u) => reference(body, u))
@@ -194,13 +225,14 @@ describe('hot → thrash-proof', () => {
       tiers.push(m.stats().tier)
     })
     expect(bytesMatcher.stats().tier).toBe('thrash-proof')
-    // Cold for the threshold's URLs, hot for a few, then thrash-proof for the rest.
-    expect(tiers.slice(0, 2)).toEqual(['cold', 'cold'])
-    expect(tiers).toContain('hot')
-    expect(tiers.at(-1)).toBe('thrash-proof')
-    const firstTp = tiers.indexOf('thrash-proof')
-    expect(firstTp).toBeGreaterThan(tiers.indexOf('hot'))
-    expect(firstTp).toBeLessThan(10)
+    // The indexed start for the threshold's URLs, hot for a few, then thrash-proof for the rest.
+    expect(tiers.slice(0, 2)).toEqual(['thrash-proof', 'thrash-proof'])
+    const firstHot = tiers.indexOf('hot')
+    expect(firstHot).toBe(2)
+    const backToTp = tiers.indexOf('thrash-proof', firstHot)
+    expect(backToTp).toBeGreaterThan(firstHot)
+    expect(backToTp).toBeLessThan(10)
+    expect(tiers.slice(backToTp).every((t) => t === 'thrash-proof')).toBe(true)
     expect(m.stats().positions).toBe(0) // the DFA is gone
   })
 
@@ -225,8 +257,8 @@ describe('hot → thrash-proof', () => {
     const robots = parseRobots(big)
     expect(robots.truncated).toBe(false)
     const m = robots.agent('Googlebot')
-    // 30,000 `*` rules: too costly for the cold tier, hot at once.
-    expect(m.stats().tier).toBe('hot')
+    // 30,000 `*` rules: too costly for the cold tier; an indexed start (the DFA comes after the threshold, and thrashes).
+    expect(m.stats().tier).toBe('thrash-proof')
     const sample = hostileUrls(12, 118, 14)
     const wantBig = sample.map((u) => {
       const ref = referenceDecide(robots.rules, ['Googlebot'], matchPath(urlBytes(u)))
