@@ -20,7 +20,7 @@ export interface EngineOptions {
    * cold tier, no automaton) before it builds its lazy DFA (the hot tier).
    * Default 256 (measured: src/match/README.md); 0 builds the DFA at once,
    * `Infinity` never does. Star-heavy rule sets judge those URLs with the
-   * thrash-proof engine's literal index instead; large sets without `*`
+   * thrash-proof engine's literal index instead (2048 of them by default); large sets without `*`
    * rules go hot at once whatever the threshold. A number that is
    * not a whole number ≥ 0 (or Infinity) is a RobotsRangeError (ERR_RANGE).
    */

@@ -10,7 +10,8 @@
  *   path must try, the pattern starting `/*` or `*`, or many `*` rules in a
  *   set the cold tier does not take) starts in the thrash-proof engine instead, whose literal index finds the few rules that can match
  *   for a fraction of what building DFA states or trying each `*` rule
- *   costs on a matcher's first URLs; after `hotThreshold` URLs it goes hot.
+ *   costs on a matcher's first URLs; after `hotThreshold` URLs (by default
+ *   {@link DEFAULT_INDEXED_HOT_THRESHOLD}) it goes hot.
  * - **Hot** (automaton/): the lazy DFA, built once the matcher has judged
  *   `hotThreshold` URLs (by `isAllowed`, `explain`, `matchRange` or lines of
  *   `matchLines`, also in the middle of a buffer), or at once when the
@@ -97,6 +98,18 @@ export const COLD_MAX_BYTES = 80 * 1024
  */
 export const INDEXED_START_STARS = 16
 
+/**
+ * URLs an indexed start judges before its lazy DFA is built, unless
+ * `EngineOptions.hotThreshold` is given (then that many, as for a cold
+ * matcher). Higher than {@link DEFAULT_HOT_THRESHOLD}: on a star-heavy set
+ * the literal index judges a URL for about 1 µs against the DFA's 0.3 µs,
+ * while the DFA's states cost 1–2 ms to build on such sets (W1's
+ * star-heavy hosts, bench/RESULTS.md issue 9 W1), so it pays back after
+ * 1,500–3,000 URLs ("rent until the rent paid equals the price", as for
+ * the cold tier's threshold: README.md in this folder).
+ */
+export const DEFAULT_INDEXED_HOT_THRESHOLD = 2048
+
 /** A countdown that never runs out (2^52 URLs). */
 const NEVER = 2 ** 52
 
@@ -171,7 +184,7 @@ export function firstTier(m: TierState): void {
     } else if (indexed) {
       m.engine = new ThrashProofEngine(m.rules)
       m.tier = Tier.ThrashProof
-      m.countdown = threshold
+      m.countdown = o.hotThreshold ?? DEFAULT_INDEXED_HOT_THRESHOLD
     } else {
       goHot(m)
     }

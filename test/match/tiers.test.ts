@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/match/url-path.js'
-import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
+import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
 import { seededRandom } from '../support/core-helpers.js'
 
 const enc = new TextEncoder()
@@ -92,6 +92,13 @@ describe('where a matcher starts', () => {
     })
     expect(tiers).toEqual([...Array(4).fill('thrash-proof'), ...Array(8).fill('hot')])
     expect(linesOf(parseRobots(oneByte, { hotThreshold: 5 }).agent('bot'), urls)).toEqual(want)
+    // By default an indexed start judges DEFAULT_INDEXED_HOT_THRESHOLD URLs (more than a cold matcher's DEFAULT_HOT_THRESHOLD) before the DFA.
+    expect(DEFAULT_INDEXED_HOT_THRESHOLD).toBeGreaterThan(DEFAULT_HOT_THRESHOLD)
+    const d = parseRobots(oneByte).agent('bot')
+    for (let i = 0; i < DEFAULT_INDEXED_HOT_THRESHOLD - 1; i++) d.isAllowed(urls[i % urls.length])
+    expect(d.stats().tier).toBe('thrash-proof')
+    d.isAllowed(urls[0])
+    expect(d.stats().tier).toBe('hot')
   })
 
   it('cold for a set whose `*` rules are spread over second bytes (the cost is the worst path\'s, not the sum)', () => {
