@@ -87,6 +87,9 @@ describe('url-path: one data suite over every copy of the path scan', () => {
       const exact = parseRobots(`User-agent: *\nDisallow: ${matched(path)}$\n`).agent('bot')
       const bytes = bytesOf(url)
       expect(exact.isAllowed(url), 'string').toBe(false)
+      // The other direct engine's string path (an ASCII URL's end found by the string's own search: direct/path.ts).
+      const exactIndexed = parseRobots(`User-agent: *\nDisallow: ${matched(path)}$\n`, { tier: 'thrash-proof' }).agent('bot')
+      expect(exactIndexed.isAllowed(url), 'string, thrash-proof').toBe(false)
       expect(exact.isAllowed(bytes), 'bytes').toBe(false)
       const lines = bytesOf(`/-w\n${url}\n/-w`)
       expect([...exact.matchLines(lines)], 'matchLines').toEqual([1, 0, 1])

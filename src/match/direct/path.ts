@@ -41,7 +41,11 @@ export function pathOfBytes(url: Uint8Array, start: number, end: number): void {
   }
   const bit = ps & PathStartCode.SlashPrepended
   const from = (ps - bit) / PathStartCode.IndexScale
-  const to = pathEndBytes(url, from, end)
+  setPath(url, from, pathEndBytes(url, from, end), bit)
+}
+
+/** Sets {@link PATH} to `url[from, to)`, with a `/` in front when `bit` (PathStartCode.SlashPrepended) is set. */
+function setPath(url: Uint8Array, from: number, to: number, bit: number): void {
   if (bit === 0) {
     PATH.bytes = url
     PATH.from = from
@@ -79,7 +83,23 @@ export function pathOfString(url: string): void {
     buf = new Uint8Array(3 * url.length)
     written = encoder.encodeInto(url, buf).written
   }
-  pathOfBytes(buf, 0, written!)
+  if (written !== url.length) return pathOfBytes(buf, 0, written!)
+  // ASCII (one byte per code unit, so byte and string positions agree): the
+  // path's end (first `#` or NUL: pathEndBytes) by the string's native search.
+  const ps = pathStartBytes(buf, 0, written)
+  if (ps === PathStartCode.JustSlash) {
+    PATH.bytes = JUST_SLASH
+    PATH.from = 0
+    PATH.to = 1
+    return
+  }
+  const bit = ps & PathStartCode.SlashPrepended
+  const from = (ps - bit) / PathStartCode.IndexScale
+  let to = url.indexOf('#', from)
+  if (to < 0) to = written
+  const nul = url.indexOf('\0', from)
+  if (nul >= 0 && nul < to) to = nul
+  setPath(buf, from, to, bit)
 }
 
 /** Drops a reference to a caller's buffer or to a large buffer of one call, once a URL is judged. */
