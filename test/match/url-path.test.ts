@@ -122,3 +122,21 @@ describe('url-path: offsets past 2^30', () => {
     }
   })
 })
+
+describe('url-path: the origin of the previous string URL (direct/path.ts)', () => {
+  it('regression guard: consecutive URLs that share, extend or break the previous origin get their own path', () => {
+    const body = 'User-agent: *\nDisallow: /a$\nDisallow: /?q$\nDisallow: /$\nDisallow: //y$\n'
+    const seq = [
+      'https://h/a', 'https://h/a', 'https://h?q', 'https://h#x/a', 'https://h', 'https://h/', 'https://hx/a', 'https://h//y',
+      'https://h/a', 'https:/h/a', 'http://h/a', 'https://h:80/a', 'https://h/a#/b', 'https://h/a\u0000b', '//h/a', 'https://h/a',
+      'x://h/a', 'https://h;/a', 'https://h/\u00e9', 'https://h/a', 'h/a', 'https://h/a', 'https://h//',
+    ]
+    for (const tier of ['cold', 'thrash-proof'] as const) {
+      const m = parseRobots(body, { tier }).agent('bot')
+      for (const url of seq) {
+        const want = parseRobots(body, { engine: 'plain' }).agent('bot').explain(bytesOf(Buffer.from(url, 'utf8').toString('latin1')))
+        expect(m.explain(url), `${tier}: ${url}`).toEqual(want)
+      }
+    }
+  })
+})
