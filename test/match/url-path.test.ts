@@ -87,7 +87,7 @@ describe('url-path: one data suite over every copy of the path scan', () => {
       const exact = parseRobots(`User-agent: *\nDisallow: ${matched(path)}$\n`).agent('bot')
       const bytes = bytesOf(url)
       expect(exact.isAllowed(url), 'string').toBe(false)
-      // The other direct engine's string path (an ASCII URL's end found by the string's own search: direct/path.ts).
+      // The other direct engine's string path.
       const exactIndexed = parseRobots(`User-agent: *\nDisallow: ${matched(path)}$\n`, { tier: 'thrash-proof' }).agent('bot')
       expect(exactIndexed.isAllowed(url), 'string, thrash-proof').toBe(false)
       expect(exact.isAllowed(bytes), 'bytes').toBe(false)
@@ -123,8 +123,8 @@ describe('url-path: offsets past 2^30', () => {
   })
 })
 
-describe('url-path: the origin of the previous string URL (direct/path.ts)', () => {
-  it('regression guard: consecutive URLs that share, extend or break the previous origin get their own path', () => {
+describe('url-path: consecutive string URLs of one site and its neighbours (the direct engines)', () => {
+  it('consecutive URLs that share, extend or break the previous origin get their own path (a guard for any origin memo)', () => {
     const body = 'User-agent: *\nDisallow: /a$\nDisallow: /?q$\nDisallow: /$\nDisallow: //y$\n'
     const seq = [
       'https://h/a', 'https://h/a', 'https://h?q', 'https://h#x/a', 'https://h', 'https://h/', 'https://hx/a', 'https://h//y',

@@ -41,11 +41,7 @@ export function pathOfBytes(url: Uint8Array, start: number, end: number): void {
   }
   const bit = ps & PathStartCode.SlashPrepended
   const from = (ps - bit) / PathStartCode.IndexScale
-  setPath(url, from, pathEndBytes(url, from, end), bit)
-}
-
-/** Sets {@link PATH} to `url[from, to)`, with a `/` in front when `bit` (PathStartCode.SlashPrepended) is set. */
-function setPath(url: Uint8Array, from: number, to: number, bit: number): void {
+  const to = pathEndBytes(url, from, end)
   if (bit === 0) {
     PATH.bytes = url
     PATH.from = from
@@ -83,50 +79,7 @@ export function pathOfString(url: string): void {
     buf = new Uint8Array(3 * url.length)
     written = encoder.encodeInto(url, buf).written
   }
-  if (written !== url.length) return pathOfBytes(buf, 0, written!)
-  // ASCII (one byte per code unit, so byte and string positions agree): the
-  // path's start from the previous URL's origin when it is the same, and the
-  // path's end (first `#` or NUL: pathEndBytes) by the string's native search.
-  const origin = lastOrigin
-  const ps =
-    origin.length !== 0 && url.charCodeAt(origin.length) === PathChar.Slash && url.startsWith(origin)
-      ? origin.length * PathStartCode.IndexScale
-      : pathStartAscii(url, buf, written)
-  if (ps === PathStartCode.JustSlash) {
-    PATH.bytes = JUST_SLASH
-    PATH.from = 0
-    PATH.to = 1
-    return
-  }
-  const bit = ps & PathStartCode.SlashPrepended
-  const from = (ps - bit) / PathStartCode.IndexScale
-  let to = url.indexOf('#', from)
-  if (to < 0) to = written
-  const nul = url.indexOf('\0', from)
-  if (nul >= 0 && nul < to) to = nul
-  setPath(buf, from, to, bit)
-}
-
-/**
- * `scheme://authority` of the last ASCII string URL whose path starts with
- * `/` right after it ('' when none). A URL that starts with it and has a `/`
- * right after has its path there: the start scan (url-path.ts) decides
- * every position of such a prefix from the prefix alone (it holds the
- * `://` the first loop stops at, no `/`, `?`, `;` or `#` after that), so
- * the scan would stop at the same `/`. Consecutive URLs of one site (a
- * frontier's, a log's) skip the authority.
- */
-let lastOrigin = ''
-
-/** pathStartBytes of an ASCII string URL (its bytes in `buf`), remembering its origin for the next URL (see {@link lastOrigin}). */
-function pathStartAscii(url: string, buf: Uint8Array, n: number): number {
-  const ps = pathStartBytes(buf, 0, n)
-  if (ps !== PathStartCode.JustSlash && (ps & PathStartCode.SlashPrepended) === 0) {
-    const from = ps / PathStartCode.IndexScale
-    const scheme = url.indexOf('://')
-    if (scheme >= 0 && scheme + 3 <= from) lastOrigin = url.slice(0, from)
-  }
-  return ps
+  pathOfBytes(buf, 0, written!)
 }
 
 /** Drops a reference to a caller's buffer or to a large buffer of one call, once a URL is judged. */
