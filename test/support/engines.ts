@@ -3,12 +3,12 @@
  * differential corpus, seeded random and `*`-dense sets, the line
  * convention): each is a set of parse options.
  *
- * - `tiered`: the default (cold, then hot after the threshold, then
+ * - `tiered`: the default (cold, or the indexed start for star-heavy sets, then hot after the threshold, then
  *   thrash-proof if the DFA thrashes);
  * - `cold`, `hot`, `thrash-proof`: one tier, pinned (`tier`);
  * - `switching`: the tiers with a threshold of 2 URLs and the smallest DFA
  *   budget, so that matchers change tier inside the suites' own URL lists
- *   (cold → hot after two URLs; hot → thrash-proof where the tiny cache thrashes);
+ *   (cold or indexed → hot after two URLs; hot → thrash-proof where the tiny cache thrashes);
  * - `plain`: every rule against the path (engine: 'plain').
  */
 import type { ParseOptions } from '../../src/index.js'
