@@ -204,7 +204,11 @@ export class HostIndex {
     }
   }
 
-  /** `find` for bytes already ASCII-lowercased, with their `hostHash`: no case folding. */
+  /**
+   * `find` for bytes already ASCII-lowercased, with their `hostHash`: no case folding.
+   * A copy of `find`'s probe loop on purpose (the per-line hot path of `filter`); both are
+   * tested against each other in test/cli/host-index.test.ts.
+   */
   findLower(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const { slots, names, starts, hashes, mask } = this
     const len = end - start

@@ -12,38 +12,17 @@ function isHex(b: number): boolean {
   return (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
 }
 
-/** Escapes pattern bytes; returns the input itself when nothing changes. */
+/**
+ * Escapes pattern bytes into a new array; returns the input itself when
+ * nothing changes. One loop with {@link escapeRange}: the scratch buffer is
+ * copied out, and dropped again when an over-long input grew it.
+ */
 export function escapePatternBytes(src: Uint8Array): Uint8Array {
-  const n = src.length
-  let extra = 0
-  let capitalize = false
-  for (let i = 0; i < n; i++) {
-    const b = src[i]
-    if (b === 37 && i + 2 < n && isHex(src[i + 1]) && isHex(src[i + 2])) {
-      if (src[i + 1] >= 97 || src[i + 2] >= 97) capitalize = true
-      i += 2
-    } else if (b >= 0x80) {
-      extra += 2
-    }
-  }
-  if (extra === 0 && !capitalize) return src
-  const dst = new Uint8Array(n + extra)
-  let j = 0
-  for (let i = 0; i < n; i++) {
-    const b = src[i]
-    if (b === 37 && i + 2 < n && isHex(src[i + 1]) && isHex(src[i + 2])) {
-      dst[j++] = 37
-      dst[j++] = upper(src[++i])
-      dst[j++] = upper(src[++i])
-    } else if (b >= 0x80) {
-      dst[j++] = 37
-      dst[j++] = HEX.charCodeAt(b >> 4)
-      dst[j++] = HEX.charCodeAt(b & 15)
-    } else {
-      dst[j++] = b
-    }
-  }
-  return dst
+  const n = escapeRange(src, 0, src.length)
+  if (n < 0) return src
+  const out = escaped.bytes.slice(0, n)
+  if (escaped.bytes.length > MAX_ESCAPED) escaped.bytes = new Uint8Array(256)
+  return out
 }
 
 /** Longest escaped value: one line of 16,663 bytes, each byte escaped to three. */
