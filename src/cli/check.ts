@@ -8,7 +8,6 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { AgentMatcher, RuleRef } from '../index.js'
-import { lineEnd, urlEnd } from '../match/lines.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from './args.js'
 import { AGENT_OPTION, agentWarnings } from './agent.js'
 import { BlockWriter } from './block-writer.js'
@@ -16,8 +15,8 @@ import { bodyProblem, bodyWarning } from './body-problems.js'
 import { UsageError } from './errors.js'
 import { jsonLine, printable } from './escape.js'
 import { CHECK_HELP } from './help.js'
-import { openInput, resolveInputs } from './input.js'
-import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
+import { resolveInputs } from './input.js'
+import { forEachUrlLine } from './line-blocks.js'
 import { checkRobotsSource, loadRobots } from './load-robots.js'
 import { RuleDescriber } from './rule-text.js'
 import { count, plural } from './stats.js'
@@ -78,23 +77,15 @@ class Checker {
 
   /** Judges every line of stdin (as filter reads lines); output is written as the input pauses. */
   async stdin(): Promise<void> {
-    const [input] = await resolveInputs(['-'])
-    const reader = await openInput(input, { bytes: 0 })
-    try {
-      for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
-        const bytes = block.bytes
-        for (let pos = 0; pos < bytes.length; ) {
-          const lf = lineEnd(bytes, pos)
-          // A copy: the block's buffer is reused once this loop moves on.
-          this.url(bytes.slice(pos, urlEnd(bytes, pos, lf)))
-          pos = lf + 1
-        }
-        if (block.pause) this.out.flush()
+    // A copy of each URL: the block's buffer is reused once its lines are done.
+    await forEachUrlLine(
+      await resolveInputs(['-']),
+      (bytes, start, end) => this.url(bytes.slice(start, end)),
+      async (pause) => {
+        if (pause) this.out.flush()
         await this.out.drain()
-      }
-    } finally {
-      await reader.close()
-    }
+      },
+    )
   }
 }
 

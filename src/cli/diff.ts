@@ -19,7 +19,6 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { AgentMatcher, Explanation } from '../index.js'
-import { lineEnd, urlEnd } from '../match/lines.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { AGENT_OPTION, agentWarnings } from './agent.js'
 import { BlockWriter } from './block-writer.js'
@@ -28,8 +27,8 @@ import { UsageError } from './errors.js'
 import { jsonLine, printable } from './escape.js'
 import { findField, parseDelimiter, WHITESPACE } from './fields.js'
 import { DIFF_HELP } from './help.js'
-import { openInput, resolveInputs } from './input.js'
-import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
+import { resolveInputs } from './input.js'
+import { forEachUrlLine } from './line-blocks.js'
 import { checkRobotsSource, loadRobots, type LoadedRobots } from './load-robots.js'
 import { RuleDescriber, type RuleJson } from './rule-text.js'
 import { count, plural } from './stats.js'
@@ -117,47 +116,40 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   let lines = 0
   let nowAllowed = 0
   let nowDisallowed = 0
-  for (const input of inputs) {
-    const reader = await openInput(input, { bytes: 0 })
-    try {
-      for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
-        const bytes = block.bytes
-        for (let pos = 0; pos < bytes.length; ) {
-          const lf = lineEnd(bytes, pos)
-          let start = pos
-          let end = urlEnd(bytes, pos, lf)
-          pos = lf + 1
-          lines++
-          if (field > 0) {
-            if (findField(bytes, start, end, field, delimiter, range, 0)) {
-              start = range[0]
-              end = range[1]
-            } else start = end
-          }
-          const a = before.matchRange(bytes, start, end)
-          const b = after.matchRange(bytes, start, end)
-          if ((a & 1) === (b & 1)) continue
-          const url = bytes.subarray(start, end)
-          const was = before.explain(url)
-          const now = after.explain(url)
-          const change = b & 1 ? 'now-allowed' : 'now-disallowed'
-          if (b & 1) nowAllowed++
-          else nowDisallowed++
-          const text = DECODER.decode(url)
-          if (jsonl) {
-            const record: Record<string, unknown> = { url: text }
-            if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
-            Object.assign(record, { change, old: side(was, a >>> 1, oldRules), new: side(now, b >>> 1, newRules) })
-            out.text(`${jsonLine(record)}\n`)
-          }
-          else out.text(`${change}\t${printable(text)}\t${printable(oldRules.text(was.rule))}\t${printable(newRules.text(now.rule))}\n`)
-        }
-        await out.drain()
+  await forEachUrlLine(
+    inputs,
+    (bytes, from, to) => {
+      let start = from
+      let end = to
+      lines++
+      if (field > 0) {
+        if (findField(bytes, start, end, field, delimiter, range, 0)) {
+          start = range[0]
+          end = range[1]
+        } else start = end
       }
-    } finally {
-      await reader.close()
-    }
-  }
+      const a = before.matchRange(bytes, start, end)
+      const b = after.matchRange(bytes, start, end)
+      if ((a & 1) === (b & 1)) return
+      const url = bytes.subarray(start, end)
+      const was = before.explain(url)
+      const now = after.explain(url)
+      const change = b & 1 ? 'now-allowed' : 'now-disallowed'
+      if (b & 1) nowAllowed++
+      else nowDisallowed++
+      const text = DECODER.decode(url)
+      if (jsonl) {
+        const record: Record<string, unknown> = { url: text }
+        if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+        Object.assign(record, { change, old: side(was, a >>> 1, oldRules), new: side(now, b >>> 1, newRules) })
+        out.text(`${jsonLine(record)}\n`)
+      } else out.text(`${change}\t${printable(text)}\t${printable(oldRules.text(was.rule))}\t${printable(newRules.text(now.rule))}\n`)
+    },
+    async (pause) => {
+      if (pause) out.flush()
+      await out.drain()
+    },
+  )
   await out.end()
   if (!quiet) {
     note(`${plural(lines, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(lines - nowAllowed - nowDisallowed)} unchanged`)
