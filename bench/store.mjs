@@ -35,6 +35,7 @@ import robotsParser from 'robots-parser'
 import { describeCorpus, loadAllRobots, loadPaired } from './lib/corpus.mjs'
 import { bytes, median, parseArgs, printHeader, table, writeJson } from './lib/stats.mjs'
 import { prng } from '../test/support/prng.mjs'
+import { settle } from './lib/settle.mjs'
 
 if (typeof globalThis.gc !== 'function') {
   console.error('store needs --expose-gc: node --expose-gc --max-old-space-size=8192 bench/store.mjs')
@@ -90,12 +91,6 @@ function body(i) {
   return out
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
-async function settle() {
-  globalThis.gc()
-  await tick()
-  globalThis.gc()
-}
 function retained() {
   const m = process.memoryUsage()
   return m.heapUsed + m.arrayBuffers

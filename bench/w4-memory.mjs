@@ -42,6 +42,7 @@ import { parseRobots } from '../dist/index.js'
 import robotsParser from 'robots-parser'
 import { describeCorpus, loadAllRobots, loadPaired, robotsUrlFor } from './lib/corpus.mjs'
 import { bytes, goal, median, parseArgs, printHeader, ratio, table, writeJson } from './lib/stats.mjs'
+import { settle } from './lib/settle.mjs'
 
 if (typeof globalThis.gc !== 'function') {
   console.error('w4-memory needs --expose-gc: node --expose-gc bench/w4-memory.mjs')
@@ -76,12 +77,6 @@ const machine = printHeader('W4 memory: retained bytes per parsed robots.txt', {
   workload: `${fileCount} files (bulk mean); per-file medians over a size-stratified sample of ${Math.min(sampleSize, fileCount)} files and of ${Math.min(pairedSampleSize, hostCount)} of the ${hostCount} paired hosts`,
 })
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
-async function settle() {
-  globalThis.gc()
-  await tick()
-  globalThis.gc()
-}
 
 function retained() {
   const m = process.memoryUsage()
