@@ -49,7 +49,7 @@ chmodSync('dist/cli.js', 0o755)
 // The worker threads of `filter --jobs N` (loaded by dist/cli.js from next to it).
 await build({
   ...common,
-  entryPoints: ['src/cli/filter-worker.ts'],
+  entryPoints: ['src/cli/filter/worker.ts'],
   platform: 'node',
   format: 'esm',
   outfile: 'dist/filter-worker.js',

@@ -39,7 +39,7 @@ import type { ParseHandler } from './parse/handler.js'
 import { parseInto } from './parse/parser.js'
 import { productTokens } from './parse/user-agent.js'
 import { readHost } from './rules/extensions.js'
-import { parseRobots, type Robots } from './robots.js'
+import { parseRobots, type Robots } from './robots/robots.js'
 
 /** What `robotsParser` returns: robots-parser's `Robot`. */
 export interface Robot {

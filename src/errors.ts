@@ -20,7 +20,7 @@
  * (a registered symbol, so the ESM and CJS builds of the package recognise
  * each other's errors too). Content never throws: a robots.txt body, however
  * broken, parses, and problems in it are diagnostics. The command line has
- * its own `CliError` (src/cli/errors.ts), which never leaves the process.
+ * its own `CliError` (src/cli/common/cli-error.ts), which never leaves the process.
  */
 
 /** Error codes raised by robots-automaton. */

@@ -13,13 +13,13 @@
  */
 
 // Parsing: a body, a stream; options and their limits.
-export { parseRobots, Robots, type ParseOptions } from './robots.js'
-export { parseRobotsStream, type ByteSource, type StreamParseOptions } from './stream.js'
+export { parseRobots, Robots, type ParseOptions } from './robots/robots.js'
+export { parseRobotsStream, type ByteSource, type StreamParseOptions } from './robots/stream.js'
 export { DEFAULT_LIMIT } from './parse/reader.js'
 
 // Matching: a crawler's matcher, its answers and figures, its options.
 export { AgentMatcher, type Explanation, type RuleRef, type MatcherStats, type EngineStats } from './match/matcher.js'
-export type { EngineOptions } from './match/engine.js'
+export type { EngineOptions } from './match/engine-options.js'
 export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
 
 // What a file says beyond its rules: diagnostics, extensions, the per-line report.

@@ -30,7 +30,7 @@
  * @module robots-automaton/internals
  */
 import { describeValue, RobotsInputError } from './errors.js'
-import { Robots } from './robots.js'
+import { Robots } from './robots/robots.js'
 import { CompactRules } from './rules/compact-rules.js'
 import { decodeForm } from './rules/serialise.js'
 

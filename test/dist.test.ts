@@ -79,10 +79,10 @@ suite('dist: the built package', () => {
     expect(typings.length).toBeGreaterThan(40)
     for (const file of typings) expect(readFileSync(file, 'utf8'), file).not.toContain('@internal')
     for (const ext of ['d.ts', 'd.cts']) {
-      const engine = readFileSync(resolve(ROOT, `dist/match/engine.${ext}`), 'utf8')
+      const engine = readFileSync(resolve(ROOT, `dist/match/engine-options.${ext}`), 'utf8')
       expect(engine).toMatch(/interface EngineOptions \{[^}]*matcherBudget\?: number;/)
       expect(engine).not.toMatch(/\bengine\?:/)
-      expect(readFileSync(resolve(ROOT, `dist/robots.${ext}`), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
+      expect(readFileSync(resolve(ROOT, `dist/robots/robots.${ext}`), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
       expect(readFileSync(resolve(ROOT, `dist/match/matcher.${ext}`), 'utf8')).toMatch(/class AgentMatcher \{[^]*?\n {4}private constructor\(\);/)
     }
   })

@@ -7,15 +7,15 @@
  * stdio.ts). `--version`/`-V` prints `robots-automaton 0.1.0` here and in
  * every command (args.ts).
  */
-import { runCheck } from './check.js'
-import { runCompare } from './compare.js'
-import { runDiff } from './diff.js'
-import { CliError } from './errors.js'
-import { runFilter } from './filter.js'
-import { MAIN_HELP, PROGRAM, versionLine } from './help.js'
-import { runLint } from './lint.js'
-import { runPack } from './pack.js'
-import { exitAfterStdout, guardStdio, note } from './stdio.js'
+import { runCheck } from './commands/check.js'
+import { runCompare } from './commands/compare.js'
+import { runDiff } from './commands/diff.js'
+import { CliError } from './common/cli-error.js'
+import { runFilter } from './commands/filter.js'
+import { MAIN_HELP, PROGRAM, versionLine } from './main-help.js'
+import { runLint } from './commands/lint.js'
+import { runPack } from './commands/pack.js'
+import { exitAfterStdout, guardStdio, note } from './common/stdio.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 

@@ -3,8 +3,8 @@
  * the `Robots` type and its rules' size, the store, and the two shared
  * fallback answers.
  */
-import { parseRobots, rulesMemoryUsage, type Robots } from '../robots.js'
-import { parseRobotsStream } from '../stream.js'
+import { parseRobots, rulesMemoryUsage, type Robots } from '../robots/robots.js'
+import { parseRobotsStream } from '../robots/stream.js'
 import { RobotsStore } from '../store/robots-store.js'
 
 export { parseRobotsStream, RobotsStore, rulesMemoryUsage, type Robots }

@@ -8,7 +8,7 @@ import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { objectBytes, typedArrayBytes } from '../memory.js'
 import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
-import type { EngineOptions } from './engine.js'
+import type { EngineOptions } from './engine-options.js'
 import { firstTier, nextTier, Tier, TIER_NAMES, type TierName } from './tiers.js'
 
 /** Which rule decided a URL. */

@@ -25,7 +25,7 @@
  * The order is one way: cold (or the indexed start) → hot → thrash-proof.
  * `EngineOptions.tier` pins a matcher to one tier (tests and benchmarks).
  */
-import type { EngineOptions } from './engine.js'
+import type { EngineOptions } from './engine-options.js'
 import type { MatchEngine } from './matcher.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'

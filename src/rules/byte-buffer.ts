@@ -1,7 +1,7 @@
 /**
  * Little-endian integers and unsigned LEB128 varints in byte buffers: the
  * encodings of the compact parsed form (compact-rules.ts) and of store
- * bundles (store/bundle.ts), written through {@link ByteBuffer} and read
+ * bundles (store/bundle-codec.ts), written through {@link ByteBuffer} and read
  * back with the functions below.
  */
 import { RobotsFormatError } from '../errors.js'

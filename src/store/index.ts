@@ -8,4 +8,4 @@ export {
   type StoreOutcome,
   type StoreSource,
 } from './robots-store.js'
-export { BUNDLE_VERSION } from './bundle.js'
+export { BUNDLE_VERSION } from './bundle-codec.js'

@@ -2,7 +2,7 @@
  * `RobotsStore`: the parsed robots.txt of millions of origins, for crawl
  * frontiers and bulk jobs.
  *
- * - **Entries.** One per key (an origin or a bare host: store/keys.ts): a
+ * - **Entries.** One per key (an origin or a bare host: store/origin-keys.ts): a
  *   robots.txt (its compact form, rules/compact-rules.ts), or an outcome
  *   without a file: `unavailable` (allow all) or `unreachable` (disallow
  *   all). Entry ids are small integers, stable while the entry lives.
@@ -24,29 +24,29 @@
  *   used again and again does not compile each time.
  * - **Bundles.** `toBytes()` writes the entries as one buffer and
  *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
- *   keeping the buffer (zero copy): store/bundle.ts.
+ *   keeping the buffer (zero copy): store/bundle-codec.ts.
  *
  * Entry table layout: `entries[id * Entry.Width + field]`, fields named by
  * {@link Entry}; the kind field holds an {@link EntryKind} and the
  * {@link UNCHECKED} bit.
  */
 import { AgentMatcher } from '../match/matcher.js'
-import { checkEngineOptions, type EngineOptions } from '../match/engine.js'
-import { compileMatcher, engineOptionsOf, parseRobots, Robots } from '../robots.js'
+import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
+import { compileMatcher, engineOptionsOf, parseRobots, Robots } from '../robots/robots.js'
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
 import { parseWith, toBytes } from '../parse/parser.js'
 import { checkLimit } from '../parse/reader.js'
-import { tokensSelection, type SelectionKey } from '../agent-cache.js'
+import { tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
 import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
-import { encodeBundle, loadBundle } from './bundle.js'
+import { encodeBundle, loadBundle } from './bundle-codec.js'
 import { hashKey, KeyIndex, type KeySource } from './key-index.js'
-import { fastOrigin, keyBytes, MAX_KEY_BYTES, OriginOut, slowOrigin, storeKey, type KeyParts } from './keys.js'
+import { fastOrigin, keyBytes, MAX_KEY_BYTES, OriginOut, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
 import type { Explanation } from '../match/matcher.js'
 
 /** Options of a {@link RobotsStore}. */
@@ -463,7 +463,7 @@ export class RobotsStore {
   }
 
   /**
-   * The store as one buffer: the bundle (store/bundle.ts), which
+   * The store as one buffer: the bundle (store/bundle-codec.ts), which
    * `RobotsStore.fromBytes` loads without parsing robots.txt again. Shared
    * forms are copied in; holes are left out.
    */
@@ -474,7 +474,7 @@ export class RobotsStore {
   /**
    * Loads a bundle written by `toBytes`. The buffer is kept, not copied
    * (a large file read once serves as the store's arena): do not change it
-   * afterwards. Everything is checked first (store/bundle.ts); with
+   * afterwards. Everything is checked first (store/bundle-codec.ts); with
    * `lazy: true` each robots.txt form's structure is checked on its entry's
    * first use instead (its checksum is still checked here: a corrupted
    * bundle is refused whole), so a large bundle loads in about the time of

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
 import { referenceDecide } from '../../src/match/reference-engine.js'
 import { matchPath } from '../../src/match/url-path.js'
-import { clock, escapesAllowed, etaSeconds, ProgressBar, progressWanted, renderProgress } from '../../src/cli/progress.js'
-import { note } from '../../src/cli/stdio.js'
+import { clock, escapesAllowed, etaSeconds, ProgressBar, progressWanted, renderProgress } from '../../src/cli/common/progress.js'
+import { note } from '../../src/cli/common/stdio.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir, type RunResult } from './helpers.js'
 
 const tmp = tempDir()

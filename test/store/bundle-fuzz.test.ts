@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { RobotsFormatError, RobotsStore } from '../../src/index.js'
 import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
 import { sealForm } from '../../src/rules/serialise.js'
-import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, bundleChecksum } from '../../src/store/bundle.js'
+import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, bundleChecksum } from '../../src/store/bundle-codec.js'
 import { SAMPLE, sampleFiles } from '../support/corpus-data.js'
 import { expectParseable, mutateForm, probeUrls, prng } from '../support/form-fuzz.js'
 

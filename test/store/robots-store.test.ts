@@ -9,7 +9,7 @@ import { describePaired } from '../support/corpus-data.js'
 import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
 import { Header } from '../../src/rules/compact-rules.js'
 import { sealForm } from '../../src/rules/serialise.js'
-import { BundleHeader } from '../../src/store/bundle.js'
+import { BundleHeader } from '../../src/store/bundle-codec.js'
 
 const enc = new TextEncoder()
 const BODY = 'User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /g\nAllow: /private/ok\n'

@@ -1,0 +1,124 @@
+/**
+ * `robots-automaton check ROBOTS --agent A [--agent B…] [URL…]`: one line per
+ * URL with the verdict and the rule that decided it (`--json`: one JSON
+ * object per line). The URLs come from the arguments, or from stdin (one per
+ * line, LF or CRLF, gzip or not) when none is given or where one is `-`.
+ * `--exit-code` makes the verdict the exit status (0 all allowed, 3 some
+ * disallowed), for harnesses that read outcomes from exit codes.
+ */
+import { isUtf8 } from 'node:buffer'
+import type { AgentMatcher, RuleRef } from '../../index.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
+import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { BlockWriter } from '../common/block-writer.js'
+import { bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { UsageError } from '../common/cli-error.js'
+import { jsonLine, printable } from '../common/printable.js'
+import { CHECK_HELP } from '../main-help.js'
+import { resolveInputs } from '../filter/input.js'
+import { forEachUrlLine } from '../filter/line-blocks.js'
+import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
+import { RuleDescriber } from '../common/rule-text.js'
+import { count, plural } from '../filter/filter-stats.js'
+import { note } from '../common/stdio.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  AGENT_OPTION,
+  { name: 'json', value: false },
+  { name: 'exit-code', value: false },
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** `line 4: Disallow: /private/`, or `no matching rule` (a rule of the file; see rule-text.ts for implied rules). */
+export function describeRule(rule: RuleRef | null): string {
+  if (rule === null) return 'no matching rule'
+  return `line ${rule.line}: ${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`
+}
+
+/**
+ * Exit status of `check --exit-code` when at least one URL is disallowed. Not
+ * 1 or 2, which keep their meaning (runtime failure, usage error), so that a
+ * harness never reads a failure as a verdict.
+ */
+export const EXIT_DISALLOWED = 3
+
+const DECODER = new TextDecoder()
+
+/** Judges URLs and writes one line each; counts them. */
+class Checker {
+  checked = 0
+  allowed = 0
+
+  constructor(
+    private readonly matcher: AgentMatcher,
+    private readonly rules: RuleDescriber,
+    private readonly out: BlockWriter,
+    private readonly json: boolean,
+  ) {}
+
+  /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
+  url(url: string | Uint8Array): void {
+    const { allowed, rule } = this.matcher.explain(url)
+    this.checked++
+    if (allowed) this.allowed++
+    const text = typeof url === 'string' ? url : DECODER.decode(url)
+    if (this.json) {
+      const record: Record<string, unknown> = { url: text }
+      if (typeof url !== 'string' && !isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+      record.allowed = allowed
+      record.rule = this.rules.json(rule)
+      this.out.text(`${jsonLine(record)}\n`)
+    } else {
+      // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
+      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printable(text)}\t${printable(this.rules.text(rule))}\n`)
+    }
+  }
+
+  /** Judges every line of stdin (as filter reads lines); output is written as the input pauses. */
+  async stdin(): Promise<void> {
+    // A copy of each URL: the block's buffer is reused once its lines are done.
+    await forEachUrlLine(
+      await resolveInputs(['-']),
+      (bytes, start, end) => this.url(bytes.slice(start, end)),
+      async (pause) => {
+        if (pause) this.out.flush()
+        await this.out.drain()
+      },
+    )
+  }
+}
+
+/** Runs `check` with the arguments after the command name; resolves to the exit code. */
+export async function runCheck(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (helpOrVersion(args, CHECK_HELP)) return 0
+  const agents = requiredValues(args, 'agent')
+  const [source, ...urls] = args.positionals
+  if (source === undefined) throw new UsageError('missing ROBOTS (a file, - or an http(s) URL)')
+  checkRobotsSource(source)
+  const stdinUrls = urls.length === 0 ? 1 : urls.filter((u) => u === '-').length
+  if (stdinUrls > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  if (stdinUrls > 0 && source === '-') throw new UsageError(`'-' reads the robots.txt from stdin, so the URLs must be arguments`)
+  const json = flag(args, 'json')
+  const quiet = flag(args, 'quiet')
+  if (!quiet) for (const w of agentWarnings(agents)) note(w)
+  const loaded = await loadRobots(source)
+  if (!quiet) {
+    if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
+    const problem = bodyProblem(loaded.robots)
+    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+  }
+  const describer = new RuleDescriber(loaded.robots, agents, loaded.fetched === 'unreachable')
+  const out = new BlockWriter(process.stdout, 64 * 1024)
+  const checker = new Checker(loaded.robots.agents(agents), describer, out, json)
+  if (urls.length === 0) await checker.stdin()
+  for (const url of urls) {
+    if (url === '-') await checker.stdin()
+    else checker.url(url)
+  }
+  await out.end()
+  const { checked, allowed } = checker
+  if (!quiet) note(`${plural(checked, 'URL')} checked: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
+  return flag(args, 'exit-code') && allowed < checked ? EXIT_DISALLOWED : 0
+}

@@ -1,0 +1,158 @@
+/**
+ * `robots-automaton diff OLD NEW --agent A [FILE...]`: the URLs whose verdict
+ * changes between two versions of a robots.txt, with the deciding rule on
+ * each side. For crawler operators whose frontier is queued when a site's
+ * robots.txt changes, and for site owners before they deploy an edit.
+ *
+ * URLs are read one per line as `filter` reads them (files or stdin, gzip or
+ * not, LF or CRLF; `--field`/`--delimiter` for logs). Each line whose
+ * verdict differs is written as
+ *
+ *   now-disallowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE
+ *   now-allowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE
+ *
+ * with the rules as `check` shows them (`line 4: Disallow: /private`, `no
+ * matching rule`), escaped for the terminal; `--format jsonl` writes
+ * `{"url", "change", "old": {"allowed", "line", "rule"}, "new": {…}}`
+ * instead. Exit status: 0 when no verdict changes, 3 when some do (1 and 2
+ * keep their meaning in every command: failure, usage error).
+ */
+import { isUtf8 } from 'node:buffer'
+import type { AgentMatcher, Explanation } from '../../index.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { BlockWriter } from '../common/block-writer.js'
+import { bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { UsageError } from '../common/cli-error.js'
+import { jsonLine, printable } from '../common/printable.js'
+import { findField, parseDelimiter, WHITESPACE } from '../filter/fields.js'
+import { DIFF_HELP } from '../main-help.js'
+import { resolveInputs } from '../filter/input.js'
+import { forEachUrlLine } from '../filter/line-blocks.js'
+import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load-robots.js'
+import { RuleDescriber, type RuleJson } from '../common/rule-text.js'
+import { count, plural } from '../filter/filter-stats.js'
+import { note } from '../common/stdio.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  AGENT_OPTION,
+  { name: 'format', value: true, choices: ['lines', 'jsonl'] },
+  { name: 'field', value: true },
+  { name: 'delimiter', value: true },
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** Exit status when some verdict changes (as `check --exit-code` uses 3 for a disallowed URL). */
+export const EXIT_CHANGED = 3
+
+const DECODER = new TextDecoder()
+
+function side(e: Explanation, line: number, rules: RuleDescriber): { allowed: boolean; line: number; rule: Omit<RuleJson, 'line'> | null } {
+  const json = rules.json(e.rule)
+  if (json === null) return { allowed: e.allowed, line, rule: null }
+  const { line: ruleLine, ...rule } = json
+  return { allowed: e.allowed, line: ruleLine, rule }
+}
+
+function fieldOf(args: ParsedArgs): { field: number; delimiter: number } {
+  const value = optionValue(args, 'field')
+  const delimiterValue = optionValue(args, 'delimiter')
+  if (value === undefined) {
+    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
+    return { field: 0, delimiter: WHITESPACE }
+  }
+  const field = /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!(field >= 1 && field <= 1 << 20)) throw new UsageError(`option '--field' must be an integer from 1 to ${1 << 20} (got '${value}')`)
+  let delimiter = WHITESPACE
+  if (delimiterValue !== undefined) {
+    const d = parseDelimiter(delimiterValue)
+    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
+    delimiter = d
+  }
+  return { field, delimiter }
+}
+
+function warnProblem(loaded: LoadedRobots): void {
+  if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
+  const problem = bodyProblem(loaded.robots)
+  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+}
+
+/** Runs `diff` with the arguments after the command name; resolves to the exit code. */
+export async function runDiff(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (helpOrVersion(args, DIFF_HELP)) return 0
+  const agent = requiredValues(args, 'agent')
+  const [oldSource, newSource, ...files] = args.positionals
+  if (oldSource === undefined || newSource === undefined) throw new UsageError('needs OLD and NEW (each a file, - or an http(s) URL)')
+  checkRobotsSource(oldSource)
+  checkRobotsSource(newSource)
+  const jsonl = optionValue(args, 'format') === 'jsonl'
+  const { field, delimiter } = fieldOf(args)
+  const quiet = flag(args, 'quiet')
+  const stdinRobots = [oldSource, newSource].filter((s) => s === '-').length
+  if (stdinRobots > 1) throw new UsageError(`only one of OLD and NEW can be stdin ('-')`)
+  const stdinFiles = files.filter((f) => f === '-').length
+  if (stdinFiles > 1 || (stdinRobots > 0 && (files.length === 0 || stdinFiles > 0))) {
+    throw new UsageError(stdinFiles > 1 ? `stdin ('-') is named more than once` : `a robots.txt read from stdin ('-') means the URLs must come from FILE arguments`)
+  }
+  const inputs = await resolveInputs(files)
+  if (!quiet) {
+    for (const w of agentWarnings(agent)) note(w)
+  }
+  const oldRobots = await loadRobots(oldSource)
+  const newRobots = await loadRobots(newSource)
+  if (!quiet) {
+    warnProblem(oldRobots)
+    warnProblem(newRobots)
+  }
+  const before: AgentMatcher = oldRobots.robots.agents(agent)
+  const after: AgentMatcher = newRobots.robots.agents(agent)
+  const oldRules = new RuleDescriber(oldRobots.robots, agent, oldRobots.fetched === 'unreachable')
+  const newRules = new RuleDescriber(newRobots.robots, agent, newRobots.fetched === 'unreachable')
+  const out = new BlockWriter(process.stdout)
+  const range = new Int32Array(2)
+  let lines = 0
+  let nowAllowed = 0
+  let nowDisallowed = 0
+  await forEachUrlLine(
+    inputs,
+    (bytes, from, to) => {
+      let start = from
+      let end = to
+      lines++
+      if (field > 0) {
+        if (findField(bytes, start, end, field, delimiter, range, 0)) {
+          start = range[0]
+          end = range[1]
+        } else start = end
+      }
+      const a = before.matchRange(bytes, start, end)
+      const b = after.matchRange(bytes, start, end)
+      if ((a & 1) === (b & 1)) return
+      const url = bytes.subarray(start, end)
+      const was = before.explain(url)
+      const now = after.explain(url)
+      const change = b & 1 ? 'now-allowed' : 'now-disallowed'
+      if (b & 1) nowAllowed++
+      else nowDisallowed++
+      const text = DECODER.decode(url)
+      if (jsonl) {
+        const record: Record<string, unknown> = { url: text }
+        if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+        Object.assign(record, { change, old: side(was, a >>> 1, oldRules), new: side(now, b >>> 1, newRules) })
+        out.text(`${jsonLine(record)}\n`)
+      } else out.text(`${change}\t${printable(text)}\t${printable(oldRules.text(was.rule))}\t${printable(newRules.text(now.rule))}\n`)
+    },
+    async (pause) => {
+      if (pause) out.flush()
+      await out.drain()
+    },
+  )
+  await out.end()
+  if (!quiet) {
+    note(`${plural(lines, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(lines - nowAllowed - nowDisallowed)} unchanged`)
+  }
+  return nowAllowed + nowDisallowed > 0 ? EXIT_CHANGED : 0
+}

@@ -1,0 +1,212 @@
+/**
+ * `robots-automaton filter`: judges URL lists and logs line by line, against
+ * one robots.txt (`--robots`) or per host (`--robots-dir`, `--bundle`), and
+ * writes the chosen lines in input order. See FILTER_HELP for the interface,
+ * emitter.ts and jsonl.ts for the output formats, runner.ts and parallel.ts
+ * for where blocks are judged.
+ */
+import { availableParallelism } from 'node:os'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { BlockWriter } from '../common/block-writer.js'
+import { bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { openBundle } from '../hosts/bundle-rules.js'
+import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
+import { CliError, readError, UsageError } from '../common/cli-error.js'
+import { parseDelimiter, WHITESPACE, type FieldSpec } from '../filter/fields.js'
+import { FILTER_HELP } from '../main-help.js'
+import { DEFAULT_CACHE_MB, HostJudge } from '../hosts/host-judge.js'
+import type { HostRules } from '../hosts/host-rules.js'
+import { HostTally } from '../hosts/host-tally.js'
+import { openInput, resolveInputs, type ByteCounter } from '../filter/input.js'
+import type { JudgeSpec } from '../filter/judge-spec.js'
+import { MatcherJudge, type LineJudge } from '../filter/judge-lines.js'
+import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
+import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
+import { ParallelRunner } from '../filter/parallel.js'
+import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
+import { DirectoryRules } from '../hosts/robots-dir.js'
+import { InlineRunner, type BlockRunner } from '../filter/runner.js'
+import { newStats, summaryLine } from '../filter/filter-stats.js'
+import { note } from '../common/stdio.js'
+import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'robots', value: true },
+  { name: 'robots-dir', value: true },
+  { name: 'bundle', value: true },
+  { ...AGENT_OPTION, allowEmpty: false },
+  { name: 'print', value: true, choices: ['allowed', 'disallowed', 'verdicts'] },
+  { name: 'format', value: true, choices: ['lines', 'jsonl'] },
+  { name: 'missing', value: true, choices: ['allow', 'disallow'] },
+  { name: 'cache-mb', value: true },
+  { name: 'jobs', short: 'j', value: true },
+  { name: 'field', value: true },
+  { name: 'host-field', value: true },
+  { name: 'delimiter', value: true },
+  { name: 'line-buffered', value: false },
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** Most worker threads `--jobs` accepts. */
+const MAX_JOBS = 256
+
+/** An integer option within [min, max], or `fallback` when absent; a usage error otherwise. */
+function intOption(args: ParsedArgs, name: string, min: number, max: number, fallback: number): number {
+  const value = optionValue(args, name)
+  if (value === undefined) return fallback
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!(n >= min && n <= max)) throw new UsageError(`option '--${name}' must be an integer from ${min} to ${max} (got '${value}')`)
+  return n
+}
+
+/** The log columns to read, from `--field`, `--host-field` and `--delimiter`. */
+function fieldSpec(args: ParsedArgs): FieldSpec | undefined {
+  const url = intOption(args, 'field', 1, 1 << 20, 0)
+  const host = intOption(args, 'host-field', 1, 1 << 20, 0)
+  const delimiterValue = optionValue(args, 'delimiter')
+  if (url === 0) {
+    if (host > 0) throw new UsageError(`'--host-field' needs '--field' (the URL column)`)
+    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
+    return undefined
+  }
+  let delimiter = WHITESPACE
+  if (delimiterValue !== undefined) {
+    const d = parseDelimiter(delimiterValue)
+    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
+    delimiter = d
+  }
+  return { url, host, delimiter }
+}
+
+/** Reads a bundle file into memory that worker threads can share (a SharedArrayBuffer). */
+function readBundle(path: string): Uint8Array {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch (err) {
+    throw readError('bundle', path, err)
+  }
+  try {
+    const info = fstatSync(fd)
+    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
+    if (!info.isFile()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
+    const bytes = new Uint8Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(info.size) : new ArrayBuffer(info.size))
+    let n = 0
+    while (n < bytes.length) {
+      const got = readSync(fd, bytes, n, bytes.length - n, null)
+      if (got === 0) break
+      n += got
+    }
+    return n === bytes.length ? bytes : bytes.subarray(0, n)
+  } catch (err) {
+    throw err instanceof CliError ? err : readError('bundle', path, err)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Runs `filter` with the arguments after the command name; resolves to the exit code. */
+export async function runFilter(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (helpOrVersion(args, FILTER_HELP)) return 0
+  const robotsSource = optionValue(args, 'robots')
+  const robotsDir = optionValue(args, 'robots-dir')
+  const bundlePath = optionValue(args, 'bundle')
+  const sources = [robotsSource, robotsDir, bundlePath].filter((s) => s !== undefined).length
+  if (sources === 0) throw new UsageError(`one of '--robots', '--robots-dir' or '--bundle' is required`)
+  if (sources > 1) throw new UsageError(`only one of '--robots', '--robots-dir' and '--bundle' may be given`)
+  const perHost = robotsSource === undefined
+  if (robotsSource !== undefined) checkRobotsSource(robotsSource)
+  const agent = requiredValues(args, 'agent')
+  const printGiven = optionValue(args, 'print') as PrintMode | undefined
+  const format = (optionValue(args, 'format') ?? 'lines') as OutputFormat
+  // JSON lines describe every line unless --print picks some.
+  const mode: PrintMode = printGiven ?? (format === 'jsonl' ? 'verdicts' : 'allowed')
+  const missing = optionValue(args, 'missing')
+  if (missing !== undefined && !perHost) throw new UsageError(`'--missing' applies only with '--robots-dir' or '--bundle'`)
+  if (optionValue(args, 'cache-mb') !== undefined && !perHost) throw new UsageError(`'--cache-mb' applies only with '--robots-dir' or '--bundle'`)
+  const cacheMb = intOption(args, 'cache-mb', 0, 1 << 20, DEFAULT_CACHE_MB)
+  const lineBuffered = flag(args, 'line-buffered')
+  const jobs = intOption(args, 'jobs', 1, MAX_JOBS, Math.min(MAX_JOBS, availableParallelism()))
+  const fields = fieldSpec(args)
+  const quiet = flag(args, 'quiet')
+  const files = args.positionals
+  const stdinFiles = files.filter((f) => f === '-').length
+  if (stdinFiles > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  if (robotsSource === '-' && (files.length === 0 || stdinFiles > 0)) {
+    throw new UsageError(`'--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments`)
+  }
+
+  const inputs = await resolveInputs(files)
+  if (!quiet) {
+    for (const w of agentWarnings(agent)) note(w)
+  }
+  const missingAllowed = missing !== 'disallow'
+  // Judging threads: the workers, or the main thread alone.
+  const threads = lineBuffered ? 1 : jobs
+  const cacheBytes = Math.floor((cacheMb * 2 ** 20) / threads)
+  let judge: LineJudge
+  let spec: JudgeSpec['rules']
+  let tally: HostTally | undefined
+  if (robotsSource !== undefined) {
+    const loaded = await loadRobots(robotsSource)
+    if (!quiet) {
+      if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
+      const problem = bodyProblem(loaded.robots)
+      if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+    }
+    const outcome = loaded.fetched === 'unreachable' || loaded.fetched === 'unavailable' ? loaded.fetched : undefined
+    judge = new MatcherJudge(loaded.robots.agents(agent), loaded.name, outcome)
+    spec = { kind: 'robots', bytes: loaded.robots.toBytes(), name: loaded.name, outcome }
+  } else {
+    let rules: HostRules
+    if (robotsDir !== undefined) rules = DirectoryRules.open(robotsDir)
+    else rules = openBundle(readBundle(bundlePath!), bundlePath!)
+    tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow' })
+    const t = tally
+    judge = new HostJudge(rules, { agent, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })
+    spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes }
+  }
+
+  const writer = new BlockWriter(process.stdout)
+  const emitter = new LineEmitter(writer, mode, format, lineBuffered)
+  const stats = newStats()
+  const inline = new InlineRunner(judge, emitter, writer, stats, fields, tally)
+  const runner: BlockRunner =
+    threads > 1
+      ? new ParallelRunner({ rules: spec, agent, mode, format, fields }, threads, inline, writer, stats, tally, new URL('./filter-worker.js', import.meta.url))
+      : inline
+  const counter: ByteCounter = { bytes: 0 }
+  const sizes = inputs.map((i) => i.size)
+  const total = sizes.every((s) => s !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined
+  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, escapesAllowed(process.env)) : undefined
+  const started = performance.now()
+
+  try {
+    for (let i = 0; i < inputs.length; i++) {
+      const reader = await openInput(inputs[i], counter)
+      try {
+        const terminateLast = i < inputs.length - 1
+        for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
+          await runner.submit(block, terminateLast)
+          progress?.update(counter.bytes, stats.lines)
+        }
+      } finally {
+        await reader.close()
+      }
+    }
+  } catch (err) {
+    // What was judged before the failure is written out first: nothing read is lost.
+    await runner.finish().catch(() => {})
+    await writer.end()
+    progress?.done()
+    throw err
+  }
+  await runner.finish()
+  await writer.end()
+  progress?.done()
+  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, tally?.summary()))
+  return 0
+}

@@ -1,0 +1,156 @@
+/**
+ * `robots-automaton lint ROBOTS…`: every diagnostic of each robots.txt with
+ * its line number on stdout, and on stderr a summary per file (the real
+ * totals by severity, not only the first 1,000 diagnostics a file lists;
+ * lines counted as `wc -l` counts them; bytes) and, for several files, a
+ * total. ROBOTS is a file, `-` (stdin), an http(s) URL, or a directory (its
+ * regular files, recursively, in name order). A file that cannot be read is
+ * reported and the others are still linted. Exit 1 when any file has an
+ * error or could not be read (`--json`: one JSON object per file).
+ */
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Diagnostic, DiagnosticTotals } from '../../index.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
+import { BlockWriter } from '../common/block-writer.js'
+import { CliError, readError, UsageError } from '../common/cli-error.js'
+import { LINT_HELP } from '../main-help.js'
+import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots } from '../common/load-robots.js'
+import { plural } from '../filter/filter-stats.js'
+import { note } from '../common/stdio.js'
+import { jsonLine, printable } from '../common/printable.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'json', value: false },
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** `FILE:LINE: SEVERITY: MESSAGE [CODE]` (no `:LINE` for diagnostics about the whole file, line 0). */
+export function formatDiagnostic(name: string, d: Diagnostic): string {
+  const where = d.line > 0 ? `${name}:${d.line}` : name
+  return `${where}: ${d.severity}: ${d.message} [${d.code}]`
+}
+
+/** `2 errors, 1 warning, 0 infos; 12 lines, 340 bytes` (lines: null for a fetched URL, whose raw body is not kept). */
+export function summaryText(t: DiagnosticTotals, lines: number | null, bytes: number, truncated: boolean): string {
+  const size = `${lines === null ? '' : `${plural(lines, 'line')}, `}${plural(bytes, 'byte')}`
+  return `${plural(t.error, 'error')}, ${plural(t.warning, 'warning')}, ${plural(t.info, 'info')}; ${size}${truncated ? ' (truncated at the parsing limit)' : ''}`
+}
+
+/** The files of a directory, recursively, in name order (only regular files, symbolic links followed). */
+function filesUnder(dir: string): string[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(dir).sort()
+  } catch (err) {
+    throw readError('directory', dir, err)
+  }
+  const out: string[] = []
+  for (const name of entries) {
+    const path = join(dir, name)
+    let info
+    try {
+      info = statSync(path)
+    } catch {
+      out.push(path) // reported as unreadable when linted
+      continue
+    }
+    if (info.isDirectory()) out.push(...filesUnder(path))
+    else if (info.isFile()) out.push(path)
+  }
+  return out
+}
+
+/** The ROBOTS arguments with directories expanded. */
+function expand(sources: readonly string[]): string[] {
+  const out: string[] = []
+  for (const s of sources) {
+    let dir = false
+    if (s !== '-' && !isRobotsUrl(s)) {
+      try {
+        dir = statSync(s).isDirectory()
+      } catch {
+        // Reported when linted.
+      }
+    }
+    if (dir) out.push(...filesUnder(s))
+    else out.push(s)
+  }
+  return out
+}
+
+/** Runs `lint` with the arguments after the command name; resolves to the exit code. */
+export async function runLint(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (helpOrVersion(args, LINT_HELP)) return 0
+  const sources = args.positionals
+  if (sources.length === 0) throw new UsageError('missing ROBOTS (a file, a directory, - or an http(s) URL)')
+  if (sources.filter((s) => s === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  for (const s of sources) checkRobotsSource(s)
+  const json = flag(args, 'json')
+  const quiet = flag(args, 'quiet')
+  const files = expand(sources)
+  const out = new BlockWriter(process.stdout, 64 * 1024)
+  const total: DiagnosticTotals = { error: 0, warning: 0, info: 0 }
+  let lines = 0
+  let bytes = 0
+  let linted = 0
+  let failed = 0
+  let someLinesUnknown = false
+  for (const source of files) {
+    const tally = new LineTally()
+    let loaded
+    try {
+      loaded = await loadRobots(source, tally)
+    } catch (err) {
+      if (!(err instanceof CliError) || err.exitCode === 2 || files.length === 1) throw err
+      // One unreadable file among several: said, counted, and the others still linted.
+      out.flush()
+      await out.drain()
+      note(err.message)
+      failed++
+      continue
+    }
+    const { robots, name } = loaded
+    if (loaded.fetchNote !== undefined && !quiet) note(`${name}: ${loaded.fetchNote}`)
+    const fileLines = isRobotsUrl(source) ? null : tally.lines
+    const totals = robots.diagnosticTotals
+    const diagnostics = robots.diagnostics
+    if (json) {
+      const report = {
+        source: name,
+        ...(loaded.fetched !== undefined ? { fetch: loaded.fetched, fetchNote: loaded.fetchNote } : {}),
+        diagnostics,
+        errors: totals.error,
+        warnings: totals.warning,
+        infos: totals.info,
+        lines: fileLines,
+        bytes: robots.bytesRead,
+        truncated: robots.truncated,
+      }
+      out.text(`${jsonLine(report)}\n`)
+    } else {
+      // Messages quote the file (user-agent values, patterns): escaped for the terminal.
+      for (const d of diagnostics) out.text(`${printable(formatDiagnostic(name, d))}\n`)
+    }
+    // Each file's summary follows its diagnostics, also when stdout and stderr are one terminal.
+    out.flush()
+    await out.drain()
+    if (!quiet) note(`${name}: ${summaryText(totals, fileLines, robots.bytesRead, robots.truncated)}`)
+    linted++
+    total.error += totals.error
+    total.warning += totals.warning
+    total.info += totals.info
+    if (fileLines === null) someLinesUnknown = true
+    else lines += fileLines
+    bytes += robots.bytesRead
+  }
+  await out.end()
+  if (!quiet && files.length > 1) {
+    const unread = failed > 0 ? `; ${plural(failed, 'file')} not read` : ''
+    note(`${plural(linted, 'file')} linted: ${summaryText(total, someLinesUnknown ? null : lines, bytes, false)}${unread}`)
+  }
+  if (files.length === 0) throw new CliError('ERR_READ', `no file to lint under ${sources.map((s) => `'${s}'`).join(', ')}`)
+  return total.error > 0 || failed > 0 ? 1 : 0
+}

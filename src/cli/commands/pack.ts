@@ -1,0 +1,264 @@
+/**
+ * `robots-automaton pack (DIR | FILE.jsonl | -) -o BUNDLE`: many hosts'
+ * robots.txt in one bundle file, a `RobotsStore` written with
+ * `store.toBytes()` (the store's format, src/store/bundle-codec.ts), read by
+ * `filter --bundle` (bundle.ts) with the answers `filter --robots-dir DIR`
+ * gives.
+ *
+ * - DIR: laid out as `--robots-dir` reads it, one file per host
+ *   (`DIR/<host>`), listed and read the same way (regular files only; names
+ *   that can never be a host, with capital letters, are skipped and counted;
+ *   so is a file that cannot be read, which `--robots-dir` would also judge
+ *   as a host without one). The file name is the entry's bare-host key, so
+ *   it must be the host as the store writes keys (lowercase ASCII, punycode,
+ *   canonical IP addresses): a name that is not (`bücher.de`, `127.1`) is
+ *   skipped with a warning naming its canonical form, since URL lines are
+ *   looked up by their host's bytes.
+ * - JSON lines (a file or stdin, gzip or not): one object per line,
+ *   `{"origin": "https://example.com", "body": "User-agent: *\n…"}` (or
+ *   `"body_base64"` for bytes that are not UTF-8), or
+ *   `{"origin": …, "outcome": "unavailable" | "unreachable"}` for a fetch
+ *   that gave no file (allow all / disallow all). `origin` is an origin
+ *   (`https://example.com:8443`: that scheme and port only) or a bare host
+ *   (`example.com`: every scheme and port); a key given twice keeps its last
+ *   line. Empty lines are skipped; anything else is an error naming the line.
+ *
+ * Every robots.txt is parsed once here; the bundle holds the parsed rules.
+ * The file is written next to BUNDLE and renamed into place, so a reader
+ * never sees half a bundle.
+ */
+import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { dirname, basename, join } from 'node:path'
+import { parseRobots, RobotsInputError, RobotsStore, type Robots } from '../../index.js'
+import { storeKey } from '../../store/origin-keys.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
+import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
+import { CliError, describeSystemError, UsageError } from '../common/cli-error.js'
+import { PACK_HELP } from '../main-help.js'
+import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
+import { openInput, resolveInputs } from '../filter/input.js'
+import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
+import { lineEnd, urlEnd } from '../../match/lines.js'
+import { DirectoryRules } from '../hosts/robots-dir.js'
+import { count, megabytes, plural } from '../filter/filter-stats.js'
+import { note } from '../common/stdio.js'
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'output', short: 'o', value: true },
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** What a pack run counted, and its warnings. */
+class PackReport {
+  skipped = 0
+  readonly problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
+  private shown = 0
+  suppressed = 0
+
+  constructor(private readonly quiet: boolean) {}
+
+  warn(line: string): void {
+    if (this.quiet) return
+    if (this.shown >= DEFAULT_MAX_WARNINGS) {
+      this.suppressed++
+      return
+    }
+    this.shown++
+    note(line)
+  }
+
+  /** Counts a parsed file and warns about its problem, if any. */
+  parsed(name: string, robots: Robots): void {
+    const problem = bodyProblem(robots)
+    if (problem !== undefined) {
+      this.problems[problem]++
+      this.warn(bodyWarning(name, problem, robots))
+    }
+  }
+}
+
+/** The store being packed, with the counts `pack` reports. */
+class Packer {
+  readonly store = new RobotsStore()
+  /** Entries added, a key given twice counted twice. */
+  private added = 0
+
+  /** Stores `robots` or an outcome under `key` (as `RobotsStore` takes keys); a key given twice keeps the last. */
+  add(key: string, value: Robots | 'unavailable' | 'unreachable'): void {
+    if (typeof value === 'string') this.store.setOutcome(key, value)
+    else this.store.setRobots(key, value)
+    this.added++
+  }
+
+  /** Entries replaced by a later one with the same key. */
+  get replaced(): number {
+    return this.added - this.store.size
+  }
+
+  /** Entries holding a robots.txt, and entries holding a fetch outcome (nothing is deleted: ids are `0 .. size - 1`). */
+  counts(): { robots: number; outcomes: number } {
+    let robots = 0
+    for (let id = 0; id < this.store.size; id++) if (this.store.entrySource(id) === 'robots') robots++
+    return { robots, outcomes: this.store.size - robots }
+  }
+}
+
+const LATIN1 = new TextDecoder('latin1')
+const UTF8 = new TextDecoder()
+
+/**
+ * The bundle key of a directory entry's name: the name itself when it is a
+ * host as the store writes keys, else why it cannot be one.
+ */
+export function hostKeyOfName(name: Uint8Array): { key: string } | { reason: string } {
+  const ascii = name.every((b) => b < 0x80)
+  const text = ascii ? LATIN1.decode(name) : UTF8.decode(name)
+  let key: string
+  try {
+    key = storeKey(text, 'pack').key
+  } catch {
+    return { reason: 'not a host name' }
+  }
+  if (ascii && key === text) return { key }
+  return { reason: `not a host in the form bundle keys take (lowercase ASCII, punycode, canonical IP address): name the file '${key}'` }
+}
+
+/** Packs a directory laid out as `--robots-dir` reads it. */
+function packDirectory(dir: string, pack: Packer, report: PackReport): void {
+  const rules = DirectoryRules.open(dir)
+  report.skipped += rules.skippedNames
+  if (rules.skippedNames > 0) report.warn(`warning: ${plural(rules.skippedNames, 'name')} in '${dir}' skipped: a host's file is named in lower case`)
+  for (let id = 0; id < rules.size; id++) {
+    const name = hostKeyOfName(rules.keyBytes(id))
+    const read = 'key' in name ? rules.read(id) : name
+    if ('robots' in read) {
+      report.parsed(rules.sourceName(id), read.robots)
+      pack.add((name as { key: string }).key, read.robots)
+    } else {
+      report.skipped++
+      report.warn(`warning: skipped '${rules.sourceName(id)}': ${read.reason}`)
+    }
+  }
+}
+
+/** Packs JSON lines (see the module comment). */
+async function packJsonLines(name: string, pack: Packer, report: PackReport): Promise<void> {
+  const [input] = await resolveInputs([name])
+  const reader = await openInput(input, { bytes: 0 })
+  const decoder = new TextDecoder()
+  let lineNumber = 0
+  try {
+    for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
+      const bytes = block.bytes
+      for (let pos = 0; pos < bytes.length; ) {
+        const lf = lineEnd(bytes, pos)
+        const text = decoder.decode(bytes.subarray(pos, urlEnd(bytes, pos, lf)))
+        pos = lf + 1
+        lineNumber++
+        if (text.trim() === '') continue
+        const fail = (message: string): never => {
+          throw new CliError('ERR_FORMAT', `cannot read '${input.name}' line ${lineNumber}: ${message}`)
+        }
+        let value: unknown
+        try {
+          value = JSON.parse(text)
+        } catch (err) {
+          fail(`not JSON (${(err as Error).message})`)
+        }
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('not a JSON object')
+        const o = value as Record<string, unknown>
+        if (typeof o.origin !== 'string') fail(`no "origin" string`)
+        let key = ''
+        try {
+          key = storeKey(o.origin, 'pack').key
+        } catch (err) {
+          if (!(err instanceof RobotsInputError)) throw err
+          fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}`)
+        }
+        const where = `${input.name}:${lineNumber} (${key})`
+        if (o.outcome !== undefined && o.outcome !== 'ok') {
+          if (o.outcome !== 'unavailable' && o.outcome !== 'unreachable') fail(`"outcome" must be "ok", "unavailable" or "unreachable"`)
+          if (o.body !== undefined || o.body_base64 !== undefined) fail(`an "${o.outcome}" outcome has no body`)
+          pack.add(key, o.outcome as 'unavailable' | 'unreachable')
+          continue
+        }
+        let body: Uint8Array
+        if (typeof o.body === 'string' && o.body_base64 === undefined) body = new TextEncoder().encode(o.body)
+        else if (typeof o.body_base64 === 'string' && o.body === undefined) body = Buffer.from(o.body_base64, 'base64')
+        else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
+        const robots = parseRobots(body)
+        report.parsed(where, robots)
+        pack.add(key, robots)
+      }
+    }
+  } finally {
+    await reader.close()
+  }
+}
+
+/** Writes `bytes` to `path` through a temporary file renamed into place (or to stdout for `-`). */
+async function writeBundle(path: string, bytes: Uint8Array): Promise<void> {
+  if (path === '-') {
+    await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (err) => (err ? reject(err) : resolve())))
+    return
+  }
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+  let fd = -1
+  try {
+    fd = openSync(temporary, 'w')
+    for (let n = 0; n < bytes.length; ) n += writeSync(fd, bytes, n, bytes.length - n)
+    closeSync(fd)
+    fd = -1
+    renameSync(temporary, path)
+  } catch (err) {
+    if (fd >= 0) closeSync(fd)
+    rmSync(temporary, { force: true })
+    throw new CliError('ERR_WRITE', `cannot write bundle '${path}': ${describeSystemError(err)}`)
+  }
+}
+
+/** Runs `pack` with the arguments after the command name; resolves to the exit code. */
+export async function runPack(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, OPTIONS)
+  if (helpOrVersion(args, PACK_HELP)) return 0
+  const [source, ...extra] = args.positionals
+  if (source === undefined) throw new UsageError('missing the input: a directory of robots.txt files (one per host) or a JSON lines file')
+  if (extra.length > 0) throw new UsageError(`pack takes one input, got also '${extra[0]}'`)
+  const output = optionValue(args, 'output')
+  if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
+  const quiet = flag(args, 'quiet')
+  const started = performance.now()
+  const pack = new Packer()
+  const report = new PackReport(quiet)
+  let isDir = false
+  if (source !== '-') {
+    try {
+      isDir = statSync(source).isDirectory()
+    } catch {
+      // resolveInputs names the file in its error.
+    }
+  }
+  if (isDir) packDirectory(source, pack, report)
+  else await packJsonLines(source, pack, report)
+  let bytes: Uint8Array
+  try {
+    bytes = pack.store.toBytes()
+  } catch (err) {
+    throw new CliError('ERR_WRITE', `cannot write bundle '${output}': ${(err as Error).message}`)
+  }
+  await writeBundle(output, bytes)
+  if (!quiet) {
+    const packed = pack.counts()
+    let line =
+      `${plural(pack.store.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(packed.robots)} robots.txt` +
+      `${packed.outcomes > 0 ? `, ${plural(packed.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
+    if (report.skipped > 0) line += `; ${count(report.skipped)} skipped`
+    if (pack.replaced > 0) line += `; ${plural(pack.replaced, 'key')} given more than once (the last kept)`
+    const problems = BODY_PROBLEMS.filter((p) => report.problems[p] > 0).map((p) => `${count(report.problems[p])} ${PROBLEM_WORDS[p]}`)
+    if (problems.length > 0) line += `; files with problems: ${problems.join(', ')}`
+    if (report.suppressed > 0) line += `; ${plural(report.suppressed, 'more warning')} not shown`
+    note(line)
+  }
+  return 0
+}

@@ -1,0 +1,33 @@
+/** The `--agent` option shared by the commands: repeatable, one crawler answering to every token given. */
+import { isValidProductToken } from '../../index.js'
+import type { OptionSpec } from './args.js'
+
+/**
+ * `--agent A`, repeatable (`--agent Googlebot --agent Googlebot-Image`): a
+ * crawler that answers to several tokens, judged with the reference's
+ * multi-agent semantics (`Robots.agents`: the groups that name any of the
+ * tokens, merged; the `*` groups only when none does). An empty token is
+ * a token like any other (the reference's unit tests use one).
+ */
+export const AGENT_OPTION: OptionSpec = { name: 'agent', value: true, allowEmpty: true, multiple: true }
+
+/**
+ * A warning when `agent` is not a product token (`[A-Za-z_-]+`): the
+ * reference compares the crawler's token whole, so such a token never names
+ * a group and only the `*` groups apply.
+ */
+export function agentWarning(agent: string): string | undefined {
+  if (isValidProductToken(agent)) return undefined
+  return `warning: --agent '${agent}' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`
+}
+
+/** The warnings of several `--agent` tokens (one per token that is not a product token; with several tokens, the others still apply). */
+export function agentWarnings(tokens: readonly string[]): string[] {
+  const out: string[] = []
+  for (const t of new Set(tokens)) {
+    const w = agentWarning(t)
+    if (w === undefined) continue
+    out.push(tokens.length > 1 ? w.replace(/; only '\*' groups apply$/, '') : w)
+  }
+  return out
+}

@@ -1,0 +1,69 @@
+/**
+ * robots.txt bodies that are not what they claim: an HTML page, a UTF-16
+ * file, binary data, or a file cut at the parsing limit. The reference reads
+ * them as it reads any body (usually finding no rule, so everything is
+ * allowed); `check` and `filter` say so on stderr, once per file, instead of
+ * allowing everything in silence.
+ *
+ * The problems come from the library's diagnostics: `html-body`,
+ * `utf16-body` (where the library reports it) and `truncated`; "binary" is a
+ * body where most lines hold control characters or invalid UTF-8 (the
+ * `control-character` and `invalid-utf8` diagnostics; when the list is cut
+ * at its cap, the share among the lines it covers).
+ */
+import type { Diagnostic, Robots } from '../../index.js'
+import { count } from '../filter/filter-stats.js'
+
+/** A problem of a whole body, most telling first. */
+export type BodyProblem = 'html' | 'utf16' | 'binary' | 'truncated'
+
+/** Every problem, in the order they are told and counted. */
+export const BODY_PROBLEMS: readonly BodyProblem[] = ['html', 'utf16', 'binary', 'truncated']
+
+/** Names in the summary: `2 HTML, 1 binary`. */
+export const PROBLEM_WORDS: Record<BodyProblem, string> = { html: 'HTML', utf16: 'UTF-16', binary: 'binary', truncated: 'truncated' }
+
+/** The body's most telling problem, or undefined for an ordinary robots.txt. */
+export function bodyProblem(robots: Pick<Robots, 'diagnostics' | 'lineCount'>): BodyProblem | undefined {
+  const diagnostics: readonly Diagnostic[] = robots.diagnostics
+  if (diagnostics.length === 0) return undefined
+  let html = false
+  let utf16 = false
+  let truncated = false
+  let odd = 0
+  let lastLine = 0
+  let previousOdd = -1
+  for (const d of diagnostics) {
+    const code = d.code as string
+    if (code === 'html-body') html = true
+    else if (code === 'utf16-body') utf16 = true
+    else if (code === 'truncated') truncated = true
+    else if (code === 'control-character' || code === 'invalid-utf8') {
+      // One count per line, whichever of the two it has.
+      if (d.line !== previousOdd) odd++
+      previousOdd = d.line
+    }
+    if (code !== 'truncated' && code !== 'too-many-diagnostics' && d.line > lastLine) lastLine = d.line
+  }
+  if (html) return 'html'
+  if (utf16) return 'utf16'
+  const cut = diagnostics.some((d) => d.code === 'too-many-diagnostics')
+  const lines = cut ? lastLine : robots.lineCount
+  if (odd > 0 && odd * 2 >= lines) return 'binary'
+  if (truncated) return 'truncated'
+  return undefined
+}
+
+/** The warning for `name`'s problem (one line, without the `warning: ` prefix's program name). */
+export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Robots, 'bytesRead'>): string {
+  switch (problem) {
+    case 'html':
+      return `warning: '${name}' looks like an HTML page, not a robots.txt [html-body]; judged as the reference reads it, which usually finds no rule: URLs allowed`
+    case 'utf16':
+      return `warning: '${name}' is UTF-16, which the reference cannot read [utf16-body]; no rule in it applies: URLs allowed`
+    case 'binary':
+      return `warning: '${name}' looks like binary data, not a robots.txt (most lines hold control characters or invalid UTF-8); judged as the reference reads it, which usually finds no rule: URLs allowed`
+    case 'truncated':
+      return `warning: '${name}' is larger than the parsing limit; only its first ${count(robots.bytesRead)} bytes are read [truncated]`
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The progress bar of `filter` on stderr: bytes done, URLs and their rate,
+ * and with a known input size (files, or stdin redirected from a file) a
+ * percentage, a bar and an ETA. Redrawn in place at most five times a
+ * second and erased before any other stderr line (stdio.ts) and at the end.
+ * It is a status display, never a line (it ends with no newline and is
+ * always erased), so it does not carry the `robots-automaton: ` prefix of
+ * stderr lines: the terminal's width goes to the figures.
+ *
+ * When it is drawn (`progressWanted`), decided once at the start:
+ * - never with `--quiet`, and never when stderr is not a terminal (a log
+ *   file must not fill with redraws);
+ * - never on `TERM=dumb`, which cannot erase a line;
+ * - never when stdout is a terminal too: the output is then on screen, and
+ *   a bar redrawn among its lines would mix with them; the bar is for
+ *   `filter … > out` or `| next-stage`;
+ * - `ROBOTS_AUTOMATON_PROGRESS=1` forces it on (and `=0` off) whatever the
+ *   above, for scripts and tests that capture stderr.
+ * It has no colour. With `NO_COLOR` set (and not empty, as no-color.org
+ * says) it writes no escape sequence at all: it is erased by overwriting it
+ * with spaces instead of `ESC [ K`, for terminals and recorders that show
+ * escapes raw.
+ *
+ * `renderProgress` is the drawing as a pure function of counts, time and
+ * width, so it is tested without a terminal.
+ */
+import { count, megabytes, rate } from '../filter/filter-stats.js'
+import { setStatusLine, type StatusLine } from './stdio.js'
+
+/** The part of a terminal stream the bar needs. */
+export interface Terminal {
+  write(s: string): boolean
+  readonly columns?: number
+}
+
+/** What the policy looks at (see the module comment). */
+export interface ProgressContext {
+  readonly quiet: boolean
+  readonly stderrIsTTY: boolean
+  readonly stdoutIsTTY: boolean
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/** Whether to draw a progress bar (see the module comment). */
+export function progressWanted(c: ProgressContext): boolean {
+  if (c.quiet) return false
+  const forced = c.env.ROBOTS_AUTOMATON_PROGRESS
+  if (forced === '1') return true
+  if (forced === '0') return false
+  if (!c.stderrIsTTY || c.env.TERM === 'dumb') return false
+  return !c.stdoutIsTTY
+}
+
+/** Whether escape sequences are allowed (no-color.org: `NO_COLOR` set to anything but the empty string turns them off). */
+export function escapesAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+  const v = env.NO_COLOR
+  return v === undefined || v === ''
+}
+
+/** The context of this process. */
+export function processProgressContext(quiet: boolean): ProgressContext {
+  return { quiet, stderrIsTTY: process.stderr.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true, env: process.env }
+}
+
+/** One frame's figures. */
+export interface ProgressFrame {
+  /** Input bytes taken so far (as stored: compressed bytes for gzip). */
+  readonly bytesDone: number
+  /** Input size in the same bytes, when known. */
+  readonly total: number | undefined
+  readonly lines: number
+  /** Seconds since the start. */
+  readonly seconds: number
+  /** Terminal width (the text stays within `columns - 1`). */
+  readonly columns: number
+}
+
+/** Cells of the bar itself. */
+const BAR_CELLS = 20
+/** Seconds before an ETA is shown (the first rate is noise). */
+const ETA_AFTER_S = 1
+
+/** `0:07`, `12:34`, `1:02:03`. */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const ss = String(s % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`
+}
+
+/** Seconds left at the rate so far, or undefined (size unknown, too early, nothing done yet). */
+export function etaSeconds(bytesDone: number, total: number | undefined, seconds: number): number | undefined {
+  if (total === undefined || total <= 0 || bytesDone <= 0 || seconds < ETA_AFTER_S) return undefined
+  return (Math.max(0, total - bytesDone) * seconds) / bytesDone
+}
+
+/**
+ * The bar's text (no cursor control): ` 42% [########------------] 12.0 MB /
+ * 28.6 MB  1,234,567 URLs  987k URLs/s  ETA 0:13`. Parts are dropped, least
+ * useful first (the rate, the URL count, the sizes, the bar), until it fits
+ * in `columns - 1`; the percentage and the ETA stay (and on a very narrow
+ * terminal the text is cut).
+ */
+export function renderProgress(f: ProgressFrame): string {
+  const width = Math.max(10, (f.columns || 80) - 1)
+  /** A part: its text, the separator before it, and its drop level (0: kept). */
+  const parts: { text: string; sep: string; drop: number }[] = []
+  const add = (text: string, sep: string, drop: number) => parts.push({ text, sep, drop })
+  if (f.total !== undefined && f.total > 0) {
+    const fraction = Math.min(1, f.bytesDone / f.total)
+    const full = Math.round(fraction * BAR_CELLS)
+    add(`${(fraction * 100).toFixed(0).padStart(3)}%`, '', 0)
+    add(`[${'#'.repeat(full)}${'-'.repeat(BAR_CELLS - full)}]`, ' ', 1)
+    add(`${megabytes(f.bytesDone)} / ${megabytes(f.total)}`, ' ', 2)
+  } else add(megabytes(f.bytesDone), '', 2)
+  add(`${count(f.lines)} URLs`, '  ', 3)
+  add(`${rate(f.lines / Math.max(f.seconds, 1e-3))} URLs/s`, '  ', 4)
+  const eta = etaSeconds(f.bytesDone, f.total, f.seconds)
+  if (eta !== undefined) add(`ETA ${clock(eta)}`, '  ', 0)
+  const join = (ps: typeof parts) => ps.map((p, i) => (i === 0 ? p.text : p.sep + p.text)).join('')
+  let kept = parts
+  for (let level = 4; level >= 1 && join(kept).length > width; level--) kept = kept.filter((p) => p.drop !== level)
+  return join(kept).slice(0, width)
+}
+
+const REDRAW_MS = 200
+
+/** A one-line progress display that redraws itself in place; the status line `note` erases. */
+export class ProgressBar implements StatusLine {
+  private lastDraw = -Infinity
+  private drawn = false
+  private readonly start = performance.now()
+
+  /** `total`: input size in stored bytes, when known (enables the percentage and the ETA). */
+  constructor(
+    private readonly term: Terminal,
+    private readonly total: number | undefined,
+    /** Cursor control allowed (`ESC [ K`); otherwise the bar is erased with spaces (NO_COLOR). */
+    private readonly escapes = true,
+  ) {
+    setStatusLine(this)
+  }
+
+  /** Width of the text drawn last (what spaces must cover without escapes). */
+  private shown = 0
+
+  /** Reports progress; redraws when enough time has passed. */
+  update(bytesDone: number, lines: number): void {
+    const now = performance.now()
+    if (now - this.lastDraw < REDRAW_MS) return
+    this.lastDraw = now
+    const text = renderProgress({ bytesDone, total: this.total, lines, seconds: (now - this.start) / 1000, columns: this.term.columns || 80 })
+    this.term.write(this.escapes ? `\r${text}\x1b[K` : `\r${text.padEnd(this.shown)}`)
+    this.shown = text.length
+    this.drawn = true
+  }
+
+  /** Erases the bar (it draws itself again on the next update). */
+  clear(): void {
+    if (this.drawn) this.term.write(this.escapes ? '\r\x1b[K' : `\r${' '.repeat(this.shown)}\r`)
+    this.drawn = false
+    this.shown = 0
+  }
+
+  /** Erases the bar for good. */
+  done(): void {
+    this.clear()
+    setStatusLine(undefined)
+  }
+}

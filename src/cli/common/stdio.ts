@@ -1,0 +1,77 @@
+/**
+ * Process-level handling of stdout and stderr: a closed stdout (`| head`) ends
+ * the run quietly with exit 0; any other write error (`> /dev/full`) is
+ * reported as one line and exits 1. Writing to a closed stderr is ignored.
+ *
+ * Every line the CLI writes to stderr (warnings, errors, summaries, usage
+ * errors) goes through `note`, which prefixes it with `robots-automaton: `
+ * (as GNU tools name themselves), so that a pipeline's log says which stage
+ * spoke. A progress bar on the terminal (progress.ts) registers itself as
+ * the status line: `note` erases it before writing, and the bar draws itself
+ * again on its next update, so a message never lands in the middle of it.
+ */
+import { PROGRAM } from './version.js'
+import { CliError, describeSystemError } from './cli-error.js'
+import { printable } from './printable.js'
+
+let installed = false
+
+/** Ends the process after a failed write to stdout (exit 0 for a closed pipe, else ERR_WRITE: 1 with a message). */
+function stdoutFailed(err: NodeJS.ErrnoException): never {
+  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
+  const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
+  try {
+    note(failure.message)
+  } finally {
+    process.exit(failure.exitCode)
+  }
+}
+
+/** Installs the stdout/stderr error handlers (once). */
+export function guardStdio(): void {
+  if (installed) return
+  installed = true
+  process.stdout.on('error', stdoutFailed)
+  process.stderr.on('error', () => {})
+}
+
+/** Exits with `code` once stdout has taken everything written to it (or as `stdoutFailed` says if it failed). */
+export function exitAfterStdout(code: number): void {
+  const out = process.stdout
+  const failed = out.errored as NodeJS.ErrnoException | null
+  if (failed) stdoutFailed(failed)
+  if (out.writableLength === 0) process.exit(code)
+  out.write('', (err) => {
+    if (err) stdoutFailed(err)
+    process.exit(code)
+  })
+}
+
+/** A line drawn in place on stderr (the progress bar), erased before any other stderr line. */
+export interface StatusLine {
+  /** Erases the line from the terminal (it may draw itself again later). */
+  clear(): void
+}
+
+let status: StatusLine | undefined
+
+/** Makes `line` the status line that `note` erases first (undefined: none). */
+export function setStatusLine(line: StatusLine | undefined): void {
+  status = line
+}
+
+/** What `note` writes for `message`: the program's prefix, the message with control characters escaped, a newline. */
+export function stderrLine(message: string): string {
+  return `${PROGRAM}: ${printable(message)}\n`
+}
+
+/**
+ * Writes one line to stderr: every message of the CLI goes through here.
+ * Control characters in it (from file names, hosts, URLs, robots.txt
+ * content) are escaped (escape.ts), so input never drives the terminal; it
+ * is prefixed `robots-automaton: `, and a progress bar is erased first.
+ */
+export function note(message: string): void {
+  status?.clear()
+  process.stderr.write(stderrLine(message))
+}

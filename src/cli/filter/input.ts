@@ -1,0 +1,243 @@
+/**
+ * Input of `filter` and `diff`: named files and stdin, gzip-compressed or
+ * not. All inputs are checked before any output is written, so a missing file
+ * or a directory given as a file fails the run at once (exit 1) with its name.
+ *
+ * - gzip is recognised by its magic bytes (1f 8b), not by a `.gz` name, in
+ *   files and on stdin alike; concatenated gzip members are read one after
+ *   the other (as `zcat` does). A file that starts like gzip but is not
+ *   valid gzip fails with its name.
+ * - A regular file (also stdin redirected from one, `< file`) is read
+ *   straight into the caller's buffer; anything else (a pipe, a FIFO, a
+ *   terminal) as a stream, whose `ready()` tells whether bytes are waiting,
+ *   so that the line reader can yield what it has when the input pauses
+ *   (line-blocks.ts).
+ */
+import { open, stat } from 'node:fs/promises'
+import { createReadStream, fstatSync, read } from 'node:fs'
+import { createGunzip } from 'node:zlib'
+import { Readable } from 'node:stream'
+import { CliError, describeSystemError, readError } from '../common/cli-error.js'
+
+/** One input. */
+export interface InputFile {
+  /** As shown in messages: the path, or `<stdin>`. */
+  readonly name: string
+  /** The path, or `null` for stdin. */
+  readonly path: string | null
+  /** Size in bytes as stored (compressed for gzip), when known: a regular file. */
+  readonly size: number | undefined
+}
+
+/** Pulls bytes into a caller's buffer; 0 means the end of the input. */
+export interface ByteReader {
+  readInto(target: Uint8Array, offset: number, length: number): Promise<number>
+  close(): Promise<void>
+  /** Whether a read would return without waiting for the source (always true for files; absent: always). */
+  ready?(): boolean
+}
+
+/** Counts bytes taken from the inputs as stored (compressed bytes for gzip), for the progress bar. */
+export interface ByteCounter {
+  bytes: number
+}
+
+/** The first two bytes of every gzip member. */
+const GZIP_MAGIC_0 = 0x1f
+const GZIP_MAGIC_1 = 0x8b
+
+/** Checks every input (exists, is not a directory) and returns them with their sizes. `-` is stdin. */
+export async function resolveInputs(names: readonly string[]): Promise<InputFile[]> {
+  if (names.length === 0) names = ['-']
+  const inputs: InputFile[] = []
+  for (const name of names) {
+    if (name === '-') {
+      inputs.push({ name: '<stdin>', path: null, size: stdinSize() })
+      continue
+    }
+    let info
+    try {
+      info = await stat(name)
+    } catch (err) {
+      throw readError('input file', name, err)
+    }
+    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read input file '${name}': is a directory`)
+    inputs.push({ name, path: name, size: info.isFile() ? info.size : undefined })
+  }
+  return inputs
+}
+
+/** Size of stdin when it is a regular file (`< file`), otherwise undefined. */
+function stdinSize(): number | undefined {
+  try {
+    const info = fstatSync(0)
+    return info.isFile() ? info.size : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Opens an input for reading (gzip decoded), counting stored bytes into `counter`. */
+export async function openInput(input: InputFile, counter: ByteCounter): Promise<ByteReader> {
+  let raw: ByteReader
+  if (input.path === null) {
+    raw = input.size !== undefined ? new FdReader(0, counter, async () => {}, input.name) : new StreamReader(process.stdin, counter, input.name, true)
+  } else if (input.size !== undefined) {
+    let handle
+    try {
+      handle = await open(input.path, 'r')
+    } catch (err) {
+      throw readError('input file', input.name, err)
+    }
+    const h = handle
+    raw = new FdReader(h.fd, counter, () => h.close(), input.name)
+  } else {
+    // A FIFO or a device: a stream, so that a pause can be seen.
+    raw = new StreamReader(createReadStream(input.path, { highWaterMark: 1 << 16 }), counter, input.name, false)
+  }
+  return sniffGzip(raw, input.name)
+}
+
+/**
+ * Reads the first bytes of `raw`: when they are gzip's magic, returns a reader
+ * of the decompressed stream; otherwise a reader that hands out the bytes
+ * read so far, then the rest of `raw`.
+ */
+async function sniffGzip(raw: ByteReader, name: string): Promise<ByteReader> {
+  const head = new Uint8Array(1 << 16)
+  let n = 0
+  try {
+    // Two bytes decide; a first byte other than 0x1f decides alone (a slow source is not waited for).
+    while (n < 2) {
+      const got = await raw.readInto(head, n, head.length - n)
+      if (got === 0) break
+      n += got
+      if (head[0] !== GZIP_MAGIC_0) break
+    }
+  } catch (err) {
+    await raw.close()
+    throw err
+  }
+  const peeked = new PeekedReader(head.subarray(0, n), raw)
+  if (n < 2 || head[0] !== GZIP_MAGIC_0 || head[1] !== GZIP_MAGIC_1) return peeked
+  const gunzip = createGunzip({ chunkSize: 1 << 18 })
+  const source = Readable.from(chunksOf(peeked), { objectMode: false })
+  source.on('error', (err) => gunzip.destroy(err))
+  source.pipe(gunzip)
+  return new StreamReader(gunzip, { bytes: 0 }, name, false, () => {
+    source.destroy()
+    void raw.close()
+  })
+}
+
+/** The chunks of a reader, each in a buffer of its own (for a stream). */
+async function* chunksOf(reader: ByteReader): AsyncGenerator<Buffer> {
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1 << 18)
+    const n = await reader.readInto(chunk, 0, chunk.length)
+    if (n === 0) return
+    yield chunk.subarray(0, n)
+  }
+}
+
+/** Hands out bytes already read, then the rest of another reader. */
+class PeekedReader implements ByteReader {
+  private at = 0
+  constructor(
+    private readonly head: Uint8Array,
+    private readonly rest: ByteReader,
+  ) {}
+
+  readInto(target: Uint8Array, offset: number, length: number): Promise<number> {
+    if (this.at < this.head.length) {
+      const n = Math.min(length, this.head.length - this.at)
+      target.set(this.head.subarray(this.at, this.at + n), offset)
+      this.at += n
+      return Promise.resolve(n)
+    }
+    return this.rest.readInto(target, offset, length)
+  }
+
+  ready(): boolean {
+    return this.at < this.head.length || (this.rest.ready?.() ?? true)
+  }
+
+  close(): Promise<void> {
+    return this.rest.close()
+  }
+}
+
+/** Reads a file descriptor straight into the caller's buffer: no copy. */
+class FdReader implements ByteReader {
+  constructor(
+    private readonly fd: number,
+    private readonly counter: ByteCounter,
+    private readonly onClose: () => Promise<void>,
+    private readonly name: string,
+  ) {}
+
+  readInto(target: Uint8Array, offset: number, length: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      read(this.fd, target, offset, length, null, (err, n) => {
+        if (err) reject(readError('input file', this.name, err))
+        else {
+          this.counter.bytes += n
+          resolve(n)
+        }
+      })
+    })
+  }
+
+  close(): Promise<void> {
+    return this.onClose()
+  }
+}
+
+/** Copies chunks of a Node readable stream into the caller's buffer. */
+class StreamReader implements ByteReader {
+  private readonly iterator: AsyncIterator<Buffer>
+  private chunk: Buffer | undefined
+  private at = 0
+
+  constructor(
+    private readonly stream: Readable,
+    private readonly counter: ByteCounter,
+    private readonly name: string,
+    private readonly isStdin: boolean,
+    private readonly onClose: () => void = () => {},
+  ) {
+    this.iterator = stream[Symbol.asyncIterator]()
+  }
+
+  async readInto(target: Uint8Array, offset: number, length: number): Promise<number> {
+    if (this.chunk === undefined) {
+      let next: IteratorResult<Buffer>
+      try {
+        next = await this.iterator.next()
+      } catch (err) {
+        if (err instanceof CliError) throw err
+        const what = this.isStdin ? 'stdin' : 'input file'
+        throw new CliError('ERR_READ', `cannot read ${what}${this.isStdin ? '' : ` '${this.name}'`}: ${describeSystemError(err)}`)
+      }
+      if (next.done) return 0
+      this.chunk = next.value
+      this.at = 0
+      this.counter.bytes += next.value.length
+    }
+    const chunk = this.chunk
+    const n = Math.min(length, chunk.length - this.at)
+    target.set(chunk.subarray(this.at, this.at + n), offset)
+    this.at += n
+    if (this.at === chunk.length) this.chunk = undefined
+    return n
+  }
+
+  ready(): boolean {
+    return this.chunk !== undefined || this.stream.readableLength > 0 || this.stream.readableEnded
+  }
+
+  async close(): Promise<void> {
+    this.onClose()
+    if (!this.isStdin) this.stream.destroy()
+  }
+}

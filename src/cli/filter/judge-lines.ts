@@ -1,0 +1,170 @@
+/**
+ * The per-block loop of `filter`: walks the lines of a block straight from the
+ * byte buffer (no string per line), judges each, counts it, and hands it to the
+ * emitter. Lines are cut by the core's line convention (src/match/lines.ts:
+ * LF ends a line, a CR right before the LF or ending the input is not part
+ * of the URL, an empty line is judged as `/`).
+ *
+ * With one robots.txt and whole lines as URLs the block goes through
+ * `matchLines` once, which also reports where each line ends; otherwise each
+ * line is judged through `matchRange`, by its host's matcher with
+ * `--robots-dir`/`--bundle`, and on its URL column with `--field`
+ * (fields.ts). Both cut lines with the same functions.
+ */
+import type { AgentMatcher } from '../../index.js'
+import { lineEnd, urlEnd } from '../../match/lines.js'
+import type { LineEmitter } from './emitter.js'
+import { findField, type FieldSpec } from './fields.js'
+import type { Decided } from '../hosts/host-judge.js'
+import type { FilterStats } from './filter-stats.js'
+import { findHost, hostOfField, isUrlOrPath } from './url-host.js'
+
+/** Judges URL lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
+export interface LineJudge {
+  /** The URL `bytes[start, end)`, by its own host. */
+  judge(bytes: Uint8Array, start: number, end: number): number
+  /** The URL `bytes[start, end)` by the host column `bytes[fieldStart, fieldEnd)` (-1, -1: the line has no such column). */
+  judgeOnHost(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): number
+  /** Optional batch form: every line of `bytes` at once (see AgentMatcher.matchLines); returns the line count. */
+  judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
+  /** What decided the line judged last, whose URL and host column were these (for `--format jsonl`). */
+  decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided
+}
+
+/** Per-block arrays for the batch form, grown to the largest block seen. */
+let verdicts = new Uint8Array(0)
+let ruleLines = new Int32Array(0)
+let lineEnds = new Int32Array(0)
+/** Field ranges of the current line: URL at 0..1, host column at 2..3. */
+const ranges = new Int32Array(4)
+
+/**
+ * Judges every line of `block`. `block` holds whole lines, except that on the
+ * last block of an input its last line may lack an LF; such a line gets an LF
+ * in the output when `terminateLast` (more input follows). `fields` picks
+ * the URL (and host) out of each line (`--field`, `--host-field`).
+ */
+export function judgeBlock(
+  block: Uint8Array,
+  judge: LineJudge,
+  emitter: LineEmitter,
+  stats: FilterStats,
+  terminateLast: boolean,
+  fields?: FieldSpec,
+): void {
+  const n = block.length
+  // lineEnd finds line ends with Buffer#indexOf (memchr) on a Buffer; everything else gets a plain
+  // Uint8Array view, whose subarray() is much cheaper than a Buffer's.
+  const search = Buffer.isBuffer(block) ? block : Buffer.from(block.buffer, block.byteOffset, n)
+  const bytes = Buffer.isBuffer(block) ? new Uint8Array(block.buffer, block.byteOffset, n) : block
+  let pos = 0
+  let lines = 0
+  let allowed = 0
+  let invalid = 0
+  if (judge.judgeLines && fields === undefined && !emitter.jsonl) {
+    // One pass over the block finds every line's end and verdict (one robots.txt).
+    if (verdicts.length < n + 1) {
+      verdicts = new Uint8Array(n + 1)
+      ruleLines = new Int32Array(n + 1)
+      lineEnds = new Int32Array(n + 1)
+    }
+    const count = judge.judgeLines(bytes, verdicts, ruleLines, lineEnds)
+    for (let k = 0; k < count; k++) {
+      const lf = lineEnds[k]
+      const end = urlEnd(bytes, pos, lf)
+      const code = ruleLines[k] * 2 + verdicts[k]
+      allowed += verdicts[k]
+      if (!isUrlOrPath(bytes, pos, end)) invalid++
+      if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+      else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+      pos = lf + 1
+    }
+    lines = count
+    pos = n
+  }
+  const jsonl = emitter.jsonl
+  while (pos < n) {
+    const lf = lineEnd(search, pos)
+    const end = urlEnd(bytes, pos, lf)
+    let us = pos
+    let ue = end
+    let code: number
+    if (fields === undefined) {
+      code = judge.judge(bytes, us, ue)
+    } else {
+      if (findField(bytes, pos, end, fields.url, fields.delimiter, ranges, 0)) {
+        us = ranges[0]
+        ue = ranges[1]
+      } else us = ue = end
+      if (fields.host === 0) {
+        code = judge.judge(bytes, us, ue)
+        ranges[2] = ranges[3] = -1
+      } else {
+        if (!findField(bytes, pos, end, fields.host, fields.delimiter, ranges, 2)) ranges[2] = ranges[3] = -1
+        code = judge.judgeOnHost(bytes, us, ue, ranges[2], ranges[3])
+      }
+    }
+    lines++
+    allowed += code & 1
+    if (!isUrlOrPath(bytes, us, ue)) invalid++
+    if (jsonl) {
+      const hs = fields === undefined || fields.host === 0 ? -1 : ranges[2]
+      emitter.record(bytes, us, ue, code, judge.decided(bytes, us, ue, hs, hs < 0 ? -1 : ranges[3]))
+    } else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+    else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+    pos = lf + 1
+  }
+  emitter.endBlock(bytes)
+  stats.lines += lines
+  stats.allowed += allowed
+  stats.disallowed += lines - allowed
+  stats.invalid += invalid
+  stats.bytes += n
+}
+
+/** A `LineJudge` over one compiled matcher (`--robots`): whole blocks through `matchLines`. */
+export class MatcherJudge implements LineJudge {
+  private readonly range = new Int32Array(3)
+  /** An unreachable fetch: its `Disallow: /` is implied, not a line of a file, so lines report line 0. */
+  private readonly implied: boolean
+  constructor(
+    private readonly matcher: AgentMatcher,
+    /** The robots.txt's name, for `--format jsonl`'s `source`. */
+    private readonly source: string,
+    /** For a fetched URL, when its rules are a stand-in rather than a file. */
+    private readonly outcome?: FetchStandIn,
+  ) {
+    this.implied = outcome === 'unreachable'
+  }
+
+  judge(bytes: Uint8Array, start: number, end: number): number {
+    const code = this.matcher.matchRange(bytes, start, end)
+    return this.implied ? code & 1 : code
+  }
+
+  judgeOnHost(bytes: Uint8Array, start: number, end: number): number {
+    return this.judge(bytes, start, end)
+  }
+
+  judgeLines(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number {
+    const n = this.matcher.matchLines(bytes, verdicts, ruleLines, lineEnds).length
+    if (this.implied) ruleLines.fill(0, 0, n)
+    return n
+  }
+
+  decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided {
+    const r = this.range
+    const found = fieldStart >= 0 ? hostOfField(bytes, fieldStart, fieldEnd, r) : findHost(bytes, start, end, r)
+    const host = found ? asciiLower(Buffer.from(bytes.buffer, bytes.byteOffset + r[0], r[1] - r[0]).toString('utf8')) : null
+    if (this.outcome !== undefined) return { matcher: null, source: this.source, host, outcome: this.outcome }
+    return { matcher: this.matcher, source: this.source, host }
+  }
+}
+
+/** The fetch outcomes whose rules are a stand-in: `unavailable` (allow all), `unreachable` (disallow all). */
+export type FetchStandIn = 'unavailable' | 'unreachable'
+
+/** ASCII capitals to lower case (hosts are compared so; other letters are left alone). */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (c) => c.toLowerCase())
+}

@@ -1,0 +1,62 @@
+/**
+ * What a judging thread needs to judge lines as `filter` was asked to: the
+ * rules (one robots.txt, or per-host rules), the crawler, the output form and
+ * the log columns. Structured-clone-able, so the main thread hands it to
+ * worker threads (parallel.ts); `createJudge` builds the judge from it in
+ * any thread.
+ */
+import { Robots } from '../../index.js'
+import { bundleFromDescriptor } from '../hosts/bundle-rules.js'
+import type { OutputFormat, PrintMode } from './emitter.js'
+import type { FieldSpec } from './fields.js'
+import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
+import type { HostRules, HostRulesDescriptor } from '../hosts/host-rules.js'
+import { MatcherJudge, type FetchStandIn, type LineJudge } from './judge-lines.js'
+import { DirectoryRules } from '../hosts/robots-dir.js'
+
+/** The rules every line is judged by. */
+export type RulesSpec =
+  /** One robots.txt (`--robots`): its parsed rules as `Robots.toBytes()` wrote them, and its name. */
+  | {
+      readonly kind: 'robots'
+      readonly bytes: Uint8Array
+      readonly name: string
+      /** A fetched URL whose rules are a stand-in (RFC 9309 §2.3.1.3–4), not lines of a file. */
+      readonly outcome?: FetchStandIn
+    }
+  /** Per-host rules (`--robots-dir`, `--bundle`). */
+  | {
+      readonly kind: 'hosts'
+      readonly rules: HostRulesDescriptor
+      readonly missingAllowed: boolean
+      /** Bytes of compiled matchers this thread may keep. */
+      readonly cacheBytes: number
+    }
+
+/** Everything a judging thread needs (see the module comment). */
+export interface JudgeSpec {
+  readonly rules: RulesSpec
+  /** The crawler's product tokens (`--agent`, repeatable): the reference's multi-agent semantics. */
+  readonly agent: readonly string[]
+  readonly mode: PrintMode
+  readonly format: OutputFormat
+  readonly fields: FieldSpec | undefined
+}
+
+/** Rebuilds per-host rules from their descriptor. */
+export function openHostRules(d: HostRulesDescriptor): HostRules {
+  return d.kind === 'dir' ? DirectoryRules.fromDescriptor(d) : bundleFromDescriptor(d)
+}
+
+/** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */
+export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, trackNewHosts: boolean): LineJudge {
+  const r = spec.rules
+  if (r.kind === 'robots') return new MatcherJudge(Robots.fromBytes(r.bytes).agents(spec.agent), r.name, r.outcome)
+  return new HostJudge(openHostRules(r.rules), {
+    agent: spec.agent,
+    missingAllowed: r.missingAllowed,
+    cacheBytes: r.cacheBytes,
+    onEntry,
+    trackNewHosts,
+  })
+}

@@ -1,0 +1,126 @@
+/**
+ * Bundles for `filter --bundle`: a `RobotsStore` written by `pack` with
+ * `store.toBytes()` (the format is the store's: src/store/bundle-codec.ts), loaded
+ * with `RobotsStore.fromBytes()` (no robots.txt parsed again; the file's
+ * buffer is the store's arena) and asked per line through the store's
+ * byte-level look-ups.
+ *
+ * Keys are the store's: bare hosts (`example.com`: every scheme and port of
+ * the host, as `--robots-dir DIR/<host>` applies a file) and origins
+ * (`https://example.com:8443`: that scheme and port only). A URL line is
+ * looked up as `--robots-dir` looks it up, by its host's bytes
+ * (ASCII-lowercased); when the bundle holds origin keys, by its origin first
+ * (`RobotsStore.lookup`: origin, then the host in the store's canonical form).
+ * Entries are a robots.txt or a fetch outcome (`unavailable`: allow all,
+ * `unreachable`: disallow all); a host without an entry gets `--missing`.
+ *
+ * Every thread loads the bundle lazily (`fromBytes(bytes, { lazy: true })`):
+ * the layout, keys and every checksum are checked before the first line is
+ * read, so a truncated or corrupted file is one coded error (`BundleError`:
+ * ERR_FORMAT, ERR_VERSION) and nothing is written; each form's structure is
+ * checked when its host is first judged, and a well-checksummed but
+ * malformed one (a crafted file) makes its entry unreadable: a warning, and
+ * the host judged as one without a robots.txt, as for an unreadable
+ * `--robots-dir` file. Worker threads map the same bytes (a
+ * SharedArrayBuffer).
+ *
+ * Compiled matchers are kept by the judge (host-judge.ts, under `--cache-mb`),
+ * not by the store: the store is made with no matcher budget of its own.
+ */
+import { RobotsFormatError, RobotsInputError, RobotsStore } from '../../index.js'
+import { bodyProblem } from '../common/body-problems.js'
+import { CliError } from '../common/cli-error.js'
+import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+
+/** A coded error about a bundle file (exit 1). */
+export class BundleError extends CliError {
+  constructor(code: 'ERR_FORMAT' | 'ERR_VERSION', name: string, message: string) {
+    super(code, `cannot read bundle '${name}': ${message} (${code})`)
+    this.name = 'BundleError'
+  }
+}
+
+/** The store's error, as the CLI tells it: the store's reason without its `RobotsStore.fromBytes:` prefix. */
+function bundleError(err: RobotsFormatError, name: string): BundleError {
+  return new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
+}
+
+/** The bundle's store, loaded lazily (see the module comment); a `BundleError` when the file is not one. */
+function loadStore(bytes: Uint8Array, name: string): RobotsStore {
+  try {
+    return RobotsStore.fromBytes(bytes, { matcherBudget: 0, lazy: true })
+  } catch (err) {
+    if (err instanceof RobotsFormatError) throw bundleError(err, name)
+    throw err
+  }
+}
+
+/** Loads and checks a bundle (a `BundleError` otherwise); `bytes` may live on a SharedArrayBuffer, shared with worker threads. */
+export function openBundle(bytes: Uint8Array, name: string): HostRules {
+  const store = loadStore(bytes, name)
+  return new StoreRules(store, bytes, name, store.hasOriginKeys())
+}
+
+/** Reopens, in a worker thread, a bundle the main thread has opened (the same bytes). */
+export function bundleFromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'bundle' }>): HostRules {
+  return new StoreRules(loadStore(d.bytes, d.path), d.bytes, d.path, d.originKeys)
+}
+
+/** A loaded bundle as per-host rules for `filter --bundle` (see the module comment). */
+export class StoreRules implements HostRules {
+  readonly originKeys: boolean
+  private readonly store: RobotsStore
+  private readonly bytes: Uint8Array
+  private readonly name: string
+
+  constructor(store: RobotsStore, bytes: Uint8Array, name: string, originKeys: boolean) {
+    this.store = store
+    this.bytes = bytes
+    this.name = name
+    this.originKeys = originKeys
+  }
+
+  descriptor(): HostRulesDescriptor {
+    return { kind: 'bundle', path: this.name, bytes: this.bytes, originKeys: this.originKeys }
+  }
+
+  /** Entries; a loaded store numbers them `0 .. size - 1`. */
+  get size(): number {
+    return this.store.size
+  }
+
+  find(q: HostQuery): number {
+    if (this.originKeys && q.urlStart >= 0) {
+      let id = -1
+      try {
+        id = this.store.lookup(q.url.subarray(q.urlStart, q.authorityEnd))
+      } catch (err) {
+        // Not a URL with a host for the WHATWG parser: only its host's bytes can name an entry.
+        if (!(err instanceof RobotsInputError)) throw err
+      }
+      if (id >= 0) return id
+    }
+    // q.hash is foldHost's FNV-1a of the lowercased host: the store's key hash.
+    return this.store.lookupHost(q.host, 0, q.hostLength, q.hash)
+  }
+
+  load(id: number, agent: readonly string[], first: boolean): HostEntry {
+    try {
+      const source = this.store.entrySource(id)
+      if (source === 'unavailable' || source === 'unreachable') return { kind: 'outcome', outcome: source }
+      const matcher = this.store.matcher(id, agent)
+      if (!first) return { kind: 'rules', matcher }
+      // The body's problems are in the form's diagnostics, read once per entry.
+      const robots = this.store.get(this.store.entryKey(id))!
+      return { kind: 'rules', matcher, problem: bodyProblem(robots), bytesRead: robots.bytesRead }
+    } catch (err) {
+      // A form well checksummed but malformed (checked on first use): judged as an unreadable file.
+      if (err instanceof RobotsFormatError) return { kind: 'unreadable', reason: `its rules in the bundle are not valid: ${err.message}` }
+      throw err
+    }
+  }
+
+  sourceName(id: number): string {
+    return `${this.name}#${this.store.entryKey(id)}`
+  }
+}

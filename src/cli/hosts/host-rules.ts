@@ -1,0 +1,78 @@
+/**
+ * Where `filter` finds the robots.txt of each host: a directory
+ * (`--robots-dir`, robots-dir.ts) or a bundle (`--bundle`, bundle.ts: a
+ * `RobotsStore` loaded from `pack`'s file). Both are an index of entries,
+ * built once, that the per-line loop asks without making strings, and each
+ * entry's rules, loaded on demand.
+ *
+ * A source can be rebuilt in a worker thread from its `descriptor()`
+ * (structured-clone-able; arrays on SharedArrayBuffers, the directory's
+ * index and the bundle's bytes, are shared, not copied).
+ */
+import type { AgentMatcher } from '../../index.js'
+import type { BodyProblem } from '../common/body-problems.js'
+
+/** A host to look up, as the per-line loop has it (one object, refilled for every host). */
+export interface HostQuery {
+  /** The host, ASCII-lowercased: `host[0, hostLength)`. */
+  host: Uint8Array
+  hostLength: number
+  /** `hostHash` of the host (host-index.ts). */
+  hash: number
+  /**
+   * The URL line, for sources with origin keys: the scheme starts at
+   * `urlStart`, the host is `url[hostStart, hostEnd)`, the authority ends at
+   * `authorityEnd`. `urlStart` is -1 when the host came from a host column
+   * (`--host-field`).
+   */
+  url: Uint8Array
+  urlStart: number
+  hostStart: number
+  hostEnd: number
+  authorityEnd: number
+}
+
+/** What one entry holds, loaded for a crawler. */
+export type HostEntry =
+  /**
+   * A robots.txt: its compiled matcher for the crawler; on the entry's first
+   * load also its body's problem, if any (HTML, UTF-16, binary, truncated),
+   * and the bytes read.
+   */
+  | { readonly kind: 'rules'; readonly matcher: AgentMatcher; readonly problem?: BodyProblem; readonly bytesRead?: number }
+  /** No file but a fetch outcome (bundles from JSON lines): unavailable allows all, unreachable disallows all. */
+  | { readonly kind: 'outcome'; readonly outcome: 'unavailable' | 'unreachable' }
+  /** An entry that could not be read (not a regular file, permission denied, …): judged as a host without one. */
+  | { readonly kind: 'unreadable'; readonly reason: string }
+
+/** Per-host rules for `filter` (see the module comment). */
+export interface HostRules {
+  /** Entries in the index (ids are `0 .. size - 1`). */
+  readonly size: number
+  /** Whether some entries are for one origin (`https://host:port`) rather than every scheme and port of a host. */
+  readonly originKeys: boolean
+  /** The entry for a URL line's host (see `HostQuery`), or -1 when there is none. */
+  find(query: HostQuery): number
+  /**
+   * Loads entry `id` for the crawler answering to the tokens `agent` (a file read and parsed, or a
+   * bundle's rules decoded); `first`: its first load in this thread, when
+   * the body's problems are looked for.
+   */
+  load(id: number, agent: readonly string[], first: boolean): HostEntry
+  /** The entry's name for `--format jsonl`'s `source` and for warnings: `DIR/<host>`, `BUNDLE#<key>`. */
+  sourceName(id: number): string
+  /** A structured-clone-able description to rebuild this source in a worker thread. */
+  descriptor(): HostRulesDescriptor
+}
+
+/** What a worker thread needs to rebuild a `HostRules` (see `openHostRules` in host-rules-open.ts). */
+export type HostRulesDescriptor =
+  | { readonly kind: 'dir'; readonly dir: string; readonly index: import('./host-index.js').HostIndexData; readonly kinds: Uint8Array }
+  | {
+      readonly kind: 'bundle'
+      readonly path: string
+      /** The bundle file's bytes (on a SharedArrayBuffer: mapped by every thread, not copied). */
+      readonly bytes: Uint8Array
+      /** Whether some keys are origins (found once by the main thread). */
+      readonly originKeys: boolean
+    }

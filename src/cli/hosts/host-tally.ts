@@ -1,0 +1,99 @@
+/**
+ * The per-host side of `filter --robots-dir`/`--bundle`, added up in the main
+ * thread over every judging thread: distinct hosts with a robots.txt,
+ * without one, unreadable, with a fetch outcome; the warnings about entries
+ * (unreadable, not a regular file, HTML, UTF-16, binary, truncated), at most
+ * `maxWarnings` of them on stderr and the rest counted in the summary.
+ *
+ * Threads report each entry's first load (`EntryEvent`); an entry loaded by
+ * several threads is counted and warned about once.
+ */
+import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
+import { DistinctCounter } from './distinct.js'
+import { EntryState, type EntryEvent } from './host-judge.js'
+import type { HostRules } from './host-rules.js'
+import { count, plural } from '../filter/filter-stats.js'
+
+/** Default most warnings about hosts' files printed; the rest are counted in the summary. */
+export const DEFAULT_MAX_WARNINGS = 10
+
+/** Options of a `HostTally`. */
+export interface HostTallyOptions {
+  /** Prints one warning line (the CLI's `note`); undefined when quiet. */
+  readonly warn?: (line: string) => void
+  readonly maxWarnings?: number
+  /** Words for the `--missing` verdict, in warnings: `allow` or `disallow`. */
+  readonly missing: string
+  /** Exact limit of the distinct-host counter (tests lower it). */
+  readonly exactHosts?: number
+}
+
+/** Distinct-host counts and warnings over every thread (see the module comment). */
+export class HostTally {
+  withRobots = 0
+  unreadable = 0
+  outcomes = 0
+  noHost = 0
+  reloads = 0
+  /** Warnings not printed (over the cap). */
+  suppressed = 0
+  readonly missing: DistinctCounter
+  readonly problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
+  private readonly seen: Uint8Array
+  private shown = 0
+
+  constructor(
+    private readonly rules: HostRules,
+    private readonly options: HostTallyOptions,
+  ) {
+    this.seen = new Uint8Array(rules.size)
+    this.missing = new DistinctCounter(options.exactHosts)
+  }
+
+  /** An entry's first load in some thread. */
+  entry(event: EntryEvent): void {
+    if (this.seen[event.id]) return
+    this.seen[event.id] = 1
+    const name = this.rules.sourceName(event.id)
+    switch (event.state) {
+      case EntryState.Robots:
+        this.withRobots++
+        if (event.problem !== undefined) {
+          this.problems[event.problem]++
+          this.warn(bodyWarning(name, event.problem, { bytesRead: event.bytesRead ?? 0 }))
+        }
+        break
+      case EntryState.AllowAll:
+      case EntryState.DisallowAll:
+        this.outcomes++
+        break
+      case EntryState.Unreadable:
+        this.unreadable++
+        this.warn(`warning: skipped '${name}': ${event.reason}; the host is judged as one without a robots.txt (--missing ${this.options.missing})`)
+        break
+    }
+  }
+
+  /** The per-host part of the summary line. */
+  summary(): string {
+    const without = `${this.missing.exact ? '' : 'about '}${count(this.missing.count)}`
+    let text = `hosts: ${count(this.withRobots)} with a robots.txt, ${without} without one, ${count(this.unreadable)} unreadable`
+    if (this.outcomes > 0) text += `, ${count(this.outcomes)} with a fetch outcome instead`
+    text += `; ${plural(this.noHost, 'line')} without a host`
+    const problems = BODY_PROBLEMS.filter((p) => this.problems[p] > 0).map((p) => `${count(this.problems[p])} ${PROBLEM_WORDS[p]}`)
+    if (problems.length > 0) text += `; files with problems: ${problems.join(', ')}`
+    if (this.suppressed > 0) text += `; ${plural(this.suppressed, 'more warning')} not shown`
+    if (this.reloads > 0) text += `; ${count(this.reloads)} robots.txt loaded again after eviction (raise --cache-mb)`
+    return text
+  }
+
+  private warn(line: string): void {
+    if (this.options.warn === undefined) return
+    if (this.shown >= (this.options.maxWarnings ?? DEFAULT_MAX_WARNINGS)) {
+      this.suppressed++
+      return
+    }
+    this.shown++
+    this.options.warn(line)
+  }
+}

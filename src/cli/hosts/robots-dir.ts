@@ -1,0 +1,201 @@
+/**
+ * `--robots-dir DIR`: one robots.txt per host, in the file `DIR/<host>`
+ * (`DIR/www.example.com`, `DIR/[::1]`), holding that host's robots.txt as
+ * served.
+ *
+ * DIR is listed once, at the start, into a `HostIndex` of its names and
+ * their file types (from the directory entries: nothing is opened), so a
+ * host with no file costs one hash look-up. Only regular files are ever
+ * opened: a FIFO, socket, device or directory named after a host is skipped
+ * with a warning (opening a FIFO would block forever), and so is a file that
+ * cannot be read. Symbolic links are followed wherever they point (also
+ * outside DIR) when their target is a regular file; they are resolved with
+ * `stat`, which never blocks. The file is opened with O_NONBLOCK and checked
+ * again with `fstat`, so a file swapped for a FIFO after the listing cannot
+ * block either.
+ */
+import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
+import { parseRobots, type Robots } from '../../index.js'
+import { bodyProblem } from '../common/body-problems.js'
+import { CliError, describeSystemError, readError } from '../common/cli-error.js'
+import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
+import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+
+/**
+ * Bytes read from a host's file: the parser stops at its limit (512,000 bytes
+ * by default) and needs at most one byte past it to see that the file goes
+ * on, so reading more would change nothing.
+ */
+const READ_CAP = 1 << 20
+
+/** The type of a directory entry, from the listing. */
+export const enum EntryType {
+  /** A regular file: opened when its host is first judged. */
+  File = 1,
+  /** A symbolic link, or a type the file system did not report: `stat`ed when first used. */
+  Resolve = 2,
+  Directory = 3,
+  Fifo = 4,
+  Socket = 5,
+  Device = 6,
+}
+
+/** Words for the types that are skipped. */
+const TYPE_WORDS: Record<number, string> = {
+  [EntryType.Directory]: 'a directory',
+  [EntryType.Fifo]: 'a FIFO',
+  [EntryType.Socket]: 'a socket',
+  [EntryType.Device]: 'a device',
+}
+
+function typeOfStats(s: Stats): EntryType {
+  if (s.isFile()) return EntryType.File
+  if (s.isDirectory()) return EntryType.Directory
+  if (s.isFIFO()) return EntryType.Fifo
+  if (s.isSocket()) return EntryType.Socket
+  return EntryType.Device
+}
+
+/** The robots.txt files of a directory, one per host (see the module comment). */
+export class DirectoryRules implements HostRules {
+  readonly dir: string
+  /** A file applies to every scheme and port of its host. */
+  readonly originKeys = false
+  private readonly index: HostIndex
+  /** Per entry id: its `EntryType` (shared with worker threads; `Resolve` entries are resolved per thread). */
+  private readonly types: Uint8Array
+  private readonly chunk = Buffer.allocUnsafe(READ_CAP)
+  private readonly dirPrefix: string
+  /** Names in DIR that can never be a host's file (an ASCII capital letter: hosts are looked up in lower case; LF, NUL). */
+  skippedNames = 0
+
+  private constructor(dir: string, index: HostIndex, types: Uint8Array) {
+    this.dir = dir
+    this.index = index
+    this.types = types
+    this.dirPrefix = dir.endsWith('/') ? dir : `${dir}/`
+  }
+
+  /** Lists `dir` (a `CliError` when it is not a readable directory). */
+  static open(dir: string): DirectoryRules {
+    let isDir: boolean
+    try {
+      isDir = statSync(dir).isDirectory()
+    } catch (err) {
+      throw readError('robots directory', dir, err)
+    }
+    if (!isDir) throw new CliError('ERR_READ', `cannot read robots directory '${dir}': not a directory`)
+    const builder = new HostIndexBuilder()
+    const types: number[] = []
+    let skipped = 0
+    let listing
+    try {
+      // Names as bytes: a file name need not be UTF-8 (Node's typings omit 'buffer', which opendir accepts).
+      listing = opendirSync(dir, { encoding: 'buffer' as BufferEncoding, bufferSize: 256 })
+    } catch (err) {
+      throw readError('robots directory', dir, err)
+    }
+    try {
+      for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
+        const name = entry.name as unknown as Buffer
+        const type = entry.isFile()
+          ? EntryType.File
+          : entry.isDirectory()
+            ? EntryType.Directory
+            : entry.isFIFO()
+              ? EntryType.Fifo
+              : entry.isSocket()
+                ? EntryType.Socket
+                : entry.isBlockDevice() || entry.isCharacterDevice()
+                  ? EntryType.Device
+                  : EntryType.Resolve
+        if (builder.add(name) >= 0) types.push(type)
+        else skipped++
+      }
+    } catch (err) {
+      throw readError('robots directory', dir, err)
+    } finally {
+      listing.closeSync()
+    }
+    const index = builder.build()
+    const shared = typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(types.length)) : new Uint8Array(types.length)
+    shared.set(types)
+    const rules = new DirectoryRules(dir, index, shared)
+    rules.skippedNames = skipped
+    return rules
+  }
+
+  /** Rebuilds the directory's index in a worker thread (no listing). */
+  static fromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'dir' }>): DirectoryRules {
+    // Each thread resolves links for itself: a private copy of the types.
+    return new DirectoryRules(d.dir, HostIndex.fromData(d.index), new Uint8Array(d.kinds))
+  }
+
+  descriptor(): HostRulesDescriptor {
+    return { kind: 'dir', dir: this.dir, index: this.index.data, kinds: this.types }
+  }
+
+  get size(): number {
+    return this.index.count
+  }
+
+  find(q: HostQuery): number {
+    return this.index.findLower(q.host, 0, q.hostLength, q.hash)
+  }
+
+  sourceName(id: number): string {
+    return `${this.dirPrefix}${this.index.name(id)}`
+  }
+
+  /** Entry `id`'s name, the host, as bytes (a copy). */
+  keyBytes(id: number): Uint8Array {
+    return this.index.nameBytes(id).slice()
+  }
+
+  /** The path of entry `id`, byte for byte (names need not be UTF-8). */
+  private path(id: number): Buffer {
+    return Buffer.concat([Buffer.from(this.dirPrefix), this.index.nameBytes(id)])
+  }
+
+  load(id: number, agent: readonly string[], first: boolean): HostEntry {
+    const read = this.read(id)
+    if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
+    const robots = read.robots
+    return { kind: 'rules', matcher: robots.agents(agent), problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
+  }
+
+  /** Reads and parses `DIR/<name of id>`, or says why it cannot be read. */
+  read(id: number): { robots: Robots } | { reason: string } {
+    let type = this.types[id] as EntryType
+    if (type === EntryType.Resolve) {
+      try {
+        type = typeOfStats(statSync(this.path(id)))
+      } catch (err) {
+        return { reason: describeSystemError(err) }
+      }
+      this.types[id] = type
+    }
+    if (type !== EntryType.File) return { reason: `not a regular file (${TYPE_WORDS[type]})` }
+    let fd = -1
+    let n = 0
+    try {
+      fd = openSync(this.path(id), constants.O_RDONLY | constants.O_NONBLOCK)
+      const info = fstatSync(fd)
+      if (!info.isFile()) return { reason: `not a regular file (${TYPE_WORDS[typeOfStats(info)]})` }
+      for (;;) {
+        const got = readSync(fd, this.chunk, n, READ_CAP - n, null)
+        if (got === 0) break
+        n += got
+        if (n === READ_CAP) break
+      }
+    } catch (err) {
+      return { reason: describeSystemError(err) }
+    } finally {
+      if (fd >= 0) closeSync(fd)
+    }
+    // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
+    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n))) }
+  }
+}
+
+export type { HostIndexData }

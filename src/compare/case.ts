@@ -1,0 +1,138 @@
+/**
+ * The unit of `compare`: one robots.txt body, the crawler's product token(s),
+ * one URL, the reference's answer and the categories the case exercises; and
+ * the conventions for carrying body bytes in JSON (case files, the batch
+ * protocol, the JSON report).
+ */
+import { isUtf8 } from 'node:buffer'
+import type { RuleRef } from '../index.js'
+
+/** The reference's answer to a case, from this library (`explain`). */
+export interface Expected {
+  readonly allowed: boolean
+  /** The reference's matching line: the deciding rule's line, 0 when no rule decided. */
+  readonly line: number
+  /** The deciding rule (null when none). */
+  readonly rule: RuleRef | null
+}
+
+/** What a case set reads or generates, before the oracle answers it. */
+export interface CaseInput {
+  /** Unique within the set, e.g. `unit:ID_LongestMatch#3`, `corpus:example.com#12`. */
+  readonly id: string
+  readonly robots: Uint8Array
+  /** One product token, or several (the reference's multi-agent form). Never empty. */
+  readonly agents: readonly string[]
+  readonly url: string
+  /** The set's own stated answer (unit vectors, spec-test `expected_outcome`, a JSONL `allowed`), checked against the oracle. */
+  readonly stated?: { readonly allowed: boolean; readonly line?: number }
+  /** Categories given by the set itself (JSONL `categories`), added to the automatic ones. */
+  readonly extraCategories?: readonly string[]
+}
+
+/** A case ready to run: its input, the reference's answer and its categories. */
+export interface Case extends CaseInput {
+  readonly expected: Expected
+  readonly categories: readonly string[]
+}
+
+/** A body as JSON fields: `robots` (a string) when the bytes are valid UTF-8, else `robots_base64`. */
+export function robotsFields(bytes: Uint8Array): { robots: string } | { robots_base64: string } {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return isUtf8(b) ? { robots: b.toString('utf8') } : { robots_base64: b.toString('base64') }
+}
+
+/** The `agent` JSON field: a string for one token, an array for several. */
+export function agentField(agents: readonly string[]): string | string[] {
+  return agents.length === 1 ? agents[0] : [...agents]
+}
+
+const HEX = '0123456789ABCDEF'
+
+/**
+ * Bytes shown as text for reports: valid UTF-8 as is, LF and TAB kept, CR as
+ * `\r` (with a line break after a CR that ends a line alone), NUL and other
+ * control bytes, a BOM and bytes that are not UTF-8 as `\xHH`. Lines longer
+ * than `maxLine` characters are cut with a note.
+ */
+export function visibleBytes(bytes: Uint8Array, maxLine = 400): string {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let out = ''
+  let lineLength = 0
+  let cut = 0
+  const put = (s: string): void => {
+    if (lineLength >= maxLine) {
+      cut += s.length
+      return
+    }
+    out += s
+    lineLength += s.length
+  }
+  const endLine = (): void => {
+    if (cut > 0) out += ` … (${cut} more)`
+    cut = 0
+    lineLength = 0
+  }
+  let i = 0
+  while (i < b.length) {
+    const c = b[i]
+    if (c === 0x0a) {
+      endLine()
+      out += '\n'
+      i++
+      continue
+    }
+    if (c === 0x0d) {
+      put('\\r')
+      if (b[i + 1] !== 0x0a) {
+        endLine()
+        out += '\n'
+      }
+      i++
+      continue
+    }
+    if (c < 0x80) {
+      put(c === 0x09 || (c >= 0x20 && c !== 0x7f) ? String.fromCharCode(c) : `\\x${HEX[c >> 4]}${HEX[c & 15]}`)
+      i++
+      continue
+    }
+    const n = utf8SequenceLength(b, i)
+    if (n === 0 || (n === 3 && b[i] === 0xef && b[i + 1] === 0xbb && b[i + 2] === 0xbf)) {
+      const len = n || 1
+      for (let k = 0; k < len; k++) put(`\\x${HEX[b[i + k] >> 4]}${HEX[b[i + k] & 15]}`)
+      i += len
+      continue
+    }
+    put(b.toString('utf8', i, i + n))
+    i += n
+  }
+  endLine()
+  return out
+}
+
+/** Length of the valid UTF-8 sequence at `i` (2–4), or 0 when the bytes there are not one. */
+function utf8SequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i]
+  const cont = (k: number): boolean => i + k < b.length && (b[i + k] & 0xc0) === 0x80
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!cont(1) || !cont(2)) return 0
+    if (c === 0xe0 && b[i + 1] < 0xa0) return 0
+    if (c === 0xed && b[i + 1] > 0x9f) return 0
+    return 3
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0
+    if (c === 0xf0 && b[i + 1] < 0x90) return 0
+    if (c === 0xf4 && b[i + 1] > 0x8f) return 0
+    return 4
+  }
+  return 0
+}
+
+/** A URL shown on one line: control characters as `\xHH`, cut after `max` characters. */
+export function visibleUrl(url: string, max = 300): string {
+  const shown = url.length > max ? url.slice(0, max) : url
+  const text = shown.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${HEX[c.charCodeAt(0) >> 4]}${HEX[c.charCodeAt(0) & 15]}`)
+  return url.length > max ? `${text}… (${url.length - max} more)` : text
+}

@@ -1,0 +1,204 @@
+/**
+ * `--cases FILE.jsonl` and `--export FILE.jsonl`: case sets as JSON Lines,
+ * one case per line:
+ *
+ *     {"id": "mine#1", "robots": "User-agent: *\nDisallow: /x\n", "agent": "FooBot",
+ *      "url": "https://example.com/x", "allowed": false, "line": 2, "categories": ["…"]}
+ *
+ * - the body: `robots` (a string, written as its UTF-8 bytes), or
+ *   `robots_base64` (the exact bytes, for bodies that are not UTF-8), or
+ *   `robots_path` (a file, relative to the JSONL file's folder); exactly one.
+ * - `agent`: a product token, or an array of tokens (a crawler answering to
+ *   several: the reference's multi-agent form).
+ * - `url`: the URL (or path) as a string.
+ * - optional: `id` (default `line N`), `allowed` and `line` (a stated answer,
+ *   checked against the reference's), `categories` (added to the automatic
+ *   ones).
+ *
+ * Export writes every field: `robots` when the bytes are UTF-8, else
+ * `robots_base64`, so any body round-trips byte for byte; `allowed` and
+ * `line` are the reference's answer, `categories` the automatic ones.
+ */
+import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { CliError, readError, describeSystemError } from '../../cli/common/cli-error.js'
+import { agentField, robotsFields, type Case, type CaseInput } from '../case.js'
+
+const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories'])
+
+/** Reads a whole JSONL case file (see jsonlCaseStream). */
+export async function readJsonlCases(file: string): Promise<CaseInput[]> {
+  const cases: CaseInput[] = []
+  for await (const c of jsonlCaseStream(file)) cases.push(c)
+  return cases
+}
+
+/**
+ * The cases of a JSONL file (see the module comment), one at a time as the
+ * file is read; errors name the file and line. Ids must be unique.
+ */
+export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> {
+  const bodies = new Map<string, Uint8Array>()
+  const ids = new Set<string>()
+  const stream = createReadStream(file)
+  const opened = new Promise<void>((ok, fail) => {
+    stream.once('open', () => ok())
+    stream.once('error', fail)
+  })
+  try {
+    await opened
+  } catch (err) {
+    throw readError('case file', file, err)
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity })
+  let n = 0
+  try {
+    for await (const text of lines) {
+      n++
+      if (text.trim() === '') continue
+      const c = parseCaseLine(text, `${file}:${n}`, n, dirname(file), bodies)
+      if (ids.has(c.id)) throw new CliError('ERR_READ', `${file}:${n}: id '${c.id}' was already used`)
+      ids.add(c.id)
+      yield c
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw err
+    throw readError('case file', file, err)
+  } finally {
+    lines.close()
+    stream.destroy()
+  }
+}
+
+/** One case from one line; `where` prefixes errors, `folder` resolves `robots_path`. */
+export function parseCaseLine(text: string, where: string, lineNumber: number, folder: string, bodies = new Map<string, Uint8Array>()): CaseInput {
+  const bad = (message: string): never => {
+    throw new CliError('ERR_READ', `${where}: ${message}`)
+  }
+  let o: unknown
+  try {
+    o = JSON.parse(text)
+  } catch (err) {
+    return bad(`not JSON (${(err as Error).message})`)
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return bad('a case must be a JSON object')
+  const r = o as Record<string, unknown>
+  for (const k of Object.keys(r)) if (!FIELDS.has(k)) bad(`unknown field '${k}' (fields: ${[...FIELDS].join(', ')})`)
+  const given = ['robots', 'robots_base64', 'robots_path'].filter((k) => r[k] !== undefined)
+  if (given.length !== 1) bad('give the body in exactly one of robots, robots_base64, robots_path')
+  let robots: Uint8Array
+  if (r.robots !== undefined) {
+    if (typeof r.robots !== 'string') bad("'robots' must be a string")
+    robots = new Uint8Array(Buffer.from(r.robots as string, 'utf8'))
+  } else if (r.robots_base64 !== undefined) {
+    const b64 = r.robots_base64
+    if (typeof b64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) bad("'robots_base64' must be base64")
+    robots = new Uint8Array(Buffer.from(b64 as string, 'base64'))
+  } else {
+    if (typeof r.robots_path !== 'string' || r.robots_path === '') bad("'robots_path' must be a file name")
+    const path = resolve(folder, r.robots_path as string)
+    let body = bodies.get(path)
+    if (body === undefined) {
+      try {
+        body = new Uint8Array(readFileSync(path))
+      } catch (err) {
+        return bad(`cannot read robots_path '${r.robots_path as string}': ${describeSystemError(err)}`)
+      }
+      bodies.set(path, body)
+    }
+    robots = body
+  }
+  const agent = r.agent
+  let agents: string[]
+  if (typeof agent === 'string') agents = [agent]
+  else if (Array.isArray(agent) && agent.length > 0 && agent.every((a) => typeof a === 'string')) agents = agent as string[]
+  else return bad("'agent' must be a string or a non-empty array of strings")
+  if (typeof r.url !== 'string') bad("'url' must be a string")
+  if (r.allowed !== undefined && typeof r.allowed !== 'boolean') bad("'allowed' must be true or false")
+  if (r.line !== undefined && (!Number.isInteger(r.line) || (r.line as number) < 0)) bad("'line' must be a whole number ≥ 0")
+  if (r.line !== undefined && r.allowed === undefined) bad("'line' needs 'allowed'")
+  if (r.categories !== undefined && (!Array.isArray(r.categories) || !r.categories.every((c) => typeof c === 'string' && c !== ''))) {
+    bad("'categories' must be an array of non-empty strings")
+  }
+  if (r.id !== undefined && (typeof r.id !== 'string' || r.id === '')) bad("'id' must be a non-empty string")
+  return {
+    id: (r.id as string | undefined) ?? `line ${lineNumber}`,
+    robots,
+    agents,
+    url: r.url as string,
+    ...(r.allowed !== undefined
+      ? { stated: { allowed: r.allowed as boolean, ...(r.line !== undefined ? { line: r.line as number } : {}) } }
+      : {}),
+    ...(r.categories !== undefined ? { extraCategories: r.categories as string[] } : {}),
+  }
+}
+
+/** One case as a JSONL line (without the newline). */
+export function caseLine(c: Case): string {
+  return JSON.stringify({
+    id: c.id,
+    ...robotsFields(c.robots),
+    agent: agentField(c.agents),
+    url: c.url,
+    allowed: c.expected.allowed,
+    line: c.expected.line,
+    categories: c.categories,
+  })
+}
+
+/** Writes cases to a file as JSONL, in blocks, as they come. */
+export class JsonlWriter {
+  private readonly out: WriteStream
+  private readonly done: Promise<void>
+  private chunk = ''
+
+  constructor(private readonly file: string) {
+    this.out = createWriteStream(file)
+    this.done = new Promise<void>((ok, fail) => {
+      this.out.once('finish', ok)
+      this.out.once('error', fail)
+    })
+    this.done.catch(() => {}) // reported by write() or close()
+  }
+
+  /** Adds cases; waits while the file catches up. */
+  async write(cases: Iterable<Case>): Promise<void> {
+    for (const c of cases) {
+      this.chunk += caseLine(c) + '\n'
+      if (this.chunk.length > 1 << 20) await this.flush()
+    }
+  }
+
+  /** Writes what is left and closes the file. */
+  async close(): Promise<void> {
+    try {
+      this.out.end(this.chunk)
+      this.chunk = ''
+      await this.done
+    } catch (err) {
+      throw this.error(err)
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const chunk = this.chunk
+    this.chunk = ''
+    try {
+      if (!this.out.write(chunk)) await Promise.race([new Promise<void>((ok) => this.out.once('drain', ok)), this.done])
+    } catch (err) {
+      throw this.error(err)
+    }
+  }
+
+  private error(err: unknown): CliError {
+    return new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+  }
+}
+
+/** Writes the cases to `file` as JSONL. */
+export async function writeJsonlCases(cases: readonly Case[], file: string): Promise<void> {
+  const w = new JsonlWriter(file)
+  await w.write(cases)
+  await w.close()
+}

@@ -1,0 +1,73 @@
+/**
+ * The oracle of `compare`: this library's answers, which are the reference's
+ * (google/robotstxt), deciding line included. Turns the cases a set reads or
+ * generates into cases with the expected answer and their categories, and
+ * notes where a set's own stated answer differs from the reference's.
+ */
+import { createHash } from 'node:crypto'
+import { parseRobots, type Explanation } from '../index.js'
+import { analyseAgents, analyseBody, type BodyAnalysis } from './analysis.js'
+import type { Case, CaseInput, Expected } from './case.js'
+import { categorise } from './categories.js'
+
+/** A case whose set states an answer other than the reference's. */
+export interface StatedMismatch {
+  readonly id: string
+  readonly stated: { readonly allowed: boolean; readonly line?: number }
+  readonly expected: Expected
+}
+
+/** The expected answer from an explanation. */
+export function expectedOf(e: Explanation): Expected {
+  return { allowed: e.allowed, line: e.rule?.line ?? 0, rule: e.rule }
+}
+
+/** The reference's answer for one body, crawler and URL, without analysis (minimisation calls this for each candidate). */
+export function decide(robots: Uint8Array, agents: readonly string[], url: string): Expected {
+  const r = parseRobots(robots)
+  return expectedOf((agents.length === 1 ? r.agent(agents[0]) : r.agents(agents)).explain(url))
+}
+
+/** Bodies whose analysis is kept by content (least recently used dropped first); identity hits are kept while the body lives. */
+const KEPT_BODIES = 1024
+/** Stated mismatches kept (all are counted). */
+const KEPT_MISMATCHES = 100
+
+/** Answers cases; caches the analysis of each body (by identity, then by content). */
+export class Oracle {
+  private readonly byIdentity = new WeakMap<Uint8Array, BodyAnalysis>()
+  private readonly byContent = new Map<string, BodyAnalysis>()
+  /** The first cases whose stated answer differs from the reference's. */
+  readonly statedMismatches: StatedMismatch[] = []
+  /** How many cases state an answer other than the reference's. */
+  statedMismatchCount = 0
+
+  /** The analysis of a body. */
+  body(bytes: Uint8Array): BodyAnalysis {
+    let a = this.byIdentity.get(bytes)
+    if (a !== undefined) return a
+    const key = createHash('sha1').update(bytes).digest('base64')
+    a = this.byContent.get(key)
+    if (a === undefined) {
+      a = analyseBody(bytes)
+      if (this.byContent.size >= KEPT_BODIES) this.byContent.delete(this.byContent.keys().next().value!)
+    } else this.byContent.delete(key)
+    this.byContent.set(key, a)
+    this.byIdentity.set(bytes, a)
+    return a
+  }
+
+  /** The case with the reference's answer and its categories. */
+  answer(input: CaseInput): Case {
+    const body = this.body(input.robots)
+    const view = analyseAgents(body, input.agents)
+    const expected = expectedOf(view.matcher.explain(input.url))
+    let categories = categorise(body, view, input.url)
+    if (input.extraCategories?.length) categories = [...new Set([...categories, ...input.extraCategories])]
+    const stated = input.stated
+    if (stated && (stated.allowed !== expected.allowed || (stated.line !== undefined && stated.line !== expected.line))) {
+      if (this.statedMismatchCount++ < KEPT_MISMATCHES) this.statedMismatches.push({ id: input.id, stated, expected })
+    }
+    return { ...input, expected, categories }
+  }
+}

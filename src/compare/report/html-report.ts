@@ -1,0 +1,171 @@
+/**
+ * `--html FILE`: the report as one self-contained page. No external
+ * resource of any kind (a Content-Security-Policy forbids them): inline CSS,
+ * an inline SVG chart of agreement per category, the category table, the
+ * timings, and every listed disagreement as a `<details>` element that
+ * expands to the case, both answers, the reference's deciding rule and the
+ * minimised robots.txt. Everything taken from the cases is escaped.
+ */
+import { writeFile } from 'node:fs/promises'
+import { visibleUrl } from '../case.js'
+import { CliError, describeSystemError } from '../../cli/common/cli-error.js'
+import { count } from '../../cli/filter/filter-stats.js'
+import type { Report, ReportedBody, ReportedDisagreement } from './report-model.js'
+import { bodyText, describeAnswer, describeExpected } from './terminal-report.js'
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Text escaped for HTML content and attribute values. */
+export function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c])
+}
+
+function pct(p: number): string {
+  return `${p.toFixed(2)}%`
+}
+
+function ms(v: number): string {
+  return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : v >= 0.1 ? `${v.toFixed(2)} ms` : `${(v * 1000).toFixed(1)} µs`
+}
+
+/** Lines of a case's body shown at most (the minimised body is shown whole). */
+const SHOWN_LINES = 500
+
+function body(d: ReportedBody | { robots?: string; robots_base64?: string }, maxLines = Infinity): string {
+  const text = bodyText(d, 2000)
+  if (text === '') return '<em>(empty robots.txt)</em>'
+  const lines = text.split('\n')
+  if (lines.length <= maxLines + 1) return esc(text)
+  return `${esc(lines.slice(0, maxLines).join('\n'))}\n<em>… ${count(lines.length - maxLines)} more lines</em>`
+}
+
+/** The bar chart: one bar per category, agreement in percent. */
+function chart(report: Report): string {
+  const rows = [...report.categories, { id: 'all cases', agreement: report.totals.agreement, cases: report.totals.cases }]
+  const labelWidth = 190
+  const barWidth = 420
+  const rowHeight = 22
+  const height = rows.length * rowHeight + 24
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="agreement per category" width="${labelWidth + barWidth + 80}" height="${height}" viewBox="0 0 ${labelWidth + barWidth + 80} ${height}">`,
+  ]
+  rows.forEach((r, i) => {
+    const y = i * rowHeight + 4
+    const w = (barWidth * r.agreement) / 100
+    const colour = r.agreement >= 100 ? '#2e7d32' : r.agreement >= 99 ? '#f9a825' : '#c62828'
+    parts.push(
+      `<g><title>${esc(r.id)}: ${pct(r.agreement)} of ${count(r.cases)} cases</title>` +
+        `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end" font-size="12">${esc(r.id)}</text>` +
+        `<rect x="${labelWidth}" y="${y}" width="${barWidth}" height="${rowHeight - 6}" fill="#eee"/>` +
+        `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${rowHeight - 6}" fill="${colour}"/>` +
+        `<text x="${labelWidth + barWidth + 6}" y="${y + 14}" font-size="12">${pct(r.agreement)}</text></g>`,
+    )
+  })
+  const axis = rows.length * rowHeight + 16
+  for (const p of [0, 50, 100]) {
+    parts.push(`<text x="${labelWidth + (barWidth * p) / 100}" y="${axis}" font-size="10" text-anchor="middle">${p}%</text>`)
+  }
+  parts.push('</svg>')
+  return parts.join('\n')
+}
+
+function disagreement(d: ReportedDisagreement, original: ReportedBody): string {
+  const agent = Array.isArray(d.agent) ? d.agent.join(', ') : d.agent
+  const kind = d.outcome === 'verdict' ? 'verdict differs' : d.outcome === 'line' ? 'line differs' : 'error'
+  const m = d.minimised
+  return `<details class="disagreement ${d.outcome}">
+<summary><code>${esc(d.id)}</code> — ${kind} — ${d.categories.map((c) => `<span class="tag">${esc(c)}</span>`).join(' ')}</summary>
+<dl>
+<dt>agent</dt><dd><code>${esc(agent)}</code></dd>
+<dt>URL</dt><dd><code>${esc(visibleUrl(d.url))}</code></dd>
+<dt>implementation</dt><dd>${esc(describeAnswer(d.answer))}</dd>
+<dt>reference</dt><dd>${esc(describeExpected(d.expected))}</dd>
+</dl>
+${
+  m
+    ? `<h4>Minimised: ${m.linesBefore} → ${m.linesAfter} lines (${m.calls} adapter calls${m.complete ? '' : ', budget used up'})</h4>
+<dl><dt>URL</dt><dd><code>${esc(visibleUrl(m.url))}</code></dd>
+<dt>implementation</dt><dd>${esc(describeAnswer(m.answer))}</dd>
+<dt>reference</dt><dd>${esc(describeExpected(m.expected))}</dd></dl>
+<pre class="robots minimised">${body(m)}</pre>`
+    : ''
+}
+<h4>robots.txt of the case</h4>
+<pre class="robots">${body(original, SHOWN_LINES)}</pre>
+</details>`
+}
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h4 { margin: .8em 0 .3em; font-size: 1em; }
+table { border-collapse: collapse; } th, td { padding: .2em .7em; border-bottom: 1px solid #ddd; text-align: right; }
+th:first-child, td:first-child { text-align: left; } tr.total td { font-weight: bold; border-top: 2px solid #888; }
+td.bad { color: #c62828; } .pass { color: #2e7d32; } .fail { color: #c62828; }
+details { border: 1px solid #ccc; border-radius: 4px; margin: .4em 0; padding: .3em .7em; }
+details[open] { background: #fafafa; } summary { cursor: pointer; }
+.tag { display: inline-block; background: #e3eaf3; border-radius: 3px; padding: 0 .35em; font-size: .85em; }
+pre.robots { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto; max-height: 30em; }
+dl { display: grid; grid-template-columns: 9em 1fr; margin: .3em 0; } dt { color: #666; } dd { margin: 0; }
+`
+
+/** The page. */
+export function renderHtml(report: Report): string {
+  const t = report.totals
+  const lines = t.linesChecked > 0
+  const cell = (n: number, bad = false): string => `<td${bad && n > 0 ? ' class="bad"' : ''}>${count(n)}</td>`
+  const rowOf = (name: string, r: { cases: number; agreed: number; verdict: number; line: number; errors: number; agreement: number }, cls = '', title = ''): string =>
+    `<tr${cls ? ` class="${cls}"` : ''}><td${title ? ` title="${esc(title)}"` : ''}>${esc(name)}</td>${cell(r.cases)}${cell(r.agreed)}${cell(r.verdict, true)}` +
+    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${pct(r.agreement)}</td></tr>`
+  const tm = report.timings
+  const result = report.passed
+    ? `<strong class="pass">${pct(t.agreement)} agreement: passed</strong>`
+    : `<strong class="fail">${pct(t.agreement)} agreement: failed</strong> (--min-agreement ${report.minAgreement})`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>robots.txt compare: ${pct(t.agreement)} agreement</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>robots.txt compare against the reference (google/robotstxt)</h1>
+<p>${esc(report.set)}<br>against <code>${esc(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
+<p id="result">${result}: ${count(t.agreed)} of ${count(t.cases)} cases agree; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}.</p>
+<h2>Agreement per category</h2>
+<figure id="chart">${chart(report)}</figure>
+<table id="categories">
+<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>agreement</th></tr></thead>
+<tbody>
+${report.categories.map((c) => rowOf(c.id, c, '', c.description)).join('\n')}
+${rowOf('all cases', t, 'total')}
+</tbody>
+</table>
+${lines ? '' : '<p>The implementation gave no deciding lines: only verdicts were checked.</p>'}
+<h2>Timings</h2>
+<ul id="timings">
+<li>${count(t.cases)} cases in ${ms(tm.runWallMs)}: ${count(Math.round(tm.casesPerSecond))} cases/s</li>
+<li>per case: p50 ${ms(tm.p50Ms)}, p99 ${ms(tm.p99Ms)}, mean ${ms(tm.meanMs)} (${esc(tm.caseTime)})</li>
+${tm.startupMs !== undefined ? `<li>start-up, measured alone on an empty robots.txt: ${ms(tm.startupMs)}</li>` : ''}
+${tm.parse ? `<li>parse: ${count(tm.parse.bodies)} bodies, p50 ${ms(tm.parse.p50Ms)}, p99 ${ms(tm.parse.p99Ms)}</li>` : ''}
+<li>harness: cases ${ms(tm.harness.casesMs)}, run ${ms(tm.harness.runCpuMs)} CPU, minimise ${ms(tm.harness.minimiseMs)}, report ${ms(tm.harness.reportMs)}</li>
+</ul>
+<h2>Disagreements (${count(t.disagreements)})</h2>
+<section id="disagreements">
+${report.disagreements.length === 0 ? '<p>None.</p>' : report.disagreements.map((d) => disagreement(d, report.bodies[d.robots_sha1])).join('\n')}
+${report.unlisted > 0 ? `<p>… and ${count(report.unlisted)} more, not listed.</p>` : ''}
+</section>
+</body>
+</html>
+`
+}
+
+/** Writes the page to `file`. */
+export async function writeHtmlReport(report: Report, file: string): Promise<void> {
+  try {
+    await writeFile(file, renderHtml(report))
+  } catch (err) {
+    throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The matchers of one `Robots`, cached by what their rules depend on.
+ *
+ * A crawler's rules depend only on which user-agent names of the file its
+ * tokens equal (rules/rule-set.ts: the group replay reads nothing else): the
+ * *selection*. Tokens with the same selection share one matcher, so
+ * `agent('bot' + i)` for any number of unknown tokens compiles the `*`
+ * matcher once. The selection key is a number for the usual cases (-1: no
+ * name matches, the `*` groups; `i`: exactly name `i`) and a string of the
+ * sorted indices otherwise.
+ *
+ * Bounded: at most {@link AGENT_CACHE_ENTRIES} matchers, and at most
+ * `maxBytes` of them as measured when they are added (each also stays
+ * within its own `matcherBudget`); the least recently used go first. The
+ * last token asked for is remembered, so `robots.agent(t)` in a loop costs a
+ * string comparison. Agent strings from untrusted input cannot grow it.
+ */
+import type { AgentMatcher } from '../match/matcher.js'
+import type { CompactRules } from '../rules/compact-rules.js'
+import { arrayBytes, objectBytes } from '../memory.js'
+
+/** Most matchers one Robots keeps. */
+export const AGENT_CACHE_ENTRIES = 8
+
+/** A selection key: -1 (`*` groups), a name index, or sorted indices joined by commas. */
+export type SelectionKey = number | string
+
+/** The selection key of one token. */
+export function tokenSelection(rules: CompactRules, token: string): SelectionKey {
+  return rules.nameIndexOf(token)
+}
+
+/** The selection key of several tokens. */
+export function tokensSelection(rules: CompactRules, tokens: readonly string[]): SelectionKey {
+  const hits = rules.nameMatches(tokens)
+  let first = -1
+  let key = ''
+  for (let i = 0; i < hits.length; i++) {
+    if (!hits[i]) continue
+    if (first < 0) first = i
+    else key += (key ? ',' : `${first},`) + i
+  }
+  return key || first
+}
+
+/** Fields of an AgentCache, for its memory cost. */
+const CACHE_FIELDS = 5
+
+/** The bounded LRU of one Robots' matchers (see the module comment). */
+export class AgentCache {
+  /** The last token asked for and its matcher. */
+  lastToken: string | undefined
+  lastMatcher: AgentMatcher | undefined
+  /** Selection keys and matchers, least recently used first. */
+  private readonly keys: SelectionKey[] = []
+  private readonly matchers: AgentMatcher[] = []
+  private readonly maxBytes: number
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes
+  }
+
+  /** The matcher of `key`, made by `compile` when absent (then older ones may go). */
+  get(key: SelectionKey, compile: () => AgentMatcher): AgentMatcher {
+    const keys = this.keys
+    const i = keys.indexOf(key)
+    if (i >= 0) {
+      const m = this.matchers[i]
+      if (i !== keys.length - 1) {
+        keys.splice(i, 1)
+        this.matchers.splice(i, 1)
+        keys.push(key)
+        this.matchers.push(m)
+      }
+      return m
+    }
+    const m = compile()
+    keys.push(key)
+    this.matchers.push(m)
+    let bytes = 0
+    for (const x of this.matchers) bytes += x.memoryUsage()
+    while (keys.length > 1 && (keys.length > AGENT_CACHE_ENTRIES || bytes > this.maxBytes)) {
+      bytes -= this.matchers[0].memoryUsage()
+      const gone = this.matchers[0]
+      keys.shift()
+      this.matchers.shift()
+      if (this.lastMatcher === gone) this.lastToken = this.lastMatcher = undefined
+    }
+    return m
+  }
+
+  /** Matchers held. */
+  get size(): number {
+    return this.keys.length
+  }
+
+  /** Bytes held: this cache, its lists and every matcher in it. */
+  memoryUsage(): number {
+    let bytes = objectBytes(CACHE_FIELDS) + 2 * arrayBytes(this.keys.length)
+    for (const m of this.matchers) bytes += m.memoryUsage()
+    return bytes
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
+ * a matcher per crawler compiled on first use and cached.
+ */
+import type { AgentMatcher } from '../match/matcher.js'
+import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
+import { readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
+import { readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
+import { extensionEntries, readSitemaps } from '../rules/sections.js'
+import { parseWith } from '../parse/parser.js'
+import { RobotsBuilder } from '../rules/builder.js'
+import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from '../rules/rule-set.js'
+import { checkEngineOptions, createMatcher, type EngineOptions } from '../match/engine-options.js'
+import { DEFAULT_MATCHER_BUDGET } from '../match/automaton/lazy-dfa.js'
+import { objectBytes, TYPED_VIEW_BYTES, typedArrayBytes } from '../memory.js'
+import { checkLimit, type LineReader } from '../parse/reader.js'
+import { decodeForm, encodeForm } from '../rules/serialise.js'
+import { AgentCache, tokenSelection, tokensSelection } from './agent-cache.js'
+import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
+
+/** Options of `parseRobots` and `parseRobotsStream`. */
+export interface ParseOptions extends EngineOptions {
+  /** Parsing limit in bytes; default and minimum 512,000 (500 KiB, RFC 9309 §2.5). */
+  limit?: number
+}
+
+/**
+ * Checks the options of `parseRobots` and `parseRobotsStream` before any
+ * byte is read: a limit out of range is a RobotsLimitError (ERR_LIMIT), a
+ * matcher budget out of range a RobotsRangeError (ERR_BUDGET), an unknown
+ * engine or an options argument that is not an object a RobotsInputError
+ * (ERR_INPUT).
+ */
+export function checkParseOptions(options: unknown, what = 'parseRobots'): ParseOptions {
+  const o = optionsArgument<ParseOptions>(options, what)
+  checkLimit(o.limit)
+  checkEngineOptions(o)
+  return o
+}
+
+/** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise). */
+function tokenList(tokens: unknown, what: string): readonly string[] {
+  if (typeof tokens === 'string') return [tokens]
+  if (Array.isArray(tokens) && tokens.every((t) => typeof t === 'string')) return tokens
+  throw new RobotsInputError(`${what} takes a product token or an array of them (strings), got ${describeValue(tokens)}`)
+}
+
+/** Fields of a Robots object and of its CompactRules view, for their memory cost. */
+const ROBOTS_FIELDS = 3
+const COMPACT_RULES_FIELDS = 1
+
+/** Most bytes of matchers one Robots keeps cached, in multiples of their `matcherBudget` (see agent-cache.ts). */
+const AGENT_CACHE_BUDGETS = 4
+
+/**
+ * The matcher of a crawler answering to `tokens`, compiled from `rules`:
+ * the one place where `Robots` and `RobotsStore` make matchers.
+ */
+export function compileMatcher(rules: CompactRules, tokens: readonly string[], options: EngineOptions): AgentMatcher {
+  return createMatcher(selectRules(rules, tokens), options)
+}
+
+/**
+ * A parsed robots.txt: a thin view over its compact form (one `Uint8Array`,
+ * rules/compact-rules.ts), with the matchers of the crawlers asked for.
+ * Ask `agent(token)` for a crawler's matcher. Sitemaps, diagnostics and
+ * extension values are decoded from the form when asked for.
+ */
+export class Robots {
+  /** @internal The compact form (a view over its bytes). */
+  readonly rules: CompactRules
+  private readonly engineOptions: EngineOptions
+  /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
+  private cache: AgentCache | undefined
+
+  /** Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes` (private, so that the typings offer no constructor). */
+  private constructor(form: Uint8Array, options: EngineOptions) {
+    this.rules = new CompactRules(form)
+    this.engineOptions = options
+  }
+
+  /** @internal A Robots over `form`, which must be a well-formed form (built by rules/builder.ts, or checked by rules/serialise.ts). */
+  static ofForm(form: Uint8Array, options: EngineOptions = DEFAULT_ENGINE): Robots {
+    return new Robots(form, options)
+  }
+
+  /** True when the body was longer than the limit (the rest was not read). */
+  get truncated(): boolean {
+    return this.rules.truncated
+  }
+
+  /** Bytes of the body read (at most the limit). */
+  get bytesRead(): number {
+    return this.rules.bytesRead
+  }
+
+  /** Physical lines parsed. */
+  get lineCount(): number {
+    return this.rules.lineCount
+  }
+
+  /** Absolute sitemap URLs, in file order (a new array on each call). */
+  get sitemaps(): readonly string[] {
+    return readSitemaps(this.rules.bytes)
+  }
+
+  /**
+   * How many diagnostics the file has, by severity: the real totals, past
+   * the first 1,000 that `diagnostics` lists too (counted while parsing). For
+   * a Robots made by `fromBytes` from a file with more than 1,000, only what
+   * the form kept is counted.
+   */
+  get diagnosticTotals(): DiagnosticTotals {
+    const capped = cappedTotals.get(this)
+    if (capped !== undefined) return { ...capped }
+    const t: DiagnosticTotals = { error: 0, warning: 0, info: 0 }
+    for (const d of this.diagnostics) if (d.code !== 'too-many-diagnostics') t[d.severity]++
+    return t
+  }
+
+  /** Every diagnostic, in line order of discovery (a new array on each call). */
+  get diagnostics(): Diagnostic[] {
+    return readDiagnostics(this.rules.bytes)
+  }
+
+  /**
+   * The matcher of the crawler whose product token is `token` (compared whole,
+   * ASCII-case-insensitively, as the reference does). Tokens that select the
+   * same groups share one matcher; the cache is bounded (agent-cache.ts), so
+   * agent strings from untrusted input cannot grow it.
+   */
+  agent(token: string): AgentMatcher {
+    const c = this.cache
+    if (c !== undefined && c.lastToken === token && c.lastMatcher !== undefined) return c.lastMatcher
+    if (typeof token !== 'string') throw new RobotsInputError(`agent() takes a product token (a string), got ${describeValue(token)}`)
+    const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
+    const m = cache.get(tokenSelection(this.rules, token), () => this.compile([token]))
+    cache.lastToken = token
+    cache.lastMatcher = m
+    return m
+  }
+
+  /**
+   * The matcher of a crawler answering to several tokens (the reference's
+   * multi-agent semantics). Tokens compare as `agent()` compares one;
+   * matchers are shared by selection as for `agent()`: `['B', 'a', 'b']` and
+   * `['A', 'b']` share one, and so does a set whose only known token is `t`
+   * with `agent(t)`.
+   */
+  agents(tokens: readonly string[]): AgentMatcher {
+    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
+      throw new RobotsInputError(`agents() takes an array of product tokens (strings), got ${describeValue(tokens)}`)
+    }
+    if (tokens.length === 1) return this.agent(tokens[0])
+    const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
+    return cache.get(tokensSelection(this.rules, tokens), () => this.compile(tokens))
+  }
+
+  /** The rules that apply to a crawler, in rank order (see RuleSet), as the matchers see them. */
+  rulesFor(tokens: string | readonly string[]): RuleSet {
+    return selectRules(this.rules, tokenList(tokens, 'rulesFor()'))
+  }
+
+  /**
+   * Crawl-delay in seconds for the crawler, from the groups that apply to it
+   * (its own groups, else `*`). Several values: the largest. Undefined if none.
+   * An extension line belongs to the user-agent lines right above it (see
+   * `ListClosers.AnyDirective` in rules/rule-set.ts); the same holds for
+   * requestRate, visitTime and host.
+   */
+  crawlDelay(tokens: string | readonly string[]): number | undefined {
+    const values = this.extensionValues(tokens, 0, 'crawlDelay()') as number[]
+    if (!values.length) return undefined
+    // A loop, not Math.max(...values): a file read with a raised limit may hold
+    // more values than a call can take arguments.
+    let max = values[0]
+    for (const v of values) if (v > max) max = v
+    return max
+  }
+
+  /** Request-rate for the crawler; several values: the slowest (fewest requests per second). */
+  requestRate(tokens: string | readonly string[]): RequestRate | undefined {
+    const values = this.extensionValues(tokens, 1, 'requestRate()') as RequestRate[]
+    let best: RequestRate | undefined
+    for (const v of values) if (!best || v.requests / v.seconds < best.requests / best.seconds) best = v
+    return best
+  }
+
+  /** Visit-time window (UTC) for the crawler; several values: the first. */
+  visitTime(tokens: string | readonly string[]): VisitTime | undefined {
+    return this.extensionValues(tokens, 2, 'visitTime()')[0] as VisitTime | undefined
+  }
+
+  /** Preferred host for the crawler; several values: the first. */
+  host(tokens: string | readonly string[]): string | undefined {
+    return this.extensionValues(tokens, 3, 'host()')[0] as string | undefined
+  }
+
+  /**
+   * The parsed rules as bytes, for storage: a copy of the compact form with
+   * its checksum (format version 2; rules/compact-rules.ts and
+   * rules/serialise.ts). `Robots.fromBytes` loads them back without
+   * re-parsing.
+   */
+  toBytes(): Uint8Array {
+    return encodeForm(this.rules.bytes)
+  }
+
+  /**
+   * Loads what `toBytes` wrote, after checking all of it (rules/serialise.ts);
+   * the buffer is copied, not kept. A foreign or corrupt buffer is a
+   * RobotsFormatError (ERR_FORMAT, or ERR_VERSION for a format version this
+   * build does not read, such as version 1); options as for `parseRobots`
+   * (the limit aside).
+   */
+  static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
+    const o = optionsArgument<EngineOptions>(options, 'Robots.fromBytes')
+    checkEngineOptions(o)
+    return new Robots(decodeForm(bytes), engineOptionsOf(o))
+  }
+
+  /**
+   * Bytes held: this object, its compact form and every cached matcher, by
+   * the model of src/memory.ts. Grows as matchers compile.
+   */
+  memoryUsage(): number {
+    return rulesMemoryUsage(this) + (this.cache?.memoryUsage() ?? 0)
+  }
+
+  private cacheBytes(): number {
+    return AGENT_CACHE_BUDGETS * (this.engineOptions.matcherBudget ?? DEFAULT_MATCHER_BUDGET)
+  }
+
+  private compile(tokens: readonly string[]): AgentMatcher {
+    return compileMatcher(this.rules, tokens, this.engineOptions)
+  }
+
+  private extensionValues(tokens: string | readonly string[], kind: number, what: string): unknown[] {
+    const list = tokenList(tokens, what)
+    const { slots, specific } = assignGroups(this.rules, list, ListClosers.AnyDirective)
+    const want = specific ? GroupSlot.Specific : GroupSlot.Global
+    const out: unknown[] = []
+    // Extension events and entries are in the same order: walk both.
+    const entries = extensionEntries(this.rules.bytes)
+    let e = 0
+    for (const c = new EventCursor(this.rules); c.next(); ) {
+      if (c.type !== EventType.Extension) continue
+      const entry = entries[e++]
+      if (slots[c.index] === want && entry.kind === kind) out.push(readExtension(kind, entry.text).value)
+    }
+    return out
+  }
+}
+
+/** Bytes of a Robots without its matchers: the object, its view and its form (src/memory.ts). */
+export function rulesMemoryUsage(robots: Robots): number {
+  const form = robots.rules.bytes
+  const own = form.byteLength === form.buffer.byteLength ? typedArrayBytes(form) : TYPED_VIEW_BYTES
+  return objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS) + own
+}
+
+/**
+ * The real diagnostic totals of the Robots whose files had more diagnostics
+ * than their form keeps (rare: junk files). A side table, so that no Robots
+ * pays a field for it.
+ */
+const cappedTotals = new WeakMap<Robots, DiagnosticTotals>()
+
+/** Builds a Robots from a finished builder and reader. */
+export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
+  const robots = Robots.ofForm(builder.finish(reader), engineOptionsOf(options))
+  if (builder.cappedTotals !== undefined) cappedTotals.set(robots, builder.cappedTotals)
+  return robots
+}
+
+const DEFAULT_ENGINE: EngineOptions = Object.freeze({})
+
+/** The engine options of parse options (one shared object for the usual case: none). */
+export function engineOptionsOf(options: ParseOptions): EngineOptions {
+  const { matcherBudget, hotThreshold, engine, tier } = options
+  if (matcherBudget === undefined && hotThreshold === undefined && engine === undefined && tier === undefined) return DEFAULT_ENGINE
+  return Object.freeze({ matcherBudget, hotThreshold, engine, tier })
+}
+
+/**
+ * Parses a robots.txt body (a string, taken as UTF-8, or the bytes as
+ * served). Never throws on content. Bad options throw before anything is
+ * read (a limit out of range is a RobotsLimitError, ERR_LIMIT; a matcher
+ * budget out of range a RobotsRangeError, ERR_BUDGET; options that are not
+ * an object a RobotsInputError, ERR_INPUT); input of another type is a
+ * RobotsInputError (ERR_INPUT).
+ */
+export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): Robots {
+  const o = checkParseOptions(options)
+  const builder = new RobotsBuilder()
+  const reader = parseWith(input, builder, o.limit, builder)
+  return robotsFrom(builder, reader, o)
+}

@@ -1,0 +1,216 @@
+/**
+ * The bundle: a `RobotsStore` as one buffer (`store.toBytes()`,
+ * `RobotsStore.fromBytes()`; the file `robots-automaton pack` writes and
+ * `filter --bundle` reads). Loading keeps the buffer and adds its entries
+ * without parsing any robots.txt again: the forms are compact forms
+ * (rules/compact-rules.ts), used where they lie.
+ *
+ * Layout, version 2 (all integers little-endian):
+ *
+ *   offset  size  field ({@link BundleHeader})
+ *   0       4     magic "RATB"
+ *   4       2     bundle format version (2)
+ *   6       2     flags (0)
+ *   8       4     checksum ({@link bundleChecksum}): FNV-1a of the header (these 4 bytes
+ *                 skipped) and the entry table, then of every key's bytes in table order
+ *   12      4     N = number of entries
+ *   16      4     format version of the forms (2)
+ *   20      4     D = start of the data: 32 + 12 N
+ *   24      8     L = bytes of the data (u32 low, u32 high); the bundle is D + L bytes
+ *   32      12 N  entry table: per entry, u32 key length, u32 form length, u32 kind ({@link BundleKind})
+ *   D       L     data: per entry, in table order, its key (ASCII) then its form, back to back
+ *
+ * Version 1 (the first, of the same layout) left the keys out of the
+ * checksum, so a flipped key byte moved a host's rules to another host
+ * unseen; it is not read (ERR_VERSION). Forms carry their own checksums.
+ *
+ * A bundle is untrusted input: every length is checked in plain arithmetic
+ * against the buffer's size before anything is allocated; the records must
+ * tile the data exactly (no gap, no overlap); keys must be distinct, of
+ * printable lowercase ASCII; each form is checked as `Robots.fromBytes`
+ * checks one (rules/serialise.ts, its own checksum included), at load or,
+ * with `lazy`, on the entry's first use — except its checksum, which is
+ * checked at load either way (one cheap pass over the data), so a corrupted
+ * bundle is always refused whole. Anything wrong is a
+ * RobotsFormatError (ERR_FORMAT; ERR_VERSION for another version).
+ */
+import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
+import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
+import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
+import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { FNV_PRIME, MAX_KEY_BYTES } from './origin-keys.js'
+import { EntryKind } from './entry.js'
+import type { RobotsStore } from './robots-store.js'
+
+/** The bundle format version. */
+export const BUNDLE_VERSION = 2
+
+/** The magic bytes "RATB". */
+const BUNDLE_MAGIC = [0x52, 0x41, 0x54, 0x42] as const
+
+/** Byte offsets of the header fields (see the module comment). */
+export const BundleHeader = {
+  Magic: 0,
+  Version: 4,
+  Flags: 6,
+  Checksum: 8,
+  Entries: 12,
+  FormVersion: 16,
+  DataStart: 20,
+  DataLength: 24,
+  Size: 32,
+} as const
+
+/** Bytes of an entry-table record. */
+export const BUNDLE_RECORD = 12
+
+/** What an entry is, in a bundle. */
+export const BundleKind = {
+  Robots: 0,
+  Unavailable: 1,
+  Unreachable: 2,
+} as const
+
+const KIND_TO_BUNDLE: Record<number, number> = {
+  [EntryKind.Robots]: BundleKind.Robots,
+  [EntryKind.Unavailable]: BundleKind.Unavailable,
+  [EntryKind.Unreachable]: BundleKind.Unreachable,
+}
+const BUNDLE_TO_KIND = [EntryKind.Robots, EntryKind.Unavailable, EntryKind.Unreachable]
+
+/** FNV-1a state `h` after the bytes `bytes[start, end)`. */
+function fnvBytes(h: number, bytes: Uint8Array, start: number, end: number): number {
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME)
+  return h
+}
+
+/**
+ * The checksum a bundle's header holds (see the module comment), computed
+ * over `bytes` as they are: a table whose lengths run past the buffer
+ * contributes the keys that lie inside it (for tools and tests that mend
+ * bundles; `fromBytes` checks the layout itself).
+ */
+export function bundleChecksum(bytes: Uint8Array): number {
+  const start = readU32(bytes, BundleHeader.DataStart)
+  const n = readU32(bytes, BundleHeader.Entries)
+  if (start > bytes.length) return fnv1a(bytes, 0, bytes.length, BundleHeader.Checksum)
+  let h = fnv1a(bytes, 0, start, BundleHeader.Checksum)
+  let at = start
+  for (let i = 0, rec = BundleHeader.Size; i < n && rec + BUNDLE_RECORD <= start && at < bytes.length; i++, rec += BUNDLE_RECORD) {
+    const keyEnd = Math.min(bytes.length, at + readU32(bytes, rec))
+    h = fnvBytes(h, bytes, at, keyEnd)
+    at = keyEnd + readU32(bytes, rec + 4)
+  }
+  return h >>> 0
+}
+
+/** The bundle of a store (see the module comment); a store too large for one buffer is a RobotsRangeError (ERR_RANGE). */
+export function encodeBundle(store: RobotsStore): Uint8Array {
+  let n = 0
+  let data = 0
+  store.forEachEntry((_data, _keyAt, keyLength, _kind, _form, _formAt, formLength) => {
+    n++
+    data += keyLength + formLength
+  })
+  const start = BundleHeader.Size + BUNDLE_RECORD * n
+  let out: Uint8Array
+  try {
+    out = new Uint8Array(start + data)
+  } catch {
+    throw new RobotsRangeError('ERR_RANGE', `RobotsStore.toBytes: a bundle of ${start + data} bytes is larger than a buffer can be`)
+  }
+  let rec = BundleHeader.Size
+  let at = start
+  // The keys' part of the checksum, as they are written; the header's and table's part is put in front at the end.
+  const keyStates: number[] = []
+  store.forEachEntry((src, keyAt, keyLength, kind, form, formAt, formLength) => {
+    writeU32(out, rec, keyLength)
+    writeU32(out, rec + 4, formLength)
+    writeU32(out, rec + 8, KIND_TO_BUNDLE[kind])
+    rec += BUNDLE_RECORD
+    for (let i = 0; i < keyLength; i++) out[at + i] = src[keyAt + i]
+    keyStates.push(at, keyLength)
+    at += keyLength
+    if (formLength) {
+      out.set(form.subarray(formAt, formAt + formLength), at)
+      sealForm(out, at, formLength)
+      at += formLength
+    }
+  })
+  out.set(BUNDLE_MAGIC, 0)
+  writeU16(out, BundleHeader.Version, BUNDLE_VERSION)
+  writeU16(out, BundleHeader.Flags, 0)
+  writeU32(out, BundleHeader.Entries, n)
+  writeU32(out, BundleHeader.FormVersion, FORMAT_VERSION)
+  writeU32(out, BundleHeader.DataStart, start)
+  writeU53(out, BundleHeader.DataLength, data)
+  let h = fnv1a(out, 0, start, BundleHeader.Checksum)
+  for (let i = 0; i < keyStates.length; i += 2) h = fnvBytes(h, out, keyStates[i], keyStates[i] + keyStates[i + 1])
+  writeU32(out, BundleHeader.Checksum, h >>> 0)
+  return out
+}
+
+/**
+ * Adds the entries of `bytes` to an empty `store`, keeping `bytes` (its
+ * data region becomes an arena chunk). With `lazy`, forms are checked on
+ * their entry's first use instead of here, but for their checksums.
+ */
+export function loadBundle(bytes: Uint8Array, store: RobotsStore, lazy: boolean): void {
+  const what = 'RobotsStore.fromBytes'
+  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(bytes)}`)
+  const fail = (why: string): never => {
+    throw new RobotsFormatError('ERR_FORMAT', `${what}: ${why}`)
+  }
+  const size = bytes.length
+  if (size < BundleHeader.Size || BUNDLE_MAGIC.some((m, i) => bytes[i] !== m)) fail('not a robots-automaton bundle (bad magic or too short)')
+  const version = readU16(bytes, BundleHeader.Version)
+  if (version !== BUNDLE_VERSION) {
+    throw new RobotsFormatError('ERR_VERSION', `${what}: bundle format version ${version} is not supported (this build reads ${BUNDLE_VERSION})`)
+  }
+  const formVersion = readU32(bytes, BundleHeader.FormVersion)
+  if (formVersion !== FORMAT_VERSION) {
+    throw new RobotsFormatError('ERR_VERSION', `${what}: forms of format version ${formVersion} are not supported (this build reads ${FORMAT_VERSION})`)
+  }
+  if (readU16(bytes, BundleHeader.Flags) !== 0) fail('unknown flags')
+  const n = readU32(bytes, BundleHeader.Entries)
+  const start = readU32(bytes, BundleHeader.DataStart)
+  if (readU32(bytes, BundleHeader.DataLength + 4) >= 2 ** 21) fail('data length past 2^53')
+  const dataLength = readU53(bytes, BundleHeader.DataLength)
+  // Plain arithmetic: none of these sums can wrap.
+  if (start !== BundleHeader.Size + BUNDLE_RECORD * n) fail('the entry table and the data do not meet')
+  if (start + dataLength !== size) fail(`${size} bytes where the header says ${start + dataLength} (truncated or padded)`)
+  // The records must tile the data exactly, before anything is kept; the keys' bytes go into the checksum on the way.
+  let h = fnv1a(bytes, 0, start, BundleHeader.Checksum)
+  let at = 0
+  for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += BUNDLE_RECORD) {
+    const keyLength = readU32(bytes, rec)
+    const formLength = readU32(bytes, rec + 4)
+    const kind = readU32(bytes, rec + 8)
+    if (!(kind < BUNDLE_TO_KIND.length)) fail(`entry ${i}: unknown kind ${kind}`)
+    if (keyLength < 1 || keyLength > MAX_KEY_BYTES) fail(`entry ${i}: key length ${keyLength} out of range`)
+    if (kind === BundleKind.Robots ? formLength < Header.Size : formLength !== 0) fail(`entry ${i}: form length ${formLength} does not fit its kind`)
+    if (keyLength + formLength > dataLength - at) fail(`entry ${i}: past the end of the data`)
+    for (let k = start + at; k < start + at + keyLength; k++) {
+      const c = bytes[k]
+      if (c < 0x21 || c > 0x7e || (c >= 65 && c <= 90)) fail(`entry ${i}: a key holds a byte outside lowercase printable ASCII`)
+      h = Math.imul(h ^ c, FNV_PRIME)
+    }
+    at += keyLength + formLength
+  }
+  if (at !== dataLength) fail('the entries do not fill the data')
+  if (readU32(bytes, BundleHeader.Checksum) !== h >>> 0) fail('checksum mismatch (corrupt header, entry table or keys)')
+  const data = bytes.constructor === Uint8Array ? bytes.subarray(start) : new Uint8Array(bytes.buffer, bytes.byteOffset + start, dataLength)
+  const chunk = store.adoptChunk(data)
+  at = 0
+  for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += BUNDLE_RECORD) {
+    const keyLength = readU32(bytes, rec)
+    const formLength = readU32(bytes, rec + 4)
+    const kind = BUNDLE_TO_KIND[readU32(bytes, rec + 8)]
+    if (formLength && !lazy) checkForm(data, at + keyLength, formLength, `${what}: entry ${i}`)
+    else if (formLength && readU32(data, at + keyLength + Header.Checksum) !== formChecksum(data, at + keyLength, formLength)) {
+      fail(`entry ${i}: checksum mismatch (corrupt buffer)`)
+    }
+    if (!store.addLoaded(chunk, at, keyLength, formLength, kind, lazy ? formLength === 0 : true)) fail(`entry ${i}: a key listed twice`)
+    at += keyLength + formLength
+  }
+}

@@ -1,0 +1,319 @@
+// `filter` at scale, through the built CLI: --jobs (byte for byte the output of
+// --jobs 1), --bundle, --format jsonl, log columns, --line-buffered and the
+// flush on a pause, --cache-mb, per-host counts and warnings.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawn, spawnSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { join } from 'node:path'
+import { parseRobots } from '../../../src/index.js'
+import { CLI, ensureBuilt, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from '../helpers.js'
+
+const ROBOTS = `User-agent: *
+Disallow: /private
+Allow: /private/ok
+Disallow: /*.pdf$
+`
+const OTHER = `User-agent: bot
+Disallow: /
+Allow: /open
+`
+
+let tmp: ReturnType<typeof tempDir>
+let robotsPath: string
+let dir: string
+let bundle: string
+
+/** Input with every edge the issue names: empty lines, CRLF, invalid UTF-8, a 1 MB line, a last line without LF. */
+function edgeInput(): Buffer {
+  const parts: Buffer[] = []
+  const hosts = ['https://example.com', 'http://EXAMPLE.com:8080', 'https://other.org', 'https://nofile.net', 'http://[::1]']
+  for (let i = 0; i < 3000; i++) {
+    const h = hosts[i % hosts.length]
+    const path = ['/private/x', '/private/ok/y', '/doc.pdf', '/open/a', '/', '/a?b#c'][i % 6]
+    if (i % 97 === 0) parts.push(Buffer.from('\n'))
+    if (i % 89 === 0) parts.push(Buffer.from(`${h}${path}\r\n`))
+    else if (i % 83 === 0) parts.push(Buffer.concat([Buffer.from(`${h}/private/\xff\xfe`, 'latin1'), Buffer.from([0xc3, 0x28, 0x0a])]))
+    else parts.push(Buffer.from(`${h}${path}${i}\n`))
+  }
+  parts.push(Buffer.from(`https://example.com/private/${'x'.repeat(1_000_000)}\n`))
+  parts.push(Buffer.from('https://other.org/open/last-line-without-newline'))
+  return Buffer.concat(parts)
+}
+
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  robotsPath = tmp.path('robots.txt')
+  writeFileSync(robotsPath, ROBOTS)
+  dir = tmp.path('robots')
+  mkdirSync(dir)
+  writeFileSync(join(dir, 'example.com'), ROBOTS)
+  writeFileSync(join(dir, 'other.org'), OTHER)
+  writeFileSync(join(dir, '[::1]'), OTHER)
+  bundle = tmp.path('robots.bundle')
+})
+afterAll(() => tmp.cleanup())
+
+/** Runs filter with tiny blocks, so that every few lines are a block of their own and --jobs starts its workers. */
+function filterRun(args: string[], input: Uint8Array, blockBytes = 256): Promise<RunResult> {
+  return run(['filter', '--agent', 'bot', '-q', ...args], { input, env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: String(blockBytes) } })
+}
+
+describe('--jobs N: byte for byte the output of --jobs 1', () => {
+  const input = edgeInput()
+  const lineCount = splitKeepingEndings(input).length
+  const sources = [
+    ['--robots', () => ['--robots', robotsPath]],
+    ['--robots-dir', () => ['--robots-dir', dir]],
+    ['--bundle', () => ['--bundle', bundle]],
+  ] as const
+
+  beforeAll(async () => {
+    const packed = await run(['pack', dir, '-o', bundle, '-q'])
+    expect(packed.status, packed.stderr).toBe(0)
+  })
+
+  for (const [name, source] of sources) {
+    it(`${name}: every output form, edge-case input, 3 jobs = 1 job`, async () => {
+      for (const form of [['--print', 'verdicts'], ['--print', 'allowed'], ['--print', 'disallowed'], ['--format', 'jsonl']]) {
+        const [one, three] = await Promise.all([filterRun([...source(), ...form, '--jobs', '1'], input), filterRun([...source(), ...form, '--jobs', '3'], input)])
+        expect(one.status, one.stderr).toBe(0)
+        expect(three.status, three.stderr).toBe(0)
+        expect(three.stdout.equals(one.stdout), `${name} ${form.join(' ')}`).toBe(true)
+        // Exactly one output line per input line when every line is written.
+        if (form[1] === 'verdicts' || form[1] === 'jsonl') expect(one.stdout.toString('latin1').split('\n').length - 1).toBe(lineCount)
+      }
+    })
+  }
+
+  it('--print allowed and disallowed of 2 jobs interleave back into the input', async () => {
+    const [a, d, v] = await Promise.all(['allowed', 'disallowed', 'verdicts'].map((m) => filterRun(['--robots-dir', dir, '--print', m, '--jobs', '2'], input)))
+    const al = splitKeepingEndings(a.stdout)
+    const dl = splitKeepingEndings(d.stdout)
+    let ai = 0
+    let di = 0
+    const parts: Buffer[] = []
+    for (const line of v.stdout.toString('latin1').split('\n').slice(0, -1)) parts.push(line.startsWith('allowed') ? al[ai++] : dl[di++])
+    expect(Buffer.concat(parts).equals(input)).toBe(true)
+  })
+
+  it('the verdicts are the library’s, whatever the jobs and the block size', async () => {
+    const m = { 'example.com': parseRobots(ROBOTS).agent('bot'), 'other.org': parseRobots(OTHER).agent('bot'), '[::1]': parseRobots(OTHER).agent('bot') } as Record<string, ReturnType<ReturnType<typeof parseRobots>['agent']>>
+    let want = ''
+    for (const line of splitKeepingEndings(input)) {
+      const url = urlOf(line)
+      const host = /^[a-z]+:\/\/(\[[^\]]*\]|[^/:?#]+)/i.exec(url.toString('latin1'))?.[1].toLowerCase()
+      const e = host !== undefined && m[host] !== undefined ? m[host].explain(new Uint8Array(url)) : { allowed: true, rule: null }
+      want += `${e.allowed ? 'allowed' : 'disallowed'}\t${e.rule?.line ?? 0}\t${url.toString('latin1')}\n`
+    }
+    for (const [jobs, block] of [['2', 16], ['2', 100_000], ['1', 16]] as const) {
+      const r = await filterRun(['--bundle', bundle, '--print', 'verdicts', '--jobs', jobs], input, block)
+      const got = r.stdout.toString('latin1').split('\n')
+      const wanted = want.split('\n')
+      const first = wanted.findIndex((l, i) => got[i] !== l)
+      expect(first === -1 ? null : [got[first]?.slice(0, 200), wanted[first].slice(0, 200)], `jobs ${jobs}, blocks of ${block} bytes`).toBeNull()
+      expect(got.length).toBe(wanted.length)
+    }
+  })
+})
+
+describe('--jobs: bounded memory when stdout is slow', () => {
+  it.skipIf(process.platform !== 'linux')('a consumer that stops reading holds the whole pipeline back', async () => {
+    const big = tmp.path('big.txt')
+    const line = 'https://example.com/public/a/fairly/long/path/to/make/the/file/large?with=query&and=more\n'
+    writeFileSync(big, line.repeat(Math.ceil(120e6 / line.length)))
+    const child = spawn(process.execPath, [CLI, 'filter', '--robots-dir', dir, '--agent', 'bot', '--jobs', '2', '-q', big], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.pause()
+    await new Promise((r) => setTimeout(r, 1500))
+    const status = (await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    const rssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024
+    let bytes = 0
+    child.stdout.on('data', (c: Buffer) => (bytes += c.length))
+    child.stdout.resume()
+    const code = await new Promise((r) => child.on('close', r))
+    expect(code).toBe(0)
+    expect(bytes).toBe(Math.ceil(120e6 / line.length) * line.length)
+    // 120 MB of input, all allowed: without backpressure the output would pile up in memory.
+    expect(rssMb).toBeLessThan(110)
+  })
+})
+
+describe('--jobs: a worker that fails', () => {
+  it('a worker thread that cannot start ends the run with one line, exit 1, never a hang', () => {
+    const lonely = tmp.path('lonely')
+    mkdirSync(lonely)
+    copyFileSync(CLI, join(lonely, 'cli.js'))
+    const r = spawnSync(process.execPath, [join(lonely, 'cli.js'), 'filter', '--robots', robotsPath, '--agent', 'bot', '--jobs', '2'], {
+      input: '/a\n/private\n'.repeat(100),
+      env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '64' },
+      timeout: 20_000,
+      encoding: 'utf8',
+    })
+    expect(r.error).toBeUndefined()
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^robots-automaton: a worker thread failed: .*filter-worker\.js.*\n$/)
+  })
+})
+
+describe('--format jsonl', () => {
+  it('url, allowed, line, rule, host, source: a file that decided, a file with no matching rule, no file', async () => {
+    const input = Buffer.concat([
+      Buffer.from('https://example.com/private/x\nhttps://example.com/public\nhttps://nofile.net/private\n/relative\n'),
+      Buffer.from([0x68, 0x74, 0x74, 0x70, 0x73, 0x3a, 0x2f, 0x2f, 0x6f, 0x74, 0x68, 0x65, 0x72, 0x2e, 0x6f, 0x72, 0x67, 0x2f, 0xff, 0x0a]),
+    ])
+    const r = await filterRun(['--robots-dir', dir, '--format', 'jsonl'], input)
+    const records = r.stdout
+      .toString()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(records).toEqual([
+      { url: 'https://example.com/private/x', allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' }, host: 'example.com', source: join(dir, 'example.com') },
+      { url: 'https://example.com/public', allowed: true, line: 0, rule: null, host: 'example.com', source: join(dir, 'example.com') },
+      { url: 'https://nofile.net/private', allowed: true, line: 0, rule: null, host: 'nofile.net', source: null },
+      { url: '/relative', allowed: true, line: 0, rule: null, host: null, source: null },
+      { url: 'https://other.org/\ufffd', url_base64: Buffer.from('https://other.org/\xff', 'latin1').toString('base64'), allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/' }, host: 'other.org', source: join(dir, 'other.org') },
+    ])
+    const single = await filterRun(['--robots', robotsPath, '--format', 'jsonl', '--print', 'disallowed'], Buffer.from('/a.pdf\n/ok\n'))
+    expect(JSON.parse(single.stdout.toString())).toEqual({ url: '/a.pdf', allowed: false, line: 4, rule: { kind: 'disallow', pattern: '/*.pdf$' }, host: null, source: robotsPath })
+  })
+})
+
+describe('log columns: --field, --host-field, --delimiter', () => {
+  const LOG = [
+    'example.com:443 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x HTTP/1.1" 200 512 "-" "Mozilla/5.0"',
+    'EXAMPLE.com 203.0.113.9 - - [10/Oct/2026:13:55:37 +0000] "GET /private/ok/1 HTTP/1.1" 200 512 "-" "Mozilla/5.0"',
+    'other.org:80 198.51.100.7 - - [10/Oct/2026:13:55:38 +0000] "GET /x HTTP/1.1" 404 0 "-" "curl/8"',
+    'nofile.net 198.51.100.7 - - [10/Oct/2026:13:55:39 +0000] "GET /private HTTP/1.1" 200 9 "-" "curl/8"',
+    'short line',
+    '',
+  ]
+
+  it('judges the URL column by the host column and writes whole lines', async () => {
+    const input = `${LOG.join('\n')}\n`
+    const v = await filterRun(['--robots-dir', dir, '--field', '8', '--host-field', '1', '--print', 'verdicts'], Buffer.from(input))
+    expect(v.stdout.toString()).toBe(
+      [
+        `disallowed\t2\t${LOG[0]}`,
+        `allowed\t3\t${LOG[1]}`,
+        `disallowed\t2\t${LOG[2]}`,
+        `allowed\t0\t${LOG[3]}`,
+        'allowed\t0\tshort line',
+        'allowed\t0\t',
+        '',
+      ].join('\n'),
+    )
+    const allowed = await filterRun(['--robots-dir', dir, '--field', '8', '--host-field', '1', '--jobs', '2'], Buffer.from(input))
+    expect(allowed.stdout.toString()).toBe(`${LOG[1]}\n${LOG[3]}\nshort line\n\n`)
+    const summary = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '8', '--host-field', '1'], { input })
+    expect(summary.stderr).toMatch(/6 URLs read: 4 allowed, 2 disallowed, 2 invalid; .*hosts: 2 with a robots\.txt, 2 without one, 0 unreadable; 1 line without a host\n$/)
+  })
+
+  it('--delimiter: CSV and TSV columns, URLs in full', async () => {
+    const csv = 'id,url,host\n1,https://example.com/private/a,x\n2,,y\n3,/doc.pdf,z\n'
+    const r = await filterRun(['--robots', robotsPath, '--field', '2', '--delimiter', ',', '--print', 'verdicts'], Buffer.from(csv))
+    expect(r.stdout.toString()).toBe('allowed\t0\tid,url,host\ndisallowed\t2\t1,https://example.com/private/a,x\nallowed\t0\t2,,y\ndisallowed\t4\t3,/doc.pdf,z\n')
+    const tsv = await filterRun(['--robots', robotsPath, '--field', '2', '--delimiter', '\\t', '--print', 'disallowed'], Buffer.from('a\t/private b\tc\nd\t/ok\n'))
+    expect(tsv.stdout.toString()).toBe('a\t/private b\tc\n')
+  })
+})
+
+/** Spawns filter with a stdin we write to over time; resolves each stdout chunk with its arrival time. */
+function slowWriter(args: string[]): { write: (s: string) => void; end: () => void; output: () => string; waitFor: (text: string, ms: number) => Promise<boolean>; done: Promise<number | null> } {
+  const child = spawn(process.execPath, [CLI, 'filter', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+  let out = ''
+  const listeners: Array<() => void> = []
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString()
+    listeners.splice(0).forEach((l) => l())
+  })
+  child.stderr.on('data', () => {})
+  const done = new Promise<number | null>((resolve) => child.on('close', resolve))
+  return {
+    write: (s) => child.stdin.write(s),
+    end: () => child.stdin.end(),
+    output: () => out,
+    waitFor: (text, ms) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(out.includes(text)), ms)
+        const check = () => {
+          if (out.includes(text)) {
+            clearTimeout(timer)
+            resolve(true)
+          } else listeners.push(check)
+        }
+        check()
+      }),
+    done,
+  }
+}
+
+describe('--line-buffered, and the flush when the input pauses', () => {
+  it('--line-buffered: each line comes out before the writer sends the next', async () => {
+    const p = slowWriter(['--robots', robotsPath, '--agent', 'bot', '--line-buffered', '--print', 'verdicts', '-q'])
+    for (let i = 0; i < 4; i++) {
+      p.write(`/page/${i}\n`)
+      expect(await p.waitFor(`allowed\t0\t/page/${i}\n`, 3000), `line ${i}`).toBe(true)
+      // Nothing of the next line was written yet: the output holds exactly the lines so far.
+      expect(p.output().split('\n').length - 1).toBe(i + 1)
+    }
+    p.write('/private/a\n/private/b\n')
+    expect(await p.waitFor('disallowed\t2\t/private/b\n', 3000)).toBe(true)
+    p.end()
+    expect(await p.done).toBe(0)
+  })
+
+  it('without it, what was read is written once the input pauses (at the latest about 0.1 s later)', async () => {
+    const p = slowWriter(['--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts', '-q'])
+    p.write('https://example.com/private/1\nhttps://other.org/open/2\nhttps://example.com/par')
+    expect(await p.waitFor('allowed\t3\thttps://other.org/open/2\n', 3000)).toBe(true)
+    expect(p.output()).toBe('disallowed\t2\thttps://example.com/private/1\nallowed\t3\thttps://other.org/open/2\n')
+    p.write('tial\n')
+    p.end()
+    expect(await p.done).toBe(0)
+    expect(p.output()).toMatch(/\nallowed\t0\thttps:\/\/example\.com\/partial\n$/)
+  })
+})
+
+describe('per-host counts, the cache budget, warnings', () => {
+  it('counts distinct hosts, not look-ups; --cache-mb 0 reloads but answers the same', async () => {
+    let input = ''
+    for (let r = 0; r < 20; r++) for (let i = 0; i < 25; i++) input += `https://n${i}.test/x\nhttps://example.com/private/${r}\nhttps://other.org/${i}\n`
+    const big = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts'], { input })
+    expect(big.stderr).toMatch(/^robots-automaton: 1,500 URLs read: .*; hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host\n$/)
+    const none = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts', '--cache-mb', '0', '--jobs', '1'], { input })
+    expect(none.stdout.equals(big.stdout)).toBe(true)
+    expect(none.stderr).toMatch(/hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host; [\d,]+ robots\.txt loaded again after eviction \(raise --cache-mb\)\n$/)
+  })
+
+  it('HTML, binary and truncated robots.txt get one warning each, at most 10, the rest counted', async () => {
+    const many = tmp.path('many')
+    mkdirSync(many)
+    let input = ''
+    for (let i = 0; i < 14; i++) {
+      writeFileSync(join(many, `h${i}.test`), i % 2 ? '<!DOCTYPE html>\n<html>not found</html>\n' : gzipSync('User-agent: *\nDisallow: /\n'.repeat(20)))
+      input += `https://h${i}.test/a\nhttps://h${i}.test/b\n`
+    }
+    writeFileSync(join(many, 'big.test'), `User-agent: *\n${'Disallow: /some/long/enough/path\n'.repeat(20_000)}`)
+    input = `https://big.test/a\n${input}`
+    for (const jobs of ['1', '2']) {
+      const r = await run(['filter', '--robots-dir', many, '--agent', 'bot', '--jobs', jobs], { input, env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '64' } })
+      const lines = r.stderr.trimEnd().split('\n')
+      expect(lines.filter((l) => l.startsWith('robots-automaton: warning: ')).length, r.stderr).toBe(10)
+      expect(lines.filter((l) => /h\d+\.test' looks like an HTML page/.test(l)).length).toBeGreaterThan(0)
+      expect(lines[lines.length - 1]).toMatch(/hosts: 15 with a robots\.txt, 0 without one, 0 unreadable; 0 lines without a host; files with problems: 7 HTML, 7 binary, 1 truncated; 5 more warnings not shown$/)
+    }
+  })
+
+  it('check and filter --robots warn about an HTML robots.txt', async () => {
+    const html = tmp.path('robots.html.txt')
+    writeFileSync(html, '<html><head><title>404</title></head></html>\n')
+    const c = await run(['check', html, '--agent', 'bot', '/x'])
+    expect(c.stderr).toContain(`warning: '${html}' looks like an HTML page, not a robots.txt [html-body]`)
+    const f = await run(['filter', '--robots', html, '--agent', 'bot'], { input: '/x\n' })
+    expect(f.stderr.split('\n')[0]).toContain('looks like an HTML page')
+    const q = await run(['filter', '--robots', html, '--agent', 'bot', '-q'], { input: '/x\n' })
+    expect(q.stderr).toBe('')
+  })
+})

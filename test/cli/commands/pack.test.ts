@@ -1,0 +1,136 @@
+// `pack` and `filter --bundle` through the built CLI: directories and JSON
+// lines in, the answers of --robots-dir out, and coded errors for bad bundles.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { join } from 'node:path'
+import { ensureBuilt, run, tempDir } from '../helpers.js'
+
+let tmp: ReturnType<typeof tempDir>
+let dir: string
+
+const URLS = [
+  'https://a.test/private/x',
+  'https://a.test:8443/private/x',
+  'http://a.test/open',
+  'https://b.test/x',
+  'http://b.test/x',
+  'https://c.test/x',
+  'https://d.test/x',
+  '/path',
+].join('\n')
+
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  dir = tmp.path('robots')
+  mkdirSync(dir)
+  writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /private\n')
+  writeFileSync(join(dir, 'b.test'), 'User-agent: bot\nDisallow: /\n')
+  writeFileSync(join(dir, 'Upper.test'), 'User-agent: *\nDisallow: /\n')
+})
+afterAll(() => tmp.cleanup())
+
+describe('pack', () => {
+  it('DIR → bundle: filter --bundle answers as --robots-dir, and says what it packed', async () => {
+    const bundle = tmp.path('dir.bundle')
+    const p = await run(['pack', dir, '-o', bundle])
+    expect(p.status, p.stderr).toBe(0)
+    expect(p.stderr).toMatch(/^robots-automaton: warning: 1 name in '.*' skipped: a host's file is named in lower case\nrobots-automaton: 2 hosts packed into .*dir\.bundle: 2 robots\.txt; 0\.0 MB in \d+\.\d\d s; 1 skipped\n$/)
+    const byDir = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts'], { input: URLS })
+    const byBundle = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts'], { input: URLS })
+    expect(byBundle.stdout.toString()).toBe(byDir.stdout.toString())
+    expect(byBundle.stderr.replace(/in [\d.]+ s \([^)]*\)/, '')).toBe(byDir.stderr.replace(/in [\d.]+ s \([^)]*\)/, ''))
+    const jsonl = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--format', 'jsonl', '-q'], { input: 'https://a.test/private\n' })
+    expect(JSON.parse(jsonl.stdout.toString()).source).toBe(`${bundle}#a.test`)
+  })
+
+  it('JSON lines: origins, bare hosts, outcomes, bytes, a key given twice; gzip on stdin', async () => {
+    const lines = [
+      { origin: 'a.test', body: 'User-agent: *\nDisallow: /private\n' },
+      { origin: 'https://A.test:8443', body: 'User-agent: *\nDisallow: /\n' },
+      { origin: 'http://b.test', outcome: 'unreachable' },
+      { origin: 'b.test', outcome: 'unavailable' },
+      { origin: 'c.test', body_base64: Buffer.from('User-agent: bot\nDisallow: /\n').toString('base64') },
+      { origin: 'c.test', body: 'User-agent: bot\nDisallow: /x\n' },
+    ]
+    const text = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n\n`
+    const bundle = tmp.path('jsonl.bundle')
+    writeFileSync(tmp.path('in.jsonl'), text)
+    const p = await run(['pack', tmp.path('in.jsonl'), '-o', bundle])
+    expect(p.stderr).toMatch(/^robots-automaton: 5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the last kept\)\n$/)
+    const r = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: URLS })
+    expect(r.stdout.toString()).toBe(
+      [
+        'disallowed\t2\thttps://a.test/private/x',
+        'disallowed\t2\thttps://a.test:8443/private/x',
+        'allowed\t0\thttp://a.test/open',
+        'allowed\t0\thttps://b.test/x',
+        'disallowed\t0\thttp://b.test/x',
+        'disallowed\t2\thttps://c.test/x',
+        'allowed\t0\thttps://d.test/x',
+        'allowed\t0\t/path',
+        '',
+      ].join('\n'),
+    )
+    const outcome = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--format', 'jsonl', '-q'], { input: 'http://b.test/x\n' })
+    expect(JSON.parse(outcome.stdout.toString())).toEqual({
+      url: 'http://b.test/x',
+      allowed: false,
+      line: 0,
+      rule: { kind: 'disallow', pattern: '/', implied: 'unreachable' },
+      host: 'b.test',
+      source: `${bundle}#http://b.test`,
+    })
+    const viaStdin = await run(['pack', '-', '-o', '-', '-q'], { input: gzipSync(text) })
+    expect(Buffer.compare(viaStdin.stdout, readFileSync(bundle))).toBe(0)
+  })
+
+  it('bad JSON lines name the line', async () => {
+    for (const [text, message] of [
+      ['{"origin":"a.test","body":"x"}\nnot json\n', /^line 2: not JSON \(.*\)$/],
+      ['[1]\n', 'line 1: not a JSON object'],
+      ['{"body":"x"}\n', 'line 1: no "origin" string'],
+      ['{"origin":"/p","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "/p"'],
+      ['{"origin":"a.test","outcome":"gone"}\n', 'line 1: "outcome" must be "ok", "unavailable" or "unreachable"'],
+      ['{"origin":"a.test"}\n', 'line 1: needs one of "body" (a string) or "body_base64", or an "outcome"'],
+    ] as const) {
+      writeFileSync(tmp.path('bad.jsonl'), text)
+      const r = await run(['pack', tmp.path('bad.jsonl'), '-o', tmp.path('never.bundle')])
+      expect(r.status).toBe(1)
+      const prefix = `robots-automaton: cannot read '${tmp.path('bad.jsonl')}' `
+      expect(r.stderr.startsWith(prefix)).toBe(true)
+      const rest = r.stderr.slice(prefix.length).trimEnd()
+      if (typeof message === 'string') expect(rest).toBe(message)
+      else expect(rest).toMatch(message)
+      expect(existsSync(tmp.path('never.bundle'))).toBe(false)
+    }
+  })
+
+  it('a truncated, corrupted, foreign or missing bundle: exit 1 with a coded error, nothing written', async () => {
+    const bundle = tmp.path('good.bundle')
+    await run(['pack', dir, '-o', bundle, '-q'])
+    const bytes = readFileSync(bundle)
+    const cases: Array<[Uint8Array | null, RegExp]> = [
+      [bytes.subarray(0, bytes.length - 1), /\d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/],
+      [bytes.subarray(0, 10), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
+      [Buffer.concat([bytes, Buffer.from('x')]), /\d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b[b.length - 5] ^= 1; return b })(), /entry 1: checksum mismatch \(corrupt buffer\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b[b.readUInt32LE(20)] ^= 1; return b })(), /checksum mismatch \(corrupt header, entry table or keys\) \(ERR_FORMAT\)$/],
+      [Buffer.from('User-agent: *\nDisallow: /\n'.repeat(4)), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b.writeUInt16LE(9, 4); return b })(), /bundle format version 9 is not supported \(this build reads 2\) \(ERR_VERSION\)$/],
+      [null, /cannot read bundle '.*': no such file or directory$/],
+    ]
+    for (const [content, message] of cases) {
+      const path = tmp.path('bad.bundle')
+      const target = content === null ? tmp.path('missing.bundle') : path
+      if (content !== null) writeFileSync(path, content)
+      const r = await run(['filter', '--bundle', target, '--agent', 'bot'], { input: '/a\n' })
+      expect(r.status).toBe(1)
+      expect(r.stdout.length).toBe(0)
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
+      expect(r.stderr.trimEnd()).toMatch(/^robots-automaton: cannot read bundle '/)
+      expect(r.stderr.trimEnd()).toMatch(message)
+    }
+  })
+})

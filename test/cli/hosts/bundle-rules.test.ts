@@ -1,0 +1,135 @@
+// filter --bundle over a RobotsStore: look-ups by origin and host as --robots-dir
+// looks hosts up, a worker's lazy load, coded errors for bad bundles; pack's
+// directory names as store keys.
+import { describe, expect, it } from 'vitest'
+import { RobotsStore } from '../../../src/index.js'
+import { BundleError, bundleFromDescriptor, openBundle } from '../../../src/cli/hosts/bundle-rules.js'
+import { EntryState, HostJudge, type EntryEvent } from '../../../src/cli/hosts/host-judge.js'
+import type { HostRules, HostRulesDescriptor } from '../../../src/cli/hosts/host-rules.js'
+import { hostKeyOfName } from '../../../src/cli/commands/pack.js'
+import { readU32, writeU32 } from '../../../src/rules/byte-buffer.js'
+import { Header } from '../../../src/rules/compact-rules.js'
+import { sealForm } from '../../../src/rules/serialise.js'
+import { BundleHeader } from '../../../src/store/bundle-codec.js'
+
+const enc = new TextEncoder()
+
+function sample(): Uint8Array {
+  const s = new RobotsStore()
+  s.set('a.test', 'User-agent: *\nDisallow: /a\n')
+  s.set('https://a.test:8443', 'User-agent: *\nDisallow: /\n')
+  s.setOutcome('http://b.test', 'unreachable')
+  s.setOutcome('b.test', 'unavailable')
+  s.set('c.test', 'User-agent: bot\nDisallow: /c\n')
+  s.set('html.test', '<!DOCTYPE html>\n<html><body>Not found</body></html>\n')
+  return s.toBytes()
+}
+
+function judgeUrls(rules: HostRules, urls: string[], events: EntryEvent[] = []): number[] {
+  const judge = new HostJudge(rules, { agent: ['bot'], missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
+  return urls.map((u) => {
+    const b = enc.encode(u)
+    return judge.judge(b, 0, b.length)
+  })
+}
+
+function codeOf(f: () => unknown): string | undefined {
+  try {
+    f()
+  } catch (err) {
+    if (err instanceof BundleError) return err.code
+    throw err
+  }
+  return undefined
+}
+
+const URLS = [
+  'https://a.test/a', // bare host a.test: Disallow /a (line 2)
+  'https://a.test:8443/x', // origin https://a.test:8443: Disallow / (line 2)
+  'https://A.TEST:08443/a', // the same origin
+  'http://a.test:8443/a', // other scheme: the bare host
+  'http://b.test/x', // origin http://b.test: unreachable, disallow all
+  'http://b.test:80/x', // the same
+  'https://b.test/x', // bare host b.test: unavailable, allow all
+  'https://c.test/c', // bot's group
+  'https://d.test/c', // no entry: --missing
+  'https://HTML.test/x', // an HTML page: no rule
+]
+const ANSWERS = [4, 4, 4, 4, 0, 0, 1, 4, 1, 1]
+
+describe('filter --bundle over a RobotsStore', () => {
+  it('looks up the origin first, then the bare host; outcomes and missing hosts as documented', () => {
+    const events: EntryEvent[] = []
+    const rules = openBundle(sample(), 'b')
+    expect(rules.originKeys).toBe(true)
+    expect(judgeUrls(rules, URLS, events)).toEqual(ANSWERS)
+    // The HTML page's problem is reported on its first load, as --robots-dir reports it.
+    const html = events.find((e) => rules.sourceName(e.id) === 'b#html.test')
+    expect(html?.problem).toBe('html')
+    expect(events.filter((e) => e.problem !== undefined)).toHaveLength(1)
+  })
+
+  it('a bundle of bare hosts only is looked up by the host bytes alone', () => {
+    const s = new RobotsStore()
+    s.set('a.test', 'User-agent: *\nDisallow: /a\n')
+    const rules = openBundle(s.toBytes(), 'b')
+    expect(rules.originKeys).toBe(false)
+    expect(judgeUrls(rules, ['https://A.Test:9/a', 'ftp://a.test/a', 'https://a.test./a', 'https://b.test/a'])).toEqual([4, 4, 1, 1])
+  })
+
+  it("a worker's rules (the descriptor, loaded lazily over the same bytes) answer the same", () => {
+    const rules = openBundle(sample(), 'b')
+    const d = structuredClone(rules.descriptor()) as HostRulesDescriptor
+    if (d.kind !== 'bundle') throw new Error('a bundle descriptor')
+    expect(judgeUrls(bundleFromDescriptor(d), URLS)).toEqual(ANSWERS)
+  })
+
+  it('a flipped form byte is refused at load; a well-checksummed but malformed form makes its entry unreadable, not a crash', () => {
+    const bytes = sample()
+    // The first entry's form (after its key, a.test).
+    const form = readU32(bytes, BundleHeader.DataStart) + 'a.test'.length
+    const flipped = bytes.slice()
+    flipped[form + 20] ^= 1
+    expect(codeOf(() => openBundle(flipped, 'b'))).toBe('ERR_FORMAT')
+    const crafted = bytes.slice()
+    writeU32(crafted, form + Header.EventsStart, 0xffffff)
+    sealForm(crafted, form, readU32(crafted, BundleHeader.Size + 4))
+    for (const rules of [openBundle(crafted, 'b'), bundleFromDescriptor({ kind: 'bundle', path: 'b', bytes: crafted, originKeys: true })]) {
+      const events: EntryEvent[] = []
+      expect(judgeUrls(rules, ['https://a.test/a', 'https://c.test/c'], events)).toEqual([1, 4])
+      expect(events[0].state).toBe(EntryState.Unreadable)
+      expect(events[0].reason).toMatch(/^its rules in the bundle are not valid: .*sections out of order/)
+    }
+  })
+
+  it('a truncated, corrupted, foreign or newer bundle is a coded error with a clear message', () => {
+    const bytes = sample()
+    expect(codeOf(() => openBundle(bytes, 'b'))).toBeUndefined()
+    expect(codeOf(() => openBundle(new Uint8Array(0), 'b'))).toBe('ERR_FORMAT')
+    expect(codeOf(() => openBundle(enc.encode('User-agent: *\nDisallow: /\n'.repeat(3)), 'b'))).toBe('ERR_FORMAT')
+    for (let cut = 0; cut < bytes.length; cut += 7) expect(codeOf(() => openBundle(bytes.subarray(0, cut), 'b')), `cut at ${cut}`).toBe('ERR_FORMAT')
+    // Every byte is covered at load: the header, table and keys by the bundle's checksum, each form by its own.
+    for (let i = 0; i < bytes.length; i++) {
+      const flipped = bytes.slice()
+      flipped[i] ^= 0x20
+      expect(codeOf(() => openBundle(flipped, 'b')), `byte ${i}`).toMatch(/^ERR_(FORMAT|VERSION)$/)
+    }
+    const newer = bytes.slice()
+    newer[BundleHeader.Version] = 9
+    expect(codeOf(() => openBundle(newer, 'b'))).toBe('ERR_VERSION')
+    expect(() => openBundle(bytes.subarray(0, 100), 'x.bundle')).toThrow(/^cannot read bundle 'x\.bundle': 100 bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/)
+  })
+})
+
+describe("pack: a directory entry's name as a bundle key", () => {
+  it('keeps names that are hosts as the store writes keys, and says what the others should be', () => {
+    for (const name of ['example.com', 'www.example.co.uk', 'xn--bcher-kva.de', '127.0.0.1', '[::1]', 'a_b.test']) {
+      expect(hostKeyOfName(enc.encode(name)), name).toEqual({ key: name })
+    }
+    expect(hostKeyOfName(enc.encode('bücher.de'))).toEqual({ reason: expect.stringContaining("name the file 'xn--bcher-kva.de'") })
+    expect(hostKeyOfName(enc.encode('127.1'))).toEqual({ reason: expect.stringContaining("name the file '127.0.0.1'") })
+    expect(hostKeyOfName(enc.encode('ex%61mple.com'))).toEqual({ reason: expect.stringContaining("name the file 'example.com'") })
+    for (const name of ['a b', 'example.com:80', 'a/b', '']) expect(hostKeyOfName(enc.encode(name)), name).toEqual({ reason: 'not a host name' })
+    expect(hostKeyOfName(Uint8Array.of(0x61, 0xff, 0x62))).toHaveProperty('reason')
+  })
+})

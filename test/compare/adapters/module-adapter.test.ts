@@ -1,0 +1,74 @@
+// The module adapter: each body parsed once and timed apart, promises awaited,
+// a throw or a wrong type is an error answer for that case.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { ModuleAdapter } from '../../../src/compare/adapters/module-adapter.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'compare-module-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function mod(name: string, source: string): string {
+  const path = join(dir, `${name}.mjs`)
+  writeFileSync(path, source)
+  return path
+}
+
+describe('module adapter', () => {
+  it('parses each body once and asks isAllowed and matchingLine per case', async () => {
+    const path = mod(
+      'counting',
+      `export let parses = 0
+export function parse(bytes) {
+  parses++
+  const text = new TextDecoder().decode(bytes)
+  return {
+    isAllowed: async (url, agent) => !url.includes(text.trim()),
+    matchingLine: (url, agent) => (Array.isArray(agent) ? agent.length : parses),
+  }
+}`,
+    )
+    const adapter = new ModuleAdapter({ path, multiAgent: true })
+    await adapter.start()
+    const a = new Uint8Array(Buffer.from('/a\n'))
+    const b = new Uint8Array(Buffer.from('/b\n'))
+    const got: unknown[] = []
+    await adapter.judgeAll(
+      [
+        { robots: a, agents: ['x'], url: '/a/1' },
+        { robots: b, agents: ['x'], url: '/a/1' },
+        { robots: a, agents: ['x', 'y', 'z'], url: '/c' },
+      ],
+      (i, answer) => (got[i] = answer),
+    )
+    expect(got).toEqual([{ allowed: false, line: 1 }, { allowed: true, line: 2 }, { allowed: true, line: 3 }])
+    expect(adapter.timings().parseMs).toHaveLength(2)
+    await adapter.close()
+  })
+
+  it('turns throws and wrong types into error answers', async () => {
+    const path = mod(
+      'bad',
+      `export default { parse(bytes) {
+  if (bytes.length === 0) throw new Error('empty body')
+  if (bytes[0] === 0x21) return 42
+  return { isAllowed: (url) => (url === '/t' ? 'yes' : url === '/x' ? (() => { throw new Error('boom') })() : true), matchingLine: () => -1 }
+} }`,
+    )
+    const adapter = new ModuleAdapter({ path, multiAgent: false })
+    await adapter.start()
+    const r = (s: string) => new Uint8Array(Buffer.from(s))
+    expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' })).toEqual({ error: 'parse() threw: empty body' })
+    expect(await adapter.judge({ robots: r('!'), agents: ['a'], url: '/' })).toEqual({ error: 'parse() returned no object with an isAllowed method' })
+    expect(await adapter.judge({ robots: r('x'), agents: ['a'], url: '/t' })).toEqual({ error: 'isAllowed returned "yes", not a boolean' })
+    expect(await adapter.judge({ robots: r('x'), agents: ['a'], url: '/x' })).toEqual({ error: 'threw: boom' })
+    expect(await adapter.judge({ robots: r('x'), agents: ['a'], url: '/' })).toEqual({ error: 'matchingLine returned -1, not a line number ≥ 0' })
+    await adapter.close()
+  })
+
+  it('a module without parse, or that cannot be imported, stops at start-up', async () => {
+    await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
+    await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false }).start()).rejects.toThrow(/--module: cannot import/)
+  })
+})

@@ -1,0 +1,82 @@
+// --cases corpus: generated from the bundled corpus/, seeded and reproducible.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { corpusCases, hostOf, readRobotsDir, readUrlList } from '../../../src/compare/cases/corpus-cases.js'
+import { isOddUrl } from '../../../src/compare/categories.js'
+import { Oracle } from '../../../src/compare/oracle.js'
+
+const CORPUS = resolve(__dirname, '../../../corpus')
+const options = { robotsDir: join(CORPUS, 'robots'), urlsFile: join(CORPUS, 'urls.txt'), count: 2000, seed: 5, multiAgent: false }
+const key = (c: { id: string; agents: readonly string[]; url: string; robots: Uint8Array }) => `${c.id}\t${c.agents.join(',')}\t${c.url}\t${c.robots.length}`
+
+describe('corpus cases', () => {
+  const oracle = new Oracle()
+  const cases = corpusCases(options, oracle)
+
+  it('are reproducible: the same seed gives the same cases, another seed others', () => {
+    expect(cases).toHaveLength(2000)
+    expect(corpusCases(options, new Oracle()).map(key)).toEqual(cases.map(key))
+    const other = corpusCases({ ...options, seed: 6 }, new Oracle()).map(key)
+    expect(other.filter((k, i) => k === key(cases[i])).length).toBeLessThan(200)
+  })
+
+  it('spread the count over every file, file by file', () => {
+    const files = readRobotsDir(options.robotsDir)
+    const hosts = cases.map((c) => c.id.split('#')[0].slice('corpus:'.length))
+    expect(new Set(hosts)).toEqual(new Set(files.map((f) => f.host)))
+    expect(hosts).toEqual([...hosts].sort())
+    expect(corpusCases({ ...options, count: 5 }, oracle)).toHaveLength(5)
+  })
+
+  it('use real URLs, derived and odd URL forms, and several kinds of agent', () => {
+    const real = new Set([...readUrlList(options.urlsFile).values()].flat())
+    expect(cases.filter((c) => real.has(c.url)).length).toBeGreaterThan(300)
+    expect(cases.filter((c) => isOddUrl(c.url)).length).toBeGreaterThan(100)
+    expect(cases.some((c) => c.url === '')).toBe(true)
+    expect(cases.some((c) => /%[0-9a-f]{2}/.test(c.url))).toBe(true)
+    expect(cases.some((c) => /[^\x00-\x7f]/.test(c.url))).toBe(true)
+    expect(cases.some((c) => /index\.html?$/.test(c.url))).toBe(true)
+    const agents = cases.map((c) => c.agents[0])
+    expect(agents.some((a) => a.includes('/2.1'))).toBe(true)
+    expect(agents.some((a) => /\d/.test(a) && !a.includes('/'))).toBe(true)
+    expect(agents.some((a) => a === 'bingbot')).toBe(true)
+    expect(agents.some((a) => a === 'BINGBOT')).toBe(true)
+    expect(cases.every((c) => c.agents.length === 1)).toBe(true)
+    const answered = cases.map((c) => oracle.answer(c))
+    const tags = new Set(answered.flatMap((c) => c.categories))
+    for (const t of ['wildcard', 'end-anchor', 'percent-encoding', 'non-ascii', 'path-case', 'index-html', 'ua-case', 'ua-product-token', 'ua-global-fallback', 'url-forms']) {
+      expect(tags.has(t), t).toBe(true)
+    }
+    expect(answered.filter((c) => !c.expected.allowed).length).toBeGreaterThan(200)
+  })
+
+  it('make multi-agent cases only when asked', () => {
+    const multi = corpusCases({ ...options, count: 500, multiAgent: true }, oracle)
+    expect(multi.filter((c) => c.agents.length === 2).length).toBeGreaterThan(20)
+  })
+
+  it('work from a folder without a URL list; an empty folder is an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compare-corpus-'))
+    try {
+      writeFileSync(join(dir, 'example.com'), 'User-agent: *\nDisallow: /*.pdf$\n')
+      writeFileSync(join(dir, '.hidden'), 'x')
+      mkdirSync(join(dir, 'sub'))
+      const cs = corpusCases({ robotsDir: dir, count: 50, seed: 1, multiAgent: false }, oracle)
+      expect(cs).toHaveLength(50)
+      expect(cs.every((c) => c.id.startsWith('corpus:example.com#'))).toBe(true)
+      expect(cs.some((c) => /\.pdf/.test(c.url))).toBe(true)
+      rmSync(join(dir, 'example.com'))
+      expect(() => corpusCases({ robotsDir: dir, count: 5, seed: 1, multiAgent: false }, oracle)).toThrow(/no robots\.txt files in/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('hostOf reads the host of absolute URLs only', () => {
+    expect(hostOf('https://user:pw@Example.COM:8080/x')).toBe('example.com')
+    expect(hostOf('http://[::1]:80/')).toBe('[::1]')
+    expect(hostOf('/path')).toBe('')
+  })
+})

@@ -1,0 +1,113 @@
+// The HTML report: self-contained and escaped (in process), and opened in a
+// real browser (Debian's Chromium through playwright-core): the category table,
+// the chart and the disagreements, one expanded.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { esc, renderHtml } from '../../../src/compare/report/html-report.js'
+import type { Report } from '../../../src/compare/report/report-model.js'
+import { ensureBuilt, run, tempDir } from '../../cli/helpers.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const HOSTILE = '<script>alert("x")</script>&amp;\'"'
+
+let tmp: ReturnType<typeof tempDir>
+let html = ''
+let report: Report
+
+beforeAll(async () => {
+  ensureBuilt()
+  tmp = tempDir()
+  // Unit vectors plus one case whose URL and body try to inject markup; robots-parser disagrees on it.
+  const cases = tmp.path('cases.jsonl')
+  writeFileSync(
+    cases,
+    JSON.stringify({ id: `hostile ${HOSTILE}`, robots: `User-agent: FOO BAR\nDisallow: /${HOSTILE}\n`, agent: 'foo', url: `http://a.com/${HOSTILE}` }) + '\n',
+  )
+  const page = tmp.path('report.html')
+  const json = tmp.path('report.json')
+  const r = await run(['compare', '--cases', cases, '--module', 'examples/robots-parser-module.mjs', '--html', page, '--json', json])
+  expect(r.status).toBe(1)
+  html = readFileSync(page, 'utf8')
+  report = JSON.parse(readFileSync(json, 'utf8')) as Report
+  const unitPage = tmp.path('unit.html')
+  const u = await run(['compare', '--cases', 'unit', '--module', 'examples/robots-parser-module.mjs', '--html', unitPage, '--minimise', '3'])
+  expect(u.status).toBe(1)
+})
+afterAll(() => tmp?.cleanup())
+
+describe('HTML report (as text)', () => {
+  it('escapes everything taken from the cases', () => {
+    expect(esc(HOSTILE)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;amp;&#39;&quot;')
+    expect(report.disagreements).toHaveLength(1)
+    expect(html).not.toMatch(/<script/i)
+    expect(html).toContain(esc(`hostile ${HOSTILE}`))
+  })
+
+  it('loads nothing from elsewhere: no src, href or url(), and a policy that forbids it', () => {
+    expect(html).not.toMatch(/\s(src|href)\s*=|url\(/i)
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`)
+    const bare = renderHtml({ ...report, disagreements: [], categories: [] })
+    expect(bare).toContain('<p>None.</p>')
+  })
+})
+
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) console.log(`HTML report: ${CHROMIUM} is missing (apt-get install chromium), so the page is not opened in a browser`)
+
+describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
+  it('shows the category table, the chart and the disagreements; a disagreement expands', async () => {
+    const { chromium } = await import('playwright-core')
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    })
+    try {
+      const page = await browser.newPage()
+      const requests: string[] = []
+      page.on('request', (r) => requests.push(r.url()))
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      const url = pathToFileURL(tmp.path('unit.html')).href
+      await page.goto(url)
+      expect(await page.title()).toBe('robots.txt compare: 85.52% agreement')
+      expect(await page.locator('#result').innerText()).toContain('85.52% agreement: failed')
+
+      // The table: a row per category (18) and the total, with the counts of the JSON report.
+      const rows = page.locator('#categories tbody tr')
+      expect(await rows.count()).toBe(19)
+      expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual(['wildcard', '27', '27', '0', '0', '0', '100.00%'])
+      const uaCase = page.locator('#categories tr', { hasText: 'ua-case' })
+      expect(await uaCase.locator('td').allInnerTexts()).toEqual(['ua-case', '10', '0', '5', '5', '0', '0.00%'])
+      expect(await page.locator('#categories tr.total td').allInnerTexts()).toEqual(['all cases', '145', '124', '14', '7', '0', '85.52%'])
+
+      // The chart: one bar group per category plus the total.
+      expect(await page.locator('#chart svg g').count()).toBe(19)
+      expect(await page.locator('#chart svg').isVisible()).toBe(true)
+
+      // The disagreements: closed until clicked.
+      const items = page.locator('#disagreements details')
+      expect(await items.count()).toBe(21)
+      const first = items.nth(0)
+      const body = first.locator('pre.robots').last()
+      expect(await body.isVisible()).toBe(false)
+      await first.locator('summary').click()
+      expect(await body.isVisible()).toBe(true)
+      const text = await first.innerText()
+      expect(text).toMatch(/implementation\s+allowed \(line 0\)/)
+      expect(text).toMatch(/reference\s+disallowed by line 2: Disallow: \//)
+      expect(text).toContain('Minimised:')
+      expect(text).toContain('user-agent FooBot')
+
+      // The hostile case: shown as text, no script anywhere, nothing fetched.
+      await page.goto(pathToFileURL(tmp.path('report.html')).href)
+      expect(await page.locator('script').count()).toBe(0)
+      await page.locator('#disagreements summary').first().click()
+      expect(await page.locator('#disagreements details').first().innerText()).toContain(`Disallow: /${HOSTILE}`)
+      expect(requests.every((r) => r.startsWith('file://'))).toBe(true)
+      expect(errors).toEqual([])
+    } finally {
+      await browser.close()
+    }
+  })
+})

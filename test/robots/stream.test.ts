@@ -1,0 +1,296 @@
+// parseRobotsStream (src/stream.ts): abort signal, ownership of the source
+// (cancel / return / lock on every path), and string chunks that split a
+// surrogate pair (issue 13, items 6 and 7).
+import { getEventListeners } from 'node:events'
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { parseRobots, parseRobotsStream } from '../../src/index.js'
+
+const enc = new TextEncoder()
+const RULES = 'User-agent: *\nDisallow: /private\n'
+
+/** A Web stream that hands out `chunks`, then stalls forever; records cancel() calls. */
+function stallingWebStream(chunks: unknown[]) {
+  const state = { pulls: 0, cancelled: false, cancelReason: undefined as unknown }
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        state.pulls++
+        if (chunks.length > 0) controller.enqueue(chunks.shift() as Uint8Array)
+        else return new Promise<void>(() => {}) // never enqueues again
+      },
+      cancel(reason) {
+        state.cancelled = true
+        state.cancelReason = reason
+      },
+    },
+    { highWaterMark: 0 },
+  )
+  return { stream, state }
+}
+
+/** An async iterator that hands out `chunks`, then stalls forever; records return() calls. */
+function stallingIterable(chunks: unknown[]) {
+  const state = { nexts: 0, returned: 0 }
+  const iterable: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]() {
+      return {
+        next() {
+          state.nexts++
+          if (chunks.length > 0) return Promise.resolve({ done: false, value: chunks.shift() as Uint8Array })
+          return new Promise<IteratorResult<Uint8Array>>(() => {})
+        },
+        return() {
+          state.returned++
+          return Promise.resolve({ done: true, value: undefined })
+        },
+      }
+    },
+  }
+  return { iterable, state }
+}
+
+const abortListeners = (signal: AbortSignal) => getEventListeners(signal as unknown as EventTarget, 'abort').length
+
+describe('parseRobotsStream cannot be aborted (issue 13 #6): the signal option', () => {
+  it('aborting a stalled Web ReadableStream rejects with the reason, cancels it and releases its lock', async () => {
+    const { stream, state } = stallingWebStream([enc.encode(RULES)])
+    const ac = new AbortController()
+    const reason = new Error('enough')
+    const p = parseRobotsStream(stream, { signal: ac.signal })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(stream.locked).toBe(true)
+    ac.abort(reason)
+    await expect(p).rejects.toBe(reason)
+    expect(state.cancelled).toBe(true)
+    expect(state.cancelReason).toBe(reason)
+    expect(stream.locked).toBe(false)
+    expect(abortListeners(ac.signal)).toBe(0)
+  })
+
+  it('aborting a stalled async iterator rejects with the reason and calls its return()', async () => {
+    const { iterable, state } = stallingIterable([enc.encode(RULES)])
+    const ac = new AbortController()
+    const p = parseRobotsStream(iterable, { signal: ac.signal })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(state.nexts).toBe(2)
+    ac.abort()
+    // Without a reason, the signal's own (an AbortError DOMException), as fetch does.
+    await expect(p).rejects.toBe(ac.signal.reason)
+    expect((ac.signal.reason as DOMException).name).toBe('AbortError')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(state.returned).toBe(1)
+    expect(abortListeners(ac.signal)).toBe(0)
+  })
+
+  it('aborting a stalled Node stream destroys it', async () => {
+    const source = new PassThrough()
+    source.write(enc.encode('User-agent: *\n'))
+    const ac = new AbortController()
+    const p = parseRobotsStream(source, { signal: ac.signal })
+    await new Promise((r) => setTimeout(r, 20))
+    ac.abort(new Error('stop'))
+    await expect(p).rejects.toThrow('stop')
+    await new Promise((r) => setTimeout(r, 0))
+    expect(source.destroyed).toBe(true)
+  })
+
+  it('a signal aborted before the call rejects at once and cancels the source without reading it', async () => {
+    const reason = new Error('already')
+    const web = stallingWebStream([enc.encode(RULES)])
+    await expect(parseRobotsStream(web.stream, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason)
+    expect(web.state.pulls).toBe(0)
+    expect(web.state.cancelled).toBe(true)
+    expect(web.stream.locked).toBe(false)
+
+    const iter = stallingIterable([enc.encode(RULES)])
+    await expect(parseRobotsStream(iter.iterable, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason)
+    expect(iter.state.nexts).toBe(0)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(iter.state.returned).toBe(1)
+  })
+
+  it('a signal that never aborts changes nothing, and leaves no listener behind', async () => {
+    const ac = new AbortController()
+    const body = enc.encode(RULES.repeat(50))
+    const chunks = Array.from({ length: 25 }, (_, i) => body.slice(i * 34, (i + 1) * 34)).concat([body.slice(850)])
+    const got = await parseRobotsStream(
+      new ReadableStream<Uint8Array>({
+        pull(c) {
+          const next = chunks.shift()
+          if (next) c.enqueue(next)
+          else c.close()
+        },
+      }),
+      { signal: ac.signal },
+    )
+    expect(Buffer.compare(got.toBytes(), parseRobots(body).toBytes())).toBe(0)
+    expect(abortListeners(ac.signal)).toBe(0)
+    ac.abort() // after the end: nothing to reject
+  })
+
+  it('a timeout signal abandons a source that never yields', async () => {
+    const { stream, state } = stallingWebStream([])
+    const t0 = Date.now()
+    await expect(parseRobotsStream(stream, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: 'TimeoutError' })
+    expect(Date.now() - t0).toBeLessThan(2000)
+    expect(state.cancelled).toBe(true)
+    expect(stream.locked).toBe(false)
+  })
+
+  it('a Web stream that yields a bad chunk is cancelled (with the error) and unlocked', async () => {
+    const { stream, state } = stallingWebStream([enc.encode('User-agent: *\n'), 42])
+    const err = await parseRobotsStream(stream).catch((e: unknown) => e)
+    expect(err).toMatchObject({ code: 'ERR_INPUT' })
+    expect(state.cancelled).toBe(true)
+    expect(state.cancelReason).toBe(err)
+    expect(stream.locked).toBe(false)
+  })
+
+  it('an async iterator that yields a bad chunk is closed with return()', async () => {
+    const { iterable, state } = stallingIterable([enc.encode('User-agent: *\n'), { not: 'bytes' }])
+    await expect(parseRobotsStream(iterable)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    expect(state.returned).toBe(1)
+  })
+
+  it('a Web stream stopped at the limit is cancelled and unlocked, with or without a signal', async () => {
+    for (const signal of [undefined, new AbortController().signal]) {
+      const block = enc.encode('#'.repeat(65_536))
+      const chunks = Array.from({ length: 20 }, () => block)
+      const { stream, state } = stallingWebStream(chunks)
+      const robots = await parseRobotsStream(stream, signal ? { signal } : {})
+      expect(robots.truncated).toBe(true)
+      expect(state.cancelled).toBe(true)
+      expect(stream.locked).toBe(false)
+    }
+  })
+
+  it('a Web stream that errors rejects with its error, is not cancelled, and is unlocked', async () => {
+    const boom = new Error('source failed')
+    let cancelled = false
+    let sent = false
+    const stream = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (!sent) {
+          sent = true
+          c.enqueue(enc.encode('User-agent: *\n'))
+        } else c.error(boom)
+      },
+      cancel() {
+        cancelled = true
+      },
+    })
+    await expect(parseRobotsStream(stream, { signal: new AbortController().signal })).rejects.toBe(boom)
+    expect(cancelled).toBe(false)
+    expect(stream.locked).toBe(false)
+  })
+
+  it('an async iterator whose next() throws is not closed again', async () => {
+    const boom = new Error('next failed')
+    let returned = 0
+    const iterable: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => Promise.reject(boom),
+        return: () => {
+          returned++
+          return Promise.resolve({ done: true, value: undefined })
+        },
+      }),
+    }
+    await expect(parseRobotsStream(iterable)).rejects.toBe(boom)
+    expect(returned).toBe(0)
+  })
+
+  it('bad arguments leave the source untouched: a locked stream, a signal that is not an AbortSignal', async () => {
+    const { stream, state } = stallingWebStream([enc.encode(RULES)])
+    const other = stream.getReader()
+    await expect(parseRobotsStream(stream)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    expect(state.cancelled).toBe(false)
+    other.releaseLock()
+    for (const bad of [{}, 'abort', 1, { aborted: false }]) {
+      await expect(parseRobotsStream(stream, { signal: bad as unknown as AbortSignal })).rejects.toMatchObject({
+        code: 'ERR_INPUT',
+      })
+    }
+    expect(stream.locked).toBe(false)
+    expect(state.pulls).toBe(0)
+    expect(state.cancelled).toBe(false)
+    // Still readable by its owner.
+    const robots = await parseRobotsStream(stallingWebStream([enc.encode(RULES)]).stream, {
+      signal: AbortSignal.timeout(200),
+    }).catch((e: unknown) => e)
+    expect(robots).toMatchObject({ name: 'TimeoutError' })
+  })
+})
+
+describe('string chunks that split a surrogate pair change the rule (issue 13 #7)', () => {
+  const strings = (chunks: string[]): AsyncIterable<string> =>
+    (async function* () {
+      yield* chunks
+    })()
+
+  it('the reported case: /x\\ud83d then \\ude00 stores /x%F0%9F%98%80', async () => {
+    const got = await parseRobotsStream(strings(['User-agent: *\nDisallow: /x\ud83d', '\ude00\n']))
+    const m = got.agent('bot')
+    expect(m.explain('/x%F0%9F%98%80').rule?.pattern).toBe('/x%F0%9F%98%80')
+    expect(m.isAllowed('/x%EF%BF%BD%EF%BF%BD')).toBe(true)
+    expect(Buffer.compare(got.toBytes(), parseRobots('User-agent: *\nDisallow: /x\ud83d\ude00\n').toBytes())).toBe(0)
+  })
+
+  // Astral characters, lone surrogates (high at the very end too), a BOM, CRLF.
+  const bodies = [
+    'User-agent: *\nDisallow: /x\ud83d\ude00\nAllow: /\ud83d\ude00/y\ud800\n',
+    '\ufeffUser-agent: bot\r\nDisallow: /\ud83c\udf55\ud83c\udf55*$\r\nDisallow: /\udc00lone-low\nAllow: /a\ud83d',
+    '\ud83d\ude00\ud83d\ude00\nUser-agent: *\nDisallow: /\u00e9\ud83d\ude00\u4e2d\ud83d',
+  ]
+
+  it('every split point gives the rules of the whole string, async iterable and Web stream', async () => {
+    for (const body of bodies) {
+      const want = parseRobots(body).toBytes()
+      for (let i = 0; i <= body.length; i++) {
+        const chunks = [body.slice(0, i), body.slice(i)]
+        const a = await parseRobotsStream(strings(chunks))
+        expect(Buffer.compare(a.toBytes(), want), `iterable split at ${i} of ${JSON.stringify(body)}`).toBe(0)
+        const w = await parseRobotsStream(
+          new ReadableStream({
+            pull(c) {
+              const next = chunks.shift()
+              if (next === undefined) c.close()
+              else c.enqueue(next as unknown as Uint8Array)
+            },
+          }),
+        )
+        expect(Buffer.compare(w.toBytes(), want), `web stream split at ${i}`).toBe(0)
+      }
+    }
+  })
+
+  it('every pair of split points, and one code unit per chunk', async () => {
+    for (const body of bodies) {
+      const want = parseRobots(body).toBytes()
+      for (let i = 0; i <= body.length; i++) {
+        for (let j = i; j <= body.length; j++) {
+          const got = await parseRobotsStream(strings([body.slice(0, i), body.slice(i, j), body.slice(j)]))
+          expect(Buffer.compare(got.toBytes(), want), `splits ${i}, ${j}`).toBe(0)
+        }
+      }
+      const units = await parseRobotsStream(strings([...Array(body.length).keys()].map((k) => body[k]!)))
+      expect(Buffer.compare(units.toBytes(), want)).toBe(0)
+    }
+  })
+
+  it('a high surrogate before empty chunks still pairs; before a byte chunk or the end it is U+FFFD', async () => {
+    const paired = await parseRobotsStream(strings(['User-agent: *\nDisallow: /a\ud83d', '', '', '\ude00\n']))
+    expect(Buffer.compare(paired.toBytes(), parseRobots('User-agent: *\nDisallow: /a\ud83d\ude00\n').toBytes())).toBe(0)
+
+    const mixed = (async function* () {
+      yield 'User-agent: *\nDisallow: /a\ud83d'
+      yield enc.encode('b\n')
+    })()
+    const got = await parseRobotsStream(mixed as AsyncIterable<Uint8Array | string>)
+    expect(got.agent('bot').explain('/a%EF%BF%BDb').rule?.pattern).toBe('/a%EF%BF%BDb')
+
+    const atEnd = await parseRobotsStream(strings(['User-agent: *\nDisallow: /z\ud83d']))
+    expect(atEnd.agent('bot').explain('/z%EF%BF%BD').rule?.pattern).toBe('/z%EF%BF%BD')
+  })
+})
