@@ -3,7 +3,7 @@
 // Declarations drop every `@internal` member (stripInternal in tsconfig.json).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 rmSync('dist', { recursive: true, force: true })
@@ -46,6 +46,8 @@ await build({
   banner: { js: '#!/usr/bin/env node' },
 })
 chmodSync('dist/cli.js', 0o755)
+// Package data of `compare --cases unit`: the reference's unit vectors (their one copy is test/data/conformance).
+cpSync('test/data/conformance', 'dist/data/conformance', { recursive: true })
 // The worker threads of `filter --jobs N` (loaded by dist/cli.js from next to it).
 await build({
   ...common,

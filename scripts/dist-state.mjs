@@ -23,6 +23,7 @@ export const DIST_OUTPUTS = [
   'dist/node.d.ts',
   'dist/node.d.cts',
   'dist/cli.js',
+  'dist/data/conformance/google-robots-test.json',
 ]
 
 /** Inputs of the build besides src/. */

@@ -13,14 +13,17 @@
  * │   └── RobotsLimitError                   ERR_LIMIT     the parsing limit below 500 KiB (RFC 9309 §2.5)
  * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
  * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
- * └── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ * ├── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ * └── CliError           extends RobotsError ERR_USAGE …   the command line and `compare` (never thrown by the library API)
  * ```
  *
  * `instanceof RobotsError` recognises a brand that all these classes carry
  * (a registered symbol, so the ESM and CJS builds of the package recognise
  * each other's errors too). Content never throws: a robots.txt body, however
- * broken, parses, and problems in it are diagnostics. The command line has
- * its own `CliError` (src/cli/common/cli-error.ts), which never leaves the process.
+ * broken, parses, and problems in it are diagnostics. `CliError` is the
+ * error of the tools built on the library (the command line and the
+ * `compare` harness): it carries the process exit status too, and never
+ * leaves their process.
  */
 
 /** Error codes raised by robots-automaton. */
@@ -33,6 +36,18 @@ export type RobotsErrorCode =
   | 'ERR_FORMAT'
   | 'ERR_VERSION'
   | 'ERR_FETCH'
+  | CliErrorCode
+
+/** Codes of the tools' errors ({@link CliError}); ERR_FETCH, ERR_FORMAT and ERR_VERSION mean what they mean for the library. */
+export type CliErrorCode =
+  | 'ERR_USAGE' // bad arguments: exit 2
+  | 'ERR_READ' // a file or stream could not be read: exit 1
+  | 'ERR_WRITE' // stdout (other than a closed pipe) or an output file could not be written: exit 1
+  | 'ERR_FETCH' // a robots.txt URL could not be fetched: exit 1
+  | 'ERR_ADAPTER' // compare: the implementation under test could not be run or broke its protocol: exit 1
+  | 'ERR_FORMAT' // a bundle (or pack input) that is not valid: exit 1
+  | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
+  | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
 
 /** The brand every error class of the library carries on its prototype. */
 const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never
@@ -99,6 +114,54 @@ export class RobotsFormatError extends RobotsError {
     super(code, message)
     this.name = 'RobotsFormatError'
   }
+}
+
+/** An error the command line (or `compare`) reports as one line on stderr before exiting with `exitCode`. */
+export class CliError extends RobotsError {
+  declare readonly code: CliErrorCode
+  readonly exitCode: 1 | 2
+  constructor(code: CliErrorCode, message: string, exitCode: 1 | 2 = 1) {
+    super(code, message)
+    this.name = 'CliError'
+    this.exitCode = exitCode
+  }
+}
+
+/** Bad command-line arguments (exit 2). */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super('ERR_USAGE', message, 2)
+    this.name = 'UsageError'
+  }
+}
+
+/** Plain words for the system errors a user meets when naming files. */
+const SYSTEM_WORDS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENAMETOOLONG: 'file name too long',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+  ENOSPC: 'no space left on device',
+  Z_DATA_ERROR: 'not valid gzip data',
+  Z_BUF_ERROR: 'gzip data is cut short',
+}
+
+/** A short description of a Node system error, e.g. "no such file or directory". */
+export function describeSystemError(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown }
+  if (typeof e?.code === 'string' && SYSTEM_WORDS[e.code] !== undefined) return SYSTEM_WORDS[e.code]
+  const message = typeof e?.message === 'string' ? e.message : String(err)
+  return message.split('\n')[0]
+}
+
+/** A `CliError` (exit 1) for a file that could not be read. */
+export function readError(what: string, name: string, err: unknown): CliError {
+  return new CliError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}`)
 }
 
 /**

@@ -18,7 +18,8 @@ export { parseRobotsStream, type ByteSource, type StreamParseOptions } from './r
 export { DEFAULT_LIMIT } from './parse/reader.js'
 
 // Matching: a crawler's matcher, its answers and figures, its options.
-export { AgentMatcher, type Explanation, type RuleRef, type MatcherStats, type EngineStats } from './match/matcher.js'
+export { AgentMatcher, type Explanation, type RuleRef, type MatcherStats } from './match/matcher.js'
+export type { EngineStats } from './match/engine.js'
 export type { EngineOptions } from './match/engine-options.js'
 export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
 
@@ -35,10 +36,32 @@ export { escapePattern } from './parse/escape.js'
 
 // Serialisation (Robots.toBytes / fromBytes), the store and its bundles.
 export { FORMAT_VERSION } from './rules/serialise.js'
-export * from './store/index.js'
+export {
+  RobotsStore,
+  DEFAULT_STORE_MATCHER_BUDGET,
+  type RobotsStoreOptions,
+  type RobotsStoreStats,
+  type StoreExplanation,
+  type StoreOutcome,
+  type StoreSource,
+} from './store/robots-store.js'
+export { BUNDLE_VERSION } from './store/bundle-codec.js'
 
 // Errors: one tree rooted in RobotsError, each with a code.
 export { RobotsError, RobotsInputError, RobotsRangeError, RobotsLimitError, RobotsFormatError, type RobotsErrorCode } from './errors.js'
 
 // The access method (RFC 9309 §2.3) and a per-origin cache (§2.4).
-export * from './fetch/index.js'
+export { fetchRobots, MAX_TIMEOUT_MS } from './fetch/fetch-robots.js'
+export type { FetchLike, FetchRobotsOptions } from './fetch/options.js'
+export type { RedirectFilter } from './fetch/redirect-guard.js'
+export { classifyHost, type HostClass } from './fetch/address.js'
+export type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './fetch/outcome.js'
+export {
+  RobotsCache,
+  type RobotsBasis,
+  type RobotsCacheOptions,
+  type RobotsCacheStats,
+  type RobotsLookup,
+} from './fetch/robots-cache.js'
+export { robotsLocation, type RobotsLocation } from './fetch/origin.js'
+export { describeFetchResult } from './fetch/describe.js'

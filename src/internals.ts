@@ -30,6 +30,9 @@
  * @module robots-automaton/internals
  */
 import { describeValue, RobotsInputError } from './errors.js'
+
+// The tools' error (the command line, compare) and how they word a file's system error.
+export { CliError, UsageError, describeSystemError, readError, type CliErrorCode } from './errors.js'
 import { Robots } from './robots/robots.js'
 import { CompactRules } from './rules/compact-rules.js'
 import { decodeForm } from './rules/serialise.js'
@@ -44,8 +47,14 @@ export type { ReadInfo } from './rules/builder.js'
 // The reference engine (the tests' oracle) and the matcher's parts.
 export { referenceDecide, patternMatches, type ReferenceDecision } from './match/reference-engine.js'
 export type { RuleSet } from './rules/rule-set.js'
-export type { LineJob, MatchEngine } from './match/matcher.js'
+export type { LineJob, MatchEngine } from './match/engine.js'
 export type { CompactRules }
+
+// For the command line (it uses the library through its entries): the line
+// convention of batch input, the byte-budget LRU, the store's key of an origin.
+export { lineEnd, urlEnd } from './match/lines.js'
+export { ByteLru, BYTE_LRU_ENTRY_BYTES, type ByteLruOptions } from './byte-lru.js'
+export { storeKey, type KeyParts } from './store/origin-keys.js'
 
 /**
  * The compact form of a parsed file, as {@link referenceDecide} reads it.

@@ -87,3 +87,6 @@ export function mapBytes(size: number): number {
 
 /** Elements a module-level scratch buffer keeps between calls (16 Ki: 16 KiB of bytes, 64 KiB of Int32). */
 export const SCRATCH_KEEP = 1 << 14
+
+/** Bytes a scratch byte buffer (the rule builder's) keeps between parses: the bytes of SCRATCH_KEEP Int32 elements. */
+export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4

@@ -10,7 +10,7 @@
 import { runCheck } from './commands/check.js'
 import { runCompare } from './commands/compare.js'
 import { runDiff } from './commands/diff.js'
-import { CliError } from './common/cli-error.js'
+import { CliError } from '../internals.js'
 import { runFilter } from './commands/filter.js'
 import { MAIN_HELP, PROGRAM, versionLine } from './main-help.js'
 import { runLint } from './commands/lint.js'

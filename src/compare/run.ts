@@ -5,20 +5,12 @@
  * disagreements are minimised. Measures the harness's own time apart from
  * the adapter's.
  */
-import type { Adapter, Answer } from './adapters/adapter.js'
+import type { Adapter } from './adapters/adapter.js'
 import type { Case, CaseInput } from './case.js'
 import type { JsonlWriter } from './cases/jsonl-cases.js'
-import { minimise, outcomeOf, type Minimised, type Outcome } from './minimise.js'
+import { minimise, outcomeOf, type Minimised } from './minimise.js'
 import type { Oracle } from './oracle.js'
 import { Tally, type Kept } from './tally.js'
-
-/** The result of one case. */
-export interface CaseResult {
-  readonly answer: Answer
-  /** Time the adapter took (ms; what it measures depends on the adapter). */
-  readonly ms: number
-  readonly outcome: Outcome
-}
 
 /** Receives progress while the cases run. */
 export interface ProgressSink {

@@ -6,7 +6,15 @@
  */
 import type { Case } from './case.js'
 import type { Outcome } from './minimise.js'
-import type { CaseResult } from './run.js'
+import type { Answer } from './adapters/adapter.js'
+
+/** The result of one case. */
+export interface CaseResult {
+  readonly answer: Answer
+  /** Time the adapter took (ms; what it measures depends on the adapter). */
+  readonly ms: number
+  readonly outcome: Outcome
+}
 
 /** Counts for the run or one category. */
 export interface Counts {

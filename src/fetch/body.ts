@@ -4,7 +4,7 @@
  * checked against its `Content-Length`.
  */
 import { CODING_HEADER, decodeStrictly, parseCodings } from './content-coding.js'
-import type { Robots } from './core.js'
+import type { Robots } from '../robots/robots.js'
 import type { FetchFailure } from './outcome.js'
 
 /** A response body ready to parse. */

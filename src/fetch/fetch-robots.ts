@@ -4,60 +4,14 @@ import { lengthFailure, openBody } from './body.js'
 import { freshnessLifetimeMs, retryAfterMs } from './cache-control.js'
 import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js'
 import { CODING_HEADER, encodedBodyRequest, STRICT_ACCEPT_ENCODING, type EncodedBodyState } from './content-coding.js'
-import { allowAll, disallowAll, parseRobotsStream, type Robots } from './core.js'
+import { allowAll, disallowAll } from '../robots/fallback.js'
+import type { Robots } from '../robots/robots.js'
+import { parseRobotsStream } from '../robots/stream.js'
 import { robotsLocation } from './origin.js'
-import { checkFetchOptions } from './options.js'
+import { checkFetchOptions, type FetchLike, type FetchRobotsOptions } from './options.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
-import { redirectGuard, refusedHost, type RedirectFilter } from './redirect-guard.js'
+import { redirectGuard, refusedHost } from './redirect-guard.js'
 
-/** The part of the Web `fetch` signature that {@link fetchRobots} uses. */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
-
-/** Options of {@link fetchRobots}. All durations are in milliseconds. */
-export interface FetchRobotsOptions {
-  /** The `fetch` to use. Default `globalThis.fetch`. */
-  fetch?: FetchLike
-  /**
-   * Deadline for the whole request: every redirect and the body. Default
-   * 10,000. A finite number ≥ 0; values above {@link MAX_TIMEOUT_MS} (2³¹−1 ms,
-   * about 24.8 days, the longest delay timers take) are clamped to it.
-   * `Infinity`, NaN, negative numbers and non-numbers are a `RobotsInputError`.
-   */
-  timeoutMs?: number
-  /** Consecutive redirects followed; one more makes the file unavailable (RFC 9309 §2.3.1.2). Default 5. */
-  maxRedirects?: number
-  /** Parsing limit in bytes, as for `parseRobots` (at least 512,000, the default). Bytes past it are not downloaded. */
-  limit?: number
-  /** Sent as the `User-Agent` header (platforms that forbid setting it ignore it). */
-  userAgent?: string
-  /** Aborting it rejects the returned promise with the signal's reason (it is not an outcome). */
-  signal?: AbortSignal
-  /** Clock for `fetchedAt` / `expiresAt`. Default `Date.now`. */
-  now?: () => number
-  /** Longest reuse of an ok/unavailable result (RFC 9309 §2.4: 24 hours). Default 86,400,000. */
-  maxTtlMs?: number
-  /** Shortest reuse of any result, so that `no-cache`, `max-age=0` or `Retry-After: 0` cannot make a crawler refetch per URL. Default 60,000. */
-  minTtlMs?: number
-  /** Reuse of an unreachable result when the response gives no `Retry-After`. Default 600,000 (10 minutes). */
-  unreachableTtlMs?: number
-  /**
-   * Follow redirects to loopback, private, link-local and other non-public
-   * hosts even when the origin asked for is public. Default false: such a
-   * redirect is refused (`unavailable`, reason `redirect-blocked`), so that a
-   * site cannot point a crawler at its own network (SSRF). The check sees
-   * host names and literal addresses only, not what a name resolves to: see
-   * `redirectFilter`.
-   */
-  allowPrivateRedirects?: boolean
-  /**
-   * Asked for every redirect target that passed the address check; resolve to
-   * `true` to follow it, anything else refuses it (`redirect-blocked`). For
-   * callers that resolve names themselves (e.g. with `dns.lookup` and
-   * `classifyHost` on each address). It gets a copy of the URL; it runs within
-   * `timeoutMs`; an exception in it rejects `fetchRobots` with that exception.
-   */
-  redirectFilter?: RedirectFilter
-}
 
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
 export const MAX_TIMEOUT_MS = 2_147_483_647

@@ -1,5 +1,5 @@
 import type { HostClass } from './address.js'
-import type { Robots } from './core.js'
+import type { Robots } from '../robots/robots.js'
 
 /**
  * What the fetch established (RFC 9309 §2.3.1):

@@ -1,8 +1,11 @@
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { objectBytes, stringBytes } from '../memory.js'
-import { allowAll, disallowAll, isShared, RobotsStore, rulesMemoryUsage, type Robots } from './core.js'
-import { fetchRobots, type FetchRobotsOptions } from './fetch-robots.js'
+import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
+import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
+import { RobotsStore } from '../store/robots-store.js'
+import { fetchRobots } from './fetch-robots.js'
+import type { FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 

@@ -1,10 +1,7 @@
 /**
- * Making a crawler's matcher, and the options that shape it: the one
- * factory (`createMatcher`) that `Robots.agent/agents` and the store use.
+ * The options that shape a crawler's matcher, and their checks.
  */
-import { AgentMatcher } from './matcher.js'
 import { checkMatcherBudget } from './automaton/lazy-dfa.js'
-import type { RuleSet } from '../rules/rule-set.js'
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 
 /** Options for compiled matchers (every matching option; parse options and the store pass them on). */
@@ -57,12 +54,4 @@ export function checkEngineOptions(options: EngineOptions): void {
     if (!TIERS.includes(options.tier)) throw new RobotsInputError(`tier must be 'cold', 'hot' or 'thrash-proof', got ${describeValue(options.tier)}`)
     if (engine === 'plain') throw new RobotsInputError(`tier ${describeValue(options.tier)} is a tier of the automaton engine, not of engine 'plain'`)
   }
-}
-
-/**
- * The matcher of a crawler's rules. `options` are taken as checked (see
- * {@link checkEngineOptions}) and are not copied: pass a shared object.
- */
-export function createMatcher(set: RuleSet, options: EngineOptions): AgentMatcher {
-  return AgentMatcher.of(set, options)
 }

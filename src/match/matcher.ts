@@ -9,6 +9,7 @@ import { objectBytes, typedArrayBytes } from '../memory.js'
 import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
 import type { EngineOptions } from './engine-options.js'
+import type { EngineStats, LineJob, MatchEngine } from './engine.js'
 import { firstTier, nextTier, Tier, TIER_NAMES, type TierName } from './tiers.js'
 
 /** Which rule decided a URL. */
@@ -26,81 +27,12 @@ export interface Explanation {
   rule: RuleRef | null
 }
 
-/** What a matcher's engine reports about itself (see `AgentMatcher.stats`). */
-export interface EngineStats {
-  /**
-   * The engine judging URLs now: `'direct'` (the cold tier: rules in rank
-   * order), `'automaton'` (the hot tier: the lazy DFA), `'thrash-proof'`
-   * (literal index and candidate checks), or `'plain'` (every rule against
-   * the path; for comparisons).
-   */
-  engine: 'direct' | 'automaton' | 'thrash-proof' | 'plain'
-  /** NFA positions of the automaton (0 for the other engines). */
-  positions: number
-  /** Byte classes of the automaton (0 for the other engines). */
-  classes: number
-  /** DFA states cached now. */
-  states: number
-  /** Times the state cache reached its budget and was flushed. */
-  flushes: number
-  /** Bytes the state cache holds now: what `matcherBudget` bounds. */
-  cacheBytes: number
-  /** The most bytes the state cache has held. */
-  peakCacheBytes: number
-  /** The budget of the state cache (`matcherBudget`). */
-  budget: number
-  /** Bytes of the largest state built so far: the cache stays within `budget` plus one state. */
-  largestStateBytes: number
-}
-
 /** `AgentMatcher.stats()`: the engine's figures, the tier and the number of rules. */
 export interface MatcherStats extends EngineStats {
   /** Rules of the crawler's RuleSet (an index.htm rule's directory form counts as one more). */
   rules: number
   /** The matcher's tier now: `'cold'`, `'hot'`, `'thrash-proof'`, or `'plain'` (engine: 'plain'). */
   tier: TierName
-}
-
-/**
- * A batch of lines for {@link MatchEngine.decideLines}: the engine judges
- * lines of `bytes` from offset `start`, writing row `row` onwards, and
- * advances both (to the next line's offset, and to the next row).
- */
-export interface LineJob {
-  readonly bytes: Uint8Array
-  readonly out: Uint8Array
-  readonly ruleLines: Int32Array | undefined
-  readonly lineEnds: Int32Array | undefined
-  /** The RuleSet's records (verdict and line of a rule). */
-  readonly records: Int32Array
-  /** Line reported when no rule decided (see noMatchLine). */
-  readonly fallbackLine: number
-  /** Offset of the next line to judge. */
-  start: number
-  /** Index of the next row of `out`. */
-  row: number
-}
-
-/** What a matcher engine provides: the deciding rule for one URL. */
-export interface MatchEngine {
-  /** Index of the deciding rule for the URL in `url[start, end)`, or -1 when no rule matches. */
-  decideBytes(url: Uint8Array, start: number, end: number): number
-  /** The same for a URL string (matched as its UTF-8 bytes). */
-  decideString(url: string): number
-  /**
-   * Optional batch form: judges the lines of `job.bytes` from `job.start`
-   * (the convention of lines.ts), writing each verdict (1 when no rule),
-   * deciding line and line end, until the input ends or the engine has to
-   * stop (its matcher is to change tier: the lazy DFA thrashing); advances
-   * `job.start` and `job.row`. Throws a RobotsRangeError (ERR_CAPACITY) when
-   * an array is full. Without it, `matchLines` cuts the lines with lines.ts
-   * and calls `decideBytes` per line.
-   */
-  decideLines?(job: LineJob): void
-  /** Bytes held by the engine. */
-  memoryUsage(): number
-  /** Figures for tuning and benchmarks. */
-  stats(): EngineStats
 }
 
 /** Fields of an AgentMatcher and of a RuleSet object, for their memory cost. */
@@ -132,7 +64,7 @@ export class AgentMatcher {
     firstTier(this)
   }
 
-  /** @internal The matcher of `rules`, starting in the tier `options` give (made in one place: match/engine.ts `createMatcher`). */
+  /** @internal The matcher of `rules`, starting in the tier `options` give (made in one place: {@link createMatcher}). */
   static of(rules: RuleSet, options: EngineOptions): AgentMatcher {
     return new AgentMatcher(rules, options)
   }
@@ -273,4 +205,12 @@ export class AgentMatcher {
     const allowed = s.allows(r)
     return { allowed, rule: { line: s.line(r), kind: allowed ? 'allow' : 'disallow', pattern: s.patternText(r) } }
   }
+}
+
+/**
+ * The matcher of a crawler's rules. `options` are taken as checked (see
+ * checkEngineOptions) and are not copied: pass a shared object.
+ */
+export function createMatcher(set: RuleSet, options: EngineOptions): AgentMatcher {
+  return AgentMatcher.of(set, options)
 }

@@ -26,7 +26,7 @@
  * `EngineOptions.tier` pins a matcher to one tier (tests and benchmarks).
  */
 import type { EngineOptions } from './engine-options.js'
-import type { MatchEngine } from './matcher.js'
+import type { MatchEngine } from './engine.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'

@@ -6,6 +6,12 @@
  */
 import { KeyKind } from './handler.js'
 
+/** Keys the reference reports as "Unused": known, but carrying no access rule. */
+export const UNUSED_KEYS: ReadonlySet<string> = new Set([
+  'clean-param', 'content-signal', 'content-usage', 'crawl-delay', 'domain', 'host', 'noarchive',
+  'nofollow', 'noindex', 'request-rate', 'revisit-after', 'visit-time',
+])
+
 function startsWithLower(s: Uint8Array, from: number, to: number, word: string): boolean {
   const n = word.length
   if (to - from < n) return false

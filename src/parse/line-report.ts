@@ -7,7 +7,7 @@ import { latin1 } from './escape.js'
 import { LineFlag, type ParseHandler } from './handler.js'
 import { parseWith } from './parser.js'
 import { asciiLower } from './product-token.js'
-import { UNUSED_KEYS } from '../rules/builder.js'
+import { UNUSED_KEYS } from './keys.js'
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
 
 /** Tag of a line, as the reference names it. */

@@ -2,7 +2,6 @@
  * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import type { AgentMatcher } from '../match/matcher.js'
 import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
 import { readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
@@ -10,7 +9,8 @@ import { extensionEntries, readSitemaps } from '../rules/sections.js'
 import { parseWith } from '../parse/parser.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from '../rules/rule-set.js'
-import { checkEngineOptions, createMatcher, type EngineOptions } from '../match/engine-options.js'
+import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
+import { createMatcher, type AgentMatcher } from '../match/matcher.js'
 import { DEFAULT_MATCHER_BUDGET } from '../match/automaton/lazy-dfa.js'
 import { objectBytes, TYPED_VIEW_BYTES, typedArrayBytes } from '../memory.js'
 import { checkLimit, type LineReader } from '../parse/reader.js'

@@ -13,17 +13,12 @@ import { readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
-import { KEY_LENGTH, spelledKey } from '../parse/keys.js'
+import { KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
 import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
-
-/** Keys the reference reports as "Unused": known, but carrying no access rule. */
-export const UNUSED_KEYS: ReadonlySet<string> = new Set([
-  'clean-param', 'content-signal', 'content-usage', 'crawl-delay', 'domain', 'host', 'noarchive',
-  'nofollow', 'noindex', 'request-rate', 'revisit-after', 'visit-time',
-])
+import { SCRATCH_KEEP_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}. */
 const KeyMeaning = {
@@ -62,9 +57,6 @@ function knownKey(b: Uint8Array, start: number, end: number): number {
 /** Bytes of an unknown key quoted in its diagnostic, at most. */
 const MAX_QUOTED_KEY = 64
 
-/** Scratch buffers grown past this are dropped after a parse (memory is given back). */
-const SCRATCH_KEEP = 64 * 1024
-
 /** The growable buffers of one build; reused from parse to parse (see {@link acquire}). */
 class Scratch {
   readonly patterns = new ByteBuffer(256)
@@ -81,12 +73,12 @@ class Scratch {
   extensionCount = 0
 
   reset(): void {
-    this.patterns.reset(SCRATCH_KEEP)
-    this.events.reset(SCRATCH_KEEP)
-    this.names.reset(SCRATCH_KEEP)
-    this.extensions.reset(SCRATCH_KEEP)
-    this.sitemaps.reset(SCRATCH_KEEP)
-    this.diagnostics.reset(SCRATCH_KEEP)
+    this.patterns.reset(SCRATCH_KEEP_BYTES)
+    this.events.reset(SCRATCH_KEEP_BYTES)
+    this.names.reset(SCRATCH_KEEP_BYTES)
+    this.extensions.reset(SCRATCH_KEEP_BYTES)
+    this.sitemaps.reset(SCRATCH_KEEP_BYTES)
+    this.diagnostics.reset(SCRATCH_KEEP_BYTES)
     if (this.nameSpans.length > 2048) this.nameSpans = new Int32Array(32)
     if (this.nameTable.length > 2048) this.nameTable = new Int32Array(32)
     else if (this.nameCount > 0) this.nameTable.fill(0)

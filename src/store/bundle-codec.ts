@@ -40,7 +40,22 @@ import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { FNV_PRIME, MAX_KEY_BYTES } from './origin-keys.js'
 import { EntryKind } from './entry.js'
-import type { RobotsStore } from './robots-store.js'
+
+/** Visits one entry: its key at `data[keyAt, keyAt + keyLength)`, its {@link EntryKind}, its form at `form[formAt, formAt + formLength)` (length 0 for outcomes). */
+export type EntryVisitor = (data: Uint8Array, keyAt: number, keyLength: number, kind: number, form: Uint8Array, formAt: number, formLength: number) => void
+
+/** What {@link encodeBundle} reads of a store: its entries, in table order. */
+export interface BundleSource {
+  forEachEntry(visit: EntryVisitor): void
+}
+
+/** What {@link loadBundle} fills: a store that adopts the data region as an arena chunk and adds entries lying in it. */
+export interface BundleSink {
+  /** Adopts `data` as an arena chunk; returns the chunk's number. */
+  adoptChunk(data: Uint8Array): number
+  /** Adds an entry whose key and form lie at `chunk[offset…]`; false when the key is there already. */
+  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean): boolean
+}
 
 /** The bundle format version. */
 export const BUNDLE_VERSION = 2
@@ -105,7 +120,7 @@ export function bundleChecksum(bytes: Uint8Array): number {
 }
 
 /** The bundle of a store (see the module comment); a store too large for one buffer is a RobotsRangeError (ERR_RANGE). */
-export function encodeBundle(store: RobotsStore): Uint8Array {
+export function encodeBundle(store: BundleSource): Uint8Array {
   let n = 0
   let data = 0
   store.forEachEntry((_data, _keyAt, keyLength, _kind, _form, _formAt, formLength) => {
@@ -155,7 +170,7 @@ export function encodeBundle(store: RobotsStore): Uint8Array {
  * data region becomes an arena chunk). With `lazy`, forms are checked on
  * their entry's first use instead of here, but for their checksums.
  */
-export function loadBundle(bytes: Uint8Array, store: RobotsStore, lazy: boolean): void {
+export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean): void {
   const what = 'RobotsStore.fromBytes'
   if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(bytes)}`)
   const fail = (why: string): never => {

@@ -32,7 +32,8 @@
  */
 import { AgentMatcher } from '../match/matcher.js'
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
-import { compileMatcher, engineOptionsOf, parseRobots, Robots } from '../robots/robots.js'
+import { allowAll, disallowAll } from '../robots/fallback.js'
+import { compileMatcher, engineOptionsOf, Robots } from '../robots/robots.js'
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
@@ -44,7 +45,7 @@ import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES
 import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
-import { encodeBundle, loadBundle } from './bundle-codec.js'
+import { encodeBundle, loadBundle, type EntryVisitor } from './bundle-codec.js'
 import { hashKey, KeyIndex, type KeySource } from './key-index.js'
 import { fastOrigin, keyBytes, MAX_KEY_BYTES, OriginOut, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
 import type { Explanation } from '../match/matcher.js'
@@ -118,8 +119,6 @@ const COMPILED_FIELDS = 3
 /** Fields of a RobotsStore, for its memory cost. */
 const STORE_FIELDS = 16
 
-let allowAllRules: CompactRules | undefined
-let disallowAllRules: CompactRules | undefined
 
 /** The store (see the module comment). */
 export class RobotsStore {
@@ -495,9 +494,7 @@ export class RobotsStore {
    * reported as EntryKind.Robots) and its form at `form[formAt, formAt +
    * formLength)` (length 0 for outcomes). No view is made per entry.
    */
-  forEachEntry(
-    visit: (data: Uint8Array, keyAt: number, keyLength: number, kind: number, form: Uint8Array, formAt: number, formLength: number) => void,
-  ): void {
+  forEachEntry(visit: EntryVisitor): void {
     const e = this.entries
     for (let id = 0; id < this.idCount; id++) {
       const base = id * Entry.Width
@@ -674,12 +671,8 @@ export class RobotsStore {
 
   private outcomeMatcher(allowed: boolean, agent: string | readonly string[]): AgentMatcher {
     checkAgent(agent)
-    if (allowed) return (this.allowAllMatcher ??= compileMatcher((allowAllRules ??= parseRobots('').rules), ['*'], this.matcherOptions))
-    return (this.disallowAllMatcher ??= compileMatcher(
-      (disallowAllRules ??= parseRobots('User-agent: *\nDisallow: /\n').rules),
-      ['*'],
-      this.matcherOptions,
-    ))
+    if (allowed) return (this.allowAllMatcher ??= compileMatcher(allowAll().rules, ['*'], this.matcherOptions))
+    return (this.disallowAllMatcher ??= compileMatcher(disallowAll().rules, ['*'], this.matcherOptions))
   }
 }
 

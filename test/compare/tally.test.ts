@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Case } from '../../src/compare/case.js'
 import { KEPT_MAX, KEPT_PER_KIND, Tally } from '../../src/compare/tally.js'
-import type { CaseResult } from '../../src/compare/run.js'
+import type { CaseResult } from '../../src/compare/tally.js'
 
 const c = (id: string, categories: string[]): Case => ({
   id, robots: new Uint8Array(0), agents: ['a'], url: '/', expected: { allowed: true, line: 0, rule: null }, categories,

@@ -2,7 +2,7 @@
 // outcome branch of RFC 9309 §2.3.1. No other address is ever contacted.
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/fetch/index.js'
+import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/index.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
 import { closedPort, reply, startServer, type TestServer } from './server.js'
 

@@ -3,7 +3,7 @@
 // answers for it and hands every other URL to the real fetch, so a redirect
 // that were followed would reach the local test server, which counts requests.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { describeFetchResult, fetchRobots, RobotsCache, type FetchLike } from '../../src/fetch/index.js'
+import { describeFetchResult, fetchRobots, RobotsCache, type FetchLike } from '../../src/index.js'
 import { reply, startServer, type TestServer } from './server.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'

@@ -1,7 +1,7 @@
 // RobotsCache against real HTTP servers on 127.0.0.1 (random ports), with an
 // injected clock. No other address is ever contacted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { RobotsCache } from '../../src/fetch/index.js'
+import { RobotsCache } from '../../src/index.js'
 import { reply, startServer, type TestServer } from './server.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'

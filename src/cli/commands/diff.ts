@@ -23,7 +23,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredVa
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { UsageError } from '../common/cli-error.js'
+import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { findField, parseDelimiter, WHITESPACE } from '../filter/fields.js'
 import { DIFF_HELP } from '../main-help.js'
@@ -31,7 +31,7 @@ import { resolveInputs } from '../filter/input.js'
 import { forEachUrlLine } from '../filter/line-blocks.js'
 import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load-robots.js'
 import { RuleDescriber, type RuleJson } from '../common/rule-text.js'
-import { count, plural } from '../filter/filter-stats.js'
+import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 
 const OPTIONS: readonly OptionSpec[] = [

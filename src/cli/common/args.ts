@@ -14,7 +14,7 @@
  * pin, so the small parser stays; wrapping parseArgs to restore them would
  * leave more code than this.
  */
-import { UsageError } from './cli-error.js'
+import { UsageError } from '../../internals.js'
 import { versionLine } from './version.js'
 
 /** One accepted option. */

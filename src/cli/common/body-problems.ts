@@ -12,7 +12,7 @@
  * at its cap, the share among the lines it covers).
  */
 import type { Diagnostic, Robots } from '../../index.js'
-import { count } from '../filter/filter-stats.js'
+import { count } from './numbers.js'
 
 /** A problem of a whole body, most telling first. */
 export type BodyProblem = 'html' | 'utf16' | 'binary' | 'truncated'

@@ -6,7 +6,7 @@
  */
 import type { Terminal } from './progress.js'
 import { setStatusLine } from './stdio.js'
-import { count, rate } from '../filter/filter-stats.js'
+import { count, rate } from './numbers.js'
 import type { ProgressSink } from '../../compare/run.js'
 
 const REDRAW_MS = 200

@@ -4,11 +4,11 @@
  * RFC 9309 (redirects, unavailable → allow all, unreachable → disallow all).
  */
 import { parseRobotsStream, type Robots } from '../../index.js'
-import { DEFAULT_LIMIT } from '../../parse/reader.js'
+import { DEFAULT_LIMIT } from '../../index.js'
 import { parseRobotsFile } from '../../node.js'
-import { fetchRobots, describeFetchResult } from '../../fetch/index.js'
+import { fetchRobots, describeFetchResult } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
-import { CliError, readError, UsageError } from './cli-error.js'
+import { CliError, readError, UsageError } from '../../internals.js'
 import { PROGRAM, version } from './version.js'
 
 /** A loaded robots.txt with the name to show and, for a URL, how the fetch went. */

@@ -24,7 +24,7 @@
  * `renderProgress` is the drawing as a pure function of counts, time and
  * width, so it is tested without a terminal.
  */
-import { count, megabytes, rate } from '../filter/filter-stats.js'
+import { count, megabytes, rate } from './numbers.js'
 import { setStatusLine, type StatusLine } from './stdio.js'
 
 /** The part of a terminal stream the bar needs. */

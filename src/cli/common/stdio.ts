@@ -11,7 +11,7 @@
  * again on its next update, so a message never lands in the middle of it.
  */
 import { PROGRAM } from './version.js'
-import { CliError, describeSystemError } from './cli-error.js'
+import { CliError, describeSystemError } from '../../internals.js'
 import { printable } from './printable.js'
 
 let installed = false

@@ -1,6 +1,7 @@
 /**
  * Counters of a `filter` run and the summary line written to stderr at its end.
  */
+import { count, megabytes, plural, rate } from '../common/numbers.js'
 
 /** What a `filter` run counted of its lines (per thread, then added up). */
 export interface FilterStats {
@@ -26,31 +27,6 @@ export function addStats(into: FilterStats, from: FilterStats): void {
   into.disallowed += from.disallowed
   into.invalid += from.invalid
   into.bytes += from.bytes
-}
-
-const GROUPED = new Intl.NumberFormat('en-US')
-
-/** `1234567` → `1,234,567`. */
-export function count(n: number): string {
-  return GROUPED.format(n)
-}
-
-/** `1 error`, `2 errors`, `1,234 URLs`. */
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`
-}
-
-/** Bytes as megabytes (10^6), one decimal. */
-export function megabytes(bytes: number): string {
-  return `${(bytes / 1e6).toFixed(1)} MB`
-}
-
-/** A rate with a unit, rounded to three significant figures where large. */
-export function rate(perSecond: number): string {
-  if (!Number.isFinite(perSecond)) return '-'
-  if (perSecond >= 1e6) return `${(perSecond / 1e6).toFixed(2)}M`
-  if (perSecond >= 1e4) return `${(perSecond / 1e3).toFixed(0)}k`
-  return perSecond.toFixed(0)
 }
 
 /** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (host-tally.ts). */

@@ -12,7 +12,7 @@
  * (fields.ts). Both cut lines with the same functions.
  */
 import type { AgentMatcher } from '../../index.js'
-import { lineEnd, urlEnd } from '../../match/lines.js'
+import { lineEnd, urlEnd } from '../../internals.js'
 import type { LineEmitter } from './emitter.js'
 import { findField, type FieldSpec } from './fields.js'
 import type { Decided } from '../hosts/host-judge.js'

@@ -22,8 +22,8 @@
  * thread) copies shared blocks first. While the consumer works on a block,
  * the read for the next one is already under way.
  */
-import { CliError } from '../common/cli-error.js'
-import { lineEnd, urlEnd } from '../../match/lines.js'
+import { CliError } from '../../internals.js'
+import { lineEnd, urlEnd } from '../../internals.js'
 import { openInput, type ByteReader, type InputFile } from './input.js'
 
 /** Default block size: 1 MiB. */

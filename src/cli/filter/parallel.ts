@@ -26,7 +26,7 @@
 import { Worker } from 'node:worker_threads'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
 import type { BlockWriter } from '../common/block-writer.js'
-import { CliError } from '../common/cli-error.js'
+import { CliError } from '../../internals.js'
 import type { HostTally } from '../hosts/host-tally.js'
 import type { JudgeSpec } from './judge-spec.js'
 import type { LineBlock } from './line-blocks.js'

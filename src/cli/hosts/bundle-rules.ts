@@ -29,7 +29,7 @@
  */
 import { RobotsFormatError, RobotsInputError, RobotsStore } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
-import { CliError } from '../common/cli-error.js'
+import { CliError } from '../../internals.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
 
 /** A coded error about a bundle file (exit 1). */

@@ -20,7 +20,7 @@
  *   hosts across threads.
  */
 import type { AgentMatcher } from '../../index.js'
-import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../../byte-lru.js'
+import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../../internals.js'
 import type { BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import { foldHost, secondHash } from './host-index.js'

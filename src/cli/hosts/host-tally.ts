@@ -12,7 +12,7 @@ import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../
 import { DistinctCounter } from './distinct.js'
 import { EntryState, type EntryEvent } from './host-judge.js'
 import type { HostRules } from './host-rules.js'
-import { count, plural } from '../filter/filter-stats.js'
+import { count, plural } from '../common/numbers.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10

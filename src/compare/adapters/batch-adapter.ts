@@ -35,7 +35,7 @@
  * window of 1 it is the round trip of each request.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { CliError, describeSystemError } from '../../cli/common/cli-error.js'
+import { CliError, describeSystemError } from '../../internals.js'
 import { agentField, robotsFields } from '../case.js'
 import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'

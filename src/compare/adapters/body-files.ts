@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CliError, describeSystemError } from '../../cli/common/cli-error.js'
+import { CliError, describeSystemError } from '../../internals.js'
 
 /** Files kept by default. */
 export const DEFAULT_CAPACITY = 4096

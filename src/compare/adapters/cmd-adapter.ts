@@ -28,7 +28,7 @@
  * process, start-up included).
  */
 import { spawn } from 'node:child_process'
-import { CliError, describeSystemError, UsageError } from '../../cli/common/cli-error.js'
+import { CliError, describeSystemError, UsageError } from '../../internals.js'
 import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
 

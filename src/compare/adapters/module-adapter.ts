@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CliError } from '../../cli/common/cli-error.js'
+import { CliError } from '../../internals.js'
 import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
 
 /** What `parse` returns. */

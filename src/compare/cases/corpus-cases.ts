@@ -23,7 +23,7 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { CliError, readError } from '../../cli/common/cli-error.js'
+import { CliError, readError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
 import type { Oracle } from '../oracle.js'
 import type { BodyAnalysis } from '../analysis.js'

@@ -22,7 +22,7 @@
 import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { CliError, readError, describeSystemError } from '../../cli/common/cli-error.js'
+import { CliError, readError, describeSystemError } from '../../internals.js'
 import { agentField, robotsFields, type Case, type CaseInput } from '../case.js'
 
 const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories'])

@@ -21,7 +21,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { CliError, readError } from '../../cli/common/cli-error.js'
+import { CliError, readError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
 
 /** A parsed value: bytes for a string, a name for an identifier (enum), text for a number, or a message. */

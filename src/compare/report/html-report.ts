@@ -8,8 +8,8 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
-import { CliError, describeSystemError } from '../../cli/common/cli-error.js'
-import { count } from '../../cli/filter/filter-stats.js'
+import { CliError, describeSystemError } from '../../internals.js'
+import { count, ms, pct } from './report-format.js'
 import type { Report, ReportedBody, ReportedDisagreement } from './report-model.js'
 import { bodyText, describeAnswer, describeExpected } from './terminal-report.js'
 
@@ -18,14 +18,6 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 /** Text escaped for HTML content and attribute values. */
 export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c])
-}
-
-function pct(p: number): string {
-  return `${p.toFixed(2)}%`
-}
-
-function ms(v: number): string {
-  return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : v >= 0.1 ? `${v.toFixed(2)} ms` : `${(v * 1000).toFixed(1)} µs`
 }
 
 /** Lines of a case's body shown at most (the minimised body is shown whole). */

@@ -1,6 +1,6 @@
 /** `--json FILE`: the report object (report/model.ts) as JSON. */
 import { writeFile } from 'node:fs/promises'
-import { CliError, describeSystemError } from '../../cli/common/cli-error.js'
+import { CliError, describeSystemError } from '../../internals.js'
 import type { Report } from './report-model.js'
 
 /** The report as JSON text. */

@@ -4,19 +4,8 @@
  * timings and the verdict of the gate.
  */
 import { visibleBytes, visibleUrl } from '../case.js'
-import { count } from '../../cli/filter/filter-stats.js'
+import { count, ms, pct } from './report-format.js'
 import type { Report, ReportedAnswer, ReportedBody, ReportedDisagreement, ReportedExpected, Tally } from './report-model.js'
-
-function pct(p: number): string {
-  return `${p.toFixed(2)}%`
-}
-
-function ms(v: number): string {
-  if (v >= 1000) return `${(v / 1000).toFixed(2)} s`
-  if (v >= 10) return `${v.toFixed(0)} ms`
-  if (v >= 0.1) return `${v.toFixed(2)} ms`
-  return `${(v * 1000).toFixed(1)} µs`
-}
 
 /** `allowed`, `disallowed (line 4)`, `error: …`. */
 export function describeAnswer(a: ReportedAnswer): string {

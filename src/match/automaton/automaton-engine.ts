@@ -8,7 +8,7 @@
  * fall in the "other" class (patterns are ASCII after escaping), so no bytes
  * are made. No allocation per URL.
  */
-import type { EngineStats, LineJob, MatchEngine } from '../matcher.js'
+import type { EngineStats, LineJob, MatchEngine } from '../engine.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { checkRoom, LineByte } from '../lines.js'
 import { PATH_BYTE, PathByte, PathChar, pathStartBytes, pathStartString, PathStartCode } from '../url-path.js'

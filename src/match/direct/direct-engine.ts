@@ -9,7 +9,7 @@
  * bytes (a `/` and a literal the path must have too); the others are checked
  * segment by segment (./segments.ts).
  */
-import type { EngineStats, MatchEngine } from '../matcher.js'
+import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'

@@ -24,7 +24,7 @@
  * Memory: the index, proportional to the rules' pattern bytes, and a stamp
  * per node; no cache.
  */
-import type { EngineStats, MatchEngine } from '../matcher.js'
+import type { EngineStats, MatchEngine } from '../engine.js'
 import { RuleField, type RuleSet } from '../../rules/rule-set.js'
 import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'

@@ -1,0 +1,21 @@
+/** Numbers as the reports of `compare` show them: counts, percentages, durations. */
+
+const GROUPED = new Intl.NumberFormat('en-US')
+
+/** `1234567` → `1,234,567`. */
+export function count(n: number): string {
+  return GROUPED.format(n)
+}
+
+/** `97.123` → `97.12%`. */
+export function pct(p: number): string {
+  return `${p.toFixed(2)}%`
+}
+
+/** Milliseconds in the unit that reads best: `1.23 s`, `12 ms`, `0.25 ms`, `8.0 µs`. */
+export function ms(v: number): string {
+  if (v >= 1000) return `${(v / 1000).toFixed(2)} s`
+  if (v >= 10) return `${v.toFixed(0)} ms`
+  if (v >= 0.1) return `${v.toFixed(2)} ms`
+  return `${(v * 1000).toFixed(1)} µs`
+}
