@@ -1,0 +1,204 @@
+/**
+ * The README's examples run as written, against the built package (dist/).
+ *
+ * Convention (README.md): an example block is the fenced code block right
+ * after an HTML comment `<!-- example: NAME -->`. The blocks are:
+ *
+ * - `library`: an ES module that imports from `robots-automaton` (or
+ *   `robots-automaton/<entry>`). The test points those imports at
+ *   dist/index.js (dist/<entry>.js), runs the module with node and compares
+ *   what it prints with the block `library output`, line for line. It must
+ *   stay "five lines": at most five lines besides imports and blank lines.
+ * - `recipe`: shell commands, one per line (`#` lines are comments). The test
+ *   runs each with `sh -c` in a fresh temporary directory, where
+ *   `robots-automaton` is a shim for `node dist/cli.js` (first on PATH), and
+ *   where the recipe's relative paths hold the bundled corpus:
+ *     robots/     a copy of corpus/robots/ (one robots.txt per host)
+ *     urls.txt    a copy of corpus/urls.txt
+ *     access.log  the same URLs as an Apache vhost_combined log, made here:
+ *                 `host:port client - - [date] "GET path HTTP/1.1" 200 …`
+ *                 (host in column 1, the path in column 8)
+ *   Every command must exit 0; the files it writes are checked against what
+ *   the README says of them, and the lines the block `recipe output
+ *   verdicts.tsv` shows must be lines of verdicts.tsv.
+ *
+ * Nothing reaches the network: the recipe's commands may not name an http(s)
+ * URL. (A `robots-automaton fetch` step, once that command exists, cannot
+ * run here as written: this test will have to put the corpus's files in its
+ * place.)
+ */
+import { spawnSync } from 'node:child_process'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { delimiter, join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildIfStale, ROOT } from './support/build.js'
+
+const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8')
+
+/** The fenced block right after `<!-- example: NAME -->`. */
+function exampleBlock(name: string): { lang: string; code: string } {
+  const marker = `<!-- example: ${name} -->`
+  const at = README.indexOf(marker)
+  if (at < 0) throw new Error(`README.md has no ${marker}`)
+  const m = /^\s*(`{3,}|~{3,})([^\n]*)\n([\s\S]*?)\n\1[ \t]*(?:\n|$)/.exec(README.slice(at + marker.length))
+  if (!m) throw new Error(`README.md: ${marker} is not followed by a fenced code block`)
+  return { lang: m[2].trim(), code: m[3] }
+}
+
+const lines = (text: string) => text.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1)
+
+beforeAll(() => {
+  buildIfStale()
+})
+
+describe('README: the first screen', () => {
+  it('starts with the two commands for a fresh clone, and stays one page', () => {
+    const first = /^# [^\n]+\n\n```sh\n([\s\S]*?)\n```/.exec(README)
+    expect(first, 'a title, then a sh block').not.toBeNull()
+    const commands = (first as RegExpExecArray)[1].split('\n').map((l) => l.replace(/\s+#.*$/, '').trim())
+    expect(commands).toEqual(['npm install && npm start', 'npm test'])
+    expect(Buffer.byteLength(README)).toBeLessThanOrEqual(15_000)
+  })
+})
+
+describe('README: the library example', () => {
+  const example = exampleBlock('library')
+
+  it('is an ES module of at most five lines besides its imports', () => {
+    expect(['js', 'mjs', 'javascript', 'ts', 'typescript']).toContain(example.lang)
+    const body = example.code.split('\n').filter((l) => l.trim() !== '' && !/^\s*import\s/.test(l))
+    expect(body.length).toBeLessThanOrEqual(5)
+    expect(example.code).toMatch(/from 'robots-automaton'/)
+  })
+
+  it('prints what the README says it prints, run against dist/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'readme-library-'))
+    try {
+      const code = example.code.replace(/from\s+(['"])robots-automaton(\/[a-z]+)?\1/g, (_m, _q: string, entry?: string) => {
+        const file = resolve(ROOT, `dist/${entry ? entry.slice(1) : 'index'}.js`)
+        expect(existsSync(file), file).toBe(true)
+        return `from ${JSON.stringify(pathToFileURL(file).href)}`
+      })
+      expect(code, 'every import is of robots-automaton').not.toMatch(/from\s+['"](?!file:)/)
+      const file = join(dir, 'example.mjs')
+      writeFileSync(file, code)
+      const run = spawnSync(process.execPath, [file], { encoding: 'utf8' })
+      expect(run.stderr).toBe('')
+      expect(run.status).toBe(0)
+      expect(lines(run.stdout)).toEqual(lines(exampleBlock('library output').code))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('README: the filtering recipe', () => {
+  const recipe = exampleBlock('recipe')
+  const commands = recipe.code.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'))
+  let dir = ''
+  const results: { command: string; status: number | null; stderr: string }[] = []
+  const file = (name: string) => readFileSync(join(dir, name), 'utf8')
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'readme-recipe-'))
+    // The shim: `robots-automaton` runs the built CLI.
+    const bin = join(dir, '.bin')
+    mkdirSync(bin)
+    const shim = join(bin, 'robots-automaton')
+    writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(ROOT, 'dist/cli.js'))} "$@"\n`)
+    chmodSync(shim, 0o755)
+    // The inputs the recipe names.
+    cpSync(resolve(ROOT, 'corpus/robots'), join(dir, 'robots'), { recursive: true })
+    const urls = readFileSync(resolve(ROOT, 'corpus/urls.txt'), 'utf8')
+    writeFileSync(join(dir, 'urls.txt'), urls)
+    writeFileSync(join(dir, 'access.log'), accessLog(urls))
+    const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, ROBOTS_AUTOMATON_PROGRESS: '0' }
+    for (const command of commands) {
+      const run = spawnSync('sh', ['-c', command], { cwd: dir, env, encoding: 'utf8' })
+      results.push({ command, status: run.status, stderr: run.stderr })
+    }
+  }, 120_000)
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('is a sh block of robots-automaton commands on local files only', () => {
+    expect(recipe.lang).toBe('sh')
+    expect(commands.length).toBeGreaterThan(0)
+    for (const c of commands) {
+      expect(c).toMatch(/^robots-automaton /)
+      expect(c, 'no network in the tests').not.toMatch(/https?:\/\//)
+    }
+  })
+
+  it('every command exits 0 and writes its summary to stderr', () => {
+    expect(results.map((r) => r.command)).toEqual(commands)
+    for (const r of results) {
+      expect(r.status, `${r.command}\n${r.stderr}`).toBe(0)
+      const stderr = r.stderr.split('\n').filter((l) => l !== '')
+      expect(stderr.length, r.command).toBeGreaterThan(0)
+      for (const l of stderr) expect(l, r.command).toMatch(/^robots-automaton: /)
+    }
+  })
+
+  it('pack writes the bundle', () => {
+    expect(commands.some((c) => / pack robots\/ -o robots\.bundle$/.test(c))).toBe(true)
+    expect(statSync(join(dir, 'robots.bundle')).size).toBeGreaterThan(0)
+  })
+
+  it('allowed.txt: the allowed URLs, byte for byte, in input order; verdicts.tsv: every URL with its verdict and rule line', () => {
+    const urls = lines(file('urls.txt'))
+    const allowed = lines(file('allowed.txt'))
+    const verdicts = lines(file('verdicts.tsv')).map((l) => {
+      const m = /^(allowed|disallowed)\t(\d+)\t(.*)$/.exec(l)
+      expect(m, l).not.toBeNull()
+      return { allowed: (m as RegExpExecArray)[1] === 'allowed', line: Number((m as RegExpExecArray)[2]), url: (m as RegExpExecArray)[3] }
+    })
+    expect(verdicts.map((v) => v.url)).toEqual(urls)
+    expect(allowed).toEqual(verdicts.filter((v) => v.allowed).map((v) => v.url))
+    // The corpus has both kinds, and a disallowed URL always has a deciding rule.
+    expect(allowed.length).toBeGreaterThan(0)
+    expect(allowed.length).toBeLessThan(urls.length)
+    for (const v of verdicts) if (!v.allowed) expect(v.line, v.url).toBeGreaterThan(0)
+  })
+
+  it('verdicts.tsv holds the lines the README shows', () => {
+    const shown = lines(exampleBlock('recipe output verdicts.tsv').code)
+    expect(shown.length).toBeGreaterThan(0)
+    const written = new Set(lines(file('verdicts.tsv')))
+    for (const l of shown) expect(written.has(l), l).toBe(true)
+  })
+
+  it('allowed.log: the log lines whose URL is allowed, whole', () => {
+    const log = lines(file('access.log'))
+    const verdicts = lines(file('verdicts.tsv')).map((l) => l.startsWith('allowed\t'))
+    expect(lines(file('allowed.log'))).toEqual(log.filter((_l, i) => verdicts[i]))
+  })
+
+  it('--robots-dir robots/ in place of --bundle robots.bundle gives the same output', () => {
+    const step = commands.find((c) => /--bundle robots\.bundle .* > allowed\.txt$/.test(c))
+    expect(step).toBeDefined()
+    const command = (step as string).replace('--bundle robots.bundle', '--robots-dir robots/').replace('> allowed.txt', '> allowed-dir.txt')
+    const env = { ...process.env, PATH: `${join(dir, '.bin')}${delimiter}${process.env.PATH ?? ''}`, ROBOTS_AUTOMATON_PROGRESS: '0' }
+    const run = spawnSync('sh', ['-c', command], { cwd: dir, env, encoding: 'utf8' })
+    expect(run.status, run.stderr).toBe(0)
+    expect(file('allowed-dir.txt')).toBe(file('allowed.txt'))
+  })
+})
+
+/** The URLs of a list as an Apache vhost_combined log (`%v:%p %h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i"`). */
+function accessLog(urls: string): string {
+  return lines(urls)
+    .map((url, i) => {
+      const m = /^(https?):\/\/([^/?#]+)(.*)$/.exec(url)
+      if (!m || /\s/.test(url)) throw new Error(`corpus/urls.txt: not a URL for a log line: ${url}`)
+      const [, scheme, host, rest] = m
+      const path = rest.startsWith('/') ? rest : `/${rest}`
+      const port = scheme === 'https' ? 443 : 80
+      return `${host}:${port} 192.0.2.${i % 250} - - [23/Nov/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 1234 "-" "ExampleBrowser/1.0"\n`
+    })
+    .join('')
+}
