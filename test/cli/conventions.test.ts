@@ -269,7 +269,7 @@ describe('check marks the rules that are not lines of the file', () => {
 })
 
 describe('progress bar', () => {
-  const frame = { bytesDone: 25 * 2 ** 20, total: 100 * 2 ** 20, lines: 1_000_000, seconds: 10, columns: 120 }
+  const frame = { done: 25 * 2 ** 20, total: 100 * 2 ** 20, items: 1_000_000, seconds: 10, columns: 120 }
 
   it('renders percent, bar, sizes, counts, rate and an ETA when the size is known', () => {
     expect(renderProgress(frame)).toBe(' 25% [#####---------------] 26.2 MB / 104.9 MB  1,000,000 URLs  100k URLs/s  ETA 0:30')

@@ -11,9 +11,9 @@ import { fileURLToPath } from 'node:url'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { CliError, describeSystemError, readError, UsageError } from '../../internals.js'
 import { COMPARE_HELP, PROGRAM, version } from '../main-help.js'
-import { count } from '../common/numbers.js'
+import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
-import { escapesAllowed, processProgressContext, progressWanted } from '../common/progress.js'
+import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
 import type { Adapter } from '../../compare/adapters/adapter.js'
 import { BatchAdapter } from '../../compare/adapters/batch-adapter.js'
 import { CmdAdapter } from '../../compare/adapters/cmd-adapter.js'
@@ -25,14 +25,13 @@ import { specTestDirCases } from '../../compare/cases/spec-test.js'
 import { unitCases } from '../../compare/cases/unit-vectors.js'
 import { CATEGORIES, SET_CATEGORIES } from '../../compare/categories.js'
 import { Oracle } from '../../compare/oracle.js'
-import { CaseProgress } from '../common/case-progress.js'
 import { Random } from '../../compare/random.js'
 import { buildReport } from '../../compare/report/report-model.js'
 import { writeHtmlReport } from '../../compare/report/html-report.js'
 import { writeJsonReport } from '../../compare/report/json-report.js'
 import { renderTerminal } from '../../compare/report/terminal-report.js'
 import { printable } from '../common/printable.js'
-import { minimiseAll, runSet } from '../../compare/run.js'
+import { minimiseAll, runSet, type ProgressSink } from '../../compare/run.js'
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'cases', value: true },
@@ -263,7 +262,7 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
   try {
     if (adapter) await adapter.start()
     // compare writes stdout only once the run (and its bar) is over: a terminal stdout does not rule the bar out.
-    const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? new CaseProgress(process.stderr, total, escapesAllowed(process.env)) : undefined
+    const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? caseProgress(total) : undefined
     const run = await runSet(inputs, oracle, { adapter, multiAgent: takesMulti, categories: categoryFilter, exportTo, progress })
     if (exportTo) await exportTo.close()
     if (oracle.statedMismatchCount > 0 && !quiet) {
@@ -307,4 +306,15 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
   if (htmlFile !== undefined) await writeHtmlReport(report, htmlFile)
   if (jsonFile !== undefined) await writeJsonReport(report, jsonFile)
   return report.passed ? 0 : 1
+}
+
+const CASES: ProgressUnit = { measure: 'items', items: 'cases' }
+
+/** The progress bar over a run's cases (`total` when the count is known), with the disagreements so far. */
+function caseProgress(total: number | undefined): ProgressSink {
+  const bar = new ProgressBar(process.stderr, total, escapesAllowed(process.env), CASES)
+  return {
+    update: (done, disagreements) => bar.update(done, done, plural(disagreements, 'disagreement')),
+    clear: () => bar.done(),
+  }
 }

@@ -1,7 +1,8 @@
 /**
- * The progress bar of `filter` on stderr: bytes done, URLs and their rate,
- * and with a known input size (files, or stdin redirected from a file) a
- * percentage, a bar and an ETA. Redrawn in place at most five times a
+ * The one progress bar of the command line, on stderr: how much is done
+ * (bytes of `filter`'s input, `compare`'s cases, `fetch`'s origins), the
+ * items and their rate, a note (disagreements, failures), and with a known
+ * total a percentage, a bar and an ETA. Redrawn in place at most five times a
  * second and erased before any other stderr line (stdio.ts) and at the end.
  * It is a status display, never a line (it ends with no newline and is
  * always erased), so it does not carry the `robots-automaton: ` prefix of
@@ -62,17 +63,33 @@ export function processProgressContext(quiet: boolean): ProgressContext {
   return { quiet, stderrIsTTY: process.stderr.isTTY === true, stdoutIsTTY: process.stdout.isTTY === true, env: process.env }
 }
 
+/** What a bar counts: bytes of input (`done` and `total` shown in MB, the items beside them), or the items themselves. */
+export interface ProgressUnit {
+  /** `'bytes'`: `done` and `total` are bytes; `'items'`: they count the items. */
+  readonly measure: 'bytes' | 'items'
+  /** The items' name: `URLs`, `cases`, `origins`. */
+  readonly items: string
+}
+
+/** `filter`'s unit: bytes of input, URLs. */
+export const URL_BYTES: ProgressUnit = { measure: 'bytes', items: 'URLs' }
+
 /** One frame's figures. */
 export interface ProgressFrame {
-  /** Input bytes taken so far (as stored: compressed bytes for gzip). */
-  readonly bytesDone: number
-  /** Input size in the same bytes, when known. */
+  /** Done so far: input bytes (as stored: compressed bytes for gzip) or items, as `unit` says. */
+  readonly done: number
+  /** The total in the same measure, when known. */
   readonly total: number | undefined
-  readonly lines: number
+  /** Items so far (URLs, cases, origins). */
+  readonly items: number
+  /** A count worth watching, e.g. `3 disagreements`, kept while the rate and sizes are dropped. */
+  readonly note?: string
   /** Seconds since the start. */
   readonly seconds: number
   /** Terminal width (the text stays within `columns - 1`). */
   readonly columns: number
+  /** What is counted; `filter`'s bytes and URLs when not given. */
+  readonly unit?: ProgressUnit
 }
 
 /** Cells of the bar itself. */
@@ -97,26 +114,31 @@ export function etaSeconds(bytesDone: number, total: number | undefined, seconds
 
 /**
  * The bar's text (no cursor control): ` 42% [########------------] 12.0 MB /
- * 28.6 MB  1,234,567 URLs  987k URLs/s  ETA 0:13`. Parts are dropped, least
- * useful first (the rate, the URL count, the sizes, the bar), until it fits
- * in `columns - 1`; the percentage and the ETA stay (and on a very narrow
- * terminal the text is cut).
+ * 28.6 MB  1,234,567 URLs  987k URLs/s  ETA 0:13`, or for items ` 42%
+ * [########------------] 420 / 1,000 cases  3 disagreements  5.2k cases/s
+ * ETA 0:13`. Parts are dropped, least useful first (the rate, the item
+ * count, the sizes, the bar), until it fits in `columns - 1`; the
+ * percentage, the note and the ETA stay (and on a very narrow terminal the
+ * text is cut).
  */
 export function renderProgress(f: ProgressFrame): string {
   const width = Math.max(10, (f.columns || 80) - 1)
+  const unit = f.unit ?? URL_BYTES
+  const amount = unit.measure === 'bytes' ? megabytes : count
   /** A part: its text, the separator before it, and its drop level (0: kept). */
   const parts: { text: string; sep: string; drop: number }[] = []
   const add = (text: string, sep: string, drop: number) => parts.push({ text, sep, drop })
   if (f.total !== undefined && f.total > 0) {
-    const fraction = Math.min(1, f.bytesDone / f.total)
+    const fraction = Math.min(1, f.done / f.total)
     const full = Math.round(fraction * BAR_CELLS)
     add(`${(fraction * 100).toFixed(0).padStart(3)}%`, '', 0)
     add(`[${'#'.repeat(full)}${'-'.repeat(BAR_CELLS - full)}]`, ' ', 1)
-    add(`${megabytes(f.bytesDone)} / ${megabytes(f.total)}`, ' ', 2)
-  } else add(megabytes(f.bytesDone), '', 2)
-  add(`${count(f.lines)} URLs`, '  ', 3)
-  add(`${rate(f.lines / Math.max(f.seconds, 1e-3))} URLs/s`, '  ', 4)
-  const eta = etaSeconds(f.bytesDone, f.total, f.seconds)
+    add(`${amount(f.done)} / ${amount(f.total)}${unit.measure === 'items' ? ` ${unit.items}` : ''}`, ' ', 2)
+  } else if (unit.measure === 'bytes') add(megabytes(f.done), '', 2)
+  if (unit.measure === 'bytes' || f.total === undefined || f.total <= 0) add(`${count(f.items)} ${unit.items}`, parts.length ? '  ' : '', 3)
+  if (f.note) add(f.note, '  ', 0)
+  add(`${rate(f.items / Math.max(f.seconds, 1e-3))} ${unit.items}/s`, '  ', 4)
+  const eta = etaSeconds(f.done, f.total, f.seconds)
   if (eta !== undefined) add(`ETA ${clock(eta)}`, '  ', 0)
   const join = (ps: typeof parts) => ps.map((p, i) => (i === 0 ? p.text : p.sep + p.text)).join('')
   let kept = parts
@@ -132,12 +154,13 @@ export class ProgressBar implements StatusLine {
   private drawn = false
   private readonly start = performance.now()
 
-  /** `total`: input size in stored bytes, when known (enables the percentage and the ETA). */
+  /** `total`: the total in `unit`'s measure, when known (enables the percentage and the ETA). */
   constructor(
     private readonly term: Terminal,
     private readonly total: number | undefined,
     /** Cursor control allowed (`ESC [ K`); otherwise the bar is erased with spaces (NO_COLOR). */
     private readonly escapes = true,
+    private readonly unit: ProgressUnit = URL_BYTES,
   ) {
     setStatusLine(this)
   }
@@ -145,12 +168,13 @@ export class ProgressBar implements StatusLine {
   /** Width of the text drawn last (what spaces must cover without escapes). */
   private shown = 0
 
-  /** Reports progress; redraws when enough time has passed. */
-  update(bytesDone: number, lines: number): void {
+  /** Reports progress; redraws when enough time has passed, and always on reaching the total. */
+  update(done: number, items: number, note?: string): void {
     const now = performance.now()
-    if (now - this.lastDraw < REDRAW_MS) return
+    if (now - this.lastDraw < REDRAW_MS && (this.total === undefined || done < this.total)) return
     this.lastDraw = now
-    const text = renderProgress({ bytesDone, total: this.total, lines, seconds: (now - this.start) / 1000, columns: this.term.columns || 80 })
+    const frame = { done, total: this.total, items, note, seconds: (now - this.start) / 1000, columns: this.term.columns || 80, unit: this.unit }
+    const text = renderProgress(frame)
     this.term.write(this.escapes ? `\r${text}\x1b[K` : `\r${text.padEnd(this.shown)}`)
     this.shown = text.length
     this.drawn = true

@@ -6,13 +6,12 @@
  * any thread.
  */
 import { Robots } from '../../index.js'
-import { bundleFromDescriptor } from '../hosts/bundle-rules.js'
 import type { OutputFormat, PrintMode } from './emitter.js'
 import type { FieldSpec } from './fields.js'
 import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
-import type { HostRules, HostRulesDescriptor } from '../hosts/host-rules.js'
+import type { HostRulesDescriptor } from '../hosts/host-rules.js'
 import { MatcherJudge, type FetchStandIn, type LineJudge } from './judge-lines.js'
-import { DirectoryRules } from '../hosts/robots-dir.js'
+import { openHostRules } from '../hosts/open-host-rules.js'
 
 /** The rules every line is judged by. */
 export type RulesSpec =
@@ -41,11 +40,6 @@ export interface JudgeSpec {
   readonly mode: PrintMode
   readonly format: OutputFormat
   readonly fields: FieldSpec | undefined
-}
-
-/** Rebuilds per-host rules from their descriptor. */
-export function openHostRules(d: HostRulesDescriptor): HostRules {
-  return d.kind === 'dir' ? DirectoryRules.fromDescriptor(d) : bundleFromDescriptor(d)
 }
 
 /** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */

@@ -65,7 +65,7 @@ export interface HostRules {
   descriptor(): HostRulesDescriptor
 }
 
-/** What a worker thread needs to rebuild a `HostRules` (see `openHostRules` in host-rules-open.ts). */
+/** What a worker thread needs to rebuild a `HostRules` (see `openHostRules` in open-host-rules.ts). */
 export type HostRulesDescriptor =
   | { readonly kind: 'dir'; readonly dir: string; readonly index: import('./host-index.js').HostIndexData; readonly kinds: Uint8Array }
   | {
