@@ -12,7 +12,7 @@
  * `AgentMatcher.matchLines` (for engines without a batch form) and the CLI's
  * per-block loop (cli/judge-lines.ts) cut lines with these functions.
  * `AutomatonEngine.decideLines` applies the same rule inside its fused
- * one-pass loop: a copy kept for speed (measured in bench/RESULTS.md) and
+ * one-pass loop: a copy kept for speed (bench/RESULTS.md, "Issue 8") and
  * marked there. One data suite (test/support/line-cases.ts) runs over every
  * engine (test/match/match-lines.test.ts) and over the CLI's loop
  * (test/cli/units.test.ts).

@@ -51,11 +51,9 @@ export type TierName = (typeof TIER_NAMES)[number]
 
 /**
  * URLs a matcher judges in the cold tier before its lazy DFA is built
- * (`EngineOptions.hotThreshold`). Measured with bench/tier-threshold.mjs
- * (README.md in this folder): on the corpus the DFA's one-time cost pays
- * back after a median of about 600 URLs per host (p25 about 400); of the
- * thresholds tried, 256 keeps the corpus's total within 1.2× of the best
- * threshold whether each host judges its URLs once or 64 times.
+ * (`EngineOptions.hotThreshold`): the threshold that keeps the corpus's
+ * total closest to the best one, whether each host judges its URLs once or
+ * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Issue 9b").
  */
 export const DEFAULT_HOT_THRESHOLD = 256
 
@@ -63,12 +61,12 @@ export const DEFAULT_HOT_THRESHOLD = 256
  * The cold tier takes a rule set whose cost per URL is bounded: at most
  * COLD_MAX_COST rules, and for the worst path the rules it tries cost at
  * most COLD_MAX_COST, counting a literal rule 1 and a `*` rule
- * COLD_STAR_WEIGHT (a search along the path, about 16 times a literal
- * rule's quick test). A path tries only the rules of its second byte and
+ * COLD_STAR_WEIGHT (a search along the path costs that many literal
+ * rules' quick tests). A path tries only the rules of its second byte and
  * those that need none (rule-set.ts, SecondByte), so the bound is the
- * costliest second byte's rules plus the SecondByte.Any rules. That keeps a
- * cold URL under about 8 µs, 2 ms for the threshold's 256 URLs, about the
- * DFA's one-time cost on such sets; other sets start hot or indexed (README.md).
+ * costliest second byte's rules plus the SecondByte.Any rules. That keeps
+ * the threshold's cold URLs within about the DFA's one-time cost on such
+ * sets (bench/RESULTS.md, "Issue 9b"); other sets start hot or indexed.
  */
 export const COLD_MAX_COST = 4096
 /** See {@link COLD_MAX_COST}. */
@@ -87,14 +85,14 @@ export const COLD_MAX_BYTES = 80 * 1024
 
 /**
  * `*` rules from which a rule set starts in the thrash-proof engine rather
- * than cold or hot ({@link indexedStart}). Measured on W1 (bench/RESULTS.md,
- * issue 9 W1): on the corpus's star-heavy sets a matcher's first URLs cost
- * 2–5 times less there than in the cold tier (a search along the path for
- * every `*` rule the path's second byte lets through) or the hot one (DFA
- * states of many positions, built for a few URLs each); with a handful of
- * `*` rules the cold tier is cheaper (the index costs a build proportional
- * to the patterns), and a large set without `*` rules builds its literal
- * index slower than the DFA (hot at once).
+ * than cold or hot ({@link indexedStart}). On star-heavy sets a matcher's
+ * first URLs cost less there than in the cold tier (a search along the
+ * path for every `*` rule the path's second byte lets through) or the hot
+ * one (DFA states of many positions, built for a few URLs each); with a
+ * handful of `*` rules the cold tier is cheaper (the index costs a build
+ * proportional to the patterns), and a large set without `*` rules builds
+ * its literal index slower than the DFA (hot at once). Figures:
+ * bench/RESULTS.md, "Issue 9, W1 frontier".
  */
 export const INDEXED_START_STARS = 16
 
@@ -102,11 +100,11 @@ export const INDEXED_START_STARS = 16
  * URLs an indexed start judges before its lazy DFA is built, unless
  * `EngineOptions.hotThreshold` is given (then that many, as for a cold
  * matcher). Higher than {@link DEFAULT_HOT_THRESHOLD}: on a star-heavy set
- * the literal index judges a URL for about 1 µs against the DFA's 0.3 µs,
- * while the DFA's states cost 1–2 ms to build on such sets (W1's
- * star-heavy hosts, bench/RESULTS.md issue 9 W1), so it pays back after
- * 1,500–3,000 URLs ("rent until the rent paid equals the price", as for
- * the cold tier's threshold: README.md in this folder).
+ * the literal index judges a URL a few times slower than the DFA, while the
+ * DFA's states cost much more to build on such sets, so the DFA pays back
+ * only after thousands of URLs ("rent until the rent paid equals the
+ * price", as for the cold tier's threshold: README.md in this folder;
+ * figures in bench/RESULTS.md, "Issue 9, W1 frontier").
  */
 export const DEFAULT_INDEXED_HOT_THRESHOLD = 2048
 

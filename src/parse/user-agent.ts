@@ -28,10 +28,10 @@
  *    Storebot-Google/1.0)`).
  *
  * Each token appears once (the first spelling of ASCII-case-insensitive
- * duplicates). A browser's own header gives no token. On the 2,118 crawler
- * headers of the crawler-user-agents list (1.60.0) the first token is the
- * listed crawler's name for 96 % of the headers that carry that name as a
- * product (test/parse/user-agent.test.ts).
+ * duplicates). A browser's own header gives no token. On the crawler
+ * headers of the crawler-user-agents list the first token is the listed
+ * crawler's name for nearly every header that carries that name as a
+ * product (test/parse/user-agent.test.ts holds the rate to its floor).
  *
  * Examples:
  * - `Googlebot` → `['Googlebot']`; `Googlebot/2.1` → `['Googlebot']`

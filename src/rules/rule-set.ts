@@ -408,8 +408,8 @@ const keyCounts = new Int32Array(COUNTING_KEYS + 1)
  * numeric sort of the keys (insertion sort for a handful, the engine's
  * typed-array sort beyond) needs no comparator; beyond a handful, when
  * every `priority * 2 + allow` is below COUNTING_KEYS, a stable counting
- * sort on it gives the same order in O(rules + keys) (measured: the
- * typed-array sort was a third of `agent()` on the corpus).
+ * sort on it gives the same order in O(rules + keys) (the typed-array
+ * sort it replaced: bench/RESULTS.md, "Issue 9, W1 frontier").
  */
 function rankOrder(list: RecordList): Int32Array {
   const n = list.length / RuleField.Width

@@ -141,9 +141,9 @@ export class AutomatonEngine implements MatchEngine {
    * the URL) and the path-start scan of ../url-path.ts (`pathStartBytes`,
    * stopping at the LF here) are written out again inside the loop, so that
    * the path scan, the DFA and the search for the line's end touch each byte
-   * once, with no call per line. Cutting the lines with lineEnd/urlEnd and
-   * calling decideBytes per line costs 10–16 % more CPU on W2's matchLines
-   * (process CPU time, interleaved A/B; bench/RESULTS.md). One data suite
+   * once, with no call per line (cutting the lines with lineEnd/urlEnd and
+   * calling decideBytes per line costs more: bench/RESULTS.md, "Issue 8").
+   * One data suite
    * runs over this loop and the shared functions alike:
    * test/match/match-lines.test.ts (the plain engine takes the shared path)
    * and test/match/url-path.test.ts.

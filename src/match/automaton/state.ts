@@ -32,9 +32,9 @@
  * operators on the `StateId` constants (`t < StateId.FirstRow`,
  * `StateId.RuleMirror - t`), which the bundler turns into numbers. On Node 20
  * (V8 11.3) a call to even a one-line module-level function, inlined, still
- * costs a reload of the function and a check on every call: measured 4–10 %
- * of W2's isAllowed (bench/RESULTS.md). The functions below are for build-time
- * code, where that does not matter.
+ * costs a reload of the function and a check on every call, which shows on
+ * W2's isAllowed (bench/RESULTS.md, "Issue 8"). The functions below are for
+ * build-time code, where that does not matter.
  *
  * **Row info** (`Int32Array`, {@link RowInfo.Width} ints a row, build time only):
  * the best rule matched so far, and where the row's live positions sit in the

@@ -75,7 +75,7 @@ export class DirectEngine implements MatchEngine {
   decideString(url: string): number {
     if (this.records.length === 0) return -1
     // The path is copied as bytes: reading a string by charCodeAt during the
-    // rule checks measured slower (bench/RESULTS.md).
+    // rule checks is slower (bench/RESULTS.md, "Issue 9, W1 frontier").
     pathOfString(url)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()

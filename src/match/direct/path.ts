@@ -69,8 +69,8 @@ export function pathOfBytes(url: Uint8Array, start: number, end: number): void {
 /**
  * Sets {@link PATH} to the path of a string URL (its UTF-8 bytes, as
  * TextEncoder writes them). The whole URL is encoded first, natively, and
- * then scanned as bytes: cheaper than reading it by charCodeAt (measured:
- * bench/RESULTS.md).
+ * then scanned as bytes: cheaper than reading it by charCodeAt
+ * (bench/RESULTS.md, "Issue 9, W1 frontier").
  */
 export function pathOfString(url: string): void {
   let buf = scratch
