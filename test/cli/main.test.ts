@@ -68,12 +68,18 @@ describe('help and version', () => {
     }
   })
 
-  it.each(['check', 'filter', 'lint', 'compare'])('%s --help, -h and help', async (cmd) => {
+  // The help texts themselves (options, examples, width): commands/help.test.ts.
+  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'compare'])('%s --help, -h and help', async (cmd) => {
+    const outputs = new Set<string>()
     for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
       const r = await run(args)
       expect(r.status).toBe(0)
+      expect(r.stderr).toBe('')
       expect(r.stdout.toString()).toMatch(new RegExp(`^Usage: robots-automaton ${cmd} `))
+      expect(r.stdout.toString()).toMatch(/\nEXAMPLES\n/)
+      outputs.add(r.stdout.toString())
     }
+    expect(outputs.size).toBe(1)
   })
 
   it('no arguments: one prefixed usage line on stderr, exit 2', async () => {

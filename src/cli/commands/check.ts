@@ -14,7 +14,7 @@ import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
-import { CHECK_HELP } from '../main-help.js'
+import { CHECK_HELP } from './check-help.js'
 import { resolveInputs } from '../filter/input.js'
 import { forEachUrlLine } from '../filter/line-blocks.js'
 import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
@@ -22,7 +22,8 @@ import { RuleDescriber } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 
-const OPTIONS: readonly OptionSpec[] = [
+/** The options `check` accepts (its help, check-help.ts, names each of them). */
+export const CHECK_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
   { name: 'json', value: false },
   { name: 'exit-code', value: false },
@@ -91,7 +92,7 @@ class Checker {
 
 /** Runs `check` with the arguments after the command name; resolves to the exit code. */
 export async function runCheck(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS)
+  const args = parseArgs(argv, CHECK_OPTIONS)
   if (helpOrVersion(args, CHECK_HELP)) return 0
   const agents = requiredValues(args, 'agent')
   const [source, ...urls] = args.positionals

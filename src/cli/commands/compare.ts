@@ -10,7 +10,8 @@ import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { CliError, describeSystemError, readError, UsageError } from '../../internals.js'
-import { COMPARE_HELP, PROGRAM, version } from '../main-help.js'
+import { COMPARE_HELP } from './compare-help.js'
+import { PROGRAM, version } from '../common/version.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
@@ -33,7 +34,8 @@ import { renderTerminal } from '../../compare/report/terminal-report.js'
 import { printable } from '../common/printable.js'
 import { minimiseAll, runSet, type ProgressSink } from '../../compare/run.js'
 
-const OPTIONS: readonly OptionSpec[] = [
+/** The options `compare` accepts (its help, compare-help.ts, names each of them). */
+export const COMPARE_OPTIONS: readonly OptionSpec[] = [
   { name: 'cases', value: true },
   { name: 'robots-dir', value: true },
   { name: 'urls', value: true },
@@ -215,7 +217,7 @@ function makeAdapter(args: ParsedArgs, multiAgent: boolean): Adapter | undefined
 
 /** Runs `compare` with the arguments after the command name; resolves to the exit code. */
 export async function runCompare(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS)
+  const args = parseArgs(argv, COMPARE_OPTIONS)
   if (helpOrVersion(args, COMPARE_HELP)) return 0
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`)
   const quiet = flag(args, 'quiet')

@@ -26,7 +26,7 @@ import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { findField, parseDelimiter, WHITESPACE } from '../filter/fields.js'
-import { DIFF_HELP } from '../main-help.js'
+import { DIFF_HELP } from './diff-help.js'
 import { resolveInputs } from '../filter/input.js'
 import { forEachUrlLine } from '../filter/line-blocks.js'
 import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load-robots.js'
@@ -34,7 +34,8 @@ import { RuleDescriber, type RuleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 
-const OPTIONS: readonly OptionSpec[] = [
+/** The options `diff` accepts (its help, diff-help.ts, names each of them). */
+export const DIFF_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
   { name: 'format', value: true, choices: ['lines', 'jsonl'] },
   { name: 'field', value: true },
@@ -81,7 +82,7 @@ function warnProblem(loaded: LoadedRobots): void {
 
 /** Runs `diff` with the arguments after the command name; resolves to the exit code. */
 export async function runDiff(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS)
+  const args = parseArgs(argv, DIFF_OPTIONS)
   if (helpOrVersion(args, DIFF_HELP)) return 0
   const agent = requiredValues(args, 'agent')
   const [oldSource, newSource, ...files] = args.positionals

@@ -14,7 +14,7 @@ import { openBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
 import { CliError, readError, UsageError } from '../../internals.js'
 import { parseDelimiter, WHITESPACE, type FieldSpec } from '../filter/fields.js'
-import { FILTER_HELP } from '../main-help.js'
+import { FILTER_HELP } from './filter-help.js'
 import { DEFAULT_CACHE_MB, HostJudge } from '../hosts/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
 import { HostTally } from '../hosts/host-tally.js'
@@ -31,7 +31,8 @@ import { newStats, summaryLine } from '../filter/filter-stats.js'
 import { note } from '../common/stdio.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 
-const OPTIONS: readonly OptionSpec[] = [
+/** The options `filter` accepts (its help, filter-help.ts, names each of them). */
+export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'robots', value: true },
   { name: 'robots-dir', value: true },
   { name: 'bundle', value: true },
@@ -109,7 +110,7 @@ function readBundle(path: string): Uint8Array {
 
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */
 export async function runFilter(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS)
+  const args = parseArgs(argv, FILTER_OPTIONS)
   if (helpOrVersion(args, FILTER_HELP)) return 0
   const robotsSource = optionValue(args, 'robots')
   const robotsDir = optionValue(args, 'robots-dir')

@@ -14,13 +14,14 @@ import type { Diagnostic, DiagnosticTotals } from '../../index.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { CliError, readError, UsageError } from '../../internals.js'
-import { LINT_HELP } from '../main-help.js'
+import { LINT_HELP } from './lint-help.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots } from '../common/load-robots.js'
 import { plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { jsonLine, printable } from '../common/printable.js'
 
-const OPTIONS: readonly OptionSpec[] = [
+/** The options `lint` accepts (its help, lint-help.ts, names each of them). */
+export const LINT_OPTIONS: readonly OptionSpec[] = [
   { name: 'json', value: false },
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -82,7 +83,7 @@ function expand(sources: readonly string[]): string[] {
 
 /** Runs `lint` with the arguments after the command name; resolves to the exit code. */
 export async function runLint(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS)
+  const args = parseArgs(argv, LINT_OPTIONS)
   if (helpOrVersion(args, LINT_HELP)) return 0
   const sources = args.positionals
   if (sources.length === 0) throw new UsageError('missing ROBOTS (a file, a directory, - or an http(s) URL)')

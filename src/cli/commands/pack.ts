@@ -34,7 +34,7 @@ import { storeKey } from '../../internals.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
 import { CliError, describeSystemError, UsageError } from '../../internals.js'
-import { PACK_HELP } from '../main-help.js'
+import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs } from '../filter/input.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
@@ -43,7 +43,8 @@ import { DirectoryRules } from '../hosts/robots-dir.js'
 import { count, megabytes, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 
-const OPTIONS: readonly OptionSpec[] = [
+/** The options `pack` accepts (its help, pack-help.ts, names each of them). */
+export const PACK_OPTIONS: readonly OptionSpec[] = [
   { name: 'output', short: 'o', value: true },
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -220,7 +221,7 @@ async function writeBundle(path: string, bytes: Uint8Array): Promise<void> {
 
 /** Runs `pack` with the arguments after the command name; resolves to the exit code. */
 export async function runPack(argv: readonly string[]): Promise<number> {
-  const args = parseArgs(argv, OPTIONS)
+  const args = parseArgs(argv, PACK_OPTIONS)
   if (helpOrVersion(args, PACK_HELP)) return 0
   const [source, ...extra] = args.positionals
   if (source === undefined) throw new UsageError('missing the input: a directory of robots.txt files (one per host) or a JSON lines file')

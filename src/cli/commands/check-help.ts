@@ -1,0 +1,40 @@
+/** The help of `check` (`robots-automaton check --help`); the manual is docs/cli.md#check. */
+import { PROGRAM } from '../common/version.js'
+
+/** Help of `check`. */
+export const CHECK_HELP = `Usage: ${PROGRAM} check ROBOTS --agent A [options] [URL...]
+
+Prints each URL's verdict and the robots.txt rule that decided it. ROBOTS is
+a file, '-' for stdin, or an http(s) URL (its /robots.txt is fetched); the
+URLs are read from stdin, one per line, when none is given or where one is '-'.
+
+OPTIONS
+  --agent A        the crawler's token, e.g. Googlebot (required; repeatable)
+  --json           one JSON object per URL instead of a line
+  --exit-code      exit status 3 when any URL is disallowed
+  -q, --quiet      no summary on stderr
+  -h, --help       print this help
+  -V, --version    print the version
+
+OUTPUT
+  allowed<TAB>/pub<TAB>no matching rule
+  disallowed<TAB>/private/x<TAB>line 2: Disallow: /private
+  allowed<TAB>/d/<TAB>implied: Allow: /d/$ (from line 3: Allow: /d/index.html)
+
+EXIT STATUS
+  0  success; with --exit-code, every URL is allowed
+  1  failure: a file that cannot be read, ...
+  2  usage error
+  3  with --exit-code, some URL is disallowed
+
+EXAMPLES
+  # the verdicts of two paths for Googlebot, with the rules that decided them
+  ${PROGRAM} check robots.txt --agent Googlebot /private/x /pub
+
+  # a site's live robots.txt, for a crawler that answers to two tokens
+  ${PROGRAM} check https://www.example.com/ --agent Googlebot-Image \\
+      --agent Googlebot /images/logo.png
+
+  # in a script: exit status 3 if Googlebot may not fetch a URL of urls.txt
+  ${PROGRAM} check robots.txt --agent Googlebot --exit-code < urls.txt
+`

@@ -1,0 +1,48 @@
+/** The help of `filter` (`robots-automaton filter --help`); the manual is docs/cli.md#filter. */
+import { availableParallelism } from 'node:os'
+import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
+import { PROGRAM } from '../common/version.js'
+
+/** Help of `filter`. */
+export const FILTER_HELP = `Usage: ${PROGRAM} filter --robots ROBOTS --agent A [options] [FILE...]
+       ${PROGRAM} filter --robots-dir DIR --agent A [options] [FILE...]
+       ${PROGRAM} filter --bundle BUNDLE --agent A [options] [FILE...]
+
+Judges each line of the FILEs (or stdin; gzip or not) as a URL and writes the
+allowed lines to stdout, unchanged and in input order; a summary goes to stderr.
+
+RULES (one of --robots, --robots-dir, --bundle)
+  --robots ROBOTS    one robots.txt for every URL (a file, '-' or http(s) URL)
+  --robots-dir DIR   per host: the file DIR/<host> (host lowercased, no port)
+  --bundle BUNDLE    per host: a bundle written by '${PROGRAM} pack'
+  --missing V        per host, without a robots.txt: allow (default), disallow
+  --cache-mb MB      per host: memory for compiled rules (default ${DEFAULT_CACHE_MB})
+
+OPTIONS
+  --agent A          the crawler's token, e.g. Googlebot (required; repeatable)
+  --print WHAT       allowed (default), disallowed, or verdicts: every line as
+                     VERDICT<TAB>RULE LINE (0: none)<TAB>LINE
+  --format F         lines (default), or jsonl: one JSON object per line
+  --line-buffered    write each line as soon as it is judged (for 'tail -f')
+  -j, --jobs N       threads judging lines (default: the CPUs, here ${availableParallelism()})
+  -q, --quiet        no progress bar, warnings or summary on stderr
+  -h, --help         print this help
+  -V, --version      print the version
+
+LOGS
+  --field N          the URL is column N (from 1); the whole line is written
+  --delimiter D      columns split at the byte D ('\\t': tab), not at blanks
+  --host-field M     the host is column M, for logs whose URLs are paths
+
+EXAMPLES
+  # the URLs of urls.txt that Googlebot may fetch
+  ${PROGRAM} filter --robots robots.txt --agent Googlebot urls.txt
+
+  # every URL's verdict and deciding line, by its host's file in robots/
+  ${PROGRAM} filter --robots-dir robots/ --agent Googlebot \\
+      --print verdicts urls.txt.gz
+
+  # the access log lines Googlebot may not fetch (vhost in column 1, path in 8)
+  ${PROGRAM} filter --bundle robots.bundle --agent Googlebot \\
+      --field 8 --host-field 1 --print disallowed access.log
+`

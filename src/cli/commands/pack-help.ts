@@ -1,0 +1,32 @@
+/** The help of `pack` (`robots-automaton pack --help`); the manual is docs/cli.md#pack. */
+import { PROGRAM } from '../common/version.js'
+
+/** Help of `pack`. */
+export const PACK_HELP = `Usage: ${PROGRAM} pack (DIR | FILE.jsonl | -) -o BUNDLE
+
+Parses many hosts' robots.txt once and writes them into one bundle file, for
+'${PROGRAM} filter --bundle BUNDLE' (or RobotsStore.fromBytes in code).
+
+INPUT
+  DIR          one robots.txt per host, DIR/<host> (as 'filter --robots-dir')
+  FILE.jsonl   one JSON object per line (a file or '-', gzip or not):
+                 {"origin": "https://example.com", "body": "User-agent: *..."}
+                 {"origin": "example.org", "body_base64": "VXNlci1hZ2VudDog..."}
+                 {"origin": "example.net", "outcome": "unreachable"}
+               "origin": a site (scheme://host[:port]) or a bare host, for
+               every scheme and port; "outcome": unavailable (allow all) or
+               unreachable (disallow all); a key given twice: the last line wins
+
+OPTIONS
+  -o, --output BUNDLE   the bundle to write ('-': stdout)
+  -q, --quiet           no summary or warnings on stderr
+  -h, --help            print this help
+  -V, --version         print the version
+
+EXAMPLES
+  # one bundle from a directory of robots.txt files named by host
+  ${PROGRAM} pack robots/ -o robots.bundle
+
+  # one bundle from a crawler's fetch results, as gzipped JSON lines
+  ${PROGRAM} pack fetched.jsonl.gz -o robots.bundle
+`
