@@ -45,7 +45,7 @@ export const DEFAULT_HOT_THRESHOLD = 256
  * most COLD_MAX_COST, counting a literal rule 1 and a `*` rule
  * COLD_STAR_WEIGHT (a search along the path costs that many literal
  * rules' quick tests). A path tries only the rules of its second byte and
- * those that need none (rule-set.ts, SecondByte), so the bound is the
+ * those that need none (rules/rule-set.ts, SecondByte), so the bound is the
  * costliest second byte's rules plus the SecondByte.Any rules. That keeps
  * the threshold's cold URLs within about the DFA's one-time cost on such
  * sets (bench/RESULTS.md, "Design measurements"); other sets start hot or

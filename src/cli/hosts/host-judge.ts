@@ -156,7 +156,7 @@ export class HostJudge {
       while (i >= 0 && bytes[start + i] === prefix[p + i]) i--
       if (i < 0) return this.current(bytes, start, end)
     }
-    // One pass finds the host, lowercases it into `scratch` and hashes it (url-host.ts).
+    // One pass finds the host, lowercases it into `scratch` and hashes it (../filter/url-host.ts).
     const scan = this.scan
     let len = scanHost(bytes, start, end, this.scratch, scan)
     if (len === SCAN_OUT_TOO_SMALL) {

@@ -103,7 +103,7 @@ export class DirectEngine implements MatchEngine {
     }
     const n = rec.length
     for (let at = 0; at < n; at += RuleField.Width) {
-      // Most rules fail on the path's second byte (rule-set.ts, SecondByte).
+      // Most rules fail on the path's second byte (rules/rule-set.ts, SecondByte).
       const need = rec[at + RuleField.Flags] >>> SecondByte.Shift
       if (need !== SecondByte.Any && need !== second) continue
       if (ruleMatches(bytes, rec, at, p, from, to)) return at / RuleField.Width
