@@ -1,23 +1,9 @@
 /**
- * A least-recently-used map under a byte budget, for caches whose entries
- * grow after they are stored (parsed robots.txt whose matchers compile on
- * use): the fetch layer's `RobotsCache`, the CLI's per-host directory, and
- * caches of compiled matchers for stores of millions of origins.
- *
- * - Entry sizes are the owner's measurement (src/memory.ts); `resize`
- *   records a new one and restores the budget.
- * - The budget: after every `set` and `resize`, the entries' sizes add up
- *   to at most `maxBytes`, and there are at most `maxEntries`. Least
- *   recently used entries go first; the entry just set or resized goes
- *   last, and is not kept when it alone is over the budget.
- * - O(1) per operation and allocation-light: one Map from key to slot; the
- *   recency list is two Int32Arrays of slot links and the sizes a
- *   Float64Array, all grown by doubling; freed slots are reused. No object
- *   is made per entry.
- *
- * Layout (per slot s): `keys[s]`, `values[s]`, `sizes[s]`; `older[s]` and
- * `newer[s]` link the recency list (-1 at its ends; `oldest` and `newest`
- * are its ends); free slots are chained through `newer`.
+ * A least-recently-used map under a byte budget ({@link ByteLru}), for caches
+ * whose entries grow after they are stored (parsed robots.txt whose matchers
+ * compile on use): the fetch layer's `RobotsCache`, the CLI's per-host
+ * matchers, and `RobotsStore`'s compiled matchers. O(1) per operation and no
+ * object per entry.
  */
 import { describeValue, RobotsRangeError } from './errors.js'
 import { FIELD_BYTES, MAP_ENTRY_BYTES } from './memory.js'
@@ -41,13 +27,29 @@ const NONE = -1
  */
 export const BYTE_LRU_ENTRY_BYTES = MAP_ENTRY_BYTES + 2 * FIELD_BYTES + 8 + 2 * 4
 
-/** A byte-budgeted LRU map (see the module comment). */
+/**
+ * A byte-budgeted LRU map.
+ *
+ * - Entry sizes are the owner's measurement (src/memory.ts); `resize`
+ *   records a new one and restores the budget.
+ * - The budget: after every `set` and `resize`, the entries' sizes add up
+ *   to at most `maxBytes`, and there are at most `maxEntries`. Least
+ *   recently used entries go first; the entry just set or resized goes
+ *   last, and is not kept when it alone is over the budget.
+ * - O(1) per operation and allocation-light: one Map from key to slot; the
+ *   recency list is two Int32Arrays of slot links and the sizes a
+ *   Float64Array, all grown by doubling; freed slots are reused. No object
+ *   is made per entry.
+ */
 export class ByteLru<K, V> {
   /** Entries dropped to stay within the budget so far (the owner may set it back to 0). */
   evictions = 0
   readonly maxBytes: number
   readonly maxEntries: number
   private readonly onEvict: ((key: K, value: V) => void) | undefined
+  // Layout (per slot s): `keys[s]`, `values[s]`, `sizes[s]`; `older[s]` and
+  // `newer[s]` link the recency list (NONE at its ends; `oldest` and `newest`
+  // are its ends); free slots are chained through `newer`.
   private readonly index = new Map<K, number>()
   private keys: (K | undefined)[] = []
   private values: (V | undefined)[] = []

@@ -1,36 +1,9 @@
 /**
  * `robots-automaton/compat`: the API of robots-parser (3.0.1), answered by
- * this library, for migrating code that uses robots-parser.
- *
- * ```ts
- * import robotsParser from 'robots-automaton/compat'        // was: from 'robots-parser'
- * const { robotsParser } = require('robots-automaton/compat') // CommonJS
- *
- * const robots = robotsParser('https://example.com/robots.txt', body)
- * robots.isAllowed('https://example.com/a', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
- * ```
- *
- * Signatures and return conventions are robots-parser's: `undefined` from
- * `isAllowed` for a URL on another protocol, host or port (compared as
- * robots-parser compares them: both URLs parsed by the WHATWG URL parser
- * against robots-parser's base for relative URLs, default ports made
- * explicit), `true` from `isDisallowed` there (`!undefined`, as robots-parser
- * does), `-1` from `getMatchingLineNumber` when no rule matched and for
- * another origin. The answers are the reference's (google/robotstxt), not
- * robots-parser's: README.md ("Migrating from robots-parser") lists every
- * class of difference, and test/compat-differences.test.ts finds them all
- * on the corpus.
- *
- * - The user agent may be a product token (`Googlebot`), a token with a
- *   version (`Googlebot/2.1`) or a whole User-Agent header: the first of
- *   `productTokens(ua)` is used; a value without one (a browser's header)
- *   falls back to robots-parser's reading (up to the first `/`), and a
- *   missing or empty one means `*`.
- * - A URL is matched as given (a `URL` object as its `href`), as the
- *   reference matches it; robots-parser matches the WHATWG serialisation.
- *
- * Browser-safe, like the core.
- *
+ * this library, for migrating code that uses robots-parser: change the import
+ * (`import robotsParser from 'robots-automaton/compat'`) and keep the code.
+ * The answers are the reference's (google/robotstxt), not robots-parser's;
+ * docs/migrating.md lists every class of difference. Browser-safe, like the core.
  * @module robots-automaton/compat
  */
 import { RobotsInputError } from './errors.js'
@@ -216,6 +189,31 @@ class CompatRobot implements Robot {
 /**
  * robots-parser's entry point: the rules of `contents` (the robots.txt body,
  * a string or the bytes as served) for the site whose robots.txt is at `url`.
+ *
+ * ```ts
+ * import robotsParser from 'robots-automaton/compat'        // was: from 'robots-parser'
+ * const { robotsParser } = require('robots-automaton/compat') // CommonJS
+ *
+ * const robots = robotsParser('https://example.com/robots.txt', body)
+ * robots.isAllowed('https://example.com/a', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
+ * ```
+ *
+ * Signatures and return conventions are robots-parser's: `undefined` from
+ * `isAllowed` for a URL on another protocol, host or port (compared as
+ * robots-parser compares them: both URLs parsed by the WHATWG URL parser
+ * against robots-parser's base for relative URLs, default ports made
+ * explicit), `true` from `isDisallowed` there (`!undefined`, as robots-parser
+ * does), `-1` from `getMatchingLineNumber` when no rule matched and for
+ * another origin. test/compat-differences.test.ts finds every class of
+ * difference from robots-parser on the corpus.
+ *
+ * - The user agent may be a product token (`Googlebot`), a token with a
+ *   version (`Googlebot/2.1`) or a whole User-Agent header: the first of
+ *   `productTokens(ua)` is used; a value without one (a browser's header)
+ *   falls back to robots-parser's reading (up to the first `/`), and a
+ *   missing or empty one means `*`.
+ * - A URL is matched as given (a `URL` object as its `href`), as the
+ *   reference matches it; robots-parser matches the WHATWG serialisation.
  */
 export function robotsParser(url: string | URL, contents: string | Uint8Array): Robot {
   checkUrl(url, 'robots.txt url')

@@ -1,29 +1,10 @@
 /**
- * The errors robots-automaton throws. Every one has a stable `code` and is an
- * `instanceof RobotsError`; the classes that stand for a built-in error kind
- * extend that kind, so existing `catch (e) { if (e instanceof RangeError) … }`
- * code keeps working:
- *
- * ```
- * RobotsError                              (instanceof RobotsError: any of the below)
- * ├── RobotsInputError   extends TypeError   ERR_INPUT     an argument of a type or form the library does not take
- * ├── RobotsRangeError   extends RangeError  ERR_BUDGET    a budget option out of range (matcherBudget, maxBytes)
- * │   │                                      ERR_CAPACITY  an output array too small for the result (matchLines)
- * │   │                                      ERR_RANGE     offsets outside their buffer (matchRange)
- * │   └── RobotsLimitError                   ERR_LIMIT     the parsing limit below 500 KiB (RFC 9309 §2.5)
- * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
- * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
- * ├── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
- * └── CliError           extends RobotsError ERR_USAGE …   the command line and `compare` (never thrown by the library API)
- * ```
- *
- * `instanceof RobotsError` recognises a brand that all these classes carry
- * (a registered symbol, so the ESM and CJS builds of the package recognise
- * each other's errors too). Content never throws: a robots.txt body, however
- * broken, parses, and problems in it are diagnostics. `CliError` is the
- * error of the tools built on the library (the command line and the
- * `compare` harness): it carries the process exit status too, and never
- * leaves their process.
+ * The errors robots-automaton throws: one tree under {@link RobotsError}
+ * (its comment draws it), every error with a stable `code`, the classes that
+ * stand for a built-in error kind extending that kind. Content never throws:
+ * a robots.txt body, however broken, parses, and problems in it are
+ * diagnostics. {@link CliError} is the tools' error (the command line and
+ * `compare`): it carries an exit status and never leaves their process.
  */
 
 /** Error codes raised by robots-automaton. */
@@ -59,7 +40,25 @@ function brand(cls: { prototype: object }): void {
 /**
  * Base of every error this library throws on purpose; `code` is stable.
  * `e instanceof RobotsError` holds for every class of the tree, also those
- * that extend TypeError or RangeError.
+ * that extend TypeError or RangeError, so existing
+ * `catch (e) { if (e instanceof RangeError) … }` code keeps working:
+ *
+ * ```
+ * RobotsError                              (instanceof RobotsError: any of the below)
+ * ├── RobotsInputError   extends TypeError   ERR_INPUT     an argument of a type or form the library does not take
+ * ├── RobotsRangeError   extends RangeError  ERR_BUDGET    a budget option out of range (matcherBudget, maxBytes)
+ * │   │                                      ERR_CAPACITY  an output array too small for the result (matchLines)
+ * │   │                                      ERR_RANGE     offsets outside their buffer (matchRange)
+ * │   └── RobotsLimitError                   ERR_LIMIT     the parsing limit below 500 KiB (RFC 9309 §2.5)
+ * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
+ * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
+ * ├── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ * └── CliError           extends RobotsError ERR_USAGE …   the command line and `compare` (never thrown by the library API)
+ * ```
+ *
+ * `instanceof RobotsError` recognises a brand that all these classes carry
+ * (a registered symbol, so the ESM and CJS builds of the package recognise
+ * each other's errors too).
  */
 export class RobotsError extends Error {
   readonly code: RobotsErrorCode

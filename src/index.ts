@@ -1,14 +1,9 @@
 /**
  * robots-automaton: the Robots Exclusion Protocol (RFC 9309) with the answers
- * of google/robotstxt, compiled per crawler into a lazy byte-level DFA.
- *
- * The core entry (`robots-automaton`), browser-safe: no Node built-ins. It
- * exports what users need and nothing else (test/public-api.test.ts lists
- * every name: a new export is a deliberate change). Parser internals, the
- * parse-handler interface and the reference engine are in
- * `robots-automaton/internals` (src/internals.ts), without stability
- * guarantee.
- *
+ * of google/robotstxt, compiled per crawler into a lazy byte-level DFA. The
+ * core entry, browser-safe (no Node built-ins): what users need and nothing
+ * else (test/public-api.test.ts lists every name). Parser internals and the
+ * reference engine: `robots-automaton/internals`, without stability guarantee.
  * @module robots-automaton
  */
 

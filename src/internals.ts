@@ -1,32 +1,9 @@
 /**
- * `robots-automaton/internals`: the parts of the library that its own tools
- * and tests use and that some users want too, **with no stability
- * guarantee**: any of these names may change or go in any release, minor
- * and patch included. Pin an exact version if you build on them. The stable
- * API is the core entry, `robots-automaton`.
- *
- * - **The parser and its handler interface**, for writing your own consumer
- *   of a parse (the reference's RobotsParseHandler): implement
- *   {@link ParseHandler} and run it with {@link parseInto} (a whole body) or
- *   {@link createParser} (a {@link LineReader} you feed chunks, then
- *   `end()`). {@link LineFlag} and {@link KeyKind} name the bits a
- *   handler receives; {@link lineMetadata} decodes line flags.
- *   {@link parseLine} reads one line, {@link checkLimit} checks a parsing
- *   limit, {@link MAX_LINE_BYTES} is the reference's line length cut;
- *   {@link LineReader} can also feed a {@link LineSink} of your own.
- * - **The reference engine**: {@link referenceDecide} is a direct port of
- *   google/robotstxt's RobotsMatcher over a parsed file
- *   ({@link compactRulesOf}), kept apart from the matchers as the oracle the
- *   tests compare them against; {@link patternMatches} is its pattern match.
- * - **The matcher's parts**: {@link RuleSet} (the rules a crawler's matcher
- *   judges with, as `Robots.rulesFor()` and `AgentMatcher.rules` give them)
- *   and {@link MatchEngine} (what a matching engine provides).
- *
- * Parse options also accept `engine: 'plain'` (every rule tried against the
- * path, no automaton) and `tier: 'cold' | 'hot' | 'thrash-proof'` (every
- * matcher pinned to one tier, src/match/README.md): test and benchmark
- * scaffolding, checked at run time but absent from the typings.
- *
+ * `robots-automaton/internals`: the parser and its {@link ParseHandler}
+ * interface, the reference engine (the tests' oracle), {@link RuleSet},
+ * {@link MatchEngine}, and what the command line needs, **with no stability
+ * guarantee**: any name may change in any release, patch included (pin an
+ * exact version). The stable API is `robots-automaton`; docs/api.md tells more.
  * @module robots-automaton/internals
  */
 import { describeValue, RobotsInputError } from './errors.js'

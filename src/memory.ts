@@ -2,23 +2,17 @@
  * The memory model behind every `memoryUsage()` and every byte budget: what a
  * JavaScript object, typed array, string, array or map entry costs, in one
  * place, so that the parsed rules, the matchers, the fetch cache and the CLI
- * count alike.
- *
- * The figures are V8's on 64-bit Node 20 (no pointer compression), measured
- * by `node --expose-gc bench/memory-model.mjs`: 200,000 live copies of each
+ * count alike; and the rule for module-level scratch buffers
+ * ({@link SCRATCH_KEEP}). An estimate for budgets, not an exact census.
+ */
+
+/*
+ * The costs below are V8's on 64-bit Node 20 (no pointer compression), as
+ * `node --expose-gc bench/memory-model.mjs` measures them: live copies of each
  * shape, and the difference of `heapUsed + arrayBuffers` around them after a
- * full GC, divided by the count. Other engines and builds differ (a V8 built
- * with pointer compression, as in Chrome, is smaller); the model is an
- * estimate for budgets, not an exact census.
- *
- * - an object: 24 bytes of header (map, properties, elements) and 8 per field;
- * - a typed array: 184 bytes for the view, its ArrayBuffer and the backing
- *   store's bookkeeping, plus its data (a view on another array's buffer: 96);
- * - a string: 16 bytes of header plus one byte per char (two when any char is
- *   above U+00FF), rounded up to 8;
- * - an array: 48 bytes (the JSArray and its elements' header) plus 8 per slot;
- * - a Map: 184 bytes empty (room for four entries), and about 36 per entry
- *   (28 per slot, the table doubling as it fills).
+ * full GC, divided by the count (bench/RESULTS.md, "Design measurements").
+ * Other engines and builds differ (a V8 built with pointer compression, as in
+ * Chrome, is smaller).
  */
 
 /** Header of a JS object (map, properties and elements pointers). */
@@ -35,7 +29,7 @@ export const STRING_HEADER_BYTES = 16
 export const ARRAY_HEADER_BYTES = 48
 /** An empty Map (its table has room for four entries). */
 export const MAP_BYTES = 184
-/** One Map entry, on average over the table's doublings. */
+/** One Map entry, on average over the table's doublings (28 per slot, the table doubling as it fills). */
 export const MAP_ENTRY_BYTES = 36
 
 /** An object with `fields` properties. */
@@ -77,9 +71,9 @@ export function mapBytes(size: number): number {
 /**
  * Scratch buffers. Some hot paths reuse a module-level buffer instead of
  * allocating one per call (JavaScript runs one call at a time, so every
- * matcher can share it). A module-level buffer lives as long as the program, though: one grown once
- * for a huge rule set or URL would stay (66 MB after a 12 MB file was
- * compiled and dropped, issue 13). So a shared buffer never holds more than
+ * matcher can share it). A module-level buffer lives as long as the program,
+ * though: one grown once for a huge rule set or URL would stay (issue 13;
+ * bench/RESULTS.md, "Design measurements"). So a shared buffer never holds more than
  * {@link SCRATCH_KEEP} elements between calls: a call that needs more uses a
  * buffer of its own, which goes when the call (or, for a DFA's position
  * sets, the matcher that needs it) goes.

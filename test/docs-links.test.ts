@@ -19,6 +19,13 @@
  * HTML `href`/`src` attributes, outside fenced code blocks, code spans and
  * HTML comments.
  *
+ * Source paths written as text must exist too: every `src/…` path of a page
+ * (in prose or a code span; a `*` matches as in a shell glob), and in
+ * ARCHITECTURE.md and the design notes under src/ every code span that names
+ * a `.ts` or `.md` file by a relative path (`match/lines.ts`,
+ * `direct/path.ts`), resolved from the page's folder, from src/ or from the
+ * repository's root.
+ *
  * Also here: figures (throughputs, ratios, per-URL times) live only in
  * bench/RESULTS.md; the README and docs/ link to it.
  */
@@ -181,6 +188,51 @@ function problemOf(link: Link, anchorCache: Map<string, Set<string>>): string | 
   return anchors.has(wanted) ? null : `no anchor #${wanted} in ${rel}`
 }
 
+/** True when `rel` (relative to ROOT, `/`-separated, `*` as a glob within one segment, a trailing `/` for a folder) names something that exists. */
+function pathExists(rel: string): boolean {
+  const parts = rel.replace(/\/+$/, '').split('/')
+  let dirs = [ROOT]
+  for (const part of parts) {
+    const next: string[] = []
+    for (const dir of dirs) {
+      if (!part.includes('*')) {
+        if (existsSync(join(dir, part))) next.push(join(dir, part))
+        continue
+      }
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) continue
+      const glob = new RegExp(`^${part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`)
+      for (const name of readdirSync(dir)) if (glob.test(name)) next.push(join(dir, name))
+    }
+    dirs = next
+    if (dirs.length === 0) return false
+  }
+  return true
+}
+
+/** The `src/…` paths a page writes (prose and code spans, outside fenced blocks and comments), and in design notes its relative source paths. */
+function sourcePathsOf(file: string, markdown: string): { line: number; path: string; problem: string | null }[] {
+  const prose = proseOf(markdown)
+  const lineAt = (index: number) => prose.slice(0, index).split('\n').length
+  const out: { line: number; path: string; problem: string | null }[] = []
+  for (const m of prose.matchAll(/(?<![\w./-])src\/[\w.*/-]*[\w*/]/g)) {
+    const path = m[0]
+    out.push({ line: lineAt(m.index), path, problem: pathExists(path) ? null : 'no such source path' })
+  }
+  if (file === 'ARCHITECTURE.md' || file.startsWith('src/')) {
+    for (const m of prose.matchAll(/`((?:\.\.\/)*[\w.-]+(?:\/[\w.*-]+)+\.(?:ts|md))`/g)) {
+      const path = m[1]
+      if (path.startsWith('src/')) continue
+      const bases = [relative(ROOT, resolve(ROOT, dirname(file))), 'src', '']
+      const found = bases.some((base) => {
+        const rel = relative(ROOT, resolve(ROOT, base, path)).split(sep).join('/')
+        return !rel.startsWith('..') && pathExists(rel)
+      })
+      out.push({ line: lineAt(m.index), path, problem: found ? null : "not found from the page's folder, src/ or the root" })
+    }
+  }
+  return out
+}
+
 const FILES = markdownFiles()
 
 describe('docs: GitHub heading slugs', () => {
@@ -241,6 +293,29 @@ describe('docs: links and anchors resolve', () => {
     const docs = FILES.filter((f) => f.startsWith('docs/') || f === 'SECURITY.md')
     expect(docs.filter((f) => !reached.has(f))).toEqual([])
   })
+})
+
+describe('docs: source paths exist', () => {
+  it('the path reader finds src/ paths in prose and code spans, globs included, and relative paths in design notes', () => {
+    const md = 'See `src/match/tiers.ts` and src/memory.ts.\n`src/cli/commands/*.ts`, `match/lines.ts`, `src/no-such.ts`\n```\nsrc/also-no-such.ts\n```\n'
+    const found = sourcePathsOf('src/x.md', md).map((p) => `${p.path}: ${p.problem ?? 'ok'}`)
+    expect(found).toEqual([
+      'src/match/tiers.ts: ok',
+      'src/memory.ts: ok',
+      'src/cli/commands/*.ts: ok',
+      'src/no-such.ts: no such source path',
+      'match/lines.ts: ok',
+    ])
+  })
+
+  for (const file of FILES) {
+    it(`${file}: every source path it names exists`, () => {
+      const missing = sourcePathsOf(file, readFileSync(resolve(ROOT, file), 'utf8'))
+        .filter((p) => p.problem !== null)
+        .map((p) => `${file}:${p.line}: ${p.path}: ${p.problem}`)
+      expect(missing).toEqual([])
+    })
+  }
 })
 
 describe('docs: figures live in bench/RESULTS.md', () => {

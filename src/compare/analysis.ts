@@ -1,11 +1,10 @@
 /**
  * What a robots.txt body holds, seen the way the reference reads it, for
- * tagging cases (categories.ts) and deriving URLs (cases/corpus.ts): every
- * physical line with its kind, flags, key and value; the groups; the lines a
- * lax implementation might read as directives although the reference does
- * not ("shadow" lines); and, per crawler, the rules that apply with what each
- * one exercises. Built once per body and per crawler, from one parse through
- * the `parseInto` handler interface (robots-automaton/internals).
+ * tagging cases (categories.ts) and deriving URLs (cases/corpus-cases.ts):
+ * every physical line with its kind, flags, key and value; the groups; the
+ * lines a lax implementation might read as directives although the reference
+ * does not ("shadow" lines); and, per crawler, the rules that apply with what
+ * each exercises. Built once per body and crawler, from one `parseInto`.
  */
 import { DEFAULT_LIMIT, parseRobots, isValidProductToken, type AgentMatcher, type Robots } from '../index.js'
 import { LineFlag, parseInto, type ParseHandler } from '../internals.js'

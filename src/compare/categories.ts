@@ -1,15 +1,10 @@
 /**
  * The categories of `compare`: what a case exercises, tagged automatically
  * from the body's lines, the groups and rules that apply to the crawler, the
- * crawler's tokens and the URL (see analysis.ts).
- *
- * A rule is "in play" for a URL when it could decide it under some reading a
- * real implementation might have: it matches as the reference matches, or its
- * pattern matches as a prefix with `$` ignored, or taken literally (`*` and `$`
- * as plain bytes), or after percent-decoding and case folding both sides. Rule
- * categories are tagged only from rules in play, so an implementation that
- * gets one feature wrong disagrees only on cases tagged with it: one that
- * ignores `$` can change an answer only where a `$` rule is in play.
+ * crawler's tokens and the URL (see analysis.ts). Rule categories are tagged
+ * only from rules *in play* (`Play.inPlay`), so an implementation that gets
+ * one feature wrong disagrees only on cases tagged with it: one that ignores
+ * `$` can change an answer only where a `$` rule is in play.
  */
 import { pathOf } from '../index.js'
 import { LineFlag } from '../internals.js'
@@ -73,7 +68,13 @@ const encoder = new TextEncoder()
 interface Play {
   /** Matches as the reference matches. */
   matches: boolean
-  /** In play under some reading (see the module comment). */
+  /**
+   * In play under some reading: the rule could decide the URL under a reading
+   * a real implementation might have: it matches as the reference matches, or
+   * its pattern matches as a prefix with `$` ignored, or taken literally (`*`
+   * and `$` as plain bytes), or after percent-decoding and case folding both
+   * sides.
+   */
   inPlay: boolean
   /** In play only once case is ignored. */
   caseOnly: boolean

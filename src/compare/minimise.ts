@@ -1,12 +1,10 @@
 /**
  * Minimising a disagreement: drop lines of the robots.txt while the
  * implementation still disagrees with the reference in the same way (verdict,
- * line or error), then shorten the URL (fragment, query, trailing path
- * segments) the same way. Each try re-runs the oracle and the adapter on the
- * candidate; the number of adapter calls per disagreement is bounded.
- *
- * Lines are removed by delta debugging (ddmin): chunks of half the lines,
- * then quarters, … down to single lines, restarting after every success.
+ * line or error), by delta debugging (ddmin: halves, quarters, … down to
+ * single lines, restarting after every success); then shorten the URL
+ * (fragment, query, trailing path segments) the same way. Each try re-runs
+ * the oracle and the adapter; adapter calls per disagreement are bounded.
  */
 import type { Answer, Request } from './adapters/adapter.js'
 import type { Case, Expected } from './case.js'

@@ -1,19 +1,9 @@
 /**
  * Which hosts only the local machine or network can reach: the address
- * classifier behind the redirect check of `fetchRobots` (SSRF).
- *
- * Hosts are taken as the WHATWG URL parser normalises them (`URL.hostname`):
- * it already turns every IPv4 spelling (`0x7f000001`, `127.1`, `2130706433`,
- * `0177.0.0.1`, `127.0.0.1.`, percent-encoded or full-width digits) into
- * dotted decimal, lower-cases names and compresses IPv6 (`[::ffff:7f00:1]`),
- * so this file parses only those normal forms. A string that is not yet
- * normalised goes through `new URL` first.
- *
- * This looks at the host as written. A name that resolves to a private address
- * (a DNS record pointing at 127.0.0.1, or one that changes between two lookups:
- * DNS rebinding) is not seen here; callers that resolve names themselves pass
- * `redirectFilter` to `fetchRobots` and may classify the resolved address with
- * {@link classifyHost}.
+ * classifier behind the redirect check of `fetchRobots` (SSRF). It parses
+ * only the normal forms the WHATWG URL parser writes (`URL.hostname`), and
+ * looks at the host as written: a name that resolves to a private address
+ * (DNS rebinding) is not seen here ({@link classifyHost} says what to do).
  */
 import { describeValue, RobotsInputError } from '../errors.js'
 
@@ -202,6 +192,19 @@ function normalise(host: string): string | undefined {
  * private, link-local or otherwise non-public address or name — see
  * {@link HostClass} — or `undefined` for a public one (or a string that is not
  * a valid host).
+ *
+ * Hosts are taken as the WHATWG URL parser normalises them: it already turns
+ * every IPv4 spelling (`0x7f000001`, `127.1`, `2130706433`, `0177.0.0.1`,
+ * `127.0.0.1.`, percent-encoded or full-width digits) into dotted decimal,
+ * lower-cases names and compresses IPv6 (`[::ffff:7f00:1]`), so only those
+ * normal forms are parsed here; a string that is not yet normalised goes
+ * through `new URL` first.
+ *
+ * This looks at the host as written. A name that resolves to a private
+ * address (a DNS record pointing at 127.0.0.1, or one that changes between
+ * two lookups: DNS rebinding) is not seen here; callers that resolve names
+ * themselves pass `redirectFilter` to `fetchRobots` and may classify the
+ * resolved address with this function.
  */
 export function classifyHost(host: URL | string): HostClass | undefined {
   if (typeof host !== 'string' && typeof (host as URL | null)?.hostname !== 'string') {

@@ -1,35 +1,10 @@
 /**
  * Content codings, decoded strictly: a gzip body that ends before its trailer
- * is an error, not a shorter file.
- *
- * The platforms' `fetch` decode `Content-Encoding` leniently. Node's (undici)
- * flushes gzip, deflate and br with `Z_SYNC_FLUSH`, as curl and browsers do,
- * so a compressed body cut short inside a response whose HTTP framing is
- * complete (a `Content-Length` that matches the bytes sent, a chunked body
- * with its last chunk, a body delimited by closing the connection) just ends:
- * a truncated robots.txt would parse as a shorter file, often an empty one,
- * which allows everything. Nothing in the decoded stream tells.
- *
- * So where it can, `fetchRobots` takes the body still encoded and decodes it
- * here with the Compression Streams API (`DecompressionStream`), which fails
- * on a stream that ends early, on a bad checksum and on trailing garbage:
- *
- * - On Node, the global `fetch` is undici, which takes a `dispatcher` in its
- *   `RequestInit` (a documented extension). {@link encodedBodyRequest} gives
- *   one that forwards to undici's global dispatcher (so a proxy agent set with
- *   `setGlobalDispatcher` still applies) and renames a response's
- *   `Content-Encoding` header to {@link CODING_HEADER} when it lists only
- *   codings decoded here (gzip). undici then hands the body over as sent, and
- *   {@link decodeStrictly} decodes it. The request asks for `gzip` only
- *   (`Accept-Encoding`), so that a server picks the coding checked here.
- * - Platforms that ignore the `dispatcher` option (browsers, Deno, Bun) decode
- *   as before; the rename then never happens and nothing changes. A server
- *   that sends {@link CODING_HEADER} itself is ignored: the header counts only
- *   when the dispatcher renamed it, and the dispatcher drops any sent.
- *
- * Left to the platform's lenient decoder: deflate and br (Node's
- * `DecompressionStream` has no br; deflate is rare), and every coding when a
- * `fetch` is passed in `options.fetch`.
+ * is an error, not a shorter file. Platforms decode `Content-Encoding`
+ * leniently (a truncated robots.txt would parse as a shorter, often empty,
+ * file that allows everything), so on Node `fetchRobots` has undici hand a
+ * gzip body over still encoded ({@link encodedBodyRequest}) and decodes it
+ * here ({@link decodeStrictly}). docs/fetching.md says what is left lenient.
  */
 import { RobotsError } from '../errors.js'
 
@@ -159,6 +134,29 @@ function wrapHandler(handler: object, state: EncodedBodyState): object {
  * `RequestInit` members that make Node's `fetch` (undici) hand over a gzip
  * body still encoded, with the per-request state that says whether it did;
  * undefined where the body cannot be decoded here (no `DecompressionStream`).
+ *
+ * Why: the platforms' `fetch` decode `Content-Encoding` leniently. Node's
+ * (undici) flushes gzip, deflate and br with `Z_SYNC_FLUSH`, as curl and
+ * browsers do, so a compressed body cut short inside a response whose HTTP
+ * framing is complete (a `Content-Length` that matches the bytes sent, a
+ * chunked body with its last chunk, a body delimited by closing the
+ * connection) just ends. Nothing in the decoded stream tells.
+ *
+ * How: undici takes a `dispatcher` in its `RequestInit` (a documented
+ * extension). The one given here forwards to undici's global dispatcher (so a
+ * proxy agent set with `setGlobalDispatcher` still applies) and renames a
+ * response's `Content-Encoding` header to {@link CODING_HEADER} when it lists
+ * only codings decoded here (gzip). undici then hands the body over as sent,
+ * and {@link decodeStrictly} decodes it. The request asks for `gzip` only
+ * (`Accept-Encoding`), so that a server picks the coding checked here.
+ * Platforms that ignore the `dispatcher` option (browsers, Deno, Bun) decode
+ * as before; the rename then never happens and nothing changes. A server
+ * that sends {@link CODING_HEADER} itself is ignored: the header counts only
+ * when the dispatcher renamed it, and the dispatcher drops any sent.
+ *
+ * Left to the platform's lenient decoder: deflate and br (Node's
+ * `DecompressionStream` has no br; deflate is rare), and every coding when a
+ * `fetch` is passed in `options.fetch`.
  */
 export function encodedBodyRequest(): { init: { dispatcher: UndiciDispatcher }; state: EncodedBodyState } | undefined {
   if (!hasStrictDecoder()) return undefined

@@ -1,21 +1,10 @@
 /**
- * The line convention of batch input: how `matchLines` and the CLI's
- * `filter` cut a buffer of URLs into lines. One definition:
- *
- * - LF ends a line; a last line without LF counts too (`"/a\n/b"` is two
- *   lines, `"/a\n"` one, `""` none);
- * - a CR right before the LF, or a CR ending the input, is not part of the
- *   URL (CRLF files); a CR anywhere else is;
- * - an empty line is judged as the empty URL, that is as `/` (the
- *   reference's GetPathParamsQuery of `""`), so no line is ever dropped.
- *
- * `AgentMatcher.matchLines` (for engines without a batch form) and the CLI's
- * per-block loop (cli/judge-lines.ts) cut lines with these functions.
- * `AutomatonEngine.decideLines` applies the same rule inside its fused
- * one-pass loop: a copy kept for speed (bench/RESULTS.md, "Issue 8") and
- * marked there. One data suite (test/support/line-cases.ts) runs over every
- * engine (test/match/match-lines.test.ts) and over the CLI's loop
- * (test/cli/units.test.ts).
+ * The line convention of batch input (`matchLines`, the CLI's `filter`), one
+ * definition: LF ends a line, and a last line without LF counts too (`"/a\n/b"`
+ * is two lines, `"/a\n"` one, `""` none); a CR right before the LF, or ending
+ * the input, is not part of the URL (CRLF files), a CR anywhere else is; an
+ * empty line is judged as the empty URL, that is as `/` (GetPathParamsQuery
+ * of `""`), so no line is ever dropped. Its users and its copy: {@link lineEnd}.
  */
 
 import { RobotsRangeError } from '../errors.js'
@@ -32,7 +21,18 @@ export const enum LineByte {
   CR = 13,
 }
 
-/** Index of the LF ending the line that starts at `start`, or `bytes.length` for a last line without one. */
+/**
+ * Index of the LF ending the line that starts at `start`, or `bytes.length`
+ * for a last line without one.
+ *
+ * `AgentMatcher.matchLines` (for engines without a batch form) and the CLI's
+ * per-block loop (cli/filter/judge-lines.ts) cut lines with this and
+ * {@link urlEnd}. `AutomatonEngine.decideLines` applies the same rule inside
+ * its fused one-pass loop: a copy kept for speed (bench/RESULTS.md, "Issue
+ * 8") and marked there. One data suite (test/support/line-cases.ts) runs
+ * over every engine (test/match/match-lines.test.ts) and over the CLI's loop
+ * (test/cli/units.test.ts).
+ */
 export function lineEnd(bytes: Uint8Array, start: number): number {
   // On a Node Buffer this is Buffer#indexOf (memchr), on a plain Uint8Array the engine's own.
   const lf = bytes.indexOf(LineByte.LF, start)

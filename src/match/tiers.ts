@@ -1,28 +1,9 @@
 /**
- * The tier policy: which engine judges a matcher's URLs, and when it
- * changes (README.md in this folder has the design and the measurements).
- *
- * - **Cold** (direct/direct-engine.ts): rules in rank order, no automaton.
- *   A matcher starts here when its rules are cheap to try directly
- *   ({@link coldFits}); it costs its RuleSet's record table and nothing else.
- * - **Indexed start** (direct/thrash-proof-engine.ts, before the hot tier):
- *   a star-heavy rule set ({@link indexedStart}: many `*` rules that every
- *   path must try, the pattern starting `/*` or `*`, or many `*` rules in a
- *   set the cold tier does not take) starts in the thrash-proof engine instead, whose literal index finds the few rules that can match
- *   for a fraction of what building DFA states or trying each `*` rule
- *   costs on a matcher's first URLs; after `hotThreshold` URLs (by default
- *   {@link DEFAULT_INDEXED_HOT_THRESHOLD}) it goes hot.
- * - **Hot** (automaton/): the lazy DFA, built once the matcher has judged
- *   `hotThreshold` URLs (by `isAllowed`, `explain`, `matchRange` or lines of
- *   `matchLines`, also in the middle of a buffer), or at once when the
- *   rules are not cheap to try directly and not star-heavy.
- * - **Thrash-proof** (direct/thrash-proof-engine.ts): when the DFA's state
- *   cache keeps flushing with little reuse (automaton/lazy-dfa.ts says
- *   when), the matcher drops the DFA and switches to an engine whose cost
- *   per URL does not depend on reuse: a literal index finds the rules that
- *   can match, and only those are checked.
- *
- * The order is one way: cold (or the indexed start) → hot → thrash-proof.
+ * The tier policy: which engine judges a matcher's URLs, and when that
+ * changes, one way: cold (direct/direct-engine.ts) or, for star-heavy sets,
+ * the indexed start (direct/thrash-proof-engine.ts) → hot (automaton/, the
+ * lazy DFA) → thrash-proof (when the DFA's cache thrashes). README.md in this
+ * folder has the design; each constant below says why it is what it is.
  * `EngineOptions.tier` pins a matcher to one tier (tests and benchmarks).
  */
 import type { EngineOptions } from './engine-options.js'
@@ -53,7 +34,8 @@ export type TierName = (typeof TIER_NAMES)[number]
  * URLs a matcher judges in the cold tier before its lazy DFA is built
  * (`EngineOptions.hotThreshold`): the threshold that keeps the corpus's
  * total closest to the best one, whether each host judges its URLs once or
- * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Issue 9b").
+ * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Design
+ * measurements").
  */
 export const DEFAULT_HOT_THRESHOLD = 256
 
@@ -63,10 +45,11 @@ export const DEFAULT_HOT_THRESHOLD = 256
  * most COLD_MAX_COST, counting a literal rule 1 and a `*` rule
  * COLD_STAR_WEIGHT (a search along the path costs that many literal
  * rules' quick tests). A path tries only the rules of its second byte and
- * those that need none (rule-set.ts, SecondByte), so the bound is the
+ * those that need none (rules/rule-set.ts, SecondByte), so the bound is the
  * costliest second byte's rules plus the SecondByte.Any rules. That keeps
  * the threshold's cold URLs within about the DFA's one-time cost on such
- * sets (bench/RESULTS.md, "Issue 9b"); other sets start hot or indexed.
+ * sets (bench/RESULTS.md, "Design measurements"); other sets start hot or
+ * indexed.
  */
 export const COLD_MAX_COST = 4096
 /** See {@link COLD_MAX_COST}. */
@@ -92,7 +75,7 @@ export const COLD_MAX_BYTES = 80 * 1024
  * handful of `*` rules the cold tier is cheaper (the index costs a build
  * proportional to the patterns), and a large set without `*` rules builds
  * its literal index slower than the DFA (hot at once). Figures:
- * bench/RESULTS.md, "Issue 9, W1 frontier".
+ * bench/RESULTS.md, "Design measurements".
  */
 export const INDEXED_START_STARS = 16
 
@@ -104,7 +87,7 @@ export const INDEXED_START_STARS = 16
  * DFA's states cost much more to build on such sets, so the DFA pays back
  * only after thousands of URLs ("rent until the rent paid equals the
  * price", as for the cold tier's threshold: README.md in this folder;
- * figures in bench/RESULTS.md, "Issue 9, W1 frontier").
+ * figures in bench/RESULTS.md, "Design measurements").
  */
 export const DEFAULT_INDEXED_HOT_THRESHOLD = 2048
 
@@ -157,7 +140,15 @@ export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
   return fitsCold ? anyStars >= INDEXED_START_STARS : stars >= INDEXED_START_STARS
 }
 
-/** Sets up a new matcher's first tier. */
+/**
+ * Sets up a new matcher's first tier: cold when its rules are cheap to try
+ * directly ({@link coldFits}) and not star-heavy; the indexed start (the
+ * thrash-proof engine, counting down to hot) when they are star-heavy
+ * ({@link indexedStart}); hot at once otherwise. A matcher without rules
+ * stays cold (nothing to compile). The countdown counts URLs judged by
+ * `isAllowed`, `explain`, `matchRange` and the lines of `matchLines`, so a
+ * switch can fall between two lines of one buffer.
+ */
 export function firstTier(m: TierState): void {
   const o = m.options
   m.countdown = NEVER

@@ -1,24 +1,9 @@
 /**
- * The path a URL is matched by: the reference's GetPathParamsQuery, and
- * where that path ends for matching. One home for both rules:
- *
- * - **Start** ({@link pathStartBytes}, {@link pathStartString}): scheme and
- *   authority are skipped (a leading `//` too), a path that starts with `?`
- *   or `;` gets a `/` in front, and a URL without a path, or with the
- *   fragment before any path, gives `/`.
- * - **End** ({@link pathEndBytes}): the first `#` (the fragment is dropped)
- *   or NUL byte (the reference hands the path on to matching as a C string,
- *   so the path the rules see ends there).
- *
- * The start scan is written twice on purpose, for bytes and for strings
- * (UTF-16 code units; the characters it looks for are ASCII, so positions
- * agree), so that a string URL is matched without making its bytes; and
- * `AutomatonEngine.decideLines` fuses a third copy into its one-pass line
- * loop, kept for speed and marked there. One data suite checks all three:
- * the URL cases of test/match/url-path.test.ts run over strings, bytes and
- * `matchLines`, against the reference's GetPathParamsQuery vectors. The automaton's hot loops end the path with its byte
- * classes instead of {@link pathEndBytes} (`#` and NUL form the END class,
- * byte-classes.ts).
+ * The path a URL is matched by: the reference's GetPathParamsQuery
+ * ({@link pathStartBytes}: scheme and authority skipped, a `/` in front of a
+ * path starting with `?` or `;`, `/` for no path), and where that path ends
+ * for matching ({@link pathEndBytes}: the first `#` or NUL). One home for both
+ * rules; the copies kept for speed are listed at {@link pathStartString}.
  */
 
 import { describeValue, RobotsInputError } from '../errors.js'
@@ -90,7 +75,12 @@ export const enum PathChar {
   Hash = 35,
 }
 
-/** Finds where the path begins in `s[from, to)` (a {@link PathStart}). */
+/**
+ * Finds where the path begins in `s[from, to)` (a {@link PathStart}): scheme
+ * and authority are skipped (a leading `//` too), a path that starts with `?`
+ * or `;` gets a `/` in front, and a URL without a path, or with the fragment
+ * before any path, gives `/`.
+ */
 export function pathStartBytes(s: Uint8Array, from: number, to: number): PathStart {
   let search = from
   if (to - from >= 2 && s[from] === PathChar.Slash && s[from + 1] === PathChar.Slash) search = from + 2
@@ -114,7 +104,17 @@ export function pathStartBytes(s: Uint8Array, from: number, to: number): PathSta
   return PathStartCode.JustSlash
 }
 
-/** {@link pathStartBytes} for a string (UTF-16 code units). */
+/**
+ * {@link pathStartBytes} for a string (UTF-16 code units).
+ *
+ * The start scan is written twice on purpose, for bytes and for strings (the
+ * characters it looks for are ASCII, so positions agree), so that a string
+ * URL is matched without making its bytes; and `AutomatonEngine.decideLines`
+ * fuses a third copy into its one-pass line loop, kept for speed and marked
+ * there. One data suite checks all three: the URL cases of
+ * test/match/url-path.test.ts run over strings, bytes and `matchLines`,
+ * against the reference's GetPathParamsQuery vectors.
+ */
 export function pathStartString(s: string): PathStart {
   const to = s.length
   let search = 0
@@ -135,7 +135,13 @@ export function pathStartString(s: string): PathStart {
   return PathStartCode.JustSlash
 }
 
-/** End of the path that starts at `start`, for matching: the first `#` or NUL, or `to`. */
+/**
+ * End of the path that starts at `start`, for matching: the first `#` (the
+ * fragment is dropped) or NUL (the reference hands the path on to matching as
+ * a C string, so the path the rules see ends there), or `to`. The automaton's
+ * hot loops end the path with their byte classes instead (`#` and NUL form
+ * the END class: automaton/byte-classes.ts).
+ */
 export function pathEndBytes(s: Uint8Array, start: number, to: number): number {
   for (let i = start; i < to; i++) {
     const c = s[i]

@@ -1,14 +1,9 @@
 /**
- * The interface between the parser and its consumers (the reference's
- * RobotsParseHandler). Two handlers ship: the rule builder
+ * The interface between the parser and its consumers ({@link ParseHandler},
+ * the reference's RobotsParseHandler). Two handlers ship: the rule builder
  * (rules/builder.ts: the compact rules, sitemaps and the diagnostics that
  * `lint` prints) and the per-line reporter (line-report.ts: the reference's
  * RobotsParsingReporter); `parseInto(body, handler)` runs any other.
- *
- * Values arrive as `bytes[start, end)`: offsets into a buffer that is only
- * valid during the call (no view is made per line; copy what you keep).
- * Allow and disallow patterns (and unknown values) arrive escaped, as in the
- * reference; user-agent and sitemap values arrive raw.
  */
 
 /** Per-line flags (the reference's LineMetadata), as bits of one integer. */
@@ -52,7 +47,13 @@ export const KeyKind = {
   TypoFlag: 8,
 } as const
 
-/** Receives one parse, line by line. All methods are called in line order. */
+/**
+ * Receives one parse, line by line. All methods are called in line order.
+ * Values arrive as `bytes[start, end)`: offsets into a buffer that is only
+ * valid during the call (no view is made per line; copy what you keep).
+ * Allow and disallow patterns (and unknown values) arrive escaped, as in the
+ * reference; user-agent and sitemap values arrive raw.
+ */
 export interface ParseHandler {
   /** A `User-agent:` line (raw value, comment and surrounding whitespace removed). */
   userAgent(line: number, bytes: Uint8Array, start: number, end: number): void

@@ -1,13 +1,10 @@
 /**
  * The robots.txt parser: one physical line at a time, exactly as
  * google/robotstxt's RobotsTxtParser reads it, reporting to a
- * {@link ParseHandler}.
- *
- * Per line: cut at a NUL byte; `#` starts a comment; whitespace (space, tab,
- * VT, FF) is stripped around key and value; the key ends at the first `:`, or,
- * when the line has none, at whitespace provided the line holds exactly two
- * whitespace-separated tokens. Keys are matched case-insensitively by prefix,
- * with the reference's accepted typos.
+ * {@link ParseHandler}. Per line: cut at a NUL byte; `#` starts a comment;
+ * whitespace (space, tab, VT, FF) stripped around key and value; the key ends
+ * at the first `:`, or without one at whitespace when the line holds exactly
+ * two tokens; keys matched by prefix, with the reference's typos (keys.ts).
  */
 import { isSpace } from './ascii.js'
 import { escaped, escapeRange } from './escape.js'
@@ -16,7 +13,6 @@ import { classifyKey, KEY_LENGTH, spelledKey } from './keys.js'
 import { LINE_HAS_PERCENT, LineReader, type LineFastPath, type LineSink } from './reader.js'
 import { describeValue, RobotsInputError } from '../errors.js'
 
-/** `s[from, to)` starts with `word` (lowercase ASCII), ASCII-case-insensitively. */
 /**
  * Parses one physical line and reports it to `handler`: the reader's sink
  * (see LineSink), for building readers of one's own. Low level and hot:

@@ -1,8 +1,7 @@
 /**
- * Product tokens (user-agent names), as the reference reads them.
- *
- * In a robots.txt `User-agent:` value only the leading run of `[A-Za-z_-]` is
- * the name (`Googlebot/2.1` names `Googlebot`, `MJ12bot` names `MJ`). The
+ * Product tokens (user-agent names), as the reference reads them. In a
+ * robots.txt `User-agent:` value only the leading run of `[A-Za-z_-]` is the
+ * name (`Googlebot/2.1` names `Googlebot`, `MJ12bot` names `MJ`). The
  * crawler's own token is compared whole and ASCII-case-insensitively, so a
  * token outside that alphabet (`MJ12bot`) never names a group, as in the
  * reference.

@@ -1,17 +1,7 @@
 /**
- * The byte-level line reader: splits a robots.txt body into physical lines the
- * way google/robotstxt does, and enforces the parsing limit.
- *
- * - LF, CR and CRLF end a line (a CRLF split across chunks too).
- * - A UTF-8 BOM, or a prefix of one, is skipped at the very start of the body.
- * - A line keeps at most {@link MAX_LINE_BYTES} bytes; the rest of it is
- *   dropped and the line is flagged too long.
- * - Bytes past `limit` are not read. A line that crosses the limit is dropped
- *   whole (a shortened rule would change its meaning), and `truncated` is set.
- *
- * Memory: one line buffer of MAX_LINE_BYTES plus the chunk in hand. Lines inside
- * one chunk are handed out as offsets into that chunk, without copying; the
- * buffer is used only for a line that spans chunks.
+ * The byte-level line reader ({@link LineReader}): splits a robots.txt body
+ * into physical lines the way google/robotstxt does, and enforces the parsing
+ * limit. Memory: one line buffer of MAX_LINE_BYTES plus the chunk in hand.
  */
 import { describeValue, RobotsInputError, RobotsLimitError } from '../errors.js'
 import { LineFlag } from './handler.js'
@@ -100,7 +90,20 @@ export function checkLimit(limit: number | undefined): number {
   return limit === Infinity ? Number.MAX_SAFE_INTEGER : Math.floor(limit)
 }
 
-/** Push-style line splitter with the reference's line rules and the parsing limit. */
+/**
+ * Push-style line splitter with the reference's line rules and the parsing
+ * limit:
+ *
+ * - LF, CR and CRLF end a line (a CRLF split across chunks too).
+ * - A UTF-8 BOM, or a prefix of one, is skipped at the very start of the body.
+ * - A line keeps at most {@link MAX_LINE_BYTES} bytes; the rest of it is
+ *   dropped and the line is flagged too long.
+ * - Bytes past `limit` are not read. A line that crosses the limit is dropped
+ *   whole (a shortened rule would change its meaning), and `truncated` is set.
+ *
+ * Lines inside one chunk are handed out as offsets into that chunk, without
+ * copying; the line buffer is used only for a line that spans chunks.
+ */
 export class LineReader {
   /** Bytes of the body consumed (never more than the limit). */
   bytesRead = 0

@@ -1,47 +1,9 @@
 /**
- * From a User-Agent header to the product token(s) a robots.txt names.
- *
- * Crawlers send a full header (`Mozilla/5.0 (compatible; Googlebot/2.1;
- * +http://www.google.com/bot.html)`), but robots.txt groups and the
- * reference's matcher use the bare product token (`Googlebot`): the reference
- * compares the token whole, so `agent('Googlebot/2.1')` or an agent given the
- * whole header names no `Googlebot` group. `productTokens` does the extraction
- * that callers otherwise get wrong.
- *
- * The header is read as RFC 9110 §10.1.5 writes it: products
- * (`name[/version]`) separated by whitespace, in decreasing order of
- * significance, and parenthesised comments whose items are separated by `;`.
- * A product's token is its name without the `/version`; a name starts with a
- * letter and holds letters, digits, `_`, `-` and `.`. Browser and platform
- * names (`Mozilla`, `AppleWebKit`, `Chrome`, `Safari`, `Windows`, `Build`,
- * …: {@link NOT_CRAWLER_PRODUCTS}) are never tokens: a crawler that imitates
- * a browser names itself elsewhere. The tokens, most specific first:
- *
- * 1. the header's first product (`Googlebot-Image/1.0` → `Googlebot-Image`,
- *    `LinkedInBot/1.0 (compatible; Mozilla/5.0; …)` → `LinkedInBot`);
- * 2. the products named after the item `compatible` of a comment (the
- *    convention of crawlers that imitate a browser): an item that is one
- *    word (`Googlebot/2.1`, `AdsBot-Google-Mobile`), or the first word and
- *    the versioned words of an item of several (`Exabot PyExalead/3.0`);
- * 3. the header's other products (`… Safari/537.36 ClaudeBot/1.0`);
- * 4. the versioned products of other comments (`(X11; Linux x86_64;
- *    Storebot-Google/1.0)`).
- *
- * Each token appears once (the first spelling of ASCII-case-insensitive
- * duplicates). A browser's own header gives no token. On the crawler
- * headers of the crawler-user-agents list the first token is the listed
- * crawler's name for nearly every header that carries that name as a
- * product (test/parse/user-agent.test.ts holds the rate to its floor).
- *
- * Examples:
- * - `Googlebot` → `['Googlebot']`; `Googlebot/2.1` → `['Googlebot']`
- * - `Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)` → `['bingbot']`
- * - `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1;
- *   +http://www.google.com/bot.html) Chrome/120.0.0.0 Safari/537.36` → `['Googlebot']`
- * - `Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)` → `['MJ12bot']`
- *   (a token with a digit: as in the reference it names no group, since
- *   robots.txt names stop at the first character outside `[A-Za-z_-]`)
- * - `Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Chrome/120.0 Safari/537.36` → `[]`
+ * From a User-Agent header to the product token(s) a robots.txt names
+ * ({@link productTokens}, where the exact rule is written). Crawlers send a
+ * full header, but robots.txt groups and the reference's matcher use the bare
+ * product token (`Googlebot`), compared whole: `agent('Googlebot/2.1')` names
+ * no `Googlebot` group. This is the extraction callers otherwise get wrong.
  */
 import { describeValue, RobotsInputError } from '../errors.js'
 
@@ -132,9 +94,44 @@ function isBrowser(name: string): boolean {
 }
 
 /**
- * The product tokens of a User-Agent header, most specific first (see the
- * module comment for the exact rule). A bare token (`Googlebot`) or a token
- * with a version (`Googlebot/2.1`) gives itself without the version.
+ * The product tokens of a User-Agent header, most specific first. A bare
+ * token (`Googlebot`) or a token with a version (`Googlebot/2.1`) gives
+ * itself without the version.
+ *
+ * The header is read as RFC 9110 §10.1.5 writes it: products
+ * (`name[/version]`) separated by whitespace, in decreasing order of
+ * significance, and parenthesised comments whose items are separated by `;`.
+ * A product's token is its name without the `/version`; a name starts with a
+ * letter and holds letters, digits, `_`, `-` and `.`. Browser and platform
+ * names (`Mozilla`, `AppleWebKit`, `Chrome`, `Safari`, `Windows`, `Build`,
+ * …: `NOT_CRAWLER_PRODUCTS`) are never tokens: a crawler that imitates a
+ * browser names itself elsewhere. The tokens, most specific first:
+ *
+ * 1. the header's first product (`Googlebot-Image/1.0` → `Googlebot-Image`,
+ *    `LinkedInBot/1.0 (compatible; Mozilla/5.0; …)` → `LinkedInBot`);
+ * 2. the products named after the item `compatible` of a comment (the
+ *    convention of crawlers that imitate a browser): an item that is one
+ *    word (`Googlebot/2.1`, `AdsBot-Google-Mobile`), or the first word and
+ *    the versioned words of an item of several (`Exabot PyExalead/3.0`);
+ * 3. the header's other products (`… Safari/537.36 ClaudeBot/1.0`);
+ * 4. the versioned products of other comments (`(X11; Linux x86_64;
+ *    Storebot-Google/1.0)`).
+ *
+ * Each token appears once (the first spelling of ASCII-case-insensitive
+ * duplicates). A browser's own header gives no token. On the crawler
+ * headers of the crawler-user-agents list the first token is the listed
+ * crawler's name for nearly every header that carries that name as a
+ * product (test/parse/user-agent.test.ts holds the rate to its floor).
+ *
+ * Examples:
+ * - `Googlebot` → `['Googlebot']`; `Googlebot/2.1` → `['Googlebot']`
+ * - `Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)` → `['bingbot']`
+ * - `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1;
+ *   +http://www.google.com/bot.html) Chrome/120.0.0.0 Safari/537.36` → `['Googlebot']`
+ * - `Mozilla/5.0 (compatible; MJ12bot/v1.4.8; http://mj12bot.com/)` → `['MJ12bot']`
+ *   (a token with a digit: as in the reference it names no group, since
+ *   robots.txt names stop at the first character outside `[A-Za-z_-]`)
+ * - `Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Chrome/120.0 Safari/537.36` → `[]`
  */
 export function productTokens(header: string): string[] {
   if (typeof header !== 'string') throw new RobotsInputError(`productTokens() takes a User-Agent header string, got ${describeValue(header)}`)

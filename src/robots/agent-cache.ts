@@ -1,19 +1,9 @@
 /**
- * The matchers of one `Robots`, cached by what their rules depend on.
- *
- * A crawler's rules depend only on which user-agent names of the file its
- * tokens equal (rules/rule-set.ts: the group replay reads nothing else): the
- * *selection*. Tokens with the same selection share one matcher, so
- * `agent('bot' + i)` for any number of unknown tokens compiles the `*`
- * matcher once. The selection key is a number for the usual cases (-1: no
- * name matches, the `*` groups; `i`: exactly name `i`) and a string of the
- * sorted indices otherwise.
- *
- * Bounded: at most {@link AGENT_CACHE_ENTRIES} matchers, and at most
- * `maxBytes` of them as measured when they are added (each also stays
- * within its own `matcherBudget`); the least recently used go first. The
- * last token asked for is remembered, so `robots.agent(t)` in a loop costs a
- * string comparison. Agent strings from untrusted input cannot grow it.
+ * The matchers of one `Robots`, cached by their *selection*: which user-agent
+ * names of the file the crawler's tokens equal, all that its rules depend on
+ * (rules/rule-set.ts: the group replay reads nothing else). Tokens with the
+ * same selection share one matcher, so `agent('bot' + i)` for any number of
+ * unknown tokens compiles the `*` matcher once. Bounded: {@link AgentCache}.
  */
 import type { AgentMatcher } from '../match/matcher.js'
 import type { CompactRules } from '../rules/compact-rules.js'
@@ -22,7 +12,7 @@ import { arrayBytes, objectBytes } from '../memory.js'
 /** Most matchers one Robots keeps. */
 export const AGENT_CACHE_ENTRIES = 8
 
-/** A selection key: -1 (`*` groups), a name index, or sorted indices joined by commas. */
+/** A selection key: a number for the usual cases (-1: no name matches, the `*` groups; `i`: exactly name `i`), else a string of the sorted indices joined by commas. */
 export type SelectionKey = number | string
 
 /** The selection key of one token. */
@@ -46,7 +36,14 @@ export function tokensSelection(rules: CompactRules, tokens: readonly string[]):
 /** Fields of an AgentCache, for its memory cost. */
 const CACHE_FIELDS = 5
 
-/** The bounded LRU of one Robots' matchers (see the module comment). */
+/**
+ * The bounded LRU of one Robots' matchers: at most
+ * {@link AGENT_CACHE_ENTRIES} matchers, and at most `maxBytes` of them as
+ * measured when they are added (each also stays within its own
+ * `matcherBudget`); the least recently used go first. The last token asked
+ * for is remembered, so `robots.agent(t)` in a loop costs a string
+ * comparison. Agent strings from untrusted input cannot grow it.
+ */
 export class AgentCache {
   /** The last token asked for and its matcher. */
   lastToken: string | undefined

@@ -2,21 +2,7 @@
  * Parsing from a stream: an `AsyncIterable<Uint8Array>` (Node streams, async
  * generators) or a Web `ReadableStream<Uint8Array>`. Chunks are parsed as they
  * arrive; reading stops at the limit and the source is cancelled. Memory is one
- * line plus the chunk in hand.
- *
- * **Who owns the source.** Arguments are checked before the source is touched:
- * a bad `limit` or `signal`, a source that is not a stream, or a
- * `ReadableStream` that is already locked is rejected and the source is left
- * as it was. From then on the source belongs to the parse. Whenever reading
- * stops before the source's end (the limit, an abort — also a signal that was
- * aborted before the call — a chunk that is not bytes or a string), a
- * `ReadableStream` is cancelled (`cancel(reason)`) and an async iterator is
- * closed (`return()`; after an abort it is not awaited, and a Node stream is
- * also destroyed, since its iterator cannot return while a read is pending).
- * A `ReadableStream`'s lock is released on every path, so `stream.locked` is
- * false once the promise settles; the bytes not read are gone (`tee()` first
- * to keep them). A source that errors is not cancelled (it is over already);
- * its error rejects the promise as is.
+ * line plus the chunk in hand. Who owns the source: {@link parseRobotsStream}.
  */
 import { RobotsInputError } from '../errors.js'
 import { readerFor } from '../parse/parser.js'
@@ -250,7 +236,7 @@ function destroyNodeStream(source: unknown): void {
   }
 }
 
-/** Feeds `source` into `reader` until it ends or the limit is reached (see the module comment on ownership). */
+/** Feeds `source` into `reader` until it ends or the limit is reached (ownership of the source: {@link parseRobotsStream}). */
 export async function pump(source: ByteSource, reader: LineReader, signal?: AbortSignal): Promise<void> {
   const feeder = new ChunkFeeder(reader)
   if (isReadableStream(source)) {
@@ -267,7 +253,21 @@ export async function pump(source: ByteSource, reader: LineReader, signal?: Abor
 /**
  * Parses a robots.txt body from a stream; same result as `parseRobots` on the
  * concatenated bytes (string chunks: on the concatenated string). `signal`
- * abandons the read (see the module comment for what happens to the source).
+ * abandons the read.
+ *
+ * **Who owns the source.** Arguments are checked before the source is touched:
+ * a bad `limit` or `signal`, a source that is not a stream, or a
+ * `ReadableStream` that is already locked is rejected and the source is left
+ * as it was. From then on the source belongs to the parse. Whenever reading
+ * stops before the source's end (the limit, an abort — also a signal that was
+ * aborted before the call — a chunk that is not bytes or a string), a
+ * `ReadableStream` is cancelled (`cancel(reason)`) and an async iterator is
+ * closed (`return()`; after an abort it is not awaited, and a Node stream is
+ * also destroyed, since its iterator cannot return while a read is pending).
+ * A `ReadableStream`'s lock is released on every path, so `stream.locked` is
+ * false once the promise settles; the bytes not read are gone (`tee()` first
+ * to keep them). A source that errors is not cancelled (it is over already);
+ * its error rejects the promise as is.
  */
 export async function parseRobotsStream(source: ByteSource, options: StreamParseOptions = {}): Promise<Robots> {
   checkParseOptions(options, 'parseRobotsStream')

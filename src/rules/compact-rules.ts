@@ -1,13 +1,21 @@
 /**
- * The compact parsed form: one `Uint8Array` per parsed robots.txt that holds
- * everything `Robots` keeps, and that is also the serialised format
- * (version 2; `toBytes()` returns a copy with the checksum filled in, and
- * `fromBytes()` validates one and wraps it: rules/serialise.ts). A store
- * keeps these same forms back to back in its arenas (src/store/).
+ * The compact parsed form: one `Uint8Array` per parsed robots.txt holding
+ * everything `Robots` keeps, a header of named fields and then its sections
+ * back to back (layout: {@link Header}). It is also the serialised format
+ * (rules/serialise.ts) and what a store keeps in its arenas (src/store/).
+ * Nothing of the form is decoded into JS strings or arrays until asked for.
+ */
+import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32, writeU53 } from './byte-buffer.js'
+import { RobotsFormatError } from '../errors.js'
+
+/** Current format version of the form (and of `toBytes()`). */
+export const FORMAT_VERSION = 2
+
+/**
+ * Byte offsets of the header fields. The form's layout, version 2 (all
+ * integers little-endian; offsets from the start of the form):
  *
- * Layout (all integers little-endian; offsets are from the start of the form):
- *
- *   offset  size  field ({@link Header})
+ *   offset  size  field
  *   0       4     magic "RATX"
  *   4       2     version (2: {@link FORMAT_VERSION})
  *   6       2     flags ({@link FormFlag}; other bits are 0)
@@ -27,16 +35,14 @@
  * - patterns: every allow/disallow pattern, escaped, concatenated in file
  *   order.
  * - events: one record per directive line, in file order, as unsigned
- *   LEB128 varints (2–3 bytes a record on real files):
- *     header = (line - previous event's line) * 8 + type
- *   then, by `type` ({@link EventType}):
- *   - UaGlobal (`User-agent: *`): nothing
- *   - UaName: the index into the names (the lowercased `[A-Za-z_-]` prefix)
- *   - Allow / Disallow: the pattern's length; it starts where the previous
- *     rule's pattern ended
- *   - Extension: the index into the extensions
- *   Replaying the events gives the reference's group logic for any set of
- *   product tokens: it is all a crawler's matcher needs ({@link EventCursor}).
+ *   LEB128 varints (a few bytes a record): `header = (line - previous
+ *   event's line) * 8 + type`, then by type ({@link EventType}): nothing for
+ *   UaGlobal (`User-agent: *`); for UaName the index into the names (the
+ *   lowercased `[A-Za-z_-]` prefix); for Allow / Disallow the pattern's
+ *   length (it starts where the previous rule's pattern ended); for
+ *   Extension the index into the extensions. Replaying the events gives the
+ *   reference's group logic for any set of product tokens: it is all a
+ *   crawler's matcher needs ({@link EventCursor}).
  * - names: per distinct user-agent name, in order of first use: a varint
  *   length and the name's bytes (`[a-z_-]`).
  * - extensions: per crawl-delay, request-rate, visit-time or host line that
@@ -47,16 +53,7 @@
  * - diagnostics: per diagnostic: varint `code * 2 + hasDetail`, varint line,
  *   and when `hasDetail` a varint length and the detail's bytes (the raw
  *   bytes the message quotes, formatted on demand: rules/diagnostics.ts).
- *
- * Nothing of the form is decoded into JS strings or arrays until asked for.
  */
-import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32, writeU53 } from './byte-buffer.js'
-import { RobotsFormatError } from '../errors.js'
-
-/** Current format version of the form (and of `toBytes()`). */
-export const FORMAT_VERSION = 2
-
-/** Byte offsets of the header fields (see the module comment). */
 export const Header = {
   Magic: 0,
   Version: 4,
@@ -125,7 +122,7 @@ export class CompactRules {
     return this.bytes.subarray(Header.Size, readU32(this.bytes, Header.EventsStart))
   }
 
-  /** The event stream (varints; see the module comment). */
+  /** The event stream (varints; layout: `Header` in rules/compact-rules.ts). */
   get events(): Uint8Array {
     return this.bytes.subarray(readU32(this.bytes, Header.EventsStart), readU32(this.bytes, Header.NamesStart))
   }

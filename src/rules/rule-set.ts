@@ -1,17 +1,10 @@
 /**
- * The rules that apply to one crawler: the reference's group logic, replayed
- * over the compact event list.
- *
- * As in the reference's RobotsMatcher: consecutive user-agent lines share a
- * group; only an allow/disallow line (in a group) closes the user-agent list;
- * a rule goes to the crawler's "specific" set when its group names one of the
- * crawler's tokens, else to the "global" set when its group is `*`, else
- * nowhere. If any group names the crawler, only the specific set counts.
- *
- * Every matcher engine (plain, direct, automaton, thrash-proof) works from a
- * RuleSet, so all see one interpretation of the groups; the reference engine
- * (match/reference-engine.ts) replays the events on its own on purpose, as
- * the independent oracle the tests compare against.
+ * The rules that apply to one crawler ({@link selectRules}): the reference's
+ * group logic, replayed over the compact event list ({@link GroupReplay}),
+ * into a {@link RuleSet} in rank order. Every matcher engine (plain, direct,
+ * automaton, thrash-proof) works from a RuleSet, so all see one reading of
+ * the groups; the reference engine (match/reference-engine.ts) replays the
+ * events on its own on purpose, as the independent oracle of the tests.
  */
 import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
 import { latin1 } from '../parse/escape.js'
@@ -491,7 +484,14 @@ function rankOrderLarge(list: RecordList, out: Int32Array): Int32Array {
   return out
 }
 
-/** Builds the RuleSet of a crawler answering to `tokens`. */
+/**
+ * Builds the RuleSet of a crawler answering to `tokens`. As in the
+ * reference's RobotsMatcher: consecutive user-agent lines share a group; only
+ * an allow/disallow line (in a group) closes the user-agent list; a rule goes
+ * to the crawler's "specific" set when its group names one of the crawler's
+ * tokens, else to the "global" set when its group is `*`, else nowhere. If
+ * any group names the crawler, only the specific set counts.
+ */
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
   const bytes = rules.patternBytes
   // One replay collects both candidate sets; which one counts is known at the end.

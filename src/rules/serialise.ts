@@ -1,23 +1,10 @@
 /**
  * Serialisation of a parsed robots.txt. The serialised form is the compact
  * form itself (rules/compact-rules.ts, format version 2): `toBytes` copies
- * it and fills in its checksum; `fromBytes` checks a buffer completely and
- * keeps a copy, without parsing the robots.txt again. Compiled matchers are
- * not stored: they are rebuilt lazily from the rules on first use.
- *
- * A serialised form is untrusted input. Before anything is allocated or
- * decoded, every length and offset is checked in plain (non-wrapping)
- * arithmetic against the buffer's real size; the sections must lie in
- * order inside the form, without overlapping. Then every section is checked
- * to hold exactly what a parse can produce: events of known types on
- * increasing lines, name and extension indices in range and in order of
- * first use, patterns that add up to the patterns section and hold only
- * bytes an escaped pattern can hold, names of `[a-z_-]`, extension values
- * that read, sitemaps that are absolute http(s) URLs, known diagnostic
- * codes. Anything else is a RobotsFormatError (ERR_FORMAT; ERR_VERSION for
- * another format version, such as version 1 of earlier releases). The
- * checksum (FNV-1a) detects accidents, not tampering: anyone can recompute
- * it, so the checks above are what protects a reader.
+ * it and fills in its checksum; `fromBytes` checks a buffer completely
+ * ({@link checkForm}: it is untrusted input) and keeps a copy, without
+ * parsing the robots.txt again. Compiled matchers are not stored: they are
+ * rebuilt lazily from the rules on first use.
  */
 import { readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
 import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
@@ -76,8 +63,8 @@ export function encodeForm(form: Uint8Array): Uint8Array {
 
 /**
  * Checks a serialised form and returns a copy of it (the caller's buffer is
- * not kept). A buffer of another type is a RobotsInputError; see the module
- * comment for the rest.
+ * not kept). A buffer of another type is a RobotsInputError; see
+ * {@link checkForm} for the rest.
  */
 export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8Array {
   if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(bytes)}`)
@@ -86,9 +73,23 @@ export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8A
 }
 
 /**
- * Checks the form that must fill `bytes[at, at + size)` exactly (see the
- * module comment); nothing is allocated before the lengths are known to be
- * in range. Throws a RobotsFormatError naming `what`.
+ * Checks the form that must fill `bytes[at, at + size)` exactly; nothing is
+ * allocated before the lengths are known to be in range. Throws a
+ * RobotsFormatError naming `what`.
+ *
+ * A serialised form is untrusted input. Before anything is allocated or
+ * decoded, every length and offset is checked in plain (non-wrapping)
+ * arithmetic against the buffer's real size; the sections must lie in
+ * order inside the form, without overlapping. Then every section is checked
+ * to hold exactly what a parse can produce: events of known types on
+ * increasing lines, name and extension indices in range and in order of
+ * first use, patterns that add up to the patterns section and hold only
+ * bytes an escaped pattern can hold, names of `[a-z_-]`, extension values
+ * that read, sitemaps that are absolute http(s) URLs, known diagnostic
+ * codes. Anything else is a RobotsFormatError (ERR_FORMAT; ERR_VERSION for
+ * another format version, such as version 1 of earlier releases). The
+ * checksum (FNV-1a) detects accidents, not tampering: anyone can recompute
+ * it, so the checks above are what protects a reader.
  */
 export function checkForm(bytes: Uint8Array, at: number, size: number, what: string): void {
   const fail = (why: string): never => {

@@ -1,12 +1,9 @@
 /**
- * The store's arenas: large `Uint8Array` chunks that hold each entry's key
- * and compact form back to back, instead of one buffer (and its fixed V8
- * cost) per entry. Space is bump-allocated in the newest chunk; chunks grow
- * from {@link FIRST_CHUNK} to {@link MAX_CHUNK} bytes as the store fills
- * (a record larger than that gets a chunk of its own). Deleting an entry
- * leaves a hole, counted as garbage; `RobotsStore.compact` copies the live
- * records into new chunks. A chunk may also be a view of a loaded bundle
- * (zero copy).
+ * The store's arenas ({@link Arena}): large `Uint8Array` chunks that hold each
+ * entry's key and compact form back to back, instead of one buffer (and its
+ * fixed V8 cost) per entry. Space is bump-allocated in the newest chunk;
+ * deleting an entry leaves a hole, counted as garbage, which
+ * `RobotsStore.compact` reclaims. A chunk may be a loaded bundle (zero copy).
  */
 import { TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES } from '../memory.js'
 
@@ -15,7 +12,12 @@ export const FIRST_CHUNK = 64 * 1024
 /** Chunks grow by doubling up to this size. */
 export const MAX_CHUNK = 16 * 1024 * 1024
 
-/** Chunks and their fill. */
+/**
+ * Chunks and their fill. Chunks grow from {@link FIRST_CHUNK} to
+ * {@link MAX_CHUNK} bytes as the store fills (a record larger than that gets
+ * a chunk of its own); `RobotsStore.compact` copies the live records into
+ * new chunks.
+ */
 export class Arena {
   /** The chunks; `chunks[c]` is null once freed by compaction. */
   readonly chunks: Uint8Array[] = []

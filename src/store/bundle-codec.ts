@@ -3,36 +3,8 @@
  * `RobotsStore.fromBytes()`; the file `robots-automaton pack` writes and
  * `filter --bundle` reads). Loading keeps the buffer and adds its entries
  * without parsing any robots.txt again: the forms are compact forms
- * (rules/compact-rules.ts), used where they lie.
- *
- * Layout, version 2 (all integers little-endian):
- *
- *   offset  size  field ({@link BundleHeader})
- *   0       4     magic "RATB"
- *   4       2     bundle format version (2)
- *   6       2     flags (0)
- *   8       4     checksum ({@link bundleChecksum}): FNV-1a of the header (these 4 bytes
- *                 skipped) and the entry table, then of every key's bytes in table order
- *   12      4     N = number of entries
- *   16      4     format version of the forms (2)
- *   20      4     D = start of the data: 32 + 12 N
- *   24      8     L = bytes of the data (u32 low, u32 high); the bundle is D + L bytes
- *   32      12 N  entry table: per entry, u32 key length, u32 form length, u32 kind ({@link BundleKind})
- *   D       L     data: per entry, in table order, its key (ASCII) then its form, back to back
- *
- * Version 1 (the first, of the same layout) left the keys out of the
- * checksum, so a flipped key byte moved a host's rules to another host
- * unseen; it is not read (ERR_VERSION). Forms carry their own checksums.
- *
- * A bundle is untrusted input: every length is checked in plain arithmetic
- * against the buffer's size before anything is allocated; the records must
- * tile the data exactly (no gap, no overlap); keys must be distinct, of
- * printable lowercase ASCII; each form is checked as `Robots.fromBytes`
- * checks one (rules/serialise.ts, its own checksum included), at load or,
- * with `lazy`, on the entry's first use — except its checksum, which is
- * checked at load either way (one cheap pass over the data), so a corrupted
- * bundle is always refused whole. Anything wrong is a
- * RobotsFormatError (ERR_FORMAT; ERR_VERSION for another version).
+ * (rules/compact-rules.ts), used where they lie. Layout: {@link BundleHeader};
+ * the checks of an untrusted bundle: {@link loadBundle}.
  */
 import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
@@ -63,7 +35,27 @@ export const BUNDLE_VERSION = 2
 /** The magic bytes "RATB". */
 const BUNDLE_MAGIC = [0x52, 0x41, 0x54, 0x42] as const
 
-/** Byte offsets of the header fields (see the module comment). */
+/**
+ * Byte offsets of the header fields. The layout, version 2 (all integers
+ * little-endian):
+ *
+ *   offset  size  field
+ *   0       4     magic "RATB"
+ *   4       2     bundle format version (2)
+ *   6       2     flags (0)
+ *   8       4     checksum ({@link bundleChecksum}): FNV-1a of the header (these 4 bytes
+ *                 skipped) and the entry table, then of every key's bytes in table order
+ *   12      4     N = number of entries
+ *   16      4     format version of the forms (2)
+ *   20      4     D = start of the data: 32 + 12 N
+ *   24      8     L = bytes of the data (u32 low, u32 high); the bundle is D + L bytes
+ *   32      12 N  entry table: per entry, u32 key length, u32 form length, u32 kind ({@link BundleKind})
+ *   D       L     data: per entry, in table order, its key (ASCII) then its form, back to back
+ *
+ * Version 1 (the first, of the same layout) left the keys out of the
+ * checksum, so a flipped key byte moved a host's rules to another host
+ * unseen; it is not read (ERR_VERSION). Forms carry their own checksums.
+ */
 export const BundleHeader = {
   Magic: 0,
   Version: 4,
@@ -100,7 +92,7 @@ function fnvBytes(h: number, bytes: Uint8Array, start: number, end: number): num
 }
 
 /**
- * The checksum a bundle's header holds (see the module comment), computed
+ * The checksum a bundle's header holds (see {@link BundleHeader}), computed
  * over `bytes` as they are: a table whose lengths run past the buffer
  * contributes the keys that lie inside it (for tools and tests that mend
  * bundles; `fromBytes` checks the layout itself).
@@ -119,7 +111,7 @@ export function bundleChecksum(bytes: Uint8Array): number {
   return h >>> 0
 }
 
-/** The bundle of a store (see the module comment); a store too large for one buffer is a RobotsRangeError (ERR_RANGE). */
+/** The bundle of a store ({@link BundleHeader}); a store too large for one buffer is a RobotsRangeError (ERR_RANGE). */
 export function encodeBundle(store: BundleSource): Uint8Array {
   let n = 0
   let data = 0
@@ -169,6 +161,16 @@ export function encodeBundle(store: BundleSource): Uint8Array {
  * Adds the entries of `bytes` to an empty `store`, keeping `bytes` (its
  * data region becomes an arena chunk). With `lazy`, forms are checked on
  * their entry's first use instead of here, but for their checksums.
+ *
+ * A bundle is untrusted input: every length is checked in plain arithmetic
+ * against the buffer's size before anything is allocated; the records must
+ * tile the data exactly (no gap, no overlap); keys must be distinct, of
+ * printable lowercase ASCII; each form is checked as `Robots.fromBytes`
+ * checks one (rules/serialise.ts, its own checksum included), at load or,
+ * with `lazy`, on the entry's first use — except its checksum, which is
+ * checked at load either way (one cheap pass over the data), so a corrupted
+ * bundle is always refused whole. Anything wrong is a RobotsFormatError
+ * (ERR_FORMAT; ERR_VERSION for another version).
  */
 export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean): void {
   const what = 'RobotsStore.fromBytes'

@@ -1,14 +1,8 @@
 /**
- * The store's index from key bytes to entry ids: an open-addressing hash
- * table of `Int32Array` slots (linear probing), not a `Map` of strings, so
- * that a million origins cost 8–16 bytes of table each and nothing for the
- * garbage collector to trace.
- *
- * Layout: `slots[s]` is an entry id, or {@link Slot.Empty} / {@link
- * Slot.Deleted}; the table has a power-of-two size and is kept at most half
- * full (deleted slots counted), so a probe sequence ends at an empty slot.
- * The keys themselves live in the store's arenas; the index asks the store
- * for an entry's hash and compares its key bytes through {@link KeySource}.
+ * The store's index from key bytes to entry ids ({@link KeyIndex}): an
+ * open-addressing hash table of `Int32Array` slots (linear probing), not a
+ * `Map` of strings, so that a million origins cost 8–16 bytes of table each
+ * and nothing for the garbage collector to trace.
  */
 import { TYPED_ARRAY_BYTES } from '../memory.js'
 
@@ -37,7 +31,14 @@ export function hashKey(bytes: Uint8Array, start: number, end: number): number {
   return h >>> 0
 }
 
-/** The hash table (see the module comment). */
+/**
+ * The hash table. Layout: `slots[s]` is an entry id, or {@link Slot.Empty} /
+ * {@link Slot.Deleted}; the table has a power-of-two size and is kept at most
+ * half full (deleted slots counted), so a probe sequence ends at an empty
+ * slot. The keys themselves live in the store's arenas; the index asks the
+ * store for an entry's hash and compares its key bytes through
+ * {@link KeySource}.
+ */
 export class KeyIndex {
   private slots: Int32Array
   /** Ids in the table. */

@@ -1,20 +1,10 @@
 /**
- * The keys of a `RobotsStore`, as ASCII bytes:
- *
- * - an origin, `scheme://host[:port]`: the scheme and host lowercased, the
- *   host as the WHATWG URL parser writes it (punycode, canonical IPv4,
- *   bracketed IPv6), the port only when it is not the scheme's default;
- * - a bare host, `host` (same form, no port), which applies to every scheme
- *   and port of that host.
- *
- * A URL is looked up by its origin first, then by its bare host. Keys are
- * compared ASCII-case-insensitively.
- *
- * Looking a URL up does not make a string in the usual case: an http(s) URL
- * whose authority is a plain ASCII host name (letters, digits, `.` and `-`,
- * its last label starting with a letter, no `xn--` label, no user info) and
- * an optional decimal port is reduced to its key bytes directly; any other
- * URL goes through `new URL()`.
+ * The keys of a `RobotsStore`, as ASCII bytes: an origin key,
+ * `scheme://host[:port]` (scheme and host lowercased, the host as the WHATWG
+ * URL parser writes it: punycode, canonical IPv4, bracketed IPv6; the port
+ * only when it is not the scheme's default), or a bare-host key, `host`, which
+ * applies to every scheme and port of that host. A URL is looked up by its
+ * origin first, then by its bare host; keys compare ASCII-case-insensitively.
  */
 import { describeValue, RobotsInputError } from '../errors.js'
 
@@ -114,8 +104,14 @@ export const OriginOut = {
 /**
  * Writes the origin key of the URL in `url` into `out` and returns its
  * length, with the host's range and both keys' hashes in `range`
- * ({@link OriginOut}); 0 when the URL is not on the fast path (see the
- * module comment). `url` is a string or bytes.
+ * ({@link OriginOut}); 0 when the URL is not on the fast path. `url` is a
+ * string or bytes.
+ *
+ * The fast path makes no string, the usual case: an http(s) URL whose
+ * authority is a plain ASCII host name (letters, digits, `.` and `-`, its
+ * last label starting with a letter, no `xn--` label, no user info) and an
+ * optional decimal port is reduced to its key bytes directly; any other URL
+ * goes through `new URL()` ({@link slowOrigin}).
  */
 export function fastOrigin(url: string | Uint8Array, start: number, end: number, out: Uint8Array, range: Int32Array): number {
   // One test per char on a local, not a typeof per char.

@@ -1,34 +1,9 @@
 /**
  * `RobotsStore`: the parsed robots.txt of millions of origins, for crawl
- * frontiers and bulk jobs.
- *
- * - **Entries.** One per key (an origin or a bare host: store/origin-keys.ts): a
- *   robots.txt (its compact form, rules/compact-rules.ts), or an outcome
- *   without a file: `unavailable` (allow all) or `unreachable` (disallow
- *   all). Entry ids are small integers, stable while the entry lives.
- * - **Arenas.** Keys and forms live back to back in a few large chunks
- *   (store/arena.ts), not in one buffer per origin; a deleted or replaced
- *   entry leaves a hole that compaction reclaims once holes are more than
- *   half of the arenas. A form given with `setRobots` is shared with that
- *   `Robots`, not copied.
- * - **Index.** An open-addressing hash table over the key bytes
- *   (store/key-index.ts). A URL is looked up by its origin, then by its
- *   bare host; a URL whose origin is not set answers allow-all
- *   (`explain` says `source: 'none'`).
- * - **Matchers.** Compiled on first use per (entry, selection: which of the
- *   entry's user-agent names the agent's tokens equal, see agent-cache.ts)
- *   and kept in a byte-budget LRU (`matcherBudget`; the core's ByteLru), so
- *   hot hosts stay compiled and cold ones drop back to their form. A
- *   matcher's size is measured again each time it is used. The last matcher
- *   too large for the budget on its own is kept aside, so that an entry
- *   used again and again does not compile each time.
- * - **Bundles.** `toBytes()` writes the entries as one buffer and
- *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
- *   keeping the buffer (zero copy): store/bundle-codec.ts.
- *
- * Entry table layout: `entries[id * Entry.Width + field]`, fields named by
- * {@link Entry}; the kind field holds an {@link EntryKind} and the
- * {@link UNCHECKED} bit.
+ * frontiers and bulk jobs: entries keyed by origin or bare host
+ * (store/origin-keys.ts), their forms in arenas (store/arena.ts), a hash
+ * index (store/key-index.ts), compiled matchers in a byte-budget LRU, and
+ * bundles (store/bundle-codec.ts). The class comment has the design.
  */
 import { AgentMatcher } from '../match/matcher.js'
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
@@ -120,9 +95,35 @@ const COMPILED_FIELDS = 3
 const STORE_FIELDS = 16
 
 
-/** The store (see the module comment). */
+/**
+ * The parsed robots.txt of millions of origins, for crawl frontiers and bulk
+ * jobs (docs/store.md has the guide).
+ *
+ * - **Entries.** One per key (an origin or a bare host): a robots.txt (its
+ *   compact form), or an outcome without a file: `unavailable` (allow all)
+ *   or `unreachable` (disallow all). Entry ids are small integers, stable
+ *   while the entry lives.
+ * - **Arenas.** Keys and forms live back to back in a few large chunks, not
+ *   in one buffer per origin; a deleted or replaced entry leaves a hole that
+ *   compaction reclaims once holes are more than half of the arenas. A form
+ *   given with `setRobots` is shared with that `Robots`, not copied.
+ * - **Index.** An open-addressing hash table over the key bytes. A URL is
+ *   looked up by its origin, then by its bare host; a URL whose origin is
+ *   not set answers allow-all (`explain` says `source: 'none'`).
+ * - **Matchers.** Compiled on first use per (entry, selection: which of the
+ *   entry's user-agent names the agent's tokens equal) and kept in a
+ *   byte-budget LRU (`matcherBudget`), so hot hosts stay compiled and cold
+ *   ones drop back to their form. A matcher's size is measured again each
+ *   time it is used. The last matcher too large for the budget on its own
+ *   is kept aside, so that an entry used again and again does not compile
+ *   each time.
+ * - **Bundles.** `toBytes()` writes the entries as one buffer and
+ *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
+ *   keeping the buffer (zero copy).
+ */
 export class RobotsStore {
   private arena = new Arena()
+  /** The entry table: `entries[id * Entry.Width + field]`, fields named by `Entry` (store/entry.ts); the kind field holds an `EntryKind` and the `UNCHECKED` bit. */
   private entries = new Int32Array(8 * Entry.Width)
   /** Ids handed out so far (the high-water mark); free ids are chained in `free`. */
   private idCount = 0

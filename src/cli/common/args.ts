@@ -1,18 +1,8 @@
 /**
- * A small strict argument parser: `--name value`, `--name=value`, boolean
- * flags, short aliases (`-h`, `-q`), `--` to end the options, and `-` as a
- * positional (stdin). Unknown options, missing values, repeated options
- * (unless the option is `multiple`) and values outside a fixed set are usage
- * errors (exit 2).
- *
- * Why not Node's `util.parseArgs` (checked on Node 20): it has no value
- * choices and no check for an empty value (`--agent=` passes as ''), a
- * value option or flag given twice passes silently (the last wins), and its
- * errors are several lines of its own wording (`--agent -x`: "argument is
- * ambiguous. Did you forget…"), where every stderr line here is one
- * prefixed line naming the option. Each of these is a behaviour the tests
- * pin, so the small parser stays; wrapping parseArgs to restore them would
- * leave more code than this.
+ * A small strict argument parser ({@link parseArgs}): `--name value`,
+ * `--name=value`, boolean flags, short aliases (`-h`, `-q`), `--` to end the
+ * options, and `-` as a positional (stdin). Why not Node's `util.parseArgs`:
+ * docs/cli.md ("Why the hand-written argument parser") and {@link parseArgs}.
  */
 import { UsageError } from '../../internals.js'
 import { versionLine } from './version.js'
@@ -40,7 +30,21 @@ export interface ParsedArgs {
   readonly positionals: readonly string[]
 }
 
-/** Parses `argv` against `specs`; throws `UsageError` on anything not accepted. */
+/**
+ * Parses `argv` against `specs`; throws `UsageError` on anything not
+ * accepted: unknown options, missing values, repeated options (unless the
+ * option is `multiple`) and values outside a fixed set are usage errors
+ * (exit 2).
+ *
+ * Why not Node's `util.parseArgs` (checked on Node 20): it has no value
+ * choices and no check for an empty value (`--agent=` passes as ''), a
+ * value option or flag given twice passes silently (the last wins), and its
+ * errors are several lines of its own wording (`--agent -x`: "argument is
+ * ambiguous. Did you forget…"), where every stderr line here is one
+ * prefixed line naming the option. Each of these is a behaviour the tests
+ * pin, so the small parser stays; wrapping parseArgs to restore them would
+ * leave more code than this.
+ */
 export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[]): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]))
   const byShort = new Map(specs.filter((s) => s.short !== undefined).map((s) => [s.short!, s]))

@@ -3,13 +3,7 @@
  * file, binary data, or a file cut at the parsing limit. The reference reads
  * them as it reads any body (usually finding no rule, so everything is
  * allowed); `check` and `filter` say so on stderr, once per file, instead of
- * allowing everything in silence.
- *
- * The problems come from the library's diagnostics: `html-body`,
- * `utf16-body` (where the library reports it) and `truncated`; "binary" is a
- * body where most lines hold control characters or invalid UTF-8 (the
- * `control-character` and `invalid-utf8` diagnostics; when the list is cut
- * at its cap, the share among the lines it covers).
+ * allowing everything in silence. How each is told: {@link bodyProblem}.
  */
 import type { Diagnostic, Robots } from '../../index.js'
 import { count } from './numbers.js'
@@ -23,7 +17,14 @@ export const BODY_PROBLEMS: readonly BodyProblem[] = ['html', 'utf16', 'binary',
 /** Names in the summary: `2 HTML, 1 binary`. */
 export const PROBLEM_WORDS: Record<BodyProblem, string> = { html: 'HTML', utf16: 'UTF-16', binary: 'binary', truncated: 'truncated' }
 
-/** The body's most telling problem, or undefined for an ordinary robots.txt. */
+/**
+ * The body's most telling problem, or undefined for an ordinary robots.txt.
+ * The problems come from the library's diagnostics: `html-body`,
+ * `utf16-body` (where the library reports it) and `truncated`; "binary" is a
+ * body where most lines hold control characters or invalid UTF-8 (the
+ * `control-character` and `invalid-utf8` diagnostics; when the list is cut
+ * at its cap, the share among the lines it covers).
+ */
 export function bodyProblem(robots: Pick<Robots, 'diagnostics' | 'lineCount'>): BodyProblem | undefined {
   const diagnostics: readonly Diagnostic[] = robots.diagnostics
   if (diagnostics.length === 0) return undefined

@@ -1,29 +1,10 @@
 /**
  * The one progress bar of the command line, on stderr: how much is done
- * (bytes of `filter`'s input, `compare`'s cases, `fetch`'s origins), the
- * items and their rate, a note (disagreements, failures), and with a known
- * total a percentage, a bar and an ETA. Redrawn in place at most five times a
- * second and erased before any other stderr line (stdio.ts) and at the end.
- * It is a status display, never a line (it ends with no newline and is
- * always erased), so it does not carry the `robots-automaton: ` prefix of
- * stderr lines: the terminal's width goes to the figures.
- *
- * When it is drawn (`progressWanted`), decided once at the start:
- * - never with `--quiet`, and never when stderr is not a terminal (a log
- *   file must not fill with redraws);
- * - never on `TERM=dumb`, which cannot erase a line;
- * - never when stdout is a terminal too: the output is then on screen, and
- *   a bar redrawn among its lines would mix with them; the bar is for
- *   `filter … > out` or `| next-stage`;
- * - `ROBOTS_AUTOMATON_PROGRESS=1` forces it on (and `=0` off) whatever the
- *   above, for scripts and tests that capture stderr.
- * It has no colour. With `NO_COLOR` set (and not empty, as no-color.org
- * says) it writes no escape sequence at all: it is erased by overwriting it
- * with spaces instead of `ESC [ K`, for terminals and recorders that show
- * escapes raw.
- *
- * `renderProgress` is the drawing as a pure function of counts, time and
- * width, so it is tested without a terminal.
+ * (bytes of `filter`'s input, `compare`'s cases, `fetch`'s origins), the items
+ * and their rate, a note, and with a known total a percentage, a bar and an
+ * ETA. When it is drawn: {@link progressWanted}; the drawing, a pure function
+ * tested without a terminal: {@link renderProgress}; redrawing and erasing:
+ * {@link ProgressBar}.
  */
 import { count, megabytes, rate } from './numbers.js'
 import { setStatusLine, type StatusLine } from './stdio.js'
@@ -34,7 +15,7 @@ export interface Terminal {
   readonly columns?: number
 }
 
-/** What the policy looks at (see the module comment). */
+/** What the policy looks at ({@link progressWanted}). */
 export interface ProgressContext {
   readonly quiet: boolean
   readonly stderrIsTTY: boolean
@@ -42,7 +23,17 @@ export interface ProgressContext {
   readonly env: Readonly<Record<string, string | undefined>>
 }
 
-/** Whether to draw a progress bar (see the module comment). */
+/**
+ * Whether to draw a progress bar, decided once at the start:
+ * - never with `--quiet`, and never when stderr is not a terminal (a log
+ *   file must not fill with redraws);
+ * - never on `TERM=dumb`, which cannot erase a line;
+ * - never when stdout is a terminal too: the output is then on screen, and
+ *   a bar redrawn among its lines would mix with them; the bar is for
+ *   `filter … > out` or `| next-stage`;
+ * - `ROBOTS_AUTOMATON_PROGRESS=1` forces it on (and `=0` off) whatever the
+ *   above, for scripts and tests that capture stderr.
+ */
 export function progressWanted(c: ProgressContext): boolean {
   if (c.quiet) return false
   const forced = c.env.ROBOTS_AUTOMATON_PROGRESS
@@ -148,7 +139,17 @@ export function renderProgress(f: ProgressFrame): string {
 
 const REDRAW_MS = 200
 
-/** A one-line progress display that redraws itself in place; the status line `note` erases. */
+/**
+ * A one-line progress display that redraws itself in place; the status line
+ * `note` erases. Redrawn at most five times a second (REDRAW_MS) and erased
+ * before any other stderr line (stdio.ts) and at the end. It is a status
+ * display, never a line (it ends with no newline and is always erased), so
+ * it does not carry the `robots-automaton: ` prefix of stderr lines: the
+ * terminal's width goes to the figures. It has no colour. With `NO_COLOR`
+ * set (and not empty, as no-color.org says) it writes no escape sequence at
+ * all: it is erased by overwriting it with spaces instead of `ESC [ K`, for
+ * terminals and recorders that show escapes raw.
+ */
 export class ProgressBar implements StatusLine {
   private lastDraw = -Infinity
   private drawn = false

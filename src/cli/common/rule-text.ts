@@ -1,23 +1,26 @@
 /**
- * How `check` and `diff` show the rule that decided a URL. Most rules are
- * lines of the file: `line 4: Disallow: /private/`. Two are not, and are
- * marked `implied` rather than passed off as file lines:
+ * How `check` and `diff` show the rule that decided a URL
+ * ({@link RuleDescriber}). Most rules are lines of the file:
+ * `line 4: Disallow: /private/`. Two are not, and are marked `implied`
+ * ({@link Implied}) rather than passed off as file lines.
+ */
+import type { RuleRef, Robots } from '../../index.js'
+
+/**
+ * Why a rule is implied rather than a line of the file:
  *
- * - the `Disallow: /` that stands for an unreachable robots.txt (RFC 9309
- *   §2.3.1.4: a fetch that failed with 5xx or no answer disallows all); no
- *   file was read, so there is no line: `implied: Disallow: / (robots.txt
- *   unreachable)`;
- * - the directory form of an `Allow:` whose last segment starts with
- *   `index.htm` (`Allow: /d/index.html` also allows `/d/$`, as the reference
- *   does): `implied: Allow: /d/$ (from line 3: Allow: /d/index.html)`.
+ * - `unreachable`: the `Disallow: /` that stands for an unreachable
+ *   robots.txt (RFC 9309 §2.3.1.4: a fetch that failed with 5xx or no answer
+ *   disallows all); no file was read, so there is no line: `implied:
+ *   Disallow: / (robots.txt unreachable)`;
+ * - `index.html`: the directory form of an `Allow:` whose last segment starts
+ *   with `index.htm` (`Allow: /d/index.html` also allows `/d/$`, as the
+ *   reference does): `implied: Allow: /d/$ (from line 3: Allow: /d/index.html)`.
  *
  * In JSON the rule object gets `"implied": "unreachable"` (with `"line": 0`)
  * or `"implied": "index.html"` (with the line it comes from and `"from"`,
  * that line's pattern).
  */
-import type { RuleRef, Robots } from '../../index.js'
-
-/** Why a rule is implied rather than a line of the file. */
 export type Implied = 'unreachable' | 'index.html'
 
 /** A deciding rule as JSON: the RuleRef, marked when implied. */
@@ -62,7 +65,7 @@ export class RuleDescriber {
     return written !== undefined && written !== rule.pattern ? written : undefined
   }
 
-  /** `line 4: Disallow: /private/`, `implied: …` (see the module comment), or `no matching rule`. */
+  /** `line 4: Disallow: /private/`, `implied: …` (see {@link Implied}), or `no matching rule`. */
   text(rule: RuleRef | null): string {
     if (rule === null) return 'no matching rule'
     const directive = `${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`
@@ -72,7 +75,7 @@ export class RuleDescriber {
     return `line ${rule.line}: ${directive}`
   }
 
-  /** The rule as JSON (see the module comment), or null. */
+  /** The rule as JSON (see {@link Implied}), or null. */
   json(rule: RuleRef | null): RuleJson | null {
     if (rule === null) return null
     if (this.unreachable) return { line: 0, kind: rule.kind, pattern: rule.pattern, implied: 'unreachable' }

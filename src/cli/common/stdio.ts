@@ -2,13 +2,8 @@
  * Process-level handling of stdout and stderr: a closed stdout (`| head`) ends
  * the run quietly with exit 0; any other write error (`> /dev/full`) is
  * reported as one line and exits 1. Writing to a closed stderr is ignored.
- *
- * Every line the CLI writes to stderr (warnings, errors, summaries, usage
- * errors) goes through `note`, which prefixes it with `robots-automaton: `
- * (as GNU tools name themselves), so that a pipeline's log says which stage
- * spoke. A progress bar on the terminal (progress.ts) registers itself as
- * the status line: `note` erases it before writing, and the bar draws itself
- * again on its next update, so a message never lands in the middle of it.
+ * Every stderr line goes through {@link note}: prefixed `robots-automaton: `
+ * (as GNU tools name themselves), after erasing the progress bar if any.
  */
 import { PROGRAM } from './version.js'
 import { CliError, describeSystemError } from '../../internals.js'
@@ -68,8 +63,11 @@ export function stderrLine(message: string): string {
 /**
  * Writes one line to stderr: every message of the CLI goes through here.
  * Control characters in it (from file names, hosts, URLs, robots.txt
- * content) are escaped (escape.ts), so input never drives the terminal; it
- * is prefixed `robots-automaton: `, and a progress bar is erased first.
+ * content) are escaped (printable.ts), so input never drives the terminal; it
+ * is prefixed `robots-automaton: `, so that a pipeline's log says which stage
+ * spoke. A progress bar (progress.ts) registers itself as the status line:
+ * `note` erases it before writing, and the bar draws itself again on its next
+ * update, so a message never lands in the middle of it.
  */
 export function note(message: string): void {
   status?.clear()

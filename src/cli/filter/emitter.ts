@@ -1,19 +1,9 @@
 /**
- * Writes judged lines in the form `--print` and `--format` ask for:
- * - `allowed` / `disallowed`: the chosen lines exactly as read, line ending
- *   included (LF or CRLF). Consecutive chosen lines are copied as one run, so
- *   a block where every line is chosen costs one copy.
- * - `verdicts`: every line as `allowed<TAB>LINE<TAB>URL` or
- *   `disallowed<TAB>LINE<TAB>URL` and LF, where URL is the line's bytes
- *   unchanged except for the CR of a CRLF (or a CR that ends the input).
- * - `--format jsonl`: one JSON object per line (jsonl.ts), for the lines
- *   `--print` selects (every line unless `--print allowed|disallowed`).
- * A last line without a newline is written without one when it ends the whole
- * input; one that ends an earlier file gets an LF, so lines of two files never
- * merge.
- *
- * Blocks must not change after they are passed in (line-blocks.ts gives each
- * block a buffer of its own): long runs go to the output without a copy.
+ * Writes judged lines in the form `--print` and `--format` ask for
+ * ({@link LineEmitter}): the chosen lines exactly as read, `verdicts` lines,
+ * or JSON lines (jsonl-record.ts). Blocks must not change after they are
+ * passed in (line-blocks.ts gives each block a buffer of its own): long runs
+ * go to the output without a copy.
  */
 import type { BlockWriter } from '../common/block-writer.js'
 import { writeUint } from '../common/block-writer.js'
@@ -30,7 +20,21 @@ export type PrintMode = 'allowed' | 'disallowed' | 'verdicts'
 export type OutputFormat = 'lines' | 'jsonl'
 
 
-/** Writes judged lines of one block after another to a `BlockWriter`. */
+/**
+ * Writes judged lines of one block after another to a `BlockWriter`:
+ * - `allowed` / `disallowed`: the chosen lines exactly as read, line ending
+ *   included (LF or CRLF). Consecutive chosen lines are copied as one run, so
+ *   a block where every line is chosen costs one copy.
+ * - `verdicts`: every line as `allowed<TAB>LINE<TAB>URL` or
+ *   `disallowed<TAB>LINE<TAB>URL` and LF, where URL is the line's bytes
+ *   unchanged except for the CR of a CRLF (or a CR that ends the input).
+ * - `--format jsonl`: one JSON object per line (jsonl-record.ts), for the
+ *   lines `--print` selects (every line unless `--print allowed|disallowed`).
+ *
+ * A last line without a newline is written without one when it ends the
+ * whole input; one that ends an earlier file gets an LF, so lines of two
+ * files never merge.
+ */
 export class LineEmitter {
   private readonly writer: BlockWriter
   private readonly verdicts: boolean

@@ -1,17 +1,8 @@
 /**
  * Columns of a log line (`--field N`, `--host-field M`, `--delimiter D`):
  * where the URL (and the host) sit in a line, found in its bytes without
- * making a string.
- *
- * - Without `--delimiter`, fields are separated by runs of spaces and tabs,
- *   and blanks at the start of the line are skipped (as awk splits
- *   `$1 … $NF`): in an Apache or nginx access log `"GET /a HTTP/1.1"` is
- *   three fields, `"GET`, `/a` and `HTTP/1.1"`.
- * - With `--delimiter D` (one byte: `,`, `|`, or `\t` for a tab), every D
- *   separates two fields, empty ones included (as `cut -d D` splits).
- *
- * Fields are numbered from 1. A line with fewer fields has an empty URL
- * (judged as `/`, counted as invalid) or no host.
+ * making a string ({@link findField}). Fields are numbered from 1. A line with
+ * fewer fields has an empty URL (judged as `/`, counted as invalid) or no host.
  */
 
 /** Field separator: a byte, or whitespace runs. */
@@ -35,6 +26,13 @@ function isBlank(b: number): boolean {
  * Finds field `n` (from 1) of `bytes[start, end)`: writes its range to
  * `out[at]`, `out[at + 1]` and returns true, or returns false when the line
  * has fewer fields.
+ *
+ * - Without `--delimiter` ({@link WHITESPACE}), fields are separated by runs
+ *   of spaces and tabs, and blanks at the start of the line are skipped (as
+ *   awk splits `$1 … $NF`): in an Apache or nginx access log
+ *   `"GET /a HTTP/1.1"` is three fields, `"GET`, `/a` and `HTTP/1.1"`.
+ * - With `--delimiter D` (one byte: `,`, `|`, or `\t` for a tab), every D
+ *   separates two fields, empty ones included (as `cut -d D` splits).
  */
 export function findField(bytes: Uint8Array, start: number, end: number, n: number, delimiter: number, out: Int32Array, at: number): boolean {
   let p = start

@@ -29,7 +29,7 @@ export function addStats(into: FilterStats, from: FilterStats): void {
   into.bytes += from.bytes
 }
 
-/** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (host-tally.ts). */
+/** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (../hosts/host-tally.ts). */
 export function summaryLine(stats: FilterStats, seconds: number, hosts?: string): string {
   const s = Math.max(seconds, 1e-6)
   const line =

@@ -1,17 +1,8 @@
 /**
  * Input of `filter` and `diff`: named files and stdin, gzip-compressed or
  * not. All inputs are checked before any output is written, so a missing file
- * or a directory given as a file fails the run at once (exit 1) with its name.
- *
- * - gzip is recognised by its magic bytes (1f 8b), not by a `.gz` name, in
- *   files and on stdin alike; concatenated gzip members are read one after
- *   the other (as `zcat` does). A file that starts like gzip but is not
- *   valid gzip fails with its name.
- * - A regular file (also stdin redirected from one, `< file`) is read
- *   straight into the caller's buffer; anything else (a pipe, a FIFO, a
- *   terminal) as a stream, whose `ready()` tells whether bytes are waiting,
- *   so that the line reader can yield what it has when the input pauses
- *   (line-blocks.ts).
+ * or a directory given as a file fails the run at once (exit 1) with its name
+ * ({@link resolveInputs}); how each is read: {@link openInput}.
  */
 import { open, stat } from 'node:fs/promises'
 import { createReadStream, fstatSync, read } from 'node:fs'
@@ -77,7 +68,20 @@ function stdinSize(): number | undefined {
   }
 }
 
-/** Opens an input for reading (gzip decoded), counting stored bytes into `counter`. */
+/**
+ * Opens an input for reading (gzip decoded), counting stored bytes into
+ * `counter`.
+ *
+ * - gzip is recognised by its magic bytes (1f 8b), not by a `.gz` name, in
+ *   files and on stdin alike; concatenated gzip members are read one after
+ *   the other (as `zcat` does). A file that starts like gzip but is not
+ *   valid gzip fails with its name.
+ * - A regular file (also stdin redirected from one, `< file`) is read
+ *   straight into the caller's buffer; anything else (a pipe, a FIFO, a
+ *   terminal) as a stream, whose `ready()` tells whether bytes are waiting,
+ *   so that the line reader can yield what it has when the input pauses
+ *   (line-blocks.ts).
+ */
 export async function openInput(input: InputFile, counter: ByteCounter): Promise<ByteReader> {
   let raw: ByteReader
   if (input.path === null) {

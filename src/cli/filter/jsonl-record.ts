@@ -1,9 +1,27 @@
 /**
- * `filter --format jsonl`: one JSON object per judged line,
+ * `filter --format jsonl`: one JSON object per judged line ({@link jsonRecord}
+ * has the fields; docs/cli.md is the users' description),
  *
  *   {"url": "https://example.com/a", "allowed": false, "line": 4,
  *    "rule": {"kind": "disallow", "pattern": "/a"},
  *    "host": "example.com", "source": "robots/example.com"}
+ */
+import { isUtf8 } from 'node:buffer'
+import type { AgentMatcher } from '../../index.js'
+import { jsonLine } from '../common/printable.js'
+import type { Decided } from '../hosts/host-judge.js'
+
+const DECODER = new TextDecoder()
+
+/** The deciding rule's kind and pattern (explain runs only on lines a rule decided). */
+function ruleOf(matcher: AgentMatcher, bytes: Uint8Array, start: number, end: number, line: number): { kind: string; pattern: string } | null {
+  if (line === 0) return null
+  const rule = matcher.explain(bytes.subarray(start, end)).rule
+  return rule === null ? null : { kind: rule.kind, pattern: rule.pattern }
+}
+
+/**
+ * The JSON object of one line (without its LF):
  *
  * - `url`: the URL judged (the `--field` column, or the line without its
  *   line ending). When its bytes are not valid UTF-8, `url` shows them with
@@ -23,21 +41,6 @@
  *   with a `source` means "a file, but no rule matched", and with null
  *   "no file").
  */
-import { isUtf8 } from 'node:buffer'
-import type { AgentMatcher } from '../../index.js'
-import { jsonLine } from '../common/printable.js'
-import type { Decided } from '../hosts/host-judge.js'
-
-const DECODER = new TextDecoder()
-
-/** The deciding rule's kind and pattern (explain runs only on lines a rule decided). */
-function ruleOf(matcher: AgentMatcher, bytes: Uint8Array, start: number, end: number, line: number): { kind: string; pattern: string } | null {
-  if (line === 0) return null
-  const rule = matcher.explain(bytes.subarray(start, end)).rule
-  return rule === null ? null : { kind: rule.kind, pattern: rule.pattern }
-}
-
-/** The JSON object of one line (without its LF). */
 export function jsonRecord(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided): string {
   const view = bytes.subarray(start, end)
   const valid = isUtf8(view)

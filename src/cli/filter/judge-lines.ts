@@ -1,15 +1,10 @@
 /**
  * The per-block loop of `filter`: walks the lines of a block straight from the
- * byte buffer (no string per line), judges each, counts it, and hands it to the
- * emitter. Lines are cut by the core's line convention (src/match/lines.ts:
- * LF ends a line, a CR right before the LF or ending the input is not part
- * of the URL, an empty line is judged as `/`).
- *
- * With one robots.txt and whole lines as URLs the block goes through
- * `matchLines` once, which also reports where each line ends; otherwise each
- * line is judged through `matchRange`, by its host's matcher with
- * `--robots-dir`/`--bundle`, and on its URL column with `--field`
- * (fields.ts). Both cut lines with the same functions.
+ * byte buffer (no string per line; the core's line convention,
+ * src/match/lines.ts), judges each, counts it, and hands it to the emitter.
+ * One robots.txt and whole lines as URLs: one `matchLines` per block;
+ * otherwise `matchRange` per line, by the line's host's matcher with
+ * `--robots-dir`/`--bundle`, on its URL column with `--field` (fields.ts).
  */
 import type { AgentMatcher } from '../../index.js'
 import { lineEnd, urlEnd } from '../../internals.js'

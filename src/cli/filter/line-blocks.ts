@@ -1,26 +1,9 @@
 /**
- * Cuts a byte stream into blocks of whole lines. Each block ends right after
- * an LF, except the last block of an input, which ends where the input ends
- * (its last line may have no LF). The partial line at the end of a read is
- * carried into the next block; a line longer than the block grows the buffer
- * (up to `MAX_LINE` bytes).
- *
- * Blocks are large (half to all of `blockSize`) while input flows. Sooner:
- * - `lineBuffered`: after every read that completes a line, so each line is
- *   judged as soon as it arrives (`tail -f log | filter --line-buffered`);
- * - on a pause: when the source has nothing waiting and the oldest bytes not
- *   yet yielded arrived `pauseMs` ago or more, the complete lines are
- *   yielded with `pause` set, so the consumer flushes its output (a slow
- *   input is never held back for long);
- * - before a read error is thrown, the complete lines read so far are
- *   yielded, so nothing that was read is lost.
- *
- * The bytes of a block are never written again, so a consumer may hand parts
- * of it to an output stream without copying. A block is the only one in its
- * buffer unless `shared` is set (after a pause, further bytes are read into
- * the same buffer): a consumer that transfers the buffer elsewhere (a worker
- * thread) copies shared blocks first. While the consumer works on a block,
- * the read for the next one is already under way.
+ * Cuts a byte stream into blocks of whole lines ({@link lineBlocks}). Each
+ * block ends right after an LF, except the last block of an input, which ends
+ * where the input ends (its last line may have no LF). The partial line at
+ * the end of a read is carried into the next block; a line longer than the
+ * block grows the buffer (up to `MAX_LINE` bytes).
  */
 import { CliError } from '../../internals.js'
 import { lineEnd, urlEnd } from '../../internals.js'
@@ -53,7 +36,11 @@ export interface LineBlock {
   readonly last: boolean
   /** Yielded early (line-buffered, a pause, before an error): the consumer should flush its output. */
   readonly pause: boolean
-  /** Other blocks share this block's buffer (see the module comment). */
+  /**
+   * Other blocks share this block's buffer (after a pause, further bytes are
+   * read into the same buffer): a consumer that transfers the buffer
+   * elsewhere (a worker thread) copies shared blocks first.
+   */
   readonly shared: boolean
 }
 
@@ -78,7 +65,23 @@ function within(promise: Promise<number>, ms: number): Promise<number> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
-/** Yields blocks of whole lines from `reader` (see the module comment). */
+/**
+ * Yields blocks of whole lines from `reader`. Blocks are large (half to all
+ * of `blockSize`) while input flows. Sooner:
+ * - `lineBuffered`: after every read that completes a line, so each line is
+ *   judged as soon as it arrives (`tail -f log | filter --line-buffered`);
+ * - on a pause: when the source has nothing waiting and the oldest bytes not
+ *   yet yielded arrived `pauseMs` ago or more, the complete lines are
+ *   yielded with `pause` set, so the consumer flushes its output (a slow
+ *   input is never held back for long);
+ * - before a read error is thrown, the complete lines read so far are
+ *   yielded, so nothing that was read is lost.
+ *
+ * The bytes of a block are never written again, so a consumer may hand parts
+ * of it to an output stream without copying. A block is the only one in its
+ * buffer unless `shared` is set. While the consumer works on a block, the
+ * read for the next one is already under way.
+ */
 export async function* lineBlocks(
   reader: ByteReader,
   name: string,

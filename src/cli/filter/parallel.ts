@@ -1,27 +1,8 @@
 /**
  * `filter --jobs N`: N threads judge blocks of lines — the main thread and
  * N - 1 worker threads — while the main thread also reads the input and
- * writes the output.
- *
- * - Scheduling: each block goes to the worker with the fewest blocks in
- *   hand, if it has fewer than two; when every worker has two, the main
- *   thread judges the block itself. So the main thread takes the share its
- *   reading and writing leave it, and no core waits for another.
- * - Order: blocks are numbered as read; their output (chunks, from a worker
- *   or from the main thread: block-chunks.ts) is written strictly in number
- *   order, so the output is byte for byte that of `--jobs 1`.
- * - Memory: at most `2 N` blocks are between reading and writing; the
- *   reader waits for room, and every write waits while stdout is full
- *   (backpressure), so a slow consumer holds back the whole pipeline
- *   instead of letting output pile up. Block, output and fingerprint buffers
- *   travel without a copy (transferred ArrayBuffers) and come back for
- *   reuse.
- * - Start: an input that fits in one block is judged in the main thread
- *   alone; the workers are started at the first block that is not the last,
- *   which the main thread judges while they start.
- * - Per-host rules are shared, not copied: the directory's index and a
- *   bundle's bytes live on SharedArrayBuffers. Each thread keeps its own
- *   cache of compiled matchers (`--cache-mb` is shared out between them).
+ * writes the output, byte for byte as `--jobs 1` would. Scheduling, order,
+ * memory and start: {@link ParallelRunner}.
  */
 import { Worker } from 'node:worker_threads'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
@@ -66,7 +47,29 @@ interface Judged {
   readonly slot: Slot | undefined
 }
 
-/** Judges blocks in worker threads and the main thread (see the module comment). */
+/**
+ * Judges blocks in worker threads and the main thread.
+ *
+ * - Scheduling: each block goes to the worker with the fewest blocks in
+ *   hand, if it has fewer than two; when every worker has two, the main
+ *   thread judges the block itself. So the main thread takes the share its
+ *   reading and writing leave it, and no core waits for another.
+ * - Order: blocks are numbered as read; their output (chunks, from a worker
+ *   or from the main thread: block-chunks.ts) is written strictly in number
+ *   order, so the output is byte for byte that of `--jobs 1`.
+ * - Memory: at most `2 N` blocks are between reading and writing; the
+ *   reader waits for room, and every write waits while stdout is full
+ *   (backpressure), so a slow consumer holds back the whole pipeline
+ *   instead of letting output pile up. Block, output and fingerprint buffers
+ *   travel without a copy (transferred ArrayBuffers) and come back for
+ *   reuse.
+ * - Start: an input that fits in one block is judged in the main thread
+ *   alone; the workers are started at the first block that is not the last,
+ *   which the main thread judges while they start.
+ * - Per-host rules are shared, not copied: the directory's index and a
+ *   bundle's bytes live on SharedArrayBuffers. Each thread keeps its own
+ *   cache of compiled matchers (`--cache-mb` is shared out between them).
+ */
 export class ParallelRunner implements BlockRunner {
   private slots: Slot[] = []
   private started = false

@@ -136,7 +136,7 @@ SCAN_CLASS[0x5d] = ScanClass.Close
 export const SCAN_OUT_TOO_SMALL = -1
 
 /**
- * `findHost` and `foldHost` (host-index.ts) in one pass over the authority
+ * `findHost` and `foldHost` (../hosts/host-index.ts) in one pass over the authority
  * of the URL `bytes[start, end)`, for the per-line loop of `--robots-dir`
  * and `--bundle`: the host is found as `findHost` finds it, written
  * ASCII-lowercased to `out[0, length)`, and its `hostHash` computed on the

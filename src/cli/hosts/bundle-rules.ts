@@ -1,31 +1,10 @@
 /**
  * Bundles for `filter --bundle`: a `RobotsStore` written by `pack` with
- * `store.toBytes()` (the format is the store's: src/store/bundle-codec.ts), loaded
- * with `RobotsStore.fromBytes()` (no robots.txt parsed again; the file's
- * buffer is the store's arena) and asked per line through the store's
- * byte-level look-ups.
- *
- * Keys are the store's: bare hosts (`example.com`: every scheme and port of
- * the host, as `--robots-dir DIR/<host>` applies a file) and origins
- * (`https://example.com:8443`: that scheme and port only). A URL line is
- * looked up as `--robots-dir` looks it up, by its host's bytes
- * (ASCII-lowercased); when the bundle holds origin keys, by its origin first
- * (`RobotsStore.lookup`: origin, then the host in the store's canonical form).
- * Entries are a robots.txt or a fetch outcome (`unavailable`: allow all,
- * `unreachable`: disallow all); a host without an entry gets `--missing`.
- *
- * Every thread loads the bundle lazily (`fromBytes(bytes, { lazy: true })`):
- * the layout, keys and every checksum are checked before the first line is
- * read, so a truncated or corrupted file is one coded error (`BundleError`:
- * ERR_FORMAT, ERR_VERSION) and nothing is written; each form's structure is
- * checked when its host is first judged, and a well-checksummed but
- * malformed one (a crafted file) makes its entry unreadable: a warning, and
- * the host judged as one without a robots.txt, as for an unreadable
- * `--robots-dir` file. Worker threads map the same bytes (a
- * SharedArrayBuffer).
- *
- * Compiled matchers are kept by the judge (host-judge.ts, under `--cache-mb`),
- * not by the store: the store is made with no matcher budget of its own.
+ * `store.toBytes()` (the format is the store's: src/store/bundle-codec.ts),
+ * loaded with `RobotsStore.fromBytes()` (no robots.txt parsed again; the
+ * file's buffer is the store's arena) and asked per line through the store's
+ * byte-level look-ups ({@link StoreRules}; loading and its checks:
+ * {@link loadStore}).
  */
 import { RobotsFormatError, RobotsInputError, RobotsStore } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
@@ -45,7 +24,21 @@ function bundleError(err: RobotsFormatError, name: string): BundleError {
   return new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
 }
 
-/** The bundle's store, loaded lazily (see the module comment); a `BundleError` when the file is not one. */
+/**
+ * The bundle's store, loaded lazily; a `BundleError` when the file is not one.
+ *
+ * Every thread loads the bundle lazily (`fromBytes(bytes, { lazy: true })`):
+ * the layout, keys and every checksum are checked before the first line is
+ * read, so a truncated or corrupted file is one coded error (`BundleError`:
+ * ERR_FORMAT, ERR_VERSION) and nothing is written; each form's structure is
+ * checked when its host is first judged, and a well-checksummed but
+ * malformed one (a crafted file) makes its entry unreadable: a warning, and
+ * the host judged as one without a robots.txt, as for an unreadable
+ * `--robots-dir` file. Worker threads map the same bytes (a
+ * SharedArrayBuffer). Compiled matchers are kept by the judge
+ * (host-judge.ts, under `--cache-mb`), not by the store: the store is made
+ * with no matcher budget of its own.
+ */
 function loadStore(bytes: Uint8Array, name: string): RobotsStore {
   try {
     return RobotsStore.fromBytes(bytes, { matcherBudget: 0, lazy: true })
@@ -66,7 +59,18 @@ export function bundleFromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'bu
   return new StoreRules(loadStore(d.bytes, d.path), d.bytes, d.path, d.originKeys)
 }
 
-/** A loaded bundle as per-host rules for `filter --bundle` (see the module comment). */
+/**
+ * A loaded bundle as per-host rules for `filter --bundle`.
+ *
+ * Keys are the store's: bare hosts (`example.com`: every scheme and port of
+ * the host, as `--robots-dir DIR/<host>` applies a file) and origins
+ * (`https://example.com:8443`: that scheme and port only). A URL line is
+ * looked up as `--robots-dir` looks it up, by its host's bytes
+ * (ASCII-lowercased); when the bundle holds origin keys, by its origin first
+ * (`RobotsStore.lookup`: origin, then the host in the store's canonical form).
+ * Entries are a robots.txt or a fetch outcome (`unavailable`: allow all,
+ * `unreachable`: disallow all); a host without an entry gets `--missing`.
+ */
 export class StoreRules implements HostRules {
   readonly originKeys: boolean
   private readonly store: RobotsStore

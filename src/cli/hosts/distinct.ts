@@ -1,18 +1,9 @@
 /**
  * Counting distinct hosts (the summary of `filter`: "hosts without a
- * robots.txt") in bounded memory, whatever the input's size.
- *
- * - Exact up to `exactLimit` distinct names: each name is kept as a 64-bit
- *   fingerprint (two independent 32-bit hashes of its ASCII-lowercased
- *   bytes) in an open-addressing table, `Int32Array` pairs, linear probing,
- *   grown by doubling at half full. Two names share a fingerprint with a
- *   probability of about n² / 2⁶⁵ (3 × 10⁻⁶ for ten million names).
- * - Past the limit the table stops growing and the count becomes a
- *   HyperLogLog estimate (2¹⁴ one-byte registers, fed with every name from
- *   the start; standard error about 0.8 %), shown as "about N".
- *
- * Worker threads count their own names and hand the new fingerprints (and at
- * the end their registers) to the main thread, which merges them.
+ * robots.txt") in bounded memory, whatever the input's size: exactly up to a
+ * limit, then a HyperLogLog estimate ({@link DistinctCounter}). Worker threads
+ * count their own names and hand the new fingerprints (and at the end their
+ * registers) to the main thread, which merges them.
  */
 import { hostHash, secondHash } from './host-index.js'
 
@@ -23,7 +14,18 @@ export const DEFAULT_EXACT_LIMIT = 1 << 20
 const HLL_BITS = 14
 const HLL_SIZE = 1 << HLL_BITS
 
-/** Distinct names, exactly up to a limit, estimated past it (see the module comment). */
+/**
+ * Distinct names, exactly up to a limit, estimated past it.
+ *
+ * - Exact up to `exactLimit` distinct names: each name is kept as a 64-bit
+ *   fingerprint (two independent 32-bit hashes of its ASCII-lowercased
+ *   bytes) in an open-addressing table, `Int32Array` pairs, linear probing,
+ *   grown by doubling at half full. Two names share a fingerprint with a
+ *   probability of about n² / 2⁶⁵ (3 × 10⁻⁶ for ten million names).
+ * - Past the limit the table stops growing and the count becomes a
+ *   HyperLogLog estimate (2¹⁴ one-byte registers, fed with every name from
+ *   the start; standard error about 0.8 %), shown as "about N".
+ */
 export class DistinctCounter {
   private table = new Int32Array(2 * 64)
   private used = 0

@@ -1,20 +1,9 @@
 /**
- * A read-only set of host names, built once (from a directory listing or a
- * bundle's keys) and asked per URL line without making a string: a host that
- * has no entry costs one hash and one or two probes, never a file-system call.
- *
- * Layout (typed arrays only; on SharedArrayBuffers, so worker threads share
- * one copy — see `data` and `fromData`):
- * - `names`: every name's bytes back to back; name `id` is
- *   `names[starts[id], starts[id + 1])`.
- * - `hashes[id]`: the name's hash (`hostHash`), compared before the bytes.
- * - `slots`: open addressing with linear probing over a power-of-two table of
- *   at least twice the names; a slot holds `id + 1`, or 0 when empty.
- *
- * Names are matched byte for byte after ASCII-lowercasing the bytes asked
- * for: the names themselves are stored as given, so a name with an ASCII
- * capital letter can never be found (a URL's host is always looked up in
- * lower case) and is left out by the builder.
+ * A read-only set of host names ({@link HostIndex}), built once (from a
+ * directory listing or a bundle's keys) and asked per URL line without making
+ * a string: a host that has no entry costs one hash and one or two probes,
+ * never a file-system call. Typed arrays only, on SharedArrayBuffers, so
+ * worker threads share one copy (`data`, `fromData`).
  */
 
 /** FNV-1a offset basis and prime (32-bit), as the store hashes keys (`RobotsStore.lookupHost` takes `hostHash` as its key hash). */
@@ -156,7 +145,19 @@ export class HostIndexBuilder {
   }
 }
 
-/** The host set (see the module comment). */
+/**
+ * The host set. Layout:
+ * - `names`: every name's bytes back to back; name `id` is
+ *   `names[starts[id], starts[id + 1])`.
+ * - `hashes[id]`: the name's hash (`hostHash`), compared before the bytes.
+ * - `slots`: open addressing with linear probing over a power-of-two table of
+ *   at least twice the names; a slot holds `id + 1`, or 0 when empty.
+ *
+ * Names are matched byte for byte after ASCII-lowercasing the bytes asked
+ * for: the names themselves are stored as given, so a name with an ASCII
+ * capital letter can never be found (a URL's host is always looked up in
+ * lower case) and is left out by the builder.
+ */
 export class HostIndex {
   private readonly names: Uint8Array
   private readonly starts: Int32Array

@@ -2,22 +2,8 @@
  * Judging URL lines by their own host's robots.txt (`--robots-dir`,
  * `--bundle`): the host is found in the line's bytes, looked up in the
  * source's index (one hash look-up; a host without an entry stops there),
- * and judged by its entry's compiled matcher.
- *
- * - Matchers are kept in a `ByteLru` under a byte budget (`--cache-mb`),
- *   keyed by entry id and sized by `memoryUsage()`, re-measured whenever the
- *   host comes back (matchers grow as they compile). An entry evicted and
- *   needed again is loaded again (`reloads` counts it: a sign the budget is
- *   too small). An entry alone over the budget is not kept; it still judges
- *   its own lines.
- * - Hosts without an entry cost nothing in the cache; they are only counted
- *   (distinct, in bounded memory: distinct.ts).
- * - Consecutive lines of one site skip the look-up: a line that starts with
- *   the previous line's `scheme://authority/` goes straight to its matcher,
- *   and a line with the same host (any case) as the previous one reuses it.
- * - Each entry's first load is reported to `onEntry` (counts, warnings);
- *   worker threads pass these on to the main thread, which counts distinct
- *   hosts across threads.
+ * and judged by its entry's compiled matcher, kept in a byte-budget cache
+ * ({@link HostJudge} has the policy).
  */
 import type { AgentMatcher } from '../../index.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../../internals.js'
@@ -86,7 +72,24 @@ const NO_ENTRY = -1
 /** Default budget of compiled matchers (`filter --cache-mb`), in MiB, for all judging threads together. */
 export const DEFAULT_CACHE_MB = 256
 
-/** Judges lines by their host's rules (see the module comment). */
+/**
+ * Judges lines by their host's rules.
+ *
+ * - Matchers are kept in a `ByteLru` under a byte budget (`--cache-mb`),
+ *   keyed by entry id and sized by `memoryUsage()`, re-measured whenever the
+ *   host comes back (matchers grow as they compile). An entry evicted and
+ *   needed again is loaded again (`reloads` counts it: a sign the budget is
+ *   too small). An entry alone over the budget is not kept; it still judges
+ *   its own lines.
+ * - Hosts without an entry cost nothing in the cache; they are only counted
+ *   (distinct, in bounded memory: distinct.ts).
+ * - Consecutive lines of one site skip the look-up: a line that starts with
+ *   the previous line's `scheme://authority/` goes straight to its matcher,
+ *   and a line with the same host (any case) as the previous one reuses it.
+ * - Each entry's first load is reported to `onEntry` (counts, warnings);
+ *   worker threads pass these on to the main thread, which counts distinct
+ *   hosts across threads.
+ */
 export class HostJudge {
   /** Lines without a host. */
   noHost = 0
@@ -153,7 +156,7 @@ export class HostJudge {
       while (i >= 0 && bytes[start + i] === prefix[p + i]) i--
       if (i < 0) return this.current(bytes, start, end)
     }
-    // One pass finds the host, lowercases it into `scratch` and hashes it (url-host.ts).
+    // One pass finds the host, lowercases it into `scratch` and hashes it (../filter/url-host.ts).
     const scan = this.scan
     let len = scanHost(bytes, start, end, this.scratch, scan)
     if (len === SCAN_OUT_TOO_SMALL) {

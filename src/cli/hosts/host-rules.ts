@@ -1,13 +1,8 @@
 /**
- * Where `filter` finds the robots.txt of each host: a directory
- * (`--robots-dir`, robots-dir.ts) or a bundle (`--bundle`, bundle.ts: a
- * `RobotsStore` loaded from `pack`'s file). Both are an index of entries,
- * built once, that the per-line loop asks without making strings, and each
- * entry's rules, loaded on demand.
- *
- * A source can be rebuilt in a worker thread from its `descriptor()`
- * (structured-clone-able; arrays on SharedArrayBuffers, the directory's
- * index and the bundle's bytes, are shared, not copied).
+ * Where `filter` finds the robots.txt of each host ({@link HostRules}): a
+ * directory (`--robots-dir`, robots-dir.ts) or a bundle (`--bundle`,
+ * bundle-rules.ts: a `RobotsStore` loaded from `pack`'s file); opened by
+ * open-host-rules.ts.
  */
 import type { AgentMatcher } from '../../index.js'
 import type { BodyProblem } from '../common/body-problems.js'
@@ -45,7 +40,13 @@ export type HostEntry =
   /** An entry that could not be read (not a regular file, permission denied, …): judged as a host without one. */
   | { readonly kind: 'unreadable'; readonly reason: string }
 
-/** Per-host rules for `filter` (see the module comment). */
+/**
+ * Per-host rules for `filter`: an index of entries, built once, that the
+ * per-line loop asks without making strings, and each entry's rules, loaded
+ * on demand. A source can be rebuilt in a worker thread from its
+ * `descriptor()` (structured-clone-able; arrays on SharedArrayBuffers, the
+ * directory's index and the bundle's bytes, are shared, not copied).
+ */
 export interface HostRules {
   /** Entries in the index (ids are `0 .. size - 1`). */
   readonly size: number

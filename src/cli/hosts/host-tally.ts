@@ -1,10 +1,8 @@
 /**
  * The per-host side of `filter --robots-dir`/`--bundle`, added up in the main
- * thread over every judging thread: distinct hosts with a robots.txt,
- * without one, unreadable, with a fetch outcome; the warnings about entries
- * (unreadable, not a regular file, HTML, UTF-16, binary, truncated), at most
+ * thread over every judging thread: distinct hosts with a robots.txt, without
+ * one, unreadable, with a fetch outcome; the warnings about entries, at most
  * `maxWarnings` of them on stderr and the rest counted in the summary.
- *
  * Threads report each entry's first load (`EntryEvent`); an entry loaded by
  * several threads is counted and warned about once.
  */

@@ -1,18 +1,9 @@
 /**
  * `--robots-dir DIR`: one robots.txt per host, in the file `DIR/<host>`
  * (`DIR/www.example.com`, `DIR/[::1]`), holding that host's robots.txt as
- * served.
- *
- * DIR is listed once, at the start, into a `HostIndex` of its names and
- * their file types (from the directory entries: nothing is opened), so a
- * host with no file costs one hash look-up. Only regular files are ever
- * opened: a FIFO, socket, device or directory named after a host is skipped
- * with a warning (opening a FIFO would block forever), and so is a file that
- * cannot be read. Symbolic links are followed wherever they point (also
- * outside DIR) when their target is a regular file; they are resolved with
- * `stat`, which never blocks. The file is opened with O_NONBLOCK and checked
- * again with `fstat`, so a file swapped for a FIFO after the listing cannot
- * block either.
+ * served. DIR is listed once into a `HostIndex`, so a host with no file costs
+ * one hash look-up; only regular files are ever opened, so nothing can block
+ * ({@link DirectoryRules} says how).
  */
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 import { parseRobots, type Robots } from '../../index.js'
@@ -56,7 +47,20 @@ function typeOfStats(s: Stats): EntryType {
   return EntryType.Device
 }
 
-/** The robots.txt files of a directory, one per host (see the module comment). */
+/**
+ * The robots.txt files of a directory, one per host.
+ *
+ * DIR is listed once, at the start, into a `HostIndex` of its names and
+ * their file types (from the directory entries: nothing is opened), so a
+ * host with no file costs one hash look-up. Only regular files are ever
+ * opened: a FIFO, socket, device or directory named after a host is skipped
+ * with a warning (opening a FIFO would block forever), and so is a file that
+ * cannot be read. Symbolic links are followed wherever they point (also
+ * outside DIR) when their target is a regular file; they are resolved with
+ * `stat`, which never blocks. The file is opened with O_NONBLOCK and checked
+ * again with `fstat`, so a file swapped for a FIFO after the listing cannot
+ * block either.
+ */
 export class DirectoryRules implements HostRules {
   readonly dir: string
   /** A file applies to every scheme and port of its host. */

@@ -1,25 +1,10 @@
 /**
  * `--cases corpus`: cases generated from real robots.txt files and URLs,
  * seeded and reproducible (the same files, URL list, `--seed` and `--count`
- * give the same cases).
- *
- * Files come from a folder laid out as `<dir>/<host>` (default: the bundled
- * `corpus/robots`), URLs from a list with one URL per line (default: the
- * bundled `corpus/urls.txt`; optional with `--robots-dir`). The count is
- * spread evenly over the files (a seeded sample of files when there are
- * fewer cases than files), and cases come file by file. Per case:
- *
- * - an agent: a name of the file's groups as written, the same re-cased, a
- *   token the file does not name (the `*` fallback), a token with a digit or
- *   a `/version` (cut by the reference: it names no group), or, when the
- *   adapter takes them, several tokens at once;
- * - a URL: one of the host's real URLs; one derived from a rule of the file
- *   (each `*` filled with random characters, a `$` rule with and without a
- *   tail, other rules with a random tail); a near miss of a rule; a variant
- *   of these with percent-encoding changed (hex case, characters encoded or
- *   decoded, non-ASCII raw or encoded), letter case changed, an `index.html`
- *   form, or an odd URL form (`//host/path`, no path, `?`/`;`/`#` first, a
- *   fragment, the empty URL, userinfo, a port, a path only, …).
+ * give the same cases). Files come from a folder laid out as `<dir>/<host>`
+ * (default: the bundled `corpus/robots`), URLs from a list with one URL per
+ * line (default: the bundled `corpus/urls.txt`; optional with `--robots-dir`).
+ * What a case holds: {@link corpusCaseStream}.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -330,10 +315,24 @@ export function corpusCases(options: CorpusOptions, oracle: Oracle): CaseInput[]
 }
 
 /**
- * Generates the corpus cases one at a time (see the module comment), so that
- * a run of any count holds only the files, the URL list and the cases in
- * flight; answers come later from the oracle. The files and the URL list are
- * read before the first case.
+ * Generates the corpus cases one at a time, so that a run of any count holds
+ * only the files, the URL list and the cases in flight; answers come later
+ * from the oracle. The files and the URL list are read before the first case.
+ *
+ * The count is spread evenly over the files (a seeded sample of files when
+ * there are fewer cases than files), and cases come file by file. Per case:
+ *
+ * - an agent: a name of the file's groups as written, the same re-cased, a
+ *   token the file does not name (the `*` fallback), a token with a digit or
+ *   a `/version` (cut by the reference: it names no group), or, when the
+ *   adapter takes them, several tokens at once;
+ * - a URL: one of the host's real URLs; one derived from a rule of the file
+ *   (each `*` filled with random characters, a `$` rule with and without a
+ *   tail, other rules with a random tail); a near miss of a rule; a variant
+ *   of these with percent-encoding changed (hex case, characters encoded or
+ *   decoded, non-ASCII raw or encoded), letter case changed, an `index.html`
+ *   form, or an odd URL form (`//host/path`, no path, `?`/`;`/`#` first, a
+ *   fragment, the empty URL, userinfo, a port, a path only, …).
  */
 export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterable<CaseInput> {
   const sources = readRobotsDir(options.robotsDir)

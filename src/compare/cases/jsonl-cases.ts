@@ -1,23 +1,10 @@
 /**
  * `--cases FILE.jsonl` and `--export FILE.jsonl`: case sets as JSON Lines,
- * one case per line:
+ * one case per line (the fields: {@link parseCaseLine}; export:
+ * {@link caseLine}):
  *
  *     {"id": "mine#1", "robots": "User-agent: *\nDisallow: /x\n", "agent": "FooBot",
  *      "url": "https://example.com/x", "allowed": false, "line": 2, "categories": ["…"]}
- *
- * - the body: `robots` (a string, written as its UTF-8 bytes), or
- *   `robots_base64` (the exact bytes, for bodies that are not UTF-8), or
- *   `robots_path` (a file, relative to the JSONL file's folder); exactly one.
- * - `agent`: a product token, or an array of tokens (a crawler answering to
- *   several: the reference's multi-agent form).
- * - `url`: the URL (or path) as a string.
- * - optional: `id` (default `line N`), `allowed` and `line` (a stated answer,
- *   checked against the reference's), `categories` (added to the automatic
- *   ones).
- *
- * Export writes every field: `robots` when the bytes are UTF-8, else
- * `robots_base64`, so any body round-trips byte for byte; `allowed` and
- * `line` are the reference's answer, `categories` the automatic ones.
  */
 import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs'
 import { dirname, resolve } from 'node:path'
@@ -35,7 +22,7 @@ export async function readJsonlCases(file: string): Promise<CaseInput[]> {
 }
 
 /**
- * The cases of a JSONL file (see the module comment), one at a time as the
+ * The cases of a JSONL file ({@link parseCaseLine}), one at a time as the
  * file is read; errors name the file and line. Ids must be unique.
  */
 export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> {
@@ -71,7 +58,20 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   }
 }
 
-/** One case from one line; `where` prefixes errors, `folder` resolves `robots_path`. */
+/**
+ * One case from one line; `where` prefixes errors, `folder` resolves
+ * `robots_path`. The fields:
+ *
+ * - the body: `robots` (a string, written as its UTF-8 bytes), or
+ *   `robots_base64` (the exact bytes, for bodies that are not UTF-8), or
+ *   `robots_path` (a file, relative to the JSONL file's folder); exactly one.
+ * - `agent`: a product token, or an array of tokens (a crawler answering to
+ *   several: the reference's multi-agent form).
+ * - `url`: the URL (or path) as a string.
+ * - optional: `id` (default `line N`), `allowed` and `line` (a stated answer,
+ *   checked against the reference's), `categories` (added to the automatic
+ *   ones).
+ */
 export function parseCaseLine(text: string, where: string, lineNumber: number, folder: string, bodies = new Map<string, Uint8Array>()): CaseInput {
   const bad = (message: string): never => {
     throw new CliError('ERR_READ', `${where}: ${message}`)
@@ -134,7 +134,12 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
   }
 }
 
-/** One case as a JSONL line (without the newline). */
+/**
+ * One case as a JSONL line (without the newline). Export writes every field:
+ * `robots` when the bytes are UTF-8, else `robots_base64`, so any body
+ * round-trips byte for byte; `allowed` and `line` are the reference's answer,
+ * `categories` the automatic ones.
+ */
 export function caseLine(c: Case): string {
   return JSON.stringify({
     id: c.id,

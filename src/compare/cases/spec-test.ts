@@ -1,23 +1,10 @@
 /**
  * `--cases spec-test:DIR`: the `.textproto` case files of a
- * google/robotstxt-spec-test checkout, found recursively under DIR.
- *
- * Each file is a `specification.RobotsTxtSpecification` in protobuf text
- * format:
- *
- *     tests { robotstxt: "User-agent: *\n" "Disallow: /x\n"
- *             test_type: GOOGLE_SPECIFIC
+ * google/robotstxt-spec-test checkout, found recursively under DIR, each a
+ * `specification.RobotsTxtSpecification` in protobuf text format (read by
+ * {@link parseTextFormat}; cases made by {@link specTestCases}):
+ *     tests { robotstxt: "User-agent: *\n" "Disallow: /x\n" test_type: GOOGLE_SPECIFIC
  *             test_expectations { testurl: "http://a/x" useragent: "foo" expected_outcome: DISALLOWED } }
- *
- * The reader follows the text format: `#` comments; `:` optional before a
- * message; fields separated by whitespace, `,` or `;`; messages in `{}` or
- * `<>`; repeated fields written one by one or as a `[a, b]` list; adjacent
- * string literals concatenate; escapes `\n \t \r \a \b \f \v \? \" \' \\`,
- * octal `\ooo`, hex `\xH(H)` stand for bytes and `\uXXXX`, `\UXXXXXXXX` for
- * the UTF-8 of a code point; other bytes of the file are taken as they are.
- * Bodies are bytes (a body may hold a partial BOM); URLs and user agents
- * must be UTF-8. An expectation (or a test) with `test_type: GOOGLE_SPECIFIC`
- * gets the extra category `google-specific`.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
@@ -58,7 +45,15 @@ function hexValue(c: number): number {
   return l >= 97 && l <= 102 ? l - 87 : -1
 }
 
-/** Parses protobuf text format (see the module comment) into messages of raw values. */
+/**
+ * Parses protobuf text format into messages of raw values. The reader follows
+ * the text format: `#` comments; `:` optional before a message; fields
+ * separated by whitespace, `,` or `;`; messages in `{}` or `<>`; repeated
+ * fields written one by one or as a `[a, b]` list; adjacent string literals
+ * concatenate; escapes `\n \t \r \a \b \f \v \? \" \' \\`, octal `\ooo`, hex
+ * `\xH(H)` stand for bytes and `\uXXXX`, `\UXXXXXXXX` for the UTF-8 of a
+ * code point; other bytes of the file are taken as they are.
+ */
 export function parseTextFormat(bytes: Uint8Array, file = '<input>'): TextMessage {
   let pos = 0
   let line = 1
@@ -203,7 +198,12 @@ export function parseTextFormat(bytes: Uint8Array, file = '<input>'): TextMessag
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
-/** The cases of one `.textproto` file; `name` is its path shown in ids and errors. */
+/**
+ * The cases of one `.textproto` file; `name` is its path shown in ids and
+ * errors. Bodies are bytes (a body may hold a partial BOM); URLs and user
+ * agents must be UTF-8. An expectation (or a test) with `test_type:
+ * GOOGLE_SPECIFIC` gets the extra category `google-specific`.
+ */
 export function specTestCases(bytes: Uint8Array, name: string): CaseInput[] {
   const root = parseTextFormat(bytes, name)
   const cases: CaseInput[] = []

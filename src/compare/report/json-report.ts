@@ -1,4 +1,4 @@
-/** `--json FILE`: the report object (report/model.ts) as JSON. */
+/** `--json FILE`: the report object (report-model.ts) as JSON. */
 import { writeFile } from 'node:fs/promises'
 import { CliError, describeSystemError } from '../../internals.js'
 import type { Report } from './report-model.js'

@@ -1,12 +1,7 @@
 /**
- * The hot path: a crawler's lazy DFA behind the MatchEngine interface.
- *
- * Per URL: find where the path starts (GetPathParamsQuery, by a scan), start
- * from the state after the path's `/`, then one table lookup and one
- * comparison per byte until a terminal state or the end. A string URL is read
- * by `charCodeAt`; a non-ASCII code unit stands for its UTF-8 bytes, which all
- * fall in the "other" class (patterns are ASCII after escaping), so no bytes
- * are made. No allocation per URL.
+ * The hot path: a crawler's lazy DFA behind the MatchEngine interface
+ * ({@link AutomatonEngine}): one table lookup and one comparison per path byte
+ * until a terminal state or the end, and no allocation per URL.
  */
 import type { EngineStats, LineJob, MatchEngine } from '../engine.js'
 import type { RuleSet } from '../../rules/rule-set.js'
@@ -30,7 +25,14 @@ const enum Scan {
 const LINE_PATH_BYTE = PATH_BYTE.slice()
 LINE_PATH_BYTE[LineByte.LF] = PathByte.LineEnd
 
-/** A MatchEngine running a LazyDfa. */
+/**
+ * A MatchEngine running a LazyDfa. Per URL: find where the path starts
+ * (GetPathParamsQuery, by a scan), start from the state after the path's
+ * `/`, then one table lookup and one comparison per byte until a terminal
+ * state or the end. A string URL is read by `charCodeAt`; a non-ASCII code
+ * unit stands for its UTF-8 bytes, which all fall in the "other" class
+ * (patterns are ASCII after escaping), so no bytes are made.
+ */
 export class AutomatonEngine implements MatchEngine {
   /** @internal The lazy DFA (use the matcher's `stats()` for its figures). */
   readonly dfa: LazyDfa

@@ -1,11 +1,10 @@
 /**
  * Byte classes: bytes that no pattern tells apart share one class, so the
- * transition table is `states × classes` instead of `states × 256`.
- *
- * Class 0 is the END class: NUL and `#`. Either ends the path (the fragment
- * is dropped; the reference sees the path as a C string), and no pattern can
- * hold them (`#` starts a comment, NUL ends the line). Classes 1..L are the
- * literal bytes of the patterns, one each; class L+1 is every other byte.
+ * transition table is `states × classes` instead of `states × 256`. Class 0 is
+ * the END class: NUL and `#`. Either ends the path (the fragment is dropped;
+ * the reference sees the path as a C string), and no pattern can hold them
+ * (`#` starts a comment, NUL ends the line). Classes 1..L are the literal
+ * bytes of the patterns, one each; class L+1 is every other byte.
  */
 
 /** The class map and a representative byte per class. */

@@ -1,21 +1,9 @@
 /**
- * The lazy DFA of one crawler's rules (build time and run time).
- *
- * A DFA state is a set of live NFA positions plus the best rule matched so
- * far. The RuleSet's rules are in rank order (priority, allow over
- * disallow, earlier line: rules/rule-set.ts), so rule `a` beats rule `b`
- * exactly when `a < b`; a position whose rule cannot beat the best any more
- * is dropped. With no
- * live position left the state is decided: it is one of the terminal states.
- *
- * State ids, the transition table and the per-row build data (`rowInfo`)
- * are laid out in state.ts; see also README.md in this folder.
- *
- * Budget: the state cache (rows, position sets, keys) is capped at
- * `budget` bytes. When a new state would pass it, the cache is flushed and
- * rebuilt from the state in hand, so memory stays bounded (budget plus one
- * state) and each byte still costs at most one state construction:
- * time per URL stays linear in its length whatever the rules.
+ * The lazy DFA of one crawler's rules (build time and run time): a state is a
+ * set of live NFA positions plus the best rule matched so far, positions
+ * that cannot beat it are dropped, and with none left the state is decided (a
+ * terminal state). Encodings: state.ts; design: README.md in this folder;
+ * the budget and flushes: {@link LazyDfa}.
  */
 import { buildByteClasses, END_CLASS, type ByteClasses } from './byte-classes.js'
 import { END, STAR, buildPositions, type Positions } from './positions.js'
@@ -25,7 +13,7 @@ import { describeValue, RobotsRangeError } from '../../errors.js'
 import { endColumn, hasRow, rowOf, rowState, RowInfo, StateId, terminalOf } from './state.js'
 import { SCRATCH_KEEP } from '../../memory.js'
 
-/** Default per-matcher budget for compiled states, in bytes (see README.md for the measurement). */
+/** Default per-matcher budget for compiled states, in bytes: 4 MiB (why: src/match/automaton/README.md). */
 export const DEFAULT_MATCHER_BUDGET = 4 << 20
 
 /** Smallest budget accepted. */
@@ -50,7 +38,7 @@ const SHARED_LIST = new Int32Array(SCRATCH_KEEP)
  * state construction (positions visited) took more than THRASH_WORK_PER_URL
  * per URL. Either way the cache holds states that are not reused, and a
  * watched DFA asks its matcher for the thrash-proof tier (src/match/README.md
- * has the measurements behind the figures).
+ * has the reasoning; bench/RESULTS.md, "Design measurements", the figures).
  */
 export const THRASH_URLS = 16
 /** See {@link THRASH_URLS}. */
@@ -62,7 +50,16 @@ function hashState(positions: Int32Array, from: number, to: number, best: number
   return h
 }
 
-/** The compiled, lazily built DFA. */
+/**
+ * The compiled, lazily built DFA. The RuleSet's rules are in rank order
+ * (rules/rule-set.ts), so rule `a` beats rule `b` exactly when `a < b`.
+ *
+ * Budget: the state cache (rows, position sets, keys) is capped at `budget`
+ * bytes. When a new state would pass it, the cache is flushed and rebuilt
+ * from the state in hand, so memory stays bounded (budget plus one state)
+ * and each byte still costs at most one state construction: time per URL
+ * stays linear in its length whatever the rules.
+ */
 export class LazyDfa {
   /** Row width: classes + 1 (the last column is the end verdict; see state.ts). */
   readonly W: number

@@ -1,17 +1,9 @@
 /**
- * The position NFA of a crawler's rules (build time).
- *
- * Every rule `r` becomes a run of positions `base[r] .. base[r] + m`, one per
- * pattern item plus an end position. An item is a literal byte or a `*`
- * (consecutive `*` collapsed into one); a final `$` is not an item but marks
- * the rule as anchored. Position `base[r] + i` means "the first i items have
- * matched". Priorities stay those of the escaped pattern (full length, every
- * `*` and the `$` counted).
- *
- * Tables (indexed by position id):
- * - `item[p]`: the literal byte (0..255), {@link STAR}, or {@link END}.
- * - `rule[p]`: the rule the position belongs to.
- * And per rule: `anchored[r]` (1 when the pattern ends in `$`).
+ * The position NFA of a crawler's rules (build time; {@link Positions} has
+ * the tables). Every rule `r` becomes a run of positions `base[r] .. base[r] +
+ * m`, one per pattern item plus an end position; position `base[r] + i` means
+ * "the first i items have matched". Priorities stay those of the escaped
+ * pattern (full length, every `*` and the `$` counted).
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
 
@@ -20,7 +12,14 @@ export const STAR = 256
 /** `item` value of a rule's end position. */
 export const END = 257
 
-/** The position NFA. */
+/**
+ * The position NFA. An item is a literal byte or a `*` (consecutive `*`
+ * collapsed into one); a final `$` is not an item but marks the rule as
+ * anchored. Tables, indexed by position id: `item[p]`, the literal byte
+ * (0..255), {@link STAR}, or {@link END}; `rule[p]`, the rule the position
+ * belongs to. And per rule: `base[r]`, `anchored[r]` (1 when the pattern
+ * ends in `$`).
+ */
 export interface Positions {
   count: number
   item: Int16Array

@@ -1,9 +1,14 @@
 /**
- * The encodings of the lazy DFA (see README.md in this folder): state ids,
- * the transition table and the per-row build data, named here and nowhere
- * else.
- *
- * **State ids** (one Int32):
+ * The encodings of the lazy DFA (see README.md in this folder), named here
+ * and nowhere else: state ids ({@link StateId}), the transition table and its
+ * end column, and the per-row build data ({@link RowInfo}). The hot loops use
+ * the `const enum` constants; the small functions below are for build-time
+ * code.
+ */
+
+/**
+ * The fixed state ids and the constants of the encoding (a `const enum`:
+ * numbers in the bundle). A state id is one Int32:
  *
  * ```
  * s >= FirstRow     a live state: the offset of its row in `table` (row k is at k * W)
@@ -33,15 +38,10 @@
  * `StateId.RuleMirror - t`), which the bundler turns into numbers. On Node 20
  * (V8 11.3) a call to even a one-line module-level function, inlined, still
  * costs a reload of the function and a check on every call, which shows on
- * W2's isAllowed (bench/RESULTS.md, "Issue 8"). The functions below are for
- * build-time code, where that does not matter.
- *
- * **Row info** (`Int32Array`, {@link RowInfo.Width} ints a row, build time only):
- * the best rule matched so far, and where the row's live positions sit in the
- * position pool.
+ * W2's isAllowed (bench/RESULTS.md, "Design measurements"). The functions
+ * below ({@link hasRow}, {@link terminalOf}, …) are for build-time code,
+ * where that does not matter.
  */
-
-/** The fixed state ids and the constants of the encoding (a `const enum`: numbers in the bundle). */
 export const enum StateId {
   /** Table value of a transition not built yet (below every terminal state). */
   Unknown = -0x7fffffff,
@@ -78,7 +78,11 @@ export function endColumn(width: number): number {
   return width - 1
 }
 
-/** Layout of one row's build data in `rowInfo` (row k starts at `k * RowInfo.Width`). */
+/**
+ * Layout of one row's build data in `rowInfo` (an `Int32Array`, build time
+ * only; row k starts at `k * RowInfo.Width`): the best rule matched so far,
+ * and where the row's live positions sit in the position pool.
+ */
 export const enum RowInfo {
   /** The best rule matched so far (-1: none). */
   Best = 0,

@@ -1,13 +1,8 @@
 /**
- * The cold tier: a direct engine with no automaton. A matcher starts here
- * (see ../tiers.ts), so that creating and holding one costs almost nothing:
- * its memory is the RuleSet's record table (16 bytes a rule) and this object.
- *
- * Per URL: the path (./path.ts), then the rules in rank order (the RuleSet
- * is sorted: rules/rule-set.ts); the first rule that matches decides, so a
- * URL stops at its first hit. Most rules are rejected on their first two
- * bytes (a `/` and a literal the path must have too); the others are checked
- * segment by segment (./segments.ts).
+ * The cold tier: a direct engine with no automaton ({@link DirectEngine}). A
+ * matcher starts here (see ../tiers.ts), so that creating and holding one
+ * costs almost nothing: its memory is the RuleSet's record table (16 bytes a
+ * rule) and this object.
  */
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
@@ -52,7 +47,13 @@ function buildIndex(records: Int32Array): SecondByteIndex {
   return index
 }
 
-/** The direct engine over a RuleSet in rank order. */
+/**
+ * The direct engine over a RuleSet in rank order. Per URL: the path
+ * (./path.ts), then the rules in rank order (rules/rule-set.ts); the first
+ * rule that matches decides, so a URL stops at its first hit. Most rules are
+ * rejected on their first two bytes (a `/` and a literal the path must have
+ * too: SecondByte); the others are checked segment by segment (./segments.ts).
+ */
 export class DirectEngine implements MatchEngine {
   private readonly bytes: Uint8Array
   private readonly records: Int32Array
@@ -75,7 +76,7 @@ export class DirectEngine implements MatchEngine {
   decideString(url: string): number {
     if (this.records.length === 0) return -1
     // The path is copied as bytes: reading a string by charCodeAt during the
-    // rule checks is slower (bench/RESULTS.md, "Issue 9, W1 frontier").
+    // rule checks is slower (bench/RESULTS.md, "Design measurements").
     pathOfString(url)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
@@ -102,7 +103,7 @@ export class DirectEngine implements MatchEngine {
     }
     const n = rec.length
     for (let at = 0; at < n; at += RuleField.Width) {
-      // Most rules fail on the path's second byte (rule-set.ts, SecondByte).
+      // Most rules fail on the path's second byte (rules/rule-set.ts, SecondByte).
       const need = rec[at + RuleField.Flags] >>> SecondByte.Shift
       if (need !== SecondByte.Any && need !== second) continue
       if (ruleMatches(bytes, rec, at, p, from, to)) return at / RuleField.Width

@@ -1,34 +1,9 @@
 /**
  * The literal index of the thrash-proof tier (build time): which rules can
  * match a path, found from the rules' literal pieces, so that only those
- * are checked (./thrash-proof-engine.ts).
- *
- * Each rule (pattern `head*seg1*…*segK`, `$` aside) is filed by its kind:
- *
- * - **Prefix**: no `*` and no `$`, or `*`s with nothing after them
- *   (`/a*`, `/a*$`): it matches exactly when its head is a prefix of the path.
- * - **Exact**: no `*`, anchored: it matches exactly when the path is its head.
- * - **Keyed**: a non-empty segment after a `*`. It can match only when its
- *   head is a prefix of the path and each of its floating segments occurs
- *   in the path; then it is checked in full (./segments.ts), order and `$`
- *   included. One of its segments, its *key* (the longest; the last of the
- *   longest), lists the rule.
- *
- * Two tries, as typed arrays:
- *
- * - the **head trie** over every rule's head, walked from the path's start:
- *   per node the best (lowest) Prefix and Exact rule ending there; a Keyed
- *   rule records its head's node (`headNode[r]`), which must be on the walk;
- * - an **Aho–Corasick automaton** over every floating segment, run along
- *   the whole path: per node its failure link, its dictionary link (the
- *   longest proper suffix where a segment ends), and the Keyed rules whose
- *   key ends there (ascending, so the best come first); per Keyed rule the
- *   nodes of its segments (`segNodes[segStart[r], segStart[r + 1])`).
- *
- * Node layout, shared by both tries: node 0 is the root; node k's children
- * are `childByte/childNode[childStart[k], childStart[k + 1])`, sorted by
- * byte; the root also has a dense table `rootNext[byte]` (-1: none). Build
- * memory is typed arrays proportional to the pattern bytes (buildTrie).
+ * are checked (./thrash-proof-engine.ts). Each rule is filed as Prefix, Exact
+ * or Keyed ({@link LiteralIndex}); two tries as typed arrays (node layout:
+ * {@link Trie}) find them: a head trie and an Aho–Corasick automaton.
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
 
@@ -37,7 +12,13 @@ const STAR = 42
 /** No rule (above every rule index). */
 export const NO_RULE = 0x7fffffff
 
-/** A trie in the node layout above. */
+/**
+ * A trie as typed arrays, the node layout shared by both tries: node 0 is
+ * the root; node k's children are `childByte/childNode[childStart[k],
+ * childStart[k + 1])`, sorted by byte; the root also has a dense table
+ * `rootNext[byte]` (-1: none). Build memory is typed arrays proportional to
+ * the pattern bytes (buildTrie).
+ */
 export interface Trie {
   /** Number of nodes. */
   nodes: number
@@ -69,7 +50,30 @@ export interface KeyAutomaton extends Trie {
   segNodes: Int32Array
 }
 
-/** The literal index of a RuleSet. */
+/**
+ * The literal index of a RuleSet. Each rule (pattern `head*seg1*…*segK`,
+ * `$` aside) is filed by its kind:
+ *
+ * - **Prefix**: no `*` and no `$`, or `*`s with nothing after them
+ *   (`/a*`, `/a*$`): it matches exactly when its head is a prefix of the path.
+ * - **Exact**: no `*`, anchored: it matches exactly when the path is its head.
+ * - **Keyed**: a non-empty segment after a `*`. It can match only when its
+ *   head is a prefix of the path and each of its floating segments occurs
+ *   in the path; then it is checked in full (./segments.ts), order and `$`
+ *   included. One of its segments, its *key* (the longest; the last of the
+ *   longest), lists the rule.
+ *
+ * Two tries:
+ *
+ * - the **head trie** over every rule's head, walked from the path's start:
+ *   per node the best (lowest) Prefix and Exact rule ending there; a Keyed
+ *   rule records its head's node (`headNode[r]`), which must be on the walk;
+ * - an **Aho–Corasick automaton** over every floating segment, run along
+ *   the whole path: per node its failure link, its dictionary link (the
+ *   longest proper suffix where a segment ends), and the Keyed rules whose
+ *   key ends there (ascending, so the best come first); per Keyed rule the
+ *   nodes of its segments (`segNodes[segStart[r], segStart[r + 1])`).
+ */
 export interface LiteralIndex {
   head: HeadTrie
   keys: KeyAutomaton

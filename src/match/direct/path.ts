@@ -1,14 +1,10 @@
 /**
  * The path of the URL being judged, as bytes, for the direct engines (the
- * cold tier and the thrash-proof tier): `PATH.bytes[PATH.from, PATH.to)`,
- * starting with `/` — GetPathParamsQuery, ended at `#` or NUL
- * (../url-path.ts has both rules). One module-level view, refilled per URL:
- * no allocation per URL.
- *
- * Bytes are matched in place unless a `/` has to be put in front (a path
- * starting with `?` or `;`); a string URL is encoded into a scratch buffer
- * as its UTF-8 bytes. The scratch buffers hold SCRATCH_KEEP bytes
- * (src/memory.ts): a longer URL gets a buffer of its own for the call.
+ * cold and thrash-proof tiers): `PATH.bytes[PATH.from, PATH.to)`, starting
+ * with `/` (GetPathParamsQuery, ended at `#` or NUL: ../url-path.ts). One
+ * module-level view, refilled per URL: no allocation per URL. Bytes are
+ * matched in place unless a `/` goes in front; a string URL is encoded into
+ * a scratch buffer of SCRATCH_KEEP bytes (a longer one gets its own).
  */
 import { SCRATCH_KEEP } from '../../memory.js'
 import { pathEndBytes, PathChar, pathStartBytes, PathStartCode } from '../url-path.js'
@@ -70,7 +66,7 @@ export function pathOfBytes(url: Uint8Array, start: number, end: number): void {
  * Sets {@link PATH} to the path of a string URL (its UTF-8 bytes, as
  * TextEncoder writes them). The whole URL is encoded first, natively, and
  * then scanned as bytes: cheaper than reading it by charCodeAt
- * (bench/RESULTS.md, "Issue 9, W1 frontier").
+ * (bench/RESULTS.md, "Design measurements").
  */
 export function pathOfString(url: string): void {
   let buf = scratch

@@ -1,19 +1,9 @@
 /**
- * One rule against one path, without an automaton: the check behind the
- * direct engines (the cold tier tries rules in rank order; the thrash-proof
- * tier verifies the candidates its index found).
- *
- * A pattern (its final `$` aside: RuleFlag.Anchored) is a run of segments
- * split by `*`. It matches a prefix of the path when the first segment (the
- * head) is a prefix of the path and each later segment occurs after the
- * previous one; the leftmost occurrence of each is taken, which leaves the
- * most room for the rest, so no backtracking is needed. An anchored pattern's
- * last segment must end where the path ends (after the earlier ones); a
- * pattern ending in `*` is done once the segments before the star matched.
- * This is the reference's Matches() (a set of positions per pattern byte),
- * computed segment by segment. The leftmost search is byte by byte, and
- * KMP once that has cost more than twice the text, so a check is linear in
- * the path and the pattern.
+ * One rule against one path, without an automaton ({@link ruleMatches}): the
+ * check behind the direct engines (the cold tier tries rules in rank order;
+ * the thrash-proof tier verifies the candidates its index found). It is the
+ * reference's Matches() (a set of positions per pattern byte), computed
+ * segment by segment, linear in the path and the pattern.
  */
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
 import { SCRATCH_KEEP } from '../../memory.js'
@@ -26,6 +16,16 @@ const enum Byte {
 /**
  * Does the rule whose record starts at `at` in `rec` (its pattern in
  * `bytes`) match the path `p[from, to)`? (`p[from]` is the path's `/`.)
+ *
+ * A pattern (its final `$` aside: RuleFlag.Anchored) is a run of segments
+ * split by `*`. It matches a prefix of the path when the first segment (the
+ * head) is a prefix of the path and each later segment occurs after the
+ * previous one; the leftmost occurrence of each is taken, which leaves the
+ * most room for the rest, so no backtracking is needed. An anchored pattern's
+ * last segment must end where the path ends (after the earlier ones); a
+ * pattern ending in `*` is done once the segments before the star matched.
+ * The leftmost search is byte by byte, and KMP once that has cost more than
+ * twice the text, so a check is linear in the path and the pattern.
  */
 export function ruleMatches(bytes: Uint8Array, rec: Int32Array, at: number, p: Uint8Array, from: number, to: number): boolean {
   const s = rec[at + RuleField.Start]

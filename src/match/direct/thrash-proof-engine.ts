@@ -2,9 +2,25 @@
  * The thrash-proof tier: for rule sets whose lazy DFA keeps building states
  * it never reuses (thousands of `/*abcd` rules: every URL byte reaches a new
  * state of thousands of positions), an engine whose cost per URL does not
- * depend on reuse.
- *
- * Per URL (the path from ./path.ts):
+ * depend on reuse: the literal index (./literal-index.ts) finds the rules
+ * that can match, and only those are checked ({@link ThrashProofEngine}).
+ * Also the indexed start of star-heavy sets (../tiers.ts).
+ */
+import type { EngineStats, MatchEngine } from '../engine.js'
+import { RuleField, type RuleSet } from '../../rules/rule-set.js'
+import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
+import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
+import { ruleMatches } from './segments.js'
+import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
+import { NO_AUTOMATON } from './direct-engine.js'
+
+/** Fields of the engine object and of the index objects, for their memory cost. */
+const ENGINE_FIELDS = 10
+const INDEX_OBJECT_BYTES = objectBytes(4) + objectBytes(7) + objectBytes(9)
+
+/**
+ * The thrash-proof engine over a RuleSet in rank order. Per URL (the path
+ * from ./path.ts):
  * 1. walk the head trie from the path's start (./literal-index.ts): the best
  *    Prefix rule on the walk, the best Exact rule where the path ends, and a
  *    stamp on every node passed (the heads that are prefixes of the path);
@@ -20,23 +36,9 @@
  * at worst the reference's own algorithm for that rule, so the engine is
  * never slower than trying every rule (what robots-parser does, with an
  * array allocated per rule and URL); on the hostile rule sets of issue 13
- * the candidates are few (bench/worst-case.mjs has the figures).
- * Memory: the index, proportional to the rules' pattern bytes, and a stamp
- * per node; no cache.
+ * the candidates are few (bench/worst-case.mjs). Memory: the index,
+ * proportional to the rules' pattern bytes, and a stamp per node; no cache.
  */
-import type { EngineStats, MatchEngine } from '../engine.js'
-import { RuleField, type RuleSet } from '../../rules/rule-set.js'
-import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
-import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
-import { ruleMatches } from './segments.js'
-import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
-import { NO_AUTOMATON } from './direct-engine.js'
-
-/** Fields of the engine object and of the index objects, for their memory cost. */
-const ENGINE_FIELDS = 10
-const INDEX_OBJECT_BYTES = objectBytes(4) + objectBytes(7) + objectBytes(9)
-
-/** The thrash-proof engine over a RuleSet in rank order. */
 export class ThrashProofEngine implements MatchEngine {
   private readonly bytes: Uint8Array
   private readonly records: Int32Array
