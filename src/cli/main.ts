@@ -1,11 +1,8 @@
 /**
- * Entry point of the `robots-automaton` command (built to `dist/cli.js`).
- * Dispatches to `check`, `filter`, `lint`, `pack`, `diff` and `compare`;
- * turns every failure into one line on stderr (`robots-automaton: MESSAGE`)
- * and an exit code: 0 success, 1 runtime failure, 2 usage error (no command
- * at all is one too). A closed stdout ends the run quietly with 0 (see
- * stdio.ts). `--version`/`-V` prints `robots-automaton 0.1.0` here and in
- * every command (args.ts).
+ * Entry point of the `robots-automaton` command (built to `dist/cli.js`):
+ * dispatches to one file per command (commands/), and turns every failure
+ * into one line on stderr (`robots-automaton: MESSAGE`) and an exit code: 0
+ * success, 1 runtime failure, 2 usage error. A closed stdout ends quietly.
  */
 import { runCheck } from './commands/check.js'
 import { runCompare } from './commands/compare.js'

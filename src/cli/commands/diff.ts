@@ -1,21 +1,9 @@
 /**
  * `robots-automaton diff OLD NEW --agent A [FILE...]`: the URLs whose verdict
  * changes between two versions of a robots.txt, with the deciding rule on
- * each side. For crawler operators whose frontier is queued when a site's
- * robots.txt changes, and for site owners before they deploy an edit.
- *
- * URLs are read one per line as `filter` reads them (files or stdin, gzip or
- * not, LF or CRLF; `--field`/`--delimiter` for logs). Each line whose
- * verdict differs is written as
- *
- *   now-disallowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE
- *   now-allowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE
- *
- * with the rules as `check` shows them (`line 4: Disallow: /private`, `no
- * matching rule`), escaped for the terminal; `--format jsonl` writes
- * `{"url", "change", "old": {"allowed", "line", "rule"}, "new": {…}}`
- * instead. Exit status: 0 when no verdict changes, 3 when some do (1 and 2
- * keep their meaning in every command: failure, usage error).
+ * each side (`now-disallowed|now-allowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE`,
+ * or JSON lines). URLs are read as `filter` reads them. Exit 0 when no verdict
+ * changes, 3 when some do (docs/cli.md#diff).
  */
 import { isUtf8 } from 'node:buffer'
 import type { AgentMatcher, Explanation } from '../../index.js'

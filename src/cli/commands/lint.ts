@@ -1,12 +1,8 @@
 /**
- * `robots-automaton lint ROBOTS…`: every diagnostic of each robots.txt with
- * its line number on stdout, and on stderr a summary per file (the real
- * totals by severity, not only the first 1,000 diagnostics a file lists;
- * lines counted as `wc -l` counts them; bytes) and, for several files, a
- * total. ROBOTS is a file, `-` (stdin), an http(s) URL, or a directory (its
- * regular files, recursively, in name order). A file that cannot be read is
- * reported and the others are still linted. Exit 1 when any file has an
- * error or could not be read (`--json`: one JSON object per file).
+ * `robots-automaton lint ROBOTS…`: every diagnostic of each robots.txt (a
+ * file, `-`, an http(s) URL, or a directory, recursively) with its line
+ * number on stdout, and a summary per file with the real totals on stderr.
+ * Exit 1 when any file has an error or could not be read (docs/cli.md#lint).
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'

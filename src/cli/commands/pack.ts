@@ -1,31 +1,9 @@
 /**
  * `robots-automaton pack (DIR | FILE.jsonl | -) -o BUNDLE`: many hosts'
- * robots.txt in one bundle file, a `RobotsStore` written with
- * `store.toBytes()` (the store's format, src/store/bundle-codec.ts), read by
- * `filter --bundle` (bundle.ts) with the answers `filter --robots-dir DIR`
- * gives.
- *
- * - DIR: laid out as `--robots-dir` reads it, one file per host
- *   (`DIR/<host>`), listed and read the same way (regular files only; names
- *   that can never be a host, with capital letters, are skipped and counted;
- *   so is a file that cannot be read, which `--robots-dir` would also judge
- *   as a host without one). The file name is the entry's bare-host key, so
- *   it must be the host as the store writes keys (lowercase ASCII, punycode,
- *   canonical IP addresses): a name that is not (`bücher.de`, `127.1`) is
- *   skipped with a warning naming its canonical form, since URL lines are
- *   looked up by their host's bytes.
- * - JSON lines (a file or stdin, gzip or not): one object per line,
- *   `{"origin": "https://example.com", "body": "User-agent: *\n…"}` (or
- *   `"body_base64"` for bytes that are not UTF-8), or
- *   `{"origin": …, "outcome": "unavailable" | "unreachable"}` for a fetch
- *   that gave no file (allow all / disallow all). `origin` is an origin
- *   (`https://example.com:8443`: that scheme and port only) or a bare host
- *   (`example.com`: every scheme and port); a key given twice keeps its last
- *   line. Empty lines are skipped; anything else is an error naming the line.
- *
- * Every robots.txt is parsed once here; the bundle holds the parsed rules.
- * The file is written next to BUNDLE and renamed into place, so a reader
- * never sees half a bundle.
+ * robots.txt in one bundle (`store.toBytes()`, src/store/bundle-codec.ts)
+ * for `filter --bundle`. Inputs and their rules (names, keys, JSON lines):
+ * docs/cli.md#pack. Every body is parsed once here; the file is written
+ * beside BUNDLE and renamed into place, so no reader sees half a bundle.
  */
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { dirname, basename, join } from 'node:path'
