@@ -28,6 +28,12 @@ export interface CaseInput {
   readonly stated?: { readonly allowed: boolean; readonly line?: number }
   /** Categories given by the set itself (JSONL `categories`), added to the automatic ones. */
   readonly extraCategories?: readonly string[]
+  /** Where the body comes from, for messages: a file (`corpus/robots/example.com`, `case.textproto:12`), a case file's line. */
+  readonly source?: string
+  /** The file of the set the case belongs to (a spec-test `.textproto`), for pass rates per file. */
+  readonly group?: string
+  /** Why the set expects its answer (spec-test `additional_explanation`), shown on a disagreement. */
+  readonly explanation?: string
 }
 
 /** A case ready to run: its input, the reference's answer and its categories. */
@@ -35,6 +41,13 @@ export interface Case extends CaseInput {
   readonly expected: Expected
   readonly categories: readonly string[]
 }
+
+/** Whether a string is well-formed UTF-16 (no lone surrogate), so that it encodes to UTF-8 and back unchanged. */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text)
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** A body as JSON fields: `robots` (a string) when the bytes are valid UTF-8, else `robots_base64`. */
 export function robotsFields(bytes: Uint8Array): { robots: string } | { robots_base64: string } {

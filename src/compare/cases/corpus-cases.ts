@@ -6,10 +6,8 @@
  * line (default: the bundled `corpus/urls.txt`; optional with `--robots-dir`).
  * What a case holds: {@link corpusCaseStream}.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
-import { join } from 'node:path'
-import { CliError, readError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
+import { readRobotsDir, readUrlList, robotsDirNotes, type RobotsFile } from './corpus-files.js'
 import type { Oracle } from '../oracle.js'
 import type { BodyAnalysis } from '../analysis.js'
 import { Random } from '../random.js'
@@ -23,85 +21,12 @@ export interface CorpusOptions {
   readonly seed: number
   /** Whether to make multi-agent cases (only for adapters that take them). */
   readonly multiAgent: boolean
+  /** Receives the warnings about the folder (what was skipped, files without a directive). */
+  readonly onNote?: (line: string) => void
 }
-
-/** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
-const READ_CAP = 2 * 1024 * 1024
 
 /** Tokens used when a file does not name them (the `*` fallback). */
 const OTHER_TOKENS = ['Googlebot', 'Bingbot', 'DuckDuckBot', 'Baiduspider', 'YandexBot', 'Applebot', 'ExampleBot']
-
-/** One robots.txt file of the folder. */
-interface Source {
-  readonly host: string
-  readonly body: Uint8Array
-}
-
-/** The host of an absolute URL, lowercased, without userinfo and port ('' when none). */
-export function hostOf(url: string): string {
-  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/?#:]*)/.exec(url)
-  return m ? m[1].toLowerCase() : ''
-}
-
-function readCapped(path: string): Uint8Array {
-  const fd = openSync(path, 'r')
-  try {
-    const size = Math.min(statSync(path).size, READ_CAP)
-    const buf = new Uint8Array(size)
-    let n = 0
-    while (n < size) {
-      const got = readSync(fd, buf, n, size - n, null)
-      if (got === 0) break
-      n += got
-    }
-    return buf.subarray(0, n)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** The robots.txt files of a folder (regular files, hidden ones skipped), sorted by name. */
-export function readRobotsDir(dir: string): Source[] {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch (err) {
-    throw readError('robots.txt folder', dir, err)
-  }
-  const out: Source[] = []
-  for (const name of names.sort()) {
-    if (name.startsWith('.')) continue
-    const path = join(dir, name)
-    try {
-      if (!statSync(path).isFile()) continue
-      out.push({ host: name.toLowerCase(), body: readCapped(path) })
-    } catch (err) {
-      throw readError('robots.txt file', path, err)
-    }
-  }
-  if (out.length === 0) throw new CliError('ERR_READ', `no robots.txt files in '${dir}' (expected one file per host, named after it)`)
-  return out
-}
-
-/** URLs of the list grouped by host. */
-export function readUrlList(file: string): Map<string, string[]> {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (err) {
-    throw readError('URL list', file, err)
-  }
-  const byHost = new Map<string, string[]>()
-  for (const raw of text.split('\n')) {
-    const url = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    const host = hostOf(url)
-    if (host === '') continue
-    let list = byHost.get(host)
-    if (!list) byHost.set(host, (list = []))
-    list.push(url)
-  }
-  return byHost
-}
 
 const FILL = 'abcxyzABC0189-_./~=&?;:@!$,'
 const WIDE = ['é', 'ü', 'ß', '日本', 'ж', '€', '😀']
@@ -139,15 +64,30 @@ function derivePath(rnd: Random, pattern: string): string {
   return p
 }
 
-/** Changes one thing of a path so that it just misses (or just hits) a rule. */
+/** `i` moved back off the second half of a surrogate pair, so that a cut there keeps every character whole. */
+function charStart(s: string, i: number): number {
+  const c = s.charCodeAt(i)
+  return i > 0 && c >= 0xdc00 && c <= 0xdfff && isHighSurrogate(s.charCodeAt(i - 1)) ? i - 1 : i
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff
+}
+
+/** The length (1 or 2 UTF-16 units) of the character starting at `i`. */
+function charLength(s: string, i: number): number {
+  return isHighSurrogate(s.charCodeAt(i)) && i + 1 < s.length ? 2 : 1
+}
+
+/** Changes one thing of a path so that it just misses (or just hits) a rule; whole characters only (no lone surrogate). */
 function nearMiss(rnd: Random, path: string): string {
   if (path.length <= 1) return path + 'x'
-  const i = 1 + rnd.int(path.length - 1)
+  const i = charStart(path, 1 + rnd.int(path.length - 1))
   switch (rnd.int(3)) {
     case 0:
-      return path.slice(0, -1)
+      return path.slice(0, charStart(path, path.length - 1))
     case 1:
-      return path.slice(0, i) + path.slice(i + 1)
+      return path.slice(0, i) + path.slice(i + charLength(path, i))
     default:
       return path.slice(0, i) + rnd.pick(['x', '/', '-', '.']) + path.slice(i)
   }
@@ -194,8 +134,8 @@ function percentVariant(rnd: Random, path: string): string {
       return path.replace(/[^\x00-\x7f]+/g, (m) => [...Buffer.from(m, 'utf8')].map((b) => hex2(b, upper)).join(''))
     default: {
       if (path.length <= 1) return path + hex2(0x61 + rnd.int(26), upper)
-      const i = 1 + rnd.int(path.length - 1)
-      const c = path[i]
+      const i = charStart(path, 1 + rnd.int(path.length - 1))
+      const c = path.slice(i, i + charLength(path, i))
       if (c === '%') return path
       const bytes = [...Buffer.from(c, 'utf8')]
       return path.slice(0, i) + bytes.map((b) => hex2(b, upper)).join('') + path.slice(i + c.length)
@@ -335,12 +275,13 @@ export function corpusCases(options: CorpusOptions, oracle: Oracle): CaseInput[]
  *   fragment, the empty URL, userinfo, a port, a path only, …).
  */
 export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterable<CaseInput> {
-  const sources = readRobotsDir(options.robotsDir)
+  const dir = readRobotsDir(options.robotsDir)
+  if (options.onNote) for (const line of robotsDirNotes(options.robotsDir, dir)) options.onNote(line)
   const urls = options.urlsFile !== undefined ? readUrlList(options.urlsFile) : new Map<string, string[]>()
-  return generate(options, oracle, sources, urls)
+  return generate(options, oracle, dir.files, urls)
 }
 
-function* generate(options: CorpusOptions, oracle: Oracle, sources: Source[], urls: Map<string, string[]>): Generator<CaseInput> {
+function* generate(options: CorpusOptions, oracle: Oracle, sources: readonly RobotsFile[], urls: Map<string, string[]>): Generator<CaseInput> {
   const rnd = new Random(options.seed)
   const count = options.count
   const chosen = count < sources.length ? rnd.sample(sources.length, count).map((i) => sources[i]) : sources
@@ -406,7 +347,7 @@ function* generate(options: CorpusOptions, oracle: Oracle, sources: Source[], ur
         default:
           url = oddForm(rnd, scheme, host, base().path)
       }
-      yield { id: `corpus:${host}#${k + 1}`, robots: source.body, agents, url }
+      yield { id: `corpus:${host}#${k + 1}`, robots: source.body, agents, url, source: source.path }
     }
   }
 }

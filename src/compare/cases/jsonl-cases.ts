@@ -10,7 +10,7 @@ import { createReadStream, createWriteStream, readFileSync, type WriteStream } f
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { CliError, readError, describeSystemError } from '../../internals.js'
-import { agentField, robotsFields, type Case, type CaseInput } from '../case.js'
+import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
 
 const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories'])
 
@@ -90,6 +90,7 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
   let robots: Uint8Array
   if (r.robots !== undefined) {
     if (typeof r.robots !== 'string') bad("'robots' must be a string")
+    if (!isWellFormed(r.robots as string)) bad("'robots' holds a lone surrogate: it has no UTF-8 form; give bytes that are not UTF-8 as robots_base64")
     robots = new Uint8Array(Buffer.from(r.robots as string, 'utf8'))
   } else if (r.robots_base64 !== undefined) {
     const b64 = r.robots_base64
@@ -115,18 +116,22 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
   else if (Array.isArray(agent) && agent.length > 0 && agent.every((a) => typeof a === 'string')) agents = agent as string[]
   else return bad("'agent' must be a string or a non-empty array of strings")
   if (typeof r.url !== 'string') bad("'url' must be a string")
+  // Every string sent to an adapter must have a UTF-8 form: a lone surrogate (a JSON "\\ud83d" alone) has none.
+  if (!isWellFormed(r.url as string)) bad("'url' holds a lone surrogate (an unpaired \\uD800–\\uDFFF escape): it has no UTF-8 form; percent-encode the bytes meant")
+  if (!agents.every(isWellFormed)) bad("'agent' holds a lone surrogate (an unpaired \\uD800–\\uDFFF escape): it has no UTF-8 form")
   if (r.allowed !== undefined && typeof r.allowed !== 'boolean') bad("'allowed' must be true or false")
   if (r.line !== undefined && (!Number.isInteger(r.line) || (r.line as number) < 0)) bad("'line' must be a whole number ≥ 0")
   if (r.line !== undefined && r.allowed === undefined) bad("'line' needs 'allowed'")
   if (r.categories !== undefined && (!Array.isArray(r.categories) || !r.categories.every((c) => typeof c === 'string' && c !== ''))) {
     bad("'categories' must be an array of non-empty strings")
   }
-  if (r.id !== undefined && (typeof r.id !== 'string' || r.id === '')) bad("'id' must be a non-empty string")
+  if (r.id !== undefined && (typeof r.id !== 'string' || r.id === '' || !isWellFormed(r.id))) bad("'id' must be a non-empty string (without lone surrogates)")
   return {
     id: (r.id as string | undefined) ?? `line ${lineNumber}`,
     robots,
     agents,
     url: r.url as string,
+    source: typeof r.robots_path === 'string' ? resolve(folder, r.robots_path) : where,
     ...(r.allowed !== undefined
       ? { stated: { allowed: r.allowed as boolean, ...(r.line !== undefined ? { line: r.line as number } : {}) } }
       : {}),

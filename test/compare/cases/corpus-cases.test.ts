@@ -3,7 +3,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { corpusCases, hostOf, readRobotsDir, readUrlList } from '../../../src/compare/cases/corpus-cases.js'
+import { corpusCases } from '../../../src/compare/cases/corpus-cases.js'
+import { hostOf, readRobotsDir, readUrlList } from '../../../src/compare/cases/corpus-files.js'
+import { isWellFormed } from '../../../src/compare/case.js'
 import { isOddUrl } from '../../../src/compare/categories.js'
 import { Oracle } from '../../../src/compare/oracle.js'
 
@@ -23,7 +25,7 @@ describe('corpus cases', () => {
   })
 
   it('spread the count over every file, file by file', () => {
-    const files = readRobotsDir(options.robotsDir)
+    const files = readRobotsDir(options.robotsDir).files
     const hosts = cases.map((c) => c.id.split('#')[0].slice('corpus:'.length))
     expect(new Set(hosts)).toEqual(new Set(files.map((f) => f.host)))
     expect(hosts).toEqual([...hosts].sort())
@@ -72,6 +74,38 @@ describe('corpus cases', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('a folder of folders, or of data files, is refused, naming what it holds; a subfolder beside robots files is named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compare-corpus-'))
+    try {
+      // The layout of a corpus checkout: robots/ and urls/ folders, TSV files beside them.
+      mkdirSync(join(dir, 'robots'))
+      mkdirSync(join(dir, 'urls'))
+      writeFileSync(join(dir, 'paired.tsv'), 'https://a.com/x\ta.com\n')
+      writeFileSync(join(dir, 'hosts.tsv'), 'a.com\t1\n')
+      expect(() => readRobotsDir(dir)).toThrow(
+        /no robots\.txt files in '.*': it holds 2 entries that are not files \(robots\/, urls\/\) and 2 files without a robots\.txt directive \(hosts\.tsv, paired\.tsv\)/,
+      )
+      writeFileSync(join(dir, 'example.com'), 'User-agent: *\nDisallow: /x\n')
+      const notes: string[] = []
+      const cs = corpusCases({ robotsDir: dir, count: 30, seed: 1, multiAgent: false, onNote: (n) => notes.push(n) }, oracle)
+      expect(cs).toHaveLength(30)
+      expect(notes).toEqual([
+        `--robots-dir: skipped 2 entries of '${dir}' that are not files: robots/, urls/`,
+        `--robots-dir: 2 files of '${dir}' hold no robots.txt directive (read as allowing everything): hosts.tsv, paired.tsv`,
+      ])
+      expect(cs[0].source).toBe(join(dir, 'example.com'))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('every URL is well-formed Unicode (it has a UTF-8 form), over 100,000 cases: no cut surrogate pair', () => {
+    const many = corpusCases({ ...options, count: 100_000, seed: 1 }, new Oracle())
+    expect(many).toHaveLength(100_000)
+    expect(many.filter((c) => !isWellFormed(c.url)).map((c) => c.id)).toEqual([])
+    expect(many.filter((c) => /\p{Extended_Pictographic}/u.test(c.url)).length).toBeGreaterThan(100)
   })
 
   it('hostOf reads the host of absolute URLs only', () => {

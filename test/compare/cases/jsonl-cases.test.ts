@@ -15,11 +15,11 @@ const line = (o: unknown) => parseCaseLine(JSON.stringify(o), 'f.jsonl:1', 1, di
 describe('JSONL cases', () => {
   it('reads the body from robots, robots_base64 or robots_path; agent as a string or an array', () => {
     writeFileSync(join(dir, 'r.txt'), Buffer.from([0x55, 0x3a, 0xff, 0x0a]))
-    expect(line({ robots: 'é', agent: 'a', url: '/' })).toEqual({ id: 'line 1', robots: new Uint8Array([0xc3, 0xa9]), agents: ['a'], url: '/' })
+    expect(line({ robots: 'é', agent: 'a', url: '/' })).toEqual({ id: 'line 1', robots: new Uint8Array([0xc3, 0xa9]), agents: ['a'], url: '/', source: 'f.jsonl:1' })
     expect(line({ robots_base64: '/wA=', agent: ['a', 'b'], url: '' }).robots).toEqual(new Uint8Array([0xff, 0]))
-    expect(line({ robots_path: 'r.txt', agent: ['a', 'b'], url: '/' })).toMatchObject({ robots: new Uint8Array([0x55, 0x3a, 0xff, 0x0a]), agents: ['a', 'b'] })
+    expect(line({ robots_path: 'r.txt', agent: ['a', 'b'], url: '/' })).toMatchObject({ robots: new Uint8Array([0x55, 0x3a, 0xff, 0x0a]), agents: ['a', 'b'], source: join(dir, 'r.txt') })
     expect(line({ id: 'x', robots: '', agent: 'a', url: '/', allowed: false, line: 2, categories: ['mine'] })).toEqual({
-      id: 'x', robots: new Uint8Array(0), agents: ['a'], url: '/', stated: { allowed: false, line: 2 }, extraCategories: ['mine'],
+      id: 'x', robots: new Uint8Array(0), agents: ['a'], url: '/', source: 'f.jsonl:1', stated: { allowed: false, line: 2 }, extraCategories: ['mine'],
     })
   })
 
@@ -37,6 +37,11 @@ describe('JSONL cases', () => {
     ['{"robots":"","agent":"a","url":"/","allowed":true,"line":-1}', /'line' must be a whole number/],
     ['{"robots":"","agent":"a","url":"/","line":1}', /'line' needs 'allowed'/],
     ['{"robots":"","agent":"a","url":"/","categories":[""]}', /'categories' must be an array of non-empty strings/],
+    // A lone surrogate has no UTF-8 form: an adapter in another language could not read the request.
+    ['{"robots":"","agent":"a","url":"/\\ud83d"}', /'url' holds a lone surrogate/],
+    ['{"robots":"","agent":["a","\\udc00b"],"url":"/"}', /'agent' holds a lone surrogate/],
+    ['{"robots":"x\\ud83d","agent":"a","url":"/"}', /'robots' holds a lone surrogate: .* robots_base64/],
+    ['{"id":"\\ud83d","robots":"","agent":"a","url":"/"}', /'id' must be a non-empty string \(without lone surrogates\)/],
   ])('%s is an error naming the file and line', (text, message) => {
     expect(() => parseCaseLine(text, 'f.jsonl:1', 1, dir)).toThrow(message)
   })

@@ -1,0 +1,148 @@
+/**
+ * The inputs of `--cases corpus`: a folder of robots.txt files, one per host
+ * and named after it (`--robots-dir`), checked so that a wrong folder is
+ * refused or named, never silently read; and a URL list grouped by host
+ * (`--urls`).
+ */
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { CliError, parseInto, readError, type ParseHandler } from '../../internals.js'
+
+/** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
+const READ_CAP = 2 * 1024 * 1024
+
+/** Names listed at most in a message (the rest are counted). */
+const NAMED = 5
+
+/** One robots.txt file of the folder. */
+export interface RobotsFile {
+  /** The file's name, lowercased: the host its URLs are drawn for. */
+  readonly host: string
+  readonly path: string
+  readonly body: Uint8Array
+}
+
+/** What a folder holds: the files used, and what was skipped or looks wrong (each list sorted). */
+export interface RobotsDir {
+  readonly files: readonly RobotsFile[]
+  /** Entries that are not regular files (subfolders first of all): skipped. */
+  readonly skipped: readonly string[]
+  /** Files with no line the reference reads as a directive: used (they allow everything), and named in a warning. */
+  readonly noDirective: readonly string[]
+}
+
+/** The host of an absolute URL, lowercased, without userinfo and port ('' when none). */
+export function hostOf(url: string): string {
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/?#:]*)/.exec(url)
+  return m ? m[1].toLowerCase() : ''
+}
+
+function readCapped(path: string): Uint8Array {
+  const fd = openSync(path, 'r')
+  try {
+    const size = Math.min(statSync(path).size, READ_CAP)
+    const buf = new Uint8Array(size)
+    let n = 0
+    while (n < size) {
+      const got = readSync(fd, buf, n, size - n, null)
+      if (got === 0) break
+      n += got
+    }
+    return buf.subarray(0, n)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Whether the reference reads some line of `body` as a user-agent, allow, disallow or sitemap directive. */
+export function hasDirective(body: Uint8Array): boolean {
+  let found = false
+  const yes = (): void => {
+    found = true
+  }
+  const handler: ParseHandler = { userAgent: yes, allow: yes, disallow: yes, sitemap: yes, unknown: () => {} }
+  parseInto(body, handler)
+  return found
+}
+
+/** `a, b, c` or `a, b, c, d, e and 3 more`. */
+export function nameSome(names: readonly string[]): string {
+  const shown = names.slice(0, NAMED).join(', ')
+  return names.length > NAMED ? `${shown} and ${names.length - NAMED} more` : shown
+}
+
+/**
+ * The robots.txt files of a folder, sorted by name. Hidden names are passed
+ * over; subfolders and other entries that are not files are skipped and
+ * listed. A folder with no file holding a directive is refused, naming what
+ * it holds instead (a folder of folders, data files).
+ */
+export function readRobotsDir(dir: string): RobotsDir {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch (err) {
+    throw readError('robots.txt folder', dir, err)
+  }
+  const files: RobotsFile[] = []
+  const skipped: string[] = []
+  const noDirective: string[] = []
+  for (const name of names.sort()) {
+    if (name.startsWith('.')) continue
+    const path = join(dir, name)
+    try {
+      const st = statSync(path)
+      if (!st.isFile()) {
+        skipped.push(st.isDirectory() ? `${name}/` : name)
+        continue
+      }
+      const body = readCapped(path)
+      if (!hasDirective(body)) noDirective.push(name)
+      files.push({ host: name.toLowerCase(), path, body })
+    } catch (err) {
+      throw readError('robots.txt file', path, err)
+    }
+  }
+  if (files.length === noDirective.length) {
+    const held = [
+      skipped.length > 0 ? `${skipped.length} entries that are not files (${nameSome(skipped)})` : '',
+      noDirective.length > 0 ? `${noDirective.length} files without a robots.txt directive (${nameSome(noDirective)})` : '',
+    ].filter((s) => s !== '')
+    throw new CliError(
+      'ERR_READ',
+      `no robots.txt files in '${dir}'${held.length > 0 ? `: it holds ${held.join(' and ')}` : ': it is empty'}; ` +
+        'give a folder of robots.txt files, one per host, named after it',
+    )
+  }
+  return { files, skipped, noDirective }
+}
+
+/** Warnings about a folder that was read (what was skipped, what holds no directive), one line each. */
+export function robotsDirNotes(dir: string, read: RobotsDir): string[] {
+  const notes: string[] = []
+  if (read.skipped.length > 0) notes.push(`--robots-dir: skipped ${read.skipped.length} entries of '${dir}' that are not files: ${nameSome(read.skipped)}`)
+  if (read.noDirective.length > 0) {
+    notes.push(`--robots-dir: ${read.noDirective.length} files of '${dir}' hold no robots.txt directive (read as allowing everything): ${nameSome(read.noDirective)}`)
+  }
+  return notes
+}
+
+/** URLs of the list grouped by host. */
+export function readUrlList(file: string): Map<string, string[]> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw readError('URL list', file, err)
+  }
+  const byHost = new Map<string, string[]>()
+  for (const raw of text.split('\n')) {
+    const url = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    const host = hostOf(url)
+    if (host === '') continue
+    let list = byHost.get(host)
+    if (!list) byHost.set(host, (list = []))
+    list.push(url)
+  }
+  return byHost
+}
