@@ -62,8 +62,8 @@ function once(adapterArgs, withCpu) {
 }
 
 const configs = {
-  batch: [['--batch', `${process.execPath} bench/lib/cpu-wrap.mjs examples/robots-parser-batch.mjs`], true],
-  module: [['--module', 'examples/robots-parser-module.mjs'], false],
+  batch: [['--batch', `${process.execPath} bench/lib/cpu-wrap.mjs examples/adapters/robots-parser-batch.mjs`], true],
+  module: [['--module', 'examples/adapters/robots-parser-module.mjs'], false],
 }
 const results = {}
 for (const [name, [args, withCpu]] of Object.entries(configs)) {

@@ -2,7 +2,7 @@
 // process's CPU time ({ user, system } in µs, process.cpuUsage()) to the file
 // named by CPU_OUT: the adapter's own time, apart from the harness's.
 //
-//   CPU_OUT=/tmp/cpu.json node bench/lib/cpu-wrap.mjs examples/robots-parser-batch.mjs
+//   CPU_OUT=/tmp/cpu.json node bench/lib/cpu-wrap.mjs examples/adapters/robots-parser-batch.mjs
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'

@@ -4,7 +4,7 @@
 // for adapters of other JavaScript libraries (see robots-parser-batch.mjs for
 // the protocol), and the harness's own end-to-end check.
 //
-//   robots-automaton compare --cases unit --batch 'node examples/robots-automaton-batch.mjs'
+//   robots-automaton compare --cases unit --batch 'node examples/adapters/robots-automaton-batch.mjs'
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { parseRobots } from 'robots-automaton'

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // robots-parser (npm) as a `robots-automaton compare --batch` adapter.
 //
-//   robots-automaton compare --cases corpus --batch 'node examples/robots-parser-batch.mjs'
+//   robots-automaton compare --cases corpus --batch 'node examples/adapters/robots-parser-batch.mjs'
 //
 // The batch protocol: one JSON request per line on stdin,
 //   {"id": 7, "robots_path": "/tmp/…/x.txt" | "robots": "…" | "robots_base64": "…", "agent": "Googlebot", "url": "https://a.com/x"}

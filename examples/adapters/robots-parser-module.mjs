@@ -1,7 +1,7 @@
 // robots-parser (npm) as a `robots-automaton compare --module` adapter: judged
 // in process, so the timings are robots-parser's own.
 //
-//   robots-automaton compare --cases corpus --module examples/robots-parser-module.mjs
+//   robots-automaton compare --cases corpus --module examples/adapters/robots-parser-module.mjs
 //
 // The module exports parse(bytes) -> { isAllowed(url, agent), matchingLine(url, agent) }.
 // robots-parser needs the robots.txt URL and answers only for URLs of its

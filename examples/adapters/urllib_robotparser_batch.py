@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Python's urllib.robotparser as a `robots-automaton compare --batch` adapter.
 
-    robots-automaton compare --cases corpus --batch 'python3 examples/urllib_robotparser_batch.py'
+    robots-automaton compare --cases corpus --batch 'python3 examples/adapters/urllib_robotparser_batch.py'
 
 The batch protocol: one JSON request per line on stdin,
   {"id": 7, "robots_path": "/tmp/…/x.txt" | "robots": "…" | "robots_base64": "…",

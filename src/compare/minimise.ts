@@ -9,17 +9,7 @@
 import type { Answer, Request } from './adapters/adapter.js'
 import type { Case, Expected } from './case.js'
 import { decide } from './oracle.js'
-
-/** How an answer relates to the reference's. */
-export type Outcome = 'agree' | 'verdict' | 'line' | 'error'
-
-/** Compares an answer with the expected one: a line is checked only when the answer has one. */
-export function outcomeOf(expected: Expected, answer: Answer): Outcome {
-  if (answer.error !== undefined) return 'error'
-  if (answer.allowed !== expected.allowed) return 'verdict'
-  if (answer.line !== undefined && answer.line !== expected.line) return 'line'
-  return 'agree'
-}
+import { outcomeOf, type Outcome } from './outcome.js'
 
 /** A smaller case that disagrees in the same way. */
 export interface Minimised {

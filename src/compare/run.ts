@@ -1,21 +1,31 @@
 /**
  * One run of `compare`, streamed in blocks of cases so that memory stays
  * bounded whatever the count: each block is answered by the oracle, tagged,
- * filtered, exported, judged by the adapter and tallied; then the chosen
- * disagreements are minimised. Measures the harness's own time apart from
- * the adapter's.
+ * filtered, exported, judged by the adapter (`repeat` times, the first one
+ * counted), tallied and handed to the per-case outputs. Whatever ends the
+ * run early (the adapter failing, an abort, a case file that cannot be read)
+ * leaves the cases done counted; the failure is part of the result.
  */
-import type { Adapter } from './adapters/adapter.js'
+import { AdapterFailure, type Adapter } from './adapters/adapter.js'
 import type { Case, CaseInput } from './case.js'
 import type { JsonlWriter } from './cases/jsonl-cases.js'
-import { minimise, outcomeOf, type Minimised } from './minimise.js'
+import { minimise, type Minimised } from './minimise.js'
 import type { Oracle } from './oracle.js'
-import { Tally, type Kept } from './tally.js'
+import { outcomeOf, type Score } from './outcome.js'
+import { Tally, type CaseResult, type Kept } from './tally.js'
 
 /** Receives progress while the cases run. */
 export interface ProgressSink {
   update(done: number, disagreements: number): void
   clear(): void
+}
+
+/** A per-case output (CSV, JUnit, the JSON report's cases), fed in run order. */
+export interface CaseSink {
+  /** One case's result; called synchronously as answers arrive. */
+  add(c: Case, result: CaseResult): void
+  /** Called after each block: writes what was buffered. */
+  flush(): Promise<void>
 }
 
 /** Cases per block. */
@@ -31,6 +41,16 @@ export interface RunOptions {
   readonly categories?: readonly string[]
   readonly exportTo?: JsonlWriter
   readonly progress?: ProgressSink
+  /** What counts as a disagreement (default `lines`). */
+  readonly score?: Score
+  /** Times each block is judged (default 1): the first is counted, each is timed. */
+  readonly repeat?: number
+  /** Per-case outputs. */
+  readonly sinks?: readonly CaseSink[]
+  /** Cases kept from the start of the run (for the harness's ceiling). */
+  readonly keepSample?: number
+  /** Aborting ends the run as an adapter failure would, with this reason. */
+  readonly signal?: AbortSignal
 }
 
 /** What a run measured. */
@@ -44,10 +64,18 @@ export interface RunResult {
   readonly exported: number
   /** Wall time of reading or generating the cases, the oracle, tagging and export (ms). */
   readonly casesMs: number
-  /** Wall time spent waiting on the adapter (ms). */
+  /** Wall time spent waiting on the adapter, first pass (ms). */
   readonly runWallMs: number
+  /** Wall time of each pass over the cases (ms; one per repeat, the first is runWallMs). */
+  readonly repeatWallMs: readonly number[]
   /** CPU time of this process while the adapter ran (ms): the harness, plus the implementation itself for --module. */
   readonly runCpuMs: number
+  /** Cases whose answer changed between repeats. */
+  readonly unstable: number
+  /** The first cases of the run (keepSample of them). */
+  readonly sample: readonly Case[]
+  /** Why the run stopped before its end, when it did: the adapter failed (an AdapterFailure), the run was aborted (one too), or reading the cases failed. */
+  readonly failure?: Error
 }
 
 function cpuMs(): number {
@@ -55,14 +83,32 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000
 }
 
-/** Runs a case set through the oracle, the export and the adapter, block by block. */
+/** Resolves when `signal` aborts (never when there is none). */
+function aborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal === undefined) return
+    const fire = (): void => reject(new AdapterFailure(String(signal.reason ?? 'the run was aborted')))
+    if (signal.aborted) fire()
+    else signal.addEventListener('abort', fire, { once: true })
+  })
+}
+
+/** Runs a case set through the oracle, the export and the adapter, block by block; an adapter failure ends it, counted so far. */
 export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInput>, oracle: Oracle, options: RunOptions): Promise<RunResult> {
-  const tally = new Tally()
+  const tally = new Tally(options.score ?? 'lines')
+  const repeat = Math.max(1, options.repeat ?? 1)
+  const sinks = options.sinks ?? []
+  const sample: Case[] = []
+  const keepSample = options.keepSample ?? 0
+  const repeatWallMs = new Array<number>(repeat).fill(0)
+  const stop = aborted(options.signal)
+  stop.catch(() => {})
   let skipped = 0
   let inputs = 0
   let exported = 0
-  let runWallMs = 0
   let runCpuMs = 0
+  let unstable = 0
+  let failure: Error | undefined
   const t0 = performance.now()
   const block = async (batch: CaseInput[]): Promise<void> => {
     let cases: Case[] = []
@@ -76,18 +122,46 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
       await options.exportTo.write(cases)
       exported += cases.length
     }
+    for (const c of cases) {
+      if (sample.length >= keepSample) break
+      sample.push(c)
+    }
     const adapter = options.adapter
     if (adapter && cases.length > 0) {
-      const w0 = performance.now()
-      const c0 = cpuMs()
-      let answered = 0
-      await adapter.judgeAll(cases, (index, answer, ms) => {
-        tally.add(cases[index], { answer, ms, outcome: outcomeOf(cases[index].expected, answer) })
-        options.progress?.update(inputs - batch.length + ++answered, tally.disagreements)
-      })
-      runCpuMs += cpuMs() - c0
-      runWallMs += performance.now() - w0
+      const first = new Array<CaseResult | undefined>(cases.length)
+      const before = inputs - batch.length
+      for (let r = 0; r < repeat; r++) {
+        const w0 = performance.now()
+        const c0 = cpuMs()
+        let answered = 0
+        const judged = adapter.judgeAll(cases, (index, answer, ms) => {
+          if (failure) return // answers after the run stopped are not counted
+          const c = cases[index]
+          if (r === 0) {
+            const result = { answer, ms, outcome: outcomeOf(c.expected, answer) }
+            first[index] = result
+            tally.add(c, result)
+            for (const s of sinks) s.add(c, result)
+            options.progress?.update(before + ++answered, tally.disagreements)
+          } else {
+            tally.addTime(ms)
+            const was = first[index]
+            if (was && outcomeOf(c.expected, answer) !== was.outcome) unstable++
+          }
+        })
+        judged.catch(() => {}) // after an abort, its rejection is not awaited
+        try {
+          await Promise.race([judged, stop])
+        } catch (err) {
+          failure ??= err as Error
+          throw err
+        } finally {
+          runCpuMs += cpuMs() - c0
+          repeatWallMs[r] += performance.now() - w0
+        }
+      }
     }
+    for (const s of sinks) await s.flush()
     options.progress?.update(inputs, tally.disagreements)
   }
   try {
@@ -101,16 +175,35 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
       }
     }
     await block(batch)
+  } catch (err) {
+    // Whatever stopped the run, the cases done stay counted and their outputs written.
+    failure ??= err instanceof Error ? err : new Error(String(err))
+    for (const s of sinks) await s.flush()
   } finally {
     options.progress?.clear()
   }
-  return { tally, skipped, inputs, exported, casesMs: performance.now() - t0 - runWallMs, runWallMs, runCpuMs }
+  const runWallMs = repeatWallMs[0]
+  const waited = repeatWallMs.reduce((a, b) => a + b, 0)
+  return {
+    tally,
+    skipped,
+    inputs,
+    exported,
+    casesMs: performance.now() - t0 - waited,
+    runWallMs,
+    repeatWallMs,
+    runCpuMs,
+    unstable,
+    sample,
+    ...(failure ? { failure } : {}),
+  }
 }
 
-/** Minimises the first `cap` kept disagreements, at most `calls` adapter calls each. */
-export async function minimiseAll(kept: readonly Kept[], adapter: Adapter, cap: number, calls: number): Promise<Map<Kept, Minimised>> {
+/** Minimises the first `cap` kept disagreements, at most `calls` adapter calls each (none once `signal` aborts). */
+export async function minimiseAll(kept: readonly Kept[], adapter: Adapter, cap: number, calls: number, signal?: AbortSignal): Promise<Map<Kept, Minimised>> {
   const out = new Map<Kept, Minimised>()
   for (const k of kept.slice(0, cap)) {
+    if (signal?.aborted) break
     const m = await minimise(k.c, k.result.outcome, (r) => adapter.judge(r), calls)
     if (m) out.set(k, m)
   }

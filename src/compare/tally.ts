@@ -1,12 +1,13 @@
 /**
  * What a run keeps of its cases, in memory bounded whatever their number:
- * the counts overall and per category, every case's time (8 bytes each, for
- * the percentiles), and a bounded store of disagreements grouped by kind
- * (same outcome and categories) for the report and minimisation.
+ * the counts overall, per category, per file of the set and per distinct set
+ * of categories (for attribution), every case's time (8 bytes each, for the
+ * percentiles), and a bounded store of disagreements grouped by kind (same
+ * outcome and categories) for the report and minimisation.
  */
-import type { Case } from './case.js'
-import type { Outcome } from './minimise.js'
 import type { Answer } from './adapters/adapter.js'
+import type { Case } from './case.js'
+import { fails, type Outcome, type Score } from './outcome.js'
 
 /** The result of one case. */
 export interface CaseResult {
@@ -28,6 +29,12 @@ export interface Counts {
   errors: number
 }
 
+/** The cases that carry exactly one set of categories, with their counts (attribution works on these). */
+export interface Pattern {
+  readonly categories: readonly string[]
+  readonly counts: Counts
+}
+
 /** A disagreement kept for the report. */
 export interface Kept {
   readonly c: Case
@@ -40,6 +47,10 @@ export const KEPT_PER_KIND = 1000
 export const KEPT_MAX = 5000
 /** Kinds of disagreement kept at most. */
 const KINDS_MAX = 10_000
+/** Distinct sets of categories counted at most (past it, attribution is marked incomplete). */
+export const PATTERNS_MAX = 100_000
+/** Files of a set counted at most. */
+const GROUPS_MAX = 10_000
 
 /** Zero counts. */
 export function counts(): Counts {
@@ -54,25 +65,30 @@ function add(t: Counts, o: Outcome): void {
   else t.errors++
 }
 
-/** The accumulated results of a run. */
+/** The accumulated results of a run, scored by `score` (what counts as a disagreement). */
 export class Tally {
   readonly total: Counts = counts()
   readonly byCategory = new Map<string, Counts>()
+  /** Per file of the set (spec-test files), when its cases name one. */
+  readonly byGroup = new Map<string, Counts>()
+  /** Per distinct set of categories (key: the ids joined with `,`). */
+  readonly patterns = new Map<string, Pattern>()
+  /** False once PATTERNS_MAX sets of categories were seen and later ones went uncounted. */
+  patternsComplete = true
   /** Cases whose answer carried a deciding line. */
   linesChecked = 0
   private times = new Float64Array(1024)
+  private timeCount = 0
   private readonly kinds = new Map<string, Kept[]>()
   private kept = 0
+  private failures = 0
 
-  /** Adds one case's result. */
+  constructor(readonly score: Score = 'lines') {}
+
+  /** Adds one case's result (and its time). */
   add(c: Case, result: CaseResult): void {
     const o = result.outcome
-    if (this.total.cases === this.times.length) {
-      const grown = new Float64Array(this.times.length * 2)
-      grown.set(this.times)
-      this.times = grown
-    }
-    this.times[this.total.cases] = result.ms
+    this.addTime(result.ms)
     add(this.total, o)
     if (result.answer.line !== undefined) this.linesChecked++
     for (const id of c.categories) {
@@ -80,17 +96,42 @@ export class Tally {
       if (!row) this.byCategory.set(id, (row = counts()))
       add(row, o)
     }
-    if (o !== 'agree') this.keep(c, result)
+    if (c.group !== undefined) {
+      let row = this.byGroup.get(c.group)
+      if (!row && this.byGroup.size < GROUPS_MAX) this.byGroup.set(c.group, (row = counts()))
+      if (row) add(row, o)
+    }
+    const key = c.categories.join(',')
+    let p = this.patterns.get(key)
+    if (p === undefined) {
+      if (this.patterns.size < PATTERNS_MAX) this.patterns.set(key, (p = { categories: c.categories, counts: counts() }))
+      else this.patternsComplete = false
+    }
+    if (p) add(p.counts, o)
+    if (fails(o, this.score)) {
+      this.failures++
+      this.keep(c, result)
+    }
   }
 
-  /** Every case's time (ms), sorted. */
+  /** Adds a time without a result (a repeat of a case already counted). */
+  addTime(ms: number): void {
+    if (this.timeCount === this.times.length) {
+      const grown = new Float64Array(this.times.length * 2)
+      grown.set(this.times)
+      this.times = grown
+    }
+    this.times[this.timeCount++] = ms
+  }
+
+  /** Every time recorded (each case once per repeat, ms), sorted. */
   sortedTimes(): Float64Array {
-    return this.times.slice(0, this.total.cases).sort()
+    return this.times.slice(0, this.timeCount).sort()
   }
 
-  /** Disagreements (all of them): verdict, line and errors. */
+  /** Disagreements under the score: verdict and errors, and line differences when the score is `lines`. */
   get disagreements(): number {
-    return this.total.cases - this.total.agreed
+    return this.failures
   }
 
   /**

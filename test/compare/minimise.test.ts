@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
 import type { Answer, Request } from '../../src/compare/adapters/adapter.js'
-import { minimise, outcomeOf, splitLines } from '../../src/compare/minimise.js'
+import { minimise, splitLines } from '../../src/compare/minimise.js'
+import { outcomeOf } from '../../src/compare/outcome.js'
 import { decide, Oracle } from '../../src/compare/oracle.js'
 
 const enc = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'))

@@ -1,59 +1,35 @@
 /**
- * `--batch 'COMMAND'`: one long-running process (started with `sh -c
- * COMMAND`) answering JSON requests, one per line, so that 100,000 cases take
- * seconds.
- *
- * Protocol (UTF-8, one JSON object per line, `\n` after each):
- *
- *     → {"id": 1, "robots_path": "/tmp/robots-compare-x/3f….txt", "agent": "Googlebot", "url": "https://example.com/a"}
- *     ← {"id": 1, "allowed": false, "line": 3}
- *
- * - `id`: an integer, unique per process; answers may come in any order and
- *   are matched by id (given back as a number, or as a string of its digits).
- * - The body: `robots_path` (default, `--batch-robots path`): a file holding
- *   its exact bytes, the same path for the same body (cache parses by path);
- *   or with `--batch-robots inline`, `robots` (a string: the body is its
- *   UTF-8) when the bytes are valid UTF-8, else `robots_base64`.
- * - `agent`: a product token; an array of tokens for a crawler answering to
- *   several (only with `--multi-agent`; otherwise such cases are skipped).
- * - `url`: the URL as given (judge it as the reference does: a full URL or a
- *   path).
- * - The answer: `allowed` (true/false), optional `line` (the deciding rule's
- *   line, 1-based, 0 or null for none; checked when given), or `error` (a
- *   message: the case counts as an error, the run goes on).
- *
- * Up to `--window` requests are in flight. A malformed answer (not JSON, an
- * unknown id, `allowed` not a boolean), the process exiting early, or no
- * answer within `--timeout` ms of a request stop the run with an error that
- * says which; nothing hangs.
- *
- * Timing: before the cases, one request on an empty robots.txt is sent alone;
- * the time to its answer is the start-up (process, runtime, libraries),
- * reported apart. Per-case time is the adapter's time per answer: answers
- * that arrive together (one read) share the time since the previous read or
- * since the earliest of their requests was sent, whichever is later. With a
- * window of 1 it is the round trip of each request.
+ * `--batch 'COMMAND'`: one long-running process (`sh -c COMMAND`) answering
+ * JSON requests, one per line, with up to `--window` in flight, matched by
+ * id. The protocol, the stall timeout and what is timed:
+ * docs/compare.md, "--batch".
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { CliError, describeSystemError } from '../../internals.js'
+import { describeSystemError } from '../../internals.js'
 import { agentField, robotsFields } from '../case.js'
-import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
+import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
+import { plural } from '../report/report-format.js'
 
 /** Options of the batch adapter. */
 export interface BatchOptions {
+  /** The command, run by `sh -c`. */
   readonly command: string
+  /** A program and its arguments, run without a shell instead of `command` (the harness's own null adapter). */
+  readonly argv?: readonly string[]
+  /** How the body travels: a file's path (`robots_path`), or in the request (`robots` / `robots_base64`). */
   readonly robotsVia: 'path' | 'inline'
   readonly multiAgent: boolean
   /** Requests in flight at most. */
   readonly window: number
-  /** Longest wait for an answer (ms). */
+  /** Longest stall (ms): requests in flight and no answer at all for this long stops the run. */
   readonly timeoutMs: number
 }
 
 interface Pending {
-  readonly sentAt: number
+  readonly request: Request
   readonly settle: (answer: Answer, ms: number) => void
+  readonly sentAt: number
 }
 
 /** The batch adapter. */
@@ -64,47 +40,54 @@ export class BatchAdapter implements Adapter {
   private child: ChildProcessWithoutNullStreams | undefined
   private readonly files: BodyFiles
   private readonly inline = new WeakMap<Uint8Array, string>()
+  /** Requests in flight by id, oldest first. */
   private readonly pending = new Map<number, Pending>()
   private nextId = 1
   private answers = 0
   private lastAnswerAt = 0
+  /** When the adapter last showed progress: its last answer, or a request sent while none was in flight. */
+  private progressAt = 0
   private startupMs: number | undefined
   private stderrTail = ''
   private partial = ''
-  private failure: CliError | undefined
-  private onFailure: ((err: CliError) => void) | undefined
+  private failure: AdapterFailure | undefined
+  private onFailure: ((err: AdapterFailure) => void) | undefined
   private closing = false
   private watchdog: NodeJS.Timeout | undefined
   private exited: Promise<void> = Promise.resolve()
 
-  constructor(private readonly options: BatchOptions) {
+  constructor(readonly options: BatchOptions) {
     this.description = `--batch ${options.command}`
     this.multiAgent = options.multiAgent
     this.files = new BodyFiles(Math.max(DEFAULT_CAPACITY, 4 * options.window))
   }
 
   async start(): Promise<void> {
-    const child = spawn('/bin/sh', ['-c', this.options.command], { stdio: ['pipe', 'pipe', 'pipe'] })
+    const [program, args] = this.options.argv ? [this.options.argv[0], this.options.argv.slice(1)] : ['/bin/sh', ['-c', this.options.command]]
+    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] })
     this.child = child
     this.exited = new Promise((resolve) => child.once('close', () => resolve()))
     child.stdout.setEncoding('utf8')
     child.stderr.setEncoding('utf8')
     child.stdout.on('data', (s: string) => this.received(s))
     child.stderr.on('data', (s: string) => {
-      this.stderrTail = (this.stderrTail + s).slice(-2048)
+      this.stderrTail = (this.stderrTail + s).slice(-STDERR_KEPT)
     })
     child.stdin.on('error', () => {}) // a closed pipe shows up as the exit below
     child.on('error', (err) => this.fail(`cannot start '${this.options.command}': ${describeSystemError(err)}`))
     child.on('close', (status, signal) => {
-      if (this.closing && this.pending.size === 0) return
+      if (this.closing) return
       const how = signal ? `was killed by ${signal}` : `exited with status ${status}`
-      this.fail(`the adapter ${how} after ${this.answers} answers, with ${this.pending.size} requests unanswered`)
+      const oldest = this.pending.values().next()
+      const waiting = oldest.done ? '' : `; the oldest unanswered: ${this.describe(oldest.value)}`
+      this.fail(`the adapter ${how} after ${plural(this.answers, 'answer')}, with ${plural(this.pending.size, 'request')} unanswered${waiting}`)
     })
-    this.watchdog = setInterval(() => this.checkTimeout(), Math.min(250, this.options.timeoutMs))
+    this.watchdog = setInterval(() => this.checkStall(), Math.min(250, this.options.timeoutMs))
     this.watchdog.unref()
     const t0 = performance.now()
-    await this.judge({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' })
+    await this.judge({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/', source: '(empty: the start-up probe)' })
     this.startupMs = performance.now() - t0
+    this.answers = 0
   }
 
   judgeAll(requests: readonly Request[], onAnswer: OnAnswer): Promise<void> {
@@ -150,11 +133,12 @@ export class BatchAdapter implements Adapter {
     const child = this.child
     if (child && child.exitCode === null && child.signalCode === null) {
       child.stdin.end()
-      const timer = setTimeout(() => child.kill('SIGKILL'), 2000)
+      const timer = setTimeout(() => child.kill('SIGKILL'), this.failure ? 0 : 2000)
       await this.exited
       clearTimeout(timer)
     }
     this.files.remove()
+    this.fail('the run was stopped')
   }
 
   /** Records a request and returns its line. */
@@ -170,7 +154,9 @@ export class BatchAdapter implements Adapter {
       }
       body = b
     }
-    this.pending.set(id, { sentAt: performance.now(), settle })
+    const now = performance.now()
+    if (this.pending.size === 0) this.progressAt = now
+    this.pending.set(id, { request, settle, sentAt: now })
     return `{"id":${id},${body},"agent":${JSON.stringify(agentField(request.agents))},"url":${JSON.stringify(request.url)}}\n`
   }
 
@@ -187,15 +173,14 @@ export class BatchAdapter implements Adapter {
       settled.push(a)
     }
     this.partial = data
-    if (this.partial.length > 1 << 20) return this.fail('an answer line longer than 1 MiB')
+    if (this.partial.length > 1 << 20) return void this.fail('an answer line longer than 1 MiB')
     if (settled.length === 0) return
     const now = performance.now()
-    let from = this.lastAnswerAt
     let earliest = Infinity
     for (const [p] of settled) earliest = Math.min(earliest, p.sentAt)
-    from = Math.max(from, earliest)
-    const ms = (now - from) / settled.length
+    const ms = (now - Math.max(this.lastAnswerAt, earliest)) / settled.length
     this.lastAnswerAt = now
+    this.progressAt = now
     for (const [p, answer] of settled) p.settle(answer, ms)
   }
 
@@ -214,32 +199,46 @@ export class BatchAdapter implements Adapter {
     // The id as sent (an integer), or as a string of its digits (adapters in typed languages may keep ids as strings).
     const id = typeof r.id === 'number' ? r.id : typeof r.id === 'string' && /^[0-9]{1,15}$/.test(r.id) ? Number(r.id) : NaN
     const pending = this.pending.get(id)
-    if (pending === undefined) return this.fail(`answer ${n} has an id that matches no request in flight: ${shown}`)
+    if (pending === undefined) {
+      return this.fail(
+        `answer ${n} has an id that matches no request in flight: ${shown} (every answer gives back its request's id, ` +
+          `a request the adapter could not read included: {"id": …, "error": "…"})`,
+      )
+    }
+    const bad = (what: string): undefined => this.fail(`answer ${n} ${what}: ${shown}, to ${this.describe(pending)}`)
     let answer: Answer
     if (typeof r.error === 'string') answer = { error: r.error }
-    else if (typeof r.allowed !== 'boolean') return this.fail(`answer ${n} has no boolean "allowed" (nor an "error" string): ${shown}`)
+    else if (typeof r.allowed !== 'boolean') return bad('has no boolean "allowed" (nor an "error" string)')
     else if (r.line === undefined || r.line === null) answer = { allowed: r.allowed }
-    else if (!Number.isInteger(r.line) || (r.line as number) < 0) return this.fail(`answer ${n}: "line" must be a whole number ≥ 0 or null: ${shown}`)
+    else if (!Number.isInteger(r.line) || (r.line as number) < 0) return bad('has a "line" that is not a whole number ≥ 0 or null')
     else answer = { allowed: r.allowed, line: r.line as number }
     this.pending.delete(id)
     this.answers++
     return [pending, answer]
   }
 
-  private checkTimeout(): void {
-    const oldest = this.pending.entries().next()
-    if (oldest.done) return
-    const [id, p] = oldest.value
-    if (performance.now() - p.sentAt > this.options.timeoutMs) {
-      this.fail(`no answer to request ${id} within ${this.options.timeoutMs} ms (--timeout)`)
-      this.child?.kill('SIGKILL')
-    }
+  /** A request in flight as messages name it. */
+  private describe(p: Pending): string {
+    return describeRequest(p.request)
+  }
+
+  /** Fails the run when requests are in flight and no answer at all came for --timeout ms. */
+  private checkStall(): void {
+    const oldest = this.pending.values().next()
+    if (oldest.done || this.failure) return
+    const quiet = performance.now() - this.progressAt
+    if (quiet <= this.options.timeoutMs) return
+    this.fail(
+      `no answer at all for ${Math.round(quiet)} ms (--timeout ${this.options.timeoutMs}) after ${plural(this.answers, 'answer')}, ` +
+        `${plural(this.pending.size, 'request')} in flight; the oldest: ${this.describe(oldest.value)}`,
+    )
+    this.child?.kill('SIGKILL')
   }
 
   private fail(message: string): undefined {
     if (this.failure) return undefined
-    const stderr = this.stderrTail.trim().split('\n').slice(-3).join(' | ')
-    this.failure = new CliError('ERR_ADAPTER', `--batch: ${message}${stderr ? `; its stderr ended with: ${stderr.slice(-400)}` : ''}`)
+    const tail = stderrLines(this.stderrTail)
+    this.failure = new AdapterFailure(`--batch: ${message}${tail ? `; its stderr ended with: ${tail}` : ''}`, this.stderrTail)
     if (this.watchdog) clearInterval(this.watchdog)
     this.onFailure?.(this.failure)
     return undefined

@@ -1,12 +1,8 @@
 /**
  * Bodies as temporary files, for `%robots%` (cmd) and `robots_path` (batch):
  * each distinct body is written once, named by its SHA-1, in a fresh folder
- * that `remove()` deletes, so an adapter may cache its parse by path.
- *
- * At most `capacity` files are kept: the least recently used one is deleted
- * (and written again if its body comes back). Callers keep `capacity` well
- * above the requests they have in flight, so a file is never deleted before
- * the request that names it has been answered.
+ * that `remove()` deletes, so an adapter may cache its parse by path. At
+ * most `capacity` files are kept (see {@link BodyFiles}).
  */
 import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
@@ -17,7 +13,12 @@ import { CliError, describeSystemError } from '../../internals.js'
 /** Files kept by default. */
 export const DEFAULT_CAPACITY = 4096
 
-/** A folder of body files. */
+/**
+ * A folder of body files. At most `capacity` are kept: the least recently
+ * used one is deleted (and written again if its body comes back). Callers
+ * keep `capacity` well above the requests they have in flight, so a file is
+ * never deleted before the request that names it has been answered.
+ */
 export class BodyFiles {
   private dir: string | undefined
   private hashes = new WeakMap<Uint8Array, string>()

@@ -1,35 +1,14 @@
 /**
  * `--cmd 'TEMPLATE'`: one process per case, as google/robotstxt-spec-test
- * runs an implementation.
- *
- * The template is split into words like a shell would split it (spaces
- * separate words; '…' and "…" quote; a backslash escapes the next character)
- * but no shell runs: the first word is the program. In every word,
- * `%robots%` becomes the path of a temporary file holding the body's exact
- * bytes, `%url%` the URL and `%user-agent%` the product token, each as one
- * argument whatever it holds (no quoting needed, no shell injection). The
- * same values are in the environment as COMPARE_ROBOTS, COMPARE_URL and
- * COMPARE_USER_AGENT (for `sh -c '…"$COMPARE_URL"…'`). A crawler with several
- * tokens cannot be passed this way: multi-agent cases are skipped; a URL or
- * token holding a NUL byte cannot be an argument: such a case is an error.
- *
- * The outcome comes from the exit status (`--allowed-exit`, default 0;
- * `--disallowed-exit`, default 1; any other status is an error) or, when
- * `--allowed-pattern` and/or `--disallowed-pattern` are given, from regular
- * expressions on stdout (JavaScript syntax, multiline: `^` and `$` match at
- * line ends): with both, exactly one must match; with one, a match means that
- * outcome and no match the other. `--line-pattern` reads the deciding line
- * from stdout (its first capture group; no match: line 0).
- *
- * Cases run `--concurrency` at a time; a case that runs longer than
- * `--timeout` ms is killed and counted as an error. Before the run the
- * command runs once alone on an empty robots.txt: that time is the process
- * start-up, reported apart from the per-case times (wall time of each
- * process, start-up included).
+ * runs an implementation. The template is split into words as a shell would
+ * but no shell runs; `%robots%`, `%url%` and `%user-agent%` are filled in
+ * each word. The outcome is read from the exit status or from stdout; the
+ * process start-up, measured alone, is taken off each case's time. The
+ * details: docs/compare.md, "--cmd".
  */
-import { spawn } from 'node:child_process'
-import { CliError, describeSystemError, UsageError } from '../../internals.js'
-import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { describeSystemError, UsageError } from '../../internals.js'
+import { AdapterFailure, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
 
 /** Options of the command adapter. */
@@ -44,7 +23,10 @@ export interface CmdOptions {
   readonly timeoutMs: number
 }
 
-/** Splits a command template into words (see the module comment). */
+/**
+ * Splits a command template into words as a shell would (spaces separate
+ * words; '…' and "…" quote; a backslash escapes the next character).
+ */
 export function splitWords(template: string): string[] {
   const words: string[] = []
   let word = ''
@@ -84,9 +66,15 @@ export function splitWords(template: string): string[] {
   return words
 }
 
-/** The outcome of one process. */
+/**
+ * The outcome of one process: from the exit status (`--allowed-exit`,
+ * `--disallowed-exit`; any other status is an error), or with patterns, from
+ * stdout (with both, exactly one must match; with one, a match means that
+ * outcome and no match the other); `--line-pattern`'s first group is the
+ * deciding line (no match: 0).
+ */
 export function outcomeOf(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string): Answer {
-  const tail = stderr.trim().split('\n').slice(-2).join(' | ').slice(0, 300)
+  const tail = stderrLines(stderr, 4, 600)
   const more = tail ? `; stderr: ${tail}` : ''
   if (signal !== null) return { error: `killed by ${signal}${more}` }
   let allowed: boolean
@@ -109,6 +97,9 @@ export function outcomeOf(options: CmdOptions, status: number | null, signal: st
 /** Most stdout kept per process (the rest is dropped before matching). */
 const STDOUT_CAP = 1 << 20
 
+/** Processes run alone to measure the start-up (the median is kept). */
+const STARTUP_RUNS = 3
+
 /** The command adapter. */
 export class CmdAdapter implements Adapter {
   readonly kind = 'cmd'
@@ -117,29 +108,41 @@ export class CmdAdapter implements Adapter {
   private readonly words: string[]
   private readonly files = new BodyFiles()
   private startupMs: number | undefined
+  private closed = false
+  /** Processes running now (killed by close). */
+  private readonly running = new Set<ChildProcess>()
 
   constructor(private readonly options: CmdOptions) {
     this.words = splitWords(options.template)
     this.description = `--cmd ${options.template}`
   }
 
+  /** Runs the command STARTUP_RUNS times alone on an empty robots.txt: the median is the start-up. */
   async start(): Promise<void> {
-    const t0 = performance.now()
-    await this.run({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' }, true)
-    this.startupMs = performance.now() - t0
+    const times: number[] = []
+    for (let i = 0; i < STARTUP_RUNS; i++) {
+      const t0 = performance.now()
+      await this.run({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' }, true)
+      times.push(performance.now() - t0)
+    }
+    this.startupMs = times.sort((a, b) => a - b)[STARTUP_RUNS >> 1]
   }
 
+  /** Runs `--concurrency` processes at a time; each case's time is its process's wall time less the start-up (at least 0). */
   async judgeAll(requests: readonly Request[], onAnswer: OnAnswer): Promise<void> {
     let next = 0
+    const startup = this.startupMs ?? 0
     const worker = async (): Promise<void> => {
-      while (next < requests.length) {
+      while (next < requests.length && !this.closed) {
         const index = next++
         const t0 = performance.now()
         const answer = await this.run(requests[index], false)
-        onAnswer(index, answer, performance.now() - t0)
+        if (this.closed) return
+        onAnswer(index, answer, Math.max(0, performance.now() - t0 - startup))
       }
     }
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, requests.length) }, worker))
+    if (this.closed && next < requests.length) throw new AdapterFailure('--cmd: the run was stopped')
   }
 
   judge(request: Request): Promise<Answer> {
@@ -147,10 +150,12 @@ export class CmdAdapter implements Adapter {
   }
 
   timings(): AdapterTimings {
-    return { startupMs: this.startupMs, caseTime: 'wall time of one process, start-up included' }
+    return { startupMs: this.startupMs, startupSubtracted: true, caseTime: 'wall time of one process less the start-up measured alone' }
   }
 
   async close(): Promise<void> {
+    this.closed = true
+    for (const child of this.running) child.kill('SIGKILL')
     this.files.remove()
   }
 
@@ -174,6 +179,7 @@ export class CmdAdapter implements Adapter {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, COMPARE_ROBOTS: robots, COMPARE_URL: request.url, COMPARE_USER_AGENT: agent },
       })
+      this.running.add(child)
       const timer = setTimeout(() => {
         timedOut = true
         child.kill('SIGKILL')
@@ -188,17 +194,19 @@ export class CmdAdapter implements Adapter {
       })
       child.on('error', (err) => {
         clearTimeout(timer)
+        this.running.delete(child)
         if (settled) return
         settled = true
         const message = `cannot run '${program}': ${describeSystemError(err)}`
-        if (fatalSpawn) reject(new CliError('ERR_ADAPTER', `--cmd: ${message}`))
+        if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
         else resolve({ error: message })
       })
       child.on('close', (status, signal) => {
         clearTimeout(timer)
+        this.running.delete(child)
         if (settled) return
         settled = true
-        if (timedOut) resolve({ error: `timed out after ${this.options.timeoutMs} ms` })
+        if (timedOut) resolve({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed` })
         else resolve(outcomeOf(this.options, status, signal, stdout, stderr))
       })
     })

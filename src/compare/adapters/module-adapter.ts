@@ -1,25 +1,13 @@
 /**
  * `--module ./adapter.mjs`: a JavaScript implementation judged in this
  * process, for timing JS libraries without process overhead. The module
- * exports
- *
- *     export function parse(bytes) {                   // a Uint8Array: the body as served
- *       return {
- *         isAllowed(url, agent) { return true },       // boolean (or a promise of one)
- *         matchingLine(url, agent) { return 3 },       // optional: the deciding line, 0 or null for none
- *       }
- *     }
- *
- * `agent` is a string; an array of tokens only with `--multi-agent`
- * (otherwise multi-agent cases are skipped). Each distinct body is parsed
- * once (timed apart: the report gives parse times per body) and kept for the
- * following cases; per-case time is that of `isAllowed` plus `matchingLine`.
- * A throw, or a value of the wrong type, is an error answer for that case.
+ * exports `parse(bytes)` returning `{ isAllowed(url, agent), matchingLine?(url,
+ * agent) }` (values or promises); each distinct body is parsed once, timed
+ * apart. The details: docs/compare.md, "--module".
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CliError } from '../../internals.js'
-import type { Adapter, AdapterTimings, Answer, OnAnswer, Request } from './adapter.js'
+import { AdapterFailure, describeRequest, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 
 /** What `parse` returns. */
 interface Parsed {
@@ -31,6 +19,8 @@ interface Parsed {
 export interface ModuleOptions {
   readonly path: string
   readonly multiAgent: boolean
+  /** Longest wait for a promise the module returns (ms): past it the run stops. */
+  readonly timeoutMs: number
 }
 
 /** Parsed bodies kept (least recently used dropped first). */
@@ -46,6 +36,7 @@ export class ModuleAdapter implements Adapter {
   private readonly parseMs: number[] = []
   /** Parse times are recorded during judgeAll only (not for minimisation's candidates). */
   private recording = false
+  private closed = false
 
   constructor(private readonly options: ModuleOptions) {
     this.description = `--module ${options.path}`
@@ -57,10 +48,10 @@ export class ModuleAdapter implements Adapter {
     try {
       mod = (await import(pathToFileURL(resolve(this.options.path)).href)) as Record<string, unknown>
     } catch (err) {
-      throw new CliError('ERR_ADAPTER', `--module: cannot import '${this.options.path}': ${(err as Error)?.message ?? String(err)}`)
+      throw new AdapterFailure(`--module: cannot import '${this.options.path}': ${(err as Error)?.message ?? String(err)}`)
     }
     const parse = typeof mod.parse === 'function' ? mod.parse : (mod.default as Record<string, unknown> | undefined)?.parse
-    if (typeof parse !== 'function') throw new CliError('ERR_ADAPTER', `--module: '${this.options.path}' exports no parse(bytes) function`)
+    if (typeof parse !== 'function') throw new AdapterFailure(`--module: '${this.options.path}' exports no parse(bytes) function`)
     this.parseFn = parse as (bytes: Uint8Array) => unknown
   }
 
@@ -68,6 +59,7 @@ export class ModuleAdapter implements Adapter {
     this.recording = true
     try {
       for (let i = 0; i < requests.length; i++) {
+        if (this.closed) throw new AdapterFailure('--module: the run was stopped')
         const t = await this.timed(requests[i])
         onAnswer(i, t.answer, t.ms)
         if ((i & 1023) === 1023) await new Promise((r) => setImmediate(r))
@@ -86,10 +78,21 @@ export class ModuleAdapter implements Adapter {
   }
 
   async close(): Promise<void> {
+    this.closed = true
     this.parsed.clear()
   }
 
-  private async implFor(bytes: Uint8Array): Promise<{ impl?: Parsed; error?: string }> {
+  /** The value of a promise the module returned, or a failure naming the request when it does not settle within --timeout. */
+  private settle(value: PromiseLike<unknown>, what: string, request: Request): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined
+    const stall = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new AdapterFailure(`--module: ${what} did not settle within ${this.options.timeoutMs} ms (--timeout) for ${describeRequest(request)}`)), this.options.timeoutMs)
+    })
+    return Promise.race([value, stall]).finally(() => clearTimeout(timer))
+  }
+
+  private async implFor(request: Request): Promise<{ impl?: Parsed; error?: string }> {
+    const bytes = request.robots
     let p = this.parsed.get(bytes)
     if (p !== undefined) {
       this.parsed.delete(bytes)
@@ -99,11 +102,12 @@ export class ModuleAdapter implements Adapter {
     const t0 = performance.now()
     try {
       let impl = this.parseFn!(bytes)
-      if (isThenable(impl)) impl = await impl
+      if (isThenable(impl)) impl = await this.settle(impl, 'the promise of parse()', request)
       if (typeof impl !== 'object' || impl === null || typeof (impl as Parsed).isAllowed !== 'function') {
         p = { error: 'parse() returned no object with an isAllowed method' }
       } else p = { impl: impl as Parsed }
     } catch (err) {
+      if (err instanceof AdapterFailure) throw err
       p = { error: `parse() threw: ${(err as Error)?.message ?? String(err)}` }
     }
     if (this.recording) this.parseMs.push(performance.now() - t0)
@@ -113,17 +117,17 @@ export class ModuleAdapter implements Adapter {
   }
 
   private async timed(request: Request): Promise<{ answer: Answer; ms: number }> {
-    const p = await this.implFor(request.robots)
+    const p = await this.implFor(request)
     if (!p.impl) return { answer: { error: p.error! }, ms: 0 }
     const agent = request.agents.length === 1 ? request.agents[0] : [...request.agents]
     const t0 = performance.now()
     try {
       let allowed = p.impl.isAllowed(request.url, agent)
-      if (isThenable(allowed)) allowed = await allowed
+      if (isThenable(allowed)) allowed = await this.settle(allowed, 'the promise of isAllowed()', request)
       let line: unknown
       if (typeof p.impl.matchingLine === 'function') {
         line = p.impl.matchingLine(request.url, agent)
-        if (isThenable(line)) line = await line
+        if (isThenable(line)) line = await this.settle(line, 'the promise of matchingLine()', request)
       }
       const ms = performance.now() - t0
       if (typeof allowed !== 'boolean') return { answer: { error: `isAllowed returned ${describe(allowed)}, not a boolean` }, ms }
@@ -131,6 +135,7 @@ export class ModuleAdapter implements Adapter {
       if (!Number.isInteger(line) || (line as number) < 0) return { answer: { error: `matchingLine returned ${describe(line)}, not a line number ≥ 0` }, ms }
       return { answer: { allowed, line: line as number }, ms }
     } catch (err) {
+      if (err instanceof AdapterFailure) throw err
       return { answer: { error: `threw: ${(err as Error)?.message ?? String(err)}` }, ms: performance.now() - t0 }
     }
   }

@@ -1,13 +1,13 @@
 /**
- * `--cases spec-test:DIR`: the `.textproto` case files of a
- * google/robotstxt-spec-test checkout, found recursively under DIR, each a
+ * `--cases spec-test:PATH`: google/robotstxt-spec-test case files (one
+ * `.textproto`, or every one under a folder), each a
  * `specification.RobotsTxtSpecification` in protobuf text format (read by
  * {@link parseTextFormat}; cases made by {@link specTestCases}):
  *     tests { robotstxt: "User-agent: *\n" "Disallow: /x\n" test_type: GOOGLE_SPECIFIC
  *             test_expectations { testurl: "http://a/x" useragent: "foo" expected_outcome: DISALLOWED } }
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import { CliError, readError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
 
@@ -245,12 +245,17 @@ export function specTestCases(bytes: Uint8Array, name: string): CaseInput[] {
       if (outcome.kind !== 'ident' || (outcome.text !== 'ALLOWED' && outcome.text !== 'DISALLOWED')) {
         throw new CliError('ERR_READ', `${name}:${outcome.line}: expected_outcome must be ALLOWED or DISALLOWED`)
       }
+      const explanation = single(e, 'additional_explanation', line)
+      const why = explanation?.kind === 'string' && explanation.bytes.length > 0 ? Buffer.from(explanation.bytes).toString('utf8') : undefined
       cases.push({
         id: `spec-test:${name}#${ti + 1}.${ei + 1}`,
         robots,
         agents: [text(e, 'useragent', line)],
         url: text(e, 'testurl', line),
         stated: { allowed: outcome.text === 'ALLOWED' },
+        source: `${name}:${body?.line ?? t.line}`,
+        group: name,
+        ...(why !== undefined ? { explanation: why } : {}),
         ...(testGoogle || googleSpecific(e, line) ? { extraCategories: ['google-specific'] } : {}),
       })
     })
@@ -278,10 +283,21 @@ export function findTextprotoFiles(dir: string): string[] {
   return found.sort()
 }
 
-/** The cases of every `.textproto` file under `dir`; an error when there is none. */
-export function specTestDirCases(dir: string): CaseInput[] {
-  const files = findTextprotoFiles(dir)
-  if (files.length === 0) throw new CliError('ERR_READ', `no .textproto file under '${dir}'`)
+/**
+ * The cases of `path`: one `.textproto` file (named by its base name), or
+ * every `.textproto` file under a folder (named by their paths relative to
+ * it); an error when there is none.
+ */
+export function specTestDirCases(path: string): CaseInput[] {
+  let isFile: boolean
+  try {
+    isFile = statSync(path).isFile()
+  } catch (err) {
+    throw readError('spec-test folder', path, err)
+  }
+  const dir = isFile ? dirname(path) : path
+  const files = isFile ? [path] : findTextprotoFiles(path)
+  if (files.length === 0) throw new CliError('ERR_READ', `no .textproto file under '${path}'`)
   const cases: CaseInput[] = []
   for (const f of files) {
     let bytes: Uint8Array

@@ -1,17 +1,16 @@
 /**
  * `--html FILE`: the report as one self-contained page. No external
  * resource of any kind (a Content-Security-Policy forbids them): inline CSS,
- * an inline SVG chart of agreement per category, the category table, the
- * timings, and every listed disagreement as a `<details>` element that
- * expands to the case, both answers, the reference's deciding rule and the
- * minimised robots.txt. Everything taken from the cases is escaped.
+ * an inline SVG chart of agreement per category, the tables, the timings,
+ * and every listed disagreement as a `<details>` element. Everything taken
+ * from the cases is escaped.
  */
 import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
 import { CliError, describeSystemError } from '../../internals.js'
-import { count, ms, pct } from './report-format.js'
-import type { Report, ReportedBody, ReportedDisagreement } from './report-model.js'
-import { bodyText, describeAnswer, describeExpected } from './terminal-report.js'
+import { count, pct } from './report-format.js'
+import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
+import { bodyText, describeAnswer, describeExpected, explanationLine, resultLine, scoreWords, timingLines } from './terminal-report.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -70,8 +69,10 @@ function disagreement(d: ReportedDisagreement, original: ReportedBody): string {
 <dl>
 <dt>agent</dt><dd><code>${esc(agent)}</code></dd>
 <dt>URL</dt><dd><code>${esc(visibleUrl(d.url))}</code></dd>
+${d.source !== undefined ? `<dt>robots.txt</dt><dd><code>${esc(d.source)}</code></dd>` : ''}
 <dt>implementation</dt><dd>${esc(describeAnswer(d.answer))}</dd>
 <dt>reference</dt><dd>${esc(describeExpected(d.expected))}</dd>
+${d.explanation !== undefined ? `<dt>why</dt><dd class="why">${esc(d.explanation)}</dd>` : ''}
 </dl>
 ${
   m
@@ -97,6 +98,7 @@ details { border: 1px solid #ccc; border-radius: 4px; margin: .4em 0; padding: .
 details[open] { background: #fafafa; } summary { cursor: pointer; }
 .tag { display: inline-block; background: #e3eaf3; border-radius: 3px; padding: 0 .35em; font-size: .85em; }
 pre.robots { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto; max-height: 30em; }
+dd.why { font-style: italic; }
 dl { display: grid; grid-template-columns: 9em 1fr; margin: .3em 0; } dt { color: #666; } dd { margin: 0; }
 `
 
@@ -105,43 +107,53 @@ export function renderHtml(report: Report): string {
   const t = report.totals
   const lines = t.linesChecked > 0
   const cell = (n: number, bad = false): string => `<td${bad && n > 0 ? ' class="bad"' : ''}>${count(n)}</td>`
-  const rowOf = (name: string, r: { cases: number; agreed: number; verdict: number; line: number; errors: number; agreement: number }, cls = '', title = ''): string =>
+  const rowOf = (name: string, r: Tally, cls = '', title = '', only?: number): string =>
     `<tr${cls ? ` class="${cls}"` : ''}><td${title ? ` title="${esc(title)}"` : ''}>${esc(name)}</td>${cell(r.cases)}${cell(r.agreed)}${cell(r.verdict, true)}` +
-    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${pct(r.agreement)}</td></tr>`
-  const tm = report.timings
-  const result = report.passed
-    ? `<strong class="pass">${pct(t.agreement)} agreement: passed</strong>`
-    : `<strong class="fail">${pct(t.agreement)} agreement: failed</strong> (--min-agreement ${report.minAgreement})`
+    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${pct(r.scores.verdicts)}</td><td>${pct(r.scores.lines)}</td>` +
+    `<td>${only === undefined ? '' : count(only)}</td></tr>`
+  const passed = report.passed ? 'pass' : 'fail'
+  const explained = explanationLine(report)
+  const files = report.files
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>robots.txt compare: ${pct(t.agreement)} agreement</title>
+<title>robots.txt compare: ${pct(t.agreement)} agreement${report.failure ? ' (stopped)' : ''}</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <h1>robots.txt compare against the reference (google/robotstxt)</h1>
 <p>${esc(report.set)}<br>against <code>${esc(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
-<p id="result">${result}: ${count(t.agreed)} of ${count(t.cases)} cases agree; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}.</p>
+${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${esc(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
+<p id="result"><strong class="${passed}">${esc(resultLine(report).replace(/^Result: /, ''))}</strong></p>
+<p>${count(t.agreed)} of ${count(t.cases)} cases agree; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. The headline counts ${scoreWords(report.score)}.</p>
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>
 <table id="categories">
-<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>agreement</th></tr></thead>
+<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="disagreements no other category of the explanation tags">only</th></tr></thead>
 <tbody>
-${report.categories.map((c) => rowOf(c.id, c, '', c.description)).join('\n')}
+${report.categories.map((c) => rowOf(c.id, c, '', c.description, c.only)).join('\n')}
 ${rowOf('all cases', t, 'total')}
 </tbody>
 </table>
 ${lines ? '' : '<p>The implementation gave no deciding lines: only verdicts were checked.</p>'}
+${explained ? `<p id="explanation">${esc(explained)}</p>` : ''}
+${
+  files
+    ? `<h2>Files</h2>
+<table id="files">
+<thead><tr><th>file</th><th>cases</th><th>agree</th><th>agreement</th></tr></thead>
+<tbody>
+${files.map((f) => `<tr><td>${esc(f.file)}</td>${cell(f.cases)}${cell(f.agreed)}<td${f.agreement < 100 ? ' class="bad"' : ''}>${pct(f.agreement)}</td></tr>`).join('\n')}
+</tbody>
+</table>`
+    : ''
+}
 <h2>Timings</h2>
 <ul id="timings">
-<li>${count(t.cases)} cases in ${ms(tm.runWallMs)}: ${count(Math.round(tm.casesPerSecond))} cases/s</li>
-<li>per case: p50 ${ms(tm.p50Ms)}, p99 ${ms(tm.p99Ms)}, mean ${ms(tm.meanMs)} (${esc(tm.caseTime)})</li>
-${tm.startupMs !== undefined ? `<li>start-up, measured alone on an empty robots.txt: ${ms(tm.startupMs)}</li>` : ''}
-${tm.parse ? `<li>parse: ${count(tm.parse.bodies)} bodies, p50 ${ms(tm.parse.p50Ms)}, p99 ${ms(tm.parse.p99Ms)}</li>` : ''}
-<li>harness: cases ${ms(tm.harness.casesMs)}, run ${ms(tm.harness.runCpuMs)} CPU, minimise ${ms(tm.harness.minimiseMs)}, report ${ms(tm.harness.reportMs)}</li>
+${timingLines(report).map((l) => `<li>${esc(l.trim())}</li>`).join('\n')}
 </ul>
 <h2>Disagreements (${count(t.disagreements)})</h2>
 <section id="disagreements">

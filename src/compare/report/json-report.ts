@@ -1,17 +1,71 @@
-/** `--json FILE`: the report object (report-model.ts) as JSON. */
+/**
+ * `--json FILE`: the report object (report-model.ts) as JSON, with every
+ * case of the run in `cases` (spooled to a temporary file as the run goes,
+ * one object per line, and copied into the report when it is written).
+ */
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { CliError, describeSystemError } from '../../internals.js'
-import type { Report } from './report-model.js'
+import type { Case } from '../case.js'
+import type { CaseSink } from '../run.js'
+import type { CaseResult } from '../tally.js'
+import { BufferedFile } from './buffered-file.js'
+import { reportAnswer, type Report, type ReportedCase } from './report-model.js'
 
-/** The report as JSON text. */
+/** The report as JSON text (without `cases`). */
 export function renderJson(report: Report): string {
   return JSON.stringify(report, null, 2) + '\n'
 }
 
-/** Writes the report to `file`. */
-export async function writeJsonReport(report: Report, file: string): Promise<void> {
+/** One case as the report lists it. */
+export function reportedCase(c: Case, r: CaseResult): ReportedCase {
+  return { id: c.id, outcome: r.outcome, categories: [...c.categories], answer: reportAnswer(r.answer), expected: { allowed: c.expected.allowed, line: c.expected.line } }
+}
+
+/** Every case of a run, spooled for the JSON report. */
+export class JsonCases implements CaseSink {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'robots-compare-json-'))
+  readonly spool = new BufferedFile(join(this.dir, 'cases.jsonl'))
+  private first = true
+
+  add(c: Case, r: CaseResult): void {
+    this.spool.write(`${this.first ? '' : ',\n'}    ${JSON.stringify(reportedCase(c, r))}`)
+    this.first = false
+  }
+
+  flush(): Promise<void> {
+    return this.spool.flush()
+  }
+
+  /** Deletes the spool. */
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+/** Writes the report to `file`, with the spooled cases as `cases` when given. */
+export async function writeJsonReport(report: Report, file: string, cases?: JsonCases): Promise<void> {
   try {
-    await writeFile(file, renderJson(report))
+    const text = renderJson(report)
+    if (cases === undefined) return await writeFile(file, text)
+    await cases.spool.close()
+    const head = text.slice(0, text.lastIndexOf('}')).trimEnd()
+    const out = createWriteStream(file)
+    const done = new Promise<void>((ok, fail) => {
+      out.once('finish', ok)
+      out.once('error', fail)
+    })
+    out.write(`${head},\n  "cases": [\n`)
+    await new Promise<void>((ok, fail) => {
+      const input = createReadStream(cases.spool.file)
+      input.once('error', fail)
+      input.once('end', () => ok())
+      input.pipe(out, { end: false })
+    })
+    out.end('\n  ]\n}\n')
+    await done
   } catch (err) {
     throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
   }

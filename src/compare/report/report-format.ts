@@ -7,6 +7,11 @@ export function count(n: number): string {
   return GROUPED.format(n)
 }
 
+/** `1 case`, `1,234 cases`. */
+export function plural(n: number, word: string): string {
+  return `${count(n)} ${word}${n === 1 ? '' : 's'}`
+}
+
 /** `97.123` → `97.12%`. */
 export function pct(p: number): string {
   return `${p.toFixed(2)}%`

@@ -1,33 +1,46 @@
 /**
- * The report of a `compare` run as one JSON-ready object: totals, agreement
- * per category, timings, and the disagreements with the reference's deciding
- * rule and their minimised forms; the bodies of the cases once each, by
- * SHA-1. The terminal, JSON and HTML reports all render this object.
- * `--json` writes it as is (its `format` field versions the layout).
+ * The report of a `compare` run as one JSON-ready object: totals and
+ * agreement per category under both scores, attribution, pass rates per file
+ * of the set, timings, the failure that stopped the run if any, and the
+ * disagreements with the reference's deciding rule and their minimised
+ * forms; the bodies of the cases once each, by SHA-1. The terminal, JSON and
+ * HTML reports all render it; `--json` adds every case (json-report.ts).
  */
 import { createHash } from 'node:crypto'
 import type { Answer, AdapterTimings } from '../adapters/adapter.js'
+import type { Attribution } from '../attribution.js'
 import { agentField, robotsFields, type Expected } from '../case.js'
 import { CATEGORIES, CATEGORY_ORDER, SET_CATEGORIES } from '../categories.js'
-import type { Minimised, Outcome } from '../minimise.js'
+import type { Minimised } from '../minimise.js'
+import type { Outcome, Score } from '../outcome.js'
 import type { StatedMismatch } from '../oracle.js'
 import type { Counts, Kept, Tally as TallyState } from '../tally.js'
 
-/** Version of the report layout. */
-export const REPORT_FORMAT = 1
+/** Version of the report layout (2: both scores, attribution, files, failure, repeats, ceiling, every case). */
+export const REPORT_FORMAT = 2
 
-/** Disagreements listed in the JSON and HTML reports at most (counts are always complete). */
+/** Disagreements listed in the JSON and HTML reports at most (counts are always complete; `cases` lists every case). */
 export const LISTED_MAX = 1000
 
-/** Counts for the run or one category, with the agreement in percent (`agreed / cases`; 100 when there are no cases). */
+/** Counts for the run, one category or one file, with the agreement in percent under each score and the headline's. */
 export interface Tally extends Counts {
+  /** Agreement under the report's score: `scores[score]`. */
   agreement: number
+  /** `lines`: (agreed / cases); `verdicts`: (agreed + line) / cases; 100 when there are no cases. */
+  scores: Record<Score, number>
 }
 
 /** One category's row. */
 export interface CategoryRow extends Tally {
   id: string
   description: string
+  /** Of its disagreements, those no other category of the explanation tags (absent when it has none). */
+  only?: number
+}
+
+/** One file of the set (a spec-test file): its pass rate. */
+export interface FileRow extends Tally {
+  file: string
 }
 
 /** An answer as reported. */
@@ -51,6 +64,10 @@ export interface ReportedDisagreement {
   categories: string[]
   agent: string | string[]
   url: string
+  /** Where the body comes from (a file, a case file's line). */
+  source?: string
+  /** Why the set expects its answer (spec-test `additional_explanation`). */
+  explanation?: string
   /** The case's body: a key of the report's `bodies`. */
   robots_sha1: string
   answer: ReportedAnswer
@@ -68,18 +85,34 @@ export interface ReportedDisagreement {
   }
 }
 
+/** One case as `--json` lists it (in `cases`, every case of the run in run order). */
+export interface ReportedCase {
+  id: string
+  outcome: Outcome
+  categories: string[]
+  answer: ReportedAnswer
+  expected: { allowed: boolean; line: number }
+}
+
 /** Timings of the run. */
 export interface ReportTimings {
   /** Per-case time: what it measures. */
   caseTime: string
+  /** Cases per second of the first pass; with repeats, the median over them. */
   casesPerSecond: number
   p50Ms: number
   p99Ms: number
   meanMs: number
-  /** Wall time of running the cases (ms). */
+  /** Wall time of running the cases, first pass (ms). */
   runWallMs: number
-  /** --cmd: process start-up, measured alone (ms). */
+  /** With --repeat: each pass's wall time (ms) and cases/s, their median and spread. */
+  repeats?: { wallMs: number[]; casesPerSecond: { median: number; min: number; max: number }; unstable: number }
+  /** Start-up, measured alone (ms). */
   startupMs?: number
+  /** --cmd: the start-up was taken off each case's time. */
+  startupSubtracted?: boolean
+  /** --batch: the harness's own ceiling, a null adapter's rate through the same protocol on the first cases. */
+  ceiling?: { cases: number; casesPerSecond: number }
   /** --module: parse time per distinct body. */
   parse?: { bodies: number; p50Ms: number; p99Ms: number }
   /** The harness's own time (ms): cases (reading or generating them, the oracle, categories), its CPU while running, minimisation, report. */
@@ -99,6 +132,13 @@ export interface ReportedBody {
 /** Bytes of bodies a report holds at most (each distinct body once; bodies past it are left out). */
 export const BODY_BUDGET = 32 * 1024 * 1024
 
+/** Why a run stopped before its end. */
+export interface ReportedFailure {
+  message: string
+  /** The end of the implementation's stderr. */
+  stderr?: string
+}
+
 /** The whole report. */
 export interface Report {
   format: number
@@ -106,8 +146,19 @@ export interface Report {
   set: string
   adapter: string
   date: string
+  /** What the headline agreement (and the gate) counts: `lines` or `verdicts`. */
+  score: Score
+  /** False when the run stopped before its end (see `failure`): the counts are those of the cases done. */
+  complete: boolean
+  failure?: ReportedFailure
   totals: Tally & { skipped: number; skippedWhy?: string; disagreements: number; linesChecked: number }
   categories: CategoryRow[]
+  /** Categories that together tag every disagreement, chosen for precision (attribution.ts). */
+  explanation: { id: string; failures: number; cases: number }[]
+  /** Disagreements of cases with no category. */
+  uncategorised: number
+  /** Pass rate per file of the set (spec-test files), when the set has files. */
+  files?: FileRow[]
   timings: ReportTimings
   disagreements: ReportedDisagreement[]
   /** The bodies of the listed disagreements, each distinct body once, by SHA-1 (hex). */
@@ -119,11 +170,17 @@ export interface Report {
   /** The first 100 of them. */
   statedMismatches: { id: string; stated: { allowed: boolean; line?: number }; expected: { allowed: boolean; line: number } }[]
   minAgreement: number
+  /** The run completed and its agreement reached minAgreement. */
   passed: boolean
+  /** `--json` only: every case, in run order. */
+  cases?: ReportedCase[]
 }
 
-function withAgreement(t: Counts): Tally {
-  return { ...t, agreement: t.cases === 0 ? 100 : (100 * t.agreed) / t.cases }
+/** Counts with their agreement under both scores; `score` picks the headline. */
+export function withAgreement(t: Counts, score: Score): Tally {
+  const pct = (n: number): number => (t.cases === 0 ? 100 : (100 * n) / t.cases)
+  const scores = { lines: pct(t.agreed), verdicts: pct(t.agreed + t.line) }
+  return { ...t, agreement: scores[score], scores }
 }
 
 /** The p-th percentile (0–100) of sorted values (nearest rank). */
@@ -133,7 +190,8 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]
 }
 
-function reportAnswer(a: Answer): ReportedAnswer {
+/** An answer as the reports give it. */
+export function reportAnswer(a: Answer): ReportedAnswer {
   if (a.error !== undefined) return { error: a.error }
   return a.line === undefined ? { allowed: a.allowed } : { allowed: a.allowed, line: a.line }
 }
@@ -150,23 +208,36 @@ export interface ReportInput {
   /** The kept disagreements in report order. */
   order: readonly Kept[]
   minimised: ReadonlyMap<Kept, Minimised>
+  attribution: Attribution
   skipped: number
   skippedWhy?: string
   statedMismatches: readonly StatedMismatch[]
   statedMismatchCount: number
   adapterTimings: AdapterTimings
   runWallMs: number
+  /** Each pass's wall time (one per repeat). */
+  repeatWallMs: readonly number[]
+  unstable: number
+  ceiling?: { cases: number; casesPerSecond: number }
   harness: ReportTimings['harness']
   minAgreement: number
+  failure?: ReportedFailure
+}
+
+function median(sorted: readonly number[]): number {
+  const n = sorted.length
+  return n === 0 ? 0 : n % 2 ? sorted[n >> 1] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
 }
 
 /** Builds the report. */
 export function buildReport(input: ReportInput, tool: string): Report {
   const t = input.tally
-  const total = withAgreement(t.total)
+  const score = t.score
+  const total = withAgreement(t.total, score)
   const categories: CategoryRow[] = [...t.byCategory].map(([id, c]) => {
     const known = CATEGORIES.find((k) => k.id === id) ?? SET_CATEGORIES.find((k) => k.id === id)
-    return { id, description: known?.description ?? 'given by the case set', ...withAgreement(c) }
+    const only = input.attribution.only.get(id)
+    return { id, description: known?.description ?? 'given by the case set', ...withAgreement(c, score), ...(only !== undefined ? { only } : {}) }
   })
   categories.sort((a, b) => {
     const x = CATEGORY_ORDER.get(a.id) ?? Infinity
@@ -197,6 +268,8 @@ export function buildReport(input: ReportInput, tool: string): Report {
       categories: [...c.categories],
       agent: agentField(c.agents),
       url: c.url,
+      ...(c.source !== undefined ? { source: c.source } : {}),
+      ...(c.explanation !== undefined ? { explanation: c.explanation } : {}),
       robots_sha1: bodyKey(c.robots),
       answer: reportAnswer(k.result.answer),
       expected: reportExpected(c.expected),
@@ -217,12 +290,19 @@ export function buildReport(input: ReportInput, tool: string): Report {
     }
   })
   const cases = total.cases
+  const rate = (wallMs: number): number => (wallMs > 0 ? (cases * 1000) / wallMs : 0)
+  const rates = input.repeatWallMs.map(rate).sort((a, b) => a - b)
+  const files = [...t.byGroup].map(([file, c]) => ({ file, ...withAgreement(c, score) })).sort((a, b) => (a.file < b.file ? -1 : 1))
+  const timings = input.adapterTimings
   return {
     format: REPORT_FORMAT,
     tool,
     set: input.set,
     adapter: input.adapter,
     date: new Date().toISOString(),
+    score,
+    complete: input.failure === undefined,
+    ...(input.failure ? { failure: input.failure } : {}),
     totals: {
       ...total,
       skipped: input.skipped,
@@ -231,14 +311,28 @@ export function buildReport(input: ReportInput, tool: string): Report {
       linesChecked: t.linesChecked,
     },
     categories,
+    explanation: input.attribution.explanation.map((e) => ({ ...e })),
+    uncategorised: input.attribution.uncategorised,
+    ...(files.length > 0 ? { files } : {}),
     timings: {
-      caseTime: input.adapterTimings.caseTime,
-      casesPerSecond: input.runWallMs > 0 ? (cases * 1000) / input.runWallMs : 0,
+      caseTime: timings.caseTime,
+      casesPerSecond: rates.length > 1 ? median(rates) : rate(input.runWallMs),
       p50Ms: percentile(times, 50),
       p99Ms: percentile(times, 99),
       meanMs: times.length ? sum / times.length : 0,
       runWallMs: input.runWallMs,
-      ...(input.adapterTimings.startupMs !== undefined ? { startupMs: input.adapterTimings.startupMs } : {}),
+      ...(input.repeatWallMs.length > 1
+        ? {
+            repeats: {
+              wallMs: [...input.repeatWallMs],
+              casesPerSecond: { median: median(rates), min: rates[0], max: rates[rates.length - 1] },
+              unstable: input.unstable,
+            },
+          }
+        : {}),
+      ...(timings.startupMs !== undefined ? { startupMs: timings.startupMs } : {}),
+      ...(timings.startupSubtracted ? { startupSubtracted: true } : {}),
+      ...(input.ceiling ? { ceiling: input.ceiling } : {}),
       ...(parseSorted ? { parse: { bodies: parseSorted.length, p50Ms: percentile(parseSorted, 50), p99Ms: percentile(parseSorted, 99) } } : {}),
       harness: input.harness,
     },
@@ -252,6 +346,6 @@ export function buildReport(input: ReportInput, tool: string): Report {
       expected: { allowed: s.expected.allowed, line: s.expected.line },
     })),
     minAgreement: input.minAgreement,
-    passed: total.agreement >= input.minAgreement,
+    passed: input.failure === undefined && total.agreement >= input.minAgreement,
   }
 }

@@ -18,9 +18,9 @@ const HAS_SPEC_TEST = sharedHas('spec-test')
 const FIXTURE = resolve(ROOT, 'test/data/spec-test')
 const NODE = process.execPath
 const CHECK = `${NODE} ${CLI} check %robots% --agent=%user-agent% --exit-code -q -- %url%`
-const SELF_BATCH = `${NODE} examples/robots-automaton-batch.mjs`
-const RP_BATCH = `${NODE} examples/robots-parser-batch.mjs`
-const RP_MODULE = 'examples/robots-parser-module.mjs'
+const SELF_BATCH = `${NODE} examples/adapters/robots-automaton-batch.mjs`
+const RP_BATCH = `${NODE} examples/adapters/robots-parser-batch.mjs`
+const RP_MODULE = 'examples/adapters/robots-parser-module.mjs'
 const BROKEN = 'test/compare/fixtures/ignore-dollar.mjs'
 
 let tmp: ReturnType<typeof tempDir>
@@ -106,7 +106,7 @@ const ROBOTS_PARSER_DIFFERENCES = new Set([
 describe('robots-parser', () => {
   it('--module on unit: disagreements by category, each in a category of its known differences', async () => {
     const r = await compare(['--cases', 'unit', '--module', RP_MODULE, '--minimise', '30'])
-    expect(r.status).toBe(1)
+    expect(r.status).toBe(3)
     expect(r.report.totals).toMatchObject({ cases: 145, agreed: 124, verdict: 14, line: 7, errors: 0, linesChecked: 145 })
     expect(byCategory(r.report)).toEqual({
       wildcard: [27, 0, 0, 0], 'end-anchor': [12, 0, 0, 0], precedence: [64, 3, 6, 0], 'index-html': [3, 1, 0, 0],
@@ -182,7 +182,7 @@ describe('an implementation that ignores $', () => {
       disagreements += t.disagreements
       if (t.disagreements > 0) {
         expect(anchor.agreement).toBeLessThan(100)
-        expect(r.status).toBe(1)
+        expect(r.status).toBe(3)
       }
     }
     expect(disagreements).toBeGreaterThan(20)
@@ -199,10 +199,10 @@ const hasPython = (() => {
 })()
 if (!hasPython) console.log('compare: python3 is missing, so the urllib.robotparser example adapter is not run')
 
-describe.skipIf(!hasPython)('urllib.robotparser (examples/urllib_robotparser_batch.py)', () => {
+describe.skipIf(!hasPython)('urllib.robotparser (examples/adapters/urllib_robotparser_batch.py)', () => {
   it('on unit: verdicts only, disagreements by category', async () => {
-    const r = await compare(['--cases', 'unit', '--batch', 'python3 examples/urllib_robotparser_batch.py', '--minimise', '2'])
-    expect(r.status).toBe(1)
+    const r = await compare(['--cases', 'unit', '--batch', 'python3 examples/adapters/urllib_robotparser_batch.py', '--minimise', '2'])
+    expect(r.status).toBe(3)
     expect(r.report.totals).toMatchObject({ cases: 145, agreed: 88, verdict: 57, line: 0, errors: 0, linesChecked: 0 })
     expect(byCategory(r.report)).toMatchObject({
       wildcard: [27, 19, 0, 0], 'end-anchor': [12, 4, 0, 0], precedence: [64, 45, 0, 0], 'group-merging': [10, 3, 0, 0],
@@ -217,8 +217,8 @@ describe('the gate, the options and their errors', () => {
     const args = ['--cases', 'unit', '--module', RP_MODULE, '--minimise', '0', '--show', '0']
     expect((await compare([...args, '--min-agreement', '85'])).status).toBe(0)
     const strict = await compare([...args, '--min-agreement', '90'])
-    expect(strict.status).toBe(1)
-    expect(strict.stdout).toContain('Result: 85.52% agreement: failed (--min-agreement 90)')
+    expect(strict.status).toBe(3)
+    expect(strict.stdout).toContain('Result: 85.52% agreement on verdicts and lines (90.34% on verdicts alone): failed (--min-agreement 90)')
   })
 
   it('multi-agent cases are skipped unless --multi-agent, and never go to --cmd', async () => {
@@ -263,7 +263,7 @@ describe('the gate, the options and their errors', () => {
   it('works from an installed package: the unit vectors inside dist/cli.js, the corpus beside it', () => {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { files: { path: string }[] }[]
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['NOTICE', 'dist/cli.js', 'corpus/urls.txt', 'corpus/robots/99designs.com', 'examples/robots-parser-batch.mjs', 'examples/urllib_robotparser_batch.py']) {
+    for (const f of ['NOTICE', 'dist/cli.js', 'corpus/urls.txt', 'corpus/robots/99designs.com', 'examples/adapters/robots-parser-batch.mjs', 'examples/adapters/urllib_robotparser_batch.py']) {
       expect(files, f).toContain(f)
     }
     expect(files.filter((f) => f.startsWith('test/'))).toEqual([])
@@ -294,11 +294,11 @@ describe('the gate, the options and their errors', () => {
   it.each([
     [['--cases', 'unit'], /give the implementation to test \(--cmd, --batch or --module\), or --export FILE/],
     [['--batch', 'x'], /option '--cases' is required/],
-    [['--cases', 'nope', '--batch', 'x'], /option '--cases' must be unit, corpus, spec-test:DIR or a \.jsonl file \(got 'nope'\)/],
+    [['--cases', 'nope', '--batch', 'x'], /option '--cases' must be unit, corpus, spec-test:PATH or a \.jsonl file \(got 'nope'\)/],
     [['--cases', 'unit', '--batch', 'x', '--module', 'y'], /options '--batch' and '--module' cannot be combined/],
-    [['--cases', 'unit', '--batch', 'x', '--allowed-exit', '0'], /option '--allowed-exit' goes with --cmd/],
-    [['--cases', 'unit', '--cmd', 'x', '--window', '3'], /option '--window' goes with --batch/],
-    [['--cases', 'unit', '--cmd', 'x', '--multi-agent'], /'--multi-agent' does not go with --cmd/],
+    [['--cases', 'unit', '--batch', 'x', '--allowed-exit', '0'], /option '--allowed-exit' goes with '--cmd'/],
+    [['--cases', 'unit', '--cmd', 'x', '--window', '3'], /option '--window' goes with '--batch'/],
+    [['--cases', 'unit', '--cmd', 'x', '--multi-agent'], /'--multi-agent' does not go with '--cmd'/],
     [['--cases', 'unit', '--cmd', 'x', '--allowed-pattern', '('], /'--allowed-pattern' is not a valid regular expression/],
     [['--cases', 'unit', '--cmd', 'x', '--disallowed-exit', '0'], /'--allowed-exit' and '--disallowed-exit' must differ/],
     [['--cases', 'unit', '--cmd', "x 'y"], /option '--cmd': unterminated ' quote/],
@@ -322,10 +322,10 @@ describe('the gate, the options and their errors', () => {
     )
   })
 
-  it('a broken adapter or a missing case file is a runtime error (exit 1, one line)', async () => {
-    const crash = await run(['compare', '--cases', 'unit', '--batch', `${NODE} -e "process.stdin.once('data', () => process.exit(4))"`])
-    expect(crash.status).toBe(1)
-    expect(crash.stderr).toMatch(/^robots-automaton: --batch: the adapter exited with status 4 after 0 answers/)
+  it('an adapter that cannot start is an adapter failure (exit 4); a missing case file or an unwritable report, an error (exit 1, one line)', async () => {
+    const crash = await run(['compare', '--cases', 'unit', '--batch', `${NODE} -e "process.stdin.once('data', () => process.exit(5))"`])
+    expect(crash.status).toBe(4)
+    expect(crash.stderr).toMatch(/^robots-automaton: --batch: the adapter exited with status 5 after 0 answers/)
     const missing = await run(['compare', '--cases', tmp.path('none.jsonl'), '--batch', 'x'])
     expect(missing.status).toBe(1)
     expect(missing.stderr).toMatch(/cannot read case file .*none\.jsonl.*: no such file or directory/)

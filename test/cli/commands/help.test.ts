@@ -252,7 +252,7 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
         '  return { isAllowed: (url, agent) => robots.agent(agent).isAllowed(url), matchingLine: (url, agent) => robots.agent(agent).explain(url).rule?.line ?? 0 }\n' +
         '}\n',
     )
-    fixture('batch-adapter.mjs', readFileSync(join(ROOT, 'examples/robots-automaton-batch.mjs'), 'utf8').replace("from 'robots-automaton'", `from '${library}'`))
+    fixture('batch-adapter.mjs', readFileSync(join(ROOT, 'examples/adapters/robots-automaton-batch.mjs'), 'utf8').replace("from 'robots-automaton'", `from '${library}'`))
     // Exit 0 allowed, 1 disallowed, as compare --cmd expects by default (check --exit-code gives 3).
     executable(join(fixtures, 'mytool'), `#!/bin/sh\n${PROGRAM} check "$1" --agent="$3" --exit-code -q -- "$2"\nstatus=$?\n[ $status -eq 3 ] && exit 1\nexit $status\n`)
     cpSync(join(ROOT, 'test/data/spec-test'), join(fixtures, 'robotstxt-spec-test'), { recursive: true })

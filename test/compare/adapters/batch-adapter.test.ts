@@ -95,21 +95,42 @@ describe('batch adapter', () => {
     expect(got).toEqual([{ allowed: true }, { error: 'no idea' }, { allowed: true }, { error: 'no idea' }])
   })
 
+  // Request 1 is the start-up probe: the cases' requests are 2, 3, …; answers count the cases' only.
   it.each([
-    ['not JSON', `return req.id === 3 ? 'hello' : { id: req.id, allowed: true }`, /--batch: answer 3 is not JSON: "hello"/],
-    ['an unknown id', `return { id: req.id + 100, allowed: true }`, /answer 1 has an id that matches no request in flight/],
-    ['no verdict', `return { id: req.id, allowed: 'yes' }`, /answer 1 has no boolean "allowed"/],
-    ['a bad line', `return { id: req.id, allowed: true, line: 1.5 }`, /"line" must be a whole number/],
+    ['not JSON', `return req.id === 3 ? 'hello' : { id: req.id, allowed: true }`, /--batch: answer 2 is not JSON: "hello"/, 5000],
+    ['an unknown id', `return { id: req.id + 100, allowed: true }`, /answer 1 has an id that matches no request in flight: .*every answer gives back its request's id/, 5000],
+    ['no verdict', `return { id: req.id, allowed: 'yes' }`, /answer 1 has no boolean "allowed"/, 5000],
+    ['a bad line', `return req.id === 1 ? { id: 1, allowed: true } : { id: req.id, allowed: true, line: 1.5 }`,
+      /answer 1 has a "line" that is not a whole number ≥ 0 or null: .*, to a request \(agent "a", URL "\/u0"\)/, 5000],
     ['an early exit', `if (req.id === 4) { console.error('oops: giving up'); process.exit(3) } return { id: req.id, allowed: true }`,
-      /--batch: the adapter exited with status 3 after 3 answers, with \d+ requests unanswered; its stderr ended with: oops: giving up/],
-    ['no answer', `return req.id === 5 ? undefined : { id: req.id, allowed: true }`, /--batch: no answer to request 5 within 400 ms \(--timeout\)/],
-  ])('a misbehaving adapter (%s) stops the run with a clear error', async (_name, answer, message) => {
-    const adapter = new BatchAdapter(options(script(`bad-${_name.replace(/\W/g, '')}`, answer), { timeoutMs: 400 }))
+      /--batch: the adapter exited with status 3 after 2 answers, with \d+ requests unanswered; the oldest unanswered: a request \(agent "a", URL "\/u2"\); its stderr ended with: oops: giving up/, 5000],
+    // The stall timeout names the oldest request in flight: its case's agent and URL (and id and robots.txt source when it has them).
+    ['no answer', `return req.id === 5 ? undefined : { id: req.id, allowed: true }`,
+      /--batch: no answer at all for \d+ ms \(--timeout 2500\) after 19 answers, 1 request in flight; the oldest: a request \(agent "a", URL "\/u3\/deny"\)/, 2500],
+  ])('a misbehaving adapter (%s) stops the run with a clear error', async (_name, answer, message, timeoutMs) => {
+    const adapter = new BatchAdapter(options(script(`bad-${_name.replace(/\W/g, '')}`, answer), { timeoutMs }))
     const t0 = performance.now()
     const run = runAll(adapter, requests(20))
     await expect(run).rejects.toThrow(message)
-    await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', exitCode: 1 })
-    expect(performance.now() - t0).toBeLessThan(4000)
+    await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', name: 'AdapterFailure' })
+    expect(performance.now() - t0).toBeLessThan(timeoutMs + 6000)
+  })
+
+  it('the timeout is a stall timeout: a slow adapter answering one request at a time, with many queued, is not cut off', async () => {
+    // 25 answers, 150 ms apart, all 25 in flight at once: the last waits 3.75 s, more than the 2.5 s timeout, but answers keep coming.
+    const cmd = script('sequential', `const until = Date.now() + 150; while (Date.now() < until) {} return { id: req.id, allowed: true }`)
+    const got = await runAll(new BatchAdapter(options(cmd, { window: 256, timeoutMs: 2500 })), requests(25))
+    expect(got).toHaveLength(25)
+    expect(got.every((a) => a?.allowed === true)).toBe(true)
+  })
+
+  it('a stalled request names its case: id, agent, URL and robots.txt source', async () => {
+    const cmd = script('silent', `return req.id === 1 ? { id: 1, allowed: true } : undefined`)
+    const adapter = new BatchAdapter(options(cmd, { timeoutMs: 2500 }))
+    const reqs: Request[] = [{ robots: new Uint8Array(0), agents: ['FooBot'], url: 'https://a.com/x', id: 'corpus:a.com#3', source: 'corpus/robots/a.com' }]
+    await expect(runAll(adapter, reqs)).rejects.toThrow(
+      /no answer at all for \d+ ms \(--timeout 2500\) after 0 answers, 1 request in flight; the oldest: case corpus:a\.com#3 \(agent "FooBot", URL "https:\/\/a\.com\/x", robots\.txt corpus\/robots\/a\.com\)/,
+    )
   })
 
   it('a command that does not start is an error', async () => {

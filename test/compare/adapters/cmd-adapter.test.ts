@@ -72,7 +72,7 @@ process.exit(url.includes('deny') ? 1 : 0)
   it('kills a case that runs past the time-out', async () => {
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%`, timeoutMs: 500 })
     const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/sleep' })
-    expect(a).toEqual({ error: 'timed out after 500 ms' })
+    expect(a).toEqual({ error: 'timed out after 500 ms (--timeout): killed' })
     await adapter.close()
   })
 

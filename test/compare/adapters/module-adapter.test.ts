@@ -29,7 +29,7 @@ export function parse(bytes) {
   }
 }`,
     )
-    const adapter = new ModuleAdapter({ path, multiAgent: true })
+    const adapter = new ModuleAdapter({ path, multiAgent: true, timeoutMs: 5000 })
     await adapter.start()
     const a = new Uint8Array(Buffer.from('/a\n'))
     const b = new Uint8Array(Buffer.from('/b\n'))
@@ -56,7 +56,7 @@ export function parse(bytes) {
   return { isAllowed: (url) => (url === '/t' ? 'yes' : url === '/x' ? (() => { throw new Error('boom') })() : true), matchingLine: () => -1 }
 } }`,
     )
-    const adapter = new ModuleAdapter({ path, multiAgent: false })
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
     await adapter.start()
     const r = (s: string) => new Uint8Array(Buffer.from(s))
     expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' })).toEqual({ error: 'parse() threw: empty body' })
@@ -68,7 +68,7 @@ export function parse(bytes) {
   })
 
   it('a module without parse, or that cannot be imported, stops at start-up', async () => {
-    await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
-    await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false }).start()).rejects.toThrow(/--module: cannot import/)
+    await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
+    await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/--module: cannot import/)
   })
 })

@@ -26,13 +26,13 @@ beforeAll(async () => {
   )
   const page = tmp.path('report.html')
   const json = tmp.path('report.json')
-  const r = await run(['compare', '--cases', cases, '--module', 'examples/robots-parser-module.mjs', '--html', page, '--json', json])
-  expect(r.status).toBe(1)
+  const r = await run(['compare', '--cases', cases, '--module', 'examples/adapters/robots-parser-module.mjs', '--html', page, '--json', json])
+  expect(r.status).toBe(3)
   html = readFileSync(page, 'utf8')
   report = JSON.parse(readFileSync(json, 'utf8')) as Report
   const unitPage = tmp.path('unit.html')
-  const u = await run(['compare', '--cases', 'unit', '--module', 'examples/robots-parser-module.mjs', '--html', unitPage, '--minimise', '3'])
-  expect(u.status).toBe(1)
+  const u = await run(['compare', '--cases', 'unit', '--module', 'examples/adapters/robots-parser-module.mjs', '--html', unitPage, '--minimise', '3'])
+  expect(u.status).toBe(3)
 })
 afterAll(() => tmp?.cleanup())
 
@@ -71,15 +71,17 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       const url = pathToFileURL(tmp.path('unit.html')).href
       await page.goto(url)
       expect(await page.title()).toBe('robots.txt compare: 85.52% agreement')
-      expect(await page.locator('#result').innerText()).toContain('85.52% agreement: failed')
+      expect(await page.locator('#result').innerText()).toContain('85.52% agreement on verdicts and lines (90.34% on verdicts alone): failed')
 
       // The table: a row per category (18) and the total, with the counts of the JSON report.
       const rows = page.locator('#categories tbody tr')
       expect(await rows.count()).toBe(19)
-      expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual(['wildcard', '27', '27', '0', '0', '0', '100.00%'])
+      // Columns: category, cases, agree, verdict ≠, line ≠, errors, agreement on verdicts, on verdicts and lines, only.
+      expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual(['wildcard', '27', '27', '0', '0', '0', '100.00%', '100.00%', ''])
       const uaCase = page.locator('#categories tr', { hasText: 'ua-case' })
-      expect(await uaCase.locator('td').allInnerTexts()).toEqual(['ua-case', '10', '0', '5', '5', '0', '0.00%'])
-      expect(await page.locator('#categories tr.total td').allInnerTexts()).toEqual(['all cases', '145', '124', '14', '7', '0', '85.52%'])
+      expect(await uaCase.locator('td').allInnerTexts()).toEqual(['ua-case', '10', '0', '5', '5', '0', '50.00%', '0.00%', '0'])
+      expect(await page.locator('#categories tr.total td').allInnerTexts()).toEqual(['all cases', '145', '124', '14', '7', '0', '90.34%', '85.52%', ''])
+      expect(await page.locator('#explanation').innerText()).toMatch(/^Explained by: ua-product-token \(14\), .*: every disagreement is tagged with one of these$/)
 
       // The chart: one bar group per category plus the total.
       expect(await page.locator('#chart svg g').count()).toBe(19)

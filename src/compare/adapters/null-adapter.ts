@@ -1,0 +1,39 @@
+/**
+ * The harness's ceiling: a null adapter (a Node process that answers every
+ * request "allowed" without reading it) run through the batch protocol on
+ * the same cases, so that a batch adapter's rate can be read against the
+ * most the harness itself can take.
+ */
+import type { Request } from './adapter.js'
+import { BatchAdapter } from './batch-adapter.js'
+
+/** The null adapter's program: echoes each request's id with `"allowed": true`, one write per chunk read. */
+const NULL_SCRIPT = `let rest = ''
+process.stdin.setEncoding('utf8')
+process.stdin.on('data', (d) => {
+  rest += d
+  let out = ''
+  let at = 0
+  let nl
+  while ((nl = rest.indexOf('\\n', at)) >= 0) {
+    const m = /^\\{"id":(\\d+)/.exec(rest.slice(at, at + 24))
+    if (m) out += '{"id":' + m[1] + ',"allowed":true}\\n'
+    at = nl + 1
+  }
+  rest = rest.slice(at)
+  if (out) process.stdout.write(out)
+})`
+
+/** Cases per second of the null adapter over `requests` (with the window and body transport of the run). */
+export async function measureCeiling(requests: readonly Request[], window: number, robotsVia: 'path' | 'inline', timeoutMs: number): Promise<number> {
+  const adapter = new BatchAdapter({ command: 'the null adapter', argv: [process.execPath, '-e', NULL_SCRIPT], robotsVia, multiAgent: true, window, timeoutMs })
+  try {
+    await adapter.start()
+    const t0 = performance.now()
+    await adapter.judgeAll(requests, () => {})
+    const ms = performance.now() - t0
+    return ms > 0 ? (requests.length * 1000) / ms : 0
+  } finally {
+    await adapter.close()
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * One `compare` session: a case set through one adapter, from start-up to
+ * the written reports. The per-case outputs (CSV, JUnit, the JSON report's
+ * cases) are fed as the run goes; the reports are written whatever ends the
+ * run (a failure is recorded in them), and the exit status says what
+ * happened ({@link EXIT}).
+ */
+import { AdapterFailure, type Adapter } from './adapters/adapter.js'
+import { measureCeiling } from './adapters/null-adapter.js'
+import type { BatchAdapter } from './adapters/batch-adapter.js'
+import { attribute } from './attribution.js'
+import type { CaseSet } from './cases/case-sets.js'
+import type { JsonlWriter } from './cases/jsonl-cases.js'
+import { CATEGORY_ORDER } from './categories.js'
+import type { Oracle } from './oracle.js'
+import type { Score } from './outcome.js'
+import { CsvWriter } from './report/csv-report.js'
+import { writeHtmlReport } from './report/html-report.js'
+import { JsonCases, writeJsonReport } from './report/json-report.js'
+import { JunitWriter } from './report/junit-report.js'
+import { buildReport, type Report } from './report/report-model.js'
+import { minimiseAll, runSet, type CaseSink, type ProgressSink, type RunResult } from './run.js'
+import type { Minimised } from './minimise.js'
+import type { Kept } from './tally.js'
+
+/** The exit statuses of `compare`. */
+export const EXIT = {
+  /** Every case agrees (or --min-agreement is reached); a matrix that ran through. */
+  passed: 0,
+  /** The harness could not run: a file it cannot read or write, no cases. */
+  error: 1,
+  usage: 2,
+  /** The run completed and its agreement is below --min-agreement. */
+  disagreement: 3,
+  /** The implementation failed (could not start, exited, stalled, answered out of protocol): the reports hold the cases done. */
+  adapterFailure: 4,
+  /** Interrupted (SIGINT, SIGTERM): the reports hold the cases done. */
+  interrupted: 130,
+} as const
+
+/** Cases the harness's ceiling is measured on at most (the first of the run). */
+const CEILING_CASES = 20_000
+
+/** Files a session writes. */
+export interface SessionOutputs {
+  readonly json?: string
+  readonly html?: string
+  readonly junit?: string
+  readonly csv?: string
+}
+
+/** What a session is asked to do. */
+export interface SessionOptions {
+  readonly score: Score
+  readonly repeat: number
+  readonly multiAgent: boolean
+  readonly categories?: readonly string[]
+  readonly minimise: number
+  readonly minimiseCalls: number
+  readonly minAgreement: number
+  readonly exportTo?: JsonlWriter
+  readonly progress?: ProgressSink
+  readonly outputs: SessionOutputs
+  /** Aborting stops the run (exit `interrupted`); the reports are still written. */
+  readonly signal?: AbortSignal
+  /** The tool and version, for the reports. */
+  readonly tool: string
+  /** --batch: measure the harness's ceiling beside the adapter's rate. */
+  readonly ceiling: boolean
+}
+
+/** What a session did. */
+export interface SessionResult {
+  /** The report (none for an export alone). */
+  readonly report?: Report
+  readonly run: RunResult
+  readonly status: number
+  /** Why the run stopped before its end, if it did. */
+  readonly failure?: Error
+}
+
+/** Runs `set` through `adapter` (or only exports it) and writes the outputs. */
+export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter | undefined, options: SessionOptions): Promise<SessionResult> {
+  const o = options.outputs
+  const csv = o.csv !== undefined ? new CsvWriter(o.csv) : undefined
+  const junit = o.junit !== undefined ? new JunitWriter(o.junit, options.score) : undefined
+  const cases = o.json !== undefined ? new JsonCases() : undefined
+  const sinks: CaseSink[] = [csv, junit, cases].filter((s): s is CsvWriter | JunitWriter | JsonCases => s !== undefined)
+  let failure: Error | undefined
+  let run: RunResult | undefined
+  let report: Report | undefined
+  const m0 = { minimiseMs: 0, reportMs: 0 }
+  try {
+    try {
+      await adapter?.start()
+    } catch (err) {
+      failure = err as Error
+    }
+    run = await runSet(failure ? [] : set.inputs, oracle, {
+      adapter: failure ? undefined : adapter,
+      multiAgent: options.multiAgent,
+      categories: options.categories,
+      exportTo: options.exportTo,
+      progress: options.progress,
+      score: options.score,
+      repeat: options.repeat,
+      sinks,
+      keepSample: adapter?.kind === 'batch' && options.ceiling ? CEILING_CASES : 0,
+      signal: options.signal,
+    })
+    failure ??= run.failure
+    if (adapter === undefined) {
+      if (failure) throw failure
+      return { run, status: EXIT.passed }
+    }
+    const order = run.tally.order()
+    let minimised: Map<Kept, Minimised> = new Map()
+    let ceiling: { cases: number; casesPerSecond: number } | undefined
+    if (!failure) {
+      const t0 = performance.now()
+      try {
+        minimised = await minimiseAll(order, adapter, options.minimise, options.minimiseCalls, options.signal)
+      } catch (err) {
+        failure = err as Error
+      }
+      m0.minimiseMs = performance.now() - t0
+    }
+    if (!failure && run.sample.length > 0 && adapter.kind === 'batch') {
+      const b = (adapter as BatchAdapter).options
+      const cps = await measureCeiling(run.sample, b.window, b.robotsVia, b.timeoutMs)
+      ceiling = { cases: run.sample.length, casesPerSecond: cps }
+    }
+    if (!failure && options.signal?.aborted) failure = new AdapterFailure(String(options.signal.reason))
+    const r0 = performance.now()
+    const tally = run.tally
+    report = buildReport(
+      {
+        set: `${set.set}; ${tally.total.cases.toLocaleString('en-US')} cases`,
+        adapter: adapter.description,
+        tally,
+        order,
+        minimised,
+        attribution: attribute(tally.patterns.values(), tally.score, CATEGORY_ORDER, tally.patternsComplete),
+        skipped: run.skipped,
+        skippedWhy: run.skipped ? `multi-agent cases (${adapter.kind === 'cmd' ? '--cmd passes one token' : 'add --multi-agent to send them'})` : undefined,
+        statedMismatches: oracle.statedMismatches,
+        statedMismatchCount: oracle.statedMismatchCount,
+        adapterTimings: adapter.timings(),
+        runWallMs: run.runWallMs,
+        repeatWallMs: run.repeatWallMs,
+        unstable: run.unstable,
+        ceiling,
+        harness: { casesMs: run.casesMs, runCpuMs: run.runCpuMs, minimiseMs: m0.minimiseMs, reportMs: 0 },
+        minAgreement: options.minAgreement,
+        ...(failure ? { failure: { message: failure.message, ...(failure instanceof AdapterFailure && failure.stderr ? { stderr: failure.stderr } : {}) } } : {}),
+      },
+      options.tool,
+    )
+    report.timings.harness.reportMs = performance.now() - r0
+  } finally {
+    await adapter?.close()
+    try {
+      await csv?.close()
+      if (report) {
+        await junit?.finish({ set: report.set, adapter: report.adapter, tool: report.tool, failure: report.failure })
+        if (o.json !== undefined) await writeJsonReport(report, o.json, cases)
+        if (o.html !== undefined) await writeHtmlReport(report, o.html)
+      }
+    } finally {
+      cases?.remove()
+      junit?.discard()
+    }
+  }
+  const status = options.signal?.aborted
+    ? EXIT.interrupted
+    : failure instanceof AdapterFailure
+      ? EXIT.adapterFailure
+      : failure
+        ? EXIT.error
+        : report.passed
+          ? EXIT.passed
+          : EXIT.disagreement
+  return { report, run, status, ...(failure ? { failure } : {}) }
+}
