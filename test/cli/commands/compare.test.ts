@@ -1,6 +1,7 @@
 // `robots-automaton compare` end to end (dist/cli.js): this project's own CLI
-// and library score 100%; robots-parser (module and batch example) and
-// urllib.robotparser disagree by category with the counts below; a broken
+// and library score 100%; robots-parser (module and batch example) disagrees
+// by category with the counts below (the other implementations:
+// test/compare/adapters/peer-adapters.test.ts); a broken
 // implementation that ignores `$` disagrees only on end-anchor cases; usage
 // errors, the gate, minimisation and export.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -186,29 +187,6 @@ describe('an implementation that ignores $', () => {
       }
     }
     expect(disagreements).toBeGreaterThan(20)
-  })
-})
-
-const hasPython = (() => {
-  try {
-    execFileSync('python3', ['-c', 'import urllib.robotparser'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-if (!hasPython) console.log('compare: python3 is missing, so the urllib.robotparser example adapter is not run')
-
-describe.skipIf(!hasPython)('urllib.robotparser (examples/adapters/urllib_robotparser_batch.py)', () => {
-  it('on unit: verdicts only, disagreements by category', async () => {
-    const r = await compare(['--cases', 'unit', '--batch', 'python3 examples/adapters/urllib_robotparser_batch.py', '--minimise', '2'])
-    expect(r.status).toBe(3)
-    expect(r.report.totals).toMatchObject({ cases: 145, agreed: 88, verdict: 57, line: 0, errors: 0, linesChecked: 0 })
-    expect(byCategory(r.report)).toMatchObject({
-      wildcard: [27, 19, 0, 0], 'end-anchor': [12, 4, 0, 0], precedence: [64, 45, 0, 0], 'group-merging': [10, 3, 0, 0],
-      'ua-case': [10, 5, 0, 0], 'ua-product-token': [16, 8, 0, 0], 'missing-colon': [1, 1, 0, 0], 'long-lines': [5, 3, 0, 0],
-    })
-    expect(r.stdout).toContain('only verdicts were checked')
   })
 })
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// robots-txt-parser (npm, chrisakroyd) as a `robots-automaton compare --batch` adapter.
+//
+//   robots-automaton compare --cases corpus --batch 'node examples/adapters/robots-txt-parser-batch.mjs'
+//
+// The batch protocol (see robots-parser-batch.mjs): one JSON request per line
+// on stdin, one JSON answer per line on stdout. robots-txt-parser reports no
+// deciding line (compare then checks verdicts only). It is made for one crawler
+// (`userAgent`, other options at their defaults), is given the body with
+// parseRobots() and judges the URL as given with canCrawlSync().
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const robotsParser = require('robots-txt-parser')
+
+/** Parsers kept, by robots_path and agent (least recently used dropped first). */
+const KEPT = 1000
+const parsers = new Map()
+
+function bodyText(req) {
+  if (typeof req.robots === 'string') return req.robots
+  if (typeof req.robots_base64 === 'string') return Buffer.from(req.robots_base64, 'base64').toString('utf8')
+  return readFileSync(req.robots_path, 'utf8')
+}
+
+function answer(req) {
+  if (typeof req.agent !== 'string') return { id: req.id, error: 'robots-txt-parser takes one user agent' }
+  const key = req.robots_path !== undefined ? `${req.robots_path}\n${req.agent}` : undefined
+  let robots = key !== undefined ? parsers.get(key) : undefined
+  if (robots === undefined) {
+    robots = robotsParser({ userAgent: req.agent })
+    robots.parseRobots('http://example.com', bodyText(req))
+    if (key !== undefined) {
+      if (parsers.size >= KEPT) parsers.delete(parsers.keys().next().value)
+      parsers.set(key, robots)
+    }
+  }
+  return { id: req.id, allowed: robots.canCrawlSync(req.url) }
+}
+
+let out = ''
+let flushing = false
+const flush = () => {
+  flushing = false
+  if (out) process.stdout.write(out)
+  out = ''
+}
+createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
+  let req
+  try {
+    req = JSON.parse(line)
+    out += JSON.stringify(answer(req)) + '\n'
+  } catch (err) {
+    out += JSON.stringify({ id: req?.id, error: String(err?.message ?? err) }) + '\n'
+  }
+  if (!flushing) {
+    flushing = true
+    setImmediate(flush)
+  }
+})
