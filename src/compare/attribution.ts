@@ -2,8 +2,9 @@
  * Attribution: which categories explain a run's disagreements, when
  * categories overlap (a case is tagged with every feature it exercises). The
  * explanation is a set of categories that together tag every disagreement,
- * chosen for precision; each category's "only" count is how many of its
- * disagreements no other category of the explanation tags.
+ * chosen for precision (disagreements per case); each category's "only"
+ * count is how many of its disagreements no other category of the
+ * explanation (at least half as precise) tags.
  */
 import { fails, type Score } from './outcome.js'
 import type { Pattern } from './tally.js'
@@ -21,7 +22,7 @@ export interface Explaining {
 export interface Attribution {
   /** Categories that together tag every disagreement that has a category, in the order chosen. */
   readonly explanation: readonly Explaining[]
-  /** Per category with disagreements: how many no other category of the explanation tags (0 for one outside it). */
+  /** Per category with disagreements: how many no other category of the explanation (at least half as precise) tags. */
   readonly only: ReadonlyMap<string, number>
   /** Disagreements of cases with no category (nothing can explain them). */
   readonly uncategorised: number
@@ -39,11 +40,11 @@ function failuresOf(p: Pattern, score: Score): number {
  * with its counts). Greedy weighted set cover, then pruning: each step adds
  * the category whose not yet covered cases are most often disagreements
  * (ties: more disagreements, then report order), until every disagreement
- * with a category is covered; then a category whose disagreements the others
- * all cover is dropped (fewest disagreements first). So a category that only
- * overlaps the cause (`wildcard` beside a broken `precedence`) stays out, and
- * one on nearly every case (`ua-global-fallback`) comes in only for what
- * nothing narrower explains.
+ * with a category is covered; then a category is dropped when the others
+ * explain its disagreements about as precisely (see the pruning below). So a
+ * category that only overlaps the cause (`wildcard` beside a broken
+ * `precedence`) stays out, and one on nearly every case
+ * (`ua-global-fallback`) comes in only for what nothing narrower explains.
  */
 export function attribute(patterns: Iterable<Pattern>, score: Score, order: ReadonlyMap<string, number>, complete = true): Attribution {
   const all = [...patterns]
@@ -93,18 +94,24 @@ export function attribute(patterns: Iterable<Pattern>, score: Score, order: Read
       covered[i] = 1
     }
   }
-  // Pruning: drop a category whose disagreements the others cover, fewest disagreements first.
+  // Pruning: drop a category each of whose disagreements another chosen category tags that is at least
+  // half as precise (disagreements per case), fewest disagreements first: a broad category on nearly
+  // every case (ua-global-fallback) covers everything but explains little, so it does not make a
+  // precise one redundant.
   const inCover = new Set(chosen)
+  const precision = (id: string): number => byCategory.get(id)!.failures / byCategory.get(id)!.cases
+  /** Whether another category of the explanation tags pattern `i` and is at least half as precise as `id`. */
+  const explainedElsewhere = (id: string, i: number): boolean =>
+    all[i].categories.some((c) => c !== id && inCover.has(c) && precision(c) >= precision(id) / 2)
   for (const id of [...chosen].sort((a, b) => byCategory.get(a)!.failures - byCategory.get(b)!.failures || rank(b) - rank(a))) {
-    const needed = byCategory.get(id)!.patterns.some((i) => failuresOf(all[i], score) > 0 && !all[i].categories.some((c) => c !== id && inCover.has(c)))
-    if (!needed) inCover.delete(id)
+    if (!byCategory.get(id)!.patterns.some((i) => failuresOf(all[i], score) > 0 && !explainedElsewhere(id, i))) inCover.delete(id)
   }
   const explanation = chosen.filter((id) => inCover.has(id)).map((id) => ({ id, failures: byCategory.get(id)!.failures, cases: byCategory.get(id)!.cases }))
   const only = new Map<string, number>()
   for (const [id, e] of byCategory) {
     if (e.failures === 0) continue
     let n = 0
-    for (const i of e.patterns) if (!all[i].categories.some((c) => c !== id && inCover.has(c))) n += failuresOf(all[i], score)
+    for (const i of e.patterns) if (!explainedElsewhere(id, i)) n += failuresOf(all[i], score)
     only.set(id, n)
   }
   return { explanation, only, uncategorised, complete }

@@ -26,6 +26,8 @@ export interface MatrixEntry {
   readonly available?: string
   /** A note shown beside the name (what the adapter does not report, …). */
   readonly note?: string
+  /** What runs, as the reports name it (`--batch node x.mjs`). */
+  readonly description: string
 }
 
 /** A matrix file. */
@@ -75,7 +77,9 @@ export function readMatrixFile(file: string): MatrixFile {
     }
     if (!ADAPTER_KINDS.some((k) => options.has(k))) bad(`${where} (${name}) names no adapter: give one of cmd, batch, module`)
     for (const k of ['version', 'available', 'note'] as const) if (e[k] !== undefined && typeof e[k] !== 'string') bad(`${where} (${name}): '${k}' must be a string`)
-    return { name, options, version: e.version as string | undefined, available: e.available as string | undefined, note: e.note as string | undefined }
+    const entry = { name, options, version: e.version as string | undefined, available: e.available as string | undefined, note: e.note as string | undefined }
+    // The adapter's options are checked now, before anything runs.
+    return { ...entry, description: adapterOf(entryOptions(file, { ...entry, description: '' }), false)!.description }
   })
   return { entries, sets: sets as string[] }
 }
@@ -158,9 +162,7 @@ export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Pro
   const setDescriptions: string[] = []
   const rows: MatrixRow[] = []
   let failed = false
-  // Every entry's options are checked before anything runs.
-  const descriptions = matrix.entries.map((e) => adapterOf(entryOptions(options.file, e), false)!.description)
-  for (const [n, entry] of matrix.entries.entries()) {
+  for (const entry of matrix.entries) {
     const ready = entry.available === undefined ? { ok: true, line: '' } : firstLine(entry.available)
     const version = entry.version === undefined ? '' : ready.ok ? firstLine(entry.version).line : ''
     const cells: MatrixCell[] = []
@@ -204,7 +206,7 @@ export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Pro
         ...(r.failure ? { failure: r.failure.message } : {}),
       })
     }
-    rows.push({ name: entry.name, adapter: descriptions[n], version, ...(entry.note ? { note: entry.note } : {}), cells })
+    rows.push({ name: entry.name, adapter: entry.description, version, ...(entry.note ? { note: entry.note } : {}), cells })
   }
   for (const [i, set] of sets.entries()) setDescriptions[i] ??= set
   return { date: new Date().toISOString(), tool: options.tool, command: options.command, score: options.score, sets, setDescriptions, rows, failed }

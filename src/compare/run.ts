@@ -83,14 +83,18 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000
 }
 
-/** Resolves when `signal` aborts (never when there is none). */
-function aborted(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_, reject) => {
+/** A promise that rejects when `signal` aborts (never when there is none), and `stop()` to remove its listener. */
+function aborted(signal: AbortSignal | undefined): { promise: Promise<never>; stop: () => void } {
+  let stop = (): void => {}
+  const promise = new Promise<never>((_, reject) => {
     if (signal === undefined) return
     const fire = (): void => reject(new AdapterFailure(String(signal.reason ?? 'the run was aborted')))
-    if (signal.aborted) fire()
-    else signal.addEventListener('abort', fire, { once: true })
+    if (signal.aborted) return fire()
+    signal.addEventListener('abort', fire, { once: true })
+    stop = () => signal.removeEventListener('abort', fire)
   })
+  promise.catch(() => {})
+  return { promise, stop: () => stop() }
 }
 
 /** Runs a case set through the oracle, the export and the adapter, block by block; an adapter failure ends it, counted so far. */
@@ -101,8 +105,7 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
   const sample: Case[] = []
   const keepSample = options.keepSample ?? 0
   const repeatWallMs = new Array<number>(repeat).fill(0)
-  const stop = aborted(options.signal)
-  stop.catch(() => {})
+  const abort = aborted(options.signal)
   let skipped = 0
   let inputs = 0
   let exported = 0
@@ -151,7 +154,7 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
         })
         judged.catch(() => {}) // after an abort, its rejection is not awaited
         try {
-          await Promise.race([judged, stop])
+          await Promise.race([judged, abort.promise])
         } catch (err) {
           failure ??= err as Error
           throw err
@@ -180,6 +183,7 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
     failure ??= err instanceof Error ? err : new Error(String(err))
     for (const s of sinks) await s.flush()
   } finally {
+    abort.stop()
     options.progress?.clear()
   }
   const runWallMs = repeatWallMs[0]

@@ -5,7 +5,7 @@
  * run (a failure is recorded in them), and the exit status says what
  * happened ({@link EXIT}).
  */
-import { AdapterFailure, type Adapter } from './adapters/adapter.js'
+import { AdapterFailure, type Adapter, type Answer } from './adapters/adapter.js'
 import { measureCeiling } from './adapters/null-adapter.js'
 import type { BatchAdapter } from './adapters/batch-adapter.js'
 import { attribute } from './attribution.js'
@@ -13,7 +13,7 @@ import type { CaseSet } from './cases/case-sets.js'
 import type { JsonlWriter } from './cases/jsonl-cases.js'
 import { CATEGORY_ORDER } from './categories.js'
 import type { Oracle } from './oracle.js'
-import type { Score } from './outcome.js'
+import { outcomeOf, type Score } from './outcome.js'
 import { CsvWriter } from './report/csv-report.js'
 import { writeHtmlReport } from './report/html-report.js'
 import { JsonCases, writeJsonReport } from './report/json-report.js'
@@ -21,7 +21,7 @@ import { JunitWriter } from './report/junit-report.js'
 import { buildReport, type Report } from './report/report-model.js'
 import { minimiseAll, runSet, type CaseSink, type ProgressSink, type RunResult } from './run.js'
 import type { Minimised } from './minimise.js'
-import type { Kept } from './tally.js'
+import { Tally, type Kept } from './tally.js'
 
 /** The exit statuses of `compare`. */
 export const EXIT = {
@@ -127,7 +127,10 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
     }
     if (!failure && run.sample.length > 0 && adapter.kind === 'batch') {
       const b = (adapter as BatchAdapter).options
-      const cps = await measureCeiling(run.sample, b.window, b.robotsVia, b.timeoutMs)
+      const sample = run.sample
+      const scratch = new Tally(options.score)
+      const count = (i: number, answer: Answer, ms: number): void => scratch.add(sample[i], { answer, ms, outcome: outcomeOf(sample[i].expected, answer) })
+      const cps = await measureCeiling(sample, b.window, b.robotsVia, b.timeoutMs, count)
       ceiling = { cases: run.sample.length, casesPerSecond: cps }
     }
     if (!failure && options.signal?.aborted) failure = new AdapterFailure(String(options.signal.reason))

@@ -6,16 +6,19 @@ export const COMPARE_HELP = `Usage: ${PROGRAM} compare --cases SET --cmd TEMPLAT
        ${PROGRAM} compare --cases SET --batch COMMAND [options]
        ${PROGRAM} compare --cases SET --module FILE [options]
        ${PROGRAM} compare --cases SET --export FILE.jsonl
+       ${PROGRAM} compare --matrix ADAPTERS.json [--cases SET]... [opts]
+       ${PROGRAM} compare --diff A.json B.json
 
 Runs another robots.txt implementation on a set of cases and checks its
 answers (verdicts, and deciding lines when it gives them) against the
 reference's, google/robotstxt's; prints the agreement per category, the
-disagreements with a minimised robots.txt, and timings.
+categories that explain the disagreements, each disagreement with a
+minimised robots.txt, and timings. The manual: docs/compare.md.
 
 CASE SETS (--cases SET)
   unit                    google/robotstxt's 145 unit-test vectors
   corpus                  generated from real robots.txt files and URLs
-  spec-test:DIR           the .textproto files of a robotstxt-spec-test checkout
+  spec-test:PATH          a .textproto file, or those under a folder
   FILE.jsonl              one case per line: {"robots", "agent", "url", ...}
 
 CASE OPTIONS
@@ -33,7 +36,8 @@ ADAPTERS (one of, or --export alone)
   --batch COMMAND         one 'sh -c' process: reads {"id", "robots_path",
                           "agent", "url"} lines, writes {"id", "allowed"}
   --module FILE           an ES module: parse(bytes) -> {isAllowed(url, agent)}
-  --timeout MS            per case or answer (default 10000)
+  --timeout MS            --batch: no answer at all for MS stops the run;
+                          --cmd: a case's limit (default 10000)
   --allowed-exit N        --cmd: the exit status for allowed (default 0)
   --disallowed-exit N     --cmd: the exit status for disallowed (default 1)
   --allowed-pattern RE    --cmd: allowed when stdout matches RE
@@ -43,31 +47,52 @@ ADAPTERS (one of, or --export alone)
   --batch-robots HOW      --batch: path (default) or inline (the body in JSON)
   --window N              --batch: requests in flight (default 256)
 
-REPORT
-  --json FILE             the whole report as JSON
+SCORING AND TIMING
+  --score lines|verdicts  the headline and the gate: verdicts and lines
+                          (default), or verdicts alone; both are reported
+  --min-agreement P       exit 0 when P percent of the cases agree (default 100)
+  --repeat N              judge the cases N times: median and spread of cases/s
+
+OUTPUTS (written whatever ends the run, the failure recorded)
+  --json FILE             the whole report, every case included
   --html FILE             a self-contained page with a chart
+  --csv FILE              every case, one row each, written as the run goes
+  --junit FILE            JUnit XML: a suite per category and spec-test file
+  --format text|jsonl     stdout: the report, or one JSON object per category
   --show N                disagreements shown in the terminal (default 5)
   --minimise N            disagreements to minimise (default 20; 0: none)
   --minimise-calls N      adapter calls per minimisation (default 200)
-  --min-agreement P       exit 0 when P percent of the cases agree (default 100)
   -q, --quiet             no progress bar or notes on stderr
   -h, --help              print this help
   -V, --version           print the version
 
+MATRIX AND DIFF
+  --matrix FILE           several implementations (a JSON file of adapters)
+                          on the same sets: a leaderboard; --cases repeatable,
+                          --count sizes the corpus
+  --markdown FILE         --matrix: the leaderboard as Markdown
+  --diff                  compare two --json reports case by case: A.json
+                          B.json; exit 3 when a case that agreed disagrees
+
 EXIT STATUS
   0  every case agrees (or --min-agreement is reached), or --export alone
-  1  some case disagrees, or the implementation could not be run
+  1  the harness could not run (a file it cannot read or write, no cases)
   2  usage error
+  3  some case disagrees (below --min-agreement)
+  4  the implementation failed (exited, stalled, out of protocol); the
+     outputs hold the cases done
+  130 interrupted; the outputs hold the cases done
 
 EXAMPLES
-  # google/robotstxt's unit vectors against a JavaScript library, in process
-  ${PROGRAM} compare --cases unit --module ./adapter.mjs
-
-  # 100,000 cases from real files through one long-running adapter process
-  ${PROGRAM} compare --cases corpus --count 100000 \\
-      --batch 'node batch-adapter.mjs' --html report.html
-
-  # a CI gate on a spec-test checkout, one process per case, 99.5 % to pass
+  # a CI gate on a spec-test checkout, one process per case, JUnit for CI
   ${PROGRAM} compare --cases spec-test:robotstxt-spec-test \\
-      --cmd './mytool %robots% %url% %user-agent%' --min-agreement 99.5
+      --cmd './mytool %robots% %url% %user-agent%' --junit compare.xml
+
+  # 100,000 cases through one adapter process, verdicts only, every case
+  ${PROGRAM} compare --cases corpus --count 100000 --score verdicts \\
+      --batch 'node batch-adapter.mjs' --json run.json --csv cases.csv
+
+  # a leaderboard of the implementations in adapters.json
+  ${PROGRAM} compare --matrix adapters.json --cases unit \\
+      --cases spec-test:robotstxt-spec-test --markdown board.md
 `

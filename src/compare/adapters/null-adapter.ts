@@ -4,7 +4,7 @@
  * the same cases, so that a batch adapter's rate can be read against the
  * most the harness itself can take.
  */
-import type { Request } from './adapter.js'
+import type { OnAnswer, Request } from './adapter.js'
 import { BatchAdapter } from './batch-adapter.js'
 
 /** The null adapter's program: echoes each request's id with `"allowed": true`, one write per chunk read. */
@@ -24,13 +24,17 @@ process.stdin.on('data', (d) => {
   if (out) process.stdout.write(out)
 })`
 
-/** Cases per second of the null adapter over `requests` (with the window and body transport of the run). */
-export async function measureCeiling(requests: readonly Request[], window: number, robotsVia: 'path' | 'inline', timeoutMs: number): Promise<number> {
+/**
+ * Cases per second of the null adapter over `requests`, with the window and
+ * body transport of the run; `onAnswer` does the run's per-answer work
+ * (counting), so that the ceiling is the harness's as a real run has it.
+ */
+export async function measureCeiling(requests: readonly Request[], window: number, robotsVia: 'path' | 'inline', timeoutMs: number, onAnswer: OnAnswer): Promise<number> {
   const adapter = new BatchAdapter({ command: 'the null adapter', argv: [process.execPath, '-e', NULL_SCRIPT], robotsVia, multiAgent: true, window, timeoutMs })
   try {
     await adapter.start()
     const t0 = performance.now()
-    await adapter.judgeAll(requests, () => {})
+    await adapter.judgeAll(requests, onAnswer)
     const ms = performance.now() - t0
     return ms > 0 ? (requests.length * 1000) / ms : 0
   } finally {

@@ -7,6 +7,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { CliError, parseInto, readError, type ParseHandler } from '../../internals.js'
+import { plural } from '../report/report-format.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024
@@ -105,8 +106,8 @@ export function readRobotsDir(dir: string): RobotsDir {
   }
   if (files.length === noDirective.length) {
     const held = [
-      skipped.length > 0 ? `${skipped.length} entries that are not files (${nameSome(skipped)})` : '',
-      noDirective.length > 0 ? `${noDirective.length} files without a robots.txt directive (${nameSome(noDirective)})` : '',
+      skipped.length > 0 ? `${skipped.length} ${skipped.length === 1 ? 'entry that is not a file' : 'entries that are not files'} (${nameSome(skipped)})` : '',
+      noDirective.length > 0 ? `${plural(noDirective.length, 'file')} without a robots.txt directive (${nameSome(noDirective)})` : '',
     ].filter((s) => s !== '')
     throw new CliError(
       'ERR_READ',
@@ -120,9 +121,10 @@ export function readRobotsDir(dir: string): RobotsDir {
 /** Warnings about a folder that was read (what was skipped, what holds no directive), one line each. */
 export function robotsDirNotes(dir: string, read: RobotsDir): string[] {
   const notes: string[] = []
-  if (read.skipped.length > 0) notes.push(`--robots-dir: skipped ${read.skipped.length} entries of '${dir}' that are not files: ${nameSome(read.skipped)}`)
+  if (read.skipped.length > 0) notes.push(`--robots-dir: skipped ${read.skipped.length === 1 ? `1 entry of '${dir}' that is not a file` : `${read.skipped.length} entries of '${dir}' that are not files`}: ${nameSome(read.skipped)}`)
   if (read.noDirective.length > 0) {
-    notes.push(`--robots-dir: ${read.noDirective.length} files of '${dir}' hold no robots.txt directive (read as allowing everything): ${nameSome(read.noDirective)}`)
+    const n = read.noDirective.length
+    notes.push(`--robots-dir: ${plural(n, 'file')} of '${dir}' ${n === 1 ? 'holds' : 'hold'} no robots.txt directive (read as allowing everything): ${nameSome(read.noDirective)}`)
   }
   return notes
 }

@@ -77,6 +77,45 @@ describe('this project scores 100%', () => {
   })
 })
 
+/** The `robots-automaton compare … --cmd …` command lines of docs/compare.md's code blocks (continuation lines joined). */
+function docsCmdExamples(): string[] {
+  const md = readFileSync(resolve(ROOT, 'docs/compare.md'), 'utf8')
+  const out: string[] = []
+  for (const block of md.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    const lines = block[1].replace(/\\\n\s*/g, '').split('\n')
+    for (const line of lines) if (/^robots-automaton compare .*--cmd /.test(line)) out.push(line)
+  }
+  return out
+}
+
+describe('every --cmd example of docs/compare.md', () => {
+  const examples = docsCmdExamples()
+  let dir = ''
+  beforeAll(() => {
+    // A folder where the examples run as written: robots-automaton on PATH, ./mytool (this project's check, exit 0 allowed, 1 disallowed), a spec-test checkout.
+    dir = tmp.path('docs-examples')
+    const bin = join(dir, 'bin')
+    mkdirSync(bin, { recursive: true })
+    const q = (x: string): string => `'${x.replace(/'/g, `'\\''`)}'`
+    writeFileSync(join(bin, 'robots-automaton'), `#!/bin/sh\nexec ${q(NODE)} ${q(CLI)} "$@"\n`, { mode: 0o755 })
+    writeFileSync(join(dir, 'mytool'), '#!/bin/sh\nrobots-automaton check "$1" --agent="$3" --exit-code -q -- "$2"\nstatus=$?\n[ $status -eq 3 ] && exit 1\nexit $status\n', { mode: 0o755 })
+    const ctc = join(dir, 'robotstxt-spec-test/src/main/resources/CTC')
+    mkdirSync(ctc, { recursive: true })
+    copyFileSync(join(FIXTURE, 'fixture.textproto'), join(ctc, 'fixture.textproto'))
+  })
+
+  it('there are some, running this project’s own CLI', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(3)
+    expect(examples.filter((e) => e.includes('robots-automaton check')).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it.each(examples)('scores 100%% against this project: %s', async (line) => {
+    const r = spawnSync('/bin/sh', ['-c', line], { cwd: dir, encoding: 'utf8', env: { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, ROBOTS_AUTOMATON_PROGRESS: '0' } })
+    expect(r.stdout, r.stderr).toMatch(/^Result: 100\.00% agreement on .*: passed/m)
+    expect(r.status).toBe(0)
+  })
+})
+
 describeShared('compare-spec-test', () => {
   it('this project scores 100% on all 400 expectations, exported and read back as JSONL too', async () => {
     const jsonl = tmp.path('spec-test.jsonl')
@@ -288,6 +327,12 @@ describe('the gate, the options and their errors', () => {
     [['--cases', 'corpus', '--batch', 'x', '--urls', 'corpus/urls.txt'], /option '--urls' needs --robots-dir/],
     [['--cases', 'unit', '--batch', 'x', '--batch-robots', 'x'], /option '--batch-robots' must be one of path, inline/],
     [['--cases', 'unit', '--batch', 'x', 'extra'], /unexpected argument 'extra'/],
+    [['--cases', 'unit', '--cases', 'corpus', '--batch', 'x'], /option '--cases' is given more than once \(several sets: --matrix FILE\)/],
+    [['--cases', 'unit', '--batch', 'x', '--markdown', 'b.md'], /option '--markdown' goes with --matrix/],
+    [['--cases', 'unit', '--export', 'x.jsonl', '--junit', 'j.xml'], /option '--junit' needs an implementation to test/],
+    [['--cases', 'unit', '--batch', 'x', '--score', 'both'], /option '--score' must be one of lines, verdicts/],
+    [['--cases', 'unit', '--batch', 'x', '--repeat', '0'], /'--repeat' must be a whole number from 1/],
+    [['--cases', 'unit', '--batch', 'x', '--format', 'csv'], /option '--format' must be one of text, jsonl/],
   ])('%j is a usage error (exit 2)', async (args, message) => {
     await expect(runCompare(args)).rejects.toMatchObject({ code: 'ERR_USAGE', exitCode: 2, message: expect.stringMatching(message) })
   })
@@ -310,7 +355,8 @@ describe('the gate, the options and their errors', () => {
     const badOut = await run(['compare', '--cases', 'unit', '--batch', 'x', '--html', tmp.path('no/such/dir/r.html')])
     expect(badOut.status).toBe(1)
     expect(badOut.stderr).toMatch(/^robots-automaton: cannot write '.*no\/such\/dir\/r\.html': no such file or directory\n$/)
-    const noSpec = await run(['compare', '--cases', `spec-test:${tmp.dir}`, '--batch', 'x'])
+    mkdirSync(tmp.path('no-textproto'))
+    const noSpec = await run(['compare', '--cases', `spec-test:${tmp.path('no-textproto')}`, '--batch', 'x'])
     expect(noSpec.status).toBe(1)
     expect(noSpec.stderr).toMatch(/no \.textproto file under/)
   })

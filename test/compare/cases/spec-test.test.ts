@@ -34,6 +34,21 @@ describe('spec-test reader: the committed fixture', () => {
     expect(cases[4].robots).toEqual(bytes("User-agent: *\nDisallow: /caf", [0xc3, 0xa9], "\nDisallow: /it's\nAllow: /\t\n"))
   })
 
+  it('keeps each case’s file (group), where its body is (source) and the additional_explanation', () => {
+    expect(cases.map((c) => [c.group, c.source])).toEqual([
+      ...Array(2).fill(['fixture.textproto', 'fixture.textproto:10']),
+      ...Array(2).fill(['fixture.textproto', 'fixture.textproto:30']),
+      ...Array(3).fill(['fixture.textproto', 'fixture.textproto:37']),
+    ])
+    expect(cases.map((c) => c.explanation)).toEqual(['A rule applies to the paths that start with its value.', ...Array(6).fill(undefined)])
+  })
+
+  it('reads one file as well as a folder: spec-test:FILE', () => {
+    const one = specTestDirCases(resolve(FIXTURE_DIR, 'fixture.textproto'))
+    expect(one.map((c) => c.id)).toEqual(cases.map((c) => c.id))
+    expect(() => specTestDirCases(resolve(FIXTURE_DIR, 'none.textproto'))).toThrow(/cannot read spec-test folder .*none\.textproto/)
+  })
+
   it('marks GOOGLE_SPECIFIC tests and expectations', () => {
     expect(cases.map((c) => c.extraCategories ?? [])).toEqual([[], ['google-specific'], [], [], ['google-specific'], ['google-specific'], ['google-specific']])
   })

@@ -1,0 +1,141 @@
+// `compare --matrix ADAPTERS.json`: several implementations on several case
+// sets, as a leaderboard in text, Markdown, HTML and JSON lines; an
+// implementation that is not installed is named and skipped, one that fails
+// is marked (exit 4); the file's errors name the file and the entry. And the
+// timings: --repeat N with median and spread, the harness's ceiling beside a
+// batch adapter, --cmd's start-up taken off each case.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Matrix } from '../../../src/compare/matrix.js'
+import { compareWithJson, parseXml } from '../compare-helpers.js'
+import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
+
+const NODE = process.execPath
+const FIXTURE = resolve(ROOT, 'test/data/spec-test')
+
+let tmp: ReturnType<typeof tempDir>
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+})
+afterAll(() => tmp.cleanup())
+
+const ADAPTERS = {
+  sets: ['unit'],
+  adapters: [
+    { name: 'robots-automaton', batch: `${NODE} examples/adapters/robots-automaton-batch.mjs`, version: `${NODE} -p "require('./package.json').version"` },
+    { name: 'robots-parser', module: 'examples/adapters/robots-parser-module.mjs', version: `${NODE} -p "require('robots-parser/package.json').version"`, note: 'reports deciding lines' },
+    { name: 'missing', batch: 'missing-tool', available: 'command -v missing-tool-x', version: 'echo 9' },
+    { name: 'crashes', batch: `${NODE} -e "process.stdin.once('data', () => process.exit(3))"`, timeout: 5000 },
+  ],
+}
+
+describe('--matrix', () => {
+  it('runs every implementation on every set: text, Markdown, HTML and JSON lines; a failed one gives exit 4', async () => {
+    const file = tmp.path('adapters.json')
+    writeFileSync(file, JSON.stringify(ADAPTERS))
+    const md = tmp.path('board.md')
+    const html = tmp.path('board.html')
+    const json = tmp.path('board.json')
+    const args = ['compare', '--matrix', file, '--cases', 'unit', '--cases', `spec-test:${FIXTURE}`, '--markdown', md, '--html', html, '--json', json, '-q']
+    const r = await run(args)
+    expect(r.status).toBe(4)
+    const m = JSON.parse(readFileSync(json, 'utf8')) as Matrix
+    expect(m.sets).toEqual(['unit', `spec-test:${FIXTURE}`])
+    expect(m.command).toBe(['robots-automaton', ...args.slice(0, -1).concat('-q')].join(' '))
+    expect(m.rows.map((row) => [row.name, row.version])).toEqual([
+      ['robots-automaton', '0.1.0'],
+      ['robots-parser', '3.0.1'],
+      ['missing', ''],
+      ['crashes', ''],
+    ])
+    const [self, rp, missing, crashes] = m.rows
+    expect(self.cells.map((c) => [c.totals!.cases, c.totals!.scores.lines])).toEqual([[145, 100], [7, 100]])
+    expect(rp.cells[0].totals).toMatchObject({ cases: 145, agreed: 124, linesChecked: 145 })
+    expect(rp.cells[0].categories!.find((c) => c.id === 'ua-case')).toMatchObject({ cases: 10, agreement: 0, scores: { verdicts: 50 } })
+    expect(missing.cells.map((c) => c.skipped)).toEqual(Array(2).fill('not installed (command -v missing-tool-x failed)'))
+    expect(crashes.cells[0].failure).toMatch(/--batch: the adapter exited with status 3/)
+    expect(self.cells[0].timings!.ceiling!.casesPerSecond).toBeGreaterThan(0)
+
+    const text = r.stdout.toString()
+    expect(text).toMatch(/^robots-automaton +0\.1\.0 +100\.0 \(100\.0\) +100\.0 \(100\.0\) +[\d,]+ \(ceiling [\d,]+\) +[\d.]+ m?s$/m)
+    expect(text).toMatch(/^robots-parser +3\.0\.1 +85\.5 \(90\.3\) +[\d.]+ \([\d.]+\) +[\d,]+ +–$/m)
+    expect(text).toMatch(/^missing +– +– +– +– +–$/m)
+    expect(text).toContain('note: missing: not installed (command -v missing-tool-x failed)')
+    expect(text).toMatch(/^ua-case +10 +100\.0 +0\.0 +– +–$/m)
+
+    const markdown = readFileSync(md, 'utf8')
+    expect(markdown).toContain(`Produced ${m.date.slice(0, 10)} by robots-automaton 0.1.0 with:\n\n\`\`\`sh\n${m.command}\n\`\`\``)
+    expect(markdown).toContain('| implementation | version | unit (145) | spec-test (7) | cases/s | start-up |')
+    expect(markdown).toMatch(/^\| robots-parser \| 3\.0\.1 \| 85\.5 \(90\.3\) \|/m)
+
+    const page = readFileSync(html, 'utf8')
+    expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`)
+    expect(page).not.toMatch(/\s(src|href)\s*=|<script/i)
+    const overview = parseXml(page.slice(page.indexOf('<table id="overview">'), page.indexOf('</table>') + 8))
+    expect(overview.children[1].children.map((tr) => tr.children[0].text)).toEqual(['robots-automaton', 'robots-parser', 'missing', 'crashes'])
+
+    const lines = (await run(['compare', '--matrix', file, '--cases', 'unit', '--format', 'jsonl', '-q'])).stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.category === null).map((l) => [l.implementation, l.cases ?? l.skipped])).toEqual([
+      ['robots-automaton', 145], ['robots-parser', 145], ['missing', 'not installed (command -v missing-tool-x failed)'], ['crashes', 0],
+    ])
+    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === 'ua-case')).toMatchObject({ cases: 10, agreement: { lines: 0, verdicts: 50 } })
+  })
+
+  it.each([
+    [{ adapters: [] }, /'adapters' must be a non-empty array/],
+    [{ adapters: [{ name: 'x' }] }, /adapters\[0\] \(x\) names no adapter: give one of cmd, batch, module/],
+    [{ adapters: [{ name: 'x', batch: 'y', windw: 3 }] }, /adapters\[0\]: unknown field 'windw'/],
+    [{ adapters: [{ name: 'x', batch: 'y', window: 0 }] }, /adapter 'x': option 'window' must be a whole number from 1/],
+    [{ adapters: [{ name: 'x', batch: 'y', 'allowed-exit': 3 }] }, /adapter 'x': option 'allowed-exit' goes with 'cmd'/],
+    [{ adapters: [{ name: 'x', batch: 'y' }, { name: 'x', batch: 'z' }] }, /adapters\[1\]: the name 'x' is used twice/],
+    [{ adapters: [{ name: 'x', batch: 'y' }], extra: 1 }, /unknown field 'extra'/],
+    [{ adapters: [{ name: 'x', batch: 'y' }] }, /names no case sets: give --cases SET/],
+  ])('a wrong matrix file is an error naming it (%j)', async (content, message) => {
+    const file = tmp.path('bad.json')
+    writeFileSync(file, JSON.stringify(content))
+    const r = await run(['compare', '--matrix', file, '-q'])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(message)
+  })
+
+  it('takes only the options a matrix uses', async () => {
+    const r = await run(['compare', '--matrix', 'x.json', '--batch', 'y'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toMatch(/option '--batch' does not go with --matrix/)
+  })
+})
+
+describe('fair timing', () => {
+  it('--repeat N: each pass timed, the median and spread reported, the cases counted once', async () => {
+    const r = await compareWithJson(['--cases', 'unit', '--batch', `${NODE} examples/adapters/robots-automaton-batch.mjs`, '--repeat', '3'], tmp.path('rep.json'))
+    expect(r.status).toBe(0)
+    const rep = r.report.timings.repeats!
+    expect(rep.wallMs).toHaveLength(3)
+    expect(rep.casesPerSecond.min).toBeLessThanOrEqual(rep.casesPerSecond.median)
+    expect(rep.casesPerSecond.median).toBeLessThanOrEqual(rep.casesPerSecond.max)
+    expect(rep.unstable).toBe(0)
+    expect(r.report.timings.casesPerSecond).toBe(rep.casesPerSecond.median)
+    expect(r.report.totals.cases).toBe(145)
+    expect(r.report.cases).toHaveLength(145)
+    expect(r.stdout).toMatch(/ {2}3 passes: [\d,]+ cases\/s median, from [\d,]+ to [\d,]+/)
+  })
+
+  it('--batch: the harness ceiling (a null adapter through the same protocol) beside the rate', async () => {
+    const r = await compareWithJson(['--cases', 'corpus', '--count', '3000', '--batch', `${NODE} examples/adapters/robots-automaton-batch.mjs`], tmp.path('ceil.json'))
+    expect(r.report.timings.ceiling).toEqual({ cases: 3000, casesPerSecond: expect.any(Number) })
+    expect(r.report.timings.ceiling!.casesPerSecond).toBeGreaterThan(0)
+    expect(r.stdout).toMatch(/ {2}harness ceiling: [\d,]+ cases\/s \(a null adapter through the same protocol, 3,000 cases\)/)
+  })
+
+  it('--cmd: the start-up, measured alone, is taken off each case', async () => {
+    const cmd = `${NODE} ${CLI} check %robots% --agent=%user-agent% --exit-code -q -- %url%`
+    const r = await compareWithJson(['--cases', 'unit', '--count', '6', '--cmd', cmd, '--disallowed-exit', '3'], tmp.path('cmd.json'))
+    const t = r.report.timings
+    expect(t.startupSubtracted).toBe(true)
+    expect(t.startupMs).toBeGreaterThan(0)
+    expect(t.caseTime).toBe('wall time of one process less the start-up measured alone')
+    expect(r.stdout).toMatch(/start-up, measured alone on an empty robots\.txt: [\d.]+ m?s \(taken off each case\)/)
+  })
+})

@@ -1,0 +1,60 @@
+// Attribution: which categories explain the disagreements when categories
+// overlap. A category that only overlaps the cause stays out of the
+// explanation; one on nearly every case comes in only for what nothing
+// narrower explains; "only" counts what no other category of the
+// explanation tags; the score decides what a disagreement is.
+import { describe, expect, it } from 'vitest'
+import { attribute } from '../../src/compare/attribution.js'
+import { CATEGORY_ORDER } from '../../src/compare/categories.js'
+import type { Pattern } from '../../src/compare/tally.js'
+
+/** A set of categories with its cases: agreed, verdict, line, errors. */
+const p = (categories: string[], agreed: number, verdict: number, line = 0, errors = 0): Pattern => ({
+  categories,
+  counts: { cases: agreed + verdict + line + errors, agreed, verdict, line, errors },
+})
+
+describe('attribute', () => {
+  it('a first-rule-wins bug: precedence explains every disagreement, wildcard (scoring lower) none of its own', () => {
+    const patterns = [
+      p(['wildcard', 'precedence', 'ua-global-fallback'], 2, 8),
+      p(['precedence', 'ua-global-fallback'], 40, 15),
+      p(['wildcard', 'ua-global-fallback'], 30, 0),
+      p(['ua-global-fallback'], 500, 0),
+    ]
+    const a = attribute(patterns, 'lines', CATEGORY_ORDER)
+    expect(a.explanation).toEqual([{ id: 'precedence', failures: 23, cases: 65 }])
+    expect(Object.fromEntries(a.only)).toEqual({ precedence: 23, wildcard: 0, 'ua-global-fallback': 0 })
+    expect(a.uncategorised).toBe(0)
+  })
+
+  it('a category on nearly every case comes in only for the disagreements nothing narrower tags', () => {
+    const patterns = [p(['end-anchor', 'ua-global-fallback'], 10, 10), p(['ua-global-fallback'], 900, 3), p(['ua-specific-hides-global'], 100, 0)]
+    const a = attribute(patterns, 'lines', CATEGORY_ORDER)
+    expect(a.explanation.map((e) => e.id)).toEqual(['end-anchor', 'ua-global-fallback'])
+    expect(Object.fromEntries(a.only)).toEqual({ 'end-anchor': 10, 'ua-global-fallback': 3 })
+  })
+
+  it('drops a category the others make redundant, and counts disagreements with no category apart', () => {
+    // comments is precise but all its disagreements are also precedence's.
+    const patterns = [p(['precedence', 'comments'], 0, 2), p(['precedence'], 10, 20), p([], 5, 4)]
+    const a = attribute(patterns, 'lines', CATEGORY_ORDER)
+    expect(a.explanation.map((e) => e.id)).toEqual(['precedence'])
+    expect(a.only.get('comments')).toBe(0)
+    expect(a.uncategorised).toBe(4)
+  })
+
+  it('under --score verdicts a line difference is no disagreement', () => {
+    const patterns = [p(['empty-rules'], 0, 0, 50), p(['ua-case'], 5, 5)]
+    expect(attribute(patterns, 'lines', CATEGORY_ORDER).explanation.map((e) => e.id).sort()).toEqual(['empty-rules', 'ua-case'])
+    const v = attribute(patterns, 'verdicts', CATEGORY_ORDER)
+    expect(v.explanation).toEqual([{ id: 'ua-case', failures: 5, cases: 10 }])
+    expect(v.only.has('empty-rules')).toBe(false)
+  })
+
+  it('nothing to explain when every case agrees', () => {
+    const a = attribute([p(['wildcard'], 10, 0)], 'lines', CATEGORY_ORDER)
+    expect(a.explanation).toEqual([])
+    expect(a.only.size).toBe(0)
+  })
+})
