@@ -9,7 +9,7 @@ import { describeSystemError } from '../../internals.js'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
-import { plural } from '../report/report-format.js'
+import { plural } from '../format.js'
 
 /** Options of the batch adapter. */
 export interface BatchOptions {

@@ -7,7 +7,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { CliError, parseInto, readError, type ParseHandler } from '../../internals.js'
-import { plural } from '../report/report-format.js'
+import { plural } from '../format.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024

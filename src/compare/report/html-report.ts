@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
 import { CliError, describeSystemError } from '../../internals.js'
-import { count, pct } from './report-format.js'
+import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
 import { bodyText, describeAnswer, describeExpected, explanationLine, resultLine, scoreWords, timingLines } from './terminal-report.js'
 

@@ -1,6 +1,6 @@
 /**
  * The leaderboard of `compare --matrix`: agreement per implementation × case
- * set (the headline score, the other in brackets), throughput and start-up,
+ * set (the headline score, the other in brackets), start-up and throughput,
  * then agreement per category for each set; as terminal text, Markdown, a
  * self-contained HTML page and JSON lines. Each output names the date, the
  * tool, the versions and the command that produced it.
@@ -8,7 +8,7 @@
 import { CATEGORY_ORDER } from '../categories.js'
 import type { Matrix, MatrixCell } from '../matrix.js'
 import { esc } from './html-report.js'
-import { count, ms } from './report-format.js'
+import { count, ms } from '../format.js'
 
 /** A percentage with one decimal (`97.0`). */
 function p1(v: number): string {
@@ -19,6 +19,7 @@ function p1(v: number): string {
 function agreementCell(c: MatrixCell, score: Matrix['score']): string {
   if (c.skipped) return '–'
   const t = c.totals!
+  if (c.failure && t.cases === 0) return '✗'
   const other = score === 'lines' ? 'verdicts' : 'lines'
   const text = t.linesChecked > 0 ? `${p1(t.scores[score])} (${p1(t.scores[other])})` : p1(t.scores[score])
   return c.failure ? `${text} ✗` : text
@@ -29,33 +30,38 @@ export function setName(set: string): string {
   return set.startsWith('spec-test:') ? 'spec-test' : set.endsWith('.jsonl') ? set.slice(set.lastIndexOf('/') + 1) : set
 }
 
-/** The cell that stands for an implementation's timing: its largest set's. */
-function timingCell(cells: readonly MatrixCell[]): MatrixCell | undefined {
-  let best: MatrixCell | undefined
-  for (const c of cells) if (c.totals && !c.failure && (best === undefined || c.totals.cases > best.totals!.cases)) best = c
-  return best
-}
-
-/** The tables as rows of cells: the overview, then per set the categories. */
+/** The tables as rows of cells: agreement, timing, then per set the categories. */
 interface Tables {
   readonly overview: { header: string[]; rows: string[][] }
+  readonly timing: { header: string[]; rows: string[][] }
   readonly perSet: { set: string; header: string[]; rows: string[][] }[]
   readonly notes: string[]
 }
 
 function tables(m: Matrix): Tables {
-  const header = ['implementation', 'version', ...m.sets.map((s) => `${setName(s)} (${cases(m, s)})`), 'cases/s', 'start-up']
   const notes: string[] = []
   const rows = m.rows.map((r) => {
-    const t = timingCell(r.cells)
-    const rate = t?.timings ? count(Math.round(t.timings.casesPerSecond)) + (t.timings.ceiling ? ` (ceiling ${count(Math.round(t.timings.ceiling.casesPerSecond))})` : '') : '–'
-    const startup = t?.timings?.startupMs !== undefined ? ms(t.timings.startupMs) : '–'
     for (const c of r.cells) {
       if (c.failure) notes.push(`${r.name} on ${setName(c.set)}: ${c.failure}`)
       if (c.skipped && c === r.cells[0]) notes.push(`${r.name}: ${c.skipped}`)
     }
     if (r.note) notes.push(`${r.name}: ${r.note}`)
-    return [r.name, r.version || '–', ...m.sets.map((_, i) => (r.cells[i] ? agreementCell(r.cells[i], m.score) : '–')), rate, startup]
+    return [r.name, r.version || '–', ...m.sets.map((_, i) => (r.cells[i] ? agreementCell(r.cells[i], m.score) : '–'))]
+  })
+  const header = ['implementation', 'version', ...m.sets.map((s) => `${setName(s)} (${cases(m, s)})`)]
+  // Timing: cases/s per set (with the harness's ceiling for --batch), and the start-up (the same process for every set: the first set's).
+  const timingHeader = ['implementation', 'start-up', ...m.sets.map((s) => `${setName(s)}: cases/s (ceiling)`)]
+  const timingRows = m.rows.map((r) => {
+    const first = r.cells.find((c) => c.timings?.startupMs !== undefined)
+    return [
+      r.name,
+      first ? ms(first.timings!.startupMs!) : '–',
+      ...m.sets.map((_, i) => {
+        const t = r.cells[i]?.timings
+        if (!t || r.cells[i].failure) return '–'
+        return count(Math.round(t.casesPerSecond)) + (t.ceiling ? ` (${count(Math.round(t.ceiling.casesPerSecond))})` : '')
+      }),
+    ]
   })
   const perSet = m.sets.map((set, i) => {
     const ids = new Set<string>()
@@ -76,7 +82,7 @@ function tables(m: Matrix): Tables {
       ]),
     }
   })
-  return { overview: { header, rows }, perSet, notes }
+  return { overview: { header, rows }, timing: { header: timingHeader, rows: timingRows }, perSet, notes }
 }
 
 function cases(m: Matrix, set: string): string {
@@ -92,6 +98,10 @@ function scoreNote(m: Matrix): string {
     : 'agreement in % on verdicts alone (on verdicts and lines in brackets, where the implementation reports lines)'
 }
 
+/** What the timing table holds. */
+const TIMING_NOTE =
+  "the start-up (measured alone) and the cases/s of each set, with in brackets for --batch the harness's ceiling (a null adapter's cases/s through the same protocol); one run: on a busy machine, read as upper bounds"
+
 function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
@@ -102,6 +112,7 @@ function textTable(header: readonly string[], rows: readonly (readonly string[])
 export function renderMatrixText(m: Matrix): string {
   const t = tables(m)
   const out = [`Leaderboard: ${scoreNote(m)}`, `${m.date} · ${m.tool}`, `command: ${m.command}`, '', ...textTable(t.overview.header, t.overview.rows)]
+  out.push('', `Timing: ${TIMING_NOTE}`, ...textTable(t.timing.header, t.timing.rows))
   for (const s of t.perSet) out.push('', `${setName(s.set)}: agreement per category (${m.setDescriptions[m.sets.indexOf(s.set)]})`, ...textTable(s.header, s.rows))
   if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `note: ${n}`))
   return out.join('\n') + '\n'
@@ -115,7 +126,7 @@ function mdTable(header: readonly string[], rows: readonly (readonly string[])[]
   return [`| ${header.map(mdCell).join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)]
 }
 
-/** The matrix as Markdown: the overview, the timings' meaning, per set the categories; date, versions and command first. */
+/** The matrix as Markdown: the date, tool and command, the agreement table and notes, the timing table, per set the categories. */
 export function renderMatrixMarkdown(m: Matrix): string {
   const t = tables(m)
   const out = [
@@ -125,11 +136,12 @@ export function renderMatrixMarkdown(m: Matrix): string {
     m.command,
     '```',
     '',
-    `${scoreNote(m)[0].toUpperCase()}${scoreNote(m).slice(1)}; cases/s and start-up of each implementation's largest set (the harness's own ceiling, a null adapter's rate through the same protocol, in brackets for --batch).`,
+    `**Agreement** in % ${scoreNote(m).replace(/^agreement in % /, '')}:`,
     '',
     ...mdTable(t.overview.header, t.overview.rows),
   ]
   if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `- ${mdCell(n)}`))
+  out.push('', `**Timing**: ${TIMING_NOTE}.`, '', ...mdTable(t.timing.header, t.timing.rows))
   for (const s of t.perSet) out.push('', `**${mdCell(setName(s.set))}**: agreement per category (${mdCell(m.setDescriptions[m.sets.indexOf(s.set)])})`, '', ...mdTable(s.header, s.rows))
   return out.join('\n') + '\n'
 }
@@ -196,6 +208,9 @@ td.mid { background: #ffe0b2; } td.low { background: #ffcdd2; } code { backgroun
 <p>${esc(scoreNote(m))}.</p>
 ${table('overview', t.overview.header, t.overview.rows, (i) => i >= 2 && i < 2 + n)}
 ${t.notes.length > 0 ? `<ul id="notes">${t.notes.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : ''}
+<h2>Timing</h2>
+<p>${esc(TIMING_NOTE)}.</p>
+${table('timing', t.timing.header, t.timing.rows, () => false)}
 ${t.perSet.map((s, i) => `<h2>${esc(setName(s.set))}: agreement per category</h2>\n<p>${esc(m.setDescriptions[i])}</p>\n${table(`set-${i}`, s.header, s.rows, (k) => k >= 2)}`).join('\n')}
 </body>
 </html>

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { CliError, readError } from '../../internals.js'
 import { fails, type Score } from '../outcome.js'
-import { count, pct } from './report-format.js'
+import { count, pct } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
 

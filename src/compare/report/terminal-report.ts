@@ -5,7 +5,7 @@
  * verdict of the gate (or the failure that stopped the run).
  */
 import { visibleBytes, visibleUrl } from '../case.js'
-import { count, ms, pct } from './report-format.js'
+import { count, ms, pct } from '../format.js'
 import type { Report, ReportedAnswer, ReportedBody, ReportedDisagreement, ReportedExpected, Tally } from './report-model.js'
 
 /** `allowed`, `disallowed (line 4)`, `error: …`. */

@@ -1,4 +1,4 @@
-/** Numbers as the reports of `compare` show them: counts, percentages, durations. */
+/** Numbers as `compare` shows them in its reports and messages: counts, plurals, percentages, durations. */
 
 const GROUPED = new Intl.NumberFormat('en-US')
 
