@@ -28,14 +28,15 @@ export function decide(robots: Uint8Array, agents: readonly string[], url: strin
   return expectedOf((agents.length === 1 ? r.agent(agents[0]) : r.agents(agents)).explain(url))
 }
 
-/** Bodies whose analysis is kept by content (least recently used dropped first); identity hits are kept while the body lives. */
-const KEPT_BODIES = 1024
+/** Bodies whose analysis is kept (least recently used dropped first): a case set's cases of one body mostly come together. */
+const KEPT_BODIES = 8
 /** Stated mismatches kept (all are counted). */
 const KEPT_MISMATCHES = 100
 
-/** Answers cases; caches the analysis of each body (by identity, then by content). */
+/** Answers cases; caches the analysis of the bodies used last, by content (memory: KEPT_BODIES analyses whatever the run). */
 export class Oracle {
-  private readonly byIdentity = new WeakMap<Uint8Array, BodyAnalysis>()
+  /** A body's content key (SHA-1), per body array: hashed once while the array lives. */
+  private readonly keys = new WeakMap<Uint8Array, string>()
   private readonly byContent = new Map<string, BodyAnalysis>()
   /** The first cases whose stated answer differs from the reference's. */
   readonly statedMismatches: StatedMismatch[] = []
@@ -44,16 +45,14 @@ export class Oracle {
 
   /** The analysis of a body. */
   body(bytes: Uint8Array): BodyAnalysis {
-    let a = this.byIdentity.get(bytes)
-    if (a !== undefined) return a
-    const key = createHash('sha1').update(bytes).digest('base64')
-    a = this.byContent.get(key)
+    let key = this.keys.get(bytes)
+    if (key === undefined) this.keys.set(bytes, (key = createHash('sha1').update(bytes).digest('base64')))
+    let a = this.byContent.get(key)
     if (a === undefined) {
       a = analyseBody(bytes)
       if (this.byContent.size >= KEPT_BODIES) this.byContent.delete(this.byContent.keys().next().value!)
     } else this.byContent.delete(key)
     this.byContent.set(key, a)
-    this.byIdentity.set(bytes, a)
     return a
   }
 

@@ -47,8 +47,8 @@ export interface RunOptions {
   readonly repeat?: number
   /** Per-case outputs. */
   readonly sinks?: readonly CaseSink[]
-  /** Cases kept from the start of the run (for the harness's ceiling). */
-  readonly keepSample?: number
+  /** Called once with the first block of cases the adapter judged (the harness's ceiling is measured on them); its time is left out of the run's. */
+  readonly onFirstBlock?: (cases: readonly Case[]) => Promise<void>
   /** Aborting ends the run as an adapter failure would, with this reason. */
   readonly signal?: AbortSignal
 }
@@ -72,8 +72,6 @@ export interface RunResult {
   readonly runCpuMs: number
   /** Cases whose answer changed between repeats. */
   readonly unstable: number
-  /** The first cases of the run (keepSample of them). */
-  readonly sample: readonly Case[]
   /** Why the run stopped before its end, when it did: the adapter failed (an AdapterFailure), the run was aborted (one too), or reading the cases failed. */
   readonly failure?: Error
 }
@@ -102,8 +100,8 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
   const tally = new Tally(options.score ?? 'lines')
   const repeat = Math.max(1, options.repeat ?? 1)
   const sinks = options.sinks ?? []
-  const sample: Case[] = []
-  const keepSample = options.keepSample ?? 0
+  let firstBlock = options.onFirstBlock
+  let hookMs = 0
   const repeatWallMs = new Array<number>(repeat).fill(0)
   const abort = aborted(options.signal)
   let skipped = 0
@@ -124,10 +122,6 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
     if (options.exportTo) {
       await options.exportTo.write(cases)
       exported += cases.length
-    }
-    for (const c of cases) {
-      if (sample.length >= keepSample) break
-      sample.push(c)
     }
     const adapter = options.adapter
     if (adapter && cases.length > 0) {
@@ -165,6 +159,12 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
       }
     }
     for (const s of sinks) await s.flush()
+    if (firstBlock && adapter && cases.length > 0) {
+      const h0 = performance.now()
+      await firstBlock(cases)
+      firstBlock = undefined
+      hookMs = performance.now() - h0
+    }
     options.progress?.update(inputs, tally.disagreements)
   }
   try {
@@ -193,12 +193,11 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
     skipped,
     inputs,
     exported,
-    casesMs: performance.now() - t0 - waited,
+    casesMs: performance.now() - t0 - waited - hookMs,
     runWallMs,
     repeatWallMs,
     runCpuMs,
     unstable,
-    sample,
     ...(failure ? { failure } : {}),
   }
 }

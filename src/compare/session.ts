@@ -9,6 +9,7 @@ import { AdapterFailure, type Adapter, type Answer } from './adapters/adapter.js
 import { measureCeiling } from './adapters/null-adapter.js'
 import type { BatchAdapter } from './adapters/batch-adapter.js'
 import { attribute } from './attribution.js'
+import type { Case } from './case.js'
 import type { CaseSet } from './cases/case-sets.js'
 import type { JsonlWriter } from './cases/jsonl-cases.js'
 import { CATEGORY_ORDER } from './categories.js'
@@ -38,7 +39,7 @@ export const EXIT = {
   interrupted: 130,
 } as const
 
-/** Cases the harness's ceiling is measured on at most (the first of the run). */
+/** Cases the harness's ceiling is measured on at most (the first block's, right after the adapter judged them). */
 const CEILING_CASES = 20_000
 
 /** Files a session writes. */
@@ -79,6 +80,15 @@ export interface SessionResult {
   readonly failure?: Error
 }
 
+/** The harness's ceiling on the first cases of a run: a null adapter's cases/s through the same protocol, answers counted as the run counts them. */
+async function ceilingOf(adapter: BatchAdapter, cases: readonly Case[], score: Score): Promise<{ cases: number; casesPerSecond: number }> {
+  const b = adapter.options
+  const sample = cases.slice(0, CEILING_CASES)
+  const scratch = new Tally(score)
+  const count = (i: number, answer: Answer, ms: number): void => scratch.add(sample[i], { answer, ms, outcome: outcomeOf(sample[i].expected, answer) })
+  return { cases: sample.length, casesPerSecond: await measureCeiling(sample, b.window, b.robotsVia, b.timeoutMs, count) }
+}
+
 /** Runs `set` through `adapter` (or only exports it) and writes the outputs. */
 export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter | undefined, options: SessionOptions): Promise<SessionResult> {
   const o = options.outputs
@@ -87,6 +97,7 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
   const cases = o.json !== undefined ? new JsonCases() : undefined
   const sinks: CaseSink[] = [csv, junit, cases].filter((s): s is CsvWriter | JunitWriter | JsonCases => s !== undefined)
   let failure: Error | undefined
+  let ceiling: { cases: number; casesPerSecond: number } | undefined
   let run: RunResult | undefined
   let report: Report | undefined
   const m0 = { minimiseMs: 0, reportMs: 0 }
@@ -105,7 +116,7 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
       score: options.score,
       repeat: options.repeat,
       sinks,
-      keepSample: adapter?.kind === 'batch' && options.ceiling ? CEILING_CASES : 0,
+      onFirstBlock: adapter?.kind === 'batch' && options.ceiling ? async (cases) => void (ceiling = await ceilingOf(adapter as BatchAdapter, cases, options.score)) : undefined,
       signal: options.signal,
     })
     failure ??= run.failure
@@ -115,7 +126,6 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
     }
     const order = run.tally.order()
     let minimised: Map<Kept, Minimised> = new Map()
-    let ceiling: { cases: number; casesPerSecond: number } | undefined
     if (!failure) {
       const t0 = performance.now()
       try {
@@ -124,14 +134,6 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
         failure = err as Error
       }
       m0.minimiseMs = performance.now() - t0
-    }
-    if (!failure && run.sample.length > 0 && adapter.kind === 'batch') {
-      const b = (adapter as BatchAdapter).options
-      const sample = run.sample
-      const scratch = new Tally(options.score)
-      const count = (i: number, answer: Answer, ms: number): void => scratch.add(sample[i], { answer, ms, outcome: outcomeOf(sample[i].expected, answer) })
-      const cps = await measureCeiling(sample, b.window, b.robotsVia, b.timeoutMs, count)
-      ceiling = { cases: run.sample.length, casesPerSecond: cps }
     }
     if (!failure && options.signal?.aborted) failure = new AdapterFailure(String(options.signal.reason))
     const r0 = performance.now()

@@ -116,7 +116,10 @@ export function timingLines(report: Report): string[] {
 export function resultLine(report: Report): string {
   const t = report.totals
   const other = report.score === 'lines' ? 'verdicts' : 'lines'
-  const both = `${pct(t.agreement)} agreement on ${scoreWords(report.score)} (${pct(t.scores[other])} on ${scoreWords(other)})`
+  const both =
+    t.linesChecked === 0
+      ? `${pct(t.scores.verdicts)} agreement on verdicts (the implementation gives no deciding lines)`
+      : `${pct(t.agreement)} agreement on ${scoreWords(report.score)} (${pct(t.scores[other])} on ${scoreWords(other)})`
   if (report.failure) return `Result: the run stopped after ${count(t.cases)} cases (${both} so far): see above`
   const needed = report.minAgreement < 100 ? `--min-agreement ${report.minAgreement}` : '100% needed; --min-agreement P to relax'
   return `Result: ${both}: ${report.passed ? 'passed' : 'failed'} (${needed})`
@@ -130,7 +133,8 @@ export function renderTerminal(report: Report, show: number): string {
   if (report.failure) out.push(`✗ The run stopped: ${report.failure.message}`, `  (the counts below are those of the ${count(t.cases)} cases done)`, '')
   const header = ['category', 'cases', 'agree', 'verdict≠', 'line≠', 'errors', 'verdicts', 'lines', 'only']
   out.push(...table(header, report.categories.map((c) => cells(c.id, c, lines, c.only)), cells('all cases', t, lines)))
-  out.push(`(agreement on verdicts alone, and on verdicts and lines; the headline counts ${scoreWords(report.score)}: --score${t.disagreements > 0 ? "; only: disagreements no other category of the explanation tags" : ''})`)
+  out.push(`(verdicts, lines: agreement on verdicts alone, and on verdicts and lines; the headline counts ${scoreWords(report.score)}: --score)`)
+  if (t.disagreements > 0) out.push('(only: the disagreements of a category that no other category of the explanation tags)')
   if (!lines) out.push('(the implementation gave no deciding lines: only verdicts were checked)')
   const explained = explanationLine(report)
   if (explained) out.push(explained)

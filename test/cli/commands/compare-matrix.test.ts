@@ -3,16 +3,20 @@
 // implementation that is not installed is named and skipped, one that fails
 // is marked (exit 4); the file's errors name the file and the entry. And the
 // timings: --repeat N with median and spread, the harness's ceiling beside a
-// batch adapter, --cmd's start-up taken off each case.
+// batch adapter, --cmd's start-up taken off each case. And the leaderboard of
+// docs/compare.md is what its printed command gives.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Matrix } from '../../../src/compare/matrix.js'
 import { compareWithJson, parseXml } from '../compare-helpers.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
+import { SHARED, sharedHas } from '../../support/shared-data.js'
 
 const NODE = process.execPath
 const FIXTURE = resolve(ROOT, 'test/data/spec-test')
+const SPEC_TEST = resolve(SHARED, 'spec-test')
+const HAS_SPEC_TEST = sharedHas('spec-test')
 
 let tmp: ReturnType<typeof tempDir>
 beforeAll(() => {
@@ -143,5 +147,47 @@ describe('fair timing', () => {
     expect(t.startupMs).toBeGreaterThan(0)
     expect(t.caseTime).toBe('wall time of one process less the start-up measured alone')
     expect(r.stdout).toMatch(/start-up, measured alone on an empty robots\.txt: [\d.]+ m?s \(taken off each case\)/)
+  })
+})
+
+/** The leaderboard of docs/compare.md: its command line and its agreement table (implementation → set header → cell). */
+function docsLeaderboard(): { command: string; table: Map<string, Map<string, string>> } {
+  const md = readFileSync(resolve(ROOT, 'docs/compare.md'), 'utf8')
+  const section = md.slice(md.indexOf('\n## The leaderboard'))
+  const command = /```sh\n(robots-automaton compare --matrix [^\n]+)\n```/.exec(section)![1]
+  // The table right after the "**Agreement**" line: its consecutive `| … |` lines.
+  const after = section.slice(section.indexOf('**Agreement**')).split('\n')
+  const start = after.findIndex((l) => l.startsWith('| '))
+  const end = after.findIndex((l, i) => i > start && !l.startsWith('| '))
+  const lines = after.slice(start, end).map((l) => l.slice(2, -2).split(' | '))
+  const [header, , ...body] = lines
+  return { command, table: new Map(body.map((cells) => [cells[0], new Map(header.map((h, i) => [h, cells[i]]))])) }
+}
+
+describe('the leaderboard of docs/compare.md', () => {
+  it('is reproduced by the command printed beside it (the unit and spec-test columns, for the implementations installed here)', async () => {
+    const { command, table } = docsLeaderboard()
+    const words = command.split(' ')
+    const file = words[words.indexOf('--matrix') + 1]
+    expect(command).toContain('--cases unit')
+    // The corpus column (100,000 cases) takes minutes: the seeded generation makes it as reproducible; it is left to the command.
+    const sets = words.flatMap((w, i) => (words[i - 1] === '--cases' && w !== 'corpus' ? [w] : []))
+    const runnable = sets.filter((s) => !s.startsWith('spec-test:') || HAS_SPEC_TEST)
+    const args = ['compare', '--matrix', file, ...runnable.flatMap((s) => ['--cases', s.replace(/^spec-test:\.\.\/shared\/spec-test$/, `spec-test:${SPEC_TEST}`)]), '--format', 'jsonl', '-q']
+    const r = await run(args)
+    const lines = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { implementation: string; set: string; category: string | null; cases?: number; agreement?: { lines: number; verdicts: number }; skipped?: string })
+    let compared = 0
+    for (const l of lines.filter((x) => x.category === null && x.agreement)) {
+      const row = table.get(l.implementation)
+      expect(row, l.implementation).toBeDefined()
+      const header = [...row!.keys()].find((h) => h.startsWith(`${l.set.startsWith('spec-test:') ? 'spec-test' : l.set} (`))!
+      const documented = row!.get(header)!
+      if (documented === '–') continue // not installed where the leaderboard was made
+      const want = documented.match(/^([\d.]+)(?: \(([\d.]+)\))?$/)!
+      expect(l.agreement!.lines.toFixed(1), `${l.implementation} on ${l.set}`).toBe(want[1])
+      if (want[2] !== undefined) expect(l.agreement!.verdicts.toFixed(1), `${l.implementation} on ${l.set}`).toBe(want[2])
+      compared++
+    }
+    expect(compared).toBeGreaterThanOrEqual(8)
   })
 })
