@@ -170,9 +170,9 @@ export { a, e, p, s, d, made, notInCore }
   }, 60_000)
 
   it("TypeScript: robots-parser's forms of the compat entry (import x from, import x = require(), a JS file's require()) each type-check", () => {
-    // Each form is used as robots-parser is, and each file has an
-    // @ts-expect-error on a wrong type, so a form typed `any` (or not
-    // callable: TS2349) fails the run.
+    // Each form is used as robots-parser is, and each file expects an error
+    // (a ts-expect-error directive) on a wrong type, so a form typed `any`
+    // (or not callable: TS2349) fails the run.
     const use = (robotsParser: string): string => `const robots = ${robotsParser}('https://e.com/robots.txt', 'User-agent: *')
 const allowed: boolean | undefined = robots.isAllowed('https://e.com/x', 'bot')
 const explicit: boolean | undefined = robots.isExplicitlyDisallowed('https://e.com/x', 'bot')

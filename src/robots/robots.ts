@@ -39,9 +39,9 @@ export function checkParseOptions(options: unknown, what = 'parseRobots'): Parse
   return o
 }
 
-/** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise); none means `*`. */
-function tokenList(tokens: unknown, what: string): readonly string[] {
-  if (tokens === undefined) return GLOBAL
+/** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise); none means `*` where `optional`. */
+function tokenList(tokens: unknown, what: string, optional = false): readonly string[] {
+  if (tokens === undefined && optional) return GLOBAL
   if (typeof tokens === 'string') return [tokens]
   if (Array.isArray(tokens) && tokens.every((t) => typeof t === 'string')) return tokens
   throw new RobotsInputError(`${what} takes a product token or an array of them (strings), got ${describeValue(tokens)}`)
@@ -151,7 +151,7 @@ export class Robots {
    * then, at line 0, an `agent-not-product-token` warning for each crawler
    * token asked about that is not a product token (`agent('MyBot/1.0')`:
    * the answers stay the reference's, which gives such a token the `*`
-   * rules; at most {@link MAX_AGENT_WARNINGS} tokens; not kept by `toBytes`).
+   * rules; at most 8 tokens, `MAX_AGENT_WARNINGS`; not kept by `toBytes`).
    */
   get diagnostics(): Diagnostic[] {
     const out = readDiagnostics(this.rules.bytes)
@@ -289,7 +289,7 @@ export class Robots {
   }
 
   private extensionValues(tokens: string | readonly string[] | undefined, kind: number, what: string): unknown[] {
-    const list = tokenList(tokens, what)
+    const list = tokenList(tokens, what, true)
     for (const t of list) noteToken(this, t)
     const { slots, specific } = assignGroups(this.rules, list, ListClosers.AnyDirective)
     const want = specific ? GroupSlot.Specific : GroupSlot.Global
