@@ -1,10 +1,11 @@
-// Build: ESM and CJS bundles with esbuild, .d.ts with tsc.
+// Build: ESM and CJS bundles with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
 // Entries: index, internals and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
 // Declarations drop every `@internal` member (stripInternal in tsconfig.json).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { buildPlayground } from './build-playground.mjs'
 
 rmSync('dist', { recursive: true, force: true })
 
@@ -101,4 +102,5 @@ export = robotsParser
 `,
 )
 
+await buildPlayground()
 console.log('built dist/')
