@@ -1,5 +1,5 @@
 // The tester page (`npm run playground`; also part of `npm run build`): src/playground/index.html and
-// one esbuild bundle of src/playground/main.ts with the core library, into dist/playground/.
+// one esbuild bundle of src/playground/tester-page.ts with the core library, into dist/playground/.
 // Static: the page loads nothing else, so it works from a file, offline, or from `robots-automaton playground`.
 import { build } from 'esbuild'
 import { copyFileSync, mkdirSync } from 'node:fs'
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 export async function buildPlayground() {
   mkdirSync('dist/playground', { recursive: true })
   await build({
-    entryPoints: ['src/playground/main.ts'],
+    entryPoints: ['src/playground/tester-page.ts'],
     bundle: true,
     format: 'iife',
     platform: 'browser',

@@ -1,11 +1,9 @@
 /**
- * robots-parser's own test suite (the one its npm package ships,
- * node_modules/robots-parser/test/Robots.js: mocha and chai) run against
- * `robots-automaton/compat`, unmodified except for the module it loads. Each
- * test must pass, except those that fail for a documented difference
- * (docs/migrating.md, "The answers are the reference's"), listed below with
- * the exact assertion they fail on: a test that fails in any other way, or a
- * listed one that starts passing, fails here.
+ * robots-parser's own test suite, as its npm package ships it
+ * (node_modules/robots-parser/test/Robots.js: mocha, chai), against
+ * `robots-automaton/compat`, changed only in the module it loads. Every test
+ * passes but the documented differences below (docs/migrating.md), each
+ * pinned to its assertion: another failure, or one of them passing, fails.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

@@ -1,13 +1,9 @@
 /**
- * The tester page in a real browser: Debian's Chromium driven by
- * playwright-core (never a downloaded browser), the page served by
- * `robots-automaton playground` and opened from disk. The tests type a
- * robots.txt, an agent and a URL for each of the reference's 145 vectors and
- * read back the verdict and the highlighted line; check the diagnostics at
- * their lines, the diff mode, a reload from the shared link, the keyboard
- * and screen-reader basics, a 500 KiB robots.txt with 10,000 URLs; and keep a
- * screenshot in test-artifacts/ (docs/playground.png, the README's, is
- * rewritten from it with UPDATE_SCREENSHOT=1).
+ * The tester page in Debian's Chromium (playwright-core, never a downloaded
+ * browser), served by `robots-automaton playground` and opened from disk:
+ * the reference's 145 vectors typed in and read back (verdict, highlighted
+ * line), diagnostics, files, stand-ins, diff mode, a shared link, keyboard
+ * and labels, 500 KiB with 10,000 URLs; a screenshot kept in test-artifacts/.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
