@@ -1,8 +1,17 @@
 // The progress bar of compare (drawn only on a terminal: compare.ts checks isTTY).
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CaseProgress } from '../../../src/cli/common/case-progress.js'
 
 describe('compare progress bar', () => {
+  // The bar's clock (performance.now) is the test's: the 200 ms between redraws are counted on it, not on a
+  // machine that may pause between two statements.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('redraws in place at most every 200 ms, always at the end, and erases itself', () => {
     const writes: string[] = []
     const bar = new CaseProgress({ write: (s: string) => (writes.push(s), true), columns: 120 }, 1000)
@@ -10,13 +19,20 @@ describe('compare progress bar', () => {
     bar.update(2, 0)
     expect(writes).toHaveLength(1)
     expect(writes[0]).toMatch(/^\r  0% \[-{20}\] 1 \/ 1,000 cases {2}0 disagreements {2}\d+ cases\/s\x1b\[K$/)
-    bar.update(1000, 7)
+    vi.advanceTimersByTime(199)
+    bar.update(3, 0)
+    expect(writes).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    bar.update(4, 0)
     expect(writes).toHaveLength(2)
-    expect(writes[1]).toMatch(/^\r100% \[#{20}\] 1,000 \/ 1,000 cases {2}7 disagreements/)
-    bar.clear()
-    expect(writes[2]).toBe('\r\x1b[K')
-    bar.clear()
+    expect(writes[1]).toMatch(/^\r  0% \[-{20}\] 4 \/ 1,000 cases {2}0 disagreements {2}20 cases\/s\x1b\[K$/)
+    bar.update(1000, 7)
     expect(writes).toHaveLength(3)
+    expect(writes[2]).toMatch(/^\r100% \[#{20}\] 1,000 \/ 1,000 cases {2}7 disagreements/)
+    bar.clear()
+    expect(writes[3]).toBe('\r\x1b[K')
+    bar.clear()
+    expect(writes).toHaveLength(4)
   })
 
   it('under NO_COLOR: no escape sequence, erased with spaces', () => {
