@@ -97,6 +97,33 @@ describe('bench output', () => {
   }, 120_000)
 })
 
+describe('npm run test:quick', () => {
+  it('every pattern of its configuration names test files, and npm test runs them too', async () => {
+    const config = /^vitest run --config (\S+)$/.exec(pkg.scripts['test:quick'])?.[1]
+    expect(config, 'test:quick runs vitest with a configuration of its own').toBeDefined()
+    const before = process.env.ROBOTS_AUTOMATON_QUICK_TESTS
+    type Config = { test?: { include?: string[] } }
+    const [{ default: quick }, { default: full }] = (await Promise.all([import(resolve(ROOT, config!)), import('../vitest.config.js')])) as { default: Config }[]
+    if (before === undefined) delete process.env.ROBOTS_AUTOMATON_QUICK_TESTS // set by the quick config as it loads
+    // A glob as vitest reads these: `**/` any folders (or none), `*` any name part.
+    const glob = (pattern: string): RegExp =>
+      new RegExp(`^${pattern.split('**/').map((part) => part.split('*').map((t) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('(?:.*/)?')}$`)
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(resolve(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]))
+    })('test')
+    const inFull = files.filter((f) => (full.test?.include ?? []).some((p) => glob(p).test(f)))
+    const inQuick = new Set<string>()
+    for (const pattern of quick.test?.include ?? []) {
+      const matched = files.filter((f) => glob(pattern).test(f))
+      expect(matched.length, `${pattern} names no test file`).toBeGreaterThan(0)
+      for (const f of matched) expect(inFull, `${f} is not run by npm test`).toContain(f)
+      matched.forEach((f) => inQuick.add(f))
+    }
+    // The reference's own vectors are part of the quick run.
+    expect([...inQuick]).toContain('test/conformance.test.ts')
+  })
+})
+
 describe('the suites that need ../shared', () => {
   it('every declared suite is used by a test file and every use is declared, so the skip line names exactly the skipped suites', () => {
     const used = new Set<string>()
