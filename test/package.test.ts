@@ -167,7 +167,8 @@ export { a, e, p, s, d, made, notInCore }
         expect(errors, resolution).toEqual([])
       }
     }
-  }, 60_000)
+    // Three tsc processes, which a busy machine may take minutes to run.
+  }, 180_000)
 
   it("TypeScript: robots-parser's forms of the compat entry (import x from, import x = require(), a JS file's require()) each type-check", () => {
     // Each form is used as robots-parser is, and each file expects an error
@@ -236,5 +237,6 @@ const wrong: string = robots.isAllowed('https://e.com/x')
       wrong = String((err as { stdout?: string }).stdout ?? err)
     }
     expect(wrong).toMatch(/compat-wrong\.cts\(2,7\): error TS2322/)
-  }, 120_000)
+    // Five tsc processes, which a busy machine may take minutes to run.
+  }, 300_000)
 })
