@@ -106,7 +106,7 @@ afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true })
 })
 
-describe.skipIf(!hasChromium)('tester page in Chromium', () => {
+describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, () => {
   it('serves the page; it judges its sample as it opens, and loads nothing but its two files', async () => {
     expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
     const page = await newPage()
