@@ -118,7 +118,7 @@ describe('batch adapter', () => {
 
   // The clock of these is the test's: start-up and the answers take no time on it, however busy the machine, and
   // the watchdog fires only when the test moves the clock.
-  const FAKE = { toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] } as const
+  const FAKE: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] }
 
   it('a stall (no answer at all for longer than the time-out) stops the run, naming the oldest request; not before', async () => {
     vi.useFakeTimers(FAKE)
