@@ -79,7 +79,7 @@ describe('issue 13 #10: terminal escape injection', () => {
     )
     writeFileSync(tmp.path('allow-all.mjs'), 'export function parse() { return { isAllowed: () => true } }\n')
     const r = await run(['compare', '--cases', tmp.path('evil-cases.jsonl'), '--module', tmp.path('allow-all.mjs'), '-q'])
-    expect(r.status).toBe(1)
+    expect(r.status).toBe(3)
     expect(r.stdout.toString()).toContain('Disallow: /a\\x1b[2Jb')
     expectNoControl(r.stdout.toString(), 'stdout')
   })
