@@ -84,6 +84,8 @@ const CORE_TYPES = [
   'RobotsErrorCode',
   'FetchLike',
   'FetchRobotsOptions',
+  'PreviousFetch',
+  'FetchValidators',
   'RedirectFilter',
   'HostClass',
   'FetchFailure',

@@ -104,5 +104,5 @@ async function fetchUrl(url: string): Promise<LoadedRobots> {
     const message = err instanceof Error ? err.message : String(err)
     throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${message}`)
   }
-  return { robots: result.robots, name: result.url, fetchNote: describeFetchResult(result), fetched: result.outcome }
+  return { robots: result.robots, name: result.url, fetchNote: describeFetchResult(result), fetched: result.outcome === 'not-modified' ? 'ok' : result.outcome }
 }
