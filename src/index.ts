@@ -41,6 +41,7 @@ export {
   type StoreSource,
 } from './store/robots-store.js'
 export { BUNDLE_VERSION } from './store/bundle-codec.js'
+export type { StoreFetchInfo } from './store/fetch-info.js'
 
 // Errors: one tree rooted in RobotsError, each with a code.
 export { RobotsError, RobotsInputError, RobotsRangeError, RobotsLimitError, RobotsFormatError, type RobotsErrorCode } from './errors.js'

@@ -80,6 +80,7 @@ const CORE_TYPES = [
   'RobotsStoreStats',
   'StoreExplanation',
   'StoreOutcome',
+  'StoreFetchInfo',
   'StoreSource',
   'RobotsErrorCode',
   'FetchLike',

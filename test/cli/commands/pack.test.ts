@@ -116,9 +116,9 @@ describe('pack', () => {
       [bytes.subarray(0, 10), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
       [Buffer.concat([bytes, Buffer.from('x')]), /\d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/],
       [(() => { const b = Buffer.from(bytes); b[b.length - 5] ^= 1; return b })(), /entry 1: checksum mismatch \(corrupt buffer\) \(ERR_FORMAT\)$/],
-      [(() => { const b = Buffer.from(bytes); b[b.readUInt32LE(20)] ^= 1; return b })(), /checksum mismatch \(corrupt header, entry table or keys\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b[b.readUInt32LE(20)] ^= 1; return b })(), /checksum mismatch \(corrupt header, entry table, keys or fetch info\) \(ERR_FORMAT\)$/],
       [Buffer.from('User-agent: *\nDisallow: /\n'.repeat(4)), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
-      [(() => { const b = Buffer.from(bytes); b.writeUInt16LE(9, 4); return b })(), /bundle format version 9 is not supported \(this build reads 2\) \(ERR_VERSION\)$/],
+      [(() => { const b = Buffer.from(bytes); b.writeUInt16LE(9, 4); return b })(), /bundle format version 9 is not supported \(this build reads 2 and 3\) \(ERR_VERSION\)$/],
       [null, /cannot read bundle '.*': no such file or directory$/],
     ]
     for (const [content, message] of cases) {
