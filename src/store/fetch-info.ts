@@ -31,6 +31,8 @@ export interface StoreFetchInfo {
   etag?: string
   /** Their `Last-Modified`, sent back as `If-Modified-Since`. */
   lastModified?: string
+  /** The origin fetched (`http://example.com`), when it is not the entry's key (a bare-host key: which scheme and port were fetched). */
+  origin?: string
 }
 
 /**
@@ -46,8 +48,11 @@ export interface StoreFetchInfo {
  *   20      8     reachableAt
  *   28      2     E = bytes of the ETag (0: none)
  *   30      2     M = bytes of the Last-Modified (0: none)
- *   32      E     the ETag (ASCII)
- *   32 + E  M     the Last-Modified (ASCII)
+ *   32      2     O = bytes of the origin fetched (0: none)
+ *   34      2     reserved (0)
+ *   36      E     the ETag (ASCII)
+ *   36+E    M     the Last-Modified (ASCII)
+ *   36+E+M  O     the origin fetched (ASCII)
  */
 export const FetchInfoField = {
   Outcome: 0,
@@ -58,10 +63,12 @@ export const FetchInfoField = {
   ReachableAt: 20,
   EtagLength: 28,
   LastModifiedLength: 30,
-  Size: 32,
+  OriginLength: 32,
+  Reserved: 34,
+  Size: 36,
 } as const
 
-/** Longest validator in a record: that of `fetchRobots` (fetch/validators.ts). */
+/** Longest validator (that of `fetchRobots`, fetch/validators.ts) or origin in a record. */
 export const MAX_INFO_VALIDATOR = 1024
 
 /** Whether `b` may be a byte of a validator: visible ASCII, space or tab. */
@@ -98,7 +105,8 @@ export function encodeFetchInfo(info: StoreFetchInfo): Uint8Array {
   const reachableAt = checkTime('reachableAt', info.reachableAt)
   const etag = checkValidator('etag', info.etag)
   const lastModified = checkValidator('lastModified', info.lastModified)
-  const out = new Uint8Array(FetchInfoField.Size + etag.length + lastModified.length)
+  const origin = checkValidator('origin', info.origin)
+  const out = new Uint8Array(FetchInfoField.Size + etag.length + lastModified.length + origin.length)
   out[FetchInfoField.Outcome] = outcome
   writeU16(out, FetchInfoField.Status, status)
   writeU53(out, FetchInfoField.FetchedAt, fetchedAt)
@@ -106,9 +114,9 @@ export function encodeFetchInfo(info: StoreFetchInfo): Uint8Array {
   writeU53(out, FetchInfoField.ReachableAt, reachableAt)
   writeU16(out, FetchInfoField.EtagLength, etag.length)
   writeU16(out, FetchInfoField.LastModifiedLength, lastModified.length)
+  writeU16(out, FetchInfoField.OriginLength, origin.length)
   let at = FetchInfoField.Size
-  for (let i = 0; i < etag.length; i++) out[at++] = etag.charCodeAt(i)
-  for (let i = 0; i < lastModified.length; i++) out[at++] = lastModified.charCodeAt(i)
+  for (const text of [etag, lastModified, origin]) for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i)
   return out
 }
 
@@ -124,10 +132,12 @@ export function decodeFetchInfo(bytes: Uint8Array, at: number): StoreFetchInfo {
   if (status !== 0) info.status = status
   const e = readU16(bytes, at + FetchInfoField.EtagLength)
   const m = readU16(bytes, at + FetchInfoField.LastModifiedLength)
-  let p = at + FetchInfoField.Size
-  if (e > 0) info.etag = String.fromCharCode.apply(null, bytes.subarray(p, p + e) as unknown as number[])
-  p += e
-  if (m > 0) info.lastModified = String.fromCharCode.apply(null, bytes.subarray(p, p + m) as unknown as number[])
+  const o = readU16(bytes, at + FetchInfoField.OriginLength)
+  const text = (from: number, n: number): string => String.fromCharCode.apply(null, bytes.subarray(from, from + n) as unknown as number[])
+  const p = at + FetchInfoField.Size
+  if (e > 0) info.etag = text(p, e)
+  if (m > 0) info.lastModified = text(p + e, m)
+  if (o > 0) info.origin = text(p + e + m, o)
   return info
 }
 
@@ -153,8 +163,10 @@ export function fetchInfoProblem(bytes: Uint8Array, at: number, length: number):
   }
   const e = readU16(bytes, at + FetchInfoField.EtagLength)
   const m = readU16(bytes, at + FetchInfoField.LastModifiedLength)
-  if (e > MAX_INFO_VALIDATOR || m > MAX_INFO_VALIDATOR) return 'a validator longer than 1,024 bytes'
-  if (FetchInfoField.Size + e + m !== length) return 'fetch-info lengths do not add up'
-  for (let p = at + FetchInfoField.Size, end = at + length; p < end; p++) if (!isValidatorByte(bytes[p])) return 'a validator holds a byte outside printable ASCII'
+  const o = readU16(bytes, at + FetchInfoField.OriginLength)
+  if (readU16(bytes, at + FetchInfoField.Reserved) !== 0) return 'unknown fetch-info flags'
+  if (e > MAX_INFO_VALIDATOR || m > MAX_INFO_VALIDATOR || o > MAX_INFO_VALIDATOR) return 'a validator or origin longer than 1,024 bytes'
+  if (FetchInfoField.Size + e + m + o !== length) return 'fetch-info lengths do not add up'
+  for (let p = at + FetchInfoField.Size, end = at + length; p < end; p++) if (!isValidatorByte(bytes[p])) return 'a validator or origin holds a byte outside printable ASCII'
   return undefined
 }

@@ -20,6 +20,7 @@ const INFO: StoreFetchInfo = {
   reachableAt: 1_764_000_000_000,
   etag: 'W/"abc-1"',
   lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT',
+  origin: 'http://a.example:8080',
 }
 
 /**
@@ -87,6 +88,7 @@ describe('RobotsStore: fetch info', () => {
       { ...INFO, etag: '' },
       { ...INFO, lastModified: 'é' },
       { ...INFO, etag: 'x'.repeat(1025) },
+      { ...INFO, origin: 'http://a b' .replace(' ', '\u0000') },
     ]
     for (const info of bad) {
       expect(() => s.set('https://a.example', 'User-agent: *\nDisallow: /\n', info as StoreFetchInfo), JSON.stringify(info)).toThrow(
@@ -139,7 +141,8 @@ describe('RobotsStore: fetch info', () => {
       [mutate(infoAt + FetchInfoField.Status + 1, 0x40), /HTTP status \d+ out of range/],
       [mutate(infoAt + FetchInfoField.ExpiresAt + 7, 1), /a fetch time past 2\^53/],
       [mutate(infoAt + FetchInfoField.EtagLength, 200), /fetch-info lengths do not add up/],
-      [mutate(bytes.length - 1, 0x0a), /a validator holds a byte outside printable ASCII/],
+      [mutate(infoAt + FetchInfoField.Reserved, 1), /unknown fetch-info flags/],
+      [mutate(bytes.length - 1, 0x0a), /a validator or origin holds a byte outside printable ASCII/],
     ]
     for (const [b, message] of cases) {
       expect(() => RobotsStore.fromBytes(sealed(b)), String(message)).toThrow(message)

@@ -12,6 +12,9 @@
  *   access.log, ... made from corpus/), with `robots-automaton` on PATH as a
  *   shim for `node dist/cli.js`: every example except those whose ROBOTS is
  *   an http(s) URL, which would reach the network, so stay parser-only.
+ *   `fetch` examples run too: the shim adds `--connect-to ::127.0.0.1:PORT`,
+ *   so every connection goes to a server the test starts (corpus/robots by
+ *   Host header, 404 otherwise; https gets no TLS there, so is unreachable).
  */
 import { spawn } from 'node:child_process'
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -25,6 +28,8 @@ import { COMPARE_HELP } from '../../../src/cli/commands/compare-help.js'
 import { COMPARE_OPTIONS } from '../../../src/cli/commands/compare.js'
 import { DIFF_HELP } from '../../../src/cli/commands/diff-help.js'
 import { DIFF_OPTIONS } from '../../../src/cli/commands/diff.js'
+import { FETCH_HELP } from '../../../src/cli/commands/fetch-help.js'
+import { FETCH_OPTIONS } from '../../../src/cli/commands/fetch.js'
 import { FILTER_HELP } from '../../../src/cli/commands/filter-help.js'
 import { FILTER_OPTIONS } from '../../../src/cli/commands/filter.js'
 import { LINT_HELP } from '../../../src/cli/commands/lint-help.js'
@@ -34,14 +39,17 @@ import { PACK_OPTIONS } from '../../../src/cli/commands/pack.js'
 import { parseArgs, type OptionSpec, type ParsedArgs } from '../../../src/cli/common/args.js'
 import { MAIN_HELP } from '../../../src/cli/main-help.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
+import { startServer, type TestServer } from '../../fetch/server.js'
 
 const PROGRAM = 'robots-automaton'
-const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare'] as const
+// fetch last: its examples write robots.bundle, which the others read.
+const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'fetch'] as const
 type Command = (typeof COMMANDS)[number]
 
-const HELP: Record<Command, string> = { check: CHECK_HELP, filter: FILTER_HELP, lint: LINT_HELP, pack: PACK_HELP, diff: DIFF_HELP, compare: COMPARE_HELP }
+const HELP: Record<Command, string> = { check: CHECK_HELP, fetch: FETCH_HELP, filter: FILTER_HELP, lint: LINT_HELP, pack: PACK_HELP, diff: DIFF_HELP, compare: COMPARE_HELP }
 const SPEC: Record<Command, readonly OptionSpec[]> = {
   check: CHECK_OPTIONS,
+  fetch: FETCH_OPTIONS,
   filter: FILTER_OPTIONS,
   lint: LINT_OPTIONS,
   pack: PACK_OPTIONS,
@@ -50,7 +58,7 @@ const SPEC: Record<Command, readonly OptionSpec[]> = {
 }
 
 /** Exit statuses an example may end with when it runs well (3: a verdict; 1 from lint: errors found in the corpus). */
-const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0] }
+const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], fetch: [0], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0] }
 
 /** One example of a help: its comment and its command line (continuation lines joined). */
 interface Example {
@@ -118,7 +126,8 @@ function argumentsOf(line: string): { command: string; args: string[] } {
 /** The robots.txt sources an example would fetch: its ROBOTS arguments that are http(s) URLs. */
 function fetched(command: Command, parsed: ParsedArgs): string[] {
   const p = parsed.positionals
-  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], pack: [], compare: [] }[command]
+  // fetch reaches only the test's server (the shim's --connect-to).
+  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], fetch: [], pack: [], compare: [] }[command]
   return robots.filter((s): s is string => typeof s === 'string' && /^https?:/i.test(s))
 }
 
@@ -201,9 +210,21 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
   let tmp: ReturnType<typeof tempDir>
   let fixtures: string
   let path: string
+  let server: TestServer
 
   beforeAll(async () => {
     ensureBuilt()
+    server = await startServer((req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+      let body: Buffer | undefined
+      try {
+        if (/^[a-z0-9.-]+$/.test(host) && req.url === '/robots.txt') body = readFileSync(join(ROOT, 'corpus/robots', host))
+      } catch {
+        body = undefined
+      }
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' })
+      res.end(body)
+    })
     tmp = tempDir()
     fixtures = tmp.path('examples')
     const bin = tmp.path('bin')
@@ -214,7 +235,12 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
       chmodSync(file, 0o755)
     }
     const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
-    executable(join(bin, PROGRAM), `#!/bin/sh\nexec ${q(process.execPath)} ${q(CLI)} "$@"\n`)
+    // fetch connects only to the test's server.
+    executable(
+      join(bin, PROGRAM),
+      `#!/bin/sh\nif [ "$1" = fetch ]; then shift; exec ${q(process.execPath)} ${q(CLI)} fetch --connect-to ${q(`::127.0.0.1:${server.port}`)} "$@"; fi\n` +
+        `exec ${q(process.execPath)} ${q(CLI)} "$@"\n`,
+    )
     path = `${bin}:${process.env.PATH ?? ''}`
 
     const corpus = join(ROOT, 'corpus')
@@ -241,6 +267,14 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     fixture('fetched.jsonl.gz', gzipSync(fetchedLines.join('')))
     const bundle = await run(['pack', join(corpus, 'robots'), '-o', join(fixtures, 'robots.bundle'), '-q'])
     expect(bundle.status, bundle.stderr).toBe(0)
+    // Two workers' bundles to merge: half of the corpus each.
+    const hosts = readdirSync(join(corpus, 'robots'))
+    for (const [n, part] of [hosts.filter((_h, i) => i % 2 === 0), hosts.filter((_h, i) => i % 2 === 1)].entries()) {
+      const jsonl = part.map((host) => `${JSON.stringify({ origin: host, body: readFileSync(join(corpus, 'robots', host), 'utf8') })}\n`).join('')
+      fixture(`part-${n + 1}.jsonl`, jsonl)
+      const packed = await run(['pack', join(fixtures, `part-${n + 1}.jsonl`), '-o', join(fixtures, `part-${n + 1}.bundle`), '-q'])
+      expect(packed.status, packed.stderr).toBe(0)
+    }
 
     // compare's implementations under test: this library, as module, batch process and per-case tool.
     const library = pathToFileURL(join(ROOT, 'dist/index.js')).href
@@ -257,7 +291,10 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     executable(join(fixtures, 'mytool'), `#!/bin/sh\n${PROGRAM} check "$1" --agent="$3" --exit-code -q -- "$2"\nstatus=$?\n[ $status -eq 3 ] && exit 1\nexit $status\n`)
     cpSync(join(ROOT, 'test/data/spec-test'), join(fixtures, 'robotstxt-spec-test'), { recursive: true })
   })
-  afterAll(() => tmp.cleanup())
+  afterAll(async () => {
+    tmp.cleanup()
+    await server.close()
+  })
 
   /** Runs one command line with sh in the fixture folder. */
   function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {

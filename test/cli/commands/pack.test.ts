@@ -58,7 +58,7 @@ describe('pack', () => {
     const bundle = tmp.path('jsonl.bundle')
     writeFileSync(tmp.path('in.jsonl'), text)
     const p = await run(['pack', tmp.path('in.jsonl'), '-o', bundle])
-    expect(p.stderr).toMatch(/^robots-automaton: 5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the last kept\)\n$/)
+    expect(p.stderr).toMatch(/^robots-automaton: 5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the newest fetch kept, else the last\)\n$/)
     const r = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: URLS })
     expect(r.stdout.toString()).toBe(
       [
