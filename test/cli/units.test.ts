@@ -19,12 +19,15 @@ import { UsageError } from '../../src/errors.js'
 import { DirectoryRules } from '../../src/cli/hosts/robots-dir.js'
 import { HostJudge, type EntryEvent } from '../../src/cli/hosts/host-judge.js'
 import { ProgressBar } from '../../src/cli/common/progress.js'
+import { LineLocator } from '../../src/cli/filter/line-locator.js'
+import { WHOLE_LINES } from '../../src/cli/filter/line-layout.js'
+import { newUrlRecord, scanHostField, UrlField } from '../../src/url/url-scan.js'
 
 const enc = new TextEncoder()
 
 /** A LineJudge from a function of the URL's range (the per-line methods only). */
 function fakeJudge(judge: (b: Uint8Array, s: number, e: number) => number): LineJudge {
-  return { judge, judgeOnHost: judge, decided: () => ({ matcher: null, source: null, host: null }) }
+  return { judge, judgeOnHost: (b, s, e) => judge(b, s, e), decided: () => ({ matcher: null, source: null, host: null }) }
 }
 
 function host(url: string): string | null {
@@ -364,7 +367,7 @@ describe('judgeBlock and LineEmitter', () => {
     const sink = new MemorySink()
     const w = new BlockWriter(sink, 8)
     const stats = newStats()
-    judgeBlock(Buffer.from(input, 'latin1'), judge, new LineEmitter(w, mode), stats, terminateLast)
+    judgeBlock(Buffer.from(input, 'latin1'), judge, new LineEmitter(w, mode), stats, terminateLast, new LineLocator(WHOLE_LINES, false), true)
     await w.end()
     return sink.text()
   }
@@ -380,7 +383,7 @@ describe('judgeBlock and LineEmitter', () => {
   it('counts lines, verdicts, invalid lines and bytes', () => {
     const stats = newStats()
     const w = new BlockWriter(new MemorySink(), 64)
-    judgeBlock(Buffer.from('/a\nhttp://x/\nfoo\n\nhttps://y'), judge, new LineEmitter(w, 'verdicts'), stats, false)
+    judgeBlock(Buffer.from('/a\nhttp://x/\nfoo\n\nhttps://y'), judge, new LineEmitter(w, 'verdicts'), stats, false, new LineLocator(WHOLE_LINES, false), true)
     expect(stats).toMatchObject({ lines: 5, allowed: 2, disallowed: 3, invalid: 2, bytes: 27 })
     expect(summaryLine(stats, 1)).toMatch(/^5 URLs read: 2 allowed, 3 disallowed, 2 invalid; 0\.0 MB in 1\.00 s/)
   })
@@ -397,13 +400,13 @@ describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts
         seen.push(Buffer.from(b.subarray(start, end)).toString('latin1'))
         return 1
       })
-      judgeBlock(block, recorder, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), newStats(), false)
+      judgeBlock(block, recorder, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), newStats(), false, new LineLocator(WHOLE_LINES, false), true)
       expect(seen).toEqual(c.lines.map((l) => l.url))
       // Whole blocks through matchLines (the --robots path): verdicts, rule lines and URLs as written.
       const sink = new MemorySink()
       const w = new BlockWriter(sink, 64)
       const stats = newStats()
-      judgeBlock(block, new MatcherJudge(matcher, 'robots.txt'), new LineEmitter(w, 'verdicts'), stats, false)
+      judgeBlock(block, new MatcherJudge(matcher, 'robots.txt'), new LineEmitter(w, 'verdicts'), stats, false, new LineLocator(WHOLE_LINES, false), true)
       await w.end()
       const want = c.lines.map(({ url }) => {
         const e = matcher.explain(new Uint8Array(Buffer.from(url, 'latin1')))
@@ -517,10 +520,11 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
       ['https://a.test/x', 2 * 2],
       ['nofile.test', 0],
     ] as const) {
-      expect(judge.judgeOnHost(line, url[0], url[1], ...field(column)), column).toBe(code)
+      const host = newUrlRecord()
+      const [from, to] = field(column)
+      expect(scanHostField(line, from, to, host), column).toBe(true)
+      expect(judge.judgeOnHost(line, url[0], url[1], line, host[UrlField.HostStart], host[UrlField.HostEnd]), column).toBe(code)
     }
-    expect(judge.judgeOnHost(line, url[0], url[1], -1, -1)).toBe(0)
-    expect(judge.noHost).toBe(1)
   })
 
   it('rejects a DIR that is not a directory', () => {

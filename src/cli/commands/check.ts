@@ -16,7 +16,9 @@ import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { resolveInputs } from '../filter/input.js'
-import { forEachUrlLine } from '../filter/line-blocks.js'
+import { forEachInputLine } from '../filter/input-lines.js'
+import { WHOLE_LINES } from '../filter/line-layout.js'
+import { LineLocator } from '../filter/line-locator.js'
 import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
 import { RuleDescriber } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
@@ -78,9 +80,11 @@ class Checker {
 
   /** Judges every line of stdin (as filter reads lines); output is written as the input pauses. */
   async stdin(): Promise<void> {
-    // A copy of each URL: the block's buffer is reused once its lines are done.
-    await forEachUrlLine(
+    // A copy of each URL: the block's buffer is reused once its lines are done. Every line is
+    // judged, as the reference judges any string.
+    await forEachInputLine(
       await resolveInputs(['-']),
+      new LineLocator(WHOLE_LINES, false),
       (bytes, start, end) => this.url(bytes.slice(start, end)),
       async (pause) => {
         if (pause) this.out.flush()

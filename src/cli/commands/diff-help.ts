@@ -1,5 +1,6 @@
 /** The help of `diff` (`robots-automaton diff --help`); the manual is docs/cli.md#diff. */
 import { PROGRAM } from '../common/version.js'
+import { INPUT_HELP } from '../filter/line-layout.js'
 
 /** Help of `diff`. */
 export const DIFF_HELP = `Usage: ${PROGRAM} diff OLD NEW --agent A [options] [FILE...]
@@ -11,11 +12,12 @@ read one per line from the FILEs, or stdin, gzip or not.
 OPTIONS
   --agent A        the crawler's token, e.g. Googlebot (required; repeatable)
   --format F       lines (default), or jsonl: one JSON object per change
-  --field N        the URL is column N (from 1) of each line
-  --delimiter D    with --field: columns split at the byte D ('\\t': tab)
   -q, --quiet      no summary on stderr
   -h, --help       print this help
   -V, --version    print the version
+
+LOGS (as filter reads them)
+${INPUT_HELP}
 
 OUTPUT
   now-disallowed<TAB>URL<TAB>line 2: Allow: /a<TAB>line 5: Disallow: /
@@ -31,9 +33,9 @@ EXAMPLES
   # the URLs of urls.txt whose verdict for Googlebot an edit would change
   ${PROGRAM} diff robots.txt robots.txt.new --agent Googlebot urls.txt
 
-  # the live robots.txt against the edit, over the paths (column 8) of a log
+  # the live robots.txt against the edit, over the requests of an access log
   ${PROGRAM} diff https://www.example.com/ robots.txt.new \\
-      --agent Googlebot --field 8 access.log
+      --agent Googlebot --log-format combined access.log
 
   # the changes as JSON lines, for a review tool
   ${PROGRAM} diff robots.txt robots.txt.new --agent Googlebot \\

@@ -7,16 +7,17 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { AgentMatcher, Explanation } from '../../index.js'
-import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
-import { findField, parseDelimiter, WHITESPACE } from '../filter/fields.js'
+import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
+import { LineLocator } from '../filter/line-locator.js'
 import { DIFF_HELP } from './diff-help.js'
 import { resolveInputs } from '../filter/input.js'
-import { forEachUrlLine } from '../filter/line-blocks.js'
+import { forEachInputLine } from '../filter/input-lines.js'
 import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load-robots.js'
 import { RuleDescriber, type RuleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
@@ -26,8 +27,7 @@ import { note } from '../common/stdio.js'
 export const DIFF_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
   { name: 'format', value: true, choices: ['lines', 'jsonl'] },
-  { name: 'field', value: true },
-  { name: 'delimiter', value: true },
+  ...INPUT_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -42,24 +42,6 @@ function side(e: Explanation, line: number, rules: RuleDescriber): { allowed: bo
   if (json === null) return { allowed: e.allowed, line, rule: null }
   const { line: ruleLine, ...rule } = json
   return { allowed: e.allowed, line: ruleLine, rule }
-}
-
-function fieldOf(args: ParsedArgs): { field: number; delimiter: number } {
-  const value = optionValue(args, 'field')
-  const delimiterValue = optionValue(args, 'delimiter')
-  if (value === undefined) {
-    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
-    return { field: 0, delimiter: WHITESPACE }
-  }
-  const field = /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(field >= 1 && field <= 1 << 20)) throw new UsageError(`option '--field' must be an integer from 1 to ${1 << 20} (got '${value}')`)
-  let delimiter = WHITESPACE
-  if (delimiterValue !== undefined) {
-    const d = parseDelimiter(delimiterValue)
-    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
-    delimiter = d
-  }
-  return { field, delimiter }
 }
 
 function warnProblem(loaded: LoadedRobots): void {
@@ -78,7 +60,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   checkRobotsSource(oldSource)
   checkRobotsSource(newSource)
   const jsonl = optionValue(args, 'format') === 'jsonl'
-  const { field, delimiter } = fieldOf(args)
+  const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
   const stdinRobots = [oldSource, newSource].filter((s) => s === '-').length
   if (stdinRobots > 1) throw new UsageError(`only one of OLD and NEW can be stdin ('-')`)
@@ -101,22 +83,17 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   const oldRules = new RuleDescriber(oldRobots.robots, agent, oldRobots.fetched === 'unreachable')
   const newRules = new RuleDescriber(newRobots.robots, agent, newRobots.fetched === 'unreachable')
   const out = new BlockWriter(process.stdout)
-  const range = new Int32Array(2)
+  const locator = new LineLocator(layout, false)
   let lines = 0
   let nowAllowed = 0
   let nowDisallowed = 0
-  await forEachUrlLine(
+  await forEachInputLine(
     inputs,
-    (bytes, from, to) => {
-      let start = from
-      let end = to
+    locator,
+    (bytes) => {
+      const start = locator.urlStart
+      const end = locator.urlEnd
       lines++
-      if (field > 0) {
-        if (findField(bytes, start, end, field, delimiter, range, 0)) {
-          start = range[0]
-          end = range[1]
-        } else start = end
-      }
       const a = before.matchRange(bytes, start, end)
       const b = after.matchRange(bytes, start, end)
       if ((a & 1) === (b & 1)) return

@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os'
 import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
 import { PROGRAM } from '../common/version.js'
+import { INPUT_HELP } from '../filter/line-layout.js'
 
 /** Help of `filter`. */
 export const FILTER_HELP = `Usage: ${PROGRAM} filter --robots ROBOTS --agent A [options] [FILE...]
@@ -29,20 +30,19 @@ OPTIONS
   -h, --help         print this help
   -V, --version      print the version
 
-LOGS
-  --field N          the URL is column N (from 1); the whole line is written
-  --delimiter D      columns split at the byte D ('\\t': tab), not at blanks
-  --host-field M     the host is column M, for logs whose URLs are paths
+LOGS (the whole line is written; the URL is judged)
+${INPUT_HELP}
 
 EXAMPLES
-  # the URLs of urls.txt that Googlebot may fetch
-  ${PROGRAM} filter --robots robots.txt --agent Googlebot urls.txt
-
   # every URL's verdict and deciding line, by its host's file in robots/
   ${PROGRAM} filter --robots-dir robots/ --agent Googlebot \\
       --print verdicts urls.txt.gz
 
-  # the access log lines Googlebot may not fetch (vhost in column 1, path in 8)
+  # the lines of an Apache or nginx vhost access log Googlebot may not fetch
   ${PROGRAM} filter --bundle robots.bundle --agent Googlebot \\
-      --field 8 --host-field 1 --print disallowed access.log
+      --log-format vhost_combined --print disallowed access.log
+
+  # a one-site combined log, judged by that site's rules
+  ${PROGRAM} filter --robots robots.txt --agent Googlebot \\
+      --log-format combined access.log
 `

@@ -12,8 +12,8 @@ import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { openBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
-import { CliError, readError, UsageError } from '../../internals.js'
-import { parseDelimiter, WHITESPACE, type FieldSpec } from '../filter/fields.js'
+import { CliError, hashKeyWords, readError, UsageError } from '../../internals.js'
+import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FILTER_HELP } from './filter-help.js'
 import { DEFAULT_CACHE_MB, HostJudge } from '../hosts/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
@@ -42,9 +42,7 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'missing', value: true, choices: ['allow', 'disallow'] },
   { name: 'cache-mb', value: true },
   { name: 'jobs', short: 'j', value: true },
-  { name: 'field', value: true },
-  { name: 'host-field', value: true },
-  { name: 'delimiter', value: true },
+  ...INPUT_OPTIONS,
   { name: 'line-buffered', value: false },
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -60,25 +58,6 @@ function intOption(args: ParsedArgs, name: string, min: number, max: number, fal
   const n = /^[0-9]+$/.test(value) ? Number(value) : NaN
   if (!(n >= min && n <= max)) throw new UsageError(`option '--${name}' must be an integer from ${min} to ${max} (got '${value}')`)
   return n
-}
-
-/** The log columns to read, from `--field`, `--host-field` and `--delimiter`. */
-function fieldSpec(args: ParsedArgs): FieldSpec | undefined {
-  const url = intOption(args, 'field', 1, 1 << 20, 0)
-  const host = intOption(args, 'host-field', 1, 1 << 20, 0)
-  const delimiterValue = optionValue(args, 'delimiter')
-  if (url === 0) {
-    if (host > 0) throw new UsageError(`'--host-field' needs '--field' (the URL column)`)
-    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
-    return undefined
-  }
-  let delimiter = WHITESPACE
-  if (delimiterValue !== undefined) {
-    const d = parseDelimiter(delimiterValue)
-    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
-    delimiter = d
-  }
-  return { url, host, delimiter }
 }
 
 /** Reads a bundle file into memory that worker threads can share (a SharedArrayBuffer). */
@@ -131,7 +110,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const cacheMb = intOption(args, 'cache-mb', 0, 1 << 20, DEFAULT_CACHE_MB)
   const lineBuffered = flag(args, 'line-buffered')
   const jobs = intOption(args, 'jobs', 1, MAX_JOBS, Math.min(MAX_JOBS, availableParallelism()))
-  const fields = fieldSpec(args)
+  const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
   const files = args.positionals
   const stdinFiles = files.filter((f) => f === '-').length
@@ -174,10 +153,10 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const writer = new BlockWriter(process.stdout)
   const emitter = new LineEmitter(writer, mode, format, lineBuffered)
   const stats = newStats()
-  const inline = new InlineRunner(judge, emitter, writer, stats, fields, tally)
+  const inline = new InlineRunner(judge, emitter, writer, stats, layout, tally, perHost)
   const runner: BlockRunner =
     threads > 1
-      ? new ParallelRunner({ rules: spec, agent, mode, format, fields }, threads, inline, writer, stats, tally, new URL('./filter-worker.js', import.meta.url))
+      ? new ParallelRunner({ rules: spec, agent, mode, format, layout, hashKey: hashKeyWords() }, threads, inline, writer, stats, tally, new URL('./filter-worker.js', import.meta.url))
       : inline
   const counter: ByteCounter = { bytes: 0 }
   const sizes = inputs.map((i) => i.size)

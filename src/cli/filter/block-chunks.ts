@@ -6,7 +6,8 @@
  */
 import { BlockWriter, type ByteSink } from '../common/block-writer.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from './emitter.js'
-import type { FieldSpec } from './fields.js'
+import type { LineLayout } from './line-layout.js'
+import type { LineLocator } from './line-locator.js'
 import { judgeBlock, type LineJudge } from './judge-lines.js'
 import { newStats, type FilterStats } from './filter-stats.js'
 
@@ -14,7 +15,7 @@ import { newStats, type FilterStats } from './filter-stats.js'
 export interface OutputSpec {
   readonly mode: PrintMode
   readonly format: OutputFormat
-  readonly fields: FieldSpec | undefined
+  readonly layout: LineLayout
 }
 
 /**
@@ -26,6 +27,7 @@ export interface OutputSpec {
 export function judgeToChunks(
   bytes: Uint8Array,
   judge: LineJudge,
+  locator: LineLocator,
   spec: OutputSpec,
   terminateLast: boolean,
   allocate: (size: number) => Uint8Array,
@@ -41,7 +43,7 @@ export function judgeToChunks(
   }
   const writer = new BlockWriter(sink, Math.max(1 << 16, bytes.length + (bytes.length >>> 2)), { zeroCopy: false, allocate })
   const stats = newStats()
-  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, spec.fields)
+  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, locator, spec.layout.url === 0)
   writer.release()
   return { chunks, stats }
 }

@@ -9,35 +9,34 @@
 import type { AgentMatcher } from '../../index.js'
 import { lineEnd, urlEnd } from '../../internals.js'
 import type { LineEmitter } from './emitter.js'
-import { findField, type FieldSpec } from './fields.js'
 import type { Decided } from '../hosts/host-judge.js'
 import type { FilterStats } from './filter-stats.js'
-import { findHost, hostOfField, isUrlOrPath } from './url-host.js'
+import { HostSource, LineFault, type LineLocator } from './line-locator.js'
+import { UrlField } from '../../internals.js'
+import { isUrlOrPath } from './url-host.js'
 
 /** Judges URL lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
 export interface LineJudge {
   /** The URL `bytes[start, end)`, by its own host. */
   judge(bytes: Uint8Array, start: number, end: number): number
-  /** The URL `bytes[start, end)` by the host column `bytes[fieldStart, fieldEnd)` (-1, -1: the line has no such column). */
-  judgeOnHost(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): number
+  /** The URL `bytes[start, end)` by the host `hostBytes[hostStart, hostEnd)` (a host column's, or `--host`). */
+  judgeOnHost(bytes: Uint8Array, start: number, end: number, hostBytes: Uint8Array, hostStart: number, hostEnd: number): number
   /** Optional batch form: every line of `bytes` at once (see AgentMatcher.matchLines); returns the line count. */
   judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
-  /** What decided the line judged last, whose URL and host column were these (for `--format jsonl`). */
-  decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided
+  /** What decided the line judged last, which `locator` located (for `--format jsonl`). */
+  decided(locator: LineLocator): Decided
 }
 
 /** Per-block arrays for the batch form, grown to the largest block seen. */
 let verdicts = new Uint8Array(0)
 let ruleLines = new Int32Array(0)
 let lineEnds = new Int32Array(0)
-/** Field ranges of the current line: URL at 0..1, host column at 2..3. */
-const ranges = new Int32Array(4)
 
 /**
  * Judges every line of `block`. `block` holds whole lines, except that on the
  * last block of an input its last line may lack an LF; such a line gets an LF
- * in the output when `terminateLast` (more input follows). `fields` picks
- * the URL (and host) out of each line (`--field`, `--host-field`).
+ * in the output when `terminateLast` (more input follows). `locator` picks
+ * the URL (and host) out of each line (line-locator.ts).
  */
 export function judgeBlock(
   block: Uint8Array,
@@ -45,7 +44,8 @@ export function judgeBlock(
   emitter: LineEmitter,
   stats: FilterStats,
   terminateLast: boolean,
-  fields?: FieldSpec,
+  locator: LineLocator,
+  wholeLines: boolean,
 ): void {
   const n = block.length
   // lineEnd finds line ends with Buffer#indexOf (memchr) on a Buffer; everything else gets a plain
@@ -56,7 +56,7 @@ export function judgeBlock(
   let lines = 0
   let allowed = 0
   let invalid = 0
-  if (judge.judgeLines && fields === undefined && !emitter.jsonl) {
+  if (judge.judgeLines && wholeLines && !emitter.jsonl) {
     // One pass over the block finds every line's end and verdict (one robots.txt).
     if (verdicts.length < n + 1) {
       verdicts = new Uint8Array(n + 1)
@@ -81,31 +81,19 @@ export function judgeBlock(
   while (pos < n) {
     const lf = lineEnd(search, pos)
     const end = urlEnd(bytes, pos, lf)
-    let us = pos
-    let ue = end
+    const fault = locator.locate(bytes, pos, end)
+    const us = locator.urlStart
+    const ue = locator.urlEnd
     let code: number
-    if (fields === undefined) {
-      code = judge.judge(bytes, us, ue)
-    } else {
-      if (findField(bytes, pos, end, fields.url, fields.delimiter, ranges, 0)) {
-        us = ranges[0]
-        ue = ranges[1]
-      } else us = ue = end
-      if (fields.host === 0) {
-        code = judge.judge(bytes, us, ue)
-        ranges[2] = ranges[3] = -1
-      } else {
-        if (!findField(bytes, pos, end, fields.host, fields.delimiter, ranges, 2)) ranges[2] = ranges[3] = -1
-        code = judge.judgeOnHost(bytes, us, ue, ranges[2], ranges[3])
-      }
-    }
+    if (locator.hostSource === HostSource.Column || locator.hostSource === HostSource.Option) {
+      const h = locator.host
+      code = judge.judgeOnHost(bytes, us, ue, locator.hostBytes, h[UrlField.HostStart], h[UrlField.HostEnd])
+    } else code = judge.judge(bytes, us, ue)
     lines++
     allowed += code & 1
-    if (!isUrlOrPath(bytes, us, ue)) invalid++
-    if (jsonl) {
-      const hs = fields === undefined || fields.host === 0 ? -1 : ranges[2]
-      emitter.record(bytes, us, ue, code, judge.decided(bytes, us, ue, hs, hs < 0 ? -1 : ranges[3]))
-    } else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+    if (fault !== LineFault.None && fault !== LineFault.NoHost) invalid++
+    if (jsonl) emitter.record(bytes, us, ue, code, judge.decided(locator))
+    else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
     else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     pos = lf + 1
   }
@@ -119,7 +107,6 @@ export function judgeBlock(
 
 /** A `LineJudge` over one compiled matcher (`--robots`): whole blocks through `matchLines`. */
 export class MatcherJudge implements LineJudge {
-  private readonly range = new Int32Array(3)
   /** An unreachable fetch: its `Disallow: /` is implied, not a line of a file, so lines report line 0. */
   private readonly implied: boolean
   constructor(
@@ -147,10 +134,8 @@ export class MatcherJudge implements LineJudge {
     return n
   }
 
-  decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided {
-    const r = this.range
-    const found = fieldStart >= 0 ? hostOfField(bytes, fieldStart, fieldEnd, r) : findHost(bytes, start, end, r)
-    const host = found ? asciiLower(Buffer.from(bytes.buffer, bytes.byteOffset + r[0], r[1] - r[0]).toString('utf8')) : null
+  decided(locator: LineLocator): Decided {
+    const host = locator.hostText()
     if (this.outcome !== undefined) return { matcher: null, source: this.source, host, outcome: this.outcome }
     return { matcher: this.matcher, source: this.source, host }
   }
@@ -158,8 +143,3 @@ export class MatcherJudge implements LineJudge {
 
 /** The fetch outcomes whose rules are a stand-in: `unavailable` (allow all), `unreachable` (disallow all). */
 export type FetchStandIn = 'unavailable' | 'unreachable'
-
-/** ASCII capitals to lower case (hosts are compared so; other letters are left alone). */
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (c) => c.toLowerCase())
-}

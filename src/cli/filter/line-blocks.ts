@@ -6,8 +6,7 @@
  * block grows the buffer (up to `MAX_LINE` bytes).
  */
 import { CliError } from '../../internals.js'
-import { lineEnd, urlEnd } from '../../internals.js'
-import { openInput, type ByteReader, type InputFile } from './input.js'
+import type { ByteReader } from './input.js'
 
 /** Default block size: 1 MiB. */
 export const DEFAULT_BLOCK = 1 << 20
@@ -173,35 +172,4 @@ export async function* lineBlocks(
 
 function formatSize(bytes: number): string {
   return bytes >= 1 << 20 && bytes % (1 << 20) === 0 ? `${bytes >>> 20} MiB` : `${bytes} bytes`
-}
-
-/**
- * Reads `inputs` in order as `filter` reads them and calls `line(bytes, start,
- * end)` for each line, `[start, end)` being the line without its ending (as
- * `urlEnd` cuts it); then `afterBlock(pause)` once a block's lines are done
- * (`pause`: the input paused, flush what was written). `bytes` is reused
- * after the block: copy what must outlive it. For commands that judge
- * line by line in the main thread (`check` from stdin, `diff`).
- */
-export async function forEachUrlLine(
-  inputs: readonly InputFile[],
-  line: (bytes: Uint8Array, start: number, end: number) => void,
-  afterBlock: (pause: boolean) => Promise<void>,
-): Promise<void> {
-  for (const input of inputs) {
-    const reader = await openInput(input, { bytes: 0 })
-    try {
-      for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
-        const bytes = block.bytes
-        for (let pos = 0; pos < bytes.length; ) {
-          const lf = lineEnd(bytes, pos)
-          line(bytes, pos, urlEnd(bytes, pos, lf))
-          pos = lf + 1
-        }
-        await afterBlock(block.pause)
-      }
-    } finally {
-      await reader.close()
-    }
-  }
 }

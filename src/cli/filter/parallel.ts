@@ -130,7 +130,7 @@ export class ParallelRunner implements BlockRunner {
       this.post(slot, { type: 'block', seq, bytes, terminateLast, spares }, transfer)
     } else {
       // Every worker has its hands full: the main thread judges this block.
-      const { chunks, stats } = judgeToChunks(block.bytes, this.inline.judge, this.spec, terminateLast, this.localSpares.allocate)
+      const { chunks, stats } = judgeToChunks(block.bytes, this.inline.judge, this.inline.locator, this.spec, terminateLast, this.localSpares.allocate)
       this.results.set(seq, { chunks, stats, slot: undefined })
     }
     await this.writeReady()

@@ -5,10 +5,11 @@
  */
 import type { BlockWriter } from '../common/block-writer.js'
 import type { LineEmitter } from './emitter.js'
-import type { FieldSpec } from './fields.js'
 import { HostJudge } from '../hosts/host-judge.js'
 import type { HostTally } from '../hosts/host-tally.js'
 import { judgeBlock, type LineJudge } from './judge-lines.js'
+import { LineLocator } from './line-locator.js'
+import type { LineLayout } from './line-layout.js'
 import type { LineBlock } from './line-blocks.js'
 import type { FilterStats } from './filter-stats.js'
 
@@ -32,13 +33,20 @@ export class InlineRunner implements BlockRunner {
     private readonly emitter: LineEmitter,
     private readonly writer: BlockWriter,
     private readonly stats: FilterStats,
-    private readonly fields: FieldSpec | undefined,
+    private readonly layout: LineLayout,
     private readonly tally: HostTally | undefined,
-  ) {}
+    /** The judge needs each line's host (per-host rules). */
+    needHost: boolean,
+  ) {
+    this.locator = new LineLocator(layout, needHost)
+  }
+
+  /** The main thread's line locator. */
+  readonly locator: LineLocator
 
   /** Judges `block` now (no waiting for the output). */
   judgeNow(block: LineBlock, terminateLast: boolean): void {
-    judgeBlock(block.bytes, this.judge, this.emitter, this.stats, terminateLast, this.fields)
+    judgeBlock(block.bytes, this.judge, this.emitter, this.stats, terminateLast, this.locator, this.layout.url === 0)
   }
 
   async submit(block: LineBlock, terminateLast: boolean): Promise<void> {

@@ -8,6 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
 import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
 import { createJudge, type JudgeSpec } from './judge-spec.js'
+import { LineLocator } from './line-locator.js'
+import { adoptHashKey } from '../../internals.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
 import { note } from '../common/stdio.js'
 
@@ -26,7 +28,10 @@ function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
 }
 
 try {
+  // Before anything is hashed: the directory's index was built with the main thread's key.
+  adoptHashKey(spec.hashKey)
   const judge = createJudge(spec, (e) => events.push(e), true)
+  const locator = new LineLocator(spec.layout, spec.rules.kind === 'hosts')
   const hosts = judge instanceof HostJudge ? judge : undefined
 
   port.on('message', (message: ToWorker) => {
@@ -37,7 +42,7 @@ try {
       }
       spares.give(message.spares)
       const bytes = message.bytes
-      const { chunks, stats } = judgeToChunks(bytes, judge, spec, message.terminateLast, spares.allocate)
+      const { chunks, stats } = judgeToChunks(bytes, judge, locator, spec, message.terminateLast, spares.allocate)
       const fresh = hosts?.missing.takeNew()
       const transfer = new Set<ArrayBuffer>()
       for (const c of chunks) transfer.add(c.buffer as ArrayBuffer)

@@ -11,7 +11,7 @@ import type { BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import { foldHost, secondHash } from './host-index.js'
 import type { HostQuery, HostRules } from './host-rules.js'
-import { hostOfField, scanHost, SCAN_OUT_TOO_SMALL } from '../filter/url-host.js'
+import { scanHost, SCAN_OUT_TOO_SMALL } from '../filter/url-host.js'
 
 /** How an entry turned out when first loaded (reported once per entry and thread). */
 export const enum EntryState {
@@ -107,7 +107,6 @@ export class HostJudge {
   private readonly cache: ByteLru<number, AgentMatcher>
   /** Per entry id: `EntryState`. */
   private readonly states: Uint8Array
-  private readonly range = new Int32Array(3)
   /** `scanHost`'s answer for the current line: host start, host end, authority end, `hostHash`. */
   private readonly scan = new Int32Array(4)
   /** `scanHost` writes the line's host here, lowercased; swapped with `query.host` when the host changes. */
@@ -181,21 +180,10 @@ export class HostJudge {
     return this.current(bytes, start, end)
   }
 
-  /**
-   * Judges the URL `bytes[start, end)` by the host named in
-   * `bytes[fieldStart, fieldEnd)`, a host column (`--host-field`: a host,
-   * `host:port`, or a URL); a line whose column holds no host gets the
-   * `--missing` verdict.
-   */
-  judgeOnHost(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): number {
+  /** Judges the URL `bytes[start, end)` by the host `hostBytes[hostStart, hostEnd)` (a host column's, or `--host`'s). */
+  judgeOnHost(bytes: Uint8Array, start: number, end: number, hostBytes: Uint8Array, hostStart: number, hostEnd: number): number {
     this.prefixLength = 0
-    const range = this.range
-    if (fieldStart < 0 || !hostOfField(bytes, fieldStart, fieldEnd, range)) {
-      this.noHost++
-      this.forget()
-      return this.missingCode
-    }
-    if (!this.sameHost(bytes, range[0], range[1])) this.switchHost(bytes, -1, range[0], range[1], -1)
+    if (!this.sameHost(hostBytes, hostStart, hostEnd)) this.switchHost(hostBytes, -1, hostStart, hostEnd, -1)
     return this.current(bytes, start, end)
   }
 

@@ -192,7 +192,7 @@ describe('log columns: --field, --host-field, --delimiter', () => {
 
   it('judges the URL column by the host column and writes whole lines', async () => {
     const input = `${LOG.join('\n')}\n`
-    const v = await filterRun(['--robots-dir', dir, '--field', '8', '--host-field', '1', '--print', 'verdicts'], Buffer.from(input))
+    const v = await filterRun(['--robots-dir', dir, '--field', '6', '--host-field', '1', '--print', 'verdicts'], Buffer.from(input))
     expect(v.stdout.toString()).toBe(
       [
         `disallowed\t2\t${LOG[0]}`,
@@ -204,10 +204,10 @@ describe('log columns: --field, --host-field, --delimiter', () => {
         '',
       ].join('\n'),
     )
-    const allowed = await filterRun(['--robots-dir', dir, '--field', '8', '--host-field', '1', '--jobs', '2'], Buffer.from(input))
+    const allowed = await filterRun(['--robots-dir', dir, '--field', '6', '--host-field', '1', '--jobs', '2'], Buffer.from(input))
     expect(allowed.stdout.toString()).toBe(`${LOG[1]}\n${LOG[3]}\nshort line\n\n`)
-    const summary = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '8', '--host-field', '1'], { input })
-    expect(summary.stderr).toMatch(/6 URLs read: 4 allowed, 2 disallowed, 2 invalid; .*hosts: 2 with a robots\.txt, 2 without one, 0 unreadable; 1 line without a host\n$/)
+    const summary = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '6', '--host-field', '1'], { input })
+    expect(summary.stderr).toMatch(/6 URLs read: 4 allowed, 2 disallowed, 2 invalid; .*hosts: 2 with a robots\.txt, 1 without one, 0 unreadable; 2 lines without a host\n$/)
   })
 
   it('--delimiter: CSV and TSV columns, URLs in full', async () => {
