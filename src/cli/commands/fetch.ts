@@ -22,9 +22,9 @@ import { entryIn, isDue, putEntry, type FetchedEntry } from '../fetch/fetch-entr
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S, runFetches, type FetchJob } from '../fetch/fetch-pool.js'
 import { fetchRecord } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
-import { OriginList, readOrigins, type OriginSpec } from '../fetch/origin-input.js'
-import { parseDelimiter, WHITESPACE, type FieldSpec } from '../filter/fields.js'
+import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
+import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FETCH_HELP } from './fetch-help.js'
 
 /** The options `fetch` accepts (its help, fetch-help.ts, names each of them). */
@@ -37,9 +37,7 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
   { name: 'user-agent', value: true },
   { name: 'resolve', value: true, multiple: true },
   { name: 'connect-to', value: true, multiple: true },
-  { name: 'field', value: true },
-  { name: 'host-field', value: true },
-  { name: 'delimiter', value: true },
+  ...INPUT_OPTIONS,
   { name: 'scheme', value: true, choices: ['https', 'http'] },
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -66,25 +64,6 @@ function timeoutMs(args: ParsedArgs): number {
   const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
   if (!(s > 0 && s <= MAX_TIMEOUT_S)) throw new UsageError(`option '--timeout' must be a number of seconds above 0, at most ${MAX_TIMEOUT_S} (got '${value}')`)
   return Math.round(s * 1000)
-}
-
-/** The log columns, as `filter` reads them (`--field`, `--host-field`, `--delimiter`). */
-function fieldSpec(args: ParsedArgs): FieldSpec | undefined {
-  const url = intOption(args, 'field', 1, 1 << 20, 0)
-  const host = intOption(args, 'host-field', 1, 1 << 20, 0)
-  const delimiterValue = optionValue(args, 'delimiter')
-  if (url === 0) {
-    if (host > 0) throw new UsageError(`'--host-field' needs '--field' (the URL column)`)
-    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
-    return undefined
-  }
-  let delimiter = WHITESPACE
-  if (delimiterValue !== undefined) {
-    const d = parseDelimiter(delimiterValue)
-    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
-    delimiter = d
-  }
-  return { url, host, delimiter }
 }
 
 /** One origin of the output, in output order: its key and its job (-1: kept from the bundle updated, not fetched). */
@@ -133,7 +112,8 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   const timeout = timeoutMs(args)
   const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
   const rules = new ConnectRules(optionValues(args, 'resolve').map(parseResolve), optionValues(args, 'connect-to').map(parseConnectTo))
-  const spec: OriginSpec = { fields: fieldSpec(args), scheme: (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https' }
+  const layout = lineLayout(args)
+  const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
   const updatePath = optionValue(args, 'update')
   const quiet = flag(args, 'quiet')
   const files = args.positionals
@@ -142,21 +122,23 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   // With --update, no FILE means no input (the bundle alone is refreshed); otherwise stdin, as filter reads.
   const inputs: InputFile[] = updatePath !== undefined && files.length === 0 ? [] : await resolveInputs(files)
   const old = updatePath === undefined ? undefined : readBundleStore(updatePath)
-  const list = new OriginList()
-  await readOrigins(inputs, spec, list)
+  const list = new OriginList(scheme)
+  await readOrigins(inputs, layout, list)
+  const hint = layout.url === 0 ? 'is this a log? try --log-format combined, or --field N' : 'check the log format, --field and --host-field'
   if (!quiet) {
-    if (list.withoutHost > 0) {
-      const hint = spec.fields === undefined ? 'is this a log? give --field N (the URL column), and --host-field M for a log of paths' : 'check --field and --host-field'
-      note(`warning: ${plural(list.withoutHost, 'line')} without a host skipped (${hint})`)
+    const first = list.firstFault
+    if (first !== undefined) {
+      const why = [...list.faults].map(([reason, n]) => `${reason} ${count(n)}`).join(', ')
+      note(`warning: ${plural(list.faulty, 'line')} without a URL or host skipped (${why}; the first: ${first.input} line ${first.line}); ${hint}`)
     }
-    if (list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: not an http(s) URL or host`)
+    if (list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
   }
   if (list.lines > 0 && list.origins.size === 0 && old === undefined) {
-    throw new CliError('ERR_READ', `no line of the input names a host to fetch from (is this a log? give --field N, and --host-field M for a log of paths)`)
+    throw new CliError('ERR_READ', `no line of the input names a host to fetch from (${hint})`)
   }
 
   const tally = new FetchTally()
-  const { order, jobs } = plan(list, old, spec.scheme, Date.now(), tally)
+  const { order, jobs } = plan(list, old, scheme, Date.now(), tally)
   const results: (FetchedEntry | undefined)[] = new Array(jobs.length)
   const lines = format === 'jsonl' ? new AtomicLines(output, 'output') : undefined
   const previous = (key: string): FetchedEntry | undefined => (old === undefined ? undefined : entryIn(old, key))

@@ -156,11 +156,11 @@ describe('fetch → filter --bundle equals filter --robots-dir on the same bodie
     const log = ['a.test:80 "GET /private/1 HTTP/1.1" 200', `a.test:${'80'} "GET /open HTTP/1.1" 200`, 'b.test:80 "GET /private/2 HTTP/1.1" 200'].join('\n') + '\n'
     writeFileSync(tmp.path('access.log'), log)
     const out = tmp.path('log.bundle')
-    const r = await run(['fetch', '--field', '3', '--host-field', '1', tmp.path('access.log'), '-o', out, '--connect-to', `::127.0.0.1:${server.port}`])
+    const r = await run(['fetch', '--field', '2', '--host-field', '1', tmp.path('access.log'), '-o', out, '--connect-to', `::127.0.0.1:${server.port}`])
     expect(r.status, r.stderr).toBe(0)
     expect([...bundle(out).keys()].sort()).toEqual(['a.test', 'b.test'])
     expect(bundle(out).fetchInfo('a.test')?.origin).toBe('http://a.test')
-    const f = await run(['filter', '--bundle', out, '--agent', 'bot', '--field', '3', '--host-field', '1', '--print', 'disallowed', '-q', tmp.path('access.log')])
+    const f = await run(['filter', '--bundle', out, '--agent', 'bot', '--field', '2', '--host-field', '1', '--print', 'disallowed', '-q', tmp.path('access.log')])
     expect(f.stdout.toString()).toBe('a.test:80 "GET /private/1 HTTP/1.1" 200\n')
   }, 60_000)
 })
@@ -389,11 +389,11 @@ describe('fetch: usage and input errors', () => {
     expect(existsSync(join(tmp.dir, 'x'))).toBe(false)
   })
 
-  it('a log read without --field: no host on any line is an error with a hint, nothing written', async () => {
+  it('a log read without --log-format: no host on any line is an error with a hint, nothing written', async () => {
     const log = '192.0.2.1 - - [23/Nov/2026:10:00:00 +0000] "GET /private HTTP/1.1" 200 512\n'
     const r = await run(['fetch', '-o', tmp.path('never.bundle')], { input: log })
     expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/warning: 1 line without a host skipped \(is this a log\? give --field N/)
+    expect(r.stderr).toMatch(/warning: 1 line without a URL or host skipped \(not-url 1; the first: <stdin> line 1\); is this a log\? try --log-format combined, or --field N/)
     expect(r.stderr).toMatch(/no line of the input names a host to fetch from/)
     expect(existsSync(tmp.path('never.bundle'))).toBe(false)
   })
