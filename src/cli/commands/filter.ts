@@ -187,6 +187,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   await runner.finish()
   await writer.end()
   progress?.done()
+  const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
+  if (!quiet && expired !== undefined) note(expired)
   if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, tally?.summary()))
   return 0
 }

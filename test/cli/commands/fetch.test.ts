@@ -186,6 +186,12 @@ describe('fetch --update', () => {
     }
     const agedPath = tmp.path('aged.bundle')
     writeFileSync(agedPath, aged.toBytes())
+    // filter --bundle warns once, with the count of expired entries it used (one line each: three expired hosts, used twice).
+    const used = await run(['filter', '--bundle', agedPath, '--agent', 'bot', input, input])
+    expect(used.status, used.stderr).toBe(0)
+    expect(used.stderr.match(/expired/g)).toHaveLength(1)
+    expect(used.stderr).toMatch(/warning: 3 hosts judged by expired entries of '.*aged\.bundle' \(the oldest fetched 1 hour ago\); refresh them with 'robots-automaton fetch --update /)
+    expect((await run(['filter', '--bundle', first, '--agent', 'bot', input])).stderr).not.toMatch(/expired/)
     routes['flaky.test'] = send(503)
     routes['changed.test'] = send(200, 'User-agent: *\nDisallow: /\n', { etag: '"c2"' })
     routes['new.test'] = send(404)
