@@ -2,8 +2,9 @@
  * The HTTP client of `fetch`: Node's own `fetch` (undici, bundled with Node)
  * with a dispatcher of its own ({@link installFetchAgent}) that closes each
  * connection after its answer (one request per origin: idle sockets would
- * only pile up) and, with `--resolve` / `--connect-to`, makes the sockets
- * itself where the rules say ({@link ConnectRules}).
+ * only pile up), hands each batch of requests to a fresh agent (undici 6's
+ * keeps a pool per origin for good), and, with `--resolve` / `--connect-to`,
+ * makes the sockets itself where the rules say ({@link ConnectRules}).
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
@@ -25,9 +26,43 @@ type ConnectCallback = (err: Error | null, socket: Socket | null) => void
 
 /** The part of undici's `Agent` used here. */
 interface Dispatcher {
+  dispatch(options: unknown, handler: object): boolean
   close(): Promise<void>
 }
 type AgentClass = new (options: Record<string, unknown>) => Dispatcher
+
+/** Requests an agent takes before the next ones go to a fresh agent (the old one closes once its own are done). */
+const REQUESTS_PER_AGENT = 1024
+
+/**
+ * A dispatcher that hands requests to an undici agent and, every
+ * REQUESTS_PER_AGENT requests, to a fresh one, closing the old one (which
+ * ends its requests first). undici 6's agent keeps a connection pool per
+ * origin for as long as it lives; with one request per origin, memory would
+ * grow with the origins, not with the requests in flight.
+ */
+class RotatingDispatcher implements Dispatcher {
+  private current: Dispatcher
+  private served = 0
+
+  constructor(private readonly make: () => Dispatcher) {
+    this.current = make()
+  }
+
+  dispatch(options: unknown, handler: object): boolean {
+    if (this.served++ >= REQUESTS_PER_AGENT) {
+      const old = this.current
+      this.current = this.make()
+      this.served = 1
+      old.close().catch(() => {})
+    }
+    return this.current.dispatch(options, handler)
+  }
+
+  close(): Promise<void> {
+    return this.current.close()
+  }
+}
 
 /**
  * undici's `Agent` class, as Node bundles it: the constructor of the global
@@ -96,7 +131,7 @@ export async function installFetchAgent(rules: ConnectRules, connectTimeoutMs: n
   const Agent = await agentClass()
   const options: Record<string, unknown> = { pipelining: 0 }
   if (rules.any) options.connect = ruleConnector(rules, connectTimeoutMs)
-  const agent = new Agent(options)
-  ;(globalThis as Record<symbol, unknown>)[UNDICI_GLOBAL_DISPATCHER] = agent
-  return agent
+  const dispatcher = new RotatingDispatcher(() => new Agent(options))
+  ;(globalThis as Record<symbol, unknown>)[UNDICI_GLOBAL_DISPATCHER] = dispatcher
+  return dispatcher
 }
