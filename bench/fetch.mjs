@@ -18,10 +18,16 @@
 //   concurrency / delay, the rate with no cost but the delay); then, from a
 //   bundle fetched at 256 whose entries the bench marks expired, `fetch
 //   --update` at 256 (a 304 for every file with a validator).
-// - Peak memory: the CLI's peak RSS (VmHWM from /proc, read until it exits),
-//   for N and for N / 4 origins at --concurrency 256, with the bundle's size:
-//   what grows with the origins is the bundle itself (the rules held), not
-//   the requests in flight.
+// - CPU: the CLI's user + system time (/usr/bin/time) per origin, beyond
+//   that of a run of one origin (start-up), which a busy machine stretches
+//   less than the wall time.
+// - Peak memory: the CLI's peak RSS (/usr/bin/time's maximum resident set
+//   size), for N / 4 and N origins at --concurrency 256, with the bundle's
+//   size; and once more at N with V8's old space capped at 64 MB
+//   (`node --max-old-space-size=64`): it completes, so what the run keeps is
+//   the rules (the bundle itself) and the requests in flight, and the rest of
+//   the uncapped RSS is the heap V8 allows itself for the garbage of the
+//   requests.
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -101,29 +107,19 @@ function inputOf(n) {
   return file
 }
 
-/** Runs the CLI (asynchronously: the server is this process) and samples its peak RSS until it exits. */
-function runCli(args) {
+/** Runs the CLI under /usr/bin/time (asynchronously: the server is this process): wall and CPU seconds, peak RSS. */
+function runCli(args, nodeOptions = []) {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, ...nodeOptions, CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
     let stderr = ''
-    let hwm = 0
     child.stderr.on('data', (c) => (stderr += c))
-    const sample = () => {
-      try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
-        if (m) hwm = Math.max(hwm, Number(m[1]))
-      } catch {
-        // gone
-      }
-    }
-    const timer = setInterval(sample, 25)
     child.on('error', reject)
     child.on('exit', (status) => {
-      clearInterval(timer)
       const seconds = (performance.now() - started) / 1000
-      if (status !== 0) reject(new Error(`fetch ${args.join(' ')}: exit ${status}: ${stderr}`))
-      else resolve({ seconds, peakMb: hwm / 1024, stderr })
+      const m = /TIME ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(stderr)
+      if (status !== 0 || !m) return reject(new Error(`fetch ${args.join(' ')}: exit ${status}: ${stderr}`))
+      resolve({ seconds, cpu: Number(m[1]) + Number(m[2]), peakMb: Number(m[3]) / 1024, stderr: stderr.slice(0, m.index) })
     })
   })
 }
@@ -131,9 +127,9 @@ function runCli(args) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const base = (out) => ['fetch', '-q', '--timeout', String(TIMEOUT_S), '--resolve', `*:${PORT}:127.0.0.1`, '-o', out]
 
-async function fresh(n, concurrency) {
+async function fresh(n, concurrency, nodeOptions = []) {
   const out = join(work, `fresh-${n}-${concurrency}.bundle`)
-  const r = await runCli([...base(out), '--concurrency', String(concurrency), inputOf(n)])
+  const r = await runCli([...base(out), '--concurrency', String(concurrency), inputOf(n)], nodeOptions)
   return { ...r, out, bytes: statSync(out).size }
 }
 
@@ -154,14 +150,22 @@ function aged(bundle) {
 
 const results = { origins: ORIGINS, delayMs: DELAY, runs: RUNS, bodies: bodies.length, fresh: {}, update: {}, memory: {} }
 console.log(`fetch: ${ORIGINS.toLocaleString('en-US')} origins, reply delay ${DELAY} ms, ${bodies.length} corpus bodies, ${RUNS} runs each; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+const startupRuns = []
+for (let r = 0; r < RUNS; r++) startupRuns.push((await fresh(1, 32)).cpu)
+const startup = median(startupRuns)
+results.startupCpuSeconds = startup
 for (const c of [32, 256]) {
   const runs = []
   for (let r = 0; r < RUNS; r++) runs.push(await fresh(ORIGINS, c))
   const seconds = median(runs.map((x) => x.seconds))
   const rate = ORIGINS / seconds
   const bound = c / (DELAY / 1000)
-  results.fresh[c] = { seconds, originsPerSecond: rate, bound, ratioToBound: rate / bound, peakMb: median(runs.map((x) => x.peakMb)), bundleBytes: runs[0].bytes }
-  console.log(`  --concurrency ${c}: ${seconds.toFixed(2)} s, ${rate.toFixed(0)} origins/s, bound ${bound.toFixed(0)}/s (${((100 * rate) / bound).toFixed(0)} %), peak RSS ${results.fresh[c].peakMb.toFixed(0)} MB, bundle ${(runs[0].bytes / 1e6).toFixed(1)} MB`)
+  const cpuMs = (1000 * (median(runs.map((x) => x.cpu)) - startup)) / ORIGINS
+  results.fresh[c] = { seconds, originsPerSecond: rate, bound, ratioToBound: rate / bound, cpuMsPerOrigin: cpuMs, peakMb: median(runs.map((x) => x.peakMb)), bundleBytes: runs[0].bytes }
+  console.log(
+    `  --concurrency ${c}: ${seconds.toFixed(2)} s, ${rate.toFixed(0)} origins/s, bound ${bound.toFixed(0)}/s (${((100 * rate) / bound).toFixed(0)} %), ` +
+      `CPU ${cpuMs.toFixed(2)} ms/origin, peak RSS ${results.fresh[c].peakMb.toFixed(0)} MB, bundle ${(runs[0].bytes / 1e6).toFixed(1)} MB`,
+  )
 }
 {
   const source = aged(join(work, `fresh-${ORIGINS}-256.bundle`))
@@ -174,8 +178,9 @@ for (const c of [32, 256]) {
     summary = x.stderr.trim().split('\n').pop()
   }
   const seconds = median(runs.map((x) => x.seconds))
-  results.update = { seconds, originsPerSecond: ORIGINS / seconds, requests: runs[0].requests, summary }
-  console.log(`  --update, nothing changed, --concurrency 256: ${seconds.toFixed(2)} s (${(ORIGINS / seconds).toFixed(0)} origins/s), ${runs[0].requests} requests`)
+  const cpuMs = (1000 * (median(runs.map((x) => x.cpu)) - startup)) / ORIGINS
+  results.update = { seconds, originsPerSecond: ORIGINS / seconds, cpuMsPerOrigin: cpuMs, requests: runs[0].requests, summary }
+  console.log(`  --update, nothing changed, --concurrency 256: ${seconds.toFixed(2)} s (${(ORIGINS / seconds).toFixed(0)} origins/s), CPU ${cpuMs.toFixed(2)} ms/origin, ${runs[0].requests} requests`)
   console.log(`    ${summary}`)
 }
 for (const n of [Math.floor(ORIGINS / 4), ORIGINS]) {
@@ -183,6 +188,11 @@ for (const n of [Math.floor(ORIGINS / 4), ORIGINS]) {
   for (let r = 0; r < RUNS; r++) runs.push(await fresh(n, 256))
   results.memory[n] = { peakMb: median(runs.map((x) => x.peakMb)), bundleMb: runs[0].bytes / 1e6 }
   console.log(`  memory, ${n.toLocaleString('en-US')} origins at --concurrency 256: peak RSS ${results.memory[n].peakMb.toFixed(0)} MB, bundle ${results.memory[n].bundleMb.toFixed(1)} MB`)
+}
+{
+  const capped = await fresh(ORIGINS, 256, ['--max-old-space-size=64'])
+  results.memory.capped64 = { peakMb: capped.peakMb, seconds: capped.seconds }
+  console.log(`  memory, ${ORIGINS.toLocaleString('en-US')} origins, old space capped at 64 MB: completes, peak RSS ${capped.peakMb.toFixed(0)} MB, ${capped.seconds.toFixed(1)} s`)
 }
 for (const res of held) res.destroy()
 server.close()
