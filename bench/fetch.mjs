@@ -3,6 +3,7 @@
 // --update where nothing changed (every file answers 304), and peak memory.
 //
 //   node bench/fetch.mjs [--origins N] [--runs N] [--delay MS]      (build first: npm run build)
+//   node bench/fetch.mjs --serve [--origins N]      the server alone, for a profile: prints a fetch command
 //
 // - A server in this process on 127.0.0.1 answers for every host name
 //   (`fetch --resolve '*:PORT:127.0.0.1'`), each reply after --delay ms
@@ -100,6 +101,7 @@ const PORT = server.address().port
 
 const work = mkdtempSync(join(tmpdir(), 'bench-fetch-'))
 process.on('exit', () => rmSync(work, { recursive: true, force: true }))
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1))
 
 function inputOf(n) {
   const file = join(work, `urls-${n}.txt`)
@@ -122,6 +124,12 @@ function runCli(args, nodeOptions = []) {
       resolve({ seconds, cpu: Number(m[1]) + Number(m[2]), peakMb: Number(m[3]) / 1024, stderr: stderr.slice(0, m.index) })
     })
   })
+}
+
+if (argv.includes('--serve')) {
+  console.log(`serving ${ORIGINS.toLocaleString('en-US')} host names on 127.0.0.1:${PORT}; for a profile (Ctrl-C here to stop):`)
+  console.log(`  node --cpu-prof ${CLI} fetch ${inputOf(ORIGINS)} --resolve '*:${PORT}:127.0.0.1' --timeout ${TIMEOUT_S} --concurrency 64 -o /tmp/profile.bundle`)
+  await new Promise(() => {})
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]

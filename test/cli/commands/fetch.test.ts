@@ -376,6 +376,19 @@ describe('fetch --resolve', () => {
   }, 60_000)
 })
 
+describe('fetch: the progress bar', () => {
+  it('origins done of the total and the unreachable ones so far, erased before the summary', async () => {
+    routes = { 'a.test': send(200, RULES), 'b.test': send(503) }
+    const input = tmp.path('progress.txt')
+    writeFileSync(input, [url('a.test'), url('b.test')].join('\n') + '\n')
+    const r = await run(['fetch', input, '-o', tmp.path('progress.bundle'), ...resolveAll()], { env: { ...process.env, ROBOTS_AUTOMATON_PROGRESS: '1' } })
+    expect(r.status, r.stderr).toBe(0)
+    // The last frame (at the total) is drawn, then erased; the summary is a line of its own.
+    expect(r.stderr).toMatch(/\r100% \[#{20}\] 2 \/ 2 origins {2}1 unreachable/)
+    expect(r.stderr).toMatch(/\r\x1b\[Krobots-automaton: 2 origins fetched/)
+  })
+})
+
 describe('fetch: usage and input errors', () => {
   it('names what is wrong', async () => {
     const cases: Array<[string[], RegExp, number]> = [
