@@ -29,6 +29,7 @@ export type CliErrorCode =
   | 'ERR_FORMAT' // a bundle (or pack input) that is not valid: exit 1
   | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
   | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
+  | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
 
 /** The brand every error class of the library carries on its prototype. */
 const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never

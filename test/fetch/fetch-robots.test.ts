@@ -1,7 +1,7 @@
 // fetchRobots against real HTTP servers on 127.0.0.1 (random ports), one per
 // outcome branch of RFC 9309 §2.3.1. No other address is ever contacted.
 import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/index.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
 import { closedPort, reply, startServer, type Handler, type TestServer } from './server.js'
@@ -24,6 +24,11 @@ beforeEach(() => {
   a.reset()
   b.reset()
 })
+
+/** Lets `n` turns of the event loop pass (I/O included), so that anything already due can happen. */
+const turns = async (n: number): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve))
+}
 
 const allowed = (r: { robots: { agent(t: string): { isAllowed(u: string): boolean } } }, url: string) =>
   r.robots.agent('testbot').isAllowed(url)
@@ -332,49 +337,75 @@ describe('unreachable, disallow all', () => {
     expect(allowed(r, a.origin + '/public')).toBe(false)
   })
 
-  it('a server that never answers times out', async () => {
-    a.handler = () => {} // accept, never respond
-    const t0 = Date.now()
-    const r = await fetchRobots(a.origin, { timeoutMs: 300 })
-    const elapsed = Date.now() - t0
-    expect(r.outcome).toBe('unreachable')
-    expect(r.reason).toBe('timeout')
-    expect(r.error).toMatchObject({ phase: 'request', kind: 'timeout' })
-    expect(elapsed).toBeGreaterThanOrEqual(250)
-    expect(elapsed).toBeLessThan(3000)
+  it('a server that never answers times out, at the deadline and not before', async () => {
+    let arrived!: () => void
+    const asked = new Promise<void>((resolve) => (arrived = resolve))
+    a.handler = () => arrived() // accept, never respond
+    // The deadline's timer is the test's to move: the outcome does not depend on how busy the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      let settled = false
+      const pending = fetchRobots(a.origin, { timeoutMs: 300 }).finally(() => (settled = true))
+      await asked
+      vi.advanceTimersByTime(299)
+      await turns(20)
+      expect(settled, 'settled before the deadline').toBe(false)
+      vi.advanceTimersByTime(1)
+      const r = await pending
+      expect(r.outcome).toBe('unreachable')
+      expect(r.reason).toBe('timeout')
+      expect(r.error).toMatchObject({ phase: 'request', kind: 'timeout' })
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
-  it('a server that drips one byte per 100 ms times out (the deadline covers the body)', async () => {
-    let closed!: () => void
-    const done = new Promise<void>((resolve) => (closed = resolve))
+  it('a server that drips one byte per 10 ms times out (the deadline covers the body), and the connection is closed', async () => {
+    let closed!: (byServer: boolean) => void
+    const done = new Promise<boolean>((resolve) => (closed = resolve))
+    let dripping!: () => void
+    const bodyStarted = new Promise<void>((resolve) => (dripping = resolve))
     let dripped = 0
     a.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' })
       res.flushHeaders()
       const body = Buffer.from(RULES.repeat(10))
+      // A real interval (only the deadline's timers are faked): the body would end by itself after 1,000 bytes.
       const timer = setInterval(() => {
-        if (res.destroyed || dripped >= 100) {
+        if (res.destroyed || dripped >= 1000) {
           clearInterval(timer)
           if (!res.destroyed) res.end()
           return
         }
         res.write(body.subarray(dripped % body.length, (dripped % body.length) + 1))
-        dripped++
-      }, 100)
+        if (++dripped === 3) dripping()
+      }, 10)
       res.on('close', () => {
         clearInterval(timer)
-        closed()
+        closed(res.writableEnded)
       })
     }
-    const t0 = Date.now()
-    const r = await fetchRobots(a.origin, { timeoutMs: 500 })
-    expect(Date.now() - t0).toBeLessThan(3000)
-    expect(r.outcome).toBe('unreachable')
-    expect(r.reason).toBe('timeout')
-    expect(r.status).toBe(200)
-    expect(r.error?.phase).toBe('body')
-    await done
-    expect(dripped).toBeLessThan(20)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      let settled = false
+      const pending = fetchRobots(a.origin, { timeoutMs: 500 }).finally(() => (settled = true))
+      // Headers in, the body coming: the deadline has not moved yet, however long that took.
+      await bodyStarted
+      vi.advanceTimersByTime(499)
+      await turns(20)
+      expect(settled, 'settled before the deadline').toBe(false)
+      vi.advanceTimersByTime(1)
+      const r = await pending
+      expect(r.outcome).toBe('unreachable')
+      expect(r.reason).toBe('timeout')
+      expect(r.status).toBe(200)
+      expect(r.error?.phase).toBe('body')
+    } finally {
+      vi.useRealTimers()
+    }
+    // The client closed the connection: the server had not ended the body.
+    expect(await done, 'the body ran to its end').toBe(false)
+    expect(dripped).toBeLessThan(1000)
   })
 
   it('classifies DNS errors reported by the platform', async () => {

@@ -11,7 +11,9 @@
  *   named as the examples name their files (robots.txt, urls.txt, robots/,
  *   access.log, ... made from corpus/), with `robots-automaton` on PATH as a
  *   shim for `node dist/cli.js`: every example except those whose ROBOTS is
- *   an http(s) URL, which would reach the network, so stay parser-only.
+ *   an http(s) URL, which would reach the network, so stay parser-only;
+ *   `playground` serving the page runs until it prints its address, the page
+ *   is fetched from it, and SIGTERM must stop it with exit 0.
  *   `fetch` examples run too: the shim adds `--connect-to ::127.0.0.1:PORT`,
  *   so every connection goes to a server the test starts (corpus/robots by
  *   Host header, 404 otherwise; https gets no TLS there, so is unreachable).
@@ -36,6 +38,8 @@ import { LINT_HELP } from '../../../src/cli/commands/lint-help.js'
 import { LINT_OPTIONS } from '../../../src/cli/commands/lint.js'
 import { PACK_HELP } from '../../../src/cli/commands/pack-help.js'
 import { PACK_OPTIONS } from '../../../src/cli/commands/pack.js'
+import { PLAYGROUND_HELP } from '../../../src/cli/commands/playground-help.js'
+import { PLAYGROUND_OPTIONS } from '../../../src/cli/commands/playground.js'
 import { parseArgs, type OptionSpec, type ParsedArgs } from '../../../src/cli/common/args.js'
 import { MAIN_HELP } from '../../../src/cli/main-help.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
@@ -43,10 +47,19 @@ import { startServer, type TestServer } from '../../fetch/server.js'
 
 const PROGRAM = 'robots-automaton'
 // fetch last: its examples write robots.bundle, which the others read.
-const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'fetch'] as const
+const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'playground', 'fetch'] as const
 type Command = (typeof COMMANDS)[number]
 
-const HELP: Record<Command, string> = { check: CHECK_HELP, fetch: FETCH_HELP, filter: FILTER_HELP, lint: LINT_HELP, pack: PACK_HELP, diff: DIFF_HELP, compare: COMPARE_HELP }
+const HELP: Record<Command, string> = {
+  check: CHECK_HELP,
+  fetch: FETCH_HELP,
+  filter: FILTER_HELP,
+  lint: LINT_HELP,
+  pack: PACK_HELP,
+  diff: DIFF_HELP,
+  compare: COMPARE_HELP,
+  playground: PLAYGROUND_HELP,
+}
 const SPEC: Record<Command, readonly OptionSpec[]> = {
   check: CHECK_OPTIONS,
   fetch: FETCH_OPTIONS,
@@ -55,10 +68,11 @@ const SPEC: Record<Command, readonly OptionSpec[]> = {
   pack: PACK_OPTIONS,
   diff: DIFF_OPTIONS,
   compare: COMPARE_OPTIONS,
+  playground: PLAYGROUND_OPTIONS,
 }
 
 /** Exit statuses an example may end with when it runs well (3: a verdict; 1 from lint: errors found in the corpus). */
-const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], fetch: [0], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0] }
+const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], fetch: [0], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0], playground: [0] }
 
 /** One example of a help: its comment and its command line (continuation lines joined). */
 interface Example {
@@ -127,7 +141,7 @@ function argumentsOf(line: string): { command: string; args: string[] } {
 function fetched(command: Command, parsed: ParsedArgs): string[] {
   const p = parsed.positionals
   // fetch reaches only the test's server (the shim's --connect-to).
-  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], fetch: [], pack: [], compare: [] }[command]
+  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], fetch: [], pack: [], compare: [], playground: [] }[command]
   return robots.filter((s): s is string => typeof s === 'string' && /^https?:/i.test(s))
 }
 
@@ -138,7 +152,7 @@ function fetched(command: Command, parsed: ParsedArgs): string[] {
  * `--cmd '... check ... --agent=...'`).
  */
 function namedOptions(help: string): { long: Set<string>; short: Set<string> } {
-  const text = help.replace(/'(?:\.\/\S+|node|sh|tail|robots-automaton|check|filter|lint|pack|diff|compare)\b[^'\n]*'/g, "''")
+  const text = help.replace(/'(?:\.\/\S+|node|sh|tail|robots-automaton|check|filter|lint|pack|diff|compare|playground)\b[^'\n]*'/g, "''")
   return {
     long: new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1])),
     short: new Set([...text.matchAll(/(?<![\w-])-([a-zA-Z])(?![\w-])/g)].map((m) => m[1])),
@@ -296,6 +310,33 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     await server.close()
   })
 
+  /**
+   * Runs a `playground` example that serves the page: waits for the address
+   * on stdout (however long a busy machine takes), fetches the page from it,
+   * then stops the server with SIGTERM. Resolves to the exit status, what
+   * stdout said, and the page's status and start.
+   */
+  function serveExample(line: string): Promise<{ status: number | null; stdout: string; stderr: string; page: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('/bin/sh', ['-c', `exec ${line}`], { cwd: fixtures, env: { ...process.env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      let page = ''
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString()
+        if (!stdout.includes('\n') || page !== '') return
+        page = 'fetching'
+        fetch(stdout.trim())
+          .then(async (res) => (page = `${res.status} ${(await res.text()).slice(0, 15)}`))
+          .catch((err: unknown) => (page = `failed: ${String(err)}`))
+          .finally(() => child.kill('SIGTERM'))
+      })
+      child.on('error', reject)
+      child.on('close', (status) => resolve({ status, stdout, stderr, page }))
+    })
+  }
+
   /** Runs one command line with sh in the fixture folder. */
   function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
@@ -316,6 +357,13 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
   it.each(EXAMPLES)('$command example $n ($how): $line', async ({ command, line, urls }) => {
     // An example that names an http(s) robots.txt would reach the network: the parser test above is its check.
     if (urls.length > 0) return
+    if (command === 'playground' && !/ (--out|-o) /.test(line)) {
+      const s = await serveExample(line)
+      expect(s.status, s.stderr).toBe(0)
+      expect(s.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\n$/)
+      expect(s.page).toBe('200 <!doctype html>')
+      return
+    }
     const r = await shell(line)
     expect(OK_STATUS[command], `status ${r.status}: ${r.stderr}`).toContain(r.status)
     expect(r.stderr).not.toMatch(/--help'\)$/m)
