@@ -86,7 +86,7 @@ describe('help and version', () => {
     const r = await run([])
     expect(r.status).toBe(2)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, filter, lint, pack, diff, compare, playground; see 'robots-automaton --help')\n")
+    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, fetch, filter, lint, pack, diff, compare, playground; see 'robots-automaton --help')\n")
   })
 })
 
@@ -125,7 +125,11 @@ describe('usage errors (exit 2, one line)', () => {
     [['filter', '--robots', 'a', '--agent', 'G', '--field', '2', '--delimiter', '::'], "filter: option '--delimiter' must be one byte, or '\\t' for a tab (got '::')"],
     [['pack', '-o', 'x'], 'pack: missing the input'],
     [['pack', 'd'], "pack: option '--output' ('-o') is required"],
-    [['pack', 'a', 'b', '-o', 'x'], "pack: pack takes one input, got also 'b'"],
+    [['pack', '-', 'a', '-', '-o', 'x'], "pack: stdin ('-') is named more than once"],
+    [['fetch', 'u.txt'], "fetch: option '--output' ('-o') is required"],
+    [['fetch', '-o', 'x', '--connect-to', 'a:1:b'], "fetch: option '--connect-to' takes HOST1:PORT1:HOST2:PORT2, any of them empty (got 'a:1:b')"],
+    [['fetch', '-o', 'x', '--format', 'text'], "fetch: option '--format' must be one of bundle, jsonl (got 'text')"],
+    [['fetch', '-o', 'x', '--scheme', 'ftp'], "fetch: option '--scheme' must be one of https, http (got 'ftp')"],
     [['diff', 'a', '--agent', 'G'], 'diff: needs OLD and NEW'],
     [['diff', 'a', 'b'], "diff: option '--agent' is required"],
     [['diff', '-', '-', '--agent', 'G', 'u'], "diff: only one of OLD and NEW can be stdin ('-')"],
