@@ -58,6 +58,7 @@ const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
   ERR_WRITE: null,
   ERR_ADAPTER: null,
   ERR_WORKER: null,
+  ERR_NO_URL: null,
 }
 
 function checkError(err: unknown, code: RobotsErrorCode, what: string): void {

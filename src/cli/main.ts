@@ -10,6 +10,7 @@ import { runDiff } from './commands/diff.js'
 import { CliError } from '../internals.js'
 import { runFilter } from './commands/filter.js'
 import { MAIN_HELP } from './main-help.js'
+import { closest } from './common/args.js'
 import { PROGRAM, versionLine } from './common/version.js'
 import { runLint } from './commands/lint.js'
 import { runPack } from './commands/pack.js'
@@ -35,7 +36,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
   if (command === undefined) {
     const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
-    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint, pack, diff, compare; see '${PROGRAM} --help')`, 2)
+    const near = first.startsWith('-') ? undefined : closest(first, Object.keys(COMMANDS))
+    const hint = near === undefined ? '' : `; did you mean '${near}'?`
+    throw new CliError('ERR_USAGE', `${what}${hint} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
   }
   try {
     return await command(rest)
