@@ -148,6 +148,34 @@ describe('lineBlocks', () => {
     expect(blocks.join('')).toBe(`${line}\n${line}`)
     expect(blocks[0]).toBe(`${line}\n`)
   })
+
+  it('regression (issue 19): a long line read in small chunks is searched for its LF once, not again on every read', async () => {
+    // A 16 MiB line in 64 KiB reads (a pipe's): the old reader searched the whole partial line after each read.
+    const line = new Uint8Array(16 << 20).fill(0x61)
+    const bytes = new Uint8Array(line.length + 3)
+    bytes.set(line)
+    bytes.set([10, 0x62, 10], line.length)
+    let searched = 0
+    const original = Buffer.prototype.lastIndexOf
+    const originalIndexOf = Buffer.prototype.indexOf
+    Buffer.prototype.lastIndexOf = function (this: Buffer, value: unknown, from?: unknown, ...rest: unknown[]) {
+      searched += typeof from === 'number' ? Math.min(this.length, from + 1) : this.length
+      return original.call(this, value as number, from as number, ...(rest as [BufferEncoding]))
+    } as typeof original
+    Buffer.prototype.indexOf = function (this: Buffer, value: unknown, from?: unknown, ...rest: unknown[]) {
+      searched += this.length - (typeof from === 'number' ? from : 0)
+      return originalIndexOf.call(this, value as number, from as number, ...(rest as [BufferEncoding]))
+    } as typeof originalIndexOf
+    let total = 0
+    try {
+      for await (const b of lineBlocks(chunkedReader(bytes, [1 << 16]), 'x', 1 << 20)) total += b.bytes.length
+    } finally {
+      Buffer.prototype.lastIndexOf = original
+      Buffer.prototype.indexOf = originalIndexOf
+    }
+    expect(total).toBe(bytes.length)
+    expect(searched).toBeLessThan(2 * bytes.length)
+  })
 })
 
 /** A reader handing out `chunks` one per read, each after its delay; `ready()` is false while one is awaited. */
