@@ -17,6 +17,7 @@
  *     urls.txt    a copy of corpus/urls.txt
  *     access.log  the same URLs as an Apache vhost_combined log, made here:
  *                 `host:80 client - - [date] "GET path HTTP/1.1" 200 …`
+ *                 (the vhost in column 1, the quoted request line in column 6)
  *   Every command must exit 0; the files it writes are checked against what
  *   the README says of them, and the lines the block `recipe output
  *   verdicts.tsv` shows must be lines of verdicts.tsv.

@@ -11,6 +11,7 @@ import { CliError } from '../internals.js'
 import { runFetch } from './commands/fetch.js'
 import { runFilter } from './commands/filter.js'
 import { MAIN_HELP } from './main-help.js'
+import { closest } from './common/args.js'
 import { PROGRAM, versionLine } from './common/version.js'
 import { runLint } from './commands/lint.js'
 import { runPack } from './commands/pack.js'
@@ -46,7 +47,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
   if (command === undefined) {
     const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
-    throw new CliError('ERR_USAGE', `${what} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
+    const near = first.startsWith('-') ? undefined : closest(first, Object.keys(COMMANDS))
+    const hint = near === undefined ? '' : `; did you mean '${near}'?`
+    throw new CliError('ERR_USAGE', `${what}${hint} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
   }
   try {
     return await command(rest)

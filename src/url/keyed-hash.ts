@@ -58,7 +58,7 @@ export function hashKeyWords(): Int32Array {
 }
 
 /**
- * @internal Makes `words` (from {@link hashKeyWords} in the parent thread) this
+ * Makes `words` (from {@link hashKeyWords} in the parent thread) this
  * realm's key, so that tables built there (and shared) are probed with the same
  * hashes. Call before anything is hashed: tables built earlier are lost.
  */

@@ -29,7 +29,9 @@ export const enum UrlField {
   HostHash = 6,
   /** {@link UrlFlag} bits. */
   Flags = 7,
-  Size = 8,
+  /** The URL's first byte (where the scan started). */
+  Start = 8,
+  Size = 9,
 }
 
 /** Values of `UrlField.Port` that are not a port number. */
@@ -150,7 +152,8 @@ function portOfString(s: string, hostEnd: number, to: number): number {
 }
 
 /** No host: the record of a path or of text that is not a URL with `scheme://`. */
-function noHost(out: Int32Array, schemeEnd: number, authorityEnd: number, ps: PathStart): false {
+function noHost(out: Int32Array, start: number, schemeEnd: number, authorityEnd: number, ps: PathStart): false {
+  out[UrlField.Start] = start
   out[UrlField.SchemeEnd] = schemeEnd
   out[UrlField.HostStart] = -1
   out[UrlField.HostEnd] = -1
@@ -180,9 +183,9 @@ export function scanUrl(bytes: Uint8Array, start: number, end: number, out: Int3
     while (p < end && SCHEME[bytes[p]] === 1) p++
   }
   if (p === start || p + 3 > end || bytes[p] !== 0x3a || bytes[p + 1] !== 0x2f || bytes[p + 2] !== 0x2f) {
-    return noHost(out, -1, -1, pathStartBytes(bytes, start, end))
+    return noHost(out, start, -1, -1, pathStartBytes(bytes, start, end))
   }
-  return scanAuthority(bytes, p + 3, end, p, schemeFlags(bytes, start, p), out, hash)
+  return scanAuthority(bytes, start, p + 3, end, p, schemeFlags(bytes, start, p), out, hash)
 }
 
 /**
@@ -191,7 +194,7 @@ export function scanUrl(bytes: Uint8Array, start: number, end: number, out: Int3
  * and hash; `schemeEnd` and `schemeBits` (Http, Https) are recorded as given.
  * Returns whether there is a host.
  */
-function scanAuthority(bytes: Uint8Array, a: number, end: number, schemeEnd: number, schemeBits: number, out: Int32Array, hash: boolean): boolean {
+function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number, schemeEnd: number, schemeBits: number, out: Int32Array, hash: boolean): boolean {
   let hostStart = a
   /** Where the host ended (-1: still in it). */
   let hostEnd = -1
@@ -249,14 +252,15 @@ function scanAuthority(bytes: Uint8Array, a: number, end: number, schemeEnd: num
   }
   if (hostEnd < 0) {
     // An IPv6 literal without its closing bracket is no host.
-    if (bracket) return noHost(out, schemeEnd, q, ps)
+    if (bracket) return noHost(out, start, schemeEnd, q, ps)
     hostEnd = q
   }
-  if (hostEnd === hostStart) return noHost(out, schemeEnd, q, ps)
+  if (hostEnd === hostStart) return noHost(out, start, schemeEnd, q, ps)
   const port = portOf(bytes, hostEnd, q)
   // A plain name's last label starts with a letter (else it may be an IPv4 address).
   const last = labelStart < hostEnd ? bytes[labelStart] | 0x20 : 0
   if (!(last >= 0x61 && last <= 0x7a)) plain = false
+  out[UrlField.Start] = start
   out[UrlField.SchemeEnd] = schemeEnd
   out[UrlField.HostStart] = hostStart
   out[UrlField.HostEnd] = hostEnd
@@ -277,7 +281,7 @@ export function scanHostField(bytes: Uint8Array, start: number, end: number, out
   for (let p = start; p + 2 < end; p++) {
     if (bytes[p] === 0x3a && bytes[p + 1] === 0x2f && bytes[p + 2] === 0x2f) return scanUrl(bytes, start, end, out)
   }
-  return scanAuthority(bytes, start, end, -1, 0, out, true)
+  return scanAuthority(bytes, start, start, end, -1, 0, out, true)
 }
 
 /** The reference's path start after `\` ended the authority: the first `/`, `?` or `;` from `from`, unless a `#` comes first. */
@@ -313,6 +317,7 @@ function pathAfterAuthorityString(s: string, from: number): PathStart {
  * set of cases through both.
  */
 export function scanUrlString(url: string, out: Int32Array): boolean {
+  const start = 0
   const end = url.length
   let p = 0
   const first = p < end ? url.charCodeAt(p) | 0x20 : 0
@@ -321,7 +326,7 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
     for (let c = url.charCodeAt(p); p < end && c < 0x80 && SCHEME[c] === 1; c = url.charCodeAt(++p));
   }
   if (p === 0 || p + 3 > end || url.charCodeAt(p) !== 0x3a || url.charCodeAt(p + 1) !== 0x2f || url.charCodeAt(p + 2) !== 0x2f) {
-    return noHost(out, -1, -1, pathStartString(url))
+    return noHost(out, 0, -1, -1, pathStartString(url))
   }
   const schemeEnd = p
   const a = p + 3
@@ -378,13 +383,14 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
     else if (kind === Auth.Backslash) ps = pathAfterAuthorityString(url, q + 1)
   }
   if (hostEnd < 0) {
-    if (bracket) return noHost(out, schemeEnd, q, ps)
+    if (bracket) return noHost(out, start, schemeEnd, q, ps)
     hostEnd = q
   }
-  if (hostEnd === hostStart) return noHost(out, schemeEnd, q, ps)
+  if (hostEnd === hostStart) return noHost(out, start, schemeEnd, q, ps)
   const port = portOfString(url, hostEnd, q)
   const last = labelStart < hostEnd ? url.charCodeAt(labelStart) | 0x20 : 0
   if (!(last >= 0x61 && last <= 0x7a)) plain = false
+  out[UrlField.Start] = start
   out[UrlField.SchemeEnd] = schemeEnd
   out[UrlField.HostStart] = hostStart
   out[UrlField.HostEnd] = hostEnd

@@ -11,6 +11,8 @@ import { pathStartBytes, pathStartString } from '../../src/match/url-path.js'
 import { hostHash } from '../../src/url/keyed-hash.js'
 import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../../src/url/url-scan.js'
 import { prng } from '../support/prng.mjs'
+import { ENGINES } from '../support/engines.js'
+import { parseRobots } from '../../src/index.js'
 
 const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 
@@ -91,9 +93,10 @@ function check(url: string): void {
     }
   }
   // The string copy and the framed bytes agree field by field (offsets shifted by the frame).
-  for (const f of [UrlField.HostStart, UrlField.HostEnd, UrlField.Port, UrlField.AuthorityEnd, UrlField.SchemeEnd, UrlField.Flags, UrlField.HostHash]) {
+  for (const f of [UrlField.Start, UrlField.HostStart, UrlField.HostEnd, UrlField.Port, UrlField.AuthorityEnd, UrlField.SchemeEnd, UrlField.Flags, UrlField.HostHash]) {
     expect(viaString[f], `field ${f} of ${JSON.stringify(url)}`).toBe(viaBytes[f])
-    const shifted = viaBytes[f] >= 0 && (f === UrlField.HostStart || f === UrlField.HostEnd || f === UrlField.AuthorityEnd || f === UrlField.SchemeEnd) ? viaBytes[f] + 2 : viaBytes[f]
+    const offset = f === UrlField.Start || f === UrlField.HostStart || f === UrlField.HostEnd || f === UrlField.AuthorityEnd || f === UrlField.SchemeEnd
+    const shifted = viaBytes[f] >= 0 && offset ? viaBytes[f] + 2 : viaBytes[f]
     expect(viaFrame[f]).toBe(shifted)
   }
 }
@@ -123,6 +126,32 @@ describe('url-scan: random URLs over the bytes that matter', () => {
       const n = Math.floor(r() * 12)
       for (let k = 0; k < n; k++) url += pieces[Math.floor(r() * pieces.length)]
       check(url)
+    }
+  })
+})
+
+describe('url-scan: the matcher judges from the record\'s path start (every engine and tier)', () => {
+  const BODY = 'User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*?q\nDisallow: /;x$\nAllow: /$\nDisallow: /\\\n'
+  it('decideFrom(bytes, PathStart, end) gives matchRange\'s verdict and line, and explainRule explain\'s rule', () => {
+    const r = prng(77)
+    const pieces = ['/', 'a', 'b', '?q', ';x', '#', '\\', '@', ':', 'h', '.', 'http://', 'https://', '//']
+    const urls = [...CASES]
+    for (let i = 0; i < 2000; i++) {
+      let u = ''
+      for (let k = Math.floor(r() * 8); k > 0; k--) u += pieces[Math.floor(r() * pieces.length)]
+      urls.push(u)
+    }
+    for (const engine of ENGINES) {
+      const m = parseRobots(BODY, engine.options).agent('bot')
+      const record = newUrlRecord()
+      for (const url of urls) {
+        const bytes = latin1(`xx${url}yy`)
+        const end = 2 + url.length
+        scanUrl(bytes, 2, end, record)
+        const rule = m.decideFrom(bytes, record[UrlField.PathStart], end)
+        expect(m.codeOf(rule), `${engine.name}: ${JSON.stringify(url)}`).toBe(m.matchRange(bytes, 2, end))
+        expect(m.explainRule(rule)).toEqual(m.explain(bytes.subarray(2, end)))
+      }
     }
   })
 })

@@ -24,6 +24,7 @@ import { fetchRecord } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
+import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FETCH_HELP } from './fetch-help.js'
 
@@ -124,18 +125,15 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   const old = updatePath === undefined ? undefined : readBundleStore(updatePath)
   const list = new OriginList(scheme)
   await readOrigins(inputs, layout, list)
-  const hint = layout.url === 0 ? 'is this a log? try --log-format combined, or --field N' : 'check the log format, --field and --host-field'
   if (!quiet) {
     const first = list.firstFault
     if (first !== undefined) {
       const why = [...list.faults].map(([reason, n]) => `${reason} ${count(n)}`).join(', ')
-      note(`warning: ${plural(list.faulty, 'line')} without a URL or host skipped (${why}; the first: ${first.input} line ${first.line}); ${hint}`)
+      note(faultNote(first, layout, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
     }
     if (list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
   }
-  if (list.lines > 0 && list.origins.size === 0 && old === undefined) {
-    throw new CliError('ERR_READ', `no line of the input names a host to fetch from (${hint})`)
-  }
+  if (list.lines > 0 && list.origins.size === 0 && old === undefined) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
 
   const tally = new FetchTally()
   const { order, jobs } = plan(list, old, scheme, Date.now(), tally)

@@ -9,6 +9,7 @@
 import { storeKey, UrlField, UrlFlag, PortCode } from '../../internals.js'
 import type { InputFile } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
+import { sampleText, type FaultSample } from '../filter/line-faults.js'
 import type { LineLayout } from '../filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 
@@ -30,8 +31,8 @@ export class OriginList {
   lines = 0
   /** Lines without a URL or host, by fault (FAULT_CODES' names). */
   readonly faults = new Map<string, number>()
-  /** The first line without a URL or host: where, and why. */
-  firstFault: { readonly input: string; readonly line: number; readonly reason: string } | undefined
+  /** The first line without a URL or host: where, what it holds, and why. */
+  firstFault: FaultSample | undefined
   /** Lines whose host cannot be fetched from (a port that is not one, a host the URL parser refuses). */
   unusable = 0
   /** Raw authority → 'KEY ORIGIN' (neither holds a space), or '' when unusable. */
@@ -46,11 +47,11 @@ export class OriginList {
     return n
   }
 
-  /** Counts a line the locator found no URL or host in. */
-  fault(fault: LineFault, input: string, line: number): void {
+  /** Counts a line the locator found no URL or host in (`bytes[start, end)`, line `line` of `input`). */
+  fault(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number): void {
     const reason = FAULT_CODES[fault]
     this.faults.set(reason, (this.faults.get(reason) ?? 0) + 1)
-    this.firstFault ??= { input, line, reason }
+    this.firstFault ??= { fault, input, line, text: sampleText(bytes, start, end) }
   }
 
   /** Adds the origin of the host the locator found (its record `h` into `bytes`), from a URL, a host column or `--host`. */
@@ -104,9 +105,9 @@ export async function readOrigins(inputs: readonly InputFile[], layout: LineLayo
   await forEachInputLine(
     inputs,
     locator,
-    (_bytes, _start, _end, fault, line, input) => {
+    (bytes, start, end, fault, line, input) => {
       list.lines++
-      if (fault !== LineFault.None) return list.fault(fault, input.name, line)
+      if (fault !== LineFault.None) return list.fault(fault, input.name, line, bytes, start, end)
       if (locator.sameHost) return
       list.add(locator.hostBytes, locator.host, locator.hostSource)
     },

@@ -8,7 +8,7 @@ import { BlockWriter, type ByteSink } from '../common/block-writer.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from './emitter.js'
 import type { LineLayout } from './line-layout.js'
 import type { LineLocator } from './line-locator.js'
-import { judgeBlock, type LineJudge } from './judge-lines.js'
+import { judgeBlock, type BlockPlace, type LineJudge, type LoopOptions } from './judge-lines.js'
 import { newStats, type FilterStats } from './filter-stats.js'
 
 /** How the lines are written: `--print`, `--format` and the log columns. */
@@ -16,6 +16,7 @@ export interface OutputSpec {
   readonly mode: PrintMode
   readonly format: OutputFormat
   readonly layout: LineLayout
+  readonly loop: LoopOptions
 }
 
 /**
@@ -31,6 +32,7 @@ export function judgeToChunks(
   spec: OutputSpec,
   terminateLast: boolean,
   allocate: (size: number) => Uint8Array,
+  place?: BlockPlace,
 ): { chunks: Uint8Array[]; stats: FilterStats } {
   const chunks: Uint8Array[] = []
   // Blocks handed to the sink are the caller's: the write callback is never called, so none is reused here.
@@ -43,7 +45,7 @@ export function judgeToChunks(
   }
   const writer = new BlockWriter(sink, Math.max(1 << 16, bytes.length + (bytes.length >>> 2)), { zeroCopy: false, allocate })
   const stats = newStats()
-  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, locator, spec.layout.url === 0)
+  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, locator, spec.loop, place)
   writer.release()
   return { chunks, stats }
 }

@@ -1,30 +1,44 @@
 /**
  * The per-block loop of `filter`: walks the lines of a block straight from the
  * byte buffer (no string per line; the core's line convention,
- * src/match/lines.ts), judges each, counts it, and hands it to the emitter.
- * One robots.txt and whole lines as URLs: one `matchLines` per block;
- * otherwise `matchRange` per line, by the line's host's matcher with
- * `--robots-dir`/`--bundle`, on its URL column with `--field` (fields.ts).
+ * src/match/lines.ts), locates each line's URL and host (line-locator.ts),
+ * judges it, counts it, and hands it to the emitter. One robots.txt and whole
+ * lines as URLs: one `matchLines` per block; otherwise one matcher step per
+ * line from the URL scan's path start. A line without a URL is never judged:
+ * `--invalid` says what becomes of it (line-faults.ts).
  */
 import type { AgentMatcher } from '../../index.js'
-import { lineEnd, urlEnd } from '../../internals.js'
+import { lineEnd, urlEnd, UrlField } from '../../internals.js'
 import type { LineEmitter } from './emitter.js'
 import type { Decided } from '../hosts/host-judge.js'
 import type { FilterStats } from './filter-stats.js'
-import { HostSource, LineFault, type LineLocator } from './line-locator.js'
-import { UrlField } from '../../internals.js'
-import { isUrlOrPath } from './url-host.js'
+import { sampleText, type InvalidPolicy } from './line-faults.js'
+import { LineFault, type LineLocator } from './line-locator.js'
 
-/** Judges URL lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
+/** Judges located lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
 export interface LineJudge {
-  /** The URL `bytes[start, end)`, by its own host. */
-  judge(bytes: Uint8Array, start: number, end: number): number
-  /** The URL `bytes[start, end)` by the host `hostBytes[hostStart, hostEnd)` (a host column's, or `--host`). */
-  judgeOnHost(bytes: Uint8Array, start: number, end: number, hostBytes: Uint8Array, hostStart: number, hostEnd: number): number
+  /** The URL `locator` located last in `bytes` (its range, scan and host). */
+  judge(bytes: Uint8Array, locator: LineLocator): number
   /** Optional batch form: every line of `bytes` at once (see AgentMatcher.matchLines); returns the line count. */
   judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
   /** What decided the line judged last, which `locator` located (for `--format jsonl`). */
   decided(locator: LineLocator): Decided
+}
+
+/** How a thread's loop treats lines (the same for every block). */
+export interface LoopOptions {
+  /** The layout reads whole lines as URLs (no columns): one robots.txt may judge a block at once. */
+  readonly wholeLines: boolean
+  /** What becomes of a line without a URL or host. */
+  readonly invalid: InvalidPolicy
+}
+
+/** Where a block sits in its input, for `--format jsonl` (its records carry their line numbers). */
+export interface BlockPlace {
+  /** The line number of the block's first line in its input (from 1). */
+  readonly firstLine: number
+  /** The input's name when the run reads several, else undefined. */
+  readonly input: string | undefined
 }
 
 /** Per-block arrays for the batch form, grown to the largest block seen. */
@@ -32,11 +46,26 @@ let verdicts = new Uint8Array(0)
 let ruleLines = new Int32Array(0)
 let lineEnds = new Int32Array(0)
 
+/** Counts a line without a URL or host (the block's first such line is kept as a sample); false when the run must stop. */
+function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Array, start: number, end: number, invalid: InvalidPolicy): boolean {
+  if (f === LineFault.NoHost) stats.noHost++
+  else stats.noUrl++
+  if (stats.faultIndex < 0) {
+    stats.faultIndex = index
+    stats.fault = f
+    stats.faultText = sampleText(bytes, start, end)
+  }
+  if (invalid !== 'fail') return true
+  stats.stopped = true
+  return false
+}
+
 /**
  * Judges every line of `block`. `block` holds whole lines, except that on the
  * last block of an input its last line may lack an LF; such a line gets an LF
  * in the output when `terminateLast` (more input follows). `locator` picks
- * the URL (and host) out of each line (line-locator.ts).
+ * the URL (and host) out of each line. With `--invalid fail` the block's
+ * output stops before its first line without a URL (`stats.stopped`).
  */
 export function judgeBlock(
   block: Uint8Array,
@@ -45,63 +74,82 @@ export function judgeBlock(
   stats: FilterStats,
   terminateLast: boolean,
   locator: LineLocator,
-  wholeLines: boolean,
+  options: LoopOptions,
+  place?: BlockPlace,
 ): void {
   const n = block.length
   // lineEnd finds line ends with Buffer#indexOf (memchr) on a Buffer; everything else gets a plain
   // Uint8Array view, whose subarray() is much cheaper than a Buffer's.
   const search = Buffer.isBuffer(block) ? block : Buffer.from(block.buffer, block.byteOffset, n)
   const bytes = Buffer.isBuffer(block) ? new Uint8Array(block.buffer, block.byteOffset, n) : block
+  const invalid = options.invalid
   let pos = 0
   let lines = 0
   let allowed = 0
-  let invalid = 0
-  if (judge.judgeLines && wholeLines && !emitter.jsonl) {
-    // One pass over the block finds every line's end and verdict (one robots.txt).
+  let judged = 0
+  if (judge.judgeLines && options.wholeLines && !emitter.jsonl) {
+    // One pass over the block finds every line's end and verdict (one robots.txt); lines without a URL are set apart after.
     if (verdicts.length < n + 1) {
       verdicts = new Uint8Array(n + 1)
       ruleLines = new Int32Array(n + 1)
       lineEnds = new Int32Array(n + 1)
     }
     const count = judge.judgeLines(bytes, verdicts, ruleLines, lineEnds)
+    lines = count
     for (let k = 0; k < count; k++) {
       const lf = lineEnds[k]
       const end = urlEnd(bytes, pos, lf)
-      const code = ruleLines[k] * 2 + verdicts[k]
-      allowed += verdicts[k]
-      if (!isUrlOrPath(bytes, pos, end)) invalid++
-      if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
-      else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+      const f = locator.locate(bytes, pos, end)
+      let code: number
+      if (f === LineFault.None) {
+        code = ruleLines[k] * 2 + verdicts[k]
+        allowed += verdicts[k]
+        judged++
+      } else {
+        if (!fault(stats, f, k, bytes, pos, end, invalid)) {
+          lines = k + 1
+          break
+        }
+        code = -f
+      }
+      if (code >= 0 || invalid === 'keep') {
+        if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+        else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+      }
       pos = lf + 1
     }
-    lines = count
     pos = n
   }
   const jsonl = emitter.jsonl
+  const firstLine = place?.firstLine ?? 1
   while (pos < n) {
     const lf = lineEnd(search, pos)
     const end = urlEnd(bytes, pos, lf)
-    const fault = locator.locate(bytes, pos, end)
-    const us = locator.urlStart
-    const ue = locator.urlEnd
+    const f = locator.locate(bytes, pos, end)
     let code: number
-    if (locator.hostSource === HostSource.Column || locator.hostSource === HostSource.Option) {
-      const h = locator.host
-      code = judge.judgeOnHost(bytes, us, ue, locator.hostBytes, h[UrlField.HostStart], h[UrlField.HostEnd])
-    } else code = judge.judge(bytes, us, ue)
+    if (f === LineFault.None) {
+      code = judge.judge(bytes, locator)
+      allowed += code & 1
+      judged++
+    } else {
+      if (!fault(stats, f, lines, bytes, pos, end, invalid)) {
+        lines++
+        break
+      }
+      code = -f
+    }
+    if (code >= 0 || invalid === 'keep') {
+      if (jsonl) emitter.record(bytes, locator.urlStart, locator.urlEnd, code, code >= 0 ? judge.decided(locator) : null, firstLine + lines, place?.input, locator)
+      else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+      else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+    }
     lines++
-    allowed += code & 1
-    if (fault !== LineFault.None && fault !== LineFault.NoHost) invalid++
-    if (jsonl) emitter.record(bytes, us, ue, code, judge.decided(locator))
-    else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
-    else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     pos = lf + 1
   }
   emitter.endBlock(bytes)
   stats.lines += lines
   stats.allowed += allowed
-  stats.disallowed += lines - allowed
-  stats.invalid += invalid
+  stats.disallowed += judged - allowed
   stats.bytes += n
 }
 
@@ -109,6 +157,8 @@ export function judgeBlock(
 export class MatcherJudge implements LineJudge {
   /** An unreachable fetch: its `Disallow: /` is implied, not a line of a file, so lines report line 0. */
   private readonly implied: boolean
+  /** The deciding rule of the line judged last (-1: none). */
+  private lastRule = -1
   constructor(
     private readonly matcher: AgentMatcher,
     /** The robots.txt's name, for `--format jsonl`'s `source`. */
@@ -119,13 +169,11 @@ export class MatcherJudge implements LineJudge {
     this.implied = outcome === 'unreachable'
   }
 
-  judge(bytes: Uint8Array, start: number, end: number): number {
-    const code = this.matcher.matchRange(bytes, start, end)
+  judge(bytes: Uint8Array, locator: LineLocator): number {
+    const r = this.matcher.decideFrom(bytes, locator.url[UrlField.PathStart], locator.urlEnd)
+    this.lastRule = r
+    const code = this.matcher.codeOf(r)
     return this.implied ? code & 1 : code
-  }
-
-  judgeOnHost(bytes: Uint8Array, start: number, end: number): number {
-    return this.judge(bytes, start, end)
   }
 
   judgeLines(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number {
@@ -136,8 +184,8 @@ export class MatcherJudge implements LineJudge {
 
   decided(locator: LineLocator): Decided {
     const host = locator.hostText()
-    if (this.outcome !== undefined) return { matcher: null, source: this.source, host, outcome: this.outcome }
-    return { matcher: this.matcher, source: this.source, host }
+    if (this.outcome !== undefined) return { matcher: null, rule: -1, source: this.source, host, outcome: this.outcome }
+    return { matcher: this.matcher, rule: this.lastRule, source: this.source, host }
   }
 }
 

@@ -95,6 +95,12 @@ export async function* lineBlocks(
   /** First byte not yet yielded. */
   let start = 0
   let filled = 0
+  /**
+   * The last LF in `buf[start, filled)`, or -1: kept up to date from each
+   * read's new bytes only, so that a long line is never searched again
+   * (reading stays linear in the input whatever the line length).
+   */
+  let lastLf = -1
   /** When the oldest byte not yet yielded arrived. */
   let since = 0
   let pending: Promise<number> | undefined
@@ -108,7 +114,7 @@ export async function* lineBlocks(
           const left = since + pauseMs - performance.now()
           n = left > 0 ? await within(pending, left) : TIMEOUT
           if (n === TIMEOUT) {
-            const lf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+            const lf = lastLf
             if (lf >= start) {
               // The input paused: hand over the complete lines; the read goes on into the same buffer.
               yield { bytes: buf.subarray(start, lf + 1), last: false, pause: true, shared: true }
@@ -122,7 +128,7 @@ export async function* lineBlocks(
       } catch (err) {
         pending = undefined
         // Lines read before the failure are not lost: the consumer judges and writes them first.
-        const lf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+        const lf = lastLf
         if (lf >= start) yield { bytes: buf.subarray(start, lf + 1), last: false, pause: true, shared: true }
         throw err
       }
@@ -132,14 +138,16 @@ export async function* lineBlocks(
         break
       }
       if (filled === start) since = performance.now()
+      // Only the new bytes are searched for the last LF.
+      const found = buf.subarray(filled, filled + n).lastIndexOf(10)
+      if (found >= 0) lastLf = filled + found
       filled += n
-      if (lineBuffered ? buf.subarray(filled - n, filled).indexOf(10) >= 0 : filled >= buf.length >>> 1) break
+      if (lineBuffered ? found >= 0 : filled >= buf.length >>> 1) break
     }
     if (eof) {
       if (filled > start) yield { bytes: buf.subarray(start, filled), last: true, pause: false, shared: start > 0 }
       return
     }
-    const lastLf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
     if (lastLf < start) {
       if (filled === buf.length) {
         const length = filled - start
@@ -151,6 +159,7 @@ export async function* lineBlocks(
         buf = grown
         start = 0
         filled = length
+        lastLf = -1
       }
       continue
     }
@@ -162,6 +171,7 @@ export async function* lineBlocks(
     buf = next
     start = 0
     filled = rest
+    lastLf = -1
     since = performance.now()
     pending = reader.readInto(buf, filled, buf.length - filled)
     // Observed above; this only keeps an early exit of the consumer from leaving a rejection unhandled.

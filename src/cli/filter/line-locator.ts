@@ -6,7 +6,7 @@
  * through it, so they read a log alike.
  */
 import { newUrlRecord, scanHostField, scanUrl, UrlField, UrlFlag } from '../../internals.js'
-import { FieldKind, findField, requestTarget } from './fields.js'
+import { FieldKind, findField, plausibleHost, requestTarget } from './fields.js'
 import type { LineLayout } from './line-layout.js'
 
 /** Why a line has no URL (or, where a host is needed, no host). */
@@ -126,7 +126,12 @@ export class LineLocator {
     if (bytes[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
     if (layout.host > 0) {
-      if (findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None && scanHostField(bytes, range[0], range[1], this.column)) {
+      const column = this.column
+      if (
+        findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None &&
+        scanHostField(bytes, range[0], range[1], column) &&
+        plausibleHost(bytes, column[UrlField.HostStart], column[UrlField.HostEnd])
+      ) {
         this.host = this.column
         this.hostBytes = bytes
         this.hostSource = HostSource.Column
@@ -161,6 +166,7 @@ export class LineLocator {
       if (i < 0) {
         const shift = us - this.prefixStart
         this.prefixStart = us
+        url[UrlField.Start] = us
         url[UrlField.SchemeEnd] += shift
         url[UrlField.HostStart] += shift
         url[UrlField.HostEnd] += shift
@@ -171,7 +177,8 @@ export class LineLocator {
         return true
       }
     }
-    const hasHost = scanUrl(bytes, us, ue, url)
+    // The host's hash only where the host is looked up.
+    const hasHost = scanUrl(bytes, us, ue, url, this.needHost)
     this.prefixLength = 0
     const authorityEnd = url[UrlField.AuthorityEnd]
     // Remembered when the authority ends at a '/' or '?' that starts the path (no ';' or '\' in it).

@@ -42,7 +42,7 @@ try {
       }
       spares.give(message.spares)
       const bytes = message.bytes
-      const { chunks, stats } = judgeToChunks(bytes, judge, locator, spec, message.terminateLast, spares.allocate)
+      const { chunks, stats } = judgeToChunks(bytes, judge, locator, spec, message.terminateLast, spares.allocate, { firstLine: message.firstLine, input: message.input })
       const fresh = hosts?.missing.takeNew()
       const transfer = new Set<ArrayBuffer>()
       for (const c of chunks) transfer.add(c.buffer as ArrayBuffer)
@@ -58,7 +58,6 @@ try {
           input,
           stats,
           events,
-          noHost: hosts?.noHost ?? 0,
           reloads: hosts?.reloads ?? 0,
           newHosts: fresh?.fingerprints ?? new Int32Array(0),
           overflowed: fresh?.overflowed ?? false,
@@ -66,10 +65,7 @@ try {
         [...transfer],
       )
       events = []
-      if (hosts !== undefined) {
-        hosts.noHost = 0
-        hosts.reloads = 0
-      }
+      if (hosts !== undefined) hosts.reloads = 0
     } catch (err) {
       post({ type: 'error', message: err instanceof Error ? err.message : String(err) })
     }

@@ -33,7 +33,6 @@ export class HostTally {
   withRobots = 0
   unreadable = 0
   outcomes = 0
-  noHost = 0
   reloads = 0
   /** Warnings not printed (over the cap). */
   suppressed = 0
@@ -96,7 +95,6 @@ export class HostTally {
     const without = `${this.missing.exact ? '' : 'about '}${count(this.missing.count)}`
     let text = `hosts: ${count(this.withRobots)} with a robots.txt, ${without} without one, ${count(this.unreadable)} unreadable`
     if (this.outcomes > 0) text += `, ${count(this.outcomes)} with a fetch outcome instead`
-    text += `; ${plural(this.noHost, 'line')} without a host`
     const problems = BODY_PROBLEMS.filter((p) => this.problems[p] > 0).map((p) => `${count(this.problems[p])} ${PROBLEM_WORDS[p]}`)
     if (problems.length > 0) text += `; files with problems: ${problems.join(', ')}`
     if (this.suppressed > 0) text += `; ${plural(this.suppressed, 'more warning')} not shown`

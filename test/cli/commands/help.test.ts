@@ -9,7 +9,7 @@
  *   exported option spec): every example, without a usage error;
  * - through the built CLI, run as written by `sh -c` in a folder of fixtures
  *   named as the examples name their files (robots.txt, urls.txt, robots/,
- *   access.log, ... made from corpus/), with `robots-automaton` on PATH as a
+ *   access.log, other_vhosts_access.log, ... made from corpus/), with `robots-automaton` on PATH as a
  *   shim for `node dist/cli.js`: every example except those whose ROBOTS is
  *   an http(s) URL, which would reach the network, so stay parser-only;
  *   `playground` serving the page runs until it prints its address, the page
@@ -267,7 +267,7 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     fixture('urls.txt', urls)
     fixture('urls.txt.gz', gzipSync(urls))
     symlinkSync(join(corpus, 'robots'), join(fixtures, 'robots'))
-    // vhost_combined: host:port in column 1, the path in column 8.
+    // vhost_combined (Debian's other_vhosts_access.log): host:port in column 1, the request in column 6.
     const log = urls
       .toString()
       .split('\n')
@@ -276,7 +276,9 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
         const url = new URL(u)
         return `${url.host}:443 192.0.2.${i % 250} - - [23/Nov/2026:10:00:00 +0000] "GET ${url.pathname}${url.search} HTTP/1.1" 200 512 "-" "Mozilla/5.0"\n`
       })
-    fixture('access.log', log.join(''))
+    fixture('other_vhosts_access.log', log.join(''))
+    // combined: the same requests of one site, without the vhost column.
+    fixture('access.log', log.map((l) => l.slice(l.indexOf(' ') + 1)).join(''))
     const fetchedLines = readdirSync(join(corpus, 'robots')).map((host) => `${JSON.stringify({ origin: host, body: readFileSync(join(corpus, 'robots', host), 'utf8') })}\n`)
     fixture('fetched.jsonl.gz', gzipSync(fetchedLines.join('')))
     const bundle = await run(['pack', join(corpus, 'robots'), '-o', join(fixtures, 'robots.bundle'), '-q'])
@@ -289,6 +291,14 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
       const packed = await run(['pack', join(fixtures, `part-${n + 1}.jsonl`), '-o', join(fixtures, `part-${n + 1}.bundle`), '-q'])
       expect(packed.status, packed.stderr).toBe(0)
     }
+    // A bundle and its refresh, where one host's file changed, and a frontier of URLs (diff --bundle).
+    cpSync(join(fixtures, 'robots.bundle'), join(fixtures, 'old.bundle'))
+    const fresh = tmp.path('robots-new')
+    cpSync(join(corpus, 'robots'), fresh, { recursive: true, dereference: true })
+    writeFileSync(join(fresh, 'www.abebooks.com'), robots.replace(/^User-agent: Googlebot\n/m, 'User-agent: Googlebot\nDisallow: /\n'))
+    const refreshed = await run(['pack', fresh, '-o', join(fixtures, 'new.bundle'), '-q'])
+    expect(refreshed.status, refreshed.stderr).toBe(0)
+    fixture('frontier.txt.gz', gzipSync(urls))
 
     // compare's implementations under test: this library, as module, batch process and per-case tool.
     const library = pathToFileURL(join(ROOT, 'dist/index.js')).href

@@ -69,7 +69,7 @@ describe('pack', () => {
         'disallowed\t0\thttp://b.test/x',
         'disallowed\t2\thttps://c.test/x',
         'allowed\t0\thttps://d.test/x',
-        'allowed\t0\t/path',
+        'invalid\t0\t/path',
         '',
       ].join('\n'),
     )
@@ -81,6 +81,7 @@ describe('pack', () => {
       rule: { kind: 'disallow', pattern: '/', implied: 'unreachable' },
       host: 'b.test',
       source: `${bundle}#http://b.test`,
+      input_line: 1,
     })
     const viaStdin = await run(['pack', '-', '-o', '-', '-q'], { input: gzipSync(text) })
     expect(Buffer.compare(viaStdin.stdout, readFileSync(bundle))).toBe(0)

@@ -12,6 +12,7 @@ import { parseArgs } from '../../../src/cli/common/args.js'
 import { OriginList, readOrigins } from '../../../src/cli/fetch/origin-input.js'
 import { resolveInputs } from '../../../src/cli/filter/input.js'
 import { INPUT_OPTIONS, lineLayout } from '../../../src/cli/filter/line-layout.js'
+import { LineFault } from '../../../src/cli/filter/line-locator.js'
 import { tempDir } from '../helpers.js'
 
 const tmp = tempDir()
@@ -53,7 +54,7 @@ describe('readOrigins', () => {
     ])
     expect(list.lines).toBe(12)
     expect(Object.fromEntries(list.faults)).toEqual({ 'not-url': 1, 'no-host': 1, empty: 1 })
-    expect(list.firstFault).toEqual({ input: expect.stringMatching(/in-/), line: 9, reason: 'not-url' })
+    expect(list.firstFault).toEqual({ fault: LineFault.NotUrl, input: expect.stringMatching(/in-/), line: 9, text: 'ftp://c.test/x' })
     expect(list.unusable).toBe(1)
   })
 
@@ -91,7 +92,7 @@ describe('readOrigins', () => {
     // Read without a log format, a log line holds no URL: counted, and named.
     const misread = await origins(combined)
     expect(misread.origins.size).toBe(0)
-    expect(misread.firstFault?.reason).toBe('not-url')
+    expect(misread.firstFault?.fault).toBe(LineFault.NotUrl)
   })
 
   it('regression: many raw spellings of few origins do not grow memory without bound (the cache is cleared when full)', async () => {

@@ -108,6 +108,12 @@ describe('line-locator: access logs', () => {
     expect(locate(VHOST, layout('--field', '6', '--host-field', '1'))).toMatchObject({ fault: 'none', url: '/private/x?y=1', host: 'www.example.com' })
     expect(locate('a,/p,', layout('--field', '2', '--host-field', '3', '--delimiter', ','))).toMatchObject({ fault: 'no-host', url: '/p' })
     expect(locate('a,/p,b.test:81', layout('--field', '2', '--host-field', '3', '--delimiter', ','))).toMatchObject({ fault: 'none', host: 'b.test', port: 81 })
+    // A log's placeholder, a date, a byte count in the host column are no host.
+    for (const column of ['-', '[10/Oct/2026:13:55:36', '"-"', '.x', '-x', '+0000]']) {
+      expect(locate(`/p ${column}`, layout('--field', '1', '--host-field', '2')), column).toMatchObject({ fault: 'no-host' })
+    }
+    expect(locate('/p 203.0.113.9', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: '203.0.113.9' })
+    expect(locate('/p my_host.local', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'my_host.local' })
   })
 })
 
@@ -161,6 +167,7 @@ describe('line-layout: the input options', () => {
     expect(() => layout('--field', '1', '--host-field', '2', '--host', 'a.test')).toThrow(/without a host column/)
     expect(() => layout('--host', 'a b')).toThrow(/must be a host/)
     expect(() => layout('--host', ':80')).toThrow(/must be a host/)
+    expect(() => layout('--host', '-')).toThrow(/must be a host/)
     expect(() => layout('--field', '0')).toThrow(/integer from 1/)
     expect(() => layout('--log-format', 'json')).toThrow(/must be one of common, combined, vhost_combined/)
   })
