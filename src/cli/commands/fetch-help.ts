@@ -49,14 +49,16 @@ OPTIONS
 
 EXIT STATUS
   0 written; 130 or 143 interrupted by SIGINT or SIGTERM (what was fetched
-  is written); 1 failure (an input or bundle that cannot be read, no host)
+  is written); 4 no line named a host; 1 failure (an input or a bundle that
+  cannot be read)
 
 EXAMPLES
   # every host's robots.txt in a URL list, into one bundle for filter
   ${PROGRAM} fetch urls.txt -o robots.bundle
 
-  # from an access log whose first column is the vhost (host:port)
-  ${PROGRAM} fetch --log-format vhost_combined access.log -o robots.bundle
+  # from an Apache or nginx vhost access log (host:port in the first column)
+  ${PROGRAM} fetch --log-format vhost_combined other_vhosts_access.log \\
+      -o robots.bundle
 
   # a day later: fetch again what expired (an unchanged file answers 304)
   ${PROGRAM} fetch --update robots.bundle urls.txt -o robots.new.bundle

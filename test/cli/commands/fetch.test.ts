@@ -408,12 +408,12 @@ describe('fetch: usage and input errors', () => {
     expect(existsSync(join(tmp.dir, 'x'))).toBe(false)
   })
 
-  it('a log read without --log-format: no host on any line is an error with a hint, nothing written', async () => {
+  it('a log read without --log-format: no host on any line is exit 4, with the note and hint of filter, nothing written', async () => {
     const log = '192.0.2.1 - - [23/Nov/2026:10:00:00 +0000] "GET /private HTTP/1.1" 200 512\n'
     const r = await run(['fetch', '-o', tmp.path('never.bundle')], { input: log })
-    expect(r.status).toBe(1)
-    expect(r.stderr).toMatch(/warning: 1 line without a URL or host skipped \(not-url 1; the first: <stdin> line 1\); is this a log\? try --log-format combined, or --field N/)
-    expect(r.stderr).toMatch(/no line of the input names a host to fetch from/)
+    expect(r.status).toBe(4)
+    expect(r.stderr).toMatch(/warning: line 1 of '<stdin>' was not judged: it holds no URL .*; is this a log\? try --log-format combined, or --field N; 1 line without a URL or host give no origin \(not-url 1\)/)
+    expect(r.stderr).toMatch(/no line of the input held a URL with a host \(1 line read\)/)
     expect(existsSync(tmp.path('never.bundle'))).toBe(false)
   })
 })
