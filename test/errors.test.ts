@@ -59,6 +59,7 @@ const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
   ERR_ADAPTER: null,
   ERR_WORKER: null,
   ERR_LISTEN: null,
+  ERR_NO_URL: null,
 }
 
 /**

@@ -81,10 +81,13 @@ const CORE_TYPES = [
   'RobotsStoreStats',
   'StoreExplanation',
   'StoreOutcome',
+  'StoreFetchInfo',
   'StoreSource',
   'RobotsErrorCode',
   'FetchLike',
   'FetchRobotsOptions',
+  'PreviousFetch',
+  'FetchValidators',
   'RedirectFilter',
   'HostClass',
   'FetchFailure',
@@ -124,6 +127,17 @@ const INTERNAL_VALUES = [
   'ByteLru',
   'BYTE_LRU_ENTRY_BYTES',
   'storeKey',
+  // The one scan of a URL and the keyed hash of names (src/url/), for the command line's per-line loops.
+  'scanUrl',
+  'scanHostField',
+  'newUrlRecord',
+  'UrlField',
+  'UrlFlag',
+  'PortCode',
+  'hostHash',
+  'secondHash',
+  'hashKeyWords',
+  'adoptHashKey',
 ]
 
 /** Type-only exports of the internals entry (LineJob: the argument of MatchEngine.decideLines). */

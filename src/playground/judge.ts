@@ -34,7 +34,7 @@ export class JudgedSide {
     this.unreachable = side.outcome === 'unreachable'
     this.robots = parseRobots(side.outcome === 'file' ? side.text : this.unreachable ? DISALLOW_ALL : '')
     this.matcher = this.robots.agents(tokens)
-    this.describer = new RuleDescriber(this.robots, tokens, this.unreachable)
+    this.describer = new RuleDescriber(this.robots.rulesFor(tokens), this.unreachable)
   }
 
   /** The file's diagnostics, with the warnings of the crawler's tokens (`agent-not-product-token`, line 0); none for a stand-in. */

@@ -33,7 +33,7 @@ describe('JudgedSide: the verdicts, lines and rule texts of check', () => {
       expect(v.allowed, r.id).toBe(r.allowed)
       expect(v.allowed, r.id).toBe(e.allowed)
       expect(v.line, r.id).toBe(e.rule?.line ?? 0)
-      expect(v.rule, r.id).toBe(new RuleDescriber(robots, tokens, false).text(e.rule))
+      expect(v.rule, r.id).toBe(new RuleDescriber(robots.rulesFor(tokens), false).text(e.rule))
     }
   })
 

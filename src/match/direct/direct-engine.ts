@@ -7,7 +7,7 @@
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, SecondByte, type RuleSet } from '../../rules/rule-set.js'
-import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
+import { PATH, pathAt, pathOfBytes, pathOfString, pathOfStringAt, releasePath } from './path.js'
 import { ruleMatches } from './segments.js'
 
 /** Rule sets above this many rules get a {@link SecondByteIndex}. */
@@ -68,6 +68,22 @@ export class DirectEngine implements MatchEngine {
   decideBytes(url: Uint8Array, start: number, end: number): number {
     if (this.records.length === 0) return -1
     pathOfBytes(url, start, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    return r
+  }
+
+  decideFrom(url: Uint8Array, ps: number, end: number): number {
+    if (this.records.length === 0) return -1
+    pathAt(url, ps, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    return r
+  }
+
+  decideStringFrom(url: string, ps: number): number {
+    if (this.records.length === 0) return -1
+    pathOfStringAt(url, ps)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
     return r
