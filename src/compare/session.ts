@@ -35,8 +35,10 @@ export const EXIT = {
   disagreement: 3,
   /** The implementation failed (could not start, exited, stalled, answered out of protocol): the reports hold the cases done. */
   adapterFailure: 4,
-  /** Interrupted (SIGINT, SIGTERM): the reports hold the cases done. */
+  /** Interrupted by SIGINT: the reports hold the cases done. */
   interrupted: 130,
+  /** Stopped by SIGTERM: the reports hold the cases done. */
+  terminated: 143,
 } as const
 
 /** Cases the harness's ceiling is measured on at most (the first block's, right after the adapter judged them). */
@@ -177,7 +179,9 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
     }
   }
   const status = options.signal?.aborted
-    ? EXIT.interrupted
+    ? String(options.signal.reason).includes('SIGTERM')
+      ? EXIT.terminated
+      : EXIT.interrupted
     : failure instanceof AdapterFailure
       ? EXIT.adapterFailure
       : failure

@@ -81,7 +81,7 @@ EXIT STATUS
   3  some case disagrees (below --min-agreement)
   4  the implementation failed (exited, stalled, out of protocol); the
      outputs hold the cases done
-  130 interrupted; the outputs hold the cases done
+  130 interrupted (143: SIGTERM); the outputs hold the cases done
 
 EXAMPLES
   # a CI gate on a spec-test checkout, one process per case, JUnit for CI

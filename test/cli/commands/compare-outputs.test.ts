@@ -2,7 +2,7 @@
 // case, --csv every case as a row, --junit suites per category and per
 // spec-test file, --format jsonl; an adapter that exits, stalls or is
 // interrupted leaves readable JSON, JUnit, HTML and CSV of the cases done,
-// the failure recorded and exit 4 (130 when interrupted); --diff compares
+// the failure recorded and exit 4 (130 or 143 when interrupted); --diff compares
 // two runs case by case.
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -154,19 +154,22 @@ describe('a failed run leaves its results', () => {
     expect(r.stderr).toContain(r.report.failure!.message)
   })
 
-  it('an interrupt (SIGINT) stops the run: the reports hold the cases done, exit 130', async () => {
-    const marker = tmp.path('marker')
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('an interrupt (%s) stops the run: the reports hold the cases done, exit %i', async (signal, exit) => {
+    const marker = tmp.path(`marker-${signal}`)
     // Answers 30 cases, then marks the moment and waits (a hang the stall timeout would not see for 60 s).
-    const batch = adapter('slow', `if (n === 32) writeFileSync(${JSON.stringify(marker)}, 'x'); if (n > 31) return`)
-    const json = tmp.path('int.json')
+    const batch = adapter(`slow-${signal}`, `if (n === 32) writeFileSync(${JSON.stringify(marker)}, 'x'); if (n > 31) return`)
+    const json = tmp.path(`int-${signal}.json`)
     const child = spawn(NODE, [CLI, 'compare', '--cases', 'corpus', '--count', '300', '--batch', batch, '--timeout', '60000', '--json', json], { cwd: ROOT, stdio: 'ignore' })
     const status = new Promise<number | null>((ok) => child.on('close', (code) => ok(code)))
     for (let i = 0; i < 600 && !existsSync(marker); i++) await new Promise((ok) => setTimeout(ok, 50))
     expect(existsSync(marker)).toBe(true)
-    child.kill('SIGINT')
-    expect(await status).toBe(130)
+    child.kill(signal)
+    expect(await status).toBe(exit)
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report & { cases: unknown[] }
-    expect(report.failure!.message).toBe('interrupted by SIGINT')
+    expect(report.failure!.message).toBe(`interrupted by ${signal}`)
     expect(report.cases).toHaveLength(30)
   })
 
