@@ -29,6 +29,7 @@ export type CliErrorCode =
   | 'ERR_FORMAT' // a bundle (or pack input) that is not valid: exit 1
   | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
   | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
+  | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
   | 'ERR_NO_URL' // filter: no line of the input held a URL, or --invalid fail met a line without one: exit 4
 
 /** The brand every error class of the library carries on its prototype. */

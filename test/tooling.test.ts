@@ -1,12 +1,14 @@
 /**
  * The project's own tooling: `npm run typecheck` covers the whole code base
  * (the core without Node types, then src/cli, src/node.ts and the tests with
- * them), and `npm run bench` writes its results to an untracked, gitignored
+ * them), as its run on a scratch project with this one's configuration
+ * shows, and `npm run bench` writes its results to an untracked, gitignored
  * path instead of rewriting a tracked file.
  */
-import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RESULTS_JSON } from '../bench/lib/output.mjs'
 import { ROOT } from './support/build.js'
@@ -21,25 +23,61 @@ function git(...args: string[]): string {
 }
 
 describe('typecheck', () => {
-  it('npm run typecheck checks the core alone and everything with Node types, tests included', () => {
-    expect(pkg.scripts.typecheck).toBe('tsc -p tsconfig.json --noEmit && tsc -p tsconfig.test.json')
-    const config = JSON.parse(execFileSync(process.execPath, [TSC, '-p', 'tsconfig.test.json', '--showConfig'], { cwd: ROOT, encoding: 'utf8' })) as {
-      files: string[]
-      compilerOptions: { types?: string[]; noEmit?: boolean }
-    }
-    const files = config.files.map((f) => f.replace(/^\.\//, ''))
-    for (const f of ['src/cli/main.ts', 'src/node.ts', 'src/compat.ts', 'test/compat.test.ts', 'test/cli/helpers.ts', 'test/support/compat-differences.ts', 'vitest.config.ts']) {
-      expect(files, f).toContain(f)
-    }
-    expect(config.compilerOptions.types).toEqual(['node'])
-    expect(config.compilerOptions.noEmit).toBe(true)
+  it('npm run typecheck covers every TypeScript file of src/ and test/, and the vitest configurations', () => {
+    const config = JSON.parse(execFileSync(process.execPath, [TSC, '-p', 'tsconfig.test.json', '--showConfig'], { cwd: ROOT, encoding: 'utf8' })) as { files: string[] }
+    const checked = new Set(config.files.map((f) => f.replace(/^\.\//, '')))
+    const walk = (dir: string): string[] =>
+      readdirSync(resolve(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(join(dir, e.name)) : /\.(m|c)?ts$/.test(e.name) ? [join(dir, e.name)] : [],
+      )
+    const configs = readdirSync(ROOT).filter((f) => /^vitest(\.\w+)?\.config\.ts$/.test(f))
+    expect(configs).toContain('vitest.config.ts')
+    const missing = [...walk('src'), ...walk('test'), ...configs].filter((f) => !checked.has(f))
+    expect(missing).toEqual([])
   })
+
+  it('npm run typecheck, on a scratch project with this one\'s configuration: Node APIs fail in the core, pass in src/node.ts, src/cli and the tests; a type error in a test fails; nothing is written', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'robots-typecheck-'))
+    try {
+      for (const f of ['tsconfig.json', 'tsconfig.test.json']) copyFileSync(resolve(ROOT, f), join(scratch, f))
+      symlinkSync(resolve(ROOT, 'node_modules'), join(scratch, 'node_modules'), 'dir')
+      const put = (file: string, text: string): void => {
+        mkdirSync(dirname(join(scratch, file)), { recursive: true })
+        writeFileSync(join(scratch, file), text)
+      }
+      put('src/core.ts', 'export const answer: number = 42\n')
+      put('src/node.ts', "export const version: string = process.version\n")
+      put('src/cli/main.ts', "export const args: string[] = process.argv\n")
+      put('test/core.test.ts', "import { answer } from '../src/core.js'\nexport const home: string | undefined = process.env.HOME ?? String(answer)\n")
+      // As npm runs a script: with node_modules/.bin first on the PATH.
+      const typecheck = () =>
+        spawnSync('sh', ['-c', pkg.scripts.typecheck], {
+          cwd: scratch,
+          encoding: 'utf8',
+          env: { ...process.env, PATH: `${join(scratch, 'node_modules/.bin')}:${process.env.PATH}` },
+        })
+      const clean = typecheck()
+      expect(clean.status, clean.stdout + clean.stderr).toBe(0)
+      put('src/core.ts', 'export const answer: number = process.pid\n')
+      const nodeInCore = typecheck()
+      expect(nodeInCore.status).not.toBe(0)
+      expect(nodeInCore.stdout).toMatch(/src\/core\.ts.*Cannot find name 'process'/)
+      put('src/core.ts', 'export const answer: number = 42\n')
+      put('test/broken.test.ts', "export const n: number = 'not a number'\n")
+      const inTest = typecheck()
+      expect(inTest.status).not.toBe(0)
+      expect(inTest.stdout).toMatch(/test\/broken\.test\.ts.*Type 'string' is not assignable to type 'number'/)
+      const written = readdirSync(scratch, { recursive: true, encoding: 'utf8' }).filter((f) => !f.startsWith('node_modules') && /\.(js|d\.ts|tsbuildinfo)$/.test(f))
+      expect(written).toEqual([])
+    } finally {
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
 
 describe('bench output', () => {
   it('the default results file is untracked and gitignored', () => {
     const rel = relative(ROOT, RESULTS_JSON)
-    expect(rel).toBe('bench/out/results.json')
     if (!IS_GIT) return
     expect(git('ls-files', 'bench').split('\n')).not.toContain('bench/results.json')
     expect(git('check-ignore', rel).trim()).toBe(rel)
@@ -57,6 +95,33 @@ describe('bench output', () => {
       if (!existed) rmSync(resolve(ROOT, 'bench/out'), { recursive: true, force: true })
     }
   }, 120_000)
+})
+
+describe('npm run test:quick', () => {
+  it('every pattern of its configuration names test files, and npm test runs them too', async () => {
+    const config = /^vitest run --config (\S+)$/.exec(pkg.scripts['test:quick'])?.[1]
+    expect(config, 'test:quick runs vitest with a configuration of its own').toBeDefined()
+    const before = process.env.ROBOTS_AUTOMATON_QUICK_TESTS
+    type Config = { test?: { include?: string[] } }
+    const [{ default: quick }, { default: full }] = (await Promise.all([import(resolve(ROOT, config!)), import('../vitest.config.js')])) as { default: Config }[]
+    if (before === undefined) delete process.env.ROBOTS_AUTOMATON_QUICK_TESTS // set by the quick config as it loads
+    // A glob as vitest reads these: `**/` any folders (or none), `*` any name part.
+    const glob = (pattern: string): RegExp =>
+      new RegExp(`^${pattern.split('**/').map((part) => part.split('*').map((t) => t.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')).join('(?:.*/)?')}$`)
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(resolve(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]))
+    })('test')
+    const inFull = files.filter((f) => (full.test?.include ?? []).some((p) => glob(p).test(f)))
+    const inQuick = new Set<string>()
+    for (const pattern of quick.test?.include ?? []) {
+      const matched = files.filter((f) => glob(pattern).test(f))
+      expect(matched.length, `${pattern} names no test file`).toBeGreaterThan(0)
+      for (const f of matched) expect(inFull, `${f} is not run by npm test`).toContain(f)
+      matched.forEach((f) => inQuick.add(f))
+    }
+    // The reference's own vectors are part of the quick run.
+    expect([...inQuick]).toContain('test/conformance.test.ts')
+  })
 })
 
 describe('the suites that need ../shared', () => {

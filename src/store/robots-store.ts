@@ -26,6 +26,7 @@ import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './
 import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
 import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../url/url-scan.js'
 import type { Explanation } from '../match/matcher.js'
+import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 
 /** Options of a {@link RobotsStore}. */
 export interface RobotsStoreOptions {
@@ -129,6 +130,9 @@ const HOT_REFRESH = 32
  *   time it is used. The last matcher too large for the budget on its own
  *   is kept aside, so that an entry used again and again does not compile
  *   each time.
+ * - **Fetch info.** An entry may keep what is known of the fetch behind it
+ *   ({@link StoreFetchInfo}: outcome, status, times, validators), as a
+ *   record after its form; setting an entry without it drops the old one.
  * - **Bundles.** `toBytes()` writes the entries as one buffer and
  *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
  *   keeping the buffer (zero copy).
@@ -210,37 +214,56 @@ export class RobotsStore {
    * Parses `body` (the robots.txt as served: bytes, or a string taken as
    * UTF-8) and stores it under `key`: an origin or any URL of the site
    * (reduced to its origin), or a bare host (every scheme and port of it).
-   * Replaces what the key held.
+   * Replaces what the key held. `info`: what is known of the fetch behind
+   * it (a bad one is a RobotsInputError, ERR_INPUT, and changes nothing).
    */
-  set(key: string | URL, body: string | Uint8Array): void {
+  set(key: string | URL, body: string | Uint8Array, info?: StoreFetchInfo): void {
     const k = storeKey(key, 'RobotsStore.set')
+    const record = infoRecord(info)
     const input = toBytes(body)
     const builder = new RobotsBuilder()
     const reader = parseWith(input, builder, this.limit, builder)
     const size = builder.complete(reader)
-    this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at))
+    this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at), record)
   }
 
-  /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it. */
-  setRobots(key: string | URL, robots: Robots): void {
+  /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it; `info` as for `set`. */
+  setRobots(key: string | URL, robots: Robots, info?: StoreFetchInfo): void {
     if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
+    const record = infoRecord(info)
     const form = robots.rules.bytes
-    const id = this.put(k, EntryKind.Shared, 0, () => {})
+    const id = this.put(k, EntryKind.Shared, 0, () => {}, record)
     this.shared.set(id, form)
   }
 
   /**
    * Records an outcome without a file for `key`: `unavailable` (the site
    * has no robots.txt, e.g. a 4xx: allow all) or `unreachable` (5xx or a
-   * network error: disallow all), RFC 9309 §2.3.1.3–4.
+   * network error: disallow all), RFC 9309 §2.3.1.3–4; `info` as for `set`.
    */
-  setOutcome(key: string | URL, outcome: StoreOutcome): void {
+  setOutcome(key: string | URL, outcome: StoreOutcome, info?: StoreFetchInfo): void {
     const k = storeKey(key, 'RobotsStore.setOutcome')
     if (outcome !== 'unavailable' && outcome !== 'unreachable') {
       throw new RobotsInputError(`RobotsStore.setOutcome: outcome must be 'unavailable' or 'unreachable', got ${describeValue(outcome)}`)
     }
-    this.put(k, outcome === 'unavailable' ? EntryKind.Unavailable : EntryKind.Unreachable, 0, () => {})
+    const record = infoRecord(info)
+    this.put(k, outcome === 'unavailable' ? EntryKind.Unavailable : EntryKind.Unreachable, 0, () => {}, record)
+  }
+
+  /** What is known of the fetch behind `key`'s entry (as given to `set`, `setRobots`, `setOutcome` or loaded from a bundle), or undefined. */
+  fetchInfo(key: string | URL): StoreFetchInfo | undefined {
+    const id = this.idOfKey(storeKey(key, 'RobotsStore.fetchInfo'))
+    return id < 0 ? undefined : this.entryFetchInfo(id)
+  }
+
+  /** {@link fetchInfo} of entry `id` (ERR_RANGE for a bad id). */
+  entryFetchInfo(id: number): StoreFetchInfo | undefined {
+    this.checkId(id)
+    const e = this.entries
+    const base = id * Entry.Width
+    if (e[base + Entry.InfoLength] === 0) return undefined
+    return decodeFetchInfo(this.arena.chunks[e[base + Entry.Chunk]], e[base + Entry.Offset] + e[base + Entry.KeyLength] + e[base + Entry.FormLength])
   }
 
   /** Whether `key` (an origin, a URL of it, or a bare host; as for `set`) has an entry of its own. */
@@ -549,7 +572,7 @@ export class RobotsStore {
       const base = id * Entry.Width
       const c = e[base + Entry.Chunk]
       if (c < 0) continue
-      const n = e[base + Entry.KeyLength] + e[base + Entry.FormLength]
+      const n = e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength]
       const at = e[base + Entry.Offset]
       const chunk = next.allocate(n)
       next.chunks[chunk].set(old.chunks[c].subarray(at, at + n), next.at)
@@ -594,7 +617,8 @@ export class RobotsStore {
    * @internal Entry records, for bundles: calls `visit` for each entry with
    * its key at `data[keyAt, keyAt + keyLength)`, its kind (a shared form is
    * reported as EntryKind.Robots) and its form at `form[formAt, formAt +
-   * formLength)` (length 0 for outcomes). No view is made per entry.
+   * formLength)` (length 0 for outcomes), its fetch-info record at
+   * `data[infoAt, infoAt + infoLength)` (length 0 when none). No view is made per entry.
    */
   forEachEntry(visit: EntryVisitor): void {
     const e = this.entries
@@ -605,11 +629,13 @@ export class RobotsStore {
       const chunk = this.arena.chunks[c]
       const at = e[base + Entry.Offset]
       const keyLength = e[base + Entry.KeyLength]
+      const formLength = e[base + Entry.FormLength]
+      const infoLength = e[base + Entry.InfoLength]
       const kind = this.kindChecked(id)
       if (kind === EntryKind.Shared) {
         const form = this.shared.get(id)!
-        visit(chunk, at, keyLength, EntryKind.Robots, form, 0, form.length)
-      } else visit(chunk, at, keyLength, kind, chunk, at + keyLength, e[base + Entry.FormLength])
+        visit(chunk, at, keyLength, EntryKind.Robots, form, 0, form.length, at + keyLength, infoLength)
+      } else visit(chunk, at, keyLength, kind, chunk, at + keyLength, formLength, at + keyLength + formLength, infoLength)
     }
   }
 
@@ -617,9 +643,10 @@ export class RobotsStore {
    * @internal Adds a loaded bundle's entry whose key and form are already at
    * `data[offset…]` (a chunk adopted with {@link adoptChunk}); `checked`
    * false defers the form's check to its first use. A duplicate key is a
-   * RobotsFormatError raised by the caller (returns false).
+   * RobotsFormatError raised by the caller (returns false). A fetch-info
+   * record of `infoLength` bytes (checked by the caller) follows the form.
    */
-  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean): boolean {
+  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean, infoLength = 0): boolean {
     const data = this.arena.chunks[chunk]
     const h = keyHash(data, offset, offset + keyLength)
     if (this.index.find(data, offset, offset + keyLength, h) >= 0) return false
@@ -631,6 +658,7 @@ export class RobotsStore {
     e[base + Entry.KeyLength] = keyLength
     e[base + Entry.FormLength] = formLength
     e[base + Entry.Kind] = kind | (checked ? 0 : UNCHECKED)
+    e[base + Entry.InfoLength] = infoLength
     e[base + Entry.Hash] = h
     this.index.add(id, h)
     this.countKey(data, offset, keyLength, 1)
@@ -754,12 +782,13 @@ export class RobotsStore {
 
   /**
    * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
-   * written by `write(chunk, at)` right after the key; replaces the key's
-   * entry (same id) or adds one. Returns the id.
+   * written by `write(chunk, at)` right after the key, then the fetch-info
+   * record `info` (may be empty); replaces the key's entry (same id) or adds
+   * one. Returns the id.
    */
-  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void): number {
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array): number {
     const key = keyBytes(k.key)
-    const record = key.length + formLength
+    const record = key.length + formLength + info.length
     const h = keyHash(key, 0, key.length)
     let id = this.index.find(key, 0, key.length, h)
     if (this.budget !== Infinity) {
@@ -781,12 +810,14 @@ export class RobotsStore {
     const at = this.arena.at
     chunk.set(key, at)
     write(chunk, at + key.length)
+    chunk.set(info, at + key.length + formLength)
     const e = this.entries
     const base = id * Entry.Width
     e[base + Entry.Chunk] = c
     e[base + Entry.Offset] = at
     e[base + Entry.KeyLength] = key.length
     e[base + Entry.FormLength] = formLength
+    e[base + Entry.InfoLength] = info.length
     e[base + Entry.Kind] = kind
     e[base + Entry.Gen]++
     this.maybeCompact()
@@ -797,7 +828,7 @@ export class RobotsStore {
   private release(id: number): void {
     const e = this.entries
     const base = id * Entry.Width
-    this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength])
+    this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength])
     this.shared.delete(id)
     e[base + Entry.Gen]++
   }
@@ -837,6 +868,13 @@ export class RobotsStore {
     if (allowed) return (this.allowAllMatcher ??= compileMatcher(allowAll().rules, ['*'], this.matcherOptions))
     return (this.disallowAllMatcher ??= compileMatcher(disallowAll().rules, ['*'], this.matcherOptions))
   }
+}
+
+const NO_INFO = new Uint8Array(0)
+
+/** The fetch-info record of `info` (checked: ERR_INPUT), or an empty one. */
+function infoRecord(info: StoreFetchInfo | undefined): Uint8Array {
+  return info === undefined ? NO_INFO : encodeFetchInfo(info)
 }
 
 /** An agent argument: a string, or an array of strings (a RobotsInputError otherwise). */

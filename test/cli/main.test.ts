@@ -48,7 +48,7 @@ function expectError(r: { status: number | null; stderr: string; stdout: Buffer 
 describe('help and version', () => {
   it('--version and -V print the program and package version, on every command', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
-    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['compare']]) {
+    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['compare'], ['playground']]) {
       for (const flag of ['--version', '-V']) {
         const r = await run([...args, flag])
         expect(r.status, `${args} ${flag}`).toBe(0)
@@ -69,7 +69,7 @@ describe('help and version', () => {
   })
 
   // The help texts themselves (options, examples, width): commands/help.test.ts.
-  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'compare'])('%s --help, -h and help', async (cmd) => {
+  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'playground'])('%s --help, -h and help', async (cmd) => {
     const outputs = new Set<string>()
     for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
       const r = await run(args)
@@ -86,7 +86,7 @@ describe('help and version', () => {
     const r = await run([])
     expect(r.status).toBe(2)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, filter, lint, pack, diff, compare; see 'robots-automaton --help')\n")
+    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, fetch, filter, lint, pack, diff, compare, playground; see 'robots-automaton --help')\n")
   })
 })
 
@@ -136,7 +136,11 @@ describe('usage errors (exit 2, one line)', () => {
     [['filter', '--robots', 'a', '--agent', 'G', '--field', '2', '--delimiter', '::'], "filter: option '--delimiter' must be one byte, or '\\t' for a tab (got '::')"],
     [['pack', '-o', 'x'], 'pack: missing the input'],
     [['pack', 'd'], "pack: option '--output' ('-o') is required"],
-    [['pack', 'a', 'b', '-o', 'x'], "pack: pack takes one input, got also 'b'"],
+    [['pack', '-', 'a', '-', '-o', 'x'], "pack: stdin ('-') is named more than once"],
+    [['fetch', 'u.txt'], "fetch: option '--output' ('-o') is required"],
+    [['fetch', '-o', 'x', '--connect-to', 'a:1:b'], "fetch: option '--connect-to' takes HOST1:PORT1:HOST2:PORT2, any of them empty (got 'a:1:b')"],
+    [['fetch', '-o', 'x', '--format', 'text'], "fetch: option '--format' must be one of bundle, jsonl (got 'text')"],
+    [['fetch', '-o', 'x', '--scheme', 'ftp'], "fetch: option '--scheme' must be one of https, http (got 'ftp')"],
     [['diff', 'a', '--agent', 'G'], 'diff: needs OLD and NEW'],
     [['diff', '--bundle', 'a', '--agent', 'G'], "diff: per-host rules need two sources, OLD then NEW ('--robots-dir' or '--bundle', twice; got 1)"],
     [['diff', 'a', 'b'], "diff: option '--agent' is required"],
@@ -145,6 +149,10 @@ describe('usage errors (exit 2, one line)', () => {
     [['filter', '--robots', '-', '--agent', 'G'], "filter: '--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments"],
     [['filter', '--robots', '-', '--agent', 'G', 'a', '-'], "filter: '--robots -' reads the robots.txt from stdin"],
     [['filter', '--robots', 'a', '--agent', 'G', '-', '-'], "filter: stdin ('-') is named more than once"],
+    [['playground', 'x'], "playground: takes no arguments (got 'x')"],
+    [['playground', '--port', '70000'], "playground: option '--port' must be an integer from 0 to 65535 (got '70000')"],
+    [['playground', '--port', 'http'], "playground: option '--port' must be an integer from 0 to 65535 (got 'http')"],
+    [['playground', '--out', 'd', '--port', '1'], "playground: '--out' writes the files and serves nothing: it takes no '--port'"],
   ])('%j', async (args, message) => {
     expectError(await run(args), 2, message)
   })

@@ -1,5 +1,5 @@
 // Unit tests of the CLI's byte-level helpers (imported from src, no process spawned).
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -178,8 +178,12 @@ describe('lineBlocks', () => {
   })
 })
 
-/** A reader handing out `chunks` one per read, each after its delay; `ready()` is false while one is awaited. */
-function timedReader(chunks: Array<{ text: string; delayMs: number } | Error>): ByteReader {
+/**
+ * A reader handing out `chunks` one per read: at once, or once its `until`
+ * promise settles; `ready()` is false while one is awaited or when the next
+ * one must be awaited.
+ */
+function timedReader(chunks: Array<{ text: string; until?: Promise<unknown> } | Error>): ByteReader {
   let k = 0
   let waiting = false
   return {
@@ -187,14 +191,14 @@ function timedReader(chunks: Array<{ text: string; delayMs: number } | Error>): 
       const c = chunks[k++]
       if (c === undefined) return 0
       waiting = true
-      if (!(c instanceof Error)) await new Promise((r) => setTimeout(r, c.delayMs))
+      if (!(c instanceof Error) && c.until) await c.until
       waiting = false
       if (c instanceof Error) throw c
       const b = enc.encode(c.text)
       target.set(b, offset)
       return b.length
     },
-    ready: () => !waiting && k < chunks.length && !(chunks[k] instanceof Error) && (chunks[k] as { delayMs: number }).delayMs === 0,
+    ready: () => !waiting && k < chunks.length && !(chunks[k] instanceof Error) && (chunks[k] as { until?: unknown }).until === undefined,
     async close() {},
   }
 }
@@ -202,31 +206,38 @@ function timedReader(chunks: Array<{ text: string; delayMs: number } | Error>): 
 describe('lineBlocks: early blocks', () => {
   it('--line-buffered: every read that completes a line yields it at once', async () => {
     const blocks: string[] = []
-    const reader = timedReader([
-      { text: 'a\nb', delayMs: 0 },
-      { text: 'c\n', delayMs: 0 },
-      { text: 'd', delayMs: 0 },
-    ])
+    const reader = timedReader([{ text: 'a\nb' }, { text: 'c\n' }, { text: 'd' }])
     for await (const b of lineBlocks(reader, 'x', 1024, undefined, { lineBuffered: true })) blocks.push(`${Buffer.from(b.bytes).toString()}|${b.pause}|${b.last}`)
     expect(blocks).toEqual(['a\n|true|false', 'bc\n|true|false', 'd|false|true'])
   })
 
   it('a pause in the input yields the complete lines read so far, before the next read ends', async () => {
-    const started = performance.now()
-    const seen: Array<[string, number, boolean]> = []
+    // The second read ends only once the first block is out (or, if it never comes early, after 20 s): the
+    // order of events is the test, not the time they take, so a busy machine cannot change the outcome.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+      setTimeout(resolve, 20_000).unref()
+    })
+    let readEnded = false
+    const seen: Array<[string, boolean, boolean]> = []
     const reader = timedReader([
-      { text: '/a\n/b\n/c', delayMs: 0 },
-      { text: '\n/d\n', delayMs: 600 },
+      { text: '/a\n/b\n/c', until: undefined },
+      { text: '\n/d\n', until: released.then(() => (readEnded = true)) },
     ])
     for await (const b of lineBlocks(reader, 'x', 1 << 20, undefined, { pauseMs: 50 })) {
-      seen.push([Buffer.from(b.bytes).toString(), performance.now() - started, b.shared])
+      seen.push([Buffer.from(b.bytes).toString(), readEnded, b.shared])
+      release()
     }
-    expect(seen.map((s) => s[0])).toEqual(['/a\n/b\n', '/c\n/d\n'])
-    expect(seen[0][1]).toBeLessThan(400)
+    expect(seen.map(([text, ended]) => [text, ended])).toEqual([
+      ['/a\n/b\n', false],
+      ['/c\n/d\n', true],
+    ])
     expect(seen[0][2]).toBe(true)
     // Without a pause time, nothing is yielded early.
     const whole: string[] = []
-    for await (const b of lineBlocks(timedReader([{ text: '/a\n', delayMs: 0 }, { text: '/b\n', delayMs: 100 }]), 'x', 1 << 20, undefined, { pauseMs: 0 })) {
+    const later = new Promise((resolve) => setTimeout(resolve, 100))
+    for await (const b of lineBlocks(timedReader([{ text: '/a\n' }, { text: '/b\n', until: later }]), 'x', 1 << 20, undefined, { pauseMs: 0 })) {
       whole.push(Buffer.from(b.bytes).toString())
     }
     expect(whole).toEqual(['/a\n/b\n'])
@@ -234,7 +245,7 @@ describe('lineBlocks: early blocks', () => {
 
   it('a read error comes after the complete lines read before it', async () => {
     const blocks: string[] = []
-    const reader = timedReader([{ text: '/a\n/b\n/partial', delayMs: 0 }, new Error('disk on fire')])
+    const reader = timedReader([{ text: '/a\n/b\n/partial' }, new Error('disk on fire')])
     await expect(
       (async () => {
         for await (const b of lineBlocks(reader, 'x', 1 << 20)) blocks.push(Buffer.from(b.bytes).toString())
@@ -442,6 +453,11 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
 
 describe('ProgressBar', () => {
   it('shows a percentage when the size is known, and erases itself', () => {
+    // The bar's clock is the test's (a busy machine may pause 200 ms between two statements).
+    vi.useFakeTimers({ toFake: ['performance'] })
+    onTestFinished(() => {
+      vi.useRealTimers()
+    })
     let out = ''
     const term = { columns: 100, write: (s: string) => ((out += s), true) }
     const bar = new ProgressBar(term, 2_000_000)

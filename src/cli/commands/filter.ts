@@ -186,6 +186,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   await runner.finish()
   await writer.end()
   progress?.done()
+  const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
+  if (!quiet && expired !== undefined) note(expired)
   if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary()))
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {

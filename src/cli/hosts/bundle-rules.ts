@@ -124,6 +124,10 @@ export class StoreRules implements HostRules {
     }
   }
 
+  freshness(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined {
+    return this.store.entryFetchInfo(id)
+  }
+
   sourceName(id: number): string {
     return `${this.name}#${this.store.entryKey(id)}`
   }

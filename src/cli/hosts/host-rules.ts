@@ -59,6 +59,8 @@ export interface HostRules {
   load(id: number, agent: readonly string[], first: boolean): HostEntry
   /** The entry's name for `--format jsonl`'s `source` and for warnings: `DIR/<host>`, `BUNDLE#<key>`. */
   sourceName(id: number): string
+  /** When entry `id` was fetched and until when it may be used (a bundle written by `fetch`), or undefined when the source does not say. */
+  freshness?(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined
   /** A structured-clone-able description to rebuild this source in a worker thread. */
   descriptor(): HostRulesDescriptor
 }

@@ -3,7 +3,7 @@
 // flush on a pause, --cache-mb, per-host counts and warnings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { parseRobots } from '../../../src/index.js'
@@ -128,22 +128,39 @@ describe('--jobs N: byte for byte the output of --jobs 1', () => {
   })
 })
 
+/** Bytes a process has read and written so far (all its threads), from /proc/PID/io. */
+function procIo(pid: number): { read: number; written: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8')
+  return { read: Number(/^rchar:\s+(\d+)/m.exec(io)![1]), written: Number(/^wchar:\s+(\d+)/m.exec(io)![1]) }
+}
+
 describe('--jobs: bounded memory when stdout is slow', () => {
   it.skipIf(process.platform !== 'linux')('a consumer that stops reading holds the whole pipeline back', async () => {
     const big = tmp.path('big.txt')
     const line = 'https://example.com/public/a/fairly/long/path/to/make/the/file/large?with=query&and=more\n'
     writeFileSync(big, line.repeat(Math.ceil(120e6 / line.length)))
+    const size = Math.ceil(120e6 / line.length) * line.length
     const child = spawn(process.execPath, [CLI, 'filter', '--robots-dir', dir, '--agent', 'bot', '--jobs', '2', '-q', big], { stdio: ['ignore', 'pipe', 'pipe'] })
     child.stdout.pause()
-    await new Promise((r) => setTimeout(r, 1500))
-    const status = (await import('node:fs')).readFileSync(`/proc/${child.pid}/status`, 'utf8')
+    // Wait until the process is held back: it has read nothing more for 2 s (however slow the machine is).
+    let io = procIo(child.pid!)
+    for (let still = 0; still < 8; ) {
+      await new Promise((r) => setTimeout(r, 250))
+      const now = procIo(child.pid!)
+      still = now.read === io.read ? still + 1 : 0
+      io = now
+    }
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
     const rssMb = Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024
+    // It filled the pipe we do not read, then stopped reading its input long before the end.
+    expect(io.written).toBeGreaterThanOrEqual(64 * 1024)
+    expect(io.read).toBeLessThan(size / 2)
     let bytes = 0
     child.stdout.on('data', (c: Buffer) => (bytes += c.length))
     child.stdout.resume()
     const code = await new Promise((r) => child.on('close', r))
     expect(code).toBe(0)
-    expect(bytes).toBe(Math.ceil(120e6 / line.length) * line.length)
+    expect(bytes).toBe(size)
     // 120 MB of input, all allowed: without backpressure the output would pile up in memory.
     expect(rssMb).toBeLessThan(110)
   })
@@ -259,6 +276,12 @@ describe('log columns: --field, --host-field, --delimiter', () => {
   })
 })
 
+/**
+ * How long to wait for output that must come before the writer goes on: the time-out only ends a test that
+ * fails (the output never comes until stdin ends), so it is long enough for a busy machine.
+ */
+const STALL_MS = 20_000
+
 /** Spawns filter with a stdin we write to over time; resolves each stdout chunk with its arrival time. */
 function slowWriter(args: string[]): { write: (s: string) => void; end: () => void; output: () => string; waitFor: (text: string, ms: number) => Promise<boolean>; done: Promise<number | null> } {
   const child = spawn(process.execPath, [CLI, 'filter', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -294,12 +317,12 @@ describe('--line-buffered, and the flush when the input pauses', () => {
     const p = slowWriter(['--robots', robotsPath, '--agent', 'bot', '--line-buffered', '--print', 'verdicts', '-q'])
     for (let i = 0; i < 4; i++) {
       p.write(`/page/${i}\n`)
-      expect(await p.waitFor(`allowed\t0\t/page/${i}\n`, 3000), `line ${i}`).toBe(true)
+      expect(await p.waitFor(`allowed\t0\t/page/${i}\n`, STALL_MS), `line ${i}`).toBe(true)
       // Nothing of the next line was written yet: the output holds exactly the lines so far.
       expect(p.output().split('\n').length - 1).toBe(i + 1)
     }
     p.write('/private/a\n/private/b\n')
-    expect(await p.waitFor('disallowed\t2\t/private/b\n', 3000)).toBe(true)
+    expect(await p.waitFor('disallowed\t2\t/private/b\n', STALL_MS)).toBe(true)
     p.end()
     expect(await p.done).toBe(0)
   })
@@ -307,7 +330,7 @@ describe('--line-buffered, and the flush when the input pauses', () => {
   it('without it, what was read is written once the input pauses (at the latest about 0.1 s later)', async () => {
     const p = slowWriter(['--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts', '-q'])
     p.write('https://example.com/private/1\nhttps://other.org/open/2\nhttps://example.com/par')
-    expect(await p.waitFor('allowed\t3\thttps://other.org/open/2\n', 3000)).toBe(true)
+    expect(await p.waitFor('allowed\t3\thttps://other.org/open/2\n', STALL_MS)).toBe(true)
     expect(p.output()).toBe('disallowed\t2\thttps://example.com/private/1\nallowed\t3\thttps://other.org/open/2\n')
     p.write('tial\n')
     p.end()

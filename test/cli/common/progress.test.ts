@@ -1,10 +1,19 @@
 // The one progress bar, counting items (compare's cases, fetch's origins) rather than bytes.
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ProgressBar, renderProgress, type ProgressUnit } from '../../../src/cli/common/progress.js'
 
 const CASES: ProgressUnit = { measure: 'items', items: 'cases' }
 
 describe('progress bar over items', () => {
+  // The bar's clock (performance.now) is the test's: the 200 ms between redraws are counted on it, not on a
+  // machine that may pause between two statements.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('redraws in place at most every 200 ms, always on reaching the total, and erases itself', () => {
     const writes: string[] = []
     const bar = new ProgressBar({ write: (s: string) => (writes.push(s), true), columns: 120 }, 1000, true, CASES)
@@ -12,13 +21,20 @@ describe('progress bar over items', () => {
     bar.update(2, 2, '0 disagreements')
     expect(writes).toHaveLength(1)
     expect(writes[0]).toMatch(/^\r  0% \[-{20}\] 1 \/ 1,000 cases {2}0 disagreements {2}\d+ cases\/s\x1b\[K$/)
-    bar.update(1000, 1000, '7 disagreements')
+    vi.advanceTimersByTime(199)
+    bar.update(3, 3, '0 disagreements')
+    expect(writes).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    bar.update(4, 4, '0 disagreements')
     expect(writes).toHaveLength(2)
-    expect(writes[1]).toMatch(/^\r100% \[#{20}\] 1,000 \/ 1,000 cases {2}7 disagreements/)
-    bar.clear()
-    expect(writes[2]).toBe('\r\x1b[K')
-    bar.clear()
+    expect(writes[1]).toMatch(/^\r  0% \[-{20}\] 4 \/ 1,000 cases {2}0 disagreements {2}20 cases\/s\x1b\[K$/)
+    bar.update(1000, 1000, '7 disagreements')
     expect(writes).toHaveLength(3)
+    expect(writes[2]).toMatch(/^\r100% \[#{20}\] 1,000 \/ 1,000 cases {2}7 disagreements/)
+    bar.clear()
+    expect(writes[3]).toBe('\r\x1b[K')
+    bar.clear()
+    expect(writes).toHaveLength(4)
     bar.done()
   })
 

@@ -1,6 +1,6 @@
 // The command adapter: template words, placeholders passed intact, outcome by
 // exit status or stdout patterns, deciding lines, time-outs, start-up.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -9,7 +9,10 @@ import { CmdAdapter, outcomeOf, splitWords, type CmdOptions } from '../../../src
 const dir = mkdtempSync(join(tmpdir(), 'compare-cmd-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const base: CmdOptions = { template: 'x', allowedExit: 0, disallowedExit: 1, concurrency: 2, timeoutMs: 5000 }
+/** A time-out that never fires within a test (vitest gives up on a test after 60 s), for the tests not about it. */
+const NO_TIMEOUT = 600_000
+
+const base: CmdOptions = { template: 'x', allowedExit: 0, disallowedExit: 1, concurrency: 2, timeoutMs: NO_TIMEOUT }
 
 describe('command templates', () => {
   it('split into words like a shell, without running one', () => {
@@ -40,7 +43,7 @@ describe('command adapter', () => {
     `import { readFileSync } from 'node:fs'
 const [robots, url, agent] = process.argv.slice(2)
 const body = readFileSync(robots)
-if (url.includes('sleep')) await new Promise((r) => setTimeout(r, 5000))
+if (url.includes('sleep')) await new Promise((r) => setTimeout(r, 600_000)) // never answers: only the time-out ends it
 const same = robots === process.env.COMPARE_ROBOTS && url === process.env.COMPARE_URL && agent === process.env.COMPARE_USER_AGENT
 process.stdout.write(JSON.stringify({ hex: body.toString('hex'), url, agent, same }) + '\\n')
 process.exit(url.includes('deny') ? 1 : 0)
@@ -50,7 +53,6 @@ process.exit(url.includes('deny') ? 1 : 0)
   it('passes the body file, URL and agent as single arguments, whatever they hold', async () => {
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%`, linePattern: /"hex":"([0-9]+)/ })
     await adapter.start()
-    expect(adapter.timings().startupMs).toBeGreaterThan(0)
     const got: unknown[] = []
     const reqs = [
       { robots: new Uint8Array([0x31, 0x32]), agents: ['Foo Bot'], url: "https://a.com/it's $(rm -rf /) `x` \"q\"" },
@@ -69,7 +71,34 @@ process.exit(url.includes('deny') ? 1 : 0)
     await adapter.close()
   })
 
+  it('start-up: the command run once alone, on an empty robots.txt, before the cases; timed apart, and each case with its own start-up', async () => {
+    // This probe takes 200 ms to start, and logs each run.
+    const slow = join(dir, 'slow-probe.mjs')
+    const log = join(dir, 'slow-probe.log')
+    writeFileSync(log, '')
+    writeFileSync(
+      slow,
+      `import { appendFileSync, readFileSync } from 'node:fs'
+await new Promise((r) => setTimeout(r, 200))
+const [log, robots, url, agent] = process.argv.slice(2)
+appendFileSync(log, [readFileSync(robots).toString('hex'), url, agent].join(' ') + '\\n')
+`,
+    )
+    const adapter = new CmdAdapter({ ...base, template: `node ${slow} ${log} %robots% %url% %user-agent%` })
+    await adapter.start()
+    expect(readFileSync(log, 'utf8')).toBe(' / ExampleBot\n')
+    expect(adapter.timings().startupMs).toBeGreaterThanOrEqual(150)
+    const times: number[] = []
+    await adapter.judgeAll([{ robots: new Uint8Array([0x41]), agents: ['a'], url: '/1' }, { robots: new Uint8Array([0x42]), agents: ['b'], url: '/2' }], (_i, _a, ms) => times.push(ms))
+    expect(readFileSync(log, 'utf8').split('\n').sort()).toEqual(['', ' / ExampleBot', '41 /1 a', '42 /2 b'])
+    // Per case: the wall time of its process, start-up included.
+    expect(times).toHaveLength(2)
+    expect(times.every((t) => t >= 150)).toBe(true)
+    await adapter.close()
+  })
+
   it('kills a case that runs past the time-out', async () => {
+    // The probe never answers on /sleep: only the kill ends it, whatever the load, so a short time-out is safe.
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%`, timeoutMs: 500 })
     const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/sleep' })
     expect(a).toEqual({ error: 'timed out after 500 ms' })
