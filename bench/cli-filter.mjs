@@ -2,9 +2,9 @@
 // readline + robots-parser filter on the same files, built from
 // ../shared/corpus/urls (cached under bench/data/, gitignored).
 //
-//   node bench/cli-filter.mjs [--size MB] [--runs N] [--only a,b] [--prepare]   (build first: npm run build)
+//   node bench/cli-filter.mjs [--size MB] [--runs N] [--only a,b] [--cli PATH] [--prepare]   (build first: npm run build)
 //
-// Workloads (--only picks some: single, dir, kasztp, log):
+// Workloads (--only picks some: single, dir, kasztp, log, longline):
 // - single: every URL of the corpus lists (paired.tsv, kasztp.txt, userbait.txt)
 //   moved onto one site (https://www.nytimes.com + the URL's path and query),
 //   judged by that site's robots.txt (--robots); --size MB (default 300).
@@ -15,8 +15,14 @@
 //   a robots.txt in the directory, repeated 25 times (1.2 M lines).
 // - log: 5 M lines of an Apache "vhost_combined" access log over 50,000 hosts
 //   (the corpus lists' hosts and generated ones; paths from the corpus URLs;
-//   Zipf-like host popularity, seeded), judged with --field 8 --host-field 1.
-// Each filter runs with --jobs 1 and --jobs 2. Every command runs --runs
+//   Zipf-like host popularity, seeded), judged with --log-format vhost_combined
+//   (--field 8 --host-field 1 for a build before issue 19, which counted columns without quotes).
+// - longline: one line of 255 MiB judged by one robots.txt, read from the
+//   file and from a pipe (`cat FILE |`): reading must stay linear whatever the
+//   line length (issue 19: at most twice the file's time from a pipe).
+// Each filter runs with its default options (--jobs as the machine decides)
+// and with --jobs 1. --cli PATH runs another build's dist/cli.js (for
+// before/after figures in the same run). Every command runs --runs
 // times (default 3) in this same process, output to /dev/null; the table
 // gives the median wall time (process start included), MB/s and URLs/s, and
 // the load average before and after (other processes on the machine skew
@@ -26,7 +32,7 @@
 // `--baseline MODE ROBOTS FILE` runs the readline + robots-parser filter itself
 // (used by the benchmark as a child); MODE is single, dir or log.
 import { spawnSync } from 'node:child_process'
-import { createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, statSync, closeSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, statSync, closeSync, writeSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { createInterface } from 'node:readline'
 import { createRequire } from 'node:module'
@@ -37,7 +43,8 @@ import { prng } from '../test/support/prng.mjs'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SHARED = join(ROOT, '../shared/corpus')
 const DATA = join(ROOT, 'bench/data')
-const CLI = join(ROOT, 'dist/cli.js')
+const CLI_ARG = process.argv.indexOf('--cli')
+const CLI = CLI_ARG >= 0 ? process.argv[CLI_ARG + 1] : join(ROOT, 'dist/cli.js')
 const SITE = 'https://www.nytimes.com'
 const SITE_ROBOTS = join(SHARED, 'robots/anubhavp28-benchmark/www.nytimes.com')
 const ROBOTS_DIR = join(SHARED, 'robots/anubhavp28-benchmark')
@@ -45,7 +52,10 @@ const AGENT = 'Googlebot'
 /** The log workload: lines, hosts, and its columns (vhost_combined: "%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" \"%{User-Agent}i\""). */
 const LOG_LINES = 5_000_000
 const LOG_HOSTS = 50_000
-const LOG_FIELDS = ['--field', '8', '--host-field', '1']
+const LOG_FORMAT = ['--log-format', 'vhost_combined']
+const LOG_FIELDS_BEFORE_19 = ['--field', '8', '--host-field', '1']
+/** The long line's length: 255 MiB. */
+const LONG_LINE = 255 << 20
 
 const argv = process.argv.slice(2)
 if (argv[0] === '--baseline') await baseline(argv[1], argv[2], argv[3])
@@ -149,6 +159,27 @@ async function buildLog(all) {
   return path
 }
 
+/** One line of LONG_LINE bytes, a URL (reused when present). */
+function buildLongLine() {
+  const path = join(DATA, 'long-line-255m.txt')
+  if (existsSync(path)) return path
+  mkdirSync(DATA, { recursive: true })
+  const head = Buffer.from('https://www.nytimes.com/')
+  const fd = openSync(`${path}.tmp`, 'w')
+  const chunk = Buffer.alloc(1 << 20, 0x61)
+  let left = LONG_LINE - head.length - 1
+  writeSync(fd, head)
+  while (left > 0) {
+    const n = Math.min(left, chunk.length)
+    writeSync(fd, chunk, 0, n)
+    left -= n
+  }
+  writeSync(fd, Buffer.from('\n'))
+  closeSync(fd)
+  spawnSync('mv', [`${path}.tmp`, path])
+  return path
+}
+
 function countLines(path) {
   const r = spawnSync('wc', ['-l', path], { encoding: 'utf8' })
   return Number(r.stdout.trim().split(/\s+/)[0])
@@ -192,8 +223,12 @@ async function main() {
   mkdirSync(DATA, { recursive: true })
   const packed = spawnSync(node, [CLI, 'pack', ROBOTS_DIR, '-o', bundle, '-q'])
   if (packed.status !== 0) throw new Error(`pack failed: ${packed.stderr}`)
-  const filter = (name, rules, extra, file) =>
-    [1, 2].map((jobs) => [`${name} --jobs ${jobs}`, node, [CLI, 'filter', ...rules, '--agent', AGENT, '-q', '--jobs', String(jobs), ...extra, file]])
+  const filter = (name, rules, extra, file) => [
+    [`${name} (default)`, node, [CLI, 'filter', ...rules, '--agent', AGENT, '-q', ...extra, file]],
+    [`${name} --jobs 1`, node, [CLI, 'filter', ...rules, '--agent', AGENT, '-q', '--jobs', '1', ...extra, file]],
+  ]
+  const help = spawnSync(node, [CLI, 'filter', '--help'], { encoding: 'utf8' }).stdout
+  const logColumns = help.includes('--log-format') ? LOG_FORMAT : LOG_FIELDS_BEFORE_19
   const dirAndBundle = (extra, file) => [
     ...filter('filter --robots-dir', ['--robots-dir', ROBOTS_DIR], extra, file),
     ...filter('filter --bundle', ['--bundle', bundle], extra, file),
@@ -226,18 +261,27 @@ async function main() {
   }
   if (only.includes('log')) {
     const file = await buildLog(all)
-    workloads.push({ name: `access log: ${LOG_LINES / 1e6} M lines, ${LOG_HOSTS.toLocaleString('en-US')} hosts (--field 8 --host-field 1)`, file, cases: [
+    workloads.push({ name: `access log: ${LOG_LINES / 1e6} M lines, ${LOG_HOSTS.toLocaleString('en-US')} hosts (${logColumns.join(' ')})`, file, cases: [
       ['wc -l', 'wc', ['-l', file]],
-      ...dirAndBundle(LOG_FIELDS, file),
+      ...dirAndBundle(logColumns, file),
       ['readline + robots-parser, per host', node, [self, '--baseline', 'log', ROBOTS_DIR, file]],
+    ] })
+  }
+  if (only.includes('longline')) {
+    const file = buildLongLine()
+    const q = (x) => `'${x.replace(/'/g, `'\\''`)}'`
+    workloads.push({ name: 'one 255 MiB line, from a file and from a pipe', file, noBaseline: true, cases: [
+      ['wc -l', 'wc', ['-l', file]],
+      ['filter --robots, the file', node, [CLI, 'filter', '--robots', SITE_ROBOTS, '--agent', AGENT, '-q', '--jobs', '1', file]],
+      ['filter --robots, cat FILE |', 'sh', ['-c', `cat ${q(file)} | ${q(node)} ${q(CLI)} filter --robots ${q(SITE_ROBOTS)} --agent ${AGENT} -q --jobs 1`]],
     ] })
   }
   if (argv.includes('--prepare')) {
     console.log(`data ready: ${workloads.map((w) => w.file.slice(ROOT.length + 1)).join(', ')}`)
     return
   }
-  console.log(`node ${process.version}, ${runs} runs each, median wall time (process start included); load average before: ${load()}`)
-  for (const { name, file, cases } of workloads) {
+  console.log(`node ${process.version}, ${CLI}, ${runs} runs each, median wall time (process start included); load average before: ${load()}`)
+  for (const { name, file, cases, noBaseline } of workloads) {
     const bytes = statSync(file).size
     const lines = countLines(file) // also warms the page cache
     console.log(`\n${name}\n${file.slice(ROOT.length + 1)}: ${(bytes / 1e6).toFixed(0)} MB, ${lines.toLocaleString('en-US')} lines`)
@@ -245,15 +289,16 @@ async function main() {
     const results = cases.map(([label, cmd, args]) => [label, time(cmd, args, runs)])
     const base = results[results.length - 1][1]
     for (const [label, s] of results) {
-      const ratio = label.startsWith('filter') ? `${(base / s).toFixed(1)}×` : ''
+      const ratio = label.startsWith('filter') && !noBaseline ? `${(base / s).toFixed(1)}×` : ''
       console.log(`${label.padEnd(44)} ${s.toFixed(3).padStart(9)} ${(bytes / 1e6 / s).toFixed(1).padStart(8)} ${Math.round(lines / s).toLocaleString('en-US').padStart(12)} ${ratio.padStart(12)}`)
     }
     const jobs = (prefix) => {
       const one = results.find(([l]) => l === `${prefix} --jobs 1`)
-      const two = results.find(([l]) => l === `${prefix} --jobs 2`)
-      return one && two ? `${prefix}: --jobs 2 / --jobs 1 = ${(one[1] / two[1]).toFixed(2)}×` : ''
+      const dflt = results.find(([l]) => l === `${prefix} (default)`)
+      return one && dflt ? `${prefix}: default / --jobs 1 = ${(one[1] / dflt[1]).toFixed(2)}× the speed` : ''
     }
-    console.log([...new Set(results.map(([l]) => l.replace(/ --jobs \d$/, '')).filter((l) => l.startsWith('filter')))].map(jobs).join('; '))
+    if (noBaseline) console.log(`from a pipe / from the file = ${(results[2][1] / results[1][1]).toFixed(2)}× the time (goal ≤ 2×)`)
+    else console.log([...new Set(results.map(([l]) => l.replace(/ (--jobs \d|\(default\))$/, '')).filter((l) => l.startsWith('filter')))].map(jobs).filter(Boolean).join('; '))
   }
   console.log(`\nload average after: ${load()}`)
 }

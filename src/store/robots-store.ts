@@ -120,16 +120,20 @@ const HOT_REFRESH = 32
  *   in one buffer per origin; a deleted or replaced entry leaves a hole that
  *   compaction reclaims once holes are more than half of the arenas. A form
  *   given with `setRobots` is shared with that `Robots`, not copied.
- * - **Index.** An open-addressing hash table over the key bytes. A URL is
- *   looked up by its origin, then by its bare host; a URL whose origin is
- *   not set answers allow-all (`explain` says `source: 'none'`).
+ * - **Index.** An open-addressing hash table over the keys, hashed with the
+ *   process's keyed hash (src/url/keyed-hash.ts: names cannot be made to
+ *   collide offline; bundles hold keys, not slots). A URL is looked up by its
+ *   origin, then by its bare host, from one scan (src/url/url-scan.ts): an
+ *   http(s) URL with a plain host is probed without a key made; a URL whose
+ *   origin is not set answers allow-all (`explain` says `source: 'none'`).
  * - **Matchers.** Compiled on first use per (entry, selection: which of the
  *   entry's user-agent names the agent's tokens equal) and kept in a
  *   byte-budget LRU (`matcherBudget`), so hot hosts stay compiled and cold
- *   ones drop back to their form. A matcher's size is measured again each
- *   time it is used. The last matcher too large for the budget on its own
- *   is kept aside, so that an entry used again and again does not compile
- *   each time.
+ *   ones drop back to their form; a hot entry's matcher for the agent used
+ *   last is found in one probe of a per-entry hot cache, and its size is
+ *   measured again (and its LRU place refreshed) once in HOT_REFRESH uses.
+ *   The last matcher too large for the budget on its own is kept aside, so
+ *   that an entry used again and again does not compile each time.
  * - **Fetch info.** An entry may keep what is known of the fetch behind it
  *   ({@link StoreFetchInfo}: outcome, status, times, validators), as a
  *   record after its form; setting an entry without it drops the old one.

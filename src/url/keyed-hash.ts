@@ -113,6 +113,85 @@ function halfSip(k0: number, k1: number, bytes: Uint8Array, start: number, end: 
   return finish(v0, v1, v2, v3, m)
 }
 
+/**
+ * HalfSipHash-1-3 with its 64-bit output, under the key `(k0, k1)`, of
+ * `bytes[start, end)` ASCII-lowercased: the first word is returned; with
+ * `out`, both words go to `out[at]`, `out[at + 1]` (the second costs three
+ * more rounds, not another pass over the bytes).
+ */
+function halfSip64(k0: number, k1: number, bytes: Uint8Array, start: number, end: number, out: Int32Array | null, at: number): number {
+  let v0 = k0
+  let v1 = k1 ^ 0xee
+  let v2 = 0x6c796765 ^ k0
+  let v3 = 0x74656462 ^ k1
+  let i = start
+  const whole = start + ((end - start) & ~3)
+  for (; i < whole; i += 4) {
+    const m = LOWER[bytes[i]] | (LOWER[bytes[i + 1]] << 8) | (LOWER[bytes[i + 2]] << 16) | (LOWER[bytes[i + 3]] << 24)
+    v3 ^= m
+    v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
+    v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2
+    v0 = (v0 + v3) | 0; v3 = (v3 << 7) | (v3 >>> 25); v3 ^= v0
+    v2 = (v2 + v1) | 0; v1 = (v1 << 13) | (v1 >>> 19); v1 ^= v2; v2 = (v2 << 16) | (v2 >>> 16)
+    v0 ^= m
+  }
+  let m = (end - start) << 24
+  for (let k = 0; i < end; i++, k += 8) m |= LOWER[bytes[i]] << k
+  return finish64(v0, v1, v2, v3, m, out, at)
+}
+
+/** {@link halfSip64} of a string's code units (each taken as one byte, as {@link halfSipString}); the first word. */
+function halfSip64String(k0: number, k1: number, s: string, start: number, end: number): number {
+  let v0 = k0
+  let v1 = k1 ^ 0xee
+  let v2 = 0x6c796765 ^ k0
+  let v3 = 0x74656462 ^ k1
+  let i = start
+  const whole = start + ((end - start) & ~3)
+  for (; i < whole; i += 4) {
+    const m =
+      LOWER[s.charCodeAt(i) & 0xff] | (LOWER[s.charCodeAt(i + 1) & 0xff] << 8) | (LOWER[s.charCodeAt(i + 2) & 0xff] << 16) | (LOWER[s.charCodeAt(i + 3) & 0xff] << 24)
+    v3 ^= m
+    v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
+    v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2
+    v0 = (v0 + v3) | 0; v3 = (v3 << 7) | (v3 >>> 25); v3 ^= v0
+    v2 = (v2 + v1) | 0; v1 = (v1 << 13) | (v1 >>> 19); v1 ^= v2; v2 = (v2 << 16) | (v2 >>> 16)
+    v0 ^= m
+  }
+  let m = (end - start) << 24
+  for (let k = 0; i < end; i++, k += 8) m |= LOWER[s.charCodeAt(i) & 0xff] << k
+  return finish64(v0, v1, v2, v3, m, null, 0)
+}
+
+/** The 64-bit output's final block and rounds: the first word returned; both into `out` when given. */
+function finish64(v0: number, v1: number, v2: number, v3: number, m: number, out: Int32Array | null, at: number): number {
+  v3 ^= m
+  v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
+  v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2
+  v0 = (v0 + v3) | 0; v3 = (v3 << 7) | (v3 >>> 25); v3 ^= v0
+  v2 = (v2 + v1) | 0; v1 = (v1 << 13) | (v1 >>> 19); v1 ^= v2; v2 = (v2 << 16) | (v2 >>> 16)
+  v0 ^= m
+  v2 ^= 0xee
+  for (let r = 0; r < 3; r++) {
+    v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
+    v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2
+    v0 = (v0 + v3) | 0; v3 = (v3 << 7) | (v3 >>> 25); v3 ^= v0
+    v2 = (v2 + v1) | 0; v1 = (v1 << 13) | (v1 >>> 19); v1 ^= v2; v2 = (v2 << 16) | (v2 >>> 16)
+  }
+  const first = v1 ^ v3
+  if (out === null) return first
+  v1 ^= 0xdd
+  for (let r = 0; r < 3; r++) {
+    v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
+    v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2
+    v0 = (v0 + v3) | 0; v3 = (v3 << 7) | (v3 >>> 25); v3 ^= v0
+    v2 = (v2 + v1) | 0; v1 = (v1 << 13) | (v1 >>> 19); v1 ^= v2; v2 = (v2 << 16) | (v2 >>> 16)
+  }
+  out[at] = first
+  out[at + 1] = v1 ^ v3
+  return first
+}
+
 /** `halfSip` of a string's code units `s[start, end)` ASCII-lowercased (each taken as one byte: for ASCII text, the hash of its bytes). */
 function halfSipString(k0: number, k1: number, s: string, start: number, end: number): number {
   let v0 = k0
@@ -136,20 +215,33 @@ function halfSipString(k0: number, k1: number, s: string, start: number, end: nu
   return finish(v0, v1, v2, v3, m)
 }
 
-/** The process's hash of the name `bytes[start, end)`, ASCII case ignored: the key of every table over names (int32). */
+/**
+ * The process's hash of the name `bytes[start, end)`, ASCII case ignored:
+ * the key of every table over names (int32). The first word of
+ * HalfSipHash-1-3's 64-bit output ({@link secondHash} is the second).
+ */
 export function hostHash(bytes: Uint8Array, start: number, end: number): number {
-  return halfSip(K0, K1, bytes, start, end)
+  return halfSip64(K0, K1, bytes, start, end, null, 0)
+}
+
+/** {@link hostHash} and {@link secondHash} in one pass: into `out[at]` and `out[at + 1]` (the URL scan's record). */
+export function hostHashes(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number): void {
+  halfSip64(K0, K1, bytes, start, end, out, at)
 }
 
 /** {@link hostHash} of an ASCII string's `s[start, end)` (a code unit above 0xff gives another hash than its UTF-8 bytes: callers keep such hosts off this path). */
 export function hostHashString(s: string, start = 0, end = s.length): number {
-  return halfSipString(K0, K1, s, start, end)
+  return halfSip64String(K0, K1, s, start, end)
 }
 
-/** A second hash of the name, independent of {@link hostHash} (another key): with it, a 64-bit fingerprint (hosts/distinct.ts). */
+/** The second word of the name's 64-bit hash: with {@link hostHash}, a 64-bit fingerprint (hosts/distinct.ts). */
 export function secondHash(bytes: Uint8Array, start: number, end: number): number {
-  return halfSip(K2, K3, bytes, start, end)
+  SCRATCH[0] = 0
+  halfSip64(K0, K1, bytes, start, end, SCRATCH, 0)
+  return SCRATCH[1]
 }
+
+const SCRATCH = new Int32Array(2)
 
 /** The hash of a URL scheme (ASCII, case ignored), an input of {@link originHash}. */
 export function schemeHashOf(scheme: string): number {
@@ -214,7 +306,14 @@ export function keyHash(bytes: Uint8Array, start: number, end: number): number {
   return originHash(hostHash(bytes, hostStart, hostEnd), schemeHashOf(scheme), hostEnd < end ? port + 1 : 0)
 }
 
-/** @internal HalfSipHash-1-3 with an explicit key (tests check it against the reference's vectors; benchmarks build colliding names). */
+/** @internal HalfSipHash-1-3 with an explicit key, 32-bit output (tests check it against the reference's vectors). */
 export function halfSipHash13(k0: number, k1: number, bytes: Uint8Array, start = 0, end = bytes.length): number {
   return halfSip(k0, k1, bytes, start, end)
+}
+
+/** @internal HalfSipHash-1-3 with an explicit key, 64-bit output as two words (tests check it; benchmarks build names colliding under a known key). */
+export function halfSipHash13x64(k0: number, k1: number, bytes: Uint8Array, start = 0, end = bytes.length): [number, number] {
+  const out = new Int32Array(2)
+  halfSip64(k0, k1, bytes, start, end, out, 0)
+  return [out[0], out[1]]
 }

@@ -7,7 +7,7 @@
  * the matcher read the record; nothing goes over the authority again.
  */
 import { pathStartBytes, pathStartString, PathStartCode, type PathStart } from '../match/url-path.js'
-import { hostHash, hostHashString } from './keyed-hash.js'
+import { hostHashes, hostHashString } from './keyed-hash.js'
 
 /**
  * The record's fields: `record[UrlField.X]` of an `Int32Array(UrlField.Size)`.
@@ -27,11 +27,13 @@ export const enum UrlField {
   PathStart = 5,
   /** `hostHash` (keyed-hash.ts) of the host ASCII-lowercased; 0 without a host. */
   HostHash = 6,
+  /** `secondHash` of the host (from the same pass): with HostHash, a 64-bit fingerprint; 0 without a host or when only HostHash was asked for. */
+  HostHash2 = 7,
   /** {@link UrlFlag} bits. */
-  Flags = 7,
+  Flags = 8,
   /** The URL's first byte (where the scan started). */
-  Start = 8,
-  Size = 9,
+  Start = 9,
+  Size = 10,
 }
 
 /** Values of `UrlField.Port` that are not a port number. */
@@ -161,6 +163,7 @@ function noHost(out: Int32Array, start: number, schemeEnd: number, authorityEnd:
   out[UrlField.AuthorityEnd] = authorityEnd
   out[UrlField.PathStart] = ps
   out[UrlField.HostHash] = 0
+  out[UrlField.HostHash2] = 0
   out[UrlField.Flags] = 0
   return false
 }
@@ -195,6 +198,38 @@ export function scanUrl(bytes: Uint8Array, start: number, end: number, out: Int3
  * Returns whether there is a host.
  */
 function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number, schemeEnd: number, schemeBits: number, out: Int32Array, hash: boolean): boolean {
+  // The usual authority, a plain name without userinfo, port or odd bytes: a tight loop finds its end.
+  let e = a
+  let seen = 0
+  for (; e < end; e++) {
+    const k = AUTH[bytes[e]]
+    if (k === Auth.Plain) continue
+    if (k <= Auth.Backslash) break
+    seen |= 1 << k
+  }
+  if ((seen & ~((1 << Auth.Dot) | (1 << Auth.Dash))) === 0 && e > a) {
+    const k = e < end ? AUTH[bytes[e]] : Auth.Plain
+    if (k === Auth.PathStart || e === end) {
+      // Plain when its last label starts with a letter and no label is "xn--".
+      let last = e
+      while (last > a && bytes[last - 1] !== 0x2e) last--
+      const l = last < e ? bytes[last] | 0x20 : 0
+      let plain = l >= 0x61 && l <= 0x7a
+      if (plain && (seen & (1 << Auth.Dash)) !== 0) plain = !hasPunycodeLabel(bytes, a, e)
+      out[UrlField.Start] = start
+      out[UrlField.SchemeEnd] = schemeEnd
+      out[UrlField.HostStart] = a
+      out[UrlField.HostEnd] = e
+      out[UrlField.Port] = PortCode.None
+      out[UrlField.AuthorityEnd] = e
+      out[UrlField.PathStart] = e === end ? PathStartCode.JustSlash : e * PathStartCode.IndexScale + (bytes[e] === 0x3f ? PathStartCode.SlashPrepended : 0)
+      if (hash) hostHashes(bytes, a, e, out, UrlField.HostHash)
+      else out[UrlField.HostHash] = out[UrlField.HostHash2] = 0
+      out[UrlField.Flags] = schemeBits | (plain ? UrlFlag.PlainHost : 0)
+      return true
+    }
+  }
+  // Anything else, byte by byte.
   let hostStart = a
   /** Where the host ended (-1: still in it). */
   let hostEnd = -1
@@ -267,7 +302,8 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
   out[UrlField.Port] = port
   out[UrlField.AuthorityEnd] = q
   out[UrlField.PathStart] = ps
-  out[UrlField.HostHash] = hash ? hostHash(bytes, hostStart, hostEnd) : 0
+  if (hash) hostHashes(bytes, hostStart, hostEnd, out, UrlField.HostHash)
+  else out[UrlField.HostHash] = out[UrlField.HostHash2] = 0
   out[UrlField.Flags] = schemeBits | (plain ? UrlFlag.PlainHost : 0) | (userInfo ? UrlFlag.UserInfo : 0)
   return true
 }
@@ -282,6 +318,14 @@ export function scanHostField(bytes: Uint8Array, start: number, end: number, out
     if (bytes[p] === 0x3a && bytes[p + 1] === 0x2f && bytes[p + 2] === 0x2f) return scanUrl(bytes, start, end, out)
   }
   return scanAuthority(bytes, start, start, end, -1, 0, out, true)
+}
+
+/** Whether a label of the host `bytes[from, to)` starts with `xn--` (punycode, which the WHATWG parser checks). */
+function hasPunycodeLabel(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i + 4 <= to; i++) {
+    if ((i === from || bytes[i - 1] === 0x2e) && (bytes[i] | 0x20) === 0x78 && (bytes[i + 1] | 0x20) === 0x6e && bytes[i + 2] === 0x2d && bytes[i + 3] === 0x2d) return true
+  }
+  return false
 }
 
 /** The reference's path start after `\` ended the authority: the first `/`, `?` or `;` from `from`, unless a `#` comes first. */
@@ -398,6 +442,7 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
   out[UrlField.AuthorityEnd] = q
   out[UrlField.PathStart] = ps
   out[UrlField.HostHash] = hostHashString(url, hostStart, hostEnd)
+  out[UrlField.HostHash2] = 0
   out[UrlField.Flags] = schemeFlagsString(url, schemeEnd) | (plain ? UrlFlag.PlainHost : 0) | (userInfo ? UrlFlag.UserInfo : 0)
   return true
 }

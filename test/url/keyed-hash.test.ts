@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import {
   adoptHashKey,
   halfSipHash13,
+  halfSipHash13x64,
   hashKeyWords,
   hostHash,
   hostHashString,
@@ -22,9 +23,11 @@ import { prng } from '../support/prng.mjs'
 
 const enc = new TextEncoder()
 
-/** HalfSipHash-c-d, 32-bit tag, written from the paper's description (not the module's code). */
-function reference(c: number, d: number, k0: number, k1: number, msg: Uint8Array): number {
-  const v = new Uint32Array([k0, k1, 0x6c796765 ^ k0, 0x74656462 ^ k1])
+/** HalfSipHash-c-d, 32-bit tag (64-bit: both words), written from the paper's description (not the module's code). */
+function reference(c: number, d: number, k0: number, k1: number, msg: Uint8Array): number
+function reference(c: number, d: number, k0: number, k1: number, msg: Uint8Array, wide: true): [number, number]
+function reference(c: number, d: number, k0: number, k1: number, msg: Uint8Array, wide = false): number | [number, number] {
+  const v = new Uint32Array([k0, wide ? k1 ^ 0xee : k1, 0x6c796765 ^ k0, 0x74656462 ^ k1])
   const rotl = (x: number, b: number): number => ((x << b) | (x >>> (32 - b))) >>> 0
   const round = (): void => {
     v[0] += v[1]; v[1] = rotl(v[1], 5); v[1] ^= v[0]; v[0] = rotl(v[0], 16)
@@ -44,9 +47,13 @@ function reference(c: number, d: number, k0: number, k1: number, msg: Uint8Array
   v[3] ^= b
   for (let r = 0; r < c; r++) round()
   v[0] ^= b
-  v[2] ^= 0xff
+  v[2] ^= wide ? 0xee : 0xff
   for (let r = 0; r < d; r++) round()
-  return (v[1] ^ v[3]) | 0
+  const first = (v[1] ^ v[3]) | 0
+  if (!wide) return first
+  v[1] ^= 0xdd
+  for (let r = 0; r < d; r++) round()
+  return [first, (v[1] ^ v[3]) | 0]
 }
 
 /** The reference implementation's vectors_hsip32 for lengths 0..7 (key 00..07, message 00..len-1), as little-endian words. */
@@ -61,6 +68,16 @@ const HSIP32_2_4 = [
   [0x8b, 0xcf, 0x63, 0xc5],
 ].map((b) => b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24))
 
+/** The reference implementation's vectors_hsip64 for lengths 0..5, as two little-endian words each. */
+const HSIP64_2_4 = [
+  [0x21, 0x8d, 0x1f, 0x59, 0xb9, 0xb8, 0x3c, 0xc8],
+  [0xbe, 0x55, 0x24, 0x12, 0xf8, 0x38, 0x73, 0x15],
+  [0x06, 0x4f, 0x39, 0xef, 0x7c, 0x50, 0xeb, 0x57],
+  [0xce, 0x0f, 0x1a, 0x45, 0xf7, 0x06, 0x06, 0x79],
+  [0xd5, 0xe7, 0x8a, 0x17, 0x5b, 0xe5, 0x2e, 0xa1],
+  [0xcb, 0x9d, 0x7c, 0x3f, 0x2f, 0x3d, 0xb5, 0x80],
+].map((b) => [b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24), b[4] | (b[5] << 8) | (b[6] << 16) | (b[7] << 24)])
+
 const K0 = 0x03020100
 const K1 = 0x07060504
 
@@ -70,6 +87,26 @@ describe('keyed-hash: HalfSipHash', () => {
       const msg = Uint8Array.from({ length: len }, (_, i) => i)
       expect(reference(2, 4, K0, K1, msg), `length ${len}`).toBe(HSIP32_2_4[len])
     }
+  })
+
+  it('the independent implementation gives the reference vectors of HalfSipHash-2-4 with the 64-bit tag', () => {
+    for (let len = 0; len < HSIP64_2_4.length; len++) {
+      const msg = Uint8Array.from({ length: len }, (_, i) => i)
+      expect(reference(2, 4, K0, K1, msg, true), `length ${len}`).toEqual(HSIP64_2_4[len])
+    }
+  })
+
+  it('halfSipHash13x64 is HalfSipHash-1-3 with the 64-bit tag; hostHash and secondHash are its words', () => {
+    const r = prng(64)
+    for (let len = 0; len <= 64; len++) {
+      const k0 = (r() * 2 ** 32) | 0
+      const k1 = (r() * 2 ** 32) | 0
+      const msg = Uint8Array.from({ length: len }, () => Math.floor(r() * 0x40))
+      expect(halfSipHash13x64(k0, k1, msg), `length ${len}`).toEqual(reference(1, 3, k0, k1, msg, true))
+    }
+    const words = hashKeyWords()
+    const name = enc.encode('www.example.com')
+    expect([hostHash(name, 0, name.length), secondHash(name, 0, name.length)]).toEqual(halfSipHash13x64(words[0], words[1], name))
   })
 
   it('halfSipHash13 is HalfSipHash-1-3 (lengths 0..64, random keys; bytes below A so case folding is moot)', () => {
@@ -107,7 +144,7 @@ describe('keyed-hash: the key', () => {
     expect(words.length).toBe(4)
     expect([...words].some((w) => w !== 0)).toBe(true)
     const name = enc.encode('example.com')
-    expect(hostHash(name, 0, name.length)).toBe(halfSipHash13(words[0], words[1], name))
+    expect(hostHash(name, 0, name.length)).toBe(halfSipHash13x64(words[0], words[1], name)[0])
   })
 
   it('names colliding under FNV-1a do not collide (regression: the unkeyed hash of issue 19)', () => {
@@ -129,7 +166,7 @@ describe('keyed-hash: the key', () => {
     const http = httpSchemeHash(false)
     try {
       adoptHashKey(Int32Array.of(1, 2, 3, 4))
-      expect(hostHash(name, 0, name.length)).toBe(halfSipHash13(1, 2, name))
+      expect(hostHash(name, 0, name.length)).toBe(halfSipHash13x64(1, 2, name)[0])
       expect(hostHash(name, 0, name.length)).not.toBe(before)
       expect(httpSchemeHash(false)).not.toBe(http)
     } finally {

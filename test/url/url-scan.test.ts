@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { pathStartBytes, pathStartString } from '../../src/match/url-path.js'
-import { hostHash } from '../../src/url/keyed-hash.js'
+import { hostHash, secondHash } from '../../src/url/keyed-hash.js'
 import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../../src/url/url-scan.js'
 import { prng } from '../support/prng.mjs'
 import { ENGINES } from '../support/engines.js'
@@ -81,6 +81,7 @@ function check(url: string): void {
     expect(viaBytes[UrlField.Port], `port of ${JSON.stringify(url)}`).toBe(want.port)
     expect(viaBytes[UrlField.Flags], `flags of ${JSON.stringify(url)}`).toBe(want.flags)
     expect(viaBytes[UrlField.HostHash]).toBe(hostHash(bytes, viaBytes[UrlField.HostStart], viaBytes[UrlField.HostEnd]))
+    expect(viaBytes[UrlField.HostHash2]).toBe(secondHash(bytes, viaBytes[UrlField.HostStart], viaBytes[UrlField.HostEnd]))
     if (want.flags & UrlFlag.PlainHost && want.port !== PortCode.Bad) {
       // A plain host is the WHATWG parser's host, lowercased.
       let parsed: URL | null = null

@@ -80,8 +80,14 @@ export class LineLocator {
   private readonly option: Int32Array = newUrlRecord()
   private readonly optionBytes: Uint8Array
   private readonly range = new Int32Array(4)
-  /** The previous URL's `scheme://authority` and the byte after it, and the offsets its record was scanned at. */
-  private readonly prefix = new Uint8Array(PREFIX_MAX)
+  /**
+   * The previous URL's `scheme://authority` and the byte after it:
+   * `prefixBytes[prefixStart, prefixStart + prefixLength)`, in the block it
+   * was read from (not copied: blocks are never written again once read, and
+   * a block handed to another thread is detached here, so a compare with it
+   * fails and the URL is scanned).
+   */
+  private prefixBytes: Uint8Array = new Uint8Array(0)
   private prefixLength = 0
   private prefixStart = 0
 
@@ -159,12 +165,14 @@ export class LineLocator {
     const url = this.url
     const k = this.prefixLength
     if (k > 0 && ue - us >= k) {
-      const prefix = this.prefix
+      const prefix = this.prefixBytes
+      const p = this.prefixStart
       // From the end: the byte after the authority tells most other hosts apart at once.
       let i = k - 1
-      while (i >= 0 && bytes[us + i] === prefix[i]) i--
+      while (i >= 0 && bytes[us + i] === prefix[p + i]) i--
       if (i < 0) {
-        const shift = us - this.prefixStart
+        const shift = us - url[UrlField.Start]
+        this.prefixBytes = bytes
         this.prefixStart = us
         url[UrlField.Start] = us
         url[UrlField.SchemeEnd] += shift
@@ -183,9 +191,8 @@ export class LineLocator {
     const authorityEnd = url[UrlField.AuthorityEnd]
     // Remembered when the authority ends at a '/' or '?' that starts the path (no ';' or '\' in it).
     if (hasHost && authorityEnd < ue && authorityEnd + 1 - us <= PREFIX_MAX && url[UrlField.PathStart] >> 1 === authorityEnd && (bytes[authorityEnd] === 0x2f || bytes[authorityEnd] === 0x3f)) {
-      const n = authorityEnd + 1 - us
-      this.prefix.set(bytes.subarray(us, authorityEnd + 1))
-      this.prefixLength = n
+      this.prefixBytes = bytes
+      this.prefixLength = authorityEnd + 1 - us
       this.prefixStart = us
     }
     return hasHost

@@ -6,7 +6,7 @@
  * kept in a byte-budget cache ({@link HostJudge} has the policy).
  */
 import type { AgentMatcher } from '../../index.js'
-import { BYTE_LRU_ENTRY_BYTES, ByteLru, secondHash, UrlField } from '../../internals.js'
+import { BYTE_LRU_ENTRY_BYTES, ByteLru, UrlField } from '../../internals.js'
 import type { BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import type { HostQuery, HostRules } from './host-rules.js'
@@ -110,8 +110,15 @@ export class HostJudge implements LineJudge {
   private readonly cache: ByteLru<number, AgentMatcher>
   /** Per entry id: `EntryState`. */
   private readonly states: Uint8Array
-  /** The current host, ASCII-lowercased (`lastHost[0, lastLength)`, -1 when none), its hash, and what it decided. */
-  private lastHost = new Uint8Array(256)
+  /**
+   * The current host, `lastHost[lastStart, lastStart + lastLength)` (-1 when
+   * none: case as written), its hash, and what it decided. Not copied: the
+   * bytes are a block's, never written again once read (a block handed to
+   * another thread is detached, so a compare with it fails and the host is
+   * looked up again).
+   */
+  private lastHost: Uint8Array = new Uint8Array(0)
+  private lastStart = 0
   private lastLength = -1
   private lastHash = 0
   private lastId = NO_ENTRY
@@ -143,7 +150,7 @@ export class HostJudge implements LineJudge {
       const hash = h[UrlField.HostHash]
       // With origin keys, the same host under another scheme or port may be another entry.
       if (this.originKeys || !this.isCurrent(hb, hs, he, hash)) {
-        this.lookUp(hb, hs, he, hash, locator.hostSource === HostSource.Url ? h : null, locator.urlEnd)
+        this.lookUp(hb, hs, he, hash, h[UrlField.HostHash2], locator.hostSource === HostSource.Url ? h : null, locator.urlEnd)
       }
     }
     const m = this.lastMatcher
@@ -159,7 +166,7 @@ export class HostJudge implements LineJudge {
 
   /** What decided the line judged last. */
   decided(): Decided {
-    const host = this.lastLength < 0 ? null : DECODER.decode(this.lastHost.subarray(0, this.lastLength))
+    const host = this.lastLength < 0 ? null : DECODER.decode(this.lastHost.subarray(this.lastStart, this.lastStart + this.lastLength)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
     const id = this.lastId
     if (id === NO_ENTRY) return { matcher: null, rule: -1, source: null, host }
     const state = this.states[id]
@@ -180,27 +187,25 @@ export class HostJudge implements LineJudge {
     const len = he - hs
     if (len !== this.lastLength || hash !== this.lastHash) return false
     const last = this.lastHost
+    const at = this.lastStart
     for (let i = 0; i < len; i++) {
-      let b = bytes[hs + i]
-      if (b >= 0x41 && b <= 0x5a) b |= 0x20
-      if (b !== last[i]) return false
+      const a = bytes[hs + i]
+      const b = last[at + i]
+      // Equal, or one letter in two cases.
+      if (a !== b && ((a | 0x20) !== (b | 0x20) || (a | 0x20) < 0x61 || (a | 0x20) > 0x7a)) return false
     }
     return true
   }
 
   /**
-   * Makes the host `bytes[hs, he)` (its `hostHash` `hash`; `url`: the scan of
-   * the URL it is the authority of, or null) the current one: its entry, or
-   * counted as a host without one.
+   * Makes the host `bytes[hs, he)` (its `hostHash` and `secondHash`, from the
+   * scan; `url`: the scan of the URL it is the authority of, or null) the
+   * current one: its entry, or counted as a host without one.
    */
-  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, url: Int32Array | null, urlEnd: number): void {
+  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, hash2: number, url: Int32Array | null, urlEnd: number): void {
     const len = he - hs
-    if (this.lastHost.length < len) this.lastHost = new Uint8Array(len * 2)
-    const last = this.lastHost
-    for (let i = 0; i < len; i++) {
-      const b = bytes[hs + i]
-      last[i] = b >= 0x41 && b <= 0x5a ? b | 0x20 : b
-    }
+    this.lastHost = bytes
+    this.lastStart = hs
     this.lastLength = len
     this.lastHash = hash
     const q = this.query
@@ -215,7 +220,7 @@ export class HostJudge implements LineJudge {
     this.lastId = id
     this.lastMatcher = null
     if (id < 0) {
-      this.missing.addFingerprint(hash, secondHash(last, 0, len))
+      this.missing.addFingerprint(hash, hash2)
       this.lastCode = this.missingCode
       return
     }
