@@ -6,7 +6,7 @@
 import type { EngineStats, LineJob, MatchEngine } from '../engine.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { checkRoom, LineByte } from '../lines.js'
-import { PATH_BYTE, PathByte, PathChar, pathStartBytes, pathStartString, PathStartCode } from '../url-path.js'
+import { PATH_BYTE, PathByte, PathChar, pathStartBytes, PathStartCode, PathStartMemo } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 import { StateId } from './state.js'
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
@@ -36,6 +36,8 @@ LINE_PATH_BYTE[LineByte.LF] = PathByte.LineEnd
 export class AutomatonEngine implements MatchEngine {
   /** @internal The lazy DFA (use the matcher's `stats()` for its figures). */
   readonly dfa: LazyDfa
+  /** Where string URLs' paths start, remembered per origin. */
+  private readonly memo = new PathStartMemo()
 
   /**
    * `onThrash`, when given, is called when the DFA's state cache thrashes
@@ -76,7 +78,7 @@ export class AutomatonEngine implements MatchEngine {
     // Patterns are ASCII after escaping; only a foreign buffer can hold a
     // non-ASCII pattern byte, and then the URL's real UTF-8 bytes are needed.
     if (dfa.nonAscii) return this.decideEncoded(url)
-    const ps = pathStartString(url)
+    const ps = this.memo.of(url)
     const s = dfa.slash()
     if (s < StateId.FirstRow) return StateId.RuleMirror - s
     if (ps === PathStartCode.JustSlash) return StateId.RuleMirror - dfa.table[s + dfa.end]
@@ -247,6 +249,6 @@ export class AutomatonEngine implements MatchEngine {
   }
 
   memoryUsage(): number {
-    return this.dfa.memoryUsage()
+    return this.dfa.memoryUsage() + this.memo.heldBytes()
   }
 }
