@@ -11,7 +11,8 @@ import type { MatchEngine } from './engine.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'
-import { DirectEngine } from './direct/direct-engine.js'
+import { DirectEngine, indexesPrefixes } from './direct/direct-engine.js'
+import { isPlainPrefix } from './direct/literal-prefixes.js'
 import { ThrashProofEngine } from './direct/thrash-proof-engine.js'
 import { createPlainEngine } from './plain-engine.js'
 
@@ -67,6 +68,15 @@ export const COLD_STAR_WEIGHT = 16
 export const COLD_MAX_BYTES = 80 * 1024
 
 /**
+ * What a cold matcher holds beyond {@link COLD_MAX_BYTES} per plain prefix
+ * rule of a large set (direct/literal-prefixes.ts), at most: its record (16
+ * bytes, held by every tier) and its share of the literal prefix index
+ * (fewer than four table slots, 16 bytes, and at most one pattern length,
+ * 4). The set's other rules are bounded as above.
+ */
+export const COLD_PREFIX_RULE_BYTES = 36
+
+/**
  * `*` rules from which a rule set starts in the thrash-proof engine rather
  * than cold or hot ({@link indexedStart}). On star-heavy sets a matcher's
  * first URLs cost less there than in the cold tier (a search along the
@@ -106,15 +116,24 @@ export interface TierState {
 /** Per second byte of the path (0–255, then SecondByte.Any), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused. */
 const groupCost = new Int32Array(SecondByte.Any + 1)
 
-/** True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}). */
+/**
+ * True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}).
+ * A large set's plain prefix rules are found by their hash, not tried
+ * (direct/literal-prefixes.ts): they count for nothing here.
+ */
 export function coldFits(set: RuleSet): boolean {
   const rec = set.records
-  if (set.count > COLD_MAX_COST) return false
+  const skipPlain = indexesPrefixes(set)
   groupCost.fill(0)
+  let tried = 0
   for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
-    const group = rec[at] >>> SecondByte.Shift
-    if (group !== SecondByte.Never) groupCost[group] += rec[at] & RuleFlag.Star ? COLD_STAR_WEIGHT : 1
+    const flags = rec[at]
+    const group = flags >>> SecondByte.Shift
+    if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
+    groupCost[group] += flags & RuleFlag.Star ? COLD_STAR_WEIGHT : 1
+    tried++
   }
+  if (tried > COLD_MAX_COST) return false
   let worst = 0
   for (let b = 0; b < SecondByte.Any; b++) if (groupCost[b] > worst) worst = groupCost[b]
   return worst + groupCost[SecondByte.Any] <= COLD_MAX_COST

@@ -9,6 +9,7 @@ import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
 import { ruleMatches } from './segments.js'
+import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
 /** Rule sets above this many rules get a {@link SecondByteIndex}. */
 export const INDEX_MIN_RULES = 48
@@ -29,16 +30,25 @@ type SecondByteIndex = Uint16Array | Int32Array
 /** Entries before the rule indices of a SecondByteIndex. */
 const INDEX_HEAD = 258
 
-function buildIndex(records: Int32Array): SecondByteIndex {
+/** The index of a set's rules, those the literal prefix index holds left out (`skipPlain`). */
+function buildIndex(records: Int32Array, skipPlain: boolean): SecondByteIndex {
   const n = records.length / RuleField.Width
-  const index = n + INDEX_HEAD < 0x10000 ? new Uint16Array(INDEX_HEAD + n) : new Int32Array(INDEX_HEAD + n)
-  const groupOf = (r: number): number => records[r * RuleField.Width + RuleField.Flags] >>> SecondByte.Shift
+  const groupOf = (r: number): number => {
+    const flags = records[r * RuleField.Width + RuleField.Flags]
+    return skipPlain && isPlainPrefix(flags) ? SecondByte.Never : flags >>> SecondByte.Shift
+  }
+  const starts = new Int32Array(INDEX_HEAD)
+  let listed = 0
   for (let r = 0; r < n; r++) {
     const g = groupOf(r)
-    if (g !== SecondByte.Never) index[g + 1]++
+    if (g !== SecondByte.Never) {
+      starts[g + 1]++
+      listed++
+    }
   }
+  const index = n + INDEX_HEAD < 0x10000 ? new Uint16Array(INDEX_HEAD + listed) : new Int32Array(INDEX_HEAD + listed)
   index[0] = INDEX_HEAD
-  for (let g = 0; g <= SecondByte.Any; g++) index[g + 1] += index[g]
+  for (let g = 0; g <= SecondByte.Any; g++) index[g + 1] = index[g] + starts[g + 1]
   const fill = index.slice(0, SecondByte.Any + 1)
   for (let r = 0; r < n; r++) {
     const g = groupOf(r)
@@ -48,21 +58,34 @@ function buildIndex(records: Int32Array): SecondByteIndex {
 }
 
 /**
+ * True when a rule set's direct engine indexes its plain prefix rules
+ * (./literal-prefixes.ts): then they are not tried one by one, and the
+ * tier policy leaves them out of the cold tier's cost (../tiers.ts).
+ */
+export function indexesPrefixes(set: RuleSet): boolean {
+  return set.count >= LITERAL_INDEX_MIN && plainPrefixCount(set) >= LITERAL_INDEX_MIN
+}
+
+/**
  * The direct engine over a RuleSet in rank order. Per URL: the path
  * (./path.ts), then the rules in rank order (rules/rule-set.ts); the first
  * rule that matches decides, so a URL stops at its first hit. Most rules are
  * rejected on their first two bytes (a `/` and a literal the path must have
  * too: SecondByte); the others are checked segment by segment (./segments.ts).
+ * A large set's plain prefix rules are found by their hash instead
+ * ({@link indexesPrefixes}): the best of them bounds the rules tried.
  */
 export class DirectEngine implements MatchEngine {
   private readonly bytes: Uint8Array
   private readonly records: Int32Array
   private readonly index: SecondByteIndex | null
+  private readonly prefixes: LiteralPrefixes | null
 
   constructor(set: RuleSet) {
     this.bytes = set.bytes
     this.records = set.records
-    this.index = set.count > INDEX_MIN_RULES ? buildIndex(set.records) : null
+    this.prefixes = indexesPrefixes(set) ? buildLiteralPrefixes(set) : null
+    this.index = set.count > INDEX_MIN_RULES ? buildIndex(set.records, this.prefixes !== null) : null
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
@@ -90,6 +113,8 @@ export class DirectEngine implements MatchEngine {
     const second = from + 1 < to ? p[from + 1] : -1
     const index = this.index
     if (index !== null) {
+      // The best plain prefix rule (when indexed): only rules before it in rank order can beat it.
+      const best = this.prefixes === null ? NO_PREFIX_RULE : bestPrefixRule(this.prefixes, bytes, rec, p, from, to)
       // The rules of the path's second byte and those that need none, merged in rank order.
       let a = second < 0 ? 0 : index[second]
       const aEnd = second < 0 ? 0 : index[second + 1]
@@ -97,9 +122,10 @@ export class DirectEngine implements MatchEngine {
       const bEnd = index[SecondByte.Any + 1]
       while (a < aEnd || b < bEnd) {
         const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
+        if (r >= best) break
         if (ruleMatches(bytes, rec, r * RuleField.Width, p, from, to)) return r
       }
-      return -1
+      return best === NO_PREFIX_RULE ? -1 : best
     }
     const n = rec.length
     for (let at = 0; at < n; at += RuleField.Width) {
@@ -116,7 +142,7 @@ export class DirectEngine implements MatchEngine {
   }
 
   memoryUsage(): number {
-    return DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index))
+    return DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index)) + (this.prefixes === null ? 0 : PREFIXES_OBJECT_BYTES + literalPrefixesBytes(this.prefixes))
   }
 }
 
@@ -133,5 +159,7 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (three fields); its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(3)
+/** A DirectEngine object (four fields); its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(4)
+/** The LiteralPrefixes object (three fields). */
+const PREFIXES_OBJECT_BYTES = objectBytes(3)
