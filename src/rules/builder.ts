@@ -203,28 +203,122 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
 
+  /** Lines the last {@link fastLines} call took (parse/reader.ts LineFastPath). */
+  taken = 0
+  /** Whether the last byte the last {@link fastLines} call took was a CR. */
+  endedWithCR = false
+
   /**
-   * The fast path for `Allow:` and `Disallow:` lines inside a group (the
-   * bulk of every file; parse/reader.ts LineFastPath): one pass over the
-   * line finds its end, copies the pattern into the scratch and records
-   * what the reader's summary would (`#`, `$`), then the rule and the line
-   * end are handled as below. It takes only lines that start with the key
-   * spelled out and its colon, hold printable ASCII, tabs, `#` comments and
-   * no `%` in the value, and end before `limit` within MAX_LINE_BYTES; it
-   * declines every other line (-1), which then goes the general way.
+   * The fast path (parse/reader.ts LineFastPath): takes lines from `b[i]`
+   * while {@link fastLine} takes them, and blank lines (an LF right after a
+   * CR that ended a line is the rest of a CRLF, not a line). Runs of rule
+   * lines, comments and blank lines go through here without a call per line
+   * from the reader.
+   */
+  fastLines(b: Uint8Array, i: number, limit: number, line: number, afterCR: boolean): number {
+    let taken = 0
+    let cr = afterCR
+    while (i < limit) {
+      const x = b[i]
+      if (x === 10) {
+        // A blank line (nothing to record), or the LF of a CRLF.
+        if (!cr) taken++
+        cr = false
+        i++
+        continue
+      }
+      if (x === 13) {
+        taken++
+        cr = true
+        i++
+        continue
+      }
+      const end = this.fastLine(b, i, limit, line + taken)
+      if (end < 0) break
+      taken++
+      cr = b[end] === 13
+      i = end + 1
+    }
+    this.taken = taken
+    this.endedWithCR = cr
+    return i
+  }
+
+  /**
+   * One line of the fast path, starting at `b[i]` (not a line end): an
+   * `Allow:` or `Disallow:` line inside a group, a `User-agent:` or
+   * `Sitemap:` line, a comment line, or a line of spaces and tabs. One
+   * pass finds its end, reads the value (a rule's pattern is copied into
+   * the scratch as it goes) and records what the reader's summary would
+   * (`#`, `$`); then the value goes to the same handler method as on the
+   * general path, and so does the line end. It takes only lines that start
+   * with the key spelled out and its colon (or with `#`, a space or a tab),
+   * hold printable ASCII, tabs and `#` comments (and no `%` in a rule's
+   * pattern, which escaping would change; no byte >= 0x80 in a sitemap,
+   * which the UTF-8 check would look at), and end before `limit` within
+   * MAX_LINE_BYTES; it declines every other line (-1), which then goes the
+   * general way. Returns the offset of the line's LF or CR.
    *
    * COPY: this repeats, for the lines it takes, the reader's line end and
-   * cut (parse/reader.ts), parseLine's whitespace rules (parse/parser.ts)
-   * and `rule()` below. test/rules/fast-line.test.ts runs one data suite
-   * through both paths (whole bodies against byte-by-byte streams, where
-   * no line is whole in a chunk).
+   * cut (parse/reader.ts), parseLine's whitespace and key rules
+   * (parse/parser.ts) and `rule()` below. test/rules/fast-line.test.ts runs
+   * one data suite through both paths (whole bodies against byte-by-byte
+   * streams, where no line is whole in a chunk).
    */
-  fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
-    if (!this.inGroup) return -1
-    const kind = spelledKey(b, i, limit)
-    if (kind !== KeyKind.Allow && kind !== KeyKind.Disallow) return -1
+  private fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
     // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
     const stop = Math.min(limit, i + MAX_LINE_BYTES + 1)
+    const first = b[i]
+    if (first === 32 || first === 9 || first === 35) return this.fastComment(b, i, stop)
+    const kind = spelledKey(b, i, limit)
+    if (kind === KeyKind.Allow || kind === KeyKind.Disallow) return this.inGroup ? this.fastRule(b, i, stop, line, kind) : -1
+    // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
+    if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) return -1
+    // Whitespace after the colon (the other whitespace bytes are controls: the general path).
+    let j = i + KEY_LENGTH[kind] + 1
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    const valueStart = j
+    // The value's end without trailing whitespace.
+    let keep = j
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 35) break
+        keep = j + 1
+        continue
+      }
+      if (x === 32 || x === 9) continue
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    if (j < stop && b[j] === 35) j = this.commentEnd(b, j + 1, stop)
+    if (j < 0 || j >= stop) return -1
+    if (kind === KeyKind.UserAgent) this.userAgent(line, b, valueStart, keep)
+    else this.sitemap(line, b, valueStart, keep)
+    this.lineEnd(line, LineFlag.hasDirective, b, i, j)
+    return j
+  }
+
+  /** fastLine for a line of spaces and tabs, and a comment after them, if any: nothing to record. */
+  private fastComment(b: Uint8Array, i: number, stop: number): number {
+    let j = i
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    if (j < stop && b[j] === 35) j = this.commentEnd(b, j + 1, stop)
+    return j >= 0 && j < stop && (b[j] === 10 || b[j] === 13) ? j : -1
+  }
+
+  /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
+  private commentEnd(b: Uint8Array, j: number, stop: number): number {
+    for (; j < stop; j++) {
+      const y = b[j]
+      if ((y > 31 && y < 127) || y === 9) continue
+      return y === 10 || y === 13 ? j : -1
+    }
+    return stop
+  }
+
+  /** fastLine for an `Allow:` or `Disallow:` line in a group: the pattern is copied into the scratch as the line is read. */
+  private fastRule(b: Uint8Array, i: number, stop: number, line: number, kind: number): number {
     let j = i + KEY_LENGTH[kind] + 1
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
