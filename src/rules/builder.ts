@@ -8,7 +8,7 @@
  */
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
-import { DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
+import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
@@ -136,9 +136,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     const n = productTokenLength(bytes, start, end)
     s.events.add(EventType.UaName, line, this.nameIndex(bytes, start, start + n))
-    if (end === start) s.diagnostics.add('empty-user-agent', line)
+    if (end === start) s.diagnostics.add(DIAG_INDEX['empty-user-agent'], line)
     else if (start + n < end && bytes[start + n] !== 47 && !isSpace(bytes[start + n])) {
-      s.diagnostics.add('user-agent-cut', line, bytes, start, end)
+      s.diagnostics.add(DIAG_INDEX['user-agent-cut'], line, bytes, start, end)
     }
   }
 
@@ -153,24 +153,24 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     if (isSitemapUrl(bytes, start, end)) s.sitemaps.run(bytes, start, end)
-    else s.diagnostics.add('sitemap-not-absolute', line, bytes, start, end)
+    else s.diagnostics.add(DIAG_INDEX['sitemap-not-absolute'], line, bytes, start, end)
   }
 
   unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     const meaning = knownKey(keyBytes, keyStart, keyEnd)
     if (meaning < 0 || meaning === KeyMeaning.Unused) {
-      if (meaning < 0) s.diagnostics.add('unknown-directive', line, keyBytes, keyStart, Math.min(keyEnd, keyStart + MAX_QUOTED_KEY))
-      else s.diagnostics.add('unused-directive', line, keyBytes, keyStart, keyEnd)
+      if (meaning < 0) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, Math.min(keyEnd, keyStart + MAX_QUOTED_KEY))
+      else s.diagnostics.add(DIAG_INDEX['unused-directive'], line, keyBytes, keyStart, keyEnd)
       return
     }
     if (!this.inGroup) {
-      s.diagnostics.add('directive-outside-group', line, keyBytes, keyStart, keyEnd)
+      s.diagnostics.add(DIAG_INDEX['directive-outside-group'], line, keyBytes, keyStart, keyEnd)
       return
     }
     // The value arrives escaped (non-ASCII bytes as %XX): its text is its bytes.
     const read = readExtension(meaning, latin1(bytes.subarray(start, end)))
-    if (read.problem) s.diagnostics.add(read.problem, line, bytes, start, end)
+    if (read.problem) s.diagnostics.add(DIAG_INDEX[read.problem], line, bytes, start, end)
     if (read.value !== undefined) {
       s.events.add(EventType.Extension, line, s.extensionCount++)
       s.extensions.byte(meaning)
@@ -185,20 +185,20 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     if ((flags & ~(LineFlag.hasDirective | LineFlag.hasComment | LineFlag.isComment | LineFlag.isEmpty)) === 0) {
       // The usual line: a directive, a comment or nothing, plain ASCII.
-      if (flags === 0) this.scratch().diagnostics.add('invalid-line', line)
+      if (flags === 0) this.scratch().diagnostics.add(DIAG_INDEX['invalid-line'], line)
       if (!this.sawContent && (flags & (LineFlag.isEmpty | LineFlag.isComment)) === 0) this.firstContent(line, bytes, start, end)
       return
     }
     const d = this.scratch().diagnostics
-    if (line === 1 && end - start >= 2 && isUtf16Bom(bytes[start], bytes[start + 1])) d.add('utf16-body', line)
-    if (flags & LineFlag.isLineTooLong) d.add('line-too-long', line)
-    if (flags & LineFlag.isMissingColonSeparator) d.add('missing-colon', line)
-    if (flags & LineFlag.isAcceptableTypo) d.add('typo', line)
-    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add('invalid-line', line)
-    if (flags & LineFlag.hasControl) d.add('control-character', line)
+    if (line === 1 && end - start >= 2 && isUtf16Bom(bytes[start], bytes[start + 1])) d.add(DIAG_INDEX['utf16-body'], line)
+    if (flags & LineFlag.isLineTooLong) d.add(DIAG_INDEX['line-too-long'], line)
+    if (flags & LineFlag.isMissingColonSeparator) d.add(DIAG_INDEX['missing-colon'], line)
+    if (flags & LineFlag.isAcceptableTypo) d.add(DIAG_INDEX['typo'], line)
+    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add(DIAG_INDEX['invalid-line'], line)
+    if (flags & LineFlag.hasControl) d.add(DIAG_INDEX['control-character'], line)
     // Checked past MAX_DIAGNOSTICS too: the writer counts what it drops (lint's real totals).
     if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
-      d.add('invalid-utf8', line)
+      d.add(DIAG_INDEX['invalid-utf8'], line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
@@ -367,7 +367,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (j >= stop) return -1
     // rule(), for the pattern now in the scratch.
     const n = keep - valueStart
-    if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add('pattern-start', line, out, valueStart, keep)
+    if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, out, valueStart, keep)
     this.ruleLine = line
     this.ruleStart = valueStart
     p.length = keep
@@ -385,7 +385,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   complete(info: ReadInfo): number {
     const s = this.scratch()
     if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
-    if (info.truncated) s.diagnostics.add('truncated', info.lineCount + 1, undefined, 0, 0, true)
+    if (info.truncated) s.diagnostics.add(DIAG_INDEX['truncated'], info.lineCount + 1, undefined, 0, 0, true)
     if (s.diagnostics.full) {
       const t = s.diagnostics.totals
       this.cappedTotals = { error: t[SEVERITY_INDEX.error], warning: t[SEVERITY_INDEX.warning], info: t[SEVERITY_INDEX.info] }
@@ -432,7 +432,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     this.sawContent = true
     let i = start
     while (i < end && isSpace(bytes[i])) i++
-    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add('html-body', line)
+    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add(DIAG_INDEX['html-body'], line)
   }
 
   /** The index of the user-agent name `b[start, end)` (its `[A-Za-z_-]` prefix), lowercased; a new name is added. */
@@ -481,11 +481,11 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   private rule(type: number, line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     if (!this.inGroup) {
-      s.diagnostics.add('rule-outside-group', line)
+      s.diagnostics.add(DIAG_INDEX['rule-outside-group'], line)
       return
     }
     const n = end - start
-    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add('pattern-start', line, bytes, start, end)
+    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, bytes, start, end)
     // A '$' before the pattern's last byte is diagnosed in lineEnd, which knows whether the line holds one.
     this.ruleLine = line
     this.ruleStart = s.patterns.length
@@ -500,7 +500,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const last = s.patterns.length - 1
     for (let i = this.ruleStart; i < last; i++) {
       if (p[i] === 36) {
-        s.diagnostics.add('dollar-not-at-end', line)
+        s.diagnostics.add(DIAG_INDEX['dollar-not-at-end'], line)
         return
       }
     }
