@@ -18,7 +18,7 @@ import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
-import { SCRATCH_KEEP_BYTES } from '../memory.js'
+import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}. */
 const KeyMeaning = {
@@ -417,7 +417,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /** `complete` and `writeTo` into a new exact-size buffer: the form. */
   finish(info: ReadInfo): Uint8Array {
-    const form = new Uint8Array(this.complete(info))
+    const form = keptBytes(this.complete(info))
     this.writeTo(form, 0)
     return form
   }
