@@ -101,16 +101,12 @@ export const INDEXED_START_STARS = 16
  */
 export const DEFAULT_INDEXED_HOT_THRESHOLD = 2048
 
-/** A countdown that never runs out (2^52 URLs). */
-const NEVER = 2 ** 52
-
 /** What the policy reads and sets on a matcher. */
 export interface TierState {
   readonly rules: RuleSet
   readonly options: EngineOptions
   engine: MatchEngine
   tier: Tier
-  countdown: number
 }
 
 /** Per second byte of the path (0–255, then SecondByte.Any), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused. */
@@ -164,13 +160,13 @@ export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
  * directly ({@link coldFits}) and not star-heavy; the indexed start (the
  * thrash-proof engine, counting down to hot) when they are star-heavy
  * ({@link indexedStart}); hot at once otherwise. A matcher without rules
- * stays cold (nothing to compile). The countdown counts URLs judged by
- * `isAllowed`, `explain`, `matchRange` and the lines of `matchLines`, so a
- * switch can fall between two lines of one buffer.
+ * stays cold (nothing to compile). The countdown is the first engine's
+ * (MatchEngine.countDown): it counts URLs judged by `isAllowed`, `explain`,
+ * `matchRange` and the lines of `matchLines`, so a switch can fall between
+ * two lines of one buffer, and a hot matcher counts nothing.
  */
 export function firstTier(m: TierState): void {
   const o = m.options
-  m.countdown = NEVER
   if (o.engine === 'plain') {
     m.engine = createPlainEngine(m.rules)
     m.tier = Tier.Plain
@@ -186,35 +182,31 @@ export function firstTier(m: TierState): void {
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
     const indexed = threshold > 0 && m.rules.count > 0 && o.tier !== 'cold' && indexedStart(m.rules, fits)
     if (o.tier === 'cold' || m.rules.count === 0 || (fits && !indexed)) {
-      m.engine = new DirectEngine(m.rules)
+      const engine = new DirectEngine(m.rules)
+      m.engine = engine
       m.tier = Tier.Cold
-      if (o.tier !== 'cold' && m.rules.count > 0) m.countdown = threshold
+      if (o.tier !== 'cold' && m.rules.count > 0 && threshold !== Infinity) engine.countDown(threshold, () => goHot(m))
     } else if (indexed) {
-      m.engine = new ThrashProofEngine(m.rules)
+      const engine = new ThrashProofEngine(m.rules)
+      m.engine = engine
       m.tier = Tier.ThrashProof
-      m.countdown = o.hotThreshold ?? DEFAULT_INDEXED_HOT_THRESHOLD
+      const urls = o.hotThreshold ?? DEFAULT_INDEXED_HOT_THRESHOLD
+      if (urls !== Infinity) engine.countDown(urls, () => goHot(m))
     } else {
       goHot(m)
     }
   }
 }
 
-/** Called when a matcher's countdown has run out: moves it on to its next tier. */
-export function nextTier(m: TierState): void {
-  m.countdown = NEVER
-  // Cold, or the indexed start (a thrash-proof engine whose countdown ran):
-  // a thrash-proof tier reached from the hot one never counts down again.
-  if (m.tier === Tier.Cold || m.tier === Tier.ThrashProof) goHot(m)
-  else if (m.tier === Tier.Hot && (m.engine as AutomatonEngine).dfa.thrashing) {
-    m.engine = new ThrashProofEngine(m.rules)
-    m.tier = Tier.ThrashProof
-  }
-}
-
-/** The hot tier, watched for thrashing: the DFA runs the matcher's countdown out when it thrashes. */
+/**
+ * The hot tier, watched for thrashing: when the DFA's cache thrashes, the
+ * matcher moves on to the thrash-proof tier for good (after the URL in hand,
+ * or the line, in `matchLines`: the engine that judges it runs on).
+ */
 function goHot(m: TierState): void {
   m.engine = new AutomatonEngine(m.rules, m.options.matcherBudget ?? DEFAULT_MATCHER_BUDGET, () => {
-    m.countdown = 0
+    m.engine = new ThrashProofEngine(m.rules)
+    m.tier = Tier.ThrashProof
   })
   m.tier = Tier.Hot
 }

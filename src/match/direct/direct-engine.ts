@@ -80,6 +80,9 @@ export class DirectEngine implements MatchEngine {
   private readonly records: Int32Array
   private readonly index: SecondByteIndex | null
   private readonly prefixes: LiteralPrefixes | null
+  /** URLs left before `then` (see MatchEngine.countDown; NEVER: no countdown). */
+  private left = NEVER
+  private then: (() => void) | null = null
 
   constructor(set: RuleSet) {
     this.bytes = set.bytes
@@ -93,6 +96,7 @@ export class DirectEngine implements MatchEngine {
     pathOfBytes(url, start, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.left === 0) this.then!()
     return r
   }
 
@@ -103,7 +107,13 @@ export class DirectEngine implements MatchEngine {
     pathOfString(url)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.left === 0) this.then!()
     return r
+  }
+
+  countDown(urls: number, then: () => void): void {
+    this.left = urls
+    this.then = then
   }
 
   /** The first rule (in rank order) that matches the path `p[from, to)`, or -1. */
@@ -159,7 +169,10 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (four fields); its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(4)
+/** A DirectEngine object (six fields); its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(6)
+
+/** A countdown that never runs out (2^52 URLs). */
+export const NEVER = 2 ** 52
 /** The LiteralPrefixes object (three fields). */
 const PREFIXES_OBJECT_BYTES = objectBytes(3)
