@@ -6,9 +6,9 @@
  */
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
-import { RuleField, SecondByte, type RuleSet } from '../../rules/rule-set.js'
+import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
-import { ruleMatches } from './segments.js'
+import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from './segments.js'
 import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
 /** Rule sets above this many rules get a {@link SecondByteIndex}. */
@@ -130,18 +130,31 @@ export class DirectEngine implements MatchEngine {
       const aEnd = second < 0 ? 0 : index[second + 1]
       let b = index[SecondByte.Any]
       const bEnd = index[SecondByte.Any + 1]
+      // `*` rules tried on this path (the mask is made for the second).
+      let stars = 0
       while (a < aEnd || b < bEnd) {
         const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
         if (r >= best) break
-        if (ruleMatches(bytes, rec, r * RuleField.Width, p, from, to)) return r
+        const at = r * RuleField.Width
+        if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars > 1) {
+          // From a path's second `*` rule on: one that needs a byte the path lacks is not searched along it.
+          if (stars === 2) pathMask(p, from, to, HAVE)
+          if (!segmentsMayOccur(bytes, rec, at, HAVE)) continue
+        }
+        if (ruleMatches(bytes, rec, at, p, from, to)) return r
       }
       return best === NO_PREFIX_RULE ? -1 : best
     }
     const n = rec.length
+    let stars = 0
     for (let at = 0; at < n; at += RuleField.Width) {
       // Most rules fail on the path's second byte (rules/rule-set.ts, SecondByte).
       const need = rec[at + RuleField.Flags] >>> SecondByte.Shift
       if (need !== SecondByte.Any && need !== second) continue
+      if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars > 1) {
+        if (stars === 2) pathMask(p, from, to, HAVE)
+        if (!segmentsMayOccur(bytes, rec, at, HAVE)) continue
+      }
       if (ruleMatches(bytes, rec, at, p, from, to)) return at / RuleField.Width
     }
     return -1
@@ -152,7 +165,11 @@ export class DirectEngine implements MatchEngine {
   }
 
   memoryUsage(): number {
-    return DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index)) + (this.prefixes === null ? 0 : PREFIXES_OBJECT_BYTES + literalPrefixesBytes(this.prefixes))
+    return (
+      DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index)) +
+      (this.prefixes === null ? 0 : PREFIXES_OBJECT_BYTES + literalPrefixesBytes(this.prefixes))
+
+    )
   }
 }
 
@@ -171,6 +188,9 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
 
 /** A DirectEngine object (six fields); its records belong to the RuleSet. */
 const DIRECT_ENGINE_BYTES = objectBytes(6)
+
+/** The mask of the path being judged (reused). */
+const HAVE = new Int32Array(MASK_WORDS)
 
 /** A countdown that never runs out (2^52 URLs). */
 export const NEVER = 2 ** 52
