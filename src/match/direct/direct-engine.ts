@@ -8,6 +8,7 @@ import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
+import { PathChar, PathStartCode, PathStartMemo } from '../url-path.js'
 import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from './segments.js'
 import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
@@ -80,6 +81,10 @@ export class DirectEngine implements MatchEngine {
   private readonly records: Int32Array
   private readonly index: SecondByteIndex | null
   private readonly prefixes: LiteralPrefixes | null
+  /** True when string URLs are judged on their chars first (decideLiterals; see plainPatterns), for a set without a literal prefix index. */
+  private readonly plain: boolean
+  /** Where string URLs' paths start, remembered per origin. */
+  private readonly memo = new PathStartMemo()
   /** URLs left before `then` (see MatchEngine.countDown; NEVER: no countdown). */
   private left = NEVER
   private then: (() => void) | null = null
@@ -89,6 +94,7 @@ export class DirectEngine implements MatchEngine {
     this.records = set.records
     this.prefixes = indexesPrefixes(set) ? buildLiteralPrefixes(set) : null
     this.index = set.count > INDEX_MIN_RULES ? buildIndex(set.records, this.prefixes !== null) : null
+    this.plain = this.prefixes === null && plainPatterns(set)
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
@@ -102,14 +108,69 @@ export class DirectEngine implements MatchEngine {
 
   decideString(url: string): number {
     if (this.records.length === 0) return -1
-    // The path is copied as bytes: reading a string by charCodeAt during the
-    // rule checks is slower (bench/RESULTS.md, "Design measurements").
-    pathOfString(url)
-    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
-    releasePath()
+    let r = this.plain ? this.decideLiterals(url) : Chars.Unsure
+    if (r === Chars.Unsure) {
+      // The path as bytes, when a `*` rule has to be searched along it: reading
+      // a string by charCodeAt during a search is slower than encoding it
+      // (bench/RESULTS.md, "Design measurements").
+      pathOfString(url)
+      r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+      releasePath()
+    }
     if (--this.left === 0) this.then!()
     return r
   }
+
+  /**
+   * A string URL judged on its chars, without making its bytes (for a set
+   * whose patterns are plain ASCII: {@link plain}), while the rules tried are
+   * literal; {@link Chars.Unsure} when a `*` rule or a path starting with `?` or
+   * `;` needs the bytes (then decidePath decides). Chars and bytes agree
+   * here: a pattern byte equals a char only when both are that ASCII byte,
+   * and the path's end (its `#`, NUL or the string's end) is no pattern
+   * byte.
+   *
+   * COPY: the rule order of decidePath (rank order through the second-char
+   * index) and the literal part of segments.ts's ruleMatches, for chars.
+   * One data suite runs both on every URL: the differential and conformance
+   * suites judge each URL as a string and as bytes in the pinned cold tier
+   * (test/support/engines.ts), and test/match/url-path.test.ts the path
+   * starts.
+   */
+  private decideLiterals(url: string): number {
+    const ps = this.memo.of(url)
+    if (ps === PathStartCode.JustSlash || (ps & PathStartCode.SlashPrepended) !== 0) return Chars.Unsure
+    const from = ps / PathStartCode.IndexScale
+    const bytes = this.bytes
+    const rec = this.records
+    let second = from + 1 < url.length ? url.charCodeAt(from + 1) : -1
+    if (second === PathChar.Hash || second === 0) second = -1
+    else if (second > 127) second = 128 // a byte of a non-ASCII char: no plain pattern needs it
+    const index = this.index
+    if (index !== null) {
+      let a = second < 0 ? 0 : index[second]
+      const aEnd = second < 0 ? 0 : index[second + 1]
+      let b = index[SecondByte.Any]
+      const bEnd = index[SecondByte.Any + 1]
+      while (a < aEnd || b < bEnd) {
+        const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
+        const at = r * RuleField.Width
+        if (rec[at + RuleField.Flags] & RuleFlag.Star) return Chars.Unsure
+        if (literalMatchesChars(bytes, rec, at, url, from)) return r
+      }
+      return -1
+    }
+    const n = rec.length
+    for (let at = 0; at < n; at += RuleField.Width) {
+      const flags = rec[at + RuleField.Flags]
+      const need = flags >>> SecondByte.Shift
+      if (need !== SecondByte.Any && need !== second) continue
+      if (flags & RuleFlag.Star) return Chars.Unsure
+      if (literalMatchesChars(bytes, rec, at, url, from)) return at / RuleField.Width
+    }
+    return -1
+  }
+  // END COPY
 
   countDown(urls: number, then: () => void): void {
     this.left = urls
@@ -186,8 +247,50 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (six fields); its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(6)
+/** A DirectEngine object (eight fields) and its path-start memo; its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(8) + objectBytes(2)
+
+/** decideLiterals' answer besides a rule index or -1 (no rule matched). */
+const enum Chars {
+  /** The bytes are needed to decide. */
+  Unsure = -2,
+}
+
+/**
+ * True when every pattern byte of a set is ASCII, not NUL and not `#`
+ * (patterns from a parse always are; a foreign buffer may hold others), and
+ * no `*` rule needs no particular second byte (every path would reach it,
+ * and then need its bytes: decideLiterals would be work lost).
+ */
+function plainPatterns(set: RuleSet): boolean {
+  const rec = set.records
+  const bytes = set.bytes
+  for (let at = 0; at < rec.length; at += RuleField.Width) {
+    const flags = rec[at + RuleField.Flags]
+    if ((flags & RuleFlag.Star) !== 0 && flags >>> SecondByte.Shift === SecondByte.Any) return false
+    for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End]; k < e; k++) {
+      const b = bytes[k]
+      if (b === 0 || b === PathChar.Hash || b > 127) return false
+    }
+  }
+  return true
+}
+
+/**
+ * A literal rule (no `*`) against the path of a string URL starting at
+ * `url[from]` (see decideLiterals): the pattern's bytes equal the chars
+ * there, and for a `$` rule the path ends right after them.
+ */
+function literalMatchesChars(bytes: Uint8Array, rec: Int32Array, at: number, url: string, from: number): boolean {
+  const s = rec[at + RuleField.Start]
+  const n = rec[at + RuleField.End] - s
+  for (let k = 0; k < n; k++) if (url.charCodeAt(from + k) !== bytes[s + k]) return false
+  if ((rec[at + RuleField.Flags] & RuleFlag.Anchored) === 0) return true
+  const end = from + n
+  if (end === url.length) return true
+  const c = url.charCodeAt(end)
+  return c === PathChar.Hash || c === 0
+}
 
 /** The mask of the path being judged (reused). */
 const HAVE = new Int32Array(MASK_WORDS)
