@@ -1,10 +1,11 @@
-// Build: ESM and CJS bundles with esbuild, .d.ts with tsc.
+// Build: ESM and CJS bundles with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
 // Entries: index, internals and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
 // Declarations drop every `@internal` member (stripInternal in tsconfig.json).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { buildPlayground } from './build-playground.mjs'
 
 rmSync('dist', { recursive: true, force: true })
 
@@ -74,4 +75,32 @@ function cjsTypes(dir) {
   }
 }
 cjsTypes('dist')
+
+// robots-parser's CommonJS module is its function, and so is compat's: its
+// types for `require` say so (`export =`), so that `import robotsParser =
+// require('robots-automaton/compat')` and a JS file's `require()` are
+// callable, while `import robotsParser from` and the named imports still
+// type-check (the function carries `default`, `robotsParser` and
+// `compatToken`). The declarations themselves move to compat-api.d.cts.
+renameSync('dist/compat.d.cts', 'dist/compat-api.d.cts')
+writeFileSync(
+  'dist/compat.d.cts',
+  `/** robots-parser's API, answered by robots-automaton: the module is the function (as robots-parser's is). */
+import type * as api from './compat-api.cjs'
+declare const robotsParser: typeof api.robotsParser & {
+  /** The module itself (\`const { robotsParser } = require('robots-automaton/compat')\`). */
+  readonly robotsParser: typeof api.robotsParser
+  /** The module itself (\`import robotsParser from 'robots-automaton/compat'\`). */
+  readonly default: typeof api.robotsParser
+  readonly compatToken: typeof api.compatToken
+}
+declare namespace robotsParser {
+  /** What \`robotsParser\` returns: robots-parser's \`Robot\`. */
+  type Robot = api.Robot
+}
+export = robotsParser
+`,
+)
+
+await buildPlayground()
 console.log('built dist/')

@@ -18,16 +18,19 @@ export const DIST_OUTPUTS = [
   'dist/compat.cjs',
   'dist/compat.d.ts',
   'dist/compat.d.cts',
+  'dist/compat-api.d.cts',
   'dist/node.js',
   'dist/node.cjs',
   'dist/node.d.ts',
   'dist/node.d.cts',
   'dist/cli.js',
+  'dist/playground/index.html',
+  'dist/playground/playground.js',
   'dist/data/conformance/google-robots-test.json',
 ]
 
 /** Inputs of the build besides src/. */
-const BUILD_INPUTS = ['scripts/build.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
+const BUILD_INPUTS = ['scripts/build.mjs', 'scripts/build-playground.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
 
 function newestUnder(dir, acc) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -4,7 +4,11 @@
 // against --robots-dir in one process first), runs scripts/distributed/dask_filter.py
 // (a dask.bag of input pieces, each piped through `filter --bundle` on a
 // worker, the bundle shipped to the workers) and checks that the pieces'
-// outputs, concatenated, are byte for byte the one-process output.
+// outputs, concatenated, are byte for byte the one-process output. Then the
+// fetch recipe, scripts/distributed/dask_fetch.py: the URLs' origins split
+// across the workers, each fetching its partition from a server started here
+// on 127.0.0.1 (--resolve) into a bundle, one pack merging them; each origin
+// must be asked once, and the merged bundle answer as --robots-dir.
 //
 // Input: the paired corpus URLs of ../shared when it is there, else the bundled
 // sample (corpus/urls.txt), with the last line's newline removed (the last
@@ -13,6 +17,7 @@
 // Without Dask (Debian's python3-distributed) it prints one line saying the
 // check was skipped and exits 0, or 1 with --require.
 import { spawn, spawnSync } from 'node:child_process'
+import { createServer as createHttpServer } from 'node:http'
 import { createServer } from 'node:net'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -124,6 +129,53 @@ const lines = one.stdout.toString().split('\n').length - 1
 console.log(
   `distributed check passed: ${lines.toLocaleString('en-US')} URLs (${full ? 'the paired corpus' : 'the bundled sample'}) in ${report.pieces} pieces on 2 Dask workers, ` +
     `byte for byte the one-process output (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+)
+
+// The fetch recipe: every host's robots.txt from a server here, by Host header (404 without a file).
+const asked = new Map()
+const server = createHttpServer((req, res) => {
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+  asked.set(host, (asked.get(host) ?? 0) + 1)
+  const file = join(robotsDir, host)
+  const body = /^[a-z0-9.-]+$/.test(host) && req.url === '/robots.txt' && existsSync(file) ? readFileSync(file) : undefined
+  res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' })
+  res.end(body)
+})
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+const serverPort = server.address().port
+const fetchInput = join(work, 'fetch-urls.txt')
+const httpUrls = urls.split('\n').map((u) => {
+  const x = new URL(u)
+  return `http://${x.hostname}:${serverPort}${x.pathname}${x.search}`
+})
+writeFileSync(fetchInput, httpUrls.join('\n') + '\n')
+const fetched = join(work, 'fetched.bundle')
+const fetchStarted = performance.now()
+const fetchClient = await new Promise((resolve) => {
+  const child = spawn(PYTHON, [join(ROOT, 'scripts/distributed/dask_fetch.py'), address, fetchInput, fetched, CLI, '8', '--resolve', `*:${serverPort}:127.0.0.1`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (c) => (stdout += c))
+  child.stderr.on('data', (c) => (stderr += c))
+  const timer = setTimeout(() => child.kill('SIGTERM'), 170_000)
+  child.on('close', (status, signal) => {
+    clearTimeout(timer)
+    resolve({ status, signal, stdout, stderr })
+  })
+})
+server.close()
+if (fetchClient.status !== 0) fail(`the Dask fetch client failed (${fetchClient.status ?? fetchClient.signal}):\n${fetchClient.stderr}\n${children.map((c) => c.log).join('\n')}`)
+const fetchReport = JSON.parse(fetchClient.stdout.trim().split('\n').pop())
+const hosts = new Set(httpUrls.map((u) => new URL(u).hostname))
+if (fetchReport.ran_on.length !== 2) fail(`the fetch partitions ran on ${fetchReport.ran_on.length} worker(s), not on both`)
+if (asked.size !== hosts.size || [...asked.values()].some((n) => n !== 1)) fail(`each of ${hosts.size} origins must be asked once; asked ${asked.size}, some more than once: ${[...asked].filter(([, n]) => n !== 1).slice(0, 5)}`)
+const viaFetch = spawnSync(process.execPath, [CLI, 'filter', '--bundle', fetched, '--agent', 'Googlebot', '--print', 'verdicts', '-q', fetchInput], { maxBuffer: 1 << 30 })
+const viaDir = spawnSync(process.execPath, [CLI, 'filter', '--robots-dir', robotsDir, '--agent', 'Googlebot', '--print', 'verdicts', '-q', fetchInput], { maxBuffer: 1 << 30 })
+if (viaFetch.status !== 0 || viaDir.status !== 0) fail(`filter after the fetch: ${viaFetch.stderr}${viaDir.stderr}`)
+if (!viaFetch.stdout.equals(viaDir.stdout)) fail('the merged bundle of the Dask fetch does not answer as --robots-dir on the same files')
+console.log(
+  `distributed fetch passed: ${hosts.size.toLocaleString('en-US')} origins in ${fetchReport.partitions} partitions on 2 Dask workers, each asked once, ` +
+    `merged by one pack; it answers as --robots-dir (${((performance.now() - fetchStarted) / 1000).toFixed(1)} s)`,
 )
 await stopAll()
 process.exit(0)

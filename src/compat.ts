@@ -20,6 +20,13 @@ export interface Robot {
   isAllowed(url: string | URL, ua?: string): boolean | undefined
   /** `!isAllowed(url, ua)`: also true for a URL of another origin, as in robots-parser. */
   isDisallowed(url: string | URL, ua?: string): boolean
+  /**
+   * True when a group that names the crawler disallows the URL; never because
+   * of the `*` groups (robots-parser's repository after 3.0.1, for crawlers
+   * such as AdsBot that ignore `*`). False when no group names it (or `ua`
+   * is missing or `*`); undefined for a URL of another origin.
+   */
+  isExplicitlyDisallowed(url: string | URL, ua: string): boolean | undefined
   /** Line (1-based) of the rule that decided, the reference's matching line; -1 when none or another origin. */
   getMatchingLineNumber(url: string | URL, ua?: string): number
   /** Crawl-delay in seconds for the crawler (its groups, else `*`); undefined when none. */
@@ -49,10 +56,11 @@ function checkUrl(url: unknown, what: string): asserts url is string | URL {
 }
 
 /** robots-parser's parseUrl: resolve against its base, make the default port explicit. */
-function parseLikeRobotsParser(url: string | URL): URL | null {
+function parseLikeRobotsParser(url: string | URL | null | undefined): URL | null {
   let u: URL
   try {
-    u = new URL(url, RELATIVE_BASE)
+    // As robots-parser's `new URL(url, base)`: undefined and null as the relative URLs `undefined` and `null`.
+    u = new URL(url ?? String(url), RELATIVE_BASE)
   } catch {
     return null
   }
@@ -62,7 +70,7 @@ function parseLikeRobotsParser(url: string | URL): URL | null {
   return u
 }
 
-function originOf(url: string | URL): Origin {
+function originOf(url: string | URL | null | undefined): Origin {
   const u = parseLikeRobotsParser(url)
   return u ? { protocol: u.protocol, hostname: u.hostname, port: u.port } : NO_ORIGIN
 }
@@ -72,7 +80,7 @@ function originOf(url: string | URL): Origin {
  * (`https://example.com/`): a URL string that starts with it has that origin
  * whatever follows (the authority ends at that `/`), so it needs no parse.
  */
-function originPrefix(url: string | URL): string | null {
+function originPrefix(url: string | URL | null | undefined): string | null {
   const u = parseLikeRobotsParser(url)
   return u && (u.protocol === 'http:' || u.protocol === 'https:') ? `${u.protocol}//${u.host}/` : null
 }
@@ -121,8 +129,10 @@ class CompatRobot implements Robot {
   private lastUa: string | undefined = undefined
   private lastToken = '*'
   private lastMatcher: AgentMatcher | null = null
+  /** Whether a group names the last token (computed when first asked). */
+  private lastNamed: boolean | undefined = undefined
 
-  constructor(url: string | URL, contents: string | Uint8Array) {
+  constructor(url: string | URL | null | undefined, contents: string | Uint8Array) {
     this.origin = originOf(url)
     this.prefix = originPrefix(url)
     this.body = contents
@@ -137,6 +147,14 @@ class CompatRobot implements Robot {
 
   isDisallowed(url: string | URL, ua?: string): boolean {
     return !this.isAllowed(url, ua)
+  }
+
+  isExplicitlyDisallowed(url: string | URL, ua: string): boolean | undefined {
+    const target = this.target(url)
+    if (target === undefined) return undefined
+    // The reference ignores `*` for a crawler that a group names, so its verdict is that group's.
+    if (!this.named(ua)) return false
+    return !this.matcher(ua).isAllowed(target)
   }
 
   getMatchingLineNumber(url: string | URL, ua?: string): number {
@@ -176,8 +194,15 @@ class CompatRobot implements Robot {
       this.lastToken = compatToken(ua)
       this.lastUa = ua
       this.lastMatcher = null
+      this.lastNamed = undefined
     }
     return this.lastToken
+  }
+
+  /** Whether a group of the file names the crawler `ua` (never for `*`). */
+  private named(ua: string | undefined): boolean {
+    const token = this.token(ua)
+    return (this.lastNamed ??= token !== '*' && this.robots.rulesFor(token).specific)
   }
 
   private matcher(ua: string | undefined): AgentMatcher {
@@ -198,6 +223,11 @@ class CompatRobot implements Robot {
  * robots.isAllowed('https://example.com/a', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')
  * ```
  *
+ * The robots.txt URL may be undefined, null or unparseable, as robots-parser
+ * allows: it is then read as robots-parser reads it (`undefined` as the
+ * relative URL `undefined`; an unparseable one is on no origin), so
+ * `isAllowed` answers `undefined` for every absolute URL.
+ *
  * Signatures and return conventions are robots-parser's: `undefined` from
  * `isAllowed` for a URL on another protocol, host or port (compared as
  * robots-parser compares them: both URLs parsed by the WHATWG URL parser
@@ -215,8 +245,8 @@ class CompatRobot implements Robot {
  * - A URL is matched as given (a `URL` object as its `href`), as the
  *   reference matches it; robots-parser matches the WHATWG serialisation.
  */
-export function robotsParser(url: string | URL, contents: string | Uint8Array): Robot {
-  checkUrl(url, 'robots.txt url')
+export function robotsParser(url: string | URL | null | undefined, contents: string | Uint8Array | null | undefined): Robot {
+  if (url !== undefined && url !== null) checkUrl(url, 'robots.txt url')
   return new CompatRobot(url, contents ?? '')
 }
 

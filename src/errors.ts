@@ -29,6 +29,8 @@ export type CliErrorCode =
   | 'ERR_FORMAT' // a bundle (or pack input) that is not valid: exit 1
   | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
   | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
+  | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
+  | 'ERR_NO_URL' // filter: no line of the input held a URL, or --invalid fail met a line without one: exit 4
 
 /** The brand every error class of the library carries on its prototype. */
 const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never
@@ -118,8 +120,9 @@ export class RobotsFormatError extends RobotsError {
 /** An error the command line (or `compare`) reports as one line on stderr before exiting with `exitCode`. */
 export class CliError extends RobotsError {
   declare readonly code: CliErrorCode
-  readonly exitCode: 1 | 2
-  constructor(code: CliErrorCode, message: string, exitCode: 1 | 2 = 1) {
+  /** 1 a failure, 2 a usage error, 4 no line of the input held a URL (`filter`). */
+  readonly exitCode: 1 | 2 | 4
+  constructor(code: CliErrorCode, message: string, exitCode: 1 | 2 | 4 = 1) {
     super(code, message)
     this.name = 'CliError'
     this.exitCode = exitCode

@@ -41,13 +41,15 @@ export {
   type StoreSource,
 } from './store/robots-store.js'
 export { BUNDLE_VERSION } from './store/bundle-codec.js'
+export type { StoreFetchInfo } from './store/fetch-info.js'
 
 // Errors: one tree rooted in RobotsError, each with a code.
 export { RobotsError, RobotsInputError, RobotsRangeError, RobotsLimitError, RobotsFormatError, type RobotsErrorCode } from './errors.js'
 
 // The access method (RFC 9309 §2.3) and a per-origin cache (§2.4).
 export { fetchRobots, MAX_TIMEOUT_MS } from './fetch/fetch-robots.js'
-export type { FetchLike, FetchRobotsOptions } from './fetch/options.js'
+export type { FetchLike, FetchRobotsOptions, PreviousFetch } from './fetch/options.js'
+export type { FetchValidators } from './fetch/validators.js'
 export type { RedirectFilter } from './fetch/redirect-guard.js'
 export { classifyHost, type HostClass } from './fetch/address.js'
 export type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './fetch/outcome.js'

@@ -33,6 +33,12 @@ export { lineEnd, urlEnd } from './match/lines.js'
 export { ByteLru, BYTE_LRU_ENTRY_BYTES, type ByteLruOptions } from './byte-lru.js'
 export { storeKey, type KeyParts } from './store/origin-keys.js'
 
+// The one scan of a URL and the keyed hash of names (src/url/): the command
+// line's host index, line locator and host counter read them, and its worker
+// threads take the main thread's key.
+export { scanUrl, scanHostField, newUrlRecord, UrlField, UrlFlag, PortCode } from './url/url-scan.js'
+export { hostHash, secondHash, hashKeyWords, adoptHashKey } from './url/keyed-hash.js'
+
 /**
  * The compact form of a parsed file, as {@link referenceDecide} reads it.
  * This entry is a bundle of its own, so a `Robots` made by the core entry

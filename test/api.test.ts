@@ -341,7 +341,6 @@ describe('api: serialisation', () => {
     expect(b.bytesRead).toBe(a.bytesRead)
     expect(b.lineCount).toBe(a.lineCount)
     expect(b.sitemaps).toEqual(a.sitemaps)
-    expect(b.diagnostics).toEqual(a.diagnostics)
     for (const t of TOKENS) {
       expect(b.crawlDelay(t)).toEqual(a.crawlDelay(t))
       expect(b.requestRate(t)).toEqual(a.requestRate(t))
@@ -352,6 +351,8 @@ describe('api: serialisation', () => {
         expect(b.agent(t).explain(u)).toEqual(a.agent(t).explain(u))
       }
     }
+    // After the same calls on both: the file's diagnostics, then the warnings of the tokens asked about (mj12bot, '').
+    expect(b.diagnostics).toEqual(a.diagnostics)
     expect(Buffer.compare(b.toBytes(), a.toBytes())).toBe(0)
   }
 

@@ -91,10 +91,10 @@ describe('compat: robots-parser API', () => {
     expect(defaultExport).toBe(robotsParser)
   })
 
-  it('a URL that is neither a string nor a URL, or a non-string agent: a coded TypeError', () => {
+  it('a URL that is neither a string nor a URL, or a non-string agent: a coded TypeError (a robots.txt URL may also be undefined or null)', () => {
     for (const bad of [42, {}, null, undefined, new Uint8Array(2)]) {
       expect(() => robots.isAllowed(bad as unknown as string), String(bad)).toThrow(RobotsInputError)
-      expect(() => robotsParser(bad as unknown as string, BODY)).toThrow(TypeError)
+      if (bad !== null && bad !== undefined) expect(() => robotsParser(bad as unknown as string, BODY)).toThrow(TypeError)
     }
     let err: unknown
     try {
@@ -188,6 +188,94 @@ describe('compat: the origin check is robots-parser\'s, side by side', () => {
     const ours = robotsParser('http://', 'User-agent: *\nDisallow: /\n')
     expect(ours.isAllowed('http://')).toBeUndefined()
     expect(ours.isAllowed('http://example.com/')).toBeUndefined()
+  })
+})
+
+describe('compat: a robots.txt URL that is undefined, null or unparseable, as robots-parser takes it', () => {
+  const body = 'user-agent: *\ndisallow: /\nhost: www.example.com\n'
+  const urls = ['http://www.example.com/index.html', 'https://www.example.com/', '/index.html', 'index.html', 'http://robots-relative.samclarke.com/x', 'http://robots-relative.samclarke.com/null']
+
+  it('regression (robotsParser(undefined, body) threw RobotsInputError): answers as robots-parser, URL by URL', () => {
+    for (const robotsUrl of [undefined, null, 'null', ':/wom/test/', 'http://[', '']) {
+      const theirs = robotsParserJs(robotsUrl as string, body)
+      const ours = robotsParser(robotsUrl, body)
+      for (const u of urls) {
+        expect(ours.isAllowed(u), `${String(robotsUrl)} ${u}`).toBe(theirs.isAllowed(u))
+        expect(ours.isDisallowed(u), `${String(robotsUrl)} ${u}`).toBe(theirs.isDisallowed(u))
+      }
+      expect(ours.isAllowed('http://www.example.com/index.html')).toBeUndefined()
+      expect(ours.getPreferredHost()).toBe('www.example.com')
+    }
+  })
+
+  it('undefined and null are the relative URLs "undefined" and "null": relative URLs are on their origin', () => {
+    for (const robotsUrl of [undefined, null]) {
+      expect(robotsParser(robotsUrl, body).isAllowed('/index.html')).toBe(false)
+      expect(robotsParserJs(robotsUrl as unknown as string, body).isAllowed('/index.html')).toBe(false)
+    }
+  })
+
+  it('an unparseable one is on no origin: undefined for every URL', () => {
+    const ours = robotsParser('http://[', body)
+    for (const u of urls) expect(ours.isAllowed(u), u).toBeUndefined()
+  })
+})
+
+describe("compat: isExplicitlyDisallowed (robots-parser's repository, after 3.0.1)", () => {
+  const url = 'https://www.example.com/hello'
+
+  it('not disallowed when only the * group disallows', () => {
+    const robots = robotsParser(url, 'User-agent: *\nDisallow: /\n')
+    expect(robots.isDisallowed(url, 'SomeBot')).toBe(true)
+    expect(robots.isExplicitlyDisallowed(url, 'SomeBot')).toBe(false)
+  })
+
+  it("disallowed when the agent's own group disallows", () => {
+    const robots = robotsParser(url, 'User-agent: SomeBot\nDisallow: /\n')
+    expect(robots.isDisallowed(url, 'SomeBot')).toBe(true)
+    expect(robots.isExplicitlyDisallowed(url, 'SomeBot')).toBe(true)
+  })
+
+  it("disallowed when the agent's group and the * group both disallow", () => {
+    const robots = robotsParser(url, 'User-agent: SomeBot\nDisallow: /\nUser-agent: *\nDisallow: /\n')
+    expect(robots.isDisallowed(url, 'SomeBot')).toBe(true)
+    expect(robots.isExplicitlyDisallowed(url, 'SomeBot')).toBe(true)
+  })
+
+  it('undefined for a URL of another origin', () => {
+    const robots = robotsParser('http://example.com', 'User-agent: SomeBot\nDisallow: /\n')
+    expect(robots.isExplicitlyDisallowed(url, 'SomeBot')).toBeUndefined()
+  })
+
+  it("the agent's groups decide, as the reference merges them: an allow there wins over the * group", () => {
+    const body = 'User-agent: *\nDisallow: /\n\nUser-agent: AdsBot-Google\nDisallow: /ads/\nAllow: /ads/ok\n\nUser-agent: adsbot-google\nDisallow: /more/\n'
+    const robots = robotsParser('https://e.com/robots.txt', body)
+    const cases: [string, boolean][] = [['/ads/x', true], ['/ads/ok', false], ['/more/x', true], ['/other', false], ['/', false]]
+    for (const [path, want] of cases) {
+      expect(robots.isExplicitlyDisallowed(`https://e.com${path}`, 'AdsBot-Google'), path).toBe(want)
+      expect(robots.isExplicitlyDisallowed(`https://e.com${path}`, 'Mozilla/5.0 (compatible; AdsBot-Google/1.0)'), path).toBe(want)
+      // An agent no group names is never explicitly disallowed, though * disallows everything.
+      expect(robots.isExplicitlyDisallowed(`https://e.com${path}`, 'OtherBot'), path).toBe(false)
+      expect(robots.isDisallowed(`https://e.com${path}`, 'OtherBot'), path).toBe(true)
+    }
+  })
+
+  it('an agent named by a group without rules, a missing agent, or *: false', () => {
+    const robots = robotsParser('https://e.com/robots.txt', 'User-agent: *\nDisallow: /\nUser-agent: EmptyBot\n')
+    expect(robots.isExplicitlyDisallowed('https://e.com/x', 'EmptyBot')).toBe(false)
+    expect(robots.isAllowed('https://e.com/x', 'EmptyBot')).toBe(true)
+    expect(robots.isExplicitlyDisallowed('https://e.com/x', '*')).toBe(false)
+    expect(robots.isExplicitlyDisallowed('https://e.com/x', undefined as unknown as string)).toBe(false)
+  })
+
+  it('the same object answers isAllowed and isExplicitlyDisallowed for alternating agents (the per-agent cache is reset)', () => {
+    const robots = robotsParser('https://e.com/robots.txt', 'User-agent: A\nDisallow: /a\nUser-agent: *\nDisallow: /\n')
+    for (let i = 0; i < 3; i++) {
+      expect(robots.isExplicitlyDisallowed('https://e.com/a', 'A')).toBe(true)
+      expect(robots.isExplicitlyDisallowed('https://e.com/a', 'B')).toBe(false)
+      expect(robots.isAllowed('https://e.com/b', 'A')).toBe(true)
+      expect(robots.isAllowed('https://e.com/b', 'B')).toBe(false)
+    }
   })
 })
 

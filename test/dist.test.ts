@@ -164,12 +164,13 @@ describe('package.json exports map', () => {
     expect(pkg.types).toBe(dot.import.types)
   })
 
-  it('typesVersions maps every subpath for moduleResolution node10', () => {
+  it('typesVersions maps every subpath for moduleResolution node10 (compat to its require typings, whose module is the function)', () => {
     const map = pkg.typesVersions?.['*'] ?? {}
     for (const key of Object.keys(pkg.exports).filter((k) => k !== '.' && k !== './package.json')) {
       const sub = key.slice(2)
       const entry = pkg.exports[key] as Record<string, Record<string, string>>
-      expect(map[sub], key).toEqual([entry.import.types])
+      // node10 is CommonJS resolution: `import robotsParser = require('robots-automaton/compat')` must be callable there too.
+      expect(map[sub], key).toEqual([key === './compat' ? entry.require.types : entry.import.types])
     }
   })
 })

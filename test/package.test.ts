@@ -169,4 +169,74 @@ export { a, e, p, s, d, made, notInCore }
     }
     // Three tsc processes, which a busy machine may take minutes to run.
   }, 180_000)
+
+  it("TypeScript: robots-parser's forms of the compat entry (import x from, import x = require(), a JS file's require()) each type-check", () => {
+    // Each form is used as robots-parser is, and each file expects an error
+    // (a ts-expect-error directive) on a wrong type, so a form typed `any`
+    // (or not callable: TS2349) fails the run.
+    const use = (robotsParser: string): string => `const robots = ${robotsParser}('https://e.com/robots.txt', 'User-agent: *')
+const allowed: boolean | undefined = robots.isAllowed('https://e.com/x', 'bot')
+const explicit: boolean | undefined = robots.isExplicitlyDisallowed('https://e.com/x', 'bot')
+// @ts-expect-error isAllowed answers boolean | undefined
+const wrong: string = robots.isAllowed('https://e.com/x')
+`
+    const files: Record<string, string> = {
+      // CommonJS TypeScript: the import assignment (TS2349 before), the default import, the named imports.
+      'compat-assign.cts': `import robotsParser = require('robots-automaton/compat')\nconst r: robotsParser.Robot = robotsParser('u', '')\n${use('robotsParser')}export { r, allowed, explicit, wrong }\n`,
+      'compat-default.cts': `import robotsParser, { type Robot } from 'robots-automaton/compat'\nconst r: Robot = robotsParser('u', '')\n${use('robotsParser')}export { r, allowed, explicit, wrong }\n`,
+      'compat-named.cts': `import { robotsParser, compatToken } from 'robots-automaton/compat'\nconst t: string = compatToken('Googlebot/2.1')\n${use('robotsParser')}export { t, allowed, explicit, wrong }\n`,
+      // ES modules.
+      'compat-default.mts': `import robotsParser, { type Robot } from 'robots-automaton/compat'\nconst r: Robot = robotsParser(undefined, null)\n${use('robotsParser')}export { r, allowed, explicit, wrong }\n`,
+      // JavaScript checked by TypeScript: require() gives the function, and its members.
+      'compat-require.cjs': [
+        '// @ts-check',
+        "const robotsParser = require('robots-automaton/compat')",
+        "const { robotsParser: named, compatToken } = require('robots-automaton/compat')",
+        "const robots = robotsParser('https://e.com/robots.txt', 'User-agent: *')",
+        "/** @type {boolean | undefined} */ const allowed = robots.isAllowed('https://e.com/x', 'bot')",
+        "/** @type {boolean | undefined} */ const explicit = named('u', '').isExplicitlyDisallowed('https://e.com/x', 'bot')",
+        "/** @type {string} */ const token = compatToken('Googlebot/2.1')",
+        '// @ts-expect-error isAllowed answers boolean | undefined',
+        "/** @type {string} */ const wrong = robots.isAllowed('https://e.com/x')",
+        'module.exports = { allowed, explicit, token, wrong }',
+        '',
+      ].join('\n'),
+    }
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text)
+    const programs: [module: string, resolution: string, interop: boolean, files: string[]][] = [
+      ['node16', 'node16', true, Object.keys(files)],
+      ['nodenext', 'nodenext', false, Object.keys(files)],
+      ['commonjs', 'node10', false, ['compat-assign.ts', 'compat-default.ts', 'compat-named.ts', 'compat-require.cjs']],
+      ['esnext', 'bundler', false, ['compat-default.mts', 'compat-named.mts']],
+    ]
+    // node10 and bundler read .ts files: the same sources under those names.
+    for (const f of ['compat-assign', 'compat-default', 'compat-named']) writeFileSync(join(project, `${f}.ts`), files[`${f}.cts`])
+    writeFileSync(join(project, 'compat-named.mts'), files['compat-named.cts'])
+    for (const [module, resolution, esModuleInterop, list] of programs) {
+      const config = {
+        compilerOptions: { strict: true, noEmit: true, allowJs: true, checkJs: true, target: 'es2022', lib: ['es2022', 'dom'], module, moduleResolution: resolution, esModuleInterop, types: [] },
+        files: list,
+      }
+      const file = `tsconfig.compat-${resolution}.json`
+      writeFileSync(join(project, file), JSON.stringify(config))
+      let out = ''
+      try {
+        out = sh(process.execPath, [TSC, '-p', file], project)
+      } catch (err) {
+        out = String((err as { stdout?: string }).stdout ?? err)
+      }
+      expect(out.split('\n').filter((l) => /error TS/.test(l)), resolution).toEqual([])
+    }
+    // The forms are typed, not `any`: a wrong type through the import assignment is an error.
+    writeFileSync(join(project, 'compat-wrong.cts'), `import robotsParser = require('robots-automaton/compat')\nconst n: number = robotsParser('u', '')\nexport { n }\n`)
+    writeFileSync(join(project, 'tsconfig.compat-wrong.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'node16', moduleResolution: 'node16', types: [], lib: ['es2022', 'dom'] }, files: ['compat-wrong.cts'] }))
+    let wrong = ''
+    try {
+      sh(process.execPath, [TSC, '-p', 'tsconfig.compat-wrong.json'], project)
+    } catch (err) {
+      wrong = String((err as { stdout?: string }).stdout ?? err)
+    }
+    expect(wrong).toMatch(/compat-wrong\.cts\(2,7\): error TS2322/)
+    // Five tsc processes, which a busy machine may take minutes to run.
+  }, 300_000)
 })

@@ -13,6 +13,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import * as compat from '../src/compat.js'
 import * as core from '../src/index.js'
 import * as internals from '../src/internals.js'
 import { ROOT } from './support/build.js'
@@ -80,10 +81,13 @@ const CORE_TYPES = [
   'RobotsStoreStats',
   'StoreExplanation',
   'StoreOutcome',
+  'StoreFetchInfo',
   'StoreSource',
   'RobotsErrorCode',
   'FetchLike',
   'FetchRobotsOptions',
+  'PreviousFetch',
+  'FetchValidators',
   'RedirectFilter',
   'HostClass',
   'FetchFailure',
@@ -123,10 +127,51 @@ const INTERNAL_VALUES = [
   'ByteLru',
   'BYTE_LRU_ENTRY_BYTES',
   'storeKey',
+  // The one scan of a URL and the keyed hash of names (src/url/), for the command line's per-line loops.
+  'scanUrl',
+  'scanHostField',
+  'newUrlRecord',
+  'UrlField',
+  'UrlFlag',
+  'PortCode',
+  'hostHash',
+  'secondHash',
+  'hashKeyWords',
+  'adoptHashKey',
 ]
 
 /** Type-only exports of the internals entry (LineJob: the argument of MatchEngine.decideLines). */
 const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts']
+
+/** Run-time exports of the compat entry (its CommonJS module is `robotsParser` itself, with these on it). */
+const COMPAT_VALUES = ['robotsParser', 'compatToken', 'default']
+
+/** Type-only exports of the compat entry. */
+const COMPAT_TYPES = ['Robot']
+
+/** The members of robots-parser's `Robot` that compat answers (3.0.1's, and `isExplicitlyDisallowed` of its repository). */
+const COMPAT_ROBOT_MEMBERS = ['isAllowed', 'isDisallowed', 'isExplicitlyDisallowed', 'getMatchingLineNumber', 'getCrawlDelay', 'getSitemaps', 'getPreferredHost']
+
+/** The public members of a `Robots` (as the published typings show them), and its static ones. */
+const ROBOTS_MEMBERS = [
+  'agent',
+  'agents',
+  'isAllowed',
+  'rulesFor',
+  'crawlDelay',
+  'requestRate',
+  'visitTime',
+  'host',
+  'sitemaps',
+  'diagnostics',
+  'diagnosticTotals',
+  'truncated',
+  'bytesRead',
+  'lineCount',
+  'toBytes',
+  'memoryUsage',
+]
+const ROBOTS_STATIC = ['fromBytes', 'prototype']
 
 /** Names that used to be in the core entry and now must not be (issue 12). */
 const MOVED = ['LineReader', 'parseLine', 'createParser', 'checkLimit', 'referenceDecide', 'patternMatches', 'parseInto', 'LineFlag', 'KeyKind', 'MAX_LINE_BYTES', 'lineMetadata']
@@ -176,6 +221,45 @@ describe('public API: as TypeScript sees it', () => {
     const typed = typedExports(['src/index.ts', 'src/internals.ts'])
     expect(typed.get('src/index.ts')).toEqual(sorted([...CORE_VALUES, ...CORE_TYPES]))
     expect(typed.get('src/internals.ts')).toEqual(sorted([...INTERNAL_VALUES, ...INTERNAL_TYPES]))
+  }, 60_000)
+})
+
+describe('public API: the compat entry', () => {
+  it('exports at run time exactly the reviewed values, and the reviewed types', () => {
+    expect(sorted(Object.keys(compat))).toEqual(sorted(COMPAT_VALUES))
+    expect(typedExports(['src/compat.ts']).get('src/compat.ts')).toEqual(sorted([...COMPAT_VALUES, ...COMPAT_TYPES]))
+  }, 60_000)
+
+  it("a Robot has exactly robots-parser's reviewed methods", () => {
+    const robot = compat.robotsParser('https://e.com/robots.txt', '')
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(robot)).filter((n) => n !== 'constructor' && typeof (robot as unknown as Record<string, unknown>)[n] === 'function')
+    // The class's private helpers are not part of the interface: the interface, as TypeScript sees it, is the list.
+    for (const m of COMPAT_ROBOT_MEMBERS) expect(methods, m).toContain(m)
+    expect(interfaceMembers('src/compat.ts', 'Robot')).toEqual(sorted(COMPAT_ROBOT_MEMBERS))
+  }, 60_000)
+})
+
+/** The properties TypeScript shows on an exported interface, or on a class's instances and its static side (private and @internal ones left out). */
+function interfaceMembers(file: string, name: string, side: 'instance' | 'static' = 'instance'): string[] {
+  const program = ts.createProgram([resolve(ROOT, file)], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'] })
+  const checker = program.getTypeChecker()
+  const source = program.getSourceFile(resolve(ROOT, file))!
+  const symbol = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).find((s) => s.name === name)!
+  const resolved = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol
+  const type = side === 'static' ? checker.getTypeOfSymbol(resolved) : checker.getDeclaredTypeOfSymbol(resolved)
+  return sorted(
+    checker
+      .getPropertiesOfType(type)
+      .filter((p) => !(p.declarations ?? []).some((d) => ts.getCombinedModifierFlags(d) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)))
+      .filter((p) => !p.getJsDocTags().some((t) => t.name === 'internal'))
+      .map((p) => p.name),
+  )
+}
+
+describe('public API: the members of Robots', () => {
+  it('are exactly the reviewed ones (a method added, as isAllowed(url, agent), is a deliberate change)', () => {
+    expect(interfaceMembers('src/index.ts', 'Robots')).toEqual(sorted(ROBOTS_MEMBERS))
+    expect(interfaceMembers('src/index.ts', 'Robots', 'static')).toEqual(sorted(ROBOTS_STATIC))
   }, 60_000)
 })
 

@@ -12,28 +12,31 @@
  * - `recipe`: shell commands, one per line (`#` lines are comments). The test
  *   runs each with `sh -c` in a fresh temporary directory, where
  *   `robots-automaton` is a shim for `node dist/cli.js` (first on PATH), and
- *   where the recipe's relative paths hold the bundled corpus:
- *     robots/     a copy of corpus/robots/ (one robots.txt per host)
+ *   where the recipe's relative paths hold the bundled corpus, and no
+ *   robots.txt file:
  *     urls.txt    a copy of corpus/urls.txt
  *     access.log  the same URLs as an Apache vhost_combined log, made here:
- *                 `host:port client - - [date] "GET path HTTP/1.1" 200 …`
- *                 (host in column 1, the path in column 8)
+ *                 `host:80 client - - [date] "GET path HTTP/1.1" 200 …`
+ *                 (the vhost in column 1, the quoted request line in column 6)
  *   Every command must exit 0; the files it writes are checked against what
  *   the README says of them, and the lines the block `recipe output
  *   verdicts.tsv` shows must be lines of verdicts.tsv.
  *
  * Nothing reaches the network: the recipe's commands may not name an http(s)
- * URL. (A `robots-automaton fetch` step, once that command exists, cannot
- * run here as written: this test will have to put the corpus's files in its
- * place.)
+ * URL, and the shim gives `fetch` `--connect-to ::127.0.0.1:PORT`, so every
+ * connection goes to a server this test starts on 127.0.0.1, which answers
+ * for every host of the corpus with its file in corpus/robots/ (404 for the
+ * others; an ETag, so that a refresh can be answered 304). The log says port
+ * 80 on every line: that server speaks plain HTTP.
  */
-import { spawnSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildIfStale, ROOT } from './support/build.js'
+import { startServer, type TestServer } from './fetch/server.js'
 
 const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8')
 
@@ -98,31 +101,50 @@ describe('README: the filtering recipe', () => {
   const recipe = exampleBlock('recipe')
   const commands = recipe.code.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'))
   let dir = ''
+  let server: TestServer
+  /** The hosts the server was asked for, per request, and whether the request was conditional. */
+  const asked: { host: string; conditional: boolean }[] = []
   const results: { command: string; status: number | null; stderr: string }[] = []
   const file = (name: string) => readFileSync(join(dir, name), 'utf8')
+  const corpusRobots = resolve(ROOT, 'corpus/robots')
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    server = await startServer((req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+      asked.push({ host, conditional: req.headers['if-none-match'] !== undefined })
+      const body = /^[a-z0-9.-]+$/.test(host) && existsSync(join(corpusRobots, host)) ? readFileSync(join(corpusRobots, host)) : undefined
+      const etag = `"${host}"`
+      if (body !== undefined && req.headers['if-none-match'] === etag) res.writeHead(304, { etag })
+      else res.writeHead(body === undefined ? 404 : 200, body === undefined ? {} : { 'content-type': 'text/plain', etag })
+      res.end(body)
+    })
     dir = mkdtempSync(join(tmpdir(), 'readme-recipe-'))
-    // The shim: `robots-automaton` runs the built CLI.
+    // The shim: `robots-automaton` runs the built CLI; `fetch` connects only to the server above.
     const bin = join(dir, '.bin')
     mkdirSync(bin)
     const shim = join(bin, 'robots-automaton')
-    writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(ROOT, 'dist/cli.js'))} "$@"\n`)
+    const node = `${JSON.stringify(process.execPath)} ${JSON.stringify(resolve(ROOT, 'dist/cli.js'))}`
+    writeFileSync(shim, `#!/bin/sh\nif [ "$1" = fetch ]; then shift; exec ${node} fetch --connect-to ::127.0.0.1:${server.port} "$@"; fi\nexec ${node} "$@"\n`)
     chmodSync(shim, 0o755)
-    // The inputs the recipe names.
-    cpSync(resolve(ROOT, 'corpus/robots'), join(dir, 'robots'), { recursive: true })
+    // The inputs the recipe names, and no robots.txt file.
     const urls = readFileSync(resolve(ROOT, 'corpus/urls.txt'), 'utf8')
     writeFileSync(join(dir, 'urls.txt'), urls)
     writeFileSync(join(dir, 'access.log'), accessLog(urls))
     const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, ROBOTS_AUTOMATON_PROGRESS: '0' }
     for (const command of commands) {
-      const run = spawnSync('sh', ['-c', command], { cwd: dir, env, encoding: 'utf8' })
-      results.push({ command, status: run.status, stderr: run.stderr })
+      // Asynchronously: the server answers from this process.
+      results.push(await new Promise((done) => {
+        const child = spawn('sh', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] })
+        let stderr = ''
+        child.stderr.on('data', (c: Buffer) => (stderr += c))
+        child.on('close', (status) => done({ command, status, stderr }))
+      }))
     }
   }, 120_000)
 
-  afterAll(() => {
+  afterAll(async () => {
     if (dir) rmSync(dir, { recursive: true, force: true })
+    await server?.close()
   })
 
   it('is a sh block of robots-automaton commands on local files only', () => {
@@ -144,9 +166,16 @@ describe('README: the filtering recipe', () => {
     }
   })
 
-  it('pack writes the bundle', () => {
-    expect(commands.some((c) => / pack robots\/ -o robots\.bundle$/.test(c))).toBe(true)
+  it('fetch writes the bundle from the log alone, asking each host once; --update asks again only what expired', () => {
+    expect(commands[0]).toMatch(/^robots-automaton fetch .*access\.log -o robots\.bundle$/)
+    expect(existsSync(join(dir, 'robots'))).toBe(false)
     expect(statSync(join(dir, 'robots.bundle')).size).toBeGreaterThan(0)
+    const hosts = new Set(lines(file('urls.txt')).map((u) => new URL(u).hostname))
+    expect(asked.map((a) => a.host).sort()).toEqual([...hosts].sort())
+    expect(results[0].stderr).toMatch(new RegExp(`${hosts.size} origins fetched in .*: \\d+ ok, \\d+ unavailable; wrote robots\\.bundle: ${hosts.size} entries`))
+    // Nothing has expired since: the refresh keeps every entry and asks nothing.
+    const update = results.find((r) => / fetch --update /.test(r.command))
+    expect(update?.stderr).toMatch(new RegExp(`0 origins fetched .*; ${hosts.size} kept \\(not expired\\)`))
   })
 
   it('allowed.txt: the allowed URLs, byte for byte, in input order; verdicts.tsv: every URL with its verdict and rule line', () => {
@@ -173,19 +202,20 @@ describe('README: the filtering recipe', () => {
   })
 
   it('allowed.log: the log lines whose URL is allowed, whole', () => {
+    expect(commands.some((c) => /--log-format vhost_combined access\.log > allowed\.log$/.test(c))).toBe(true)
     const log = lines(file('access.log'))
     const verdicts = lines(file('verdicts.tsv')).map((l) => l.startsWith('allowed\t'))
     expect(lines(file('allowed.log'))).toEqual(log.filter((_l, i) => verdicts[i]))
   })
 
-  it('--robots-dir robots/ in place of --bundle robots.bundle gives the same output', () => {
-    const step = commands.find((c) => /--bundle robots\.bundle .* > allowed\.txt$/.test(c))
+  it('the fetched bundle answers as --robots-dir on the same files', () => {
+    const step = commands.find((c) => /--bundle robots\.bundle .* > verdicts\.tsv$/.test(c))
     expect(step).toBeDefined()
-    const command = (step as string).replace('--bundle robots.bundle', '--robots-dir robots/').replace('> allowed.txt', '> allowed-dir.txt')
+    const command = (step as string).replace('--bundle robots.bundle', `--robots-dir ${JSON.stringify(corpusRobots)}`).replace('> verdicts.tsv', '> verdicts-dir.tsv')
     const env = { ...process.env, PATH: `${join(dir, '.bin')}${delimiter}${process.env.PATH ?? ''}`, ROBOTS_AUTOMATON_PROGRESS: '0' }
     const run = spawnSync('sh', ['-c', command], { cwd: dir, env, encoding: 'utf8' })
     expect(run.status, run.stderr).toBe(0)
-    expect(file('allowed-dir.txt')).toBe(file('allowed.txt'))
+    expect(file('verdicts-dir.tsv')).toBe(file('verdicts.tsv'))
   })
 })
 
@@ -195,10 +225,10 @@ function accessLog(urls: string): string {
     .map((url, i) => {
       const m = /^(https?):\/\/([^/?#]+)(.*)$/.exec(url)
       if (!m || /\s/.test(url)) throw new Error(`corpus/urls.txt: not a URL for a log line: ${url}`)
-      const [, scheme, host, rest] = m
+      const [, , host, rest] = m
       const path = rest.startsWith('/') ? rest : `/${rest}`
-      const port = scheme === 'https' ? 443 : 80
-      return `${host}:${port} 192.0.2.${i % 250} - - [23/Nov/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 1234 "-" "ExampleBrowser/1.0"\n`
+      // Port 80 whatever the scheme: the test's server speaks plain HTTP (the bundle's entries are per host).
+      return `${host}:80 192.0.2.${i % 250} - - [23/Nov/2026:10:00:00 +0000] "GET ${path} HTTP/1.1" 200 1234 "-" "ExampleBrowser/1.0"\n`
     })
     .join('')
 }

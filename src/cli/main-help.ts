@@ -10,12 +10,14 @@ export const MAIN_HELP = `Usage: ${PROGRAM} <command> [options]
 Robots Exclusion Protocol (RFC 9309) with the answers of google/robotstxt.
 
 COMMANDS
-  check     the verdict and deciding rule for each URL
-  filter    the allowed (or disallowed) lines of a URL list or log
-  lint      diagnostics of robots.txt files, with line numbers
-  pack      many hosts' robots.txt in one bundle, for 'filter --bundle'
-  diff      the URLs whose verdict changes between two robots.txt
-  compare   check and time another implementation against the reference
+  check       the verdict and deciding rule for each URL
+  fetch       the robots.txt of every host of a URL list or log, into a bundle
+  filter      the allowed (or disallowed) lines of a URL list or log
+  lint        diagnostics of robots.txt files, with line numbers
+  pack        many hosts' robots.txt (or bundles merged) in one bundle
+  diff        the URLs whose verdict changes between two robots.txt
+  compare     check and time another implementation against the reference
+  playground  serve the robots.txt tester page on 127.0.0.1 (in a browser)
 
 '${PROGRAM} <command> --help' shows a command's options and examples.
 ROBOTS is a file, '-' for stdin, or an http(s) URL (its /robots.txt is

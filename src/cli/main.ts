@@ -8,16 +8,28 @@ import { runCheck } from './commands/check.js'
 import { runCompare } from './commands/compare.js'
 import { runDiff } from './commands/diff.js'
 import { CliError } from '../internals.js'
+import { runFetch } from './commands/fetch.js'
 import { runFilter } from './commands/filter.js'
 import { MAIN_HELP } from './main-help.js'
+import { closest } from './common/args.js'
 import { PROGRAM, versionLine } from './common/version.js'
 import { runLint } from './commands/lint.js'
 import { runPack } from './commands/pack.js'
+import { runPlayground } from './commands/playground.js'
 import { exitAfterStdout, guardStdio, note } from './common/stdio.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
-const COMMANDS: Record<string, Command> = { check: runCheck, filter: runFilter, lint: runLint, pack: runPack, diff: runDiff, compare: runCompare }
+const COMMANDS: Record<string, Command> = {
+  check: runCheck,
+  fetch: runFetch,
+  filter: runFilter,
+  lint: runLint,
+  pack: runPack,
+  diff: runDiff,
+  compare: runCompare,
+  playground: runPlayground,
+}
 
 /** Runs the command line `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -35,7 +47,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
   if (command === undefined) {
     const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
-    throw new CliError('ERR_USAGE', `${what} (commands: check, filter, lint, pack, diff, compare; see '${PROGRAM} --help')`, 2)
+    const near = first.startsWith('-') ? undefined : closest(first, Object.keys(COMMANDS))
+    const hint = near === undefined ? '' : `; did you mean '${near}'?`
+    throw new CliError('ERR_USAGE', `${what}${hint} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
   }
   try {
     return await command(rest)

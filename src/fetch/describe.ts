@@ -2,7 +2,12 @@ import type { HostClass } from './address.js'
 import type { RobotsFetchResult } from './outcome.js'
 import { describeValue, RobotsInputError } from '../errors.js'
 
-const VERDICT = { ok: 'ok', unavailable: 'unavailable, allow all', unreachable: 'unreachable, disallow all' } as const
+const VERDICT = {
+  ok: 'ok',
+  unavailable: 'unavailable, allow all',
+  unreachable: 'unreachable, disallow all',
+  'not-modified': 'not modified, rules kept',
+} as const
 
 /** What a refused redirect target is, by the class of its host. */
 const HOST_CLASS: Record<HostClass, string> = {
@@ -30,6 +35,9 @@ export function describeFetchResult(r: RobotsFetchResult): string {
       why = `HTTP ${r.status} from ${where}${via}, ${r.robots.bytesRead} bytes${t}`
       break
     }
+    case 'not-modified':
+      why = `HTTP 304 from ${where}${via}, ${r.robots.bytesRead} bytes kept`
+      break
     case 'too-many-redirects':
       why = `more than ${hops - 1} redirects (last: ${where} → ${r.redirects[hops - 1]?.location})`
       break

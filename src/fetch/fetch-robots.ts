@@ -11,6 +11,8 @@ import { robotsLocation } from './origin.js'
 import { checkFetchOptions, type FetchLike, type FetchRobotsOptions } from './options.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
 import { redirectGuard, refusedHost } from './redirect-guard.js'
+import { conditionalHeaders, mergeValidators, validatorsOf, type FetchValidators } from './validators.js'
+import type { HeaderSource } from './cache-control.js'
 
 
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
@@ -98,6 +100,8 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  *   from a public origin to a non-public host (unless `allowPrivateRedirects`)
  *   or one `redirectFilter` refuses → `unavailable`.
  * - 4xx → `unavailable` (allow all), except 429 → `unreachable`.
+ * - 304 to a conditional refresh (`previous` with validators) →
+ *   `not-modified`: `previous.robots` stand, with a new expiry.
  * - 5xx, network / DNS / TLS errors, a reset while reading the body, a body
  *   that does not arrive whole (shorter than its `Content-Length`, a gzip
  *   stream cut short), and the `timeoutMs` deadline → `unreachable` (disallow all).
@@ -124,6 +128,14 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   // With the platform's own fetch, ask it for gzip bodies still encoded, to decode them strictly (content-coding.ts).
   const strictDecoding = options.fetch === undefined
   const now = options.now ?? Date.now
+  const previous = options.previous
+  // Validators describe a representation: only an ok (or not-modified) result has one.
+  const sent: FetchValidators | undefined =
+    previous !== undefined && (previous.outcome === undefined || previous.outcome === 'ok' || previous.outcome === 'not-modified')
+      ? previous.validators
+      : undefined
+  const conditional = conditionalHeaders(sent)
+  const isConditional = Object.keys(conditional).length > 0
   const userSignal = options.signal
   userSignal?.throwIfAborted()
 
@@ -142,14 +154,15 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const result = (
     outcome: FetchOutcome,
     reason: FetchReason,
-    extra: { res?: Response; robots?: Robots; error?: FetchFailure } = {},
+    extra: { res?: Response; robots?: Robots; error?: FetchFailure; freshness?: HeaderSource } = {},
   ): RobotsFetchResult => {
     const { res } = extra
     let ttl: number
     if (outcome === 'unreachable') {
       ttl = clamp((res && retryAfterMs(res.headers, fetchedAt)) ?? unreachableTtlMs)
     } else {
-      ttl = clamp((res && freshnessLifetimeMs(res.headers, fetchedAt)) ?? maxTtlMs)
+      const headers = extra.freshness ?? res?.headers
+      ttl = clamp((headers && freshnessLifetimeMs(headers, fetchedAt)) ?? maxTtlMs)
     }
     const r: RobotsFetchResult = {
       outcome,
@@ -165,6 +178,9 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
       r.status = res.status
       r.finalUrl = current
       r.headers = keptHeaders(res, undecoded)
+      const validators =
+        outcome === 'ok' ? validatorsOf(res.headers) : outcome === 'not-modified' ? mergeValidators(validatorsOf(res.headers), sent) : undefined
+      if (validators !== undefined) r.validators = validators
     }
     if (extra.error) r.error = extra.error
     return r
@@ -212,7 +228,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   let undecoded = false
   const seen = new Set<string>([current])
   try {
-    const headers: Record<string, string> = {}
+    const headers: Record<string, string> = { ...conditional }
     if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent
     // Fresh per request: the state says whether this response's body came through encoded.
     const request = (redirect: RequestRedirect): { init: RequestInit; state: EncodedBodyState | undefined } => {
@@ -283,6 +299,13 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         continue
       }
 
+      if (status === 304 && isConditional) {
+        discard(res)
+        // RFC 9111 §4.3.4: the 304's fields update the stored ones; freshness from the merged set.
+        const stored = previous!.headers
+        const freshness: HeaderSource = { get: (name) => res.headers.get(name) ?? stored?.[name] ?? null }
+        return result('not-modified', 'not-modified', { res, robots: previous!.robots, freshness })
+      }
       const { outcome, reason } = classifyStatus(status)
       if (outcome !== 'ok') {
         discard(res)

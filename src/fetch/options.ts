@@ -7,7 +7,26 @@
  * as a "network error".
  */
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
+import { Robots } from '../robots/robots.js'
+import type { FetchOutcome } from './outcome.js'
 import type { RedirectFilter } from './redirect-guard.js'
+import { checkValidators, type FetchValidators } from './validators.js'
+
+/**
+ * What a refresh knows of the previous fetch of the same origin (a
+ * `RobotsFetchResult` fits): its rules, reused when the server answers 304
+ * Not Modified, and the validators that make the request conditional.
+ */
+export interface PreviousFetch {
+  /** The rules the previous fetch gave. */
+  robots: Robots
+  /** Its validators (`ETag`, `Last-Modified`); without any, the request is not conditional. */
+  validators?: FetchValidators
+  /** Its outcome: validators are sent only after `ok` or `not-modified` (absent: taken as `ok`). */
+  outcome?: FetchOutcome
+  /** Its response headers (`cache-control`, `expires`, …), for the freshness of a 304 that carries none of its own. */
+  headers?: Record<string, string>
+}
 
 /** The part of the Web `fetch` signature that {@link fetchRobots} uses. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>
@@ -56,6 +75,14 @@ export interface FetchRobotsOptions {
    * `timeoutMs`; an exception in it rejects `fetchRobots` with that exception.
    */
   redirectFilter?: RedirectFilter
+  /**
+   * The previous fetch of this origin, for a conditional refresh: its
+   * validators are sent (`If-None-Match`, `If-Modified-Since`) and a 304
+   * answer gives the outcome `not-modified` with `previous.robots`. Pass the
+   * last `ok` or `not-modified` result; another outcome's validators are not
+   * sent.
+   */
+  previous?: PreviousFetch
 }
 
 function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
@@ -69,6 +96,12 @@ export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   mustBe(o.now === undefined || typeof o.now === 'function', 'now', 'a function', o.now)
   mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', 'userAgent', 'a string', o.userAgent)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
+  const p = o.previous as unknown as Record<string, unknown> | null | undefined
+  if (p !== undefined) {
+    mustBe(typeof p === 'object' && p !== null, 'previous', 'an object (a previous result)', p)
+    mustBe(p!.robots instanceof Robots, 'previous.robots', 'a Robots', p!.robots)
+    checkValidators(p!.validators, 'fetchRobots: previous.validators')
+  }
   const s = o.signal as unknown as Record<string, unknown> | null | undefined
   mustBe(
     s === undefined || (typeof s === 'object' && s !== null && typeof s.aborted === 'boolean' && typeof s.throwIfAborted === 'function' && typeof s.addEventListener === 'function'),

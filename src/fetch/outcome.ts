@@ -1,5 +1,6 @@
 import type { HostClass } from './address.js'
 import type { Robots } from '../robots/robots.js'
+import type { FetchValidators } from './validators.js'
 
 /**
  * What the fetch established (RFC 9309 §2.3.1):
@@ -8,13 +9,17 @@ import type { Robots } from '../robots/robots.js'
  *   broken or refused redirects); `robots` allows everything.
  * - `unreachable`: the file could not be obtained (5xx, 429, network, DNS or TLS
  *   error, timeout, a body that did not arrive whole); `robots` disallows everything.
+ * - `not-modified`: a conditional refresh (`previous` given) answered 304;
+ *   `robots` is `previous.robots`, still valid (RFC 9110 §15.4.5).
  */
-export type FetchOutcome = 'ok' | 'unavailable' | 'unreachable'
+export type FetchOutcome = 'ok' | 'unavailable' | 'unreachable' | 'not-modified'
 
 /** Machine-readable reason behind the outcome. */
 export type FetchReason =
   /** 2xx: the body was parsed (`ok`). */
   | 'success'
+  /** 304 to a conditional refresh: the previous rules stand (`not-modified`). */
+  | 'not-modified'
   /** 4xx other than 429 (`unavailable`). */
   | 'client-error'
   /** More than `maxRedirects` consecutive redirects (`unavailable`). */
@@ -31,7 +36,7 @@ export type FetchReason =
    * `redirectFilter`. The refused hop is the last of `redirects`, with `blocked`.
    */
   | 'redirect-blocked'
-  /** A status the protocol does not assign (1xx, 3xx other than 301/302/303/307/308, ≥ 600) (`unavailable` for 3xx, else `unreachable`). */
+  /** A status the protocol does not assign (1xx, 3xx other than 301/302/303/307/308, a 304 to a request that was not conditional, ≥ 600) (`unavailable` for 3xx, else `unreachable`). */
   | 'unexpected-status'
   /** 429 Too Many Requests (`unreachable`). */
   | 'rate-limited'
@@ -94,6 +99,12 @@ export interface RobotsFetchResult {
   finalUrl?: string
   /** Response headers of the last response worth keeping for explanations (content-type, content-encoding, content-length, cache-control, age, expires, retry-after, etag, last-modified, location), names lower-cased. */
   headers?: Record<string, string>
+  /**
+   * The validators to send on the next refresh (`previous`): the `ETag` and
+   * `Last-Modified` of an `ok` answer, or of a `not-modified` one over the
+   * previous ones. Absent for other outcomes and when the server sent none.
+   */
+  validators?: FetchValidators
   /** Set for `network-error`, `timeout` and `incomplete-body`. */
   error?: FetchFailure
   /** When the fetch started (ms since the epoch, by the `now` clock). */

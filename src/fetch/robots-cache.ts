@@ -70,6 +70,8 @@ export interface RobotsCacheStats {
   fetches: number
   /** Refreshes that were unreachable and kept serving an earlier copy. */
   stale: number
+  /** Refreshes answered 304 Not Modified: the rules kept, with a new expiry. */
+  revalidated: number
   /** Entries dropped to stay within `maxBytes`. */
   evictions: number
   /** Entries held. */
@@ -98,7 +100,7 @@ const DEFAULT_MAX_STALE_MS = 30 * 86_400_000
 /** Fields of the objects of an entry: the Entry, its RobotsLookup, a RobotsFetchResult, a redirect hop, a failure. */
 const ENTRY_FIELDS = 4
 const LOOKUP_FIELDS = 6
-const RESULT_FIELDS = 12
+const RESULT_FIELDS = 13
 const HOP_FIELDS = 3
 const FAILURE_FIELDS = 4
 
@@ -120,6 +122,7 @@ function resultBytes(r: RobotsFetchResult | undefined): number {
     }
     n += objectBytes(fields)
   }
+  if (r.validators) n += objectBytes(2) + optionalStringBytes(r.validators.etag) + optionalStringBytes(r.validators.lastModified)
   if (r.error) n += objectBytes(FAILURE_FIELDS) + stringBytes(r.error.message) + optionalStringBytes(r.error.code)
   return n
 }
@@ -131,6 +134,9 @@ function resultBytes(r: RobotsFetchResult | undefined): number {
  *   `/robots.txt` when there is no fresh entry. Entries live until the fetch's
  *   `expiresAt`: at most 24 hours, less when `Cache-Control`/`Expires` say so.
  * - Concurrent lookups of one origin share one fetch.
+ * - An expired entry is refreshed conditionally: the validators of the last
+ *   fetch that reached the server are sent, and a 304 keeps its rules
+ *   (outcome `not-modified`) with a new expiry.
  * - When a refresh is unreachable, the last copy that reached the server keeps
  *   being used, up to `maxStaleMs` (30 days) after it was fetched; then the
  *   origin is treated as unavailable (allow all). Without any copy, unreachable
@@ -154,7 +160,7 @@ export class RobotsCache {
   private readonly now: () => number
   private readonly maxStaleMs: number
   private readonly maxBytes: number
-  private counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0 }
+  private counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0, revalidated: 0 }
 
   constructor(options: RobotsCacheOptions = {}) {
     if (typeof options !== 'object' || options === null) {
@@ -251,7 +257,7 @@ export class RobotsCache {
 
   /** Sets the counters to zero (size is kept). */
   resetStats(): void {
-    this.counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0 }
+    this.counters = { hits: 0, misses: 0, coalesced: 0, fetches: 0, stale: 0, revalidated: 0 }
     this.entries.evictions = 0
   }
 
@@ -262,7 +268,9 @@ export class RobotsCache {
 
   private async refresh(origin: string, prev: Entry | undefined): Promise<RobotsLookup> {
     this.counters.fetches++
-    const result = await fetchRobots(origin, this.fetchOptions)
+    const good = prev?.good
+    const result = await fetchRobots(origin, good ? { ...this.fetchOptions, previous: good } : this.fetchOptions)
+    if (result.outcome === 'not-modified') this.counters.revalidated++
     let entry: Entry
     if (result.outcome !== 'unreachable') {
       entry = {
@@ -273,7 +281,6 @@ export class RobotsCache {
       }
     } else {
       const reachableAt = prev?.reachableAt ?? result.fetchedAt
-      const good = prev?.good
       const lookup: RobotsLookup = { origin, robots: disallowAll(), basis: 'fetched', result, expiresAt: result.expiresAt }
       if (result.fetchedAt - reachableAt > this.maxStaleMs) {
         lookup.robots = allowAll()

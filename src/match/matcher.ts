@@ -77,6 +77,12 @@ export class AgentMatcher {
     return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
   }
 
+  /** @internal `isAllowed` of a string URL whose path start `ps` is known (the URL scan's record: the store's look-up). */
+  isAllowedFrom(url: string, ps: number): boolean {
+    const r = this.engine.decideStringFrom(url, ps)
+    return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
+  }
+
   /** The verdict and the rule that decided it, with the reference's matching line (`url` as for isAllowed). */
   explain(url: string | URL | Uint8Array): Explanation {
     const r = typeof url === 'string' ? this.engine.decideString(url) : this.decideOther(url)
@@ -94,6 +100,23 @@ export class AgentMatcher {
       throw new RobotsRangeError('ERR_RANGE', `matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
     const r = this.engine.decideBytes(bytes, start, end)
+    return this.codeOf(r)
+  }
+
+  /**
+   * @internal The deciding rule of the URL in `bytes` ending at `end` whose
+   * path starts where `ps` says (a PathStart, from the URL scan's record:
+   * src/url/url-scan.ts): an index into `rules`, or -1 when no rule matched.
+   * The verdict, line and rule are read from the rule set by that index
+   * ({@link codeOf}, {@link explainRule}), so nothing is matched twice. The
+   * caller checks the range (the command line's loops: offsets of a block).
+   */
+  decideFrom(bytes: Uint8Array, ps: number, end: number): number {
+    return this.engine.decideFrom(bytes, ps, end)
+  }
+
+  /** @internal `line * 2 + (allowed ? 1 : 0)` of deciding rule `r` (-1: none), as `matchRange` returns it. */
+  codeOf(r: number): number {
     if (r < 0) return this.fallbackLine * 2 + 1
     const at = r * RuleField.Width
     return this.rules.records[at + RuleField.Line] * 2 + (this.rules.records[at + RuleField.Flags] & RuleFlag.Allow)
@@ -186,7 +209,8 @@ export class AgentMatcher {
     throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
   }
 
-  private explainRule(r: number): Explanation {
+  /** @internal The explanation of deciding rule `r` (-1: none), as `explain` gives it. */
+  explainRule(r: number): Explanation {
     if (r < 0) {
       const line = this.fallbackLine
       if (!line) return { allowed: true, rule: null }

@@ -8,7 +8,7 @@
 import { patternRangeMatches } from './reference-engine.js'
 import { RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import type { EngineStats, MatchEngine } from './engine.js'
-import { matchPath } from './url-path.js'
+import { matchPath, matchPathAt } from './url-path.js'
 import { objectBytes } from '../memory.js'
 import { NO_AUTOMATON } from './direct/direct-engine.js'
 
@@ -39,7 +39,9 @@ export function createPlainEngine(set: RuleSet): MatchEngine {
   const order = set.fileOrder()
   return {
     decideBytes: (url, start, end) => plainDecide(set, matchPath(url, start, end), order),
+    decideFrom: (url, ps, end) => plainDecide(set, matchPathAt(url, ps, end), order),
     decideString: (url) => plainDecide(set, matchPath(encoder.encode(url)), order),
+    decideStringFrom: (url) => plainDecide(set, matchPath(encoder.encode(url)), order),
     memoryUsage: () => objectBytes(4) + 8 * order.length,
     stats: (): EngineStats => ({ ...NO_AUTOMATON, engine: 'plain' }),
   }

@@ -241,7 +241,11 @@ export function urlBytes(url: string | Uint8Array): Uint8Array {
  * scans in place.
  */
 export function matchPath(url: Uint8Array, start = 0, end = url.length): Uint8Array {
-  const ps = pathStartBytes(url, start, end)
+  return matchPathAt(url, pathStartBytes(url, start, end), end)
+}
+
+/** {@link matchPath} of a URL whose path start `ps` is known (the URL scan's record: src/url/url-scan.ts). */
+export function matchPathAt(url: Uint8Array, ps: PathStart, end: number): Uint8Array {
   if (ps === PathStartCode.JustSlash) return Uint8Array.of(PathChar.Slash)
   const from = pathIndex(ps)
   const to = pathEndBytes(url, from, end)

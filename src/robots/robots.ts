@@ -3,7 +3,7 @@
  * a matcher per crawler compiled on first use and cached.
  */
 import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
-import { readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
+import { agentDiagnostic, readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
 import { readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
 import { extensionEntries, readSitemaps } from '../rules/sections.js'
 import { parseWith } from '../parse/parser.js'
@@ -14,6 +14,7 @@ import { createMatcher, type AgentMatcher } from '../match/matcher.js'
 import { DEFAULT_MATCHER_BUDGET } from '../match/automaton/lazy-dfa.js'
 import { objectBytes, viewBytes } from '../memory.js'
 import { checkLimit, type LineReader } from '../parse/reader.js'
+import { isValidProductToken } from '../parse/product-token.js'
 import { decodeForm, encodeForm } from '../rules/serialise.js'
 import { AgentCache, tokenSelection, tokensSelection } from './agent-cache.js'
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
@@ -38,11 +39,38 @@ export function checkParseOptions(options: unknown, what = 'parseRobots'): Parse
   return o
 }
 
-/** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise). */
-function tokenList(tokens: unknown, what: string): readonly string[] {
+/** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise); none means `*` where `optional`. */
+function tokenList(tokens: unknown, what: string, optional = false): readonly string[] {
+  if (tokens === undefined && optional) return GLOBAL
   if (typeof tokens === 'string') return [tokens]
   if (Array.isArray(tokens) && tokens.every((t) => typeof t === 'string')) return tokens
   throw new RobotsInputError(`${what} takes a product token or an array of them (strings), got ${describeValue(tokens)}`)
+}
+
+/** The tokens of a crawler that names no group: the `*` groups apply (what `crawlDelay()` without an argument asks about). */
+const GLOBAL: readonly string[] = Object.freeze(['*'])
+
+/** Most `agent-not-product-token` warnings one Robots keeps (one per distinct token; agent strings may come from untrusted input). */
+export const MAX_AGENT_WARNINGS = 8
+
+/**
+ * The tokens that were not product tokens, per Robots (a side table, so that
+ * no Robots pays a field for them): shown as `agent-not-product-token`
+ * warnings at the end of `diagnostics`.
+ */
+const agentWarnings = new WeakMap<Robots, string[]>()
+
+/**
+ * Notes `token` when it is not a product token (`[A-Za-z_-]+`; `*` is the
+ * global groups' name and fine): the reference compares a crawler's token
+ * whole, so `MyBot/1.0` names no group and gets the `*` rules. The answer
+ * stays the reference's; the warning tells the caller why.
+ */
+function noteToken(robots: Robots, token: string): void {
+  if (token === '*' || isValidProductToken(token)) return
+  let seen = agentWarnings.get(robots)
+  if (seen === undefined) agentWarnings.set(robots, (seen = []))
+  if (seen.length < MAX_AGENT_WARNINGS && !seen.includes(token)) seen.push(token)
 }
 
 /** Fields of a Robots object, for its memory cost. */
@@ -114,15 +142,24 @@ export class Robots {
    */
   get diagnosticTotals(): DiagnosticTotals {
     const capped = cappedTotals.get(this)
-    if (capped !== undefined) return { ...capped }
+    if (capped !== undefined) return { ...capped, warning: capped.warning + (agentWarnings.get(this)?.length ?? 0) }
     const t: DiagnosticTotals = { error: 0, warning: 0, info: 0 }
     for (const d of this.diagnostics) if (d.code !== 'too-many-diagnostics') t[d.severity]++
     return t
   }
 
-  /** Every diagnostic, in line order of discovery (a new array on each call). */
+  /**
+   * Every diagnostic, in line order of discovery (a new array on each call);
+   * then, at line 0, an `agent-not-product-token` warning for each crawler
+   * token asked about that is not a product token (`agent('MyBot/1.0')`:
+   * the answers stay the reference's, which gives such a token the `*`
+   * rules; at most 8 tokens, `MAX_AGENT_WARNINGS`; not kept by `toBytes`).
+   */
   get diagnostics(): Diagnostic[] {
-    return readDiagnostics(this.rules.bytes)
+    const out = readDiagnostics(this.rules.bytes)
+    const tokens = agentWarnings.get(this)
+    if (tokens !== undefined) for (const t of tokens) out.push(agentDiagnostic(t))
+    return out
   }
 
   /**
@@ -135,6 +172,7 @@ export class Robots {
     const c = this.cache
     if (c !== undefined && c.lastToken === token && c.lastMatcher !== undefined) return c.lastMatcher
     if (typeof token !== 'string') throw new RobotsInputError(`agent() takes a product token (a string), got ${describeValue(token)}`)
+    noteToken(this, token)
     const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
     const m = cache.get(tokenSelection(this.rules, token), () => this.compile([token]))
     cache.lastToken = token
@@ -154,8 +192,22 @@ export class Robots {
       throw new RobotsInputError(`agents() takes an array of product tokens (strings), got ${describeValue(tokens)}`)
     }
     if (tokens.length === 1) return this.agent(tokens[0])
+    for (const t of tokens) noteToken(this, t)
     const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
     return cache.get(tokensSelection(this.rules, tokens), () => this.compile(tokens))
+  }
+
+  /**
+   * Shortcut for `agent(token).isAllowed(url)` (an array of tokens:
+   * `agents(tokens).isAllowed(url)`): the matcher is cached as `agent()`
+   * caches it, so a loop over URLs costs what the matcher's own loop costs
+   * plus a string comparison. The token is required: the reference always
+   * judges for a crawler (`'*'` asks for the `*` groups).
+   */
+  isAllowed(url: string | URL | Uint8Array, token: string | readonly string[]): boolean {
+    if (typeof token === 'string') return this.agent(token).isAllowed(url)
+    if (!Array.isArray(token)) throw new RobotsInputError(`isAllowed(url, agent) takes the crawler's product token (or an array of them), got ${describeValue(token)}`)
+    return this.agents(token).isAllowed(url)
   }
 
   /** The rules that apply to a crawler, in rank order (see RuleSet), as the matchers see them. */
@@ -166,11 +218,12 @@ export class Robots {
   /**
    * Crawl-delay in seconds for the crawler, from the groups that apply to it
    * (its own groups, else `*`). Several values: the largest. Undefined if none.
+   * Without tokens, the `*` groups' value (robots-parser's `getCrawlDelay()`).
    * An extension line belongs to the user-agent lines right above it (see
    * `ListClosers.AnyDirective` in rules/rule-set.ts); the same holds for
-   * requestRate, visitTime and host.
+   * requestRate, visitTime and host, which also take no tokens to mean `*`.
    */
-  crawlDelay(tokens: string | readonly string[]): number | undefined {
+  crawlDelay(tokens?: string | readonly string[]): number | undefined {
     const values = this.extensionValues(tokens, 0, 'crawlDelay()') as number[]
     if (!values.length) return undefined
     // A loop, not Math.max(...values): a file read with a raised limit may hold
@@ -181,7 +234,7 @@ export class Robots {
   }
 
   /** Request-rate for the crawler; several values: the slowest (fewest requests per second). */
-  requestRate(tokens: string | readonly string[]): RequestRate | undefined {
+  requestRate(tokens?: string | readonly string[]): RequestRate | undefined {
     const values = this.extensionValues(tokens, 1, 'requestRate()') as RequestRate[]
     let best: RequestRate | undefined
     for (const v of values) if (!best || v.requests / v.seconds < best.requests / best.seconds) best = v
@@ -189,12 +242,12 @@ export class Robots {
   }
 
   /** Visit-time window (UTC) for the crawler; several values: the first. */
-  visitTime(tokens: string | readonly string[]): VisitTime | undefined {
+  visitTime(tokens?: string | readonly string[]): VisitTime | undefined {
     return this.extensionValues(tokens, 2, 'visitTime()')[0] as VisitTime | undefined
   }
 
   /** Preferred host for the crawler; several values: the first. */
-  host(tokens: string | readonly string[]): string | undefined {
+  host(tokens?: string | readonly string[]): string | undefined {
     return this.extensionValues(tokens, 3, 'host()')[0] as string | undefined
   }
 
@@ -237,8 +290,9 @@ export class Robots {
     return compileMatcher(this.rules, tokens, this.engineOptions)
   }
 
-  private extensionValues(tokens: string | readonly string[], kind: number, what: string): unknown[] {
-    const list = tokenList(tokens, what)
+  private extensionValues(tokens: string | readonly string[] | undefined, kind: number, what: string): unknown[] {
+    const list = tokenList(tokens, what, true)
+    for (const t of list) noteToken(this, t)
     const { slots, specific } = assignGroups(this.rules, list, ListClosers.AnyDirective)
     const want = specific ? GroupSlot.Specific : GroupSlot.Global
     const out: unknown[] = []

@@ -6,6 +6,7 @@
  * arena). No JS string is made per line: user-agent names, keys, sitemaps
  * and diagnostic details stay bytes.
  */
+import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
 import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
@@ -441,18 +442,18 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const names = s.names
     const len = end - start
     const mark = names.length
-    // Write the candidate (length, lowercased bytes), hashing it; drop it again when known.
+    // Write the candidate (length, lowercased bytes); drop it again when known. The table is keyed
+    // (src/url/keyed-hash.ts): a file's names cannot be made to collide.
     names.varint(len)
     const at = names.length
     names.reserve(len)
     const out = names.bytes
-    let h = 0x811c9dc5
     for (let i = start; i < end; i++) {
       let c = b[i]
       if (c >= 65 && c <= 90) c += 32
       out[at + i - start] = c
-      h = Math.imul(h ^ c, 0x01000193)
     }
+    const h = hostHash(out, at, at + len)
     names.length = at + len
     const table = s.nameTable
     const mask = table.length - 1
@@ -519,9 +520,7 @@ function rehash(s: Scratch, size: number): Int32Array {
   for (let i = 0; i < s.nameCount; i++) {
     const start = s.nameSpans[2 * i]
     const end = start + s.nameSpans[2 * i + 1]
-    let h = 0x811c9dc5
-    for (let k = start; k < end; k++) h = Math.imul(h ^ names[k], 0x01000193)
-    insert(table, h, i + 1)
+    insert(table, hostHash(names, start, end), i + 1)
   }
   return table
 }

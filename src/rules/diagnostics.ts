@@ -44,6 +44,8 @@ export const DIAGNOSTICS = {
   'bad-visit-time': ['warning', 'visit-time is not "HHMM-HHMM" (UTC); ignored'],
   'bad-host': ['warning', 'host is not a host name with an optional port; ignored'],
   'too-many-diagnostics': ['info', `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are not listed`],
+  // Not of the file: of a call (Robots.agent and the others that take tokens), never stored in a form.
+  'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so it names no group and only the * groups apply'],
 } as const satisfies Record<string, readonly [Severity, string]>
 
 /** Counts of diagnostics by severity. */
@@ -200,6 +202,22 @@ export class DiagnosticWriter {
     this.length = 0
     this.totals.fill(0)
   }
+}
+
+/** Longest token quoted by an `agent-not-product-token` warning (its message stays one short line). */
+const MAX_QUOTED_TOKEN = 100
+
+/**
+ * The `agent-not-product-token` warning for `token` (line 0: it is about a
+ * call, not a line of the file), naming the product token it starts with
+ * when there is one (`"MyBot/1.0"`: use `"MyBot"`).
+ */
+export function agentDiagnostic(token: string): Diagnostic {
+  const [severity, text] = DIAGNOSTICS['agent-not-product-token']
+  const shown = token.length > MAX_QUOTED_TOKEN ? `${token.slice(0, MAX_QUOTED_TOKEN)}…` : token
+  const prefix = /^[A-Za-z_-]{1,100}/.exec(token)?.[0]
+  const hint = prefix !== undefined ? ` (its product token: ${JSON.stringify(prefix)})` : ''
+  return { line: 0, code: 'agent-not-product-token', severity, message: `${text}: ${JSON.stringify(shown)}${hint}` }
 }
 
 /** The diagnostics of a form, as objects, in the order found. */

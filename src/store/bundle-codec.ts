@@ -12,9 +12,25 @@ import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { FNV_PRIME, MAX_KEY_BYTES } from './origin-keys.js'
 import { EntryKind } from './entry.js'
+import { fetchInfoProblem } from './fetch-info.js'
 
-/** Visits one entry: its key at `data[keyAt, keyAt + keyLength)`, its {@link EntryKind}, its form at `form[formAt, formAt + formLength)` (length 0 for outcomes). */
-export type EntryVisitor = (data: Uint8Array, keyAt: number, keyLength: number, kind: number, form: Uint8Array, formAt: number, formLength: number) => void
+/**
+ * Visits one entry: its key at `data[keyAt, keyAt + keyLength)`, its
+ * {@link EntryKind}, its form at `form[formAt, formAt + formLength)` (length
+ * 0 for outcomes), its fetch-info record at `data[infoAt, infoAt + infoLength)`
+ * (length 0 when none).
+ */
+export type EntryVisitor = (
+  data: Uint8Array,
+  keyAt: number,
+  keyLength: number,
+  kind: number,
+  form: Uint8Array,
+  formAt: number,
+  formLength: number,
+  infoAt: number,
+  infoLength: number,
+) => void
 
 /** What {@link encodeBundle} reads of a store: its entries, in table order. */
 export interface BundleSource {
@@ -25,36 +41,44 @@ export interface BundleSource {
 export interface BundleSink {
   /** Adopts `data` as an arena chunk; returns the chunk's number. */
   adoptChunk(data: Uint8Array): number
-  /** Adds an entry whose key and form lie at `chunk[offset…]`; false when the key is there already. */
-  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean): boolean
+  /** Adds an entry whose key, form and fetch-info record lie at `chunk[offset…]`; false when the key is there already. */
+  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean, infoLength: number): boolean
 }
 
-/** The bundle format version. */
-export const BUNDLE_VERSION = 2
+/** The bundle format version written (3); version 2 is still read. */
+export const BUNDLE_VERSION = 3
+
+/** The version before fetch info (entry records of 12 bytes, no record after the forms): read, never written. */
+const BUNDLE_VERSION_2 = 2
 
 /** The magic bytes "RATB". */
 const BUNDLE_MAGIC = [0x52, 0x41, 0x54, 0x42] as const
 
 /**
- * Byte offsets of the header fields. The layout, version 2 (all integers
+ * Byte offsets of the header fields. The layout, version 3 (all integers
  * little-endian):
  *
  *   offset  size  field
  *   0       4     magic "RATB"
- *   4       2     bundle format version (2)
+ *   4       2     bundle format version (3)
  *   6       2     flags (0)
  *   8       4     checksum ({@link bundleChecksum}): FNV-1a of the header (these 4 bytes
- *                 skipped) and the entry table, then of every key's bytes in table order
+ *                 skipped) and the entry table, then of every key's and every
+ *                 fetch-info record's bytes, in table order
  *   12      4     N = number of entries
  *   16      4     format version of the forms (2)
- *   20      4     D = start of the data: 32 + 12 N
+ *   20      4     D = start of the data: 32 + 16 N
  *   24      8     L = bytes of the data (u32 low, u32 high); the bundle is D + L bytes
- *   32      12 N  entry table: per entry, u32 key length, u32 form length, u32 kind ({@link BundleKind})
- *   D       L     data: per entry, in table order, its key (ASCII) then its form, back to back
+ *   32      16 N  entry table: per entry, u32 key length, u32 form length, u32 kind
+ *                 ({@link BundleKind}), u32 fetch-info length (0: none)
+ *   D       L     data: per entry, in table order, its key (ASCII), its form, its
+ *                 fetch-info record (store/fetch-info.ts), back to back
  *
- * Version 1 (the first, of the same layout) left the keys out of the
- * checksum, so a flipped key byte moved a host's rules to another host
- * unseen; it is not read (ERR_VERSION). Forms carry their own checksums.
+ * Version 2 is version 3 without fetch info: records of 12 bytes (no
+ * fetch-info length), D = 32 + 12 N, the checksum over the keys only. It is
+ * still read. Version 1 (the first, of version 2's layout) left the keys out
+ * of the checksum, so a flipped key byte moved a host's rules to another
+ * host unseen; it is not read (ERR_VERSION). Forms carry their own checksums.
  */
 export const BundleHeader = {
   Magic: 0,
@@ -68,8 +92,16 @@ export const BundleHeader = {
   Size: 32,
 } as const
 
-/** Bytes of an entry-table record. */
-export const BUNDLE_RECORD = 12
+/** Bytes of an entry-table record (version 3). */
+export const BUNDLE_RECORD = 16
+
+/** Bytes of an entry-table record of version 2. */
+const BUNDLE_RECORD_2 = 12
+
+/** The entry-table record size of a bundle version (0: a version not read). */
+function recordSize(version: number): number {
+  return version === BUNDLE_VERSION ? BUNDLE_RECORD : version === BUNDLE_VERSION_2 ? BUNDLE_RECORD_2 : 0
+}
 
 /** What an entry is, in a bundle. */
 export const BundleKind = {
@@ -100,13 +132,19 @@ function fnvBytes(h: number, bytes: Uint8Array, start: number, end: number): num
 export function bundleChecksum(bytes: Uint8Array): number {
   const start = readU32(bytes, BundleHeader.DataStart)
   const n = readU32(bytes, BundleHeader.Entries)
+  const stride = recordSize(readU16(bytes, BundleHeader.Version)) || BUNDLE_RECORD
   if (start > bytes.length) return fnv1a(bytes, 0, bytes.length, BundleHeader.Checksum)
   let h = fnv1a(bytes, 0, start, BundleHeader.Checksum)
   let at = start
-  for (let i = 0, rec = BundleHeader.Size; i < n && rec + BUNDLE_RECORD <= start && at < bytes.length; i++, rec += BUNDLE_RECORD) {
+  for (let i = 0, rec = BundleHeader.Size; i < n && rec + stride <= start && at < bytes.length; i++, rec += stride) {
     const keyEnd = Math.min(bytes.length, at + readU32(bytes, rec))
     h = fnvBytes(h, bytes, at, keyEnd)
     at = keyEnd + readU32(bytes, rec + 4)
+    if (stride === BUNDLE_RECORD && at < bytes.length) {
+      const infoEnd = Math.min(bytes.length, at + readU32(bytes, rec + 12))
+      h = fnvBytes(h, bytes, at, infoEnd)
+      at = infoEnd
+    }
   }
   return h >>> 0
 }
@@ -115,9 +153,9 @@ export function bundleChecksum(bytes: Uint8Array): number {
 export function encodeBundle(store: BundleSource): Uint8Array {
   let n = 0
   let data = 0
-  store.forEachEntry((_data, _keyAt, keyLength, _kind, _form, _formAt, formLength) => {
+  store.forEachEntry((_data, _keyAt, keyLength, _kind, _form, _formAt, formLength, _infoAt, infoLength) => {
     n++
-    data += keyLength + formLength
+    data += keyLength + formLength + infoLength
   })
   const start = BundleHeader.Size + BUNDLE_RECORD * n
   let out: Uint8Array
@@ -128,12 +166,13 @@ export function encodeBundle(store: BundleSource): Uint8Array {
   }
   let rec = BundleHeader.Size
   let at = start
-  // The keys' part of the checksum, as they are written; the header's and table's part is put in front at the end.
+  // The keys' and records' part of the checksum, where they are written; the header's and table's part is put in front at the end.
   const keyStates: number[] = []
-  store.forEachEntry((src, keyAt, keyLength, kind, form, formAt, formLength) => {
+  store.forEachEntry((src, keyAt, keyLength, kind, form, formAt, formLength, infoAt, infoLength) => {
     writeU32(out, rec, keyLength)
     writeU32(out, rec + 4, formLength)
     writeU32(out, rec + 8, KIND_TO_BUNDLE[kind])
+    writeU32(out, rec + 12, infoLength)
     rec += BUNDLE_RECORD
     for (let i = 0; i < keyLength; i++) out[at + i] = src[keyAt + i]
     keyStates.push(at, keyLength)
@@ -142,6 +181,11 @@ export function encodeBundle(store: BundleSource): Uint8Array {
       out.set(form.subarray(formAt, formAt + formLength), at)
       sealForm(out, at, formLength)
       at += formLength
+    }
+    if (infoLength) {
+      out.set(src.subarray(infoAt, infoAt + infoLength), at)
+      keyStates.push(at, infoLength)
+      at += infoLength
     }
   })
   out.set(BUNDLE_MAGIC, 0)
@@ -165,7 +209,8 @@ export function encodeBundle(store: BundleSource): Uint8Array {
  * A bundle is untrusted input: every length is checked in plain arithmetic
  * against the buffer's size before anything is allocated; the records must
  * tile the data exactly (no gap, no overlap); keys must be distinct, of
- * printable lowercase ASCII; each form is checked as `Robots.fromBytes`
+ * printable lowercase ASCII; fetch-info records must be well formed
+ * (store/fetch-info.ts, checked at load either way); each form is checked as `Robots.fromBytes`
  * checks one (rules/serialise.ts, its own checksum included), at load or,
  * with `lazy`, on the entry's first use — except its checksum, which is
  * checked at load either way (one cheap pass over the data), so a corrupted
@@ -181,8 +226,12 @@ export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean):
   const size = bytes.length
   if (size < BundleHeader.Size || BUNDLE_MAGIC.some((m, i) => bytes[i] !== m)) fail('not a robots-automaton bundle (bad magic or too short)')
   const version = readU16(bytes, BundleHeader.Version)
-  if (version !== BUNDLE_VERSION) {
-    throw new RobotsFormatError('ERR_VERSION', `${what}: bundle format version ${version} is not supported (this build reads ${BUNDLE_VERSION})`)
+  const stride = recordSize(version)
+  if (stride === 0) {
+    throw new RobotsFormatError(
+      'ERR_VERSION',
+      `${what}: bundle format version ${version} is not supported (this build reads ${BUNDLE_VERSION_2} and ${BUNDLE_VERSION})`,
+    )
   }
   const formVersion = readU32(bytes, BundleHeader.FormVersion)
   if (formVersion !== FORMAT_VERSION) {
@@ -194,40 +243,48 @@ export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean):
   if (readU32(bytes, BundleHeader.DataLength + 4) >= 2 ** 21) fail('data length past 2^53')
   const dataLength = readU53(bytes, BundleHeader.DataLength)
   // Plain arithmetic: none of these sums can wrap.
-  if (start !== BundleHeader.Size + BUNDLE_RECORD * n) fail('the entry table and the data do not meet')
+  if (start !== BundleHeader.Size + stride * n) fail('the entry table and the data do not meet')
   if (start + dataLength !== size) fail(`${size} bytes where the header says ${start + dataLength} (truncated or padded)`)
   // The records must tile the data exactly, before anything is kept; the keys' bytes go into the checksum on the way.
   let h = fnv1a(bytes, 0, start, BundleHeader.Checksum)
   let at = 0
-  for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += BUNDLE_RECORD) {
+  for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += stride) {
     const keyLength = readU32(bytes, rec)
     const formLength = readU32(bytes, rec + 4)
     const kind = readU32(bytes, rec + 8)
+    const infoLength = stride === BUNDLE_RECORD ? readU32(bytes, rec + 12) : 0
     if (!(kind < BUNDLE_TO_KIND.length)) fail(`entry ${i}: unknown kind ${kind}`)
     if (keyLength < 1 || keyLength > MAX_KEY_BYTES) fail(`entry ${i}: key length ${keyLength} out of range`)
     if (kind === BundleKind.Robots ? formLength < Header.Size : formLength !== 0) fail(`entry ${i}: form length ${formLength} does not fit its kind`)
-    if (keyLength + formLength > dataLength - at) fail(`entry ${i}: past the end of the data`)
+    if (keyLength + formLength + infoLength > dataLength - at) fail(`entry ${i}: past the end of the data`)
     for (let k = start + at; k < start + at + keyLength; k++) {
       const c = bytes[k]
       if (c < 0x21 || c > 0x7e || (c >= 65 && c <= 90)) fail(`entry ${i}: a key holds a byte outside lowercase printable ASCII`)
       h = Math.imul(h ^ c, FNV_PRIME)
     }
-    at += keyLength + formLength
+    if (infoLength > 0) {
+      const infoAt = start + at + keyLength + formLength
+      const problem = fetchInfoProblem(bytes, infoAt, infoLength)
+      if (problem !== undefined) fail(`entry ${i}: ${problem}`)
+      h = fnvBytes(h, bytes, infoAt, infoAt + infoLength)
+    }
+    at += keyLength + formLength + infoLength
   }
   if (at !== dataLength) fail('the entries do not fill the data')
-  if (readU32(bytes, BundleHeader.Checksum) !== h >>> 0) fail('checksum mismatch (corrupt header, entry table or keys)')
+  if (readU32(bytes, BundleHeader.Checksum) !== h >>> 0) fail('checksum mismatch (corrupt header, entry table, keys or fetch info)')
   const data = bytes.constructor === Uint8Array ? bytes.subarray(start) : new Uint8Array(bytes.buffer, bytes.byteOffset + start, dataLength)
   const chunk = store.adoptChunk(data)
   at = 0
-  for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += BUNDLE_RECORD) {
+  for (let i = 0, rec = BundleHeader.Size; i < n; i++, rec += stride) {
     const keyLength = readU32(bytes, rec)
     const formLength = readU32(bytes, rec + 4)
     const kind = BUNDLE_TO_KIND[readU32(bytes, rec + 8)]
+    const infoLength = stride === BUNDLE_RECORD ? readU32(bytes, rec + 12) : 0
     if (formLength && !lazy) checkForm(data, at + keyLength, formLength, `${what}: entry ${i}`)
     else if (formLength && readU32(data, at + keyLength + Header.Checksum) !== formChecksum(data, at + keyLength, formLength)) {
       fail(`entry ${i}: checksum mismatch (corrupt buffer)`)
     }
-    if (!store.addLoaded(chunk, at, keyLength, formLength, kind, lazy ? formLength === 0 : true)) fail(`entry ${i}: a key listed twice`)
-    at += keyLength + formLength
+    if (!store.addLoaded(chunk, at, keyLength, formLength, kind, lazy ? formLength === 0 : true, infoLength)) fail(`entry ${i}: a key listed twice`)
+    at += keyLength + formLength + infoLength
   }
 }

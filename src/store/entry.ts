@@ -18,7 +18,9 @@ export const Entry = {
   Hash: 5,
   /** Bumped whenever the id's entry is set or deleted: tells stale compiled matchers apart. */
   Gen: 6,
-  Width: 7,
+  /** Bytes of the fetch-info record (store/fetch-info.ts) after the form in the arena; 0 when none. */
+  InfoLength: 7,
+  Width: 8,
 } as const
 
 /** What an entry holds (the low bits of Entry.Kind). */

@@ -5,6 +5,7 @@
  * and nothing for the garbage collector to trace.
  */
 import { TYPED_ARRAY_BYTES } from '../memory.js'
+import { keyHash } from '../url/keyed-hash.js'
 
 /** Special slot values. */
 export const Slot = {
@@ -14,21 +15,10 @@ export const Slot = {
 
 /** What the index needs to know of the entries it points to. */
 export interface KeySource {
-  /** The hash of entry `id`'s key (as {@link hashKey} computed it). */
+  /** The hash of entry `id`'s key (`keyHash`, src/url/keyed-hash.ts). */
   hashOf(id: number): number
   /** Whether entry `id`'s key equals `bytes[start, end)` ASCII-case-insensitively. */
   keyEquals(id: number, bytes: Uint8Array, start: number, end: number): boolean
-}
-
-/** FNV-1a of `bytes[start, end)` with ASCII letters lowercased. */
-export function hashKey(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5
-  for (let i = start; i < end; i++) {
-    let c = bytes[i]
-    if (c >= 65 && c <= 90) c += 32
-    h = Math.imul(h ^ c, 0x01000193)
-  }
-  return h >>> 0
 }
 
 /**
@@ -59,8 +49,8 @@ export class KeyIndex {
     return this.live
   }
 
-  /** The id whose key is `bytes[start, end)` (hash `h`), or -1. */
-  find(bytes: Uint8Array, start: number, end: number, h = hashKey(bytes, start, end)): number {
+  /** The id whose key is `bytes[start, end)` (hash `h`: its `keyHash`), or -1. */
+  find(bytes: Uint8Array, start: number, end: number, h = keyHash(bytes, start, end)): number {
     const slots = this.slots
     const mask = slots.length - 1
     const source = this.source
@@ -68,6 +58,22 @@ export class KeyIndex {
       const id = slots[s]
       if (id === Slot.Empty) return -1
       if (id >= 0 && source.hashOf(id) === h && source.keyEquals(id, bytes, start, end)) return id
+    }
+  }
+
+  /**
+   * The first id under hash `h` that `test` accepts, or -1: a look-up by
+   * something other than key bytes (a URL's scanned parts). `test` is made
+   * once by the caller, not per call.
+   */
+  probe(h: number, test: (id: number) => boolean): number {
+    const slots = this.slots
+    const mask = slots.length - 1
+    const source = this.source
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const id = slots[s]
+      if (id === Slot.Empty) return -1
+      if (id >= 0 && source.hashOf(id) === h && test(id)) return id
     }
   }
 

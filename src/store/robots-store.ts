@@ -21,9 +21,12 @@ import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } fr
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
 import { encodeBundle, loadBundle, type EntryVisitor } from './bundle-codec.js'
-import { hashKey, KeyIndex, type KeySource } from './key-index.js'
-import { fastOrigin, keyBytes, MAX_KEY_BYTES, OriginOut, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
+import { KeyIndex, type KeySource } from './key-index.js'
+import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
+import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
+import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../url/url-scan.js'
 import type { Explanation } from '../match/matcher.js'
+import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 
 /** Options of a {@link RobotsStore}. */
 export interface RobotsStoreOptions {
@@ -78,6 +81,13 @@ export interface RobotsStoreStats {
 /** Default `matcherBudget` of a store: 64 MiB. */
 export const DEFAULT_STORE_MATCHER_BUDGET = 64 * 1024 * 1024
 
+/** The start of an http(s) origin key. */
+const HTTP_PREFIX = new TextEncoder().encode('http://')
+const HTTPS_PREFIX = new TextEncoder().encode('https://')
+
+/** Bytes an origin key adds to its host at most: `https://` and `:65535`. */
+const MAX_ORIGIN_EXTRA = 14
+
 /** Compaction runs when holes pass half of the arenas and this many bytes. */
 const COMPACT_MIN_GARBAGE = 1024 * 1024
 
@@ -92,7 +102,10 @@ interface Compiled {
 }
 const COMPILED_FIELDS = 3
 /** Fields of a RobotsStore, for its memory cost. */
-const STORE_FIELDS = 16
+const STORE_FIELDS = 28
+
+/** A hot-cache hit refreshes the LRU's order and the matcher's size once in this many hits (a power of two). */
+const HOT_REFRESH = 32
 
 
 /**
@@ -117,6 +130,9 @@ const STORE_FIELDS = 16
  *   time it is used. The last matcher too large for the budget on its own
  *   is kept aside, so that an entry used again and again does not compile
  *   each time.
+ * - **Fetch info.** An entry may keep what is known of the fetch behind it
+ *   ({@link StoreFetchInfo}: outcome, status, times, validators), as a
+ *   record after its form; setting an entry without it drops the old one.
  * - **Bundles.** `toBytes()` writes the entries as one buffer and
  *   `RobotsStore.fromBytes()` loads it without parsing robots.txt again,
  *   keeping the buffer (zero copy).
@@ -143,9 +159,27 @@ export class RobotsStore {
   /** Outcome matchers (allow all, disallow all), one per store. */
   private allowAllMatcher: AgentMatcher | undefined
   private disallowAllMatcher: AgentMatcher | undefined
-  /** Scratch for a URL's key bytes and its host range. */
-  private readonly keyBuf = new Uint8Array(MAX_KEY_BYTES)
-  private readonly range = new Int32Array(OriginOut.Size)
+  /** Entries keyed by an origin and by a bare host (a look-up probes only the kinds the store holds). */
+  private originKeys = 0
+  private hostKeys = 0
+  /** The scan of the URL looked up last (src/url/url-scan.ts); its path start serves the matcher. */
+  private readonly scan = newUrlRecord()
+  /** The URL being probed for (`probeBytes` or `probeText`), and its origin's port code, for the probe tests. */
+  private probeBytes: Uint8Array = new Uint8Array(0)
+  private probeText = ''
+  private probeIsText = false
+  private probePort = 0
+  private readonly originTest = (id: number): boolean => this.originEquals(id)
+  private readonly hostTest = (id: number): boolean => this.hostEquals(id)
+  /**
+   * The hot matcher cache: per entry id, its compiled matcher (with the
+   * generation it was compiled for) for the agent argument used last,
+   * `hotAgent`; what the LRU holds for that agent, so that a hot origin's
+   * look-up skips the selection, the LRU and the matcher's size (see `matcher`).
+   */
+  private hotAgent: string | readonly string[] | undefined
+  private hot: (Compiled | undefined)[] = []
+  private hotHits = 0
 
   /**
    * Options are checked here: a budget that is not a number >= 0 is a
@@ -162,9 +196,10 @@ export class RobotsStore {
     this.matcherOptions = engineOptionsOf(matcherOptions)
     this.limit = checkLimit(o.limit)
     this.budget = o.budget ?? Infinity
-    this.matchers = new ByteLru({ maxBytes: o.matcherBudget ?? DEFAULT_STORE_MATCHER_BUDGET })
+    // A matcher dropped from the LRU leaves the hot cache too, so memory stays within the budget.
+    this.matchers = new ByteLru({ maxBytes: o.matcherBudget ?? DEFAULT_STORE_MATCHER_BUDGET, onEvict: (key, c) => this.dropHot(key, c) })
     const source: KeySource = {
-      hashOf: (id) => this.entries[id * Entry.Width + Entry.Hash] >>> 0,
+      hashOf: (id) => this.entries[id * Entry.Width + Entry.Hash],
       keyEquals: (id, bytes, start, end) => this.keyEquals(id, bytes, start, end),
     }
     this.index = new KeyIndex(source)
@@ -179,37 +214,56 @@ export class RobotsStore {
    * Parses `body` (the robots.txt as served: bytes, or a string taken as
    * UTF-8) and stores it under `key`: an origin or any URL of the site
    * (reduced to its origin), or a bare host (every scheme and port of it).
-   * Replaces what the key held.
+   * Replaces what the key held. `info`: what is known of the fetch behind
+   * it (a bad one is a RobotsInputError, ERR_INPUT, and changes nothing).
    */
-  set(key: string | URL, body: string | Uint8Array): void {
+  set(key: string | URL, body: string | Uint8Array, info?: StoreFetchInfo): void {
     const k = storeKey(key, 'RobotsStore.set')
+    const record = infoRecord(info)
     const input = toBytes(body)
     const builder = new RobotsBuilder()
     const reader = parseWith(input, builder, this.limit, builder)
     const size = builder.complete(reader)
-    this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at))
+    this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at), record)
   }
 
-  /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it. */
-  setRobots(key: string | URL, robots: Robots): void {
+  /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it; `info` as for `set`. */
+  setRobots(key: string | URL, robots: Robots, info?: StoreFetchInfo): void {
     if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
+    const record = infoRecord(info)
     const form = robots.rules.bytes
-    const id = this.put(k, EntryKind.Shared, 0, () => {})
+    const id = this.put(k, EntryKind.Shared, 0, () => {}, record)
     this.shared.set(id, form)
   }
 
   /**
    * Records an outcome without a file for `key`: `unavailable` (the site
    * has no robots.txt, e.g. a 4xx: allow all) or `unreachable` (5xx or a
-   * network error: disallow all), RFC 9309 §2.3.1.3–4.
+   * network error: disallow all), RFC 9309 §2.3.1.3–4; `info` as for `set`.
    */
-  setOutcome(key: string | URL, outcome: StoreOutcome): void {
+  setOutcome(key: string | URL, outcome: StoreOutcome, info?: StoreFetchInfo): void {
     const k = storeKey(key, 'RobotsStore.setOutcome')
     if (outcome !== 'unavailable' && outcome !== 'unreachable') {
       throw new RobotsInputError(`RobotsStore.setOutcome: outcome must be 'unavailable' or 'unreachable', got ${describeValue(outcome)}`)
     }
-    this.put(k, outcome === 'unavailable' ? EntryKind.Unavailable : EntryKind.Unreachable, 0, () => {})
+    const record = infoRecord(info)
+    this.put(k, outcome === 'unavailable' ? EntryKind.Unavailable : EntryKind.Unreachable, 0, () => {}, record)
+  }
+
+  /** What is known of the fetch behind `key`'s entry (as given to `set`, `setRobots`, `setOutcome` or loaded from a bundle), or undefined. */
+  fetchInfo(key: string | URL): StoreFetchInfo | undefined {
+    const id = this.idOfKey(storeKey(key, 'RobotsStore.fetchInfo'))
+    return id < 0 ? undefined : this.entryFetchInfo(id)
+  }
+
+  /** {@link fetchInfo} of entry `id` (ERR_RANGE for a bad id). */
+  entryFetchInfo(id: number): StoreFetchInfo | undefined {
+    this.checkId(id)
+    const e = this.entries
+    const base = id * Entry.Width
+    if (e[base + Entry.InfoLength] === 0) return undefined
+    return decodeFetchInfo(this.arena.chunks[e[base + Entry.Chunk]], e[base + Entry.Offset] + e[base + Entry.KeyLength] + e[base + Entry.FormLength])
   }
 
   /** Whether `key` (an origin, a URL of it, or a bare host; as for `set`) has an entry of its own. */
@@ -259,7 +313,12 @@ export class RobotsStore {
       checkAgent(agent)
       return true
     }
-    return this.matcher(id, agent).isAllowed(url)
+    const m = this.matcher(id, agent)
+    // The look-up's scan gave the path start: the matcher does not look for it again.
+    const ps = this.scan[UrlField.PathStart]
+    if (typeof url === 'string') return m.isAllowedFrom(url, ps)
+    if (url instanceof Uint8Array) return (m.codeOf(m.decideFrom(url, ps, url.length)) & 1) === 1
+    return m.isAllowed(url)
   }
 
   /** The verdict, the deciding rule and the entry that answered (see {@link StoreExplanation}). */
@@ -286,40 +345,82 @@ export class RobotsStore {
    * URL without a host is a RobotsInputError (ERR_INPUT).
    */
   lookup(url: string | URL | Uint8Array): number {
-    const buf = this.keyBuf
-    const range = this.range
-    let n = 0
-    if (typeof url === 'string') n = fastOrigin(url, 0, url.length, buf, range)
-    else if (url instanceof Uint8Array) n = fastOrigin(url, 0, url.length, buf, range)
-    else if (!(typeof URL === 'function' && url instanceof URL)) {
-      throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
-    }
-    if (n === 0) {
-      const parts = slowOrigin(url instanceof Uint8Array || typeof url === 'string' ? url : url.href)
-      if (parts === null) {
-        const shown = typeof url === 'string' ? JSON.stringify(url.slice(0, 200)) : describeValue(url)
-        throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host`)
+    const rec = this.scan
+    let found: boolean
+    if (typeof url === 'string') found = scanUrlString(url, rec)
+    else if (url instanceof Uint8Array) found = scanUrl(url, 0, url.length, rec)
+    else if (typeof URL === 'function' && url instanceof URL) found = scanUrlString(url.href, rec)
+    else throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
+    if (url instanceof Uint8Array) return this.lookupScanned(url, '', found, url.length)
+    return this.lookupScanned(null, typeof url === 'string' ? url : url.href, found, 0)
+  }
+
+  /**
+   * @internal `lookup` of a URL scanned already into `rec` (src/url/url-scan.ts)
+   * from `bytes[rec[UrlField.Start], end)` (a line of the command line's
+   * input; offsets are the buffer's): no second scan. `rec` must have been
+   * filled by `scanUrl` over that range. A URL without a host is a
+   * RobotsInputError.
+   */
+  lookupScan(bytes: Uint8Array, rec: Int32Array, end: number): number {
+    this.scan.set(rec)
+    return this.lookupScanned(bytes, '', rec[UrlField.HostStart] >= 0, end)
+  }
+
+  /** `lookup` once `this.scan` holds the URL's scan: the URL is `bytes[…, end)` (when not null) or `text`. */
+  private lookupScanned(bytes: Uint8Array | null, text: string, found: boolean, end: number): number {
+    const rec = this.scan
+    const flags = rec[UrlField.Flags]
+    // The fast path: an http(s) URL whose host is a plain name is looked up from its scan, no string made.
+    if (
+      found &&
+      (flags & UrlFlag.PlainHost) !== 0 &&
+      (flags & (UrlFlag.Http | UrlFlag.Https)) !== 0 &&
+      rec[UrlField.Port] !== PortCode.Bad &&
+      rec[UrlField.HostEnd] - rec[UrlField.HostStart] <= MAX_KEY_BYTES - MAX_ORIGIN_EXTRA
+    ) {
+      if (bytes !== null) {
+        this.probeBytes = bytes
+        this.probeIsText = false
+      } else {
+        this.probeText = text
+        this.probeIsText = true
       }
-      n = writeKey(parts, buf, range)
+      const https = (flags & UrlFlag.Https) !== 0
+      const port = rec[UrlField.Port]
+      this.probePort = port === PortCode.None || port === (https ? 443 : 80) ? 0 : port + 1
+      if (this.originKeys > 0) {
+        const id = this.index.probe(originHash(rec[UrlField.HostHash], httpSchemeHash(https), this.probePort), this.originTest)
+        if (id >= 0) return id
+      }
+      return this.hostKeys > 0 ? this.index.probe(rec[UrlField.HostHash], this.hostTest) : -1
     }
-    const id = this.index.find(buf, 0, n, range[OriginOut.OriginHash] >>> 0)
-    return id >= 0 ? id : this.index.find(buf, range[OriginOut.HostStart], range[OriginOut.HostEnd], range[OriginOut.HostHash] >>> 0)
+    // Any other URL: its origin as the WHATWG URL parser gives it.
+    const parts = slowOrigin(bytes === null ? text : bytes.subarray(rec[UrlField.Start], end))
+    if (parts === null) {
+      const shown = bytes === null ? JSON.stringify(text.slice(0, 200)) : describeValue(bytes)
+      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host`)
+    }
+    const key = keyBytes(parts.key)
+    const id = this.originKeys > 0 ? this.index.find(key, 0, key.length) : -1
+    return id >= 0 || this.hostKeys === 0 ? id : this.index.find(key, parts.hostStart, parts.hostEnd, hostHash(key, parts.hostStart, parts.hostEnd))
   }
 
   /**
    * The entry id of the bare host `bytes[start, end)` (compared
    * ASCII-case-insensitively with the stored host), or -1: the per-line
    * lookup of `filter --bundle`, without making a string. `hash`, when the
-   * caller has it already: the 32-bit FNV-1a of the ASCII-lowercased bytes
-   * (offset basis 0x811c9dc5, prime 0x01000193; signed or unsigned), saving
-   * a pass over the host; a wrong one only makes the host not found.
+   * caller has it already (the URL scan's `HostHash`): the realm's keyed
+   * hash of the host (`hostHash` of robots-automaton/internals; the key is
+   * random per realm), saving a pass over the host; a wrong one only makes
+   * the host not found.
    */
   lookupHost(bytes: Uint8Array, start: number, end: number, hash?: number): number {
     if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`lookupHost: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
     if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
       throw new RobotsRangeError('ERR_RANGE', `lookupHost: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
-    return hash === undefined ? this.index.find(bytes, start, end) : this.index.find(bytes, start, end, hash >>> 0)
+    return this.index.find(bytes, start, end, hash === undefined ? hostHash(bytes, start, end) : hash | 0)
   }
 
   /**
@@ -328,8 +429,27 @@ export class RobotsStore {
    * and kept in the store's LRU; an outcome's is allow-all or
    * disallow-all. An id that is not an entry is a RobotsRangeError
    * (ERR_RANGE).
+   *
+   * A hot entry costs one probe of the hot cache: its matcher for the agent
+   * argument used last (the same string, or the same array object), while
+   * the entry is unchanged. One hit in HOT_REFRESH takes the full path
+   * (selection, LRU order, the matcher's size measured again: matchers grow
+   * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: number, agent: string | readonly string[]): AgentMatcher {
+    if (agent === this.hotAgent) {
+      const c = this.hot[id]
+      if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.matcher
+    }
+    if (agent !== this.hotAgent) {
+      this.hotAgent = agent
+      this.hot = []
+    }
+    return this.compiledMatcher(id, agent)
+  }
+
+  /** `matcher` without the hot cache: the selection, then the LRU (or a compile); the result goes into the hot cache. */
+  private compiledMatcher(id: number, agent: string | readonly string[]): AgentMatcher {
     const kind = this.kindChecked(id)
     if (kind === EntryKind.Unavailable) return this.outcomeMatcher(true, agent)
     if (kind === EntryKind.Unreachable) return this.outcomeMatcher(false, agent)
@@ -356,6 +476,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
+      this.hot[id] = hit
       return hit.matcher
     }
     const matcher = compileMatcher(new CompactRules(this.formOf(id)), typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
@@ -363,9 +484,11 @@ export class RobotsStore {
     const size = matcher.memoryUsage()
     const compiled: Compiled = { matcher, gen, size }
     // A matcher too large for the whole budget is kept aside, alone: the next use of that entry does not compile again.
+    this.hot[id] = compiled
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillKey === key) this.spill = undefined
     } else {
+      if (this.spill !== undefined) this.dropHot(this.spillKey, this.spill)
       this.spillKey = key
       this.spill = compiled
     }
@@ -419,7 +542,7 @@ export class RobotsStore {
    */
   memoryUsage(): number {
     let bytes = objectBytes(STORE_FIELDS) + this.arena.memoryUsage() + typedArrayBytes(this.entries) + this.index.memoryUsage()
-    bytes += 2 * TYPED_ARRAY_BYTES + this.keyBuf.byteLength + this.range.byteLength + 8 * this.free.length
+    bytes += 2 * TYPED_ARRAY_BYTES + this.scan.byteLength + 8 * this.hot.length + 8 * this.free.length
     bytes += MAP_BYTES + this.shared.size * MAP_ENTRY_BYTES
     for (const form of this.shared.values()) bytes += typedArrayBytes(form)
     if (this.spill !== undefined) bytes += compiledBytes(this.spillKey, this.spill.matcher.memoryUsage())
@@ -449,7 +572,7 @@ export class RobotsStore {
       const base = id * Entry.Width
       const c = e[base + Entry.Chunk]
       if (c < 0) continue
-      const n = e[base + Entry.KeyLength] + e[base + Entry.FormLength]
+      const n = e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength]
       const at = e[base + Entry.Offset]
       const chunk = next.allocate(n)
       next.chunks[chunk].set(old.chunks[c].subarray(at, at + n), next.at)
@@ -460,6 +583,7 @@ export class RobotsStore {
     // Compiled matchers may view the old chunks: drop them so the old chunks can go.
     this.matchers.clear()
     this.spill = undefined
+    this.hot = []
   }
 
   /**
@@ -493,7 +617,8 @@ export class RobotsStore {
    * @internal Entry records, for bundles: calls `visit` for each entry with
    * its key at `data[keyAt, keyAt + keyLength)`, its kind (a shared form is
    * reported as EntryKind.Robots) and its form at `form[formAt, formAt +
-   * formLength)` (length 0 for outcomes). No view is made per entry.
+   * formLength)` (length 0 for outcomes), its fetch-info record at
+   * `data[infoAt, infoAt + infoLength)` (length 0 when none). No view is made per entry.
    */
   forEachEntry(visit: EntryVisitor): void {
     const e = this.entries
@@ -504,11 +629,13 @@ export class RobotsStore {
       const chunk = this.arena.chunks[c]
       const at = e[base + Entry.Offset]
       const keyLength = e[base + Entry.KeyLength]
+      const formLength = e[base + Entry.FormLength]
+      const infoLength = e[base + Entry.InfoLength]
       const kind = this.kindChecked(id)
       if (kind === EntryKind.Shared) {
         const form = this.shared.get(id)!
-        visit(chunk, at, keyLength, EntryKind.Robots, form, 0, form.length)
-      } else visit(chunk, at, keyLength, kind, chunk, at + keyLength, e[base + Entry.FormLength])
+        visit(chunk, at, keyLength, EntryKind.Robots, form, 0, form.length, at + keyLength, infoLength)
+      } else visit(chunk, at, keyLength, kind, chunk, at + keyLength, formLength, at + keyLength + formLength, infoLength)
     }
   }
 
@@ -516,11 +643,12 @@ export class RobotsStore {
    * @internal Adds a loaded bundle's entry whose key and form are already at
    * `data[offset…]` (a chunk adopted with {@link adoptChunk}); `checked`
    * false defers the form's check to its first use. A duplicate key is a
-   * RobotsFormatError raised by the caller (returns false).
+   * RobotsFormatError raised by the caller (returns false). A fetch-info
+   * record of `infoLength` bytes (checked by the caller) follows the form.
    */
-  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean): boolean {
+  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean, infoLength = 0): boolean {
     const data = this.arena.chunks[chunk]
-    const h = hashKey(data, offset, offset + keyLength)
+    const h = keyHash(data, offset, offset + keyLength)
     if (this.index.find(data, offset, offset + keyLength, h) >= 0) return false
     const id = this.newId()
     const base = id * Entry.Width
@@ -530,8 +658,10 @@ export class RobotsStore {
     e[base + Entry.KeyLength] = keyLength
     e[base + Entry.FormLength] = formLength
     e[base + Entry.Kind] = kind | (checked ? 0 : UNCHECKED)
-    e[base + Entry.Hash] = h | 0
+    e[base + Entry.InfoLength] = infoLength
+    e[base + Entry.Hash] = h
     this.index.add(id, h)
+    this.countKey(data, offset, keyLength, 1)
     this.count++
     return true
   }
@@ -577,6 +707,64 @@ export class RobotsStore {
     return this.arena.chunks[e[base + Entry.Chunk]].subarray(at, at + e[base + Entry.FormLength])
   }
 
+  /** Counts a key in (`by` 1) or out (-1): an origin key holds a '/', a bare host never does. */
+  private countKey(data: Uint8Array, at: number, length: number, by: number): void {
+    for (let i = at; i < at + length; i++) {
+      if (data[i] === 0x2f) {
+        this.originKeys += by
+        return
+      }
+    }
+    this.hostKeys += by
+  }
+
+  /** Drops a compiled matcher the LRU let go (or a replaced spill) from the hot cache. */
+  private dropHot(key: number | string, c: Compiled): void {
+    const id = typeof key === 'number' ? Math.floor(key / (NUMERIC_SELECTIONS + 1)) : Number.parseInt(key, 10)
+    if (this.hot[id] === c) this.hot[id] = undefined
+  }
+
+  /**
+   * Whether entry `id`'s key is the origin of the URL being probed (the
+   * fast path of `lookup`: an http(s) URL with a plain host): `scheme://`,
+   * the host (ASCII case ignored), and `:port` unless it is the default.
+   */
+  private originEquals(id: number): boolean {
+    const e = this.entries
+    const base = id * Entry.Width
+    const rec = this.scan
+    const hs = rec[UrlField.HostStart]
+    const he = rec[UrlField.HostEnd]
+    // The key: "http://" or "https://" (as the URL's scheme, lowercased), the host, then ":port" unless default.
+    const prefix = rec[UrlField.SchemeEnd] === 5 ? HTTPS_PREFIX : HTTP_PREFIX
+    const portAt = prefix.length + he - hs
+    const n = e[base + Entry.KeyLength]
+    if (this.probePort === 0 ? n !== portAt : n <= portAt + 1) return false
+    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
+    const at = e[base + Entry.Offset]
+    for (let i = 0; i < prefix.length; i++) if (chunk[at + i] !== prefix[i]) return false
+    const hostAt = at + prefix.length
+    if (!(this.probeIsText ? sameHostText(this.probeText, hs, he, chunk, hostAt) : sameHostBytes(this.probeBytes, hs, he, chunk, hostAt))) return false
+    if (this.probePort === 0) return true
+    if (chunk[at + portAt] !== 0x3a) return false
+    let port = 0
+    for (let i = at + portAt + 1; i < at + n; i++) port = port * 10 + (chunk[i] - 0x30)
+    return port + 1 === this.probePort
+  }
+
+  /** Whether entry `id`'s key is the bare host of the URL being probed. */
+  private hostEquals(id: number): boolean {
+    const e = this.entries
+    const base = id * Entry.Width
+    const rec = this.scan
+    const hs = rec[UrlField.HostStart]
+    const he = rec[UrlField.HostEnd]
+    if (e[base + Entry.KeyLength] !== he - hs) return false
+    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
+    const at = e[base + Entry.Offset]
+    return this.probeIsText ? sameHostText(this.probeText, hs, he, chunk, at) : sameHostBytes(this.probeBytes, hs, he, chunk, at)
+  }
+
   private keyEquals(id: number, bytes: Uint8Array, start: number, end: number): boolean {
     const e = this.entries
     const base = id * Entry.Width
@@ -594,13 +782,14 @@ export class RobotsStore {
 
   /**
    * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
-   * written by `write(chunk, at)` right after the key; replaces the key's
-   * entry (same id) or adds one. Returns the id.
+   * written by `write(chunk, at)` right after the key, then the fetch-info
+   * record `info` (may be empty); replaces the key's entry (same id) or adds
+   * one. Returns the id.
    */
-  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void): number {
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array): number {
     const key = keyBytes(k.key)
-    const record = key.length + formLength
-    const h = hashKey(key, 0, key.length)
+    const record = key.length + formLength + info.length
+    const h = keyHash(key, 0, key.length)
     let id = this.index.find(key, 0, key.length, h)
     if (this.budget !== Infinity) {
       const held = this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage()
@@ -611,8 +800,9 @@ export class RobotsStore {
     if (id >= 0) this.release(id)
     else {
       id = this.newId()
-      this.entries[id * Entry.Width + Entry.Hash] = h | 0
+      this.entries[id * Entry.Width + Entry.Hash] = h
       this.index.add(id, h)
+      this.countKey(key, 0, key.length, 1)
       this.count++
     }
     const c = this.arena.allocate(record)
@@ -620,12 +810,14 @@ export class RobotsStore {
     const at = this.arena.at
     chunk.set(key, at)
     write(chunk, at + key.length)
+    chunk.set(info, at + key.length + formLength)
     const e = this.entries
     const base = id * Entry.Width
     e[base + Entry.Chunk] = c
     e[base + Entry.Offset] = at
     e[base + Entry.KeyLength] = key.length
     e[base + Entry.FormLength] = formLength
+    e[base + Entry.InfoLength] = info.length
     e[base + Entry.Kind] = kind
     e[base + Entry.Gen]++
     this.maybeCompact()
@@ -636,7 +828,7 @@ export class RobotsStore {
   private release(id: number): void {
     const e = this.entries
     const base = id * Entry.Width
-    this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength])
+    this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength])
     this.shared.delete(id)
     e[base + Entry.Gen]++
   }
@@ -645,7 +837,8 @@ export class RobotsStore {
   private remove(id: number): void {
     const e = this.entries
     const base = id * Entry.Width
-    this.index.remove(id, e[base + Entry.Hash] >>> 0)
+    this.index.remove(id, e[base + Entry.Hash])
+    this.countKey(this.arena.chunks[e[base + Entry.Chunk]], e[base + Entry.Offset], e[base + Entry.KeyLength], -1)
     this.release(id)
     e[base + Entry.Chunk] = -1
     this.free.push(id)
@@ -677,6 +870,13 @@ export class RobotsStore {
   }
 }
 
+const NO_INFO = new Uint8Array(0)
+
+/** The fetch-info record of `info` (checked: ERR_INPUT), or an empty one. */
+function infoRecord(info: StoreFetchInfo | undefined): Uint8Array {
+  return info === undefined ? NO_INFO : encodeFetchInfo(info)
+}
+
 /** An agent argument: a string, or an array of strings (a RobotsInputError otherwise). */
 function checkAgent(agent: unknown): void {
   if (typeof agent === 'string') return
@@ -689,14 +889,20 @@ function compiledBytes(key: number | string, matcherBytes: number): number {
   return BYTE_LRU_ENTRY_BYTES + objectBytes(COMPILED_FIELDS) + (typeof key === 'string' ? stringBytes(key) : 0) + matcherBytes
 }
 
-/** Writes a key's bytes into `out` with its host range and hashes (as fastOrigin does); returns its length. */
-function writeKey(parts: KeyParts, out: Uint8Array, range: Int32Array): number {
-  const key = parts.key
-  for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i)
-  range[OriginOut.HostStart] = parts.hostStart
-  range[OriginOut.HostEnd] = parts.hostEnd
-  range[OriginOut.OriginHash] = hashKey(out, 0, key.length)
-  range[OriginOut.HostHash] = hashKey(out, parts.hostStart, parts.hostEnd)
-  return key.length
+/** Whether `text[start, end)`, ASCII-lowercased, is `key[at, at + end - start)` (lowercase bytes). */
+function sameHostText(text: string, start: number, end: number, key: Uint8Array, at: number): boolean {
+  for (let i = start, k = at; i < end; i++, k++) {
+    const c = text.charCodeAt(i)
+    if (c !== key[k] && (c | 0x20) !== key[k]) return false
+  }
+  return true
 }
 
+/** {@link sameHostText} for bytes. */
+function sameHostBytes(bytes: Uint8Array, start: number, end: number, key: Uint8Array, at: number): boolean {
+  for (let i = start, k = at; i < end; i++, k++) {
+    const c = bytes[i]
+    if (c !== key[k] && (c | 0x20) !== key[k]) return false
+  }
+  return true
+}

@@ -13,11 +13,11 @@ import { ensureBuilt, run, splitKeepingEndings, tempDir } from './helpers.js'
 const SETUP = {
   sample: {
     dir: resolve(SAMPLE, 'robots'),
-    summary: /^robots-automaton: 2,896 URLs read: .*; hosts: 38 with a robots\.txt, 2 without one, 0 unreadable; 0 lines without a host(; [^\n]*)?\n$/,
+    summary: /^robots-automaton: 2,896 lines read: .*; hosts: 38 with a robots\.txt, 2 without one, 0 unreadable(; [^\n]*)?\n$/,
   },
   full: {
     dir: resolve(SHARED, 'corpus/robots/anubhavp28-benchmark'),
-    summary: /(^|\n)robots-automaton: 111,805 URLs read: .*; hosts: 1,224 with a robots\.txt, 40 without one, 0 unreadable; 0 lines without a host; files with problems: 37 HTML, 1 truncated; 28 more warnings not shown\n$/,
+    summary: /(^|\n)robots-automaton: 111,805 lines read: .*; hosts: 1,224 with a robots\.txt, 40 without one, 0 unreadable; files with problems: 37 HTML, 1 truncated; 28 more warnings not shown\n$/,
   },
 }
 

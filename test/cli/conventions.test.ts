@@ -17,7 +17,7 @@ import { referenceDecide } from '../../src/match/reference-engine.js'
 import { matchPath } from '../../src/match/url-path.js'
 import { clock, escapesAllowed, etaSeconds, ProgressBar, progressWanted, renderProgress } from '../../src/cli/common/progress.js'
 import { note } from '../../src/cli/common/stdio.js'
-import { CLI, ensureBuilt, ROOT, run, tempDir, type RunResult } from './helpers.js'
+import { CLI, ensureBuilt, ROOT, run, tempDir, type RunResult, isUrlLine } from './helpers.js'
 
 const tmp = tempDir()
 const ROBOTS = 'User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n\nUser-agent: b\nDisallow: /b\n\nUser-agent: c\nAllow: /b/open\nDisallow: /\n'
@@ -109,7 +109,9 @@ describe('--agent repeated: one crawler answering to several tokens, as the refe
         const got = JSON.parse(line)
         const want = referenceDecide(robots.rules, tokens, matchPath(Buffer.from(paths[i])))
         expect({ allowed: got.allowed, line: got.rule?.line ?? 0 }, `${name} ${tokens} ${paths[i]}`).toEqual({ allowed: want.allowed, line: want.line })
-        expect(verdicts[i], `${name} ${paths[i]}`).toBe(`${want.allowed ? 'allowed' : 'disallowed'}\t${want.line}\t${paths[i]}`)
+        // filter does not judge a line without a URL (a pattern that is not a path: `Sitemap:`, `*.pdf`).
+        const verdict = isUrlLine(Buffer.from(paths[i])) ? `${want.allowed ? 'allowed' : 'disallowed'}\t${want.line}` : 'invalid\t0'
+        expect(verdicts[i], `${name} ${paths[i]}`).toBe(`${verdict}\t${paths[i]}`)
         compared++
       })
     }
@@ -347,16 +349,16 @@ describe('progress bar', () => {
     const drawn = tty(toFile, { TERM: 'xterm' })
     // A bar drawn at the start of the line, erased, then the summary on a clean line.
     expect(drawn).toMatch(/^\r +\d+% \[[#-]{20}\].*\x1b\[K/)
-    expect(drawn).toMatch(/\r\x1b\[Krobots-automaton: 200,000 URLs read: 0 allowed, 200,000 disallowed, 0 invalid; [^\r\n]*\r\n$/)
+    expect(drawn).toMatch(/\r\x1b\[Krobots-automaton: 200,000 lines read: 0 allowed, 200,000 disallowed; [^\r\n]*\r\n$/)
     const plain = tty(toFile, { TERM: 'xterm', NO_COLOR: '1' })
     expect(plain).toMatch(/^\r +\d+% \[/)
     expect(plain).not.toContain('\x1b')
-    expect(plain).toMatch(/\r +\rrobots-automaton: 200,000 URLs read: [^\r]*\r\n$/)
+    expect(plain).toMatch(/\r +\rrobots-automaton: 200,000 lines read: [^\r]*\r\n$/)
     const dumb = tty(toFile, { TERM: 'dumb' })
-    expect(dumb).toMatch(/^robots-automaton: 200,000 URLs read: [^\r]*\r\n$/)
+    expect(dumb).toMatch(/^robots-automaton: 200,000 lines read: [^\r]*\r\n$/)
     const onScreen = tty('> /dev/tty', { TERM: 'xterm' })
     expect(onScreen).not.toContain('\x1b[K')
-    expect(onScreen).toMatch(/^robots-automaton: 200,000 URLs read: [^\r]*\r\n$/)
+    expect(onScreen).toMatch(/^robots-automaton: 200,000 lines read: [^\r]*\r\n$/)
     const forced = spawnSync(process.execPath, [CLI, 'filter', '--robots', robotsPath, '--agent', 'a', '-j', '1', tmp.path('urls.txt')], {
       env: { ...process.env, ROBOTS_AUTOMATON_PROGRESS: '1' },
       encoding: 'latin1',

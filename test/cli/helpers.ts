@@ -81,3 +81,19 @@ export function urlOf(line: Buffer): Buffer {
   if (end > 0 && line[end - 1] === 13) end--
   return line.subarray(0, end)
 }
+
+/**
+ * Whether `filter` reads the line's URL as one (docs/cli.md, "Lines without
+ * a URL"): a path (`/…`), or an `http://` / `https://` URL (any case) with a
+ * host: the authority (up to `/ ? # \`) after its last `@` holds a host
+ * before any `:` (an IPv6 literal with its closing bracket).
+ */
+export function isUrlLine(url: Uint8Array): boolean {
+  const text = Buffer.from(url).toString('latin1')
+  if (text.startsWith('/')) return true
+  const m = /^https?:\/\/([^/?#\\]*)/i.exec(text)
+  if (m === null) return false
+  const hostPort = m[1].slice(m[1].lastIndexOf('@') + 1)
+  if (hostPort.startsWith('[')) return hostPort.indexOf(']') > 0
+  return hostPort.split(':')[0] !== ''
+}

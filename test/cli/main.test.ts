@@ -48,7 +48,7 @@ function expectError(r: { status: number | null; stderr: string; stdout: Buffer 
 describe('help and version', () => {
   it('--version and -V print the program and package version, on every command', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
-    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['compare']]) {
+    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['compare'], ['playground']]) {
       for (const flag of ['--version', '-V']) {
         const r = await run([...args, flag])
         expect(r.status, `${args} ${flag}`).toBe(0)
@@ -69,7 +69,7 @@ describe('help and version', () => {
   })
 
   // The help texts themselves (options, examples, width): commands/help.test.ts.
-  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'compare'])('%s --help, -h and help', async (cmd) => {
+  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'playground'])('%s --help, -h and help', async (cmd) => {
     const outputs = new Set<string>()
     for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
       const r = await run(args)
@@ -86,7 +86,7 @@ describe('help and version', () => {
     const r = await run([])
     expect(r.status).toBe(2)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, filter, lint, pack, diff, compare; see 'robots-automaton --help')\n")
+    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, fetch, filter, lint, pack, diff, compare, playground; see 'robots-automaton --help')\n")
   })
 })
 
@@ -100,7 +100,16 @@ describe('usage errors (exit 2, one line)', () => {
     [['check', 'r.txt', '/a'], "check: option '--agent' is required"],
     [['check', 'r.txt', '/a', '--agent'], "check: option '--agent' needs a value"],
     [['check', 'r.txt', '/a', '--agent', 'a', '--json', '--json'], "check: option '--json' is given more than once"],
-    [['check', 'r.txt', '/a', '--agent', 'G', '--jsn'], "check: unknown option '--jsn' (see 'robots-automaton check --help')"],
+    [['check', 'r.txt', '/a', '--agent', 'G', '--jsn'], "check: unknown option '--jsn'; did you mean '--json'? (see 'robots-automaton check --help')"],
+    [['check', 'r.txt', '/a', '--agent', 'G', '--fromat', 'jsonl'], "check: unknown option '--fromat'; did you mean '--format'?"],
+    [['check', 'r.txt', '/a', '--agent', 'G', '--json', '--format', 'text'], "check: '--json' is '--format jsonl': it cannot go with '--format text'"],
+    [['filter', '--robot', 'a', '--agent', 'G'], "filter: unknown option '--robot'; did you mean '--robots'?"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--log-format', 'combine'], "filter: option '--log-format' must be one of common, combined, vhost_combined (got 'combine'); did you mean 'combined'?"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--invalid', 'skip'], "filter: option '--invalid' must be one of keep, drop, fail (got 'skip')"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--log-format', 'combined', '--field', '7'], "filter: '--log-format' sets the columns: give it without '--field' and '--host-field'"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--host', 'a b'], "filter: option '--host' must be a host, host:port or an origin such as https://example.com (got 'a b')"],
+    [['fitler', '--robots', 'a'], "unknown command 'fitler'; did you mean 'filter'?"],
+    [['chek'], "unknown command 'chek'; did you mean 'check'?"],
     [['check', 'r.txt', '/a', '--agent', 'G', '--json=yes'], "check: option '--json' takes no value"],
     [['lint'], 'lint: missing ROBOTS'],
     [['lint', '-', 'b', '-'], "lint: stdin ('-') is named more than once"],
@@ -118,21 +127,32 @@ describe('usage errors (exit 2, one line)', () => {
     [['filter', '--robots-dir', 'd', '--agent', 'G', '--cache-mb', 'lots'], "filter: option '--cache-mb' must be an integer from 0 to 1048576 (got 'lots')"],
     [['filter', '--robots', 'a', '--agent', 'G', '--jobs', '0'], "filter: option '--jobs' must be an integer from 1 to 256 (got '0')"],
     [['filter', '--robots', 'a', '--agent', 'G', '-j', '2.5'], "filter: option '--jobs' must be an integer from 1 to 256 (got '2.5')"],
-    [['filter', '--robots', 'a', '--agent', 'G', '--format', 'xml'], "filter: option '--format' must be one of lines, jsonl (got 'xml')"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--format', 'xml'], "filter: option '--format' must be one of text, jsonl, lines (got 'xml')"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--format', 'json'], "filter: option '--format' must be one of text, jsonl, lines (got 'json'); did you mean 'jsonl'?"],
+    [['lint', '--format', 'txt', 'a'], "lint: option '--format' must be one of text, jsonl (got 'txt'); did you mean 'text'?"],
     [['filter', '--robots', 'a', '--agent', 'G', '--field', '0'], "filter: option '--field' must be an integer from 1 to 1048576 (got '0')"],
-    [['filter', '--robots', 'a', '--agent', 'G', '--host-field', '1'], "filter: '--host-field' needs '--field' (the URL column)"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--host-field', '1'], "filter: '--host-field' needs '--field' (the URL column) or '--log-format'"],
     [['filter', '--robots', 'a', '--agent', 'G', '--delimiter', ','], "filter: '--delimiter' needs '--field'"],
     [['filter', '--robots', 'a', '--agent', 'G', '--field', '2', '--delimiter', '::'], "filter: option '--delimiter' must be one byte, or '\\t' for a tab (got '::')"],
     [['pack', '-o', 'x'], 'pack: missing the input'],
     [['pack', 'd'], "pack: option '--output' ('-o') is required"],
-    [['pack', 'a', 'b', '-o', 'x'], "pack: pack takes one input, got also 'b'"],
+    [['pack', '-', 'a', '-', '-o', 'x'], "pack: stdin ('-') is named more than once"],
+    [['fetch', 'u.txt'], "fetch: option '--output' ('-o') is required"],
+    [['fetch', '-o', 'x', '--connect-to', 'a:1:b'], "fetch: option '--connect-to' takes HOST1:PORT1:HOST2:PORT2, any of them empty (got 'a:1:b')"],
+    [['fetch', '-o', 'x', '--format', 'text'], "fetch: option '--format' must be one of bundle, jsonl (got 'text')"],
+    [['fetch', '-o', 'x', '--scheme', 'ftp'], "fetch: option '--scheme' must be one of https, http (got 'ftp')"],
     [['diff', 'a', '--agent', 'G'], 'diff: needs OLD and NEW'],
+    [['diff', '--bundle', 'a', '--agent', 'G'], "diff: per-host rules need two sources, OLD then NEW ('--robots-dir' or '--bundle', twice; got 1)"],
     [['diff', 'a', 'b'], "diff: option '--agent' is required"],
     [['diff', '-', '-', '--agent', 'G', 'u'], "diff: only one of OLD and NEW can be stdin ('-')"],
     [['diff', '-', 'b', '--agent', 'G'], "diff: a robots.txt read from stdin ('-') means the URLs must come from FILE arguments"],
     [['filter', '--robots', '-', '--agent', 'G'], "filter: '--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments"],
     [['filter', '--robots', '-', '--agent', 'G', 'a', '-'], "filter: '--robots -' reads the robots.txt from stdin"],
     [['filter', '--robots', 'a', '--agent', 'G', '-', '-'], "filter: stdin ('-') is named more than once"],
+    [['playground', 'x'], "playground: takes no arguments (got 'x')"],
+    [['playground', '--port', '70000'], "playground: option '--port' must be an integer from 0 to 65535 (got '70000')"],
+    [['playground', '--port', 'http'], "playground: option '--port' must be an integer from 0 to 65535 (got 'http')"],
+    [['playground', '--out', 'd', '--port', '1'], "playground: '--out' writes the files and serves nothing: it takes no '--port'"],
   ])('%j', async (args, message) => {
     expectError(await run(args), 2, message)
   })

@@ -4,13 +4,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { findHost, isUrlOrPath, scanHost, SCAN_OUT_TOO_SMALL } from '../../src/cli/filter/url-host.js'
-import { foldHost } from '../../src/cli/hosts/host-index.js'
 import { parseArgs, type OptionSpec } from '../../src/cli/common/args.js'
 import { BlockWriter, writeUint, type ByteSink } from '../../src/cli/common/block-writer.js'
 import { lineBlocks } from '../../src/cli/filter/line-blocks.js'
 import { LineEmitter } from '../../src/cli/filter/emitter.js'
-import { judgeBlock, MatcherJudge, type LineJudge } from '../../src/cli/filter/judge-lines.js'
+import { judgeBlock, MatcherJudge, type LineJudge, type LoopOptions } from '../../src/cli/filter/judge-lines.js'
 import { parseRobots } from '../../src/index.js'
 import { LINE_CASES, LINE_RULES } from '../support/line-cases.js'
 import { newStats, summaryLine } from '../../src/cli/filter/filter-stats.js'
@@ -19,148 +17,19 @@ import { UsageError } from '../../src/errors.js'
 import { DirectoryRules } from '../../src/cli/hosts/robots-dir.js'
 import { HostJudge, type EntryEvent } from '../../src/cli/hosts/host-judge.js'
 import { ProgressBar } from '../../src/cli/common/progress.js'
+import { LineLocator } from '../../src/cli/filter/line-locator.js'
+import { WHOLE_LINES } from '../../src/cli/filter/line-layout.js'
+import { LineFault } from '../../src/cli/filter/line-locator.js'
+import { INPUT_OPTIONS, lineLayout } from '../../src/cli/filter/line-layout.js'
 
 const enc = new TextEncoder()
 
-/** A LineJudge from a function of the URL's range (the per-line methods only). */
+/** A LineJudge from a function of the URL's range (the per-line method only). */
 function fakeJudge(judge: (b: Uint8Array, s: number, e: number) => number): LineJudge {
-  return { judge, judgeOnHost: judge, decided: () => ({ matcher: null, source: null, host: null }) }
+  return { judge: (b, locator) => judge(b, locator.urlStart, locator.urlEnd), decided: () => ({ matcher: null, rule: -1, source: null, host: null }) }
 }
 
-function host(url: string): string | null {
-  const b = enc.encode(url)
-  const out = new Int32Array(2)
-  return findHost(b, 0, b.length, out) ? Buffer.from(b.subarray(out[0], out[1])).toString('latin1') : null
-}
-
-describe('findHost', () => {
-  it.each([
-    ['https://example.com/a', 'example.com'],
-    ['https://Example.COM', 'Example.COM'],
-    ['http://example.com:8080/x', 'example.com'],
-    ['http://user:pw@example.com:81/x', 'example.com'],
-    ['http://a@b@example.com/x', 'example.com'],
-    ['http://[::1]:8080/x', '[::1]'],
-    ['http://[2001:db8::1]/x', '[2001:db8::1]'],
-    ['https://example.com?q=1', 'example.com'],
-    ['https://example.com#f', 'example.com'],
-    ['https://example.com\\evil', 'example.com'],
-    ['ftp://files.example.org/pub', 'files.example.org'],
-    ['svn+ssh://h.example/x', 'h.example'],
-  ])('%s → %s', (url, expected) => {
-    expect(host(url)).toBe(expected)
-  })
-
-  it.each(['', '/path', '//host/path', 'example.com/path', 'http:/x', 'http://', 'http:///x', 'http://:80/', 'http://[::1/x', '1http://a/', 'http//a'])(
-    '%j has no host',
-    (url) => {
-      expect(host(url)).toBeNull()
-    },
-  )
-
-  it('looks only inside the range', () => {
-    const b = enc.encode('xxhttp://a.b/yy')
-    const out = new Int32Array(2)
-    expect(findHost(b, 2, 10, out)).toBe(true)
-    expect([out[0], out[1]]).toEqual([9, 10])
-    expect(findHost(b, 0, b.length, out)).toBe(true) // scheme "xxhttp"
-  })
-
-  it('never reads outside the range and always returns a sub-range', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 40 }), fc.nat(40), fc.nat(40), (bytes, a, b) => {
-        const start = Math.min(a, b, bytes.length)
-        const end = Math.min(Math.max(a, b), bytes.length)
-        const out = new Int32Array(2)
-        if (findHost(bytes, start, end, out)) {
-          expect(out[0]).toBeGreaterThan(start)
-          expect(out[1]).toBeLessThanOrEqual(end)
-          expect(out[1]).toBeGreaterThan(out[0])
-        }
-      }),
-    )
-  })
-})
-
-/** What `scanHost` must give: `findHost`, then `foldHost` over the host found. */
-function expectScanLikeFindAndFold(bytes: Uint8Array, start: number, end: number): void {
-  const range = new Int32Array(3)
-  const found = findHost(bytes, start, end, range)
-  const out = new Uint8Array(64)
-  const info = new Int32Array(4)
-  const len = scanHost(bytes, start, end, out, info)
-  if (!found) {
-    expect(len).toBe(0)
-    return
-  }
-  const hostLength = range[1] - range[0]
-  if (hostLength > out.length) {
-    expect(len).toBe(SCAN_OUT_TOO_SMALL)
-    return
-  }
-  expect(len).toBe(hostLength)
-  expect([info[0], info[1], info[2]]).toEqual([range[0], range[1], range[2]])
-  const folded = new Uint8Array(hostLength)
-  const hash = foldHost(bytes, range[0], range[1], folded)
-  expect(Array.from(out.subarray(0, len))).toEqual(Array.from(folded))
-  expect(info[3]).toBe(hash)
-}
-
-describe('scanHost', () => {
-  it('finds, lowercases and hashes the host as findHost and foldHost do', () => {
-    for (const url of [
-      'https://Example.COM/a',
-      'http://user:pw@Example.com:81/x',
-      'http://a@b@example.com/x',
-      'http://[::1]:8080/x',
-      'http://[::1]x:80/',
-      'http://[a@b]/',
-      'http://[::1/x',
-      'http://[]/',
-      'http://:80/',
-      'http://u@/',
-      'http://h:1@/',
-      'https://example.com\\evil',
-      'svn+ssh://H.example/x',
-      'https://' + 'a'.repeat(70) + '/',
-      '/path',
-      '',
-    ]) {
-      const b = enc.encode(url)
-      expectScanLikeFindAndFold(b, 0, b.length)
-    }
-  })
-
-  it('agrees with findHost and foldHost on random lines and ranges', () => {
-    const alphabet = 'hH:/@[]?#\\.aZ0+ -tps'.split('').map((c) => c.charCodeAt(0))
-    const piece = fc.oneof(fc.constantFrom(...alphabet), fc.integer({ min: 0, max: 255 }))
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 60 }), fc.boolean(), fc.nat(60), fc.nat(60), (codes, prefixed, a, b) => {
-        const bytes = new Uint8Array([...(prefixed ? [...enc.encode('hTTp://')] : []), ...codes])
-        const start = Math.min(a, b, bytes.length)
-        const end = Math.min(Math.max(a, b), bytes.length)
-        expectScanLikeFindAndFold(bytes, 0, bytes.length)
-        expectScanLikeFindAndFold(bytes, start, end)
-      }),
-      { numRuns: 2000 },
-    )
-  })
-})
-
-describe('isUrlOrPath', () => {
-  const check = (s: string) => {
-    const b = enc.encode(s)
-    return isUrlOrPath(b, 0, b.length)
-  }
-  it('accepts paths and http(s) URLs', () => {
-    for (const s of ['/', '/a?b', '//x/y', 'http://a', 'https://a.b/c', 'HTTPS://A.B', 'http://a?x']) expect(check(s), s).toBe(true)
-  })
-  it('rejects the rest', () => {
-    for (const s of ['', 'a', 'example.com/x', 'ftp://a/b', 'http:/a', 'http://', 'https:///x', 'http://?', 'httpx://a', '\ufeffhttp://a/']) {
-      expect(check(s), s).toBe(false)
-    }
-  })
-})
+const KEEP: LoopOptions = { wholeLines: true, invalid: 'keep' }
 
 describe('parseArgs', () => {
   const specs: OptionSpec[] = [
@@ -279,6 +148,34 @@ describe('lineBlocks', () => {
     expect(blocks.join('')).toBe(`${line}\n${line}`)
     expect(blocks[0]).toBe(`${line}\n`)
   })
+
+  it('regression (issue 19): a long line read in small chunks is searched for its LF once, not again on every read', async () => {
+    // A 16 MiB line in 64 KiB reads (a pipe's): the old reader searched the whole partial line after each read.
+    const line = new Uint8Array(16 << 20).fill(0x61)
+    const bytes = new Uint8Array(line.length + 3)
+    bytes.set(line)
+    bytes.set([10, 0x62, 10], line.length)
+    let searched = 0
+    const original = Buffer.prototype.lastIndexOf
+    const originalIndexOf = Buffer.prototype.indexOf
+    Buffer.prototype.lastIndexOf = function (this: Buffer, value: unknown, from?: unknown, ...rest: unknown[]) {
+      searched += typeof from === 'number' ? Math.min(this.length, from + 1) : this.length
+      return original.call(this, value as number, from as number, ...(rest as [BufferEncoding]))
+    } as typeof original
+    Buffer.prototype.indexOf = function (this: Buffer, value: unknown, from?: unknown, ...rest: unknown[]) {
+      searched += this.length - (typeof from === 'number' ? from : 0)
+      return originalIndexOf.call(this, value as number, from as number, ...(rest as [BufferEncoding]))
+    } as typeof originalIndexOf
+    let total = 0
+    try {
+      for await (const b of lineBlocks(chunkedReader(bytes, [1 << 16]), 'x', 1 << 20)) total += b.bytes.length
+    } finally {
+      Buffer.prototype.lastIndexOf = original
+      Buffer.prototype.indexOf = originalIndexOf
+    }
+    expect(total).toBe(bytes.length)
+    expect(searched).toBeLessThan(2 * bytes.length)
+  })
 })
 
 /**
@@ -371,31 +268,55 @@ describe('judgeBlock and LineEmitter', () => {
   // Allowed iff the URL's length is even; rule line = length.
   const judge = fakeJudge((_b, s, e) => (e - s) * 2 + ((e - s) % 2 === 0 ? 1 : 0))
 
-  async function emit(input: string, mode: 'allowed' | 'disallowed' | 'verdicts', terminateLast = false): Promise<string> {
+  async function emit(input: string, mode: 'allowed' | 'disallowed' | 'verdicts', terminateLast = false, invalid: 'keep' | 'drop' | 'fail' = 'keep'): Promise<string> {
     const sink = new MemorySink()
     const w = new BlockWriter(sink, 8)
     const stats = newStats()
-    judgeBlock(Buffer.from(input, 'latin1'), judge, new LineEmitter(w, mode), stats, terminateLast)
+    judgeBlock(Buffer.from(input, 'latin1'), judge, new LineEmitter(w, mode), stats, terminateLast, new LineLocator(WHOLE_LINES, false), { wholeLines: true, invalid })
     await w.end()
     return sink.text()
   }
 
-  it('splits into allowed and disallowed, verdicts name the rule', async () => {
-    const input = 'ab\r\nabc\nabcd\n\nx'
-    expect(await emit(input, 'allowed')).toBe('ab\r\nabcd\n\n')
-    expect(await emit(input, 'disallowed')).toBe('abc\nx')
-    expect(await emit(input, 'disallowed', true)).toBe('abc\nx\n')
-    expect(await emit(input, 'verdicts')).toBe('allowed\t2\tab\ndisallowed\t3\tabc\nallowed\t4\tabcd\nallowed\t0\t\ndisallowed\t1\tx\n')
+  it('splits into allowed and disallowed, verdicts name the rule; a line without a URL is kept on both sides, unjudged', async () => {
+    const input = '/a\r\n/ab\n/abc\n\n/'
+    expect(await emit(input, 'allowed')).toBe('/a\r\n/abc\n\n')
+    expect(await emit(input, 'disallowed')).toBe('/ab\n\n/')
+    expect(await emit(input, 'disallowed', true)).toBe('/ab\n\n/\n')
+    expect(await emit(input, 'verdicts')).toBe('allowed\t2\t/a\ndisallowed\t3\t/ab\nallowed\t4\t/abc\ninvalid\t0\t\ndisallowed\t1\t/\n')
   })
 
-  it('counts lines, verdicts, invalid lines and bytes', () => {
+  it('--invalid drop leaves lines without a URL out; fail stops the block before the first', async () => {
+    const input = '/a\r\nab\n/abc\n\n/'
+    expect(await emit(input, 'allowed', false, 'drop')).toBe('/a\r\n/abc\n')
+    expect(await emit(input, 'verdicts', false, 'drop')).toBe('allowed\t2\t/a\nallowed\t4\t/abc\ndisallowed\t1\t/\n')
+    expect(await emit(input, 'verdicts', false, 'fail')).toBe('allowed\t2\t/a\n')
+    const stats = newStats()
+    judgeBlock(Buffer.from(input), judge, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), stats, false, new LineLocator(WHOLE_LINES, false), { wholeLines: true, invalid: 'fail' })
+    expect(stats).toMatchObject({ lines: 2, allowed: 1, disallowed: 0, noUrl: 1, stopped: true, faultIndex: 1, fault: LineFault.NotUrl, faultText: 'ab' })
+  })
+
+  it('counts lines, verdicts, lines without a URL and bytes; the summary says what became of them', () => {
     const stats = newStats()
     const w = new BlockWriter(new MemorySink(), 64)
-    judgeBlock(Buffer.from('/a\nhttp://x/\nfoo\n\nhttps://y'), judge, new LineEmitter(w, 'verdicts'), stats, false)
-    expect(stats).toMatchObject({ lines: 5, allowed: 2, disallowed: 3, invalid: 2, bytes: 27 })
-    expect(summaryLine(stats, 1)).toMatch(/^5 URLs read: 2 allowed, 3 disallowed, 2 invalid; 0\.0 MB in 1\.00 s/)
+    judgeBlock(Buffer.from('/a\nhttp://x/\nfoo\n\nhttps://y'), judge, new LineEmitter(w, 'verdicts'), stats, false, new LineLocator(WHOLE_LINES, false), KEEP)
+    expect(stats).toMatchObject({ lines: 5, allowed: 1, disallowed: 2, noUrl: 2, noHost: 0, bytes: 27, faultIndex: 2, fault: LineFault.NotUrl })
+    expect(summaryLine(stats, 1, 'keep')).toMatch(/^5 lines read: 1 allowed, 2 disallowed, 2 without a URL \(kept\); 0\.0 MB in 1\.00 s/)
+    expect(summaryLine(stats, 1, 'drop')).toMatch(/2 without a URL \(dropped\)/)
+  })
+
+  it('per host, a path without a host is not judged: counted apart', () => {
+    const stats = newStats()
+    const w = new BlockWriter(new MemorySink(), 64)
+    judgeBlock(Buffer.from('/a\nhttp://x/\n'), judge, new LineEmitter(w, 'verdicts'), stats, false, new LineLocator(WHOLE_LINES, true), { wholeLines: false, invalid: 'keep' })
+    expect(stats).toMatchObject({ lines: 2, allowed: 0, disallowed: 1, noUrl: 0, noHost: 1, fault: LineFault.NoHost })
+    expect(summaryLine(stats, 1, 'keep')).toMatch(/1 without a host \(kept\)/)
   })
 })
+
+/** A URL as `filter` reads one, by the documentation's words: a path, or an http(s) URL with a host. */
+function isUrl(url: string): boolean {
+  return url.startsWith('/') || /^https?:\/\/[^/?#\\:]/i.test(url)
+}
 
 describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts)', () => {
   const matcher = parseRobots(LINE_RULES).agent('bot')
@@ -408,15 +329,16 @@ describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts
         seen.push(Buffer.from(b.subarray(start, end)).toString('latin1'))
         return 1
       })
-      judgeBlock(block, recorder, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), newStats(), false)
-      expect(seen).toEqual(c.lines.map((l) => l.url))
+      judgeBlock(block, recorder, new LineEmitter(new BlockWriter(new MemorySink(), 64), 'allowed'), newStats(), false, new LineLocator(WHOLE_LINES, false), KEEP)
+      expect(seen).toEqual(c.lines.filter((l) => isUrl(l.url)).map((l) => l.url))
       // Whole blocks through matchLines (the --robots path): verdicts, rule lines and URLs as written.
       const sink = new MemorySink()
       const w = new BlockWriter(sink, 64)
       const stats = newStats()
-      judgeBlock(block, new MatcherJudge(matcher, 'robots.txt'), new LineEmitter(w, 'verdicts'), stats, false)
+      judgeBlock(block, new MatcherJudge(matcher, 'robots.txt'), new LineEmitter(w, 'verdicts'), stats, false, new LineLocator(WHOLE_LINES, false), KEEP)
       await w.end()
       const want = c.lines.map(({ url }) => {
+        if (!isUrl(url)) return `invalid\t0\t${url}\n`
         const e = matcher.explain(new Uint8Array(Buffer.from(url, 'latin1')))
         return `${e.allowed ? 'allowed' : 'disallowed'}\t${e.rule?.line ?? 0}\t${url}\n`
       })
@@ -448,11 +370,14 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
     return { judge, events }
   }
 
-  const judgeAll = (d: HostJudge, urls: string[]) =>
-    urls.map((u) => {
+  /** Each URL located and judged in turn (a path has no host: -1). */
+  const judgeAll = (d: HostJudge, urls: string[], layout = WHOLE_LINES) => {
+    const locator = new LineLocator(layout, true)
+    return urls.map((u) => {
       const b = enc.encode(u)
-      return d.judge(b, 0, b.length)
+      return locator.locate(b, 0, b.length) === LineFault.None ? d.judge(b, locator) : -1
     })
+  }
 
   it('gives each host its own file, whatever the cache budget, case or port', () => {
     const files: Record<string, string> = {}
@@ -480,7 +405,6 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
       // Each entry's first load is reported once, however often it is loaded.
       expect(events.map((e) => e.id).sort()).toEqual([0, 1, 2, 3, 4, 5])
       expect(judge.missing.count).toBe(1)
-      expect(judge.noHost).toBe(0)
       if (cacheBytes === 1 << 26) expect(judge.reloads).toBe(0)
       else expect(judge.reloads).toBeGreaterThan(0)
       if (cacheBytes === 0) expect(judge.cacheBytes).toBe(0)
@@ -500,7 +424,7 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
     const dir = makeDir({ 'a.test': 'User-agent: *\nDisallow: /\n', 'a.tes': 'User-agent: *\nAllow: /\n' })
     const { judge } = hostJudge(dir, { missingAllowed: false })
     expect(judgeAll(judge, ['https://a.test/x', 'https://a.test/y', 'https://a.tes/x', 'https://a.test', 'https://a.test?q', 'https://a.tes?q', '/x', 'https://a.test/'])).toEqual([
-      4, 4, 5, 4, 4, 5, 0, 4,
+      4, 4, 5, 4, 4, 5, -1, 4,
     ])
   })
 
@@ -512,26 +436,12 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
     expect(judgeAll(judge, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, 1, 2 * 2])
   })
 
-  it('judges by a host column (--host-field): host, host:port, [v6]:port, or a URL', () => {
+  it('judges by a host column (--host-field): host, host:port, [v6]:port, or a URL; a URL of its own keeps its host', () => {
     const dir = makeDir({ 'a.test': 'User-agent: *\nDisallow: /p\n', '[::1]': 'User-agent: *\nDisallow: /\n' })
     const { judge } = hostJudge(dir, { missingAllowed: false })
-    const line = enc.encode('/p a.test A.TEST:443 [::1]:80 https://a.test/x nofile.test')
-    const field = (text: string) => {
-      const at = Buffer.from(line).indexOf(text)
-      return [at, at + text.length] as const
-    }
-    const url = [0, 2] as const
-    for (const [column, code] of [
-      ['a.test', 2 * 2],
-      ['A.TEST:443', 2 * 2],
-      ['[::1]:80', 2 * 2],
-      ['https://a.test/x', 2 * 2],
-      ['nofile.test', 0],
-    ] as const) {
-      expect(judge.judgeOnHost(line, url[0], url[1], ...field(column)), column).toBe(code)
-    }
-    expect(judge.judgeOnHost(line, url[0], url[1], -1, -1)).toBe(0)
-    expect(judge.noHost).toBe(1)
+    const layout = lineLayout(parseArgs(['--field', '1', '--host-field', '2'], INPUT_OPTIONS))
+    const lines = ['/p a.test', '/p A.TEST:443', '/p [::1]:80', '/p https://a.test/x', '/p nofile.test', 'https://a.test/p [::1]', '/p', '/p :80']
+    expect(judgeAll(judge, lines, layout)).toEqual([2 * 2, 2 * 2, 2 * 2, 2 * 2, 0, 2 * 2, -1, -1])
   })
 
   it('rejects a DIR that is not a directory', () => {

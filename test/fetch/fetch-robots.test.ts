@@ -4,7 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/index.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
-import { closedPort, reply, startServer, type TestServer } from './server.js'
+import { closedPort, reply, startServer, type Handler, type TestServer } from './server.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
 const DAY = 86_400_000
@@ -513,5 +513,109 @@ describe('platforms that hide manual redirects (browsers)', () => {
     expect(r.finalUrl).toBe('http://127.0.0.1:1/elsewhere.txt')
     expect(r.redirects).toEqual([{ url: 'http://127.0.0.1:1/robots.txt', status: 0, location: 'http://127.0.0.1:1/elsewhere.txt' }])
     expect(allowed(r, '/private')).toBe(false)
+  })
+})
+
+describe('conditional refresh (previous: validators sent, 304 keeps the rules)', () => {
+  /** Answers 304 when the request carries a matching validator, else 200 with RULES, an ETag and a Last-Modified. */
+  const conditional = (etag: string, lastModified: string, extra: Record<string, string> = {}) =>
+    ((req, res) => {
+      if (req.headers['if-none-match'] === etag || req.headers['if-modified-since'] === lastModified) {
+        res.writeHead(304, { etag, ...extra })
+        res.end()
+        return
+      }
+      res.writeHead(200, { 'content-type': 'text/plain', etag, 'last-modified': lastModified, ...extra })
+      res.end(RULES)
+    }) as Handler
+  const LM = 'Tue, 01 Dec 2026 10:00:00 GMT'
+
+  it('keeps the validators of an ok answer and sends them back; a 304 is not-modified with the previous rules', async () => {
+    a.handler = conditional('"v1"', LM)
+    const first = await fetchRobots(a.origin, { now: () => 1000 })
+    expect(first.outcome).toBe('ok')
+    expect(first.validators).toEqual({ etag: '"v1"', lastModified: LM })
+    expect(a.headers[0]!['if-none-match']).toBeUndefined()
+    const second = await fetchRobots(a.origin, { previous: first, now: () => 5000 })
+    expect(a.headers[1]!['if-none-match']).toBe('"v1"')
+    expect(a.headers[1]!['if-modified-since']).toBe(LM)
+    expect(second.outcome).toBe('not-modified')
+    expect(second.reason).toBe('not-modified')
+    expect(second.status).toBe(304)
+    expect(second.robots).toBe(first.robots)
+    expect(second.validators).toEqual({ etag: '"v1"', lastModified: LM })
+    expect(second.fetchedAt).toBe(5000)
+    expect(second.expiresAt).toBe(5000 + DAY)
+    expect(allowed(second, '/private/x')).toBe(false)
+    expect(describeFetchResult(second)).toMatch(/^not modified, rules kept: HTTP 304 from /)
+  })
+
+  it('a 304 takes its expiry from its own Cache-Control, else from the previous headers', async () => {
+    a.handler = conditional('"v1"', LM, { 'cache-control': 'max-age=600' })
+    const first = await fetchRobots(a.origin, { now: () => 0 })
+    expect(first.expiresAt).toBe(600_000)
+    const own = await fetchRobots(a.origin, { previous: first, now: () => 1_000_000 })
+    expect(own.expiresAt).toBe(1_000_000 + 600_000)
+    // The 304 says nothing about freshness: the stored Cache-Control applies (RFC 9111 §4.3.4).
+    a.handler = (_req, res) => {
+      res.writeHead(304)
+      res.end()
+    }
+    const inherited = await fetchRobots(a.origin, { previous: first, now: () => 2_000_000 })
+    expect(inherited.outcome).toBe('not-modified')
+    expect(inherited.expiresAt).toBe(2_000_000 + 600_000)
+    expect(inherited.validators).toEqual({ etag: '"v1"', lastModified: LM })
+  })
+
+  it('a changed file answers 200: ok with the new rules and validators', async () => {
+    a.handler = conditional('"v1"', LM)
+    const first = await fetchRobots(a.origin)
+    a.handler = reply(200, 'User-agent: *\nDisallow: /\n', { etag: '"v2"' })
+    const second = await fetchRobots(a.origin, { previous: first })
+    expect(second.outcome).toBe('ok')
+    expect(second.validators).toEqual({ etag: '"v2"' })
+    expect(allowed(second, '/public')).toBe(false)
+  })
+
+  it('sends nothing without validators, or after an outcome that had no representation; a 304 then stays unexpected', async () => {
+    a.handler = reply(304)
+    const bare = await fetchRobots(a.origin, { previous: { robots: (await fetchRobots(b.origin)).robots } })
+    expect(a.headers[0]!['if-none-match']).toBeUndefined()
+    expect(bare.outcome).toBe('unavailable')
+    expect(bare.reason).toBe('unexpected-status')
+    const from404 = await fetchRobots(a.origin, { previous: { robots: bare.robots, outcome: 'unavailable', validators: { etag: '"x"' } } })
+    expect(a.headers[1]!['if-none-match']).toBeUndefined()
+    expect(from404.reason).toBe('unexpected-status')
+  })
+
+  it('a 304 after a redirect keeps the rules; validators go on every hop', async () => {
+    a.handler = reply(301, '', { location: b.origin + '/robots.txt' })
+    b.handler = conditional('"v1"', LM)
+    const first = await fetchRobots(a.origin, { allowPrivateRedirects: true })
+    const second = await fetchRobots(a.origin, { previous: first, allowPrivateRedirects: true })
+    expect(second.outcome).toBe('not-modified')
+    expect(second.redirects).toHaveLength(1)
+    expect(a.headers[1]!['if-none-match']).toBe('"v1"')
+    expect(b.headers[1]!['if-none-match']).toBe('"v1"')
+  })
+
+  it('unusable validators from a server are not kept; bad ones from a caller are ERR_INPUT', async () => {
+    a.handler = reply(200, RULES, { etag: 'x'.repeat(2000), 'last-modified': LM })
+    const r = await fetchRobots(a.origin)
+    expect(r.validators).toEqual({ lastModified: LM })
+    for (const validators of [{ etag: 'a\nb' }, { etag: '' }, { lastModified: 42 }, 'x']) {
+      await expect(fetchRobots(a.origin, { previous: { robots: r.robots, validators: validators as never } })).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    }
+    await expect(fetchRobots(a.origin, { previous: { robots: 'x' } as never })).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    await expect(fetchRobots(a.origin, { previous: null as never })).rejects.toMatchObject({ code: 'ERR_INPUT' })
+  })
+
+  it('an unreachable refresh is unreachable: the caller decides what to keep (RobotsCache keeps the previous rules)', async () => {
+    a.handler = conditional('"v1"', LM)
+    const first = await fetchRobots(a.origin)
+    a.handler = reply(503)
+    const second = await fetchRobots(a.origin, { previous: first })
+    expect(second.outcome).toBe('unreachable')
+    expect(second.validators).toBeUndefined()
   })
 })

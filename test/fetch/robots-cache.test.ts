@@ -99,6 +99,41 @@ describe('RobotsCache', () => {
     expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(true)
   })
 
+  it('refreshes an expired entry conditionally: a 304 keeps the rules with a new expiry (also after unreachable refreshes)', async () => {
+    s.handler = (req, res) => {
+      if (req.headers['if-none-match'] === '"r1"') {
+        res.writeHead(304, { 'cache-control': 'max-age=3600' })
+        return res.end()
+      }
+      res.writeHead(200, { etag: '"r1"', 'cache-control': 'max-age=3600' })
+      res.end(RULES)
+    }
+    const cache = new RobotsCache({ now })
+    const first = await cache.lookup(s.origin)
+    expect(first.result.validators).toEqual({ etag: '"r1"' })
+    clock += HOUR
+    const second = await cache.lookup(s.origin + '/private')
+    expect(s.headers[1]!['if-none-match']).toBe('"r1"')
+    expect(second.result.outcome).toBe('not-modified')
+    expect(second.basis).toBe('fetched')
+    expect(second.robots).toBe(first.robots)
+    expect(second.expiresAt).toBe(clock + HOUR)
+    expect(await cache.isAllowed(s.origin + '/private', 'bot')).toBe(false)
+    expect(cache.stats()).toMatchObject({ fetches: 2, revalidated: 1 })
+    // Unreachable, then back with 304: the validators of the last good copy are sent.
+    const handler = s.handler
+    s.handler = reply(503)
+    clock += HOUR
+    expect((await cache.lookup(s.origin)).basis).toBe('stale')
+    s.handler = handler
+    clock += HOUR
+    const back = await cache.lookup(s.origin)
+    expect(s.headers[3]!['if-none-match']).toBe('"r1"')
+    expect(back.result.outcome).toBe('not-modified')
+    expect(back.robots).toBe(first.robots)
+    expect(cache.stats().revalidated).toBe(2)
+  })
+
   it('unreachable without a copy disallows all, until maxStaleMs of unreachability', async () => {
     s.handler = reply(500)
     const cache = new RobotsCache({ now, maxStaleMs: 2 * DAY })

@@ -20,7 +20,7 @@ import { expectParseable, mutateForm, probeUrls, prng } from '../support/form-fu
 /** Where each entry's key and form lie in a bundle. */
 interface Layout {
   start: number
-  records: { rec: number; key: number; keyLength: number; form: number; formLength: number }[]
+  records: { rec: number; key: number; keyLength: number; form: number; formLength: number; info: number; infoLength: number }[]
 }
 
 function layoutOf(b: Uint8Array): Layout {
@@ -32,8 +32,9 @@ function layoutOf(b: Uint8Array): Layout {
     const rec = BundleHeader.Size + i * BUNDLE_RECORD
     const keyLength = readU32(b, rec)
     const formLength = readU32(b, rec + 4)
-    records.push({ rec, key: at, keyLength, form: at + keyLength, formLength })
-    at += keyLength + formLength
+    const infoLength = readU32(b, rec + 12)
+    records.push({ rec, key: at, keyLength, form: at + keyLength, formLength, info: at + keyLength + formLength, infoLength })
+    at += keyLength + formLength + infoLength
   }
   return { start, records }
 }
@@ -61,8 +62,13 @@ function mutateBundle(b: Uint8Array, rand: () => number): Uint8Array {
     }
   } else if (r < 0.35) {
     const e = some()
-    const f = e.rec + 4 * Math.floor(rand() * 3)
+    const f = e.rec + 4 * Math.floor(rand() * 4)
     writeU32(m, f, near(readU32(m, f)))
+  } else if (r < 0.4) {
+    // A byte of a fetch-info record (outcome, flags, status, times, validator lengths or bytes).
+    const e = records.filter((x) => x.infoLength > 0)[Math.floor(rand() * records.filter((x) => x.infoLength > 0).length)]
+    const at = e.info + (rand() < 0.7 ? Math.floor(rand() * 32) : Math.floor(rand() * e.infoLength))
+    m[at] = [0, 1, 3, 4, 0x0a, 0x20, 0x7f, 0xff, m[at] + 1][Math.floor(rand() * 9)] & 0xff
   } else if (r < 0.45) {
     const e = some()
     const at = e.key + Math.floor(rand() * e.keyLength)
@@ -106,6 +112,12 @@ function coded(e: unknown): void {
 function checkStore(t: RobotsStore, lazy: boolean, orig: Map<string, Buffer>): number {
   let errors = 0
   for (const key of t.keys()) {
+    // Fetch info is checked whole at load, lazy or not: it decodes to a record in range.
+    const info = t.fetchInfo(key)
+    if (info !== undefined) {
+      expect(['ok', 'unavailable', 'unreachable', 'not-modified']).toContain(info.outcome)
+      for (const time of [info.fetchedAt, info.expiresAt, info.reachableAt]) expect(Number.isSafeInteger(time)).toBe(true)
+    }
     let robots
     try {
       robots = t.get(key)
@@ -134,8 +146,12 @@ describe('RobotsStore.fromBytes fuzz (regression: untrusted lengths, as for Robo
   it('4,000 structured mutations of a real bundle, loaded eagerly and lazily: coded errors or parseable entries', () => {
     const store = new RobotsStore()
     for (const f of sampleFiles()) store.set(f.slice('robots/'.length), readFileSync(join(SAMPLE, f)))
-    store.setOutcome('https://down.example', 'unreachable')
-    store.setOutcome('gone.example', 'unavailable')
+    store.setOutcome('https://down.example', 'unreachable', { outcome: 'unreachable', status: 503, fetchedAt: 2e12, expiresAt: 2e12 + 6e5, reachableAt: 2e12 })
+    store.setOutcome('gone.example', 'unavailable', { outcome: 'unavailable', status: 404, fetchedAt: 2e12, expiresAt: 2e12 + 864e5, reachableAt: 2e12, etag: '"x"' })
+    for (const key of [...store.keys()].slice(0, 8)) {
+      const r = store.get(key)
+      if (r) store.setRobots(key, r, { outcome: 'ok', status: 200, fetchedAt: 2e12, expiresAt: 2e12 + 864e5, reachableAt: 2e12, etag: 'W/"1"', lastModified: 'Tue, 01 Dec 2026 10:00:00 GMT' })
+    }
     const bundle = store.toBytes()
     const orig = new Map<string, Buffer>()
     for (const key of store.keys()) {
@@ -172,7 +188,8 @@ describe('RobotsStore.fromBytes fuzz (regression: untrusted lengths, as for Robo
     const b = s.toBytes()
     for (const [field, v] of [
       [BundleHeader.Entries, 2 ** 31],
-      [BundleHeader.Entries, 0x15555555], // 32 + 12 N wraps to a small number in 32 bits
+      [BundleHeader.Entries, 0x15555555], // 32 + 12 N wraps to a small number in 32 bits (format 2's records)
+      [BundleHeader.Entries, 0x0fffffff], // 32 + 16 N wraps to 16 in 32 bits
       [BundleHeader.DataStart, 2 ** 32 - 1],
       [BundleHeader.DataLength, 2 ** 32 - 1],
       [BundleHeader.Size + 4, 2 ** 32 - 8],

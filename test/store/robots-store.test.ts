@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsStore, type RobotsErrorCode } from '../../src/index.js'
+import { hostHash } from '../../src/url/keyed-hash.js'
 import { describePaired } from '../support/corpus-data.js'
 import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
 import { Header } from '../../src/rules/compact-rules.js'
@@ -162,12 +163,15 @@ describe('RobotsStore: answers', () => {
     expect(id).toBeGreaterThanOrEqual(0)
     expect(s.entryKey(id)).toBe('www.example.com')
     expect(s.lookupHost(line, 11, 25)).toBe(-1)
-    // With the caller's hash: FNV-1a of the lowercased bytes, signed or not; a wrong hash finds nothing.
-    let h = 0x811c9dc5
-    for (const c of enc.encode('www.example.com')) h = Math.imul(h ^ c, 0x01000193)
+    // With the caller's hash: the realm's keyed hash of the host (the URL scan's), signed or not; a wrong hash finds nothing.
+    const h = hostHash(line, 11, 26)
     expect(s.lookupHost(line, 11, 26, h | 0)).toBe(id)
     expect(s.lookupHost(line, 11, 26, h >>> 0)).toBe(id)
     expect(s.lookupHost(line, 11, 26, (h + 1) | 0)).toBe(-1)
+    // Regression (issue 19): the unkeyed FNV-1a of the host no longer finds it (the key table is keyed).
+    let fnv = 0x811c9dc5
+    for (const c of enc.encode('www.example.com')) fnv = Math.imul(fnv ^ c, 0x01000193)
+    expect(s.lookupHost(line, 11, 26, fnv)).toBe(-1)
     const m = s.matcher(id, 'bot')
     expect(m.matchRange(line, 4, 34)).toBe(2 * 2 + 0)
     const down = s.lookupHost(enc.encode('down.example'), 0, 12)

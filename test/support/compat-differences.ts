@@ -12,8 +12,8 @@
  * rewrite that is not is reported as `not-neutral`, which the tests require
  * to be empty, like `unclassified`.
  *
- * The classes are listed in {@link DIFFERENCE_CLASSES} (README.md, "Migrating
- * from robots-parser", shows one example of each).
+ * The classes are listed in {@link DIFFERENCE_CLASSES} (the table of
+ * docs/migrating.md shows one example of each).
  */
 import robotsParserJs from 'robots-parser'
 import { compatToken, robotsParser, type Robot } from '../../src/compat.js'
@@ -22,7 +22,7 @@ import { LineFlag, parseInto, type ParseHandler } from '../../src/internals.js'
 import { DEFAULT_LIMIT, MAX_LINE_BYTES } from '../../src/parse/reader.js'
 import { readCrawlDelay, readHost } from '../../src/rules/extensions.js'
 
-/** Every class of difference, with the reason (the README's table says the same). */
+/** Every class of difference, with the reason (the table of docs/migrating.md says the same). */
 export const DIFFERENCE_CLASSES = {
   'user-agent-token':
     'robots-parser keeps a whole User-Agent header up to its first "/" ("mozilla"); compat uses its product token (Googlebot)',
@@ -550,7 +550,7 @@ export function classifyHost(subject: Subject): DifferenceClass | null {
   return 'unclassified'
 }
 
-/** One example of each class: the README shows these, and the tests check that each is classified as listed. */
+/** One example of each class: docs/migrating.md shows these, and the tests check that each is classified as listed. */
 export interface ClassExample {
   cls: keyof typeof DIFFERENCE_CLASSES
   /** The robots.txt body (bytes where it is not UTF-8). */

@@ -10,7 +10,8 @@ URLs are read from stdin, one per line, when none is given or where one is '-'.
 
 OPTIONS
   --agent A        the crawler's token, e.g. Googlebot (required; repeatable)
-  --json           one JSON object per URL instead of a line
+  --format F       text (default), or jsonl: one JSON object per URL
+  --json           the same as --format jsonl
   --exit-code      exit status 3 when any URL is disallowed
   -q, --quiet      no summary on stderr
   -h, --help       print this help

@@ -1,7 +1,7 @@
 /**
  * `robots-automaton check ROBOTS --agent A [--agent B…] [URL…]`: one line per
- * URL with the verdict and the rule that decided it (`--json`: one JSON
- * object per line). The URLs come from the arguments, or from stdin (one per
+ * URL with the verdict and the rule that decided it (`--format jsonl`, alias
+ * `--json`: one JSON object per line). The URLs come from the arguments, or from stdin (one per
  * line, LF or CRLF, gzip or not) when none is given or where one is `-`.
  * `--exit-code` makes the verdict the exit status (0 all allowed, 3 some
  * disallowed), for harnesses that read outcomes from exit codes.
@@ -15,8 +15,11 @@ import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
+import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { resolveInputs } from '../filter/input.js'
-import { forEachUrlLine } from '../filter/line-blocks.js'
+import { forEachInputLine } from '../filter/input-lines.js'
+import { WHOLE_LINES } from '../filter/line-layout.js'
+import { LineLocator } from '../filter/line-locator.js'
 import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
 import { RuleDescriber } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
@@ -25,7 +28,8 @@ import { note } from '../common/stdio.js'
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
-  { name: 'json', value: false },
+  formatOption(),
+  JSON_OPTION,
   { name: 'exit-code', value: false },
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -78,9 +82,11 @@ class Checker {
 
   /** Judges every line of stdin (as filter reads lines); output is written as the input pauses. */
   async stdin(): Promise<void> {
-    // A copy of each URL: the block's buffer is reused once its lines are done.
-    await forEachUrlLine(
+    // A copy of each URL: the block's buffer is reused once its lines are done. Every line is
+    // judged, as the reference judges any string.
+    await forEachInputLine(
       await resolveInputs(['-']),
+      new LineLocator(WHOLE_LINES, false),
       (bytes, start, end) => this.url(bytes.slice(start, end)),
       async (pause) => {
         if (pause) this.out.flush()
@@ -101,7 +107,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const stdinUrls = urls.length === 0 ? 1 : urls.filter((u) => u === '-').length
   if (stdinUrls > 1) throw new UsageError(`stdin ('-') is named more than once`)
   if (stdinUrls > 0 && source === '-') throw new UsageError(`'-' reads the robots.txt from stdin, so the URLs must be arguments`)
-  const json = flag(args, 'json')
+  const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   if (!quiet) for (const w of agentWarnings(agents)) note(w)
   const loaded = await loadRobots(source)
@@ -110,7 +116,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     const problem = bodyProblem(loaded.robots)
     if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
   }
-  const describer = new RuleDescriber(loaded.robots, agents, loaded.fetched === 'unreachable')
+  const describer = new RuleDescriber(loaded.robots.rulesFor(agents), loaded.fetched === 'unreachable')
   const out = new BlockWriter(process.stdout, 64 * 1024)
   const checker = new Checker(loaded.robots.agents(agents), describer, out, json)
   if (urls.length === 0) await checker.stdin()

@@ -1,21 +1,30 @@
 /** The help of `diff` (`robots-automaton diff --help`); the manual is docs/cli.md#diff. */
 import { PROGRAM } from '../common/version.js'
+import { INPUT_HELP } from '../filter/line-layout.js'
 
 /** Help of `diff`. */
 export const DIFF_HELP = `Usage: ${PROGRAM} diff OLD NEW --agent A [options] [FILE...]
+       ${PROGRAM} diff --robots-dir|--bundle OLD --robots-dir|--bundle NEW
+                     --agent A [options] [FILE...]
 
 Prints the URLs whose verdict differs between the robots.txt OLD and NEW (each
-a file, '-' or an http(s) URL), with the deciding rule on each side. URLs are
-read one per line from the FILEs, or stdin, gzip or not.
+a file, '-' or an http(s) URL), or per host between two directories or
+bundles (as 'filter --robots-dir' and '--bundle' read them; the first given
+is OLD), with the deciding rule on each side. URLs are read from the FILEs, or
+stdin, gzip or not, as filter reads them; a line without a URL is named on
+stderr and not compared.
 
 OPTIONS
-  --agent A        the crawler's token, e.g. Googlebot (required; repeatable)
-  --format F       lines (default), or jsonl: one JSON object per change
-  --field N        the URL is column N (from 1) of each line
-  --delimiter D    with --field: columns split at the byte D ('\\t': tab)
-  -q, --quiet      no summary on stderr
-  -h, --help       print this help
-  -V, --version    print the version
+  --agent A          the crawler's token, e.g. Googlebot (required; repeatable)
+  --robots-dir DIR   per host: OLD's or NEW's files DIR/<host> (give two)
+  --bundle BUNDLE    per host: OLD's or NEW's bundle (give two)
+  --format F         text (default), or jsonl: one JSON object per change
+  -q, --quiet        no warnings or summary on stderr
+  -h, --help         print this help
+  -V, --version      print the version
+
+LOGS (as filter reads them)
+${INPUT_HELP}
 
 OUTPUT
   now-disallowed<TAB>URL<TAB>line 2: Allow: /a<TAB>line 5: Disallow: /
@@ -26,16 +35,17 @@ EXIT STATUS
   1  failure: a file that cannot be read, ...
   2  usage error
   3  some verdict changes
+  4  no line of the input held a URL (per host: a URL with a host)
 
 EXAMPLES
   # the URLs of urls.txt whose verdict for Googlebot an edit would change
   ${PROGRAM} diff robots.txt robots.txt.new --agent Googlebot urls.txt
 
-  # the live robots.txt against the edit, over the paths (column 8) of a log
+  # the live robots.txt against the edit, over the requests of an access log
   ${PROGRAM} diff https://www.example.com/ robots.txt.new \\
-      --agent Googlebot --field 8 access.log
+      --agent Googlebot --log-format combined access.log
 
-  # the changes as JSON lines, for a review tool
-  ${PROGRAM} diff robots.txt robots.txt.new --agent Googlebot \\
-      --format jsonl urls.txt.gz > changes.jsonl
+  # what a refreshed bundle changes for a crawl frontier, as JSON lines
+  ${PROGRAM} diff --bundle old.bundle --bundle new.bundle \\
+      --agent Googlebot --format jsonl frontier.txt.gz > changes.jsonl
 `

@@ -2,32 +2,41 @@
  * `robots-automaton diff OLD NEW --agent A [FILE...]`: the URLs whose verdict
  * changes between two versions of a robots.txt, with the deciding rule on
  * each side (`now-disallowed|now-allowed<TAB>URL<TAB>OLD RULE<TAB>NEW RULE`,
- * or JSON lines). URLs are read as `filter` reads them. Exit 0 when no verdict
- * changes, 3 when some do (docs/cli.md#diff).
+ * or JSON lines); per host with two `--robots-dir` or `--bundle` sources
+ * (diff-sides.ts). URLs are read as `filter` reads them. Exit 0 when no
+ * verdict changes, 3 when some do, 4 when no line held a URL
+ * (docs/cli.md#diff).
  */
 import { isUtf8 } from 'node:buffer'
-import type { AgentMatcher, Explanation } from '../../index.js'
-import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { UsageError } from '../../internals.js'
+import { CliError, UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
-import { findField, parseDelimiter, WHITESPACE } from '../filter/fields.js'
+import { formatOption, outputFormat } from '../common/output-format.js'
+import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
+import { LineFault, LineLocator } from '../filter/line-locator.js'
+import { EXIT_NO_URL, faultNote, noUrlMessage, sampleText, type FaultSample } from '../filter/line-faults.js'
 import { DIFF_HELP } from './diff-help.js'
 import { resolveInputs } from '../filter/input.js'
-import { forEachUrlLine } from '../filter/line-blocks.js'
+import { forEachInputLine } from '../filter/input-lines.js'
 import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load-robots.js'
-import { RuleDescriber, type RuleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
+import { openBundle, readBundle } from '../hosts/bundle-rules.js'
+import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
+import { HostTally } from '../hosts/host-tally.js'
+import { DirectoryRules } from '../hosts/robots-dir.js'
+import { FileSide, HostSide, type DiffSide } from './diff-sides.js'
 
 /** The options `diff` accepts (its help, diff-help.ts, names each of them). */
 export const DIFF_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
-  { name: 'format', value: true, choices: ['lines', 'jsonl'] },
-  { name: 'field', value: true },
-  { name: 'delimiter', value: true },
+  formatOption(true),
+  { name: 'robots-dir', value: true, multiple: true },
+  { name: 'bundle', value: true, multiple: true },
+  ...INPUT_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -37,35 +46,24 @@ export const EXIT_CHANGED = 3
 
 const DECODER = new TextDecoder()
 
-function side(e: Explanation, line: number, rules: RuleDescriber): { allowed: boolean; line: number; rule: Omit<RuleJson, 'line'> | null } {
-  const json = rules.json(e.rule)
-  if (json === null) return { allowed: e.allowed, line, rule: null }
-  const { line: ruleLine, ...rule } = json
-  return { allowed: e.allowed, line: ruleLine, rule }
-}
-
-function fieldOf(args: ParsedArgs): { field: number; delimiter: number } {
-  const value = optionValue(args, 'field')
-  const delimiterValue = optionValue(args, 'delimiter')
-  if (value === undefined) {
-    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
-    return { field: 0, delimiter: WHITESPACE }
-  }
-  const field = /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(field >= 1 && field <= 1 << 20)) throw new UsageError(`option '--field' must be an integer from 1 to ${1 << 20} (got '${value}')`)
-  let delimiter = WHITESPACE
-  if (delimiterValue !== undefined) {
-    const d = parseDelimiter(delimiterValue)
-    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
-    delimiter = d
-  }
-  return { field, delimiter }
-}
-
 function warnProblem(loaded: LoadedRobots): void {
   if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
   const problem = bodyProblem(loaded.robots)
   if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+}
+
+/** The per-host sources in command-line order (`--robots-dir DIR`, `--bundle FILE`, also as `--x=V`): OLD, then NEW. */
+function hostSources(argv: readonly string[]): { kind: 'dir' | 'bundle'; path: string }[] {
+  const out: { kind: 'dir' | 'bundle'; path: string }[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') break
+    for (const [name, kind] of [['--robots-dir', 'dir'], ['--bundle', 'bundle']] as const) {
+      if (a === name && i + 1 < argv.length) out.push({ kind, path: argv[++i] })
+      else if (a.startsWith(`${name}=`)) out.push({ kind, path: a.slice(name.length + 1) })
+    }
+  }
+  return out
 }
 
 /** Runs `diff` with the arguments after the command name; resolves to the exit code. */
@@ -73,56 +71,78 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, DIFF_OPTIONS)
   if (helpOrVersion(args, DIFF_HELP)) return 0
   const agent = requiredValues(args, 'agent')
-  const [oldSource, newSource, ...files] = args.positionals
-  if (oldSource === undefined || newSource === undefined) throw new UsageError('needs OLD and NEW (each a file, - or an http(s) URL)')
-  checkRobotsSource(oldSource)
-  checkRobotsSource(newSource)
-  const jsonl = optionValue(args, 'format') === 'jsonl'
-  const { field, delimiter } = fieldOf(args)
+  const perHost = hostSources(argv)
+  const jsonl = outputFormat(args) === 'jsonl'
+  const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
-  const stdinRobots = [oldSource, newSource].filter((s) => s === '-').length
-  if (stdinRobots > 1) throw new UsageError(`only one of OLD and NEW can be stdin ('-')`)
-  const stdinFiles = files.filter((f) => f === '-').length
-  if (stdinFiles > 1 || (stdinRobots > 0 && (files.length === 0 || stdinFiles > 0))) {
-    throw new UsageError(stdinFiles > 1 ? `stdin ('-') is named more than once` : `a robots.txt read from stdin ('-') means the URLs must come from FILE arguments`)
+  let files: readonly string[]
+  let sides: [DiffSide, DiffSide]
+  let tally: HostTally | undefined
+  if (perHost.length > 0) {
+    if (perHost.length !== 2) throw new UsageError(`per-host rules need two sources, OLD then NEW ('--robots-dir' or '--bundle', twice; got ${perHost.length})`)
+    files = args.positionals
+    if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  } else {
+    const [oldSource, newSource, ...rest] = args.positionals
+    if (oldSource === undefined || newSource === undefined) throw new UsageError('needs OLD and NEW (each a file, - or an http(s) URL), or two --robots-dir/--bundle sources')
+    checkRobotsSource(oldSource)
+    checkRobotsSource(newSource)
+    files = rest
+    const stdinRobots = [oldSource, newSource].filter((s) => s === '-').length
+    if (stdinRobots > 1) throw new UsageError(`only one of OLD and NEW can be stdin ('-')`)
+    const stdinFiles = files.filter((f) => f === '-').length
+    if (stdinFiles > 1 || (stdinRobots > 0 && (files.length === 0 || stdinFiles > 0))) {
+      throw new UsageError(stdinFiles > 1 ? `stdin ('-') is named more than once` : `a robots.txt read from stdin ('-') means the URLs must come from FILE arguments`)
+    }
   }
   const inputs = await resolveInputs(files)
   if (!quiet) {
     for (const w of agentWarnings(agent)) note(w)
   }
-  const oldRobots = await loadRobots(oldSource)
-  const newRobots = await loadRobots(newSource)
-  if (!quiet) {
-    warnProblem(oldRobots)
-    warnProblem(newRobots)
+  if (perHost.length === 2) {
+    const cacheBytes = Math.floor((DEFAULT_CACHE_MB * 2 ** 20) / 2)
+    const opened = perHost.map((p) => (p.kind === 'dir' ? DirectoryRules.open(p.path) : openBundle(readBundle(p.path), p.path)))
+    // Each side warns about its own files; the summary counts OLD's hosts.
+    const tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
+    tally = tallies[0]
+    sides = [new HostSide(opened[0], agent, cacheBytes, tallies[0]), new HostSide(opened[1], agent, cacheBytes, tallies[1])]
+  } else {
+    const [oldSource, newSource] = args.positionals
+    const oldRobots = await loadRobots(oldSource)
+    const newRobots = await loadRobots(newSource)
+    if (!quiet) {
+      warnProblem(oldRobots)
+      warnProblem(newRobots)
+    }
+    sides = [new FileSide(oldRobots, agent), new FileSide(newRobots, agent)]
   }
-  const before: AgentMatcher = oldRobots.robots.agents(agent)
-  const after: AgentMatcher = newRobots.robots.agents(agent)
-  const oldRules = new RuleDescriber(oldRobots.robots, agent, oldRobots.fetched === 'unreachable')
-  const newRules = new RuleDescriber(newRobots.robots, agent, newRobots.fetched === 'unreachable')
+  const [before, after] = sides
   const out = new BlockWriter(process.stdout)
-  const range = new Int32Array(2)
+  const locator = new LineLocator(layout, perHost.length > 0)
   let lines = 0
+  let compared = 0
+  let withoutUrl = 0
   let nowAllowed = 0
   let nowDisallowed = 0
-  await forEachUrlLine(
+  let sample: FaultSample | undefined
+  await forEachInputLine(
     inputs,
-    (bytes, from, to) => {
-      let start = from
-      let end = to
+    locator,
+    (bytes, lineStart, lineEnd, fault, lineNumber, input) => {
       lines++
-      if (field > 0) {
-        if (findField(bytes, start, end, field, delimiter, range, 0)) {
-          start = range[0]
-          end = range[1]
-        } else start = end
+      if (fault !== LineFault.None) {
+        withoutUrl++
+        if (sample === undefined) {
+          sample = { fault, input: input.name, line: lineNumber, text: sampleText(bytes, lineStart, lineEnd) }
+          if (!quiet) note(faultNote(sample, layout, 'such lines are not compared'))
+        }
+        return
       }
-      const a = before.matchRange(bytes, start, end)
-      const b = after.matchRange(bytes, start, end)
+      compared++
+      const a = before.judge(bytes, locator)
+      const b = after.judge(bytes, locator)
       if ((a & 1) === (b & 1)) return
-      const url = bytes.subarray(start, end)
-      const was = before.explain(url)
-      const now = after.explain(url)
+      const url = bytes.subarray(locator.urlStart, locator.urlEnd)
       const change = b & 1 ? 'now-allowed' : 'now-disallowed'
       if (b & 1) nowAllowed++
       else nowDisallowed++
@@ -130,9 +150,12 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       if (jsonl) {
         const record: Record<string, unknown> = { url: text }
         if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
-        Object.assign(record, { change, old: side(was, a >>> 1, oldRules), new: side(now, b >>> 1, newRules) })
+        Object.assign(record, { change, old: before.json(a), new: after.json(b) })
+        if (inputs.length > 1) record.input = input.name
+        record.input_line = lineNumber
+        if (perHost.length > 0) record.host = locator.hostText()
         out.text(`${jsonLine(record)}\n`)
-      } else out.text(`${change}\t${printable(text)}\t${printable(oldRules.text(was.rule))}\t${printable(newRules.text(now.rule))}\n`)
+      } else out.text(`${change}\t${printable(text)}\t${printable(before.text())}\t${printable(after.text())}\n`)
     },
     async (pause) => {
       if (pause) out.flush()
@@ -141,7 +164,12 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   )
   await out.end()
   if (!quiet) {
-    note(`${plural(lines, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(lines - nowAllowed - nowDisallowed)} unchanged`)
+    const unchanged = compared - nowAllowed - nowDisallowed
+    const without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
+    const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
+    note(`${plural(compared, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(unchanged)} unchanged${without}${hosts}`)
   }
-  return nowAllowed + nowDisallowed > 0 ? EXIT_CHANGED : 0
+  if (nowAllowed + nowDisallowed > 0) return EXIT_CHANGED
+  if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0), EXIT_NO_URL)
+  return 0
 }

@@ -1,15 +1,18 @@
 /** The help of `filter` (`robots-automaton filter --help`); the manual is docs/cli.md#filter. */
 import { availableParallelism } from 'node:os'
 import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
+import { defaultJobs } from '../filter/parallel.js'
 import { PROGRAM } from '../common/version.js'
+import { INPUT_HELP } from '../filter/line-layout.js'
 
 /** Help of `filter`. */
 export const FILTER_HELP = `Usage: ${PROGRAM} filter --robots ROBOTS --agent A [options] [FILE...]
        ${PROGRAM} filter --robots-dir DIR --agent A [options] [FILE...]
        ${PROGRAM} filter --bundle BUNDLE --agent A [options] [FILE...]
 
-Judges each line of the FILEs (or stdin; gzip or not) as a URL and writes the
+Judges the URL of each line of the FILEs (or stdin; gzip or not) and writes the
 allowed lines to stdout, unchanged and in input order; a summary goes to stderr.
+A line without a URL (a path or an http(s) URL) is never judged: see --invalid.
 
 RULES (one of --robots, --robots-dir, --bundle)
   --robots ROBOTS    one robots.txt for every URL (a file, '-' or http(s) URL)
@@ -21,28 +24,40 @@ RULES (one of --robots, --robots-dir, --bundle)
 OPTIONS
   --agent A          the crawler's token, e.g. Googlebot (required; repeatable)
   --print WHAT       allowed (default), disallowed, or verdicts: every line as
-                     VERDICT<TAB>RULE LINE (0: none)<TAB>LINE
-  --format F         lines (default), or jsonl: one JSON object per line
+                     VERDICT<TAB>RULE LINE (0: none)<TAB>LINE (VERDICT invalid:
+                     not judged)
+  --format F         text (default), or jsonl: one JSON object per line, with
+                     its line number (allowed null: not judged, and why)
+  --invalid WHAT     a line without a URL (or, per host, a host) is not judged:
+                     keep it in the output (default), drop it, or fail (exit 4);
+                     the first one is named on stderr either way
   --line-buffered    write each line as soon as it is judged (for 'tail -f')
-  -j, --jobs N       threads judging lines (default: the CPUs, here ${availableParallelism()})
+  -j, --jobs N       threads judging lines (default: 1 with 2 CPUs or fewer,
+                     where workers do not pay; else the CPUs, at most 4;
+                     here ${defaultJobs(availableParallelism())})
   -q, --quiet        no progress bar, warnings or summary on stderr
   -h, --help         print this help
   -V, --version      print the version
 
-LOGS
-  --field N          the URL is column N (from 1); the whole line is written
-  --delimiter D      columns split at the byte D ('\\t': tab), not at blanks
-  --host-field M     the host is column M, for logs whose URLs are paths
+LOGS (the whole line is written; the URL is judged)
+${INPUT_HELP}
+
+EXIT STATUS
+  0  success
+  1  failure: a file that cannot be read, ...
+  2  usage error
+  4  no line held a URL (per host: with a host), or --invalid fail met one
 
 EXAMPLES
-  # the URLs of urls.txt that Googlebot may fetch
-  ${PROGRAM} filter --robots robots.txt --agent Googlebot urls.txt
-
   # every URL's verdict and deciding line, by its host's file in robots/
   ${PROGRAM} filter --robots-dir robots/ --agent Googlebot \\
       --print verdicts urls.txt.gz
 
-  # the access log lines Googlebot may not fetch (vhost in column 1, path in 8)
+  # the lines of an Apache or nginx vhost access log Googlebot may not fetch
   ${PROGRAM} filter --bundle robots.bundle --agent Googlebot \\
-      --field 8 --host-field 1 --print disallowed access.log
+      --log-format vhost_combined --print disallowed other_vhosts_access.log
+
+  # a one-site combined log, judged by that site's rules
+  ${PROGRAM} filter --robots robots.txt --agent Googlebot \\
+      --log-format combined access.log
 `

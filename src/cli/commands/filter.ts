@@ -6,14 +6,13 @@
  * for where blocks are judged.
  */
 import { availableParallelism } from 'node:os'
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { openBundle } from '../hosts/bundle-rules.js'
+import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
-import { CliError, readError, UsageError } from '../../internals.js'
-import { parseDelimiter, WHITESPACE, type FieldSpec } from '../filter/fields.js'
+import { CliError, hashKeyWords, UsageError } from '../../internals.js'
+import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FILTER_HELP } from './filter-help.js'
 import { DEFAULT_CACHE_MB, HostJudge } from '../hosts/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
@@ -23,11 +22,15 @@ import type { JudgeSpec } from '../filter/judge-spec.js'
 import { MatcherJudge, type LineJudge } from '../filter/judge-lines.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
 import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
-import { ParallelRunner } from '../filter/parallel.js'
+import { defaultJobs, ParallelRunner } from '../filter/parallel.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
 import { InlineRunner, type BlockRunner } from '../filter/runner.js'
-import { newStats, summaryLine } from '../filter/filter-stats.js'
+import { FilterTotals, summaryLine } from '../filter/filter-stats.js'
+import { EXIT_NO_URL, faultNote, faultWords, INVALID_OPTION, noUrlMessage, policyWords, type InvalidPolicy } from '../filter/line-faults.js'
+import { printable } from '../common/printable.js'
+import { formatOption, outputFormat } from '../common/output-format.js'
+import type { BlockSource } from '../filter/runner.js'
 import { note } from '../common/stdio.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 
@@ -38,13 +41,12 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'bundle', value: true },
   { ...AGENT_OPTION, allowEmpty: false },
   { name: 'print', value: true, choices: ['allowed', 'disallowed', 'verdicts'] },
-  { name: 'format', value: true, choices: ['lines', 'jsonl'] },
+  formatOption(true),
+  INVALID_OPTION,
   { name: 'missing', value: true, choices: ['allow', 'disallow'] },
   { name: 'cache-mb', value: true },
   { name: 'jobs', short: 'j', value: true },
-  { name: 'field', value: true },
-  { name: 'host-field', value: true },
-  { name: 'delimiter', value: true },
+  ...INPUT_OPTIONS,
   { name: 'line-buffered', value: false },
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -53,6 +55,15 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
 /** Most worker threads `--jobs` accepts. */
 const MAX_JOBS = 256
 
+/** Lines in `bytes` (LF bytes, plus a last line without one). */
+function countLines(bytes: Uint8Array): number {
+  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+  let n = 0
+  let at = -1
+  while ((at = b.indexOf(10, at + 1)) >= 0) n++
+  return b.length > 0 && b[b.length - 1] !== 10 ? n + 1 : n
+}
+
 /** An integer option within [min, max], or `fallback` when absent; a usage error otherwise. */
 function intOption(args: ParsedArgs, name: string, min: number, max: number, fallback: number): number {
   const value = optionValue(args, name)
@@ -60,52 +71,6 @@ function intOption(args: ParsedArgs, name: string, min: number, max: number, fal
   const n = /^[0-9]+$/.test(value) ? Number(value) : NaN
   if (!(n >= min && n <= max)) throw new UsageError(`option '--${name}' must be an integer from ${min} to ${max} (got '${value}')`)
   return n
-}
-
-/** The log columns to read, from `--field`, `--host-field` and `--delimiter`. */
-function fieldSpec(args: ParsedArgs): FieldSpec | undefined {
-  const url = intOption(args, 'field', 1, 1 << 20, 0)
-  const host = intOption(args, 'host-field', 1, 1 << 20, 0)
-  const delimiterValue = optionValue(args, 'delimiter')
-  if (url === 0) {
-    if (host > 0) throw new UsageError(`'--host-field' needs '--field' (the URL column)`)
-    if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
-    return undefined
-  }
-  let delimiter = WHITESPACE
-  if (delimiterValue !== undefined) {
-    const d = parseDelimiter(delimiterValue)
-    if (d === undefined) throw new UsageError(`option '--delimiter' must be one byte, or '\\t' for a tab (got '${delimiterValue}')`)
-    delimiter = d
-  }
-  return { url, host, delimiter }
-}
-
-/** Reads a bundle file into memory that worker threads can share (a SharedArrayBuffer). */
-function readBundle(path: string): Uint8Array {
-  let fd: number
-  try {
-    fd = openSync(path, 'r')
-  } catch (err) {
-    throw readError('bundle', path, err)
-  }
-  try {
-    const info = fstatSync(fd)
-    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
-    if (!info.isFile()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
-    const bytes = new Uint8Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(info.size) : new ArrayBuffer(info.size))
-    let n = 0
-    while (n < bytes.length) {
-      const got = readSync(fd, bytes, n, bytes.length - n, null)
-      if (got === 0) break
-      n += got
-    }
-    return n === bytes.length ? bytes : bytes.subarray(0, n)
-  } catch (err) {
-    throw err instanceof CliError ? err : readError('bundle', path, err)
-  } finally {
-    closeSync(fd)
-  }
 }
 
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */
@@ -122,7 +87,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (robotsSource !== undefined) checkRobotsSource(robotsSource)
   const agent = requiredValues(args, 'agent')
   const printGiven = optionValue(args, 'print') as PrintMode | undefined
-  const format = (optionValue(args, 'format') ?? 'lines') as OutputFormat
+  const format: OutputFormat = outputFormat(args)
+  const invalid = (optionValue(args, 'invalid') ?? 'keep') as InvalidPolicy
   // JSON lines describe every line unless --print picks some.
   const mode: PrintMode = printGiven ?? (format === 'jsonl' ? 'verdicts' : 'allowed')
   const missing = optionValue(args, 'missing')
@@ -130,8 +96,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (optionValue(args, 'cache-mb') !== undefined && !perHost) throw new UsageError(`'--cache-mb' applies only with '--robots-dir' or '--bundle'`)
   const cacheMb = intOption(args, 'cache-mb', 0, 1 << 20, DEFAULT_CACHE_MB)
   const lineBuffered = flag(args, 'line-buffered')
-  const jobs = intOption(args, 'jobs', 1, MAX_JOBS, Math.min(MAX_JOBS, availableParallelism()))
-  const fields = fieldSpec(args)
+  const jobs = intOption(args, 'jobs', 1, MAX_JOBS, defaultJobs(availableParallelism()))
+  const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
   const files = args.positionals
   const stdinFiles = files.filter((f) => f === '-').length
@@ -173,12 +139,18 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
 
   const writer = new BlockWriter(process.stdout)
   const emitter = new LineEmitter(writer, mode, format, lineBuffered)
-  const stats = newStats()
-  const inline = new InlineRunner(judge, emitter, writer, stats, fields, tally)
+  const totals = new FilterTotals()
+  const stats = totals.stats
+  // The first line without a URL (or host) is named at once, so a misread log is seen early.
+  if (!quiet) totals.onFirstFault = (sample) => note(faultNote(sample, layout, policyWords(invalid)))
+  const loop = { wholeLines: layout.url === 0, invalid }
+  const inline = new InlineRunner(judge, emitter, writer, totals, layout, tally, perHost, loop)
   const runner: BlockRunner =
     threads > 1
-      ? new ParallelRunner({ rules: spec, agent, mode, format, fields }, threads, inline, writer, stats, tally, new URL('./filter-worker.js', import.meta.url))
+      ? new ParallelRunner({ rules: spec, agent, mode, format, layout, loop, hashKey: hashKeyWords() }, threads, inline, writer, totals, tally, new URL('./filter-worker.js', import.meta.url))
       : inline
+  const jsonl = format === 'jsonl'
+  const several = inputs.length > 1
   const counter: ByteCounter = { bytes: 0 }
   const sizes = inputs.map((i) => i.size)
   const total = sizes.every((s) => s !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined
@@ -190,13 +162,19 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       const reader = await openInput(inputs[i], counter)
       try {
         const terminateLast = i < inputs.length - 1
+        // JSON records carry their line numbers: the lines of each block are counted before it is handed out.
+        let firstLine = 1
         for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
-          await runner.submit(block, terminateLast)
+          const source: BlockSource = { input: inputs[i].name, place: { firstLine, input: several ? inputs[i].name : undefined } }
+          if (jsonl) firstLine += countLines(block.bytes)
+          await runner.submit(block, terminateLast, source)
           progress?.update(counter.bytes, stats.lines)
+          if (stats.stopped) break
         }
       } finally {
         await reader.close()
       }
+      if (stats.stopped) break
     }
   } catch (err) {
     // What was judged before the failure is written out first: nothing read is lost.
@@ -208,6 +186,13 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   await runner.finish()
   await writer.end()
   progress?.done()
-  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, tally?.summary()))
+  const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
+  if (!quiet && expired !== undefined) note(expired)
+  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary()))
+  const sample = totals.firstFault
+  if (stats.stopped && sample !== undefined) {
+    throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout)}: ${printable(sample.text)}`, EXIT_NO_URL)
+  }
+  if (stats.lines > 0 && stats.allowed + stats.disallowed === 0) throw new CliError('ERR_NO_URL', noUrlMessage(stats.lines, perHost), EXIT_NO_URL)
   return 0
 }

@@ -9,7 +9,9 @@ directory: its files, recursively) as FILE:LINE: SEVERITY: MESSAGE [CODE],
 then on stderr a summary per file (all diagnostics counted) and a total.
 
 OPTIONS
-  --json           one JSON object per file: its diagnostics and totals
+  --format F       text (default), or jsonl: one JSON object per file, its
+                   diagnostics and totals
+  --json           the same as --format jsonl
   -q, --quiet      no summary on stderr
   -h, --help       print this help
   -V, --version    print the version
@@ -27,5 +29,5 @@ EXAMPLES
   ${PROGRAM} lint robots/
 
   # one JSON object per file, for a dashboard
-  ${PROGRAM} lint --json robots/ > lint.jsonl
+  ${PROGRAM} lint --format jsonl robots/ > lint.jsonl
 `

@@ -11,6 +11,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from 
 import { BlockWriter } from '../common/block-writer.js'
 import { CliError, readError, UsageError } from '../../internals.js'
 import { LINT_HELP } from './lint-help.js'
+import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots } from '../common/load-robots.js'
 import { plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
@@ -18,7 +19,8 @@ import { jsonLine, printable } from '../common/printable.js'
 
 /** The options `lint` accepts (its help, lint-help.ts, names each of them). */
 export const LINT_OPTIONS: readonly OptionSpec[] = [
-  { name: 'json', value: false },
+  formatOption(),
+  JSON_OPTION,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -85,7 +87,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   if (sources.length === 0) throw new UsageError('missing ROBOTS (a file, a directory, - or an http(s) URL)')
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
   for (const s of sources) checkRobotsSource(s)
-  const json = flag(args, 'json')
+  const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   const files = expand(sources)
   const out = new BlockWriter(process.stdout, 64 * 1024)

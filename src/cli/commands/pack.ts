@@ -1,17 +1,21 @@
 /**
- * `robots-automaton pack (DIR | FILE.jsonl | -) -o BUNDLE`: many hosts'
- * robots.txt in one bundle (`store.toBytes()`, src/store/bundle-codec.ts)
- * for `filter --bundle`. Inputs and their rules (names, keys, JSON lines):
- * docs/cli.md#pack. Every body is parsed once here; the file is written
- * beside BUNDLE and renamed into place, so no reader sees half a bundle.
+ * `robots-automaton pack (DIR | FILE.jsonl | BUNDLE | -)... -o BUNDLE`:
+ * many hosts' robots.txt in one bundle (`store.toBytes()`,
+ * src/store/bundle-codec.ts) for `filter --bundle`; several inputs are
+ * merged, the newest fetch winning per key. Inputs and their rules (names,
+ * keys, JSON lines): docs/cli.md#pack. Every body is parsed once here; the
+ * file is written beside BUNDLE and renamed into place.
  */
-import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
-import { dirname, basename, join } from 'node:path'
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { parseRobots, RobotsInputError, RobotsStore, type Robots } from '../../index.js'
 import { storeKey } from '../../internals.js'
+import { writeFileAtomic } from '../common/atomic-file.js'
+import { isBundle, readBundleStore } from '../fetch/bundle-file.js'
+import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
+import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
-import { CliError, describeSystemError, UsageError } from '../../internals.js'
+import { CliError, UsageError } from '../../internals.js'
 import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs } from '../filter/input.js'
@@ -63,11 +67,17 @@ class Packer {
   /** Entries added, a key given twice counted twice. */
   private added = 0
 
-  /** Stores `robots` or an outcome under `key` (as `RobotsStore` takes keys); a key given twice keeps the last. */
-  add(key: string, value: Robots | 'unavailable' | 'unreachable'): void {
-    if (typeof value === 'string') this.store.setOutcome(key, value)
-    else this.store.setRobots(key, value)
+  /**
+   * Stores `entry` under `key` (as `RobotsStore` takes keys). A key given
+   * twice keeps the newest fetch (by fetch info's `fetchedAt`; an entry
+   * without fetch info counts as older than any with it), the later one
+   * when neither is newer. A RobotsInputError for fetch info out of range.
+   */
+  add(key: string, entry: FetchedEntry): void {
     this.added++
+    const held = this.store.fetchInfo(key)
+    if (held !== undefined && (entry.info?.fetchedAt ?? -Infinity) < held.fetchedAt) return
+    putEntry(this.store, key, entry)
   }
 
   /** Entries replaced by a later one with the same key. */
@@ -113,7 +123,7 @@ function packDirectory(dir: string, pack: Packer, report: PackReport): void {
     const read = 'key' in name ? rules.read(id) : name
     if ('robots' in read) {
       report.parsed(rules.sourceName(id), read.robots)
-      pack.add((name as { key: string }).key, read.robots)
+      pack.add((name as { key: string }).key, { rules: read.robots })
     } else {
       report.skipped++
       report.warn(`warning: skipped '${rules.sourceName(id)}': ${read.reason}`)
@@ -156,10 +166,22 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
           fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}`)
         }
         const where = `${input.name}:${lineNumber} (${key})`
+        if (o.entry !== undefined) {
+          // A record of `fetch --format jsonl`: the entry's rules and its fetch info.
+          const entry = entryOfRecord(o, fail)
+          if (typeof entry.rules !== 'string') report.parsed(where, entry.rules)
+          try {
+            pack.add(key, entry)
+          } catch (err) {
+            if (err instanceof RobotsInputError) fail(err.message)
+            throw err
+          }
+          continue
+        }
         if (o.outcome !== undefined && o.outcome !== 'ok') {
           if (o.outcome !== 'unavailable' && o.outcome !== 'unreachable') fail(`"outcome" must be "ok", "unavailable" or "unreachable"`)
           if (o.body !== undefined || o.body_base64 !== undefined) fail(`an "${o.outcome}" outcome has no body`)
-          pack.add(key, o.outcome as 'unavailable' | 'unreachable')
+          pack.add(key, { rules: o.outcome as 'unavailable' | 'unreachable' })
           continue
         }
         let body: Uint8Array
@@ -168,7 +190,7 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
         else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
         const robots = parseRobots(body)
         report.parsed(where, robots)
-        pack.add(key, robots)
+        pack.add(key, { rules: robots })
       }
     }
   } finally {
@@ -176,24 +198,27 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
   }
 }
 
-/** Writes `bytes` to `path` through a temporary file renamed into place (or to stdout for `-`). */
-async function writeBundle(path: string, bytes: Uint8Array): Promise<void> {
-  if (path === '-') {
-    await new Promise<void>((resolve, reject) => process.stdout.write(bytes, (err) => (err ? reject(err) : resolve())))
-    return
+/** Adds every entry of the bundle at `path`, with its fetch info. */
+function packBundle(path: string, pack: Packer, report: PackReport): void {
+  const store = readBundleStore(path)
+  for (const key of store.keys()) {
+    const entry = entryIn(store, key)!
+    if (typeof entry.rules !== 'string') report.parsed(`${path}#${key}`, entry.rules)
+    pack.add(key, entry)
   }
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+}
+
+/** Whether the file `path` starts as a bundle does ("RATB"). */
+function startsAsBundle(path: string): boolean {
   let fd = -1
   try {
-    fd = openSync(temporary, 'w')
-    for (let n = 0; n < bytes.length; ) n += writeSync(fd, bytes, n, bytes.length - n)
-    closeSync(fd)
-    fd = -1
-    renameSync(temporary, path)
-  } catch (err) {
+    fd = openSync(path, 'r')
+    const head = new Uint8Array(4)
+    return readSync(fd, head, 0, 4, 0) === 4 && isBundle(head)
+  } catch {
+    return false // read again below, which names the file in its error
+  } finally {
     if (fd >= 0) closeSync(fd)
-    rmSync(temporary, { force: true })
-    throw new CliError('ERR_WRITE', `cannot write bundle '${path}': ${describeSystemError(err)}`)
   }
 }
 
@@ -201,39 +226,42 @@ async function writeBundle(path: string, bytes: Uint8Array): Promise<void> {
 export async function runPack(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, PACK_OPTIONS)
   if (helpOrVersion(args, PACK_HELP)) return 0
-  const [source, ...extra] = args.positionals
-  if (source === undefined) throw new UsageError('missing the input: a directory of robots.txt files (one per host) or a JSON lines file')
-  if (extra.length > 0) throw new UsageError(`pack takes one input, got also '${extra[0]}'`)
+  const sources = args.positionals
+  if (sources.length === 0) throw new UsageError('missing the input: a directory of robots.txt files (one per host), a JSON lines file or bundles to merge')
+  if (sources.filter((s) => s === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
   const output = optionValue(args, 'output')
   if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
   const quiet = flag(args, 'quiet')
   const started = performance.now()
   const pack = new Packer()
   const report = new PackReport(quiet)
-  let isDir = false
-  if (source !== '-') {
-    try {
-      isDir = statSync(source).isDirectory()
-    } catch {
-      // resolveInputs names the file in its error.
+  for (const source of sources) {
+    let isDir = false
+    if (source !== '-') {
+      try {
+        isDir = statSync(source).isDirectory()
+      } catch {
+        // resolveInputs names the file in its error.
+      }
     }
+    if (isDir) packDirectory(source, pack, report)
+    else if (source !== '-' && startsAsBundle(source)) packBundle(source, pack, report)
+    else await packJsonLines(source, pack, report)
   }
-  if (isDir) packDirectory(source, pack, report)
-  else await packJsonLines(source, pack, report)
   let bytes: Uint8Array
   try {
     bytes = pack.store.toBytes()
   } catch (err) {
     throw new CliError('ERR_WRITE', `cannot write bundle '${output}': ${(err as Error).message}`)
   }
-  await writeBundle(output, bytes)
+  await writeFileAtomic(output, bytes, 'bundle')
   if (!quiet) {
     const packed = pack.counts()
     let line =
       `${plural(pack.store.size, 'host')} packed into ${output === '-' ? '<stdout>' : output}: ${count(packed.robots)} robots.txt` +
       `${packed.outcomes > 0 ? `, ${plural(packed.outcomes, 'fetch outcome')}` : ''}; ${megabytes(bytes.length)} in ${((performance.now() - started) / 1000).toFixed(2)} s`
     if (report.skipped > 0) line += `; ${count(report.skipped)} skipped`
-    if (pack.replaced > 0) line += `; ${plural(pack.replaced, 'key')} given more than once (the last kept)`
+    if (pack.replaced > 0) line += `; ${plural(pack.replaced, 'key')} given more than once (the newest fetch kept, else the last)`
     const problems = BODY_PROBLEMS.filter((p) => report.problems[p] > 0).map((p) => `${count(report.problems[p])} ${PROBLEM_WORDS[p]}`)
     if (problems.length > 0) line += `; files with problems: ${problems.join(', ')}`
     if (report.suppressed > 0) line += `; ${plural(report.suppressed, 'more warning')} not shown`

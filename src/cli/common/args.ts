@@ -74,7 +74,10 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
       spec = arg.length === 2 ? byShort.get(arg[1]) : undefined
       shown = arg
     }
-    if (spec === undefined) throw new UsageError(`unknown option '${shown}'`)
+    if (spec === undefined) {
+      const near = closest(arg.startsWith('--') ? shown.slice(2) : shown.slice(1), specs.map((s) => s.name))
+      throw new UsageError(`unknown option '${shown}'${near === undefined ? '' : `; did you mean '--${near}'?`}`)
+    }
     const label = `--${spec.name}`
     if (options.has(spec.name) && !spec.multiple) throw new UsageError(`option '${label}' is given more than once`)
     if (!spec.value) {
@@ -93,7 +96,8 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     }
     if (value === '' && !spec.allowEmpty) throw new UsageError(`option '${label}' needs a non-empty value`)
     if (spec.choices !== undefined && !spec.choices.includes(value)) {
-      throw new UsageError(`option '${label}' must be one of ${spec.choices.join(', ')} (got '${value}')`)
+      const near = closest(value, spec.choices)
+      throw new UsageError(`option '${label}' must be one of ${spec.choices.join(', ')} (got '${value}')${near === undefined ? '' : `; did you mean '${near}'?`}`)
     }
     if (spec.multiple) {
       const list = options.get(spec.name) as string[] | undefined
@@ -151,4 +155,43 @@ export function helpOrVersion(args: ParsedArgs, help: string): boolean {
   else if (flag(args, 'version')) process.stdout.write(`${versionLine()}\n`)
   else return false
   return true
+}
+
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps) of `a` and `b`, ASCII case ignored. */
+function distance(a: string, b: string): number {
+  a = a.toLowerCase()
+  b = b.toLowerCase()
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)])
+  for (let j = 1; j <= b.length; j++) d[0][j] = j
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+    }
+  }
+  return d[a.length][b.length]
+}
+
+/**
+ * The known word closest to `word`, for a "did you mean": within two edits
+ * (one for words of up to four letters), or one the word starts or ends;
+ * undefined when none is near or two are equally near.
+ */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  if (word.length === 0) return undefined
+  let best: string | undefined
+  let bestScore = Infinity
+  let tie = false
+  for (const k of known) {
+    const d = distance(word, k)
+    const limit = Math.min(word.length, k.length) <= 4 ? 1 : 2
+    const score = d <= limit ? d : word.length >= 3 && (k.startsWith(word) || word.startsWith(k)) ? limit + 0.5 : Infinity
+    if (score < bestScore) {
+      best = k
+      bestScore = score
+      tie = false
+    } else if (score === bestScore && score !== Infinity) tie = true
+  }
+  return bestScore === Infinity || tie ? undefined : best
 }

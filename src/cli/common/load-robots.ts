@@ -9,7 +9,7 @@ import { parseRobotsFile } from '../../node.js'
 import { fetchRobots, describeFetchResult } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { CliError, readError, UsageError } from '../../internals.js'
-import { PROGRAM, version } from './version.js'
+import { defaultUserAgent } from './version.js'
 
 /** A loaded robots.txt with the name to show and, for a URL, how the fetch went. */
 export interface LoadedRobots {
@@ -99,10 +99,10 @@ export async function loadRobots(source: string, tally?: LineTally): Promise<Loa
 async function fetchUrl(url: string): Promise<LoadedRobots> {
   let result
   try {
-    result = await fetchRobots(url, { userAgent: `${PROGRAM}/${version()}` })
+    result = await fetchRobots(url, { userAgent: defaultUserAgent() })
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${message}`)
   }
-  return { robots: result.robots, name: result.url, fetchNote: describeFetchResult(result), fetched: result.outcome }
+  return { robots: result.robots, name: result.url, fetchNote: describeFetchResult(result), fetched: result.outcome === 'not-modified' ? 'ok' : result.outcome }
 }

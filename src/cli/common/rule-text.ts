@@ -4,7 +4,8 @@
  * `line 4: Disallow: /private/`. Two are not, and are marked `implied`
  * ({@link Implied}) rather than passed off as file lines.
  */
-import type { RuleRef, Robots } from '../../index.js'
+import type { RuleRef } from '../../index.js'
+import type { RuleSet } from '../../internals.js'
 
 /**
  * Why a rule is implied rather than a line of the file:
@@ -33,14 +34,13 @@ export interface RuleJson {
 }
 
 
-/** Describes the deciding rules of one robots.txt for one crawler. */
+/** Describes the deciding rules of one robots.txt for one crawler (its RuleSet: `robots.rulesFor(tokens)`, or a matcher's `rules`). */
 export class RuleDescriber {
   /** The written patterns of the allow lines that have an index.htm directory form, by line; built on first need. */
   private allowByLine: Map<number, string> | undefined
 
   constructor(
-    private readonly robots: Robots,
-    private readonly tokens: readonly string[],
+    private readonly set: RuleSet,
     /** The robots.txt stands for an unreachable fetch: every rule is implied. */
     private readonly unreachable: boolean,
   ) {}
@@ -50,7 +50,7 @@ export class RuleDescriber {
     if (rule === null || rule.kind !== 'allow' || !rule.pattern.endsWith('$')) return undefined
     if (this.allowByLine === undefined) {
       // The written pattern of each allow line that has a directory form (RuleSet.isIndexDirectory).
-      const set = this.robots.rulesFor(this.tokens)
+      const set = this.set
       const map = new Map<number, string>()
       const withForm = new Set<number>()
       for (let r = 0; r < set.count; r++) {

@@ -26,3 +26,8 @@ export function version(): string {
 export function versionLine(): string {
   return `${PROGRAM} ${version()}`
 }
+
+/** The `User-Agent` the command line fetches with unless told otherwise: `robots-automaton/0.1.0`. */
+export function defaultUserAgent(): string {
+  return `${PROGRAM}/${version()}`
+}

@@ -6,15 +6,17 @@
  */
 import { BlockWriter, type ByteSink } from '../common/block-writer.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from './emitter.js'
-import type { FieldSpec } from './fields.js'
-import { judgeBlock, type LineJudge } from './judge-lines.js'
+import type { LineLayout } from './line-layout.js'
+import type { LineLocator } from './line-locator.js'
+import { judgeBlock, type BlockPlace, type LineJudge, type LoopOptions } from './judge-lines.js'
 import { newStats, type FilterStats } from './filter-stats.js'
 
 /** How the lines are written: `--print`, `--format` and the log columns. */
 export interface OutputSpec {
   readonly mode: PrintMode
   readonly format: OutputFormat
-  readonly fields: FieldSpec | undefined
+  readonly layout: LineLayout
+  readonly loop: LoopOptions
 }
 
 /**
@@ -26,9 +28,11 @@ export interface OutputSpec {
 export function judgeToChunks(
   bytes: Uint8Array,
   judge: LineJudge,
+  locator: LineLocator,
   spec: OutputSpec,
   terminateLast: boolean,
   allocate: (size: number) => Uint8Array,
+  place?: BlockPlace,
 ): { chunks: Uint8Array[]; stats: FilterStats } {
   const chunks: Uint8Array[] = []
   // Blocks handed to the sink are the caller's: the write callback is never called, so none is reused here.
@@ -41,7 +45,7 @@ export function judgeToChunks(
   }
   const writer = new BlockWriter(sink, Math.max(1 << 16, bytes.length + (bytes.length >>> 2)), { zeroCopy: false, allocate })
   const stats = newStats()
-  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, spec.fields)
+  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, locator, spec.loop, place)
   writer.release()
   return { chunks, stats }
 }

@@ -9,15 +9,17 @@ import type { BlockWriter } from '../common/block-writer.js'
 import { writeUint } from '../common/block-writer.js'
 import type { Decided } from '../hosts/host-judge.js'
 import { jsonRecord } from './jsonl-record.js'
+import type { LineLocator } from './line-locator.js'
 
 /** The verdict column and its tab, as bytes. */
 const ALLOWED_TAB = new TextEncoder().encode('allowed\t')
 const DISALLOWED_TAB = new TextEncoder().encode('disallowed\t')
+const INVALID_TAB = new TextEncoder().encode('invalid\t')
 /** What `--print` writes. */
 export type PrintMode = 'allowed' | 'disallowed' | 'verdicts'
 
-/** The form of output lines (`--format`). */
-export type OutputFormat = 'lines' | 'jsonl'
+/** The form of output lines (`--format`; `lines` is an alias of `text`). */
+export type OutputFormat = 'text' | 'lines' | 'jsonl'
 
 
 /**
@@ -28,6 +30,10 @@ export type OutputFormat = 'lines' | 'jsonl'
  * - `verdicts`: every line as `allowed<TAB>LINE<TAB>URL` or
  *   `disallowed<TAB>LINE<TAB>URL` and LF, where URL is the line's bytes
  *   unchanged except for the CR of a CRLF (or a CR that ends the input).
+ * - A line that was not judged (no URL, or no host: a negative `code`,
+ *   minus its LineFault) is written whatever `--print` picks (the caller
+ *   passes it only under `--invalid keep`): as read, or as
+ *   `invalid<TAB>0<TAB>URL`, or with `"allowed": null`.
  * - `--format jsonl`: one JSON object per line (jsonl-record.ts), for the
  *   lines `--print` selects (every line unless `--print allowed|disallowed`).
  *
@@ -57,11 +63,13 @@ export class LineEmitter {
 
   /**
    * `--format jsonl`: one line as a JSON object. `bytes[start, end)` is the
-   * URL judged, `code` its verdict, `decided` what decided it.
+   * URL judged, `code` its verdict (negative: not judged), `decided` what
+   * decided it, `line` its number in its input (named `input` when the run
+   * reads several).
    */
-  record(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided): void {
-    if (this.want >= 0 && (code & 1) !== this.want) return
-    this.writer.text(jsonRecord(bytes, start, end, code, decided))
+  record(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided | null, line: number, input: string | undefined, locator: LineLocator): void {
+    if (code >= 0 && this.want >= 0 && (code & 1) !== this.want) return
+    this.writer.text(jsonRecord(bytes, start, end, code, decided, line, input, locator))
     this.writer.byte(10)
     if (this.eachLine) this.writer.flush()
   }
@@ -76,7 +84,7 @@ export class LineEmitter {
       if (this.eachLine) this.writer.flush()
       return
     }
-    if ((code & 1) !== this.want) return
+    if (code >= 0 && (code & 1) !== this.want) return
     if (this.eachLine) {
       this.writer.bytes(bytes, start, next)
       this.writer.flush()
@@ -99,7 +107,7 @@ export class LineEmitter {
       if (this.eachLine) this.writer.flush()
       return
     }
-    if ((code & 1) !== this.want) return
+    if (code >= 0 && (code & 1) !== this.want) return
     if (this.eachLine) {
       this.writer.bytes(bytes, start, end)
       if (terminate) this.writer.byte(10)
@@ -125,9 +133,9 @@ export class LineEmitter {
     w.reserve(len + 24)
     const buf = w.buf
     let p = w.pos
-    const label = code & 1 ? ALLOWED_TAB : DISALLOWED_TAB
+    const label = code < 0 ? INVALID_TAB : code & 1 ? ALLOWED_TAB : DISALLOWED_TAB
     for (let k = 0; k < label.length; k++) buf[p++] = label[k]
-    const line = code >>> 1
+    const line = code < 0 ? 0 : code >>> 1
     if (line < 10) buf[p++] = 48 + line
     else p = writeUint(buf, p, line)
     buf[p++] = 9

@@ -1,64 +1,152 @@
 /**
  * Columns of a log line (`--field N`, `--host-field M`, `--delimiter D`):
- * where the URL (and the host) sit in a line, found in its bytes without
- * making a string ({@link findField}). Fields are numbered from 1. A line with
- * fewer fields has an empty URL (judged as `/`, counted as invalid) or no host.
+ * where a column sits in a line, found in its bytes without making a string
+ * ({@link findField}); a quoted column is one column, and a quoted HTTP
+ * request line gives its target ({@link requestTarget}). Fields are numbered
+ * from 1.
  */
 
 /** Field separator: a byte, or whitespace runs. */
 export const WHITESPACE = -1
 
-/** How `filter` picks the URL and host out of a line. */
-export interface FieldSpec {
-  /** The URL column, from 1. */
-  readonly url: number
-  /** The host column, from 1, or 0 when the host comes from the URL. */
-  readonly host: number
-  /** A separator byte, or `WHITESPACE`. */
-  readonly delimiter: number
+/** What {@link findField} found. */
+export const enum FieldKind {
+  /** The line has fewer fields. */
+  None = 0,
+  /** A field as it stands. */
+  Plain = 1,
+  /** A quoted (`"…"`) or bracketed (`[…]`) field: its range leaves the quotes out. */
+  Quoted = 2,
 }
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
 
 function isBlank(b: number): boolean {
   return b === 0x20 || b === 0x09
 }
 
 /**
+ * The end of a quoted field that opens at `open` (its `"`, or `[` with
+ * whitespace columns): the offset of the closing byte, a `"` (or `]`) that
+ * ends the line or is followed by a separator; a backslash escapes the byte
+ * after it (Apache writes `\"` inside `"%r"`). -1 when there is none: then the
+ * field is read as if unquoted.
+ */
+function closing(bytes: Uint8Array, open: number, end: number, delimiter: number): number {
+  const close = bytes[open] === QUOTE ? QUOTE : 0x5d
+  for (let p = open + 1; p < end; p++) {
+    const b = bytes[p]
+    if (b === BACKSLASH && close === QUOTE) {
+      p++
+      continue
+    }
+    if (b !== close) continue
+    if (p + 1 === end) return p
+    const next = bytes[p + 1]
+    if (delimiter === WHITESPACE ? isBlank(next) : next === delimiter) return p
+  }
+  return -1
+}
+
+/**
  * Finds field `n` (from 1) of `bytes[start, end)`: writes its range to
- * `out[at]`, `out[at + 1]` and returns true, or returns false when the line
- * has fewer fields.
+ * `out[at]`, `out[at + 1]` and returns its {@link FieldKind} (`None` when the
+ * line has fewer fields).
  *
  * - Without `--delimiter` ({@link WHITESPACE}), fields are separated by runs
  *   of spaces and tabs, and blanks at the start of the line are skipped (as
- *   awk splits `$1 … $NF`): in an Apache or nginx access log
- *   `"GET /a HTTP/1.1"` is three fields, `"GET`, `/a` and `HTTP/1.1"`.
+ *   awk splits `$1 … $NF`). A field that starts with `"` runs to its closing
+ *   quote, one that starts with `[` to its `]` (a closing byte that ends the
+ *   line or comes before a blank): in an Apache or nginx access log
+ *   `[10/Oct/2000:13:55:36 -0700]` and `"GET /a HTTP/1.1"` are one field
+ *   each. Without such a closing byte the field is read as unquoted.
  * - With `--delimiter D` (one byte: `,`, `|`, or `\t` for a tab), every D
- *   separates two fields, empty ones included (as `cut -d D` splits).
+ *   separates two fields, empty ones included (as `cut -d D` splits), and a
+ *   field that starts with `"` runs to a closing `"` before a D (CSV's quoting).
  */
-export function findField(bytes: Uint8Array, start: number, end: number, n: number, delimiter: number, out: Int32Array, at: number): boolean {
+export function findField(bytes: Uint8Array, start: number, end: number, n: number, delimiter: number, out: Int32Array, at: number): FieldKind {
   let p = start
   if (delimiter === WHITESPACE) {
     for (let k = 1; ; k++) {
       while (p < end && isBlank(bytes[p])) p++
-      if (p >= end) return false
+      if (p >= end) return FieldKind.None
       const s = p
-      while (p < end && !isBlank(bytes[p])) p++
+      const b = bytes[p]
+      const close = b === QUOTE || b === 0x5b ? closing(bytes, p, end, delimiter) : -1
+      if (close >= 0) p = close + 1
+      else while (p < end && !isBlank(bytes[p])) p++
       if (k === n) {
-        out[at] = s
-        out[at + 1] = p
-        return true
+        out[at] = close >= 0 ? s + 1 : s
+        out[at + 1] = close >= 0 ? close : p
+        return close >= 0 ? FieldKind.Quoted : FieldKind.Plain
       }
     }
   }
-  for (let k = 1; k < n; k++) {
-    while (p < end && bytes[p] !== delimiter) p++
-    if (p >= end) return false
+  for (let k = 1; ; k++) {
+    const s = p
+    const close = p < end && bytes[p] === QUOTE ? closing(bytes, p, end, delimiter) : -1
+    if (close >= 0) p = close + 1
+    else while (p < end && bytes[p] !== delimiter) p++
+    if (k === n) {
+      out[at] = close >= 0 ? s + 1 : s
+      out[at + 1] = close >= 0 ? close : p
+      return close >= 0 ? FieldKind.Quoted : FieldKind.Plain
+    }
+    if (p >= end) return FieldKind.None
     p++
   }
-  const s = p
-  while (p < end && bytes[p] !== delimiter) p++
+}
+
+/** Whether `b` may be in an HTTP method (`GET`, `M-SEARCH`): capitals, `-` and `_`. */
+function isMethodByte(b: number): boolean {
+  return (b >= 0x41 && b <= 0x5a) || b === 0x2d || b === 0x5f
+}
+
+/**
+ * The target of an HTTP request line `bytes[start, end)` (`METHOD SP target
+ * [SP HTTP/version]`, as `%r` / `$request` log it): writes its range to
+ * `out[at]`, `out[at + 1]` and returns true; false when the text is not a
+ * request line (`-`, a TLS handshake's bytes, one word). A target holding
+ * blanks is taken up to the version (the last word, when it starts with
+ * `HTTP/`), or to the end.
+ */
+export function requestTarget(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number): boolean {
+  let p = start
+  while (p < end && isMethodByte(bytes[p])) p++
+  if (p === start || p >= end || bytes[p] !== 0x20) return false
+  const s = p + 1
+  let e = end
+  // The version: the last word, if it starts with HTTP/.
+  let last = end - 1
+  while (last > s && bytes[last] !== 0x20) last--
+  if (last > s && end - last > 5 && bytes[last + 1] === 0x48 && bytes[last + 2] === 0x54 && bytes[last + 3] === 0x54 && bytes[last + 4] === 0x50 && bytes[last + 5] === 0x2f) {
+    e = last
+  }
+  if (e <= s) return false
   out[at] = s
-  out[at + 1] = p
+  out[at + 1] = e
   return true
+}
+
+/**
+ * Whether a host column's host looks like one: an IPv6 literal in brackets,
+ * or letters, digits, `.`, `-`, `_` (and non-ASCII bytes) with a letter or
+ * digit, not starting with `-` or `.`. A log's `-` placeholder, a date or a
+ * number of bytes in the wrong column is no host.
+ */
+export function plausibleHost(bytes: Uint8Array, start: number, end: number): boolean {
+  if (start >= end) return false
+  if (bytes[start] === 0x5b) return true
+  if (bytes[start] === 0x2d || bytes[start] === 0x2e) return false
+  let alnum = false
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]
+    const l = b | 0x20
+    if ((l >= 0x61 && l <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) alnum = true
+    else if (b !== 0x2e && b !== 0x2d && b !== 0x5f) return false
+  }
+  return alnum
 }
 
 /** Parses `--delimiter`: one byte, or `\t` / `tab` for a tab; undefined when it is not one. */

@@ -1,40 +1,86 @@
 /**
- * Counters of a `filter` run and the summary line written to stderr at its end.
+ * Counters of a `filter` run: per block ({@link FilterStats}, counted in any
+ * thread), added up in input order in the main thread ({@link FilterTotals},
+ * which also numbers the first line without a URL in its input), and the
+ * summary line written to stderr at the end.
  */
 import { count, megabytes, plural, rate } from '../common/numbers.js'
+import type { FaultSample, InvalidPolicy } from './line-faults.js'
+import { LineFault } from './line-locator.js'
 
-/** What a `filter` run counted of its lines (per thread, then added up). */
+/** What one block's judging counted (plain data: worker threads send it back). */
 export interface FilterStats {
-  /** Lines read (each one a URL, judged). */
+  /** Lines read. */
   lines: number
   allowed: number
   disallowed: number
-  /** Lines that are not an absolute http(s) URL or a path (judged all the same). */
-  invalid: number
-  /** Bytes of URL lines read (after decompression). */
+  /** Lines without a URL (empty, no such column, no request line, not a URL): not judged. */
+  noUrl: number
+  /** Lines whose URL is a path without a host, under per-host rules: not judged. */
+  noHost: number
+  /** Bytes of lines read (after decompression). */
   bytes: number
+  /** The block's first line without a URL or host: its index in the block (from 0), -1 when none; its fault and text. */
+  faultIndex: number
+  fault: LineFault
+  faultText: string
+  /** `--invalid fail` met a line without a URL: the block's output stops before it. */
+  stopped: boolean
 }
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, invalid: 0, bytes: 0 }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', stopped: false }
 }
 
-/** Adds `from` into `into`. */
-export function addStats(into: FilterStats, from: FilterStats): void {
-  into.lines += from.lines
-  into.allowed += from.allowed
-  into.disallowed += from.disallowed
-  into.invalid += from.invalid
-  into.bytes += from.bytes
+/**
+ * The run's totals, added block by block in input order: counts, the first
+ * line without a URL (numbered in its input), and whether `--invalid fail`
+ * stopped the run.
+ */
+export class FilterTotals {
+  readonly stats: FilterStats = newStats()
+  /** The first line without a URL or host, once met. */
+  firstFault: FaultSample | undefined
+  /** Called once with the first line without a URL or host (the note on stderr). */
+  onFirstFault: ((sample: FaultSample) => void) | undefined
+  private input: string | undefined
+  private linesInInput = 0
+
+  /** Adds a block's counts; `input` names the input it came from (blocks of one input come one after the other). */
+  add(from: FilterStats, input: string): void {
+    if (input !== this.input) {
+      this.input = input
+      this.linesInInput = 0
+    }
+    if (from.faultIndex >= 0 && this.firstFault === undefined) {
+      this.firstFault = { fault: from.fault, input, line: this.linesInInput + from.faultIndex + 1, text: from.faultText }
+      this.onFirstFault?.(this.firstFault)
+    }
+    this.linesInInput += from.lines
+    const s = this.stats
+    s.lines += from.lines
+    s.allowed += from.allowed
+    s.disallowed += from.disallowed
+    s.noUrl += from.noUrl
+    s.noHost += from.noHost
+    s.bytes += from.bytes
+    if (from.stopped) s.stopped = true
+  }
 }
 
 /** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (../hosts/host-tally.ts). */
-export function summaryLine(stats: FilterStats, seconds: number, hosts?: string): string {
+export function summaryLine(stats: FilterStats, seconds: number, policy: InvalidPolicy, hosts?: string): string {
   const s = Math.max(seconds, 1e-6)
+  const notJudged = stats.noUrl + stats.noHost
+  let unjudged = ''
+  if (notJudged > 0) {
+    const parts = [stats.noUrl > 0 ? `${count(stats.noUrl)} without a URL` : '', stats.noHost > 0 ? `${count(stats.noHost)} without a host` : ''].filter(Boolean)
+    unjudged = `, ${parts.join(', ')} (${policy === 'keep' ? 'kept' : policy === 'drop' ? 'dropped' : 'stopped'})`
+  }
   const line =
-    `${plural(stats.lines, 'URL')} read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed, ` +
-    `${count(stats.invalid)} invalid; ${megabytes(stats.bytes)} in ${seconds.toFixed(2)} s ` +
-    `(${(stats.bytes / 1e6 / s).toFixed(1)} MB/s, ${rate(stats.lines / s)} URLs/s)`
+    `${plural(stats.lines, 'line')} read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed${unjudged}; ` +
+    `${megabytes(stats.bytes)} in ${seconds.toFixed(2)} s ` +
+    `(${(stats.bytes / 1e6 / s).toFixed(1)} MB/s, ${rate(stats.lines / s)} lines/s)`
   return hosts === undefined ? line : `${line}; ${hosts}`
 }

@@ -1,31 +1,30 @@
 /**
- * `filter --format jsonl`: one JSON object per judged line ({@link jsonRecord}
+ * `filter --format jsonl`: one JSON object per line ({@link jsonRecord}
  * has the fields; docs/cli.md is the users' description),
  *
  *   {"url": "https://example.com/a", "allowed": false, "line": 4,
  *    "rule": {"kind": "disallow", "pattern": "/a"},
- *    "host": "example.com", "source": "robots/example.com"}
+ *    "host": "example.com", "source": "robots/example.com", "input_line": 7}
+ *
+ * The rule is read from the rule set by the deciding rule's index (the
+ * verdict carries it): nothing is matched a second time.
  */
 import { isUtf8 } from 'node:buffer'
-import type { AgentMatcher } from '../../index.js'
 import { jsonLine } from '../common/printable.js'
 import type { Decided } from '../hosts/host-judge.js'
+import { FAULT_CODES, type LineLocator } from './line-locator.js'
 
 const DECODER = new TextDecoder()
-
-/** The deciding rule's kind and pattern (explain runs only on lines a rule decided). */
-function ruleOf(matcher: AgentMatcher, bytes: Uint8Array, start: number, end: number, line: number): { kind: string; pattern: string } | null {
-  if (line === 0) return null
-  const rule = matcher.explain(bytes.subarray(start, end)).rule
-  return rule === null ? null : { kind: rule.kind, pattern: rule.pattern }
-}
 
 /**
  * The JSON object of one line (without its LF):
  *
- * - `url`: the URL judged (the `--field` column, or the line without its
- *   line ending). When its bytes are not valid UTF-8, `url` shows them with
- *   U+FFFD and `url_base64` holds them exactly.
+ * - `url`: the URL judged (the `--field` column, a request line's target, or
+ *   the line without its line ending). When its bytes are not valid UTF-8,
+ *   `url` shows them with U+FFFD and `url_base64` holds them exactly.
+ * - `allowed`: the verdict; `null` for a line that was not judged (no URL,
+ *   or no host under per-host rules), which then has `reason` (`empty`,
+ *   `no-field`, `no-request`, `not-url`, `no-host`) instead of a rule.
  * - `line`: the deciding rule's line in the robots.txt, 0 when none.
  * - `rule`: `{kind, pattern}` of the deciding rule (the pattern as matched:
  *   escaped), or null when no rule decided (an empty `Allow:`/`Disallow:`
@@ -37,24 +36,37 @@ function ruleOf(matcher: AgentMatcher, bytes: Uint8Array, start: number, end: nu
  * - `host`: the host the line was judged by (lowercased, without port), or
  *   null when the line has none.
  * - `source`: the robots.txt that decided: the `--robots` name, `DIR/<host>`,
- *   `BUNDLE#<key>`; null when the host has no robots.txt (so a `line` of 0
- *   with a `source` means "a file, but no rule matched", and with null
- *   "no file").
+ *   `BUNDLE#<key>`; null when the host has none (so a `line` of 0 with a
+ *   `source` means "a file, but no rule matched", and with null "no file").
+ * - `input_line`: the line's number in its input (from 1); `input`: the
+ *   input's name, when the run reads several.
  */
-export function jsonRecord(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided): string {
+export function jsonRecord(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided | null, inputLine: number, input: string | undefined, locator: LineLocator): string {
   const view = bytes.subarray(start, end)
-  const valid = isUtf8(view)
-  const url = DECODER.decode(view)
-  const line = code >>> 1
-  let rule: object | null = null
-  if (decided.outcome === 'unreachable') rule = { kind: 'disallow', pattern: '/', implied: 'unreachable' }
-  else if (decided.matcher !== null) rule = ruleOf(decided.matcher, bytes, start, end, line)
-  const record: Record<string, unknown> = { url }
-  if (!valid) record.url_base64 = Buffer.from(view.buffer, view.byteOffset, view.length).toString('base64')
-  record.allowed = (code & 1) === 1
-  record.line = line
-  record.rule = rule
-  record.host = decided.host
-  record.source = decided.source
+  const record: Record<string, unknown> = { url: DECODER.decode(view) }
+  if (!isUtf8(view)) record.url_base64 = Buffer.from(view.buffer, view.byteOffset, view.length).toString('base64')
+  if (code < 0 || decided === null) {
+    record.allowed = null
+    record.reason = FAULT_CODES[-code]
+    record.line = 0
+    record.rule = null
+    record.host = locator.hostText()
+    record.source = null
+  } else {
+    const line = code >>> 1
+    let rule: object | null = null
+    if (decided.outcome === 'unreachable') rule = { kind: 'disallow', pattern: '/', implied: 'unreachable' }
+    else if (decided.matcher !== null && line !== 0) {
+      const r = decided.matcher.explainRule(decided.rule).rule
+      if (r !== null) rule = { kind: r.kind, pattern: r.pattern }
+    }
+    record.allowed = (code & 1) === 1
+    record.line = line
+    record.rule = rule
+    record.host = decided.host
+    record.source = decided.source
+  }
+  if (input !== undefined) record.input = input
+  record.input_line = inputLine
   return jsonLine(record)
 }

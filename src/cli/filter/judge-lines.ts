@@ -1,43 +1,71 @@
 /**
  * The per-block loop of `filter`: walks the lines of a block straight from the
  * byte buffer (no string per line; the core's line convention,
- * src/match/lines.ts), judges each, counts it, and hands it to the emitter.
- * One robots.txt and whole lines as URLs: one `matchLines` per block;
- * otherwise `matchRange` per line, by the line's host's matcher with
- * `--robots-dir`/`--bundle`, on its URL column with `--field` (fields.ts).
+ * src/match/lines.ts), locates each line's URL and host (line-locator.ts),
+ * judges it, counts it, and hands it to the emitter. One robots.txt and whole
+ * lines as URLs: one `matchLines` per block; otherwise one matcher step per
+ * line from the URL scan's path start. A line without a URL is never judged:
+ * `--invalid` says what becomes of it (line-faults.ts).
  */
 import type { AgentMatcher } from '../../index.js'
-import { lineEnd, urlEnd } from '../../internals.js'
+import { lineEnd, urlEnd, UrlField } from '../../internals.js'
 import type { LineEmitter } from './emitter.js'
-import { findField, type FieldSpec } from './fields.js'
 import type { Decided } from '../hosts/host-judge.js'
 import type { FilterStats } from './filter-stats.js'
-import { findHost, hostOfField, isUrlOrPath } from './url-host.js'
+import { sampleText, type InvalidPolicy } from './line-faults.js'
+import { LineFault, type LineLocator } from './line-locator.js'
 
-/** Judges URL lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
+/** Judges located lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
 export interface LineJudge {
-  /** The URL `bytes[start, end)`, by its own host. */
-  judge(bytes: Uint8Array, start: number, end: number): number
-  /** The URL `bytes[start, end)` by the host column `bytes[fieldStart, fieldEnd)` (-1, -1: the line has no such column). */
-  judgeOnHost(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): number
+  /** The URL `locator` located last in `bytes` (its range, scan and host). */
+  judge(bytes: Uint8Array, locator: LineLocator): number
   /** Optional batch form: every line of `bytes` at once (see AgentMatcher.matchLines); returns the line count. */
   judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
-  /** What decided the line judged last, whose URL and host column were these (for `--format jsonl`). */
-  decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided
+  /** What decided the line judged last, which `locator` located (for `--format jsonl`). */
+  decided(locator: LineLocator): Decided
+}
+
+/** How a thread's loop treats lines (the same for every block). */
+export interface LoopOptions {
+  /** The layout reads whole lines as URLs (no columns): one robots.txt may judge a block at once. */
+  readonly wholeLines: boolean
+  /** What becomes of a line without a URL or host. */
+  readonly invalid: InvalidPolicy
+}
+
+/** Where a block sits in its input, for `--format jsonl` (its records carry their line numbers). */
+export interface BlockPlace {
+  /** The line number of the block's first line in its input (from 1). */
+  readonly firstLine: number
+  /** The input's name when the run reads several, else undefined. */
+  readonly input: string | undefined
 }
 
 /** Per-block arrays for the batch form, grown to the largest block seen. */
 let verdicts = new Uint8Array(0)
 let ruleLines = new Int32Array(0)
 let lineEnds = new Int32Array(0)
-/** Field ranges of the current line: URL at 0..1, host column at 2..3. */
-const ranges = new Int32Array(4)
+
+/** Counts a line without a URL or host (the block's first such line is kept as a sample); false when the run must stop. */
+function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Array, start: number, end: number, invalid: InvalidPolicy): boolean {
+  if (f === LineFault.NoHost) stats.noHost++
+  else stats.noUrl++
+  if (stats.faultIndex < 0) {
+    stats.faultIndex = index
+    stats.fault = f
+    stats.faultText = sampleText(bytes, start, end)
+  }
+  if (invalid !== 'fail') return true
+  stats.stopped = true
+  return false
+}
 
 /**
  * Judges every line of `block`. `block` holds whole lines, except that on the
  * last block of an input its last line may lack an LF; such a line gets an LF
- * in the output when `terminateLast` (more input follows). `fields` picks
- * the URL (and host) out of each line (`--field`, `--host-field`).
+ * in the output when `terminateLast` (more input follows). `locator` picks
+ * the URL (and host) out of each line. With `--invalid fail` the block's
+ * output stops before its first line without a URL (`stats.stopped`).
  */
 export function judgeBlock(
   block: Uint8Array,
@@ -45,83 +73,92 @@ export function judgeBlock(
   emitter: LineEmitter,
   stats: FilterStats,
   terminateLast: boolean,
-  fields?: FieldSpec,
+  locator: LineLocator,
+  options: LoopOptions,
+  place?: BlockPlace,
 ): void {
   const n = block.length
   // lineEnd finds line ends with Buffer#indexOf (memchr) on a Buffer; everything else gets a plain
   // Uint8Array view, whose subarray() is much cheaper than a Buffer's.
   const search = Buffer.isBuffer(block) ? block : Buffer.from(block.buffer, block.byteOffset, n)
   const bytes = Buffer.isBuffer(block) ? new Uint8Array(block.buffer, block.byteOffset, n) : block
+  const invalid = options.invalid
   let pos = 0
   let lines = 0
   let allowed = 0
-  let invalid = 0
-  if (judge.judgeLines && fields === undefined && !emitter.jsonl) {
-    // One pass over the block finds every line's end and verdict (one robots.txt).
+  let judged = 0
+  if (judge.judgeLines && options.wholeLines && !emitter.jsonl) {
+    // One pass over the block finds every line's end and verdict (one robots.txt); lines without a URL are set apart after.
     if (verdicts.length < n + 1) {
       verdicts = new Uint8Array(n + 1)
       ruleLines = new Int32Array(n + 1)
       lineEnds = new Int32Array(n + 1)
     }
     const count = judge.judgeLines(bytes, verdicts, ruleLines, lineEnds)
+    lines = count
     for (let k = 0; k < count; k++) {
       const lf = lineEnds[k]
       const end = urlEnd(bytes, pos, lf)
-      const code = ruleLines[k] * 2 + verdicts[k]
-      allowed += verdicts[k]
-      if (!isUrlOrPath(bytes, pos, end)) invalid++
-      if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
-      else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+      const f = locator.locate(bytes, pos, end)
+      let code: number
+      if (f === LineFault.None) {
+        code = ruleLines[k] * 2 + verdicts[k]
+        allowed += verdicts[k]
+        judged++
+      } else {
+        if (!fault(stats, f, k, bytes, pos, end, invalid)) {
+          lines = k + 1
+          break
+        }
+        code = -f
+      }
+      if (code >= 0 || invalid === 'keep') {
+        if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+        else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
+      }
       pos = lf + 1
     }
-    lines = count
     pos = n
   }
   const jsonl = emitter.jsonl
+  const firstLine = place?.firstLine ?? 1
   while (pos < n) {
     const lf = lineEnd(search, pos)
     const end = urlEnd(bytes, pos, lf)
-    let us = pos
-    let ue = end
+    const f = locator.locate(bytes, pos, end)
     let code: number
-    if (fields === undefined) {
-      code = judge.judge(bytes, us, ue)
+    if (f === LineFault.None) {
+      code = judge.judge(bytes, locator)
+      allowed += code & 1
+      judged++
     } else {
-      if (findField(bytes, pos, end, fields.url, fields.delimiter, ranges, 0)) {
-        us = ranges[0]
-        ue = ranges[1]
-      } else us = ue = end
-      if (fields.host === 0) {
-        code = judge.judge(bytes, us, ue)
-        ranges[2] = ranges[3] = -1
-      } else {
-        if (!findField(bytes, pos, end, fields.host, fields.delimiter, ranges, 2)) ranges[2] = ranges[3] = -1
-        code = judge.judgeOnHost(bytes, us, ue, ranges[2], ranges[3])
+      if (!fault(stats, f, lines, bytes, pos, end, invalid)) {
+        lines++
+        break
       }
+      code = -f
+    }
+    if (code >= 0 || invalid === 'keep') {
+      if (jsonl) emitter.record(bytes, locator.urlStart, locator.urlEnd, code, code >= 0 ? judge.decided(locator) : null, firstLine + lines, place?.input, locator)
+      else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+      else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     }
     lines++
-    allowed += code & 1
-    if (!isUrlOrPath(bytes, us, ue)) invalid++
-    if (jsonl) {
-      const hs = fields === undefined || fields.host === 0 ? -1 : ranges[2]
-      emitter.record(bytes, us, ue, code, judge.decided(bytes, us, ue, hs, hs < 0 ? -1 : ranges[3]))
-    } else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
-    else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     pos = lf + 1
   }
   emitter.endBlock(bytes)
   stats.lines += lines
   stats.allowed += allowed
-  stats.disallowed += lines - allowed
-  stats.invalid += invalid
+  stats.disallowed += judged - allowed
   stats.bytes += n
 }
 
 /** A `LineJudge` over one compiled matcher (`--robots`): whole blocks through `matchLines`. */
 export class MatcherJudge implements LineJudge {
-  private readonly range = new Int32Array(3)
   /** An unreachable fetch: its `Disallow: /` is implied, not a line of a file, so lines report line 0. */
   private readonly implied: boolean
+  /** The deciding rule of the line judged last (-1: none). */
+  private lastRule = -1
   constructor(
     private readonly matcher: AgentMatcher,
     /** The robots.txt's name, for `--format jsonl`'s `source`. */
@@ -132,13 +169,11 @@ export class MatcherJudge implements LineJudge {
     this.implied = outcome === 'unreachable'
   }
 
-  judge(bytes: Uint8Array, start: number, end: number): number {
-    const code = this.matcher.matchRange(bytes, start, end)
+  judge(bytes: Uint8Array, locator: LineLocator): number {
+    const r = this.matcher.decideFrom(bytes, locator.url[UrlField.PathStart], locator.urlEnd)
+    this.lastRule = r
+    const code = this.matcher.codeOf(r)
     return this.implied ? code & 1 : code
-  }
-
-  judgeOnHost(bytes: Uint8Array, start: number, end: number): number {
-    return this.judge(bytes, start, end)
   }
 
   judgeLines(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number {
@@ -147,19 +182,12 @@ export class MatcherJudge implements LineJudge {
     return n
   }
 
-  decided(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): Decided {
-    const r = this.range
-    const found = fieldStart >= 0 ? hostOfField(bytes, fieldStart, fieldEnd, r) : findHost(bytes, start, end, r)
-    const host = found ? asciiLower(Buffer.from(bytes.buffer, bytes.byteOffset + r[0], r[1] - r[0]).toString('utf8')) : null
-    if (this.outcome !== undefined) return { matcher: null, source: this.source, host, outcome: this.outcome }
-    return { matcher: this.matcher, source: this.source, host }
+  decided(locator: LineLocator): Decided {
+    const host = locator.hostText()
+    if (this.outcome !== undefined) return { matcher: null, rule: -1, source: this.source, host, outcome: this.outcome }
+    return { matcher: this.matcher, rule: this.lastRule, source: this.source, host }
   }
 }
 
 /** The fetch outcomes whose rules are a stand-in: `unavailable` (allow all), `unreachable` (disallow all). */
 export type FetchStandIn = 'unavailable' | 'unreachable'
-
-/** ASCII capitals to lower case (hosts are compared so; other letters are left alone). */
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (c) => c.toLowerCase())
-}

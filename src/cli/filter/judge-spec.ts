@@ -7,10 +7,10 @@
  */
 import { Robots } from '../../index.js'
 import type { OutputFormat, PrintMode } from './emitter.js'
-import type { FieldSpec } from './fields.js'
+import type { LineLayout } from './line-layout.js'
 import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
 import type { HostRulesDescriptor } from '../hosts/host-rules.js'
-import { MatcherJudge, type FetchStandIn, type LineJudge } from './judge-lines.js'
+import { MatcherJudge, type FetchStandIn, type LineJudge, type LoopOptions } from './judge-lines.js'
 import { openHostRules } from '../hosts/open-host-rules.js'
 
 /** The rules every line is judged by. */
@@ -39,7 +39,12 @@ export interface JudgeSpec {
   readonly agent: readonly string[]
   readonly mode: PrintMode
   readonly format: OutputFormat
-  readonly fields: FieldSpec | undefined
+  /** Where each line's URL and host are. */
+  readonly layout: LineLayout
+  /** Whole lines or columns, and `--invalid`. */
+  readonly loop: LoopOptions
+  /** The process's hash key (`hashKeyWords()`): a worker hashes hosts as the main thread's shared index does. */
+  readonly hashKey: Int32Array
 }
 
 /** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */

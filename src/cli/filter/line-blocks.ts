@@ -6,8 +6,7 @@
  * block grows the buffer (up to `MAX_LINE` bytes).
  */
 import { CliError } from '../../internals.js'
-import { lineEnd, urlEnd } from '../../internals.js'
-import { openInput, type ByteReader, type InputFile } from './input.js'
+import type { ByteReader } from './input.js'
 
 /** Default block size: 1 MiB. */
 export const DEFAULT_BLOCK = 1 << 20
@@ -96,6 +95,12 @@ export async function* lineBlocks(
   /** First byte not yet yielded. */
   let start = 0
   let filled = 0
+  /**
+   * The last LF in `buf[start, filled)`, or -1: kept up to date from each
+   * read's new bytes only, so that a long line is never searched again
+   * (reading stays linear in the input whatever the line length).
+   */
+  let lastLf = -1
   /** When the oldest byte not yet yielded arrived. */
   let since = 0
   let pending: Promise<number> | undefined
@@ -109,7 +114,7 @@ export async function* lineBlocks(
           const left = since + pauseMs - performance.now()
           n = left > 0 ? await within(pending, left) : TIMEOUT
           if (n === TIMEOUT) {
-            const lf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+            const lf = lastLf
             if (lf >= start) {
               // The input paused: hand over the complete lines; the read goes on into the same buffer.
               yield { bytes: buf.subarray(start, lf + 1), last: false, pause: true, shared: true }
@@ -123,7 +128,7 @@ export async function* lineBlocks(
       } catch (err) {
         pending = undefined
         // Lines read before the failure are not lost: the consumer judges and writes them first.
-        const lf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
+        const lf = lastLf
         if (lf >= start) yield { bytes: buf.subarray(start, lf + 1), last: false, pause: true, shared: true }
         throw err
       }
@@ -133,14 +138,16 @@ export async function* lineBlocks(
         break
       }
       if (filled === start) since = performance.now()
+      // Only the new bytes are searched for the last LF.
+      const found = buf.subarray(filled, filled + n).lastIndexOf(10)
+      if (found >= 0) lastLf = filled + found
       filled += n
-      if (lineBuffered ? buf.subarray(filled - n, filled).indexOf(10) >= 0 : filled >= buf.length >>> 1) break
+      if (lineBuffered ? found >= 0 : filled >= buf.length >>> 1) break
     }
     if (eof) {
       if (filled > start) yield { bytes: buf.subarray(start, filled), last: true, pause: false, shared: start > 0 }
       return
     }
-    const lastLf = filled === start ? -1 : buf.lastIndexOf(10, filled - 1)
     if (lastLf < start) {
       if (filled === buf.length) {
         const length = filled - start
@@ -152,6 +159,7 @@ export async function* lineBlocks(
         buf = grown
         start = 0
         filled = length
+        lastLf = -1
       }
       continue
     }
@@ -163,6 +171,7 @@ export async function* lineBlocks(
     buf = next
     start = 0
     filled = rest
+    lastLf = -1
     since = performance.now()
     pending = reader.readInto(buf, filled, buf.length - filled)
     // Observed above; this only keeps an early exit of the consumer from leaving a rejection unhandled.
@@ -173,35 +182,4 @@ export async function* lineBlocks(
 
 function formatSize(bytes: number): string {
   return bytes >= 1 << 20 && bytes % (1 << 20) === 0 ? `${bytes >>> 20} MiB` : `${bytes} bytes`
-}
-
-/**
- * Reads `inputs` in order as `filter` reads them and calls `line(bytes, start,
- * end)` for each line, `[start, end)` being the line without its ending (as
- * `urlEnd` cuts it); then `afterBlock(pause)` once a block's lines are done
- * (`pause`: the input paused, flush what was written). `bytes` is reused
- * after the block: copy what must outlive it. For commands that judge
- * line by line in the main thread (`check` from stdin, `diff`).
- */
-export async function forEachUrlLine(
-  inputs: readonly InputFile[],
-  line: (bytes: Uint8Array, start: number, end: number) => void,
-  afterBlock: (pause: boolean) => Promise<void>,
-): Promise<void> {
-  for (const input of inputs) {
-    const reader = await openInput(input, { bytes: 0 })
-    try {
-      for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
-        const bytes = block.bytes
-        for (let pos = 0; pos < bytes.length; ) {
-          const lf = lineEnd(bytes, pos)
-          line(bytes, pos, urlEnd(bytes, pos, lf))
-          pos = lf + 1
-        }
-        await afterBlock(block.pause)
-      }
-    } finally {
-      await reader.close()
-    }
-  }
 }

@@ -11,9 +11,19 @@ import { CliError } from '../../internals.js'
 import type { HostTally } from '../hosts/host-tally.js'
 import type { JudgeSpec } from './judge-spec.js'
 import type { LineBlock } from './line-blocks.js'
-import type { BlockRunner, InlineRunner } from './runner.js'
-import { addStats, type FilterStats } from './filter-stats.js'
+import type { BlockRunner, BlockSource, InlineRunner } from './runner.js'
+import type { FilterStats, FilterTotals } from './filter-stats.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
+
+/**
+ * The default of `filter --jobs`: one thread on a machine with two CPUs or
+ * fewer, where worker threads were measured not to pay (slower on URL
+ * lists, no faster on logs: bench/RESULTS.md, "Issue 19"); with more CPUs,
+ * one thread per CPU, at most four.
+ */
+export function defaultJobs(cpus: number): number {
+  return cpus <= 2 ? 1 : Math.min(cpus, 4)
+}
 
 /** Blocks in hand per worker. */
 const PER_WORKER = 2
@@ -45,6 +55,8 @@ interface Judged {
   readonly stats: FilterStats
   /** The worker that judged it (its buffers go back to it), or undefined for the main thread. */
   readonly slot: Slot | undefined
+  /** Its input's name (the totals number lines per input). */
+  readonly input: string
 }
 
 /**
@@ -78,6 +90,8 @@ export class ParallelRunner implements BlockRunner {
   /** The number of the next block to write. */
   private nextOut = 0
   private readonly results = new Map<number, Judged>()
+  /** The input of each block sent to a worker, until its result is in. */
+  private readonly inputs = new Map<number, string>()
   private wake: (() => void) | undefined
   private failure: Error | undefined
   /** Output buffers of blocks the main thread judged. */
@@ -97,16 +111,17 @@ export class ParallelRunner implements BlockRunner {
     private readonly jobs: number,
     private readonly inline: InlineRunner,
     private readonly writer: BlockWriter,
-    private readonly stats: FilterStats,
+    private readonly totals: FilterTotals,
     private readonly tally: HostTally | undefined,
     private readonly workerUrl: URL,
   ) {}
 
-  async submit(block: LineBlock, terminateLast: boolean): Promise<void> {
+  async submit(block: LineBlock, terminateLast: boolean, source: BlockSource): Promise<void> {
+    if (this.totals.stats.stopped) return
     if (!this.started) {
       if (!block.last) this.start()
       // Judged here, straight to the output, while the workers start (or the whole input, when each file is one block).
-      this.inline.judgeNow(block, terminateLast)
+      this.inline.judgeNow(block, terminateLast, source)
       this.seq++
       this.nextOut++
       if (block.pause) this.writer.flush()
@@ -127,11 +142,12 @@ export class ParallelRunner implements BlockRunner {
       const spares = slot.spares
       slot.spares = []
       const transfer = bytes.buffer.byteLength >= TRANSFER_MIN ? [bytes.buffer as ArrayBuffer, ...spares] : spares
-      this.post(slot, { type: 'block', seq, bytes, terminateLast, spares }, transfer)
+      this.post(slot, { type: 'block', seq, bytes, terminateLast, spares, firstLine: source.place.firstLine, input: source.place.input }, transfer)
+      this.inputs.set(seq, source.input)
     } else {
       // Every worker has its hands full: the main thread judges this block.
-      const { chunks, stats } = judgeToChunks(block.bytes, this.inline.judge, this.spec, terminateLast, this.localSpares.allocate)
-      this.results.set(seq, { chunks, stats, slot: undefined })
+      const { chunks, stats } = judgeToChunks(block.bytes, this.inline.judge, this.inline.locator, this.spec, terminateLast, this.localSpares.allocate, source.place)
+      this.results.set(seq, { chunks, stats, slot: undefined, input: source.input })
     }
     await this.writeReady()
     if (block.pause) await this.flush()
@@ -207,12 +223,13 @@ export class ParallelRunner implements BlockRunner {
       return
     }
     slot.inflight--
-    this.results.set(m.seq, { chunks: m.chunks, stats: m.stats, slot })
+    const input = this.inputs.get(m.seq) ?? ''
+    this.inputs.delete(m.seq)
+    this.results.set(m.seq, { chunks: m.chunks, stats: m.stats, slot, input })
     if (m.input !== undefined && this.pool.length < MAX_POOL) this.pool.push(Buffer.from(m.input))
     const tally = this.tally
     if (tally !== undefined) {
       for (const e of m.events) tally.entry(e)
-      tally.noHost += m.noHost
       tally.reloads += m.reloads
       tally.missing.merge(m.newHosts, m.overflowed)
     }
@@ -247,9 +264,11 @@ export class ParallelRunner implements BlockRunner {
     for (let r = this.results.get(this.nextOut); r !== undefined; r = this.results.get(this.nextOut)) {
       this.results.delete(this.nextOut)
       this.nextOut++
-      addStats(this.stats, r.stats)
+      // After `--invalid fail` stopped the run, later blocks are neither counted nor written.
+      const stopped = this.totals.stats.stopped
+      if (!stopped) this.totals.add(r.stats, r.input)
       // Copied into the writer's own blocks, so the buffers go back at once.
-      for (const chunk of r.chunks) this.writer.bytes(chunk, 0, chunk.length, false)
+      if (!stopped) for (const chunk of r.chunks) this.writer.bytes(chunk, 0, chunk.length, false)
       const buffers = new Set(r.chunks.map((c) => c.buffer as ArrayBuffer))
       if (r.slot === undefined) this.localSpares.give(buffers)
       else for (const b of buffers) if (r.slot.spares.length < MAX_SPARES) r.slot.spares.push(b)

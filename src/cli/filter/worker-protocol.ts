@@ -15,6 +15,9 @@ export interface BlockMessage {
   readonly terminateLast: boolean
   /** Output buffers of earlier results, written and handed back for reuse. */
   readonly spares: ArrayBuffer[]
+  /** `--format jsonl`: the line number of the block's first line in its input, and the input's name when there are several. */
+  readonly firstLine: number
+  readonly input: string | undefined
 }
 
 /** Main → worker: no more blocks; answer with `DoneMessage`. */
@@ -33,8 +36,7 @@ export interface ResultMessage {
   readonly stats: FilterStats
   /** Per-host judging: entries loaded for the first time in this worker. */
   readonly events: EntryEvent[]
-  /** Per-host judging: lines without a host and reloads in this block; hosts without an entry seen first here. */
-  readonly noHost: number
+  /** Per-host judging: reloads in this block; hosts without an entry seen first here. */
   readonly reloads: number
   readonly newHosts: Int32Array
   readonly overflowed: boolean

@@ -8,6 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
 import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
 import { createJudge, type JudgeSpec } from './judge-spec.js'
+import { LineLocator } from './line-locator.js'
+import { adoptHashKey } from '../../internals.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
 import { note } from '../common/stdio.js'
 
@@ -26,7 +28,10 @@ function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
 }
 
 try {
+  // Before anything is hashed: the directory's index was built with the main thread's key.
+  adoptHashKey(spec.hashKey)
   const judge = createJudge(spec, (e) => events.push(e), true)
+  const locator = new LineLocator(spec.layout, spec.rules.kind === 'hosts')
   const hosts = judge instanceof HostJudge ? judge : undefined
 
   port.on('message', (message: ToWorker) => {
@@ -37,7 +42,7 @@ try {
       }
       spares.give(message.spares)
       const bytes = message.bytes
-      const { chunks, stats } = judgeToChunks(bytes, judge, spec, message.terminateLast, spares.allocate)
+      const { chunks, stats } = judgeToChunks(bytes, judge, locator, spec, message.terminateLast, spares.allocate, { firstLine: message.firstLine, input: message.input })
       const fresh = hosts?.missing.takeNew()
       const transfer = new Set<ArrayBuffer>()
       for (const c of chunks) transfer.add(c.buffer as ArrayBuffer)
@@ -53,7 +58,6 @@ try {
           input,
           stats,
           events,
-          noHost: hosts?.noHost ?? 0,
           reloads: hosts?.reloads ?? 0,
           newHosts: fresh?.fingerprints ?? new Int32Array(0),
           overflowed: fresh?.overflowed ?? false,
@@ -61,10 +65,7 @@ try {
         [...transfer],
       )
       events = []
-      if (hosts !== undefined) {
-        hosts.noHost = 0
-        hosts.reloads = 0
-      }
+      if (hosts !== undefined) hosts.reloads = 0
     } catch (err) {
       post({ type: 'error', message: err instanceof Error ? err.message : String(err) })
     }

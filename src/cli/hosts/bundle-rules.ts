@@ -8,7 +8,8 @@
  */
 import { RobotsFormatError, RobotsInputError, RobotsStore } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
-import { CliError } from '../../internals.js'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { CliError, readError } from '../../internals.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
 
 /** A coded error about a bundle file (exit 1). */
@@ -94,18 +95,17 @@ export class StoreRules implements HostRules {
   }
 
   find(q: HostQuery): number {
-    if (this.originKeys && q.urlStart >= 0) {
-      let id = -1
+    if (this.originKeys && q.url !== null) {
       try {
-        id = this.store.lookup(q.url.subarray(q.urlStart, q.authorityEnd))
+        // From the line's scan (origin, then bare host): no second pass over the URL.
+        return this.store.lookupScan(q.bytes, q.url, q.urlEnd)
       } catch (err) {
         // Not a URL with a host for the WHATWG parser: only its host's bytes can name an entry.
         if (!(err instanceof RobotsInputError)) throw err
       }
-      if (id >= 0) return id
     }
-    // q.hash is foldHost's FNV-1a of the lowercased host: the store's key hash.
-    return this.store.lookupHost(q.host, 0, q.hostLength, q.hash)
+    // q.hash is the URL scan's keyed hash of the host: the store's hash of a bare-host key.
+    return this.store.lookupHost(q.bytes, q.hostStart, q.hostEnd, q.hash)
   }
 
   load(id: number, agent: readonly string[], first: boolean): HostEntry {
@@ -124,7 +124,38 @@ export class StoreRules implements HostRules {
     }
   }
 
+  freshness(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined {
+    return this.store.entryFetchInfo(id)
+  }
+
   sourceName(id: number): string {
     return `${this.name}#${this.store.entryKey(id)}`
+  }
+}
+
+/** Reads a bundle file into memory that worker threads can share (a SharedArrayBuffer). */
+export function readBundle(path: string): Uint8Array {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch (err) {
+    throw readError('bundle', path, err)
+  }
+  try {
+    const info = fstatSync(fd)
+    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
+    if (!info.isFile()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
+    const bytes = new Uint8Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(info.size) : new ArrayBuffer(info.size))
+    let n = 0
+    while (n < bytes.length) {
+      const got = readSync(fd, bytes, n, bytes.length - n, null)
+      if (got === 0) break
+      n += got
+    }
+    return n === bytes.length ? bytes : bytes.subarray(0, n)
+  } catch (err) {
+    throw err instanceof CliError ? err : readError('bundle', path, err)
+  } finally {
+    closeSync(fd)
   }
 }

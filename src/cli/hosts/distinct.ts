@@ -5,7 +5,7 @@
  * count their own names and hand the new fingerprints (and at the end their
  * registers) to the main thread, which merges them.
  */
-import { hostHash, secondHash } from './host-index.js'
+import { hostHash, secondHash } from '../../internals.js'
 
 /** Default most names counted exactly: 1,048,576 (a table of 16 MiB at most). */
 export const DEFAULT_EXACT_LIMIT = 1 << 20
@@ -18,8 +18,8 @@ const HLL_SIZE = 1 << HLL_BITS
  * Distinct names, exactly up to a limit, estimated past it.
  *
  * - Exact up to `exactLimit` distinct names: each name is kept as a 64-bit
- *   fingerprint (two independent 32-bit hashes of its ASCII-lowercased
- *   bytes) in an open-addressing table, `Int32Array` pairs, linear probing,
+ *   fingerprint (two independent keyed 32-bit hashes of its ASCII-lowercased
+ *   bytes: src/url/keyed-hash.ts) in an open-addressing table, `Int32Array` pairs, linear probing,
  *   grown by doubling at half full. Two names share a fingerprint with a
  *   probability of about n² / 2⁶⁵ (3 × 10⁻⁶ for ten million names).
  * - Past the limit the table stops growing and the count becomes a

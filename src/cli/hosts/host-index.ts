@@ -1,71 +1,17 @@
 /**
  * A read-only set of host names ({@link HostIndex}), built once (from a
- * directory listing or a bundle's keys) and asked per URL line without making
- * a string: a host that has no entry costs one hash and one or two probes,
- * never a file-system call. Typed arrays only, on SharedArrayBuffers, so
- * worker threads share one copy (`data`, `fromData`).
+ * directory listing) and asked per URL line without making a string: a host
+ * that has no entry costs one probe with the hash the URL scan made (the
+ * keyed `hostHash` of src/url/), never a file-system call. Typed arrays
+ * only, on SharedArrayBuffers, so worker threads share one copy (`data`,
+ * `fromData`; they hash with the main thread's key).
  */
+import { hostHash } from '../../internals.js'
 
-/** FNV-1a offset basis and prime (32-bit), as the store hashes keys (`RobotsStore.lookupHost` takes `hostHash` as its key hash). */
-export const FNV_OFFSET = 0x811c9dc5 | 0
-export const FNV_PRIME = 0x01000193
 
 /** ASCII lower case of one byte. */
 function lower(b: number): number {
   return b >= 0x41 && b <= 0x5a ? b | 0x20 : b
-}
-
-/** FNV-1a of `bytes[start, end)` ASCII-lowercased: the index's hash. */
-export function hostHash(bytes: Uint8Array, start: number, end: number): number {
-  let h = FNV_OFFSET
-  for (let i = start; i < end; i++) h = Math.imul(h ^ lower(bytes[i]), FNV_PRIME)
-  return h
-}
-
-/** Per byte: its ASCII lower case (the second hash's table: no branch per byte). */
-const LOWER = new Uint8Array(256)
-for (let b = 0; b < 256; b++) LOWER[b] = lower(b)
-
-/** Seed and multiplier of the second hash (a multiplicative hash independent of FNV-1a). */
-const SECOND_SEED = 0x2545f491
-const SECOND_PRIME = 0x5bd1e995
-
-/**
- * The second hash of `bytes[start, end)` ASCII-lowercased: with `hostHash`,
- * a 64-bit fingerprint of a host (distinct.ts counts hosts by it). Four
- * bytes at a time (little-endian words, the last one padded with zeros):
- * `h = imul(h ^ word, SECOND_PRIME); h ^= h >>> 15`, then the length mixed
- * in and the bits spread.
- */
-export function secondHash(bytes: Uint8Array, start: number, end: number): number {
-  let h = SECOND_SEED
-  let i = start
-  for (; i + 4 <= end; i += 4) {
-    const w = LOWER[bytes[i]] | (LOWER[bytes[i + 1]] << 8) | (LOWER[bytes[i + 2]] << 16) | (LOWER[bytes[i + 3]] << 24)
-    h = Math.imul(h ^ w, SECOND_PRIME)
-    h ^= h >>> 15
-  }
-  if (i < end) {
-    let w = 0
-    for (let k = 0; i < end; i++, k += 8) w |= LOWER[bytes[i]] << k
-    h = Math.imul(h ^ w, SECOND_PRIME)
-    h ^= h >>> 15
-  }
-  h = Math.imul(h ^ (end - start), SECOND_PRIME)
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
-  return h ^ (h >>> 16)
-}
-
-/** Writes `bytes[start, end)` ASCII-lowercased to `out[0, end - start)` and returns its `hostHash`, in one pass. */
-export function foldHost(bytes: Uint8Array, start: number, end: number, out: Uint8Array): number {
-  let a = FNV_OFFSET
-  for (let i = start, o = 0; i < end; i++, o++) {
-    let c = bytes[i]
-    if (c >= 0x41 && c <= 0x5a) c |= 0x20
-    out[o] = c
-    a = Math.imul(a ^ c, FNV_PRIME)
-  }
-  return a
 }
 
 /** The arrays of a `HostIndex`, as passed to a worker thread (the buffers are shared, not copied). */
@@ -149,7 +95,7 @@ export class HostIndexBuilder {
  * The host set. Layout:
  * - `names`: every name's bytes back to back; name `id` is
  *   `names[starts[id], starts[id + 1])`.
- * - `hashes[id]`: the name's hash (`hostHash`), compared before the bytes.
+ * - `hashes[id]`: the name's hash (`hostHash`, keyed), compared before the bytes.
  * - `slots`: open addressing with linear probing over a power-of-two table of
  *   at least twice the names; a slot holds `id + 1`, or 0 when empty.
  *
@@ -188,7 +134,7 @@ export class HostIndex {
     return this.starts.length - 1
   }
 
-  /** The id of the name equal to `bytes[start, end)` ASCII-lowercased, or -1. */
+  /** The id of the name equal to `bytes[start, end)` ASCII-lowercased (`hash`: its `hostHash`, when known), or -1. */
   find(bytes: Uint8Array, start: number, end: number, hash: number = hostHash(bytes, start, end)): number {
     const { slots, names, starts, hashes, mask } = this
     const len = end - start
@@ -201,27 +147,6 @@ export class HostIndex {
       if (starts[id + 1] - ns !== len) continue
       let i = 0
       while (i < len && names[ns + i] === lower(bytes[start + i])) i++
-      if (i === len) return id
-    }
-  }
-
-  /**
-   * `find` for bytes already ASCII-lowercased, with their `hostHash`: no case folding.
-   * A copy of `find`'s probe loop on purpose (the per-line hot path of `filter`); both are
-   * tested against each other in test/cli/hosts/host-index.test.ts.
-   */
-  findLower(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const { slots, names, starts, hashes, mask } = this
-    const len = end - start
-    for (let s = hash & mask; ; s = (s + 1) & mask) {
-      const slot = slots[s]
-      if (slot === 0) return -1
-      const id = slot - 1
-      if (hashes[id] !== hash) continue
-      const ns = starts[id]
-      if (starts[id + 1] - ns !== len) continue
-      let i = 0
-      while (i < len && names[ns + i] === bytes[start + i]) i++
       if (i === len) return id
     }
   }

@@ -1,17 +1,17 @@
 /**
  * Judging URL lines by their own host's robots.txt (`--robots-dir`,
- * `--bundle`): the host is found in the line's bytes, looked up in the
- * source's index (one hash look-up; a host without an entry stops there),
- * and judged by its entry's compiled matcher, kept in a byte-budget cache
- * ({@link HostJudge} has the policy).
+ * `--bundle`): the line locator's scan gives the host and its hash, the
+ * source's index is probed once (a host without an entry stops there), and
+ * its entry's compiled matcher judges the URL from the scan's path start,
+ * kept in a byte-budget cache ({@link HostJudge} has the policy).
  */
 import type { AgentMatcher } from '../../index.js'
-import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../../internals.js'
+import { BYTE_LRU_ENTRY_BYTES, ByteLru, secondHash, UrlField } from '../../internals.js'
 import type { BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
-import { foldHost, secondHash } from './host-index.js'
 import type { HostQuery, HostRules } from './host-rules.js'
-import { hostOfField, scanHost, SCAN_OUT_TOO_SMALL } from '../filter/url-host.js'
+import type { LineJudge } from '../filter/judge-lines.js'
+import { HostSource, type LineLocator } from '../filter/line-locator.js'
 
 /** How an entry turned out when first loaded (reported once per entry and thread). */
 export const enum EntryState {
@@ -41,7 +41,7 @@ export interface EntryEvent {
 export interface HostJudgeOptions {
   /** The crawler's product tokens (one or more: `Robots.agents`). */
   readonly agent: readonly string[]
-  /** Verdict for a host with no entry (or an unreadable one) and a line with no host. */
+  /** Verdict for a host with no entry (or an unreadable one). */
   readonly missingAllowed: boolean
   /** Bytes of compiled matchers kept (`--cache-mb`), as `memoryUsage()` counts them. */
   readonly cacheBytes: number
@@ -59,6 +59,8 @@ export interface HostJudgeOptions {
 export interface Decided {
   /** The matcher, or null when no robots.txt rules applied (no entry, unreadable, an outcome). */
   readonly matcher: AgentMatcher | null
+  /** The matcher's deciding rule (an index into its rules; -1: none): its line and pattern are read from it, not matched again. */
+  readonly rule: number
   /** The entry's name (`DIR/<host>`, `BUNDLE#<key>`), or null when the host has none. */
   readonly source: string | null
   /** The host, lowercased, or null when the line has none. */
@@ -72,27 +74,28 @@ const NO_ENTRY = -1
 /** Default budget of compiled matchers (`filter --cache-mb`), in MiB, for all judging threads together. */
 export const DEFAULT_CACHE_MB = 256
 
+/** An entry entered again re-measures its matcher (matchers grow as they compile) once in this many times (a power of two). */
+const REMEASURE = 16
+
 /**
  * Judges lines by their host's rules.
  *
  * - Matchers are kept in a `ByteLru` under a byte budget (`--cache-mb`),
- *   keyed by entry id and sized by `memoryUsage()`, re-measured whenever the
- *   host comes back (matchers grow as they compile). An entry evicted and
- *   needed again is loaded again (`reloads` counts it: a sign the budget is
- *   too small). An entry alone over the budget is not kept; it still judges
- *   its own lines.
+ *   keyed by entry id and sized by `memoryUsage()`, measured again now and
+ *   then when the host comes back (matchers grow as they compile). An entry
+ *   evicted and needed again is loaded again (`reloads` counts it: a sign
+ *   the budget is too small). An entry alone over the budget is not kept;
+ *   it still judges its own lines.
  * - Hosts without an entry cost nothing in the cache; they are only counted
  *   (distinct, in bounded memory: distinct.ts).
- * - Consecutive lines of one site skip the look-up: a line that starts with
- *   the previous line's `scheme://authority/` goes straight to its matcher,
+ * - Consecutive lines of one site skip the look-up: the locator says when a
+ *   line has the previous line's `scheme://authority/` (or `--host` again),
  *   and a line with the same host (any case) as the previous one reuses it.
  * - Each entry's first load is reported to `onEntry` (counts, warnings);
  *   worker threads pass these on to the main thread, which counts distinct
  *   hosts across threads.
  */
-export class HostJudge {
-  /** Lines without a host. */
-  noHost = 0
+export class HostJudge implements LineJudge {
   /** Entries loaded again after their matcher was evicted. */
   reloads = 0
   /** Distinct hosts without an entry. */
@@ -107,30 +110,17 @@ export class HostJudge {
   private readonly cache: ByteLru<number, AgentMatcher>
   /** Per entry id: `EntryState`. */
   private readonly states: Uint8Array
-  private readonly range = new Int32Array(3)
-  /** `scanHost`'s answer for the current line: host start, host end, authority end, `hostHash`. */
-  private readonly scan = new Int32Array(4)
-  /** `scanHost` writes the line's host here, lowercased; swapped with `query.host` when the host changes. */
-  private scratch: Uint8Array = new Uint8Array(256)
-  /** `scheme://authority/` of the previous line with a host (the fast path): `prefixBytes[prefixStart, +prefixLength)`, a block the loop has read (blocks never change). */
-  private prefixBytes: Uint8Array = new Uint8Array(0)
-  private prefixStart = 0
-  private prefixLength = 0
-  /** The previous host (`query.host`, lowercased; `lastLength` -1 when none) and what it decided. */
-  private readonly query: HostQuery = {
-    host: new Uint8Array(256),
-    hostLength: 0,
-    hash: 0,
-    url: new Uint8Array(0),
-    urlStart: -1,
-    hostStart: 0,
-    hostEnd: 0,
-    authorityEnd: 0,
-  }
+  /** The current host, ASCII-lowercased (`lastHost[0, lastLength)`, -1 when none), its hash, and what it decided. */
+  private lastHost = new Uint8Array(256)
   private lastLength = -1
+  private lastHash = 0
   private lastId = NO_ENTRY
   private lastMatcher: AgentMatcher | null = null
   private lastCode = 0
+  /** The deciding rule of the line judged last (-1: none). */
+  private lastRule = -1
+  private enters = 0
+  private readonly query: HostQuery = { bytes: new Uint8Array(0), hostStart: 0, hostEnd: 0, hash: 0, url: null, urlEnd: 0 }
 
   constructor(rules: HostRules, options: HostJudgeOptions) {
     this.rules = rules
@@ -143,73 +133,41 @@ export class HostJudge {
     this.missing = options.missing ?? new DistinctCounter(options.exactHosts, options.trackNewHosts)
   }
 
-  /** Judges the URL `bytes[start, end)` by its own host: `ruleLine * 2 + (allowed ? 1 : 0)`. */
-  judge(bytes: Uint8Array, start: number, end: number): number {
-    // Fast path: the line starts with the same `scheme://authority/` as the previous one.
-    const k = this.prefixLength
-    if (k > 0 && end - start >= k) {
-      const prefix = this.prefixBytes
-      const p = this.prefixStart
-      // From the end: the terminator's position tells most other hosts apart at once, and a
-      // host's last letters differ more often than its first ones (`https://www.`).
-      let i = k - 1
-      while (i >= 0 && bytes[start + i] === prefix[p + i]) i--
-      if (i < 0) return this.current(bytes, start, end)
+  /** Judges the URL `locator` located last in `bytes` by its host (the locator's): `ruleLine * 2 + (allowed ? 1 : 0)`. */
+  judge(bytes: Uint8Array, locator: LineLocator): number {
+    if (!locator.sameHost || this.lastLength < 0) {
+      const h = locator.host
+      const hb = locator.hostBytes
+      const hs = h[UrlField.HostStart]
+      const he = h[UrlField.HostEnd]
+      const hash = h[UrlField.HostHash]
+      // With origin keys, the same host under another scheme or port may be another entry.
+      if (this.originKeys || !this.isCurrent(hb, hs, he, hash)) {
+        this.lookUp(hb, hs, he, hash, locator.hostSource === HostSource.Url ? h : null, locator.urlEnd)
+      }
     }
-    // One pass finds the host, lowercases it into `scratch` and hashes it (../filter/url-host.ts).
-    const scan = this.scan
-    let len = scanHost(bytes, start, end, this.scratch, scan)
-    if (len === SCAN_OUT_TOO_SMALL) {
-      this.scratch = new Uint8Array(end - start)
-      len = scanHost(bytes, start, end, this.scratch, scan)
+    const m = this.lastMatcher
+    if (m === null) {
+      this.lastRule = -1
+      return this.lastCode
     }
-    if (len === 0) {
-      this.prefixLength = 0
-      this.noHost++
-      this.forget()
-      return this.missingCode
-    }
-    if (this.originKeys || !this.sameAsScratch(len, scan[3])) {
-      // The new host becomes `query.host`; the old buffer is the next line's scratch.
-      const q = this.query
-      const folded = this.scratch
-      this.scratch = q.host
-      q.host = folded
-      this.lookUp(bytes, start, len, scan[0], scan[1], scan[2], scan[3])
-    }
-    this.rememberPrefix(bytes, start, scan[2], end)
-    return this.current(bytes, start, end)
-  }
-
-  /**
-   * Judges the URL `bytes[start, end)` by the host named in
-   * `bytes[fieldStart, fieldEnd)`, a host column (`--host-field`: a host,
-   * `host:port`, or a URL); a line whose column holds no host gets the
-   * `--missing` verdict.
-   */
-  judgeOnHost(bytes: Uint8Array, start: number, end: number, fieldStart: number, fieldEnd: number): number {
-    this.prefixLength = 0
-    const range = this.range
-    if (fieldStart < 0 || !hostOfField(bytes, fieldStart, fieldEnd, range)) {
-      this.noHost++
-      this.forget()
-      return this.missingCode
-    }
-    if (!this.sameHost(bytes, range[0], range[1])) this.switchHost(bytes, -1, range[0], range[1], -1)
-    return this.current(bytes, start, end)
+    // One matcher step, from the scan's path start.
+    const r = m.decideFrom(bytes, locator.url[UrlField.PathStart], locator.urlEnd)
+    this.lastRule = r
+    return m.codeOf(r)
   }
 
   /** What decided the line judged last. */
   decided(): Decided {
-    const host = this.lastLength < 0 ? null : DECODER.decode(this.query.host.subarray(0, this.lastLength))
+    const host = this.lastLength < 0 ? null : DECODER.decode(this.lastHost.subarray(0, this.lastLength))
     const id = this.lastId
-    if (id === NO_ENTRY) return { matcher: null, source: null, host }
+    if (id === NO_ENTRY) return { matcher: null, rule: -1, source: null, host }
     const state = this.states[id]
     const source = this.rules.sourceName(id)
-    if (state === EntryState.Unreadable) return { matcher: null, source: null, host }
-    if (state === EntryState.AllowAll) return { matcher: null, source, host, outcome: 'unavailable' }
-    if (state === EntryState.DisallowAll) return { matcher: null, source, host, outcome: 'unreachable' }
-    return { matcher: this.lastMatcher, source, host }
+    if (state === EntryState.Unreadable) return { matcher: null, rule: -1, source: null, host }
+    if (state === EntryState.AllowAll) return { matcher: null, rule: -1, source, host, outcome: 'unavailable' }
+    if (state === EntryState.DisallowAll) return { matcher: null, rule: -1, source, host, outcome: 'unreachable' }
+    return { matcher: this.lastMatcher, rule: this.lastRule, source, host }
   }
 
   /** Bytes of compiled matchers held now. */
@@ -217,24 +175,11 @@ export class HostJudge {
     return this.cache.bytes
   }
 
-  private current(bytes: Uint8Array, start: number, end: number): number {
-    const m = this.lastMatcher
-    return m === null ? this.lastCode : m.matchRange(bytes, start, end)
-  }
-
-  /** No host: the next line cannot reuse the previous host. */
-  private forget(): void {
-    this.lastLength = -1
-    this.lastId = NO_ENTRY
-    this.lastMatcher = null
-    this.lastCode = this.missingCode
-  }
-
-  /** Whether `bytes[hs, he)` is the previous host (ASCII case ignored). */
-  private sameHost(bytes: Uint8Array, hs: number, he: number): boolean {
+  /** Whether `bytes[hs, he)` (hash `hash`) is the current host (ASCII case ignored). */
+  private isCurrent(bytes: Uint8Array, hs: number, he: number, hash: number): boolean {
     const len = he - hs
-    if (len !== this.lastLength) return false
-    const last = this.query.host
+    if (len !== this.lastLength || hash !== this.lastHash) return false
+    const last = this.lastHost
     for (let i = 0; i < len; i++) {
       let b = bytes[hs + i]
       if (b >= 0x41 && b <= 0x5a) b |= 0x20
@@ -243,54 +188,34 @@ export class HostJudge {
     return true
   }
 
-  /** Whether the host `scanHost` left in `scratch` (`len` bytes, `hostHash` `hash`) is the previous host. */
-  private sameAsScratch(len: number, hash: number): boolean {
-    if (len !== this.lastLength || hash !== this.query.hash) return false
-    const last = this.query.host
-    const folded = this.scratch
-    for (let i = 0; i < len; i++) if (folded[i] !== last[i]) return false
-    return true
-  }
-
-  /** Keeps `bytes[start, authorityEnd]` (terminator included) for the fast path; none when the authority ends the line. */
-  private rememberPrefix(bytes: Uint8Array, start: number, authorityEnd: number, end: number): void {
-    if (authorityEnd >= end) {
-      this.prefixLength = 0
-      return
-    }
-    this.prefixBytes = bytes
-    this.prefixStart = start
-    this.prefixLength = authorityEnd + 1 - start
-  }
-
-  /** For a host column: folds and hashes the host `bytes[hs, he)` into `query.host`, then looks it up. */
-  private switchHost(bytes: Uint8Array, urlStart: number, hs: number, he: number, authorityEnd: number): void {
-    const len = he - hs
-    const q = this.query
-    if (q.host.length < len) q.host = new Uint8Array(len * 2)
-    this.lookUp(bytes, urlStart, len, hs, he, authorityEnd, foldHost(bytes, hs, he, q.host))
-  }
-
   /**
-   * Makes the host now in `query.host` (`len` bytes, lowercased; `bytes[hs, he)`
-   * in the line, `hostHash` `hash`) the current one: its entry, or counted
-   * as a host without one.
+   * Makes the host `bytes[hs, he)` (its `hostHash` `hash`; `url`: the scan of
+   * the URL it is the authority of, or null) the current one: its entry, or
+   * counted as a host without one.
    */
-  private lookUp(bytes: Uint8Array, urlStart: number, len: number, hs: number, he: number, authorityEnd: number, hash: number): void {
+  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, url: Int32Array | null, urlEnd: number): void {
+    const len = he - hs
+    if (this.lastHost.length < len) this.lastHost = new Uint8Array(len * 2)
+    const last = this.lastHost
+    for (let i = 0; i < len; i++) {
+      const b = bytes[hs + i]
+      last[i] = b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+    }
+    this.lastLength = len
+    this.lastHash = hash
     const q = this.query
-    q.hostLength = len
-    q.hash = hash
-    q.url = bytes
-    q.urlStart = urlStart
+    q.bytes = bytes
     q.hostStart = hs
     q.hostEnd = he
-    q.authorityEnd = authorityEnd
-    this.lastLength = len
+    q.hash = hash
+    q.url = url
+    q.urlEnd = urlEnd
     const id = this.rules.find(q)
+    q.bytes = EMPTY
     this.lastId = id
     this.lastMatcher = null
     if (id < 0) {
-      this.missing.addFingerprint(hash, secondHash(q.host, 0, len))
+      this.missing.addFingerprint(hash, secondHash(last, 0, len))
       this.lastCode = this.missingCode
       return
     }
@@ -303,8 +228,8 @@ export class HostJudge {
     if (state === EntryState.Robots) {
       const m = this.cache.get(id)
       if (m !== undefined) {
-        // Now the most recently used; re-measured, as matchers grow as they compile.
-        this.cache.resize(id, BYTE_LRU_ENTRY_BYTES + m.memoryUsage())
+        // Now the most recently used; measured again now and then, as matchers grow as they compile.
+        if ((++this.enters & (REMEASURE - 1)) === 0) this.cache.resize(id, BYTE_LRU_ENTRY_BYTES + m.memoryUsage())
         this.lastMatcher = m
         return
       }
@@ -335,4 +260,5 @@ export class HostJudge {
   }
 }
 
+const EMPTY = new Uint8Array(0)
 const DECODER = new TextDecoder()

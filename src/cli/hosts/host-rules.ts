@@ -9,22 +9,19 @@ import type { BodyProblem } from '../common/body-problems.js'
 
 /** A host to look up, as the per-line loop has it (one object, refilled for every host). */
 export interface HostQuery {
-  /** The host, ASCII-lowercased: `host[0, hostLength)`. */
-  host: Uint8Array
-  hostLength: number
-  /** `hostHash` of the host (host-index.ts). */
-  hash: number
-  /**
-   * The URL line, for sources with origin keys: the scheme starts at
-   * `urlStart`, the host is `url[hostStart, hostEnd)`, the authority ends at
-   * `authorityEnd`. `urlStart` is -1 when the host came from a host column
-   * (`--host-field`).
-   */
-  url: Uint8Array
-  urlStart: number
+  /** The host is `bytes[hostStart, hostEnd)`, case as written. */
+  bytes: Uint8Array
   hostStart: number
   hostEnd: number
-  authorityEnd: number
+  /** `hostHash` of the host (src/url/keyed-hash.ts): the URL scan's. */
+  hash: number
+  /**
+   * For sources with origin keys: the scan of the URL the host is the
+   * authority of (UrlField layout, offsets into `bytes`) and where the URL
+   * ends; null when the host came from a host column or `--host`.
+   */
+  url: Int32Array | null
+  urlEnd: number
 }
 
 /** What one entry holds, loaded for a crawler. */
@@ -62,6 +59,8 @@ export interface HostRules {
   load(id: number, agent: readonly string[], first: boolean): HostEntry
   /** The entry's name for `--format jsonl`'s `source` and for warnings: `DIR/<host>`, `BUNDLE#<key>`. */
   sourceName(id: number): string
+  /** When entry `id` was fetched and until when it may be used (a bundle written by `fetch`), or undefined when the source does not say. */
+  freshness?(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined
   /** A structured-clone-able description to rebuild this source in a worker thread. */
   descriptor(): HostRulesDescriptor
 }

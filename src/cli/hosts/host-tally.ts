@@ -4,13 +4,15 @@
  * one, unreadable, with a fetch outcome; the warnings about entries, at most
  * `maxWarnings` of them on stderr and the rest counted in the summary.
  * Threads report each entry's first load (`EntryEvent`); an entry loaded by
- * several threads is counted and warned about once.
+ * several threads is counted and warned about once. Entries used past their
+ * expiry (a bundle of `fetch`) are counted for one warning at the end.
  */
 import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import { EntryState, type EntryEvent } from './host-judge.js'
 import type { HostRules } from './host-rules.js'
 import { count, plural } from '../common/numbers.js'
+import { PROGRAM } from '../common/version.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10
@@ -31,10 +33,13 @@ export class HostTally {
   withRobots = 0
   unreadable = 0
   outcomes = 0
-  noHost = 0
   reloads = 0
   /** Warnings not printed (over the cap). */
   suppressed = 0
+  /** Entries used that had expired when the run started, and the earliest fetch among them. */
+  expired = 0
+  oldestFetch = Infinity
+  private readonly started = Date.now()
   readonly missing: DistinctCounter
   readonly problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
   private readonly seen: Uint8Array
@@ -52,6 +57,11 @@ export class HostTally {
   entry(event: EntryEvent): void {
     if (this.seen[event.id]) return
     this.seen[event.id] = 1
+    const fresh = this.rules.freshness?.(event.id)
+    if (fresh !== undefined && fresh.expiresAt <= this.started) {
+      this.expired++
+      this.oldestFetch = Math.min(this.oldestFetch, fresh.fetchedAt)
+    }
     const name = this.rules.sourceName(event.id)
     switch (event.state) {
       case EntryState.Robots:
@@ -72,12 +82,19 @@ export class HostTally {
     }
   }
 
+  /** The one warning about expired entries used, with their count, or undefined when none was. */
+  expiredWarning(bundle: string): string | undefined {
+    if (this.expired === 0) return undefined
+    const days = (this.started - this.oldestFetch) / 86_400_000
+    const age = days >= 2 ? plural(Math.floor(days), 'day') : plural(Math.max(1, Math.floor(days * 24)), 'hour')
+    return `warning: ${plural(this.expired, 'host')} judged by expired entries of '${bundle}' (the oldest fetched ${age} ago); refresh them with '${PROGRAM} fetch --update ${bundle} -o NEW'`
+  }
+
   /** The per-host part of the summary line. */
   summary(): string {
     const without = `${this.missing.exact ? '' : 'about '}${count(this.missing.count)}`
     let text = `hosts: ${count(this.withRobots)} with a robots.txt, ${without} without one, ${count(this.unreadable)} unreadable`
     if (this.outcomes > 0) text += `, ${count(this.outcomes)} with a fetch outcome instead`
-    text += `; ${plural(this.noHost, 'line')} without a host`
     const problems = BODY_PROBLEMS.filter((p) => this.problems[p] > 0).map((p) => `${count(this.problems[p])} ${PROBLEM_WORDS[p]}`)
     if (problems.length > 0) text += `; files with problems: ${problems.join(', ')}`
     if (this.suppressed > 0) text += `; ${plural(this.suppressed, 'more warning')} not shown`

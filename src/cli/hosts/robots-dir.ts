@@ -144,7 +144,7 @@ export class DirectoryRules implements HostRules {
   }
 
   find(q: HostQuery): number {
-    return this.index.findLower(q.host, 0, q.hostLength, q.hash)
+    return this.index.find(q.bytes, q.hostStart, q.hostEnd, q.hash)
   }
 
   sourceName(id: number): string {

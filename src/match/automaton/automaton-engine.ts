@@ -49,8 +49,11 @@ export class AutomatonEngine implements MatchEngine {
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
+    return this.decideFrom(url, pathStartBytes(url, start, end), end)
+  }
+
+  decideFrom(url: Uint8Array, ps: number, end: number): number {
     const dfa = this.dfa
-    const ps = pathStartBytes(url, start, end)
     let s = dfa.slash()
     if (s < StateId.FirstRow) return StateId.RuleMirror - s
     if (ps !== PathStartCode.JustSlash) {
@@ -74,16 +77,25 @@ export class AutomatonEngine implements MatchEngine {
   }
 
   decideString(url: string): number {
-    const dfa = this.dfa
     // Patterns are ASCII after escaping; only a foreign buffer can hold a
     // non-ASCII pattern byte, and then the URL's real UTF-8 bytes are needed.
-    if (dfa.nonAscii) return this.decideEncoded(url)
-    const ps = this.memo.of(url)
+    if (this.dfa.nonAscii) return this.decideEncoded(url)
+    return this.runFrom(url, this.memo.of(url))
+  }
+
+  decideStringFrom(url: string, ps: number): number {
+    if (this.dfa.nonAscii) return this.decideEncoded(url)
+    return this.runFrom(url, ps)
+  }
+
+  /** The DFA over a string URL whose path starts where `ps` says (a PathStart). */
+  private runFrom(url: string, ps: number): number {
+    const dfa = this.dfa
     const s = dfa.slash()
     if (s < StateId.FirstRow) return StateId.RuleMirror - s
     if (ps === PathStartCode.JustSlash) return StateId.RuleMirror - dfa.table[s + dfa.end]
     const bit = ps & PathStartCode.SlashPrepended
-    return this.decideStringFrom(url, (ps - bit) / PathStartCode.IndexScale + 1 - bit, s)
+    return this.runString(url, (ps - bit) / PathStartCode.IndexScale + 1 - bit, s)
   }
 
   /**
@@ -92,7 +104,7 @@ export class AutomatonEngine implements MatchEngine {
    * (as TextEncoder encodes it: a valid surrogate pair is 4 bytes, a lone
    * surrogate is U+FFFD, 3 bytes).
    */
-  private decideStringFrom(url: string, i: number, s: number): number {
+  private runString(url: string, i: number, s: number): number {
     const dfa = this.dfa
     const map = dfa.classes.map
     const other = dfa.classes.other

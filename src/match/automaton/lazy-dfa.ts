@@ -44,6 +44,7 @@ export const THRASH_URLS = 16
 /** See {@link THRASH_URLS}. */
 export const THRASH_WORK_PER_URL = 4096
 
+/** FNV over a state's positions; not the keyed hash of src/url/ (a round per position): the sets come from one file's rules, and the cache holds at most a budget's worth. */
 function hashState(positions: Int32Array, from: number, to: number, best: number): number {
   let h = (best + 0x9e3779b9) | 0
   for (let i = from; i < to; i++) h = Math.imul(h ^ positions[i], 0x01000193)

@@ -7,7 +7,7 @@
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
-import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
+import { PATH, pathAt, pathOfBytes, pathOfString, pathOfStringAt, releasePath } from './path.js'
 import { PathChar, PathStartCode, PathStartMemo } from '../url-path.js'
 import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from './segments.js'
 import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
@@ -100,6 +100,24 @@ export class DirectEngine implements MatchEngine {
   decideBytes(url: Uint8Array, start: number, end: number): number {
     if (this.records.length === 0) return -1
     pathOfBytes(url, start, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    if (--this.left === 0) this.then!()
+    return r
+  }
+
+  decideFrom(url: Uint8Array, ps: number, end: number): number {
+    if (this.records.length === 0) return -1
+    pathAt(url, ps, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    if (--this.left === 0) this.then!()
+    return r
+  }
+
+  decideStringFrom(url: string, ps: number): number {
+    if (this.records.length === 0) return -1
+    pathOfStringAt(url, ps)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
     if (--this.left === 0) this.then!()

@@ -7,7 +7,7 @@
  * a scratch buffer of SCRATCH_KEEP bytes (a longer one gets its own).
  */
 import { SCRATCH_KEEP } from '../../memory.js'
-import { pathEndBytes, PathChar, pathStartBytes, PathStartCode } from '../url-path.js'
+import { pathEndBytes, PathChar, pathStartBytes, PathStartCode, type PathStart } from '../url-path.js'
 
 /** The path of the URL being judged: `bytes[from, to)`. */
 export interface PathView {
@@ -28,7 +28,11 @@ export const PATH: PathView = { bytes: JUST_SLASH, from: 0, to: 1 }
 
 /** Sets {@link PATH} to the path of the URL `url[start, end)`. */
 export function pathOfBytes(url: Uint8Array, start: number, end: number): void {
-  const ps = pathStartBytes(url, start, end)
+  pathAt(url, pathStartBytes(url, start, end), end)
+}
+
+/** Sets {@link PATH} to the path of the URL ending at `end` whose path starts where `ps` says (a PathStart). */
+export function pathAt(url: Uint8Array, ps: PathStart, end: number): void {
   if (ps === PathStartCode.JustSlash) {
     PATH.bytes = JUST_SLASH
     PATH.from = 0
@@ -76,6 +80,22 @@ export function pathOfString(url: string): void {
     written = encoder.encodeInto(url, buf).written
   }
   pathOfBytes(buf, 0, written!)
+}
+
+/**
+ * {@link pathOfString} for a URL whose path start `ps` (in code units) is
+ * known: an ASCII URL's bytes have the same offsets, so the scan is not done
+ * again; any other is scanned as bytes.
+ */
+export function pathOfStringAt(url: string, ps: PathStart): void {
+  let buf = scratch
+  let { read, written } = encoder.encodeInto(url, buf)
+  if (read! < url.length) {
+    buf = new Uint8Array(3 * url.length)
+    written = encoder.encodeInto(url, buf).written
+  }
+  if (written === url.length) pathAt(buf, ps, written)
+  else pathOfBytes(buf, 0, written!)
 }
 
 /** Drops a reference to a caller's buffer or to a large buffer of one call, once a URL is judged. */

@@ -9,7 +9,7 @@
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { RuleField, type RuleSet } from '../../rules/rule-set.js'
 import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
-import { PATH, pathOfBytes, pathOfString, releasePath } from './path.js'
+import { PATH, pathAt, pathOfBytes, pathOfString, pathOfStringAt, releasePath } from './path.js'
 import { ruleMatches } from './segments.js'
 import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
 import { NEVER, NO_AUTOMATON } from './direct-engine.js'
@@ -67,6 +67,22 @@ export class ThrashProofEngine implements MatchEngine {
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
     pathOfBytes(url, start, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    if (--this.left === 0) this.then!()
+    return r
+  }
+
+  decideFrom(url: Uint8Array, ps: number, end: number): number {
+    pathAt(url, ps, end)
+    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+    releasePath()
+    if (--this.left === 0) this.then!()
+    return r
+  }
+
+  decideStringFrom(url: string, ps: number): number {
+    pathOfStringAt(url, ps)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
     if (--this.left === 0) this.then!()

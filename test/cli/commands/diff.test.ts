@@ -1,6 +1,7 @@
 // `diff OLD NEW`: the URLs whose verdict changes, with the deciding rule on each side.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { parseRobots } from '../../../src/index.js'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
@@ -39,14 +40,18 @@ describe('diff', () => {
         '',
       ].join('\n'),
     )
-    expect(r.stderr).toBe('robots-automaton: 7 URLs compared: 3 now disallowed, 2 now allowed, 2 unchanged\n')
+    // The empty line is no URL: named, not compared.
+    expect(r.stderr).toBe(
+      "robots-automaton: warning: line 6 of '<stdin>' was not judged: it is empty: ; is this a log? try --log-format combined, or --field N; such lines are not compared\n" +
+        'robots-automaton: 6 URLs compared: 3 now disallowed, 2 now allowed, 1 unchanged; 1 without a URL, not compared\n',
+    )
   })
 
   it('agrees with the library on every line, in JSON lines too', async () => {
     const urls = URLS.split('\n')
     const a = parseRobots(OLD).agent('bot')
     const b = parseRobots(NEW).agent('bot')
-    const want = urls.filter((u) => a.isAllowed(u) !== b.isAllowed(u)).map((u) => ({ url: u, change: b.isAllowed(u) ? 'now-allowed' : 'now-disallowed', old: { allowed: a.isAllowed(u), line: a.explain(u).rule?.line ?? 0, rule: a.explain(u).rule && { kind: a.explain(u).rule!.kind, pattern: a.explain(u).rule!.pattern } }, new: { allowed: b.isAllowed(u), line: b.explain(u).rule?.line ?? 0, rule: b.explain(u).rule && { kind: b.explain(u).rule!.kind, pattern: b.explain(u).rule!.pattern } } }))
+    const want = urls.map((u, i) => ({ u, i })).filter(({ u }) => u !== '' && a.isAllowed(u) !== b.isAllowed(u)).map(({ u, i }) => ({ url: u, change: b.isAllowed(u) ? 'now-allowed' : 'now-disallowed', old: { allowed: a.isAllowed(u), line: a.explain(u).rule?.line ?? 0, rule: a.explain(u).rule && { kind: a.explain(u).rule!.kind, pattern: a.explain(u).rule!.pattern } }, new: { allowed: b.isAllowed(u), line: b.explain(u).rule?.line ?? 0, rule: b.explain(u).rule && { kind: b.explain(u).rule!.kind, pattern: b.explain(u).rule!.pattern } }, input_line: i + 1 }))
     writeFileSync(tmp.path('urls.gz'), gzipSync(URLS))
     const r = await run(['diff', tmp.path('old.txt'), tmp.path('new.txt'), '--agent', 'bot', '--format', 'jsonl', '-q', tmp.path('urls.gz')])
     expect(r.status).toBe(3)
@@ -66,5 +71,61 @@ describe('diff', () => {
     writeFileSync(tmp.path('u.txt'), '/tmp/1\n/x\n')
     const r = await run(['diff', tmp.path('old.txt'), '-', '--agent', 'bot', '-q', tmp.path('u.txt')], { input: NEW })
     expect(r.stdout.toString()).toBe('now-disallowed\t/tmp/1\tno matching rule\tline 3: Disallow: /tmp\n')
+  })
+
+  it('reads logs as filter does: --log-format, and a line without a request is named, not compared', async () => {
+    const log = [
+      '127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /private/x HTTP/1.0" 200 2326 "-" "Mozilla/4.08"',
+      '127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "-" 400 0 "-" "-"',
+      '127.0.0.1 - - [10/Oct/2000:13:55:37 -0700] "GET /tmp/a?b HTTP/1.1" 200 1 "-" "curl/8"',
+    ].join('\n')
+    const r = await run(['diff', tmp.path('old.txt'), tmp.path('new.txt'), '--agent', 'bot', '--log-format', 'combined'], { input: log })
+    expect(r.status).toBe(3)
+    expect(r.stdout.toString()).toBe('now-allowed\t/private/x\tline 2: Disallow: /private\tline 4: Allow: /private\nnow-disallowed\t/tmp/a?b\tno matching rule\tline 3: Disallow: /tmp\n')
+    expect(r.stderr).toMatch(/^robots-automaton: warning: line 2 of '<stdin>' was not judged: it is not a combined line with a quoted request/)
+    expect(r.stderr).toMatch(/2 URLs compared: 1 now disallowed, 1 now allowed, 0 unchanged; 1 without a URL, not compared\n$/)
+  })
+
+  it('no line held a URL: exit 4', async () => {
+    const r = await run(['diff', tmp.path('old.txt'), tmp.path('new.txt'), '--agent', 'bot'], { input: 'GET /a\nexample.com/b\n' })
+    expect(r.status).toBe(4)
+    expect(r.stderr).toMatch(/robots-automaton: no line of the input held a URL \(2 lines read\); see the warning above\n$/)
+  })
+
+  it('per host: two directories, or a directory and a bundle (OLD first), judged by each URL\'s host', async () => {
+    const oldDir = tmp.path('old-dir')
+    const newDir = tmp.path('new-dir')
+    mkdirSync(oldDir)
+    mkdirSync(newDir)
+    writeFileSync(join(oldDir, 'e.com'), OLD)
+    writeFileSync(join(newDir, 'e.com'), NEW)
+    writeFileSync(join(oldDir, 'gone.com'), 'User-agent: *\nDisallow: /\n')
+    const bundle = tmp.path('new.bundle')
+    expect((await run(['pack', newDir, '-o', bundle, '-q'])).status).toBe(0)
+    const input = ['https://e.com/private/x', 'https://E.COM/tmp/a', 'https://gone.com/a', 'https://other.com/private/x', '/private/x'].join('\n')
+    const want = [
+      'now-allowed\thttps://e.com/private/x\tline 2: Disallow: /private\tline 4: Allow: /private',
+      'now-disallowed\thttps://E.COM/tmp/a\tno matching rule\tline 3: Disallow: /tmp',
+      'now-allowed\thttps://gone.com/a\tline 2: Disallow: /\tno robots.txt',
+      '',
+    ].join('\n')
+    for (const sources of [['--robots-dir', oldDir, '--robots-dir', newDir], ['--robots-dir', oldDir, '--bundle', bundle]]) {
+      const r = await run(['diff', ...sources, '--agent', 'bot'], { input })
+      expect(r.status, r.stderr).toBe(3)
+      expect(r.stdout.toString()).toBe(want)
+      expect(r.stderr).toMatch(/line 5 of '<stdin>' was not judged: its URL is a path, and per-host rules need its host/)
+      expect(r.stderr).toMatch(/4 URLs compared: 1 now disallowed, 2 now allowed, 1 unchanged; 1 without a URL or host, not compared; hosts: 2 with a robots\.txt, 1 without one/)
+    }
+    const json = await run(['diff', '--bundle', bundle, '--robots-dir', oldDir, '--agent', 'bot', '--format', 'jsonl', '-q'], { input })
+    const records = json.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(records[0]).toEqual({
+      url: 'https://e.com/private/x',
+      change: 'now-disallowed',
+      old: { allowed: true, line: 4, rule: { kind: 'allow', pattern: '/private' }, source: `${bundle}#e.com` },
+      new: { allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' }, source: join(oldDir, 'e.com') },
+      input_line: 1,
+      host: 'e.com',
+    })
+    expect(records[2]).toMatchObject({ url: 'https://gone.com/a', old: { allowed: true, line: 0, rule: null, source: null }, new: { allowed: false, line: 2, source: join(oldDir, 'gone.com') } })
   })
 })

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { parseRobots } from '../../../src/index.js'
-import { CLI, ensureBuilt, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from '../helpers.js'
+import { CLI, ensureBuilt, isUrlLine, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from '../helpers.js'
 
 const ROBOTS = `User-agent: *
 Disallow: /private
@@ -94,7 +94,13 @@ describe('--jobs N: byte for byte the output of --jobs 1', () => {
     let ai = 0
     let di = 0
     const parts: Buffer[] = []
-    for (const line of v.stdout.toString('latin1').split('\n').slice(0, -1)) parts.push(line.startsWith('allowed') ? al[ai++] : dl[di++])
+    for (const line of v.stdout.toString('latin1').split('\n').slice(0, -1)) {
+      // A line without a URL (an empty line) is kept on both sides.
+      if (line.startsWith('invalid')) {
+        parts.push(al[ai++])
+        expect(dl[di++].equals(parts[parts.length - 1])).toBe(true)
+      } else parts.push(line.startsWith('allowed') ? al[ai++] : dl[di++])
+    }
     expect(Buffer.concat(parts).equals(input)).toBe(true)
   })
 
@@ -103,6 +109,10 @@ describe('--jobs N: byte for byte the output of --jobs 1', () => {
     let want = ''
     for (const line of splitKeepingEndings(input)) {
       const url = urlOf(line)
+      if (!isUrlLine(url)) {
+        want += `invalid\t0\t${url.toString('latin1')}\n`
+        continue
+      }
       const host = /^[a-z]+:\/\/(\[[^\]]*\]|[^/:?#]+)/i.exec(url.toString('latin1'))?.[1].toLowerCase()
       const e = host !== undefined && m[host] !== undefined ? m[host].explain(new Uint8Array(url)) : { allowed: true, rule: null }
       want += `${e.allowed ? 'allowed' : 'disallowed'}\t${e.rule?.line ?? 0}\t${url.toString('latin1')}\n`
@@ -186,14 +196,37 @@ describe('--format jsonl', () => {
       .split('\n')
       .map((l) => JSON.parse(l))
     expect(records).toEqual([
-      { url: 'https://example.com/private/x', allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' }, host: 'example.com', source: join(dir, 'example.com') },
-      { url: 'https://example.com/public', allowed: true, line: 0, rule: null, host: 'example.com', source: join(dir, 'example.com') },
-      { url: 'https://nofile.net/private', allowed: true, line: 0, rule: null, host: 'nofile.net', source: null },
-      { url: '/relative', allowed: true, line: 0, rule: null, host: null, source: null },
-      { url: 'https://other.org/\ufffd', url_base64: Buffer.from('https://other.org/\xff', 'latin1').toString('base64'), allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/' }, host: 'other.org', source: join(dir, 'other.org') },
+      { url: 'https://example.com/private/x', allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/private' }, host: 'example.com', source: join(dir, 'example.com'), input_line: 1 },
+      { url: 'https://example.com/public', allowed: true, line: 0, rule: null, host: 'example.com', source: join(dir, 'example.com'), input_line: 2 },
+      { url: 'https://nofile.net/private', allowed: true, line: 0, rule: null, host: 'nofile.net', source: null, input_line: 3 },
+      // Per host, a path without a host is not judged: allowed null, and why.
+      { url: '/relative', allowed: null, reason: 'no-host', line: 0, rule: null, host: null, source: null, input_line: 4 },
+      { url: 'https://other.org/\ufffd', url_base64: Buffer.from('https://other.org/\xff', 'latin1').toString('base64'), allowed: false, line: 2, rule: { kind: 'disallow', pattern: '/' }, host: 'other.org', source: join(dir, 'other.org'), input_line: 5 },
     ])
     const single = await filterRun(['--robots', robotsPath, '--format', 'jsonl', '--print', 'disallowed'], Buffer.from('/a.pdf\n/ok\n'))
-    expect(JSON.parse(single.stdout.toString())).toEqual({ url: '/a.pdf', allowed: false, line: 4, rule: { kind: 'disallow', pattern: '/*.pdf$' }, host: null, source: robotsPath })
+    expect(JSON.parse(single.stdout.toString())).toEqual({ url: '/a.pdf', allowed: false, line: 4, rule: { kind: 'disallow', pattern: '/*.pdf$' }, host: null, source: robotsPath, input_line: 1 })
+  })
+
+  it('every record carries its line number in its input (and the input, when there are several), whatever the jobs and blocks', async () => {
+    const one = tmp.path('jsonl-one.txt')
+    const two = tmp.path('jsonl-two.txt')
+    const lines = Array.from({ length: 400 }, (_, i) => (i % 7 === 3 ? 'not a url' : i % 5 === 0 ? '' : `/p${i}.pdf`))
+    writeFileSync(one, `${lines.join('\n')}\n`)
+    writeFileSync(two, `/private\n${lines.join('\n')}`)
+    for (const jobs of ['1', '3']) {
+      const r = await filterRun(['--robots', robotsPath, '--format', 'jsonl', '--jobs', jobs, one, two], Buffer.from(''), 64)
+      const records = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { input: string; input_line: number; url: string; allowed: boolean | null; reason?: string })
+      expect(records.length).toBe(801)
+      records.forEach((rec, i) => {
+        const [input, number] = i < 400 ? [one, i + 1] : [two, i - 399]
+        expect([rec.input, rec.input_line], `record ${i} (jobs ${jobs})`).toEqual([input, number])
+        const text = i < 400 ? lines[i] : i === 400 ? '/private' : lines[i - 401]
+        expect(rec.url).toBe(text)
+        if (text === '') expect(rec).toMatchObject({ allowed: null, reason: 'empty' })
+        else if (text === 'not a url') expect(rec).toMatchObject({ allowed: null, reason: 'not-url' })
+        else expect(typeof rec.allowed).toBe('boolean')
+      })
+    }
   })
 })
 
@@ -209,28 +242,35 @@ describe('log columns: --field, --host-field, --delimiter', () => {
 
   it('judges the URL column by the host column and writes whole lines', async () => {
     const input = `${LOG.join('\n')}\n`
-    const v = await filterRun(['--robots-dir', dir, '--field', '8', '--host-field', '1', '--print', 'verdicts'], Buffer.from(input))
+    const v = await filterRun(['--robots-dir', dir, '--field', '6', '--host-field', '1', '--print', 'verdicts'], Buffer.from(input))
     expect(v.stdout.toString()).toBe(
       [
         `disallowed\t2\t${LOG[0]}`,
         `allowed\t3\t${LOG[1]}`,
         `disallowed\t2\t${LOG[2]}`,
         `allowed\t0\t${LOG[3]}`,
-        'allowed\t0\tshort line',
-        'allowed\t0\t',
+        'invalid\t0\tshort line',
+        'invalid\t0\t',
         '',
       ].join('\n'),
     )
-    const allowed = await filterRun(['--robots-dir', dir, '--field', '8', '--host-field', '1', '--jobs', '2'], Buffer.from(input))
+    // The same with the format's name.
+    const named = await filterRun(['--robots-dir', dir, '--log-format', 'vhost_combined', '--print', 'verdicts'], Buffer.from(input))
+    expect(named.stdout.toString()).toBe(v.stdout.toString())
+    const allowed = await filterRun(['--robots-dir', dir, '--field', '6', '--host-field', '1', '--jobs', '2'], Buffer.from(input))
     expect(allowed.stdout.toString()).toBe(`${LOG[1]}\n${LOG[3]}\nshort line\n\n`)
-    const summary = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '8', '--host-field', '1'], { input })
-    expect(summary.stderr).toMatch(/6 URLs read: 4 allowed, 2 disallowed, 2 invalid; .*hosts: 2 with a robots\.txt, 2 without one, 0 unreadable; 1 line without a host\n$/)
+    const dropped = await filterRun(['--robots-dir', dir, '--log-format', 'vhost_combined', '--invalid', 'drop'], Buffer.from(input))
+    expect(dropped.stdout.toString()).toBe(`${LOG[1]}\n${LOG[3]}\n`)
+    const summary = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined'], { input })
+    expect(summary.status).toBe(0)
+    expect(summary.stderr).toMatch(/^robots-automaton: warning: line 5 of '<stdin>' was not judged: it is not a vhost_combined line with a quoted request \("GET \/path HTTP\/1\.1"\): short line; check --log-format/)
+    expect(summary.stderr).toMatch(/6 lines read: 2 allowed, 2 disallowed, 2 without a URL \(kept\); .*hosts: 2 with a robots\.txt, 1 without one, 0 unreadable\n$/)
   })
 
   it('--delimiter: CSV and TSV columns, URLs in full', async () => {
     const csv = 'id,url,host\n1,https://example.com/private/a,x\n2,,y\n3,/doc.pdf,z\n'
     const r = await filterRun(['--robots', robotsPath, '--field', '2', '--delimiter', ',', '--print', 'verdicts'], Buffer.from(csv))
-    expect(r.stdout.toString()).toBe('allowed\t0\tid,url,host\ndisallowed\t2\t1,https://example.com/private/a,x\nallowed\t0\t2,,y\ndisallowed\t4\t3,/doc.pdf,z\n')
+    expect(r.stdout.toString()).toBe('invalid\t0\tid,url,host\ndisallowed\t2\t1,https://example.com/private/a,x\ninvalid\t0\t2,,y\ndisallowed\t4\t3,/doc.pdf,z\n')
     const tsv = await filterRun(['--robots', robotsPath, '--field', '2', '--delimiter', '\\t', '--print', 'disallowed'], Buffer.from('a\t/private b\tc\nd\t/ok\n'))
     expect(tsv.stdout.toString()).toBe('a\t/private b\tc\n')
   })
@@ -304,10 +344,10 @@ describe('per-host counts, the cache budget, warnings', () => {
     let input = ''
     for (let r = 0; r < 20; r++) for (let i = 0; i < 25; i++) input += `https://n${i}.test/x\nhttps://example.com/private/${r}\nhttps://other.org/${i}\n`
     const big = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts'], { input })
-    expect(big.stderr).toMatch(/^robots-automaton: 1,500 URLs read: .*; hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host\n$/)
+    expect(big.stderr).toMatch(/^robots-automaton: 1,500 lines read: .*; hosts: 2 with a robots\.txt, 25 without one, 0 unreadable\n$/)
     const none = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', 'verdicts', '--cache-mb', '0', '--jobs', '1'], { input })
     expect(none.stdout.equals(big.stdout)).toBe(true)
-    expect(none.stderr).toMatch(/hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; 0 lines without a host; [\d,]+ robots\.txt loaded again after eviction \(raise --cache-mb\)\n$/)
+    expect(none.stderr).toMatch(/hosts: 2 with a robots\.txt, 25 without one, 0 unreadable; [\d,]+ robots\.txt loaded again after eviction \(raise --cache-mb\)\n$/)
   })
 
   it('HTML, binary and truncated robots.txt get one warning each, at most 10, the rest counted', async () => {
@@ -325,7 +365,7 @@ describe('per-host counts, the cache budget, warnings', () => {
       const lines = r.stderr.trimEnd().split('\n')
       expect(lines.filter((l) => l.startsWith('robots-automaton: warning: ')).length, r.stderr).toBe(10)
       expect(lines.filter((l) => /h\d+\.test' looks like an HTML page/.test(l)).length).toBeGreaterThan(0)
-      expect(lines[lines.length - 1]).toMatch(/hosts: 15 with a robots\.txt, 0 without one, 0 unreadable; 0 lines without a host; files with problems: 7 HTML, 7 binary, 1 truncated; 5 more warnings not shown$/)
+      expect(lines[lines.length - 1]).toMatch(/hosts: 15 with a robots\.txt, 0 without one, 0 unreadable; files with problems: 7 HTML, 7 binary, 1 truncated; 5 more warnings not shown$/)
     }
   })
 

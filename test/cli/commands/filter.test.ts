@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { gzipSync } from 'node:zlib'
 import { resolve } from 'node:path'
 import { parseRobots, type AgentMatcher } from '../../../src/index.js'
-import { CLI, ensureBuilt, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from '../helpers.js'
+import { CLI, ensureBuilt, isUrlLine, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from '../helpers.js'
 import { describeShared, SHARED } from '../../support/shared-data.js'
 
 const ROBOTS = `User-agent: *
@@ -36,18 +36,22 @@ function filter(mode: string, input: string | Uint8Array, extra: string[] = []):
   return run(['filter', '--robots', robotsPath, '--agent', 'bot', '--print', mode, '-q', ...extra], { input })
 }
 
-/** What the library says of each line of `input`: `allowed<TAB>LINE<TAB>URL`. */
+/** What the library says of each line of `input`: `allowed<TAB>LINE<TAB>URL`, or `invalid<TAB>0<TAB>LINE` for a line without a URL. */
 function expectedVerdicts(input: Uint8Array, m: AgentMatcher = matcher): string {
   let out = ''
   for (const line of splitKeepingEndings(input)) {
     const url = urlOf(line)
+    if (!isUrlLine(url)) {
+      out += `invalid\t0\t${url.toString('latin1')}\n`
+      continue
+    }
     const e = m.explain(new Uint8Array(url))
     out += `${e.allowed ? 'allowed' : 'disallowed'}\t${e.rule?.line ?? 0}\t${url.toString('latin1')}\n`
   }
   return out
 }
 
-/** Checks that allowed + disallowed outputs interleave back into `input`, order kept, as the verdicts say. */
+/** Checks that allowed + disallowed outputs interleave back into `input`, order kept, as the verdicts say (a line without a URL, kept, is in both). */
 async function expectLossless(input: Uint8Array, args: (mode: string) => Promise<RunResult>): Promise<void> {
   const [allowed, disallowed, verdicts] = await Promise.all([args('allowed'), args('disallowed'), args('verdicts')])
   for (const r of [allowed, disallowed, verdicts]) expect(r.status, r.stderr).toBe(0)
@@ -60,6 +64,12 @@ async function expectLossless(input: Uint8Array, args: (mode: string) => Promise
   let di = 0
   const rebuilt: Buffer[] = []
   for (let i = 0; i < lines.length; i++) {
+    if (v[i].startsWith('invalid\t')) {
+      const [x, y] = [a[ai++], d[di++]]
+      expect(x !== undefined && y !== undefined && x.equals(y), `line ${i}, kept on both sides`).toBe(true)
+      rebuilt.push(x)
+      continue
+    }
     const next = v[i].startsWith('allowed\t') ? a[ai++] : d[di++]
     expect(next, `line ${i}`).toBeDefined()
     rebuilt.push(next)
@@ -96,13 +106,14 @@ describe('--print', () => {
   it('allowed (default) writes the allowed lines unchanged', async () => {
     const r = await run(['filter', '--robots', robotsPath, '--agent', 'bot', '-q'], { input: `${URLS}\n` })
     expect(r.status).toBe(0)
-    expect(r.stdout.toString()).toBe('https://example.com/\nhttps://example.com/private/ok/y\n/doc.pdf?x\n\n')
+    // Lines without a URL are not judged: kept, whatever --print picks.
+    expect(r.stdout.toString()).toBe('https://example.com/\nhttps://example.com/private/ok/y\n/doc.pdf?x\nftp://example.com/private\n\nexample.com/private\n')
     expect(r.stderr).toBe('')
   })
 
   it('disallowed writes the others', async () => {
     const r = await filter('disallowed', `${URLS}\n`)
-    expect(r.stdout.toString()).toBe('https://example.com/private/x\n/doc.pdf\nftp://example.com/private\nexample.com/private\n')
+    expect(r.stdout.toString()).toBe('https://example.com/private/x\n/doc.pdf\nftp://example.com/private\n\nexample.com/private\n')
   })
 
   it('verdicts writes every line with the deciding rule’s line', async () => {
@@ -114,9 +125,9 @@ describe('--print', () => {
         'allowed\t3\thttps://example.com/private/ok/y',
         'disallowed\t4\t/doc.pdf',
         'allowed\t0\t/doc.pdf?x',
-        'disallowed\t2\tftp://example.com/private',
-        'allowed\t0\t',
-        'disallowed\t2\texample.com/private',
+        'invalid\t0\tftp://example.com/private',
+        'invalid\t0\t',
+        'invalid\t0\texample.com/private',
         '',
       ].join('\n'),
     )
@@ -129,7 +140,7 @@ describe('inputs', () => {
     const r = await run(['filter', '--robots', robotsPath, '--agent', 'bot'], { input: '' })
     expect(r.status).toBe(0)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toMatch(/^robots-automaton: 0 URLs read: 0 allowed, 0 disallowed, 0 invalid; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM-]+ URLs\/s\)\n$/)
+    expect(r.stderr).toMatch(/^robots-automaton: 0 lines read: 0 allowed, 0 disallowed; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM-]+ lines\/s\)\n$/)
   })
 
   it('no final newline: the last line is kept as is', async () => {
@@ -175,7 +186,8 @@ describe('inputs', () => {
       const bits = matcher.matchLines(input, new Uint8Array(input.length + 1), ruleLines)
       const got = v.stdout.toString('latin1').split('\n').slice(0, -1)
       expect(got.length).toBe(bits.length)
-      expect(got.every((l, i) => l.startsWith(`${bits[i] ? 'allowed' : 'disallowed'}\t${ruleLines[i]}\t`))).toBe(true)
+      const urls = splitKeepingEndings(input).map(urlOf)
+      expect(got.every((l, i) => l.startsWith(isUrlLine(urls[i]) ? `${bits[i] ? 'allowed' : 'disallowed'}\t${ruleLines[i]}\t` : 'invalid\t0\t'))).toBe(true)
       await expectLossless(input, (m) => filter(m, input))
     }
   })
@@ -209,7 +221,8 @@ describe('inputs', () => {
       expect(gz.stdout.equals(txt.stdout)).toBe(true)
     }
     const s = await run(['filter', '--robots', robotsPath, '--agent', 'bot', tmp.path('urls.txt.gz')])
-    expect(s.stderr).toMatch(/^robots-automaton: 16,000 URLs read: 8,000 allowed, 8,000 disallowed, 6,000 invalid; 0\.3 MB/)
+    expect(s.stderr).toMatch(/^robots-automaton: warning: line 6 of '.*urls\.txt\.gz' was not judged: it holds no URL .*: ftp:\/\/example\.com\/private; is this a log\? try --log-format combined, or --field N; lines without a URL are written out unjudged \(--invalid keep\)\n/)
+    expect(s.stderr).toMatch(/\nrobots-automaton: 16,000 lines read: 6,000 allowed, 4,000 disallowed, 6,000 without a URL \(kept\); 0\.3 MB/)
   })
 
   it('a corrupt gzip file (gzip magic, then junk): exit 1 naming it', async () => {
@@ -267,7 +280,7 @@ describe('inputs', () => {
     const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" filter --robots "${robotsPath}" --agent bot --print verdicts < "${file}"`], { maxBuffer: 64 << 20 })
     expect(r.status).toBe(0)
     expect(r.stdout.toString() === expectedVerdicts(readFileSync(file))).toBe(true)
-    expect(r.stderr.toString()).toMatch(/^robots-automaton: 100,001 URLs read: /)
+    expect(r.stderr.toString()).toMatch(/^robots-automaton: 100,001 lines read: /)
   })
 
   it('--robots - reads the robots.txt from stdin and URLs from files', async () => {
@@ -280,9 +293,9 @@ describe('inputs', () => {
 })
 
 describe('summary and stdout', () => {
-  it('summary on stderr: URLs read, allowed, disallowed, invalid, MB/s, URLs/s', async () => {
+  it('summary on stderr: lines read, allowed, disallowed, without a URL, MB/s, lines/s', async () => {
     const r = await run(['filter', '--robots', robotsPath, '--agent', 'bot'], { input: `${URLS}\n` })
-    expect(r.stderr).toMatch(/^robots-automaton: 8 URLs read: 4 allowed, 4 disallowed, 3 invalid; 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM]+ URLs\/s\)\n$/)
+    expect(r.stderr).toMatch(/\nrobots-automaton: 8 lines read: 3 allowed, 2 disallowed, 3 without a URL \(kept\); 0\.0 MB in \d+\.\d\d s \(\d+\.\d MB\/s, [\d.kM]+ lines\/s\)\n$/)
   })
 
   it('--quiet silences it', async () => {
@@ -316,7 +329,7 @@ describe('summary and stdout', () => {
     const cmd = `"${process.execPath}" "${CLI}" filter --robots "${robotsPath}" --agent bot "${big}" > /dev/null`
     const r = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8' })
     expect(r.stdout).toMatch(/\r\s*\d+% \[[#-]{20}\] \d+\.\d MB \/ 24\.0 MB/)
-    expect(r.stdout).toMatch(/4,000,000 URLs read/)
+    expect(r.stdout).toMatch(/4,000,000 lines read/)
     const quiet = spawnSync('script', ['-qec', cmd.replace('filter', 'filter -q'), '/dev/null'], { encoding: 'utf8' })
     expect(quiet.stdout).toBe('')
   })
@@ -351,7 +364,7 @@ describe('--robots-dir', () => {
     return run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', mode, ...extra], { input: `${LINES.join('\n')}\n` })
   }
 
-  it('judges each URL by its host’s file; --missing for the rest', async () => {
+  it('judges each URL by its host’s file; --missing for hosts without one; a line without a URL or host is not judged', async () => {
     const r = await dirFilter('verdicts')
     expect(r.status).toBe(0)
     expect(r.stdout.toString()).toBe(
@@ -364,21 +377,21 @@ describe('--robots-dir', () => {
         'allowed\t0\thttps://nofile.net/private',
         'allowed\t0\thttps://adir.net/private',
         'allowed\t0\thttps://../private',
-        'allowed\t0\t/private',
-        'allowed\t0\t',
-        'allowed\t0\tjunk',
+        'invalid\t0\t/private',
+        'invalid\t0\t',
+        'invalid\t0\tjunk',
         '',
       ].join('\n'),
     )
     expect(r.stderr).toMatch(
-      /^robots-automaton: warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\nrobots-automaton: 11 URLs read: 7 allowed, 4 disallowed, 2 invalid; .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable; 3 lines without a host\n$/,
+      /^robots-automaton: warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\nrobots-automaton: warning: line 9 of '<stdin>' was not judged: its URL is a path, and per-host rules need its host: \/private; give the host: --host HOST, --host-field M, or --log-format vhost_combined; lines without a URL are written out unjudged \(--invalid keep\)\nrobots-automaton: 11 lines read: 4 allowed, 4 disallowed, 2 without a URL, 1 without a host \(kept\); .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable\n$/,
     )
   })
 
   it('--missing disallow', async () => {
     const r = await dirFilter('verdicts', ['--missing', 'disallow', '-q'])
     const verdicts = r.stdout.toString().trimEnd().split('\n').map((l) => l.split('\t')[0])
-    expect(verdicts).toEqual(['disallowed', 'disallowed', 'allowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed'])
+    expect(verdicts).toEqual(['disallowed', 'disallowed', 'allowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'invalid', 'invalid', 'invalid'])
     expect(r.stderr).toBe('')
     const warned = await dirFilter('verdicts', ['--missing', 'disallow'])
     expect(warned.stderr).toMatch(/the host is judged as one without a robots\.txt \(--missing disallow\)\n/)

@@ -9,9 +9,14 @@
  *   exported option spec): every example, without a usage error;
  * - through the built CLI, run as written by `sh -c` in a folder of fixtures
  *   named as the examples name their files (robots.txt, urls.txt, robots/,
- *   access.log, ... made from corpus/), with `robots-automaton` on PATH as a
+ *   access.log, other_vhosts_access.log, ... made from corpus/), with `robots-automaton` on PATH as a
  *   shim for `node dist/cli.js`: every example except those whose ROBOTS is
- *   an http(s) URL, which would reach the network, so stay parser-only.
+ *   an http(s) URL, which would reach the network, so stay parser-only;
+ *   `playground` serving the page runs until it prints its address, the page
+ *   is fetched from it, and SIGTERM must stop it with exit 0.
+ *   `fetch` examples run too: the shim adds `--connect-to ::127.0.0.1:PORT`,
+ *   so every connection goes to a server the test starts (corpus/robots by
+ *   Host header, 404 otherwise; https gets no TLS there, so is unreachable).
  */
 import { spawn } from 'node:child_process'
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -25,32 +30,49 @@ import { COMPARE_HELP } from '../../../src/cli/commands/compare-help.js'
 import { COMPARE_OPTIONS } from '../../../src/cli/commands/compare.js'
 import { DIFF_HELP } from '../../../src/cli/commands/diff-help.js'
 import { DIFF_OPTIONS } from '../../../src/cli/commands/diff.js'
+import { FETCH_HELP } from '../../../src/cli/commands/fetch-help.js'
+import { FETCH_OPTIONS } from '../../../src/cli/commands/fetch.js'
 import { FILTER_HELP } from '../../../src/cli/commands/filter-help.js'
 import { FILTER_OPTIONS } from '../../../src/cli/commands/filter.js'
 import { LINT_HELP } from '../../../src/cli/commands/lint-help.js'
 import { LINT_OPTIONS } from '../../../src/cli/commands/lint.js'
 import { PACK_HELP } from '../../../src/cli/commands/pack-help.js'
 import { PACK_OPTIONS } from '../../../src/cli/commands/pack.js'
+import { PLAYGROUND_HELP } from '../../../src/cli/commands/playground-help.js'
+import { PLAYGROUND_OPTIONS } from '../../../src/cli/commands/playground.js'
 import { parseArgs, type OptionSpec, type ParsedArgs } from '../../../src/cli/common/args.js'
 import { MAIN_HELP } from '../../../src/cli/main-help.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
+import { startServer, type TestServer } from '../../fetch/server.js'
 
 const PROGRAM = 'robots-automaton'
-const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare'] as const
+// fetch last: its examples write robots.bundle, which the others read.
+const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'playground', 'fetch'] as const
 type Command = (typeof COMMANDS)[number]
 
-const HELP: Record<Command, string> = { check: CHECK_HELP, filter: FILTER_HELP, lint: LINT_HELP, pack: PACK_HELP, diff: DIFF_HELP, compare: COMPARE_HELP }
+const HELP: Record<Command, string> = {
+  check: CHECK_HELP,
+  fetch: FETCH_HELP,
+  filter: FILTER_HELP,
+  lint: LINT_HELP,
+  pack: PACK_HELP,
+  diff: DIFF_HELP,
+  compare: COMPARE_HELP,
+  playground: PLAYGROUND_HELP,
+}
 const SPEC: Record<Command, readonly OptionSpec[]> = {
   check: CHECK_OPTIONS,
+  fetch: FETCH_OPTIONS,
   filter: FILTER_OPTIONS,
   lint: LINT_OPTIONS,
   pack: PACK_OPTIONS,
   diff: DIFF_OPTIONS,
   compare: COMPARE_OPTIONS,
+  playground: PLAYGROUND_OPTIONS,
 }
 
 /** Exit statuses an example may end with when it runs well (3: a verdict; 1 from lint: errors found in the corpus). */
-const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0] }
+const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], fetch: [0], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0], playground: [0] }
 
 /** One example of a help: its comment and its command line (continuation lines joined). */
 interface Example {
@@ -118,7 +140,8 @@ function argumentsOf(line: string): { command: string; args: string[] } {
 /** The robots.txt sources an example would fetch: its ROBOTS arguments that are http(s) URLs. */
 function fetched(command: Command, parsed: ParsedArgs): string[] {
   const p = parsed.positionals
-  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], pack: [], compare: [] }[command]
+  // fetch reaches only the test's server (the shim's --connect-to).
+  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], fetch: [], pack: [], compare: [], playground: [] }[command]
   return robots.filter((s): s is string => typeof s === 'string' && /^https?:/i.test(s))
 }
 
@@ -129,7 +152,7 @@ function fetched(command: Command, parsed: ParsedArgs): string[] {
  * `--cmd '... check ... --agent=...'`).
  */
 function namedOptions(help: string): { long: Set<string>; short: Set<string> } {
-  const text = help.replace(/'(?:\.\/\S+|node|sh|tail|robots-automaton|check|filter|lint|pack|diff|compare)\b[^'\n]*'/g, "''")
+  const text = help.replace(/'(?:\.\/\S+|node|sh|tail|robots-automaton|check|filter|lint|pack|diff|compare|playground)\b[^'\n]*'/g, "''")
   return {
     long: new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1])),
     short: new Set([...text.matchAll(/(?<![\w-])-([a-zA-Z])(?![\w-])/g)].map((m) => m[1])),
@@ -201,9 +224,21 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
   let tmp: ReturnType<typeof tempDir>
   let fixtures: string
   let path: string
+  let server: TestServer
 
   beforeAll(async () => {
     ensureBuilt()
+    server = await startServer((req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+      let body: Buffer | undefined
+      try {
+        if (/^[a-z0-9.-]+$/.test(host) && req.url === '/robots.txt') body = readFileSync(join(ROOT, 'corpus/robots', host))
+      } catch {
+        body = undefined
+      }
+      res.writeHead(body === undefined ? 404 : 200, { 'content-type': 'text/plain' })
+      res.end(body)
+    })
     tmp = tempDir()
     fixtures = tmp.path('examples')
     const bin = tmp.path('bin')
@@ -214,7 +249,12 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
       chmodSync(file, 0o755)
     }
     const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
-    executable(join(bin, PROGRAM), `#!/bin/sh\nexec ${q(process.execPath)} ${q(CLI)} "$@"\n`)
+    // fetch connects only to the test's server.
+    executable(
+      join(bin, PROGRAM),
+      `#!/bin/sh\nif [ "$1" = fetch ]; then shift; exec ${q(process.execPath)} ${q(CLI)} fetch --connect-to ${q(`::127.0.0.1:${server.port}`)} "$@"; fi\n` +
+        `exec ${q(process.execPath)} ${q(CLI)} "$@"\n`,
+    )
     path = `${bin}:${process.env.PATH ?? ''}`
 
     const corpus = join(ROOT, 'corpus')
@@ -227,7 +267,7 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     fixture('urls.txt', urls)
     fixture('urls.txt.gz', gzipSync(urls))
     symlinkSync(join(corpus, 'robots'), join(fixtures, 'robots'))
-    // vhost_combined: host:port in column 1, the path in column 8.
+    // vhost_combined (Debian's other_vhosts_access.log): host:port in column 1, the request in column 6.
     const log = urls
       .toString()
       .split('\n')
@@ -236,11 +276,29 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
         const url = new URL(u)
         return `${url.host}:443 192.0.2.${i % 250} - - [23/Nov/2026:10:00:00 +0000] "GET ${url.pathname}${url.search} HTTP/1.1" 200 512 "-" "Mozilla/5.0"\n`
       })
-    fixture('access.log', log.join(''))
+    fixture('other_vhosts_access.log', log.join(''))
+    // combined: the same requests of one site, without the vhost column.
+    fixture('access.log', log.map((l) => l.slice(l.indexOf(' ') + 1)).join(''))
     const fetchedLines = readdirSync(join(corpus, 'robots')).map((host) => `${JSON.stringify({ origin: host, body: readFileSync(join(corpus, 'robots', host), 'utf8') })}\n`)
     fixture('fetched.jsonl.gz', gzipSync(fetchedLines.join('')))
     const bundle = await run(['pack', join(corpus, 'robots'), '-o', join(fixtures, 'robots.bundle'), '-q'])
     expect(bundle.status, bundle.stderr).toBe(0)
+    // Two workers' bundles to merge: half of the corpus each.
+    const hosts = readdirSync(join(corpus, 'robots'))
+    for (const [n, part] of [hosts.filter((_h, i) => i % 2 === 0), hosts.filter((_h, i) => i % 2 === 1)].entries()) {
+      const jsonl = part.map((host) => `${JSON.stringify({ origin: host, body: readFileSync(join(corpus, 'robots', host), 'utf8') })}\n`).join('')
+      fixture(`part-${n + 1}.jsonl`, jsonl)
+      const packed = await run(['pack', join(fixtures, `part-${n + 1}.jsonl`), '-o', join(fixtures, `part-${n + 1}.bundle`), '-q'])
+      expect(packed.status, packed.stderr).toBe(0)
+    }
+    // A bundle and its refresh, where one host's file changed, and a frontier of URLs (diff --bundle).
+    cpSync(join(fixtures, 'robots.bundle'), join(fixtures, 'old.bundle'))
+    const fresh = tmp.path('robots-new')
+    cpSync(join(corpus, 'robots'), fresh, { recursive: true, dereference: true })
+    writeFileSync(join(fresh, 'www.abebooks.com'), robots.replace(/^User-agent: Googlebot\n/m, 'User-agent: Googlebot\nDisallow: /\n'))
+    const refreshed = await run(['pack', fresh, '-o', join(fixtures, 'new.bundle'), '-q'])
+    expect(refreshed.status, refreshed.stderr).toBe(0)
+    fixture('frontier.txt.gz', gzipSync(urls))
 
     // compare's implementations under test: this library, as module, batch process and per-case tool.
     const library = pathToFileURL(join(ROOT, 'dist/index.js')).href
@@ -257,7 +315,37 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     executable(join(fixtures, 'mytool'), `#!/bin/sh\n${PROGRAM} check "$1" --agent="$3" --exit-code -q -- "$2"\nstatus=$?\n[ $status -eq 3 ] && exit 1\nexit $status\n`)
     cpSync(join(ROOT, 'test/data/spec-test'), join(fixtures, 'robotstxt-spec-test'), { recursive: true })
   })
-  afterAll(() => tmp.cleanup())
+  afterAll(async () => {
+    tmp.cleanup()
+    await server.close()
+  })
+
+  /**
+   * Runs a `playground` example that serves the page: waits for the address
+   * on stdout (however long a busy machine takes), fetches the page from it,
+   * then stops the server with SIGTERM. Resolves to the exit status, what
+   * stdout said, and the page's status and start.
+   */
+  function serveExample(line: string): Promise<{ status: number | null; stdout: string; stderr: string; page: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('/bin/sh', ['-c', `exec ${line}`], { cwd: fixtures, env: { ...process.env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] })
+      let stdout = ''
+      let stderr = ''
+      let page = ''
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString()
+        if (!stdout.includes('\n') || page !== '') return
+        page = 'fetching'
+        fetch(stdout.trim())
+          .then(async (res) => (page = `${res.status} ${(await res.text()).slice(0, 15)}`))
+          .catch((err: unknown) => (page = `failed: ${String(err)}`))
+          .finally(() => child.kill('SIGTERM'))
+      })
+      child.on('error', reject)
+      child.on('close', (status) => resolve({ status, stdout, stderr, page }))
+    })
+  }
 
   /** Runs one command line with sh in the fixture folder. */
   function shell(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -279,6 +367,13 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
   it.each(EXAMPLES)('$command example $n ($how): $line', async ({ command, line, urls }) => {
     // An example that names an http(s) robots.txt would reach the network: the parser test above is its check.
     if (urls.length > 0) return
+    if (command === 'playground' && !/ (--out|-o) /.test(line)) {
+      const s = await serveExample(line)
+      expect(s.status, s.stderr).toBe(0)
+      expect(s.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\n$/)
+      expect(s.page).toBe('200 <!doctype html>')
+      return
+    }
     const r = await shell(line)
     expect(OK_STATUS[command], `status ${r.status}: ${r.stderr}`).toContain(r.status)
     expect(r.stderr).not.toMatch(/--help'\)$/m)

@@ -58,7 +58,7 @@ describe('pack', () => {
     const bundle = tmp.path('jsonl.bundle')
     writeFileSync(tmp.path('in.jsonl'), text)
     const p = await run(['pack', tmp.path('in.jsonl'), '-o', bundle])
-    expect(p.stderr).toMatch(/^robots-automaton: 5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the last kept\)\n$/)
+    expect(p.stderr).toMatch(/^robots-automaton: 5 hosts packed into .*: 3 robots\.txt, 2 fetch outcomes; [\d.]+ MB in [\d.]+ s; 1 key given more than once \(the newest fetch kept, else the last\)\n$/)
     const r = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: URLS })
     expect(r.stdout.toString()).toBe(
       [
@@ -69,7 +69,7 @@ describe('pack', () => {
         'disallowed\t0\thttp://b.test/x',
         'disallowed\t2\thttps://c.test/x',
         'allowed\t0\thttps://d.test/x',
-        'allowed\t0\t/path',
+        'invalid\t0\t/path',
         '',
       ].join('\n'),
     )
@@ -81,6 +81,7 @@ describe('pack', () => {
       rule: { kind: 'disallow', pattern: '/', implied: 'unreachable' },
       host: 'b.test',
       source: `${bundle}#http://b.test`,
+      input_line: 1,
     })
     const viaStdin = await run(['pack', '-', '-o', '-', '-q'], { input: gzipSync(text) })
     expect(Buffer.compare(viaStdin.stdout, readFileSync(bundle))).toBe(0)
@@ -116,9 +117,9 @@ describe('pack', () => {
       [bytes.subarray(0, 10), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
       [Buffer.concat([bytes, Buffer.from('x')]), /\d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)$/],
       [(() => { const b = Buffer.from(bytes); b[b.length - 5] ^= 1; return b })(), /entry 1: checksum mismatch \(corrupt buffer\) \(ERR_FORMAT\)$/],
-      [(() => { const b = Buffer.from(bytes); b[b.readUInt32LE(20)] ^= 1; return b })(), /checksum mismatch \(corrupt header, entry table or keys\) \(ERR_FORMAT\)$/],
+      [(() => { const b = Buffer.from(bytes); b[b.readUInt32LE(20)] ^= 1; return b })(), /checksum mismatch \(corrupt header, entry table, keys or fetch info\) \(ERR_FORMAT\)$/],
       [Buffer.from('User-agent: *\nDisallow: /\n'.repeat(4)), /not a robots-automaton bundle \(bad magic or too short\) \(ERR_FORMAT\)$/],
-      [(() => { const b = Buffer.from(bytes); b.writeUInt16LE(9, 4); return b })(), /bundle format version 9 is not supported \(this build reads 2\) \(ERR_VERSION\)$/],
+      [(() => { const b = Buffer.from(bytes); b.writeUInt16LE(9, 4); return b })(), /bundle format version 9 is not supported \(this build reads 2 and 3\) \(ERR_VERSION\)$/],
       [null, /cannot read bundle '.*': no such file or directory$/],
     ]
     for (const [content, message] of cases) {

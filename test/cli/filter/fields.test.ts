@@ -1,21 +1,32 @@
 // Log columns: --field, --host-field, --delimiter.
 import { describe, expect, it } from 'vitest'
-import { findField, parseDelimiter, WHITESPACE } from '../../../src/cli/filter/fields.js'
-import { hostOfField } from '../../../src/cli/filter/url-host.js'
+import { FieldKind, findField, parseDelimiter, requestTarget, WHITESPACE } from '../../../src/cli/filter/fields.js'
+import { newUrlRecord, scanHostField, UrlField } from '../../../src/url/url-scan.js'
 
 const enc = new TextEncoder()
 
 function field(line: string, n: number, delimiter = WHITESPACE): string | null {
   const b = enc.encode(line)
   const out = new Int32Array(2)
-  return findField(b, 0, b.length, n, delimiter, out, 0) ? Buffer.from(b.subarray(out[0], out[1])).toString() : null
+  return findField(b, 0, b.length, n, delimiter, out, 0) !== FieldKind.None ? Buffer.from(b.subarray(out[0], out[1])).toString() : null
+}
+
+function target(text: string): string | null {
+  const b = enc.encode(text)
+  const out = new Int32Array(2)
+  return requestTarget(b, 0, b.length, out, 0) ? Buffer.from(b.subarray(out[0], out[1])).toString() : null
 }
 
 describe('findField', () => {
   const log = 'www.example.com:443 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x?y=1 HTTP/1.1" 200 512 "-" "Mozilla/5.0"'
-  it('whitespace runs separate columns, as awk splits them', () => {
+  it('whitespace runs separate columns, as awk splits them; quoted and bracketed text is one column', () => {
     expect(field(log, 1)).toBe('www.example.com:443')
-    expect(field(log, 8)).toBe('/private/x?y=1')
+    expect(field(log, 5)).toBe('10/Oct/2026:13:55:36 +0000')
+    expect(field(log, 6)).toBe('GET /private/x?y=1 HTTP/1.1')
+    expect(field(log, 7)).toBe('200')
+    expect(field(log, 9)).toBe('-')
+    expect(field(log, 10)).toBe('Mozilla/5.0')
+    expect(field(log, 11)).toBeNull()
     expect(field('  a \t\t b  ', 1)).toBe('a')
     expect(field('  a \t\t b  ', 2)).toBe('b')
     expect(field('  a \t\t b  ', 3)).toBeNull()
@@ -41,11 +52,66 @@ describe('findField', () => {
   })
 })
 
-describe('hostOfField', () => {
+describe('quoted columns', () => {
+  it('a quote closes before a blank or the line end; a backslash escapes; without a closing quote the column is read as unquoted', () => {
+    expect(field('"a b" c', 1)).toBe('a b')
+    expect(field('"a b" c', 2)).toBe('c')
+    expect(field('"a\\" b" c', 1)).toBe('a\\" b')
+    expect(field('"a"b c" d', 1)).toBe('a"b c')
+    expect(field('"a b', 1)).toBe('"a')
+    expect(field('"a b', 2)).toBe('b')
+    expect(field('""', 1)).toBe('')
+    expect(field('x "" y', 3)).toBe('y')
+    expect(field('[a b] [c', 1)).toBe('a b')
+    expect(field('[a b] [c', 2)).toBe('[c')
+    expect(field('[::1]:80 x', 1)).toBe('[::1]:80')
+    expect(field('a"b c"', 1)).toBe('a"b')
+  })
+
+  it('with a delimiter, a quoted column runs to a quote before the delimiter (CSV)', () => {
+    expect(field('"a,b",c', 1, 0x2c)).toBe('a,b')
+    expect(field('"a,b",c', 2, 0x2c)).toBe('c')
+    expect(field('x,"y "" z",w', 2, 0x2c)).toBe('y "" z')
+    expect(field('x,"y', 2, 0x2c)).toBe('"y')
+    expect(field('[a,b]', 1, 0x2c)).toBe('[a')
+  })
+
+  it('reports whether the column was quoted', () => {
+    const b = enc.encode('a "b c"')
+    const out = new Int32Array(2)
+    expect(findField(b, 0, b.length, 1, WHITESPACE, out, 0)).toBe(FieldKind.Plain)
+    expect(findField(b, 0, b.length, 2, WHITESPACE, out, 0)).toBe(FieldKind.Quoted)
+    expect(findField(b, 0, b.length, 3, WHITESPACE, out, 0)).toBe(FieldKind.None)
+  })
+})
+
+describe('requestTarget', () => {
+  it('takes the target of METHOD SP target [SP HTTP/version]', () => {
+    expect(target('GET /a?b=1 HTTP/1.1')).toBe('/a?b=1')
+    expect(target('POST http://example.com/x HTTP/2.0')).toBe('http://example.com/x')
+    expect(target('GET /a')).toBe('/a')
+    expect(target('M-SEARCH * HTTP/1.1')).toBe('*')
+    expect(target('GET /a b HTTP/1.1')).toBe('/a b')
+    expect(target('GET /a b')).toBe('/a b')
+  })
+
+  it('is not fooled by what logs hold instead of a request line', () => {
+    expect(target('-')).toBeNull()
+    expect(target('GET')).toBeNull()
+    expect(target('GET ')).toBeNull()
+    expect(target('get /a HTTP/1.1')).toBeNull()
+    expect(target('\x16\x03\x01\x02\x00\x01\x00')).toBeNull()
+    expect(target(' /a HTTP/1.1')).toBeNull()
+    // A doubled blank leaves no path to judge.
+    expect(target('GET  HTTP/1.1')?.startsWith('/')).toBeFalsy()
+  })
+})
+
+describe('scanHostField', () => {
   function host(text: string): string | null {
     const b = enc.encode(text)
-    const out = new Int32Array(3)
-    return hostOfField(b, 0, b.length, out) ? Buffer.from(b.subarray(out[0], out[1])).toString() : null
+    const out = newUrlRecord()
+    return scanHostField(b, 0, b.length, out) ? Buffer.from(b.subarray(out[UrlField.HostStart], out[UrlField.HostEnd])).toString() : null
   }
   it('takes a host, host:port, [v6]:port, or a URL', () => {
     expect(host('example.com')).toBe('example.com')

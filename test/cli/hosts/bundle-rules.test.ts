@@ -11,6 +11,8 @@ import { readU32, writeU32 } from '../../../src/rules/byte-buffer.js'
 import { Header } from '../../../src/rules/compact-rules.js'
 import { sealForm } from '../../../src/rules/serialise.js'
 import { BundleHeader } from '../../../src/store/bundle-codec.js'
+import { LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
+import { WHOLE_LINES } from '../../../src/cli/filter/line-layout.js'
 
 const enc = new TextEncoder()
 
@@ -27,9 +29,11 @@ function sample(): Uint8Array {
 
 function judgeUrls(rules: HostRules, urls: string[], events: EntryEvent[] = []): number[] {
   const judge = new HostJudge(rules, { agent: ['bot'], missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
+  const locator = new LineLocator(WHOLE_LINES, true)
   return urls.map((u) => {
     const b = enc.encode(u)
-    return judge.judge(b, 0, b.length)
+    expect(locator.locate(b, 0, b.length), u).toBe(LineFault.None)
+    return judge.judge(b, locator)
   })
 }
 
@@ -74,7 +78,7 @@ describe('filter --bundle over a RobotsStore', () => {
     s.set('a.test', 'User-agent: *\nDisallow: /a\n')
     const rules = openBundle(s.toBytes(), 'b')
     expect(rules.originKeys).toBe(false)
-    expect(judgeUrls(rules, ['https://A.Test:9/a', 'ftp://a.test/a', 'https://a.test./a', 'https://b.test/a'])).toEqual([4, 4, 1, 1])
+    expect(judgeUrls(rules, ['https://A.Test:9/a', 'http://a.test:1/a', 'https://a.test./a', 'https://b.test/a'])).toEqual([4, 4, 1, 1])
   })
 
   it("a worker's rules (the descriptor, loaded lazily over the same bytes) answer the same", () => {

@@ -1,0 +1,116 @@
+/**
+ * The origins `fetch` fetches: every line of URL lists and logs read and
+ * located as `filter` reads them (filter/input-lines.ts, filter/line-locator.ts:
+ * stdin or files, gzip, `--field`, `--host-field`, `--log-format`, `--host`),
+ * one entry per distinct origin in the order first seen ({@link OriginList}),
+ * keyed as `filter --bundle` looks lines up: a URL by its origin, a host
+ * column or `--host` by its bare host.
+ */
+import { storeKey, UrlField, UrlFlag, PortCode } from '../../internals.js'
+import type { InputFile } from '../filter/input.js'
+import { forEachInputLine } from '../filter/input-lines.js'
+import { sampleText, type FaultSample } from '../filter/line-faults.js'
+import type { LineLayout } from '../filter/line-layout.js'
+import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
+
+/** Most raw authorities remembered to skip the URL parser for hosts seen before (then forgotten all at once: bounded memory whatever the input). */
+const RAW_CACHE_LIMIT = 1 << 16
+
+const LATIN1 = new TextDecoder('latin1')
+
+/**
+ * The distinct origins of the input: bundle key → the origin to fetch
+ * (`https://example.com:8443` for a URL line, keyed by that origin;
+ * `example.com` for a host column, fetched at `https://example.com` or as
+ * its port or scheme says). Memory grows with the origins, not the lines.
+ */
+export class OriginList {
+  /** Bundle key → origin to fetch, in the order first seen. */
+  readonly origins = new Map<string, string>()
+  /** Lines read. */
+  lines = 0
+  /** Lines without a URL or host, by fault (FAULT_CODES' names). */
+  readonly faults = new Map<string, number>()
+  /** The first line without a URL or host: where, what it holds, and why. */
+  firstFault: FaultSample | undefined
+  /** Lines whose host cannot be fetched from (a port that is not one, a host the URL parser refuses). */
+  unusable = 0
+  /** Raw authority → 'KEY ORIGIN' (neither holds a space), or '' when unusable. */
+  private readonly raw = new Map<string, string>()
+
+  constructor(private readonly scheme: 'http' | 'https') {}
+
+  /** Lines without a URL or host. */
+  get faulty(): number {
+    let n = 0
+    for (const v of this.faults.values()) n += v
+    return n
+  }
+
+  /** Counts a line the locator found no URL or host in (`bytes[start, end)`, line `line` of `input`). */
+  fault(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number): void {
+    const reason = FAULT_CODES[fault]
+    this.faults.set(reason, (this.faults.get(reason) ?? 0) + 1)
+    this.firstFault ??= { fault, input, line, text: sampleText(bytes, start, end) }
+  }
+
+  /** Adds the origin of the host the locator found (its record `h` into `bytes`), from a URL, a host column or `--host`. */
+  add(bytes: Uint8Array, h: Int32Array, source: HostSource): void {
+    const fromUrl = source === HostSource.Url
+    const flags = h[UrlField.Flags]
+    // The scheme when the host came with one (a URL, or a column written as a URL); '' for host[:port].
+    const scheme = h[UrlField.SchemeEnd] < 0 ? '' : (flags & UrlFlag.Https) !== 0 ? 'https' : (flags & UrlFlag.Http) !== 0 ? 'http' : '?'
+    const host = LATIN1.decode(bytes.subarray(h[UrlField.HostStart], h[UrlField.HostEnd]))
+    const port = h[UrlField.Port]
+    const raw = `${fromUrl ? 'u' : 'h'}${scheme} ${host} ${port}`
+    let pair = this.raw.get(raw)
+    if (pair === undefined) {
+      pair = this.pairOf(host, scheme, port, fromUrl)
+      if (this.raw.size >= RAW_CACHE_LIMIT) this.raw.clear()
+      this.raw.set(raw, pair)
+    }
+    if (pair === '') {
+      this.unusable++
+      return
+    }
+    const space = pair.indexOf(' ')
+    const key = pair.slice(0, space)
+    if (!this.origins.has(key)) this.origins.set(key, pair.slice(space + 1))
+  }
+
+  /**
+   * 'KEY ORIGIN' for a host seen the first time, or '' when it cannot be
+   * fetched from (another scheme, a port that is not one, a host the URL
+   * parser refuses). Keys and origins are as the store writes them (the URL
+   * parser's host, no default port). Without a scheme, port 80 is http and
+   * 443 https; any other, or none, takes `--scheme`.
+   */
+  private pairOf(hostText: string, scheme: string, port: number, fromUrl: boolean): string {
+    if (port === PortCode.Bad || scheme === '?') return ''
+    try {
+      const host = storeKey(hostText, 'fetch').key
+      let s = scheme
+      if (s === '') s = port === 80 ? 'http' : port === 443 ? 'https' : this.scheme
+      const origin = storeKey(`${s}://${host}${port >= 0 ? `:${port}` : ''}`, 'fetch').key
+      return `${fromUrl ? origin : host} ${origin}`
+    } catch {
+      return ''
+    }
+  }
+}
+
+/** Reads `inputs` as `filter` reads them (by `layout`) and adds every line's origin to `list`. */
+export async function readOrigins(inputs: readonly InputFile[], layout: LineLayout, list: OriginList): Promise<void> {
+  const locator = new LineLocator(layout, true)
+  await forEachInputLine(
+    inputs,
+    locator,
+    (bytes, start, end, fault, line, input) => {
+      list.lines++
+      if (fault !== LineFault.None) return list.fault(fault, input.name, line, bytes, start, end)
+      if (locator.sameHost) return
+      list.add(locator.hostBytes, locator.host, locator.hostSource)
+    },
+    async () => {},
+  )
+}

@@ -1,0 +1,201 @@
+/**
+ * The one reading of an input line ({@link LineLocator}): where its URL is,
+ * its scan (src/url/url-scan.ts: host, port, path start, keyed hash), where
+ * its host comes from (the URL's own, a host column, `--host`), or why the
+ * line has none ({@link LineFault}). `filter`, `diff` and `fetch` read lines
+ * through it, so they read a log alike.
+ */
+import { newUrlRecord, scanHostField, scanUrl, UrlField, UrlFlag } from '../../internals.js'
+import { FieldKind, findField, plausibleHost, requestTarget } from './fields.js'
+import type { LineLayout } from './line-layout.js'
+
+/** Why a line has no URL (or, where a host is needed, no host). */
+export const enum LineFault {
+  /** The line has a URL (and a host, where one is needed). */
+  None = 0,
+  /** The URL is empty (an empty line, or an empty column). */
+  Empty = 1,
+  /** The line has fewer columns than the URL column. */
+  NoField = 2,
+  /** The URL column is not a quoted HTTP request line (`--log-format`). */
+  NoRequest = 3,
+  /** The URL is neither a path (`/…`) nor an http(s) URL with a host. */
+  NotUrl = 4,
+  /** The URL is a path, and no host column or `--host` gives its host. */
+  NoHost = 5,
+}
+
+/** Each fault's code, as `--format jsonl` writes it in `reason` (by LineFault). */
+export const FAULT_CODES: readonly string[] = ['', 'empty', 'no-field', 'no-request', 'not-url', 'no-host']
+
+/** Where the host of a line comes from. */
+export const enum HostSource {
+  None = 0,
+  /** The URL's own authority: `host` is the URL's record. */
+  Url = 1,
+  /** The host column (`--host-field`, vhost_combined's first column). */
+  Column = 2,
+  /** `--host`. */
+  Option = 3,
+}
+
+const DECODER = new TextDecoder()
+
+/** Longest `scheme://authority/` remembered for the next line (longer ones are scanned every time). */
+const PREFIX_MAX = 512
+
+/**
+ * Reads lines by a {@link LineLayout}: `locate(bytes, start, end)` takes one
+ * line (without its line ending) and fills the locator's fields; they hold
+ * until the next call. No allocation per line.
+ *
+ * - The URL: the whole line, column `url`, or the target of the request
+ *   line in that column (a quoted `"GET /a HTTP/1.1"`; with a log format it
+ *   must be one). It must be a path (`/…`) or an `http(s)://` URL with a host.
+ * - The host, when the locator was made with `needHost`: the URL's own when
+ *   it has one, else the host column's (`host`, `host:port`, a URL), else
+ *   `--host`. Its record (`host`, the layout of UrlField) points into
+ *   `hostBytes`: the line's bytes, or `--host`'s own.
+ * - A line whose URL starts with the previous URL's `scheme://authority` and
+ *   the byte after it is not scanned again: its record is the previous one
+ *   moved, and `sameHost` says so.
+ */
+export class LineLocator {
+  /** The URL: `bytes[urlStart, urlEnd)` of the line located last. */
+  urlStart = 0
+  urlEnd = 0
+  /** The URL's scan (UrlField layout; `HostStart` -1 for a path). */
+  readonly url: Int32Array = newUrlRecord()
+  /** Where the host came from. */
+  hostSource: HostSource = HostSource.None
+  /** The host's record (UrlField layout): `url`, or the host column's or `--host`'s scan. */
+  host: Int32Array
+  /** The bytes `host`'s offsets point into. */
+  hostBytes: Uint8Array = new Uint8Array(0)
+  /** The host is the previous line's, from the same source (the same `scheme://authority/` bytes, or `--host` again). */
+  sameHost = false
+  private readonly layout: LineLayout
+  private readonly needHost: boolean
+  private readonly column: Int32Array = newUrlRecord()
+  private readonly option: Int32Array = newUrlRecord()
+  private readonly optionBytes: Uint8Array
+  private readonly range = new Int32Array(4)
+  /** The previous URL's `scheme://authority` and the byte after it, and the offsets its record was scanned at. */
+  private readonly prefix = new Uint8Array(PREFIX_MAX)
+  private prefixLength = 0
+  private prefixStart = 0
+
+  constructor(layout: LineLayout, needHost: boolean) {
+    this.layout = layout
+    this.needHost = needHost
+    this.host = this.url
+    this.optionBytes = new TextEncoder().encode(layout.hostName ?? '')
+    if (layout.hostName !== undefined) scanHostField(this.optionBytes, 0, this.optionBytes.length, this.option)
+  }
+
+  /** Reads the line `bytes[start, end)` (without its line ending): the fields above, and why it has no URL or host. */
+  locate(bytes: Uint8Array, start: number, end: number): LineFault {
+    const layout = this.layout
+    const range = this.range
+    let us = start
+    let ue = end
+    const previous = this.hostSource
+    this.sameHost = false
+    if (layout.url > 0) {
+      const kind = findField(bytes, start, end, layout.url, layout.delimiter, range, 0)
+      if (kind === FieldKind.None) return this.fault(start, start, layout.request ? LineFault.NoRequest : LineFault.NoField)
+      us = range[0]
+      ue = range[1]
+      if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
+        us = range[2]
+        ue = range[3]
+      } else if (layout.request) return this.fault(us, ue, LineFault.NoRequest)
+    }
+    this.urlStart = us
+    this.urlEnd = ue
+    if (us === ue) return this.fault(us, ue, LineFault.Empty)
+    const url = this.url
+    const hasHost = this.scan(bytes, us, ue, previous === HostSource.Url)
+    if (hasHost) {
+      if ((url[UrlField.Flags] & (UrlFlag.Http | UrlFlag.Https)) === 0) return this.fault(us, ue, LineFault.NotUrl)
+      this.host = url
+      this.hostBytes = bytes
+      this.hostSource = HostSource.Url
+      return LineFault.None
+    }
+    if (bytes[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
+    this.hostSource = HostSource.None
+    if (layout.host > 0) {
+      const column = this.column
+      if (
+        findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None &&
+        scanHostField(bytes, range[0], range[1], column) &&
+        plausibleHost(bytes, column[UrlField.HostStart], column[UrlField.HostEnd])
+      ) {
+        this.host = this.column
+        this.hostBytes = bytes
+        this.hostSource = HostSource.Column
+      }
+    } else if (layout.hostName !== undefined) {
+      this.host = this.option
+      this.hostBytes = this.optionBytes
+      this.hostSource = HostSource.Option
+      // The one host of every path.
+      this.sameHost = previous === HostSource.Option
+    }
+    if (this.hostSource === HostSource.None && this.needHost) return LineFault.NoHost
+    return LineFault.None
+  }
+
+  /** The host of the line located last as text (ASCII-lowercased), or null when it has none. */
+  hostText(): string | null {
+    if (this.hostSource === HostSource.None) return null
+    const h = this.host
+    return DECODER.decode(this.hostBytes.subarray(h[UrlField.HostStart], h[UrlField.HostEnd])).replace(/[A-Z]+/g, (c) => c.toLowerCase())
+  }
+
+  /** Scans the URL `bytes[us, ue)` into `url`, or moves the previous record when the URL starts with the previous authority. */
+  private scan(bytes: Uint8Array, us: number, ue: number, hadUrlHost: boolean): boolean {
+    const url = this.url
+    const k = this.prefixLength
+    if (k > 0 && ue - us >= k) {
+      const prefix = this.prefix
+      // From the end: the byte after the authority tells most other hosts apart at once.
+      let i = k - 1
+      while (i >= 0 && bytes[us + i] === prefix[i]) i--
+      if (i < 0) {
+        const shift = us - this.prefixStart
+        this.prefixStart = us
+        url[UrlField.Start] = us
+        url[UrlField.SchemeEnd] += shift
+        url[UrlField.HostStart] += shift
+        url[UrlField.HostEnd] += shift
+        url[UrlField.AuthorityEnd] += shift
+        // The path starts at the byte after the authority (it is part of the prefix): a PathStart moves by twice the shift.
+        url[UrlField.PathStart] += shift * 2
+        this.sameHost = hadUrlHost
+        return true
+      }
+    }
+    // The host's hash only where the host is looked up.
+    const hasHost = scanUrl(bytes, us, ue, url, this.needHost)
+    this.prefixLength = 0
+    const authorityEnd = url[UrlField.AuthorityEnd]
+    // Remembered when the authority ends at a '/' or '?' that starts the path (no ';' or '\' in it).
+    if (hasHost && authorityEnd < ue && authorityEnd + 1 - us <= PREFIX_MAX && url[UrlField.PathStart] >> 1 === authorityEnd && (bytes[authorityEnd] === 0x2f || bytes[authorityEnd] === 0x3f)) {
+      const n = authorityEnd + 1 - us
+      this.prefix.set(bytes.subarray(us, authorityEnd + 1))
+      this.prefixLength = n
+      this.prefixStart = us
+    }
+    return hasHost
+  }
+
+  private fault(us: number, ue: number, fault: LineFault): LineFault {
+    this.urlStart = us
+    this.urlEnd = ue
+    this.hostSource = HostSource.None
+    this.prefixLength = 0
+    return fault
+  }
+}

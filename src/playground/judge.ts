@@ -1,0 +1,121 @@
+/**
+ * The tester page's answers, without the page: a robots.txt (or its
+ * stand-in) judged for a crawler, URL by URL, with the deciding rule shown
+ * as `check` and `diff` show it (cli/common/rule-text.ts), in time slices so
+ * that the page stays responsive with 10,000 URLs.
+ */
+import { parseRobots, type AgentMatcher, type Diagnostic, type Robots } from '../index.js'
+import { RuleDescriber } from '../cli/common/rule-text.js'
+import type { RobotsSide } from './page-state.js'
+
+/** The stand-in of an unreachable robots.txt (RFC 9309 §2.3.1.4): disallow all, shown as an implied rule. */
+const DISALLOW_ALL = 'User-agent: *\nDisallow: /\n'
+
+/** One URL's answer. */
+export interface Verdict {
+  url: string
+  allowed: boolean
+  /** The line to highlight: the deciding rule's line in the file (an `index.html` rule's own line), 0 when none. */
+  line: number
+  /** The rule as `check` shows it: `line 2: Disallow: /x`, `implied: …`, or `no matching rule`. */
+  rule: string
+  /** The rule is implied (the directory form of an `index.html` rule, the stand-in of an unreachable file), not a line of the file. */
+  implied: boolean
+}
+
+/** One robots.txt of the page, parsed, with the crawler's matcher. */
+export class JudgedSide {
+  readonly robots: Robots
+  private readonly matcher: AgentMatcher
+  private readonly describer: RuleDescriber
+  private readonly unreachable: boolean
+
+  constructor(side: RobotsSide, tokens: readonly string[]) {
+    this.unreachable = side.outcome === 'unreachable'
+    this.robots = parseRobots(side.outcome === 'file' ? side.text : this.unreachable ? DISALLOW_ALL : '')
+    this.matcher = this.robots.agents(tokens)
+    this.describer = new RuleDescriber(this.robots.rulesFor(tokens), this.unreachable)
+  }
+
+  /** The file's diagnostics, with the warnings of the crawler's tokens (`agent-not-product-token`, line 0); none for a stand-in. */
+  diagnostics(side: RobotsSide): Diagnostic[] {
+    return side.outcome === 'file' ? this.robots.diagnostics : []
+  }
+
+  verdict(url: string): Verdict {
+    const e = this.matcher.explain(url)
+    const json = this.describer.json(e.rule)
+    return {
+      url,
+      allowed: e.allowed,
+      line: json === null || json.implied === 'unreachable' ? 0 : json.line,
+      rule: this.describer.text(e.rule),
+      implied: json?.implied !== undefined,
+    }
+  }
+}
+
+/** One URL whose verdict changes between two versions, as `diff` reports it. */
+export interface Change {
+  url: string
+  change: 'now-allowed' | 'now-disallowed'
+  old: Verdict
+  new: Verdict
+}
+
+/** Set by the caller to stop a run in its next pause (a newer input replaced it). */
+export interface RunToken {
+  cancelled: boolean
+}
+
+/** Longest a slice of work runs before the page gets the thread back (ms). */
+export const SLICE_MS = 12
+/** Most calls in one slice, whatever the clock says (a multiple of 64): 10,000 URLs take at least 10 slices. */
+export const SLICE_ITEMS = 1024
+
+const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
+
+/**
+ * Calls `each(i)` for i in [0, count), giving the thread back after
+ * {@link SLICE_MS} or {@link SLICE_ITEMS} calls, whichever comes first (the
+ * clock is read every 64 calls); `progress(done)` after each slice. False
+ * when `token` was cancelled before the end.
+ */
+export async function inSlices(count: number, each: (i: number) => void, token: RunToken, progress?: (done: number) => void): Promise<boolean> {
+  let i = 0
+  while (i < count) {
+    const end = performance.now() + SLICE_MS
+    const last = Math.min(count, i + SLICE_ITEMS)
+    do each(i++)
+    while (i < last && ((i & 63) !== 0 || performance.now() < end))
+    progress?.(i)
+    if (i < count) {
+      await pause()
+      if (token.cancelled) return false
+    }
+  }
+  return true
+}
+
+/** Every URL's verdict, in slices; null when cancelled. */
+export async function judgeAll(side: JudgedSide, urls: readonly string[], token: RunToken, progress?: (done: number) => void): Promise<Verdict[] | null> {
+  const out: Verdict[] = new Array(urls.length)
+  const done = await inSlices(urls.length, (i) => (out[i] = side.verdict(urls[i])), token, progress)
+  return done ? out : null
+}
+
+/** The URLs whose verdict changes from `before` to `after` (in input order), in slices; null when cancelled. */
+export async function diffAll(before: JudgedSide, after: JudgedSide, urls: readonly string[], token: RunToken, progress?: (done: number) => void): Promise<Change[] | null> {
+  const out: Change[] = []
+  const done = await inSlices(
+    urls.length,
+    (i) => {
+      const a = before.verdict(urls[i])
+      const b = after.verdict(urls[i])
+      if (a.allowed !== b.allowed) out.push({ url: urls[i], change: b.allowed ? 'now-allowed' : 'now-disallowed', old: a, new: b })
+    },
+    token,
+    progress,
+  )
+  return done ? out : null
+}

@@ -1,0 +1,144 @@
+/**
+ * What the tester page shows, as one value ({@link PageState}), and its form
+ * in the page's address: the fragment `#s=<codec>.<base64url>`, so a case can
+ * be shared as a link and nothing of it is sent to a server.
+ */
+
+/** What a robots.txt fetch gave (RFC 9309 §2.3.1): the file, or a stand-in that has none. */
+export type Outcome = 'file' | 'unavailable' | 'unreachable'
+
+/** One robots.txt of the page: its text and how its fetch went. */
+export interface RobotsSide {
+  text: string
+  outcome: Outcome
+}
+
+/** Everything the page's answers depend on. */
+export interface PageState {
+  /** One robots.txt, or two versions compared (`diff`). */
+  mode: 'single' | 'diff'
+  /** The robots.txt (in diff mode, the old version). */
+  a: RobotsSide
+  /** The new version, in diff mode. */
+  b: RobotsSide
+  /** The URLs, one per line. */
+  urls: string
+  /** The crawler's product tokens, separated by commas (one crawler answering to each, as `check --agent A --agent B`). */
+  agents: string
+}
+
+const OUTCOMES: readonly Outcome[] = ['file', 'unavailable', 'unreachable']
+
+/** The page as it opens without a link: a small robots.txt that shows every kind of answer. */
+export const SAMPLE: PageState = {
+  mode: 'single',
+  a: {
+    text: [
+      'User-agent: *',
+      'Disallow: /private/',
+      'Allow: /private/press/',
+      'Disallow: /*.pdf$',
+      '',
+      'User-agent: Googlebot',
+      'Disallow: /search',
+      'Disallow: /shop/',
+      'Allow: /shop/index.html',
+      'Disalow: /tmp/',
+      'Crawl-delay: fast',
+      '',
+      'Sitemap: https://www.example.com/sitemap.xml',
+      '',
+    ].join('\n'),
+    outcome: 'file',
+  },
+  b: { text: '', outcome: 'file' },
+  urls: [
+    'https://www.example.com/',
+    'https://www.example.com/search?q=robots',
+    'https://www.example.com/shop/',
+    'https://www.example.com/shop/cart',
+    'https://www.example.com/tmp/report.html',
+    'https://www.example.com/private/x.pdf',
+  ].join('\n'),
+  agents: 'Googlebot',
+}
+
+/**
+ * The tokens of the agents field: split at commas, each trimmed; none means
+ * `*`. A token is taken whole, as the reference takes it (`Foo Bar` is one
+ * token, which names no group: the page shows the library's warning).
+ */
+export function agentTokens(agents: string): string[] {
+  const tokens = agents.split(',').map((t) => t.trim()).filter((t) => t !== '')
+  return tokens.length ? tokens : ['*']
+}
+
+/** The URLs of the URL list: one per line, as given (the reference matches a URL as given); empty lines skipped. */
+export function urlList(urls: string): string[] {
+  const out: string[] = []
+  for (const line of urls.split('\n')) {
+    const u = line.endsWith('\r') ? line.slice(0, -1) : line
+    if (u !== '') out.push(u)
+  }
+  return out
+}
+
+/** Fragment codecs: `1` raw deflate (CompressionStream), `0` none (a browser without it). */
+const enum Codec {
+  Plain = '0',
+  Deflate = '1',
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let s = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
+  const s = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
+  const out = new Uint8Array(s.length)
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i)
+  return out
+}
+
+async function through(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream | DecompressionStream): Promise<Uint8Array<ArrayBuffer>> {
+  const out = new Blob([bytes]).stream().pipeThrough(stream)
+  return new Uint8Array(await new Response(out).arrayBuffer())
+}
+
+/** The fragment (with its `#`) that holds `state`. */
+export async function encodeState(state: PageState): Promise<string> {
+  const compact = [state.mode === 'diff' ? 1 : 0, state.a.text, OUTCOMES.indexOf(state.a.outcome), state.b.text, OUTCOMES.indexOf(state.b.outcome), state.urls, state.agents]
+  const json = new TextEncoder().encode(JSON.stringify(compact))
+  if (typeof CompressionStream !== 'function') return `#s=${Codec.Plain}.${toBase64Url(json)}`
+  return `#s=${Codec.Deflate}.${toBase64Url(await through(json, new CompressionStream('deflate-raw')))}`
+}
+
+function side(text: unknown, outcome: unknown): RobotsSide {
+  return { text: typeof text === 'string' ? text : '', outcome: OUTCOMES[typeof outcome === 'number' ? outcome : 0] ?? 'file' }
+}
+
+/**
+ * The state a fragment holds, or null when it holds none or cannot be read
+ * (a link cut short, another page's fragment): the page then opens as usual.
+ */
+export async function decodeState(fragment: string): Promise<PageState | null> {
+  const m = /^#?s=([01])\.([A-Za-z0-9_-]*)$/.exec(fragment)
+  if (m === null) return null
+  try {
+    let bytes = fromBase64Url(m[2])
+    if (m[1] === Codec.Deflate) bytes = await through(bytes, new DecompressionStream('deflate-raw'))
+    const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    if (!Array.isArray(v) || v.length !== 7) return null
+    return {
+      mode: v[0] === 1 ? 'diff' : 'single',
+      a: side(v[1], v[2]),
+      b: side(v[3], v[4]),
+      urls: typeof v[5] === 'string' ? v[5] : '',
+      agents: typeof v[6] === 'string' ? v[6] : '',
+    }
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * The tester page's entry (bundled with the core library into
+ * playground.js by scripts/build-playground.mjs): reads the controls, judges
+ * as the input changes (after a short pause, in slices), draws diagnostics
+ * and results, and keeps the case in the address's fragment.
+ */
+import type { Diagnostic } from '../index.js'
+import { RobotsEditor } from './editor.js'
+import { diffAll, judgeAll, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
+import { agentTokens, decodeState, encodeState, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
+import { ResultsView } from './results-view.js'
+
+/** Pause after the last keystroke before judging (ms). */
+const INPUT_PAUSE_MS = 150
+/** Pause before the address is rewritten (ms): encoding a large case costs more than judging it. */
+const LINK_PAUSE_MS = 400
+/** Longest fragment written into the address (browsers cap URLs at about 2 MB). */
+const MAX_LINK_CHARS = 1_500_000
+/** Most bytes read from a dropped or opened file (the parser reads 500 KiB of it; the rest would only slow the editor). */
+const MAX_FILE_BYTES = 1 << 20
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
+const count = (n: number): string => n.toLocaleString('en-US')
+const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`
+
+/** One robots.txt panel: its editor, fetch outcome, file input and diagnostics list. */
+class Side {
+  readonly editor: RobotsEditor
+  readonly outcome: HTMLSelectElement
+  private readonly list: HTMLUListElement
+  private readonly countNote: HTMLElement
+
+  constructor(
+    key: 'a' | 'b',
+    private readonly changed: () => void,
+  ) {
+    const root = $(`editor-${key}`)
+    this.editor = new RobotsEditor(root)
+    this.outcome = $(`outcome-${key}`)
+    this.list = $(`diags-${key}`)
+    this.countNote = $(`diags-${key}-count`)
+    this.outcome.addEventListener('change', changed)
+    this.editor.textarea.addEventListener('input', changed)
+    this.list.addEventListener('click', (e) => {
+      const b = (e.target as Element).closest('button[data-line]')
+      if (b instanceof HTMLButtonElement) this.editor.revealLine(Number(b.dataset.line), true)
+    })
+    const file = $<HTMLInputElement>(`file-${key}`)
+    file.addEventListener('change', () => {
+      if (file.files?.[0]) void this.load(file.files[0])
+      file.value = ''
+    })
+    root.addEventListener('dragover', (e) => {
+      e.preventDefault()
+      root.classList.add('dropping')
+    })
+    root.addEventListener('dragleave', () => root.classList.remove('dropping'))
+    root.addEventListener('drop', (e) => {
+      e.preventDefault()
+      root.classList.remove('dropping')
+      const f = e.dataTransfer?.files[0]
+      if (f) void this.load(f)
+    })
+  }
+
+  get state(): RobotsSide {
+    return { text: this.editor.value, outcome: this.outcome.value as Outcome }
+  }
+
+  set state(s: RobotsSide) {
+    this.editor.value = s.text
+    this.outcome.value = s.outcome
+  }
+
+  private async load(file: File): Promise<void> {
+    this.editor.value = await file.slice(0, MAX_FILE_BYTES).text()
+    this.changed()
+  }
+
+  /** Lists the diagnostics (a button per line, which puts the caret there) and marks them in the gutter. */
+  showDiagnostics(diagnostics: readonly Diagnostic[], outcome: Outcome): void {
+    this.editor.setDiagnostics(diagnostics)
+    const items = diagnostics.map((d) => {
+      const li = document.createElement('li')
+      li.className = d.severity
+      if (d.line > 0) {
+        const b = document.createElement('button')
+        b.type = 'button'
+        b.className = 'line'
+        b.dataset.line = String(d.line)
+        b.textContent = `line ${d.line}`
+        li.append(b, ' ')
+      }
+      const sev = document.createElement('span')
+      sev.className = 'sev'
+      sev.textContent = `${d.severity}: `
+      const code = document.createElement('code')
+      code.textContent = d.code
+      li.append(sev, `${d.message} [`, code, ']')
+      return li
+    })
+    this.list.replaceChildren(...items)
+    const by = { error: 0, warning: 0, info: 0 }
+    for (const d of diagnostics) by[d.severity]++
+    this.countNote.textContent =
+      outcome === 'unavailable'
+        ? 'Unavailable (4xx): the text is not used, every URL is allowed (RFC 9309 §2.3.1.3).'
+        : outcome === 'unreachable'
+          ? 'Unreachable (5xx or no answer): the text is not used, every URL is disallowed (RFC 9309 §2.3.1.4).'
+          : diagnostics.length === 0
+            ? 'No diagnostics.'
+            : `Diagnostics: ${plural(by.error, 'error')}, ${plural(by.warning, 'warning')}, ${count(by.info)} info.`
+  }
+}
+
+class Page {
+  private readonly a: Side
+  private readonly b: Side
+  private readonly urls = $<HTMLTextAreaElement>('urls')
+  private readonly agents = $<HTMLInputElement>('agents')
+  private readonly results = $('results')
+  private readonly summary = $('summary')
+  private readonly progress = $<HTMLProgressElement>('progress')
+  private readonly link = $<HTMLInputElement>('link')
+  private readonly view: ResultsView
+  private run: RunToken = { cancelled: false }
+  private inputTimer = 0
+  private linkTimer = 0
+  /** The last sides judged, by their input, so that editing the URLs does not parse the robots.txt again. */
+  private cache = new Map<string, JudgedSide>()
+
+  constructor() {
+    const changed = (): void => this.changed()
+    this.a = new Side('a', changed)
+    this.b = new Side('b', changed)
+    this.view = new ResultsView($('rows'), $('thead'), $('caption'), $('more'), (i) => this.highlight(i))
+    this.urls.addEventListener('input', changed)
+    this.agents.addEventListener('input', changed)
+    document.querySelectorAll<HTMLInputElement>('input[name=mode]').forEach((r) => r.addEventListener('change', () => this.modeChanged()))
+    $('copy').addEventListener('click', () => void this.copyLink())
+    window.addEventListener('hashchange', () => void this.openLink())
+  }
+
+  get mode(): PageState['mode'] {
+    return $<HTMLInputElement>('mode-diff').checked ? 'diff' : 'single'
+  }
+
+  get state(): PageState {
+    return { mode: this.mode, a: this.a.state, b: this.b.state, urls: this.urls.value, agents: this.agents.value }
+  }
+
+  set state(s: PageState) {
+    $<HTMLInputElement>(s.mode === 'diff' ? 'mode-diff' : 'mode-single').checked = true
+    this.a.state = s.a
+    this.b.state = s.b
+    this.urls.value = s.urls
+    this.agents.value = s.agents
+    this.showMode()
+  }
+
+  /** Opens the case of the address's fragment, or the sample. */
+  async openLink(): Promise<void> {
+    const fromLink = await decodeState(location.hash)
+    if (fromLink !== null && JSON.stringify(fromLink) === JSON.stringify(this.state)) return
+    this.state = fromLink ?? SAMPLE
+    this.changed()
+  }
+
+  private showMode(): void {
+    const diff = this.mode === 'diff'
+    document.body.classList.toggle('diff', diff)
+    $('side-b').hidden = !diff
+    $('label-a').textContent = diff ? 'Old robots.txt' : 'robots.txt'
+  }
+
+  private modeChanged(): void {
+    // Entering the comparison with an empty new version starts it as a copy of the old one.
+    if (this.mode === 'diff' && this.b.editor.value === '') this.b.state = this.a.state
+    this.showMode()
+    this.changed()
+  }
+
+  /** Input changed: results are pending at once (tests and screen readers can tell), judged after a pause. */
+  private changed(): void {
+    this.run.cancelled = true
+    this.results.dataset.status = 'pending'
+    clearTimeout(this.inputTimer)
+    this.inputTimer = window.setTimeout(() => void this.judge(), INPUT_PAUSE_MS)
+    clearTimeout(this.linkTimer)
+    this.linkTimer = window.setTimeout(() => void this.writeLink(), LINK_PAUSE_MS)
+  }
+
+  private side(s: RobotsSide, tokens: readonly string[]): JudgedSide {
+    const key = JSON.stringify([s.outcome, s.outcome === 'file' ? s.text : '', tokens])
+    let judged = this.cache.get(key)
+    if (judged === undefined) {
+      judged = new JudgedSide(s, tokens)
+      this.cache.set(key, judged)
+    }
+    return judged
+  }
+
+  private async judge(): Promise<void> {
+    const token: RunToken = { cancelled: false }
+    this.run = token
+    const state = this.state
+    const tokens = agentTokens(state.agents)
+    const urls = urlList(state.urls)
+    const a = this.side(state.a, tokens)
+    const b = state.mode === 'diff' ? this.side(state.b, tokens) : undefined
+    // Only the sides in use stay cached.
+    this.cache = new Map([...this.cache].filter(([, v]) => v === a || v === b))
+    this.a.showDiagnostics(a.diagnostics(state.a), state.a.outcome)
+    if (b !== undefined) this.b.showDiagnostics(b.diagnostics(state.b), state.b.outcome)
+    this.progress.hidden = urls.length < 2000
+    this.progress.max = Math.max(1, urls.length)
+    this.progress.value = 0
+    let slices = 0
+    const progress = (done: number): void => {
+      slices++
+      this.progress.value = done
+    }
+    const crawler = tokens.length === 1 ? tokens[0] : tokens.join(', ')
+    if (b === undefined) {
+      const verdicts = await judgeAll(a, urls, token, progress)
+      if (verdicts === null) return
+      const disallowed = verdicts.filter((v) => !v.allowed).length
+      this.finish(token, `${plural(urls.length, 'URL')} for ${crawler}: ${count(urls.length - disallowed)} allowed, ${count(disallowed)} disallowed.`)
+      this.view.show({ kind: 'single', verdicts })
+    } else {
+      const changes = await diffAll(a, b, urls, token, progress)
+      if (changes === null) return
+      const nowAllowed = changes.filter((c) => c.change === 'now-allowed').length
+      this.finish(
+        token,
+        `${plural(urls.length, 'URL')} compared for ${crawler}: ${count(changes.length - nowAllowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(urls.length - changes.length)} unchanged.`,
+      )
+      this.view.show({ kind: 'diff', changes })
+    }
+    // How many slices the judging took (the tests check that a long list gives the thread back).
+    this.results.dataset.slices = String(slices)
+    this.results.dataset.status = 'done'
+  }
+
+  private finish(token: RunToken, summary: string): void {
+    if (token.cancelled) return
+    this.progress.hidden = true
+    this.summary.textContent = summary
+  }
+
+  /** Highlights the deciding line(s) of result `index` in the editor(s). */
+  private highlight(index: number): void {
+    const row = this.view.selectedRow()
+    const mark = (side: Side, v: Verdict | undefined): void => {
+      side.editor.setHighlight(v?.line ?? 0, v === undefined ? 'none' : v.allowed ? 'allow' : 'disallow')
+      if (v !== undefined) side.editor.revealLine(v.line, false)
+    }
+    if (index < 0 || row === undefined) {
+      mark(this.a, undefined)
+      mark(this.b, undefined)
+    } else if ('change' in row) {
+      const c = row as Change
+      mark(this.a, c.old)
+      mark(this.b, c.new)
+    } else {
+      mark(this.a, row)
+      mark(this.b, undefined)
+    }
+  }
+
+  private async writeLink(): Promise<void> {
+    const fragment = await encodeState(this.state)
+    if (fragment.length > MAX_LINK_CHARS) {
+      this.link.value = 'This case is too large for a link.'
+      return
+    }
+    history.replaceState(null, '', fragment)
+    this.link.value = location.href
+  }
+
+  private async copyLink(): Promise<void> {
+    await this.writeLink()
+    const done = $('copied')
+    try {
+      await navigator.clipboard.writeText(this.link.value)
+      done.textContent = 'Copied.'
+    } catch {
+      this.link.select()
+      done.textContent = 'Selected: copy it with Ctrl+C.'
+    }
+  }
+}
+
+void new Page().openLink()

@@ -1,0 +1,134 @@
+/**
+ * `filter` on real access-log lines (issue 18, item 3): a line without a URL
+ * is never passed as judged in silence. The first one is named on stderr with
+ * a hint; `--invalid keep|drop|fail` says what becomes of such lines; a run
+ * where no line held a URL exits 4; `--log-format` and `--host` read the
+ * common log formats.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureBuilt, run, tempDir } from '../helpers.js'
+
+const ROBOTS = 'User-agent: *\nDisallow: /private\n'
+
+/** Apache's combined format (its documentation's example line, and nginx's default). */
+const COMBINED = [
+  '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326 "http://www.example.com/start.html" "Mozilla/4.08 [en] (Win98; I ;Nav)"',
+  '192.168.1.186 - - [06/Aug/2018:09:57:51 +0800] "GET /private/report.pdf HTTP/1.1" 200 442 "http://www.example.com/index.php" "Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:61.0) Gecko/20100101 Firefox/61.0"',
+  '203.0.113.5 - - [06/Aug/2018:09:57:52 +0800] "\\x16\\x03\\x01\\x00\\xF4\\x01\\x00\\x00\\xF0\\x03\\x03" 400 157 "-" "-"',
+  '198.51.100.7 - - [06/Aug/2018:09:57:53 +0800] "GET /private/ok?a=\\"b\\" HTTP/1.1" 404 0 "-" "curl/8.5.0"',
+]
+/** Debian's vhost_combined (%v:%p first). */
+const VHOST = [
+  'www.example.com:443 127.0.0.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x HTTP/1.1" 200 512 "-" "Mozilla/5.0"',
+  'shop.example.com:80 127.0.0.1 - - [10/Oct/2026:13:55:37 +0000] "GET /private/x HTTP/1.1" 200 512 "-" "Mozilla/5.0"',
+  'www.example.com:443 127.0.0.1 - - [10/Oct/2026:13:55:38 +0000] "GET /public HTTP/1.1" 200 512 "-" "Mozilla/5.0"',
+]
+
+let tmp: ReturnType<typeof tempDir>
+let robots: string
+let dir: string
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  robots = tmp.path('robots.txt')
+  writeFileSync(robots, ROBOTS)
+  dir = tmp.path('robots')
+  mkdirSync(dir)
+  writeFileSync(join(dir, 'www.example.com'), ROBOTS)
+})
+afterAll(() => tmp.cleanup())
+
+const input = (lines: string[]): string => `${lines.join('\n')}\n`
+
+describe('regression (issue 18): a misread log passed every line, exit 0', () => {
+  it('a combined log without --field: no line holds a URL; the first is named with a hint, every line kept, exit 4', async () => {
+    const r = await run(['filter', '--robots', robots, '--agent', 'Googlebot'], { input: input(COMBINED) })
+    expect(r.status).toBe(4)
+    expect(r.stdout.toString()).toBe(input(COMBINED))
+    const lines = r.stderr.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^robots-automaton: warning: line 1 of '<stdin>' was not judged: it holds no URL .*: 127\.0\.0\.1 - frank .*…; is this a log\? try --log-format combined, or --field N; lines without a URL are written out unjudged \(--invalid keep\)$/)
+    expect(lines[1]).toMatch(/^robots-automaton: 4 lines read: 0 allowed, 0 disallowed, 4 without a URL \(kept\);/)
+    expect(lines[2]).toBe('robots-automaton: no line of the input held a URL (4 lines read); see the warning above')
+    expect(lines.length).toBe(3)
+  })
+
+  it('a wrong host column: every path without a host, exit 4', async () => {
+    const r = await run(['filter', '--robots-dir', dir, '--agent', 'Googlebot', '--field', '6', '--host-field', '3'], { input: input(VHOST) })
+    expect(r.status).toBe(4)
+    expect(r.stderr).toMatch(/line 1 of '<stdin>' was not judged: its URL is a path, and per-host rules need its host/)
+    expect(r.stderr).toMatch(/3 lines read: 0 allowed, 0 disallowed, 3 without a host \(kept\)/)
+  })
+})
+
+describe('--log-format, --host, quoted columns', () => {
+  it('--log-format combined takes the request line\'s target; a TLS handshake line is named and kept', async () => {
+    const r = await run(['filter', '--robots', robots, '--agent', 'Googlebot', '--log-format', 'combined', '--print', 'verdicts'], { input: input(COMBINED) })
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString()).toBe(
+      [`allowed\t0\t${COMBINED[0]}`, `disallowed\t2\t${COMBINED[1]}`, `invalid\t0\t${COMBINED[2]}`, `disallowed\t2\t${COMBINED[3]}`, ''].join('\n'),
+    )
+    expect(r.stderr).toMatch(/^robots-automaton: warning: line 3 of '<stdin>' was not judged: it is not a combined line with a quoted request/)
+    expect(r.stderr).toMatch(/4 lines read: 1 allowed, 2 disallowed, 1 without a URL \(kept\)/)
+  })
+
+  it('--field 5 reads the same quoted request line; --field 8 the referer', async () => {
+    const five = await run(['filter', '--robots', robots, '--agent', 'G', '--field', '5', '--print', 'verdicts', '-q'], { input: input(COMBINED.slice(0, 2)) })
+    expect(five.stdout.toString()).toBe(`allowed\t0\t${COMBINED[0]}\ndisallowed\t2\t${COMBINED[1]}\n`)
+    const referer = await run(['filter', '--robots-dir', dir, '--agent', 'G', '--field', '8', '--format', 'jsonl', '-q'], { input: input(COMBINED.slice(0, 2)) })
+    expect(referer.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l).url)).toEqual(['http://www.example.com/start.html', 'http://www.example.com/index.php'])
+  })
+
+  it('--host gives a whole log of paths its host (per-host rules)', async () => {
+    const r = await run(['filter', '--robots-dir', dir, '--agent', 'G', '--log-format', 'common', '--host', 'www.example.com', '--print', 'disallowed', '-q'], { input: input(COMBINED) })
+    expect(r.status).toBe(0)
+    expect(r.stdout.toString()).toBe(`${COMBINED[1]}\n${COMBINED[2]}\n${COMBINED[3]}\n`)
+    const jsonl = await run(['filter', '--robots-dir', dir, '--agent', 'G', '--log-format', 'combined', '--host', 'www.example.com', '--format', 'jsonl', '-q'], { input: input(COMBINED) })
+    const records = jsonl.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(records.map((x) => [x.url, x.allowed, x.host, x.input_line])).toEqual([
+      ['/apache_pb.gif', true, 'www.example.com', 1],
+      ['/private/report.pdf', false, 'www.example.com', 2],
+      ['\\x16\\x03\\x01\\x00\\xF4\\x01\\x00\\x00\\xF0\\x03\\x03', null, null, 3],
+      ['/private/ok?a=\\"b\\"', false, 'www.example.com', 4],
+    ])
+    expect(records[2].reason).toBe('no-request')
+  })
+
+  it('--log-format vhost_combined judges each line by its vhost', async () => {
+    const r = await run(['filter', '--robots-dir', dir, '--agent', 'G', '--log-format', 'vhost_combined', '--print', 'verdicts', '-q'], { input: input(VHOST) })
+    expect(r.stdout.toString()).toBe([`disallowed\t2\t${VHOST[0]}`, `allowed\t0\t${VHOST[1]}`, `allowed\t0\t${VHOST[2]}`, ''].join('\n'))
+  })
+})
+
+describe('--invalid keep|drop|fail', () => {
+  const MIXED = ['/a', 'not a url', '/private/x', '', '/b']
+
+  it('keep (default) writes the lines without a URL whatever --print says; drop leaves them out', async () => {
+    const keep = await run(['filter', '--robots', robots, '--agent', 'G', '--print', 'disallowed', '-q'], { input: input(MIXED) })
+    expect(keep.stdout.toString()).toBe('not a url\n/private/x\n\n')
+    const drop = await run(['filter', '--robots', robots, '--agent', 'G', '--invalid', 'drop'], { input: input(MIXED) })
+    expect(drop.status).toBe(0)
+    expect(drop.stdout.toString()).toBe('/a\n/b\n')
+    expect(drop.stderr).toMatch(/line 2 of '<stdin>' was not judged: .*; lines without a URL are left out \(--invalid drop\)\n/)
+    expect(drop.stderr).toMatch(/5 lines read: 2 allowed, 1 disallowed, 2 without a URL \(dropped\)/)
+  })
+
+  it('fail: the lines before the first without a URL are written, then exit 4 naming it (also with workers)', async () => {
+    for (const jobs of ['1', '2']) {
+      const many = [...Array.from({ length: 5000 }, (_, i) => `/p${i}`), 'GET /x HTTP/1.1', ...Array.from({ length: 100 }, (_, i) => `/q${i}`)]
+      const r = await run(['filter', '--robots', robots, '--agent', 'G', '--invalid', 'fail', '--jobs', jobs], {
+        input: input(many),
+        env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '256' },
+      })
+      expect(r.status, `jobs ${jobs}`).toBe(4)
+      expect(r.stdout.toString()).toBe(input(many.slice(0, 5000)))
+      expect(r.stderr).toMatch(/robots-automaton: stopped at line 5001 of '<stdin>' \(--invalid fail\): it holds no URL .*: GET \/x HTTP\/1\.1\n$/)
+    }
+  })
+
+  it('an empty input holds no line: exit 0', async () => {
+    const r = await run(['filter', '--robots', robots, '--agent', 'G'], { input: '' })
+    expect(r.status).toBe(0)
+  })
+})

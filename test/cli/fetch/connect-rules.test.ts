@@ -1,0 +1,54 @@
+/**
+ * `fetch --resolve` and `--connect-to` as curl reads them: parsing (IPv6 in
+ * brackets, several addresses, `*`, a leading `+`, empty parts) and where a
+ * connection goes (a named host before `*`, the first matching connect-to,
+ * resolve applied to its target).
+ */
+import { describe, expect, it } from 'vitest'
+import { ConnectRules, parseConnectTo, parseResolve } from '../../../src/cli/fetch/connect-rules.js'
+
+describe('--resolve', () => {
+  it('parses HOST:PORT:ADDRESS[,ADDRESS...], * and bracketed IPv6, a leading +', () => {
+    expect(parseResolve('Example.COM:443:127.0.0.1')).toEqual({ host: 'example.com', port: 443, addresses: ['127.0.0.1'] })
+    expect(parseResolve('*:8080:127.0.0.1,[::1]')).toEqual({ host: '*', port: 8080, addresses: ['127.0.0.1', '::1'] })
+    expect(parseResolve('[2001:db8::1]:80:[::1]')).toEqual({ host: '2001:db8::1', port: 80, addresses: ['::1'] })
+    expect(parseResolve('+a.test:80:10.0.0.1')).toEqual({ host: 'a.test', port: 80, addresses: ['10.0.0.1'] })
+  })
+
+  it('anything else is a usage error naming the option', () => {
+    for (const bad of ['a.test:80', 'a.test:80:localhost', ':80:127.0.0.1', 'a.test:0:127.0.0.1', 'a.test:99999:127.0.0.1', 'a.test:x:127.0.0.1', 'a b:80:127.0.0.1', 'a.test:80:127.0.0.1:1']) {
+      expect(() => parseResolve(bad), bad).toThrow(expect.objectContaining({ code: 'ERR_USAGE', message: expect.stringContaining("'--resolve'") }))
+    }
+  })
+})
+
+describe('--connect-to', () => {
+  it('parses HOST1:PORT1:HOST2:PORT2, any part empty', () => {
+    expect(parseConnectTo('a.test:443:127.0.0.1:8443')).toEqual({ host: 'a.test', port: 443, toHost: '127.0.0.1', toPort: 8443 })
+    expect(parseConnectTo('::127.0.0.1:8080')).toEqual({ host: '', port: 0, toHost: '127.0.0.1', toPort: 8080 })
+    expect(parseConnectTo('[::1]:80:[::1]:')).toEqual({ host: '::1', port: 80, toHost: '::1', toPort: 0 })
+    for (const bad of ['a:1:b', 'a:1:b:2:3', 'a:70000:b:1', 'a:1:b c:1']) expect(() => parseConnectTo(bad), bad).toThrow(expect.objectContaining({ code: 'ERR_USAGE' }))
+  })
+})
+
+describe('where a connection goes', () => {
+  it('a named --resolve entry before *, for its port only', () => {
+    const rules = new ConnectRules([parseResolve('*:80:127.0.0.2'), parseResolve('a.test:80:127.0.0.1')], [])
+    expect(rules.target('a.test', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
+    expect(rules.target('A.TEST', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
+    expect(rules.target('b.test', 80)).toEqual({ hosts: ['127.0.0.2'], port: 80, mapped: true })
+    expect(rules.target('a.test', 443)).toEqual({ hosts: ['a.test'], port: 443, mapped: false })
+    expect(rules.target('[::1]', 80)).toEqual({ hosts: ['127.0.0.2'], port: 80, mapped: true })
+    expect(new ConnectRules([], []).any).toBe(false)
+  })
+
+  it('the first matching --connect-to, then --resolve on its target', () => {
+    const rules = new ConnectRules(
+      [parseResolve('backend.test:9000:10.1.2.3')],
+      [parseConnectTo('a.test:443:backend.test:9000'), parseConnectTo(':443::8443'), parseConnectTo('::127.0.0.1:')],
+    )
+    expect(rules.target('a.test', 443)).toEqual({ hosts: ['10.1.2.3'], port: 9000, mapped: true })
+    expect(rules.target('b.test', 443)).toEqual({ hosts: ['b.test'], port: 8443, mapped: true })
+    expect(rules.target('b.test', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
+  })
+})

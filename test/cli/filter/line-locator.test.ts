@@ -1,0 +1,180 @@
+/**
+ * The one reading of an input line (src/cli/filter/line-locator.ts) that
+ * filter, diff and fetch share: the URL (whole line, a column, a request
+ * line's target), its host (its own, a host column, --host) or why the line
+ * has none, on real Apache and nginx log lines; and the options that set it
+ * up (line-layout.ts).
+ */
+import { describe, expect, it } from 'vitest'
+import { parseArgs } from '../../../src/cli/common/args.js'
+import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../../../src/cli/filter/line-layout.js'
+import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
+import { UsageError } from '../../../src/errors.js'
+import { hostHash } from '../../../src/url/keyed-hash.js'
+import { UrlField, PortCode } from '../../../src/url/url-scan.js'
+
+const enc = new TextEncoder()
+
+/** Real log lines, one per format (Apache's documentation examples, a Debian vhost log, nginx's default). */
+const COMMON = '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326'
+const COMBINED = '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326 "http://www.example.com/start.html" "Mozilla/4.08 [en] (Win98; I ;Nav)"'
+const VHOST = 'www.Example.com:443 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x?y=1 HTTP/1.1" 200 512 "-" "Mozilla/5.0 (X11; Linux x86_64)"'
+const NGINX = '192.168.1.186 - - [06/Aug/2018:09:57:51 +0800] "GET /Public/Css/plugins/morris/morris-0.4.3.min.css HTTP/1.1" 200 442 "http://www.example.com/index.php/Login/index.html" "Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:61.0) Gecko/20100101 Firefox/61.0"'
+const NGINX_TLS = '203.0.113.5 - - [06/Aug/2018:09:57:51 +0800] "\\x16\\x03\\x01\\x00\\xF4\\x01\\x00\\x00\\xF0\\x03\\x03" 400 157 "-" "-"'
+const NGINX_DASH = '203.0.113.5 - - [06/Aug/2018:09:57:51 +0800] "-" 400 0 "-" "-"'
+const PROXY = '10.0.0.1 - - [06/Aug/2018:09:57:51 +0800] "GET http://Example.org:8080/a?b HTTP/1.1" 200 1 "-" "curl/8.5.0"'
+const CONNECT = '10.0.0.1 - - [06/Aug/2018:09:57:51 +0800] "CONNECT example.com:443 HTTP/1.1" 200 0 "-" "curl/8.5.0"'
+
+function layout(...argv: string[]): LineLayout {
+  return lineLayout(parseArgs(argv, INPUT_OPTIONS))
+}
+
+interface Located {
+  fault: string
+  url: string
+  host: string | null
+  source: HostSource
+  port?: number
+}
+
+function locate(line: string, l: LineLayout, needHost = true, locator = new LineLocator(l, needHost)): Located {
+  const b = enc.encode(line)
+  const fault = locator.locate(b, 0, b.length)
+  const out: Located = { fault: FAULT_CODES[fault] || 'none', url: Buffer.from(b.subarray(locator.urlStart, locator.urlEnd)).toString(), host: locator.hostText(), source: locator.hostSource }
+  if (locator.hostSource !== HostSource.None) {
+    const h = locator.host
+    out.port = h[UrlField.Port]
+    expect(h[UrlField.HostHash]).toBe(hostHash(locator.hostBytes, h[UrlField.HostStart], h[UrlField.HostEnd]))
+  }
+  return out
+}
+
+describe('line-locator: URL lists', () => {
+  it('a whole line is the URL; paths and http(s) URLs with a host count, anything else says why not', () => {
+    expect(locate('https://Example.COM:8443/a', WHOLE_LINES)).toEqual({ fault: 'none', url: 'https://Example.COM:8443/a', host: 'example.com', source: HostSource.Url, port: 8443 })
+    expect(locate('/a/b', WHOLE_LINES, false)).toMatchObject({ fault: 'none', url: '/a/b', host: null })
+    expect(locate('/a/b', WHOLE_LINES)).toMatchObject({ fault: 'no-host', url: '/a/b' })
+    expect(locate('', WHOLE_LINES)).toMatchObject({ fault: 'empty' })
+    expect(locate('example.com/a', WHOLE_LINES)).toMatchObject({ fault: 'not-url' })
+    expect(locate('ftp://example.com/a', WHOLE_LINES)).toMatchObject({ fault: 'not-url' })
+    expect(locate('http:///a', WHOLE_LINES)).toMatchObject({ fault: 'not-url' })
+    expect(locate(COMBINED, WHOLE_LINES)).toMatchObject({ fault: 'not-url' })
+  })
+
+  it('--host names the host of paths; a URL keeps its own', () => {
+    const l = layout('--host', 'https://www.example.com:8443')
+    expect(locate('/a', l)).toEqual({ fault: 'none', url: '/a', host: 'www.example.com', source: HostSource.Option, port: 8443 })
+    expect(locate('https://other.test/a', l)).toMatchObject({ host: 'other.test', source: HostSource.Url })
+    expect(locate('/a', layout('--host', 'Example.com'))).toMatchObject({ host: 'example.com', port: PortCode.None })
+  })
+})
+
+describe('line-locator: access logs', () => {
+  it('--log-format common and combined take the request line; the host from --host, or none', () => {
+    for (const format of ['common', 'combined']) {
+      expect(locate(COMMON, layout('--log-format', format))).toMatchObject({ fault: 'no-host', url: '/apache_pb.gif' })
+      expect(locate(COMBINED, layout('--log-format', format), false)).toMatchObject({ fault: 'none', url: '/apache_pb.gif', host: null })
+      expect(locate(NGINX, layout('--log-format', format, '--host', 'www.example.com'))).toMatchObject({
+        fault: 'none',
+        url: '/Public/Css/plugins/morris/morris-0.4.3.min.css',
+        host: 'www.example.com',
+      })
+    }
+  })
+
+  it('--log-format vhost_combined takes the host from the first column', () => {
+    expect(locate(VHOST, layout('--log-format', 'vhost_combined'))).toEqual({ fault: 'none', url: '/private/x?y=1', host: 'www.example.com', source: HostSource.Column, port: 443 })
+  })
+
+  it('a proxy log\'s absolute URL keeps its own host', () => {
+    expect(locate(PROXY, layout('--log-format', 'combined'))).toMatchObject({ fault: 'none', url: 'http://Example.org:8080/a?b', host: 'example.org', port: 8080, source: HostSource.Url })
+  })
+
+  it('lines that hold no request: a TLS handshake, "-", CONNECT, a short line, a URL list line', () => {
+    const l = layout('--log-format', 'combined')
+    expect(locate(NGINX_TLS, l)).toMatchObject({ fault: 'no-request' })
+    expect(locate(NGINX_DASH, l)).toMatchObject({ fault: 'no-request' })
+    expect(locate(CONNECT, l)).toMatchObject({ fault: 'not-url', url: 'example.com:443' })
+    expect(locate('127.0.0.1 - -', l)).toMatchObject({ fault: 'no-request' })
+    expect(locate('https://example.com/a', l)).toMatchObject({ fault: 'no-request' })
+    expect(locate(VHOST, l)).toMatchObject({ fault: 'no-request' })
+  })
+
+  it('--field N on a quoted request line takes its target; on another column, the column', () => {
+    expect(locate(COMBINED, layout('--field', '5'), false)).toMatchObject({ fault: 'none', url: '/apache_pb.gif' })
+    expect(locate(COMBINED, layout('--field', '8'))).toMatchObject({ fault: 'none', url: 'http://www.example.com/start.html', host: 'www.example.com' })
+    expect(locate(COMBINED, layout('--field', '9'))).toMatchObject({ fault: 'not-url', url: 'Mozilla/4.08 [en] (Win98; I ;Nav)' })
+    expect(locate(COMBINED, layout('--field', '12'))).toMatchObject({ fault: 'no-field' })
+    expect(locate(VHOST, layout('--field', '6', '--host-field', '1'))).toMatchObject({ fault: 'none', url: '/private/x?y=1', host: 'www.example.com' })
+    expect(locate('a,/p,', layout('--field', '2', '--host-field', '3', '--delimiter', ','))).toMatchObject({ fault: 'no-host', url: '/p' })
+    expect(locate('a,/p,b.test:81', layout('--field', '2', '--host-field', '3', '--delimiter', ','))).toMatchObject({ fault: 'none', host: 'b.test', port: 81 })
+    // A log's placeholder, a date, a byte count in the host column are no host.
+    for (const column of ['-', '[10/Oct/2026:13:55:36', '"-"', '.x', '-x', '+0000]']) {
+      expect(locate(`/p ${column}`, layout('--field', '1', '--host-field', '2')), column).toMatchObject({ fault: 'no-host' })
+    }
+    expect(locate('/p 203.0.113.9', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: '203.0.113.9' })
+    expect(locate('/p my_host.local', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'my_host.local' })
+  })
+})
+
+describe('line-locator: consecutive lines of one site', () => {
+  it('a URL that starts with the previous authority reuses its scan, moved; anything else is scanned', () => {
+    const locator = new LineLocator(WHOLE_LINES, true)
+    const block = enc.encode('https://a.test/x\nhttps://a.test/yy\nhttps://a.test?q\nhttps://a.testx/\n/p\nhttps://a.test/z\nhttps://a.test;b/c\n')
+    const seen: [string, boolean, string | null, number][] = []
+    for (let pos = 0; pos < block.length; ) {
+      const lf = block.indexOf(10, pos)
+      const fault = locator.locate(block, pos, lf)
+      const h = locator.url
+      seen.push([Buffer.from(block.subarray(pos, lf)).toString(), locator.sameHost, fault === LineFault.None ? locator.hostText() : null, h[UrlField.PathStart]])
+      // The moved record is the one a fresh scan gives.
+      if (fault === LineFault.None) {
+        const fresh = new LineLocator(WHOLE_LINES, true)
+        fresh.locate(block, pos, lf)
+        expect([...locator.url], seen[seen.length - 1][0]).toEqual([...fresh.url])
+      }
+      pos = lf + 1
+    }
+    expect(seen.map(([url, same, host]) => [url, same, host])).toEqual([
+      ['https://a.test/x', false, 'a.test'],
+      ['https://a.test/yy', true, 'a.test'],
+      ['https://a.test?q', false, 'a.test'],
+      ['https://a.testx/', false, 'a.testx'],
+      ['/p', false, null],
+      ['https://a.test/z', false, 'a.test'],
+      ['https://a.test;b/c', false, 'a.test;b'],
+    ])
+  })
+
+  it('--host: the same host from line to line, after a line with a host of its own too', () => {
+    const locator = new LineLocator(layout('--host', 'h.test'), true)
+    const same = (line: string): boolean => {
+      const b = enc.encode(line)
+      locator.locate(b, 0, b.length)
+      return locator.sameHost
+    }
+    expect([same('/a'), same('/b'), same('https://x.test/'), same('/c'), same('/d')]).toEqual([false, true, false, false, true])
+  })
+})
+
+describe('line-layout: the input options', () => {
+  it('refuses options that contradict each other', () => {
+    expect(() => layout('--log-format', 'combined', '--field', '3')).toThrow(UsageError)
+    expect(() => layout('--log-format', 'combined', '--delimiter', ',')).toThrow(UsageError)
+    expect(() => layout('--host-field', '2')).toThrow(/needs '--field'/)
+    expect(() => layout('--delimiter', ',')).toThrow(/needs '--field'/)
+    expect(() => layout('--log-format', 'vhost_combined', '--host', 'a.test')).toThrow(/without a host column/)
+    expect(() => layout('--field', '1', '--host-field', '2', '--host', 'a.test')).toThrow(/without a host column/)
+    expect(() => layout('--host', 'a b')).toThrow(/must be a host/)
+    expect(() => layout('--host', ':80')).toThrow(/must be a host/)
+    expect(() => layout('--host', '-')).toThrow(/must be a host/)
+    expect(() => layout('--field', '0')).toThrow(/integer from 1/)
+    expect(() => layout('--log-format', 'json')).toThrow(/must be one of common, combined, vhost_combined/)
+  })
+
+  it('a log format is its columns', () => {
+    expect(layout('--log-format', 'vhost_combined')).toMatchObject({ url: 6, host: 1, request: true, logFormat: 'vhost_combined' })
+    expect(layout('--log-format', 'common', '--host', 'a.test')).toMatchObject({ url: 5, host: 0, request: true, hostName: 'a.test' })
+    expect(layout()).toEqual(WHOLE_LINES)
+  })
+})

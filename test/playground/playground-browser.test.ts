@@ -1,0 +1,415 @@
+/**
+ * The tester page in Debian's Chromium (playwright-core, never a downloaded
+ * browser), served by `robots-automaton playground` and opened from disk:
+ * the reference's 145 vectors typed in and read back (verdict, highlighted
+ * line), diagnostics, files, stand-ins, diff mode, a shared link, keyboard
+ * and labels, 500 KiB with 10,000 URLs; a screenshot kept in test-artifacts/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseRobots } from '../../src/index.js'
+import { agentTokens } from '../../src/playground/page-state.js'
+import { CLI, ensureBuilt, ROOT } from '../cli/helpers.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) console.log(`tester page: ${CHROMIUM} is missing (apt-get install chromium), so the page is not opened in a browser`)
+
+/** The reference's 145 allow/disallow vectors (test/data/conformance). */
+const VECTORS = JSON.parse(readFileSync(resolve(ROOT, 'test/data/conformance/google-robots-test.json'), 'utf8')) as {
+  id: string
+  robotstxt: string
+  useragent: string
+  url: string
+  allowed: boolean
+}[]
+
+let server: ChildProcess | undefined
+let origin = ''
+let context: BrowserContext
+let profile = ''
+/** Every URL the browser asked for, on every page of the context. */
+const requests: string[] = []
+const errors: string[] = []
+
+/** Starts `robots-automaton playground --port 0` and resolves to the address it prints. */
+function startServer(): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, 'playground', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    server = child
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString()
+      if (out.includes('\n')) resolvePromise(out.trim())
+    })
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    child.on('error', reject)
+    child.on('close', (status) => reject(new Error(`playground exited (${status}) before printing its address: ${err}`)))
+  })
+}
+
+async function newPage(): Promise<Page> {
+  const page = await context.newPage()
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  return page
+}
+
+/** Puts `text` into a text field as a paste leaves it: the value, and one input event. */
+async function paste(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(selector).evaluate((el: HTMLTextAreaElement, value: string) => {
+    el.value = value
+    el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }))
+  }, text)
+}
+
+/** Waits until the results match the input (the page marks them pending at each input event). */
+async function settled(page: Page): Promise<void> {
+  await page.locator('#results[data-status="done"]').waitFor()
+}
+
+/** The first result row's verdict and the editor's highlighted line (0 when none is shown). */
+async function firstResult(page: Page, editor = 'a'): Promise<{ verdict: string | null; line: number }> {
+  const verdict = await page.locator('#rows tr').first().getAttribute('data-verdict')
+  const hl = page.locator(`#editor-${editor} .hl`)
+  const line = (await hl.isHidden()) ? 0 : Number(await hl.getAttribute('data-line'))
+  return { verdict, line }
+}
+
+beforeAll(async () => {
+  if (!hasChromium) return
+  ensureBuilt()
+  origin = await startServer()
+  const { chromium } = await import('playwright-core')
+  profile = mkdtempSync(join(tmpdir(), 'robots-chromium-'))
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    viewport: { width: 1200, height: 860 },
+  })
+  // A busy machine may be slow: actions wait for the page however long it takes (no real-time bound).
+  context.setDefaultTimeout(300_000)
+  context.on('request', (r) => requests.push(r.url()))
+}, 120_000)
+
+afterAll(async () => {
+  await context?.close()
+  server?.kill('SIGTERM')
+  if (profile) rmSync(profile, { recursive: true, force: true })
+})
+
+describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, () => {
+  it('serves the page; it judges its sample as it opens, and loads nothing but its two files', async () => {
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    expect(await page.title()).toBe('robots.txt tester: robots-automaton')
+    expect(await page.locator('#summary').innerText()).toBe('6 URLs for Googlebot: 3 allowed, 3 disallowed.')
+    expect(requests.filter((u) => !u.startsWith(origin))).toEqual([])
+    expect(new Set(requests.map((u) => new URL(u).pathname))).toEqual(new Set(['/', '/playground.js']))
+    await page.close()
+  })
+
+  it("the reference's 145 vectors, typed in: each verdict and highlighted line is the library's and the reference's", async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const disagreements: string[] = []
+    for (const r of VECTORS) {
+      // The URL list skips empty lines: the empty URL is typed as '/', the path the reference takes it for.
+      const url = r.url === '' ? '/' : r.url
+      await page.fill('#robots-a', r.robotstxt)
+      await page.fill('#agents', r.useragent)
+      await page.fill('#urls', url)
+      await settled(page)
+      const got = await firstResult(page)
+      const e = parseRobots(r.robotstxt).agents(agentTokens(r.useragent)).explain(url)
+      const want = { verdict: e.allowed ? 'allowed' : 'disallowed', line: e.rule?.line ?? 0 }
+      if (JSON.stringify(got) !== JSON.stringify(want) || e.allowed !== r.allowed) disagreements.push(`${r.id}: page ${JSON.stringify(got)}, library ${JSON.stringify(want)}, reference ${r.allowed}`)
+    }
+    expect(disagreements).toEqual([])
+    await page.close()
+  }, 600_000)
+
+  it('typed key by key: diagnostics at their lines, a line button puts the caret there, the deciding line is highlighted', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await page.fill('#robots-a', '')
+    await page.locator('#robots-a').pressSequentially('User-agent: *\nDisalow: /tmp/\nDisallow: private\nAllow: /d/index.html\n')
+    await page.fill('#urls', '/tmp/x\n/d/\n/private')
+    await page.fill('#agents', 'Googlebot')
+    await settled(page)
+    // The gutter marks lines 2 (a typo the reference accepts: warning) and 3 (a pattern that cannot match: error).
+    expect(await page.locator('#editor-a .gutter .n.warning').allInnerTexts()).toEqual(['2'])
+    expect(await page.locator('#editor-a .gutter .n.error').allInnerTexts()).toEqual(['3'])
+    const items = await page.locator('#diags-a li').allInnerTexts()
+    expect(items.map((t) => t.replace(/\s+/g, ' '))).toEqual([
+      'line 2 warning: key is a misspelling the reference accepts [typo]',
+      'line 3 error: pattern does not start with "/" or "*": it can never match a path: "private" [pattern-start]',
+    ])
+    expect(await page.locator('#diags-a-count').innerText()).toBe('Diagnostics: 1 error, 1 warning, 0 info.')
+    await page.locator('#diags-a button[data-line="3"]').click()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('robots-a')
+    expect(await page.locator('#robots-a').evaluate((t: HTMLTextAreaElement) => t.value.slice(0, t.selectionStart).split('\n').length)).toBe(3)
+    // Verdicts: the typo line decides /tmp/x; /d/ is allowed by the implied directory form of line 4.
+    const rows = page.locator('#rows tr')
+    expect(await rows.evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => [tr.dataset.verdict, tr.dataset.line, tr.cells[2].innerText.replace(/\s+/g, ' ')]))).toEqual([
+      ['disallowed', '2', 'line 2 Disallow: /tmp/'],
+      ['allowed', '4', 'line 4 implied: Allow: /d/$ (from line 4: Allow: /d/index.html)'],
+      ['allowed', '0', 'no matching rule'],
+    ])
+    expect(await rows.nth(1).locator('.rule').getAttribute('class')).toBe('rule implied')
+    expect(await page.locator('#editor-a .hl').getAttribute('data-line')).toBe('2')
+    expect(await page.locator('#editor-a .hl').getAttribute('data-kind')).toBe('disallow')
+    await rows.nth(1).locator('button').click()
+    expect(await page.locator('#editor-a .hl').getAttribute('data-line')).toBe('4')
+    expect(await page.locator('#editor-a .hl').getAttribute('data-kind')).toBe('allow')
+    expect(await rows.nth(1).getAttribute('aria-current')).toBe('true')
+    // An agent that is not a product token: the library's warning, and the * rules.
+    await page.fill('#agents', 'Googlebot/2.1')
+    await settled(page)
+    expect(await page.locator('#diags-a li').last().innerText()).toContain('[agent-not-product-token]')
+    await page.close()
+  })
+
+  it('a robots.txt file dropped on the editor, or opened with the file button, replaces the text', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const dropped = await page.evaluateHandle(() => {
+      const dt = new DataTransfer()
+      dt.items.add(new File(['User-agent: *\nDisallow: /dropped\n'], 'robots.txt', { type: 'text/plain' }))
+      return dt
+    })
+    await page.dispatchEvent('#editor-a', 'dragover', { dataTransfer: dropped })
+    expect(await page.locator('#editor-a').getAttribute('class')).toContain('dropping')
+    await page.dispatchEvent('#editor-a', 'drop', { dataTransfer: dropped })
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.includes('/dropped'))
+    await page.fill('#urls', '/dropped/x')
+    await settled(page)
+    expect(await firstResult(page)).toEqual({ verdict: 'disallowed', line: 2 })
+    await page.setInputFiles('#file-a', { name: 'robots.txt', mimeType: 'text/plain', buffer: Buffer.from('User-agent: *\nAllow: /\nDisallow: /dropped/x$\n') })
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.includes('$'))
+    await settled(page)
+    expect(await firstResult(page)).toEqual({ verdict: 'disallowed', line: 3 })
+    await page.close()
+  })
+
+  it('the stand-ins: unreachable disallows every URL by an implied rule, unavailable allows every URL', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await page.selectOption('#outcome-a', 'unreachable')
+    await settled(page)
+    const rules = await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => [tr.dataset.verdict, tr.cells[2].innerText]))
+    expect(rules.length).toBe(6)
+    for (const r of rules) expect(r).toEqual(['disallowed', 'implied: Disallow: / (robots.txt unreachable)'])
+    expect(await page.locator('#editor-a .hl').isHidden()).toBe(true)
+    await page.selectOption('#outcome-a', 'unavailable')
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toBe('6 URLs for Googlebot: 6 allowed, 0 disallowed.')
+    await page.close()
+  })
+
+  it('diff mode: two versions side by side, the URLs whose verdict changes as diff finds them, both lines highlighted', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await page.check('#mode-diff')
+    expect(await page.locator('#side-b').isVisible()).toBe(true)
+    const before = 'User-agent: *\nDisallow: /a/\nDisallow: /b/\n'
+    const after = 'User-agent: *\nDisallow: /b/\nDisallow: /c/\nAllow: /b/open\n'
+    await page.fill('#robots-a', before)
+    await page.fill('#robots-b', after)
+    await page.fill('#agents', 'bot')
+    await page.fill('#urls', '/a/1\n/b/1\n/b/open\n/c/1\n/d')
+    await settled(page)
+    const rows = await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => [tr.dataset.change, tr.cells[1].innerText, tr.cells[2].innerText, tr.cells[3].innerText]))
+    expect(rows).toEqual([
+      ['now-allowed', '/a/1', 'line 2 Disallow: /a/', 'no matching rule'],
+      ['now-allowed', '/b/open', 'line 3 Disallow: /b/', 'line 4 Allow: /b/open'],
+      ['now-disallowed', '/c/1', 'no matching rule', 'line 3 Disallow: /c/'],
+    ])
+    // The same changes as the library's verdicts, URL by URL.
+    const a = parseRobots(before).agent('bot')
+    const b = parseRobots(after).agent('bot')
+    expect(rows.map((r) => r[1])).toEqual(['/a/1', '/b/1', '/b/open', '/c/1', '/d'].filter((u) => a.isAllowed(u) !== b.isAllowed(u)))
+    expect(await page.locator('#summary').innerText()).toBe('5 URLs compared for bot: 1 now disallowed, 2 now allowed, 2 unchanged.')
+    await page.locator('#rows tr').nth(1).locator('button').first().click()
+    expect(await page.locator('#editor-a .hl').getAttribute('data-line')).toBe('3')
+    expect(await page.locator('#editor-b .hl').getAttribute('data-line')).toBe('4')
+    await page.close()
+  })
+
+  it('a shared link reopens the same case, in a new page and after a reload', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await page.check('#mode-diff')
+    await page.fill('#robots-a', 'User-agent: *\nDisallow: /x\n# é 💩\n')
+    await page.fill('#robots-b', 'User-agent: *\nDisallow: /y\n')
+    await page.selectOption('#outcome-b', 'unavailable')
+    await page.fill('#agents', 'Googlebot, Googlebot-News')
+    await page.fill('#urls', '/x\n/y\n/z')
+    await settled(page)
+    await page.waitForFunction(() => location.hash.startsWith('#s=') && (document.getElementById('link') as HTMLInputElement).value === location.href)
+    const link = await page.locator('#link').inputValue()
+    const summary = await page.locator('#summary').innerText()
+    const fields = async (p: Page): Promise<unknown[]> => [
+      await p.locator('#mode-diff').isChecked(),
+      await p.locator('#robots-a').inputValue(),
+      await p.locator('#robots-b').inputValue(),
+      await p.locator('#outcome-b').inputValue(),
+      await p.locator('#agents').inputValue(),
+      await p.locator('#urls').inputValue(),
+      await p.locator('#summary').innerText(),
+    ]
+    const want = [true, 'User-agent: *\nDisallow: /x\n# é 💩\n', 'User-agent: *\nDisallow: /y\n', 'unavailable', 'Googlebot, Googlebot-News', '/x\n/y\n/z', summary]
+    expect(summary).toBe('3 URLs compared for Googlebot, Googlebot-News: 0 now disallowed, 1 now allowed, 2 unchanged.')
+    const other = await newPage()
+    await other.goto(link)
+    await settled(other)
+    expect(await fields(other)).toEqual(want)
+    await page.reload()
+    await settled(page)
+    expect(await fields(page)).toEqual(want)
+    await other.close()
+    await page.close()
+  })
+
+  it('keyboard and screen reader: every control labelled, focus in reading order, results in a live region, rows reachable by Tab', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const unlabelled = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('input, textarea, select, button'))
+        .filter((el) => !(el as HTMLElement).hidden && !(el as HTMLElement).closest('[hidden]'))
+        .filter((el) => {
+          const labels = (el as HTMLInputElement).labels
+          return !(labels && labels.length > 0) && !el.getAttribute('aria-label') && !(el.textContent ?? '').trim()
+        })
+        .map((el) => el.id || el.outerHTML.slice(0, 60)),
+    )
+    expect(unlabelled).toEqual([])
+    expect(await page.locator('#summary').getAttribute('role')).toBe('status')
+    expect(await page.locator('#summary').getAttribute('aria-live')).toBe('polite')
+    expect(await page.locator('#table caption').innerText()).toContain('Each URL with its verdict')
+    expect(await page.locator('#thead th').evaluateAll((ths) => ths.map((th) => th.getAttribute('scope')))).toEqual(['col', 'col', 'col'])
+    // Tab from the top: the controls in reading order, the editor before the URLs before the results.
+    await page.locator('body').focus()
+    const order: string[] = []
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab')
+      order.push(await page.evaluate(() => document.activeElement?.id || (document.activeElement as HTMLElement)?.className || ''))
+    }
+    expect(order.slice(0, 7)).toEqual(['mode-single', 'agents', 'file-a', 'outcome-a', 'robots-a', 'line', 'line'])
+    expect(order.indexOf('urls')).toBe(7)
+    expect(order.slice(8)).toEqual(['line', 'line', 'line', 'line'])
+    // Enter on a result's line button highlights that line.
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Enter')
+    const selected = await page.locator('#rows tr[aria-current="true"]').getAttribute('data-line')
+    expect(await page.locator('#editor-a .hl').getAttribute('data-line')).toBe(selected)
+    // Tab inside the editor moves on (no focus trap): from the robots.txt to its diagnostics.
+    await page.locator('#robots-a').focus()
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.line)).toBe('10')
+    await page.close()
+  })
+
+  it('a 500 KiB robots.txt and 10,000 URLs: judged in slices, the editor draws a screenful, a new input replaces a run', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const lines = ['User-agent: *']
+    for (let i = 0; lines.join('\n').length < 512_000 - 40; i++) lines.push(`Disallow: /section-${i}/*/page-${i}.html$`)
+    const body = lines.join('\n') + '\n'
+    const urls = Array.from({ length: 10_000 }, (_, i) => `https://www.example.com/section-${i % 3000}/x/page-${i % 3000}.html`).join('\n')
+    await page.evaluate(() => {
+      const p = document.getElementById('progress')!
+      const w = window as unknown as { seen: string[] }
+      w.seen = []
+      new MutationObserver(() => w.seen.push(p.getAttribute('value') ?? '')).observe(p, { attributes: true, attributeFilter: ['value'] })
+    })
+    // The robots.txt through the file input, the URLs pasted (Chromium's own text insertion, which page.fill
+    // drives, takes seconds per 100 KB in any textarea: the paste's result and its input event stand for it).
+    await page.setInputFiles('#file-a', { name: 'robots.txt', mimeType: 'text/plain', buffer: Buffer.from(body) })
+    await page.fill('#agents', 'Googlebot')
+    await paste(page, '#urls', urls)
+    await settled(page)
+    expect(await page.locator('#robots-a').inputValue()).toBe(body)
+    expect(await page.locator('#summary').innerText()).toBe('10,000 URLs for Googlebot: 0 allowed, 10,000 disallowed.')
+    expect(Number(await page.locator('#results').getAttribute('data-slices'))).toBeGreaterThanOrEqual(10)
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen.map(Number))
+    expect(seen.filter((v) => v > 0 && v < 10_000).length).toBeGreaterThanOrEqual(9)
+    // 200 rows drawn, the rest a button away; the gutter holds a screenful of numbers, not 13,000.
+    expect(await page.locator('#rows tr').count()).toBe(200)
+    expect(await page.locator('#more').innerText()).toBe('Show 200 more (9,800 not shown)')
+    expect(await page.locator('#editor-a .gutter .n').count()).toBeLessThan(40)
+    // The deciding line of a URL near the end of the file is highlighted and scrolled to.
+    const last = lines.length
+    await page.fill('#urls', `/section-${last - 2}/a/page-${last - 2}.html`)
+    await settled(page)
+    expect(await page.locator('#editor-a .hl').getAttribute('data-line')).toBe(String(last))
+    expect(await page.locator('#editor-a .hl').isVisible()).toBe(true)
+    expect(await page.locator('#editor-a .gutter .n', { hasText: new RegExp(`^${last}$`) }).count()).toBe(1)
+    // Typing while a long run is under way (in the page, at its first progress): the run is dropped, its
+    // summary never shows, and the results are the new input's.
+    await page.evaluate(() => {
+      const w = window as unknown as { switchedAt: number; summaries: string[] }
+      const progress = document.getElementById('progress') as HTMLProgressElement
+      const summary = document.getElementById('summary')!
+      w.switchedAt = -1
+      w.summaries = []
+      new MutationObserver(() => w.summaries.push(summary.textContent ?? '')).observe(summary, { childList: true, characterData: true, subtree: true })
+      const watch = new MutationObserver(() => {
+        if (progress.max !== 10_000 || !(progress.value > 0 && progress.value < 10_000)) return
+        watch.disconnect()
+        w.switchedAt = progress.value
+        const urls = document.getElementById('urls') as HTMLTextAreaElement
+        urls.value = '/section-1/q/page-1.html\n/elsewhere'
+        urls.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText' }))
+      })
+      watch.observe(progress, { attributes: true, attributeFilter: ['value'] })
+    })
+    await paste(page, '#urls', urls)
+    await page.waitForFunction(() => (window as unknown as { switchedAt: number }).switchedAt > 0)
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toBe('2 URLs for Googlebot: 1 allowed, 1 disallowed.')
+    const w = await page.evaluate(() => {
+      const { switchedAt, summaries } = window as unknown as { switchedAt: number; summaries: string[] }
+      return { switchedAt, summaries }
+    })
+    expect(w.switchedAt).toBeLessThan(10_000)
+    expect(w.summaries).toEqual(['2 URLs for Googlebot: 1 allowed, 1 disallowed.'])
+    expect(errors).toEqual([])
+    await page.close()
+  }, 300_000)
+
+  it('works from disk, with no server (file://), and keeps a screenshot', async () => {
+    const page = await newPage()
+    const file = pathToFileURL(resolve(ROOT, 'dist/playground/index.html')).href
+    await page.goto(file)
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toBe('6 URLs for Googlebot: 3 allowed, 3 disallowed.')
+    expect(requests.filter((u) => u.startsWith('file:')).every((u) => u === file || u.endsWith('/dist/playground/playground.js'))).toBe(true)
+    await page.setViewportSize({ width: 1024, height: 1010 })
+    mkdirSync(resolve(ROOT, 'test-artifacts'), { recursive: true })
+    const shot = resolve(ROOT, 'test-artifacts/playground.png')
+    await page.screenshot({ path: shot })
+    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG')
+    if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(shot, resolve(ROOT, 'docs/playground.png'))
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
