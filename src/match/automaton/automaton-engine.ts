@@ -112,23 +112,31 @@ export class AutomatonEngine implements MatchEngine {
     let table = dfa.table
     for (; i < end; i++) {
       let code = url.charCodeAt(i)
-      let c: number
-      let repeat = 1
       if (code < 0x80) {
-        c = map[code]
-      } else {
-        c = other
-        if (code < 0x800) repeat = 2
-        else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
-          repeat = 4
-          i++
-        } else repeat = 3
-      }
-      do {
+        // An ASCII char: one byte, one step.
+        const c = map[code]
         let t = table[s + c]
         if (t < StateId.FirstRow) {
           if (t !== StateId.Unknown) return StateId.RuleMirror - t
           t = dfa.next(s, c)
+          table = dfa.table
+          if (t < StateId.FirstRow) return StateId.RuleMirror - t
+        }
+        s = t
+        continue
+      }
+      // Its UTF-8 bytes, all of the "other" class: as many steps.
+      let repeat = 3
+      if (code < 0x800) repeat = 2
+      else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
+        repeat = 4
+        i++
+      }
+      do {
+        let t = table[s + other]
+        if (t < StateId.FirstRow) {
+          if (t !== StateId.Unknown) return StateId.RuleMirror - t
+          t = dfa.next(s, other)
           table = dfa.table
           if (t < StateId.FirstRow) return StateId.RuleMirror - t
         }
