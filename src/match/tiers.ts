@@ -35,10 +35,10 @@ export type TierName = (typeof TIER_NAMES)[number]
  * URLs a matcher judges in the cold tier before its lazy DFA is built
  * (`EngineOptions.hotThreshold`): the threshold that keeps the corpus's
  * total closest to the best one, whether each host judges its URLs once or
- * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Design
- * measurements").
+ * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Issue 21", and
+ * "Design measurements" for the first choice).
  */
-export const DEFAULT_HOT_THRESHOLD = 256
+export const DEFAULT_HOT_THRESHOLD = 512
 
 /**
  * The cold tier takes a rule set whose cost per URL is bounded: at most
