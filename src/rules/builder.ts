@@ -14,7 +14,7 @@ import { readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
-import { KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
+import { classifyKey, KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
 import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
@@ -248,7 +248,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   /**
    * One line of the fast path, starting at `b[i]` (not a line end): an
    * `Allow:` or `Disallow:` line inside a group, a `User-agent:` or
-   * `Sitemap:` line, a comment line, or a line of spaces and tabs. One
+   * `Sitemap:` line, or a line without a key (fastProse). One
    * pass finds its end, reads the value (a rule's pattern is copied into
    * the scratch as it goes) and records what the reader's summary would
    * (`#`, `$`); then the value goes to the same handler method as on the
@@ -270,11 +270,11 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
     const stop = Math.min(limit, i + MAX_LINE_BYTES + 1)
     const first = b[i]
-    if (first === 32 || first === 9 || first === 35) return this.fastComment(b, i, stop)
+    if (first === 32 || first === 9 || first === 35) return this.fastProse(b, i, stop, line)
     const kind = spelledKey(b, i, limit)
     if (kind === KeyKind.Allow || kind === KeyKind.Disallow) return this.inGroup ? this.fastRule(b, i, stop, line, kind) : -1
     // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
-    if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) return -1
+    if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) return this.fastProse(b, i, stop, line)
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
     let j = i + KEY_LENGTH[kind] + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
@@ -300,12 +300,93 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     return j
   }
 
-  /** fastLine for a line of spaces and tabs, and a comment after them, if any: nothing to record. */
-  private fastComment(b: Uint8Array, i: number, stop: number): number {
+  /**
+   * fastLine for a line that holds no key: spaces and tabs, a comment, or
+   * words without a `:` (an HTML page's lines). parseLine makes no directive
+   * of it unless it is exactly two words (the key and value of a missing
+   * colon: declined, as is any line with a `:` before its comment); the
+   * line end is recorded as there (the line is empty, a comment, or not a
+   * directive: `invalid-line`).
+   */
+  private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
-    if (j < stop && b[j] === 35) j = this.commentEnd(b, j + 1, stop)
-    return j >= 0 && j < stop && (b[j] === 10 || b[j] === 13) ? j : -1
+    if (j < stop && b[j] === 35) {
+      // Whitespace and a comment: nothing to record.
+      j = this.commentEnd(b, j + 1, stop)
+      return j >= 0 && j < stop ? j : -1
+    }
+    if (j < stop && (b[j] === 10 || b[j] === 13)) return j
+    // Words: count the gaps between them (a gap before the line end or a comment is no gap).
+    const start = j
+    let gaps = 0
+    let gap = false
+    let flags = 0
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 58) return this.fastUnknown(b, i, start, j, stop, line)
+        if (x === 35) break
+        if (gap) {
+          gaps++
+          gap = false
+        }
+        continue
+      }
+      if (x === 32 || x === 9) {
+        gap = true
+        continue
+      }
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    if (j < stop && b[j] === 35) {
+      flags = LineFlag.hasComment
+      j = this.commentEnd(b, j + 1, stop)
+    }
+    if (j < 0 || j >= stop || gaps === 1) return -1
+    this.lineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /**
+   * fastProse for a line whose first `:` (before any comment) is at
+   * `b[colon]`, its content starting at `b[start]`: a key that is none of
+   * the reference's (classifyKey: Unknown) goes to `unknown` as on the
+   * general path; a known key (a typo, a prefix), a value holding `%`
+   * (escaping would change it), and any byte other than printable ASCII or
+   * tab are declined. An empty key makes no directive.
+   */
+  private fastUnknown(b: Uint8Array, i: number, start: number, colon: number, stop: number, line: number): number {
+    let keyEnd = colon
+    while (keyEnd > start && (b[keyEnd - 1] === 32 || b[keyEnd - 1] === 9)) keyEnd--
+    if (keyEnd > start && (classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+    let j = colon + 1
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    const valueStart = j
+    let keep = j
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 35) break
+        if (x === 37) return -1
+        keep = j + 1
+        continue
+      }
+      if (x === 32 || x === 9) continue
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    let flags = LineFlag.hasDirective
+    if (j < stop && b[j] === 35) {
+      flags |= LineFlag.hasComment
+      j = this.commentEnd(b, j + 1, stop)
+    }
+    if (j < 0 || j >= stop) return -1
+    if (keyEnd === start) flags &= ~LineFlag.hasDirective
+    else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
+    this.lineEnd(line, flags, b, i, j)
+    return j
   }
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
