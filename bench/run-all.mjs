@@ -7,6 +7,9 @@
 //   node bench/run-all.mjs [--quick] [--only w1,w2,w2b,w3,w4,worst,compat,store] [--out FILE]
 //
 // `store` (RobotsStore at 1,000,000 origins) runs only when --only names it.
+// W3 also measures a native google/robotstxt parse-bench when one built
+// locally is named (not part of this repository):
+//   NATIVE_PARSE_BENCH=/path/to/parse-bench npm run bench
 //
 // The workloads' own reports go to stderr as they run, so
 // `npm run bench > summary.md` keeps just the summary. --quick passes
@@ -81,23 +84,23 @@ const status = (ok) => (ok ? '✅ met' : '❌ not met')
 const rows = []
 const r1 = results.w1
 if (r1) {
-  rows.push(['W1 frontier: parse + compile + check, per host', 'URLs/s (median pass)', si(r1.ours.urlsPerSec) + 'URL/s', si(r1.robotsParser.urlsPerSec) + 'URL/s', ratio(r1.ratio), '≥ 10×', status(r1.met)])
+  rows.push(['W1 frontier: parse + compile + check, per host', 'URLs/s (median pass)', si(r1.ours.urlsPerSec) + 'URL/s', si(r1.robotsParser.urlsPerSec) + 'URL/s', ratio(r1.ratio), `≥ ${r1.goal}×`, status(r1.met)])
   rows.push(['W1 frontier', 'hosts/s', si(r1.ours.hostsPerSec) + 'hosts/s', si(r1.robotsParser.hostsPerSec) + 'hosts/s', ratio(r1.ratio), '', ''])
 }
 const r2 = results.w2
 if (r2) {
-  rows.push(['W2 match-only, isAllowed(string)', 'URLs/s (median)', si(r2.oursString.urlsPerSec) + 'URL/s', si(r2.robotsParser.urlsPerSec) + 'URL/s', ratio(r2.ratioString), '≥ 50×', status(r2.ratioString >= r2.goal)])
-  rows.push(['W2 match-only, matchLines(bytes)', 'URLs/s (median)', si(r2.oursMatchLines.urlsPerSec) + 'URL/s', '(strings, as above)', ratio(r2.ratioMatchLines), '≥ 50×', status(r2.ratioMatchLines >= r2.goal)])
+  rows.push(['W2 match-only, isAllowed(string)', 'URLs/s (median)', si(r2.oursString.urlsPerSec) + 'URL/s', si(r2.robotsParser.urlsPerSec) + 'URL/s', ratio(r2.ratioString), `≥ ${r2.goal}×`, status(r2.ratioString >= r2.goal)])
+  rows.push(['W2 match-only, matchLines(bytes)', 'URLs/s (median)', si(r2.oursMatchLines.urlsPerSec) + 'URL/s', '(strings, as above)', ratio(r2.ratioMatchLines), '', ''])
 }
 const r2b = results.w2b
 if (r2b) {
-  rows.push([`W2 benchmark.js, ${r2b.pairs} pairs`, 'URLs/s (hz × pairs)', `${si(r2b.ours.urlsPerSec)}URL/s ±${r2b.ours.rme.toFixed(1)}%`, `${si(r2b.robotsParser.urlsPerSec)}URL/s ±${r2b.robotsParser.rme.toFixed(1)}%`, ratio(r2b.ratio), '≥ 50×', status(r2b.met)])
+  rows.push([`W2 benchmark.js, ${r2b.pairs} pairs`, 'URLs/s (hz × pairs)', `${si(r2b.ours.urlsPerSec)}URL/s ±${r2b.ours.rme.toFixed(1)}%`, `${si(r2b.robotsParser.urlsPerSec)}URL/s ±${r2b.robotsParser.rme.toFixed(1)}%`, ratio(r2b.ratio), '', ''])
 }
 const r3 = results.w3
 if (r3) {
-  rows.push([`W3 parse, ${r3.files} files, bytes`, 'MB/s (CPU, median)', r3.oursBytesMBps.toFixed(1) + ' MB/s', r3.robotsParserMBps.toFixed(1) + ' MB/s', ratio(r3.vsRobotsParser), '≥ 3×', status(r3.met)])
+  rows.push([`W3 parse, ${r3.files} files, bytes`, 'MB/s (CPU, median)', r3.oursBytesMBps.toFixed(1) + ' MB/s', r3.robotsParserMBps.toFixed(1) + ' MB/s', ratio(r3.vsRobotsParser), `≥ ${r3.goal}×`, status(r3.met)])
   rows.push(['W3 parse, strings', 'MB/s (CPU, median)', r3.oursStringMBps.toFixed(1) + ' MB/s', r3.robotsParserMBps.toFixed(1) + ' MB/s', ratio(r3.tasks['robots-automaton parseRobots(string)'].vsRobotsParser), '', ''])
-  if (r3.native) rows.push(['W3 parse vs google/robotstxt native', 'MB/s (CPU)', r3.oursBytesMBps.toFixed(1) + ' MB/s', r3.native.mbps.toFixed(1) + ' MB/s (native)', r3.native.oursOverNative.toFixed(2) + '×', 'aim ≥ 1.0×', status(r3.native.oursOverNative >= 1)])
+  if (r3.native) rows.push(['W3 parse vs google/robotstxt native', 'MB/s (CPU)', r3.oursBytesMBps.toFixed(1) + ' MB/s', r3.native.mbps.toFixed(1) + ' MB/s (native)', r3.native.oursOverNative.toFixed(2) + '×', '≥ 1.0×', status(r3.native.oursOverNative >= 1)])
 }
 const r4 = results.w4
 if (r4) {

@@ -15,6 +15,8 @@
 // - robots-parser, strings: parser.isAllowed(url, 'Googlebot') !== false
 // A pass of ours is short (milliseconds), so each timed sample repeats the
 // pass `reps` times (chosen so a sample lasts ≥ ~100 ms) and is divided back.
+// Samples are timed by this process's CPU time (the machine is shared: the
+// time other processes hold the CPU is left out).
 // Sanity: matchLines must give the same verdicts as isAllowed, URL by URL.
 import { parseRobots } from '../dist/index.js'
 import robotsParser from 'robots-parser'
@@ -22,7 +24,8 @@ import { describeCorpus, loadPaired } from './lib/corpus.mjs'
 import { goal, measureInterleaved, ms, parseArgs, printHeader, ratio, si, table, timeOnce, writeJson } from './lib/stats.mjs'
 
 const AGENT = 'Googlebot'
-const GOAL = 50
+/** Goal of issue 21 (isAllowed on strings): ≥ 30× robots-parser. */
+const GOAL = 30
 
 const opts = parseArgs(process.argv.slice(2), { runs: 9 })
 const runs = opts.quick ? 3 : opts.runs
@@ -108,7 +111,7 @@ const machine = printHeader('W2 match-only: pre-compiled matchers, checks only',
 
 const res = measureInterleaved(
   { string: repeat(oursStringPass, repsString), lines: repeat(oursLinesPass, repsLines), theirs: repeat(theirPass, repsTheirs) },
-  { runs, warmup: 0 },
+  { runs, warmup: 0, clock: 'cpu' },
 )
 const per = (r, reps) => ({ median: r.median / reps, min: r.min / reps, max: r.max / reps, result: r.result, reps, samples: r.samples.map((x) => x / reps) })
 const s = per(res.string, repsString)

@@ -50,10 +50,10 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const AGENT = 'Googlebot'
-/** Goals of issue 9 (ours ÷ robots-parser): [must reach, aim]. */
+/** Goals (ours ÷ robots-parser): [must reach, aim]; issue 21 made the aims of the first two the goals. */
 const GOALS = {
-  median: [0.34, 0.25],
-  allHeld: [0.25, 0.15],
+  median: [0.25, 0.25],
+  allHeld: [0.15, 0.15],
   withMatcher: [1.0, 0.5],
 }
 const GOAL = GOALS.median[0]

@@ -84,3 +84,45 @@ export const SCRATCH_KEEP = 1 << 14
 
 /** Bytes a scratch byte buffer (the rule builder's) keeps between parses: the bytes of SCRATCH_KEEP Int32 elements. */
 export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
+
+/**
+ * Kept bytes: a small buffer that outlives the call that makes it (a parsed
+ * file's compact form) is cut from a shared slab of {@link SLAB_BYTES}, a
+ * view of {@link TYPED_VIEW_BYTES} instead of an array with a buffer of its
+ * own ({@link TYPED_ARRAY_BYTES}, and a slower allocation outside the heap);
+ * one of more than {@link SLAB_SHARE_MAX} bytes gets its own. The price: a
+ * slab stays as long as any view of it, so a program that keeps one file
+ * of each slab's dozen or so holds up to a slab per file kept (files parsed
+ * one after another share slabs, and are usually kept or dropped alike).
+ */
+export const SLAB_BYTES = 4096
+/** See {@link SLAB_BYTES}. */
+export const SLAB_SHARE_MAX = 512
+
+let slab: ArrayBuffer | null = null
+let slabUsed = SLAB_BYTES
+/** The slabs made, to tell their views apart from views of other buffers (a store's arenas). */
+const slabs = new WeakSet<ArrayBuffer>()
+
+/** `n` zeroed bytes to keep (see {@link SLAB_BYTES}). */
+export function keptBytes(n: number): Uint8Array {
+  if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
+  if (slabUsed + n > SLAB_BYTES || slab === null) {
+    slab = new ArrayBuffer(SLAB_BYTES)
+    slabs.add(slab)
+    slabUsed = 0
+  }
+  const view = new Uint8Array(slab, slabUsed, n)
+  slabUsed += n
+  return view
+}
+
+/**
+ * Bytes held by `a`: an array with its own buffer, a view of a slab (its
+ * bytes are its own: {@link keptBytes}), or a view of another buffer, whose
+ * bytes belong to that buffer's owner (a store's arena).
+ */
+export function viewBytes(a: Uint8Array): number {
+  if (a.byteLength === a.buffer.byteLength) return typedArrayBytes(a)
+  return slabs.has(a.buffer as ArrayBuffer) ? TYPED_VIEW_BYTES + a.byteLength : TYPED_VIEW_BYTES
+}

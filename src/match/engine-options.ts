@@ -15,7 +15,7 @@ export interface EngineOptions {
   /**
    * The tier threshold: URLs a matcher judges with its direct engine (the
    * cold tier, no automaton) before it builds its lazy DFA (the hot tier).
-   * Default 256 (why: src/match/README.md); 0 builds the DFA at once,
+   * Default 512 (why: src/match/README.md); 0 builds the DFA at once,
    * `Infinity` never does. Star-heavy rule sets judge those URLs with the
    * thrash-proof engine's literal index instead (2048 of them by default); large sets without `*`
    * rules go hot at once whatever the threshold. A number that is

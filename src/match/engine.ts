@@ -75,6 +75,14 @@ export interface MatchEngine {
    * and calls `decideBytes` per line.
    */
   decideLines?(job: LineJob): void
+  /**
+   * Optional, for the engines a matcher starts in (the cold tier, the
+   * indexed start): calls `then` once, right after the engine has judged
+   * `urls` more URLs (lines of `matchLines` included), so that the tier
+   * policy counts in the engines that switch and the hot tier counts
+   * nothing (../tiers.ts).
+   */
+  countDown?(urls: number, then: () => void): void
   /** Bytes held by the engine. */
   memoryUsage(): number
   /** Figures for tuning and benchmarks. */

@@ -10,7 +10,7 @@ import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-se
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
 import type { EngineOptions } from './engine-options.js'
 import type { EngineStats, LineJob, MatchEngine } from './engine.js'
-import { firstTier, nextTier, Tier, TIER_NAMES, type TierName } from './tiers.js'
+import { firstTier, Tier, TIER_NAMES, type TierName } from './tiers.js'
 
 /** Which rule decided a URL. */
 export interface RuleRef {
@@ -36,7 +36,7 @@ export interface MatcherStats extends EngineStats {
 }
 
 /** Fields of an AgentMatcher and of a RuleSet object, for their memory cost. */
-const MATCHER_FIELDS = 6
+const MATCHER_FIELDS = 5
 const RULE_SET_FIELDS = 5
 
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
@@ -47,8 +47,6 @@ export class AgentMatcher {
   engine: MatchEngine
   /** @internal The current {@link Tier}. */
   tier: Tier
-  /** @internal URLs to judge before the tier policy looks again (./tiers.ts). */
-  countdown: number
   /** @internal The options the engines are made with. */
   readonly options: EngineOptions
   private readonly fallbackLine: number
@@ -60,7 +58,6 @@ export class AgentMatcher {
     this.fallbackLine = noMatchLine(rules)
     this.engine = undefined as unknown as MatchEngine
     this.tier = Tier.Cold
-    this.countdown = 0
     firstTier(this)
   }
 
@@ -75,22 +72,20 @@ export class AgentMatcher {
    * is a RobotsInputError (ERR_INPUT).
    */
   isAllowed(url: string | URL | Uint8Array): boolean {
+    // The tier's countdown, if any, is the engine's own (./tiers.ts): nothing to count here.
     const r = typeof url === 'string' ? this.engine.decideString(url) : this.decideOther(url)
-    if (--this.countdown <= 0) nextTier(this)
     return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
   }
 
   /** @internal `isAllowed` of a string URL whose path start `ps` is known (the URL scan's record: the store's look-up). */
   isAllowedFrom(url: string, ps: number): boolean {
     const r = this.engine.decideStringFrom(url, ps)
-    if (--this.countdown <= 0) nextTier(this)
     return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
   }
 
   /** The verdict and the rule that decided it, with the reference's matching line (`url` as for isAllowed). */
   explain(url: string | URL | Uint8Array): Explanation {
     const r = typeof url === 'string' ? this.engine.decideString(url) : this.decideOther(url)
-    if (--this.countdown <= 0) nextTier(this)
     return this.explainRule(r)
   }
 
@@ -105,7 +100,6 @@ export class AgentMatcher {
       throw new RobotsRangeError('ERR_RANGE', `matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
     const r = this.engine.decideBytes(bytes, start, end)
-    if (--this.countdown <= 0) nextTier(this)
     return this.codeOf(r)
   }
 
@@ -118,9 +112,7 @@ export class AgentMatcher {
    * caller checks the range (the command line's loops: offsets of a block).
    */
   decideFrom(bytes: Uint8Array, ps: number, end: number): number {
-    const r = this.engine.decideFrom(bytes, ps, end)
-    if (--this.countdown <= 0) nextTier(this)
-    return r
+    return this.engine.decideFrom(bytes, ps, end)
   }
 
   /** @internal `line * 2 + (allowed ? 1 : 0)` of deciding rule `r` (-1: none), as `matchRange` returns it. */
@@ -158,11 +150,8 @@ export class AgentMatcher {
     // of lines, then the next one goes on from there.
     while (job.start < n) {
       const engine = this.engine
-      const row = job.row
       if (engine.decideLines) engine.decideLines(job)
       else this.decideLinesEach(engine, job)
-      this.countdown -= job.row - row
-      if (this.countdown <= 0) nextTier(this)
     }
     return out.subarray(0, job.row)
   }
@@ -186,14 +175,14 @@ export class AgentMatcher {
   /**
    * The lines of a job one by one, with the shared line convention
    * (lines.ts), for engines without a batch form: until the input ends or
-   * the tier's countdown runs out.
+   * the matcher changes tier (the engine's countdown ran out).
    */
   private decideLinesEach(engine: MatchEngine, job: LineJob): void {
     const { bytes, out, ruleLines, lineEnds, records, fallbackLine } = job
     const n = bytes.length
     let start = job.start
     let row = job.row
-    for (let left = this.countdown; start < n && left > 0; row++, left--) {
+    for (; start < n && this.engine === engine; row++) {
       const lf = lineEnd(bytes, start)
       const r = engine.decideBytes(bytes, start, urlEnd(bytes, start, lf))
       checkRoom(out, row, 'out')

@@ -11,7 +11,8 @@ import type { MatchEngine } from './engine.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'
-import { DirectEngine } from './direct/direct-engine.js'
+import { DirectEngine, indexesPrefixes } from './direct/direct-engine.js'
+import { isPlainPrefix } from './direct/literal-prefixes.js'
 import { ThrashProofEngine } from './direct/thrash-proof-engine.js'
 import { createPlainEngine } from './plain-engine.js'
 
@@ -34,10 +35,10 @@ export type TierName = (typeof TIER_NAMES)[number]
  * URLs a matcher judges in the cold tier before its lazy DFA is built
  * (`EngineOptions.hotThreshold`): the threshold that keeps the corpus's
  * total closest to the best one, whether each host judges its URLs once or
- * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Design
- * measurements").
+ * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Issue 21", and
+ * "Design measurements" for the first choice).
  */
-export const DEFAULT_HOT_THRESHOLD = 256
+export const DEFAULT_HOT_THRESHOLD = 512
 
 /**
  * The cold tier takes a rule set whose cost per URL is bounded: at most
@@ -67,6 +68,15 @@ export const COLD_STAR_WEIGHT = 16
 export const COLD_MAX_BYTES = 80 * 1024
 
 /**
+ * What a cold matcher holds beyond {@link COLD_MAX_BYTES} per plain prefix
+ * rule of a large set (direct/literal-prefixes.ts), at most: its record (16
+ * bytes, held by every tier) and its share of the literal prefix index
+ * (fewer than four table slots, 16 bytes, and at most one pattern length,
+ * 4). The set's other rules are bounded as above.
+ */
+export const COLD_PREFIX_RULE_BYTES = 36
+
+/**
  * `*` rules from which a rule set starts in the thrash-proof engine rather
  * than cold or hot ({@link indexedStart}). On star-heavy sets a matcher's
  * first URLs cost less there than in the cold tier (a search along the
@@ -91,30 +101,35 @@ export const INDEXED_START_STARS = 16
  */
 export const DEFAULT_INDEXED_HOT_THRESHOLD = 2048
 
-/** A countdown that never runs out (2^52 URLs). */
-const NEVER = 2 ** 52
-
 /** What the policy reads and sets on a matcher. */
 export interface TierState {
   readonly rules: RuleSet
   readonly options: EngineOptions
   engine: MatchEngine
   tier: Tier
-  countdown: number
 }
 
 /** Per second byte of the path (0–255, then SecondByte.Any), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused. */
 const groupCost = new Int32Array(SecondByte.Any + 1)
 
-/** True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}). */
+/**
+ * True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}).
+ * A large set's plain prefix rules are found by their hash, not tried
+ * (direct/literal-prefixes.ts): they count for nothing here.
+ */
 export function coldFits(set: RuleSet): boolean {
   const rec = set.records
-  if (set.count > COLD_MAX_COST) return false
+  const skipPlain = indexesPrefixes(set)
   groupCost.fill(0)
+  let tried = 0
   for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
-    const group = rec[at] >>> SecondByte.Shift
-    if (group !== SecondByte.Never) groupCost[group] += rec[at] & RuleFlag.Star ? COLD_STAR_WEIGHT : 1
+    const flags = rec[at]
+    const group = flags >>> SecondByte.Shift
+    if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
+    groupCost[group] += flags & RuleFlag.Star ? COLD_STAR_WEIGHT : 1
+    tried++
   }
+  if (tried > COLD_MAX_COST) return false
   let worst = 0
   for (let b = 0; b < SecondByte.Any; b++) if (groupCost[b] > worst) worst = groupCost[b]
   return worst + groupCost[SecondByte.Any] <= COLD_MAX_COST
@@ -145,13 +160,13 @@ export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
  * directly ({@link coldFits}) and not star-heavy; the indexed start (the
  * thrash-proof engine, counting down to hot) when they are star-heavy
  * ({@link indexedStart}); hot at once otherwise. A matcher without rules
- * stays cold (nothing to compile). The countdown counts URLs judged by
- * `isAllowed`, `explain`, `matchRange` and the lines of `matchLines`, so a
- * switch can fall between two lines of one buffer.
+ * stays cold (nothing to compile). The countdown is the first engine's
+ * (MatchEngine.countDown): it counts URLs judged by `isAllowed`, `explain`,
+ * `matchRange` and the lines of `matchLines`, so a switch can fall between
+ * two lines of one buffer, and a hot matcher counts nothing.
  */
 export function firstTier(m: TierState): void {
   const o = m.options
-  m.countdown = NEVER
   if (o.engine === 'plain') {
     m.engine = createPlainEngine(m.rules)
     m.tier = Tier.Plain
@@ -167,35 +182,31 @@ export function firstTier(m: TierState): void {
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
     const indexed = threshold > 0 && m.rules.count > 0 && o.tier !== 'cold' && indexedStart(m.rules, fits)
     if (o.tier === 'cold' || m.rules.count === 0 || (fits && !indexed)) {
-      m.engine = new DirectEngine(m.rules)
+      const engine = new DirectEngine(m.rules)
+      m.engine = engine
       m.tier = Tier.Cold
-      if (o.tier !== 'cold' && m.rules.count > 0) m.countdown = threshold
+      if (o.tier !== 'cold' && m.rules.count > 0 && threshold !== Infinity) engine.countDown(threshold, () => goHot(m))
     } else if (indexed) {
-      m.engine = new ThrashProofEngine(m.rules)
+      const engine = new ThrashProofEngine(m.rules)
+      m.engine = engine
       m.tier = Tier.ThrashProof
-      m.countdown = o.hotThreshold ?? DEFAULT_INDEXED_HOT_THRESHOLD
+      const urls = o.hotThreshold ?? DEFAULT_INDEXED_HOT_THRESHOLD
+      if (urls !== Infinity) engine.countDown(urls, () => goHot(m))
     } else {
       goHot(m)
     }
   }
 }
 
-/** Called when a matcher's countdown has run out: moves it on to its next tier. */
-export function nextTier(m: TierState): void {
-  m.countdown = NEVER
-  // Cold, or the indexed start (a thrash-proof engine whose countdown ran):
-  // a thrash-proof tier reached from the hot one never counts down again.
-  if (m.tier === Tier.Cold || m.tier === Tier.ThrashProof) goHot(m)
-  else if (m.tier === Tier.Hot && (m.engine as AutomatonEngine).dfa.thrashing) {
-    m.engine = new ThrashProofEngine(m.rules)
-    m.tier = Tier.ThrashProof
-  }
-}
-
-/** The hot tier, watched for thrashing: the DFA runs the matcher's countdown out when it thrashes. */
+/**
+ * The hot tier, watched for thrashing: when the DFA's cache thrashes, the
+ * matcher moves on to the thrash-proof tier for good (after the URL in hand,
+ * or the line, in `matchLines`: the engine that judges it runs on).
+ */
 function goHot(m: TierState): void {
   m.engine = new AutomatonEngine(m.rules, m.options.matcherBudget ?? DEFAULT_MATCHER_BUDGET, () => {
-    m.countdown = 0
+    m.engine = new ThrashProofEngine(m.rules)
+    m.tier = Tier.ThrashProof
   })
   m.tier = Tier.Hot
 }

@@ -7,6 +7,7 @@
  */
 
 import { describeValue, RobotsInputError } from '../errors.js'
+import { STRING_HEADER_BYTES, stringBytes } from '../memory.js'
 
 /**
  * Where a path starts, encoded in one number (no allocation):
@@ -133,6 +134,61 @@ export function pathStartString(s: string): PathStart {
     if (c === PathChar.Hash) hash = true
   }
   return PathStartCode.JustSlash
+}
+
+/**
+ * {@link pathStartString} remembered per origin, for an engine's string
+ * URLs: consecutive URLs of one site share their `scheme://authority`, and
+ * the scan over it costs more than the rest of a hot URL (reading a string
+ * by `charCodeAt` is slow on the sliced strings a reader makes; a native
+ * comparison of the prefix is not). After a scan, the URL's prefix up to
+ * and including the path's first char is kept; a URL that starts with that
+ * prefix has its path start at the same index, with the same kind.
+ *
+ * Why that holds: the scan's decisions before the path's first char `j`
+ * read chars up to `j`, except a `:` at `j - 1`, which looks two chars ahead
+ * for `//`; and the leading `//` test reads chars 0 and 1. So a prefix is
+ * kept only when `j ≥ 1`, the char before `j` is not `:`, and no `#` came
+ * first (that start is `/`, not kept). The kept prefix is a copy of its own
+ * (`flatCopy`), so that no caller's string (a slice of a page, a log) is
+ * held. test/match/url-path.test.ts checks sequences that share, extend and
+ * break origins against the plain scan.
+ */
+export class PathStartMemo {
+  /** The URL prefix up to and including the remembered path's first char; empty: nothing remembered. */
+  private prefix = ''
+  private start: PathStart = PathStartCode.JustSlash
+
+  /** The path start of a string URL (as {@link pathStartString}). */
+  of(url: string): PathStart {
+    const prefix = this.prefix
+    // lastIndexOf from 0 tests index 0 only; startsWith compares slower on V8 11.
+    if (prefix.length !== 0 && url.lastIndexOf(prefix, 0) === 0) return this.start
+    const ps = pathStartString(url)
+    if (ps !== PathStartCode.JustSlash) {
+      const j = (ps - (ps & PathStartCode.SlashPrepended)) / PathStartCode.IndexScale
+      if (j >= 1 && url.charCodeAt(j - 1) !== PathChar.Colon) {
+        this.prefix = flatCopy(url.slice(0, j + 1))
+        this.start = ps
+      }
+    }
+    return ps
+  }
+
+  /** Bytes held beyond the object (the kept prefix), by the model of src/memory.ts. */
+  heldBytes(): number {
+    // The flat copy (one char more than the prefix) and the slice that views it.
+    return this.prefix.length === 0 ? 0 : stringBytes(this.prefix) + 8 + STRING_HEADER_BYTES
+  }
+}
+
+/**
+ * A string with the chars of `s` that holds no other string: a slice may
+ * keep the whole string it was cut from; a concatenation, once read, is
+ * flattened into a new string, which the slice then views.
+ */
+function flatCopy(s: string): string {
+  return (' ' + s).slice(1)
 }
 
 /**

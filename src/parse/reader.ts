@@ -23,16 +23,22 @@ export const MAX_LINE_BYTES = 2083 * 8 - 1
 export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumber: number, flags: number, contentEnd: number, context?: never) => void
 
 /**
- * A handler's own fast path for the lines it sees most (RobotsBuilder's
- * allow/disallow lines): `fastLine` is offered each line that starts at
- * `bytes[start]` with nothing pending, and either takes the whole line
- * (reads it to its LF or CR, handles it exactly as the general path would,
- * and returns that terminator's offset) or declines (-1: the line goes the
- * general way). It must decline a line that does not end before `limit`
- * (the end of the bytes in hand) or is longer than MAX_LINE_BYTES.
+ * A handler's own fast path for the lines it sees most (RobotsBuilder's rule,
+ * user-agent, sitemap, comment and blank lines): `fastLines` is offered the
+ * bytes from a line start `bytes[start]` with nothing pending, takes lines
+ * while it can (each read to its LF or CR and handled exactly as the general
+ * path would), and returns the offset after the last line it took (`start`
+ * when it took none); then `taken` is the number of lines it took and
+ * `endedWithCR` whether the last byte it took was a CR. `afterCR` says
+ * whether the byte before `start` was a CR that ended a line, so that an LF
+ * there completes a CRLF (no line). It must leave a line that does not end
+ * before `limit` (the end of the bytes in hand) or is longer than
+ * MAX_LINE_BYTES to the general way.
  */
 export interface LineFastPath {
-  fastLine(bytes: Uint8Array, start: number, limit: number, lineNumber: number): number
+  fastLines(bytes: Uint8Array, start: number, limit: number, lineNumber: number, afterCR: boolean): number
+  readonly taken: number
+  readonly endedWithCR: boolean
 }
 
 /** Summary bit (not a reference flag): the line holds a '%'. */
@@ -185,12 +191,12 @@ export class LineReader {
     const fast = this.fast
     while (i < n) {
       if (fast !== null && this.pending === 0) {
-        const end = fast.fastLine(chunk, i, n, this.lineCount + 1)
-        if (end >= 0) {
-          this.lineCount++
-          this.lastWasCR = chunk[end] === 13
-          i = end + 1
-          continue
+        const next = fast.fastLines(chunk, i, n, this.lineCount + 1, this.lastWasCR)
+        if (next !== i) {
+          this.lineCount += fast.taken
+          this.lastWasCR = fast.endedWithCR
+          i = next
+          if (i >= n) break
         }
       }
       let j = i

@@ -12,7 +12,7 @@ import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from 
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
 import { createMatcher, type AgentMatcher } from '../match/matcher.js'
 import { DEFAULT_MATCHER_BUDGET } from '../match/automaton/lazy-dfa.js'
-import { objectBytes, TYPED_VIEW_BYTES, typedArrayBytes } from '../memory.js'
+import { objectBytes, viewBytes } from '../memory.js'
 import { checkLimit, type LineReader } from '../parse/reader.js'
 import { isValidProductToken } from '../parse/product-token.js'
 import { decodeForm, encodeForm } from '../rules/serialise.js'
@@ -73,9 +73,8 @@ function noteToken(robots: Robots, token: string): void {
   if (seen.length < MAX_AGENT_WARNINGS && !seen.includes(token)) seen.push(token)
 }
 
-/** Fields of a Robots object and of its CompactRules view, for their memory cost. */
+/** Fields of a Robots object, for its memory cost. */
 const ROBOTS_FIELDS = 3
-const COMPACT_RULES_FIELDS = 1
 
 /** Most bytes of matchers one Robots keeps cached, in multiples of their `matcherBudget` (see agent-cache.ts). */
 const AGENT_CACHE_BUDGETS = 4
@@ -95,15 +94,18 @@ export function compileMatcher(rules: CompactRules, tokens: readonly string[], o
  * extension values are decoded from the form when asked for.
  */
 export class Robots {
-  /** @internal The compact form (a view over its bytes). */
-  readonly rules: CompactRules
+  /** @internal The compact form: a view over its bytes, made on each read (a Robots holds the bytes alone). */
+  get rules(): CompactRules {
+    return new CompactRules(this.form)
+  }
+  private readonly form: Uint8Array
   private readonly engineOptions: EngineOptions
   /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
   private cache: AgentCache | undefined
 
   /** Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes` (private, so that the typings offer no constructor). */
   private constructor(form: Uint8Array, options: EngineOptions) {
-    this.rules = new CompactRules(form)
+    this.form = form
     this.engineOptions = options
   }
 
@@ -306,11 +308,9 @@ export class Robots {
   }
 }
 
-/** Bytes of a Robots without its matchers: the object, its view and its form (src/memory.ts). */
+/** Bytes of a Robots without its matchers: the object and its form (src/memory.ts; a view of a store's arena is counted without the bytes, which are the arena's). */
 export function rulesMemoryUsage(robots: Robots): number {
-  const form = robots.rules.bytes
-  const own = form.byteLength === form.buffer.byteLength ? typedArrayBytes(form) : TYPED_VIEW_BYTES
-  return objectBytes(ROBOTS_FIELDS) + objectBytes(COMPACT_RULES_FIELDS) + own
+  return objectBytes(ROBOTS_FIELDS) + viewBytes(robots.rules.bytes)
 }
 
 /**

@@ -9,17 +9,17 @@
 import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
-import { DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
+import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
-import { KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
+import { classifyKey, KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
 import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
-import { SCRATCH_KEEP_BYTES } from '../memory.js'
+import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}. */
 const KeyMeaning = {
@@ -137,9 +137,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     const n = productTokenLength(bytes, start, end)
     s.events.add(EventType.UaName, line, this.nameIndex(bytes, start, start + n))
-    if (end === start) s.diagnostics.add('empty-user-agent', line)
+    if (end === start) s.diagnostics.add(DIAG_INDEX['empty-user-agent'], line)
     else if (start + n < end && bytes[start + n] !== 47 && !isSpace(bytes[start + n])) {
-      s.diagnostics.add('user-agent-cut', line, bytes, start, end)
+      s.diagnostics.add(DIAG_INDEX['user-agent-cut'], line, bytes, start, end)
     }
   }
 
@@ -154,24 +154,24 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     if (isSitemapUrl(bytes, start, end)) s.sitemaps.run(bytes, start, end)
-    else s.diagnostics.add('sitemap-not-absolute', line, bytes, start, end)
+    else s.diagnostics.add(DIAG_INDEX['sitemap-not-absolute'], line, bytes, start, end)
   }
 
   unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     const meaning = knownKey(keyBytes, keyStart, keyEnd)
     if (meaning < 0 || meaning === KeyMeaning.Unused) {
-      if (meaning < 0) s.diagnostics.add('unknown-directive', line, keyBytes, keyStart, Math.min(keyEnd, keyStart + MAX_QUOTED_KEY))
-      else s.diagnostics.add('unused-directive', line, keyBytes, keyStart, keyEnd)
+      if (meaning < 0) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, Math.min(keyEnd, keyStart + MAX_QUOTED_KEY))
+      else s.diagnostics.add(DIAG_INDEX['unused-directive'], line, keyBytes, keyStart, keyEnd)
       return
     }
     if (!this.inGroup) {
-      s.diagnostics.add('directive-outside-group', line, keyBytes, keyStart, keyEnd)
+      s.diagnostics.add(DIAG_INDEX['directive-outside-group'], line, keyBytes, keyStart, keyEnd)
       return
     }
     // The value arrives escaped (non-ASCII bytes as %XX): its text is its bytes.
     const read = readExtension(meaning, latin1(bytes.subarray(start, end)))
-    if (read.problem) s.diagnostics.add(read.problem, line, bytes, start, end)
+    if (read.problem) s.diagnostics.add(DIAG_INDEX[read.problem], line, bytes, start, end)
     if (read.value !== undefined) {
       s.events.add(EventType.Extension, line, s.extensionCount++)
       s.extensions.byte(meaning)
@@ -186,46 +186,221 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     if ((flags & ~(LineFlag.hasDirective | LineFlag.hasComment | LineFlag.isComment | LineFlag.isEmpty)) === 0) {
       // The usual line: a directive, a comment or nothing, plain ASCII.
-      if (flags === 0) this.scratch().diagnostics.add('invalid-line', line)
+      if (flags === 0) this.scratch().diagnostics.add(DIAG_INDEX['invalid-line'], line)
       if (!this.sawContent && (flags & (LineFlag.isEmpty | LineFlag.isComment)) === 0) this.firstContent(line, bytes, start, end)
       return
     }
     const d = this.scratch().diagnostics
-    if (line === 1 && end - start >= 2 && isUtf16Bom(bytes[start], bytes[start + 1])) d.add('utf16-body', line)
-    if (flags & LineFlag.isLineTooLong) d.add('line-too-long', line)
-    if (flags & LineFlag.isMissingColonSeparator) d.add('missing-colon', line)
-    if (flags & LineFlag.isAcceptableTypo) d.add('typo', line)
-    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add('invalid-line', line)
-    if (flags & LineFlag.hasControl) d.add('control-character', line)
+    if (line === 1 && end - start >= 2 && isUtf16Bom(bytes[start], bytes[start + 1])) d.add(DIAG_INDEX['utf16-body'], line)
+    if (flags & LineFlag.isLineTooLong) d.add(DIAG_INDEX['line-too-long'], line)
+    if (flags & LineFlag.isMissingColonSeparator) d.add(DIAG_INDEX['missing-colon'], line)
+    if (flags & LineFlag.isAcceptableTypo) d.add(DIAG_INDEX['typo'], line)
+    if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add(DIAG_INDEX['invalid-line'], line)
+    if (flags & LineFlag.hasControl) d.add(DIAG_INDEX['control-character'], line)
     // Checked past MAX_DIAGNOSTICS too: the writer counts what it drops (lint's real totals).
     if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
-      d.add('invalid-utf8', line)
+      d.add(DIAG_INDEX['invalid-utf8'], line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
 
+  /** Lines the last {@link fastLines} call took (parse/reader.ts LineFastPath). */
+  taken = 0
+  /** Whether the last byte the last {@link fastLines} call took was a CR. */
+  endedWithCR = false
+
   /**
-   * The fast path for `Allow:` and `Disallow:` lines inside a group (the
-   * bulk of every file; parse/reader.ts LineFastPath): one pass over the
-   * line finds its end, copies the pattern into the scratch and records
-   * what the reader's summary would (`#`, `$`), then the rule and the line
-   * end are handled as below. It takes only lines that start with the key
-   * spelled out and its colon, hold printable ASCII, tabs, `#` comments and
-   * no `%` in the value, and end before `limit` within MAX_LINE_BYTES; it
-   * declines every other line (-1), which then goes the general way.
+   * The fast path (parse/reader.ts LineFastPath): takes lines from `b[i]`
+   * while {@link fastLine} takes them, and blank lines (an LF right after a
+   * CR that ended a line is the rest of a CRLF, not a line). Runs of rule
+   * lines, comments and blank lines go through here without a call per line
+   * from the reader.
+   */
+  fastLines(b: Uint8Array, i: number, limit: number, line: number, afterCR: boolean): number {
+    let taken = 0
+    let cr = afterCR
+    while (i < limit) {
+      const x = b[i]
+      if (x === 10) {
+        // A blank line (nothing to record), or the LF of a CRLF.
+        if (!cr) taken++
+        cr = false
+        i++
+        continue
+      }
+      if (x === 13) {
+        taken++
+        cr = true
+        i++
+        continue
+      }
+      const end = this.fastLine(b, i, limit, line + taken)
+      if (end < 0) break
+      taken++
+      cr = b[end] === 13
+      i = end + 1
+    }
+    this.taken = taken
+    this.endedWithCR = cr
+    return i
+  }
+
+  /**
+   * One line of the fast path, starting at `b[i]` (not a line end): an
+   * `Allow:` or `Disallow:` line inside a group, a `User-agent:` or
+   * `Sitemap:` line, or a line without a key (fastProse). One
+   * pass finds its end, reads the value (a rule's pattern is copied into
+   * the scratch as it goes) and records what the reader's summary would
+   * (`#`, `$`); then the value goes to the same handler method as on the
+   * general path, and so does the line end. It takes only lines that start
+   * with the key spelled out and its colon (or with `#`, a space or a tab),
+   * hold printable ASCII, tabs and `#` comments (and no `%` in a rule's
+   * pattern, which escaping would change; no byte >= 0x80 in a sitemap,
+   * which the UTF-8 check would look at), and end before `limit` within
+   * MAX_LINE_BYTES; it declines every other line (-1), which then goes the
+   * general way. Returns the offset of the line's LF or CR.
    *
    * COPY: this repeats, for the lines it takes, the reader's line end and
-   * cut (parse/reader.ts), parseLine's whitespace rules (parse/parser.ts)
-   * and `rule()` below. test/rules/fast-line.test.ts runs one data suite
-   * through both paths (whole bodies against byte-by-byte streams, where
-   * no line is whole in a chunk).
+   * cut (parse/reader.ts), parseLine's whitespace and key rules
+   * (parse/parser.ts) and `rule()` below. test/rules/fast-line.test.ts runs
+   * one data suite through both paths (whole bodies against byte-by-byte
+   * streams, where no line is whole in a chunk).
    */
-  fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
-    if (!this.inGroup) return -1
-    const kind = spelledKey(b, i, limit)
-    if (kind !== KeyKind.Allow && kind !== KeyKind.Disallow) return -1
+  private fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
     // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
     const stop = Math.min(limit, i + MAX_LINE_BYTES + 1)
+    const first = b[i]
+    if (first === 32 || first === 9 || first === 35) return this.fastProse(b, i, stop, line)
+    const kind = spelledKey(b, i, limit)
+    if (kind === KeyKind.Allow || kind === KeyKind.Disallow) return this.inGroup ? this.fastRule(b, i, stop, line, kind) : -1
+    // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
+    if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) return this.fastProse(b, i, stop, line)
+    // Whitespace after the colon (the other whitespace bytes are controls: the general path).
+    let j = i + KEY_LENGTH[kind] + 1
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    const valueStart = j
+    // The value's end without trailing whitespace.
+    let keep = j
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 35) break
+        keep = j + 1
+        continue
+      }
+      if (x === 32 || x === 9) continue
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    if (j < stop && b[j] === 35) j = this.commentEnd(b, j + 1, stop)
+    if (j < 0 || j >= stop) return -1
+    if (kind === KeyKind.UserAgent) this.userAgent(line, b, valueStart, keep)
+    else this.sitemap(line, b, valueStart, keep)
+    this.lineEnd(line, LineFlag.hasDirective, b, i, j)
+    return j
+  }
+
+  /**
+   * fastLine for a line that holds no key: spaces and tabs, a comment, or
+   * words without a `:` (an HTML page's lines). parseLine makes no directive
+   * of it unless it is exactly two words (the key and value of a missing
+   * colon: declined, as is any line with a `:` before its comment); the
+   * line end is recorded as there (the line is empty, a comment, or not a
+   * directive: `invalid-line`).
+   */
+  private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
+    let j = i
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    if (j < stop && b[j] === 35) {
+      // Whitespace and a comment: nothing to record.
+      j = this.commentEnd(b, j + 1, stop)
+      return j >= 0 && j < stop ? j : -1
+    }
+    if (j < stop && (b[j] === 10 || b[j] === 13)) return j
+    // Words: count the gaps between them (a gap before the line end or a comment is no gap).
+    const start = j
+    let gaps = 0
+    let gap = false
+    let flags = 0
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 58) return this.fastUnknown(b, i, start, j, stop, line)
+        if (x === 35) break
+        if (gap) {
+          gaps++
+          gap = false
+        }
+        continue
+      }
+      if (x === 32 || x === 9) {
+        gap = true
+        continue
+      }
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    if (j < stop && b[j] === 35) {
+      flags = LineFlag.hasComment
+      j = this.commentEnd(b, j + 1, stop)
+    }
+    if (j < 0 || j >= stop || gaps === 1) return -1
+    this.lineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /**
+   * fastProse for a line whose first `:` (before any comment) is at
+   * `b[colon]`, its content starting at `b[start]`: a key that is none of
+   * the reference's (classifyKey: Unknown) goes to `unknown` as on the
+   * general path; a known key (a typo, a prefix), a value holding `%`
+   * (escaping would change it), and any byte other than printable ASCII or
+   * tab are declined. An empty key makes no directive.
+   */
+  private fastUnknown(b: Uint8Array, i: number, start: number, colon: number, stop: number, line: number): number {
+    let keyEnd = colon
+    while (keyEnd > start && (b[keyEnd - 1] === 32 || b[keyEnd - 1] === 9)) keyEnd--
+    if (keyEnd > start && (classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+    let j = colon + 1
+    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
+    const valueStart = j
+    let keep = j
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 35) break
+        if (x === 37) return -1
+        keep = j + 1
+        continue
+      }
+      if (x === 32 || x === 9) continue
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    let flags = LineFlag.hasDirective
+    if (j < stop && b[j] === 35) {
+      flags |= LineFlag.hasComment
+      j = this.commentEnd(b, j + 1, stop)
+    }
+    if (j < 0 || j >= stop) return -1
+    if (keyEnd === start) flags &= ~LineFlag.hasDirective
+    else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
+    this.lineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
+  private commentEnd(b: Uint8Array, j: number, stop: number): number {
+    for (; j < stop; j++) {
+      const y = b[j]
+      if ((y > 31 && y < 127) || y === 9) continue
+      return y === 10 || y === 13 ? j : -1
+    }
+    return stop
+  }
+
+  /** fastLine for an `Allow:` or `Disallow:` line in a group: the pattern is copied into the scratch as the line is read. */
+  private fastRule(b: Uint8Array, i: number, stop: number, line: number, kind: number): number {
     let j = i + KEY_LENGTH[kind] + 1
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
@@ -274,7 +449,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (j >= stop) return -1
     // rule(), for the pattern now in the scratch.
     const n = keep - valueStart
-    if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add('pattern-start', line, out, valueStart, keep)
+    if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, out, valueStart, keep)
     this.ruleLine = line
     this.ruleStart = valueStart
     p.length = keep
@@ -292,7 +467,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   complete(info: ReadInfo): number {
     const s = this.scratch()
     if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
-    if (info.truncated) s.diagnostics.add('truncated', info.lineCount + 1, undefined, 0, 0, true)
+    if (info.truncated) s.diagnostics.add(DIAG_INDEX['truncated'], info.lineCount + 1, undefined, 0, 0, true)
     if (s.diagnostics.full) {
       const t = s.diagnostics.totals
       this.cappedTotals = { error: t[SEVERITY_INDEX.error], warning: t[SEVERITY_INDEX.warning], info: t[SEVERITY_INDEX.info] }
@@ -324,7 +499,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /** `complete` and `writeTo` into a new exact-size buffer: the form. */
   finish(info: ReadInfo): Uint8Array {
-    const form = new Uint8Array(this.complete(info))
+    const form = keptBytes(this.complete(info))
     this.writeTo(form, 0)
     return form
   }
@@ -339,7 +514,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     this.sawContent = true
     let i = start
     while (i < end && isSpace(bytes[i])) i++
-    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add('html-body', line)
+    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add(DIAG_INDEX['html-body'], line)
   }
 
   /** The index of the user-agent name `b[start, end)` (its `[A-Za-z_-]` prefix), lowercased; a new name is added. */
@@ -388,11 +563,11 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   private rule(type: number, line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     if (!this.inGroup) {
-      s.diagnostics.add('rule-outside-group', line)
+      s.diagnostics.add(DIAG_INDEX['rule-outside-group'], line)
       return
     }
     const n = end - start
-    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add('pattern-start', line, bytes, start, end)
+    if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, bytes, start, end)
     // A '$' before the pattern's last byte is diagnosed in lineEnd, which knows whether the line holds one.
     this.ruleLine = line
     this.ruleStart = s.patterns.length
@@ -407,7 +582,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const last = s.patterns.length - 1
     for (let i = this.ruleStart; i < last; i++) {
       if (p[i] === 36) {
-        s.diagnostics.add('dollar-not-at-end', line)
+        s.diagnostics.add(DIAG_INDEX['dollar-not-at-end'], line)
         return
       }
     }

@@ -70,7 +70,17 @@ export interface Diagnostic {
 }
 
 const CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
-const CODE_INDEX = new Map<DiagnosticCode, number>(CODES.map((c, i) => [c, i]))
+
+/**
+ * Each code's index, as the form stores it (its place in DIAGNOSTICS): what
+ * the builder passes to DiagnosticWriter.add, looked up by a constant name
+ * (`DIAG_INDEX['invalid-line']`), so that a line costs no search by string.
+ */
+export const DIAG_INDEX: Readonly<Record<DiagnosticCode, number>> = Object.freeze(Object.fromEntries(CODES.map((c, i) => [c, i])) as Record<DiagnosticCode, number>)
+
+/** Per code index: the index of its severity in `DiagnosticWriter.totals`. */
+const SEVERITY_OF = Uint8Array.from(CODES, (c) => SEVERITY_INDEX[DIAGNOSTICS[c][0]])
+const TOO_MANY = DIAG_INDEX['too-many-diagnostics']
 
 /**
  * How a code's detail is stored and shown. The form keeps the raw bytes the
@@ -165,23 +175,23 @@ export class DiagnosticWriter {
   }
 
   /**
-   * Adds a diagnostic; the detail, for codes that have one, is
-   * `bytes[start, end)` (the raw bytes its message quotes, at most
-   * MAX_DETAIL_BYTES of them kept).
+   * Adds a diagnostic of code index `code` ({@link DIAG_INDEX}); the
+   * detail, for codes that have one, is `bytes[start, end)` (the raw bytes
+   * its message quotes, at most MAX_DETAIL_BYTES of them kept).
    */
-  add(code: DiagnosticCode, line: number, bytes?: Uint8Array, start = 0, end = 0, always = false): void {
-    let index = CODE_INDEX.get(code)!
-    this.totals[SEVERITY_INDEX[DIAGNOSTICS[code][0]]]++
+  add(code: number, line: number, bytes?: Uint8Array, start = 0, end = 0, always = false): void {
+    let index = code
+    this.totals[SEVERITY_OF[code]]++
     if (this.length >= MAX_DIAGNOSTICS && !always) {
       if (this.length > MAX_DIAGNOSTICS) return
-      index = CODE_INDEX.get('too-many-diagnostics')!
+      index = TOO_MANY
     }
     const out = this.out
     const detail = storesBytes(index)
     out.varint(index * 2 + (detail ? 1 : 0))
     out.varint(line)
     if (detail) {
-      if (bytes === undefined) throw new Error(`diagnostic ${code} needs its detail bytes`)
+      if (bytes === undefined) throw new Error(`diagnostic ${CODES[code]} needs its detail bytes`)
       out.run(bytes, start, Math.min(end, start + MAX_DETAIL_BYTES))
     }
     this.length++
@@ -243,7 +253,7 @@ export function checkDiagnostics(form: Uint8Array, start: number, end: number, m
   let n = 0
   let last = 0
   let truncated = false
-  const truncatedIndex = CODE_INDEX.get('truncated')!
+  const truncatedIndex = DIAG_INDEX.truncated
   while (r.more) {
     const head = r.read()
     const index = Math.floor(head / 2)

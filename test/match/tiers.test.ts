@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/match/url-path.js'
-import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
+import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
+import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
 import { seededRandom } from '../support/core-helpers.js'
 
 const enc = new TextEncoder()
@@ -64,10 +65,21 @@ describe('where a matcher starts', () => {
     expect(st.rules).toBe(8)
   })
 
-  it('hot at once with hotThreshold 0, and for large rule sets without `*` rules', () => {
+  it('hot at once with hotThreshold 0, and for large rule sets without `*` rules that are not plain prefixes', () => {
     expect(parseRobots(RULES, { hotThreshold: 0 }).agent('bot').stats().tier).toBe('hot')
-    const many = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST + 1 }, (_, i) => `Disallow: /p${i}`)].join('\n')
+    const many = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST + 1 }, (_, i) => `Disallow: /p${i}$`)].join('\n')
     expect(parseRobots(many).agent('bot').stats().tier).toBe('hot')
+  })
+
+  it('cold for a large set of plain prefix rules (found by their hash), then hot after the threshold', () => {
+    const body = ['User-agent: *', 'Disallow: /*.pdf$', ...Array.from({ length: COLD_MAX_COST + 1 }, (_, i) => `${i % 5 ? 'Disallow' : 'Allow'}: /p/${i % 977}/${i}`)].join('\n')
+    const urls = ['/p/3/3', '/p/3/30', '/p/12/989x', '/p/12/989.pdf', '/p/', '/q', '/p/976/9767/a']
+    const want = urls.map((u) => reference(body, u))
+    const m = parseRobots(body, { hotThreshold: urls.length }).agent('bot')
+    expect(m.stats().tier).toBe('cold')
+    urls.forEach((u, i) => expect(m.matchRange(enc.encode(u), 0, u.length), u).toBe(want[i]))
+    expect(m.stats().tier).toBe('hot')
+    expect(linesOf(m, urls)).toEqual(want)
   })
 
   it(`in the thrash-proof engine for star-heavy sets (${INDEXED_START_STARS} \`*\` rules every path tries, or a set too costly to try directly), then hot after the threshold`, () => {
@@ -111,8 +123,8 @@ describe('where a matcher starts', () => {
   })
 
   it(`a cold matcher's memory is capped (COLD_MAX_BYTES, ${COLD_MAX_BYTES} bytes) and does not grow as it judges URLs`, () => {
-    // The largest rule set the cold tier takes: COLD_MAX_COST literal rules (long ones: the patterns are not the matcher's).
-    const rules = Array.from({ length: COLD_MAX_COST }, (_, i) => `${i % 3 ? 'Disallow' : 'Allow'}: /${String.fromCharCode(97 + (i % 26))}${'x'.repeat(40)}${i}`)
+    // The largest rule set the cold tier tries rule by rule: COLD_MAX_COST literal `$` rules (long ones: the patterns are not the matcher's).
+    const rules = Array.from({ length: COLD_MAX_COST }, (_, i) => `${i % 3 ? 'Disallow' : 'Allow'}: /${String.fromCharCode(97 + (i % 26))}${'x'.repeat(40)}${i}$`)
     const m = parseRobots(['User-agent: *', ...rules].join('\n'), { hotThreshold: Infinity }).agent('bot')
     expect(m.stats().tier).toBe('cold')
     expect(m.stats().rules).toBe(COLD_MAX_COST)
@@ -129,6 +141,24 @@ describe('where a matcher starts', () => {
     }
     for (let i = 0; i < 2000; i++) m.isAllowed('/' + String.fromCharCode(97 + (i % 26)) + 'x'.repeat(40) + i)
     expect(m.stats().tier).toBe('cold')
+    expect(m.memoryUsage()).toBe(size)
+  })
+
+  it(`a cold matcher with a literal prefix index holds at most COLD_PREFIX_RULE_BYTES (${COLD_PREFIX_RULE_BYTES}) a plain rule more, and nothing more as it judges URLs`, () => {
+    const n = 4 * LITERAL_INDEX_MIN
+    // Every pattern of its own length: the most lengths the index can hold.
+    const rules = Array.from({ length: n }, (_, i) => `Disallow: /${String.fromCharCode(97 + (i % 26))}${'y'.repeat(i)}`)
+    const body = ['User-agent: *', ...rules].join('\n')
+    const m = parseRobots(body, { hotThreshold: Infinity }).agent('bot')
+    expect(m.stats().tier).toBe('cold')
+    const size = m.memoryUsage()
+    expect(size).toBeGreaterThan(16 * n)
+    expect(size).toBeLessThanOrEqual(COLD_MAX_BYTES + COLD_PREFIX_RULE_BYTES * n)
+    for (let i = 0; i < 300; i++) {
+      const path = '/' + String.fromCharCode(97 + (i % 26)) + 'y'.repeat(i * 3) + (i % 2 ? 'z' : '')
+      if (i % 50 === 0) expect(m.matchRange(enc.encode(path), 0, path.length), path.slice(0, 20)).toBe(reference(body, path))
+      else m.isAllowed(path)
+    }
     expect(m.memoryUsage()).toBe(size)
   })
 

@@ -9,7 +9,8 @@
 import { freemem, totalmem } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, pathOf } from '../../src/index.js'
-import { matchPath } from '../../src/match/url-path.js'
+import { matchPath, pathStartString, PathStartMemo } from '../../src/match/url-path.js'
+import { prng } from '../support/prng.mjs'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
@@ -131,12 +132,49 @@ describe('url-path: consecutive string URLs of one site and its neighbours (the 
       'https://h/a', 'https:/h/a', 'http://h/a', 'https://h:80/a', 'https://h/a#/b', 'https://h/a\u0000b', '//h/a', 'https://h/a',
       'x://h/a', 'https://h;/a', 'https://h/\u00e9', 'https://h/a', 'h/a', 'https://h/a', 'https://h//',
     ]
-    for (const tier of ['cold', 'thrash-proof'] as const) {
+    for (const tier of ['cold', 'hot', 'thrash-proof'] as const) {
       const m = parseRobots(body, { tier }).agent('bot')
       for (const url of seq) {
         const want = parseRobots(body, { engine: 'plain' }).agent('bot').explain(bytesOf(Buffer.from(url, 'utf8').toString('latin1')))
         expect(m.explain(url), `${tier}: ${url}`).toEqual(want)
       }
     }
+  })
+})
+
+describe('url-path: the per-origin memo of string path starts (PathStartMemo)', () => {
+  it('gives the plain scan\'s answer on sequences that share, extend and break a remembered prefix', () => {
+    // Pieces chosen so that consecutive URLs often start with the previous
+    // one's scheme://authority/ and differ right after it (the cases the
+    // memo's conditions are about: a ':' before the path, '//' after it, a
+    // '#', '?' or ';' at or before the path, no scheme, a leading '//').
+    const heads = ['https://h', 'https://h:', 'https://h:/', 'http://h', 'h', 'h:', 'a:', '//h', '/', '', '#', 'https://h#', 'x://y:', 'https://hh']
+    const joins = ['/', '?', ';', '#', ':', '//', '://', ':/', '/:', '']
+    const tails = ['', 'a', '/b', '//c', '://d/e', '?q', ';p', '#f', 'a:b', '\u00e9/x', 'x#y/z']
+    const rnd = prng(21)
+    const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]
+    const memo = new PathStartMemo()
+    let previous = 'https://h/'
+    for (let k = 0; k < 20000; k++) {
+      // Half the time, build on the previous URL's start (what the memo keeps).
+      const url = rnd() < 0.5 ? previous.slice(0, Math.floor(rnd() * (previous.length + 1))) + pick(joins) + pick(tails) : pick(heads) + pick(joins) + pick(tails)
+      expect(memo.of(url), JSON.stringify(url)).toBe(pathStartString(url))
+      previous = url
+    }
+  })
+
+  it('regression: a prefix ending in ":/" is not kept (the next URL may continue it as "://")', () => {
+    const memo = new PathStartMemo()
+    expect(memo.of('a:/b')).toBe(pathStartString('a:/b'))
+    expect(memo.of('a://b/c')).toBe(pathStartString('a://b/c'))
+    expect(memo.of('/x')).toBe(pathStartString('/x'))
+    expect(memo.of('//h/x')).toBe(pathStartString('//h/x'))
+  })
+
+  it('counts the prefix it keeps, not the URL it came from', () => {
+    const memo = new PathStartMemo()
+    memo.of('https://example.com/' + 'x'.repeat(1000))
+    expect(memo.heldBytes()).toBeGreaterThan(0)
+    expect(memo.heldBytes()).toBeLessThan(200)
   })
 })

@@ -1,23 +1,39 @@
 /**
- * The builder's fast path for allow/disallow lines (RobotsBuilder.fastLine)
- * against the general path: a body parsed whole (the fast path takes every
- * line it can) must give the same form, byte for byte, as the same body fed
- * one byte at a time (no line is ever whole in a chunk, so every line goes
- * the general way) and as chunks split at random.
+ * The builder's fast path for rule, user-agent, sitemap, comment, blank and
+ * keyless lines (RobotsBuilder.fastLines) against the general path: a body parsed
+ * whole (the fast path takes every line it can) must give the same form,
+ * byte for byte, as the same body read without the fast path (the reader
+ * and parseLine only), fed one byte at a time (no line but a blank one is
+ * ever whole in a chunk) and in chunks split at random.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, parseRobotsStream } from '../../src/index.js'
 import { MAX_LINE_BYTES } from '../../src/parse/reader.js'
+import { parseWith } from '../../src/parse/parser.js'
+import { RobotsBuilder } from '../../src/rules/builder.js'
+import { robotsFrom } from '../../src/robots/robots.js'
 import { asyncChunks, fixedChunks, randomOffsets, splitAt } from '../support/core-helpers.js'
 import { prng } from '../support/prng.mjs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { SAMPLE, sampleFiles } from '../support/corpus-data.js'
+import { itShared, SHARED } from '../support/shared-data.js'
 
 const enc = new TextEncoder()
 
 /** Pieces that sit on the fast path's boundaries. */
-const KEYS = ['Disallow:', 'disallow:', 'DISALLOW:', 'Allow:', 'allow:', 'Disallow :', ' Disallow:', 'Disallow', 'Dissallow:', 'Allowance:', 'User-agent:', 'Sitemap:', '']
-const VALUE = ['/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x', '/p?q=1&r', '\u0001']
-const END = ['\n', '\r\n', '\r', '']
+const KEYS = [
+  'Disallow:', 'disallow:', 'DISALLOW:', 'Allow:', 'allow:', 'Disallow :', ' Disallow:', 'Disallow', 'Dissallow:', 'Allowance:',
+  'User-agent:', 'user-AGENT:', 'User-agents:', 'User agent:', 'User\ragent:', 'Useragent:', 'User-agent :', '\tUser-agent:',
+  'Sitemap:', 'sitemap:', 'Site-map:', 'Sitemaps:', '#', ' #', '\t# ', ' ', '\t', '<html>', '',
+  '<div class="a">', '  <p>', 'foo bar', 'foo bar baz', 'foo\tbar ', ' one', 'a$b c%d e', 'x y #z', 'Disallow /p',
+]
+const VALUE = [
+  '/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x',
+  '/p?q=1&r', '\u0001', 'Googlebot', 'Googlebot/2.1', '* x', 'https://example.com/s.xml', 'http://ex-1.org/a?b#c', ':', 'bot:1', '<',
+]
+const END = ['\n', '\r\n', '\r', '', '\n\n', '\r\r\n', '\n\r']
 
 function body(rand: () => number, lines: number): Uint8Array {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]
@@ -31,18 +47,32 @@ function body(rand: () => number, lines: number): Uint8Array {
   return enc.encode(text)
 }
 
+/** The form of a body read without the fast path at all (the reader and parseLine only). */
+function general(bytes: Uint8Array): Uint8Array {
+  return generalRobots(bytes).toBytes()
+}
+
+function generalRobots(bytes: Uint8Array) {
+  const builder = new RobotsBuilder()
+  return robotsFrom(builder, parseWith(bytes, builder, undefined, null), {})
+}
+
 async function streamed(bytes: Uint8Array, chunks: Uint8Array[]): Promise<Uint8Array> {
   const r = await parseRobotsStream(asyncChunks(chunks))
   expect(r.bytesRead).toBe(bytes.length)
   return r.toBytes()
 }
 
-describe('fast path = general path (RobotsBuilder.fastLine)', () => {
+describe('fast path = general path (RobotsBuilder.fastLines)', () => {
   it('random bodies of boundary pieces: whole = byte by byte = random chunks (seeded)', async () => {
     const rand = prng(77)
     for (let round = 0; round < 400; round++) {
       const bytes = body(rand, 1 + Math.floor(rand() * 12))
-      const whole = parseRobots(bytes).toBytes()
+      const parsed = parseRobots(bytes)
+      const whole = parsed.toBytes()
+      expect(Buffer.from(general(bytes)).equals(whole), JSON.stringify(new TextDecoder().decode(bytes))).toBe(true)
+      // The diagnostics too (keyless and unknown-key lines are recorded by the fast path).
+      expect(parsed.diagnostics, JSON.stringify(new TextDecoder().decode(bytes))).toEqual(generalRobots(bytes).diagnostics)
       expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), new TextDecoder().decode(bytes)).toBe(true)
       expect(Buffer.from(await streamed(bytes, splitAt(bytes, randomOffsets(bytes.length, 3, rand)))).equals(whole)).toBe(true)
     }
@@ -55,6 +85,7 @@ describe('fast path = general path (RobotsBuilder.fastLine)', () => {
         const value = '/' + 'a'.repeat(MAX_LINE_BYTES - key.length - 1 - tail.length + extra)
         const bytes = enc.encode(`User-agent: *\n${key}${value}${tail}\nAllow: /b\n`)
         const whole = parseRobots(bytes).toBytes()
+        expect(Buffer.from(general(bytes)).equals(whole), `general, extra ${extra} tail ${tail}`).toBe(true)
         expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), `extra ${extra} tail ${tail}`).toBe(true)
       }
     }
@@ -73,14 +104,41 @@ describe('fast path = general path (RobotsBuilder.fastLine)', () => {
   it('fast-check: any printable-ASCII, tab and comment value under either key (seeded)', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom('Disallow:', 'Allow:', 'disallow:'), fc.string({ maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.constantFrom('Disallow:', 'Allow:', 'disallow:', 'User-agent:', 'Sitemap:', '#', ' ', '', '<a ', 'w w '), fc.string({ maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 6 }),
         async (lines) => {
           const bytes = enc.encode('User-agent: a\n' + lines.map(([k, v, e]) => k + v + e).join(''))
           const whole = parseRobots(bytes).toBytes()
+          expect(Buffer.from(general(bytes)).equals(whole)).toBe(true)
           expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole)).toBe(true)
         },
       ),
       { seed: 12, numRuns: 500 },
     )
   })
+
+  /** Real files, whole: the same form and the same diagnostics with and without the fast path. */
+  function sameAsGeneral(files: string[], root: string): number {
+    let checked = 0
+    for (const file of files) {
+      const bytes = new Uint8Array(readFileSync(resolve(root, file)))
+      const parsed = parseRobots(bytes)
+      const plain = generalRobots(bytes)
+      expect(Buffer.from(plain.toBytes()).equals(parsed.toBytes()), file).toBe(true)
+      expect(parsed.diagnostics, file).toEqual(plain.diagnostics)
+      checked++
+    }
+    return checked
+  }
+
+  it('the bundled sample corpus: the same form and diagnostics as the general path', () => {
+    expect(sameAsGeneral(sampleFiles(), SAMPLE)).toBeGreaterThan(30)
+  })
+
+  itShared('fast-line-corpus', () => {
+    const dir = resolve(SHARED, 'corpus/robots')
+    const files = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((e) => readdirSync(resolve(dir, e.name)).map((f) => `${e.name}/${f}`))
+    expect(sameAsGeneral(files, dir)).toBe(6817)
+  }, 120_000)
 })

@@ -48,6 +48,7 @@ export function skipReason(part: SharedPart): string {
 export const SHARED_SUITES = {
   'corpus-files': { name: 'corpus: the 6,817 robots.txt files of ../shared in every input form', needs: 'corpus' },
   'reader-corpus': { name: 'reader: corpus files with a BOM, NUL, CR, long lines, every chunk split', needs: 'corpus' },
+  'fast-line-corpus': { name: "builder's fast path: every corpus file gives the general path's form and diagnostics", needs: 'corpus' },
   'serialise-corpus': { name: 'serialisation: every corpus file round-trips', needs: 'corpus' },
   'store-paired': { name: 'store: paired.tsv through origin and bare-host keys and a bundle', needs: 'corpus' },
   'serialise-fuzz-corpus': { name: 'serialisation fuzz: mutated forms and bundles of ../shared corpus files', needs: 'corpus' },

@@ -6,7 +6,7 @@
 import type { EngineStats, LineJob, MatchEngine } from '../engine.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { checkRoom, LineByte } from '../lines.js'
-import { PATH_BYTE, PathByte, PathChar, pathStartBytes, pathStartString, PathStartCode } from '../url-path.js'
+import { PATH_BYTE, PathByte, PathChar, pathStartBytes, PathStartCode, PathStartMemo } from '../url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 import { StateId } from './state.js'
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
@@ -36,6 +36,8 @@ LINE_PATH_BYTE[LineByte.LF] = PathByte.LineEnd
 export class AutomatonEngine implements MatchEngine {
   /** @internal The lazy DFA (use the matcher's `stats()` for its figures). */
   readonly dfa: LazyDfa
+  /** Where string URLs' paths start, remembered per origin. */
+  private readonly memo = new PathStartMemo()
 
   /**
    * `onThrash`, when given, is called when the DFA's state cache thrashes
@@ -78,12 +80,17 @@ export class AutomatonEngine implements MatchEngine {
     // Patterns are ASCII after escaping; only a foreign buffer can hold a
     // non-ASCII pattern byte, and then the URL's real UTF-8 bytes are needed.
     if (this.dfa.nonAscii) return this.decideEncoded(url)
-    return this.decideStringFrom(url, pathStartString(url))
+    return this.runFrom(url, this.memo.of(url))
   }
 
   decideStringFrom(url: string, ps: number): number {
+    if (this.dfa.nonAscii) return this.decideEncoded(url)
+    return this.runFrom(url, ps)
+  }
+
+  /** The DFA over a string URL whose path starts where `ps` says (a PathStart). */
+  private runFrom(url: string, ps: number): number {
     const dfa = this.dfa
-    if (dfa.nonAscii) return this.decideEncoded(url)
     const s = dfa.slash()
     if (s < StateId.FirstRow) return StateId.RuleMirror - s
     if (ps === PathStartCode.JustSlash) return StateId.RuleMirror - dfa.table[s + dfa.end]
@@ -105,23 +112,31 @@ export class AutomatonEngine implements MatchEngine {
     let table = dfa.table
     for (; i < end; i++) {
       let code = url.charCodeAt(i)
-      let c: number
-      let repeat = 1
       if (code < 0x80) {
-        c = map[code]
-      } else {
-        c = other
-        if (code < 0x800) repeat = 2
-        else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
-          repeat = 4
-          i++
-        } else repeat = 3
-      }
-      do {
+        // An ASCII char: one byte, one step.
+        const c = map[code]
         let t = table[s + c]
         if (t < StateId.FirstRow) {
           if (t !== StateId.Unknown) return StateId.RuleMirror - t
           t = dfa.next(s, c)
+          table = dfa.table
+          if (t < StateId.FirstRow) return StateId.RuleMirror - t
+        }
+        s = t
+        continue
+      }
+      // Its UTF-8 bytes, all of the "other" class: as many steps.
+      let repeat = 3
+      if (code < 0x800) repeat = 2
+      else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
+        repeat = 4
+        i++
+      }
+      do {
+        let t = table[s + other]
+        if (t < StateId.FirstRow) {
+          if (t !== StateId.Unknown) return StateId.RuleMirror - t
+          t = dfa.next(s, other)
           table = dfa.table
           if (t < StateId.FirstRow) return StateId.RuleMirror - t
         }
@@ -254,6 +269,6 @@ export class AutomatonEngine implements MatchEngine {
   }
 
   memoryUsage(): number {
-    return this.dfa.memoryUsage()
+    return this.dfa.memoryUsage() + this.memo.heldBytes()
   }
 }

@@ -108,3 +108,37 @@ function indexOfSegmentKmp(p: Uint8Array, i: number, to: number, bytes: Uint8Arr
   }
   return -1
 }
+
+/**
+ * A byte mask: which bytes occur, one bit per byte value below 128 in
+ * {@link MASK_WORDS} Int32 words (bit `b & 31` of word `b >> 5`); a byte
+ * of 128 or more sets the bit of its low seven bits, so a mask may say a
+ * byte occurs when it does not, never the other way round.
+ */
+export const MASK_WORDS = 4
+
+/**
+ * False when a byte of a `*` rule's segments (its bytes after the head,
+ * stars aside) is missing from the path's mask `have` ({@link pathMask}):
+ * the rule cannot match, and no search along the path is needed. Reads the
+ * pattern until the first missing byte.
+ */
+export function segmentsMayOccur(bytes: Uint8Array, rec: Int32Array, at: number, have: Int32Array): boolean {
+  let k = rec[at + RuleField.Start]
+  const e = rec[at + RuleField.End]
+  while (k < e && bytes[k] !== Byte.Star) k++
+  for (; k < e; k++) {
+    const b = bytes[k] & 127
+    if ((have[b >> 5] & (1 << (b & 31))) === 0 && bytes[k] !== Byte.Star) return false
+  }
+  return true
+}
+
+/** The mask of the bytes of `p[from, to)` into `out[0, MASK_WORDS)`. */
+export function pathMask(p: Uint8Array, from: number, to: number, out: Int32Array): void {
+  out.fill(0)
+  for (let i = from; i < to; i++) {
+    const b = p[i] & 127
+    out[b >> 5] |= 1 << (b & 31)
+  }
+}

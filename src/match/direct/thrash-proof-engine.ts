@@ -12,7 +12,7 @@ import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { PATH, pathAt, pathOfBytes, pathOfString, pathOfStringAt, releasePath } from './path.js'
 import { ruleMatches } from './segments.js'
 import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
-import { NO_AUTOMATON } from './direct-engine.js'
+import { NEVER, NO_AUTOMATON } from './direct-engine.js'
 
 /** Fields of the engine object and of the index objects, for their memory cost. */
 const ENGINE_FIELDS = 10
@@ -51,6 +51,9 @@ export class ThrashProofEngine implements MatchEngine {
   private readonly found: Int32Array
   private readonly candidates: Int32Array
   private epoch = 0
+  /** URLs left before `then` (the indexed start's countdown; see MatchEngine.countDown). */
+  private left = NEVER
+  private then: (() => void) | null = null
 
   constructor(set: RuleSet) {
     this.bytes = set.bytes
@@ -66,6 +69,7 @@ export class ThrashProofEngine implements MatchEngine {
     pathOfBytes(url, start, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.left === 0) this.then!()
     return r
   }
 
@@ -73,6 +77,7 @@ export class ThrashProofEngine implements MatchEngine {
     pathAt(url, ps, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.left === 0) this.then!()
     return r
   }
 
@@ -80,6 +85,7 @@ export class ThrashProofEngine implements MatchEngine {
     pathOfStringAt(url, ps)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.left === 0) this.then!()
     return r
   }
 
@@ -87,7 +93,13 @@ export class ThrashProofEngine implements MatchEngine {
     pathOfString(url)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.left === 0) this.then!()
     return r
+  }
+
+  countDown(urls: number, then: () => void): void {
+    this.left = urls
+    this.then = then
   }
 
   /** The deciding rule for the path `p[from, to)`, or -1. */

@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../../src/index.js'
-import { ruleMatches } from '../../../src/match/direct/segments.js'
+import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from '../../../src/match/direct/segments.js'
 import { patternRangeMatches } from '../../../src/match/reference-engine.js'
 import { RuleField, RuleFlag } from '../../../src/rules/rule-set.js'
 
@@ -59,5 +59,40 @@ describe('segment matcher = the reference\'s Matches()', () => {
       }),
       { seed: 31337, numRuns: 2000 },
     )
+  })
+})
+
+describe('byte masks: a necessary condition only (the direct engine skips a `*` rule whose segment bytes the path lacks)', () => {
+  it('never rules out a match (fast-check over patterns and paths, ASCII and not)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'Z', '=', '/', '*', '%2F', 'é', '$'), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.constantFrom('a', 'b', 'Z', '=', '/', '?', 'é', '\u00ff'), { maxLength: 14 }),
+        (pattern, path) => {
+          const body = `User-agent: *\nDisallow: /*${pattern.join('')}\n`
+          const set = parseRobots(body).rulesFor('x')
+          const p = enc.encode('/' + path.join(''))
+          const have = new Int32Array(MASK_WORDS)
+          pathMask(p, 0, p.length, have)
+          for (let r = 0; r < set.count; r++) {
+            const at = r * RuleField.Width
+            if ((set.records[at + RuleField.Flags] & RuleFlag.Star) === 0) continue
+            if (ruleMatches(set.bytes, set.records, at, p, 0, p.length)) expect(segmentsMayOccur(set.bytes, set.records, at, have)).toBe(true)
+          }
+        },
+      ),
+      { seed: 21, numRuns: 3000 },
+    )
+  })
+
+  it('rules out a path that lacks a segment byte', () => {
+    const set = parseRobots('User-agent: *\nDisallow: /*pmax=*\n').rulesFor('x')
+    const have = new Int32Array(MASK_WORDS)
+    const without = enc.encode('/pma=ma')
+    pathMask(without, 0, without.length, have)
+    expect(segmentsMayOccur(set.bytes, set.records, 0, have)).toBe(false)
+    const within = enc.encode('/a?pmax=1')
+    pathMask(within, 0, within.length, have)
+    expect(segmentsMayOccur(set.bytes, set.records, 0, have)).toBe(true)
   })
 })
