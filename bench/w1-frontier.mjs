@@ -4,7 +4,7 @@
 // ../shared/corpus/urls/paired.tsv; ours against robots-parser in the same
 // process, runs interleaved (ours, robots-parser, ours, ...).
 //
-//   node bench/w1-frontier.mjs [--runs N] [--quick] [--json FILE]
+//   node bench/w1-frontier.mjs [--runs N] [--quick] [--json FILE] [--profile N]
 //
 // Equal work on both sides: robots-parser needs the robots.txt URL of the
 // URLs' own origin, so a host whose URLs span several origins (http/https,
@@ -58,6 +58,12 @@ function theirs() {
     for (let i = 0; i < urls.length; i++) if (r.isAllowed(urls[i], AGENT) !== false) allowed++
   }
   return allowed
+}
+
+// --profile N: N passes of ours alone, then exit (for `node --cpu-prof bench/w1-frontier.mjs --profile 40`).
+if (typeof opts.profile === 'number') {
+  for (let k = 0; k < opts.profile; k++) ours()
+  process.exit(0)
 }
 
 const res = measureInterleaved({ ours, theirs }, { runs, warmup: 1, clock: 'cpu' })

@@ -2,7 +2,7 @@
 // (every source; FEATURES.tsv and SOURCES.tsv skipped). One pass = every file
 // parsed once.
 //
-//   node bench/w3-parse.mjs [--rounds N] [--quick] [--native PATH|none] [--json FILE]
+//   node bench/w3-parse.mjs [--rounds N] [--quick] [--native PATH|none] [--json FILE] [--profile N]
 //   NATIVE_PARSE_BENCH=/path/to/parse-bench node bench/w3-parse.mjs
 //
 // Tasks:
@@ -97,6 +97,11 @@ const TASKS = {
   },
 }
 const names = Object.keys(TASKS)
+// --profile N: N passes of parseRobots(bytes) alone, then exit (for `node --cpu-prof bench/w3-parse.mjs --native none --profile 30`).
+if (typeof opts.profile === 'number') {
+  for (let k = 0; k < opts.profile; k++) TASKS['robots-automaton parseRobots(bytes)']()
+  process.exit(0)
+}
 const THEIRS = 'robots-parser(url, string)'
 
 const nativeRuns = [native()]
