@@ -173,7 +173,8 @@ export class LineReader {
     let n = chunk.length
     const room = this.limit - this.bytesRead
     if (n > room) {
-      n = room
+      // room < chunk.length here: an int32 (`| 0` keeps `n` one in the optimised code, the limit being a double).
+      n = room | 0
       this.truncated = true
     }
     this.bytesRead += n

@@ -161,7 +161,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const s = this.scratch()
     const meaning = knownKey(keyBytes, keyStart, keyEnd)
     if (meaning < 0 || meaning === KeyMeaning.Unused) {
-      if (meaning < 0) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, Math.min(keyEnd, keyStart + MAX_QUOTED_KEY))
+      if (meaning < 0) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, keyEnd - keyStart > MAX_QUOTED_KEY ? keyStart + MAX_QUOTED_KEY : keyEnd)
       else s.diagnostics.add(DIAG_INDEX['unused-directive'], line, keyBytes, keyStart, keyEnd)
       return
     }
@@ -268,7 +268,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    */
   private fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
     // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
-    const stop = Math.min(limit, i + MAX_LINE_BYTES + 1)
+    // (Integer compares, not Math.min: the optimised code keeps `stop` an int32.)
+    const stop = limit - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES + 1 : limit
     const first = b[i]
     if (first === 32 || first === 9 || first === 35) return this.fastProse(b, i, stop, line)
     const kind = spelledKey(b, i, limit)
@@ -406,7 +407,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
     const s = this.scratch()
     const p = s.patterns
-    p.reserve(Math.min(stop - j, MAX_LINE_BYTES))
+    // At most stop - j bytes (fewer than MAX_LINE_BYTES: see fastLine's `stop`).
+    p.reserve(stop - j)
     const out = p.bytes
     const valueStart = p.length
     let at = valueStart

@@ -131,9 +131,17 @@ export class ByteBuffer {
     if (this.length + MAX_VARINT_BYTES > this.bytes.length) this.reserve(MAX_VARINT_BYTES)
     const out = this.bytes
     let at = this.length
-    while (v >= 0x80) {
-      out[at++] = (v % 128) | 0x80
-      v = Math.floor(v / 128)
+    if (v < 0x80000000) {
+      // The usual value, in int32 arithmetic (shifts); the same bytes as below.
+      while (v >= 0x80) {
+        out[at++] = (v & 0x7f) | 0x80
+        v >>>= 7
+      }
+    } else {
+      while (v >= 0x80) {
+        out[at++] = (v % 128) | 0x80
+        v = Math.floor(v / 128)
+      }
     }
     out[at++] = v
     this.length = at

@@ -192,7 +192,7 @@ export class DiagnosticWriter {
     out.varint(line)
     if (detail) {
       if (bytes === undefined) throw new Error(`diagnostic ${CODES[code]} needs its detail bytes`)
-      out.run(bytes, start, Math.min(end, start + MAX_DETAIL_BYTES))
+      out.run(bytes, start, end - start > MAX_DETAIL_BYTES ? start + MAX_DETAIL_BYTES : end)
     }
     this.length++
   }

@@ -91,6 +91,16 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
     }
   })
 
+  it('an unknown key quoted at most 64 bytes (63, 64, 65 and more), on both paths', () => {
+    for (const n of [1, 63, 64, 65, 200]) {
+      const bytes = enc.encode(`User-agent: *\n${'k'.repeat(n)}: v\n${'q'.repeat(n)} : w # c\n`)
+      const parsed = parseRobots(bytes)
+      expect(Buffer.from(general(bytes)).equals(parsed.toBytes()), `n ${n}`).toBe(true)
+      const quoted = parsed.diagnostics.filter((d) => d.code === 'unknown-directive').map((d) => d.message)
+      expect(quoted).toEqual([`unknown directive; ignored: "${'k'.repeat(Math.min(n, 64))}"`, `unknown directive; ignored: "${'q'.repeat(Math.min(n, 64))}"`])
+    }
+  })
+
   it('a rule line cut by the parsing limit', async () => {
     const head = 'User-agent: *\n' + '#'.repeat(512_000 - 30) + '\n'
     for (let k = 0; k < 20; k++) {
