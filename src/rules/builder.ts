@@ -297,7 +297,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (j < 0 || j >= stop) return -1
     if (kind === KeyKind.UserAgent) this.userAgent(line, b, valueStart, keep)
     else this.sitemap(line, b, valueStart, keep)
-    this.lineEnd(line, LineFlag.hasDirective, b, i, j)
+    // lineEnd() for a directive line of plain ASCII, without the call.
+    if (!this.sawContent) this.firstContent(line, b, i, j)
     return j
   }
 
@@ -346,7 +347,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       j = this.commentEnd(b, j + 1, stop)
     }
     if (j < 0 || j >= stop || gaps === 1) return -1
-    this.lineEnd(line, flags, b, i, j)
+    this.plainLineEnd(line, flags, b, i, j)
     return j
   }
 
@@ -386,8 +387,14 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (j < 0 || j >= stop) return -1
     if (keyEnd === start) flags &= ~LineFlag.hasDirective
     else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
-    this.lineEnd(line, flags, b, i, j)
+    this.plainLineEnd(line, flags, b, i, j)
     return j
+  }
+
+  /** lineEnd() for a line of plain ASCII whose `flags` hold at most hasDirective and hasComment (not a blank or comment line). */
+  private plainLineEnd(line: number, flags: number, b: Uint8Array, i: number, j: number): void {
+    if (flags === 0) this.scratch().diagnostics.add(DIAG_INDEX['invalid-line'], line)
+    if (!this.sawContent) this.firstContent(line, b, i, j)
   }
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
@@ -456,7 +463,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     this.ruleStart = valueStart
     p.length = keep
     s.events.add(kind === KeyKind.Allow ? EventType.Allow : EventType.Disallow, line, n)
-    this.lineEnd(line, flags, b, i, j)
+    // lineEnd() for this line (a directive, maybe with a comment and a '$'), without the call.
+    if (flags & LineFlag.hasDollar) this.checkDollar(line)
+    if (!this.sawContent) this.firstContent(line, b, i, j)
     return j
   }
   // END COPY
