@@ -80,6 +80,10 @@ function summarize(bytes: Uint8Array, from: number, to: number): [flags: number,
 const PLAIN = new Uint8Array(256)
 for (let b = 0; b < 256; b++) PLAIN[b] = KIND[b] === 0 ? 1 : 0
 
+/** Per byte: 1 for every byte but LF and CR. */
+const NOT_EOL = new Uint8Array(256).fill(1)
+NOT_EOL[10] = NOT_EOL[13] = 0
+
 const EMPTY = new Uint8Array(0)
 const BOM0 = 0xef
 const BOM1 = 0xbb
@@ -223,6 +227,13 @@ export class LineReader {
           flags |= k & 0xffff
         }
         if (j >= n) break
+        if (j - i > MAX_LINE_BYTES) {
+          // Past the bytes a line keeps only its end matters: emit() and append() summarise what is kept.
+          while (j + 4 <= n && (NOT_EOL[chunk[j]] & NOT_EOL[chunk[j + 1]] & NOT_EOL[chunk[j + 2]] & NOT_EOL[chunk[j + 3]]) !== 0) j += 4
+          while (j < n && NOT_EOL[chunk[j]] !== 0) j++
+          if (j < n) b = chunk[j]
+          break
+        }
       }
       if (j === n) {
         if (last && this.pending === 0) {

@@ -330,6 +330,32 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     })
   }
 
+  it('a too-long line is summarised by its kept bytes only: a #, NUL, %, $ or byte >= 0x80 past the cut is not seen, at every split near the cut and the end', () => {
+    const head = 'User-agent: *\n'
+    const prefix = 'Disallow: /'
+    const SPECIAL = ['#c', '\u0000', '%41', '$', '\u00e9', '\u00ff']
+    const cases: [kept: string, tail: string][] = []
+    for (const sp of SPECIAL) {
+      cases.push(['', sp], [sp, ''], [sp, 'x' + sp], ['', 'x'.repeat(5000) + sp + 'y'.repeat(3)])
+    }
+    for (const [inKept, inTail] of cases) {
+      const keptBody = prefix + 'a'.repeat(MAX_LINE_BYTES - prefix.length - text(inKept).length) + inKept
+      expect(text(keptBody).length).toBe(MAX_LINE_BYTES)
+      const body = text(head + keptBody + 'b'.repeat(7) + inTail + 'c'.repeat(9) + '\nDisallow: /z\n')
+      const whole = recordChunks([body])
+      // The line as if it ended at the cut: the same flags but isLineTooLong.
+      const cutOnly = recordChunks([text(head + keptBody + '\nDisallow: /z\n')])
+      const flagsOf = (log: string[]) => Number(log.find((l) => l.startsWith('end 2 '))!.split(' ')[2])
+      expect(flagsOf(whole.log), JSON.stringify([inKept, inTail])).toBe(flagsOf(cutOnly.log) | LineFlag.isLineTooLong)
+      const lineStart = text(head).length
+      const lineEnd = body.length - text('\nDisallow: /z\n').length
+      for (const at of [lineStart + MAX_LINE_BYTES, lineEnd]) {
+        for (let d = -12; d <= 12; d++) expect(recordChunks(splitAt(body, [at + d])).log, `split at ${at + d}`).toEqual(whole.log)
+      }
+      expect(recordChunks(fixedChunks(body, 4096)).log).toEqual(whole.log)
+    }
+  })
+
   it('a too-long line is cut at 16,663 bytes even when its CR LF falls right after the cut', () => {
     const body = text('User-agent: *\nDisallow: /' + 'b'.repeat(MAX_LINE_BYTES - 11 + 1) + '\r\nAllow: /q')
     const whole = recordChunks([body])
