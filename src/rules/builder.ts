@@ -262,7 +262,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    *
    * COPY: this repeats, for the lines it takes, the reader's line end and
    * cut (parse/reader.ts), parseLine's whitespace and key rules
-   * (parse/parser.ts) and `rule()` below. test/rules/fast-line.test.ts runs
+   * (parse/parser.ts), and `rule()` and `lineEnd()` below. test/rules/fast-line.test.ts runs
    * one data suite through both paths (whole bodies against byte-by-byte
    * streams, where no line is whole in a chunk).
    */
