@@ -158,13 +158,20 @@ export class PathStartMemo {
   /** The URL prefix up to and including the remembered path's first char; empty: nothing remembered. */
   private prefix = ''
   private start: PathStart = PathStartCode.JustSlash
+  /** Misses in a row: past the second, a prefix is kept once in MEMO_RETRY misses (URLs of many origins copy nothing). */
+  private misses = 0
 
   /** The path start of a string URL (as {@link pathStartString}). */
   of(url: string): PathStart {
     const prefix = this.prefix
     // lastIndexOf from 0 tests index 0 only; startsWith compares slower on V8 11.
-    if (prefix.length !== 0 && url.lastIndexOf(prefix, 0) === 0) return this.start
+    if (prefix.length !== 0 && url.lastIndexOf(prefix, 0) === 0) {
+      this.misses = 0
+      return this.start
+    }
     const ps = pathStartString(url)
+    const misses = ++this.misses
+    if (misses > 2 && (misses & (MEMO_RETRY - 1)) !== 0) return ps
     if (ps !== PathStartCode.JustSlash) {
       const j = (ps - (ps & PathStartCode.SlashPrepended)) / PathStartCode.IndexScale
       if (j >= 1 && url.charCodeAt(j - 1) !== PathChar.Colon) {
@@ -181,6 +188,9 @@ export class PathStartMemo {
     return this.prefix.length === 0 ? 0 : stringBytes(this.prefix) + 8 + STRING_HEADER_BYTES
   }
 }
+
+/** {@link PathStartMemo}: after two misses in a row, a new prefix is kept once in this many misses (a power of two). */
+const MEMO_RETRY = 64
 
 /**
  * A string with the chars of `s` that holds no other string: a slice may

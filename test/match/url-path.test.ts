@@ -171,6 +171,27 @@ describe('url-path: the per-origin memo of string path starts (PathStartMemo)', 
     expect(memo.of('//h/x')).toBe(pathStartString('//h/x'))
   })
 
+  it('regression: URLs of many origins through one matcher copied a prefix per URL (one matcher got slower than before the memo)', () => {
+    const memo = new PathStartMemo()
+    const held: number[] = []
+    // Every URL a new origin of another length: after two misses in a row, a prefix is kept once in 64 misses.
+    for (let k = 0; k < 130; k++) {
+      const url = `https://${'h'.repeat(1 + (k % 50))}${k}.example/p`
+      expect(memo.of(url)).toBe(pathStartString(url))
+      held.push(memo.heldBytes())
+    }
+    let changes = 0
+    for (let k = 1; k < held.length; k++) if (held[k] !== held[k - 1]) changes++
+    expect(changes).toBeGreaterThanOrEqual(2)
+    expect(changes).toBeLessThanOrEqual(4)
+    // A run of one origin is remembered again within 64 of its URLs.
+    const site = 'https://a-site-with-a-long-name.example/'
+    const alone = new PathStartMemo()
+    alone.of(site + 'x')
+    for (let k = 0; k < 64; k++) expect(memo.of(site + k)).toBe(pathStartString(site + k))
+    expect(memo.heldBytes()).toBe(alone.heldBytes())
+  })
+
   it('counts the prefix it keeps, not the URL it came from', () => {
     const memo = new PathStartMemo()
     memo.of('https://example.com/' + 'x'.repeat(1000))
