@@ -367,7 +367,8 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
   }
   const schemeEnd = p
   const a = p + 3
-  // The usual authority, a plain name without userinfo, port or odd chars: a tight loop finds its end (as scanAuthority).
+  // The usual authority, a plain name without userinfo, port or odd chars: a tight loop finds its end.
+  // COPY of scanAuthority's for chars (this file keeps one scan for bytes and one for strings; one data suite runs both).
   let e = a
   let odd = false
   let puny = false
