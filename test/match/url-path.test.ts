@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, pathOf } from '../../src/index.js'
 import { matchPath, pathStartString, PathStartMemo } from '../../src/match/url-path.js'
 import { prng } from '../support/prng.mjs'
+import { ENGINES } from '../support/engines.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
@@ -190,6 +191,28 @@ describe('url-path: the per-origin memo of string path starts (PathStartMemo)', 
     alone.of(site + 'x')
     for (let k = 0; k < 64; k++) expect(memo.of(site + k)).toBe(pathStartString(site + k))
     expect(memo.heldBytes()).toBe(alone.heldBytes())
+  })
+
+  it('every engine judges a string URL as its bytes while origins share, extend, break and alternate (the memo in each tier)', () => {
+    const body = 'User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf$\nDisallow: /x*y\nDisallow: /?q\nAllow: /;p\nDisallow: /%41\n'
+    const heads = ['https://h', 'https://h:8', 'http://h', 'https://hh', 'HTTPS://H', 'h', '//h', '', 'x://y:', 'https://u@h']
+    const joins = ['/', '?', ';', '#', ':', '//', '/a', '/a/b', '/x']
+    const tails = ['', 'y', '.pdf', '/b.pdf', 'q', 'p', '#f', 'A', '%41', '\u00e9', 'x#y/z']
+    const enc = new TextEncoder()
+    for (const engine of ENGINES) {
+      const m = parseRobots(body, engine.options).agent('bot')
+      const plain = parseRobots(body, { engine: 'plain' }).agent('bot')
+      const rnd = prng(5)
+      const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]
+      let previous = 'https://h/'
+      for (let k = 0; k < 3000; k++) {
+        const url = rnd() < 0.5 ? previous.slice(0, Math.floor(rnd() * (previous.length + 1))) + pick(joins) + pick(tails) : pick(heads) + pick(joins) + pick(tails)
+        const want = plain.explain(enc.encode(url))
+        expect(m.explain(url), `${engine.name}: ${JSON.stringify(url)}`).toEqual(want)
+        expect(m.isAllowed(url), `${engine.name}: ${JSON.stringify(url)}`).toBe(want.allowed)
+        previous = url
+      }
+    }
   })
 
   it('counts the prefix it keeps, not the URL it came from', () => {
