@@ -6,7 +6,7 @@
  * host's keyed hash. The store's look-up, the command line's host index and
  * the matcher read the record; nothing goes over the authority again.
  */
-import { pathStartBytes, pathStartString, PathStartCode, type PathStart } from '../match/url-path.js'
+import { pathStartBytes, pathStartString, PathStartCode, type PathStart } from './url-path.js'
 import { hostHashes, hostHashString } from './keyed-hash.js'
 
 /**
@@ -23,7 +23,7 @@ export const enum UrlField {
   Port = 3,
   /** The `/`, `?`, `#` or `\` that ends the authority, or the URL's end; -1 without `://`. */
   AuthorityEnd = 4,
-  /** Where the path the rules match starts: a {@link PathStart} (match/url-path.ts). */
+  /** Where the path the rules match starts: a {@link PathStart} (url/url-path.ts). */
   PathStart = 5,
   /** `hostHash` (keyed-hash.ts) of the host ASCII-lowercased; 0 without a host. */
   HostHash = 6,
@@ -350,7 +350,7 @@ function pathAfterAuthorityString(s: string, from: number): PathStart {
  * the WHATWG parser).
  *
  * The scan is written twice on purpose, for bytes and for strings, as the
- * path-start scan is (match/url-path.ts): test/url/url-scan.test.ts runs one
+ * path-start scan is (url/url-path.ts): test/url/url-scan.test.ts runs one
  * set of cases through both.
  */
 export function scanUrlString(url: string, out: Int32Array): boolean {

@@ -8,7 +8,7 @@ import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
-import { PathChar, PathStartCode, PathStartMemo, type PathStart } from '../url-path.js'
+import { PathChar, PathStartCode, PathStartMemo, type PathStart } from '../../url/url-path.js'
 import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from './segments.js'
 import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
@@ -154,7 +154,7 @@ export class DirectEngine implements MatchEngine {
    * index) and the literal part of segments.ts's ruleMatches, for chars.
    * One data suite runs both on every URL: the differential and conformance
    * suites judge each URL as a string and as bytes in the pinned cold tier
-   * (test/support/engines.ts), and test/match/url-path.test.ts the path
+   * (test/support/engines.ts), and test/url/url-path.test.ts the path
    * starts.
    */
   private decideLiterals(url: string, ps: PathStart): number {

@@ -1,5 +1,5 @@
 /**
- * One data suite for where a URL's path starts and ends (src/match/url-path.ts)
+ * One data suite for where a URL's path starts and ends (src/url/url-path.ts)
  * over every copy of the scan: pathOf and matchPath (the shared functions),
  * and the automaton's three hot paths (strings: pathStartString; bytes:
  * pathStartBytes; matchLines: the fused loop), each made to reveal the exact
@@ -9,7 +9,7 @@
 import { freemem, totalmem } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, pathOf } from '../../src/index.js'
-import { matchPath, pathStartString, PathStartMemo } from '../../src/match/url-path.js'
+import { matchPath, pathStartString, PathStartMemo } from '../../src/url/url-path.js'
 import { prng } from '../support/prng.mjs'
 import { ENGINES } from '../support/engines.js'
 import { readFileSync } from 'node:fs'

@@ -113,7 +113,7 @@ export function pathStartBytes(s: Uint8Array, from: number, to: number): PathSta
  * URL is matched without making its bytes; and `AutomatonEngine.decideLines`
  * fuses a third copy into its one-pass line loop, kept for speed and marked
  * there. One data suite checks all three: the URL cases of
- * test/match/url-path.test.ts run over strings, bytes and `matchLines`,
+ * test/url/url-path.test.ts run over strings, bytes and `matchLines`,
  * against the reference's GetPathParamsQuery vectors.
  */
 export function pathStartString(s: string): PathStart {
@@ -151,7 +151,7 @@ export function pathStartString(s: string): PathStart {
  * kept only when `j ≥ 1`, the char before `j` is not `:`, and no `#` came
  * first (that start is `/`, not kept). The kept prefix is a copy of its own
  * (`flatCopy`), so that no caller's string (a slice of a page, a log) is
- * held. test/match/url-path.test.ts checks sequences that share, extend and
+ * held. test/url/url-path.test.ts checks sequences that share, extend and
  * break origins against the plain scan.
  */
 export class PathStartMemo {
