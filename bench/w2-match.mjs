@@ -5,7 +5,7 @@
 // long-lived matcher: its lazy DFA built, src/match/README.md); then only the
 // checks are timed: 111,805 URLs per pass.
 //
-//   node bench/w2-match.mjs [--runs N] [--quick] [--json FILE]
+//   node bench/w2-match.mjs [--runs N] [--quick] [--json FILE] [--profile N]
 //
 // Three variants, runs interleaved:
 // - ours, string URLs:      matcher.isAllowed(url)
@@ -88,6 +88,12 @@ for (const h of ourHosts) {
 }
 
 const flushesBefore = ourHosts.map(flushes)
+
+// --profile N: N string passes of ours alone once warm, then exit (for `node --cpu-prof bench/w2-match.mjs --profile 200`).
+if (typeof opts.profile === 'number') {
+  for (let k = 0; k < opts.profile; k++) oursStringPass()
+  process.exit(0)
+}
 
 // Repetitions per sample: enough for ~100 ms per sample (at least 1).
 function repsFor(fn, targetMs) {

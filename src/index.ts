@@ -26,7 +26,7 @@ export { reportLines, type LineReport, type LineTag, type LineMetadata, type Rob
 // Helpers: user-agent headers and tokens, URL paths, patterns.
 export { isValidProductToken } from './parse/product-token.js'
 export { productTokens } from './parse/user-agent.js'
-export { pathOf } from './match/url-path.js'
+export { pathOf } from './url/url-path.js'
 export { escapePattern } from './parse/escape.js'
 
 // Serialisation (Robots.toBytes / fromBytes), the store and its bundles.

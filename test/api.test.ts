@@ -17,7 +17,7 @@ import {
   RobotsFormatError,
 } from '../src/index.js'
 import { referenceDecide } from '../src/internals.js'
-import { matchPath } from '../src/match/url-path.js'
+import { matchPath } from '../src/url/url-path.js'
 import { itShared, SHARED } from './support/shared-data.js'
 
 const enc = new TextEncoder()

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type Robots } from '../src/index.js'
 import { referenceDecide } from '../src/internals.js'
 import { asciiLower } from '../src/parse/product-token.js'
-import { matchPath, urlBytes } from '../src/match/url-path.js'
+import { matchPath, urlBytes } from '../src/url/url-path.js'
 import { describePaired, type PairedHost } from './support/corpus-data.js'
 import { ENGINES, FAST_ENGINES, type EngineCase } from './support/engines.js'
 

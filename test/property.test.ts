@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { escapePattern, parseRobots, reportLines, Robots } from '../src/index.js'
 import { referenceDecide } from '../src/internals.js'
-import { matchPath, urlBytes } from '../src/match/url-path.js'
+import { matchPath, urlBytes } from '../src/url/url-path.js'
 import { latin1Bytes } from './support/core-helpers.js'
 import { ENGINES } from './support/engines.js'
 

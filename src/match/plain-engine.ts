@@ -8,7 +8,7 @@
 import { patternRangeMatches } from './reference-engine.js'
 import { RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import type { EngineStats, MatchEngine } from './engine.js'
-import { matchPath, matchPathAt } from './url-path.js'
+import { matchPath, matchPathAt } from '../url/url-path.js'
 import { objectBytes } from '../memory.js'
 import { NO_AUTOMATON } from './direct/direct-engine.js'
 

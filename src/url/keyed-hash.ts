@@ -91,7 +91,15 @@ function finish(v0: number, v1: number, v2: number, v3: number, m: number): numb
   return v1 ^ v3
 }
 
-/** HalfSipHash-1-3 under the key `(k0, k1)` of `bytes[start, end)` ASCII-lowercased (little-endian words). */
+/**
+ * HalfSipHash-1-3 under the key `(k0, k1)` of `bytes[start, end)` ASCII-lowercased (little-endian words).
+ *
+ * COPY: the SipRound is written out in each variant below (bytes or string,
+ * 32- or 64-bit tag, and the finishing rounds): a round in a function of its
+ * own would return four words through memory on every call. The tests
+ * (test/url/keyed-hash.test.ts) check every variant against an independent
+ * implementation and the reference vectors.
+ */
 function halfSip(k0: number, k1: number, bytes: Uint8Array, start: number, end: number): number {
   let v0 = k0
   let v1 = k1

@@ -6,7 +6,7 @@
  * host's keyed hash. The store's look-up, the command line's host index and
  * the matcher read the record; nothing goes over the authority again.
  */
-import { pathStartBytes, pathStartString, PathStartCode, type PathStart } from '../match/url-path.js'
+import { pathStartBytes, pathStartString, PathStartCode, type PathStart } from './url-path.js'
 import { hostHashes, hostHashString } from './keyed-hash.js'
 
 /**
@@ -23,7 +23,7 @@ export const enum UrlField {
   Port = 3,
   /** The `/`, `?`, `#` or `\` that ends the authority, or the URL's end; -1 without `://`. */
   AuthorityEnd = 4,
-  /** Where the path the rules match starts: a {@link PathStart} (match/url-path.ts). */
+  /** Where the path the rules match starts: a {@link PathStart} (url/url-path.ts). */
   PathStart = 5,
   /** `hostHash` (keyed-hash.ts) of the host ASCII-lowercased; 0 without a host. */
   HostHash = 6,
@@ -200,22 +200,23 @@ export function scanUrl(bytes: Uint8Array, start: number, end: number, out: Int3
 function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number, schemeEnd: number, schemeBits: number, out: Int32Array, hash: boolean): boolean {
   // The usual authority, a plain name without userinfo, port or odd bytes: a tight loop finds its end.
   let e = a
-  let seen = 0
+  let odd = false
+  let puny = false
+  let label = a
   for (; e < end; e++) {
     const k = AUTH[bytes[e]]
     if (k === Auth.Plain) continue
     if (k <= Auth.Backslash) break
-    seen |= 1 << k
+    if (k === Auth.Dot) label = e + 1
+    else if (k === Auth.Dash) puny ||= e === label + 3 && bytes[e - 1] === 0x2d && (bytes[e - 2] | 0x20) === 0x6e && (bytes[e - 3] | 0x20) === 0x78
+    else odd = true
   }
-  if ((seen & ~((1 << Auth.Dot) | (1 << Auth.Dash))) === 0 && e > a) {
+  if (!odd && e > a) {
     const k = e < end ? AUTH[bytes[e]] : Auth.Plain
     if (k === Auth.PathStart || e === end) {
       // Plain when its last label starts with a letter and no label is "xn--".
-      let last = e
-      while (last > a && bytes[last - 1] !== 0x2e) last--
-      const l = last < e ? bytes[last] | 0x20 : 0
-      let plain = l >= 0x61 && l <= 0x7a
-      if (plain && (seen & (1 << Auth.Dash)) !== 0) plain = !hasPunycodeLabel(bytes, a, e)
+      const l = label < e ? bytes[label] | 0x20 : 0
+      const plain = l >= 0x61 && l <= 0x7a && !puny
       out[UrlField.Start] = start
       out[UrlField.SchemeEnd] = schemeEnd
       out[UrlField.HostStart] = a
@@ -320,14 +321,6 @@ export function scanHostField(bytes: Uint8Array, start: number, end: number, out
   return scanAuthority(bytes, start, start, end, -1, 0, out, true)
 }
 
-/** Whether a label of the host `bytes[from, to)` starts with `xn--` (punycode, which the WHATWG parser checks). */
-function hasPunycodeLabel(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i + 4 <= to; i++) {
-    if ((i === from || bytes[i - 1] === 0x2e) && (bytes[i] | 0x20) === 0x78 && (bytes[i + 1] | 0x20) === 0x6e && bytes[i + 2] === 0x2d && bytes[i + 3] === 0x2d) return true
-  }
-  return false
-}
-
 /** The reference's path start after `\` ended the authority: the first `/`, `?` or `;` from `from`, unless a `#` comes first. */
 function pathAfterAuthority(bytes: Uint8Array, from: number, end: number): PathStart {
   for (let i = from; i < end; i++) {
@@ -357,7 +350,7 @@ function pathAfterAuthorityString(s: string, from: number): PathStart {
  * the WHATWG parser).
  *
  * The scan is written twice on purpose, for bytes and for strings, as the
- * path-start scan is (match/url-path.ts): test/url/url-scan.test.ts runs one
+ * path-start scan is (url/url-path.ts): test/url/url-scan.test.ts runs one
  * set of cases through both.
  */
 export function scanUrlString(url: string, out: Int32Array): boolean {
@@ -374,6 +367,38 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
   }
   const schemeEnd = p
   const a = p + 3
+  // The usual authority, a plain name without userinfo, port or odd chars: a tight loop finds its end.
+  // COPY of scanAuthority's for chars (this file keeps one scan for bytes and one for strings; one data suite runs both).
+  let e = a
+  let odd = false
+  let puny = false
+  let label = a
+  for (; e < end; e++) {
+    const c = url.charCodeAt(e)
+    const k = c < 0x80 ? AUTH[c] : Auth.Odd
+    if (k === Auth.Plain) continue
+    if (k <= Auth.Backslash) break
+    if (k === Auth.Dot) label = e + 1
+    else if (k === Auth.Dash) puny ||= e === label + 3 && url.charCodeAt(e - 1) === 0x2d && (url.charCodeAt(e - 2) | 0x20) === 0x6e && (url.charCodeAt(e - 3) | 0x20) === 0x78
+    else odd = true
+  }
+  if (!odd && e > a && (e === end || AUTH[url.charCodeAt(e)] === Auth.PathStart)) {
+    // Plain when its last label starts with a letter and no label is "xn--".
+    const l = label < e ? url.charCodeAt(label) | 0x20 : 0
+    const plain = l >= 0x61 && l <= 0x7a && !puny
+    out[UrlField.Start] = start
+    out[UrlField.SchemeEnd] = schemeEnd
+    out[UrlField.HostStart] = a
+    out[UrlField.HostEnd] = e
+    out[UrlField.Port] = PortCode.None
+    out[UrlField.AuthorityEnd] = e
+    out[UrlField.PathStart] = e === end ? PathStartCode.JustSlash : e * PathStartCode.IndexScale + (url.charCodeAt(e) === 0x3f ? PathStartCode.SlashPrepended : 0)
+    out[UrlField.HostHash] = hostHashString(url, a, e)
+    out[UrlField.HostHash2] = 0
+    out[UrlField.Flags] = schemeFlagsString(url, schemeEnd) | (plain ? UrlFlag.PlainHost : 0)
+    return true
+  }
+  // Anything else, char by char.
   let hostStart = a
   let hostEnd = -1
   let bracket = a < end && url.charCodeAt(a) === 0x5b

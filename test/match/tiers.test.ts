@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide } from '../../src/internals.js'
-import { matchPath, urlBytes } from '../../src/match/url-path.js'
+import { matchPath, urlBytes } from '../../src/url/url-path.js'
 import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
 import { seededRandom } from '../support/core-helpers.js'

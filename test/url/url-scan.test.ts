@@ -1,13 +1,13 @@
 /**
  * The one scan of a URL (src/url/url-scan.ts), over bytes and over strings
  * (two copies of the scan, one data suite): the path start equals the
- * reference's GetPathParamsQuery scan (match/url-path.ts) on every input; the
+ * reference's GetPathParamsQuery scan (url/url-path.ts) on every input; the
  * host, port and authority end follow the WHATWG split of an authority (the
  * last `@` wins, `:` ends the host outside brackets); a plain host's bytes are
  * the WHATWG parser's host; the hash is the keyed hash of the host lowercased.
  */
 import { describe, expect, it } from 'vitest'
-import { pathStartBytes, pathStartString } from '../../src/match/url-path.js'
+import { pathStartBytes, pathStartString } from '../../src/url/url-path.js'
 import { hostHash, secondHash } from '../../src/url/keyed-hash.js'
 import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../../src/url/url-scan.js'
 import { prng } from '../support/prng.mjs'

@@ -10,7 +10,7 @@ import { setMaxListeners } from 'node:events'
 import { RobotsStore } from '../../index.js'
 import { UsageError, CliError } from '../../internals.js'
 import { AtomicLines, writeFileAtomic } from '../common/atomic-file.js'
-import { COMMON_OPTIONS, flag, helpOrVersion, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, megabytes, plural } from '../common/numbers.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { note } from '../common/stdio.js'
@@ -48,15 +48,6 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
 const MAX_CONCURRENCY = 4096
 /** Longest `--timeout`, in seconds. */
 const MAX_TIMEOUT_S = 3600
-
-/** An integer option within [min, max], or `fallback` when absent; a usage error otherwise. */
-function intOption(args: ParsedArgs, name: string, min: number, max: number, fallback: number): number {
-  const value = optionValue(args, name)
-  if (value === undefined) return fallback
-  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(n >= min && n <= max)) throw new UsageError(`option '--${name}' must be an integer from ${min} to ${max} (got '${value}')`)
-  return n
-}
 
 /** `--timeout SECONDS` in ms. */
 function timeoutMs(args: ParsedArgs): number {

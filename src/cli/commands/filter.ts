@@ -6,7 +6,7 @@
  * for where blocks are judged.
  */
 import { availableParallelism } from 'node:os'
-import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, requiredValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
@@ -19,7 +19,8 @@ import type { HostRules } from '../hosts/host-rules.js'
 import { HostTally } from '../hosts/host-tally.js'
 import { openInput, resolveInputs, type ByteCounter } from '../filter/input.js'
 import type { JudgeSpec } from '../filter/judge-spec.js'
-import { MatcherJudge, type LineJudge } from '../filter/judge-lines.js'
+import { MatcherJudge } from '../filter/judge-lines.js'
+import type { LineJudge } from '../filter/line-judge.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
 import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
 import { defaultJobs, ParallelRunner } from '../filter/parallel.js'
@@ -62,15 +63,6 @@ function countLines(bytes: Uint8Array): number {
   let at = -1
   while ((at = b.indexOf(10, at + 1)) >= 0) n++
   return b.length > 0 && b[b.length - 1] !== 10 ? n + 1 : n
-}
-
-/** An integer option within [min, max], or `fallback` when absent; a usage error otherwise. */
-function intOption(args: ParsedArgs, name: string, min: number, max: number, fallback: number): number {
-  const value = optionValue(args, name)
-  if (value === undefined) return fallback
-  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!(n >= min && n <= max)) throw new UsageError(`option '--${name}' must be an integer from ${min} to ${max} (got '${value}')`)
-  return n
 }
 
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */

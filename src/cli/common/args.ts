@@ -114,6 +114,15 @@ export function optionValue(args: ParsedArgs, name: string): string | undefined 
   return typeof v === 'string' ? v : undefined
 }
 
+/** An integer option within [min, max], or `fallback` when absent; a usage error otherwise. */
+export function intOption(args: ParsedArgs, name: string, min: number, max: number, fallback: number): number {
+  const value = optionValue(args, name)
+  if (value === undefined) return fallback
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!(n >= min && n <= max)) throw new UsageError(`option '--${name}' must be an integer from ${min} to ${max} (got '${value}')`)
+  return n
+}
+
 /** The value of a required value option; a usage error naming it when absent. */
 export function requiredOption(args: ParsedArgs, name: string): string {
   const v = optionValue(args, name)

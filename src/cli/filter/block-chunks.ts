@@ -8,7 +8,8 @@ import { BlockWriter, type ByteSink } from '../common/block-writer.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from './emitter.js'
 import type { LineLayout } from './line-layout.js'
 import type { LineLocator } from './line-locator.js'
-import { judgeBlock, type BlockPlace, type LineJudge, type LoopOptions } from './judge-lines.js'
+import { judgeBlock, type BlockPlace, type LoopOptions } from './judge-lines.js'
+import type { LineJudge } from './line-judge.js'
 import { newStats, type FilterStats } from './filter-stats.js'
 
 /** How the lines are written: `--print`, `--format` and the log columns. */

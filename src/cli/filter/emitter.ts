@@ -7,7 +7,7 @@
  */
 import type { BlockWriter } from '../common/block-writer.js'
 import { writeUint } from '../common/block-writer.js'
-import type { Decided } from '../hosts/host-judge.js'
+import type { Decided } from './line-judge.js'
 import { jsonRecord } from './jsonl-record.js'
 import type { LineLocator } from './line-locator.js'
 

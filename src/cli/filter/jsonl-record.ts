@@ -11,7 +11,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { jsonLine } from '../common/printable.js'
-import type { Decided } from '../hosts/host-judge.js'
+import type { Decided } from './line-judge.js'
 import { FAULT_CODES, type LineLocator } from './line-locator.js'
 
 const DECODER = new TextDecoder()

@@ -10,20 +10,10 @@
 import type { AgentMatcher } from '../../index.js'
 import { lineEnd, urlEnd, UrlField } from '../../internals.js'
 import type { LineEmitter } from './emitter.js'
-import type { Decided } from '../hosts/host-judge.js'
+import type { Decided, LineJudge } from './line-judge.js'
 import type { FilterStats } from './filter-stats.js'
 import { sampleText, type InvalidPolicy } from './line-faults.js'
 import { LineFault, type LineLocator } from './line-locator.js'
-
-/** Judges located lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
-export interface LineJudge {
-  /** The URL `locator` located last in `bytes` (its range, scan and host). */
-  judge(bytes: Uint8Array, locator: LineLocator): number
-  /** Optional batch form: every line of `bytes` at once (see AgentMatcher.matchLines); returns the line count. */
-  judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
-  /** What decided the line judged last, which `locator` located (for `--format jsonl`). */
-  decided(locator: LineLocator): Decided
-}
 
 /** How a thread's loop treats lines (the same for every block). */
 export interface LoopOptions {

@@ -10,7 +10,8 @@ import type { OutputFormat, PrintMode } from './emitter.js'
 import type { LineLayout } from './line-layout.js'
 import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
 import type { HostRulesDescriptor } from '../hosts/host-rules.js'
-import { MatcherJudge, type FetchStandIn, type LineJudge, type LoopOptions } from './judge-lines.js'
+import { MatcherJudge, type FetchStandIn, type LoopOptions } from './judge-lines.js'
+import type { LineJudge } from './line-judge.js'
 import { openHostRules } from '../hosts/open-host-rules.js'
 
 /** The rules every line is judged by. */

@@ -10,7 +10,7 @@ import { BYTE_LRU_ENTRY_BYTES, ByteLru, UrlField } from '../../internals.js'
 import type { BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
 import type { HostQuery, HostRules } from './host-rules.js'
-import type { LineJudge } from '../filter/judge-lines.js'
+import type { Decided, LineJudge } from '../filter/line-judge.js'
 import { HostSource, type LineLocator } from '../filter/line-locator.js'
 
 /** How an entry turned out when first loaded (reported once per entry and thread). */
@@ -53,20 +53,6 @@ export interface HostJudgeOptions {
   readonly trackNewHosts?: boolean
   /** Count hosts without an entry into this counter (the main thread's tally) instead of one of its own. */
   readonly missing?: DistinctCounter
-}
-
-/** What decided the line judged last (for `--format jsonl`). */
-export interface Decided {
-  /** The matcher, or null when no robots.txt rules applied (no entry, unreadable, an outcome). */
-  readonly matcher: AgentMatcher | null
-  /** The matcher's deciding rule (an index into its rules; -1: none): its line and pattern are read from it, not matched again. */
-  readonly rule: number
-  /** The entry's name (`DIR/<host>`, `BUNDLE#<key>`), or null when the host has none. */
-  readonly source: string | null
-  /** The host, lowercased, or null when the line has none. */
-  readonly host: string | null
-  /** For an outcome entry: which. */
-  readonly outcome?: 'unavailable' | 'unreachable'
 }
 
 const NO_ENTRY = -1

@@ -6,7 +6,7 @@
 import type { EngineStats, LineJob, MatchEngine } from '../engine.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { checkRoom, LineByte } from '../lines.js'
-import { PATH_BYTE, PathByte, PathChar, pathStartBytes, PathStartCode, PathStartMemo } from '../url-path.js'
+import { PATH_BYTE, PathByte, PathChar, pathStartBytes, PathStartCode, PathStartMemo } from '../../url/url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
 import { StateId } from './state.js'
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
@@ -170,7 +170,7 @@ export class AutomatonEngine implements MatchEngine {
    * One data suite
    * runs over this loop and the shared functions alike:
    * test/match/match-lines.test.ts (the plain engine takes the shared path)
-   * and test/match/url-path.test.ts.
+   * and test/url/url-path.test.ts.
    */
   decideLines(job: LineJob): void {
     const dfa = this.dfa

@@ -7,8 +7,8 @@
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
-import { PATH, pathAt, pathOfBytes, pathOfString, pathOfStringAt, releasePath } from './path.js'
-import { PathChar, PathStartCode, PathStartMemo } from '../url-path.js'
+import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
+import { PathChar, PathStartCode, PathStartMemo, type PathStart } from '../../url/url-path.js'
 import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from './segments.js'
 import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
@@ -126,12 +126,14 @@ export class DirectEngine implements MatchEngine {
 
   decideString(url: string): number {
     if (this.records.length === 0) return -1
-    let r = this.plain ? this.decideLiterals(url) : Chars.Unsure
+    // The path start from the per-origin memo: one scan of an origin's scheme and authority, not one per URL.
+    const ps = this.memo.of(url)
+    let r = this.plain ? this.decideLiterals(url, ps) : Chars.Unsure
     if (r === Chars.Unsure) {
       // The path as bytes, when a `*` rule has to be searched along it: reading
       // a string by charCodeAt during a search is slower than encoding it
       // (bench/RESULTS.md, "Design measurements").
-      pathOfString(url)
+      pathOfStringAt(url, ps)
       r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
       releasePath()
     }
@@ -140,7 +142,7 @@ export class DirectEngine implements MatchEngine {
   }
 
   /**
-   * A string URL judged on its chars, without making its bytes (for a set
+   * A string URL (its path start `ps` from the memo) judged on its chars, without making its bytes (for a set
    * whose patterns are plain ASCII: {@link plain}), while the rules tried are
    * literal; {@link Chars.Unsure} when a `*` rule or a path starting with `?` or
    * `;` needs the bytes (then decidePath decides). Chars and bytes agree
@@ -152,11 +154,10 @@ export class DirectEngine implements MatchEngine {
    * index) and the literal part of segments.ts's ruleMatches, for chars.
    * One data suite runs both on every URL: the differential and conformance
    * suites judge each URL as a string and as bytes in the pinned cold tier
-   * (test/support/engines.ts), and test/match/url-path.test.ts the path
+   * (test/support/engines.ts), and test/url/url-path.test.ts the path
    * starts.
    */
-  private decideLiterals(url: string): number {
-    const ps = this.memo.of(url)
+  private decideLiterals(url: string, ps: PathStart): number {
     if (ps === PathStartCode.JustSlash || (ps & PathStartCode.SlashPrepended) !== 0) return Chars.Unsure
     const from = ps / PathStartCode.IndexScale
     const bytes = this.bytes
@@ -246,7 +247,8 @@ export class DirectEngine implements MatchEngine {
   memoryUsage(): number {
     return (
       DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index)) +
-      (this.prefixes === null ? 0 : PREFIXES_OBJECT_BYTES + literalPrefixesBytes(this.prefixes))
+      (this.prefixes === null ? 0 : PREFIXES_OBJECT_BYTES + literalPrefixesBytes(this.prefixes)) +
+      this.memo.heldBytes()
 
     )
   }
@@ -265,8 +267,8 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (eight fields) and its path-start memo; its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(8) + objectBytes(2)
+/** A DirectEngine object (eight fields) and its path-start memo's object (its prefix: heldBytes); its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(8) + objectBytes(3)
 
 /** decideLiterals' answer besides a rule index or -1 (no rule matched). */
 const enum Chars {

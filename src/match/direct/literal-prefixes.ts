@@ -38,7 +38,9 @@ export interface LiteralPrefixes {
 /**
  * The per-process key of the pattern hash: patterns come from robots.txt
  * files, so a file must not be able to pick patterns that collide (they
- * would make every probe a long walk); without the key no file can.
+ * would make every probe a long walk); without the key no file can. Not
+ * src/url/keyed-hash.ts: every prefix of a path is hashed, one step a byte,
+ * which HalfSipHash's four-byte blocks and final rounds do not allow.
  */
 const KEY = (Math.random() * 0x100000000) >>> 0
 

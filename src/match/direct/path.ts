@@ -7,7 +7,7 @@
  * a scratch buffer of SCRATCH_KEEP bytes (a longer one gets its own).
  */
 import { SCRATCH_KEEP } from '../../memory.js'
-import { pathEndBytes, PathChar, pathStartBytes, PathStartCode, type PathStart } from '../url-path.js'
+import { pathEndBytes, PathChar, pathStartBytes, PathStartCode, type PathStart } from '../../url/url-path.js'
 
 /** The path of the URL being judged: `bytes[from, to)`. */
 export interface PathView {

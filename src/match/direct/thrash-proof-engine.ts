@@ -9,14 +9,17 @@
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { RuleField, type RuleSet } from '../../rules/rule-set.js'
 import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
-import { PATH, pathAt, pathOfBytes, pathOfString, pathOfStringAt, releasePath } from './path.js'
+import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
+import { PathStartMemo } from '../../url/url-path.js'
 import { ruleMatches } from './segments.js'
 import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
 import { NEVER, NO_AUTOMATON } from './direct-engine.js'
 
 /** Fields of the engine object and of the index objects, for their memory cost. */
-const ENGINE_FIELDS = 10
+const ENGINE_FIELDS = 11
 const INDEX_OBJECT_BYTES = objectBytes(4) + objectBytes(7) + objectBytes(9)
+/** The path-start memo's object (its prefix: heldBytes). */
+const MEMO_OBJECT_BYTES = objectBytes(3)
 
 /**
  * The thrash-proof engine over a RuleSet in rank order. Per URL (the path
@@ -54,6 +57,8 @@ export class ThrashProofEngine implements MatchEngine {
   /** URLs left before `then` (the indexed start's countdown; see MatchEngine.countDown). */
   private left = NEVER
   private then: (() => void) | null = null
+  /** Where string URLs' paths start, remembered per origin. */
+  private readonly memo = new PathStartMemo()
 
   constructor(set: RuleSet) {
     this.bytes = set.bytes
@@ -90,7 +95,7 @@ export class ThrashProofEngine implements MatchEngine {
   }
 
   decideString(url: string): number {
-    pathOfString(url)
+    pathOfStringAt(url, this.memo.of(url))
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
     if (--this.left === 0) this.then!()
@@ -202,6 +207,6 @@ export class ThrashProofEngine implements MatchEngine {
 
   memoryUsage(): number {
     const own = this.headStamp.byteLength + this.keyStamp.byteLength + this.found.byteLength + this.candidates.byteLength
-    return objectBytes(ENGINE_FIELDS) + INDEX_OBJECT_BYTES + (LITERAL_INDEX_ARRAYS + 4) * TYPED_ARRAY_BYTES + literalIndexBytes(this.index) + own
+    return objectBytes(ENGINE_FIELDS) + INDEX_OBJECT_BYTES + (LITERAL_INDEX_ARRAYS + 4) * TYPED_ARRAY_BYTES + literalIndexBytes(this.index) + own + MEMO_OBJECT_BYTES + this.memo.heldBytes()
   }
 }

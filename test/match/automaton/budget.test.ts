@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../../src/index.js'
 import { referenceDecide } from '../../../src/internals.js'
 import { MIN_MATCHER_BUDGET } from '../../../src/match/automaton/lazy-dfa.js'
-import { matchPath } from '../../../src/match/url-path.js'
+import { matchPath } from '../../../src/url/url-path.js'
 
 function starHeavy(count: number): string {
   const lines = ['User-agent: *']

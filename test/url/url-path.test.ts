@@ -1,5 +1,5 @@
 /**
- * One data suite for where a URL's path starts and ends (src/match/url-path.ts)
+ * One data suite for where a URL's path starts and ends (src/url/url-path.ts)
  * over every copy of the scan: pathOf and matchPath (the shared functions),
  * and the automaton's three hot paths (strings: pathStartString; bytes:
  * pathStartBytes; matchLines: the fused loop), each made to reveal the exact
@@ -9,8 +9,9 @@
 import { freemem, totalmem } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, pathOf } from '../../src/index.js'
-import { matchPath, pathStartString, PathStartMemo } from '../../src/match/url-path.js'
+import { matchPath, pathStartString, PathStartMemo } from '../../src/url/url-path.js'
 import { prng } from '../support/prng.mjs'
+import { ENGINES } from '../support/engines.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
@@ -169,6 +170,49 @@ describe('url-path: the per-origin memo of string path starts (PathStartMemo)', 
     expect(memo.of('a://b/c')).toBe(pathStartString('a://b/c'))
     expect(memo.of('/x')).toBe(pathStartString('/x'))
     expect(memo.of('//h/x')).toBe(pathStartString('//h/x'))
+  })
+
+  it('regression: URLs of many origins through one matcher copied a prefix per URL (one matcher got slower than before the memo)', () => {
+    const memo = new PathStartMemo()
+    const held: number[] = []
+    // Every URL a new origin of another length: after two misses in a row, a prefix is kept once in 64 misses.
+    for (let k = 0; k < 130; k++) {
+      const url = `https://${'h'.repeat(1 + (k % 50))}${k}.example/p`
+      expect(memo.of(url)).toBe(pathStartString(url))
+      held.push(memo.heldBytes())
+    }
+    let changes = 0
+    for (let k = 1; k < held.length; k++) if (held[k] !== held[k - 1]) changes++
+    expect(changes).toBeGreaterThanOrEqual(2)
+    expect(changes).toBeLessThanOrEqual(4)
+    // A run of one origin is remembered again within 64 of its URLs.
+    const site = 'https://a-site-with-a-long-name.example/'
+    const alone = new PathStartMemo()
+    alone.of(site + 'x')
+    for (let k = 0; k < 64; k++) expect(memo.of(site + k)).toBe(pathStartString(site + k))
+    expect(memo.heldBytes()).toBe(alone.heldBytes())
+  })
+
+  it('every engine judges a string URL as its bytes while origins share, extend, break and alternate (the memo in each tier)', () => {
+    const body = 'User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf$\nDisallow: /x*y\nDisallow: /?q\nAllow: /;p\nDisallow: /%41\n'
+    const heads = ['https://h', 'https://h:8', 'http://h', 'https://hh', 'HTTPS://H', 'h', '//h', '', 'x://y:', 'https://u@h']
+    const joins = ['/', '?', ';', '#', ':', '//', '/a', '/a/b', '/x']
+    const tails = ['', 'y', '.pdf', '/b.pdf', 'q', 'p', '#f', 'A', '%41', '\u00e9', 'x#y/z']
+    const enc = new TextEncoder()
+    for (const engine of ENGINES) {
+      const m = parseRobots(body, engine.options).agent('bot')
+      const plain = parseRobots(body, { engine: 'plain' }).agent('bot')
+      const rnd = prng(5)
+      const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]
+      let previous = 'https://h/'
+      for (let k = 0; k < 3000; k++) {
+        const url = rnd() < 0.5 ? previous.slice(0, Math.floor(rnd() * (previous.length + 1))) + pick(joins) + pick(tails) : pick(heads) + pick(joins) + pick(tails)
+        const want = plain.explain(enc.encode(url))
+        expect(m.explain(url), `${engine.name}: ${JSON.stringify(url)}`).toEqual(want)
+        expect(m.isAllowed(url), `${engine.name}: ${JSON.stringify(url)}`).toBe(want.allowed)
+        previous = url
+      }
+    }
   })
 
   it('counts the prefix it keeps, not the URL it came from', () => {

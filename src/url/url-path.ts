@@ -113,7 +113,7 @@ export function pathStartBytes(s: Uint8Array, from: number, to: number): PathSta
  * URL is matched without making its bytes; and `AutomatonEngine.decideLines`
  * fuses a third copy into its one-pass line loop, kept for speed and marked
  * there. One data suite checks all three: the URL cases of
- * test/match/url-path.test.ts run over strings, bytes and `matchLines`,
+ * test/url/url-path.test.ts run over strings, bytes and `matchLines`,
  * against the reference's GetPathParamsQuery vectors.
  */
 export function pathStartString(s: string): PathStart {
@@ -151,20 +151,27 @@ export function pathStartString(s: string): PathStart {
  * kept only when `j ≥ 1`, the char before `j` is not `:`, and no `#` came
  * first (that start is `/`, not kept). The kept prefix is a copy of its own
  * (`flatCopy`), so that no caller's string (a slice of a page, a log) is
- * held. test/match/url-path.test.ts checks sequences that share, extend and
+ * held. test/url/url-path.test.ts checks sequences that share, extend and
  * break origins against the plain scan.
  */
 export class PathStartMemo {
   /** The URL prefix up to and including the remembered path's first char; empty: nothing remembered. */
   private prefix = ''
   private start: PathStart = PathStartCode.JustSlash
+  /** Misses in a row: past the second, a prefix is kept once in MEMO_RETRY misses (URLs of many origins copy nothing). */
+  private misses = 0
 
   /** The path start of a string URL (as {@link pathStartString}). */
   of(url: string): PathStart {
     const prefix = this.prefix
     // lastIndexOf from 0 tests index 0 only; startsWith compares slower on V8 11.
-    if (prefix.length !== 0 && url.lastIndexOf(prefix, 0) === 0) return this.start
+    if (prefix.length !== 0 && url.lastIndexOf(prefix, 0) === 0) {
+      this.misses = 0
+      return this.start
+    }
     const ps = pathStartString(url)
+    const misses = ++this.misses
+    if (misses > 2 && (misses & (MEMO_RETRY - 1)) !== 0) return ps
     if (ps !== PathStartCode.JustSlash) {
       const j = (ps - (ps & PathStartCode.SlashPrepended)) / PathStartCode.IndexScale
       if (j >= 1 && url.charCodeAt(j - 1) !== PathChar.Colon) {
@@ -181,6 +188,9 @@ export class PathStartMemo {
     return this.prefix.length === 0 ? 0 : stringBytes(this.prefix) + 8 + STRING_HEADER_BYTES
   }
 }
+
+/** {@link PathStartMemo}: after two misses in a row, a new prefix is kept once in this many misses (a power of two). */
+const MEMO_RETRY = 64
 
 /**
  * A string with the chars of `s` that holds no other string: a slice may
