@@ -50,14 +50,18 @@ export function classifyKey(s: Uint8Array, from: number, to: number): number {
   }
 }
 
-/** Four bytes at `at`, little-endian, with 0x20 set in each (ASCII letters lowercased). */
+/**
+ * Four bytes at `at`, little-endian, with 0x20 set in each (ASCII letters
+ * lowercased), as a signed int32: compared with {@link word4}'s values in
+ * int32 arithmetic (an unsigned result above 2^31 would be a double).
+ */
 function lower4(s: Uint8Array, at: number): number {
-  return (s[at] | (s[at + 1] << 8) | (s[at + 2] << 16) | (s[at + 3] << 24) | 0x20202020) >>> 0
+  return s[at] | (s[at + 1] << 8) | (s[at + 2] << 16) | (s[at + 3] << 24) | 0x20202020
 }
 
-/** `word` (4 chars) as {@link lower4} reads it. */
+/** `word` (4 chars) as {@link lower4} reads it (a signed int32). */
 function word4(word: string): number {
-  return (word.charCodeAt(0) | (word.charCodeAt(1) << 8) | (word.charCodeAt(2) << 16) | (word.charCodeAt(3) << 24)) >>> 0
+  return word.charCodeAt(0) | (word.charCodeAt(1) << 8) | (word.charCodeAt(2) << 16) | (word.charCodeAt(3) << 24)
 }
 
 const DISA = word4('disa')
