@@ -211,7 +211,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /**
    * The fast path (parse/reader.ts LineFastPath): takes lines from `b[i]`
-   * while {@link fastLine} takes them, and blank lines (an LF right after a
+   * while {@link fastLine} (or the fastRule or fastProse it picks for the
+   * line, without a call of fastLine's own) takes them, and blank lines (an LF right after a
    * CR that ended a line is the rest of a CRLF, not a line). Runs of rule
    * lines, comments and blank lines go through here without a call per line
    * from the reader.
@@ -234,7 +235,21 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
         i++
         continue
       }
-      const end = this.fastLine(b, i, limit, line + taken)
+      // One line from b[i] (not a line end), dispatched here rather than in a call of its own (see fastLine).
+      // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
+      // (Integer compares, not Math.min: the optimised code keeps `stop` an int32.)
+      const stop = limit - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES + 1 : limit
+      let end = -1
+      if (x === 32 || x === 9 || x === 35) end = this.fastProse(b, i, stop, line + taken)
+      else {
+        const kind = spelledKey(b, i, limit)
+        if (kind === KeyKind.Allow || kind === KeyKind.Disallow) {
+          if (this.inGroup) end = this.fastRule(b, i, stop, line + taken, kind)
+        } else if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) {
+          // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
+          end = this.fastProse(b, i, stop, line + taken)
+        } else end = this.fastLine(b, i, stop, line + taken, kind)
+      }
       if (end < 0) break
       taken++
       cr = b[end] === 13
@@ -246,9 +261,11 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   }
 
   /**
-   * One line of the fast path, starting at `b[i]` (not a line end): an
-   * `Allow:` or `Disallow:` line inside a group, a `User-agent:` or
-   * `Sitemap:` line, or a line without a key (fastProse). One
+   * One line of the fast path, starting at `b[i]` (not a line end), read
+   * up to `stop` (the bytes in hand, at most MAX_LINE_BYTES + 1): an
+   * `Allow:` or `Disallow:` line inside a group (fastRule), a `User-agent:`
+   * or `Sitemap:` line (here: `kind`), or a line without a key (fastProse);
+   * fastLines picks which by the line's start. One
    * pass finds its end, reads the value (a rule's pattern is copied into
    * the scratch as it goes) and records what the reader's summary would
    * (`#`, `$`); then the value goes to the same handler method as on the
@@ -256,7 +273,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * with the key spelled out and its colon (or with `#`, a space or a tab),
    * hold printable ASCII, tabs and `#` comments (and no `%` in a rule's
    * pattern, which escaping would change; no byte >= 0x80 in a sitemap,
-   * which the UTF-8 check would look at), and end before `limit` within
+   * which the UTF-8 check would look at), and end before `stop`, within
    * MAX_LINE_BYTES; it declines every other line (-1), which then goes the
    * general way. Returns the offset of the line's LF or CR.
    *
@@ -266,16 +283,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * one data suite through both paths (whole bodies against byte-by-byte
    * streams, where no line is whole in a chunk).
    */
-  private fastLine(b: Uint8Array, i: number, limit: number, line: number): number {
-    // A line longer than MAX_LINE_BYTES, or not ended within the bytes in hand, goes the general way.
-    // (Integer compares, not Math.min: the optimised code keeps `stop` an int32.)
-    const stop = limit - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES + 1 : limit
-    const first = b[i]
-    if (first === 32 || first === 9 || first === 35) return this.fastProse(b, i, stop, line)
-    const kind = spelledKey(b, i, limit)
-    if (kind === KeyKind.Allow || kind === KeyKind.Disallow) return this.inGroup ? this.fastRule(b, i, stop, line, kind) : -1
-    // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
-    if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) return this.fastProse(b, i, stop, line)
+  private fastLine(b: Uint8Array, i: number, stop: number, line: number, kind: number): number {
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
     let j = i + KEY_LENGTH[kind] + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
@@ -414,7 +422,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
     const s = this.scratch()
     const p = s.patterns
-    // At most stop - j bytes (fewer than MAX_LINE_BYTES: see fastLine's `stop`).
+    // At most stop - j bytes (fewer than MAX_LINE_BYTES: see fastLines' `stop`).
     p.reserve(stop - j)
     const out = p.bytes
     const valueStart = p.length
