@@ -28,10 +28,12 @@ const KEYS = [
   'User-agent:', 'user-AGENT:', 'User-agents:', 'User agent:', 'User\ragent:', 'Useragent:', 'User-agent :', '\tUser-agent:',
   'Sitemap:', 'sitemap:', 'Site-map:', 'Sitemaps:', '#', ' #', '\t# ', ' ', '\t', '<html>', '',
   '<div class="a">', '  <p>', 'foo bar', 'foo bar baz', 'foo\tbar ', ' one', 'a$b c%d e', 'x y #z', 'Disallow /p',
+  'Crawl-delay:', 'host:', 'Request-rate:', 'Visit-time:', 'Noindex:', 'Clean-param :', 'a%b:', ':',
 ]
 const VALUE = [
   '/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x',
   '/p?q=1&r', '\u0001', 'Googlebot', 'Googlebot/2.1', '* x', 'https://example.com/s.xml', 'http://ex-1.org/a?b#c', ':', 'bot:1', '<',
+  '5', '1/10', '%35', '1%2e5', '0600-0845', 'a.example%2Fx', '%zz',
 ]
 const END = ['\n', '\r\n', '\r', '', '\n\n', '\r\r\n', '\n\r']
 
