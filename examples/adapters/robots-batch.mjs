@@ -3,14 +3,13 @@
 //
 //   robots-automaton compare --cases corpus --batch 'node examples/adapters/robots-batch.mjs'
 //
-// The batch protocol (see robots-parser-batch.mjs): one JSON request per line
+// The batch protocol (batch-protocol.mjs serves it): one JSON request per line
 // on stdin, one JSON answer per line on stdout. robots reports no deciding
 // line (compare then checks verdicts only). The body is split into lines as
 // RobotsParser.read() splits a fetched one and given to parse(); canFetchSync()
 // judges a path: the URL's path and query as WHATWG URL reads them (a path
 // alone is read against http://example.com/).
-import { readFileSync } from 'node:fs'
-import { createInterface } from 'node:readline'
+import { bodyText, serveBatch } from './batch-protocol.mjs'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -19,12 +18,6 @@ const { RobotsParser } = require('robots')
 /** Parsers kept, by robots_path (least recently used dropped first). */
 const KEPT = 1000
 const parsers = new Map()
-
-function bodyText(req) {
-  if (typeof req.robots === 'string') return req.robots
-  if (typeof req.robots_base64 === 'string') return Buffer.from(req.robots_base64, 'base64').toString('utf8')
-  return readFileSync(req.robots_path, 'utf8')
-}
 
 function parserFor(req) {
   const key = req.robots_path
@@ -46,23 +39,4 @@ function answer(req) {
   return { id: req.id, allowed: parserFor(req).canFetchSync(req.agent, u.pathname + u.search) }
 }
 
-let out = ''
-let flushing = false
-const flush = () => {
-  flushing = false
-  if (out) process.stdout.write(out)
-  out = ''
-}
-createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
-  let req
-  try {
-    req = JSON.parse(line)
-    out += JSON.stringify(answer(req)) + '\n'
-  } catch (err) {
-    out += JSON.stringify({ id: req?.id, error: String(err?.message ?? err) }) + '\n'
-  }
-  if (!flushing) {
-    flushing = true
-    setImmediate(flush)
-  }
-})
+serveBatch(answer)

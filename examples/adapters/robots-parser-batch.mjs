@@ -3,15 +3,10 @@
 //
 //   robots-automaton compare --cases corpus --batch 'node examples/adapters/robots-parser-batch.mjs'
 //
-// The batch protocol: one JSON request per line on stdin,
-//   {"id": 7, "robots_path": "/tmp/…/x.txt" | "robots": "…" | "robots_base64": "…", "agent": "Googlebot", "url": "https://a.com/x"}
-// one JSON answer per line on stdout, in any order:
-//   {"id": 7, "allowed": false, "line": 3}     or     {"id": 7, "error": "why"}
-// Answers are written in blocks (one write per block of input read), never
-// held back waiting for more input: the harness keeps a window of requests
-// in flight and waits for answers.
+// The batch protocol's loop: batch-protocol.mjs. robots-parser judges only
+// URLs of its robots.txt's origin: a parser is kept per body and origin.
 import { readFileSync } from 'node:fs'
-import { createInterface } from 'node:readline'
+import { serveBatch } from './batch-protocol.mjs'
 import robotsParser from 'robots-parser'
 
 /** robots-parser's own base for relative URLs. */
@@ -52,23 +47,4 @@ function answer(req) {
   return { id: req.id, allowed, line: line > 0 ? line : 0 }
 }
 
-let out = ''
-let flushing = false
-const flush = () => {
-  flushing = false
-  if (out) process.stdout.write(out)
-  out = ''
-}
-createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
-  let req
-  try {
-    req = JSON.parse(line)
-    out += JSON.stringify(answer(req)) + '\n'
-  } catch (err) {
-    out += JSON.stringify({ id: req?.id, error: String(err?.message ?? err) }) + '\n'
-  }
-  if (!flushing) {
-    flushing = true
-    setImmediate(flush)
-  }
-})
+serveBatch(answer)

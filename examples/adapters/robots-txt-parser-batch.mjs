@@ -3,13 +3,12 @@
 //
 //   robots-automaton compare --cases corpus --batch 'node examples/adapters/robots-txt-parser-batch.mjs'
 //
-// The batch protocol (see robots-parser-batch.mjs): one JSON request per line
+// The batch protocol (batch-protocol.mjs serves it): one JSON request per line
 // on stdin, one JSON answer per line on stdout. robots-txt-parser reports no
 // deciding line (compare then checks verdicts only). It is made for one crawler
 // (`userAgent`, other options at their defaults), is given the body with
 // parseRobots() and judges the URL as given with canCrawlSync().
-import { readFileSync } from 'node:fs'
-import { createInterface } from 'node:readline'
+import { bodyText, serveBatch } from './batch-protocol.mjs'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -18,12 +17,6 @@ const robotsParser = require('robots-txt-parser')
 /** Parsers kept, by robots_path and agent (least recently used dropped first). */
 const KEPT = 1000
 const parsers = new Map()
-
-function bodyText(req) {
-  if (typeof req.robots === 'string') return req.robots
-  if (typeof req.robots_base64 === 'string') return Buffer.from(req.robots_base64, 'base64').toString('utf8')
-  return readFileSync(req.robots_path, 'utf8')
-}
 
 function answer(req) {
   if (typeof req.agent !== 'string') return { id: req.id, error: 'robots-txt-parser takes one user agent' }
@@ -40,23 +33,4 @@ function answer(req) {
   return { id: req.id, allowed: robots.canCrawlSync(req.url) }
 }
 
-let out = ''
-let flushing = false
-const flush = () => {
-  flushing = false
-  if (out) process.stdout.write(out)
-  out = ''
-}
-createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
-  let req
-  try {
-    req = JSON.parse(line)
-    out += JSON.stringify(answer(req)) + '\n'
-  } catch (err) {
-    out += JSON.stringify({ id: req?.id, error: String(err?.message ?? err) }) + '\n'
-  }
-  if (!flushing) {
-    flushing = true
-    setImmediate(flush)
-  }
-})
+serveBatch(answer)
