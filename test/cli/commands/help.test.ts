@@ -311,6 +311,7 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
         '}\n',
     )
     fixture('batch-adapter.mjs', readFileSync(join(ROOT, 'examples/adapters/robots-automaton-batch.mjs'), 'utf8').replace("from 'robots-automaton'", `from '${library}'`))
+    fixture('batch-protocol.mjs', readFileSync(join(ROOT, 'examples/adapters/batch-protocol.mjs'), 'utf8'))
     // Exit 0 allowed, 1 disallowed, as compare --cmd expects by default (check --exit-code gives 3).
     executable(join(fixtures, 'mytool'), `#!/bin/sh\n${PROGRAM} check "$1" --agent="$3" --exit-code -q -- "$2"\nstatus=$?\n[ $status -eq 3 ] && exit 1\nexit $status\n`)
     cpSync(join(ROOT, 'test/data/spec-test'), join(fixtures, 'robotstxt-spec-test'), { recursive: true })
