@@ -3,51 +3,29 @@
 
     robots-automaton compare --cases corpus --batch 'python3 examples/adapters/urllib_robotparser_batch.py'
 
-The batch protocol: one JSON request per line on stdin,
-  {"id": 7, "robots_path": "/tmp/…/x.txt" | "robots": "…" | "robots_base64": "…",
-   "agent": "Googlebot", "url": "https://a.com/x"}
-and one JSON answer per line on stdout:
-  {"id": 7, "allowed": false}      or      {"id": 7, "error": "why"}
-urllib.robotparser reports no deciding line, so answers carry none (compare
-then checks verdicts only). Every answer is flushed at once: the harness
-keeps a window of requests in flight and waits for answers.
+The batch protocol: batch_protocol.py. urllib.robotparser reports no
+deciding line, so answers carry none (compare then checks verdicts only).
 
 The body is decoded as UTF-8 with undecodable bytes kept as surrogates
 (RobotFileParser.read() would raise on them), then split with
 str.splitlines(), as RobotFileParser.read() does.
 """
-import base64
-import json
-import sys
 import urllib.robotparser
-from collections import OrderedDict
 
-KEPT = 1000
-parsers = OrderedDict()
+from batch_protocol import kept_parser, new_cache, serve
+
+parsers = new_cache()
 
 
-def body_bytes(req):
-    if isinstance(req.get("robots"), str):
-        return req["robots"].encode("utf-8", "surrogatepass")
-    if isinstance(req.get("robots_base64"), str):
-        return base64.b64decode(req["robots_base64"])
-    with open(req["robots_path"], "rb") as f:
-        return f.read()
+def parse(body):
+    rp = urllib.robotparser.RobotFileParser()
+    rp.parse(body.decode("utf-8", "surrogateescape").splitlines())
+    rp.modified()  # can_fetch() answers False until the file counts as read
+    return rp
 
 
 def parser_for(req):
-    key = req.get("robots_path")
-    if key is not None and key in parsers:
-        parsers.move_to_end(key)
-        return parsers[key]
-    rp = urllib.robotparser.RobotFileParser()
-    rp.parse(body_bytes(req).decode("utf-8", "surrogateescape").splitlines())
-    rp.modified()  # can_fetch() answers False until the file counts as read
-    if key is not None:
-        parsers[key] = rp
-        if len(parsers) > KEPT:
-            parsers.popitem(last=False)
-    return rp
+    return kept_parser(parsers, req, parse)
 
 
 def answer(req):
@@ -56,18 +34,5 @@ def answer(req):
     return {"id": req["id"], "allowed": bool(parser_for(req).can_fetch(req["agent"], req["url"]))}
 
 
-def main():
-    out = sys.stdout
-    for line in sys.stdin:
-        req = None
-        try:
-            req = json.loads(line)
-            a = answer(req)
-        except Exception as err:  # an answer for every request, whatever happens
-            a = {"id": req.get("id") if isinstance(req, dict) else None, "error": f"{type(err).__name__}: {err}"}
-        out.write(json.dumps(a) + "\n")
-        out.flush()
-
-
 if __name__ == "__main__":
-    main()
+    serve(answer)
