@@ -8,8 +8,6 @@
  */
 import { describeValue, RobotsInputError } from './errors.js'
 
-// The tools' error (the command line, compare) and how they word a file's system error.
-export { CliError, UsageError, describeSystemError, readError, type CliErrorCode } from './errors.js'
 import { Robots } from './robots/robots.js'
 import { CompactRules } from './rules/compact-rules.js'
 import { decodeForm } from './rules/serialise.js'

@@ -52,14 +52,6 @@ const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
   ERR_FORMAT: null,
   ERR_VERSION: null,
   ERR_FETCH: null,
-  // The tools' codes (CliError, a plain RobotsError underneath).
-  ERR_USAGE: null,
-  ERR_READ: null,
-  ERR_WRITE: null,
-  ERR_ADAPTER: null,
-  ERR_WORKER: null,
-  ERR_LISTEN: null,
-  ERR_NO_URL: null,
 }
 
 /**

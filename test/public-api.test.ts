@@ -118,10 +118,6 @@ const INTERNAL_VALUES = [
   'patternMatches',
   'compactRulesOf',
   // For the command line and compare, which use the library through its entries.
-  'CliError',
-  'UsageError',
-  'describeSystemError',
-  'readError',
   'lineEnd',
   'urlEnd',
   'ByteLru',
@@ -141,7 +137,7 @@ const INTERNAL_VALUES = [
 ]
 
 /** Type-only exports of the internals entry (LineJob: the argument of MatchEngine.decideLines). */
-const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts']
+const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'ByteLruOptions', 'KeyParts']
 
 /** Run-time exports of the compat entry (its CommonJS module is `robotsParser` itself, with these on it). */
 const COMPAT_VALUES = ['robotsParser', 'compatToken', 'default']

@@ -12,7 +12,6 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type Op
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
@@ -24,6 +23,7 @@ import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
 import { RuleDescriber } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
+import { UsageError } from '../common/cli-error.js'
 
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [

@@ -11,7 +11,7 @@ import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
-import { CliError, hashKeyWords, UsageError } from '../../internals.js'
+import { hashKeyWords } from '../../internals.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FILTER_HELP } from './filter-help.js'
 import { DEFAULT_CACHE_MB, HostJudge } from '../hosts/host-judge.js'
@@ -34,6 +34,7 @@ import { formatOption, outputFormat } from '../common/output-format.js'
 import type { BlockSource } from '../filter/runner.js'
 import { note } from '../common/stdio.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `filter` accepts (its help, filter-help.ts, names each of them). */
 export const FILTER_OPTIONS: readonly OptionSpec[] = [

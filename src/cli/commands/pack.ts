@@ -15,7 +15,6 @@ import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
-import { CliError, UsageError } from '../../internals.js'
 import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs } from '../filter/input.js'
@@ -24,6 +23,7 @@ import { lineEnd, urlEnd } from '../../internals.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
 import { count, megabytes, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `pack` accepts (its help, pack-help.ts, names each of them). */
 export const PACK_OPTIONS: readonly OptionSpec[] = [

@@ -5,8 +5,9 @@
  * {@link LineLayout} ({@link lineLayout}) that line-locator.ts applies.
  */
 import { optionValue, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { newUrlRecord, scanHostField, UrlField, UsageError } from '../../internals.js'
+import { newUrlRecord, scanHostField, UrlField } from '../../internals.js'
 import { parseDelimiter, plausibleHost, WHITESPACE } from './fields.js'
+import { UsageError } from '../common/cli-error.js'
 
 /** The log formats of `--log-format` (Apache's nicknames; nginx's `combined` is Apache's). */
 export const LOG_FORMATS = ['common', 'combined', 'vhost_combined'] as const

@@ -9,8 +9,8 @@
 import { RobotsFormatError, RobotsInputError, RobotsStore } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { CliError, readError } from '../../internals.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import { CliError, readError } from '../common/cli-error.js'
 
 /** A coded error about a bundle file (exit 1). */
 export class BundleError extends CliError {

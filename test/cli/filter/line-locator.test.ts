@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { parseArgs } from '../../../src/cli/common/args.js'
 import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../../../src/cli/filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
-import { UsageError } from '../../../src/errors.js'
+import { UsageError } from '../../../src/cli/common/cli-error.js'
 import { hostHash } from '../../../src/url/keyed-hash.js'
 import { UrlField, PortCode } from '../../../src/url/url-scan.js'
 
