@@ -74,14 +74,16 @@ suite('dist: the built package', () => {
     }
   })
 
-  it('the typings hold no @internal declaration (stripInternal): no test switch, no constructor of Robots or AgentMatcher', () => {
+  it('the typings hold no @internal declaration; the test options are documented options; no constructor of Robots or AgentMatcher', () => {
     const typings = declarationFiles(resolve(ROOT, 'dist'))
     expect(typings.length).toBeGreaterThan(40)
     for (const file of typings) expect(readFileSync(file, 'utf8'), file).not.toContain('@internal')
     for (const ext of ['d.ts', 'd.cts']) {
       const engine = readFileSync(resolve(ROOT, `dist/match/engine-options.${ext}`), 'utf8')
       expect(engine).toMatch(/interface EngineOptions \{[^}]*matcherBudget\?: number;/)
-      expect(engine).not.toMatch(/\bengine\?:/)
+      // engine and tier: options for tests and benchmarks, in the typings with their values (the answers are the same).
+      expect(engine).toMatch(/\bengine\?: 'automaton' \| 'plain';/)
+      expect(engine).toMatch(/\btier\?: 'cold' \| 'hot' \| 'thrash-proof';/)
       expect(readFileSync(resolve(ROOT, `dist/robots/robots.${ext}`), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
       expect(readFileSync(resolve(ROOT, `dist/match/matcher.${ext}`), 'utf8')).toMatch(/class AgentMatcher \{[^]*?\n {4}private constructor\(\);/)
     }

@@ -24,7 +24,7 @@ import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
-import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
+import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { HostTally } from '../hosts/host-tally.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
 import { FileSide, HostSide, type DiffSide } from './diff-sides.js'
