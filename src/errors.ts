@@ -20,18 +20,13 @@ export type RobotsErrorCode =
   | 'ERR_VERSION'
   | 'ERR_FETCH'
 
-/** The brand every error class of the library carries on its prototype. */
-const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never
-
-function brand(cls: { prototype: object }): void {
-  Object.defineProperty(cls.prototype, BRAND, { value: true })
-}
-
 /**
  * Base of every error this library throws on purpose; `code` is stable.
  * `e instanceof RobotsError` holds for every class of the tree, also those
- * that extend TypeError or RangeError, so existing
- * `catch (e) { if (e instanceof RangeError) … }` code keeps working:
+ * that extend TypeError or RangeError (so existing
+ * `catch (e) { if (e instanceof RangeError) … }` code keeps working): a
+ * class has one parent, so `instanceof RobotsError` checks the prototypes of
+ * the tree's three roots, RobotsError, RobotsInputError and RobotsRangeError:
  *
  * ```
  * RobotsError                              (instanceof RobotsError: any of the below)
@@ -51,9 +46,8 @@ function brand(cls: { prototype: object }): void {
  * ERR_ADAPTER, …). `C`, the type of `code`, is the core's
  * {@link RobotsErrorCode} unless a subclass widens it.
  *
- * `instanceof RobotsError` recognises a brand that all these classes carry
- * (a registered symbol, so the ESM and CJS builds of the package recognise
- * each other's errors too).
+ * The entries of one module format share these classes (one module graph);
+ * the ESM and the CommonJS builds are two graphs, each with its own classes.
  */
 export class RobotsError<C extends string = RobotsErrorCode> extends Error {
   readonly code: C
@@ -65,11 +59,12 @@ export class RobotsError<C extends string = RobotsErrorCode> extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses inherit this method: for them, the ordinary prototype check.
-    if (this !== RobotsError) return Function.prototype[Symbol.hasInstance].call(this, value)
-    return typeof value === 'object' && value !== null && (value as { [BRAND]?: boolean })[BRAND] === true
+    const plain = Function.prototype[Symbol.hasInstance]
+    if (this !== RobotsError) return plain.call(this, value)
+    // The tree's three roots, by their prototypes: this class, and the two that extend a built-in kind.
+    return plain.call(RobotsError, value) || plain.call(RobotsInputError, value) || plain.call(RobotsRangeError, value)
   }
 }
-brand(RobotsError)
 
 /** An argument of a type or form the library does not take (a TypeError). */
 export class RobotsInputError extends TypeError {
@@ -79,7 +74,6 @@ export class RobotsInputError extends TypeError {
     this.name = 'RobotsInputError'
   }
 }
-brand(RobotsInputError)
 
 /** A number out of its range: a budget, an output array's size, offsets into a buffer (a RangeError). */
 export class RobotsRangeError extends RangeError {
@@ -90,7 +84,6 @@ export class RobotsRangeError extends RangeError {
     this.code = code
   }
 }
-brand(RobotsRangeError)
 
 /** The parsing limit out of range (RFC 9309 §2.5: at least 500 KiB). */
 export class RobotsLimitError extends RobotsRangeError {

@@ -12,8 +12,7 @@
  */
 import { describeValue, RobotsInputError } from './errors.js'
 import { Robots, rulesOf } from './robots/robots.js'
-import { CompactRules } from './rules/compact-rules.js'
-import { decodeForm } from './rules/serialise.js'
+import type { CompactRules } from './rules/compact-rules.js'
 
 // The parser and the interface of its consumers.
 export { LineFlag, KeyKind, type ParseHandler } from './parse/handler.js'
@@ -28,16 +27,17 @@ export type { RuleSet } from './rules/rule-set.js'
 export type { CompactRules }
 
 /**
- * The compact form of a parsed file, as {@link referenceDecide} reads it.
- * This entry is a bundle of its own, so a `Robots` made by the core entry
- * (or by the other module format) is not an instance of its classes: such a
- * `Robots` is read back through `toBytes()`, checked completely as
- * `Robots.fromBytes` checks (a copy; a forged object is a
- * RobotsFormatError, anything without `toBytes` a RobotsInputError).
+ * The compact form of a parsed file, as {@link referenceDecide} reads it
+ * (the `Robots`' own bytes, not a copy). The entries of one module format
+ * share their classes, so any `Robots` of this format's build will do;
+ * a `Robots` of the other format's build (the ESM and CommonJS builds are
+ * two module graphs), or anything else, is a RobotsInputError (ERR_INPUT):
+ * carry it across with `toBytes()` and `Robots.fromBytes`.
  */
 export function compactRulesOf(robots: Robots): CompactRules {
-  if (robots instanceof Robots) return rulesOf(robots)
-  const toBytes: unknown = typeof robots === 'object' && robots !== null ? (robots as { toBytes?: unknown }).toBytes : undefined
-  if (typeof toBytes !== 'function') throw new RobotsInputError(`compactRulesOf takes a Robots, got ${describeValue(robots)}`)
-  return new CompactRules(decodeForm(toBytes.call(robots) as Uint8Array, 'compactRulesOf'))
+  if (!(robots instanceof Robots)) {
+    const other = typeof robots === 'object' && robots !== null && typeof (robots as { toBytes?: unknown }).toBytes === 'function'
+    throw new RobotsInputError(`compactRulesOf takes a Robots of this build, got ${other ? 'a Robots of another build (ESM and CommonJS are two; use Robots.fromBytes(robots.toBytes()))' : describeValue(robots)}`)
+  }
+  return rulesOf(robots)
 }

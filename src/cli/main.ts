@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Entry point of the `robots-automaton` command (built to `dist/cli.js`):
  * dispatches to one file per command (commands/), and turns every failure

@@ -11,7 +11,8 @@ import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
 import type { EngineOptions } from './engine-options.js'
 import type { EngineStats, LineJob, MatchEngine } from './engine.js'
 import { firstTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
-import { checkScan, offsetsRecord, SCAN_END, scanSource, type UrlScan } from '../url/url-scan-record.js'
+import { SCAN_END, scanOffsets, scanSource } from '../url/scan-access.js'
+import type { UrlScan } from '../url/url-scan-record.js'
 import { UrlField } from '../url/url-scan.js'
 
 /** Which rule decided a URL. */
@@ -110,7 +111,9 @@ export class AgentMatcher {
    * (a buffer transferred away) a RobotsRangeError (ERR_RANGE).
    */
   matchScan(scan: UrlScan): number {
-    const rec = offsetsRecord(checkScan(scan, 'matchScan'))
+    const rec = scanOffsets(scan)
+    if (rec === undefined) throw new RobotsInputError(`matchScan takes a UrlScan, got ${describeValue(scan)}`)
+    if (rec[UrlField.Start] < 0) throw new RobotsInputError('matchScan: the UrlScan has scanned no URL yet')
     const src = scanSource(scan)
     const end = rec[SCAN_END]
     if (typeof src === 'string') return this.codeOf(this.engine.decideStringFrom(src, rec[UrlField.PathStart]))

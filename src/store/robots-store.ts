@@ -25,7 +25,8 @@ import { KeyIndex, type KeySource } from './key-index.js'
 import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
 import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
 import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
-import { checkScan, SCAN_END, scanRecord, scanSource, UrlScan } from '../url/url-scan-record.js'
+import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
+import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
 import type { Explanation } from '../match/matcher.js'
 import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 
@@ -375,12 +376,13 @@ export class RobotsStore {
    * (ERR_INPUT), as is anything but a UrlScan that has scanned a URL.
    */
   lookupScan(scan: UrlScan): EntryId | -1 {
-    return this.lookupScanned(checkScan(scan, 'RobotsStore.lookupScan'))
+    checkedRecord(scan, 'RobotsStore.lookupScan', false)
+    return this.lookupScanned(scan)
   }
 
   /** `lookup` of a scanned URL. */
   private lookupScanned(scan: UrlScan): EntryId | -1 {
-    const rec = scanRecord(scan)
+    const rec = scanHashed(scan)!
     const source = scanSource(scan)
     const flags = rec[UrlField.Flags]
     // The fast path: an http(s) URL whose host is a plain name is looked up from its scan, no string made.
@@ -424,7 +426,7 @@ export class RobotsStore {
    * scanned a host is a RobotsInputError (ERR_INPUT).
    */
   lookupHost(scan: UrlScan): EntryId | -1 {
-    const rec = scanRecord(checkScan(scan, 'RobotsStore.lookupHost'))
+    const rec = checkedRecord(scan, 'RobotsStore.lookupHost', true)
     const source = scanSource(scan)
     const hs = rec[UrlField.HostStart]
     if (hs < 0) throw new RobotsInputError('RobotsStore.lookupHost: the UrlScan has no host')

@@ -9,17 +9,13 @@ import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { adoptHashKey, hashKeyWords, hostHash, hostHashes, hostHashString } from './keyed-hash.js'
 import { pathIndex, PathStartCode } from './url-path.js'
 import { scanHostField, scanUrl, scanUrlString, UrlField, UrlFlag } from './url-scan.js'
+import { provideScanAccess, SCAN_END, scanHashed, scanOffsets } from './scan-access.js'
 
-/** The record's extra fields past url-scan.ts's (`UrlField.Size`): where the URL ends. */
-const END = UrlField.Size
-const RECORD_SIZE = UrlField.Size + 1
+/** The record: url-scan.ts's fields, then where the URL ends (SCAN_END). */
+const RECORD_SIZE = SCAN_END + 1
+const END = SCAN_END
 
 const EMPTY = new Uint8Array(0)
-
-/** The record of a scan (its host hashed, or as it is), and what it scanned: the core's batch calls read them (not part of the API). */
-let recordOf: (scan: UrlScan) => Int32Array
-let rawRecordOf: (scan: UrlScan) => Int32Array
-let sourceOf: (scan: UrlScan) => Uint8Array | string
 
 /**
  * One URL's parts from one pass over it, for judging URLs in bulk straight
@@ -63,14 +59,19 @@ export class UrlScan {
   private source: Uint8Array | string = EMPTY
   /** Whether `HostHash` and `HostHash2` hold the host's hash (computed on first need). */
   private hashed = true
+  /** The last buffer found to be a Uint8Array (the lines of one block are scanned from one buffer: checked once). */
+  private checked: Uint8Array = EMPTY
 
   static {
-    recordOf = (scan) => {
-      if (!scan.hashed) scan.hash()
-      return scan.record
-    }
-    rawRecordOf = (scan) => scan.record
-    sourceOf = (scan) => scan.source
+    provideScanAccess({
+      offsets: (scan) => (scan instanceof UrlScan ? scan.record : undefined),
+      hashed: (scan) => {
+        if (!(scan instanceof UrlScan)) return undefined
+        if (!scan.hashed) scan.hash()
+        return scan.record
+      },
+      source: (scan) => (scan as UrlScan).source,
+    })
   }
 
   /**
@@ -80,7 +81,7 @@ export class UrlScan {
    * offsets outside them a RobotsRangeError (ERR_RANGE).
    */
   scan(bytes: Uint8Array, start = 0, end: number = bytesLength(bytes)): boolean {
-    checkRange('UrlScan.scan', bytes, start, end)
+    this.checkRange('UrlScan.scan', bytes, start, end)
     const r = this.record
     this.source = bytes
     this.hashed = false
@@ -105,7 +106,7 @@ export class UrlScan {
    * names a host. Arguments as for {@link scan}.
    */
   scanHost(bytes: Uint8Array, start = 0, end: number = bytesLength(bytes)): boolean {
-    checkRange('UrlScan.scanHost', bytes, start, end)
+    this.checkRange('UrlScan.scanHost', bytes, start, end)
     const r = this.record
     this.source = bytes
     this.hashed = false
@@ -124,11 +125,13 @@ export class UrlScan {
    * for offsets outside `bytes`.
    */
   moveTo(bytes: Uint8Array, start: number, end: number): void {
-    checkRange('UrlScan.moveTo', bytes, start, end)
+    this.checkRange('UrlScan.moveTo', bytes, start, end)
     const r = this.record
     const from = r[UrlField.Start]
     const authorityEnd = r[UrlField.AuthorityEnd]
-    if (r[UrlField.HostStart] < 0 || this.pathStart !== authorityEnd || end - start <= authorityEnd - from) {
+    const ps = r[UrlField.PathStart]
+    // The path must start at the authority's end: its index there, with or without a '/' put in front.
+    if (r[UrlField.HostStart] < 0 || ps === PathStartCode.JustSlash || ps - (ps & PathStartCode.SlashPrepended) !== authorityEnd * PathStartCode.IndexScale || end - start <= authorityEnd - from) {
       throw new RobotsRangeError('ERR_RANGE', `UrlScan.moveTo: [${start}, ${end}) is not a URL of the scanned URL's authority`)
     }
     const shift = start - from
@@ -256,6 +259,15 @@ export class UrlScan {
     adoptHashKey(key)
   }
 
+  /** A RobotsInputError unless `bytes` is a Uint8Array, a RobotsRangeError (ERR_RANGE) unless `[start, end)` is a range of it. */
+  private checkRange(what: string, bytes: Uint8Array, start: number, end: number): void {
+    if (bytes !== this.checked) {
+      checkBytes(what, bytes)
+      this.checked = bytes
+    }
+    if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) rangeError(what, bytes, start, end)
+  }
+
   /** Fills the host's hash from what was scanned. */
   private hash(): void {
     const r = this.record
@@ -271,39 +283,33 @@ export class UrlScan {
   }
 }
 
-/** The record of `scan` (url-scan.ts's UrlField layout; its host hashed) and where the URL ends: for the core's batch calls. */
-export function scanRecord(scan: UrlScan): Int32Array {
-  return recordOf(scan)
-}
-
-/** The record of `scan` as it is: its host's hash may not be computed yet (for calls that read the path and offsets only). */
-export function offsetsRecord(scan: UrlScan): Int32Array {
-  return rawRecordOf(scan)
-}
-
-/** What `scan` scanned last: bytes, or a string. */
-export function scanSource(scan: UrlScan): Uint8Array | string {
-  return sourceOf(scan)
-}
-
-/** Where the URL of a scan record ends (the field after url-scan.ts's). */
-export const SCAN_END = END
-
-/** `scan` as a UrlScan that has scanned something, else a RobotsInputError naming `what`. */
-export function checkScan(scan: unknown, what: string): UrlScan {
-  if (!(scan instanceof UrlScan)) throw new RobotsInputError(`${what} takes a UrlScan, got ${describeValue(scan)}`)
-  if (scan.start < 0) throw new RobotsInputError(`${what}: the UrlScan has scanned no URL yet`)
-  return scan
+/**
+ * The record of `scan` (url-scan.ts's UrlField layout, then SCAN_END), its
+ * host hashed when `hashed`, for the core's batch calls: a RobotsInputError
+ * naming `what` unless it is a UrlScan that has scanned something.
+ */
+export function checkedRecord(scan: unknown, what: string, hashed: boolean): Int32Array {
+  const rec = hashed ? scanHashed(scan) : scanOffsets(scan)
+  if (rec === undefined) throw new RobotsInputError(`${what} takes a UrlScan, got ${describeValue(scan)}`)
+  if (rec[UrlField.Start] < 0) throw new RobotsInputError(`${what}: the UrlScan has scanned no URL yet`)
+  return rec
 }
 
 function bytesLength(bytes: unknown): number {
   return bytes instanceof Uint8Array ? bytes.length : 0
 }
 
-/** A RobotsInputError unless `bytes` is a Uint8Array, a RobotsRangeError (ERR_RANGE) unless `[start, end)` is a range of it. */
-function checkRange(what: string, bytes: Uint8Array, start: number, end: number): void {
+/** A RobotsInputError unless `bytes` is a Uint8Array. */
+function checkBytes(what: string, bytes: unknown): void {
   if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what}: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
-  if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
-    throw new RobotsRangeError('ERR_RANGE', `${what}: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
-  }
+}
+
+function rangeError(what: string, bytes: Uint8Array, start: number, end: number): never {
+  throw new RobotsRangeError('ERR_RANGE', `${what}: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
+}
+
+/** {@link checkBytes}, then a RobotsRangeError (ERR_RANGE) unless `[start, end)` is a range of `bytes`. */
+function checkRange(what: string, bytes: Uint8Array, start: number, end: number): void {
+  checkBytes(what, bytes)
+  if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) rangeError(what, bytes, start, end)
 }

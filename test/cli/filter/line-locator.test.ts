@@ -12,7 +12,7 @@ import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../../../src/cl
 import { UsageError } from '../../../src/cli/common/cli-error.js'
 import { hostHash } from '../../../src/url/keyed-hash.js'
 import { UrlField, PortCode } from '../../../src/url/url-scan.js'
-import { scanRecord } from '../../../src/url/url-scan-record.js'
+import { scanHashed } from '../../../src/url/scan-access.js'
 
 const enc = new TextEncoder()
 
@@ -127,12 +127,12 @@ describe('line-locator: consecutive lines of one site', () => {
       const lf = block.indexOf(10, pos)
       const fault = locator.locate(block, pos, lf)
       const h = locator.url
-      seen.push([Buffer.from(block.subarray(pos, lf)).toString(), locator.sameHost, fault === LineFault.None ? locator.hostText() : null, scanRecord(h)[UrlField.PathStart]])
+      seen.push([Buffer.from(block.subarray(pos, lf)).toString(), locator.sameHost, fault === LineFault.None ? locator.hostText() : null, scanHashed(h)![UrlField.PathStart]])
       // The moved record is the one a fresh scan gives.
       if (fault === LineFault.None) {
         const fresh = new LineLocator(WHOLE_LINES, true)
         fresh.locate(block, pos, lf)
-        expect([...scanRecord(locator.url)], seen[seen.length - 1][0]).toEqual([...scanRecord(fresh.url)])
+        expect([...scanHashed(locator.url)!], seen[seen.length - 1][0]).toEqual([...scanHashed(fresh.url)!])
       }
       pos = lf + 1
     }
