@@ -61,6 +61,8 @@ export class UrlScan {
   private hashed = true
   /** The last buffer found to be a Uint8Array (the lines of one block are scanned from one buffer: checked once). */
   private checked: Uint8Array = EMPTY
+  /** For `moveTo`: the length of `scheme://authority` and the byte after it, 0 when the scan cannot move, -1 until first asked. */
+  private prefix = -1
 
   static {
     provideScanAccess({
@@ -85,6 +87,7 @@ export class UrlScan {
     const r = this.record
     this.source = bytes
     this.hashed = false
+    this.prefix = -1
     r[END] = end
     return scanUrl(bytes, start, end, r, false)
   }
@@ -95,6 +98,7 @@ export class UrlScan {
     const r = this.record
     this.source = url
     this.hashed = true
+    this.prefix = -1
     r[END] = url.length
     return scanUrlString(url, r)
   }
@@ -110,6 +114,7 @@ export class UrlScan {
     const r = this.record
     this.source = bytes
     this.hashed = false
+    this.prefix = -1
     r[END] = end
     return scanHostField(bytes, start, end, r, false)
   }
@@ -125,18 +130,19 @@ export class UrlScan {
    * for offsets outside `bytes`.
    */
   moveTo(bytes: Uint8Array, start: number, end: number): void {
-    this.checkRange('UrlScan.moveTo', bytes, start, end)
-    const r = this.record
-    const from = r[UrlField.Start]
-    const authorityEnd = r[UrlField.AuthorityEnd]
-    const ps = r[UrlField.PathStart]
-    // The path must start at the authority's end: its index there, with or without a '/' put in front.
-    if (r[UrlField.HostStart] < 0 || ps === PathStartCode.JustSlash || ps - (ps & PathStartCode.SlashPrepended) !== authorityEnd * PathStartCode.IndexScale || end - start <= authorityEnd - from) {
-      throw new RobotsRangeError('ERR_RANGE', `UrlScan.moveTo: [${start}, ${end}) is not a URL of the scanned URL's authority`)
+    if (bytes !== this.checked) {
+      checkBytes('UrlScan.moveTo', bytes)
+      this.checked = bytes
     }
-    const shift = start - from
+    const r = this.record
+    let k = this.prefix
+    if (k < 0) k = this.prefix = movablePrefix(r)
+    if (!(k > 0 && (start >>> 0) === start && (end >>> 0) === end && end <= bytes.length && end - start >= k)) {
+      throw new RobotsRangeError('ERR_RANGE', `UrlScan.moveTo: [${describeValue(start)}, ${describeValue(end)}) of a ${bytes.length}-byte buffer is not a URL of the scanned URL's authority`)
+    }
+    const shift = start - r[UrlField.Start]
     // A hash not computed yet is computed from the new bytes, which hold the same host.
-    this.source = bytes
+    if (this.source !== bytes) this.source = bytes
     r[UrlField.Start] = start
     r[END] = end
     r[UrlField.SchemeEnd] += shift
@@ -297,6 +303,19 @@ export function checkedRecord(scan: unknown, what: string, hashed: boolean): Int
 
 function bytesLength(bytes: unknown): number {
   return bytes instanceof Uint8Array ? bytes.length : 0
+}
+
+/**
+ * The length of `scheme://authority` and the byte after it, for a scan
+ * whose path starts right at its authority's end (its index there, with or
+ * without a '/' put in front); 0 for any other scan (no host, no path, a
+ * path elsewhere: it cannot move).
+ */
+function movablePrefix(r: Int32Array): number {
+  const authorityEnd = r[UrlField.AuthorityEnd]
+  const ps = r[UrlField.PathStart]
+  if (r[UrlField.HostStart] < 0 || ps === PathStartCode.JustSlash || ps - (ps & PathStartCode.SlashPrepended) !== authorityEnd * PathStartCode.IndexScale) return 0
+  return authorityEnd + 1 - r[UrlField.Start]
 }
 
 /** A RobotsInputError unless `bytes` is a Uint8Array. */

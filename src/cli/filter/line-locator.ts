@@ -123,8 +123,11 @@ export class LineLocator {
     const url = this.url
     const hasHost = this.scan(bytes, us, ue, previous === HostSource.Url)
     if (hasHost) {
-      const scheme = url.scheme
-      if (scheme !== 'http' && scheme !== 'https') return this.fault(us, ue, LineFault.NotUrl)
+      // The previous line's scheme and authority again (sameHost): an http(s) URL already.
+      if (!this.sameHost) {
+        const scheme = url.scheme
+        if (scheme !== 'http' && scheme !== 'https') return this.fault(us, ue, LineFault.NotUrl)
+      }
       this.host = url
       this.hostBytes = bytes
       this.hostSource = HostSource.Url
