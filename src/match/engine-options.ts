@@ -3,6 +3,7 @@
  */
 import { checkMatcherBudget } from './automaton/lazy-dfa.js'
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { PINNED_TIER_NAMES, pinnedTier, type TierName } from './tier.js'
 
 /** Options for compiled matchers (every matching option; parse options and the store pass them on). */
 export interface EngineOptions {
@@ -36,10 +37,8 @@ export interface EngineOptions {
    * Anything else, or a tier with `engine: 'plain'`, is a RobotsInputError
    * (ERR_INPUT).
    */
-  tier?: 'cold' | 'hot' | 'thrash-proof'
+  tier?: Exclude<TierName, 'plain'>
 }
-
-const TIERS: readonly unknown[] = ['cold', 'hot', 'thrash-proof']
 
 /**
  * Checks engine options where they are given (not later, at `agent()`): a
@@ -58,7 +57,9 @@ export function checkEngineOptions(options: EngineOptions): void {
     throw new RobotsInputError(`engine must be 'automaton' or 'plain', got ${describeValue(options.engine)}`)
   }
   if (options.tier !== undefined) {
-    if (!TIERS.includes(options.tier)) throw new RobotsInputError(`tier must be 'cold', 'hot' or 'thrash-proof', got ${describeValue(options.tier)}`)
+    if (pinnedTier(options.tier) === -1) {
+      throw new RobotsInputError(`tier must be ${PINNED_TIER_NAMES.map((t) => `'${t}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}, got ${describeValue(options.tier)}`)
+    }
     if (engine === 'plain') throw new RobotsInputError(`tier ${describeValue(options.tier)} is a tier of the automaton engine, not of engine 'plain'`)
   }
 }

@@ -3,6 +3,7 @@
  * plain-engine.ts) provides, and the batch job they share. The bottom of
  * match/: engines and the matcher import it, it imports nothing of theirs.
  */
+import type { PathStart } from '../url/url-path.js'
 
 /** What a matcher's engine reports about itself (see `AgentMatcher.stats`). */
 export interface EngineStats {
@@ -56,15 +57,15 @@ export interface MatchEngine {
   /** Index of the deciding rule for the URL in `url[start, end)`, or -1 when no rule matches. */
   decideBytes(url: Uint8Array, start: number, end: number): number
   /**
-   * The same for a URL ending at `end` whose path starts where `ps` says (a
-   * PathStart of url-path.ts, as the URL scan records it): the scan for the
+   * The same for a URL ending at `end` whose path starts where `ps` says (as
+   * the URL scan records it): the scan for the
    * path start is not done again.
    */
-  decideFrom(url: Uint8Array, ps: number, end: number): number
+  decideFrom(url: Uint8Array, ps: PathStart, end: number): number
   /** The same for a URL string (matched as its UTF-8 bytes). */
   decideString(url: string): number
   /** `decideString` for a URL whose path starts where `ps` says (a PathStart in code units, from the URL scan). */
-  decideStringFrom(url: string, ps: number): number
+  decideStringFrom(url: string, ps: PathStart): number
   /**
    * Optional batch form: judges the lines of `job.bytes` from `job.start`
    * (the convention of lines.ts), writing each verdict (1 when no rule),

@@ -10,10 +10,12 @@ import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-se
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
 import type { EngineOptions } from './engine-options.js'
 import type { EngineStats, LineJob, MatchEngine } from './engine.js'
-import { firstTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
+import { firstTier, type TierState } from './tiers.js'
+import { Tier, TIER_NAMES, type TierName } from './tier.js'
 import { SCAN_END, scanOffsets, scanSource } from '../url/scan-access.js'
 import type { UrlScan } from '../url/url-scan-record.js'
 import { UrlField } from '../url/url-scan.js'
+import type { PathStart } from '../url/url-path.js'
 
 /** Which rule decided a URL. */
 export interface RuleRef {
@@ -116,9 +118,10 @@ export class AgentMatcher {
     if (rec[UrlField.Start] < 0) throw new RobotsInputError('matchScan: the UrlScan has scanned no URL yet')
     const src = scanSource(scan)
     const end = rec[SCAN_END]
-    if (typeof src === 'string') return this.codeOf(this.engine.decideStringFrom(src, rec[UrlField.PathStart]))
+    const ps = rec[UrlField.PathStart] as PathStart
+    if (typeof src === 'string') return this.codeOf(this.engine.decideStringFrom(src, ps))
     if (end > src.length) throw new RobotsRangeError('ERR_RANGE', `matchScan: the scanned URL ends at ${end}, past its ${src.length}-byte buffer`)
-    return this.codeOf(this.engine.decideFrom(src, rec[UrlField.PathStart], end))
+    return this.codeOf(this.engine.decideFrom(src, ps, end))
   }
 
   /** `line * 2 + (allowed ? 1 : 0)` of deciding rule `r` (-1: none), as `matchRange` returns it. */

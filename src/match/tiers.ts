@@ -15,21 +15,7 @@ import { DirectEngine, indexesPrefixes } from './direct/direct-engine.js'
 import { isPlainPrefix } from './direct/literal-prefixes.js'
 import { ThrashProofEngine } from './direct/thrash-proof-engine.js'
 import { createPlainEngine } from './plain-engine.js'
-
-/** The tiers (a `const enum`: numbers in the bundle). */
-export const enum Tier {
-  Cold = 0,
-  Hot = 1,
-  ThrashProof = 2,
-  /** `engine: 'plain'`: no tiers. */
-  Plain = 3,
-}
-
-/** The name of each {@link Tier}, as `stats().tier` reports it. */
-export const TIER_NAMES = ['cold', 'hot', 'thrash-proof', 'plain'] as const
-
-/** A tier's name. */
-export type TierName = (typeof TIER_NAMES)[number]
+import { pinnedTier, Tier } from './tier.js'
 
 /**
  * URLs a matcher judges in the cold tier before its lazy DFA is built
@@ -167,25 +153,27 @@ export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
  */
 export function firstTier(m: TierState): void {
   const o = m.options
+  const pinned = pinnedTier(o.tier)
   if (o.engine === 'plain') {
     m.engine = createPlainEngine(m.rules)
     m.tier = Tier.Plain
-  } else if (o.tier === 'hot') {
+  } else if (pinned === Tier.Hot) {
     m.engine = new AutomatonEngine(m.rules, o.matcherBudget ?? DEFAULT_MATCHER_BUDGET)
     m.tier = Tier.Hot
-  } else if (o.tier === 'thrash-proof') {
+  } else if (pinned === Tier.ThrashProof) {
     m.engine = new ThrashProofEngine(m.rules)
     m.tier = Tier.ThrashProof
   } else {
     const threshold = o.hotThreshold ?? DEFAULT_HOT_THRESHOLD
+    const cold = pinned === Tier.Cold
     // No rules: nothing to compile, ever.
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
-    const indexed = threshold > 0 && m.rules.count > 0 && o.tier !== 'cold' && indexedStart(m.rules, fits)
-    if (o.tier === 'cold' || m.rules.count === 0 || (fits && !indexed)) {
+    const indexed = threshold > 0 && m.rules.count > 0 && !cold && indexedStart(m.rules, fits)
+    if (cold || m.rules.count === 0 || (fits && !indexed)) {
       const engine = new DirectEngine(m.rules)
       m.engine = engine
       m.tier = Tier.Cold
-      if (o.tier !== 'cold' && m.rules.count > 0 && threshold !== Infinity) engine.countDown(threshold, () => goHot(m))
+      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(threshold, () => goHot(m))
     } else if (indexed) {
       const engine = new ThrashProofEngine(m.rules)
       m.engine = engine

@@ -12,12 +12,22 @@ import { arrayBytes, objectBytes } from '../memory.js'
 /** Most matchers one Robots keeps. */
 export const AGENT_CACHE_ENTRIES = 8
 
-/** A selection key: a number for the usual cases (-1: no name matches, the `*` groups; `i`: exactly name `i`), else a string of the sorted indices joined by commas. */
-export type SelectionKey = number | string
+/**
+ * A selection key: a number for the usual cases (-1: no name matches, the
+ * `*` groups; `i`: exactly name `i`), else a string of the sorted indices
+ * joined by commas. Branded: made only by the functions below, so that a
+ * name index or a count is never taken for one.
+ */
+export type SelectionKey = (number | string) & { readonly __brand: 'SelectionKey' }
+
+/** The selection key of a crawler that equals exactly the user-agent name `index` of its file (-1: none, so the `*` groups apply). */
+export function nameSelection(index: number): SelectionKey {
+  return index as SelectionKey
+}
 
 /** The selection key of one token. */
 export function tokenSelection(rules: CompactRules, token: string): SelectionKey {
-  return rules.nameIndexOf(token)
+  return nameSelection(rules.nameIndexOf(token))
 }
 
 /** The selection key of several tokens. */
@@ -30,7 +40,7 @@ export function tokensSelection(rules: CompactRules, tokens: readonly string[]):
     if (first < 0) first = i
     else key += (key ? ',' : `${first},`) + i
   }
-  return key || first
+  return (key || first) as SelectionKey
 }
 
 /** Fields of an AgentCache, for its memory cost. */

@@ -4,7 +4,7 @@
  */
 import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { agentDiagnostic, readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
-import { readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
+import { ExtensionKind, readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
 import { extensionEntries, readSitemaps } from '../rules/sections.js'
 import { parseWith } from '../parse/parser.js'
 import { RobotsBuilder } from '../rules/builder.js'
@@ -229,7 +229,7 @@ export class Robots {
    * requestRate, visitTime and host, which also take no tokens to mean `*`.
    */
   crawlDelay(tokens?: string | readonly string[]): number | undefined {
-    const values = this.extensionValues(tokens, 0, 'crawlDelay()') as number[]
+    const values = this.extensionValues(tokens, ExtensionKind.CrawlDelay, 'crawlDelay()') as number[]
     if (!values.length) return undefined
     // A loop, not Math.max(...values): a file read with a raised limit may hold
     // more values than a call can take arguments.
@@ -240,7 +240,7 @@ export class Robots {
 
   /** Request-rate for the crawler; several values: the slowest (fewest requests per second). */
   requestRate(tokens?: string | readonly string[]): RequestRate | undefined {
-    const values = this.extensionValues(tokens, 1, 'requestRate()') as RequestRate[]
+    const values = this.extensionValues(tokens, ExtensionKind.RequestRate, 'requestRate()') as RequestRate[]
     let best: RequestRate | undefined
     for (const v of values) if (!best || v.requests / v.seconds < best.requests / best.seconds) best = v
     return best
@@ -248,12 +248,12 @@ export class Robots {
 
   /** Visit-time window (UTC) for the crawler; several values: the first. */
   visitTime(tokens?: string | readonly string[]): VisitTime | undefined {
-    return this.extensionValues(tokens, 2, 'visitTime()')[0] as VisitTime | undefined
+    return this.extensionValues(tokens, ExtensionKind.VisitTime, 'visitTime()')[0] as VisitTime | undefined
   }
 
   /** Preferred host for the crawler; several values: the first. */
   host(tokens?: string | readonly string[]): string | undefined {
-    return this.extensionValues(tokens, 3, 'host()')[0] as string | undefined
+    return this.extensionValues(tokens, ExtensionKind.Host, 'host()')[0] as string | undefined
   }
 
   /**
@@ -295,7 +295,7 @@ export class Robots {
     return compileMatcher(this.rules, tokens, this.engineOptions)
   }
 
-  private extensionValues(tokens: string | readonly string[] | undefined, kind: number, what: string): unknown[] {
+  private extensionValues(tokens: string | readonly string[] | undefined, kind: ExtensionKind, what: string): unknown[] {
     const list = tokenList(tokens, what, true)
     for (const t of list) noteToken(this, t)
     const { slots, specific } = assignGroups(this.rules, list, ListClosers.AnyDirective)

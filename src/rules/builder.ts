@@ -10,7 +10,7 @@ import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
 import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
-import { readExtension } from './extensions.js'
+import { EXTENSION_KEYS, ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
@@ -21,19 +21,18 @@ import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
 import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
-/** What an unknown line's key is, by {@link knownKey}. */
-const KeyMeaning = {
+/** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
+const enum KeyMeaning {
   /** Not a key with a meaning here. */
-  Unknown: -1,
-  // 0..3: an extension kind (index into EXTENSION_KEYS).
+  Unknown = -1,
   /** A key of UNUSED_KEYS that is not an extension. */
-  Unused: 4,
-} as const
+  Unused = ExtensionKind.Count,
+}
 
-/** Known keys by length: [lowercased key, meaning]. Extensions first (crawl-delay is both). */
+/** Known keys by length: [lowercased key, ExtensionKind or KeyMeaning]. Extensions first (crawl-delay is both). */
 const KNOWN_BY_LENGTH: [string, number][][] = []
 for (const [key, meaning] of [
-  ['crawl-delay', 0], ['request-rate', 1], ['visit-time', 2], ['host', 3],
+  ...EXTENSION_KEYS.map((k, kind) => [k, kind] as const),
   ...[...UNUSED_KEYS].map((k) => [k, KeyMeaning.Unused] as const),
 ] as [string, number][]) {
   const list = (KNOWN_BY_LENGTH[key.length] ??= [])
@@ -170,7 +169,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       return
     }
     // The value arrives escaped (non-ASCII bytes as %XX): its text is its bytes.
-    const read = readExtension(meaning, latin1(bytes.subarray(start, end)))
+    const read = readExtension(meaning as ExtensionKind, latin1(bytes.subarray(start, end)))
     if (read.problem) s.diagnostics.add(DIAG_INDEX[read.problem], line, bytes, start, end)
     if (read.value !== undefined) {
       s.events.add(EventType.Extension, line, s.extensionCount++)

@@ -46,7 +46,7 @@ export const FORMAT_VERSION = 2
  * - names: per distinct user-agent name, in order of first use: a varint
  *   length and the name's bytes (`[a-z_-]`).
  * - extensions: per crawl-delay, request-rate, visit-time or host line that
- *   gave a value: its kind (one byte, index into EXTENSION_KEYS), a varint
+ *   gave a value: its kind (one byte, an ExtensionKind of rules/extensions.ts), a varint
  *   length and the value's text; values are read from the text on demand.
  * - sitemaps: per absolute sitemap URL: a varint length and its bytes as
  *   served (decoded as UTF-8 on demand).

@@ -17,8 +17,22 @@ export interface VisitTime {
   to: string
 }
 
-/** The extension directives, by kind index. */
-export const EXTENSION_KEYS = ['crawl-delay', 'request-rate', 'visit-time', 'host'] as const
+/**
+ * The extension directives (a `const enum`: numbers in the bundle). A kind is
+ * one byte of the compact form (rules/compact-rules.ts): renumbering one
+ * changes the serialised format (FORMAT_VERSION, rules/compact-rules.ts).
+ */
+export const enum ExtensionKind {
+  CrawlDelay = 0,
+  RequestRate = 1,
+  VisitTime = 2,
+  Host = 3,
+  /** How many kinds there are: a form's kind byte is below it. */
+  Count = 4,
+}
+
+/** Each extension's key, lowercased, by {@link ExtensionKind}. */
+export const EXTENSION_KEYS: readonly string[] = ['crawl-delay', 'request-rate', 'visit-time', 'host'] satisfies string[] & { length: ExtensionKind.Count }
 
 /** Longest crawl-delay taken as given; larger values are read as this (one day). */
 export const MAX_CRAWL_DELAY = 86_400
@@ -29,11 +43,6 @@ export type ExtensionValue = number | RequestRate | VisitTime | string
 export interface ExtensionRead {
   value?: ExtensionValue
   problem?: DiagnosticCode
-}
-
-/** Kind index (0..3) of a lowercased key, or -1. */
-export function extensionKind(lowerKey: string): number {
-  return (EXTENSION_KEYS as readonly string[]).indexOf(lowerKey)
 }
 
 /**
@@ -77,14 +86,14 @@ export function readHost(text: string): ExtensionRead {
   return { value: text.toLowerCase().replace(/\/$/, '') }
 }
 
-/** Reads an extension value of kind `kind` (index into {@link EXTENSION_KEYS}). */
-export function readExtension(kind: number, text: string): ExtensionRead {
+/** Reads an extension value of kind `kind`. */
+export function readExtension(kind: ExtensionKind, text: string): ExtensionRead {
   switch (kind) {
-    case 0:
+    case ExtensionKind.CrawlDelay:
       return readCrawlDelay(text)
-    case 1:
+    case ExtensionKind.RequestRate:
       return readRequestRate(text)
-    case 2:
+    case ExtensionKind.VisitTime:
       return readVisitTime(text)
     default:
       return readHost(text)

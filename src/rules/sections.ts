@@ -5,6 +5,7 @@
 import { readU32, VarintReader } from './byte-buffer.js'
 import { Header } from './compact-rules.js'
 import { latin1 } from '../parse/escape.js'
+import type { ExtensionKind } from './extensions.js'
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })
 
@@ -22,9 +23,9 @@ export function readSitemaps(form: Uint8Array): string[] {
   return out
 }
 
-/** One extension line's value: its kind (index into EXTENSION_KEYS) and its text (ASCII: escaped). */
+/** One extension line's value: its kind and its text (ASCII: escaped). */
 export interface ExtensionEntry {
-  kind: number
+  kind: ExtensionKind
   text: string
 }
 
@@ -33,7 +34,7 @@ export function extensionEntries(form: Uint8Array): ExtensionEntry[] {
   const out: ExtensionEntry[] = []
   const r = new VarintReader(form, readU32(form, Header.ExtensionsStart), readU32(form, Header.SitemapsStart), 'extensions')
   while (r.more) {
-    const kind = form[r.at++]
+    const kind = form[r.at++] as ExtensionKind
     const start = r.readRun()
     out.push({ kind, text: latin1(form.subarray(start, r.at)) })
   }

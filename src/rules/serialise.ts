@@ -9,7 +9,7 @@
 import { readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
 import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
 import { checkDiagnostics, MAX_DETAIL_BYTES } from './diagnostics.js'
-import { EXTENSION_KEYS, readExtension } from './extensions.js'
+import { ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { isSpace } from '../parse/ascii.js'
@@ -173,7 +173,7 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   let extensionCount = 0
   while (ext.more) {
     const kind = bytes[ext.at++]
-    if (!(kind < EXTENSION_KEYS.length)) fail(`unknown extension kind ${kind}`)
+    if (!(kind < ExtensionKind.Count)) fail(`unknown extension kind ${kind}`)
     const s = ext.readRun()
     if (ext.at - s > MAX_VALUE_BYTES || !isEscapedValue(bytes, s, ext.at)) fail('bad extension value')
     if (readExtension(kind, latin1(bytes.subarray(s, ext.at))).value === undefined) fail('an extension value does not read')

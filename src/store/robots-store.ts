@@ -14,7 +14,7 @@ import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
 import { parseWith, toBytes } from '../parse/parser.js'
 import { checkLimit } from '../parse/reader.js'
-import { tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
+import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
 import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
@@ -489,10 +489,10 @@ export class RobotsStore {
     const data = shared ? this.shared.get(id)! : this.arena.chunks[e[base + Entry.Chunk]]
     const formAt = shared ? 0 : e[base + Entry.Offset] + e[base + Entry.KeyLength]
     let sel: SelectionKey
-    if (typeof agent === 'string') sel = nameIndexIn(data, formAt, agent)
+    if (typeof agent === 'string') sel = nameSelection(nameIndexIn(data, formAt, agent))
     else {
       checkAgent(agent)
-      sel = agent.length === 1 ? nameIndexIn(data, formAt, agent[0]) : tokensSelection(new CompactRules(this.formOf(id)), agent)
+      sel = agent.length === 1 ? nameSelection(nameIndexIn(data, formAt, agent[0])) : tokensSelection(new CompactRules(this.formOf(id)), agent)
     }
     const key = typeof sel === 'number' && sel < NUMERIC_SELECTIONS ? id * (NUMERIC_SELECTIONS + 1) + sel + 1 : `${id}:${sel}`
     const gen = e[base + Entry.Gen]

@@ -17,7 +17,7 @@ import { STRING_HEADER_BYTES, stringBytes } from '../memory.js'
  * and {@link slashPrepended}; the automaton's hot loops write the same
  * operators on the constants (see match/automaton/state.ts for why).
  */
-export type PathStart = number
+export type PathStart = number & { readonly __brand: 'PathStart' }
 
 /** The constants of the {@link PathStart} encoding (a `const enum`: numbers in the bundle). */
 export const enum PathStartCode {
@@ -28,6 +28,14 @@ export const enum PathStartCode {
   /** The index of the path's first code unit, times this, plus the SlashPrepended bit. */
   IndexScale = 2,
 }
+
+/** The {@link PathStart} of a path whose first code unit is at `index` (`prepended`: a `/` goes in front of it). */
+export function pathStartAt(index: number, prepended: boolean): PathStart {
+  return (index * PathStartCode.IndexScale + (prepended ? PathStartCode.SlashPrepended : 0)) as PathStart
+}
+
+/** The {@link PathStart} of a URL whose path is just `/`. */
+export const JUST_SLASH_START = PathStartCode.JustSlash as PathStart
 
 /** Index of the path's first code unit (its `/`, or the `?`/`;` that gets one in front). */
 export function pathIndex(ps: PathStart): number {
@@ -92,17 +100,17 @@ export function pathStartBytes(s: Uint8Array, from: number, to: number): PathSta
   for (; i < to; i++) {
     const k = PATH_BYTE[s[i]]
     if (k === PathByte.Other) continue
-    if (k <= PathByte.QueryOrParams) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (k - PathByte.Slash)
+    if (k <= PathByte.QueryOrParams) return (hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (k - PathByte.Slash)) as PathStart
     if (k === PathByte.Hash) hash = true
     else if (i + 2 < to && s[i + 1] === PathChar.Slash && s[i + 2] === PathChar.Slash) break
   }
   for (i += 3; i < to; i++) {
     const k = PATH_BYTE[s[i]]
     if (k === PathByte.Other || k === PathByte.Colon) continue
-    if (k <= PathByte.QueryOrParams) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (k - PathByte.Slash)
+    if (k <= PathByte.QueryOrParams) return (hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (k - PathByte.Slash)) as PathStart
     hash = true
   }
-  return PathStartCode.JustSlash
+  return JUST_SLASH_START
 }
 
 /**
@@ -124,16 +132,16 @@ export function pathStartString(s: string): PathStart {
   let i = search
   for (; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (c === PathChar.Slash || c === PathChar.Question || c === PathChar.Semi) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (c === PathChar.Slash ? 0 : PathStartCode.SlashPrepended)
+    if (c === PathChar.Slash || c === PathChar.Question || c === PathChar.Semi) return (hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (c === PathChar.Slash ? 0 : PathStartCode.SlashPrepended)) as PathStart
     if (c === PathChar.Colon && i + 2 < to && s.charCodeAt(i + 1) === PathChar.Slash && s.charCodeAt(i + 2) === PathChar.Slash) break
     if (c === PathChar.Hash) hash = true
   }
   for (i += 3; i < to; i++) {
     const c = s.charCodeAt(i)
-    if (c === PathChar.Slash || c === PathChar.Question || c === PathChar.Semi) return hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (c === PathChar.Slash ? 0 : PathStartCode.SlashPrepended)
+    if (c === PathChar.Slash || c === PathChar.Question || c === PathChar.Semi) return (hash ? PathStartCode.JustSlash : i * PathStartCode.IndexScale + (c === PathChar.Slash ? 0 : PathStartCode.SlashPrepended)) as PathStart
     if (c === PathChar.Hash) hash = true
   }
-  return PathStartCode.JustSlash
+  return JUST_SLASH_START
 }
 
 /**
@@ -157,7 +165,7 @@ export function pathStartString(s: string): PathStart {
 export class PathStartMemo {
   /** The URL prefix up to and including the remembered path's first char; empty: nothing remembered. */
   private prefix = ''
-  private start: PathStart = PathStartCode.JustSlash
+  private start: PathStart = JUST_SLASH_START
   /** Misses in a row: past the second, a prefix is kept once in MEMO_RETRY misses (URLs of many origins copy nothing). */
   private misses = 0
 

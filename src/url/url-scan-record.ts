@@ -7,7 +7,7 @@
  */
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { adoptHashKey, hashKeyWords, hostHash, hostHashes, hostHashString } from './keyed-hash.js'
-import { pathIndex, PathStartCode } from './url-path.js'
+import { pathIndex, PathStartCode, type PathStart } from './url-path.js'
 import { scanHostField, scanUrl, scanUrlString, UrlField, UrlFlag } from './url-scan.js'
 import { provideScanAccess, SCAN_END, scanHashed, scanOffsets } from './scan-access.js'
 
@@ -202,7 +202,7 @@ export class UrlScan {
    * fragment first).
    */
   get pathStart(): number {
-    const ps = this.record[UrlField.PathStart]
+    const ps = this.record[UrlField.PathStart] as PathStart
     return ps === PathStartCode.JustSlash ? -1 : pathIndex(ps)
   }
 

@@ -6,7 +6,7 @@
  * host's keyed hash. The store's look-up, the command line's host index and
  * the matcher read the record; nothing goes over the authority again.
  */
-import { pathStartBytes, pathStartString, PathStartCode, type PathStart } from './url-path.js'
+import { JUST_SLASH_START, pathStartAt, pathStartBytes, pathStartString, PathStartCode, type PathStart } from './url-path.js'
 import { hostHashes, hostHashString } from './keyed-hash.js'
 
 /**
@@ -239,7 +239,7 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
   let labelStart = a
   let userInfo = false
   /** The reference's path start when a ';' came first (else the authority's end decides). */
-  let semi: PathStart = PathStartCode.JustSlash
+  let semi = PathStartCode.JustSlash as PathStart
   let q = a
   let kind: number = Auth.Plain
   for (; q < end; q++) {
@@ -248,7 +248,7 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
     if (kind <= Auth.Backslash) break
     switch (kind) {
       case Auth.Semi:
-        if (semi === PathStartCode.JustSlash) semi = q * PathStartCode.IndexScale + PathStartCode.SlashPrepended
+        if (semi === PathStartCode.JustSlash) semi = (q * PathStartCode.IndexScale + PathStartCode.SlashPrepended) as PathStart
         if (hostEnd < 0) plain = false
         break
       case Auth.At:
@@ -283,7 +283,7 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
   // The reference's path start: a ';' before the authority's end, else where the authority ends.
   let ps: PathStart = semi
   if (semi === PathStartCode.JustSlash) {
-    if (kind === Auth.PathStart) ps = q * PathStartCode.IndexScale + (bytes[q] === 0x3f ? PathStartCode.SlashPrepended : 0)
+    if (kind === Auth.PathStart) ps = (q * PathStartCode.IndexScale + (bytes[q] === 0x3f ? PathStartCode.SlashPrepended : 0)) as PathStart
     else if (kind === Auth.Backslash) ps = pathAfterAuthority(bytes, q + 1, end)
   }
   if (hostEnd < 0) {
@@ -326,22 +326,22 @@ export function scanHostField(bytes: Uint8Array, start: number, end: number, out
 function pathAfterAuthority(bytes: Uint8Array, from: number, end: number): PathStart {
   for (let i = from; i < end; i++) {
     const b = bytes[i]
-    if (b === 0x2f) return i * PathStartCode.IndexScale
-    if (b === 0x3f || b === 0x3b) return i * PathStartCode.IndexScale + PathStartCode.SlashPrepended
-    if (b === 0x23) return PathStartCode.JustSlash
+    if (b === 0x2f) return pathStartAt(i, false)
+    if (b === 0x3f || b === 0x3b) return pathStartAt(i, true)
+    if (b === 0x23) return JUST_SLASH_START
   }
-  return PathStartCode.JustSlash
+  return JUST_SLASH_START
 }
 
 /** {@link pathAfterAuthority} for a string. */
 function pathAfterAuthorityString(s: string, from: number): PathStart {
   for (let i = from; i < s.length; i++) {
     const b = s.charCodeAt(i)
-    if (b === 0x2f) return i * PathStartCode.IndexScale
-    if (b === 0x3f || b === 0x3b) return i * PathStartCode.IndexScale + PathStartCode.SlashPrepended
-    if (b === 0x23) return PathStartCode.JustSlash
+    if (b === 0x2f) return pathStartAt(i, false)
+    if (b === 0x3f || b === 0x3b) return pathStartAt(i, true)
+    if (b === 0x23) return JUST_SLASH_START
   }
-  return PathStartCode.JustSlash
+  return JUST_SLASH_START
 }
 
 /**
@@ -406,7 +406,7 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
   let plain = !bracket
   let labelStart = a
   let userInfo = false
-  let semi: PathStart = PathStartCode.JustSlash
+  let semi = PathStartCode.JustSlash as PathStart
   let q = a
   let kind: number = Auth.Plain
   for (; q < end; q++) {
@@ -416,7 +416,7 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
     if (kind <= Auth.Backslash) break
     switch (kind) {
       case Auth.Semi:
-        if (semi === PathStartCode.JustSlash) semi = q * PathStartCode.IndexScale + PathStartCode.SlashPrepended
+        if (semi === PathStartCode.JustSlash) semi = (q * PathStartCode.IndexScale + PathStartCode.SlashPrepended) as PathStart
         if (hostEnd < 0) plain = false
         break
       case Auth.At:
@@ -449,7 +449,7 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
   if (q === end) kind = Auth.Plain
   let ps: PathStart = semi
   if (semi === PathStartCode.JustSlash) {
-    if (kind === Auth.PathStart) ps = q * PathStartCode.IndexScale + (url.charCodeAt(q) === 0x3f ? PathStartCode.SlashPrepended : 0)
+    if (kind === Auth.PathStart) ps = (q * PathStartCode.IndexScale + (url.charCodeAt(q) === 0x3f ? PathStartCode.SlashPrepended : 0)) as PathStart
     else if (kind === Auth.Backslash) ps = pathAfterAuthorityString(url, q + 1)
   }
   if (hostEnd < 0) {

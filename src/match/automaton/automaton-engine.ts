@@ -6,9 +6,9 @@
 import type { EngineStats, LineJob, MatchEngine } from '../engine.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { checkRoom, LineByte } from '../lines.js'
-import { PATH_BYTE, PathByte, PathChar, pathStartBytes, PathStartCode, PathStartMemo } from '../../url/url-path.js'
+import { PATH_BYTE, PathByte, PathChar, pathStartBytes, PathStartCode, PathStartMemo, type PathStart } from '../../url/url-path.js'
 import { LazyDfa } from './lazy-dfa.js'
-import { StateId } from './state.js'
+import { StateCode, type StateId } from './state.js'
 import { RuleField, RuleFlag } from '../../rules/rule-set.js'
 import { SCRATCH_KEEP } from '../../memory.js'
 
@@ -52,10 +52,10 @@ export class AutomatonEngine implements MatchEngine {
     return this.decideFrom(url, pathStartBytes(url, start, end), end)
   }
 
-  decideFrom(url: Uint8Array, ps: number, end: number): number {
+  decideFrom(url: Uint8Array, ps: PathStart, end: number): number {
     const dfa = this.dfa
     let s = dfa.slash()
-    if (s < StateId.FirstRow) return StateId.RuleMirror - s
+    if (s < StateCode.FirstRow) return StateCode.RuleMirror - s
     if (ps !== PathStartCode.JustSlash) {
       const map = dfa.classes.map
       let table = dfa.table
@@ -63,17 +63,17 @@ export class AutomatonEngine implements MatchEngine {
       const bit = ps & PathStartCode.SlashPrepended
       for (let i = (ps - bit) / PathStartCode.IndexScale + 1 - bit; i < end; i++) {
         const c = map[url[i]]
-        let t = table[s + c]
-        if (t < StateId.FirstRow) {
-          if (t !== StateId.Unknown) return StateId.RuleMirror - t
+        let t = table[s + c] as StateId
+        if (t < StateCode.FirstRow) {
+          if (t !== StateCode.Unknown) return StateCode.RuleMirror - t
           t = dfa.next(s, c)
           table = dfa.table
-          if (t < StateId.FirstRow) return StateId.RuleMirror - t
+          if (t < StateCode.FirstRow) return StateCode.RuleMirror - t
         }
         s = t
       }
     }
-    return StateId.RuleMirror - dfa.table[s + dfa.end]
+    return StateCode.RuleMirror - dfa.table[s + dfa.end]
   }
 
   decideString(url: string): number {
@@ -83,17 +83,17 @@ export class AutomatonEngine implements MatchEngine {
     return this.runFrom(url, this.memo.of(url))
   }
 
-  decideStringFrom(url: string, ps: number): number {
+  decideStringFrom(url: string, ps: PathStart): number {
     if (this.dfa.nonAscii) return this.decideEncoded(url)
     return this.runFrom(url, ps)
   }
 
   /** The DFA over a string URL whose path starts where `ps` says (a PathStart). */
-  private runFrom(url: string, ps: number): number {
+  private runFrom(url: string, ps: PathStart): number {
     const dfa = this.dfa
     const s = dfa.slash()
-    if (s < StateId.FirstRow) return StateId.RuleMirror - s
-    if (ps === PathStartCode.JustSlash) return StateId.RuleMirror - dfa.table[s + dfa.end]
+    if (s < StateCode.FirstRow) return StateCode.RuleMirror - s
+    if (ps === PathStartCode.JustSlash) return StateCode.RuleMirror - dfa.table[s + dfa.end]
     const bit = ps & PathStartCode.SlashPrepended
     return this.runString(url, (ps - bit) / PathStartCode.IndexScale + 1 - bit, s)
   }
@@ -104,7 +104,7 @@ export class AutomatonEngine implements MatchEngine {
    * (as TextEncoder encodes it: a valid surrogate pair is 4 bytes, a lone
    * surrogate is U+FFFD, 3 bytes).
    */
-  private runString(url: string, i: number, s: number): number {
+  private runString(url: string, i: number, s: StateId): number {
     const dfa = this.dfa
     const map = dfa.classes.map
     const other = dfa.classes.other
@@ -115,12 +115,12 @@ export class AutomatonEngine implements MatchEngine {
       if (code < 0x80) {
         // An ASCII char: one byte, one step.
         const c = map[code]
-        let t = table[s + c]
-        if (t < StateId.FirstRow) {
-          if (t !== StateId.Unknown) return StateId.RuleMirror - t
+        let t = table[s + c] as StateId
+        if (t < StateCode.FirstRow) {
+          if (t !== StateCode.Unknown) return StateCode.RuleMirror - t
           t = dfa.next(s, c)
           table = dfa.table
-          if (t < StateId.FirstRow) return StateId.RuleMirror - t
+          if (t < StateCode.FirstRow) return StateCode.RuleMirror - t
         }
         s = t
         continue
@@ -133,17 +133,17 @@ export class AutomatonEngine implements MatchEngine {
         i++
       }
       do {
-        let t = table[s + other]
-        if (t < StateId.FirstRow) {
-          if (t !== StateId.Unknown) return StateId.RuleMirror - t
+        let t = table[s + other] as StateId
+        if (t < StateCode.FirstRow) {
+          if (t !== StateCode.Unknown) return StateCode.RuleMirror - t
           t = dfa.next(s, other)
           table = dfa.table
-          if (t < StateId.FirstRow) return StateId.RuleMirror - t
+          if (t < StateCode.FirstRow) return StateCode.RuleMirror - t
         }
         s = t
       } while (--repeat > 0)
     }
-    return StateId.RuleMirror - table[s + dfa.end]
+    return StateCode.RuleMirror - table[s + dfa.end]
   }
 
   /** A string URL as its UTF-8 bytes (encoded into a reused buffer): only for rules with non-ASCII pattern bytes. */
@@ -200,11 +200,11 @@ export class AutomatonEngine implements MatchEngine {
           break
         }
       }
-      const ps = j < n && k <= PathByte.QueryOrParams && !hash ? j * PathStartCode.IndexScale + (k - PathByte.Slash) : PathStartCode.JustSlash
+      const ps = (j < n && k <= PathByte.QueryOrParams && !hash ? j * PathStartCode.IndexScale + (k - PathByte.Slash) : PathStartCode.JustSlash) as PathStart
       // 2. The DFA over the path, until decided or the URL ends (LF, or a CR before an LF or the end).
       let r: number
       const s0 = dfa.slash()
-      if (s0 < StateId.FirstRow) r = StateId.RuleMirror - s0
+      if (s0 < StateCode.FirstRow) r = StateCode.RuleMirror - s0
       else {
         let s = s0
         r = Scan.Undecided
@@ -216,22 +216,22 @@ export class AutomatonEngine implements MatchEngine {
             const b = bytes[j]
             if (b === LineByte.LF || (b === LineByte.CR && (j + 1 === n || bytes[j + 1] === LineByte.LF))) break
             const c = map[b]
-            let t = table[s + c]
-            if (t < StateId.FirstRow) {
-              if (t === StateId.Unknown) {
+            let t = table[s + c] as StateId
+            if (t < StateCode.FirstRow) {
+              if (t === StateCode.Unknown) {
                 t = dfa.next(s, c)
                 table = dfa.table
                 stop = dfa.thrashing
               }
-              if (t < StateId.FirstRow) {
-                r = StateId.RuleMirror - t
+              if (t < StateCode.FirstRow) {
+                r = StateCode.RuleMirror - t
                 break
               }
             }
             s = t
           }
         }
-        if (r === Scan.Undecided) r = StateId.RuleMirror - dfa.table[s + dfa.end]
+        if (r === Scan.Undecided) r = StateCode.RuleMirror - dfa.table[s + dfa.end]
       }
       // 3. The line's end: its LF, or the end of the input.
       while (j < n && bytes[j] !== LineByte.LF) j++

@@ -10,7 +10,7 @@ import { END, STAR, buildPositions, type Positions } from './positions.js'
 import type { RuleSet } from '../../rules/rule-set.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { describeValue, RobotsRangeError } from '../../errors.js'
-import { endColumn, hasRow, rowOf, rowState, RowInfo, StateId, terminalOf } from './state.js'
+import { endColumn, hasRow, rowOf, rowState, RowInfo, StateCode, terminalOf, type StateId } from './state.js'
 import { SCRATCH_KEEP } from '../../memory.js'
 
 /** Default per-matcher budget for compiled states, in bytes: 4 MiB (why: src/match/automaton/README.md). */
@@ -107,7 +107,7 @@ export class LazyDfa {
   private poolLen = 0
   /** Hash of (best, positions) → row, or rows on a collision. */
   private ids = new Map<number, number | number[]>()
-  private slashState: number = StateId.Unknown
+  private slashState = StateCode.Unknown as StateId
   /** The position set being built (in `scratch`): its size and best rule. */
   private setSize = 0
   private setBest = -1
@@ -168,9 +168,9 @@ export class LazyDfa {
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
-  slash(): number {
+  slash(): StateId {
     this.urls++
-    if (this.slashState === StateId.Unknown) {
+    if (this.slashState === StateCode.Unknown) {
       const start = this.closure(this.startPositions)
       this.slashState = hasRow(start) ? this.next(start, this.classes.map[47]) : start
     }
@@ -182,9 +182,9 @@ export class LazyDfa {
    * stores it in the table and returns it. May flush the cache: state ids
    * from before the call are then void, except the returned one.
    */
-  next(s: number, c: number): number {
+  next(s: StateId, c: number): StateId {
     if (c === END_CLASS) {
-      const target = this.table[s + this.end]
+      const target = this.table[s + this.end] as StateId
       this.table[s + c] = target
       return target
     }
@@ -196,7 +196,7 @@ export class LazyDfa {
   }
 
   /** The state reached from row `k` on `byte`. */
-  private step(k: number, byte: number): number {
+  private step(k: number, byte: number): StateId {
     const item = this.item
     const info = this.rowInfo
     const row = k * RowInfo.Width
@@ -213,7 +213,7 @@ export class LazyDfa {
   }
 
   /** The state of the given positions (and their closures), with no rule matched yet. */
-  private closure(starts: Int32Array): number {
+  private closure(starts: Int32Array): StateId {
     this.work += starts.length
     this.beginSet(-1, 2 * starts.length)
     for (let i = 0; i < starts.length; i++) this.addClosure(starts[i])
@@ -250,7 +250,7 @@ export class LazyDfa {
   }
 
   /** Prunes the collected set and returns the id of its state. */
-  private endSet(): number {
+  private endSet(): StateId {
     const best = this.setBest
     const n = this.prune(this.list, this.setSize, best)
     const id = this.stateFor(n, best)
@@ -297,7 +297,7 @@ export class LazyDfa {
   }
 
   /** The id of the state with the first `n` scratch positions and best rule; builds it if new. */
-  private stateFor(n: number, best: number): number {
+  private stateFor(n: number, best: number): StateId {
     if (n === 0) return terminalOf(best)
     const list = this.list
     const h = hashState(list, 0, n, best)
@@ -322,7 +322,7 @@ export class LazyDfa {
     this.rowInfo[row + RowInfo.PoolLength] = n
     this.poolLen += n
     const s = rowState(k, this.W)
-    this.table.fill(StateId.Unknown, s, s + this.W)
+    this.table.fill(StateCode.Unknown, s, s + this.W)
     const again = this.ids.get(h)
     if (again === undefined) this.ids.set(h, k)
     else if (typeof again === 'number') this.ids.set(h, [again, k])
@@ -377,7 +377,7 @@ export class LazyDfa {
     this.rowCount = 0
     this.poolLen = 0
     this.ids = new Map()
-    this.slashState = StateId.Unknown
+    this.slashState = StateCode.Unknown as StateId
     this.table = new Int32Array(this.W * 4)
     this.rowInfo = new Int32Array(RowInfo.Width * 4)
     this.pool = new Int32Array(64)

@@ -1,14 +1,23 @@
 /**
  * The encodings of the lazy DFA (see README.md in this folder), named here
- * and nowhere else: state ids ({@link StateId}), the transition table and its
- * end column, and the per-row build data ({@link RowInfo}). The hot loops use
- * the `const enum` constants; the small functions below are for build-time
- * code.
+ * and nowhere else: state ids ({@link StateId}, their constants in
+ * {@link StateCode}), the transition table and its end column, and the
+ * per-row build data ({@link RowInfo}). The hot loops use the `const enum`
+ * constants; the small functions below are for build-time code.
  */
 
 /**
- * The fixed state ids and the constants of the encoding (a `const enum`:
- * numbers in the bundle). A state id is one Int32:
+ * A state id of the lazy DFA: a row offset (a live state) or a terminal
+ * state, as {@link StateCode} lays them out. A number at run time; the brand
+ * keeps it apart from rule indices, byte classes and row numbers in the
+ * types (a table load is cast once: `table[s + c] as StateId`).
+ */
+export type StateId = number & { readonly __brand: 'StateId' }
+
+/**
+ * The fixed state ids and the constants of the encoding of a
+ * {@link StateId} (a `const enum`: numbers in the bundle). A state id is one
+ * Int32:
  *
  * ```
  * s >= FirstRow     a live state: the offset of its row in `table` (row k is at k * W)
@@ -34,15 +43,15 @@
  * branch.
  *
  * **Why constants, not predicate functions.** The hot loops write these as
- * operators on the `StateId` constants (`t < StateId.FirstRow`,
- * `StateId.RuleMirror - t`), which the bundler turns into numbers. On Node 20
+ * operators on the `StateCode` constants (`t < StateCode.FirstRow`,
+ * `StateCode.RuleMirror - t`), which the bundler turns into numbers. On Node 20
  * (V8 11.3) a call to even a one-line module-level function, inlined, still
  * costs a reload of the function and a check on every call, which shows on
  * W2's isAllowed (bench/RESULTS.md, "Design measurements"). The functions
  * below ({@link hasRow}, {@link terminalOf}, …) are for build-time code,
  * where that does not matter.
  */
-export const enum StateId {
+export const enum StateCode {
   /** Table value of a transition not built yet (below every terminal state). */
   Unknown = -0x7fffffff,
   /** Live states are row offsets `>= FirstRow`; terminal states (and Unknown) are below. */
@@ -54,22 +63,27 @@ export const enum StateId {
 }
 
 /** True when `s` is a live state (a row offset); false for a terminal state or Unknown. */
-export function hasRow(s: number): boolean {
-  return s >= StateId.FirstRow
+export function hasRow(s: StateId): boolean {
+  return s >= StateCode.FirstRow
 }
 
 /** The terminal state deciding for rule `rule` (-1: no rule matched). */
-export function terminalOf(rule: number): number {
-  return StateId.RuleMirror - rule
+export function terminalOf(rule: number): StateId {
+  return (StateCode.RuleMirror - rule) as StateId
+}
+
+/** The rule index a terminal state decides for (-1: no rule matched); its own inverse with {@link terminalOf}. */
+export function ruleOf(terminal: StateId): number {
+  return StateCode.RuleMirror - terminal
 }
 
 /** The state id (row offset) of row `k` in a table of row width `width`. */
-export function rowState(k: number, width: number): number {
-  return k * width
+export function rowState(k: number, width: number): StateId {
+  return (k * width) as StateId
 }
 
 /** The row number of live state `s`. */
-export function rowOf(s: number, width: number): number {
+export function rowOf(s: StateId, width: number): number {
   return s / width
 }
 

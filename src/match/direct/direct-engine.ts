@@ -106,7 +106,7 @@ export class DirectEngine implements MatchEngine {
     return r
   }
 
-  decideFrom(url: Uint8Array, ps: number, end: number): number {
+  decideFrom(url: Uint8Array, ps: PathStart, end: number): number {
     if (this.records.length === 0) return -1
     pathAt(url, ps, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
@@ -115,7 +115,7 @@ export class DirectEngine implements MatchEngine {
     return r
   }
 
-  decideStringFrom(url: string, ps: number): number {
+  decideStringFrom(url: string, ps: PathStart): number {
     if (this.records.length === 0) return -1
     pathOfStringAt(url, ps)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)

@@ -10,7 +10,7 @@ import type { EngineStats, MatchEngine } from '../engine.js'
 import { RuleField, type RuleSet } from '../../rules/rule-set.js'
 import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
-import { PathStartMemo } from '../../url/url-path.js'
+import { PathStartMemo, type PathStart } from '../../url/url-path.js'
 import { ruleMatches } from './segments.js'
 import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
 import { NEVER, NO_AUTOMATON } from './direct-engine.js'
@@ -78,7 +78,7 @@ export class ThrashProofEngine implements MatchEngine {
     return r
   }
 
-  decideFrom(url: Uint8Array, ps: number, end: number): number {
+  decideFrom(url: Uint8Array, ps: PathStart, end: number): number {
     pathAt(url, ps, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
@@ -86,7 +86,7 @@ export class ThrashProofEngine implements MatchEngine {
     return r
   }
 
-  decideStringFrom(url: string, ps: number): number {
+  decideStringFrom(url: string, ps: PathStart): number {
     pathOfStringAt(url, ps)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
