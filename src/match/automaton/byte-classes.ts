@@ -22,28 +22,36 @@ export interface ByteClasses {
 /** END class id. */
 export const END_CLASS = 0
 
-/** Builds the classes for the given literal bytes. */
-export function buildByteClasses(literals: Uint8Array): ByteClasses {
-  const map = new Uint8Array(256)
-  const lits = literals.filter((b) => b !== 0 && b !== 35)
-  const other = lits.length + 1
-  map.fill(other)
-  const representative = new Int16Array(other + 1)
+/** The number of classes of the patterns' literal bytes (`literals[b]` is 1 for each; 256 entries): END, one per literal byte but NUL and `#`, and "other". */
+export function countClasses(literals: Uint8Array): number {
+  let n = 2
+  for (let b = 1; b < 256; b++) if (literals[b] !== 0 && b !== 35) n++
+  return n
+}
+
+/** Fills `map` (256 entries) and `representative` ({@link countClasses} entries) for the literal bytes of the patterns; returns the classes over them. */
+export function fillByteClasses(literals: Uint8Array, map: Uint8Array, representative: Int16Array): ByteClasses {
+  let count = 0
+  for (let b = 1; b < 256; b++) if (literals[b] !== 0 && b !== 35) map[b] = ++count
+  const other = count + 1
   representative[END_CLASS] = -1
-  lits.forEach((b, i) => {
-    map[b] = i + 1
-    representative[i + 1] = b
-  })
-  // A byte no pattern uses, to stand for the "other" class.
-  let rep = 0x80
+  // A byte no pattern uses stands for the "other" class.
+  let rep = -1
   for (let b = 1; b < 256; b++) {
-    if (map[b] === other && b !== 35) {
-      rep = b
-      break
+    const c = map[b]
+    if (c !== 0) representative[c] = b
+    else if (b !== 35) {
+      map[b] = other
+      if (rep < 0) rep = b
     }
   }
-  representative[other] = rep
+  representative[other] = rep < 0 ? 0x80 : rep
   map[0] = END_CLASS
   map[35] = END_CLASS
   return { map, count: other + 1, representative, other }
+}
+
+/** The classes for the literal bytes of the patterns, in arrays of their own (`literals[b]` is 1 for each). */
+export function buildByteClasses(literals: Uint8Array): ByteClasses {
+  return fillByteClasses(literals, new Uint8Array(256), new Int16Array(countClasses(literals)))
 }

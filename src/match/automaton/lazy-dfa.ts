@@ -5,10 +5,10 @@
  * terminal state). Encodings: state.ts; design: README.md in this folder;
  * the budget and flushes: {@link LazyDfa}.
  */
-import { buildByteClasses, END_CLASS, type ByteClasses } from './byte-classes.js'
-import { END, STAR, buildPositions, type Positions } from './positions.js'
+import { END_CLASS, type ByteClasses } from './byte-classes.js'
+import { END, STAR, buildPositions, POSITION_VIEWS, type Positions } from './positions.js'
 import type { RuleSet } from '../../rules/rule-set.js'
-import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
+import { objectBytes, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES, typedArrayBytes } from '../../memory.js'
 import { describeValue, RobotsRangeError } from '../../errors.js'
 import { endColumn, hasRow, rowOf, rowState, RowInfo, StateCode, terminalOf, type StateId } from './state.js'
 import { SCRATCH_KEEP } from '../../memory.js'
@@ -20,7 +20,7 @@ export const DEFAULT_MATCHER_BUDGET = 4 << 20
 export const MIN_MATCHER_BUDGET = 4096
 
 /** Fields of a LazyDfa object, for its own memory cost. */
-const DFA_FIELDS = 29
+const DFA_FIELDS = 31
 
 /**
  * The position set under construction is collected in a list (duplicates
@@ -43,6 +43,28 @@ const SHARED_LIST = new Int32Array(SCRATCH_KEEP)
 export const THRASH_URLS = 16
 /** See {@link THRASH_URLS}. */
 export const THRASH_WORK_PER_URL = 4096
+
+/**
+ * States a cache's arrays are first sized for (halved while they would take
+ * more than a quarter of a small budget), and positions per state in the
+ * pool: most matchers judge their URLs with fewer states (bench/RESULTS.md),
+ * so their arrays are allocated once and never copied.
+ */
+const FIRST_ROWS = 16
+/** See {@link FIRST_ROWS}. */
+const FIRST_POSITIONS_PER_ROW = 8
+
+/**
+ * Per item (a byte, STAR, END): the step that last met it as a row's
+ * literal position (`next` fills the cells of every class no position of
+ * the row waits for at once). Shared: one step at a time.
+ */
+const STAMP = new Int32Array(END + 1)
+let stampNow = 0
+const STAMP_LAST = 0x7fffffff
+
+/** No ints (before the first cache is made). */
+const NO_INTS = new Int32Array(0)
 
 /** FNV over a state's positions; not the keyed hash of src/url/ (a round per position): the sets come from one file's rules, and the cache holds at most a budget's worth. */
 function hashState(positions: Int32Array, from: number, to: number, best: number): number {
@@ -94,19 +116,23 @@ export class LazyDfa {
   private readonly rule: Int32Array
   private readonly anchored: Uint8Array
   private readonly positionTotal: number
+  /** Bytes of the buffer the NFA tables and the byte classes view. */
+  private readonly fixedBytes: number
   /** True when a pattern byte is >= 0x80 (only from a foreign buffer): strings are then matched as UTF-8 bytes. */
   readonly nonAscii: boolean
   /** Each rule's first position: the start state's positions. */
   private readonly startPositions: Int32Array
   /** Number of cached non-terminal states (rows). */
   private rowCount = 0
-  /** Per row, RowInfo.Width ints (see state.ts): best rule so far (-1: none), start and length of its positions in `pool`. */
-  private rowInfo: Int32Array = new Int32Array(RowInfo.Width * 4)
+  /** Rows the arrays are sized for after a flush (a small cache's arrays are never grown: see FIRST_ROWS). */
+  private readonly firstRows: number
+  /** Per row, RowInfo.Width ints (see state.ts): best rule so far (-1: none), start and length of its positions in `pool`, its hash. */
+  private rowInfo: Int32Array
   /** Live positions of every row, back to back. */
-  private pool: Int32Array = new Int32Array(64)
+  private pool: Int32Array
   private poolLen = 0
-  /** Hash of (best, positions) → row, or rows on a collision. */
-  private ids = new Map<number, number | number[]>()
+  /** The states by their hash of (best, positions): an open-addressing table (linear probing, at most half full) of `row + 1` (0: empty). */
+  private slots: Int32Array
   private slashState = StateCode.Unknown as StateId
   /** The position set being built (in `scratch`): its size and best rule. */
   private setSize = 0
@@ -122,10 +148,29 @@ export class LazyDfa {
     this.positionTotal = pos.count
     this.nonAscii = pos.nonAscii
     this.startPositions = pos.base
-    this.classes = buildByteClasses(pos.literals)
+    this.classes = pos.classes
+    this.fixedBytes = pos.buffer.byteLength
     this.W = this.classes.count + 1
     this.end = endColumn(this.W)
-    this.table = new Int32Array(this.W * 4)
+    // Sized for FIRST_ROWS states (fewer when the budget is tiny), so that most caches never grow.
+    let rows = FIRST_ROWS
+    while (rows > 2 && rows * (this.W + RowInfo.Width + FIRST_POSITIONS_PER_ROW + 2) * 4 > this.budget / 4) rows >>= 1
+    this.firstRows = rows
+    this.table = this.rowInfo = this.pool = this.slots = NO_INTS
+    this.emptyCache()
+  }
+
+  /**
+   * Empty cache arrays for `firstRows` states. Arrays of their own, not
+   * views of one buffer: the hot loops read the table slower through a
+   * view of a shared buffer (bench/RESULTS.md).
+   */
+  private emptyCache(): void {
+    const rows = this.firstRows
+    this.table = new Int32Array(this.W * rows)
+    this.rowInfo = new Int32Array(RowInfo.Width * rows)
+    this.pool = new Int32Array(FIRST_POSITIONS_PER_ROW * rows)
+    this.slots = new Int32Array(2 * rows)
   }
 
   /** The NFA positions (for the README's figures and tests). */
@@ -145,7 +190,7 @@ export class LazyDfa {
 
   /** Bytes held by the state cache (table, positions, index): what the budget bounds. */
   cacheBytes(): number {
-    return this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + MAP_BYTES + this.ids.size * MAP_ENTRY_BYTES
+    return this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + this.slots.byteLength
   }
 
   /**
@@ -154,17 +199,15 @@ export class LazyDfa {
    * than the budget plus one such state.
    */
   stateBytes(n: number): number {
-    return this.W * 4 + RowInfo.Width * 4 + n * 4 + MAP_ENTRY_BYTES
+    return this.W * 4 + RowInfo.Width * 4 + n * 4 + 2 * 4
   }
 
   /** Bytes held: the state cache plus the fixed NFA tables and object overheads. */
   memoryUsage(): number {
-    const fixed =
-      this.item.byteLength + this.rule.byteLength + this.anchored.byteLength + this.startPositions.byteLength +
-      this.classes.map.byteLength + this.classes.representative.byteLength
-    // 9 typed arrays (item, rule, anchored, startPositions, map, representative, table, rowInfo, pool),
-    // the DFA object and the classes object (4 fields).
-    return this.cacheBytes() + fixed + 9 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
+    // The NFA tables and the classes: one buffer and its views; the cache: 4 typed arrays (table, rowInfo, pool,
+    // slots); the DFA object and the classes object (4 fields).
+    const fixed = this.fixedBytes + TYPED_ARRAY_BYTES + POSITION_VIEWS * TYPED_VIEW_BYTES + typedArrayBytes(this.classes.map)
+    return this.cacheBytes() + fixed + 4 * TYPED_ARRAY_BYTES + objectBytes(DFA_FIELDS) + objectBytes(4)
   }
 
   /** The state after the path's leading `/` (every path starts with one). */
@@ -189,13 +232,22 @@ export class LazyDfa {
       return target
     }
     const flushes = this.flushes
-    const target = this.step(rowOf(s, this.W), this.classes.representative[c])
+    const byte = this.classes.representative[c]
+    const target = this.step(rowOf(s, this.W), byte)
     // step() may have flushed: the row of `s` is gone then; only cache when it still exists.
-    if (this.flushes === flushes) this.table[s + c] = target
+    if (this.flushes !== flushes) return target
+    const table = this.table
+    if (STAMP[byte] === stampNow) table[s + c] = target
+    else {
+      // No live position of the row waits for this byte: every class no position waits for leads to the
+      // same state (the row's stars, advanced), so their cells are filled at once.
+      const rep = this.classes.representative
+      for (let x = END_CLASS + 1, end = this.end; x < end; x++) if (STAMP[rep[x]] !== stampNow) table[s + x] = target
+    }
     return target
   }
 
-  /** The state reached from row `k` on `byte`. */
+  /** The state reached from row `k` on `byte`; marks (STAMP) the bytes the row's literal positions wait for. */
   private step(k: number, byte: number): StateId {
     const item = this.item
     const info = this.rowInfo
@@ -203,11 +255,20 @@ export class LazyDfa {
     this.beginSet(info[row + RowInfo.Best], 2 * info[row + RowInfo.PoolLength])
     const ps = this.pool
     this.work += info[row + RowInfo.PoolLength]
+    if (stampNow === STAMP_LAST) {
+      // Never reuse a stamp an entry may still hold.
+      STAMP.fill(0)
+      stampNow = 0
+    }
+    const stamp = ++stampNow
     for (let i = info[row + RowInfo.PoolStart], end = i + info[row + RowInfo.PoolLength]; i < end; i++) {
       const p = ps[i]
       const it = item[p]
       if (it === STAR) this.addClosure(p)
-      else if (it === byte) this.addClosure(p + 1)
+      else {
+        STAMP[it] = stamp
+        if (it === byte) this.addClosure(p + 1)
+      }
     }
     return this.endSet()
   }
@@ -271,8 +332,21 @@ export class LazyDfa {
         list[m++] = p
       }
     }
-    // Closures are usually emitted in ascending order already; sort only when not.
-    if (!sorted) list.subarray(0, m).sort()
+    // Closures are usually emitted in ascending order already; sort only when not (a few by insertion, no view made).
+    if (!sorted) {
+      if (m > 32) list.subarray(0, m).sort()
+      else {
+        for (let i = 1; i < m; i++) {
+          const p = list[i]
+          let j = i - 1
+          while (j >= 0 && list[j] > p) {
+            list[j + 1] = list[j]
+            j--
+          }
+          list[j + 1] = p
+        }
+      }
+    }
     // Star dominance: a live '*' position of a rule makes the rule's earlier
     // positions redundant (from them, any match must pass the star, which is
     // live already and loops), so keep only the star and what lies past it.
@@ -301,32 +375,35 @@ export class LazyDfa {
     if (n === 0) return terminalOf(best)
     const list = this.list
     const h = hashState(list, 0, n, best)
-    const known = this.ids.get(h)
-    if (known !== undefined) {
-      if (typeof known === 'number') {
-        if (this.sameRow(known, n, best)) return rowState(known, this.W)
-      } else {
-        for (const k of known) if (this.sameRow(k, n, best)) return rowState(k, this.W)
-      }
+    let slots = this.slots
+    let mask = slots.length - 1
+    for (let slot = h & mask, e = slots[slot]; e !== 0; slot = (slot + 1) & mask, e = slots[slot]) {
+      if (this.rowInfo[(e - 1) * RowInfo.Width + RowInfo.Hash] === h && this.sameRow(e - 1, n, best)) return rowState(e - 1, this.W)
     }
     // Budget: what the cache will hold once this state is in (arrays grow by doubling).
-    if (this.rowCount > 0 && this.cacheBytes() + this.growthFor(n) + MAP_ENTRY_BYTES > this.budget) this.flush()
+    if (this.rowCount > 0 && this.cacheBytes() + this.growthFor(n) > this.budget) this.flush()
     const k = this.rowCount++
     if ((k + 1) * this.W > this.table.length) this.table = grow(this.table, Math.max(this.table.length * 2, (k + 1) * this.W))
     if ((k + 1) * RowInfo.Width > this.rowInfo.length) this.rowInfo = grow(this.rowInfo, this.rowInfo.length * 2)
     if (this.poolLen + n > this.pool.length) this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolLen + n))
-    this.pool.set(list.subarray(0, n), this.poolLen)
+    if (2 * (k + 1) > this.slots.length) this.slots = this.rehash(this.slots.length * 2)
+    const pool = this.pool
+    const at = this.poolLen
+    for (let i = 0; i < n; i++) pool[at + i] = list[i]
     const row = k * RowInfo.Width
-    this.rowInfo[row + RowInfo.Best] = best
-    this.rowInfo[row + RowInfo.PoolStart] = this.poolLen
-    this.rowInfo[row + RowInfo.PoolLength] = n
-    this.poolLen += n
+    const info = this.rowInfo
+    info[row + RowInfo.Best] = best
+    info[row + RowInfo.PoolStart] = at
+    info[row + RowInfo.PoolLength] = n
+    info[row + RowInfo.Hash] = h
+    this.poolLen = at + n
+    slots = this.slots
+    mask = slots.length - 1
+    let slot = h & mask
+    while (slots[slot] !== 0) slot = (slot + 1) & mask
+    slots[slot] = k + 1
     const s = rowState(k, this.W)
     this.table.fill(StateCode.Unknown, s, s + this.W)
-    const again = this.ids.get(h)
-    if (again === undefined) this.ids.set(h, k)
-    else if (typeof again === 'number') this.ids.set(h, [again, k])
-    else again.push(k)
     // End verdict: the best of the state and of the anchored rules whose end is live here.
     let endBest = best
     for (let i = 0; i < n; i++) {
@@ -339,6 +416,19 @@ export class LazyDfa {
     this.table[s + this.end] = terminalOf(endBest)
     if (n > this.largestState) this.largestState = n
     return s
+  }
+
+  /** A table of `size` slots (a power of two) holding every row, by the hashes in rowInfo. */
+  private rehash(size: number): Int32Array {
+    const slots = new Int32Array(size)
+    const mask = size - 1
+    const info = this.rowInfo
+    for (let k = 0; k < this.rowCount - 1; k++) {
+      let slot = info[k * RowInfo.Width + RowInfo.Hash] & mask
+      while (slots[slot] !== 0) slot = (slot + 1) & mask
+      slots[slot] = k + 1
+    }
+    return slots
   }
 
   private sameRow(k: number, n: number, best: number): boolean {
@@ -358,6 +448,7 @@ export class LazyDfa {
     if ((k + 1) * this.W > this.table.length) extra += Math.max(this.table.length, (k + 1) * this.W - this.table.length) * 4
     if ((k + 1) * RowInfo.Width > this.rowInfo.length) extra += this.rowInfo.byteLength
     if (this.poolLen + n > this.pool.length) extra += Math.max(this.pool.length, this.poolLen + n - this.pool.length) * 4
+    if (2 * (k + 1) > this.slots.length) extra += this.slots.byteLength
     return extra
   }
 
@@ -376,11 +467,8 @@ export class LazyDfa {
     this.work = 0
     this.rowCount = 0
     this.poolLen = 0
-    this.ids = new Map()
     this.slashState = StateCode.Unknown as StateId
-    this.table = new Int32Array(this.W * 4)
-    this.rowInfo = new Int32Array(RowInfo.Width * 4)
-    this.pool = new Int32Array(64)
+    this.emptyCache()
   }
 }
 

@@ -6,6 +6,7 @@
  * pattern (full length, every `*` and the `$` counted).
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
+import { countClasses, fillByteClasses, type ByteClasses } from './byte-classes.js'
 
 /** `item` value of a `*` position. */
 export const STAR = 256
@@ -18,7 +19,9 @@ export const END = 257
  * anchored. Tables, indexed by position id: `item[p]`, the literal byte
  * (0..255), {@link STAR}, or {@link END}; `rule[p]`, the rule the position
  * belongs to. And per rule: `base[r]`, `anchored[r]` (1 when the pattern
- * ends in `$`).
+ * ends in `$`). With them, the byte classes of the patterns' literal bytes
+ * (byte-classes.ts). The build-time tables are views of one buffer,
+ * `buffer`: one allocation outside the heap per DFA, not one per table.
  */
 export interface Positions {
   count: number
@@ -27,34 +30,54 @@ export interface Positions {
   /** First position of each rule. */
   base: Int32Array
   anchored: Uint8Array
-  /** Every literal byte used by some pattern. */
-  literals: Uint8Array
+  /** The byte classes of the patterns. */
+  classes: ByteClasses
   /** True when some pattern holds a byte >= 0x80 (never after escaping; possible in a foreign buffer). */
   nonAscii: boolean
+  /** The buffer every table views. */
+  buffer: ArrayBuffer
 }
 
-/** Builds the positions of a RuleSet. */
+/** The views of a Positions' buffer (item, rule, base, anchored, the class representatives); the class map is an array of its own. */
+export const POSITION_VIEWS = 5
+
+/** Which literal bytes the patterns hold (reused: one build at a time). */
+const LITERALS = new Uint8Array(256)
+
+/**
+ * Builds the positions of a RuleSet and its byte classes: a pass for the
+ * sizes and the literal bytes, then one buffer laid out as `rule`, `base`
+ * (Int32), `item`, `representative` (Int16) and `anchored`; the class map
+ * (read by the hot loops) is an array of its own.
+ */
 export function buildPositions(set: RuleSet): Positions {
   const rec = set.records
   const bytes = set.bytes
   const count = set.count
-  // Pass 1: count items per rule.
-  let total = 0
-  for (let r = 0; r < count; r++) {
-    let n = 0
+  const literals = LITERALS.fill(0)
+  let total = count
+  for (let at = 0; at < rec.length; at += RuleField.Width) {
     let prevStar = false
-    for (let k = rec[r * RuleField.Width + RuleField.Start], end = rec[r * RuleField.Width + RuleField.End]; k < end; k++) {
-      const star = bytes[k] === 42
-      if (!(star && prevStar)) n++
+    for (let k = rec[at + RuleField.Start], end = rec[at + RuleField.End]; k < end; k++) {
+      const b = bytes[k]
+      const star = b === 42
+      if (!(star && prevStar)) total++
+      if (!star) literals[b] = 1
       prevStar = star
     }
-    total += n + 1
   }
-  const item = new Int16Array(total)
-  const rule = new Int32Array(total)
-  const base = new Int32Array(count)
-  const anchored = new Uint8Array(count)
-  const seen = new Uint8Array(256)
+  const classCount = countClasses(literals)
+  // Int32 tables first, then Int16 (an even offset), then bytes.
+  const int32s = total + count
+  const int16s = total + classCount
+  const buffer = new ArrayBuffer(int32s * 4 + int16s * 2 + count)
+  const rule = new Int32Array(buffer, 0, total)
+  const base = new Int32Array(buffer, total * 4, count)
+  const item = new Int16Array(buffer, int32s * 4, total)
+  const representative = new Int16Array(buffer, int32s * 4 + total * 2, classCount)
+  const anchored = new Uint8Array(buffer, int32s * 4 + int16s * 2, count)
+  // The class map is read on the hot path: an array of its own (a view of a shared buffer reads slower there).
+  const map = new Uint8Array(256)
   let p = 0
   for (let r = 0; r < count; r++) {
     const at = r * RuleField.Width
@@ -68,13 +91,11 @@ export function buildPositions(set: RuleSet): Positions {
       prevStar = star
       rule[p] = r
       item[p++] = star ? STAR : b
-      if (!star) seen[b] = 1
     }
     rule[p] = r
     item[p++] = END
   }
-  const nonAscii = seen.subarray(128).includes(1)
-  const lits: number[] = []
-  for (let b = 0; b < 256; b++) if (seen[b]) lits.push(b)
-  return { count: total, item, rule, base, anchored, literals: Uint8Array.from(lits), nonAscii }
+  let nonAscii = false
+  for (let b = 128; b < 256; b++) if (literals[b] !== 0) nonAscii = true
+  return { count: total, item, rule, base, anchored, classes: fillByteClasses(literals, map, representative), nonAscii, buffer }
 }

@@ -95,7 +95,7 @@ export function endColumn(width: number): number {
 /**
  * Layout of one row's build data in `rowInfo` (an `Int32Array`, build time
  * only; row k starts at `k * RowInfo.Width`): the best rule matched so far,
- * and where the row's live positions sit in the position pool.
+ * where the row's live positions sit in the position pool, and its hash.
  */
 export const enum RowInfo {
   /** The best rule matched so far (-1: none). */
@@ -104,6 +104,8 @@ export const enum RowInfo {
   PoolStart = 1,
   /** How many live positions the row has. */
   PoolLength = 2,
+  /** The hash of the row's state (best and positions), by which the cache finds it. */
+  Hash = 3,
   /** Ints per row. */
-  Width = 3,
+  Width = 4,
 }

@@ -81,10 +81,12 @@ export class DirectEngine implements MatchEngine {
   private readonly records: Int32Array
   private readonly index: SecondByteIndex | null
   private readonly prefixes: LiteralPrefixes | null
-  /** True when string URLs are judged on their chars first (decideLiterals; see plainPatterns), for a set without a literal prefix index. */
+  /** True when string URLs are judged on their chars (decideChars; see plainPatterns), for a set without a literal prefix index. */
   private readonly plain: boolean
   /** Where string URLs' paths start, remembered per origin. */
   private readonly memo = new PathStartMemo()
+  /** The end of the path of the string URL being judged (its first `#` or NUL, or its length), once a `*` rule needed it; else negative. */
+  private end = -1
   /** URLs left before `then` (see MatchEngine.countDown; NEVER: no countdown). */
   private left = NEVER
   private then: (() => void) | null = null
@@ -128,11 +130,8 @@ export class DirectEngine implements MatchEngine {
     if (this.records.length === 0) return -1
     // The path start from the per-origin memo: one scan of an origin's scheme and authority, not one per URL.
     const ps = this.memo.of(url)
-    let r = this.plain ? this.decideLiterals(url, ps) : Chars.Unsure
+    let r = this.plain ? this.decideChars(url, ps) : Chars.Unsure
     if (r === Chars.Unsure) {
-      // The path as bytes, when a `*` rule has to be searched along it: reading
-      // a string by charCodeAt during a search is slower than encoding it
-      // (bench/RESULTS.md, "Design measurements").
       pathOfStringAt(url, ps)
       r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
       releasePath()
@@ -142,22 +141,26 @@ export class DirectEngine implements MatchEngine {
   }
 
   /**
-   * A string URL (its path start `ps` from the memo) judged on its chars, without making its bytes (for a set
-   * whose patterns are plain ASCII: {@link plain}), while the rules tried are
-   * literal; {@link Chars.Unsure} when a `*` rule or a path starting with `?` or
-   * `;` needs the bytes (then decidePath decides). Chars and bytes agree
-   * here: a pattern byte equals a char only when both are that ASCII byte,
-   * and the path's end (its `#`, NUL or the string's end) is no pattern
-   * byte.
+   * A string URL (its path start `ps` from the memo) judged on its chars,
+   * without making its bytes, for a set whose patterns are plain ASCII
+   * ({@link plain}); {@link Chars.Unsure} for a path that starts with `?` or
+   * `;` or is just `/`, or a segment search past its budget (then
+   * decidePath decides over the bytes). Chars and bytes agree here: a
+   * pattern byte equals a char only when both are that ASCII byte, so a
+   * non-ASCII char (its UTF-8 bytes all >= 0x80) matches no pattern byte,
+   * and a `*` segment (ASCII) occurs in the chars exactly when it occurs in
+   * the bytes; the path's end (its first `#` or NUL, or the string's end)
+   * is no pattern byte. A segment is found with the engine's native
+   * `indexOf` on its first char, then compared char by char.
    *
    * COPY: the rule order of decidePath (rank order through the second-char
-   * index) and the literal part of segments.ts's ruleMatches, for chars.
-   * One data suite runs both on every URL: the differential and conformance
-   * suites judge each URL as a string and as bytes in the pinned cold tier
+   * index) and segments.ts's ruleMatches, for chars. One data suite runs
+   * both on every URL: the differential and conformance suites judge each
+   * URL as a string and as bytes in the pinned cold tier
    * (test/support/engines.ts), and test/url/url-path.test.ts the path
    * starts.
    */
-  private decideLiterals(url: string, ps: PathStart): number {
+  private decideChars(url: string, ps: PathStart): number {
     if (ps === PathStartCode.JustSlash || (ps & PathStartCode.SlashPrepended) !== 0) return Chars.Unsure
     const from = ps / PathStartCode.IndexScale
     const bytes = this.bytes
@@ -165,6 +168,10 @@ export class DirectEngine implements MatchEngine {
     let second = from + 1 < url.length ? url.charCodeAt(from + 1) : -1
     if (second === PathChar.Hash || second === 0) second = -1
     else if (second > 127) second = 128 // a byte of a non-ASCII char: no plain pattern needs it
+    // The path's end, found when a `*` rule first needs it.
+    this.end = Chars.Unsure
+    // `*` rules met on this path.
+    let stars = 0
     const index = this.index
     if (index !== null) {
       let a = second < 0 ? 0 : index[second]
@@ -174,8 +181,13 @@ export class DirectEngine implements MatchEngine {
       while (a < aEnd || b < bEnd) {
         const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
         const at = r * RuleField.Width
-        if (rec[at + RuleField.Flags] & RuleFlag.Star) return Chars.Unsure
-        if (literalMatchesChars(bytes, rec, at, url, from)) return r
+        let m: number
+        if (rec[at + RuleField.Flags] & RuleFlag.Star) {
+          // From a path's second `*` rule on: one that needs a char the path lacks is not searched along it.
+          if (++stars > 1 && !this.mayOccur(at, url, from, stars)) continue
+          m = this.starMatchesChars(at, url, from)
+        } else m = literalMatchesChars(bytes, rec, at, url, from)
+        if (m !== 0) return m > 0 ? r : Chars.Unsure
       }
       return -1
     }
@@ -184,10 +196,77 @@ export class DirectEngine implements MatchEngine {
       const flags = rec[at + RuleField.Flags]
       const need = flags >>> SecondByte.Shift
       if (need !== SecondByte.Any && need !== second) continue
-      if (flags & RuleFlag.Star) return Chars.Unsure
-      if (literalMatchesChars(bytes, rec, at, url, from)) return at / RuleField.Width
+      let m: number
+      if (flags & RuleFlag.Star) {
+        if (++stars > 1 && !this.mayOccur(at, url, from, stars)) continue
+        m = this.starMatchesChars(at, url, from)
+      } else m = literalMatchesChars(bytes, rec, at, url, from)
+      if (m !== 0) return m > 0 ? at / RuleField.Width : Chars.Unsure
     }
     return -1
+  }
+
+  /**
+   * segments.ts's segmentsMayOccur for the `stars`-th `*` rule a string
+   * URL's path meets (from the second on): the path's char mask is made at
+   * the second.
+   */
+  private mayOccur(at: number, url: string, from: number, stars: number): boolean {
+    if (stars === 2) {
+      let end = this.end
+      if (end < 0) end = this.end = pathEndOf(url, from)
+      charMask(url, from, end, HAVE)
+    }
+    return segmentsMayOccur(this.bytes, this.records, at, HAVE)
+  }
+
+  /**
+   * segments.ts's ruleMatches for a `*` rule against the path of a string
+   * URL starting at `url[from]` (see decideChars): 1 when it matches, 0
+   * when not, -1 when a segment search ran past its budget (the bytes
+   * decide: segments.ts switches to KMP there).
+   */
+  private starMatchesChars(at: number, url: string, from: number): number {
+    const bytes = this.bytes
+    const rec = this.records
+    const e = rec[at + RuleField.End]
+    // The head, up to the first star (there is one); past the path's end a char is `#`, NUL or none, no pattern byte.
+    let k = rec[at + RuleField.Start]
+    let i = from
+    for (; bytes[k] !== Byte.Star; k++, i++) if (url.charCodeAt(i) !== bytes[k]) return 0
+    for (;;) {
+      while (k < e && bytes[k] === Byte.Star) k++
+      if (k === e) return 1 // a final star matches the rest, whatever it is (also before a `$`)
+      let segEnd = k + 1
+      while (segEnd < e && bytes[segEnd] !== Byte.Star) segEnd++
+      const len = segEnd - k
+      let end = this.end
+      if (end < 0) end = this.end = pathEndOf(url, from)
+      if (segEnd === e && (rec[at + RuleField.Flags] & RuleFlag.Anchored) !== 0) {
+        // The last segment of an anchored pattern: it ends where the path ends.
+        const x = end - len
+        if (x < i) return 0
+        for (let j = 0; j < len; j++) if (url.charCodeAt(x + j) !== bytes[k + j]) return 0
+        return 1
+      }
+      // The leftmost occurrence in url[i, end): the first char natively, then the rest.
+      const first = ASCII_CHARS[bytes[k]]
+      const last = end - len
+      let budget = 2 * (end - i) + 64
+      let x = i
+      for (;;) {
+        x = url.indexOf(first, x)
+        if (x < 0 || x > last) return 0
+        let j = 1
+        while (j < len && url.charCodeAt(x + j) === bytes[k + j]) j++
+        if (j === len) break
+        budget -= j
+        if (budget < 0) return -1
+        x++
+      }
+      i = x + len
+      k = segEnd
+    }
   }
   // END COPY
 
@@ -267,27 +346,48 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (eight fields) and its path-start memo's object (its prefix: heldBytes); its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(8) + objectBytes(3)
+/** A DirectEngine object (nine fields) and its path-start memo's object (its prefix: heldBytes); its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(9) + objectBytes(3)
 
-/** decideLiterals' answer besides a rule index or -1 (no rule matched). */
+/** decideChars' answer besides a rule index or -1 (no rule matched). */
 const enum Chars {
   /** The bytes are needed to decide. */
   Unsure = -2,
 }
 
+/** `*` (a `const enum`: a number in the hot loops). */
+const enum Byte {
+  Star = 42,
+}
+
+/** The one-char string of each ASCII code, for a native `indexOf` of a segment's first char. */
+const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c))
+
+/** segments.ts's pathMask of `url[from, to)`, by chars (a non-ASCII char sets the bit of its low seven bits: a mask may say a byte occurs when it does not, never the other way round). */
+function charMask(url: string, from: number, to: number, out: Int32Array): void {
+  out.fill(0)
+  for (let i = from; i < to; i++) {
+    const b = url.charCodeAt(i) & 127
+    out[b >> 5] |= 1 << (b & 31)
+  }
+}
+
+/** The end of the path of a string URL whose path starts at `url[from]`: its first `#` or NUL, else its length. */
+function pathEndOf(url: string, from: number): number {
+  let end = url.indexOf('#', from)
+  if (end < 0) end = url.length
+  const nul = url.indexOf('\0', from)
+  return nul >= 0 && nul < end ? nul : end
+}
+
 /**
  * True when every pattern byte of a set is ASCII, not NUL and not `#`
- * (patterns from a parse always are; a foreign buffer may hold others), and
- * no `*` rule needs no particular second byte (every path would reach it,
- * and then need its bytes: decideLiterals would be work lost).
+ * (patterns from a parse always are; a foreign buffer may hold others).
  */
 function plainPatterns(set: RuleSet): boolean {
   const rec = set.records
   const bytes = set.bytes
   for (let at = 0; at < rec.length; at += RuleField.Width) {
-    const flags = rec[at + RuleField.Flags]
-    if ((flags & RuleFlag.Star) !== 0 && flags >>> SecondByte.Shift === SecondByte.Any) return false
     for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End]; k < e; k++) {
       const b = bytes[k]
       if (b === 0 || b === PathChar.Hash || b > 127) return false
@@ -298,18 +398,18 @@ function plainPatterns(set: RuleSet): boolean {
 
 /**
  * A literal rule (no `*`) against the path of a string URL starting at
- * `url[from]` (see decideLiterals): the pattern's bytes equal the chars
- * there, and for a `$` rule the path ends right after them.
+ * `url[from]` (see decideChars): 1 when the pattern's bytes equal the chars
+ * there and, for a `$` rule, the path ends right after them; else 0.
  */
-function literalMatchesChars(bytes: Uint8Array, rec: Int32Array, at: number, url: string, from: number): boolean {
+function literalMatchesChars(bytes: Uint8Array, rec: Int32Array, at: number, url: string, from: number): number {
   const s = rec[at + RuleField.Start]
   const n = rec[at + RuleField.End] - s
-  for (let k = 0; k < n; k++) if (url.charCodeAt(from + k) !== bytes[s + k]) return false
-  if ((rec[at + RuleField.Flags] & RuleFlag.Anchored) === 0) return true
+  for (let k = 0; k < n; k++) if (url.charCodeAt(from + k) !== bytes[s + k]) return 0
+  if ((rec[at + RuleField.Flags] & RuleFlag.Anchored) === 0) return 1
   const end = from + n
-  if (end === url.length) return true
+  if (end === url.length) return 1
   const c = url.charCodeAt(end)
-  return c === PathChar.Hash || c === 0
+  return c === PathChar.Hash || c === 0 ? 1 : 0
 }
 
 /** The mask of the path being judged (reused). */
