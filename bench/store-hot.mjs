@@ -1,8 +1,10 @@
-// The store's hot path alone (issue 19): RobotsStore.isAllowed over a working
-// set of hot origins with small files, every matcher compiled, no compiles
-// while timed; µs a URL by process CPU time, median of 5 passes.
+// The store's hot path alone: RobotsStore.isAllowed over a working set of
+// hot origins with small files, every matcher compiled, no compiles while
+// timed; µs a URL by process CPU time, median of 5 passes. The baseline, on
+// the same URLs: each judged by its own origin's matcher, fetched from the
+// store beforehand (`store ÷ prepared`: what the look-up costs; goal ≤ 2).
 //
-//   node bench/store-hot.mjs [--hot N] [--lookups N] [--dist DIR]...   (build first: npm run build)
+//   node bench/store-hot.mjs [--hot N] [--lookups N] [--dist DIR]... [--json FILE]   (build first: npm run build)
 //
 // Origins https://s<i>.d<i mod 40>-example.com (--hot, default 10,000), each
 // with a five-line file; URLs: a random hot origin each, with the path and
@@ -17,7 +19,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { parseArgs } from './lib/stats.mjs'
+import { parseArgs, writeJson } from './lib/stats.mjs'
 import { prng } from '../test/support/prng.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -59,7 +61,14 @@ if (argv[0] === '--child') {
     return n
   }
   const one = store.matcher(store.lookup(flat[0]), AGENT)
+  // The baseline: each URL judged by its own origin's matcher, fetched from the store beforehand (no look-up timed).
+  const prepared = flat.map((u) => store.matcher(store.lookup(u), AGENT))
   const out = {
+    prepared: cpu(() => {
+      let s = 0
+      for (let k = 0; k < flat.length; k++) if (prepared[k].isAllowed(flat[k])) s++
+      return s
+    }),
     flat: cpu(isAllowed(flat)),
     cons: cpu(isAllowed(cons)),
     lookup: cpu(() => {
@@ -88,8 +97,9 @@ for (let i = 0; i < argv.length; i++) if (argv[i] === '--dist') dists.push(resol
 if (dists.length === 0) dists.push(join(ROOT, 'dist'))
 
 const µs = (x) => x.toFixed(3)
+const results = []
 console.log(`store hot path: ${opts.hot.toLocaleString('en')} origins with small files, ${opts.lookups.toLocaleString('en')} look-ups a pass; µs a URL (CPU, median of 5)`)
-console.log('build | isAllowed, flat strings | isAllowed, concatenated strings | lookup | lookup + matcher | one matcher, isAllowed')
+console.log('build | isAllowed, flat strings | its origin\'s matcher prepared, isAllowed | store ÷ prepared | isAllowed, concatenated strings | lookup | lookup + matcher | one matcher, isAllowed')
 for (const dist of dists) {
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', dist, String(opts.hot), String(opts.lookups)], { encoding: 'utf8', maxBuffer: 1 << 20 })
   if (r.status !== 0) {
@@ -97,5 +107,7 @@ for (const dist of dists) {
     continue
   }
   const x = JSON.parse(r.stdout)
-  console.log(`${dist} | ${µs(x.flat)} | ${µs(x.cons)} | ${µs(x.lookup)} | ${µs(x.lookupMatcher)} | ${µs(x.oneMatcher)}`)
+  console.log(`${dist} | ${µs(x.flat)} | ${µs(x.prepared)} | ${(x.flat / x.prepared).toFixed(2)}× | ${µs(x.cons)} | ${µs(x.lookup)} | ${µs(x.lookupMatcher)} | ${µs(x.oneMatcher)}`)
+  results.push({ dist, ...x, storeOverPrepared: x.flat / x.prepared })
 }
+if (opts.json) writeJson(opts.json, { workload: 'store-hot', hot: opts.hot, lookups: opts.lookups, goal: 2, results })

@@ -52,7 +52,7 @@ if (typeof globalThis.gc !== 'function') {
 const AGENT = 'Googlebot'
 /** Goals (ours ÷ robots-parser): [must reach, aim]; issue 21 made the aims of the first two the goals. */
 const GOALS = {
-  median: [0.25, 0.25],
+  median: [0.15, 0.15],
   allHeld: [0.15, 0.15],
   withMatcher: [1.0, 0.5],
 }
