@@ -128,7 +128,8 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
   const m0 = { minimiseMs: 0, reportMs: 0 }
   try {
     try {
-      await adapter?.start()
+      // An interrupt during start-up (a probe that never comes back) stops the run as well.
+      await untilAborted(adapter?.start(), options.signal)
     } catch (err) {
       failure = err as Error
     }
@@ -226,3 +227,22 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
 }
 
 async function* noBlocks(): AsyncGenerator<Case[]> {}
+
+/** `work`, or an AdapterFailure naming the reason as soon as `signal` aborts. */
+async function untilAborted(work: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (work === undefined) return
+  if (signal === undefined) return work
+  work.catch(() => {})
+  let stop = (): void => {}
+  const abort = new Promise<never>((_, reject) => {
+    const fire = (): void => reject(new AdapterFailure(String(signal.reason ?? 'the run was aborted')))
+    if (signal.aborted) return fire()
+    signal.addEventListener('abort', fire, { once: true })
+    stop = () => signal.removeEventListener('abort', fire)
+  })
+  try {
+    await Promise.race([work, abort])
+  } finally {
+    stop()
+  }
+}

@@ -136,9 +136,9 @@ function scoreNote(m: Matrix): string {
 const TIMING_NOTE =
   "the start-up (measured alone) and the cases/s of each set, with in brackets for --batch the harness's ceiling (a null adapter's cases/s through the same protocol); one run: on a busy machine, read as upper bounds"
 
-function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+function textTable(header: readonly string[], rows: readonly (readonly string[])[], left = 1): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
   return [line(header), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)]
 }
 
@@ -150,7 +150,7 @@ function setsLine(t: Tables): string {
 /** The matrix as terminal text. */
 export function renderMatrixText(m: Matrix): string {
   const t = tables(m)
-  const out = [`Leaderboard: ${scoreNote(m)}`, `${m.date} · ${m.tool}`, `command: ${m.command}`, '', `sets, 4 columns each: ${setsLine(t)}`, ...textTable(t.overview.header, t.overview.rows)]
+  const out = [`Leaderboard: ${scoreNote(m)}`, `${m.date} · ${m.tool}`, `command: ${m.command}`, '', `sets, 4 columns each: ${setsLine(t)}`, ...textTable(t.overview.header, t.overview.rows, 4)]
   out.push('', `Timing: ${TIMING_NOTE}`, ...textTable(t.timing.header, t.timing.rows))
   for (const s of t.perSet) out.push('', `${setName(s.set)}: agreement on verdicts per category (${m.setDescriptions[s.index]})`, ...textTable(s.header, s.rows))
   if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `note: ${n}`))

@@ -29,7 +29,7 @@ const ADAPTERS = {
   sets: ['unit'],
   adapters: [
     { name: 'robots-automaton', batch: `${NODE} examples/adapters/robots-automaton-batch.mjs`, version: `${NODE} -p "require('./package.json').version"` },
-    { name: 'robots-parser', module: 'examples/adapters/robots-parser-module.mjs', version: `${NODE} -p "require('robots-parser/package.json').version"`, note: 'reports deciding lines' },
+    { name: 'robots-parser', module: 'examples/adapters/robots-parser-module.mjs', version: `${NODE} -p "require('robots-parser/package.json').version"`, note: 'reports deciding lines', needs: 'npm robots-parser' },
     { name: 'missing', batch: 'missing-tool', available: 'command -v missing-tool-x', version: 'echo 9' },
     { name: 'crashes', batch: `${NODE} -e "process.stdin.once('data', () => process.exit(3))"`, timeout: 5000 },
   ],
@@ -47,6 +47,7 @@ describe('--matrix', () => {
     expect(r.status).toBe(4)
     const m = JSON.parse(readFileSync(json, 'utf8')) as Matrix
     expect(m.sets).toEqual(['unit', `spec-test:${FIXTURE}`])
+    expect(m.setDetails.map((d) => [d.cases, d.count, d.options])).toEqual([['unit', 145, '--seed 1'], [`spec-test:${FIXTURE}`, 7, '--seed 1']])
     expect(m.command).toBe(['robots-automaton', ...args.slice(0, -1).concat('-q')].join(' '))
     expect(m.rows.map((row) => [row.name, row.version])).toEqual([
       ['robots-automaton', '0.1.0'],
@@ -56,6 +57,9 @@ describe('--matrix', () => {
     ])
     const [self, rp, missing, crashes] = m.rows
     expect(self.cells.map((c) => [c.totals!.cases, c.totals!.scores.lines])).toEqual([[145, 100], [7, 100]])
+    // RFC 9309 answers otherwise on 4 unit cases: the reference's own answers agree with it on the rest.
+    expect(self.cells[0].totals!.rfcScores.verdicts).toBeCloseTo((100 * 141) / 145, 6)
+    expect(self.cells[0].standards!.map((x) => [x.id, x.cases])).toEqual([['rfc', 119], ['google-specific', 22], ['rfc-differs', 4]])
     expect(rp.cells[0].totals).toMatchObject({ cases: 145, agreed: 124, linesChecked: 145 })
     expect(rp.cells[0].categories!.find((c) => c.id === 'ua-case')).toMatchObject({ cases: 10, agreement: 0, scores: { verdicts: 50 } })
     expect(missing.cells.map((c) => c.skipped)).toEqual(Array(2).fill('not installed (command -v missing-tool-x failed)'))
@@ -63,34 +67,39 @@ describe('--matrix', () => {
     expect(self.cells[0].timings!.ceiling!.casesPerSecond).toBeGreaterThan(0)
 
     const text = r.stdout.toString()
-    // Agreement: the headline (verdicts and lines), verdicts alone in brackets; then timing: start-up, cases/s (the ceiling for --batch).
-    expect(text).toMatch(/^robots-automaton +0\.1\.0 +100\.0 \(100\.0\) +100\.0 \(100\.0\)$/m)
-    expect(text).toMatch(/^robots-parser +3\.0\.1 +85\.5 \(90\.3\) +[\d.]+ \([\d.]+\)$/m)
-    expect(text).toMatch(/^missing +– +– +–$/m)
+    // Ranked on verdicts; per set: verdicts, lines (the empty-rule line convention apart), errors, RFC 9309.
+    expect(text).toContain('sets, 4 columns each: unit (145) · spec-test (7)')
+    expect(text).toMatch(/^#  implementation +version +needs +verdicts +lines +errors +RFC 9309 +verdicts +lines +errors +RFC 9309$/m)
+    expect(text).toMatch(/^1  robots-automaton +0\.1\.0 +100\.0 +100\.0 +0\.0 +97\.2 +100\.0 +100\.0 +0\.0 +85\.7$/m)
+    expect(text).toMatch(/^2  robots-parser +3\.0\.1 +npm robots-parser +90\.3 +86\.2 +0\.0 +91\.7 +[\d.]+ +[\d.]+ +0\.0 +[\d.]+$/m)
+    expect(text).toMatch(/^–  missing +– +– +– +– +– +– +– +– +–$/m)
+    expect(text).toMatch(/^–  crashes +– +✗ +– +– +– +✗ +– +– +–$/m)
     expect(text).toMatch(/^robots-automaton +[\d.]+ m?s +[\d,]+ \([\d,]+\) +[\d,]+ \([\d,]+\)$/m)
     expect(text).toMatch(/^robots-parser +– +[\d,]+ +[\d,]+$/m)
-    expect(text).toMatch(/^crashes +– +✗ +✗$/m)
     expect(text).toMatch(/^crashes +– +– +–$/m)
     expect(text).toContain('note: missing: not installed (command -v missing-tool-x failed)')
-    expect(text).toMatch(/^ua-case +10 +100\.0 +0\.0 +– +–$/m)
+    // Per set, agreement on verdicts per category.
+    expect(text).toMatch(/^ua-case +10 +100\.0 +50\.0 +– +–$/m)
+    expect(text).toMatch(/^rfc-differs +4 +100\.0 +25\.0 +– +–$/m)
 
     const markdown = readFileSync(md, 'utf8')
     expect(markdown).toContain(`Produced ${m.date.slice(0, 10)} by robots-automaton 0.1.0 with:\n\n\`\`\`sh\n${m.command}\n\`\`\``)
-    expect(markdown).toContain('| implementation | version | unit (145) | spec-test (7) |')
+    expect(markdown).toContain('| # | implementation | version | needs | unit (145): verdicts | lines | errors | RFC 9309 | spec-test (7): verdicts | lines | errors | RFC 9309 |')
     expect(markdown).toContain('| implementation | start-up | unit: cases/s (ceiling) | spec-test: cases/s (ceiling) |')
-    expect(markdown).toMatch(/^\| robots-parser \| 3\.0\.1 \| 85\.5 \(90\.3\) \|/m)
+    expect(markdown).toMatch(/^\| 2 \| robots-parser \| 3\.0\.1 \| npm robots-parser \| 90\.3 \| 86\.2 \| 0\.0 \| 91\.7 \|/m)
 
     const page = readFileSync(html, 'utf8')
     expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`)
     expect(page).not.toMatch(/\s(src|href)\s*=|<script/i)
     const overview = parseXml(page.slice(page.indexOf('<table id="overview">'), page.indexOf('</table>') + 8))
-    expect(overview.children[1].children.map((tr) => tr.children[0].text)).toEqual(['robots-automaton', 'robots-parser', 'missing', 'crashes'])
+    expect(overview.children[1].children.map((tr) => tr.children[1].text)).toEqual(['robots-automaton', 'robots-parser', 'missing', 'crashes'])
 
     const lines = (await run(['compare', '--matrix', file, '--cases', 'unit', '--format', 'jsonl', '-q'])).stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
     expect(lines.filter((l) => l.category === null).map((l) => [l.implementation, l.cases ?? l.skipped])).toEqual([
       ['robots-automaton', 145], ['robots-parser', 145], ['missing', 'not installed (command -v missing-tool-x failed)'], ['crashes', 0],
     ])
-    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === 'ua-case')).toMatchObject({ cases: 10, agreement: { lines: 0, verdicts: 50 } })
+    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === 'ua-case')).toMatchObject({ cases: 10, agreement: { lines: 0, verdicts: 50 }, rfcAgreement: { lines: 0, verdicts: 50 } })
+    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === null)).toMatchObject({ cases: 145, errors: 0, linesChecked: 145, rfcAgreement: { verdicts: expect.closeTo(91.72, 2) } })
   })
 
   it.each([
