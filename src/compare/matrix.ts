@@ -332,11 +332,11 @@ export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Pro
       onNote: options.onNote,
     }
     const t0 = performance.now()
+    options.onNote?.(`matrix: making the cases of ${spec.cases} once for every implementation`)
     const caseSet = await loadCaseSet(caseSpec, oracle)
     const prepared = prepareCases(caseSet.inputs, oracle, { multiAgent: false, categories: spec.category })
     const store = new CaseStore()
     try {
-      options.onNote?.(`matrix: making the cases of ${spec.cases} once for every implementation`)
       await store.fill(prepared.blocks)
       setDetails.push({
         cases: spec.cases,

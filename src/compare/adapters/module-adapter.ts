@@ -3,7 +3,7 @@
  * process, for timing JS libraries without process overhead. The module
  * exports `parse(bytes)` returning `{ isAllowed(url, agent), matchingLine?(url,
  * agent) }` (values or promises); each distinct body is parsed once, timed
- * apart. The details: docs/compare.md, "--module".
+ * apart. The details: docs/compare-reference.md, "--cmd and --module".
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
