@@ -68,6 +68,8 @@ interface RfcRule {
   readonly allow: boolean
   /** The pattern as the reference matches it (escaped). */
   readonly pattern: Uint8Array
+  /** The pattern as RFC 9309 compares it with every difference applied (made once). */
+  readonly compared: Uint8Array
 }
 
 /** The rules of a body for one crawler, replayed as the reference's matcher groups them. */
@@ -111,7 +113,8 @@ export function rfcRules(body: BodyAnalysis, view: AgentAnalysis): RfcRules {
     if (l.kind !== LineKind.Allow && l.kind !== LineKind.Disallow) continue
     if (!seenGlobal && !seenSpecific) continue
     seenSeparator = true
-    const rule = { line: l.line, allow: l.kind === LineKind.Allow, pattern: new Uint8Array(l.value) }
+    const pattern = new Uint8Array(l.value)
+    const rule = { line: l.line, allow: l.kind === LineKind.Allow, pattern, compared: rfcBytes(pattern, false, ALL_RFC_DIFFERENCES) }
     ;(seenSpecific ? specific : global).push(rule)
   }
   r = { rules: everSpecific ? specific : global }
@@ -150,9 +153,19 @@ function rfcBytes(b: Uint8Array, uri: boolean, d: ReadonlySet<RfcDifferenceId>):
   const decode = d.has('percent-unreserved')
   const wide = uri && d.has('non-ascii-uri')
   const special = d.has('special-characters')
-  const out: number[] = []
-  let changed = false
+  // Most paths and patterns need no change: they are returned as they are.
+  let first = -1
   for (let i = 0; i < b.length; i++) {
+    const c = b[i]
+    if ((c === 37 && decode) || (c >= 0x80 && wide) || (special && (c === 36 || (uri && c === 42)))) {
+      first = i
+      break
+    }
+  }
+  if (first < 0) return b
+  const out: number[] = Array.from(b.subarray(0, first))
+  let changed = false
+  for (let i = first; i < b.length; i++) {
     const c = b[i]
     if (c === 37 && decode) {
       const o = escapedOctet(b, i)
@@ -218,7 +231,7 @@ export function rfcDecide(rules: RfcRules, url: string, d: ReadonlySet<RfcDiffer
   const allow: Best = { priority: -1, rule: null, matched: null }
   const disallow: Best = { priority: -1, rule: null, matched: null }
   for (const r of rules.rules) {
-    const pattern = rfcBytes(r.pattern, false, d)
+    const pattern = d === ALL_RFC_DIFFERENCES ? r.compared : rfcBytes(r.pattern, false, d)
     const target = r.allow ? allow : disallow
     if (patternMatches(path, pattern)) {
       if (target.priority < pattern.length) Object.assign(target, { priority: pattern.length, rule: r, matched: pattern })

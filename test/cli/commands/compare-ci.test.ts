@@ -321,3 +321,9 @@ describe('no process outlives its case', () => {
     expect(slow.report.cases.map((c) => c.answer.error)).toEqual(Array(2).fill('timed out after 1000 ms (--timeout): killed'))
   }, 300_000)
 })
+
+describe('the manual', () => {
+  it.each(['docs/compare.md', 'docs/compare-reference.md', 'docs/compare-leaderboard.md'])('%s is at most 20 KB', (page) => {
+    expect(readFileSync(resolve(ROOT, page)).length).toBeLessThanOrEqual(20 * 1024)
+  })
+})
