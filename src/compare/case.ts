@@ -36,6 +36,8 @@ export interface CaseInput {
   readonly group?: string
   /** Why the set expects its answer (spec-test `additional_explanation`), shown on a disagreement. */
   readonly explanation?: string
+  /** The case's content key when the set made it already ({@link caseKey}); the oracle makes it otherwise. */
+  readonly key?: string
 }
 
 /** A case ready to run: its input, the reference's answer, RFC 9309's, which standard its answer follows, and its categories. */

@@ -161,6 +161,26 @@ const NO_RFC_PATH = /^(?:$|[^/A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:[^A-Za-z0-9+.:-]
 /** A rule written as an absolute URL: the scheme and host, then the path part (group 1). */
 const ABSOLUTE_RULE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*(\/.*)?$/s
 
+const absoluteRules = new WeakMap<AgentAnalysis, readonly { segs: Buffer[]; folded: Buffer[] }[]>()
+
+/** The path parts of the crawler's rules written as absolute URLs, split at `*` (and case-folded); made once per crawler. */
+function absolutePaths(view: AgentAnalysis): readonly { segs: Buffer[]; folded: Buffer[] }[] {
+  let list = absoluteRules.get(view)
+  if (list === undefined) {
+    const found: { segs: Buffer[]; folded: Buffer[] }[] = []
+    for (const rule of view.rules) {
+      // Only a pattern starting with a letter can be one (a path starts with '/' or '*').
+      const c = rule.literal[0] | 0x20
+      const m = c >= 0x61 && c <= 0x7a ? ABSOLUTE_RULE.exec(rule.literal.toString('latin1')) : null
+      if (m === null) continue
+      const segs = (m[1] ?? '/').split('*').map((x) => Buffer.from(x, 'latin1'))
+      found.push({ segs, folded: segs.map((x) => normalise(x)) })
+    }
+    absoluteRules.set(view, (list = found))
+  }
+  return list
+}
+
 /**
  * The categories of one case, and whether its answer rests on the
  * reference's behaviour beyond RFC 9309 (`beyond`): a rule in play read from
@@ -214,12 +234,8 @@ export function categoriseCase(body: BodyAnalysis, view: AgentAnalysis, url: str
       }
     }
   }
-  for (const rule of view.rules) {
-    const m = ABSOLUTE_RULE.exec(rule.literal.toString('latin1'))
-    if (m === null) continue
-    const rest = Buffer.from(m[1] ?? '/', 'latin1')
-    const segs = rest.toString('latin1').split('*').map((x) => Buffer.from(x, 'latin1'))
-    if (matchSegments(path, segs, false) || matchSegments(folded, segs.map((x) => normalise(x)), false)) {
+  for (const a of absolutePaths(view)) {
+    if (matchSegments(path, a.segs, false) || matchSegments(folded, a.folded, false)) {
       tags.add('absolute-url-rule')
       break
     }

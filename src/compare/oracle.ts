@@ -80,16 +80,22 @@ export class Oracle {
     const expected = expectedOf(view.matcher.explain(input.url))
     const rfc = rfcDecide(rfcRules(body, view), input.url)
     const tagged = categoriseCase(body, view, input.url)
-    const tags = new Set([...tagged.categories, ...(input.extraCategories ?? [])])
-    const standard: Standard = !sameAnswer(rfc, expected) ? 'rfc-differs' : tagged.beyond || tags.has('google-specific') ? 'google-specific' : 'rfc'
-    for (const id of STANDARD_CATEGORIES) tags.delete(id)
-    if (standard !== 'rfc') tags.add(standard)
-    if (expected.rule !== null && expected.rule.pattern === '') tags.add('line-convention')
-    const categories = sortCategories(tags)
+    const extra = input.extraCategories
+    const standard: Standard = !sameAnswer(rfc, expected) ? 'rfc-differs' : tagged.beyond || extra?.includes('google-specific') ? 'google-specific' : 'rfc'
+    const lineConvention = expected.rule !== null && expected.rule.pattern === ''
+    // categoriseCase's categories are sorted and carry neither line-convention nor a standard, which come last in
+    // report order: appended, they keep the order. A set's own categories are merged and sorted.
+    let categories = tagged.categories
+    if (lineConvention || standard !== 'rfc') categories = [...categories, ...(lineConvention ? ['line-convention'] : []), ...(standard !== 'rfc' ? [standard] : [])]
+    if (extra?.length) {
+      const tags = new Set([...categories, ...extra])
+      for (const id of STANDARD_CATEGORIES) if (id !== standard) tags.delete(id)
+      categories = sortCategories(tags)
+    }
     const stated = input.stated
     if (stated && (stated.allowed !== expected.allowed || (stated.line !== undefined && stated.line !== expected.line))) {
       if (this.statedMismatchCount++ < KEPT_MISMATCHES) this.statedMismatches.push({ id: input.id, stated, expected })
     }
-    return { ...input, expected, rfc, standard, categories, key: caseKey(input.robots, input.agents, input.url) }
+    return { ...input, expected, rfc, standard, categories, key: input.key ?? caseKey(input.robots, input.agents, input.url) }
   }
 }

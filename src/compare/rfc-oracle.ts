@@ -79,9 +79,17 @@ export interface RfcRules {
 }
 
 const cache = new WeakMap<AgentAnalysis, RfcRules>()
+const lowerNames = new WeakMap<BodyAnalysis, readonly string[]>()
 
 function asciiLower(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+}
+
+/** The names of a body's user-agent lines, ASCII-lowercased, in file order (made once per body). */
+function namesOf(body: BodyAnalysis): readonly string[] {
+  let names = lowerNames.get(body)
+  if (names === undefined) lowerNames.set(body, (names = body.agentLines.map((a) => asciiLower(a.name))))
+  return names
 }
 
 /**
@@ -102,12 +110,13 @@ export function rfcRules(body: BodyAnalysis, view: AgentAnalysis): RfcRules {
   let everSpecific = false
   let seenSeparator = false
   let agentAt = 0
+  const names = namesOf(body)
   for (const l of body.lines) {
     if (l.kind === LineKind.UserAgent) {
       if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
-      const a = body.agentLines[agentAt++]
-      if (a.global) seenGlobal = true
-      else if (lower.has(asciiLower(a.name))) everSpecific = seenSpecific = true
+      const at = agentAt++
+      if (body.agentLines[at].global) seenGlobal = true
+      else if (lower.has(names[at])) everSpecific = seenSpecific = true
       continue
     }
     if (l.kind !== LineKind.Allow && l.kind !== LineKind.Disallow) continue

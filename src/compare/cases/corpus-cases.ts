@@ -376,7 +376,7 @@ function* generate(options: CorpusOptions, oracle: Oracle, sources: readonly Rob
       const key = caseKey(source.body, agents, url)
       const n = (seen.get(key) ?? 0) + 1
       seen.set(key, n)
-      yield { id: `corpus:${host}#${key.slice(0, 10)}${n > 1 ? `~${n}` : ''}`, robots: source.body, agents, url, source: source.path }
+      yield { id: `corpus:${host}#${key.slice(0, 10)}${n > 1 ? `~${n}` : ''}`, robots: source.body, agents, url, source: source.path, key }
     }
   }
 }
