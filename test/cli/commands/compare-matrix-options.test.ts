@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Matrix } from '../../../src/compare/matrix.js'
 import { ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
 import { SHARED, sharedHas } from '../../support/shared-data.js'
+import { waitGone } from '../../support/processes.js'
 
 const NODE = process.execPath
 const RECORDER = resolve(ROOT, 'test/compare/fixtures/recording-batch.mjs')
@@ -149,6 +150,24 @@ describe('--matrix: every option reaches every implementation', () => {
     const r = await run(['compare', '--matrix', file])
     expect(r.status).toBe(1)
     expect(r.stderr).toMatch(message)
+  })
+})
+
+describe('the matrix\'s own commands', () => {
+  it('version and availability commands run in a group of their own: what they leave running ends with them', async () => {
+    const pids = tmp.path('version.pids')
+    const file = tmp.path('groups.json')
+    writeFileSync(file, JSON.stringify({ sets: ['unit'], adapters: [
+      { name: 'x', batch: `${NODE} examples/adapters/allow-all-batch.mjs`, version: `sleep 300 & echo $! >> ${pids}; echo 1.0`, available: `sleep 300 & echo $! >> ${pids}; true` },
+    ] }))
+    const t0 = performance.now()
+    const r = await run(['compare', '--matrix', file, '--count', '5', '--format', 'jsonl', '-q'])
+    expect(r.status).toBe(0)
+    expect(performance.now() - t0).toBeLessThan(120_000)
+    expect(JSON.parse(r.stdout.toString().split('\n')[0])).toMatchObject({ implementation: 'x', version: '1.0', cases: 5 })
+    const sleeps = readFileSync(pids, 'utf8').trim().split('\n').map(Number)
+    expect(sleeps).toHaveLength(2)
+    for (const p of sleeps) expect(await waitGone(p)).toBe(true)
   })
 })
 
