@@ -9,7 +9,7 @@
  */
 import { realpathSync } from 'node:fs'
 import { readFile, rename, rm } from 'node:fs/promises'
-import { CliError, describeSystemError, readError } from '../internals.js'
+import { CompareError, describeSystemError, readError } from './compare-error.js'
 import type { Case } from './case.js'
 import { fails, type Outcome, type Score, type Semantics } from './outcome.js'
 import { BufferedFile } from './report/buffered-file.js'
@@ -69,13 +69,13 @@ export async function readBaseline(file: string, semantics: Semantics): Promise<
     try {
       r = JSON.parse(text) as typeof r
     } catch (err) {
-      throw new CliError('ERR_READ', `${file}: not JSON (${(err as Error).message}); a baseline is a --json report or a list of case keys or ids`)
+      throw new CompareError('ERR_READ', `${file}: not JSON (${(err as Error).message}); a baseline is a --json report or a list of case keys or ids`)
     }
-    if (!Array.isArray(r.cases)) throw new CliError('ERR_READ', `${file}: the report lists no cases (a --json report of format 2 or later does)`)
+    if (!Array.isArray(r.cases)) throw new CompareError('ERR_READ', `${file}: the report lists no cases (a --json report of format 2 or later does)`)
     for (const c of r.cases as Record<string, unknown>[]) {
-      if (typeof c !== 'object' || c === null || typeof c.id !== 'string' || typeof c.outcome !== 'string') throw new CliError('ERR_READ', `${file}: a case of the report has no id or outcome`)
+      if (typeof c !== 'object' || c === null || typeof c.id !== 'string' || typeof c.outcome !== 'string') throw new CompareError('ERR_READ', `${file}: a case of the report has no id or outcome`)
       if (semantics === 'rfc' && typeof c.rfcOutcome !== 'string') {
-        throw new CliError('ERR_READ', `${file}: the report has no RFC 9309 outcomes (format ${String(r.format)}): --semantics rfc needs a report of format 3 or later`)
+        throw new CompareError('ERR_READ', `${file}: the report has no RFC 9309 outcomes (format ${String(r.format)}): --semantics rfc needs a report of format 3 or later`)
       }
       const i = entries.length
       entries.push({ id: c.id, outcome: c.outcome as Outcome, ...(typeof c.rfcOutcome === 'string' ? { rfcOutcome: c.rfcOutcome as Outcome } : {}) })
@@ -207,7 +207,7 @@ export class BaselineWriter implements CaseSink {
       else await rm(this.temp, { force: true })
     } catch (err) {
       await rm(this.temp, { force: true }).catch(() => {})
-      throw new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+      throw new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
     }
   }
 }

@@ -10,7 +10,6 @@
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { CliError, readError } from '../internals.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
 import { killGroup, trackGroup } from './adapters/process-group.js'
 import { CaseStore } from './cases/case-store.js'
@@ -21,6 +20,7 @@ import type { Score, Semantics } from './outcome.js'
 import type { CategoryRow, Report, ReportTimings, Tally } from './report/report-model.js'
 import { prepareCases } from './run.js'
 import { EXIT, runSession } from './session.js'
+import { CompareError, readError } from './compare-error.js'
 
 /** The case options a set of a matrix file may carry (by their command-line names). */
 export const SET_OPTIONS = ['robots-dir', 'urls', 'urls-field', 'count', 'seed', 'category'] as const
@@ -69,7 +69,7 @@ const KNOWN_CATEGORIES: ReadonlySet<string> = new Set(CATEGORIES.map((c) => c.id
 /** A set of the file: a `--cases` value, or an object with `cases` and case options. */
 function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
   const bad = (message: string): never => {
-    throw new CliError('ERR_READ', `${file}: ${where}: ${message}`)
+    throw new CompareError('ERR_READ', `${file}: ${where}: ${message}`)
   }
   if (typeof v === 'string') return v === '' ? bad('an empty --cases value') : { cases: v }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return bad('a set is a --cases value or an object {"cases": …, "robots-dir": …}')
@@ -84,7 +84,7 @@ function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
   const values: OptionValues = {
     value: (name) => (o[name] === undefined ? undefined : String(o[name])),
     named: (name) => `'${name}'`,
-    error: (message) => new CliError('ERR_READ', `${file}: ${where}: ${message}`),
+    error: (message) => new CompareError('ERR_READ', `${file}: ${where}: ${message}`),
   }
   const num = (k: string, min: number, max?: number): number | undefined => (o[k] === undefined ? undefined : intValue(values, k, 0, min, max))
   const category = str('category')
@@ -95,7 +95,7 @@ function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
     urlsField: num('urls-field', 1, 1000),
     count: num('count', 1),
     seed: num('seed', 0, 0xffffffff),
-    category: category === undefined ? undefined : parseCategoryFilter(category, KNOWN_CATEGORIES, (m) => new CliError('ERR_READ', `${file}: ${where}: 'category': ${m}`)),
+    category: category === undefined ? undefined : parseCategoryFilter(category, KNOWN_CATEGORIES, (m) => new CompareError('ERR_READ', `${file}: ${where}: 'category': ${m}`)),
   }
   if (spec.cases !== 'corpus') {
     const only = (['robots-dir', 'urls', 'urls-field'] as const).find((k) => o[k] !== undefined)
@@ -112,11 +112,11 @@ export function readMatrixFile(file: string): MatrixFile {
   try {
     o = JSON.parse(readFileSync(file, 'utf8'))
   } catch (err) {
-    if (err instanceof SyntaxError) throw new CliError('ERR_READ', `${file}: not JSON (${err.message})`)
+    if (err instanceof SyntaxError) throw new CompareError('ERR_READ', `${file}: not JSON (${err.message})`)
     throw readError('matrix file', file, err)
   }
   const bad = (message: string): never => {
-    throw new CliError('ERR_READ', `${file}: ${message}`)
+    throw new CompareError('ERR_READ', `${file}: ${message}`)
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('a matrix file is a JSON object: {"adapters": [...], "sets": [...]}')
   const r = o as Record<string, unknown>
@@ -156,7 +156,7 @@ export function entryOptions(file: string, entry: MatrixEntry, defaults: Readonl
   return {
     value: (name) => entry.options.get(name) ?? defaults.get(name),
     named: (name) => `'${name}'`,
-    error: (message) => new CliError('ERR_READ', `${file}: adapter '${entry.name}': ${message}`),
+    error: (message) => new CompareError('ERR_READ', `${file}: adapter '${entry.name}': ${message}`),
   }
 }
 
@@ -311,7 +311,7 @@ async function firstLine(command: string): Promise<{ ok: boolean; line: string }
 /** Runs every implementation of the file on every set, each set's cases made once. */
 export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Promise<Matrix> {
   const sets = matrixSets(matrix, options)
-  if (sets.length === 0) throw new CliError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
+  if (sets.length === 0) throw new CompareError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
   const ready = await Promise.all(matrix.entries.map(async (e) => (e.available === undefined ? { ok: true, line: '' } : firstLine(e.available))))
   const versions = await Promise.all(matrix.entries.map(async (e, i) => (e.version === undefined || !ready[i].ok ? '' : (await firstLine(e.version)).line)))
   const cells: MatrixCell[][] = matrix.entries.map(() => [])

@@ -7,12 +7,12 @@
  * timeout and what is timed: docs/compare-reference.md, "--batch".
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { describeSystemError } from '../../internals.js'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
 import { killGroup, trackGroup } from './process-group.js'
 import { plural } from '../format.js'
+import { describeSystemError } from '../compare-error.js'
 
 /** How long a closing adapter may take to exit after its stdin closed (ms) before its group is killed. */
 const EXIT_GRACE_MS = 2000

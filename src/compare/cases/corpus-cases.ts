@@ -7,7 +7,7 @@
  * What a case holds: {@link corpusCaseStream}.
  */
 import type { CaseInput } from '../case.js'
-import { CliError } from '../../internals.js'
+import { CompareError } from '../compare-error.js'
 import { caseKey } from '../case.js'
 import { nameSome, readRobotsDir, readUrlList, robotsDirNotes, urlListNotes, type RobotsFile } from './corpus-files.js'
 import type { Oracle } from '../oracle.js'
@@ -293,7 +293,7 @@ export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterab
       matchedHosts++
     }
     if (matched === 0) {
-      throw new CliError(
+      throw new CompareError(
         'ERR_READ',
         `--urls: none of the ${list.urls.toLocaleString('en-US')} URLs of '${options.urlsFile}' is on a host of --robots-dir '${options.robotsDir}' ` +
           `(its files are named by host: ${nameSome(dir.files.map((f) => f.host))}; the URLs' hosts: ${nameSome([...list.byHost.keys()])})`,
