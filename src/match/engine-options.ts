@@ -16,8 +16,10 @@ export interface EngineOptions {
   /**
    * The tier threshold: URLs a matcher judges with its direct engine (the
    * cold tier, no automaton) before it builds its lazy DFA (the hot tier).
-   * Default 512 (why: src/match/README.md); 0 builds the DFA at once,
-   * `Infinity` never does. Star-heavy rule sets judge those URLs with the
+   * By default it adapts to the rules: 512 for a set the direct engine
+   * judges cheaply, fewer (at least 32) the more it has to search per URL
+   * (why: src/match/README.md); 0 builds the DFA at once, `Infinity` never
+   * does. Star-heavy rule sets judge those URLs with the
    * thrash-proof engine's literal index instead (2048 of them by default); large sets without `*`
    * rules go hot at once whatever the threshold. A number that is
    * not a whole number ≥ 0 (or Infinity) is a RobotsRangeError (ERR_RANGE).

@@ -19,12 +19,25 @@ import { pinnedTier, Tier } from './tier.js'
 
 /**
  * URLs a matcher judges in the cold tier before its lazy DFA is built
- * (`EngineOptions.hotThreshold`): the threshold that keeps the corpus's
- * total closest to the best one, whether each host judges its URLs once or
- * many times (bench/tier-threshold.mjs; bench/RESULTS.md, "Issue 21", and
- * "Design measurements" for the first choice).
+ * (`EngineOptions.hotThreshold`), for a set the cold tier judges about as
+ * fast as the DFA: the threshold that keeps the corpus's total closest to
+ * the best one, whether each host judges its URLs once or many times
+ * (bench/tier-threshold.mjs; bench/RESULTS.md). A set whose cold checks
+ * cost more gets a lower one: {@link coldThreshold}.
  */
 export const DEFAULT_HOT_THRESHOLD = 512
+
+/**
+ * The cold work per URL ({@link coldWork}: a literal rule 1, a rule that
+ * searches along the path COLD_STAR_WEIGHT) at which a set's threshold is
+ * DEFAULT_HOT_THRESHOLD; a set of `w` units gets `HOT_WORK_URLS / w` URLs,
+ * at least MIN_HOT_THRESHOLD: "rent until the rent paid equals the
+ * price", with the rent growing with the work and the price (the DFA's
+ * first states) about the same for the corpus's sets (bench/RESULTS.md).
+ */
+export const HOT_WORK_URLS = 2048
+/** See {@link HOT_WORK_URLS}. */
+export const MIN_HOT_THRESHOLD = 32
 
 /**
  * The cold tier takes a rule set whose cost per URL is bounded: at most
@@ -122,6 +135,52 @@ export function coldFits(set: RuleSet): boolean {
 }
 
 /**
+ * The cold tier's work for a typical path of a set, in units of a literal
+ * rule's quick test: the rules that need no particular second byte, plus
+ * the mean of the second-byte groups (a path tries one), a rule that
+ * searches along the path (a `*` with a segment after it) counting
+ * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test.
+ */
+export function coldWork(set: RuleSet): number {
+  const rec = set.records
+  const bytes = set.bytes
+  let any = 0
+  let grouped = 0
+  let groups = 0
+  groupCost.fill(0)
+  for (let at = 0; at < rec.length; at += RuleField.Width) {
+    const flags = rec[at + RuleField.Flags]
+    const group = flags >>> SecondByte.Shift
+    if (group === SecondByte.Never) continue
+    let cost = 1
+    if (flags & RuleFlag.Star) {
+      // A star followed by a literal byte: a search.
+      for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End] - 1; k < e; k++) {
+        if (bytes[k] === STAR_BYTE && bytes[k + 1] !== STAR_BYTE) {
+          cost = COLD_STAR_WEIGHT
+          break
+        }
+      }
+    }
+    if (group === SecondByte.Any) any += cost
+    else {
+      if (groupCost[group] === 0) groups++
+      groupCost[group] += cost
+      grouped += cost
+    }
+  }
+  return any + (groups === 0 ? 0 : grouped / groups)
+}
+
+/** The threshold of a set that starts cold (see {@link HOT_WORK_URLS}). */
+export function coldThreshold(set: RuleSet): number {
+  const w = coldWork(set)
+  return w * DEFAULT_HOT_THRESHOLD <= HOT_WORK_URLS ? DEFAULT_HOT_THRESHOLD : Math.max(MIN_HOT_THRESHOLD, Math.round(HOT_WORK_URLS / w))
+}
+
+const STAR_BYTE = 42
+
+/**
  * True when a rule set starts in the thrash-proof engine: it has at least
  * {@link INDEXED_START_STARS} `*` rules, and either the cold tier does not
  * take it ({@link coldFits}) or that many of them need no particular second
@@ -173,7 +232,7 @@ export function firstTier(m: TierState): void {
       const engine = new DirectEngine(m.rules)
       m.engine = engine
       m.tier = Tier.Cold
-      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(threshold, () => goHot(m))
+      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? coldThreshold(m.rules), () => goHot(m))
     } else if (indexed) {
       const engine = new ThrashProofEngine(m.rules)
       m.engine = engine

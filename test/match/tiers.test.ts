@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/url/url-path.js'
-import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
+import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
 import { seededRandom } from '../support/core-helpers.js'
 
@@ -180,8 +180,10 @@ describe('where a matcher starts', () => {
 })
 
 describe('cold → hot', () => {
-  it(`after hotThreshold URLs (default ${DEFAULT_HOT_THRESHOLD}), by isAllowed, explain and matchRange alike`, () => {
-    const m = parseRobots(RULES).agent('bot')
+  it(`after hotThreshold URLs (default ${DEFAULT_HOT_THRESHOLD} for a set the cold tier judges cheaply), by isAllowed, explain and matchRange alike`, () => {
+    const literal = ['User-agent: *', 'Disallow: /private', 'Allow: /private/ok$', 'Disallow: /d/', 'Allow: /d/x/*'].join('\n')
+    expect(coldThreshold(parseRobots(literal).rulesFor('bot'))).toBe(DEFAULT_HOT_THRESHOLD)
+    const m = parseRobots(literal).agent('bot')
     const bytes = enc.encode('/private')
     for (let i = 0; i < DEFAULT_HOT_THRESHOLD - 1; i++) {
       if (i % 3 === 0) m.isAllowed('/a' + i)
@@ -192,6 +194,30 @@ describe('cold → hot', () => {
     expect(m.isAllowed('/private')).toBe(false)
     expect(m.stats().tier).toBe('hot')
     expect(m.stats().engine).toBe('automaton')
+  })
+
+  it(`sooner for a set whose cold checks cost more: ${HOT_WORK_URLS} URLs over the cold work per URL, at least ${MIN_HOT_THRESHOLD}`, () => {
+    // RULES: three `*` rules that search along every path, and literal ones by second byte.
+    const set = parseRobots(RULES).rulesFor('bot')
+    const work = coldWork(set)
+    expect(work).toBeGreaterThan(3 * COLD_STAR_WEIGHT)
+    const threshold = coldThreshold(set)
+    expect(threshold).toBe(Math.max(MIN_HOT_THRESHOLD, Math.round(HOT_WORK_URLS / work)))
+    expect(threshold).toBeLessThan(DEFAULT_HOT_THRESHOLD)
+    const m = parseRobots(RULES).agent('bot')
+    for (let i = 0; i < threshold - 1; i++) m.isAllowed('/a' + i)
+    expect(m.stats().tier).toBe('cold')
+    expect(m.isAllowed('/x.pdf')).toBe(false)
+    expect(m.stats().tier).toBe('hot')
+    // A `*` that only ends a pattern is a prefix test, not a search: no cost beyond a literal rule's.
+    expect(coldWork(parseRobots('User-agent: *\nDisallow: /a/*\nDisallow: /b**').rulesFor('bot'))).toBe(1)
+    // Many searching rules every path tries: the floor.
+    const many = ['User-agent: *', ...Array.from({ length: INDEXED_START_STARS - 1 }, (_, i) => `Disallow: /*q${i}z`)].join('\n')
+    expect(coldThreshold(parseRobots(many).rulesFor('bot'))).toBe(MIN_HOT_THRESHOLD)
+    // An explicit hotThreshold wins.
+    const fixed = parseRobots(RULES, { hotThreshold: 600 }).agent('bot')
+    for (let i = 0; i < 599; i++) fixed.isAllowed('/a' + i)
+    expect(fixed.stats().tier).toBe('cold')
   })
 
   it('Infinity never goes hot', () => {

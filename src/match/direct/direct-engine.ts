@@ -119,9 +119,12 @@ export class DirectEngine implements MatchEngine {
 
   decideStringFrom(url: string, ps: PathStart): number {
     if (this.records.length === 0) return -1
-    pathOfStringAt(url, ps)
-    const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
-    releasePath()
+    let r = this.plain ? this.decideChars(url, ps) : Chars.Unsure
+    if (r === Chars.Unsure) {
+      pathOfStringAt(url, ps)
+      r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
+      releasePath()
+    }
     if (--this.left === 0) this.then!()
     return r
   }
