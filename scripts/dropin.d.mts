@@ -1,0 +1,3 @@
+/** Types for scripts/dropin.mjs (imported by the tests). */
+export const DROPIN_DIR: string
+export function stageDropIn(root: string, outDir: string): Promise<{ name: string; version: string }>
