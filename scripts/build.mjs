@@ -1,5 +1,5 @@
 // Build: ESM and CJS bundles with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
-// Entries: index, internals and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
+// Entries: index, internals and compat (core, browser-safe: no Node built-ins), node (Node streams/files), crawlee (Node), cli (bin, shebang).
 // Declarations drop every `@internal` member (stripInternal in tsconfig.json).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
@@ -29,14 +29,17 @@ for (const entry of ['index', 'internals', 'compat']) {
     })
   }
 }
-for (const format of ['esm', 'cjs']) {
-  await build({
-    ...common,
-    entryPoints: ['src/node.ts'],
-    platform: 'node',
-    format,
-    outfile: format === 'esm' ? 'dist/node.js' : 'dist/node.cjs',
-  })
+// Node entries: node (files, streams) and crawlee (Crawlee's robots.txt handling; Crawlee itself is passed in, never imported).
+for (const entry of ['node', 'crawlee']) {
+  for (const format of ['esm', 'cjs']) {
+    await build({
+      ...common,
+      entryPoints: [`src/${entry}.ts`],
+      platform: 'node',
+      format,
+      outfile: `dist/${entry}.${format === 'esm' ? 'js' : 'cjs'}`,
+    })
+  }
 }
 await build({
   ...common,

@@ -18,7 +18,6 @@ export interface RobotsTxtFileFetchOptions {
 export interface CrawleeRobotsTxtFileClass {
   find(url: string, proxyUrl?: string, options?: RobotsTxtFileFetchOptions): Promise<object>
   from(url: string, content: string, proxyUrl?: string): object
-  readonly prototype: object
 }
 
 /** Crawlee's `log` (an `@apify/log` `Log`): the methods used here. */

@@ -146,7 +146,7 @@ function tunnelConnector(proxy: URL, authorization: string | undefined, timeoutM
       if (options.protocol !== 'https:') return finish(null, socket)
       const name = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname
       const servername = options.servername ?? (isIP(name) === 0 ? name : undefined)
-      const secure = tlsConnect({ socket, servername, ALPNProtocols: ['http/1.1'] })
+      const secure = tlsConnect({ socket, host: name, servername, ALPNProtocols: ['http/1.1'] })
       secure.once('secureConnect', () => {
         secure.removeAllListeners('error')
         finish(null, secure)
@@ -162,15 +162,14 @@ function tunnelConnector(proxy: URL, authorization: string | undefined, timeoutM
  * to the proxy, https targets through a tunnel.
  */
 class ProxyDispatcher implements Dispatcher {
-  private readonly agents: Dispatcher[] = []
+  /** The status of the last response that came from the proxy in absolute form (undici turns a 407 into a bare "fetch failed"). */
+  status: number | undefined
 
   constructor(
     private readonly proxy: URL,
     private readonly forward: Dispatcher,
     private readonly tunnel: Dispatcher,
-  ) {
-    this.agents.push(forward, tunnel)
-  }
+  ) {}
 
   dispatch(options: DispatchOptions, handler: object): boolean {
     const origin = options.origin === undefined ? undefined : new URL(String(options.origin))
@@ -180,12 +179,33 @@ class ProxyDispatcher implements Dispatcher {
     if (authorization !== undefined) extra['proxy-authorization'] = authorization
     return this.forward.dispatch(
       { ...options, origin: this.proxy.origin, path: new URL(options.path ?? '/', origin).href, headers: withHeaders(options.headers, extra) },
-      handler,
+      this.watchStatus(handler),
     )
   }
 
+  /** `handler`, noting the response's status on the way (undici 6 calls `onHeaders(status, …)`, undici 7 `onResponseStart(controller, status, …)`). */
+  private watchStatus(handler: object): object {
+    const watched: object = Object.create(handler)
+    const onHeaders: unknown = Reflect.get(handler, 'onHeaders')
+    const onResponseStart: unknown = Reflect.get(handler, 'onResponseStart')
+    const self = this
+    if (typeof onHeaders === 'function') {
+      Reflect.set(watched, 'onHeaders', function (this: unknown, status: unknown, ...rest: unknown[]): unknown {
+        if (typeof status === 'number') self.status = status
+        return Reflect.apply(onHeaders, this, [status, ...rest])
+      })
+    }
+    if (typeof onResponseStart === 'function') {
+      Reflect.set(watched, 'onResponseStart', function (this: unknown, controller: unknown, status: unknown, ...rest: unknown[]): unknown {
+        if (typeof status === 'number') self.status = status
+        return Reflect.apply(onResponseStart, this, [controller, status, ...rest])
+      })
+    }
+    return watched
+  }
+
   close(): Promise<void> {
-    return Promise.all(this.agents.map((a) => a.close())).then(() => undefined)
+    return Promise.all([this.forward.close(), this.tunnel.close()]).then(() => undefined)
   }
 }
 
@@ -204,8 +224,21 @@ export function proxyFetch(proxyUrl: string, connectTimeoutMs: number): FetchLik
     const dispatcher = new ProxyDispatcher(proxy, forward, tunnel)
     const headers = new Headers(init.headers)
     headers.set('accept-encoding', 'identity')
+    // The proxy's own refusal is no answer of the site (as a 4xx it would read as "no robots.txt, allow all").
+    const refused = (): Error =>
+      Object.assign(new Error(`proxy ${proxy.host} refused the request: HTTP 407 Proxy Authentication Required`), { code: 'ERR_PROXY_AUTH' })
     try {
-      return await fetch(input, Object.assign({}, init, { headers, dispatcher }))
+      let res: Response
+      try {
+        res = await fetch(input, Object.assign({}, init, { headers, dispatcher }))
+      } catch (err) {
+        throw dispatcher.status === 407 ? refused() : err
+      }
+      if (res.status === 407) {
+        res.body?.cancel().catch(() => {})
+        throw refused()
+      }
+      return res
     } finally {
       // Closing waits for the request in flight: its body is still read in full.
       dispatcher.close().catch(() => {})

@@ -44,7 +44,13 @@ export const DEFAULT_CRAWLEE_USER_AGENT = 'Crawlee (robots-automaton)'
  * Options of {@link useWithCrawlee}: those of `RobotsCache` (how to fetch,
  * how long to keep), a User-Agent, and the log.
  */
-export interface CrawleeRobotsOptions extends Omit<RobotsCacheOptions, 'fetch' | 'previous' | 'userAgent'> {
+export interface CrawleeRobotsOptions extends Omit<RobotsCacheOptions, 'fetch' | 'previous' | 'userAgent' | 'timeoutMs'> {
+  /**
+   * Deadline of each robots.txt fetch, every redirect and the body, in
+   * milliseconds; a site that has not answered by then is unreachable
+   * (disallow all). Default 10,000. As `fetchRobots`' `timeoutMs`.
+   */
+  timeoutMs?: number
   /**
    * The `User-Agent` header of every robots.txt request. Default: the
    * crawler's `respectRobotsTxtFile.userAgent` (a product token or a whole

@@ -6,9 +6,12 @@
  * answers; `restore()` brings Crawlee's own back (and its answers differ,
  * so the cases can fail).
  */
-import { existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_CRAWLEE_USER_AGENT, useWithCrawlee, type CrawleeRobots, type CrawleeRobotsOptions } from '../../src/crawlee.js'
 import { ROOT } from '../support/build.js'
 import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage, type LoopbackGuard } from './support/crawl.js'
@@ -280,6 +283,31 @@ describe.skipIf(loaded.skip !== undefined)(
       })
     })
 
+    describe('files held by their callers, and @crawlee/utils alone', () => {
+      it('a file held past its expiry refreshes itself: the old answers until the new file arrives, then the new ones', async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+        const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`)
+        expect(file.isAllowed(`${s.origin}/public/1`)).toBe(true)
+        s.robots = { status: 200, body: 'User-agent: *\nDisallow: /public\n' }
+        clock += 25 * HOUR
+        expect(file.isAllowed(`${s.origin}/public/1`)).toBe(true)
+        await vi.waitFor(() => expect(file.isAllowed(`${s.origin}/public/1`)).toBe(false))
+        expect(file.isAllowed(`${s.origin}/private/1`)).toBe(true)
+        expect(s.robotsRequests).toBe(2)
+      })
+
+      it("with @crawlee/utils alone, the crawlers' own lookup reaches find: the access method applies (500: no page)", async () => {
+        site = await startSite({ status: 500 })
+        const utils = createRequire(join(loaded.dir!, 'package.json'))('@crawlee/utils') as Parameters<typeof useWithCrawlee>[0]
+        robots = useWithCrawlee(utils, { timeoutMs: 2_000, now })
+        expect(robots.crawlers).toBe(false)
+        const r = await crawl(crawlee, site)
+        expect(r.pages).toEqual([])
+        expect(r.robotsRequests).toBe(1)
+        expect(site.robotsUserAgents).toEqual([DEFAULT_CRAWLEE_USER_AGENT])
+      })
+    })
+
     describe('proxies', () => {
       let proxy: TestProxy
       beforeAll(async () => {
@@ -310,7 +338,7 @@ describe.skipIf(loaded.skip !== undefined)(
 
       it('a proxy that refuses: unreachable (disallow all), the site never asked', async () => {
         const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
-        const file = await crawlee.RobotsTxtFile.find(`${s.origin}/x`, 'http://127.0.0.1:1')
+        const file = await crawlee.RobotsTxtFile.find(`${s.origin}/x`, 'http://127.0.0.1:39999')
         expect(file.isAllowed(`${s.origin}/public/1`)).toBe(false)
         expect(s.robotsRequests).toBe(0)
       })
@@ -326,6 +354,45 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(r.pages).toEqual(pagesExcept('/private'))
       })
     })
+
+    it("TypeScript: Crawlee's own module (namespace, default import, @crawlee/utils) fits useWithCrawlee without a cast; a crawler does not", () => {
+      const dir = mkdtempSync(join(tmpdir(), 'robots-crawlee-types-'))
+      try {
+        mkdirSync(join(dir, 'node_modules'))
+        symlinkSync(join(loaded.dir!, 'node_modules/crawlee'), join(dir, 'node_modules/crawlee'))
+        symlinkSync(join(loaded.dir!, 'node_modules/@crawlee'), join(dir, 'node_modules/@crawlee'))
+        symlinkSync(ROOT, join(dir, 'node_modules/robots-automaton'))
+        const source = `import * as crawlee from 'crawlee'
+import crawleeDefault from 'crawlee'
+import * as utils from '@crawlee/utils'
+import { useWithCrawlee, type CrawleeRobots } from 'robots-automaton/crawlee'
+const a: CrawleeRobots = useWithCrawlee(crawlee)
+const b: CrawleeRobots = useWithCrawlee(crawleeDefault, { userAgent: 'MyBot/1.0', timeoutMs: 5000, log: false })
+const c: boolean = useWithCrawlee(utils).crawlers
+// @ts-expect-error a crawler is not Crawlee's module
+useWithCrawlee(new crawlee.CheerioCrawler({}))
+export { a, b, c }
+`
+        writeFileSync(join(dir, 'use.mts'), source)
+        writeFileSync(join(dir, 'use.ts'), source)
+        for (const [module, files] of [['nodenext', ['use.mts']], ['commonjs', ['use.ts']]] as const) {
+          const config = {
+            compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', lib: ['es2022', 'dom'], module, moduleResolution: module === 'commonjs' ? 'node10' : 'nodenext', esModuleInterop: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+            files,
+          }
+          writeFileSync(join(dir, `tsconfig.${module}.json`), JSON.stringify(config))
+          let out = ''
+          try {
+            out = execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${module}.json`], { cwd: dir, encoding: 'utf8' })
+          } catch (err) {
+            out = String((err as { stdout?: string }).stdout ?? err)
+          }
+          expect(out.split('\n').filter((l) => /error TS/.test(l)), module).toEqual([])
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }, 120_000)
 
     it('nothing left the machine, and Crawlee wrote no storage into the repository', () => {
       expect(guard.refused).toEqual([])

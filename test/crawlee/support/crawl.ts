@@ -23,7 +23,7 @@ export interface Crawlee {
   Log: new (options: Record<string, unknown>) => object
   Logger: new (options: Record<string, unknown>) => { _log(level: number, message: string, data?: unknown): void }
   LogLevel: Record<string, number>
-  log: { setLevel(level: number): void }
+  log: { setLevel(level: number): void; info(message: string): void; warning(message: string): void }
   RobotsTxtFile: {
     find(url: string, proxyUrl?: string, options?: { signal?: AbortSignal; timeoutMillis?: number }): Promise<RobotsFile>
     from(url: string, content: string, proxyUrl?: string): RobotsFile

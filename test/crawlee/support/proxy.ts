@@ -20,12 +20,19 @@ export interface TestProxy {
   close(): Promise<void>
 }
 
-export async function startProxy(): Promise<TestProxy> {
+/** `requireAuthorization`: the Proxy-Authorization value without which the proxy answers 407. */
+export async function startProxy(options: { requireAuthorization?: string } = {}): Promise<TestProxy> {
   const sockets = new Set<Socket>()
   const requests: ProxyRecord[] = []
+  const refuses = (authorization: string | undefined): boolean =>
+    options.requireAuthorization !== undefined && authorization !== options.requireAuthorization
   const server = createServer((req, res) => {
     const target = req.url ?? ''
     requests.push({ method: req.method ?? '', target, authorization: req.headers['proxy-authorization'] })
+    if (refuses(req.headers['proxy-authorization'])) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end('User-agent: *\nDisallow: /\n')
+      return
+    }
     let url: URL
     try {
       url = new URL(target)
@@ -49,6 +56,10 @@ export async function startProxy(): Promise<TestProxy> {
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const target = req.url ?? ''
     requests.push({ method: 'CONNECT', target, authorization: req.headers['proxy-authorization'] })
+    if (refuses(req.headers['proxy-authorization'])) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n')
+      return
+    }
     const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))]
     if (host !== '127.0.0.1') {
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n')
