@@ -11,6 +11,9 @@ import { join } from 'node:path'
 
 export const DROPIN_DIR = 'packages/robots-automaton-compat'
 
+/** The pages whose override lines name the drop-in's version (scripts/sync-versions.mjs keeps them current). */
+export const VERSIONED_DOCS = [`${DROPIN_DIR}/README.md`, 'docs/crawlee.md', 'docs/migrating.md', 'README.md']
+
 /** Stages the drop-in package into `outDir` (created); returns its package.json. */
 export async function stageDropIn(root, outDir) {
   const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))

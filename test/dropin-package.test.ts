@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DROPIN_DIR, stageDropIn } from '../scripts/dropin.mjs'
+import { DROPIN_DIR, stageDropIn, VERSIONED_DOCS } from '../scripts/dropin.mjs'
 import { ROOT } from './support/build.js'
 
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
@@ -106,7 +106,7 @@ describe('the drop-in package: packed, then installed under an override of robot
     for (const key of ['dependencies', 'peerDependencies', 'optionalDependencies', 'scripts', 'exports', 'type']) expect(manifest, key).not.toHaveProperty(key)
     // The committed manifest and the override lines of the docs follow the main package's version (scripts/sync-versions.mjs).
     expect(JSON.parse(readFileSync(join(ROOT, DROPIN_DIR, 'package.json'), 'utf8')).version).toBe(rootPkg.version)
-    for (const doc of [join(DROPIN_DIR, 'README.md'), 'docs/crawlee.md']) {
+    for (const doc of VERSIONED_DOCS) {
       const versions = [...readFileSync(join(ROOT, doc), 'utf8').matchAll(new RegExp(`npm:${NAME}@([^"'\\s\`]+)`, 'g'))].map((m) => m[1])
       expect(versions.length, doc).toBeGreaterThan(0)
       expect(new Set(versions), doc).toEqual(new Set([rootPkg.version]))

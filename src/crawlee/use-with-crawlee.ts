@@ -147,6 +147,9 @@ function replace(target: object, name: string, value: unknown): () => void {
 
 const TIMED_OUT = Symbol('timed out')
 
+/** How describeFetchResult starts an unreachable result's line. */
+const UNREACHABLE = /^unreachable, disallow all: /
+
 /** `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when it aborts. */
 function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T | typeof TIMED_OUT> {
   if (signal === undefined && timeoutMs === undefined) return p
@@ -317,9 +320,11 @@ class Installation {
     if (!this.logFetches || who.log === undefined || this.reported.has(lookup)) return
     this.reported.add(lookup)
     const r = lookup.result
-    const kept =
-      lookup.basis === 'stale' ? '; the last copy fetched stays in use' : lookup.basis === 'assumed-unavailable' ? '; unreachable for too long, allow all' : ''
-    const line = `robots.txt of ${lookup.origin}: ${describeFetchResult(r)}${kept}; next fetch in ${duration(lookup.expiresAt - r.fetchedAt)}`
+    let what = describeFetchResult(r)
+    // Unreachable, but the rules served are not disallow-all: say which.
+    if (lookup.basis === 'stale') what = `${what.replace(UNREACHABLE, 'unreachable: ')}; the last copy fetched stays in use`
+    else if (lookup.basis === 'assumed-unavailable') what = `${what.replace(UNREACHABLE, 'unreachable: ')}; unreachable for longer than maxStaleMs, allow all`
+    const line = `robots.txt of ${lookup.origin}: ${what}; next fetch in ${duration(lookup.expiresAt - r.fetchedAt)}`
     const data = { userAgent: who.userAgent }
     if (r.outcome === 'unreachable') who.log.warning(line, data)
     else who.log.info(line, data)

@@ -89,9 +89,33 @@ describe.skipIf(dropIn.skip !== undefined)(
         expect((await crawl(withDropIn, site)).pages).toEqual([])
       })
 
-      it('a 500 still allows everything', async () => {
+      it('a 500 or a 429 still allows everything', async () => {
         site = await startSite({ status: 500 })
         expect((await crawl(withDropIn, site)).pages).toEqual(ALL_PAGES)
+        site.robots = { status: 429 }
+        expect((await crawl(withDropIn, site)).pages).toEqual(ALL_PAGES)
+      })
+
+      it('a reset allows everything, and is not remembered: robots.txt is asked again and again', async () => {
+        site = await startSite({ reset: true })
+        const r = await crawl(withDropIn, site)
+        expect(r.pages).toEqual(ALL_PAGES)
+        expect(r.robotsRequests).toBeGreaterThan(ALL_PAGES.length)
+      })
+
+      it('6 redirects are followed, and the file at the end applies', async () => {
+        site = await startSite({ redirects: 6, body: 'User-agent: *\nDisallow: /\n' })
+        const r = await crawl(withDropIn, site)
+        expect(r.pages).toEqual([])
+        expect(r.robotsRequests).toBe(7)
+      })
+
+      it('a file over 500 KiB is downloaded whole; the drop-in parses its first 500 KiB (stock Crawlee applies a rule past them)', async () => {
+        const filler = 1024 * 1024
+        site = await startSite({ big: { head: 'User-agent: *\nDisallow: /private\n', fillerBytes: filler, tail: 'Disallow: /\n' } })
+        expect((await crawl(withDropIn, site)).pages).toEqual(pagesExcept('/private'))
+        expect(site.bigBytesWritten).toBeGreaterThan(filler)
+        expect((await crawl(stockCrawlee, site)).pages).toEqual([])
       })
     })
 

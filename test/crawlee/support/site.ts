@@ -116,7 +116,7 @@ export async function startSite(robots: RobotsAnswer): Promise<Site> {
             return
           }
         }
-        write(a.big.tail)
+        write('\n' + a.big.tail)
         res.end()
       }
       res.on('close', () => res.removeAllListeners('drain'))
