@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { stageDropIn } from '../../scripts/dropin.mjs'
 import { ROOT } from '../support/build.js'
 import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage, type LoopbackGuard } from './support/crawl.js'
@@ -24,8 +24,11 @@ const stage = join(packDir, 'stage')
 await stageDropIn(ROOT, stage)
 const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: stage, encoding: 'utf8' })
 const tarball = join(packDir, (JSON.parse(packed.slice(packed.indexOf('['))) as { filename: string }[])[0].filename)
+// From before Crawlee is loaded: nothing it does may leave the machine.
+const guard: LoopbackGuard = loopbackOnly()
 const dropIn = loadCrawlee({ dropIn: tarball })
 const stock = dropIn.skip === undefined ? loadCrawlee() : dropIn
+if (dropIn.skip !== undefined) guard.restore()
 
 const FULL_UA = 'Mozilla/5.0 (compatible; MyBot/1.0; +http://127.0.0.1/bot.html)'
 
@@ -34,12 +37,8 @@ describe.skipIf(dropIn.skip !== undefined)(
   () => {
     const withDropIn = dropIn.crawlee!
     const stockCrawlee = stock.crawlee!
-    let guard: LoopbackGuard
     let site: Site | undefined
 
-    beforeAll(() => {
-      guard = loopbackOnly()
-    })
     afterEach(async () => {
       await site?.close()
       site = undefined

@@ -18,7 +18,10 @@ import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage
 import { startProxy, type TestProxy } from './support/proxy.js'
 import { startSite, type RobotsAnswer, type Site } from './support/site.js'
 
+// From before Crawlee is loaded: nothing it does may leave the machine.
+const guard: LoopbackGuard = loopbackOnly()
 const loaded = loadCrawlee()
+if (loaded.skip !== undefined) guard.restore()
 const FULL_UA = 'Mozilla/5.0 (compatible; MyBot/1.0; +http://127.0.0.1/bot.html)'
 const HOUR = 3_600_000
 
@@ -26,15 +29,11 @@ describe.skipIf(loaded.skip !== undefined)(
   loaded.skip !== undefined ? `useWithCrawlee with a real Crawlee (skipped: ${loaded.skip})` : 'useWithCrawlee with a real Crawlee',
   () => {
     const crawlee = loaded.crawlee!
-    let guard: LoopbackGuard
     let site: Site | undefined
     let robots: CrawleeRobots | undefined
     let clock = Date.now()
     const now = (): number => clock
 
-    beforeAll(() => {
-      guard = loopbackOnly()
-    })
     afterEach(async () => {
       robots?.restore()
       robots = undefined
