@@ -147,6 +147,9 @@ function replace(target: object, name: string, value: unknown): () => void {
 
 const TIMED_OUT = Symbol('timed out')
 
+/** Wait before a file refreshes its rules again after a refresh that failed on this side (not a fetch outcome). */
+const REFRESH_RETRY_MS = 60_000
+
 /** How describeFetchResult starts an unreachable result's line. */
 const UNREACHABLE = /^unreachable, disallow all: /
 
@@ -172,6 +175,8 @@ function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: nu
 /** The rules of one origin as the cache holds them: refreshed in the background once they have expired. */
 class CachedRules implements RulesSource {
   private refreshing = false
+  /** After a refresh that failed here (a proxy that could not be had), none before this time. */
+  private retryAt = 0
 
   constructor(
     private readonly owner: Installation,
@@ -196,7 +201,7 @@ class CachedRules implements RulesSource {
   }
 
   private refresh(): void {
-    if (this.refreshing) return
+    if (this.refreshing || this.owner.now() < this.retryAt) return
     this.refreshing = true
     this.owner.fresh(this.cache, this.origin, this.who).then(
       (lookup) => {
@@ -205,7 +210,8 @@ class CachedRules implements RulesSource {
       },
       (err: unknown) => {
         this.refreshing = false
-        this.who.log?.warning(`robots.txt ${this.origin}: refresh failed: ${err instanceof Error ? err.message : String(err)}`)
+        this.retryAt = this.owner.now() + REFRESH_RETRY_MS
+        this.who.log?.warning(`robots.txt of ${this.origin}: refresh failed: ${err instanceof Error ? err.message : String(err)}`)
       },
     )
   }
