@@ -339,6 +339,19 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(proxy.requests.map((q) => q.target)).toEqual([`${s.origin}/robots.txt`])
       })
 
+      it("a proxyConfiguration that cannot give a proxy URL: the crawler's error (no request, nothing recorded for the site)", async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+        await expect(
+          crawl(crawlee, s, {
+            newUrlFunction: () => {
+              throw new Error('no proxy today')
+            },
+          }),
+        ).rejects.toThrow('no proxy today')
+        expect(s.robotsRequests).toBe(0)
+        expect(robots!.stats().entries).toBe(0)
+      })
+
       it('a proxy that refuses: unreachable (disallow all), the site never asked', async () => {
         const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/x`, 'http://127.0.0.1:39999')

@@ -77,6 +77,8 @@ export interface CrawlOptions {
   crawler?: 'cheerio' | 'http' | 'jsdom' | 'basic'
   /** A proxy URL for `proxyConfiguration`. */
   proxyUrl?: string
+  /** A `newUrlFunction` for `proxyConfiguration` (instead of `proxyUrl`). */
+  newUrlFunction?: () => string | Promise<string>
   /** More start URLs (the site's root is always one). */
   startPaths?: readonly string[]
   maxConcurrency?: number
@@ -113,6 +115,7 @@ export async function crawl(crawlee: Crawlee, site: Site, options: CrawlOptions 
     log,
   }
   if (options.proxyUrl !== undefined) common.proxyConfiguration = new crawlee.ProxyConfiguration({ proxyUrls: [options.proxyUrl] })
+  if (options.newUrlFunction !== undefined) common.proxyConfiguration = new crawlee.ProxyConfiguration({ newUrlFunction: options.newUrlFunction })
   const kind = options.crawler ?? 'cheerio'
   let crawler: { run(urls: string[]): Promise<unknown> }
   if (kind === 'cheerio') {
