@@ -9,6 +9,7 @@
 import { compatToken } from '../compat.js'
 import { RobotsInputError } from '../errors.js'
 import { robotsLocation } from '../fetch/origin.js'
+import type { AgentMatcher } from '../match/matcher.js'
 import type { Robots } from '../robots/robots.js'
 
 /** Where a view reads its rules: the cache entry of its origin, refreshed when it has expired. */
@@ -22,6 +23,10 @@ export class RulesView {
   private readonly prefix: string
   private lastUa: unknown = undefined
   private lastToken = '*'
+  /** The matcher of the last (rules, token) asked about. */
+  private matcher: AgentMatcher | undefined
+  private matcherRobots: Robots | undefined
+  private matcherToken = ''
 
   constructor(
     private readonly origin: string,
@@ -33,7 +38,14 @@ export class RulesView {
   isAllowed(url: unknown, ua?: unknown): boolean | undefined {
     const target = this.target(url)
     if (target === undefined) return undefined
-    return this.source.current().agent(this.token(ua)).isAllowed(target)
+    const robots = this.source.current()
+    const token = this.token(ua)
+    if (robots !== this.matcherRobots || token !== this.matcherToken || this.matcher === undefined) {
+      this.matcher = robots.agent(token)
+      this.matcherRobots = robots
+      this.matcherToken = token
+    }
+    return this.matcher.isAllowed(target)
   }
 
   getSitemaps(): string[] {

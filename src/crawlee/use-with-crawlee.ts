@@ -172,6 +172,36 @@ function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: nu
   })
 }
 
+/**
+ * Date.now() read once a second, while an installation that uses it is in
+ * place (an unreferenced interval, which never keeps the process alive). A
+ * file checks the expiry of its cache entry on every `isAllowed`, where
+ * reading the clock would cost more than the verdict; an entry is then
+ * used at most a second past its expiry.
+ */
+class CoarseClock {
+  now = Date.now()
+  private users = 0
+  private timer: ReturnType<typeof setInterval> | undefined
+
+  acquire(): void {
+    if (this.users++ > 0) return
+    this.now = Date.now()
+    this.timer = setInterval(() => {
+      this.now = Date.now()
+    }, 1000)
+    this.timer.unref()
+  }
+
+  release(): void {
+    if (--this.users > 0) return
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+}
+
+const coarseClock = new CoarseClock()
+
 /** The rules of one origin as the cache holds them: refreshed in the background once they have expired. */
 class CachedRules implements RulesSource {
   private refreshing = false
@@ -188,7 +218,7 @@ class CachedRules implements RulesSource {
 
   current(): Robots {
     const held = this.held
-    const now = this.owner.now()
+    const now = this.owner.fileNow()
     if (held !== undefined && now < held.expiresAt) return held.robots
     const newer = this.cache.peek(this.origin)
     if (newer !== undefined && newer !== held) {
@@ -219,7 +249,11 @@ class CachedRules implements RulesSource {
 
 /** One `useWithCrawlee` call: its caches, and the methods it replaced. */
 class Installation {
+  /** The clock of the cache and of fetches: the `now` option, else Date.now. */
   readonly now: () => number
+  /** The clock files check their entry's expiry with: the `now` option, else the coarse clock. */
+  readonly fileNow: () => number
+  private readonly ownsClock: boolean
   readonly crawlers: boolean
   private readonly caches = new Map<string, RobotsCache>()
   private readonly files = new WeakMap<RobotsLookup, object>()
@@ -240,6 +274,9 @@ class Installation {
     this.cacheOptions = cacheOptions
     this.logFetches = log !== false
     this.now = options.now ?? Date.now
+    this.ownsClock = options.now === undefined
+    if (this.ownsClock) coarseClock.acquire()
+    this.fileNow = options.now ?? (() => coarseClock.now)
     this.connectTimeoutMs = options.timeoutMs ?? 10_000
     const self = this
     this.restores.push(
@@ -264,7 +301,9 @@ class Installation {
   }
 
   restore(): void {
+    if (this.restores.length === 0) return
     for (const undo of this.restores.splice(0).reverse()) undo()
+    if (this.ownsClock) coarseClock.release()
     if (installed.get(this.cls) === this) installed.delete(this.cls)
   }
 

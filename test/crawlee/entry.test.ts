@@ -4,7 +4,7 @@
  * before anything is replaced, what it replaces and how `restore()` and a
  * second installation put things back. Real Crawlee: use-with-crawlee.test.ts.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { useWithCrawlee, type CrawleeModule } from '../../src/crawlee.js'
 
 /** A stand-in for Crawlee's RobotsTxtFile: a private-ish `robots` member that `isAllowed` asks (as Crawlee 3.13–3.18). */
@@ -112,6 +112,29 @@ describe('useWithCrawlee: what it replaces, and restore()', () => {
     expect(crawlee.RobotsTxtFile.find).not.toBe(find)
     second.restore()
     expect(crawlee.RobotsTxtFile.find).toBe(find)
+  })
+
+  it("its once-a-second clock runs while an installation is in place, unreferenced, and stops with the last restore()", () => {
+    const started = vi.spyOn(globalThis, 'setInterval')
+    const stopped = vi.spyOn(globalThis, 'clearInterval')
+    try {
+      const a = useWithCrawlee(fakeCrawlee())
+      const b = useWithCrawlee(fakeCrawlee())
+      expect(started).toHaveBeenCalledTimes(1)
+      const timer = started.mock.results[0].value as NodeJS.Timeout
+      expect(timer.hasRef()).toBe(false)
+      a.restore()
+      expect(stopped).not.toHaveBeenCalled()
+      b.restore()
+      expect(stopped).toHaveBeenCalledWith(timer)
+      // With the caller's clock, none.
+      const c = useWithCrawlee(fakeCrawlee(), { now: () => 0 })
+      c.restore()
+      expect(started).toHaveBeenCalledTimes(1)
+    } finally {
+      started.mockRestore()
+      stopped.mockRestore()
+    }
   })
 
   it('without BasicCrawler (@crawlee/utils), only RobotsTxtFile is taken over', () => {
