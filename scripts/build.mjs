@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildPlayground } from './build-playground.mjs'
+import { buildDropInIndex, DROPIN_DIR } from './dropin.mjs'
 
 rmSync('dist', { recursive: true, force: true })
 
@@ -106,4 +107,6 @@ export = robotsParser
 )
 
 await buildPlayground()
+// The drop-in package's index.js (packages/robots-automaton-compat), so that its folder installs as it is.
+await buildDropInIndex('.', `${DROPIN_DIR}/index.js`)
 console.log('built dist/')

@@ -122,6 +122,12 @@ describe('the drop-in package: packed, then installed under an override of robot
     expect(resolved.trim()).toBe(NAME)
   })
 
+  it('npm, offline: the folder itself (built by npm run build) under a file: override', () => {
+    const dir = project('override-folder', { overrides: { 'robots-parser': `file:${join(ROOT, DROPIN_DIR)}` } })
+    sh('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir)
+    expect(sh(process.execPath, ['-e', `console.log(JSON.stringify(require('uses-robots-parser')()))`], dir).trim()).toBe(EXPECTED)
+  })
+
   describe('the README\'s line, npm:robots-automaton-compat@<version>, from a registry on 127.0.0.1', () => {
     let registry: Server
     let registryUrl: string
