@@ -19,4 +19,4 @@ export type {
   CrawleeProxyConfiguration,
   RobotsTxtFileFetchOptions,
 } from './crawlee/crawlee-types.js'
-export type { RobotsCacheStats } from './fetch/robots-cache.js'
+export type { RobotsCacheStats } from './index.js'

@@ -10,8 +10,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { request as httpsRequest } from 'node:https'
 import { isIP, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
-import { RobotsError, RobotsInputError } from '../errors.js'
-import type { FetchLike } from '../fetch/options.js'
+import { RobotsError, RobotsInputError, type FetchLike } from '../index.js'
 
 /** `Symbol.for` key of undici's global dispatcher (as src/fetch/content-coding.ts reads it). */
 const UNDICI_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1')

@@ -7,10 +7,7 @@
  * robots-parser's).
  */
 import { compatToken } from '../compat.js'
-import { RobotsInputError } from '../errors.js'
-import { robotsLocation } from '../fetch/origin.js'
-import type { AgentMatcher } from '../match/matcher.js'
-import type { Robots } from '../robots/robots.js'
+import { robotsLocation, RobotsInputError, type AgentMatcher, type Robots } from '../index.js'
 
 /** Where a view reads its rules: the cache entry of its origin, refreshed when it has expired. */
 export interface RulesSource {

@@ -25,14 +25,20 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { compatToken, robotsParser } from '../compat.js'
-import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
-import { describeFetchResult } from '../fetch/describe.js'
-import { checkFetchOptions, type FetchLike } from '../fetch/options.js'
-import { robotsLocation, type RobotsLocation } from '../fetch/origin.js'
-import { RobotsCache, type RobotsCacheOptions, type RobotsCacheStats, type RobotsLookup } from '../fetch/robots-cache.js'
-import { checkLimit } from '../parse/reader.js'
-import { disallowAll } from '../robots/fallback.js'
-import type { Robots } from '../robots/robots.js'
+import {
+  describeFetchResult,
+  parseRobots,
+  RobotsCache,
+  robotsLocation,
+  RobotsInputError,
+  type FetchLike,
+  type Robots,
+  type RobotsCacheOptions,
+  type RobotsCacheStats,
+  type RobotsLocation,
+  type RobotsLookup,
+} from '../index.js'
+import { describeValue, mustBe, optionsObject } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
 import { RulesView, type RulesSource } from './rules-view.js'
@@ -101,23 +107,30 @@ const NUMBER_OPTIONS: readonly ('timeoutMs' | 'maxRedirects' | 'maxTtlMs' | 'min
 
 const STAT_KEYS: readonly (keyof RobotsCacheStats)[] = ['hits', 'misses', 'coalesced', 'fetches', 'stale', 'revalidated', 'evictions', 'entries', 'bytes', 'matcherBytes', 'maxBytes']
 
+/** Unreachable with no earlier copy: everything disallowed (RFC 9309 §2.3.1.4). */
+let disallowAllRobots: Robots | undefined
+function disallowAll(): Robots {
+  return (disallowAllRobots ??= parseRobots('User-agent: *\nDisallow: /\n'))
+}
+
 /** The options checked before anything is replaced (the cache checks its budgets when made). */
-function checkOptions(options: unknown): CrawleeRobotsOptions {
-  const o: Partial<CrawleeRobotsOptions> = optionsArgument<CrawleeRobotsOptions>(options, 'useWithCrawlee')
-  checkFetchOptions({ userAgent: o.userAgent, now: o.now, allowPrivateRedirects: o.allowPrivateRedirects })
-  if (o.redirectFilter !== undefined && typeof o.redirectFilter !== 'function') {
-    throw new RobotsInputError(`useWithCrawlee: redirectFilter must be a function, got ${describeValue(o.redirectFilter)}`)
-  }
-  if (o.log !== undefined && typeof o.log !== 'boolean') throw new RobotsInputError(`useWithCrawlee: log must be a boolean, got ${describeValue(o.log)}`)
-  checkLimit(o.limit)
+function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsOptions {
+  const what = 'useWithCrawlee'
+  const o = optionsObject(options, what)
+  mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', what, 'userAgent', 'a string', o.userAgent)
+  mustBe(o.now === undefined || typeof o.now === 'function', what, 'now', 'a function', o.now)
+  mustBe(o.redirectFilter === undefined || typeof o.redirectFilter === 'function', what, 'redirectFilter', 'a function', o.redirectFilter)
+  mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', what, 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
+  mustBe(o.log === undefined || typeof o.log === 'boolean', what, 'log', 'a boolean', o.log)
   for (const name of NUMBER_OPTIONS) {
-    const v: unknown = o[name]
-    if (v !== undefined && !(typeof v === 'number' && v >= 0 && (name !== 'timeoutMs' || Number.isFinite(v)))) {
-      throw new RobotsInputError(`useWithCrawlee: ${name} must be a ${name === 'timeoutMs' ? 'finite ' : ''}number >= 0, got ${describeValue(v)}`)
-    }
+    const v = o[name]
+    const finite = name === 'timeoutMs'
+    mustBe(v === undefined || (typeof v === 'number' && v >= 0 && (!finite || Number.isFinite(v))), what, name, `a ${finite ? 'finite ' : ''}number >= 0`, v)
   }
-  new RobotsCache(o) // its own checks: maxBytes, matcherBytes, maxStaleMs
-  return o
+  const checked = options ?? {}
+  parseRobots('', { limit: checked.limit }) // the parsing limit's own check (ERR_LIMIT)
+  new RobotsCache(checked) // its own checks: maxBytes, matcherBytes, maxStaleMs
+  return checked
 }
 
 function isLog(value: unknown): value is CrawleeLog {
@@ -396,7 +409,7 @@ class Installation {
   async find(what: string, url: unknown, proxyUrl: unknown, fetchOptions: unknown): Promise<object> {
     if (typeof url !== 'string' && !(url instanceof URL)) throw new RobotsInputError(`${what}: url must be a string, got ${describeValue(url)}`)
     if (proxyUrl !== undefined && typeof proxyUrl !== 'string') throw new RobotsInputError(`${what}: proxyUrl must be a string, got ${describeValue(proxyUrl)}`)
-    const o = optionsArgument<{ signal: AbortSignal; timeoutMillis: number }>(fetchOptions, what)
+    const o = optionsObject(fetchOptions, what)
     const signal: unknown = o.signal
     const timeoutMillis: unknown = o.timeoutMillis
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new RobotsInputError(`${what}: signal must be an AbortSignal, got ${describeValue(signal)}`)

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_CRAWLEE_USER_AGENT, useWithCrawlee, type CrawleeRobots, type CrawleeRobotsOptions } from '../../src/crawlee.js'
 import { ROOT } from '../support/build.js'
@@ -358,6 +359,22 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(file.isAllowed(`${s.origin}/public/1`)).toBe(false)
         expect(s.robotsRequests).toBe(0)
       })
+    })
+
+    describe('the built entry, as the package ships it', () => {
+      for (const [format, file] of [['ESM', 'dist/crawlee.js'], ['CommonJS', 'dist/crawlee.cjs']] as const) {
+        it(`${format} (${file}): a 500 gives no page, a 404 every page`, async () => {
+          const entry = (format === 'ESM' ? await import(pathToFileURL(join(ROOT, file)).href) : createRequire(join(ROOT, 'package.json'))(`./${file}`)) as {
+            useWithCrawlee: typeof useWithCrawlee
+          }
+          site = await startSite({ status: 500 })
+          robots = entry.useWithCrawlee(crawlee, { now })
+          expect(await crawl(crawlee, site)).toMatchObject({ pages: [], robotsRequests: 1 })
+          robots.clear()
+          site.robots = { status: 404, body: 'User-agent: *\nDisallow: /\n' }
+          expect(await crawl(crawlee, site)).toMatchObject({ pages: ALL_PAGES, robotsRequests: 1 })
+        })
+      }
     })
 
     describe('restore', () => {

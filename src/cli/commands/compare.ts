@@ -8,7 +8,6 @@
 import { closeSync, openSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { CliError, describeSystemError, UsageError } from '../../internals.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
 import { count, plural } from '../common/numbers.js'
@@ -28,6 +27,7 @@ import { renderTerminal } from '../../compare/report/terminal-report.js'
 import { printable } from '../common/printable.js'
 import type { ProgressSink } from '../../compare/run.js'
 import { EXIT, runSession } from '../../compare/session.js'
+import { CliError, describeSystemError, UsageError } from '../common/cli-error.js'
 
 /** The options `compare` accepts (its help, compare-help.ts, names each of them). */
 export const COMPARE_OPTIONS: readonly OptionSpec[] = [

@@ -8,7 +8,6 @@
  */
 import { setMaxListeners } from 'node:events'
 import { RobotsStore } from '../../index.js'
-import { UsageError, CliError } from '../../internals.js'
 import { AtomicLines, writeFileAtomic } from '../common/atomic-file.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, megabytes, plural } from '../common/numbers.js'
@@ -27,6 +26,7 @@ import { resolveInputs, type InputFile } from '../filter/input.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FETCH_HELP } from './fetch-help.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `fetch` accepts (its help, fetch-help.ts, names each of them). */
 export const FETCH_OPTIONS: readonly OptionSpec[] = [

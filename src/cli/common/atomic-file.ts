@@ -7,7 +7,7 @@
 import { once } from 'node:events'
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { CliError, describeSystemError } from '../../internals.js'
+import { CliError, describeSystemError } from './cli-error.js'
 
 /** The temporary file beside `path`. */
 function temporaryOf(path: string): string {

@@ -8,8 +8,8 @@ import { DEFAULT_LIMIT } from '../../index.js'
 import { parseRobotsFile } from '../../node.js'
 import { fetchRobots, describeFetchResult } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
-import { CliError, readError, UsageError } from '../../internals.js'
 import { defaultUserAgent } from './version.js'
+import { CliError, readError, UsageError } from './cli-error.js'
 
 /** A loaded robots.txt with the name to show and, for a URL, how the fetch went. */
 export interface LoadedRobots {

@@ -8,8 +8,8 @@
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
-import { CliError } from '../../internals.js'
 import type { ConnectRules } from './connect-rules.js'
+import { CliError } from '../common/cli-error.js'
 
 /** `Symbol.for` key of undici's global dispatcher (as content-coding.ts reads it). */
 const UNDICI_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1')

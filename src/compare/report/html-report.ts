@@ -7,10 +7,10 @@
  */
 import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
-import { CliError, describeSystemError } from '../../internals.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
 import { bodyText, describeAnswer, describeExpected, explanationLine, resultLine, scoreWords, timingLines } from './terminal-report.js'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -170,6 +170,6 @@ export async function writeHtmlReport(report: Report, file: string): Promise<voi
   try {
     await writeFile(file, renderHtml(report))
   } catch (err) {
-    throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
+    throw new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
   }
 }

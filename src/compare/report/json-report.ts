@@ -7,12 +7,12 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:f
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CliError, describeSystemError } from '../../internals.js'
 import type { Case } from '../case.js'
 import type { CaseSink } from '../run.js'
 import type { CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
 import { reportAnswer, type Report, type ReportedCase } from './report-model.js'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** The report as JSON text (without `cases`). */
 export function renderJson(report: Report): string {
@@ -67,6 +67,6 @@ export async function writeJsonReport(report: Report, file: string, cases?: Json
     out.end('\n  ]\n}\n')
     await done
   } catch (err) {
-    throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
+    throw new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
   }
 }
