@@ -17,6 +17,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { stageDropIn } from '../../scripts/dropin.mjs'
 import { ROOT } from '../support/build.js'
 import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage, type LoopbackGuard } from './support/crawl.js'
+import { startProxy } from './support/proxy.js'
 import { startSite, type Site } from './support/site.js'
 
 const packDir = mkdtempSync(join(tmpdir(), 'robots-dropin-pack-'))
@@ -107,6 +108,28 @@ describe.skipIf(dropIn.skip !== undefined)(
         const r = await crawl(withDropIn, site)
         expect(r.pages).toEqual([])
         expect(r.robotsRequests).toBe(7)
+      })
+
+      it("robots.txt is asked for with a generated browser User-Agent, not through the crawler's proxy", async () => {
+        site = await startSite({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+        const proxy = await startProxy()
+        try {
+          const r = await crawl(withDropIn, site, { agent: 'MyBot', proxyUrl: proxy.url })
+          expect(r.pages).toEqual(pagesExcept('/private'))
+          expect(site.robotsUserAgents).toHaveLength(1)
+          expect(site.robotsUserAgents[0]).toMatch(/^Mozilla\/5\.0 .*(Chrome|Firefox|Safari)/)
+          expect(proxy.requests.filter((q) => q.target.endsWith('/robots.txt'))).toEqual([])
+          expect(proxy.requests.length).toBeGreaterThan(0) // the pages went through it
+        } finally {
+          await proxy.close()
+        }
+      })
+
+      it('RobotsTxtFile.find has no cache: each call, concurrent or not, is a request', async () => {
+        site = await startSite({ status: 200, body: 'User-agent: *\nDisallow: /private\n', delayMs: 100 })
+        await Promise.all(Array.from({ length: 5 }, () => withDropIn.RobotsTxtFile.find(`${site!.origin}/`)))
+        await withDropIn.RobotsTxtFile.find(`${site.origin}/`)
+        expect(site.robotsRequests).toBe(6)
       })
 
       it('a file over 500 KiB is downloaded whole; the drop-in parses its first 500 KiB (stock Crawlee applies a rule past them)', async () => {
