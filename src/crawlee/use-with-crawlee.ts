@@ -188,9 +188,9 @@ function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: nu
 /**
  * Date.now() read once a second, while an installation that uses it is in
  * place (an unreferenced interval, which never keeps the process alive). A
- * file checks the expiry of its cache entry on every `isAllowed`, where
- * reading the clock would cost more than the verdict; an entry is then
- * used at most a second past its expiry.
+ * file checks the expiry of its cache entry on every `isAllowed`, a hot
+ * call, without reading the clock; an entry is then used at most a second
+ * past its expiry.
  */
 class CoarseClock {
   now = Date.now()
