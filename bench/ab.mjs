@@ -7,13 +7,15 @@
 // loads A first and x2 = A/B from the run that loads B first, both biased by
 // the same factor, B/A = sqrt(x1 / x2).
 //
-//   node bench/ab.mjs DIST_A DIST_B [--workload w2s|w2l|w1|w3] [--rounds N]
+//   node bench/ab.mjs DIST_A DIST_B [--workload w2s|w2l|w2f|w1|w3] [--rounds N]
 //
 // DIST_* are dist/ folders (build a scratch clone of main with
 // `node scripts/build.mjs` for the baseline). Workloads (real corpus as in
 // bench/lib/corpus.mjs): w2s = W2's isAllowed(string) pass, w2l = W2's
-// matchLines pass, w1 = W1's frontier pass (parse + agent + checks per
-// origin), w3 = W3's parse of every corpus file from bytes.
+// matchLines pass (both in the steady state), w2f = W2 from first use
+// (fresh matchers, then seven isAllowed passes, the build included),
+// w1 = W1's frontier pass (parse + agent + checks per origin), w3 = W3's
+// parse of every corpus file from bytes.
 import { execFileSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -29,7 +31,7 @@ const [distA, distB] = positional
 const workload = opt('workload', 'w2s')
 const rounds = Number(opt('rounds', 21))
 if (!distA || !distB) {
-  console.error('usage: node bench/ab.mjs DIST_A DIST_B [--workload w2s|w2l|w1|w3] [--rounds N]')
+  console.error('usage: node bench/ab.mjs DIST_A DIST_B [--workload w2s|w2l|w2f|w1|w3] [--rounds N]')
   process.exit(2)
 }
 
@@ -75,6 +77,15 @@ function makePass(L, w) {
           for (const u of o.urls) if (m.isAllowed(u)) a++
         }
       }
+      return a
+    }
+  }
+  if (w === 'w2f') {
+    // From first use: fresh matchers (parse + agent), then seven passes over every URL (W2's first-use rounds, the untimed two included).
+    return () => {
+      let a = 0
+      const fresh = corpus.hosts.map((h) => ({ m: L.parseRobots(h.bytes).agent('Googlebot'), urls: h.urls }))
+      for (let k = 0; k < 7; k++) for (const h of fresh) for (const u of h.urls) if (h.m.isAllowed(u)) a++
       return a
     }
   }
