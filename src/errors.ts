@@ -17,6 +17,7 @@ export type RobotsErrorCode =
   | 'ERR_FORMAT'
   | 'ERR_VERSION'
   | 'ERR_FETCH'
+  | 'ERR_LOCAL'
   | CliErrorCode
 
 /** Codes of the tools' errors ({@link CliError}); ERR_FETCH, ERR_FORMAT and ERR_VERSION mean what they mean for the library. */
@@ -55,6 +56,8 @@ function brand(cls: { prototype: object }): void {
  * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
  * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
  * ├── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ * │                                          ERR_LOCAL     this machine failed while fetching (EMFILE, ENOMEM, no free
+ * │                                                        local port, …): not the site's outcome; retry later
  * └── CliError           extends RobotsError ERR_USAGE …   the command line and `compare` (never thrown by the library API)
  * ```
  *

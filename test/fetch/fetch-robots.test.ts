@@ -577,15 +577,36 @@ describe('conditional refresh (previous: validators sent, 304 keeps the rules)',
     expect(allowed(second, '/public')).toBe(false)
   })
 
-  it('sends nothing without validators, or after an outcome that had no representation; a 304 then stays unexpected', async () => {
+  it('sends nothing without validators, or after an outcome that had no representation', async () => {
     a.handler = reply(304)
-    const bare = await fetchRobots(a.origin, { previous: { robots: (await fetchRobots(b.origin)).robots } })
+    b.handler = reply(200, RULES)
+    const held = (await fetchRobots(b.origin)).robots
+    await fetchRobots(a.origin, { previous: { robots: held } })
     expect(a.headers[0]!['if-none-match']).toBeUndefined()
-    expect(bare.outcome).toBe('unavailable')
-    expect(bare.reason).toBe('unexpected-status')
-    const from404 = await fetchRobots(a.origin, { previous: { robots: bare.robots, outcome: 'unavailable', validators: { etag: '"x"' } } })
+    expect(a.headers[0]!['if-modified-since']).toBeUndefined()
+    await fetchRobots(a.origin, { previous: { robots: held, outcome: 'unavailable', validators: { etag: '"x"' } } })
     expect(a.headers[1]!['if-none-match']).toBeUndefined()
-    expect(from404.reason).toBe('unexpected-status')
+  })
+
+  // A 304 to a refresh sent without validators turned rules into allow-all (entries packed from files have none).
+  it('a 304 to a request without validators keeps the previous rules, records the anomaly, and is never allow-all', async () => {
+    a.handler = reply(304)
+    b.handler = reply(200, RULES)
+    const held = (await fetchRobots(b.origin)).robots
+    const kept = await fetchRobots(a.origin, { previous: { robots: held }, unreachableTtlMs: 120_000, now: () => 1_000_000 })
+    expect(kept.outcome).toBe('not-modified')
+    expect(kept.reason).toBe('unexpected-not-modified')
+    expect(kept.robots).toBe(held)
+    expect(allowed(kept, '/private')).toBe(false)
+    // Asked again soon: the answer said nothing about the file.
+    expect(kept.expiresAt).toBe(1_000_000 + 120_000)
+    expect(kept.validators).toBeUndefined()
+    expect(describeFetchResult(kept)).toMatch(/304 .* to a request that carried no validators/)
+    // With nothing held: unreachable (disallow all), never allow-all.
+    const none = await fetchRobots(a.origin)
+    expect(none.outcome).toBe('unreachable')
+    expect(none.reason).toBe('unexpected-not-modified')
+    expect(allowed(none, '/public')).toBe(false)
   })
 
   it('a 304 after a redirect keeps the rules; validators go on every hop', async () => {

@@ -19,7 +19,7 @@ export interface LoadedRobots {
   /** For a URL: one line on the fetch (e.g. `unreachable, disallow all: HTTP 503 from …`). */
   readonly fetchNote?: string
   /** For a URL: whether a file was obtained (`ok`), rather than a stand-in allow-all or disallow-all. */
-  readonly fetched?: 'ok' | 'unavailable' | 'unreachable'
+  readonly fetched?: 'ok' | 'unavailable' | 'unreachable' | 'refused'
 }
 
 /** Whether a ROBOTS argument is a URL to fetch. */

@@ -10,7 +10,7 @@ import type { FetchedEntry } from './fetch-entry.js'
 /** Counts of a run. */
 export class FetchTally {
   /** Fetches completed, by outcome. */
-  readonly outcomes = { ok: 0, 'not-modified': 0, unavailable: 0, unreachable: 0 }
+  readonly outcomes = { ok: 0, 'not-modified': 0, unavailable: 0, unreachable: 0, refused: 0 }
   /** Unreachable fetches by reason. */
   readonly unreachableReasons = new Map<FetchReason, number>()
   /** Unreachable fetches whose origin kept rules from an earlier fetch (RFC 9309 §2.4). */
