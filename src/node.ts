@@ -35,3 +35,17 @@ export async function parseRobotsFile(path: string | URL, options: ParseOptions 
     await handle.close()
   }
 }
+
+// The Node transport of `fetchRobots` (its `transport` option): its own DNS
+// resolver and cache, routes, the address policy on resolved addresses, and
+// at most `perAddress` connections in flight to one address.
+export {
+  createNodeTransport,
+  type NodeTransport,
+  type NodeTransportOptions,
+  type AddressLease,
+  type RouteFunction,
+  type RouteTarget,
+} from './net/node-transport.js'
+export { DnsCache, type DnsOptions } from './net/dns-cache.js'
+export type { RobotsTransport, TransportRequest, TransportResponse } from './fetch/transport.js'

@@ -82,8 +82,8 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ])
 
-/** Codes for a body whose length differs from its `Content-Length` (undici). */
-const LENGTH_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH'])
+/** Codes for a body whose length differs from its `Content-Length` (undici's, the Node transport's). */
+const LENGTH_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_BODY_LENGTH'])
 
 /** Codes of a content coding that ended early or is corrupt: zlib (`Z_BUF_ERROR`, `Z_DATA_ERROR`, …) and brotli (`ERR__ERROR_FORMAT_…`) as Node reports them. */
 function isDecodingCode(code: string): boolean {

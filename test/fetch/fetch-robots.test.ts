@@ -1,8 +1,11 @@
 // fetchRobots against real HTTP servers on 127.0.0.1 (random ports), one per
-// outcome branch of RFC 9309 §2.3.1. No other address is ever contacted.
+// outcome branch of RFC 9309 §2.3.1, through each transport: the Web fetch
+// (the default) and the Node transport (robots-automaton/node). No other
+// address is ever contacted.
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/index.js'
+import { fetchRobots as fetchWith, MAX_TIMEOUT_MS } from '../../src/index.js'
+import { createNodeTransport } from '../../src/node.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
 import { closedPort, reply, startServer, type Handler, type TestServer } from './server.js'
 
@@ -32,6 +35,21 @@ const turns = async (n: number): Promise<void> => {
 
 const allowed = (r: { robots: { agent(t: string): { isAllowed(u: string): boolean } } }, url: string) =>
   r.robots.agent('testbot').isAllowed(url)
+
+/** The transports every outcome is checked through. */
+const TRANSPORTS = ['web fetch', 'node transport'] as const
+let transportName: (typeof TRANSPORTS)[number] = 'web fetch'
+const node = createNodeTransport({ perAddress: 64 })
+/** fetchRobots through the transport of the suite running (a test that injects a `fetch` keeps it). */
+const fetchRobots: typeof fetchWith = (url, options = {}) =>
+  transportName === 'node transport' && options.fetch === undefined && options.transport === undefined
+    ? fetchWith(url, { ...options, transport: node })
+    : fetchWith(url, options)
+
+describe.each(TRANSPORTS)('%s', (name) => {
+beforeAll(() => {
+  transportName = name
+})
 
 describe('2xx: ok', () => {
   it('parses a plain 200 body and records the fetch', async () => {
@@ -639,4 +657,5 @@ describe('conditional refresh (previous: validators sent, 304 keeps the rules)',
     expect(second.outcome).toBe('unreachable')
     expect(second.validators).toBeUndefined()
   })
+})
 })
