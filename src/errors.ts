@@ -32,6 +32,7 @@ export type CliErrorCode =
   | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
   | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
   | 'ERR_NO_URL' // filter: no line of the input held a URL, or --invalid fail met a line without one: exit 4
+  | 'ERR_LOCAL' // fetch: nothing could be fetched for a while, only failures of this machine (descriptors, memory, ports): exit 1
 
 /** The brand every error class of the library carries on its prototype. */
 const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never

@@ -87,6 +87,10 @@ const CORE_TYPES = [
   'FetchLike',
   'FetchRobotsOptions',
   'PreviousFetch',
+  'RobotsTransport',
+  'TransportRequest',
+  'TransportResponse',
+  'PrivateAddressPolicy',
   'FetchValidators',
   'RedirectFilter',
   'HostClass',
@@ -127,6 +131,7 @@ const INTERNAL_VALUES = [
   'ByteLru',
   'BYTE_LRU_ENTRY_BYTES',
   'storeKey',
+  'BundleWriter',
   // The one scan of a URL and the keyed hash of names (src/url/), for the command line's per-line loops.
   'scanUrl',
   'scanHostField',
@@ -141,7 +146,7 @@ const INTERNAL_VALUES = [
 ]
 
 /** Type-only exports of the internals entry (LineJob: the argument of MatchEngine.decideLines). */
-const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts']
+const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts', 'BundleEntryKind']
 
 /** Run-time exports of the compat entry (its CommonJS module is `robotsParser` itself, with these on it). */
 const COMPAT_VALUES = ['robotsParser', 'compatToken', 'default']

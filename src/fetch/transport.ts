@@ -9,8 +9,6 @@
  * classes, redirects, the limit while streaming, validators, the address
  * policy) stays in fetch-robots.ts, whatever the transport.
  */
-import type { HeaderSource } from './cache-control.js'
-
 /** One GET as the access method sends it. */
 export interface TransportRequest {
   /** The absolute http(s) URL to get (no fragment). */
@@ -33,8 +31,8 @@ export interface TransportRequest {
 /** A response's status, header fields and body. */
 export interface TransportResponse {
   readonly status: number
-  /** Header fields by lower-cased name; several of one name joined with `, `. */
-  readonly headers: HeaderSource
+  /** Header fields by lower-cased name (a Web `Headers` fits); several of one name joined with `, `. */
+  readonly headers: { get(name: string): string | null }
   /**
    * The body, decoded of its content codings (strictly: a coding cut short
    * or corrupt errors the stream); null when there is none. A connection

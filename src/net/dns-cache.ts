@@ -12,11 +12,18 @@
  * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares)
  * is a failure of this machine (`localFailure`), not the name's.
  */
-import { Resolver } from 'node:dns'
+import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
 
 /** Options of {@link DnsCache}. */
 export interface DnsOptions {
+  /**
+   * Ask the system's resolver (`getaddrinfo`: /etc/hosts, nsswitch) instead
+   * of DNS servers directly: for a few names a user typed, where
+   * /etc/hosts may name a staging server. No TTL is known: answers are
+   * kept `minTtlMs`. Ignored when `servers` are given.
+   */
+  readonly system?: boolean
   /** Servers to ask, `ADDRESS` or `ADDRESS:PORT` (`[V6]:PORT`); default the system's (`/etc/resolv.conf`). */
   readonly servers?: readonly string[]
   /** Time-out of one try, ms (default 5,000). */
@@ -50,6 +57,7 @@ const LOOPBACK = ['127.0.0.1', '::1'] as const
 /** A resolver with a cache (see the module comment). */
 export class DnsCache {
   private readonly resolver: Resolver
+  private readonly system: boolean
   private readonly cache = new Map<string, CacheEntry>()
   private readonly pending = new Map<string, Promise<readonly string[]>>()
   private readonly queue: (() => void)[] = []
@@ -64,7 +72,9 @@ export class DnsCache {
 
   constructor(options: DnsOptions = {}) {
     this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
-    if (options.servers !== undefined && options.servers.length > 0) this.resolver.setServers([...options.servers])
+    const servers = options.servers !== undefined && options.servers.length > 0
+    if (servers) this.resolver.setServers([...options.servers!])
+    this.system = options.system === true && !servers
     this.concurrency = options.concurrency ?? 256
     this.cacheSize = options.cacheSize ?? 65_536
     this.minTtlMs = options.minTtlMs ?? 60_000
@@ -130,6 +140,17 @@ export class DnsCache {
 
   /** A or AAAA records of `host`; none (not an error) when the name exists without that kind. */
   private ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+    if (this.system) {
+      if (family === 6) return Promise.resolve([])
+      return new Promise((resolve, reject) => {
+        lookup(host, { all: true, verbatim: true }, (err, addresses) => {
+          if (err) return reject(err)
+          // IPv4 first, as the DNS path orders them.
+          const sorted = [...addresses].sort((a, b) => a.family - b.family)
+          resolve(sorted.map((a) => ({ address: a.address, ttl: 0 })))
+        })
+      })
+    }
     return new Promise((resolve, reject) => {
       const done = (err: NodeJS.ErrnoException | null, records: RecordWithTtl[]): void => {
         if (err === null) return resolve(records)
@@ -159,23 +180,4 @@ function dnsError(err: unknown, host: string): Error {
     return Object.assign(new Error(`the DNS servers could not be reached to resolve ${host} (${code})`), { code, hostname: host, localFailure: true })
   }
   return e
-}
-
-/** Checks one `--dns-server` value: `ADDRESS` or `ADDRESS:PORT`, IPv6 in brackets with a port; the message of what is wrong, or undefined. */
-export function dnsServerProblem(value: string): string | undefined {
-  let address = value
-  let port = ''
-  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(value)
-  if (bracket !== null) {
-    address = bracket[1]
-    port = bracket[2] ?? ''
-    if (isIP(address) !== 6) return `'${value}' is not an IPv6 address in brackets`
-  } else if (isIP(value) === 0) {
-    const colon = value.lastIndexOf(':')
-    if (colon < 0 || isIP(value.slice(0, colon)) !== 4) return `'${value}' is not a numeric address (ADDRESS or ADDRESS:PORT)`
-    address = value.slice(0, colon)
-    port = value.slice(colon + 1)
-  }
-  if (port !== '' && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) return `'${value}' has no valid port`
-  return undefined
 }

@@ -25,7 +25,7 @@ const LATIN1 = new TextDecoder('latin1')
  * its port or scheme says). Memory grows with the origins, not the lines.
  */
 export class OriginList {
-  /** Bundle key → origin to fetch, in the order first seen. */
+  /** Bundle key → origin to fetch, in the order first seen (for a URL, the key itself: one string held, not two). */
   readonly origins = new Map<string, string>()
   /** Lines read. */
   lines = 0
@@ -75,7 +75,10 @@ export class OriginList {
     }
     const space = pair.indexOf(' ')
     const key = pair.slice(0, space)
-    if (!this.origins.has(key)) this.origins.set(key, pair.slice(space + 1))
+    if (!this.origins.has(key)) {
+      const origin = pair.slice(space + 1)
+      this.origins.set(key, origin === key ? key : origin)
+    }
   }
 
   /**

@@ -11,7 +11,7 @@ import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../
 import { DistinctCounter } from './distinct.js'
 import { EntryState, type EntryEvent } from './host-judge.js'
 import type { HostRules } from './host-rules.js'
-import { count, plural } from '../common/numbers.js'
+import { count, duration, plural } from '../common/numbers.js'
 import { PROGRAM } from '../common/version.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
@@ -85,8 +85,7 @@ export class HostTally {
   /** The one warning about expired entries used, with their count, or undefined when none was. */
   expiredWarning(bundle: string): string | undefined {
     if (this.expired === 0) return undefined
-    const days = (this.started - this.oldestFetch) / 86_400_000
-    const age = days >= 2 ? plural(Math.floor(days), 'day') : plural(Math.max(1, Math.floor(days * 24)), 'hour')
+    const age = duration(this.started - this.oldestFetch)
     return `warning: ${plural(this.expired, 'host')} judged by expired entries of '${bundle}' (the oldest fetched ${age} ago); refresh them with '${PROGRAM} fetch --update ${bundle} -o NEW'`
   }
 

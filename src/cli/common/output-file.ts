@@ -1,0 +1,275 @@
+/**
+ * Output paths, one convention for every command that writes a file
+ * (`fetch -o`, `pack -o`, `compare --json/--html/--junit/--csv/--markdown/
+ * --export`, `playground --out`):
+ *
+ * - {@link checkOutput} checks the path before any work starts: its folder
+ *   exists and is writable, it is not a directory (nor a socket or a block
+ *   device), and says how it will be written.
+ * - A regular file, a path that does not exist yet, or a symbolic link to
+ *   either is replaced atomically: the bytes go to a temporary file beside
+ *   the file replaced (a link's final target: the link stays, its target is
+ *   replaced) and are renamed into place once complete, so no reader ever
+ *   sees half a file. The temporary file is removed on every exit the
+ *   process sees; one left by a process that was killed (SIGKILL) is
+ *   removed by the next run that writes the same path.
+ * - A FIFO, a character device (`/dev/stdout`, `/dev/null`) or `-` (stdout)
+ *   is written in place, as the bytes come (a FIFO is opened without
+ *   blocking the process while it waits for its reader).
+ */
+import { once } from 'node:events'
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
+import { open, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
+import { CliError, describeSystemError } from '../../internals.js'
+
+/** How an output is written: stdout, in place as it comes, or a file replaced atomically. */
+export type OutputKind = 'stdout' | 'stream' | 'file'
+
+/** An output path, checked. */
+export interface OutputTarget {
+  /** The path as given (`-` for stdout). */
+  readonly path: string
+  readonly kind: OutputKind
+  /** For `file`: the file replaced (a link's final target); for `stream`: the path opened. */
+  readonly file: string
+  /** What the file is, in messages (`bundle`, `report`). */
+  readonly what: string
+}
+
+/** Most links followed to a link's final target (as the kernel's ELOOP). */
+const MAX_LINKS = 40
+
+/** Temporary files of this process not yet renamed into place: removed at exit. */
+const temporaries = new Set<string>()
+let exitHook = false
+
+function removeTemporaries(): void {
+  for (const t of temporaries) rmSync(t, { force: true })
+  temporaries.clear()
+}
+
+function writeFailure(target: { path: string; what: string }, err: unknown): CliError {
+  return new CliError('ERR_WRITE', `cannot write ${target.what} '${target.path}': ${typeof err === 'string' ? err : describeSystemError(err)}`)
+}
+
+/** A link's final target (following every link in turn), also when it does not exist yet. */
+function finalTarget(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    // A dangling link: follow it by hand to the path it names.
+    let p = resolve(path)
+    for (let i = 0; i < MAX_LINKS; i++) {
+      let isLink: boolean
+      try {
+        isLink = lstatSync(p).isSymbolicLink()
+      } catch {
+        return p
+      }
+      if (!isLink) return p
+      p = resolve(dirname(p), readlinkSync(p))
+    }
+    throw Object.assign(new Error('too many symbolic links'), { code: 'ELOOP' })
+  }
+}
+
+/** The temporary file beside `file` for this process. */
+function temporaryOf(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.tmp`)
+}
+
+/** Removes temporary files beside `file` left by processes that no longer run (a SIGKILL during a write). */
+function sweepTemporaries(file: string): void {
+  const prefix = `.${basename(file)}.`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(file))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length))
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) continue
+    let alive = true
+    try {
+      process.kill(pid, 0)
+    } catch (err) {
+      alive = (err as NodeJS.ErrnoException).code === 'EPERM'
+    }
+    if (!alive) rmSync(join(dirname(file), name), { force: true })
+  }
+}
+
+/** Checks that the folder of `file` exists and that a file can be created in it. */
+function checkFolder(target: { path: string; what: string }, file: string): void {
+  const folder = dirname(file)
+  let info
+  try {
+    info = statSync(folder)
+  } catch (err) {
+    throw writeFailure(target, `its folder '${folder}': ${describeSystemError(err)}`)
+  }
+  if (!info.isDirectory()) throw writeFailure(target, `'${folder}' is not a folder`)
+  try {
+    accessSync(folder, constants.W_OK | constants.X_OK)
+  } catch (err) {
+    throw writeFailure(target, `its folder '${folder}' is not writable (${describeSystemError(err)})`)
+  }
+}
+
+/**
+ * Checks the output path `path` before any work (see the module comment);
+ * `what` names it in messages. A CliError (ERR_WRITE, exit 1) says what is
+ * wrong with it.
+ */
+export function checkOutput(path: string, what: string): OutputTarget {
+  if (path === '-') return { path, kind: 'stdout', file: '-', what }
+  const target = { path, what }
+  if (path === '') throw writeFailure(target, 'an empty path')
+  let info
+  try {
+    info = statSync(path)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT') throw writeFailure(target, err)
+    // Not there yet (or a link to nothing yet): created, through the link.
+    let file: string
+    try {
+      file = finalTarget(path)
+    } catch (e) {
+      throw writeFailure(target, e)
+    }
+    checkFolder(target, file)
+    sweepTemporaries(file)
+    return { path, kind: 'file', file, what }
+  }
+  if (info.isDirectory()) throw writeFailure(target, 'is a directory')
+  if (info.isFIFO() || info.isCharacterDevice()) return { path, kind: 'stream', file: path, what }
+  if (info.isSocket()) throw writeFailure(target, 'is a socket')
+  if (info.isBlockDevice()) throw writeFailure(target, 'is a block device (not written: name a file)')
+  const file = finalTarget(path)
+  checkFolder(target, file)
+  sweepTemporaries(file)
+  return { path, kind: 'file', file, what }
+}
+
+/** Bytes gathered before a write to the file. */
+const CHUNK = 256 * 1024
+
+/**
+ * An output being written: `write` as the bytes come, then `commit()`
+ * (renamed into place, or closed), or `abort()` (the target left as it was;
+ * a stream keeps what it was given).
+ */
+export class OutputWriter {
+  private handle: FileHandle | undefined
+  private readonly temporary: string | undefined
+  private pending: Uint8Array[] = []
+  private pendingBytes = 0
+  private done = false
+
+  private constructor(readonly target: OutputTarget, temporary: string | undefined) {
+    this.temporary = temporary
+  }
+
+  /** Opens `target` for writing (a temporary file beside a file; the FIFO or device itself; stdout). */
+  static async open(target: OutputTarget): Promise<OutputWriter> {
+    if (target.kind === 'stdout') return new OutputWriter(target, undefined)
+    if (target.kind === 'stream') {
+      const w = new OutputWriter(target, undefined)
+      try {
+        // Opened by a thread of the pool: waiting for a FIFO's reader blocks no timer or request.
+        w.handle = await open(target.file, constants.O_WRONLY)
+      } catch (err) {
+        throw writeFailure(target, err)
+      }
+      return w
+    }
+    const temporary = temporaryOf(target.file)
+    if (!exitHook) {
+      exitHook = true
+      process.on('exit', removeTemporaries)
+    }
+    temporaries.add(temporary)
+    const w = new OutputWriter(target, temporary)
+    try {
+      w.handle = await open(temporary, 'w')
+    } catch (err) {
+      w.abort()
+      throw writeFailure(target, err)
+    }
+    return w
+  }
+
+  /** Writes `bytes` (or text, as UTF-8). */
+  async write(bytes: Uint8Array | string): Promise<void> {
+    const b = typeof bytes === 'string' ? Buffer.from(bytes) : bytes
+    this.pending.push(b)
+    this.pendingBytes += b.length
+    if (this.pendingBytes >= CHUNK) await this.flush()
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return
+    const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending)
+    this.pending = []
+    this.pendingBytes = 0
+    try {
+      if (this.target.kind === 'stdout') {
+        if (!process.stdout.write(data)) await once(process.stdout, 'drain')
+        return
+      }
+      for (let n = 0; n < data.length; ) n += (await this.handle!.write(data, n, data.length - n)).bytesWritten
+    } catch (err) {
+      this.abort()
+      throw writeFailure(this.target, err)
+    }
+  }
+
+  /** Writes what is left, then renames the file into place (or closes the stream). */
+  async commit(): Promise<void> {
+    if (this.done) return
+    await this.flush()
+    this.done = true
+    try {
+      if (this.handle !== undefined) {
+        if (this.temporary !== undefined) await this.handle.sync()
+        await this.handle.close()
+        this.handle = undefined
+      }
+      if (this.temporary !== undefined) {
+        renameSync(this.temporary, this.target.file)
+        temporaries.delete(this.temporary)
+      }
+    } catch (err) {
+      this.abort()
+      throw writeFailure(this.target, err)
+    }
+  }
+
+  /** Stops: a temporary file is removed, the target left as it was. */
+  abort(): void {
+    this.done = true
+    const h = this.handle
+    this.handle = undefined
+    if (h !== undefined) void h.close().catch(() => {})
+    if (this.temporary !== undefined) {
+      rmSync(this.temporary, { force: true })
+      temporaries.delete(this.temporary)
+    }
+  }
+}
+
+/** Writes `bytes` to the output `target` (checked before) in one go. */
+export async function writeOutput(target: OutputTarget, bytes: Uint8Array | string): Promise<void> {
+  const w = await OutputWriter.open(target)
+  await w.write(bytes)
+  await w.commit()
+}
+
+/** Writes `bytes` to `path` as an output (checked now: see {@link checkOutput}); `what` names it in errors. */
+export async function writeFileAtomic(path: string, bytes: Uint8Array | string, what: string): Promise<void> {
+  await writeOutput(checkOutput(path, what), bytes)
+}
