@@ -52,6 +52,7 @@ const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
   ERR_FORMAT: null,
   ERR_VERSION: null,
   ERR_FETCH: null,
+  ERR_LOCAL: null,
   // The tools' codes (CliError, a plain RobotsError underneath).
   ERR_USAGE: null,
   ERR_READ: null,

@@ -7,7 +7,7 @@
  * address.ts's.
  */
 import { describeValue, RobotsInputError } from '../errors.js'
-import { classifyHost, type HostClass } from './address.js'
+import { classifyHost, classifyNormalHost, type HostClass } from './address.js'
 
 /**
  * `fetchRobots`'s `privateAddresses`:
@@ -48,7 +48,7 @@ export class AddressRefusal extends Error {
 export interface AddressGuard {
   /** Whether anything can be refused (else no check is made). */
   readonly active: boolean
-  /** The class that refuses `host` (as written in a URL: `URL.hostname`) reached at `address` (a resolved one; undefined: the host as written alone), or undefined when allowed. */
+  /** The class that refuses `host` (as a URL writes it: `URL.hostname`) reached at `address` (a numeric one, as resolved; undefined: the host as written alone), or undefined when allowed. */
   refused(host: string, address: string | undefined, routed: boolean): HostClass | undefined
 }
 
@@ -69,7 +69,7 @@ export function addressGuard(policy: PrivateAddressPolicy, origin: URL): Address
     active,
     refused(host, address, routed) {
       if (!active || routed) return undefined
-      return classifyHost(host) ?? (address === undefined ? undefined : classifyHost(address))
+      return classifyNormalHost(host) ?? (address === undefined ? undefined : classifyNormalHost(address))
     },
   }
 }

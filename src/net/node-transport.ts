@@ -10,11 +10,11 @@
  * coding cut short is an error, not a shorter file). The access method's
  * rules stay in src/fetch/; this file only moves bytes.
  */
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http'
-import { request as httpsRequest } from 'node:https'
-import { isIP } from 'node:net'
-import type { Readable } from 'node:stream'
+import { connect as netConnect, isIP, type Socket } from 'node:net'
+import { Readable } from 'node:stream'
+import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { exchange } from './http1.js'
 import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
 import { AddressGate } from './address-gate.js'
 import { DnsCache, type DnsOptions } from './dns-cache.js'
@@ -83,30 +83,10 @@ function bare(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
 }
 
-/** Header lookup over Node's parsed header fields. */
-function headerSource(res: IncomingMessage): { get(name: string): string | null } {
-  return {
-    get(name: string): string | null {
-      const v = res.headers[name.toLowerCase()]
-      if (v === undefined) return null
-      return Array.isArray(v) ? v.join(', ') : v
-    },
-  }
-}
-
 /** The codings of a `Content-Encoding` value in the order applied, `identity` left out. */
 function codingsOf(value: string | null): string[] {
   if (value === null) return []
   return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity')
-}
-
-/** `Content-Length` as one valid number, else undefined. */
-function lengthOf(value: string | null): number | undefined {
-  if (value === null) return undefined
-  const parts = value.split(',').map((p) => p.trim())
-  if (!/^\d+$/.test(parts[0]!) || parts.some((p) => p !== parts[0])) return undefined
-  const n = Number(parts[0])
-  return Number.isSafeInteger(n) ? n : undefined
 }
 
 /** An error of a connection that could not be made in time. */
@@ -139,7 +119,15 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     const tls = u.protocol === 'https:'
     const name = bare(u.hostname)
     // gzip is asked for, as the Web transport asks (deflate and br are decoded as strictly when a server sends them anyway).
-    const headers: Record<string, string> = { ...req.headers, host: u.host, 'accept-encoding': 'gzip', connection: 'close' }
+    let head = `GET ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\n`
+    for (const field in req.headers) {
+      const value = req.headers[field]!
+      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(field)) {
+        return Promise.reject(Object.assign(new TypeError(`header ${JSON.stringify(field)} has a value that cannot be sent`), { code: 'ERR_INVALID_CHAR' }))
+      }
+      if (field !== 'host' && field !== 'connection' && field !== 'accept-encoding') head += `${field}: ${value}\r\n`
+    }
+    head += 'accept-encoding: gzip\r\nconnection: close\r\n\r\n'
     return new Promise<TransportResponse>((resolve, reject) => {
       let released = false
       const release = (): void => {
@@ -152,71 +140,51 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
           release()
           return reject(req.signal.reason)
         }
-        const make = tls ? httpsRequest : httpRequest
-        let client: ClientRequest
+        let socket: Socket
         try {
-          client = make({
-            host: address,
-            port,
-            path: `${u.pathname}${u.search}`,
-            method: 'GET',
-            headers,
-            agent: false,
-            // TLS names the URL's host (SNI, the certificate), wherever the socket goes.
-            ...(tls && isIP(name) === 0 ? { servername: name } : {}),
-          })
+          socket = tls
+            ? tlsConnect({
+                host: address,
+                port,
+                ALPNProtocols: ['http/1.1'],
+                // TLS names the URL's host (SNI, the certificate), wherever the socket goes.
+                ...(isIP(name) === 0 ? { servername: name } : {}),
+                checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
+              })
+            : netConnect({ host: address, port })
         } catch (err) {
           release()
           return reject(err)
         }
-        let settled = false
+        socket.setNoDelay(true)
+        const ready = tls ? 'secureConnect' : 'connect'
+        const timer = setTimeout(() => socket.destroy(connectTimeout(address, port)), connectTimeoutMs)
+        socket.once(ready, () => clearTimeout(timer))
         const onAbort = (): void => {
-          client.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
+          socket.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
         }
         req.signal.addEventListener('abort', onAbort, { once: true })
-        const timer = setTimeout(() => client.destroy(connectTimeout(address, port)), connectTimeoutMs)
-        const finish = (): void => {
+        const x = exchange(socket, ready, head, () => {
           clearTimeout(timer)
           req.signal.removeEventListener('abort', onAbort)
           release()
-        }
-        /** An error of the socket itself (a reset), which tells a lost connection from one closed early. */
-        let socketError: Error | undefined
-        client.once('socket', (socket) => {
-          socket.once(tls ? 'secureConnect' : 'connect', () => clearTimeout(timer))
-          socket.once('error', (err) => (socketError = err))
         })
-        client.on('error', (err) => {
-          if (settled) return
-          settled = true
-          finish()
-          reject(err)
-        })
-        client.once('response', (res: IncomingMessage) => {
-          settled = true
-          clearTimeout(timer)
-          res.once('close', finish)
-          const source = headerSource(res)
-          const status = res.statusCode ?? 0
-          const codings = codingsOf(source.get('content-encoding'))
+        x.head.then((h) => {
+          const headers = { get: (field: string) => h.fields.get(field.toLowerCase()) ?? null }
+          const codings = codingsOf(headers.get('content-encoding'))
           const decodable = codings.length > 0 && codings.length <= 5 && codings.every((c) => DECODERS[c] !== undefined)
-          let body: AsyncIterable<Uint8Array> | null = null
-          const expected = codings.length === 0 ? lengthOf(source.get('content-length')) : undefined
-          if (status >= 200 && status < 300 && status !== 204) body = decodable ? decodeStrictly(res, codings) : expected !== undefined ? counted(res, expected, () => socketError) : res
-          else res.resume()
+          const wanted = h.status >= 200 && h.status < 300
+          if (!wanted) x.cancel()
           const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
-            status,
-            headers: source,
-            body,
-            cancel: () => {
-              res.destroy()
-              client.destroy()
-            },
+            status: h.status,
+            headers,
+            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings) : x.body,
+            cancel: () => x.cancel(),
           }
+          const expected = codings.length === 0 ? x.contentLength() : undefined
           if (expected !== undefined) out.expectedLength = expected
           resolve(out)
-        })
-        client.end()
+        }, reject)
       }
       if (held) start()
       else
@@ -299,66 +267,47 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
 }
 
 /**
- * The body of `res`, which must have `expected` bytes: a connection closed
- * before them is a body cut short (ERR_BODY_LENGTH), as the access method
- * counts one that ends early without an error; a reset stays the socket's
- * error (`socketError()`).
+ * `raw` decoded of `codings` (in the order applied), strictly: a coding cut
+ * short or corrupt errors the stream, except that an encoded body without a
+ * single byte is an empty file (servers send `Content-Encoding` on empty
+ * answers). Stopping early (the limit) stops reading `raw` too.
  */
-async function* counted(res: IncomingMessage, expected: number, socketError: () => Error | undefined): AsyncGenerator<Uint8Array> {
-  let n = 0
-  let finished = false
-  try {
-    for await (const chunk of res) {
-      n += (chunk as Buffer).length
-      yield chunk as Uint8Array
-    }
-    finished = true
-  } catch (err) {
-    const reset = socketError()
-    if (reset !== undefined) throw reset
-    if (n < expected) {
-      finished = true
-      throw Object.assign(new Error(`body ended after ${n} bytes, Content-Length is ${expected}`), { code: 'ERR_BODY_LENGTH', cause: err })
-    }
-    throw err
-  } finally {
-    if (!finished) res.destroy()
-  }
-}
-
-/**
- * The body of `res` decoded of `codings` (in the order applied), strictly:
- * a coding cut short or corrupt errors the stream, except that an encoded
- * body without a single byte is an empty file (servers send
- * `Content-Encoding` on empty answers). Stopping early (the limit)
- * destroys the response and its connection.
- */
-async function* decodeStrictly(res: IncomingMessage, codings: readonly string[]): AsyncGenerator<Uint8Array> {
+async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
   let sawBytes = false
-  const decoders = codings.map((c) => DECODERS[c]!() as unknown as Readable & NodeJS.WritableStream).reverse()
-  let from: Readable = res
-  for (const decoder of decoders) {
-    const source = from
-    source.on('error', (err) => decoder.destroy(err))
-    source.pipe(decoder)
+  let rawDone = false
+  const source = Readable.from(
+    (async function* () {
+      for await (const chunk of raw) {
+        if (chunk.length > 0) sawBytes = true
+        yield chunk
+      }
+      rawDone = true
+    })(),
+    { objectMode: false },
+  )
+  let from: Readable = source
+  const decoders: Readable[] = []
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const decoder = DECODERS[codings[i]!]!() as unknown as Readable & NodeJS.WritableStream
+    const upstream = from
+    upstream.on('error', (err) => decoder.destroy(err))
+    upstream.pipe(decoder)
+    decoders.push(decoder)
     from = decoder
   }
-  res.on('data', (chunk: Buffer) => {
-    if (chunk.length > 0) sawBytes = true
-  })
   let finished = false
   try {
     for await (const chunk of from) yield chunk as Uint8Array
     finished = true
   } catch (err) {
-    if (!sawBytes && res.complete) {
+    if (!sawBytes && rawDone) {
       finished = true
       return
     }
     throw err
   } finally {
     if (!finished) {
-      res.destroy()
+      source.destroy()
       for (const d of decoders) d.destroy()
     }
   }

@@ -1,7 +1,8 @@
 /**
- * BundleWriter (a bundle written entry by entry, three passes) writes the
- * bytes `RobotsStore.toBytes()` writes for the same entries in the same
- * order, loads back, and refuses entries that differ between its passes.
+ * BundleWriter (a bundle written entry by entry, its checksum from the data
+ * read back) writes the bytes `RobotsStore.toBytes()` writes for the same
+ * entries in the same order, whatever the chunks the data is read back in,
+ * loads back, and refuses what does not fit.
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots, RobotsStore, type StoreFetchInfo } from '../../src/index.js'
@@ -14,12 +15,14 @@ interface Entry {
   info?: StoreFetchInfo
 }
 
-function written(entries: readonly Entry[]): Uint8Array {
+function written(entries: readonly Entry[], readBack = 7): Uint8Array {
   const w = new BundleWriter(entries.length)
-  for (const e of entries) w.measure(e.key, e.kind, e.form?.length ?? 0, e.info)
-  for (const e of entries) w.hash(e.key, e.info)
-  const parts = [w.head(), ...entries.map((e) => w.entry(e.key, e.form, e.info))]
-  return Buffer.concat(parts)
+  const data = Buffer.concat(entries.map((e) => w.entry(e.key, e.kind, e.form, e.info)))
+  const head = Buffer.from(w.head())
+  const sum = w.checksum()
+  for (let at = 0; at < data.length; at += readBack) sum.update(data.subarray(at, at + readBack))
+  head.set(sum.digest(), sum.offset)
+  return Buffer.concat([head, data])
 }
 
 describe('BundleWriter', () => {
@@ -42,6 +45,7 @@ describe('BundleWriter', () => {
     store.setRobots('e.example', parseRobots(''))
     const bytes = written(entries)
     expect(Buffer.from(bytes).equals(Buffer.from(store.toBytes()))).toBe(true)
+    for (const chunk of [1, 3, 64, 1 << 20]) expect(Buffer.from(written(entries, chunk)).equals(bytes), String(chunk)).toBe(true)
     const back = RobotsStore.fromBytes(bytes)
     expect(back.isAllowed('https://a.example/private', 'x')).toBe(false)
     expect(back.fetchInfo('https://d.example')?.outcome).toBe('refused')
@@ -49,11 +53,14 @@ describe('BundleWriter', () => {
     expect(RobotsStore.fromBytes(written([])).size).toBe(0)
   })
 
-  it('refuses a key not in the store’s form, a form that does not fit its kind, and entries that differ between passes', () => {
-    expect(() => new BundleWriter(1).measure('HTTPS://A.example', 'unreachable', 0, undefined)).toThrow(/not in the store's form/)
-    expect(() => new BundleWriter(1).measure('a.example', 'robots', 0, undefined)).toThrow(/does not fit/)
+  it('refuses a key not in the store’s form, a form that does not fit its kind, more entries than counted, data that does not match', () => {
+    expect(() => new BundleWriter(1).entry('HTTPS://A.example', 'unreachable', undefined, undefined)).toThrow(/not in the store's form/)
+    expect(() => new BundleWriter(1).entry('a.example', 'robots', undefined, undefined)).toThrow(/does not fit/)
     const w = new BundleWriter(1)
-    w.measure('a.example', 'unreachable', 0, undefined)
-    expect(() => w.hash('ab.example', undefined)).toThrow(/not the one measured/)
+    w.entry('a.example', 'unreachable', undefined, undefined)
+    expect(() => w.entry('b.example', 'unreachable', undefined, undefined)).toThrow(/more than 1/)
+    const sum = w.checksum()
+    expect(() => sum.digest()).toThrow(/0 data bytes read back of 9/)
+    expect(() => new BundleWriter(2).head()).toThrow(/0 entries given of 2/)
   })
 })

@@ -20,6 +20,7 @@
 import { once } from 'node:events'
 import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
+import { Writable } from 'node:stream'
 import { basename, dirname, join, resolve } from 'node:path'
 import { CliError, describeSystemError } from '../../internals.js'
 
@@ -168,6 +169,7 @@ export class OutputWriter {
   private readonly temporary: string | undefined
   private pending: Uint8Array[] = []
   private pendingBytes = 0
+  private written = 0
   private done = false
 
   private constructor(readonly target: OutputTarget, temporary: string | undefined) {
@@ -195,7 +197,7 @@ export class OutputWriter {
     temporaries.add(temporary)
     const w = new OutputWriter(target, temporary)
     try {
-      w.handle = await open(temporary, 'w')
+      w.handle = await open(temporary, 'w+')
     } catch (err) {
       w.abort()
       throw writeFailure(target, err)
@@ -218,10 +220,50 @@ export class OutputWriter {
     this.pendingBytes = 0
     try {
       if (this.target.kind === 'stdout') {
+        this.written += data.length
         if (!process.stdout.write(data)) await once(process.stdout, 'drain')
         return
       }
-      for (let n = 0; n < data.length; ) n += (await this.handle!.write(data, n, data.length - n)).bytesWritten
+      // Positioned (a file): writes after writeAt() still go to the end.
+      const at = this.temporary !== undefined ? this.written : null
+      for (let n = 0; n < data.length; ) n += (await this.handle!.write(data, n, data.length - n, at === null ? null : at + n)).bytesWritten
+      this.written += data.length
+    } catch (err) {
+      this.abort()
+      throw writeFailure(this.target, err)
+    }
+  }
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.written + this.pendingBytes
+  }
+
+  /** Writes `bytes` at `position`, over what was written there (a file only: a head filled in once the rest is known). */
+  async writeAt(position: number, bytes: Uint8Array): Promise<void> {
+    if (this.temporary === undefined) throw new Error('OutputWriter.writeAt: only a file can be written out of order')
+    await this.flush()
+    try {
+      for (let n = 0; n < bytes.length; ) n += (await this.handle!.write(bytes, n, bytes.length - n, position + n)).bytesWritten
+    } catch (err) {
+      this.abort()
+      throw writeFailure(this.target, err)
+    }
+  }
+
+  /** Reads back what was written from `position` to the end, in chunks, to `visit` (a file only). */
+  async readBack(position: number, visit: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+    if (this.temporary === undefined) throw new Error('OutputWriter.readBack: only a file can be read back')
+    await this.flush()
+    const end = this.written
+    const buf = Buffer.allocUnsafe(CHUNK)
+    try {
+      for (let at = position; at < end; ) {
+        const { bytesRead } = await this.handle!.read(buf, 0, Math.min(CHUNK, end - at), at)
+        if (bytesRead === 0) throw Object.assign(new Error('the file is shorter than what was written'), { code: 'EIO' })
+        await visit(buf.subarray(0, bytesRead))
+        at += bytesRead
+      }
     } catch (err) {
       this.abort()
       throw writeFailure(this.target, err)
@@ -272,4 +314,31 @@ export async function writeOutput(target: OutputTarget, bytes: Uint8Array | stri
 /** Writes `bytes` to `path` as an output (checked now: see {@link checkOutput}); `what` names it in errors. */
 export async function writeFileAtomic(path: string, bytes: Uint8Array | string, what: string): Promise<void> {
   await writeOutput(checkOutput(path, what), bytes)
+}
+
+/**
+ * The output `target` as a Node writable stream (for writers that pipe):
+ * opened at once, written as it comes, renamed into place (or closed) when
+ * the stream ends; destroyed with an error, the target is left as it was.
+ */
+export function outputStream(target: OutputTarget): Writable {
+  let writer: OutputWriter | undefined
+  return new Writable({
+    construct(callback) {
+      OutputWriter.open(target).then((w) => {
+        writer = w
+        callback()
+      }, callback)
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      writer!.write(chunk).then(() => callback(), callback)
+    },
+    final(callback) {
+      writer!.commit().then(() => callback(), callback)
+    },
+    destroy(err, callback) {
+      if (err !== null) writer?.abort()
+      callback(err)
+    },
+  })
 }

@@ -55,10 +55,24 @@ export function recordRules(o: Record<string, unknown>, fail: (message: string) 
     return { kind: entry, formLength: 0 }
   }
   const b64 = o.rules_base64
-  if (typeof b64 !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) fail(`an "entry": "robots" record needs "rules_base64" (base64)`)
+  if (typeof b64 !== 'string' || b64.length % 4 !== 0) fail(`an "entry": "robots" record needs "rules_base64" (base64)`)
   const text = b64 as string
   const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0
   return { kind: 'robots', formLength: (text.length / 4) * 3 - padding }
+}
+
+/** The form of a `robots` record, checked as `Robots.fromBytes` checks one (`formLength`: from {@link recordRules}). */
+export function recordForm(o: Record<string, unknown>, formLength: number, fail: (message: string) => never): Uint8Array {
+  const form = new Uint8Array(Buffer.from(o.rules_base64 as string, 'base64'))
+  // Characters outside base64 are skipped by the decoder: the length tells.
+  if (form.length !== formLength) fail(`"rules_base64" is not base64`)
+  try {
+    Robots.fromBytes(form)
+  } catch (err) {
+    if (err instanceof RobotsFormatError) fail(`"rules_base64" is not a robots-automaton form: ${err.message}`)
+    throw err
+  }
+  return form
 }
 
 /** The fetch info of a record (undefined for a record without `fetched_at`: an entry made without a fetch). */
@@ -90,16 +104,8 @@ export function recordInfo(o: Record<string, unknown>, fail: (message: string) =
  * are checked as `Robots.fromBytes` checks them.
  */
 export function entryOfRecord(o: Record<string, unknown>, fail: (message: string) => never): FetchedEntry {
-  const { kind } = recordRules(o, fail)
-  let rules: FetchedEntry['rules']
-  if (kind === 'robots') {
-    try {
-      rules = Robots.fromBytes(Buffer.from(o.rules_base64 as string, 'base64'))
-    } catch (err) {
-      if (err instanceof RobotsFormatError) fail(`"rules_base64" is not a robots-automaton form: ${err.message}`)
-      throw err
-    }
-  } else rules = kind
+  const { kind, formLength } = recordRules(o, fail)
+  const rules: FetchedEntry['rules'] = kind === 'robots' ? Robots.fromBytes(recordForm(o, formLength, fail)) : kind
   const info = recordInfo(o, fail)
   return info === undefined ? { rules } : { rules, info }
 }
