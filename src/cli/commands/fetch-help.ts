@@ -43,6 +43,9 @@ FETCHING
                      ${DEFAULT_PER_IP}), whatever the number of names on it
   --timeout SECONDS  deadline of each fetch, redirects and body (default
                      ${DEFAULT_TIMEOUT_S})
+  --give-up-after SECONDS
+                     stop when nothing could be fetched that long, only
+                     failures of this machine (default 120)
   --user-agent UA    the User-Agent header (default ${PROGRAM}/VERSION)
   --allow-private    fetch from loopback, private, link-local and other
                      non-public addresses too (refused by default, first

@@ -49,6 +49,7 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
   { name: 'concurrency', value: true },
   { name: 'per-ip', value: true },
   { name: 'timeout', value: true },
+  { name: 'give-up-after', value: true },
   { name: 'user-agent', value: true },
   { name: 'allow-private', value: false },
   ...NET_OPTIONS,
@@ -62,8 +63,17 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
 const MAX_CONCURRENCY = 65_536
 /** Longest `--timeout`, in seconds. */
 const MAX_TIMEOUT_S = 3600
-/** How long a run may see only failures of this machine before it stops, at least (ms; more with a long --timeout). */
-const MIN_STALL_MS = 120_000
+/** Default `--give-up-after`: how long a run may see only failures of this machine before it stops (s; more with a long --timeout). */
+const DEFAULT_GIVE_UP_S = 120
+
+/** `--give-up-after SECONDS` in ms (default: DEFAULT_GIVE_UP_S, or 6 deadlines if longer). */
+function giveUpMs(args: ParsedArgs, timeout: number): number {
+  const value = optionValue(args, 'give-up-after')
+  if (value === undefined) return Math.max(DEFAULT_GIVE_UP_S * 1000, 6 * timeout)
+  const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
+  if (!(s > 0 && s <= 86_400)) throw new UsageError(`option '--give-up-after' must be a number of seconds above 0, at most 86400 (got '${value}')`)
+  return Math.round(s * 1000)
+}
 
 /** `--timeout SECONDS` in ms. */
 function timeoutMs(args: ParsedArgs): number {
@@ -112,7 +122,9 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   const requested = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
   const perIp = intOption(args, 'per-ip', 1, MAX_CONCURRENCY, DEFAULT_PER_IP)
   const timeout = timeoutMs(args)
+  const stallMs = giveUpMs(args, timeout)
   const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
+  if (/[\x00-\x1f\x7f]/.test(userAgent)) throw new UsageError(`option '--user-agent' must be one line of printable characters (a header value)`)
   const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
   const layout = lineLayout(args)
   const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
@@ -137,7 +149,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
       spool = mkdtempSync(join(tmpdir(), 'robots-fetch-'))
       journal = Journal.open(join(spool, 'journal'), null)
     }
-    return await fetchRun({ args, argv, output, journal, persistent: journalPath !== undefined, format, transport, layout, scheme, updatePath, refreshOlderThan, quiet, allowPrivate, requested, timeout, userAgent, files })
+    return await fetchRun({ args, argv, output, journal, persistent: journalPath !== undefined, format, transport, layout, scheme, updatePath, refreshOlderThan, quiet, allowPrivate, requested, timeout, stallMs, userAgent, files })
   } finally {
     transport.close()
     if (spool !== undefined) {
@@ -164,6 +176,7 @@ interface RunSettings {
   readonly allowPrivate: boolean
   readonly requested: number
   readonly timeout: number
+  readonly stallMs: number
   readonly userAgent: string
   readonly files: readonly string[]
 }
@@ -252,7 +265,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
         concurrency,
         transport: s.transport,
         signal: controller.signal,
-        stallMs: Math.max(MIN_STALL_MS, 6 * s.timeout),
+        stallMs: s.stallMs,
         options: (i) => ({
           timeoutMs: s.timeout,
           userAgent: s.userAgent,
@@ -290,6 +303,9 @@ async function fetchRun(s: RunSettings): Promise<number> {
     journal?.close()
     if (err instanceof NoProgressError && s.persistent) {
       throw new CliError('ERR_LOCAL', `${err.message}; the journal '${journal!.path}' keeps the ${plural(journal!.appended + tally.resumed, 'origin')} fetched: run the same command again to go on once this machine can (${err.localCode === 'EMFILE' || err.localCode === 'ENFILE' ? 'ulimit -n, --concurrency' : '--concurrency'})`)
+    }
+    if (err instanceof NoProgressError) {
+      throw new CliError('ERR_LOCAL', `${err.message}; nothing was written: a streamed output keeps no journal unless --journal FILE is given`)
     }
     throw err
   }

@@ -8,10 +8,12 @@
  * decide which origins are fetched and how they are keyed); a journal of
  * another run is not used. Every other line is one origin's record, as
  * `fetch --format jsonl` writes it (fetch-record.ts). Records are written
- * to the file at least every second and every 1,000 records, with plain
- * `write` calls: what was written survives a SIGKILL of the process (the
- * kernel holds it), and is synced to the disk every second. A last line
- * cut short by a kill is dropped when the journal is read back.
+ * to the file once the turn of the event loop that finished them is over
+ * (so at least every 1,000 records and every second), with plain `write`
+ * calls: what was written survives a SIGKILL of the process (the kernel
+ * holds it), so a kill loses only the origins in flight; it is synced to
+ * the disk every second. A last line cut short by a kill is dropped when
+ * the journal is read back.
  *
  * The records are also where the output is made from, once the run is over
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
@@ -45,6 +47,7 @@ export class Journal {
   private buffered: Buffer[] = []
   private bufferedRecords = 0
   private timer: NodeJS.Timeout | undefined
+  private soon: NodeJS.Immediate | undefined
   private syncing = false
   private failure: CliError | undefined
   private closed = false
@@ -146,7 +149,14 @@ export class Journal {
     this.buffered.push(bytes)
     this.appended++
     if (++this.bufferedRecords >= FLUSH_RECORDS) this.flush()
-    else if (this.timer === undefined) {
+    else if (this.soon === undefined) {
+      // The records finished in this turn of the event loop, in one write.
+      this.soon = setImmediate(() => {
+        this.soon = undefined
+        this.flush()
+      })
+    }
+    if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined
         this.flush()
@@ -159,9 +169,9 @@ export class Journal {
 
   /** Writes the buffered records to the file (created with its first line if need be). */
   flush(): void {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer)
-      this.timer = undefined
+    if (this.soon !== undefined) {
+      clearImmediate(this.soon)
+      this.soon = undefined
     }
     if (this.bufferedRecords === 0 || this.closed) return
     const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered)
@@ -205,6 +215,7 @@ export class Journal {
   /** Writes what is buffered and closes the file (it stays, for the next run). */
   close(): void {
     if (this.closed) return
+    if (this.timer !== undefined) clearTimeout(this.timer)
     try {
       this.flush()
     } finally {
@@ -217,6 +228,7 @@ export class Journal {
   /** Closes and removes the journal (the output holds everything now). */
   remove(): void {
     if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.soon !== undefined) clearImmediate(this.soon)
     this.buffered = []
     this.bufferedRecords = 0
     const had = this.fd >= 0 || this.resumed

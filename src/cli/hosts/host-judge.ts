@@ -35,6 +35,8 @@ export interface EntryEvent {
   /** For `Unreadable`: why. For a problem: the bytes read (truncated files). */
   readonly reason?: string
   readonly bytesRead?: number
+  /** For `DisallowAll`: the entry's fetch was refused by the address policy (not the site's outcome). */
+  readonly refused?: boolean
 }
 
 /** Options of a `HostJudge`. */
@@ -238,7 +240,7 @@ export class HostJudge implements LineJudge {
       this.cache.set(id, matcher, BYTE_LRU_ENTRY_BYTES + matcher.memoryUsage())
     } else if (entry.kind === 'outcome') {
       state = entry.outcome === 'unreachable' ? EntryState.DisallowAll : EntryState.AllowAll
-      event = { id, state }
+      event = entry.refused === true ? { id, state, refused: true } : { id, state }
     } else {
       state = EntryState.Unreadable
       event = { id, state, reason: entry.reason }
