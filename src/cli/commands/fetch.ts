@@ -220,6 +220,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
     })
   }
   const jobs = plan.jobs.filter((i) => spans.offsets[i]! < 0)
+  if (jobs.length > 0) journal?.begin()
 
   const limit = descriptorLimit()
   const fit = fittingConcurrency(s.requested, limit)

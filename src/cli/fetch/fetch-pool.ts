@@ -103,7 +103,12 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     const pump = (): void => {
       if (finished) return
       if (failure !== undefined) {
-        if (inHand === 0 && waiting === 0) finish(failure)
+        // Jobs waiting for a place are let go (they see the failure and stop).
+        for (let go = ready.shift(); go !== undefined; go = ready.shift()) {
+          inHand++
+          go()
+        }
+        if (inHand === 0 && waiting === 0 && ready.length === 0) finish(failure)
         return
       }
       if (o.signal.aborted) return finish()
@@ -132,29 +137,35 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       if (inHand === 0 && waiting === 0 && ready.length === 0 && retry.length === 0 && next >= jobs.length) finish()
     }
 
-    /** One job: its address, a slot of it (waiting aside when busy), then the fetch. */
+    /** One job (holding a place of the concurrency): its address, a slot of it (waiting aside when busy), then the fetch. */
     const start = async (job: number): Promise<void> => {
       const url = origin(job)
       let lease: AddressLease | undefined
+      /** Whether this job holds a place of the concurrency now (not while it waits aside). */
+      let holds = true
       try {
         const address = await o.transport.addressOf(url)
         if (address !== undefined && !o.signal.aborted) {
           lease = o.transport.tryLease(address)
           if (lease === undefined) {
             // The address is busy: wait aside, not holding a place.
+            holds = false
             inHand--
             waiting++
             pump()
-            lease = await o.transport.lease(address)
-            waiting--
-            if (finished || o.signal.aborted || failure !== undefined) {
-              lease.release()
-              return pump()
+            try {
+              lease = await o.transport.lease(address)
+            } finally {
+              waiting--
             }
+            if (finished || o.signal.aborted || failure !== undefined) return
+            // A place again, in turn (pump gives it: inHand counts it then).
             await new Promise<void>((go) => {
               ready.push(go)
               pump()
             })
+            holds = true
+            if (failure !== undefined) return
           }
         }
         if (o.signal.aborted) return
@@ -175,7 +186,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         failure ??= err instanceof Error ? err : new Error(String(err))
       } finally {
         lease?.release()
-        inHand--
+        if (holds) inHand--
         pump()
       }
     }
@@ -188,7 +199,8 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       const now = performance.now()
       if (now - lastProgress > o.stallMs) {
         const seconds = Math.round((now - lastProgress) / 1000)
-        failure ??= new NoProgressError(code, `cannot make progress: nothing fetched for ${seconds} s, only failures of this machine (${code}: ${(err as Error).message})`)
+        const cause = (err as { cause?: { message?: unknown } }).cause?.message
+        failure ??= new NoProgressError(code, `cannot make progress: nothing fetched for ${seconds} s, only failures of this machine (${typeof cause === 'string' ? cause : (err as Error).message})`)
         return
       }
       limit = Math.max(1, Math.min(limit, inHand) >> 1)

@@ -70,8 +70,7 @@ export class Journal {
   /**
    * Opens the journal at `path` for the run `identity` (any JSON value):
    * takes up the one there if it names the same run, else makes a new one,
-   * created with its first record (a run that fetches nothing leaves no
-   * journal). A journal of another run, or a file that is not a journal, is
+   * created by {@link begin} (a run that fetches nothing leaves no journal). A journal of another run, or a file that is not a journal, is
    * an error (ERR_WRITE) naming it: it is never overwritten.
    */
   static open(path: string, identity: unknown): Journal {
@@ -140,6 +139,24 @@ export class Journal {
     }
   }
 
+  /**
+   * Creates the journal's file now if it is not there yet (before the first
+   * request: a run that cannot write it fails before fetching, and the
+   * records have their file whatever descriptors are left later).
+   */
+  begin(): void {
+    if (this.fd >= 0 || this.closed) return
+    try {
+      // 'ax+': a journal that appeared meanwhile (another run) is not overwritten.
+      this.fd = openSync(this.path, 'ax+')
+      const head = Buffer.from(`${this.head}\n`)
+      for (let n = 0; n < head.length; ) n += writeSync(this.fd, head, n, head.length - n)
+    } catch (err) {
+      this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`)
+      throw this.failure
+    }
+  }
+
   /** Appends one record (its text without a newline); its span in the file. */
   append(text: string): RecordSpan {
     if (this.failure) throw this.failure
@@ -177,13 +194,8 @@ export class Journal {
     const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered)
     this.buffered = []
     this.bufferedRecords = 0
+    this.begin()
     try {
-      if (this.fd < 0) {
-        // 'ax+': a journal that appeared meanwhile (another run) is not overwritten.
-        this.fd = openSync(this.path, 'ax+')
-        const head = Buffer.from(`${this.head}\n`)
-        for (let n = 0; n < head.length; ) n += writeSync(this.fd, head, n, head.length - n)
-      }
       for (let n = 0; n < data.length; ) n += writeSync(this.fd, data, n, data.length - n)
     } catch (err) {
       this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`)
