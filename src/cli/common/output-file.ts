@@ -134,7 +134,8 @@ export function checkOutput(path: string, what: string): OutputTarget {
     info = statSync(path)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT') throw writeFailure(target, err)
+    // ENOTDIR: a folder of the path is a file (said by the folder check below).
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw writeFailure(target, err)
     // Not there yet (or a link to nothing yet): created, through the link.
     let file: string
     try {
