@@ -33,7 +33,7 @@ export { lineEnd, urlEnd } from './match/lines.js'
 export { ByteLru, BYTE_LRU_ENTRY_BYTES, type ByteLruOptions } from './byte-lru.js'
 export { storeKey, type KeyParts } from './store/origin-keys.js'
 // A bundle written entry by entry (fetch's output, whatever its size).
-export { BundleWriter, type BundleEntryKind } from './store/bundle-writer.js'
+export { BundleWriter, type BundleEntryKind, type BundleChecksum } from './store/bundle-writer.js'
 
 // The one scan of a URL and the keyed hash of names (src/url/): the command
 // line's host index, line locator and host counter read them, and its worker

@@ -146,7 +146,7 @@ const INTERNAL_VALUES = [
 ]
 
 /** Type-only exports of the internals entry (LineJob: the argument of MatchEngine.decideLines). */
-const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts', 'BundleEntryKind']
+const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts', 'BundleEntryKind', 'BundleChecksum']
 
 /** Run-time exports of the compat entry (its CommonJS module is `robotsParser` itself, with these on it). */
 const COMPAT_VALUES = ['robotsParser', 'compatToken', 'default']

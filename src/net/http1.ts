@@ -79,9 +79,17 @@ export interface Http1Exchange {
 /**
  * Sends `request` (the whole request head) on `socket` once `ready` fires
  * (`connect`, or `secureConnect` for TLS) and reads the response. `onClose`
- * runs once when the exchange is over (socket closed).
+ * runs once when the exchange is over: its body complete, failed or
+ * cancelled (the socket destroyed), or the socket closed.
  */
 export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', request: string, onClose: () => void): Http1Exchange {
+  // Once: when the exchange is over (the body complete, a failure, a cancel or the socket's close), whichever comes first.
+  let over = false
+  const end = (): void => {
+    if (over) return
+    over = true
+    onClose()
+  }
   let resolveHead!: (h: Http1Head) => void
   let rejectHead!: (e: Error) => void
   const head = new Promise<Http1Head>((resolve, reject) => {
@@ -129,6 +137,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
     notify()
     // The one request of this connection is answered.
     socket.destroy()
+    end()
   }
   const fail = (err: Error): void => {
     if (bodyDone || failure !== undefined) return
@@ -136,6 +145,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
     if (!headDone) rejectHead(err)
     notify()
     socket.destroy()
+    end()
   }
 
   const startBody = (h: Http1Head): void => {
@@ -251,7 +261,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
     closed = true
     if (!bodyDone && failure === undefined) fail(httpError('the connection closed', 'ECONNRESET'))
     notify()
-    onClose()
+    end()
   })
 
   const body: AsyncIterable<Uint8Array> = {
@@ -278,6 +288,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
           if (!bodyDone) {
             bodyDone = true
             socket.destroy()
+            end()
           }
           return { value: undefined, done: true }
         },
@@ -293,6 +304,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
       if (!bodyDone) bodyDone = true
       socket.destroy()
       notify()
+      end()
     },
   }
 }

@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { RobotsFetchResult } from '../../index.js'
+import type { RobotsFetchResult, RobotsStore } from '../../index.js'
 import { CliError, UsageError } from '../../internals.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
@@ -27,7 +27,7 @@ import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
-import { planFetch } from '../fetch/fetch-plan.js'
+import { planFetch, type FetchPlan } from '../fetch/fetch-plan.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError, runFetches } from '../fetch/fetch-pool.js'
 import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
@@ -181,14 +181,16 @@ interface RunSettings {
   readonly files: readonly string[]
 }
 
-async function fetchRun(s: RunSettings): Promise<number> {
-  const { output, journal, format, quiet } = s
+/**
+ * Reads the inputs and makes the run's plan; the list of origins read is
+ * not kept (memory holds the plan's keys, not the map that found them).
+ */
+async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<FetchPlan> {
   // With --update, no FILE means no input (the bundle alone is refreshed); otherwise stdin, as filter reads.
   const inputs: InputFile[] = s.updatePath !== undefined && s.files.length === 0 ? [] : await resolveInputs(s.files)
-  const old = s.updatePath === undefined ? undefined : readBundleStore(s.updatePath)
   const list = new OriginList(s.scheme)
   await readOrigins(inputs, s.layout, list)
-  if (!quiet) {
+  if (!s.quiet) {
     const first = list.firstFault
     if (first !== undefined) {
       const why = [...list.faults].map(([reason, n]) => `${reason} ${count(n)}`).join(', ')
@@ -198,9 +200,14 @@ async function fetchRun(s: RunSettings): Promise<number> {
   }
   // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+  return planFetch(list, old, s.scheme, Date.now(), s.refreshOlderThan)
+}
 
+async function fetchRun(s: RunSettings): Promise<number> {
+  const { output, journal, format, quiet } = s
+  const old = s.updatePath === undefined ? undefined : readBundleStore(s.updatePath)
+  const plan = await readPlan(s, old)
   const tally = new FetchTally()
-  const plan = planFetch(list, old, s.scheme, Date.now(), s.refreshOlderThan)
   tally.kept = plan.keys.length - plan.jobs.length
   const n = plan.keys.length
   const spans: RecordSpans = { offsets: new Float64Array(n).fill(-1), lengths: new Int32Array(n) }

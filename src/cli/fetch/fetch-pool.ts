@@ -26,8 +26,8 @@ export const DEFAULT_TIMEOUT_S = 10
 /** Default requests in flight to one address (`fetch --per-ip`). */
 export const DEFAULT_PER_IP = 4
 
-/** Origins waiting for a busy address at most, beyond which no new origin is taken up until some start. */
-const MAX_WAITING = 65_536
+/** Origins waiting for a busy address at most, per place of the concurrency: beyond, no new origin is taken up until some start (memory stays bounded). */
+const WAITING_PER_PLACE = 4
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
 
@@ -129,7 +129,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         }
         let job: number
         if (retry.length > 0) job = retry.shift()!
-        else if (next < jobs.length && waiting < MAX_WAITING) job = jobs[next++]!
+        else if (next < jobs.length && waiting < WAITING_PER_PLACE * o.concurrency) job = jobs[next++]!
         else break
         inHand++
         void start(job)

@@ -1,7 +1,7 @@
 /**
  * `fetch --format jsonl`: one JSON object per origin ({@link fetchRecord}),
  * holding what its bundle entry would hold, which `pack` reads back
- * ({@link entryOfRecord}). The fields: docs/cli.md#fetch.
+ * ({@link entryOfRecord}). The fields: docs/fetch.md.
  */
 import { Robots, RobotsFormatError, type FetchReason, type StoreFetchInfo } from '../../index.js'
 import type { FetchedEntry } from './fetch-entry.js'

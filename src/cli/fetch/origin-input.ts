@@ -35,8 +35,8 @@ export class OriginList {
   firstFault: FaultSample | undefined
   /** Lines whose host cannot be fetched from (a port that is not one, a host the URL parser refuses). */
   unusable = 0
-  /** Raw authority → 'KEY ORIGIN' (neither holds a space), or '' when unusable. */
-  private readonly raw = new Map<string, string>()
+  /** Raw authority → [key, origin] (strings of their own, not slices of a longer one: the keys are kept), or null when unusable. */
+  private readonly raw = new Map<string, readonly [string, string] | null>()
 
   constructor(private readonly scheme: 'http' | 'https') {}
 
@@ -69,35 +69,32 @@ export class OriginList {
       if (this.raw.size >= RAW_CACHE_LIMIT) this.raw.clear()
       this.raw.set(raw, pair)
     }
-    if (pair === '') {
+    if (pair === null) {
       this.unusable++
       return
     }
-    const space = pair.indexOf(' ')
-    const key = pair.slice(0, space)
-    if (!this.origins.has(key)) {
-      const origin = pair.slice(space + 1)
-      this.origins.set(key, origin === key ? key : origin)
-    }
+    const [key, origin] = pair
+    if (!this.origins.has(key)) this.origins.set(key, origin)
   }
 
   /**
-   * 'KEY ORIGIN' for a host seen the first time, or '' when it cannot be
+   * [key, origin] for a host seen the first time (one string when they are
+   * the same), or null when it cannot be
    * fetched from (another scheme, a port that is not one, a host the URL
    * parser refuses). Keys and origins are as the store writes them (the URL
    * parser's host, no default port). Without a scheme, port 80 is http and
    * 443 https; any other, or none, takes `--scheme`.
    */
-  private pairOf(hostText: string, scheme: string, port: number, fromUrl: boolean): string {
-    if (port === PortCode.Bad || scheme === '?') return ''
+  private pairOf(hostText: string, scheme: string, port: number, fromUrl: boolean): readonly [string, string] | null {
+    if (port === PortCode.Bad || scheme === '?') return null
     try {
       const host = storeKey(hostText, 'fetch').key
       let s = scheme
       if (s === '') s = port === 80 ? 'http' : port === 443 ? 'https' : this.scheme
       const origin = storeKey(`${s}://${host}${port >= 0 ? `:${port}` : ''}`, 'fetch').key
-      return `${fromUrl ? origin : host} ${origin}`
+      return [fromUrl ? origin : host, origin]
     } catch {
-      return ''
+      return null
     }
   }
 }
