@@ -208,19 +208,17 @@ async function fetchRun(s: RunSettings): Promise<number> {
   const old = s.updatePath === undefined ? undefined : readBundleStore(s.updatePath)
   const plan = await readPlan(s, old)
   const tally = new FetchTally()
-  tally.kept = plan.keys.length - plan.jobs.length
-  const n = plan.keys.length
+  tally.kept = plan.keys.size - plan.jobs.length
+  const n = plan.keys.size
   const spans: RecordSpans = { offsets: new Float64Array(n).fill(-1), lengths: new Int32Array(n) }
 
   // A run taken up again: the origins its journal holds are not fetched again.
   if (journal?.resumed) {
-    const index = new Map<string, number>()
-    for (const i of plan.jobs) index.set(plan.keys[i]!, i)
     journal.readBack((text, span) => {
       const m = /^\{"origin":("(?:[^"\\]|\\.)*")/.exec(text)
       if (m === null) return
-      const i = index.get(JSON.parse(m[1]!) as string)
-      if (i === undefined) return
+      const i = plan.keys.indexOf(JSON.parse(m[1]!) as string)
+      if (i < 0 || plan.kept[i] === 1) return
       if (spans.offsets[i]! < 0) tally.resumed++
       spans.offsets[i] = span.offset
       spans.lengths[i] = span.length
@@ -264,12 +262,12 @@ async function fetchRun(s: RunSettings): Promise<number> {
   try {
     if (live !== undefined) {
       for (let i = 0; i < n; i++) {
-        if (plan.kept[i] === 1) await live.write(`${fetchRecord(plan.keys[i]!, previous(plan.keys[i]!)!)}\n`)
+        if (plan.kept[i] === 1) await live.write(`${fetchRecord(plan.keys.key(i), previous(plan.keys.key(i))!)}\n`)
         else if (spans.offsets[i]! >= 0) await live.write(`${journal!.read({ offset: spans.offsets[i]!, length: spans.lengths[i]! })}\n`)
       }
     }
     try {
-      await runFetches(jobs, plan.origin, {
+      await runFetches(jobs, (i) => plan.keys.origin(i), {
         concurrency,
         transport: s.transport,
         signal: controller.signal,
@@ -277,12 +275,12 @@ async function fetchRun(s: RunSettings): Promise<number> {
         options: (i) => ({
           timeoutMs: s.timeout,
           userAgent: s.userAgent,
-          previous: previousFetch(previous(plan.keys[i]!)),
+          previous: previousFetch(previous(plan.keys.key(i))),
           privateAddresses: s.allowPrivate ? 'allow' : 'refuse',
         }),
         done: async (i, result: RobotsFetchResult, ms) => {
-          const key = plan.keys[i]!
-          const origin = plan.origin(i)
+          const key = plan.keys.key(i)
+          const origin = plan.keys.origin(i)
           const entry = applyFetch(previous(key), result, origin !== key ? origin : undefined)
           const run: FetchRun = { url: result.url, reason: result.reason, ms, ...(result.error !== undefined ? { error: result.error.message } : {}) }
           tally.add(entry, result)
@@ -298,7 +296,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
         },
         failed: (i, err) => {
           tally.failed++
-          if (!quiet) note(`warning: ${plan.origin(i)}: not fetched: ${err instanceof Error ? err.message : String(err)}`)
+          if (!quiet) note(`warning: ${plan.keys.origin(i)}: not fetched: ${err instanceof Error ? err.message : String(err)}`)
         },
         local: (code) => tally.local(code),
       })
@@ -325,9 +323,9 @@ async function fetchRun(s: RunSettings): Promise<number> {
     let records = tally.kept + tally.resumed + done
     for (const i of jobs) {
       if (spans.offsets[i]! >= 0 || old === undefined) continue
-      const entry = previous(plan.keys[i]!)
+      const entry = previous(plan.keys.key(i))
       if (entry === undefined) continue
-      await live.write(`${fetchRecord(plan.keys[i]!, entry)}\n`)
+      await live.write(`${fetchRecord(plan.keys.key(i), entry)}\n`)
       records++
     }
     await live.commit()

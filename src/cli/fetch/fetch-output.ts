@@ -39,7 +39,7 @@ type Item = { readonly record: string } | { readonly entry: FetchedEntry }
 
 /** The entry of key `i`, if the output has one. */
 function itemOf(src: OutputSource, i: number): Item | undefined {
-  const key = src.plan.keys[i]!
+  const key = src.plan.keys.key(i)
   if (src.plan.kept[i] === 0 && src.spans.offsets[i]! >= 0) return { record: src.journal!.read({ offset: src.spans.offsets[i]!, length: src.spans.lengths[i]! }) }
   // Kept, or due and not fetched: as it was in the bundle updated.
   const entry = src.old === undefined ? undefined : entryIn(src.old, key)
@@ -103,7 +103,7 @@ async function writeBundle(src: OutputSource, present: readonly number[], w: Out
   await w.write(new Uint8Array(bundle.headSize))
   for (const i of present) {
     const f = bundleFields(src, itemOf(src, i)!)
-    await w.write(bundle.entry(src.plan.keys[i]!, f.kind, f.form, f.info))
+    await w.write(bundle.entry(src.plan.keys.key(i), f.kind, f.form, f.info))
   }
   await w.writeAt(0, bundle.head())
   const sum = bundle.checksum()
@@ -113,7 +113,7 @@ async function writeBundle(src: OutputSource, present: readonly number[], w: Out
 
 /** Writes the output as JSON lines, or as a bundle; the number of entries written. */
 export async function writeFetchOutput(src: OutputSource, format: 'bundle' | 'jsonl', target: OutputTarget): Promise<number> {
-  const n = src.plan.keys.length
+  const n = src.plan.keys.size
   if (format === 'jsonl') {
     const writer = await OutputWriter.open(target)
     try {
@@ -121,7 +121,7 @@ export async function writeFetchOutput(src: OutputSource, format: 'bundle' | 'js
       for (let i = 0; i < n; i++) {
         const item = itemOf(src, i)
         if (item === undefined) continue
-        await writer.write(`${'record' in item ? item.record : fetchRecord(src.plan.keys[i]!, item.entry)}\n`)
+        await writer.write(`${'record' in item ? item.record : fetchRecord(src.plan.keys.key(i), item.entry)}\n`)
         written++
       }
       await writer.commit()
@@ -134,7 +134,7 @@ export async function writeFetchOutput(src: OutputSource, format: 'bundle' | 'js
   // Which keys have an entry: known without reading any record.
   const present: number[] = []
   for (let i = 0; i < n; i++) {
-    if (src.plan.kept[i] === 1 || src.spans.offsets[i]! >= 0 || (src.old !== undefined && src.old.has(src.plan.keys[i]!))) present.push(i)
+    if (src.plan.kept[i] === 1 || src.spans.offsets[i]! >= 0 || (src.old !== undefined && src.old.has(src.plan.keys.key(i)))) present.push(i)
   }
   if (target.kind === 'file') {
     const writer = await OutputWriter.open(target)

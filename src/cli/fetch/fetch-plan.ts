@@ -8,18 +8,17 @@
  */
 import type { RobotsStore } from '../../index.js'
 import { isDue } from './fetch-entry.js'
+import { KeySet } from './key-set.js'
 import type { OriginList } from './origin-input.js'
 
 /** The entries of the output, in order. */
 export interface FetchPlan {
-  /** Every key of the output, in order. */
-  readonly keys: readonly string[]
+  /** Every key of the output, in order, each with the origin fetched for it (packed: key-set.ts). */
+  readonly keys: KeySet
   /** Per key: 1 when it is kept from the updated bundle without a fetch. */
   readonly kept: Uint8Array
   /** The indices (into `keys`) to fetch, in order. */
   readonly jobs: Int32Array
-  /** The origin whose robots.txt is fetched for key `i`. */
-  origin(i: number): string
 }
 
 /**
@@ -27,32 +26,25 @@ export interface FetchPlan {
  * being updated (if any), at `now`; `olderThanMs`: `--refresh-older-than`.
  */
 export function planFetch(list: OriginList, old: RobotsStore | undefined, scheme: string, now: number, olderThanMs: number): FetchPlan {
-  const keys: string[] = []
-  /** Origins that are not their key, by index. */
-  const origins = new Map<number, string>()
+  // Without a bundle to update, the input's keys are the plan's, as they are.
+  let keys = list.origins
   const keptList: number[] = []
   if (old !== undefined) {
+    keys = new KeySet()
     for (const key of old.keys()) {
       const info = old.fetchInfo(key)
-      const i = keys.length
-      keys.push(key)
       if (!isDue(info, now, olderThanMs)) {
-        keptList.push(i)
+        keptList.push(keys.add(key))
         continue
       }
       // The origin fetched last time, else the input's, else the key's own (a bare host: over --scheme).
-      const origin = info?.origin ?? list.origins.get(key) ?? (key.includes('://') ? key : `${scheme}://${key}`)
-      if (origin !== key) origins.set(i, origin)
+      keys.add(key, info?.origin ?? list.origins.get(key) ?? (key.includes('://') ? key : `${scheme}://${key}`))
     }
+    for (const [key, origin] of list.origins) if (!old.has(key)) keys.add(key, origin)
   }
-  for (const [key, origin] of list.origins) {
-    if (old?.has(key)) continue
-    if (origin !== key) origins.set(keys.length, origin)
-    keys.push(key)
-  }
-  const kept = new Uint8Array(keys.length)
+  const kept = new Uint8Array(keys.size)
   for (const i of keptList) kept[i] = 1
-  const jobs = new Int32Array(keys.length - keptList.length)
-  for (let i = 0, j = 0; i < keys.length; i++) if (kept[i] === 0) jobs[j++] = i
-  return { keys, kept, jobs, origin: (i) => origins.get(i) ?? keys[i]! }
+  const jobs = new Int32Array(keys.size - keptList.length)
+  for (let i = 0, j = 0; i < keys.size; i++) if (kept[i] === 0) jobs[j++] = i
+  return { keys, kept, jobs }
 }

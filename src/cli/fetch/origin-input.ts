@@ -8,6 +8,7 @@
  */
 import { storeKey, UrlField, UrlFlag, PortCode } from '../../internals.js'
 import type { InputFile } from '../filter/input.js'
+import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { sampleText, type FaultSample } from '../filter/line-faults.js'
 import type { LineLayout } from '../filter/line-layout.js'
@@ -25,8 +26,8 @@ const LATIN1 = new TextDecoder('latin1')
  * its port or scheme says). Memory grows with the origins, not the lines.
  */
 export class OriginList {
-  /** Bundle key → origin to fetch, in the order first seen (for a URL, the key itself: one string held, not two). */
-  readonly origins = new Map<string, string>()
+  /** Bundle key → origin to fetch, in the order first seen (packed: key-set.ts). */
+  readonly origins = new KeySet()
   /** Lines read. */
   lines = 0
   /** Lines without a URL or host, by fault (FAULT_CODES' names). */
@@ -73,8 +74,7 @@ export class OriginList {
       this.unusable++
       return
     }
-    const [key, origin] = pair
-    if (!this.origins.has(key)) this.origins.set(key, origin)
+    this.origins.add(pair[0], pair[1])
   }
 
   /**
