@@ -9,7 +9,7 @@ import { parseRobotsStream } from '../robots/stream.js'
 import { robotsLocation } from './origin.js'
 import { checkFetchOptions, type FetchLike, type FetchRobotsOptions } from './options.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
-import { redirectGuard } from './redirect-guard.js'
+import { redirectFilterOf } from './redirect-guard.js'
 import { AddressRefusal, addressGuard, checkPrivateAddresses } from './address-policy.js'
 import { conditionalHeaders, mergeValidators, validatorsOf, type FetchValidators } from './validators.js'
 import type { HeaderSource } from './cache-control.js'
@@ -118,7 +118,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const minTtlMs = Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs)
   const unreachableTtlMs = nonNegative('unreachableTtlMs', options.unreachableTtlMs, DEFAULT_UNREACHABLE_TTL_MS)
   const first = new URL(robotsUrl)
-  const filter = redirectGuard(first, options.allowPrivateRedirects, options.redirectFilter).filter
+  const filter = redirectFilterOf(options.allowPrivateRedirects, options.redirectFilter)
   const guard = addressGuard(checkPrivateAddresses(options.privateAddresses, options.allowPrivateRedirects), first)
   const transport = transportOf(options)
   // A transport that resolves names checks the addresses it connects to; for any other, the hosts as written are checked here.
@@ -233,6 +233,8 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   }
 
   let current = robotsUrl
+  /** `current`'s host as the URL parser writes it. */
+  let currentHost = first.hostname
   /** The redirect response that led to the request in flight (a refused address blames it). */
   let lastRedirect: TransportResponse | undefined
   const seen = new Set<string>([current])
@@ -245,7 +247,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent
     for (;;) {
       let res: TransportResponse
-      const hostname = new URL(current).hostname
+      const hostname = currentHost
       const pending = transport.request({
         url: current,
         headers,
@@ -266,8 +268,10 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         // The platform has followed it already; the file it reached is still refused.
         const hop: RedirectHop = { url: current, status: 0, location: res.followedTo }
         current = res.followedTo
+        const reached = new URL(current)
+        currentHost = reached.hostname
         redirects.push(hop)
-        const refused = await refuseRedirect(hop, new URL(current), res)
+        const refused = await refuseRedirect(hop, reached, res)
         if (refused) {
           res.cancel()
           return refused
@@ -301,6 +305,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         if (refused) return refused
         seen.add(next.href)
         current = next.href
+        currentHost = next.hostname
         lastRedirect = res
         continue
       }

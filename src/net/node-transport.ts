@@ -39,7 +39,7 @@ export interface NodeTransportOptions {
   readonly dns?: DnsOptions
   /** The caller's routes (curl's `--resolve`, `--connect-to`). */
   readonly route?: RouteFunction
-  /** Time-out of a connection attempt to one address, ms (default 10,000); the fetch's own deadline still applies. */
+  /** Time-out of a connection attempt to one address when a name has others to try next, ms (default 10,000); the fetch's own deadline always applies. */
   readonly connectTimeoutMs?: number
 }
 
@@ -115,7 +115,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
   }
 
   /** Sends the request to one address; `held`: a slot of it is held already. */
-  const send = (req: TransportRequest, u: URL, address: string, port: number, held: boolean): Promise<TransportResponse> => {
+  const send = (req: TransportRequest, u: URL, address: string, port: number, held: boolean, more: boolean): Promise<TransportResponse> => {
     const tls = u.protocol === 'https:'
     const name = bare(u.hostname)
     // gzip is asked for, as the Web transport asks (deflate and br are decoded as strictly when a server sends them anyway).
@@ -158,8 +158,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         }
         socket.setNoDelay(true)
         const ready = tls ? 'secureConnect' : 'connect'
-        const timer = setTimeout(() => socket.destroy(connectTimeout(address, port)), connectTimeoutMs)
-        socket.once(ready, () => clearTimeout(timer))
+        // Only worth a timer of its own when another address waits: the request's deadline bounds the rest.
+        const timer = more ? setTimeout(() => socket.destroy(connectTimeout(address, port)), connectTimeoutMs) : undefined
+        if (timer !== undefined) socket.once(ready, () => clearTimeout(timer))
         const onAbort = (): void => {
           socket.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
         }
@@ -205,7 +206,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     let refusal: unknown
     let last: unknown
     let tried = 0
-    for (const address of target.addresses) {
+    const addresses = target.addresses
+    for (let a = 0; a < addresses.length; a++) {
+      const address = addresses[a]!
       try {
         req.checkAddress(address, target.routed)
       } catch (err) {
@@ -216,7 +219,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
       const held = lease !== undefined && !lease.used && lease.address === address
       if (held) lease.used = true
       try {
-        return await send(req, u, address, target.port, held)
+        return await send(req, u, address, target.port, held, a + 1 < addresses.length)
       } catch (err) {
         last = err
         const code = (err as NodeJS.ErrnoException).code
