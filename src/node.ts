@@ -49,3 +49,8 @@ export {
 } from './net/node-transport.js'
 export { DnsCache, type DnsOptions } from './net/dns-cache.js'
 export type { RobotsTransport, TransportRequest, TransportResponse } from './fetch/transport.js'
+
+// Output paths as the tools write them: checked before any work, a file (or
+// a link to one) replaced atomically through the link, a FIFO, a device or
+// '-' streamed in place.
+export { checkOutput, writeOutput, writeFileAtomic, outputStream, OutputWriter, OutputError, type OutputTarget, type OutputKind } from './files/output-file.js'

@@ -1,12 +1,13 @@
 /**
  * `--csv FILE`: every case of the run, one row each, written as the run
- * goes (RFC 4180: a header row, fields quoted when they hold a comma, quote
+ * goes into the output (put in place, or streamed to a FIFO, at the end;
+ * RFC 4180: a header row, fields quoted when they hold a comma, quote
  * or line break). The columns: {@link CSV_COLUMNS}.
  */
 import { agentField, type Case } from '../case.js'
 import type { CaseSink } from '../run.js'
 import type { CaseResult } from '../tally.js'
-import { BufferedFile } from './buffered-file.js'
+import { ReportFile } from '../output-files.js'
 
 /**
  * The columns: the case's id, its categories (separated by spaces), agent
@@ -49,10 +50,10 @@ export function csvRow(c: Case, r: CaseResult): string {
 
 /** The CSV output of a run. */
 export class CsvWriter implements CaseSink {
-  private readonly out: BufferedFile
+  private readonly out: ReportFile
 
   constructor(file: string) {
-    this.out = new BufferedFile(file)
+    this.out = new ReportFile(file)
     this.out.write(CSV_COLUMNS.join(',') + '\r\n')
   }
 

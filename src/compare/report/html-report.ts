@@ -5,9 +5,8 @@
  * and every listed disagreement as a `<details>` element. Everything taken
  * from the cases is escaped.
  */
-import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
-import { CliError, describeSystemError } from '../../internals.js'
+import { writeReport } from '../output-files.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
 import { bodyText, describeAnswer, describeExpected, explanationLine, resultLine, scoreWords, timingLines } from './terminal-report.js'
@@ -167,9 +166,5 @@ ${report.unlisted > 0 ? `<p>… and ${count(report.unlisted)} more, not listed.<
 
 /** Writes the page to `file`. */
 export async function writeHtmlReport(report: Report, file: string): Promise<void> {
-  try {
-    await writeFile(file, renderHtml(report))
-  } catch (err) {
-    throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
-  }
+  await writeReport(file, renderHtml(report))
 }

@@ -5,7 +5,7 @@
  * disagrees under the run's score. Test cases are spooled per suite as the
  * run goes; `finish` writes the file, a failed run's reason included.
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CliError, describeSystemError } from '../../internals.js'
@@ -15,6 +15,7 @@ import { fails, type Score } from '../outcome.js'
 import type { CaseSink } from '../run.js'
 import type { CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
+import { reportStream } from '../output-files.js'
 import { reportAnswer } from './report-model.js'
 import { describeAnswer, describeExpected } from './terminal-report.js'
 
@@ -109,7 +110,7 @@ export class JunitWriter implements CaseSink {
       const rank = (name: string): number => (name.startsWith('file ') ? 1e6 : (CATEGORY_ORDER.get(name) ?? 1e5))
       const ordered = [...this.suites.values()].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1))
       const failure = run.failure
-      const out = createWriteStream(this.file)
+      const out = reportStream(this.file)
       const done = new Promise<void>((ok, fail) => {
         out.once('finish', ok)
         out.once('error', fail)

@@ -1,6 +1,7 @@
 /**
  * `-o` respects the path, for every command that writes an output file
- * (`fetch` as a bundle or JSON lines, `pack`, `playground --out`): checked
+ * (`fetch` as a bundle or JSON lines, `pack`, `compare`'s reports and
+ * `--export`, `playground --out`): checked
  * before any work (its folder exists and is writable, it is not a
  * directory); a regular file, or a link to one, replaced atomically through
  * the link (the link stays, its target is replaced); a FIFO, a character
@@ -43,11 +44,13 @@ const WRITERS = {
   'fetch (bundle)': (out: string) => ['fetch', urls, '-o', out, '-q', '--resolve', `*:${server.port}:127.0.0.1`],
   'fetch --format jsonl': (out: string) => ['fetch', urls, '-o', out, '-q', '--format', 'jsonl', '--resolve', `*:${server.port}:127.0.0.1`],
   pack: (out: string) => ['pack', robotsDir, '-o', out, '-q'],
+  'compare --export': (out: string) => ['compare', '--cases', 'unit', '--export', out, '-q'],
 } as const
 
-/** Whether `bytes` are what the writer writes: a bundle of the two hosts, or two JSON records. */
+/** Whether `bytes` are what the writer writes: a bundle of the two hosts, two JSON records, or the unit cases. */
 function isOutput(name: string, bytes: Buffer): boolean {
   if (name.includes('jsonl')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).length === 2
+  if (name.includes('compare')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id?: unknown }).every((c) => typeof c.id === 'string')
   return RobotsStore.fromBytes(new Uint8Array(bytes)).size === 2
 }
 
