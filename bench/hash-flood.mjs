@@ -35,8 +35,15 @@ const option = (name, dflt) => {
 const N = Number(option('--names', 32_768))
 const RUNS = Math.max(1, Number(option('--runs', 3)))
 const DIST = resolve(option('--dist', join(ROOT, 'dist')))
-const { RobotsStore } = await import(join(DIST, 'index.js'))
+const core = await import(join(DIST, 'index.js'))
+const { RobotsStore } = core
 const internals = await import(join(DIST, 'internals.js'))
+/** The keyed hash of host names and its key: UrlScan's statics, or the internals of builds before them (none before the keyed hash). */
+const hashing = core.UrlScan
+  ? { key: () => core.UrlScan.hashKey(), use: (k) => core.UrlScan.useHashKey(k), hash: (b) => core.UrlScan.hostHash(b, 0, b.length) }
+  : typeof internals.adoptHashKey === 'function'
+    ? { key: () => internals.hashKeyWords(), use: (k) => internals.adoptHashKey(k), hash: (b) => internals.hostHash(b, 0, b.length) }
+    : undefined
 const CLI = join(DIST, 'cli.js')
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 const SUFFIX = '.flood.test'
@@ -92,8 +99,8 @@ function fnvNames(count) {
 /** The fixed "known" key, and `count` names whose hostHash under it has the same low 10 bits. */
 const KNOWN_KEY = Int32Array.of(0x5eed0001, 0x5eed0002, 0x5eed0003, 0x5eed0004)
 function knownKeyNames(count, length) {
-  const own = internals.hashKeyWords()
-  internals.adoptHashKey(KNOWN_KEY)
+  const own = hashing.key()
+  hashing.use(KNOWN_KEY)
   const rand = prng(2019)
   const names = []
   try {
@@ -101,10 +108,10 @@ function knownKeyNames(count, length) {
       let label = ''
       for (let k = 0; k < length - SUFFIX.length; k++) label += ALPHABET[Math.floor(rand() * ALPHABET.length)]
       const b = enc.encode(label + SUFFIX)
-      if ((internals.hostHash(b, 0, b.length) & 0x3ff) === 0) names.push(label + SUFFIX)
+      if ((hashing.hash(b) & 0x3ff) === 0) names.push(label + SUFFIX)
     }
   } finally {
-    internals.adoptHashKey(own)
+    hashing.use(own)
   }
   return names
 }
@@ -187,13 +194,13 @@ for (let r = 0; r < RUNS; r++) {
 const results = Object.fromEntries(Object.entries(samples).map(([l, s]) => [l, { store: median(s.store), pack: median(s.pack), filter: median(s.filter) }]))
 // The known-key names under the key they were made for: the flood they would be (store only, in this process).
 let knownAdopted
-if (typeof internals.adoptHashKey === 'function') {
-  const own = internals.hashKeyWords()
-  internals.adoptHashKey(KNOWN_KEY)
+if (hashing !== undefined) {
+  const own = hashing.key()
+  hashing.use(KNOWN_KEY)
   try {
     knownAdopted = median(Array.from({ length: RUNS }, () => storeRun(sets['known-key'])))
   } finally {
-    internals.adoptHashKey(own)
+    hashing.use(own)
   }
 }
 const base = results.random

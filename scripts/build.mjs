@@ -1,6 +1,13 @@
-// Build: ESM and CJS bundles with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
-// Entries: index, internals and compat (core, browser-safe: no Node built-ins), node (Node streams/files), cli (bin, shebang).
-// Declarations drop every `@internal` member (stripInternal in tsconfig.json).
+// Build: the ESM and CJS builds with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
+// Entries: index, internals and compat (the core, browser-safe: no Node built-ins), node (Node
+// streams and files), cli (the bin, with its shebang) and filter-worker (filter --jobs's threads).
+//
+// One module graph per format. ESM: every entry in one build with code splitting, so the entries
+// share one copy of each module (a Robots made by the core entry is a Robots for internals; one
+// class per error). CommonJS, which esbuild cannot split: the whole core is one bundle
+// (dist/core.cjs), and each entry a few lines that re-export its part of it (node.cjs bundles only
+// its own code and requires the core). The ESM and CJS builds are two graphs (the dual-package
+// hazard: docs/api.md says so).
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
@@ -9,54 +16,100 @@ import { buildPlayground } from './build-playground.mjs'
 
 rmSync('dist', { recursive: true, force: true })
 
-const common = { bundle: true, sourcemap: true, target: 'node20', logLevel: 'warning' }
+const common = { bundle: true, sourcemap: true, target: 'node20', logLevel: 'warning', mainFields: ['module', 'main'] }
+/** The core's entries: they must not reach a Node built-in. */
+const CORE = ['index', 'internals', 'compat']
 
-// Core entries (the library, its internals and the robots-parser compatibility layer):
-// platform neutral, so a Node built-in import fails the build.
-for (const entry of ['index', 'internals', 'compat']) {
-  for (const format of ['esm', 'cjs']) {
-    await build({
-      ...common,
-      entryPoints: [`src/${entry}.ts`],
-      platform: 'neutral',
-      mainFields: ['module', 'main'],
-      format,
-      outfile: `dist/${entry}.${format === 'esm' ? 'js' : 'cjs'}`,
-      // robots-parser's CommonJS module is its function: so is compat's
-      // (`const robotsParser = require('robots-automaton/compat')`), with the
-      // named exports and `default` on it.
-      ...(entry === 'compat' && format === 'cjs' ? { footer: { js: 'module.exports = Object.assign(module.exports.robotsParser, module.exports);\n0 && (module.exports = { compatToken, robotsParser });' } } : {}),
-    })
+// ESM: one build, shared chunks at the top of dist/ (beside the entries, so that a module's
+// `new URL('./x', import.meta.url)` means the same in a chunk). Platform neutral: Node built-ins
+// are external (`node:` imports; the command line has no other dependency), and the check below
+// fails the build when a core entry reaches one.
+const esm = await build({
+  ...common,
+  entryPoints: {
+    index: 'src/index.ts',
+    internals: 'src/internals.ts',
+    compat: 'src/compat.ts',
+    node: 'src/node.ts',
+    cli: 'src/cli/main.ts',
+    'filter-worker': 'src/cli/filter/worker.ts',
+  },
+  platform: 'neutral',
+  external: ['node:*'],
+  format: 'esm',
+  splitting: true,
+  outdir: 'dist',
+  chunkNames: 'chunk-[hash]',
+  metafile: true,
+})
+for (const entry of CORE) {
+  const seen = new Set()
+  const visit = (out) => {
+    if (seen.has(out)) return
+    seen.add(out)
+    for (const i of esm.metafile.outputs[out].imports) {
+      if (i.external) throw new Error(`the core entry ${entry} reaches ${i.path} (through ${out}): the core takes no Node built-in`)
+      visit(i.path)
+    }
   }
+  visit(`dist/${entry}.js`)
 }
-for (const format of ['esm', 'cjs']) {
-  await build({
-    ...common,
-    entryPoints: ['src/node.ts'],
-    platform: 'node',
-    format,
-    outfile: format === 'esm' ? 'dist/node.js' : 'dist/node.cjs',
-  })
-}
+chmodSync('dist/cli.js', 0o755)
+
+// CommonJS: the core as one bundle, and each entry its part of it.
 await build({
   ...common,
-  entryPoints: ['src/cli/main.ts'],
-  platform: 'node',
-  format: 'esm',
-  outfile: 'dist/cli.js',
-  banner: { js: '#!/usr/bin/env node' },
+  stdin: {
+    contents: "export * from './index.ts'\nexport * from './internals.ts'\nexport { robotsParser, compatToken } from './compat.ts'\n",
+    resolveDir: 'src',
+    sourcefile: 'core.cjs.ts',
+    loader: 'ts',
+  },
+  platform: 'neutral',
+  format: 'cjs',
+  outfile: 'dist/core.cjs',
 })
-chmodSync('dist/cli.js', 0o755)
+/** The names an ESM entry exports (as the build saw them), for its CommonJS twin. */
+const exportsOf = (entry) => esm.metafile.outputs[`dist/${entry}.js`].exports
+const reexport = (what, names) =>
+  `'use strict'\n// robots-automaton/${what} (CommonJS): its part of the one CommonJS build of the core, core.cjs.\n` +
+  `Object.defineProperty(exports, '__esModule', { value: true })\nconst core = require('./core.cjs')\n` +
+  names.map((n) => `exports.${n} = core.${n}\n`).join('')
+writeFileSync('dist/index.cjs', reexport('', exportsOf('index')).replace('robots-automaton/ (', 'robots-automaton ('))
+writeFileSync('dist/internals.cjs', reexport('internals', exportsOf('internals')))
+// robots-parser's CommonJS module is its function: so is compat's
+// (`const robotsParser = require('robots-automaton/compat')`), with the named
+// exports and `default` on it; the last line names them for Node's CommonJS
+// export detection.
+writeFileSync(
+  'dist/compat.cjs',
+  `'use strict'\n// robots-automaton/compat (CommonJS): robots-parser's function, from the one CommonJS build of the core, core.cjs.\n` +
+    `const core = require('./core.cjs')\nconst robotsParser = core.robotsParser\n` +
+    `module.exports = Object.assign(robotsParser, { robotsParser, compatToken: core.compatToken, default: robotsParser })\n` +
+    `0 && (module.exports = { compatToken, robotsParser });\n`,
+)
+// The Node entry: its own code, with the core required from core.cjs (not bundled again).
+await build({
+  ...common,
+  entryPoints: ['src/node.ts'],
+  platform: 'node',
+  format: 'cjs',
+  outfile: 'dist/node.cjs',
+  plugins: [
+    {
+      name: 'core-from-core-cjs',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (args.importer.endsWith('src/node.ts') ? { path: './core.cjs', external: true } : undefined))
+        b.onResolve({ filter: /^\./ }, (args) => {
+          if (args.importer.endsWith('src/node.ts') && args.path !== './index.js') throw new Error(`src/node.ts imports ${args.path}: the Node entry reaches the core through ./index.js only`)
+          return undefined
+        })
+      },
+    },
+  ],
+})
 // Package data of `compare --cases unit`: the reference's unit vectors (their one copy is test/data/conformance).
 cpSync('test/data/conformance', 'dist/data/conformance', { recursive: true })
-// The worker threads of `filter --jobs N` (loaded by dist/cli.js from next to it).
-await build({
-  ...common,
-  entryPoints: ['src/cli/filter/worker.ts'],
-  platform: 'node',
-  format: 'esm',
-  outfile: 'dist/filter-worker.js',
-})
 // Declarations of every entry (tsconfig.node.json includes the Node entry and the CLI).
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'], { stdio: 'inherit' })
 

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 export const DIST_OUTPUTS = [
   'dist/index.js',
   'dist/index.cjs',
+  'dist/core.cjs',
   'dist/index.d.ts',
   'dist/index.d.cts',
   'dist/internals.js',
@@ -24,6 +25,7 @@ export const DIST_OUTPUTS = [
   'dist/node.d.ts',
   'dist/node.d.cts',
   'dist/cli.js',
+  'dist/filter-worker.js',
   'dist/playground/index.html',
   'dist/playground/playground.js',
   'dist/data/conformance/google-robots-test.json',

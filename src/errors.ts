@@ -1,13 +1,15 @@
 /**
- * The errors robots-automaton throws: one tree under {@link RobotsError}
- * (its comment draws it), every error with a stable `code`, the classes that
+ * The errors the library throws: one tree under {@link RobotsError} (its
+ * comment draws it), every error with a stable `code`, the classes that
  * stand for a built-in error kind extending that kind. Content never throws:
  * a robots.txt body, however broken, parses, and problems in it are
- * diagnostics. {@link CliError} is the tools' error (the command line and
- * `compare`): it carries an exit status and never leaves their process.
+ * diagnostics. Each layer owns its errors: this file the core's; the
+ * command line's (`CliError`, with its exit codes) are in src/cli/common/,
+ * `compare`'s in src/compare/, subclasses of {@link RobotsError} with codes
+ * of their own.
  */
 
-/** Error codes raised by robots-automaton. */
+/** The codes of the errors the library throws (the core's layer; the command line and `compare` add their own). */
 export type RobotsErrorCode =
   | 'ERR_INPUT'
   | 'ERR_LIMIT'
@@ -18,34 +20,14 @@ export type RobotsErrorCode =
   | 'ERR_VERSION'
   | 'ERR_FETCH'
   | 'ERR_LOCAL'
-  | CliErrorCode
-
-/** Codes of the tools' errors ({@link CliError}); ERR_FETCH, ERR_FORMAT and ERR_VERSION mean what they mean for the library. */
-export type CliErrorCode =
-  | 'ERR_USAGE' // bad arguments: exit 2
-  | 'ERR_READ' // a file or stream could not be read: exit 1
-  | 'ERR_WRITE' // stdout (other than a closed pipe) or an output file could not be written: exit 1
-  | 'ERR_FETCH' // a robots.txt URL could not be fetched: exit 1
-  | 'ERR_ADAPTER' // compare: the implementation under test could not be run or broke its protocol: exit 1
-  | 'ERR_FORMAT' // a bundle (or pack input) that is not valid: exit 1
-  | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
-  | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
-  | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
-  | 'ERR_NO_URL' // filter: no line of the input held a URL, or --invalid fail met a line without one: exit 4
-  | 'ERR_LOCAL' // fetch: nothing could be fetched for a while, only failures of this machine (descriptors, memory, ports): exit 1
-
-/** The brand every error class of the library carries on its prototype. */
-const BRAND: unique symbol = Symbol.for('robots-automaton.error') as never
-
-function brand(cls: { prototype: object }): void {
-  Object.defineProperty(cls.prototype, BRAND, { value: true })
-}
 
 /**
  * Base of every error this library throws on purpose; `code` is stable.
  * `e instanceof RobotsError` holds for every class of the tree, also those
- * that extend TypeError or RangeError, so existing
- * `catch (e) { if (e instanceof RangeError) … }` code keeps working:
+ * that extend TypeError or RangeError (so existing
+ * `catch (e) { if (e instanceof RangeError) … }` code keeps working): a
+ * class has one parent, so `instanceof RobotsError` checks the prototypes of
+ * the tree's three roots, RobotsError, RobotsInputError and RobotsRangeError:
  *
  * ```
  * RobotsError                              (instanceof RobotsError: any of the below)
@@ -56,19 +38,23 @@ function brand(cls: { prototype: object }): void {
  * │   └── RobotsLimitError                   ERR_LIMIT     the parsing limit below 500 KiB (RFC 9309 §2.5)
  * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
  * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
- * ├── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
- * │                                          ERR_LOCAL     this machine failed while fetching (EMFILE, ENOMEM, no free
- * │                                                        local port, …): not the site's outcome; retry later
- * └── CliError           extends RobotsError ERR_USAGE …   the command line and `compare` (never thrown by the library API)
+ * └── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ *                                            ERR_LOCAL     this machine failed while fetching (EMFILE, ENOMEM, no free
+ *                                                          local port, …): not the site's outcome; retry later
  * ```
  *
- * `instanceof RobotsError` recognises a brand that all these classes carry
- * (a registered symbol, so the ESM and CJS builds of the package recognise
- * each other's errors too).
+ * The tools extend the tree with their own layers, never thrown by the
+ * library API: `CliError` (src/cli/common/cli-error.ts: ERR_USAGE, ERR_READ,
+ * …, each with an exit code) and `CompareError` (src/compare/compare-error.ts:
+ * ERR_ADAPTER, …). `C`, the type of `code`, is the core's
+ * {@link RobotsErrorCode} unless a subclass widens it.
+ *
+ * The entries of one module format share these classes (one module graph);
+ * the ESM and the CommonJS builds are two graphs, each with its own classes.
  */
-export class RobotsError extends Error {
-  readonly code: RobotsErrorCode
-  constructor(code: RobotsErrorCode, message: string) {
+export class RobotsError<C extends string = RobotsErrorCode> extends Error {
+  readonly code: C
+  constructor(code: C, message: string) {
     super(message)
     this.name = 'RobotsError'
     this.code = code
@@ -76,11 +62,12 @@ export class RobotsError extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses inherit this method: for them, the ordinary prototype check.
-    if (this !== RobotsError) return Function.prototype[Symbol.hasInstance].call(this, value)
-    return typeof value === 'object' && value !== null && (value as { [BRAND]?: boolean })[BRAND] === true
+    const plain = Function.prototype[Symbol.hasInstance]
+    if (this !== RobotsError) return plain.call(this, value)
+    // The tree's three roots, by their prototypes: this class, and the two that extend a built-in kind.
+    return plain.call(RobotsError, value) || plain.call(RobotsInputError, value) || plain.call(RobotsRangeError, value)
   }
 }
-brand(RobotsError)
 
 /** An argument of a type or form the library does not take (a TypeError). */
 export class RobotsInputError extends TypeError {
@@ -90,7 +77,6 @@ export class RobotsInputError extends TypeError {
     this.name = 'RobotsInputError'
   }
 }
-brand(RobotsInputError)
 
 /** A number out of its range: a budget, an output array's size, offsets into a buffer (a RangeError). */
 export class RobotsRangeError extends RangeError {
@@ -101,7 +87,6 @@ export class RobotsRangeError extends RangeError {
     this.code = code
   }
 }
-brand(RobotsRangeError)
 
 /** The parsing limit out of range (RFC 9309 §2.5: at least 500 KiB). */
 export class RobotsLimitError extends RobotsRangeError {
@@ -113,61 +98,11 @@ export class RobotsLimitError extends RobotsRangeError {
 }
 
 /** A buffer given to `Robots.fromBytes` that is not a serialised robots.txt of a supported version. */
-export class RobotsFormatError extends RobotsError {
-  declare readonly code: 'ERR_FORMAT' | 'ERR_VERSION'
+export class RobotsFormatError extends RobotsError<'ERR_FORMAT' | 'ERR_VERSION'> {
   constructor(code: 'ERR_FORMAT' | 'ERR_VERSION', message: string) {
     super(code, message)
     this.name = 'RobotsFormatError'
   }
-}
-
-/** An error the command line (or `compare`) reports as one line on stderr before exiting with `exitCode`. */
-export class CliError extends RobotsError {
-  declare readonly code: CliErrorCode
-  /** 1 a failure, 2 a usage error, 4 no line of the input held a URL (`filter`). */
-  readonly exitCode: 1 | 2 | 4
-  constructor(code: CliErrorCode, message: string, exitCode: 1 | 2 | 4 = 1) {
-    super(code, message)
-    this.name = 'CliError'
-    this.exitCode = exitCode
-  }
-}
-
-/** Bad command-line arguments (exit 2). */
-export class UsageError extends CliError {
-  constructor(message: string) {
-    super('ERR_USAGE', message, 2)
-    this.name = 'UsageError'
-  }
-}
-
-/** Plain words for the system errors a user meets when naming files. */
-const SYSTEM_WORDS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'not a directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENAMETOOLONG: 'file name too long',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-  EIO: 'input/output error',
-  ENOSPC: 'no space left on device',
-  Z_DATA_ERROR: 'not valid gzip data',
-  Z_BUF_ERROR: 'gzip data is cut short',
-}
-
-/** A short description of a Node system error, e.g. "no such file or directory". */
-export function describeSystemError(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown }
-  if (typeof e?.code === 'string' && SYSTEM_WORDS[e.code] !== undefined) return SYSTEM_WORDS[e.code]
-  const message = typeof e?.message === 'string' ? e.message : String(err)
-  return message.split('\n')[0]
-}
-
-/** A `CliError` (exit 1) for a file that could not be read. */
-export function readError(what: string, name: string, err: unknown): CliError {
-  return new CliError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}`)
 }
 
 /**

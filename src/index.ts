@@ -17,6 +17,12 @@ export { AgentMatcher, type Explanation, type RuleRef, type MatcherStats } from 
 export type { EngineStats } from './match/engine.js'
 export type { EngineOptions } from './match/engine-options.js'
 export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
+export { ruleText, type RuleText } from './match/rule-text.js'
+
+// Batch judging straight from byte buffers: a URL's scan (matcher.matchScan,
+// store.lookupScan, store.lookupHost read it), and the line convention of matchLines.
+export { UrlScan } from './url/url-scan-record.js'
+export { lineEnd, urlEnd } from './match/lines.js'
 
 // What a file says beyond its rules: diagnostics, extensions, the per-line report.
 export { DIAGNOSTICS, type Diagnostic, type DiagnosticCode, type DiagnosticTotals, type Severity } from './rules/diagnostics.js'
@@ -39,8 +45,10 @@ export {
   type StoreExplanation,
   type StoreOutcome,
   type StoreSource,
+  type EntryId,
 } from './store/robots-store.js'
 export { BUNDLE_VERSION } from './store/bundle-codec.js'
+export { BundleWriter, type BundleEntryKind, type BundleChecksum } from './store/bundle-writer.js'
 export type { StoreFetchInfo } from './store/fetch-info.js'
 
 // Errors: one tree rooted in RobotsError, each with a code.

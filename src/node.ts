@@ -36,6 +36,8 @@ export async function parseRobotsFile(path: string | URL, options: ParseOptions 
   }
 }
 
+export { describeSystemError } from './files/system-error.js'
+
 // The Node transport of `fetchRobots` (its `transport` option): its own DNS
 // resolver and cache, routes, the address policy on resolved addresses, and
 // at most `perAddress` connections in flight to one address.

@@ -15,7 +15,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type Robots } from '../src/index.js'
-import { referenceDecide } from '../src/internals.js'
+import { referenceDecide, compactRulesOf } from '../src/internals.js'
 import { asciiLower } from '../src/parse/product-token.js'
 import { matchPath, urlBytes } from '../src/url/url-path.js'
 import { describePaired, type PairedHost } from './support/corpus-data.js'
@@ -30,7 +30,7 @@ function referencePath(url: string | Uint8Array): Uint8Array {
 
 /** A reference answer packed in one number: line * 2 + allowed. */
 function referenceAnswer(robots: Robots, tokens: readonly string[], url: string): number {
-  const ref = referenceDecide(robots.rules, tokens, referencePath(url))
+  const ref = referenceDecide(compactRulesOf(robots), tokens, referencePath(url))
   return ref.line * 2 + (ref.allowed ? 1 : 0)
 }
 
@@ -38,7 +38,7 @@ function referenceAnswer(robots: Robots, tokens: readonly string[], url: string)
 function nameSignature(robots: Robots, tokens: readonly string[]): string {
   const lower = new Set(tokens.map(asciiLower))
   const hits: number[] = []
-  robots.rules.names.forEach((n, i) => {
+  compactRulesOf(robots).names.forEach((n, i) => {
     if (lower.has(n)) hits.push(i)
   })
   return hits.join(',')

@@ -1,6 +1,7 @@
 /**
- * The built package (CI builds before testing): the ESM and CJS bundles answer
- * through the documented API, and the exports map is well formed. Skipped when
+ * The built package (CI builds before testing): the ESM and CJS builds answer
+ * through the documented API, each format is one module graph (its entries
+ * share their classes), and the exports map is well formed. Skipped when
  * dist/ has not been built.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -41,66 +42,117 @@ suite('dist: the built package', () => {
     oneCase(api)
   })
 
-  it('errors: instanceof RobotsError holds across the ESM and CJS builds, with codes and built-in kinds', async () => {
+  it('errors: one class tree per module format, shared by its entries; the ESM and CJS builds are two graphs (codes and built-in kinds in both)', async () => {
     type ErrorApi = Api & { RobotsError: new (...a: never[]) => Error }
+    type InternalsApi = { createParser(handler: unknown): unknown }
+    const req = createRequire(import.meta.url)
     const esm = (await import(pathToFileURL(ESM).href)) as ErrorApi
-    const cjs = createRequire(import.meta.url)(CJS) as ErrorApi
-    const thrown = (api: ErrorApi, f: (api: ErrorApi) => unknown): unknown => {
+    const cjs = req(CJS) as ErrorApi
+    const esmInternals = (await import(pathToFileURL(resolve(ROOT, 'dist/internals.js')).href)) as InternalsApi
+    const cjsInternals = req(resolve(ROOT, 'dist/internals.cjs')) as InternalsApi
+    const thrown = (f: () => unknown): unknown => {
       try {
-        f(api)
+        f()
       } catch (e) {
         return e
       }
       return undefined
     }
-    for (const [from, other] of [[esm, cjs], [cjs, esm]] as const) {
-      const limit = thrown(from, (api) => api.parseRobots('', { limit: 5 } as never))
-      const input = thrown(from, (api) => api.parseRobots(42 as never))
+    for (const [from, internals, other] of [[esm, esmInternals, cjs], [cjs, cjsInternals, esm]] as const) {
+      const limit = thrown(() => from.parseRobots('', { limit: 5 } as never))
+      const input = thrown(() => from.parseRobots(42 as never))
+      // Another entry of the same format throws the same classes (one module graph).
+      const fromInternals = thrown(() => internals.createParser(42))
       expect(limit).toBeInstanceOf(RangeError)
       expect(input).toBeInstanceOf(TypeError)
-      for (const e of [limit, input]) {
+      for (const e of [limit, input, fromInternals]) {
         expect(e).toBeInstanceOf(from.RobotsError)
-        expect(e).toBeInstanceOf(other.RobotsError)
+        // The other format's build is another graph (the dual-package hazard, docs/api.md): not its class, the same code.
+        expect(e).not.toBeInstanceOf(other.RobotsError)
       }
       expect((limit as { code: string }).code).toBe('ERR_LIMIT')
       expect((input as { code: string }).code).toBe('ERR_INPUT')
+      expect((fromInternals as { code: string }).code).toBe('ERR_INPUT')
     }
   })
 
-  it('the core bundles (the library, internals and compat) import no Node built-ins', () => {
-    for (const file of [ESM, CJS, ...['compat', 'internals'].flatMap((e) => [resolve(ROOT, `dist/${e}.js`), resolve(ROOT, `dist/${e}.cjs`)])]) {
+  it('the core entries (the library, internals and compat) reach no Node built-in, through their chunks too; the CommonJS entries share one core bundle', () => {
+    /** The files an ESM file imports, transitively (its chunks). */
+    const closure = (file: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(file)) return seen
+      seen.add(file)
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?["'](\.\/[^'"]+)["']/g)) closure(resolve(file, '..', m[1]), seen)
+      return seen
+    }
+    const files = [...['index', 'compat', 'internals'].flatMap((e) => [...closure(resolve(ROOT, `dist/${e}.js`))]), CJS, resolve(ROOT, 'dist/core.cjs'), resolve(ROOT, 'dist/compat.cjs'), resolve(ROOT, 'dist/internals.cjs')]
+    expect(files.some((f) => /chunk-/.test(f))).toBe(true)
+    for (const file of new Set(files)) {
       const src = readFileSync(file, 'utf8')
-      expect(src, file).not.toMatch(/(?:from\s*|require\(\s*|import\(\s*)["'](?:node:)?(?:fs|path|http|https|net|stream|zlib|child_process|os)(?:\/[a-z]+)?["']/)
+      expect(src, file).not.toMatch(/(?:from\s*|require\(\s*|import\(\s*)["'](?:node:)?(?:fs|path|http|https|net|stream|zlib|child_process|os|worker_threads)(?:\/[a-z]+)?["']/)
+    }
+    // Every CommonJS entry requires the one core bundle and holds no copy of the core's classes.
+    for (const e of ['index', 'internals', 'compat', 'node']) {
+      const src = readFileSync(resolve(ROOT, `dist/${e}.cjs`), 'utf8')
+      expect(src, e).toMatch(/require\(["']\.\/core\.cjs["']\)/)
+      expect(src, e).not.toMatch(/class (Robots|AgentMatcher|RobotsError)\b/)
     }
   })
 
-  it('the typings hold no @internal declaration (stripInternal): no test switch, no constructor of Robots or AgentMatcher', () => {
+  it('the typings hold no @internal declaration; the test options are documented options; no constructor of Robots or AgentMatcher', () => {
     const typings = declarationFiles(resolve(ROOT, 'dist'))
     expect(typings.length).toBeGreaterThan(40)
     for (const file of typings) expect(readFileSync(file, 'utf8'), file).not.toContain('@internal')
     for (const ext of ['d.ts', 'd.cts']) {
       const engine = readFileSync(resolve(ROOT, `dist/match/engine-options.${ext}`), 'utf8')
       expect(engine).toMatch(/interface EngineOptions \{[^}]*matcherBudget\?: number;/)
-      expect(engine).not.toMatch(/\bengine\?:/)
+      // engine and tier: options for tests and benchmarks, in the typings with their values (the answers are the same).
+      expect(engine).toMatch(/\bengine\?: 'automaton' \| 'plain';/)
+      expect(engine).toMatch(/\btier\?: 'cold' \| 'hot' \| 'thrash-proof';/)
       expect(readFileSync(resolve(ROOT, `dist/robots/robots.${ext}`), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
       expect(readFileSync(resolve(ROOT, `dist/match/matcher.${ext}`), 'utf8')).toMatch(/class AgentMatcher \{[^]*?\n {4}private constructor\(\);/)
     }
   })
 
-  it('internals: compactRulesOf reads a Robots of the core bundle (another copy of the classes) for referenceDecide, in ESM and CJS', async () => {
-    type Core = { parseRobots(body: string): object }
+  it('one module graph per format: a Robots made by the core entry is a Robots for internals, node and the store; across formats it crosses by toBytes', async () => {
+    type Core = {
+      parseRobots(body: string): object
+      Robots: { fromBytes(b: Uint8Array): object; prototype: object }
+      RobotsStore: new () => { setRobots(k: string, r: object): void; isAllowed(u: string, a: string): boolean }
+    }
     type Internals = {
       compactRulesOf(robots: object): object
       referenceDecide(rules: object, tokens: string[], path: Uint8Array): { allowed: boolean; line: number }
     }
+    type Node = { parseRobotsStream(source: AsyncIterable<Uint8Array>): Promise<object> }
     const req = createRequire(import.meta.url)
-    const esm = [(await import(pathToFileURL(ESM).href)) as Core, (await import(pathToFileURL(resolve(ROOT, 'dist/internals.js')).href)) as Internals] as const
-    const cjs = [req(CJS) as Core, req(resolve(ROOT, 'dist/internals.cjs')) as Internals] as const
-    for (const [lib, internals] of [esm, cjs, [esm[0], cjs[1]], [cjs[0], esm[1]]] as const) {
-      const rules = internals.compactRulesOf(lib.parseRobots('User-agent: *\nDisallow: /x\nAllow: /x/y'))
-      expect(internals.referenceDecide(rules, ['bot'], new TextEncoder().encode('/x/z'))).toMatchObject({ allowed: false, line: 2 })
-      expect(internals.referenceDecide(rules, ['bot'], new TextEncoder().encode('/x/y'))).toMatchObject({ allowed: true, line: 3 })
+    const load = async (ext: 'js' | 'cjs', e: string): Promise<unknown> => (ext === 'js' ? import(pathToFileURL(resolve(ROOT, `dist/${e}.js`)).href) : req(resolve(ROOT, `dist/${e}.cjs`)))
+    const enc = new TextEncoder()
+    const chunks = async function* (): AsyncIterable<Uint8Array> {
+      yield enc.encode('User-agent: *\nDisallow: /s')
     }
+    for (const ext of ['js', 'cjs'] as const) {
+      const core = (await load(ext, 'index')) as Core
+      const internals = (await load(ext, 'internals')) as Internals
+      const node = (await load(ext, 'node')) as Node
+      const robots = core.parseRobots('User-agent: *\nDisallow: /x\nAllow: /x/y')
+      const rules = internals.compactRulesOf(robots)
+      expect(internals.referenceDecide(rules, ['bot'], enc.encode('/x/z'))).toMatchObject({ allowed: false, line: 2 })
+      expect(internals.referenceDecide(rules, ['bot'], enc.encode('/x/y'))).toMatchObject({ allowed: true, line: 3 })
+      const streamed = await node.parseRobotsStream(chunks())
+      expect(streamed, ext).toBeInstanceOf(core.Robots as unknown as new () => object)
+      const store = new core.RobotsStore()
+      store.setRobots('a.test', streamed)
+      expect(store.isAllowed('https://a.test/s', 'bot')).toBe(false)
+    }
+    // Across the formats: two graphs; a Robots crosses as its bytes.
+    const esmCore = (await load('js', 'index')) as Core
+    const cjsCore = (await load('cjs', 'index')) as Core
+    const cjsInternals = (await load('cjs', 'internals')) as Internals
+    const esmRobots = esmCore.parseRobots('User-agent: *\nDisallow: /x')
+    expect(esmRobots).not.toBeInstanceOf(cjsCore.Robots as unknown as new () => object)
+    expect(() => cjsInternals.compactRulesOf(esmRobots)).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+    const carried = cjsCore.Robots.fromBytes((esmRobots as { toBytes(): Uint8Array }).toBytes())
+    expect(cjsInternals.referenceDecide(cjsInternals.compactRulesOf(carried), ['a'], enc.encode('/x'))).toMatchObject({ allowed: false, line: 2 })
   })
 
   it('every file the exports map names exists', () => {

@@ -35,6 +35,7 @@ import {
   parseInto,
   patternMatches,
   referenceDecide,
+  compactRulesOf,
 } from '../src/internals.js'
 import { asyncChunks, Recorder } from './support/core-helpers.js'
 import { ENGINES } from './support/engines.js'
@@ -53,14 +54,6 @@ const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
   ERR_VERSION: null,
   ERR_FETCH: null,
   ERR_LOCAL: null,
-  // The tools' codes (CliError, a plain RobotsError underneath).
-  ERR_USAGE: null,
-  ERR_READ: null,
-  ERR_WRITE: null,
-  ERR_ADAPTER: null,
-  ERR_WORKER: null,
-  ERR_LISTEN: null,
-  ERR_NO_URL: null,
 }
 
 /**
@@ -410,7 +403,7 @@ describe('helpers', () => {
   })
 
   it('referenceDecide and patternMatches: ERR_INPUT for arguments of other types', () => {
-    const rules = parseRobots(BODY).rules
+    const rules = compactRulesOf(parseRobots(BODY))
     const path = enc.encode('/private')
     for (const bad of [null, 42, {}, { events: [] }, 'rules'] as unknown[]) {
       throwsCode('ERR_INPUT', `referenceDecide(${show(bad)})`, 'referenceDecide: rules', () => referenceDecide(bad as typeof rules, ['a'], path))

@@ -1,8 +1,11 @@
 /**
  * The import graph of src/ (static imports and re-exports, `import type`
- * included): no file imports itself through others, no folder of src/
- * imports itself through other folders (a folder's files may import each
- * other), and nothing under src/ imports test/ or bench/.
+ * and `import('…')` included): no file imports itself through others, no
+ * folder of src/ (nor of a tool's folder) imports itself through other
+ * folders (a folder's files may import each other), and nothing under src/
+ * imports test/ or bench/. The tools (src/cli/, src/compare/,
+ * src/playground/) reach the core only through the package's entries, as
+ * an outside tool would, and the core imports no tool.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -20,8 +23,8 @@ function sources(dir: string): string[] {
 /** Relative specifiers of a file's static imports and re-exports. */
 function specifiers(text: string): string[] {
   const out: string[] = []
-  const re = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.[^'"]+)['"]|^\s*import\s*['"](\.[^'"]+)['"]/gm
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push(m[1] ?? m[2])
+  const re = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](\.[^'"]+)['"]|^\s*import\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/gm
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push(m[1] ?? m[2] ?? m[3])
   return out
 }
 
@@ -77,6 +80,48 @@ const folderOf = (file: string): string => {
   return parts.length > 2 ? `${parts[0]}/${parts[1]}` : file
 }
 
+/** The tools: built on the package's entries, as an outside tool would be. */
+const TOOLS = ['src/cli/', 'src/compare/', 'src/playground/']
+/** The package's entries (the exports map's): all a tool may import of the core. */
+const ENTRIES = ['src/index.ts', 'src/node.ts', 'src/compat.ts', 'src/internals.ts']
+const isTool = (file: string): boolean => TOOLS.some((t) => file.startsWith(t))
+
+/** Imports of a tool's file into the core past the entries (value and type imports alike). */
+function pastEntries(g: Map<string, string[]>): string[] {
+  const out: string[] = []
+  for (const [from, to] of g) {
+    if (!isTool(from)) continue
+    for (const t of to) if (t.startsWith('src/') && !isTool(t) && !ENTRIES.includes(t)) out.push(`${from} imports ${t}`)
+  }
+  return out
+}
+
+/** Imports of the core into a tool. */
+function coreIntoTools(g: Map<string, string[]>): string[] {
+  const out: string[] = []
+  for (const [from, to] of g) if (!isTool(from)) for (const t of to) if (isTool(t)) out.push(`${from} imports ${t}`)
+  return out
+}
+
+/** The folder graph at `folder` (src/x/y/z.ts → src/x/y, a file at the first level is its own node). */
+function folderGraph(g: Map<string, string[]>, folder: (file: string) => string, keep: (file: string) => boolean = () => true): Map<string, string[]> {
+  const folders = new Map<string, string[]>()
+  for (const [from, to] of g) {
+    if (!keep(from)) continue
+    const f = folder(from)
+    const list = folders.get(f) ?? []
+    for (const t of to) if (keep(t) && folder(t) !== f && !list.includes(folder(t))) list.push(folder(t))
+    folders.set(f, list)
+  }
+  return folders
+}
+
+/** src/cli/a/b.ts → src/cli/a; src/cli/main.ts → itself. */
+const toolFolderOf = (file: string): string => {
+  const parts = file.split('/')
+  return parts.length > 3 ? parts.slice(0, 3).join('/') : file
+}
+
 describe('import graph of src/', () => {
   const g = graph()
 
@@ -92,14 +137,43 @@ describe('import graph of src/', () => {
   })
 
   it('no folder of src/ imports itself through other folders', () => {
-    const folders = new Map<string, string[]>()
-    for (const [from, to] of g) {
-      const f = folderOf(from)
-      const list = folders.get(f) ?? []
-      for (const t of to) if (folderOf(t) !== f && !list.includes(folderOf(t))) list.push(folderOf(t))
-      folders.set(f, list)
+    expect(cycles(folderGraph(g, folderOf))).toEqual([])
+  })
+
+  it("no folder of a tool (cli/commands, cli/filter, cli/hosts, …) imports itself through the tool's other folders", () => {
+    // The folders inside a tool (its files at the top, main.ts and the like, sit above them all).
+    for (const tool of ['src/cli/', 'src/compare/']) {
+      const folders = folderGraph(g, toolFolderOf, (f) => f.startsWith(tool) && f.split('/').length > 3)
+      expect(folders.size, tool).toBeGreaterThanOrEqual(3)
+      expect(cycles(folders), tool).toEqual([])
     }
-    expect(cycles(folders)).toEqual([])
+  })
+
+  it('the tools reach the core only through the entries (index, node, compat, internals), type imports included', () => {
+    expect(pastEntries(g)).toEqual([])
+    // They do use the core: through the entries.
+    const viaEntries = [...g].filter(([from, to]) => isTool(from) && to.some((t) => ENTRIES.includes(t)))
+    expect(viaEntries.length).toBeGreaterThan(30)
+  })
+
+  it('the core imports no tool', () => {
+    expect(coreIntoTools(g)).toEqual([])
+  })
+
+  it('finds a tool reaching past the entries, and a folder cycle inside a tool, when there is one (the checks can fail)', () => {
+    const bad = new Map([
+      ['src/cli/filter/a.ts', ['src/index.ts', 'src/url/url-scan.ts']],
+      ['src/playground/p.ts', ['src/errors.ts']],
+      ['src/compare/c.ts', ['src/internals.ts', 'src/compare/d.ts']],
+      ['src/url/url-scan.ts', []],
+    ])
+    expect(pastEntries(bad)).toEqual(['src/cli/filter/a.ts imports src/url/url-scan.ts', 'src/playground/p.ts imports src/errors.ts'])
+    const loop = new Map([
+      ['src/cli/hosts/j.ts', ['src/cli/filter/l.ts']],
+      ['src/cli/filter/s.ts', ['src/cli/hosts/j.ts']],
+      ['src/cli/filter/l.ts', []],
+    ])
+    expect(cycles(folderGraph(loop, toolFolderOf))).toEqual([['src/cli/filter', 'src/cli/hosts']])
   })
 
   it('nothing under src/ imports test/ or bench/', () => {

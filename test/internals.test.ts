@@ -6,8 +6,9 @@
  * are tested in dist.test.ts.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, RobotsFormatError, RobotsInputError } from '../src/index.js'
+import { parseRobots, Robots, RobotsInputError } from '../src/index.js'
 import { compactRulesOf, createParser, LineFlag, parseInto, referenceDecide, type ParseHandler } from '../src/internals.js'
+import { rulesOf } from '../src/robots/robots.js'
 
 const enc = new TextEncoder()
 const BODY = 'User-agent: *\nDisallow: /x\nAllow: /x/y\n'
@@ -16,23 +17,20 @@ describe('internals: compactRulesOf', () => {
   it('gives the rules referenceDecide reads: the Robots\' own form when it is of this copy of the classes', () => {
     const robots = parseRobots(BODY)
     const rules = compactRulesOf(robots)
-    expect(rules.bytes).toBe(robots.rules.bytes)
+    expect(rules.bytes).toBe(rulesOf(robots).bytes)
     expect(referenceDecide(rules, ['bot'], enc.encode('/x/z'))).toEqual({ allowed: false, line: 2, kind: 'disallow', pattern: '/x' })
     expect(referenceDecide(rules, ['bot'], enc.encode('/x/y'))).toEqual({ allowed: true, line: 3, kind: 'allow', pattern: '/x/y' })
   })
 
-  it('reads another copy\'s Robots through toBytes, checked: the same answers', () => {
+  it('anything but a Robots of this build is a RobotsInputError; one of another build (the other module format) is told to cross by toBytes and fromBytes', () => {
     const robots = parseRobots(BODY)
+    // What a Robots of the other module format's build looks like from here: an object with toBytes, not an instance.
     const foreign = { toBytes: () => robots.toBytes() }
-    const rules = compactRulesOf(foreign as never)
-    expect(rules.bytes).not.toBe(robots.rules.bytes)
-    expect(rules.bytes).toEqual(robots.toBytes())
-    expect(referenceDecide(rules, ['bot'], enc.encode('/x/z')).line).toBe(2)
-  })
-
-  it('a forged object is a RobotsFormatError, anything without toBytes a RobotsInputError', () => {
-    expect(() => compactRulesOf({ toBytes: () => new Uint8Array(64) } as never)).toThrow(RobotsFormatError)
-    for (const bad of [undefined, null, 42, 'robots', {}, { toBytes: 1 }]) {
+    expect(() => compactRulesOf(foreign as never)).toThrow(RobotsInputError)
+    expect(() => compactRulesOf(foreign as never)).toThrow(/another build .*Robots\.fromBytes/)
+    const carried = compactRulesOf(Robots.fromBytes(foreign.toBytes()))
+    expect(referenceDecide(carried, ['bot'], enc.encode('/x/z')).line).toBe(2)
+    for (const bad of [undefined, null, 42, 'robots', {}, { toBytes: 1 }, { toBytes: () => new Uint8Array(64) }]) {
       expect(() => compactRulesOf(bad as never), String(bad)).toThrow(RobotsInputError)
     }
   })

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../src/index.js'
 import { keptBytes, objectBytes, SLAB_BYTES, SLAB_SHARE_MAX, TYPED_VIEW_BYTES, typedArrayBytes, viewBytes } from '../src/memory.js'
+import { compactRulesOf } from '../src/internals.js'
 
 describe('kept bytes (slabs)', () => {
   it('cuts small buffers from a shared slab, zeroed and apart, and gives large ones their own', () => {
@@ -36,7 +37,7 @@ describe('kept bytes (slabs)', () => {
 
   it("a small file's form is kept in a slab, and Robots.memoryUsage counts it so", () => {
     const r = parseRobots('User-agent: *\nDisallow: /private\n')
-    const form = r.rules.bytes
+    const form = compactRulesOf(r).bytes
     expect(form.byteLength).toBeLessThanOrEqual(SLAB_SHARE_MAX)
     expect(form.buffer.byteLength).toBe(SLAB_BYTES)
     expect(r.memoryUsage()).toBe(objectBytes(3) + TYPED_VIEW_BYTES + form.byteLength)

@@ -131,8 +131,9 @@ const s: MatcherStats = parseRobots('', { matcherBudget: 1 << 20 }).agent('a').s
 const d: ReferenceDecision = referenceDecide(compactRulesOf(parseRobots('')), ['a'], new Uint8Array(0))
 const h: ParseHandler = { userAgent() {}, allow() {}, disallow() {}, sitemap() {}, unknown() {}, lineEnd: (_l: number, f: number) => void (f & LineFlag.isComment) }
 createParser(h).end()
-// @ts-expect-error engine 'plain' is test scaffolding, not in the typings
 parseRobots('', { engine: 'plain' })
+// @ts-expect-error a tier is one of the tiers' names
+parseRobots('', { tier: 'lukewarm' })
 // @ts-expect-error Robots has no public constructor
 const made = new Robots(new Uint8Array(0))
 export { a, e, p, s, d, made, notInCore }

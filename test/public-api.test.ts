@@ -7,7 +7,7 @@
  * sources, and the built ESM and CJS bundles when dist/ is there); types are
  * what TypeScript sees beyond them.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -28,6 +28,11 @@ const CORE_VALUES = [
   // matching
   'AgentMatcher',
   'DEFAULT_MATCHER_BUDGET',
+  'ruleText',
+  // batch judging from byte buffers
+  'UrlScan',
+  'lineEnd',
+  'urlEnd',
   // diagnostics, extensions, the per-line report
   'DIAGNOSTICS',
   'MAX_CRAWL_DELAY',
@@ -40,6 +45,7 @@ const CORE_VALUES = [
   // serialisation and the store
   'FORMAT_VERSION',
   'BUNDLE_VERSION',
+  'BundleWriter',
   'RobotsStore',
   'DEFAULT_STORE_MATCHER_BUDGET',
   // errors
@@ -63,6 +69,7 @@ const CORE_TYPES = [
   'StreamParseOptions',
   'ByteSource',
   'EngineOptions',
+  'RuleText',
   'Explanation',
   'RuleRef',
   'MatcherStats',
@@ -83,6 +90,7 @@ const CORE_TYPES = [
   'StoreOutcome',
   'StoreFetchInfo',
   'StoreSource',
+  'EntryId',
   'RobotsErrorCode',
   'FetchLike',
   'FetchRobotsOptions',
@@ -91,6 +99,8 @@ const CORE_TYPES = [
   'TransportRequest',
   'TransportResponse',
   'PrivateAddressPolicy',
+  'BundleEntryKind',
+  'BundleChecksum',
   'FetchValidators',
   'RedirectFilter',
   'HostClass',
@@ -121,32 +131,10 @@ const INTERNAL_VALUES = [
   'referenceDecide',
   'patternMatches',
   'compactRulesOf',
-  // For the command line and compare, which use the library through its entries.
-  'CliError',
-  'UsageError',
-  'describeSystemError',
-  'readError',
-  'lineEnd',
-  'urlEnd',
-  'ByteLru',
-  'BYTE_LRU_ENTRY_BYTES',
-  'storeKey',
-  'BundleWriter',
-  // The one scan of a URL and the keyed hash of names (src/url/), for the command line's per-line loops.
-  'scanUrl',
-  'scanHostField',
-  'newUrlRecord',
-  'UrlField',
-  'UrlFlag',
-  'PortCode',
-  'hostHash',
-  'secondHash',
-  'hashKeyWords',
-  'adoptHashKey',
 ]
 
-/** Type-only exports of the internals entry (LineJob: the argument of MatchEngine.decideLines). */
-const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'MatchEngine', 'LineJob', 'CompactRules', 'CliErrorCode', 'ByteLruOptions', 'KeyParts', 'BundleEntryKind', 'BundleChecksum']
+/** Type-only exports of the internals entry: the parser's, the reference engine's, and RuleSet (what `robots.rulesFor()` returns). */
+const INTERNAL_TYPES = ['ParseHandler', 'LineSink', 'LineFastPath', 'ReadInfo', 'ReferenceDecision', 'RuleSet', 'CompactRules']
 
 /** Run-time exports of the compat entry (its CommonJS module is `robotsParser` itself, with these on it). */
 const COMPAT_VALUES = ['robotsParser', 'compatToken', 'default']
@@ -177,6 +165,40 @@ const ROBOTS_MEMBERS = [
   'memoryUsage',
 ]
 const ROBOTS_STATIC = ['fromBytes', 'prototype']
+
+/** The public members of the other stable classes (their private state is private: no `@internal` member is left to strip). */
+const MATCHER_MEMBERS = ['rules', 'isAllowed', 'explain', 'matchRange', 'matchScan', 'matchLines', 'memoryUsage', 'stats']
+const STORE_MEMBERS = [
+  'size',
+  'set',
+  'setRobots',
+  'setOutcome',
+  'fetchInfo',
+  'has',
+  'delete',
+  'get',
+  'source',
+  'isAllowed',
+  'explain',
+  'keys',
+  'memoryUsage',
+  'stats',
+  'compact',
+  'toBytes',
+  // the batch calls: look-ups to entry ids, and the per-entry ones
+  'lookup',
+  'lookupScan',
+  'lookupHost',
+  'ids',
+  'matcher',
+  'entrySource',
+  'entryKey',
+  'entryFetchInfo',
+  'hasOriginKeys',
+]
+const STORE_STATIC = ['fromBytes', 'keyOf', 'prototype']
+const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'userInfo', 'hostHash', 'hostHash2']
+const URL_SCAN_STATIC = ['NO_PORT', 'BAD_PORT', 'hostHash', 'hashKey', 'useHashKey', 'prototype']
 
 /** Names that used to be in the core entry and now must not be (issue 12). */
 const MOVED = ['LineReader', 'parseLine', 'createParser', 'checkLimit', 'referenceDecide', 'patternMatches', 'parseInto', 'LineFlag', 'KeyKind', 'MAX_LINE_BYTES', 'lineMetadata']
@@ -266,6 +288,29 @@ describe('public API: the members of Robots', () => {
     expect(interfaceMembers('src/index.ts', 'Robots')).toEqual(sorted(ROBOTS_MEMBERS))
     expect(interfaceMembers('src/index.ts', 'Robots', 'static')).toEqual(sorted(ROBOTS_STATIC))
   }, 60_000)
+})
+
+describe('public API: the members of AgentMatcher, RobotsStore and UrlScan', () => {
+  it('are exactly the reviewed ones', () => {
+    expect(interfaceMembers('src/index.ts', 'AgentMatcher')).toEqual(sorted(MATCHER_MEMBERS))
+    expect(interfaceMembers('src/index.ts', 'RobotsStore')).toEqual(sorted(STORE_MEMBERS))
+    expect(interfaceMembers('src/index.ts', 'RobotsStore', 'static')).toEqual(sorted(STORE_STATIC))
+    expect(interfaceMembers('src/index.ts', 'UrlScan')).toEqual(sorted(URL_SCAN_MEMBERS))
+    expect(interfaceMembers('src/index.ts', 'UrlScan', 'static')).toEqual(sorted(URL_SCAN_STATIC))
+  }, 60_000)
+
+  it('no source file marks anything @internal: what is not API is private, or lives outside the entries', () => {
+    const marked: string[] = []
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const path = resolve(dir, e.name)
+        if (e.isDirectory()) walk(path)
+        else if (e.name.endsWith('.ts') && /@internal\b/.test(readFileSync(path, 'utf8'))) marked.push(path)
+      }
+    }
+    walk(resolve(ROOT, 'src'))
+    expect(marked).toEqual([])
+  })
 })
 
 const HAS_DIST = existsSync(resolve(ROOT, 'dist/internals.cjs'))

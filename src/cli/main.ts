@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Entry point of the `robots-automaton` command (built to `dist/cli.js`):
  * dispatches to one file per command (commands/), and turns every failure
@@ -7,7 +8,6 @@
 import { runCheck } from './commands/check.js'
 import { runCompare } from './commands/compare.js'
 import { runDiff } from './commands/diff.js'
-import { CliError } from '../internals.js'
 import { runFetch } from './commands/fetch.js'
 import { runFilter } from './commands/filter.js'
 import { MAIN_HELP } from './main-help.js'
@@ -17,6 +17,8 @@ import { runLint } from './commands/lint.js'
 import { runPack } from './commands/pack.js'
 import { runPlayground } from './commands/playground.js'
 import { exitAfterStdout, guardStdio, note } from './common/stdio.js'
+import { CliError } from './common/cli-error.js'
+import { CompareError } from '../compare/compare-error.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
@@ -54,8 +56,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command(rest)
   } catch (err) {
-    if (err instanceof CliError && err.exitCode === 2) {
-      throw new CliError(err.code, `${first}: ${err.message} (see '${PROGRAM} ${first} --help')`, 2)
+    if ((err instanceof CliError || err instanceof CompareError) && err.exitCode === 2) {
+      throw new CliError('ERR_USAGE', `${first}: ${err.message} (see '${PROGRAM} ${first} --help')`, 2)
     }
     throw err
   }
@@ -63,7 +65,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 /** Prints the error as one line (prefixed, as every stderr line: stdio.ts) and picks the exit code. */
 function report(err: unknown): number {
-  if (err instanceof CliError) {
+  // The command line's errors and compare's: one line, and their exit status.
+  if (err instanceof CliError || err instanceof CompareError) {
     note(err.message)
     return err.exitCode
   }

@@ -7,13 +7,13 @@
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { CliError, readError } from '../internals.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, type OptionValues } from './adapters/adapter-options.js'
 import { loadCaseSet, type CaseSetSpec } from './cases/case-sets.js'
 import { Oracle } from './oracle.js'
 import type { Score } from './outcome.js'
 import type { CategoryRow, Report, ReportTimings, Tally } from './report/report-model.js'
 import { EXIT, runSession } from './session.js'
+import { CompareError, readError } from './compare-error.js'
 
 /** One implementation of the file. */
 export interface MatrixEntry {
@@ -46,11 +46,11 @@ export function readMatrixFile(file: string): MatrixFile {
   try {
     o = JSON.parse(readFileSync(file, 'utf8'))
   } catch (err) {
-    if (err instanceof SyntaxError) throw new CliError('ERR_READ', `${file}: not JSON (${err.message})`)
+    if (err instanceof SyntaxError) throw new CompareError('ERR_READ', `${file}: not JSON (${err.message})`)
     throw readError('matrix file', file, err)
   }
   const bad = (message: string): never => {
-    throw new CliError('ERR_READ', `${file}: ${message}`)
+    throw new CompareError('ERR_READ', `${file}: ${message}`)
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('a matrix file is a JSON object: {"adapters": [...], "sets": [...]}')
   const r = o as Record<string, unknown>
@@ -89,7 +89,7 @@ export function entryOptions(file: string, entry: MatrixEntry): OptionValues {
   return {
     value: (name) => entry.options.get(name),
     named: (name) => `'${name}'`,
-    error: (message) => new CliError('ERR_READ', `${file}: adapter '${entry.name}': ${message}`),
+    error: (message) => new CompareError('ERR_READ', `${file}: adapter '${entry.name}': ${message}`),
   }
 }
 
@@ -158,7 +158,7 @@ function firstLine(command: string): { ok: boolean; line: string } {
 /** Runs every implementation of the file on every set. */
 export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Promise<Matrix> {
   const sets = options.sets.length > 0 ? options.sets : matrix.sets
-  if (sets.length === 0) throw new CliError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
+  if (sets.length === 0) throw new CompareError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
   const setDescriptions: string[] = []
   const rows: MatrixRow[] = []
   let failed = false

@@ -5,11 +5,11 @@
  * as compare's (ERR_WRITE, exit 1).
  */
 import { checkOutput, outputStream, OutputWriter, writeFileAtomic, type OutputTarget } from '../node.js'
-import { CliError } from '../internals.js'
+import { CompareError } from './compare-error.js'
 import type { Writable } from 'node:stream'
 
 /** compare's error for an output that cannot be written. */
-export const reportWriteError = (message: string): CliError => new CliError('ERR_WRITE', message)
+export const reportWriteError = (message: string): CompareError => new CompareError('ERR_WRITE', message)
 
 /** Writes `text` to `file` whole (replaced atomically, or streamed to a FIFO). */
 export function writeReport(file: string, text: string): Promise<void> {

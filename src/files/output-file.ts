@@ -23,7 +23,7 @@ import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSy
 import { open, type FileHandle } from 'node:fs/promises'
 import { Writable } from 'node:stream'
 import { basename, dirname, join, resolve } from 'node:path'
-import { describeSystemError } from '../errors.js'
+import { describeSystemError } from './system-error.js'
 
 /** How an output is written: stdout, in place as it comes, or a file replaced atomically. */
 export type OutputKind = 'stdout' | 'stream' | 'file'

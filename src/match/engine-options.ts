@@ -22,12 +22,19 @@ export interface EngineOptions {
    * not a whole number ≥ 0 (or Infinity) is a RobotsRangeError (ERR_RANGE).
    */
   hotThreshold?: number
-  /** @internal `'automaton'` (default: the tiers) or `'plain'` (every rule against the path): test scaffolding, not in the published typings. */
+  /**
+   * For tests and comparisons: `'automaton'` (default: the tiers) or
+   * `'plain'` (every rule tried against every path, no automaton; slow).
+   * The answers are the same. Anything else is a RobotsInputError (ERR_INPUT).
+   */
   engine?: 'automaton' | 'plain'
   /**
-   * @internal Pins every matcher to one tier, for tests and benchmarks:
-   * `'cold'` (the direct engine), `'hot'` (the lazy DFA, never switching to
-   * the thrash-proof engine) or `'thrash-proof'`.
+   * For tests and benchmarks: pins every matcher to one tier, `'cold'` (the
+   * direct engine), `'hot'` (the lazy DFA, never switching to the
+   * thrash-proof engine) or `'thrash-proof'` (its literal index). The
+   * answers are the same in every tier; only speed and memory differ.
+   * Anything else, or a tier with `engine: 'plain'`, is a RobotsInputError
+   * (ERR_INPUT).
    */
   tier?: 'cold' | 'hot' | 'thrash-proof'
 }

@@ -10,7 +10,10 @@ import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-se
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
 import type { EngineOptions } from './engine-options.js'
 import type { EngineStats, LineJob, MatchEngine } from './engine.js'
-import { firstTier, Tier, TIER_NAMES, type TierName } from './tiers.js'
+import { firstTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
+import { SCAN_END, scanOffsets, scanSource } from '../url/scan-access.js'
+import type { UrlScan } from '../url/url-scan-record.js'
+import { UrlField } from '../url/url-scan.js'
 
 /** Which rule decided a URL. */
 export interface RuleRef {
@@ -39,17 +42,24 @@ export interface MatcherStats extends EngineStats {
 const MATCHER_FIELDS = 5
 const RULE_SET_FIELDS = 5
 
+/** Makes a matcher (the constructor is private): {@link createMatcher}. */
+let construct: (rules: RuleSet, options: EngineOptions) => AgentMatcher
+
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
 export class AgentMatcher {
   /** The crawler's rules (rank order: see RuleSet). */
   readonly rules: RuleSet
-  /** @internal The engine of the current tier. */
-  engine: MatchEngine
-  /** @internal The current {@link Tier}. */
-  tier: Tier
-  /** @internal The options the engines are made with. */
-  readonly options: EngineOptions
+  /** The engine of the current tier (the tier policy, tiers.ts, moves it: it sees the matcher as a TierState). */
+  private engine: MatchEngine
+  /** The current {@link Tier}. */
+  private tier: Tier
+  /** The options the engines are made with (read by the tier policy only: protected, so that the compiler does not call it unused). */
+  protected readonly options: EngineOptions
   private readonly fallbackLine: number
+
+  static {
+    construct = (rules, options) => new AgentMatcher(rules, options)
+  }
 
   /** Matchers come from `Robots.agent()`/`agents()` and `RobotsStore` (private, so that the typings offer no constructor). */
   private constructor(rules: RuleSet, options: EngineOptions) {
@@ -58,12 +68,7 @@ export class AgentMatcher {
     this.fallbackLine = noMatchLine(rules)
     this.engine = undefined as unknown as MatchEngine
     this.tier = Tier.Cold
-    firstTier(this)
-  }
-
-  /** @internal The matcher of `rules`, starting in the tier `options` give (made in one place: {@link createMatcher}). */
-  static of(rules: RuleSet, options: EngineOptions): AgentMatcher {
-    return new AgentMatcher(rules, options)
+    firstTier(this as unknown as TierState)
   }
 
   /**
@@ -74,12 +79,6 @@ export class AgentMatcher {
   isAllowed(url: string | URL | Uint8Array): boolean {
     // The tier's countdown, if any, is the engine's own (./tiers.ts): nothing to count here.
     const r = typeof url === 'string' ? this.engine.decideString(url) : this.decideOther(url)
-    return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
-  }
-
-  /** @internal `isAllowed` of a string URL whose path start `ps` is known (the URL scan's record: the store's look-up). */
-  isAllowedFrom(url: string, ps: number): boolean {
-    const r = this.engine.decideStringFrom(url, ps)
     return r < 0 || (this.rules.records[r * RuleField.Width + RuleField.Flags] & RuleFlag.Allow) !== 0
   }
 
@@ -104,19 +103,26 @@ export class AgentMatcher {
   }
 
   /**
-   * @internal The deciding rule of the URL in `bytes` ending at `end` whose
-   * path starts where `ps` says (a PathStart, from the URL scan's record:
-   * src/url/url-scan.ts): an index into `rules`, or -1 when no rule matched.
-   * The verdict, line and rule are read from the rule set by that index
-   * ({@link codeOf}, {@link explainRule}), so nothing is matched twice. The
-   * caller checks the range (the command line's loops: offsets of a block).
+   * Judges the URL `scan` scanned last (a UrlScan: the batch form of
+   * {@link matchRange}), from the path start the scan found: nothing is
+   * scanned twice. Returns `line * 2 + (allowed ? 1 : 0)`, as `matchRange`
+   * does. Anything but a UrlScan that has scanned a URL is a
+   * RobotsInputError (ERR_INPUT); a scan whose bytes have shrunk since
+   * (a buffer transferred away) a RobotsRangeError (ERR_RANGE).
    */
-  decideFrom(bytes: Uint8Array, ps: number, end: number): number {
-    return this.engine.decideFrom(bytes, ps, end)
+  matchScan(scan: UrlScan): number {
+    const rec = scanOffsets(scan)
+    if (rec === undefined) throw new RobotsInputError(`matchScan takes a UrlScan, got ${describeValue(scan)}`)
+    if (rec[UrlField.Start] < 0) throw new RobotsInputError('matchScan: the UrlScan has scanned no URL yet')
+    const src = scanSource(scan)
+    const end = rec[SCAN_END]
+    if (typeof src === 'string') return this.codeOf(this.engine.decideStringFrom(src, rec[UrlField.PathStart]))
+    if (end > src.length) throw new RobotsRangeError('ERR_RANGE', `matchScan: the scanned URL ends at ${end}, past its ${src.length}-byte buffer`)
+    return this.codeOf(this.engine.decideFrom(src, rec[UrlField.PathStart], end))
   }
 
-  /** @internal `line * 2 + (allowed ? 1 : 0)` of deciding rule `r` (-1: none), as `matchRange` returns it. */
-  codeOf(r: number): number {
+  /** `line * 2 + (allowed ? 1 : 0)` of deciding rule `r` (-1: none), as `matchRange` returns it. */
+  private codeOf(r: number): number {
     if (r < 0) return this.fallbackLine * 2 + 1
     const at = r * RuleField.Width
     return this.rules.records[at + RuleField.Line] * 2 + (this.rules.records[at + RuleField.Flags] & RuleFlag.Allow)
@@ -209,8 +215,8 @@ export class AgentMatcher {
     throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
   }
 
-  /** @internal The explanation of deciding rule `r` (-1: none), as `explain` gives it. */
-  explainRule(r: number): Explanation {
+  /** The explanation of deciding rule `r` (-1: none), as `explain` gives it. */
+  private explainRule(r: number): Explanation {
     if (r < 0) {
       const line = this.fallbackLine
       if (!line) return { allowed: true, rule: null }
@@ -228,5 +234,5 @@ export class AgentMatcher {
  * checkEngineOptions) and are not copied: pass a shared object.
  */
 export function createMatcher(set: RuleSet, options: EngineOptions): AgentMatcher {
-  return AgentMatcher.of(set, options)
+  return construct(set, options)
 }

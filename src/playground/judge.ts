@@ -1,11 +1,10 @@
 /**
  * The tester page's answers, without the page: a robots.txt (or its
  * stand-in) judged for a crawler, URL by URL, with the deciding rule shown
- * as `check` and `diff` show it (cli/common/rule-text.ts), in time slices so
+ * as `check` and `diff` show it (the core's `ruleText`), in time slices so
  * that the page stays responsive with 10,000 URLs.
  */
-import { parseRobots, type AgentMatcher, type Diagnostic, type Robots } from '../index.js'
-import { RuleDescriber } from '../cli/common/rule-text.js'
+import { parseRobots, ruleText, type AgentMatcher, type Diagnostic, type Robots } from '../index.js'
 import type { RobotsSide } from './page-state.js'
 
 /** The stand-in of an unreachable robots.txt (RFC 9309 §2.3.1.4): disallow all, shown as an implied rule. */
@@ -27,14 +26,12 @@ export interface Verdict {
 export class JudgedSide {
   readonly robots: Robots
   private readonly matcher: AgentMatcher
-  private readonly describer: RuleDescriber
   private readonly unreachable: boolean
 
   constructor(side: RobotsSide, tokens: readonly string[]) {
     this.unreachable = side.outcome === 'unreachable'
     this.robots = parseRobots(side.outcome === 'file' ? side.text : this.unreachable ? DISALLOW_ALL : '')
     this.matcher = this.robots.agents(tokens)
-    this.describer = new RuleDescriber(this.robots.rulesFor(tokens), this.unreachable)
   }
 
   /** The file's diagnostics, with the warnings of the crawler's tokens (`agent-not-product-token`, line 0); none for a stand-in. */
@@ -44,13 +41,13 @@ export class JudgedSide {
 
   verdict(url: string): Verdict {
     const e = this.matcher.explain(url)
-    const json = this.describer.json(e.rule)
+    const t = ruleText(this.matcher, e.rule, this.unreachable)
     return {
       url,
       allowed: e.allowed,
-      line: json === null || json.implied === 'unreachable' ? 0 : json.line,
-      rule: this.describer.text(e.rule),
-      implied: json?.implied !== undefined,
+      line: e.rule === null || t.implied === 'unreachable' ? 0 : e.rule.line,
+      rule: t.text,
+      implied: t.implied !== undefined,
     }
   }
 }

@@ -87,6 +87,10 @@ export function compileMatcher(rules: CompactRules, tokens: readonly string[], o
   return createMatcher(selectRules(rules, tokens), options)
 }
 
+/** The two doors the core's other modules use (not part of the API): {@link robotsOfForm}, {@link rulesOf}. */
+let makeRobots: (form: Uint8Array, options: EngineOptions) => Robots
+let formBytes: (robots: Robots) => Uint8Array
+
 /**
  * A parsed robots.txt: a thin view over its compact form (one `Uint8Array`,
  * rules/compact-rules.ts), with the matchers of the crawlers asked for.
@@ -94,10 +98,6 @@ export function compileMatcher(rules: CompactRules, tokens: readonly string[], o
  * extension values are decoded from the form when asked for.
  */
 export class Robots {
-  /** @internal The compact form: a view over its bytes, made on each read (a Robots holds the bytes alone). */
-  get rules(): CompactRules {
-    return new CompactRules(this.form)
-  }
   private readonly form: Uint8Array
   private readonly engineOptions: EngineOptions
   /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
@@ -109,9 +109,14 @@ export class Robots {
     this.engineOptions = options
   }
 
-  /** @internal A Robots over `form`, which must be a well-formed form (built by rules/builder.ts, or checked by rules/serialise.ts). */
-  static ofForm(form: Uint8Array, options: EngineOptions = DEFAULT_ENGINE): Robots {
-    return new Robots(form, options)
+  static {
+    makeRobots = (form, options) => new Robots(form, options)
+    formBytes = (robots) => robots.form
+  }
+
+  /** The compact form: a view over its bytes, made on each read (a Robots holds the bytes alone). */
+  private get rules(): CompactRules {
+    return new CompactRules(this.form)
   }
 
   /** True when the body was longer than the limit (the rest was not read). */
@@ -310,7 +315,7 @@ export class Robots {
 
 /** Bytes of a Robots without its matchers: the object and its form (src/memory.ts; a view of a store's arena is counted without the bytes, which are the arena's). */
 export function rulesMemoryUsage(robots: Robots): number {
-  return objectBytes(ROBOTS_FIELDS) + viewBytes(robots.rules.bytes)
+  return objectBytes(ROBOTS_FIELDS) + viewBytes(formBytes(robots))
 }
 
 /**
@@ -322,7 +327,7 @@ const cappedTotals = new WeakMap<Robots, DiagnosticTotals>()
 
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  const robots = Robots.ofForm(builder.finish(reader), engineOptionsOf(options))
+  const robots = robotsOfForm(builder.finish(reader), engineOptionsOf(options))
   if (builder.cappedTotals !== undefined) cappedTotals.set(robots, builder.cappedTotals)
   return robots
 }
@@ -349,4 +354,14 @@ export function parseRobots(input: string | Uint8Array, options: ParseOptions = 
   const builder = new RobotsBuilder()
   const reader = parseWith(input, builder, o.limit, builder)
   return robotsFrom(builder, reader, o)
+}
+
+/** A Robots over `form`, which must be a well-formed form (built by rules/builder.ts, or checked by rules/serialise.ts). */
+export function robotsOfForm(form: Uint8Array, options: EngineOptions = DEFAULT_ENGINE): Robots {
+  return makeRobots(form, options)
+}
+
+/** The compact form of `robots` (a view over its bytes, made on each call). */
+export function rulesOf(robots: Robots): CompactRules {
+  return new CompactRules(formBytes(robots))
 }

@@ -102,7 +102,7 @@ export class CompactRules {
   /** The form (its own buffer, or a view of a store's arena). */
   readonly bytes: Uint8Array
 
-  /** @internal `bytes` must be a well-formed form (built here, or checked by rules/serialise.ts). */
+  /** A view of `bytes`, which must be a well-formed form (built here, or checked by rules/serialise.ts): the core makes these. */
   constructor(bytes: Uint8Array) {
     this.bytes = bytes
   }

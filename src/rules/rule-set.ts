@@ -100,7 +100,7 @@ export class RuleSet {
   /** True when a group named the crawler (the `*` groups are then ignored). */
   readonly specific: boolean
 
-  /** @internal Use `selectRules` (or `Robots.rulesFor`). */
+  /** Rule sets come from `selectRules` (`Robots.rulesFor`, a matcher's `rules`), which checks what this takes as given. */
   constructor(bytes: Uint8Array, records: Int32Array, emptyAllowLine: number, emptyDisallowLine: number, specific: boolean) {
     this.bytes = bytes
     this.records = records

@@ -21,18 +21,14 @@ import { fnv1a } from '../rules/serialise.js'
 import { RobotsInputError } from '../errors.js'
 import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, BundleKind } from './bundle-codec.js'
 import { encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
-import { FNV_PRIME, MAX_KEY_BYTES } from './origin-keys.js'
+import { FNV_PRIME, MAX_KEY_BYTES, storeKey } from './origin-keys.js'
 
 /** What an entry holds: a robots.txt's form, or an outcome without one. */
 export type BundleEntryKind = 'robots' | 'unavailable' | 'unreachable'
 
 const KINDS: Record<BundleEntryKind, number> = { robots: BundleKind.Robots, unavailable: BundleKind.Unavailable, unreachable: BundleKind.Unreachable }
 
-/**
- * Whether `key` can be a store key: 1 to MAX_KEY_BYTES printable ASCII
- * characters, no upper case, no space. The writer's callers give keys the
- * store made (`storeKey`, a bundle's); loading checks the rest.
- */
+/** Whether `key` can be a store key at a glance: 1 to MAX_KEY_BYTES printable ASCII characters, no upper case, no space. */
 function plausibleKey(key: string): boolean {
   if (key.length === 0 || key.length > MAX_KEY_BYTES) return false
   for (let i = 0; i < key.length; i++) {
@@ -75,7 +71,7 @@ export class BundleWriter {
    */
   entry(key: string, kind: BundleEntryKind, form: Uint8Array | undefined, info: StoreFetchInfo | undefined): Uint8Array {
     if (this.added >= this.count) throw new RobotsInputError(`BundleWriter: more than ${this.count} entries`)
-    if (!plausibleKey(key)) throw new RobotsInputError(`BundleWriter: key ${JSON.stringify(key)} is not in the store's form`)
+    if (!plausibleKey(key) || storeKey(key, 'BundleWriter').key !== key) throw new RobotsInputError(`BundleWriter: key ${JSON.stringify(key)} is not in the store's form (RobotsStore.keyOf)`)
     const k = KINDS[kind]
     if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${String(kind)}`)
     const formLength = form?.length ?? 0

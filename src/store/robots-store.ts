@@ -8,7 +8,7 @@
 import { AgentMatcher } from '../match/matcher.js'
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
 import { allowAll, disallowAll } from '../robots/fallback.js'
-import { compileMatcher, engineOptionsOf, Robots } from '../robots/robots.js'
+import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
@@ -20,11 +20,13 @@ import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES
 import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
-import { encodeBundle, loadBundle, type EntryVisitor } from './bundle-codec.js'
+import { encodeBundle, loadBundle, type BundleSink, type EntryVisitor } from './bundle-codec.js'
 import { KeyIndex, type KeySource } from './key-index.js'
 import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
 import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
-import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../url/url-scan.js'
+import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
+import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
+import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
 import type { Explanation } from '../match/matcher.js'
 import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 
@@ -43,6 +45,17 @@ export interface RobotsStoreOptions {
   /** Parsing limit of `set` bodies; default and minimum 512,000 (RFC 9309 §2.5). */
   limit?: number
 }
+
+declare const entryIdBrand: unique symbol
+
+/**
+ * An entry's id (`lookup`, `lookupScan`, `lookupHost`, `ids`): a small
+ * integer, stable while the entry lives (a store loaded by
+ * `RobotsStore.fromBytes` numbers its entries 0 … size − 1). A look-up
+ * that finds no entry returns -1. Ids of another store, or of an entry
+ * deleted since, are not this store's entries (ERR_RANGE where checked).
+ */
+export type EntryId = number & { readonly [entryIdBrand]: true }
 
 /** What an entry holds besides a robots.txt. */
 export type StoreOutcome = 'unavailable' | 'unreachable'
@@ -166,9 +179,10 @@ export class RobotsStore {
   /** Entries keyed by an origin and by a bare host (a look-up probes only the kinds the store holds). */
   private originKeys = 0
   private hostKeys = 0
-  /** The scan of the URL looked up last (src/url/url-scan.ts); its path start serves the matcher. */
-  private readonly scan = newUrlRecord()
-  /** The URL being probed for (`probeBytes` or `probeText`), and its origin's port code, for the probe tests. */
+  /** The scan of the URL looked up last by `lookup`; its path start serves the matcher. */
+  private readonly scanner = new UrlScan()
+  /** The scan record being probed for (the URL's, from `scanner` or the caller's UrlScan), what it scanned, and its origin's port code, for the probe tests. */
+  private probe: Int32Array = new Int32Array(UrlField.Size)
   private probeBytes: Uint8Array = new Uint8Array(0)
   private probeText = ''
   private probeIsText = false
@@ -236,7 +250,7 @@ export class RobotsStore {
     if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
-    const form = robots.rules.bytes
+    const form = rulesOf(robots).bytes
     const id = this.put(k, EntryKind.Shared, 0, () => {}, record)
     this.shared.set(id, form)
   }
@@ -258,11 +272,11 @@ export class RobotsStore {
   /** What is known of the fetch behind `key`'s entry (as given to `set`, `setRobots`, `setOutcome` or loaded from a bundle), or undefined. */
   fetchInfo(key: string | URL): StoreFetchInfo | undefined {
     const id = this.idOfKey(storeKey(key, 'RobotsStore.fetchInfo'))
-    return id < 0 ? undefined : this.entryFetchInfo(id)
+    return id === -1 ? undefined : this.entryFetchInfo(id)
   }
 
   /** {@link fetchInfo} of entry `id` (ERR_RANGE for a bad id). */
-  entryFetchInfo(id: number): StoreFetchInfo | undefined {
+  entryFetchInfo(id: EntryId): StoreFetchInfo | undefined {
     this.checkId(id)
     const e = this.entries
     const base = id * Entry.Width
@@ -293,15 +307,15 @@ export class RobotsStore {
     const id = this.idOfKey(storeKey(key, 'RobotsStore.get'))
     if (id < 0) return undefined
     const kind = this.kindChecked(id)
-    if (kind === EntryKind.Shared) return Robots.ofForm(this.shared.get(id)!, this.matcherOptions)
+    if (kind === EntryKind.Shared) return robotsOfForm(this.shared.get(id)!, this.matcherOptions)
     if (kind !== EntryKind.Robots) return undefined
-    return Robots.ofForm(this.formOf(id).slice(), this.matcherOptions)
+    return robotsOfForm(this.formOf(id).slice(), this.matcherOptions)
   }
 
   /** What `key` holds: `robots`, an outcome, or `none`. */
   source(key: string | URL): StoreSource {
     const id = this.idOfKey(storeKey(key, 'RobotsStore.source'))
-    return id < 0 ? 'none' : this.entrySource(id)
+    return id === -1 ? 'none' : this.entrySource(id)
   }
 
   /**
@@ -313,22 +327,18 @@ export class RobotsStore {
    */
   isAllowed(url: string | URL | Uint8Array, agent: string | readonly string[]): boolean {
     const id = this.lookup(url)
-    if (id < 0) {
+    if (id === -1) {
       checkAgent(agent)
       return true
     }
-    const m = this.matcher(id, agent)
     // The look-up's scan gave the path start: the matcher does not look for it again.
-    const ps = this.scan[UrlField.PathStart]
-    if (typeof url === 'string') return m.isAllowedFrom(url, ps)
-    if (url instanceof Uint8Array) return (m.codeOf(m.decideFrom(url, ps, url.length)) & 1) === 1
-    return m.isAllowed(url)
+    return (this.matcher(id, agent).matchScan(this.scanner) & 1) === 1
   }
 
   /** The verdict, the deciding rule and the entry that answered (see {@link StoreExplanation}). */
   explain(url: string | URL | Uint8Array, agent: string | readonly string[]): StoreExplanation {
     const id = this.lookup(url)
-    if (id < 0) {
+    if (id === -1) {
       checkAgent(agent)
       return { allowed: true, rule: null, source: 'none', key: null }
     }
@@ -348,83 +358,98 @@ export class RobotsStore {
    * judge many URLs: `store.matcher(id, agent)` then gives the matcher. A
    * URL without a host is a RobotsInputError (ERR_INPUT).
    */
-  lookup(url: string | URL | Uint8Array): number {
-    const rec = this.scan
-    let found: boolean
-    if (typeof url === 'string') found = scanUrlString(url, rec)
-    else if (url instanceof Uint8Array) found = scanUrl(url, 0, url.length, rec)
-    else if (typeof URL === 'function' && url instanceof URL) found = scanUrlString(url.href, rec)
+  lookup(url: string | URL | Uint8Array): EntryId | -1 {
+    const scan = this.scanner
+    if (typeof url === 'string') scan.scanString(url)
+    else if (url instanceof Uint8Array) scan.scan(url, 0, url.length)
+    else if (typeof URL === 'function' && url instanceof URL) scan.scanString(url.href)
     else throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
-    if (url instanceof Uint8Array) return this.lookupScanned(url, '', found, url.length)
-    return this.lookupScanned(null, typeof url === 'string' ? url : url.href, found, 0)
+    return this.lookupScanned(scan)
   }
 
   /**
-   * @internal `lookup` of a URL scanned already into `rec` (src/url/url-scan.ts)
-   * from `bytes[rec[UrlField.Start], end)` (a line of the command line's
-   * input; offsets are the buffer's): no second scan. `rec` must have been
-   * filled by `scanUrl` over that range. A URL without a host is a
-   * RobotsInputError.
+   * {@link lookup} of the URL `scan` scanned last (a UrlScan: the batch
+   * form, without a second pass over the URL): its origin's entry, else its
+   * bare host's, else -1. A plain http(s) host is looked up from the scan
+   * alone; any other URL by its origin as the WHATWG URL parser gives it. A
+   * URL without a host (or one the parser refuses) is a RobotsInputError
+   * (ERR_INPUT), as is anything but a UrlScan that has scanned a URL.
    */
-  lookupScan(bytes: Uint8Array, rec: Int32Array, end: number): number {
-    this.scan.set(rec)
-    return this.lookupScanned(bytes, '', rec[UrlField.HostStart] >= 0, end)
+  lookupScan(scan: UrlScan): EntryId | -1 {
+    checkedRecord(scan, 'RobotsStore.lookupScan', false)
+    return this.lookupScanned(scan)
   }
 
-  /** `lookup` once `this.scan` holds the URL's scan: the URL is `bytes[…, end)` (when not null) or `text`. */
-  private lookupScanned(bytes: Uint8Array | null, text: string, found: boolean, end: number): number {
-    const rec = this.scan
+  /** `lookup` of a scanned URL. */
+  private lookupScanned(scan: UrlScan): EntryId | -1 {
+    const rec = scanHashed(scan)!
+    const source = scanSource(scan)
     const flags = rec[UrlField.Flags]
     // The fast path: an http(s) URL whose host is a plain name is looked up from its scan, no string made.
     if (
-      found &&
+      rec[UrlField.HostStart] >= 0 &&
       (flags & UrlFlag.PlainHost) !== 0 &&
       (flags & (UrlFlag.Http | UrlFlag.Https)) !== 0 &&
       rec[UrlField.Port] !== PortCode.Bad &&
       rec[UrlField.HostEnd] - rec[UrlField.HostStart] <= MAX_KEY_BYTES - MAX_ORIGIN_EXTRA
     ) {
-      if (bytes !== null) {
-        this.probeBytes = bytes
-        this.probeIsText = false
-      } else {
-        this.probeText = text
-        this.probeIsText = true
-      }
+      this.setProbe(rec, source)
       const https = (flags & UrlFlag.Https) !== 0
       const port = rec[UrlField.Port]
       this.probePort = port === PortCode.None || port === (https ? 443 : 80) ? 0 : port + 1
       if (this.originKeys > 0) {
         const id = this.index.probe(originHash(rec[UrlField.HostHash], httpSchemeHash(https), this.probePort), this.originTest)
-        if (id >= 0) return id
+        if (id >= 0) return id as EntryId
       }
-      return this.hostKeys > 0 ? this.index.probe(rec[UrlField.HostHash], this.hostTest) : -1
+      return this.hostKeys > 0 ? (this.index.probe(rec[UrlField.HostHash], this.hostTest) as EntryId | -1) : -1
     }
     // Any other URL: its origin as the WHATWG URL parser gives it.
-    const parts = slowOrigin(bytes === null ? text : bytes.subarray(rec[UrlField.Start], end))
+    const start = rec[UrlField.Start]
+    const end = rec[SCAN_END]
+    const url = typeof source === 'string' ? source : end <= source.length ? source.subarray(start, end) : EMPTY
+    const parts = slowOrigin(url)
     if (parts === null) {
-      const shown = bytes === null ? JSON.stringify(text.slice(0, 200)) : describeValue(bytes)
+      const shown = typeof url === 'string' ? JSON.stringify(url.slice(0, 200)) : describeValue(url)
       throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host`)
     }
     const key = keyBytes(parts.key)
     const id = this.originKeys > 0 ? this.index.find(key, 0, key.length) : -1
-    return id >= 0 || this.hostKeys === 0 ? id : this.index.find(key, parts.hostStart, parts.hostEnd, hostHash(key, parts.hostStart, parts.hostEnd))
+    return (id >= 0 || this.hostKeys === 0 ? id : this.index.find(key, parts.hostStart, parts.hostEnd, hostHash(key, parts.hostStart, parts.hostEnd))) as EntryId | -1
   }
 
   /**
-   * The entry id of the bare host `bytes[start, end)` (compared
-   * ASCII-case-insensitively with the stored host), or -1: the per-line
-   * lookup of `filter --bundle`, without making a string. `hash`, when the
-   * caller has it already (the URL scan's `HostHash`): the realm's keyed
-   * hash of the host (`hostHash` of robots-automaton/internals; the key is
-   * random per realm), saving a pass over the host; a wrong one only makes
-   * the host not found.
+   * The entry id of the bare host of `scan` (a UrlScan of a URL, or of a
+   * host column: `UrlScan.scanHost`), compared ASCII-case-insensitively with
+   * the stored hosts, or -1: no origin key is tried, and the host is taken
+   * as written (a host that is not `plainHost` is not made canonical here:
+   * `lookupScan` does that for URLs). Anything but a UrlScan that has
+   * scanned a host is a RobotsInputError (ERR_INPUT).
    */
-  lookupHost(bytes: Uint8Array, start: number, end: number, hash?: number): number {
-    if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`lookupHost: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
-    if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
-      throw new RobotsRangeError('ERR_RANGE', `lookupHost: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
+  lookupHost(scan: UrlScan): EntryId | -1 {
+    const rec = checkedRecord(scan, 'RobotsStore.lookupHost', true)
+    const source = scanSource(scan)
+    const hs = rec[UrlField.HostStart]
+    if (hs < 0) throw new RobotsInputError('RobotsStore.lookupHost: the UrlScan has no host')
+    if (this.hostKeys === 0) return -1
+    const he = rec[UrlField.HostEnd]
+    if (typeof source === 'string') {
+      const host = keyBytes(source.slice(hs, he))
+      return this.index.find(host, 0, host.length) as EntryId | -1
     }
-    return this.index.find(bytes, start, end, hash === undefined ? hostHash(bytes, start, end) : hash | 0)
+    // The scan's hash is the store's hash of a bare-host key.
+    return (he <= source.length ? this.index.find(source, hs, he, rec[UrlField.HostHash]) : -1) as EntryId | -1
+  }
+
+  /** Makes `rec` (over `source`) the record the probe tests read. */
+  private setProbe(rec: Int32Array, source: Uint8Array | string): void {
+    this.probe = rec
+    if (typeof source === 'string') {
+      this.probeText = source
+      this.probeIsText = true
+    } else {
+      this.probeBytes = source
+      this.probeIsText = false
+    }
   }
 
   /**
@@ -440,7 +465,7 @@ export class RobotsStore {
    * (selection, LRU order, the matcher's size measured again: matchers grow
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
-  matcher(id: number, agent: string | readonly string[]): AgentMatcher {
+  matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
     if (agent === this.hotAgent) {
       const c = this.hot[id]
       if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.matcher
@@ -500,13 +525,13 @@ export class RobotsStore {
   }
 
   /** What entry `id` holds. */
-  entrySource(id: number): StoreSource {
+  entrySource(id: EntryId): StoreSource {
     const kind = this.kindChecked(id)
     return kind === EntryKind.Unavailable ? 'unavailable' : kind === EntryKind.Unreachable ? 'unreachable' : 'robots'
   }
 
   /** The key of entry `id` (an origin or a bare host). */
-  entryKey(id: number): string {
+  entryKey(id: EntryId): string {
     this.checkId(id)
     const e = this.entries
     const base = id * Entry.Width
@@ -536,7 +561,25 @@ export class RobotsStore {
 
   /** Every key, in no particular order. */
   *keys(): IterableIterator<string> {
-    for (let id = 0; id < this.idCount; id++) if (this.entries[id * Entry.Width + Entry.Chunk] >= 0) yield this.entryKey(id)
+    for (const id of this.ids()) yield this.entryKey(id)
+  }
+
+  /** Every entry's id, in no particular order (for the per-entry calls: `entrySource`, `entryKey`, `matcher`, …). */
+  *ids(): IterableIterator<EntryId> {
+    for (let id = 0; id < this.idCount; id++) if (this.entries[id * Entry.Width + Entry.Chunk] >= 0) yield id as EntryId
+  }
+
+  /**
+   * The key an entry for `key` is stored under (what `set`, `has`, `get`
+   * and the others make of their key argument): the origin of a URL,
+   * `scheme://host[:port]` as the WHATWG URL parser writes it, lowercase,
+   * without the scheme's default port (`https://Example.COM:443/a` →
+   * `https://example.com`); or a bare host (`EXAMPLE.com` → `example.com`,
+   * `bücher.de` → `xn--bcher-kva.de`). Anything else is a RobotsInputError
+   * (ERR_INPUT).
+   */
+  static keyOf(key: string | URL): string {
+    return storeKey(key, 'RobotsStore.keyOf').key
   }
 
   /**
@@ -546,7 +589,7 @@ export class RobotsStore {
    */
   memoryUsage(): number {
     let bytes = objectBytes(STORE_FIELDS) + this.arena.memoryUsage() + typedArrayBytes(this.entries) + this.index.memoryUsage()
-    bytes += 2 * TYPED_ARRAY_BYTES + this.scan.byteLength + 8 * this.hot.length + 8 * this.free.length
+    bytes += 2 * TYPED_ARRAY_BYTES + SCANNER_BYTES + 8 * this.hot.length + 8 * this.free.length
     bytes += MAP_BYTES + this.shared.size * MAP_ENTRY_BYTES
     for (const form of this.shared.values()) bytes += typedArrayBytes(form)
     if (this.spill !== undefined) bytes += compiledBytes(this.spillKey, this.spill.matcher.memoryUsage())
@@ -596,7 +639,7 @@ export class RobotsStore {
    * forms are copied in; holes are left out.
    */
   toBytes(): Uint8Array {
-    return encodeBundle(this)
+    return encodeBundle({ forEachEntry: (visit) => this.forEachEntry(visit) })
   }
 
   /**
@@ -613,18 +656,22 @@ export class RobotsStore {
   static fromBytes(bytes: Uint8Array, options: RobotsStoreOptions & { lazy?: boolean } = {}): RobotsStore {
     const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes')
     const store = new RobotsStore(o)
-    loadBundle(bytes, store, o.lazy === true)
+    const sink: BundleSink = {
+      adoptChunk: (data) => store.arena.adopt(data),
+      addLoaded: (chunk, offset, keyLength, formLength, kind, checked, infoLength) => store.addLoaded(chunk, offset, keyLength, formLength, kind, checked, infoLength),
+    }
+    loadBundle(bytes, sink, o.lazy === true)
     return store
   }
 
   /**
-   * @internal Entry records, for bundles: calls `visit` for each entry with
+   * Entry records, for bundles: calls `visit` for each entry with
    * its key at `data[keyAt, keyAt + keyLength)`, its kind (a shared form is
    * reported as EntryKind.Robots) and its form at `form[formAt, formAt +
    * formLength)` (length 0 for outcomes), its fetch-info record at
    * `data[infoAt, infoAt + infoLength)` (length 0 when none). No view is made per entry.
    */
-  forEachEntry(visit: EntryVisitor): void {
+  private forEachEntry(visit: EntryVisitor): void {
     const e = this.entries
     for (let id = 0; id < this.idCount; id++) {
       const base = id * Entry.Width
@@ -644,13 +691,13 @@ export class RobotsStore {
   }
 
   /**
-   * @internal Adds a loaded bundle's entry whose key and form are already at
-   * `data[offset…]` (a chunk adopted with {@link adoptChunk}); `checked`
+   * Adds a loaded bundle's entry whose key and form are already at
+   * `data[offset…]` (a chunk the arena adopted); `checked`
    * false defers the form's check to its first use. A duplicate key is a
    * RobotsFormatError raised by the caller (returns false). A fetch-info
    * record of `infoLength` bytes (checked by the caller) follows the form.
    */
-  addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean, infoLength = 0): boolean {
+  private addLoaded(chunk: number, offset: number, keyLength: number, formLength: number, kind: number, checked: boolean, infoLength = 0): boolean {
     const data = this.arena.chunks[chunk]
     const h = keyHash(data, offset, offset + keyLength)
     if (this.index.find(data, offset, offset + keyLength, h) >= 0) return false
@@ -670,15 +717,10 @@ export class RobotsStore {
     return true
   }
 
-  /** @internal Adopts a loaded bundle's data region as an arena chunk (zero copy); returns its index. */
-  adoptChunk(data: Uint8Array): number {
-    return this.arena.adopt(data)
-  }
-
   /** The entry id of a key, or -1. */
-  private idOfKey(k: KeyParts): number {
+  private idOfKey(k: KeyParts): EntryId | -1 {
     const bytes = keyBytes(k.key)
-    return this.index.find(bytes, 0, bytes.length)
+    return this.index.find(bytes, 0, bytes.length) as EntryId | -1
   }
 
   /** A RobotsRangeError (ERR_RANGE) unless `id` is an entry's id. */
@@ -736,7 +778,7 @@ export class RobotsStore {
   private originEquals(id: number): boolean {
     const e = this.entries
     const base = id * Entry.Width
-    const rec = this.scan
+    const rec = this.probe
     const hs = rec[UrlField.HostStart]
     const he = rec[UrlField.HostEnd]
     // The key: "http://" or "https://" (as the URL's scheme, lowercased), the host, then ":port" unless default.
@@ -760,7 +802,7 @@ export class RobotsStore {
   private hostEquals(id: number): boolean {
     const e = this.entries
     const base = id * Entry.Width
-    const rec = this.scan
+    const rec = this.probe
     const hs = rec[UrlField.HostStart]
     const he = rec[UrlField.HostEnd]
     if (e[base + Entry.KeyLength] !== he - hs) return false
@@ -869,12 +911,15 @@ export class RobotsStore {
 
   private outcomeMatcher(allowed: boolean, agent: string | readonly string[]): AgentMatcher {
     checkAgent(agent)
-    if (allowed) return (this.allowAllMatcher ??= compileMatcher(allowAll().rules, ['*'], this.matcherOptions))
-    return (this.disallowAllMatcher ??= compileMatcher(disallowAll().rules, ['*'], this.matcherOptions))
+    if (allowed) return (this.allowAllMatcher ??= compileMatcher(rulesOf(allowAll()), ['*'], this.matcherOptions))
+    return (this.disallowAllMatcher ??= compileMatcher(rulesOf(disallowAll()), ['*'], this.matcherOptions))
   }
 }
 
 const NO_INFO = new Uint8Array(0)
+const EMPTY = new Uint8Array(0)
+/** The store's own UrlScan: the object, its record and the probe's record. */
+const SCANNER_BYTES = objectBytes(3) + TYPED_ARRAY_BYTES + 4 * (UrlField.Size + 1)
 
 /** The fetch-info record of `info` (checked: ERR_INPUT), or an empty one. */
 function infoRecord(info: StoreFetchInfo | undefined): Uint8Array {

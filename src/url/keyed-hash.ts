@@ -314,12 +314,12 @@ export function keyHash(bytes: Uint8Array, start: number, end: number): number {
   return originHash(hostHash(bytes, hostStart, hostEnd), schemeHashOf(scheme), hostEnd < end ? port + 1 : 0)
 }
 
-/** @internal HalfSipHash-1-3 with an explicit key, 32-bit output (tests check it against the reference's vectors). */
+/** HalfSipHash-1-3 with an explicit key, 32-bit output (tests check it against the reference's vectors). */
 export function halfSipHash13(k0: number, k1: number, bytes: Uint8Array, start = 0, end = bytes.length): number {
   return halfSip(k0, k1, bytes, start, end)
 }
 
-/** @internal HalfSipHash-1-3 with an explicit key, 64-bit output as two words (tests check it; benchmarks build names colliding under a known key). */
+/** HalfSipHash-1-3 with an explicit key, 64-bit output as two words (tests check it; benchmarks build names colliding under a known key). */
 export function halfSipHash13x64(k0: number, k1: number, bytes: Uint8Array, start = 0, end = bytes.length): [number, number] {
   const out = new Int32Array(2)
   halfSip64(k0, k1, bytes, start, end, out, 0)

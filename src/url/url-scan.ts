@@ -313,12 +313,13 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
  * Scans a host column (`--host-field`, `--host`): `host`, `host:port`,
  * `[v6]:port`, `user@host`, or a URL (then as {@link scanUrl}); the record's
  * `SchemeEnd` is -1 unless it is a URL. Returns whether it names a host.
+ * `hash` as for {@link scanUrl}.
  */
-export function scanHostField(bytes: Uint8Array, start: number, end: number, out: Int32Array): boolean {
+export function scanHostField(bytes: Uint8Array, start: number, end: number, out: Int32Array, hash = true): boolean {
   for (let p = start; p + 2 < end; p++) {
-    if (bytes[p] === 0x3a && bytes[p + 1] === 0x2f && bytes[p + 2] === 0x2f) return scanUrl(bytes, start, end, out)
+    if (bytes[p] === 0x3a && bytes[p + 1] === 0x2f && bytes[p + 2] === 0x2f) return scanUrl(bytes, start, end, out, hash)
   }
-  return scanAuthority(bytes, start, start, end, -1, 0, out, true)
+  return scanAuthority(bytes, start, start, end, -1, 0, out, hash)
 }
 
 /** The reference's path start after `\` ended the authority: the first `/`, `?` or `;` from `from`, unless a `#` comes first. */

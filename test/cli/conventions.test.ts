@@ -18,6 +18,7 @@ import { matchPath } from '../../src/url/url-path.js'
 import { clock, escapesAllowed, etaSeconds, ProgressBar, progressWanted, renderProgress } from '../../src/cli/common/progress.js'
 import { note } from '../../src/cli/common/stdio.js'
 import { CLI, ensureBuilt, ROOT, run, tempDir, type RunResult, isUrlLine } from './helpers.js'
+import { compactRulesOf } from '../../src/internals.js'
 
 const tmp = tempDir()
 const ROBOTS = 'User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n\nUser-agent: b\nDisallow: /b\n\nUser-agent: c\nAllow: /b/open\nDisallow: /\n'
@@ -107,7 +108,7 @@ describe('--agent repeated: one crawler answering to several tokens, as the refe
       const verdicts = filtered.stdout.toString().split('\n')
       checked.stdout.toString().trimEnd().split('\n').forEach((line, i) => {
         const got = JSON.parse(line)
-        const want = referenceDecide(robots.rules, tokens, matchPath(Buffer.from(paths[i])))
+        const want = referenceDecide(compactRulesOf(robots), tokens, matchPath(Buffer.from(paths[i])))
         expect({ allowed: got.allowed, line: got.rule?.line ?? 0 }, `${name} ${tokens} ${paths[i]}`).toEqual({ allowed: want.allowed, line: want.line })
         // filter does not judge a line without a URL (a pattern that is not a path: `Sitemap:`, `*.pdf`).
         const verdict = isUrlLine(Buffer.from(paths[i])) ? `${want.allowed ? 'allowed' : 'disallowed'}\t${want.line}` : 'invalid\t0'

@@ -14,9 +14,10 @@ import { parseRobots } from '../../src/index.js'
 import { LINE_CASES, LINE_RULES } from '../support/line-cases.js'
 import { newStats, summaryLine } from '../../src/cli/filter/filter-stats.js'
 import type { ByteReader } from '../../src/cli/filter/input.js'
-import { UsageError } from '../../src/errors.js'
+import { UsageError } from '../../src/cli/common/cli-error.js'
 import { DirectoryRules } from '../../src/cli/hosts/robots-dir.js'
-import { HostJudge, type EntryEvent } from '../../src/cli/hosts/host-judge.js'
+import { HostJudge } from '../../src/cli/filter/host-judge.js'
+import type { EntryEvent } from '../../src/cli/hosts/host-rules.js'
 import { ProgressBar } from '../../src/cli/common/progress.js'
 import { LineLocator } from '../../src/cli/filter/line-locator.js'
 import { WHOLE_LINES } from '../../src/cli/filter/line-layout.js'
@@ -27,7 +28,7 @@ const enc = new TextEncoder()
 
 /** A LineJudge from a function of the URL's range (the per-line method only). */
 function fakeJudge(judge: (b: Uint8Array, s: number, e: number) => number): LineJudge {
-  return { judge: (b, locator) => judge(b, locator.urlStart, locator.urlEnd), decided: () => ({ matcher: null, rule: -1, source: null, host: null }) }
+  return { judge: (b, locator) => judge(b, locator.urlStart, locator.urlEnd), decided: () => ({ matcher: null, rule: null, source: null, host: null }) }
 }
 
 const KEEP: LoopOptions = { wholeLines: true, invalid: 'keep' }

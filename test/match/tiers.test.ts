@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
-import { referenceDecide } from '../../src/internals.js'
+import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/url/url-path.js'
 import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, INDEXED_START_STARS } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
@@ -34,7 +34,7 @@ const URLS = [
 
 /** The reference's verdict and line for a URL, packed as line * 2 + allowed. */
 function reference(body: string, url: string): number {
-  const ref = referenceDecide(parseRobots(body).rules, ['bot'], matchPath(urlBytes(url)))
+  const ref = referenceDecide(compactRulesOf(parseRobots(body)), ['bot'], matchPath(urlBytes(url)))
   return ref.line * 2 + (ref.allowed ? 1 : 0)
 }
 
@@ -298,7 +298,7 @@ describe('hot → thrash-proof', () => {
     expect(m.stats().tier).toBe('thrash-proof')
     const sample = hostileUrls(12, 118, 14)
     const wantBig = sample.map((u) => {
-      const ref = referenceDecide(robots.rules, ['Googlebot'], matchPath(urlBytes(u)))
+      const ref = referenceDecide(compactRulesOf(robots), ['Googlebot'], matchPath(urlBytes(u)))
       return ref.line * 2 + (ref.allowed ? 1 : 0)
     })
     const tiers = sample.map((u, i) => {

@@ -5,8 +5,7 @@
  * unreachable robots.txt, the changes as `diff` finds them, and the slices.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots } from '../../src/index.js'
-import { RuleDescriber } from '../../src/cli/common/rule-text.js'
+import { parseRobots, ruleText } from '../../src/index.js'
 import { diffAll, inSlices, judgeAll, JudgedSide, SLICE_ITEMS, type RunToken } from '../../src/playground/judge.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -23,17 +22,18 @@ const VECTORS = JSON.parse(readFileSync(resolve(__dirname, '../data/conformance/
 const live = (): RunToken => ({ cancelled: false })
 
 describe('JudgedSide: the verdicts, lines and rule texts of check', () => {
-  it('equal the library and RuleDescriber on the reference vectors', () => {
+  it('equal the library and ruleText on the reference vectors', () => {
     for (const r of VECTORS) {
       const tokens = [r.useragent]
       const side = new JudgedSide({ text: r.robotstxt, outcome: 'file' }, tokens)
       const robots = parseRobots(r.robotstxt)
-      const e = robots.agents(tokens).explain(r.url)
+      const m = robots.agents(tokens)
+      const e = m.explain(r.url)
       const v = side.verdict(r.url)
       expect(v.allowed, r.id).toBe(r.allowed)
       expect(v.allowed, r.id).toBe(e.allowed)
       expect(v.line, r.id).toBe(e.rule?.line ?? 0)
-      expect(v.rule, r.id).toBe(new RuleDescriber(robots.rulesFor(tokens), false).text(e.rule))
+      expect(v.rule, r.id).toBe(ruleText(m, e.rule).text)
     }
   })
 

@@ -9,7 +9,7 @@ import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../../src
 import { latin1Bytes } from '../support/core-helpers.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { referenceDecide } from '../../src/internals.js'
+import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { itShared, SHARED } from '../support/shared-data.js'
 
 interface Case {
@@ -341,7 +341,7 @@ describe('utf16-body (issue 12: a UTF-16 robots.txt lost every rule silently)', 
     // Verdicts stay the reference's: no rule applies.
     const enc = new TextEncoder()
     for (const path of ['/', '/checkout', '/private/x']) {
-      const ref = referenceDecide(robots.rules, ['Googlebot'], enc.encode(path))
+      const ref = referenceDecide(compactRulesOf(robots), ['Googlebot'], enc.encode(path))
       expect(robots.agent('Googlebot').explain(path)).toEqual({ allowed: ref.allowed, rule: null })
     }
   })

@@ -5,8 +5,7 @@
  * loads back, and refuses what does not fit.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, RobotsStore, type StoreFetchInfo } from '../../src/index.js'
-import { BundleWriter, type BundleEntryKind } from '../../src/internals.js'
+import { BundleWriter, parseRobots, RobotsStore, type BundleEntryKind, type StoreFetchInfo } from '../../src/index.js'
 
 interface Entry {
   key: string

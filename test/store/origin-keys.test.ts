@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RobotsStore } from '../../src/index.js'
+import { RobotsStore, type EntryId } from '../../src/index.js'
 import { slowOrigin, storeKey } from '../../src/store/origin-keys.js'
 
 const enc = new TextEncoder()
@@ -34,7 +34,7 @@ describe('store keys', () => {
           expect(other.lookup(input), url).toBe(-1)
           byOrigin.set(slow.key, '')
           expect(byOrigin.lookup(input), url).toBeGreaterThanOrEqual(0)
-          expect(byOrigin.entryKey(byOrigin.lookup(input)), url).toBe(slow.key)
+          expect(byOrigin.entryKey(byOrigin.lookup(input) as EntryId), url).toBe(slow.key)
           byOrigin.delete(slow.key)
           const bare = slow.key.slice(slow.hostStart, slow.hostEnd)
           let hostKey: string | undefined
@@ -59,9 +59,9 @@ describe('store keys', () => {
     const store = new RobotsStore()
     store.set('example.com', 'User-agent: *\nDisallow: /host\n')
     store.set('https://example.com:8443', 'User-agent: *\nDisallow: /origin\n')
-    expect(store.entryKey(store.lookup('https://EXAMPLE.com:8443/x'))).toBe('https://example.com:8443')
-    expect(store.entryKey(store.lookup('https://example.com/x'))).toBe('example.com')
-    expect(store.entryKey(store.lookup('http://user:pw@example.com:8443/'))).toBe('example.com')
+    expect(store.entryKey(store.lookup('https://EXAMPLE.com:8443/x') as EntryId)).toBe('https://example.com:8443')
+    expect(store.entryKey(store.lookup('https://example.com/x') as EntryId)).toBe('example.com')
+    expect(store.entryKey(store.lookup('http://user:pw@example.com:8443/') as EntryId)).toBe('example.com')
     expect(store.lookup('https://example.org/')).toBe(-1)
     expect(store.isAllowed('https://example.com:8443/origin', 'bot')).toBe(false)
     expect(store.isAllowed('https://example.com/host', 'bot')).toBe(false)

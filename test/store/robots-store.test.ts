@@ -4,13 +4,13 @@
  * bundles, the byte-level lookups, budgets and input errors.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, Robots, RobotsStore, type RobotsErrorCode } from '../../src/index.js'
-import { hostHash } from '../../src/url/keyed-hash.js'
+import { parseRobots, Robots, RobotsStore, UrlScan, type EntryId, type RobotsErrorCode } from '../../src/index.js'
 import { describePaired } from '../support/corpus-data.js'
 import { readU32, writeU32 } from '../../src/rules/byte-buffer.js'
 import { Header } from '../../src/rules/compact-rules.js'
 import { sealForm } from '../../src/rules/serialise.js'
 import { BundleHeader } from '../../src/store/bundle-codec.js'
+import { compactRulesOf } from '../../src/internals.js'
 
 const enc = new TextEncoder()
 const BODY = 'User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /g\nAllow: /private/ok\n'
@@ -92,7 +92,7 @@ describe('RobotsStore: answers', () => {
   it('tokens that select the same groups share a matcher; different selections do not', () => {
     const s = new RobotsStore()
     s.set('https://example.com', BODY)
-    const id = s.lookup('https://example.com/')
+    const id = s.lookup('https://example.com/') as EntryId
     expect(s.matcher(id, 'otherbot')).toBe(s.matcher(id, 'thirdbot'))
     expect(s.matcher(id, 'googlebot')).toBe(s.matcher(id, 'GOOGLEBOT'))
     expect(s.matcher(id, 'googlebot')).not.toBe(s.matcher(id, 'otherbot'))
@@ -119,7 +119,7 @@ describe('RobotsStore: answers', () => {
     s.setRobots('https://example.com', robots)
     expect(s.stats().liveBytes).toBe('https://example.com'.length)
     expect(s.isAllowed('https://example.com/g', 'googlebot')).toBe(false)
-    expect(s.get('https://example.com')!.rules.bytes).toBe(robots.rules.bytes)
+    expect(compactRulesOf(s.get('https://example.com')!).bytes).toBe(compactRulesOf(robots).bytes)
     expect(codeOf(() => s.setRobots('https://example.com', BODY as unknown as Robots))).toBe('ERR_INPUT')
   })
 
@@ -154,33 +154,42 @@ describe('RobotsStore: answers', () => {
     }
   })
 
-  it('lookupHost finds a bare host from bytes, case-insensitively; matcher(id) and entryKey(id)', () => {
+  it('lookupHost finds the bare host of a scan, case-insensitively; matcher(id) and entryKey(id)', () => {
     const s = new RobotsStore()
     s.set('www.example.com', BODY)
     s.setOutcome('down.example', 'unreachable')
     const line = enc.encode('GET http://WWW.Example.com/private 200')
-    const id = s.lookupHost(line, 11, 26)
+    const scan = new UrlScan()
+    scan.scan(line, 4, 34)
+    const id = s.lookupHost(scan)
     expect(id).toBeGreaterThanOrEqual(0)
-    expect(s.entryKey(id)).toBe('www.example.com')
-    expect(s.lookupHost(line, 11, 25)).toBe(-1)
-    // With the caller's hash: the realm's keyed hash of the host (the URL scan's), signed or not; a wrong hash finds nothing.
-    const h = hostHash(line, 11, 26)
-    expect(s.lookupHost(line, 11, 26, h | 0)).toBe(id)
-    expect(s.lookupHost(line, 11, 26, h >>> 0)).toBe(id)
-    expect(s.lookupHost(line, 11, 26, (h + 1) | 0)).toBe(-1)
-    // Regression (issue 19): the unkeyed FNV-1a of the host no longer finds it (the key table is keyed).
+    expect(s.entryKey(id as EntryId)).toBe('www.example.com')
+    // The same host as a host column, and a string scan of the URL.
+    expect(scan.scanHost(line, 11, 26)).toBe(true)
+    expect(s.lookupHost(scan)).toBe(id)
+    scan.scanString('https://www.EXAMPLE.com:8443/x')
+    expect(s.lookupHost(scan)).toBe(id)
+    expect(scan.scanHost(line, 11, 25)).toBe(true)
+    expect(s.lookupHost(scan)).toBe(-1)
+    // Regression (issue 19): the unkeyed FNV-1a of the host is not the hash the store's index is keyed by.
     let fnv = 0x811c9dc5
     for (const c of enc.encode('www.example.com')) fnv = Math.imul(fnv ^ c, 0x01000193)
-    expect(s.lookupHost(line, 11, 26, fnv)).toBe(-1)
-    const m = s.matcher(id, 'bot')
+    expect(UrlScan.hostHash(enc.encode('www.example.com'))).not.toBe(fnv)
+    expect(UrlScan.hostHash(line, 11, 26)).toBe(UrlScan.hostHash(enc.encode('www.example.com')))
+    const m = s.matcher(id as EntryId, 'bot')
     expect(m.matchRange(line, 4, 34)).toBe(2 * 2 + 0)
-    const down = s.lookupHost(enc.encode('down.example'), 0, 12)
+    scan.scan(line, 4, 34)
+    expect(m.matchScan(scan)).toBe(2 * 2 + 0)
+    scan.scanHost(enc.encode('down.example'))
+    const down = s.lookupHost(scan) as EntryId
     expect(s.entrySource(down)).toBe('unreachable')
     expect(s.matcher(down, 'x').isAllowed('/')).toBe(false)
-    expect(codeOf(() => s.lookupHost(line, 30, 50))).toBe('ERR_RANGE')
-    expect(codeOf(() => s.lookupHost('www.example.com' as unknown as Uint8Array, 0, 3))).toBe('ERR_INPUT')
-    expect(codeOf(() => s.matcher(99, 'a'))).toBe('ERR_RANGE')
-    expect(codeOf(() => s.matcher(-1, 'a'))).toBe('ERR_RANGE')
+    scan.scan(enc.encode('/a/path'))
+    expect(codeOf(() => s.lookupHost(scan))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.lookupHost(new UrlScan()))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.lookupHost(line as unknown as UrlScan))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.matcher(99 as EntryId, 'a'))).toBe('ERR_RANGE')
+    expect(codeOf(() => s.matcher(-1 as EntryId, 'a'))).toBe('ERR_RANGE')
   })
 
   it('hasOriginKeys: whether lookup is needed beyond lookupHost; deleted entries and IPv6 hosts do not count; lazy forms stay unchecked', () => {

@@ -11,6 +11,7 @@ import { EventCursor, EventType, Header } from '../../src/rules/compact-rules.js
 import { EXTENSION_KEYS } from '../../src/rules/extensions.js'
 import { extensionEntries } from '../../src/rules/sections.js'
 import { prng } from './prng.mjs'
+import { compactRulesOf } from '../../src/internals.js'
 
 /** A varint's place in a form: `[start, end)` and its section's header field (whose start follows it). */
 export interface VarintAt {
@@ -145,12 +146,12 @@ export function mutateForm(form: Uint8Array, rand: () => number): Uint8Array {
 
 /** A robots.txt that a fresh parse turns into `r`'s rules (events on their lines, sitemaps after them); null when its lines are too many to write. */
 export function renderBody(r: Robots): string | null {
-  const names = r.rules.names
-  const ext = extensionEntries(r.rules.bytes)
+  const names = compactRulesOf(r).names
+  const ext = extensionEntries(compactRulesOf(r).bytes)
   const lines: string[] = []
   let e = 0
   const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1')
-  for (const c = new EventCursor(r.rules); c.next(); ) {
+  for (const c = new EventCursor(compactRulesOf(r)); c.next(); ) {
     if (c.line > 100_000) return null
     while (lines.length < c.line - 1) lines.push('')
     switch (c.type) {
@@ -187,12 +188,12 @@ export function expectParseable(r: Robots, loaded: Uint8Array, urls: readonly st
   const body = renderBody(r)
   if (body === null) return
   const fresh = parseRobots(body)
-  expect(same(fresh.rules.patterns, r.rules.patterns), 'patterns').toBe(true)
-  expect(same(fresh.rules.events, r.rules.events), 'events').toBe(true)
-  expect(fresh.rules.names).toEqual(r.rules.names)
-  expect(extensionEntries(fresh.rules.bytes)).toEqual(extensionEntries(r.rules.bytes))
+  expect(same(compactRulesOf(fresh).patterns, compactRulesOf(r).patterns), 'patterns').toBe(true)
+  expect(same(compactRulesOf(fresh).events, compactRulesOf(r).events), 'events').toBe(true)
+  expect(compactRulesOf(fresh).names).toEqual(compactRulesOf(r).names)
+  expect(extensionEntries(compactRulesOf(fresh).bytes)).toEqual(extensionEntries(compactRulesOf(r).bytes))
   expect(fresh.sitemaps).toEqual(r.sitemaps)
-  for (const agent of [...r.rules.names.slice(0, 2), 'otherbot']) {
+  for (const agent of [...compactRulesOf(r).names.slice(0, 2), 'otherbot']) {
     const a = r.agent(agent)
     const b = fresh.agent(agent)
     const got = urls.map((u) => a.explain(u))
@@ -205,7 +206,7 @@ export function expectParseable(r: Robots, loaded: Uint8Array, urls: readonly st
 /** URLs worth judging against a form: its own patterns as paths, and a few others. */
 export function probeUrls(r: Robots): string[] {
   const urls = ['/', '/index.html', '/a/b?c=d']
-  for (const c = new EventCursor(r.rules); c.next() && urls.length < 12; ) {
+  for (const c = new EventCursor(compactRulesOf(r)); c.next() && urls.length < 12; ) {
     if (c.type === EventType.Allow || c.type === EventType.Disallow) urls.push(Buffer.from(c.pattern()).toString('latin1').replace(/\*/g, 'x'))
   }
   return urls

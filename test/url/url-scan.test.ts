@@ -12,7 +12,7 @@ import { hostHash, secondHash } from '../../src/url/keyed-hash.js'
 import { newUrlRecord, PortCode, scanUrl, scanUrlString, UrlField, UrlFlag } from '../../src/url/url-scan.js'
 import { prng } from '../support/prng.mjs'
 import { ENGINES } from '../support/engines.js'
-import { parseRobots } from '../../src/index.js'
+import { parseRobots, UrlScan } from '../../src/index.js'
 
 const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 
@@ -133,7 +133,7 @@ describe('url-scan: random URLs over the bytes that matter', () => {
 
 describe('url-scan: the matcher judges from the record\'s path start (every engine and tier)', () => {
   const BODY = 'User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*?q\nDisallow: /;x$\nAllow: /$\nDisallow: /\\\n'
-  it('decideFrom(bytes, PathStart, end) gives matchRange\'s verdict and line, and explainRule explain\'s rule', () => {
+  it('matchScan(scan) gives matchRange\'s verdict and line, for a scan of bytes (in the middle of a buffer) and of a string', () => {
     const r = prng(77)
     const pieces = ['/', 'a', 'b', '?q', ';x', '#', '\\', '@', ':', 'h', '.', 'http://', 'https://', '//']
     const urls = [...CASES]
@@ -144,14 +144,15 @@ describe('url-scan: the matcher judges from the record\'s path start (every engi
     }
     for (const engine of ENGINES) {
       const m = parseRobots(BODY, engine.options).agent('bot')
-      const record = newUrlRecord()
+      const scan = new UrlScan()
       for (const url of urls) {
         const bytes = latin1(`xx${url}yy`)
         const end = 2 + url.length
-        scanUrl(bytes, 2, end, record)
-        const rule = m.decideFrom(bytes, record[UrlField.PathStart], end)
-        expect(m.codeOf(rule), `${engine.name}: ${JSON.stringify(url)}`).toBe(m.matchRange(bytes, 2, end))
-        expect(m.explainRule(rule)).toEqual(m.explain(bytes.subarray(2, end)))
+        scan.scan(bytes, 2, end)
+        const want = m.matchRange(bytes, 2, end)
+        expect(m.matchScan(scan), `${engine.name}: ${JSON.stringify(url)}`).toBe(want)
+        scan.scanString(url)
+        expect(m.matchScan(scan), `${engine.name}: ${JSON.stringify(url)} as a string`).toBe(want)
       }
     }
   })

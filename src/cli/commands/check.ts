@@ -7,12 +7,11 @@
  * disallowed), for harnesses that read outcomes from exit codes.
  */
 import { isUtf8 } from 'node:buffer'
-import type { AgentMatcher, RuleRef } from '../../index.js'
+import { ruleText, type AgentMatcher, type RuleRef } from '../../index.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
@@ -21,9 +20,10 @@ import { forEachInputLine } from '../filter/input-lines.js'
 import { WHOLE_LINES } from '../filter/line-layout.js'
 import { LineLocator } from '../filter/line-locator.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
-import { RuleDescriber } from '../common/rule-text.js'
+import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
+import { UsageError } from '../common/cli-error.js'
 
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [
@@ -58,7 +58,8 @@ class Checker {
 
   constructor(
     private readonly matcher: AgentMatcher,
-    private readonly rules: RuleDescriber,
+    /** The rules stand for an unreachable robots.txt: every rule is implied. */
+    private readonly unreachable: boolean,
     private readonly out: BlockWriter,
     private readonly json: boolean,
   ) {}
@@ -73,11 +74,11 @@ class Checker {
       const record: Record<string, unknown> = { url: text }
       if (typeof url !== 'string' && !isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
       record.allowed = allowed
-      record.rule = this.rules.json(rule)
+      record.rule = ruleJson(this.matcher, rule, this.unreachable)
       this.out.text(`${jsonLine(record)}\n`)
     } else {
       // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
-      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printable(text)}\t${printable(this.rules.text(rule))}\n`)
+      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printable(text)}\t${printable(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
     }
   }
 
@@ -117,9 +118,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     const problem = bodyProblem(loaded.robots)
     if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
   }
-  const describer = new RuleDescriber(loaded.robots.rulesFor(agents), loaded.fetched === 'unreachable')
   const out = new BlockWriter(process.stdout, 64 * 1024)
-  const checker = new Checker(loaded.robots.agents(agents), describer, out, json)
+  const checker = new Checker(loaded.robots.agents(agents), loaded.fetched === 'unreachable', out, json)
   if (urls.length === 0) await checker.stdin()
   for (const url of urls) {
     if (url === '-') await checker.stdin()

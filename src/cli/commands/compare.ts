@@ -6,7 +6,6 @@
  * matrix (several implementations on several sets), or the diff of two runs.
  */
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { CliError, UsageError } from '../../internals.js'
 import { checkOutput, writeFileAtomic } from '../common/output-file.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
@@ -27,6 +26,7 @@ import { renderTerminal } from '../../compare/report/terminal-report.js'
 import { printable } from '../common/printable.js'
 import type { ProgressSink } from '../../compare/run.js'
 import { EXIT, runSession } from '../../compare/session.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `compare` accepts (its help, compare-help.ts, names each of them). */
 export const COMPARE_OPTIONS: readonly OptionSpec[] = [

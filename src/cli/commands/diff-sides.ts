@@ -1,14 +1,13 @@
 /**
  * The two sides `diff` compares ({@link DiffSide}): one robots.txt for every
  * URL ({@link FileSide}), or per-host rules, a directory or a bundle
- * ({@link HostSide}). Each judges a located line from its scan and describes
- * the rule that decided it, read by the rule's index (nothing matched twice).
+ * ({@link HostSide}). Each judges a located line from its scan and, for a
+ * line whose verdict changed, describes the rule that decided it.
  */
-import type { AgentMatcher, RuleRef } from '../../index.js'
-import { UrlField } from '../../internals.js'
-import { RuleDescriber, type RuleJson } from '../common/rule-text.js'
+import { ruleText, type AgentMatcher, type RuleRef } from '../../index.js'
+import { ruleJson } from '../common/rule-text.js'
 import type { LoadedRobots } from '../common/load-robots.js'
-import { HostJudge } from '../hosts/host-judge.js'
+import { HostJudge } from '../filter/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
 import type { HostTally } from '../hosts/host-tally.js'
 import type { LineLocator } from '../filter/line-locator.js'
@@ -17,7 +16,7 @@ import type { LineLocator } from '../filter/line-locator.js'
 export interface SideJson {
   allowed: boolean
   line: number
-  rule: Omit<RuleJson, 'line'> | null
+  rule: { kind: 'allow' | 'disallow'; pattern: string; implied?: 'unreachable' | 'index.html'; from?: string } | null
   source?: string | null
 }
 
@@ -31,14 +30,9 @@ export interface DiffSide {
   json(code: number): SideJson
 }
 
-/** The deciding rule of `matcher`'s rule index `r` as a RuleRef (null: none). */
-function ruleOf(matcher: AgentMatcher, r: number): RuleRef | null {
-  return matcher.explainRule(r).rule
-}
-
-/** A verdict as JSON through a describer (the line of an implied rule is its own). */
-function sideJson(code: number, describer: RuleDescriber, rule: RuleRef | null): SideJson {
-  const json = describer.json(rule)
+/** A verdict as JSON (the line of an implied rule is its own). */
+function sideJson(code: number, matcher: AgentMatcher, rule: RuleRef | null, unreachable: boolean): SideJson {
+  const json = ruleJson(matcher, rule, unreachable)
   if (json === null) return { allowed: (code & 1) === 1, line: code >>> 1, rule: null }
   const { line, ...rest } = json
   return { allowed: (code & 1) === 1, line, rule: rest }
@@ -47,67 +41,76 @@ function sideJson(code: number, describer: RuleDescriber, rule: RuleRef | null):
 /** One robots.txt for every URL (OLD or NEW given as a file, `-` or a URL). */
 export class FileSide implements DiffSide {
   private readonly matcher: AgentMatcher
-  private readonly describer: RuleDescriber
-  private last = -1
+  private readonly unreachable: boolean
+  /** The line judged last: its bytes and locator (read again only to describe a changed line). */
+  private bytes: Uint8Array = new Uint8Array(0)
+  private locator: LineLocator | undefined
 
   constructor(loaded: LoadedRobots, agent: readonly string[]) {
     this.matcher = loaded.robots.agents(agent)
-    this.describer = new RuleDescriber(this.matcher.rules, loaded.fetched === 'unreachable')
+    this.unreachable = loaded.fetched === 'unreachable'
   }
 
   judge(bytes: Uint8Array, locator: LineLocator): number {
-    this.last = this.matcher.decideFrom(bytes, locator.url[UrlField.PathStart], locator.urlEnd)
-    return this.matcher.codeOf(this.last)
+    this.bytes = bytes
+    this.locator = locator
+    return this.matcher.matchScan(locator.url)
+  }
+
+  /** The deciding rule of the line judged last (the slower path: explained again). */
+  private rule(): RuleRef | null {
+    const l = this.locator
+    return l === undefined ? null : this.matcher.explain(this.bytes.subarray(l.urlStart, l.urlEnd)).rule
   }
 
   text(): string {
-    return this.describer.text(ruleOf(this.matcher, this.last))
+    return ruleText(this.matcher, this.rule(), this.unreachable).text
   }
 
   json(code: number): SideJson {
-    return sideJson(code, this.describer, ruleOf(this.matcher, this.last))
+    return sideJson(code, this.matcher, this.rule(), this.unreachable)
   }
 }
 
 /** Per-host rules (`--robots-dir`, `--bundle`): each URL by its host's robots.txt; a host without one allows all. */
 export class HostSide implements DiffSide {
   private readonly judgeOfHost: HostJudge
-  /** A describer per matcher met (its index.htm rules are found once). */
-  private readonly describers = new WeakMap<AgentMatcher, RuleDescriber>()
+  private bytes: Uint8Array = new Uint8Array(0)
+  private locator: LineLocator | undefined
 
   constructor(rules: HostRules, agent: readonly string[], cacheBytes: number, tally: HostTally) {
     this.judgeOfHost = new HostJudge(rules, { agent, missingAllowed: true, cacheBytes, onEntry: (e) => tally.entry(e), missing: tally.missing })
   }
 
   judge(bytes: Uint8Array, locator: LineLocator): number {
+    this.bytes = bytes
+    this.locator = locator
     return this.judgeOfHost.judge(bytes, locator)
   }
 
-  private describe(): { describer: RuleDescriber; rule: RuleRef | null } | string {
-    const d = this.judgeOfHost.decided()
+  private decided(): ReturnType<HostJudge['decided']> {
+    return this.judgeOfHost.decided(this.bytes, this.locator!)
+  }
+
+  /** What decided the line, as words when no rule of a file did. */
+  private describe(d: ReturnType<HostJudge['decided']>): string | undefined {
     if (d.outcome === 'unreachable') return 'implied: Disallow: / (robots.txt unreachable)'
     if (d.outcome === 'unavailable') return 'no rule (robots.txt unavailable)'
     if (d.matcher === null) return d.source === null ? 'no robots.txt' : 'no rule (robots.txt unreadable)'
-    let describer = this.describers.get(d.matcher)
-    if (describer === undefined) {
-      describer = new RuleDescriber(d.matcher.rules, false)
-      this.describers.set(d.matcher, describer)
-    }
-    return { describer, rule: ruleOf(d.matcher, d.rule) }
+    return undefined
   }
 
   text(): string {
-    const found = this.describe()
-    return typeof found === 'string' ? found : found.describer.text(found.rule)
+    const d = this.decided()
+    return this.describe(d) ?? ruleText(d.matcher!, d.rule).text
   }
 
   json(code: number): SideJson {
-    const d = this.judgeOfHost.decided()
-    const found = this.describe()
-    if (typeof found === 'string') {
+    const d = this.decided()
+    if (this.describe(d) !== undefined) {
       const rule = d.outcome === 'unreachable' ? { kind: 'disallow' as const, pattern: '/', implied: 'unreachable' as const } : null
       return { allowed: (code & 1) === 1, line: 0, rule, source: d.source }
     }
-    return { ...sideJson(code, found.describer, found.rule), source: d.source }
+    return { ...sideJson(code, d.matcher!, d.rule, false), source: d.source }
   }
 }

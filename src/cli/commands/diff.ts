@@ -12,7 +12,6 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type Op
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { CliError, UsageError } from '../../internals.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
@@ -25,10 +24,11 @@ import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS, type
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
-import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
+import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { HostTally } from '../hosts/host-tally.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
 import { FileSide, HostSide, type DiffSide } from './diff-sides.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `diff` accepts (its help, diff-help.ts, names each of them). */
 export const DIFF_OPTIONS: readonly OptionSpec[] = [

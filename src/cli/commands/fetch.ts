@@ -16,7 +16,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RobotsFetchResult, RobotsStore } from '../../index.js'
-import { CliError, UsageError } from '../../internals.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
@@ -38,6 +37,7 @@ import { resolveInputs, type InputFile } from '../filter/input.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FETCH_HELP } from './fetch-help.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `fetch` accepts (its help, fetch-help.ts, names each of them). */
 export const FETCH_OPTIONS: readonly OptionSpec[] = [

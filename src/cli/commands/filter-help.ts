@@ -1,6 +1,6 @@
 /** The help of `filter` (`robots-automaton filter --help`); the manual is docs/cli.md#filter. */
 import { availableParallelism } from 'node:os'
-import { DEFAULT_CACHE_MB } from '../hosts/host-judge.js'
+import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { defaultJobs } from '../filter/parallel.js'
 import { PROGRAM } from '../common/version.js'
 import { ROBOTS_URL_HELP } from '../common/load-robots.js'

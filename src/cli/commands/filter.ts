@@ -11,10 +11,10 @@ import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
-import { CliError, hashKeyWords, UsageError } from '../../internals.js'
+import { UrlScan } from '../../index.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FILTER_HELP } from './filter-help.js'
-import { DEFAULT_CACHE_MB, HostJudge } from '../hosts/host-judge.js'
+import { DEFAULT_CACHE_MB, HostJudge } from '../filter/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
 import { HostTally } from '../hosts/host-tally.js'
 import { openInput, resolveInputs, type ByteCounter } from '../filter/input.js'
@@ -34,6 +34,7 @@ import { formatOption, outputFormat } from '../common/output-format.js'
 import type { BlockSource } from '../filter/runner.js'
 import { note } from '../common/stdio.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `filter` accepts (its help, filter-help.ts, names each of them). */
 export const FILTER_OPTIONS: readonly OptionSpec[] = [
@@ -140,7 +141,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const inline = new InlineRunner(judge, emitter, writer, totals, layout, tally, perHost, loop)
   const runner: BlockRunner =
     threads > 1
-      ? new ParallelRunner({ rules: spec, agent, mode, format, layout, loop, hashKey: hashKeyWords() }, threads, inline, writer, totals, tally, new URL('./filter-worker.js', import.meta.url))
+      ? new ParallelRunner({ rules: spec, agent, mode, format, layout, loop, hashKey: UrlScan.hashKey() }, threads, inline, writer, totals, tally, new URL('./filter-worker.js', import.meta.url))
       : inline
   const jsonl = format === 'jsonl'
   const several = inputs.length > 1

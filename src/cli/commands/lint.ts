@@ -9,13 +9,13 @@ import { join } from 'node:path'
 import type { Diagnostic, DiagnosticTotals } from '../../index.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { CliError, readError, UsageError } from '../../internals.js'
 import { LINT_HELP } from './lint-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { jsonLine, printable } from '../common/printable.js'
+import { CliError, readError, UsageError } from '../common/cli-error.js'
 
 /** The options `lint` accepts (its help, lint-help.ts, names each of them). */
 export const LINT_OPTIONS: readonly OptionSpec[] = [

@@ -7,23 +7,21 @@
  * file is written beside BUNDLE and renamed into place.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
-import { parseRobots, RobotsInputError, RobotsStore, type Robots } from '../../index.js'
-import { storeKey } from '../../internals.js'
+import { lineEnd, parseRobots, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
 import { checkOutput, writeOutput } from '../common/output-file.js'
 import { isBundle, readBundleStore } from '../fetch/bundle-file.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
-import { CliError, UsageError } from '../../internals.js'
 import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs } from '../filter/input.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
-import { lineEnd, urlEnd } from '../../internals.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
 import { count, megabytes, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `pack` accepts (its help, pack-help.ts, names each of them). */
 export const PACK_OPTIONS: readonly OptionSpec[] = [
@@ -88,7 +86,7 @@ class Packer {
   /** Entries holding a robots.txt, and entries holding a fetch outcome (nothing is deleted: ids are `0 .. size - 1`). */
   counts(): { robots: number; outcomes: number } {
     let robots = 0
-    for (let id = 0; id < this.store.size; id++) if (this.store.entrySource(id) === 'robots') robots++
+    for (const id of this.store.ids()) if (this.store.entrySource(id) === 'robots') robots++
     return { robots, outcomes: this.store.size - robots }
   }
 }
@@ -105,7 +103,7 @@ export function hostKeyOfName(name: Uint8Array): { key: string } | { reason: str
   const text = ascii ? LATIN1.decode(name) : UTF8.decode(name)
   let key: string
   try {
-    key = storeKey(text, 'pack').key
+    key = RobotsStore.keyOf(text)
   } catch {
     return { reason: 'not a host name' }
   }
@@ -160,7 +158,7 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
         if (typeof o.origin !== 'string') fail(`no "origin" string`)
         let key = ''
         try {
-          key = storeKey(o.origin, 'pack').key
+          key = RobotsStore.keyOf(o.origin as string)
         } catch (err) {
           if (!(err instanceof RobotsInputError)) throw err
           fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}`)

@@ -10,10 +10,10 @@ import { checkOutput, writeOutput } from '../common/output-file.js'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CliError, describeSystemError, UsageError } from '../../internals.js'
 import { COMMON_OPTIONS, helpOrVersion, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { note } from '../common/stdio.js'
 import { DEFAULT_PORT, PLAYGROUND_HELP } from './playground-help.js'
+import { CliError, describeSystemError, UsageError } from '../common/cli-error.js'
 
 /** The options `playground` accepts (its help, playground-help.ts, names each of them). */
 export const PLAYGROUND_OPTIONS: readonly OptionSpec[] = [{ name: 'port', value: true }, { name: 'out', short: 'o', value: true }, ...COMMON_OPTIONS]

@@ -4,8 +4,8 @@
  * options, and `-` as a positional (stdin). Why not Node's `util.parseArgs`:
  * docs/cli.md ("Why the hand-written argument parser") and {@link parseArgs}.
  */
-import { UsageError } from '../../internals.js'
 import { versionLine } from './version.js'
+import { UsageError } from './cli-error.js'
 
 /** One accepted option. */
 export interface OptionSpec {

@@ -5,7 +5,7 @@
  * (ERR_WRITE, exit 1).
  */
 import { checkOutput as check, writeOutput, type OutputTarget } from '../../node.js'
-import { CliError } from '../../internals.js'
+import { CliError } from './cli-error.js'
 
 export { OutputWriter, outputStream, writeOutput, type OutputTarget } from '../../node.js'
 

@@ -5,7 +5,7 @@
  * (filter, diff).
  */
 import { flag, optionValue, type OptionSpec, type ParsedArgs } from './args.js'
-import { UsageError } from '../../internals.js'
+import { UsageError } from './cli-error.js'
 
 /** What a command prints: text lines, or one JSON object per line. */
 export type Format = 'text' | 'jsonl'

@@ -6,8 +6,8 @@
  * (as GNU tools name themselves), after erasing the progress bar if any.
  */
 import { PROGRAM } from './version.js'
-import { CliError, describeSystemError } from '../../internals.js'
 import { printable } from './printable.js'
+import { CliError, describeSystemError } from './cli-error.js'
 
 let installed = false
 

@@ -5,8 +5,8 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import { RobotsFormatError, RobotsStore } from '../../index.js'
-import { CliError, readError } from '../../internals.js'
 import { BundleError } from '../hosts/bundle-rules.js'
+import { CliError, readError } from '../common/cli-error.js'
 
 /** The bundle magic, "RATB": how `pack` tells a bundle from JSON lines. */
 export function isBundle(bytes: Uint8Array): boolean {

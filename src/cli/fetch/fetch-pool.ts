@@ -17,7 +17,7 @@
  */
 import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
 import type { AddressLease, NodeTransport } from '../../node.js'
-import { CliError } from '../../internals.js'
+import { CliError } from '../common/cli-error.js'
 
 /** Default requests in flight (`fetch --concurrency`): sensible for a laptop. */
 export const DEFAULT_CONCURRENCY = 32

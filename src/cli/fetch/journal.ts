@@ -19,7 +19,8 @@
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
  */
 import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
-import { CliError, describeSystemError } from '../../internals.js'
+import { describeSystemError } from '../../node.js'
+import { CliError } from '../common/cli-error.js'
 
 /** What the first line holds. */
 const MAGIC = 'robots-automaton fetch journal'

@@ -2,12 +2,12 @@
  * The keys of a `fetch` run, in the order first seen, each once: packed as
  * bytes in one growing buffer (a key is ASCII, as the store writes keys)
  * with an open-addressing index over them, probed by the process's keyed
- * hash (src/url/keyed-hash.ts: names cannot be made to collide offline). A
+ * hash (`UrlScan.hostHash`: names cannot be made to collide offline). A
  * million origins take tens of megabytes here where strings in a `Map` take
  * hundreds. Each key may carry the origin fetched for it when that is not
  * the key itself (a bare-host key).
  */
-import { hostHash } from '../../internals.js'
+import { UrlScan } from '../../index.js'
 
 const EMPTY = -1
 
@@ -41,7 +41,7 @@ export class KeySet {
   /** The number of `key`, or -1 when it is not held. */
   indexOf(key: string): number {
     const at = this.stage(key)
-    return this.find(at, key.length, hostHash(this.bytes, at, at + key.length))
+    return this.find(at, key.length, UrlScan.hostHash(this.bytes, at, at + key.length))
   }
 
   /** Whether `key` is held. */
@@ -63,7 +63,7 @@ export class KeySet {
   /** Adds `key` (and the origin fetched for it, if not the key itself) unless held; its number. */
   add(key: string, origin: string = key): number {
     const at = this.stage(key)
-    const hash = hostHash(this.bytes, at, at + key.length)
+    const hash = UrlScan.hostHash(this.bytes, at, at + key.length)
     const had = this.find(at, key.length, hash)
     if (had >= 0) return had
     // The key staged past the end stays: it is the new key's bytes.
@@ -116,7 +116,7 @@ export class KeySet {
     for (let i = 0; i < this.count; i++) {
       const start = this.starts[i]!
       const end = i + 1 < this.count ? this.starts[i + 1]! : this.used
-      this.insert(i, hostHash(this.bytes, start, end))
+      this.insert(i, UrlScan.hostHash(this.bytes, start, end))
     }
   }
 }

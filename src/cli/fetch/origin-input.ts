@@ -6,7 +6,7 @@
  * keyed as `filter --bundle` looks lines up: a URL by its origin, a host
  * column or `--host` by its bare host.
  */
-import { storeKey, UrlField, UrlFlag, PortCode } from '../../internals.js'
+import { RobotsStore, UrlScan } from '../../index.js'
 import type { InputFile } from '../filter/input.js'
 import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
@@ -55,14 +55,14 @@ export class OriginList {
     this.firstFault ??= { fault, input, line, text: sampleText(bytes, start, end) }
   }
 
-  /** Adds the origin of the host the locator found (its record `h` into `bytes`), from a URL, a host column or `--host`. */
-  add(bytes: Uint8Array, h: Int32Array, source: HostSource): void {
+  /** Adds the origin of the host the locator found (its scan `h` of `bytes`), from a URL, a host column or `--host`. */
+  add(bytes: Uint8Array, h: UrlScan, source: HostSource): void {
     const fromUrl = source === HostSource.Url
-    const flags = h[UrlField.Flags]
     // The scheme when the host came with one (a URL, or a column written as a URL); '' for host[:port].
-    const scheme = h[UrlField.SchemeEnd] < 0 ? '' : (flags & UrlFlag.Https) !== 0 ? 'https' : (flags & UrlFlag.Http) !== 0 ? 'http' : '?'
-    const host = LATIN1.decode(bytes.subarray(h[UrlField.HostStart], h[UrlField.HostEnd]))
-    const port = h[UrlField.Port]
+    const s = h.scheme
+    const scheme = s === null ? '' : s === 'other' ? '?' : s
+    const host = LATIN1.decode(bytes.subarray(h.hostStart, h.hostEnd))
+    const port = h.port
     const raw = `${fromUrl ? 'u' : 'h'}${scheme} ${host} ${port}`
     let pair = this.raw.get(raw)
     if (pair === undefined) {
@@ -86,12 +86,12 @@ export class OriginList {
    * 443 https; any other, or none, takes `--scheme`.
    */
   private pairOf(hostText: string, scheme: string, port: number, fromUrl: boolean): readonly [string, string] | null {
-    if (port === PortCode.Bad || scheme === '?') return null
+    if (port === UrlScan.BAD_PORT || scheme === '?') return null
     try {
-      const host = storeKey(hostText, 'fetch').key
+      const host = RobotsStore.keyOf(hostText)
       let s = scheme
       if (s === '') s = port === 80 ? 'http' : port === 443 ? 'https' : this.scheme
-      const origin = storeKey(`${s}://${host}${port >= 0 ? `:${port}` : ''}`, 'fetch').key
+      const origin = RobotsStore.keyOf(`${s}://${host}${port >= 0 ? `:${port}` : ''}`)
       return [fromUrl ? origin : host, origin]
     } catch {
       return null

@@ -5,7 +5,7 @@
  * `filter` reads the same blocks and locates each line with the same
  * locator, in its judging threads.
  */
-import { lineEnd, urlEnd } from '../../internals.js'
+import { lineEnd, urlEnd } from '../../index.js'
 import { openInput, type InputFile } from './input.js'
 import { blockSizeFromEnv, lineBlocks } from './line-blocks.js'
 import type { LineFault, LineLocator } from './line-locator.js'

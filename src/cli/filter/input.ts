@@ -8,7 +8,7 @@ import { open, stat } from 'node:fs/promises'
 import { createReadStream, fstatSync, read } from 'node:fs'
 import { createGunzip } from 'node:zlib'
 import { Readable } from 'node:stream'
-import { CliError, describeSystemError, readError } from '../../internals.js'
+import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 
 /** One input. */
 export interface InputFile {

@@ -57,7 +57,7 @@ export function jsonRecord(bytes: Uint8Array, start: number, end: number, code: 
     let rule: object | null = null
     if (decided.outcome === 'unreachable') rule = { kind: 'disallow', pattern: '/', implied: 'unreachable' }
     else if (decided.matcher !== null && line !== 0) {
-      const r = decided.matcher.explainRule(decided.rule).rule
+      const r = decided.rule
       if (r !== null) rule = { kind: r.kind, pattern: r.pattern }
     }
     record.allowed = (code & 1) === 1

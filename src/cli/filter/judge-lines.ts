@@ -7,8 +7,7 @@
  * line from the URL scan's path start. A line without a URL is never judged:
  * `--invalid` says what becomes of it (line-faults.ts).
  */
-import type { AgentMatcher } from '../../index.js'
-import { lineEnd, urlEnd, UrlField } from '../../internals.js'
+import { lineEnd, urlEnd, type AgentMatcher } from '../../index.js'
 import type { LineEmitter } from './emitter.js'
 import type { Decided, LineJudge } from './line-judge.js'
 import type { FilterStats } from './filter-stats.js'
@@ -129,7 +128,7 @@ export function judgeBlock(
       code = -f
     }
     if (code >= 0 || invalid === 'keep') {
-      if (jsonl) emitter.record(bytes, locator.urlStart, locator.urlEnd, code, code >= 0 ? judge.decided(locator) : null, firstLine + lines, place?.input, locator)
+      if (jsonl) emitter.record(bytes, locator.urlStart, locator.urlEnd, code, code >= 0 ? judge.decided(bytes, locator) : null, firstLine + lines, place?.input, locator)
       else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
       else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     }
@@ -147,8 +146,6 @@ export function judgeBlock(
 export class MatcherJudge implements LineJudge {
   /** An unreachable fetch: its `Disallow: /` is implied, not a line of a file, so lines report line 0. */
   private readonly implied: boolean
-  /** The deciding rule of the line judged last (-1: none). */
-  private lastRule = -1
   constructor(
     private readonly matcher: AgentMatcher,
     /** The robots.txt's name, for `--format jsonl`'s `source`. */
@@ -159,10 +156,9 @@ export class MatcherJudge implements LineJudge {
     this.implied = outcome === 'unreachable'
   }
 
-  judge(bytes: Uint8Array, locator: LineLocator): number {
-    const r = this.matcher.decideFrom(bytes, locator.url[UrlField.PathStart], locator.urlEnd)
-    this.lastRule = r
-    const code = this.matcher.codeOf(r)
+  judge(_bytes: Uint8Array, locator: LineLocator): number {
+    // From the locator's scan of the line's URL (its bytes): no second pass.
+    const code = this.matcher.matchScan(locator.url)
     return this.implied ? code & 1 : code
   }
 
@@ -172,10 +168,12 @@ export class MatcherJudge implements LineJudge {
     return n
   }
 
-  decided(locator: LineLocator): Decided {
+  decided(bytes: Uint8Array, locator: LineLocator): Decided {
     const host = locator.hostText()
-    if (this.outcome !== undefined) return { matcher: null, rule: -1, source: this.source, host, outcome: this.outcome }
-    return { matcher: this.matcher, rule: this.lastRule, source: this.source, host }
+    if (this.outcome !== undefined) return { matcher: null, rule: null, source: this.source, host, outcome: this.outcome }
+    // The deciding rule, for the record (the slower path: the verdict came from matchScan).
+    const rule = this.matcher.explain(bytes.subarray(locator.urlStart, locator.urlEnd)).rule
+    return { matcher: this.matcher, rule, source: this.source, host }
   }
 }
 

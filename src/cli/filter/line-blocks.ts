@@ -5,8 +5,8 @@
  * the end of a read is carried into the next block; a line longer than the
  * block grows the buffer (up to `MAX_LINE` bytes).
  */
-import { CliError } from '../../internals.js'
 import type { ByteReader } from './input.js'
+import { CliError } from '../common/cli-error.js'
 
 /** Default block size: 1 MiB. */
 export const DEFAULT_BLOCK = 1 << 20

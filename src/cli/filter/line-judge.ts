@@ -1,9 +1,9 @@
 /**
  * The contract between `filter`'s line loop (judge-lines.ts) and what judges
- * a line: one robots.txt (MatcherJudge) or per-host rules
- * (hosts/host-judge.ts), and what a judged line's JSON record reads.
+ * a line: one robots.txt (MatcherJudge) or per-host rules (host-judge.ts),
+ * and what a judged line's JSON record reads.
  */
-import type { AgentMatcher } from '../../index.js'
+import type { AgentMatcher, RuleRef } from '../../index.js'
 import type { LineLocator } from './line-locator.js'
 
 /** Judges located lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
@@ -12,16 +12,16 @@ export interface LineJudge {
   judge(bytes: Uint8Array, locator: LineLocator): number
   /** Optional batch form: every line of `bytes` at once (see AgentMatcher.matchLines); returns the line count. */
   judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
-  /** What decided the line judged last, which `locator` located (for `--format jsonl`). */
-  decided(locator: LineLocator): Decided
+  /** What decided the line judged last, which `locator` located in `bytes` (for `--format jsonl`). */
+  decided(bytes: Uint8Array, locator: LineLocator): Decided
 }
 
 /** What decided the line judged last (for `--format jsonl`). */
 export interface Decided {
   /** The matcher, or null when no robots.txt rules applied (no entry, unreadable, an outcome). */
   readonly matcher: AgentMatcher | null
-  /** The matcher's deciding rule (an index into its rules; -1: none): its line and pattern are read from it, not matched again. */
-  readonly rule: number
+  /** The matcher's deciding rule (null: none, or no matcher). */
+  readonly rule: RuleRef | null
   /** The entry's name (`DIR/<host>`, `BUNDLE#<key>`), or null when the host has none. */
   readonly source: string | null
   /** The host, lowercased, or null when the line has none. */

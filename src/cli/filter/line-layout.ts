@@ -5,8 +5,9 @@
  * {@link LineLayout} ({@link lineLayout}) that line-locator.ts applies.
  */
 import { optionValue, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { newUrlRecord, scanHostField, UrlField, UsageError } from '../../internals.js'
+import { UrlScan } from '../../index.js'
 import { parseDelimiter, plausibleHost, WHITESPACE } from './fields.js'
+import { UsageError } from '../common/cli-error.js'
 
 /** The log formats of `--log-format` (Apache's nicknames; nginx's `combined` is Apache's). */
 export const LOG_FORMATS = ['common', 'combined', 'vhost_combined'] as const
@@ -96,8 +97,8 @@ export function lineLayout(args: ParsedArgs): LineLayout {
   if (hostName !== undefined) {
     if (host > 0) throw new UsageError(`'--host' names the host of every path: give it without a host column ('--host-field', --log-format vhost_combined)`)
     const bytes = Buffer.from(hostName, 'latin1')
-    const rec = newUrlRecord()
-    if (!/^[\x21-\x7e]+$/.test(hostName) || !scanHostField(bytes, 0, bytes.length, rec) || !plausibleHost(bytes, rec[UrlField.HostStart], rec[UrlField.HostEnd])) {
+    const scan = new UrlScan()
+    if (!/^[\x21-\x7e]+$/.test(hostName) || !scan.scanHost(bytes, 0, bytes.length) || !plausibleHost(bytes, scan.hostStart, scan.hostEnd)) {
       throw new UsageError(`option '--host' must be a host, host:port or an origin such as https://example.com (got '${hostName}')`)
     }
   }

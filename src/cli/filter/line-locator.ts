@@ -1,11 +1,11 @@
 /**
  * The one reading of an input line ({@link LineLocator}): where its URL is,
- * its scan (src/url/url-scan.ts: host, port, path start, keyed hash), where
+ * its scan (the core's `UrlScan`: host, port, path start, keyed hash), where
  * its host comes from (the URL's own, a host column, `--host`), or why the
  * line has none ({@link LineFault}). `filter`, `diff` and `fetch` read lines
  * through it, so they read a log alike.
  */
-import { newUrlRecord, scanHostField, scanUrl, UrlField, UrlFlag } from '../../internals.js'
+import { UrlScan } from '../../index.js'
 import { FieldKind, findField, plausibleHost, requestTarget } from './fields.js'
 import type { LineLayout } from './line-layout.js'
 
@@ -54,30 +54,30 @@ const PREFIX_MAX = 512
  *   must be one). It must be a path (`/…`) or an `http(s)://` URL with a host.
  * - The host, when the locator was made with `needHost`: the URL's own when
  *   it has one, else the host column's (`host`, `host:port`, a URL), else
- *   `--host`. Its record (`host`, the layout of UrlField) points into
- *   `hostBytes`: the line's bytes, or `--host`'s own.
+ *   `--host`. Its scan (`host`) points into `hostBytes`: the line's bytes,
+ *   or `--host`'s own.
  * - A line whose URL starts with the previous URL's `scheme://authority` and
- *   the byte after it is not scanned again: its record is the previous one
- *   moved, and `sameHost` says so.
+ *   the byte after it is not scanned again: its scan is the previous one
+ *   moved (`UrlScan.moveTo`), and `sameHost` says so.
  */
 export class LineLocator {
   /** The URL: `bytes[urlStart, urlEnd)` of the line located last. */
   urlStart = 0
   urlEnd = 0
-  /** The URL's scan (UrlField layout; `HostStart` -1 for a path). */
-  readonly url: Int32Array = newUrlRecord()
+  /** The URL's scan (`hostStart` -1 for a path). */
+  readonly url = new UrlScan()
   /** Where the host came from. */
   hostSource: HostSource = HostSource.None
-  /** The host's record (UrlField layout): `url`, or the host column's or `--host`'s scan. */
-  host: Int32Array
+  /** The host's scan: `url`, or the host column's or `--host`'s. */
+  host: UrlScan
   /** The bytes `host`'s offsets point into. */
   hostBytes: Uint8Array = new Uint8Array(0)
   /** The host is the previous line's, from the same source (the same `scheme://authority/` bytes, or `--host` again). */
   sameHost = false
   private readonly layout: LineLayout
   private readonly needHost: boolean
-  private readonly column: Int32Array = newUrlRecord()
-  private readonly option: Int32Array = newUrlRecord()
+  private readonly column = new UrlScan()
+  private readonly option = new UrlScan()
   private readonly optionBytes: Uint8Array
   private readonly range = new Int32Array(4)
   /**
@@ -96,7 +96,7 @@ export class LineLocator {
     this.needHost = needHost
     this.host = this.url
     this.optionBytes = new TextEncoder().encode(layout.hostName ?? '')
-    if (layout.hostName !== undefined) scanHostField(this.optionBytes, 0, this.optionBytes.length, this.option)
+    if (layout.hostName !== undefined) this.option.scanHost(this.optionBytes, 0, this.optionBytes.length)
   }
 
   /** Reads the line `bytes[start, end)` (without its line ending): the fields above, and why it has no URL or host. */
@@ -123,7 +123,11 @@ export class LineLocator {
     const url = this.url
     const hasHost = this.scan(bytes, us, ue, previous === HostSource.Url)
     if (hasHost) {
-      if ((url[UrlField.Flags] & (UrlFlag.Http | UrlFlag.Https)) === 0) return this.fault(us, ue, LineFault.NotUrl)
+      // The previous line's scheme and authority again (sameHost): an http(s) URL already.
+      if (!this.sameHost) {
+        const scheme = url.scheme
+        if (scheme !== 'http' && scheme !== 'https') return this.fault(us, ue, LineFault.NotUrl)
+      }
       this.host = url
       this.hostBytes = bytes
       this.hostSource = HostSource.Url
@@ -135,8 +139,8 @@ export class LineLocator {
       const column = this.column
       if (
         findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None &&
-        scanHostField(bytes, range[0], range[1], column) &&
-        plausibleHost(bytes, column[UrlField.HostStart], column[UrlField.HostEnd])
+        column.scanHost(bytes, range[0], range[1]) &&
+        plausibleHost(bytes, column.hostStart, column.hostEnd)
       ) {
         this.host = this.column
         this.hostBytes = bytes
@@ -157,7 +161,7 @@ export class LineLocator {
   hostText(): string | null {
     if (this.hostSource === HostSource.None) return null
     const h = this.host
-    return DECODER.decode(this.hostBytes.subarray(h[UrlField.HostStart], h[UrlField.HostEnd])).replace(/[A-Z]+/g, (c) => c.toLowerCase())
+    return DECODER.decode(this.hostBytes.subarray(h.hostStart, h.hostEnd)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
   }
 
   /** Scans the URL `bytes[us, ue)` into `url`, or moves the previous record when the URL starts with the previous authority. */
@@ -171,26 +175,20 @@ export class LineLocator {
       let i = k - 1
       while (i >= 0 && bytes[us + i] === prefix[p + i]) i--
       if (i < 0) {
-        const shift = us - url[UrlField.Start]
+        // The same scheme://authority and the byte after it: the scan moves, not scanned again.
         this.prefixBytes = bytes
         this.prefixStart = us
-        url[UrlField.Start] = us
-        url[UrlField.SchemeEnd] += shift
-        url[UrlField.HostStart] += shift
-        url[UrlField.HostEnd] += shift
-        url[UrlField.AuthorityEnd] += shift
-        // The path starts at the byte after the authority (it is part of the prefix): a PathStart moves by twice the shift.
-        url[UrlField.PathStart] += shift * 2
+        url.moveTo(bytes, us, ue)
         this.sameHost = hadUrlHost
         return true
       }
     }
-    // The host's hash only where the host is looked up.
-    const hasHost = scanUrl(bytes, us, ue, url, this.needHost)
+    // The host's hash is computed only where the host is looked up (on first read).
+    const hasHost = url.scan(bytes, us, ue)
     this.prefixLength = 0
-    const authorityEnd = url[UrlField.AuthorityEnd]
+    const authorityEnd = url.authorityEnd
     // Remembered when the authority ends at a '/' or '?' that starts the path (no ';' or '\' in it).
-    if (hasHost && authorityEnd < ue && authorityEnd + 1 - us <= PREFIX_MAX && url[UrlField.PathStart] >> 1 === authorityEnd && (bytes[authorityEnd] === 0x2f || bytes[authorityEnd] === 0x3f)) {
+    if (hasHost && authorityEnd < ue && authorityEnd + 1 - us <= PREFIX_MAX && url.pathStart === authorityEnd && (bytes[authorityEnd] === 0x2f || bytes[authorityEnd] === 0x3f)) {
       this.prefixBytes = bytes
       this.prefixLength = authorityEnd + 1 - us
       this.prefixStart = us

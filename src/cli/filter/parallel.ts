@@ -7,13 +7,13 @@
 import { Worker } from 'node:worker_threads'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
 import type { BlockWriter } from '../common/block-writer.js'
-import { CliError } from '../../internals.js'
 import type { HostTally } from '../hosts/host-tally.js'
 import type { JudgeSpec } from './judge-spec.js'
 import type { LineBlock } from './line-blocks.js'
 import type { BlockRunner, BlockSource, InlineRunner } from './runner.js'
 import type { FilterStats, FilterTotals } from './filter-stats.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
+import { CliError } from '../common/cli-error.js'
 
 /**
  * The default of `filter --jobs`: one thread on a machine with two CPUs or

@@ -6,7 +6,7 @@
  */
 import type { BlockWriter } from '../common/block-writer.js'
 import type { LineEmitter } from './emitter.js'
-import { HostJudge } from '../hosts/host-judge.js'
+import { HostJudge } from './host-judge.js'
 import type { HostTally } from '../hosts/host-tally.js'
 import { judgeBlock, type BlockPlace, type LoopOptions } from './judge-lines.js'
 import type { LineJudge } from './line-judge.js'

@@ -3,7 +3,7 @@
  * worker threads (worker.ts). Blocks and their output travel as
  * transferred ArrayBuffers: no copy either way.
  */
-import type { EntryEvent } from '../hosts/host-judge.js'
+import type { EntryEvent } from '../hosts/host-rules.js'
 import type { FilterStats } from './filter-stats.js'
 
 /** Main → worker: judge a block. */

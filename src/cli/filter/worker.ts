@@ -6,10 +6,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
-import { HostJudge, type EntryEvent } from '../hosts/host-judge.js'
+import { HostJudge } from './host-judge.js'
+import type { EntryEvent } from '../hosts/host-rules.js'
 import { createJudge, type JudgeSpec } from './judge-spec.js'
 import { LineLocator } from './line-locator.js'
-import { adoptHashKey } from '../../internals.js'
+import { UrlScan } from '../../index.js'
 import type { FromWorker, ToWorker } from './worker-protocol.js'
 import { note } from '../common/stdio.js'
 
@@ -29,7 +30,7 @@ function post(message: FromWorker, transfer: ArrayBuffer[] = []): void {
 
 try {
   // Before anything is hashed: the directory's index was built with the main thread's key.
-  adoptHashKey(spec.hashKey)
+  UrlScan.useHashKey(spec.hashKey)
   const judge = createJudge(spec, (e) => events.push(e), true)
   const locator = new LineLocator(spec.layout, spec.rules.kind === 'hosts')
   const hosts = judge instanceof HostJudge ? judge : undefined

@@ -6,11 +6,11 @@
  * byte-level look-ups ({@link StoreRules}; loading and its checks:
  * {@link loadStore}).
  */
-import { RobotsFormatError, RobotsInputError, RobotsStore } from '../../index.js'
+import { RobotsFormatError, RobotsInputError, RobotsStore, type EntryId } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { CliError, readError } from '../../internals.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import { CliError, readError } from '../common/cli-error.js'
 
 /** A coded error about a bundle file (exit 1). */
 export class BundleError extends CliError {
@@ -100,17 +100,19 @@ export class StoreRules implements HostRules {
     if (this.originKeys && q.url !== null) {
       try {
         // From the line's scan (origin, then bare host): no second pass over the URL.
-        return this.store.lookupScan(q.bytes, q.url, q.urlEnd)
+        return this.store.lookupScan(q.url)
       } catch (err) {
         // Not a URL with a host for the WHATWG parser: only its host's bytes can name an entry.
         if (!(err instanceof RobotsInputError)) throw err
       }
     }
-    // q.hash is the URL scan's keyed hash of the host: the store's hash of a bare-host key.
-    return this.store.lookupHost(q.bytes, q.hostStart, q.hostEnd, q.hash)
+    // The host as written (the scan's keyed hash is the store's hash of a bare-host key).
+    return this.store.lookupHost(q.host)
   }
 
-  load(id: number, agent: readonly string[], first: boolean): HostEntry {
+  load(n: number, agent: readonly string[], first: boolean): HostEntry {
+    // A loaded store numbers its entries 0 … size − 1: the source's ids are the store's.
+    const id = n as EntryId
     try {
       const source = this.store.entrySource(id)
       if (source === 'unavailable' || source === 'unreachable') {
@@ -130,11 +132,11 @@ export class StoreRules implements HostRules {
   }
 
   freshness(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined {
-    return this.store.entryFetchInfo(id)
+    return this.store.entryFetchInfo(id as EntryId)
   }
 
   sourceName(id: number): string {
-    return `${this.name}#${this.store.entryKey(id)}`
+    return `${this.name}#${this.store.entryKey(id as EntryId)}`
   }
 }
 

@@ -5,7 +5,7 @@
  * count their own names and hand the new fingerprints (and at the end their
  * registers) to the main thread, which merges them.
  */
-import { hostHash, secondHash } from '../../internals.js'
+import type { UrlScan } from '../../index.js'
 
 /** Default most names counted exactly: 1,048,576 (a table of 16 MiB at most). */
 export const DEFAULT_EXACT_LIMIT = 1 << 20
@@ -40,9 +40,9 @@ export class DistinctCounter {
     private readonly trackNew = false,
   ) {}
 
-  /** Adds the name `bytes[start, end)` (ASCII case ignored); true when it was not counted before. */
-  add(bytes: Uint8Array, start: number, end: number): boolean {
-    return this.addFingerprint(hostHash(bytes, start, end), secondHash(bytes, start, end))
+  /** Adds the host `scan` holds (its keyed fingerprint: ASCII case ignored); true when it was not counted before. */
+  add(scan: UrlScan): boolean {
+    return this.addFingerprint(scan.hostHash, scan.hostHash2)
   }
 
   /** Adds a name by its fingerprint; true when new (false also once past the exact limit). */

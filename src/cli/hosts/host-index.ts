@@ -2,11 +2,11 @@
  * A read-only set of host names ({@link HostIndex}), built once (from a
  * directory listing) and asked per URL line without making a string: a host
  * that has no entry costs one probe with the hash the URL scan made (the
- * keyed `hostHash` of src/url/), never a file-system call. Typed arrays
+ * keyed `hostHash` of the core's `UrlScan`), never a file-system call. Typed arrays
  * only, on SharedArrayBuffers, so worker threads share one copy (`data`,
  * `fromData`; they hash with the main thread's key).
  */
-import { hostHash } from '../../internals.js'
+import { UrlScan } from '../../index.js'
 
 
 /** ASCII lower case of one byte. */
@@ -77,7 +77,7 @@ export class HostIndexBuilder {
     const slots = new Int32Array(sharedBuffer(size * 4))
     const index = new HostIndex({ names, starts, hashes, slots })
     for (let id = 0; id < count; id++) {
-      const h = hostHash(names, starts[id], starts[id + 1])
+      const h = UrlScan.hostHash(names, starts[id], starts[id + 1])
       hashes[id] = h
       if (index.find(names, starts[id], starts[id + 1]) >= 0) {
         this.duplicates++
@@ -135,7 +135,7 @@ export class HostIndex {
   }
 
   /** The id of the name equal to `bytes[start, end)` ASCII-lowercased (`hash`: its `hostHash`, when known), or -1. */
-  find(bytes: Uint8Array, start: number, end: number, hash: number = hostHash(bytes, start, end)): number {
+  find(bytes: Uint8Array, start: number, end: number, hash: number = UrlScan.hostHash(bytes, start, end)): number {
     const { slots, names, starts, hashes, mask } = this
     const len = end - start
     for (let s = hash & mask; ; s = (s + 1) & mask) {

@@ -2,26 +2,55 @@
  * Where `filter` finds the robots.txt of each host ({@link HostRules}): a
  * directory (`--robots-dir`, robots-dir.ts) or a bundle (`--bundle`,
  * bundle-rules.ts: a `RobotsStore` loaded from `pack`'s file); opened by
- * open-host-rules.ts.
+ * open-host-rules.ts; what an entry turned out to be on its first load
+ * ({@link EntryEvent}: filter/host-judge.ts reports them, host-tally.ts
+ * counts them).
  */
-import type { AgentMatcher } from '../../index.js'
+import type { AgentMatcher, UrlScan } from '../../index.js'
 import type { BodyProblem } from '../common/body-problems.js'
 
 /** A host to look up, as the per-line loop has it (one object, refilled for every host). */
 export interface HostQuery {
-  /** The host is `bytes[hostStart, hostEnd)`, case as written. */
+  /** The host is `bytes[hostStart, hostEnd)`, case as written: what `host` scanned (the line's bytes, or `--host`'s). */
   bytes: Uint8Array
   hostStart: number
   hostEnd: number
-  /** `hostHash` of the host (src/url/keyed-hash.ts): the URL scan's. */
+  /** The host's keyed hash (the scan's `hostHash`). */
   hash: number
+  /** The host's scan. */
+  host: UrlScan
   /**
    * For sources with origin keys: the scan of the URL the host is the
-   * authority of (UrlField layout, offsets into `bytes`) and where the URL
-   * ends; null when the host came from a host column or `--host`.
+   * authority of (then `host` itself); null when the host came from a host
+   * column or `--host`.
    */
-  url: Int32Array | null
-  urlEnd: number
+  url: UrlScan | null
+}
+
+/** How an entry turned out when first loaded (reported once per entry and thread). */
+export const enum EntryState {
+  Unseen = 0,
+  /** Parsed rules: judged by its matcher. */
+  Robots = 1,
+  /** An outcome that allows everything (unavailable). */
+  AllowAll = 2,
+  /** An outcome that disallows everything (unreachable). */
+  DisallowAll = 3,
+  /** Could not be read: judged as a host without one (`--missing`). */
+  Unreadable = 4,
+}
+
+/** The first load of an entry, as reported to `onEntry` (filter/host-judge.ts). */
+export interface EntryEvent {
+  readonly id: number
+  readonly state: EntryState
+  /** For `Robots`: the body's problem (HTML, UTF-16, binary, truncated), if any. */
+  readonly problem?: BodyProblem
+  /** For `Unreadable`: why. For a problem: the bytes read (truncated files). */
+  readonly reason?: string
+  readonly bytesRead?: number
+  /** For `DisallowAll`: the entry's fetch was refused by the address policy (not the site's outcome). */
+  readonly refused?: boolean
 }
 
 /** What one entry holds, loaded for a crawler. */

@@ -9,7 +9,7 @@
  */
 import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
 import { DistinctCounter } from './distinct.js'
-import { EntryState, type EntryEvent } from './host-judge.js'
+import { EntryState, type EntryEvent } from './host-rules.js'
 import type { HostRules } from './host-rules.js'
 import { count, duration, plural } from '../common/numbers.js'
 import { PROGRAM } from '../common/version.js'

@@ -8,9 +8,9 @@
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 import { parseRobots, type Robots } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
-import { CliError, describeSystemError, readError } from '../../internals.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
 import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 
 /**
  * Bytes read from a host's file: the parser stops at its limit (512,000 bytes

@@ -1,10 +1,10 @@
+import { CompareError } from '../compare-error.js'
 /**
  * What every adapter of `compare` provides: the implementation under test,
  * run by a command per case (cmd-adapter.ts), one long-running process
  * (batch-adapter.ts) or an in-process module (module-adapter.ts); and the
  * error that stops a run when the implementation fails.
  */
-import { CliError } from '../../internals.js'
 
 /** One question to the implementation. */
 export interface Request {
@@ -60,7 +60,7 @@ export interface Adapter {
 }
 
 /** The implementation failed: it could not start, exited, stalled or answered out of protocol. The run stops; its reports keep the cases done. */
-export class AdapterFailure extends CliError {
+export class AdapterFailure extends CompareError {
   /** The end of the implementation's stderr (at most STDERR_KEPT characters), when it has one. */
   readonly stderr: string
 

@@ -5,11 +5,11 @@
  * docs/compare.md, "--batch".
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { describeSystemError } from '../../internals.js'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
 import { plural } from '../format.js'
+import { describeSystemError } from '../compare-error.js'
 
 /** Options of the batch adapter. */
 export interface BatchOptions {

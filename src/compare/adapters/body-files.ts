@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CliError, describeSystemError } from '../../internals.js'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** Files kept by default. */
 export const DEFAULT_CAPACITY = 4096
@@ -50,7 +50,7 @@ export class BodyFiles {
         unlinkSync(oldPath)
       }
     } catch (err) {
-      throw new CliError('ERR_WRITE', `cannot write a temporary robots.txt file: ${describeSystemError(err)}`)
+      throw new CompareError('ERR_WRITE', `cannot write a temporary robots.txt file: ${describeSystemError(err)}`)
     }
     this.paths.set(hash, path)
     return path

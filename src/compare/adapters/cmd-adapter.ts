@@ -7,9 +7,9 @@
  * details: docs/compare.md, "--cmd".
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { describeSystemError, UsageError } from '../../internals.js'
 import { AdapterFailure, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
+import { describeSystemError, usageError } from '../compare-error.js'
 
 /** Options of the command adapter. */
 export interface CmdOptions {
@@ -40,14 +40,14 @@ export function splitWords(template: string): string[] {
       inWord = false
     } else if (c === "'") {
       const end = template.indexOf("'", i)
-      if (end < 0) throw new UsageError(`option '--cmd': unterminated ' quote`)
+      if (end < 0) throw usageError(`option '--cmd': unterminated ' quote`)
       word += template.slice(i, end)
       i = end + 1
       inWord = true
     } else if (c === '"') {
       inWord = true
       for (;;) {
-        if (i >= template.length) throw new UsageError(`option '--cmd': unterminated " quote`)
+        if (i >= template.length) throw usageError(`option '--cmd': unterminated " quote`)
         const d = template[i++]
         if (d === '"') break
         if (d === '\\' && i < template.length && '"\\$`'.includes(template[i])) word += template[i++]
@@ -62,7 +62,7 @@ export function splitWords(template: string): string[] {
     }
   }
   if (inWord) words.push(word)
-  if (words.length === 0) throw new UsageError("option '--cmd' needs a command")
+  if (words.length === 0) throw usageError("option '--cmd' needs a command")
   return words
 }
 

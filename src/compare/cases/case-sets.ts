@@ -5,7 +5,6 @@
  */
 import { closeSync, existsSync, openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { CliError, readError, UsageError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
 import type { Oracle } from '../oracle.js'
 import { Random } from '../random.js'
@@ -14,6 +13,7 @@ import { corpusCaseStream } from './corpus-cases.js'
 import { jsonlCaseStream } from './jsonl-cases.js'
 import { specTestDirCases } from './spec-test.js'
 import { unitCases } from './unit-vectors.js'
+import { CompareError, readError, usageError } from '../compare-error.js'
 
 /** Default number of corpus cases. */
 export const DEFAULT_CORPUS_COUNT = 10_000
@@ -48,7 +48,7 @@ export function bundledCorpus(): string {
     const dir = fileURLToPath(new URL(rel, import.meta.url))
     if (existsSync(`${dir}/robots`)) return dir
   }
-  throw new CliError('ERR_READ', 'the bundled corpus/ folder is missing from this installation: give --robots-dir DIR (and --urls FILE)')
+  throw new CompareError('ERR_READ', 'the bundled corpus/ folder is missing from this installation: give --robots-dir DIR (and --urls FILE)')
 }
 
 /** A seeded sample of `n` items of a stream, in stream order (memory: `n` items). */
@@ -70,14 +70,14 @@ async function reservoir(items: AsyncIterable<CaseInput>, n: number, rnd: Random
 export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<CaseSet> {
   const { cases: name, count: n, seed } = spec
   if (name !== 'corpus' && (spec.robotsDir !== undefined || spec.urls !== undefined)) {
-    throw new UsageError(`option '--${spec.robotsDir !== undefined ? 'robots-dir' : 'urls'}' goes with --cases corpus`)
+    throw usageError(`option '--${spec.robotsDir !== undefined ? 'robots-dir' : 'urls'}' goes with --cases corpus`)
   }
   if (name === 'corpus') {
     const total = n ?? DEFAULT_CORPUS_COUNT
     let robotsDir = spec.robotsDir
     let urlsFile = spec.urls
     if (robotsDir === undefined) {
-      if (urlsFile !== undefined) throw new UsageError("option '--urls' needs --robots-dir")
+      if (urlsFile !== undefined) throw usageError("option '--urls' needs --robots-dir")
       const dir = bundledCorpus()
       robotsDir = `${dir}/robots`
       urlsFile = `${dir}/urls.txt`
@@ -94,7 +94,7 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
       set = "unit: google/robotstxt's unit-test vectors (commit 22b355ff)"
     } else {
       const path = name.slice('spec-test:'.length)
-      if (path === '') throw new UsageError("option '--cases spec-test:PATH' needs a folder or a .textproto file")
+      if (path === '') throw usageError("option '--cases spec-test:PATH' needs a folder or a .textproto file")
       inputs = specTestDirCases(path)
       set = `spec-test: ${path.endsWith('.textproto') ? path : `the .textproto files under ${path}`}`
     }
@@ -115,5 +115,5 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
     const inputs = await reservoir(jsonlCaseStream(name), n, new Random(seed))
     return { inputs, total: inputs.length, set: `cases of ${name}${sample}` }
   }
-  throw new UsageError(`option '--cases' must be unit, corpus, spec-test:PATH or a .jsonl file (got '${name}')`)
+  throw usageError(`option '--cases' must be unit, corpus, spec-test:PATH or a .jsonl file (got '${name}')`)
 }

@@ -6,8 +6,9 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { CliError, parseInto, readError, type ParseHandler } from '../../internals.js'
+import { parseInto, type ParseHandler } from '../../internals.js'
 import { plural } from '../format.js'
+import { CompareError, readError } from '../compare-error.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024
@@ -109,7 +110,7 @@ export function readRobotsDir(dir: string): RobotsDir {
       skipped.length > 0 ? `${skipped.length} ${skipped.length === 1 ? 'entry that is not a file' : 'entries that are not files'} (${nameSome(skipped)})` : '',
       noDirective.length > 0 ? `${plural(noDirective.length, 'file')} without a robots.txt directive (${nameSome(noDirective)})` : '',
     ].filter((s) => s !== '')
-    throw new CliError(
+    throw new CompareError(
       'ERR_READ',
       `no robots.txt files in '${dir}'${held.length > 0 ? `: it holds ${held.join(' and ')}` : ': it is empty'}; ` +
         'give a folder of robots.txt files, one per host, named after it',

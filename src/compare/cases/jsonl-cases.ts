@@ -10,8 +10,8 @@ import { createReadStream, readFileSync } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { CliError, readError, describeSystemError } from '../../internals.js'
 import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
+import { CompareError, describeSystemError, readError } from '../compare-error.js'
 import { reportStream } from '../output-files.js'
 
 const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories'])
@@ -47,12 +47,12 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
       n++
       if (text.trim() === '') continue
       const c = parseCaseLine(text, `${file}:${n}`, n, dirname(file), bodies)
-      if (ids.has(c.id)) throw new CliError('ERR_READ', `${file}:${n}: id '${c.id}' was already used`)
+      if (ids.has(c.id)) throw new CompareError('ERR_READ', `${file}:${n}: id '${c.id}' was already used`)
       ids.add(c.id)
       yield c
     }
   } catch (err) {
-    if (err instanceof CliError) throw err
+    if (err instanceof CompareError) throw err
     throw readError('case file', file, err)
   } finally {
     lines.close()
@@ -76,7 +76,7 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
  */
 export function parseCaseLine(text: string, where: string, lineNumber: number, folder: string, bodies = new Map<string, Uint8Array>()): CaseInput {
   const bad = (message: string): never => {
-    throw new CliError('ERR_READ', `${where}: ${message}`)
+    throw new CompareError('ERR_READ', `${where}: ${message}`)
   }
   let o: unknown
   try {
@@ -203,8 +203,8 @@ export class JsonlWriter {
     }
   }
 
-  private error(err: unknown): CliError {
-    return err instanceof CliError ? err : new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+  private error(err: unknown): CompareError {
+    return err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
   }
 }
 

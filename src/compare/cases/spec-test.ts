@@ -8,8 +8,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
-import { CliError, readError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
+import { CompareError, readError } from '../compare-error.js'
 
 /** A parsed value: bytes for a string, a name for an identifier (enum), text for a number, or a message. */
 export type TextValue =
@@ -22,7 +22,7 @@ export type TextValue =
 export type TextMessage = Map<string, TextValue[]>
 
 /** A syntax error in a text-format file, with its position. */
-export class TextFormatError extends CliError {
+export class TextFormatError extends CompareError {
   constructor(file: string, line: number, column: number, message: string) {
     super('ERR_READ', `${file}:${line}:${column}: ${message}`)
     this.name = 'TextFormatError'
@@ -209,29 +209,29 @@ export function specTestCases(bytes: Uint8Array, name: string): CaseInput[] {
   const cases: CaseInput[] = []
   const messages = (m: TextMessage, field: string): TextMessage[] =>
     (m.get(field) ?? []).map((v) => {
-      if (v.kind !== 'message') throw new CliError('ERR_READ', `${name}:${v.line}: '${field}' must be a message`)
+      if (v.kind !== 'message') throw new CompareError('ERR_READ', `${name}:${v.line}: '${field}' must be a message`)
       return v.fields
     })
   const single = (m: TextMessage, field: string, line: number): TextValue | undefined => {
     const values = m.get(field) ?? []
-    if (values.length > 1) throw new CliError('ERR_READ', `${name}:${values[1].line}: '${field}' given twice (line ${line})`)
+    if (values.length > 1) throw new CompareError('ERR_READ', `${name}:${values[1].line}: '${field}' given twice (line ${line})`)
     return values[0]
   }
   const text = (m: TextMessage, field: string, line: number): string => {
     const v = single(m, field, line)
-    if (v === undefined) throw new CliError('ERR_READ', `${name}:${line}: test expectation without '${field}'`)
-    if (v.kind !== 'string') throw new CliError('ERR_READ', `${name}:${v.line}: '${field}' must be a string`)
+    if (v === undefined) throw new CompareError('ERR_READ', `${name}:${line}: test expectation without '${field}'`)
+    if (v.kind !== 'string') throw new CompareError('ERR_READ', `${name}:${v.line}: '${field}' must be a string`)
     try {
       return utf8.decode(v.bytes)
     } catch {
-      throw new CliError('ERR_READ', `${name}:${v.line}: '${field}' is not valid UTF-8`)
+      throw new CompareError('ERR_READ', `${name}:${v.line}: '${field}' is not valid UTF-8`)
     }
   }
   const tests = root.get('tests') ?? []
   tests.forEach((t, ti) => {
-    if (t.kind !== 'message') throw new CliError('ERR_READ', `${name}:${t.line}: 'tests' must be a message`)
+    if (t.kind !== 'message') throw new CompareError('ERR_READ', `${name}:${t.line}: 'tests' must be a message`)
     const body = single(t.fields, 'robotstxt', t.line)
-    if (body !== undefined && body.kind !== 'string') throw new CliError('ERR_READ', `${name}:${body.line}: 'robotstxt' must be a string`)
+    if (body !== undefined && body.kind !== 'string') throw new CompareError('ERR_READ', `${name}:${body.line}: 'robotstxt' must be a string`)
     const robots = body?.bytes ?? new Uint8Array(0)
     const googleSpecific = (m: TextMessage, line: number): boolean => {
       const type = single(m, 'test_type', line)
@@ -241,9 +241,9 @@ export function specTestCases(bytes: Uint8Array, name: string): CaseInput[] {
     messages(t.fields, 'test_expectations').forEach((e, ei) => {
       const line = (t.fields.get('test_expectations') ?? [])[ei].line
       const outcome = single(e, 'expected_outcome', line)
-      if (outcome === undefined) throw new CliError('ERR_READ', `${name}:${line}: test expectation without 'expected_outcome'`)
+      if (outcome === undefined) throw new CompareError('ERR_READ', `${name}:${line}: test expectation without 'expected_outcome'`)
       if (outcome.kind !== 'ident' || (outcome.text !== 'ALLOWED' && outcome.text !== 'DISALLOWED')) {
-        throw new CliError('ERR_READ', `${name}:${outcome.line}: expected_outcome must be ALLOWED or DISALLOWED`)
+        throw new CompareError('ERR_READ', `${name}:${outcome.line}: expected_outcome must be ALLOWED or DISALLOWED`)
       }
       const explanation = single(e, 'additional_explanation', line)
       const why = explanation?.kind === 'string' && explanation.bytes.length > 0 ? Buffer.from(explanation.bytes).toString('utf8') : undefined
@@ -297,7 +297,7 @@ export function specTestDirCases(path: string): CaseInput[] {
   }
   const dir = isFile ? dirname(path) : path
   const files = isFile ? [path] : findTextprotoFiles(path)
-  if (files.length === 0) throw new CliError('ERR_READ', `no .textproto file under '${path}'`)
+  if (files.length === 0) throw new CompareError('ERR_READ', `no .textproto file under '${path}'`)
   const cases: CaseInput[] = []
   for (const f of files) {
     let bytes: Uint8Array

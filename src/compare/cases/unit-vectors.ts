@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { CliError, readError } from '../../internals.js'
 import type { CaseInput } from '../case.js'
+import { CompareError, readError } from '../compare-error.js'
 
 const FILE = 'data/conformance/google-robots-test.json'
 
@@ -18,7 +18,7 @@ export function unitVectorsFile(): string {
     const path = fileURLToPath(new URL(rel, import.meta.url))
     if (existsSync(path)) return path
   }
-  throw new CliError('ERR_READ', `the reference's unit vectors (${FILE}) are missing from this installation: rebuild it (npm run build)`)
+  throw new CompareError('ERR_READ', `the reference's unit vectors (${FILE}) are missing from this installation: rebuild it (npm run build)`)
 }
 
 /** The unit vectors as cases; each states the reference's verdict (`allowed`). */

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs'
 import { appendFile, writeFile } from 'node:fs/promises'
-import { CliError, describeSystemError } from '../../internals.js'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** Buffered characters past which `write` writes them out synchronously. */
 const SYNC_AT = 1 << 20
@@ -16,7 +16,7 @@ export class BufferedFile {
   private started = false
   private chunks: string[] = []
   private size = 0
-  private failed: CliError | undefined
+  private failed: CompareError | undefined
   private closed = false
 
   constructor(readonly file: string) {}
@@ -39,7 +39,7 @@ export class BufferedFile {
       this.started = true
     } catch (err) {
       // Thrown by the next flush(), which the run awaits (write() is called from an adapter's answer callback).
-      this.failed ??= new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+      this.failed ??= new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
       this.closed = true
     }
   }
@@ -56,7 +56,7 @@ export class BufferedFile {
       else if (text !== '') await appendFile(this.file, text)
       this.started = true
     } catch (err) {
-      throw new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+      throw new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
     }
   }
 

@@ -6,13 +6,13 @@
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CliError, describeSystemError } from '../../internals.js'
 import type { Case } from '../case.js'
 import type { CaseSink } from '../run.js'
 import type { CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
 import { reportStream, writeReport } from '../output-files.js'
 import { reportAnswer, type Report, type ReportedCase } from './report-model.js'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** The report as JSON text (without `cases`). */
 export function renderJson(report: Report): string {
@@ -67,6 +67,6 @@ export async function writeJsonReport(report: Report, file: string, cases?: Json
     out.end('\n  ]\n}\n')
     await done
   } catch (err) {
-    throw err instanceof CliError ? err : new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
+    throw err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
   }
 }

@@ -8,7 +8,6 @@
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CliError, describeSystemError } from '../../internals.js'
 import type { Case } from '../case.js'
 import { CATEGORY_ORDER } from '../categories.js'
 import { fails, type Score } from '../outcome.js'
@@ -18,6 +17,7 @@ import { BufferedFile } from './buffered-file.js'
 import { reportStream } from '../output-files.js'
 import { reportAnswer } from './report-model.js'
 import { describeAnswer, describeExpected } from './terminal-report.js'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** Characters XML 1.0 cannot hold (shown as `\xHH`), and those escaped. */
 const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g
@@ -145,7 +145,7 @@ export class JunitWriter implements CaseSink {
       out.end('</testsuites>\n')
       await done
     } catch (err) {
-      throw err instanceof CliError ? err : new CliError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+      throw err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
     } finally {
       this.discard()
     }

@@ -5,11 +5,11 @@
  * category before and after.
  */
 import { readFile } from 'node:fs/promises'
-import { CliError, readError } from '../../internals.js'
 import { fails, type Score } from '../outcome.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
+import { CompareError, readError } from '../compare-error.js'
 
 /** How one case changed from A to B. */
 export type Change = 'fixed' | 'broken' | 'changed' | 'only-a' | 'only-b'
@@ -56,11 +56,11 @@ export async function readRunReport(file: string): Promise<Report & { cases: Rep
   try {
     r = JSON.parse(text) as Report
   } catch (err) {
-    throw new CliError('ERR_READ', `${file}: not JSON (${(err as Error).message})`)
+    throw new CompareError('ERR_READ', `${file}: not JSON (${(err as Error).message})`)
   }
-  if (typeof r !== 'object' || r === null || typeof r.format !== 'number') throw new CliError('ERR_READ', `${file}: not a report of compare --json`)
+  if (typeof r !== 'object' || r === null || typeof r.format !== 'number') throw new CompareError('ERR_READ', `${file}: not a report of compare --json`)
   if (!Array.isArray(r.cases)) {
-    throw new CliError('ERR_READ', `${file}: the report lists no cases (format ${r.format}; reports of format 2 and later do: run compare --json again)`)
+    throw new CompareError('ERR_READ', `${file}: the report lists no cases (format ${r.format}; reports of format 2 and later do: run compare --json again)`)
   }
   return r as Report & { cases: ReportedCase[] }
 }

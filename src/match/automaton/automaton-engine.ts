@@ -34,7 +34,7 @@ LINE_PATH_BYTE[LineByte.LF] = PathByte.LineEnd
  * (patterns are ASCII after escaping), so no bytes are made.
  */
 export class AutomatonEngine implements MatchEngine {
-  /** @internal The lazy DFA (use the matcher's `stats()` for its figures). */
+  /** The lazy DFA (the matcher's `stats()` gives its figures). */
   readonly dfa: LazyDfa
   /** Where string URLs' paths start, remembered per origin. */
   private readonly memo = new PathStartMemo()

@@ -3,9 +3,9 @@
 // flush on a pause, --cache-mb, per-host counts and warnings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawn, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseRobots } from '../../../src/index.js'
 import { CLI, ensureBuilt, isUrlLine, run, splitKeepingEndings, tempDir, urlOf, type RunResult } from '../helpers.js'
 
@@ -170,7 +170,8 @@ describe('--jobs: a worker that fails', () => {
   it('a worker thread that cannot start ends the run with one line, exit 1, never a hang', () => {
     const lonely = tmp.path('lonely')
     mkdirSync(lonely)
-    copyFileSync(CLI, join(lonely, 'cli.js'))
+    // The command and the chunks it shares with the other entries, without its worker's file.
+    for (const f of readdirSync(dirname(CLI))) if (f.endsWith('.js') && f !== 'filter-worker.js') copyFileSync(join(dirname(CLI), f), join(lonely, f))
     const r = spawnSync(process.execPath, [join(lonely, 'cli.js'), 'filter', '--robots', robotsPath, '--agent', 'bot', '--jobs', '2'], {
       input: '/a\n/private\n'.repeat(100),
       env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '64' },

@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest'
 import { parseArgs } from '../../../src/cli/common/args.js'
 import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../../../src/cli/filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
-import { UsageError } from '../../../src/errors.js'
+import { UsageError } from '../../../src/cli/common/cli-error.js'
 import { hostHash } from '../../../src/url/keyed-hash.js'
 import { UrlField, PortCode } from '../../../src/url/url-scan.js'
+import { scanHashed } from '../../../src/url/scan-access.js'
 
 const enc = new TextEncoder()
 
@@ -43,8 +44,8 @@ function locate(line: string, l: LineLayout, needHost = true, locator = new Line
   const out: Located = { fault: FAULT_CODES[fault] || 'none', url: Buffer.from(b.subarray(locator.urlStart, locator.urlEnd)).toString(), host: locator.hostText(), source: locator.hostSource }
   if (locator.hostSource !== HostSource.None) {
     const h = locator.host
-    out.port = h[UrlField.Port]
-    expect(h[UrlField.HostHash]).toBe(hostHash(locator.hostBytes, h[UrlField.HostStart], h[UrlField.HostEnd]))
+    out.port = h.port
+    expect(h.hostHash).toBe(hostHash(locator.hostBytes, h.hostStart, h.hostEnd))
   }
   return out
 }
@@ -126,12 +127,12 @@ describe('line-locator: consecutive lines of one site', () => {
       const lf = block.indexOf(10, pos)
       const fault = locator.locate(block, pos, lf)
       const h = locator.url
-      seen.push([Buffer.from(block.subarray(pos, lf)).toString(), locator.sameHost, fault === LineFault.None ? locator.hostText() : null, h[UrlField.PathStart]])
+      seen.push([Buffer.from(block.subarray(pos, lf)).toString(), locator.sameHost, fault === LineFault.None ? locator.hostText() : null, scanHashed(h)![UrlField.PathStart]])
       // The moved record is the one a fresh scan gives.
       if (fault === LineFault.None) {
         const fresh = new LineLocator(WHOLE_LINES, true)
         fresh.locate(block, pos, lf)
-        expect([...locator.url], seen[seen.length - 1][0]).toEqual([...fresh.url])
+        expect([...scanHashed(locator.url)!], seen[seen.length - 1][0]).toEqual([...scanHashed(fresh.url)!])
       }
       pos = lf + 1
     }

@@ -1,12 +1,16 @@
 // DistinctCounter: distinct hosts in bounded memory (exact, then an estimate).
 import { describe, expect, it } from 'vitest'
 import { DistinctCounter } from '../../../src/cli/hosts/distinct.js'
+import { UrlScan } from '../../../src/index.js'
 
 const enc = new TextEncoder()
 
+const scan = new UrlScan()
+
 function add(c: DistinctCounter, name: string): boolean {
   const b = enc.encode(name)
-  return c.add(b, 0, b.length)
+  scan.scanHost(b, 0, b.length)
+  return c.add(scan)
 }
 
 describe('DistinctCounter', () => {

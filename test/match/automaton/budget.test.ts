@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../../src/index.js'
-import { referenceDecide } from '../../../src/internals.js'
+import { referenceDecide, compactRulesOf } from '../../../src/internals.js'
 import { MIN_MATCHER_BUDGET } from '../../../src/match/automaton/lazy-dfa.js'
 import { matchPath } from '../../../src/url/url-path.js'
 
@@ -40,7 +40,7 @@ function agreesWithReference(body: string, urls: string[], budget?: number): voi
     const robots = parseRobots(body, { ...(budget ? { matcherBudget: budget } : {}), tier })
     const m = robots.agent('Googlebot')
     for (const url of urls) {
-      const ref = referenceDecide(robots.rules, ['Googlebot'], matchPath(new TextEncoder().encode(url)))
+      const ref = referenceDecide(compactRulesOf(robots), ['Googlebot'], matchPath(new TextEncoder().encode(url)))
       expect(m.isAllowed(url), url.slice(0, 80)).toBe(ref.allowed)
       expect(m.explain(url).rule?.line ?? 0).toBe(ref.line)
     }

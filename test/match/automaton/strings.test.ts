@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { EventType, EventWriter } from '../../../src/rules/compact-rules.js'
 import { handForm } from '../../support/forms.js'
-import { parseRobots, Robots } from '../../../src/index.js'
+import { parseRobots } from '../../../src/index.js'
+import { robotsOfForm } from '../../../src/robots/robots.js'
 
 const enc = new TextEncoder()
 
@@ -28,7 +29,7 @@ describe('string URLs = their UTF-8 bytes', () => {
     const w = new EventWriter()
     w.add(EventType.UaGlobal, 1, 0)
     w.add(EventType.Disallow, 2, raw.length)
-    const robots = Robots.ofForm(handForm({ events: w, patterns: raw, lineCount: 2, bytesRead: 30 }))
+    const robots = robotsOfForm(handForm({ events: w, patterns: raw, lineCount: 2, bytesRead: 30 }))
     const matcher = robots.agent('x')
     expect(matcher.isAllowed('/ä')).toBe(false)
     expect(matcher.isAllowed(enc.encode('/ä'))).toBe(false)

@@ -5,39 +5,12 @@
  * its entry's compiled matcher judges the URL from the scan's path start,
  * kept in a byte-budget cache ({@link HostJudge} has the policy).
  */
-import type { AgentMatcher } from '../../index.js'
-import { BYTE_LRU_ENTRY_BYTES, ByteLru, UrlField } from '../../internals.js'
-import type { BodyProblem } from '../common/body-problems.js'
-import { DistinctCounter } from './distinct.js'
-import type { HostQuery, HostRules } from './host-rules.js'
-import type { Decided, LineJudge } from '../filter/line-judge.js'
-import { HostSource, type LineLocator } from '../filter/line-locator.js'
-
-/** How an entry turned out when first loaded (reported once per entry and thread). */
-export const enum EntryState {
-  Unseen = 0,
-  /** Parsed rules: judged by its matcher. */
-  Robots = 1,
-  /** An outcome that allows everything (unavailable). */
-  AllowAll = 2,
-  /** An outcome that disallows everything (unreachable). */
-  DisallowAll = 3,
-  /** Could not be read: judged as a host without one (`--missing`). */
-  Unreadable = 4,
-}
-
-/** The first load of an entry, as reported to `onEntry`. */
-export interface EntryEvent {
-  readonly id: number
-  readonly state: EntryState
-  /** For `Robots`: the body's problem (HTML, UTF-16, binary, truncated), if any. */
-  readonly problem?: BodyProblem
-  /** For `Unreadable`: why. For a problem: the bytes read (truncated files). */
-  readonly reason?: string
-  readonly bytesRead?: number
-  /** For `DisallowAll`: the entry's fetch was refused by the address policy (not the site's outcome). */
-  readonly refused?: boolean
-}
+import type { AgentMatcher, UrlScan } from '../../index.js'
+import { DistinctCounter } from '../hosts/distinct.js'
+import { EntryState, type EntryEvent, type HostQuery, type HostRules } from '../hosts/host-rules.js'
+import type { Decided, LineJudge } from './line-judge.js'
+import { HostSource, type LineLocator } from './line-locator.js'
+import { CACHE_ENTRY_BYTES, MatcherCache } from './matcher-cache.js'
 
 /** Options of a `HostJudge`. */
 export interface HostJudgeOptions {
@@ -68,7 +41,7 @@ const REMEASURE = 16
 /**
  * Judges lines by their host's rules.
  *
- * - Matchers are kept in a `ByteLru` under a byte budget (`--cache-mb`),
+ * - Matchers are kept in a `MatcherCache` under a byte budget (`--cache-mb`),
  *   keyed by entry id and sized by `memoryUsage()`, measured again now and
  *   then when the host comes back (matchers grow as they compile). An entry
  *   evicted and needed again is loaded again (`reloads` counts it: a sign
@@ -95,7 +68,7 @@ export class HostJudge implements LineJudge {
   private readonly missingCode: number
   private readonly onEntry: (event: EntryEvent) => void
   /** Entry id → its matcher, under the byte budget. */
-  private readonly cache: ByteLru<number, AgentMatcher>
+  private readonly cache: MatcherCache
   /** Per entry id: `EntryState`. */
   private readonly states: Uint8Array
   /**
@@ -112,10 +85,8 @@ export class HostJudge implements LineJudge {
   private lastId = NO_ENTRY
   private lastMatcher: AgentMatcher | null = null
   private lastCode = 0
-  /** The deciding rule of the line judged last (-1: none). */
-  private lastRule = -1
   private enters = 0
-  private readonly query: HostQuery = { bytes: new Uint8Array(0), hostStart: 0, hostEnd: 0, hash: 0, url: null, urlEnd: 0 }
+  private readonly query: HostQuery = { bytes: new Uint8Array(0), hostStart: 0, hostEnd: 0, hash: 0, host: undefined as never, url: null }
 
   constructor(rules: HostRules, options: HostJudgeOptions) {
     this.rules = rules
@@ -123,46 +94,41 @@ export class HostJudge implements LineJudge {
     this.agent = options.agent
     this.missingCode = options.missingAllowed ? 1 : 0
     this.onEntry = options.onEntry
-    this.cache = new ByteLru({ maxBytes: options.cacheBytes })
+    this.cache = new MatcherCache(rules.size, options.cacheBytes)
     this.states = new Uint8Array(rules.size)
     this.missing = options.missing ?? new DistinctCounter(options.exactHosts, options.trackNewHosts)
   }
 
-  /** Judges the URL `locator` located last in `bytes` by its host (the locator's): `ruleLine * 2 + (allowed ? 1 : 0)`. */
-  judge(bytes: Uint8Array, locator: LineLocator): number {
+  /** Judges the URL `locator` located last (in the bytes it read) by its host (the locator's): `ruleLine * 2 + (allowed ? 1 : 0)`. */
+  judge(_bytes: Uint8Array, locator: LineLocator): number {
     if (!locator.sameHost || this.lastLength < 0) {
       const h = locator.host
       const hb = locator.hostBytes
-      const hs = h[UrlField.HostStart]
-      const he = h[UrlField.HostEnd]
-      const hash = h[UrlField.HostHash]
+      const hs = h.hostStart
+      const he = h.hostEnd
+      const hash = h.hostHash
       // With origin keys, the same host under another scheme or port may be another entry.
-      if (this.originKeys || !this.isCurrent(hb, hs, he, hash)) {
-        this.lookUp(hb, hs, he, hash, h[UrlField.HostHash2], locator.hostSource === HostSource.Url ? h : null, locator.urlEnd)
-      }
+      if (this.originKeys || !this.isCurrent(hb, hs, he, hash)) this.lookUp(hb, hs, he, hash, h, locator.hostSource === HostSource.Url ? h : null)
     }
     const m = this.lastMatcher
-    if (m === null) {
-      this.lastRule = -1
-      return this.lastCode
-    }
+    if (m === null) return this.lastCode
     // One matcher step, from the scan's path start.
-    const r = m.decideFrom(bytes, locator.url[UrlField.PathStart], locator.urlEnd)
-    this.lastRule = r
-    return m.codeOf(r)
+    return m.matchScan(locator.url)
   }
 
-  /** What decided the line judged last. */
-  decided(): Decided {
+  /** What decided the line judged last (`bytes` and `locator` as given to `judge`). */
+  decided(bytes: Uint8Array, locator: LineLocator): Decided {
     const host = this.lastLength < 0 ? null : DECODER.decode(this.lastHost.subarray(this.lastStart, this.lastStart + this.lastLength)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
     const id = this.lastId
-    if (id === NO_ENTRY) return { matcher: null, rule: -1, source: null, host }
+    if (id === NO_ENTRY) return { matcher: null, rule: null, source: null, host }
     const state = this.states[id]
     const source = this.rules.sourceName(id)
-    if (state === EntryState.Unreadable) return { matcher: null, rule: -1, source: null, host }
-    if (state === EntryState.AllowAll) return { matcher: null, rule: -1, source, host, outcome: 'unavailable' }
-    if (state === EntryState.DisallowAll) return { matcher: null, rule: -1, source, host, outcome: 'unreachable' }
-    return { matcher: this.lastMatcher, rule: this.lastRule, source, host }
+    if (state === EntryState.Unreadable) return { matcher: null, rule: null, source: null, host }
+    if (state === EntryState.AllowAll) return { matcher: null, rule: null, source, host, outcome: 'unavailable' }
+    if (state === EntryState.DisallowAll) return { matcher: null, rule: null, source, host, outcome: 'unreachable' }
+    const m = this.lastMatcher!
+    // The deciding rule, for the record (the slower path: the verdict came from matchScan).
+    return { matcher: m, rule: m.explain(bytes.subarray(locator.urlStart, locator.urlEnd)).rule, source, host }
   }
 
   /** Bytes of compiled matchers held now. */
@@ -186,29 +152,28 @@ export class HostJudge implements LineJudge {
   }
 
   /**
-   * Makes the host `bytes[hs, he)` (its `hostHash` and `secondHash`, from the
-   * scan; `url`: the scan of the URL it is the authority of, or null) the
-   * current one: its entry, or counted as a host without one.
+   * Makes the host `bytes[hs, he)` (`hash`: its hash; `host`: its scan;
+   * `url`: the scan of the URL it is the authority of, or null) the current
+   * one: its entry, or counted as a host without one.
    */
-  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, hash2: number, url: Int32Array | null, urlEnd: number): void {
-    const len = he - hs
+  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, host: UrlScan, url: UrlScan | null): void {
     this.lastHost = bytes
     this.lastStart = hs
-    this.lastLength = len
+    this.lastLength = he - hs
     this.lastHash = hash
     const q = this.query
     q.bytes = bytes
     q.hostStart = hs
     q.hostEnd = he
     q.hash = hash
+    q.host = host
     q.url = url
-    q.urlEnd = urlEnd
     const id = this.rules.find(q)
     q.bytes = EMPTY
     this.lastId = id
     this.lastMatcher = null
     if (id < 0) {
-      this.missing.addFingerprint(hash, hash2)
+      this.missing.addFingerprint(hash, host.hostHash2)
       this.lastCode = this.missingCode
       return
     }
@@ -222,7 +187,7 @@ export class HostJudge implements LineJudge {
       const m = this.cache.get(id)
       if (m !== undefined) {
         // Now the most recently used; measured again now and then, as matchers grow as they compile.
-        if ((++this.enters & (REMEASURE - 1)) === 0) this.cache.resize(id, BYTE_LRU_ENTRY_BYTES + m.memoryUsage())
+        if ((++this.enters & (REMEASURE - 1)) === 0) this.cache.resize(id, CACHE_ENTRY_BYTES + m.memoryUsage())
         this.lastMatcher = m
         return
       }
@@ -237,7 +202,7 @@ export class HostJudge implements LineJudge {
       state = EntryState.Robots
       // Evicts least recently used hosts down to the budget. An entry alone
       // over it is not kept; its matcher still judges this host's lines.
-      this.cache.set(id, matcher, BYTE_LRU_ENTRY_BYTES + matcher.memoryUsage())
+      this.cache.set(id, matcher, CACHE_ENTRY_BYTES + matcher.memoryUsage())
     } else if (entry.kind === 'outcome') {
       state = entry.outcome === 'unreachable' ? EntryState.DisallowAll : EntryState.AllowAll
       event = entry.refused === true ? { id, state, refused: true } : { id, state }
