@@ -99,9 +99,13 @@ await build({
     {
       name: 'core-from-core-cjs',
       setup(b) {
+        // The Node entry's own modules (src/net/, src/files/: Node-only, no core value imported) are bundled; the core is core.cjs.
+        const own = (path) => /[\\/]src[\\/](node\.ts|net[\\/]|files[\\/])/.test(path)
         b.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (args.importer.endsWith('src/node.ts') ? { path: './core.cjs', external: true } : undefined))
         b.onResolve({ filter: /^\./ }, (args) => {
-          if (args.importer.endsWith('src/node.ts') && args.path !== './index.js') throw new Error(`src/node.ts imports ${args.path}: the Node entry reaches the core through ./index.js only`)
+          if (!own(args.importer) || (args.importer.endsWith('src/node.ts') && args.path === './index.js')) return undefined
+          const target = join(args.resolveDir, args.path.replace(/\.js$/, '.ts'))
+          if (!own(target)) throw new Error(`${args.importer} imports ${args.path}: the Node entry reaches the core through ./index.js only`)
           return undefined
         })
       },
