@@ -55,4 +55,4 @@ export type { RobotsTransport, TransportRequest, TransportResponse } from './fet
 // Output paths as the tools write them: checked before any work, a file (or
 // a link to one) replaced atomically through the link, a FIFO, a device or
 // '-' streamed in place.
-export { checkOutput, writeOutput, writeFileAtomic, outputStream, OutputWriter, OutputError, type OutputTarget, type OutputKind } from './files/output-file.js'
+export { checkOutput, writeOutput, writeFileAtomic, OutputWriter, OutputError, type OutputTarget, type OutputKind } from './files/output-file.js'

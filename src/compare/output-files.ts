@@ -4,9 +4,9 @@
  * atomically through links, streamed to FIFOs and devices), their errors
  * as compare's (ERR_WRITE, exit 1).
  */
-import { checkOutput, outputStream, OutputWriter, writeFileAtomic, type OutputTarget } from '../node.js'
+import { Writable } from 'node:stream'
+import { checkOutput, OutputWriter, writeFileAtomic, type OutputTarget } from '../node.js'
 import { CompareError } from './compare-error.js'
-import type { Writable } from 'node:stream'
 
 /** compare's error for an output that cannot be written. */
 export const reportWriteError = (message: string): CompareError => new CompareError('ERR_WRITE', message)
@@ -16,9 +16,32 @@ export function writeReport(file: string, text: string): Promise<void> {
   return writeFileAtomic(file, text, 'report', reportWriteError)
 }
 
-/** `file` opened as an output stream (renamed into place when it ends). */
+/**
+ * `file` opened as an output stream, for writers that pipe: opened at once,
+ * written as it comes, renamed into place (or closed) when the stream ends;
+ * destroyed with an error, the target is left as it was.
+ */
 export function reportStream(file: string, what = 'report'): Writable {
-  return outputStream(checkOutput(file, what, reportWriteError))
+  const target = checkOutput(file, what, reportWriteError)
+  let writer: OutputWriter | undefined
+  return new Writable({
+    construct(callback) {
+      OutputWriter.open(target).then((w) => {
+        writer = w
+        callback()
+      }, callback)
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      writer!.write(chunk).then(() => callback(), callback)
+    },
+    final(callback) {
+      writer!.commit().then(() => callback(), callback)
+    },
+    destroy(err, callback) {
+      if (err !== null) writer?.abort()
+      callback(err)
+    },
+  })
 }
 
 

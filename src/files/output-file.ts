@@ -21,7 +21,6 @@
 import { once } from 'node:events'
 import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
-import { Writable } from 'node:stream'
 import { basename, dirname, join, resolve } from 'node:path'
 import { describeSystemError } from './system-error.js'
 
@@ -330,31 +329,4 @@ export async function writeOutput(target: OutputTarget, bytes: Uint8Array | stri
 /** Writes `bytes` to `path` as an output (checked now: see {@link checkOutput}); `what` names it in errors. */
 export async function writeFileAtomic(path: string, bytes: Uint8Array | string, what: string, fail?: (message: string) => Error): Promise<void> {
   await writeOutput(checkOutput(path, what, fail), bytes)
-}
-
-/**
- * The output `target` as a Node writable stream (for writers that pipe):
- * opened at once, written as it comes, renamed into place (or closed) when
- * the stream ends; destroyed with an error, the target is left as it was.
- */
-export function outputStream(target: OutputTarget): Writable {
-  let writer: OutputWriter | undefined
-  return new Writable({
-    construct(callback) {
-      OutputWriter.open(target).then((w) => {
-        writer = w
-        callback()
-      }, callback)
-    },
-    write(chunk: Buffer, _encoding, callback) {
-      writer!.write(chunk).then(() => callback(), callback)
-    },
-    final(callback) {
-      writer!.commit().then(() => callback(), callback)
-    },
-    destroy(err, callback) {
-      if (err !== null) writer?.abort()
-      callback(err)
-    },
-  })
 }

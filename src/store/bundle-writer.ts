@@ -12,7 +12,7 @@
  * checksum covers the head, then every key and fetch-info record in the
  * data: the data written is read back through
  * {@link BundleWriter.checksum}, whose value goes in the header's checksum
- * field ({@link BundleHeader.Checksum}). So a bundle is written in one pass
+ * field. So a bundle is written in one pass
  * over its entries and one over its own bytes.
  */
 import { writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
@@ -44,7 +44,7 @@ export interface BundleChecksum {
   readonly offset: number
   /** The data's next bytes (any split). */
   update(chunk: Uint8Array): void
-  /** The checksum, as the header's 4 bytes at {@link BundleHeader.Checksum} (little-endian); once all the data was given. */
+  /** The checksum, as the header's 4 bytes at `offset` (little-endian); once all the data was given. */
   digest(): Uint8Array
 }
 

@@ -2,7 +2,7 @@
 import { PROGRAM } from '../common/version.js'
 import { INPUT_HELP } from '../filter/line-layout.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
-import { NET_HELP } from '../fetch/net-options.js'
+import { NET_HELP } from '../common/net-options.js'
 
 /** Help of `fetch`. */
 export const FETCH_HELP = `Usage: ${PROGRAM} fetch [options] [FILE...] -o OUTPUT

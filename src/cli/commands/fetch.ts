@@ -31,7 +31,7 @@ import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError
 import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
 import { Journal } from '../fetch/journal.js'
-import { NET_OPTIONS, netTransport } from '../fetch/net-options.js'
+import { NET_OPTIONS, netTransport } from '../common/net-options.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'

@@ -16,7 +16,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
-import { connectRules, NET_HELP, NET_OPTIONS } from '../fetch/net-options.js'
+import { connectRules, NET_HELP, NET_OPTIONS } from './net-options.js'
 
 /** The options of the commands that take a ROBOTS URL: the network ones, and `--stand-in`. */
 export const ROBOTS_URL_OPTIONS: readonly OptionSpec[] = [...NET_OPTIONS, { name: 'stand-in', value: false }]

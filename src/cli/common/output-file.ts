@@ -7,7 +7,7 @@
 import { checkOutput as check, writeOutput, type OutputTarget } from '../../node.js'
 import { CliError } from './cli-error.js'
 
-export { OutputWriter, outputStream, writeOutput, type OutputTarget } from '../../node.js'
+export { OutputWriter, writeOutput, type OutputTarget } from '../../node.js'
 
 /** The CLI's error for an output that cannot be written. */
 export const writeError = (message: string): CliError => new CliError('ERR_WRITE', message)

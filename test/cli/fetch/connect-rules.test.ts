@@ -5,7 +5,7 @@
  * resolve applied to its target).
  */
 import { describe, expect, it } from 'vitest'
-import { ConnectRules, parseConnectTo, parseResolve } from '../../../src/cli/fetch/connect-rules.js'
+import { ConnectRules, parseConnectTo, parseResolve } from '../../../src/cli/common/connect-rules.js'
 
 describe('--resolve', () => {
   it('parses HOST:PORT:ADDRESS[,ADDRESS...], * and bracketed IPv6, a leading +', () => {

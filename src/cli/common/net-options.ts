@@ -6,8 +6,8 @@
  * routes, the address policy on the addresses it connects to).
  */
 import { createNodeTransport, type NodeTransport } from '../../node.js'
-import { UsageError } from '../common/cli-error.js'
-import { optionValues, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { UsageError } from './cli-error.js'
+import { optionValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { ConnectRules, parseConnectTo, parseResolve } from './connect-rules.js'
 
 /** `--resolve`, `--connect-to`, `--dns-server`. */

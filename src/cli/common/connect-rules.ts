@@ -5,7 +5,7 @@
  * sockets are made by the Node transport (src/net/node-transport.ts).
  */
 import { isIP } from 'node:net'
-import { UsageError } from '../common/cli-error.js'
+import { UsageError } from './cli-error.js'
 
 /** `--resolve [+]HOST:PORT:ADDRESS[,ADDRESS]…`: connections to HOST:PORT go to ADDRESS (HOST `*`: every host). */
 export interface ResolveRule {
