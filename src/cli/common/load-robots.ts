@@ -14,9 +14,9 @@ import { createNodeTransport, parseRobotsFile, type NodeTransport } from '../../
 import { fetchRobots, describeFetchResult } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { CliError, readError, UsageError } from './cli-error.js'
-import { flag, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
+import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
-import { connectRules, NET_HELP, NET_OPTIONS } from './net-options.js'
+import { connectRules, dnsServers, NET_HELP, NET_OPTIONS } from './net-options.js'
 
 /** The options of the commands that take a ROBOTS URL: the network ones, and `--stand-in`. */
 export const ROBOTS_URL_OPTIONS: readonly OptionSpec[] = [...NET_OPTIONS, { name: 'stand-in', value: false }]
@@ -44,12 +44,7 @@ export interface RobotsFetching {
  */
 export function robotsFetching(args: ParsedArgs): RobotsFetching {
   const rules = connectRules(args)
-  const servers = optionValues(args, 'dns-server')
-  for (const v of servers) {
-    if (!/^(\d{1,3}(\.\d{1,3}){3}(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/.test(v)) {
-      throw new UsageError(`option '--dns-server' takes ADDRESS or ADDRESS:PORT, numeric ([IPv6]:PORT) (got '${v}')`)
-    }
-  }
+  const servers = dnsServers(args)
   return {
     standIn: flag(args, 'stand-in'),
     transport(url: string): NodeTransport {

@@ -42,6 +42,11 @@ function dnsServer(value: string): string {
   return value
 }
 
+/** The `--dns-server` values, checked. */
+export function dnsServers(args: ParsedArgs): string[] {
+  return optionValues(args, 'dns-server').map(dnsServer)
+}
+
 /** The routes of `--resolve` and `--connect-to`. */
 export function connectRules(args: ParsedArgs): ConnectRules {
   return new ConnectRules(optionValues(args, 'resolve').map(parseResolve), optionValues(args, 'connect-to').map(parseConnectTo))
@@ -50,7 +55,7 @@ export function connectRules(args: ParsedArgs): ConnectRules {
 /** The Node transport of a command's network options. */
 export function netTransport(args: ParsedArgs, options: { perAddress: number; connectTimeoutMs: number }): NodeTransport {
   const rules = connectRules(args)
-  const servers = optionValues(args, 'dns-server').map(dnsServer)
+  const servers = dnsServers(args)
   return createNodeTransport({
     perAddress: options.perAddress,
     connectTimeoutMs: options.connectTimeoutMs,
