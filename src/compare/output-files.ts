@@ -73,4 +73,10 @@ export class ReportFile {
     await this.flush()
     await this.writer!.commit()
   }
+
+  /** Stops: a file is left as it was (a stream keeps what it was given). */
+  abort(): void {
+    this.chunks = []
+    this.writer?.abort()
+  }
 }
