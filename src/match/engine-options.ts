@@ -3,7 +3,7 @@
  */
 import { checkMatcherBudget } from './automaton/lazy-dfa.js'
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
-import { PINNED_TIER_NAMES, pinnedTier, type TierName } from './tier.js'
+import { PINNED_TIER_NAMES, pinnedTier } from './tier.js'
 
 /** Options for compiled matchers (every matching option; parse options and the store pass them on). */
 export interface EngineOptions {
@@ -37,9 +37,10 @@ export interface EngineOptions {
    * thrash-proof engine) or `'thrash-proof'` (its literal index). The
    * answers are the same in every tier; only speed and memory differ.
    * Anything else, or a tier with `engine: 'plain'`, is a RobotsInputError
-   * (ERR_INPUT).
+   * (ERR_INPUT). The names are written out so that the typings show them;
+   * they are tier.ts's PinnedTierName (a type test holds the two equal).
    */
-  tier?: Exclude<TierName, 'plain'>
+  tier?: 'cold' | 'hot' | 'thrash-proof'
 }
 
 /**

@@ -6,12 +6,14 @@
  * run every tier pinned (test/support/engines.ts); this file covers the
  * switching itself.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/url/url-path.js'
 import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
+import type { EngineOptions } from '../../src/match/engine-options.js'
+import { PINNED_TIER_NAMES, type PinnedTierName } from '../../src/match/tier.js'
 import { seededRandom } from '../support/core-helpers.js'
 
 const enc = new TextEncoder()
@@ -52,6 +54,15 @@ function linesOf(m: AgentMatcher, urls: readonly string[]): number[] {
   })
   return [...out].map((v, i) => lines[i] * 2 + v)
 }
+
+describe('the names a matcher can be pinned to', () => {
+  it("EngineOptions.tier, written out for the typings, takes exactly tier.ts's pinned names", () => {
+    // Checked by the type checker (tsconfig.test.json); the run checks the list the option is validated against.
+    expectTypeOf<NonNullable<EngineOptions['tier']>>().toEqualTypeOf<PinnedTierName>()
+    expect([...PINNED_TIER_NAMES]).toEqual(['cold', 'hot', 'thrash-proof'])
+    for (const tier of PINNED_TIER_NAMES) expect(parseRobots('User-agent: *\nDisallow: /a', { tier }).agent('x').stats().tier).toBe(tier)
+  })
+})
 
 describe('where a matcher starts', () => {
   it('cold by default, with no automaton: its memory is its rule records and a few objects', () => {
