@@ -15,7 +15,9 @@
 //    passes) with every matcher pinned to the cold tier (`tier: 'cold'`),
 //    with its first tier kept (`hotThreshold: Infinity`: cold, or the
 //    indexed start of a star-heavy set), and pinned hot (`tier: 'hot'`);
-//    the ratios to the hot pass.
+//    the ratios to the hot pass, and the cold and hot passes again split
+//    by the size of each matcher's rule set (where the cold tier's extra
+//    time goes).
 // 3. Steady state: matchers warmed by full passes until every matcher with
 //    rules has left the cold tier (a long-lived matcher, its lazy DFA built);
 //    then only the checks are timed.
@@ -129,6 +131,23 @@ for (let r = 0; r < (profiling ? 0 : runs); r++) for (const [name, hosts] of Obj
 const tierMs = Object.fromEntries(Object.entries(tierSamples).map(([k, v]) => [k, median(v)]))
 const coldOverHot = tierMs.cold / tierMs.hot
 const firstOverHot = tierMs.first / tierMs.hot
+// Where the cold tier's extra time goes: the pinned passes split by the size of each matcher's rule set (each class timed apart, repeated to about 20 ms a sample).
+const SIZE_CLASSES = [[0, 10], [10, 50], [50, 200], [200, Infinity]]
+const bySize = profiling ? [] : SIZE_CLASSES.map(([lo, hi]) => {
+  const pick = (hosts) => hosts.filter((h) => h.matcher.stats().rules >= lo && h.matcher.stats().rules < hi)
+  const sets = { cold: pick(tierSets.cold), hot: pick(tierSets.hot) }
+  const reps = Math.max(1, Math.ceil(20 / Math.max(0.05, cpuOnce(() => oursPassOver(sets.cold))[0])))
+  const samples = { cold: [], hot: [] }
+  for (let r = 0; r < runs; r++) {
+    for (const name of ['cold', 'hot']) {
+      samples[name].push(cpuOnce(() => {
+        for (let k = 0; k < reps; k++) oursPassOver(sets[name])
+      })[0] / reps)
+    }
+  }
+  const label = hi === Infinity ? `${lo} or more` : `${lo}–${hi - 1}`
+  return { rules: label, hosts: sets.cold.length, urls: sets.cold.reduce((a, h) => a + h.urls.length, 0), coldMs: median(samples.cold), hotMs: median(samples.hot) }
+})
 
 // ---- 3. Steady state ----
 
@@ -240,6 +259,14 @@ console.log(
   ),
 )
 console.log(`cold ÷ hot: ${coldOverHot.toFixed(2)}   goal ≤ ${COLD_GOAL}: ${goal(coldOverHot <= COLD_GOAL)}`)
+const extra = bySize.reduce((a, c) => a + Math.max(0, c.coldMs - c.hotMs), 0)
+console.log('The same, by the size of the rule set (rules for the agent):')
+console.log(
+  table(
+    ['rules', 'hosts', 'URLs', 'cold per URL', 'hot per URL', 'cold ÷ hot', "share of the cold tier's extra time"],
+    bySize.filter((c) => c.urls > 0).map((c) => [c.rules, c.hosts, c.urls, ms(c.coldMs / c.urls), ms(c.hotMs / c.urls), (c.coldMs / c.hotMs).toFixed(2) + '×', extra > 0 ? `${((100 * Math.max(0, c.coldMs - c.hotMs)) / extra).toFixed(0)} %` : '']),
+  ),
+)
 console.log('')
 console.log('Steady state (every matcher with rules hot):')
 
@@ -296,7 +323,7 @@ writeJson(opts.json, {
   ratioString,
   ratioMatchLines: ratioLines,
   firstUse: firstUseResult,
-  tierPass: { ...tierMs, coldOverHot, firstOverHot, goal: COLD_GOAL, met: coldOverHot <= COLD_GOAL },
+  tierPass: { ...tierMs, coldOverHot, firstOverHot, goal: COLD_GOAL, met: coldOverHot <= COLD_GOAL, bySize },
   mismatches,
   thrashing,
   goal: GOAL,
