@@ -44,6 +44,9 @@ const RULE_SET_FIELDS = 5
 
 /** Makes a matcher (the constructor is private): {@link createMatcher}. */
 let construct: (rules: RuleSet, options: EngineOptions) => AgentMatcher
+/** The doors of {@link codeFrom} and {@link codeFromString}. */
+let fromBytes: (m: AgentMatcher, url: Uint8Array, ps: number, end: number) => number
+let fromString: (m: AgentMatcher, url: string, ps: number) => number
 
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
 export class AgentMatcher {
@@ -59,6 +62,8 @@ export class AgentMatcher {
 
   static {
     construct = (rules, options) => new AgentMatcher(rules, options)
+    fromBytes = (m, url, ps, end) => m.codeOf(m.engine.decideFrom(url, ps, end))
+    fromString = (m, url, ps) => m.codeOf(m.engine.decideStringFrom(url, ps))
   }
 
   /** Matchers come from `Robots.agent()`/`agents()` and `RobotsStore` (private, so that the typings offer no constructor). */
@@ -227,6 +232,22 @@ export class AgentMatcher {
     const allowed = s.allows(r)
     return { allowed, rule: { line: s.line(r), kind: allowed ? 'allow' : 'disallow', pattern: s.patternText(r) } }
   }
+}
+
+/**
+ * `matchRange`'s code (`line * 2 + (allowed ? 1 : 0)`) of the URL ending at
+ * `end` in `url` whose path starts where `ps` says (a PathStart of
+ * url/url-path.ts): the door of the crawler sets (robots/crawler-set.ts),
+ * which find a URL's path start once for all their matchers. Arguments are
+ * taken as checked.
+ */
+export function codeFrom(m: AgentMatcher, url: Uint8Array, ps: number, end: number): number {
+  return fromBytes(m, url, ps, end)
+}
+
+/** {@link codeFrom} for a string URL (`ps` in code units). */
+export function codeFromString(m: AgentMatcher, url: string, ps: number): number {
+  return fromString(m, url, ps)
 }
 
 /**
