@@ -1,0 +1,208 @@
+/**
+ * `robots-automaton audit SNAPSHOT --crawlers LIST`: for each host of a
+ * bundle, a directory of robots.txt files or a list fetched on the fly
+ * (`--fetch`), and each crawler, whether it may fetch everything, some
+ * paths or nothing (docs/audit.md defines the classes), by a group naming
+ * it or by `*`, and the host's fetch outcome; a row each (CSV or JSON
+ * lines) and a summary table per crawler. `audit OLD NEW`: the hosts whose
+ * class changed, per crawler. The manual: docs/audit.md.
+ */
+import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { BlockWriter } from '../common/block-writer.js'
+import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, parseCrawlers, type CrawlerSpec } from '../common/crawlers-option.js'
+import { count, plural } from '../common/numbers.js'
+import { printable } from '../common/printable.js'
+import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
+import { note } from '../common/stdio.js'
+import { defaultUserAgent } from '../common/version.js'
+import { writeFileAtomic } from '../common/atomic-file.js'
+import { ConnectRules, parseConnectTo, parseResolve } from '../fetch/connect-rules.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
+import { resolveInputs } from '../filter/input.js'
+import { INPUT_OPTIONS, lineLayout, type LineLayout } from '../filter/line-layout.js'
+import { WHITESPACE } from '../filter/fields.js'
+import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
+import { classify, type CrawlerClass } from '../audit/classify.js'
+import { fetchSnapshot } from '../audit/fetch-snapshot.js'
+import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
+import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
+import { AUDIT_HELP } from './audit-help.js'
+import { CliError, UsageError } from '../common/cli-error.js'
+
+/** The options `audit` accepts (its help, audit-help.ts, names each of them). */
+export const AUDIT_OPTIONS: readonly OptionSpec[] = [
+  { ...CRAWLERS_OPTION },
+  { name: 'format', value: true, choices: ['csv', 'jsonl', 'table', 'text'] },
+  { name: 'robots-dir', value: true, multiple: true },
+  { name: 'bundle', value: true, multiple: true },
+  { name: 'fetch', value: false },
+  { name: 'save', value: true },
+  { name: 'concurrency', value: true },
+  { name: 'timeout', value: true },
+  { name: 'user-agent', value: true },
+  { name: 'resolve', value: true, multiple: true },
+  { name: 'connect-to', value: true, multiple: true },
+  { name: 'scheme', value: true, choices: ['https', 'http'] },
+  ...INPUT_OPTIONS,
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** Exit status of `audit OLD NEW` when some class changed (as `diff` uses 3 for a changed verdict). */
+export const EXIT_CHANGED = 3
+
+/** Most requests in flight `--concurrency` accepts, and the longest `--timeout` (as `fetch`). */
+const MAX_CONCURRENCY = 4096
+const MAX_TIMEOUT_S = 3600
+
+/** The snapshots named by `--robots-dir` and `--bundle` (in command-line order) and positionals (a directory or a bundle file each). */
+function snapshotPaths(argv: readonly string[], args: ParsedArgs): { path: string; kind?: 'dir' | 'bundle' }[] {
+  const out: { path: string; kind?: 'dir' | 'bundle' }[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') break
+    for (const [name, kind] of [['--robots-dir', 'dir'], ['--bundle', 'bundle']] as const) {
+      if (a === name && i + 1 < argv.length) out.push({ path: argv[++i], kind })
+      else if (a.startsWith(`${name}=`)) out.push({ path: a.slice(name.length + 1), kind })
+    }
+  }
+  if (flag(args, 'fetch')) return out
+  for (const p of args.positionals) out.push({ path: p })
+  return out
+}
+
+/** `--timeout SECONDS` in ms. */
+function timeoutMs(args: ParsedArgs): number {
+  const value = optionValue(args, 'timeout')
+  if (value === undefined) return DEFAULT_TIMEOUT_S * 1000
+  const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
+  if (!(s > 0 && s <= MAX_TIMEOUT_S)) throw new UsageError(`option '--timeout' must be a number of seconds above 0, at most ${MAX_TIMEOUT_S} (got '${value}')`)
+  return Math.round(s * 1000)
+}
+
+/** The layout of `--fetch`'s list: the input options when given, else a host or a URL a line. */
+function listLayout(args: ParsedArgs): LineLayout {
+  const given = INPUT_OPTIONS.some((o) => optionValue(args, o.name) !== undefined)
+  if (given) return lineLayout(args)
+  // A line is a URL (its origin is fetched) or a host (fetched over --scheme): column 1 is both.
+  return { url: 1, host: 1, delimiter: WHITESPACE, request: false, logFormat: undefined, hostName: undefined }
+}
+
+/** Runs `audit` with the arguments after the command name; resolves to the exit code. */
+export async function runAudit(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, AUDIT_OPTIONS)
+  if (helpOrVersion(args, AUDIT_HELP)) return 0
+  const lists = optionValues(args, 'crawlers')
+  if (lists.length === 0) throw new UsageError(`option '--crawlers' is required (crawlers separated by ',', 'A+B' for one crawler of two tokens, or @FILE)`)
+  const crawlers = parseCrawlers(lists)
+  const formatGiven = optionValue(args, 'format')
+  const format = formatGiven === 'text' ? 'table' : ((formatGiven ?? 'csv') as 'csv' | 'jsonl' | 'table')
+  const quiet = flag(args, 'quiet')
+  const fetching = flag(args, 'fetch')
+  const paths = snapshotPaths(argv, args)
+  const fetchOnly = ['save', 'concurrency', 'timeout', 'user-agent', 'resolve', 'connect-to', 'scheme', ...INPUT_OPTIONS.map((o) => o.name)]
+  if (!fetching) {
+    const stray = fetchOnly.find((name) => args.options.has(name))
+    if (stray !== undefined) throw new UsageError(`'--${stray}' applies only with '--fetch'`)
+    if (paths.length === 0) throw new UsageError(`needs a SNAPSHOT (a bundle or a directory of robots.txt files), OLD and NEW, or --fetch [FILE...]`)
+    if (paths.length > 2) throw new UsageError(`at most two snapshots, OLD and NEW (got ${paths.length})`)
+  } else if (paths.length > 1) throw new UsageError(`--fetch makes NEW: give at most one snapshot, OLD, with '--robots-dir' or '--bundle'`)
+  if (!quiet) for (const w of crawlerWarnings(crawlers)) note(w)
+
+  const snapshots: Snapshot[] = paths.map((p) => openSnapshot(p.path, p.kind))
+  for (const s of snapshots) {
+    if (!quiet && s instanceof DirSnapshot && s.skipped.length > 0) {
+      note(`warning: ${s.name}: ${plural(s.skipped.length, 'file')} not named by a host skipped (e.g. '${printable(s.skipped[0])}')`)
+    }
+  }
+  if (fetching) snapshots.push(await fetched(args, quiet))
+
+  const out = new BlockWriter(process.stdout)
+  const tokens = crawlerTokens(crawlers)
+  if (snapshots.length === 1) {
+    const tally = audit(snapshots[0], crawlers, tokens, format, out)
+    await out.end()
+    if (format === 'table') process.stdout.write(tally.table())
+    else if (!quiet) noteTable(`summary of ${snapshots[0].name}:`, tally.table())
+    return 0
+  }
+  const changes = compare(snapshots[0], snapshots[1], crawlers, tokens, format, out)
+  await out.end()
+  if (format === 'table') process.stdout.write(changes.table())
+  else if (!quiet) noteTable(`classes changed from ${snapshots[0].name} to ${snapshots[1].name}:`, changes.table())
+  return changes.any ? EXIT_CHANGED : 0
+}
+
+/** A table on stderr, after its title: a line each (every stderr line has the program's prefix). */
+function noteTable(title: string, table: string): void {
+  note(title)
+  for (const line of table.trimEnd().split('\n')) note(line)
+}
+
+/** A row per host and crawler of one snapshot (unless `table`); returns the tally. */
+function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): AuditTally {
+  const tally = new AuditTally(crawlers.map((c) => c.name))
+  if (format === 'csv') out.text(ROW_HEADER)
+  for (const key of snapshot.keys()) {
+    const record = snapshot.record(key)
+    const classes = classify(record, tokens)
+    tally.add(record, classes)
+    if (format !== 'table') classes.forEach((c, k) => out.text(rowOf(record, crawlers[k].name, c, format)))
+  }
+  return tally
+}
+
+/** A row per host and crawler whose class differs between `old` and `now` (unless `table`); returns the tally. */
+function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): ChangeTally {
+  const tally = new ChangeTally(crawlers.map((c) => c.name))
+  if (format === 'csv') out.text(CHANGE_HEADER)
+  const keys = [...new Set([...old.keys(), ...now.keys()])].sort()
+  for (const key of keys) {
+    tally.hosts++
+    const a: HostRecord = old.record(key)
+    const b: HostRecord = now.record(key)
+    const ca: CrawlerClass[] = classify(a, tokens)
+    const cb: CrawlerClass[] = classify(b, tokens)
+    for (let k = 0; k < crawlers.length; k++) {
+      if (ca[k].access === cb[k].access) continue
+      tally.add(k, ca[k].access, cb[k].access)
+      if (format !== 'table') out.text(changeOf(key, crawlers[k].name, { r: a, c: ca[k] }, { r: b, c: cb[k] }, format))
+    }
+  }
+  return tally
+}
+
+/** `--fetch`: the list's hosts fetched into a snapshot (and `--save`d). */
+async function fetched(args: ParsedArgs, quiet: boolean): Promise<Snapshot> {
+  const files = args.positionals
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  const layout = listLayout(args)
+  const concurrency = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
+  const connect = new ConnectRules(optionValues(args, 'resolve').map(parseResolve), optionValues(args, 'connect-to').map(parseConnectTo))
+  const save = optionValue(args, 'save')
+  if (save === '-') throw new UsageError(`'--save' needs a file: stdout holds the rows`)
+  const inputs = await resolveInputs(files)
+  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, undefined, escapesAllowed(process.env), { measure: 'items', items: 'hosts' }) : undefined
+  let result
+  try {
+    result = await fetchSnapshot(inputs, layout, {
+      concurrency,
+      timeoutMs: timeoutMs(args),
+      userAgent: optionValue(args, 'user-agent') ?? defaultUserAgent(),
+      connect,
+      scheme: (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https',
+      progress: (done) => progress?.update(done, done),
+    })
+  } finally {
+    progress?.done()
+  }
+  const { list, store, snapshot } = result
+  if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
+  if (!quiet && list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
+  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+  if (save !== undefined) {
+    await writeFileAtomic(save, store.toBytes(), 'bundle')
+    if (!quiet) note(`wrote ${save === '-' ? '<stdout>' : save}: ${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`)
+  }
+  return snapshot
+}
