@@ -7,14 +7,17 @@
  * requests are made.
  */
 import { setMaxListeners } from 'node:events'
-import { RobotsStore } from '../../index.js'
+import { RobotsStore, UrlScan } from '../../index.js'
 import { ConnectRules } from '../fetch/connect-rules.js'
 import { installFetchAgent } from '../fetch/connector.js'
 import { putEntry } from '../fetch/fetch-entry.js'
 import { runFetches, type FetchJob } from '../fetch/fetch-pool.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
-import type { LineLayout } from '../filter/line-layout.js'
+import { forEachInputLine } from '../filter/input-lines.js'
+import { plausibleHost } from '../filter/fields.js'
+import { WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
+import { HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 import { StoreSnapshot } from './snapshot.js'
 
 /** How `audit --fetch` fetches (`fetch`'s options of the same names). */
@@ -42,9 +45,10 @@ export interface FetchedSnapshot {
  * could not be fetched at all (a failure on this side) is recorded as such,
  * never as the site's outcome.
  */
-export async function fetchSnapshot(inputs: readonly InputFile[], layout: LineLayout, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
+export async function fetchSnapshot(inputs: readonly InputFile[], layout: LineLayout | undefined, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
   const list = new OriginList(o.scheme)
-  await readOrigins(inputs, layout, list)
+  if (layout === undefined) await readHostList(inputs, list)
+  else await readOrigins(inputs, layout, list)
   const jobs: FetchJob[] = [...list.origins].map(([key, origin]) => ({ key, origin }))
   const store = new RobotsStore()
   const failures = new Map<string, string>()
@@ -72,4 +76,35 @@ export async function fetchSnapshot(inputs: readonly InputFile[], layout: LineLa
     void agent.close().catch(() => {})
   }
   return { snapshot: new StoreSnapshot('the fetched list', store, failures), store, list }
+}
+
+/** Blank bytes around a line's host. */
+const isBlank = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d
+
+/**
+ * A list of hosts and URLs, one a line: a URL gives its origin (as `fetch`
+ * reads a URL list), anything else is read as a host (`host`, `host:port`,
+ * `[v6]:port`), fetched over the list's scheme, as a host column is.
+ */
+async function readHostList(inputs: readonly InputFile[], list: OriginList): Promise<void> {
+  const locator = new LineLocator(WHOLE_LINES, true)
+  const scan = new UrlScan()
+  await forEachInputLine(
+    inputs,
+    locator,
+    (bytes, start, end, fault, line, input) => {
+      list.lines++
+      if (fault === LineFault.None) {
+        if (!locator.sameHost) list.add(locator.hostBytes, locator.host, locator.hostSource)
+        return
+      }
+      let s = start
+      let e = end
+      while (s < e && isBlank(bytes[s])) s++
+      while (e > s && isBlank(bytes[e - 1])) e--
+      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && plausibleHost(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
+      else list.fault(fault, input.name, line, bytes, start, end)
+    },
+    async () => {},
+  )
 }

@@ -11,9 +11,9 @@ export const AUDIT_HELP = `Usage: ${PROGRAM} audit SNAPSHOT --crawlers LIST [opt
 For each host of a snapshot and each crawler: whether the crawler may fetch
 everything, some paths or nothing, whether a group names it or the '*'
 groups decide, and the host's fetch outcome; then, per crawler, the number
-and share of hosts in each class. A SNAPSHOT is a bundle ('${PROGRAM} pack'
-or 'fetch' writes one) or a directory of robots.txt files named by host
-(as 'filter --robots-dir' reads it). With OLD and NEW: the hosts whose
+and share of hosts in each class. A SNAPSHOT is a bundle ('pack' or 'fetch'
+writes one) or a directory of robots.txt files named by host (as
+'filter --robots-dir' reads it). With OLD and NEW: the hosts whose
 class changed, per crawler. With --fetch: the hosts and URLs of the FILEs
 (or stdin), one a line, their robots.txt fetched now.
 
@@ -68,16 +68,14 @@ EXIT STATUS
   4  --fetch: no line of the list held a host
 
 EXAMPLES
-  # who may crawl the hosts of a bundle: a row each, the table on stderr
-  ${PROGRAM} audit sites.bundle \\
-      --crawlers GPTBot,CCBot,ClaudeBot,Google-Extended,Googlebot > audit.csv
+  # the summary table of a directory of robots.txt files, for a list of crawlers
+  ${PROGRAM} audit robots/ --crawlers @ai-crawlers.txt --format table
 
-  # the summary table alone, for a directory of robots.txt files
-  ${PROGRAM} audit --robots-dir robots/ --crawlers @ai-crawlers.txt --format table
+  # what changed for these crawlers between two bundles, a JSON line each
+  ${PROGRAM} audit old.bundle new.bundle \\
+      --crawlers GPTBot,CCBot,Googlebot --format jsonl
 
-  # what changed for these crawlers between two snapshots, as JSON lines
-  ${PROGRAM} audit march.bundle april.bundle --crawlers GPTBot,CCBot --format jsonl
-
-  # fetch a list of hosts now, audit them, and keep the bundle for next time
-  ${PROGRAM} audit --fetch hosts.txt --crawlers GPTBot,CCBot --save today.bundle
+  # fetch a list of hosts now, a row per host and crawler, and keep the bundle
+  ${PROGRAM} audit --fetch hosts.txt --crawlers GPTBot,Google-Extended \\
+      --save today.bundle > audit.csv
 `

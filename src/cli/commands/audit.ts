@@ -20,7 +20,6 @@ import { ConnectRules, parseConnectTo, parseResolve } from '../fetch/connect-rul
 import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
 import { INPUT_OPTIONS, lineLayout, type LineLayout } from '../filter/line-layout.js'
-import { WHITESPACE } from '../filter/fields.js'
 import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
 import { classify, type CrawlerClass } from '../audit/classify.js'
 import { fetchSnapshot } from '../audit/fetch-snapshot.js'
@@ -80,12 +79,10 @@ function timeoutMs(args: ParsedArgs): number {
   return Math.round(s * 1000)
 }
 
-/** The layout of `--fetch`'s list: the input options when given, else a host or a URL a line. */
-function listLayout(args: ParsedArgs): LineLayout {
+/** The layout of `--fetch`'s list: the input options' when given; undefined for a host or a URL a line. */
+function listLayout(args: ParsedArgs): LineLayout | undefined {
   const given = INPUT_OPTIONS.some((o) => optionValue(args, o.name) !== undefined)
-  if (given) return lineLayout(args)
-  // A line is a URL (its origin is fetched) or a host (fetched over --scheme): column 1 is both.
-  return { url: 1, host: 1, delimiter: WHITESPACE, request: false, logFormat: undefined, hostName: undefined }
+  return given ? lineLayout(args) : undefined
 }
 
 /** Runs `audit` with the arguments after the command name; resolves to the exit code. */

@@ -52,7 +52,7 @@ function crawlersOfFile(path: string): CrawlerSpec[] {
   }
   const out: CrawlerSpec[] = []
   text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/#.*$/, '').trim()
+    const line = raw.replace(/#[^]*/, '').trim()
     if (line === '') return
     if (line.includes(',')) throw new UsageError(`--crawlers @${path}, line ${i + 1}: one crawler a line ('A', or 'A+B' for one crawler of several tokens), got '${line}'`)
     out.push(crawlerOf(line, `--crawlers @${path}, line ${i + 1}`))
