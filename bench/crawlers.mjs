@@ -28,7 +28,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Robots, parseRobots } from '../dist/index.js'
+import { Robots, RobotsStore, parseRobots } from '../dist/index.js'
 import { describeCorpus, loadPaired, ROOT } from './lib/corpus.mjs'
 import { median, parseArgs, printHeader, table, writeJson } from './lib/stats.mjs'
 
@@ -45,8 +45,23 @@ const encoder = new TextEncoder()
 const hosts = corpus.hosts.map((h) => {
   const form = parseRobots(h.bytes).toBytes()
   const lines = encoder.encode(h.urls.join('\n'))
-  return { host: h.host, form, urls: h.urls, lines }
+  return { host: h.host, form, urls: h.urls, lines, origins: h.origins.map((o) => o.origin).filter((o) => o !== 'null') }
 })
+/** Every host's URLs in one list, for the store passes (hosts interleaved as a frontier meets them: round robin). */
+const allUrls = []
+for (let i = 0, more = true; more; i++) {
+  more = false
+  for (const h of hosts) if (i < h.urls.length) {
+    allUrls.push(h.urls[i])
+    more = true
+  }
+}
+/** A fresh store of every host's robots.txt under each of its origins (nothing compiled yet). */
+function freshStore() {
+  const store = new RobotsStore({ matcherBudget: 256 * 2 ** 20 })
+  for (const h of hosts) for (const o of h.origins) store.setRobots(o, Robots.fromBytes(h.form))
+  return store
+}
 const n = corpus.urlCount
 
 const machine = printHeader('Eight crawlers in one pass against one crawler', {
@@ -122,6 +137,21 @@ const PASSES = {
 
 const results = { machine, goal: GOAL }
 
+/** The store passes: a frontier's URLs of every host, interleaved, judged for one crawler or the eight. */
+const STORE_PASSES = {
+  storeOne(store) {
+    let a = 0
+    for (let i = 0; i < allUrls.length; i++) if (store.isAllowed(allUrls[i], ONE)) a++
+    return a
+  },
+  storeEight(store) {
+    let a = 0
+    const crawlers = store.crawlers(EIGHT)
+    for (let i = 0; i < allUrls.length; i++) a += crawlers.match(allUrls[i], out)[7] & 1
+    return a
+  },
+}
+
 if (opts.profile === 'lib' || opts.profile === 'lines') {
   const name = opts.profile === 'lib' ? 'eight' : 'eightLines'
   for (let k = 0; k < 30; k++) PASSES[name](fresh())
@@ -186,6 +216,35 @@ if (only === undefined || only === 'lib') {
       ],
     ),
   )
+  // The store: fresh stores (nothing compiled), a frontier's interleaved URLs.
+  const storeFirst = { storeOne: [], storeEight: [] }
+  const storeSteady = { storeOne: [], storeEight: [] }
+  for (let r = 0; r < runs + 1; r++) {
+    for (const [name, pass] of Object.entries(STORE_PASSES)) {
+      const store = freshStore()
+      const [t, a] = cpu(() => pass(store))
+      for (let w = 0; w < 4; w++) pass(store)
+      const [s2] = cpu(() => pass(store))
+      if (r === 0 && name === 'storeEight' && a !== STORE_PASSES.storeOne(freshStore())) throw new Error('the store passes disagree on Googlebot')
+      if (r > 0) {
+        storeFirst[name].push(t)
+        storeSteady[name].push(s2)
+      }
+    }
+  }
+  const sf = (n) => median(storeFirst[n])
+  const ss = (n) => median(storeSteady[n])
+  console.log(`\nThe store (${allUrls.length} URLs of ${hosts.length} hosts interleaved, fresh stores: matchers compiled on first use)`)
+  console.log(
+    table(
+      ['variant', 'from first use', 'ratio', 'steady state', 'ratio', ''],
+      [
+        ['one crawler, store.isAllowed(url, agent)', `${sf('storeOne').toFixed(1)} ms`, '1.00×', `${ss('storeOne').toFixed(1)} ms`, '1.00×', ''],
+        ['eight, store.crawlers(EIGHT).match(url, out)', `${sf('storeEight').toFixed(1)} ms`, `${(sf('storeEight') / sf('storeOne')).toFixed(2)}×`, `${ss('storeEight').toFixed(1)} ms`, `${(ss('storeEight') / ss('storeOne')).toFixed(2)}×`, ''],
+      ],
+    ),
+  )
+  results.store = { oneFirstMs: sf('storeOne'), eightFirstMs: sf('storeEight'), oneSteadyMs: ss('storeOne'), eightSteadyMs: ss('storeEight') }
   results.library = Object.fromEntries(Object.keys(PASSES).map((k) => [k, { firstMs: median(first[k]), steadyMs: median(steady[k]) }]))
   results.library.ratioFirst = median(first.eight) / median(first.one)
   results.library.ratioLinesFirst = median(first.eightLines) / median(first.oneLines)

@@ -105,7 +105,10 @@ interface SetHandle {
   disallowAll?: CrawlerSet
 }
 /** Fields of a RobotsStore, for its memory cost. */
-const STORE_FIELDS = 33
+const STORE_FIELDS = 34
+
+/** Crawler lists whose handle numbers a store remembers (then it forgets them all: their sets age out of the LRU). */
+const MAX_SET_KEYS = 256
 
 /** The first char of a crawler set's LRU key (`s<handle>:<id>`); a matcher's string keys start with a digit. */
 const SET_KEY_MARK = 115
@@ -194,8 +197,9 @@ export class RobotsStore {
   /** The same for crawler sets: the handle whose entries' sets `hotSets` holds (see `entrySet`). */
   private hotSetHandle = -1
   private hotSets: (CompiledSet | undefined)[] = []
-  /** Handles made so far (their numbers key their sets in the LRU). */
+  /** Handle numbers given so far (they key their sets in the LRU), and the number of each crawler list (bounded: MAX_SET_KEYS). */
   private setHandles = 0
+  private readonly setKeys = new Map<string, number>()
   /** The last crawler set too large for the budget on its own (as `spill`). */
   private spillSetKey = ''
   private spillSet: CompiledSet | undefined
@@ -535,7 +539,16 @@ export class RobotsStore {
    * RobotsInputError (ERR_INPUT).
    */
   crawlers(crawlers: readonly Crawler[]): StoreCrawlers {
-    const handle: SetHandle = { key: this.setHandles++, list: crawlerList(crawlers, 'RobotsStore.crawlers()') }
+    const list = crawlerList(crawlers, 'RobotsStore.crawlers()')
+    // The same crawlers again (a handle made per batch) share the entries' sets kept before.
+    const name = JSON.stringify(list)
+    let key = this.setKeys.get(name)
+    if (key === undefined) {
+      if (this.setKeys.size >= MAX_SET_KEYS) this.setKeys.clear()
+      key = this.setHandles++
+      this.setKeys.set(name, key)
+    }
+    const handle: SetHandle = { key, list }
     return makeStoreCrawlers(handle.list, {
       lookupScan: (scan) => this.lookupScan(scan),
       entrySet: (id) => this.entrySet(id, handle),
@@ -662,7 +675,8 @@ export class RobotsStore {
     for (const form of this.shared.values()) bytes += typedArrayBytes(form)
     if (this.spill !== undefined) bytes += compiledBytes(this.spillKey, this.spill.matcher.memoryUsage())
     if (this.spillSet !== undefined) bytes += compiledBytes(this.spillSetKey, this.spillSet.set.memoryUsage())
-    bytes += 8 * this.hotSets.length
+    bytes += 8 * this.hotSets.length + MAP_BYTES
+    for (const name of this.setKeys.keys()) bytes += MAP_ENTRY_BYTES + stringBytes(name)
     return bytes + this.matchers.bytes + 3 * TYPED_ARRAY_BYTES + 24 * this.matchers.size + MAP_BYTES
   }
 

@@ -55,6 +55,18 @@ describe('StoreCrawlers: every crawler as the store answers it alone', () => {
     expect(() => set.forEntry(999 as EntryId)).toThrow(expect.objectContaining({ code: 'ERR_RANGE' }))
   })
 
+  it('the same crawlers in a new StoreCrawlers share the entries\' sets kept before (nothing compiled again)', () => {
+    const store = new RobotsStore()
+    fill(store)
+    store.crawlers(['GPTBot', 'CCBot']).match('https://a.test/x')
+    const compiles = store.stats().compiles
+    const again = store.crawlers(['GPTBot', 'CCBot'])
+    expect(again.isAllowed('https://a.test/x')).toEqual([false, true])
+    expect(store.stats().compiles).toBe(compiles)
+    store.crawlers(['CCBot', 'GPTBot']).match('https://a.test/x')
+    expect(store.stats().compiles).toBeGreaterThan(compiles)
+  })
+
   it('a replaced entry is judged by its new rules', () => {
     const store = new RobotsStore()
     fill(store)
