@@ -37,6 +37,10 @@
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { SCRATCH_KEEP } from '../memory.js'
 import { codeFrom, type AgentMatcher } from './matcher.js'
+import type { PathStart } from '../url/url-path.js'
+
+/** The path start of a witness: its first byte, a '/'. */
+const AT_ZERO = 0 as PathStart
 
 /** What a crawler may fetch of a site: every path, some paths, or none. */
 export type AccessClass = 'everything' | 'some' | 'nothing'
@@ -116,7 +120,7 @@ export function pathAccess(m: AgentMatcher): PathAccess {
   let allowed: string | null = null
   let disallowed: string | null = null
   const judge = (n: number): boolean => {
-    const code = codeFrom(m, buf, 0, n)
+    const code = codeFrom(m, buf, AT_ZERO, n)
     if (code & 1) allowed ??= text(buf, n)
     else disallowed ??= text(buf, n)
     return allowed !== null && disallowed !== null

@@ -13,6 +13,7 @@ import type { EngineStats, LineJob, MatchEngine } from './engine.js'
 import { firstTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
 import { SCAN_END, scanOffsets, scanSource } from '../url/scan-access.js'
 import type { UrlScan } from '../url/url-scan-record.js'
+import type { PathStart } from '../url/url-path.js'
 import { UrlField } from '../url/url-scan.js'
 
 /** Which rule decided a URL. */
@@ -45,8 +46,8 @@ const RULE_SET_FIELDS = 5
 /** Makes a matcher (the constructor is private): {@link createMatcher}. */
 let construct: (rules: RuleSet, options: EngineOptions) => AgentMatcher
 /** The doors of {@link codeFrom} and {@link codeFromString}. */
-let fromBytes: (m: AgentMatcher, url: Uint8Array, ps: number, end: number) => number
-let fromString: (m: AgentMatcher, url: string, ps: number) => number
+let fromBytes: (m: AgentMatcher, url: Uint8Array, ps: PathStart, end: number) => number
+let fromString: (m: AgentMatcher, url: string, ps: PathStart) => number
 
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
 export class AgentMatcher {
@@ -241,12 +242,12 @@ export class AgentMatcher {
  * which find a URL's path start once for all their matchers. Arguments are
  * taken as checked.
  */
-export function codeFrom(m: AgentMatcher, url: Uint8Array, ps: number, end: number): number {
+export function codeFrom(m: AgentMatcher, url: Uint8Array, ps: PathStart, end: number): number {
   return fromBytes(m, url, ps, end)
 }
 
 /** {@link codeFrom} for a string URL (`ps` in code units). */
-export function codeFromString(m: AgentMatcher, url: string, ps: number): number {
+export function codeFromString(m: AgentMatcher, url: string, ps: PathStart): number {
   return fromString(m, url, ps)
 }
 

@@ -13,7 +13,7 @@ import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { codeFrom, codeFromString, type AgentMatcher, type Explanation } from '../match/matcher.js'
 import { countLines, lineEnd, urlEnd } from '../match/lines.js'
 import { pathAccess, type AccessClass } from '../match/access.js'
-import { pathStartBytes, PathStartMemo } from '../url/url-path.js'
+import { pathStartBytes, PathStartMemo, type PathStart } from '../url/url-path.js'
 import { SCAN_END, scanOffsets, scanSource } from '../url/scan-access.js'
 import type { UrlScan } from '../url/url-scan-record.js'
 import { UrlField } from '../url/url-scan.js'
@@ -180,10 +180,11 @@ export class CrawlerSet {
     const o = this.output(out, 'matchScan')
     const src = scanSource(scan)
     const end = rec[SCAN_END]
-    if (typeof src === 'string') this.judgeString(src, rec[UrlField.PathStart])
+    const ps = rec[UrlField.PathStart] as PathStart
+    if (typeof src === 'string') this.judgeString(src, ps)
     else {
       if (end > src.length) throw new RobotsRangeError('ERR_RANGE', `CrawlerSet.matchScan: the scanned URL ends at ${end}, past its ${src.length}-byte buffer`)
-      this.judgeBytes(src, rec[UrlField.PathStart], end)
+      this.judgeBytes(src, ps, end)
     }
     this.spread(o, 0)
     return o
@@ -242,14 +243,14 @@ export class CrawlerSet {
   }
 
   /** Each distinct matcher's code for a string URL whose path starts where `ps` says. */
-  private judgeString(url: string, ps: number): void {
+  private judgeString(url: string, ps: PathStart): void {
     const d = this.distinct
     const codes = this.codes
     for (let i = 0; i < d.length; i++) codes[i] = codeFromString(d[i], url, ps)
   }
 
   /** Each distinct matcher's code for the URL ending at `end` whose path starts where `ps` says. */
-  private judgeBytes(url: Uint8Array, ps: number, end: number): void {
+  private judgeBytes(url: Uint8Array, ps: PathStart, end: number): void {
     const d = this.distinct
     const codes = this.codes
     for (let i = 0; i < d.length; i++) codes[i] = codeFrom(d[i], url, ps, end)
