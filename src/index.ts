@@ -20,7 +20,7 @@ export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
 export { ruleText, type RuleText } from './match/rule-text.js'
 
 // Several crawlers judged together, each with its own verdict and line; what each may fetch of a site.
-export { CrawlerSet, type Crawler, type CrawlerAccess, type AccessGroup } from './robots/crawler-set.js'
+export { CrawlerSet, type Crawler, type CrawlerAccess, type CrawlerVerdict, type AccessGroup } from './robots/crawler-set.js'
 export type { AccessClass } from './match/access.js'
 
 // Batch judging straight from byte buffers: a URL's scan (matcher.matchScan,

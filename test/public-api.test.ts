@@ -77,6 +77,7 @@ const CORE_TYPES = [
   'MatcherStats',
   'Crawler',
   'CrawlerAccess',
+  'CrawlerVerdict',
   'AccessClass',
   'AccessGroup',
   'StoreCrawlerExplanation',
@@ -201,8 +202,8 @@ const STORE_MEMBERS = [
   // several crawlers together
   'crawlers',
 ]
-const CRAWLER_SET_MEMBERS = ['crawlers', 'size', 'matchers', 'matcher', 'match', 'isAllowed', 'explain', 'matchRange', 'matchScan', 'matchLines', 'access', 'memoryUsage']
-const STORE_CRAWLERS_MEMBERS = ['crawlers', 'size', 'match', 'matchScan', 'isAllowed', 'explain', 'forEntry']
+const CRAWLER_SET_MEMBERS = ['crawlers', 'size', 'matchers', 'matcher', 'match', 'check', 'isAllowed', 'explain', 'matchRange', 'matchScan', 'matchLines', 'access', 'memoryUsage']
+const STORE_CRAWLERS_MEMBERS = ['crawlers', 'size', 'match', 'check', 'matchScan', 'isAllowed', 'explain', 'forEntry']
 const STORE_STATIC = ['fromBytes', 'keyOf', 'prototype']
 const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'userInfo', 'hostHash', 'hostHash2']
 const URL_SCAN_STATIC = ['NO_PORT', 'BAD_PORT', 'hostHash', 'hashKey', 'useHashKey', 'prototype']

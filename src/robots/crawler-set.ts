@@ -40,6 +40,12 @@ export interface CrawlerAccess {
   readonly disallowedPath: string | null
 }
 
+/** One crawler's answer for a URL (`CrawlerSet.check`): its verdict and the reference's matching line (0: none). */
+export interface CrawlerVerdict {
+  readonly allowed: boolean
+  readonly line: number
+}
+
 /** The crawlers of a set as token lists (frozen copies), checked: anything but strings and arrays of strings is a RobotsInputError (ERR_INPUT). */
 export function crawlerList(crawlers: unknown, what: string): readonly (readonly string[])[] {
   if (!Array.isArray(crawlers)) throw new RobotsInputError(`${what} takes an array of crawlers (each a product token or an array of them), got ${describeValue(crawlers)}`)
@@ -145,6 +151,11 @@ export class CrawlerSet {
   isAllowed(url: string | URL | Uint8Array): boolean[] {
     const codes = this.match(url)
     return Array.from(codes, (c) => (c & 1) === 1)
+  }
+
+  /** Each crawler's verdict and deciding line for `url` (as {@link match}, unpacked), a new array. */
+  check(url: string | URL | Uint8Array): CrawlerVerdict[] {
+    return Array.from(this.match(url), (c) => ({ allowed: (c & 1) === 1, line: c >>> 1 }))
   }
 
   /** Each crawler's verdict and deciding rule (as `AgentMatcher.explain`), a new array; the slower path. */

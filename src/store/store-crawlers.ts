@@ -7,7 +7,7 @@
  */
 import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import type { Explanation } from '../match/matcher.js'
-import type { CrawlerSet } from '../robots/crawler-set.js'
+import type { CrawlerSet, CrawlerVerdict } from '../robots/crawler-set.js'
 import { UrlScan } from '../url/url-scan-record.js'
 import type { EntryId, StoreSource } from './store-types.js'
 
@@ -76,6 +76,11 @@ export class StoreCrawlers {
   /** Whether each crawler may fetch `url` (as {@link match}), a new array. */
   isAllowed(url: string | URL | Uint8Array): boolean[] {
     return Array.from(this.match(url), (c) => (c & 1) === 1)
+  }
+
+  /** Each crawler's verdict and deciding line for `url` (as {@link match}, unpacked), a new array. */
+  check(url: string | URL | Uint8Array): CrawlerVerdict[] {
+    return Array.from(this.match(url), (c) => ({ allowed: (c & 1) === 1, line: c >>> 1 }))
   }
 
   /** Each crawler's verdict, deciding rule and the entry that answered, a new array (the slower path). */

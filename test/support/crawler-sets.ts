@@ -77,6 +77,7 @@ export function checkSets(
       expectRow('scan-string', url, i, set.matchScan(scan, out))
       const ex = set.explain(url)
       expectRow('explain', url, i, ex.map((e) => (e.rule?.line ?? 0) * 2 + (e.allowed ? 1 : 0)))
+      expectRow('check', url, i, set.check(url).map((v) => v.line * 2 + (v.allowed ? 1 : 0)))
       const flags = set.isAllowed(url)
       expectRow('isAllowed', url, i, flags.map((a, c) => (a ? 1 : 0) + (wants[i][c] & ~1)))
     })

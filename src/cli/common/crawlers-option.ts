@@ -106,7 +106,7 @@ export function judgedOf(args: ParsedArgs): Judged {
   }
   if (lists.length > 0) return { kind: 'crawlers', crawlers: parseCrawlers(lists), require: require ?? 'all' }
   if (require !== undefined) throw new UsageError(`'--require' applies only with '--crawlers'`)
-  if (agents.length === 0) throw new UsageError(`option '--agent' (one crawler) or '--crawlers' (several) is required`)
+  if (agents.length === 0) throw new UsageError(`option '--agent' is required (one crawler; or '--crawlers A,B' for several)`)
   return { kind: 'agent', tokens: agents }
 }
 

@@ -229,7 +229,7 @@ describe('the crawler list: syntax and usage errors', () => {
   const usage: [string, string[], RegExp][] = [
     ['--agent and --crawlers together', ['--agent', 'A', '--crawlers', 'B'], /'--agent' and '--crawlers' cannot go together/],
     ['--require without --crawlers', ['--agent', 'A', '--require', 'any'], /'--require' applies only with '--crawlers'/],
-    ['neither --agent nor --crawlers', [], /'--agent' \(one crawler\) or '--crawlers' \(several\) is required/],
+    ['neither --agent nor --crawlers', [], /option '--agent' is required \(one crawler; or '--crawlers A,B' for several\)/],
     ['an empty crawler', ['--crawlers', 'A,,B'], /has an empty crawler/],
     ['an empty token', ['--crawlers', 'A+'], /has an empty token/],
     ['a crawler named twice', ['--crawlers', 'A,B', '--crawlers', 'A'], /names 'A' twice/],
