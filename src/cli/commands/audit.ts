@@ -26,7 +26,11 @@ import { fetchSnapshot } from '../audit/fetch-snapshot.js'
 import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
 import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
 import { AUDIT_HELP } from './audit-help.js'
+import { FETCH_OPTIONS } from './fetch.js'
 import { CliError, UsageError } from '../common/cli-error.js'
+
+/** The options of `fetch` that `audit --fetch` takes too. */
+const FETCHING = ['concurrency', 'timeout', 'user-agent', 'resolve', 'connect-to', 'scheme']
 
 /** The options `audit` accepts (its help, audit-help.ts, names each of them). */
 export const AUDIT_OPTIONS: readonly OptionSpec[] = [
@@ -36,12 +40,8 @@ export const AUDIT_OPTIONS: readonly OptionSpec[] = [
   { name: 'bundle', value: true, multiple: true },
   { name: 'fetch', value: false },
   { name: 'save', value: true },
-  { name: 'concurrency', value: true },
-  { name: 'timeout', value: true },
-  { name: 'user-agent', value: true },
-  { name: 'resolve', value: true, multiple: true },
-  { name: 'connect-to', value: true, multiple: true },
-  { name: 'scheme', value: true, choices: ['https', 'http'] },
+  // How --fetch fetches: fetch's own options of these names.
+  ...FETCH_OPTIONS.filter((o) => FETCHING.includes(o.name)),
   ...INPUT_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
@@ -97,7 +97,7 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
   const quiet = flag(args, 'quiet')
   const fetching = flag(args, 'fetch')
   const paths = snapshotPaths(argv, args)
-  const fetchOnly = ['save', 'concurrency', 'timeout', 'user-agent', 'resolve', 'connect-to', 'scheme', ...INPUT_OPTIONS.map((o) => o.name)]
+  const fetchOnly = ['save', ...FETCHING, ...INPUT_OPTIONS.map((o) => o.name)]
   if (!fetching) {
     const stray = fetchOnly.find((name) => args.options.has(name))
     if (stray !== undefined) throw new UsageError(`'--${stray}' applies only with '--fetch'`)
