@@ -95,7 +95,8 @@ writeFileSync(
 // Each reaches the core through the entries named here only (a relative import of another core
 // module would bundle a second copy of it).
 const NODE_ENTRIES = {
-  node: { own: /src\/node\.ts$/, core: ['index.ts'] },
+  // The Node entry's own modules: src/net/ (the transport), src/files/ (output paths).
+  node: { own: /src\/(node\.ts$|net\/|files\/)/, core: ['index.ts'] },
   crawlee: { own: /src\/crawlee(\.ts|\/)/, core: ['index.ts', 'compat.ts'] },
 }
 for (const [entry, { own, core }] of Object.entries(NODE_ENTRIES)) {

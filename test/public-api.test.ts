@@ -48,6 +48,7 @@ const CORE_VALUES = [
   // serialisation and the store
   'FORMAT_VERSION',
   'BUNDLE_VERSION',
+  'BundleWriter',
   'RobotsStore',
   'DEFAULT_STORE_MATCHER_BUDGET',
   // errors
@@ -103,6 +104,12 @@ const CORE_TYPES = [
   'FetchLike',
   'FetchRobotsOptions',
   'PreviousFetch',
+  'RobotsTransport',
+  'TransportRequest',
+  'TransportResponse',
+  'PrivateAddressPolicy',
+  'BundleEntryKind',
+  'BundleChecksum',
   'FetchValidators',
   'RedirectFilter',
   'HostClass',

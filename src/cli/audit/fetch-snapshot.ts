@@ -1,17 +1,15 @@
 /**
- * `audit --fetch`: the hosts and URLs of a list, their robots.txt fetched
- * on the fly into a store ({@link fetchSnapshot}), through `fetch`'s own
- * machinery (its origin list, request pool and entries: cli/fetch/), so
- * that a host audited answers as `fetch` then `audit BUNDLE` would. The
- * one seam between `audit` and the fetching: nothing else here knows how
- * requests are made.
+ * `audit --fetch`: the hosts and URLs of a list ({@link readFetchList}),
+ * their robots.txt fetched on the fly into a store ({@link fetchSnapshot}),
+ * through `fetch`'s own machinery (its origin list, scheduler and entries:
+ * cli/fetch/), so that a host audited answers as `fetch` then
+ * `audit BUNDLE` would. The one seam between `audit` and the fetching:
+ * nothing else here knows how requests are made.
  */
-import { setMaxListeners } from 'node:events'
-import { RobotsStore, UrlScan } from '../../index.js'
-import { ConnectRules } from '../fetch/connect-rules.js'
-import { installFetchAgent } from '../fetch/connector.js'
-import { putEntry } from '../fetch/fetch-entry.js'
-import { runFetches, type FetchJob } from '../fetch/fetch-pool.js'
+import { RobotsStore, UrlScan, type RobotsFetchResult } from '../../index.js'
+import type { NodeTransport } from '../../node.js'
+import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
+import { runFetches } from '../fetch/fetch-pool.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
@@ -22,60 +20,74 @@ import { StoreSnapshot } from './snapshot.js'
 
 /** How `audit --fetch` fetches (`fetch`'s options of the same names). */
 export interface FetchSnapshotOptions {
+  /** Origins in hand at most (already fitted to the descriptor limit). */
   readonly concurrency: number
+  /** The Node transport of the network options (`--per-ip`, routes, DNS). */
+  readonly transport: NodeTransport
   readonly timeoutMs: number
+  /** How long only failures of this machine may go on before the run stops (`--give-up-after`). */
+  readonly stallMs: number
   readonly userAgent: string
-  readonly connect: ConnectRules
-  readonly scheme: 'http' | 'https'
+  /** `--allow-private`: fetch names whose addresses are private (otherwise refused, and said). */
+  readonly allowPrivate: boolean
+  readonly signal: AbortSignal
   /** Called as fetches complete (done, of). */
   readonly progress?: (done: number, of: number) => void
+  /** Each failure of this machine (the origin is fetched again later): its code. */
+  readonly local?: (code: string) => void
 }
 
-/** What was fetched: the snapshot, the store behind it (for `--save`), and the input's lines without a host. */
+/** What was fetched: the snapshot, and the store behind it (for `--save`). */
 export interface FetchedSnapshot {
   readonly snapshot: StoreSnapshot
   readonly store: RobotsStore
-  readonly list: OriginList
 }
 
 /**
- * Reads the hosts and URLs of `inputs` (by `layout`, as `fetch` reads
- * them: one entry per origin of a URL, per host of a host column) and
- * fetches each one's robots.txt with the access method. An origin that
- * could not be fetched at all (a failure on this side) is recorded as such,
- * never as the site's outcome.
+ * Reads the hosts and URLs of `inputs` (by `layout`, as `fetch` reads them:
+ * one entry per origin of a URL, per host of a host column; without a
+ * layout, a host or a URL a line) into an origin list over `scheme`.
  */
-export async function fetchSnapshot(inputs: readonly InputFile[], layout: LineLayout | undefined, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
-  const list = new OriginList(o.scheme)
+export async function readFetchList(inputs: readonly InputFile[], layout: LineLayout | undefined, scheme: 'http' | 'https'): Promise<OriginList> {
+  const list = new OriginList(scheme)
   if (layout === undefined) await readHostList(inputs, list)
   else await readOrigins(inputs, layout, list)
-  const jobs: FetchJob[] = [...list.origins].map(([key, origin]) => ({ key, origin }))
+  return list
+}
+
+/**
+ * Fetches the robots.txt of every origin of `list` with `fetch`'s scheduler
+ * (fetch/fetch-pool.ts) and makes each result an entry as `fetch` does
+ * (fetch/fetch-entry.ts). A failure of this machine is retried, never
+ * recorded: the run stops with `NoProgressError` when only such failures go
+ * on. An origin the library will not fetch at all is kept with its reason,
+ * as not the site's outcome; an address refused by the policy is the
+ * entry's `refused` fetch outcome, as in `fetch`'s bundles.
+ */
+export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
+  const origins = [...list.origins]
+  const jobs = Int32Array.from(origins.keys())
   const store = new RobotsStore()
   const failures = new Map<string, string>()
-  const agent = await installFetchAgent(o.connect, o.timeoutMs)
-  const controller = new AbortController()
-  setMaxListeners(o.concurrency + 16, controller.signal)
   let done = 0
-  try {
-    await runFetches(jobs, {
-      concurrency: o.concurrency,
-      timeoutMs: o.timeoutMs,
-      userAgent: o.userAgent,
-      signal: controller.signal,
-      previous: () => undefined,
-      done: (_index, job, entry) => {
-        putEntry(store, job.key, entry)
-        o.progress?.(++done, jobs.length)
-      },
-      failed: (job, err) => {
-        failures.set(job.key, err instanceof Error ? err.message : String(err))
-        o.progress?.(++done, jobs.length)
-      },
-    })
-  } finally {
-    void agent.close().catch(() => {})
-  }
-  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store, list }
+  await runFetches(jobs, (i) => origins[i]![1], {
+    concurrency: o.concurrency,
+    transport: o.transport,
+    signal: o.signal,
+    stallMs: o.stallMs,
+    options: () => ({ timeoutMs: o.timeoutMs, userAgent: o.userAgent, privateAddresses: o.allowPrivate ? 'allow' : 'refuse' }),
+    done: (i, result: RobotsFetchResult) => {
+      const [key, origin] = origins[i]!
+      putEntry(store, key, applyFetch(undefined, result, origin !== key ? origin : undefined))
+      o.progress?.(++done, jobs.length)
+    },
+    failed: (i, err) => {
+      failures.set(origins[i]![0], err instanceof Error ? err.message : String(err))
+      o.progress?.(++done, jobs.length)
+    },
+    local: (code) => o.local?.(code),
+  })
+  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store }
 }
 
 /** Blank bytes around a line's host. */

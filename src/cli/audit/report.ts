@@ -12,7 +12,7 @@ import type { HostOutcome, HostRecord } from './snapshot.js'
 
 /** The classes, in the order the tables show them. */
 const CLASSES: readonly AuditClass[] = ['everything', 'some', 'nothing', 'unknown']
-const OUTCOMES: readonly HostOutcome[] = ['ok', 'no-file', 'unavailable', 'unreachable', 'unreadable', 'error', 'absent']
+const OUTCOMES: readonly HostOutcome[] = ['ok', 'no-file', 'unavailable', 'unreachable', 'refused', 'unreadable', 'error', 'absent']
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; control characters escaped as in text output. */
 export function csvField(value: string | number | boolean | null | undefined): string {

@@ -14,12 +14,14 @@ import { readError } from '../common/cli-error.js'
  * A host's fetch outcome in a snapshot: `ok` (a robots.txt was read),
  * `no-file` (HTTP 404 or 410: the site has none), `unavailable` (another 4xx,
  * or too many redirects: allow all), `unreachable` (5xx, a network error or
- * timeout: disallow all); and what is not the site's doing: `unreadable`
- * (a file of the directory could not be read, or a bundle's rules are
- * corrupt), `error` (not fetched: a failure on this side), `absent` (the
- * other snapshot has the host, this one not).
+ * timeout: disallow all); and what is not the site's doing: `refused` (not
+ * fetched: its address refused by fetch's address policy, a private one
+ * without `--allow-private`), `unreadable` (a file of the directory could
+ * not be read, or a bundle's rules are corrupt), `error` (not fetched: a
+ * failure on this side), `absent` (the other snapshot has the host, this
+ * one not).
  */
-export type HostOutcome = 'ok' | 'no-file' | 'unavailable' | 'unreachable' | 'unreadable' | 'error' | 'absent'
+export type HostOutcome = 'ok' | 'no-file' | 'unavailable' | 'unreachable' | 'refused' | 'unreadable' | 'error' | 'absent'
 
 /** One host of a snapshot. */
 export interface HostRecord {
@@ -67,7 +69,10 @@ export class StoreSnapshot implements Snapshot {
     if (failure !== undefined && !this.store.has(key)) return { key, outcome: 'error', reason: failure }
     const source = this.store.source(key)
     if (source === 'none') return { key, outcome: 'absent' }
-    const status = this.store.fetchInfo(key)?.status
+    const info = this.store.fetchInfo(key)
+    const status = info?.status
+    // The policy's refusal is this side's decision, whatever rules an earlier fetch left: the site's answer is not known.
+    if (info?.outcome === 'refused') return { key, outcome: 'refused', reason: 'not fetched: its address was refused by the address policy (a private address: --allow-private)' }
     if (source !== 'robots') return { key, outcome: standInOutcome(source, status), status }
     try {
       return { key, outcome: 'ok', status, robots: this.store.get(key)! }

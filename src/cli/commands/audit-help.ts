@@ -1,7 +1,8 @@
 /** The help of `audit` (`robots-automaton audit --help`); the manual is docs/audit.md. */
 import { PROGRAM } from '../common/version.js'
 import { INPUT_HELP } from '../filter/line-layout.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
+import { NET_HELP } from '../common/net-options.js'
 
 /** Help of `audit`. */
 export const AUDIT_HELP = `Usage: ${PROGRAM} audit SNAPSHOT --crawlers LIST [options]
@@ -41,16 +42,25 @@ CLASSES (docs/audit.md has the exact definitions)
   unknown            not the site's doing: a file that cannot be read, a
                      fetch not made
   outcome            ok, no-file (404, 410), unavailable (other 4xx),
-                     unreachable (5xx, network), unreadable, error, absent
+                     unreachable (5xx, network); not the site's: refused
+                     (a non-public address), unreadable, error, absent
 
 FETCHING (with --fetch)
   --fetch            fetch the robots.txt of every host and URL of the FILEs
   --save BUNDLE      also write what was fetched, as a bundle (a later OLD)
-  --concurrency N    requests in flight (default ${DEFAULT_CONCURRENCY})
+  --concurrency N    origins in hand at once (default ${DEFAULT_CONCURRENCY}); lowered,
+                     with a note, to what the limit on open files allows
+  --per-ip N         requests in flight to one address at most (default
+                     ${DEFAULT_PER_IP})
   --timeout SECONDS  deadline of each fetch (default ${DEFAULT_TIMEOUT_S})
+  --give-up-after SECONDS
+                     stop when nothing could be fetched that long, only
+                     failures of this machine (default 120; such failures
+                     are retried, never a host's outcome)
   --user-agent UA    the User-Agent header (default ${PROGRAM}/VERSION)
-  --resolve HOST:PORT:ADDRESS, --connect-to HOST1:PORT1:HOST2:PORT2
-                     as for '${PROGRAM} fetch' (curl's options)
+  --allow-private    fetch from non-public addresses too (refused by
+                     default: outcome 'refused', class unknown)
+${NET_HELP}
   --scheme S         https (default) or http, for a host without a scheme
 
 LISTS (with --fetch: by default a line is a host or a URL)
@@ -62,7 +72,8 @@ OPTIONS
 
 EXIT STATUS
   0  success; with OLD and NEW, no class changed
-  1  failure: a snapshot that cannot be read, ...
+  1  failure: a snapshot that cannot be read, a --save path that cannot
+     be written, a --fetch run where only this machine's failures went on
   2  usage error
   3  with OLD and NEW, some class changed
   4  --fetch: no line of the list held a host

@@ -7,30 +7,31 @@
  * lines) and a summary table per crawler. `audit OLD NEW`: the hosts whose
  * class changed, per crawler. The manual: docs/audit.md.
  */
+import { setMaxListeners } from 'node:events'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, parseCrawlers, type CrawlerSpec } from '../common/crawlers-option.js'
+import { netTransport } from '../common/net-options.js'
 import { count, plural } from '../common/numbers.js'
+import { checkOutput, writeOutput } from '../common/output-file.js'
 import { printable } from '../common/printable.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { note } from '../common/stdio.js'
-import { defaultUserAgent } from '../common/version.js'
-import { writeFileAtomic } from '../common/atomic-file.js'
-import { ConnectRules, parseConnectTo, parseResolve } from '../fetch/connect-rules.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
+import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
 import { INPUT_OPTIONS, lineLayout, type LineLayout } from '../filter/line-layout.js'
 import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
 import { classify, type CrawlerClass } from '../audit/classify.js'
-import { fetchSnapshot } from '../audit/fetch-snapshot.js'
+import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
 import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
 import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
 import { AUDIT_HELP } from './audit-help.js'
-import { FETCH_OPTIONS } from './fetch.js'
+import { FETCH_OPTIONS, giveUpMs, MAX_CONCURRENCY, timeoutMs, userAgentOption } from './fetch.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options of `fetch` that `audit --fetch` takes too. */
-const FETCHING = ['concurrency', 'timeout', 'user-agent', 'resolve', 'connect-to', 'scheme']
+const FETCHING = ['concurrency', 'per-ip', 'timeout', 'give-up-after', 'user-agent', 'allow-private', 'resolve', 'connect-to', 'dns-server', 'scheme']
 
 /** The options `audit` accepts (its help, audit-help.ts, names each of them). */
 export const AUDIT_OPTIONS: readonly OptionSpec[] = [
@@ -50,10 +51,6 @@ export const AUDIT_OPTIONS: readonly OptionSpec[] = [
 /** Exit status of `audit OLD NEW` when some class changed (as `diff` uses 3 for a changed verdict). */
 export const EXIT_CHANGED = 3
 
-/** Most requests in flight `--concurrency` accepts, and the longest `--timeout` (as `fetch`). */
-const MAX_CONCURRENCY = 4096
-const MAX_TIMEOUT_S = 3600
-
 /** The snapshots named by `--robots-dir` and `--bundle` (in command-line order) and positionals (a directory or a bundle file each). */
 function snapshotPaths(argv: readonly string[], args: ParsedArgs): { path: string; kind?: 'dir' | 'bundle' }[] {
   const out: { path: string; kind?: 'dir' | 'bundle' }[] = []
@@ -68,15 +65,6 @@ function snapshotPaths(argv: readonly string[], args: ParsedArgs): { path: strin
   if (flag(args, 'fetch')) return out
   for (const p of args.positionals) out.push({ path: p })
   return out
-}
-
-/** `--timeout SECONDS` in ms. */
-function timeoutMs(args: ParsedArgs): number {
-  const value = optionValue(args, 'timeout')
-  if (value === undefined) return DEFAULT_TIMEOUT_S * 1000
-  const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
-  if (!(s > 0 && s <= MAX_TIMEOUT_S)) throw new UsageError(`option '--timeout' must be a number of seconds above 0, at most ${MAX_TIMEOUT_S} (got '${value}')`)
-  return Math.round(s * 1000)
 }
 
 /** The layout of `--fetch`'s list: the input options' when given; undefined for a host or a URL a line. */
@@ -169,37 +157,60 @@ function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[],
   return tally
 }
 
-/** `--fetch`: the list's hosts fetched into a snapshot (and `--save`d). */
+/** `--fetch`: the list's hosts fetched into a snapshot (and `--save`d), as `fetch` fetches them. */
 async function fetched(args: ParsedArgs, quiet: boolean): Promise<Snapshot> {
   const files = args.positionals
   if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
   const layout = listLayout(args)
-  const concurrency = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
-  const connect = new ConnectRules(optionValues(args, 'resolve').map(parseResolve), optionValues(args, 'connect-to').map(parseConnectTo))
-  const save = optionValue(args, 'save')
-  if (save === '-') throw new UsageError(`'--save' needs a file: stdout holds the rows`)
-  const inputs = await resolveInputs(files)
-  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, undefined, escapesAllowed(process.env), { measure: 'items', items: 'hosts' }) : undefined
-  let result
-  try {
-    result = await fetchSnapshot(inputs, layout, {
-      concurrency,
-      timeoutMs: timeoutMs(args),
-      userAgent: optionValue(args, 'user-agent') ?? defaultUserAgent(),
-      connect,
-      scheme: (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https',
-      progress: (done) => progress?.update(done, done),
-    })
-  } finally {
-    progress?.done()
-  }
-  const { list, store, snapshot } = result
+  const requested = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
+  const perIp = intOption(args, 'per-ip', 1, MAX_CONCURRENCY, DEFAULT_PER_IP)
+  const timeout = timeoutMs(args)
+  const stallMs = giveUpMs(args, timeout)
+  const userAgent = userAgentOption(args)
+  const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
+  const savePath = optionValue(args, 'save')
+  if (savePath === '-') throw new UsageError(`'--save' needs a file: stdout holds the rows`)
+  // The bundle's path is checked before anything is read or fetched.
+  const save = savePath === undefined ? undefined : checkOutput(savePath, 'bundle')
+
+  const list = await readFetchList(await resolveInputs(files), layout, scheme)
   if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
   if (!quiet && list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+
+  const fit = fittingConcurrency(requested, descriptorLimit())
+  if (fit.note !== undefined && !quiet && list.origins.size > fit.concurrency) note(fit.note)
+  const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
+  const controller = new AbortController()
+  // Each fetch in flight listens to the signal: not a leak.
+  setMaxListeners(fit.concurrency + 16, controller.signal)
+  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, list.origins.size, escapesAllowed(process.env), { measure: 'items', items: 'hosts' }) : undefined
+  let local = 0
+  let result
+  try {
+    result = await fetchSnapshot(list, {
+      concurrency: fit.concurrency,
+      transport,
+      timeoutMs: timeout,
+      stallMs,
+      userAgent,
+      allowPrivate: flag(args, 'allow-private'),
+      signal: controller.signal,
+      progress: (done) => progress?.update(done, done),
+      local: () => local++,
+    })
+  } catch (err) {
+    if (err instanceof NoProgressError) throw new CliError('ERR_LOCAL', `${err.message}; nothing was audited (--concurrency, ulimit -n)`)
+    throw err
+  } finally {
+    progress?.done()
+    transport.close()
+  }
+  const { store, snapshot } = result
+  if (!quiet && local > 0) note(`${plural(local, 'failure')} of this machine retried (not the sites' outcomes)`)
   if (save !== undefined) {
-    await writeFileAtomic(save, store.toBytes(), 'bundle')
-    if (!quiet) note(`wrote ${save === '-' ? '<stdout>' : save}: ${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`)
+    await writeOutput(save, store.toBytes())
+    if (!quiet) note(`wrote ${savePath}: ${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`)
   }
   return snapshot
 }
