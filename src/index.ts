@@ -22,6 +22,7 @@ export { ruleText, type RuleText } from './match/rule-text.js'
 // Batch judging straight from byte buffers: a URL's scan (matcher.matchScan,
 // store.lookupScan, store.lookupHost read it), and the line convention of matchLines.
 export { UrlScan } from './url/url-scan-record.js'
+export { canonicalHost } from './url/host.js'
 export { lineEnd, urlEnd } from './match/lines.js'
 
 // What a file says beyond its rules: diagnostics, extensions, the per-line report.

@@ -31,6 +31,7 @@ const CORE_VALUES = [
   'ruleText',
   // batch judging from byte buffers
   'UrlScan',
+  'canonicalHost',
   'lineEnd',
   'urlEnd',
   // diagnostics, extensions, the per-line report
@@ -190,7 +191,7 @@ const STORE_MEMBERS = [
   'hasOriginKeys',
 ]
 const STORE_STATIC = ['fromBytes', 'keyOf', 'prototype']
-const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'userInfo', 'hostHash', 'hostHash2']
+const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'canonicalHost', 'userInfo', 'hostHash', 'hostHash2']
 const URL_SCAN_STATIC = ['NO_PORT', 'BAD_PORT', 'hostHash', 'hashKey', 'useHashKey', 'prototype']
 
 /** Names that used to be in the core entry and now must not be (issue 12). */

@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, type OptionValues } from './adapters/adapter-options.js'
 import { loadCaseSet, type CaseSetSpec } from './cases/case-sets.js'
 import { Oracle } from './oracle.js'
@@ -44,7 +45,7 @@ const ENTRY_FIELDS = new Set(['name', 'version', 'available', 'note', ...ADAPTER
 export function readMatrixFile(file: string): MatrixFile {
   let o: unknown
   try {
-    o = JSON.parse(readFileSync(file, 'utf8'))
+    o = JSON.parse(withoutBom(readFileSync(file, 'utf8')))
   } catch (err) {
     if (err instanceof SyntaxError) throw new CompareError('ERR_READ', `${file}: not JSON (${err.message})`)
     throw readError('matrix file', file, err)

@@ -430,12 +430,12 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
     ])
   })
 
-  it('never leaves DIR and treats odd hosts as missing', () => {
+  it('never leaves DIR and treats odd hosts as missing; a host the URL parser refuses is not judged', () => {
     const dir = makeDir({})
     mkdirSync(join(dir, 'sub'))
     writeFileSync(join(dir, 'sub', 'x'), 'User-agent: *\nDisallow: /\n')
     const { judge } = hostJudge(join(dir, 'sub'))
-    expect(judgeAll(judge, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, 1, 2 * 2])
+    expect(judgeAll(judge, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, -1, 2 * 2])
   })
 
   it('judges by a host column (--host-field): host, host:port, [v6]:port, or a URL; a URL of its own keeps its host', () => {

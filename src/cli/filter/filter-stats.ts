@@ -6,6 +6,7 @@
  */
 import { count, megabytes, plural, rate } from '../common/numbers.js'
 import type { FaultSample, InvalidPolicy } from './line-faults.js'
+import type { LogFormat } from './line-layout.js'
 import { LineFault } from './line-locator.js'
 
 /** What one block's judging counted (plain data: worker threads send it back). */
@@ -18,19 +19,27 @@ export interface FilterStats {
   noUrl: number
   /** Lines whose URL is a path without a host, under per-host rules: not judged. */
   noHost: number
+  /** Lines whose host (or port) the WHATWG URL parser refuses, under per-host rules: not judged. */
+  badHost: number
+  /** Log lines whose request is `-` (no request line received): not judged, never warned about. */
+  emptyRequest: number
   /** Bytes of lines read (after decompression). */
   bytes: number
   /** The block's first line without a URL or host: its index in the block (from 0), -1 when none; its fault and text. */
   faultIndex: number
   fault: LineFault
   faultText: string
+  /** Why its host is refused (a BadHost), else ''. */
+  faultDetail: string
+  /** The log format it fits, else ''. */
+  faultFits: string
   /** `--invalid fail` met a line without a URL: the block's output stops before it. */
   stopped: boolean
 }
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', stopped: false }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', stopped: false }
 }
 
 /**
@@ -54,7 +63,12 @@ export class FilterTotals {
       this.linesInInput = 0
     }
     if (from.faultIndex >= 0 && this.firstFault === undefined) {
-      this.firstFault = { fault: from.fault, input, line: this.linesInInput + from.faultIndex + 1, text: from.faultText }
+      const sample: FaultSample = { fault: from.fault, input, line: this.linesInInput + from.faultIndex + 1, text: from.faultText }
+      this.firstFault = {
+        ...sample,
+        ...(from.faultDetail !== '' ? { detail: from.faultDetail } : {}),
+        ...(from.faultFits !== '' ? { fits: from.faultFits as LogFormat } : {}),
+      }
       this.onFirstFault?.(this.firstFault)
     }
     this.linesInInput += from.lines
@@ -64,6 +78,8 @@ export class FilterTotals {
     s.disallowed += from.disallowed
     s.noUrl += from.noUrl
     s.noHost += from.noHost
+    s.badHost += from.badHost
+    s.emptyRequest += from.emptyRequest
     s.bytes += from.bytes
     if (from.stopped) s.stopped = true
   }
@@ -72,10 +88,15 @@ export class FilterTotals {
 /** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (../hosts/host-tally.ts). */
 export function summaryLine(stats: FilterStats, seconds: number, policy: InvalidPolicy, hosts?: string): string {
   const s = Math.max(seconds, 1e-6)
-  const notJudged = stats.noUrl + stats.noHost
+  const notJudged = stats.noUrl + stats.noHost + stats.badHost + stats.emptyRequest
   let unjudged = ''
   if (notJudged > 0) {
-    const parts = [stats.noUrl > 0 ? `${count(stats.noUrl)} without a URL` : '', stats.noHost > 0 ? `${count(stats.noHost)} without a host` : ''].filter(Boolean)
+    const parts = [
+      stats.noUrl > 0 ? `${count(stats.noUrl)} without a URL` : '',
+      stats.noHost > 0 ? `${count(stats.noHost)} without a host` : '',
+      stats.badHost > 0 ? `${count(stats.badHost)} with a host no URL can have` : '',
+      stats.emptyRequest > 0 ? `${count(stats.emptyRequest)} with no request ("-")` : '',
+    ].filter(Boolean)
     unjudged = `, ${parts.join(', ')} (${policy === 'keep' ? 'kept' : policy === 'drop' ? 'dropped' : 'stopped'})`
   }
   const line =

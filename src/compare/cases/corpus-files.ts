@@ -7,7 +7,8 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseInto, type ParseHandler } from '../../internals.js'
-import { plural } from '../format.js'
+import { canonicalHost, UrlScan } from '../../index.js'
+import { plural, withoutBom } from '../format.js'
 import { CompareError, readError } from '../compare-error.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
@@ -18,7 +19,7 @@ const NAMED = 5
 
 /** One robots.txt file of the folder. */
 export interface RobotsFile {
-  /** The file's name, lowercased: the host its URLs are drawn for. */
+  /** The host its URLs are drawn for: its name as the URL parser writes a host (else lowercased). */
   readonly host: string
   readonly path: string
   readonly body: Uint8Array
@@ -33,10 +34,25 @@ export interface RobotsDir {
   readonly noDirective: readonly string[]
 }
 
-/** The host of an absolute URL, lowercased, without userinfo and port ('' when none). */
+const SCAN = new UrlScan()
+
+/** The host of an absolute URL as the WHATWG URL parser gives it (the core's one host function), without userinfo and port ('' when none, or when the parser refuses it). */
 export function hostOf(url: string): string {
-  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/?#:]*)/.exec(url)
-  return m ? m[1].toLowerCase() : ''
+  if (!SCAN.scanString(url)) return ''
+  try {
+    return SCAN.canonicalHost() ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** The host a file named `name` is for: the name as the URL parser writes a host (`Bücher.DE` is `xn--bcher-kva.de`), or the name lowercased when it is no host. */
+function hostOfName(name: string): string {
+  try {
+    return canonicalHost(name)
+  } catch {
+    return name.toLowerCase()
+  }
 }
 
 function readCapped(path: string): Uint8Array {
@@ -100,7 +116,7 @@ export function readRobotsDir(dir: string): RobotsDir {
       }
       const body = readCapped(path)
       if (!hasDirective(body)) noDirective.push(name)
-      files.push({ host: name.toLowerCase(), path, body })
+      files.push({ host: hostOfName(name), path, body })
     } catch (err) {
       throw readError('robots.txt file', path, err)
     }
@@ -139,7 +155,7 @@ export function readUrlList(file: string): Map<string, string[]> {
     throw readError('URL list', file, err)
   }
   const byHost = new Map<string, string[]>()
-  for (const raw of text.split('\n')) {
+  for (const raw of withoutBom(text).split('\n')) {
     const url = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     const host = hostOf(url)
     if (host === '') continue

@@ -7,6 +7,7 @@
  *      "url": "https://example.com/x", "allowed": false, "line": 2, "categories": ["…"]}
  */
 import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs'
+import { withoutBom } from '../format.js'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
@@ -43,8 +44,9 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   try {
     for await (const text of lines) {
       n++
-      if (text.trim() === '') continue
-      const c = parseCaseLine(text, `${file}:${n}`, n, dirname(file), bodies)
+      const line = n === 1 ? withoutBom(text) : text
+      if (line.trim() === '') continue
+      const c = parseCaseLine(line, `${file}:${n}`, n, dirname(file), bodies)
       if (ids.has(c.id)) throw new CompareError('ERR_READ', `${file}:${n}: id '${c.id}' was already used`)
       ids.add(c.id)
       yield c

@@ -412,7 +412,7 @@ describe('fetch: usage and input errors', () => {
     const log = '192.0.2.1 - - [23/Nov/2026:10:00:00 +0000] "GET /private HTTP/1.1" 200 512\n'
     const r = await run(['fetch', '-o', tmp.path('never.bundle')], { input: log })
     expect(r.status).toBe(4)
-    expect(r.stderr).toMatch(/warning: line 1 of '<stdin>' was not judged: it holds no URL .*; is this a log\? try --log-format combined, or --field N; 1 line without a URL or host give no origin \(not-url 1\)/)
+    expect(r.stderr).toMatch(/warning: line 1 of '<stdin>' was not judged: it holds no URL .*; is this a log\? try --log-format common; 1 line without a URL or host give no origin \(not-url 1\)/)
     expect(r.stderr).toMatch(/no line of the input held a URL with a host \(1 line read\)/)
     expect(existsSync(tmp.path('never.bundle'))).toBe(false)
   })
