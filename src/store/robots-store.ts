@@ -403,11 +403,11 @@ export class RobotsStore {
       }
       return this.hostKeys > 0 ? (this.index.probe(rec[UrlField.HostHash], this.hostTest) as EntryId | -1) : -1
     }
-    // Any other URL: its origin as the WHATWG URL parser gives it.
+    // Any other URL: its origin as the WHATWG URL parser gives it; an empty authority (`http:///x`) names no host, whatever slashes the parser skips.
     const start = rec[UrlField.Start]
     const end = rec[SCAN_END]
     const url = typeof source === 'string' ? source : end <= source.length ? source.subarray(start, end) : EMPTY
-    const parts = slowOrigin(url)
+    const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
     if (parts === null) {
       const shown = typeof url === 'string' ? JSON.stringify(url.slice(0, 200)) : describeValue(url)
       throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${refusal(scan, rec)}`)

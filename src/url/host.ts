@@ -137,7 +137,7 @@ export function hostRefusal(text: string): string {
   const forbidden = /[\u0000-\u0020#%/:<>?@[\\\]^|\u007f]/.exec(decoded)
   if (forbidden !== null) return `it holds ${charWords(forbidden[0])}, which no host name may hold`
   if (endsInNumber(decoded)) return 'it ends in a number but is not a valid IPv4 address'
-  return 'it is not a valid international domain name (UTS-46 refuses it)'
+  return 'it is not a valid international domain name: UTS-46 processing refuses it'
 }
 
 /** A character in words for a message: `U+0020 (space)`, `'%'`. */

@@ -69,7 +69,7 @@ export function faultWords(fault: LineFault, layout: LineLayout): string {
     case LineFault.NoRequest:
       return `it is not a ${layout.logFormat ?? 'log'} line (${FORMAT_WORDS[layout.logFormat ?? 'combined']}) with a request line ("GET /path HTTP/1.1")`
     case LineFault.BadHost:
-      return 'its host is not one a URL can have'
+      return 'the URL parser refuses its host or port'
     case LineFault.EmptyRequest:
       return 'its request is "-" (no request line was received)'
     case LineFault.NotUrl:
@@ -90,7 +90,7 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
 function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined): string {
-  if (fault === LineFault.BadHost) return 'such a line names no site, so no rules can judge it'
+  if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
   if (fault === LineFault.NoHost) {
     return fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined' ? 'this line fits --log-format vhost_combined, which gives each path its host' : 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
   }

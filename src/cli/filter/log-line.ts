@@ -103,61 +103,171 @@ function quotedEnd(bytes: Uint8Array, open: number, end: number): number {
   return close + 1
 }
 
+/** Whether the `"` at `p` is bare: an even run of backslashes (down to `stop`) before it. */
+function isBare(bytes: Uint8Array, p: number, stop: number): boolean {
+  let k = p
+  while (k > stop && bytes[k - 1] === BACKSLASH) k--
+  return ((p - k) & 1) === 0
+}
+
+/** The nearest bare `"` at or before `from` (down to `stop`), or -1. */
+function bareQuoteBefore(bytes: Uint8Array, from: number, stop: number): number {
+  for (let p = from; p >= stop; p--) if (bytes[p] === QUOTE && isBare(bytes, p, stop)) return p
+  return -1
+}
+
+/** The opening quote of the quoted field that ends right before `e` (its bare closing quote at `e - 1`), when a blank comes before it; -1 otherwise. */
+function quotedStartBefore(bytes: Uint8Array, start: number, e: number): number {
+  if (e - start < 2 || bytes[e - 1] !== QUOTE || !isBare(bytes, e - 1, start)) return -1
+  const o = bareQuoteBefore(bytes, e - 2, start)
+  return o > start && isBlank(bytes[o - 1]) ? o : -1
+}
+
+function trimEnd(bytes: Uint8Array, start: number, e: number): number {
+  while (e > start && isBlank(bytes[e - 1])) e--
+  return e
+}
+
+/** Whether `bytes[s, e)` is `%>s %b` (`%O`): three digits, then digits or `-`, blank-separated. */
+function statusAndSize(bytes: Uint8Array, s: number, e: number): boolean {
+  if (!(s + 3 <= e && isDigit(bytes[s]) && isDigit(bytes[s + 1]) && isDigit(bytes[s + 2]) && s + 3 < e && isBlank(bytes[s + 3]))) return false
+  const p = skipBlanks(bytes, s + 3, e)
+  if (p === e) return false
+  if (e === p + 1 && bytes[p] === 0x2d) return true
+  for (let q = p; q < e; q++) if (!isDigit(bytes[q])) return false
+  return true
+}
+
 /**
- * Reads the log line `bytes[start, end)` as `format` lays it out (see the
- * module comment). On {@link LogFit.Request}, `out[at], out[at + 1]` is the
- * request line's target; on EmptyRequest and NotRequest, the quoted
- * request's text; for `vhost_combined` (any fit but Misfit)
- * `out[at + 2], out[at + 3]` is the host column (`%v[:%p]`), else -1, -1.
- * Linear in the line's length; no allocation.
+ * Whether what comes before the request's opening quote `open` fits: for
+ * vhost_combined a first column (written to `out[at + 2], out[at + 3]`),
+ * then `%h`, then `%l %u` (two fields at least, whatever they hold), then
+ * ` [time] `.
  */
-export function locateLogLine(bytes: Uint8Array, start: number, end: number, format: LogFormat, out: Int32Array, at: number): LogFit {
-  let p = skipBlanks(bytes, start, end)
-  out[at + 2] = out[at + 3] = -1
+function headFits(bytes: Uint8Array, start: number, open: number, format: LogFormat, out: Int32Array, at: number): boolean {
+  let p = skipBlanks(bytes, start, open)
   if (format === 'vhost_combined') {
-    const e = tokenEnd(bytes, p, end)
-    if (e === p || bytes[p] === QUOTE) return LogFit.Misfit
+    const e = tokenEnd(bytes, p, open)
+    if (e === p || bytes[p] === QUOTE) return false
     out[at + 2] = p
     out[at + 3] = e
-    p = skipBlanks(bytes, e, end)
+    p = skipBlanks(bytes, e, open)
   }
-  // %h: one token; then %l %u: two fields at least, whatever they hold but a bare quote.
-  const h = tokenEnd(bytes, p, end)
-  if (h === p || bytes[p] === QUOTE) return LogFit.Misfit
-  const open = bareQuote(bytes, h, end)
-  if (open < 0) return LogFit.Misfit
-  // ` [time] ` right before the request's quote.
+  const h = tokenEnd(bytes, p, open)
+  if (h === p || bytes[p] === QUOTE) return false
+  // ` [time] ` right before the quote.
   let t = open
-  if (t === h || !isBlank(bytes[t - 1])) return LogFit.Misfit
+  if (t === h || !isBlank(bytes[t - 1])) return false
   while (t > h && isBlank(bytes[t - 1])) t--
-  if (bytes[t - 1] !== 0x5d) return LogFit.Misfit
+  if (bytes[t - 1] !== 0x5d) return false
   let o = t - 1
   while (o > h && bytes[o] !== 0x5b) o--
-  if (bytes[o] !== 0x5b || !isLogTime(bytes, o + 1, t - 1) || !isBlank(bytes[o - 1])) return LogFit.Misfit
-  // %l %u between %h and the time: at least two fields.
-  const lu = skipBlanks(bytes, h, o)
+  if (bytes[o] !== 0x5b || !isLogTime(bytes, o + 1, t - 1) || !isBlank(bytes[o - 1])) return false
+  // %l %u between %h and the time: two fields at least (so that a line of another format, one
+  // column short or long, does not fit; a user name of blanks alone makes its line not fit).
   let fields = 0
-  for (let q = lu; q < o; ) {
+  for (let q = skipBlanks(bytes, h, o); q < o && fields < 2; ) {
     fields++
     q = skipBlanks(bytes, tokenEnd(bytes, q, o), o)
   }
-  if (fields < 2) return LogFit.Misfit
-  // The request, then the status and the size.
+  return fields >= 2
+}
+
+/**
+ * The request's opening quote read from the left: the first bare `"` after
+ * `%h`, closed by the next bare `"`, then the status and the size (and
+ * combined's quoted referrer and agent), fields after them allowed; -1 when
+ * the line does not fit. `close` gets the closing quote.
+ */
+function requestFromLeft(bytes: Uint8Array, start: number, end: number, format: LogFormat, close: Int32Array): number {
+  let p = skipBlanks(bytes, start, end)
+  if (format === 'vhost_combined') p = skipBlanks(bytes, tokenEnd(bytes, p, end), end)
+  const open = bareQuote(bytes, tokenEnd(bytes, p, end), end)
+  if (open < 0) return -1
   const r = quotedEnd(bytes, open, end)
-  if (r < 0) return LogFit.Misfit
-  let p2 = skipBlanks(bytes, r, end)
-  if (!(p2 + 3 <= end && isDigit(bytes[p2]) && isDigit(bytes[p2 + 1]) && isDigit(bytes[p2 + 2]) && (p2 + 3 === end || isBlank(bytes[p2 + 3])))) return LogFit.Misfit
-  p2 = skipBlanks(bytes, p2 + 3, end)
-  const size = tokenEnd(bytes, p2, end)
-  if (size === p2) return LogFit.Misfit
-  if (!(size === p2 + 1 && bytes[p2] === 0x2d)) for (let q = p2; q < size; q++) if (!isDigit(bytes[q])) return LogFit.Misfit
+  if (r < 0) return -1
+  // The status and the size: the two fields after the request.
+  const s = skipBlanks(bytes, r, end)
+  let e = skipBlanks(bytes, tokenEnd(bytes, s, end), end)
+  e = tokenEnd(bytes, e, end)
+  if (!statusAndSize(bytes, s, e)) return -1
   if (format !== 'common') {
-    // The referrer and the user agent, quoted.
-    const referer = quotedEnd(bytes, skipBlanks(bytes, size, end), end)
-    if (referer < 0 || quotedEnd(bytes, skipBlanks(bytes, referer, end), end) < 0) return LogFit.Misfit
+    const referer = quotedEnd(bytes, skipBlanks(bytes, e, end), end)
+    if (referer < 0 || quotedEnd(bytes, skipBlanks(bytes, referer, end), end) < 0) return -1
   }
+  close[0] = r - 1
+  return open
+}
+
+/**
+ * The request's opening quote read from the right, for a line that ends
+ * with the format's last field (no field after it): combined's agent and
+ * referrer, then the size and the status, then the request, each quoted
+ * field opened by the last bare `"` before its closing one; -1 when the
+ * line does not end so. `close` gets the closing quote.
+ */
+function requestFromRight(bytes: Uint8Array, start: number, end: number, format: LogFormat, close: Int32Array): number {
+  let e = trimEnd(bytes, start, end)
+  if (format !== 'common') {
+    // The agent, then the referrer.
+    for (let k = 0; k < 2; k++) {
+      const o = quotedStartBefore(bytes, start, e)
+      if (o < 0) return -1
+      e = trimEnd(bytes, start, o)
+    }
+  }
+  // The size, then the status: two blank-free fields.
+  let s = e
+  while (s > start && !isBlank(bytes[s - 1])) s--
+  s = trimEnd(bytes, start, s)
+  while (s > start && !isBlank(bytes[s - 1])) s--
+  if (!statusAndSize(bytes, s, e)) return -1
+  const c = trimEnd(bytes, start, s)
+  if (c === s) return -1
+  const open = quotedStartBefore(bytes, start, c)
+  if (open < 0) return -1
+  close[0] = c - 1
+  return open
+}
+
+const CLOSE = new Int32Array(2)
+
+/**
+ * Reads the log line `bytes[start, end)` as `format` lays it out (see the
+ * module comment). The request is found from both ends: from the left (the
+ * first bare quote after `%h`), and from the right when the line ends with
+ * the format's last field (so that a field a server forgot to escape cannot
+ * move it either); a line where the two disagree is a Misfit, never judged.
+ * On {@link LogFit.Request}, `out[at], out[at + 1]` is the request line's
+ * target; on EmptyRequest and NotRequest, the quoted request's text; for
+ * `vhost_combined` (any fit but Misfit) `out[at + 2], out[at + 3]` is the
+ * host column (`%v[:%p]`), else -1, -1. Linear in the line's length; no
+ * allocation.
+ */
+export function locateLogLine(bytes: Uint8Array, start: number, end: number, format: LogFormat, out: Int32Array, at: number): LogFit {
+  out[at + 2] = out[at + 3] = -1
+  const left = requestFromLeft(bytes, start, end, format, CLOSE)
+  const leftClose = CLOSE[0]
+  const leftFits = left >= 0 && headFits(bytes, start, left, format, out, at)
+  const right = requestFromRight(bytes, start, end, format, CLOSE)
+  const rightClose = CLOSE[0]
+  const rightFits = right >= 0 && headFits(bytes, start, right, format, out, at)
+  let open: number
+  let close: number
+  if (leftFits && rightFits) {
+    // Read from both ends: one request, or the line is not judged.
+    if (left !== right || leftClose !== rightClose) return LogFit.Misfit
+    open = left
+    close = leftClose
+  } else if (leftFits) {
+    open = left
+    close = leftClose
+  } else if (rightFits) {
+    open = right
+    close = rightClose
+  } else return LogFit.Misfit
   const rs = open + 1
-  const re = r - 1
+  const re = close
   // The request's text, replaced by its target when it is a request line.
   out[at] = rs
   out[at + 1] = re

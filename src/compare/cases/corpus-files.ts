@@ -38,7 +38,7 @@ const SCAN = new UrlScan()
 
 /** The host of an absolute URL as the WHATWG URL parser gives it (the core's one host function), without userinfo and port ('' when none, or when the parser refuses it). */
 export function hostOf(url: string): string {
-  if (!SCAN.scanString(url)) return ''
+  if (!SCAN.scanString(url) || SCAN.port === UrlScan.BAD_PORT) return ''
   try {
     return SCAN.canonicalHost() ?? ''
   } catch {
