@@ -5,7 +5,7 @@
 //   {"id": 7, "allowed": false, "line": 3}     or     {"id": 7, "error": "why"}
 // Answers are written in blocks (one write per block of input read), never
 // held back waiting for more input: the harness keeps a window of requests
-// in flight and waits for answers. docs/compare.md has the whole protocol.
+// in flight and waits for answers. docs/compare-reference.md has the whole protocol.
 import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 

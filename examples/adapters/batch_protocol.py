@@ -5,7 +5,7 @@ adapters of this folder: one JSON request per line on stdin,
 and one JSON answer per line on stdout:
   {"id": 7, "allowed": false, "line": 3}      or      {"id": 7, "error": "why"}
 Every answer is flushed at once: the harness keeps a window of requests in
-flight and waits for answers. docs/compare.md has the whole protocol.
+flight and waits for answers. docs/compare-reference.md has the whole protocol.
 """
 import base64
 import json

@@ -6,7 +6,7 @@
  * count is how many of its disagreements no other category of the
  * explanation (at least half as precise) tags.
  */
-import { fails, type Score } from './outcome.js'
+import { fails, type Score, type Semantics } from './outcome.js'
 import type { Pattern } from './tally.js'
 
 /** One category in the explanation. */
@@ -30,9 +30,10 @@ export interface Attribution {
   readonly complete: boolean
 }
 
-function failuresOf(p: Pattern, score: Score): number {
+function failuresIn(p: Pattern, score: Score, semantics: Semantics): number {
   const c = p.counts
-  return c.verdict + c.errors + (fails('line', score) ? c.line : 0)
+  const [verdict, line] = semantics === 'rfc' ? [c.rfcVerdict, c.rfcLine] : [c.verdict, c.line]
+  return verdict + c.errors + (fails('line', score) ? line : 0)
 }
 
 /**
@@ -46,8 +47,9 @@ function failuresOf(p: Pattern, score: Score): number {
  * `precedence`) stays out, and one on nearly every case
  * (`ua-global-fallback`) comes in only for what nothing narrower explains.
  */
-export function attribute(patterns: Iterable<Pattern>, score: Score, order: ReadonlyMap<string, number>, complete = true): Attribution {
+export function attribute(patterns: Iterable<Pattern>, score: Score, order: ReadonlyMap<string, number>, complete = true, semantics: Semantics = 'reference'): Attribution {
   const all = [...patterns]
+  const failuresOf = (p: Pattern, s: Score): number => failuresIn(p, s, semantics)
   const failing = all.filter((p) => failuresOf(p, score) > 0)
   let uncategorised = 0
   const byCategory = new Map<string, { cases: number; failures: number; patterns: number[] }>()

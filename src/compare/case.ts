@@ -5,7 +5,9 @@
  * protocol, the JSON report).
  */
 import { isUtf8 } from 'node:buffer'
+import { createHash } from 'node:crypto'
 import type { RuleRef } from '../index.js'
+import type { Standard } from './categories.js'
 
 /** The reference's answer to a case, from this library (`explain`). */
 export interface Expected {
@@ -34,12 +36,32 @@ export interface CaseInput {
   readonly group?: string
   /** Why the set expects its answer (spec-test `additional_explanation`), shown on a disagreement. */
   readonly explanation?: string
+  /** The case's content key when the set made it already ({@link caseKey}); the oracle makes it otherwise. */
+  readonly key?: string
 }
 
-/** A case ready to run: its input, the reference's answer and its categories. */
+/** A case ready to run: its input, the reference's answer, RFC 9309's, which standard its answer follows, and its categories. */
 export interface Case extends CaseInput {
   readonly expected: Expected
+  /** RFC 9309's answer (rfc-oracle.ts): the reference's except where the RFC's text decides otherwise. */
+  readonly rfc: Expected
+  readonly standard: Standard
   readonly categories: readonly string[]
+  /** The case's content key: the same body, tokens and URL give the same key in every run and set ({@link caseKey}). */
+  readonly key: string
+}
+
+const bodyHashes = new WeakMap<Uint8Array, Buffer>()
+
+/**
+ * A case's content key: 16 hex digits of the SHA-1 of the body's SHA-1, the
+ * tokens and the URL. Baselines match cases by it (and by id), so a case
+ * keeps its key whatever set, count or order it comes in.
+ */
+export function caseKey(robots: Uint8Array, agents: readonly string[], url: string): string {
+  let body = bodyHashes.get(robots)
+  if (body === undefined) bodyHashes.set(robots, (body = createHash('sha1').update(robots).digest()))
+  return createHash('sha1').update(body).update('\0').update(agents.join('\n')).update('\0').update(url).digest('hex').slice(0, 16)
 }
 
 /** Whether a string is well-formed UTF-16 (no lone surrogate), so that it encodes to UTF-8 and back unchanged. */

@@ -2,19 +2,40 @@
  * `compare --matrix ADAPTERS.json`: several implementations over the same
  * case sets in one go, for a leaderboard. The file names each implementation
  * with the options its adapter takes on the command line, how to read its
- * version and how to tell whether it is installed; each implementation ×
- * set is one session, summarised for the tables (report/matrix-report.ts).
+ * version, how to tell whether it is installed and what it needs; and the
+ * case sets, each with its own case options (`{"cases": "corpus",
+ * "robots-dir": …}`). Each set's cases are made once (answered, tagged,
+ * filtered) and every implementation runs on them; each implementation × set
+ * is one session, summarised for the tables (report/matrix-report.ts).
  */
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { withoutBom } from './format.js'
-import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, type OptionValues } from './adapters/adapter-options.js'
+import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
+import { killGroup, trackGroup } from './adapters/process-group.js'
+import { CaseStore } from './cases/case-store.js'
 import { loadCaseSet, type CaseSetSpec } from './cases/case-sets.js'
+import { CATEGORIES, filterText, parseCategoryFilter, type CategoryFilter } from './categories.js'
 import { Oracle } from './oracle.js'
-import type { Score } from './outcome.js'
+import type { Score, Semantics } from './outcome.js'
 import type { CategoryRow, Report, ReportTimings, Tally } from './report/report-model.js'
+import { prepareCases } from './run.js'
 import { EXIT, runSession } from './session.js'
 import { CompareError, readError } from './compare-error.js'
+
+/** The case options a set of a matrix file may carry (by their command-line names). */
+export const SET_OPTIONS = ['robots-dir', 'urls', 'urls-field', 'count', 'seed', 'category'] as const
+
+/** One case set of a matrix: its `--cases` value and its own case options. */
+export interface MatrixSetSpec {
+  readonly cases: string
+  readonly robotsDir?: string
+  readonly urls?: string
+  readonly urlsField?: number
+  readonly count?: number
+  readonly seed?: number
+  readonly category?: CategoryFilter
+}
 
 /** One implementation of the file. */
 export interface MatrixEntry {
@@ -27,6 +48,8 @@ export interface MatrixEntry {
   readonly available?: string
   /** A note shown beside the name (what the adapter does not report, …). */
   readonly note?: string
+  /** What it needs that a clean machine lacks (a package, a build), shown in the table. */
+  readonly needs?: string
   /** What runs, as the reports name it (`--batch node x.mjs`). */
   readonly description: string
 }
@@ -34,12 +57,55 @@ export interface MatrixEntry {
 /** A matrix file. */
 export interface MatrixFile {
   readonly entries: readonly MatrixEntry[]
-  /** Case sets named by the file (`--cases` values); the command line's replace them. */
-  readonly sets: readonly string[]
+  /** Case sets named by the file; the command line's `--cases` replace them. */
+  readonly sets: readonly MatrixSetSpec[]
 }
 
-/** Fields of an entry: its name, version, availability and note, and the adapter options (multi-agent cases are left out: every implementation gets the same cases). */
-const ENTRY_FIELDS = new Set(['name', 'version', 'available', 'note', ...ADAPTER_KINDS, ...Object.keys(ADAPTER_OPTIONS)])
+/** Fields of an entry: its name, version, availability, needs and note, and the adapter options (multi-agent cases are left out: every implementation gets the same cases). */
+const ENTRY_FIELDS = new Set(['name', 'version', 'available', 'needs', 'note', ...ADAPTER_KINDS, ...Object.keys(ADAPTER_OPTIONS)])
+
+/** The known category ids (a filter naming another is an error). */
+const KNOWN_CATEGORIES: ReadonlySet<string> = new Set(CATEGORIES.map((c) => c.id))
+
+/** A set of the file: a `--cases` value, or an object with `cases` and case options. */
+function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
+  const bad = (message: string): never => {
+    throw new CompareError('ERR_READ', `${file}: ${where}: ${message}`)
+  }
+  if (typeof v === 'string') return v === '' ? bad('an empty --cases value') : { cases: v }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return bad('a set is a --cases value or an object {"cases": …, "robots-dir": …}')
+  const o = v as Record<string, unknown>
+  for (const k of Object.keys(o)) if (k !== 'cases' && !(SET_OPTIONS as readonly string[]).includes(k)) bad(`unknown field '${k}' (fields: cases, ${SET_OPTIONS.join(', ')})`)
+  if (typeof o.cases !== 'string' || o.cases === '') bad("'cases' must be a --cases value (unit, corpus, spec-test:PATH or a .jsonl file)")
+  const str = (k: string): string | undefined => {
+    const x = o[k]
+    if (x === undefined) return undefined
+    return typeof x === 'string' && x !== '' ? x : bad(`'${k}' must be a non-empty string`)
+  }
+  const values: OptionValues = {
+    value: (name) => (o[name] === undefined ? undefined : String(o[name])),
+    named: (name) => `'${name}'`,
+    error: (message) => new CompareError('ERR_READ', `${file}: ${where}: ${message}`),
+  }
+  const num = (k: string, min: number, max?: number): number | undefined => (o[k] === undefined ? undefined : intValue(values, k, 0, min, max))
+  const category = str('category')
+  const spec: MatrixSetSpec = {
+    cases: o.cases as string,
+    robotsDir: str('robots-dir'),
+    urls: str('urls'),
+    urlsField: num('urls-field', 1, 1000),
+    count: num('count', 1),
+    seed: num('seed', 0, 0xffffffff),
+    category: category === undefined ? undefined : parseCategoryFilter(category, KNOWN_CATEGORIES, (m) => new CompareError('ERR_READ', `${file}: ${where}: 'category': ${m}`)),
+  }
+  if (spec.cases !== 'corpus') {
+    const only = (['robots-dir', 'urls', 'urls-field'] as const).find((k) => o[k] !== undefined)
+    if (only) bad(`'${only}' goes with "cases": "corpus"`)
+  }
+  if (spec.urlsField !== undefined && spec.urls === undefined) bad("'urls-field' needs 'urls'")
+  if (spec.urls !== undefined && spec.robotsDir === undefined) bad("'urls' needs 'robots-dir'")
+  return spec
+}
 
 /** Reads and checks a matrix file (errors name the file and the entry). */
 export function readMatrixFile(file: string): MatrixFile {
@@ -56,8 +122,9 @@ export function readMatrixFile(file: string): MatrixFile {
   if (typeof o !== 'object' || o === null || Array.isArray(o)) bad('a matrix file is a JSON object: {"adapters": [...], "sets": [...]}')
   const r = o as Record<string, unknown>
   for (const k of Object.keys(r)) if (k !== 'adapters' && k !== 'sets') bad(`unknown field '${k}' (fields: adapters, sets)`)
-  const sets = r.sets ?? []
-  if (!Array.isArray(sets) || !sets.every((s) => typeof s === 'string' && s !== '')) bad("'sets' must be an array of --cases values")
+  const rawSets = r.sets ?? []
+  if (!Array.isArray(rawSets)) bad("'sets' must be an array of --cases values or objects {\"cases\": …}")
+  const sets = (rawSets as unknown[]).map((v, i) => readSet(file, v, `sets[${i}]`))
   if (!Array.isArray(r.adapters) || r.adapters.length === 0) bad("'adapters' must be a non-empty array")
   const names = new Set<string>()
   const entries = (r.adapters as unknown[]).map((a, i) => {
@@ -77,22 +144,25 @@ export function readMatrixFile(file: string): MatrixFile {
       options.set(k, String(v))
     }
     if (!ADAPTER_KINDS.some((k) => options.has(k))) bad(`${where} (${name}) names no adapter: give one of cmd, batch, module`)
-    for (const k of ['version', 'available', 'note'] as const) if (e[k] !== undefined && typeof e[k] !== 'string') bad(`${where} (${name}): '${k}' must be a string`)
-    const entry = { name, options, version: e.version as string | undefined, available: e.available as string | undefined, note: e.note as string | undefined }
+    for (const k of ['version', 'available', 'needs', 'note'] as const) if (e[k] !== undefined && typeof e[k] !== 'string') bad(`${where} (${name}): '${k}' must be a string`)
+    const entry = { name, options, version: e.version as string | undefined, available: e.available as string | undefined, needs: e.needs as string | undefined, note: e.note as string | undefined }
     // The adapter's options are checked now, before anything runs.
     return { ...entry, description: adapterOf(entryOptions(file, { ...entry, description: '' }), false)!.description }
   })
-  return { entries, sets: sets as string[] }
+  return { entries, sets }
 }
 
-/** The option values of an entry, as adapter-options.ts reads them. */
-export function entryOptions(file: string, entry: MatrixEntry): OptionValues {
+/** The option values of an entry, as adapter-options.ts reads them; `defaults`: values for options the entry does not set (`--timeout`). */
+export function entryOptions(file: string, entry: MatrixEntry, defaults: ReadonlyMap<string, string> = new Map()): OptionValues {
   return {
-    value: (name) => entry.options.get(name),
+    value: (name) => entry.options.get(name) ?? defaults.get(name),
     named: (name) => `'${name}'`,
     error: (message) => new CompareError('ERR_READ', `${file}: adapter '${entry.name}': ${message}`),
   }
 }
+
+/** Counts with scores, as a cell keeps them. */
+export type CellTally = Tally & { linesChecked: number }
 
 /** What one implementation did on one set. */
 export interface MatrixCell {
@@ -100,8 +170,10 @@ export interface MatrixCell {
   /** Not run: why (the implementation is not installed). */
   readonly skipped?: string
   /** The run's summary (absent when skipped). */
-  readonly totals?: Tally & { linesChecked: number }
-  readonly categories?: readonly Pick<CategoryRow, 'id' | 'cases' | 'agreement' | 'scores'>[]
+  readonly totals?: CellTally
+  readonly categories?: readonly Pick<CategoryRow, 'id' | 'cases' | 'agreement' | 'scores' | 'rfcScores' | 'verdict' | 'line' | 'errors'>[]
+  /** Per standard (rfc, google-specific, rfc-differs). */
+  readonly standards?: readonly ({ id: string } & Tally)[]
   readonly timings?: Pick<ReportTimings, 'casesPerSecond' | 'startupMs' | 'ceiling' | 'repeats' | 'p50Ms'>
   /** Why the run stopped before its end. */
   readonly failure?: string
@@ -112,8 +184,24 @@ export interface MatrixRow {
   readonly name: string
   readonly adapter: string
   readonly version: string
+  readonly needs?: string
   readonly note?: string
   readonly cells: readonly MatrixCell[]
+}
+
+/** One case set of the matrix, as it ran. */
+export interface MatrixSet {
+  /** The `--cases` value. */
+  readonly cases: string
+  /** Its options, as the command line would give them (`--robots-dir DIR --count 100000`). */
+  readonly options: string
+  /** Its cases' origin. */
+  readonly description: string
+  /** Cases every implementation got, and a digest of their keys. */
+  readonly count: number
+  readonly digest: string
+  /** Time to read or make the cases and answer them (ms), once for every implementation. */
+  readonly casesMs: number
 }
 
 /** The whole matrix. */
@@ -123,8 +211,11 @@ export interface Matrix {
   /** The command line that produced it. */
   readonly command: string
   readonly score: Score
-  /** The case sets, as named on the command line or in the file. */
+  readonly semantics: Semantics
+  /** The case sets (their `--cases` values), in order. */
   readonly sets: readonly string[]
+  /** The case sets as they ran. */
+  readonly setDetails: readonly MatrixSet[]
   /** Descriptions of the sets (their cases' origin). */
   readonly setDescriptions: readonly string[]
   readonly rows: readonly MatrixRow[]
@@ -132,15 +223,27 @@ export interface Matrix {
   readonly failed: boolean
 }
 
+/** Case options given on the command line for every set (each overrides the file's). */
+export interface MatrixCaseOptions {
+  readonly robotsDir?: string
+  readonly urls?: string
+  readonly urlsField?: number
+  readonly count?: number
+  readonly seed?: number
+  readonly category?: CategoryFilter
+}
+
 /** What a matrix run is asked to do. */
 export interface MatrixOptions {
   readonly file: string
+  /** `--cases` values of the command line (they replace the file's sets). */
   readonly sets: readonly string[]
-  /** The corpus's size (other sets run whole). */
-  readonly count?: number
-  readonly seed: number
+  readonly caseOptions: MatrixCaseOptions
   readonly score: Score
+  readonly semantics: Semantics
   readonly repeat: number
+  /** Adapter options for entries that do not set them (`timeout`). */
+  readonly adapterDefaults?: ReadonlyMap<string, string>
   readonly tool: string
   readonly command: string
   readonly signal?: AbortSignal
@@ -149,66 +252,161 @@ export interface MatrixOptions {
   readonly onNote?: (line: string) => void
 }
 
-/** Runs the first line of a command's stdout (sh -c), or undefined when it fails. */
-function firstLine(command: string): { ok: boolean; line: string } {
-  const r = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] })
-  const out = (r.status === 0 ? r.stdout : r.stderr || r.stdout || '').trim().split('\n')[0] ?? ''
-  return { ok: r.status === 0, line: out.slice(0, 200) }
+/** The sets a matrix runs: the command line's `--cases`, or the file's, with the command line's case options over each. */
+export function matrixSets(matrix: MatrixFile, options: Pick<MatrixOptions, 'sets' | 'caseOptions'>): MatrixSetSpec[] {
+  const base = options.sets.length > 0 ? options.sets.map((cases) => ({ cases })) : matrix.sets
+  const o = options.caseOptions
+  return base.map((s) => {
+    const corpus = s.cases === 'corpus'
+    return {
+      ...s,
+      ...(corpus && o.robotsDir !== undefined ? { robotsDir: o.robotsDir } : {}),
+      ...(corpus && o.urls !== undefined ? { urls: o.urls } : {}),
+      ...(corpus && o.urlsField !== undefined ? { urlsField: o.urlsField } : {}),
+      ...(o.count !== undefined ? { count: o.count } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.category !== undefined ? { category: o.category } : {}),
+    }
+  })
 }
 
-/** Runs every implementation of the file on every set. */
+/** A set's options as the command line writes them. */
+function setOptionsText(s: MatrixSetSpec, seed: number): string {
+  const words: string[] = []
+  if (s.robotsDir !== undefined) words.push('--robots-dir', s.robotsDir)
+  if (s.urls !== undefined) words.push('--urls', s.urls)
+  if (s.urlsField !== undefined) words.push('--urls-field', String(s.urlsField))
+  if (s.count !== undefined) words.push('--count', String(s.count))
+  words.push('--seed', String(seed))
+  if (s.category !== undefined) words.push('--category', filterText(s.category))
+  return words.join(' ')
+}
+
+/** Runs a command (sh -c, in its own process group, killed whole when it ends or after 60 s): its status and first line of output. */
+async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    trackGroup(child)
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8').on('data', (s: string) => void (out.length < 1 << 16 && (out += s)))
+    child.stderr.setEncoding('utf8').on('data', (s: string) => void (err.length < 1 << 16 && (err += s)))
+    const timer = setTimeout(() => killGroup(child), 60_000)
+    let status: number | null = null
+    child.on('error', () => {
+      clearTimeout(timer)
+      resolve({ ok: false, line: `cannot run /bin/sh` })
+    })
+    child.on('exit', (code) => {
+      status = code
+      clearTimeout(timer)
+      killGroup(child) // a process it left behind ends with it
+    })
+    child.on('close', () => {
+      const text = (status === 0 ? out : err || out).trim().split('\n')[0] ?? ''
+      resolve({ ok: status === 0, line: text.slice(0, 200) })
+    })
+  })
+}
+
+/** Runs every implementation of the file on every set, each set's cases made once. */
 export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Promise<Matrix> {
-  const sets = options.sets.length > 0 ? options.sets : matrix.sets
+  const sets = matrixSets(matrix, options)
   if (sets.length === 0) throw new CompareError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
-  const setDescriptions: string[] = []
-  const rows: MatrixRow[] = []
+  const ready = await Promise.all(matrix.entries.map(async (e) => (e.available === undefined ? { ok: true, line: '' } : firstLine(e.available))))
+  const versions = await Promise.all(matrix.entries.map(async (e, i) => (e.version === undefined || !ready[i].ok ? '' : (await firstLine(e.version)).line)))
+  const cells: MatrixCell[][] = matrix.entries.map(() => [])
+  const setDetails: MatrixSet[] = []
   let failed = false
-  for (const entry of matrix.entries) {
-    const ready = entry.available === undefined ? { ok: true, line: '' } : firstLine(entry.available)
-    const version = entry.version === undefined ? '' : ready.ok ? firstLine(entry.version).line : ''
-    const cells: MatrixCell[] = []
-    for (const [i, set] of sets.entries()) {
-      if (options.signal?.aborted) break
-      if (!ready.ok) {
-        cells.push({ set, skipped: `not installed (${entry.available} failed${ready.line ? `: ${ready.line}` : ''})` })
-        continue
-      }
-      options.onRun?.(entry.name, set)
-      const oracle = new Oracle()
-      const adapter = adapterOf(entryOptions(options.file, entry), false)!
-      const spec: CaseSetSpec = { cases: set, count: set === 'corpus' ? options.count : undefined, seed: options.seed, multiAgent: adapter.multiAgent, onNote: options.onNote }
-      const caseSet = await loadCaseSet(spec, oracle)
-      setDescriptions[i] ??= caseSet.set
-      const s = await runSession(caseSet, oracle, adapter, {
-        score: options.score,
-        repeat: options.repeat,
-        multiAgent: adapter.multiAgent,
-        minimise: 0,
-        minimiseCalls: 1,
-        minAgreement: 0,
-        outputs: {},
-        signal: options.signal,
-        tool: options.tool,
-        ceiling: true,
-      })
-      const r = s.report as Report
-      if (s.status === EXIT.adapterFailure || s.status === EXIT.error) failed = true
-      cells.push({
-        set,
-        totals: { ...r.totals },
-        categories: r.categories.map((c) => ({ id: c.id, cases: c.cases, agreement: c.agreement, scores: c.scores })),
-        timings: {
-          casesPerSecond: r.timings.casesPerSecond,
-          p50Ms: r.timings.p50Ms,
-          ...(r.timings.startupMs !== undefined ? { startupMs: r.timings.startupMs } : {}),
-          ...(r.timings.ceiling ? { ceiling: r.timings.ceiling } : {}),
-          ...(r.timings.repeats ? { repeats: r.timings.repeats } : {}),
-        },
-        ...(r.failure ? { failure: r.failure.message } : {}),
-      })
+  for (const spec of sets) {
+    if (options.signal?.aborted) break
+    const seed = spec.seed ?? 1
+    const oracle = new Oracle()
+    const caseSpec: CaseSetSpec = {
+      cases: spec.cases,
+      count: spec.count,
+      seed,
+      robotsDir: spec.robotsDir,
+      urls: spec.urls,
+      urlsField: spec.urlsField,
+      multiAgent: false,
+      onNote: options.onNote,
     }
-    rows.push({ name: entry.name, adapter: entry.description, version, ...(entry.note ? { note: entry.note } : {}), cells })
+    const t0 = performance.now()
+    options.onNote?.(`matrix: making the cases of ${spec.cases} once for every implementation`)
+    const caseSet = await loadCaseSet(caseSpec, oracle)
+    const prepared = prepareCases(caseSet.inputs, oracle, { multiAgent: false, categories: spec.category })
+    const store = new CaseStore()
+    try {
+      await store.fill(prepared.blocks)
+      setDetails.push({
+        cases: spec.cases,
+        options: setOptionsText(spec, seed),
+        description: caseSet.set,
+        count: store.count,
+        digest: store.digest(),
+        casesMs: performance.now() - t0,
+      })
+      for (const [e, entry] of matrix.entries.entries()) {
+        if (options.signal?.aborted) break
+        if (!ready[e].ok) {
+          cells[e].push({ set: spec.cases, skipped: `not installed (${entry.available} failed${ready[e].line ? `: ${ready[e].line}` : ''})` })
+          continue
+        }
+        options.onRun?.(entry.name, spec.cases)
+        const adapter = adapterOf(entryOptions(options.file, entry, options.adapterDefaults), false)!
+        const s = await runSession({ set: caseSet.set, name: caseSet.name, blocks: store.blocks(), counts: prepared.counts }, oracle, adapter, {
+          score: options.score,
+          semantics: options.semantics,
+          repeat: options.repeat,
+          multiAgent: false,
+          minimise: 0,
+          minimiseCalls: 1,
+          minAgreement: 0,
+          outputs: {},
+          signal: options.signal,
+          tool: options.tool,
+          ceiling: true,
+        })
+        const r = s.report as Report
+        if (s.status === EXIT.adapterFailure || s.status === EXIT.error) failed = true
+        cells[e].push({
+          set: spec.cases,
+          totals: { ...r.totals },
+          categories: r.categories.map((c) => ({ id: c.id, cases: c.cases, agreement: c.agreement, scores: c.scores, rfcScores: c.rfcScores, verdict: c.verdict, line: c.line, errors: c.errors })),
+          standards: r.standards,
+          timings: {
+            casesPerSecond: r.timings.casesPerSecond,
+            p50Ms: r.timings.p50Ms,
+            ...(r.timings.startupMs !== undefined ? { startupMs: r.timings.startupMs } : {}),
+            ...(r.timings.ceiling ? { ceiling: r.timings.ceiling } : {}),
+            ...(r.timings.repeats ? { repeats: r.timings.repeats } : {}),
+          },
+          ...(r.failure ? { failure: r.failure.message } : {}),
+        })
+      }
+    } finally {
+      store.remove()
+    }
   }
-  for (const [i, set] of sets.entries()) setDescriptions[i] ??= set
-  return { date: new Date().toISOString(), tool: options.tool, command: options.command, score: options.score, sets, setDescriptions, rows, failed }
+  const rows: MatrixRow[] = matrix.entries.map((entry, e) => ({
+    name: entry.name,
+    adapter: entry.description,
+    version: versions[e],
+    ...(entry.needs ? { needs: entry.needs } : {}),
+    ...(entry.note ? { note: entry.note } : {}),
+    cells: cells[e],
+  }))
+  return {
+    date: new Date().toISOString(),
+    tool: options.tool,
+    command: options.command,
+    score: options.score,
+    semantics: options.semantics,
+    sets: setDetails.map((d) => d.cases),
+    setDetails,
+    setDescriptions: setDetails.map((d) => d.description),
+    rows,
+    failed,
+  }
 }

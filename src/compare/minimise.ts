@@ -1,15 +1,17 @@
 /**
  * Minimising a disagreement: drop lines of the robots.txt while the
- * implementation still disagrees with the reference in the same way (verdict,
- * line or error), by delta debugging (ddmin: halves, quarters, … down to
+ * implementation still disagrees with the reference (or RFC 9309's answer,
+ * under `--semantics rfc`) in the same way: the same outcome (verdict, line
+ * or error) in the same direction (the implementation's verdict unchanged,
+ * so a case it allowed against a disallow stays one), by delta debugging (ddmin: halves, quarters, … down to
  * single lines, restarting after every success); then shorten the URL
  * (fragment, query, trailing path segments) the same way. Each try re-runs
  * the oracle and the adapter; adapter calls per disagreement are bounded.
  */
 import type { Answer, Request } from './adapters/adapter.js'
 import type { Case, Expected } from './case.js'
-import { decide } from './oracle.js'
-import { outcomeOf, type Outcome } from './outcome.js'
+import { decide, decideRfc } from './oracle.js'
+import { outcomeOf, type Outcome, type Semantics } from './outcome.js'
 
 /** A smaller case that disagrees in the same way. */
 export interface Minimised {
@@ -69,23 +71,34 @@ function shorterUrls(url: string): string[] {
   return out
 }
 
+/** Whether `answer` disagrees with `expected` as `outcome` did with the implementation's verdict `allowed` (undefined for an error). */
+export function sameDisagreement(expected: Expected, answer: Answer, outcome: Outcome, allowed: boolean | undefined): boolean {
+  if (outcomeOf(expected, answer) !== outcome) return false
+  return outcome === 'error' || answer.allowed === allowed
+}
+
 /**
- * Minimises the disagreement `outcome` of case `c` with at most `budget`
- * adapter calls; undefined when the case does not shrink at all.
+ * Minimises the disagreement `outcome` of case `c` (the implementation's
+ * answer `original`) with at most `budget` adapter calls, against the
+ * answers of `semantics`; undefined when the case does not shrink at all.
  */
 export async function minimise(
   c: Case,
   outcome: Outcome,
   judge: (request: Request) => Promise<Answer>,
   budget: number,
+  original?: Answer,
+  semantics: Semantics = 'reference',
 ): Promise<Minimised | undefined> {
   let calls = 0
   let best: { robots: Uint8Array; url: string; expected: Expected; answer: Answer } | undefined
+  const oracle = semantics === 'rfc' ? decideRfc : decide
+  const allowed = original?.allowed
   const still = async (robots: Uint8Array, url: string): Promise<boolean> => {
     calls++
-    const expected = decide(robots, c.agents, url)
+    const expected = oracle(robots, c.agents, url)
     const answer = await judge({ robots, agents: c.agents, url })
-    if (outcomeOf(expected, answer) !== outcome) return false
+    if (original ? !sameDisagreement(expected, answer, outcome, allowed) : outcomeOf(expected, answer) !== outcome) return false
     best = { robots, url, expected, answer }
     return true
   }

@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto'
 import { parseRobots, type Explanation } from '../index.js'
 import { analyseAgents, analyseBody, type BodyAnalysis } from './analysis.js'
-import type { Case, CaseInput, Expected } from './case.js'
-import { categorise } from './categories.js'
+import { caseKey, type Case, type CaseInput, type Expected } from './case.js'
+import { categoriseCase, sortCategories, STANDARD_CATEGORIES, type Standard } from './categories.js'
+import { rfcDecide, rfcRules } from './rfc-oracle.js'
 
 /** A case whose set states an answer other than the reference's. */
 export interface StatedMismatch {
@@ -26,6 +27,16 @@ export function expectedOf(e: Explanation): Expected {
 export function decide(robots: Uint8Array, agents: readonly string[], url: string): Expected {
   const r = parseRobots(robots)
   return expectedOf((agents.length === 1 ? r.agent(agents[0]) : r.agents(agents)).explain(url))
+}
+
+/** RFC 9309's answer for one body, crawler and URL (rfc-oracle.ts), without the oracle's cache. */
+export function decideRfc(robots: Uint8Array, agents: readonly string[], url: string): Expected {
+  const body = analyseBody(robots)
+  return rfcDecide(rfcRules(body, analyseAgents(body, agents)), url)
+}
+
+function sameAnswer(a: Expected, b: Expected): boolean {
+  return a.allowed === b.allowed && a.line === b.line
 }
 
 /** Bodies whose analysis is kept (least recently used dropped first): a case set's cases of one body mostly come together. */
@@ -56,17 +67,35 @@ export class Oracle {
     return a
   }
 
-  /** The case with the reference's answer and its categories. */
+  /**
+   * The case with the reference's answer, RFC 9309's, its standard and its
+   * categories. The standard: `rfc-differs` when the RFC's answer (verdict or
+   * line) is another, else `google-specific` when the answer rests on
+   * behaviour beyond the RFC (categoriseCase) or the set says so, else `rfc`;
+   * the case carries the standard's category and not the other one.
+   */
   answer(input: CaseInput): Case {
     const body = this.body(input.robots)
     const view = analyseAgents(body, input.agents)
     const expected = expectedOf(view.matcher.explain(input.url))
-    let categories = categorise(body, view, input.url)
-    if (input.extraCategories?.length) categories = [...new Set([...categories, ...input.extraCategories])]
+    const rfc = rfcDecide(rfcRules(body, view), input.url)
+    const tagged = categoriseCase(body, view, input.url)
+    const extra = input.extraCategories
+    const standard: Standard = !sameAnswer(rfc, expected) ? 'rfc-differs' : tagged.beyond || extra?.includes('google-specific') ? 'google-specific' : 'rfc'
+    const lineConvention = expected.rule !== null && expected.rule.pattern === ''
+    // categoriseCase's categories are sorted and carry neither line-convention nor a standard, which come last in
+    // report order: appended, they keep the order. A set's own categories are merged and sorted.
+    let categories = tagged.categories
+    if (lineConvention || standard !== 'rfc') categories = [...categories, ...(lineConvention ? ['line-convention'] : []), ...(standard !== 'rfc' ? [standard] : [])]
+    if (extra?.length) {
+      const tags = new Set([...categories, ...extra])
+      for (const id of STANDARD_CATEGORIES) if (id !== standard) tags.delete(id)
+      categories = sortCategories(tags)
+    }
     const stated = input.stated
     if (stated && (stated.allowed !== expected.allowed || (stated.line !== undefined && stated.line !== expected.line))) {
       if (this.statedMismatchCount++ < KEPT_MISMATCHES) this.statedMismatches.push({ id: input.id, stated, expected })
     }
-    return { ...input, expected, categories }
+    return { ...input, expected, rfc, standard, categories, key: input.key ?? caseKey(input.robots, input.agents, input.url) }
   }
 }

@@ -15,11 +15,20 @@ export type Score = 'lines' | 'verdicts'
 /** The scores, the default first. */
 export const SCORES: readonly Score[] = ['lines', 'verdicts']
 
-/** Compares an answer with the expected one: a line is checked only when the answer has one. */
+/** Whose answers a run is gated on: the reference's (google/robotstxt) or RFC 9309's (rfc-oracle.ts). Both are always scored. */
+export type Semantics = 'reference' | 'rfc'
+
+/** The semantics, the default first. */
+export const SEMANTICS: readonly Semantics[] = ['reference', 'rfc']
+
+/**
+ * Compares an answer with the expected one: a line is checked only when the
+ * answer has one; -1 is read as 0 (no deciding rule), a known convention.
+ */
 export function outcomeOf(expected: Expected, answer: Answer): Outcome {
   if (answer.error !== undefined) return 'error'
   if (answer.allowed !== expected.allowed) return 'verdict'
-  if (answer.line !== undefined && answer.line !== expected.line) return 'line'
+  if (answer.line !== undefined && (answer.line === -1 ? 0 : answer.line) !== expected.line) return 'line'
   return 'agree'
 }
 

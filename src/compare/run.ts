@@ -9,10 +9,11 @@
 import { AdapterFailure, type Adapter } from './adapters/adapter.js'
 import type { Case, CaseInput } from './case.js'
 import type { JsonlWriter } from './cases/jsonl-cases.js'
+import { keeps, type CategoryFilter } from './categories.js'
 import { minimise, type Minimised } from './minimise.js'
 import type { Oracle } from './oracle.js'
-import { outcomeOf, type Score } from './outcome.js'
-import { Tally, type CaseResult, type Kept } from './tally.js'
+import { outcomeOf, type Score, type Semantics } from './outcome.js'
+import { resultOf, Tally, type CaseResult, type Kept } from './tally.js'
 
 /** Receives progress while the cases run. */
 export interface ProgressSink {
@@ -31,18 +32,69 @@ export interface CaseSink {
 /** Cases per block. */
 export const BLOCK = 20_000
 
+/** What preparing the cases is asked to do. */
+export interface PrepareOptions {
+  /** Whether cases with several tokens are kept (else skipped). */
+  readonly multiAgent: boolean
+  /** Keep only the cases the filter keeps (`--category`). */
+  readonly categories?: CategoryFilter
+  readonly exportTo?: JsonlWriter
+}
+
+/** What preparing the cases counted (filled in as the blocks are consumed). */
+export interface PrepareCounts {
+  /** Cases left out: several tokens and no --multi-agent. */
+  skipped: number
+  /** Cases read or generated (before skipping and filtering). */
+  inputs: number
+  /** Cases exported. */
+  exported: number
+}
+
+/**
+ * A set's cases answered by the oracle (both standards), tagged, filtered
+ * and exported, in blocks of at most BLOCK as they are consumed.
+ */
+export function prepareCases(source: Iterable<CaseInput> | AsyncIterable<CaseInput>, oracle: Oracle, options: PrepareOptions): { blocks: AsyncIterable<Case[]>; counts: PrepareCounts } {
+  const counts: PrepareCounts = { skipped: 0, inputs: 0, exported: 0 }
+  const answer = async (batch: CaseInput[]): Promise<Case[]> => {
+    let cases: Case[] = []
+    for (const input of batch) {
+      if (!options.multiAgent && input.agents.length > 1) counts.skipped++
+      else cases.push(oracle.answer(input))
+    }
+    const only = options.categories
+    if (only) cases = cases.filter((c) => keeps(only, c.categories))
+    if (options.exportTo) {
+      await options.exportTo.write(cases)
+      counts.exported += cases.length
+    }
+    return cases
+  }
+  async function* blocks(): AsyncGenerator<Case[]> {
+    let batch: CaseInput[] = []
+    for await (const input of source) {
+      batch.push(input)
+      counts.inputs++
+      if (batch.length >= BLOCK) {
+        yield await answer(batch)
+        batch = []
+      }
+    }
+    yield await answer(batch)
+  }
+  return { blocks: blocks(), counts }
+}
+
 /** What a run is asked to do. */
 export interface RunOptions {
   /** The implementation under test; none: only export. */
   readonly adapter?: Adapter
-  /** Whether cases with several tokens are kept (else skipped). */
-  readonly multiAgent: boolean
-  /** Keep only the cases tagged with one of these. */
-  readonly categories?: readonly string[]
-  readonly exportTo?: JsonlWriter
   readonly progress?: ProgressSink
   /** What counts as a disagreement (default `lines`). */
   readonly score?: Score
+  /** Whose answers gate the run (default the reference's); both are counted. */
+  readonly semantics?: Semantics
   /** Times each block is judged (default 1): the first is counted, each is timed. */
   readonly repeat?: number
   /** Per-case outputs. */
@@ -51,6 +103,8 @@ export interface RunOptions {
   readonly onFirstBlock?: (cases: readonly Case[]) => Promise<void>
   /** Aborting ends the run as an adapter failure would, with this reason. */
   readonly signal?: AbortSignal
+  /** The cases' counts from preparing them (skipped, inputs, exported), read when the run ends. */
+  readonly counts?: PrepareCounts
 }
 
 /** What a run measured. */
@@ -95,38 +149,25 @@ function aborted(signal: AbortSignal | undefined): { promise: Promise<never>; st
   return { promise, stop: () => stop() }
 }
 
-/** Runs a case set through the oracle, the export and the adapter, block by block; an adapter failure ends it, counted so far. */
-export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInput>, oracle: Oracle, options: RunOptions): Promise<RunResult> {
-  const tally = new Tally(options.score ?? 'lines')
+/** Runs prepared cases through the adapter, block by block; an adapter failure ends it, counted so far. */
+export async function runSet(blocks: AsyncIterable<Case[]>, options: RunOptions): Promise<RunResult> {
+  const tally = new Tally(options.score ?? 'lines', options.semantics ?? 'reference')
   const repeat = Math.max(1, options.repeat ?? 1)
   const sinks = options.sinks ?? []
   let firstBlock = options.onFirstBlock
   let hookMs = 0
   const repeatWallMs = new Array<number>(repeat).fill(0)
   const abort = aborted(options.signal)
-  let skipped = 0
-  let inputs = 0
-  let exported = 0
   let runCpuMs = 0
   let unstable = 0
+  let done = 0
   let failure: Error | undefined
   const t0 = performance.now()
-  const block = async (batch: CaseInput[]): Promise<void> => {
-    let cases: Case[] = []
-    for (const input of batch) {
-      if (!options.multiAgent && input.agents.length > 1) skipped++
-      else cases.push(oracle.answer(input))
-    }
-    const only = options.categories
-    if (only) cases = cases.filter((c) => c.categories.some((id) => only.includes(id)))
-    if (options.exportTo) {
-      await options.exportTo.write(cases)
-      exported += cases.length
-    }
+  const block = async (cases: Case[]): Promise<void> => {
     const adapter = options.adapter
     if (adapter && cases.length > 0) {
       const first = new Array<CaseResult | undefined>(cases.length)
-      const before = inputs - batch.length
+      const before = done
       for (let r = 0; r < repeat; r++) {
         const w0 = performance.now()
         const c0 = cpuMs()
@@ -135,7 +176,7 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
           if (failure) return // answers after the run stopped are not counted
           const c = cases[index]
           if (r === 0) {
-            const result = { answer, ms, outcome: outcomeOf(c.expected, answer) }
+            const result = resultOf(c, answer, ms)
             first[index] = result
             tally.add(c, result)
             for (const s of sinks) s.add(c, result)
@@ -158,6 +199,7 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
         }
       }
     }
+    done += cases.length
     for (const s of sinks) await s.flush()
     if (firstBlock && adapter && cases.length > 0) {
       const h0 = performance.now()
@@ -165,19 +207,10 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
       firstBlock = undefined
       hookMs = performance.now() - h0
     }
-    options.progress?.update(inputs, tally.disagreements)
+    options.progress?.update(done, tally.disagreements)
   }
   try {
-    let batch: CaseInput[] = []
-    for await (const input of source) {
-      batch.push(input)
-      inputs++
-      if (batch.length >= BLOCK) {
-        await block(batch)
-        batch = []
-      }
-    }
-    await block(batch)
+    for await (const cases of blocks) await block(cases)
   } catch (err) {
     // Whatever stopped the run, the cases done stay counted and their outputs written.
     failure ??= err instanceof Error ? err : new Error(String(err))
@@ -188,11 +221,12 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
   }
   const runWallMs = repeatWallMs[0]
   const waited = repeatWallMs.reduce((a, b) => a + b, 0)
+  const c = options.counts
   return {
     tally,
-    skipped,
-    inputs,
-    exported,
+    skipped: c?.skipped ?? 0,
+    inputs: c?.inputs ?? done,
+    exported: c?.exported ?? 0,
     casesMs: performance.now() - t0 - waited - hookMs,
     runWallMs,
     repeatWallMs,
@@ -202,12 +236,13 @@ export async function runSet(source: Iterable<CaseInput> | AsyncIterable<CaseInp
   }
 }
 
-/** Minimises the first `cap` kept disagreements, at most `calls` adapter calls each (none once `signal` aborts). */
-export async function minimiseAll(kept: readonly Kept[], adapter: Adapter, cap: number, calls: number, signal?: AbortSignal): Promise<Map<Kept, Minimised>> {
+/** Minimises the first `cap` kept disagreements, at most `calls` adapter calls each (none once `signal` aborts), against the answers of `semantics`. */
+export async function minimiseAll(kept: readonly Kept[], adapter: Adapter, cap: number, calls: number, signal?: AbortSignal, semantics: Semantics = 'reference'): Promise<Map<Kept, Minimised>> {
   const out = new Map<Kept, Minimised>()
   for (const k of kept.slice(0, cap)) {
     if (signal?.aborted) break
-    const m = await minimise(k.c, k.result.outcome, (r) => adapter.judge(r), calls)
+    const outcome = semantics === 'rfc' ? k.result.rfcOutcome : k.result.outcome
+    const m = await minimise(k.c, outcome, (r) => adapter.judge(r), calls, k.result.answer, semantics)
     if (m) out.set(k, m)
   }
   return out

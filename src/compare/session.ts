@@ -9,20 +9,20 @@ import { AdapterFailure, type Adapter, type Answer } from './adapters/adapter.js
 import { measureCeiling } from './adapters/null-adapter.js'
 import type { BatchAdapter } from './adapters/batch-adapter.js'
 import { attribute } from './attribution.js'
+import { BaselineCheck, BaselineWriter, type Baseline } from './baseline.js'
 import type { Case } from './case.js'
-import type { CaseSet } from './cases/case-sets.js'
-import type { JsonlWriter } from './cases/jsonl-cases.js'
 import { CATEGORY_ORDER } from './categories.js'
+import { count } from './format.js'
 import type { Oracle } from './oracle.js'
-import { outcomeOf, type Score } from './outcome.js'
+import type { Score, Semantics } from './outcome.js'
 import { CsvWriter } from './report/csv-report.js'
 import { writeHtmlReport } from './report/html-report.js'
 import { JsonCases, writeJsonReport } from './report/json-report.js'
 import { JunitWriter } from './report/junit-report.js'
 import { buildReport, type Report } from './report/report-model.js'
-import { minimiseAll, runSet, type CaseSink, type ProgressSink, type RunResult } from './run.js'
+import { minimiseAll, runSet, type CaseSink, type PrepareCounts, type ProgressSink, type RunResult } from './run.js'
 import type { Minimised } from './minimise.js'
-import { Tally, type Kept } from './tally.js'
+import { resultOf, Tally, type Kept } from './tally.js'
 
 /** The exit statuses of `compare`. */
 export const EXIT = {
@@ -50,19 +50,39 @@ export interface SessionOutputs {
   readonly html?: string
   readonly junit?: string
   readonly csv?: string
+  /** --write-baseline: the run's disagreements, written when it completes. */
+  readonly baseline?: string
 }
+
+/** A case set ready to run: its cases answered and filtered, in blocks, with what preparing them counted. */
+export interface PreparedSet {
+  /** The set's description, for the reports. */
+  readonly set: string
+  /** The set's short name (`unit`, `corpus`, …): the JUnit suite of cases without a file. */
+  readonly name: string
+  readonly blocks: AsyncIterable<Case[]>
+  readonly counts: PrepareCounts
+}
+
+/** Adapter calls per minimisation above which a notice names the processes `--cmd` minimisation may start. */
+const NOTICE_PROCESSES = 100
 
 /** What a session is asked to do. */
 export interface SessionOptions {
   readonly score: Score
+  /** Whose answers gate the run (both are scored). */
+  readonly semantics: Semantics
   readonly repeat: number
+  /** Why multi-agent cases were skipped, for the report. */
   readonly multiAgent: boolean
-  readonly categories?: readonly string[]
   readonly minimise: number
   readonly minimiseCalls: number
   readonly minAgreement: number
-  readonly exportTo?: JsonlWriter
+  /** Known disagreements: they do not fail the run; new ones do. */
+  readonly baseline?: Baseline
   readonly progress?: ProgressSink
+  /** Notes on stderr (the minimisation notice). */
+  readonly onNote?: (line: string) => void
   readonly outputs: SessionOutputs
   /** Aborting stops the run (exit `interrupted`); the reports are still written. */
   readonly signal?: AbortSignal
@@ -83,21 +103,24 @@ export interface SessionResult {
 }
 
 /** The harness's ceiling on the first cases of a run: a null adapter's cases/s through the same protocol, answers counted as the run counts them. */
-async function ceilingOf(adapter: BatchAdapter, cases: readonly Case[], score: Score): Promise<{ cases: number; casesPerSecond: number }> {
+async function ceilingOf(adapter: BatchAdapter, cases: readonly Case[], score: Score, semantics: Semantics): Promise<{ cases: number; casesPerSecond: number }> {
   const b = adapter.options
   const sample = cases.slice(0, CEILING_CASES)
-  const scratch = new Tally(score)
-  const count = (i: number, answer: Answer, ms: number): void => scratch.add(sample[i], { answer, ms, outcome: outcomeOf(sample[i].expected, answer) })
+  const scratch = new Tally(score, semantics)
+  const count = (i: number, answer: Answer, ms: number): void => scratch.add(sample[i], resultOf(sample[i], answer, ms))
   return { cases: sample.length, casesPerSecond: await measureCeiling(sample, b.window, b.robotsVia, b.timeoutMs, count) }
 }
 
 /** Runs `set` through `adapter` (or only exports it) and writes the outputs. */
-export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter | undefined, options: SessionOptions): Promise<SessionResult> {
+export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adapter | undefined, options: SessionOptions): Promise<SessionResult> {
   const o = options.outputs
-  const csv = o.csv !== undefined ? new CsvWriter(o.csv) : undefined
-  const junit = o.junit !== undefined ? new JunitWriter(o.junit, options.score) : undefined
-  const cases = o.json !== undefined ? new JsonCases() : undefined
-  const sinks: CaseSink[] = [csv, junit, cases].filter((s): s is CsvWriter | JunitWriter | JsonCases => s !== undefined)
+  const { score, semantics } = options
+  const csv = o.csv !== undefined ? new CsvWriter(o.csv, score, semantics) : undefined
+  const junit = o.junit !== undefined ? new JunitWriter(o.junit, score, set.name, semantics) : undefined
+  const cases = o.json !== undefined ? new JsonCases(score, semantics) : undefined
+  const check = options.baseline ? new BaselineCheck(options.baseline, score, semantics) : undefined
+  const writeBaseline = o.baseline !== undefined && adapter ? new BaselineWriter(o.baseline, score, semantics, `compare baseline: ${set.set}; ${adapter.description}; semantics ${semantics}, score ${score}; ${new Date().toISOString()}; ${options.tool}`) : undefined
+  const sinks: CaseSink[] = [csv, junit, cases, check, writeBaseline].filter((s): s is NonNullable<typeof s> => s !== undefined)
   let failure: Error | undefined
   let ceiling: { cases: number; casesPerSecond: number } | undefined
   let run: RunResult | undefined
@@ -105,33 +128,42 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
   const m0 = { minimiseMs: 0, reportMs: 0 }
   try {
     try {
-      await adapter?.start()
+      // An interrupt during start-up (a probe that never comes back) stops the run as well.
+      await untilAborted(adapter?.start(), options.signal)
     } catch (err) {
       failure = err as Error
     }
-    run = await runSet(failure ? [] : set.inputs, oracle, {
+    run = await runSet(failure ? noBlocks() : set.blocks, {
       adapter: failure ? undefined : adapter,
-      multiAgent: options.multiAgent,
-      categories: options.categories,
-      exportTo: options.exportTo,
       progress: options.progress,
-      score: options.score,
+      score,
+      semantics,
       repeat: options.repeat,
       sinks,
-      onFirstBlock: adapter?.kind === 'batch' && options.ceiling ? async (cases) => void (ceiling = await ceilingOf(adapter as BatchAdapter, cases, options.score)) : undefined,
+      onFirstBlock: adapter?.kind === 'batch' && options.ceiling ? async (cases) => void (ceiling = await ceilingOf(adapter as BatchAdapter, cases, score, semantics)) : undefined,
       signal: options.signal,
+      counts: set.counts,
     })
     failure ??= run.failure
     if (adapter === undefined) {
       if (failure) throw failure
       return { run, status: EXIT.passed }
     }
-    const order = run.tally.order()
+    // A baseline's known disagreements are listed after the new ones, and minimised only when no new one takes the place.
+    const all = run.tally.order()
+    const order = check ? [...all.filter((k) => !check.knows(k.c)), ...all.filter((k) => check.knows(k.c))] : all
     let minimised: Map<Kept, Minimised> = new Map()
     if (!failure) {
       const t0 = performance.now()
+      const n = Math.min(options.minimise, order.length)
+      if (adapter.kind === 'cmd' && n > 0 && n * options.minimiseCalls > NOTICE_PROCESSES) {
+        options.onNote?.(
+          `note: minimising ${count(n)} disagreement${n === 1 ? '' : 's'} through --cmd: up to ${count(n * options.minimiseCalls)} more processes ` +
+            `(--minimise N disagreements, --minimise-calls N each; --minimise 0 skips it)`,
+        )
+      }
       try {
-        minimised = await minimiseAll(order, adapter, options.minimise, options.minimiseCalls, options.signal)
+        minimised = await minimiseAll(order, adapter, options.minimise, options.minimiseCalls, options.signal, semantics)
       } catch (err) {
         failure = err as Error
       }
@@ -147,7 +179,7 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
         tally,
         order,
         minimised,
-        attribution: attribute(tally.patterns.values(), tally.score, CATEGORY_ORDER, tally.patternsComplete),
+        attribution: attribute(tally.patterns.values(), tally.score, CATEGORY_ORDER, tally.patternsComplete, semantics),
         skipped: run.skipped,
         skippedWhy: run.skipped ? `multi-agent cases (${adapter.kind === 'cmd' ? '--cmd passes one token' : 'add --multi-agent to send them'})` : undefined,
         statedMismatches: oracle.statedMismatches,
@@ -159,6 +191,7 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
         ceiling,
         harness: { casesMs: run.casesMs, runCpuMs: run.runCpuMs, minimiseMs: m0.minimiseMs, reportMs: 0 },
         minAgreement: options.minAgreement,
+        ...(check ? { baseline: check.finish() } : {}),
         ...(failure ? { failure: { message: failure.message, ...(failure instanceof AdapterFailure && failure.stderr ? { stderr: failure.stderr } : {}) } } : {}),
       },
       options.tool,
@@ -168,6 +201,7 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
     await adapter?.close()
     try {
       await csv?.close()
+      await writeBaseline?.finish(report !== undefined && failure === undefined)
       if (report) {
         await junit?.finish({ set: report.set, adapter: report.adapter, tool: report.tool, failure: report.failure })
         if (o.json !== undefined) await writeJsonReport(report, o.json, cases)
@@ -190,4 +224,25 @@ export async function runSession(set: CaseSet, oracle: Oracle, adapter: Adapter 
           ? EXIT.passed
           : EXIT.disagreement
   return { report, run, status, ...(failure ? { failure } : {}) }
+}
+
+async function* noBlocks(): AsyncGenerator<Case[]> {}
+
+/** `work`, or an AdapterFailure naming the reason as soon as `signal` aborts. */
+async function untilAborted(work: Promise<void> | undefined, signal: AbortSignal | undefined): Promise<void> {
+  if (work === undefined) return
+  if (signal === undefined) return work
+  work.catch(() => {})
+  let stop = (): void => {}
+  const abort = new Promise<never>((_, reject) => {
+    const fire = (): void => reject(new AdapterFailure(String(signal.reason ?? 'the run was aborted')))
+    if (signal.aborted) return fire()
+    signal.addEventListener('abort', fire, { once: true })
+    stop = () => signal.removeEventListener('abort', fire)
+  })
+  try {
+    await Promise.race([work, abort])
+  } finally {
+    stop()
+  }
 }

@@ -7,17 +7,25 @@
  */
 import type { Answer } from './adapters/adapter.js'
 import type { Case } from './case.js'
-import { fails, type Outcome, type Score } from './outcome.js'
+import { fails, outcomeOf, type Outcome, type Score, type Semantics } from './outcome.js'
 
 /** The result of one case. */
 export interface CaseResult {
   readonly answer: Answer
   /** Time the adapter took (ms; what it measures depends on the adapter). */
   readonly ms: number
+  /** Against the reference's answer. */
   readonly outcome: Outcome
+  /** Against RFC 9309's answer. */
+  readonly rfcOutcome: Outcome
 }
 
-/** Counts for the run or one category. */
+/** A case's result: the answer against both standards. */
+export function resultOf(c: Case, answer: Answer, ms: number): CaseResult {
+  return { answer, ms, outcome: outcomeOf(c.expected, answer), rfcOutcome: outcomeOf(c.rfc, answer) }
+}
+
+/** Counts for the run or one category, against the reference (and `rfc…`, against RFC 9309; errors are the same). */
 export interface Counts {
   cases: number
   agreed: number
@@ -27,6 +35,9 @@ export interface Counts {
   line: number
   /** The adapter gave no answer (error, wrong exit status, …). */
   errors: number
+  rfcAgreed: number
+  rfcVerdict: number
+  rfcLine: number
 }
 
 /** The cases that carry exactly one set of categories, with their counts (attribution works on these). */
@@ -54,23 +65,35 @@ const GROUPS_MAX = 10_000
 
 /** Zero counts. */
 export function counts(): Counts {
-  return { cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0 }
+  return { cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0, rfcAgreed: 0, rfcVerdict: 0, rfcLine: 0 }
 }
 
-function add(t: Counts, o: Outcome): void {
+function add(t: Counts, r: CaseResult): void {
   t.cases++
+  const o = r.outcome
   if (o === 'agree') t.agreed++
   else if (o === 'verdict') t.verdict++
   else if (o === 'line') t.line++
   else t.errors++
+  const q = r.rfcOutcome
+  if (q === 'agree') t.rfcAgreed++
+  else if (q === 'verdict') t.rfcVerdict++
+  else if (q === 'line') t.rfcLine++
 }
 
-/** The accumulated results of a run, scored by `score` (what counts as a disagreement). */
+/** The outcome a run is gated on: against the reference's answer, or RFC 9309's. */
+export function gateOutcome(r: Pick<CaseResult, 'outcome' | 'rfcOutcome'>, semantics: Semantics): Outcome {
+  return semantics === 'rfc' ? r.rfcOutcome : r.outcome
+}
+
+/** The accumulated results of a run, scored by `score` (what counts as a disagreement) against `semantics`' answers. */
 export class Tally {
   readonly total: Counts = counts()
   readonly byCategory = new Map<string, Counts>()
   /** Per file of the set (spec-test files), when its cases name one. */
   readonly byGroup = new Map<string, Counts>()
+  /** Per standard the cases' answers follow (rfc, google-specific, rfc-differs). */
+  readonly byStandard = new Map<string, Counts>()
   /** Per distinct set of categories (key: the ids joined with `,`). */
   readonly patterns = new Map<string, Pattern>()
   /** False once PATTERNS_MAX sets of categories were seen and later ones went uncounted. */
@@ -83,23 +106,34 @@ export class Tally {
   private kept = 0
   private failures = 0
 
-  constructor(readonly score: Score = 'lines') {}
+  constructor(
+    readonly score: Score = 'lines',
+    readonly semantics: Semantics = 'reference',
+  ) {}
+
+  /** The outcome of a result under the run's semantics. */
+  gate(result: CaseResult): Outcome {
+    return gateOutcome(result, this.semantics)
+  }
 
   /** Adds one case's result (and its time). */
   add(c: Case, result: CaseResult): void {
-    const o = result.outcome
+    const o = this.gate(result)
     this.addTime(result.ms)
-    add(this.total, o)
+    add(this.total, result)
     if (result.answer.line !== undefined) this.linesChecked++
     for (const id of c.categories) {
       let row = this.byCategory.get(id)
       if (!row) this.byCategory.set(id, (row = counts()))
-      add(row, o)
+      add(row, result)
     }
+    let standard = this.byStandard.get(c.standard)
+    if (!standard) this.byStandard.set(c.standard, (standard = counts()))
+    add(standard, result)
     if (c.group !== undefined) {
       let row = this.byGroup.get(c.group)
       if (!row && this.byGroup.size < GROUPS_MAX) this.byGroup.set(c.group, (row = counts()))
-      if (row) add(row, o)
+      if (row) add(row, result)
     }
     const key = c.categories.join(',')
     let p = this.patterns.get(key)
@@ -107,7 +141,7 @@ export class Tally {
       if (this.patterns.size < PATTERNS_MAX) this.patterns.set(key, (p = { categories: c.categories, counts: counts() }))
       else this.patternsComplete = false
     }
-    if (p) add(p.counts, o)
+    if (p) add(p.counts, result)
     if (fails(o, this.score)) {
       this.failures++
       this.keep(c, result)
@@ -154,7 +188,7 @@ export class Tally {
   }
 
   private keep(c: Case, result: CaseResult): void {
-    const key = `${result.outcome}:${c.categories.join(',')}`
+    const key = `${this.gate(result)}:${c.categories.join(',')}`
     let g = this.kinds.get(key)
     if (g === undefined) {
       if (this.kinds.size >= KINDS_MAX) return

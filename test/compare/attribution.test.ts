@@ -11,10 +11,18 @@ import type { Pattern } from '../../src/compare/tally.js'
 /** A set of categories with its cases: agreed, verdict, line, errors. */
 const p = (categories: string[], agreed: number, verdict: number, line = 0, errors = 0): Pattern => ({
   categories,
-  counts: { cases: agreed + verdict + line + errors, agreed, verdict, line, errors },
+  counts: { cases: agreed + verdict + line + errors, agreed, verdict, line, errors, rfcAgreed: agreed, rfcVerdict: verdict, rfcLine: line },
 })
 
 describe('attribute', () => {
+  it('under --semantics rfc, explains the disagreements with RFC 9309\'s answers', () => {
+    // The reference sees verdict disagreements on percent-encoding; RFC 9309 agrees with the implementation there.
+    const rfcAgrees: Pattern = { categories: ['percent-encoding', 'rfc-differs'], counts: { cases: 10, agreed: 0, verdict: 10, line: 0, errors: 0, rfcAgreed: 10, rfcVerdict: 0, rfcLine: 0 } }
+    const both: Pattern = { categories: ['wildcard'], counts: { cases: 10, agreed: 5, verdict: 5, line: 0, errors: 0, rfcAgreed: 5, rfcVerdict: 5, rfcLine: 0 } }
+    expect(attribute([rfcAgrees, both], 'lines', CATEGORY_ORDER).explanation.map((e) => e.id)).toEqual(['percent-encoding', 'wildcard'])
+    expect(attribute([rfcAgrees, both], 'lines', CATEGORY_ORDER, true, 'rfc').explanation.map((e) => e.id)).toEqual(['wildcard'])
+  })
+
   it('a first-rule-wins bug: precedence explains every disagreement, wildcard (scoring lower) none of its own', () => {
     const patterns = [
       p(['wildcard', 'precedence', 'ua-global-fallback'], 2, 8),

@@ -52,6 +52,13 @@ describe('categories of a case', () => {
     ['missing-colon', 'User-agent: *\nDisallow /a\n', 'x', '/a', '/c', true],
     ['missing-colon', 'User-agent: *\nDisallow /a /b\n', 'x', '/a', '/c', true],
     ['url-forms', 'User-agent: *\nDisallow: /\n', 'x', '//host/a', 'http://host/a', true],
+    ['absolute-url-rule', 'User-agent: *\nDisallow: https://example.com/private\n', 'x', 'https://example.com/private/x', 'https://example.com/public', true],
+    ['line-convention', 'User-agent: *\nDisallow:\n', 'x', '/a', '/a', false],
+    ['google-specific', 'User-agent: *\nDisallow /a\n', 'x', '/a', '/c', true],
+    ['google-specific', 'User-agent: FooBot\nDisallow: /\n', 'FooBot/2.1', '/', '/', false],
+    ['google-specific', 'User-agent: *\nDisallow: /\n', 'x', 'page.html', '/page.html', true],
+    ['rfc-differs', 'User-agent: *\nDisallow: /a\n', 'x', '/%61', '/a', true],
+    ['rfc-differs', 'User-agent: *\nDisallow: /\n', 'x', '/robots.txt', '/robots', true],
   ])('%s: %j', (category, robots, agent, withIt, without, urlDecides) => {
     expect(tags(robots, agent, withIt)).toContain(category)
     if (urlDecides) expect(tags(robots, agent, without)).not.toContain(category)

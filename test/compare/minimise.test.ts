@@ -36,6 +36,18 @@ const BODY = [
 ].join('\n')
 
 describe('minimise', () => {
+  it('keeps the direction of a verdict disagreement: a smaller case that disagrees the other way is no repro', async () => {
+    // The implementation answers the opposite of the reference, always: any smaller body disagrees on the verdict,
+    // but dropping the Disallow line would make it the implementation that disallows.
+    const opposite = async (r: Request): Promise<Answer> => ({ allowed: !decide(r.robots, r.agents, r.url).allowed })
+    const c = new Oracle().answer({ id: 'd', robots: enc('User-agent: *\nDisallow: /a\nAllow: /a/c\n'), agents: ['FooBot'], url: '/a/b' })
+    expect(c.expected.allowed).toBe(false)
+    const m = (await minimise(c, 'verdict', opposite, 100, { allowed: true }))!
+    expect(m.expected.allowed).toBe(false)
+    expect(m.answer.allowed).toBe(true)
+    expect(Buffer.from(m.robots).toString()).toBe('User-agent: *\nDisallow: /a\n')
+  })
+
   it('keeps the disagreement and shrinks the file and the URL, within its budget', async () => {
     const c = new Oracle().answer({ id: 'm', robots: enc(BODY), agents: ['FooBot'], url: 'https://example.com/docs/a/b.pdf#top' })
     expect(c.expected).toMatchObject({ allowed: false, line: 32 })

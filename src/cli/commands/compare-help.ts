@@ -11,9 +11,9 @@ export const COMPARE_HELP = `Usage: ${PROGRAM} compare --cases SET --cmd TEMPLAT
 
 Runs another robots.txt implementation on a set of cases and checks its
 answers (verdicts, and deciding lines when it gives them) against the
-reference's, google/robotstxt's; prints the agreement per category, the
-categories that explain the disagreements, each disagreement with a
-minimised robots.txt, and timings. The manual: docs/compare.md.
+reference's, google/robotstxt's, and RFC 9309's; prints the agreement per
+category, the categories that explain the disagreements, each disagreement
+with a minimised robots.txt, and timings. The manual: docs/compare.md.
 
 CASE SETS (--cases SET)
   unit                    google/robotstxt's 145 unit-test vectors
@@ -25,8 +25,9 @@ CASE OPTIONS
   --count N               corpus: cases to make (default 10,000); else a sample
   --seed N                seed of generation and sampling (default 1)
   --robots-dir DIR        corpus: your robots.txt files, named by host
-  --urls FILE             corpus, with --robots-dir: real URLs to add
-  --category A,B          only the cases in these categories
+  --urls FILE             corpus, with --robots-dir: real URLs, one a line
+  --urls-field N          --urls: the Nth field of a TSV (or .csv) line
+  --category A,!B         only cases in A (or ...), and none in B
   --multi-agent           also cases whose crawler has several tokens
   --export FILE           write the cases and the reference's answers as JSONL
 
@@ -50,7 +51,13 @@ ADAPTERS (one of, or --export alone)
 SCORING AND TIMING
   --score lines|verdicts  the headline and the gate: verdicts and lines
                           (default), or verdicts alone; both are reported
+  --semantics WHOSE       the gate's answers: reference (the default,
+                          google/robotstxt's) or rfc (RFC 9309's); both
+                          are scored
   --min-agreement P       exit 0 when P percent of the cases agree (default 100)
+  --baseline FILE         known disagreements (a --json report, or case keys
+                          or ids, one a line): only new ones fail (exit 3)
+  --write-baseline FILE   write this run's disagreements as a baseline
   --repeat N              judge the cases N times: median and spread of cases/s
 
 OUTPUTS (written whatever ends the run, the failure recorded)
@@ -60,7 +67,7 @@ OUTPUTS (written whatever ends the run, the failure recorded)
   --junit FILE            JUnit XML: a suite per category and spec-test file
   --format text|jsonl     stdout: the report, or one JSON object per category
   --show N                disagreements shown in the terminal (default 5)
-  --minimise N            disagreements to minimise (default 20; 0: none)
+  --minimise N            disagreements to minimise (default 20, --cmd 5)
   --minimise-calls N      adapter calls per minimisation (default 200)
   -q, --quiet             no progress bar or notes on stderr
   -h, --help              print this help
@@ -68,17 +75,20 @@ OUTPUTS (written whatever ends the run, the failure recorded)
 
 MATRIX AND DIFF
   --matrix FILE           several implementations (a JSON file of adapters)
-                          on the same sets: a leaderboard; --cases repeatable,
-                          --count sizes the corpus
+                          on the same sets, each set's cases made once: a
+                          leaderboard; --cases repeatable; the case options,
+                          --score, --semantics, --repeat and --timeout apply
+                          to every set and implementation
   --markdown FILE         --matrix: the leaderboard as Markdown
   --diff                  compare two --json reports case by case: A.json
                           B.json; exit 3 when a case that agreed disagrees
 
 EXIT STATUS
-  0  every case agrees (or --min-agreement is reached), or --export alone
+  0  every case agrees (or --min-agreement is reached, or no disagreement is
+     new to --baseline), or --export alone
   1  the harness could not run (a file it cannot read or write, no cases)
   2  usage error
-  3  some case disagrees (below --min-agreement)
+  3  some case disagrees (below --min-agreement; new to --baseline)
   4  the implementation failed (exited, stalled, out of protocol); the
      outputs hold the cases done
   130 interrupted (143: SIGTERM); the outputs hold the cases done

@@ -5,7 +5,7 @@
  * under `compare/`: a session (one implementation on one case set), a
  * matrix (several implementations on several sets), or the diff of two runs.
  */
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, existsSync, openSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { COMPARE_HELP } from './compare-help.js'
@@ -14,12 +14,14 @@ import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
 import { ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from '../../compare/adapters/adapter-options.js'
+import { readBaseline } from '../../compare/baseline.js'
 import { loadCaseSet } from '../../compare/cases/case-sets.js'
 import { JsonlWriter } from '../../compare/cases/jsonl-cases.js'
-import { CATEGORIES, SET_CATEGORIES } from '../../compare/categories.js'
-import { readMatrixFile, runMatrix } from '../../compare/matrix.js'
+import { CATEGORIES, parseCategoryFilter, type CategoryFilter } from '../../compare/categories.js'
+import { matrixSets, readMatrixFile, runMatrix, type MatrixCaseOptions } from '../../compare/matrix.js'
 import { Oracle } from '../../compare/oracle.js'
-import { SCORES, type Score } from '../../compare/outcome.js'
+import { SCORES, SEMANTICS, type Score, type Semantics } from '../../compare/outcome.js'
+import { prepareCases } from '../../compare/run.js'
 import { renderMatrixHtml, renderMatrixLines, renderMatrixMarkdown, renderMatrixText } from '../../compare/report/matrix-report.js'
 import type { Report } from '../../compare/report/report-model.js'
 import { diffRuns, readRunReport, renderRunDiff, runDiffLines } from '../../compare/report/run-diff.js'
@@ -34,6 +36,7 @@ export const COMPARE_OPTIONS: readonly OptionSpec[] = [
   { name: 'cases', value: true, multiple: true },
   { name: 'robots-dir', value: true },
   { name: 'urls', value: true },
+  { name: 'urls-field', value: true },
   { name: 'count', value: true },
   { name: 'seed', value: true },
   { name: 'category', value: true },
@@ -51,6 +54,9 @@ export const COMPARE_OPTIONS: readonly OptionSpec[] = [
   { name: 'window', value: true },
   { name: 'batch-robots', value: true, choices: ['path', 'inline'] },
   { name: 'score', value: true, choices: [...SCORES] },
+  { name: 'semantics', value: true, choices: [...SEMANTICS] },
+  { name: 'baseline', value: true },
+  { name: 'write-baseline', value: true },
   { name: 'repeat', value: true },
   { name: 'minimise', value: true },
   { name: 'minimise-calls', value: true },
@@ -70,8 +76,20 @@ export const COMPARE_OPTIONS: readonly OptionSpec[] = [
 ]
 
 /** Options each mode takes (besides -q, -h, -V); the others are usage errors there. */
-const DIFF_TAKES = new Set(['diff', 'score', 'show', 'format'])
-const MATRIX_TAKES = new Set(['matrix', 'cases', 'count', 'seed', 'robots-dir', 'urls', 'score', 'repeat', 'json', 'html', 'markdown', 'format'])
+const DIFF_TAKES = new Set(['diff', 'score', 'semantics', 'show', 'format'])
+const MATRIX_TAKES = new Set([
+  'matrix', 'cases', 'count', 'seed', 'robots-dir', 'urls', 'urls-field', 'category', 'score', 'semantics', 'repeat', 'timeout', 'json', 'html', 'markdown', 'format',
+])
+
+/** The known category ids. */
+const KNOWN_CATEGORIES: ReadonlySet<string> = new Set(CATEGORIES.map((c) => c.id))
+
+/** `--category`: a filter; its names are checked unless a case file may carry its own. */
+function categoryOption(args: ParsedArgs, check: boolean): CategoryFilter | undefined {
+  const text = optionValue(args, 'category')
+  if (text === undefined) return undefined
+  return parseCategoryFilter(text, check ? KNOWN_CATEGORIES : undefined, (m) => new UsageError(`option '--category': ${m}`))
+}
 
 /** The command line's options as adapter-options.ts reads them. */
 function cliOptions(args: ParsedArgs): OptionValues {
@@ -140,13 +158,14 @@ export async function runCompare(argv: readonly string[]): Promise<number> {
 }
 
 const score = (args: ParsedArgs): Score => (optionValue(args, 'score') as Score | undefined) ?? 'lines'
+const semantics = (args: ParsedArgs): Semantics => (optionValue(args, 'semantics') as Semantics | undefined) ?? 'reference'
 
 /** `--diff A.json B.json`: two runs case by case; exit 3 when a case that agreed in A disagrees in B. */
 async function compareDiff(args: ParsedArgs): Promise<number> {
   onlyOptions(args, DIFF_TAKES, 'diff')
   if (args.positionals.length !== 2) throw new UsageError('option --diff compares two JSON reports: --diff A.json B.json')
   const [fa, fb] = args.positionals
-  const d = diffRuns(await readRunReport(fa), await readRunReport(fb), score(args), [fa, fb])
+  const d = diffRuns(await readRunReport(fa), await readRunReport(fb), score(args), [fa, fb], semantics(args))
   const show = intValue(cliOptions(args), 'show', 20, 0)
   process.stdout.write(optionValue(args, 'format') === 'jsonl' ? runDiffLines(d) : renderRunDiff(d, show).split('\n').map(printable).join('\n'))
   return d.counts.broken > 0 ? EXIT.disagreement : EXIT.passed
@@ -157,20 +176,42 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   onlyOptions(args, MATRIX_TAKES, 'matrix')
   const o = cliOptions(args)
   const file = optionValue(args, 'matrix')!
+  const caseOptions: MatrixCaseOptions = {
+    robotsDir: optionValue(args, 'robots-dir'),
+    urls: optionValue(args, 'urls'),
+    urlsField: optionValue(args, 'urls-field') !== undefined ? intValue(o, 'urls-field', 0, 1, 1000) : undefined,
+    count: optionValue(args, 'count') !== undefined ? intValue(o, 'count', 0, 1) : undefined,
+    seed: optionValue(args, 'seed') !== undefined ? intValue(o, 'seed', 1, 0, 0xffffffff) : undefined,
+    category: categoryOption(args, true),
+  }
+  const timeout = optionValue(args, 'timeout') !== undefined ? String(intValue(o, 'timeout', 0, 1)) : undefined
+  const repeat = intValue(o, 'repeat', 1, 1, 1000)
   const matrix = readMatrixFile(file)
+  const sets = optionValues(args, 'cases')
+  const specs = matrixSets(matrix, { sets, caseOptions })
+  // An option no set can honour is a usage error, never ignored.
+  const corpusOnly = (['robots-dir', 'urls', 'urls-field'] as const).find((k) => optionValue(args, k) !== undefined)
+  if (corpusOnly !== undefined && !specs.some((s) => s.cases === 'corpus')) {
+    throw new UsageError(`option '--${corpusOnly}' goes with a corpus set, and the matrix has none (its sets: ${specs.map((s) => s.cases).join(', ') || 'none'})`)
+  }
+  for (const s of specs) {
+    if (s.urlsField !== undefined && s.urls === undefined) throw new UsageError("option '--urls-field' needs --urls")
+    if (s.urls !== undefined && s.robotsDir === undefined) throw new UsageError("option '--urls' needs --robots-dir")
+    for (const path of [s.robotsDir, s.urls]) if (path !== undefined && !existsSync(path)) throw new CliError('ERR_READ', `cannot read '${path}' (a case set of the matrix): no such file or directory`)
+  }
   const outputs = { json: optionValue(args, 'json'), html: optionValue(args, 'html'), markdown: optionValue(args, 'markdown') }
   checkWritable(Object.values(outputs))
   const quiet = flag(args, 'quiet')
-  const count0 = optionValue(args, 'count') !== undefined ? intValue(o, 'count', 0, 1) : undefined
   const command = [PROGRAM, 'compare', ...argv].map(shellWord).join(' ')
   const m = await interruptible((signal) =>
     runMatrix(matrix, {
       file,
-      sets: optionValues(args, 'cases'),
-      count: count0,
-      seed: intValue(o, 'seed', 1, 0, 0xffffffff),
+      sets,
+      caseOptions,
       score: score(args),
-      repeat: intValue(o, 'repeat', 1, 1, 1000),
+      semantics: semantics(args),
+      repeat,
+      adapterDefaults: new Map(timeout !== undefined ? [['timeout', timeout]] : []),
       tool: `${PROGRAM} ${version()}`,
       command,
       signal,
@@ -190,6 +231,10 @@ function shellWord(w: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`
 }
 
+/** Default of `--minimise` (`--cmd`: fewer, each try being a process). */
+const MINIMISE_DEFAULT = 20
+const MINIMISE_DEFAULT_CMD = 5
+
 /** One implementation on one case set (or an export alone). */
 async function compareRun(args: ParsedArgs): Promise<number> {
   const quiet = flag(args, 'quiet')
@@ -199,30 +244,35 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   const exportFile = optionValue(args, 'export')
   if (adapter === undefined) {
     if (exportFile === undefined) throw new UsageError('give the implementation to test (--cmd, --batch or --module), or --export FILE, or --matrix FILE')
-    const needs = [...Object.keys(ADAPTER_OPTIONS), 'score', 'repeat', 'json', 'html', 'junit', 'csv', 'minimise', 'minimise-calls', 'min-agreement', 'show'].find((n) => args.options.has(n))
+    const needs = [
+      ...Object.keys(ADAPTER_OPTIONS), 'score', 'semantics', 'repeat', 'json', 'html', 'junit', 'csv', 'minimise', 'minimise-calls', 'min-agreement', 'show', 'baseline', 'write-baseline',
+    ].find((n) => args.options.has(n))
     if (needs !== undefined) throw new UsageError(`option '--${needs}' needs an implementation to test (--cmd, --batch or --module)`)
   }
   const sets = optionValues(args, 'cases')
   if (sets.length === 0) throw new UsageError("option '--cases' is required (unit, corpus, spec-test:PATH or FILE.jsonl)")
   if (sets.length > 1) throw new UsageError("option '--cases' is given more than once (several sets: --matrix FILE)")
-  const minAgreement = Number(optionValue(args, 'min-agreement') ?? '100')
+  const baselineFile = optionValue(args, 'baseline')
+  const minAgreement = Number(optionValue(args, 'min-agreement') ?? (baselineFile !== undefined ? '0' : '100'))
   if (!(minAgreement >= 0 && minAgreement <= 100)) {
     throw new UsageError(`option '--min-agreement' must be a percentage from 0 to 100 (got '${optionValue(args, 'min-agreement')}')`)
   }
-  const minimiseCap = intValue(o, 'minimise', 20, 0)
+  const minimiseCap = intValue(o, 'minimise', adapter?.kind === 'cmd' ? MINIMISE_DEFAULT_CMD : MINIMISE_DEFAULT, 0)
   const minimiseCalls = intValue(o, 'minimise-calls', 200, 1)
   const show = intValue(o, 'show', 5, 0)
   const repeat = intValue(o, 'repeat', 1, 1, 1000)
-  const categoryFilter = optionValue(args, 'category')?.split(',').filter((c) => c !== '')
-  if (categoryFilter) {
-    const known = new Set([...CATEGORIES, ...SET_CATEGORIES].map((c) => c.id))
-    const unknown = categoryFilter.filter((c) => !known.has(c))
-    if (unknown.length > 0 && !sets[0].endsWith('.jsonl')) {
-      throw new UsageError(`option '--category': unknown category '${unknown[0]}' (categories: ${[...known].join(', ')})`)
-    }
+  // A case file may carry categories of its own: their names are not checked.
+  const categoryFilter = categoryOption(args, !sets[0].endsWith('.jsonl'))
+  const outputs = {
+    json: optionValue(args, 'json'),
+    html: optionValue(args, 'html'),
+    junit: optionValue(args, 'junit'),
+    csv: optionValue(args, 'csv'),
+    baseline: optionValue(args, 'write-baseline'),
   }
-  const outputs = { json: optionValue(args, 'json'), html: optionValue(args, 'html'), junit: optionValue(args, 'junit'), csv: optionValue(args, 'csv') }
   checkWritable(Object.values(outputs))
+  const sem = semantics(args)
+  const baseline = baselineFile !== undefined ? await readBaseline(baselineFile, sem) : undefined
 
   const oracle = new Oracle()
   const takesMulti = adapter === undefined ? multiAgent : adapter.multiAgent
@@ -233,25 +283,28 @@ async function compareRun(args: ParsedArgs): Promise<number> {
       seed: intValue(o, 'seed', 1, 0, 0xffffffff),
       robotsDir: optionValue(args, 'robots-dir'),
       urls: optionValue(args, 'urls'),
+      urlsField: optionValue(args, 'urls-field') !== undefined ? intValue(o, 'urls-field', 0, 1, 1000) : undefined,
       multiAgent: takesMulti,
       onNote: quiet ? undefined : note,
     },
     oracle,
   )
   const exportTo = exportFile !== undefined ? new JsonlWriter(exportFile) : undefined
+  const prepared = prepareCases(set.inputs, oracle, { multiAgent: takesMulti, categories: categoryFilter, exportTo })
   // compare writes stdout only once the run (and its bar) is over: a terminal stdout does not rule the bar out.
   const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? caseProgress(set.total) : undefined
   const s = await interruptible((signal) =>
-    runSession(set, oracle, adapter, {
+    runSession({ set: set.set, name: set.name, blocks: prepared.blocks, counts: prepared.counts }, oracle, adapter, {
       score: score(args),
+      semantics: sem,
       repeat,
       multiAgent: takesMulti,
-      categories: categoryFilter,
       minimise: minimiseCap,
       minimiseCalls,
       minAgreement,
-      exportTo,
+      baseline,
       progress,
+      onNote: quiet ? undefined : note,
       outputs,
       signal,
       tool: `${PROGRAM} ${version()}`,
@@ -263,6 +316,9 @@ async function compareRun(args: ParsedArgs): Promise<number> {
     note(`note: ${count(oracle.statedMismatchCount)} cases state an answer other than the reference's (first: ${oracle.statedMismatches[0].id}); the reference's is used`)
   }
   if (exportFile !== undefined && !quiet) note(`${count(s.run.exported)} cases written to ${exportFile}`)
+  if (outputs.baseline !== undefined && s.report && !quiet) {
+    note(s.failure ? `--write-baseline: not written, the run stopped early` : `--write-baseline: ${plural(s.report.totals.disagreements, 'disagreement')} written to ${outputs.baseline}`)
+  }
   const report = s.report
   if (report === undefined) return s.status
   if (s.failure === undefined && report.totals.cases === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
@@ -279,10 +335,15 @@ async function compareRun(args: ParsedArgs): Promise<number> {
 /** The run as JSON lines: one object per category, then one for all cases (`category: null`) with the result. */
 function reportLines(r: Report): string {
   const row = (category: string | null, t: Report['totals'] | Report['categories'][number]) =>
-    JSON.stringify({ category, cases: t.cases, agreed: t.agreed, verdict: t.verdict, line: t.line, errors: t.errors, agreement: t.scores, ...('only' in t && t.only !== undefined ? { only: t.only } : {}) })
+    JSON.stringify({
+      category, cases: t.cases, agreed: t.agreed, verdict: t.verdict, line: t.line, errors: t.errors, agreement: t.scores, rfcAgreement: t.rfcScores,
+      ...('only' in t && t.only !== undefined ? { only: t.only } : {}),
+    })
   const total = JSON.stringify({
     category: null, cases: r.totals.cases, agreed: r.totals.agreed, verdict: r.totals.verdict, line: r.totals.line, errors: r.totals.errors,
-    agreement: r.totals.scores, score: r.score, passed: r.passed, explanation: r.explanation.map((e) => e.id), ...(r.failure ? { failure: r.failure.message } : {}),
+    agreement: r.totals.scores, rfcAgreement: r.totals.rfcScores, score: r.score, semantics: r.semantics, passed: r.passed, explanation: r.explanation.map((e) => e.id),
+    ...(r.baseline ? { baseline: { known: r.baseline.known, new: r.baseline.newCount, fixed: r.baseline.fixedCount } } : {}),
+    ...(r.failure ? { failure: r.failure.message } : {}),
   })
   return [...r.categories.map((c) => row(c.id, c)), total].join('\n') + '\n'
 }

@@ -17,10 +17,33 @@ export interface Request {
   readonly source?: string
 }
 
-/** The implementation's answer; `line` only when it reports one. */
-export type Answer =
+/**
+ * What the implementation gave, kept for a failing case: its raw answer (a
+ * batch answer line, what a module returned) and, for a command, its exit
+ * status or signal and the first EVIDENCE_CHARS characters of its stdout
+ * and stderr.
+ */
+export interface Evidence {
+  readonly raw?: string
+  readonly status?: number | null
+  readonly signal?: string | null
+  readonly stdout?: string
+  readonly stderr?: string
+}
+
+/** Characters of a command's stdout and of its stderr kept as evidence. */
+export const EVIDENCE_CHARS = 4096
+
+/** A text kept as evidence: its first EVIDENCE_CHARS characters, with a note of what was cut. */
+export function evidenceText(text: string): string {
+  return text.length <= EVIDENCE_CHARS ? text : `${text.slice(0, EVIDENCE_CHARS)}… (${text.length - EVIDENCE_CHARS} more characters)`
+}
+
+/** The implementation's answer; `line` only when it reports one; `evidence`, what it gave. */
+export type Answer = (
   | { readonly allowed: boolean; readonly line?: number; readonly error?: undefined }
   | { readonly error: string; readonly allowed?: undefined; readonly line?: undefined }
+) & { readonly evidence?: Evidence }
 
 /** Called as each answer arrives: the request's index, the answer, and the time it took (ms; see each adapter). */
 export type OnAnswer = (index: number, answer: Answer, ms: number) => void

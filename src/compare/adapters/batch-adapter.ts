@@ -1,15 +1,23 @@
 /**
  * `--batch 'COMMAND'`: one long-running process (`sh -c COMMAND`) answering
  * JSON requests, one per line, with up to `--window` in flight, matched by
- * id. The protocol, the stall timeout and what is timed:
- * docs/compare.md, "--batch".
+ * id. The process leads a process group of its own, killed whole when the
+ * run ends, stalls, breaks the protocol or is interrupted, and when the
+ * adapter exits: nothing it started outlives it. The protocol, the stall
+ * timeout and what is timed: docs/compare-reference.md, "--batch".
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
+import { killGroup, trackGroup } from './process-group.js'
 import { plural } from '../format.js'
 import { describeSystemError } from '../compare-error.js'
+
+/** How long a closing adapter may take to exit after its stdin closed (ms) before its group is killed. */
+const EXIT_GRACE_MS = 2000
+/** How long the pipes may stay open after the group was killed (a process that left the group may hold them; ms). */
+const PIPE_GRACE_MS = 500
 
 /** Options of the batch adapter. */
 export interface BatchOptions {
@@ -54,7 +62,10 @@ export class BatchAdapter implements Adapter {
   private onFailure: ((err: AdapterFailure) => void) | undefined
   private closing = false
   private watchdog: NodeJS.Timeout | undefined
+  /** Settles when the adapter's process exits (not waiting for its pipes). */
   private exited: Promise<void> = Promise.resolve()
+  /** Settles when its pipes are closed. */
+  private closedPipes: Promise<void> = Promise.resolve()
 
   constructor(readonly options: BatchOptions) {
     this.description = `--batch ${options.command}`
@@ -64,9 +75,19 @@ export class BatchAdapter implements Adapter {
 
   async start(): Promise<void> {
     const [program, args] = this.options.argv ? [this.options.argv[0], this.options.argv.slice(1)] : ['/bin/sh', ['-c', this.options.command]]
-    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    trackGroup(child)
     this.child = child
-    this.exited = new Promise((resolve) => child.once('close', () => resolve()))
+    this.exited = new Promise((resolve) => {
+      child.once('exit', () => resolve())
+      child.once('error', () => resolve())
+    })
+    this.closedPipes = new Promise((resolve) => {
+      child.once('close', () => resolve())
+      child.once('error', () => resolve())
+    })
+    // When the adapter exits, what it started goes with it (and lets go of the pipes, so that its last answers are read).
+    child.once('exit', () => killGroup(child))
     child.stdout.setEncoding('utf8')
     child.stderr.setEncoding('utf8')
     child.stdout.on('data', (s: string) => this.received(s))
@@ -131,11 +152,20 @@ export class BatchAdapter implements Adapter {
     this.closing = true
     if (this.watchdog) clearInterval(this.watchdog)
     const child = this.child
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.stdin.end()
-      const timer = setTimeout(() => child.kill('SIGKILL'), this.failure ? 0 : 2000)
-      await this.exited
-      clearTimeout(timer)
+    if (child) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.stdin.end()
+        const timer = setTimeout(() => killGroup(child), this.failure ? 0 : EXIT_GRACE_MS)
+        await this.exited
+        clearTimeout(timer)
+      }
+      killGroup(child)
+      const stuck = setTimeout(() => {
+        child.stdout.destroy()
+        child.stderr.destroy()
+      }, PIPE_GRACE_MS)
+      await Promise.race([this.closedPipes, new Promise<void>((r) => setTimeout(r, PIPE_GRACE_MS + 100).unref())])
+      clearTimeout(stuck)
     }
     this.files.remove()
     this.fail('the run was stopped')
@@ -207,11 +237,13 @@ export class BatchAdapter implements Adapter {
     }
     const bad = (what: string): undefined => this.fail(`answer ${n} ${what}: ${shown}, to ${this.describe(pending)}`)
     let answer: Answer
-    if (typeof r.error === 'string') answer = { error: r.error }
+    // A copy: a slice of the chunk read would keep the whole chunk alive with a kept disagreement.
+    const evidence = { raw: Buffer.from(line.length > 4096 ? `${line.slice(0, 4096)}…` : line, 'utf8').toString('utf8') }
+    if (typeof r.error === 'string') answer = { error: r.error, evidence }
     else if (typeof r.allowed !== 'boolean') return bad('has no boolean "allowed" (nor an "error" string)')
-    else if (r.line === undefined || r.line === null) answer = { allowed: r.allowed }
-    else if (!Number.isInteger(r.line) || (r.line as number) < 0) return bad('has a "line" that is not a whole number ≥ 0 or null')
-    else answer = { allowed: r.allowed, line: r.line as number }
+    else if (r.line === undefined || r.line === null) answer = { allowed: r.allowed, evidence }
+    else if (!Number.isInteger(r.line) || (r.line as number) < -1) return bad('has a "line" that is not a whole number ≥ 0 (or -1 for none) or null')
+    else answer = { allowed: r.allowed, line: r.line as number, evidence }
     this.pending.delete(id)
     this.answers++
     return [pending, answer]
@@ -232,7 +264,7 @@ export class BatchAdapter implements Adapter {
       `no answer at all for ${Math.round(quiet)} ms (--timeout ${this.options.timeoutMs}) after ${plural(this.answers, 'answer')}, ` +
         `${plural(this.pending.size, 'request')} in flight; the oldest: ${this.describe(oldest.value)}`,
     )
-    this.child?.kill('SIGKILL')
+    if (this.child) killGroup(this.child)
   }
 
   private fail(message: string): undefined {

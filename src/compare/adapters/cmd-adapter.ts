@@ -3,12 +3,16 @@
  * runs an implementation. The template is split into words as a shell would
  * but no shell runs; `%robots%`, `%url%` and `%user-agent%` are filled in
  * each word. The outcome is read from the exit status or from stdout; the
- * process start-up, measured alone, is taken off each case's time. The
- * details: docs/compare.md, "--cmd".
+ * process start-up, measured alone, is taken off each case's time. Each
+ * process leads a process group of its own: when it exits, or `--timeout`
+ * passes, the whole group is killed, so nothing it started outlives its case
+ * and a background process holding its stdout cannot hold the case. The
+ * details: docs/compare-reference.md, "--cmd".
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { AdapterFailure, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
+import { AdapterFailure, evidenceText, stderrLines, type Adapter, type AdapterTimings, type Answer, type Evidence, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
+import { killGroup, trackGroup } from './process-group.js'
 import { describeSystemError, usageError } from '../compare-error.js'
 
 /** Options of the command adapter. */
@@ -74,6 +78,12 @@ export function splitWords(template: string): string[] {
  * deciding line (no match: 0).
  */
 export function outcomeOf(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string): Answer {
+  const evidence: Evidence = { status, signal, stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
+  const answer = readOutcome(options, status, signal, stdout, stderr)
+  return { ...answer, evidence }
+}
+
+function readOutcome(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string): Answer {
   const tail = stderrLines(stderr, 4, 600)
   const more = tail ? `; stderr: ${tail}` : ''
   if (signal !== null) return { error: `killed by ${signal}${more}` }
@@ -96,6 +106,8 @@ export function outcomeOf(options: CmdOptions, status: number | null, signal: st
 
 /** Most stdout kept per process (the rest is dropped before matching). */
 const STDOUT_CAP = 1 << 20
+/** Most stderr kept per process (its start for the evidence, and its end for messages). */
+const STDERR_CAP = 64 * 1024
 
 /** Processes run alone to measure the start-up (the median is kept). */
 const STARTUP_RUNS = 3
@@ -155,7 +167,7 @@ export class CmdAdapter implements Adapter {
 
   async close(): Promise<void> {
     this.closed = true
-    for (const child of this.running) child.kill('SIGKILL')
+    for (const child of this.running) killGroup(child)
     this.files.remove()
   }
 
@@ -175,22 +187,41 @@ export class CmdAdapter implements Adapter {
       let stderr = ''
       let timedOut = false
       let settled = false
+      let exit: { status: number | null; signal: string | null } | undefined
       const child = spawn(program, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
         env: { ...process.env, COMPARE_ROBOTS: robots, COMPARE_URL: request.url, COMPARE_USER_AGENT: agent },
       })
+      trackGroup(child)
       this.running.add(child)
+      const settle = (answer: Answer): void => {
+        clearTimeout(timer)
+        this.running.delete(child)
+        if (settled) return
+        settled = true
+        resolve(answer)
+      }
       const timer = setTimeout(() => {
         timedOut = true
-        child.kill('SIGKILL')
+        killGroup(child)
+        // A process outside the group (it called setsid) may still hold the pipes: the case ends now all the same.
+        setTimeout(() => {
+          child.stdout.destroy()
+          child.stderr.destroy()
+          const e: Evidence = { status: exit?.status ?? null, signal: exit?.signal ?? 'SIGKILL', stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
+          settle({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed${exit ? '; its stdout was held open after it exited' : ''}`, evidence: e })
+        }, 200).unref()
       }, this.options.timeoutMs)
       child.stdout.setEncoding('utf8')
       child.stderr.setEncoding('utf8')
       child.stdout.on('data', (s: string) => {
         if (stdout.length < STDOUT_CAP) stdout += s
       })
+      // Its start (the evidence) and its end (the message's last lines), the middle of a long one dropped.
       child.stderr.on('data', (s: string) => {
-        stderr = (stderr + s).slice(-4096)
+        stderr += s
+        if (stderr.length > STDERR_CAP) stderr = `${stderr.slice(0, STDERR_CAP >> 1)}\n…\n${stderr.slice(-(STDERR_CAP >> 2))}`
       })
       child.on('error', (err) => {
         clearTimeout(timer)
@@ -201,13 +232,16 @@ export class CmdAdapter implements Adapter {
         if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
         else resolve({ error: message })
       })
+      // The command's answer is its exit: what it left running in its group goes with it, and the pipes close.
+      child.on('exit', (status, signal) => {
+        exit = { status, signal }
+        killGroup(child)
+      })
       child.on('close', (status, signal) => {
-        clearTimeout(timer)
-        this.running.delete(child)
-        if (settled) return
-        settled = true
-        if (timedOut) resolve({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed` })
-        else resolve(outcomeOf(this.options, status, signal, stdout, stderr))
+        if (timedOut) {
+          const e: Evidence = { status, signal, stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
+          settle({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed`, evidence: e })
+        } else settle(outcomeOf(this.options, exit?.status ?? status, exit?.signal ?? signal, stdout, stderr))
       })
     })
   }

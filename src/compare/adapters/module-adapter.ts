@@ -3,7 +3,7 @@
  * process, for timing JS libraries without process overhead. The module
  * exports `parse(bytes)` returning `{ isAllowed(url, agent), matchingLine?(url,
  * agent) }` (values or promises); each distinct body is parsed once, timed
- * apart. The details: docs/compare.md, "--module".
+ * apart. The details: docs/compare-reference.md, "--cmd and --module".
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -130,13 +130,15 @@ export class ModuleAdapter implements Adapter {
         if (isThenable(line)) line = await this.settle(line, 'the promise of matchingLine()', request)
       }
       const ms = performance.now() - t0
-      if (typeof allowed !== 'boolean') return { answer: { error: `isAllowed returned ${describe(allowed)}, not a boolean` }, ms }
-      if (line === undefined || line === null) return { answer: { allowed }, ms }
-      if (!Number.isInteger(line) || (line as number) < 0) return { answer: { error: `matchingLine returned ${describe(line)}, not a line number ≥ 0` }, ms }
-      return { answer: { allowed, line: line as number }, ms }
+      const evidence = { raw: `isAllowed: ${describe(allowed)}${typeof p.impl.matchingLine === 'function' ? `; matchingLine: ${describe(line)}` : ''}` }
+      if (typeof allowed !== 'boolean') return { answer: { error: `isAllowed returned ${describe(allowed)}, not a boolean`, evidence }, ms }
+      if (line === undefined || line === null) return { answer: { allowed, evidence }, ms }
+      if (!Number.isInteger(line) || (line as number) < -1) return { answer: { error: `matchingLine returned ${describe(line)}, not a line number ≥ 0 (or -1 for none)`, evidence }, ms }
+      return { answer: { allowed, line: line as number, evidence }, ms }
     } catch (err) {
       if (err instanceof AdapterFailure) throw err
-      return { answer: { error: `threw: ${(err as Error)?.message ?? String(err)}` }, ms: performance.now() - t0 }
+      const message = (err as Error)?.message ?? String(err)
+      return { answer: { error: `threw: ${message}`, evidence: { raw: `threw: ${(err as Error)?.stack ?? message}`.slice(0, 4096) } }, ms: performance.now() - t0 }
     }
   }
 }
@@ -146,5 +148,10 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 }
 
 function describe(v: unknown): string {
-  return v === undefined ? 'undefined' : JSON.stringify(v) ?? String(v)
+  if (v === undefined) return 'undefined'
+  try {
+    return JSON.stringify(v) ?? String(v)
+  } catch {
+    return String(v)
+  }
 }

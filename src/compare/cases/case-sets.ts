@@ -29,17 +29,21 @@ export interface CaseSetSpec {
   readonly robotsDir?: string
   /** corpus, with robotsDir: the URL list. */
   readonly urls?: string
+  /** corpus: the field of the URL list's lines that holds the URL (1-based). */
+  readonly urlsField?: number
   /** Whether multi-agent cases are made (corpus). */
   readonly multiAgent: boolean
   /** Receives warnings about the inputs. */
   readonly onNote?: (line: string) => void
 }
 
-/** A case set: its cases (read or generated as they are consumed), how many when known, and a description. */
+/** A case set: its cases (read or generated as they are consumed), how many when known, a description and a short name. */
 export interface CaseSet {
   readonly inputs: Iterable<CaseInput> | AsyncIterable<CaseInput>
   readonly total?: number
   readonly set: string
+  /** `unit`, `corpus`, `spec-test` or the case file's name. */
+  readonly name: string
 }
 
 /** The bundled corpus: beside dist/ when installed, at the repository root when run from source. */
@@ -69,21 +73,25 @@ async function reservoir(items: AsyncIterable<CaseInput>, n: number, rnd: Random
 /** Opens a case set (a usage error for a name that is none; the files are checked before any case runs). */
 export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<CaseSet> {
   const { cases: name, count: n, seed } = spec
-  if (name !== 'corpus' && (spec.robotsDir !== undefined || spec.urls !== undefined)) {
-    throw usageError(`option '--${spec.robotsDir !== undefined ? 'robots-dir' : 'urls'}' goes with --cases corpus`)
-  }
+  const corpusOnly = spec.robotsDir !== undefined ? 'robots-dir' : spec.urls !== undefined ? 'urls' : spec.urlsField !== undefined ? 'urls-field' : undefined
+  if (name !== 'corpus' && corpusOnly !== undefined) throw usageError(`option '--${corpusOnly}' goes with --cases corpus`)
+  if (spec.urlsField !== undefined && spec.urls === undefined) throw usageError("option '--urls-field' needs --urls")
   if (name === 'corpus') {
     const total = n ?? DEFAULT_CORPUS_COUNT
     let robotsDir = spec.robotsDir
     let urlsFile = spec.urls
+    let where: string
     if (robotsDir === undefined) {
       if (urlsFile !== undefined) throw usageError("option '--urls' needs --robots-dir")
       const dir = bundledCorpus()
       robotsDir = `${dir}/robots`
       urlsFile = `${dir}/urls.txt`
+      where = 'the bundled corpus/ (robots/ and urls.txt)'
+    } else {
+      where = `files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}${spec.urlsField !== undefined ? ` (field ${spec.urlsField})` : ''}` : ''}`
     }
-    const inputs = corpusCaseStream({ robotsDir, urlsFile, count: total, seed, multiAgent: spec.multiAgent, onNote: spec.onNote }, oracle)
-    return { inputs, total, set: `corpus: files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}` : ''}, seed ${seed}` }
+    const inputs = corpusCaseStream({ robotsDir, urlsFile, urlsField: spec.urlsField, count: total, seed, multiAgent: spec.multiAgent, onNote: spec.onNote }, oracle)
+    return { inputs, total, set: `corpus: ${where}, seed ${seed}`, name: 'corpus' }
   }
   const sample = `, a sample of ${count(n ?? 0)} (seed ${seed})`
   if (name.startsWith('spec-test:') || name === 'unit') {
@@ -103,7 +111,7 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
       inputs = new Random(seed).sample(all.length, n).map((i) => all[i])
       set += sample
     }
-    return { inputs, total: inputs.length, set }
+    return { inputs, total: inputs.length, set, name: name === 'unit' ? 'unit' : 'spec-test' }
   }
   if (name.endsWith('.jsonl') || existsSync(name)) {
     try {
@@ -111,9 +119,10 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
     } catch (err) {
       throw readError('case file', name, err)
     }
-    if (n === undefined) return { inputs: jsonlCaseStream(name), set: `cases of ${name}` }
+    const short = name.slice(name.lastIndexOf('/') + 1)
+    if (n === undefined) return { inputs: jsonlCaseStream(name), set: `cases of ${name}`, name: short }
     const inputs = await reservoir(jsonlCaseStream(name), n, new Random(seed))
-    return { inputs, total: inputs.length, set: `cases of ${name}${sample}` }
+    return { inputs, total: inputs.length, set: `cases of ${name}${sample}`, name: short }
   }
   throw usageError(`option '--cases' must be unit, corpus, spec-test:PATH or a .jsonl file (got '${name}')`)
 }

@@ -7,7 +7,9 @@
  * What a case holds: {@link corpusCaseStream}.
  */
 import type { CaseInput } from '../case.js'
-import { readRobotsDir, readUrlList, robotsDirNotes, type RobotsFile } from './corpus-files.js'
+import { CompareError } from '../compare-error.js'
+import { caseKey } from '../case.js'
+import { nameSome, readRobotsDir, readUrlList, robotsDirNotes, urlListNotes, type RobotsFile } from './corpus-files.js'
 import type { Oracle } from '../oracle.js'
 import type { BodyAnalysis } from '../analysis.js'
 import { Random } from '../random.js'
@@ -17,6 +19,8 @@ export interface CorpusOptions {
   readonly robotsDir: string
   /** The URL list; without it only derived URLs are used. */
   readonly urlsFile?: string
+  /** The field of each line of the URL list that holds the URL (1-based; TSV, or CSV for a .csv file). */
+  readonly urlsField?: number
   readonly count: number
   readonly seed: number
   /** Whether to make multi-agent cases (only for adapters that take them). */
@@ -277,7 +281,27 @@ export function corpusCases(options: CorpusOptions, oracle: Oracle): CaseInput[]
 export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterable<CaseInput> {
   const dir = readRobotsDir(options.robotsDir)
   if (options.onNote) for (const line of robotsDirNotes(options.robotsDir, dir)) options.onNote(line)
-  const urls = options.urlsFile !== undefined ? readUrlList(options.urlsFile) : new Map<string, string[]>()
+  let urls = new Map<string, string[]>()
+  if (options.urlsFile !== undefined) {
+    const list = readUrlList(options.urlsFile, { field: options.urlsField })
+    const hosts = new Set(dir.files.map((f) => f.host))
+    let matched = 0
+    let matchedHosts = 0
+    for (const [host, found] of list.byHost) {
+      if (!hosts.has(host)) continue
+      matched += found.length
+      matchedHosts++
+    }
+    if (matched === 0) {
+      throw new CompareError(
+        'ERR_READ',
+        `--urls: none of the ${list.urls.toLocaleString('en-US')} URLs of '${options.urlsFile}' is on a host of --robots-dir '${options.robotsDir}' ` +
+          `(its files are named by host: ${nameSome(dir.files.map((f) => f.host))}; the URLs' hosts: ${nameSome([...list.byHost.keys()])})`,
+      )
+    }
+    if (options.onNote) for (const line of urlListNotes(options.urlsFile, list, { urls: matched, hosts: matchedHosts })) options.onNote(line)
+    urls = list.byHost
+  }
   return generate(options, oracle, dir.files, urls)
 }
 
@@ -296,6 +320,7 @@ function* generate(options: CorpusOptions, oracle: Oracle, sources: readonly Rob
     const anchored = patterns.filter((p) => p.endsWith('$'))
     const indexPatterns = body.patterns.filter((p) => p.allow && /\/index\.htm[^/]*$/.test(patternText(p.raw))).map((p) => patternText(p.raw))
     const host = source.host
+    const seen = new Map<string, number>()
     for (let k = 0; k < n; k++) {
       const agents = pickAgents(rnd, pool, options.multiAgent)
       const scheme = rnd.chance(0.75) ? 'https' : 'http'
@@ -347,7 +372,11 @@ function* generate(options: CorpusOptions, oracle: Oracle, sources: readonly Rob
         default:
           url = oddForm(rnd, scheme, host, base().path)
       }
-      yield { id: `corpus:${host}#${k + 1}`, robots: source.body, agents, url, source: source.path }
+      // The id names the host and the case's content (its key), so that it is the same in every run that makes the case.
+      const key = caseKey(source.body, agents, url)
+      const n = (seen.get(key) ?? 0) + 1
+      seen.set(key, n)
+      yield { id: `corpus:${host}#${key.slice(0, 10)}${n > 1 ? `~${n}` : ''}`, robots: source.body, agents, url, source: source.path, key }
     }
   }
 }

@@ -2,13 +2,15 @@
  * The inputs of `--cases corpus`: a folder of robots.txt files, one per host
  * and named after it (`--robots-dir`), checked so that a wrong folder is
  * refused or named, never silently read; and a URL list grouped by host
- * (`--urls`).
+ * (`--urls`: one URL a line, or a column of a TSV or CSV file), whose lines
+ * that are not URLs are counted and named, and refused when they are most.
+ * Hosts are those of the WHATWG URL parser (the core's one host function).
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { parseInto, type ParseHandler } from '../../internals.js'
 import { canonicalHost, UrlScan } from '../../index.js'
-import { plural, withoutBom } from '../format.js'
+import { plural } from '../format.js'
 import { CompareError, readError } from '../compare-error.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
@@ -47,7 +49,7 @@ export function hostOf(url: string): string {
 }
 
 /** The host a file named `name` is for: the name as the URL parser writes a host (`Bücher.DE` is `xn--bcher-kva.de`), or the name lowercased when it is no host. */
-function hostOfName(name: string): string {
+export function fileHost(name: string): string {
   try {
     return canonicalHost(name)
   } catch {
@@ -116,7 +118,7 @@ export function readRobotsDir(dir: string): RobotsDir {
       }
       const body = readCapped(path)
       if (!hasDirective(body)) noDirective.push(name)
-      files.push({ host: hostOfName(name), path, body })
+      files.push({ host: fileHost(name), path, body })
     } catch (err) {
       throw readError('robots.txt file', path, err)
     }
@@ -146,22 +148,131 @@ export function robotsDirNotes(dir: string, read: RobotsDir): string[] {
   return notes
 }
 
-/** URLs of the list grouped by host. */
-export function readUrlList(file: string): Map<string, string[]> {
+/** How `--urls` is read: the whole line, or field N (1-based) of a TSV file (a CSV file, `.csv`, with quoting). */
+export interface UrlListOptions {
+  readonly field?: number
+}
+
+/** A URL list read: its URLs by host, and the lines that are not URLs. */
+export interface UrlList {
+  readonly byHost: Map<string, string[]>
+  readonly urls: number
+  /** Lines (or fields) that are not absolute URLs with a host, counted; the first few with their line number. */
+  readonly notUrls: number
+  readonly firstNotUrls: readonly { line: number; text: string }[]
+}
+
+/** The fields of a CSV line (RFC 4180 quoting; a line ends a record). */
+export function csvFields(line: string): string[] {
+  const out: string[] = []
+  let i = 0
+  for (;;) {
+    let field = ''
+    if (line[i] === '"') {
+      i++
+      for (;;) {
+        if (i >= line.length) break
+        if (line[i] === '"') {
+          if (line[i + 1] === '"') {
+            field += '"'
+            i += 2
+            continue
+          }
+          i++
+          break
+        }
+        field += line[i++]
+      }
+      while (i < line.length && line[i] !== ',') field += line[i++]
+    } else {
+      const end = line.indexOf(',', i)
+      field = line.slice(i, end < 0 ? line.length : end)
+      i = end < 0 ? line.length : end
+    }
+    out.push(field)
+    if (i >= line.length) return out
+    i++ // the comma
+  }
+}
+
+/** The field `field` (1-based) of a line, '' when it has fewer. */
+function fieldOf(line: string, field: number, csv: boolean): string {
+  const fields = csv ? csvFields(line) : line.split('\t')
+  return fields[field - 1] ?? ''
+}
+
+/**
+ * The URLs of a list, grouped by host. Each line (or its field `--urls-field
+ * N`: tab-separated, or comma-separated with quoting in a `.csv` file) that
+ * is not an absolute URL with a host is counted and the first few named; a
+ * list where they are most is refused, and a hint names the field that holds
+ * URLs when some field does. Empty lines are passed over; a BOM is skipped.
+ */
+export function readUrlList(file: string, options: UrlListOptions = {}): UrlList {
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (err) {
     throw readError('URL list', file, err)
   }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  const csv = /\.csv$/i.test(file)
+  const field = options.field
   const byHost = new Map<string, string[]>()
-  for (const raw of withoutBom(text).split('\n')) {
-    const url = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+  let urls = 0
+  let notUrls = 0
+  const firstNotUrls: { line: number; text: string }[] = []
+  const lines = text.split('\n')
+  for (let n = 0; n < lines.length; n++) {
+    const raw = lines[n].endsWith('\r') ? lines[n].slice(0, -1) : lines[n]
+    if (raw.trim() === '') continue
+    const url = (field === undefined ? raw : fieldOf(raw, field, csv)).trim()
     const host = hostOf(url)
-    if (host === '') continue
+    if (host === '') {
+      if (notUrls++ < NAMED) firstNotUrls.push({ line: n + 1, text: raw.length > 80 ? `${raw.slice(0, 80)}…` : raw })
+      continue
+    }
+    urls++
     let list = byHost.get(host)
     if (!list) byHost.set(host, (list = []))
     list.push(url)
   }
-  return byHost
+  if (notUrls > urls) {
+    const shown = firstNotUrls.map((l) => `line ${l.line}: ${JSON.stringify(l.text)}`).join('; ')
+    const hint = field === undefined ? urlFieldHint(lines, csv) : ''
+    throw new CompareError(
+      'ERR_READ',
+      `--urls: ${plural(notUrls, 'line')} of ${plural(urls + notUrls, 'line')} of '${file}' ${notUrls === 1 ? 'is' : 'are'} not ${field === undefined ? 'a URL' : `a URL in field ${field}`} ` +
+        `(an absolute URL with a host: https://host/path); ${shown}${hint}`,
+    )
+  }
+  return { byHost, urls, notUrls, firstNotUrls }
+}
+
+/** A hint naming a field of the first lines that holds URLs (`; field 3 holds URLs: --urls-field 3`), or ''. */
+function urlFieldHint(lines: readonly string[], csv: boolean): string {
+  const sample = lines.filter((l) => l.trim() !== '').slice(0, 200)
+  const sep = csv ? ',' : '\t'
+  if (!sample.some((l) => l.includes(sep))) return ''
+  const width = Math.max(...sample.map((l) => (csv ? csvFields(l) : l.split('\t')).length))
+  for (let f = 1; f <= width; f++) {
+    const hits = sample.filter((l) => hostOf(fieldOf(l.replace(/\r$/, ''), f, csv).trim()) !== '').length
+    if (hits * 2 > sample.length) return `; it reads as ${csv ? 'CSV' : 'TSV'} and field ${f} holds URLs: give --urls-field ${f}`
+  }
+  return ''
+}
+
+/** Notes about a URL list that was read: the lines that are not URLs, and how many URLs are on hosts of the folder. */
+export function urlListNotes(file: string, list: UrlList, matched: { urls: number; hosts: number }): string[] {
+  const notes: string[] = []
+  const name = basename(file)
+  if (list.notUrls > 0) {
+    const shown = list.firstNotUrls.map((l) => `line ${l.line} (${JSON.stringify(l.text)})`).join(', ')
+    notes.push(`--urls: ${plural(list.notUrls, 'line')} of '${name}' ${list.notUrls === 1 ? 'is' : 'are'} not a URL, skipped: ${shown}${list.notUrls > list.firstNotUrls.length ? ' …' : ''}`)
+  }
+  const other = list.urls - matched.urls
+  if (other > 0) {
+    notes.push(`--urls: ${plural(matched.urls, 'URL')} of '${name}' ${matched.urls === 1 ? 'is' : 'are'} on ${plural(matched.hosts, 'host')} of --robots-dir; ${plural(other, 'URL')} on hosts without a file there ${other === 1 ? 'is' : 'are'} not used`)
+  }
+  return notes
 }

@@ -11,9 +11,10 @@ import { withoutBom } from '../format.js'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
+import { STANDARDS } from '../categories.js'
 import { CompareError, describeSystemError, readError } from '../compare-error.js'
 
-const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories'])
+const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories', 'standard', 'rfc'])
 
 /** Reads a whole JSONL case file (see jsonlCaseStream). */
 export async function readJsonlCases(file: string): Promise<CaseInput[]> {
@@ -72,7 +73,8 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
  * - `url`: the URL (or path) as a string.
  * - optional: `id` (default `line N`), `allowed` and `line` (a stated answer,
  *   checked against the reference's), `categories` (added to the automatic
- *   ones).
+ *   ones), `standard` and `rfc` (what `--export` writes: the oracle makes
+ *   them again, so they are checked for their form only).
  */
 export function parseCaseLine(text: string, where: string, lineNumber: number, folder: string, bodies = new Map<string, Uint8Array>()): CaseInput {
   const bad = (message: string): never => {
@@ -128,6 +130,11 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
     bad("'categories' must be an array of non-empty strings")
   }
   if (r.id !== undefined && (typeof r.id !== 'string' || r.id === '' || !isWellFormed(r.id))) bad("'id' must be a non-empty string (without lone surrogates)")
+  if (r.standard !== undefined && !(STANDARDS as readonly unknown[]).includes(r.standard)) bad(`'standard' must be one of ${STANDARDS.join(', ')}`)
+  if (r.rfc !== undefined) {
+    const x = r.rfc as Record<string, unknown> | null
+    if (typeof x !== 'object' || x === null || typeof x.allowed !== 'boolean' || !Number.isInteger(x.line)) bad("'rfc' must be {\"allowed\": true|false, \"line\": N}")
+  }
   return {
     id: (r.id as string | undefined) ?? `line ${lineNumber}`,
     robots,
@@ -145,7 +152,8 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
  * One case as a JSONL line (without the newline). Export writes every field:
  * `robots` when the bytes are UTF-8, else `robots_base64`, so any body
  * round-trips byte for byte; `allowed` and `line` are the reference's answer,
- * `categories` the automatic ones.
+ * `rfc` RFC 9309's, `standard` which the answer follows, `categories` the
+ * automatic ones.
  */
 export function caseLine(c: Case): string {
   return JSON.stringify({
@@ -155,6 +163,8 @@ export function caseLine(c: Case): string {
     url: c.url,
     allowed: c.expected.allowed,
     line: c.expected.line,
+    rfc: { allowed: c.rfc.allowed, line: c.rfc.line },
+    standard: c.standard,
     categories: c.categories,
   })
 }

@@ -19,7 +19,11 @@ export class BufferedFile {
   private failed: CompareError | undefined
   private closed = false
 
-  constructor(readonly file: string) {}
+  /** `encoding`: how the text is written (latin1: one byte per character, for bytes held as text). */
+  constructor(
+    readonly file: string,
+    private readonly encoding: BufferEncoding = 'utf8',
+  ) {}
 
   /** Adds text (written at the next flush, or at once, synchronously, past SYNC_AT buffered characters: memory stays bounded). */
   write(text: string): void {
@@ -34,8 +38,8 @@ export class BufferedFile {
     this.chunks = []
     this.size = 0
     try {
-      if (!this.started) writeFileSync(this.file, text)
-      else appendFileSync(this.file, text)
+      if (!this.started) writeFileSync(this.file, text, this.encoding)
+      else appendFileSync(this.file, text, this.encoding)
       this.started = true
     } catch (err) {
       // Thrown by the next flush(), which the run awaits (write() is called from an adapter's answer callback).
@@ -52,8 +56,8 @@ export class BufferedFile {
     this.chunks = []
     this.size = 0
     try {
-      if (!this.started) await writeFile(this.file, text)
-      else if (text !== '') await appendFile(this.file, text)
+      if (!this.started) await writeFile(this.file, text, this.encoding)
+      else if (text !== '') await appendFile(this.file, text, this.encoding)
       this.started = true
     } catch (err) {
       throw new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
-import { bodyText, describeAnswer, describeExpected, explanationLine, resultLine, scoreWords, timingLines } from './terminal-report.js'
+import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, scoreWords, timingLines, whose } from './terminal-report.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
@@ -72,8 +72,10 @@ function disagreement(d: ReportedDisagreement, original: ReportedBody): string {
 ${d.source !== undefined ? `<dt>robots.txt</dt><dd><code>${esc(d.source)}</code></dd>` : ''}
 <dt>implementation</dt><dd>${esc(describeAnswer(d.answer))}</dd>
 <dt>reference</dt><dd>${esc(describeExpected(d.expected))}</dd>
+<dt>RFC 9309</dt><dd>${esc(describeExpected(d.rfc))} <span class="tag">${esc(d.standard)}</span></dd>
 ${d.explanation !== undefined ? `<dt>why</dt><dd class="why">${esc(d.explanation)}</dd>` : ''}
 </dl>
+${d.evidence ? `<h4>What the implementation gave</h4>\n<pre class="evidence">${esc(evidenceLines(d.evidence, 60).join('\n'))}</pre>` : ''}
 ${
   m
     ? `<h4>Minimised: ${m.linesBefore} → ${m.linesAfter} lines (${m.calls} adapter calls${m.complete ? '' : ', budget used up'})</h4>
@@ -97,7 +99,7 @@ td.bad { color: #c62828; } .pass { color: #2e7d32; } .fail { color: #c62828; }
 details { border: 1px solid #ccc; border-radius: 4px; margin: .4em 0; padding: .3em .7em; }
 details[open] { background: #fafafa; } summary { cursor: pointer; }
 .tag { display: inline-block; background: #e3eaf3; border-radius: 3px; padding: 0 .35em; font-size: .85em; }
-pre.robots { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto; max-height: 30em; }
+pre.robots, pre.evidence { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto; max-height: 30em; }
 dd.why { font-style: italic; }
 dl { display: grid; grid-template-columns: 9em 1fr; margin: .3em 0; } dt { color: #666; } dd { margin: 0; }
 `
@@ -110,7 +112,7 @@ export function renderHtml(report: Report): string {
   const rowOf = (name: string, r: Tally, cls = '', title = '', only?: number): string =>
     `<tr${cls ? ` class="${cls}"` : ''}><td${title ? ` title="${esc(title)}"` : ''}>${esc(name)}</td>${cell(r.cases)}${cell(r.agreed)}${cell(r.verdict, true)}` +
     `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${pct(r.scores.verdicts)}</td><td>${pct(r.scores.lines)}</td>` +
-    `<td>${only === undefined ? '' : count(only)}</td></tr>`
+    `<td>${pct(r.rfcScores[report.score])}</td><td>${only === undefined ? '' : count(only)}</td></tr>`
   const passed = report.passed ? 'pass' : 'fail'
   const explained = explanationLine(report)
   const files = report.files
@@ -128,17 +130,27 @@ export function renderHtml(report: Report): string {
 <p>${esc(report.set)}<br>against <code>${esc(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
 ${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${esc(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
 <p id="result"><strong class="${passed}">${esc(resultLine(report).replace(/^Result: /, ''))}</strong></p>
-<p>${count(t.agreed)} of ${count(t.cases)} cases agree; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. The headline counts ${scoreWords(report.score)}.</p>
+<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${pct(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.</p>
+${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<li>${esc(l.trim())}</li>`).join('')}</ul>` : ''}
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>
 <table id="categories">
-<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="disagreements no other category of the explanation tags">only</th></tr></thead>
+<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="agreement with RFC 9309's answers, under the headline's score">RFC 9309</th><th title="disagreements no other category of the explanation tags">only</th></tr></thead>
 <tbody>
 ${report.categories.map((c) => rowOf(c.id, c, '', c.description, c.only)).join('\n')}
 ${rowOf('all cases', t, 'total')}
 </tbody>
 </table>
 ${lines ? '' : '<p>The implementation gave no deciding lines: only verdicts were checked.</p>'}
+${
+  report.standards.length > 0
+    ? `<h2>Standards</h2>
+<p>rfc: the reference's answer follows RFC 9309 alone; google-specific: it rests on Google's behaviour beyond the RFC; rfc-differs: RFC 9309 answers otherwise.</p>
+<table id="standards"><thead><tr><th>standard</th><th>cases</th><th>reference</th><th>RFC 9309</th></tr></thead><tbody>
+${report.standards.map((x) => `<tr><td>${esc(x.id)}</td>${cell(x.cases)}<td>${pct(x.scores[report.score])}</td><td>${pct(x.rfcScores[report.score])}</td></tr>`).join('\n')}
+</tbody></table>`
+    : ''
+}
 ${explained ? `<p id="explanation">${esc(explained)}</p>` : ''}
 ${
   files

@@ -8,10 +8,11 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Case } from '../case.js'
+import { fails, type Score, type Semantics } from '../outcome.js'
 import type { CaseSink } from '../run.js'
-import type { CaseResult } from '../tally.js'
+import { gateOutcome, type CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
-import { reportAnswer, type Report, type ReportedCase } from './report-model.js'
+import { reportedCase, type Report } from './report-model.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** The report as JSON text (without `cases`). */
@@ -19,19 +20,20 @@ export function renderJson(report: Report): string {
   return JSON.stringify(report, null, 2) + '\n'
 }
 
-/** One case as the report lists it. */
-export function reportedCase(c: Case, r: CaseResult): ReportedCase {
-  return { id: c.id, outcome: r.outcome, categories: [...c.categories], answer: reportAnswer(r.answer), expected: { allowed: c.expected.allowed, line: c.expected.line } }
-}
-
-/** Every case of a run, spooled for the JSON report. */
+/** Every case of a run, spooled for the JSON report (a failing case with its evidence). */
 export class JsonCases implements CaseSink {
   private readonly dir = mkdtempSync(join(tmpdir(), 'robots-compare-json-'))
   readonly spool = new BufferedFile(join(this.dir, 'cases.jsonl'))
   private first = true
 
+  constructor(
+    private readonly score: Score = 'lines',
+    private readonly semantics: Semantics = 'reference',
+  ) {}
+
   add(c: Case, r: CaseResult): void {
-    this.spool.write(`${this.first ? '' : ',\n'}    ${JSON.stringify(reportedCase(c, r))}`)
+    const failing = fails(gateOutcome(r, this.semantics), this.score)
+    this.spool.write(`${this.first ? '' : ',\n'}    ${JSON.stringify(reportedCase(c, r, failing))}`)
     this.first = false
   }
 

@@ -1,18 +1,22 @@
 /**
- * `--junit FILE`: JUnit XML for CI. One `<testsuite>` per category and, for
- * sets with files (spec-test), one per file; a case is a `<testcase>` in
- * each group it belongs to, failing (`<failure>`, `<error>`) when it
- * disagrees under the run's score. Test cases are spooled per suite as the
- * run goes; `finish` writes the file, a failed run's reason included.
+ * `--junit FILE`: JUnit XML for CI. Each case is one `<testcase>`, counted
+ * once: in the suite of its file for a set with files (spec-test), else in
+ * one suite named after the set; its categories, standard and content key
+ * are `<properties>`. A case that disagrees under the run's semantics and
+ * score fails (`<failure>`, or `<error>` when no answer came) with the
+ * implementation's evidence in `<system-out>` (its raw answer, a command's
+ * stdout) and `<system-err>` (a command's exit status and stderr). Test
+ * cases are spooled per suite as the run goes; `finish` writes the file, a
+ * failed run's reason included (as one more test case, "the run").
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Evidence } from '../adapters/adapter.js'
 import type { Case } from '../case.js'
-import { CATEGORY_ORDER } from '../categories.js'
-import { fails, type Score } from '../outcome.js'
+import { fails, type Score, type Semantics } from '../outcome.js'
 import type { CaseSink } from '../run.js'
-import type { CaseResult } from '../tally.js'
+import { gateOutcome, type CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
 import { reportAnswer } from './report-model.js'
 import { describeAnswer, describeExpected } from './terminal-report.js'
@@ -29,8 +33,19 @@ export function xml(text: string): string {
     .replace(/[&<>"']/g, (c) => XML_ESCAPES[c])
 }
 
-/** The suite a case goes to for no category. */
-const NO_CATEGORY = '(no category)'
+/** A property element. */
+function property(name: string, value: string): string {
+  return `<property name="${xml(name)}" value="${xml(value)}"/>`
+}
+
+/** The evidence as `<system-out>` and `<system-err>`. */
+function evidenceXml(e: Evidence | undefined): string {
+  if (e === undefined) return ''
+  const out = [e.raw !== undefined ? `answer: ${e.raw}` : '', e.stdout !== undefined ? `stdout:\n${e.stdout}` : ''].filter((x) => x !== '').join('\n')
+  const status = e.signal ? `killed by ${e.signal}` : e.status !== undefined ? `exit status ${e.status}` : ''
+  const err = [status, e.stderr !== undefined ? `stderr:\n${e.stderr}` : ''].filter((x) => x !== '').join('\n')
+  return (out ? `<system-out>${xml(out)}</system-out>` : '') + (err ? `<system-err>${xml(err)}</system-err>` : '')
+}
 
 interface Suite {
   readonly name: string
@@ -55,42 +70,47 @@ export class JunitWriter implements CaseSink {
   private readonly dir = mkdtempSync(join(tmpdir(), 'robots-compare-junit-'))
   private readonly suites = new Map<string, Suite>()
 
+  /** `set`: the name of the suite of cases without a file. */
   constructor(
     private readonly file: string,
     private readonly score: Score,
+    private readonly set = 'cases',
+    private readonly semantics: Semantics = 'reference',
   ) {}
 
   add(c: Case, r: CaseResult): void {
-    const failing = fails(r.outcome, this.score)
+    const outcome = gateOutcome(r, this.semantics)
+    const failing = fails(outcome, this.score)
     const seconds = r.ms / 1000
+    const expected = this.semantics === 'rfc' ? c.rfc : c.expected
     let body = ''
     if (failing) {
-      const tag = r.outcome === 'error' ? 'error' : 'failure'
-      const message = `${r.outcome === 'error' ? '' : `${r.outcome} differs: `}implementation ${describeAnswer(reportAnswer(r.answer))}; reference ${describeExpected(c.expected)}`
+      const tag = outcome === 'error' ? 'error' : 'failure'
+      const whose = this.semantics === 'rfc' ? 'RFC 9309' : 'reference'
+      const message = `${outcome === 'error' ? '' : `${outcome} differs: `}implementation ${describeAnswer(reportAnswer(r.answer))}; ${whose} ${describeExpected(expected)}`
       const detail = [
         `agent: ${c.agents.join(', ')}`,
         `url: ${c.url}`,
         ...(c.source !== undefined ? [`robots.txt: ${c.source}`] : []),
         `categories: ${c.categories.join(', ') || 'none'}`,
+        `standard: ${c.standard}`,
+        ...(this.semantics === 'rfc' ? [`reference: ${describeExpected(c.expected)}`] : [`RFC 9309: ${describeExpected(c.rfc)}`]),
         ...(c.explanation !== undefined ? [`why: ${c.explanation}`] : []),
       ].join('\n')
-      body = `<${tag} type="${r.outcome}" message="${xml(message)}">${xml(detail)}</${tag}>`
+      body = `<${tag} type="${outcome}" message="${xml(message)}">${xml(detail)}</${tag}>${evidenceXml(r.answer.evidence)}`
     }
-    const groups = c.categories.length > 0 ? [...c.categories] : [NO_CATEGORY]
-    if (c.group !== undefined) groups.push(`file ${c.group}`)
-    for (const g of groups) {
-      let s = this.suites.get(g)
-      if (s === undefined) {
-        s = { name: g, spool: new BufferedFile(join(this.dir, `${this.suites.size}.xml`)), tests: 0, failures: 0, errors: 0, seconds: 0 }
-        this.suites.set(g, s)
-      }
-      s.tests++
-      s.seconds += seconds
-      if (failing && r.outcome === 'error') s.errors++
-      else if (failing) s.failures++
-      const open = `    <testcase classname="${xml(g)}" name="${xml(c.id)}" time="${seconds.toFixed(6)}"`
-      s.spool.write(body ? `${open}>${body}</testcase>\n` : `${open}/>\n`)
+    const name = c.group !== undefined ? `file ${c.group}` : this.set
+    let s = this.suites.get(name)
+    if (s === undefined) {
+      s = { name, spool: new BufferedFile(join(this.dir, `${this.suites.size}.xml`)), tests: 0, failures: 0, errors: 0, seconds: 0 }
+      this.suites.set(name, s)
     }
+    s.tests++
+    s.seconds += seconds
+    if (failing && outcome === 'error') s.errors++
+    else if (failing) s.failures++
+    const properties = [...c.categories.map((id) => property('category', id)), property('standard', c.standard), property('key', c.key)].join('')
+    s.spool.write(`    <testcase classname="${xml(name)}" name="${xml(c.id)}" time="${seconds.toFixed(6)}"><properties>${properties}</properties>${body}</testcase>\n`)
   }
 
   async flush(): Promise<void> {
@@ -106,8 +126,7 @@ export class JunitWriter implements CaseSink {
   async finish(run: JunitRun): Promise<void> {
     try {
       for (const s of this.suites.values()) await s.spool.close()
-      const rank = (name: string): number => (name.startsWith('file ') ? 1e6 : (CATEGORY_ORDER.get(name) ?? 1e5))
-      const ordered = [...this.suites.values()].sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1))
+      const ordered = [...this.suites.values()]
       const failure = run.failure
       const out = createWriteStream(this.file)
       const done = new Promise<void>((ok, fail) => {
@@ -115,7 +134,7 @@ export class JunitWriter implements CaseSink {
         out.once('error', fail)
       })
       const write = (text: string): Promise<void> => new Promise((ok) => (out.write(text) ? ok() : out.once('drain', () => ok())))
-      // The root counts the test cases of its suites (a case once per group it is in), as consumers add them up.
+      // The root counts the test cases of its suites: each case once (and the run, when it stopped early).
       const sum = (k: 'tests' | 'failures' | 'errors' | 'seconds'): number => ordered.reduce((n, s) => n + s[k], 0)
       const extra = failure ? 1 : 0
       await write(
@@ -124,7 +143,7 @@ export class JunitWriter implements CaseSink {
       )
       const properties =
         `    <properties>\n      <property name="set" value="${xml(run.set)}"/>\n      <property name="adapter" value="${xml(run.adapter)}"/>\n` +
-        `      <property name="score" value="${this.score}"/>\n      <property name="tool" value="${xml(run.tool)}"/>\n    </properties>\n`
+        `      <property name="score" value="${this.score}"/>\n      <property name="semantics" value="${this.semantics}"/>\n      <property name="tool" value="${xml(run.tool)}"/>\n    </properties>\n`
       if (failure) {
         await write(
           `  <testsuite name="compare" tests="1" failures="0" errors="1" time="0">\n${properties}` +

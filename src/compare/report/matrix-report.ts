@@ -1,12 +1,14 @@
 /**
- * The leaderboard of `compare --matrix`: agreement per implementation × case
- * set (the headline score, the other in brackets), start-up and throughput,
- * then agreement per category for each set; as terminal text, Markdown, a
- * self-contained HTML page and JSON lines. Each output names the date, the
- * tool, the versions and the command that produced it.
+ * The leaderboard of `compare --matrix`: implementations ranked on their
+ * verdicts (the mean over the sets of the agreement on verdicts, against the
+ * run's semantics), with, per set, verdicts, lines, errors and RFC 9309 as
+ * columns of their own; start-up and throughput; then agreement per category
+ * for each set. As terminal text, Markdown, a self-contained HTML page (that
+ * fits 1,280 px) and JSON lines. Each output names the date, the tool, the
+ * versions and the command that produced it.
  */
 import { CATEGORY_ORDER } from '../categories.js'
-import type { Matrix, MatrixCell } from '../matrix.js'
+import type { Matrix, MatrixCell, MatrixRow } from '../matrix.js'
 import { esc } from './html-report.js'
 import { count, ms } from '../format.js'
 
@@ -15,43 +17,72 @@ function p1(v: number): string {
   return v.toFixed(1)
 }
 
-/** A cell's agreement: the headline score, and the other in brackets when lines were compared. */
-function agreementCell(c: MatrixCell, score: Matrix['score']): string {
-  if (c.skipped) return '–'
-  const t = c.totals!
-  if (c.failure && t.cases === 0) return '✗'
-  const other = score === 'lines' ? 'verdicts' : 'lines'
-  const text = t.linesChecked > 0 ? `${p1(t.scores[score])} (${p1(t.scores[other])})` : p1(t.scores[score])
-  return c.failure ? `${text} ✗` : text
-}
-
 /** The set's short name: `spec-test:…/CTC` → `spec-test`. */
 export function setName(set: string): string {
   return set.startsWith('spec-test:') ? 'spec-test' : set.endsWith('.jsonl') ? set.slice(set.lastIndexOf('/') + 1) : set
 }
 
-/** The tables as rows of cells: agreement, timing, then per set the categories. */
+/** The columns of a set in the overview. */
+const SET_COLUMNS = ['verdicts', 'lines', 'errors', 'RFC 9309'] as const
+
+/** A cell's verdict agreement under the matrix's semantics, or undefined when it did not run. */
+function verdicts(c: MatrixCell | undefined, m: Matrix): number | undefined {
+  const t = c?.totals
+  if (!t || t.cases === 0) return undefined
+  return m.semantics === 'rfc' ? t.rfcScores.verdicts : t.scores.verdicts
+}
+
+/**
+ * A cell's four columns: agreement on verdicts (against the reference),
+ * on verdicts and lines where the implementation gives lines (a line that
+ * differs only by the line-convention category counted as agreeing), the
+ * share of errors (refusals, crashes, time-outs), and agreement on verdicts
+ * with RFC 9309.
+ */
+function setCells(c: MatrixCell | undefined): string[] {
+  if (!c || c.skipped) return ['–', '–', '–', '–']
+  const t = c.totals!
+  if (t.cases === 0) return [c.failure ? '✗' : '–', '–', '–', '–']
+  const pct = (n: number): number => (100 * n) / t.cases
+  const convention = c.categories?.find((k) => k.id === 'line-convention')?.line ?? 0
+  const lines = t.linesChecked > 0 ? p1(pct(t.agreed + convention)) : '–'
+  return [p1(t.scores.verdicts) + (c.failure ? ' ✗' : ''), lines, p1(pct(t.errors)), p1(t.rfcScores.verdicts)]
+}
+
+/** The rows in rank order: the mean verdict agreement over the sets that ran, highest first; rows that ran on none last. */
+export function rankedRows(m: Matrix): { row: MatrixRow; score: number | undefined }[] {
+  const scored = m.rows.map((row, i) => {
+    const vs = row.cells.map((c) => verdicts(c, m)).filter((v): v is number => v !== undefined)
+    return { row, i, score: vs.length > 0 ? vs.reduce((a, b) => a + b, 0) / vs.length : undefined }
+  })
+  scored.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.i - b.i)
+  return scored.map(({ row, score }) => ({ row, score }))
+}
+
+/** The tables as rows of cells: the ranking, timing, then per set the categories. */
 interface Tables {
-  readonly overview: { header: string[]; rows: string[][] }
+  readonly overview: { header: string[]; group: string[]; rows: string[][] }
   readonly timing: { header: string[]; rows: string[][] }
-  readonly perSet: { set: string; header: string[]; rows: string[][] }[]
+  readonly perSet: { index: number; set: string; header: string[]; rows: string[][] }[]
   readonly notes: string[]
 }
 
 function tables(m: Matrix): Tables {
   const notes: string[] = []
-  const rows = m.rows.map((r) => {
+  const ranked = rankedRows(m)
+  const rows = ranked.map(({ row: r, score }, k) => {
     for (const c of r.cells) {
       if (c.failure) notes.push(`${r.name} on ${setName(c.set)}: ${c.failure}`)
       if (c.skipped && c === r.cells[0]) notes.push(`${r.name}: ${c.skipped}`)
     }
     if (r.note) notes.push(`${r.name}: ${r.note}`)
-    return [r.name, r.version || '–', ...m.sets.map((_, i) => (r.cells[i] ? agreementCell(r.cells[i], m.score) : '–'))]
+    return [score === undefined ? '–' : String(k + 1), r.name, r.version || '–', r.needs ?? '', ...m.sets.flatMap((_, i) => setCells(r.cells[i]))]
   })
-  const header = ['implementation', 'version', ...m.sets.map((s) => `${setName(s)} (${cases(m, s)})`)]
+  const header = ['#', 'implementation', 'version', 'needs', ...m.sets.flatMap(() => [...SET_COLUMNS])]
+  const group = ['', '', '', '', ...m.sets.flatMap((s, i) => [`${setName(s)} (${cases(m, i)})`, '', '', ''])]
   // Timing: cases/s per set (with the harness's ceiling for --batch), and the start-up (the same process for every set: the first set's).
   const timingHeader = ['implementation', 'start-up', ...m.sets.map((s) => `${setName(s)}: cases/s (ceiling)`)]
-  const timingRows = m.rows.map((r) => {
+  const timingRows = ranked.map(({ row: r }) => {
     const first = r.cells.find((c) => c.timings?.startupMs !== undefined)
     return [
       r.name,
@@ -70,50 +101,58 @@ function tables(m: Matrix): Tables {
     const caseCount = new Map<string, number>()
     for (const r of m.rows) for (const c of r.cells[i]?.categories ?? []) caseCount.set(c.id, Math.max(caseCount.get(c.id) ?? 0, c.cases))
     return {
+      index: i,
       set,
-      header: ['category', 'cases', ...m.rows.map((r) => r.name)],
+      header: ['category', 'cases', ...ranked.map(({ row: r }) => r.name)],
       rows: sorted.map((id) => [
         id,
         count(caseCount.get(id) ?? 0),
-        ...m.rows.map((r) => {
+        ...ranked.map(({ row: r }) => {
           const c = r.cells[i]?.categories?.find((x) => x.id === id)
-          return c ? p1(c.agreement) : '–'
+          return c ? p1(m.semantics === 'rfc' ? c.rfcScores.verdicts : c.scores.verdicts) : '–'
         }),
       ]),
     }
   })
-  return { overview: { header, rows }, timing: { header: timingHeader, rows: timingRows }, perSet, notes }
+  return { overview: { header, group, rows }, timing: { header: timingHeader, rows: timingRows }, perSet, notes }
 }
 
-function cases(m: Matrix, set: string): string {
-  const i = m.sets.indexOf(set)
+function cases(m: Matrix, i: number): string {
   let n = 0
   for (const r of m.rows) n = Math.max(n, r.cells[i]?.totals?.cases ?? 0)
   return count(n)
 }
 
 function scoreNote(m: Matrix): string {
-  return m.score === 'lines'
-    ? 'agreement in % on verdicts and deciding lines (on verdicts alone in brackets, where the implementation reports lines)'
-    : 'agreement in % on verdicts alone (on verdicts and lines in brackets, where the implementation reports lines)'
+  const whose = m.semantics === 'rfc' ? "RFC 9309's answers" : "the reference's (google/robotstxt)"
+  return (
+    `ranked on verdicts: the mean over the sets of the agreement on verdicts with ${whose}. Per set, in %: verdicts, agreement on verdicts with the reference; ` +
+    'lines, on verdicts and deciding lines, where the implementation reports lines (the line of an empty Disallow: or Allow: that decided nothing, a convention, apart); ' +
+    "errors, cases given no answer (refusals, crashes, time-outs); RFC 9309, agreement on verdicts with RFC 9309's answers (docs/semantics.md)"
+  )
 }
 
 /** What the timing table holds. */
 const TIMING_NOTE =
   "the start-up (measured alone) and the cases/s of each set, with in brackets for --batch the harness's ceiling (a null adapter's cases/s through the same protocol); one run: on a busy machine, read as upper bounds"
 
-function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+function textTable(header: readonly string[], rows: readonly (readonly string[])[], left = 1): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
   return [line(header), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)]
+}
+
+/** The header of a set's columns as one row above the table's header (text and Markdown). */
+function setsLine(t: Tables): string {
+  return t.overview.group.filter((g) => g !== '').map((g, i) => `${i === 0 ? '' : ' · '}${g}`).join('')
 }
 
 /** The matrix as terminal text. */
 export function renderMatrixText(m: Matrix): string {
   const t = tables(m)
-  const out = [`Leaderboard: ${scoreNote(m)}`, `${m.date} · ${m.tool}`, `command: ${m.command}`, '', ...textTable(t.overview.header, t.overview.rows)]
+  const out = [`Leaderboard: ${scoreNote(m)}`, `${m.date} · ${m.tool}`, `command: ${m.command}`, '', `sets, 4 columns each: ${setsLine(t)}`, ...textTable(t.overview.header, t.overview.rows, 4)]
   out.push('', `Timing: ${TIMING_NOTE}`, ...textTable(t.timing.header, t.timing.rows))
-  for (const s of t.perSet) out.push('', `${setName(s.set)}: agreement per category (${m.setDescriptions[m.sets.indexOf(s.set)]})`, ...textTable(s.header, s.rows))
+  for (const s of t.perSet) out.push('', `${setName(s.set)}: agreement on verdicts per category (${m.setDescriptions[s.index]})`, ...textTable(s.header, s.rows))
   if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `note: ${n}`))
   return out.join('\n') + '\n'
 }
@@ -122,8 +161,8 @@ function mdCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 }
 
-function mdTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return [`| ${header.map(mdCell).join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)]
+function mdTable(header: readonly string[], rows: readonly (readonly string[])[], left = 1): string[] {
+  return [`| ${header.map(mdCell).join(' | ')} |`, `| ${header.map((_, i) => (i < left ? '---' : '---:')).join(' | ')} |`, ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`)]
 }
 
 /** The matrix as Markdown: the date, tool and command, the agreement table and notes, the timing table, per set the categories. */
@@ -136,13 +175,19 @@ export function renderMatrixMarkdown(m: Matrix): string {
     m.command,
     '```',
     '',
-    `**Agreement** in % ${scoreNote(m).replace(/^agreement in % /, '')}:`,
+    `**Leaderboard**, ${scoreNote(m)}.`,
     '',
-    ...mdTable(t.overview.header, t.overview.rows),
+    `Sets, four columns each: ${setsLine(t)}.`,
+    '',
+    ...mdTable(
+      t.overview.header.map((h, i) => (t.overview.group[i] ? `${t.overview.group[i]}: ${h}` : h)),
+      t.overview.rows,
+      4,
+    ),
   ]
   if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `- ${mdCell(n)}`))
   out.push('', `**Timing**: ${TIMING_NOTE}.`, '', ...mdTable(t.timing.header, t.timing.rows))
-  for (const s of t.perSet) out.push('', `**${mdCell(setName(s.set))}**: agreement per category (${mdCell(m.setDescriptions[m.sets.indexOf(s.set)])})`, '', ...mdTable(s.header, s.rows))
+  for (const s of t.perSet) out.push('', `**${mdCell(setName(s.set))}**: agreement on verdicts per category (${mdCell(m.setDescriptions[s.index])})`, '', ...mdTable(s.header, s.rows))
   return out.join('\n') + '\n'
 }
 
@@ -163,19 +208,22 @@ export function renderMatrixLines(m: Matrix): string {
           category: null,
           cases: t.cases,
           agreement: t.scores,
+          rfcAgreement: t.rfcScores,
+          errors: t.errors,
+          linesChecked: t.linesChecked,
           casesPerSecond: c.timings?.casesPerSecond,
           startupMs: c.timings?.startupMs,
           ...(c.timings?.ceiling ? { ceilingCasesPerSecond: c.timings.ceiling.casesPerSecond } : {}),
           ...(c.failure ? { failure: c.failure } : {}),
         }),
       )
-      for (const k of c.categories ?? []) lines.push(JSON.stringify({ ...base, category: k.id, cases: k.cases, agreement: k.scores }))
+      for (const k of c.categories ?? []) lines.push(JSON.stringify({ ...base, category: k.id, cases: k.cases, agreement: k.scores, rfcAgreement: k.rfcScores }))
     }
   }
   return lines.join('\n') + '\n'
 }
 
-/** The matrix as one self-contained page (no external resource; everything escaped). */
+/** The matrix as one self-contained page (no external resource; everything escaped; within 1,280 px). */
 export function renderMatrixHtml(m: Matrix): string {
   const t = tables(m)
   const shade = (text: string): string => {
@@ -183,11 +231,18 @@ export function renderMatrixHtml(m: Matrix): string {
     if (!Number.isFinite(v)) return ''
     return v >= 100 ? ' class="full"' : v >= 95 ? ' class="high"' : v >= 80 ? ' class="mid"' : ' class="low"'
   }
-  const table = (id: string, header: readonly string[], rows: readonly (readonly string[])[], shaded: (i: number) => boolean): string =>
-    `<table id="${id}"><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
-    rows.map((r) => `<tr>${r.map((c, i) => `<td${shaded(i) ? shade(c) : ''}>${esc(c)}</td>`).join('')}</tr>`).join('\n') +
-    '\n</tbody></table>'
-  const n = m.sets.length
+  const table = (id: string, header: readonly string[], rows: readonly (readonly string[])[], shaded: (i: number) => boolean, group?: readonly string[]): string => {
+    const groupRow = group
+      ? `<tr>${group.map((g, i) => (i < 4 ? (i === 0 ? '<th colspan="4"></th>' : '') : g !== '' ? `<th colspan="4" class="set">${esc(g)}</th>` : '')).join('')}</tr>`
+      : ''
+    return (
+      `<table id="${id}"><thead>${groupRow}<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
+      rows.map((r) => `<tr>${r.map((c, i) => `<td${shaded(i) ? shade(c) : ''}>${esc(c)}</td>`).join('')}</tr>`).join('\n') +
+      '\n</tbody></table>'
+    )
+  }
+  // Shaded: the verdicts, lines and RFC columns (not the errors).
+  const overviewShaded = (i: number): boolean => i >= 4 && (i - 4) % 4 !== 2
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -196,22 +251,28 @@ export function renderMatrixHtml(m: Matrix): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>robots.txt leaderboard</title>
 <style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 80em; padding: 0 1em; color: #222; }
-table { border-collapse: collapse; margin: .5em 0 1.5em; } th, td { padding: .2em .6em; border-bottom: 1px solid #ddd; text-align: right; }
+* { box-sizing: border-box; }
+body { font: 13px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 1240px; padding: 0 10px; color: #222; overflow-wrap: anywhere; }
+table { border-collapse: collapse; margin: .5em 0 1.5em; max-width: 100%; table-layout: auto; }
+th, td { padding: .15em .35em; border-bottom: 1px solid #ddd; text-align: right; }
+th { font-weight: 600; font-size: 12px; vertical-align: bottom; max-width: 7em; word-break: break-word; }
+th.set { text-align: center; border-bottom: 2px solid #888; max-width: none; }
 th:first-child, td:first-child { text-align: left; } td.full { background: #c8e6c9; } td.high { background: #fff9c4; }
-td.mid { background: #ffe0b2; } td.low { background: #ffcdd2; } code { background: #f3f3f3; padding: 0 .3em; }
+td.mid { background: #ffe0b2; } td.low { background: #ffcdd2; } code { background: #f3f3f3; padding: 0 .3em; word-break: break-all; }
+#overview td:nth-child(2), #overview th:nth-child(2) { text-align: left; } #overview td:nth-child(4) { text-align: left; font-size: 12px; max-width: 11em; }
+.perset th { max-width: 5.5em; }
 </style>
 </head>
 <body>
-<h1>robots.txt leaderboard: agreement with google/robotstxt</h1>
+<h1>robots.txt leaderboard: agreement with google/robotstxt and RFC 9309</h1>
 <p>${esc(m.date)} · ${esc(m.tool)}<br>command: <code>${esc(m.command)}</code></p>
 <p>${esc(scoreNote(m))}.</p>
-${table('overview', t.overview.header, t.overview.rows, (i) => i >= 2 && i < 2 + n)}
+${table('overview', t.overview.header, t.overview.rows, overviewShaded, t.overview.group)}
 ${t.notes.length > 0 ? `<ul id="notes">${t.notes.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : ''}
 <h2>Timing</h2>
 <p>${esc(TIMING_NOTE)}.</p>
 ${table('timing', t.timing.header, t.timing.rows, () => false)}
-${t.perSet.map((s, i) => `<h2>${esc(setName(s.set))}: agreement per category</h2>\n<p>${esc(m.setDescriptions[i])}</p>\n${table(`set-${i}`, s.header, s.rows, (k) => k >= 2)}`).join('\n')}
+${t.perSet.map((s) => `<h2>${esc(setName(s.set))}: agreement on verdicts per category</h2>\n<p>${esc(m.setDescriptions[s.index])}</p>\n<div class="perset">${table(`set-${s.index}`, s.header, s.rows, (k) => k >= 2)}</div>`).join('\n')}
 </body>
 </html>
 `

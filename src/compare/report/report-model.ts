@@ -7,27 +7,30 @@
  * HTML reports all render it; `--json` adds every case (json-report.ts).
  */
 import { createHash } from 'node:crypto'
-import type { Answer, AdapterTimings } from '../adapters/adapter.js'
+import type { Answer, AdapterTimings, Evidence } from '../adapters/adapter.js'
 import type { Attribution } from '../attribution.js'
-import { agentField, robotsFields, type Expected } from '../case.js'
-import { CATEGORIES, CATEGORY_ORDER, SET_CATEGORIES } from '../categories.js'
+import { agentField, robotsFields, type Case, type Expected } from '../case.js'
+import { CATEGORIES, CATEGORY_ORDER, STANDARDS, type Standard } from '../categories.js'
 import type { Minimised } from '../minimise.js'
-import type { Outcome, Score } from '../outcome.js'
+import type { Outcome, Score, Semantics } from '../outcome.js'
 import type { StatedMismatch } from '../oracle.js'
 import type { Counts, Kept, Tally as TallyState } from '../tally.js'
+import type { BaselineResult } from '../baseline.js'
 
-/** Version of the report layout (2: both scores, attribution, files, failure, repeats, ceiling, every case). */
-export const REPORT_FORMAT = 2
+/** Version of the report layout (3: RFC 9309's answers and scores beside the reference's, standards, content keys, evidence, baseline). */
+export const REPORT_FORMAT = 3
 
 /** Disagreements listed in the JSON and HTML reports at most (counts are always complete; `cases` lists every case). */
 export const LISTED_MAX = 1000
 
 /** Counts for the run, one category or one file, with the agreement in percent under each score and the headline's. */
 export interface Tally extends Counts {
-  /** Agreement under the report's score: `scores[score]`. */
+  /** Agreement under the report's score and semantics: `scores[score]` (reference) or `rfcScores[score]` (rfc). */
   agreement: number
-  /** `lines`: (agreed / cases); `verdicts`: (agreed + line) / cases; 100 when there are no cases. */
+  /** Agreement with the reference: `lines`: (agreed / cases); `verdicts`: (agreed + line) / cases; 100 when there are no cases. */
   scores: Record<Score, number>
+  /** The same with RFC 9309's answers. */
+  rfcScores: Record<Score, number>
 }
 
 /** One category's row. */
@@ -60,7 +63,11 @@ export interface ReportedExpected {
 /** One disagreement. */
 export interface ReportedDisagreement {
   id: string
+  /** The case's content key (see caseKey). */
+  key: string
+  /** Under the run's semantics. */
   outcome: Exclude<Outcome, 'agree'>
+  standard: Standard
   categories: string[]
   agent: string | string[]
   url: string
@@ -71,7 +78,12 @@ export interface ReportedDisagreement {
   /** The case's body: a key of the report's `bodies`. */
   robots_sha1: string
   answer: ReportedAnswer
+  /** What the implementation gave (its raw answer; a command's exit status, stdout and stderr). */
+  evidence?: Evidence
+  /** The reference's answer. */
   expected: ReportedExpected
+  /** RFC 9309's answer. */
+  rfc: ReportedExpected
   minimised?: {
     robots?: string
     robots_base64?: string
@@ -88,10 +100,18 @@ export interface ReportedDisagreement {
 /** One case as `--json` lists it (in `cases`, every case of the run in run order). */
 export interface ReportedCase {
   id: string
+  key: string
+  /** Against the reference's answer. */
   outcome: Outcome
+  /** Against RFC 9309's answer. */
+  rfcOutcome: Outcome
+  standard: Standard
   categories: string[]
   answer: ReportedAnswer
+  /** For a case that fails under the run's semantics and score. */
+  evidence?: Evidence
   expected: { allowed: boolean; line: number }
+  rfc: { allowed: boolean; line: number }
 }
 
 /** Timings of the run. */
@@ -148,11 +168,15 @@ export interface Report {
   date: string
   /** What the headline agreement (and the gate) counts: `lines` or `verdicts`. */
   score: Score
+  /** Whose answers the headline and the gate use: the reference's or RFC 9309's (both are scored). */
+  semantics: Semantics
   /** False when the run stopped before its end (see `failure`): the counts are those of the cases done. */
   complete: boolean
   failure?: ReportedFailure
   totals: Tally & { skipped: number; skippedWhy?: string; disagreements: number; linesChecked: number }
   categories: CategoryRow[]
+  /** Per standard (the case's answer follows RFC 9309 alone, Google's behaviour beyond it, or differs from the RFC): its cases and agreement. */
+  standards: ({ id: Standard } & Tally)[]
   /** Categories that together tag every disagreement, chosen for precision (attribution.ts). */
   explanation: { id: string; failures: number; cases: number }[]
   /** Disagreements of cases with no category. */
@@ -170,17 +194,20 @@ export interface Report {
   /** The first 100 of them. */
   statedMismatches: { id: string; stated: { allowed: boolean; line?: number }; expected: { allowed: boolean; line: number } }[]
   minAgreement: number
-  /** The run completed and its agreement reached minAgreement. */
+  /** With --baseline: the disagreements it knows, the new ones and those fixed. */
+  baseline?: BaselineResult
+  /** The run completed, its agreement reached minAgreement and (with a baseline) no disagreement is new. */
   passed: boolean
   /** `--json` only: every case, in run order. */
   cases?: ReportedCase[]
 }
 
-/** Counts with their agreement under both scores; `score` picks the headline. */
-export function withAgreement(t: Counts, score: Score): Tally {
+/** Counts with their agreement under both scores and both standards; `score` and `semantics` pick the headline. */
+export function withAgreement(t: Counts, score: Score, semantics: Semantics = 'reference'): Tally {
   const pct = (n: number): number => (t.cases === 0 ? 100 : (100 * n) / t.cases)
   const scores = { lines: pct(t.agreed), verdicts: pct(t.agreed + t.line) }
-  return { ...t, agreement: scores[score], scores }
+  const rfcScores = { lines: pct(t.rfcAgreed), verdicts: pct(t.rfcAgreed + t.rfcLine) }
+  return { ...t, agreement: (semantics === 'rfc' ? rfcScores : scores)[score], scores, rfcScores }
 }
 
 /** The p-th percentile (0–100) of sorted values (nearest rank). */
@@ -196,7 +223,8 @@ export function reportAnswer(a: Answer): ReportedAnswer {
   return a.line === undefined ? { allowed: a.allowed } : { allowed: a.allowed, line: a.line }
 }
 
-function reportExpected(e: Expected): ReportedExpected {
+/** An expected answer as the reports give it. */
+export function reportExpected(e: Expected): ReportedExpected {
   return { allowed: e.allowed, line: e.line, rule: e.rule ? { line: e.rule.line, kind: e.rule.kind, pattern: e.rule.pattern } : null }
 }
 
@@ -222,6 +250,7 @@ export interface ReportInput {
   harness: ReportTimings['harness']
   minAgreement: number
   failure?: ReportedFailure
+  baseline?: BaselineResult
 }
 
 function median(sorted: readonly number[]): number {
@@ -233,11 +262,16 @@ function median(sorted: readonly number[]): number {
 export function buildReport(input: ReportInput, tool: string): Report {
   const t = input.tally
   const score = t.score
-  const total = withAgreement(t.total, score)
+  const semantics = t.semantics
+  const total = withAgreement(t.total, score, semantics)
   const categories: CategoryRow[] = [...t.byCategory].map(([id, c]) => {
-    const known = CATEGORIES.find((k) => k.id === id) ?? SET_CATEGORIES.find((k) => k.id === id)
+    const known = CATEGORIES.find((k) => k.id === id)
     const only = input.attribution.only.get(id)
-    return { id, description: known?.description ?? 'given by the case set', ...withAgreement(c, score), ...(only !== undefined ? { only } : {}) }
+    return { id, description: known?.description ?? 'given by the case set', ...withAgreement(c, score, semantics), ...(only !== undefined ? { only } : {}) }
+  })
+  const standards = STANDARDS.flatMap((id) => {
+    const c = t.byStandard.get(id)
+    return c ? [{ id, ...withAgreement(c, score, semantics) }] : []
   })
   categories.sort((a, b) => {
     const x = CATEGORY_ORDER.get(a.id) ?? Infinity
@@ -264,7 +298,9 @@ export function buildReport(input: ReportInput, tool: string): Report {
     const m = input.minimised.get(k)
     return {
       id: c.id,
-      outcome: k.result.outcome as Exclude<Outcome, 'agree'>,
+      key: c.key,
+      outcome: t.gate(k.result) as Exclude<Outcome, 'agree'>,
+      standard: c.standard,
       categories: [...c.categories],
       agent: agentField(c.agents),
       url: c.url,
@@ -272,7 +308,9 @@ export function buildReport(input: ReportInput, tool: string): Report {
       ...(c.explanation !== undefined ? { explanation: c.explanation } : {}),
       robots_sha1: bodyKey(c.robots),
       answer: reportAnswer(k.result.answer),
+      ...(k.result.answer.evidence ? { evidence: k.result.answer.evidence } : {}),
       expected: reportExpected(c.expected),
+      rfc: reportExpected(c.rfc),
       ...(m
         ? {
             minimised: {
@@ -292,7 +330,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
   const cases = total.cases
   const rate = (wallMs: number): number => (wallMs > 0 ? (cases * 1000) / wallMs : 0)
   const rates = input.repeatWallMs.map(rate).sort((a, b) => a - b)
-  const files = [...t.byGroup].map(([file, c]) => ({ file, ...withAgreement(c, score) })).sort((a, b) => (a.file < b.file ? -1 : 1))
+  const files = [...t.byGroup].map(([file, c]) => ({ file, ...withAgreement(c, score, semantics) })).sort((a, b) => (a.file < b.file ? -1 : 1))
   const timings = input.adapterTimings
   return {
     format: REPORT_FORMAT,
@@ -301,6 +339,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
     adapter: input.adapter,
     date: new Date().toISOString(),
     score,
+    semantics,
     complete: input.failure === undefined,
     ...(input.failure ? { failure: input.failure } : {}),
     totals: {
@@ -311,6 +350,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
       linesChecked: t.linesChecked,
     },
     categories,
+    standards,
     explanation: input.attribution.explanation.map((e) => ({ ...e })),
     uncategorised: input.attribution.uncategorised,
     ...(files.length > 0 ? { files } : {}),
@@ -346,6 +386,23 @@ export function buildReport(input: ReportInput, tool: string): Report {
       expected: { allowed: s.expected.allowed, line: s.expected.line },
     })),
     minAgreement: input.minAgreement,
-    passed: input.failure === undefined && total.agreement >= input.minAgreement,
+    ...(input.baseline ? { baseline: input.baseline } : {}),
+    passed: input.failure === undefined && total.agreement >= input.minAgreement && (input.baseline === undefined || input.baseline.new.length === 0),
+  }
+}
+
+/** One case as the report lists it; `failing`: its evidence is kept. */
+export function reportedCase(c: Case, r: { answer: Answer; outcome: Outcome; rfcOutcome: Outcome }, failing: boolean): ReportedCase {
+  return {
+    id: c.id,
+    key: c.key,
+    outcome: r.outcome,
+    rfcOutcome: r.rfcOutcome,
+    standard: c.standard,
+    categories: [...c.categories],
+    answer: reportAnswer(r.answer),
+    ...(failing && r.answer.evidence ? { evidence: r.answer.evidence } : {}),
+    expected: { allowed: c.expected.allowed, line: c.expected.line },
+    rfc: { allowed: c.rfc.allowed, line: c.rfc.line },
   }
 }

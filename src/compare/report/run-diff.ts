@@ -5,7 +5,7 @@
  * category before and after.
  */
 import { readFile } from 'node:fs/promises'
-import { fails, type Score } from '../outcome.js'
+import { fails, type Outcome, type Score, type Semantics } from '../outcome.js'
 import { count, pct, withoutBom } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
@@ -34,6 +34,8 @@ export interface CategoryChange {
 /** The comparison of two runs. */
 export interface RunDiff {
   readonly score: Score
+  /** Whose answers the outcomes are against: the reference's or RFC 9309's. */
+  readonly semantics: Semantics
   readonly a: { file: string; set: string; adapter: string; date: string; cases: number; agreed: number }
   readonly b: { file: string; set: string; adapter: string; date: string; cases: number; agreed: number }
   /** Cases in both runs with the same outcome and answer. */
@@ -69,8 +71,17 @@ function sameAnswer(x: ReportedAnswer, y: ReportedAnswer): boolean {
   return x.allowed === y.allowed && x.line === y.line && x.error === y.error
 }
 
-/** Compares two runs case by case, agreement counted under `score`. */
-export function diffRuns(a: Report & { cases: ReportedCase[] }, b: Report & { cases: ReportedCase[] }, score: Score, files: [string, string]): RunDiff {
+/** Compares two runs case by case, agreement counted under `score` against the answers of `semantics`. */
+export function diffRuns(a: Report & { cases: ReportedCase[] }, b: Report & { cases: ReportedCase[] }, score: Score, files: [string, string], semantics: Semantics = 'reference'): RunDiff {
+  if (semantics === 'rfc') {
+    for (const [r, f] of [[a, files[0]], [b, files[1]]] as const) {
+      if (r.cases.length > 0 && r.cases[0].rfcOutcome === undefined) throw new CompareError('ERR_READ', `${f}: the report has no RFC 9309 outcomes (format ${r.format}): --semantics rfc needs reports of format 3 or later`)
+    }
+  }
+  // The outcome under the semantics, as the rest of the diff reads it.
+  const view = (c: ReportedCase): ReportedCase => (semantics === 'rfc' ? { ...c, outcome: c.rfcOutcome as Outcome, expected: c.rfc } : c)
+  a = { ...a, cases: a.cases.map(view) }
+  b = { ...b, cases: b.cases.map(view) }
   const byId = new Map<string, ReportedCase>()
   for (const c of a.cases) byId.set(c.id, c)
   const counts: Record<Change, number> = { fixed: 0, broken: 0, changed: 0, 'only-a': 0, 'only-b': 0 }
@@ -118,7 +129,7 @@ export function diffRuns(a: Report & { cases: ReportedCase[] }, b: Report & { ca
   const agreed = (r: Report & { cases: ReportedCase[] }): number => r.cases.filter((c) => !fails(c.outcome, score)).length
   const head = (r: Report & { cases: ReportedCase[] }, file: string) => ({ file, set: r.set, adapter: r.adapter, date: r.date, cases: r.cases.length, agreed: agreed(r) })
   const categories = [...cats].map(([id, e]) => ({ id, ...e })).filter((c) => c.a.agreed * c.b.cases !== c.b.agreed * c.a.cases || c.a.cases !== c.b.cases)
-  return { score, a: head(a, files[0]), b: head(b, files[1]), same, counts, changed, categories }
+  return { score, semantics, a: head(a, files[0]), b: head(b, files[1]), same, counts, changed, categories }
 }
 
 const WORDS: Record<Change, string> = { fixed: 'fixed', broken: 'broken', changed: 'disagrees otherwise', 'only-a': 'only in A', 'only-b': 'only in B' }
@@ -129,7 +140,7 @@ export function renderRunDiff(d: RunDiff, show: number): string {
   const out = [
     `A: ${d.a.file}: ${d.a.adapter}; ${d.a.set} (${d.a.date})`,
     `B: ${d.b.file}: ${d.b.adapter}; ${d.b.set} (${d.b.date})`,
-    `agreement on ${d.score === 'lines' ? 'verdicts and lines' : 'verdicts alone'}: A ${rate(d.a)} of ${count(d.a.cases)} cases, B ${rate(d.b)} of ${count(d.b.cases)}`,
+    `agreement with ${d.semantics === 'rfc' ? 'RFC 9309' : 'the reference'} on ${d.score === 'lines' ? 'verdicts and lines' : 'verdicts alone'}: A ${rate(d.a)} of ${count(d.a.cases)} cases, B ${rate(d.b)} of ${count(d.b.cases)}`,
     `cases: ${count(d.same)} unchanged, ${count(d.counts.fixed)} fixed, ${count(d.counts.broken)} broken, ${count(d.counts.changed)} disagree otherwise, ` +
       `${count(d.counts['only-a'])} only in A, ${count(d.counts['only-b'])} only in B`,
   ]
@@ -143,7 +154,7 @@ export function renderRunDiff(d: RunDiff, show: number): string {
     for (const c of listed) {
       const a = c.a ? describeAnswer(c.a.answer) : '-'
       const b = c.b ? describeAnswer(c.b.answer) : '-'
-      out.push(`  ${WORDS[c.change]}: ${c.id}  [${c.categories.join(', ')}]`, `    A: ${a}    B: ${b}    reference: ${c.expected.allowed ? 'allowed' : 'disallowed'} (line ${c.expected.line})`)
+      out.push(`  ${WORDS[c.change]}: ${c.id}  [${c.categories.join(', ')}]`, `    A: ${a}    B: ${b}    ${d.semantics === 'rfc' ? 'RFC 9309' : 'reference'}: ${c.expected.allowed ? 'allowed' : 'disallowed'} (line ${c.expected.line})`)
     }
   }
   return out.join('\n') + '\n'

@@ -4,8 +4,10 @@
  * the reference's deciding rule and their minimised form, timings, and the
  * verdict of the gate (or the failure that stopped the run).
  */
+import type { Evidence } from '../adapters/adapter.js'
 import { visibleBytes, visibleUrl } from '../case.js'
 import { count, ms, pct } from '../format.js'
+import type { Semantics } from '../outcome.js'
 import type { Report, ReportedAnswer, ReportedBody, ReportedDisagreement, ReportedExpected, Tally } from './report-model.js'
 
 /** `allowed`, `disallowed (line 4)`, `error: …`. */
@@ -24,6 +26,33 @@ export function describeExpected(e: ReportedExpected): string {
 /** The headline's words: what the score counts. */
 export function scoreWords(score: Report['score']): string {
   return score === 'lines' ? 'verdicts and lines' : 'verdicts alone'
+}
+
+/** Whose answers: `the reference` or `RFC 9309`. */
+export function whose(semantics: Semantics): string {
+  return semantics === 'rfc' ? 'RFC 9309' : 'the reference'
+}
+
+function sameExpected(a: ReportedExpected, b: ReportedExpected): boolean {
+  return a.allowed === b.allowed && a.line === b.line
+}
+
+/** The evidence as lines: the raw answer, the exit status, stdout and stderr (each cut to `maxLines` lines). */
+export function evidenceLines(e: Evidence | undefined, maxLines = 6): string[] {
+  if (e === undefined) return []
+  const out: string[] = []
+  const block = (name: string, text: string | undefined): void => {
+    if (text === undefined || text === '') return
+    const lines = text.replace(/\n$/, '').split('\n')
+    out.push(`${name}: ${visibleUrl(lines[0], 200)}`, ...lines.slice(1, maxLines).map((l) => `${' '.repeat(name.length + 2)}${visibleUrl(l, 200)}`))
+    if (lines.length > maxLines) out.push(`${' '.repeat(name.length + 2)}… (${lines.length - maxLines} more lines)`)
+  }
+  block('raw answer', e.raw)
+  if (e.signal) out.push(`killed by: ${e.signal}`)
+  else if (e.status !== undefined) out.push(`exit status: ${e.status}`)
+  block('stdout', e.stdout)
+  block('stderr', e.stderr)
+  return out
 }
 
 /** A reported body as visible text (see visibleBytes); a note when its bytes were left out of the report. */
@@ -52,8 +81,11 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
   return out
 }
 
-function cells(name: string, t: Tally, lines: boolean, only?: number): string[] {
-  return [name, count(t.cases), count(t.agreed), count(t.verdict), lines ? count(t.line) : '-', count(t.errors), pct(t.scores.verdicts), pct(t.scores.lines), only === undefined ? '' : count(only)]
+function cells(name: string, t: Tally, lines: boolean, score: Report['score'], only?: number): string[] {
+  return [
+    name, count(t.cases), count(t.agreed), count(t.verdict), lines ? count(t.line) : '-', count(t.errors), pct(t.scores.verdicts), pct(t.scores.lines),
+    pct(t.rfcScores[score]), only === undefined ? '' : count(only),
+  ]
 }
 
 /** One disagreement as a few lines; `body`: the case's body. */
@@ -65,7 +97,9 @@ export function describeDisagreement(d: ReportedDisagreement, body: ReportedBody
   ]
   if (d.source !== undefined) out.push(`    robots.txt: ${d.source}`)
   out.push(`    implementation: ${describeAnswer(d.answer)}`, `    reference:      ${describeExpected(d.expected)}`)
+  if (d.rfc && !sameExpected(d.rfc, d.expected)) out.push(`    RFC 9309:       ${describeExpected(d.rfc)}  [${d.standard}]`)
   if (d.explanation !== undefined) out.push(`    why (the set's explanation): ${d.explanation}`)
+  for (const l of evidenceLines(d.evidence)) out.push(`    ${l}`)
   const m = d.minimised
   if (m) {
     out.push(`    minimised (${m.linesBefore} → ${m.linesAfter} lines, ${m.calls} adapter calls${m.complete ? '' : ', budget used up'}): url ${visibleUrl(m.url)}`)
@@ -116,29 +150,69 @@ export function timingLines(report: Report): string[] {
 export function resultLine(report: Report): string {
   const t = report.totals
   const other = report.score === 'lines' ? 'verdicts' : 'lines'
+  const sem = report.semantics ?? 'reference'
+  const [gate, second] = sem === 'rfc' ? [t.rfcScores, t.scores] : [t.scores, t.rfcScores]
+  const otherStandard = sem === 'rfc' ? 'the reference' : 'RFC 9309'
   const both =
     t.linesChecked === 0
-      ? `${pct(t.scores.verdicts)} agreement on verdicts (the implementation gives no deciding lines)`
-      : `${pct(t.agreement)} agreement on ${scoreWords(report.score)} (${pct(t.scores[other])} on ${scoreWords(other)})`
+      ? `${pct(gate.verdicts)} agreement with ${whose(sem)} on verdicts (the implementation gives no deciding lines); ${otherStandard}: ${pct(second.verdicts)}`
+      : `${pct(t.agreement)} agreement with ${whose(sem)} on ${scoreWords(report.score)} (${pct(gate[other])} on ${scoreWords(other)}); ` +
+        `${otherStandard}: ${pct(second[report.score])} (${pct(second[other])})`
   if (report.failure) return `Result: the run stopped after ${count(t.cases)} cases (${both} so far): see above`
-  const needed = report.minAgreement < 100 ? `--min-agreement ${report.minAgreement}` : '100% needed; --min-agreement P to relax'
+  const b = report.baseline
+  if (b) {
+    const verdict = b.newCount === 0 ? `passed: no disagreement is new (${count(b.known)} known to ${b.file})` : `failed: ${count(b.newCount)} new disagreement${b.newCount === 1 ? '' : 's'} (${count(b.known)} known to ${b.file})`
+    const gateNote = !report.passed && b.newCount === 0 ? ` and below --min-agreement ${report.minAgreement}` : ''
+    return `Result: ${both}: ${verdict}${gateNote}`
+  }
+  const needed = report.minAgreement < 100 ? `--min-agreement ${report.minAgreement}` : '100% needed; --min-agreement P or --baseline FILE to relax'
   return `Result: ${both}: ${report.passed ? 'passed' : 'failed'} (${needed})`
+}
+
+/** The baseline's lines: known, new (named), fixed (named), absent. */
+export function baselineLines(report: Report, show = 20): string[] {
+  const b = report.baseline
+  if (!b) return []
+  const ids = (list: readonly string[], n: number): string => list.slice(0, show).join(', ') + (n > Math.min(show, list.length) ? `, … (${count(n - Math.min(show, list.length))} more)` : '')
+  const out = [`Baseline ${b.file}: ${count(b.known)} known disagreement${b.known === 1 ? '' : 's'} (not counted against the run)`]
+  if (b.newCount > 0) out.push(`  new (${count(b.newCount)}): ${ids(b.new, b.newCount)}`)
+  if (b.fixedCount > 0) out.push(`  fixed (${count(b.fixedCount)}): ${ids(b.fixed, b.fixedCount)}`)
+  if (b.absent > 0) out.push(`  ${count(b.absent)} disagreement${b.absent === 1 ? '' : 's'} of the baseline ${b.absent === 1 ? 'has' : 'have'} no case in this run`)
+  return out
+}
+
+/** The table of standards: cases whose answer follows RFC 9309 alone, Google's behaviour beyond it, or differs from it; agreement with each. */
+export function standardLines(report: Report): string[] {
+  if (!report.standards || report.standards.length === 0) return []
+  const sc = report.score
+  return table(
+    ['standard', 'cases', 'reference', 'RFC 9309'],
+    report.standards.map((s) => [s.id, count(s.cases), pct(s.scores[sc]), pct(s.rfcScores[sc])]),
+  )
 }
 
 /** The whole terminal report; `show` disagreements in full. */
 export function renderTerminal(report: Report, show: number): string {
   const t = report.totals
   const lines = t.linesChecked > 0
-  const out: string[] = [`${report.set}`, `  against ${report.adapter}`, '']
+  const sem = report.semantics ?? 'reference'
+  const out: string[] = [`${report.set}`, `  against ${report.adapter}`, `  scored against the reference (google/robotstxt) and RFC 9309; the gate: ${whose(sem)} (--semantics)`, '']
   if (report.failure) out.push(`✗ The run stopped: ${report.failure.message}`, `  (the counts below are those of the ${count(t.cases)} cases done)`, '')
-  const header = ['category', 'cases', 'agree', 'verdict≠', 'line≠', 'errors', 'verdicts', 'lines', 'only']
-  out.push(...table(header, report.categories.map((c) => cells(c.id, c, lines, c.only)), cells('all cases', t, lines)))
-  out.push(`(verdicts, lines: agreement on verdicts alone, and on verdicts and lines; the headline counts ${scoreWords(report.score)}: --score)`)
+  const header = ['category', 'cases', 'agree', 'verdict≠', 'line≠', 'errors', 'verdicts', 'lines', 'RFC 9309', 'only']
+  out.push(...table(header, report.categories.map((c) => cells(c.id, c, lines, report.score, c.only)), cells('all cases', t, lines, report.score)))
+  out.push(
+    `(agree, verdict≠, line≠, verdicts, lines: against the reference; RFC 9309: agreement with RFC 9309's answers on ${scoreWords(report.score)}; ` +
+      `the headline counts ${scoreWords(report.score)} (--score) against ${whose(sem)} (--semantics))`,
+  )
   if (t.disagreements > 0) out.push('(only: the disagreements of a category that no other category of the explanation tags)')
   if (!lines) out.push('(the implementation gave no deciding lines: only verdicts were checked)')
   const explained = explanationLine(report)
   if (explained) out.push(explained)
   if (t.skipped > 0) out.push(`${count(t.skipped)} cases skipped: ${t.skippedWhy ?? ''}`)
+  const standards = standardLines(report)
+  if (standards.length > 0) out.push('', 'Standards (rfc: the answer follows RFC 9309 alone; google-specific: Google\'s behaviour beyond it; rfc-differs: RFC 9309 answers otherwise):', ...standards)
+  const base = baselineLines(report)
+  if (base.length > 0) out.push('', ...base)
   if (report.files) {
     const failing = report.files.filter((f) => f.agreement < 100)
     out.push('', `Files: ${count(report.files.length - failing.length)} of ${count(report.files.length)} pass every case`)
@@ -147,10 +221,12 @@ export function renderTerminal(report: Report, show: number): string {
   out.push('')
   if (t.disagreements > 0) {
     const n = Math.min(show, report.disagreements.length)
+    const [v, l] = sem === 'rfc' ? [t.rfcVerdict, t.rfcLine] : [t.verdict, t.line]
+    const what = sem === 'rfc' ? ' with RFC 9309' : ''
     out.push(
       (report.score === 'lines'
-        ? `${count(t.disagreements)} disagreements (${count(t.verdict)} verdict, ${count(t.line)} line, ${count(t.errors)} errors)`
-        : `${count(t.disagreements)} disagreements (${count(t.verdict)} verdict, ${count(t.errors)} errors; ${count(t.line)} line differences not counted: --score verdicts)`) +
+        ? `${count(t.disagreements)} disagreements${what} (${count(v)} verdict, ${count(l)} line, ${count(t.errors)} errors)`
+        : `${count(t.disagreements)} disagreements${what} (${count(v)} verdict, ${count(t.errors)} errors; ${count(l)} line differences not counted: --score verdicts)`) +
         (n > 0 ? `; ${n === t.disagreements ? 'all' : `the first ${n}, one of each kind first`}:` : ''),
     )
     for (const d of report.disagreements.slice(0, n)) {

@@ -4,7 +4,7 @@
 // is marked (exit 4); the file's errors name the file and the entry. And the
 // timings: --repeat N with median and spread, the harness's ceiling beside a
 // batch adapter, --cmd's start-up taken off each case. And the leaderboard of
-// docs/compare.md is what its printed command gives.
+// docs/compare-leaderboard.md is what its printed command gives.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -29,7 +29,7 @@ const ADAPTERS = {
   sets: ['unit'],
   adapters: [
     { name: 'robots-automaton', batch: `${NODE} examples/adapters/robots-automaton-batch.mjs`, version: `${NODE} -p "require('./package.json').version"` },
-    { name: 'robots-parser', module: 'examples/adapters/robots-parser-module.mjs', version: `${NODE} -p "require('robots-parser/package.json').version"`, note: 'reports deciding lines' },
+    { name: 'robots-parser', module: 'examples/adapters/robots-parser-module.mjs', version: `${NODE} -p "require('robots-parser/package.json').version"`, note: 'reports deciding lines', needs: 'npm robots-parser' },
     { name: 'missing', batch: 'missing-tool', available: 'command -v missing-tool-x', version: 'echo 9' },
     { name: 'crashes', batch: `${NODE} -e "process.stdin.once('data', () => process.exit(3))"`, timeout: 5000 },
   ],
@@ -47,6 +47,7 @@ describe('--matrix', () => {
     expect(r.status).toBe(4)
     const m = JSON.parse(readFileSync(json, 'utf8')) as Matrix
     expect(m.sets).toEqual(['unit', `spec-test:${FIXTURE}`])
+    expect(m.setDetails.map((d) => [d.cases, d.count, d.options])).toEqual([['unit', 145, '--seed 1'], [`spec-test:${FIXTURE}`, 7, '--seed 1']])
     expect(m.command).toBe(['robots-automaton', ...args.slice(0, -1).concat('-q')].join(' '))
     expect(m.rows.map((row) => [row.name, row.version])).toEqual([
       ['robots-automaton', '0.1.0'],
@@ -56,6 +57,9 @@ describe('--matrix', () => {
     ])
     const [self, rp, missing, crashes] = m.rows
     expect(self.cells.map((c) => [c.totals!.cases, c.totals!.scores.lines])).toEqual([[145, 100], [7, 100]])
+    // RFC 9309 answers otherwise on 4 unit cases: the reference's own answers agree with it on the rest.
+    expect(self.cells[0].totals!.rfcScores.verdicts).toBeCloseTo((100 * 141) / 145, 6)
+    expect(self.cells[0].standards!.map((x) => [x.id, x.cases])).toEqual([['rfc', 119], ['google-specific', 22], ['rfc-differs', 4]])
     expect(rp.cells[0].totals).toMatchObject({ cases: 145, agreed: 124, linesChecked: 145 })
     expect(rp.cells[0].categories!.find((c) => c.id === 'ua-case')).toMatchObject({ cases: 10, agreement: 0, scores: { verdicts: 50 } })
     expect(missing.cells.map((c) => c.skipped)).toEqual(Array(2).fill('not installed (command -v missing-tool-x failed)'))
@@ -63,34 +67,39 @@ describe('--matrix', () => {
     expect(self.cells[0].timings!.ceiling!.casesPerSecond).toBeGreaterThan(0)
 
     const text = r.stdout.toString()
-    // Agreement: the headline (verdicts and lines), verdicts alone in brackets; then timing: start-up, cases/s (the ceiling for --batch).
-    expect(text).toMatch(/^robots-automaton +0\.1\.0 +100\.0 \(100\.0\) +100\.0 \(100\.0\)$/m)
-    expect(text).toMatch(/^robots-parser +3\.0\.1 +85\.5 \(90\.3\) +[\d.]+ \([\d.]+\)$/m)
-    expect(text).toMatch(/^missing +– +– +–$/m)
+    // Ranked on verdicts; per set: verdicts, lines (the empty-rule line convention apart), errors, RFC 9309.
+    expect(text).toContain('sets, 4 columns each: unit (145) · spec-test (7)')
+    expect(text).toMatch(/^#  implementation +version +needs +verdicts +lines +errors +RFC 9309 +verdicts +lines +errors +RFC 9309$/m)
+    expect(text).toMatch(/^1  robots-automaton +0\.1\.0 +100\.0 +100\.0 +0\.0 +97\.2 +100\.0 +100\.0 +0\.0 +85\.7$/m)
+    expect(text).toMatch(/^2  robots-parser +3\.0\.1 +npm robots-parser +90\.3 +86\.2 +0\.0 +91\.7 +[\d.]+ +[\d.]+ +0\.0 +[\d.]+$/m)
+    expect(text).toMatch(/^–  missing +– +– +– +– +– +– +– +– +–$/m)
+    expect(text).toMatch(/^–  crashes +– +✗ +– +– +– +✗ +– +– +–$/m)
     expect(text).toMatch(/^robots-automaton +[\d.]+ m?s +[\d,]+ \([\d,]+\) +[\d,]+ \([\d,]+\)$/m)
     expect(text).toMatch(/^robots-parser +– +[\d,]+ +[\d,]+$/m)
-    expect(text).toMatch(/^crashes +– +✗ +✗$/m)
     expect(text).toMatch(/^crashes +– +– +–$/m)
     expect(text).toContain('note: missing: not installed (command -v missing-tool-x failed)')
-    expect(text).toMatch(/^ua-case +10 +100\.0 +0\.0 +– +–$/m)
+    // Per set, agreement on verdicts per category.
+    expect(text).toMatch(/^ua-case +10 +100\.0 +50\.0 +– +–$/m)
+    expect(text).toMatch(/^rfc-differs +4 +100\.0 +25\.0 +– +–$/m)
 
     const markdown = readFileSync(md, 'utf8')
     expect(markdown).toContain(`Produced ${m.date.slice(0, 10)} by robots-automaton 0.1.0 with:\n\n\`\`\`sh\n${m.command}\n\`\`\``)
-    expect(markdown).toContain('| implementation | version | unit (145) | spec-test (7) |')
+    expect(markdown).toContain('| # | implementation | version | needs | unit (145): verdicts | lines | errors | RFC 9309 | spec-test (7): verdicts | lines | errors | RFC 9309 |')
     expect(markdown).toContain('| implementation | start-up | unit: cases/s (ceiling) | spec-test: cases/s (ceiling) |')
-    expect(markdown).toMatch(/^\| robots-parser \| 3\.0\.1 \| 85\.5 \(90\.3\) \|/m)
+    expect(markdown).toMatch(/^\| 2 \| robots-parser \| 3\.0\.1 \| npm robots-parser \| 90\.3 \| 86\.2 \| 0\.0 \| 91\.7 \|/m)
 
     const page = readFileSync(html, 'utf8')
     expect(page).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`)
     expect(page).not.toMatch(/\s(src|href)\s*=|<script/i)
     const overview = parseXml(page.slice(page.indexOf('<table id="overview">'), page.indexOf('</table>') + 8))
-    expect(overview.children[1].children.map((tr) => tr.children[0].text)).toEqual(['robots-automaton', 'robots-parser', 'missing', 'crashes'])
+    expect(overview.children[1].children.map((tr) => tr.children[1].text)).toEqual(['robots-automaton', 'robots-parser', 'missing', 'crashes'])
 
     const lines = (await run(['compare', '--matrix', file, '--cases', 'unit', '--format', 'jsonl', '-q'])).stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
     expect(lines.filter((l) => l.category === null).map((l) => [l.implementation, l.cases ?? l.skipped])).toEqual([
       ['robots-automaton', 145], ['robots-parser', 145], ['missing', 'not installed (command -v missing-tool-x failed)'], ['crashes', 0],
     ])
-    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === 'ua-case')).toMatchObject({ cases: 10, agreement: { lines: 0, verdicts: 50 } })
+    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === 'ua-case')).toMatchObject({ cases: 10, agreement: { lines: 0, verdicts: 50 }, rfcAgreement: { lines: 0, verdicts: 50 } })
+    expect(lines.find((l) => l.implementation === 'robots-parser' && l.category === null)).toMatchObject({ cases: 145, errors: 0, linesChecked: 145, rfcAgreement: { verdicts: expect.closeTo(91.72, 2) } })
   })
 
   it.each([
@@ -150,44 +159,45 @@ describe('fair timing', () => {
   })
 })
 
-/** The leaderboard of docs/compare.md: its command line and its agreement table (implementation → set header → cell). */
-function docsLeaderboard(): { command: string; table: Map<string, Map<string, string>> } {
-  const md = readFileSync(resolve(ROOT, 'docs/compare.md'), 'utf8')
-  const section = md.slice(md.indexOf('\n## The leaderboard'))
-  const command = /```sh\n(robots-automaton compare --matrix [^\n]+)\n```/.exec(section)![1]
-  // The table right after the "**Agreement**" line: its consecutive `| … |` lines.
-  const after = section.slice(section.indexOf('**Agreement**')).split('\n')
-  const start = after.findIndex((l) => l.startsWith('| '))
-  const end = after.findIndex((l, i) => i > start && !l.startsWith('| '))
-  const lines = after.slice(start, end).map((l) => l.slice(2, -2).split(' | '))
-  const [header, , ...body] = lines
-  return { command, table: new Map(body.map((cells) => [cells[0], new Map(header.map((h, i) => [h, cells[i]]))])) }
+/** A leaderboard's overview table in Markdown: implementation → column → cell, a set's columns keyed "set: verdicts", "set: lines", "set: errors", "set: RFC 9309". */
+function overviewOf(md: string): Map<string, Map<string, string>> {
+  const lines = md.split('\n').filter((l) => l.startsWith('| '))
+  const at = lines.findIndex((l) => l.startsWith('| # | implementation'))
+  let set = ''
+  const keys = lines[at].slice(2, -2).split(' | ').map((h) => {
+    const m = /^(\S+) \([\d,]+\): (.*)$/.exec(h)
+    if (m) set = m[1]
+    return m ? `${m[1]}: ${m[2]}` : set ? `${set}: ${h}` : h
+  })
+  const rows = lines.slice(at + 2).filter((l) => /^\| (?:\d+|–) \| /.test(l)).map((l) => l.slice(2, -2).split(' | '))
+  return new Map(rows.map((cells) => [cells[1], new Map(keys.map((k, i) => [k, cells[i]]))]))
 }
 
-describe('the leaderboard of docs/compare.md', () => {
-  it('is reproduced by the command printed beside it (the unit and spec-test columns, for the implementations installed here)', async () => {
-    const { command, table } = docsLeaderboard()
+describe('the leaderboard of docs/compare-leaderboard.md', () => {
+  it('is one command over unit, spec-test and the corpus, and reproduced by it (the unit and spec-test columns, for the implementations installed here)', async () => {
+    const md = readFileSync(resolve(ROOT, 'docs/compare-leaderboard.md'), 'utf8')
+    const command = /```sh\n(robots-automaton compare --matrix [^\n]+)\n```/.exec(md)![1]
+    const table = overviewOf(md)
     const words = command.split(' ')
+    expect(words.filter((_, i) => words[i - 1] === '--cases')).toEqual(['unit', 'spec-test:../shared/spec-test', 'corpus'])
+    for (const option of ['--robots-dir', '--urls', '--urls-field', '--count']) expect(words).toContain(option)
+    for (const set of ['unit', 'spec-test', 'corpus']) for (const column of ['verdicts', 'lines', 'errors', 'RFC 9309']) expect(table.get('robots-parser')!.has(`${set}: ${column}`), `${set}: ${column}`).toBe(true)
     const file = words[words.indexOf('--matrix') + 1]
-    expect(command).toContain('--cases unit')
     // The corpus column (100,000 cases) takes minutes: the seeded generation makes it as reproducible; it is left to the command.
-    const sets = words.flatMap((w, i) => (words[i - 1] === '--cases' && w !== 'corpus' ? [w] : []))
-    const runnable = sets.filter((s) => !s.startsWith('spec-test:') || HAS_SPEC_TEST)
-    const args = ['compare', '--matrix', file, ...runnable.flatMap((s) => ['--cases', s.replace(/^spec-test:\.\.\/shared\/spec-test$/, `spec-test:${SPEC_TEST}`)]), '--format', 'jsonl', '-q']
-    const r = await run(args)
-    const lines = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { implementation: string; set: string; category: string | null; cases?: number; agreement?: { lines: number; verdicts: number }; skipped?: string })
+    const sets = ['unit', ...(HAS_SPEC_TEST ? [`spec-test:${SPEC_TEST}`] : [])]
+    const out = tmp.path('docs-board.md')
+    const r = await run(['compare', '--matrix', file, ...sets.flatMap((s) => ['--cases', s]), '--markdown', out, '-q'])
+    expect([0, 4]).toContain(r.status)
     let compared = 0
-    for (const l of lines.filter((x) => x.category === null && x.agreement)) {
-      const row = table.get(l.implementation)
-      expect(row, l.implementation).toBeDefined()
-      const header = [...row!.keys()].find((h) => h.startsWith(`${l.set.startsWith('spec-test:') ? 'spec-test' : l.set} (`))!
-      const documented = row!.get(header)!
-      if (documented === '–') continue // not installed where the leaderboard was made
-      const want = documented.match(/^([\d.]+)(?: \(([\d.]+)\))?$/)!
-      expect(l.agreement!.lines.toFixed(1), `${l.implementation} on ${l.set}`).toBe(want[1])
-      if (want[2] !== undefined) expect(l.agreement!.verdicts.toFixed(1), `${l.implementation} on ${l.set}`).toBe(want[2])
-      compared++
+    for (const [name, row] of overviewOf(readFileSync(out, 'utf8'))) {
+      const documented = table.get(name)
+      expect(documented, name).toBeDefined()
+      for (const set of sets.map((s) => (s.startsWith('spec-test:') ? 'spec-test' : s))) {
+        if (documented!.get(`${set}: verdicts`) === '–' || row.get(`${set}: verdicts`) === '–') continue // not installed here or there
+        for (const column of ['verdicts', 'lines', 'errors', 'RFC 9309']) expect(row.get(`${set}: ${column}`), `${name}, ${set}: ${column}`).toBe(documented!.get(`${set}: ${column}`))
+        compared++
+      }
     }
     expect(compared).toBeGreaterThanOrEqual(8)
-  })
+  }, 600_000)
 })

@@ -53,7 +53,7 @@ function suites(root: XmlElement): Map<string, XmlElement[]> {
 }
 
 describe('every case, as the run goes', () => {
-  it('--json lists every case; --csv has a row per case; --junit a suite per category, the counts adding up', async () => {
+  it('--json lists every case; --csv has a row per case; --junit a test case per case (categories as properties), the counts adding up', async () => {
     const csv = tmp.path('unit.csv')
     const junit = tmp.path('unit.xml')
     const r = await compareWithJson(['--cases', 'unit', '--module', RP_MODULE, '--minimise', '0', '--csv', csv, '--junit', junit], tmp.path('unit.json'))
@@ -61,33 +61,42 @@ describe('every case, as the run goes', () => {
     const cases = r.report.cases
     expect(cases).toHaveLength(145)
     expect(cases.filter((c) => c.outcome !== 'agree')).toHaveLength(21)
-    expect(cases.find((c) => c.id === 'unit:ID_LineSyntax_Line#3')).toEqual({
-      id: 'unit:ID_LineSyntax_Line#3', outcome: 'verdict', categories: ['missing-colon'], answer: { allowed: true, line: 0 }, expected: { allowed: false, line: 2 },
+    const missing = cases.find((c) => c.id === 'unit:ID_LineSyntax_Line#3')!
+    expect(missing).toEqual({
+      id: 'unit:ID_LineSyntax_Line#3', key: expect.stringMatching(/^[0-9a-f]{16}$/), outcome: 'verdict', rfcOutcome: 'verdict', standard: 'google-specific',
+      categories: ['missing-colon', 'google-specific'], answer: { allowed: true, line: 0 }, evidence: { raw: 'isAllowed: true; matchingLine: 0' },
+      expected: { allowed: false, line: 2 }, rfc: { allowed: false, line: 2 },
     })
+    // Agreeing cases carry no evidence.
+    expect(cases.filter((c) => c.outcome === 'agree').every((c) => c.evidence === undefined)).toBe(true)
 
     const rows = parseCsv(readFileSync(csv, 'utf8'))
-    expect(rows[0]).toEqual(['id', 'categories', 'agent', 'url', 'expected_allowed', 'expected_line', 'allowed', 'line', 'error', 'outcome', 'verdict_agrees', 'line_agrees', 'ms'])
+    expect(rows[0]).toEqual([
+      'id', 'key', 'standard', 'categories', 'agent', 'url', 'expected_allowed', 'expected_line', 'rfc_allowed', 'rfc_line',
+      'allowed', 'line', 'error', 'outcome', 'rfc_outcome', 'verdict_agrees', 'line_agrees', 'ms', 'raw', 'exit_status', 'stdout', 'stderr',
+    ])
     expect(rows).toHaveLength(146)
-    expect(rows.slice(1).map((row) => [row[0], row[9]])).toEqual(cases.map((c) => [c.id, c.outcome]))
+    expect(rows.slice(1).map((row) => [row[0], row[1], row[13], row[14]])).toEqual(cases.map((c) => [c.id, c.key, c.outcome, c.rfcOutcome]))
     const row = rows.find((x) => x[0] === 'unit:ID_LineSyntax_Line#3')!
-    expect(row.slice(1, 12)).toEqual(['missing-colon', 'FooBot', 'http://foo.bar/x/y', 'false', '2', 'true', '0', '', 'verdict', 'false', 'false'])
+    expect([...row.slice(2, 17), ...row.slice(18)]).toEqual([
+      'google-specific', 'missing-colon google-specific', 'FooBot', 'http://foo.bar/x/y', 'false', '2', 'false', '2', 'true', '0', '', 'verdict', 'verdict', 'false', 'false',
+      'isAllowed: true; matchingLine: 0', '', '', '',
+    ])
 
     const root = parseXml(readFileSync(junit, 'utf8'))
     const bySuite = suites(root)
-    // A suite per category, in report order; the cases with no category in a suite of their own, last.
-    expect([...bySuite.keys()]).toEqual([...r.report.categories.map((c) => c.id), '(no category)'])
-    expect(bySuite.get('(no category)')).toHaveLength(cases.filter((c) => c.categories.length === 0).length)
-    for (const c of r.report.categories) {
-      const tests = bySuite.get(c.id)!
-      expect(tests, c.id).toHaveLength(c.cases)
-      const failing = tests.filter((t) => t.children.some((x) => x.name === 'failure'))
-      expect(failing, c.id).toHaveLength(c.verdict + c.line)
-      const suite = root.children.find((s) => s.attributes.name === c.id)!
-      expect([suite.attributes.tests, suite.attributes.failures, suite.attributes.errors]).toEqual([String(c.cases), String(c.verdict + c.line), '0'])
-    }
-    const failure = bySuite.get('missing-colon')![0].children.find((x) => x.name === 'failure')!
+    // Each case once: one suite for the set (no files), tests = cases.
+    expect([...bySuite.keys()]).toEqual(['unit'])
+    expect(root.attributes).toMatchObject({ tests: '145', failures: String(r.report.totals.verdict + r.report.totals.line), errors: '0' })
+    const tests = bySuite.get('unit')!
+    expect(tests.map((t) => t.attributes.name)).toEqual(cases.map((c) => c.id))
+    const t = tests.find((x) => x.attributes.name === 'unit:ID_LineSyntax_Line#3')!
+    const props = t.children.find((x) => x.name === 'properties')!.children.map((p) => [p.attributes.name, p.attributes.value])
+    expect(props).toEqual([['category', 'missing-colon'], ['category', 'google-specific'], ['standard', 'google-specific'], ['key', missing.key]])
+    const failure = t.children.find((x) => x.name === 'failure')!
     expect(failure.attributes).toEqual({ type: 'verdict', message: 'verdict differs: implementation allowed (line 0); reference disallowed by line 2: Disallow: /' })
     expect(failure.text).toContain('url: http://foo.bar/x/y')
+    expect(t.children.find((x) => x.name === 'system-out')!.text).toBe('answer: isAllowed: true; matchingLine: 0')
   })
 
   it('--junit groups spec-test cases by file too; a failing case shows the additional_explanation', async () => {
@@ -97,6 +106,7 @@ describe('every case, as the run goes', () => {
     expect(r.report.files).toEqual([expect.objectContaining({ file: 'fixture.textproto', cases: 7, agreed: 4 })])
     expect(r.stdout).toContain('Files: 0 of 1 pass every case')
     const bySuite = suites(parseXml(readFileSync(junit, 'utf8')))
+    expect([...bySuite.keys()]).toEqual(['file fixture.textproto'])
     expect(bySuite.get('file fixture.textproto')).toHaveLength(7)
     expect(bySuite.get('file fixture.textproto')!.map((t) => t.attributes.classname)).toEqual(Array(7).fill('file fixture.textproto'))
     // The set's explanation is shown on a disagreement that has one.
@@ -149,7 +159,7 @@ describe('a failed run leaves its results', () => {
     expect(r.status).toBe(4)
     expect(r.report.totals.cases).toBe(20)
     expect(r.report.failure!.message).toMatch(
-      /^--batch: no answer at all for \d+ ms \(--timeout 3000\) after 20 answers, \d+ requests in flight; the oldest: case corpus:(\S+)#\d+ \(agent "[^"]*", URL "[^"]*", robots\.txt \S+\/corpus\/robots\/\S+\)$/,
+      /^--batch: no answer at all for \d+ ms \(--timeout 3000\) after 20 answers, \d+ requests in flight; the oldest: case corpus:(\S+)#[0-9a-f]{10}(?:~\d+)? \(agent "[^"]*", URL "[^"]*", robots\.txt \S+\/corpus\/robots\/\S+\)$/,
     )
     expect(r.stderr).toContain(r.report.failure!.message)
   })
@@ -192,7 +202,7 @@ describe('--diff A.json B.json', () => {
     const text = fixed.stdout.toString()
     expect(text).toContain('cases: 124 unchanged, 21 fixed, 0 broken, 0 disagree otherwise, 0 only in A, 0 only in B')
     expect(text).toMatch(/ua-case\s+0\.00% → +100\.00%/)
-    expect(text).toContain('fixed: unit:ID_LineSyntax_Line#3  [missing-colon]')
+    expect(text).toContain('fixed: unit:ID_LineSyntax_Line#3  [missing-colon, google-specific]')
     const broken = await run(['compare', '--diff', b, a, '--format', 'jsonl'])
     expect(broken.status).toBe(3)
     const lines = broken.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as { change: string; id: string })
@@ -222,7 +232,7 @@ describe('scores and attribution', () => {
     expect(lines.report).toMatchObject({ score: 'lines', totals: { disagreements: 21, agreement: lines.report.totals.scores.lines } })
     expect(verdicts.report).toMatchObject({ score: 'verdicts', totals: { disagreements: 14, agreement: verdicts.report.totals.scores.verdicts }, passed: true })
     expect(verdicts.status).toBe(0)
-    expect(verdicts.stdout).toContain('Result: 90.34% agreement on verdicts alone (85.52% on verdicts and lines): passed (--min-agreement 90)')
+    expect(verdicts.stdout).toContain('Result: 90.34% agreement with the reference on verdicts alone (85.52% on verdicts and lines); RFC 9309: 91.72% (86.90%): passed (--min-agreement 90)')
     expect(verdicts.stdout).toContain('14 disagreements (14 verdict, 0 errors; 7 line differences not counted: --score verdicts)')
     expect(verdicts.report.disagreements.every((d) => d.outcome !== 'line')).toBe(true)
     expect(byCategory(verdicts.report)).toEqual(byCategory(lines.report))

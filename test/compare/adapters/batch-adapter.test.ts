@@ -41,7 +41,16 @@ const options = (command: string, more: Partial<BatchOptions> = {}): BatchOption
 const requests = (n: number): Request[] =>
   Array.from({ length: n }, (_, i) => ({ robots: new Uint8Array(Buffer.from(`# body ${i % 3}\n`)), agents: ['a'], url: `/u${i}${i % 2 ? '/deny' : ''}` }))
 
+/** Answers without their evidence (the raw line, checked on its own). */
 async function runAll(adapter: BatchAdapter, reqs: Request[]): Promise<(Answer | undefined)[]> {
+  return (await runAllWithEvidence(adapter, reqs)).map((a) => {
+    if (a === undefined) return a
+    const { evidence: _, ...rest } = a
+    return rest as Answer
+  })
+}
+
+async function runAllWithEvidence(adapter: BatchAdapter, reqs: Request[]): Promise<(Answer | undefined)[]> {
   const got: (Answer | undefined)[] = new Array(reqs.length)
   await adapter.start()
   try {
@@ -98,6 +107,13 @@ describe('batch adapter', () => {
     expect(got).toEqual([{ allowed: true }, { error: 'no idea' }, { allowed: true }, { error: 'no idea' }])
   })
 
+  it('keeps each answer line as it came (the evidence of a failing case); line -1 is read as no deciding rule', async () => {
+    const cmd = script('raw', `return req.id % 2 ? '{"id":' + req.id + ', "allowed": false,  "line": -1, "why": "mine"}' : { id: req.id, allowed: true, line: 2 }`)
+    const got = await runAllWithEvidence(new BatchAdapter(options(cmd)), requests(2))
+    expect(got[0]).toEqual({ allowed: true, line: 2, evidence: { raw: '{"id":2,"allowed":true,"line":2}' } })
+    expect(got[1]).toEqual({ allowed: false, line: -1, evidence: { raw: '{"id":3, "allowed": false,  "line": -1, "why": "mine"}' } })
+  })
+
   // No time-out in these: the adapter misbehaves in a way it can tell at once, so the run stops on that (whatever
   // the machine's load), never on the watchdog; a hang would fail the test at vitest's own time-out. Request 1 is the
   // start-up probe: the cases' requests are 2, 3, …; answers count the cases' only.
@@ -106,7 +122,7 @@ describe('batch adapter', () => {
     ['an unknown id', `return { id: req.id + 100, allowed: true }`, /answer 1 has an id that matches no request in flight: .*every answer gives back its request's id/],
     ['no verdict', `return { id: req.id, allowed: 'yes' }`, /answer 1 has no boolean "allowed"/],
     ['a bad line', `return req.id === 1 ? { id: 1, allowed: true } : { id: req.id, allowed: true, line: 1.5 }`,
-      /answer 1 has a "line" that is not a whole number ≥ 0 or null: .*, to a request \(agent "a", URL "\/u0"\)/],
+      /answer 1 has a "line" that is not a whole number ≥ 0 \(or -1 for none\) or null: .*, to a request \(agent "a", URL "\/u0"\)/],
     ['an early exit', `if (req.id === 4) { console.error('oops: giving up'); process.exit(3) } return { id: req.id, allowed: true }`,
       /--batch: the adapter exited with status 3 after 2 answers, with \d+ requests unanswered; the oldest unanswered: a request \(agent "a", URL "\/u2"\); its stderr ended with: oops: giving up/],
   ])('a misbehaving adapter (%s) stops the run with a clear error, without waiting for the time-out', async (_name, answer, message) => {

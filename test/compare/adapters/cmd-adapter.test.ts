@@ -4,7 +4,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CmdAdapter, outcomeOf, splitWords, type CmdOptions } from '../../../src/compare/adapters/cmd-adapter.js'
+import type { Answer } from '../../../src/compare/adapters/adapter.js'
+import { CmdAdapter, outcomeOf as outcomeWithEvidence, splitWords, type CmdOptions } from '../../../src/compare/adapters/cmd-adapter.js'
+import { alive, waitGone } from '../../support/processes.js'
+
+/** An answer without its evidence (checked on its own). */
+function plain(a: Answer): Answer {
+  const { evidence: _, ...rest } = a
+  return rest as Answer
+}
+
+const outcomeOf = (...args: Parameters<typeof outcomeWithEvidence>): Answer => plain(outcomeWithEvidence(...args))
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-cmd-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -34,6 +44,12 @@ describe('command templates', () => {
     expect(outcomeOf(one, 0, null, 'yes\n', '')).toEqual({ allowed: true })
     expect(outcomeOf(one, 0, null, 'no\n', '')).toEqual({ allowed: false })
   })
+
+  it('keeps the exit status and the start of stdout and stderr as evidence', () => {
+    expect(outcomeWithEvidence(base, 2, null, 'out\n', 'err\n').evidence).toEqual({ status: 2, signal: null, stdout: 'out\n', stderr: 'err\n' })
+    const long = 'x'.repeat(5000)
+    expect(outcomeWithEvidence(base, 0, null, long, '').evidence!.stdout).toBe(`${'x'.repeat(4096)}… (904 more characters)`)
+  })
 })
 
 describe('command adapter', () => {
@@ -59,7 +75,7 @@ process.exit(url.includes('deny') ? 1 : 0)
       { robots: new Uint8Array([0x39]), agents: [''], url: '/deny' },
       { robots: new Uint8Array(0), agents: ['-x'], url: '' },
     ]
-    await adapter.judgeAll(reqs, (i, a) => (got[i] = a))
+    await adapter.judgeAll(reqs, (i, a) => (got[i] = plain(a)))
     expect(got).toEqual([{ allowed: true, line: 3132 }, { allowed: false, line: 39 }, { allowed: true, line: 0 }])
     await adapter.close()
   })
@@ -102,8 +118,41 @@ appendFileSync(log, [readFileSync(robots).toString('hex'), url, agent].join(' ')
     // The probe never answers on /sleep: only the kill ends it, whatever the load, so a short time-out is safe.
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%`, timeoutMs: 500 })
     const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/sleep' })
-    expect(a).toEqual({ error: 'timed out after 500 ms (--timeout): killed' })
+    expect(plain(a)).toEqual({ error: 'timed out after 500 ms (--timeout): killed' })
     await adapter.close()
+  })
+
+  it('ends what a command left running when it exits: a background process holding its stdout does not hold the case', async () => {
+    // The command starts a sleep in the background (it inherits stdout) and exits at once, allowed.
+    const pids = join(dir, 'background.pid')
+    const adapter = new CmdAdapter({ ...base, template: `sh -c 'sleep 300 & echo $! > ${pids}; exit 0'` })
+    const t0 = performance.now()
+    const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' })
+    expect(plain(a)).toEqual({ allowed: true })
+    // Far below the sleep: the case ended with its command (a generous bound for a busy machine).
+    expect(performance.now() - t0).toBeLessThan(100_000)
+    const pid = Number(readFileSync(pids, 'utf8'))
+    expect(await waitGone(pid)).toBe(true)
+    await adapter.close()
+  })
+
+  it('--timeout bounds a case whose stdout a process outside its group holds open', async () => {
+    // setsid puts the sleep out of the command's group: compare cannot kill it, but the case still ends at the time-out.
+    const pids = join(dir, 'escaped.pid')
+    // The command exits once the escaped process has its own session (it wrote its pid), so the kill of the group cannot reach it.
+    const script = join(dir, 'escape.sh')
+    writeFileSync(script, `setsid sh -c 'echo $$ > ${pids}; exec sleep 300' &\nwhile [ ! -s ${pids} ]; do sleep 0.05; done\nexit 0\n`)
+    const adapter = new CmdAdapter({ ...base, template: `sh ${script}`, timeoutMs: 1000 })
+    try {
+      const t0 = performance.now()
+      const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' })
+      expect(a.error).toMatch(/^timed out after 1000 ms \(--timeout\): killed; its stdout was held open after it exited/)
+      expect(performance.now() - t0).toBeLessThan(100_000)
+    } finally {
+      const pid = Number(readFileSync(pids, 'utf8'))
+      if (alive(pid)) process.kill(pid, 'SIGKILL')
+      await adapter.close()
+    }
   })
 
   it('a program that cannot run stops the run at start-up', async () => {

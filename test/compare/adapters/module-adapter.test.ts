@@ -42,7 +42,11 @@ export function parse(bytes) {
       ],
       (i, answer) => (got[i] = answer),
     )
-    expect(got).toEqual([{ allowed: false, line: 1 }, { allowed: true, line: 2 }, { allowed: true, line: 3 }])
+    expect(got).toEqual([
+      { allowed: false, line: 1, evidence: { raw: 'isAllowed: false; matchingLine: 1' } },
+      { allowed: true, line: 2, evidence: { raw: 'isAllowed: true; matchingLine: 2' } },
+      { allowed: true, line: 3, evidence: { raw: 'isAllowed: true; matchingLine: 3' } },
+    ])
     expect(adapter.timings().parseMs).toHaveLength(2)
     await adapter.close()
   })
@@ -53,17 +57,24 @@ export function parse(bytes) {
       `export default { parse(bytes) {
   if (bytes.length === 0) throw new Error('empty body')
   if (bytes[0] === 0x21) return 42
-  return { isAllowed: (url) => (url === '/t' ? 'yes' : url === '/x' ? (() => { throw new Error('boom') })() : true), matchingLine: () => -1 }
+  return { isAllowed: (url) => (url === '/t' ? 'yes' : url === '/x' ? (() => { throw new Error('boom') })() : true), matchingLine: (url) => (url === '/n' ? -1 : -2) }
 } }`,
     )
     const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
     await adapter.start()
     const r = (s: string) => new Uint8Array(Buffer.from(s))
-    expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' })).toEqual({ error: 'parse() threw: empty body' })
-    expect(await adapter.judge({ robots: r('!'), agents: ['a'], url: '/' })).toEqual({ error: 'parse() returned no object with an isAllowed method' })
-    expect(await adapter.judge({ robots: r('x'), agents: ['a'], url: '/t' })).toEqual({ error: 'isAllowed returned "yes", not a boolean' })
-    expect(await adapter.judge({ robots: r('x'), agents: ['a'], url: '/x' })).toEqual({ error: 'threw: boom' })
-    expect(await adapter.judge({ robots: r('x'), agents: ['a'], url: '/' })).toEqual({ error: 'matchingLine returned -1, not a line number ≥ 0' })
+    const judge = async (robots: Uint8Array, url: string) => {
+      const { evidence: _, ...answer } = await adapter.judge({ robots, agents: ['a'], url })
+      return answer
+    }
+    expect(await judge(new Uint8Array(0), '/')).toEqual({ error: 'parse() threw: empty body' })
+    expect(await judge(r('!'), '/')).toEqual({ error: 'parse() returned no object with an isAllowed method' })
+    expect(await judge(r('x'), '/t')).toEqual({ error: 'isAllowed returned "yes", not a boolean' })
+    expect(await judge(r('x'), '/x')).toEqual({ error: 'threw: boom' })
+    expect((await adapter.judge({ robots: r('x'), agents: ['a'], url: '/x' })).evidence!.raw).toMatch(/^threw: Error: boom\n {4}at /)
+    expect(await judge(r('x'), '/')).toEqual({ error: 'matchingLine returned -2, not a line number ≥ 0 (or -1 for none)' })
+    // -1: no deciding rule, a known convention, taken as 0.
+    expect(await judge(r('x'), '/n')).toEqual({ allowed: true, line: -1 })
     await adapter.close()
   })
 

@@ -33,7 +33,7 @@ describe('corpus cases', () => {
   })
 
   it('use real URLs, derived and odd URL forms, and several kinds of agent', () => {
-    const real = new Set([...readUrlList(options.urlsFile).values()].flat())
+    const real = new Set([...readUrlList(options.urlsFile).byHost.values()].flat())
     expect(cases.filter((c) => real.has(c.url)).length).toBeGreaterThan(300)
     expect(cases.filter((c) => isOddUrl(c.url)).length).toBeGreaterThan(100)
     expect(cases.some((c) => c.url === '')).toBe(true)

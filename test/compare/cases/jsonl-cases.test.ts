@@ -59,7 +59,11 @@ describe('JSONL cases', () => {
     const text = readFileSync(file, 'utf8')
     expect(text.split('\n')).toHaveLength(4)
     expect(JSON.parse(text.split('\n')[1])).toMatchObject({ id: 'bom+latin1', robots_base64: Buffer.from(inputs[1].robots).toString('base64'), agent: ['a', 'b'] })
-    expect(JSON.parse(text.split('\n')[0])).toMatchObject({ robots: 'User-agent: *\nDisallow: /é$\n', allowed: true, line: 0, categories: ['end-anchor', 'percent-encoding', 'non-ascii', 'ua-global-fallback'] })
+    // RFC 9309 percent-encodes the URL's é before comparing (the reference does not): another answer.
+    expect(JSON.parse(text.split('\n')[0])).toMatchObject({
+      robots: 'User-agent: *\nDisallow: /é$\n', allowed: true, line: 0, standard: 'rfc-differs', rfc: { allowed: false, line: 2 },
+      categories: ['end-anchor', 'percent-encoding', 'non-ascii', 'ua-global-fallback', 'rfc-differs'],
+    })
     const back = await readJsonlCases(file)
     expect(back.map((c) => [c.id, Buffer.from(c.robots).toString('hex'), c.agents, c.url])).toEqual(
       inputs.map((c) => [c.id, Buffer.from(c.robots).toString('hex'), c.agents, c.url]),

@@ -71,20 +71,22 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       const url = pathToFileURL(tmp.path('unit.html')).href
       await page.goto(url)
       expect(await page.title()).toBe('robots.txt compare: 85.52% agreement')
-      expect(await page.locator('#result').innerText()).toContain('85.52% agreement on verdicts and lines (90.34% on verdicts alone): failed')
+      expect(await page.locator('#result').innerText()).toContain('85.52% agreement with the reference on verdicts and lines (90.34% on verdicts alone); RFC 9309: 86.90% (91.72%): failed')
 
-      // The table: a row per category (18) and the total, with the counts of the JSON report.
+      // The table: a row per category (21) and the total, with the counts of the JSON report.
       const rows = page.locator('#categories tbody tr')
-      expect(await rows.count()).toBe(19)
-      // Columns: category, cases, agree, verdict ≠, line ≠, errors, agreement on verdicts, on verdicts and lines, only.
-      expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual(['wildcard', '27', '27', '0', '0', '0', '100.00%', '100.00%', ''])
+      expect(await rows.count()).toBe(22)
+      // Columns: category, cases, agree, verdict ≠, line ≠, errors, agreement on verdicts, on verdicts and lines, with RFC 9309, only.
+      expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual(['wildcard', '27', '27', '0', '0', '0', '100.00%', '100.00%', '100.00%', ''])
       const uaCase = page.locator('#categories tr', { hasText: 'ua-case' })
-      expect(await uaCase.locator('td').allInnerTexts()).toEqual(['ua-case', '10', '0', '5', '5', '0', '50.00%', '0.00%', '0'])
-      expect(await page.locator('#categories tr.total td').allInnerTexts()).toEqual(['all cases', '145', '124', '14', '7', '0', '90.34%', '85.52%', ''])
+      expect(await uaCase.locator('td').allInnerTexts()).toEqual(['ua-case', '10', '0', '5', '5', '0', '50.00%', '0.00%', '0.00%', '0'])
+      expect(await page.locator('#categories tr.total td').allInnerTexts()).toEqual(['all cases', '145', '124', '14', '7', '0', '90.34%', '85.52%', '86.90%', ''])
       expect(await page.locator('#explanation').innerText()).toMatch(/^Explained by: ua-product-token \(14\), .*: every disagreement is tagged with one of these$/)
+      // The standards: the cases whose answer follows RFC 9309 alone, Google's behaviour beyond it, or differs from the RFC.
+      expect(await page.locator('#standards tbody tr').allInnerTexts()).toEqual(['rfc\t119\t99.16%\t99.16%', 'google-specific\t22\t22.73%\t22.73%', 'rfc-differs\t4\t25.00%\t75.00%'])
 
       // The chart: one bar group per category plus the total.
-      expect(await page.locator('#chart svg g').count()).toBe(19)
+      expect(await page.locator('#chart svg g').count()).toBe(22)
       expect(await page.locator('#chart svg').isVisible()).toBe(true)
 
       // The disagreements: closed until clicked.
@@ -98,6 +100,8 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       const text = await first.innerText()
       expect(text).toMatch(/implementation\s+allowed \(line 0\)/)
       expect(text).toMatch(/reference\s+disallowed by line 2: Disallow: \//)
+      expect(text).toMatch(/RFC 9309\s+disallowed by line 2: Disallow: \/ google-specific/)
+      expect(text).toMatch(/What the implementation gave\s+raw answer: isAllowed: true; matchingLine: 0/)
       expect(text).toContain('Minimised:')
       expect(text).toContain('user-agent FooBot')
 

@@ -1,0 +1,52 @@
+/**
+ * Process groups for the implementations under test: every process
+ * `compare` starts (a `--batch` adapter, a `--cmd` case, a matrix's version
+ * and availability commands) is spawned detached, so that it leads a process
+ * group of its own, and is ended with its whole group: whatever it started in
+ * the background ends with it. Groups still alive when this process exits
+ * are killed then (the run's end, an interrupt, a crash of the harness).
+ * A process that leaves its group itself (`setsid`) is out of reach.
+ */
+import type { ChildProcess } from 'node:child_process'
+
+/** Groups started and not yet killed, by their id (the leader's pid). */
+const live = new Set<number>()
+let hooked = false
+
+/** Kills every group still alive (synchronously: it runs on exit). */
+function killAll(): void {
+  for (const pgid of live) signalGroup(pgid, 'SIGKILL')
+  live.clear()
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal)
+    return true
+  } catch {
+    return false // no such group any more
+  }
+}
+
+/** Records a child spawned with `detached: true` as the leader of a group to kill at the latest when this process exits. */
+export function trackGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return
+  live.add(child.pid)
+  if (!hooked) {
+    hooked = true
+    process.on('exit', killAll)
+  }
+}
+
+/** Sends `signal` (default SIGKILL) to the child's whole group; SIGKILL also forgets the group. */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
+  const pgid = child.pid
+  if (pgid === undefined) return
+  if (!signalGroup(pgid, signal) && child.exitCode === null && child.signalCode === null) child.kill(signal)
+  if (signal === 'SIGKILL') live.delete(pgid)
+}
+
+/** Groups alive now (for tests and the report of a run that stopped). */
+export function liveGroups(): number {
+  return live.size
+}
