@@ -75,7 +75,7 @@ describe('UrlScan: one pass over a URL, named fields', () => {
     expect(plain('https://www.example.com/')).toBe(true)
     expect(plain('https://WWW.Example.COM/')).toBe(true)
     // Dotted-decimal IPv4 and '_' are what the parser writes too.
-    for (const url of ['http://192.168.0.1/', 'http://a_b.test/', 'http://u@10.0.0.255:81/']) expect(plain(url), url).toBe(true)
+    for (const url of ['http://192.168.0.1/', 'http://a_b.test/', 'http://u@10.0.0.255:81/', 'http://"a$b~.test/']) expect(plain(url), url).toBe(true)
     for (const url of ['https://bücher.de/', 'https://xn--bcher-kva.de/', 'http://0x7f.1/', 'http://127.1/', 'http://1.2.3.04/', 'http://1.2.3.4./', 'http://[::1]/', 'http://a%41.test/', 'http://a.test./', 'http://a.0x/']) {
       expect(plain(url), url).toBe(false)
     }

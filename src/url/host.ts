@@ -12,21 +12,26 @@
 import { describeValue, RobotsInputError } from '../errors.js'
 
 /**
- * What a plain host's bytes may hold: letters, digits, `-`, `.` and `_`
- * (1). UTS-46 maps each to itself (lowercased), none is a forbidden host
- * code point, and none starts an escape.
+ * What a plain host's bytes may hold (1): letters, digits, `-`, `.`, `_`
+ * and the other printable ASCII that UTS-46 (without STD3 rules, as the
+ * WHATWG parser runs it) keeps as it is and that is no forbidden host or
+ * domain code point: `! " $ & ' ( ) * + , = \` { } ~`. Each maps to itself
+ * (letters lowercased), none starts an escape. Left out: `%` (an escape),
+ * `;` (the reference's path may start there), and what the parser refuses
+ * or splits at (`# / : < > ? @ [ \ ] ^ |`, blanks, controls).
  */
 export const PLAIN_BYTE = new Uint8Array(128)
 for (let b = 0x30; b <= 0x39; b++) PLAIN_BYTE[b] = 1
 for (let b = 0x41; b <= 0x5a; b++) PLAIN_BYTE[b] = PLAIN_BYTE[b | 0x20] = 1
-PLAIN_BYTE[0x2d] = PLAIN_BYTE[0x2e] = PLAIN_BYTE[0x5f] = 1
+for (const c of '-._!"$&\'()*+,=`{}~') PLAIN_BYTE[c.charCodeAt(0)] = 1
 
 /**
  * Whether `s[start, end)` (a string, or bytes) is a plain host: the WHATWG
  * URL parser gives it back ASCII-lowercased and unchanged, so it needs no
  * parser. Either
  *
- * - a name of letters, digits, `-`, `.`, `_`, whose last label is not empty
+ * - a name of {@link PLAIN_BYTE}s (letters, digits, `-`, `.`, `_`, and
+ *   ASCII punctuation the parser keeps), whose last label is not empty
  *   and starts with a letter (so the host does not end in a number, and is
  *   not read as IPv4), and where no label starts with `xn--` (punycode,
  *   which the parser must decode and check: `xn--a.com` is refused); or
@@ -95,12 +100,35 @@ function asciiLower(s: string): string {
 const NOT_IN_HOST = /[/?#\\@]/
 
 /**
+ * Hosts that are not plain, as the parser read them lately (text → host, or
+ * null when refused): a list of URLs or a log names the same hosts again and
+ * again, and the parser costs microseconds a call. Small, and forgotten all
+ * at once when full, so its memory is bounded whatever the input.
+ */
+let recent = new Map<string, string | null>()
+const RECENT_LIMIT = 256
+/** Longest text kept in `recent` (a host is at most 253 bytes once parsed). */
+const RECENT_TEXT = 256
+
+/**
  * The host the WHATWG URL parser gives for the host `text` as written, or
  * null when the parser refuses it ({@link hostRefusal} says why) or `text`
  * is more than a host (a port, a path, a userinfo).
  */
 export function canonicalHostOrNull(text: string): string | null {
   if (isPlainHost(text)) return asciiLower(text)
+  const hit = recent.get(text)
+  if (hit !== undefined) return hit
+  const host = parsedHost(text)
+  if (text.length <= RECENT_TEXT) {
+    if (recent.size >= RECENT_LIMIT) recent = new Map()
+    recent.set(text, host)
+  }
+  return host
+}
+
+/** {@link canonicalHostOrNull} of a host that is not plain: the parser's answer. */
+function parsedHost(text: string): string | null {
   if (text === '' || NOT_IN_HOST.test(text)) return null
   const v6 = text.charCodeAt(0) === 0x5b
   if (!v6 && text.includes(':')) return null

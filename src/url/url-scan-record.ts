@@ -36,9 +36,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true })
  *
  * **Hosts.** A scan does not canonicalise the host: `plainHost` says
  * whether the host's bytes, ASCII-lowercased, already are the host the
- * WHATWG parser gives (letters, digits, `.`, `-`, `_`, a last label
- * starting with a letter, no `xn--` label; or an IPv4 address in dotted
- * decimal). Any other host (international names, percent-encoding, IPv4
+ * WHATWG parser gives (letters, digits, `.`, `-`, `_` and ASCII
+ * punctuation it keeps, a last label starting with a letter, no `xn--`
+ * label; or an IPv4 address in dotted decimal). Any other host (international names, percent-encoding, IPv4
  * number forms, IPv6, a trailing dot) needs that parser: `canonicalHost()`
  * gives the parser's host (once per scan), and `store.lookupScan` and
  * `store.lookupHost` defer to it for such hosts.

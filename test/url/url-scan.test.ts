@@ -55,7 +55,7 @@ function expected(url: string): Parts {
   let flags = scheme === 'http' ? UrlFlag.Http : scheme === 'https' ? UrlFlag.Https : 0
   const labels = host.toLowerCase().split('.')
   // A name whose last label starts with a letter (no xn-- label), or IPv4 in dotted decimal as the parser writes it.
-  const name = /^[a-z0-9._-]+$/i.test(host) && /^[a-z]/.test(labels[labels.length - 1]) && !labels.some((l) => l.startsWith('xn--'))
+  const name = /^[a-z0-9._!"$&'()*+,=`{}~-]+$/i.test(host) && /^[a-z]/.test(labels[labels.length - 1]) && !labels.some((l) => l.startsWith('xn--'))
   const quad = labels.length === 4 && labels.every((l) => /^(0|[1-9][0-9]{0,2})$/.test(l) && Number(l) <= 255)
   const plain = name || quad
   if (plain) flags |= UrlFlag.PlainHost

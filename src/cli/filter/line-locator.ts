@@ -173,8 +173,13 @@ export class LineLocator {
       this.hostBytes = bytes
       this.hostSource = HostSource.Url
       if (this.needHost && !this.sameHost) {
-        const f = this.canonicalKey(url, bytes)
-        if (f !== LineFault.None) return this.fault(us, ue, f)
+        // A plain host is its own key (the usual case, kept inline); any other is made canonical.
+        this.key = url
+        this.keyBytes = bytes
+        if (!url.plainHost || url.port === UrlScan.BAD_PORT) {
+          const f = this.canonicalKey(url, bytes)
+          if (f !== LineFault.None) return this.fault(us, ue, f)
+        }
       }
       return LineFault.None
     }

@@ -53,13 +53,9 @@ function isDigit(b: number): boolean {
   return b >= 0x30 && b <= 0x39
 }
 
-/** The first bare `"` in `bytes[from, end)` (not escaped: an even run of backslashes before it), or -1. */
+/** The first bare `"` in `bytes[from, end)` (not escaped: an even run of backslashes, after `from`, before it), or -1. */
 function bareQuote(bytes: Uint8Array, from: number, end: number): number {
-  for (let p = from; p < end; p++) {
-    const b = bytes[p]
-    if (b === BACKSLASH) p++
-    else if (b === QUOTE) return p
-  }
+  for (let p = bytes.indexOf(QUOTE, from); p >= 0 && p < end; p = bytes.indexOf(QUOTE, p + 1)) if (isBare(bytes, p, from)) return p
   return -1
 }
 
@@ -76,23 +72,26 @@ function skipBlanks(bytes: Uint8Array, p: number, end: number): number {
 
 /** Whether `bytes[s, e)` is `%t`'s text without its brackets: `10/Oct/2000:13:55:36 -0700` (seconds may carry a fraction). */
 function isLogTime(bytes: Uint8Array, s: number, e: number): boolean {
+  // The shortest: `1/Oct/2000:13:55:36 -0700` (26 bytes).
+  if (e - s < 25 || e - s > 40) return false
   let p = s
-  const digits = (min: number, max: number): boolean => {
-    const from = p
-    while (p < e && isDigit(bytes[p]) && p - from < max) p++
-    return p - from >= min
-  }
-  const byte = (b: number): boolean => (p < e && bytes[p] === b ? (p++, true) : false)
-  if (!digits(1, 2) || !byte(0x2f)) return false
-  for (let k = 0; k < 3; k++) {
+  if (!isDigit(bytes[p++])) return false
+  if (isDigit(bytes[p])) p++
+  if (bytes[p++] !== 0x2f) return false
+  for (let k = 0; k < 3; k++, p++) {
     const l = bytes[p] | 0x20
-    if (!(p < e && l >= 0x61 && l <= 0x7a)) return false
-    p++
+    if (l < 0x61 || l > 0x7a) return false
   }
-  if (!byte(0x2f) || !digits(4, 4) || !byte(0x3a) || !digits(2, 2) || !byte(0x3a) || !digits(2, 2) || !byte(0x3a) || !digits(2, 2)) return false
-  if (byte(0x2e) && !digits(1, 9)) return false
-  if (!byte(0x20) || !(byte(0x2b) || byte(0x2d)) || !digits(4, 4)) return false
-  return p === e
+  if (bytes[p++] !== 0x2f || !isDigit(bytes[p]) || !isDigit(bytes[p + 1]) || !isDigit(bytes[p + 2]) || !isDigit(bytes[p + 3])) return false
+  p += 4
+  for (let k = 0; k < 3; k++, p += 3) if (bytes[p] !== 0x3a || !isDigit(bytes[p + 1]) || !isDigit(bytes[p + 2])) return false
+  if (bytes[p] === 0x2e) {
+    const from = ++p
+    while (p < e && isDigit(bytes[p])) p++
+    if (p === from || p - from > 9) return false
+  }
+  if (e - p !== 6 || bytes[p] !== 0x20 || (bytes[p + 1] !== 0x2b && bytes[p + 1] !== 0x2d)) return false
+  return isDigit(bytes[p + 2]) && isDigit(bytes[p + 3]) && isDigit(bytes[p + 4]) && isDigit(bytes[p + 5])
 }
 
 /** The end of a quoted field opening at `open` (its bare closing `"` + 1), when a blank or the line's end follows; -1 otherwise. */
@@ -112,7 +111,8 @@ function isBare(bytes: Uint8Array, p: number, stop: number): boolean {
 
 /** The nearest bare `"` at or before `from` (down to `stop`), or -1. */
 function bareQuoteBefore(bytes: Uint8Array, from: number, stop: number): number {
-  for (let p = from; p >= stop; p--) if (bytes[p] === QUOTE && isBare(bytes, p, stop)) return p
+  if (from < stop) return -1
+  for (let p = bytes.lastIndexOf(QUOTE, from); p >= stop; p = p > 0 ? bytes.lastIndexOf(QUOTE, p - 1) : -1) if (isBare(bytes, p, stop)) return p
   return -1
 }
 
@@ -139,22 +139,11 @@ function statusAndSize(bytes: Uint8Array, s: number, e: number): boolean {
 }
 
 /**
- * Whether what comes before the request's opening quote `open` fits: for
- * vhost_combined a first column (written to `out[at + 2], out[at + 3]`),
- * then `%h`, then `%l %u` (two fields at least, whatever they hold), then
- * ` [time] `.
+ * Whether what lies between the end of `%h` (`h`) and the request's
+ * opening quote `open` fits: `%l %u` (two fields at least, whatever they
+ * hold), then ` [time] `.
  */
-function headFits(bytes: Uint8Array, start: number, open: number, format: LogFormat, out: Int32Array, at: number): boolean {
-  let p = skipBlanks(bytes, start, open)
-  if (format === 'vhost_combined') {
-    const e = tokenEnd(bytes, p, open)
-    if (e === p || bytes[p] === QUOTE) return false
-    out[at + 2] = p
-    out[at + 3] = e
-    p = skipBlanks(bytes, e, open)
-  }
-  const h = tokenEnd(bytes, p, open)
-  if (h === p || bytes[p] === QUOTE) return false
+function headFits(bytes: Uint8Array, h: number, open: number): boolean {
   // ` [time] ` right before the quote.
   let t = open
   if (t === h || !isBlank(bytes[t - 1])) return false
@@ -174,29 +163,24 @@ function headFits(bytes: Uint8Array, start: number, open: number, format: LogFor
 }
 
 /**
- * The request's opening quote read from the left: the first bare `"` after
- * `%h`, closed by the next bare `"`, then the status and the size (and
- * combined's quoted referrer and agent), fields after them allowed; -1 when
- * the line does not fit. `close` gets the closing quote.
+ * Whether what follows the request opening at `open` fits, read from the
+ * left: the request closed by the next bare `"`, then the status and the
+ * size (and combined's quoted referrer and agent), fields after them
+ * allowed. `close` gets the closing quote.
  */
-function requestFromLeft(bytes: Uint8Array, start: number, end: number, format: LogFormat, close: Int32Array): number {
-  let p = skipBlanks(bytes, start, end)
-  if (format === 'vhost_combined') p = skipBlanks(bytes, tokenEnd(bytes, p, end), end)
-  const open = bareQuote(bytes, tokenEnd(bytes, p, end), end)
-  if (open < 0) return -1
+function tailFromLeft(bytes: Uint8Array, open: number, end: number, format: LogFormat, close: Int32Array): boolean {
   const r = quotedEnd(bytes, open, end)
-  if (r < 0) return -1
+  if (r < 0) return false
   // The status and the size: the two fields after the request.
   const s = skipBlanks(bytes, r, end)
-  let e = skipBlanks(bytes, tokenEnd(bytes, s, end), end)
-  e = tokenEnd(bytes, e, end)
-  if (!statusAndSize(bytes, s, e)) return -1
+  const e = tokenEnd(bytes, skipBlanks(bytes, tokenEnd(bytes, s, end), end), end)
+  if (!statusAndSize(bytes, s, e)) return false
   if (format !== 'common') {
     const referer = quotedEnd(bytes, skipBlanks(bytes, e, end), end)
-    if (referer < 0 || quotedEnd(bytes, skipBlanks(bytes, referer, end), end) < 0) return -1
+    if (referer < 0 || quotedEnd(bytes, skipBlanks(bytes, referer, end), end) < 0) return false
   }
   close[0] = r - 1
-  return open
+  return true
 }
 
 /**
@@ -234,38 +218,41 @@ const CLOSE = new Int32Array(2)
 
 /**
  * Reads the log line `bytes[start, end)` as `format` lays it out (see the
- * module comment). The request is found from both ends: from the left (the
- * first bare quote after `%h`), and from the right when the line ends with
- * the format's last field (so that a field a server forgot to escape cannot
- * move it either); a line where the two disagree is a Misfit, never judged.
- * On {@link LogFit.Request}, `out[at], out[at + 1]` is the request line's
- * target; on EmptyRequest and NotRequest, the quoted request's text; for
- * `vhost_combined` (any fit but Misfit) `out[at + 2], out[at + 3]` is the
- * host column (`%v[:%p]`), else -1, -1. Linear in the line's length; no
- * allocation.
+ * module comment). The request is found from both ends: from the right
+ * when the line ends with the format's last field, and from the left (the
+ * first bare quote after `%h`), so that a field a server forgot to escape
+ * cannot move it either; a line where the two read different requests that
+ * both fit is a Misfit, never judged. On {@link LogFit.Request},
+ * `out[at], out[at + 1]` is the request line's target; on EmptyRequest and
+ * NotRequest, the quoted request's text; for `vhost_combined` (any fit but
+ * Misfit) `out[at + 2], out[at + 3]` is the host column (`%v[:%p]`), else
+ * -1, -1. Linear in the line's length; no allocation.
  */
 export function locateLogLine(bytes: Uint8Array, start: number, end: number, format: LogFormat, out: Int32Array, at: number): LogFit {
   out[at + 2] = out[at + 3] = -1
-  const left = requestFromLeft(bytes, start, end, format, CLOSE)
-  const leftClose = CLOSE[0]
-  const leftFits = left >= 0 && headFits(bytes, start, left, format, out, at)
-  const right = requestFromRight(bytes, start, end, format, CLOSE)
-  const rightClose = CLOSE[0]
-  const rightFits = right >= 0 && headFits(bytes, start, right, format, out, at)
-  let open: number
-  let close: number
-  if (leftFits && rightFits) {
+  // The head: the virtual host (vhost_combined), then %h.
+  let p = skipBlanks(bytes, start, end)
+  if (format === 'vhost_combined') {
+    const e = tokenEnd(bytes, p, end)
+    if (e === p || bytes[p] === QUOTE) return LogFit.Misfit
+    out[at + 2] = p
+    out[at + 3] = e
+    p = skipBlanks(bytes, e, end)
+  }
+  const h = tokenEnd(bytes, p, end)
+  if (h === p || bytes[p] === QUOTE) return LogFit.Misfit
+  // From the left: the first bare quote. From the right: the request a line of the format ends with.
+  const first = bareQuote(bytes, h, end)
+  let open = requestFromRight(bytes, h, end, format, CLOSE)
+  let close = CLOSE[0]
+  if (open >= 0 && headFits(bytes, h, open)) {
     // Read from both ends: one request, or the line is not judged.
-    if (left !== right || leftClose !== rightClose) return LogFit.Misfit
-    open = left
-    close = leftClose
-  } else if (leftFits) {
-    open = left
-    close = leftClose
-  } else if (rightFits) {
-    open = right
-    close = rightClose
-  } else return LogFit.Misfit
+    if (first !== open && first >= 0 && headFits(bytes, h, first) && tailFromLeft(bytes, first, end, format, CLOSE)) return LogFit.Misfit
+  } else {
+    if (first < 0 || !headFits(bytes, h, first) || !tailFromLeft(bytes, first, end, format, CLOSE)) return LogFit.Misfit
+    open = first
+    close = CLOSE[0]
+  }
   const rs = open + 1
   const re = close
   // The request's text, replaced by its target when it is a request line.
