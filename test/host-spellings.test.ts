@@ -51,6 +51,7 @@ const SPELLINGS: readonly string[] = [
   'example.com',
   'EXAMPLE.com',
   'ex_ample.com',
+  'a"b$c~.test',
   'example.com.',
   'a..b.test',
   '-a.test',

@@ -9,7 +9,7 @@
  * (src/url/url-scan.ts) without a key made; any other by {@link slowOrigin}.
  */
 import { describeValue, RobotsInputError } from '../errors.js'
-import { canonicalHostOrNull, hostRefusal, isPlainHost } from '../url/host.js'
+import { canonicalHostOrNull, hostRefusal, isPlainHost, quoteHost } from '../url/host.js'
 
 /** Longest key kept (a host name is at most 253 bytes; a key has room for a scheme and a port). */
 export const MAX_KEY_BYTES = 1024
@@ -26,7 +26,7 @@ export interface KeyParts {
 }
 
 function badKey(what: string, key: unknown, why: string): never {
-  throw new RobotsInputError(`${what}: ${typeof key === 'string' ? JSON.stringify(key.slice(0, 200)) : describeValue(key)} ${why}`)
+  throw new RobotsInputError(`${what}: ${typeof key === 'string' ? quoteHost(key) : describeValue(key)} ${why}`)
 }
 
 /** The origin key of a parsed URL: `scheme://host[:port]`, lowercased. */

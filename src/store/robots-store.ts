@@ -26,6 +26,7 @@ import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './
 import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
 import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
 import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
+import { quoteHost } from '../url/host.js'
 import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
 import type { Explanation } from '../match/matcher.js'
 import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
@@ -409,7 +410,7 @@ export class RobotsStore {
     const url = typeof source === 'string' ? source : end <= source.length ? source.subarray(start, end) : EMPTY
     const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
     if (parts === null) {
-      const shown = typeof url === 'string' ? JSON.stringify(url.slice(0, 200)) : describeValue(url)
+      const shown = typeof url === 'string' ? quoteHost(url) : describeValue(url)
       throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${refusal(scan, rec)}`)
     }
     const key = keyBytes(parts.key)

@@ -219,7 +219,7 @@ export function canonicalHost(host: string): string {
   return canonical
 }
 
-/** A host for a message: JSON-quoted, cut at 200 chars, invisible characters escaped by JSON's rules or as `\u` escapes. */
+/** A host (or a URL, a key) for a message: JSON-quoted, cut at 200 chars, controls and invisible characters (a BOM, zero-width and bidirectional ones) escaped as `\u` escapes. */
 export function quoteHost(host: string): string {
   const cut = host.length > 200 ? `${host.slice(0, 200)}…` : host
   return JSON.stringify(cut).replace(/[\u007f-\u00a0\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)

@@ -211,8 +211,12 @@ export class LineLocator {
         this.host = column
         this.hostBytes = bytes
         this.hostSource = HostSource.Column
-        const f = this.canonicalKey(column, bytes)
-        if (f !== LineFault.None) return this.fault(us, ue, f)
+        this.key = column
+        this.keyBytes = bytes
+        if (!column.plainHost || column.port === UrlScan.BAD_PORT) {
+          const f = this.canonicalKey(column, bytes)
+          if (f !== LineFault.None) return this.fault(us, ue, f)
+        }
       }
     } else if (layout.hostName !== undefined) {
       this.host = this.option

@@ -166,7 +166,8 @@ function headFits(bytes: Uint8Array, h: number, open: number): boolean {
  * Whether what follows the request opening at `open` fits, read from the
  * left: the request closed by the next bare `"`, then the status and the
  * size (and combined's quoted referrer and agent), fields after them
- * allowed. `close` gets the closing quote.
+ * allowed. `close[0]` gets the closing quote, `close[1]` the end of the
+ * format's last field.
  */
 function tailFromLeft(bytes: Uint8Array, open: number, end: number, format: LogFormat, close: Int32Array): boolean {
   const r = quotedEnd(bytes, open, end)
@@ -175,11 +176,14 @@ function tailFromLeft(bytes: Uint8Array, open: number, end: number, format: LogF
   const s = skipBlanks(bytes, r, end)
   const e = tokenEnd(bytes, skipBlanks(bytes, tokenEnd(bytes, s, end), end), end)
   if (!statusAndSize(bytes, s, e)) return false
+  let last = e
   if (format !== 'common') {
     const referer = quotedEnd(bytes, skipBlanks(bytes, e, end), end)
-    if (referer < 0 || quotedEnd(bytes, skipBlanks(bytes, referer, end), end) < 0) return false
+    last = referer < 0 ? -1 : quotedEnd(bytes, skipBlanks(bytes, referer, end), end)
+    if (last < 0) return false
   }
   close[0] = r - 1
+  close[1] = last
   return true
 }
 
@@ -241,17 +245,21 @@ export function locateLogLine(bytes: Uint8Array, start: number, end: number, for
   }
   const h = tokenEnd(bytes, p, end)
   if (h === p || bytes[p] === QUOTE) return LogFit.Misfit
-  // From the left: the first bare quote. From the right: the request a line of the format ends with.
-  const first = bareQuote(bytes, h, end)
-  let open = requestFromRight(bytes, h, end, format, CLOSE)
+  // From the left: the first bare quote opens the request, and the format's fields follow it.
+  let open = bareQuote(bytes, h, end)
+  const leftFits = open >= 0 && headFits(bytes, h, open) && tailFromLeft(bytes, open, end, format, CLOSE)
   let close = CLOSE[0]
-  if (open >= 0 && headFits(bytes, h, open)) {
-    // Read from both ends: one request, or the line is not judged.
-    if (first !== open && first >= 0 && headFits(bytes, h, first) && tailFromLeft(bytes, first, end, format, CLOSE)) return LogFit.Misfit
-  } else {
-    if (first < 0 || !headFits(bytes, h, first) || !tailFromLeft(bytes, first, end, format, CLOSE)) return LogFit.Misfit
-    open = first
-    close = CLOSE[0]
+  // A line read whole from the left (no field after the format's) reads the same from the right; one
+  // with more fields, or that does not fit, is read from the right too: one request, or not judged.
+  if (!leftFits || CLOSE[1] !== trimEnd(bytes, h, end)) {
+    const right = requestFromRight(bytes, h, end, format, CLOSE)
+    const rightFits = right >= 0 && headFits(bytes, h, right)
+    if (rightFits && leftFits && right !== open) return LogFit.Misfit
+    if (!leftFits) {
+      if (!rightFits) return LogFit.Misfit
+      open = right
+      close = CLOSE[0]
+    }
   }
   const rs = open + 1
   const re = close

@@ -127,6 +127,13 @@ describe('log lines located by their structure', () => {
     )
   })
 
+  it('an unescaped user field holding a whole fake line, then more fields: the two ends disagree, the line is not judged', () => {
+    const line = `203.0.113.9 - - ${TIME} "GET /public HTTP/1.1" 200 5 "-" "-" x ${TIME} "GET /private HTTP/1.1" 200 5 "-" "curl/8"`
+    expect(locate(line, 'combined')).toMatchObject({ fault: 'no-request' })
+    // nginx's "main" adds a quoted field after the agent: read from the left alone.
+    expect(locate(`203.0.113.9 - - ${TIME} "GET /a HTTP/1.1" 200 5 "-" "curl/8" "198.51.100.1"`, 'combined')).toMatchObject({ fault: 'none', url: '/a' })
+  })
+
   it('the finding: a user field "a b [GET /public HTTP/1.1]" does not pick /public', () => {
     const line = '203.0.113.9 - a b [GET /public HTTP/1.1] [10/Oct/2000:13:55:36 -0700] "GET /private/secret HTTP/1.1" 200 512 "-" "curl/8"'
     for (const format of ['common', 'combined'] as const) expect(locate(line, format)).toMatchObject({ fault: 'none', url: '/private/secret' })
