@@ -1,10 +1,19 @@
-// `robots-automaton fetch` against a local server: throughput at two
-// concurrencies against the bound concurrency / latency, the time of an
-// --update where nothing changed (every file answers 304), and peak memory.
+// `robots-automaton fetch` against a local server: its speed beside a bare
+// client's in the same run, throughput at two concurrencies against the
+// bound concurrency / latency, the time of an --update where nothing
+// changed (every file answers 304), and peak memory.
 //
 //   node bench/fetch.mjs [--origins N] [--runs N] [--delay MS]      (build first: npm run build)
+//   node bench/fetch.mjs --speed [--speed-origins N] [--runs N]      the speed section alone
 //   node bench/fetch.mjs --serve [--origins N]      the server alone, for a profile: prints a fetch command
 //
+// - Speed (first): SPEED_ORIGINS (default 4,000) host names `okI.bench.test`
+//   that all answer 200 with a corpus body after --delay ms, fetched at
+//   concurrency 64 by the CLI (`--concurrency 64 --per-ip 64`: one server
+//   holds every name) and by a bare Node client (bench/lib/bare-client.mjs:
+//   `http.request`, a new connection per request, the body read and
+//   dropped), each in a process of its own, in turn, RUNS times; the
+//   medians, their ratio, and each against the bound 64 / delay.
 // - A server in this process on 127.0.0.1 answers for every host name
 //   (`fetch --resolve '*:PORT:127.0.0.1'`), each reply after --delay ms
 //   (default 20). N host names (default 10,000), `hI.bench.test:PORT`, one
@@ -14,7 +23,8 @@
 //   1,000th host never answers (a time-out: --timeout 2). Bodies: the
 //   corpus's robots.txt files (../shared/corpus/robots when present, else
 //   corpus/robots), in turn.
-// - Each figure is the median of --runs runs (default 3): a fresh fetch at
+// - Each figure is the median of --runs runs (default 3), `--per-ip` as
+//   high as the concurrency (one server holds every name): a fresh fetch at
 //   --concurrency 32 and at 256 (origins per second, and its ratio to
 //   concurrency / delay, the rate with no cost but the delay); then, from a
 //   bundle fetched at 256 whose entries the bench marks expired, `fetch
@@ -41,6 +51,8 @@ const CLI = join(ROOT, 'dist/cli.js')
 const argv = process.argv.slice(2)
 const option = (name, dflt) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : dflt)
 const ORIGINS = option('--origins', 10_000)
+const SPEED_ORIGINS = option('--speed-origins', 4000)
+const SPEED_CONCURRENCY = 64
 const RUNS = option('--runs', 3)
 const DELAY = option('--delay', 20)
 const TIMEOUT_S = 2
@@ -93,7 +105,15 @@ const server = createServer((req, res) => {
   const m = /^h(\d+)\.bench\.test(:\d+)?$/.exec(req.headers.host ?? '')
   held.add(res)
   res.on('close', () => held.delete(res))
-  setTimeout(() => (m ? answer(Number(m[1]), req.url, req, res) : res.writeHead(404).end()), DELAY)
+  const ok = /^ok(\d+)\.bench\.test(:\d+)?$/.exec(req.headers.host ?? '')
+  setTimeout(() => {
+    if (ok) {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      return res.end(bodies[Number(ok[1]) % bodies.length])
+    }
+    if (m) return answer(Number(m[1]), req.url, req, res)
+    res.writeHead(404).end()
+  }, DELAY)
 })
 server.keepAliveTimeout = 1000
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -103,10 +123,26 @@ const work = mkdtempSync(join(tmpdir(), 'bench-fetch-'))
 process.on('exit', () => rmSync(work, { recursive: true, force: true }))
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1))
 
-function inputOf(n) {
-  const file = join(work, `urls-${n}.txt`)
-  if (!existsSync(file)) writeFileSync(file, Array.from({ length: n }, (_, i) => `http://h${i}.bench.test:${PORT}/page/${i}`).join('\n') + '\n')
+function inputOf(n, prefix = 'h') {
+  const file = join(work, `urls-${prefix}-${n}.txt`)
+  if (!existsSync(file)) writeFileSync(file, Array.from({ length: n }, (_, i) => `http://${prefix}${i}.bench.test:${PORT}/page/${i}`).join('\n') + '\n')
   return file
+}
+
+/** The bare client (bench/lib/bare-client.mjs) in a process of its own: its wall time. */
+function runBare(n, concurrency) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [join(ROOT, 'bench/lib/bare-client.mjs'), '--port', String(PORT), '--origins', String(n), '--concurrency', String(concurrency)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let out = ''
+    child.stdout.on('data', (c) => (out += c))
+    child.on('error', reject)
+    child.on('exit', (status) => {
+      if (status !== 0) return reject(new Error(`bare client: exit ${status}`))
+      const r = JSON.parse(out)
+      resolve({ ...r, wall: (performance.now() - started) / 1000 })
+    })
+  })
 }
 
 /** Runs the CLI under /usr/bin/time (asynchronously: the server is this process): wall and CPU seconds, peak RSS. */
@@ -128,12 +164,13 @@ function runCli(args, nodeOptions = []) {
 
 if (argv.includes('--serve')) {
   console.log(`serving ${ORIGINS.toLocaleString('en-US')} host names on 127.0.0.1:${PORT}; for a profile (Ctrl-C here to stop):`)
-  console.log(`  node --cpu-prof ${CLI} fetch ${inputOf(ORIGINS)} --resolve '*:${PORT}:127.0.0.1' --timeout ${TIMEOUT_S} --concurrency 64 -o /tmp/profile.bundle`)
+  console.log(`  node --cpu-prof ${CLI} fetch ${inputOf(ORIGINS)} --resolve '*:${PORT}:127.0.0.1' --timeout ${TIMEOUT_S} --concurrency 64 --per-ip 64 -o /tmp/profile.bundle`)
   await new Promise(() => {})
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const base = (out) => ['fetch', '-q', '--timeout', String(TIMEOUT_S), '--resolve', `*:${PORT}:127.0.0.1`, '-o', out]
+// One server holds every name: --per-ip as high as the concurrency (the default, 4, is the politeness of a real crawl).
+const base = (out) => ['fetch', '-q', '--timeout', String(TIMEOUT_S), '--resolve', `*:${PORT}:127.0.0.1`, '--per-ip', '4096', '-o', out]
 
 async function fresh(n, concurrency, nodeOptions = []) {
   const out = join(work, `fresh-${n}-${concurrency}.bundle`)
@@ -156,8 +193,37 @@ function aged(bundle) {
   return path
 }
 
-const results = { origins: ORIGINS, delayMs: DELAY, runs: RUNS, bodies: bodies.length, fresh: {}, update: {}, memory: {} }
+const results = { origins: ORIGINS, delayMs: DELAY, runs: RUNS, bodies: bodies.length, speed: {}, fresh: {}, update: {}, memory: {} }
 console.log(`fetch: ${ORIGINS.toLocaleString('en-US')} origins, reply delay ${DELAY} ms, ${bodies.length} corpus bodies, ${RUNS} runs each; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+{
+  // Speed: the CLI and a bare client in turn, same server, same names.
+  const input = inputOf(SPEED_ORIGINS, 'ok')
+  const cli = []
+  const bare = []
+  for (let r = 0; r < RUNS; r++) {
+    const out = join(work, 'speed.bundle')
+    const x = await runCli(['fetch', '-q', '--timeout', String(TIMEOUT_S), '--resolve', `*:${PORT}:127.0.0.1`, '--concurrency', String(SPEED_CONCURRENCY), '--per-ip', String(SPEED_CONCURRENCY), input, '-o', out])
+    cli.push(x.seconds)
+    const b = await runBare(SPEED_ORIGINS, SPEED_CONCURRENCY)
+    if (b.requests !== SPEED_ORIGINS || b.statuses['200'] !== SPEED_ORIGINS) throw new Error(`bare client: ${JSON.stringify(b)}`)
+    bare.push(b.wall)
+  }
+  const bound = SPEED_CONCURRENCY / (DELAY / 1000)
+  const cliRate = SPEED_ORIGINS / median(cli)
+  const bareRate = SPEED_ORIGINS / median(bare)
+  results.speed = { origins: SPEED_ORIGINS, concurrency: SPEED_CONCURRENCY, bound, cliRate, bareRate, ratio: cliRate / bareRate, cliSeconds: cli, bareSeconds: bare }
+  console.log(
+    `  speed, ${SPEED_ORIGINS.toLocaleString('en-US')} origins at concurrency ${SPEED_CONCURRENCY}: CLI ${cliRate.toFixed(0)}/s (${((100 * cliRate) / bound).toFixed(0)} % of ${bound.toFixed(0)}/s), ` +
+      `bare client ${bareRate.toFixed(0)}/s (${((100 * bareRate) / bound).toFixed(0)} %): ratio ${(cliRate / bareRate).toFixed(2)}`,
+  )
+  console.log(`    runs (s): CLI ${cli.map((x) => x.toFixed(2)).join(' ')}; bare ${bare.map((x) => x.toFixed(2)).join(' ')}`)
+}
+if (argv.includes('--speed')) {
+  for (const res of held) res.destroy()
+  server.close()
+  console.log(JSON.stringify(results))
+  process.exit(0)
+}
 const startupRuns = []
 for (let r = 0; r < RUNS; r++) startupRuns.push((await fresh(1, 32)).cpu)
 const startup = median(startupRuns)
@@ -181,7 +247,7 @@ for (const c of [32, 256]) {
   let summary = ''
   for (let r = 0; r < RUNS; r++) {
     const before = requests
-    const x = await runCli(['fetch', '--timeout', String(TIMEOUT_S), '--resolve', `*:${PORT}:127.0.0.1`, '--concurrency', '256', '--update', source, '-o', join(work, 'updated.bundle')])
+    const x = await runCli(['fetch', '--timeout', String(TIMEOUT_S), '--resolve', `*:${PORT}:127.0.0.1`, '--concurrency', '256', '--per-ip', '256', '--update', source, '-o', join(work, 'updated.bundle')])
     runs.push({ ...x, requests: requests - before })
     summary = x.stderr.trim().split('\n').pop()
   }

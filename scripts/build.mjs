@@ -1,18 +1,20 @@
 // Build: the ESM and CJS builds with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
 // Entries: index, internals and compat (the core, browser-safe: no Node built-ins), node (Node
-// streams and files), cli (the bin, with its shebang) and filter-worker (filter --jobs's threads).
+// streams and files), crawlee (Node: Crawlee's robots.txt handling), cli (the bin, with its
+// shebang) and filter-worker (filter --jobs's threads).
 //
 // One module graph per format. ESM: every entry in one build with code splitting, so the entries
 // share one copy of each module (a Robots made by the core entry is a Robots for internals; one
 // class per error). CommonJS, which esbuild cannot split: the whole core is one bundle
 // (dist/core.cjs), and each entry a few lines that re-export its part of it (node.cjs bundles only
-// its own code and requires the core). The ESM and CJS builds are two graphs (the dual-package
-// hazard: docs/api.md says so).
+// its own code and requires the core; so does crawlee.cjs). The ESM and CJS builds are two graphs
+// (the dual-package hazard: docs/api.md says so). Last, the drop-in package's index.js.
 import { build } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildPlayground } from './build-playground.mjs'
+import { buildDropInIndex, DROPIN_DIR } from './dropin.mjs'
 
 rmSync('dist', { recursive: true, force: true })
 
@@ -31,6 +33,7 @@ const esm = await build({
     internals: 'src/internals.ts',
     compat: 'src/compat.ts',
     node: 'src/node.ts',
+    crawlee: 'src/crawlee.ts',
     cli: 'src/cli/main.ts',
     'filter-worker': 'src/cli/filter/worker.ts',
   },
@@ -88,26 +91,38 @@ writeFileSync(
     `module.exports = Object.assign(robotsParser, { robotsParser, compatToken: core.compatToken, default: robotsParser })\n` +
     `0 && (module.exports = { compatToken, robotsParser });\n`,
 )
-// The Node entry: its own code, with the core required from core.cjs (not bundled again).
-await build({
-  ...common,
-  entryPoints: ['src/node.ts'],
-  platform: 'node',
-  format: 'cjs',
-  outfile: 'dist/node.cjs',
-  plugins: [
-    {
-      name: 'core-from-core-cjs',
-      setup(b) {
-        b.onResolve({ filter: /^\.\/index\.js$/ }, (args) => (args.importer.endsWith('src/node.ts') ? { path: './core.cjs', external: true } : undefined))
-        b.onResolve({ filter: /^\./ }, (args) => {
-          if (args.importer.endsWith('src/node.ts') && args.path !== './index.js') throw new Error(`src/node.ts imports ${args.path}: the Node entry reaches the core through ./index.js only`)
-          return undefined
-        })
+// The Node entries: their own code, with the core required from core.cjs (not bundled again).
+// Each reaches the core through the entries named here only (a relative import of another core
+// module would bundle a second copy of it).
+const NODE_ENTRIES = {
+  // The Node entry's own modules: src/net/ (the transport), src/files/ (output paths).
+  node: { own: /src\/(node\.ts$|net\/|files\/)/, core: ['index.ts'] },
+  crawlee: { own: /src\/crawlee(\.ts|\/)/, core: ['index.ts', 'compat.ts'] },
+}
+for (const [entry, { own, core }] of Object.entries(NODE_ENTRIES)) {
+  await build({
+    ...common,
+    entryPoints: [`src/${entry}.ts`],
+    platform: 'node',
+    format: 'cjs',
+    outfile: `dist/${entry}.cjs`,
+    plugins: [
+      {
+        name: 'core-from-core-cjs',
+        setup(b) {
+          b.onResolve({ filter: /^\./ }, (args) => {
+            if (!own.test(args.importer)) return undefined
+            const target = join(args.resolveDir, args.path).replace(/\.js$/, '.ts')
+            const inSrc = target.slice(target.lastIndexOf('/src/') + 1)
+            if (core.some((c) => inSrc === `src/${c}`)) return { path: './core.cjs', external: true }
+            if (own.test(inSrc)) return undefined
+            throw new Error(`${args.importer} imports ${args.path}: the ${entry} entry reaches the core through ${core.map((c) => `src/${c}`).join(' and ')} only`)
+          })
+        },
       },
-    },
-  ],
-})
+    ],
+  })
+}
 // Package data of `compare --cases unit`: the reference's unit vectors (their one copy is test/data/conformance).
 cpSync('test/data/conformance', 'dist/data/conformance', { recursive: true })
 // Declarations of every entry (tsconfig.node.json includes the Node entry and the CLI).
@@ -156,4 +171,6 @@ export = robotsParser
 )
 
 await buildPlayground()
+// The drop-in package's index.js (packages/robots-automaton-compat), so that its folder installs as it is.
+await buildDropInIndex('.', `${DROPIN_DIR}/index.js`)
 console.log('built dist/')

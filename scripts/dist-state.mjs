@@ -24,15 +24,20 @@ export const DIST_OUTPUTS = [
   'dist/node.cjs',
   'dist/node.d.ts',
   'dist/node.d.cts',
+  'dist/crawlee.js',
+  'dist/crawlee.cjs',
+  'dist/crawlee.d.ts',
+  'dist/crawlee.d.cts',
   'dist/cli.js',
   'dist/filter-worker.js',
   'dist/playground/index.html',
   'dist/playground/playground.js',
   'dist/data/conformance/google-robots-test.json',
+  'packages/robots-automaton-compat/index.js',
 ]
 
 /** Inputs of the build besides src/. */
-const BUILD_INPUTS = ['scripts/build.mjs', 'scripts/build-playground.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
+const BUILD_INPUTS = ['scripts/build.mjs', 'scripts/build-playground.mjs', 'scripts/dropin.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
 
 function newestUnder(dir, acc) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

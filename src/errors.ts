@@ -19,6 +19,7 @@ export type RobotsErrorCode =
   | 'ERR_FORMAT'
   | 'ERR_VERSION'
   | 'ERR_FETCH'
+  | 'ERR_LOCAL'
 
 /**
  * Base of every error this library throws on purpose; `code` is stable.
@@ -38,6 +39,8 @@ export type RobotsErrorCode =
  * ├── RobotsFormatError  extends RobotsError ERR_FORMAT    a buffer that is not a serialised robots.txt (fromBytes)
  * │                                          ERR_VERSION   a serialised robots.txt of a format version not read here
  * └── RobotsError                            ERR_FETCH     no `fetch` to fetch robots.txt with
+ *                                            ERR_LOCAL     this machine failed while fetching (EMFILE, ENOMEM, no free
+ *                                                          local port, …): not the site's outcome; retry later
  * ```
  *
  * The tools extend the tree with their own layers, never thrown by the

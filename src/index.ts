@@ -49,6 +49,7 @@ export {
   type EntryId,
 } from './store/robots-store.js'
 export { BUNDLE_VERSION } from './store/bundle-codec.js'
+export { BundleWriter, type BundleEntryKind, type BundleChecksum } from './store/bundle-writer.js'
 export type { StoreFetchInfo } from './store/fetch-info.js'
 
 // Errors: one tree rooted in RobotsError, each with a code.
@@ -57,6 +58,8 @@ export { RobotsError, RobotsInputError, RobotsRangeError, RobotsLimitError, Robo
 // The access method (RFC 9309 §2.3) and a per-origin cache (§2.4).
 export { fetchRobots, MAX_TIMEOUT_MS } from './fetch/fetch-robots.js'
 export type { FetchLike, FetchRobotsOptions, PreviousFetch } from './fetch/options.js'
+export type { RobotsTransport, TransportRequest, TransportResponse } from './fetch/transport.js'
+export type { PrivateAddressPolicy } from './fetch/address-policy.js'
 export type { FetchValidators } from './fetch/validators.js'
 export type { RedirectFilter } from './fetch/redirect-guard.js'
 export { classifyHost, type HostClass } from './fetch/address.js'

@@ -36,30 +36,23 @@ export async function parseRobotsFile(path: string | URL, options: ParseOptions 
   }
 }
 
-/** Plain words for the system errors a user meets when naming files. */
-const SYSTEM_WORDS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'not a directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  ENAMETOOLONG: 'file name too long',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-  EIO: 'input/output error',
-  ENOSPC: 'no space left on device',
-  Z_DATA_ERROR: 'not valid gzip data',
-  Z_BUF_ERROR: 'gzip data is cut short',
-}
+export { describeSystemError } from './files/system-error.js'
 
-/**
- * A short description of a Node system error, as the command line words it:
- * `no such file or directory` for `ENOENT`, `permission denied` for
- * `EACCES`, …; for any other error, the first line of its message.
- */
-export function describeSystemError(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown }
-  if (typeof e?.code === 'string' && Object.hasOwn(SYSTEM_WORDS, e.code)) return SYSTEM_WORDS[e.code]
-  const message = typeof e?.message === 'string' ? e.message : String(err)
-  return message.split('\n')[0]
-}
+// The Node transport of `fetchRobots` (its `transport` option): its own DNS
+// resolver and cache, routes, the address policy on resolved addresses, and
+// at most `perAddress` connections in flight to one address.
+export {
+  createNodeTransport,
+  type NodeTransport,
+  type NodeTransportOptions,
+  type AddressLease,
+  type RouteFunction,
+  type RouteTarget,
+} from './net/node-transport.js'
+export { DnsCache, type DnsOptions } from './net/dns-cache.js'
+export type { RobotsTransport, TransportRequest, TransportResponse } from './fetch/transport.js'
+
+// Output paths as the tools write them: checked before any work, a file (or
+// a link to one) replaced atomically through the link, a FIFO, a device or
+// '-' streamed in place.
+export { checkOutput, writeOutput, writeFileAtomic, OutputWriter, OutputError, type OutputTarget, type OutputKind } from './files/output-file.js'

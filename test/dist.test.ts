@@ -195,7 +195,7 @@ describe('package.json exports map', () => {
 
   it('every entry has import and require, each with its own types, listed first', () => {
     const entries = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object')
-    expect(entries.map(([k]) => k)).toEqual(['.', './node', './compat', './internals'])
+    expect(entries.map(([k]) => k)).toEqual(['.', './node', './compat', './crawlee', './internals'])
     for (const [key, value] of entries) {
       const conditions = value as Record<string, Record<string, string>>
       expect(Object.keys(conditions), key).toEqual(['import', 'require'])

@@ -18,7 +18,7 @@ import type { RobotsErrorCode } from '../src/index.js'
 const ROOT = resolve(__dirname, '..')
 
 /** The core's codes, as the type names them (checked both ways below). */
-const CORE_CODES: RobotsErrorCode[] = ['ERR_INPUT', 'ERR_LIMIT', 'ERR_BUDGET', 'ERR_CAPACITY', 'ERR_RANGE', 'ERR_FORMAT', 'ERR_VERSION', 'ERR_FETCH']
+const CORE_CODES: RobotsErrorCode[] = ['ERR_INPUT', 'ERR_LIMIT', 'ERR_BUDGET', 'ERR_CAPACITY', 'ERR_RANGE', 'ERR_FORMAT', 'ERR_VERSION', 'ERR_FETCH', 'ERR_LOCAL']
 
 describe('errors by layer', () => {
   it("src/errors.ts exports the core's classes and helpers, and nothing of the tools", () => {
@@ -32,7 +32,7 @@ describe('errors by layer', () => {
   })
 
   it("RobotsErrorCode is the core's codes only (the tools' codes are not assignable to it)", () => {
-    const all: Record<RobotsErrorCode, true> = { ERR_INPUT: true, ERR_LIMIT: true, ERR_BUDGET: true, ERR_CAPACITY: true, ERR_RANGE: true, ERR_FORMAT: true, ERR_VERSION: true, ERR_FETCH: true }
+    const all: Record<RobotsErrorCode, true> = { ERR_INPUT: true, ERR_LIMIT: true, ERR_BUDGET: true, ERR_CAPACITY: true, ERR_RANGE: true, ERR_FORMAT: true, ERR_VERSION: true, ERR_FETCH: true, ERR_LOCAL: true }
     expect(Object.keys(all).sort()).toEqual([...CORE_CODES].sort())
     // @ts-expect-error a command-line code is not a core code
     const usage: RobotsErrorCode = 'ERR_USAGE'

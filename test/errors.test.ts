@@ -53,6 +53,7 @@ const KIND: Record<RobotsErrorCode, ErrorConstructor | null> = {
   ERR_FORMAT: null,
   ERR_VERSION: null,
   ERR_FETCH: null,
+  ERR_LOCAL: null,
 }
 
 /**

@@ -80,8 +80,12 @@ const folderOf = (file: string): string => {
   return parts.length > 2 ? `${parts[0]}/${parts[1]}` : file
 }
 
-/** The tools: built on the package's entries, as an outside tool would be. */
-const TOOLS = ['src/cli/', 'src/compare/', 'src/playground/']
+/**
+ * The tools: built on the package's entries, as an outside tool would be.
+ * The crawlee entry (src/crawlee.ts and src/crawlee/) is built the same
+ * way: its CommonJS build requires the core's (scripts/build.mjs).
+ */
+const TOOLS = ['src/cli/', 'src/compare/', 'src/playground/', 'src/crawlee.ts', 'src/crawlee/']
 /** The package's entries (the exports map's): all a tool may import of the core. */
 const ENTRIES = ['src/index.ts', 'src/node.ts', 'src/compat.ts', 'src/internals.ts']
 const isTool = (file: string): boolean => TOOLS.some((t) => file.startsWith(t))

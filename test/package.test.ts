@@ -53,7 +53,7 @@ describe('package: npm pack, installed from the tarball', () => {
       'README.md',
       'LICENSE',
       'dist/cli.js',
-      ...['index', 'node', 'compat', 'internals'].flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`, `dist/${e}.d.ts`, `dist/${e}.d.cts`]),
+      ...['index', 'node', 'compat', 'crawlee', 'internals'].flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`, `dist/${e}.d.ts`, `dist/${e}.d.cts`]),
     ]) {
       expect(files, f).toContain(f)
     }
@@ -91,22 +91,25 @@ describe('package: npm pack, installed from the tarball', () => {
     ]))`
   const expected = JSON.stringify([false, 2, 'function', false, null, false, 2, [8, 8, 0], []])
 
-  it('import: ".", "./node", "./compat" and "./internals" (ES modules); the core has none of the internals', () => {
+  it('import: ".", "./node", "./compat", "./crawlee" and "./internals" (ES modules); the core has none of the internals', () => {
     writeFileSync(
       join(project, 'esm.mjs'),
       `import * as lib from 'robots-automaton'\nimport * as node from 'robots-automaton/node'\nimport * as compat from 'robots-automaton/compat'\nimport robotsParser from 'robots-automaton/compat'\n` +
         `import * as internals from 'robots-automaton/internals'\n` +
+        `import { useWithCrawlee } from 'robots-automaton/crawlee'\n` +
         `if (robotsParser !== compat.robotsParser) throw new Error('default export')\n` +
+        `if (typeof useWithCrawlee !== 'function') throw new Error('crawlee entry')\n` +
         checks('lib', 'node', 'compat', 'internals').replace('JSON.stringify([', 'JSON.stringify([').replace(/undefined/g, 'null'),
     )
     expect(sh('node', ['esm.mjs'], project).trim()).toBe(expected)
   })
 
-  it('require: ".", "./node", "./compat" and "./internals" (CommonJS); the compat module is the function, as robots-parser\'s', () => {
+  it('require: ".", "./node", "./compat", "./crawlee" and "./internals" (CommonJS); the compat module is the function, as robots-parser\'s', () => {
     writeFileSync(
       join(project, 'cjs.cjs'),
       `const lib = require('robots-automaton')\nconst node = require('robots-automaton/node')\nconst compat = require('robots-automaton/compat')\n` +
         `const internals = require('robots-automaton/internals')\n` +
+        `if (typeof require('robots-automaton/crawlee').useWithCrawlee !== 'function') throw new Error('crawlee entry')\n` +
         `if (typeof compat !== 'function' || compat.robotsParser !== compat || compat.default !== compat) throw new Error('compat module')\n` +
         checks('lib', 'node', 'compat', 'internals'),
     )
@@ -121,6 +124,7 @@ describe('package: npm pack, installed from the tarball', () => {
 import { parseRobotsFile } from 'robots-automaton/node'
 import robotsParser, { type Robot } from 'robots-automaton/compat'
 import { compactRulesOf, createParser, LineFlag, referenceDecide, type ParseHandler, type ReferenceDecision } from 'robots-automaton/internals'
+import { useWithCrawlee, type CrawleeModule, type CrawleeRobots } from 'robots-automaton/crawlee'
 // @ts-expect-error the parser internals are not in the core entry
 import { createParser as notInCore } from 'robots-automaton'
 const r: Robot = robotsParser('https://e.com/robots.txt', 'User-agent: *')
@@ -136,7 +140,12 @@ parseRobots('', { engine: 'plain' })
 parseRobots('', { tier: 'lukewarm' })
 // @ts-expect-error Robots has no public constructor
 const made = new Robots(new Uint8Array(0))
-export { a, e, p, s, d, made, notInCore }
+// The crawlee entry takes Crawlee's module by its shape (never imported); anything else is a type error.
+const fakeCrawlee: CrawleeModule = { RobotsTxtFile: { find: async () => ({}), from: () => ({}) } }
+const crawleeOn = (): CrawleeRobots => useWithCrawlee(fakeCrawlee, { userAgent: 'MyBot/1.0', timeoutMs: 5000 })
+// @ts-expect-error not Crawlee's module
+const notCrawlee = (): CrawleeRobots => useWithCrawlee({ RobotsTxtFile: 1 })
+export { a, e, p, s, d, made, notInCore, crawleeOn, notCrawlee }
 `
     // Three programs (node16 checks an ES module and a CommonJS caller at once).
     // No @types/node: the typings need only the DOM and ES2022 libs, as in a browser project.

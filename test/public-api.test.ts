@@ -46,6 +46,7 @@ const CORE_VALUES = [
   // serialisation and the store
   'FORMAT_VERSION',
   'BUNDLE_VERSION',
+  'BundleWriter',
   'RobotsStore',
   'DEFAULT_STORE_MATCHER_BUDGET',
   // errors
@@ -95,6 +96,12 @@ const CORE_TYPES = [
   'FetchLike',
   'FetchRobotsOptions',
   'PreviousFetch',
+  'RobotsTransport',
+  'TransportRequest',
+  'TransportResponse',
+  'PrivateAddressPolicy',
+  'BundleEntryKind',
+  'BundleChecksum',
   'FetchValidators',
   'RedirectFilter',
   'HostClass',

@@ -20,7 +20,12 @@
  *                 (the vhost in column 1, the quoted request line in column 6)
  *   Every command must exit 0; the files it writes are checked against what
  *   the README says of them, and the lines the block `recipe output
- *   verdicts.tsv` shows must be lines of verdicts.tsv.
+ *   verdicts.tsv` shows must be lines of verdicts.tsv. Every command that
+ *   reads access.log names its --log-format (read as a URL list, a log
+ *   names no host). "Later" comes before the refresh (`fetch --update`):
+ *   the test marks the bundle's entries expired, as a day would, so the
+ *   refresh, run as written, must send a conditional request for every
+ *   host, and keep the rules of those answered 304.
  *
  * Nothing reaches the network: the recipe's commands may not name an http(s)
  * URL, and the shim gives `fetch` `--connect-to ::127.0.0.1:PORT`, so every
@@ -104,6 +109,8 @@ describe('README: the filtering recipe', () => {
   let server: TestServer
   /** The hosts the server was asked for, per request, and whether the request was conditional. */
   const asked: { host: string; conditional: boolean }[] = []
+  /** Where the refresh's requests start in `asked`. */
+  let refreshFrom = -1
   const results: { command: string; status: number | null; stderr: string }[] = []
   const file = (name: string) => readFileSync(join(dir, name), 'utf8')
   const corpusRobots = resolve(ROOT, 'corpus/robots')
@@ -131,7 +138,22 @@ describe('README: the filtering recipe', () => {
     writeFileSync(join(dir, 'urls.txt'), urls)
     writeFileSync(join(dir, 'access.log'), accessLog(urls))
     const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`, ROBOTS_AUTOMATON_PROGRESS: '0' }
+    const { RobotsStore } = (await import(pathToFileURL(resolve(ROOT, 'dist/index.js')).href)) as typeof import('../src/index.js')
     for (const command of commands) {
+      if (/ fetch --update /.test(command)) {
+        // Later: every entry has expired (as a day would make them); what a refresh asks is logged from here.
+        const path = join(dir, 'robots.bundle')
+        const old = RobotsStore.fromBytes(readFileSync(path))
+        const aged = new RobotsStore()
+        for (const key of old.keys()) {
+          const info = { ...old.fetchInfo(key)!, expiresAt: Date.now() - 1 }
+          const source = old.source(key)
+          if (source === 'robots') aged.setRobots(key, old.get(key)!, info)
+          else aged.setOutcome(key, source as 'unavailable' | 'unreachable', info)
+        }
+        writeFileSync(path, aged.toBytes())
+        refreshFrom = asked.length
+      }
       // Asynchronously: the server answers from this process.
       results.push(await new Promise((done) => {
         const child = spawn('sh', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] })
@@ -166,16 +188,33 @@ describe('README: the filtering recipe', () => {
     }
   })
 
-  it('fetch writes the bundle from the log alone, asking each host once; --update asks again only what expired', () => {
+  it('every command that reads the log names its format', () => {
+    const readers = commands.filter((c) => /\baccess\.log\b/.test(c))
+    expect(readers.length).toBeGreaterThanOrEqual(3)
+    for (const c of readers) expect(c).toMatch(/ --log-format vhost_combined /)
+  })
+
+  it('fetch writes the bundle from the log alone, asking each host once', () => {
     expect(commands[0]).toMatch(/^robots-automaton fetch .*access\.log -o robots\.bundle$/)
     expect(existsSync(join(dir, 'robots'))).toBe(false)
     expect(statSync(join(dir, 'robots.bundle')).size).toBeGreaterThan(0)
     const hosts = new Set(lines(file('urls.txt')).map((u) => new URL(u).hostname))
-    expect(asked.map((a) => a.host).sort()).toEqual([...hosts].sort())
+    expect(asked.slice(0, refreshFrom).map((a) => a.host).sort()).toEqual([...hosts].sort())
     expect(results[0].stderr).toMatch(new RegExp(`${hosts.size} origins fetched in .*: \\d+ ok, \\d+ unavailable; wrote robots\\.bundle: ${hosts.size} entries`))
-    // Nothing has expired since: the refresh keeps every entry and asks nothing.
-    const update = results.find((r) => / fetch --update /.test(r.command))
-    expect(update?.stderr).toMatch(new RegExp(`0 origins fetched .*; ${hosts.size} kept \\(not expired\\)`))
+  })
+
+  // Step 5 left out --log-format: the log was read as a URL list, "0 origins fetched", exit 0, nothing refreshed.
+  it('the refresh as written (step 5) asks every expired host again, conditionally, and keeps the rules of a 304', () => {
+    const hosts = new Set(lines(file('urls.txt')).map((u) => new URL(u).hostname))
+    const update = results.find((r) => / fetch --update /.test(r.command))!
+    expect(update.status, update.stderr).toBe(0)
+    const refresh = asked.slice(refreshFrom)
+    expect(refresh.map((a) => a.host).sort()).toEqual([...hosts].sort())
+    // Every host with a file got its ETag back; every other one (404) had none to send.
+    const withFile = refresh.filter((a) => existsSync(join(corpusRobots, a.host)))
+    expect(withFile.length).toBeGreaterThan(0)
+    for (const a of refresh) expect(a.conditional, a.host).toBe(withFile.includes(a))
+    expect(update.stderr).toMatch(new RegExp(`${hosts.size} origins fetched in .*: ${withFile.length} not modified, ${hosts.size - withFile.length} unavailable; wrote robots\\.bundle: ${hosts.size} entries`))
   })
 
   it('allowed.txt: the allowed URLs, byte for byte, in input order; verdicts.tsv: every URL with its verdict and rule line', () => {

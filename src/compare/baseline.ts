@@ -7,12 +7,11 @@
  * fields; `#` starts a comment). Cases are matched by content key first
  * (the same body, tokens and URL in any run, set or order), then by id.
  */
-import { realpathSync } from 'node:fs'
-import { readFile, rename, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { CompareError, describeSystemError, readError } from './compare-error.js'
 import type { Case } from './case.js'
 import { fails, type Outcome, type Score, type Semantics } from './outcome.js'
-import { BufferedFile } from './report/buffered-file.js'
+import { ReportFile } from './output-files.js'
 import type { CaseSink } from './run.js'
 import { gateOutcome, type CaseResult } from './tally.js'
 
@@ -160,13 +159,12 @@ export class BaselineCheck implements CaseSink {
 /**
  * `--write-baseline FILE`: the run's disagreements (under its semantics and
  * score), one per line as `KEY<TAB>ID<TAB>OUTCOME`, after a comment naming
- * the run. Written to a temporary file beside FILE and moved over it only
- * when the run completes, so a run that stopped early leaves no partial baseline.
+ * the run. An output file as every tool writes one (checked before any
+ * work, a link's target replaced, a FIFO streamed): put in place only when
+ * the run completes, so a run that stopped early leaves no partial baseline.
  */
 export class BaselineWriter implements CaseSink {
-  private readonly temp: string
-  private readonly target: string
-  private readonly out: BufferedFile
+  private readonly out: ReportFile
   count = 0
 
   constructor(
@@ -175,16 +173,7 @@ export class BaselineWriter implements CaseSink {
     private readonly semantics: Semantics,
     header: string,
   ) {
-    // A link is followed: the file it names is replaced, the link stays.
-    let target = file
-    try {
-      target = realpathSync(file)
-    } catch {
-      // not there yet
-    }
-    this.target = target
-    this.temp = `${target}.${process.pid}.partial`
-    this.out = new BufferedFile(this.temp)
+    this.out = new ReportFile(file)
     this.out.write(`# ${header}\n# one disagreement per line: content key, id, outcome (read back with --baseline)\n`)
   }
 
@@ -199,15 +188,14 @@ export class BaselineWriter implements CaseSink {
     return this.out.flush()
   }
 
-  /** Moves the file into place (the run completed), or deletes it. */
+  /** Puts the file in place (the run completed), or leaves the target as it was. */
   async finish(complete: boolean): Promise<void> {
+    if (!complete) return this.out.abort()
     try {
       await this.out.close()
-      if (complete) await rename(this.temp, this.target)
-      else await rm(this.temp, { force: true })
     } catch (err) {
-      await rm(this.temp, { force: true }).catch(() => {})
-      throw new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+      this.out.abort()
+      throw err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
     }
   }
 }

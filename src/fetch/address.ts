@@ -187,6 +187,27 @@ function normalise(host: string): string | undefined {
 }
 
 /**
+ * The class of a host already in the URL parser's normal form
+ * (`URL.hostname`: IPv6 in brackets) or of a numeric address as a resolver
+ * gives it (IPv6 without brackets), without parsing it again: the address
+ * policy's check per connection.
+ */
+export function classifyNormalHost(hostname: string): HostClass | undefined {
+  if (hostname === '') return undefined
+  if (hostname.startsWith('[')) {
+    const g = parseIpv6(hostname.slice(1, -1))
+    return g ? classifyIpv6(g) : undefined
+  }
+  if (hostname.includes(':')) {
+    const g = parseIpv6(hostname)
+    return g ? classifyIpv6(g) : undefined
+  }
+  const v4 = parseIpv4(hostname)
+  if (v4 >= 0) return classifyIpv4(v4)
+  return classifyName(hostname.toLowerCase())
+}
+
+/**
  * Whether `host` (a `URL`, whose `hostname` is used, or a host string in any
  * spelling `URL` accepts; IPv6 with or without brackets) is a loopback,
  * private, link-local or otherwise non-public address or name — see

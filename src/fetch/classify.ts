@@ -23,7 +23,48 @@ export function classifyStatus(status: number): { outcome: FetchOutcome; reason:
   return { outcome: 'unreachable', reason: 'unexpected-status' }
 }
 
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA'])
+/** Name resolution failures: getaddrinfo's (`dns.lookup`, undici) and c-ares's (`dns.Resolver`). */
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NONAME',
+  'EAI_NODATA',
+  'ENODATA',
+  'ESERVFAIL',
+  'EREFUSED',
+  'EBADRESP',
+  'EFORMERR',
+  'ETIMEOUT',
+  'ENONAME',
+  'EBADNAME',
+  'ENOTIMP',
+])
+
+/**
+ * Failures of this machine, not of the site: descriptors (EMFILE, ENFILE),
+ * memory and buffers (ENOMEM, ENOBUFS), local ports and addresses
+ * (EADDRNOTAVAIL, EADDRINUSE, EAGAIN from `connect`: the ephemeral ports
+ * exhausted). They are never an outcome: `fetchRobots` rejects with
+ * ERR_LOCAL, and the caller retries later.
+ */
+const LOCAL_CODES = new Set(['EMFILE', 'ENFILE', 'ENOMEM', 'ENOBUFS', 'EADDRNOTAVAIL', 'EADDRINUSE', 'EAGAIN'])
+
+/**
+ * The code of the local failure behind `err` (along its cause chain), or
+ * undefined when it is not one: a code of LOCAL_CODES, or an error a
+ * transport marks `localFailure: true` (its resolver's servers unreachable).
+ */
+export function localFailureCode(err: unknown): string | undefined {
+  let e: unknown = err
+  for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
+    const o = e as { code?: unknown; cause?: unknown; localFailure?: unknown }
+    if (typeof o.code === 'string' && LOCAL_CODES.has(o.code)) return o.code
+    if (o.localFailure === true) return typeof o.code === 'string' ? o.code : 'ELOCAL'
+    e = o.cause
+  }
+  return undefined
+}
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -41,8 +82,8 @@ const CONNECTION_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ])
 
-/** Codes for a body whose length differs from its `Content-Length` (undici). */
-const LENGTH_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH'])
+/** Codes for a body whose length differs from its `Content-Length` (undici's, the Node transport's). */
+const LENGTH_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_BODY_LENGTH'])
 
 /** Codes of a content coding that ended early or is corrupt: zlib (`Z_BUF_ERROR`, `Z_DATA_ERROR`, …) and brotli (`ERR__ERROR_FORMAT_…`) as Node reports them. */
 function isDecodingCode(code: string): boolean {

@@ -7,6 +7,7 @@ const VERDICT = {
   unavailable: 'unavailable, allow all',
   unreachable: 'unreachable, disallow all',
   'not-modified': 'not modified, rules kept',
+  refused: 'refused, disallow all',
 } as const
 
 /** What a refused redirect target is, by the class of its host. */
@@ -68,6 +69,15 @@ export function describeFetchResult(r: RobotsFetchResult): string {
       why = `incomplete body from ${where}${via}: ${how}: ${e?.message ?? ''}`
       break
     }
+    case 'unexpected-not-modified':
+      why = `HTTP 304 from ${where}${via} to a request that carried no validators (${r.outcome === 'not-modified' ? 'the rules held stand' : 'no rules held'})`
+      break
+    case 'address-refused': {
+      const cls = r.error?.code as HostClass | undefined
+      why = `not fetched: ${new URL(r.url).hostname} is ${cls !== undefined && cls in HOST_CLASS ? HOST_CLASS[cls] : 'a non-public address'} (${r.error?.message ?? 'address policy'})`
+      break
+    }
+    case 'dns-error':
     case 'timeout':
     case 'network-error': {
       const e = r.error
@@ -76,7 +86,7 @@ export function describeFetchResult(r: RobotsFetchResult): string {
       why =
         r.reason === 'timeout'
           ? `timeout${phase} fetching ${where}${via}: ${e?.message ?? ''}`
-          : `${e?.kind ?? 'network'} error${code}${phase} fetching ${where}${via}: ${e?.message ?? ''}`
+          : `${r.reason === 'dns-error' ? 'dns' : e?.kind ?? 'network'} error${code}${phase} fetching ${where}${via}: ${e?.message ?? ''}`
       break
     }
     default:

@@ -1,18 +1,20 @@
 import { RobotsError, RobotsInputError } from '../errors.js'
 import { checkLimit } from '../parse/reader.js'
-import { lengthFailure, openBody } from './body.js'
+import { lengthFailure } from './body.js'
 import { freshnessLifetimeMs, retryAfterMs } from './cache-control.js'
-import { classifyStatus, describeFailure, isRedirectStatus } from './classify.js'
-import { CODING_HEADER, encodedBodyRequest, STRICT_ACCEPT_ENCODING, type EncodedBodyState } from './content-coding.js'
+import { classifyStatus, describeFailure, isRedirectStatus, localFailureCode } from './classify.js'
 import { allowAll, disallowAll } from '../robots/fallback.js'
 import type { Robots } from '../robots/robots.js'
 import { parseRobotsStream } from '../robots/stream.js'
 import { robotsLocation } from './origin.js'
 import { checkFetchOptions, type FetchLike, type FetchRobotsOptions } from './options.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
-import { redirectGuard, refusedHost } from './redirect-guard.js'
+import { redirectFilterOf } from './redirect-guard.js'
+import { AddressRefusal, addressGuard, checkPrivateAddresses } from './address-policy.js'
 import { conditionalHeaders, mergeValidators, validatorsOf, type FetchValidators } from './validators.js'
 import type { HeaderSource } from './cache-control.js'
+import type { RobotsTransport, TransportResponse } from './transport.js'
+import { raceAbort, webTransport } from './web-transport.js'
 
 
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
@@ -56,36 +58,23 @@ function checkTimeout(v: unknown): number {
   return Math.min(v, MAX_TIMEOUT_MS)
 }
 
-function discard(res: Response): void {
-  if (res.body && !res.bodyUsed) res.body.cancel().catch(() => {})
-}
-
-function keptHeaders(res: Response, undecoded: boolean): Record<string, string> {
+function keptHeaders(res: TransportResponse): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name of KEPT_HEADERS) {
-    const v = res.headers.get(undecoded && name === 'content-encoding' ? CODING_HEADER : name)
+    const v = res.headers.get(name)
     if (v !== null) out[name] = v
   }
   return out
 }
 
-/** Rejects as soon as `signal` aborts, so a `fetch` that ignores its signal cannot outlive the deadline. */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(v)
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(e)
-      },
-    )
-  })
+/** The transport of a fetch: the one given, else the Web `fetch` given or the platform's. */
+function transportOf(options: FetchRobotsOptions): RobotsTransport {
+  if (options.transport !== undefined) return options.transport
+  const fetchImpl: FetchLike | undefined =
+    options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined)
+  if (!fetchImpl) throw new RobotsError('ERR_FETCH', 'no fetch available: pass options.fetch')
+  // With the platform's own fetch, ask it for gzip bodies still encoded, to decode them strictly (content-coding.ts).
+  return webTransport(fetchImpl, options.fetch === undefined)
 }
 
 /**
@@ -97,20 +86,27 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
  * - 301/302/303/307/308 are followed (also to other hosts) up to
  *   `maxRedirects` times; the rules found apply to the origin asked for. One
  *   redirect more, a loop, a missing or non-http(s) `Location`, a redirect
- *   from a public origin to a non-public host (unless `allowPrivateRedirects`)
- *   or one `redirectFilter` refuses → `unavailable`.
+ *   to an address the policy refuses (`privateAddresses`) or one
+ *   `redirectFilter` refuses → `unavailable`.
  * - 4xx → `unavailable` (allow all), except 429 → `unreachable`.
  * - 304 to a conditional refresh (`previous` with validators) →
- *   `not-modified`: `previous.robots` stand, with a new expiry.
+ *   `not-modified`: `previous.robots` stand, with a new expiry. A 304 to a
+ *   request that carried no validators keeps `previous.robots` too (reason
+ *   `unexpected-not-modified`, until `unreachableTtlMs`), or is
+ *   `unreachable` without `previous`: never allow-all.
  * - 5xx, network / DNS / TLS errors, a reset while reading the body, a body
  *   that does not arrive whole (shorter than its `Content-Length`, a gzip
  *   stream cut short), and the `timeoutMs` deadline → `unreachable` (disallow all).
+ * - An origin whose address the policy refuses → `refused` (disallow all;
+ *   nothing was sent).
  *
  * Throws only for bad arguments (`ERR_INPUT`, `ERR_LIMIT`), a missing `fetch`
- * (`ERR_FETCH`), or when `signal` aborts. `expiresAt` is `fetchedAt` plus the
- * response's `Cache-Control: max-age` / `Expires` (minus `Age`) for ok and
- * unavailable results, or its `Retry-After` (else `unreachableTtlMs`) for
- * unreachable ones, always within [`minTtlMs`, `maxTtlMs`].
+ * (`ERR_FETCH`), a failure of this machine (`ERR_LOCAL`: descriptors,
+ * memory, local ports; not the site's outcome), or when `signal` aborts.
+ * `expiresAt` is `fetchedAt` plus the response's `Cache-Control: max-age` /
+ * `Expires` (minus `Age`) for ok and unavailable results, or its
+ * `Retry-After` (else `unreachableTtlMs`) for unreachable ones, always
+ * within [`minTtlMs`, `maxTtlMs`].
  */
 export async function fetchRobots(url: string | URL, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
   options = checkFetchOptions(options)
@@ -121,12 +117,12 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const maxTtlMs = nonNegative('maxTtlMs', options.maxTtlMs, DAY_MS)
   const minTtlMs = Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs)
   const unreachableTtlMs = nonNegative('unreachableTtlMs', options.unreachableTtlMs, DEFAULT_UNREACHABLE_TTL_MS)
-  const guard = redirectGuard(new URL(robotsUrl), options.allowPrivateRedirects, options.redirectFilter)
-  const fetchImpl: FetchLike | undefined =
-    options.fetch ?? (typeof globalThis.fetch === 'function' ? globalThis.fetch.bind(globalThis) : undefined)
-  if (!fetchImpl) throw new RobotsError('ERR_FETCH', 'no fetch available: pass options.fetch')
-  // With the platform's own fetch, ask it for gzip bodies still encoded, to decode them strictly (content-coding.ts).
-  const strictDecoding = options.fetch === undefined
+  const first = new URL(robotsUrl)
+  const filter = redirectFilterOf(options.allowPrivateRedirects, options.redirectFilter)
+  const guard = addressGuard(checkPrivateAddresses(options.privateAddresses, options.allowPrivateRedirects), first)
+  const transport = transportOf(options)
+  // A transport that resolves names checks the addresses it connects to; for any other, the hosts as written are checked here.
+  const checkWritten = guard.active && transport.checksAddresses !== true
   const now = options.now ?? Date.now
   const previous = options.previous
   // Validators describe a representation: only an ok (or not-modified) result has one.
@@ -154,11 +150,11 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const result = (
     outcome: FetchOutcome,
     reason: FetchReason,
-    extra: { res?: Response; robots?: Robots; error?: FetchFailure; freshness?: HeaderSource } = {},
+    extra: { res?: TransportResponse; robots?: Robots; error?: FetchFailure; freshness?: HeaderSource; shortLived?: boolean } = {},
   ): RobotsFetchResult => {
     const { res } = extra
     let ttl: number
-    if (outcome === 'unreachable') {
+    if (outcome === 'unreachable' || outcome === 'refused' || extra.shortLived) {
       ttl = clamp((res && retryAfterMs(res.headers, fetchedAt)) ?? unreachableTtlMs)
     } else {
       const headers = extra.freshness ?? res?.headers
@@ -167,7 +163,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     const r: RobotsFetchResult = {
       outcome,
       reason,
-      robots: extra.robots ?? (outcome === 'unreachable' ? disallowAll() : allowAll()),
+      robots: extra.robots ?? (outcome === 'unreachable' || outcome === 'refused' ? disallowAll() : allowAll()),
       origin,
       url: robotsUrl,
       redirects,
@@ -177,16 +173,31 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (res) {
       r.status = res.status
       r.finalUrl = current
-      r.headers = keptHeaders(res, undecoded)
+      r.headers = keptHeaders(res)
       const validators =
-        outcome === 'ok' ? validatorsOf(res.headers) : outcome === 'not-modified' ? mergeValidators(validatorsOf(res.headers), sent) : undefined
+        outcome === 'ok' ? validatorsOf(res.headers) : outcome === 'not-modified' && !extra.shortLived ? mergeValidators(validatorsOf(res.headers), sent) : undefined
       if (validators !== undefined) r.validators = validators
     }
     if (extra.error) r.error = extra.error
     return r
   }
-  const failure = (err: unknown, phase: FetchFailure['phase'], res?: Response): RobotsFetchResult => {
+  /** The outcome of a refusal of the address policy: `refused` for the origin itself, else the redirect that led there is blocked. */
+  const refusal = (err: AddressRefusal): RobotsFetchResult => {
+    const error: FetchFailure = { phase: 'request', kind: 'address', code: err.hostClass, message: err.message }
+    const hop = redirects[redirects.length - 1]
+    if (hop === undefined) return result('refused', 'address-refused', { error })
+    hop.blocked = err.hostClass
+    current = hop.url
+    return result('unavailable', 'redirect-blocked', { res: lastRedirect })
+  }
+  const failure = (err: unknown, phase: FetchFailure['phase'], res?: TransportResponse): RobotsFetchResult => {
     if (userSignal?.aborted) throw userSignal.reason
+    if (err instanceof AddressRefusal) return refusal(err)
+    const local = localFailureCode(err)
+    if (local !== undefined) {
+      const e = new RobotsError('ERR_LOCAL', `robots.txt of ${origin} not fetched: this machine failed (${local}): ${describeFailure(err, phase).message}`)
+      throw Object.assign(e, { cause: err })
+    }
     if (timedOut) {
       return result('unreachable', 'timeout', {
         res,
@@ -197,16 +208,15 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (phase === 'body' && (error.kind === 'length' || error.kind === 'decoding')) {
       return result('unreachable', 'incomplete-body', { res, error })
     }
-    return result('unreachable', 'network-error', { res, error })
+    return result('unreachable', error.kind === 'dns' ? 'dns-error' : 'network-error', { res, error })
   }
   /**
-   * The result when the redirect `hop` to `target` is refused (its host is
-   * not public while the origin is, or `redirectFilter` says no), else
-   * undefined. The filter runs within the deadline; its own exceptions propagate.
+   * The result when the redirect `hop` to `target` is refused (its host as
+   * written is refused by the address policy, or `redirectFilter` says no),
+   * else undefined. The filter runs within the deadline; its own exceptions propagate.
    */
-  const refuseRedirect = async (hop: RedirectHop, target: URL, res: Response): Promise<RobotsFetchResult | undefined> => {
-    let blocked: RedirectHop['blocked'] = refusedHost(guard, target)
-    const filter = guard.filter
+  const refuseRedirect = async (hop: RedirectHop, target: URL, res: TransportResponse): Promise<RobotsFetchResult | undefined> => {
+    let blocked: RedirectHop['blocked'] = checkWritten ? guard.refused(target.hostname, undefined, false) : undefined
     if (!blocked && filter) {
       let allowed: unknown
       try {
@@ -219,60 +229,59 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     }
     if (!blocked) return undefined
     hop.blocked = blocked
-    discard(res)
     return result('unavailable', 'redirect-blocked', { res })
   }
 
   let current = robotsUrl
-  /** Whether the last response's body came through still encoded (its Content-Encoding renamed). */
-  let undecoded = false
+  /** `current`'s host as the URL parser writes it. */
+  let currentHost = first.hostname
+  /** The redirect response that led to the request in flight (a refused address blames it). */
+  let lastRedirect: TransportResponse | undefined
   const seen = new Set<string>([current])
   try {
+    if (checkWritten) {
+      const cls = guard.refused(first.hostname, undefined, false)
+      if (cls !== undefined) return refusal(new AddressRefusal(cls, first.hostname, undefined))
+    }
     const headers: Record<string, string> = { ...conditional }
     if (options.userAgent !== undefined) headers['user-agent'] = options.userAgent
-    // Fresh per request: the state says whether this response's body came through encoded.
-    const request = (redirect: RequestRedirect): { init: RequestInit; state: EncodedBodyState | undefined } => {
-      const encoded = strictDecoding ? encodedBodyRequest() : undefined
-      const init: RequestInit = { method: 'GET', headers, redirect, signal: controller.signal }
-      if (encoded) {
-        init.headers = { ...headers, 'accept-encoding': STRICT_ACCEPT_ENCODING }
-        Object.assign(init, encoded.init)
-      }
-      return { init, state: encoded?.state }
-    }
     for (;;) {
-      let res: Response
-      let state: EncodedBodyState | undefined
-      let followedFrom: string | undefined
+      let res: TransportResponse
+      const hostname = currentHost
+      const pending = transport.request({
+        url: current,
+        headers,
+        signal: controller.signal,
+        checkAddress: (address, routed) => {
+          const cls = guard.refused(hostname, address, routed)
+          if (cls !== undefined) throw new AddressRefusal(cls, hostname, address)
+        },
+      })
       try {
-        let req = request('manual')
-        res = await raceAbort(fetchImpl(current, req.init), controller.signal)
-        if (res.type === 'opaqueredirect') {
-          // Browsers hide manual redirects; let the platform follow them (its own limit applies).
-          req = request('follow')
-          res = await raceAbort(fetchImpl(current, req.init), controller.signal)
-          if (res.redirected && res.url) {
-            followedFrom = current
-            current = res.url
-          }
-        }
-        state = req.state
+        res = await raceAbort(pending, controller.signal)
       } catch (err) {
+        // A transport that ignored the signal may still answer: its response is not wanted.
+        pending.then((late) => late.cancel(), () => {})
         return failure(err, 'request')
       }
-      undecoded = state?.renamed === true
-      if (followedFrom !== undefined) {
+      if (res.followedTo !== undefined) {
         // The platform has followed it already; the file it reached is still refused.
-        const hop: RedirectHop = { url: followedFrom, status: 0, location: current }
+        const hop: RedirectHop = { url: current, status: 0, location: res.followedTo }
+        current = res.followedTo
+        const reached = new URL(current)
+        currentHost = reached.hostname
         redirects.push(hop)
-        const refused = await refuseRedirect(hop, new URL(current), res)
-        if (refused) return refused
+        const refused = await refuseRedirect(hop, reached, res)
+        if (refused) {
+          res.cancel()
+          return refused
+        }
       }
 
       const status = res.status
       if (isRedirectStatus(status)) {
         const location = res.headers.get('location')
-        discard(res)
+        res.cancel()
         if (location === null || location.trim() === '') {
           redirects.push({ url: current, status })
           return result('unavailable', 'redirect-without-location', { res })
@@ -296,31 +305,38 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         if (refused) return refused
         seen.add(next.href)
         current = next.href
+        currentHost = next.hostname
+        lastRedirect = res
         continue
       }
 
-      if (status === 304 && isConditional) {
-        discard(res)
-        // RFC 9111 §4.3.4: the 304's fields update the stored ones; freshness from the merged set.
-        const stored = previous!.headers
-        const freshness: HeaderSource = { get: (name) => res.headers.get(name) ?? stored?.[name] ?? null }
-        return result('not-modified', 'not-modified', { res, robots: previous!.robots, freshness })
+      if (status === 304) {
+        res.cancel()
+        if (isConditional) {
+          // RFC 9111 §4.3.4: the 304's fields update the stored ones; freshness from the merged set.
+          const stored = previous!.headers
+          const freshness: HeaderSource = { get: (name) => res.headers.get(name) ?? stored?.[name] ?? null }
+          return result('not-modified', 'not-modified', { res, robots: previous!.robots, freshness })
+        }
+        // Not an answer about the file (nothing was asked to be validated): the rules held stand, until asked again soon.
+        if (previous !== undefined) return result('not-modified', 'unexpected-not-modified', { res, robots: previous.robots, shortLived: true })
+        return result('unreachable', 'unexpected-not-modified', { res })
       }
       const { outcome, reason } = classifyStatus(status)
       if (outcome !== 'ok') {
-        discard(res)
+        res.cancel()
         return result(outcome, reason, { res })
       }
-      const body = openBody(res, undecoded)
+      const body = res.body
       if (!body) return result('ok', 'success', { res, robots: allowAll() })
       let robots: Robots
       try {
-        robots = await parseRobotsStream(body.stream, { limit, signal: controller.signal })
+        robots = await parseRobotsStream(body, { limit, signal: controller.signal })
       } catch (err) {
-        discard(res)
+        res.cancel()
         return failure(err, 'body', res)
       }
-      const short = lengthFailure(robots, body.expectedLength)
+      const short = lengthFailure(robots, res.expectedLength)
       if (short) return result('unreachable', 'incomplete-body', { res, error: short })
       return result('ok', 'success', { res, robots })
     }

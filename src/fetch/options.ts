@@ -10,6 +10,8 @@ import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
 import { Robots } from '../robots/robots.js'
 import type { FetchOutcome } from './outcome.js'
 import type { RedirectFilter } from './redirect-guard.js'
+import type { PrivateAddressPolicy } from './address-policy.js'
+import type { RobotsTransport } from './transport.js'
 import { checkValidators, type FetchValidators } from './validators.js'
 
 /**
@@ -36,6 +38,26 @@ export interface FetchRobotsOptions {
   /** The `fetch` to use. Default `globalThis.fetch`. */
   fetch?: FetchLike
   /**
+   * The HTTP client instead of a Web `fetch` (not both): an object with
+   * `request(req)` (src/fetch/transport.ts). `robots-automaton/node`'s
+   * `createNodeTransport()` is one: it resolves names itself (its own DNS
+   * resolver and cache), so `privateAddresses` sees the addresses it
+   * connects to, and it limits the requests in flight per address.
+   */
+  transport?: RobotsTransport
+  /**
+   * Which addresses may be reached, for the first request and every
+   * redirect (SSRF): `'refuse'` (only public ones: for URLs from untrusted
+   * input), `'origin'` (the default: as `'refuse'`, but an origin whose URL
+   * itself names a loopback, private or local host is the caller's choice,
+   * and its redirects may stay there) or `'allow'`. A refused origin is the
+   * outcome `refused`, a refused redirect `redirect-blocked`. With a Web
+   * `fetch` the hosts are checked as written (a name's addresses are not
+   * visible there); with a transport that resolves names, the addresses it
+   * connects to.
+   */
+  privateAddresses?: PrivateAddressPolicy
+  /**
    * Deadline for the whole request: every redirect and the body. Default
    * 10,000. A finite number ≥ 0; values above {@link MAX_TIMEOUT_MS} (2³¹−1 ms,
    * about 24.8 days, the longest delay timers take) are clamped to it.
@@ -59,12 +81,10 @@ export interface FetchRobotsOptions {
   /** Reuse of an unreachable result when the response gives no `Retry-After`. Default 600,000 (10 minutes). */
   unreachableTtlMs?: number
   /**
-   * Follow redirects to loopback, private, link-local and other non-public
-   * hosts even when the origin asked for is public. Default false: such a
-   * redirect is refused (`unavailable`, reason `redirect-blocked`), so that a
-   * site cannot point a crawler at its own network (SSRF). The check sees
-   * host names and literal addresses only, not what a name resolves to: see
-   * `redirectFilter`.
+   * `true` is the older spelling of `privateAddresses: 'allow'` (when
+   * `privateAddresses` is not given): follow redirects to loopback, private,
+   * link-local and other non-public hosts even when the origin asked for is
+   * public.
    */
   allowPrivateRedirects?: boolean
   /**
@@ -93,6 +113,9 @@ function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
 export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   const o = optionsArgument<FetchRobotsOptions>(options, 'fetchRobots') as FetchRobotsOptions
   mustBe(o.fetch === undefined || typeof o.fetch === 'function', 'fetch', 'a function', o.fetch)
+  const t = o.transport as unknown as { request?: unknown } | null | undefined
+  mustBe(t === undefined || (typeof t === 'object' && t !== null && typeof t.request === 'function'), 'transport', 'an object with a request function', t)
+  mustBe(o.fetch === undefined || t === undefined, 'fetch', 'absent when a transport is given', o.fetch)
   mustBe(o.now === undefined || typeof o.now === 'function', 'now', 'a function', o.now)
   mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', 'userAgent', 'a string', o.userAgent)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)

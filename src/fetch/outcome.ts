@@ -11,8 +11,12 @@ import type { FetchValidators } from './validators.js'
  *   error, timeout, a body that did not arrive whole); `robots` disallows everything.
  * - `not-modified`: a conditional refresh (`previous` given) answered 304;
  *   `robots` is `previous.robots`, still valid (RFC 9110 §15.4.5).
+ * - `refused`: not fetched: the origin's address is one the address policy
+ *   refuses (`privateAddresses`: a loopback, private, link-local or other
+ *   non-public address). This machine's decision, not the site's answer;
+ *   `robots` disallows everything.
  */
-export type FetchOutcome = 'ok' | 'unavailable' | 'unreachable' | 'not-modified'
+export type FetchOutcome = 'ok' | 'unavailable' | 'unreachable' | 'not-modified' | 'refused'
 
 /** Machine-readable reason behind the outcome. */
 export type FetchReason =
@@ -20,6 +24,14 @@ export type FetchReason =
   | 'success'
   /** 304 to a conditional refresh: the previous rules stand (`not-modified`). */
   | 'not-modified'
+  /**
+   * 304 to a request that carried no validators: not an answer about the
+   * file. With `previous`, its rules stand (`not-modified`, kept only until
+   * `unreachableTtlMs`); without, `unreachable`. Never allow-all.
+   */
+  | 'unexpected-not-modified'
+  /** The origin's host, or the address its name resolves to, is refused by `privateAddresses` (`refused`). */
+  | 'address-refused'
   /** 4xx other than 429 (`unavailable`). */
   | 'client-error'
   /** More than `maxRedirects` consecutive redirects (`unavailable`). */
@@ -36,14 +48,16 @@ export type FetchReason =
    * `redirectFilter`. The refused hop is the last of `redirects`, with `blocked`.
    */
   | 'redirect-blocked'
-  /** A status the protocol does not assign (1xx, 3xx other than 301/302/303/307/308, a 304 to a request that was not conditional, ≥ 600) (`unavailable` for 3xx, else `unreachable`). */
+  /** A status the protocol does not assign (1xx, 3xx other than 301/302/303/304/307/308, ≥ 600) (`unavailable` for 3xx, else `unreachable`). */
   | 'unexpected-status'
   /** 429 Too Many Requests (`unreachable`). */
   | 'rate-limited'
   /** 5xx (`unreachable`). */
   | 'server-error'
-  /** Connection, DNS, TLS or protocol failure, before or while reading the body (`unreachable`). */
+  /** Connection, TLS or protocol failure, before or while reading the body (`unreachable`). */
   | 'network-error'
+  /** The host's name did not resolve: no such name, no address, or no answer from its DNS servers (`unreachable`). */
+  | 'dns-error'
   /** `timeoutMs` elapsed before the body was read (`unreachable`). */
   | 'timeout'
   /**
@@ -72,9 +86,10 @@ export interface FetchFailure {
   /**
    * Coarse class derived from `code`; for `incomplete-body`, `length` (the
    * body's length differs from its `Content-Length`) or `decoding` (a content
-   * coding ended early or was corrupt).
+   * coding ended early or was corrupt); for `address-refused`, `address`
+   * (`code` is then the refused class: `loopback`, `private`, …).
    */
-  kind: 'dns' | 'tls' | 'connection' | 'timeout' | 'length' | 'decoding' | 'other'
+  kind: 'dns' | 'tls' | 'connection' | 'timeout' | 'length' | 'decoding' | 'address' | 'other'
   /** The underlying error code when the platform gives one (e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`). */
   code?: string
   /** The error message, with the messages of its causes. */
@@ -105,7 +120,7 @@ export interface RobotsFetchResult {
    * previous ones. Absent for other outcomes and when the server sent none.
    */
   validators?: FetchValidators
-  /** Set for `network-error`, `timeout` and `incomplete-body`. */
+  /** Set for `network-error`, `dns-error`, `timeout`, `incomplete-body` and `address-refused`. */
   error?: FetchFailure
   /** When the fetch started (ms since the epoch, by the `now` clock). */
   fetchedAt: number

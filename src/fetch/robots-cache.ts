@@ -272,7 +272,8 @@ export class RobotsCache {
     const result = await fetchRobots(origin, good ? { ...this.fetchOptions, previous: good } : this.fetchOptions)
     if (result.outcome === 'not-modified') this.counters.revalidated++
     let entry: Entry
-    if (result.outcome !== 'unreachable') {
+    // A refused origin (the address policy) is like an unreachable one: no new copy, an earlier one kept a while.
+    if (result.outcome !== 'unreachable' && result.outcome !== 'refused') {
       entry = {
         lookup: { origin, robots: result.robots, basis: 'fetched', result, expiresAt: result.expiresAt },
         reachableAt: result.fetchedAt,
@@ -282,7 +283,8 @@ export class RobotsCache {
     } else {
       const reachableAt = prev?.reachableAt ?? result.fetchedAt
       const lookup: RobotsLookup = { origin, robots: disallowAll(), basis: 'fetched', result, expiresAt: result.expiresAt }
-      if (result.fetchedAt - reachableAt > this.maxStaleMs) {
+      // Never allow-all for a refusal: that is this machine's decision, not the site's long silence.
+      if (result.outcome === 'unreachable' && result.fetchedAt - reachableAt > this.maxStaleMs) {
         lookup.robots = allowAll()
         lookup.basis = 'assumed-unavailable'
       } else if (good) {

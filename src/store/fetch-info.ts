@@ -9,7 +9,7 @@ import { readU16, readU53, writeU16, writeU53 } from '../rules/byte-buffer.js'
 import { describeValue, RobotsInputError } from '../errors.js'
 
 /** The outcomes of a fetch (`FetchOutcome`'s values), in the order of their codes in a record. */
-export const FETCH_OUTCOMES = ['ok', 'unavailable', 'unreachable', 'not-modified'] as const
+export const FETCH_OUTCOMES = ['ok', 'unavailable', 'unreachable', 'not-modified', 'refused'] as const
 
 /** What a store keeps of the fetch behind an entry. All times are ms since the epoch. */
 export interface StoreFetchInfo {

@@ -245,21 +245,21 @@ describe('check marks the rules that are not lines of the file', () => {
   })
 
   it('the Disallow: / of an unreachable robots.txt', async () => {
-    const r = await run(['check', `${base}/`, '--agent', 'a', '/x'])
+    const r = await run(['check', `${base}/`, '--agent', 'a', '--stand-in', '/x'])
     expect(r.stdout.toString()).toBe('disallowed\t/x\timplied: Disallow: / (robots.txt unreachable)\n')
     expectPrefixed(r, 'unreachable fetch')
-    const j = await run(['check', `${base}/`, '--agent', 'a', '-q', '--json', '/x'])
+    const j = await run(['check', `${base}/`, '--agent', 'a', '-q', '--json', '--stand-in', '/x'])
     expect(JSON.parse(j.stdout.toString()).rule).toEqual({ line: 0, kind: 'disallow', pattern: '/', implied: 'unreachable' })
   })
 
   it('filter --robots URL unreachable reports line 0 and an implied rule, not the stand-in file line 2', async () => {
     const input = Array.from({ length: 3000 }, (_, i) => `${base}/p${i}`).join('\n') + '\n'
     for (const jobs of ['1', '2']) {
-      const v = await run(['filter', '--robots', `${base}/`, '--agent', 'a', '-q', '--print', 'verdicts', '--jobs', jobs], { input })
+      const v = await run(['filter', '--robots', `${base}/`, '--stand-in', '--agent', 'a', '-q', '--print', 'verdicts', '--jobs', jobs], { input })
       const rows = v.stdout.toString().trimEnd().split('\n')
       expect(rows).toHaveLength(3000)
       for (const row of rows) expect(row).toMatch(/^disallowed\t0\t/)
-      const j = await run(['filter', '--robots', `${base}/`, '--agent', 'a', '-q', '--format', 'jsonl', '--jobs', jobs], { input })
+      const j = await run(['filter', '--robots', `${base}/`, '--stand-in', '--agent', 'a', '-q', '--format', 'jsonl', '--jobs', jobs], { input })
       const records = j.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
       expect(records).toHaveLength(3000)
       for (const r of records) {

@@ -319,9 +319,9 @@ describe('ROBOTS as an http(s) URL', () => {
     expect(r.stderr).toContain('unavailable, allow all: HTTP 404')
   })
 
-  it('5xx: unreachable, everything disallowed', async () => {
+  it('5xx: unreachable, everything disallowed (with --stand-in)', async () => {
     server.handler = reply(503, 'busy')
-    const r = await run(['filter', '--robots', server.origin, '--agent', 'Bingbot', '--print', 'verdicts'], { input: '/a\n/b\n' })
+    const r = await run(['filter', '--robots', server.origin, '--stand-in', '--agent', 'Bingbot', '--print', 'verdicts'], { input: '/a\n/b\n' })
     expect(r.status).toBe(0)
     expect(r.stdout.toString()).toMatch(/^disallowed\t\d+\t\/a\ndisallowed\t\d+\t\/b\n$/)
     expect(r.stderr).toContain('unreachable, disallow all: HTTP 503')

@@ -6,7 +6,8 @@ import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { describeFetchResult, fetchRobots, type RobotsFetchResult } from '../../src/index.js'
+import { describeFetchResult, fetchRobots as fetchWith, type RobotsFetchResult } from '../../src/index.js'
+import { createNodeTransport } from '../../src/node.js'
 import { contentLength } from '../../src/fetch/body.js'
 import { CODING_HEADER } from '../../src/fetch/content-coding.js'
 import { reply, startServer, type TestServer } from './server.js'
@@ -57,6 +58,19 @@ async function rawServer(head: string, body: Uint8Array): Promise<{ origin: stri
       }),
   }
 }
+
+/** The transports every case is checked through. */
+const TRANSPORTS = ['web fetch', 'node transport'] as const
+let transportName: (typeof TRANSPORTS)[number] = 'web fetch'
+const node = createNodeTransport({ perAddress: 64 })
+/** fetchRobots through the transport of the suite running (a test that injects a `fetch` keeps it). */
+const fetchRobots: typeof fetchWith = (url, options = {}) =>
+  transportName === 'node transport' && options.fetch === undefined ? fetchWith(url, { ...options, transport: node }) : fetchWith(url, options)
+
+describe.each(TRANSPORTS)('%s', (name) => {
+beforeAll(() => {
+  transportName = name
+})
 
 describe('a truncated gzip body counts as ok with an empty file (issue 13 #4)', () => {
   it('gzip cut short, Content-Length matching the bytes sent: unreachable', async () => {
@@ -213,6 +227,7 @@ describe('a plain body shorter than its Content-Length counts as ok (issue 13 #4
     })
     expect(r.outcome).toBe('ok')
   })
+})
 })
 
 describe('contentLength', () => {

@@ -1,8 +1,11 @@
 // fetchRobots against real HTTP servers on 127.0.0.1 (random ports), one per
-// outcome branch of RFC 9309 §2.3.1. No other address is ever contacted.
+// outcome branch of RFC 9309 §2.3.1, through each transport: the Web fetch
+// (the default) and the Node transport (robots-automaton/node). No other
+// address is ever contacted.
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fetchRobots, MAX_TIMEOUT_MS } from '../../src/index.js'
+import { fetchRobots as fetchWith, MAX_TIMEOUT_MS } from '../../src/index.js'
+import { createNodeTransport } from '../../src/node.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
 import { closedPort, reply, startServer, type Handler, type TestServer } from './server.js'
 
@@ -32,6 +35,21 @@ const turns = async (n: number): Promise<void> => {
 
 const allowed = (r: { robots: { agent(t: string): { isAllowed(u: string): boolean } } }, url: string) =>
   r.robots.agent('testbot').isAllowed(url)
+
+/** The transports every outcome is checked through. */
+const TRANSPORTS = ['web fetch', 'node transport'] as const
+let transportName: (typeof TRANSPORTS)[number] = 'web fetch'
+const node = createNodeTransport({ perAddress: 64 })
+/** fetchRobots through the transport of the suite running (a test that injects a `fetch` keeps it). */
+const fetchRobots: typeof fetchWith = (url, options = {}) =>
+  transportName === 'node transport' && options.fetch === undefined && options.transport === undefined
+    ? fetchWith(url, { ...options, transport: node })
+    : fetchWith(url, options)
+
+describe.each(TRANSPORTS)('%s', (name) => {
+beforeAll(() => {
+  transportName = name
+})
 
 describe('2xx: ok', () => {
   it('parses a plain 200 body and records the fetch', async () => {
@@ -577,15 +595,36 @@ describe('conditional refresh (previous: validators sent, 304 keeps the rules)',
     expect(allowed(second, '/public')).toBe(false)
   })
 
-  it('sends nothing without validators, or after an outcome that had no representation; a 304 then stays unexpected', async () => {
+  it('sends nothing without validators, or after an outcome that had no representation', async () => {
     a.handler = reply(304)
-    const bare = await fetchRobots(a.origin, { previous: { robots: (await fetchRobots(b.origin)).robots } })
+    b.handler = reply(200, RULES)
+    const held = (await fetchRobots(b.origin)).robots
+    await fetchRobots(a.origin, { previous: { robots: held } })
     expect(a.headers[0]!['if-none-match']).toBeUndefined()
-    expect(bare.outcome).toBe('unavailable')
-    expect(bare.reason).toBe('unexpected-status')
-    const from404 = await fetchRobots(a.origin, { previous: { robots: bare.robots, outcome: 'unavailable', validators: { etag: '"x"' } } })
+    expect(a.headers[0]!['if-modified-since']).toBeUndefined()
+    await fetchRobots(a.origin, { previous: { robots: held, outcome: 'unavailable', validators: { etag: '"x"' } } })
     expect(a.headers[1]!['if-none-match']).toBeUndefined()
-    expect(from404.reason).toBe('unexpected-status')
+  })
+
+  // A 304 to a refresh sent without validators turned rules into allow-all (entries packed from files have none).
+  it('a 304 to a request without validators keeps the previous rules, records the anomaly, and is never allow-all', async () => {
+    a.handler = reply(304)
+    b.handler = reply(200, RULES)
+    const held = (await fetchRobots(b.origin)).robots
+    const kept = await fetchRobots(a.origin, { previous: { robots: held }, unreachableTtlMs: 120_000, now: () => 1_000_000 })
+    expect(kept.outcome).toBe('not-modified')
+    expect(kept.reason).toBe('unexpected-not-modified')
+    expect(kept.robots).toBe(held)
+    expect(allowed(kept, '/private')).toBe(false)
+    // Asked again soon: the answer said nothing about the file.
+    expect(kept.expiresAt).toBe(1_000_000 + 120_000)
+    expect(kept.validators).toBeUndefined()
+    expect(describeFetchResult(kept)).toMatch(/304 .* to a request that carried no validators/)
+    // With nothing held: unreachable (disallow all), never allow-all.
+    const none = await fetchRobots(a.origin)
+    expect(none.outcome).toBe('unreachable')
+    expect(none.reason).toBe('unexpected-not-modified')
+    expect(allowed(none, '/public')).toBe(false)
   })
 
   it('a 304 after a redirect keeps the rules; validators go on every hop', async () => {
@@ -618,4 +657,5 @@ describe('conditional refresh (previous: validators sent, 304 keeps the rules)',
     expect(second.outcome).toBe('unreachable')
     expect(second.validators).toBeUndefined()
   })
+})
 })

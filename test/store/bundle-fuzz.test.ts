@@ -115,7 +115,7 @@ function checkStore(t: RobotsStore, lazy: boolean, orig: Map<string, Buffer>): n
     // Fetch info is checked whole at load, lazy or not: it decodes to a record in range.
     const info = t.fetchInfo(key)
     if (info !== undefined) {
-      expect(['ok', 'unavailable', 'unreachable', 'not-modified']).toContain(info.outcome)
+      expect(['ok', 'unavailable', 'unreachable', 'not-modified', 'refused']).toContain(info.outcome)
       for (const time of [info.fetchedAt, info.expiresAt, info.reachableAt]) expect(Number.isSafeInteger(time)).toBe(true)
     }
     let robots

@@ -1,5 +1,6 @@
 /** The help of `check` (`robots-automaton check --help`); the manual is docs/cli.md#check. */
 import { PROGRAM } from '../common/version.js'
+import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 
 /** Help of `check`. */
 export const CHECK_HELP = `Usage: ${PROGRAM} check ROBOTS --agent A [options] [URL...]
@@ -17,6 +18,8 @@ OPTIONS
   -h, --help       print this help
   -V, --version    print the version
 
+${ROBOTS_URL_HELP}
+
 OUTPUT
   allowed<TAB>/pub<TAB>no matching rule
   disallowed<TAB>/private/x<TAB>line 2: Disallow: /private
@@ -24,7 +27,7 @@ OUTPUT
 
 EXIT STATUS
   0  success; with --exit-code, every URL is allowed
-  1  failure: a file that cannot be read, ...
+  1  failure: a file that cannot be read, a URL that cannot be fetched, ...
   2  usage error
   3  with --exit-code, some URL is disallowed
 

@@ -19,7 +19,7 @@ import { resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { WHOLE_LINES } from '../filter/line-layout.js'
 import { LineLocator } from '../filter/line-locator.js'
-import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
+import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
@@ -31,6 +31,7 @@ export const CHECK_OPTIONS: readonly OptionSpec[] = [
   formatOption(),
   JSON_OPTION,
   { name: 'exit-code', value: false },
+  ...ROBOTS_URL_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -111,7 +112,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   if (!quiet) for (const w of agentWarnings(agents)) note(w)
-  const loaded = await loadRobots(source)
+  const loaded = await loadRobots(source, robotsFetching(args))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
     const problem = bodyProblem(loaded.robots)

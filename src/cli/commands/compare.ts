@@ -5,9 +5,9 @@
  * under `compare/`: a session (one implementation on one case set), a
  * matrix (several implementations on several sets), or the diff of two runs.
  */
-import { closeSync, existsSync, openSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { checkOutput, writeFileAtomic } from '../common/output-file.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
 import { count, plural } from '../common/numbers.js'
@@ -29,7 +29,7 @@ import { renderTerminal } from '../../compare/report/terminal-report.js'
 import { printable } from '../common/printable.js'
 import type { ProgressSink } from '../../compare/run.js'
 import { EXIT, runSession } from '../../compare/session.js'
-import { CliError, describeSystemError, UsageError } from '../common/cli-error.js'
+import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `compare` accepts (its help, compare-help.ts, names each of them). */
 export const COMPARE_OPTIONS: readonly OptionSpec[] = [
@@ -111,23 +111,13 @@ function onlyOptions(args: ParsedArgs, takes: ReadonlySet<string>, mode: string)
 }
 
 /** Files must be writable before a long run starts (created empty if missing, else left as they are). */
+/** Checks the report paths before any work (an output path: replaced through links, streamed to FIFOs). */
 function checkWritable(files: readonly (string | undefined)[]): void {
-  for (const file of files) {
-    if (file === undefined) continue
-    try {
-      closeSync(openSync(file, 'a'))
-    } catch (err) {
-      throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
-    }
-  }
+  for (const file of files) if (file !== undefined) checkOutput(file, 'report')
 }
 
 async function writeOut(file: string, text: string): Promise<void> {
-  try {
-    await writeFile(file, text)
-  } catch (err) {
-    throw new CliError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
-  }
+  await writeFileAtomic(file, text, 'report')
 }
 
 /** An abort signal fired by SIGINT or SIGTERM while `run` runs (the reports are then written with what was done). */
@@ -270,7 +260,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
     csv: optionValue(args, 'csv'),
     baseline: optionValue(args, 'write-baseline'),
   }
-  checkWritable(Object.values(outputs))
+  checkWritable([...Object.values(outputs), exportFile])
   const sem = semantics(args)
   const baseline = baselineFile !== undefined ? await readBaseline(baselineFile, sem) : undefined
 

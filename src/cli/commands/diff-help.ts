@@ -1,5 +1,6 @@
 /** The help of `diff` (`robots-automaton diff --help`); the manual is docs/cli.md#diff. */
 import { PROGRAM } from '../common/version.js'
+import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 import { INPUT_HELP } from '../filter/line-layout.js'
 
 /** Help of `diff`. */
@@ -23,6 +24,8 @@ OPTIONS
   -h, --help         print this help
   -V, --version      print the version
 
+${ROBOTS_URL_HELP}
+
 LOGS (as filter reads them)
 ${INPUT_HELP}
 
@@ -32,7 +35,7 @@ OUTPUT
 
 EXIT STATUS
   0  no verdict changes
-  1  failure: a file that cannot be read, ...
+  1  failure: a file that cannot be read, a URL that cannot be fetched, ...
   2  usage error
   3  some verdict changes
   4  no line of the input held a URL (per host: a URL with a host)

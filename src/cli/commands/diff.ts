@@ -20,7 +20,7 @@ import { EXIT_NO_URL, faultNote, faultSample, noUrlMessage, warnedFault, type Fa
 import { DIFF_HELP } from './diff-help.js'
 import { resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
-import { checkRobotsSource, loadRobots, type LoadedRobots } from '../common/load-robots.js'
+import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS, type LoadedRobots } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
@@ -37,6 +37,7 @@ export const DIFF_OPTIONS: readonly OptionSpec[] = [
   { name: 'robots-dir', value: true, multiple: true },
   { name: 'bundle', value: true, multiple: true },
   ...INPUT_OPTIONS,
+  ...ROBOTS_URL_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -114,8 +115,9 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     sides = [new HostSide(opened[0], agent, cacheBytes, tallies[0]), new HostSide(opened[1], agent, cacheBytes, tallies[1])]
   } else {
     const [oldSource, newSource] = args.positionals
-    const oldRobots = await loadRobots(oldSource)
-    const newRobots = await loadRobots(newSource)
+    const fetching = robotsFetching(args)
+    const oldRobots = await loadRobots(oldSource, fetching)
+    const newRobots = await loadRobots(newSource, fetching)
     if (!quiet) {
       warnProblem(oldRobots)
       warnProblem(newRobots)

@@ -1,7 +1,8 @@
-/** The help of `fetch` (`robots-automaton fetch --help`); the manual is docs/cli.md#fetch. */
+/** The help of `fetch` (`robots-automaton fetch --help`); the manual is docs/fetch.md. */
 import { PROGRAM } from '../common/version.js'
 import { INPUT_HELP } from '../filter/line-layout.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S } from '../fetch/fetch-pool.js'
+import { NET_HELP } from '../common/net-options.js'
 
 /** Help of `fetch`. */
 export const FETCH_HELP = `Usage: ${PROGRAM} fetch [options] [FILE...] -o OUTPUT
@@ -11,11 +12,17 @@ Fetches the robots.txt of every distinct origin (scheme, host, port) named in
 the FILEs (or stdin; URL lists and logs, gzip or not, read as 'filter' reads
 them) with the access method of RFC 9309, and writes them into one bundle for
 '${PROGRAM} filter --bundle'. Each entry keeps its outcome, HTTP
-status, fetch time, expiry and validators (ETag, Last-Modified). Interrupted
-(Ctrl-C, SIGTERM), it writes what it fetched; --update then goes on.
+status, fetch time, expiry and validators (ETag, Last-Modified).
+
+Every finished origin goes to a journal beside the output (OUTPUT.journal)
+as it completes. Killed, interrupted (Ctrl-C, SIGTERM) or crashed, the same
+command run again fetches only the origins the journal lacks; the output,
+written once complete, is then what an uninterrupted run writes, and the
+journal is removed.
 
 OUTPUT
-  -o, --output FILE  the file to write ('-': stdout)
+  -o, --output FILE  the file to write: replaced once complete (a link: its
+                     target); a FIFO, a device or '-' (stdout) is streamed
   --format F         bundle (default), or jsonl: one JSON object per origin
                      (outcome, status, bytes, times, error, rules), which
                      '${PROGRAM} pack' reads
@@ -23,17 +30,27 @@ OUTPUT
                      ones fetched again conditionally (304 keeps the rules,
                      unreachable keeps the old ones), the FILEs' new origins
                      added; without FILE, BUNDLE alone ('-' reads stdin)
+  --refresh-older-than DURATION
+                     with --update: fetch again the entries fetched longer
+                     ago than DURATION (30m, 12h, 7d; 0: all), expired or not
+  --journal FILE     the journal's path (default OUTPUT.journal; none for a
+                     streamed output unless given)
 
 FETCHING
-  --concurrency N    requests in flight (default ${DEFAULT_CONCURRENCY})
-  --timeout SECONDS  deadline of each fetch, redirects and body (default ${DEFAULT_TIMEOUT_S})
+  --concurrency N    origins in hand at once (default ${DEFAULT_CONCURRENCY}); lowered,
+                     with a note, to what the limit on open files allows
+  --per-ip N         requests in flight to one address at most (default
+                     ${DEFAULT_PER_IP}), whatever the number of names on it
+  --timeout SECONDS  deadline of each fetch, redirects and body (default
+                     ${DEFAULT_TIMEOUT_S})
+  --give-up-after SECONDS
+                     stop when nothing could be fetched that long, only
+                     failures of this machine (default 120)
   --user-agent UA    the User-Agent header (default ${PROGRAM}/VERSION)
-  --resolve HOST:PORT:ADDRESS[,ADDRESS...]
-                     connect to ADDRESS for HOST:PORT (curl's option; HOST
-                     '*' is every host; repeatable)
-  --connect-to HOST1:PORT1:HOST2:PORT2
-                     connect to HOST2:PORT2 for HOST1:PORT1 (curl's option;
-                     an empty part is any host or port, or the request's own)
+  --allow-private    fetch from loopback, private, link-local and other
+                     non-public addresses too (refused by default, first
+                     request and redirects alike: outcome 'refused')
+${NET_HELP}
 
 LOGS
 ${INPUT_HELP}
@@ -47,10 +64,16 @@ OPTIONS
   -h, --help         print this help
   -V, --version      print the version
 
+Failures of this machine (too many open files, no memory, no free local
+port, a DNS server that cannot be reached) are never written as a site's
+outcome: the origin is fetched again after a pause; a run that makes no
+progress for minutes stops (exit 1) and keeps its journal.
+
 EXIT STATUS
   0 written; 130 or 143 interrupted by SIGINT or SIGTERM (what was fetched
-  is written); 4 no line named a host; 1 failure (an input or a bundle that
-  cannot be read)
+  is written, and the journal kept); 4 no line named a host (with --update
+  too); 1 failure (an input, a bundle or the output that cannot be read or
+  written, or no progress possible on this machine)
 
 EXAMPLES
   # every host's robots.txt in a URL list, into one bundle for filter
@@ -60,6 +83,7 @@ EXAMPLES
   ${PROGRAM} fetch --log-format vhost_combined other_vhosts_access.log \\
       -o robots.bundle
 
-  # a day later: fetch again what expired (an unchanged file answers 304)
-  ${PROGRAM} fetch --update robots.bundle urls.txt -o robots.new.bundle
+  # later: fetch again what expired, or everything older than 6 hours
+  ${PROGRAM} fetch --update robots.bundle --refresh-older-than 6h \\
+      --log-format vhost_combined other_vhosts_access.log -o robots.bundle
 `

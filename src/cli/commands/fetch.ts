@@ -1,26 +1,37 @@
 /**
- * `robots-automaton fetch [FILE...] -o BUNDLE`: the robots.txt of every
+ * `robots-automaton fetch [FILE...] -o OUTPUT`: the robots.txt of every
  * distinct origin of a URL list or log (fetch/origin-input.ts), fetched
- * with the access method at bounded concurrency (fetch/fetch-pool.ts) into
- * one bundle whose entries keep their fetch info, or JSON lines; `--update`
- * refreshes what expired, conditionally. Interrupted (SIGINT, SIGTERM), it
- * writes what it fetched. The manual: docs/cli.md#fetch.
+ * with the access method over the Node transport (its own resolver, the
+ * address policy, at most `--per-ip` requests to one address) at bounded
+ * concurrency (fetch/fetch-pool.ts), into one bundle whose entries keep
+ * their fetch info, or JSON lines; `--update` refreshes what is due,
+ * conditionally. Every finished origin goes to a journal beside the output
+ * (fetch/journal.ts), so that the same command run again after a kill, an
+ * interrupt or a crash goes on where it stopped; the output is written from
+ * it in the plan's order (fetch/fetch-output.ts) and the journal removed.
+ * The manual: docs/fetch.md.
  */
 import { setMaxListeners } from 'node:events'
-import { RobotsStore } from '../../index.js'
-import { AtomicLines, writeFileAtomic } from '../common/atomic-file.js'
-import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { count, megabytes, plural } from '../common/numbers.js'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { RobotsFetchResult, RobotsStore } from '../../index.js'
+import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { count, plural } from '../common/numbers.js'
+import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { note } from '../common/stdio.js'
 import { defaultUserAgent, PROGRAM } from '../common/version.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
-import { ConnectRules, parseConnectTo, parseResolve } from '../fetch/connect-rules.js'
-import { installFetchAgent } from '../fetch/connector.js'
-import { entryIn, isDue, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
-import { DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT_S, runFetches, type FetchJob } from '../fetch/fetch-pool.js'
-import { fetchRecord } from '../fetch/fetch-record.js'
+import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
+import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
+import { writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
+import { planFetch, type FetchPlan } from '../fetch/fetch-plan.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError, runFetches } from '../fetch/fetch-pool.js'
+import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
+import { Journal } from '../fetch/journal.js'
+import { NET_OPTIONS, netTransport } from '../common/net-options.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
@@ -33,11 +44,15 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
   { name: 'output', short: 'o', value: true },
   { name: 'format', value: true, choices: ['bundle', 'jsonl'] },
   { name: 'update', value: true },
+  { name: 'refresh-older-than', value: true },
+  { name: 'journal', value: true },
   { name: 'concurrency', value: true },
+  { name: 'per-ip', value: true },
   { name: 'timeout', value: true },
+  { name: 'give-up-after', value: true },
   { name: 'user-agent', value: true },
-  { name: 'resolve', value: true, multiple: true },
-  { name: 'connect-to', value: true, multiple: true },
+  { name: 'allow-private', value: false },
+  ...NET_OPTIONS,
   ...INPUT_OPTIONS,
   { name: 'scheme', value: true, choices: ['https', 'http'] },
   { name: 'quiet', short: 'q', value: false },
@@ -45,9 +60,20 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
 ]
 
 /** Most requests in flight `--concurrency` accepts. */
-const MAX_CONCURRENCY = 4096
+const MAX_CONCURRENCY = 65_536
 /** Longest `--timeout`, in seconds. */
 const MAX_TIMEOUT_S = 3600
+/** Default `--give-up-after`: how long a run may see only failures of this machine before it stops (s; more with a long --timeout). */
+const DEFAULT_GIVE_UP_S = 120
+
+/** `--give-up-after SECONDS` in ms (default: DEFAULT_GIVE_UP_S, or 6 deadlines if longer). */
+function giveUpMs(args: ParsedArgs, timeout: number): number {
+  const value = optionValue(args, 'give-up-after')
+  if (value === undefined) return Math.max(DEFAULT_GIVE_UP_S * 1000, 6 * timeout)
+  const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
+  if (!(s > 0 && s <= 86_400)) throw new UsageError(`option '--give-up-after' must be a number of seconds above 0, at most 86400 (got '${value}')`)
+  return Math.round(s * 1000)
+}
 
 /** `--timeout SECONDS` in ms. */
 function timeoutMs(args: ParsedArgs): number {
@@ -58,171 +84,277 @@ function timeoutMs(args: ParsedArgs): number {
   return Math.round(s * 1000)
 }
 
-/** One origin of the output, in output order: its key and its job (-1: kept from the bundle updated, not fetched). */
-interface Planned {
-  readonly key: string
-  readonly job: number
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** `--refresh-older-than DURATION` in ms (`30s`, `90m`, `12h`, `7d`, `2w`; `0`: everything), Infinity without it. */
+function olderThanMs(args: ParsedArgs, updating: boolean): number {
+  const value = optionValue(args, 'refresh-older-than')
+  if (value === undefined) return Infinity
+  if (!updating) throw new UsageError(`option '--refresh-older-than' goes with '--update BUNDLE'`)
+  if (value === '0') return 0
+  const m = /^([0-9]+(?:\.[0-9]+)?)([smhdw])$/.exec(value)
+  if (m === null) throw new UsageError(`option '--refresh-older-than' takes a duration: a number and a unit, s, m, h, d or w (30m, 12h, 7d), or 0 (got '${value}')`)
+  return Number(m[1]) * UNITS[m[2]!]!
 }
 
-/** What to fetch and in which order the output lists the entries: the updated bundle's keys first, then the input's new origins. */
-function plan(list: OriginList, old: RobotsStore | undefined, scheme: string, now: number, tally: FetchTally): { order: Planned[]; jobs: FetchJob[] } {
-  const order: Planned[] = []
-  const jobs: FetchJob[] = []
-  if (old !== undefined) {
-    for (const key of old.keys()) {
-      const info = old.fetchInfo(key)
-      if (!isDue(info, now)) {
-        order.push({ key, job: -1 })
-        tally.kept++
-        continue
-      }
-      // The origin fetched last time, else the input's, else the key's own (a bare host: over --scheme).
-      const origin = info?.origin ?? list.origins.get(key) ?? (key.includes('://') ? key : `${scheme}://${key}`)
-      order.push({ key, job: jobs.length })
-      jobs.push({ key, origin })
-    }
-  }
-  for (const [key, origin] of list.origins) {
-    if (old?.has(key)) continue
-    order.push({ key, job: jobs.length })
-    jobs.push({ key, origin })
-  }
-  return { order, jobs }
+/** A word of a command line as a shell reads it back (quoted when it must be). */
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`
 }
 
 /** The signals that interrupt a run, and their exit statuses (128 + the signal's number). */
 const SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const
 
+/** What a run is, for its journal: what decides the origins, their keys, and the output. */
+function runIdentity(args: ParsedArgs, output: OutputTarget, format: string): unknown {
+  const inputs = args.positionals
+  const layout = ['field', 'host-field', 'delimiter', 'log-format', 'host', 'scheme'].map((n) => [n, optionValue(args, n) ?? null])
+  return { output: output.kind === 'file' ? output.file : output.path, format, update: optionValue(args, 'update') ?? null, inputs, layout }
+}
+
 /** Runs `fetch` with the arguments after the command name; resolves to the exit code. */
 export async function runFetch(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FETCH_OPTIONS)
   if (helpOrVersion(args, FETCH_HELP)) return 0
-  const output = optionValue(args, 'output')
-  if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
+  const outputPath = optionValue(args, 'output')
+  if (outputPath === undefined) throw new UsageError(`option '--output' ('-o') is required`)
   const format = (optionValue(args, 'format') ?? 'bundle') as 'bundle' | 'jsonl'
-  const concurrency = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
+  const requested = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
+  const perIp = intOption(args, 'per-ip', 1, MAX_CONCURRENCY, DEFAULT_PER_IP)
   const timeout = timeoutMs(args)
+  const stallMs = giveUpMs(args, timeout)
   const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
-  const rules = new ConnectRules(optionValues(args, 'resolve').map(parseResolve), optionValues(args, 'connect-to').map(parseConnectTo))
+  if (/[\x00-\x1f\x7f]/.test(userAgent)) throw new UsageError(`option '--user-agent' must be one line of printable characters (a header value)`)
+  const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
   const layout = lineLayout(args)
   const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
   const updatePath = optionValue(args, 'update')
+  const refreshOlderThan = olderThanMs(args, updatePath !== undefined)
   const quiet = flag(args, 'quiet')
+  const allowPrivate = flag(args, 'allow-private')
   const files = args.positionals
   if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
 
+  // The output (and the journal beside it) are checked before anything is read or fetched.
+  const output = checkOutput(outputPath, format === 'bundle' ? 'bundle' : 'output')
+  const journalOption = optionValue(args, 'journal')
+  const journalPath = journalOption ?? (output.kind === 'file' ? `${output.file}.journal` : undefined)
+  if (journalOption !== undefined) checkOutput(journalOption, 'journal')
+  let spool: string | undefined
+  let journal: Journal | undefined
+  try {
+    if (journalPath !== undefined) journal = Journal.open(journalPath, runIdentity(args, output, format))
+    else if (format === 'bundle') {
+      // A bundle to a stream is written once complete: its records wait on disk meanwhile, not in memory.
+      spool = mkdtempSync(join(tmpdir(), 'robots-fetch-'))
+      journal = Journal.open(join(spool, 'journal'), null)
+    }
+    return await fetchRun({ args, argv, output, journal, persistent: journalPath !== undefined, format, transport, layout, scheme, updatePath, refreshOlderThan, quiet, allowPrivate, requested, timeout, stallMs, userAgent, files })
+  } finally {
+    transport.close()
+    if (spool !== undefined) {
+      journal?.remove()
+      rmSync(spool, { recursive: true, force: true })
+    }
+  }
+}
+
+interface RunSettings {
+  readonly args: ParsedArgs
+  readonly argv: readonly string[]
+  readonly output: OutputTarget
+  readonly journal: Journal | undefined
+  /** Whether the journal is kept for the next run (else it is a spool of this run only). */
+  readonly persistent: boolean
+  readonly format: 'bundle' | 'jsonl'
+  readonly transport: ReturnType<typeof netTransport>
+  readonly layout: ReturnType<typeof lineLayout>
+  readonly scheme: 'http' | 'https'
+  readonly updatePath: string | undefined
+  readonly refreshOlderThan: number
+  readonly quiet: boolean
+  readonly allowPrivate: boolean
+  readonly requested: number
+  readonly timeout: number
+  readonly stallMs: number
+  readonly userAgent: string
+  readonly files: readonly string[]
+}
+
+/**
+ * Reads the inputs and makes the run's plan; the list of origins read is
+ * not kept (memory holds the plan's keys, not the map that found them).
+ */
+async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<FetchPlan> {
   // With --update, no FILE means no input (the bundle alone is refreshed); otherwise stdin, as filter reads.
-  const inputs: InputFile[] = updatePath !== undefined && files.length === 0 ? [] : await resolveInputs(files)
-  const old = updatePath === undefined ? undefined : readBundleStore(updatePath)
-  const list = new OriginList(scheme)
-  await readOrigins(inputs, layout, list)
-  if (!quiet) {
+  const inputs: InputFile[] = s.updatePath !== undefined && s.files.length === 0 ? [] : await resolveInputs(s.files)
+  const list = new OriginList(s.scheme)
+  await readOrigins(inputs, s.layout, list)
+  if (!s.quiet) {
     const first = list.firstFault
     if (first !== undefined) {
       const why = [...list.faults].map(([reason, n]) => `${reason} ${count(n)}`).join(', ')
-      note(faultNote(first, layout, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
+      note(faultNote(first, s.layout, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
     }
     if (list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
   }
-  if (list.lines > 0 && list.origins.size === 0 && old === undefined) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+  // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
+  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+  return planFetch(list, old, s.scheme, Date.now(), s.refreshOlderThan)
+}
 
+async function fetchRun(s: RunSettings): Promise<number> {
+  const { output, journal, format, quiet } = s
+  const old = s.updatePath === undefined ? undefined : readBundleStore(s.updatePath)
+  const plan = await readPlan(s, old)
   const tally = new FetchTally()
-  const { order, jobs } = plan(list, old, scheme, Date.now(), tally)
-  const results: (FetchedEntry | undefined)[] = new Array(jobs.length)
-  const lines = format === 'jsonl' ? new AtomicLines(output, 'output') : undefined
-  const previous = (key: string): FetchedEntry | undefined => (old === undefined ? undefined : entryIn(old, key))
-  try {
-    // Kept entries first: a JSON lines output holds every entry the bundle would.
-    if (lines !== undefined && old !== undefined) for (const p of order) if (p.job < 0) await lines.line(fetchRecord(p.key, previous(p.key)!))
+  tally.kept = plan.keys.size - plan.jobs.length
+  const n = plan.keys.size
+  const spans: RecordSpans = { offsets: new Float64Array(n).fill(-1), lengths: new Int32Array(n) }
 
-    const agent = await installFetchAgent(rules, timeout)
-    const controller = new AbortController()
-    // Each fetch in flight listens to the signal: not a leak.
-    setMaxListeners(concurrency + 16, controller.signal)
-    let interrupted: keyof typeof SIGNALS | undefined
-    const onSignal = (signal: keyof typeof SIGNALS): void => {
-      // A second signal ends the run at once, writing nothing more (the output file is left as it was).
-      if (interrupted !== undefined) process.exit(SIGNALS[signal])
-      interrupted = signal
-      controller.abort(new Error(`interrupted by ${signal}`))
-    }
-    const handlers = Object.keys(SIGNALS).map((s) => {
-      const signal = s as keyof typeof SIGNALS
-      const handler = () => onSignal(signal)
-      process.on(signal, handler)
-      return [signal, handler] as const
+  // A run taken up again: the origins its journal holds are not fetched again.
+  if (journal?.resumed) {
+    journal.readBack((text, span) => {
+      const m = /^\{"origin":("(?:[^"\\]|\\.)*")/.exec(text)
+      if (m === null) return
+      const i = plan.keys.indexOf(JSON.parse(m[1]!) as string)
+      if (i < 0 || plan.kept[i] === 1) return
+      if (spans.offsets[i]! < 0) tally.resumed++
+      spans.offsets[i] = span.offset
+      spans.lengths[i] = span.length
     })
-    const progress = progressWanted(processProgressContext(quiet))
-      ? new ProgressBar(process.stderr, jobs.length, escapesAllowed(process.env), { measure: 'items', items: 'origins' })
-      : undefined
-    const started = performance.now()
-    let done = 0
+  }
+  const jobs = plan.jobs.filter((i) => spans.offsets[i]! < 0)
+  if (jobs.length > 0) journal?.begin()
+
+  const limit = descriptorLimit()
+  const fit = fittingConcurrency(s.requested, limit)
+  if (fit.note !== undefined && !quiet && jobs.length > fit.concurrency) note(fit.note)
+  const concurrency = fit.concurrency
+
+  // JSON lines to a stream go out as they come (kept and resumed entries first); a file is written once complete.
+  const live = format === 'jsonl' && output.kind !== 'file' ? await OutputWriter.open(output) : undefined
+  const previous = (key: string): FetchedEntry | undefined => (old === undefined ? undefined : entryIn(old, key))
+  const controller = new AbortController()
+  // Each fetch in flight listens to the signal: not a leak.
+  setMaxListeners(concurrency + 16, controller.signal)
+  let interrupted: keyof typeof SIGNALS | undefined
+  const onSignal = (signal: keyof typeof SIGNALS): void => {
+    // A second signal ends the run at once, writing nothing more (the journal keeps what was fetched).
+    if (interrupted !== undefined) {
+      journal?.close()
+      process.exit(SIGNALS[signal])
+    }
+    interrupted = signal
+    controller.abort(new Error(`interrupted by ${signal}`))
+  }
+  const handlers = Object.keys(SIGNALS).map((name) => {
+    const signal = name as keyof typeof SIGNALS
+    const handler = () => onSignal(signal)
+    process.on(signal, handler)
+    return [signal, handler] as const
+  })
+  const progress = progressWanted(processProgressContext(quiet))
+    ? new ProgressBar(process.stderr, jobs.length, escapesAllowed(process.env), { measure: 'items', items: 'origins' })
+    : undefined
+  const started = performance.now()
+  let done = 0
+  try {
+    if (live !== undefined) {
+      for (let i = 0; i < n; i++) {
+        if (plan.kept[i] === 1) await live.write(`${fetchRecord(plan.keys.key(i), previous(plan.keys.key(i))!)}\n`)
+        else if (spans.offsets[i]! >= 0) await live.write(`${journal!.read({ offset: spans.offsets[i]!, length: spans.lengths[i]! })}\n`)
+      }
+    }
     try {
-      await runFetches(jobs, {
+      await runFetches(jobs, (i) => plan.keys.origin(i), {
         concurrency,
-        timeoutMs: timeout,
-        userAgent,
+        transport: s.transport,
         signal: controller.signal,
-        previous,
-        done: async (index, job, entry, run) => {
-          results[index] = entry
-          tally.add(entry, run.reason)
+        stallMs: s.stallMs,
+        options: (i) => ({
+          timeoutMs: s.timeout,
+          userAgent: s.userAgent,
+          previous: previousFetch(previous(plan.keys.key(i))),
+          privateAddresses: s.allowPrivate ? 'allow' : 'refuse',
+        }),
+        done: async (i, result: RobotsFetchResult, ms) => {
+          const key = plan.keys.key(i)
+          const origin = plan.keys.origin(i)
+          const entry = applyFetch(previous(key), result, origin !== key ? origin : undefined)
+          const run: FetchRun = { url: result.url, reason: result.reason, ms, ...(result.error !== undefined ? { error: result.error.message } : {}) }
+          tally.add(entry, result)
+          const line = fetchRecord(key, entry, run)
+          if (journal !== undefined) {
+            const span = journal.append(line)
+            spans.offsets[i] = span.offset
+            spans.lengths[i] = span.length
+          }
           done++
-          const failures = tally.outcomes.unreachable
-          progress?.update(done, done, failures > 0 ? `${count(failures)} unreachable` : undefined)
-          if (lines !== undefined) await lines.line(fetchRecord(job.key, entry, run))
+          progress?.update(done, done, tally.progressText())
+          if (live !== undefined) await live.write(`${line}\n`)
         },
-        failed: (job, err) => {
+        failed: (i, err) => {
           tally.failed++
-          if (!quiet) note(`warning: ${job.origin}: not fetched: ${err instanceof Error ? err.message : String(err)}`)
+          if (!quiet) note(`warning: ${plan.keys.origin(i)}: not fetched: ${err instanceof Error ? err.message : String(err)}`)
         },
+        local: (code) => tally.local(code),
       })
     } finally {
       for (const [signal, handler] of handlers) process.off(signal, handler)
       progress?.done()
-      void agent.close().catch(() => {})
     }
-    const seconds = (performance.now() - started) / 1000
-
-    let written: string
-    if (lines !== undefined) {
-      // Entries due for a refresh that was not made (interrupted): as they were.
-      let records = done + tally.kept
-      if (old !== undefined) {
-        for (const p of order) {
-          if (p.job >= 0 && results[p.job] === undefined) {
-            const entry = previous(p.key)
-            if (entry !== undefined) {
-              await lines.line(fetchRecord(p.key, entry))
-              records++
-            }
-          }
-        }
-      }
-      lines.commit()
-      written = `wrote ${plural(records, 'record')} to ${output === '-' ? '<stdout>' : output}`
-    } else {
-      const store = new RobotsStore()
-      for (const p of order) {
-        const entry = (p.job >= 0 ? results[p.job] : undefined) ?? previous(p.key)
-        if (entry !== undefined) putEntry(store, p.key, entry)
-      }
-      let bytes: Uint8Array
-      try {
-        bytes = store.toBytes()
-      } catch (err) {
-        throw new CliError('ERR_WRITE', `cannot write bundle '${output}': ${(err as Error).message}`)
-      }
-      await writeFileAtomic(output, bytes, 'bundle')
-      written = `wrote ${output === '-' ? '<stdout>' : output}: ${`${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`}, ${megabytes(bytes.length)}`
-    }
-    if (!quiet) {
-      note(tally.summary(seconds, written, interrupted === undefined ? undefined : { of: jobs.length }))
-      if (interrupted !== undefined && output !== '-') note(`continue with: ${PROGRAM} fetch --update ${output} [FILE...] -o NEW`)
-    }
-    return interrupted === undefined ? 0 : SIGNALS[interrupted]
   } catch (err) {
-    lines?.abort()
+    live?.abort()
+    journal?.close()
+    if (err instanceof NoProgressError && s.persistent) {
+      throw new CliError('ERR_LOCAL', `${err.message}; the journal '${journal!.path}' keeps the ${plural(journal!.appended + tally.resumed, 'origin')} fetched: run the same command again to go on once this machine can (${err.localCode === 'EMFILE' || err.localCode === 'ENFILE' ? 'ulimit -n, --concurrency' : '--concurrency'})`)
+    }
+    if (err instanceof NoProgressError) {
+      throw new CliError('ERR_LOCAL', `${err.message}; nothing was written: a streamed output keeps no journal unless --journal FILE is given`)
+    }
     throw err
+  }
+  const seconds = (performance.now() - started) / 1000
+
+  let written: string
+  if (live !== undefined) {
+    // Entries due for a refresh that was not made (interrupted): as they were.
+    let records = tally.kept + tally.resumed + done
+    for (const i of jobs) {
+      if (spans.offsets[i]! >= 0 || old === undefined) continue
+      const entry = previous(plan.keys.key(i))
+      if (entry === undefined) continue
+      await live.write(`${fetchRecord(plan.keys.key(i), entry)}\n`)
+      records++
+    }
+    await live.commit()
+    written = `wrote ${plural(records, 'record')} to ${output.path === '-' ? '<stdout>' : output.path}`
+  } else {
+    const entries = await writeFetchOutput({ plan, spans, journal, old }, format, output)
+    const where = output.path === '-' ? '<stdout>' : output.path
+    if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
+    else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
+  }
+  const keepJournal = interrupted !== undefined && s.persistent
+  if (keepJournal) journal!.close()
+  else if (s.persistent) journal!.remove()
+  if (!quiet) {
+    note(tally.summary(seconds, written, interrupted === undefined ? undefined : { of: jobs.length + tally.resumed }))
+    if (interrupted !== undefined) {
+      const command = [PROGRAM, 'fetch', ...s.argv].map(shellWord).join(' ')
+      if (keepJournal) note(`the journal '${journal!.path}' keeps what was fetched: run the same command again to fetch the rest: ${command}`)
+      else note(`to go on later, run it with --journal FILE: ${command} --journal FILE`)
+    }
+  }
+  return interrupted === undefined ? 0 : SIGNALS[interrupted]
+}
+
+/** The size of `file` in megabytes, as the summary gives it. */
+function megabytes(file: string): string {
+  try {
+    return `${(statSync(file).size / 1e6).toFixed(1)} MB`
+  } catch {
+    return '? MB'
   }
 }

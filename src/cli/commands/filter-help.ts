@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os'
 import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { defaultJobs } from '../filter/parallel.js'
 import { PROGRAM } from '../common/version.js'
+import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 import { INPUT_HELP } from '../filter/line-layout.js'
 
 /** Help of `filter`. */
@@ -39,12 +40,14 @@ OPTIONS
   -h, --help         print this help
   -V, --version      print the version
 
+${ROBOTS_URL_HELP}
+
 LOGS (the whole line is written; the URL is judged)
 ${INPUT_HELP}
 
 EXIT STATUS
   0  success
-  1  failure: a file that cannot be read, ...
+  1  failure: a file that cannot be read, a URL that cannot be fetched, ...
   2  usage error
   4  no line held a URL (per host: with a host), or --invalid fail met one
 

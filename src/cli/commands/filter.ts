@@ -22,7 +22,7 @@ import type { JudgeSpec } from '../filter/judge-spec.js'
 import { MatcherJudge } from '../filter/judge-lines.js'
 import type { LineJudge } from '../filter/line-judge.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
-import { checkRobotsSource, loadRobots } from '../common/load-robots.js'
+import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { defaultJobs, ParallelRunner } from '../filter/parallel.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
@@ -50,6 +50,7 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'jobs', short: 'j', value: true },
   ...INPUT_OPTIONS,
   { name: 'line-buffered', value: false },
+  ...ROBOTS_URL_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -111,7 +112,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   let spec: JudgeSpec['rules']
   let tally: HostTally | undefined
   if (robotsSource !== undefined) {
-    const loaded = await loadRobots(robotsSource)
+    const loaded = await loadRobots(robotsSource, robotsFetching(args))
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
       const problem = bodyProblem(loaded.robots)

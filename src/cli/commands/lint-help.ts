@@ -1,5 +1,6 @@
 /** The help of `lint` (`robots-automaton lint --help`); the manual is docs/cli.md#lint. */
 import { PROGRAM } from '../common/version.js'
+import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 
 /** Help of `lint`. */
 export const LINT_HELP = `Usage: ${PROGRAM} lint [options] ROBOTS...
@@ -16,9 +17,12 @@ OPTIONS
   -h, --help       print this help
   -V, --version    print the version
 
+${ROBOTS_URL_HELP}
+
 EXIT STATUS
   0  no errors (warnings and infos do not count)
-  1  an error in some file, or a file that cannot be read
+  1  an error in some file, a file that cannot be read, or a URL that
+     cannot be fetched (unless --stand-in)
   2  usage error
 
 EXAMPLES

@@ -11,7 +11,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from 
 import { BlockWriter } from '../common/block-writer.js'
 import { LINT_HELP } from './lint-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
-import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots } from '../common/load-robots.js'
+import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { jsonLine, printable } from '../common/printable.js'
@@ -21,6 +21,7 @@ import { CliError, readError, UsageError } from '../common/cli-error.js'
 export const LINT_OPTIONS: readonly OptionSpec[] = [
   formatOption(),
   JSON_OPTION,
+  ...ROBOTS_URL_OPTIONS,
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
@@ -89,6 +90,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   for (const s of sources) checkRobotsSource(s)
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
+  const fetching = robotsFetching(args)
   const files = expand(sources)
   const out = new BlockWriter(process.stdout, 64 * 1024)
   const total: DiagnosticTotals = { error: 0, warning: 0, info: 0 }
@@ -101,7 +103,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     const tally = new LineTally()
     let loaded
     try {
-      loaded = await loadRobots(source, tally)
+      loaded = await loadRobots(source, fetching, tally)
     } catch (err) {
       if (!(err instanceof CliError) || err.exitCode === 2 || files.length === 1) throw err
       // One unreadable file among several: said, counted, and the others still linted.

@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { lineEnd, parseRobots, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
-import { writeFileAtomic } from '../common/atomic-file.js'
+import { checkOutput, writeOutput } from '../common/output-file.js'
 import { isBundle, readBundleStore } from '../fetch/bundle-file.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
@@ -212,6 +212,8 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   if (sources.filter((s) => s === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
   const output = optionValue(args, 'output')
   if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
+  // Checked before any input is read: a bad path is found at once.
+  const target = checkOutput(output, 'bundle')
   const quiet = flag(args, 'quiet')
   const started = performance.now()
   const pack = new Packer()
@@ -235,7 +237,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   } catch (err) {
     throw new CliError('ERR_WRITE', `cannot write bundle '${output}': ${(err as Error).message}`)
   }
-  await writeFileAtomic(output, bytes, 'bundle')
+  await writeOutput(target, bytes)
   if (!quiet) {
     const packed = pack.counts()
     let line =

@@ -5,7 +5,8 @@
  * does all the work in the browser; the server hands out two files and
  * nothing else (docs/cli.md#playground).
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { checkOutput, writeOutput } from '../common/output-file.js'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,13 +43,15 @@ function parsePort(value: string | undefined): number {
   return port
 }
 
-function writeFiles(dir: string, out: string): void {
+/** Writes the page's files into the folder `out` (made if need be), each as an output: replaced atomically, through a link. */
+async function writeFiles(dir: string, out: string): Promise<void> {
   try {
     mkdirSync(out, { recursive: true })
-    for (const name of Object.keys(FILES)) copyFileSync(join(dir, name), join(out, name))
   } catch (err) {
     throw new CliError('ERR_WRITE', `cannot write the page into ${out}: ${describeSystemError(err)}`)
   }
+  const targets = Object.keys(FILES).map((name) => [name, checkOutput(join(out, name), 'page file')] as const)
+  for (const [name, target] of targets) await writeOutput(target, readFileSync(join(dir, name)))
   note(`wrote ${join(out, 'index.html')} and ${join(out, 'playground.js')}`)
 }
 
@@ -116,7 +119,7 @@ export async function runPlayground(argv: readonly string[]): Promise<number> {
   if (out !== undefined && portValue !== undefined) throw new UsageError(`'--out' writes the files and serves nothing: it takes no '--port'`)
   const dir = pageDir()
   if (out !== undefined) {
-    writeFiles(dir, out)
+    await writeFiles(dir, out)
     return 0
   }
   return serve(dir, parsePort(portValue))

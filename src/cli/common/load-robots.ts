@@ -1,15 +1,68 @@
 /**
- * Loads the ROBOTS argument of `check`, `lint` and `filter --robots`: a file
- * path, `-` for stdin, or an `http(s)` URL fetched with the access method of
- * RFC 9309 (redirects, unavailable → allow all, unreachable → disallow all).
+ * Loads the ROBOTS argument of `check`, `lint`, `diff` and `filter
+ * --robots`: a file path, `-` for stdin, or an `http(s)` URL fetched with
+ * the access method of RFC 9309 (redirects; unavailable → allow all) over
+ * the Node transport of the command's `--resolve`, `--connect-to` and
+ * `--dns-server` (fetch/net-options.ts). A URL that cannot be fetched
+ * (unreachable, or its address refused) is an error (ERR_FETCH, exit 1)
+ * that says why, unless `--stand-in` asks for RFC 9309's stand-in rules
+ * (disallow all) instead: a CI check of a site that is down must not pass.
  */
 import { parseRobotsStream, type Robots } from '../../index.js'
 import { DEFAULT_LIMIT } from '../../index.js'
-import { parseRobotsFile } from '../../node.js'
+import { createNodeTransport, parseRobotsFile, type NodeTransport } from '../../node.js'
 import { fetchRobots, describeFetchResult } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
-import { defaultUserAgent } from './version.js'
 import { CliError, readError, UsageError } from './cli-error.js'
+import { flag, type OptionSpec, type ParsedArgs } from './args.js'
+import { defaultUserAgent } from './version.js'
+import { connectRules, dnsServers, NET_HELP, NET_OPTIONS } from './net-options.js'
+
+/** The options of the commands that take a ROBOTS URL: the network ones, and `--stand-in`. */
+export const ROBOTS_URL_OPTIONS: readonly OptionSpec[] = [...NET_OPTIONS, { name: 'stand-in', value: false }]
+
+/** Their help: a section of its own. */
+export const ROBOTS_URL_HELP = `A ROBOTS URL
+  --stand-in         when it cannot be fetched (5xx, 429, a time-out, a
+                     network or DNS error, a refused address), judge by RFC
+                     9309's stand-in, disallow all, instead of exit 1
+${NET_HELP}`
+
+/** How a command fetches a ROBOTS URL. */
+export interface RobotsFetching {
+  /** Makes the transport (routes, resolver), for the URL being fetched. */
+  readonly transport: (url: string) => NodeTransport
+  readonly standIn: boolean
+}
+
+/**
+ * The fetching of a command's ROBOTS URLs from its options: the URL the
+ * user typed is routed by the user (its address, whatever it is, is the
+ * user's choice); its redirects are guarded by the address policy. Names
+ * are resolved by the system's resolver (/etc/hosts included), or by the
+ * `--dns-server`s given.
+ */
+export function robotsFetching(args: ParsedArgs): RobotsFetching {
+  const rules = connectRules(args)
+  const servers = dnsServers(args)
+  return {
+    standIn: flag(args, 'stand-in'),
+    transport(url: string): NodeTransport {
+      const typed = new URL(url)
+      const typedHost = typed.hostname.startsWith('[') ? typed.hostname.slice(1, -1) : typed.hostname
+      const typedPort = typed.port === '' ? (typed.protocol === 'https:' ? 443 : 80) : Number(typed.port)
+      return createNodeTransport({
+        perAddress: 4,
+        dns: servers.length > 0 ? { servers } : { system: true },
+        route: (host, port) => {
+          const routed = rules.route(host, port)
+          if (routed !== undefined) return routed
+          return host === typedHost && port === typedPort ? { hosts: [host], port, routed: true } : undefined
+        },
+      })
+    },
+  }
+}
 
 /** A loaded robots.txt with the name to show and, for a URL, how the fetch went. */
 export interface LoadedRobots {
@@ -74,9 +127,9 @@ export class LineTally {
  * Loads ROBOTS (see the module comment); a `CliError` (exit 1) when it cannot
  * be read or fetched, a usage error (exit 2) for another URL scheme. With
  * `tally`, the body's lines are counted as `wc -l` counts them (a file or
- * stdin; not a fetched URL).
+ * stdin; not a fetched URL). `fetching`: how a URL is fetched ({@link robotsFetching}).
  */
-export async function loadRobots(source: string, tally?: LineTally): Promise<LoadedRobots> {
+export async function loadRobots(source: string, fetching: RobotsFetching, tally?: LineTally): Promise<LoadedRobots> {
   checkRobotsSource(source)
   if (source === '-') {
     try {
@@ -85,7 +138,7 @@ export async function loadRobots(source: string, tally?: LineTally): Promise<Loa
       throw readError('robots.txt from', 'stdin', err)
     }
   }
-  if (isRobotsUrl(source)) return fetchUrl(source)
+  if (isRobotsUrl(source)) return fetchUrl(source, fetching)
   try {
     if (tally === undefined) return { robots: await parseRobotsFile(source), name: source }
     if (statSync(source).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
@@ -95,14 +148,23 @@ export async function loadRobots(source: string, tally?: LineTally): Promise<Loa
   }
 }
 
-/** Fetches a robots.txt URL with the access method, as `robots-automaton/<version>`. */
-async function fetchUrl(url: string): Promise<LoadedRobots> {
+/** Fetches a robots.txt URL with the access method, as `robots-automaton/<version>`; unreachable or refused is an error unless `standIn`. */
+async function fetchUrl(url: string, fetching: RobotsFetching): Promise<LoadedRobots> {
   let result
+  let transport: NodeTransport | undefined
   try {
-    result = await fetchRobots(url, { userAgent: defaultUserAgent() })
+    transport = fetching.transport(url)
+    result = await fetchRobots(url, { userAgent: defaultUserAgent(), transport })
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err)
     throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${message}`)
+  } finally {
+    transport?.close()
   }
-  return { robots: result.robots, name: result.url, fetchNote: describeFetchResult(result), fetched: result.outcome === 'not-modified' ? 'ok' : result.outcome }
+  const fetchNote = describeFetchResult(result)
+  if ((result.outcome === 'unreachable' || result.outcome === 'refused') && !fetching.standIn) {
+    throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${fetchNote}; pass --stand-in to judge by RFC 9309's stand-in (disallow all) instead`)
+  }
+  const fetched = result.outcome === 'not-modified' ? 'ok' : result.outcome === 'refused' ? 'unreachable' : result.outcome
+  return { robots: result.robots, name: result.url, fetchNote, fetched }
 }

@@ -22,7 +22,7 @@ export const MAX_STALE_MS = 30 * 86_400_000
 /** The rules a fetch result stands for (its outcome, not its `robots` object: the stand-ins are shared instances). */
 function rulesOf(r: RobotsFetchResult): EntryRules {
   if (r.outcome === 'unavailable') return 'unavailable'
-  if (r.outcome === 'unreachable') return 'unreachable'
+  if (r.outcome === 'unreachable' || r.outcome === 'refused') return 'unreachable'
   return r.robots
 }
 
@@ -45,6 +45,10 @@ export function previousFetch(entry: FetchedEntry | undefined): PreviousFetch | 
  *   than `maxStaleMs` since a fetch last reached it; then allow-all, as
  *   §2.3.1.4 permits; without a held copy, disallow-all. The held
  *   validators stay, so the next refresh is still conditional.
+ * - refused (the address policy: this machine's decision, not the site's):
+ *   the held rules stay, whatever their age; without any, disallow-all
+ *   (the `unreachable` stand-in, with the outcome `refused` in its fetch
+ *   info). Never allow-all.
  *
  * `origin`: the origin fetched when it is not the entry's key (a bare-host
  * key), kept in the fetch info for later refreshes.
@@ -53,7 +57,7 @@ export function applyFetch(prev: FetchedEntry | undefined, r: RobotsFetchResult,
   const info: StoreFetchInfo = { outcome: r.outcome, fetchedAt: r.fetchedAt, expiresAt: r.expiresAt, reachableAt: r.fetchedAt }
   if (r.status !== undefined && r.status >= 100 && r.status <= 999) info.status = r.status
   if (origin !== undefined) info.origin = origin
-  if (r.outcome !== 'unreachable') {
+  if (r.outcome !== 'unreachable' && r.outcome !== 'refused') {
     if (r.validators?.etag !== undefined) info.etag = r.validators.etag
     if (r.validators?.lastModified !== undefined) info.lastModified = r.validators.lastModified
     return { rules: rulesOf(r), info }
@@ -62,7 +66,8 @@ export function applyFetch(prev: FetchedEntry | undefined, r: RobotsFetchResult,
   if (prev?.info?.etag !== undefined) info.etag = prev.info.etag
   if (prev?.info?.lastModified !== undefined) info.lastModified = prev.info.lastModified
   let rules: EntryRules = 'unreachable'
-  if (r.fetchedAt - info.reachableAt > maxStaleMs) rules = 'unavailable'
+  if (r.outcome === 'refused') rules = prev?.rules ?? 'unreachable'
+  else if (r.fetchedAt - info.reachableAt > maxStaleMs) rules = 'unavailable'
   else if (prev !== undefined && prev.rules !== 'unreachable') rules = prev.rules
   if (typeof rules === 'string') {
     // Stand-ins have no representation to revalidate.
@@ -87,7 +92,12 @@ export function putEntry(store: RobotsStore, key: string, entry: FetchedEntry): 
   else store.setRobots(key, entry.rules, entry.info)
 }
 
-/** Whether an entry of fetch info `info` must be fetched at `now`: it has none (not made by a fetch), or it has expired. */
-export function isDue(info: StoreFetchInfo | undefined, now: number): boolean {
-  return info === undefined || info.expiresAt <= now
+/**
+ * Whether an entry of fetch info `info` must be fetched at `now`: it has
+ * none (not made by a fetch), it has expired, its address was refused
+ * (asked again: the policy or the routes may differ now), or it was fetched
+ * more than `olderThanMs` ago (`--refresh-older-than`).
+ */
+export function isDue(info: StoreFetchInfo | undefined, now: number, olderThanMs = Infinity): boolean {
+  return info === undefined || info.expiresAt <= now || info.outcome === 'refused' || now - info.fetchedAt > olderThanMs
 }

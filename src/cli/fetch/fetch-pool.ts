@@ -1,64 +1,213 @@
 /**
- * `fetch`'s requests in flight: at most `concurrency` fetches at once
- * ({@link runFetches}), each origin's `/robots.txt` fetched once with the
- * library's access method, its result made into an entry (fetch-entry.ts)
- * and handed on in the order fetches complete. Memory in flight is bounded
- * by the concurrency (a body is parsed as it streams, up to the limit).
+ * The scheduler of `fetch`: every origin's robots.txt fetched with the
+ * access method over the Node transport, with
+ *
+ * - at most `concurrency` origins in hand (looking up their name, or
+ *   fetching) in total;
+ * - at most the transport's `perAddress` requests in flight to one address:
+ *   an origin whose address is busy waits aside (not holding a place of
+ *   `concurrency`), so that thousands of names on one shared host never hold
+ *   up the others;
+ * - failures of this machine (ERR_LOCAL: EMFILE, ENOMEM, no free local port,
+ *   the resolver unreachable, …) never written as the site's outcome: the
+ *   origin goes back to be fetched again, the run pauses (50 ms, doubling up
+ *   to 2 s) and halves the requests it keeps in flight, then grows back by
+ *   one per fetch completed; a run where nothing completes for `stallMs`
+ *   while such failures go on stops with a clear error ({@link NoProgressError}).
  */
-import { fetchRobots } from '../../index.js'
-import { applyFetch, previousFetch, type FetchedEntry } from './fetch-entry.js'
-import type { FetchRun } from './fetch-record.js'
+import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
+import type { AddressLease, NodeTransport } from '../../node.js'
+import { CliError } from '../common/cli-error.js'
 
 /** Default requests in flight (`fetch --concurrency`): sensible for a laptop. */
 export const DEFAULT_CONCURRENCY = 32
 /** Default deadline of one fetch, in seconds (`fetch --timeout`; the library's default). */
 export const DEFAULT_TIMEOUT_S = 10
+/** Default requests in flight to one address (`fetch --per-ip`). */
+export const DEFAULT_PER_IP = 4
 
-/** One origin to fetch: its bundle key and the origin whose `/robots.txt` is fetched. */
-export interface FetchJob {
-  readonly key: string
-  readonly origin: string
+/** Origins waiting for a busy address at most, per place of the concurrency: beyond, no new origin is taken up until some start (memory stays bounded). */
+const WAITING_PER_PLACE = 4
+const FIRST_PAUSE_MS = 50
+const LONGEST_PAUSE_MS = 2000
+
+/** The run cannot go on: only failures of this machine for `stallMs`. */
+export class NoProgressError extends CliError {
+  constructor(
+    readonly localCode: string,
+    message: string,
+  ) {
+    super('ERR_LOCAL', message)
+    this.name = 'NoProgressError'
+  }
 }
 
 /** Options of {@link runFetches}. */
 export interface FetchPoolOptions {
-  /** Fetches in flight at most. */
+  /** Origins in hand at most. */
   readonly concurrency: number
-  /** Deadline of each fetch, redirects and body included. */
-  readonly timeoutMs: number
-  readonly userAgent: string
-  /** Aborting it stops the run: fetches in flight are dropped (nothing is handed on for them), no new one starts. */
+  readonly transport: NodeTransport
+  /** The options of the fetch of job `index` (its `transport` is set here). */
+  readonly options: (index: number) => FetchRobotsOptions
+  /** Aborting it stops the run: fetches in flight are dropped, no new one starts. */
   readonly signal: AbortSignal
-  /** The entry held before for `key` (refreshes: its validators are sent, its rules kept on 304 or when unreachable). */
-  readonly previous: (key: string) => FetchedEntry | undefined
-  /** Takes each completed fetch: the job's index, the new entry and this run's fetch. */
-  readonly done: (index: number, job: FetchJob, entry: FetchedEntry, run: FetchRun) => void | Promise<void>
-  /** A job that could not be fetched at all (an origin the library refuses: a bug, or a hostile bundle's origin). */
-  readonly failed: (job: FetchJob, err: unknown) => void
+  /** Takes each completed fetch: the job's index, the result and how long it took. */
+  readonly done: (index: number, result: RobotsFetchResult, ms: number) => void | Promise<void>
+  /** A job the library refused to fetch (an origin it does not take: a hostile bundle's). */
+  readonly failed: (index: number, err: unknown) => void
+  /** Each failure of this machine (the origin is fetched again later): its code. */
+  readonly local?: (code: string, err: unknown) => void
+  /** How long only failures of this machine may go on before the run stops, ms. */
+  readonly stallMs: number
 }
 
-/** Fetches every job, `concurrency` at a time, until done or aborted. */
-export async function runFetches(jobs: readonly FetchJob[], o: FetchPoolOptions): Promise<void> {
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (!o.signal.aborted) {
-      const i = next++
-      if (i >= jobs.length) return
-      const job = jobs[i]
-      const prev = o.previous(job.key)
-      const started = performance.now()
-      let result
-      try {
-        result = await fetchRobots(job.origin, { timeoutMs: o.timeoutMs, userAgent: o.userAgent, previous: previousFetch(prev), signal: o.signal })
-      } catch (err) {
-        if (o.signal.aborted) return
-        o.failed(job, err)
-        continue
-      }
-      const entry = applyFetch(prev, result, job.origin !== job.key ? job.origin : undefined)
-      const run: FetchRun = { url: result.url, reason: result.reason, ms: performance.now() - started }
-      await o.done(i, job, entry, result.error === undefined ? run : { ...run, error: result.error.message })
-    }
+/** The code of the local failure behind an ERR_LOCAL rejection. */
+function localCode(err: unknown): string {
+  let e: unknown = err
+  for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
+    const o = e as { code?: unknown; cause?: unknown }
+    if (depth > 0 && typeof o.code === 'string') return o.code
+    e = o.cause
   }
-  await Promise.all(Array.from({ length: Math.min(o.concurrency, jobs.length) }, worker))
+  return 'ELOCAL'
+}
+
+/** Fetches `jobs` (indices; `origin(i)` the origin of job i) as the module comment says, until done or aborted. */
+export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => string, o: FetchPoolOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let next = 0
+    const retry: number[] = []
+    /** Jobs whose address has a slot now, waiting for a place of the concurrency. */
+    const ready: (() => void)[] = []
+    let inHand = 0
+    let waiting = 0
+    let limit = o.concurrency
+    let pause = 0
+    let pausedUntil = 0
+    let pauseTimer: NodeJS.Timeout | undefined
+    let lastProgress = performance.now()
+    let failure: Error | undefined
+    let finished = false
+
+    const finish = (err?: Error): void => {
+      if (finished) return
+      finished = true
+      if (pauseTimer !== undefined) clearTimeout(pauseTimer)
+      o.signal.removeEventListener('abort', onAbort)
+      if (err !== undefined) reject(err)
+      else resolve()
+    }
+    const onAbort = (): void => finish()
+    o.signal.addEventListener('abort', onAbort, { once: true })
+
+    const pump = (): void => {
+      if (finished) return
+      if (failure !== undefined) {
+        // Jobs waiting for a place are let go (they see the failure and stop).
+        for (let go = ready.shift(); go !== undefined; go = ready.shift()) {
+          inHand++
+          go()
+        }
+        if (inHand === 0 && waiting === 0 && ready.length === 0) finish(failure)
+        return
+      }
+      if (o.signal.aborted) return finish()
+      const now = performance.now()
+      if (now < pausedUntil) {
+        pauseTimer ??= setTimeout(() => {
+          pauseTimer = undefined
+          pump()
+        }, pausedUntil - now)
+        return
+      }
+      while (inHand < limit) {
+        const go = ready.shift()
+        if (go !== undefined) {
+          inHand++
+          go()
+          continue
+        }
+        let job: number
+        if (retry.length > 0) job = retry.shift()!
+        else if (next < jobs.length && waiting < WAITING_PER_PLACE * o.concurrency) job = jobs[next++]!
+        else break
+        inHand++
+        void start(job)
+      }
+      if (inHand === 0 && waiting === 0 && ready.length === 0 && retry.length === 0 && next >= jobs.length) finish()
+    }
+
+    /** One job (holding a place of the concurrency): its address, a slot of it (waiting aside when busy), then the fetch. */
+    const start = async (job: number): Promise<void> => {
+      const url = origin(job)
+      let lease: AddressLease | undefined
+      /** Whether this job holds a place of the concurrency now (not while it waits aside). */
+      let holds = true
+      try {
+        const address = await o.transport.addressOf(url)
+        if (address !== undefined && !o.signal.aborted) {
+          lease = o.transport.tryLease(address)
+          if (lease === undefined) {
+            // The address is busy: wait aside, not holding a place.
+            holds = false
+            inHand--
+            waiting++
+            pump()
+            try {
+              lease = await o.transport.lease(address)
+            } finally {
+              waiting--
+            }
+            if (finished || o.signal.aborted || failure !== undefined) return
+            // A place again, in turn (pump gives it: inHand counts it then).
+            await new Promise<void>((go) => {
+              ready.push(go)
+              pump()
+            })
+            holds = true
+            if (failure !== undefined) return
+          }
+        }
+        if (o.signal.aborted) return
+        const started = performance.now()
+        let result: RobotsFetchResult
+        try {
+          result = await fetchRobots(url, { ...o.options(job), transport: lease?.transport ?? o.transport, signal: o.signal })
+        } catch (err) {
+          if (o.signal.aborted) return
+          if ((err as { code?: unknown }).code === 'ERR_LOCAL') return local(job, err)
+          return o.failed(job, err)
+        }
+        lastProgress = performance.now()
+        if (limit < o.concurrency) limit++
+        pause = 0
+        await o.done(job, result, lastProgress - started)
+      } catch (err) {
+        failure ??= err instanceof Error ? err : new Error(String(err))
+      } finally {
+        lease?.release()
+        if (holds) inHand--
+        pump()
+      }
+    }
+
+    /** A failure of this machine: the job again later, a pause, fewer in flight; or the end when nothing has completed for stallMs. */
+    const local = (job: number, err: unknown): void => {
+      const code = localCode(err)
+      o.local?.(code, err)
+      retry.push(job)
+      const now = performance.now()
+      if (now - lastProgress > o.stallMs) {
+        const seconds = Math.round((now - lastProgress) / 1000)
+        const cause = (err as { cause?: { message?: unknown } }).cause?.message
+        failure ??= new NoProgressError(code, `cannot make progress: nothing fetched for ${seconds} s, only failures of this machine (${typeof cause === 'string' ? cause : (err as Error).message})`)
+        return
+      }
+      limit = Math.max(1, Math.min(limit, inHand) >> 1)
+      pause = pause === 0 ? FIRST_PAUSE_MS : Math.min(LONGEST_PAUSE_MS, pause * 2)
+      pausedUntil = Math.max(pausedUntil, now + pause)
+    }
+
+    pump()
+  })
 }

@@ -1,7 +1,7 @@
 /**
  * `fetch --format jsonl`: one JSON object per origin ({@link fetchRecord}),
  * holding what its bundle entry would hold, which `pack` reads back
- * ({@link entryOfRecord}). The fields: docs/cli.md#fetch.
+ * ({@link entryOfRecord}). The fields: docs/fetch.md.
  */
 import { Robots, RobotsFormatError, type FetchReason, type StoreFetchInfo } from '../../index.js'
 import type { FetchedEntry } from './fetch-entry.js'
@@ -46,28 +46,38 @@ export function fetchRecord(key: string, entry: FetchedEntry, run?: FetchRun): s
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
 
-/**
- * The entry of a record `fetch --format jsonl` wrote (one with an `entry`
- * field); `fail(message)` for anything out of place (it throws). The rules
- * are checked as `Robots.fromBytes` checks them.
- */
-export function entryOfRecord(o: Record<string, unknown>, fail: (message: string) => never): FetchedEntry {
+/** The rules a record holds, without decoding them: its kind and, for a robots.txt, its form's length (from the base64 text). */
+export function recordRules(o: Record<string, unknown>, fail: (message: string) => never): { kind: 'robots' | 'unavailable' | 'unreachable'; formLength: number } {
   const entry = o.entry
   if (entry !== 'robots' && entry !== 'unavailable' && entry !== 'unreachable') fail(`"entry" must be "robots", "unavailable" or "unreachable"`)
-  let rules: FetchedEntry['rules']
-  if (entry === 'robots') {
-    if (typeof o.rules_base64 !== 'string') fail(`an "entry": "robots" record needs "rules_base64"`)
-    try {
-      rules = Robots.fromBytes(Buffer.from(o.rules_base64 as string, 'base64'))
-    } catch (err) {
-      if (err instanceof RobotsFormatError) fail(`"rules_base64" is not a robots-automaton form: ${err.message}`)
-      throw err
-    }
-  } else {
+  if (entry !== 'robots') {
     if (o.rules_base64 !== undefined) fail(`an "entry": "${entry}" record has no "rules_base64"`)
-    rules = entry as 'unavailable' | 'unreachable'
+    return { kind: entry, formLength: 0 }
   }
-  if (o.fetched_at === undefined) return { rules }
+  const b64 = o.rules_base64
+  if (typeof b64 !== 'string' || b64.length % 4 !== 0) fail(`an "entry": "robots" record needs "rules_base64" (base64)`)
+  const text = b64 as string
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0
+  return { kind: 'robots', formLength: (text.length / 4) * 3 - padding }
+}
+
+/** The form of a `robots` record, checked as `Robots.fromBytes` checks one (`formLength`: from {@link recordRules}). */
+export function recordForm(o: Record<string, unknown>, formLength: number, fail: (message: string) => never): Uint8Array {
+  const form = new Uint8Array(Buffer.from(o.rules_base64 as string, 'base64'))
+  // Characters outside base64 are skipped by the decoder: the length tells.
+  if (form.length !== formLength) fail(`"rules_base64" is not base64`)
+  try {
+    Robots.fromBytes(form)
+  } catch (err) {
+    if (err instanceof RobotsFormatError) fail(`"rules_base64" is not a robots-automaton form: ${err.message}`)
+    throw err
+  }
+  return form
+}
+
+/** The fetch info of a record (undefined for a record without `fetched_at`: an entry made without a fetch). */
+export function recordInfo(o: Record<string, unknown>, fail: (message: string) => never): StoreFetchInfo | undefined {
+  if (o.fetched_at === undefined) return undefined
   const time = (name: string): number => {
     const v = o[name]
     const t = typeof v === 'string' && ISO.test(v) ? Date.parse(v) : NaN
@@ -85,5 +95,17 @@ export function entryOfRecord(o: Record<string, unknown>, fail: (message: string
   if (o.last_modified !== undefined) info.lastModified = o.last_modified as string
   if (o.fetched_origin !== undefined) info.origin = o.fetched_origin as string
   // The store checks the rest (outcome, status, validators) when the entry is set.
-  return { rules, info }
+  return info
+}
+
+/**
+ * The entry of a record `fetch --format jsonl` wrote (one with an `entry`
+ * field); `fail(message)` for anything out of place (it throws). The rules
+ * are checked as `Robots.fromBytes` checks them.
+ */
+export function entryOfRecord(o: Record<string, unknown>, fail: (message: string) => never): FetchedEntry {
+  const { kind, formLength } = recordRules(o, fail)
+  const rules: FetchedEntry['rules'] = kind === 'robots' ? Robots.fromBytes(recordForm(o, formLength, fail)) : kind
+  const info = recordInfo(o, fail)
+  return info === undefined ? { rules } : { rules, info }
 }

@@ -8,6 +8,7 @@
  */
 import { RobotsStore, UrlScan } from '../../index.js'
 import type { InputFile } from '../filter/input.js'
+import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { faultSample, warnedFault, type FaultSample } from '../filter/line-faults.js'
 import type { LineLayout } from '../filter/line-layout.js'
@@ -26,8 +27,8 @@ const UTF8 = new TextDecoder()
  * its port or scheme says). Memory grows with the origins, not the lines.
  */
 export class OriginList {
-  /** Bundle key → origin to fetch, in the order first seen. */
-  readonly origins = new Map<string, string>()
+  /** Bundle key → origin to fetch, in the order first seen (packed: key-set.ts). */
+  readonly origins = new KeySet()
   /** Lines read. */
   lines = 0
   /** Lines without a URL or host, by fault (FAULT_CODES' names). */
@@ -36,8 +37,8 @@ export class OriginList {
   firstFault: FaultSample | undefined
   /** Lines whose host cannot be fetched from (a port that is not one, a host the URL parser refuses). */
   unusable = 0
-  /** Raw authority → 'KEY ORIGIN' (neither holds a space), or '' when unusable. */
-  private readonly raw = new Map<string, string>()
+  /** Raw authority → [key, origin] (strings of their own, not slices of a longer one: the keys are kept), or null when unusable. */
+  private readonly raw = new Map<string, readonly [string, string] | null>()
 
   constructor(private readonly scheme: 'http' | 'https') {}
 
@@ -71,32 +72,31 @@ export class OriginList {
       if (this.raw.size >= RAW_CACHE_LIMIT) this.raw.clear()
       this.raw.set(raw, pair)
     }
-    if (pair === '') {
+    if (pair === null) {
       this.unusable++
       return
     }
-    const space = pair.indexOf(' ')
-    const key = pair.slice(0, space)
-    if (!this.origins.has(key)) this.origins.set(key, pair.slice(space + 1))
+    this.origins.add(pair[0], pair[1])
   }
 
   /**
-   * 'KEY ORIGIN' for a host seen the first time, or '' when it cannot be
+   * [key, origin] for a host seen the first time (one string when they are
+   * the same), or null when it cannot be
    * fetched from (another scheme, a port that is not one, a host the URL
    * parser refuses). Keys and origins are as the store writes them (the URL
    * parser's host, no default port). Without a scheme, port 80 is http and
    * 443 https; any other, or none, takes `--scheme`.
    */
-  private pairOf(hostText: string, scheme: string, port: number, fromUrl: boolean): string {
-    if (port === UrlScan.BAD_PORT || scheme === '?') return ''
+  private pairOf(hostText: string, scheme: string, port: number, fromUrl: boolean): readonly [string, string] | null {
+    if (port === UrlScan.BAD_PORT || scheme === '?') return null
     try {
       const host = RobotsStore.keyOf(hostText)
       let s = scheme
       if (s === '') s = port === 80 ? 'http' : port === 443 ? 'https' : this.scheme
       const origin = RobotsStore.keyOf(`${s}://${host}${port >= 0 ? `:${port}` : ''}`)
-      return `${fromUrl ? origin : host} ${origin}`
+      return [fromUrl ? origin : host, origin]
     } catch {
-      return ''
+      return null
     }
   }
 }

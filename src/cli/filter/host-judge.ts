@@ -207,7 +207,7 @@ export class HostJudge implements LineJudge {
       this.cache.set(id, matcher, CACHE_ENTRY_BYTES + matcher.memoryUsage())
     } else if (entry.kind === 'outcome') {
       state = entry.outcome === 'unreachable' ? EntryState.DisallowAll : EntryState.AllowAll
-      event = { id, state }
+      event = entry.refused === true ? { id, state, refused: true } : { id, state }
     } else {
       state = EntryState.Unreadable
       event = { id, state, reason: entry.reason }

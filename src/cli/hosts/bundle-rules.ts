@@ -70,7 +70,9 @@ export function bundleFromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'bu
  * (ASCII-lowercased); when the bundle holds origin keys, by its origin first
  * (`RobotsStore.lookup`: origin, then the host in the store's canonical form).
  * Entries are a robots.txt or a fetch outcome (`unavailable`: allow all,
- * `unreachable`: disallow all); a host without an entry gets `--missing`.
+ * `unreachable`: disallow all; one whose fetch was refused by the address
+ * policy disallows all too, and is warned about); a host without an entry
+ * gets `--missing`.
  */
 export class StoreRules implements HostRules {
   readonly originKeys: boolean
@@ -113,7 +115,10 @@ export class StoreRules implements HostRules {
     const id = n as EntryId
     try {
       const source = this.store.entrySource(id)
-      if (source === 'unavailable' || source === 'unreachable') return { kind: 'outcome', outcome: source }
+      if (source === 'unavailable' || source === 'unreachable') {
+        const refused = source === 'unreachable' && this.store.entryFetchInfo(id)?.outcome === 'refused'
+        return refused ? { kind: 'outcome', outcome: source, refused } : { kind: 'outcome', outcome: source }
+      }
       const matcher = this.store.matcher(id, agent)
       if (!first) return { kind: 'rules', matcher }
       // The body's problems are in the form's diagnostics, read once per entry.

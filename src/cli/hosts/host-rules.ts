@@ -49,6 +49,8 @@ export interface EntryEvent {
   /** For `Unreadable`: why. For a problem: the bytes read (truncated files). */
   readonly reason?: string
   readonly bytesRead?: number
+  /** For `DisallowAll`: the entry's fetch was refused by the address policy (not the site's outcome). */
+  readonly refused?: boolean
 }
 
 /** What one entry holds, loaded for a crawler. */
@@ -59,8 +61,12 @@ export type HostEntry =
    * and the bytes read.
    */
   | { readonly kind: 'rules'; readonly matcher: AgentMatcher; readonly problem?: BodyProblem; readonly bytesRead?: number }
-  /** No file but a fetch outcome (bundles from JSON lines): unavailable allows all, unreachable disallows all. */
-  | { readonly kind: 'outcome'; readonly outcome: 'unavailable' | 'unreachable' }
+  /**
+   * No file but a fetch outcome (bundles from JSON lines): unavailable allows
+   * all, unreachable disallows all; `refused`: not fetched at all, its
+   * address refused by fetch's address policy (disallows all, and is said).
+   */
+  | { readonly kind: 'outcome'; readonly outcome: 'unavailable' | 'unreachable'; readonly refused?: boolean }
   /** An entry that could not be read (not a regular file, permission denied, …): judged as a host without one. */
   | { readonly kind: 'unreadable'; readonly reason: string }
 

@@ -11,7 +11,7 @@ import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../
 import { DistinctCounter } from './distinct.js'
 import { EntryState, type EntryEvent } from './host-rules.js'
 import type { HostRules } from './host-rules.js'
-import { count, plural } from '../common/numbers.js'
+import { count, duration, plural } from '../common/numbers.js'
 import { PROGRAM } from '../common/version.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
@@ -33,6 +33,8 @@ export class HostTally {
   withRobots = 0
   unreadable = 0
   outcomes = 0
+  /** Entries whose fetch was refused by the address policy (judged disallow all). */
+  refused = 0
   reloads = 0
   /** Warnings not printed (over the cap). */
   suppressed = 0
@@ -74,6 +76,10 @@ export class HostTally {
       case EntryState.AllowAll:
       case EntryState.DisallowAll:
         this.outcomes++
+        if (event.refused === true) {
+          this.refused++
+          this.warn(`warning: '${name}' was not fetched: fetch refused its address (a loopback, private or other non-public one); its URLs are judged disallowed (fetch it again with --allow-private, --resolve or --connect-to)`)
+        }
         break
       case EntryState.Unreadable:
         this.unreadable++
@@ -85,8 +91,7 @@ export class HostTally {
   /** The one warning about expired entries used, with their count, or undefined when none was. */
   expiredWarning(bundle: string): string | undefined {
     if (this.expired === 0) return undefined
-    const days = (this.started - this.oldestFetch) / 86_400_000
-    const age = days >= 2 ? plural(Math.floor(days), 'day') : plural(Math.max(1, Math.floor(days * 24)), 'hour')
+    const age = duration(this.started - this.oldestFetch)
     return `warning: ${plural(this.expired, 'host')} judged by expired entries of '${bundle}' (the oldest fetched ${age} ago); refresh them with '${PROGRAM} fetch --update ${bundle} -o NEW'`
   }
 
@@ -94,7 +99,7 @@ export class HostTally {
   summary(): string {
     const without = `${this.missing.exact ? '' : 'about '}${count(this.missing.count)}`
     let text = `hosts: ${count(this.withRobots)} with a robots.txt, ${without} without one, ${count(this.unreadable)} unreadable`
-    if (this.outcomes > 0) text += `, ${count(this.outcomes)} with a fetch outcome instead`
+    if (this.outcomes > 0) text += `, ${count(this.outcomes)} with a fetch outcome instead${this.refused > 0 ? ` (${count(this.refused)} refused by fetch's address policy: disallow all)` : ''}`
     const problems = BODY_PROBLEMS.filter((p) => this.problems[p] > 0).map((p) => `${count(this.problems[p])} ${PROBLEM_WORDS[p]}`)
     if (problems.length > 0) text += `; files with problems: ${problems.join(', ')}`
     if (this.suppressed > 0) text += `; ${plural(this.suppressed, 'more warning')} not shown`

@@ -6,13 +6,15 @@
  *     {"id": "mine#1", "robots": "User-agent: *\nDisallow: /x\n", "agent": "FooBot",
  *      "url": "https://example.com/x", "allowed": false, "line": 2, "categories": ["…"]}
  */
-import { createReadStream, createWriteStream, readFileSync, type WriteStream } from 'node:fs'
+import { createReadStream, readFileSync } from 'node:fs'
+import type { Writable } from 'node:stream'
 import { withoutBom } from '../format.js'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
 import { STANDARDS } from '../categories.js'
 import { CompareError, describeSystemError, readError } from '../compare-error.js'
+import { reportStream } from '../output-files.js'
 
 const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories', 'standard', 'rfc'])
 
@@ -171,12 +173,12 @@ export function caseLine(c: Case): string {
 
 /** Writes cases to a file as JSONL, in blocks, as they come. */
 export class JsonlWriter {
-  private readonly out: WriteStream
+  private readonly out: Writable
   private readonly done: Promise<void>
   private chunk = ''
 
   constructor(private readonly file: string) {
-    this.out = createWriteStream(file)
+    this.out = reportStream(file, 'cases')
     this.done = new Promise<void>((ok, fail) => {
       this.out.once('finish', ok)
       this.out.once('error', fail)
@@ -214,7 +216,7 @@ export class JsonlWriter {
   }
 
   private error(err: unknown): CompareError {
-    return new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
+    return err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
   }
 }
 

@@ -1,13 +1,14 @@
 /**
  * `--csv FILE`: every case of the run, one row each, written as the run
- * goes (RFC 4180: a header row, fields quoted when they hold a comma, quote
+ * goes into the output (put in place, or streamed to a FIFO, at the end;
+ * RFC 4180: a header row, fields quoted when they hold a comma, quote
  * or line break). The columns: {@link CSV_COLUMNS}.
  */
 import { agentField, type Case } from '../case.js'
 import { fails, type Score, type Semantics } from '../outcome.js'
 import type { CaseSink } from '../run.js'
 import { gateOutcome, type CaseResult } from '../tally.js'
-import { BufferedFile } from './buffered-file.js'
+import { ReportFile } from '../output-files.js'
 
 /**
  * The columns: the case's id and content key, its standard and categories
@@ -66,14 +67,14 @@ export function csvRow(c: Case, r: CaseResult, failing = false): string {
 
 /** The CSV output of a run. */
 export class CsvWriter implements CaseSink {
-  private readonly out: BufferedFile
+  private readonly out: ReportFile
 
   constructor(
     file: string,
     private readonly score: Score = 'lines',
     private readonly semantics: Semantics = 'reference',
   ) {
-    this.out = new BufferedFile(file)
+    this.out = new ReportFile(file)
     this.out.write(CSV_COLUMNS.join(',') + '\r\n')
   }
 

@@ -5,12 +5,11 @@
  * and every listed disagreement as a `<details>` element. Everything taken
  * from the cases is escaped.
  */
-import { writeFile } from 'node:fs/promises'
 import { visibleUrl } from '../case.js'
+import { writeReport } from '../output-files.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
 import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, scoreWords, timingLines, whose } from './terminal-report.js'
-import { CompareError, describeSystemError } from '../compare-error.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -179,9 +178,5 @@ ${report.unlisted > 0 ? `<p>… and ${count(report.unlisted)} more, not listed.<
 
 /** Writes the page to `file`. */
 export async function writeHtmlReport(report: Report, file: string): Promise<void> {
-  try {
-    await writeFile(file, renderHtml(report))
-  } catch (err) {
-    throw new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
-  }
+  await writeReport(file, renderHtml(report))
 }

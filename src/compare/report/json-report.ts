@@ -3,8 +3,7 @@
  * case of the run in `cases` (spooled to a temporary file as the run goes,
  * one object per line, and copied into the report when it is written).
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Case } from '../case.js'
@@ -12,6 +11,7 @@ import { fails, type Score, type Semantics } from '../outcome.js'
 import type { CaseSink } from '../run.js'
 import { gateOutcome, type CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
+import { reportStream, writeReport } from '../output-files.js'
 import { reportedCase, type Report } from './report-model.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
 
@@ -51,10 +51,10 @@ export class JsonCases implements CaseSink {
 export async function writeJsonReport(report: Report, file: string, cases?: JsonCases): Promise<void> {
   try {
     const text = renderJson(report)
-    if (cases === undefined) return await writeFile(file, text)
+    if (cases === undefined) return await writeReport(file, text)
     await cases.spool.close()
     const head = text.slice(0, text.lastIndexOf('}')).trimEnd()
-    const out = createWriteStream(file)
+    const out = reportStream(file)
     const done = new Promise<void>((ok, fail) => {
       out.once('finish', ok)
       out.once('error', fail)
@@ -69,6 +69,6 @@ export async function writeJsonReport(report: Report, file: string, cases?: Json
     out.end('\n  ]\n}\n')
     await done
   } catch (err) {
-    throw new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
+    throw err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
   }
 }

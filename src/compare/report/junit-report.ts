@@ -9,7 +9,7 @@
  * cases are spooled per suite as the run goes; `finish` writes the file, a
  * failed run's reason included (as one more test case, "the run").
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Evidence } from '../adapters/adapter.js'
@@ -18,6 +18,7 @@ import { fails, type Score, type Semantics } from '../outcome.js'
 import type { CaseSink } from '../run.js'
 import { gateOutcome, type CaseResult } from '../tally.js'
 import { BufferedFile } from './buffered-file.js'
+import { reportStream } from '../output-files.js'
 import { reportAnswer } from './report-model.js'
 import { describeAnswer, describeExpected } from './terminal-report.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
@@ -128,7 +129,7 @@ export class JunitWriter implements CaseSink {
       for (const s of this.suites.values()) await s.spool.close()
       const ordered = [...this.suites.values()]
       const failure = run.failure
-      const out = createWriteStream(this.file)
+      const out = reportStream(this.file)
       const done = new Promise<void>((ok, fail) => {
         out.once('finish', ok)
         out.once('error', fail)

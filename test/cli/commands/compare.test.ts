@@ -401,7 +401,7 @@ describe('the gate, the options and their errors', () => {
     expect(missing.stderr).toMatch(/cannot read case file .*none\.jsonl.*: no such file or directory/)
     const badOut = await run(['compare', '--cases', 'unit', '--batch', 'x', '--html', tmp.path('no/such/dir/r.html')])
     expect(badOut.status).toBe(1)
-    expect(badOut.stderr).toMatch(/^robots-automaton: cannot write '.*no\/such\/dir\/r\.html': no such file or directory\n$/)
+    expect(badOut.stderr).toMatch(/^robots-automaton: cannot write report '.*no\/such\/dir\/r\.html': its folder '.*no\/such\/dir': no such file or directory\n$/)
     mkdirSync(tmp.path('no-textproto'))
     const noSpec = await run(['compare', '--cases', `spec-test:${tmp.path('no-textproto')}`, '--batch', 'x'])
     expect(noSpec.status).toBe(1)

@@ -190,7 +190,7 @@ describe('fetch --update', () => {
     const used = await run(['filter', '--bundle', agedPath, '--agent', 'bot', input, input])
     expect(used.status, used.stderr).toBe(0)
     expect(used.stderr.match(/expired/g)).toHaveLength(1)
-    expect(used.stderr).toMatch(/warning: 3 hosts judged by expired entries of '.*aged\.bundle' \(the oldest fetched 1 hour ago\); refresh them with 'robots-automaton fetch --update /)
+    expect(used.stderr).toMatch(/warning: 3 hosts judged by expired entries of '.*aged\.bundle' \(the oldest fetched \d+ seconds? ago\); refresh them with 'robots-automaton fetch --update /)
     expect((await run(['filter', '--bundle', first, '--agent', 'bot', input])).stderr).not.toMatch(/expired/)
     routes['flaky.test'] = send(503)
     routes['changed.test'] = send(200, 'User-agent: *\nDisallow: /\n', { etag: '"c2"' })
@@ -263,7 +263,8 @@ describe('fetch: nothing fetched is lost on interruption', () => {
     for (const res of held) res.destroy()
     expect(status, stderr).toBe(130)
     expect(stderr).toMatch(/interrupted: 30 of 60 origins fetched/)
-    expect(stderr).toMatch(/continue with: robots-automaton fetch --update /)
+    // The hint repeats the command as given, its input options included.
+    expect(stderr).toContain(`run the same command again to fetch the rest: robots-automaton fetch ${input} -o ${out} --concurrency 4 --resolve '*:${server.port}:127.0.0.1'`)
     const partial = bundle(out)
     expect(partial.size).toBe(30)
     for (const key of partial.keys()) expect(partial.fetchInfo(key)?.outcome).toBe('ok')
@@ -394,7 +395,7 @@ describe('fetch: usage and input errors', () => {
     const cases: Array<[string[], RegExp, number]> = [
       [['fetch', 'x.txt'], /option '--output' \('-o'\) is required/, 2],
       [['fetch', '-o', 'x', '--resolve', 'a.test:80'], /option '--resolve' takes HOST:PORT:ADDRESS/, 2],
-      [['fetch', '-o', 'x', '--concurrency', '0'], /'--concurrency' must be an integer from 1 to 4096/, 2],
+      [['fetch', '-o', 'x', '--concurrency', '0'], /'--concurrency' must be an integer from 1 to 65536/, 2],
       [['fetch', '-o', 'x', '--timeout', '-1'], /option '--timeout' needs a value|'--timeout' must be a number of seconds/, 2],
       [['fetch', '-o', 'x', '--host-field', '1'], /'--host-field' needs '--field'/, 2],
       [['fetch', '-o', 'x', '--update', tmp.path('missing.bundle')], /cannot read bundle '.*missing\.bundle'/, 1],

@@ -5,7 +5,7 @@
  * resolve applied to its target).
  */
 import { describe, expect, it } from 'vitest'
-import { ConnectRules, parseConnectTo, parseResolve } from '../../../src/cli/fetch/connect-rules.js'
+import { ConnectRules, parseConnectTo, parseResolve } from '../../../src/cli/common/connect-rules.js'
 
 describe('--resolve', () => {
   it('parses HOST:PORT:ADDRESS[,ADDRESS...], * and bracketed IPv6, a leading +', () => {
@@ -38,7 +38,10 @@ describe('where a connection goes', () => {
     expect(rules.target('A.TEST', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
     expect(rules.target('b.test', 80)).toEqual({ hosts: ['127.0.0.2'], port: 80, mapped: true })
     expect(rules.target('a.test', 443)).toEqual({ hosts: ['a.test'], port: 443, mapped: false })
-    expect(rules.target('[::1]', 80)).toEqual({ hosts: ['127.0.0.2'], port: 80, mapped: true })
+    // As curl's, * stands in for names looked up: an address written as such is routed only by a rule that names it.
+    expect(rules.target('[::1]', 80)).toEqual({ hosts: ['::1'], port: 80, mapped: false })
+    expect(rules.target('127.0.0.1', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: false })
+    expect(new ConnectRules([parseResolve('127.0.0.1:80:127.0.0.1')], []).target('127.0.0.1', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
     expect(new ConnectRules([], []).any).toBe(false)
   })
 

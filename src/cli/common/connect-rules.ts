@@ -2,10 +2,10 @@
  * `fetch --resolve` and `--connect-to`, curl's conventions, parsed
  * ({@link parseResolve}, {@link parseConnectTo}) and applied to a
  * connection's host and port ({@link ConnectRules.target}). Pure: the
- * sockets are made in connector.ts.
+ * sockets are made by the Node transport (src/net/node-transport.ts).
  */
 import { isIP } from 'node:net'
-import { UsageError } from '../common/cli-error.js'
+import { UsageError } from './cli-error.js'
 
 /** `--resolve [+]HOST:PORT:ADDRESS[,ADDRESS]…`: connections to HOST:PORT go to ADDRESS (HOST `*`: every host). */
 export interface ResolveRule {
@@ -116,6 +116,13 @@ export class ConnectRules {
     return this.resolve.length > 0 || this.connectTo.length > 0
   }
 
+  /** The route of the Node transport: where a connection goes when a rule says, else undefined. */
+  route(hostname: string, portNumber: number): { hosts: readonly string[]; port: number; routed: boolean } | undefined {
+    if (!this.any) return undefined
+    const t = this.target(hostname, portNumber)
+    return t.mapped ? { hosts: t.hosts, port: t.port, routed: true } : undefined
+  }
+
   /** Where a connection for `hostname` (as in the URL) and `portNumber` goes. */
   target(hostname: string, portNumber: number): ConnectTarget {
     let host = normalHost(hostname)
@@ -129,7 +136,8 @@ export class ConnectRules {
         break
       }
     }
-    const named = this.resolve.find((r) => r.host === host && r.port === p) ?? this.resolve.find((r) => r.host === '*' && r.port === p)
+    // As curl's, `*` fills in for names looked up: an address written as such is routed only by a rule naming it.
+    const named = this.resolve.find((r) => r.host === host && r.port === p) ?? (isIP(host) === 0 ? this.resolve.find((r) => r.host === '*' && r.port === p) : undefined)
     if (named !== undefined) return { hosts: named.addresses, port: p, mapped: true }
     return { hosts: [host], port: p, mapped }
   }

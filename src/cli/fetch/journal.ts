@@ -1,0 +1,273 @@
+/**
+ * The journal of a `fetch` run: a file beside the output (`OUTPUT.journal`)
+ * that each finished origin is appended to as it finishes, so that a run
+ * killed, interrupted or crashed loses at most the last second: the same
+ * command run again reads it back and fetches only the origins it lacks.
+ *
+ * Its first line names the run (the output, format, inputs, options that
+ * decide which origins are fetched and how they are keyed); a journal of
+ * another run is not used. Every other line is one origin's record, as
+ * `fetch --format jsonl` writes it (fetch-record.ts). Records are written
+ * to the file once the turn of the event loop that finished them is over
+ * (so at least every 1,000 records and every second), with plain `write`
+ * calls: what was written survives a SIGKILL of the process (the kernel
+ * holds it), so a kill loses only the origins in flight; it is synced to
+ * the disk every second. A last line cut short by a kill is dropped when
+ * the journal is read back.
+ *
+ * The records are also where the output is made from, once the run is over
+ * (read back by offset: memory holds 12 bytes per origin, not its rules).
+ */
+import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { describeSystemError } from '../../node.js'
+import { CliError } from '../common/cli-error.js'
+
+/** What the first line holds. */
+const MAGIC = 'robots-automaton fetch journal'
+const VERSION = 1
+
+/** Records buffered at most before they are written to the file. */
+export const FLUSH_RECORDS = 1000
+/** Longest time a finished record waits before it is written to the file, ms. */
+export const FLUSH_MS = 1000
+
+/** Bytes read at a time when the journal is read back. */
+const READ_CHUNK = 1 << 20
+
+/** Where each record lies in the file. */
+export interface RecordSpan {
+  readonly offset: number
+  readonly length: number
+}
+
+/** The journal of one run (see the module comment). */
+export class Journal {
+  private fd: number
+  /** Bytes in the file, plus those buffered. */
+  private end: number
+  private buffered: Buffer[] = []
+  private bufferedRecords = 0
+  private timer: NodeJS.Timeout | undefined
+  private soon: NodeJS.Immediate | undefined
+  private syncing = false
+  private failure: CliError | undefined
+  private closed = false
+  /** Records appended by this run. */
+  appended = 0
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    end: number,
+    /** Whether the journal was there before this run (a run resumed). */
+    readonly resumed: boolean,
+    /** The first line of a journal not created yet. */
+    private readonly head: string,
+  ) {
+    this.fd = fd
+    this.end = end
+  }
+
+  /**
+   * Opens the journal at `path` for the run `identity` (any JSON value):
+   * takes up the one there if it names the same run, else makes a new one,
+   * created by {@link begin} (a run that fetches nothing leaves no journal). A journal of another run, or a file that is not a journal, is
+   * an error (ERR_WRITE) naming it: it is never overwritten.
+   */
+  static open(path: string, identity: unknown): Journal {
+    const fail = (why: string): CliError => new CliError('ERR_WRITE', `cannot use the journal '${path}': ${why}`)
+    const run = JSON.stringify({ journal: MAGIC, version: VERSION, run: identity })
+    let fd: number
+    try {
+      // Read (the record spans) and appended to: every write lands at the end whatever was read.
+      fd = openSync(path, constants.O_RDWR | constants.O_APPEND)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run)
+      throw fail(describeSystemError(err))
+    }
+    try {
+      const info = fstatSync(fd)
+      if (!info.isFile()) throw fail('not a regular file')
+      const first = readLine(fd, 0, info.size)
+      if (first === undefined || first.text !== run) {
+        let what = 'it is not the journal of a fetch'
+        try {
+          const o = JSON.parse(first?.text ?? '') as { journal?: unknown }
+          if (o.journal === MAGIC) what = 'it is the journal of another run (other inputs, output or options): remove it, or run the command that made it again'
+        } catch {
+          // not JSON: not a journal
+        }
+        throw fail(what)
+      }
+      return new Journal(path, fd, info.size, true, run)
+    } catch (err) {
+      closeSync(fd)
+      throw err instanceof CliError ? err : fail(describeSystemError(err))
+    }
+  }
+
+  /**
+   * Reads back the records of a resumed journal, calling `visit` with each
+   * one's text and span; a last line cut short (a kill while writing) is
+   * cut off the file. Call before appending.
+   */
+  readBack(visit: (text: string, span: RecordSpan) => void): void {
+    const size = this.end
+    let at = 0
+    let first = true
+    let carry = Buffer.alloc(0)
+    let carryAt = 0
+    const chunk = Buffer.allocUnsafe(READ_CHUNK)
+    while (at < size) {
+      const n = readSync(this.fd, chunk, 0, Math.min(READ_CHUNK, size - at), at)
+      if (n === 0) break
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n)
+      const base = carry.length > 0 ? carryAt : at
+      let start = 0
+      for (let lf = data.indexOf(10); lf >= 0; lf = data.indexOf(10, start)) {
+        if (!first) visit(data.toString('utf8', start, lf), { offset: base + start, length: lf - start })
+        first = false
+        start = lf + 1
+      }
+      carry = Buffer.from(data.subarray(start))
+      carryAt = base + start
+      at += n
+    }
+    if (carry.length > 0) {
+      // A record cut short: dropped (its origin is fetched again).
+      ftruncateSync(this.fd, carryAt)
+      this.end = carryAt
+    }
+  }
+
+  /**
+   * Creates the journal's file now if it is not there yet (before the first
+   * request: a run that cannot write it fails before fetching, and the
+   * records have their file whatever descriptors are left later).
+   */
+  begin(): void {
+    if (this.fd >= 0 || this.closed) return
+    try {
+      // 'ax+': a journal that appeared meanwhile (another run) is not overwritten.
+      this.fd = openSync(this.path, 'ax+')
+      const head = Buffer.from(`${this.head}\n`)
+      for (let n = 0; n < head.length; ) n += writeSync(this.fd, head, n, head.length - n)
+    } catch (err) {
+      this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`)
+      throw this.failure
+    }
+  }
+
+  /** Appends one record (its text without a newline); its span in the file. */
+  append(text: string): RecordSpan {
+    if (this.failure) throw this.failure
+    const bytes = Buffer.from(`${text}\n`)
+    const span = { offset: this.end, length: bytes.length - 1 }
+    this.end += bytes.length
+    this.buffered.push(bytes)
+    this.appended++
+    if (++this.bufferedRecords >= FLUSH_RECORDS) this.flush()
+    else if (this.soon === undefined) {
+      // The records finished in this turn of the event loop, in one write.
+      this.soon = setImmediate(() => {
+        this.soon = undefined
+        this.flush()
+      })
+    }
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined
+        this.flush()
+        this.sync()
+      }, FLUSH_MS)
+      this.timer.unref()
+    }
+    return span
+  }
+
+  /** Writes the buffered records to the file (created with its first line if need be). */
+  flush(): void {
+    if (this.soon !== undefined) {
+      clearImmediate(this.soon)
+      this.soon = undefined
+    }
+    if (this.bufferedRecords === 0 || this.closed) return
+    const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered)
+    this.buffered = []
+    this.bufferedRecords = 0
+    this.begin()
+    try {
+      for (let n = 0; n < data.length; ) n += writeSync(this.fd, data, n, data.length - n)
+    } catch (err) {
+      this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`)
+      throw this.failure
+    }
+  }
+
+  /** Asks the kernel to put what was written on the disk (in the background, one at a time). */
+  private sync(): void {
+    if (this.syncing || this.fd < 0 || this.closed) return
+    this.syncing = true
+    fdatasync(this.fd, () => (this.syncing = false))
+  }
+
+  /** The text of the record at `span`. */
+  read(span: RecordSpan): string {
+    this.flush()
+    if (this.fd < 0) throw new CliError('ERR_READ', `cannot read the journal '${this.path}': it is closed`)
+    const buf = Buffer.allocUnsafe(span.length)
+    let n = 0
+    while (n < span.length) {
+      const got = readSync(this.fd, buf, n, span.length - n, span.offset + n)
+      if (got === 0) throw new CliError('ERR_READ', `cannot read the journal '${this.path}': it ends before a record it holds`)
+      n += got
+    }
+    return buf.toString('utf8')
+  }
+
+  /** Writes what is buffered and closes the file (it stays, for the next run). */
+  close(): void {
+    if (this.closed) return
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    try {
+      this.flush()
+    } finally {
+      this.closed = true
+      if (this.fd >= 0) closeSync(this.fd)
+      this.fd = -1
+    }
+  }
+
+  /** Closes and removes the journal (the output holds everything now). */
+  remove(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.soon !== undefined) clearImmediate(this.soon)
+    this.buffered = []
+    this.bufferedRecords = 0
+    const had = this.fd >= 0 || this.resumed
+    if (this.fd >= 0) closeSync(this.fd)
+    this.fd = -1
+    this.closed = true
+    if (had) rmSync(this.path, { force: true })
+  }
+}
+
+/** The line starting at `at` (without its newline), or undefined when there is none whole. */
+function readLine(fd: number, at: number, size: number): { text: string; end: number } | undefined {
+  const chunks: Buffer[] = []
+  let pos = at
+  const buf = Buffer.allocUnsafe(64 * 1024)
+  while (pos < size) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos)
+    if (n === 0) break
+    const lf = buf.subarray(0, n).indexOf(10)
+    if (lf >= 0) {
+      chunks.push(Buffer.from(buf.subarray(0, lf)))
+      return { text: Buffer.concat(chunks).toString('utf8'), end: pos + lf + 1 }
+    }
+    chunks.push(Buffer.from(buf.subarray(0, n)))
+    pos += n
+    if (pos - at > 1 << 20) return undefined
+  }
+  return undefined
+}

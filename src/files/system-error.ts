@@ -1,0 +1,27 @@
+/** Plain words for the system errors a user meets when naming files (the tools' messages), in the Node entry. */
+const SYSTEM_WORDS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENAMETOOLONG: 'file name too long',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  EIO: 'input/output error',
+  ENOSPC: 'no space left on device',
+  Z_DATA_ERROR: 'not valid gzip data',
+  Z_BUF_ERROR: 'gzip data is cut short',
+}
+
+/**
+ * A short description of a Node system error, as the command line words it:
+ * `no such file or directory` for `ENOENT`, `permission denied` for
+ * `EACCES`, …; for any other error, the first line of its message.
+ */
+export function describeSystemError(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown }
+  if (typeof e?.code === 'string' && Object.hasOwn(SYSTEM_WORDS, e.code)) return SYSTEM_WORDS[e.code]
+  const message = typeof e?.message === 'string' ? e.message : String(err)
+  return message.split('\n')[0]
+}

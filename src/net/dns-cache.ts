@@ -1,0 +1,183 @@
+/**
+ * Name resolution a run controls: Node's `dns.Resolver` (c-ares, which asks
+ * DNS servers itself, rather than `getaddrinfo` on libuv's four threads),
+ * with its own servers (`servers`: `ADDRESS[:PORT]`), a time-out per try,
+ * a bound on the look-ups in flight, and a cache keyed by name that keeps
+ * answers for their TTL (within [minTtlMs, maxTtlMs]) and failures for
+ * `negativeTtlMs`. Look-ups of one name in flight are shared. A (IPv4) is
+ * asked first, AAAA only when the name has no A record.
+ *
+ * Not read: `/etc/hosts` (route such names with `--resolve`). `localhost`
+ * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
+ * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares)
+ * is a failure of this machine (`localFailure`), not the name's.
+ */
+import { lookup, Resolver } from 'node:dns'
+import { isIP } from 'node:net'
+
+/** Options of {@link DnsCache}. */
+export interface DnsOptions {
+  /**
+   * Ask the system's resolver (`getaddrinfo`: /etc/hosts, nsswitch) instead
+   * of DNS servers directly: for a few names a user typed, where
+   * /etc/hosts may name a staging server. No TTL is known: answers are
+   * kept `minTtlMs`. Ignored when `servers` are given.
+   */
+  readonly system?: boolean
+  /** Servers to ask, `ADDRESS` or `ADDRESS:PORT` (`[V6]:PORT`); default the system's (`/etc/resolv.conf`). */
+  readonly servers?: readonly string[]
+  /** Time-out of one try, ms (default 5,000). */
+  readonly timeoutMs?: number
+  /** Tries per server (default 2). */
+  readonly tries?: number
+  /** Look-ups in flight at most (default 256); the others wait their turn. */
+  readonly concurrency?: number
+  /** Names kept at most (default 65,536; the oldest go first). */
+  readonly cacheSize?: number
+  /** Shortest and longest time an answer is kept, ms (defaults 60,000 and 3,600,000). */
+  readonly minTtlMs?: number
+  readonly maxTtlMs?: number
+  /** How long a failed look-up is kept, ms (default 60,000). */
+  readonly negativeTtlMs?: number
+}
+
+interface CacheEntry {
+  readonly expires: number
+  readonly addresses?: readonly string[]
+  readonly error?: Error
+}
+
+interface RecordWithTtl {
+  address: string
+  ttl: number
+}
+
+const LOOPBACK = ['127.0.0.1', '::1'] as const
+
+/** A resolver with a cache (see the module comment). */
+export class DnsCache {
+  private readonly resolver: Resolver
+  private readonly system: boolean
+  private readonly cache = new Map<string, CacheEntry>()
+  private readonly pending = new Map<string, Promise<readonly string[]>>()
+  private readonly queue: (() => void)[] = []
+  private running = 0
+  private readonly concurrency: number
+  private readonly cacheSize: number
+  private readonly minTtlMs: number
+  private readonly maxTtlMs: number
+  private readonly negativeTtlMs: number
+  /** Look-ups asked of the servers (not answered from the cache). */
+  queries = 0
+
+  constructor(options: DnsOptions = {}) {
+    this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
+    const servers = options.servers !== undefined && options.servers.length > 0
+    if (servers) this.resolver.setServers([...options.servers!])
+    this.system = options.system === true && !servers
+    this.concurrency = options.concurrency ?? 256
+    this.cacheSize = options.cacheSize ?? 65_536
+    this.minTtlMs = options.minTtlMs ?? 60_000
+    this.maxTtlMs = options.maxTtlMs ?? 3_600_000
+    this.negativeTtlMs = options.negativeTtlMs ?? 60_000
+  }
+
+  /** The addresses of `name` (IPv4 first); rejects with the resolver's error (`code`: ENOTFOUND, ENODATA, ETIMEOUT, …). */
+  resolve(name: string): Promise<readonly string[]> {
+    const host = name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
+    if (isIP(host) !== 0) return Promise.resolve([host])
+    if (host === 'localhost' || host.endsWith('.localhost')) return Promise.resolve(LOOPBACK)
+    const hit = this.cache.get(host)
+    if (hit !== undefined) {
+      if (hit.expires > Date.now()) return hit.error !== undefined ? Promise.reject(hit.error) : Promise.resolve(hit.addresses!)
+      this.cache.delete(host)
+    }
+    const inFlight = this.pending.get(host)
+    if (inFlight !== undefined) return inFlight
+    const p = this.turn(() => this.lookup(host)).finally(() => this.pending.delete(host))
+    this.pending.set(host, p)
+    return p
+  }
+
+  /** Stops the look-ups in flight (they reject with ECANCELLED). */
+  cancel(): void {
+    this.resolver.cancel()
+  }
+
+  /** Runs `job` when fewer than `concurrency` look-ups are in flight. */
+  private async turn<T>(job: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve))
+    this.running++
+    try {
+      return await job()
+    } finally {
+      this.running--
+      this.queue.shift()?.()
+    }
+  }
+
+  private async lookup(host: string): Promise<readonly string[]> {
+    this.queries++
+    let records: RecordWithTtl[]
+    try {
+      records = await this.ask(host, 4)
+      if (records.length === 0) records = await this.ask(host, 6)
+    } catch (err) {
+      const e = dnsError(err, host)
+      if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
+      throw e
+    }
+    if (records.length === 0) {
+      const e = Object.assign(new Error(`no address for ${host} (no A or AAAA record)`), { code: 'ENODATA', hostname: host })
+      this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
+      throw e
+    }
+    const ttl = Math.min(...records.map((r) => r.ttl)) * 1000
+    const addresses = records.map((r) => r.address)
+    this.keep(host, { expires: Date.now() + Math.min(Math.max(ttl, this.minTtlMs), this.maxTtlMs), addresses })
+    return addresses
+  }
+
+  /** A or AAAA records of `host`; none (not an error) when the name exists without that kind. */
+  private ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+    if (this.system) {
+      if (family === 6) return Promise.resolve([])
+      return new Promise((resolve, reject) => {
+        lookup(host, { all: true, verbatim: true }, (err, addresses) => {
+          if (err) return reject(err)
+          // IPv4 first, as the DNS path orders them.
+          const sorted = [...addresses].sort((a, b) => a.family - b.family)
+          resolve(sorted.map((a) => ({ address: a.address, ttl: 0 })))
+        })
+      })
+    }
+    return new Promise((resolve, reject) => {
+      const done = (err: NodeJS.ErrnoException | null, records: RecordWithTtl[]): void => {
+        if (err === null) return resolve(records)
+        if (err.code === 'ENODATA') return resolve([])
+        reject(err)
+      }
+      if (family === 4) this.resolver.resolve4(host, { ttl: true }, done)
+      else this.resolver.resolve6(host, { ttl: true }, done)
+    })
+  }
+
+  private keep(host: string, entry: CacheEntry): void {
+    if (this.cache.size >= this.cacheSize) {
+      // The oldest name first (a Map iterates in insertion order).
+      const oldest = this.cache.keys().next().value
+      if (oldest !== undefined) this.cache.delete(oldest)
+    }
+    this.cache.set(host, entry)
+  }
+}
+
+/** The resolver's error as a look-up failure of `host`; unreachable servers marked as this machine's failure. */
+function dnsError(err: unknown, host: string): Error {
+  const e = err instanceof Error ? err : new Error(String(err))
+  const code = (e as NodeJS.ErrnoException).code
+  if (code === 'ECONNREFUSED' || code === 'ECANCELLED' || code === 'EDESTRUCTION') {
+    return Object.assign(new Error(`the DNS servers could not be reached to resolve ${host} (${code})`), { code, hostname: host, localFailure: true })
+  }
+  return e
+}

@@ -1,0 +1,317 @@
+/**
+ * The Node transport of the access method (`robots-automaton/node`'s
+ * `createNodeTransport`): `node:http` and `node:https` requests, a new
+ * connection for each (one request per origin: nothing to reuse), names
+ * resolved by its own resolver (dns-cache.ts) or routed by the caller
+ * (curl's `--resolve` and `--connect-to`: {@link RouteFunction}), every
+ * address shown to the address policy before a connection is made to it,
+ * at most `perAddress` connections in flight to one address
+ * (address-gate.ts), and bodies decoded strictly (gzip, deflate, br: a
+ * coding cut short is an error, not a shorter file). The access method's
+ * rules stay in src/fetch/; this file only moves bytes.
+ */
+import { connect as netConnect, isIP, type Socket } from 'node:net'
+import { Readable } from 'node:stream'
+import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { exchange } from './http1.js'
+import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
+import { AddressGate } from './address-gate.js'
+import { DnsCache, type DnsOptions } from './dns-cache.js'
+
+/** Where a connection for a host and port goes, as the caller routes it. */
+export interface RouteTarget {
+  /** Numeric addresses to try in order, or one host name to resolve. */
+  readonly hosts: readonly string[]
+  readonly port: number
+  /** Whether the caller chose this target (then the address policy does not refuse it). */
+  readonly routed: boolean
+}
+
+/** Routes a request's host (as in its URL, IPv6 without brackets) and port; undefined: no route, the host itself. */
+export type RouteFunction = (host: string, port: number) => RouteTarget | undefined
+
+/** Options of {@link createNodeTransport}. */
+export interface NodeTransportOptions {
+  /** Connections in flight to one address at most (default 4). */
+  readonly perAddress?: number
+  /** The resolver's options (servers, time-out, concurrency, cache). */
+  readonly dns?: DnsOptions
+  /** The caller's routes (curl's `--resolve`, `--connect-to`). */
+  readonly route?: RouteFunction
+  /** Time-out of a connection attempt to one address when a name has others to try next, ms (default 10,000); the fetch's own deadline always applies. */
+  readonly connectTimeoutMs?: number
+}
+
+/** A slot held on one address ({@link NodeTransport.lease}): its first request connects there without waiting. */
+export interface AddressLease {
+  readonly address: string
+  /** The transport to fetch with: it uses the slot for its first connection to `address`. */
+  readonly transport: RobotsTransport
+  /** Gives the slot back if its request has not (idempotent). */
+  release(): void
+}
+
+/** What {@link createNodeTransport} makes: a transport, and the scheduling help of a crawler. */
+export interface NodeTransport extends RobotsTransport {
+  readonly checksAddresses: true
+  /** The first address a request for `url` would connect to (routes applied, its name resolved), or undefined when it has none. */
+  addressOf(url: string): Promise<string | undefined>
+  /** A slot of `address` when one is free now, else undefined. */
+  tryLease(address: string): AddressLease | undefined
+  /** A slot of `address`, waiting for one in turn (no deadline). */
+  lease(address: string): Promise<AddressLease>
+  /** The resolver (its cache and counts). */
+  readonly dns: DnsCache
+  /** Stops look-ups in flight. */
+  close(): void
+}
+
+const DEFAULT_PER_ADDRESS = 4
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+
+/** Codings decoded here, strictly. */
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+}
+
+/** A host as written in a URL: IPv6 without brackets. */
+function bare(hostname: string): string {
+  return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
+}
+
+/** The codings of a `Content-Encoding` value in the order applied, `identity` left out. */
+function codingsOf(value: string | null): string[] {
+  if (value === null) return []
+  return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity')
+}
+
+/** An error of a connection that could not be made in time. */
+function connectTimeout(address: string, port: number): Error {
+  return Object.assign(new Error(`connect to ${address}:${port} timed out`), { code: 'ETIMEDOUT' })
+}
+
+/** Errors for which the next address of a name is worth trying. */
+const NEXT_ADDRESS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EADDRNOTAVAIL_REMOTE'])
+
+/** Creates a Node transport (see the module comment). */
+export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
+  const gate = new AddressGate(options.perAddress ?? DEFAULT_PER_ADDRESS)
+  const dns = new DnsCache(options.dns)
+  const route = options.route
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+
+  /** The addresses to try for `host:port` and whether the caller routed them there. */
+  const targetOf = async (host: string, port: number): Promise<{ addresses: readonly string[]; port: number; routed: boolean }> => {
+    const t = route?.(host, port)
+    const hosts = t?.hosts ?? [host]
+    const to = t?.port ?? port
+    const routed = t?.routed ?? false
+    if (hosts.every((h) => isIP(h) !== 0)) return { addresses: hosts, port: to, routed }
+    return { addresses: await dns.resolve(hosts[0]!), port: to, routed }
+  }
+
+  /** Sends the request to one address; `held`: a slot of it is held already. */
+  const send = (req: TransportRequest, u: URL, address: string, port: number, held: boolean, more: boolean): Promise<TransportResponse> => {
+    const tls = u.protocol === 'https:'
+    const name = bare(u.hostname)
+    // gzip is asked for, as the Web transport asks (deflate and br are decoded as strictly when a server sends them anyway).
+    let head = `GET ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\n`
+    for (const field in req.headers) {
+      const value = req.headers[field]!
+      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(field)) {
+        return Promise.reject(Object.assign(new TypeError(`header ${JSON.stringify(field)} has a value that cannot be sent`), { code: 'ERR_INVALID_CHAR' }))
+      }
+      if (field !== 'host' && field !== 'connection' && field !== 'accept-encoding') head += `${field}: ${value}\r\n`
+    }
+    head += 'accept-encoding: gzip\r\nconnection: close\r\n\r\n'
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let released = false
+      const release = (): void => {
+        if (released) return
+        released = true
+        gate.release(address)
+      }
+      const start = (): void => {
+        if (req.signal.aborted) {
+          release()
+          return reject(req.signal.reason)
+        }
+        let socket: Socket
+        try {
+          socket = tls
+            ? tlsConnect({
+                host: address,
+                port,
+                ALPNProtocols: ['http/1.1'],
+                // TLS names the URL's host (SNI, the certificate), wherever the socket goes.
+                ...(isIP(name) === 0 ? { servername: name } : {}),
+                checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
+              })
+            : netConnect({ host: address, port })
+        } catch (err) {
+          release()
+          return reject(err)
+        }
+        socket.setNoDelay(true)
+        const ready = tls ? 'secureConnect' : 'connect'
+        // Only worth a timer of its own when another address waits: the request's deadline bounds the rest.
+        const timer = more ? setTimeout(() => socket.destroy(connectTimeout(address, port)), connectTimeoutMs) : undefined
+        if (timer !== undefined) socket.once(ready, () => clearTimeout(timer))
+        const onAbort = (): void => {
+          socket.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
+        }
+        req.signal.addEventListener('abort', onAbort, { once: true })
+        const x = exchange(socket, ready, head, () => {
+          clearTimeout(timer)
+          req.signal.removeEventListener('abort', onAbort)
+          release()
+        })
+        x.head.then((h) => {
+          const headers = { get: (field: string) => h.fields.get(field.toLowerCase()) ?? null }
+          const codings = codingsOf(headers.get('content-encoding'))
+          const decodable = codings.length > 0 && codings.length <= 5 && codings.every((c) => DECODERS[c] !== undefined)
+          const wanted = h.status >= 200 && h.status < 300
+          if (!wanted) x.cancel()
+          const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
+            status: h.status,
+            headers,
+            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings) : x.body,
+            cancel: () => x.cancel(),
+          }
+          const expected = codings.length === 0 ? x.contentLength() : undefined
+          if (expected !== undefined) out.expectedLength = expected
+          resolve(out)
+        }, reject)
+      }
+      if (held) start()
+      else
+        gate
+          .acquire(address, req.signal, () =>
+            Object.assign(new Error(`no free connection to ${address} before the deadline (${gate.perAddress} in flight to it)`), { code: 'EADDRBUSY', localFailure: true }),
+          )
+          .then(start, reject)
+    })
+  }
+
+  /** A request through the routes, the resolver, the policy and the gate; `lease`: a slot held on one address. */
+  const request = async (req: TransportRequest, lease?: { address: string; used: boolean }): Promise<TransportResponse> => {
+    const u = new URL(req.url)
+    const tls = u.protocol === 'https:'
+    const port = u.port === '' ? (tls ? 443 : 80) : Number(u.port)
+    const target = await targetOf(bare(u.hostname), port)
+    let refusal: unknown
+    let last: unknown
+    let tried = 0
+    const addresses = target.addresses
+    for (let a = 0; a < addresses.length; a++) {
+      const address = addresses[a]!
+      try {
+        req.checkAddress(address, target.routed)
+      } catch (err) {
+        refusal ??= err
+        continue
+      }
+      tried++
+      const held = lease !== undefined && !lease.used && lease.address === address
+      if (held) lease.used = true
+      try {
+        return await send(req, u, address, target.port, held, a + 1 < addresses.length)
+      } catch (err) {
+        last = err
+        const code = (err as NodeJS.ErrnoException).code
+        if (req.signal.aborted || code === undefined || !NEXT_ADDRESS.has(code)) throw err
+      }
+    }
+    throw tried === 0 ? refusal : last
+  }
+
+  const leaseOf = (address: string): AddressLease => {
+    const state = { address, used: false }
+    let given = false
+    return {
+      address,
+      transport: { checksAddresses: true, request: (req) => request(req, state) },
+      release() {
+        if (state.used || given) return
+        given = true
+        gate.release(address)
+      },
+    }
+  }
+
+  return {
+    checksAddresses: true,
+    request: (req) => request(req),
+    dns,
+    async addressOf(url: string): Promise<string | undefined> {
+      try {
+        const u = new URL(url)
+        const port = u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port)
+        return (await targetOf(bare(u.hostname), port)).addresses[0]
+      } catch {
+        return undefined
+      }
+    },
+    tryLease(address: string): AddressLease | undefined {
+      return gate.tryAcquire(address) ? leaseOf(address) : undefined
+    },
+    async lease(address: string): Promise<AddressLease> {
+      await gate.acquire(address)
+      return leaseOf(address)
+    },
+    close(): void {
+      dns.cancel()
+    },
+  }
+}
+
+/**
+ * `raw` decoded of `codings` (in the order applied), strictly: a coding cut
+ * short or corrupt errors the stream, except that an encoded body without a
+ * single byte is an empty file (servers send `Content-Encoding` on empty
+ * answers). Stopping early (the limit) stops reading `raw` too.
+ */
+async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
+  let sawBytes = false
+  let rawDone = false
+  const source = Readable.from(
+    (async function* () {
+      for await (const chunk of raw) {
+        if (chunk.length > 0) sawBytes = true
+        yield chunk
+      }
+      rawDone = true
+    })(),
+    { objectMode: false },
+  )
+  let from: Readable = source
+  const decoders: Readable[] = []
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const decoder = DECODERS[codings[i]!]!() as unknown as Readable & NodeJS.WritableStream
+    const upstream = from
+    upstream.on('error', (err) => decoder.destroy(err))
+    upstream.pipe(decoder)
+    decoders.push(decoder)
+    from = decoder
+  }
+  let finished = false
+  try {
+    for await (const chunk of from) yield chunk as Uint8Array
+    finished = true
+  } catch (err) {
+    if (!sawBytes && rawDone) {
+      finished = true
+      return
+    }
+    throw err
+  } finally {
+    if (!finished) {
+      source.destroy()
+      for (const d of decoders) d.destroy()
+    }
+  }
+}

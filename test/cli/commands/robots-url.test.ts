@@ -1,0 +1,162 @@
+/**
+ * A ROBOTS that is an http(s) URL, in `check`, `lint`, `filter` and `diff`:
+ * one that cannot be fetched (unreachable, or its address refused) is said
+ * and exits 1 (the finding: `lint URL` of a site that is down linted the
+ * disallow-all stand-in and exited 0, so a CI check passed), unless
+ * `--stand-in` asks for RFC 9309's stand-in rules; `--resolve` and
+ * `--connect-to` route it, as for `fetch`; a staging server's certificate
+ * is trusted with NODE_EXTRA_CA_CERTS (docs/fetching.md). And: the age in
+ * filter's expired-entries warning is rounded honestly. Servers on
+ * 127.0.0.1 only; every name is routed.
+ */
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer as createHttpsServer, type Server } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { RobotsStore } from '../../../src/index.js'
+import { ensureBuilt, run, tempDir } from '../helpers.js'
+import { startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
+
+let server: FetchServer
+let tmp: ReturnType<typeof tempDir>
+const RULES = 'User-agent: *\nDisallow: /private\n'
+
+beforeAll(async () => {
+  ensureBuilt()
+  tmp = tempDir()
+  server = await startFetchServer()
+})
+afterAll(async () => {
+  await server.close()
+  tmp.cleanup()
+})
+beforeEach(() => {
+  server.reset()
+  server.handler = (host, _req, res) => {
+    if (host === 'down.test' || host === 'missing.test') {
+      res.writeHead(host === 'down.test' ? 503 : 404)
+      return res.end()
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' })
+    res.end(host === 'bad.test' ? 'Disalow: /x\n' : RULES)
+  }
+})
+
+const route = () => ['--resolve', `*:${server.port}:127.0.0.1`]
+const at = (host: string) => `http://${host}:${server.port}/`
+
+describe('a ROBOTS URL that cannot be fetched exits 1 unless --stand-in', () => {
+  // lint URL of an unreachable robots.txt linted the disallow-all stand-in and exited 0.
+  it('lint, check, filter and diff say so and exit 1; nothing is judged', async () => {
+    const cases: string[][] = [
+      ['lint', at('down.test')],
+      ['check', at('down.test'), '--agent', 'bot', '/x'],
+      ['filter', '--robots', at('down.test'), '--agent', 'bot'],
+      ['diff', at('down.test'), at('up.test'), '--agent', 'bot'],
+    ]
+    for (const argv of cases) {
+      const r = await run([...argv, ...route()], { input: '/x\n' })
+      expect(r.status, argv.join(' ')).toBe(1)
+      expect(r.stderr, argv.join(' ')).toMatch(/cannot fetch robots\.txt for 'http:\/\/down\.test:\d+\/': unreachable, disallow all: HTTP 503 .*; pass --stand-in to judge by RFC 9309's stand-in \(disallow all\) instead/)
+      expect(r.stdout.toString(), argv.join(' ')).toBe('')
+    }
+  })
+
+  it('--stand-in judges by disallow-all, as RFC 9309 says, and says so', async () => {
+    const c = await run(['check', at('down.test'), '--agent', 'bot', '--stand-in', '/x', ...route()])
+    expect(c.status, c.stderr).toBe(0)
+    expect(c.stdout.toString()).toBe('disallowed\t/x\timplied: Disallow: / (robots.txt unreachable)\n')
+    expect(c.stderr).toMatch(/unreachable, disallow all: HTTP 503/)
+    const l = await run(['lint', at('down.test'), '--stand-in', ...route()])
+    expect(l.status, l.stderr).toBe(0)
+    const f = await run(['filter', '--robots', at('down.test'), '--agent', 'bot', '--stand-in', '--print', 'verdicts', ...route()], { input: '/x\n' })
+    expect(f.status, f.stderr).toBe(0)
+    expect(f.stdout.toString()).toBe('disallowed\t0\t/x\n')
+  })
+
+  it('a ROBOTS URL the user typed is fetched wherever its name points (the user’s choice); a 404 is no robots.txt, allow all', async () => {
+    const c = await run(['check', at('missing.test'), '--agent', 'bot', '/x', ...route()])
+    expect(c.status, c.stderr).toBe(0)
+    expect(c.stdout.toString()).toBe('allowed\t/x\tno matching rule\n')
+    expect(c.stderr).toMatch(/unavailable, allow all: HTTP 404/)
+  })
+})
+
+describe('--resolve and --connect-to on every command that fetches', () => {
+  it('check, lint, filter and diff route a name where the user says', async () => {
+    const r1 = await run(['check', at('up.test'), '--agent', 'bot', '/private/x', '-q', ...route()])
+    expect(r1.status, r1.stderr).toBe(0)
+    expect(r1.stdout.toString()).toBe('disallowed\t/private/x\tline 2: Disallow: /private\n')
+    const r2 = await run(['lint', at('bad.test'), '--connect-to', `bad.test:${server.port}:127.0.0.1:${server.port}`])
+    expect(r2.status).toBe(1)
+    expect(r2.stdout.toString()).toMatch(/bad\.test:\d+\/robots\.txt:1: /)
+    const r3 = await run(['filter', '--robots', at('up.test'), '--agent', 'bot', '-q', ...route()], { input: '/private/a\n/public\n' })
+    expect(r3.stdout.toString()).toBe('/public\n')
+    const r4 = await run(['diff', at('up.test'), at('bad.test'), '--agent', 'bot', '-q', ...route()], { input: '/private/a\n' })
+    expect(r4.status).toBe(3)
+    expect([...server.asked.keys()].sort()).toEqual(['bad.test', 'up.test'])
+  })
+
+  it('a malformed --resolve, --connect-to or --dns-server is a usage error', async () => {
+    for (const [option, value] of [['--resolve', 'a.test:80'], ['--connect-to', 'a:b'], ['--dns-server', 'ns.example']]) {
+      const r = await run(['check', at('up.test'), '--agent', 'bot', option, value, '/x'])
+      expect(r.status, option).toBe(2)
+      expect(r.stderr, option).toMatch(new RegExp(`option '${option}'`))
+    }
+  })
+})
+
+const HAS_OPENSSL = spawnSync('openssl', ['version']).status === 0
+
+describe.skipIf(!HAS_OPENSSL)('a staging server over https: routed with --resolve, trusted with NODE_EXTRA_CA_CERTS', () => {
+  let https: Server
+  let port = 0
+  let cert = ''
+  beforeAll(async () => {
+    const key = tmp.path('staging.key')
+    cert = tmp.path('staging.pem')
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=staging.test', '-addext', 'subjectAltName=DNS:staging.test'])
+    expect(made.status, made.stderr.toString()).toBe(0)
+    https = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(RULES)
+    })
+    await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve))
+    port = (https.address() as AddressInfo).port
+  })
+  afterAll(() => new Promise<void>((resolve) => https.close(() => resolve())))
+
+  it('without the CA the certificate is refused (a TLS error, exit 1); with it, check and fetch work', async () => {
+    const url = `https://staging.test:${port}/`
+    const resolve = ['--resolve', `staging.test:${port}:127.0.0.1`]
+    const env = { ...process.env }
+    delete env.NODE_EXTRA_CA_CERTS
+    const untrusted = await run(['check', url, '--agent', 'bot', '/private/x', ...resolve], { env })
+    expect(untrusted.status).toBe(1)
+    expect(untrusted.stderr).toMatch(/tls error/)
+    const trusted = await run(['check', url, '--agent', 'bot', '/private/x', '-q', ...resolve], { env: { ...env, NODE_EXTRA_CA_CERTS: cert } })
+    expect(trusted.status, trusted.stderr).toBe(0)
+    expect(trusted.stdout.toString()).toMatch(/^disallowed\t/)
+    const input = tmp.path('staging.txt')
+    writeFileSync(input, `${url}page\n`)
+    const out = tmp.path('staging.bundle')
+    const f = await run(['fetch', input, '-o', out, ...resolve], { env: { ...env, NODE_EXTRA_CA_CERTS: cert } })
+    expect(f.status, f.stderr).toBe(0)
+    expect(RobotsStore.fromBytes(readFileSync(out)).fetchInfo(`https://staging.test:${port}`)?.outcome).toBe('ok')
+  })
+})
+
+describe('ages in warnings are rounded honestly', () => {
+  // The expired-entries warning said "fetched 1 hour ago" for entries fetched 90 s ago.
+  it('an entry fetched 90 seconds ago is "90 seconds" old, not "1 hour"', async () => {
+    const s = new RobotsStore()
+    const now = Date.now()
+    s.set('old.test', RULES, { outcome: 'ok', status: 200, fetchedAt: now - 90_000, expiresAt: now - 1, reachableAt: now - 90_000 })
+    const path = tmp.path('aged.bundle')
+    writeFileSync(path, s.toBytes())
+    const r = await run(['filter', '--bundle', path, '--agent', 'bot'], { input: 'http://old.test/x\n' })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/the oldest fetched (90|91|92|93|94|95) seconds ago/)
+  })
+})

@@ -1,0 +1,168 @@
+/**
+ * `-o` respects the path, for every command that writes an output file
+ * (`fetch` as a bundle or JSON lines, `pack`, `compare`'s reports and
+ * `--export`, `playground --out`): checked
+ * before any work (its folder exists and is writable, it is not a
+ * directory); a regular file, or a link to one, replaced atomically through
+ * the link (the link stays, its target is replaced); a FIFO, a character
+ * device or `-` written in place as a stream. The finding: `-o
+ * current.bundle` where `current.bundle -> releases/7.bundle` left the
+ * release untouched and the link gone; `-o /dev/stdout` replaced the device.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { RobotsStore } from '../../../src/index.js'
+import { CLI, ensureBuilt, run, tempDir } from '../helpers.js'
+import { startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
+
+let server: FetchServer
+let tmp: ReturnType<typeof tempDir>
+let robotsDir = ''
+let urls = ''
+
+beforeAll(async () => {
+  ensureBuilt()
+  tmp = tempDir()
+  server = await startFetchServer()
+  robotsDir = tmp.path('robots')
+  mkdirSync(robotsDir)
+  writeFileSync(join(robotsDir, 'a.test'), 'User-agent: *\nDisallow: /a\n')
+  writeFileSync(join(robotsDir, 'b.test'), 'User-agent: *\nDisallow: /b\n')
+  urls = tmp.path('urls.txt')
+  writeFileSync(urls, `http://a.test:${server.port}/x\nhttp://b.test:${server.port}/y\n`)
+})
+afterAll(async () => {
+  await server.close()
+  tmp.cleanup()
+})
+beforeEach(() => server.reset())
+
+/** The commands that write a file at `out`, and how to tell their output. */
+const WRITERS = {
+  'fetch (bundle)': (out: string) => ['fetch', urls, '-o', out, '-q', '--resolve', `*:${server.port}:127.0.0.1`],
+  'fetch --format jsonl': (out: string) => ['fetch', urls, '-o', out, '-q', '--format', 'jsonl', '--resolve', `*:${server.port}:127.0.0.1`],
+  pack: (out: string) => ['pack', robotsDir, '-o', out, '-q'],
+  'compare --export': (out: string) => ['compare', '--cases', 'unit', '--export', out, '-q'],
+} as const
+
+/** Whether `bytes` are what the writer writes: a bundle of the two hosts, two JSON records, or the unit cases. */
+function isOutput(name: string, bytes: Buffer): boolean {
+  if (name.includes('jsonl')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).length === 2
+  if (name.includes('compare')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id?: unknown }).every((c) => typeof c.id === 'string')
+  return RobotsStore.fromBytes(new Uint8Array(bytes)).size === 2
+}
+
+describe('-o destroys what the path points to: no longer', () => {
+  for (const [name, argv] of Object.entries(WRITERS)) {
+    describe(name, () => {
+      it('a regular file is replaced whole; nothing is left beside it', async () => {
+        const dir = tmp.path(`${name.replace(/\W+/g, '-')}-file`)
+        mkdirSync(dir)
+        const out = join(dir, 'out')
+        writeFileSync(out, 'old contents')
+        const r = await run(argv(out))
+        expect(r.status, r.stderr).toBe(0)
+        expect(isOutput(name, readFileSync(out))).toBe(true)
+        expect(readdirSync(dir)).toEqual(['out'])
+      })
+
+      it('through a symbolic link: the link stays, its target is replaced (also a dangling link and a chain)', async () => {
+        const dir = tmp.path(`${name.replace(/\W+/g, '-')}-link`)
+        mkdirSync(join(dir, 'releases'), { recursive: true })
+        writeFileSync(join(dir, 'releases/7'), 'release 7')
+        symlinkSync('releases/7', join(dir, 'current'))
+        const r = await run(argv(join(dir, 'current')))
+        expect(r.status, r.stderr).toBe(0)
+        expect(lstatSync(join(dir, 'current')).isSymbolicLink()).toBe(true)
+        expect(readlinkSync(join(dir, 'current'))).toBe('releases/7')
+        expect(isOutput(name, readFileSync(join(dir, 'releases/7')))).toBe(true)
+        // A link to a file not there yet, through another link.
+        symlinkSync('releases/8', join(dir, 'next'))
+        symlinkSync('next', join(dir, 'alias'))
+        const d = await run(argv(join(dir, 'alias')))
+        expect(d.status, d.stderr).toBe(0)
+        expect(lstatSync(join(dir, 'alias')).isSymbolicLink()).toBe(true)
+        expect(lstatSync(join(dir, 'next')).isSymbolicLink()).toBe(true)
+        expect(isOutput(name, readFileSync(join(dir, 'releases/8')))).toBe(true)
+        expect(readdirSync(join(dir, 'releases')).sort()).toEqual(['7', '8'])
+      })
+
+      it('a FIFO is streamed to its reader, and stays a FIFO', async () => {
+        const fifo = tmp.path(`${name.replace(/\W+/g, '-')}.fifo`)
+        expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+        const read = new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = []
+          createReadStream(fifo).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject)
+        })
+        const r = await run(argv(fifo))
+        expect(r.status, r.stderr).toBe(0)
+        expect(isOutput(name, await read)).toBe(true)
+        expect(statSync(fifo).isFIFO()).toBe(true)
+      })
+
+      it('a character device is written in place, not replaced', async () => {
+        const r = await run(argv('/dev/null'))
+        expect(r.status, r.stderr).toBe(0)
+        expect(statSync('/dev/null').isCharacterDevice()).toBe(true)
+      })
+
+      it("'-' is stdout", async () => {
+        const r = await run(argv('-'))
+        expect(r.status, r.stderr).toBe(0)
+        expect(isOutput(name, r.stdout)).toBe(true)
+      })
+
+      it('checked before any work: a directory, a missing folder, a folder that is a file', async () => {
+        const cases: [string, RegExp][] = [
+          [tmp.dir, /is a directory/],
+          [tmp.path('missing/out'), /its folder '.*missing': no such file or directory/],
+          [join(urls, 'out'), /'.*urls\.txt' is not a folder/],
+        ]
+        for (const [out, message] of cases) {
+          const r = await run(argv(out))
+          expect(r.status, out).toBe(1)
+          expect(r.stderr, out).toMatch(message)
+        }
+        expect(server.total).toBe(0)
+      })
+    })
+  }
+
+  it('a temporary file left by a process killed while writing is removed by the next write of the same path', async () => {
+    const out = tmp.path('swept.bundle')
+    // A pid that runs no more: a child that has exited.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout
+    const stale = tmp.path(`.swept.bundle.${gone}.tmp`)
+    writeFileSync(stale, 'half a bundle')
+    const r = await run(WRITERS.pack(out))
+    expect(r.status, r.stderr).toBe(0)
+    expect(existsSync(stale)).toBe(false)
+  })
+
+  it('playground --out: each file of the page replaced through a link, the links kept', async () => {
+    const dir = tmp.path('page')
+    mkdirSync(join(dir, 'real'), { recursive: true })
+    writeFileSync(join(dir, 'real/index.html'), 'old')
+    symlinkSync('real/index.html', join(dir, 'index.html'))
+    const r = await run(['playground', '--out', dir])
+    expect(r.status, r.stderr).toBe(0)
+    expect(lstatSync(join(dir, 'index.html')).isSymbolicLink()).toBe(true)
+    expect(readFileSync(join(dir, 'real/index.html'), 'utf8')).toMatch(/<html/i)
+    expect(readFileSync(join(dir, 'playground.js'), 'utf8').length).toBeGreaterThan(1000)
+  })
+
+  it('a FIFO whose reader comes late: fetch does not block while it waits (the run completes once the reader opens it)', async () => {
+    const fifo = tmp.path('late.fifo')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    const child = spawn(process.execPath, [CLI, ...WRITERS['fetch (bundle)'](fifo)], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    // The fetches are made before the reader comes.
+    while (server.total < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+    const chunks: Buffer[] = []
+    await new Promise<void>((resolve, reject) => createReadStream(fifo).on('data', (c) => chunks.push(c as Buffer)).on('end', () => resolve()).on('error', reject))
+    expect(await exited).toBe(0)
+    expect(isOutput('bundle', Buffer.concat(chunks))).toBe(true)
+  })
+})

@@ -1,0 +1,208 @@
+/**
+ * `fetch` survives a kill: every finished origin is in the journal beside
+ * the output, the same command run again fetches only what the journal
+ * lacks, and its output equals an uninterrupted run's; the journal goes
+ * away once the output is written. Counted server-side, on a server on
+ * 127.0.0.1 that every name is routed to. No wall-clock assertions: the
+ * kill comes once the server has seen half the origins, however slow the
+ * machine.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { RobotsStore } from '../../../src/index.js'
+import { CLI, ensureBuilt, run, tempDir } from '../helpers.js'
+import { startFetchServer, type FetchServer } from './fetch-server.js'
+
+let server: FetchServer
+let tmp: ReturnType<typeof tempDir>
+
+beforeAll(async () => {
+  ensureBuilt()
+  tmp = tempDir()
+  server = await startFetchServer(2)
+})
+afterAll(async () => {
+  await server.close()
+  tmp.cleanup()
+})
+beforeEach(() => {
+  server.reset()
+  server.handler = (host, _req, res) => {
+    const i = Number(/\d+/.exec(host)?.[0] ?? 0)
+    // Some variety: a 404 now and then, a 503 (unreachable) now and then.
+    const status = i % 17 === 0 ? 404 : i % 29 === 0 ? 503 : 200
+    res.writeHead(status, { 'content-type': 'text/plain', etag: `"${host}"` })
+    res.end(status === 200 ? `User-agent: *\nDisallow: /private/${i}\n` : '')
+  }
+})
+
+/** A URL list of `n` names, all routed to the server. */
+function input(name: string, n: number): string {
+  const file = tmp.path(name)
+  writeFileSync(file, Array.from({ length: n }, (_, i) => `http://h${i}.journal.test:${server.port}/page`).join('\n') + '\n')
+  return file
+}
+
+const CONCURRENCY = 32
+const args = (file: string, out: string, more: string[] = [], { quiet = true, concurrency = CONCURRENCY } = {}) => [
+  'fetch', file, '-o', out, ...(quiet ? ['-q'] : []), '--concurrency', String(concurrency), '--per-ip', String(concurrency), '--resolve', `*:${server.port}:127.0.0.1`, ...more,
+]
+
+/** Runs the CLI and kills it with `signal` once the server has seen `after` requests; its exit code or signal. */
+function runKilledAfter(argv: string[], after: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (c: Buffer) => (stderr += c))
+    let waited = 0
+    const poll = setInterval(() => {
+      waited += 5
+      if (server.total >= after) {
+        clearInterval(poll)
+        child.kill(signal)
+      } else if (waited > 120_000) {
+        clearInterval(poll)
+        child.kill('SIGKILL')
+        reject(new Error(`the run never reached ${after} requests: ${stderr}`))
+      }
+    }, 5)
+    child.on('close', (code, sig) => {
+      clearInterval(poll)
+      resolve({ code, signal: sig, stderr })
+    })
+  })
+}
+
+/** A bundle's entries without their fetch times, in order: what an uninterrupted run must equal. */
+function entries(path: string): unknown[] {
+  const store = RobotsStore.fromBytes(readFileSync(path))
+  return [...store.keys()].map((key) => {
+    const info = store.fetchInfo(key)
+    const robots = store.get(key)
+    return {
+      key,
+      source: store.source(key),
+      rules: robots === undefined ? null : Buffer.from(robots.toBytes()).toString('base64'),
+      outcome: info?.outcome,
+      status: info?.status,
+      etag: info?.etag,
+    }
+  })
+}
+
+const leftovers = (name: string) => readdirSync(tmp.dir).filter((f) => f.startsWith(`.${name}`) || f === `${name}.journal`)
+
+describe('a killed run loses everything: the journal', () => {
+  it('killed with SIGKILL half-way, the same command again fetches each origin once in total (the ones in flight at most twice), and writes what an uninterrupted run writes', async () => {
+    const N = 6000
+    const file = input('kill.txt', N)
+    // The uninterrupted run.
+    const whole = await run(args(file, tmp.path('whole.bundle')))
+    expect(whole.status, whole.stderr).toBe(0)
+    expect(server.total).toBe(N)
+    server.reset()
+    // The run killed half-way, and the same command again.
+    const out = tmp.path('kill.bundle')
+    const killed = await runKilledAfter(args(file, out), N / 2, 'SIGKILL')
+    expect(killed.signal).toBe('SIGKILL')
+    expect(existsSync(out)).toBe(false)
+    expect(existsSync(`${out}.journal`)).toBe(true)
+    const atKill = server.total
+    expect(atKill).toBeLessThan(N)
+    const again = await run(args(file, out))
+    expect(again.status, again.stderr).toBe(0)
+    // Every origin asked; twice only for those in flight at the kill.
+    expect(server.asked.size).toBe(N)
+    const twice = [...server.asked.values()].filter((n) => n > 1).length
+    expect([...server.asked.values()].every((n) => n <= 2)).toBe(true)
+    expect(twice).toBeLessThanOrEqual(CONCURRENCY)
+    expect(server.total).toBe(N + twice)
+    expect(entries(out)).toEqual(entries(tmp.path('whole.bundle')))
+    expect(leftovers('kill.bundle')).toEqual([])
+  }, 300_000)
+
+  it('JSON lines: a SIGKILL leaves no hidden temporary file; the same command goes on and writes every record in input order', async () => {
+    const N = 3000
+    const file = input('kill-jsonl.txt', N)
+    const out = tmp.path('kill.jsonl')
+    const killed = await runKilledAfter(args(file, out, ['--format', 'jsonl']), N / 2, 'SIGKILL')
+    expect(killed.signal).toBe('SIGKILL')
+    expect(readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
+    expect(existsSync(out)).toBe(false)
+    const again = await run(args(file, out, ['--format', 'jsonl']))
+    expect(again.status, again.stderr).toBe(0)
+    const records = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { origin: string })
+    expect(records.map((r) => r.origin)).toEqual(Array.from({ length: N }, (_, i) => `http://h${i}.journal.test:${server.port}`))
+    expect(leftovers('kill.jsonl')).toEqual([])
+  }, 300_000)
+
+  it('interrupted (SIGINT): writes what it has, keeps the journal, and names the same command to go on; run again, it fetches only the rest', async () => {
+    const N = 2000
+    const file = input('int.txt', N)
+    const out = tmp.path('int.bundle')
+    const first = await runKilledAfter(args(file, out, [], { quiet: false, concurrency: 8 }), N / 2, 'SIGINT')
+    expect(first.code, first.stderr).toBe(130)
+    expect(first.stderr).toMatch(/interrupted: [\d,]+ of 2,000 origins fetched/)
+    expect(first.stderr).toMatch(/the journal '.*int\.bundle\.journal' keeps what was fetched: run the same command again to fetch the rest: robots-automaton fetch .*int\.txt -o .*int\.bundle/)
+    const partial = RobotsStore.fromBytes(readFileSync(out)).size
+    expect(partial).toBeGreaterThan(0)
+    expect(existsSync(`${out}.journal`)).toBe(true)
+    const before = server.total
+    const again = await run(args(file, out))
+    expect(again.status, again.stderr).toBe(0)
+    expect(RobotsStore.fromBytes(readFileSync(out)).size).toBe(N)
+    // Only what was not fetched yet (those in flight at the interrupt included).
+    expect(server.total - before).toBeLessThanOrEqual(N - partial + 8)
+    expect(server.asked.size).toBe(N)
+    expect(existsSync(`${out}.journal`)).toBe(false)
+  }, 300_000)
+})
+
+describe('the journal', () => {
+  it('of another run is not used, nor overwritten; one that is not a journal neither', async () => {
+    const a = input('a.txt', 3)
+    const b = input('b.txt', 4)
+    const out = tmp.path('other.bundle')
+    writeFileSync(`${out}.journal`, '{"journal":"robots-automaton fetch journal","version":1,"run":{"other":true}}\n')
+    const r = await run(args(a, out))
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/cannot use the journal '.*other\.bundle\.journal': it is the journal of another run/)
+    expect(server.total).toBe(0)
+    writeFileSync(`${out}.journal`, 'hello\n')
+    const s = await run(args(b, out))
+    expect(s.stderr).toMatch(/it is not the journal of a fetch/)
+    expect(readFileSync(`${out}.journal`, 'utf8')).toBe('hello\n')
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
+    const file = input('torn.txt', 10)
+    const out = tmp.path('torn.bundle')
+    // One at a time; the last origin never answers, so the run is surely killed with nine in its journal.
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h9.journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(args(file, out, [], { concurrency: 1 }), 10, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const journal = `${out}.journal`
+    const text = readFileSync(journal, 'utf8')
+    const lines = text.trimEnd().split('\n').length - 1
+    expect(lines).toBe(9)
+    // Cut the last record in the middle, as a kill while writing would.
+    writeFileSync(journal, text.slice(0, text.length - 20))
+    server.reset()
+    const again = await run(args(file, out))
+    expect(again.status, again.stderr).toBe(0)
+    // The one never answered, and the one cut.
+    expect(server.total).toBe(2)
+    expect(RobotsStore.fromBytes(readFileSync(out)).size).toBe(10)
+    // Nothing left to fetch: no journal is made.
+    const noop = await run(['fetch', '--update', out, '-o', tmp.path('noop.bundle'), '-q', '--resolve', `*:${server.port}:127.0.0.1`])
+    expect(noop.status, noop.stderr).toBe(0)
+    expect(existsSync(tmp.path('noop.bundle.journal'))).toBe(false)
+    expect(statSync(tmp.path('noop.bundle')).size).toBeGreaterThan(0)
+  })
+})

@@ -1,0 +1,64 @@
+/**
+ * The server of the `fetch` tests: one HTTP server on 127.0.0.1 answering
+ * for every host name (each test routes its names there with `--resolve`),
+ * counting requests per host and in flight, with a handler per test.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface FetchServer {
+  readonly port: number
+  /** Requests per host (the Host header without its port). */
+  readonly asked: Map<string, number>
+  /** Requests received in all. */
+  total: number
+  /** Requests in flight now, and the most at once. */
+  inFlight: number
+  peak: number
+  /** How the server answers (default: 200 with a small robots.txt naming the host). */
+  handler: (host: string, req: IncomingMessage, res: ServerResponse) => void
+  reset(): void
+  close(): Promise<void>
+}
+
+/** A robots.txt that differs per host, so that entries cannot be mixed up unseen. */
+export const bodyOf = (host: string): string => `User-agent: *\nDisallow: /private/${host}\nAllow: /\n`
+
+/** Starts the server; `delayMs`: each answer after that long. */
+export async function startFetchServer(delayMs = 0): Promise<FetchServer> {
+  const server = http.createServer()
+  const s: FetchServer = {
+    port: 0,
+    asked: new Map(),
+    total: 0,
+    inFlight: 0,
+    peak: 0,
+    handler: (host, _req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(bodyOf(host))
+    },
+    reset() {
+      s.asked.clear()
+      s.total = 0
+      s.peak = 0
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+    s.asked.set(host, (s.asked.get(host) ?? 0) + 1)
+    s.total++
+    s.inFlight++
+    s.peak = Math.max(s.peak, s.inFlight)
+    res.on('close', () => s.inFlight--)
+    if (delayMs > 0) setTimeout(() => s.handler(host, req, res), delayMs)
+    else s.handler(host, req, res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  Object.assign(s, { port: (server.address() as AddressInfo).port })
+  return s
+}

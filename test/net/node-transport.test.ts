@@ -1,0 +1,191 @@
+/**
+ * The Node transport (robots-automaton/node's createNodeTransport) with a
+ * DNS server the test starts on 127.0.0.1: names resolved by its own
+ * resolver (cache, shared look-ups, failures as `dns-error`), the address
+ * policy on the addresses names resolve to (first request and redirects,
+ * routes excepted), the limit of connections per address, and local
+ * failures rejected as ERR_LOCAL, never an outcome. Every server is on
+ * 127.0.0.1; every name resolves there or nowhere.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { fetchRobots } from '../../src/index.js'
+import { createNodeTransport, type RouteFunction } from '../../src/node.js'
+import { startServer, type TestServer } from '../fetch/server.js'
+import { startDnsServer, type DnsTestServer } from '../support/dns-server.js'
+
+const RULES = 'User-agent: *\nDisallow: /private\n'
+
+let web: TestServer
+let dns: DnsTestServer
+/** Requests in flight at the server now, and the most seen at once. */
+let inFlight = 0
+let peak = 0
+let delayMs = 0
+
+beforeAll(async () => {
+  web = await startServer((req, res) => {
+    inFlight++
+    peak = Math.max(peak, inFlight)
+    setTimeout(() => {
+      inFlight--
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+      if (host === 'to-loopback-name.test') {
+        res.writeHead(301, { location: `http://inner.test:${web.port}/robots.txt` })
+        return res.end()
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(RULES)
+    }, delayMs)
+  })
+  dns = await startDnsServer({
+    'a.test': ['127.0.0.1'],
+    'b.test': ['127.0.0.1'],
+    'inner.test': ['127.0.0.1'],
+    'to-loopback-name.test': ['127.0.0.1'],
+    'v6only.test': ['::1'],
+    'noaddress.test': [],
+  })
+  dns.silent.add('silent.test')
+})
+afterAll(async () => {
+  await web.close()
+  await dns.close()
+})
+beforeEach(() => {
+  web.reset()
+  dns.questions.length = 0
+  peak = 0
+  delayMs = 0
+})
+
+const origin = (host: string) => `http://${host}:${web.port}`
+
+describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
+  it('resolves names through the given server, caches them, and shares look-ups in flight', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address] }, perAddress: 16 })
+    const rs = await Promise.all([1, 2, 3, 4].map(() => fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })))
+    for (const r of rs) expect(r.outcome).toBe('ok')
+    expect(dns.questions).toEqual(['a.test A'])
+    await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })
+    expect(dns.questions).toEqual(['a.test A'])
+    expect(web.headers.every((h) => h.host === `a.test:${web.port}`)).toBe(true)
+    // A name with no A record is asked for AAAA.
+    const v6 = await t.addressOf(origin('v6only.test'))
+    expect(v6).toBe('::1')
+    expect(dns.questions.slice(1)).toEqual(['v6only.test A', 'v6only.test AAAA'])
+    t.close()
+  })
+
+  it('a name that does not exist, has no address or gets no answer is unreachable with its own reason, dns-error', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 200, tries: 1 } })
+    for (const host of ['nowhere.test', 'noaddress.test', 'silent.test']) {
+      const r = await fetchRobots(origin(host), { transport: t, privateAddresses: 'allow' })
+      expect(r.outcome, host).toBe('unreachable')
+      expect(r.reason, host).toBe('dns-error')
+      expect(r.error?.kind, host).toBe('dns')
+    }
+    expect(web.requests).toEqual([])
+    t.close()
+  })
+
+  it('a DNS server that cannot be reached is a failure of this machine (ERR_LOCAL), not an outcome', async () => {
+    // A port of 127.0.0.1 where nothing answers UDP: c-ares gets a refusal.
+    const closed = await startDnsServer()
+    const where = closed.address
+    await closed.close()
+    const t = createNodeTransport({ dns: { servers: [where], timeoutMs: 300, tries: 1 } })
+    await expect(fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+    t.close()
+  })
+})
+
+describe('the address policy sees the addresses names resolve to', () => {
+  it('a public-looking name resolving to loopback is refused before any connection, by default and with refuse', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address] } })
+    for (const privateAddresses of [undefined, 'refuse'] as const) {
+      const r = await fetchRobots(origin('a.test'), { transport: t, ...(privateAddresses ? { privateAddresses } : {}) })
+      expect(r.outcome).toBe('refused')
+      expect(r.reason).toBe('address-refused')
+      expect(r.error).toMatchObject({ kind: 'address', code: 'loopback' })
+      expect(r.robots.agent('x').isAllowed('/anything')).toBe(false)
+    }
+    expect(web.requests).toEqual([])
+    // The caller's own literal origin is its choice under the default, not under refuse.
+    expect((await fetchRobots(web.origin, { transport: t })).outcome).toBe('ok')
+    expect((await fetchRobots(web.origin, { transport: t, privateAddresses: 'refuse' })).outcome).toBe('refused')
+    // allow: no check.
+    expect((await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).outcome).toBe('ok')
+    t.close()
+  })
+
+  it('a routed name is the user’s choice; a redirect to a name that resolves to loopback is blocked', async () => {
+    const route: RouteFunction = (host, port) => (host === 'to-loopback-name.test' || host === 'a.test' ? { hosts: ['127.0.0.1'], port, routed: true } : undefined)
+    const t = createNodeTransport({ dns: { servers: [dns.address] }, route })
+    expect((await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'refuse' })).outcome).toBe('ok')
+    const r = await fetchRobots(origin('to-loopback-name.test'), { transport: t, privateAddresses: 'refuse' })
+    expect(r.outcome).toBe('unavailable')
+    expect(r.reason).toBe('redirect-blocked')
+    expect(r.redirects).toHaveLength(1)
+    expect(r.redirects[0]).toMatchObject({ blocked: 'loopback', location: `http://inner.test:${web.port}/robots.txt` })
+    expect(r.finalUrl).toBe(`${origin('to-loopback-name.test')}/robots.txt`)
+    expect(web.headers.map((h) => h.host)).toEqual([`a.test:${web.port}`, `to-loopback-name.test:${web.port}`])
+    t.close()
+  })
+})
+
+describe('politeness: connections in flight per address', () => {
+  it('at most perAddress requests reach one address at once, whatever the names', async () => {
+    delayMs = 40
+    const t = createNodeTransport({ dns: { servers: [dns.address] }, perAddress: 3 })
+    const names = ['a.test', 'b.test', 'inner.test']
+    const rs = await Promise.all(Array.from({ length: 18 }, (_, i) => fetchRobots(origin(names[i % 3]!), { transport: t, privateAddresses: 'allow', timeoutMs: 60_000 })))
+    for (const r of rs) expect(r.outcome).toBe('ok')
+    expect(web.requests).toHaveLength(18)
+    expect(peak).toBe(3)
+    t.close()
+  })
+
+  it('a lease holds a slot for its first request; released unused, it frees the slot', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address] }, perAddress: 1 })
+    const address = await t.addressOf(origin('a.test'))
+    expect(address).toBe('127.0.0.1')
+    const lease = t.tryLease(address!)!
+    expect(lease).toBeDefined()
+    expect(t.tryLease(address!)).toBeUndefined()
+    const r = await fetchRobots(origin('a.test'), { transport: lease.transport, privateAddresses: 'allow' })
+    expect(r.outcome).toBe('ok')
+    lease.release()
+    // The slot is free once the connection has closed (a moment after the answer).
+    let again = t.tryLease(address!)
+    for (let i = 0; i < 200 && again === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      again = t.tryLease(address!)
+    }
+    expect(again).toBeDefined()
+    expect(t.tryLease(address!)).toBeUndefined()
+    // Released unused, the slot is free at once.
+    again!.release()
+    const third = t.tryLease(address!)
+    expect(third).toBeDefined()
+    third!.release()
+    t.close()
+  })
+})
+
+describe('local failures are not outcomes', () => {
+  it('EMFILE, ENFILE, ENOMEM, EADDRNOTAVAIL from a transport reject with ERR_LOCAL', async () => {
+    for (const code of ['EMFILE', 'ENFILE', 'ENOMEM', 'EADDRNOTAVAIL', 'ENOBUFS']) {
+      const transport = { request: async () => Promise.reject(Object.assign(new Error(`connect ${code}`), { code })) }
+      const p = fetchRobots('http://example.test/', { transport, privateAddresses: 'allow' })
+      await expect(p, code).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+      await expect(p, code).rejects.toThrow(code)
+    }
+  })
+
+  it('also through the Web fetch, where the code is on the cause', async () => {
+    const failing = async () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect EMFILE 127.0.0.1:1'), { code: 'EMFILE' }) })
+    }
+    await expect(fetchRobots('http://127.0.0.1:1/', { fetch: failing })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+  })
+})

@@ -1,0 +1,106 @@
+/**
+ * A tiny DNS server on 127.0.0.1 (UDP, `node:dgram`) for the tests: it
+ * answers A and AAAA questions from a table of names, NXDOMAIN for a name
+ * it does not know, a name with no record of the kind asked is NOERROR with
+ * no answer (ENODATA), and it can stay silent (a time-out) for names listed
+ * in `silent`. Every question is counted. Nothing here reaches another
+ * machine: the tests point their resolver at it (`--dns-server`).
+ */
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram'
+import { isIPv4, isIPv6 } from 'node:net'
+
+export interface DnsTestServer {
+  /** `127.0.0.1:PORT`, as `--dns-server` takes it. */
+  readonly address: string
+  readonly port: number
+  /** Name (lowercase, no trailing dot) → addresses (IPv4 and IPv6 mixed). */
+  readonly names: Map<string, string[]>
+  /** Names never answered. */
+  readonly silent: Set<string>
+  /** Questions received, as `NAME TYPE` (`a.test A`). */
+  readonly questions: string[]
+  /** TTL of the answers, seconds. */
+  ttl: number
+  close(): Promise<void>
+}
+
+const TYPE_A = 1
+const TYPE_AAAA = 28
+
+/** The question of a query: its name, type and where it ends; undefined when malformed. */
+function question(msg: Buffer): { name: string; type: number; end: number } | undefined {
+  if (msg.length < 12 || msg.readUInt16BE(4) !== 1) return undefined
+  const labels: string[] = []
+  let at = 12
+  for (;;) {
+    if (at >= msg.length) return undefined
+    const n = msg[at]!
+    if (n === 0) break
+    if (n > 63 || at + 1 + n > msg.length) return undefined
+    labels.push(msg.subarray(at + 1, at + 1 + n).toString('latin1'))
+    at += 1 + n
+  }
+  at++
+  if (at + 4 > msg.length) return undefined
+  return { name: labels.join('.').toLowerCase(), type: msg.readUInt16BE(at), end: at + 4 }
+}
+
+function ipv6Bytes(address: string): Buffer {
+  const [head, tail] = address.split('::') as [string, string | undefined]
+  const h = head === '' ? [] : head.split(':')
+  const t = tail === undefined || tail === '' ? [] : tail.split(':')
+  const groups = tail === undefined ? h : [...h, ...new Array<string>(8 - h.length - t.length).fill('0'), ...t]
+  const out = Buffer.alloc(16)
+  groups.forEach((g, i) => out.writeUInt16BE(parseInt(g, 16), i * 2))
+  return out
+}
+
+/** The answer to `msg` (a query), or undefined to stay silent. */
+function answer(server: DnsTestServer, msg: Buffer): Buffer | undefined {
+  const q = question(msg)
+  if (q === undefined) return undefined
+  server.questions.push(`${q.name} ${q.type === TYPE_A ? 'A' : q.type === TYPE_AAAA ? 'AAAA' : q.type}`)
+  if (server.silent.has(q.name)) return undefined
+  const known = server.names.get(q.name)
+  const records = (known ?? []).filter((a) => (q.type === TYPE_A ? isIPv4(a) : q.type === TYPE_AAAA ? isIPv6(a) : false))
+  const header = Buffer.alloc(12)
+  header.writeUInt16BE(msg.readUInt16BE(0), 0) // id
+  // QR, opcode 0, AA, RD copied, RA; RCODE 3 (NXDOMAIN) for an unknown name.
+  header.writeUInt16BE(0x8000 | 0x0400 | (msg.readUInt16BE(2) & 0x0100) | 0x0080 | (known === undefined ? 3 : 0), 2)
+  header.writeUInt16BE(1, 4)
+  header.writeUInt16BE(records.length, 6)
+  const parts = [header, msg.subarray(12, q.end)]
+  for (const a of records) {
+    const data = q.type === TYPE_A ? Buffer.from(a.split('.').map(Number)) : ipv6Bytes(a)
+    const rr = Buffer.alloc(12)
+    rr.writeUInt16BE(0xc00c, 0) // the name: a pointer to the question's
+    rr.writeUInt16BE(q.type, 2)
+    rr.writeUInt16BE(1, 4) // IN
+    rr.writeUInt32BE(server.ttl, 6)
+    rr.writeUInt16BE(data.length, 10)
+    parts.push(rr, data)
+  }
+  return Buffer.concat(parts)
+}
+
+/** Starts a DNS server on 127.0.0.1 at a random port. */
+export async function startDnsServer(names: Record<string, string[]> = {}): Promise<DnsTestServer> {
+  const socket: Socket = createSocket('udp4')
+  const server: DnsTestServer = {
+    address: '',
+    port: 0,
+    names: new Map(Object.entries(names)),
+    silent: new Set(),
+    questions: [],
+    ttl: 300,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  }
+  socket.on('message', (msg: Buffer, from: RemoteInfo) => {
+    const reply = answer(server, msg)
+    if (reply !== undefined) socket.send(reply, from.port, from.address)
+  })
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
+  const port = socket.address().port
+  Object.assign(server, { port, address: `127.0.0.1:${port}` })
+  return server
+}
