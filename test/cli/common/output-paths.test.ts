@@ -134,6 +134,9 @@ describe('-o destroys what the path points to: no longer', () => {
           [tmp.dir, /is a directory/],
           [tmp.path('missing/out'), /its folder '.*missing': no such file or directory/],
           [join(urls, 'out'), /'.*urls\.txt' is not a folder/],
+          // regression: a path ending in '/' that did not exist yet was written as a file of that name.
+          [`${tmp.path('new-folder')}/`, /names a folder \(a file is needed\)/],
+          [join(tmp.dir, '.'), /is a directory|names a folder/],
         ]
         for (const [out, message] of cases) {
           const r = await run(argv(out))
