@@ -70,6 +70,26 @@ describe('issue 27 #1: international host names gave silent wrong verdicts', () 
     }
   })
 
+  it('audit --fetch and audit DIR key every spelling as the one host, as fetch and filter do; --resolve takes the spelling the user writes', async () => {
+    const list = tmp.path('idn-hosts.txt')
+    writeFileSync(list, ['bücher.de', 'BÜCHER.DE', 'b%C3%BCcher.de', 'http://☃.net/x', '-', 'xn--a.com'].join('\n') + '\n')
+    server.reset()
+    const a = await run(['audit', '--fetch', list, '--crawlers', 'bot', '--scheme', 'http', '--connect-to', `:80::${server.port}`, '--resolve', `Bücher.DE:${server.port}:127.0.0.1`, '--resolve', `☃.net:${server.port}:127.0.0.1`, '--dns-server', '127.0.0.1:9'])
+    expect(a.status, a.stderr).toBe(0)
+    expect(server.headers.map((h) => h.host?.replace(/:\d+$/, '')).sort()).toEqual(['xn--bcher-kva.de', 'xn--n3h.net'])
+    expect(lines(a.stdout).slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['http://xn--n3h.net,bot,some', 'xn--bcher-kva.de,bot,some'])
+    expect(a.stderr).toMatch(/1 line skipped: a host that cannot be fetched from/)
+    // A directory: the punycode name is the host's file; a Unicode name is skipped, with the name to give it.
+    const dir = tmp.path('idn-audit-dir')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'xn--bcher-kva.de'), ROBOTS)
+    writeFileSync(join(dir, 'Bücher.de'), 'User-agent: *\nAllow: /\n')
+    const d = await run(['audit', dir, '--crawlers', 'bot'])
+    expect(d.status, d.stderr).toBe(0)
+    expect(lines(d.stdout).slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['xn--bcher-kva.de,bot,some'])
+    expect(d.stderr).toContain("1 file not named by a host skipped (e.g. 'Bücher.de': not named by its host as URLs give it")
+  })
+
   it('a host the URL parser refuses is named and not judged, never allowed in silence', async () => {
     const r = await run(['filter', '--robots-dir', tmp.path('idn-dir'), '--agent', 'bot', '--format', 'jsonl'], { input: 'http://xn--a.de/private\nhttp://bü cher.de/private\n' })
     expect(r.status).toBe(4)
