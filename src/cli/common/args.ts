@@ -123,13 +123,6 @@ export function intOption(args: ParsedArgs, name: string, min: number, max: numb
   return n
 }
 
-/** The value of a required value option; a usage error naming it when absent. */
-export function requiredOption(args: ParsedArgs, name: string): string {
-  const v = optionValue(args, name)
-  if (v === undefined) throw new UsageError(`option '--${name}' is required`)
-  return v
-}
-
 /** Every value of a `multiple` option, in order (empty when absent). */
 export function optionValues(args: ParsedArgs, name: string): readonly string[] {
   const v = args.options.get(name)
