@@ -19,6 +19,10 @@ export type { EngineOptions } from './match/engine-options.js'
 export { DEFAULT_MATCHER_BUDGET } from './match/automaton/lazy-dfa.js'
 export { ruleText, type RuleText } from './match/rule-text.js'
 
+// Several crawlers judged together, each with its own verdict and line; what each may fetch of a site.
+export { CrawlerSet, type Crawler, type CrawlerAccess, type CrawlerVerdict, type AccessGroup } from './robots/crawler-set.js'
+export type { AccessClass } from './match/access.js'
+
 // Batch judging straight from byte buffers: a URL's scan (matcher.matchScan,
 // store.lookupScan, store.lookupHost read it), and the line convention of matchLines.
 export { UrlScan } from './url/url-scan-record.js'
@@ -48,6 +52,7 @@ export {
   type EntryId,
 } from './store/robots-store.js'
 export { BUNDLE_VERSION } from './store/bundle-codec.js'
+export { StoreCrawlers, type StoreCrawlerExplanation } from './store/store-crawlers.js'
 export { BundleWriter, type BundleEntryKind, type BundleChecksum } from './store/bundle-writer.js'
 export type { StoreFetchInfo } from './store/fetch-info.js'
 

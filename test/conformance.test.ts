@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { vectorBytes } from './support/shared-data.js'
 import { ENGINES } from './support/engines.js'
+import { checkSets, setsAround } from './support/crawler-sets.js'
 
 interface AllowRecord {
   id: string
@@ -56,6 +57,33 @@ describe('conformance: google-robots-test.json (allow/disallow)', () => {
           if (typeof url === 'string') expect(m.isAllowed(new TextEncoder().encode(url))).toBe(t.allowed)
         })
       }
+    })
+  }
+})
+
+describe('conformance: google-robots-test.json through crawler sets of 1, 2 and 8', () => {
+  for (const engine of ENGINES) {
+    it(`engine ${engine.name}: each vector's crawler, in every set around it, answers as alone (verdict and line)`, () => {
+      const bad: string[] = []
+      for (const t of robotsTests) {
+        const body = vectorBytes(t, 'robotstxt')
+        if (t.url_base64) continue
+        const alone = (tokens: readonly string[]): number => {
+          const e = parseRobots(body, engine.options).agents(tokens).explain(t.url)
+          return (e.rule?.line ?? 0) * 2 + (e.allowed ? 1 : 0)
+        }
+        const cache = new Map<string, number>()
+        const want = (tokens: readonly string[]): number => {
+          const key = JSON.stringify(tokens)
+          if (!cache.has(key)) cache.set(key, alone(tokens))
+          return cache.get(key)!
+        }
+        for (const d of checkSets(body, engine.options, setsAround(t.useragent, 'Googlebot'), [t.url], (tokens) => want(tokens))) bad.push(`${t.id}: ${d}`)
+        // The vector's own answer, through the set of eight.
+        const set = parseRobots(body, engine.options).crawlers(setsAround(t.useragent, 'Googlebot')[2])
+        if (set.isAllowed(t.url)[0] !== t.allowed) bad.push(`${t.id}: set says ${!t.allowed}`)
+      }
+      expect(bad).toEqual([])
     })
   }
 })

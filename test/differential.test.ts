@@ -20,6 +20,7 @@ import { asciiLower } from '../src/parse/product-token.js'
 import { matchPath, urlBytes } from '../src/url/url-path.js'
 import { describePaired, type PairedHost } from './support/corpus-data.js'
 import { ENGINES, FAST_ENGINES, type EngineCase } from './support/engines.js'
+import { checkSets, PAIRED_SETS, RANDOM_SETS } from './support/crawler-sets.js'
 
 const AGENTS = ['Googlebot', 'bingbot', 'FooBot', '*', 'MJ12bot', 'Googlebot-Image', '']
 
@@ -67,11 +68,12 @@ class HostAnswers {
     readonly host: PairedHost,
     readonly robots: Robots,
   ) {}
-  for(agent: string): Int32Array {
-    const sig = nameSignature(this.robots, [agent])
+  for(agent: string | readonly string[]): Int32Array {
+    const tokens = typeof agent === 'string' ? [agent] : agent
+    const sig = nameSignature(this.robots, tokens)
     let answers = this.bySignature.get(sig)
     if (answers === undefined) {
-      answers = Int32Array.from(this.host.urls, (u) => referenceAnswer(this.robots, [agent], u))
+      answers = Int32Array.from(this.host.urls, (u) => referenceAnswer(this.robots, tokens, u))
       this.bySignature.set(sig, answers)
     }
     return answers
@@ -110,6 +112,22 @@ describePaired('differential: every URL against its host robots.txt', 'different
       expect(checked).toBeGreaterThanOrEqual(source.urlCount * FAST_ENGINES.length)
     }, 300_000)
   }
+
+  it('crawler sets of 1, 2 and 8 (shared tokens, a crawler named twice): every engine and tier, each crawler = reference on every URL', () => {
+    const bad: string[] = []
+    let checked = 0
+    for (const ha of hostAnswers()) {
+      const body = ha.host.robots ?? new Uint8Array(0)
+      for (const e of ENGINES) {
+        // The plain engine is as slow as the reference: the set of eight alone.
+        const sets = e.name === 'plain' ? PAIRED_SETS.slice(2) : PAIRED_SETS
+        for (const d of checkSets(body, e.options, sets, ha.host.urls, (tokens, i) => ha.for(tokens)[i], 10 - bad.length)) bad.push(`${ha.host.host} ${e.name}: ${d}`)
+        checked += ha.host.urls.length * sets.length
+      }
+    }
+    expect(bad).toEqual([])
+    expect(checked).toBeGreaterThanOrEqual(source.urlCount * (3 * FAST_ENGINES.length + 1))
+  }, 600_000)
 
   it('every engine and tier = reference on URLs derived from every robots.txt file\'s own patterns', () => {
     const bad: string[] = []
@@ -196,6 +214,26 @@ describe('differential: seeded random rule sets and URLs', () => {
         agreeOnAll(body, agent, urls)
       }),
       { seed: 20261121, numRuns: 3000 },
+    )
+  })
+
+  it('crawler sets of 1, 2 and 8, every engine and tier: each crawler = reference (verdict and line), 1000 seeded cases', () => {
+    fc.assert(
+      fc.property(robots, fc.array(url, { minLength: 1, maxLength: 8 }), (body, urls) => {
+        const r = parseRobots(body)
+        const cache = new Map<string, number[]>()
+        const want = (tokens: readonly string[], i: number): number => {
+          const key = JSON.stringify(tokens)
+          let answers = cache.get(key)
+          if (answers === undefined) cache.set(key, (answers = urls.map((u) => referenceAnswer(r, tokens, u))))
+          return answers[i]
+        }
+        for (const e of ENGINES) {
+          const bad = checkSets(body, e.options, RANDOM_SETS, urls, want)
+          if (bad.length > 0) throw new Error(`${e.name}: ${bad.join('\n')}\n--- robots.txt ---\n${body}`)
+        }
+      }),
+      { seed: 20261129, numRuns: 1000 },
     )
   })
 

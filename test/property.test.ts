@@ -265,6 +265,24 @@ describe('property: engines agree with the reference port', () => {
       )
     })
 
+    it(`${engine}: a crawler set of 1, 2 or 8 (shared tokens, a crawler twice) matches referenceDecide per crawler`, () => {
+      fc.assert(
+        fc.property(scenario, fc.array(fc.oneof(token, fc.array(token, { minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 8 }), ({ text, urls }, crawlers) => {
+          const robots = parseRobots(text, options)
+          const set = robots.crawlers(crawlers)
+          const out = new Int32Array(crawlers.length)
+          for (const u of urls) {
+            set.match(u, out)
+            crawlers.forEach((c, k) => {
+              const ref = referenceDecide(compactRulesOf(robots), typeof c === 'string' ? [c] : c, refPath(u))
+              expect(out[k], `${JSON.stringify(text)} ${JSON.stringify(c)} ${JSON.stringify(u)}`).toBe(ref.line * 2 + (ref.allowed ? 1 : 0))
+            })
+          }
+        }),
+        { seed: SEED + 14, numRuns: 300 },
+      )
+    })
+
     it(`${engine}: matchLines gives isAllowed's verdict and explain's line for each line`, () => {
       fc.assert(
         fc.property(scenario, token, fc.boolean(), ({ text, urls }, t, crlf) => {

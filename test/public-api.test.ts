@@ -29,6 +29,9 @@ const CORE_VALUES = [
   'AgentMatcher',
   'DEFAULT_MATCHER_BUDGET',
   'ruleText',
+  // several crawlers together
+  'CrawlerSet',
+  'StoreCrawlers',
   // batch judging from byte buffers
   'UrlScan',
   'lineEnd',
@@ -73,6 +76,12 @@ const CORE_TYPES = [
   'Explanation',
   'RuleRef',
   'MatcherStats',
+  'Crawler',
+  'CrawlerAccess',
+  'CrawlerVerdict',
+  'AccessClass',
+  'AccessGroup',
+  'StoreCrawlerExplanation',
   'EngineStats',
   'Diagnostic',
   'DiagnosticCode',
@@ -149,6 +158,8 @@ const COMPAT_ROBOT_MEMBERS = ['isAllowed', 'isDisallowed', 'isExplicitlyDisallow
 const ROBOTS_MEMBERS = [
   'agent',
   'agents',
+  'crawlers',
+  'access',
   'isAllowed',
   'rulesFor',
   'crawlDelay',
@@ -195,7 +206,11 @@ const STORE_MEMBERS = [
   'entryKey',
   'entryFetchInfo',
   'hasOriginKeys',
+  // several crawlers together
+  'crawlers',
 ]
+const CRAWLER_SET_MEMBERS = ['crawlers', 'size', 'matchers', 'matcher', 'match', 'check', 'isAllowed', 'explain', 'matchRange', 'matchScan', 'matchLines', 'access', 'memoryUsage']
+const STORE_CRAWLERS_MEMBERS = ['crawlers', 'size', 'match', 'check', 'matchScan', 'isAllowed', 'explain', 'forEntry']
 const STORE_STATIC = ['fromBytes', 'keyOf', 'prototype']
 const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'userInfo', 'hostHash', 'hostHash2']
 const URL_SCAN_STATIC = ['NO_PORT', 'BAD_PORT', 'hostHash', 'hashKey', 'useHashKey', 'prototype']
@@ -290,13 +305,15 @@ describe('public API: the members of Robots', () => {
   })
 })
 
-describe('public API: the members of AgentMatcher, RobotsStore and UrlScan', () => {
+describe('public API: the members of AgentMatcher, RobotsStore, UrlScan and the crawler sets', () => {
   it('are exactly the reviewed ones', () => {
     expect(interfaceMembers('src/index.ts', 'AgentMatcher')).toEqual(sorted(MATCHER_MEMBERS))
     expect(interfaceMembers('src/index.ts', 'RobotsStore')).toEqual(sorted(STORE_MEMBERS))
     expect(interfaceMembers('src/index.ts', 'RobotsStore', 'static')).toEqual(sorted(STORE_STATIC))
     expect(interfaceMembers('src/index.ts', 'UrlScan')).toEqual(sorted(URL_SCAN_MEMBERS))
     expect(interfaceMembers('src/index.ts', 'UrlScan', 'static')).toEqual(sorted(URL_SCAN_STATIC))
+    expect(interfaceMembers('src/index.ts', 'CrawlerSet')).toEqual(sorted(CRAWLER_SET_MEMBERS))
+    expect(interfaceMembers('src/index.ts', 'StoreCrawlers')).toEqual(sorted(STORE_CRAWLERS_MEMBERS))
   })
 
   it('no source file marks anything @internal: what is not API is private, or lives outside the entries', () => {

@@ -5,6 +5,7 @@
  * into one line on stderr (`robots-automaton: MESSAGE`) and an exit code: 0
  * success, 1 runtime failure, 2 usage error. A closed stdout ends quietly.
  */
+import { runAudit } from './commands/audit.js'
 import { runCheck } from './commands/check.js'
 import { runCompare } from './commands/compare.js'
 import { runDiff } from './commands/diff.js'
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   lint: runLint,
   pack: runPack,
   diff: runDiff,
+  audit: runAudit,
   compare: runCompare,
   playground: runPlayground,
 }

@@ -13,6 +13,7 @@ import type { EngineStats, LineJob, MatchEngine } from './engine.js'
 import { firstTier, Tier, TIER_NAMES, type TierName, type TierState } from './tiers.js'
 import { SCAN_END, scanOffsets, scanSource } from '../url/scan-access.js'
 import type { UrlScan } from '../url/url-scan-record.js'
+import type { PathStart } from '../url/url-path.js'
 import { UrlField } from '../url/url-scan.js'
 
 /** Which rule decided a URL. */
@@ -44,6 +45,9 @@ const RULE_SET_FIELDS = 5
 
 /** Makes a matcher (the constructor is private): {@link createMatcher}. */
 let construct: (rules: RuleSet, options: EngineOptions) => AgentMatcher
+/** The doors of {@link codeFrom} and {@link codeFromString}. */
+let fromBytes: (m: AgentMatcher, url: Uint8Array, ps: PathStart, end: number) => number
+let fromString: (m: AgentMatcher, url: string, ps: PathStart) => number
 
 /** A crawler's compiled matcher. Immutable in behaviour; safe to share. */
 export class AgentMatcher {
@@ -59,6 +63,8 @@ export class AgentMatcher {
 
   static {
     construct = (rules, options) => new AgentMatcher(rules, options)
+    fromBytes = (m, url, ps, end) => m.codeOf(m.engine.decideFrom(url, ps, end))
+    fromString = (m, url, ps) => m.codeOf(m.engine.decideStringFrom(url, ps))
   }
 
   /** Matchers come from `Robots.agent()`/`agents()` and `RobotsStore` (private, so that the typings offer no constructor). */
@@ -227,6 +233,22 @@ export class AgentMatcher {
     const allowed = s.allows(r)
     return { allowed, rule: { line: s.line(r), kind: allowed ? 'allow' : 'disallow', pattern: s.patternText(r) } }
   }
+}
+
+/**
+ * `matchRange`'s code (`line * 2 + (allowed ? 1 : 0)`) of the URL ending at
+ * `end` in `url` whose path starts where `ps` says (a PathStart of
+ * url/url-path.ts): the door of the crawler sets (robots/crawler-set.ts),
+ * which find a URL's path start once for all their matchers. Arguments are
+ * taken as checked.
+ */
+export function codeFrom(m: AgentMatcher, url: Uint8Array, ps: PathStart, end: number): number {
+  return fromBytes(m, url, ps, end)
+}
+
+/** {@link codeFrom} for a string URL (`ps` in code units). */
+export function codeFromString(m: AgentMatcher, url: string, ps: PathStart): number {
+  return fromString(m, url, ps)
 }
 
 /**

@@ -4,7 +4,7 @@
  * as `check` and `diff` show it (the core's `ruleText`), in time slices so
  * that the page stays responsive with 10,000 URLs.
  */
-import { parseRobots, ruleText, type AgentMatcher, type Diagnostic, type Robots } from '../index.js'
+import { parseRobots, ruleText, type AgentMatcher, type CrawlerSet, type Diagnostic, type Explanation, type Robots } from '../index.js'
 import type { RobotsSide } from './page-state.js'
 
 /** The stand-in of an unreachable robots.txt (RFC 9309 §2.3.1.4): disallow all, shown as an implied rule. */
@@ -22,16 +22,29 @@ export interface Verdict {
   implied: boolean
 }
 
-/** One robots.txt of the page, parsed, with the crawler's matcher. */
+/**
+ * One robots.txt of the page, parsed, with the crawler's matcher; with more
+ * crawlers (`others`), their set: the first crawler and each other one,
+ * judged together.
+ */
 export class JudgedSide {
   readonly robots: Robots
   private readonly matcher: AgentMatcher
+  private readonly set: CrawlerSet | undefined
   private readonly unreachable: boolean
 
-  constructor(side: RobotsSide, tokens: readonly string[]) {
+  constructor(side: RobotsSide, tokens: readonly string[], others: readonly (readonly string[])[] = []) {
     this.unreachable = side.outcome === 'unreachable'
     this.robots = parseRobots(side.outcome === 'file' ? side.text : this.unreachable ? DISALLOW_ALL : '')
     this.matcher = this.robots.agents(tokens)
+    if (others.length > 0) this.set = this.robots.crawlers([tokens, ...others])
+  }
+
+  /** Every crawler's verdict (the first crawler's, then the others'), from one set's check. */
+  verdicts(url: string): Verdict[] {
+    if (this.set === undefined) return [this.verdict(url)]
+    const set = this.set
+    return set.explain(url).map((e, k) => this.verdictOf(url, set.matcher(k), e))
   }
 
   /** The file's diagnostics, with the warnings of the crawler's tokens (`agent-not-product-token`, line 0); none for a stand-in. */
@@ -40,8 +53,11 @@ export class JudgedSide {
   }
 
   verdict(url: string): Verdict {
-    const e = this.matcher.explain(url)
-    const t = ruleText(this.matcher, e.rule, this.unreachable)
+    return this.verdictOf(url, this.matcher, this.matcher.explain(url))
+  }
+
+  private verdictOf(url: string, matcher: AgentMatcher, e: Explanation): Verdict {
+    const t = ruleText(matcher, e.rule, this.unreachable)
     return {
       url,
       allowed: e.allowed,
@@ -110,6 +126,38 @@ export async function diffAll(before: JudgedSide, after: JudgedSide, urls: reado
       const a = before.verdict(urls[i])
       const b = after.verdict(urls[i])
       if (a.allowed !== b.allowed) out.push({ url: urls[i], change: b.allowed ? 'now-allowed' : 'now-disallowed', old: a, new: b })
+    },
+    token,
+    progress,
+  )
+  return done ? out : null
+}
+
+/** One URL whose verdict changes for some crawler between two versions: each crawler's change (null: none) and verdicts. */
+export interface CrawlersChange {
+  url: string
+  changes: ('now-allowed' | 'now-disallowed' | null)[]
+  old: Verdict[]
+  new: Verdict[]
+}
+
+/** Every URL's verdict for every crawler, in slices; null when cancelled. */
+export async function judgeEach(side: JudgedSide, urls: readonly string[], token: RunToken, progress?: (done: number) => void): Promise<Verdict[][] | null> {
+  const out: Verdict[][] = new Array(urls.length)
+  const done = await inSlices(urls.length, (i) => (out[i] = side.verdicts(urls[i])), token, progress)
+  return done ? out : null
+}
+
+/** The URLs whose verdict changes for some crawler from `before` to `after` (in input order), in slices; null when cancelled. */
+export async function diffEach(before: JudgedSide, after: JudgedSide, urls: readonly string[], token: RunToken, progress?: (done: number) => void): Promise<CrawlersChange[] | null> {
+  const out: CrawlersChange[] = []
+  const done = await inSlices(
+    urls.length,
+    (i) => {
+      const a = before.verdicts(urls[i])
+      const b = after.verdicts(urls[i])
+      const changes = a.map((v, k) => (v.allowed === b[k].allowed ? null : b[k].allowed ? ('now-allowed' as const) : ('now-disallowed' as const)))
+      if (changes.some((c) => c !== null)) out.push({ url: urls[i], changes, old: a, new: b })
     },
     token,
     progress,

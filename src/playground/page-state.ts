@@ -25,6 +25,12 @@ export interface PageState {
   urls: string
   /** The crawler's product tokens, separated by commas (one crawler answering to each, as `check --agent A --agent B`). */
   agents: string
+  /**
+   * More crawlers, each judged in a column of its own beside the first
+   * (`check --crawlers`): separated by commas, `A+B` for one crawler
+   * answering to two tokens; empty for the one crawler alone.
+   */
+  crawlers: string
 }
 
 const OUTCOMES: readonly Outcome[] = ['file', 'unavailable', 'unreachable']
@@ -61,6 +67,7 @@ export const SAMPLE: PageState = {
     'https://www.example.com/private/x.pdf',
   ].join('\n'),
   agents: 'Googlebot',
+  crawlers: '',
 }
 
 /**
@@ -71,6 +78,20 @@ export const SAMPLE: PageState = {
 export function agentTokens(agents: string): string[] {
   const tokens = agents.split(',').map((t) => t.trim()).filter((t) => t !== '')
   return tokens.length ? tokens : ['*']
+}
+
+/**
+ * The crawlers of the more-crawlers field, as `--crawlers` reads them:
+ * separated by commas, a crawler's tokens joined by `+`, each trimmed;
+ * empty crawlers and tokens dropped.
+ */
+export function crawlerList(crawlers: string): string[][] {
+  const out: string[][] = []
+  for (const part of crawlers.split(',')) {
+    const tokens = part.split('+').map((t) => t.trim()).filter((t) => t !== '')
+    if (tokens.length > 0) out.push(tokens)
+  }
+  return out
 }
 
 /** The URLs of the URL list: one per line, as given (the reference matches a URL as given); empty lines skipped. */
@@ -110,6 +131,8 @@ async function through(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream
 /** The fragment (with its `#`) that holds `state`. */
 export async function encodeState(state: PageState): Promise<string> {
   const compact = [state.mode === 'diff' ? 1 : 0, state.a.text, OUTCOMES.indexOf(state.a.outcome), state.b.text, OUTCOMES.indexOf(state.b.outcome), state.urls, state.agents]
+  // The more-crawlers field only when used: a link of one crawler reads as before.
+  if (state.crawlers !== '') compact.push(state.crawlers)
   const json = new TextEncoder().encode(JSON.stringify(compact))
   if (typeof CompressionStream !== 'function') return `#s=${Codec.Plain}.${toBase64Url(json)}`
   return `#s=${Codec.Deflate}.${toBase64Url(await through(json, new CompressionStream('deflate-raw')))}`
@@ -130,13 +153,14 @@ export async function decodeState(fragment: string): Promise<PageState | null> {
     let bytes = fromBase64Url(m[2])
     if (m[1] === Codec.Deflate) bytes = await through(bytes, new DecompressionStream('deflate-raw'))
     const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
-    if (!Array.isArray(v) || v.length !== 7) return null
+    if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) return null
     return {
       mode: v[0] === 1 ? 'diff' : 'single',
       a: side(v[1], v[2]),
       b: side(v[3], v[4]),
       urls: typeof v[5] === 'string' ? v[5] : '',
       agents: typeof v[6] === 'string' ? v[6] : '',
+      crawlers: typeof v[7] === 'string' ? v[7] : '',
     }
   } catch {
     return null

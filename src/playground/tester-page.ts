@@ -6,8 +6,8 @@
  */
 import type { Diagnostic } from '../index.js'
 import { RobotsEditor } from './editor.js'
-import { diffAll, judgeAll, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
-import { agentTokens, decodeState, encodeState, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
+import { diffAll, diffEach, judgeAll, judgeEach, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
+import { agentTokens, crawlerList, decodeState, encodeState, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
 import { ResultsView } from './results-view.js'
 
 /** Pause after the last keystroke before judging (ms). */
@@ -118,6 +118,7 @@ class Page {
   private readonly b: Side
   private readonly urls = $<HTMLTextAreaElement>('urls')
   private readonly agents = $<HTMLInputElement>('agents')
+  private readonly crawlers = $<HTMLInputElement>('crawlers')
   private readonly results = $('results')
   private readonly summary = $('summary')
   private readonly progress = $<HTMLProgressElement>('progress')
@@ -136,6 +137,7 @@ class Page {
     this.view = new ResultsView($('rows'), $('thead'), $('caption'), $('more'), (i) => this.highlight(i))
     this.urls.addEventListener('input', changed)
     this.agents.addEventListener('input', changed)
+    this.crawlers.addEventListener('input', changed)
     document.querySelectorAll<HTMLInputElement>('input[name=mode]').forEach((r) => r.addEventListener('change', () => this.modeChanged()))
     $('copy').addEventListener('click', () => void this.copyLink())
     window.addEventListener('hashchange', () => void this.openLink())
@@ -146,7 +148,7 @@ class Page {
   }
 
   get state(): PageState {
-    return { mode: this.mode, a: this.a.state, b: this.b.state, urls: this.urls.value, agents: this.agents.value }
+    return { mode: this.mode, a: this.a.state, b: this.b.state, urls: this.urls.value, agents: this.agents.value, crawlers: this.crawlers.value }
   }
 
   set state(s: PageState) {
@@ -155,6 +157,7 @@ class Page {
     this.b.state = s.b
     this.urls.value = s.urls
     this.agents.value = s.agents
+    this.crawlers.value = s.crawlers
     this.showMode()
   }
 
@@ -190,11 +193,11 @@ class Page {
     this.linkTimer = window.setTimeout(() => void this.writeLink(), LINK_PAUSE_MS)
   }
 
-  private side(s: RobotsSide, tokens: readonly string[]): JudgedSide {
-    const key = JSON.stringify([s.outcome, s.outcome === 'file' ? s.text : '', tokens])
+  private side(s: RobotsSide, tokens: readonly string[], others: readonly string[][]): JudgedSide {
+    const key = JSON.stringify([s.outcome, s.outcome === 'file' ? s.text : '', tokens, others])
     let judged = this.cache.get(key)
     if (judged === undefined) {
-      judged = new JudgedSide(s, tokens)
+      judged = new JudgedSide(s, tokens, others)
       this.cache.set(key, judged)
     }
     return judged
@@ -205,9 +208,10 @@ class Page {
     this.run = token
     const state = this.state
     const tokens = agentTokens(state.agents)
+    const others = crawlerList(state.crawlers)
     const urls = urlList(state.urls)
-    const a = this.side(state.a, tokens)
-    const b = state.mode === 'diff' ? this.side(state.b, tokens) : undefined
+    const a = this.side(state.a, tokens, others)
+    const b = state.mode === 'diff' ? this.side(state.b, tokens, others) : undefined
     // Only the sides in use stay cached.
     this.cache = new Map([...this.cache].filter(([, v]) => v === a || v === b))
     this.a.showDiagnostics(a.diagnostics(state.a), state.a.outcome)
@@ -221,7 +225,23 @@ class Page {
       this.progress.value = done
     }
     const crawler = tokens.length === 1 ? tokens[0] : tokens.join(', ')
-    if (b === undefined) {
+    if (others.length > 0) {
+      // Several crawlers: a column each, the first crawler first.
+      const names = [crawler, ...others.map((c) => c.join('+'))]
+      if (b === undefined) {
+        const rows = await judgeEach(a, urls, token, progress)
+        if (rows === null) return
+        const each = names.map((n, k) => `${n} ${count(rows.filter((r) => r[k].allowed).length)}`).join(', ')
+        this.finish(token, `${plural(urls.length, 'URL')} for ${names.length} crawlers; allowed: ${each}.`)
+        this.view.show({ kind: 'crawlers', names, rows })
+      } else {
+        const changes = await diffEach(a, b, urls, token, progress)
+        if (changes === null) return
+        const each = names.map((n, k) => `${n} ${count(changes.filter((c) => c.changes[k] === 'now-disallowed').length)}/${count(changes.filter((c) => c.changes[k] === 'now-allowed').length)}`).join(', ')
+        this.finish(token, `${plural(urls.length, 'URL')} compared for ${names.length} crawlers: ${count(changes.length)} change for some crawler; now disallowed/now allowed: ${each}.`)
+        this.view.show({ kind: 'crawlers-diff', names, changes })
+      }
+    } else if (b === undefined) {
       const verdicts = await judgeAll(a, urls, token, progress)
       if (verdicts === null) return
       const disallowed = verdicts.filter((v) => !v.allowed).length

@@ -17,6 +17,7 @@ import { checkLimit, type LineReader } from '../parse/reader.js'
 import { isValidProductToken } from '../parse/product-token.js'
 import { decodeForm, encodeForm } from '../rules/serialise.js'
 import { AgentCache, tokenSelection, tokensSelection } from './agent-cache.js'
+import { crawlerList, makeCrawlerSet, type Crawler, type CrawlerAccess, type CrawlerSet } from './crawler-set.js'
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
@@ -200,6 +201,31 @@ export class Robots {
     for (const t of tokens) noteToken(this, t)
     const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
     return cache.get(tokensSelection(this.rules, tokens), () => this.compile(tokens))
+  }
+
+  /**
+   * Several crawlers judged together ({@link CrawlerSet}): each crawler a
+   * product token, or an array of tokens (one crawler answering to each, as
+   * `agents()`). Each answers exactly as `agent()`/`agents()` would alone;
+   * crawlers that select the same groups share one matcher (from this
+   * Robots' cache). Build the set once per file and keep it: its checks
+   * find a URL's path start once for every crawler. Anything but an array
+   * of such crawlers is a RobotsInputError (ERR_INPUT).
+   */
+  crawlers(crawlers: readonly Crawler[]): CrawlerSet {
+    const list = crawlerList(crawlers, 'crawlers()')
+    for (const tokens of list) for (const t of tokens) noteToken(this, t)
+    return makeCrawlerSet(this.rules, list, (tokens) => (tokens.length === 1 ? this.agent(tokens[0]) : this.agents(tokens)))
+  }
+
+  /**
+   * What a crawler (a product token, or an array of them) may fetch of the
+   * site: every path, some or none, by a group naming it or by `*`, with an
+   * example path of each verdict (`crawlers([crawler]).access()[0]`;
+   * docs/crawlers.md defines the classes).
+   */
+  access(crawler: Crawler): CrawlerAccess {
+    return this.crawlers([crawler]).access()[0]
   }
 
   /**

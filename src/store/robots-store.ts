@@ -27,7 +27,9 @@ import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash
 import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
 import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
 import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
-import type { Explanation } from '../match/matcher.js'
+import type { EntryId, StoreExplanation, StoreOutcome, StoreSource } from './store-types.js'
+import { makeStoreCrawlers, type StoreCrawlers } from './store-crawlers.js'
+import { crawlerList, makeCrawlerSet, uniformCrawlerSet, type Crawler, type CrawlerSet } from '../robots/crawler-set.js'
 import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 
 /** Options of a {@link RobotsStore}. */
@@ -46,34 +48,7 @@ export interface RobotsStoreOptions {
   limit?: number
 }
 
-declare const entryIdBrand: unique symbol
-
-/**
- * An entry's id (`lookup`, `lookupScan`, `lookupHost`, `ids`): a small
- * integer, stable while the entry lives (a store loaded by
- * `RobotsStore.fromBytes` numbers its entries 0 … size − 1). A look-up
- * that finds no entry returns -1. Ids of another store, or of an entry
- * deleted since, are not this store's entries (ERR_RANGE where checked).
- */
-export type EntryId = number & { readonly [entryIdBrand]: true }
-
-/** What an entry holds besides a robots.txt. */
-export type StoreOutcome = 'unavailable' | 'unreachable'
-
-/** Where a store's answer comes from: a robots.txt, an outcome, or nothing set for the URL's origin or host. */
-export type StoreSource = 'robots' | StoreOutcome | 'none'
-
-/** `RobotsStore.explain`: the matcher's explanation, plus which entry answered and why. */
-export interface StoreExplanation extends Explanation {
-  /**
-   * `robots`: the entry's robots.txt decided (`rule` as for a matcher);
-   * `unavailable`: allow all; `unreachable`: disallow all; `none`: no entry
-   * for the URL's origin or host, allow all. For the last three `rule` is null.
-   */
-  source: StoreSource
-  /** The key of the entry that answered (`https://example.com`, or a bare host), or null. */
-  key: string | null
-}
+export type { EntryId, StoreOutcome, StoreSource, StoreExplanation } from './store-types.js'
 
 /** Figures of a store (see {@link RobotsStore.stats}). */
 export interface RobotsStoreStats {
@@ -114,8 +89,29 @@ interface Compiled {
   size: number
 }
 const COMPILED_FIELDS = 3
+
+/** An entry's crawler set in the LRU (key `s<handle>:<id>`), as {@link Compiled} is for a matcher. */
+interface CompiledSet {
+  set: CrawlerSet
+  gen: number
+  size: number
+}
+
+/** What the store keeps of a `StoreCrawlers` handle: its number (in its sets' LRU keys), its crawlers, and its stand-in sets. */
+interface SetHandle {
+  readonly key: number
+  readonly list: readonly (readonly string[])[]
+  allowAll?: CrawlerSet
+  disallowAll?: CrawlerSet
+}
 /** Fields of a RobotsStore, for its memory cost. */
-const STORE_FIELDS = 28
+const STORE_FIELDS = 34
+
+/** Crawler lists whose handle numbers a store remembers (then it forgets them all: their sets age out of the LRU). */
+const MAX_SET_KEYS = 256
+
+/** The first char of a crawler set's LRU key (`s<handle>:<id>`); a matcher's string keys start with a digit. */
+const SET_KEY_MARK = 115
 
 /** A hot-cache hit refreshes the LRU's order and the matcher's size once in this many hits (a power of two). */
 const HOT_REFRESH = 32
@@ -165,7 +161,7 @@ export class RobotsStore {
   private readonly index: KeyIndex
   /** Forms shared with Robots objects (EntryKind.Shared), by id. */
   private readonly shared = new Map<number, Uint8Array>()
-  private readonly matchers: ByteLru<number | string, Compiled>
+  private readonly matchers: ByteLru<number | string, Compiled | CompiledSet>
   private readonly matcherOptions: EngineOptions
   private readonly limit: number
   private readonly budget: number
@@ -198,6 +194,15 @@ export class RobotsStore {
   private hotAgent: string | readonly string[] | undefined
   private hot: (Compiled | undefined)[] = []
   private hotHits = 0
+  /** The same for crawler sets: the handle whose entries' sets `hotSets` holds (see `entrySet`). */
+  private hotSetHandle = -1
+  private hotSets: (CompiledSet | undefined)[] = []
+  /** Handle numbers given so far (they key their sets in the LRU), and the number of each crawler list (bounded: MAX_SET_KEYS). */
+  private setHandles = 0
+  private readonly setKeys = new Map<string, number>()
+  /** The last crawler set too large for the budget on its own (as `spill`). */
+  private spillSetKey = ''
+  private spillSet: CompiledSet | undefined
 
   /**
    * Options are checked here: a budget that is not a number >= 0 is a
@@ -497,7 +502,7 @@ export class RobotsStore {
     const key = typeof sel === 'number' && sel < NUMERIC_SELECTIONS ? id * (NUMERIC_SELECTIONS + 1) + sel + 1 : `${id}:${sel}`
     const gen = e[base + Entry.Gen]
     const lru = this.matchers
-    const hit = lru.get(key) ?? (this.spillKey === key ? this.spill : undefined)
+    const hit = (lru.get(key) as Compiled | undefined) ?? (this.spillKey === key ? this.spill : undefined)
     if (hit !== undefined && hit.gen === gen) {
       // Re-measured on use (matchers grow as they compile states); the LRU is told only of a change.
       const size = hit.matcher.memoryUsage()
@@ -522,6 +527,82 @@ export class RobotsStore {
       this.spill = compiled
     }
     return matcher
+  }
+
+  /**
+   * Several crawlers judged together over the store's entries (a
+   * `StoreCrawlers`): each crawler a product token or an array of them, each
+   * answering as `isAllowed(url, crawler)` would alone. Make it once and
+   * keep it: each entry's crawler set is compiled on first use and kept in
+   * the LRU of compiled matchers (`matcherBudget`), so one look-up and one
+   * path start serve every crawler. Anything but an array of crawlers is a
+   * RobotsInputError (ERR_INPUT).
+   */
+  crawlers(crawlers: readonly Crawler[]): StoreCrawlers {
+    const list = crawlerList(crawlers, 'RobotsStore.crawlers()')
+    // The same crawlers again (a handle made per batch) share the entries' sets kept before.
+    const name = JSON.stringify(list)
+    let key = this.setKeys.get(name)
+    if (key === undefined) {
+      if (this.setKeys.size >= MAX_SET_KEYS) this.setKeys.clear()
+      key = this.setHandles++
+      this.setKeys.set(name, key)
+    }
+    const handle: SetHandle = { key, list }
+    return makeStoreCrawlers(handle.list, {
+      lookupScan: (scan) => this.lookupScan(scan),
+      entrySet: (id) => this.entrySet(id, handle),
+      entrySource: (id) => this.entrySource(id),
+      entryKey: (id) => this.entryKey(id),
+    })
+  }
+
+  /**
+   * Entry `id`'s crawler set for `handle`: as `matcher` for one crawler,
+   * through a hot cache per entry (for the handle used last), then the LRU,
+   * else compiled (one matcher per distinct selection) and kept there.
+   */
+  private entrySet(id: number, handle: SetHandle): CrawlerSet {
+    if (handle.key === this.hotSetHandle) {
+      const c = this.hotSets[id]
+      if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.set
+    } else {
+      this.hotSetHandle = handle.key
+      this.hotSets = []
+    }
+    const kind = this.kindChecked(id)
+    if (kind === EntryKind.Unavailable) return (handle.allowAll ??= uniformCrawlerSet(handle.list, this.outcomeMatcher(true, '*')))
+    if (kind === EntryKind.Unreachable) return (handle.disallowAll ??= uniformCrawlerSet(handle.list, this.outcomeMatcher(false, '*')))
+    const key = `${String.fromCharCode(SET_KEY_MARK)}${handle.key}:${id}`
+    const gen = this.entries[id * Entry.Width + Entry.Gen]
+    const lru = this.matchers
+    const hit = (lru.get(key) as CompiledSet | undefined) ?? (this.spillSetKey === key ? this.spillSet : undefined)
+    if (hit !== undefined && hit.gen === gen) {
+      const size = hit.set.memoryUsage()
+      if (size !== hit.size) {
+        hit.size = size
+        lru.resize(key, compiledBytes(key, size))
+      }
+      this.hotSets[id] = hit
+      return hit.set
+    }
+    const rules = new CompactRules(this.formOf(id))
+    const set = makeCrawlerSet(rules, handle.list, (tokens) => {
+      this.compiles++
+      return compileMatcher(rules, tokens, this.matcherOptions)
+    })
+    const size = set.memoryUsage()
+    const compiled: CompiledSet = { set, gen, size }
+    this.hotSets[id] = compiled
+    if (lru.set(key, compiled, compiledBytes(key, size))) {
+      if (this.spillSetKey === key) this.spillSet = undefined
+    } else {
+      // Too large for the whole budget on its own: kept aside, alone (as a matcher is).
+      if (this.spillSet !== undefined) this.dropHot(this.spillSetKey, this.spillSet)
+      this.spillSetKey = key
+      this.spillSet = compiled
+    }
+    return set
   }
 
   /** What entry `id` holds. */
@@ -593,6 +674,9 @@ export class RobotsStore {
     bytes += MAP_BYTES + this.shared.size * MAP_ENTRY_BYTES
     for (const form of this.shared.values()) bytes += typedArrayBytes(form)
     if (this.spill !== undefined) bytes += compiledBytes(this.spillKey, this.spill.matcher.memoryUsage())
+    if (this.spillSet !== undefined) bytes += compiledBytes(this.spillSetKey, this.spillSet.set.memoryUsage())
+    bytes += 8 * this.hotSets.length + MAP_BYTES
+    for (const name of this.setKeys.keys()) bytes += MAP_ENTRY_BYTES + stringBytes(name)
     return bytes + this.matchers.bytes + 3 * TYPED_ARRAY_BYTES + 24 * this.matchers.size + MAP_BYTES
   }
 
@@ -765,7 +849,12 @@ export class RobotsStore {
   }
 
   /** Drops a compiled matcher the LRU let go (or a replaced spill) from the hot cache. */
-  private dropHot(key: number | string, c: Compiled): void {
+  private dropHot(key: number | string, c: Compiled | CompiledSet): void {
+    if (typeof key === 'string' && key.charCodeAt(0) === SET_KEY_MARK) {
+      const id = Number.parseInt(key.slice(key.indexOf(':') + 1), 10)
+      if (this.hotSets[id] === c) this.hotSets[id] = undefined
+      return
+    }
     const id = typeof key === 'number' ? Math.floor(key / (NUMERIC_SELECTIONS + 1)) : Number.parseInt(key, 10)
     if (this.hot[id] === c) this.hot[id] = undefined
   }

@@ -48,7 +48,7 @@ function expectError(r: { status: number | null; stderr: string; stdout: Buffer 
 describe('help and version', () => {
   it('--version and -V print the program and package version, on every command', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
-    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['compare'], ['playground']]) {
+    for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['audit'], ['compare'], ['playground']]) {
       for (const flag of ['--version', '-V']) {
         const r = await run([...args, flag])
         expect(r.status, `${args} ${flag}`).toBe(0)
@@ -69,7 +69,7 @@ describe('help and version', () => {
   })
 
   // The help texts themselves (options, examples, width): commands/help.test.ts.
-  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'playground'])('%s --help, -h and help', async (cmd) => {
+  it.each(['check', 'filter', 'lint', 'pack', 'diff', 'audit', 'compare', 'playground'])('%s --help, -h and help', async (cmd) => {
     const outputs = new Set<string>()
     for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
       const r = await run(args)
@@ -86,7 +86,7 @@ describe('help and version', () => {
     const r = await run([])
     expect(r.status).toBe(2)
     expect(r.stdout.length).toBe(0)
-    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, fetch, filter, lint, pack, diff, compare, playground; see 'robots-automaton --help')\n")
+    expect(r.stderr).toBe("robots-automaton: missing command (commands: check, fetch, filter, lint, pack, diff, audit, compare, playground; see 'robots-automaton --help')\n")
   })
 })
 

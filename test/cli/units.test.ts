@@ -364,7 +364,7 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
   function hostJudge(dir: string, options: { missingAllowed?: boolean; cacheBytes?: number } = {}): { judge: HostJudge; events: EntryEvent[] } {
     const events: EntryEvent[] = []
     const judge = new HostJudge(DirectoryRules.open(dir), {
-      agent: ['bot'],
+      who: { agent: ['bot'] },
       missingAllowed: options.missingAllowed ?? true,
       cacheBytes: options.cacheBytes ?? 1 << 26,
       onEntry: (e) => events.push(e),

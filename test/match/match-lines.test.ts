@@ -57,6 +57,30 @@ describe('the line convention: one data suite over every engine and tier', () =>
     }
   }
 
+  for (const { name: engine, options } of ENGINES) {
+    it(`${engine}: a crawler set's matchLines, every line case, sets of 1, 2 and 8: each crawler's code and line end as its own matcher's`, () => {
+      for (const c of LINE_CASES) {
+        for (const crawlers of [['bot'], ['bot', 'other'], ['bot', ['other', 'bot'], 'other', 'bot', '*', '', ['BOT'], 'x']] as const) {
+          const set = parseRobots(LINE_RULES, options).crawlers(crawlers)
+          const bytes = new Uint8Array(Buffer.from(c.input, 'latin1'))
+          const n = c.lines.length
+          const k = crawlers.length
+          const lineEnds = new Int32Array(n)
+          const rows = set.matchLines(bytes, new Int32Array(n * k), lineEnds)
+          expect(rows.length, c.name).toBe(n * k)
+          expect([...lineEnds], c.name).toEqual(c.lines.map((l) => l.end))
+          c.lines.forEach(({ url }, i) => {
+            crawlers.forEach((cr, j) => {
+              const e = parseRobots(LINE_RULES).agents(typeof cr === 'string' ? [cr] : cr).explain(new Uint8Array(Buffer.from(url, 'latin1')))
+              expect(rows[i * k + j], `${c.name}: line ${i}, crawler ${j}`).toBe((e.rule?.line ?? 0) * 2 + (e.allowed ? 1 : 0))
+            })
+          })
+          if (n > 0) expect(() => set.matchLines(bytes, new Int32Array(n * k - 1))).toThrow(expect.objectContaining({ code: 'ERR_CAPACITY' }))
+        }
+      }
+    })
+  }
+
   it('the rules tell the cases apart: a CR kept in the URL would change verdicts', () => {
     const m = parseRobots(LINE_RULES).agent('bot')
     expect(m.isAllowed('/a')).toBe(true)

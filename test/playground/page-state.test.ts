@@ -5,13 +5,13 @@
  * URL list are read.
  */
 import { describe, expect, it } from 'vitest'
-import { agentTokens, decodeState, encodeState, SAMPLE, urlList, type PageState } from '../../src/playground/page-state.js'
+import { agentTokens, crawlerList, decodeState, encodeState, SAMPLE, urlList, type PageState } from '../../src/playground/page-state.js'
 
 const CASES: PageState[] = [
   SAMPLE,
-  { mode: 'diff', a: { text: 'User-agent: *\nDisallow: /a\n', outcome: 'file' }, b: { text: '', outcome: 'unreachable' }, urls: '/a\n/b', agents: 'Googlebot, Bingbot' },
-  { mode: 'single', a: { text: 'é 💩 \u0000 \r\n\t#', outcome: 'unavailable' }, b: { text: 'x', outcome: 'file' }, urls: '', agents: '' },
-  { mode: 'single', a: { text: 'Disallow: /x\n'.repeat(40_000), outcome: 'file' }, b: { text: '', outcome: 'file' }, urls: 'https://e.com/\n'.repeat(10_000), agents: 'a' },
+  { mode: 'diff', a: { text: 'User-agent: *\nDisallow: /a\n', outcome: 'file' }, b: { text: '', outcome: 'unreachable' }, urls: '/a\n/b', agents: 'Googlebot, Bingbot', crawlers: '' },
+  { mode: 'single', a: { text: 'é 💩 \u0000 \r\n\t#', outcome: 'unavailable' }, b: { text: 'x', outcome: 'file' }, urls: '', agents: '', crawlers: 'GPTBot, Googlebot+Googlebot-Image' },
+  { mode: 'single', a: { text: 'Disallow: /x\n'.repeat(40_000), outcome: 'file' }, b: { text: '', outcome: 'file' }, urls: 'https://e.com/\n'.repeat(10_000), agents: 'a', crawlers: '' },
 ]
 
 describe('the state in the fragment', () => {
@@ -30,7 +30,7 @@ describe('the state in the fragment', () => {
   it('the uncompressed codec (a browser without CompressionStream) is read too', async () => {
     const json = JSON.stringify([0, 'User-agent: *', 2, '', 0, '/x', 'Googlebot'])
     const b64 = Buffer.from(json).toString('base64url')
-    expect(await decodeState(`#s=0.${b64}`)).toEqual({ mode: 'single', a: { text: 'User-agent: *', outcome: 'unreachable' }, b: { text: '', outcome: 'file' }, urls: '/x', agents: 'Googlebot' })
+    expect(await decodeState(`#s=0.${b64}`)).toEqual({ mode: 'single', a: { text: 'User-agent: *', outcome: 'unreachable' }, b: { text: '', outcome: 'file' }, urls: '/x', agents: 'Googlebot', crawlers: '' })
   })
 
   it('a fragment that holds no state, or a broken one, gives null (the page opens with its sample)', async () => {
@@ -42,11 +42,24 @@ describe('the state in the fragment', () => {
 
   it('values of the wrong type read as empty or as the default outcome', async () => {
     const b64 = Buffer.from(JSON.stringify([1, 5, 9, null, -1, 7, {}])).toString('base64url')
-    expect(await decodeState(`#s=0.${b64}`)).toEqual({ mode: 'diff', a: { text: '', outcome: 'file' }, b: { text: '', outcome: 'file' }, urls: '', agents: '' })
+    expect(await decodeState(`#s=0.${b64}`)).toEqual({ mode: 'diff', a: { text: '', outcome: 'file' }, b: { text: '', outcome: 'file' }, urls: '', agents: '', crawlers: '' })
   })
 })
 
-describe('the agents field and the URL list', () => {
+describe('the agents field, the more-crawlers field and the URL list', () => {
+  it('more crawlers: separated by commas, A+B one crawler of two tokens, trimmed, empty ones dropped', () => {
+    expect(crawlerList('')).toEqual([])
+    expect(crawlerList(' GPTBot, CCBot ,, Googlebot + Googlebot-Image,+ ')).toEqual([['GPTBot'], ['CCBot'], ['Googlebot', 'Googlebot-Image']])
+    expect(crawlerList('Foo Bar')).toEqual([['Foo Bar']])
+  })
+
+  it('links made before the more-crawlers field (seven fields) still open; an eighth field holds the crawlers', async () => {
+    const seven = Buffer.from(JSON.stringify([0, 'User-agent: *', 0, '', 0, '/x', 'Googlebot'])).toString('base64url')
+    expect((await decodeState(`#s=0.${seven}`))?.crawlers).toBe('')
+    const b64 = Buffer.from(JSON.stringify([0, 'User-agent: *', 0, '', 0, '/x', 'Googlebot', 'GPTBot+CCBot'])).toString('base64url')
+    expect((await decodeState(`#s=0.${b64}`))?.crawlers).toBe('GPTBot+CCBot')
+  })
+
   it('agents: split at commas, trimmed, taken whole otherwise; none is *', () => {
     expect(agentTokens('Googlebot')).toEqual(['Googlebot'])
     expect(agentTokens(' Googlebot , Googlebot-Image,,')).toEqual(['Googlebot', 'Googlebot-Image'])

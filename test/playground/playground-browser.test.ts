@@ -287,6 +287,45 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('several crawlers: a column each, every verdict and line the library gives the crawler alone; in diff mode too', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const body = 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot-Image\nDisallow: /img/\nAllow: /img/index.html\n\nUser-agent: *\nDisallow: /private/\n'
+    const urls = ['/', '/img/a.png', '/img/', '/private/x', 'https://e.com/page']
+    await page.fill('#robots-a', body)
+    await page.fill('#agents', 'Googlebot')
+    await page.fill('#crawlers', 'GPTBot, CCBot, Googlebot+Googlebot-Image')
+    await page.fill('#urls', urls.join('\n'))
+    await settled(page)
+    const crawlers = [['Googlebot'], ['GPTBot'], ['CCBot'], ['Googlebot', 'Googlebot-Image']]
+    expect(await page.locator('#thead th').allInnerTexts()).toEqual(['URL', 'Googlebot', 'GPTBot', 'CCBot', 'Googlebot+Googlebot-Image'])
+    const rows = await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => [tr.dataset.verdicts, tr.dataset.lines]))
+    const robots = parseRobots(body)
+    const want = urls.map((u) => {
+      const each = crawlers.map((c) => robots.agents(c).explain(u))
+      return [each.map((e) => (e.allowed ? 'allowed' : 'disallowed')).join(' '), each.map((e) => e.rule?.line ?? 0).join(' ')]
+    })
+    expect(rows).toEqual(want)
+    expect(await page.locator('#summary').innerText()).toBe('5 URLs for 4 crawlers; allowed: Googlebot 4, GPTBot 0, CCBot 4, Googlebot+Googlebot-Image 4.')
+    // A crawler's line button highlights its deciding line.
+    await page.locator('#rows tr').nth(1).locator('button[data-crawler="3"]').click()
+    expect(await page.locator('#editor-a .hl').getAttribute('data-line')).toBe('5')
+    expect(await page.locator('#editor-a .hl').getAttribute('data-kind')).toBe('disallow')
+    // Compared with a version that lets GPTBot in: only its column changes.
+    await page.check('#mode-diff')
+    await page.fill('#robots-b', body.replace('User-agent: GPTBot\nDisallow: /\n\n', ''))
+    await settled(page)
+    const changes = await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => [tr.cells[0].innerText, tr.dataset.changes]))
+    expect(changes).toEqual([
+      ['/', 'unchanged now-allowed unchanged unchanged'],
+      ['/img/a.png', 'unchanged now-allowed unchanged unchanged'],
+      ['/img/', 'unchanged now-allowed unchanged unchanged'],
+      ['https://e.com/page', 'unchanged now-allowed unchanged unchanged'],
+    ])
+    await page.close()
+  })
+
   it('keyboard and screen reader: every control labelled, focus in reading order, results in a live region, rows reachable by Tab', async () => {
     const page = await newPage()
     await page.goto(origin)
@@ -308,13 +347,13 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     // Tab from the top: the controls in reading order, the editor before the URLs before the results.
     await page.locator('body').focus()
     const order: string[] = []
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 13; i++) {
       await page.keyboard.press('Tab')
       order.push(await page.evaluate(() => document.activeElement?.id || (document.activeElement as HTMLElement)?.className || ''))
     }
-    expect(order.slice(0, 7)).toEqual(['mode-single', 'agents', 'file-a', 'outcome-a', 'robots-a', 'line', 'line'])
-    expect(order.indexOf('urls')).toBe(7)
-    expect(order.slice(8)).toEqual(['line', 'line', 'line', 'line'])
+    expect(order.slice(0, 8)).toEqual(['mode-single', 'agents', 'crawlers', 'file-a', 'outcome-a', 'robots-a', 'line', 'line'])
+    expect(order.indexOf('urls')).toBe(8)
+    expect(order.slice(9)).toEqual(['line', 'line', 'line', 'line'])
     // Enter on a result's line button highlights that line.
     await page.keyboard.press('Shift+Tab')
     await page.keyboard.press('Enter')

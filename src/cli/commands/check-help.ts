@@ -4,13 +4,20 @@ import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 
 /** Help of `check`. */
 export const CHECK_HELP = `Usage: ${PROGRAM} check ROBOTS --agent A [options] [URL...]
+       ${PROGRAM} check ROBOTS --crawlers A,B,C [options] [URL...]
 
 Prints each URL's verdict and the robots.txt rule that decided it. ROBOTS is
 a file, '-' for stdin, or an http(s) URL (its /robots.txt is fetched); the
 URLs are read from stdin, one per line, when none is given or where one is '-'.
 
 OPTIONS
-  --agent A        the crawler's token, e.g. Googlebot (required; repeatable)
+  --agent A        the crawler's token, e.g. Googlebot (repeatable: one
+                   crawler answering to each token)
+  --crawlers LIST  several crawlers, each judged as it would be alone: A,B,C
+                   (A+B: one crawler of two tokens) or @FILE (one a line);
+                   a line per URL and crawler: VERDICT<TAB>CRAWLER<TAB>URL...
+  --require R      with --crawlers, when a URL counts as allowed (the
+                   summary, --exit-code, JSON's allowed): all (default), any
   --format F       text (default), or jsonl: one JSON object per URL
   --json           the same as --format jsonl
   --exit-code      exit status 3 when any URL is disallowed
@@ -35,9 +42,9 @@ EXAMPLES
   # the verdicts of two paths for Googlebot, with the rules that decided them
   ${PROGRAM} check robots.txt --agent Googlebot /private/x /pub
 
-  # a site's live robots.txt, for a crawler that answers to two tokens
-  ${PROGRAM} check https://www.example.com/ --agent Googlebot-Image \\
-      --agent Googlebot /images/logo.png
+  # three crawlers at once, the second answering to two tokens
+  ${PROGRAM} check robots.txt \\
+      --crawlers GPTBot,Googlebot-Image+Googlebot,CCBot /images/logo.png /x
 
   # in a script: exit status 3 if Googlebot may not fetch a URL of urls.txt
   ${PROGRAM} check robots.txt --agent Googlebot --exit-code < urls.txt

@@ -7,9 +7,10 @@
  * disallowed), for harnesses that read outcomes from exit codes.
  */
 import { isUtf8 } from 'node:buffer'
-import { ruleText, type AgentMatcher } from '../../index.js'
-import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
+import { ruleText, type AgentMatcher, type CrawlerSet } from '../../index.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION, type CrawlerSpec, type Require } from '../common/crawlers-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printable } from '../common/printable.js'
@@ -28,6 +29,8 @@ import { UsageError } from '../common/cli-error.js'
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
+  CRAWLERS_OPTION,
+  REQUIRE_OPTION,
   formatOption(),
   JSON_OPTION,
   { name: 'exit-code', value: false },
@@ -45,6 +48,14 @@ export const EXIT_DISALLOWED = 3
 
 const DECODER = new TextDecoder()
 
+/** `--crawlers`: the set, its crawlers, how their verdicts combine, and each one's allowed count. */
+interface CheckCrawlers {
+  readonly set: CrawlerSet
+  readonly specs: readonly CrawlerSpec[]
+  readonly require: Require
+  readonly allowed: number[]
+}
+
 /** Judges URLs and writes one line each; counts them. */
 class Checker {
   checked = 0
@@ -56,10 +67,50 @@ class Checker {
     private readonly unreachable: boolean,
     private readonly out: BlockWriter,
     private readonly json: boolean,
+    private readonly crawlers?: CheckCrawlers,
   ) {}
+
+  /**
+   * `--crawlers`: one line per crawler (`allowed<TAB>CRAWLER<TAB>URL<TAB>RULE`),
+   * or one JSON object per URL whose `crawlers` holds each one's verdict,
+   * line and rule; the URL counts as allowed by `--require`.
+   */
+  private urlForCrawlers(c: CheckCrawlers, url: string | Uint8Array): void {
+    const each = c.set.explain(url)
+    const text = typeof url === 'string' ? url : DECODER.decode(url)
+    let all = true
+    let any = false
+    each.forEach((e, k) => {
+      all &&= e.allowed
+      any ||= e.allowed
+      if (e.allowed) c.allowed[k]++
+    })
+    const allowed = c.require === 'all' ? all : any
+    this.checked++
+    if (allowed) this.allowed++
+    if (this.json) {
+      const record: Record<string, unknown> = { url: text }
+      if (typeof url !== 'string' && !isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+      record.allowed = allowed
+      const crawlers: Record<string, unknown> = {}
+      each.forEach((e, k) => {
+        const rule = ruleJson(c.set.matcher(k), e.rule, this.unreachable)
+        const value = { allowed: e.allowed, line: rule === null ? 0 : rule.line, rule }
+        Object.defineProperty(crawlers, c.specs[k].name, { value, enumerable: true, writable: true, configurable: true })
+      })
+      record.crawlers = crawlers
+      this.out.text(`${jsonLine(record)}\n`)
+      return
+    }
+    each.forEach((e, k) => {
+      const rule = ruleText(c.set.matcher(k), e.rule, this.unreachable).text
+      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printable(c.specs[k].name)}\t${printable(text)}\t${printable(rule)}\n`)
+    })
+  }
 
   /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
   url(url: string | Uint8Array): void {
+    if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url)
     const { allowed, rule } = this.matcher.explain(url)
     this.checked++
     if (allowed) this.allowed++
@@ -96,7 +147,7 @@ class Checker {
 export async function runCheck(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, CHECK_OPTIONS)
   if (helpOrVersion(args, CHECK_HELP)) return 0
-  const agents = requiredValues(args, 'agent')
+  const judged = judgedOf(args)
   const [source, ...urls] = args.positionals
   if (source === undefined) throw new UsageError('missing ROBOTS (a file, - or an http(s) URL)')
   checkRobotsSource(source)
@@ -105,7 +156,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   if (stdinUrls > 0 && source === '-') throw new UsageError(`'-' reads the robots.txt from stdin, so the URLs must be arguments`)
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
-  if (!quiet) for (const w of agentWarnings(agents)) note(w)
+  if (!quiet) for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)
   const loaded = await loadRobots(source, robotsFetching(args))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
@@ -113,7 +164,14 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
   }
   const out = new BlockWriter(process.stdout, 64 * 1024)
-  const checker = new Checker(loaded.robots.agents(agents), loaded.fetched === 'unreachable', out, json)
+  let crawlers: CheckCrawlers | undefined
+  let matcher: AgentMatcher
+  if (judged.kind === 'crawlers') {
+    const set = loaded.robots.crawlers(crawlerTokens(judged.crawlers))
+    crawlers = { set, specs: judged.crawlers, require: judged.require, allowed: judged.crawlers.map(() => 0) }
+    matcher = set.matcher(0)
+  } else matcher = loaded.robots.agents(judged.tokens)
+  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers)
   if (urls.length === 0) await checker.stdin()
   for (const url of urls) {
     if (url === '-') await checker.stdin()
@@ -121,6 +179,10 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   }
   await out.end()
   const { checked, allowed } = checker
-  if (!quiet) note(`${plural(checked, 'URL')} checked: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
+  if (!quiet && crawlers !== undefined) {
+    const each = crawlers.specs.map((c, k) => `${c.name} ${count(crawlers!.allowed[k])}`).join(', ')
+    const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'
+    note(`${plural(checked, 'URL')} checked: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}`)
+  } else if (!quiet) note(`${plural(checked, 'URL')} checked: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
   return flag(args, 'exit-code') && allowed < checked ? EXIT_DISALLOWED : 0
 }

@@ -16,7 +16,12 @@ stdin, gzip or not, as filter reads them; a line without a URL is named on
 stderr and not compared.
 
 OPTIONS
-  --agent A          the crawler's token, e.g. Googlebot (required; repeatable)
+  --agent A          the crawler's token, e.g. Googlebot (repeatable: one
+                     crawler answering to each token)
+  --crawlers LIST    several crawlers, each judged as it would be alone: A,B,C
+                     (A+B: one crawler of two tokens) or @FILE; a line per URL
+                     and crawler whose verdict changes: CHANGE<TAB>CRAWLER<TAB>
+                     URL<TAB>OLD RULE<TAB>NEW RULE; JSON: "crawlers"
   --robots-dir DIR   per host: OLD's or NEW's files DIR/<host> (give two)
   --bundle BUNDLE    per host: OLD's or NEW's bundle (give two)
   --format F         text (default), or jsonl: one JSON object per change
@@ -41,8 +46,9 @@ EXIT STATUS
   4  no line of the input held a URL (per host: a URL with a host)
 
 EXAMPLES
-  # the URLs of urls.txt whose verdict for Googlebot an edit would change
-  ${PROGRAM} diff robots.txt robots.txt.new --agent Googlebot urls.txt
+  # the URLs of urls.txt whose verdict an edit would change, per crawler
+  ${PROGRAM} diff robots.txt robots.txt.new \\
+      --crawlers Googlebot,GPTBot urls.txt
 
   # the live robots.txt against the edit, over the requests of an access log
   ${PROGRAM} diff https://www.example.com/ robots.txt.new \\

@@ -8,8 +8,10 @@
  * (docs/cli.md#diff).
  */
 import { isUtf8 } from 'node:buffer'
-import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf } from '../common/crawlers-option.js'
+import type { HostCrawlers } from '../hosts/host-rules.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printable } from '../common/printable.js'
@@ -33,6 +35,7 @@ import { CliError, UsageError } from '../common/cli-error.js'
 /** The options `diff` accepts (its help, diff-help.ts, names each of them). */
 export const DIFF_OPTIONS: readonly OptionSpec[] = [
   AGENT_OPTION,
+  CRAWLERS_OPTION,
   formatOption(true),
   { name: 'robots-dir', value: true, multiple: true },
   { name: 'bundle', value: true, multiple: true },
@@ -71,7 +74,9 @@ function hostSources(argv: readonly string[]): { kind: 'dir' | 'bundle'; path: s
 export async function runDiff(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, DIFF_OPTIONS)
   if (helpOrVersion(args, DIFF_HELP)) return 0
-  const agent = requiredValues(args, 'agent')
+  const judged = judgedOf(args)
+  const crawlers = judged.kind === 'crawlers' ? judged.crawlers : undefined
+  const who: HostCrawlers = judged.kind === 'agent' ? { agent: judged.tokens } : { crawlers: crawlerTokens(judged.crawlers) }
   const perHost = hostSources(argv)
   const jsonl = outputFormat(args) === 'jsonl'
   const layout = lineLayout(args)
@@ -98,7 +103,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   }
   const inputs = await resolveInputs(files)
   if (!quiet) {
-    for (const w of agentWarnings(agent)) note(w)
+    for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)
   }
   if (perHost.length === 2) {
     const cacheBytes = Math.floor((DEFAULT_CACHE_MB * 2 ** 20) / 2)
@@ -106,7 +111,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     // Each side warns about its own files; the summary counts OLD's hosts.
     const tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
     tally = tallies[0]
-    sides = [new HostSide(opened[0], agent, cacheBytes, tallies[0]), new HostSide(opened[1], agent, cacheBytes, tallies[1])]
+    sides = [new HostSide(opened[0], who, cacheBytes, tallies[0]), new HostSide(opened[1], who, cacheBytes, tallies[1])]
   } else {
     const [oldSource, newSource] = args.positionals
     const fetching = robotsFetching(args)
@@ -116,7 +121,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       warnProblem(oldRobots)
       warnProblem(newRobots)
     }
-    sides = [new FileSide(oldRobots, agent), new FileSide(newRobots, agent)]
+    sides = [new FileSide(oldRobots, who), new FileSide(newRobots, who)]
   }
   const [before, after] = sides
   const out = new BlockWriter(process.stdout)
@@ -127,6 +132,12 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   let nowAllowed = 0
   let nowDisallowed = 0
   let sample: FaultSample | undefined
+  // --crawlers: each crawler's verdict on each side, and its changes.
+  const k = crawlers?.length ?? 0
+  const olds = new Int32Array(k)
+  const news = new Int32Array(k)
+  const changedTo = { allowed: new Float64Array(k), disallowed: new Float64Array(k) }
+  let urlsChanged = 0
   await forEachInputLine(
     inputs,
     locator,
@@ -141,6 +152,34 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         return
       }
       compared++
+      if (crawlers !== undefined) {
+        before.judgeEach(bytes, locator, olds)
+        after.judgeEach(bytes, locator, news)
+        let changed = false
+        for (let c = 0; c < k; c++) changed ||= (olds[c] & 1) !== (news[c] & 1)
+        if (!changed) return
+        urlsChanged++
+        const url = bytes.subarray(locator.urlStart, locator.urlEnd)
+        const text = DECODER.decode(url)
+        const each: Record<string, unknown> = {}
+        for (let c = 0; c < k; c++) {
+          const moved = (olds[c] & 1) !== (news[c] & 1)
+          const change = !moved ? null : news[c] & 1 ? 'now-allowed' : 'now-disallowed'
+          if (moved) changedTo[news[c] & 1 ? 'allowed' : 'disallowed'][c]++
+          if (jsonl) Object.defineProperty(each, crawlers[c].name, { value: { change, old: before.jsonOf(c, olds[c]), new: after.jsonOf(c, news[c]) }, enumerable: true, writable: true, configurable: true })
+          else if (moved) out.text(`${change}\t${printable(crawlers[c].name)}\t${printable(text)}\t${printable(before.textOf(c))}\t${printable(after.textOf(c))}\n`)
+        }
+        if (jsonl) {
+          const record: Record<string, unknown> = { url: text }
+          if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
+          record.crawlers = each
+          if (inputs.length > 1) record.input = input.name
+          record.input_line = lineNumber
+          if (perHost.length > 0) record.host = locator.hostText()
+          out.text(`${jsonLine(record)}\n`)
+        }
+        return
+      }
       const a = before.judge(bytes, locator)
       const b = after.judge(bytes, locator)
       if ((a & 1) === (b & 1)) return
@@ -165,6 +204,17 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     },
   )
   await out.end()
+  if (crawlers !== undefined) {
+    if (!quiet) {
+      const without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
+      const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
+      const each = crawlers.map((c, i) => `${c.name} ${count(changedTo.disallowed[i])}/${count(changedTo.allowed[i])}`).join(', ')
+      note(`${plural(compared, 'URL')} compared: ${count(urlsChanged)} with a verdict that changes for some crawler; now disallowed/now allowed per crawler: ${each}${without}${hosts}`)
+    }
+    if (urlsChanged > 0) return EXIT_CHANGED
+    if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0), EXIT_NO_URL)
+    return 0
+  }
   if (!quiet) {
     const unchanged = compared - nowAllowed - nowDisallowed
     const without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''

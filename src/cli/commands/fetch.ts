@@ -60,14 +60,14 @@ export const FETCH_OPTIONS: readonly OptionSpec[] = [
 ]
 
 /** Most requests in flight `--concurrency` accepts. */
-const MAX_CONCURRENCY = 65_536
+export const MAX_CONCURRENCY = 65_536
 /** Longest `--timeout`, in seconds. */
 const MAX_TIMEOUT_S = 3600
 /** Default `--give-up-after`: how long a run may see only failures of this machine before it stops (s; more with a long --timeout). */
 const DEFAULT_GIVE_UP_S = 120
 
 /** `--give-up-after SECONDS` in ms (default: DEFAULT_GIVE_UP_S, or 6 deadlines if longer). */
-function giveUpMs(args: ParsedArgs, timeout: number): number {
+export function giveUpMs(args: ParsedArgs, timeout: number): number {
   const value = optionValue(args, 'give-up-after')
   if (value === undefined) return Math.max(DEFAULT_GIVE_UP_S * 1000, 6 * timeout)
   const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
@@ -76,7 +76,7 @@ function giveUpMs(args: ParsedArgs, timeout: number): number {
 }
 
 /** `--timeout SECONDS` in ms. */
-function timeoutMs(args: ParsedArgs): number {
+export function timeoutMs(args: ParsedArgs): number {
   const value = optionValue(args, 'timeout')
   if (value === undefined) return DEFAULT_TIMEOUT_S * 1000
   const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
@@ -95,6 +95,13 @@ function olderThanMs(args: ParsedArgs, updating: boolean): number {
   const m = /^([0-9]+(?:\.[0-9]+)?)([smhdw])$/.exec(value)
   if (m === null) throw new UsageError(`option '--refresh-older-than' takes a duration: a number and a unit, s, m, h, d or w (30m, 12h, 7d), or 0 (got '${value}')`)
   return Number(m[1]) * UNITS[m[2]!]!
+}
+
+/** `--user-agent`, checked (one header value), or the default. */
+export function userAgentOption(args: ParsedArgs): string {
+  const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
+  if (/[\x00-\x1f\x7f]/.test(userAgent)) throw new UsageError(`option '--user-agent' must be one line of printable characters (a header value)`)
+  return userAgent
 }
 
 /** A word of a command line as a shell reads it back (quoted when it must be). */
@@ -123,8 +130,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   const perIp = intOption(args, 'per-ip', 1, MAX_CONCURRENCY, DEFAULT_PER_IP)
   const timeout = timeoutMs(args)
   const stallMs = giveUpMs(args, timeout)
-  const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
-  if (/[\x00-\x1f\x7f]/.test(userAgent)) throw new UsageError(`option '--user-agent' must be one line of printable characters (a header value)`)
+  const userAgent = userAgentOption(args)
   const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
   const layout = lineLayout(args)
   const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'

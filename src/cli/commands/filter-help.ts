@@ -10,6 +10,7 @@ import { INPUT_HELP } from '../filter/line-layout.js'
 export const FILTER_HELP = `Usage: ${PROGRAM} filter --robots ROBOTS --agent A [options] [FILE...]
        ${PROGRAM} filter --robots-dir DIR --agent A [options] [FILE...]
        ${PROGRAM} filter --bundle BUNDLE --agent A [options] [FILE...]
+       ${PROGRAM} filter RULES --crawlers A,B,C [options] [FILE...]
 
 Judges the URL of each line of the FILEs (or stdin; gzip or not) and writes the
 allowed lines to stdout, unchanged and in input order; a summary goes to stderr.
@@ -22,13 +23,24 @@ RULES (one of --robots, --robots-dir, --bundle)
   --missing V        per host, without a robots.txt: allow (default), disallow
   --cache-mb MB      per host: memory for compiled rules (default ${DEFAULT_CACHE_MB})
 
+CRAWLERS (--agent or --crawlers)
+  --agent A          the crawler's token, e.g. Googlebot (repeatable: one
+                     crawler answering to each token)
+  --crawlers LIST    several crawlers in one pass, each judged as it would be
+                     alone: A,B,C (A+B: one crawler of two tokens), or @FILE
+                     (one a line); repeatable
+  --require R        with --crawlers, what --print allowed (disallowed)
+                     writes: the lines all (default) or any of them may (may
+                     not) fetch; JSON's allowed is all (any) allowed
+
 OPTIONS
-  --agent A          the crawler's token, e.g. Googlebot (required; repeatable)
   --print WHAT       allowed (default), disallowed, or verdicts: every line as
                      VERDICT<TAB>RULE LINE (0: none)<TAB>LINE (VERDICT invalid:
-                     not judged)
+                     not judged); with --crawlers, a VERDICT column per
+                     crawler, then the line
   --format F         text (default), or jsonl: one JSON object per line, with
-                     its line number (allowed null: not judged, and why)
+                     its line number (allowed null: not judged, and why);
+                     with --crawlers, "crawlers": each one's verdict and rule
   --invalid WHAT     a line without a URL (or, per host, a host) is not judged:
                      keep it in the output (default), drop it, or fail (exit 4);
                      the first one is named on stderr either way
@@ -60,7 +72,8 @@ EXAMPLES
   ${PROGRAM} filter --bundle robots.bundle --agent Googlebot \\
       --log-format vhost_combined --print disallowed other_vhosts_access.log
 
-  # a one-site combined log, judged by that site's rules
-  ${PROGRAM} filter --robots robots.txt --agent Googlebot \\
-      --log-format combined access.log
+  # the URLs no AI crawler may fetch, one pass for all four
+  ${PROGRAM} filter --robots-dir robots/ \\
+      --crawlers GPTBot,CCBot,ClaudeBot,Google-Extended \\
+      --print disallowed --require all urls.txt.gz
 `

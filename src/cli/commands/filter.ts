@@ -6,7 +6,7 @@
  * for where blocks are judged.
  */
 import { availableParallelism } from 'node:os'
-import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, requiredValues, type OptionSpec } from '../common/args.js'
+import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
@@ -22,6 +22,7 @@ import type { JudgeSpec } from '../filter/judge-spec.js'
 import { MatcherJudge } from '../filter/judge-lines.js'
 import type { LineJudge } from '../filter/line-judge.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
+import { countLines } from '../filter/block-lines.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { defaultJobs, ParallelRunner } from '../filter/parallel.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
@@ -34,6 +35,10 @@ import { formatOption, outputFormat } from '../common/output-format.js'
 import type { BlockSource } from '../filter/runner.js'
 import { note } from '../common/stdio.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
+import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION } from '../common/crawlers-option.js'
+import { CrawlerCodes, needAllOf } from '../filter/crawler-codes.js'
+import { SetJudge } from '../filter/set-judge.js'
+import { recordCrawlers } from '../filter/block-chunks.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options `filter` accepts (its help, filter-help.ts, names each of them). */
@@ -42,6 +47,8 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'robots-dir', value: true },
   { name: 'bundle', value: true },
   { ...AGENT_OPTION, allowEmpty: false },
+  CRAWLERS_OPTION,
+  REQUIRE_OPTION,
   { name: 'print', value: true, choices: ['allowed', 'disallowed', 'verdicts'] },
   formatOption(true),
   INVALID_OPTION,
@@ -58,15 +65,6 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
 /** Most worker threads `--jobs` accepts. */
 const MAX_JOBS = 256
 
-/** Lines in `bytes` (LF bytes, plus a last line without one). */
-function countLines(bytes: Uint8Array): number {
-  const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
-  let n = 0
-  let at = -1
-  while ((at = b.indexOf(10, at + 1)) >= 0) n++
-  return b.length > 0 && b[b.length - 1] !== 10 ? n + 1 : n
-}
-
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */
 export async function runFilter(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FILTER_OPTIONS)
@@ -79,7 +77,10 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (sources > 1) throw new UsageError(`only one of '--robots', '--robots-dir' and '--bundle' may be given`)
   const perHost = robotsSource === undefined
   if (robotsSource !== undefined) checkRobotsSource(robotsSource)
-  const agent = requiredValues(args, 'agent')
+  const judged = judgedOf(args)
+  const agent = judged.kind === 'agent' ? judged.tokens : []
+  const crawlers = judged.kind === 'crawlers' ? judged.crawlers : undefined
+  const require = judged.kind === 'crawlers' ? judged.require : undefined
   const printGiven = optionValue(args, 'print') as PrintMode | undefined
   const format: OutputFormat = outputFormat(args)
   const invalid = (optionValue(args, 'invalid') ?? 'keep') as InvalidPolicy
@@ -102,8 +103,10 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
 
   const inputs = await resolveInputs(files)
   if (!quiet) {
-    for (const w of agentWarnings(agent)) note(w)
+    for (const w of crawlers === undefined ? agentWarnings(agent) : crawlerWarnings(crawlers)) note(w)
   }
+  const crawlerCodes = crawlers === undefined ? undefined : new CrawlerCodes(crawlers.length, needAllOf(mode, require!))
+  const crawlerLists = crawlers === undefined ? undefined : crawlerTokens(crawlers)
   const missingAllowed = missing !== 'disallow'
   // Judging threads: the workers, or the main thread alone.
   const threads = lineBuffered ? 1 : jobs
@@ -119,7 +122,10 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
     }
     const outcome = loaded.fetched === 'unreachable' || loaded.fetched === 'unavailable' ? loaded.fetched : undefined
-    judge = new MatcherJudge(loaded.robots.agents(agent), loaded.name, outcome)
+    judge =
+      crawlerLists === undefined
+        ? new MatcherJudge(loaded.robots.agents(agent), loaded.name, outcome)
+        : new SetJudge(loaded.robots.crawlers(crawlerLists), crawlerCodes!, loaded.name, outcome)
     spec = { kind: 'robots', bytes: loaded.robots.toBytes(), name: loaded.name, outcome }
   } else {
     let rules: HostRules
@@ -127,21 +133,23 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     else rules = openBundle(readBundle(bundlePath!), bundlePath!)
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow' })
     const t = tally
-    judge = new HostJudge(rules, { agent, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })
+    const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }
+    judge = new HostJudge(rules, { who, crawlerCodes, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })
     spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes }
   }
 
   const writer = new BlockWriter(process.stdout)
-  const emitter = new LineEmitter(writer, mode, format, lineBuffered)
+  const output = { mode, format, layout, loop: { wholeLines: layout.url === 0, invalid }, crawlers, require }
+  const emitter = new LineEmitter(writer, mode, format, lineBuffered, recordCrawlers(output, judge))
   const totals = new FilterTotals()
   const stats = totals.stats
   // The first line without a URL (or host) is named at once, so a misread log is seen early.
   if (!quiet) totals.onFirstFault = (sample) => note(faultNote(sample, layout, policyWords(invalid)))
-  const loop = { wholeLines: layout.url === 0, invalid }
+  const loop = output.loop
   const inline = new InlineRunner(judge, emitter, writer, totals, layout, tally, perHost, loop)
   const runner: BlockRunner =
     threads > 1
-      ? new ParallelRunner({ rules: spec, agent, mode, format, layout, loop, hashKey: UrlScan.hashKey() }, threads, inline, writer, totals, tally, new URL('./filter-worker.js', import.meta.url))
+      ? new ParallelRunner({ rules: spec, agent, crawlers, require, mode, format, layout, loop, hashKey: UrlScan.hashKey() }, threads, inline, writer, totals, tally, new URL('./filter-worker.js', import.meta.url))
       : inline
   const jsonl = format === 'jsonl'
   const several = inputs.length > 1
@@ -182,7 +190,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   progress?.done()
   const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
   if (!quiet && expired !== undefined) note(expired)
-  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary()))
+  const crawlersSummary = crawlers === undefined ? undefined : { names: crawlers.map((c) => c.name), require: require!, print: mode }
+  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary(), crawlersSummary))
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {
     throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout)}: ${printable(sample.text)}`, EXIT_NO_URL)

@@ -129,13 +129,6 @@ export function optionValues(args: ParsedArgs, name: string): readonly string[] 
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : []
 }
 
-/** Every value of a required `multiple` option; a usage error naming it when absent. */
-export function requiredValues(args: ParsedArgs, name: string): readonly string[] {
-  const v = optionValues(args, name)
-  if (v.length === 0) throw new UsageError(`option '--${name}' is required`)
-  return v
-}
-
 /** Whether a flag was given. */
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.options.get(name) === true

@@ -10,6 +10,7 @@ import type { LineLayout } from './line-layout.js'
 import type { LineLocator } from './line-locator.js'
 import { judgeBlock, type BlockPlace, type LoopOptions } from './judge-lines.js'
 import type { LineJudge } from './line-judge.js'
+import type { RecordCrawlers } from './jsonl-record.js'
 import { newStats, type FilterStats } from './filter-stats.js'
 
 /** How the lines are written: `--print`, `--format` and the log columns. */
@@ -18,6 +19,15 @@ export interface OutputSpec {
   readonly format: OutputFormat
   readonly layout: LineLayout
   readonly loop: LoopOptions
+  /** `--crawlers`: their names (and `--require`), whose verdicts the judge's `crawlerCodes` hold. */
+  readonly crawlers?: readonly { readonly name: string }[]
+  readonly require?: 'all' | 'any'
+}
+
+/** The emitter's view of `--crawlers`: the names, the judge's codes, `--require` (undefined for one crawler). */
+export function recordCrawlers(spec: OutputSpec, judge: LineJudge): RecordCrawlers | undefined {
+  if (spec.crawlers === undefined || judge.crawlerCodes === undefined) return undefined
+  return { names: spec.crawlers.map((c) => c.name), codes: judge.crawlerCodes, require: spec.require ?? 'all' }
 }
 
 /**
@@ -46,7 +56,7 @@ export function judgeToChunks(
   }
   const writer = new BlockWriter(sink, Math.max(1 << 16, bytes.length + (bytes.length >>> 2)), { zeroCopy: false, allocate })
   const stats = newStats()
-  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format), stats, terminateLast, locator, spec.loop, place)
+  judgeBlock(bytes, judge, new LineEmitter(writer, spec.mode, spec.format, false, recordCrawlers(spec, judge)), stats, terminateLast, locator, spec.loop, place)
   writer.release()
   return { chunks, stats }
 }

@@ -8,7 +8,7 @@
 import type { BlockWriter } from '../common/block-writer.js'
 import { writeUint } from '../common/block-writer.js'
 import type { Decided } from './line-judge.js'
-import { jsonRecord } from './jsonl-record.js'
+import { jsonRecord, type RecordCrawlers } from './jsonl-record.js'
 import type { LineLocator } from './line-locator.js'
 
 /** The verdict column and its tab, as bytes. */
@@ -29,7 +29,9 @@ export type OutputFormat = 'text' | 'lines' | 'jsonl'
  *   a block where every line is chosen costs one copy.
  * - `verdicts`: every line as `allowed<TAB>LINE<TAB>URL` or
  *   `disallowed<TAB>LINE<TAB>URL` and LF, where URL is the line's bytes
- *   unchanged except for the CR of a CRLF (or a CR that ends the input).
+ *   unchanged except for the CR of a CRLF (or a CR that ends the input);
+ *   with `--crawlers`, a column per crawler (`allowed` or `disallowed`, in
+ *   the order given), then the URL.
  * - A line that was not judged (no URL, or no host: a negative `code`,
  *   minus its LineFault) is written whatever `--print` picks (the caller
  *   passes it only under `--invalid keep`): as read, or as
@@ -52,9 +54,12 @@ export class LineEmitter {
   private readonly want: number
   private runStart = 0
   private runEnd = -1
+  /** `--crawlers`: their names and the judge's codes of the line in hand. */
+  private readonly crawlers: RecordCrawlers | undefined
 
-  constructor(writer: BlockWriter, mode: PrintMode, format: OutputFormat = 'lines', lineBuffered = false) {
+  constructor(writer: BlockWriter, mode: PrintMode, format: OutputFormat = 'lines', lineBuffered = false, crawlers?: RecordCrawlers) {
     this.writer = writer
+    this.crawlers = crawlers
     this.eachLine = lineBuffered
     this.verdicts = mode === 'verdicts'
     this.jsonl = format === 'jsonl'
@@ -69,7 +74,7 @@ export class LineEmitter {
    */
   record(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided | null, line: number, input: string | undefined, locator: LineLocator): void {
     if (code >= 0 && this.want >= 0 && (code & 1) !== this.want) return
-    this.writer.text(jsonRecord(bytes, start, end, code, decided, line, input, locator))
+    this.writer.text(jsonRecord(bytes, start, end, code, decided, line, input, locator, this.crawlers))
     this.writer.byte(10)
     if (this.eachLine) this.writer.flush()
   }
@@ -130,15 +135,25 @@ export class LineEmitter {
   private verdictLine(bytes: Uint8Array, start: number, end: number, code: number): void {
     const w = this.writer
     const len = end - start
-    w.reserve(len + 24)
+    const crawlers = this.crawlers
+    w.reserve(len + 24 + (crawlers === undefined ? 0 : crawlers.codes.size * DISALLOWED_TAB.length))
     const buf = w.buf
     let p = w.pos
-    const label = code < 0 ? INVALID_TAB : code & 1 ? ALLOWED_TAB : DISALLOWED_TAB
-    for (let k = 0; k < label.length; k++) buf[p++] = label[k]
-    const line = code < 0 ? 0 : code >>> 1
-    if (line < 10) buf[p++] = 48 + line
-    else p = writeUint(buf, p, line)
-    buf[p++] = 9
+    if (crawlers !== undefined) {
+      // A column per crawler, then the URL.
+      const { codes, at, size } = crawlers.codes
+      for (let c = 0; c < size; c++) {
+        const label = code < 0 ? INVALID_TAB : codes[at + c] & 1 ? ALLOWED_TAB : DISALLOWED_TAB
+        for (let k = 0; k < label.length; k++) buf[p++] = label[k]
+      }
+    } else {
+      const label = code < 0 ? INVALID_TAB : code & 1 ? ALLOWED_TAB : DISALLOWED_TAB
+      for (let k = 0; k < label.length; k++) buf[p++] = label[k]
+      const line = code < 0 ? 0 : code >>> 1
+      if (line < 10) buf[p++] = 48 + line
+      else p = writeUint(buf, p, line)
+      buf[p++] = 9
+    }
     if (len < 16) {
       for (let i = start; i < end; i++) buf[p++] = bytes[i]
     } else {

@@ -26,11 +26,13 @@ export interface FilterStats {
   faultText: string
   /** `--invalid fail` met a line without a URL: the block's output stops before it. */
   stopped: boolean
+  /** `--crawlers`: per crawler, the lines it may fetch (empty otherwise). */
+  crawlerAllowed: number[]
 }
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', stopped: false }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', stopped: false, crawlerAllowed: [] }
 }
 
 /**
@@ -66,11 +68,27 @@ export class FilterTotals {
     s.noHost += from.noHost
     s.bytes += from.bytes
     if (from.stopped) s.stopped = true
+    if (from.crawlerAllowed.length > 0) {
+      if (s.crawlerAllowed.length < from.crawlerAllowed.length) s.crawlerAllowed = new Array<number>(from.crawlerAllowed.length).fill(0)
+      from.crawlerAllowed.forEach((n, k) => (s.crawlerAllowed[k] += n))
+    }
   }
 }
 
-/** The summary line: counts, then throughput over `seconds`; `hosts` appends the per-host counts (../hosts/host-tally.ts). */
-export function summaryLine(stats: FilterStats, seconds: number, policy: InvalidPolicy, hosts?: string): string {
+/** What the summary of a `--crawlers` run names: the crawlers, `--require` and `--print`. */
+export interface CrawlersSummary {
+  readonly names: readonly string[]
+  readonly require: 'all' | 'any'
+  readonly print: 'allowed' | 'disallowed' | 'verdicts'
+}
+
+/**
+ * The summary line: counts, then throughput over `seconds`; `hosts` appends
+ * the per-host counts (../hosts/host-tally.ts). With `--crawlers`, the
+ * lines every (or some) crawler may fetch, or may not, as `--print` and
+ * `--require` select them, then each crawler's allowed lines.
+ */
+export function summaryLine(stats: FilterStats, seconds: number, policy: InvalidPolicy, hosts?: string, crawlers?: CrawlersSummary): string {
   const s = Math.max(seconds, 1e-6)
   const notJudged = stats.noUrl + stats.noHost
   let unjudged = ''
@@ -78,8 +96,20 @@ export function summaryLine(stats: FilterStats, seconds: number, policy: Invalid
     const parts = [stats.noUrl > 0 ? `${count(stats.noUrl)} without a URL` : '', stats.noHost > 0 ? `${count(stats.noHost)} without a host` : ''].filter(Boolean)
     unjudged = `, ${parts.join(', ')} (${policy === 'keep' ? 'kept' : policy === 'drop' ? 'dropped' : 'stopped'})`
   }
+  let verdicts = `${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed`
+  if (crawlers !== undefined) {
+    const judged = stats.allowed + stats.disallowed
+    // The bit counted as allowed is the one --print selects on (crawler-codes.ts, needAllOf).
+    const some = crawlers.require === 'any'
+    const selected =
+      crawlers.print === 'disallowed'
+        ? `${count(stats.disallowed)} ${some ? 'disallowed for some crawler' : 'disallowed for every crawler'}`
+        : `${count(stats.allowed)} ${some ? 'allowed for some crawler' : 'allowed for every crawler'}`
+    const each = crawlers.names.map((n, k) => `${n} ${count(stats.crawlerAllowed[k] ?? 0)}`).join(', ')
+    verdicts = `${count(judged)} judged, ${selected}; allowed per crawler: ${each}`
+  }
   const line =
-    `${plural(stats.lines, 'line')} read: ${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed${unjudged}; ` +
+    `${plural(stats.lines, 'line')} read: ${verdicts}${unjudged}; ` +
     `${megabytes(stats.bytes)} in ${seconds.toFixed(2)} s ` +
     `(${(stats.bytes / 1e6 / s).toFixed(1)} MB/s, ${rate(stats.lines / s)} lines/s)`
   return hosts === undefined ? line : `${line}; ${hosts}`

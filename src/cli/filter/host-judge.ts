@@ -5,17 +5,20 @@
  * its entry's compiled matcher judges the URL from the scan's path start,
  * kept in a byte-budget cache ({@link HostJudge} has the policy).
  */
-import type { AgentMatcher, UrlScan } from '../../index.js'
+import type { AgentMatcher, CrawlerSet, UrlScan } from '../../index.js'
 import { DistinctCounter } from '../hosts/distinct.js'
-import { EntryState, type EntryEvent, type HostQuery, type HostRules } from '../hosts/host-rules.js'
+import { EntryState, type EntryEvent, type HostCrawlers, type HostQuery, type HostRules } from '../hosts/host-rules.js'
+import type { CrawlerCodes } from './crawler-codes.js'
 import type { Decided, LineJudge } from './line-judge.js'
 import { HostSource, type LineLocator } from './line-locator.js'
-import { CACHE_ENTRY_BYTES, MatcherCache } from './matcher-cache.js'
+import { CACHE_ENTRY_BYTES, MatcherCache, type CachedJudge } from './matcher-cache.js'
 
 /** Options of a `HostJudge`. */
 export interface HostJudgeOptions {
-  /** The crawler's product tokens (one or more: `Robots.agents`). */
-  readonly agent: readonly string[]
+  /** The crawler's product tokens (one or more: `Robots.agents`), or the crawlers of `--crawlers` (each one's tokens). */
+  readonly who: HostCrawlers
+  /** With `--crawlers`: where each crawler's verdict of a line goes (`judge` then returns the line's combined bit). */
+  readonly crawlerCodes?: CrawlerCodes
   /** Verdict for a host with no entry (or an unreadable one). */
   readonly missingAllowed: boolean
   /** Bytes of compiled matchers kept (`--cache-mb`), as `memoryUsage()` counts them. */
@@ -64,7 +67,8 @@ export class HostJudge implements LineJudge {
   private readonly rules: HostRules
   /** The source has entries for whole origins (scheme and port): a host alone does not decide the entry. */
   private readonly originKeys: boolean
-  private readonly agent: readonly string[]
+  private readonly who: HostCrawlers
+  readonly crawlerCodes: CrawlerCodes | undefined
   private readonly missingCode: number
   private readonly onEntry: (event: EntryEvent) => void
   /** Entry id → its matcher, under the byte budget. */
@@ -83,7 +87,9 @@ export class HostJudge implements LineJudge {
   private lastLength = -1
   private lastHash = 0
   private lastId = NO_ENTRY
+  /** The current entry's matcher (one crawler) or crawler set (`--crawlers`); null when no rules apply. */
   private lastMatcher: AgentMatcher | null = null
+  private lastSet: CrawlerSet | null = null
   private lastCode = 0
   private enters = 0
   private readonly query: HostQuery = { bytes: new Uint8Array(0), hostStart: 0, hostEnd: 0, hash: 0, host: undefined as never, url: null }
@@ -91,7 +97,8 @@ export class HostJudge implements LineJudge {
   constructor(rules: HostRules, options: HostJudgeOptions) {
     this.rules = rules
     this.originKeys = rules.originKeys
-    this.agent = options.agent
+    this.who = options.who
+    this.crawlerCodes = options.crawlerCodes
     this.missingCode = options.missingAllowed ? 1 : 0
     this.onEntry = options.onEntry
     this.cache = new MatcherCache(rules.size, options.cacheBytes)
@@ -110,6 +117,14 @@ export class HostJudge implements LineJudge {
       // With origin keys, the same host under another scheme or port may be another entry.
       if (this.originKeys || !this.isCurrent(hb, hs, he, hash)) this.lookUp(hb, hs, he, hash, h, locator.hostSource === HostSource.Url ? h : null)
     }
+    const cc = this.crawlerCodes
+    if (cc !== undefined) {
+      cc.at = 0
+      const set = this.lastSet
+      if (set === null) cc.fill(this.lastCode)
+      else set.matchScan(locator.url, cc.codes)
+      return cc.combine(0)
+    }
     const m = this.lastMatcher
     if (m === null) return this.lastCode
     // One matcher step, from the scan's path start.
@@ -126,9 +141,12 @@ export class HostJudge implements LineJudge {
     if (state === EntryState.Unreadable) return { matcher: null, rule: null, source: null, host }
     if (state === EntryState.AllowAll) return { matcher: null, rule: null, source, host, outcome: 'unavailable' }
     if (state === EntryState.DisallowAll) return { matcher: null, rule: null, source, host, outcome: 'unreachable' }
+    const url = bytes.subarray(locator.urlStart, locator.urlEnd)
+    const set = this.lastSet
+    if (set !== null) return { matcher: null, rule: null, source, host, crawlers: set.explain(url).map((e, k) => ({ matcher: set.matcher(k), rule: e.rule })) }
     const m = this.lastMatcher!
     // The deciding rule, for the record (the slower path: the verdict came from matchScan).
-    return { matcher: m, rule: m.explain(bytes.subarray(locator.urlStart, locator.urlEnd)).rule, source, host }
+    return { matcher: m, rule: m.explain(url).rule, source, host }
   }
 
   /** Bytes of compiled matchers held now. */
@@ -172,6 +190,7 @@ export class HostJudge implements LineJudge {
     q.bytes = EMPTY
     this.lastId = id
     this.lastMatcher = null
+    this.lastSet = null
     if (id < 0) {
       this.missing.addFingerprint(hash, host.hostHash2)
       this.lastCode = this.missingCode
@@ -188,16 +207,16 @@ export class HostJudge implements LineJudge {
       if (m !== undefined) {
         // Now the most recently used; measured again now and then, as matchers grow as they compile.
         if ((++this.enters & (REMEASURE - 1)) === 0) this.cache.resize(id, CACHE_ENTRY_BYTES + m.memoryUsage())
-        this.lastMatcher = m
+        this.current(m)
         return
       }
       this.reloads++
     }
-    const entry = this.rules.load(id, this.agent, state === EntryState.Unseen)
-    let matcher: AgentMatcher | null = null
+    const entry = this.rules.load(id, this.who, state === EntryState.Unseen)
+    let matcher: CachedJudge | null = null
     let event: EntryEvent
     if (entry.kind === 'rules') {
-      matcher = entry.matcher
+      matcher = entry.judge
       event = { id, state: EntryState.Robots, problem: entry.problem, bytesRead: entry.bytesRead }
       state = EntryState.Robots
       // Evicts least recently used hosts down to the budget. An entry alone
@@ -212,9 +231,16 @@ export class HostJudge implements LineJudge {
     }
     const first = this.states[id] === EntryState.Unseen
     this.states[id] = state
-    this.lastMatcher = matcher
+    this.current(matcher)
     this.lastCode = state === EntryState.AllowAll ? 1 : state === EntryState.DisallowAll ? 0 : this.missingCode
     if (first) this.onEntry(event)
+  }
+
+  /** Makes `judge` (a matcher, a crawler set, or null) the current entry's. */
+  private current(judge: CachedJudge | null): void {
+    if (judge === null) this.lastMatcher = this.lastSet = null
+    else if (this.crawlerCodes !== undefined) this.lastSet = judge as CrawlerSet
+    else this.lastMatcher = judge as AgentMatcher
   }
 }
 

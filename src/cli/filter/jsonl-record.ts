@@ -13,6 +13,14 @@ import { isUtf8 } from 'node:buffer'
 import { jsonLine } from '../common/printable.js'
 import type { Decided } from './line-judge.js'
 import { FAULT_CODES, type LineLocator } from './line-locator.js'
+import type { CrawlerCodes } from './crawler-codes.js'
+
+/** `--crawlers` in a record: the crawlers' names, the judge's codes of the line in hand, and `--require`. */
+export interface RecordCrawlers {
+  readonly names: readonly string[]
+  readonly codes: CrawlerCodes
+  readonly require: 'all' | 'any'
+}
 
 const DECODER = new TextDecoder()
 
@@ -40,11 +48,56 @@ const DECODER = new TextDecoder()
  *   `source` means "a file, but no rule matched", and with null "no file").
  * - `input_line`: the line's number in its input (from 1); `input`: the
  *   input's name, when the run reads several.
+ *
+ * With `--crawlers`, `line` and `rule` give way to `crawlers`, an object
+ * with a member per crawler in the order given (`"GPTBot": {"allowed":
+ * false, "line": 4, "rule": {...}}`), and `allowed` is the line's combined
+ * verdict (`--require all`: every crawler allowed; `any`: one is); a line
+ * not judged has `"crawlers": null`.
  */
-export function jsonRecord(bytes: Uint8Array, start: number, end: number, code: number, decided: Decided | null, inputLine: number, input: string | undefined, locator: LineLocator): string {
+export function jsonRecord(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  code: number,
+  decided: Decided | null,
+  inputLine: number,
+  input: string | undefined,
+  locator: LineLocator,
+  crawlers?: RecordCrawlers,
+): string {
   const view = bytes.subarray(start, end)
   const record: Record<string, unknown> = { url: DECODER.decode(view) }
   if (!isUtf8(view)) record.url_base64 = Buffer.from(view.buffer, view.byteOffset, view.length).toString('base64')
+  if (crawlers !== undefined) {
+    if (code < 0 || decided === null) {
+      Object.assign(record, { allowed: null, reason: FAULT_CODES[-code], crawlers: null, host: locator.hostText(), source: null })
+    } else {
+      const { codes, at, size } = crawlers.codes
+      const each: Record<string, unknown> = {}
+      let all = true
+      let any = false
+      for (let k = 0; k < size; k++) {
+        const c = codes[at + k]
+        const allowed = (c & 1) === 1
+        all &&= allowed
+        any ||= allowed
+        const line = c >>> 1
+        let rule: object | null = null
+        if (decided.outcome === 'unreachable') rule = { kind: 'disallow', pattern: '/', implied: 'unreachable' }
+        else if (line !== 0) {
+          const r = decided.crawlers?.[k]?.rule
+          if (r != null) rule = { kind: r.kind, pattern: r.pattern }
+        }
+        // A name that is an Object.prototype member (`__proto__`) is a member like any other.
+        Object.defineProperty(each, crawlers.names[k], { value: { allowed, line, rule }, enumerable: true, writable: true, configurable: true })
+      }
+      Object.assign(record, { allowed: crawlers.require === 'all' ? all : any, crawlers: each, host: decided.host, source: decided.source })
+    }
+    if (input !== undefined) record.input = input
+    record.input_line = inputLine
+    return jsonLine(record)
+  }
   if (code < 0 || decided === null) {
     record.allowed = null
     record.reason = FAULT_CODES[-code]

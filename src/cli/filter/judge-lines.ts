@@ -85,15 +85,19 @@ export function judgeBlock(
     }
     const count = judge.judgeLines(bytes, verdicts, ruleLines, lineEnds)
     lines = count
+    const cc = judge.crawlerCodes
     for (let k = 0; k < count; k++) {
       const lf = lineEnds[k]
       const end = urlEnd(bytes, pos, lf)
       const f = locator.locate(bytes, pos, end)
       let code: number
+      // --crawlers: the batch left a row per line; the emitter reads the row in hand.
+      if (cc !== undefined) cc.at = k * cc.size
       if (f === LineFault.None) {
         code = ruleLines[k] * 2 + verdicts[k]
         allowed += verdicts[k]
         judged++
+        if (cc !== undefined) cc.count()
       } else {
         if (!fault(stats, f, k, bytes, pos, end, invalid)) {
           lines = k + 1
@@ -111,6 +115,7 @@ export function judgeBlock(
   }
   const jsonl = emitter.jsonl
   const firstLine = place?.firstLine ?? 1
+  const crawlerCodes = judge.crawlerCodes
   while (pos < n) {
     const lf = lineEnd(search, pos)
     const end = urlEnd(bytes, pos, lf)
@@ -120,6 +125,7 @@ export function judgeBlock(
       code = judge.judge(bytes, locator)
       allowed += code & 1
       judged++
+      if (crawlerCodes !== undefined) crawlerCodes.count()
     } else {
       if (!fault(stats, f, lines, bytes, pos, end, invalid)) {
         lines++
@@ -136,6 +142,12 @@ export function judgeBlock(
     pos = lf + 1
   }
   emitter.endBlock(bytes)
+  const cc = judge.crawlerCodes
+  if (cc !== undefined) {
+    if (stats.crawlerAllowed.length < cc.size) stats.crawlerAllowed = new Array<number>(cc.size).fill(0)
+    for (let k = 0; k < cc.size; k++) stats.crawlerAllowed[k] += cc.allowed[k]
+    cc.allowed.fill(0)
+  }
   stats.lines += lines
   stats.allowed += allowed
   stats.disallowed += judged - allowed

@@ -14,6 +14,9 @@ import type { HostRulesDescriptor } from '../hosts/host-rules.js'
 import { MatcherJudge, type FetchStandIn, type LoopOptions } from './judge-lines.js'
 import type { LineJudge } from './line-judge.js'
 import { openHostRules } from '../hosts/open-host-rules.js'
+import type { CrawlerSpec, Require } from '../common/crawlers-option.js'
+import { CrawlerCodes, needAllOf } from './crawler-codes.js'
+import { SetJudge } from './set-judge.js'
 
 /** The rules every line is judged by. */
 export type RulesSpec =
@@ -37,8 +40,11 @@ export type RulesSpec =
 /** Everything a judging thread needs (see the module comment). */
 export interface JudgeSpec {
   readonly rules: RulesSpec
-  /** The crawler's product tokens (`--agent`, repeatable): the reference's multi-agent semantics. */
+  /** The crawler's product tokens (`--agent`, repeatable): the reference's multi-agent semantics; empty with `--crawlers`. */
   readonly agent: readonly string[]
+  /** `--crawlers`: several crawlers, each judged as it would be alone, and how their verdicts combine (`--require`). */
+  readonly crawlers?: readonly CrawlerSpec[]
+  readonly require?: Require
   readonly mode: PrintMode
   readonly format: OutputFormat
   /** Where each line's URL and host are. */
@@ -52,9 +58,16 @@ export interface JudgeSpec {
 /** A judge for `spec`; per-host judges report each entry's first load to `onEntry`. */
 export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, trackNewHosts: boolean): LineJudge {
   const r = spec.rules
-  if (r.kind === 'robots') return new MatcherJudge(Robots.fromBytes(r.bytes).agents(spec.agent), r.name, r.outcome)
+  const crawlers = spec.crawlers?.map((c) => c.tokens)
+  const codes = spec.crawlers === undefined ? undefined : new CrawlerCodes(spec.crawlers.length, needAllOf(spec.mode, spec.require ?? 'all'))
+  if (r.kind === 'robots') {
+    const robots = Robots.fromBytes(r.bytes)
+    if (crawlers !== undefined) return new SetJudge(robots.crawlers(crawlers), codes!, r.name, r.outcome)
+    return new MatcherJudge(robots.agents(spec.agent), r.name, r.outcome)
+  }
   return new HostJudge(openHostRules(r.rules), {
-    agent: spec.agent,
+    who: crawlers === undefined ? { agent: spec.agent } : { crawlers },
+    crawlerCodes: codes,
     missingAllowed: r.missingAllowed,
     cacheBytes: r.cacheBytes,
     onEntry,

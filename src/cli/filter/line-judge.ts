@@ -4,6 +4,7 @@
  * and what a judged line's JSON record reads.
  */
 import type { AgentMatcher, RuleRef } from '../../index.js'
+import type { CrawlerCodes } from './crawler-codes.js'
 import type { LineLocator } from './line-locator.js'
 
 /** Judges located lines: each returns `ruleLine * 2 + (allowed ? 1 : 0)`. */
@@ -14,6 +15,12 @@ export interface LineJudge {
   judgeLines?(bytes: Uint8Array, verdicts: Uint8Array, ruleLines: Int32Array, lineEnds: Int32Array): number
   /** What decided the line judged last, which `locator` located in `bytes` (for `--format jsonl`). */
   decided(bytes: Uint8Array, locator: LineLocator): Decided
+  /**
+   * `--crawlers`: each crawler's verdict of the line judged last (`judge`
+   * then returns the line's combined bit); a batch (`judgeLines`) leaves a
+   * row per line, and the loop points `at` at each before the line is written.
+   */
+  readonly crawlerCodes?: CrawlerCodes
 }
 
 /** What decided the line judged last (for `--format jsonl`). */
@@ -28,4 +35,6 @@ export interface Decided {
   readonly host: string | null
   /** For an outcome entry: which. */
   readonly outcome?: 'unavailable' | 'unreachable'
+  /** `--crawlers`, a robots.txt: each crawler's matcher and deciding rule. */
+  readonly crawlers?: readonly { readonly matcher: AgentMatcher; readonly rule: RuleRef | null }[]
 }

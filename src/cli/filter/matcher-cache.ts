@@ -5,7 +5,10 @@
  * so the cache is arrays indexed by id: a hit is one load and a relink, no
  * hashing.
  */
-import type { AgentMatcher } from '../../index.js'
+import type { AgentMatcher, CrawlerSet } from '../../index.js'
+
+/** What the cache keeps per entry: a crawler's matcher, or a crawler set (`--crawlers`). */
+export type CachedJudge = AgentMatcher | CrawlerSet
 
 const NONE = -1
 
@@ -23,7 +26,7 @@ export class MatcherCache {
   /** Bytes held now (the sizes given). */
   bytes = 0
   private readonly maxBytes: number
-  private readonly matchers: (AgentMatcher | undefined)[]
+  private readonly matchers: (CachedJudge | undefined)[]
   private readonly sizes: Float64Array
   /** The recency list: `older[id]`, `newer[id]` (NONE at its ends); `oldest` goes first. */
   private readonly older: Int32Array
@@ -33,14 +36,14 @@ export class MatcherCache {
 
   constructor(size: number, maxBytes: number) {
     this.maxBytes = maxBytes
-    this.matchers = new Array<AgentMatcher | undefined>(size).fill(undefined)
+    this.matchers = new Array<CachedJudge | undefined>(size).fill(undefined)
     this.sizes = new Float64Array(size)
     this.older = new Int32Array(size).fill(NONE)
     this.newer = new Int32Array(size).fill(NONE)
   }
 
   /** The matcher of entry `id`, now the most recently used, or undefined. */
-  get(id: number): AgentMatcher | undefined {
+  get(id: number): CachedJudge | undefined {
     const m = this.matchers[id]
     if (m !== undefined && this.newest !== id) {
       this.unlink(id)
@@ -50,7 +53,7 @@ export class MatcherCache {
   }
 
   /** Keeps `matcher` for entry `id` at `size` bytes (most recently used), then drops the least recently used down to the budget. */
-  set(id: number, matcher: AgentMatcher, size: number): void {
+  set(id: number, matcher: CachedJudge, size: number): void {
     if (this.matchers[id] !== undefined) this.drop(id)
     // Alone over the budget: not kept, and nothing else is dropped for it.
     if (size > this.maxBytes) return

@@ -6,10 +6,10 @@
  * byte-level look-ups ({@link StoreRules}; loading and its checks:
  * {@link loadStore}).
  */
-import { RobotsFormatError, RobotsInputError, RobotsStore, type EntryId } from '../../index.js'
+import { RobotsFormatError, RobotsInputError, RobotsStore, type EntryId, type StoreCrawlers } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import type { HostCrawlers, HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
 
 /** A coded error about a bundle file (exit 1). */
@@ -79,6 +79,9 @@ export class StoreRules implements HostRules {
   private readonly store: RobotsStore
   private readonly bytes: Uint8Array
   private readonly name: string
+  /** The store's crawler set for `--crawlers`, and the list it was made for. */
+  private handle: StoreCrawlers | undefined
+  private handleOf: readonly (readonly string[])[] | undefined
 
   constructor(store: RobotsStore, bytes: Uint8Array, name: string, originKeys: boolean) {
     this.store = store
@@ -110,7 +113,7 @@ export class StoreRules implements HostRules {
     return this.store.lookupHost(q.host)
   }
 
-  load(n: number, agent: readonly string[], first: boolean): HostEntry {
+  load(n: number, who: HostCrawlers, first: boolean): HostEntry {
     // A loaded store numbers its entries 0 … size − 1: the source's ids are the store's.
     const id = n as EntryId
     try {
@@ -119,16 +122,25 @@ export class StoreRules implements HostRules {
         const refused = source === 'unreachable' && this.store.entryFetchInfo(id)?.outcome === 'refused'
         return refused ? { kind: 'outcome', outcome: source, refused } : { kind: 'outcome', outcome: source }
       }
-      const matcher = this.store.matcher(id, agent)
-      if (!first) return { kind: 'rules', matcher }
+      const judge = 'agent' in who ? this.store.matcher(id, who.agent) : this.crawlersOf(who.crawlers).forEntry(id)
+      if (!first) return { kind: 'rules', judge }
       // The body's problems are in the form's diagnostics, read once per entry.
       const robots = this.store.get(this.store.entryKey(id))!
-      return { kind: 'rules', matcher, problem: bodyProblem(robots), bytesRead: robots.bytesRead }
+      return { kind: 'rules', judge, problem: bodyProblem(robots), bytesRead: robots.bytesRead }
     } catch (err) {
       // A form well checksummed but malformed (checked on first use): judged as an unreadable file.
       if (err instanceof RobotsFormatError) return { kind: 'unreadable', reason: `its rules in the bundle are not valid: ${err.message}` }
       throw err
     }
+  }
+
+  /** The store's crawler set of `crawlers` (made once: its entries' sets are kept in the store's LRU). */
+  private crawlersOf(crawlers: readonly (readonly string[])[]): StoreCrawlers {
+    if (this.handle === undefined || this.handleOf !== crawlers) {
+      this.handle = this.store.crawlers(crawlers)
+      this.handleOf = crawlers
+    }
+    return this.handle
   }
 
   freshness(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined {

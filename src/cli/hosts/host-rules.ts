@@ -6,7 +6,7 @@
  * ({@link EntryEvent}: filter/host-judge.ts reports them, host-tally.ts
  * counts them).
  */
-import type { AgentMatcher, UrlScan } from '../../index.js'
+import type { AgentMatcher, CrawlerSet, UrlScan } from '../../index.js'
 import type { BodyProblem } from '../common/body-problems.js'
 
 /** A host to look up, as the per-line loop has it (one object, refilled for every host). */
@@ -53,14 +53,17 @@ export interface EntryEvent {
   readonly refused?: boolean
 }
 
-/** What one entry holds, loaded for a crawler. */
+/** Who entries are loaded for: one crawler (its tokens: `--agent`), or several (`--crawlers`: each one's tokens). */
+export type HostCrawlers = { readonly agent: readonly string[] } | { readonly crawlers: readonly (readonly string[])[] }
+
+/** What one entry holds, loaded for a crawler (or a crawler set). */
 export type HostEntry =
   /**
-   * A robots.txt: its compiled matcher for the crawler; on the entry's first
-   * load also its body's problem, if any (HTML, UTF-16, binary, truncated),
-   * and the bytes read.
+   * A robots.txt: its compiled matcher for the crawler, or its crawler set;
+   * on the entry's first load also its body's problem, if any (HTML,
+   * UTF-16, binary, truncated), and the bytes read.
    */
-  | { readonly kind: 'rules'; readonly matcher: AgentMatcher; readonly problem?: BodyProblem; readonly bytesRead?: number }
+  | { readonly kind: 'rules'; readonly judge: AgentMatcher | CrawlerSet; readonly problem?: BodyProblem; readonly bytesRead?: number }
   /**
    * No file but a fetch outcome (bundles from JSON lines): unavailable allows
    * all, unreachable disallows all; `refused`: not fetched at all, its
@@ -85,11 +88,12 @@ export interface HostRules {
   /** The entry for a URL line's host (see `HostQuery`), or -1 when there is none. */
   find(query: HostQuery): number
   /**
-   * Loads entry `id` for the crawler answering to the tokens `agent` (a file read and parsed, or a
-   * bundle's rules decoded); `first`: its first load in this thread, when
-   * the body's problems are looked for.
+   * Loads entry `id` for `who`: the crawler answering to its tokens, or its
+   * crawler set (a file read and parsed, or a bundle's rules decoded);
+   * `first`: its first load in this thread, when the body's problems are
+   * looked for.
    */
-  load(id: number, agent: readonly string[], first: boolean): HostEntry
+  load(id: number, who: HostCrawlers, first: boolean): HostEntry
   /** The entry's name for `--format jsonl`'s `source` and for warnings: `DIR/<host>`, `BUNDLE#<key>`. */
   sourceName(id: number): string
   /** When entry `id` was fetched and until when it may be used (a bundle written by `fetch`), or undefined when the source does not say. */

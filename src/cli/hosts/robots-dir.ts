@@ -9,7 +9,7 @@ import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statS
 import { parseRobots, type Robots } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
-import type { HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import type { HostCrawlers, HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 
 /**
@@ -161,11 +161,12 @@ export class DirectoryRules implements HostRules {
     return Buffer.concat([Buffer.from(this.dirPrefix), this.index.nameBytes(id)])
   }
 
-  load(id: number, agent: readonly string[], first: boolean): HostEntry {
+  load(id: number, who: HostCrawlers, first: boolean): HostEntry {
     const read = this.read(id)
     if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
     const robots = read.robots
-    return { kind: 'rules', matcher: robots.agents(agent), problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
+    const judge = 'agent' in who ? robots.agents(who.agent) : robots.crawlers(who.crawlers)
+    return { kind: 'rules', judge, problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
   }
 
   /** Reads and parses `DIR/<name of id>`, or says why it cannot be read. */

@@ -24,6 +24,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUDIT_HELP } from '../../../src/cli/commands/audit-help.js'
+import { AUDIT_OPTIONS } from '../../../src/cli/commands/audit.js'
 import { CHECK_HELP } from '../../../src/cli/commands/check-help.js'
 import { CHECK_OPTIONS } from '../../../src/cli/commands/check.js'
 import { COMPARE_HELP } from '../../../src/cli/commands/compare-help.js'
@@ -47,10 +49,11 @@ import { startServer, type TestServer } from '../../fetch/server.js'
 
 const PROGRAM = 'robots-automaton'
 // fetch last: its examples write robots.bundle, which the others read.
-const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'compare', 'playground', 'fetch'] as const
+const COMMANDS = ['check', 'filter', 'lint', 'pack', 'diff', 'audit', 'compare', 'playground', 'fetch'] as const
 type Command = (typeof COMMANDS)[number]
 
 const HELP: Record<Command, string> = {
+  audit: AUDIT_HELP,
   check: CHECK_HELP,
   fetch: FETCH_HELP,
   filter: FILTER_HELP,
@@ -61,6 +64,7 @@ const HELP: Record<Command, string> = {
   playground: PLAYGROUND_HELP,
 }
 const SPEC: Record<Command, readonly OptionSpec[]> = {
+  audit: AUDIT_OPTIONS,
   check: CHECK_OPTIONS,
   fetch: FETCH_OPTIONS,
   filter: FILTER_OPTIONS,
@@ -72,7 +76,7 @@ const SPEC: Record<Command, readonly OptionSpec[]> = {
 }
 
 /** Exit statuses an example may end with when it runs well (3: a verdict; 1 from lint: errors found in the corpus). */
-const OK_STATUS: Record<Command, readonly number[]> = { check: [0, 3], fetch: [0], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0], playground: [0] }
+const OK_STATUS: Record<Command, readonly number[]> = { audit: [0, 3], check: [0, 3], fetch: [0], filter: [0], lint: [0, 1], pack: [0], diff: [0, 3], compare: [0], playground: [0] }
 
 /** One example of a help: its comment and its command line (continuation lines joined). */
 interface Example {
@@ -141,7 +145,7 @@ function argumentsOf(line: string): { command: string; args: string[] } {
 function fetched(command: Command, parsed: ParsedArgs): string[] {
   const p = parsed.positionals
   // fetch reaches only the test's server (the shim's --connect-to).
-  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], fetch: [], pack: [], compare: [], playground: [] }[command]
+  const robots = { check: p.slice(0, 1), diff: p.slice(0, 2), lint: p, filter: [parsed.options.get('robots')], fetch: [], audit: [], pack: [], compare: [], playground: [] }[command]
   return robots.filter((s): s is string => typeof s === 'string' && /^https?:/i.test(s))
 }
 
@@ -152,7 +156,7 @@ function fetched(command: Command, parsed: ParsedArgs): string[] {
  * `--cmd '... check ... --agent=...'`).
  */
 function namedOptions(help: string): { long: Set<string>; short: Set<string> } {
-  const text = help.replace(/'(?:\.\/\S+|node|sh|tail|robots-automaton|check|filter|lint|pack|diff|compare|playground)\b[^'\n]*'/g, "''")
+  const text = help.replace(/'(?:\.\/\S+|node|sh|tail|robots-automaton|check|filter|lint|pack|diff|audit|fetch|compare|playground)\b[^'\n]*'/g, "''")
   return {
     long: new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1])),
     short: new Set([...text.matchAll(/(?<![\w-])-([a-zA-Z])(?![\w-])/g)].map((m) => m[1])),
@@ -253,6 +257,7 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     executable(
       join(bin, PROGRAM),
       `#!/bin/sh\nif [ "$1" = fetch ]; then shift; exec ${q(process.execPath)} ${q(CLI)} fetch --connect-to ${q(`::127.0.0.1:${server.port}`)} "$@"; fi\n` +
+        `case " $* " in *" --fetch "*) if [ "$1" = audit ]; then shift; exec ${q(process.execPath)} ${q(CLI)} audit --connect-to ${q(`::127.0.0.1:${server.port}`)} "$@"; fi;; esac\n` +
         `exec ${q(process.execPath)} ${q(CLI)} "$@"\n`,
     )
     path = `${bin}:${process.env.PATH ?? ''}`
@@ -299,6 +304,9 @@ describe('each example runs on the corpus (those that fetch a robots.txt stay pa
     const refreshed = await run(['pack', fresh, '-o', join(fixtures, 'new.bundle'), '-q'])
     expect(refreshed.status, refreshed.stderr).toBe(0)
     fixture('frontier.txt.gz', gzipSync(urls))
+    // audit's crawler list and host list (fetched from the test's server).
+    fixture('ai-crawlers.txt', '# AI crawlers\nGPTBot\nCCBot\nClaudeBot\nGoogle-Extended\nGooglebot-Image+Googlebot\n')
+    fixture('hosts.txt', hosts.slice(0, 6).join('\n') + '\nhttp://www.abebooks.com/\n')
 
     // compare's implementations under test: this library, as module, batch process and per-case tool.
     const library = pathToFileURL(join(ROOT, 'dist/index.js')).href

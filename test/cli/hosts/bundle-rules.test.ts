@@ -28,7 +28,7 @@ function sample(): Uint8Array {
 }
 
 function judgeUrls(rules: HostRules, urls: string[], events: EntryEvent[] = []): number[] {
-  const judge = new HostJudge(rules, { agent: ['bot'], missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
+  const judge = new HostJudge(rules, { who: { agent: ['bot'] }, missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
   const locator = new LineLocator(WHOLE_LINES, true)
   return urls.map((u) => {
     const b = enc.encode(u)

@@ -1,0 +1,122 @@
+/**
+ * `audit --fetch`: the hosts and URLs of a list ({@link readFetchList}),
+ * their robots.txt fetched on the fly into a store ({@link fetchSnapshot}),
+ * through `fetch`'s own machinery (its origin list, scheduler and entries:
+ * cli/fetch/), so that a host audited answers as `fetch` then
+ * `audit BUNDLE` would. The one seam between `audit` and the fetching:
+ * nothing else here knows how requests are made.
+ */
+import { RobotsStore, UrlScan, type RobotsFetchResult } from '../../index.js'
+import type { NodeTransport } from '../../node.js'
+import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
+import { runFetches } from '../fetch/fetch-pool.js'
+import { OriginList, readOrigins } from '../fetch/origin-input.js'
+import type { InputFile } from '../filter/input.js'
+import { forEachInputLine } from '../filter/input-lines.js'
+import { plausibleHost } from '../filter/fields.js'
+import { WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
+import { HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
+import { StoreSnapshot } from './snapshot.js'
+
+/** How `audit --fetch` fetches (`fetch`'s options of the same names). */
+export interface FetchSnapshotOptions {
+  /** Origins in hand at most (already fitted to the descriptor limit). */
+  readonly concurrency: number
+  /** The Node transport of the network options (`--per-ip`, routes, DNS). */
+  readonly transport: NodeTransport
+  readonly timeoutMs: number
+  /** How long only failures of this machine may go on before the run stops (`--give-up-after`). */
+  readonly stallMs: number
+  readonly userAgent: string
+  /** `--allow-private`: fetch names whose addresses are private (otherwise refused, and said). */
+  readonly allowPrivate: boolean
+  readonly signal: AbortSignal
+  /** Called as fetches complete (done, of). */
+  readonly progress?: (done: number, of: number) => void
+  /** Each failure of this machine (the origin is fetched again later): its code. */
+  readonly local?: (code: string) => void
+}
+
+/** What was fetched: the snapshot, and the store behind it (for `--save`). */
+export interface FetchedSnapshot {
+  readonly snapshot: StoreSnapshot
+  readonly store: RobotsStore
+}
+
+/**
+ * Reads the hosts and URLs of `inputs` (by `layout`, as `fetch` reads them:
+ * one entry per origin of a URL, per host of a host column; without a
+ * layout, a host or a URL a line) into an origin list over `scheme`.
+ */
+export async function readFetchList(inputs: readonly InputFile[], layout: LineLayout | undefined, scheme: 'http' | 'https'): Promise<OriginList> {
+  const list = new OriginList(scheme)
+  if (layout === undefined) await readHostList(inputs, list)
+  else await readOrigins(inputs, layout, list)
+  return list
+}
+
+/**
+ * Fetches the robots.txt of every origin of `list` with `fetch`'s scheduler
+ * (fetch/fetch-pool.ts) and makes each result an entry as `fetch` does
+ * (fetch/fetch-entry.ts). A failure of this machine is retried, never
+ * recorded: the run stops with `NoProgressError` when only such failures go
+ * on. An origin the library will not fetch at all is kept with its reason,
+ * as not the site's outcome; an address refused by the policy is the
+ * entry's `refused` fetch outcome, as in `fetch`'s bundles.
+ */
+export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
+  const origins = [...list.origins]
+  const jobs = Int32Array.from(origins.keys())
+  const store = new RobotsStore()
+  const failures = new Map<string, string>()
+  let done = 0
+  await runFetches(jobs, (i) => origins[i]![1], {
+    concurrency: o.concurrency,
+    transport: o.transport,
+    signal: o.signal,
+    stallMs: o.stallMs,
+    options: () => ({ timeoutMs: o.timeoutMs, userAgent: o.userAgent, privateAddresses: o.allowPrivate ? 'allow' : 'refuse' }),
+    done: (i, result: RobotsFetchResult) => {
+      const [key, origin] = origins[i]!
+      putEntry(store, key, applyFetch(undefined, result, origin !== key ? origin : undefined))
+      o.progress?.(++done, jobs.length)
+    },
+    failed: (i, err) => {
+      failures.set(origins[i]![0], err instanceof Error ? err.message : String(err))
+      o.progress?.(++done, jobs.length)
+    },
+    local: (code) => o.local?.(code),
+  })
+  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store }
+}
+
+/** Blank bytes around a line's host. */
+const isBlank = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d
+
+/**
+ * A list of hosts and URLs, one a line: a URL gives its origin (as `fetch`
+ * reads a URL list), anything else is read as a host (`host`, `host:port`,
+ * `[v6]:port`), fetched over the list's scheme, as a host column is.
+ */
+async function readHostList(inputs: readonly InputFile[], list: OriginList): Promise<void> {
+  const locator = new LineLocator(WHOLE_LINES, true)
+  const scan = new UrlScan()
+  await forEachInputLine(
+    inputs,
+    locator,
+    (bytes, start, end, fault, line, input) => {
+      list.lines++
+      if (fault === LineFault.None) {
+        if (!locator.sameHost) list.add(locator.hostBytes, locator.host, locator.hostSource)
+        return
+      }
+      let s = start
+      let e = end
+      while (s < e && isBlank(bytes[s])) s++
+      while (e > s && isBlank(bytes[e - 1])) e--
+      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && plausibleHost(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
+      else list.fault(fault, input.name, line, bytes, start, end)
+    },
+    async () => {},
+  )
+}

@@ -1,0 +1,216 @@
+/**
+ * `robots-automaton audit SNAPSHOT --crawlers LIST`: for each host of a
+ * bundle, a directory of robots.txt files or a list fetched on the fly
+ * (`--fetch`), and each crawler, whether it may fetch everything, some
+ * paths or nothing (docs/audit.md defines the classes), by a group naming
+ * it or by `*`, and the host's fetch outcome; a row each (CSV or JSON
+ * lines) and a summary table per crawler. `audit OLD NEW`: the hosts whose
+ * class changed, per crawler. The manual: docs/audit.md.
+ */
+import { setMaxListeners } from 'node:events'
+import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { BlockWriter } from '../common/block-writer.js'
+import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, parseCrawlers, type CrawlerSpec } from '../common/crawlers-option.js'
+import { netTransport } from '../common/net-options.js'
+import { count, plural } from '../common/numbers.js'
+import { checkOutput, writeOutput } from '../common/output-file.js'
+import { printable } from '../common/printable.js'
+import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
+import { note } from '../common/stdio.js'
+import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
+import { resolveInputs } from '../filter/input.js'
+import { INPUT_OPTIONS, lineLayout, type LineLayout } from '../filter/line-layout.js'
+import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
+import { classify, type CrawlerClass } from '../audit/classify.js'
+import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
+import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
+import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
+import { AUDIT_HELP } from './audit-help.js'
+import { FETCH_OPTIONS, giveUpMs, MAX_CONCURRENCY, timeoutMs, userAgentOption } from './fetch.js'
+import { CliError, UsageError } from '../common/cli-error.js'
+
+/** The options of `fetch` that `audit --fetch` takes too. */
+const FETCHING = ['concurrency', 'per-ip', 'timeout', 'give-up-after', 'user-agent', 'allow-private', 'resolve', 'connect-to', 'dns-server', 'scheme']
+
+/** The options `audit` accepts (its help, audit-help.ts, names each of them). */
+export const AUDIT_OPTIONS: readonly OptionSpec[] = [
+  { ...CRAWLERS_OPTION },
+  { name: 'format', value: true, choices: ['csv', 'jsonl', 'table', 'text'] },
+  { name: 'robots-dir', value: true, multiple: true },
+  { name: 'bundle', value: true, multiple: true },
+  { name: 'fetch', value: false },
+  { name: 'save', value: true },
+  // How --fetch fetches: fetch's own options of these names.
+  ...FETCH_OPTIONS.filter((o) => FETCHING.includes(o.name)),
+  ...INPUT_OPTIONS,
+  { name: 'quiet', short: 'q', value: false },
+  ...COMMON_OPTIONS,
+]
+
+/** Exit status of `audit OLD NEW` when some class changed (as `diff` uses 3 for a changed verdict). */
+export const EXIT_CHANGED = 3
+
+/** The snapshots named by `--robots-dir` and `--bundle` (in command-line order) and positionals (a directory or a bundle file each). */
+function snapshotPaths(argv: readonly string[], args: ParsedArgs): { path: string; kind?: 'dir' | 'bundle' }[] {
+  const out: { path: string; kind?: 'dir' | 'bundle' }[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--') break
+    for (const [name, kind] of [['--robots-dir', 'dir'], ['--bundle', 'bundle']] as const) {
+      if (a === name && i + 1 < argv.length) out.push({ path: argv[++i], kind })
+      else if (a.startsWith(`${name}=`)) out.push({ path: a.slice(name.length + 1), kind })
+    }
+  }
+  if (flag(args, 'fetch')) return out
+  for (const p of args.positionals) out.push({ path: p })
+  return out
+}
+
+/** The layout of `--fetch`'s list: the input options' when given; undefined for a host or a URL a line. */
+function listLayout(args: ParsedArgs): LineLayout | undefined {
+  const given = INPUT_OPTIONS.some((o) => optionValue(args, o.name) !== undefined)
+  return given ? lineLayout(args) : undefined
+}
+
+/** Runs `audit` with the arguments after the command name; resolves to the exit code. */
+export async function runAudit(argv: readonly string[]): Promise<number> {
+  const args = parseArgs(argv, AUDIT_OPTIONS)
+  if (helpOrVersion(args, AUDIT_HELP)) return 0
+  const lists = optionValues(args, 'crawlers')
+  if (lists.length === 0) throw new UsageError(`option '--crawlers' is required (crawlers separated by ',', 'A+B' for one crawler of two tokens, or @FILE)`)
+  const crawlers = parseCrawlers(lists)
+  const formatGiven = optionValue(args, 'format')
+  const format = formatGiven === 'text' ? 'table' : ((formatGiven ?? 'csv') as 'csv' | 'jsonl' | 'table')
+  const quiet = flag(args, 'quiet')
+  const fetching = flag(args, 'fetch')
+  const paths = snapshotPaths(argv, args)
+  const fetchOnly = ['save', ...FETCHING, ...INPUT_OPTIONS.map((o) => o.name)]
+  if (!fetching) {
+    const stray = fetchOnly.find((name) => args.options.has(name))
+    if (stray !== undefined) throw new UsageError(`'--${stray}' applies only with '--fetch'`)
+    if (paths.length === 0) throw new UsageError(`needs a SNAPSHOT (a bundle or a directory of robots.txt files), OLD and NEW, or --fetch [FILE...]`)
+    if (paths.length > 2) throw new UsageError(`at most two snapshots, OLD and NEW (got ${paths.length})`)
+  } else if (paths.length > 1) throw new UsageError(`--fetch makes NEW: give at most one snapshot, OLD, with '--robots-dir' or '--bundle'`)
+  if (!quiet) for (const w of crawlerWarnings(crawlers)) note(w)
+
+  const snapshots: Snapshot[] = paths.map((p) => openSnapshot(p.path, p.kind))
+  for (const s of snapshots) {
+    if (!quiet && s instanceof DirSnapshot && s.skipped.length > 0) {
+      note(`warning: ${s.name}: ${plural(s.skipped.length, 'file')} not named by a host skipped (e.g. '${printable(s.skipped[0])}')`)
+    }
+  }
+  if (fetching) snapshots.push(await fetched(args, quiet))
+
+  const out = new BlockWriter(process.stdout)
+  const tokens = crawlerTokens(crawlers)
+  if (snapshots.length === 1) {
+    const tally = audit(snapshots[0], crawlers, tokens, format, out)
+    await out.end()
+    if (format === 'table') process.stdout.write(tally.table())
+    else if (!quiet) noteTable(`summary of ${snapshots[0].name}:`, tally.table())
+    return 0
+  }
+  const changes = compare(snapshots[0], snapshots[1], crawlers, tokens, format, out)
+  await out.end()
+  if (format === 'table') process.stdout.write(changes.table())
+  else if (!quiet) noteTable(`classes changed from ${snapshots[0].name} to ${snapshots[1].name}:`, changes.table())
+  return changes.any ? EXIT_CHANGED : 0
+}
+
+/** A table on stderr, after its title: a line each (every stderr line has the program's prefix). */
+function noteTable(title: string, table: string): void {
+  note(title)
+  for (const line of table.trimEnd().split('\n')) note(line)
+}
+
+/** A row per host and crawler of one snapshot (unless `table`); returns the tally. */
+function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): AuditTally {
+  const tally = new AuditTally(crawlers.map((c) => c.name))
+  if (format === 'csv') out.text(ROW_HEADER)
+  for (const key of snapshot.keys()) {
+    const record = snapshot.record(key)
+    const classes = classify(record, tokens)
+    tally.add(record, classes)
+    if (format !== 'table') classes.forEach((c, k) => out.text(rowOf(record, crawlers[k].name, c, format)))
+  }
+  return tally
+}
+
+/** A row per host and crawler whose class differs between `old` and `now` (unless `table`); returns the tally. */
+function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): ChangeTally {
+  const tally = new ChangeTally(crawlers.map((c) => c.name))
+  if (format === 'csv') out.text(CHANGE_HEADER)
+  const keys = [...new Set([...old.keys(), ...now.keys()])].sort()
+  for (const key of keys) {
+    tally.hosts++
+    const a: HostRecord = old.record(key)
+    const b: HostRecord = now.record(key)
+    const ca: CrawlerClass[] = classify(a, tokens)
+    const cb: CrawlerClass[] = classify(b, tokens)
+    for (let k = 0; k < crawlers.length; k++) {
+      if (ca[k].access === cb[k].access) continue
+      tally.add(k, ca[k].access, cb[k].access)
+      if (format !== 'table') out.text(changeOf(key, crawlers[k].name, { r: a, c: ca[k] }, { r: b, c: cb[k] }, format))
+    }
+  }
+  return tally
+}
+
+/** `--fetch`: the list's hosts fetched into a snapshot (and `--save`d), as `fetch` fetches them. */
+async function fetched(args: ParsedArgs, quiet: boolean): Promise<Snapshot> {
+  const files = args.positionals
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
+  const layout = listLayout(args)
+  const requested = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
+  const perIp = intOption(args, 'per-ip', 1, MAX_CONCURRENCY, DEFAULT_PER_IP)
+  const timeout = timeoutMs(args)
+  const stallMs = giveUpMs(args, timeout)
+  const userAgent = userAgentOption(args)
+  const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
+  const savePath = optionValue(args, 'save')
+  if (savePath === '-') throw new UsageError(`'--save' needs a file: stdout holds the rows`)
+  // The bundle's path is checked before anything is read or fetched.
+  const save = savePath === undefined ? undefined : checkOutput(savePath, 'bundle')
+
+  const list = await readFetchList(await resolveInputs(files), layout, scheme)
+  if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
+  if (!quiet && list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
+  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+
+  const fit = fittingConcurrency(requested, descriptorLimit())
+  if (fit.note !== undefined && !quiet && list.origins.size > fit.concurrency) note(fit.note)
+  const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
+  const controller = new AbortController()
+  // Each fetch in flight listens to the signal: not a leak.
+  setMaxListeners(fit.concurrency + 16, controller.signal)
+  const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, list.origins.size, escapesAllowed(process.env), { measure: 'items', items: 'hosts' }) : undefined
+  let local = 0
+  let result
+  try {
+    result = await fetchSnapshot(list, {
+      concurrency: fit.concurrency,
+      transport,
+      timeoutMs: timeout,
+      stallMs,
+      userAgent,
+      allowPrivate: flag(args, 'allow-private'),
+      signal: controller.signal,
+      progress: (done) => progress?.update(done, done),
+      local: () => local++,
+    })
+  } catch (err) {
+    if (err instanceof NoProgressError) throw new CliError('ERR_LOCAL', `${err.message}; nothing was audited (--concurrency, ulimit -n)`)
+    throw err
+  } finally {
+    progress?.done()
+    transport.close()
+  }
+  const { store, snapshot } = result
+  if (!quiet && local > 0) note(`${plural(local, 'failure')} of this machine retried (not the sites' outcomes)`)
+  if (save !== undefined) {
+    await writeOutput(save, store.toBytes())
+    if (!quiet) note(`wrote ${savePath}: ${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`)
+  }
+  return snapshot
+}

@@ -1,0 +1,128 @@
+/**
+ * `--crawlers A,B+C,@FILE`: several crawlers judged in one pass, each with
+ * its own verdict and line (`check`, `filter`, `diff`, `audit`), and
+ * `--require all|any`, which combines their verdicts where one answer per
+ * line is needed. A crawler answering to several tokens is written
+ * `A+B` (the reference's multi-agent rule, as `--agent A --agent B`).
+ */
+import { readFileSync } from 'node:fs'
+import { isValidProductToken } from '../../index.js'
+import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
+import { agentWarnings } from './agent-option.js'
+import { readError, UsageError } from './cli-error.js'
+
+/** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
+export const CRAWLERS_OPTION: OptionSpec = { name: 'crawlers', value: true, multiple: true }
+
+/** `--require all|any`: how the crawlers' verdicts combine into a line's one verdict. */
+export const REQUIRE_OPTION: OptionSpec = { name: 'require', value: true, choices: ['all', 'any'] }
+
+/** Most crawlers one run judges. */
+export const MAX_CRAWLERS = 1000
+
+/** Largest `--crawlers @FILE` read. */
+const MAX_FILE_BYTES = 1 << 20
+
+/** One crawler of `--crawlers`: its name as written (`A+B`), and its tokens. */
+export interface CrawlerSpec {
+  readonly name: string
+  readonly tokens: readonly string[]
+}
+
+/** How a line's verdicts combine: every crawler must be allowed (`all`), or one is enough (`any`). */
+export type Require = 'all' | 'any'
+
+/** One crawler as written (`A` or `A+B`), where `where` says where it was found. */
+function crawlerOf(text: string, where: string): CrawlerSpec {
+  const tokens = text.split('+').map((t) => t.trim())
+  if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
+  return { name: tokens.join('+'), tokens }
+}
+
+/** The crawlers of a `@FILE`: one a line (`A` or `A+B`); blank lines and `#` comments skipped. */
+function crawlersOfFile(path: string): CrawlerSpec[] {
+  let text: string
+  try {
+    const bytes = readFileSync(path)
+    if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
+    text = bytes.toString('utf8')
+  } catch (err) {
+    if (err instanceof UsageError) throw err
+    throw readError('crawler list', path, err)
+  }
+  const out: CrawlerSpec[] = []
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.replace(/#[^]*/, '').trim()
+    if (line === '') return
+    if (line.includes(',')) throw new UsageError(`--crawlers @${path}, line ${i + 1}: one crawler a line ('A', or 'A+B' for one crawler of several tokens), got '${line}'`)
+    out.push(crawlerOf(line, `--crawlers @${path}, line ${i + 1}`))
+  })
+  if (out.length === 0) throw new UsageError(`--crawlers @${path}: no crawler in the file`)
+  return out
+}
+
+/**
+ * The crawlers of every `--crawlers` value, in order: `A,B+C` or `@FILE`. A
+ * crawler named twice, an empty one, or more than MAX_CRAWLERS are usage
+ * errors.
+ */
+export function parseCrawlers(values: readonly string[]): CrawlerSpec[] {
+  const out: CrawlerSpec[] = []
+  for (const v of values) {
+    if (v.startsWith('@')) {
+      if (v.length === 1) throw new UsageError(`--crawlers @FILE needs a file name`)
+      out.push(...crawlersOfFile(v.slice(1)))
+      continue
+    }
+    for (const part of v.split(',')) {
+      if (part.trim() === '') throw new UsageError(`--crawlers '${v}' has an empty crawler (crawlers are separated by ',')`)
+      out.push(crawlerOf(part.trim(), `--crawlers '${v}'`))
+    }
+  }
+  const seen = new Set<string>()
+  for (const c of out) {
+    if (seen.has(c.name)) throw new UsageError(`--crawlers names '${c.name}' twice`)
+    seen.add(c.name)
+  }
+  if (out.length > MAX_CRAWLERS) throw new UsageError(`--crawlers names ${out.length} crawlers, at most ${MAX_CRAWLERS}`)
+  return out
+}
+
+/** Who a run judges for: one crawler (`--agent`, repeatable: its tokens), or several (`--crawlers`). */
+export type Judged = { readonly kind: 'agent'; readonly tokens: readonly string[] } | { readonly kind: 'crawlers'; readonly crawlers: readonly CrawlerSpec[]; readonly require: Require }
+
+/**
+ * `--agent` or `--crawlers`, exactly one of them (both, or neither, is a
+ * usage error: `--agent A --agent B` is one crawler answering to two
+ * tokens, `--crawlers A,B` two crawlers, `--crawlers A+B` the former as a
+ * column); `--require` only with `--crawlers`.
+ */
+export function judgedOf(args: ParsedArgs): Judged {
+  const agents = optionValues(args, 'agent')
+  const lists = optionValues(args, 'crawlers')
+  const require = optionValue(args, 'require') as Require | undefined
+  if (agents.length > 0 && lists.length > 0) {
+    throw new UsageError(`'--agent' and '--crawlers' cannot go together: '--agent A --agent B' is one crawler answering to both tokens, '--crawlers A,B' two crawlers ('--crawlers A+B,C' makes the first one crawler of two tokens)`)
+  }
+  if (lists.length > 0) return { kind: 'crawlers', crawlers: parseCrawlers(lists), require: require ?? 'all' }
+  if (require !== undefined) throw new UsageError(`'--require' applies only with '--crawlers'`)
+  if (agents.length === 0) throw new UsageError(`option '--agent' is required (one crawler; or '--crawlers A,B' for several)`)
+  return { kind: 'agent', tokens: agents }
+}
+
+/** The warnings of the crawlers' tokens that are not product tokens (as for `--agent`). */
+export function crawlerWarnings(crawlers: readonly CrawlerSpec[]): string[] {
+  const out: string[] = []
+  for (const c of crawlers) {
+    for (const t of c.tokens) {
+      if (isValidProductToken(t)) continue
+      for (const w of agentWarnings([t])) out.push(w.replace(`--agent '${t}'`, `--crawlers '${c.name}': '${t}'`))
+    }
+  }
+  return out
+}
+
+/** The token lists of the crawlers (what `robots.crawlers()` takes). */
+export function crawlerTokens(crawlers: readonly CrawlerSpec[]): (readonly string[])[] {
+  return crawlers.map((c) => c.tokens)
+}

@@ -1,0 +1,240 @@
+/**
+ * `audit`: each host's class per crawler on a test set written by hand
+ * (the expected classes read from each file directly, the edge cases of
+ * docs/audit.md among them), its rows (CSV, JSON lines) and summary table,
+ * the fetch outcomes of a bundle, two snapshots compared, and the
+ * fetched-on-the-fly mode against a server on 127.0.0.1.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RobotsStore } from '../../../src/index.js'
+import { ensureBuilt, run, tempDir } from '../helpers.js'
+import { startServer, type TestServer } from '../../fetch/server.js'
+
+const CRAWLERS = ['GPTBot', 'CCBot', 'Googlebot', 'Googlebot-Image+Googlebot']
+const PAD = `# ${'x'.repeat(998)}\n`.repeat(520)
+
+/** Each file, and each crawler's class and group as the file reads (in CRAWLERS' order). */
+const SET: { host: string; body: string; want: [string, string][] }[] = [
+  { host: 'block-all.test', body: 'User-agent: *\nDisallow: /\n', want: [['nothing', 'global'], ['nothing', 'global'], ['nothing', 'global'], ['nothing', 'global']] },
+  {
+    host: 'gpt-only.test',
+    body: 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n',
+    want: [['nothing', 'named'], ['some', 'global'], ['some', 'global'], ['some', 'global']],
+  },
+  { host: 'root-only.test', body: 'User-agent: *\nDisallow: /\nAllow: /$\n', want: [['some', 'global'], ['some', 'global'], ['some', 'global'], ['some', 'global']] },
+  {
+    host: 'empty-group.test',
+    body: 'User-agent: *\nDisallow: /\n\nUser-agent: CCBot\n',
+    want: [['nothing', 'global'], ['everything', 'named'], ['nothing', 'global'], ['nothing', 'global']],
+  },
+  { host: 'empty-disallow.test', body: 'User-agent: *\nDisallow:\n', want: [['everything', 'global'], ['everything', 'global'], ['everything', 'global'], ['everything', 'global']] },
+  { host: 'star.test', body: 'User-agent: GPTBot\nDisallow: /*\n', want: [['nothing', 'named'], ['everything', 'none'], ['everything', 'none'], ['everything', 'none']] },
+  {
+    host: 'allow-specific.test',
+    body: 'User-agent: Googlebot\nDisallow: /\nAllow: /public/\n',
+    want: [['everything', 'none'], ['everything', 'none'], ['some', 'named'], ['some', 'named']],
+  },
+  { host: 'allow-longer.test', body: 'User-agent: *\nDisallow: /\nAllow: /*\n', want: [['everything', 'global'], ['everything', 'global'], ['everything', 'global'], ['everything', 'global']] },
+  {
+    host: 'image.test',
+    body: 'User-agent: Googlebot-Image\nDisallow: /\n',
+    want: [['everything', 'none'], ['everything', 'none'], ['everything', 'none'], ['nothing', 'named']],
+  },
+  { host: 'empty-file.test', body: '', want: [['everything', 'none'], ['everything', 'none'], ['everything', 'none'], ['everything', 'none']] },
+  { host: 'index.test', body: 'User-agent: *\nDisallow: /\nAllow: /index.html\n', want: [['some', 'global'], ['some', 'global'], ['some', 'global'], ['some', 'global']] },
+  { host: 'dollar.test', body: 'User-agent: *\nDisallow: /*$\n', want: [['nothing', 'global'], ['nothing', 'global'], ['nothing', 'global'], ['nothing', 'global']] },
+  {
+    host: 'covered.test',
+    body: 'User-agent: *\nDisallow: /\nAllow: /a\nDisallow: /a*\n',
+    want: [['nothing', 'global'], ['nothing', 'global'], ['nothing', 'global'], ['nothing', 'global']],
+  },
+  {
+    // The Disallow: / after the limit is not read: the rules read leave all but /private allowed.
+    host: 'cut.test',
+    body: `User-agent: *\nDisallow: /private\n${PAD}Disallow: /\n`,
+    want: [['some', 'global'], ['some', 'global'], ['some', 'global'], ['some', 'global']],
+  },
+]
+
+/** Crawler k's cells of the summary table, counted from SET (15 hosts: SET and one unreadable), as patterns. */
+function tableCells(k: number): string[] {
+  const n = (pick: (w: [string, string]) => boolean): number => SET.filter((f) => pick(f.want[k])).length
+  const cell = (x: number): string => `${x} \\(${((100 * x) / 15).toFixed(1).replace('.', '\\.')}%\\)`
+  return [cell(n((w) => w[0] === 'everything')), cell(n((w) => w[0] === 'some')), cell(n((w) => w[0] === 'nothing')), cell(1), cell(n((w) => w[1] === 'named'))]
+}
+
+let tmp: ReturnType<typeof tempDir>
+let dir: string
+const lines = (b: Buffer | string): string[] => b.toString().split('\n').filter((l) => l !== '')
+
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  dir = tmp.path('robots')
+  mkdirSync(dir)
+  for (const f of SET) writeFileSync(join(dir, f.host), f.body)
+  // Not a regular file: unreadable, never a site's outcome; and a name that is no host.
+  mkdirSync(join(dir, 'folder.test'))
+  writeFileSync(join(dir, 'not a host'), 'User-agent: *\nDisallow: /\n')
+})
+afterAll(() => tmp.cleanup())
+
+describe('audit SNAPSHOT: the classes of a hand-written test set', () => {
+  it('CSV: a row per host and crawler, each class and group as the file reads; unreadable is unknown; a name that is no host is skipped', async () => {
+    const r = await run(['audit', dir, '--crawlers', CRAWLERS.join(',')])
+    expect(r.status, r.stderr).toBe(0)
+    const rows = lines(r.stdout)
+    expect(rows[0]).toBe('host,crawler,access,group,outcome,status,truncated,allowed_path,disallowed_path')
+    const got = new Map(rows.slice(1).map((l) => {
+      const [host, crawler, access, group, outcome, , truncated] = l.split(',')
+      return [`${host} ${crawler}`, [access, group, outcome, truncated]]
+    }))
+    for (const f of SET) {
+      CRAWLERS.forEach((c, k) => {
+        expect(got.get(`${f.host} ${c}`), `${f.host} ${c}`).toEqual([...f.want[k], 'ok', f.host === 'cut.test' ? 'true' : 'false'])
+      })
+    }
+    expect(got.get('folder.test GPTBot')).toEqual(['unknown', '', 'unreadable', 'false'])
+    expect(rows.length).toBe(1 + (SET.length + 1) * CRAWLERS.length)
+    expect(r.stderr).toContain("1 file not named by a host skipped (e.g. 'not a host')")
+    // The summary table on stderr, a line each: per crawler, the hosts (and share of 15) in each class, unknown, named.
+    for (const [k, c] of CRAWLERS.entries()) {
+      expect(r.stderr).toMatch(new RegExp(`robots-automaton: ${c.replace('+', '\\+')} +${tableCells(k).join(' +')}\n`))
+    }
+  })
+
+  it('JSON lines: the same classes, with an example path of each verdict that the crawler alone gives', async () => {
+    const r = await run(['audit', '--robots-dir', dir, '--crawlers', CRAWLERS.join(','), '--format', 'jsonl', '-q'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toBe('')
+    const { parseRobots } = await import('../../../src/index.js')
+    for (const rec of lines(r.stdout).map((l) => JSON.parse(l))) {
+      const f = SET.find((x) => x.host === rec.host)
+      if (f === undefined) continue
+      const k = CRAWLERS.indexOf(rec.crawler)
+      expect([rec.access, rec.group]).toEqual(f.want[k])
+      const m = parseRobots(f.body).agents(rec.crawler.split('+'))
+      if (rec.allowed_path !== null) expect(m.isAllowed(rec.allowed_path), `${rec.host} ${rec.crawler} ${rec.allowed_path}`).toBe(true)
+      if (rec.disallowed_path !== null) expect(m.isAllowed(rec.disallowed_path), `${rec.host} ${rec.crawler} ${rec.disallowed_path}`).toBe(false)
+      expect(rec.allowed_path === null).toBe(rec.access === 'nothing')
+      expect(rec.disallowed_path === null).toBe(rec.access === 'everything')
+    }
+  })
+
+  it('--format table: the summary alone on stdout, per crawler the hosts and share in each class, and those that name it', async () => {
+    const r = await run(['audit', dir, '--crawlers', 'GPTBot,CCBot', '--format', 'table'])
+    expect(r.status, r.stderr).toBe(0)
+    const out = r.stdout.toString()
+    expect(lines(out)[0]).toMatch(/^crawler +everything +some +nothing +unknown +named by a group$/)
+    expect(out).toMatch(new RegExp(`\nCCBot +${tableCells(1).join(' +')}\n`))
+    expect(out).toContain('15 hosts: 14 ok, 1 unreadable; 1 cut at the parsing limit (their rules read are classed)')
+  })
+
+  it('a bundle: the fetch outcomes (no-file for 404 and 410, unavailable, unreachable), the status, the classes they stand for', async () => {
+    const store = new RobotsStore()
+    const info = (outcome: 'ok' | 'unavailable' | 'unreachable', status: number) => ({ outcome, status, fetchedAt: 1_700_000_000_000, expiresAt: 1_700_086_400_000, reachableAt: 1_700_000_000_000 })
+    store.set('https://ok.test', 'User-agent: GPTBot\nDisallow: /\n', info('ok', 200))
+    store.setOutcome('https://gone.test', 'unavailable', info('unavailable', 404))
+    store.setOutcome('https://forbidden.test', 'unavailable', info('unavailable', 403))
+    store.setOutcome('https://down.test', 'unreachable', info('unreachable', 503))
+    store.setOutcome('packed.test', 'unreachable')
+    const path = tmp.path('outcomes.bundle')
+    writeFileSync(path, store.toBytes())
+    const r = await run(['audit', path, '--crawlers', 'GPTBot,CCBot', '-q'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stdout).slice(1)).toEqual([
+      'https://down.test,GPTBot,nothing,none,unreachable,503,false,,/',
+      'https://down.test,CCBot,nothing,none,unreachable,503,false,,/',
+      'https://forbidden.test,GPTBot,everything,none,unavailable,403,false,/,',
+      'https://forbidden.test,CCBot,everything,none,unavailable,403,false,/,',
+      'https://gone.test,GPTBot,everything,none,no-file,404,false,/,',
+      'https://gone.test,CCBot,everything,none,no-file,404,false,/,',
+      'https://ok.test,GPTBot,nothing,named,ok,200,false,,/~',
+      'https://ok.test,CCBot,everything,none,ok,200,false,/~,',
+      'packed.test,GPTBot,nothing,none,unreachable,,false,,/',
+      'packed.test,CCBot,nothing,none,unreachable,,false,,/',
+    ])
+  })
+})
+
+describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
+  it('a row per host and crawler that changed (hosts added and gone as unknown); exit 3; the changes per crawler', async () => {
+    const newer = tmp.path('robots-new')
+    mkdirSync(newer)
+    for (const f of SET) if (f.host !== 'index.test') writeFileSync(join(newer, f.host), f.host === 'gpt-only.test' ? 'User-agent: *\nDisallow: /private/\n' : f.body)
+    writeFileSync(join(newer, 'added.test'), 'User-agent: CCBot\nDisallow: /\n')
+    const r = await run(['audit', dir, newer, '--crawlers', 'GPTBot,CCBot'])
+    expect(r.status, r.stderr).toBe(3)
+    expect(lines(r.stdout)).toEqual([
+      'host,crawler,old_access,new_access,old_group,new_group,old_outcome,new_outcome',
+      'added.test,GPTBot,unknown,everything,,none,absent,ok',
+      'added.test,CCBot,unknown,nothing,,named,absent,ok',
+      'folder.test,GPTBot,unknown,unknown,,,unreadable,absent',
+      'gpt-only.test,GPTBot,nothing,some,named,global,ok,ok',
+      'index.test,GPTBot,some,unknown,global,,ok,absent',
+      'index.test,CCBot,some,unknown,global,,ok,absent',
+    ].filter((l) => !l.startsWith('folder.test')))
+    expect(r.stderr).toMatch(/robots-automaton: GPTBot +3 \(18\.8%\) +unknown → everything 1, nothing → some 1, some → unknown 1\n/)
+    expect(r.stderr).toMatch(/robots-automaton: CCBot +2 \(12\.5%\) +unknown → nothing 1, some → unknown 1\n/)
+    expect(r.stderr).toContain('robots-automaton: 16 hosts compared')
+    const same = await run(['audit', dir, dir, '--crawlers', 'GPTBot,CCBot', '--format', 'jsonl', '-q'])
+    expect(same.status).toBe(0)
+    expect(same.stdout.toString()).toBe('')
+  })
+})
+
+describe('audit --fetch: hosts fetched on the fly, through fetch\'s machinery', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer((req, res) => {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '')
+      if (req.url !== '/robots.txt') return void res.writeHead(404).end()
+      if (host === 'ok.test') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /tmp/\n')
+      if (host === 'gone.test') return void res.writeHead(404).end()
+      if (host === 'forbidden.test') return void res.writeHead(403).end()
+      res.writeHead(503).end()
+    })
+  })
+  afterAll(() => server.close())
+
+  it('ok, no-file (404), unavailable (403), unreachable (503): the classes they stand for; --save keeps a bundle that audits alike', async () => {
+    const list = tmp.path('hosts.txt')
+    writeFileSync(list, 'ok.test\ngone.test\nhttp://forbidden.test/some/page\ndown.test\n')
+    const saved = tmp.path('fetched.bundle')
+    const args = ['--crawlers', 'GPTBot,CCBot', '-q']
+    const r = await run(['audit', '--fetch', list, ...args, '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`, '--save', saved])
+    expect(r.status, r.stderr).toBe(0)
+    const rows = lines(r.stdout).map((l) => l.split(',').slice(0, 6).join(','))
+    expect(rows).toEqual([
+      'host,crawler,access,group,outcome,status',
+      'down.test,GPTBot,nothing,none,unreachable,503',
+      'down.test,CCBot,nothing,none,unreachable,503',
+      'gone.test,GPTBot,everything,none,no-file,404',
+      'gone.test,CCBot,everything,none,no-file,404',
+      'http://forbidden.test,GPTBot,everything,none,unavailable,403',
+      'http://forbidden.test,CCBot,everything,none,unavailable,403',
+      'ok.test,GPTBot,nothing,named,ok,200',
+      'ok.test,CCBot,some,global,ok,200',
+    ])
+    const again = await run(['audit', saved, ...args])
+    expect(again.stdout.toString()).toBe(r.stdout.toString())
+    // Compared with the saved bundle: nothing changed.
+    const compared = await run(['audit', '--bundle', saved, '--fetch', list, ...args, '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`])
+    expect(compared.status, compared.stderr).toBe(0)
+    expect(lines(compared.stdout)).toEqual(['host,crawler,old_access,new_access,old_group,new_group,old_outcome,new_outcome'])
+  })
+
+  it('usage: fetching options need --fetch, a snapshot or --fetch is needed, at most two snapshots', async () => {
+    expect((await run(['audit', dir, '--crawlers', 'A', '--concurrency', '2'])).stderr).toContain("'--concurrency' applies only with '--fetch'")
+    expect((await run(['audit', '--crawlers', 'A'])).status).toBe(2)
+    expect((await run(['audit', dir, dir, dir, '--crawlers', 'A'])).stderr).toContain('at most two snapshots')
+    expect((await run(['audit', dir])).stderr).toContain("option '--crawlers' is required")
+    expect((await run(['audit', '--fetch', '--crawlers', 'A', '--save', '-'], { input: 'a.test\n' })).stderr).toContain("'--save' needs a file")
+    const missing = await run(['audit', tmp.path('nope.bundle'), '--crawlers', 'A'])
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toContain('cannot read snapshot')
+    void readFileSync
+  })
+})
