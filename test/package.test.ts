@@ -17,11 +17,13 @@ import { ROOT } from './support/build.js'
 
 /**
  * The gzipped size a browser bundle of one `parseRobots(…).agent(…).isAllowed(…)`
- * may reach: the parser, the compact form, and the three tiers' engines (cold,
- * the lazy DFA, thrash-proof), which a matcher may move through at run time.
- * bench/RESULTS.md ("Package") has the profile.
+ * may reach: the parser, the compact form, `Robots` with the methods no bundler
+ * can drop (`toBytes`/`fromBytes`, `crawlers`), and the three tiers' engines
+ * (cold, the lazy DFA, thrash-proof), which a matcher may move through at run
+ * time. A guard against growth, above today's size; the goal of 20 kB is not
+ * met: bench/RESULTS.md ("Package") has the profile.
  */
-const BROWSER_BUNDLE_GZIP_BYTES = 28_000
+const BROWSER_BUNDLE_GZIP_BYTES = 30_500
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
