@@ -31,11 +31,6 @@ export interface ExtensionRead {
   problem?: DiagnosticCode
 }
 
-/** Kind index (0..3) of a lowercased key, or -1. */
-export function extensionKind(lowerKey: string): number {
-  return (EXTENSION_KEYS as readonly string[]).indexOf(lowerKey)
-}
-
 /**
  * Crawl-delay: a decimal number of seconds (`10`, `0.5`, `.5`). Negative,
  * non-numeric or non-finite values are ignored; values above one day are

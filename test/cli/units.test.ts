@@ -323,7 +323,7 @@ function isUrl(url: string): boolean {
 describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts)', () => {
   const matcher = parseRobots(LINE_RULES).agent('bot')
   for (const c of LINE_CASES) {
-    it(c.name, async () => {
+    it(`${c.name}: judgeBlock sees the lines and gives the verdicts the data suite states`, async () => {
       const block = Buffer.from(c.input, 'latin1')
       // Per line (the --robots-dir path): the URL each judge call sees.
       const seen: string[] = []

@@ -99,7 +99,7 @@ beforeAll(async () => {
   // A busy machine may be slow: actions wait for the page however long it takes (no real-time bound).
   context.setDefaultTimeout(300_000)
   context.on('request', (r) => requests.push(r.url()))
-}, 120_000)
+})
 
 afterAll(async () => {
   await context?.close()

@@ -118,7 +118,7 @@ const CASES = [
 ]
 
 describe('url-scan: cases', () => {
-  for (const url of CASES) it(JSON.stringify(url), () => check(url))
+  for (const url of CASES) it(`the byte and string scans of ${JSON.stringify(url)} agree with each other, the path scan and the WHATWG split`, () => check(url))
 })
 
 describe('url-scan: random URLs over the bytes that matter', () => {
