@@ -9,16 +9,25 @@
 // (dist/core.cjs), and each entry a few lines that re-export its part of it (node.cjs bundles only
 // its own code and requires the core; so does crawlee.cjs). The ESM and CJS builds are two graphs
 // (the dual-package hazard: docs/api.md says so). Last, the drop-in package's index.js.
-import { build } from 'esbuild'
+//
+// What ships is sized for the tarball: no source maps (`npm run build -- --sourcemap` writes them
+// for debugging; then do not pack), the command line and the CommonJS bundles minified (the ESM
+// library chunks are minified but for their names, so that a stack trace still reads), the
+// declarations of the public entries and what they reference only, the unit vectors gzipped.
+import { build, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { buildPlayground } from './build-playground.mjs'
 import { buildDropInIndex, DROPIN_DIR } from './dropin.mjs'
 
 rmSync('dist', { recursive: true, force: true })
 
-const common = { bundle: true, sourcemap: true, target: 'node20', logLevel: 'warning', mainFields: ['module', 'main'] }
+const sourcemap = process.argv.includes('--sourcemap')
+const common = { bundle: true, sourcemap, target: 'node20', logLevel: 'warning', legalComments: 'none', mainFields: ['module', 'main'] }
+/** Minified but for identifiers: what the ESM chunks get (their names stay in stack traces). */
+const compact = { minifyWhitespace: true, minifySyntax: true }
 /** The core's entries: they must not reach a Node built-in. */
 const CORE = ['index', 'internals', 'compat']
 
@@ -44,6 +53,7 @@ const esm = await build({
   outdir: 'dist',
   chunkNames: 'chunk-[hash]',
   metafile: true,
+  ...compact,
 })
 for (const entry of CORE) {
   const seen = new Set()
@@ -56,6 +66,13 @@ for (const entry of CORE) {
     }
   }
   visit(`dist/${entry}.js`)
+}
+// The command line's own modules (no library user reads them): minified whole, identifiers too.
+if (!sourcemap) for (const file of ['dist/cli.js', 'dist/filter-worker.js']) {
+  const text = readFileSync(file, 'utf8')
+  const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1) : ''
+  const out = await transform(text.slice(shebang.length), { minify: true, format: 'esm', target: 'node20', legalComments: 'none', sourcemap: false })
+  writeFileSync(file, shebang + out.code)
 }
 chmodSync('dist/cli.js', 0o755)
 
@@ -71,6 +88,8 @@ await build({
   platform: 'neutral',
   format: 'cjs',
   outfile: 'dist/core.cjs',
+  minify: true,
+  keepNames: true,
 })
 /** The names an ESM entry exports (as the build saw them), for its CommonJS twin. */
 const exportsOf = (entry) => esm.metafile.outputs[`dist/${entry}.js`].exports
@@ -106,6 +125,8 @@ for (const [entry, { own, core }] of Object.entries(NODE_ENTRIES)) {
     platform: 'node',
     format: 'cjs',
     outfile: `dist/${entry}.cjs`,
+    minify: true,
+    keepNames: true,
     plugins: [
       {
         name: 'core-from-core-cjs',
@@ -123,15 +144,47 @@ for (const [entry, { own, core }] of Object.entries(NODE_ENTRIES)) {
     ],
   })
 }
-// Package data of `compare --cases unit`: the reference's unit vectors (their one copy is test/data/conformance).
-cpSync('test/data/conformance', 'dist/data/conformance', { recursive: true })
-// Declarations of every entry (tsconfig.node.json includes the Node entry and the CLI).
+// Package data of `compare --cases unit`: the reference's unit vectors, gzipped (their one copy is
+// test/data/conformance; its README gives their provenance).
+mkdirSync('dist/data/conformance', { recursive: true })
+const vectors = JSON.stringify(JSON.parse(readFileSync('test/data/conformance/google-robots-test.json', 'utf8')))
+writeFileSync('dist/data/conformance/google-robots-test.json.gz', gzipSync(vectors, { level: 9 }))
+copyFileSync('test/data/conformance/README.md', 'dist/data/conformance/README.md')
+// Declarations (tsc writes one per module of src/), then only those of the public entries and what
+// they reference are kept: the command line's, compare's and the other internal modules' go.
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'], { stdio: 'inherit' })
+const PUBLIC = ['index', 'node', 'compat', 'crawlee', 'internals']
+function pruneDeclarations(dir) {
+  const keep = new Set()
+  const visit = (file) => {
+    if (keep.has(file)) return
+    keep.add(file)
+    const text = readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      if (!m[1].endsWith('.js')) throw new Error(`${file} imports ${m[1]}: the build follows .js specifiers only`)
+      visit(join(dirname(file), m[1].slice(0, -'.js'.length) + '.d.ts'))
+    }
+  }
+  for (const e of PUBLIC) visit(join(dir, `${e}.d.ts`))
+  const sweep = (d) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name)
+      if (entry.isDirectory()) {
+        sweep(path)
+        if (readdirSync(path).length === 0) rmSync(path, { recursive: true })
+      } else if (entry.name.endsWith('.d.ts') && !keep.has(path)) unlinkSync(path)
+    }
+  }
+  sweep(dir)
+}
+pruneDeclarations('dist')
 
 // Types for `require` (the exports map's "require" → "types"): in a
 // "type": "module" package a .d.ts describes ES modules, so TypeScript under
 // `moduleResolution: node16`/`nodenext` would reject it for CommonJS callers.
-// Each .d.ts gets a .d.cts twin whose relative imports name the .cjs twins.
+// Each .d.ts becomes a .d.cts whose relative imports name the .cjs twins. An entry keeps its .d.ts
+// too, for `import`, and it names the same .d.cts modules (ES modules may import CommonJS ones),
+// so one set of declarations serves both formats.
 function cjsTypes(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
@@ -139,6 +192,8 @@ function cjsTypes(dir) {
     else if (entry.name.endsWith('.d.ts')) {
       const text = readFileSync(path, 'utf8').replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\.js\2/g, '$1$2$3.cjs$2')
       writeFileSync(path.slice(0, -'.d.ts'.length) + '.d.cts', text)
+      if (dir === 'dist' && PUBLIC.includes(entry.name.slice(0, -'.d.ts'.length))) writeFileSync(path, text)
+      else unlinkSync(path)
     }
   }
 }

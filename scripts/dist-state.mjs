@@ -1,5 +1,5 @@
-// Is dist/ up to date with its sources? Used by `npm run prepare` (installs
-// from git, `npm pack`) and by the tests (they run the built CLI and package),
+// Is dist/ up to date with its sources? Used by `npm run prepack` (`npm pack`,
+// `npm publish`) and by the tests (they run the built CLI and package),
 // so that a dist/ older than src/ is rebuilt instead of being tested.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -32,7 +32,7 @@ export const DIST_OUTPUTS = [
   'dist/filter-worker.js',
   'dist/playground/index.html',
   'dist/playground/playground.js',
-  'dist/data/conformance/google-robots-test.json',
+  'dist/data/conformance/google-robots-test.json.gz',
   'packages/robots-automaton-compat/index.js',
 ]
 

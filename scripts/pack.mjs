@@ -23,7 +23,7 @@ const pack = (dir) => {
   return JSON.parse(text.slice(text.indexOf('[')))[0]
 }
 
-// The main package (its `prepare` builds dist/ when it is stale).
+// The main package (its `prepack` builds dist/ when it is stale).
 const main = pack(root)
 const stage = mkdtempSync(join(tmpdir(), 'robots-dropin-'))
 try {

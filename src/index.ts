@@ -26,6 +26,7 @@ export type { AccessClass } from './match/access.js'
 // Batch judging straight from byte buffers: a URL's scan (matcher.matchScan,
 // store.lookupScan, store.lookupHost read it), and the line convention of matchLines.
 export { UrlScan } from './url/url-scan-record.js'
+export { canonicalHost } from './url/host.js'
 export { lineEnd, urlEnd } from './match/lines.js'
 
 // What a file says beyond its rules: diagnostics, extensions, the per-line report.

@@ -63,11 +63,6 @@ export function arrayBytes(length: number): number {
   return ARRAY_HEADER_BYTES + length * FIELD_BYTES
 }
 
-/** A Map of `size` entries (keys and values not included). */
-export function mapBytes(size: number): number {
-  return MAP_BYTES + size * MAP_ENTRY_BYTES
-}
-
 /**
  * Scratch buffers. Some hot paths reuse a module-level buffer instead of
  * allocating one per call (JavaScript runs one call at a time, so every

@@ -74,7 +74,9 @@ describe('UrlScan: one pass over a URL, named fields', () => {
     const plain = (url: string): boolean => (s.scan(enc.encode(url)), s.plainHost)
     expect(plain('https://www.example.com/')).toBe(true)
     expect(plain('https://WWW.Example.COM/')).toBe(true)
-    for (const url of ['https://bücher.de/', 'https://xn--bcher-kva.de/', 'http://192.168.0.1/', 'http://0x7f.1/', 'http://[::1]/', 'http://a%41.test/', 'http://a_b.test/']) {
+    // Dotted-decimal IPv4 and '_' are what the parser writes too.
+    for (const url of ['http://192.168.0.1/', 'http://a_b.test/', 'http://u@10.0.0.255:81/', 'http://"a$b~.test/']) expect(plain(url), url).toBe(true)
+    for (const url of ['https://bücher.de/', 'https://xn--bcher-kva.de/', 'http://0x7f.1/', 'http://127.1/', 'http://1.2.3.04/', 'http://1.2.3.4./', 'http://[::1]/', 'http://a%41.test/', 'http://a.test./', 'http://a.0x/']) {
       expect(plain(url), url).toBe(false)
     }
   })
@@ -205,18 +207,24 @@ describe('RobotsStore: look-ups by scan, entry ids, keys', () => {
     for (const bad of [null, 'https://a.test/', new UrlScan()] as unknown[]) expect(codeOf(() => s.lookupScan(bad as UrlScan))).toBe('ERR_INPUT')
   })
 
-  it('lookupHost: the bare host as written, no origin tried', () => {
+  it('lookupHost: the bare host as the WHATWG parser gives it, no origin tried', () => {
     const s = store()
     const scan = new UrlScan()
     scan.scan(enc.encode('https://A.test:8443/x'))
     expect(s.entryKey(s.lookupHost(scan) as EntryId)).toBe('a.test')
     scan.scanHost(enc.encode('a.test:8443'))
     expect(s.entryKey(s.lookupHost(scan) as EntryId)).toBe('a.test')
-    // Not made canonical here: the Unicode form of a punycode key is not found by its bytes.
-    scan.scan(enc.encode('https://bücher.de/'))
-    expect(s.lookupHost(scan)).toBe(-1)
-    scan.scan(enc.encode('https://xn--bcher-kva.de/'))
+    // A host that is not plain is made canonical: every spelling of the punycode key finds it.
+    for (const url of ['https://bücher.de/', 'https://BÜCHER.de/', 'https://b%C3%BCcher.de/', 'https://xn--bcher-kva.de/', 'https://XN--BCHER-KVA.DE/']) {
+      scan.scan(enc.encode(url))
+      expect(s.entrySource(s.lookupHost(scan) as EntryId), url).toBe('unreachable')
+    }
+    scan.scanHost(enc.encode('Bücher.de:8443'))
     expect(s.entrySource(s.lookupHost(scan) as EntryId)).toBe('unreachable')
+    // A host the parser refuses names no entry: a coded error saying why.
+    scan.scan(enc.encode('https://xn--a.test/'))
+    expect(() => s.lookupHost(scan)).toThrow(/RobotsStore\.lookupHost: the host "xn--a\.test" is refused: .*UTS-46/)
+    expect(codeOf(() => s.lookupHost(scan))).toBe('ERR_INPUT')
     scan.scan(enc.encode('/p'))
     expect(codeOf(() => s.lookupHost(scan))).toBe('ERR_INPUT')
     expect(codeOf(() => s.lookupHost({} as UrlScan))).toBe('ERR_INPUT')

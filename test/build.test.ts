@@ -1,5 +1,5 @@
 /**
- * dist/ freshness (scripts/dist-state.mjs): the tests and `npm run prepare`
+ * dist/ freshness (scripts/dist-state.mjs): the tests and `npm run prepack`
  * rebuild dist/ when it is missing or older than its sources, not only when
  * it is missing.
  */

@@ -102,15 +102,23 @@ suite('dist: the built package', () => {
     const typings = declarationFiles(resolve(ROOT, 'dist'))
     expect(typings.length).toBeGreaterThan(40)
     for (const file of typings) expect(readFileSync(file, 'utf8'), file).not.toContain('@internal')
-    for (const ext of ['d.ts', 'd.cts']) {
-      const engine = readFileSync(resolve(ROOT, `dist/match/engine-options.${ext}`), 'utf8')
-      expect(engine).toMatch(/interface EngineOptions \{[^}]*matcherBudget\?: number;/)
-      // engine and tier: options for tests and benchmarks, in the typings with their values (the answers are the same).
-      expect(engine).toMatch(/\bengine\?: 'automaton' \| 'plain';/)
-      expect(engine).toMatch(/\btier\?: 'cold' \| 'hot' \| 'thrash-proof';/)
-      expect(readFileSync(resolve(ROOT, `dist/robots/robots.${ext}`), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
-      expect(readFileSync(resolve(ROOT, `dist/match/matcher.${ext}`), 'utf8')).toMatch(/class AgentMatcher \{[^]*?\n {4}private constructor\(\);/)
-    }
+    const engine = readFileSync(resolve(ROOT, 'dist/match/engine-options.d.cts'), 'utf8')
+    expect(engine).toMatch(/interface EngineOptions \{[^}]*matcherBudget\?: number;/)
+    // engine and tier: options for tests and benchmarks, in the typings with their values (the answers are the same).
+    expect(engine).toMatch(/\bengine\?: 'automaton' \| 'plain';/)
+    expect(engine).toMatch(/\btier\?: 'cold' \| 'hot' \| 'thrash-proof';/)
+    expect(readFileSync(resolve(ROOT, 'dist/robots/robots.d.cts'), 'utf8')).toMatch(/class Robots \{[^]*?\n {4}private constructor\(\);/)
+    expect(readFileSync(resolve(ROOT, 'dist/match/matcher.d.cts'), 'utf8')).toMatch(/class AgentMatcher \{[^]*?\n {4}private constructor\(\);/)
+  })
+
+  it('one set of declarations serves both formats: an entry has a .d.ts and a .d.cts, the modules behind them a .d.cts only, and the command line none', () => {
+    const typings = declarationFiles(resolve(ROOT, 'dist')).map((f) => f.slice(resolve(ROOT, 'dist').length + 1))
+    const entries = ['index', 'node', 'compat', 'crawlee', 'internals']
+    expect(typings.filter((f) => f.endsWith('.d.ts')).sort()).toEqual(entries.map((e) => `${e}.d.ts`).sort())
+    for (const e of entries) expect(typings, e).toContain(`${e}.d.cts`)
+    expect(typings.filter((f) => /^(cli|compare|playground)\//.test(f))).toEqual([])
+    // The ES entries name the CommonJS declarations (a relative .js import would find no file).
+    for (const e of entries) expect(readFileSync(resolve(ROOT, `dist/${e}.d.ts`), 'utf8'), e).not.toMatch(/from\s*['"]\.{1,2}\/[^'"]*\.js['"]/)
   })
 
   it('one module graph per format: a Robots made by the core entry is a Robots for internals, node and the store; across formats it crosses by toBytes', async () => {

@@ -65,7 +65,7 @@ beforeAll(() => {
   status = run.status
   output = `${run.stdout}${run.stderr}`
   if (existsSync(join(dir, 'api.json'))) project = JSON.parse(readFileSync(join(dir, 'api.json'), 'utf8')) as Reflection
-}, 180_000)
+})
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })

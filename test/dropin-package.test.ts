@@ -91,7 +91,7 @@ beforeAll(async () => {
   packed = pack(join(tmp, 'stage'), tmp)
   tarball = join(tmp, packed.filename)
   consumerTarball = makeConsumer()
-}, 120_000)
+})
 
 afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true })
@@ -224,5 +224,5 @@ export { allowed, line, sitemaps, wrong }
       }
       expect(out.split('\n').filter((l) => /error TS/.test(l)), `${moduleResolution} ${lib.join('+')}`).toEqual([])
     })
-  }, 240_000)
+  })
 })

@@ -1,17 +1,29 @@
 /**
- * The package as users install it: `npm pack` (the `prepare` script builds
+ * The package as users install it: `npm pack` (the `prepack` script builds
  * dist/ when needed), the tarball installed offline into a fresh project (no
- * runtime dependencies, so no registry is needed), then the bin, `import` and
- * `require` of every entry, and TypeScript resolving every entry under
- * `moduleResolution` node10, bundler, node16 (ESM and CommonJS callers).
- * This is the README's install line, verified.
+ * runtime dependencies, so no registry is needed) without a warning, then the
+ * bin, `import` and `require` of every entry, and TypeScript resolving every
+ * entry under `moduleResolution` node10, bundler, node16 (ESM and CommonJS
+ * callers). This is the README's install line, verified; and the package's
+ * size: what it holds, unpacked.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { gzipSync } from 'node:zlib'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/build.js'
+
+/**
+ * The gzipped size a browser bundle of one `parseRobots(…).agent(…).isAllowed(…)`
+ * may reach: the parser, the compact form, `Robots` with the methods no bundler
+ * can drop (`toBytes`/`fromBytes`, `crawlers`), and the three tiers' engines
+ * (cold, the lazy DFA, thrash-proof), which a matcher may move through at run
+ * time. A guard against growth, above today's size; the goal of 20 kB is not
+ * met: bench/RESULTS.md ("Package") has the profile.
+ */
+const BROWSER_BUNDLE_GZIP_BYTES = 30_500
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
@@ -29,7 +41,9 @@ function sh(cmd: string, args: string[], cwd: string): string {
 
 let tmp: string
 let project: string
-let packed: { filename: string; files: { path: string }[] }
+let packed: { filename: string; unpackedSize: number; files: { path: string; size: number }[] }
+/** What `npm install` of the tarball wrote to stderr. */
+let installErr: string
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'robots-pack-'))
@@ -38,8 +52,11 @@ beforeAll(() => {
   const out = sh('npm', ['pack', '--json', '--pack-destination', tmp], ROOT)
   packed = (JSON.parse(out.slice(out.indexOf('['))) as (typeof packed)[])[0]
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }))
-  sh('npm', ['install', '--offline', '--no-audit', '--no-fund', join(tmp, packed.filename)], project)
-}, 120_000)
+  const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', join(tmp, packed.filename)], { cwd: project, env: cleanEnv(), encoding: 'utf8' })
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed: ${install.stderr}`)
+  installErr = install.stderr
+  // npm pack and install are a few processes each; a busy machine may take minutes.
+}, 300_000)
 
 afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true })
@@ -60,6 +77,23 @@ describe('package: npm pack, installed from the tarball', () => {
     expect(files.filter((f) => /^(src|test|bench|scripts)\//.test(f))).toEqual([])
   })
 
+  it('installing the tarball prints no warning, and the package has no script npm would run on install', () => {
+    expect(installErr.split('\n').filter((l) => /\bwarn|\berr/i.test(l))).toEqual([])
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/robots-automaton/package.json'), 'utf8')) as { scripts?: Record<string, string> }
+    const installScripts = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare']
+    expect(Object.keys(manifest.scripts ?? {}).filter((k) => installScripts.includes(k))).toEqual([])
+  })
+
+  it('the package unpacks to at most 1.5 MB, with no source map and declarations of the public entries only', () => {
+    expect(packed.unpackedSize).toBeLessThanOrEqual(1_500_000)
+    const files = packed.files.map((f) => f.path)
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([])
+    // The command line's and compare's modules are bundled into dist/cli.js: no declarations of theirs ship.
+    expect(files.filter((f) => /\.d\.c?ts$/.test(f) && /^dist\/(cli|compare|playground)\//.test(f))).toEqual([])
+    // Each shipped file is a bundle, data the command line reads, or a page of text: none is a runaway.
+    for (const f of packed.files) expect(f.size, f.path).toBeLessThanOrEqual(400_000)
+  })
+
   it('the bin: --version and a check', () => {
     expect(sh('npx', ['--no', '--', 'robots-automaton', '--version'], project)).toContain(pkg.version)
     writeFileSync(join(project, 'robots.txt'), 'User-agent: *\nDisallow: /private\n')
@@ -68,6 +102,39 @@ describe('package: npm pack, installed from the tarball', () => {
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatch(/^disallowed\t\/private\/x\tline 2: Disallow: \/private/)
     expect(lines[1]).toMatch(/^allowed\t\/public\t/)
+  })
+
+  it('the bin finds its data in the installed package: compare\'s unit vectors and sample corpus, the tester page', () => {
+    const cli = (args: string[]): string => sh('npx', ['--no', '--', 'robots-automaton', ...args], project)
+    cli(['compare', '--cases', 'unit', '--export', 'unit.jsonl'])
+    const unit = readFileSync(join(project, 'unit.jsonl'), 'utf8').trimEnd().split('\n')
+    expect(unit).toHaveLength(145)
+    cli(['compare', '--cases', 'corpus', '--count', '50', '--export', 'corpus.jsonl'])
+    expect(readFileSync(join(project, 'corpus.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(50)
+    cli(['playground', '--out', 'page'])
+    expect(readFileSync(join(project, 'page/index.html'), 'utf8')).toContain('<script src="playground.js">')
+    expect(readFileSync(join(project, 'page/playground.js'), 'utf8').length).toBeGreaterThan(10_000)
+  })
+
+  it('a browser bundle of parseRobots(…).agent(…).isAllowed(…) from the installed package stays within its gzipped size, with no Node built-in', async () => {
+    const { build } = await import('esbuild')
+    const result = await build({
+      stdin: { contents: "import { parseRobots } from 'robots-automaton'\nexport const allowed = (body, url) => parseRobots(body).agent('Googlebot').isAllowed(url)\n", resolveDir: project, loader: 'js' },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    })
+    const code = result.outputFiles[0].contents
+    expect(Object.keys(result.metafile.inputs).filter((f) => f.startsWith('node:'))).toEqual([])
+    // Judged by the bundle itself: it answers.
+    writeFileSync(join(project, 'bundle.mjs'), code)
+    const run = "import { allowed } from './bundle.mjs'\nconst body = 'User-agent: *\\nDisallow: /x'\nconsole.log(JSON.stringify([allowed(body, '/x/y'), allowed(body, '/y')]))"
+    expect(sh(process.execPath, ['--input-type=module', '-e', run], project).trim()).toBe('[false,true]')
+    expect(gzipSync(code, { level: 9 }).length).toBeLessThanOrEqual(BROWSER_BUNDLE_GZIP_BYTES)
   })
 
   const body = 'User-agent: *\\nDisallow: /private\\n'
@@ -177,8 +244,8 @@ export { a, e, p, s, d, made, notInCore, crawleeOn, notCrawlee }
         expect(errors, resolution).toEqual([])
       }
     }
-    // Three tsc processes, which a busy machine may take minutes to run.
-  }, 180_000)
+    // Three tsc processes, which a busy machine may take minutes to run (the suite's stall guard allows five).
+  })
 
   it("TypeScript: robots-parser's forms of the compat entry (import x from, import x = require(), a JS file's require()) each type-check", () => {
     // Each form is used as robots-parser is, and each file expects an error

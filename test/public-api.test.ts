@@ -34,6 +34,7 @@ const CORE_VALUES = [
   'StoreCrawlers',
   // batch judging from byte buffers
   'UrlScan',
+  'canonicalHost',
   'lineEnd',
   'urlEnd',
   // diagnostics, extensions, the per-line report
@@ -212,7 +213,7 @@ const STORE_MEMBERS = [
 const CRAWLER_SET_MEMBERS = ['crawlers', 'size', 'matchers', 'matcher', 'match', 'check', 'isAllowed', 'explain', 'matchRange', 'matchScan', 'matchLines', 'access', 'memoryUsage']
 const STORE_CRAWLERS_MEMBERS = ['crawlers', 'size', 'match', 'check', 'matchScan', 'isAllowed', 'explain', 'forEntry']
 const STORE_STATIC = ['fromBytes', 'keyOf', 'prototype']
-const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'userInfo', 'hostHash', 'hostHash2']
+const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'canonicalHost', 'userInfo', 'hostHash', 'hostHash2']
 const URL_SCAN_STATIC = ['NO_PORT', 'BAD_PORT', 'hostHash', 'hashKey', 'useHashKey', 'prototype']
 
 /** Names that used to be in the core entry and now must not be (issue 12). */
@@ -263,14 +264,14 @@ describe('public API: as TypeScript sees it', () => {
     const typed = typedExports(['src/index.ts', 'src/internals.ts'])
     expect(typed.get('src/index.ts')).toEqual(sorted([...CORE_VALUES, ...CORE_TYPES]))
     expect(typed.get('src/internals.ts')).toEqual(sorted([...INTERNAL_VALUES, ...INTERNAL_TYPES]))
-  }, 60_000)
+  })
 })
 
 describe('public API: the compat entry', () => {
   it('exports at run time exactly the reviewed values, and the reviewed types', () => {
     expect(sorted(Object.keys(compat))).toEqual(sorted(COMPAT_VALUES))
     expect(typedExports(['src/compat.ts']).get('src/compat.ts')).toEqual(sorted([...COMPAT_VALUES, ...COMPAT_TYPES]))
-  }, 60_000)
+  })
 
   it("a Robot has exactly robots-parser's reviewed methods", () => {
     const robot = compat.robotsParser('https://e.com/robots.txt', '')
@@ -278,7 +279,7 @@ describe('public API: the compat entry', () => {
     // The class's private helpers are not part of the interface: the interface, as TypeScript sees it, is the list.
     for (const m of COMPAT_ROBOT_MEMBERS) expect(methods, m).toContain(m)
     expect(interfaceMembers('src/compat.ts', 'Robot')).toEqual(sorted(COMPAT_ROBOT_MEMBERS))
-  }, 60_000)
+  })
 })
 
 /** The properties TypeScript shows on an exported interface, or on a class's instances and its static side (private and @internal ones left out). */
@@ -302,7 +303,7 @@ describe('public API: the members of Robots', () => {
   it('are exactly the reviewed ones (a method added, as isAllowed(url, agent), is a deliberate change)', () => {
     expect(interfaceMembers('src/index.ts', 'Robots')).toEqual(sorted(ROBOTS_MEMBERS))
     expect(interfaceMembers('src/index.ts', 'Robots', 'static')).toEqual(sorted(ROBOTS_STATIC))
-  }, 60_000)
+  })
 })
 
 describe('public API: the members of AgentMatcher, RobotsStore, UrlScan and the crawler sets', () => {
@@ -314,7 +315,7 @@ describe('public API: the members of AgentMatcher, RobotsStore, UrlScan and the 
     expect(interfaceMembers('src/index.ts', 'UrlScan', 'static')).toEqual(sorted(URL_SCAN_STATIC))
     expect(interfaceMembers('src/index.ts', 'CrawlerSet')).toEqual(sorted(CRAWLER_SET_MEMBERS))
     expect(interfaceMembers('src/index.ts', 'StoreCrawlers')).toEqual(sorted(STORE_CRAWLERS_MEMBERS))
-  }, 60_000)
+  })
 
   it('no source file marks anything @internal: what is not API is private, or lives outside the entries', () => {
     const marked: string[] = []

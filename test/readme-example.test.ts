@@ -162,7 +162,7 @@ describe('README: the filtering recipe', () => {
         child.on('close', (status) => done({ command, status, stderr }))
       }))
     }
-  }, 120_000)
+  })
 
   afterAll(async () => {
     if (dir) rmSync(dir, { recursive: true, force: true })

@@ -72,7 +72,7 @@ describe('typecheck', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true })
     }
-  }, 120_000)
+  })
 })
 
 describe('bench output', () => {
@@ -94,7 +94,7 @@ describe('bench output', () => {
     } finally {
       if (!existed) rmSync(resolve(ROOT, 'bench/out'), { recursive: true, force: true })
     }
-  }, 120_000)
+  })
 })
 
 describe('npm run test:quick', () => {

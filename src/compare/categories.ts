@@ -150,11 +150,6 @@ function shadowInPlay(value: Buffer, path: Buffer, folded: Buffer): boolean {
   return matchSegments(path, segs, false) || matchSegments(folded, segs.map((s) => normalise(s)), false)
 }
 
-/** The categories of one case: the body, the crawler's view of it, and the URL. */
-export function categorise(body: BodyAnalysis, view: AgentAnalysis, url: string): string[] {
-  return categoriseCase(body, view, url).categories
-}
-
 /** A URL the reference reads a path from although RFC 3986 gives it none to match: empty, or relative without a leading `/`. */
 const NO_RFC_PATH = /^(?:$|[^/A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:[^A-Za-z0-9+.:-]|$))/
 

@@ -1,4 +1,4 @@
-/** Numbers as `compare` shows them in its reports and messages: counts, plurals, percentages, durations. */
+/** Numbers as `compare` shows them in its reports and messages: counts, plurals, percentages, durations; and text files as it reads them. */
 
 const GROUPED = new Intl.NumberFormat('en-US')
 
@@ -23,4 +23,9 @@ export function ms(v: number): string {
   if (v >= 10) return `${v.toFixed(0)} ms`
   if (v >= 0.1) return `${v.toFixed(2)} ms`
   return `${(v * 1000).toFixed(1)} µs`
+}
+
+/** `text` without the UTF-8 BOM (U+FEFF) that may start a file: an encoding mark, no part of its first line or value. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }

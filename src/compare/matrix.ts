@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
 import { killGroup, trackGroup } from './adapters/process-group.js'
 import { CaseStore } from './cases/case-store.js'
@@ -110,7 +111,7 @@ function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
 export function readMatrixFile(file: string): MatrixFile {
   let o: unknown
   try {
-    o = JSON.parse(readFileSync(file, 'utf8'))
+    o = JSON.parse(withoutBom(readFileSync(file, 'utf8')))
   } catch (err) {
     if (err instanceof SyntaxError) throw new CompareError('ERR_READ', `${file}: not JSON (${err.message})`)
     throw readError('matrix file', file, err)

@@ -143,6 +143,8 @@ export function checkOutput(path: string, what: string, fail: (message: string) 
   if (path === '-') return { path, kind: 'stdout', file: '-', what, fail }
   const target = { path, what, fail }
   if (path === '') throw writeFailure(target, 'an empty path')
+  // A path ending in a slash (or `.`, `..`) names a folder, never a file to create there.
+  if (/(^|\/)\.{0,2}$/.test(path)) throw writeFailure(target, 'names a folder (a file is needed)')
   let info
   try {
     info = statSync(path)

@@ -104,6 +104,29 @@ export function urlList(urls: string): string[] {
   return out
 }
 
+/**
+ * The largest link the page writes or opens: a fragment of this many
+ * characters. A longer one is refused before anything is decoded.
+ */
+export const MAX_LINK_CHARS = 1_500_000
+
+/**
+ * The most bytes a link's case may take once inflated (its JSON): a link
+ * that inflates past it (a small link can inflate a thousandfold) is
+ * refused as soon as it does, so a crafted link cannot exhaust the tab's
+ * memory. Room for two robots.txt files past the parsing limit and tens of
+ * thousands of URLs.
+ */
+export const MAX_STATE_BYTES = 8 * 1024 * 1024
+
+/** A link the page refuses to open (too long, or a case too large once inflated): its message says which. */
+export class LinkRefused extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'LinkRefused'
+  }
+}
+
 /** Fragment codecs: `1` raw deflate (CompressionStream), `0` none (a browser without it). */
 const enum Codec {
   Plain = '0',
@@ -128,12 +151,41 @@ async function through(bytes: Uint8Array<ArrayBuffer>, stream: CompressionStream
   return new Uint8Array(await new Response(out).arrayBuffer())
 }
 
-/** The fragment (with its `#`) that holds `state`. */
+/** The bytes `stream` gives, or a {@link LinkRefused} as soon as they pass `limit` (the stream is cancelled: nothing more is inflated). */
+async function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = stream.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.length
+    if (total > limit) {
+      await reader.cancel().catch(() => {})
+      throw new LinkRefused(tooLarge())
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.length
+  }
+  return out
+}
+
+function tooLarge(): string {
+  return `This link holds a case larger than the tester page opens (${MAX_STATE_BYTES / (1024 * 1024)} MiB once unpacked, or a link of ${MAX_LINK_CHARS.toLocaleString('en-US')} characters): it was not opened.`
+}
+
+/** The fragment (with its `#`) that holds `state`; a {@link LinkRefused} for a case larger than a link may hold. */
 export async function encodeState(state: PageState): Promise<string> {
   const compact = [state.mode === 'diff' ? 1 : 0, state.a.text, OUTCOMES.indexOf(state.a.outcome), state.b.text, OUTCOMES.indexOf(state.b.outcome), state.urls, state.agents]
   // The more-crawlers field only when used: a link of one crawler reads as before.
   if (state.crawlers !== '') compact.push(state.crawlers)
   const json = new TextEncoder().encode(JSON.stringify(compact))
+  if (json.length > MAX_STATE_BYTES) throw new LinkRefused('This case is too large for a link.')
   if (typeof CompressionStream !== 'function') return `#s=${Codec.Plain}.${toBase64Url(json)}`
   return `#s=${Codec.Deflate}.${toBase64Url(await through(json, new CompressionStream('deflate-raw')))}`
 }
@@ -145,13 +197,27 @@ function side(text: unknown, outcome: unknown): RobotsSide {
 /**
  * The state a fragment holds, or null when it holds none or cannot be read
  * (a link cut short, another page's fragment): the page then opens as usual.
+ * A link longer than {@link MAX_LINK_CHARS} is refused before it is decoded,
+ * and one whose case inflates past {@link MAX_STATE_BYTES} as soon as it
+ * does: a {@link LinkRefused}, whose message the page shows.
  */
 export async function decodeState(fragment: string): Promise<PageState | null> {
+  if (fragment.length > MAX_LINK_CHARS + 5) {
+    if (/^#?s=/.test(fragment)) throw new LinkRefused(tooLarge())
+    return null
+  }
   const m = /^#?s=([01])\.([A-Za-z0-9_-]*)$/.exec(fragment)
   if (m === null) return null
+  let bytes: Uint8Array<ArrayBuffer>
   try {
-    let bytes = fromBase64Url(m[2])
-    if (m[1] === Codec.Deflate) bytes = await through(bytes, new DecompressionStream('deflate-raw'))
+    bytes = fromBase64Url(m[2])
+    if (m[1] === Codec.Deflate) bytes = await readBounded(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')), MAX_STATE_BYTES)
+    else if (bytes.length > MAX_STATE_BYTES) throw new LinkRefused(tooLarge())
+  } catch (err) {
+    if (err instanceof LinkRefused) throw err
+    return null
+  }
+  try {
     const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
     if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) return null
     return {

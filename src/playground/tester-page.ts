@@ -7,7 +7,7 @@
 import type { Diagnostic } from '../index.js'
 import { RobotsEditor } from './editor.js'
 import { diffAll, diffEach, judgeAll, judgeEach, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
-import { agentTokens, crawlerList, decodeState, encodeState, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
+import { agentTokens, crawlerList, decodeState, encodeState, LinkRefused, MAX_LINK_CHARS, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
 import { ResultsView } from './results-view.js'
 
 /** Pause after the last keystroke before judging (ms). */
@@ -15,7 +15,6 @@ const INPUT_PAUSE_MS = 150
 /** Pause before the address is rewritten (ms): encoding a large case costs more than judging it. */
 const LINK_PAUSE_MS = 400
 /** Longest fragment written into the address (browsers cap URLs at about 2 MB). */
-const MAX_LINK_CHARS = 1_500_000
 /** Most bytes read from a dropped or opened file (the parser reads 500 KiB of it; the rest would only slow the editor). */
 const MAX_FILE_BYTES = 1 << 20
 
@@ -163,7 +162,18 @@ class Page {
 
   /** Opens the case of the address's fragment, or the sample. */
   async openLink(): Promise<void> {
-    const fromLink = await decodeState(location.hash)
+    const note = $('link-note')
+    let fromLink: PageState | null
+    try {
+      fromLink = await decodeState(location.hash)
+      note.hidden = true
+    } catch (err) {
+      if (!(err instanceof LinkRefused)) throw err
+      // Refused before it could take the tab's memory: said so, and the sample opens.
+      note.textContent = err.message
+      note.hidden = false
+      fromLink = null
+    }
     if (fromLink !== null && JSON.stringify(fromLink) === JSON.stringify(this.state)) return
     this.state = fromLink ?? SAMPLE
     this.changed()
@@ -289,7 +299,14 @@ class Page {
   }
 
   private async writeLink(): Promise<void> {
-    const fragment = await encodeState(this.state)
+    let fragment: string
+    try {
+      fragment = await encodeState(this.state)
+    } catch (err) {
+      if (!(err instanceof LinkRefused)) throw err
+      this.link.value = err.message
+      return
+    }
     if (fragment.length > MAX_LINK_CHARS) {
       this.link.value = 'This case is too large for a link.'
       return

@@ -10,7 +10,7 @@ import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rule
 import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
 import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
-import { FNV_PRIME, MAX_KEY_BYTES } from './origin-keys.js'
+import { FNV_PRIME, keyFormProblem, MAX_KEY_BYTES } from './origin-keys.js'
 import { EntryKind } from './entry.js'
 import { fetchInfoProblem } from './fetch-info.js'
 
@@ -209,7 +209,10 @@ export function encodeBundle(store: BundleSource): Uint8Array {
  * A bundle is untrusted input: every length is checked in plain arithmetic
  * against the buffer's size before anything is allocated; the records must
  * tile the data exactly (no gap, no overlap); keys must be distinct, of
- * printable lowercase ASCII; fetch-info records must be well formed
+ * printable lowercase ASCII, each in the form the store writes keys (an
+ * origin `scheme://host[:port]` without the default port, or a bare host,
+ * the host as the WHATWG URL parser writes it: store/origin-keys.ts), so
+ * that no two keys name one origin and none is a key no URL can find; fetch-info records must be well formed
  * (store/fetch-info.ts, checked at load either way); each form is checked as `Robots.fromBytes`
  * checks one (rules/serialise.ts, its own checksum included), at load or,
  * with `lazy`, on the entry's first use — except its checksum, which is
@@ -280,11 +283,13 @@ export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean):
     const formLength = readU32(bytes, rec + 4)
     const kind = BUNDLE_TO_KIND[readU32(bytes, rec + 8)]
     const infoLength = stride === BUNDLE_RECORD ? readU32(bytes, rec + 12) : 0
+    const keyProblem = keyFormProblem(data, at, at + keyLength)
+    if (keyProblem !== undefined) fail(`entry ${i}: the key ${keyProblem}`)
     if (formLength && !lazy) checkForm(data, at + keyLength, formLength, `${what}: entry ${i}`)
     else if (formLength && readU32(data, at + keyLength + Header.Checksum) !== formChecksum(data, at + keyLength, formLength)) {
       fail(`entry ${i}: checksum mismatch (corrupt buffer)`)
     }
-    if (!store.addLoaded(chunk, at, keyLength, formLength, kind, lazy ? formLength === 0 : true, infoLength)) fail(`entry ${i}: a key listed twice`)
+    if (!store.addLoaded(chunk, at, keyLength, formLength, kind, lazy ? formLength === 0 : true, infoLength)) fail(`entry ${i}: the key ${JSON.stringify(String.fromCharCode.apply(null, data.subarray(at, at + keyLength) as unknown as number[]))} is listed twice`)
     at += keyLength + formLength + infoLength
   }
 }

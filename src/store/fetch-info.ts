@@ -141,11 +141,6 @@ export function decodeFetchInfo(bytes: Uint8Array, at: number): StoreFetchInfo {
   return info
 }
 
-/** `expiresAt` of the record at `bytes[at…]`, without decoding the rest. */
-export function fetchInfoExpiresAt(bytes: Uint8Array, at: number): number {
-  return readU53(bytes, at + FetchInfoField.ExpiresAt)
-}
-
 /**
  * Why the `length` bytes at `bytes[at…]` (an untrusted bundle's) are not a
  * fetch-info record, or undefined when they are one: the layout must add up

@@ -9,6 +9,7 @@
  * (src/url/url-scan.ts) without a key made; any other by {@link slowOrigin}.
  */
 import { describeValue, RobotsInputError } from '../errors.js'
+import { canonicalHostOrNull, hostRefusal, isPlainHost, quoteHost } from '../url/host.js'
 
 /** Longest key kept (a host name is at most 253 bytes; a key has room for a scheme and a port). */
 export const MAX_KEY_BYTES = 1024
@@ -25,7 +26,7 @@ export interface KeyParts {
 }
 
 function badKey(what: string, key: unknown, why: string): never {
-  throw new RobotsInputError(`${what}: ${typeof key === 'string' ? JSON.stringify(key.slice(0, 200)) : describeValue(key)} ${why}`)
+  throw new RobotsInputError(`${what}: ${typeof key === 'string' ? quoteHost(key) : describeValue(key)} ${why}`)
 }
 
 /** The origin key of a parsed URL: `scheme://host[:port]`, lowercased. */
@@ -55,18 +56,11 @@ export function storeKey(input: unknown, what: string): KeyParts {
     }
     parts = originOf(u)
   } else {
-    // A bare host: exactly a host, nothing around it.
-    let u: URL | undefined
-    try {
-      u = new URL(`http://${input}`)
-    } catch {
-      u = undefined
+    // A bare host: exactly a host, nothing around it, as the one host function (url/host.ts) reads it.
+    const host = canonicalHostOrNull(input)
+    if (host === null) {
+      badKey(what, input, `is not an origin (scheme://host[:port]) or a bare host (host, no port): ${hostRefusal(input)}`)
     }
-    const ipv6 = input.startsWith('[') && input.endsWith(']')
-    if (u === undefined || /[/?#@\\\s]/.test(input) || (!ipv6 && input.includes(':'))) {
-      badKey(what, input, 'is not an origin (scheme://host[:port]) or a bare host (host, no port)')
-    }
-    const host = u.hostname.toLowerCase()
     parts = { key: host, hostStart: 0, hostEnd: host.length }
   }
   if (parts.hostEnd === parts.hostStart) badKey(what, input, 'has no host')
@@ -105,4 +99,64 @@ export function slowOrigin(url: string | Uint8Array): KeyParts | null {
   if (u.hostname === '') return null
   const parts = originOf(u)
   return parts.key.length > MAX_KEY_BYTES ? null : parts
+}
+
+/**
+ * Why the key `bytes[start, end)` (printable ASCII) is not in the form the
+ * store writes keys (see the module comment), or undefined when it is: the
+ * check of a loaded bundle's keys. An http(s) origin or a bare host whose
+ * host is plain (url/host.ts) is checked byte by byte; any other key is
+ * made again by {@link storeKey} and compared.
+ */
+export function keyFormProblem(bytes: Uint8Array, start: number, end: number): string | undefined {
+  let sep = -1
+  for (let i = start; i + 2 < end; i++) {
+    if (bytes[i] === 0x3a && bytes[i + 1] === 0x2f && bytes[i + 2] === 0x2f) {
+      sep = i
+      break
+    }
+  }
+  let fast = false
+  if (sep < 0) fast = isPlainHost(bytes, start, end) && lowercase(bytes, start, end)
+  else {
+    const n = sep - start
+    const http = n === 4 && bytes[start] === 0x68 && bytes[start + 1] === 0x74 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x70
+    const https = n === 5 && bytes[start] === 0x68 && bytes[start + 1] === 0x74 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x70 && bytes[start + 4] === 0x73
+    if (http || https) {
+      const hs = sep + 3
+      let he = hs
+      while (he < end && bytes[he] !== 0x3a) he++
+      fast = isPlainHost(bytes, hs, he) && lowercase(bytes, hs, he) && canonicalPort(bytes, he, end, https ? 443 : 80)
+    }
+  }
+  if (fast) return undefined
+  const text = String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[])
+  let key: string
+  try {
+    key = storeKey(text, 'key').key
+  } catch (err) {
+    if (!(err instanceof RobotsInputError)) throw err
+    return sep < 0 ? `${JSON.stringify(text)} is not a host: ${hostRefusal(text)}` : `${JSON.stringify(text)} is not an origin (scheme://host[:port])`
+  }
+  return key === text ? undefined : `${JSON.stringify(text)} is not in the form the store writes keys (${JSON.stringify(key)})`
+}
+
+/** Whether `bytes[start, end)` holds no ASCII capital letter. */
+function lowercase(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i] >= 0x41 && bytes[i] <= 0x5a) return false
+  return true
+}
+
+/** Whether `bytes[colon, end)` is nothing, or `:` and a port as the store writes it: 0–65535, no leading zero, not the scheme's default. */
+function canonicalPort(bytes: Uint8Array, colon: number, end: number, defaultPort: number): boolean {
+  if (colon === end) return true
+  const n = end - colon - 1
+  if (n < 1 || n > 5 || (n > 1 && bytes[colon + 1] === 0x30)) return false
+  let port = 0
+  for (let i = colon + 1; i < end; i++) {
+    const d = bytes[i] - 0x30
+    if (d < 0 || d > 9) return false
+    port = port * 10 + d
+  }
+  return port <= 65535 && port !== defaultPort
 }

@@ -26,6 +26,7 @@ import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './
 import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
 import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
 import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
+import { quoteHost } from '../url/host.js'
 import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
 import type { EntryId, StoreExplanation, StoreOutcome, StoreSource } from './store-types.js'
 import { makeStoreCrawlers, type StoreCrawlers } from './store-crawlers.js'
@@ -408,14 +409,14 @@ export class RobotsStore {
       }
       return this.hostKeys > 0 ? (this.index.probe(rec[UrlField.HostHash], this.hostTest) as EntryId | -1) : -1
     }
-    // Any other URL: its origin as the WHATWG URL parser gives it.
+    // Any other URL: its origin as the WHATWG URL parser gives it; an empty authority (`http:///x`) names no host, whatever slashes the parser skips.
     const start = rec[UrlField.Start]
     const end = rec[SCAN_END]
     const url = typeof source === 'string' ? source : end <= source.length ? source.subarray(start, end) : EMPTY
-    const parts = slowOrigin(url)
+    const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
     if (parts === null) {
-      const shown = typeof url === 'string' ? JSON.stringify(url.slice(0, 200)) : describeValue(url)
-      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host`)
+      const shown = typeof url === 'string' ? quoteHost(url) : describeValue(url)
+      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${refusal(scan, rec)}`)
     }
     const key = keyBytes(parts.key)
     const id = this.originKeys > 0 ? this.index.find(key, 0, key.length) : -1
@@ -425,16 +426,30 @@ export class RobotsStore {
   /**
    * The entry id of the bare host of `scan` (a UrlScan of a URL, or of a
    * host column: `UrlScan.scanHost`), compared ASCII-case-insensitively with
-   * the stored hosts, or -1: no origin key is tried, and the host is taken
-   * as written (a host that is not `plainHost` is not made canonical here:
-   * `lookupScan` does that for URLs). Anything but a UrlScan that has
-   * scanned a host is a RobotsInputError (ERR_INPUT).
+   * the stored hosts, or -1: no origin key is tried. A plain host is looked
+   * up from the scan's bytes and hash; any other as the WHATWG URL parser
+   * gives it (`scan.canonicalHost()`), and one the parser refuses is a
+   * RobotsInputError (ERR_INPUT) saying why, as is anything but a UrlScan
+   * that has scanned a host.
    */
   lookupHost(scan: UrlScan): EntryId | -1 {
     const rec = checkedRecord(scan, 'RobotsStore.lookupHost', true)
     const source = scanSource(scan)
     const hs = rec[UrlField.HostStart]
     if (hs < 0) throw new RobotsInputError('RobotsStore.lookupHost: the UrlScan has no host')
+    if ((rec[UrlField.Flags] & UrlFlag.PlainHost) === 0) {
+      // Not plain: the host as the WHATWG URL parser gives it (once per scan), or refused.
+      let host: string
+      try {
+        host = scan.canonicalHost()!
+      } catch (err) {
+        if (err instanceof RobotsInputError) throw new RobotsInputError(err.message.replace(/^UrlScan\.canonicalHost/, 'RobotsStore.lookupHost'))
+        throw err
+      }
+      if (this.hostKeys === 0) return -1
+      const key = keyBytes(host)
+      return this.index.find(key, 0, key.length) as EntryId | -1
+    }
     if (this.hostKeys === 0) return -1
     const he = rec[UrlField.HostEnd]
     if (typeof source === 'string') {
@@ -672,7 +687,9 @@ export class RobotsStore {
     let bytes = objectBytes(STORE_FIELDS) + this.arena.memoryUsage() + typedArrayBytes(this.entries) + this.index.memoryUsage()
     bytes += 2 * TYPED_ARRAY_BYTES + SCANNER_BYTES + 8 * this.hot.length + 8 * this.free.length
     bytes += MAP_BYTES + this.shared.size * MAP_ENTRY_BYTES
-    for (const form of this.shared.values()) bytes += typedArrayBytes(form)
+    // A form shared by many entries (one Robots set under many keys) is held once.
+    const forms = new Set<Uint8Array>(this.shared.values())
+    for (const form of forms) bytes += typedArrayBytes(form)
     if (this.spill !== undefined) bytes += compiledBytes(this.spillKey, this.spill.matcher.memoryUsage())
     if (this.spillSet !== undefined) bytes += compiledBytes(this.spillSetKey, this.spillSet.set.memoryUsage())
     bytes += 8 * this.hotSets.length + MAP_BYTES
@@ -1043,4 +1060,17 @@ function sameHostBytes(bytes: Uint8Array, start: number, end: number, key: Uint8
     if (c !== key[k] && (c | 0x20) !== key[k]) return false
   }
   return true
+}
+
+/** Why the scanned URL names no site, for a message: its port or its host, as the WHATWG parser refuses them ('' when neither says more). */
+function refusal(scan: UrlScan, rec: Int32Array): string {
+  if (rec[UrlField.HostStart] < 0) return ''
+  if (rec[UrlField.Port] === PortCode.Bad) return ' (its port is not a number from 0 to 65535)'
+  try {
+    scan.canonicalHost()
+  } catch (err) {
+    if (err instanceof RobotsInputError) return ` (${err.message.replace(/^UrlScan\.canonicalHost: /, '')})`
+    throw err
+  }
+  return ''
 }

@@ -10,12 +10,14 @@ import { adoptHashKey, hashKeyWords, hostHash, hostHashes, hostHashString } from
 import { pathIndex, PathStartCode, type PathStart } from './url-path.js'
 import { scanHostField, scanUrl, scanUrlString, UrlField, UrlFlag } from './url-scan.js'
 import { provideScanAccess, SCAN_END, scanHashed, scanOffsets } from './scan-access.js'
+import { canonicalHostOrNull, hostRefusal, quoteHost } from './host.js'
 
 /** The record: url-scan.ts's fields, then where the URL ends (SCAN_END). */
 const RECORD_SIZE = SCAN_END + 1
 const END = SCAN_END
 
 const EMPTY = new Uint8Array(0)
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * One URL's parts from one pass over it, for judging URLs in bulk straight
@@ -34,10 +36,12 @@ const EMPTY = new Uint8Array(0)
  *
  * **Hosts.** A scan does not canonicalise the host: `plainHost` says
  * whether the host's bytes, ASCII-lowercased, already are the host the
- * WHATWG parser gives (letters, digits, `.`, `-`, a last label starting
- * with a letter, no `xn--` label). Any other host (international names,
- * percent-encoding, IPv4 number forms, IPv6) needs that parser;
- * `store.lookupScan` defers to it for such hosts.
+ * WHATWG parser gives (letters, digits, `.`, `-`, `_` and ASCII
+ * punctuation it keeps, a last label starting with a letter, no `xn--`
+ * label; or an IPv4 address in dotted decimal). Any other host (international names, percent-encoding, IPv4
+ * number forms, IPv6, a trailing dot) needs that parser: `canonicalHost()`
+ * gives the parser's host (once per scan), and `store.lookupScan` and
+ * `store.lookupHost` defer to it for such hosts.
  *
  * **The host hash.** `hostHash` (and `hostHash2`, for a 64-bit fingerprint)
  * is a keyed hash of the host, ASCII case ignored: equal hosts have equal
@@ -63,6 +67,8 @@ export class UrlScan {
   private checked: Uint8Array = EMPTY
   /** For `moveTo`: the length of `scheme://authority` and the byte after it, 0 when the scan cannot move, -1 until first asked. */
   private prefix = -1
+  /** The host as the WHATWG parser gives it, once asked (`canonicalHost`); undefined until then, and for a host it refuses. */
+  private canonical: string | undefined = undefined
 
   static {
     provideScanAccess({
@@ -84,6 +90,7 @@ export class UrlScan {
    */
   scan(bytes: Uint8Array, start = 0, end: number = bytesLength(bytes)): boolean {
     this.checkRange('UrlScan.scan', bytes, start, end)
+    this.canonical = undefined
     const r = this.record
     this.source = bytes
     this.hashed = false
@@ -97,6 +104,7 @@ export class UrlScan {
     if (typeof url !== 'string') throw new RobotsInputError(`UrlScan.scanString takes a string, got ${describeValue(url)}`)
     const r = this.record
     this.source = url
+    this.canonical = undefined
     this.hashed = true
     this.prefix = -1
     r[END] = url.length
@@ -111,6 +119,7 @@ export class UrlScan {
    */
   scanHost(bytes: Uint8Array, start = 0, end: number = bytesLength(bytes)): boolean {
     this.checkRange('UrlScan.scanHost', bytes, start, end)
+    this.canonical = undefined
     const r = this.record
     this.source = bytes
     this.hashed = false
@@ -209,6 +218,41 @@ export class UrlScan {
   /** The host's bytes, ASCII-lowercased, are the host the WHATWG URL parser gives (see the class comment); false without a host. */
   get plainHost(): boolean {
     return (this.record[UrlField.Flags] & UrlFlag.PlainHost) !== 0
+  }
+
+  /**
+   * The host as the WHATWG URL parser gives it (`new URL(url).hostname`):
+   * punycode, lowercase, IPv4 in dotted decimal, IPv6 compressed in
+   * brackets, percent-encoded UTF-8 decoded, a trailing dot kept; null when
+   * the scan has no host. A plain host is its own lowercase (no parse);
+   * any other is parsed once per scan (a moved scan keeps it). A host the
+   * parser refuses (`xn--a.com`, `a b`, `%00`, `1.2.3.256`), or bytes that
+   * are not UTF-8, is a RobotsInputError (ERR_INPUT) saying why: such a
+   * URL names no site, and is never judged as another.
+   */
+  canonicalHost(): string | null {
+    const r = this.record
+    const hs = r[UrlField.HostStart]
+    if (hs < 0 || r[UrlField.Start] < 0) return null
+    if (this.canonical !== undefined) return this.canonical
+    const he = r[UrlField.HostEnd]
+    const src = this.source
+    const plain = (r[UrlField.Flags] & UrlFlag.PlainHost) !== 0
+    let text: string
+    if (typeof src === 'string') text = src.slice(hs, he)
+    else if (he > src.length) throw new RobotsRangeError('ERR_RANGE', 'UrlScan.canonicalHost: the scanned bytes were transferred away')
+    else if (plain) text = String.fromCharCode.apply(null, src.subarray(hs, he) as unknown as number[])
+    else {
+      try {
+        text = UTF8.decode(src.subarray(hs, he))
+      } catch {
+        throw new RobotsInputError(`UrlScan.canonicalHost: the host's bytes are not UTF-8, so it is no host name`)
+      }
+    }
+    if (plain) return (this.canonical = text.toLowerCase())
+    const host = canonicalHostOrNull(text)
+    if (host === null) throw new RobotsInputError(`UrlScan.canonicalHost: the host ${quoteHost(text)} is refused: ${hostRefusal(text)}`)
+    return (this.canonical = host)
   }
 
   /** A userinfo (`user@`) comes before the host. */

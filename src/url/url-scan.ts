@@ -8,6 +8,7 @@
  */
 import { JUST_SLASH_START, pathStartAt, pathStartBytes, pathStartString, PathStartCode, type PathStart } from './url-path.js'
 import { hostHashes, hostHashString } from './keyed-hash.js'
+import { isPlainHost } from './host.js'
 
 /**
  * The record's fields: `record[UrlField.X]` of an `Int32Array(UrlField.Size)`.
@@ -51,9 +52,10 @@ export const enum UrlFlag {
   /** The scheme is `https` (any case). */
   Https = 2,
   /**
-   * The host is a plain ASCII name (letters, digits, `.`, `-`; its last label
-   * starts with a letter; no `xn--` label): its lowercased bytes are the
-   * WHATWG URL parser's host, so it can be looked up without that parser.
+   * The host is plain (url/host.ts, `isPlainHost`: letters, digits, `.`,
+   * `-`, `_` and ASCII punctuation the parser keeps, its last label starting
+   * with a letter and no `xn--` label; or an IPv4 address in dotted decimal): its lowercased bytes are the WHATWG
+   * URL parser's host, so it can be looked up without that parser.
    */
   PlainHost = 4,
   /** A userinfo (`user@`) comes before the host. */
@@ -65,7 +67,7 @@ export function newUrlRecord(): Int32Array {
   return new Int32Array(UrlField.Size)
 }
 
-/** What a byte means in the authority (AUTH[byte]). Plain bytes are letters and digits. */
+/** What a byte means in the authority (AUTH[byte]). Plain bytes are letters, digits and the punctuation a plain host may hold (url/host.ts, PLAIN_BYTE). */
 const enum Auth {
   Plain = 0,
   /** `/` or `?`: ends the authority; the path starts here. */
@@ -91,6 +93,8 @@ const enum Auth {
 const AUTH = new Uint8Array(256).fill(Auth.Odd)
 for (let b = 0x30; b <= 0x39; b++) AUTH[b] = Auth.Plain
 for (let b = 0x41; b <= 0x5a; b++) AUTH[b] = AUTH[b | 0x20] = Auth.Plain
+// The punctuation a plain host may hold (url/host.ts, PLAIN_BYTE).
+for (const c of '_!"$&\'()*+,=`{}~') AUTH[c.charCodeAt(0)] = Auth.Plain
 AUTH[0x2f] = AUTH[0x3f] = Auth.PathStart
 AUTH[0x23] = Auth.Hash
 AUTH[0x5c] = Auth.Backslash
@@ -211,12 +215,13 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
     else if (k === Auth.Dash) puny ||= e === label + 3 && bytes[e - 1] === 0x2d && (bytes[e - 2] | 0x20) === 0x6e && (bytes[e - 3] | 0x20) === 0x78
     else odd = true
   }
-  if (!odd && e > a) {
+  // Plain when its last label starts with a letter and no label is "xn--"; a last label that does not start with a
+  // letter (an IPv4 address, a trailing dot) is left to the loop below, which checks it apart.
+  const l = label < e ? bytes[label] | 0x20 : 0
+  if (!odd && e > a && (puny || (l >= 0x61 && l <= 0x7a))) {
     const k = e < end ? AUTH[bytes[e]] : Auth.Plain
     if (k === Auth.PathStart || e === end) {
-      // Plain when its last label starts with a letter and no label is "xn--".
-      const l = label < e ? bytes[label] | 0x20 : 0
-      const plain = l >= 0x61 && l <= 0x7a && !puny
+      const plain = !puny
       out[UrlField.Start] = start
       out[UrlField.SchemeEnd] = schemeEnd
       out[UrlField.HostStart] = a
@@ -293,9 +298,9 @@ function scanAuthority(bytes: Uint8Array, start: number, a: number, end: number,
   }
   if (hostEnd === hostStart) return noHost(out, start, schemeEnd, q, ps)
   const port = portOf(bytes, hostEnd, q)
-  // A plain name's last label starts with a letter (else it may be an IPv4 address).
+  // A plain name's last label starts with a letter (else it may be an IPv4 address: plain only in dotted decimal).
   const last = labelStart < hostEnd ? bytes[labelStart] | 0x20 : 0
-  if (!(last >= 0x61 && last <= 0x7a)) plain = false
+  if (plain && !(last >= 0x61 && last <= 0x7a)) plain = isPlainHost(bytes, hostStart, hostEnd)
   out[UrlField.Start] = start
   out[UrlField.SchemeEnd] = schemeEnd
   out[UrlField.HostStart] = hostStart
@@ -383,10 +388,10 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
     else if (k === Auth.Dash) puny ||= e === label + 3 && url.charCodeAt(e - 1) === 0x2d && (url.charCodeAt(e - 2) | 0x20) === 0x6e && (url.charCodeAt(e - 3) | 0x20) === 0x78
     else odd = true
   }
-  if (!odd && e > a && (e === end || AUTH[url.charCodeAt(e)] === Auth.PathStart)) {
-    // Plain when its last label starts with a letter and no label is "xn--".
-    const l = label < e ? url.charCodeAt(label) | 0x20 : 0
-    const plain = l >= 0x61 && l <= 0x7a && !puny
+  // As for bytes: a last label that does not start with a letter is left to the loop below.
+  const l = label < e ? url.charCodeAt(label) | 0x20 : 0
+  if (!odd && e > a && (puny || (l >= 0x61 && l <= 0x7a)) && (e === end || AUTH[url.charCodeAt(e)] === Auth.PathStart)) {
+    const plain = !puny
     out[UrlField.Start] = start
     out[UrlField.SchemeEnd] = schemeEnd
     out[UrlField.HostStart] = a
@@ -459,7 +464,7 @@ export function scanUrlString(url: string, out: Int32Array): boolean {
   if (hostEnd === hostStart) return noHost(out, start, schemeEnd, q, ps)
   const port = portOfString(url, hostEnd, q)
   const last = labelStart < hostEnd ? url.charCodeAt(labelStart) | 0x20 : 0
-  if (!(last >= 0x61 && last <= 0x7a)) plain = false
+  if (plain && !(last >= 0x61 && last <= 0x7a)) plain = isPlainHost(url, hostStart, hostEnd)
   out[UrlField.Start] = start
   out[UrlField.SchemeEnd] = schemeEnd
   out[UrlField.HostStart] = hostStart

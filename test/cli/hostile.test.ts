@@ -91,7 +91,8 @@ describe('issue 13 #10: terminal escape injection', () => {
     writeFileSync(join(dir, evil), '<html>\n')
     symlinkSync('loop\x1b[5m.test', join(dir, 'loop\x1b[5m.test'))
     const r = await run(['filter', '--robots-dir', dir, '--agent', 'bot\x1b[1m'], { input: `https://${evil}/a\nhttps://loop\x1b[5m.test/\n` })
-    expect(r.status).toBe(0)
+    // Hosts holding control characters are no hosts: the lines are named, not judged (exit 4), and so are the files.
+    expect(r.status).toBe(4)
     expect(r.stderr).toContain('evil\\x1b]0;x\\x07.test')
     expect(r.stderr).toContain('loop\\x1b[5m.test')
     expect(r.stderr).toContain("--agent 'bot\\x1b[1m'")

@@ -153,7 +153,7 @@ describe('usage errors (exit 2, one line)', () => {
     [['playground', '--port', '70000'], "playground: option '--port' must be an integer from 0 to 65535 (got '70000')"],
     [['playground', '--port', 'http'], "playground: option '--port' must be an integer from 0 to 65535 (got 'http')"],
     [['playground', '--out', 'd', '--port', '1'], "playground: '--out' writes the files and serves nothing: it takes no '--port'"],
-  ])('%j', async (args, message) => {
+  ])('%j exits 2 with its one-line usage error', async (args, message) => {
     expectError(await run(args), 2, message)
   })
 })

@@ -323,7 +323,7 @@ function isUrl(url: string): boolean {
 describe('judgeBlock: the line-convention data suite (test/support/line-cases.ts)', () => {
   const matcher = parseRobots(LINE_RULES).agent('bot')
   for (const c of LINE_CASES) {
-    it(c.name, async () => {
+    it(`${c.name}: judgeBlock sees the lines and gives the verdicts the data suite states`, async () => {
       const block = Buffer.from(c.input, 'latin1')
       // Per line (the --robots-dir path): the URL each judge call sees.
       const seen: string[] = []
@@ -430,12 +430,12 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
     ])
   })
 
-  it('never leaves DIR and treats odd hosts as missing', () => {
+  it('never leaves DIR and treats odd hosts as missing; a host the URL parser refuses is not judged', () => {
     const dir = makeDir({})
     mkdirSync(join(dir, 'sub'))
     writeFileSync(join(dir, 'sub', 'x'), 'User-agent: *\nDisallow: /\n')
     const { judge } = hostJudge(join(dir, 'sub'))
-    expect(judgeAll(judge, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, 1, 2 * 2])
+    expect(judgeAll(judge, ['https://../sub/x', 'https://./x', `https://${'a'.repeat(300)}/`, 'https://a%00b/', 'https://x/'])).toEqual([1, 1, 1, -1, 2 * 2])
   })
 
   it('judges by a host column (--host-field): host, host:port, [v6]:port, or a URL; a URL of its own keeps its host', () => {

@@ -425,7 +425,7 @@ export { a, b, c }
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
-    }, 120_000)
+    })
 
     it('nothing left the machine, and Crawlee wrote no storage into the repository', () => {
       expect(guard.refused).toEqual([])

@@ -271,7 +271,7 @@ describe('redirects', () => {
 
 describe('4xx: unavailable, allow all', () => {
   for (const status of [400, 401, 403, 404, 410]) {
-    it(String(status), async () => {
+    it(`status ${status} is unavailable: every URL allowed`, async () => {
       a.handler = reply(status, 'User-agent: *\nDisallow: /\n')
       const r = await fetchRobots(a.origin, { now: () => 0 })
       expect(r.outcome).toBe('unavailable')
@@ -302,7 +302,7 @@ describe('unreachable, disallow all', () => {
   })
 
   for (const status of [500, 502, 503]) {
-    it(String(status), async () => {
+    it(`status ${status} is unreachable: every URL disallowed`, async () => {
       a.handler = reply(status, 'User-agent: *\nAllow: /\n')
       const r = await fetchRobots(a.origin, { now: () => 0 })
       expect(r.outcome).toBe('unreachable')

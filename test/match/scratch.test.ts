@@ -25,5 +25,5 @@ describe('scratch buffers', () => {
     // And a matcher of every tier keeps answering after its Robots was collected (it holds the bytes it needs, not the Robots).
     expect(robotsFreed).toBe(true)
     expect(stillAnswers).toBe(true)
-  }, 120_000)
+  })
 })

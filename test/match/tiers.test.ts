@@ -346,7 +346,7 @@ describe('hot → thrash-proof', () => {
     // The default 4 MiB budget fills within the first URL (states of ~30,000 positions each): one flush, then the switch.
     expect(tiers.indexOf('thrash-proof')).toBeGreaterThanOrEqual(0)
     expect(tiers.indexOf('thrash-proof')).toBeLessThanOrEqual(2)
-  }, 60_000)
+  })
 })
 
 describe('options', () => {

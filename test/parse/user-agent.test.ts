@@ -49,7 +49,7 @@ const SAMPLE: [header: string, tokens: string[]][] = [
 ]
 
 describe('productTokens', () => {
-  it.each(SAMPLE)('%s', (header, tokens) => {
+  it.each(SAMPLE)('the header %j gives the tokens %j', (header, tokens) => {
     expect(productTokens(header)).toEqual(tokens)
   })
 

@@ -4,6 +4,7 @@
  * cannot be read open the page as usual, and how the agents field and the
  * URL list are read.
  */
+import { deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { agentTokens, crawlerList, decodeState, encodeState, SAMPLE, urlList, type PageState } from '../../src/playground/page-state.js'
 
@@ -71,5 +72,27 @@ describe('the agents field, the more-crawlers field and the URL list', () => {
   it('URLs: one per line, as given (spaces kept), empty lines skipped, a CR before the LF dropped', () => {
     expect(urlList('/a\n\n /b \r\nhttps://e.com/c\r\n')).toEqual(['/a', ' /b ', 'https://e.com/c'])
     expect(urlList('')).toEqual([])
+  })
+})
+
+describe('issue 27 #9: the tester page inflated a 272 KB link into 200 MiB and crashed the tab', () => {
+  it('a link whose case inflates past the limit is refused with a message, the inflating stopped there', async () => {
+    const json = Buffer.concat([Buffer.from('[0,"'), Buffer.alloc(64 << 20, 0x61), Buffer.from('",0,"",0,"",""]')])
+    const link = `#s=1.${deflateRawSync(json, { level: 9 }).toString('base64url')}`
+    expect(link.length).toBeLessThan(300_000)
+    const refused = await decodeState(link).then(
+      () => undefined,
+      (err: Error) => err,
+    )
+    expect(refused?.name).toBe('LinkRefused')
+    expect(refused?.message).toMatch(/^This link holds a case larger than the tester page opens \(8 MiB once unpacked, or a link of 1,500,000 characters\): it was not opened\.$/)
+  })
+
+  it('a link longer than the limit is refused before anything is decoded; one within it opens', async () => {
+    await expect(decodeState(`#s=1.${'A'.repeat(1_500_001)}`)).rejects.toThrow(/larger than the tester page opens/)
+    await expect(decodeState(`#s=0.${Buffer.from('x'.repeat(9 << 20)).toString('base64url')}`)).rejects.toThrow(/larger than the tester page opens/)
+    const state = { ...SAMPLE, urls: 'https://e.com/\n'.repeat(100_000) }
+    expect(await decodeState(await encodeState(state))).toEqual(state)
+    await expect(encodeState({ ...SAMPLE, urls: 'x'.repeat(9 << 20) })).rejects.toThrow(/too large for a link/)
   })
 })

@@ -5,6 +5,7 @@
  * line), diagnostics, files, stand-ins, diff mode, a shared link, keyboard
  * and labels, 500 KiB with 10,000 URLs; a screenshot kept in test-artifacts/.
  */
+import { deflateRawSync } from 'node:zlib'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -98,7 +99,7 @@ beforeAll(async () => {
   // A busy machine may be slow: actions wait for the page however long it takes (no real-time bound).
   context.setDefaultTimeout(300_000)
   context.on('request', (r) => requests.push(r.url()))
-}, 120_000)
+})
 
 afterAll(async () => {
   await context?.close()
@@ -284,6 +285,19 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await settled(page)
     expect(await fields(page)).toEqual(want)
     await other.close()
+    await page.close()
+  })
+
+  it('a link whose case inflates past the limit is refused with a message; the page opens its sample and stays usable', async () => {
+    const json = Buffer.concat([Buffer.from('[0,"'), Buffer.alloc(64 << 20, 0x61), Buffer.from('",0,"",0,"",""]')])
+    const link = `${origin}#s=1.${deflateRawSync(json, { level: 9 }).toString('base64url')}`
+    const page = await newPage()
+    await page.goto(link)
+    await settled(page)
+    expect(await page.locator('#link-note').isVisible()).toBe(true)
+    expect(await page.locator('#link-note').innerText()).toMatch(/larger than the tester page opens \(8 MiB once unpacked/)
+    expect(await page.locator('#agents').inputValue()).toBe('Googlebot')
+    expect(await page.locator('#rows tr').count()).toBeGreaterThan(0)
     await page.close()
   })
 

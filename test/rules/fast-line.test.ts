@@ -152,5 +152,5 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
       .filter((e) => e.isDirectory())
       .flatMap((e) => readdirSync(resolve(dir, e.name)).map((f) => `${e.name}/${f}`))
     expect(sameAsGeneral(files, dir)).toBe(6817)
-  }, 120_000)
+  })
 })

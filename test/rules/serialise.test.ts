@@ -46,7 +46,7 @@ describePaired('serialisation on the corpus', 'serialise-corpus', (source) => {
       n++
     }
     expect(n).toBe(source.id === 'full' ? 6817 : 38)
-  }, 120_000)
+  })
 
   it('a loaded Robots answers every paired URL like the original', () => {
     let n = 0
@@ -63,7 +63,7 @@ describePaired('serialisation on the corpus', 'serialise-corpus', (source) => {
       }
     }
     expect(n).toBe(2 * source.urlCount)
-  }, 120_000)
+  })
 })
 
 describe('serialisation errors', () => {

@@ -81,8 +81,8 @@ describe('url-path: one data suite over every copy of the path scan', () => {
     expect(CASES.length).toBe(vectors.length + OWN_CASES.length)
   })
 
-  for (const [url, path] of CASES) {
-    it(JSON.stringify(url), () => {
+  for (const [i, [url, path]] of CASES.entries()) {
+    it(`the path of ${JSON.stringify(url)} is ${JSON.stringify(path)} in every copy of the scan (${i < vectors.length ? `reference vector ${i + 1}` : 'own case'})`, () => {
       expect(pathOf(url)).toBe(path)
       expect(latin1(matchPath(bytesOf(url)))).toBe(matched(path))
       // A rule that matches exactly the path found, and nothing longer or shorter.

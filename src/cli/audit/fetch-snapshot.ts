@@ -13,7 +13,6 @@ import { runFetches } from '../fetch/fetch-pool.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
-import { plausibleHost } from '../filter/fields.js'
 import { WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
 import { HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 import { StoreSnapshot } from './snapshot.js'
@@ -90,6 +89,24 @@ export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): 
   return { snapshot: new StoreSnapshot('the fetched list', store, failures), store }
 }
 
+/**
+ * Whether a line's text may be meant as a host: an IPv6 literal, or it does
+ * not start with `-` or `.` and holds a letter, a digit or a byte past
+ * ASCII. A log's `-` placeholder is no host; whether the rest is one, the
+ * URL parser says (fetch/origin-input.ts).
+ */
+function hostLike(bytes: Uint8Array, start: number, end: number): boolean {
+  if (start >= end) return false
+  if (bytes[start] === 0x5b) return true
+  if (bytes[start] === 0x2d || bytes[start] === 0x2e) return false
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]
+    const l = b | 0x20
+    if ((l >= 0x61 && l <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) return true
+  }
+  return false
+}
+
 /** Blank bytes around a line's host. */
 const isBlank = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d
 
@@ -114,8 +131,9 @@ async function readHostList(inputs: readonly InputFile[], list: OriginList): Pro
       let e = end
       while (s < e && isBlank(bytes[s])) s++
       while (e > s && isBlank(bytes[e - 1])) e--
-      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && plausibleHost(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
-      else list.fault(fault, input.name, line, bytes, start, end)
+      // The whole line is host[:port] (the list adds it through the one host function: a name the URL parser refuses is counted as such).
+      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && hostLike(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
+      else list.fault(fault, input.name, line, bytes, start, end, locator)
     },
     async () => {},
   )

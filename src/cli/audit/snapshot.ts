@@ -86,34 +86,24 @@ export class StoreSnapshot implements Snapshot {
 
 /**
  * A directory of robots.txt files named by host (`DIR/example.com`), as
- * `filter --robots-dir` reads it; names are keyed as the store keys a bare
- * host (lowercase, IDN as punycode). Names that are no host are left out
- * (`skipped` lists them); two names of one host keep the first.
+ * `filter --robots-dir` reads it: only a name that is a host as the URL
+ * parser writes it (lowercase, IDN as punycode, canonical IP address) is a
+ * host's file, keyed as the store keys a bare host; any other name is left
+ * out (`skipped` counts them and names the first), as filter, diff and pack
+ * leave it out.
  */
 export class DirSnapshot implements Snapshot {
-  readonly skipped: string[] = []
+  /** Names that are no host as URLs write it: how many, and the first few with the name to give them. */
+  readonly skipped: { readonly count: number; readonly names: readonly { readonly name: string; readonly reason: string }[] }
   private readonly ids = new Map<string, number>()
 
   private constructor(
     readonly name: string,
     private readonly rules: DirectoryRules,
   ) {
-    const decoder = new TextDecoder()
-    for (let id = 0; id < rules.size; id++) {
-      const raw = decoder.decode(rules.keyBytes(id))
-      let key: string
-      try {
-        key = RobotsStore.keyOf(raw)
-      } catch {
-        this.skipped.push(raw)
-        continue
-      }
-      if (key.includes('/') || this.ids.has(key)) {
-        this.skipped.push(raw)
-        continue
-      }
-      this.ids.set(key, id)
-    }
+    this.skipped = rules.skipped
+    // The directory's names are canonical hosts already (hosts/host-names.ts), each once.
+    for (let id = 0; id < rules.size; id++) this.ids.set(rules.name(id), id)
   }
 
   static open(dir: string): DirSnapshot {

@@ -96,8 +96,9 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
 
   const snapshots: Snapshot[] = paths.map((p) => openSnapshot(p.path, p.kind))
   for (const s of snapshots) {
-    if (!quiet && s instanceof DirSnapshot && s.skipped.length > 0) {
-      note(`warning: ${s.name}: ${plural(s.skipped.length, 'file')} not named by a host skipped (e.g. '${printable(s.skipped[0])}')`)
+    if (!quiet && s instanceof DirSnapshot && s.skipped.count > 0) {
+      const first = s.skipped.names[0]!
+      note(`warning: ${s.name}: ${plural(s.skipped.count, 'file')} not named by a host skipped (e.g. '${printable(first.name)}': ${printable(first.reason)})`)
     }
   }
   if (fetching) snapshots.push(await fetched(args, quiet))

@@ -7,7 +7,7 @@
  * disallowed), for harnesses that read outcomes from exit codes.
  */
 import { isUtf8 } from 'node:buffer'
-import { ruleText, type AgentMatcher, type CrawlerSet, type RuleRef } from '../../index.js'
+import { ruleText, type AgentMatcher, type CrawlerSet } from '../../index.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION, type CrawlerSpec, type Require } from '../common/crawlers-option.js'
@@ -38,12 +38,6 @@ export const CHECK_OPTIONS: readonly OptionSpec[] = [
   { name: 'quiet', short: 'q', value: false },
   ...COMMON_OPTIONS,
 ]
-
-/** `line 4: Disallow: /private/`, or `no matching rule` (a rule of the file; see rule-text.ts for implied rules). */
-export function describeRule(rule: RuleRef | null): string {
-  if (rule === null) return 'no matching rule'
-  return `line ${rule.line}: ${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`
-}
 
 /**
  * Exit status of `check --exit-code` when at least one URL is disallowed. Not

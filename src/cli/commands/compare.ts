@@ -116,6 +116,19 @@ function checkWritable(files: readonly (string | undefined)[]): void {
   for (const file of files) if (file !== undefined) checkOutput(file, 'report')
 }
 
+/**
+ * Where the terminal report goes: stdout, unless an output file is `-`
+ * (stdout is then that file's alone: the report goes to stderr, or nowhere
+ * with --quiet). Two outputs named `-` are a usage error: their bytes
+ * would be mixed on one stream.
+ */
+function terminalWriter(outputs: Record<string, string | undefined>, quiet: boolean): (text: string) => void {
+  const onStdout = Object.entries(outputs).filter(([, f]) => f === '-').map(([k]) => `--${k}`)
+  if (onStdout.length > 1) throw new UsageError(`options ${onStdout.join(' and ')} both name stdout ('-'): give each but one a file`)
+  if (onStdout.length === 0) return (text) => void process.stdout.write(text)
+  return quiet ? () => {} : (text) => void process.stderr.write(text)
+}
+
 async function writeOut(file: string, text: string): Promise<void> {
   await writeFileAtomic(file, text, 'report')
 }
@@ -192,6 +205,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   const outputs = { json: optionValue(args, 'json'), html: optionValue(args, 'html'), markdown: optionValue(args, 'markdown') }
   checkWritable(Object.values(outputs))
   const quiet = flag(args, 'quiet')
+  const terminal = terminalWriter(outputs, quiet)
   const command = [PROGRAM, 'compare', ...argv].map(shellWord).join(' ')
   const m = await interruptible((signal) =>
     runMatrix(matrix, {
@@ -212,7 +226,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   if (outputs.json !== undefined) await writeOut(outputs.json, JSON.stringify(m, null, 2) + '\n')
   if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
-  process.stdout.write(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
+  terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
   return m.failed ? EXIT.adapterFailure : EXIT.passed
 }
 
@@ -261,6 +275,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
     baseline: optionValue(args, 'write-baseline'),
   }
   checkWritable([...Object.values(outputs), exportFile])
+  const terminal = terminalWriter({ ...outputs, 'write-baseline': outputs.baseline, baseline: undefined, export: exportFile }, quiet)
   const sem = semantics(args)
   const baseline = baselineFile !== undefined ? await readBaseline(baselineFile, sem) : undefined
 
@@ -313,7 +328,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   if (report === undefined) return s.status
   if (s.failure === undefined && report.totals.cases === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
   // Patterns and agent names in the report come from the cases: no control character reaches the terminal.
-  process.stdout.write(optionValue(args, 'format') === 'jsonl' ? reportLines(report) : renderTerminal(report, show).split('\n').map(printable).join('\n'))
+  terminal(optionValue(args, 'format') === 'jsonl' ? reportLines(report) : renderTerminal(report, show).split('\n').map(printable).join('\n'))
   if (s.failure) {
     note(s.failure.message)
     const written = Object.entries(outputs).filter(([, f]) => f !== undefined)

@@ -18,7 +18,7 @@ import { jsonLine, printable } from '../common/printable.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { LineFault, LineLocator } from '../filter/line-locator.js'
-import { EXIT_NO_URL, faultNote, noUrlMessage, sampleText, type FaultSample } from '../filter/line-faults.js'
+import { EXIT_NO_URL, faultNote, faultSample, noUrlMessage, warnedFault, type FaultSample } from '../filter/line-faults.js'
 import { DIFF_HELP } from './diff-help.js'
 import { resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
@@ -107,7 +107,13 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   }
   if (perHost.length === 2) {
     const cacheBytes = Math.floor((DEFAULT_CACHE_MB * 2 ** 20) / 2)
-    const opened = perHost.map((p) => (p.kind === 'dir' ? DirectoryRules.open(p.path) : openBundle(readBundle(p.path), p.path)))
+    const opened = perHost.map((p) => {
+      if (p.kind !== 'dir') return openBundle(readBundle(p.path), p.path)
+      const dir = DirectoryRules.open(p.path)
+      const skipped = dir.skippedWarning()
+      if (!quiet && skipped !== undefined) note(skipped)
+      return dir
+    })
     // Each side warns about its own files; the summary counts OLD's hosts.
     const tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
     tally = tallies[0]
@@ -129,6 +135,8 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   let lines = 0
   let compared = 0
   let withoutUrl = 0
+  /** Log lines whose request is "-": counted apart, never warned about. */
+  let emptyRequests = 0
   let nowAllowed = 0
   let nowDisallowed = 0
   let sample: FaultSample | undefined
@@ -144,9 +152,10 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     (bytes, lineStart, lineEnd, fault, lineNumber, input) => {
       lines++
       if (fault !== LineFault.None) {
-        withoutUrl++
-        if (sample === undefined) {
-          sample = { fault, input: input.name, line: lineNumber, text: sampleText(bytes, lineStart, lineEnd) }
+        if (fault === LineFault.EmptyRequest) emptyRequests++
+        else withoutUrl++
+        if (sample === undefined && warnedFault(fault)) {
+          sample = faultSample(fault, input.name, lineNumber, bytes, lineStart, lineEnd, locator)
           if (!quiet) note(faultNote(sample, layout, 'such lines are not compared'))
         }
         return
@@ -217,11 +226,12 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   }
   if (!quiet) {
     const unchanged = compared - nowAllowed - nowDisallowed
-    const without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
+    let without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
+    if (emptyRequests > 0) without += `; ${count(emptyRequests)} with no request ("-"), not compared`
     const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
     note(`${plural(compared, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(unchanged)} unchanged${without}${hosts}`)
   }
   if (nowAllowed + nowDisallowed > 0) return EXIT_CHANGED
-  if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0), EXIT_NO_URL)
+  if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0, sample !== undefined), EXIT_NO_URL)
   return 0
 }

@@ -119,6 +119,19 @@ function runIdentity(args: ParsedArgs, output: OutputTarget, format: string): un
   return { output: output.kind === 'file' ? output.file : output.path, format, update: optionValue(args, 'update') ?? null, inputs, layout }
 }
 
+/**
+ * The journal's file: `--journal FILE` checked as an output (through a link
+ * to its final target, so a dangling link is created where it points), or
+ * beside an output file; none for a stream without `--journal`. A journal
+ * is read back and appended to, so a FIFO, a device or stdout cannot be one.
+ */
+function journalPathOf(option: string | undefined, output: OutputTarget): string | undefined {
+  if (option === undefined) return output.kind === 'file' ? `${output.file}.journal` : undefined
+  const target = checkOutput(option, 'journal')
+  if (target.kind !== 'file') throw new CliError('ERR_WRITE', `cannot use the journal '${option}': ${option === '-' ? 'stdout' : 'a FIFO or a device'} cannot be read back: name a regular file`)
+  return target.file
+}
+
 /** Runs `fetch` with the arguments after the command name; resolves to the exit code. */
 export async function runFetch(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FETCH_OPTIONS)
@@ -143,9 +156,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
 
   // The output (and the journal beside it) are checked before anything is read or fetched.
   const output = checkOutput(outputPath, format === 'bundle' ? 'bundle' : 'output')
-  const journalOption = optionValue(args, 'journal')
-  const journalPath = journalOption ?? (output.kind === 'file' ? `${output.file}.journal` : undefined)
-  if (journalOption !== undefined) checkOutput(journalOption, 'journal')
+  const journalPath = journalPathOf(optionValue(args, 'journal'), output)
   let spool: string | undefined
   let journal: Journal | undefined
   try {

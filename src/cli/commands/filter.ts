@@ -129,8 +129,12 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     spec = { kind: 'robots', bytes: loaded.robots.toBytes(), name: loaded.name, outcome }
   } else {
     let rules: HostRules
-    if (robotsDir !== undefined) rules = DirectoryRules.open(robotsDir)
-    else rules = openBundle(readBundle(bundlePath!), bundlePath!)
+    if (robotsDir !== undefined) {
+      const dir = DirectoryRules.open(robotsDir)
+      const skipped = dir.skippedWarning()
+      if (!quiet && skipped !== undefined) note(skipped)
+      rules = dir
+    } else rules = openBundle(readBundle(bundlePath!), bundlePath!)
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow' })
     const t = tally
     const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }
@@ -194,8 +198,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary(), crawlersSummary))
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {
-    throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout)}: ${printable(sample.text)}`, EXIT_NO_URL)
+    const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
+    throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}`, EXIT_NO_URL)
   }
-  if (stats.lines > 0 && stats.allowed + stats.disallowed === 0) throw new CliError('ERR_NO_URL', noUrlMessage(stats.lines, perHost), EXIT_NO_URL)
+  if (stats.lines > 0 && stats.allowed + stats.disallowed === 0) throw new CliError('ERR_NO_URL', noUrlMessage(stats.lines, perHost, sample !== undefined), EXIT_NO_URL)
   return 0
 }

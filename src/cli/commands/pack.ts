@@ -19,6 +19,7 @@ import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs } from '../filter/input.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
+import { printable } from '../common/printable.js'
 import { count, megabytes, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { CliError, UsageError } from '../common/cli-error.js'
@@ -91,37 +92,19 @@ class Packer {
   }
 }
 
-const LATIN1 = new TextDecoder('latin1')
-const UTF8 = new TextDecoder()
-
-/**
- * The bundle key of a directory entry's name: the name itself when it is a
- * host as the store writes keys, else why it cannot be one.
- */
-export function hostKeyOfName(name: Uint8Array): { key: string } | { reason: string } {
-  const ascii = name.every((b) => b < 0x80)
-  const text = ascii ? LATIN1.decode(name) : UTF8.decode(name)
-  let key: string
-  try {
-    key = RobotsStore.keyOf(text)
-  } catch {
-    return { reason: 'not a host name' }
-  }
-  if (ascii && key === text) return { key }
-  return { reason: `not a host in the form bundle keys take (lowercase ASCII, punycode, canonical IP address): name the file '${key}'` }
-}
-
 /** Packs a directory laid out as `--robots-dir` reads it. */
 function packDirectory(dir: string, pack: Packer, report: PackReport): void {
   const rules = DirectoryRules.open(dir)
-  report.skipped += rules.skippedNames
-  if (rules.skippedNames > 0) report.warn(`warning: ${plural(rules.skippedNames, 'name')} in '${dir}' skipped: a host's file is named in lower case`)
+  // Names that are not a host as URLs give it: each named, with the name to give it.
+  report.skipped += rules.skipped.count
+  for (const s of rules.skipped.names) report.warn(`warning: skipped '${printable(rules.dirPrefix + s.name)}': ${printable(s.reason)}`)
+  report.suppressed += rules.skipped.count - rules.skipped.names.length
   for (let id = 0; id < rules.size; id++) {
-    const name = hostKeyOfName(rules.keyBytes(id))
-    const read = 'key' in name ? rules.read(id) : name
+    const key = rules.name(id)
+    const read = rules.read(id)
     if ('robots' in read) {
       report.parsed(rules.sourceName(id), read.robots)
-      pack.add((name as { key: string }).key, { rules: read.robots })
+      pack.add(key, { rules: read.robots })
     } else {
       report.skipped++
       report.warn(`warning: skipped '${rules.sourceName(id)}': ${read.reason}`)

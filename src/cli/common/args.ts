@@ -123,24 +123,10 @@ export function intOption(args: ParsedArgs, name: string, min: number, max: numb
   return n
 }
 
-/** The value of a required value option; a usage error naming it when absent. */
-export function requiredOption(args: ParsedArgs, name: string): string {
-  const v = optionValue(args, name)
-  if (v === undefined) throw new UsageError(`option '--${name}' is required`)
-  return v
-}
-
 /** Every value of a `multiple` option, in order (empty when absent). */
 export function optionValues(args: ParsedArgs, name: string): readonly string[] {
   const v = args.options.get(name)
   return Array.isArray(v) ? v : typeof v === 'string' ? [v] : []
-}
-
-/** Every value of a required `multiple` option; a usage error naming it when absent. */
-export function requiredValues(args: ParsedArgs, name: string): readonly string[] {
-  const v = optionValues(args, name)
-  if (v.length === 0) throw new UsageError(`option '--${name}' is required`)
-  return v
 }
 
 /** Whether a flag was given. */

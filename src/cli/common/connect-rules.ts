@@ -5,6 +5,7 @@
  * sockets are made by the Node transport (src/net/node-transport.ts).
  */
 import { isIP } from 'node:net'
+import { canonicalHost } from '../../index.js'
 import { UsageError } from './cli-error.js'
 
 /** `--resolve [+]HOST:PORT:ADDRESS[,ADDRESS]…`: connections to HOST:PORT go to ADDRESS (HOST `*`: every host). */
@@ -68,10 +69,24 @@ function port(text: string, option: string, value: string, allowEmpty: boolean):
   return n
 }
 
+/**
+ * A rule's host in the form a URL's host takes (the one host function,
+ * `canonicalHost`: `Bücher.de` is `xn--bcher-kva.de`, `0x7f.1` is
+ * `127.0.0.1`), so that a rule names the host it reads as; IPv6 without
+ * its brackets. A host the URL parser refuses is a usage error: a rule that
+ * could never match would let the name be looked up where the user meant
+ * to route it.
+ */
 function hostPart(text: string, option: string, value: string): string {
-  const h = normalHost(text)
-  if (/[\s/?#@]/.test(h) || (text.startsWith('[') && isIP(h) !== 6)) throw new UsageError(`option '--${option}': '${text}' is not a host (in '${value}')`)
-  return h
+  const bad = (why: string) => new UsageError(`option '--${option}': '${text}' is not a host${why} (in '${value}')`)
+  if (/\s/.test(text)) throw bad('')
+  let h: string
+  try {
+    h = canonicalHost(text)
+  } catch (err) {
+    throw bad(err instanceof Error ? `: ${err.message.replace(/^canonicalHost: .* is not a host: /s, '')}` : '')
+  }
+  return normalHost(h)
 }
 
 /** Parses one `--resolve` value (a usage error when it is not `[+]HOST:PORT:ADDRESS[,ADDRESS]…` with numeric addresses). */

@@ -7,41 +7,56 @@
  * data, written byte for byte, and is not escaped.
  */
 
-/** Characters that must not reach a terminal raw (see {@link printable}). */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+/**
+ * Characters that must not reach a terminal raw, or that a reader cannot
+ * see (see {@link printable}): C0 controls, DEL, C1 controls; the line and
+ * paragraph separators and the bidirectional controls (which reorder what
+ * a reader sees); and the invisible ones a copied line may carry: the BOM
+ * (U+FEFF), soft hyphen, zero-width spaces and joiners, word joiner and
+ * invisible operators, Mongolian and other fillers, variation selectors,
+ * interlinear annotation marks, tag characters; and lone surrogates.
+ */
+const INVISIBLE =
+  '\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u3164' +
+  '\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\u{1d173}-\\u{1d17a}\\u{e0000}-\\u{e0fff}\\ud800-\\udfff'
+const UNSAFE = new RegExp(`[${INVISIBLE}]`, 'gu')
 
 /** Quick test before the replace: most text has nothing to escape. */
-const HAS_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+const HAS_UNSAFE = new RegExp(`[${INVISIBLE}]`, 'u')
 
 function escapeChar(c: string): string {
-  const code = c.charCodeAt(0)
+  const code = c.codePointAt(0)!
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`
 }
 
 /**
- * `s` with every control character escaped, for plain text: C0 controls (tab,
- * LF and CR included), DEL, C1 controls, and the Unicode line/paragraph
- * separators and bidirectional controls (which reorder what a reader sees)
- * become `\xHH` or `\u{HHHH}` escapes. Everything else is kept.
+ * `s` with every control and invisible character escaped, for plain text:
+ * C0 controls (tab, LF and CR included), DEL, C1 controls, the Unicode
+ * line/paragraph separators, bidirectional controls and the invisible
+ * characters above (a BOM, a zero-width space) become `\xHH` or
+ * `\u{HHHH}` escapes. Everything else is kept.
  */
 export function printable(s: string): string {
   return HAS_UNSAFE.test(s) ? s.replace(UNSAFE, escapeChar) : s
 }
 
 function jsonEscape(c: string): string {
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`
+  let out = ''
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`
+  return out
 }
 
-/** Characters JSON.stringify leaves raw that a terminal could act on. */
-const JSON_UNSAFE = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
-const JSON_HAS_UNSAFE = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+/** Characters JSON.stringify leaves raw that a terminal could act on, or a reader could not see (C0 controls and lone surrogates it escapes already). */
+const JSON_UNSAFE = new RegExp(`[${INVISIBLE}]`, 'gu')
+const JSON_HAS_UNSAFE = new RegExp(`[${INVISIBLE}]`, 'u')
 
 /**
- * `JSON.stringify(value)` with the characters a terminal could act on written
- * as `\uXXXX` (same JSON value). `JSON.stringify` escapes C0 controls
- * already; this also writes DEL, the C1 controls, the separators and the
- * bidirectional controls so, and a JSON line is both valid JSON with the
- * same value and safe on a terminal.
+ * `JSON.stringify(value)` with the characters a terminal could act on, or a
+ * reader could not see, written as `\uXXXX` (same JSON value).
+ * `JSON.stringify` escapes C0 controls and lone surrogates already; this
+ * also writes DEL, the C1 controls, the separators, the bidirectional
+ * controls and the invisible characters so, and a JSON line is both valid
+ * JSON with the same value and safe on a terminal.
  */
 export function jsonLine(value: unknown): string {
   const s = JSON.stringify(value)

@@ -10,7 +10,7 @@ import { RobotsStore, UrlScan } from '../../index.js'
 import type { InputFile } from '../filter/input.js'
 import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
-import { sampleText, type FaultSample } from '../filter/line-faults.js'
+import { faultSample, warnedFault, type FaultSample } from '../filter/line-faults.js'
 import type { LineLayout } from '../filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 
@@ -18,6 +18,7 @@ import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-
 const RAW_CACHE_LIMIT = 1 << 16
 
 const LATIN1 = new TextDecoder('latin1')
+const UTF8 = new TextDecoder()
 
 /**
  * The distinct origins of the input: bundle key → the origin to fetch
@@ -48,11 +49,11 @@ export class OriginList {
     return n
   }
 
-  /** Counts a line the locator found no URL or host in (`bytes[start, end)`, line `line` of `input`). */
-  fault(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number): void {
+  /** Counts a line `locator` found no URL or host in (`bytes[start, end)`, line `line` of `input`). */
+  fault(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number, locator: LineLocator): void {
     const reason = FAULT_CODES[fault]
     this.faults.set(reason, (this.faults.get(reason) ?? 0) + 1)
-    this.firstFault ??= { fault, input, line, text: sampleText(bytes, start, end) }
+    if (warnedFault(fault)) this.firstFault ??= faultSample(fault, input, line, bytes, start, end, locator)
   }
 
   /** Adds the origin of the host the locator found (its scan `h` of `bytes`), from a URL, a host column or `--host`. */
@@ -66,7 +67,8 @@ export class OriginList {
     const raw = `${fromUrl ? 'u' : 'h'}${scheme} ${host} ${port}`
     let pair = this.raw.get(raw)
     if (pair === undefined) {
-      pair = this.pairOf(host, scheme, port, fromUrl)
+      // The host as the URL parser reads it (UTF-8, not the bytes one by one).
+      pair = this.pairOf(UTF8.decode(bytes.subarray(h.hostStart, h.hostEnd)), scheme, port, fromUrl)
       if (this.raw.size >= RAW_CACHE_LIMIT) this.raw.clear()
       this.raw.set(raw, pair)
     }
@@ -107,7 +109,7 @@ export async function readOrigins(inputs: readonly InputFile[], layout: LineLayo
     locator,
     (bytes, start, end, fault, line, input) => {
       list.lines++
-      if (fault !== LineFault.None) return list.fault(fault, input.name, line, bytes, start, end)
+      if (fault !== LineFault.None) return list.fault(fault, input.name, line, bytes, start, end, locator)
       if (locator.sameHost) return
       list.add(locator.hostBytes, locator.host, locator.hostSource)
     },

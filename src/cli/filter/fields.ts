@@ -129,26 +129,6 @@ export function requestTarget(bytes: Uint8Array, start: number, end: number, out
   return true
 }
 
-/**
- * Whether a host column's host looks like one: an IPv6 literal in brackets,
- * or letters, digits, `.`, `-`, `_` (and non-ASCII bytes) with a letter or
- * digit, not starting with `-` or `.`. A log's `-` placeholder, a date or a
- * number of bytes in the wrong column is no host.
- */
-export function plausibleHost(bytes: Uint8Array, start: number, end: number): boolean {
-  if (start >= end) return false
-  if (bytes[start] === 0x5b) return true
-  if (bytes[start] === 0x2d || bytes[start] === 0x2e) return false
-  let alnum = false
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]
-    const l = b | 0x20
-    if ((l >= 0x61 && l <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) alnum = true
-    else if (b !== 0x2e && b !== 0x2d && b !== 0x5f) return false
-  }
-  return alnum
-}
-
 /** Parses `--delimiter`: one byte, or `\t` / `tab` for a tab; undefined when it is not one. */
 export function parseDelimiter(value: string): number | undefined {
   if (value === '\\t' || value === 'tab') return 0x09

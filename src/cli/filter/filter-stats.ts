@@ -6,6 +6,7 @@
  */
 import { count, megabytes, plural, rate } from '../common/numbers.js'
 import type { FaultSample, InvalidPolicy } from './line-faults.js'
+import type { LogFormat } from './line-layout.js'
 import { LineFault } from './line-locator.js'
 
 /** What one block's judging counted (plain data: worker threads send it back). */
@@ -18,12 +19,20 @@ export interface FilterStats {
   noUrl: number
   /** Lines whose URL is a path without a host, under per-host rules: not judged. */
   noHost: number
+  /** Lines whose host (or port) the WHATWG URL parser refuses, under per-host rules: not judged. */
+  badHost: number
+  /** Log lines whose request is `-` (no request line received): not judged, never warned about. */
+  emptyRequest: number
   /** Bytes of lines read (after decompression). */
   bytes: number
   /** The block's first line without a URL or host: its index in the block (from 0), -1 when none; its fault and text. */
   faultIndex: number
   fault: LineFault
   faultText: string
+  /** Why its host is refused (a BadHost), else ''. */
+  faultDetail: string
+  /** The log format it fits, else ''. */
+  faultFits: string
   /** `--invalid fail` met a line without a URL: the block's output stops before it. */
   stopped: boolean
   /** `--crawlers`: per crawler, the lines it may fetch (empty otherwise). */
@@ -32,7 +41,7 @@ export interface FilterStats {
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', stopped: false, crawlerAllowed: [] }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', stopped: false, crawlerAllowed: [] }
 }
 
 /**
@@ -56,7 +65,12 @@ export class FilterTotals {
       this.linesInInput = 0
     }
     if (from.faultIndex >= 0 && this.firstFault === undefined) {
-      this.firstFault = { fault: from.fault, input, line: this.linesInInput + from.faultIndex + 1, text: from.faultText }
+      const sample: FaultSample = { fault: from.fault, input, line: this.linesInInput + from.faultIndex + 1, text: from.faultText }
+      this.firstFault = {
+        ...sample,
+        ...(from.faultDetail !== '' ? { detail: from.faultDetail } : {}),
+        ...(from.faultFits !== '' ? { fits: from.faultFits as LogFormat } : {}),
+      }
       this.onFirstFault?.(this.firstFault)
     }
     this.linesInInput += from.lines
@@ -66,6 +80,8 @@ export class FilterTotals {
     s.disallowed += from.disallowed
     s.noUrl += from.noUrl
     s.noHost += from.noHost
+    s.badHost += from.badHost
+    s.emptyRequest += from.emptyRequest
     s.bytes += from.bytes
     if (from.stopped) s.stopped = true
     if (from.crawlerAllowed.length > 0) {
@@ -90,10 +106,15 @@ export interface CrawlersSummary {
  */
 export function summaryLine(stats: FilterStats, seconds: number, policy: InvalidPolicy, hosts?: string, crawlers?: CrawlersSummary): string {
   const s = Math.max(seconds, 1e-6)
-  const notJudged = stats.noUrl + stats.noHost
+  const notJudged = stats.noUrl + stats.noHost + stats.badHost + stats.emptyRequest
   let unjudged = ''
   if (notJudged > 0) {
-    const parts = [stats.noUrl > 0 ? `${count(stats.noUrl)} without a URL` : '', stats.noHost > 0 ? `${count(stats.noHost)} without a host` : ''].filter(Boolean)
+    const parts = [
+      stats.noUrl > 0 ? `${count(stats.noUrl)} without a URL` : '',
+      stats.noHost > 0 ? `${count(stats.noHost)} without a host` : '',
+      stats.badHost > 0 ? `${count(stats.badHost)} with a host no URL can have` : '',
+      stats.emptyRequest > 0 ? `${count(stats.emptyRequest)} with no request ("-")` : '',
+    ].filter(Boolean)
     unjudged = `, ${parts.join(', ')} (${policy === 'keep' ? 'kept' : policy === 'drop' ? 'dropped' : 'stopped'})`
   }
   let verdicts = `${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed`

@@ -109,13 +109,14 @@ export class HostJudge implements LineJudge {
   /** Judges the URL `locator` located last (in the bytes it read) by its host (the locator's): `ruleLine * 2 + (allowed ? 1 : 0)`. */
   judge(_bytes: Uint8Array, locator: LineLocator): number {
     if (!locator.sameHost || this.lastLength < 0) {
-      const h = locator.host
-      const hb = locator.hostBytes
-      const hs = h.hostStart
-      const he = h.hostEnd
-      const hash = h.hostHash
+      // The host as the WHATWG URL parser gives it (the locator's key: the host's own bytes when plain).
+      const k = locator.key
+      const kb = locator.keyBytes
+      const hs = k.hostStart
+      const he = k.hostEnd
+      const hash = k.hostHash
       // With origin keys, the same host under another scheme or port may be another entry.
-      if (this.originKeys || !this.isCurrent(hb, hs, he, hash)) this.lookUp(hb, hs, he, hash, h, locator.hostSource === HostSource.Url ? h : null)
+      if (this.originKeys || !this.isCurrent(kb, hs, he, hash)) this.lookUp(kb, hs, he, hash, k, locator.host, locator.hostSource === HostSource.Url ? locator.url : null)
     }
     const cc = this.crawlerCodes
     if (cc !== undefined) {
@@ -170,11 +171,12 @@ export class HostJudge implements LineJudge {
   }
 
   /**
-   * Makes the host `bytes[hs, he)` (`hash`: its hash; `host`: its scan;
-   * `url`: the scan of the URL it is the authority of, or null) the current
-   * one: its entry, or counted as a host without one.
+   * Makes the host `bytes[hs, he)` (canonical: `hash` its hash, `key` its
+   * scan; `host`: the scan of the host as written; `url`: the scan of the
+   * URL it is the authority of, or null) the current one: its entry, or
+   * counted as a host without one.
    */
-  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, host: UrlScan, url: UrlScan | null): void {
+  private lookUp(bytes: Uint8Array, hs: number, he: number, hash: number, key: UrlScan, host: UrlScan, url: UrlScan | null): void {
     this.lastHost = bytes
     this.lastStart = hs
     this.lastLength = he - hs
@@ -192,7 +194,7 @@ export class HostJudge implements LineJudge {
     this.lastMatcher = null
     this.lastSet = null
     if (id < 0) {
-      this.missing.addFingerprint(hash, host.hostHash2)
+      this.missing.addFingerprint(hash, key.hostHash2)
       this.lastCode = this.missingCode
       return
     }

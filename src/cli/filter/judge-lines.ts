@@ -11,7 +11,7 @@ import { lineEnd, urlEnd, type AgentMatcher } from '../../index.js'
 import type { LineEmitter } from './emitter.js'
 import type { Decided, LineJudge } from './line-judge.js'
 import type { FilterStats } from './filter-stats.js'
-import { sampleText, type InvalidPolicy } from './line-faults.js'
+import { faultSample, type InvalidPolicy } from './line-faults.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 
 /** How a thread's loop treats lines (the same for every block). */
@@ -35,14 +35,32 @@ let verdicts = new Uint8Array(0)
 let ruleLines = new Int32Array(0)
 let lineEnds = new Int32Array(0)
 
-/** Counts a line without a URL or host (the block's first such line is kept as a sample); false when the run must stop. */
-function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Array, start: number, end: number, invalid: InvalidPolicy): boolean {
-  if (f === LineFault.NoHost) stats.noHost++
-  else stats.noUrl++
+/**
+ * Counts a line without a URL or host (the block's first such line is kept
+ * as a sample); false when the run must stop. A log line whose request is
+ * `-` is only counted: never the sample, never a reason to stop.
+ */
+function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Array, start: number, end: number, invalid: InvalidPolicy, locator: LineLocator): boolean {
+  switch (f) {
+    case LineFault.EmptyRequest:
+      stats.emptyRequest++
+      return true
+    case LineFault.NoHost:
+      stats.noHost++
+      break
+    case LineFault.BadHost:
+      stats.badHost++
+      break
+    default:
+      stats.noUrl++
+  }
   if (stats.faultIndex < 0) {
+    const sample = faultSample(f, '', 0, bytes, start, end, locator)
     stats.faultIndex = index
     stats.fault = f
-    stats.faultText = sampleText(bytes, start, end)
+    stats.faultText = sample.text
+    stats.faultDetail = sample.detail ?? ''
+    stats.faultFits = sample.fits ?? ''
   }
   if (invalid !== 'fail') return true
   stats.stopped = true
@@ -99,7 +117,7 @@ export function judgeBlock(
         judged++
         if (cc !== undefined) cc.count()
       } else {
-        if (!fault(stats, f, k, bytes, pos, end, invalid)) {
+        if (!fault(stats, f, k, bytes, pos, end, invalid, locator)) {
           lines = k + 1
           break
         }
@@ -127,7 +145,7 @@ export function judgeBlock(
       judged++
       if (crawlerCodes !== undefined) crawlerCodes.count()
     } else {
-      if (!fault(stats, f, lines, bytes, pos, end, invalid)) {
+      if (!fault(stats, f, lines, bytes, pos, end, invalid, locator)) {
         lines++
         break
       }

@@ -55,6 +55,9 @@ export interface LineBlockOptions {
 
 const TIMEOUT = -1
 
+/** The UTF-8 byte order mark, U+FEFF. */
+const BOM = [0xef, 0xbb, 0xbf] as const
+
 /** Resolves to `promise`'s value, or to TIMEOUT after `ms`. */
 function within(promise: Promise<number>, ms: number): Promise<number> {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -76,6 +79,10 @@ function within(promise: Promise<number>, ms: number): Promise<number> {
  * - before a read error is thrown, the complete lines read so far are
  *   yielded, so nothing that was read is lost.
  *
+ * A UTF-8 BOM that starts the input is skipped: it is not part of the
+ * first line (a URL list saved by a Windows editor would otherwise have a
+ * first line that is no URL).
+ *
  * The bytes of a block are never written again, so a consumer may hand parts
  * of it to an output stream without copying. A block is the only one in its
  * buffer unless `shared` is set. While the consumer works on a block, the
@@ -94,6 +101,10 @@ export async function* lineBlocks(
   let buf = allocate(blockSize)
   /** First byte not yet yielded. */
   let start = 0
+  /** Bytes at the start of `buf` that belong to no block (a BOM): a block starting after them is still the buffer's only one. */
+  let base = 0
+  /** Whether the input's first bytes are known not to be a UTF-8 BOM, or it was skipped. */
+  let bomDecided = false
   let filled = 0
   /**
    * The last LF in `buf[start, filled)`, or -1: kept up to date from each
@@ -142,10 +153,20 @@ export async function* lineBlocks(
       const found = buf.subarray(filled, filled + n).lastIndexOf(10)
       if (found >= 0) lastLf = filled + found
       filled += n
+      if (!bomDecided) {
+        // A UTF-8 BOM at the input's very start is an encoding mark, no part of its first line.
+        let prefix = true
+        for (let i = 0; i < 3 && i < filled; i++) if (buf[i] !== BOM[i]) prefix = false
+        if (!prefix) bomDecided = true
+        else if (filled >= 3) {
+          bomDecided = true
+          start = base = 3
+        }
+      }
       if (lineBuffered ? found >= 0 : filled >= buf.length >>> 1) break
     }
     if (eof) {
-      if (filled > start) yield { bytes: buf.subarray(start, filled), last: true, pause: false, shared: start > 0 }
+      if (filled > start) yield { bytes: buf.subarray(start, filled), last: true, pause: false, shared: start > base }
       return
     }
     if (lastLf < start) {
@@ -157,19 +178,19 @@ export async function* lineBlocks(
         const grown = allocate(Math.min(Math.max(buf.length, length) * 2, maxLine))
         buf.copy(grown, 0, start, filled)
         buf = grown
-        start = 0
+        start = base = 0
         filled = length
         lastLf = -1
       }
       continue
     }
     const block = buf.subarray(start, lastLf + 1)
-    const shared = start > 0
+    const shared = start > base
     const rest = filled - (lastLf + 1)
     const next = allocate(rest < blockSize >>> 1 ? blockSize : buf.length)
     buf.copy(next, 0, lastLf + 1, filled)
     buf = next
-    start = 0
+    start = base = 0
     filled = rest
     lastLf = -1
     since = performance.now()

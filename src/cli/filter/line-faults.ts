@@ -7,8 +7,9 @@
  */
 import type { OptionSpec } from '../common/args.js'
 import { printable } from '../common/printable.js'
-import type { LineLayout } from './line-layout.js'
-import { LineFault } from './line-locator.js'
+import type { LineLayout, LogFormat } from './line-layout.js'
+import { LineFault, type LineLocator } from './line-locator.js'
+import { fittingFormat } from './log-line.js'
 
 /** What becomes of a line without a URL or host. */
 export type InvalidPolicy = 'keep' | 'drop' | 'fail'
@@ -30,6 +31,24 @@ export interface FaultSample {
   readonly line: number
   /** The line's first bytes as text (UTF-8, invalid bytes as U+FFFD). */
   readonly text: string
+  /** For a {@link LineFault.BadHost}: why its host is refused. */
+  readonly detail?: string
+  /** The log format the line fits, when one does (for the hint). */
+  readonly fits?: LogFormat
+}
+
+/** A {@link FaultSample} of the line `bytes[start, end)`, which `locator` found `fault` in. */
+export function faultSample(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number, locator: LineLocator): FaultSample {
+  const sample: { -readonly [K in keyof FaultSample]: FaultSample[K] } = { fault, input, line, text: sampleText(bytes, start, end) }
+  if (fault === LineFault.BadHost) sample.detail = locator.problem
+  const fits = fittingFormat(bytes, start, end)
+  if (fits !== undefined) sample.fits = fits
+  return sample
+}
+
+/** Whether a fault is warned about: every kind but a log's `"-"` request, an ordinary line that is only counted. */
+export function warnedFault(fault: LineFault): boolean {
+  return fault !== LineFault.EmptyRequest
 }
 
 const DECODER = new TextDecoder()
@@ -48,7 +67,11 @@ export function faultWords(fault: LineFault, layout: LineLayout): string {
     case LineFault.NoField:
       return `it has fewer than ${layout.url} columns`
     case LineFault.NoRequest:
-      return `it is not a ${layout.logFormat ?? 'log'} line with a quoted request ("GET /path HTTP/1.1")`
+      return `it is not a ${layout.logFormat ?? 'log'} line (${FORMAT_WORDS[layout.logFormat ?? 'combined']}) with a request line ("GET /path HTTP/1.1")`
+    case LineFault.BadHost:
+      return 'the URL parser refuses its host or port'
+    case LineFault.EmptyRequest:
+      return 'its request is "-" (no request line was received)'
     case LineFault.NotUrl:
       return layout.url > 0 ? `its column ${layout.url} holds no URL or path` : 'it holds no URL (http:// or https://) or path (/…)'
     case LineFault.NoHost:
@@ -58,12 +81,25 @@ export function faultWords(fault: LineFault, layout: LineLayout): string {
   }
 }
 
-/** What to try instead, for the first line without a URL. */
-function hint(fault: LineFault, layout: LineLayout): string {
-  if (fault === LineFault.NoHost) return 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
-  if (layout.logFormat !== undefined) return 'check --log-format (common, combined, vhost_combined), or pick the URL column with --field N'
-  if (layout.url > 0) return 'check --field and --delimiter, or try --log-format combined'
-  return 'is this a log? try --log-format combined, or --field N'
+/** The fields of each log format, as a reminder in messages. */
+const FORMAT_WORDS: Record<LogFormat, string> = {
+  common: 'host ident user [time] "request" status size',
+  combined: 'host ident user [time] "request" status size "referrer" "agent"',
+  vhost_combined: 'vhost[:port] host ident user [time] "request" status size "referrer" "agent"',
+}
+
+/** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
+function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined): string {
+  if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
+  if (fault === LineFault.NoHost) {
+    return fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined' ? 'this line fits --log-format vhost_combined, which gives each path its host' : 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
+  }
+  const other = fits !== undefined && fits !== layout.logFormat ? fits : undefined
+  if (layout.logFormat !== undefined) {
+    return other !== undefined ? `this line fits --log-format ${other}` : 'check --log-format (common, combined, vhost_combined), or pick the URL column with --field N'
+  }
+  if (layout.url > 0) return `check --field and --delimiter, or try --log-format ${other ?? 'combined'}`
+  return other !== undefined ? `is this a log? try --log-format ${other}` : 'is this a log? try --log-format combined, or --field N'
 }
 
 /** What `--invalid` does with such lines, in words (the end of a {@link faultNote}). */
@@ -74,10 +110,12 @@ export function policyWords(policy: InvalidPolicy): string {
 /** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */
 export function faultNote(sample: FaultSample, layout: LineLayout, effect: string): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
-  return `warning: ${where} was not judged: ${faultWords(sample.fault, layout)}: ${printable(sample.text)}; ${hint(sample.fault, layout)}; ${effect}`
+  const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
+  return `warning: ${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits)}; ${effect}`
 }
 
-/** The error when no line of the input held a URL (exit status {@link EXIT_NO_URL}). */
-export function noUrlMessage(lines: number, perHost: boolean): string {
-  return `no line of the input held a URL${perHost ? ' with a host' : ''} (${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'} read); see the warning above`
+/** The error when no line of the input held a URL (exit status {@link EXIT_NO_URL}); `warned`: a line was named in a warning. */
+export function noUrlMessage(lines: number, perHost: boolean, warned = true): string {
+  const read = `${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'} read`
+  return `no line of the input held a URL${perHost ? ' with a host' : ''} (${read})${warned ? '; see the warning above' : ': every request was "-" (no request line received)'}`
 }

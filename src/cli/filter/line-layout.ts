@@ -5,8 +5,9 @@
  * {@link LineLayout} ({@link lineLayout}) that line-locator.ts applies.
  */
 import { optionValue, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { UrlScan } from '../../index.js'
-import { parseDelimiter, plausibleHost, WHITESPACE } from './fields.js'
+import { RobotsInputError, UrlScan } from '../../index.js'
+import { parseDelimiter, WHITESPACE } from './fields.js'
+import { printable } from '../common/printable.js'
 import { UsageError } from '../common/cli-error.js'
 
 /** The log formats of `--log-format` (Apache's nicknames; nginx's `combined` is Apache's). */
@@ -96,11 +97,22 @@ export function lineLayout(args: ParsedArgs): LineLayout {
   }
   if (hostName !== undefined) {
     if (host > 0) throw new UsageError(`'--host' names the host of every path: give it without a host column ('--host-field', --log-format vhost_combined)`)
-    const bytes = Buffer.from(hostName, 'latin1')
+    const bytes = new TextEncoder().encode(hostName)
     const scan = new UrlScan()
-    if (!/^[\x21-\x7e]+$/.test(hostName) || !scan.scanHost(bytes, 0, bytes.length) || !plausibleHost(bytes, scan.hostStart, scan.hostEnd)) {
-      throw new UsageError(`option '--host' must be a host, host:port or an origin such as https://example.com (got '${hostName}')`)
+    let why = ''
+    // '-' is a log's "no host", never a host given on purpose.
+    if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && scan.authorityEnd !== bytes.length)) why = ''
+    else if (scan.port === UrlScan.BAD_PORT) why = ': its port is not a number from 0 to 65535'
+    else {
+      try {
+        scan.canonicalHost()
+        why = 'ok'
+      } catch (err) {
+        if (!(err instanceof RobotsInputError)) throw err
+        why = `: ${err.message.replace(/^UrlScan\.canonicalHost: /, '')}`
+      }
     }
+    if (why !== 'ok') throw new UsageError(`option '--host' must be a host, host:port or an origin such as https://example.com (got '${printable(hostName)}')${printable(why)}`)
   }
   return { url, host, delimiter, request: format !== undefined, logFormat: format, hostName }
 }

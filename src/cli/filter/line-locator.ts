@@ -5,9 +5,10 @@
  * line has none ({@link LineFault}). `filter`, `diff` and `fetch` read lines
  * through it, so they read a log alike.
  */
-import { UrlScan } from '../../index.js'
-import { FieldKind, findField, plausibleHost, requestTarget } from './fields.js'
+import { RobotsInputError, UrlScan } from '../../index.js'
+import { FieldKind, findField, requestTarget } from './fields.js'
 import type { LineLayout } from './line-layout.js'
+import { locateLogLine, LogFit } from './log-line.js'
 
 /** Why a line has no URL (or, where a host is needed, no host). */
 export const enum LineFault {
@@ -17,16 +18,20 @@ export const enum LineFault {
   Empty = 1,
   /** The line has fewer columns than the URL column. */
   NoField = 2,
-  /** The URL column is not a quoted HTTP request line (`--log-format`). */
+  /** The line does not fit its `--log-format`, or its request is not an HTTP request line. */
   NoRequest = 3,
   /** The URL is neither a path (`/…`) nor an http(s) URL with a host. */
   NotUrl = 4,
   /** The URL is a path, and no host column or `--host` gives its host. */
   NoHost = 5,
+  /** Its host (or port) is not one the WHATWG URL parser takes (`LineLocator.problem` says why): it names no site. */
+  BadHost = 6,
+  /** A log line whose request is `-`: the server received no request line (`"-" 408`). Counted, never warned about. */
+  EmptyRequest = 7,
 }
 
 /** Each fault's code, as `--format jsonl` writes it in `reason` (by LineFault). */
-export const FAULT_CODES: readonly string[] = ['', 'empty', 'no-field', 'no-request', 'not-url', 'no-host']
+export const FAULT_CODES: readonly string[] = ['', 'empty', 'no-field', 'no-request', 'not-url', 'no-host', 'bad-host', 'empty-request']
 
 /** Where the host of a line comes from. */
 export const enum HostSource {
@@ -39,6 +44,7 @@ export const enum HostSource {
   Option = 3,
 }
 
+const ENCODER = new TextEncoder()
 const DECODER = new TextDecoder()
 
 /** Longest `scheme://authority/` remembered for the next line (longer ones are scanned every time). */
@@ -47,15 +53,21 @@ const PREFIX_MAX = 512
 /**
  * Reads lines by a {@link LineLayout}: `locate(bytes, start, end)` takes one
  * line (without its line ending) and fills the locator's fields; they hold
- * until the next call. No allocation per line.
+ * until the next call. No allocation per line (but for a host that is not
+ * plain, once per host change).
  *
  * - The URL: the whole line, column `url`, or the target of the request
- *   line in that column (a quoted `"GET /a HTTP/1.1"`; with a log format it
- *   must be one). It must be a path (`/…`) or an `http(s)://` URL with a host.
+ *   line in that column (a quoted `"GET /a HTTP/1.1"`); with a log format,
+ *   the request found by the line's structure (log-line.ts). It must be a
+ *   path (`/…`) or an `http(s)://` URL with a host.
  * - The host, when the locator was made with `needHost`: the URL's own when
- *   it has one, else the host column's (`host`, `host:port`, a URL), else
- *   `--host`. Its scan (`host`) points into `hostBytes`: the line's bytes,
- *   or `--host`'s own.
+ *   it has one, else the host column's (`host`, `host:port`, a URL; `-` or
+ *   empty: none), else `--host`. Its scan (`host`) points into `hostBytes`:
+ *   the line's bytes, or `--host`'s own. `key` and `keyBytes` are the
+ *   host as the WHATWG URL parser gives it (the one host function of the
+ *   core: `UrlScan.canonicalHost`): the host's own scan and bytes when it
+ *   is plain, else a scan of its canonical form. A host (or port) that
+ *   parser refuses is a {@link LineFault.BadHost}, `problem` says why.
  * - A line whose URL starts with the previous URL's `scheme://authority` and
  *   the byte after it is not scanned again: its scan is the previous one
  *   moved (`UrlScan.moveTo`), and `sameHost` says so.
@@ -72,13 +84,22 @@ export class LineLocator {
   host: UrlScan
   /** The bytes `host`'s offsets point into. */
   hostBytes: Uint8Array = new Uint8Array(0)
+  /** With `needHost`: the canonical host's scan (`host` itself when plain) and the bytes its offsets point into. */
+  key: UrlScan
+  keyBytes: Uint8Array = new Uint8Array(0)
   /** The host is the previous line's, from the same source (the same `scheme://authority/` bytes, or `--host` again). */
   sameHost = false
+  /** Why the last line was a {@link LineFault.BadHost}, in words. */
+  problem = ''
   private readonly layout: LineLayout
   private readonly needHost: boolean
   private readonly column = new UrlScan()
   private readonly option = new UrlScan()
   private readonly optionBytes: Uint8Array
+  /** The canonical form of a host that is not plain (scanned from fresh bytes: `keyBytes` is kept by the host judge). */
+  private readonly canonical = new UrlScan()
+  private optionKey: UrlScan
+  private optionKeyBytes: Uint8Array
   private readonly range = new Int32Array(4)
   /**
    * The previous URL's `scheme://authority` and the byte after it:
@@ -95,8 +116,17 @@ export class LineLocator {
     this.layout = layout
     this.needHost = needHost
     this.host = this.url
-    this.optionBytes = new TextEncoder().encode(layout.hostName ?? '')
-    if (layout.hostName !== undefined) this.option.scanHost(this.optionBytes, 0, this.optionBytes.length)
+    this.key = this.url
+    this.optionBytes = ENCODER.encode(layout.hostName ?? '')
+    this.optionKey = this.option
+    this.optionKeyBytes = this.optionBytes
+    if (layout.hostName !== undefined && this.option.scanHost(this.optionBytes, 0, this.optionBytes.length) && this.canonicalKey(this.option, this.optionBytes) === LineFault.None) {
+      // lineLayout checked it: the one host of every path, made canonical once (a scan of its own, not the one reused per line).
+      this.optionKeyBytes = this.keyBytes
+      this.optionKey = this.key === this.option ? this.option : new UrlScan()
+      if (this.optionKey !== this.option) this.optionKey.scanHost(this.optionKeyBytes, 0, this.optionKeyBytes.length)
+      this.key = this.url
+    }
   }
 
   /** Reads the line `bytes[start, end)` (without its line ending): the fields above, and why it has no URL or host. */
@@ -107,15 +137,26 @@ export class LineLocator {
     let ue = end
     const previous = this.hostSource
     this.sameHost = false
-    if (layout.url > 0) {
+    /** The host column, when the log format found it. */
+    let columnStart = -1
+    let columnEnd = -1
+    if (layout.logFormat !== undefined) {
+      const fit = locateLogLine(bytes, start, end, layout.logFormat, range, 0)
+      if (fit === LogFit.Misfit) return this.fault(start, start, LineFault.NoRequest)
+      if (fit !== LogFit.Request) return this.fault(range[0], range[1], fit === LogFit.EmptyRequest ? LineFault.EmptyRequest : LineFault.NoRequest)
+      us = range[0]
+      ue = range[1]
+      columnStart = range[2]
+      columnEnd = range[3]
+    } else if (layout.url > 0) {
       const kind = findField(bytes, start, end, layout.url, layout.delimiter, range, 0)
-      if (kind === FieldKind.None) return this.fault(start, start, layout.request ? LineFault.NoRequest : LineFault.NoField)
+      if (kind === FieldKind.None) return this.fault(start, start, LineFault.NoField)
       us = range[0]
       ue = range[1]
       if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
         us = range[2]
         ue = range[3]
-      } else if (layout.request) return this.fault(us, ue, LineFault.NoRequest)
+      }
     }
     this.urlStart = us
     this.urlEnd = ue
@@ -123,7 +164,7 @@ export class LineLocator {
     const url = this.url
     const hasHost = this.scan(bytes, us, ue, previous === HostSource.Url)
     if (hasHost) {
-      // The previous line's scheme and authority again (sameHost): an http(s) URL already.
+      // The previous line's scheme and authority again (sameHost): an http(s) URL already, its host already checked.
       if (!this.sameHost) {
         const scheme = url.scheme
         if (scheme !== 'http' && scheme !== 'https') return this.fault(us, ue, LineFault.NotUrl)
@@ -131,24 +172,57 @@ export class LineLocator {
       this.host = url
       this.hostBytes = bytes
       this.hostSource = HostSource.Url
+      if (this.needHost && !this.sameHost) {
+        // A plain host is its own key (the usual case, kept inline); any other is made canonical.
+        this.key = url
+        this.keyBytes = bytes
+        if (!url.plainHost || url.port === UrlScan.BAD_PORT) {
+          const f = this.canonicalKey(url, bytes)
+          if (f !== LineFault.None) return this.fault(us, ue, f)
+        }
+      }
       return LineFault.None
     }
     if (bytes[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
-    if (layout.host > 0) {
-      const column = this.column
-      if (
-        findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None &&
-        column.scanHost(bytes, range[0], range[1]) &&
-        plausibleHost(bytes, column.hostStart, column.hostEnd)
-      ) {
-        this.host = this.column
+    if (layout.host > 0 && columnStart < 0 && layout.logFormat === undefined) {
+      if (findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None) {
+        columnStart = range[0]
+        columnEnd = range[1]
+      }
+    }
+    if (columnStart >= 0) {
+      // A column of '-' or nothing names no host.
+      if (columnEnd > columnStart && !(columnEnd - columnStart === 1 && bytes[columnStart] === 0x2d)) {
+        const column = this.column
+        const named = column.scanHost(bytes, columnStart, columnEnd)
+        if (!this.needHost) {
+          if (named) {
+            this.host = column
+            this.hostBytes = bytes
+            this.hostSource = HostSource.Column
+          }
+          return LineFault.None
+        }
+        if (!named || (column.schemeEnd < 0 && column.authorityEnd !== columnEnd)) {
+          this.problem = 'its host column is not host[:port]'
+          return this.fault(us, ue, LineFault.BadHost)
+        }
+        this.host = column
         this.hostBytes = bytes
         this.hostSource = HostSource.Column
+        this.key = column
+        this.keyBytes = bytes
+        if (!column.plainHost || column.port === UrlScan.BAD_PORT) {
+          const f = this.canonicalKey(column, bytes)
+          if (f !== LineFault.None) return this.fault(us, ue, f)
+        }
       }
     } else if (layout.hostName !== undefined) {
       this.host = this.option
       this.hostBytes = this.optionBytes
+      this.key = this.optionKey
+      this.keyBytes = this.optionKeyBytes
       this.hostSource = HostSource.Option
       // The one host of every path.
       this.sameHost = previous === HostSource.Option
@@ -157,11 +231,47 @@ export class LineLocator {
     return LineFault.None
   }
 
-  /** The host of the line located last as text (ASCII-lowercased), or null when it has none. */
+  /** The host of the line located last, as the WHATWG URL parser gives it (ASCII-lowercased when a host it refuses is not checked), or null when it has none. */
   hostText(): string | null {
     if (this.hostSource === HostSource.None) return null
+    if (this.needHost) return DECODER.decode(this.keyBytes.subarray(this.key.hostStart, this.key.hostEnd)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
     const h = this.host
-    return DECODER.decode(this.hostBytes.subarray(h.hostStart, h.hostEnd)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
+    try {
+      return h.canonicalHost()
+    } catch {
+      return DECODER.decode(this.hostBytes.subarray(h.hostStart, h.hostEnd)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
+    }
+  }
+
+  /**
+   * Sets `key` and `keyBytes` to the host of `h` (over `bytes`) as the
+   * WHATWG URL parser gives it: `h` itself when plain, else a scan of its
+   * canonical form (made once per host change); a {@link LineFault.BadHost}
+   * (`problem` says why) for a port or host that parser refuses.
+   */
+  private canonicalKey(h: UrlScan, bytes: Uint8Array): LineFault {
+    if (h.port === UrlScan.BAD_PORT) {
+      this.problem = 'its port is not a number from 0 to 65535'
+      return LineFault.BadHost
+    }
+    if (h.plainHost) {
+      this.key = h
+      this.keyBytes = bytes
+      return LineFault.None
+    }
+    let host: string
+    try {
+      host = h.canonicalHost()!
+    } catch (err) {
+      if (!(err instanceof RobotsInputError)) throw err
+      this.problem = err.message.replace(/^UrlScan\.canonicalHost: /, '')
+      return LineFault.BadHost
+    }
+    const kb = ENCODER.encode(host)
+    this.canonical.scanHost(kb, 0, kb.length)
+    this.key = this.canonical
+    this.keyBytes = kb
+    return LineFault.None
   }
 
   /** Scans the URL `bytes[us, ue)` into `url`, or moves the previous record when the URL starts with the previous authority. */

@@ -11,13 +11,13 @@ import type { BodyProblem } from '../common/body-problems.js'
 
 /** A host to look up, as the per-line loop has it (one object, refilled for every host). */
 export interface HostQuery {
-  /** The host is `bytes[hostStart, hostEnd)`, case as written: what `host` scanned (the line's bytes, or `--host`'s). */
+  /** The host as the WHATWG URL parser gives it (ASCII case as written when plain): `bytes[hostStart, hostEnd)`. */
   bytes: Uint8Array
   hostStart: number
   hostEnd: number
   /** The host's keyed hash (the scan's `hostHash`). */
   hash: number
-  /** The host's scan. */
+  /** The scan of the host as written (the line's, a host column's or `--host`'s: `store.lookupHost` takes it). */
   host: UrlScan
   /**
    * For sources with origin keys: the scan of the URL the host is the

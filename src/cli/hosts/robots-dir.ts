@@ -11,6 +11,13 @@ import { bodyProblem } from '../common/body-problems.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
 import type { HostCrawlers, HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
+import { printable } from '../common/printable.js'
+import { hostKeyOfName } from './host-names.js'
+
+/** Skipped names kept with their reasons, for the warnings (the rest are counted). */
+const NAMED_SKIPS = 100
+
+const NAME_DECODER = new TextDecoder()
 
 /**
  * Bytes read from a host's file: the parser stops at its limit (512,000 bytes
@@ -69,9 +76,14 @@ export class DirectoryRules implements HostRules {
   /** Per entry id: its `EntryType` (shared with worker threads; `Resolve` entries are resolved per thread). */
   private readonly types: Uint8Array
   private readonly chunk = Buffer.allocUnsafe(READ_CAP)
-  private readonly dirPrefix: string
-  /** Names in DIR that can never be a host's file (an ASCII capital letter: hosts are looked up in lower case; LF, NUL). */
-  skippedNames = 0
+  /** DIR with a `/` after it. */
+  readonly dirPrefix: string
+  /**
+   * Names in DIR that are not a host as URLs give it (host-names.ts), so no
+   * URL is judged by them: how many, and the first {@link NAMED_SKIPS} of
+   * them with the reason (the name to give the file).
+   */
+  skipped: { count: number; names: { name: string; reason: string }[] } = { count: 0, names: [] }
 
   private constructor(dir: string, index: HostIndex, types: Uint8Array) {
     this.dir = dir
@@ -91,7 +103,7 @@ export class DirectoryRules implements HostRules {
     if (!isDir) throw new CliError('ERR_READ', `cannot read robots directory '${dir}': not a directory`)
     const builder = new HostIndexBuilder()
     const types: number[] = []
-    let skipped = 0
+    const skipped: DirectoryRules['skipped'] = { count: 0, names: [] }
     let listing
     try {
       // Names as bytes: a file name need not be UTF-8 (Node's typings omit 'buffer', which opendir accepts).
@@ -113,8 +125,13 @@ export class DirectoryRules implements HostRules {
                 : entry.isBlockDevice() || entry.isCharacterDevice()
                   ? EntryType.Device
                   : EntryType.Resolve
-        if (builder.add(name) >= 0) types.push(type)
-        else skipped++
+        // Only a name that is a host as the URL parser writes it can be a host's file.
+        const host = hostKeyOfName(name)
+        if ('key' in host && builder.add(name) >= 0) types.push(type)
+        else {
+          skipped.count++
+          if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: NAME_DECODER.decode(name), reason: 'reason' in host ? host.reason : 'not a host name' })
+        }
       }
     } catch (err) {
       throw readError('robots directory', dir, err)
@@ -125,7 +142,7 @@ export class DirectoryRules implements HostRules {
     const shared = typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(types.length)) : new Uint8Array(types.length)
     shared.set(types)
     const rules = new DirectoryRules(dir, index, shared)
-    rules.skippedNames = skipped
+    rules.skipped = skipped
     return rules
   }
 
@@ -151,9 +168,18 @@ export class DirectoryRules implements HostRules {
     return `${this.dirPrefix}${this.index.name(id)}`
   }
 
-  /** Entry `id`'s name, the host, as bytes (a copy). */
-  keyBytes(id: number): Uint8Array {
-    return this.index.nameBytes(id).slice()
+  /** Entry `id`'s name: its host, as the URL parser writes it. */
+  name(id: number): string {
+    return this.index.name(id)
+  }
+
+  /** The warning about names skipped (see `skipped`), or undefined when none was. */
+  skippedWarning(): string | undefined {
+    const { count, names } = this.skipped
+    if (count === 0) return undefined
+    const shown = names.slice(0, 3).map((n) => `'${printable(n.name)}' (${printable(n.reason)})`).join(', ')
+    const more = count > 3 ? ` and ${count - 3} more` : ''
+    return `warning: ${count === 1 ? '1 file' : `${count} files`} of '${printable(this.dir)}' not used, as no URL's host is written so: ${shown}${more}`
   }
 
   /** The path of entry `id`, byte for byte (names need not be UTF-8). */

@@ -45,8 +45,3 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL
   if (!signalGroup(pgid, signal) && child.exitCode === null && child.signalCode === null) child.kill(signal)
   if (signal === 'SIGKILL') live.delete(pgid)
 }
-
-/** Groups alive now (for tests and the report of a run that stopped). */
-export function liveGroups(): number {
-  return live.size
-}

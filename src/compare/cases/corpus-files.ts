@@ -4,12 +4,12 @@
  * refused or named, never silently read; and a URL list grouped by host
  * (`--urls`: one URL a line, or a column of a TSV or CSV file), whose lines
  * that are not URLs are counted and named, and refused when they are most.
- * Hosts are those of the WHATWG URL parser (punycode, lower case).
+ * Hosts are those of the WHATWG URL parser (the core's one host function).
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { domainToASCII } from 'node:url'
 import { parseInto, type ParseHandler } from '../../internals.js'
+import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
 import { CompareError, readError } from '../compare-error.js'
 
@@ -21,7 +21,7 @@ const NAMED = 5
 
 /** One robots.txt file of the folder. */
 export interface RobotsFile {
-  /** The file's name, lowercased: the host its URLs are drawn for. */
+  /** The host its URLs are drawn for: its name as the URL parser writes a host (else lowercased). */
   readonly host: string
   readonly path: string
   readonly body: Uint8Array
@@ -36,30 +36,25 @@ export interface RobotsDir {
   readonly noDirective: readonly string[]
 }
 
-/** Host names of plain ASCII, which the WHATWG parser only lowercases. */
-const PLAIN_HOST = /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?$/
+const SCAN = new UrlScan()
 
-/**
- * The host of an absolute URL as the WHATWG URL parser gives it (lower case,
- * punycode, without userinfo and port), '' when the URL has none or the
- * parser rejects it. Plain ASCII names take a fast path.
- */
+/** The host of an absolute URL as the WHATWG URL parser gives it (the core's one host function), without userinfo and port ('' when none, or when the parser refuses it). */
 export function hostOf(url: string): string {
-  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/?#:]*)/.exec(url)
-  if (m === null) return ''
-  if (PLAIN_HOST.test(m[1]) && !/^[0-9.]+$/.test(m[1])) return m[1].toLowerCase()
+  if (!SCAN.scanString(url) || SCAN.port === UrlScan.BAD_PORT) return ''
   try {
-    return new URL(url).hostname
+    return SCAN.canonicalHost() ?? ''
   } catch {
     return ''
   }
 }
 
-/** The host a file of the folder is named after, as hostOf gives hosts (a name that is no host: lowercased). */
+/** The host a file named `name` is for: the name as the URL parser writes a host (`Bücher.DE` is `xn--bcher-kva.de`), or the name lowercased when it is no host. */
 export function fileHost(name: string): string {
-  const lower = name.toLowerCase()
-  if (PLAIN_HOST.test(name)) return lower
-  return domainToASCII(lower) || lower
+  try {
+    return canonicalHost(name)
+  } catch {
+    return name.toLowerCase()
+  }
 }
 
 function readCapped(path: string): Uint8Array {

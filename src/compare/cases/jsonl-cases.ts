@@ -8,6 +8,7 @@
  */
 import { createReadStream, readFileSync } from 'node:fs'
 import type { Writable } from 'node:stream'
+import { withoutBom } from '../format.js'
 import { dirname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
@@ -46,8 +47,9 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   try {
     for await (const text of lines) {
       n++
-      if (text.trim() === '') continue
-      const c = parseCaseLine(text, `${file}:${n}`, n, dirname(file), bodies)
+      const line = n === 1 ? withoutBom(text) : text
+      if (line.trim() === '') continue
+      const c = parseCaseLine(line, `${file}:${n}`, n, dirname(file), bodies)
       if (ids.has(c.id)) throw new CompareError('ERR_READ', `${file}:${n}: id '${c.id}' was already used`)
       ids.add(c.id)
       yield c

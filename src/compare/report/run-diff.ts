@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { fails, type Outcome, type Score, type Semantics } from '../outcome.js'
-import { count, pct } from '../format.js'
+import { count, pct, withoutBom } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
 import { CompareError, readError } from '../compare-error.js'
@@ -56,7 +56,7 @@ export async function readRunReport(file: string): Promise<Report & { cases: Rep
   }
   let r: Report
   try {
-    r = JSON.parse(text) as Report
+    r = JSON.parse(withoutBom(text)) as Report
   } catch (err) {
     throw new CompareError('ERR_READ', `${file}: not JSON (${(err as Error).message})`)
   }

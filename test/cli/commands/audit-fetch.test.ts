@@ -63,7 +63,7 @@ describe('audit --fetch: fetch\'s scheduler, policy and outputs', () => {
     expect(r.stderr).toMatch(/note: --concurrency 1,000 lowered to \d+: this process may have 256 files open/)
     expect(outcomes(r.stdout)).toEqual(new Map([['ok', 2400]]))
     expect(server.asked.size).toBe(1200)
-  }, 120_000)
+  })
 
   it('an address the policy refuses is outcome refused, class unknown, nothing sent; --allow-private fetches it', async () => {
     const list = tmp.path('literal.txt')

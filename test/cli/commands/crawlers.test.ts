@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Several blocks, so that --jobs 2 hands blocks to a worker thread.
   bigUrls = tmp.path('big.txt')
   writeFileSync(bigUrls, readFileSync(urls, 'utf8').repeat(12))
-}, 120_000)
+})
 
 afterAll(() => tmp.cleanup())
 
@@ -147,7 +147,7 @@ describe('check --crawlers and diff --crawlers: each crawler as its own --agent 
       })
     }
     expect(Object.keys(records[0].crawlers)).toEqual(MIXED)
-  }, 120_000)
+  })
 
   it('check --exit-code and --require: 3 when a URL is not allowed for every crawler (all), or for none (any)', async () => {
     const robots = tmp.path('gpt.txt')
@@ -186,7 +186,7 @@ describe('check --crawlers and diff --crawlers: each crawler as its own --agent 
         else expect({ change: r.crawlers[c].change, old: r.crawlers[c].old, new: r.crawlers[c].new }).toEqual({ change: one!.change, old: one!.old, new: one!.new })
       }
     }
-  }, 120_000)
+  })
 
   it('diff per host (two bundles) with --crawlers: each crawler as its --agent run', async () => {
     const dir = tmp.path('robots-new')
@@ -207,7 +207,7 @@ describe('check --crawlers and diff --crawlers: each crawler as its own --agent 
     }
     expect(want.length).toBeGreaterThan(0)
     expect(lines(set.stdout).sort()).toEqual(want.sort())
-  }, 120_000)
+  })
 })
 
 describe('the crawler list: syntax and usage errors', () => {

@@ -122,7 +122,7 @@ describe('fetch: every outcome class ends in the bundle with the access method�
     expect(down.expiresAt - down.fetchedAt).toBe(120_000)
     // The blocked redirect to a loopback address was not followed.
     expect(asked.filter((h) => h === '127.0.0.1')).toEqual([])
-  }, 60_000)
+  })
 })
 
 describe('fetch → filter --bundle equals filter --robots-dir on the same bodies', () => {
@@ -149,7 +149,7 @@ describe('fetch → filter --bundle equals filter --robots-dir on the same bodie
     expect(viaBundle.stdout.toString()).toMatch(/^disallowed\t[1-9]/m)
     // Each origin was asked once.
     expect(asked.length).toBe(new Set(urls.map((u) => new URL(u).hostname)).size)
-  }, 60_000)
+  })
 
   it('a log of paths with the host in a column: bare-host entries, found by filter --host-field', async () => {
     routes['a.test'] = send(200, RULES)
@@ -162,7 +162,7 @@ describe('fetch → filter --bundle equals filter --robots-dir on the same bodie
     expect(bundle(out).fetchInfo('a.test')?.origin).toBe('http://a.test')
     const f = await run(['filter', '--bundle', out, '--agent', 'bot', '--field', '2', '--host-field', '1', '--print', 'disallowed', '-q', tmp.path('access.log')])
     expect(f.stdout.toString()).toBe('a.test:80 "GET /private/1 HTTP/1.1" 200\n')
-  }, 60_000)
+  })
 })
 
 describe('fetch --update', () => {
@@ -229,7 +229,7 @@ describe('fetch --update', () => {
     expect(again.status, again.stderr).toBe(0)
     expect(asked.filter((h) => h !== 'flaky.test')).toEqual([])
     expect(again.stderr).toMatch(/kept \(not expired\)/)
-  }, 60_000)
+  })
 })
 
 describe('fetch: nothing fetched is lost on interruption', () => {
@@ -277,7 +277,7 @@ describe('fetch: nothing fetched is lost on interruption', () => {
     expect(asked.length).toBe(30)
     expect(asked.some((h) => partial.has(url(h)))).toBe(false)
     expect(bundle(tmp.path('full.bundle')).size).toBe(60)
-  }, 60_000)
+  })
 })
 
 describe('fetch --format jsonl, and pack', () => {
@@ -310,7 +310,7 @@ describe('fetch --format jsonl, and pack', () => {
       expect(x.fetchInfo(key)?.outcome).toBe(y.fetchInfo(key)?.outcome)
       expect(x.isAllowed(`${key}/private`, 'bot')).toBe(y.isAllowed(`${key}/private`, 'bot'))
     }
-  }, 60_000)
+  })
 
   it('pack merges bundles: the newest fetch wins per origin, an entry without fetch info counts as oldest', async () => {
     const info = (at: number): StoreFetchInfo => ({ outcome: 'ok', status: 200, fetchedAt: at, expiresAt: at + DAY, reachableAt: at })
@@ -340,7 +340,7 @@ describe('fetch --format jsonl, and pack', () => {
     expect((await run(['pack', tmp.path('b.bundle'), tmp.path('a.bundle'), '-o', tmp.path('merged2.bundle'), '-q'])).status).toBe(0)
     const n = bundle(tmp.path('merged2.bundle'))
     for (const key of m.keys()) expect(n.fetchInfo(key)).toEqual(m.fetchInfo(key))
-  }, 60_000)
+  })
 })
 
 describe('fetch --resolve', () => {
@@ -374,7 +374,7 @@ describe('fetch --resolve', () => {
     expect(source('to-b.test')).toBe('robots')
     expect(source('to-loopback.test')).toBe('unavailable')
     expect(asked.filter((h) => h === '127.0.0.1')).toEqual([])
-  }, 60_000)
+  })
 })
 
 describe('fetch: the progress bar', () => {
@@ -413,7 +413,7 @@ describe('fetch: usage and input errors', () => {
     const log = '192.0.2.1 - - [23/Nov/2026:10:00:00 +0000] "GET /private HTTP/1.1" 200 512\n'
     const r = await run(['fetch', '-o', tmp.path('never.bundle')], { input: log })
     expect(r.status).toBe(4)
-    expect(r.stderr).toMatch(/warning: line 1 of '<stdin>' was not judged: it holds no URL .*; is this a log\? try --log-format combined, or --field N; 1 line without a URL or host give no origin \(not-url 1\)/)
+    expect(r.stderr).toMatch(/warning: line 1 of '<stdin>' was not judged: it holds no URL .*; is this a log\? try --log-format common; 1 line without a URL or host give no origin \(not-url 1\)/)
     expect(r.stderr).toMatch(/no line of the input held a URL with a host \(1 line read\)/)
     expect(existsSync(tmp.path('never.bundle'))).toBe(false)
   })

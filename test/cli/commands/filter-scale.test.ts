@@ -264,7 +264,7 @@ describe('log columns: --field, --host-field, --delimiter', () => {
     expect(dropped.stdout.toString()).toBe(`${LOG[1]}\n${LOG[3]}\n`)
     const summary = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined'], { input })
     expect(summary.status).toBe(0)
-    expect(summary.stderr).toMatch(/^robots-automaton: warning: line 5 of '<stdin>' was not judged: it is not a vhost_combined line with a quoted request \("GET \/path HTTP\/1\.1"\): short line; check --log-format/)
+    expect(summary.stderr).toMatch(/^robots-automaton: warning: line 5 of '<stdin>' was not judged: it is not a vhost_combined line \(vhost\[:port\] host ident user \[time\] "request" status size "referrer" "agent"\) with a request line \("GET \/path HTTP\/1\.1"\): short line; check --log-format/)
     expect(summary.stderr).toMatch(/6 lines read: 2 allowed, 2 disallowed, 2 without a URL \(kept\); .*hosts: 2 with a robots\.txt, 1 without one, 0 unreadable\n$/)
   })
 

@@ -191,7 +191,7 @@ describe('--help of each command', () => {
     for (const s of spec) if (s.short !== undefined) expect(HELP[command]).toContain(`  -${s.short}, --${s.name} `)
   })
 
-  it.each(COMMANDS)('%s: ends with EXAMPLES, 2 or 3 of them, each a comment and a command line of %s', (command) => {
+  it.each(COMMANDS)('%s: ends with EXAMPLES, 2 or 3 of them, each a comment and a command line of that command', (command) => {
     const examples = examplesOf(HELP[command])
     expect(examples.length).toBeGreaterThanOrEqual(2)
     expect(examples.length).toBeLessThanOrEqual(3)

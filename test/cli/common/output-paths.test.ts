@@ -14,13 +14,14 @@ import { createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFi
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { CLI, ensureBuilt, run, tempDir } from '../helpers.js'
+import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
 import { startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
 let robotsDir = ''
 let urls = ''
+let adapter = ''
 
 beforeAll(async () => {
   ensureBuilt()
@@ -32,6 +33,9 @@ beforeAll(async () => {
   writeFileSync(join(robotsDir, 'b.test'), 'User-agent: *\nDisallow: /b\n')
   urls = tmp.path('urls.txt')
   writeFileSync(urls, `http://a.test:${server.port}/x\nhttp://b.test:${server.port}/y\n`)
+  // compare's reports come from a run against an implementation: the built library itself, in process.
+  adapter = tmp.path('adapter.mjs')
+  writeFileSync(adapter, `import { parseRobots } from ${JSON.stringify(join(ROOT, 'dist/index.js'))}\nexport function parse(bytes) { const r = parseRobots(bytes); return { isAllowed: (u, a) => r.isAllowed(u, a) } }\n`)
 })
 afterAll(async () => {
   await server.close()
@@ -45,11 +49,22 @@ const WRITERS = {
   'fetch --format jsonl': (out: string) => ['fetch', urls, '-o', out, '-q', '--format', 'jsonl', '--resolve', `*:${server.port}:127.0.0.1`],
   pack: (out: string) => ['pack', robotsDir, '-o', out, '-q'],
   'compare --export': (out: string) => ['compare', '--cases', 'unit', '--export', out, '-q'],
+  'compare --json': (out: string) => ['compare', '--cases', 'unit', '--module', adapter, '--json', out, '-q'],
+  'compare --html': (out: string) => ['compare', '--cases', 'unit', '--module', adapter, '--html', out, '-q'],
+  'compare --junit': (out: string) => ['compare', '--cases', 'unit', '--module', adapter, '--junit', out, '-q'],
+  'compare --csv': (out: string) => ['compare', '--cases', 'unit', '--module', adapter, '--csv', out, '-q'],
+  'compare --write-baseline': (out: string) => ['compare', '--cases', 'unit', '--module', adapter, '--write-baseline', out, '-q'],
 } as const
 
 /** Whether `bytes` are what the writer writes: a bundle of the two hosts, two JSON records, or the unit cases. */
 function isOutput(name: string, bytes: Buffer): boolean {
   if (name.includes('jsonl')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).length === 2
+  const text = bytes.toString('utf8')
+  if (name === 'compare --json') return (JSON.parse(text) as { tool?: unknown }).tool !== undefined
+  if (name === 'compare --html') return /^<!doctype html>[\s\S]*<\/html>\s*$/i.test(text)
+  if (name === 'compare --junit') return /^<\?xml[\s\S]*<testsuites[\s\S]*<\/testsuites>\s*$/.test(text)
+  if (name === 'compare --csv') return text.startsWith('id,') && text.trimEnd().split('\n').length > 1
+  if (name === 'compare --write-baseline') return text.startsWith('# compare baseline')
   if (name.includes('compare')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id?: unknown }).every((c) => typeof c.id === 'string')
   return RobotsStore.fromBytes(new Uint8Array(bytes)).size === 2
 }
@@ -119,6 +134,9 @@ describe('-o destroys what the path points to: no longer', () => {
           [tmp.dir, /is a directory/],
           [tmp.path('missing/out'), /its folder '.*missing': no such file or directory/],
           [join(urls, 'out'), /'.*urls\.txt' is not a folder/],
+          // regression: a path ending in '/' that did not exist yet was written as a file of that name.
+          [`${tmp.path('new-folder')}/`, /names a folder \(a file is needed\)/],
+          [join(tmp.dir, '.'), /is a directory|names a folder/],
         ]
         for (const [out, message] of cases) {
           const r = await run(argv(out))
@@ -139,6 +157,43 @@ describe('-o destroys what the path points to: no longer', () => {
     const r = await run(WRITERS.pack(out))
     expect(r.status, r.stderr).toBe(0)
     expect(existsSync(stale)).toBe(false)
+  })
+
+  it('regression: fetch --journal through a dangling link failed with EEXIST; now the link is kept and its target is the journal', async () => {
+    const dir = tmp.path('journal-link')
+    mkdirSync(join(dir, 'state'), { recursive: true })
+    symlinkSync('state/run.journal', join(dir, 'journal'))
+    const argv = ['fetch', urls, '-o', '-', '--format', 'jsonl', '--journal', join(dir, 'journal'), '-q', '--resolve', `*:${server.port}:127.0.0.1`]
+    const r = await run(argv)
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.toString().trimEnd().split('\n')).toHaveLength(2)
+    // A run that completes removes its journal; the link stays.
+    expect(lstatSync(join(dir, 'journal')).isSymbolicLink()).toBe(true)
+    expect(readdirSync(join(dir, 'state'))).toEqual([])
+  })
+
+  it('regression: fetch --journal onto a FIFO, a device or stdout is refused before any request (a journal is read back)', async () => {
+    const fifo = tmp.path('journal.fifo')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    for (const journal of [fifo, '/dev/null', '-']) {
+      const r = await run(['fetch', urls, '-o', tmp.path('j.bundle'), '--journal', journal, '-q', '--resolve', `*:${server.port}:127.0.0.1`])
+      expect(r.status, journal).toBe(1)
+      expect(r.stderr.toString(), journal).toMatch(/cannot use the journal .*cannot be read back: name a regular file/)
+    }
+    expect(server.total).toBe(0)
+    expect(statSync(fifo).isFIFO()).toBe(true)
+  })
+
+  it("regression: compare --json - mixed the terminal report into the JSON on stdout; now stdout holds the one output, the report goes to stderr", async () => {
+    for (const [name, argv] of Object.entries(WRITERS).filter(([n]) => n.startsWith('compare --') && n !== 'compare --export')) {
+      const r = await run(argv('-').filter((a) => a !== '-q'))
+      expect(r.status, r.stderr).toBe(0)
+      expect(isOutput(name, r.stdout), name).toBe(true)
+      expect(r.stderr.toString(), name).toMatch(/Result: 100\.00% agreement/)
+    }
+    const both = await run(['compare', '--cases', 'unit', '--module', adapter, '--json', '-', '--csv', '-'])
+    expect(both.status).toBe(2)
+    expect(both.stderr.toString()).toMatch(/--json and --csv both name stdout/)
   })
 
   it('playground --out: each file of the page replaced through a link, the links kept', async () => {

@@ -22,6 +22,28 @@ describe('--resolve', () => {
   })
 })
 
+describe('regression: a --resolve or --connect-to host written as a URL never reads it (Bücher.de, 0x7f.1) never matched, and the name was looked up', () => {
+  it('takes the host the URL parser gives: punycode, lowercase, IPv4 in dotted decimal, IPv6 compressed', () => {
+    for (const spelling of ['bücher.de', 'BÜCHER.de', 'b%C3%BCcher.de', 'xn--bcher-kva.de', 'Ｂücher.de']) {
+      expect(parseResolve(`${spelling}:80:127.0.0.1`).host, spelling).toBe('xn--bcher-kva.de')
+      expect(parseConnectTo(`${spelling}:80:${spelling}:8080`), spelling).toEqual({ host: 'xn--bcher-kva.de', port: 80, toHost: 'xn--bcher-kva.de', toPort: 8080 })
+    }
+    expect(parseResolve('0x7f.1:80:127.0.0.1').host).toBe('127.0.0.1')
+    expect(parseResolve('[0:0::1]:80:127.0.0.1').host).toBe('::1')
+    expect(parseResolve('☃.net:80:127.0.0.1').host).toBe('xn--n3h.net')
+    // The URL's host (URL.hostname) meets the rule.
+    const rules = new ConnectRules([parseResolve('Bücher.DE:80:127.0.0.1')], [])
+    expect(rules.target(new URL('http://b%C3%BCcher.de/').hostname, 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
+  })
+
+  it('a host the URL parser refuses is a usage error that says why', () => {
+    for (const bad of ['xn--a.com:80:127.0.0.1', '1.2.3.256:80:127.0.0.1', 'a%00b:80:127.0.0.1', 'a/b:80:127.0.0.1', '[::g]:80:127.0.0.1']) {
+      expect(() => parseResolve(bad), bad).toThrow(expect.objectContaining({ code: 'ERR_USAGE', message: expect.stringMatching(/'--resolve': .* is not a host/) }))
+    }
+    expect(() => parseConnectTo('xn--a.com:80::8080')).toThrow(expect.objectContaining({ code: 'ERR_USAGE', message: expect.stringContaining('UTS-46') }))
+  })
+})
+
 describe('--connect-to', () => {
   it('parses HOST1:PORT1:HOST2:PORT2, any part empty', () => {
     expect(parseConnectTo('a.test:443:127.0.0.1:8443')).toEqual({ host: 'a.test', port: 443, toHost: '127.0.0.1', toPort: 8443 })

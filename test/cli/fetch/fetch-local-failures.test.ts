@@ -70,7 +70,7 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     expect(r.stderr).toMatch(/note: --concurrency 1,000 lowered to \d+: this process may have 256 files open/)
     expect(r.stderr).toMatch(/2,000 origins fetched in .*: 2,000 ok; wrote/)
     expect(outcomesOf(out)).toEqual(new Map([['ok', 2000]]))
-  }, 120_000)
+  })
 
   it.skipIf(!HAS_PRLIMIT)('descriptors taken away mid-run: EMFILE is retried after a pause, and every origin ends ok', async () => {
     const N = 600
@@ -101,7 +101,7 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     expect(r.stderr).toMatch(/retried after failures of this machine \(EMFILE [\d,]+/)
     expect(outcomesOf(out)).toEqual(new Map([['ok', N]]))
     expect(server.asked.size).toBe(N)
-  }, 120_000)
+  })
 
   it.skipIf(!HAS_PRLIMIT)('a run that cannot make progress stops with a clear error (exit 1) and keeps its journal', async () => {
     const N = 300
@@ -130,5 +130,5 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     const records = readFileSync(`${out}.journal`, 'utf8').trimEnd().split('\n').slice(1)
     expect(records.length).toBeGreaterThanOrEqual(20)
     for (const line of records) expect(JSON.parse(line).outcome).toBe('ok')
-  }, 120_000)
+  })
 })

@@ -72,8 +72,11 @@ describe('line-locator: URL lists', () => {
 
 describe('line-locator: access logs', () => {
   it('--log-format common and combined take the request line; the host from --host, or none', () => {
+    // A combined line is a common one with more fields; a common line lacks combined's referrer and agent.
+    expect(locate(COMMON, layout('--log-format', 'common'))).toMatchObject({ fault: 'no-host', url: '/apache_pb.gif' })
+    expect(locate(COMMON, layout('--log-format', 'combined'))).toMatchObject({ fault: 'no-request' })
     for (const format of ['common', 'combined']) {
-      expect(locate(COMMON, layout('--log-format', format))).toMatchObject({ fault: 'no-host', url: '/apache_pb.gif' })
+      expect(locate(COMBINED, layout('--log-format', format))).toMatchObject({ fault: 'no-host', url: '/apache_pb.gif' })
       expect(locate(COMBINED, layout('--log-format', format), false)).toMatchObject({ fault: 'none', url: '/apache_pb.gif', host: null })
       expect(locate(NGINX, layout('--log-format', format, '--host', 'www.example.com'))).toMatchObject({
         fault: 'none',
@@ -94,11 +97,12 @@ describe('line-locator: access logs', () => {
   it('lines that hold no request: a TLS handshake, "-", CONNECT, a short line, a URL list line', () => {
     const l = layout('--log-format', 'combined')
     expect(locate(NGINX_TLS, l)).toMatchObject({ fault: 'no-request' })
-    expect(locate(NGINX_DASH, l)).toMatchObject({ fault: 'no-request' })
+    expect(locate(NGINX_DASH, l)).toMatchObject({ fault: 'empty-request' })
     expect(locate(CONNECT, l)).toMatchObject({ fault: 'not-url', url: 'example.com:443' })
     expect(locate('127.0.0.1 - -', l)).toMatchObject({ fault: 'no-request' })
     expect(locate('https://example.com/a', l)).toMatchObject({ fault: 'no-request' })
-    expect(locate(VHOST, l)).toMatchObject({ fault: 'no-request' })
+    // A vhost line read as combined: the virtual host is read as the client, and its paths have no host.
+    expect(locate(VHOST, l)).toMatchObject({ fault: 'no-host', url: '/private/x?y=1' })
   })
 
   it('--field N on a quoted request line takes its target; on another column, the column', () => {
@@ -109,10 +113,14 @@ describe('line-locator: access logs', () => {
     expect(locate(VHOST, layout('--field', '6', '--host-field', '1'))).toMatchObject({ fault: 'none', url: '/private/x?y=1', host: 'www.example.com' })
     expect(locate('a,/p,', layout('--field', '2', '--host-field', '3', '--delimiter', ','))).toMatchObject({ fault: 'no-host', url: '/p' })
     expect(locate('a,/p,b.test:81', layout('--field', '2', '--host-field', '3', '--delimiter', ','))).toMatchObject({ fault: 'none', host: 'b.test', port: 81 })
-    // A log's placeholder, a date, a byte count in the host column are no host.
-    for (const column of ['-', '[10/Oct/2026:13:55:36', '"-"', '.x', '-x', '+0000]']) {
+    // A log's placeholder is no host; a date in the host column is no host the URL parser takes.
+    for (const column of ['-', '"-"']) {
       expect(locate(`/p ${column}`, layout('--field', '1', '--host-field', '2')), column).toMatchObject({ fault: 'no-host' })
     }
+    for (const column of ['[10/Oct/2026:13:55:36', '+0000]', '10/Oct/2026', 'a%20b', 'xn--a.test']) {
+      expect(locate(`/p ${column}`, layout('--field', '1', '--host-field', '2')), column).toMatchObject({ fault: 'bad-host' })
+    }
+    expect(locate('/p Bücher.de', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'xn--bcher-kva.de' })
     expect(locate('/p 203.0.113.9', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: '203.0.113.9' })
     expect(locate('/p my_host.local', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'my_host.local' })
   })

@@ -6,7 +6,7 @@ import { RobotsStore } from '../../../src/index.js'
 import { BundleError, bundleFromDescriptor, openBundle } from '../../../src/cli/hosts/bundle-rules.js'
 import { HostJudge } from '../../../src/cli/filter/host-judge.js'
 import { EntryState, type EntryEvent, type HostRules, type HostRulesDescriptor } from '../../../src/cli/hosts/host-rules.js'
-import { hostKeyOfName } from '../../../src/cli/commands/pack.js'
+import { hostKeyOfName } from '../../../src/cli/hosts/host-names.js'
 import { readU32, writeU32 } from '../../../src/rules/byte-buffer.js'
 import { Header } from '../../../src/rules/compact-rules.js'
 import { sealForm } from '../../../src/rules/serialise.js'
@@ -125,7 +125,7 @@ describe('filter --bundle over a RobotsStore', () => {
   })
 })
 
-describe("pack: a directory entry's name as a bundle key", () => {
+describe("a directory entry's name as a host (--robots-dir, pack)", () => {
   it('keeps names that are hosts as the store writes keys, and says what the others should be', () => {
     for (const name of ['example.com', 'www.example.co.uk', 'xn--bcher-kva.de', '127.0.0.1', '[::1]', 'a_b.test']) {
       expect(hostKeyOfName(enc.encode(name)), name).toEqual({ key: name })
@@ -133,7 +133,8 @@ describe("pack: a directory entry's name as a bundle key", () => {
     expect(hostKeyOfName(enc.encode('bücher.de'))).toEqual({ reason: expect.stringContaining("name the file 'xn--bcher-kva.de'") })
     expect(hostKeyOfName(enc.encode('127.1'))).toEqual({ reason: expect.stringContaining("name the file '127.0.0.1'") })
     expect(hostKeyOfName(enc.encode('ex%61mple.com'))).toEqual({ reason: expect.stringContaining("name the file 'example.com'") })
-    for (const name of ['a b', 'example.com:80', 'a/b', '']) expect(hostKeyOfName(enc.encode(name)), name).toEqual({ reason: 'not a host name' })
+    for (const name of ['a b', 'example.com:80', 'a/b', '']) expect(hostKeyOfName(enc.encode(name)), name).toEqual({ reason: expect.stringMatching(/^not a host name: .+$/) })
+    expect(hostKeyOfName(enc.encode('a b'))).toEqual({ reason: 'not a host name: it holds a space, which no host name may hold' })
     expect(hostKeyOfName(Uint8Array.of(0x61, 0xff, 0x62))).toHaveProperty('reason')
   })
 })

@@ -1,0 +1,186 @@
+/**
+ * Access log lines read by their format's structure (src/cli/filter/log-line.ts):
+ * a fuzz of lines with hostile user, identity, referrer, agent and request
+ * fields, escaped as Apache and nginx escape them, whose judged target is
+ * always the request's; lines from a server that does not escape the user
+ * field are never judged by a request the user wrote; the format a line
+ * fits, for the hint.
+ */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseArgs } from '../../../src/cli/common/args.js'
+import { INPUT_OPTIONS, lineLayout, type LogFormat } from '../../../src/cli/filter/line-layout.js'
+import { FAULT_CODES, LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
+import { fittingFormat, locateLogLine, LogFit } from '../../../src/cli/filter/log-line.js'
+
+const enc = new TextEncoder()
+const dec = new TextDecoder()
+
+/** Apache's ap_escape_logitem: `"` and `\` behind a backslash, control and non-ASCII bytes as \xhh. */
+function apache(s: string): string {
+  let out = ''
+  for (const b of enc.encode(s)) {
+    if (b === 0x22) out += '\\"'
+    else if (b === 0x5c) out += '\\\\'
+    else if (b === 0x0a) out += '\\n'
+    else if (b === 0x09) out += '\\t'
+    else if (b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).padStart(2, '0')}`
+    else out += String.fromCharCode(b)
+  }
+  return out
+}
+
+/** nginx's default escaping: `"`, `\`, control and non-ASCII bytes as \xHH. */
+function nginx(s: string): string {
+  let out = ''
+  for (const b of enc.encode(s)) {
+    if (b === 0x22 || b === 0x5c || b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`
+    else out += String.fromCharCode(b)
+  }
+  return out
+}
+
+const TIME = '[10/Oct/2000:13:55:36 -0700]'
+
+/** Pieces a client can put in a field it controls: blanks, brackets, quotes, backslashes, a whole fake request or time. */
+const hostile = fc
+  .array(
+    fc.constantFrom(' ', '  ', '[', ']', '"', '\\', '\\"', '-', 'a', 'Z', '/', '0', ':', 'é', '\t', '\u0001', TIME, '"GET /public HTTP/1.1"', 'GET /public HTTP/1.1', '" 200 5 "-" "', '] "GET /public HTTP/1.1" 200 5', 'x"y'),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((parts) => parts.join(''))
+  // A field of blanks alone is no field: such a line does not fit (tested below).
+  .filter((s) => /[^ \t]/.test(s))
+
+const target = fc
+  .array(fc.constantFrom('a', 'b', '/', '?', '=', '%20', '"', ' ', '\\', '[', ']', 'é', ';'), { maxLength: 10 })
+  .map((parts) => `/${parts.join('')}`)
+
+interface Built {
+  line: string
+  format: LogFormat
+  /** The target as the log holds it (escaped). */
+  logged: string
+  vhost: string
+}
+
+const built = fc
+  .record({
+    format: fc.constantFrom<LogFormat>('common', 'combined', 'vhost_combined'),
+    escape: fc.constantFrom(apache, nginx),
+    ident: fc.oneof(fc.constant('-'), hostile),
+    user: fc.oneof(fc.constant('-'), hostile),
+    method: fc.constantFrom('GET', 'HEAD', 'POST', 'M-SEARCH'),
+    target,
+    version: fc.constantFrom(' HTTP/1.1', ' HTTP/1.0', ''),
+    status: fc.constantFrom('200', '404', '408'),
+    size: fc.constantFrom('0', '512', '-'),
+    referer: fc.oneof(fc.constant('-'), hostile),
+    agent: hostile,
+    extra: fc.constantFrom('', ' "203.0.113.1"', ' 0.002'),
+    vhost: fc.constantFrom('www.example.com:443', 'shop.example.com', '[::1]:80'),
+  })
+  .map((r): Built => {
+    const e = r.escape
+    const logged = e(r.target)
+    const request = `"${r.method} ${logged}${r.version}"`
+    const head = `${r.format === 'vhost_combined' ? `${r.vhost} ` : ''}203.0.113.9 ${e(r.ident)} ${e(r.user)} ${TIME} ${request} ${r.status} ${r.size}`
+    const line = r.format === 'common' ? `${head}${r.extra}` : `${head} "${e(r.referer)}" "${e(r.agent)}"${r.extra}`
+    return { line, format: r.format, logged, vhost: r.vhost }
+  })
+
+function locate(line: string, format: LogFormat): { fault: string; url: string; host: string | null } {
+  const locator = new LineLocator(lineLayout(parseArgs(['--log-format', format, ...(format === 'vhost_combined' ? [] : ['--host', 'example.org'])], INPUT_OPTIONS)), true)
+  const b = enc.encode(line)
+  const f = locator.locate(b, 0, b.length)
+  return { fault: FAULT_CODES[f] || 'none', url: dec.decode(b.subarray(locator.urlStart, locator.urlEnd)), host: f === LineFault.None ? locator.hostText() : null }
+}
+
+describe('log lines located by their structure', () => {
+  it('hostile user, identity, referrer, agent and request fields (escaped as Apache and nginx do) never move the judged target (seeded)', () => {
+    fc.assert(
+      fc.property(built, (b) => {
+        const got = locate(b.line, b.format)
+        expect(got.fault, b.line).toBe('none')
+        expect(got.url, b.line).toBe(b.logged)
+        if (b.format === 'vhost_combined') expect(got.host, b.line).toBe(new URL(`http://${b.vhost}`).hostname)
+      }),
+      { seed: 27, numRuns: 4000 },
+    )
+  })
+
+  it("a server that does not escape the user field: a request the user wrote is never the one judged (seeded)", () => {
+    const unescaped = fc
+      .record({ format: fc.constantFrom<LogFormat>('common', 'combined'), user: hostile, target })
+      .map(({ format, user, target: t }) => {
+        const line = `203.0.113.9 - ${user} ${TIME} "GET ${apache(t)} HTTP/1.1" 200 5${format === 'common' ? '' : ' "-" "curl/8"'}`
+        return { line, format, logged: apache(t) }
+      })
+    fc.assert(
+      fc.property(unescaped, (b) => {
+        const got = locate(b.line, b.format)
+        // Judged by the real request, or not judged: never by /public, the user's.
+        if (got.fault === 'none') expect(got.url, b.line).toBe(b.logged)
+        else expect(got.fault, b.line).toBe('no-request')
+      }),
+      { seed: 2727, numRuns: 4000 },
+    )
+  })
+
+  it('an unescaped user field holding a whole fake line, then more fields: the two ends disagree, the line is not judged', () => {
+    const line = `203.0.113.9 - - ${TIME} "GET /public HTTP/1.1" 200 5 "-" "-" x ${TIME} "GET /private HTTP/1.1" 200 5 "-" "curl/8"`
+    expect(locate(line, 'combined')).toMatchObject({ fault: 'no-request' })
+    // nginx's "main" adds a quoted field after the agent: read from the left alone.
+    expect(locate(`203.0.113.9 - - ${TIME} "GET /a HTTP/1.1" 200 5 "-" "curl/8" "198.51.100.1"`, 'combined')).toMatchObject({ fault: 'none', url: '/a' })
+  })
+
+  it('the finding: a user field "a b [GET /public HTTP/1.1]" does not pick /public', () => {
+    const line = '203.0.113.9 - a b [GET /public HTTP/1.1] [10/Oct/2000:13:55:36 -0700] "GET /private/secret HTTP/1.1" 200 512 "-" "curl/8"'
+    for (const format of ['common', 'combined'] as const) expect(locate(line, format)).toMatchObject({ fault: 'none', url: '/private/secret' })
+  })
+
+  it('lines that do not fit are not judged, and a "-" request is its own fault', () => {
+    const out = new Int32Array(4)
+    const at = (line: string, format: LogFormat): LogFit => {
+      const b = enc.encode(line)
+      return locateLogLine(b, 0, b.length, format, out, 0)
+    }
+    const good = `203.0.113.9 - - ${TIME} "GET /a HTTP/1.1" 200 5 "-" "-"`
+    expect(at(good, 'combined')).toBe(LogFit.Request)
+    expect(at(`203.0.113.9 - - ${TIME} "-" 408 0 "-" "-"`, 'combined')).toBe(LogFit.EmptyRequest)
+    expect(at(`203.0.113.9 - - ${TIME} "\\x16\\x03\\x01" 400 0 "-" "-"`, 'combined')).toBe(LogFit.NotRequest)
+    for (const bad of [
+      '',
+      'short line',
+      `203.0.113.9 ${TIME} "GET /a HTTP/1.1" 200 5 "-" "-"`, // nothing between host and time
+      `203.0.113.9 -   ${TIME} "GET /a HTTP/1.1" 200 5 "-" "-"`, // a user name of blanks alone
+      `203.0.113.9 - - [yesterday] "GET /a HTTP/1.1" 200 5 "-" "-"`, // not a time
+      `203.0.113.9 - - ${TIME} "GET /a HTTP/1.1" 2000 5 "-" "-"`, // not a status
+      `203.0.113.9 - - ${TIME} "GET /a HTTP/1.1" 200 5x "-" "-"`, // not a size
+      `203.0.113.9 - - ${TIME} "GET /a HTTP/1.1" 200 5`, // combined without referrer and agent
+      `203.0.113.9 - - ${TIME} "GET /a HTTP/1.1"x 200 5 "-" "-"`, // a quote that closes nothing
+    ]) {
+      expect(at(bad, 'combined'), bad).toBe(LogFit.Misfit)
+    }
+    expect(at(`${good} "more" 1.5`, 'combined')).toBe(LogFit.Request)
+    expect(at(good, 'vhost_combined')).toBe(LogFit.Misfit)
+  })
+
+  it('reading is linear: a line of a million quotes and backslashes is read at once', () => {
+    const out = new Int32Array(4)
+    const line = enc.encode(`203.0.113.9 - ${'\\"'.repeat(250_000)}${'"\\'.repeat(250_000)} ${TIME} "GET /a HTTP/1.1" 200 5 "${'\\\\"'.repeat(100_000)}" "-"`)
+    for (const format of ['common', 'combined', 'vhost_combined'] as const) locateLogLine(line, 0, line.length, format, out, 0)
+    expect(fittingFormat(line, 0, line.length)).toBeUndefined()
+  })
+
+  it('the format a line fits, for the hint', () => {
+    const fits = (line: string): LogFormat | undefined => {
+      const b = enc.encode(line)
+      return fittingFormat(b, 0, b.length)
+    }
+    expect(fits(`127.0.0.1 - frank ${TIME} "GET /a HTTP/1.0" 200 2326`)).toBe('common')
+    expect(fits(`127.0.0.1 - frank ${TIME} "GET /a HTTP/1.0" 200 2326 "-" "Mozilla/4.08"`)).toBe('combined')
+    expect(fits(`www.example.com:443 127.0.0.1 - - ${TIME} "GET /a HTTP/1.1" 200 512 "-" "Mozilla/5.0"`)).toBe('vhost_combined')
+    expect(fits('https://example.com/a')).toBeUndefined()
+  })
+})

@@ -1,0 +1,358 @@
+/**
+ * One host, one key, everywhere: ONE table of host spellings (UTF-8,
+ * percent-encoded UTF-8, uppercase non-ASCII, full-width, mixed scripts,
+ * `xn--` already, invalid IDNA, IPv4 in hex, octal, integer and fewer parts,
+ * IPv6, a trailing dot, ports, userinfo, an empty host, `%00`, blanks)
+ * through every path that turns input into a host, each against the WHATWG
+ * URL parser (`new URL()`): the core's `canonicalHost` and
+ * `UrlScan.canonicalHost`, the store (`set`, `lookup`, `isAllowed`,
+ * `explain`, `lookupScan`, `lookupHost`, `keyOf`, a bundle), the command
+ * line's line locator (a URL line, a host column, `--host`), `fetch`'s
+ * origin list, `filter --robots-dir`, `filter --bundle` (bare-host and
+ * origin keys), `filter` with a host column and with vhost_combined, `pack`
+ * (directory names and JSON lines), `diff`, and compare's case loader.
+ * A spelling the parser refuses is refused on every path, never judged as
+ * another host.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { canonicalHost, RobotsStore, UrlScan, type EntryId } from '../src/index.js'
+import { parseArgs } from '../src/cli/common/args.js'
+import { OriginList, readOrigins } from '../src/cli/fetch/origin-input.js'
+import { resolveInputs } from '../src/cli/filter/input.js'
+import { INPUT_OPTIONS, lineLayout } from '../src/cli/filter/line-layout.js'
+import { FAULT_CODES, LineFault, LineLocator } from '../src/cli/filter/line-locator.js'
+import { hostKeyOfName } from '../src/cli/hosts/host-names.js'
+import { hostOf } from '../src/compare/cases/corpus-files.js'
+import { ensureBuilt, run, tempDir } from './cli/helpers.js'
+
+/** An authority as written: the host, with a userinfo and a port where the row says so. */
+const SPELLINGS: readonly string[] = [
+  // international names
+  'bücher.de',
+  'BÜCHER.de',
+  'Bücher.DE',
+  'b%C3%BCcher.de',
+  'B%C3%9Ccher.de',
+  'ｂüｃｈｅｒ．ｄｅ',
+  'xn--bcher-kva.de',
+  'XN--BCHER-KVA.DE',
+  'bücher.de.',
+  'пример.рф',
+  'exаmple.com',
+  'faß.de',
+  'έ.gr',
+  '☃.net',
+  'ⓔxample.com',
+  '\u200bexample.com',
+  'example.com\u3002',
+  // ASCII, plain and not
+  'example.com',
+  'EXAMPLE.com',
+  'ex_ample.com',
+  'a"b$c~.test',
+  'example.com.',
+  'a..b.test',
+  '-a.test',
+  // invalid IDNA, forbidden characters
+  'xn--a.com',
+  'a.xn--',
+  'xn--',
+  '%00.test',
+  '%zz.test',
+  'a%20b.test',
+  'a b.test',
+  'a<b.test',
+  'a\u0000b.test',
+  // IPv4 forms
+  '127.0.0.1',
+  '0x7f.1',
+  '0x7F.0.0.1',
+  '0177.0.0.1',
+  '2130706433',
+  '127.1',
+  '1.2.3.04',
+  '1.2.3.4.',
+  '1.2.3.256',
+  '0x100000000',
+  'a.0x',
+  'a.1e',
+  // IPv6
+  '[::1]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::FFFF:1.2.3.4]',
+  '[zz]',
+  '[::1',
+  // ports and userinfo
+  'example.com:8080',
+  'EXAMPLE.com:80',
+  'bücher.de:0443',
+  'example.com:99999',
+  'example.com:abc',
+  'user@bücher.de',
+  'u:p@BÜCHER.de:81',
+  'a@b@c.test',
+  '@example.com',
+  // empty
+  '',
+]
+
+/** What the WHATWG parser gives for `http://SPELLING/private`: its host, or null when it refuses the URL. */
+function whatwg(spelling: string): string | null {
+  // An empty authority is no host: the parser would skip the slashes and take "private" as the host,
+  // while the reference matches /private as the path; such a line is not judged.
+  if (spelling === '') return null
+  try {
+    return new URL(`http://${spelling}/private`).hostname
+  } catch {
+    return null
+  }
+}
+
+interface Row {
+  spelling: string
+  url: string
+  /** The parser's host, or null. */
+  host: string | null
+  /** The port written, as the origin key carries it ('' for none or the default). */
+  port: string
+  /** Only the host, without userinfo or port. */
+  bare: boolean
+  /** Fits one blank-free, tab-free column of a log. */
+  column: boolean
+}
+
+const ROWS: Row[] = SPELLINGS.map((spelling) => {
+  const host = whatwg(spelling)
+  let port = ''
+  if (host !== null) {
+    const p = new URL(`http://${spelling}/private`).port
+    port = p === '' ? '' : `:${p}`
+  }
+  const bare = !/[@]/.test(spelling) && !/:[^\]]*$/.test(spelling.replace(/^\[[^\]]*\]/, ''))
+  return { spelling, url: `http://${spelling}/private`, host, port, bare, column: !/[\s\u0000]/.test(spelling) && spelling !== '' }
+})
+
+const ACCEPTED = ROWS.filter((r) => r.host !== null)
+const REFUSED = ROWS.filter((r) => r.host === null)
+const HOSTS = [...new Set(ACCEPTED.map((r) => r.host!))]
+const ROBOTS = 'User-agent: *\nDisallow: /private\n'
+const enc = new TextEncoder()
+
+function codeOf(f: () => unknown): string | undefined {
+  try {
+    f()
+  } catch (err) {
+    return (err as { code?: string }).code
+  }
+  return undefined
+}
+
+describe('the table', () => {
+  it('holds accepted and refused spellings of many kinds', () => {
+    expect(ACCEPTED.length).toBeGreaterThan(30)
+    expect(REFUSED.length).toBeGreaterThan(15)
+    expect(HOSTS).toContain('xn--bcher-kva.de')
+    expect(HOSTS).toContain('127.0.0.1')
+    expect(HOSTS).toContain('[::1]')
+  })
+})
+
+describe('the core: canonicalHost, UrlScan.canonicalHost', () => {
+  it.each(ROWS.filter((r) => r.bare).map((r) => [r.spelling, r] as const))('canonicalHost(%j)', (_s, row) => {
+    if (row.host === null) expect(codeOf(() => canonicalHost(row.spelling))).toBe('ERR_INPUT')
+    else expect(canonicalHost(row.spelling)).toBe(row.host)
+  })
+
+  it.each(ROWS.map((r) => [r.spelling, r] as const))('UrlScan of http://%s/private, bytes and string', (_s, row) => {
+    const scan = new UrlScan()
+    for (const scanned of [scan.scan(enc.encode(row.url)), scan.scanString(row.url)]) {
+      if (row.host === null) {
+        // No host, a host the parser refuses, or a port that is none.
+        if (scanned && scan.port !== UrlScan.BAD_PORT) expect(codeOf(() => scan.canonicalHost())).toBe('ERR_INPUT')
+      } else {
+        expect(scanned).toBe(true)
+        expect(scan.canonicalHost()).toBe(row.host)
+        // A plain host is its own lowercase.
+        if (scan.plainHost) expect(row.url.slice(scan.hostStart, scan.hostEnd).toLowerCase()).toBe(row.host)
+      }
+    }
+  })
+})
+
+describe('the store', () => {
+  const byHost = new RobotsStore()
+  const byOrigin = new RobotsStore()
+  for (const host of HOSTS) byHost.set(host, ROBOTS)
+  for (const row of ACCEPTED) byOrigin.set(`http://${row.host}${row.port}`, ROBOTS)
+  const loaded = RobotsStore.fromBytes(byHost.toBytes())
+  const loadedOrigins = RobotsStore.fromBytes(byOrigin.toBytes())
+
+  it.each(ROWS.map((r) => [r.spelling, r] as const))('http://%s/private: lookup, isAllowed, explain, lookupScan, lookupHost, keyOf, a bundle', (_s, row) => {
+    const scan = new UrlScan()
+    for (const store of [byHost, byOrigin, loaded, loadedOrigins]) {
+      for (const input of [row.url, enc.encode(row.url)]) {
+        if (row.host === null) {
+          expect(codeOf(() => store.isAllowed(input, 'bot'))).toBe('ERR_INPUT')
+          expect(codeOf(() => store.explain(input, 'bot'))).toBe('ERR_INPUT')
+          continue
+        }
+        expect(store.isAllowed(input, 'bot')).toBe(false)
+        const e = store.explain(input, 'bot')
+        expect(e.key).toBe(store === byHost || store === loaded ? row.host : `http://${row.host}${row.port}`)
+        expect(e.rule?.line).toBe(2)
+      }
+      scan.scan(enc.encode(row.url))
+      if (row.host === null) expect(codeOf(() => store.lookupScan(scan))).toBe('ERR_INPUT')
+      else expect(store.entryKey(store.lookupScan(scan) as EntryId)).toBe(store === byHost || store === loaded ? row.host : `http://${row.host}${row.port}`)
+    }
+    // lookupHost: the bare host, whatever the port.
+    const scanned = scan.scan(enc.encode(row.url))
+    if (row.host !== null) expect(byHost.entryKey(byHost.lookupHost(scan) as EntryId)).toBe(row.host)
+    else if (scanned && scan.port !== UrlScan.BAD_PORT) expect(codeOf(() => byHost.lookupHost(scan))).toBe('ERR_INPUT')
+    // Keys: a bare host and an origin.
+    if (row.host !== null) {
+      if (row.bare) expect(RobotsStore.keyOf(row.spelling)).toBe(row.host)
+      expect(RobotsStore.keyOf(`http://${row.spelling}`)).toBe(`http://${row.host}${row.port}`)
+    } else {
+      if (row.bare) expect(codeOf(() => RobotsStore.keyOf(row.spelling))).toBe('ERR_INPUT')
+      expect(codeOf(() => RobotsStore.keyOf(`http://${row.spelling}`))).toBe('ERR_INPUT')
+    }
+  })
+})
+
+describe("the command line's line locator: a URL line, a host column, --host", () => {
+  it.each(ROWS.map((r) => [r.spelling, r] as const))('%j', (_s, row) => {
+    const locate = (line: string, options: string[]): { fault: string; host: string | null } => {
+      const locator = new LineLocator(lineLayout(parseArgs(options, INPUT_OPTIONS)), true)
+      const b = enc.encode(line)
+      const f = locator.locate(b, 0, b.length)
+      return { fault: FAULT_CODES[f] || 'none', host: f === LineFault.None ? locator.hostText() : null }
+    }
+    const url = locate(row.url, [])
+    if (row.host === null) expect(['bad-host', 'not-url']).toContain(url.fault)
+    else expect(url).toEqual({ fault: 'none', host: row.host })
+    if (row.column) {
+      const column = locate(`/private\t${row.spelling}`, ['--field', '1', '--host-field', '2', '--delimiter', '\\t'])
+      if (row.host === null) expect(column.fault).toBe('bad-host')
+      else expect(column).toEqual({ fault: 'none', host: row.host })
+      let layout: ReturnType<typeof lineLayout> | undefined
+      try {
+        layout = lineLayout(parseArgs([`--host=${row.spelling}`], INPUT_OPTIONS))
+      } catch (err) {
+        expect((err as Error).message).toMatch(/option '--host' must be a host/)
+      }
+      expect(layout === undefined).toBe(row.host === null)
+      if (layout !== undefined) expect(locate('/private', [`--host=${row.spelling}`])).toEqual({ fault: 'none', host: row.host })
+    }
+  })
+})
+
+describe('the command line, end to end', () => {
+  let tmp: ReturnType<typeof tempDir>
+  let dir: string
+  let urls: string
+  beforeAll(() => {
+    ensureBuilt()
+    tmp = tempDir()
+    dir = tmp.path('robots')
+    mkdirSync(dir)
+    for (const host of HOSTS) writeFileSync(join(dir, host), ROBOTS)
+    urls = tmp.path('urls.txt')
+    writeFileSync(urls, ROWS.map((r) => r.url).join('\n') + '\n')
+  })
+  afterAll(() => tmp?.cleanup())
+
+  /** JSON records of a filter run, one per row, in order. */
+  const records = async (args: string[], input = urls): Promise<Record<string, unknown>[]> => {
+    const r = await run(['filter', ...args, '--agent', 'bot', '--format', 'jsonl', input])
+    expect(r.status, r.stderr).toBe(0)
+    const out = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(out).toHaveLength(ROWS.length)
+    return out
+  }
+
+  /** Every accepted row judged by its host's rules (disallowed, line 2), every refused one not judged. */
+  const expectJudged = (out: Record<string, unknown>[], source: (row: Row) => string): void => {
+    ROWS.forEach((row, i) => {
+      const rec = out[i]
+      if (row.host === null) {
+        expect(rec.allowed, row.spelling).toBeNull()
+        expect(['bad-host', 'not-url', 'no-host'], row.spelling).toContain(rec.reason)
+      } else expect(rec, row.spelling).toMatchObject({ allowed: false, line: 2, host: row.host, source: source(row) })
+    })
+  }
+
+  it('filter --robots-dir: files named by the host as the parser writes it', async () => {
+    expectJudged(await records(['--robots-dir', dir]), (row) => `${dir}/${row.host}`)
+  })
+
+  it('pack DIR, then filter --bundle (bare-host keys); pack JSON lines of origins, then filter --bundle (origin keys)', async () => {
+    const bundle = tmp.path('dir.bundle')
+    const p = await run(['pack', dir, '-o', bundle])
+    expect(p.status, p.stderr).toBe(0)
+    expect(p.stderr).not.toMatch(/skipped/)
+    expectJudged(await records(['--bundle', bundle]), (row) => `${bundle}#${row.host}`)
+    const jsonl = tmp.path('origins.jsonl')
+    writeFileSync(jsonl, ACCEPTED.map((r) => JSON.stringify({ origin: r.url, body: ROBOTS })).join('\n') + '\n')
+    const origins = tmp.path('origins.bundle')
+    const q = await run(['pack', jsonl, '-o', origins])
+    expect(q.status, q.stderr).toBe(0)
+    const keys = [...RobotsStore.fromBytes(new Uint8Array(readFileSync(origins))).keys()].sort()
+    expect(keys).toEqual([...new Set(ACCEPTED.map((r) => `http://${r.host}${r.port}`))].sort())
+    expectJudged(await records(['--bundle', origins]), (row) => `${origins}#http://${row.host}${row.port}`)
+  })
+
+  it('pack: a file named by another spelling of its host is left out, naming the name to give it', () => {
+    for (const row of ACCEPTED.filter((r) => r.bare)) {
+      const named = hostKeyOfName(enc.encode(row.spelling))
+      if (row.spelling === row.host) expect(named).toEqual({ key: row.host })
+      else expect(named, row.spelling).toEqual({ reason: expect.stringContaining(`name the file '${row.host}'`) })
+    }
+    for (const row of REFUSED.filter((r) => r.bare && r.spelling !== '')) expect(hostKeyOfName(enc.encode(row.spelling)), row.spelling).toEqual({ reason: expect.stringMatching(/^not a host name: /) })
+  })
+
+  it('filter with a host column (--host-field) and with vhost_combined', async () => {
+    const columns = ROWS.filter((r) => r.column)
+    const tsv = tmp.path('columns.tsv')
+    writeFileSync(tsv, columns.map((r) => `/private\t${r.spelling}`).join('\n') + '\n')
+    const log = tmp.path('vhost.log')
+    writeFileSync(log, columns.map((r) => `${r.spelling} 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 5 "-" "curl/8"`).join('\n') + '\n')
+    for (const [args, input] of [
+      [['--field', '1', '--host-field', '2', '--delimiter', '\\t'], tsv],
+      [['--log-format', 'vhost_combined'], log],
+    ] as const) {
+      const r = await run(['filter', '--robots-dir', dir, ...args, '--agent', 'bot', '--format', 'jsonl', input])
+      expect(r.status, r.stderr).toBe(0)
+      const out = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(out).toHaveLength(columns.length)
+      columns.forEach((row, i) => {
+        if (row.host === null) expect(out[i], row.spelling).toMatchObject({ allowed: null, reason: 'bad-host' })
+        else expect(out[i], row.spelling).toMatchObject({ allowed: false, line: 2, host: row.host })
+      })
+    }
+  })
+
+  it("fetch's origin list: every accepted spelling keyed by the parser's origin, every refused one named, never fetched", async () => {
+    const list = new OriginList('https')
+    await readOrigins(await resolveInputs([urls]), lineLayout(parseArgs([], INPUT_OPTIONS)), list)
+    expect([...list.origins].map(([key]) => key).sort()).toEqual([...new Set(ACCEPTED.map((r) => `http://${r.host}${r.port}`))].sort())
+    expect(list.faulty).toBe(REFUSED.length)
+    expect(list.unusable).toBe(0)
+  })
+
+  it('diff of two directories: each URL by its host on both sides', async () => {
+    const before = tmp.path('open')
+    mkdirSync(before)
+    for (const host of HOSTS) writeFileSync(join(before, host), 'User-agent: *\nAllow: /\n')
+    const r = await run(['diff', '--robots-dir', before, '--robots-dir', dir, '--agent', 'bot', '--format', 'jsonl', urls])
+    expect(r.status, r.stderr).toBe(3)
+    const out = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(out.map((o) => [o.url, o.change, o.host])).toEqual(ACCEPTED.map((row) => [row.url, 'now-disallowed', row.host]))
+  })
+
+  it("compare's case loader groups URLs by the parser's host", () => {
+    for (const row of ROWS) expect(hostOf(row.url), row.spelling).toBe(row.host ?? '')
+  })
+})
