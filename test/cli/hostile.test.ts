@@ -21,7 +21,7 @@ function expectNoControl(text: string, what: string): void {
 }
 
 describe('issue 13 #9: a FIFO in --robots-dir hung filter', () => {
-  it.skipIf(process.platform === 'win32')('a FIFO named after a host is skipped with a warning, never opened', () => {
+  it.skipIf(process.platform === 'win32')('a FIFO named after a host is skipped with a warning, never opened, and the run then fails (exit 1): a local failure is not the site\'s answer', () => {
     const dir = tmp.path('fifo-dir')
     mkdirSync(dir)
     writeFileSync(join(dir, 'ok.test'), 'User-agent: *\nDisallow: /x\n')
@@ -34,15 +34,18 @@ describe('issue 13 #9: a FIFO in --robots-dir hung filter', () => {
         env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '16' },
       })
       expect(r.error, 'filter must not hang').toBeUndefined()
-      expect(r.status).toBe(0)
+      expect(r.status).toBe(1)
       expect(r.stdout).toBe('allowed\t0\thttps://fifo.test/x\ndisallowed\t2\thttps://ok.test/x\n')
       expect(r.stderr).toContain(`warning: skipped '${join(dir, 'fifo.test')}': not a regular file (a FIFO); the host is judged as one without a robots.txt (--missing allow)`)
       expect(r.stderr).toMatch(/hosts: 1 with a robots\.txt, 0 without one, 1 unreadable/)
+      expect(r.stderr).toContain(`robots-automaton: a robots.txt file this run used could not be read ('${join(dir, 'fifo.test')}': not a regular file (a FIFO))`)
     }
     const packed = spawnSync(process.execPath, [CLI, 'pack', dir, '-o', tmp.path('fifo.bundle')], { timeout: 20_000, encoding: 'utf8' })
     expect(packed.error).toBeUndefined()
-    expect(packed.status).toBe(0)
+    expect(packed.status).toBe(1)
     expect(packed.stderr).toContain('not a regular file (a FIFO)')
+    expect(packed.stderr).toContain('the bundle was written without it')
+    expect(existsSync(tmp.path('fifo.bundle'))).toBe(true)
   })
 })
 
@@ -116,7 +119,7 @@ describe('issue 13 #12: one unreadable file aborted filter --robots-dir and lost
     symlinkSync(tmp.path('outside.txt'), join(dir(), 'out.test'))
   })
 
-  it('an unreadable file is warned about, counted, and judged as a host without one; every line is written', async () => {
+  it('an unreadable file is warned about, counted, and judged as a host without one; every line is written, then the run exits 1 naming the file', async () => {
     const input = ['https://ok.test/x', 'https://loop.test/x', 'https://eio.test/x', 'https://out.test/x', 'https://ok.test/y', 'https://eio.test/y'].join('\n') + '\n'
     for (const [missing, code] of [['allow', 'allowed'], ['disallow', 'disallowed']]) {
       for (const jobs of ['1', '2']) {
@@ -124,7 +127,10 @@ describe('issue 13 #12: one unreadable file aborted filter --robots-dir and lost
           input,
           env: { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '16' },
         })
-        expect(r.status, r.stderr).toBe(0)
+        expect(r.status, r.stderr).toBe(1)
+        // Two files (the loop and, where /proc/self/mem exists, the EIO one), or the loop alone; the first is named.
+        const unreadable = existsSync('/proc/self/mem') ? '2 robots\\.txt files this run used could not be read \\(the first: ' : 'a robots\\.txt file this run used could not be read \\('
+        expect(r.stderr).toMatch(new RegExp(`\\nrobots-automaton: ${unreadable}'[^\\n]*\\.test': [^\\n]*\\); the URLs of [^\\n]* judged as those of a host without one \\(--missing ${missing}\\)[^\\n]*\\n$`))
         const eio = existsSync('/proc/self/mem')
         expect(r.stdout.toString()).toBe(
           [
@@ -140,9 +146,16 @@ describe('issue 13 #12: one unreadable file aborted filter --robots-dir and lost
         expect(r.stderr).toContain(`warning: skipped '${join(dir(), 'loop.test')}': too many symbolic links; the host is judged as one without a robots.txt (--missing ${missing})`)
         if (eio) {
           expect(r.stderr).toContain(`warning: skipped '${join(dir(), 'eio.test')}': input/output error`)
-          expect(r.stderr).toMatch(/hosts: 2 with a robots\.txt, 0 without one, 2 unreadable\n$/)
+          expect(r.stderr).toMatch(/hosts: 2 with a robots\.txt, 0 without one, 2 unreadable\n/)
         }
       }
     }
+  })
+
+  it('regression: diff --robots-dir with a file that cannot be read exited 0 as if the host had none; it now compares every URL, then exits 1 naming the file', async () => {
+    const r = await run(['diff', '--agent', 'bot', '--robots-dir', dir(), '--robots-dir', dir()], { input: 'https://ok.test/x\nhttps://loop.test/x\n' })
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toContain('2 URLs compared: 0 now disallowed, 0 now allowed, 2 unchanged')
+    expect(r.stderr).toMatch(/\nrobots-automaton: a robots\.txt file this run used could not be read \('[^\n]*loop\.test': too many symbolic links\)[^\n]*\n$/)
   })
 })

@@ -84,6 +84,8 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   let files: readonly string[]
   let sides: [DiffSide, DiffSide]
   let tally: HostTally | undefined
+  // Each side's tally: an entry either side could not read fails the run.
+  let tallies: HostTally[] = []
   if (perHost.length > 0) {
     if (perHost.length !== 2) throw new UsageError(`per-host rules need two sources, OLD then NEW ('--robots-dir' or '--bundle', twice; got ${perHost.length})`)
     files = args.positionals
@@ -115,7 +117,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       return dir
     })
     // Each side warns about its own files; the summary counts OLD's hosts.
-    const tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
+    tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
     tally = tallies[0]
     sides = [new HostSide(opened[0], who, cacheBytes, tallies[0]), new HostSide(opened[1], who, cacheBytes, tallies[1])]
   } else {
@@ -220,6 +222,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       const each = crawlers.map((c, i) => `${c.name} ${count(changedTo.disallowed[i])}/${count(changedTo.allowed[i])}`).join(', ')
       note(`${plural(compared, 'URL')} compared: ${count(urlsChanged)} with a verdict that changes for some crawler; now disallowed/now allowed per crawler: ${each}${without}${hosts}`)
     }
+    failIfUnreadable(tallies)
     if (urlsChanged > 0) return EXIT_CHANGED
     if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0), EXIT_NO_URL)
     return 0
@@ -231,7 +234,16 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
     note(`${plural(compared, 'URL')} compared: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(unchanged)} unchanged${without}${hosts}`)
   }
+  failIfUnreadable(tallies)
   if (nowAllowed + nowDisallowed > 0) return EXIT_CHANGED
   if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0, sample !== undefined), EXIT_NO_URL)
   return 0
+}
+
+/** Ends the run with exit 1 when either side used an entry it could not read (a comparison of it would not be the site's). */
+function failIfUnreadable(tallies: readonly HostTally[]): void {
+  for (const t of tallies) {
+    const err = t.unreadableError()
+    if (err !== undefined) throw err
+  }
 }

@@ -34,6 +34,9 @@ export const PACK_OPTIONS: readonly OptionSpec[] = [
 /** What a pack run counted, and its warnings. */
 class PackReport {
   skipped = 0
+  /** Files naming a host that could not be read, and the first of them with why. */
+  unreadable = 0
+  firstUnreadable: string | undefined
   readonly problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
   private shown = 0
   suppressed = 0
@@ -107,6 +110,8 @@ function packDirectory(dir: string, pack: Packer, report: PackReport): void {
       pack.add(key, { rules: read.robots })
     } else {
       report.skipped++
+      report.unreadable++
+      report.firstUnreadable ??= `'${rules.sourceName(id)}': ${read.reason}`
       report.warn(`warning: skipped '${rules.sourceName(id)}': ${read.reason}`)
     }
   }
@@ -249,6 +254,12 @@ export async function runPack(argv: readonly string[]): Promise<number> {
     if (problems.length > 0) line += `; files with problems: ${problems.join(', ')}`
     if (report.suppressed > 0) line += `; ${plural(report.suppressed, 'more warning')} not shown`
     note(line)
+  }
+  // A host's file that could not be read is a failure here, not the site's answer: the
+  // bundle is written without it (its host would be judged as one without a robots.txt), and the run fails.
+  if (report.unreadable > 0) {
+    const what = report.unreadable === 1 ? 'a robots.txt file' : `${count(report.unreadable)} robots.txt files`
+    throw new CliError('ERR_READ', `${what} could not be read (${report.firstUnreadable}); the bundle was written without ${report.unreadable === 1 ? 'it' : 'them'}, so ${report.unreadable === 1 ? 'its host' : 'their hosts'} would be judged as having none: make the file readable or remove it, and pack again`)
   }
   return 0
 }

@@ -13,6 +13,7 @@ import { EntryState, type EntryEvent } from './host-rules.js'
 import type { HostRules } from './host-rules.js'
 import { count, duration, plural } from '../common/numbers.js'
 import { PROGRAM } from '../common/version.js'
+import { CliError } from '../common/cli-error.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10
@@ -41,6 +42,8 @@ export class HostTally {
   /** Entries used that had expired when the run started, and the earliest fetch among them. */
   expired = 0
   oldestFetch = Infinity
+  /** The first unreadable entry used: its name and why. */
+  private firstUnreadable: string | undefined
   private readonly started = Date.now()
   readonly missing: DistinctCounter
   readonly problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
@@ -83,6 +86,7 @@ export class HostTally {
         break
       case EntryState.Unreadable:
         this.unreadable++
+        this.firstUnreadable ??= `'${name}': ${event.reason}`
         this.warn(`warning: skipped '${name}': ${event.reason}; the host is judged as one without a robots.txt (--missing ${this.options.missing})`)
         break
     }
@@ -93,6 +97,19 @@ export class HostTally {
     if (this.expired === 0) return undefined
     const age = duration(this.started - this.oldestFetch)
     return `warning: ${plural(this.expired, 'host')} judged by expired entries of '${bundle}' (the oldest fetched ${age} ago); refresh them with '${PROGRAM} fetch --update ${bundle} -o NEW'`
+  }
+
+  /**
+   * The error a run ends with when it used an entry that could not be read:
+   * a failure of this machine, never the site's answer, so the verdicts of
+   * its hosts (judged as hosts without a robots.txt) are not complete.
+   * Undefined when every entry used was read.
+   */
+  unreadableError(): CliError | undefined {
+    if (this.unreadable === 0) return undefined
+    const one = this.unreadable === 1
+    const what = one ? `a robots.txt file this run used could not be read (${this.firstUnreadable})` : `${count(this.unreadable)} robots.txt files this run used could not be read (the first: ${this.firstUnreadable})`
+    return new CliError('ERR_READ', `${what}; the URLs of ${one ? 'its host were' : 'their hosts were'} judged as those of a host without one (--missing ${this.options.missing}), which may not be the site's answer: make ${one ? 'the file' : 'the files'} readable or remove ${one ? 'it' : 'them'}`)
   }
 
   /** The per-host part of the summary line. */

@@ -52,9 +52,10 @@ function expectedVerdicts(input: Uint8Array, m: AgentMatcher = matcher): string 
 }
 
 /** Checks that allowed + disallowed outputs interleave back into `input`, order kept, as the verdicts say (a line without a URL, kept, is in both). */
-async function expectLossless(input: Uint8Array, args: (mode: string) => Promise<RunResult>): Promise<void> {
+/** Every line lands on exactly one side; `status`: the exit status each run must end with. */
+async function expectLossless(input: Uint8Array, args: (mode: string) => Promise<RunResult>, status = 0): Promise<void> {
   const [allowed, disallowed, verdicts] = await Promise.all([args('allowed'), args('disallowed'), args('verdicts')])
-  for (const r of [allowed, disallowed, verdicts]) expect(r.status, r.stderr).toBe(0)
+  for (const r of [allowed, disallowed, verdicts]) expect(r.status, r.stderr).toBe(status)
   const a = splitKeepingEndings(allowed.stdout)
   const d = splitKeepingEndings(disallowed.stdout)
   const v = verdicts.stdout.toString('latin1').split('\n')
@@ -364,9 +365,9 @@ describe('--robots-dir', () => {
     return run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', mode, ...extra], { input: `${LINES.join('\n')}\n` })
   }
 
-  it('judges each URL by its host’s file; --missing for hosts without one; a line without a URL or host is not judged', async () => {
+  it('judges each URL by its host’s file; --missing for hosts without one; a line without a URL or host is not judged; a file that cannot be read fails the run (exit 1) after every line is written', async () => {
     const r = await dirFilter('verdicts')
-    expect(r.status).toBe(0)
+    expect(r.status).toBe(1)
     expect(r.stdout.toString()).toBe(
       [
         'disallowed\t2\thttps://example.com/private/x',
@@ -384,7 +385,7 @@ describe('--robots-dir', () => {
       ].join('\n'),
     )
     expect(r.stderr).toMatch(
-      /^robots-automaton: warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\nrobots-automaton: warning: line 9 of '<stdin>' was not judged: its URL is a path, and per-host rules need its host: \/private; give the host: --host HOST, --host-field M, or --log-format vhost_combined; lines without a URL are written out unjudged \(--invalid keep\)\nrobots-automaton: 11 lines read: 4 allowed, 4 disallowed, 2 without a URL, 1 without a host \(kept\); .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable\n$/,
+      /^robots-automaton: warning: skipped '.*\/adir\.net': not a regular file \(a directory\); the host is judged as one without a robots\.txt \(--missing allow\)\nrobots-automaton: warning: line 9 of '<stdin>' was not judged: its URL is a path, and per-host rules need its host: \/private; give the host: --host HOST, --host-field M, or --log-format vhost_combined; lines without a URL are written out unjudged \(--invalid keep\)\nrobots-automaton: 11 lines read: 4 allowed, 4 disallowed, 2 without a URL, 1 without a host \(kept\); .*; hosts: 3 with a robots\.txt, 2 without one, 1 unreadable\nrobots-automaton: a robots\.txt file this run used could not be read \('.*\/adir\.net': not a regular file \(a directory\)\); the URLs of its host were judged as those of a host without one \(--missing allow\), which may not be the site's answer: make the file readable or remove it\n$/,
     )
   })
 
@@ -392,14 +393,17 @@ describe('--robots-dir', () => {
     const r = await dirFilter('verdicts', ['--missing', 'disallow', '-q'])
     const verdicts = r.stdout.toString().trimEnd().split('\n').map((l) => l.split('\t')[0])
     expect(verdicts).toEqual(['disallowed', 'disallowed', 'allowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'invalid', 'invalid', 'invalid'])
-    expect(r.stderr).toBe('')
+    // -q keeps the warnings back, never the error that the unreadable adir.net fails the run with.
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^robots-automaton: a robots\.txt file this run used could not be read \('.*\/adir\.net': not a regular file \(a directory\)\)[^\n]*--missing disallow[^\n]*\n$/)
     const warned = await dirFilter('verdicts', ['--missing', 'disallow'])
     expect(warned.stderr).toMatch(/the host is judged as one without a robots\.txt \(--missing disallow\)\n/)
   })
 
   it('allowed and disallowed outputs interleave back into the input', async () => {
     const input = Buffer.from(`${LINES.join('\r\n')}`)
-    await expectLossless(input, (m) => run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', m, '-q'], { input }))
+    // adir.net, a directory, cannot be read: every line is still written, and each run exits 1.
+    await expectLossless(input, (m) => run(['filter', '--robots-dir', dir, '--agent', 'bot', '--print', m, '-q'], { input }), 1)
   })
 
   it('a missing or non-directory DIR: exit 1 naming it', async () => {
