@@ -69,7 +69,7 @@ found on the same sites (\`../shared/corpus\`, \`urls/paired.tsv\`, its third
 column). "needs" names what a clean machine lacks; an implementation not
 installed where the board was made has \`–\` in its cells. The same run's
 timings (start-up, cases/s, the harness's ceiling) are in
-[bench/RESULTS.md](../bench/RESULTS.md#compare-leaderboard);
+[bench/history/compare.md](../bench/history/compare.md#compare-leaderboard);
 \`test/cli/commands/compare-matrix.test.ts\` runs the command again on the unit
 and spec-test sets and checks every cell of those columns.
 

@@ -6,7 +6,7 @@
  * consumers), the reference engine ({@link referenceDecide}, the tests'
  * oracle) and the compact form it reads, and {@link RuleSet}, the type of
  * `robots.rulesFor()` and `matcher.rules`. The stable API, the batch calls
- * the command line uses included, is `robots-automaton`; docs/api.md tells
+ * the command line uses included, is `robots-automaton`; docs/internals.md tells
  * more.
  * @module robots-automaton/internals
  */

@@ -10,7 +10,7 @@
  * The costs below are V8's on 64-bit Node 20 (no pointer compression), as
  * `node --expose-gc bench/memory-model.mjs` measures them: live copies of each
  * shape, and the difference of `heapUsed + arrayBuffers` around them after a
- * full GC, divided by the count (bench/RESULTS.md, "Design measurements").
+ * full GC, divided by the count (bench/history/design.md).
  * Other engines and builds differ (a V8 built with pointer compression, as in
  * Chrome, is smaller).
  */
@@ -67,8 +67,8 @@ export function arrayBytes(length: number): number {
  * Scratch buffers. Some hot paths reuse a module-level buffer instead of
  * allocating one per call (JavaScript runs one call at a time, so every
  * matcher can share it). A module-level buffer lives as long as the program,
- * though: one grown once for a huge rule set or URL would stay (issue 13;
- * bench/RESULTS.md, "Design measurements"). So a shared buffer never holds more than
+ * though: one grown once for a huge rule set or URL would stay (a hostile
+ * file can need one: bench/history/design.md). So a shared buffer never holds more than
  * {@link SCRATCH_KEEP} elements between calls: a call that needs more uses a
  * buffer of its own, which goes when the call (or, for a DFA's position
  * sets, the matcher that needs it) goes.

@@ -44,6 +44,7 @@ EXIT STATUS
   3  a verdict: check --exit-code found a disallowed URL; diff a change;
      audit OLD NEW a class that changed
 
-The manuals are docs/cli.md and docs/compare.md in the source repository,
+The manuals are docs/cli.md and a page per command (docs/check.md,
+docs/filter.md, docs/compare.md, ...) in the source repository,
 https://github.com/robots-automaton/robots-automaton
 `

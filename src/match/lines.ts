@@ -28,8 +28,8 @@ export const enum LineByte {
  * `AgentMatcher.matchLines` (for engines without a batch form) and the CLI's
  * per-block loop (cli/filter/judge-lines.ts) cut lines with this and
  * {@link urlEnd}. `AutomatonEngine.decideLines` applies the same rule inside
- * its fused one-pass loop: a copy kept for speed (bench/RESULTS.md, "Issue
- * 8") and marked there. One data suite (test/support/line-cases.ts) runs
+ * its fused one-pass loop: a copy kept for speed (bench/history/regressions.md)
+ * and marked there. One data suite (test/support/line-cases.ts) runs
  * over every engine (test/match/match-lines.test.ts) and over the CLI's loop
  * (test/cli/units.test.ts).
  */

@@ -22,7 +22,7 @@ import { pinnedTier, Tier } from './tier.js'
  * (`EngineOptions.hotThreshold`), for a set the cold tier judges about as
  * fast as the DFA: the threshold that keeps the corpus's total closest to
  * the best one, whether each host judges its URLs once or many times
- * (bench/tier-threshold.mjs; bench/RESULTS.md). A set whose cold checks
+ * (bench/tier-threshold.mjs; bench/history/design.md). A set whose cold checks
  * cost more gets a lower one: {@link coldThreshold}.
  */
 export const DEFAULT_HOT_THRESHOLD = 512
@@ -33,7 +33,7 @@ export const DEFAULT_HOT_THRESHOLD = 512
  * DEFAULT_HOT_THRESHOLD; a set of `w` units gets `HOT_WORK_URLS / w` URLs,
  * at least MIN_HOT_THRESHOLD: "rent until the rent paid equals the
  * price", with the rent growing with the work and the price (the DFA's
- * first states) about the same for the corpus's sets (bench/RESULTS.md).
+ * first states) about the same for the corpus's sets (bench/history/design.md).
  */
 export const HOT_WORK_URLS = 2048
 /** See {@link HOT_WORK_URLS}. */
@@ -48,7 +48,7 @@ export const MIN_HOT_THRESHOLD = 32
  * those that need none (rules/rule-set.ts, SecondByte), so the bound is the
  * costliest second byte's rules plus the SecondByte.Any rules. That keeps
  * the threshold's cold URLs within about the DFA's one-time cost on such
- * sets (bench/RESULTS.md, "Design measurements"); other sets start hot or
+ * sets (bench/history/design.md); other sets start hot or
  * indexed.
  */
 export const COLD_MAX_COST = 4096
@@ -84,7 +84,7 @@ export const COLD_PREFIX_RULE_BYTES = 36
  * handful of `*` rules the cold tier is cheaper (the index costs a build
  * proportional to the patterns), and a large set without `*` rules builds
  * its literal index slower than the DFA (hot at once). Figures:
- * bench/RESULTS.md, "Design measurements".
+ * bench/history/design.md.
  */
 export const INDEXED_START_STARS = 16
 
@@ -96,7 +96,7 @@ export const INDEXED_START_STARS = 16
  * DFA's states cost much more to build on such sets, so the DFA pays back
  * only after thousands of URLs ("rent until the rent paid equals the
  * price", as for the cold tier's threshold: README.md in this folder;
- * figures in bench/RESULTS.md, "Design measurements").
+ * figures in bench/history/design.md).
  */
 export const DEFAULT_INDEXED_HOT_THRESHOLD = 2048
 

@@ -402,7 +402,7 @@ const keyCounts = new Int32Array(COUNTING_KEYS + 1)
  * typed-array sort beyond) needs no comparator; beyond a handful, when
  * every `priority * 2 + allow` is below COUNTING_KEYS, a stable counting
  * sort on it gives the same order in O(rules + keys) (the typed-array
- * sort it replaced: bench/RESULTS.md, "Issue 9, W1 frontier").
+ * sort it replaced: bench/history/tiers.md).
  */
 function rankOrder(list: RecordList): Int32Array {
   const n = list.length / RuleField.Width

@@ -1,4 +1,4 @@
-/** The help of `check` (`robots-automaton check --help`); the manual is docs/cli.md#check. */
+/** The help of `check` (`robots-automaton check --help`); the manual is docs/check.md. */
 import { PROGRAM } from '../common/version.js'
 import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 

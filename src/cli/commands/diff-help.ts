@@ -1,4 +1,4 @@
-/** The help of `diff` (`robots-automaton diff --help`); the manual is docs/cli.md#diff. */
+/** The help of `diff` (`robots-automaton diff --help`); the manual is docs/diff.md. */
 import { PROGRAM } from '../common/version.js'
 import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 import { INPUT_HELP } from '../filter/line-layout.js'

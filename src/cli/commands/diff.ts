@@ -5,7 +5,7 @@
  * or JSON lines); per host with two `--robots-dir` or `--bundle` sources
  * (diff-sides.ts). URLs are read as `filter` reads them. Exit 0 when no
  * verdict changes, 3 when some do, 4 when no line held a URL
- * (docs/cli.md#diff).
+ * (docs/diff.md).
  */
 import { isUtf8 } from 'node:buffer'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'

@@ -1,4 +1,4 @@
-/** The help of `filter` (`robots-automaton filter --help`); the manual is docs/cli.md#filter. */
+/** The help of `filter` (`robots-automaton filter --help`); the manual is docs/filter.md. */
 import { availableParallelism } from 'node:os'
 import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { defaultJobs } from '../filter/parallel.js'

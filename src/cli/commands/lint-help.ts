@@ -1,4 +1,4 @@
-/** The help of `lint` (`robots-automaton lint --help`); the manual is docs/cli.md#lint. */
+/** The help of `lint` (`robots-automaton lint --help`); the manual is docs/lint.md. */
 import { PROGRAM } from '../common/version.js'
 import { ROBOTS_URL_HELP } from '../common/load-robots.js'
 

@@ -2,7 +2,7 @@
  * `robots-automaton lint ROBOTS…`: every diagnostic of each robots.txt (a
  * file, `-`, an http(s) URL, or a directory, recursively) with its line
  * number on stdout, and a summary per file with the real totals on stderr.
- * Exit 1 when any file has an error or could not be read (docs/cli.md#lint).
+ * Exit 1 when any file has an error or could not be read (docs/lint.md).
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-/** The help of `pack` (`robots-automaton pack --help`); the manual is docs/cli.md#pack. */
+/** The help of `pack` (`robots-automaton pack --help`); the manual is docs/pack.md. */
 import { PROGRAM } from '../common/version.js'
 
 /** Help of `pack`. */

@@ -3,7 +3,7 @@
  * many hosts' robots.txt in one bundle (`store.toBytes()`,
  * src/store/bundle-codec.ts) for `filter --bundle`; several inputs are
  * merged, the newest fetch winning per key. Inputs and their rules (names,
- * keys, JSON lines): docs/cli.md#pack. Every body is parsed once here; the
+ * keys, JSON lines): docs/pack.md. Every body is parsed once here; the
  * file is written beside BUNDLE and renamed into place.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs'

@@ -1,4 +1,4 @@
-/** The help of `playground` (`robots-automaton playground --help`); the manual is docs/cli.md#playground. */
+/** The help of `playground` (`robots-automaton playground --help`); the manual is docs/playground.md. */
 import { PROGRAM } from '../common/version.js'
 
 /** The default port of `playground`: RFC 9309's number. */

@@ -3,7 +3,7 @@
  * built into dist/playground/ by `npm run playground` and `npm run build`)
  * on 127.0.0.1, or writes its two files to a folder (`--out DIR`). The page
  * does all the work in the browser; the server hands out two files and
- * nothing else (docs/cli.md#playground).
+ * nothing else (docs/playground.md).
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { checkOutput, writeOutput } from '../common/output-file.js'

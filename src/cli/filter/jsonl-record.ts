@@ -1,6 +1,6 @@
 /**
  * `filter --format jsonl`: one JSON object per line ({@link jsonRecord}
- * has the fields; docs/cli.md is the users' description),
+ * has the fields; docs/filter.md is the users' description),
  *
  *   {"url": "https://example.com/a", "allowed": false, "line": 4,
  *    "rule": {"kind": "disallow", "pattern": "/a"},

@@ -18,7 +18,7 @@ import { CliError } from '../common/cli-error.js'
 /**
  * The default of `filter --jobs`: one thread on a machine with two CPUs or
  * fewer, where worker threads were measured not to pay (slower on URL
- * lists, no faster on logs: bench/RESULTS.md, "Issue 19"); with more CPUs,
+ * lists, no faster on logs: bench/history/url-scan.md); with more CPUs,
  * one thread per CPU, at most four.
  */
 export function defaultJobs(cpus: number): number {

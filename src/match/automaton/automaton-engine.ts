@@ -166,7 +166,7 @@ export class AutomatonEngine implements MatchEngine {
    * stopping at the LF here) are written out again inside the loop, so that
    * the path scan, the DFA and the search for the line's end touch each byte
    * once, with no call per line (cutting the lines with lineEnd/urlEnd and
-   * calling decideBytes per line costs more: bench/RESULTS.md, "Issue 8").
+   * calling decideBytes per line costs more: bench/history/regressions.md).
    * One data suite
    * runs over this loop and the shared functions alike:
    * test/match/match-lines.test.ts (the plain engine takes the shared path)

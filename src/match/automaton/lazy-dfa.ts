@@ -38,7 +38,7 @@ const SHARED_LIST = new Int32Array(SCRATCH_KEEP)
  * state construction (positions visited) took more than THRASH_WORK_PER_URL
  * per URL. Either way the cache holds states that are not reused, and a
  * watched DFA asks its matcher for the thrash-proof tier (src/match/README.md
- * has the reasoning; bench/RESULTS.md, "Design measurements", the figures).
+ * has the reasoning; bench/history/design.md, the figures).
  */
 export const THRASH_URLS = 16
 /** See {@link THRASH_URLS}. */
@@ -47,7 +47,7 @@ export const THRASH_WORK_PER_URL = 4096
 /**
  * States a cache's arrays are first sized for (halved while they would take
  * more than a quarter of a small budget), and positions per state in the
- * pool: most matchers judge their URLs with fewer states (bench/RESULTS.md),
+ * pool: most matchers judge their URLs with fewer states (bench/history/design.md),
  * so their arrays are allocated once and never copied.
  */
 const FIRST_ROWS = 16
@@ -163,7 +163,7 @@ export class LazyDfa {
   /**
    * Empty cache arrays for `firstRows` states. Arrays of their own, not
    * views of one buffer: the hot loops read the table slower through a
-   * view of a shared buffer (bench/RESULTS.md).
+   * view of a shared buffer (bench/history/design.md).
    */
   private emptyCache(): void {
     const rows = this.firstRows

@@ -44,10 +44,10 @@ export type StateId = number & { readonly __brand: 'StateId' }
  *
  * **Why constants, not predicate functions.** The hot loops write these as
  * operators on the `StateCode` constants (`t < StateCode.FirstRow`,
- * `StateCode.RuleMirror - t`), which the bundler turns into numbers. On Node 20
- * (V8 11.3) a call to even a one-line module-level function, inlined, still
- * costs a reload of the function and a check on every call, which shows on
- * W2's isAllowed (bench/RESULTS.md, "Design measurements"). The functions
+ * `StateCode.RuleMirror - t`), which the bundler turns into numbers. A call
+ * to even a one-line module-level function, inlined, still costs a reload of
+ * the function and a check on every call, which shows on the hot loop of
+ * `isAllowed` (bench/history/design.md). The functions
  * below ({@link hasRow}, {@link terminalOf}, …) are for build-time code,
  * where that does not matter.
  */

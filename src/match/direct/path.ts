@@ -70,7 +70,7 @@ export function pathAt(url: Uint8Array, ps: PathStart, end: number): void {
  * Sets {@link PATH} to the path of a string URL (its UTF-8 bytes, as
  * TextEncoder writes them). The whole URL is encoded first, natively, and
  * then scanned as bytes: cheaper than reading it by charCodeAt
- * (bench/RESULTS.md, "Design measurements").
+ * (bench/history/design.md).
  */
 export function pathOfString(url: string): void {
   let buf = scratch

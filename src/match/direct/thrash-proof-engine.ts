@@ -38,7 +38,7 @@ const MEMO_OBJECT_BYTES = objectBytes(3)
  * Cost: O(path) for the walks, plus the candidates' checks. Each check is
  * at worst the reference's own algorithm for that rule, so the engine is
  * never slower than trying every rule (what robots-parser does, with an
- * array allocated per rule and URL); on the hostile rule sets of issue 13
+ * array allocated per rule and URL); on hostile rule sets (many `*` rules)
  * the candidates are few (bench/worst-case.mjs). Memory: the index,
  * proportional to the rules' pattern bytes, and a stamp per node; no cache.
  */
