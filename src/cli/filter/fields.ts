@@ -19,10 +19,13 @@ export const enum FieldKind {
   Quoted = 2,
 }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
+/** `"`, which opens and closes a quoted field. */
+export const QUOTE = 0x22
+/** `\`, which escapes the byte after it inside a quoted field. */
+export const BACKSLASH = 0x5c
 
-function isBlank(b: number): boolean {
+/** A space or a tab: what separates a log line's fields. */
+export function isBlank(b: number): boolean {
   return b === 0x20 || b === 0x09
 }
 

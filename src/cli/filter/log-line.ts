@@ -27,7 +27,7 @@
  * (a connection closed before its request line: `"-" 408`) is an
  * {@link LogFit.EmptyRequest}.
  */
-import { requestTarget } from './fields.js'
+import { BACKSLASH, isBlank, QUOTE, requestTarget } from './fields.js'
 import type { LogFormat } from './line-layout.js'
 
 /** What {@link locateLogLine} found. */
@@ -40,13 +40,6 @@ export const enum LogFit {
   EmptyRequest = 2,
   /** The line fits, but its request is not an HTTP request line (`METHOD target [HTTP/x]`: a TLS handshake's bytes, one word). */
   NotRequest = 3,
-}
-
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-
-function isBlank(b: number): boolean {
-  return b === 0x20 || b === 0x09
 }
 
 function isDigit(b: number): boolean {
