@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
+import LongestFirst from './test/support/sequencer.js'
 
 export default defineConfig({
   test: {
@@ -10,5 +12,12 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // A worker per core, at least two. Vitest's default (one less than the cores) is one worker on
+    // two cores, and much of this suite waits on processes it starts (the CLI, Chromium, compare's
+    // adapters), so a single worker leaves a core idle. The files share nothing on disk but dist/,
+    // which the global setup builds before any of them starts.
+    maxWorkers: Math.max(2, availableParallelism()),
+    // The longest files start first (test/support/sequencer.ts), in a fresh clone too.
+    sequence: { sequencer: LongestFirst },
   },
 })

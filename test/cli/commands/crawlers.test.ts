@@ -37,13 +37,22 @@ beforeAll(async () => {
 
 afterAll(() => tmp.cleanup())
 
+/** One-crawler columns already run, by their command line: a crawler in several sets is run alone once. */
+const aloneRuns = new Map<string, string[]>()
+
 /** Each crawler's verdict column of `filter --print verdicts` with one --agent run: allowed/disallowed per line. */
 async function aloneColumns(rules: string[], crawlers: readonly string[], input: string): Promise<string[][]> {
   const out: string[][] = []
   for (const c of crawlers) {
-    const r = await run(['filter', ...rules, ...tokensOf(c), '--print', 'verdicts', '-q', input])
-    expect(r.status, r.stderr).toBe(0)
-    out.push(lines(r.stdout).map((l) => l.split('\t')[0]))
+    const args = ['filter', ...rules, ...tokensOf(c), '--print', 'verdicts', '-q', input]
+    let column = aloneRuns.get(JSON.stringify(args))
+    if (column === undefined) {
+      const r = await run(args)
+      expect(r.status, r.stderr).toBe(0)
+      column = lines(r.stdout).map((l) => l.split('\t')[0])
+      aloneRuns.set(JSON.stringify(args), column)
+    }
+    out.push(column)
   }
   return out
 }

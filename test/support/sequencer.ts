@@ -1,0 +1,52 @@
+/**
+ * The order test files start in: the longest first, so that no long file
+ * starts last and runs alone while the other worker idles.
+ *
+ * Vitest orders by each file's duration in its cache (node_modules/.vite),
+ * and files it has not run yet by their size. A fresh clone (CI, `npm test`
+ * after `npm ci`) has no cache, and size says little here: a short file that
+ * drives Chromium or spawns the CLI hundreds of times outlasts a long one of
+ * pure unit tests. So a file the cache does not know takes its weight from
+ * SLOW below; the cache, when it knows the file, still decides.
+ */
+import { relative } from 'node:path'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
+
+/**
+ * Seconds each of the longest files takes alone on the 2-core machine (a run
+ * of the whole suite). Only the order depends on these figures; a stale one
+ * costs time, never a result.
+ */
+const SLOW: Record<string, number> = {
+  'test/differential.test.ts': 45,
+  'test/playground/playground-browser.test.ts': 44,
+  'test/cli/commands/crawlers.test.ts': 31,
+  'test/cli/commands/compare-matrix-options.test.ts': 29,
+  'test/cli/commands/compare.test.ts': 25,
+  'test/compare/adapters/peer-adapters.test.ts': 15,
+  'test/cli/common/output-paths.test.ts': 14,
+  'test/cli/main.test.ts': 12,
+  'test/package.test.ts': 12,
+  'test/cli/commands/compare-ci.test.ts': 12,
+  'test/crawlee/use-with-crawlee.test.ts': 11,
+  'test/cli/commands/filter-scale.test.ts': 10,
+  'test/cli/commands/filter.test.ts': 9,
+  'test/cli/commands/help.test.ts': 9,
+}
+
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const root = this.ctx.config.root
+    const weight = (spec: TestSpecification): number => {
+      const file = relative(root, spec.moduleId).split('\\').join('/')
+      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)
+      // As vitest does, a file that failed last time goes first.
+      if (cached) return cached.duration + (cached.failed ? 1e9 : 0)
+      return (SLOW[file] ?? 0) * 1000
+    }
+    const weights = new Map(sorted.map((s) => [s, weight(s)]))
+    // A stable sort: files of equal weight (unknown, 0) keep vitest's order (larger files first).
+    return sorted.sort((a, b) => weights.get(b)! - weights.get(a)!)
+  }
+}
