@@ -8,24 +8,18 @@
  */
 import { spawn } from 'node:child_process'
 import { lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { CLI, ensureBuilt, run, tempDir } from '../helpers.js'
-import { startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
+import { CLI, run, tempDir } from '../helpers.js'
+import { withFetchServer, type FetchServer } from '../fetch/fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
 
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = tempDir()
-  server = await startFetchServer()
+withFetchServer((s, t) => {
+  server = s
+  tmp = t
 })
-afterAll(async () => {
-  await server.close()
-  tmp.cleanup()
-})
-beforeEach(() => server.reset())
 
 const lines = (b: Buffer): string[] => b.toString().trimEnd().split('\n')
 const route = () => ['--resolve', `*:${server.port}:127.0.0.1`]

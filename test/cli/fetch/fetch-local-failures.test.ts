@@ -8,25 +8,19 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { CLI, ensureBuilt, tempDir } from '../helpers.js'
-import { startFetchServer, type FetchServer } from './fetch-server.js'
+import { CLI, tempDir } from '../helpers.js'
+import { withFetchServer, type FetchServer } from './fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
 const HAS_PRLIMIT = spawnSync('prlimit', ['--version']).status === 0
 
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = tempDir()
-  server = await startFetchServer()
+withFetchServer((s, t) => {
+  server = s
+  tmp = t
 })
-afterAll(async () => {
-  await server.close()
-  tmp.cleanup()
-})
-beforeEach(() => server.reset())
 
 function input(name: string, n: number): string {
   const file = tmp.path(name)

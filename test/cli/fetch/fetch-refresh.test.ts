@@ -7,25 +7,19 @@
  * 127.0.0.1, names routed there.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RobotsStore, type StoreFetchInfo } from '../../../src/index.js'
-import { ensureBuilt, run, tempDir } from '../helpers.js'
-import { startFetchServer, type FetchServer } from './fetch-server.js'
+import { run, tempDir } from '../helpers.js'
+import { withFetchServer, type FetchServer } from './fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
 const HOUR = 3_600_000
 
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = tempDir()
-  server = await startFetchServer()
+withFetchServer((s, t) => {
+  server = s
+  tmp = t
 })
-afterAll(async () => {
-  await server.close()
-  tmp.cleanup()
-})
-beforeEach(() => server.reset())
 
 const resolveAll = () => ['--resolve', `*:${server.port}:127.0.0.1`]
 const origin = (h: string) => `http://${h}:${server.port}`

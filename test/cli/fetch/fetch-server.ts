@@ -5,6 +5,8 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { ensureBuilt, tempDir } from '../helpers.js'
 
 export interface FetchServer {
   readonly port: number
@@ -61,4 +63,25 @@ export async function startFetchServer(delayMs = 0): Promise<FetchServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   Object.assign(s, { port: (server.address() as AddressInfo).port })
   return s
+}
+
+/**
+ * The hooks of a test file that fetches from one local server: dist/ built,
+ * the server and a temporary folder started before its tests (handed to
+ * `set`), the server reset before each test, both closed after them.
+ */
+export function withFetchServer(set: (server: FetchServer, tmp: ReturnType<typeof tempDir>) => void): void {
+  let server: FetchServer | undefined
+  let tmp: ReturnType<typeof tempDir> | undefined
+  beforeAll(async () => {
+    ensureBuilt()
+    tmp = tempDir()
+    server = await startFetchServer()
+    set(server, tmp)
+  })
+  afterAll(async () => {
+    await server?.close()
+    tmp?.cleanup()
+  })
+  beforeEach(() => server?.reset())
 }
