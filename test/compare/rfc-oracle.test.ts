@@ -25,6 +25,11 @@ function sets(): CaseInput[] {
   for (const url of ['https://www.example.com/path/file-with-a-*.html', 'https://www.example.com/path/foo-$', '/path/foo-%24', '/a$b', '/a%24b']) {
     inputs.push({ id: `rfc-example ${url}`, robots: special, agents: ['FooBot'], url })
   }
+  // §2.2.2's implicitly allowed /robots.txt, which the bundled sample's URLs never ask for (only ../shared's spec-test does).
+  const disallowAll = new Uint8Array(Buffer.from('User-agent: *\nDisallow: /\n'))
+  for (const url of ['https://www.example.com/robots.txt', 'https://www.example.com/robots.txt?x=1']) {
+    inputs.push({ id: `rfc-example ${url}`, robots: disallowAll, agents: ['FooBot'], url })
+  }
   return inputs
 }
 
