@@ -211,7 +211,11 @@ export class BatchAdapter implements Adapter {
     const ms = (now - Math.max(this.lastAnswerAt, earliest)) / settled.length
     this.lastAnswerAt = now
     this.progressAt = now
-    for (const [p, answer] of settled) p.settle(answer, ms)
+    for (const [p, answer] of settled) {
+      p.settle(answer, ms)
+      // The time the run spends on an answer is not the adapter's silence.
+      this.progressAt = performance.now()
+    }
   }
 
   /** Validates one answer line and takes its request out of flight; undefined after a failure. */

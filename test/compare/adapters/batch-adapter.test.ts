@@ -182,6 +182,27 @@ describe('batch adapter', () => {
     }
   })
 
+  it('regression: answers read in one chunk counted the time the run spent on the first toward the adapter\'s silence, so a busy machine cut off a live adapter', async () => {
+    vi.useFakeTimers(FAKE)
+    try {
+      // Answers in pairs, two lines in one write (as a loaded machine's pipe delivers them); the run spends 700 ms of
+      // the test's clock on each answer: 1,400 ms on a pair (the watchdog, every 250 ms, looks within it past 1,000 ms),
+      // never 700 ms without an answer.
+      const cmd = script('pairs', `if (req.url === '/') return { id: req.id, allowed: true }; held.push(JSON.stringify({ id: req.id, allowed: true })); if (held.length === 2) { process.stdout.write(held.join('\\n') + '\\n'); held = [] }`, 'let held = []')
+      const adapter = new BatchAdapter(options(cmd, { window: 256, timeoutMs: 1000 }))
+      await adapter.start()
+      let answered = 0
+      await adapter.judgeAll(requests(24), () => {
+        answered++
+        vi.advanceTimersByTime(700)
+      })
+      expect(answered).toBe(24)
+      await adapter.close()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('a stalled request names its case: id, agent, URL and robots.txt source', async () => {
     vi.useFakeTimers(FAKE)
     try {
