@@ -13,7 +13,7 @@
  * `require`, `import` and the deep `robots-parser/Robots`, and its typings
  * type-check under every module resolution.
  */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DROPIN_DIR, stageDropIn, VERSIONED_DOCS } from '../scripts/dropin.mjs'
 import { ROOT } from './support/build.js'
+import { cleanEnv, sh } from './support/npm-child.js'
 
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
 const rootPkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
@@ -30,17 +31,6 @@ const NAME = 'robots-automaton-compat'
 const BODY = 'User-agent: *\\nDisallow: /dir/\\nAllow: /dir/index.html\\nDisallow: /a|b\\n'
 /** What the consumer prints: the reference's answers (robots-parser 3.0.1 gives true, false, true for the first three). */
 const EXPECTED = JSON.stringify([false, true, false, 3, 'MyBot'])
-
-/** The environment for child npm runs: without the npm_* variables of an enclosing `npm test`. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.toLowerCase().startsWith('npm_')) env[k] = v
-  return env
-}
-
-function sh(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-}
 
 /** As sh, without blocking this process (whose registry server answers the child). */
 function shAsync(cmd: string, args: string[], cwd: string): Promise<string> {

@@ -7,13 +7,14 @@
  * callers). This is the README's install line, verified; and the package's
  * size: what it holds, unpacked.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { gzipSync } from 'node:zlib'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/build.js'
+import { cleanEnv, sh } from './support/npm-child.js'
 
 /**
  * The gzipped size a browser bundle of one `parseRobots(…).agent(…).isAllowed(…)`
@@ -29,17 +30,6 @@ const BROWSER_BUNDLE_GZIP_BYTES = 31_500
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
-
-/** The environment for child npm runs: without the npm_* variables of an enclosing `npm test`. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.toLowerCase().startsWith('npm_')) env[k] = v
-  return env
-}
-
-function sh(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, { cwd, env: cleanEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-}
 
 let tmp: string
 let project: string

@@ -27,14 +27,8 @@ import { CompareError, readError } from './compare-error.js'
 export const SET_OPTIONS = ['robots-dir', 'urls', 'urls-field', 'count', 'seed', 'category'] as const
 
 /** One case set of a matrix: its `--cases` value and its own case options. */
-export interface MatrixSetSpec {
+export interface MatrixSetSpec extends MatrixCaseOptions {
   readonly cases: string
-  readonly robotsDir?: string
-  readonly urls?: string
-  readonly urlsField?: number
-  readonly count?: number
-  readonly seed?: number
-  readonly category?: CategoryFilter
 }
 
 /** One implementation of the file. */

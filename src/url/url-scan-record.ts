@@ -90,25 +90,24 @@ export class UrlScan {
    */
   scan(bytes: Uint8Array, start = 0, end: number = bytesLength(bytes)): boolean {
     this.checkRange('UrlScan.scan', bytes, start, end)
-    this.canonical = undefined
-    const r = this.record
-    this.source = bytes
-    this.hashed = false
-    this.prefix = -1
-    r[END] = end
-    return scanUrl(bytes, start, end, r, false)
+    return scanUrl(bytes, start, end, this.begin(bytes, end, false), false)
   }
 
   /** {@link scan} for a string (offsets in code units). Anything but a string is a RobotsInputError (ERR_INPUT). */
   scanString(url: string): boolean {
     if (typeof url !== 'string') throw new RobotsInputError(`UrlScan.scanString takes a string, got ${describeValue(url)}`)
-    const r = this.record
-    this.source = url
+    return scanUrlString(url, this.begin(url, url.length, true))
+  }
+
+  /** Forgets the last scan's derived values and starts the record for `source` ending at `end`; `hashed`: the scan hashes its host itself. */
+  private begin(source: Uint8Array | string, end: number, hashed: boolean): Int32Array {
     this.canonical = undefined
-    this.hashed = true
+    this.source = source
+    this.hashed = hashed
     this.prefix = -1
-    r[END] = url.length
-    return scanUrlString(url, r)
+    const r = this.record
+    r[END] = end
+    return r
   }
 
   /**
@@ -119,13 +118,7 @@ export class UrlScan {
    */
   scanHost(bytes: Uint8Array, start = 0, end: number = bytesLength(bytes)): boolean {
     this.checkRange('UrlScan.scanHost', bytes, start, end)
-    this.canonical = undefined
-    const r = this.record
-    this.source = bytes
-    this.hashed = false
-    this.prefix = -1
-    r[END] = end
-    return scanHostField(bytes, start, end, r, false)
+    return scanHostField(bytes, start, end, this.begin(bytes, end, false), false)
   }
 
   /**
