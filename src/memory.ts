@@ -95,21 +95,57 @@ export const SLAB_BYTES = 4096
 export const SLAB_SHARE_MAX = 512
 
 let slab: ArrayBuffer | null = null
+/** The current slab as a whole (one array shared by every form cut from it: see {@link keptSlot}). */
+let slabArray: Uint8Array | null = null
 let slabUsed = SLAB_BYTES
 /** The slabs made, to tell their views apart from views of other buffers (a store's arenas). */
 const slabs = new WeakSet<ArrayBuffer>()
 
-/** `n` zeroed bytes to keep (see {@link SLAB_BYTES}). */
-export function keptBytes(n: number): Uint8Array {
-  if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
+/** Room for `n` more bytes in the current slab (a new slab when it is full). */
+function slabRoom(n: number): void {
   if (slabUsed + n > SLAB_BYTES || slab === null) {
     slab = new ArrayBuffer(SLAB_BYTES)
     slabs.add(slab)
+    slabArray = null
     slabUsed = 0
   }
-  const view = new Uint8Array(slab, slabUsed, n)
+}
+
+/** `n` zeroed bytes to keep (see {@link SLAB_BYTES}). */
+export function keptBytes(n: number): Uint8Array {
+  if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
+  slabRoom(n)
+  const view = new Uint8Array(slab!, slabUsed, n)
   slabUsed += n
   return view
+}
+
+/**
+ * Where `n` zeroed bytes to keep start in {@link keptSlab}'s array (read it
+ * right after this call), or -1 when `n` is more than a slab shares: then
+ * the caller makes a buffer of its own. {@link keptBytes} without the view:
+ * an owner that keeps the slab's array and the offset (a parsed file) saves
+ * a view object per form.
+ */
+export function keptSlot(n: number): number {
+  if (n > SLAB_SHARE_MAX) return -1
+  slabRoom(n)
+  const at = slabUsed
+  slabUsed += n
+  return at
+}
+
+/** The current slab's array, shared by every {@link keptSlot} cut from it. */
+export function keptSlab(): Uint8Array {
+  return (slabArray ??= new Uint8Array(slab!))
+}
+
+/**
+ * Bytes held by `n` bytes at an offset of a slab's shared array
+ * ({@link keptSlot}): the bytes and their share of the array's overhead.
+ */
+export function slotBytes(n: number): number {
+  return n + Math.ceil((TYPED_ARRAY_BYTES * n) / SLAB_BYTES)
 }
 
 /**
