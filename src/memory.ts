@@ -83,16 +83,17 @@ export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
 /**
  * Kept bytes: a small buffer that outlives the call that makes it (a parsed
  * file's compact form) is cut from a shared slab of {@link SLAB_BYTES}, a
- * view of {@link TYPED_VIEW_BYTES} instead of an array with a buffer of its
- * own ({@link TYPED_ARRAY_BYTES}, and a slower allocation outside the heap);
- * one of more than {@link SLAB_SHARE_MAX} bytes gets its own. The price: a
- * slab stays as long as any view of it, so a program that keeps one file
- * of each slab's dozen or so holds up to a slab per file kept (files parsed
- * one after another share slabs, and are usually kept or dropped alike).
+ * view of {@link TYPED_VIEW_BYTES} (or no view at all: {@link keptSlot})
+ * instead of an array with a buffer of its own ({@link TYPED_ARRAY_BYTES},
+ * and a slower allocation outside the heap); one of more than
+ * {@link SLAB_SHARE_MAX} bytes gets its own. The price: a slab stays as long
+ * as any form in it, so a program that keeps one file of each slab's few
+ * dozen holds up to a slab per file kept (files parsed one after another
+ * share slabs, and are usually kept or dropped alike).
  */
-export const SLAB_BYTES = 4096
+export const SLAB_BYTES = 16384
 /** See {@link SLAB_BYTES}. */
-export const SLAB_SHARE_MAX = 512
+export const SLAB_SHARE_MAX = 2048
 
 let slab: ArrayBuffer | null = null
 /** The current slab as a whole (one array shared by every form cut from it: see {@link keptSlot}). */
