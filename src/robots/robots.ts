@@ -297,7 +297,7 @@ export class Robots {
 
   /**
    * The parsed rules as bytes, for storage: a copy of the compact form with
-   * its checksum (format version 2; rules/compact-rules.ts and
+   * its checksum (format version 3; rules/compact-rules.ts and
    * rules/serialise.ts). `Robots.fromBytes` loads them back without
    * re-parsing.
    */
