@@ -9,7 +9,7 @@
 import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
-import { PatternTable } from './pattern-table.js'
+import { RuleBlocks } from './pattern-table.js'
 import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { EXTENSION_KEYS, ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
@@ -73,7 +73,7 @@ class Scratch {
   nameTable: Int32Array = new Int32Array(32)
   extensionCount = 0
   /** The patterns written so far, for writing a repeated one once. */
-  readonly written = new PatternTable()
+  readonly written = new RuleBlocks()
 
   reset(): void {
     this.patterns.reset(SCRATCH_KEEP_BYTES)
@@ -135,6 +135,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   userAgent(line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     this.inGroup = true
+    s.written.userAgent()
     if (end > start && bytes[start] === 42 && (end - start === 1 || isSpace(bytes[start + 1]))) {
       s.events.add(EventType.UaGlobal, line, 0)
       return
@@ -601,7 +602,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * The event of the rule whose `n`-byte pattern was just written at the
    * end of the patterns (at `at`): a pattern equal to an earlier one is
    * taken back out and the event points to the earlier one instead, when
-   * that takes fewer bytes (rules/pattern-table.ts).
+   * that takes fewer bytes (rules/pattern-table.ts says which).
    */
   private addRule(type: number, line: number, at: number, n: number): void {
     const s = this.scratch()

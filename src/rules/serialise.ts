@@ -8,7 +8,7 @@
  */
 import { readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
 import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
-import { PatternTable } from './pattern-table.js'
+import { RuleBlocks } from './pattern-table.js'
 import { checkDiagnostics, MAX_DETAIL_BYTES } from './diagnostics.js'
 import { ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
@@ -205,7 +205,7 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
     }
   }
   let nextPercent = 0
-  // The patterns written so far: a pattern is written, or repeats an earlier one, exactly as a parse decides.
+  // The blocks of rules so far: a pattern is written, or repeats one of the previous block, exactly as a parse decides.
   WRITTEN.reset()
 
   // Events: known types on increasing lines, indices in range and in order, patterns adding up.
@@ -226,12 +226,14 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
     switch (type) {
       case EventType.UaGlobal:
         inGroup = true
+        WRITTEN.userAgent()
         break
       case EventType.UaName: {
         const index = ev.read()
         if (index > nextName || index >= nameCount) fail(`event ${count}: name index out of range or out of order`)
         if (index === nextName) nextName++
         inGroup = true
+        WRITTEN.userAgent()
         break
       }
       case EventType.Allow:
@@ -255,7 +257,7 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
         const back = ev.read()
         if (!inGroup) fail(`event ${count}: a rule before any user-agent line`)
         if (!repeats) fail(`event ${count} has unknown type ${type}`)
-        // A whole earlier pattern, where a parse would repeat it.
+        // The pattern at its place in the previous block, where a parse would repeat it.
         if (!(n <= back && back <= patternEnd - patternsStart && WRITTEN.repeatOf(bytes, patternEnd - back, n, patternEnd) === patternEnd - back)) {
           fail(`event ${count}: a repeat of no earlier pattern, or one a parse writes`)
         }
@@ -302,7 +304,7 @@ function isLineValue(b: Uint8Array, start: number, end: number): boolean {
 let PERCENTS: Int32Array = new Int32Array(64)
 
 /** The written patterns of the form being checked (reused). */
-const WRITTEN = new PatternTable()
+const WRITTEN = new RuleBlocks()
 
 function grownInt32(a: Int32Array): Int32Array {
   const b = new Int32Array(a.length * 2)

@@ -121,28 +121,6 @@ function halfSip(k0: number, k1: number, bytes: Uint8Array, start: number, end: 
   return finish(v0, v1, v2, v3, m)
 }
 
-/** {@link halfSip} of the bytes as they are (case kept): the exact bytes' hash. */
-function halfSipExact(k0: number, k1: number, bytes: Uint8Array, start: number, end: number): number {
-  let v0 = k0
-  let v1 = k1
-  let v2 = 0x6c796765 ^ k0
-  let v3 = 0x74656462 ^ k1
-  let i = start
-  const whole = start + ((end - start) & ~3)
-  for (; i < whole; i += 4) {
-    const m = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)
-    v3 ^= m
-    v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
-    v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2
-    v0 = (v0 + v3) | 0; v3 = (v3 << 7) | (v3 >>> 25); v3 ^= v0
-    v2 = (v2 + v1) | 0; v1 = (v1 << 13) | (v1 >>> 19); v1 ^= v2; v2 = (v2 << 16) | (v2 >>> 16)
-    v0 ^= m
-  }
-  let m = (end - start) << 24
-  for (let k = 0; i < end; i++, k += 8) m |= bytes[i] << k
-  return finish(v0, v1, v2, v3, m)
-}
-
 /**
  * HalfSipHash-1-3 with its 64-bit output, under the key `(k0, k1)`, of
  * `bytes[start, end)` ASCII-lowercased: the first word is returned; with
@@ -334,15 +312,6 @@ export function keyHash(bytes: Uint8Array, start: number, end: number): number {
   let scheme = ''
   for (let i = start; i < sep; i++) scheme += String.fromCharCode(bytes[i])
   return originHash(hostHash(bytes, hostStart, hostEnd), schemeHashOf(scheme), hostEnd < end ? port + 1 : 0)
-}
-
-/**
- * The process's hash of the bytes `bytes[start, end)` as they are (case
- * kept): the key of a table over byte strings that may differ in case
- * alone, such as a file's rule patterns (rules/pattern-table.ts).
- */
-export function exactHash(bytes: Uint8Array, start: number, end: number): number {
-  return halfSipExact(K0, K1, bytes, start, end)
 }
 
 /** HalfSipHash-1-3 with an explicit key, 32-bit output (tests check it against the reference's vectors). */

@@ -10,7 +10,6 @@ import {
   adoptHashKey,
   halfSipHash13,
   halfSipHash13x64,
-  exactHash,
   hashKeyWords,
   hostHash,
   hostHashString,
@@ -118,20 +117,6 @@ describe('keyed-hash: HalfSipHash', () => {
       const msg = Uint8Array.from({ length: len }, () => Math.floor(r() * 0x40))
       expect(halfSipHash13(k0, k1, msg), `length ${len}`).toBe(reference(1, 3, k0, k1, msg))
     }
-  })
-
-  it('exactHash is HalfSipHash-1-3 of the bytes as they are, under the process key (capitals included)', () => {
-    const r = prng(23)
-    const words = hashKeyWords()
-    for (let len = 0; len <= 64; len++) {
-      const msg = Uint8Array.from({ length: len }, () => Math.floor(r() * 0x80))
-      expect(exactHash(msg, 0, len), `length ${len}`).toBe(reference(1, 3, words[0], words[1], msg))
-    }
-    const upper = enc.encode('/Private/A')
-    const lower = enc.encode('/private/a')
-    expect(exactHash(upper, 0, upper.length)).not.toBe(exactHash(lower, 0, lower.length))
-    const buf = enc.encode('xx/private/ayy')
-    expect(exactHash(buf, 2, 12)).toBe(exactHash(lower, 0, lower.length))
   })
 
   it('ASCII capitals hash as their lower case; other bytes as they are', () => {
