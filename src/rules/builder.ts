@@ -600,9 +600,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /**
    * The event of the rule whose `n`-byte pattern was just written at the
-   * end of the patterns (at `at`): a pattern equal to an earlier one is
-   * taken back out and the event points to the earlier one instead, when
-   * that takes fewer bytes (rules/pattern-table.ts says which).
+   * end of the patterns (at `at`): a pattern that repeats a written one
+   * (rules/pattern-table.ts says which) is taken back out, and the event
+   * points to the written one.
    */
   private addRule(type: number, line: number, at: number, n: number): void {
     const s = this.scratch()

@@ -33,8 +33,9 @@ export const FORMAT_VERSION = 3
  *   56            sections, in this order, back to back:
  *
  * - patterns: every allow/disallow pattern, escaped, concatenated in file
- *   order; a pattern equal to an earlier one is not written again (a repeat
- *   event points back to it).
+ *   order; a pattern that repeats the one at its place in the previous
+ *   block of rules is not written again (a repeat event points back to it:
+ *   rules/pattern-table.ts).
  * - events: one record per directive line, in file order, as unsigned
  *   LEB128 varints (a few bytes a record): `header = (line - previous
  *   event's line) * 8 + type`, then by type ({@link EventType}): nothing for
@@ -42,7 +43,7 @@ export const FORMAT_VERSION = 3
  *   lowercased `[A-Za-z_-]` prefix); for Allow / Disallow the pattern's
  *   length (it starts where the previous written pattern ended); for
  *   AllowRepeat / DisallowRepeat the pattern's length and then how far back
- *   from the end of the patterns written so far the earlier, equal pattern
+ *   from the end of the patterns written so far the equal, written pattern
  *   starts (read as Allow / Disallow); for Extension the index into the
  *   extensions. Replaying the events gives the
  *   reference's group logic for any set of product tokens: it is all a
@@ -99,7 +100,7 @@ export const EventType = {
   Allow: 2,
   Disallow: 3,
   Extension: 4,
-  /** An Allow whose pattern equals an earlier rule's (see {@link Header}); the cursor reports it as Allow. */
+  /** An Allow whose pattern repeats a written one (see {@link Header}); the cursor reports it as Allow. */
   AllowRepeat: 5,
   /** A Disallow whose pattern equals an earlier rule's; the cursor reports it as Disallow. */
   DisallowRepeat: 6,
