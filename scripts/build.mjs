@@ -11,9 +11,10 @@
 // (the dual-package hazard: docs/api.md says so). Last, the drop-in package's index.js.
 //
 // What ships is sized for the tarball: no source maps (`npm run build -- --sourcemap` writes them
-// for debugging; then do not pack), the command line and the CommonJS bundles minified (the ESM
-// library chunks are minified but for their names, so that a stack trace still reads), the
-// declarations of the public entries and what they reference only, the unit vectors gzipped.
+// for debugging; then do not pack), every bundle minified, the declarations of the public entries
+// and what they reference only, the unit vectors gzipped. The ESM library keeps its property and
+// method names (a stack trace reads `x.isAllowed`), not its local and module-level ones;
+// `npm run build -- --names` keeps those too, for CPU profiles and debugging (then do not pack).
 import { build, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
@@ -25,9 +26,11 @@ import { buildDropInIndex, DROPIN_DIR } from './dropin.mjs'
 rmSync('dist', { recursive: true, force: true })
 
 const sourcemap = process.argv.includes('--sourcemap')
+/** Whether the ESM library keeps every name (`--names`, or with source maps). */
+const names = sourcemap || process.argv.includes('--names')
 const common = { bundle: true, sourcemap, target: 'node20', logLevel: 'warning', legalComments: 'none', mainFields: ['module', 'main'] }
-/** Minified but for identifiers: what the ESM chunks get (their names stay in stack traces). */
-const compact = { minifyWhitespace: true, minifySyntax: true }
+/** What the ESM chunks get: minified, names too unless `--names` (see above). */
+const compact = { minifyWhitespace: true, minifySyntax: true, minifyIdentifiers: !names }
 /** The core's entries: they must not reach a Node built-in. */
 const CORE = ['index', 'internals', 'compat']
 
