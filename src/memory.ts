@@ -91,9 +91,9 @@ export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
  * dozen holds up to a slab per file kept (files parsed one after another
  * share slabs, and are usually kept or dropped alike).
  */
-export const SLAB_BYTES = 16384
+export const SLAB_BYTES = 4096
 /** See {@link SLAB_BYTES}. */
-export const SLAB_SHARE_MAX = 2048
+export const SLAB_SHARE_MAX = 512
 
 let slab: ArrayBuffer | null = null
 /** The current slab as a whole (one array shared by every form cut from it: see {@link keptSlot}). */
