@@ -83,33 +83,70 @@ export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
 /**
  * Kept bytes: a small buffer that outlives the call that makes it (a parsed
  * file's compact form) is cut from a shared slab of {@link SLAB_BYTES}, a
- * view of {@link TYPED_VIEW_BYTES} instead of an array with a buffer of its
- * own ({@link TYPED_ARRAY_BYTES}, and a slower allocation outside the heap);
- * one of more than {@link SLAB_SHARE_MAX} bytes gets its own. The price: a
- * slab stays as long as any view of it, so a program that keeps one file
- * of each slab's dozen or so holds up to a slab per file kept (files parsed
- * one after another share slabs, and are usually kept or dropped alike).
+ * view of {@link TYPED_VIEW_BYTES} (or no view at all: {@link keptSlot})
+ * instead of an array with a buffer of its own ({@link TYPED_ARRAY_BYTES},
+ * and a slower allocation outside the heap); one of more than
+ * {@link SLAB_SHARE_MAX} bytes gets its own. The price: a slab stays as long
+ * as any form in it, so a program that keeps one file of each slab's few
+ * dozen holds up to a slab per file kept (files parsed one after another
+ * share slabs, and are usually kept or dropped alike).
  */
 export const SLAB_BYTES = 4096
 /** See {@link SLAB_BYTES}. */
 export const SLAB_SHARE_MAX = 512
 
 let slab: ArrayBuffer | null = null
+/** The current slab as a whole (one array shared by every form cut from it: see {@link keptSlot}). */
+let slabArray: Uint8Array | null = null
 let slabUsed = SLAB_BYTES
 /** The slabs made, to tell their views apart from views of other buffers (a store's arenas). */
 const slabs = new WeakSet<ArrayBuffer>()
 
-/** `n` zeroed bytes to keep (see {@link SLAB_BYTES}). */
-export function keptBytes(n: number): Uint8Array {
-  if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
+/** Room for `n` more bytes in the current slab (a new slab when it is full). */
+function slabRoom(n: number): void {
   if (slabUsed + n > SLAB_BYTES || slab === null) {
     slab = new ArrayBuffer(SLAB_BYTES)
     slabs.add(slab)
+    slabArray = null
     slabUsed = 0
   }
-  const view = new Uint8Array(slab, slabUsed, n)
+}
+
+/** `n` zeroed bytes to keep (see {@link SLAB_BYTES}). */
+export function keptBytes(n: number): Uint8Array {
+  if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
+  slabRoom(n)
+  const view = new Uint8Array(slab!, slabUsed, n)
   slabUsed += n
   return view
+}
+
+/**
+ * Where `n` zeroed bytes to keep start in {@link keptSlab}'s array (read it
+ * right after this call), or -1 when `n` is more than a slab shares: then
+ * the caller makes a buffer of its own. {@link keptBytes} without the view:
+ * an owner that keeps the slab's array and the offset (a parsed file) saves
+ * a view object per form.
+ */
+export function keptSlot(n: number): number {
+  if (n > SLAB_SHARE_MAX) return -1
+  slabRoom(n)
+  const at = slabUsed
+  slabUsed += n
+  return at
+}
+
+/** The current slab's array, shared by every {@link keptSlot} cut from it. */
+export function keptSlab(): Uint8Array {
+  return (slabArray ??= new Uint8Array(slab!))
+}
+
+/**
+ * Bytes held by `n` bytes at an offset of a slab's shared array
+ * ({@link keptSlot}): the bytes and their share of the array's overhead.
+ */
+export function slotBytes(n: number): number {
+  return n + Math.ceil((TYPED_ARRAY_BYTES * n) / SLAB_BYTES)
 }
 
 /**

@@ -436,7 +436,9 @@ describe('api: serialisation', () => {
         const e = formatError(bad)
         expect(e, `byte ${i} ^ ${mask}`).toBeInstanceOf(RobotsFormatError)
         expect(['ERR_FORMAT', 'ERR_VERSION']).toContain(e.code)
-        if (i === 4 || i === 5) expect(e.code).toBe('ERR_VERSION')
+        // A version this build does not read; a flip to version 2 (read too) fails the checksum.
+        const version = bad[4] | (bad[5] << 8)
+        if ((i === 4 || i === 5) && version !== 2) expect(e.code).toBe('ERR_VERSION')
       }
     }
   })

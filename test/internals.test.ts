@@ -17,7 +17,10 @@ describe('internals: compactRulesOf', () => {
   it('gives the rules referenceDecide reads: the Robots\' own form when it is of this copy of the classes', () => {
     const robots = parseRobots(BODY)
     const rules = compactRulesOf(robots)
-    expect(rules.bytes).toBe(rulesOf(robots).bytes)
+    // The same bytes, not a copy (each read makes a view of them).
+    const own = rulesOf(robots).bytes
+    expect(rules.bytes.buffer).toBe(own.buffer)
+    expect([rules.bytes.byteOffset, rules.bytes.byteLength]).toEqual([own.byteOffset, own.byteLength])
     expect(referenceDecide(rules, ['bot'], enc.encode('/x/z'))).toEqual({ allowed: false, line: 2, kind: 'disallow', pattern: '/x' })
     expect(referenceDecide(rules, ['bot'], enc.encode('/x/y'))).toEqual({ allowed: true, line: 3, kind: 'allow', pattern: '/x/y' })
   })

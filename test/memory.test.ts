@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../src/index.js'
-import { keptBytes, objectBytes, SLAB_BYTES, SLAB_SHARE_MAX, TYPED_VIEW_BYTES, typedArrayBytes, viewBytes } from '../src/memory.js'
+import { keptBytes, keptSlab, keptSlot, objectBytes, SLAB_BYTES, SLAB_SHARE_MAX, slotBytes, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES, typedArrayBytes, viewBytes } from '../src/memory.js'
 import { compactRulesOf } from '../src/internals.js'
 
 describe('kept bytes (slabs)', () => {
@@ -28,6 +28,37 @@ describe('kept bytes (slabs)', () => {
     }
   })
 
+  it('cuts slots from the same slabs: zeroed, apart, in one shared array per slab; large ones get none', () => {
+    expect(keptSlot(SLAB_SHARE_MAX + 1)).toBe(-1)
+    let last: { slab: Uint8Array; at: number; n: number } | undefined
+    for (let i = 0; i < 200; i++) {
+      const n = 1 + (i * 53) % SLAB_SHARE_MAX
+      const at = keptSlot(n)
+      const slab = keptSlab()
+      expect(slab.byteLength).toBe(SLAB_BYTES)
+      expect(at + n).toBeLessThanOrEqual(SLAB_BYTES)
+      expect(slab.subarray(at, at + n).every((x) => x === 0)).toBe(true)
+      slab.fill(7, at, at + n)
+      if (last !== undefined && last.slab.buffer === slab.buffer) {
+        expect(slab).toBe(last.slab)
+        expect(at).toBeGreaterThanOrEqual(last.at + last.n)
+      }
+      last = { slab, at, n }
+    }
+  })
+
+  it('small forms in one slab stay apart: every file keeps its own answers and bytes', () => {
+    const bodies = Array.from({ length: 300 }, (_, i) => `User-agent: *\nDisallow: /p${i}/\nAllow: /p${i}/ok\nSitemap: https://s${i}.example/map.xml\n`)
+    const parsed = bodies.map((b) => parseRobots(b))
+    parsed.forEach((r, i) => {
+      expect(r.isAllowed(`https://x.example/p${i}/a`, 'bot')).toBe(false)
+      expect(r.isAllowed(`https://x.example/p${i}/ok`, 'bot')).toBe(true)
+      expect(r.isAllowed(`https://x.example/p${i + 1}/a`, 'bot')).toBe(true)
+      expect(r.sitemaps).toEqual([`https://s${i}.example/map.xml`])
+      expect(parseRobots(bodies[i]).toBytes()).toEqual(r.toBytes())
+    })
+  })
+
   it('counts a slab view as a view and its bytes, an own buffer as an array, a view of another buffer as a view only', () => {
     expect(viewBytes(keptBytes(64))).toBe(TYPED_VIEW_BYTES + 64)
     const own = new Uint8Array(1000)
@@ -40,7 +71,9 @@ describe('kept bytes (slabs)', () => {
     const form = compactRulesOf(r).bytes
     expect(form.byteLength).toBeLessThanOrEqual(SLAB_SHARE_MAX)
     expect(form.buffer.byteLength).toBe(SLAB_BYTES)
-    expect(r.memoryUsage()).toBe(objectBytes(3) + TYPED_VIEW_BYTES + form.byteLength)
+    // No view of its own: the Robots keeps the slab's shared array and an offset.
+    expect(r.memoryUsage()).toBe(objectBytes(4) + slotBytes(form.byteLength))
+    expect(slotBytes(SLAB_BYTES)).toBe(SLAB_BYTES + TYPED_ARRAY_BYTES)
     // toBytes() is a copy with a buffer of its own, whatever the form's home.
     expect(r.toBytes().buffer.byteLength).toBe(r.toBytes().byteLength)
   })

@@ -22,11 +22,13 @@ import { cleanEnv, sh } from './support/npm-child.js'
  * can drop (`toBytes`/`fromBytes`, `crawlers`), and the three tiers' engines
  * (cold, the lazy DFA, thrash-proof), which a matcher may move through at run
  * time. A guard against unplanned growth, set just above the size of the
- * last deliberate change (the cold tier judging string URLs on their chars,
- * the adaptive hot threshold); the goal of 20 kB is not met: bench/RESULTS.md
- * ("Package") has the profile and the API choice it needs.
+ * last deliberate change (the compact form's repeated patterns, which
+ * `fromBytes` checks, and forms kept in slabs without a view; before them
+ * the cold tier judging string URLs on their chars, the adaptive hot
+ * threshold); the goal of 20 kB is not met: bench/RESULTS.md ("Package")
+ * has the profile and the API choice it needs.
  */
-const BROWSER_BUNDLE_GZIP_BYTES = 31_500
+const BROWSER_BUNDLE_GZIP_BYTES = 32_000
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')

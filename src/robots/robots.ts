@@ -2,7 +2,8 @@
  * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
+import { CompactRules, EventCursor, EventType, Header } from '../rules/compact-rules.js'
+import { readU32 } from '../rules/byte-buffer.js'
 import { agentDiagnostic, readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
 import { ExtensionKind, readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
 import { extensionEntries, readSitemaps } from '../rules/sections.js'
@@ -12,7 +13,7 @@ import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from 
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
 import { createMatcher, type AgentMatcher } from '../match/matcher.js'
 import { DEFAULT_MATCHER_BUDGET } from '../match/automaton/lazy-dfa.js'
-import { objectBytes, viewBytes } from '../memory.js'
+import { keptSlab, keptSlot, objectBytes, slotBytes, viewBytes } from '../memory.js'
 import { checkLimit, type LineReader } from '../parse/reader.js'
 import { isValidProductToken } from '../parse/product-token.js'
 import { decodeForm, encodeForm } from '../rules/serialise.js'
@@ -75,7 +76,7 @@ function noteToken(robots: Robots, token: string): void {
 }
 
 /** Fields of a Robots object, for its memory cost. */
-const ROBOTS_FIELDS = 3
+const ROBOTS_FIELDS = 4
 
 /** Most bytes of matchers one Robots keeps cached, in multiples of their `matcherBudget` (see agent-cache.ts). */
 const AGENT_CACHE_BUDGETS = 4
@@ -89,8 +90,9 @@ export function compileMatcher(rules: CompactRules, tokens: readonly string[], o
 }
 
 /** The two doors the core's other modules use (not part of the API): {@link robotsOfForm}, {@link rulesOf}. */
-let makeRobots: (form: Uint8Array, options: EngineOptions) => Robots
+let makeRobots: (form: Uint8Array, options: EngineOptions, at?: number) => Robots
 let formBytes: (robots: Robots) => Uint8Array
+let formCost: (robots: Robots) => number
 
 /**
  * A parsed robots.txt: a thin view over its compact form (one `Uint8Array`,
@@ -99,20 +101,31 @@ let formBytes: (robots: Robots) => Uint8Array
  * extension values are decoded from the form when asked for.
  */
 export class Robots {
-  private readonly form: Uint8Array
+  /** The form, or (when `at` >= 0) the shared array of a slab the form was cut from (src/memory.ts keptSlot). */
+  private readonly held: Uint8Array
+  /** Where the form starts in `held`, or -1 when `held` is the form: a form in a slab costs no view of its own. */
+  private readonly at: number
   private readonly engineOptions: EngineOptions
   /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
   private cache: AgentCache | undefined
 
   /** Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes` (private, so that the typings offer no constructor). */
-  private constructor(form: Uint8Array, options: EngineOptions) {
-    this.form = form
+  private constructor(held: Uint8Array, options: EngineOptions, at = -1) {
+    this.held = held
+    this.at = at
     this.engineOptions = options
   }
 
   static {
-    makeRobots = (form, options) => new Robots(form, options)
+    makeRobots = (form, options, at) => new Robots(form, options, at)
     formBytes = (robots) => robots.form
+    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(readU32(robots.held, robots.at + Header.Length)))
+  }
+
+  /** The form's bytes (a view made on each read when the form is in a slab). */
+  private get form(): Uint8Array {
+    const at = this.at
+    return at < 0 ? this.held : this.held.subarray(at, at + readU32(this.held, at + Header.Length))
   }
 
   /** The compact form: a view over its bytes, made on each read (a Robots holds the bytes alone). */
@@ -284,7 +297,7 @@ export class Robots {
 
   /**
    * The parsed rules as bytes, for storage: a copy of the compact form with
-   * its checksum (format version 2; rules/compact-rules.ts and
+   * its checksum (format version 3; rules/compact-rules.ts and
    * rules/serialise.ts). `Robots.fromBytes` loads them back without
    * re-parsing.
    */
@@ -341,7 +354,7 @@ export class Robots {
 
 /** Bytes of a Robots without its matchers: the object and its form (src/memory.ts; a view of a store's arena is counted without the bytes, which are the arena's). */
 export function rulesMemoryUsage(robots: Robots): number {
-  return objectBytes(ROBOTS_FIELDS) + viewBytes(formBytes(robots))
+  return objectBytes(ROBOTS_FIELDS) + formCost(robots)
 }
 
 /**
@@ -353,7 +366,19 @@ const cappedTotals = new WeakMap<Robots, DiagnosticTotals>()
 
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  const robots = robotsOfForm(builder.finish(reader), engineOptionsOf(options))
+  const engine = engineOptionsOf(options)
+  const size = builder.complete(reader)
+  const at = keptSlot(size)
+  let robots: Robots
+  if (at < 0) {
+    const form = new Uint8Array(size)
+    builder.writeTo(form, 0)
+    robots = makeRobots(form, engine)
+  } else {
+    const slab = keptSlab()
+    builder.writeTo(slab, at)
+    robots = makeRobots(slab, engine, at)
+  }
   if (builder.cappedTotals !== undefined) cappedTotals.set(robots, builder.cappedTotals)
   return robots
 }

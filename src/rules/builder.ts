@@ -9,6 +9,7 @@
 import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
+import { RuleBlocks } from './pattern-table.js'
 import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { EXTENSION_KEYS, ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
@@ -71,6 +72,8 @@ class Scratch {
   /** Open-addressing table of name indices + 1 by hash (0 = empty); its size is a power of two. */
   nameTable: Int32Array = new Int32Array(32)
   extensionCount = 0
+  /** The patterns written so far, for writing a repeated one once. */
+  readonly written = new RuleBlocks()
 
   reset(): void {
     this.patterns.reset(SCRATCH_KEEP_BYTES)
@@ -84,6 +87,7 @@ class Scratch {
     else if (this.nameCount > 0) this.nameTable.fill(0)
     this.nameCount = 0
     this.extensionCount = 0
+    this.written.reset()
   }
 }
 
@@ -111,9 +115,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   private s: Scratch | null = acquire()
   private inGroup = false
   private sawContent = false
-  /** The line of the last rule added, and where its pattern starts in the scratch. */
+  /** The line of the last rule added, and where its pattern starts and ends in the scratch. */
   private ruleLine = 0
   private ruleStart = 0
+  private ruleEnd = 0
   private parts: FormParts | null = null
   /**
    * Set by `complete` when more diagnostics were found than the form keeps
@@ -130,6 +135,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   userAgent(line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     this.inGroup = true
+    s.written.userAgent()
     if (end > start && bytes[start] === 42 && (end - start === 1 || isSpace(bytes[start + 1]))) {
       s.events.add(EventType.UaGlobal, line, 0)
       return
@@ -467,9 +473,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const n = keep - valueStart
     if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, out, valueStart, keep)
     this.ruleLine = line
-    this.ruleStart = valueStart
     p.length = keep
-    s.events.add(kind === KeyKind.Allow ? EventType.Allow : EventType.Disallow, line, n)
+    this.addRule(kind === KeyKind.Allow ? EventType.Allow : EventType.Disallow, line, valueStart, n)
     // lineEnd() for this line (a directive, maybe with a comment and a '$'), without the call.
     if (flags & LineFlag.hasDollar) this.checkDollar(line)
     if (!this.sawContent) this.firstContent(line, b, i, j)
@@ -588,16 +593,37 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (n > 0 && bytes[start] !== 47 && bytes[start] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, bytes, start, end)
     // A '$' before the pattern's last byte is diagnosed in lineEnd, which knows whether the line holds one.
     this.ruleLine = line
-    this.ruleStart = s.patterns.length
+    const at = s.patterns.length
     s.patterns.append(bytes, start, end)
-    s.events.add(type, line, n)
+    this.addRule(type, line, at, n)
   }
+
+  /**
+   * The event of the rule whose `n`-byte pattern was just written at the
+   * end of the patterns (at `at`): a pattern that repeats a written one
+   * (rules/pattern-table.ts says which) is taken back out, and the event
+   * points to the written one.
+   */
+  private addRule(type: number, line: number, at: number, n: number): void {
+    const s = this.scratch()
+    const e = s.written.repeatOf(s.patterns.bytes, at, n, at)
+    if (e < 0) {
+      this.ruleStart = at
+      s.events.add(type, line, n)
+    } else {
+      this.ruleStart = e
+      s.patterns.length = at
+      s.events.repeat(type, line, n, at - e)
+    }
+    this.ruleEnd = this.ruleStart + n
+  }
+
 
   /** `dollar-not-at-end` for the rule just added, when a '$' comes before its last byte. */
   private checkDollar(line: number): void {
     const s = this.scratch()
     const p = s.patterns.bytes
-    const last = s.patterns.length - 1
+    const last = this.ruleEnd - 1
     for (let i = this.ruleStart; i < last; i++) {
       if (p[i] === 36) {
         s.diagnostics.add(DIAG_INDEX['dollar-not-at-end'], line)

@@ -9,15 +9,15 @@ import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32, writeU5
 import { RobotsFormatError } from '../errors.js'
 
 /** Current format version of the form (and of `toBytes()`). */
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
 
 /**
- * Byte offsets of the header fields. The form's layout, version 2 (all
+ * Byte offsets of the header fields. The form's layout, version 3 (all
  * integers little-endian; offsets from the start of the form):
  *
  *   offset  size  field
  *   0       4     magic "RATX"
- *   4       2     version (2: {@link FORMAT_VERSION})
+ *   4       2     version (3: {@link FORMAT_VERSION})
  *   6       2     flags ({@link FormFlag}; other bits are 0)
  *   8       4     checksum: FNV-1a of the form with these 4 bytes skipped;
  *                 0 in memory, written by toBytes (rules/serialise.ts)
@@ -33,14 +33,19 @@ export const FORMAT_VERSION = 2
  *   56            sections, in this order, back to back:
  *
  * - patterns: every allow/disallow pattern, escaped, concatenated in file
- *   order.
+ *   order; a pattern that repeats the one at its place in the previous
+ *   block of rules is not written again (a repeat event points back to it:
+ *   rules/pattern-table.ts).
  * - events: one record per directive line, in file order, as unsigned
  *   LEB128 varints (a few bytes a record): `header = (line - previous
  *   event's line) * 8 + type`, then by type ({@link EventType}): nothing for
  *   UaGlobal (`User-agent: *`); for UaName the index into the names (the
  *   lowercased `[A-Za-z_-]` prefix); for Allow / Disallow the pattern's
- *   length (it starts where the previous rule's pattern ended); for
- *   Extension the index into the extensions. Replaying the events gives the
+ *   length (it starts where the previous written pattern ended); for
+ *   AllowRepeat / DisallowRepeat the pattern's length and then how far back
+ *   from the end of the patterns written so far the equal, written pattern
+ *   starts (read as Allow / Disallow); for Extension the index into the
+ *   extensions. Replaying the events gives the
  *   reference's group logic for any set of product tokens: it is all a
  *   crawler's matcher needs ({@link EventCursor}).
  * - names: per distinct user-agent name, in order of first use: a varint
@@ -95,7 +100,27 @@ export const EventType = {
   Allow: 2,
   Disallow: 3,
   Extension: 4,
+  /** An Allow whose pattern repeats a written one (see {@link Header}); the cursor reports it as Allow. */
+  AllowRepeat: 5,
+  /** A Disallow whose pattern equals an earlier rule's; the cursor reports it as Disallow. */
+  DisallowRepeat: 6,
 } as const
+
+/** Shortest pattern written as a repeat (a shorter one costs no fewer bytes). */
+export const MIN_REPEAT = 3
+
+/** AllowRepeat - Allow, DisallowRepeat - Disallow. */
+export const REPEAT_SHIFT = EventType.AllowRepeat - EventType.Allow
+
+/** Bytes of `value` as a varint. */
+export function varintSize(value: number): number {
+  let n = 1
+  while (value >= 0x80) {
+    value = Math.floor(value / 0x80)
+    n++
+  }
+  return n
+}
 
 /** A view over one form: what the matchers and `Robots` read. Holds nothing but the bytes. */
 export class CompactRules {
@@ -260,6 +285,11 @@ export class EventCursor {
       this.a = this.patternEnd
       this.patternEnd += this.varint()
       this.b = this.patternEnd
+    } else if (type === EventType.AllowRepeat || type === EventType.DisallowRepeat) {
+      this.type = type - REPEAT_SHIFT
+      const n = this.varint()
+      this.a = this.patternEnd - this.varint()
+      this.b = this.a + n
     } else if (type !== EventType.UaGlobal) {
       this.a = this.varint()
       this.b = 0
@@ -315,6 +345,16 @@ export class EventWriter {
     }
     out.varint(header)
     if (type !== EventType.UaGlobal) out.varint(value)
+  }
+
+  /** Adds a rule event (Allow or Disallow) whose `n`-byte pattern repeats the one starting `back` bytes before the end of the patterns written so far. */
+  repeat(type: number, line: number, n: number, back: number): void {
+    const out = this.out
+    out.varint((line - this.lastLine) * HEADER_TYPES + type + REPEAT_SHIFT)
+    out.varint(n)
+    out.varint(back)
+    this.lastLine = line
+    this.count++
   }
 
   /** Starts over (see ByteBuffer.reset). */

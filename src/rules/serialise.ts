@@ -1,6 +1,6 @@
 /**
  * Serialisation of a parsed robots.txt. The serialised form is the compact
- * form itself (rules/compact-rules.ts, format version 2): `toBytes` copies
+ * form itself (rules/compact-rules.ts, format version 3): `toBytes` copies
  * it and fills in its checksum; `fromBytes` checks a buffer completely
  * ({@link checkForm}: it is untrusted input) and keeps a copy, without
  * parsing the robots.txt again. Compiled matchers are not stored: they are
@@ -8,6 +8,7 @@
  */
 import { readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
 import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
+import { RuleBlocks } from './pattern-table.js'
 import { checkDiagnostics, MAX_DETAIL_BYTES } from './diagnostics.js'
 import { ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
@@ -16,6 +17,9 @@ import { isSpace } from '../parse/ascii.js'
 import { describeValue, RobotsFormatError, RobotsInputError } from '../errors.js'
 
 export { FORMAT_VERSION }
+
+/** The previous format version, still read: its forms are version 3's without repeat events. */
+export const FORMAT_VERSION_2 = 2
 
 /** Longest pattern or value a parse can keep: one line (16,663 bytes), escaped (3 bytes each at most). */
 const MAX_VALUE_BYTES = MAX_DETAIL_BYTES
@@ -87,7 +91,8 @@ export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8A
  * bytes an escaped pattern can hold, names of `[a-z_-]`, extension values
  * that read, sitemaps that are absolute http(s) URLs, known diagnostic
  * codes. Anything else is a RobotsFormatError (ERR_FORMAT; ERR_VERSION for
- * another format version, such as version 1 of earlier releases). The
+ * another format version, such as version 1 of earlier releases; version 2
+ * is read). The
  * checksum (FNV-1a) detects accidents, not tampering: anyone can recompute
  * it, so the checks above are what protects a reader.
  */
@@ -100,9 +105,11 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   }
   if (size < Header.Size || FORM_MAGIC.some((m, i) => bytes[at + i] !== m)) fail('not a serialised robots.txt (bad magic or too short)')
   const version = readU16(bytes, at + Header.Version)
-  if (version !== FORMAT_VERSION) {
-    throw new RobotsFormatError('ERR_VERSION', `${what}: format version ${version} is not supported (this build reads ${FORMAT_VERSION})`)
+  if (version !== FORMAT_VERSION && version !== FORMAT_VERSION_2) {
+    throw new RobotsFormatError('ERR_VERSION', `${what}: format version ${version} is not supported (this build reads ${FORMAT_VERSION_2} and ${FORMAT_VERSION})`)
   }
+  // Version 2 is version 3 without repeats: every pattern written out.
+  const repeats = version === FORMAT_VERSION
   const length = readU32(bytes, at + Header.Length)
   if (length !== size) fail(`length ${length} in the header does not match the ${size} bytes given (truncated or padded)`)
   if (readU32(bytes, at + Header.Checksum) !== formChecksum(bytes, at, size)) fail('checksum mismatch (corrupt buffer)')
@@ -198,6 +205,8 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
     }
   }
   let nextPercent = 0
+  // The blocks of rules so far: a pattern is written, or repeats one of the previous block, exactly as a parse decides.
+  WRITTEN.reset()
 
   // Events: known types on increasing lines, indices in range and in order, patterns adding up.
   const ev = new VarintReader(bytes, eventsStart, namesStart, what, 'events')
@@ -217,12 +226,14 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
     switch (type) {
       case EventType.UaGlobal:
         inGroup = true
+        WRITTEN.userAgent()
         break
       case EventType.UaName: {
         const index = ev.read()
         if (index > nextName || index >= nameCount) fail(`event ${count}: name index out of range or out of order`)
         if (index === nextName) nextName++
         inGroup = true
+        WRITTEN.userAgent()
         break
       }
       case EventType.Allow:
@@ -236,7 +247,20 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
           const p = PERCENTS[nextPercent]
           if (p + 2 < patternEnd + n && isLowerEscape(bytes, p)) fail(`event ${count}: a pattern with a lowercase escape`)
         }
+        if (repeats && WRITTEN.repeatOf(bytes, patternEnd, n, patternEnd) >= 0) fail(`event ${count}: a pattern written again where a parse repeats it`)
         patternEnd += n
+        break
+      }
+      case EventType.AllowRepeat:
+      case EventType.DisallowRepeat: {
+        const n = ev.read()
+        const back = ev.read()
+        if (!inGroup) fail(`event ${count}: a rule before any user-agent line`)
+        if (!repeats) fail(`event ${count} has unknown type ${type}`)
+        // The pattern at its place in the previous block, where a parse would repeat it.
+        if (!(n <= back && back <= patternEnd - patternsStart && WRITTEN.repeatOf(bytes, patternEnd - back, n, patternEnd) === patternEnd - back)) {
+          fail(`event ${count}: a repeat of no earlier pattern, or one a parse writes`)
+        }
         break
       }
       case EventType.Extension: {
@@ -278,6 +302,9 @@ function isLineValue(b: Uint8Array, start: number, end: number): boolean {
 
 /** Offsets of the '%' of the patterns being checked (reused; shrunk back after a form with many). */
 let PERCENTS: Int32Array = new Int32Array(64)
+
+/** The written patterns of the form being checked (reused). */
+const WRITTEN = new RuleBlocks()
 
 function grownInt32(a: Int32Array): Int32Array {
   const b = new Int32Array(a.length * 2)

@@ -8,7 +8,7 @@
  */
 import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
-import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
+import { checkForm, fnv1a, formChecksum, FORMAT_VERSION_2, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { FNV_PRIME, keyFormProblem, MAX_KEY_BYTES } from './origin-keys.js'
 import { EntryKind } from './entry.js'
@@ -237,8 +237,8 @@ export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean):
     )
   }
   const formVersion = readU32(bytes, BundleHeader.FormVersion)
-  if (formVersion !== FORMAT_VERSION) {
-    throw new RobotsFormatError('ERR_VERSION', `${what}: forms of format version ${formVersion} are not supported (this build reads ${FORMAT_VERSION})`)
+  if (formVersion !== FORMAT_VERSION && formVersion !== FORMAT_VERSION_2) {
+    throw new RobotsFormatError('ERR_VERSION', `${what}: forms of format version ${formVersion} are not supported (this build reads ${FORMAT_VERSION_2} and ${FORMAT_VERSION})`)
   }
   if (readU16(bytes, BundleHeader.Flags) !== 0) fail('unknown flags')
   const n = readU32(bytes, BundleHeader.Entries)

@@ -119,7 +119,11 @@ describe('RobotsStore: answers', () => {
     s.setRobots('https://example.com', robots)
     expect(s.stats().liveBytes).toBe('https://example.com'.length)
     expect(s.isAllowed('https://example.com/g', 'googlebot')).toBe(false)
-    expect(compactRulesOf(s.get('https://example.com')!).bytes).toBe(compactRulesOf(robots).bytes)
+    // The same bytes, not a copy (each read makes a view of them).
+    const held = compactRulesOf(s.get('https://example.com')!).bytes
+    const own = compactRulesOf(robots).bytes
+    expect([held.buffer, held.byteOffset, held.byteLength]).toEqual([own.buffer, own.byteOffset, own.byteLength])
+    expect(held.buffer).toBe(own.buffer)
     expect(codeOf(() => s.setRobots('https://example.com', BODY as unknown as Robots))).toBe('ERR_INPUT')
   })
 

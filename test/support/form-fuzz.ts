@@ -56,7 +56,10 @@ export function varintsOf(form: Uint8Array, base = 0): VarintAt[] {
       if (field === Header.EventsStart) {
         const header = out.length
         at = read(at, field)
-        if (out[header].value % 8 !== EventType.UaGlobal) at = read(at, field)
+        const type = out[header].value % 8
+        if (type !== EventType.UaGlobal) at = read(at, field)
+        // A repeat: the pattern's length, then how far back it starts.
+        if (type === EventType.AllowRepeat || type === EventType.DisallowRepeat) at = read(at, field)
       } else if (field === Header.ExtensionsStart) {
         at++ // the kind byte
         const len = out.length
