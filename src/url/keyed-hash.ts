@@ -135,7 +135,11 @@ function halfSip64(k0: number, k1: number, bytes: Uint8Array, start: number, end
   let i = start
   const whole = start + ((end - start) & ~3)
   for (; i < whole; i += 4) {
-    const m = LOWER[bytes[i]] | (LOWER[bytes[i + 1]] << 8) | (LOWER[bytes[i + 2]] << 16) | (LOWER[bytes[i + 3]] << 24)
+    // The word's four bytes ASCII-lowercased at once (as LOWER maps them): bit 7 of each byte set where it is
+    // 'A'…'Z' (at least 0x41, below 0x5b, and no high bit of its own), moved to bit 5.
+    const w = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)
+    const low = w & 0x7f7f7f7f
+    const m = w | ((((low + 0x3f3f3f3f) & ~(low + 0x25252525) & ~w) & 0x80808080) >>> 2)
     v3 ^= m
     v0 = (v0 + v1) | 0; v1 = (v1 << 5) | (v1 >>> 27); v1 ^= v0; v0 = (v0 << 16) | (v0 >>> 16)
     v2 = (v2 + v3) | 0; v3 = (v3 << 8) | (v3 >>> 24); v3 ^= v2

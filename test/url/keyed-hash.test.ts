@@ -129,6 +129,21 @@ describe('keyed-hash: HalfSipHash', () => {
     expect(hostHash(c, 0, 2)).not.toBe(hostHash(Uint8Array.of(0xe3, 0xa9), 0, 2))
   })
 
+  it('ASCII case folding is exact for every byte value at every place in a word and in the tail (the words are lowered four bytes at once)', () => {
+    const lower = (b: number) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b)
+    for (const len of [4, 5, 6, 7, 8]) {
+      for (let place = 0; place < len; place++) {
+        for (let b = 0; b < 256; b++) {
+          // The byte among neighbours that are capitals, letters and bytes with the high bit, so that no carry between bytes goes unseen.
+          const msg = Uint8Array.from({ length: len }, (_, i) => (i === place ? b : [0x5a, 0xc1, 0x41, 0xff, 0x7a, 0x40, 0x5b, 0x80][(i + b) & 7]))
+          const [a0, a1] = halfSipHash13x64(7, 9, msg)
+          const [r0, r1] = reference(1, 3, 7, 9, msg.map(lower), true)
+          if (a0 !== r0 || a1 !== r1) expect({ len, place, byte: b }).toBe('hashed as its lower case')
+        }
+      }
+    }
+  })
+
   it('hashes a range, not the buffer', () => {
     const buf = enc.encode('xxexample.comyy')
     const own = enc.encode('example.com')
