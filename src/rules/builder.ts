@@ -362,14 +362,19 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * fastProse for a line whose first `:` (before any comment) is at
    * `b[colon]`, its content starting at `b[start]`: a key that is none of
    * the reference's (classifyKey: Unknown) goes to `unknown` as on the
-   * general path; a known key (a typo, a prefix), a value holding `%`
-   * (escaping would change it), and any byte other than printable ASCII or
-   * tab are declined. An empty key makes no directive.
+   * general path; a known key (a typo, a prefix) is declined. The value
+   * of a key that is no extension is never read (fastUnread); in an
+   * extension's, a `%` (escaping would change it) and any byte other than
+   * printable ASCII or tab are declined. An empty key makes no directive.
    */
   private fastUnknown(b: Uint8Array, i: number, start: number, colon: number, stop: number, line: number): number {
     let keyEnd = colon
     while (keyEnd > start && (b[keyEnd - 1] === 32 || b[keyEnd - 1] === 9)) keyEnd--
-    if (keyEnd > start && (classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+    if (keyEnd > start) {
+      if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+      const meaning = knownKey(b, start, keyEnd)
+      if (meaning < 0 || meaning === KeyMeaning.Unused) return this.fastUnread(b, i, start, keyEnd, colon + 1, stop, line)
+    }
     let j = colon + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
     const valueStart = j
@@ -395,6 +400,27 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (keyEnd === start) flags &= ~LineFlag.hasDirective
     else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
     this.plainLineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /**
+   * fastUnknown for a key `b[start, keyEnd)` whose value `unknown` never
+   * reads: the rest of the line, from `b[j]`, is only summarised for
+   * lineEnd (controls and NULs, non-ASCII bytes: its checks see the whole
+   * line, as on the general path), so neither `%` nor a comment matters.
+   */
+  private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
+    let flags = LineFlag.hasDirective
+    for (; j < stop; j++) {
+      const x = b[j]
+      if ((x > 31 && x < 127) || x === 9) continue
+      if (x === 10 || x === 13) break
+      flags |= x > 127 ? LineFlag.hasNonAscii : LineFlag.hasControl
+    }
+    if (j >= stop) return -1
+    this.unknown(line, b, start, keyEnd, b, j, j)
+    if (flags === LineFlag.hasDirective) this.plainLineEnd(line, flags, b, i, j)
+    else this.lineEnd(line, flags, b, i, j)
     return j
   }
 
