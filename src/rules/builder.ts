@@ -270,9 +270,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * (`#`, `$`); then the value goes to the same handler method as on the
    * general path, and so does the line end. It takes only lines that start
    * with the key spelled out and its colon (or with `#`, a space or a tab),
-   * hold printable ASCII, tabs and `#` comments (and no `%` in a rule's
-   * pattern, which escaping would change; no byte >= 0x80 in a sitemap,
-   * which the UTF-8 check would look at), and end before `stop`, within
+   * hold printable ASCII, tabs and `#` comments (a rule's pattern is
+   * escaped as it is copied: the hex digits of a `%xx` uppercased; no byte
+   * >= 0x80 in a sitemap, which the UTF-8 check would look at), and end
+   * before `stop`, within
    * MAX_LINE_BYTES; it declines every other line (-1), which then goes the
    * general way. Returns the offset of the line's LF or CR.
    *
@@ -313,9 +314,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * fastLine for a line that holds no key: spaces and tabs, a comment, or
    * words without a `:` (an HTML page's lines). parseLine makes no directive
    * of it unless it is exactly two words (the key and value of a missing
-   * colon: declined, as is any line with a `:` before its comment); the
-   * line end is recorded as there (the line is empty, a comment, or not a
-   * directive: `invalid-line`).
+   * colon: fastMissingColon) or holds a `:` before its comment
+   * (fastUnknown); else the line end is recorded as there (the line is
+   * empty, a comment, or not a directive: `invalid-line`).
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
@@ -353,8 +354,27 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       flags = LineFlag.hasComment
       j = this.commentEnd(b, j + 1, stop)
     }
-    if (j < 0 || j >= stop || gaps === 1) return -1
+    if (j < 0 || j >= stop) return -1
+    if (gaps === 1) return this.fastMissingColon(b, i, start, j, flags, line)
     this.plainLineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /**
+   * fastProse for a line of exactly two words from `b[start]` (parseLine
+   * reads them as a key and a value whose colon is missing): a key that is
+   * none of the reference's nor an extension goes to `unknown`, whose value
+   * is then never read, and to lineEnd as a directive without its colon;
+   * any other key is declined.
+   */
+  private fastMissingColon(b: Uint8Array, i: number, start: number, j: number, flags: number, line: number): number {
+    let keyEnd = start
+    while (b[keyEnd] !== 32 && b[keyEnd] !== 9) keyEnd++
+    if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+    const meaning = knownKey(b, start, keyEnd)
+    if (meaning >= 0 && meaning !== KeyMeaning.Unused) return -1
+    this.unknown(line, b, start, keyEnd, b, keyEnd, keyEnd)
+    this.lineEnd(line, flags | LineFlag.hasDirective | LineFlag.isMissingColonSeparator, b, i, j)
     return j
   }
 
@@ -474,7 +494,17 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
         continue
       }
       if (x === 10 || x === 13) break
-      if (x !== 35) return -1 // '%', a control or NUL, a non-ASCII byte
+      if (x === 37) {
+        // '%': escaping uppercases the two hex digits of an escape, and keeps anything else.
+        out[at++] = x
+        if (j + 2 < stop && isHexDigit(b[j + 1]) && isHexDigit(b[j + 2])) {
+          out[at++] = upperHex(b[++j])
+          out[at++] = upperHex(b[++j])
+        }
+        keep = at
+        continue
+      }
+      if (x !== 35) return -1 // a control or NUL, a non-ASCII byte
       // A comment: the rest of the line is only summarised.
       flags |= LineFlag.hasComment
       for (j++; j < stop; j++) {
@@ -631,6 +661,16 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       }
     }
   }
+}
+
+/** `0-9`, `A-F` or `a-f`. */
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102)
+}
+
+/** A hex digit, uppercased. */
+function upperHex(c: number): number {
+  return c >= 97 ? c - 32 : c
 }
 
 /** `FF FE` or `FE FF`: a UTF-16 byte order mark. */

@@ -103,6 +103,25 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
     }
   })
 
+  it('a rule with % escapes (hex digits uppercased, anything else kept) and two-word lines: the same form on both paths, at every split', async () => {
+    const lines = [
+      'Disallow: /a%', 'Disallow: /a%4', 'Disallow: /a%4f', 'Allow: /%4F%', 'Disallow: /%e9%E9%g1', 'Disallow: %%41', 'Disallow: /%aB%Cd #%ef',
+      'Disallow: /x%2f ', 'Disallow: /x%2\t', 'Allow: %', 'Disallow: /p%20q$',
+      'foo bar', '<li role="none">', '  word\tword  ', 'one two # c', 'noindex /x', 'crawl-delay 5', 'Disallow /x', 'useragent x', 'a b c',
+    ]
+    for (const line of lines) {
+      for (const end of ['\n', '\r\n', '\r', '']) {
+        const bytes = enc.encode(`User-agent: *\n${line}${end}Allow: /z${end}`)
+        const what = JSON.stringify(line + end)
+        const parsed = parseRobots(bytes)
+        const whole = parsed.toBytes()
+        expect(Buffer.from(general(bytes)).equals(whole), what).toBe(true)
+        expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
+        for (let at = 1; at < bytes.length; at++) expect(Buffer.from(await streamed(bytes, splitAt(bytes, [at]))).equals(whole), `${what} split ${at}`).toBe(true)
+      }
+    }
+  })
+
   it('lines of MAX_LINE_BYTES and one more, with and without a comment', async () => {
     for (const extra of [-1, 0, 1, 2]) {
       for (const [key, tail] of [['Disallow: ', ''], ['Disallow: ', '#c'], ['Foo: ', ''], ['Foo: ', '%\u00e9'], ['<p a=b ', ''], ['# ', '']]) {
