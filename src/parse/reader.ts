@@ -131,9 +131,8 @@ export class LineReader {
   private bomPos = 0
   private lastWasCR = false
   private ended = false
-  /** Within one feed: the chunk's next LF and next CR at or after the last look (`n` when none), or -1 before the first. @internal */
+  /** Within one feed: the chunk's next LF and next CR at or after the last look (`n` when none), or -1 before the first. */
   private nextLF = -1
-  /** @internal */
   private nextCR = -1
 
   /**
@@ -262,7 +261,6 @@ export class LineReader {
    * The offset of the first LF or CR in `chunk[from, n)`, or `n`: native
    * searches, each resumed only past its last find, so that a feed reads
    * each byte at most once per search however many long lines it holds.
-   * @internal
    */
   private lineEndFrom(chunk: Uint8Array, from: number, n: number): number {
     if (this.nextLF < from) {
@@ -280,7 +278,6 @@ export class LineReader {
    * Emits the line `chunk[i, j)` summarised by `flags` and `cut` (its first
    * '#' or NUL, or -1): of all its bytes, or of the first MAX_LINE_BYTES
    * when it is longer (then it is cut there).
-   * @internal
    */
   private emit(chunk: Uint8Array, i: number, j: number, flags: number, cut: number): void {
     if (j - i > MAX_LINE_BYTES) {

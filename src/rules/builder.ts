@@ -282,7 +282,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * (parse/parser.ts), and `rule()` and `lineEnd()` below. test/rules/fast-line.test.ts runs
    * one data suite through both paths (whole bodies against byte-by-byte
    * streams, where no line is whole in a chunk).
-   * @internal
    */
   private fastLine(b: Uint8Array, i: number, stop: number, line: number, kind: number): number {
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
@@ -318,7 +317,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * colon: fastMissingColon) or holds a `:` before its comment
    * (fastUnknown); else the line end is recorded as there (the line is
    * empty, a comment, or not a directive: `invalid-line`).
-   * @internal
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
@@ -368,7 +366,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * none of the reference's nor an extension goes to `unknown`, whose value
    * is then never read, and to lineEnd as a directive without its colon;
    * any other key is declined.
-   * @internal
    */
   private fastMissingColon(b: Uint8Array, i: number, start: number, j: number, flags: number, line: number): number {
     let keyEnd = start
@@ -389,7 +386,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * of a key that is no extension is never read (fastUnread); in an
    * extension's, a `%` (escaping would change it) and any byte other than
    * printable ASCII or tab are declined. An empty key makes no directive.
-   * @internal
    */
   private fastUnknown(b: Uint8Array, i: number, start: number, colon: number, stop: number, line: number): number {
     let keyEnd = colon
@@ -432,7 +428,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * reads: the rest of the line, from `b[j]`, is only summarised for
    * lineEnd (controls and NULs, non-ASCII bytes: its checks see the whole
    * line, as on the general path), so neither `%` nor a comment matters.
-   * @internal
    */
   private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
     let flags = LineFlag.hasDirective
@@ -449,13 +444,13 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     return j
   }
 
-  /** lineEnd() for a line of plain ASCII whose `flags` hold at most hasDirective and hasComment (not a blank or comment line). @internal */
+  /** lineEnd() for a line of plain ASCII whose `flags` hold at most hasDirective and hasComment (not a blank or comment line). */
   private plainLineEnd(line: number, flags: number, b: Uint8Array, i: number, j: number): void {
     if (flags === 0) this.scratch().diagnostics.add(DIAG_INDEX['invalid-line'], line)
     if (!this.sawContent) this.firstContent(line, b, i, j)
   }
 
-  /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). @internal */
+  /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
   private commentEnd(b: Uint8Array, j: number, stop: number): number {
     for (; j < stop; j++) {
       const y = b[j]
