@@ -80,10 +80,6 @@ function summarize(bytes: Uint8Array, from: number, to: number): [flags: number,
 const PLAIN = new Uint8Array(256)
 for (let b = 0; b < 256; b++) PLAIN[b] = KIND[b] === 0 ? 1 : 0
 
-/** Per byte: 1 for every byte but LF and CR. */
-const NOT_EOL = new Uint8Array(256).fill(1)
-NOT_EOL[10] = NOT_EOL[13] = 0
-
 const EMPTY = new Uint8Array(0)
 const BOM0 = 0xef
 const BOM1 = 0xbb
@@ -135,6 +131,9 @@ export class LineReader {
   private bomPos = 0
   private lastWasCR = false
   private ended = false
+  /** Next LF and CR (lineEndFrom). */
+  private nextLF = -1
+  private nextCR = -1
 
   /**
    * `sink` receives each line, with `context` as its last argument; `fast`
@@ -180,7 +179,10 @@ export class LineReader {
       // room < chunk.length here: an int32 (`| 0` keeps `n` one in the optimised code, the limit being a double).
       n = room | 0
       this.truncated = true
+      // The bytes past the limit are never looked at (lineEndFrom searches to the chunk's end).
+      chunk = chunk.subarray(0, n)
     }
+    this.nextLF = this.nextCR = -1
     this.bytesRead += n
     let i = 0
     while (this.bomPos < 3 && i < n) {
@@ -208,10 +210,12 @@ export class LineReader {
       let b = 10
       let flags = 0
       let cut = -1
+      // The bytes a line keeps are summarised; past them only its end matters.
+      const cap = n - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES : n
       scan: for (;;) {
         // Most bytes are plain: four at a time while they are (unrolled: faster, bench/w3-parse.mjs).
-        while (j + 4 <= n && (PLAIN[chunk[j]] & PLAIN[chunk[j + 1]] & PLAIN[chunk[j + 2]] & PLAIN[chunk[j + 3]]) !== 0) j += 4
-        const stop = j + 4 < n ? j + 4 : n
+        while (j + 4 <= cap && (PLAIN[chunk[j]] & PLAIN[chunk[j + 1]] & PLAIN[chunk[j + 2]] & PLAIN[chunk[j + 3]]) !== 0) j += 4
+        const stop = j + 4 < cap ? j + 4 : cap
         for (; j < stop; j++) {
           const x = chunk[j]
           const k = KIND[x]
@@ -226,14 +230,12 @@ export class LineReader {
           }
           flags |= k & 0xffff
         }
-        if (j >= n) break
-        if (j - i > MAX_LINE_BYTES) {
-          // Past the bytes a line keeps only its end matters: emit() and append() summarise what is kept.
-          while (j + 4 <= n && (NOT_EOL[chunk[j]] & NOT_EOL[chunk[j + 1]] & NOT_EOL[chunk[j + 2]] & NOT_EOL[chunk[j + 3]]) !== 0) j += 4
-          while (j < n && NOT_EOL[chunk[j]] !== 0) j++
+        if (j < cap) continue
+        if (cap < n) {
+          j = this.lineEndFrom(chunk, cap, n)
           if (j < n) b = chunk[j]
-          break
         }
+        break
       }
       if (j === n) {
         if (last && this.pending === 0) {
@@ -255,13 +257,24 @@ export class LineReader {
     return !this.truncated
   }
 
+  /** The first LF or CR in `chunk[from, n)`, or `n`: native searches, each resumed past its last find. */
+  private lineEndFrom(chunk: Uint8Array, from: number, n: number): number {
+    if (this.nextLF < from) {
+      const at = chunk.indexOf(10, from)
+      this.nextLF = at < 0 ? n : at
+    }
+    if (this.nextCR < from) {
+      const at = chunk.indexOf(13, from)
+      this.nextCR = at < 0 ? n : at
+    }
+    return this.nextLF < this.nextCR ? this.nextLF : this.nextCR
+  }
+
   /** Emits the line `chunk[i, j)` summarised by `flags` and `cut` (its first '#' or NUL, or -1), cut at MAX_LINE_BYTES. */
   private emit(chunk: Uint8Array, i: number, j: number, flags: number, cut: number): void {
     if (j - i > MAX_LINE_BYTES) {
-      // Only the first MAX_LINE_BYTES bytes are the line; summarise those.
       const end = i + MAX_LINE_BYTES
-      const [f, c] = summarize(chunk, i, end)
-      this.sink(chunk, i, end, ++this.lineCount, f | LineFlag.isLineTooLong, c < 0 ? end : i + c, this.context as never)
+      this.sink(chunk, i, end, ++this.lineCount, flags | LineFlag.isLineTooLong, cut < 0 ? end : cut, this.context as never)
     } else {
       this.sink(chunk, i, j, ++this.lineCount, flags, cut < 0 ? j : cut, this.context as never)
     }

@@ -276,9 +276,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * (`#`, `$`); then the value goes to the same handler method as on the
    * general path, and so does the line end. It takes only lines that start
    * with the key spelled out and its colon (or with `#`, a space or a tab),
-   * hold printable ASCII, tabs and `#` comments (and no `%` in a rule's
-   * pattern, which escaping would change; no byte >= 0x80 in a sitemap,
-   * which the UTF-8 check would look at), and end before `stop`, within
+   * hold printable ASCII, tabs and `#` comments (no `%` in a rule, no byte
+   * >= 0x80 in a sitemap), and end before `stop`, within
    * MAX_LINE_BYTES; it declines every other line (-1), which then goes the
    * general way. Returns the offset of the line's LF or CR.
    *
@@ -319,9 +318,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * fastLine for a line that holds no key: spaces and tabs, a comment, or
    * words without a `:` (an HTML page's lines). parseLine makes no directive
    * of it unless it is exactly two words (the key and value of a missing
-   * colon: declined, as is any line with a `:` before its comment); the
-   * line end is recorded as there (the line is empty, a comment, or not a
-   * directive: `invalid-line`).
+   * colon: declined) or holds a `:` (fastUnknown); the line end is
+   * recorded as there.
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
@@ -368,14 +366,18 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * fastProse for a line whose first `:` (before any comment) is at
    * `b[colon]`, its content starting at `b[start]`: a key that is none of
    * the reference's (classifyKey: Unknown) goes to `unknown` as on the
-   * general path; a known key (a typo, a prefix), a value holding `%`
-   * (escaping would change it), and any byte other than printable ASCII or
-   * tab are declined. An empty key makes no directive.
+   * general path (fastUnread when it is no extension); a known key, and
+   * in an extension's value a `%` or a byte not printable ASCII or tab, are
+   * declined. An empty key makes no directive.
    */
   private fastUnknown(b: Uint8Array, i: number, start: number, colon: number, stop: number, line: number): number {
     let keyEnd = colon
     while (keyEnd > start && (b[keyEnd - 1] === 32 || b[keyEnd - 1] === 9)) keyEnd--
-    if (keyEnd > start && (classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+    if (keyEnd > start) {
+      if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+      const meaning = knownKey(b, start, keyEnd)
+      if (meaning < 0 || meaning === KeyMeaning.Unused) return this.fastUnread(b, i, start, keyEnd, colon + 1, stop, line)
+    }
     let j = colon + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
     const valueStart = j
@@ -401,6 +403,21 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (keyEnd === start) flags &= ~LineFlag.hasDirective
     else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
     this.plainLineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /** fastUnknown for a key whose value is never read: the rest is only summarised for lineEnd. */
+  private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
+    let flags = LineFlag.hasDirective
+    for (; j < stop; j++) {
+      const x = b[j]
+      if ((x > 31 && x < 127) || x === 9) continue
+      if (x === 10 || x === 13) break
+      flags |= x > 127 ? LineFlag.hasNonAscii : LineFlag.hasControl
+    }
+    if (j >= stop) return -1
+    this.unknown(line, b, start, keyEnd, b, j, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
   }
 

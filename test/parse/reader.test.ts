@@ -364,6 +364,56 @@ describe('reader: synthetic bodies at chunk boundaries', () => {
     for (let cut = body.length - 20; cut <= body.length; cut++) expect(recordChunks(splitAt(body, [cut])).log).toEqual(whole.log)
   })
 
+  it('many too-long lines in one chunk, ending in LF, CR, CRLF or not at all: each byte is searched at most twice for the line ends (reading stays linear)', () => {
+    for (const ends of [['\n'], ['\r'], ['\r\n'], ['\n', '\r', '\r\n']]) {
+      let src = 'User-agent: *\n'
+      for (let k = 0; k < 27; k++) src += (k % 3 === 0 ? 'Disallow: /' : k % 3 === 1 ? '<p>\u00e9 ' : 'x-key: %41') + 'a'.repeat(MAX_LINE_BYTES + k * 37) + ends[k % ends.length]
+      src += 'Allow: /end'
+      const body = text(src)
+      const whole = recordChunks([body])
+      expect(whole.lineCount, JSON.stringify(ends)).toBe(29)
+      expect(whole.log).toContain('allow 29 /end')
+      // Bytes looked at by Uint8Array.prototype.indexOf (the reader's search for a too-long line's end).
+      const indexOf = Uint8Array.prototype.indexOf
+      let searched = 0
+      Uint8Array.prototype.indexOf = function (this: Uint8Array, value: number, from?: number) {
+        const at = indexOf.call(this, value, from)
+        searched += (at < 0 ? this.length : at + 1) - (from ?? 0)
+        return at
+      }
+      try {
+        expect(recordChunks([body]).log).toEqual(whole.log)
+      } finally {
+        Uint8Array.prototype.indexOf = indexOf
+      }
+      expect(searched).toBeGreaterThan(0)
+      expect(searched).toBeLessThanOrEqual(2 * body.length)
+      expect(recordChunks(fixedChunks(body, 4096)).log).toEqual(whole.log)
+      expect(recordChunks(fixedChunks(body, 40_000)).log).toEqual(whole.log)
+    }
+  })
+
+  it('a too-long line crossing the parsing limit is dropped; the bytes past the limit are not searched', () => {
+    const head = 'User-agent: *\nDisallow: /a\n'
+    const body = text(head + 'b'.repeat(600_000) + '\nDisallow: /c\n')
+    const whole = recordChunks([body])
+    expect(whole.log).not.toContain('disallow 3 /c')
+    expect(whole.log.filter((l) => l.startsWith('end '))).toHaveLength(2)
+    const indexOf = Uint8Array.prototype.indexOf
+    let beyond = false
+    Uint8Array.prototype.indexOf = function (this: Uint8Array, value: number, from?: number) {
+      if (this.length > 512_000) beyond = true
+      return indexOf.call(this, value, from)
+    }
+    try {
+      expect(recordChunks([body]).log).toEqual(whole.log)
+    } finally {
+      Uint8Array.prototype.indexOf = indexOf
+    }
+    expect(beyond).toBe(false)
+    expect(recordChunks(fixedChunks(body, 65_536)).log).toEqual(whole.log)
+  })
+
   it('a chunk buffer reused by the source after each push does not change the result', async () => {
     // Some sources (fs reads into one buffer) hand out the same memory again:
     // the reader must copy what it keeps across chunks.

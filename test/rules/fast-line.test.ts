@@ -29,6 +29,7 @@ const KEYS = [
   'Sitemap:', 'sitemap:', 'Site-map:', 'Sitemaps:', '#', ' #', '\t# ', ' ', '\t', '<html>', '',
   '<div class="a">', '  <p>', 'foo bar', 'foo bar baz', 'foo\tbar ', ' one', 'a$b c%d e', 'x y #z', 'Disallow /p',
   'Crawl-delay:', 'host:', 'Request-rate:', 'Visit-time:', 'Noindex:', 'Clean-param :', 'a%b:', ':',
+  'X-Robots-Tag:', 'foo :', '<meta content="text/html; charset:', '\tcrawl-delay:', 'Visit-times:', 'hosts:',
 ]
 const VALUE = [
   '/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x',
@@ -80,14 +81,54 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
     }
   })
 
+  it('a key that is no extension: its value (%, NUL, controls, DEL, non-ASCII, invalid UTF-8, #) is not read, on both paths and every split', async () => {
+    const VALUES = ['50%', 'a%zz', '\u0000x', 'a\u0001b', '\u000b', '\u007f', '\u00e9t\u00e9', '# \u00e9', 'x # \u0001', '%\u0000%', '$', ' \t ']
+    const RAW = [[0xc3], [0xff, 0xfe], [0xe2, 0x82], [0x80]]
+    const cases: Uint8Array[] = []
+    for (const key of ['Foo:', 'X-Robots-Tag :', 'Noindex:', 'clean-param:', '<p class="a:', 'Crawl-delay:', 'Host:']) {
+      for (const v of VALUES) cases.push(enc.encode(`${key} ${v}`))
+      for (const raw of RAW) cases.push(new Uint8Array([...enc.encode(`${key} a`), ...raw, ...enc.encode('b')]))
+    }
+    for (const [n, line] of cases.entries()) {
+      for (const [head, end] of [['', '\n'], ['User-agent: *\n', '\r\n'], ['User-agent: *\n', '\r'], ['User-agent: *\n', '']] as const) {
+        const bytes = new Uint8Array([...enc.encode(head), ...line, ...enc.encode(end + 'Disallow: /x' + end)])
+        const what = `case ${n} ${JSON.stringify(head)} ${JSON.stringify(end)}`
+        const parsed = parseRobots(bytes)
+        const whole = parsed.toBytes()
+        expect(Buffer.from(general(bytes)).equals(whole), what).toBe(true)
+        expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
+        expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), what).toBe(true)
+        for (let at = 1; at < bytes.length; at++) expect(Buffer.from(await streamed(bytes, splitAt(bytes, [at]))).equals(whole), `${what} split ${at}`).toBe(true)
+      }
+    }
+  })
+
+  it('a rule with % escapes (hex digits uppercased, anything else kept) and two-word lines: the same form on both paths, at every split', async () => {
+    const lines = [
+      'Disallow: /a%', 'Disallow: /a%4', 'Disallow: /a%4f', 'Allow: /%4F%', 'Disallow: /%e9%E9%g1', 'Disallow: %%41', 'Disallow: /%aB%Cd #%ef',
+      'Disallow: /x%2f ', 'Disallow: /x%2\t', 'Allow: %', 'Disallow: /p%20q$',
+      'foo bar', '<li role="none">', '  word\tword  ', 'one two # c', 'noindex /x', 'crawl-delay 5', 'Disallow /x', 'useragent x', 'a b c',
+    ]
+    for (const line of lines) {
+      for (const end of ['\n', '\r\n', '\r', '']) {
+        const bytes = enc.encode(`User-agent: *\n${line}${end}Allow: /z${end}`)
+        const what = JSON.stringify(line + end)
+        const parsed = parseRobots(bytes)
+        const whole = parsed.toBytes()
+        expect(Buffer.from(general(bytes)).equals(whole), what).toBe(true)
+        expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
+        for (let at = 1; at < bytes.length; at++) expect(Buffer.from(await streamed(bytes, splitAt(bytes, [at]))).equals(whole), `${what} split ${at}`).toBe(true)
+      }
+    }
+  })
+
   it('lines of MAX_LINE_BYTES and one more, with and without a comment', async () => {
     for (const extra of [-1, 0, 1, 2]) {
-      for (const tail of ['', '#c']) {
-        const key = 'Disallow: '
-        const value = '/' + 'a'.repeat(MAX_LINE_BYTES - key.length - 1 - tail.length + extra)
+      for (const [key, tail] of [['Disallow: ', ''], ['Disallow: ', '#c'], ['Foo: ', ''], ['Foo: ', '%\u00e9'], ['<p a=b ', ''], ['# ', '']]) {
+        const value = '/' + 'a'.repeat(MAX_LINE_BYTES - key.length - 1 - enc.encode(tail).length + extra)
         const bytes = enc.encode(`User-agent: *\n${key}${value}${tail}\nAllow: /b\n`)
         const whole = parseRobots(bytes).toBytes()
-        expect(Buffer.from(general(bytes)).equals(whole), `general, extra ${extra} tail ${tail}`).toBe(true)
+        expect(Buffer.from(general(bytes)).equals(whole), `general, extra ${extra} key ${key} tail ${tail}`).toBe(true)
         expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), `extra ${extra} tail ${tail}`).toBe(true)
       }
     }
