@@ -131,7 +131,7 @@ export class LineReader {
   private bomPos = 0
   private lastWasCR = false
   private ended = false
-  /** Next LF and CR (lineEndFrom). */
+  /** Within one feed: the chunk's next LF and next CR at or after the last look (`n` when none), or -1 before the first. */
   private nextLF = -1
   private nextCR = -1
 
@@ -257,7 +257,11 @@ export class LineReader {
     return !this.truncated
   }
 
-  /** The first LF or CR in `chunk[from, n)`, or `n`: native searches, each resumed past its last find. */
+  /**
+   * The offset of the first LF or CR in `chunk[from, n)`, or `n`: native
+   * searches, each resumed only past its last find, so that a feed reads
+   * each byte at most once per search however many long lines it holds.
+   */
   private lineEndFrom(chunk: Uint8Array, from: number, n: number): number {
     if (this.nextLF < from) {
       const at = chunk.indexOf(10, from)
@@ -270,7 +274,11 @@ export class LineReader {
     return this.nextLF < this.nextCR ? this.nextLF : this.nextCR
   }
 
-  /** Emits the line `chunk[i, j)` summarised by `flags` and `cut` (its first '#' or NUL, or -1), cut at MAX_LINE_BYTES. */
+  /**
+   * Emits the line `chunk[i, j)` summarised by `flags` and `cut` (its first
+   * '#' or NUL, or -1): of all its bytes, or of the first MAX_LINE_BYTES
+   * when it is longer (then it is cut there).
+   */
   private emit(chunk: Uint8Array, i: number, j: number, flags: number, cut: number): void {
     if (j - i > MAX_LINE_BYTES) {
       const end = i + MAX_LINE_BYTES

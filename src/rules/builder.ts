@@ -276,8 +276,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * (`#`, `$`); then the value goes to the same handler method as on the
    * general path, and so does the line end. It takes only lines that start
    * with the key spelled out and its colon (or with `#`, a space or a tab),
-   * hold printable ASCII, tabs and `#` comments (no `%` in a rule, no byte
-   * >= 0x80 in a sitemap), and end before `stop`, within
+   * hold printable ASCII, tabs and `#` comments (a rule's pattern is
+   * escaped as it is copied: the hex digits of a `%xx` uppercased; no byte
+   * >= 0x80 in a sitemap, which the UTF-8 check would look at), and end
+   * before `stop`, within
    * MAX_LINE_BYTES; it declines every other line (-1), which then goes the
    * general way. Returns the offset of the line's LF or CR.
    *
@@ -318,8 +320,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * fastLine for a line that holds no key: spaces and tabs, a comment, or
    * words without a `:` (an HTML page's lines). parseLine makes no directive
    * of it unless it is exactly two words (the key and value of a missing
-   * colon: declined) or holds a `:` (fastUnknown); the line end is
-   * recorded as there.
+   * colon: fastMissingColon) or holds a `:` before its comment
+   * (fastUnknown); else the line end is recorded as there (the line is
+   * empty, a comment, or not a directive: `invalid-line`).
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
@@ -357,8 +360,27 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       flags = LineFlag.hasComment
       j = this.commentEnd(b, j + 1, stop)
     }
-    if (j < 0 || j >= stop || gaps === 1) return -1
+    if (j < 0 || j >= stop) return -1
+    if (gaps === 1) return this.fastMissingColon(b, i, start, j, flags, line)
     this.plainLineEnd(line, flags, b, i, j)
+    return j
+  }
+
+  /**
+   * fastProse for a line of exactly two words from `b[start]` (parseLine
+   * reads them as a key and a value whose colon is missing): a key that is
+   * none of the reference's nor an extension goes to `unknown`, whose value
+   * is then never read, and to lineEnd as a directive without its colon;
+   * any other key is declined.
+   */
+  private fastMissingColon(b: Uint8Array, i: number, start: number, j: number, flags: number, line: number): number {
+    let keyEnd = start
+    while (b[keyEnd] !== 32 && b[keyEnd] !== 9) keyEnd++
+    if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
+    const meaning = knownKey(b, start, keyEnd)
+    if (meaning >= 0 && meaning !== KeyMeaning.Unused) return -1
+    this.unknown(line, b, start, keyEnd, b, keyEnd, keyEnd)
+    this.lineEnd(line, flags | LineFlag.hasDirective | LineFlag.isMissingColonSeparator, b, i, j)
     return j
   }
 
@@ -366,9 +388,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * fastProse for a line whose first `:` (before any comment) is at
    * `b[colon]`, its content starting at `b[start]`: a key that is none of
    * the reference's (classifyKey: Unknown) goes to `unknown` as on the
-   * general path (fastUnread when it is no extension); a known key, and
-   * in an extension's value a `%` or a byte not printable ASCII or tab, are
-   * declined. An empty key makes no directive.
+   * general path; a known key (a typo, a prefix) is declined. The value
+   * of a key that is no extension is never read (fastUnread); in an
+   * extension's, a `%` (escaping would change it) and any byte other than
+   * printable ASCII or tab are declined. An empty key makes no directive.
    */
   private fastUnknown(b: Uint8Array, i: number, start: number, colon: number, stop: number, line: number): number {
     let keyEnd = colon
@@ -406,7 +429,12 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     return j
   }
 
-  /** fastUnknown for a key whose value is never read: the rest is only summarised for lineEnd. */
+  /**
+   * fastUnknown for a key `b[start, keyEnd)` whose value `unknown` never
+   * reads: the rest of the line, from `b[j]`, is only summarised for
+   * lineEnd (controls and NULs, non-ASCII bytes: its checks see the whole
+   * line, as on the general path), so neither `%` nor a comment matters.
+   */
   private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
     let flags = LineFlag.hasDirective
     for (; j < stop; j++) {
@@ -417,7 +445,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     if (j >= stop) return -1
     this.unknown(line, b, start, keyEnd, b, j, j)
-    this.lineEnd(line, flags, b, i, j)
+    if (flags === LineFlag.hasDirective) this.plainLineEnd(line, flags, b, i, j)
+    else this.lineEnd(line, flags, b, i, j)
     return j
   }
 
@@ -471,7 +500,17 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
         continue
       }
       if (x === 10 || x === 13) break
-      if (x !== 35) return -1 // '%', a control or NUL, a non-ASCII byte
+      if (x === 37) {
+        // '%': escaping uppercases the two hex digits of an escape, and keeps anything else.
+        out[at++] = x
+        if (j + 2 < stop && isHexDigit(b[j + 1]) && isHexDigit(b[j + 2])) {
+          out[at++] = upperHex(b[++j])
+          out[at++] = upperHex(b[++j])
+        }
+        keep = at
+        continue
+      }
+      if (x !== 35) return -1 // a control or NUL, a non-ASCII byte
       // A comment: the rest of the line is only summarised.
       flags |= LineFlag.hasComment
       for (j++; j < stop; j++) {
@@ -648,6 +687,16 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       }
     }
   }
+}
+
+/** `0-9`, `A-F` or `a-f`. */
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 102)
+}
+
+/** A hex digit, uppercased. */
+function upperHex(c: number): number {
+  return c >= 97 ? c - 32 : c
 }
 
 /** `FF FE` or `FE FF`: a UTF-16 byte order mark. */
