@@ -450,8 +450,8 @@ const NODES = new Int32Array(HEAD_DEPTH + 1)
 const POS = new Int32Array(HEAD_DEPTH + 1)
 const END = new Int32Array(HEAD_DEPTH + 1)
 
-/** A HeadIndex object (six fields). */
-const HEAD_INDEX_OBJECT_BYTES = objectBytes(6)
+/** A HeadIndex object (eight fields). */
+const HEAD_INDEX_OBJECT_BYTES = objectBytes(8)
 
 /** A countdown that never runs out (2^52 URLs). */
 export const NEVER = 2 ** 52

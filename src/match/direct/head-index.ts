@@ -31,11 +31,12 @@ export const HEAD_INDEX_MAX_HEAD_BYTES = 8192
 
 /**
  * The cap on a head index's memory ({@link headIndexBytes}) beyond
- * {@link HEAD_INDEX_RULE_BYTES} a rule: per filed head byte and the root, 9
+ * {@link HEAD_INDEX_RULE_BYTES} a rule: per filed head byte and the root, 5
  * bytes (a node's first child, next sibling and byte) and per node 4 (its
- * list start), one more list start, and five typed arrays.
+ * list start), one more list start, the `/` node's table (256 bytes), and
+ * six typed arrays.
  */
-export const HEAD_INDEX_MAX_BYTES = 13 * (HEAD_INDEX_MAX_HEAD_BYTES + 1) + 4 + 5 * TYPED_ARRAY_BYTES
+export const HEAD_INDEX_MAX_BYTES = 9 * (HEAD_INDEX_MAX_HEAD_BYTES + 1) + 4 + 256 + 6 * TYPED_ARRAY_BYTES
 
 /** A head index's memory per rule of its set, at most: the rule's list entry. */
 export const HEAD_INDEX_RULE_BYTES = 4
@@ -57,9 +58,12 @@ export const HEAD_INDEX_RULE_BYTES = 4
 export interface HeadIndex {
   /** Bytes of a head filed: HEAD_DEPTH, or less for a set of many rules (HEAD_INDEX_MAX_HEAD_BYTES). */
   readonly depth: number
-  readonly first: Int32Array
-  readonly next: Int32Array
+  readonly first: Uint16Array
+  readonly next: Uint16Array
   readonly edge: Uint8Array
+  /** The node of the heads' leading `/` (-1: none), and its children by an ASCII byte (0: none), where most paths fan out. */
+  readonly slash: number
+  readonly afterSlash: Uint16Array
   readonly ruleStart: Int32Array
   readonly rules: Uint16Array | Int32Array
 }
@@ -67,6 +71,7 @@ export interface HeadIndex {
 /** `*` (a `const enum`: a number in the hot loops). */
 const enum Byte {
   Star = 42,
+  Slash = 47,
 }
 
 /**
@@ -79,8 +84,8 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
   let depth = HEAD_DEPTH
   let headBytes = filedBytes(rec, skipPlain, depth)
   while (headBytes > HEAD_INDEX_MAX_HEAD_BYTES) headBytes = filedBytes(rec, skipPlain, --depth)
-  let first: Int32Array = new Int32Array(headBytes + 1)
-  let next = new Int32Array(headBytes + 1)
+  let first = new Uint16Array(headBytes + 1)
+  let next = new Uint16Array(headBytes + 1)
   let edge = new Uint8Array(headBytes + 1)
   // Per rule its node, or -1 (not filed, or after its node's decisive plain prefix rule).
   const nodeOf = new Int32Array(n)
@@ -133,12 +138,17 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
   for (let v = 0; v < nodes; v++) ruleStart[v] = ruleStart[v + 1]
   for (let r = n - 1; r >= 0; r--) if (nodeOf[r] >= 0) rules[--ruleStart[nodeOf[r]]] = r
   // Heads share their first bytes: a trie much smaller than its bound is copied to its size.
-  if ((headBytes + 1 - nodes) * 9 > TRIM_BYTES) {
+  if ((headBytes + 1 - nodes) * 5 > TRIM_BYTES) {
     first = first.slice(0, nodes)
     next = next.slice(0, nodes)
     edge = edge.slice(0, nodes)
   }
-  return { depth, first, next, edge, ruleStart, rules }
+  let slash = first[0]
+  while (slash !== 0 && edge[slash] !== Byte.Slash) slash = next[slash]
+  if (slash === 0) slash = -1
+  const afterSlash = new Uint16Array(slash < 0 ? 0 : 128)
+  if (slash > 0) for (let c = first[slash]; c !== 0; c = next[c]) if (edge[c] < 128) afterSlash[edge[c]] = c
+  return { depth, first, next, edge, slash, afterSlash, ruleStart, rules }
 }
 
 /** Bytes a trie's arrays may hold past its nodes (see buildHeadIndex). */
@@ -163,14 +173,15 @@ function files(flags: number, skipPlain: boolean): boolean {
  * HEAD_DEPTH + 1 long); returns their number. The path is `p[from, to)`.
  */
 export function headNodesOfBytes(index: HeadIndex, p: Uint8Array, from: number, to: number, out: Int32Array): number {
-  const { first, next, edge, ruleStart: start } = index
+  const { first, next, edge, slash, afterSlash, ruleStart: start } = index
   let k = 0
   if (start[1] > 0) out[k++] = 0
   const end = Math.min(to, from + index.depth)
   for (let i = from, node = 0; i < end; i++) {
     const b = p[i]
-    let c = first[node]
-    while (c !== 0 && edge[c] !== b) c = next[c]
+    let c: number
+    if (node === slash && b < 128) c = afterSlash[b]
+    else for (c = first[node]; c !== 0 && edge[c] !== b; ) c = next[c]
     if (c === 0) break
     node = c
     if (start[node] < start[node + 1]) out[k++] = node
@@ -185,14 +196,15 @@ export function headNodesOfBytes(index: HeadIndex, p: Uint8Array, from: number, 
  * path ends or a char is not ASCII).
  */
 export function headNodesOfChars(index: HeadIndex, url: string, from: number, out: Int32Array): number {
-  const { first, next, edge, ruleStart: start } = index
+  const { first, next, edge, slash, afterSlash, ruleStart: start } = index
   let k = 0
   if (start[1] > 0) out[k++] = 0
   const end = Math.min(url.length, from + index.depth)
   for (let i = from, node = 0; i < end; i++) {
     const b = url.charCodeAt(i)
-    let c = first[node]
-    while (c !== 0 && edge[c] !== b) c = next[c]
+    let c: number
+    if (node === slash && b < 128) c = afterSlash[b]
+    else for (c = first[node]; c !== 0 && edge[c] !== b; ) c = next[c]
     if (c === 0) break
     node = c
     if (start[node] < start[node + 1]) out[k++] = node
@@ -202,5 +214,8 @@ export function headNodesOfChars(index: HeadIndex, url: string, from: number, ou
 
 /** Bytes of a head index's arrays (their data and typed-array costs; the caller adds the object). */
 export function headIndexBytes(index: HeadIndex): number {
-  return typedArrayBytes(index.first) + typedArrayBytes(index.next) + typedArrayBytes(index.edge) + typedArrayBytes(index.ruleStart) + typedArrayBytes(index.rules)
+  return (
+    typedArrayBytes(index.first) + typedArrayBytes(index.next) + typedArrayBytes(index.edge) + typedArrayBytes(index.afterSlash) +
+    typedArrayBytes(index.ruleStart) + typedArrayBytes(index.rules)
+  )
 }

@@ -94,6 +94,13 @@ describe('head index: the cold tier tries only the rules whose head the path pas
     expect(listed('/k')).toEqual([7, 4, 6])
   })
 
+  it('regression: a set whose heads have no leading `/` (every rule `*`-led or never matching) judges without a `/` node', () => {
+    const body = ['User-agent: *', ...Array.from({ length: 12 }, (_, i) => `${i % 2 ? 'Allow' : 'Disallow'}: ${i % 3 ? '*' : 'x'}${'ab'.slice(0, 1 + (i % 2))}${i}`)].join('\n')
+    const set = parseRobots(body).rulesFor('bot')
+    expect(buildHeadIndex(set.bytes, set.records, false).slash).toBe(-1)
+    agree(body, seededRandom(3), 300)
+  })
+
   it('files shallower heads for a set whose heads are too many bytes at HEAD_DEPTH, with the same answers', () => {
     const n = Math.ceil(HEAD_INDEX_MAX_HEAD_BYTES / HEAD_DEPTH) + 10
     const rules = Array.from({ length: n }, (_, i) => `${i % 3 ? 'Disallow' : 'Allow'}: /${String.fromCharCode(97 + (i % 26))}${LONG}${i}*x`)
