@@ -25,7 +25,9 @@ export const HEAD_DEPTH = 16
  * at HEAD_DEPTH files them at the largest depth that keeps them within it
  * (at depth 2, the path's second byte, as SecondByte; at 0, every rule at
  * the root), so that its trie has at most one node more and a cold
- * matcher's head index stays under HEAD_INDEX_MAX_BYTES.
+ * matcher's head index stays under HEAD_INDEX_MAX_BYTES. Twice the rules
+ * the cold tier tries at most (../tiers.ts, COLD_MAX_COST): every set it
+ * takes is filed at least two bytes deep.
  */
 export const HEAD_INDEX_MAX_HEAD_BYTES = 8192
 
