@@ -8,8 +8,11 @@
  */
 import { RobotsStore, UrlScan, type RobotsFetchResult } from '../../index.js'
 import type { NodeTransport } from '../../node.js'
+import { CliError } from '../common/cli-error.js'
 import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
 import { runFetches } from '../fetch/fetch-pool.js'
+import { entryOfRecord, fetchRecord } from '../fetch/fetch-record.js'
+import type { Journal } from '../fetch/journal.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
@@ -34,12 +37,22 @@ export interface FetchSnapshotOptions {
   readonly progress?: (done: number, of: number) => void
   /** Each failure of this machine (the origin is fetched again later): its code. */
   readonly local?: (code: string) => void
+  /**
+   * The run's journal (fetch/journal.ts), if it keeps one: the origins a
+   * journal taken up holds are not fetched again, and each one fetched is
+   * appended to it as `fetch` appends it.
+   */
+  readonly journal?: Journal
 }
 
 /** What was fetched: the snapshot, and the store behind it (for `--save`). */
 export interface FetchedSnapshot {
   readonly snapshot: StoreSnapshot
   readonly store: RobotsStore
+  /** Origins taken from the journal of an earlier run, not fetched again. */
+  readonly resumed: number
+  /** Origins of the list not fetched: the run was stopped first. */
+  readonly missing: number
 }
 
 /**
@@ -64,29 +77,62 @@ export async function readFetchList(inputs: readonly InputFile[], layout: LineLa
  * entry's `refused` fetch outcome, as in `fetch`'s bundles.
  */
 export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
-  const origins = [...list.origins]
-  const jobs = Int32Array.from(origins.keys())
+  const keys = list.origins
   const store = new RobotsStore()
+  const resumed = o.journal?.resumed === true ? readJournal(o.journal, list, store) : 0
+  const jobs = Int32Array.from({ length: keys.size }, (_, i) => i).filter((i) => !store.has(keys.key(i)))
+  if (jobs.length > 0) o.journal?.begin()
   const failures = new Map<string, string>()
   let done = 0
-  await runFetches(jobs, (i) => origins[i]![1], {
+  await runFetches(jobs, (i) => keys.origin(i), {
     concurrency: o.concurrency,
     transport: o.transport,
     signal: o.signal,
     stallMs: o.stallMs,
     options: () => ({ timeoutMs: o.timeoutMs, userAgent: o.userAgent, privateAddresses: o.allowPrivate ? 'allow' : 'refuse' }),
-    done: (i, result: RobotsFetchResult) => {
-      const [key, origin] = origins[i]!
-      putEntry(store, key, applyFetch(undefined, result, origin !== key ? origin : undefined))
+    done: (i, result: RobotsFetchResult, ms) => {
+      const key = keys.key(i)
+      const origin = keys.origin(i)
+      const entry = applyFetch(undefined, result, origin !== key ? origin : undefined)
+      putEntry(store, key, entry)
+      o.journal?.append(fetchRecord(key, entry, { url: result.url, reason: result.reason, ms, ...(result.error !== undefined ? { error: result.error.message } : {}) }))
       o.progress?.(++done, jobs.length)
     },
     failed: (i, err) => {
-      failures.set(origins[i]![0], err instanceof Error ? err.message : String(err))
+      failures.set(keys.key(i), err instanceof Error ? err.message : String(err))
       o.progress?.(++done, jobs.length)
     },
     local: (code) => o.local?.(code),
   })
-  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store }
+  const missing = keys.size - store.size - failures.size
+  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store, resumed, missing }
+}
+
+/**
+ * Puts the records of a journal taken up into `store`, for the origins of
+ * `list` (a record of an origin the list lacks is left alone); how many.
+ * A record that is not one fetch wrote is an error naming the journal.
+ */
+function readJournal(journal: Journal, list: OriginList, store: RobotsStore): number {
+  const fail = (why: string): never => {
+    throw new CliError('ERR_READ', `cannot read the journal '${journal.path}': a record is not one fetch wrote (${why})`)
+  }
+  let taken = 0
+  journal.readBack((text) => {
+    let o: unknown
+    try {
+      o = JSON.parse(text)
+    } catch {
+      fail('not JSON')
+    }
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return fail('not an object')
+    const record = o as Record<string, unknown>
+    const key = record.origin
+    if (typeof key !== 'string' || !list.origins.has(key) || store.has(key)) return
+    putEntry(store, key, entryOfRecord(record, fail))
+    taken++
+  })
+  return taken
 }
 
 /**

@@ -47,7 +47,11 @@ CLASSES (docs/audit.md has the exact definitions)
 
 FETCHING (with --fetch)
   --fetch            fetch the robots.txt of every host and URL of the FILEs
-  --save BUNDLE      also write what was fetched, as a bundle (a later OLD)
+  --save BUNDLE      also write what was fetched, as a bundle (a later OLD);
+                     each host fetched goes to BUNDLE.journal meanwhile, so
+                     the same command run again after a kill or Ctrl-C
+                     fetches only the hosts it lacks
+  --journal FILE     keep the journal there (needed to go on without --save)
   --concurrency N    origins in hand at once (default ${DEFAULT_CONCURRENCY}); lowered,
                      with a note, to what the limit on open files allows
   --per-ip N         requests in flight to one address at most (default
@@ -77,6 +81,9 @@ EXIT STATUS
   2  usage error
   3  with OLD and NEW, some class changed
   4  --fetch: no line of the list held a host
+  130, 143
+     --fetch interrupted by SIGINT or SIGTERM: nothing audited (the journal
+     keeps what was fetched)
 
 EXAMPLES
   # the summary table of a directory of robots.txt files, for a list of crawlers

@@ -27,11 +27,13 @@ import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
 import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
 import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
 import { AUDIT_HELP } from './audit-help.js'
-import { FETCH_OPTIONS, giveUpMs, MAX_CONCURRENCY, timeoutMs, userAgentOption } from './fetch.js'
+import { FETCH_OPTIONS, giveUpMs, journalPathOf, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
+import { Journal } from '../fetch/journal.js'
+import { commandLine, Interrupt } from '../common/interrupt.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 
 /** The options of `fetch` that `audit --fetch` takes too. */
-const FETCHING = ['concurrency', 'per-ip', 'timeout', 'give-up-after', 'user-agent', 'allow-private', 'resolve', 'connect-to', 'dns-server', 'scheme']
+const FETCHING = ['journal', 'concurrency', 'per-ip', 'timeout', 'give-up-after', 'user-agent', 'allow-private', 'resolve', 'connect-to', 'dns-server', 'scheme']
 
 /** The options `audit` accepts (its help, audit-help.ts, names each of them). */
 export const AUDIT_OPTIONS: readonly OptionSpec[] = [
@@ -101,8 +103,25 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
       note(`warning: ${s.name}: ${plural(s.skipped.count, 'file')} not named by a host skipped (e.g. '${printable(first.name)}': ${printable(first.reason)})`)
     }
   }
-  if (fetching) snapshots.push(await fetched(args, quiet))
+  let journal: Journal | undefined
+  if (fetching) {
+    const f = await fetched(args, argv, quiet)
+    if (f.snapshot === undefined) return f.status
+    snapshots.push(f.snapshot)
+    journal = f.journal
+  }
+  try {
+    const status = await report(snapshots, crawlers, format, quiet)
+    // The rows are out: what was fetched is no longer needed to go on.
+    journal?.remove()
+    return status
+  } finally {
+    journal?.close()
+  }
+}
 
+/** The rows and summary of one snapshot, or of the changes between two; the exit status. */
+async function report(snapshots: readonly Snapshot[], crawlers: readonly CrawlerSpec[], format: 'csv' | 'jsonl' | 'table', quiet: boolean): Promise<number> {
   const out = new BlockWriter(process.stdout)
   const tokens = crawlerTokens(crawlers)
   if (snapshots.length === 1) {
@@ -158,8 +177,21 @@ function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[],
   return tally
 }
 
-/** `--fetch`: the list's hosts fetched into a snapshot (and `--save`d), as `fetch` fetches them. */
-async function fetched(args: ParsedArgs, quiet: boolean): Promise<Snapshot> {
+/** What `--fetch` gives: the snapshot fetched, or the exit status of a run interrupted first; the journal to remove once the rows are out. */
+interface Fetched {
+  readonly snapshot?: Snapshot
+  readonly status: number
+  readonly journal?: Journal
+}
+
+/**
+ * `--fetch`: the list's hosts fetched into a snapshot (and `--save`d), as
+ * `fetch` fetches them. With `--save BUNDLE` (or `--journal FILE`) each host
+ * fetched goes to a journal (`BUNDLE.journal`) as `fetch` keeps one, so
+ * that the same command run again after a kill or an interrupt fetches only
+ * the hosts it lacks. An interrupted run audits nothing.
+ */
+async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean): Promise<Fetched> {
   const files = args.positionals
   if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
   const layout = listLayout(args)
@@ -171,20 +203,23 @@ async function fetched(args: ParsedArgs, quiet: boolean): Promise<Snapshot> {
   const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
   const savePath = optionValue(args, 'save')
   if (savePath === '-') throw new UsageError(`'--save' needs a file: stdout holds the rows`)
-  // The bundle's path is checked before anything is read or fetched.
+  // The bundle's path and the journal's are checked before anything is read or fetched.
   const save = savePath === undefined ? undefined : checkOutput(savePath, 'bundle')
+  const journalPath = journalPathOf(optionValue(args, 'journal'), save)
 
   const list = await readFetchList(await resolveInputs(files), layout, scheme)
   if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
   if (!quiet && list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
 
+  const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'))
   const fit = fittingConcurrency(requested, descriptorLimit())
   if (fit.note !== undefined && !quiet && list.origins.size > fit.concurrency) note(fit.note)
   const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
   const controller = new AbortController()
   // Each fetch in flight listens to the signal: not a leak.
   setMaxListeners(fit.concurrency + 16, controller.signal)
+  const interrupt = new Interrupt(controller, () => journal?.close())
   const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, list.origins.size, escapesAllowed(process.env), { measure: 'items', items: 'hosts' }) : undefined
   let local = 0
   let result
@@ -199,19 +234,35 @@ async function fetched(args: ParsedArgs, quiet: boolean): Promise<Snapshot> {
       signal: controller.signal,
       progress: (done) => progress?.update(done, done),
       local: () => local++,
+      journal,
     })
   } catch (err) {
-    if (err instanceof NoProgressError) throw new CliError('ERR_LOCAL', `${err.message}; nothing was audited (--concurrency, ulimit -n)`)
+    journal?.close()
+    if (err instanceof NoProgressError) {
+      const kept = journal === undefined ? 'nothing was audited' : `nothing was audited; the journal '${journal.path}' keeps the hosts fetched: run the same command again to go on once this machine can`
+      throw new CliError('ERR_LOCAL', `${err.message}; ${kept} (--concurrency, ulimit -n)`)
+    }
     throw err
   } finally {
+    interrupt.release()
     progress?.done()
     transport.close()
   }
   const { store, snapshot } = result
   if (!quiet && local > 0) note(`${plural(local, 'failure')} of this machine retried (not the sites' outcomes)`)
+  if (!quiet && result.resumed > 0) note(`${plural(result.resumed, 'host')} taken from the journal '${journal!.path}', not fetched again`)
+  if (interrupt.signal !== undefined) {
+    journal?.close()
+    if (!quiet) {
+      note(`interrupted: ${count(list.origins.size - result.missing)} of ${plural(list.origins.size, 'host')} fetched; nothing audited`)
+      if (journal !== undefined) note(`the journal '${journal.path}' keeps what was fetched: run the same command again to fetch the rest: ${commandLine('audit', argv)}`)
+      else note(`to go on later, run it with --save BUNDLE or --journal FILE: ${commandLine('audit', argv)} --journal FILE`)
+    }
+    return { status: interrupt.status }
+  }
   if (save !== undefined) {
     await writeOutput(save, store.toBytes())
     if (!quiet) note(`wrote ${savePath}: ${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`)
   }
-  return snapshot
+  return { snapshot, status: 0, journal }
 }

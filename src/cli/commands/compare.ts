@@ -10,6 +10,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseAr
 import { checkOutput, writeFileAtomic } from '../common/output-file.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
+import { commandLine } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
@@ -206,7 +207,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   checkWritable(Object.values(outputs))
   const quiet = flag(args, 'quiet')
   const terminal = terminalWriter(outputs, quiet)
-  const command = [PROGRAM, 'compare', ...argv].map(shellWord).join(' ')
+  const command = commandLine('compare', argv)
   const m = await interruptible((signal) =>
     runMatrix(matrix, {
       file,
@@ -228,11 +229,6 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
   terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
   return m.failed ? EXIT.adapterFailure : EXIT.passed
-}
-
-/** A word of a command line as a shell reads it back (quoted when it must be). */
-function shellWord(w: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`
 }
 
 /** Default of `--minimise` (`--cmd`: fewer, each try being a process). */

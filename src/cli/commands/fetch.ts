@@ -21,7 +21,8 @@ import { count, plural } from '../common/numbers.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { note } from '../common/stdio.js'
-import { defaultUserAgent, PROGRAM } from '../common/version.js'
+import { defaultUserAgent } from '../common/version.js'
+import { commandLine, Interrupt } from '../common/interrupt.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
@@ -104,19 +105,12 @@ export function userAgentOption(args: ParsedArgs): string {
   return userAgent
 }
 
-/** A word of a command line as a shell reads it back (quoted when it must be). */
-function shellWord(w: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`
-}
-
-/** The signals that interrupt a run, and their exit statuses (128 + the signal's number). */
-const SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const
-
-/** What a run is, for its journal: what decides the origins, their keys, and the output. */
-function runIdentity(args: ParsedArgs, output: OutputTarget, format: string): unknown {
+/** What a run is, for its journal: what decides the origins, their keys, and the output (`format`: `audit` for `audit --fetch`). */
+export function runIdentity(args: ParsedArgs, output: OutputTarget | undefined, format: string): unknown {
   const inputs = args.positionals
   const layout = ['field', 'host-field', 'delimiter', 'log-format', 'host', 'scheme'].map((n) => [n, optionValue(args, n) ?? null])
-  return { output: output.kind === 'file' ? output.file : output.path, format, update: optionValue(args, 'update') ?? null, inputs, layout }
+  const path = output === undefined ? null : output.kind === 'file' ? output.file : output.path
+  return { output: path, format, update: optionValue(args, 'update') ?? null, inputs, layout }
 }
 
 /**
@@ -125,8 +119,8 @@ function runIdentity(args: ParsedArgs, output: OutputTarget, format: string): un
  * beside an output file; none for a stream without `--journal`. A journal
  * is read back and appended to, so a FIFO, a device or stdout cannot be one.
  */
-function journalPathOf(option: string | undefined, output: OutputTarget): string | undefined {
-  if (option === undefined) return output.kind === 'file' ? `${output.file}.journal` : undefined
+export function journalPathOf(option: string | undefined, output: OutputTarget | undefined): string | undefined {
+  if (option === undefined) return output?.kind === 'file' ? `${output.file}.journal` : undefined
   const target = checkOutput(option, 'journal')
   if (target.kind !== 'file') throw new CliError('ERR_WRITE', `cannot use the journal '${option}': ${option === '-' ? 'stdout' : 'a FIFO or a device'} cannot be read back: name a regular file`)
   return target.file
@@ -255,22 +249,8 @@ async function fetchRun(s: RunSettings): Promise<number> {
   const controller = new AbortController()
   // Each fetch in flight listens to the signal: not a leak.
   setMaxListeners(concurrency + 16, controller.signal)
-  let interrupted: keyof typeof SIGNALS | undefined
-  const onSignal = (signal: keyof typeof SIGNALS): void => {
-    // A second signal ends the run at once, writing nothing more (the journal keeps what was fetched).
-    if (interrupted !== undefined) {
-      journal?.close()
-      process.exit(SIGNALS[signal])
-    }
-    interrupted = signal
-    controller.abort(new Error(`interrupted by ${signal}`))
-  }
-  const handlers = Object.keys(SIGNALS).map((name) => {
-    const signal = name as keyof typeof SIGNALS
-    const handler = () => onSignal(signal)
-    process.on(signal, handler)
-    return [signal, handler] as const
-  })
+  // A second signal ends the run at once, writing nothing more (the journal keeps what was fetched).
+  const interrupt = new Interrupt(controller, () => journal?.close())
   const progress = progressWanted(processProgressContext(quiet))
     ? new ProgressBar(process.stderr, jobs.length, escapesAllowed(process.env), { measure: 'items', items: 'origins' })
     : undefined
@@ -318,7 +298,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
         local: (code) => tally.local(code),
       })
     } finally {
-      for (const [signal, handler] of handlers) process.off(signal, handler)
+      interrupt.release()
       progress?.done()
     }
   } catch (err) {
@@ -353,18 +333,19 @@ async function fetchRun(s: RunSettings): Promise<number> {
     if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
     else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
   }
+  const interrupted = interrupt.signal
   const keepJournal = interrupted !== undefined && s.persistent
   if (keepJournal) journal!.close()
   else if (s.persistent) journal!.remove()
   if (!quiet) {
     note(tally.summary(seconds, written, interrupted === undefined ? undefined : { of: jobs.length + tally.resumed }))
     if (interrupted !== undefined) {
-      const command = [PROGRAM, 'fetch', ...s.argv].map(shellWord).join(' ')
+      const command = commandLine('fetch', s.argv)
       if (keepJournal) note(`the journal '${journal!.path}' keeps what was fetched: run the same command again to fetch the rest: ${command}`)
       else note(`to go on later, run it with --journal FILE: ${command} --journal FILE`)
     }
   }
-  return interrupted === undefined ? 0 : SIGNALS[interrupted]
+  return interrupt.status
 }
 
 /** The size of `file` in megabytes, as the summary gives it. */

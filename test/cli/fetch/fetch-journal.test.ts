@@ -7,12 +7,11 @@
  * kill comes once the server has seen half the origins, however slow the
  * machine.
  */
-import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { CLI, ensureBuilt, run, tempDir } from '../helpers.js'
-import { startFetchServer, type FetchServer } from './fetch-server.js'
+import { ensureBuilt, run, tempDir } from '../helpers.js'
+import { runKilledAfter, startFetchServer, type FetchServer } from './fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
@@ -49,31 +48,6 @@ const args = (file: string, out: string, more: string[] = [], { quiet = true, co
   'fetch', file, '-o', out, ...(quiet ? ['-q'] : []), '--concurrency', String(concurrency), '--per-ip', String(concurrency), '--resolve', `*:${server.port}:127.0.0.1`, ...more,
 ]
 
-/** Runs the CLI and kills it with `signal` once the server has seen `after` requests; its exit code or signal. */
-function runKilledAfter(argv: string[], after: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
-    let stderr = ''
-    child.stderr.on('data', (c: Buffer) => (stderr += c))
-    let waited = 0
-    const poll = setInterval(() => {
-      waited += 5
-      if (server.total >= after) {
-        clearInterval(poll)
-        child.kill(signal)
-      } else if (waited > 120_000) {
-        clearInterval(poll)
-        child.kill('SIGKILL')
-        reject(new Error(`the run never reached ${after} requests: ${stderr}`))
-      }
-    }, 5)
-    child.on('close', (code, sig) => {
-      clearInterval(poll)
-      resolve({ code, signal: sig, stderr })
-    })
-  })
-}
-
 /** A bundle's entries without their fetch times, in order: what an uninterrupted run must equal. */
 function entries(path: string): unknown[] {
   const store = RobotsStore.fromBytes(readFileSync(path))
@@ -104,7 +78,7 @@ describe('a killed run loses everything: the journal', () => {
     server.reset()
     // The run killed half-way, and the same command again.
     const out = tmp.path('kill.bundle')
-    const killed = await runKilledAfter(args(file, out), N / 2, 'SIGKILL')
+    const killed = await runKilledAfter(server, args(file, out), N / 2, 'SIGKILL')
     expect(killed.signal).toBe('SIGKILL')
     expect(existsSync(out)).toBe(false)
     expect(existsSync(`${out}.journal`)).toBe(true)
@@ -126,7 +100,7 @@ describe('a killed run loses everything: the journal', () => {
     const N = 3000
     const file = input('kill-jsonl.txt', N)
     const out = tmp.path('kill.jsonl')
-    const killed = await runKilledAfter(args(file, out, ['--format', 'jsonl']), N / 2, 'SIGKILL')
+    const killed = await runKilledAfter(server, args(file, out, ['--format', 'jsonl']), N / 2, 'SIGKILL')
     expect(killed.signal).toBe('SIGKILL')
     expect(readdirSync(tmp.dir).filter((f) => f.endsWith('.tmp'))).toEqual([])
     expect(existsSync(out)).toBe(false)
@@ -141,7 +115,7 @@ describe('a killed run loses everything: the journal', () => {
     const N = 2000
     const file = input('int.txt', N)
     const out = tmp.path('int.bundle')
-    const first = await runKilledAfter(args(file, out, [], { quiet: false, concurrency: 8 }), N / 2, 'SIGINT')
+    const first = await runKilledAfter(server, args(file, out, [], { quiet: false, concurrency: 8 }), N / 2, 'SIGINT')
     expect(first.code, first.stderr).toBe(130)
     expect(first.stderr).toMatch(/interrupted: [\d,]+ of 2,000 origins fetched/)
     expect(first.stderr).toMatch(/the journal '.*int\.bundle\.journal' keeps what was fetched: run the same command again to fetch the rest: robots-automaton fetch .*int\.txt -o .*int\.bundle/)
@@ -184,7 +158,7 @@ describe('the journal', () => {
     server.handler = (host, req, res) => {
       if (host !== 'h9.journal.test') inner(host, req, res)
     }
-    const first = await runKilledAfter(args(file, out, [], { concurrency: 1 }), 10, 'SIGKILL')
+    const first = await runKilledAfter(server, args(file, out, [], { concurrency: 1 }), 10, 'SIGKILL')
     server.handler = inner
     expect(first.signal).toBe('SIGKILL')
     const journal = `${out}.journal`

@@ -3,10 +3,11 @@
  * for every host name (each test routes its names there with `--resolve`),
  * counting requests per host and in flight, with a handler per test.
  */
+import { spawn } from 'node:child_process'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
-import { ensureBuilt, tempDir } from '../helpers.js'
+import { CLI, ensureBuilt, tempDir } from '../helpers.js'
 
 export interface FetchServer {
   readonly port: number
@@ -84,4 +85,40 @@ export function withFetchServer(set: (server: FetchServer, tmp: ReturnType<typeo
     tmp?.cleanup()
   })
   beforeEach(() => server?.reset())
+}
+
+/**
+ * Runs the CLI and kills it with `signal` once `server` has seen `after`
+ * requests (no wall-clock timing: however slow the machine); its exit code
+ * or signal, and what it wrote.
+ */
+export function runKilledAfter(
+  server: FetchServer,
+  argv: string[],
+  after: number,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c))
+    child.stderr.on('data', (c: Buffer) => (stderr += c))
+    let waited = 0
+    const poll = setInterval(() => {
+      waited += 5
+      if (server.total >= after) {
+        clearInterval(poll)
+        child.kill(signal)
+      } else if (waited > 120_000) {
+        clearInterval(poll)
+        child.kill('SIGKILL')
+        reject(new Error(`the run never reached ${after} requests: ${stderr}`))
+      }
+    }, 5)
+    child.on('close', (code, sig) => {
+      clearInterval(poll)
+      resolve({ code, signal: sig, stdout, stderr })
+    })
+  })
 }

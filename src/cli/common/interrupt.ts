@@ -1,0 +1,60 @@
+/**
+ * Interrupting a long run (SIGINT, SIGTERM): the first signal asks the run
+ * to stop, so that it keeps what it did and says how to go on; a second one
+ * ends the process at once. And the command line to run again, quoted for
+ * a shell.
+ */
+import { PROGRAM } from './version.js'
+
+/** The signals that interrupt a run, and their exit statuses (128 + the signal's number). */
+export const SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const
+
+/** A signal that interrupts a run. */
+export type StopSignal = keyof typeof SIGNALS
+
+/** A word of a command line as a shell reads it back (quoted when it must be). */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`
+}
+
+/** The command line of `command` with `argv`, as a shell reads it back. */
+export function commandLine(command: string, argv: readonly string[]): string {
+  return [PROGRAM, command, ...argv].map(shellWord).join(' ')
+}
+
+/**
+ * Listens for SIGINT and SIGTERM until {@link release}d: the first aborts
+ * `controller` (the run winds down and reads {@link signal}); a second one
+ * calls `last` (for example to close a journal) and exits at once with the
+ * signal's status.
+ */
+export class Interrupt {
+  /** The signal that interrupted the run, if any. */
+  signal: StopSignal | undefined
+  private readonly handlers: [StopSignal, () => void][]
+
+  constructor(controller: AbortController, last: () => void = () => {}) {
+    this.handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
+      const handler = (): void => {
+        if (this.signal !== undefined) {
+          last()
+          process.exit(SIGNALS[name])
+        }
+        this.signal = name
+        controller.abort(new Error(`interrupted by ${name}`))
+      }
+      process.on(name, handler)
+      return [name, handler]
+    })
+  }
+
+  /** The exit status of the run: 0 when it was not interrupted. */
+  get status(): number {
+    return this.signal === undefined ? 0 : SIGNALS[this.signal]
+  }
+
+  /** Stops listening (the process's default handling comes back). */
+  release(): void {
+    for (const [name, handler] of this.handlers) process.off(name, handler)
+  }
+}
