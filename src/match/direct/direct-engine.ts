@@ -273,6 +273,8 @@ export class DirectEngine implements MatchEngine {
   countDown(urls: number, then: () => void): void {
     this.left = urls
     this.then = then
+    // An index due no sooner than the switch would never be used.
+    if (this.untilIndex !== NEVER && this.untilIndex >= urls) this.untilIndex = NEVER
   }
 
   /** The first rule (in rank order) that matches the path `p[from, to)`, or -1. */

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../../src/index.js'
 import { HEAD_DEPTH, HEAD_INDEX_MAX_HEAD_BYTES, buildHeadIndex, headNodesOfBytes } from '../../../src/match/direct/head-index.js'
-import { HEAD_MIN_RULES, INDEX_AFTER_URLS, INDEX_MIN_RULES } from '../../../src/match/direct/direct-engine.js'
+import { DirectEngine, HEAD_MIN_RULES, INDEX_AFTER_URLS, INDEX_MIN_RULES } from '../../../src/match/direct/direct-engine.js'
 import { seededRandom } from '../../support/core-helpers.js'
 
 const enc = new TextEncoder()
@@ -141,5 +141,18 @@ describe('head index: the cold tier tries only the rules whose head the path pas
       const code = plain.matchRange(enc.encode(path), 0, enc.encode(path).length)
       expect([out[i], ruleLines[i]], path).toEqual([code & 1, code >> 1])
     })
+  })
+
+  it(`does not build the index of an engine whose countdown runs out within ${INDEX_AFTER_URLS} URLs (it would never be used)`, () => {
+    const set = parseRobots(randomSet(seededRandom(78), 30)).rulesFor('bot')
+    for (const [urls, built] of [[INDEX_AFTER_URLS, false], [INDEX_AFTER_URLS + 1, true]] as const) {
+      const engine = new DirectEngine(set, INDEX_AFTER_URLS)
+      let ran = 0
+      engine.countDown(urls, () => ran++)
+      const size = engine.memoryUsage()
+      for (let i = 0; i < urls; i++) engine.decideString('/a' + i)
+      expect(ran).toBe(1)
+      expect(engine.memoryUsage() > size).toBe(built)
+    }
   })
 })
