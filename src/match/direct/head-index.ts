@@ -46,7 +46,8 @@ export const HEAD_INDEX_RULE_BYTES = 4
 /**
  * The index: a trie over the filed heads, node 0 the root; node `v`'s
  * children are `first[v]`, then `next[first[v]]` and so on (0 ends a list:
- * the root is no one's child), each entered on its byte `edge[child]`. The
+ * the root is no one's child), each entered on its byte `edge[child]`,
+ * except the `/` node's ASCII children, which are in `afterSlash`. The
  * rules of node `v` (their filed head ends there) are
  * `rules[ruleStart[v], ruleStart[v + 1])`, ascending (rank order). A node's
  * list stops at its first plain prefix rule whose whole pattern is filed
@@ -63,7 +64,7 @@ export interface HeadIndex {
   readonly first: Uint16Array
   readonly next: Uint16Array
   readonly edge: Uint8Array
-  /** The node of the heads' leading `/` (-1: none), and its children by an ASCII byte (0: none), where most paths fan out. */
+  /** The node of the heads' leading `/` (-1: none), and its children by an ASCII byte (0: none; they are in no sibling list), where most paths fan out. */
   readonly slash: number
   readonly afterSlash: Uint16Array
   readonly ruleStart: Int32Array
@@ -83,12 +84,19 @@ const enum Byte {
  */
 export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: boolean): HeadIndex {
   const n = rec.length / RuleField.Width
+  // The filed rules by their head's length (at most HEAD_DEPTH), then the deepest depth within the cap.
+  LENGTHS.fill(0)
+  for (let at = 0; at < rec.length; at += RuleField.Width) {
+    if (files(rec[at + RuleField.Flags], skipPlain)) LENGTHS[Math.min(rec[at + RuleField.End] - rec[at + RuleField.Start], HEAD_DEPTH)]++
+  }
   let depth = HEAD_DEPTH
-  let headBytes = filedBytes(rec, skipPlain, depth)
-  while (headBytes > HEAD_INDEX_MAX_HEAD_BYTES) headBytes = filedBytes(rec, skipPlain, --depth)
+  let headBytes = filedBytes(depth)
+  while (headBytes > HEAD_INDEX_MAX_HEAD_BYTES) headBytes = filedBytes(--depth)
   let first = new Uint16Array(headBytes + 1)
   let next = new Uint16Array(headBytes + 1)
   let edge = new Uint8Array(headBytes + 1)
+  let afterSlash = new Uint16Array(128)
+  let slash = -1
   // Per rule its node, or -1 (not filed, or after its node's decisive plain prefix rule).
   const nodeOf = new Int32Array(n)
   let nodes = 1
@@ -105,13 +113,24 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
     for (; k < limit; k++) {
       const b = bytes[k]
       if (b === Byte.Star) break
-      let c = first[node]
-      while (c !== 0 && edge[c] !== b) c = next[c]
-      if (c === 0) {
-        c = nodes++
-        edge[c] = b
-        next[c] = first[node]
-        first[node] = c
+      let c: number
+      if (node === slash && b < 128) {
+        // The `/` node's ASCII children are in its table only.
+        c = afterSlash[b]
+        if (c === 0) {
+          c = afterSlash[b] = nodes++
+          edge[c] = b
+        }
+      } else {
+        c = first[node]
+        while (c !== 0 && edge[c] !== b) c = next[c]
+        if (c === 0) {
+          c = nodes++
+          edge[c] = b
+          next[c] = first[node]
+          first[node] = c
+          if (node === 0 && b === Byte.Slash) slash = c
+        }
       }
       node = c
     }
@@ -145,23 +164,20 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
     next = next.slice(0, nodes)
     edge = edge.slice(0, nodes)
   }
-  let slash = first[0]
-  while (slash !== 0 && edge[slash] !== Byte.Slash) slash = next[slash]
-  if (slash === 0) slash = -1
-  const afterSlash = new Uint16Array(slash < 0 ? 0 : 128)
-  if (slash > 0) for (let c = first[slash]; c !== 0; c = next[c]) if (edge[c] < 128) afterSlash[edge[c]] = c
+  if (slash < 0) afterSlash = new Uint16Array(0)
   return { depth, first, next, edge, slash, afterSlash, ruleStart, rules }
 }
 
 /** Bytes a trie's arrays may hold past its nodes (see buildHeadIndex). */
 const TRIM_BYTES = 1024
 
-/** The head bytes a set's index files at `depth`. */
-function filedBytes(rec: Int32Array, skipPlain: boolean, depth: number): number {
+/** The filed rules of the set being indexed by the length of their pattern, HEAD_DEPTH and longer at HEAD_DEPTH (reused). */
+const LENGTHS = new Int32Array(HEAD_DEPTH + 1)
+
+/** The head bytes the set being indexed files at `depth` (from {@link LENGTHS}: a pattern's length bounds its head's). */
+function filedBytes(depth: number): number {
   let total = 0
-  for (let at = 0; at < rec.length; at += RuleField.Width) {
-    if (files(rec[at + RuleField.Flags], skipPlain)) total += Math.min(rec[at + RuleField.End] - rec[at + RuleField.Start], depth)
-  }
+  for (let len = 0; len <= HEAD_DEPTH; len++) total += LENGTHS[len] * Math.min(len, depth)
   return total
 }
 
