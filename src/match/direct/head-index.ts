@@ -211,7 +211,9 @@ export function headNodesOfBytes(index: HeadIndex, p: Uint8Array, from: number, 
  * {@link headNodesOfBytes} for the path of a string URL starting at
  * `url[from]`, judged on its chars (./direct-engine.ts, decideChars: the
  * filed bytes are ASCII and neither `#` nor NUL, so the walk stops where the
- * path ends or a char is not ASCII).
+ * path ends or a char is not ASCII). COPY of headNodesOfBytes with
+ * `charCodeAt` for the byte: the data suites judge every URL both ways in
+ * the pinned cold tier (test/support/engines.ts).
  */
 export function headNodesOfChars(index: HeadIndex, url: string, from: number, out: Int32Array): number {
   const { first, next, edge, slash, afterSlash, ruleStart: start } = index
