@@ -22,13 +22,21 @@ import { cleanEnv, sh } from './support/npm-child.js'
  * can drop (`toBytes`/`fromBytes`, `crawlers`), and the three tiers' engines
  * (cold, the lazy DFA, thrash-proof), which a matcher may move through at run
  * time. A guard against unplanned growth, set just above the size of the
- * last deliberate change (the compact form's repeated patterns, which
- * `fromBytes` checks, and forms kept in slabs without a view; before them
- * the cold tier judging string URLs on their chars, the adaptive hot
- * threshold); the goal of 20 kB is not met: bench/RESULTS.md ("Package")
- * has the profile and the API choice it needs.
+ * last deliberate changes (the cold tier's head index and segment
+ * signatures; the compact form's repeated patterns, which `fromBytes`
+ * checks, and forms kept in slabs without a view; before them the cold
+ * tier judging string URLs on their chars, the adaptive hot threshold);
+ * the goal of 20 kB is not met: bench/RESULTS.md ("Package") has the
+ * profile and the API choice it needs.
  */
-const BROWSER_BUNDLE_GZIP_BYTES = 32_000
+const BROWSER_BUNDLE_GZIP_BYTES = 33_300
+
+/**
+ * The unpacked package's size at most, its goal: every bundle (ESM, CJS,
+ * the command line, the tester page), the data the command line reads,
+ * the manuals.
+ */
+const UNPACKED_BYTES = 1_500_000
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
 const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
@@ -78,8 +86,8 @@ describe('package: npm pack, installed from the tarball', () => {
     expect(Object.keys(manifest.scripts ?? {}).filter((k) => installScripts.includes(k))).toEqual([])
   })
 
-  it('the package unpacks to at most 1.5 MB, with no source map and declarations of the public entries only', () => {
-    expect(packed.unpackedSize).toBeLessThanOrEqual(1_500_000)
+  it(`the package unpacks to at most ${UNPACKED_BYTES.toLocaleString('en-US')} bytes, with no source map and declarations of the public entries only`, () => {
+    expect(packed.unpackedSize).toBeLessThanOrEqual(UNPACKED_BYTES)
     const files = packed.files.map((f) => f.path)
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([])
     // The command line's and compare's modules are bundled into dist/cli.js: no declarations of theirs ship.

@@ -11,8 +11,11 @@ import type { MatchEngine } from './engine.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'
-import { DirectEngine, indexesPrefixes } from './direct/direct-engine.js'
+import { DirectEngine, INDEX_AFTER_URLS, indexesPrefixes } from './direct/direct-engine.js'
 import { isPlainPrefix } from './direct/literal-prefixes.js'
+import { HEAD_INDEX_MAX_BYTES } from './direct/head-index.js'
+import { SIGNATURE_WORDS } from './direct/segments.js'
+import { TYPED_ARRAY_BYTES } from '../memory.js'
 import { ThrashProofEngine } from './direct/thrash-proof-engine.js'
 import { createPlainEngine } from './plain-engine.js'
 import { pinnedTier, Tier } from './tier.js'
@@ -56,24 +59,41 @@ export const COLD_MAX_COST = 4096
 export const COLD_STAR_WEIGHT = 16
 
 /**
- * The cap on a cold matcher's memory (`memoryUsage()`), in bytes: it holds
- * at most COLD_MAX_COST rules (16 bytes each in the RuleSet's record
- * table), their second-byte index (2 bytes a rule plus 258 entries, in a
- * Uint16Array), and a few objects, and it builds nothing as it judges URLs
- * (its scratch buffers are shared and bounded: memory.ts). 80 KiB; a rule
- * set that would need more starts hot (or indexed), where `matcherBudget` bounds
- * the states.
+ * The cap on a cold matcher's memory (`memoryUsage()`), in bytes, before
+ * its head index's trie and its segment signatures (below): it holds at
+ * most COLD_MAX_COST rules (16 bytes each in the RuleSet's record table),
+ * their index's lists (the second-byte index: 2 bytes a rule plus 258
+ * entries, in a Uint16Array; or the head index's lists, 2 bytes a rule),
+ * and a few objects, and it builds nothing as it judges URLs but its
+ * indexes, once (direct/direct-engine.ts; its scratch buffers are shared
+ * and bounded: memory.ts). 80 KiB; a rule set that would need more starts
+ * hot (or indexed), where `matcherBudget` bounds the states.
  */
 export const COLD_MAX_BYTES = 80 * 1024
 
 /**
- * What a cold matcher holds beyond {@link COLD_MAX_BYTES} per plain prefix
- * rule of a large set (direct/literal-prefixes.ts), at most: its record (16
- * bytes, held by every tier) and its share of the literal prefix index
- * (fewer than four table slots, 16 bytes, and at most one pattern length,
- * 4). The set's other rules are bounded as above.
+ * What a cold matcher holds beyond {@link COLD_MAX_BYTES}, at most: its head
+ * index's trie (direct/head-index.ts: a node per filed head byte, at most
+ * HEAD_INDEX_MAX_HEAD_BYTES, else the set keeps the second-byte index), and,
+ * for a set with two `*` rules or more, the segment signatures
+ * (direct/segments.ts): {@link COLD_SIGNATURE_RULE_BYTES} a rule and
+ * {@link COLD_SIGNATURE_STAR_BYTES} a `*` rule more.
  */
-export const COLD_PREFIX_RULE_BYTES = 36
+export const COLD_INDEX_MAX_BYTES = HEAD_INDEX_MAX_BYTES + TYPED_ARRAY_BYTES
+/** See {@link COLD_INDEX_MAX_BYTES}: a rule's entry in the signatures' table. */
+export const COLD_SIGNATURE_RULE_BYTES = 4
+/** See {@link COLD_INDEX_MAX_BYTES}: a `*` rule's signature (SIGNATURE_WORDS Int32 words). */
+export const COLD_SIGNATURE_STAR_BYTES = 4 * SIGNATURE_WORDS
+
+/**
+ * What a cold matcher holds beyond {@link COLD_MAX_BYTES} and
+ * {@link COLD_INDEX_MAX_BYTES} per plain prefix rule of a large set
+ * (direct/literal-prefixes.ts), at most: its record (16 bytes, held by
+ * every tier), its share of the literal prefix index (fewer than four
+ * table slots, 16 bytes, and at most one pattern length, 4), and its entry
+ * in the signatures' table (4). The set's other rules are bounded as above.
+ */
+export const COLD_PREFIX_RULE_BYTES = 40
 
 /**
  * `*` rules from which a rule set starts in the thrash-proof engine rather
@@ -229,7 +249,7 @@ export function firstTier(m: TierState): void {
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
     const indexed = threshold > 0 && m.rules.count > 0 && !cold && indexedStart(m.rules, fits)
     if (cold || m.rules.count === 0 || (fits && !indexed)) {
-      const engine = new DirectEngine(m.rules)
+      const engine = new DirectEngine(m.rules, cold ? 0 : INDEX_AFTER_URLS)
       m.engine = engine
       m.tier = Tier.Cold
       if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? coldThreshold(m.rules), () => goHot(m))

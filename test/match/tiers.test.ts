@@ -10,8 +10,9 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/url/url-path.js'
-import { COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_STAR_WEIGHT, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
+import { COLD_INDEX_MAX_BYTES, COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_SIGNATURE_RULE_BYTES, COLD_SIGNATURE_STAR_BYTES, COLD_STAR_WEIGHT, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
+import { HEAD_DEPTH, HEAD_INDEX_MAX_HEAD_BYTES } from '../../src/match/direct/head-index.js'
 import type { EngineOptions } from '../../src/match/engine-options.js'
 import { PINNED_TIER_NAMES, type PinnedTierName } from '../../src/match/tier.js'
 import { seededRandom } from '../support/core-helpers.js'
@@ -152,6 +153,25 @@ describe('where a matcher starts', () => {
     }
     for (let i = 0; i < 2000; i++) m.isAllowed('/' + String.fromCharCode(97 + (i % 26)) + 'x'.repeat(40) + i)
     expect(m.stats().tier).toBe('cold')
+    expect(m.memoryUsage()).toBe(size)
+  })
+
+  it(`a cold matcher's head index and segment signatures hold at most COLD_INDEX_MAX_BYTES (${COLD_INDEX_MAX_BYTES}) and ${COLD_SIGNATURE_RULE_BYTES} a rule, ${COLD_SIGNATURE_STAR_BYTES} a \`*\` rule more, and nothing more as it judges URLs`, () => {
+    // As many `*` rules as the index files heads for, each head HEAD_DEPTH bytes, none shared past the second byte.
+    const n = HEAD_INDEX_MAX_HEAD_BYTES / HEAD_DEPTH
+    const rules = Array.from({ length: n }, (_, i) => `Disallow: /${String.fromCharCode(97 + (i % 26))}${String(i).padStart(4, '0')}${'q'.repeat(HEAD_DEPTH - 6)}*z${i}`)
+    const body = ['User-agent: *', ...rules].join('\n')
+    const m = parseRobots(body, { hotThreshold: Infinity }).agent('bot')
+    expect(m.stats().tier).toBe('cold')
+    const size = m.memoryUsage()
+    // The trie is there: most head bytes are nodes of their own (9 bytes each), and the signatures.
+    expect(size).toBeGreaterThan(16 * n + 7 * HEAD_INDEX_MAX_HEAD_BYTES + COLD_SIGNATURE_STAR_BYTES * n)
+    expect(size).toBeLessThanOrEqual(COLD_MAX_BYTES + COLD_INDEX_MAX_BYTES + (COLD_SIGNATURE_RULE_BYTES + COLD_SIGNATURE_STAR_BYTES) * n)
+    for (let i = 0; i < 600; i++) {
+      const path = '/' + String.fromCharCode(97 + (i % 26)) + String(i).padStart(4, '0') + 'q'.repeat(HEAD_DEPTH - 6) + (i % 3 ? 'z' + i : 'y')
+      if (i % 60 === 0) expect(m.matchRange(enc.encode(path), 0, path.length), path).toBe(reference(body, path))
+      else m.isAllowed(path)
+    }
     expect(m.memoryUsage()).toBe(size)
   })
 

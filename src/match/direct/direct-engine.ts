@@ -1,62 +1,37 @@
 /**
  * The cold tier: a direct engine with no automaton ({@link DirectEngine}). A
  * matcher starts here (see ../tiers.ts), so that creating and holding one
- * costs almost nothing: its memory is the RuleSet's record table (16 bytes a
- * rule) and this object.
+ * costs little: its memory is the RuleSet's record table (16 bytes a rule),
+ * this object, and for a set of more than HEAD_MIN_RULES rules its head
+ * index and segment signatures, linear in the rules.
  */
 import type { EngineStats, MatchEngine } from '../engine.js'
 import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
 import { PathChar, PathStartCode, PathStartMemo, type PathStart } from '../../url/url-path.js'
-import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from './segments.js'
-import { bestPrefixRule, buildLiteralPrefixes, isPlainPrefix, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
-
-/** Rule sets above this many rules get a {@link SecondByteIndex}. */
-export const INDEX_MIN_RULES = 48
+import { pairBit, pathSignature, ruleMatches, segmentSignatures, SIGNATURE_WORDS, signatureMayOccur } from './segments.js'
+import { buildHeadIndex, HEAD_DEPTH, headIndexBytes, headNodesOfBytes, headNodesOfChars, type HeadIndex } from './head-index.js'
+import { bestPrefixRule, buildLiteralPrefixes, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
 /**
- * The rules by the path's second byte they need, one array:
- * `index[b] .. index[b + 1]` (b = 0..255, and SecondByte.Any = 256) are
- * offsets into the same array where the rule indices of group b follow,
- * each group in rank order; SecondByte.Never rules are in no group.
- * ```
- * index[0 .. 257]          group starts (258 entries; group b ends where group b + 1 starts)
- * index[258 .. 258 + n)    rule indices, grouped
- * ```
- * A Uint16Array when every index fits, else an Int32Array.
+ * Rule sets above this many rules get a head index (./head-index.ts): a
+ * path tries only the rules whose head it passes. Below, the index costs
+ * more to build than the few rules cost to try.
  */
-type SecondByteIndex = Uint16Array | Int32Array
+export const HEAD_MIN_RULES = 8
 
-/** Entries before the rule indices of a SecondByteIndex. */
-const INDEX_HEAD = 258
+/**
+ * Rule sets above this many rules get their head index when the engine is
+ * made; a set of HEAD_MIN_RULES to this many gets it once it has
+ * judged {@link INDEX_AFTER_URLS} URLs ("rent until the rent paid equals the
+ * price": a matcher that judges a few URLs never pays the build), or at
+ * once when the tier is pinned cold.
+ */
+export const INDEX_MIN_RULES = 48
 
-/** The index of a set's rules, those the literal prefix index holds left out (`skipPlain`). */
-function buildIndex(records: Int32Array, skipPlain: boolean): SecondByteIndex {
-  const n = records.length / RuleField.Width
-  const groupOf = (r: number): number => {
-    const flags = records[r * RuleField.Width + RuleField.Flags]
-    return skipPlain && isPlainPrefix(flags) ? SecondByte.Never : flags >>> SecondByte.Shift
-  }
-  const starts = new Int32Array(INDEX_HEAD)
-  let listed = 0
-  for (let r = 0; r < n; r++) {
-    const g = groupOf(r)
-    if (g !== SecondByte.Never) {
-      starts[g + 1]++
-      listed++
-    }
-  }
-  const index = n + INDEX_HEAD < 0x10000 ? new Uint16Array(INDEX_HEAD + listed) : new Int32Array(INDEX_HEAD + listed)
-  index[0] = INDEX_HEAD
-  for (let g = 0; g <= SecondByte.Any; g++) index[g + 1] = index[g] + starts[g + 1]
-  const fill = index.slice(0, SecondByte.Any + 1)
-  for (let r = 0; r < n; r++) {
-    const g = groupOf(r)
-    if (g !== SecondByte.Never) index[fill[g]++] = r
-  }
-  return index
-}
+/** See {@link INDEX_MIN_RULES}. */
+export const INDEX_AFTER_URLS = 32
 
 /**
  * True when a rule set's direct engine indexes its plain prefix rules
@@ -70,33 +45,48 @@ export function indexesPrefixes(set: RuleSet): boolean {
 /**
  * The direct engine over a RuleSet in rank order. Per URL: the path
  * (./path.ts), then the rules in rank order (rules/rule-set.ts); the first
- * rule that matches decides, so a URL stops at its first hit. Most rules are
- * rejected on their first two bytes (a `/` and a literal the path must have
- * too: SecondByte); the others are checked segment by segment (./segments.ts).
- * A large set's plain prefix rules are found by their hash instead
- * ({@link indexesPrefixes}): the best of them bounds the rules tried.
+ * rule that matches decides, so a URL stops at its first hit. A set of more
+ * than HEAD_MIN_RULES rules has a head index (./head-index.ts): the path
+ * tries only the rules whose head it passes, merged from the trie nodes it
+ * passes in rank order, and from its second `*` rule on skips those whose
+ * segment signature it lacks (./segments.ts). A smaller set (or one whose
+ * index is not built yet) tries the rules of its second byte (SecondByte)
+ * and those that need none. A rule tried is checked segment by segment
+ * (./segments.ts). A large set's plain prefix rules are found by their hash
+ * instead ({@link indexesPrefixes}): the best of them bounds the rules tried.
  */
 export class DirectEngine implements MatchEngine {
   private readonly bytes: Uint8Array
   private readonly records: Int32Array
-  private readonly index: SecondByteIndex | null
+  private heads: HeadIndex | null = null
+  /** URLs left before the head index is built (see INDEX_MIN_RULES; NEVER: built, or none to build). */
+  private untilIndex = NEVER
+  /** The `*` rules' segment signatures (./segments.ts), built with the head index for a set with two `*` rules or more; else null (no `*` rule is skipped). */
+  private sigs: Int32Array | null = null
   private readonly prefixes: LiteralPrefixes | null
   /** True when string URLs are judged on their chars (decideChars; see plainPatterns), for a set without a literal prefix index. */
   private readonly plain: boolean
   /** Where string URLs' paths start, remembered per origin. */
   private readonly memo = new PathStartMemo()
-  /** The end of the path of the string URL being judged (its first `#` or NUL, or its length), once a `*` rule needed it; else negative. */
-  private end = -1
   /** URLs left before `then` (see MatchEngine.countDown; NEVER: no countdown). */
   private left = NEVER
   private then: (() => void) | null = null
 
-  constructor(set: RuleSet) {
+  /** `indexAfter`: URLs judged before a set of HEAD_MIN_RULES to INDEX_MIN_RULES rules gets its head index (0: at once). */
+  constructor(set: RuleSet, indexAfter: number) {
     this.bytes = set.bytes
     this.records = set.records
     this.prefixes = indexesPrefixes(set) ? buildLiteralPrefixes(set) : null
-    this.index = set.count > INDEX_MIN_RULES ? buildIndex(set.records, this.prefixes !== null) : null
     this.plain = this.prefixes === null && plainPatterns(set)
+    if (set.count > INDEX_MIN_RULES || (set.count > HEAD_MIN_RULES && indexAfter <= 0)) this.buildIndex()
+    else if (set.count > HEAD_MIN_RULES) this.untilIndex = indexAfter
+  }
+
+  /** The head index, and the signatures of a set with two `*` rules or more. */
+  private buildIndex(): void {
+    this.untilIndex = NEVER
+    if (starRules(this.records) >= 2) this.sigs = segmentSignatures(this.bytes, this.records)
+    this.heads = buildHeadIndex(this.bytes, this.records, this.prefixes !== null)
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
@@ -104,6 +94,7 @@ export class DirectEngine implements MatchEngine {
     pathOfBytes(url, start, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.untilIndex === 0) this.buildIndex()
     if (--this.left === 0) this.then!()
     return r
   }
@@ -113,6 +104,7 @@ export class DirectEngine implements MatchEngine {
     pathAt(url, ps, end)
     const r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
     releasePath()
+    if (--this.untilIndex === 0) this.buildIndex()
     if (--this.left === 0) this.then!()
     return r
   }
@@ -125,6 +117,7 @@ export class DirectEngine implements MatchEngine {
       r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
       releasePath()
     }
+    if (--this.untilIndex === 0) this.buildIndex()
     if (--this.left === 0) this.then!()
     return r
   }
@@ -139,6 +132,7 @@ export class DirectEngine implements MatchEngine {
       r = this.decidePath(PATH.bytes, PATH.from, PATH.to)
       releasePath()
     }
+    if (--this.untilIndex === 0) this.buildIndex()
     if (--this.left === 0) this.then!()
     return r
   }
@@ -156,8 +150,8 @@ export class DirectEngine implements MatchEngine {
    * is no pattern byte. A segment is found with the engine's native
    * `indexOf` on its first char, then compared char by char.
    *
-   * COPY: the rule order of decidePath (rank order through the second-char
-   * index) and segments.ts's ruleMatches, for chars. One data suite runs
+   * COPY: the rule order of decidePath (rank order through the head index)
+   * and segments.ts's ruleMatches, for chars. One data suite runs
    * both on every URL: the differential and conformance suites judge each
    * URL as a string and as bytes in the pinned cold tier
    * (test/support/engines.ts), and test/url/url-path.test.ts the path
@@ -168,59 +162,62 @@ export class DirectEngine implements MatchEngine {
     const from = ps / PathStartCode.IndexScale
     const bytes = this.bytes
     const rec = this.records
-    let second = from + 1 < url.length ? url.charCodeAt(from + 1) : -1
-    if (second === PathChar.Hash || second === 0) second = -1
-    else if (second > 127) second = 128 // a byte of a non-ASCII char: no plain pattern needs it
     // The path's end, found when a `*` rule first needs it.
-    this.end = Chars.Unsure
+    pathEnd = Chars.Unsure
     // `*` rules met on this path.
     let stars = 0
-    const index = this.index
-    if (index !== null) {
-      let a = second < 0 ? 0 : index[second]
-      const aEnd = second < 0 ? 0 : index[second + 1]
-      let b = index[SecondByte.Any]
-      const bEnd = index[SecondByte.Any + 1]
-      while (a < aEnd || b < bEnd) {
-        const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
+    const heads = this.heads
+    if (heads !== null) {
+      // The rules whose filed head the path passes, merged in rank order.
+      const k = headNodesOfChars(heads, url, from, NODES)
+      const list = heads.rules
+      for (let q = 0; q < k; q++) {
+        POS[q] = heads.ruleStart[NODES[q]]
+        END[q] = heads.ruleStart[NODES[q] + 1]
+      }
+      for (;;) {
+        let j = -1
+        let r = NO_PREFIX_RULE
+        for (let q = 0; q < k; q++) if (POS[q] < END[q] && list[POS[q]] < r) r = list[POS[j = q]]
+        if (j < 0) return -1
+        POS[j]++
         const at = r * RuleField.Width
         let m: number
         if (rec[at + RuleField.Flags] & RuleFlag.Star) {
-          // From a path's second `*` rule on: one that needs a char the path lacks is not searched along it.
-          if (++stars > 1 && !this.mayOccur(at, url, from, stars)) continue
+          if (++stars >= SIGNATURE_FROM && !this.mayOccur(r, url, from, stars)) continue
           m = this.starMatchesChars(at, url, from)
         } else m = literalMatchesChars(bytes, rec, at, url, from)
         if (m !== 0) return m > 0 ? r : Chars.Unsure
       }
-      return -1
     }
+    // No index (yet): the rules of the path's second char and those that need none, in rank order.
+    let second = from + 1 < url.length ? url.charCodeAt(from + 1) : -1
+    if (second === PathChar.Hash || second === 0) second = -1
+    else if (second > 127) second = 128 // a byte of a non-ASCII char: no plain pattern needs it
     const n = rec.length
     for (let at = 0; at < n; at += RuleField.Width) {
       const flags = rec[at + RuleField.Flags]
       const need = flags >>> SecondByte.Shift
       if (need !== SecondByte.Any && need !== second) continue
-      let m: number
-      if (flags & RuleFlag.Star) {
-        if (++stars > 1 && !this.mayOccur(at, url, from, stars)) continue
-        m = this.starMatchesChars(at, url, from)
-      } else m = literalMatchesChars(bytes, rec, at, url, from)
+      const m = flags & RuleFlag.Star ? this.starMatchesChars(at, url, from) : literalMatchesChars(bytes, rec, at, url, from)
       if (m !== 0) return m > 0 ? at / RuleField.Width : Chars.Unsure
     }
     return -1
   }
 
   /**
-   * segments.ts's segmentsMayOccur for the `stars`-th `*` rule a string
-   * URL's path meets (from the second on): the path's char mask is made at
-   * the second.
+   * segments.ts's signatureMayOccur for rule `r`, the `stars`-th `*` rule a
+   * string URL's path meets (from the second on): the path's signature is
+   * made at the second.
    */
-  private mayOccur(at: number, url: string, from: number, stars: number): boolean {
-    if (stars === 2) {
-      let end = this.end
-      if (end < 0) end = this.end = pathEndOf(url, from)
-      charMask(url, from, end, HAVE)
+  private mayOccur(r: number, url: string, from: number, stars: number): boolean {
+    if (this.sigs === null) return true
+    if (stars === SIGNATURE_FROM) {
+      let end = pathEnd
+      if (end < 0) end = pathEnd = pathEndOf(url, from)
+      charSignature(url, from, end, HAVE)
     }
-    return segmentsMayOccur(this.bytes, this.records, at, HAVE)
+    return signatureMayOccur(this.sigs, r, HAVE)
   }
 
   /**
@@ -243,8 +240,8 @@ export class DirectEngine implements MatchEngine {
       let segEnd = k + 1
       while (segEnd < e && bytes[segEnd] !== Byte.Star) segEnd++
       const len = segEnd - k
-      let end = this.end
-      if (end < 0) end = this.end = pathEndOf(url, from)
+      let end = pathEnd
+      if (end < 0) end = pathEnd = pathEndOf(url, from)
       if (segEnd === e && (rec[at + RuleField.Flags] & RuleFlag.Anchored) !== 0) {
         // The last segment of an anchored pattern: it ends where the path ends.
         const x = end - len
@@ -276,47 +273,48 @@ export class DirectEngine implements MatchEngine {
   countDown(urls: number, then: () => void): void {
     this.left = urls
     this.then = then
+    // An index due no sooner than the switch would never be used.
+    if (this.untilIndex !== NEVER && this.untilIndex >= urls) this.untilIndex = NEVER
   }
 
   /** The first rule (in rank order) that matches the path `p[from, to)`, or -1. */
   decidePath(p: Uint8Array, from: number, to: number): number {
     const bytes = this.bytes
     const rec = this.records
-    const second = from + 1 < to ? p[from + 1] : -1
-    const index = this.index
-    if (index !== null) {
+    const heads = this.heads
+    if (heads !== null) {
       // The best plain prefix rule (when indexed): only rules before it in rank order can beat it.
       const best = this.prefixes === null ? NO_PREFIX_RULE : bestPrefixRule(this.prefixes, bytes, rec, p, from, to)
-      // The rules of the path's second byte and those that need none, merged in rank order.
-      let a = second < 0 ? 0 : index[second]
-      const aEnd = second < 0 ? 0 : index[second + 1]
-      let b = index[SecondByte.Any]
-      const bEnd = index[SecondByte.Any + 1]
-      // `*` rules tried on this path (the mask is made for the second).
+      // The rules whose filed head the path passes, merged in rank order.
+      const k = headNodesOfBytes(heads, p, from, to, NODES)
+      const list = heads.rules
+      for (let q = 0; q < k; q++) {
+        POS[q] = heads.ruleStart[NODES[q]]
+        END[q] = heads.ruleStart[NODES[q] + 1]
+      }
       let stars = 0
-      while (a < aEnd || b < bEnd) {
-        const r = b >= bEnd || (a < aEnd && index[a] < index[b]) ? index[a++] : index[b++]
-        if (r >= best) break
+      for (;;) {
+        let j = -1
+        let r = best
+        for (let q = 0; q < k; q++) if (POS[q] < END[q] && list[POS[q]] < r) r = list[POS[j = q]]
+        if (j < 0) break
+        POS[j]++
         const at = r * RuleField.Width
-        if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars > 1) {
-          // From a path's second `*` rule on: one that needs a byte the path lacks is not searched along it.
-          if (stars === 2) pathMask(p, from, to, HAVE)
-          if (!segmentsMayOccur(bytes, rec, at, HAVE)) continue
+        if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars >= SIGNATURE_FROM && this.sigs !== null) {
+          if (stars === SIGNATURE_FROM) pathSignature(p, from, to, HAVE)
+          if (!signatureMayOccur(this.sigs, r, HAVE)) continue
         }
         if (ruleMatches(bytes, rec, at, p, from, to)) return r
       }
       return best === NO_PREFIX_RULE ? -1 : best
     }
+    // No index (yet): the rules of the path's second byte and those that need none, in rank order.
+    const second = from + 1 < to ? p[from + 1] : -1
     const n = rec.length
-    let stars = 0
     for (let at = 0; at < n; at += RuleField.Width) {
       // Most rules fail on the path's second byte (rules/rule-set.ts, SecondByte).
       const need = rec[at + RuleField.Flags] >>> SecondByte.Shift
       if (need !== SecondByte.Any && need !== second) continue
-      if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars > 1) {
-        if (stars === 2) pathMask(p, from, to, HAVE)
-        if (!segmentsMayOccur(bytes, rec, at, HAVE)) continue
-      }
       if (ruleMatches(bytes, rec, at, p, from, to)) return at / RuleField.Width
     }
     return -1
@@ -328,7 +326,9 @@ export class DirectEngine implements MatchEngine {
 
   memoryUsage(): number {
     return (
-      DIRECT_ENGINE_BYTES + (this.index === null ? 0 : typedArrayBytes(this.index)) +
+      DIRECT_ENGINE_BYTES +
+      (this.heads === null ? 0 : HEAD_INDEX_OBJECT_BYTES + headIndexBytes(this.heads)) +
+      (this.sigs === null ? 0 : typedArrayBytes(this.sigs)) +
       (this.prefixes === null ? 0 : PREFIXES_OBJECT_BYTES + literalPrefixesBytes(this.prefixes)) +
       this.memo.heldBytes()
 
@@ -349,8 +349,8 @@ export const NO_AUTOMATON: EngineStats = Object.freeze({
   largestStateBytes: 0,
 })
 
-/** A DirectEngine object (nine fields) and its path-start memo's object (its prefix: heldBytes); its records belong to the RuleSet. */
-const DIRECT_ENGINE_BYTES = objectBytes(9) + objectBytes(3)
+/** A DirectEngine object (ten fields) and its path-start memo's object (its prefix: heldBytes); its records belong to the RuleSet. */
+const DIRECT_ENGINE_BYTES = objectBytes(10) + objectBytes(3)
 
 /** decideChars' answer besides a rule index or -1 (no rule matched). */
 const enum Chars {
@@ -366,13 +366,31 @@ const enum Byte {
 /** The one-char string of each ASCII code, for a native `indexOf` of a segment's first char. */
 const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c))
 
-/** segments.ts's pathMask of `url[from, to)`, by chars (a non-ASCII char sets the bit of its low seven bits: a mask may say a byte occurs when it does not, never the other way round). */
-function charMask(url: string, from: number, to: number, out: Int32Array): void {
+/**
+ * segments.ts's pathSignature of `url[from, to)`, by chars: a non-ASCII
+ * char counts as its low seven bits, as each of its UTF-8 bytes would
+ * (such a byte is in no plain pattern), so the signature may say a byte or
+ * pair occurs when it does not, never the other way round.
+ */
+function charSignature(url: string, from: number, to: number, out: Int32Array): void {
   out.fill(0)
+  let a = -1
   for (let i = from; i < to; i++) {
     const b = url.charCodeAt(i) & 127
     out[b >> 5] |= 1 << (b & 31)
+    if (a >= 0) {
+      const h = pairBit(a, b)
+      out[4 + (h >> 5)] |= 1 << (h & 31)
+    }
+    a = b
   }
+}
+
+/** The number of `*` rules of a set. */
+function starRules(rec: Int32Array): number {
+  let n = 0
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) if (rec[at] & RuleFlag.Star) n++
+  return n
 }
 
 /** The end of the path of a string URL whose path starts at `url[from]`: its first `#` or NUL, else its length. */
@@ -415,8 +433,27 @@ function literalMatchesChars(bytes: Uint8Array, rec: Int32Array, at: number, url
   return c === PathChar.Hash || c === 0 ? 1 : 0
 }
 
-/** The mask of the path being judged (reused). */
-const HAVE = new Int32Array(MASK_WORDS)
+/**
+ * The `*` rule of a path from which the rest are first tested against the
+ * path's signature (./segments.ts): the signature costs a pass over the
+ * path, which the first few rules' searches (a native `indexOf` each) cost
+ * less than.
+ */
+const SIGNATURE_FROM = 2
+
+/** The end of the path of the string URL being judged (its first `#` or NUL, or its length), once a `*` rule needed it; else negative. */
+let pathEnd = -1
+
+/** The signature of the path being judged (reused). */
+const HAVE = new Int32Array(SIGNATURE_WORDS)
+
+/** The head-index nodes with rules that the path being judged passes, and a cursor and end in each one's list (reused). */
+const NODES = new Int32Array(HEAD_DEPTH + 1)
+const POS = new Int32Array(HEAD_DEPTH + 1)
+const END = new Int32Array(HEAD_DEPTH + 1)
+
+/** A HeadIndex object (eight fields). */
+const HEAD_INDEX_OBJECT_BYTES = objectBytes(8)
 
 /** A countdown that never runs out (2^52 URLs). */
 export const NEVER = 2 ** 52

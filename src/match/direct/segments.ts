@@ -110,35 +110,78 @@ function indexOfSegmentKmp(p: Uint8Array, i: number, to: number, bytes: Uint8Arr
 }
 
 /**
- * A byte mask: which bytes occur, one bit per byte value below 128 in
- * {@link MASK_WORDS} Int32 words (bit `b & 31` of word `b >> 5`); a byte
- * of 128 or more sets the bit of its low seven bits, so a mask may say a
- * byte occurs when it does not, never the other way round.
+ * A segment signature: which bytes and which pairs of adjacent bytes occur,
+ * in {@link SIGNATURE_WORDS} Int32 words. Words 0–3: one bit per byte value
+ * below 128 (bit `b & 31` of word `b >> 5`; a byte of 128 or more sets the
+ * bit of its low seven bits); words 4–7: one bit per pair, by a hash of
+ * the two bytes' low seven bits ({@link pairBit}). A path's signature
+ * ({@link pathSignature}) may say a byte or pair occurs when it does not,
+ * never the other way round; a `*` rule's ({@link segmentSignatures}) holds
+ * the bytes and adjacent pairs of its segments after the head, which a
+ * path it matches must hold too.
  */
-export const MASK_WORDS = 4
+export const SIGNATURE_WORDS = 8
 
-/**
- * False when a byte of a `*` rule's segments (its bytes after the head,
- * stars aside) is missing from the path's mask `have` ({@link pathMask}):
- * the rule cannot match, and no search along the path is needed. Reads the
- * pattern until the first missing byte.
- */
-export function segmentsMayOccur(bytes: Uint8Array, rec: Int32Array, at: number, have: Int32Array): boolean {
-  let k = rec[at + RuleField.Start]
-  const e = rec[at + RuleField.End]
-  while (k < e && bytes[k] !== Byte.Star) k++
-  for (; k < e; k++) {
-    const b = bytes[k] & 127
-    if ((have[b >> 5] & (1 << (b & 31))) === 0 && bytes[k] !== Byte.Star) return false
-  }
-  return true
+/** The bit of the pair of bytes `a`, `b` (their low seven bits) in a signature's pair words: 0–127. */
+export function pairBit(a: number, b: number): number {
+  return Math.imul(((a & 127) << 7) | (b & 127), 0x9e3779b1) >>> 25
 }
 
-/** The mask of the bytes of `p[from, to)` into `out[0, MASK_WORDS)`. */
-export function pathMask(p: Uint8Array, from: number, to: number, out: Int32Array): void {
+/**
+ * The signatures of a set's `*` rules, in one array: entry `r` (one per
+ * rule) is where rule `r`'s {@link SIGNATURE_WORDS} words start in the same
+ * array (0 for a rule without `*`, which has none), after the entries.
+ */
+export function segmentSignatures(bytes: Uint8Array, rec: Int32Array): Int32Array {
+  const n = rec.length / RuleField.Width
+  let stars = 0
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) if (rec[at] & RuleFlag.Star) stars++
+  const sigs = new Int32Array(n + stars * SIGNATURE_WORDS)
+  for (let r = 0, o = n; r < n; r++) {
+    const at = r * RuleField.Width
+    if ((rec[at + RuleField.Flags] & RuleFlag.Star) === 0) continue
+    sigs[r] = o
+    let k = rec[at + RuleField.Start]
+    const e = rec[at + RuleField.End]
+    while (k < e && bytes[k] !== Byte.Star) k++
+    for (; k < e; k++) {
+      const b = bytes[k]
+      if (b === Byte.Star) continue
+      sigs[o + ((b & 127) >> 5)] |= 1 << (b & 31)
+      if (k + 1 < e && bytes[k + 1] !== Byte.Star) {
+        const h = pairBit(b, bytes[k + 1])
+        sigs[o + 4 + (h >> 5)] |= 1 << (h & 31)
+      }
+    }
+    o += SIGNATURE_WORDS
+  }
+  return sigs
+}
+
+/**
+ * False when a byte or an adjacent pair of `*` rule `r`'s segments is
+ * missing from the path's signature `have`: the rule cannot match, and no
+ * search along the path is needed.
+ */
+export function signatureMayOccur(sigs: Int32Array, r: number, have: Int32Array): boolean {
+  const o = sigs[r]
+  return (
+    (sigs[o] & ~have[0]) === 0 && (sigs[o + 1] & ~have[1]) === 0 && (sigs[o + 2] & ~have[2]) === 0 && (sigs[o + 3] & ~have[3]) === 0 &&
+    (sigs[o + 4] & ~have[4]) === 0 && (sigs[o + 5] & ~have[5]) === 0 && (sigs[o + 6] & ~have[6]) === 0 && (sigs[o + 7] & ~have[7]) === 0
+  )
+}
+
+/** The signature of the path `p[from, to)` into `out[0, SIGNATURE_WORDS)`. */
+export function pathSignature(p: Uint8Array, from: number, to: number, out: Int32Array): void {
   out.fill(0)
+  let a = -1
   for (let i = from; i < to; i++) {
     const b = p[i] & 127
     out[b >> 5] |= 1 << (b & 31)
+    if (a >= 0) {
+      const h = pairBit(a, b)
+      out[4 + (h >> 5)] |= 1 << (h & 31)
+    }
+    a = b
   }
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../../src/index.js'
-import { MASK_WORDS, pathMask, ruleMatches, segmentsMayOccur } from '../../../src/match/direct/segments.js'
+import { pairBit, pathSignature, ruleMatches, segmentSignatures, SIGNATURE_WORDS, signatureMayOccur } from '../../../src/match/direct/segments.js'
 import { patternRangeMatches } from '../../../src/match/reference-engine.js'
 import { RuleField, RuleFlag } from '../../../src/rules/rule-set.js'
 
@@ -62,22 +62,23 @@ describe('segment matcher = the reference\'s Matches()', () => {
   })
 })
 
-describe('byte masks: a necessary condition only (the direct engine skips a `*` rule whose segment bytes the path lacks)', () => {
+describe('segment signatures: a necessary condition only (the direct engine skips a `*` rule whose segment bytes or pairs the path lacks)', () => {
   it('never rules out a match (fast-check over patterns and paths, ASCII and not)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom('a', 'b', 'Z', '=', '/', '*', '%2F', 'é', '$'), { minLength: 1, maxLength: 10 }),
-        fc.array(fc.constantFrom('a', 'b', 'Z', '=', '/', '?', 'é', '\u00ff'), { maxLength: 14 }),
+        fc.array(fc.constantFrom('a', 'b', 'Z', '=', '/', '*', '%2F', 'é', '$', 'ab', 'ba'), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.constantFrom('a', 'b', 'Z', '=', '/', '?', 'é', '\u00ff', 'ab'), { maxLength: 14 }),
         (pattern, path) => {
-          const body = `User-agent: *\nDisallow: /*${pattern.join('')}\n`
+          const body = `User-agent: *\nDisallow: /*${pattern.join('')}\nAllow: /a*b*${pattern.join('')}\n`
           const set = parseRobots(body).rulesFor('x')
+          const sigs = segmentSignatures(set.bytes, set.records)
           const p = enc.encode('/' + path.join(''))
-          const have = new Int32Array(MASK_WORDS)
-          pathMask(p, 0, p.length, have)
+          const have = new Int32Array(SIGNATURE_WORDS)
+          pathSignature(p, 0, p.length, have)
           for (let r = 0; r < set.count; r++) {
             const at = r * RuleField.Width
             if ((set.records[at + RuleField.Flags] & RuleFlag.Star) === 0) continue
-            if (ruleMatches(set.bytes, set.records, at, p, 0, p.length)) expect(segmentsMayOccur(set.bytes, set.records, at, have)).toBe(true)
+            if (ruleMatches(set.bytes, set.records, at, p, 0, p.length)) expect(signatureMayOccur(sigs, r, have)).toBe(true)
           }
         },
       ),
@@ -85,14 +86,22 @@ describe('byte masks: a necessary condition only (the direct engine skips a `*` 
     )
   })
 
-  it('rules out a path that lacks a segment byte', () => {
+  it('rules out a path that lacks a segment byte, or a pair of adjacent segment bytes', () => {
     const set = parseRobots('User-agent: *\nDisallow: /*pmax=*\n').rulesFor('x')
-    const have = new Int32Array(MASK_WORDS)
-    const without = enc.encode('/pma=ma')
-    pathMask(without, 0, without.length, have)
-    expect(segmentsMayOccur(set.bytes, set.records, 0, have)).toBe(false)
-    const within = enc.encode('/a?pmax=1')
-    pathMask(within, 0, within.length, have)
-    expect(segmentsMayOccur(set.bytes, set.records, 0, have)).toBe(true)
+    const sigs = segmentSignatures(set.bytes, set.records)
+    const have = new Int32Array(SIGNATURE_WORDS)
+    const check = (path: string): boolean => {
+      const p = enc.encode(path)
+      pathSignature(p, 0, p.length, have)
+      return signatureMayOccur(sigs, 0, have)
+    }
+    expect(check('/pma=ma')).toBe(false) // no `x`
+    expect(check('/a?pmax=1')).toBe(true)
+    // Every byte of `pmax=` is there, but not the pair `pm` (its bit is no pair's of the path: checked, so the test cannot pass by a collision).
+    const path = '/x=axmap'
+    const bits = new Set(Array.from({ length: path.length - 1 }, (_, i) => pairBit(path.charCodeAt(i), path.charCodeAt(i + 1))))
+    expect(bits.has(pairBit(0x70, 0x6d))).toBe(false)
+    expect(check(path)).toBe(false)
+    expect(check('/x=axmapm')).toBe(true)
   })
 })
