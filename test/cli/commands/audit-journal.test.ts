@@ -8,25 +8,19 @@
  * the kill comes once the server has seen enough requests, never on a clock.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { ensureBuilt, run, tempDir } from '../helpers.js'
-import { runKilledAfter, startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
+import { run, type tempDir } from '../helpers.js'
+import { runKilledAfter, withFetchServer, type FetchServer } from '../fetch/fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
 
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = tempDir()
-  server = await startFetchServer(2)
-})
-afterAll(async () => {
-  await server.close()
-  tmp.cleanup()
-})
+withFetchServer((s, t) => {
+  server = s
+  tmp = t
+}, 2)
 beforeEach(() => {
-  server.reset()
   server.handler = (host, _req, res) => {
     const i = Number(/\d+/.exec(host)?.[0] ?? 0)
     // Some variety: GPTBot shut out now and then, a 404, a 503 (unreachable).

@@ -15,24 +15,18 @@ import { createServer as createHttpsServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { ensureBuilt, run, tempDir } from '../helpers.js'
-import { startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
+import { run, tempDir } from '../helpers.js'
+import { withFetchServer, type FetchServer } from '../fetch/fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
 const RULES = 'User-agent: *\nDisallow: /private\n'
 
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = tempDir()
-  server = await startFetchServer()
-})
-afterAll(async () => {
-  await server.close()
-  tmp.cleanup()
+withFetchServer((s, t) => {
+  server = s
+  tmp = t
 })
 beforeEach(() => {
-  server.reset()
   server.handler = (host, _req, res) => {
     if (host === 'down.test' || host === 'missing.test') {
       res.writeHead(host === 'down.test' ? 503 : 404)

@@ -69,15 +69,16 @@ export async function startFetchServer(delayMs = 0): Promise<FetchServer> {
 /**
  * The hooks of a test file that fetches from one local server: dist/ built,
  * the server and a temporary folder started before its tests (handed to
- * `set`), the server reset before each test, both closed after them.
+ * `set`), the server reset before each test, both closed after them;
+ * `delayMs`: each answer after that long, as {@link startFetchServer}.
  */
-export function withFetchServer(set: (server: FetchServer, tmp: ReturnType<typeof tempDir>) => void): void {
+export function withFetchServer(set: (server: FetchServer, tmp: ReturnType<typeof tempDir>) => void, delayMs = 0): void {
   let server: FetchServer | undefined
   let tmp: ReturnType<typeof tempDir> | undefined
   beforeAll(async () => {
     ensureBuilt()
     tmp = tempDir()
-    server = await startFetchServer()
+    server = await startFetchServer(delayMs)
     set(server, tmp)
   })
   afterAll(async () => {
