@@ -87,8 +87,8 @@ export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
  * instead of an array with a buffer of its own ({@link TYPED_ARRAY_BYTES},
  * and a slower allocation outside the heap); one of more than
  * {@link SLAB_SHARE_MAX} bytes gets its own. The price: a slab stays as long
- * as any form in it, so a program that keeps one file of each slab's few
- * dozen holds up to a slab per file kept (files parsed one after another
+ * as any form in it, so a program that keeps one file of each slab's dozen
+ * or so holds up to a slab per file kept (files parsed one after another
  * share slabs, and are usually kept or dropped alike).
  */
 export const SLAB_BYTES = 4096
