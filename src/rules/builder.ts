@@ -7,7 +7,7 @@
  * and diagnostic details stay bytes.
  */
 import { hostHash } from '../url/keyed-hash.js'
-import { ByteBuffer } from './byte-buffer.js'
+import { ByteBuffer, grownInt32, sameBytes } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
 import { RuleBlocks } from './pattern-table.js'
 import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
@@ -627,11 +627,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       }
     }
     const index = s.nameCount++
-    if (2 * index + 2 > spans.length) {
-      const grown = new Int32Array(spans.length * 2)
-      grown.set(spans)
-      s.nameSpans = grown
-    }
+    if (2 * index + 2 > spans.length) s.nameSpans = grownInt32(spans)
     s.nameSpans[2 * index] = at
     s.nameSpans[2 * index + 1] = len
     if (s.nameCount * 2 > table.length) s.nameTable = rehash(s, table.length * 2)
@@ -721,9 +717,4 @@ function insert(table: Int32Array, h: number, value: number): void {
   let slot = h & mask
   while (table[slot] !== 0) slot = (slot + 1) & mask
   table[slot] = value
-}
-
-function sameBytes(b: Uint8Array, x: number, y: number, n: number): boolean {
-  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false
-  return true
 }

@@ -44,6 +44,19 @@ export function writeU53(bytes: Uint8Array, at: number, value: number): void {
   writeU32(bytes, at + 4, Math.floor(value / 2 ** 32))
 }
 
+/** True when `b[x, x + n)` and `b[y, y + n)` hold the same bytes. */
+export function sameBytes(b: Uint8Array, x: number, y: number, n: number): boolean {
+  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false
+  return true
+}
+
+/** A copy of `a` in an array twice its length (the rest zero): a growing list's next room. */
+export function grownInt32(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2)
+  b.set(a)
+  return b
+}
+
 /**
  * A varint reader over `bytes[at, end)` that never reads past `end`, never
  * returns a value of more than {@link MAX_VARINT_BYTES} bytes and takes

@@ -9,6 +9,7 @@
  * parse makes. One comparison per rule: no hashing, and linear whatever
  * the patterns.
  */
+import { grownInt32, sameBytes } from './byte-buffer.js'
 import { MIN_REPEAT, varintSize } from './compact-rules.js'
 
 /** Rules a block's list keeps room for between uses; a larger one is dropped. */
@@ -57,19 +58,10 @@ export class RuleBlocks {
       const s = this.previous[2 * k]
       if (varintSize(at - s) < n && sameBytes(b, s, from, n)) e = s
     }
-    if (2 * k + 2 > this.current.length) {
-      const grown = new Int32Array(this.current.length * 2)
-      grown.set(this.current)
-      this.current = grown
-    }
+    if (2 * k + 2 > this.current.length) this.current = grownInt32(this.current)
     this.current[2 * k] = e >= 0 ? e : at
     this.current[2 * k + 1] = n
     this.currentCount = k + 1
     return e
   }
-}
-
-function sameBytes(b: Uint8Array, x: number, y: number, n: number): boolean {
-  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false
-  return true
 }

@@ -6,6 +6,7 @@
  * the groups; the reference engine (match/reference-engine.ts) replays the
  * events on its own on purpose, as the independent oracle of the tests.
  */
+import { grownInt32 } from './byte-buffer.js'
 import { EventCursor, EventType, type CompactRules } from './compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { SCRATCH_KEEP } from '../memory.js'
@@ -328,11 +329,7 @@ class RecordList {
   }
 
   add(bytes: Uint8Array, start: number, end: number, line: number, flags: number): void {
-    if (this.length + RuleField.Width > this.records.length) {
-      const grown = new Int32Array(this.records.length * 2)
-      grown.set(this.records)
-      this.records = grown
-    }
+    if (this.length + RuleField.Width > this.records.length) this.records = grownInt32(this.records)
     let second: number = SecondByte.Any
     if (end === start) {
       if (flags & RuleFlag.Anchored) second = SecondByte.Never

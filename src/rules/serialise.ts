@@ -6,7 +6,7 @@
  * parsing the robots.txt again. Compiled matchers are not stored: they are
  * rebuilt lazily from the rules on first use.
  */
-import { readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
+import { grownInt32, readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
 import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
 import { RuleBlocks } from './pattern-table.js'
 import { checkDiagnostics, MAX_DETAIL_BYTES } from './diagnostics.js'
@@ -306,11 +306,6 @@ let PERCENTS: Int32Array = new Int32Array(64)
 /** The written patterns of the form being checked (reused). */
 const WRITTEN = new RuleBlocks()
 
-function grownInt32(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2)
-  b.set(a)
-  return b
-}
 
 /** Names compared pairwise up to this many; a Set past it. */
 const PAIRWISE_NAMES = 16

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
 import { run, type tempDir } from '../helpers.js'
-import { runKilledAfter, withFetchServer, type FetchServer } from '../fetch/fetch-server.js'
+import { runKilledAfter, variedAnswers, withFetchServer, type FetchServer } from '../fetch/fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
@@ -21,13 +21,8 @@ withFetchServer((s, t) => {
   tmp = t
 }, 2)
 beforeEach(() => {
-  server.handler = (host, _req, res) => {
-    const i = Number(/\d+/.exec(host)?.[0] ?? 0)
-    // Some variety: GPTBot shut out now and then, a 404, a 503 (unreachable).
-    const status = i % 17 === 0 ? 404 : i % 29 === 0 ? 503 : 200
-    res.writeHead(status, { 'content-type': 'text/plain' })
-    res.end(status === 200 ? `User-agent: GPTBot\nDisallow: ${i % 3 === 0 ? '/' : `/private/${i}`}\n` : '')
-  }
+  // GPTBot shut out now and then, besides the 404s and 503s.
+  server.handler = variedAnswers((i) => `User-agent: GPTBot\nDisallow: ${i % 3 === 0 ? '/' : `/private/${i}`}\n`)
 })
 
 /** A host list of `n` names, all routed to the server. */

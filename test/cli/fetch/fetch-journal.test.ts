@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
 import { run, type tempDir } from '../helpers.js'
-import { runKilledAfter, withFetchServer, type FetchServer } from './fetch-server.js'
+import { runKilledAfter, variedAnswers, withFetchServer, type FetchServer } from './fetch-server.js'
 
 let server: FetchServer
 let tmp: ReturnType<typeof tempDir>
@@ -21,13 +21,7 @@ withFetchServer((s, t) => {
   tmp = t
 }, 2)
 beforeEach(() => {
-  server.handler = (host, _req, res) => {
-    const i = Number(/\d+/.exec(host)?.[0] ?? 0)
-    // Some variety: a 404 now and then, a 503 (unreachable) now and then.
-    const status = i % 17 === 0 ? 404 : i % 29 === 0 ? 503 : 200
-    res.writeHead(status, { 'content-type': 'text/plain', etag: `"${host}"` })
-    res.end(status === 200 ? `User-agent: *\nDisallow: /private/${i}\n` : '')
-  }
+  server.handler = variedAnswers((i) => `User-agent: *\nDisallow: /private/${i}\n`, true)
 })
 
 /** A URL list of `n` names, all routed to the server. */

@@ -67,6 +67,20 @@ export async function startFetchServer(delayMs = 0): Promise<FetchServer> {
 }
 
 /**
+ * A handler with some variety, by the number in the host's name: a 404 for
+ * every 17th, a 503 (unreachable) for every 29th, else 200 with `body(i)`;
+ * `etag`: each answer carries one naming its host.
+ */
+export function variedAnswers(body: (i: number) => string, etag = false): FetchServer['handler'] {
+  return (host, _req, res) => {
+    const i = Number(/\d+/.exec(host)?.[0] ?? 0)
+    const status = i % 17 === 0 ? 404 : i % 29 === 0 ? 503 : 200
+    res.writeHead(status, { 'content-type': 'text/plain', ...(etag ? { etag: `"${host}"` } : {}) })
+    res.end(status === 200 ? body(i) : '')
+  }
+}
+
+/**
  * The hooks of a test file that fetches from one local server: dist/ built,
  * the server and a temporary folder started before its tests (handed to
  * `set`), the server reset before each test, both closed after them;
