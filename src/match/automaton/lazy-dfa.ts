@@ -133,8 +133,6 @@ export class LazyDfa {
   private poolLen = 0
   /** The states by their hash of (best, positions): an open-addressing table (linear probing, at most half full) of `row + 1` (0: empty). */
   private slots: Int32Array
-  /** Bytes of the four cache arrays (what cacheBytes reports), kept as they are made. */
-  private held = 0
   private slashState = StateCode.Unknown as StateId
   /** The position set being built (in `scratch`): its size and best rule. */
   private setSize = 0
@@ -173,7 +171,6 @@ export class LazyDfa {
     this.rowInfo = new Int32Array(RowInfo.Width * rows)
     this.pool = new Int32Array(FIRST_POSITIONS_PER_ROW * rows)
     this.slots = new Int32Array(2 * rows)
-    this.held = (this.W + RowInfo.Width + FIRST_POSITIONS_PER_ROW + 2) * rows * 4
   }
 
   /** The NFA positions (for the README's figures and tests). */
@@ -193,7 +190,7 @@ export class LazyDfa {
 
   /** Bytes held by the state cache (table, positions, index): what the budget bounds. */
   cacheBytes(): number {
-    return this.held
+    return this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + this.slots.byteLength
   }
 
   /**
@@ -384,12 +381,12 @@ export class LazyDfa {
       if (this.rowInfo[(e - 1) * RowInfo.Width + RowInfo.Hash] === h && this.sameRow(e - 1, n, best)) return rowState(e - 1, this.W)
     }
     // Budget: what the cache will hold once this state is in (arrays grow by doubling).
-    const growth = this.growthFor(n)
-    if (this.rowCount > 0 && this.held + growth > this.budget) {
-      this.flush()
-      this.makeRoom(n)
-    } else if (growth > 0) this.makeRoom(n)
+    if (this.rowCount > 0 && this.cacheBytes() + this.growthFor(n) > this.budget) this.flush()
     const k = this.rowCount++
+    if ((k + 1) * this.W > this.table.length) this.table = grow(this.table, Math.max(this.table.length * 2, (k + 1) * this.W))
+    if ((k + 1) * RowInfo.Width > this.rowInfo.length) this.rowInfo = grow(this.rowInfo, this.rowInfo.length * 2)
+    if (this.poolLen + n > this.pool.length) this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolLen + n))
+    if (2 * (k + 1) > this.slots.length) this.slots = this.rehash(this.slots.length * 2)
     const pool = this.pool
     const at = this.poolLen
     for (let i = 0; i < n; i++) pool[at + i] = list[i]
@@ -421,12 +418,12 @@ export class LazyDfa {
     return s
   }
 
-  /** A table of `size` slots (a power of two) holding every row so far, by the hashes in rowInfo. */
+  /** A table of `size` slots (a power of two) holding every row, by the hashes in rowInfo. */
   private rehash(size: number): Int32Array {
     const slots = new Int32Array(size)
     const mask = size - 1
     const info = this.rowInfo
-    for (let k = 0; k < this.rowCount; k++) {
+    for (let k = 0; k < this.rowCount - 1; k++) {
       let slot = info[k * RowInfo.Width + RowInfo.Hash] & mask
       while (slots[slot] !== 0) slot = (slot + 1) & mask
       slots[slot] = k + 1
@@ -442,16 +439,6 @@ export class LazyDfa {
     const list = this.list
     for (let i = 0; i < n; i++) if (pool[at + i] !== list[i]) return false
     return true
-  }
-
-  /** Grows the cache arrays for one more state with `n` positions (by doubling). */
-  private makeRoom(n: number): void {
-    const k = this.rowCount
-    if ((k + 1) * this.W > this.table.length) this.table = grow(this.table, Math.max(this.table.length * 2, (k + 1) * this.W))
-    if ((k + 1) * RowInfo.Width > this.rowInfo.length) this.rowInfo = grow(this.rowInfo, this.rowInfo.length * 2)
-    if (this.poolLen + n > this.pool.length) this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolLen + n))
-    if (2 * (k + 1) > this.slots.length) this.slots = this.rehash(this.slots.length * 2)
-    this.held = this.table.byteLength + this.pool.byteLength + this.rowInfo.byteLength + this.slots.byteLength
   }
 
   /** Bytes the arrays grow by when a state with `n` positions is added. */
