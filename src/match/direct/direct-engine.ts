@@ -10,7 +10,7 @@ import { objectBytes, typedArrayBytes } from '../../memory.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../../rules/rule-set.js'
 import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
 import { PathChar, PathStartCode, PathStartMemo, type PathStart } from '../../url/url-path.js'
-import { clearSignature, pairBit, pathSignature, ruleMatches, segmentSignatures, SIGNATURE_WORDS, signatureMayOccur } from './segments.js'
+import { pairBit, pathSignature, ruleMatches, segmentSignatures, SIGNATURE_WORDS, signatureMayOccur } from './segments.js'
 import { buildHeadIndex, HEAD_DEPTH, headIndexBytes, headNodesOfBytes, headNodesOfChars, type HeadIndex } from './head-index.js'
 import { bestPrefixRule, buildLiteralPrefixes, LITERAL_INDEX_MIN, literalPrefixesBytes, NO_PREFIX_RULE, plainPrefixCount, type LiteralPrefixes } from './literal-prefixes.js'
 
@@ -381,7 +381,7 @@ const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, c) => Str
  * pair occurs when it does not, never the other way round.
  */
 function charSignature(url: string, from: number, to: number, out: Int32Array): void {
-  clearSignature(out)
+  out.fill(0)
   let a = -1
   for (let i = from; i < to; i++) {
     const b = url.charCodeAt(i) & 127

@@ -171,14 +171,9 @@ export function signatureMayOccur(sigs: Int32Array, r: number, have: Int32Array)
   )
 }
 
-/** Zeroes a signature's SIGNATURE_WORDS words (stores, not a call of `fill`: this runs once per path). */
-export function clearSignature(out: Int32Array): void {
-  out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = out[6] = out[7] = 0
-}
-
 /** The signature of the path `p[from, to)` into `out[0, SIGNATURE_WORDS)`. */
 export function pathSignature(p: Uint8Array, from: number, to: number, out: Int32Array): void {
-  clearSignature(out)
+  out.fill(0)
   let a = -1
   for (let i = from; i < to; i++) {
     const b = p[i] & 127
