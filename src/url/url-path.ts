@@ -172,8 +172,11 @@ export class PathStartMemo {
   /** The path start of a string URL (as {@link pathStartString}). */
   of(url: string): PathStart {
     const prefix = this.prefix
-    // lastIndexOf from 0 tests index 0 only; startsWith compares slower on V8 11.
-    if (prefix.length !== 0 && url.lastIndexOf(prefix, 0) === 0) {
+    // After a hit, indexOf (the engine's native search, a few ns cheaper than
+    // lastIndexOf on a hit; a miss searches the URL once); after a miss,
+    // lastIndexOf from 0, which tests index 0 only. startsWith compares
+    // slower on V8 11.
+    if (prefix.length !== 0 && (this.misses === 0 ? url.indexOf(prefix) : url.lastIndexOf(prefix, 0)) === 0) {
       this.misses = 0
       return this.start
     }

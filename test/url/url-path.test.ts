@@ -164,6 +164,17 @@ describe('url-path: the per-origin memo of string path starts (PathStartMemo)', 
     }
   })
 
+  it('a remembered prefix that occurs later in the URL, not at its start, is a miss (after hits and after misses)', () => {
+    const memo = new PathStartMemo()
+    const seq = [
+      'https://a.example/x', 'https://a.example/y', // hits: the next test is a search of the whole URL
+      'https://bbb.example/https://a.example/z', // the prefix at 20, not at 0 (and the path starts elsewhere)
+      'https://a.example/w', // a miss: the test from 0
+      'http://https://a.example/v', 'https://a.example/https://a.example/u', 'xhttps://a.example/t', 'https://a.example/s',
+    ]
+    for (const url of seq) expect(memo.of(url), url).toBe(pathStartString(url))
+  })
+
   it('regression: a prefix ending in ":/" is not kept (the next URL may continue it as "://")', () => {
     const memo = new PathStartMemo()
     expect(memo.of('a:/b')).toBe(pathStartString('a:/b'))

@@ -169,7 +169,7 @@ export class DirectEngine implements MatchEngine {
     const heads = this.heads
     if (heads !== null) {
       // The rules whose filed head the path passes, merged in rank order.
-      const k = headNodesOfChars(heads, url, from, NODES)
+      let k = headNodesOfChars(heads, url, from, NODES)
       const list = heads.rules
       for (let q = 0; q < k; q++) {
         POS[q] = heads.ruleStart[NODES[q]]
@@ -178,9 +178,13 @@ export class DirectEngine implements MatchEngine {
       for (;;) {
         let j = -1
         let r = NO_PREFIX_RULE
-        for (let q = 0; q < k; q++) if (POS[q] < END[q] && list[POS[q]] < r) r = list[POS[j = q]]
+        for (let q = 0; q < k; q++) if (list[POS[q]] < r) r = list[POS[j = q]]
         if (j < 0) return -1
-        POS[j]++
+        if (++POS[j] === END[j]) {
+          // That node's list is done: the last list takes its place (each list is non-empty at first).
+          POS[j] = POS[--k]
+          END[j] = END[k]
+        }
         const at = r * RuleField.Width
         let m: number
         if (rec[at + RuleField.Flags] & RuleFlag.Star) {
@@ -286,7 +290,7 @@ export class DirectEngine implements MatchEngine {
       // The best plain prefix rule (when indexed): only rules before it in rank order can beat it.
       const best = this.prefixes === null ? NO_PREFIX_RULE : bestPrefixRule(this.prefixes, bytes, rec, p, from, to)
       // The rules whose filed head the path passes, merged in rank order.
-      const k = headNodesOfBytes(heads, p, from, to, NODES)
+      let k = headNodesOfBytes(heads, p, from, to, NODES)
       const list = heads.rules
       for (let q = 0; q < k; q++) {
         POS[q] = heads.ruleStart[NODES[q]]
@@ -296,9 +300,13 @@ export class DirectEngine implements MatchEngine {
       for (;;) {
         let j = -1
         let r = best
-        for (let q = 0; q < k; q++) if (POS[q] < END[q] && list[POS[q]] < r) r = list[POS[j = q]]
+        for (let q = 0; q < k; q++) if (list[POS[q]] < r) r = list[POS[j = q]]
         if (j < 0) break
-        POS[j]++
+        if (++POS[j] === END[j]) {
+          // That node's list is done: the last list takes its place (each list is non-empty at first).
+          POS[j] = POS[--k]
+          END[j] = END[k]
+        }
         const at = r * RuleField.Width
         if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars >= SIGNATURE_FROM && this.sigs !== null) {
           if (stars === SIGNATURE_FROM) pathSignature(p, from, to, HAVE)

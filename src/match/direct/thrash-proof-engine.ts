@@ -148,7 +148,14 @@ export class ThrashProofEngine implements MatchEngine {
     let nFound = 0
     for (let node = 0, i = from; i < to; i++) {
       const b = p[i]
-      for (;;) {
+      if (node === 0) {
+        // At the root, a byte that starts no key leaves it there, and no segment ends at the root.
+        node = rootNext[b]
+        if (node < 0) {
+          node = 0
+          continue
+        }
+      } else for (;;) {
         let next = -1
         if (node === 0) next = rootNext[b]
         else {
