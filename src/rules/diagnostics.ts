@@ -4,8 +4,8 @@
  * (rules/compact-rules.ts: code, line, and the raw bytes the message quotes)
  * and turned into objects and messages only when asked for.
  */
-import { type ByteBuffer, readU32, readU53, VarintReader } from './byte-buffer.js'
-import { Header } from './compact-rules.js'
+import { type ByteBuffer, VarintReader } from './byte-buffer.js'
+import { formLayout } from './compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
@@ -140,7 +140,7 @@ function detailText(code: number, bytes: Uint8Array, form: Uint8Array): string {
     case Detail.UserAgentCut:
       return `"${utf8.decode(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
     case Detail.BytesRead:
-      return `read ${readU53(form, Header.BytesRead)} bytes`
+      return `read ${formLayout(form).bytesRead} bytes`
     default:
       return ''
   }
@@ -223,7 +223,8 @@ export function agentDiagnostic(token: string): Diagnostic {
 /** The diagnostics of a form, as objects, in the order found. */
 export function readDiagnostics(form: Uint8Array): Diagnostic[] {
   const out: Diagnostic[] = []
-  const r = new VarintReader(form, readU32(form, Header.DiagnosticsStart), readU32(form, Header.Length), 'diagnostics')
+  const l = formLayout(form)
+  const r = new VarintReader(form, l.diagnosticsStart, l.length, 'diagnostics')
   while (r.more) {
     const head = r.read()
     const index = Math.floor(head / 2)
