@@ -295,7 +295,7 @@ export class Robots {
 
   /**
    * The parsed rules as bytes, for storage: a copy of the compact form with
-   * its checksum (format version 3; rules/compact-rules.ts and
+   * its checksum (format version 4; rules/compact-rules.ts and
    * rules/serialise.ts). `Robots.fromBytes` loads them back without
    * re-parsing.
    */
@@ -307,7 +307,8 @@ export class Robots {
    * Loads what `toBytes` wrote, after checking all of it (rules/serialise.ts);
    * the buffer is copied, not kept. A foreign or corrupt buffer is a
    * RobotsFormatError (ERR_FORMAT, or ERR_VERSION for a format version this
-   * build does not read, such as version 1); options as for `parseRobots`
+   * build does not read, such as version 1; versions 2 and 3 are read and
+   * kept as they are, so their `toBytes` gives them back); options as for `parseRobots`
    * (the limit aside).
    */
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {

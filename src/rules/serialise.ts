@@ -1,6 +1,6 @@
 /**
  * Serialisation of a parsed robots.txt. The serialised form is the compact
- * form itself (rules/compact-rules.ts, format version 3): `toBytes` copies
+ * form itself (rules/compact-rules.ts, format version 4): `toBytes` copies
  * it and fills in its checksum; `fromBytes` checks a buffer completely
  * ({@link checkForm}: it is untrusted input) and keeps a copy, without
  * parsing the robots.txt again. Compiled matchers are not stored: they are
@@ -91,8 +91,8 @@ export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8A
  * bytes an escaped pattern can hold, names of `[a-z_-]`, extension values
  * that read, sitemaps that are absolute http(s) URLs, known diagnostic
  * codes. Anything else is a RobotsFormatError (ERR_FORMAT; ERR_VERSION for
- * another format version, such as version 1 of earlier releases; version 2
- * is read). The
+ * another format version, such as version 1 of earlier releases; versions 2
+ * and 3 are read). The
  * checksum (FNV-1a) detects accidents, not tampering: anyone can recompute
  * it, so the checks above are what protects a reader.
  */

@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
 import { describePaired, SAMPLE, sampleFiles } from '../support/corpus-data.js'
 import { SHARED } from '../support/shared-data.js'
-import { readU32 } from '../../src/rules/byte-buffer.js'
-import { Header } from '../../src/rules/compact-rules.js'
+import { formLayout, Header } from '../../src/rules/compact-rules.js'
 import { sealForm } from '../../src/rules/serialise.js'
 
 /** Every robots.txt of a source, as paths: the bundled sample's 38, or ../shared's 6,817. */
@@ -96,17 +95,22 @@ describe('serialisation errors', () => {
   })
 
   it('rejects a buffer whose checksum is right but whose contents are foreign (crafted values, bad events)', () => {
-    const extensions = readU32(bytes, Header.ExtensionsStart)
+    const layout = formLayout(bytes)
+    const extensions = layout.extensionsStart
     expect(bytes[extensions]).toBe(0) // the crawl-delay entry's kind
     // The crawl-delay entry relabelled as a visit-time (kind 2), whose value "3" does not read.
     const relabelled = bytes.slice()
     relabelled[extensions] = 2
     // The pattern /x made to hold a byte no escaped pattern holds.
     const raw = bytes.slice()
-    raw[Header.Size + 1] = 0xe9
+    raw[layout.patternsStart + 1] = 0xe9
     // The event count inflated.
     const counted = bytes.slice()
-    counted[Header.EventCount] += 1
+    // (the count is the header's second varint, after the length, and fits one byte here)
+    let p = Header.Fields
+    while (counted[p] >= 0x80) p++
+    expect(counted[p + 1]).toBe(layout.eventCount)
+    counted[p + 1] += 1
     const codes: string[] = []
     for (const buf of [relabelled, raw, counted]) {
       sealForm(buf)
