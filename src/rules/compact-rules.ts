@@ -537,7 +537,10 @@ function headerFields(parts: FormParts): { fields: number[]; flags: number } {
 
 /** Bytes of the form of `parts`. */
 export function formSize(parts: FormParts): number {
-  const { fields } = headerFields(parts)
+  return sizeOf(parts, headerFields(parts).fields)
+}
+
+function sizeOf(parts: FormParts, fields: number[]): number {
   let head = Header.Fields
   for (const f of fields) head += varintSize(f)
   const body = parts.patterns.length + parts.events.length + parts.names.length + parts.extensions.length + parts.sitemaps.length + parts.diagnostics.length
@@ -550,7 +553,7 @@ export function formSize(parts: FormParts): number {
 /** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
 export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
   const { fields, flags } = headerFields(parts)
-  const length = formSize(parts)
+  const length = sizeOf(parts, fields)
   let p = at + Header.Fields
   const varint = (value: number): void => {
     while (value >= 0x80) {

@@ -284,7 +284,7 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   if (nextExtension !== extensionCount) fail('an extension no event uses')
 
   // Diagnostics: known codes, in line order; the truncated flag and diagnostic go together.
-  const truncated = checkDiagnostics(bytes, diagnosticsStart, end, lineCount + 1, what, fail)
+  const truncated = checkDiagnostics(bytes, at, diagnosticsStart, end, lineCount + 1, what, fail)
   if (truncated !== ((flags & FormFlag.Truncated) !== 0)) fail('the truncated flag and diagnostic disagree')
 }
 

@@ -7,7 +7,8 @@
 import { expect } from 'vitest'
 import { parseRobots, type Robots } from '../../src/index.js'
 import { ByteBuffer, readU32, writeU32 } from '../../src/rules/byte-buffer.js'
-import { EventCursor, EventType, FORMAT_VERSION, formLayout, Header, HeaderV3 } from '../../src/rules/compact-rules.js'
+import { CompactRules, EventCursor, EventType, FORMAT_VERSION, formLayout, Header, HeaderV3 } from '../../src/rules/compact-rules.js'
+import { DIAG_INDEX } from '../../src/rules/diagnostics.js'
 import { forEachSitemap } from '../../src/rules/sitemap-list.js'
 import { EXTENSION_KEYS } from '../../src/rules/extensions.js'
 import { extensionEntries } from '../../src/rules/sections.js'
@@ -262,17 +263,51 @@ export function mutateFormV4(form: Uint8Array, rand: () => number): Uint8Array {
 /**
  * The same rules as a version 3 form (or version 2, which has no repeat
  * events: only for forms without them), as an older build wrote them: a
- * fixed header of u32 fields and sitemaps written whole.
+ * fixed header of u32 fields, sitemaps written whole, diagnostics on
+ * absolute lines, each `pattern-start` with its pattern's bytes.
  */
 export function toVersion3(form: Uint8Array, version = 3): Uint8Array {
   const l = formLayout(form)
   const maps = new ByteBuffer(64)
   forEachSitemap(form, l.sitemapsStart, l.diagnosticsStart, true, 'toVersion3', (b, s, e) => maps.run(b, s, e))
+  // Diagnostics: absolute lines, and pattern-start with its pattern as detail bytes.
+  const diags = new ByteBuffer(64)
+  const cursor = new EventCursor(new CompactRules(form))
+  let more = cursor.next()
+  let line = 0
+  for (let p = l.diagnosticsStart; p < l.length; ) {
+    const read = (): number => {
+      let v = 0
+      let scale = 1
+      for (;;) {
+        const x = form[p++]
+        v += (x & 0x7f) * scale
+        scale *= 128
+        if (x < 0x80) return v
+      }
+    }
+    const head = read()
+    line += read()
+    if (Math.floor(head / 2) === DIAG_INDEX['pattern-start']) {
+      while (more && cursor.line < line) more = cursor.next()
+      diags.varint(head | 1)
+      diags.varint(line)
+      diags.run(cursor.patternBytes, cursor.a, cursor.b)
+      continue
+    }
+    diags.varint(head)
+    diags.varint(line)
+    if (head % 2 === 1) {
+      const n = read()
+      diags.run(form, p, p + n)
+      p += n
+    }
+  }
   const parts = [
     form.subarray(l.patternsStart, l.namesStart),
     form.subarray(l.namesStart, l.sitemapsStart),
     maps.bytes.subarray(0, maps.length),
-    form.subarray(l.diagnosticsStart, l.length),
+    diags.bytes.subarray(0, diags.length),
   ]
   const size = HeaderV3.Size + parts.reduce((n, p) => n + p.length, 0)
   const out = new Uint8Array(size)
