@@ -2,7 +2,7 @@
  * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import { CompactRules, EventCursor, EventType, formLength } from '../rules/compact-rules.js'
+import { CompactRules, EventCursor, EventType, formBytesRead, formLength, formLineCount } from '../rules/compact-rules.js'
 import { agentDiagnostic, readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
 import { ExtensionKind, readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
 import { extensionEntries, readSitemaps } from '../rules/sections.js'
@@ -138,12 +138,12 @@ export class Robots {
 
   /** Bytes of the body read (at most the limit). */
   get bytesRead(): number {
-    return this.rules.bytesRead
+    return formBytesRead(this.held, this.at < 0 ? 0 : this.at)
   }
 
   /** Physical lines parsed. */
   get lineCount(): number {
-    return this.rules.lineCount
+    return formLineCount(this.held, this.at < 0 ? 0 : this.at)
   }
 
   /** Absolute sitemap URLs, in file order (a new array on each call). */

@@ -150,34 +150,32 @@ export interface FormLayout {
  */
 export function formLayout(b: Uint8Array, at = 0): FormLayout {
   const version = b[at + Header.Version] | (b[at + Header.Version + 1] << 8)
-  if (version !== FORMAT_VERSION) {
-    return {
-      version,
-      flags: b[at + Header.Flags],
-      length: readU32(b, at + HeaderV3.Length),
-      eventCount: readU32(b, at + HeaderV3.EventCount),
-      patternsStart: HeaderV3.Size,
-      eventsStart: readU32(b, at + HeaderV3.EventsStart),
-      namesStart: readU32(b, at + HeaderV3.NamesStart),
-      extensionsStart: readU32(b, at + HeaderV3.ExtensionsStart),
-      sitemapsStart: readU32(b, at + HeaderV3.SitemapsStart),
-      diagnosticsStart: readU32(b, at + HeaderV3.DiagnosticsStart),
-      bytesRead: readU53(b, at + HeaderV3.BytesRead),
-      lineCount: readU53(b, at + HeaderV3.LineCount),
-    }
-  }
   const flags = b[at + Header.Flags]
-  const r = new HeaderFields(b, at + Header.Fields)
-  const length = r.next()
-  const eventCount = r.next()
-  const patternsStart = b[at + Header.HeaderBytes]
-  const eventsStart = patternsStart + r.next()
-  const namesStart = eventsStart + r.next()
-  const extensionsStart = namesStart + (flags & FormFlag.HasNames ? r.next() : 0)
-  const sitemapsStart = extensionsStart + (flags & FormFlag.HasExtensions ? r.next() : 0)
-  const diagnosticsStart = sitemapsStart + (flags & FormFlag.HasSitemaps ? r.next() : 0)
-  const bytesRead = r.next()
-  const lineCount = r.next()
+  let length, eventCount, patternsStart, eventsStart, namesStart, extensionsStart, sitemapsStart, diagnosticsStart, bytesRead, lineCount
+  if (version !== FORMAT_VERSION) {
+    length = readU32(b, at + HeaderV3.Length)
+    eventCount = readU32(b, at + HeaderV3.EventCount)
+    patternsStart = HeaderV3.Size
+    eventsStart = readU32(b, at + HeaderV3.EventsStart)
+    namesStart = readU32(b, at + HeaderV3.NamesStart)
+    extensionsStart = readU32(b, at + HeaderV3.ExtensionsStart)
+    sitemapsStart = readU32(b, at + HeaderV3.SitemapsStart)
+    diagnosticsStart = readU32(b, at + HeaderV3.DiagnosticsStart)
+    bytesRead = readU53(b, at + HeaderV3.BytesRead)
+    lineCount = readU53(b, at + HeaderV3.LineCount)
+  } else {
+    const r = new HeaderFields(b, at + Header.Fields)
+    length = r.next()
+    eventCount = r.next()
+    patternsStart = b[at + Header.HeaderBytes]
+    eventsStart = patternsStart + r.next()
+    namesStart = eventsStart + r.next()
+    extensionsStart = namesStart + (flags & FormFlag.HasNames ? r.next() : 0)
+    sitemapsStart = extensionsStart + (flags & FormFlag.HasExtensions ? r.next() : 0)
+    diagnosticsStart = sitemapsStart + (flags & FormFlag.HasSitemaps ? r.next() : 0)
+    bytesRead = r.next()
+    lineCount = r.next()
+  }
   return { version, flags, length, eventCount, patternsStart, eventsStart, namesStart, extensionsStart, sitemapsStart, diagnosticsStart, bytesRead, lineCount }
 }
 
@@ -185,6 +183,29 @@ export function formLayout(b: Uint8Array, at = 0): FormLayout {
 export function formLength(b: Uint8Array, at = 0): number {
   if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU32(b, at + HeaderV3.Length)
   return new HeaderFields(b, at + Header.Fields).next()
+}
+
+/** Bytes of the body read by the well-formed form at `b[at…]`, of any version (without decoding the rest of its header). */
+export function formBytesRead(b: Uint8Array, at = 0): number {
+  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.BytesRead)
+  return figuresOf(b, at).next()
+}
+
+/** Physical lines read by the well-formed form at `b[at…]`, of any version. */
+export function formLineCount(b: Uint8Array, at = 0): number {
+  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.LineCount)
+  const r = figuresOf(b, at)
+  r.next()
+  return r.next()
+}
+
+/** A version 4 header's fields from its bytes read on (past the four fields every form has and one per flagged section). */
+function figuresOf(b: Uint8Array, at: number): HeaderFields {
+  const flags = b[at + Header.Flags]
+  let skip = 4 + ((flags >> 1) & 1) + ((flags >> 2) & 1) + ((flags >> 3) & 1)
+  let p = at + Header.Fields
+  while (skip > 0) if (b[p++] < 0x80) skip--
+  return new HeaderFields(b, p)
 }
 
 /** Reads a well-formed header's varints one after another (the form check reads them with bounds: rules/serialise.ts). */

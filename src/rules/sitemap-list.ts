@@ -29,9 +29,9 @@ function shared(a: Uint8Array, as: number, an: number, b: Uint8Array, bs: number
 /** Appends sitemaps to a section, front-coded; `reset` between files. */
 export class SitemapWriter {
   readonly out: ByteBuffer
-  /** The previous sitemap's first bytes (at most MAX_SHARED), or the seed. */
+  /** The previous sitemap's first bytes (at most MAX_SHARED), or the seed; -1: none yet (the seed is copied in on the first). */
   private last = new Uint8Array(MAX_SHARED)
-  private lastLength = 0
+  private lastLength = -1
 
   constructor(out: ByteBuffer) {
     this.out = out
@@ -39,6 +39,10 @@ export class SitemapWriter {
   }
 
   add(b: Uint8Array, start: number, end: number): void {
+    if (this.lastLength < 0) {
+      this.last.set(SITEMAP_SEED)
+      this.lastLength = SITEMAP_SEED.length
+    }
     const k = shared(this.last, 0, this.lastLength, b, start, end - start)
     this.out.varint(k)
     this.out.run(b, start + k, end)
@@ -49,8 +53,7 @@ export class SitemapWriter {
 
   reset(keep: number): void {
     this.out.reset(keep)
-    this.last.set(SITEMAP_SEED)
-    this.lastLength = SITEMAP_SEED.length
+    this.lastLength = -1
   }
 }
 
@@ -90,8 +93,8 @@ export function forEachSitemap(
     const k = r.read()
     const s = r.readRun()
     const n = r.at - s
-    if (k > length || k > MAX_SHARED) (check ?? fail(what))('a sitemap shares more bytes than the previous one has')
-    if (check !== undefined && k < MAX_SHARED && k < length && n > 0 && b[k] === form[s]) check('a sitemap shares fewer bytes than it has in common with the previous one')
+    if (k > length || k > MAX_SHARED) (check ?? fail(what))('share too long')
+    if (check !== undefined && k < MAX_SHARED && k < length && n > 0 && b[k] === form[s]) check('share too short')
     if (k + n > b.length) {
       const grown = new Uint8Array(Math.max(2 * b.length, k + n))
       grown.set(b.subarray(0, k))
