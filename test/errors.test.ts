@@ -305,7 +305,7 @@ describe('Robots', () => {
     const v5 = good.slice()
     v5[4] = 5
     throwsCode('ERR_VERSION', 'fromBytes(version 5)', 'format version 5', () => Robots.fromBytes(v5))
-    for (const e of [flipped, v1, v4]) {
+    for (const e of [flipped, v1, v5]) {
       try {
         Robots.fromBytes(e)
       } catch (err) {
