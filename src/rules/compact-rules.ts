@@ -574,35 +574,37 @@ function sizeOf(parts: FormParts, fields: number[]): number {
 /** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
 export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
   const { fields, flags } = headerFields(parts)
-  const length = sizeOf(parts, fields)
-  let p = at + Header.Fields
-  const varint = (value: number): void => {
-    while (value >= 0x80) {
-      target[p++] = (value % 0x80) | 0x80
-      value = Math.floor(value / 0x80)
-    }
-    target[p++] = value
-  }
-  varint(length)
-  for (const f of fields) varint(f)
-  const headerBytes = p - at
-  const put = (section: Section): void => {
-    const n = section.length
-    const b = section.bytes
-    // Short sections copy faster by hand than through set().
-    if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
-    else target.set(n === b.length ? b : b.subarray(0, n), p)
-    p += n
-  }
-  put(parts.patterns)
-  put(parts.events)
-  put(parts.names)
-  put(parts.extensions)
-  put(parts.sitemaps)
-  put(parts.diagnostics)
+  let p = writeVarint(target, at + Header.Fields, sizeOf(parts, fields))
+  for (let i = 0; i < fields.length; i++) p = writeVarint(target, p, fields[i])
+  target[at + Header.HeaderBytes] = p - at
+  p = putSection(target, p, parts.patterns)
+  p = putSection(target, p, parts.events)
+  p = putSection(target, p, parts.names)
+  p = putSection(target, p, parts.extensions)
+  p = putSection(target, p, parts.sitemaps)
+  putSection(target, p, parts.diagnostics)
   target.set(FORM_MAGIC, at)
   writeU16(target, at + Header.Version, FORMAT_VERSION)
   target[at + Header.Flags] = flags
-  target[at + Header.HeaderBytes] = headerBytes
   writeU32(target, at + Header.Checksum, 0)
+}
+
+/** Writes `value` as a varint at `target[p…]`; returns where it ends. */
+function writeVarint(target: Uint8Array, p: number, value: number): number {
+  while (value >= 0x80) {
+    target[p++] = (value % 0x80) | 0x80
+    value = Math.floor(value / 0x80)
+  }
+  target[p++] = value
+  return p
+}
+
+/** Copies a section to `target[p…]`; returns where it ends. */
+function putSection(target: Uint8Array, p: number, section: Section): number {
+  const n = section.length
+  const b = section.bytes
+  // Short sections copy faster by hand than through set().
+  if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
+  else target.set(n === b.length ? b : b.subarray(0, n), p)
+  return p + n
 }

@@ -46,8 +46,9 @@ export class SitemapWriter {
     const k = shared(this.last, 0, this.lastLength, b, start, end - start)
     this.out.varint(k)
     this.out.run(b, start + k, end)
+    // The first k bytes are the previous one's already.
     const n = Math.min(end - start, MAX_SHARED)
-    for (let i = 0; i < n; i++) this.last[i] = b[start + i]
+    for (let i = k; i < n; i++) this.last[i] = b[start + i]
     this.lastLength = n
   }
 
