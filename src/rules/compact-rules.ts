@@ -536,34 +536,43 @@ export interface FormParts {
   lineCount: number
 }
 
-/** The varint header fields of `parts` but the length (see {@link Header}), and its flags. */
-function headerFields(parts: FormParts): { fields: number[]; flags: number } {
-  let flags = parts.truncated ? FormFlag.Truncated : 0
-  const fields = [parts.eventCount, parts.patterns.length, parts.events.length]
-  if (parts.names.length > 0) {
-    flags |= FormFlag.HasNames
-    fields.push(parts.names.length)
-  }
-  if (parts.extensions.length > 0) {
-    flags |= FormFlag.HasExtensions
-    fields.push(parts.extensions.length)
-  }
-  if (parts.sitemaps.length > 0) {
-    flags |= FormFlag.HasSitemaps
-    fields.push(parts.sitemaps.length)
-  }
-  fields.push(parts.bytesRead, parts.lineCount)
-  return { fields, flags }
+/** The flags of the form of `parts`. */
+function formFlags(parts: FormParts): number {
+  return (
+    (parts.truncated ? FormFlag.Truncated : 0) |
+    (parts.names.length > 0 ? FormFlag.HasNames : 0) |
+    (parts.extensions.length > 0 ? FormFlag.HasExtensions : 0) |
+    (parts.sitemaps.length > 0 ? FormFlag.HasSitemaps : 0)
+  )
 }
+
+/** The varint header fields of `parts` but the length (see {@link Header}), in {@link FIELDS}; returns their count. */
+function headerFields(parts: FormParts): number {
+  const f = FIELDS
+  let n = 0
+  f[n++] = parts.eventCount
+  f[n++] = parts.patterns.length
+  f[n++] = parts.events.length
+  if (parts.names.length > 0) f[n++] = parts.names.length
+  if (parts.extensions.length > 0) f[n++] = parts.extensions.length
+  if (parts.sitemaps.length > 0) f[n++] = parts.sitemaps.length
+  f[n++] = parts.bytesRead
+  f[n++] = parts.lineCount
+  return n
+}
+
+/** The header fields being written (reused: a form is written in one call). */
+const FIELDS = new Float64Array(8)
 
 /** Bytes of the form of `parts`. */
 export function formSize(parts: FormParts): number {
-  return sizeOf(parts, headerFields(parts).fields)
+  return sizeOf(parts, headerFields(parts))
 }
 
-function sizeOf(parts: FormParts, fields: number[]): number {
+/** Bytes of the form of `parts`, whose `count` header fields are in FIELDS. */
+function sizeOf(parts: FormParts, count: number): number {
   let head = Header.Fields
-  for (const f of fields) head += varintSize(f)
+  for (let i = 0; i < count; i++) head += varintSize(FIELDS[i])
   const body = parts.patterns.length + parts.events.length + parts.names.length + parts.extensions.length + parts.sitemaps.length + parts.diagnostics.length
   // The length counts its own varint.
   let length = head + 1 + body
@@ -573,9 +582,9 @@ function sizeOf(parts: FormParts, fields: number[]): number {
 
 /** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
 export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
-  const { fields, flags } = headerFields(parts)
-  let p = writeVarint(target, at + Header.Fields, sizeOf(parts, fields))
-  for (let i = 0; i < fields.length; i++) p = writeVarint(target, p, fields[i])
+  const count = headerFields(parts)
+  let p = writeVarint(target, at + Header.Fields, sizeOf(parts, count))
+  for (let i = 0; i < count; i++) p = writeVarint(target, p, FIELDS[i])
   target[at + Header.HeaderBytes] = p - at
   p = putSection(target, p, parts.patterns)
   p = putSection(target, p, parts.events)
@@ -585,7 +594,7 @@ export function writeForm(target: Uint8Array, at: number, parts: FormParts): voi
   putSection(target, p, parts.diagnostics)
   target.set(FORM_MAGIC, at)
   writeU16(target, at + Header.Version, FORMAT_VERSION)
-  target[at + Header.Flags] = flags
+  target[at + Header.Flags] = formFlags(parts)
   writeU32(target, at + Header.Checksum, 0)
 }
 
