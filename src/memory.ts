@@ -99,14 +99,13 @@ let slab: ArrayBuffer | null = null
 /** The current slab as a whole (one array shared by every form cut from it: see {@link keptSlot}). */
 let slabArray: Uint8Array | null = null
 let slabUsed = SLAB_BYTES
-/** The slabs made, to tell their views apart from views of other buffers (a store's arenas). */
+/** The slabs {@link keptBytes} cut views from, to tell those apart from views of other buffers (a store's arenas); a slab cut only by {@link keptSlot} pays no entry. */
 const slabs = new WeakSet<ArrayBuffer>()
 
 /** Room for `n` more bytes in the current slab (a new slab when it is full). */
 function slabRoom(n: number): void {
   if (slabUsed + n > SLAB_BYTES || slab === null) {
     slab = new ArrayBuffer(SLAB_BYTES)
-    slabs.add(slab)
     slabArray = null
     slabUsed = 0
   }
@@ -116,6 +115,7 @@ function slabRoom(n: number): void {
 export function keptBytes(n: number): Uint8Array {
   if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
   slabRoom(n)
+  slabs.add(slab!)
   const view = new Uint8Array(slab!, slabUsed, n)
   slabUsed += n
   return view

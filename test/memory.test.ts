@@ -72,7 +72,7 @@ describe('kept bytes (slabs)', () => {
     expect(form.byteLength).toBeLessThanOrEqual(SLAB_SHARE_MAX)
     expect(form.buffer.byteLength).toBe(SLAB_BYTES)
     // No view of its own: the Robots keeps the slab's shared array and an offset.
-    expect(r.memoryUsage()).toBe(objectBytes(4) + slotBytes(form.byteLength))
+    expect(r.memoryUsage()).toBe(objectBytes(3) + slotBytes(form.byteLength))
     expect(slotBytes(SLAB_BYTES)).toBe(SLAB_BYTES + TYPED_ARRAY_BYTES)
     // toBytes() is a copy with a buffer of its own, whatever the form's home.
     expect(r.toBytes().buffer.byteLength).toBe(r.toBytes().byteLength)

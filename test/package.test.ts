@@ -22,14 +22,16 @@ import { cleanEnv, sh } from './support/npm-child.js'
  * can drop (`toBytes`/`fromBytes`, `crawlers`), and the three tiers' engines
  * (cold, the lazy DFA, thrash-proof), which a matcher may move through at run
  * time. A guard against unplanned growth, set just above the size of the
- * last deliberate changes (the cold tier's head index and segment
+ * last deliberate changes (the compact form's version 4: a header of only
+ * the fields a file needs, front-coded sitemaps and diagnostics that quote
+ * their rule, with versions 2 and 3 still read; the cold tier's head index and segment
  * signatures; the compact form's repeated patterns, which `fromBytes`
  * checks, and forms kept in slabs without a view; before them the cold
  * tier judging string URLs on their chars, the adaptive hot threshold);
  * the goal of 20 kB is not met: bench/RESULTS.md ("Package") has the
  * profile and the API choice it needs.
  */
-const BROWSER_BUNDLE_GZIP_BYTES = 33_300
+const BROWSER_BUNDLE_GZIP_BYTES = 35_000
 
 /**
  * The unpacked package's size at most, its goal: every bundle (ESM, CJS,

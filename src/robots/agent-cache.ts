@@ -7,6 +7,7 @@
  */
 import type { AgentMatcher } from '../match/matcher.js'
 import type { CompactRules } from '../rules/compact-rules.js'
+import type { EngineOptions } from '../match/engine-options.js'
 import { arrayBytes, objectBytes } from '../memory.js'
 
 /** Most matchers one Robots keeps. */
@@ -44,7 +45,7 @@ export function tokensSelection(rules: CompactRules, tokens: readonly string[]):
 }
 
 /** Fields of an AgentCache, for its memory cost. */
-const CACHE_FIELDS = 5
+const CACHE_FIELDS = 6
 
 /**
  * The bounded LRU of one Robots' matchers: at most
@@ -62,9 +63,12 @@ export class AgentCache {
   private readonly keys: SelectionKey[] = []
   private readonly matchers: AgentMatcher[] = []
   private readonly maxBytes: number
+  /** The engine options its matchers are compiled with (kept here, so that the Robots owning the cache needs no field for them). */
+  readonly options: EngineOptions
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, options: EngineOptions) {
     this.maxBytes = maxBytes
+    this.options = options
   }
 
   /** The matcher of `key`, made by `compile` when absent (then older ones may go). */

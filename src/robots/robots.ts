@@ -2,8 +2,7 @@
  * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import { CompactRules, EventCursor, EventType, Header } from '../rules/compact-rules.js'
-import { readU32 } from '../rules/byte-buffer.js'
+import { CompactRules, EventCursor, EventType, formBytesRead, formLength, formLineCount } from '../rules/compact-rules.js'
 import { agentDiagnostic, readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
 import { ExtensionKind, readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
 import { extensionEntries, readSitemaps } from '../rules/sections.js'
@@ -76,7 +75,7 @@ function noteToken(robots: Robots, token: string): void {
 }
 
 /** Fields of a Robots object, for its memory cost. */
-const ROBOTS_FIELDS = 4
+const ROBOTS_FIELDS = 3
 
 /** Most bytes of matchers one Robots keeps cached, in multiples of their `matcherBudget` (see agent-cache.ts). */
 const AGENT_CACHE_BUDGETS = 4
@@ -105,27 +104,26 @@ export class Robots {
   private readonly held: Uint8Array
   /** Where the form starts in `held`, or -1 when `held` is the form: a form in a slab costs no view of its own. */
   private readonly at: number
-  private readonly engineOptions: EngineOptions
-  /** Matchers by selection (created on the first `agent()`; bounded: see agent-cache.ts). */
-  private cache: AgentCache | undefined
+  /** The engine options until the first `agent()`, then the matchers by selection, which keep the options (bounded: see agent-cache.ts). */
+  private state: EngineOptions | AgentCache
 
   /** Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes` (private, so that the typings offer no constructor). */
   private constructor(held: Uint8Array, options: EngineOptions, at = -1) {
     this.held = held
     this.at = at
-    this.engineOptions = options
+    this.state = options
   }
 
   static {
     makeRobots = (form, options, at) => new Robots(form, options, at)
     formBytes = (robots) => robots.form
-    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(readU32(robots.held, robots.at + Header.Length)))
+    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(formLength(robots.held, robots.at)))
   }
 
   /** The form's bytes (a view made on each read when the form is in a slab). */
   private get form(): Uint8Array {
     const at = this.at
-    return at < 0 ? this.held : this.held.subarray(at, at + readU32(this.held, at + Header.Length))
+    return at < 0 ? this.held : this.held.subarray(at, at + formLength(this.held, at))
   }
 
   /** The compact form: a view over its bytes, made on each read (a Robots holds the bytes alone). */
@@ -140,12 +138,12 @@ export class Robots {
 
   /** Bytes of the body read (at most the limit). */
   get bytesRead(): number {
-    return this.rules.bytesRead
+    return formBytesRead(this.held, this.at < 0 ? 0 : this.at)
   }
 
   /** Physical lines parsed. */
   get lineCount(): number {
-    return this.rules.lineCount
+    return formLineCount(this.held, this.at < 0 ? 0 : this.at)
   }
 
   /** Absolute sitemap URLs, in file order (a new array on each call). */
@@ -188,11 +186,11 @@ export class Robots {
    * agent strings from untrusted input cannot grow it.
    */
   agent(token: string): AgentMatcher {
-    const c = this.cache
-    if (c !== undefined && c.lastToken === token && c.lastMatcher !== undefined) return c.lastMatcher
+    const c = this.state
+    if (c instanceof AgentCache && c.lastToken === token && c.lastMatcher !== undefined) return c.lastMatcher
     if (typeof token !== 'string') throw new RobotsInputError(`agent() takes a product token (a string), got ${describeValue(token)}`)
     noteToken(this, token)
-    const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
+    const cache = this.cache()
     const m = cache.get(tokenSelection(this.rules, token), () => this.compile([token]))
     cache.lastToken = token
     cache.lastMatcher = m
@@ -212,7 +210,7 @@ export class Robots {
     }
     if (tokens.length === 1) return this.agent(tokens[0])
     for (const t of tokens) noteToken(this, t)
-    const cache = (this.cache ??= new AgentCache(this.cacheBytes()))
+    const cache = this.cache()
     return cache.get(tokensSelection(this.rules, tokens), () => this.compile(tokens))
   }
 
@@ -297,7 +295,7 @@ export class Robots {
 
   /**
    * The parsed rules as bytes, for storage: a copy of the compact form with
-   * its checksum (format version 3; rules/compact-rules.ts and
+   * its checksum (format version 4; rules/compact-rules.ts and
    * rules/serialise.ts). `Robots.fromBytes` loads them back without
    * re-parsing.
    */
@@ -309,7 +307,8 @@ export class Robots {
    * Loads what `toBytes` wrote, after checking all of it (rules/serialise.ts);
    * the buffer is copied, not kept. A foreign or corrupt buffer is a
    * RobotsFormatError (ERR_FORMAT, or ERR_VERSION for a format version this
-   * build does not read, such as version 1); options as for `parseRobots`
+   * build does not read, such as version 1; versions 2 and 3 are read and
+   * kept as they are, so their `toBytes` gives them back); options as for `parseRobots`
    * (the limit aside).
    */
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
@@ -323,15 +322,22 @@ export class Robots {
    * the model of src/memory.ts. Grows as matchers compile.
    */
   memoryUsage(): number {
-    return rulesMemoryUsage(this) + (this.cache?.memoryUsage() ?? 0)
+    const s = this.state
+    return rulesMemoryUsage(this) + (s instanceof AgentCache ? s.memoryUsage() : 0)
   }
 
-  private cacheBytes(): number {
-    return AGENT_CACHE_BUDGETS * (this.engineOptions.matcherBudget ?? DEFAULT_MATCHER_BUDGET)
+  /** The matcher cache, made on first use. */
+  private cache(): AgentCache {
+    const s = this.state
+    if (s instanceof AgentCache) return s
+    const c = new AgentCache(AGENT_CACHE_BUDGETS * (s.matcherBudget ?? DEFAULT_MATCHER_BUDGET), s)
+    this.state = c
+    return c
   }
 
   private compile(tokens: readonly string[]): AgentMatcher {
-    return compileMatcher(this.rules, tokens, this.engineOptions)
+    const s = this.state
+    return compileMatcher(this.rules, tokens, s instanceof AgentCache ? s.options : s)
   }
 
   private extensionValues(tokens: string | readonly string[] | undefined, kind: ExtensionKind, what: string): unknown[] {

@@ -13,6 +13,7 @@ import { RuleBlocks } from './pattern-table.js'
 import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { EXTENSION_KEYS, ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
+import { SitemapWriter } from './sitemap-list.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
 import { classifyKey, KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
@@ -64,7 +65,7 @@ class Scratch {
   readonly events = new EventWriter(new ByteBuffer(64))
   readonly names = new ByteBuffer(64)
   readonly extensions = new ByteBuffer(16)
-  readonly sitemaps = new ByteBuffer(16)
+  readonly sitemaps = new SitemapWriter(new ByteBuffer(16))
   readonly diagnostics = new DiagnosticWriter(new ByteBuffer(64))
   /** Per name index `i`: its bytes' start in `names` (after the length) at `2i`, its length at `2i + 1`. */
   nameSpans: Int32Array = new Int32Array(32)
@@ -158,7 +159,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   sitemap(line: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
-    if (isSitemapUrl(bytes, start, end)) s.sitemaps.run(bytes, start, end)
+    if (isSitemapUrl(bytes, start, end)) s.sitemaps.add(bytes, start, end)
     else s.diagnostics.add(DIAG_INDEX['sitemap-not-absolute'], line, bytes, start, end)
   }
 
@@ -557,7 +558,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       eventCount: s.events.count,
       names: s.names,
       extensions: s.extensions,
-      sitemaps: s.sitemaps,
+      sitemaps: s.sitemaps.out,
       diagnostics: s.diagnostics.out,
       truncated: info.truncated,
       bytesRead: info.bytesRead,

@@ -5,32 +5,31 @@
  * (rules/serialise.ts) and what a store keeps in its arenas (src/store/).
  * Nothing of the form is decoded into JS strings or arrays until asked for.
  */
-import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32, writeU53 } from './byte-buffer.js'
+import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32 } from './byte-buffer.js'
 import { RobotsFormatError } from '../errors.js'
 
 /** Current format version of the form (and of `toBytes()`). */
-export const FORMAT_VERSION = 3
+export const FORMAT_VERSION = 4
 
 /**
- * Byte offsets of the header fields. The form's layout, version 3 (all
- * integers little-endian; offsets from the start of the form):
+ * The form's layout, version 4 (integers little-endian; offsets from the
+ * start of the form). Fixed fields first:
  *
  *   offset  size  field
  *   0       4     magic "RATX"
- *   4       2     version (3: {@link FORMAT_VERSION})
- *   6       2     flags ({@link FormFlag}; other bits are 0)
+ *   4       2     version (4: {@link FORMAT_VERSION})
+ *   6       1     flags ({@link FormFlag}; other bits are 0)
+ *   7       1     bytes of the header (the patterns start here)
  *   8       4     checksum: FNV-1a of the form with these 4 bytes skipped;
  *                 0 in memory, written by toBytes (rules/serialise.ts)
- *   12      4     length of the whole form, header included
- *   16      4     number of events
- *   20      4     start of the events section (patterns are [56, this))
- *   24      4     start of the names section (events end here)
- *   28      4     start of the extensions section
- *   32      4     start of the sitemaps section
- *   36      4     start of the diagnostics section (it ends at `length`)
- *   40      8     bytes of the body read (u32 low, u32 high)
- *   48      8     physical lines read (u32 low, u32 high)
- *   56            sections, in this order, back to back:
+ *   12            unsigned LEB128 varints, in this order: the length of the
+ *                 whole form, the number of events, the bytes of the
+ *                 patterns, of the events, of the names (only when the
+ *                 flags say HasNames), of the extensions (HasExtensions), of
+ *                 the sitemaps (HasSitemaps), the bytes of the body read,
+ *                 the physical lines read. The diagnostics take the rest.
+ *
+ * Then the sections, in this order, back to back:
  *
  * - patterns: every allow/disallow pattern, escaped, concatenated in file
  *   order; a pattern that repeats the one at its place in the previous
@@ -53,17 +52,33 @@ export const FORMAT_VERSION = 3
  * - extensions: per crawl-delay, request-rate, visit-time or host line that
  *   gave a value: its kind (one byte, an ExtensionKind of rules/extensions.ts), a varint
  *   length and the value's text; values are read from the text on demand.
- * - sitemaps: per absolute sitemap URL: a varint length and its bytes as
+ * - sitemaps: per absolute sitemap URL, front-coded (rules/sitemap-list.ts):
+ *   a varint count of the bytes it shares with the previous one (the first
+ *   with "https://www."), a varint length and the rest of its bytes as
  *   served (decoded as UTF-8 on demand).
  * - diagnostics: per diagnostic: varint `code * 2 + hasDetail`, varint line,
  *   and when `hasDetail` a varint length and the detail's bytes (the raw
  *   bytes the message quotes, formatted on demand: rules/diagnostics.ts).
+ *
+ * Versions 2 and 3 (still read: a store's bundle may hold them) have the
+ * same sections after a fixed header of u32 fields ({@link HeaderV3}); their
+ * sitemaps are not front-coded (each a varint length and its bytes), and
+ * version 2 has no repeat events. Read a header only through
+ * {@link formLayout} and {@link formLength}, which know every version.
  */
 export const Header = {
   Magic: 0,
   Version: 4,
   Flags: 6,
+  /** Version 4: bytes of the header, where the patterns start. */
+  HeaderBytes: 7,
   Checksum: 8,
+  /** Version 4: the varint fields start here. */
+  Fields: 12,
+} as const
+
+/** Byte offsets of the fixed header of versions 2 and 3 (flags: u16 at 6). */
+export const HeaderV3 = {
   Length: 12,
   EventCount: 16,
   EventsStart: 20,
@@ -77,6 +92,18 @@ export const Header = {
   Size: 56,
 } as const
 
+/** Version 3 (read, no longer written): version 4 with a fixed header and sitemaps written whole. */
+export const FORMAT_VERSION_3 = 3
+
+/** Version 2 (read, no longer written): version 3 without repeat events. */
+export const FORMAT_VERSION_2 = 2
+
+/** Fewest bytes a form of any version holds: version 4's fixed fields and six one-byte varints. */
+export const MIN_FORM_BYTES = Header.Fields + 6
+
+/** Most bytes of a version 4 header (fixed fields and nine varints of at most 7 bytes; it must fit its one-byte field). */
+export const MAX_HEADER_BYTES = 255
+
 /** The magic bytes "RATX". */
 export const FORM_MAGIC = [0x52, 0x41, 0x54, 0x58] as const
 
@@ -84,7 +111,124 @@ export const FORM_MAGIC = [0x52, 0x41, 0x54, 0x58] as const
 export const FormFlag = {
   /** The body was longer than the parsing limit. */
   Truncated: 1,
+  /** Version 4: the names section is not empty (its length is in the header). */
+  HasNames: 2,
+  /** Version 4: the extensions section is not empty. */
+  HasExtensions: 4,
+  /** Version 4: the sitemaps section is not empty. */
+  HasSitemaps: 8,
 } as const
+
+/** The flags a form of `version` may have set. */
+export function knownFlags(version: number): number {
+  return version === FORMAT_VERSION ? 15 : FormFlag.Truncated
+}
+
+/**
+ * A form's header, decoded: its version and figures, and where each section
+ * starts (offsets from the start of the form; each section ends where the
+ * next starts, the diagnostics at `length`).
+ */
+export interface FormLayout {
+  version: number
+  flags: number
+  length: number
+  eventCount: number
+  patternsStart: number
+  eventsStart: number
+  namesStart: number
+  extensionsStart: number
+  sitemapsStart: number
+  diagnosticsStart: number
+  bytesRead: number
+  lineCount: number
+}
+
+/**
+ * The header of the well-formed form at `b[at…]` (built here, or checked by
+ * rules/serialise.ts), of any version read: the one reader of headers.
+ */
+export function formLayout(b: Uint8Array, at = 0): FormLayout {
+  const version = b[at + Header.Version] | (b[at + Header.Version + 1] << 8)
+  const flags = b[at + Header.Flags]
+  let length, eventCount, patternsStart, eventsStart, namesStart, extensionsStart, sitemapsStart, diagnosticsStart, bytesRead, lineCount
+  if (version !== FORMAT_VERSION) {
+    length = readU32(b, at + HeaderV3.Length)
+    eventCount = readU32(b, at + HeaderV3.EventCount)
+    patternsStart = HeaderV3.Size
+    eventsStart = readU32(b, at + HeaderV3.EventsStart)
+    namesStart = readU32(b, at + HeaderV3.NamesStart)
+    extensionsStart = readU32(b, at + HeaderV3.ExtensionsStart)
+    sitemapsStart = readU32(b, at + HeaderV3.SitemapsStart)
+    diagnosticsStart = readU32(b, at + HeaderV3.DiagnosticsStart)
+    bytesRead = readU53(b, at + HeaderV3.BytesRead)
+    lineCount = readU53(b, at + HeaderV3.LineCount)
+  } else {
+    const r = new HeaderFields(b, at + Header.Fields)
+    length = r.next()
+    eventCount = r.next()
+    patternsStart = b[at + Header.HeaderBytes]
+    eventsStart = patternsStart + r.next()
+    namesStart = eventsStart + r.next()
+    extensionsStart = namesStart + (flags & FormFlag.HasNames ? r.next() : 0)
+    sitemapsStart = extensionsStart + (flags & FormFlag.HasExtensions ? r.next() : 0)
+    diagnosticsStart = sitemapsStart + (flags & FormFlag.HasSitemaps ? r.next() : 0)
+    bytesRead = r.next()
+    lineCount = r.next()
+  }
+  return { version, flags, length, eventCount, patternsStart, eventsStart, namesStart, extensionsStart, sitemapsStart, diagnosticsStart, bytesRead, lineCount }
+}
+
+/** The length of the well-formed form at `b[at…]`, of any version (its first header field). */
+export function formLength(b: Uint8Array, at = 0): number {
+  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU32(b, at + HeaderV3.Length)
+  return new HeaderFields(b, at + Header.Fields).next()
+}
+
+/** Bytes of the body read by the well-formed form at `b[at…]`, of any version (without decoding the rest of its header). */
+export function formBytesRead(b: Uint8Array, at = 0): number {
+  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.BytesRead)
+  return figuresOf(b, at).next()
+}
+
+/** Physical lines read by the well-formed form at `b[at…]`, of any version. */
+export function formLineCount(b: Uint8Array, at = 0): number {
+  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.LineCount)
+  const r = figuresOf(b, at)
+  r.next()
+  return r.next()
+}
+
+/** A version 4 header's fields from its bytes read on (past the four fields every form has and one per flagged section). */
+function figuresOf(b: Uint8Array, at: number): HeaderFields {
+  const flags = b[at + Header.Flags]
+  let skip = 4 + ((flags >> 1) & 1) + ((flags >> 2) & 1) + ((flags >> 3) & 1)
+  let p = at + Header.Fields
+  while (skip > 0) if (b[p++] < 0x80) skip--
+  return new HeaderFields(b, p)
+}
+
+/** Reads a well-formed header's varints one after another (the form check reads them with bounds: rules/serialise.ts). */
+class HeaderFields {
+  constructor(
+    private readonly b: Uint8Array,
+    private at: number,
+  ) {}
+
+  next(): number {
+    const b = this.b
+    let byte = b[this.at++]
+    if (byte < 0x80) return byte
+    let value = byte & 0x7f
+    let scale = 128
+    do {
+      byte = b[this.at++]
+      value += (byte & 0x7f) * scale
+      scale *= 128
+    } while (byte >= 0x80)
+    return value
+  }
+}
 
 /**
  * An event's header is `lineDelta * HEADER_TYPES + type`: the type in the
@@ -134,7 +278,7 @@ export class CompactRules {
 
   /** Number of events. */
   get eventCount(): number {
-    return readU32(this.bytes, Header.EventCount)
+    return formLayout(this.bytes).eventCount
   }
 
   /** Where the patterns live: events' `a`/`b` are offsets into this buffer (the form itself). */
@@ -144,19 +288,22 @@ export class CompactRules {
 
   /** The patterns section (every pattern, concatenated in file order). */
   get patterns(): Uint8Array {
-    return this.bytes.subarray(Header.Size, readU32(this.bytes, Header.EventsStart))
+    const l = formLayout(this.bytes)
+    return this.bytes.subarray(l.patternsStart, l.eventsStart)
   }
 
   /** The event stream (varints; layout: `Header` in rules/compact-rules.ts). */
   get events(): Uint8Array {
-    return this.bytes.subarray(readU32(this.bytes, Header.EventsStart), readU32(this.bytes, Header.NamesStart))
+    const l = formLayout(this.bytes)
+    return this.bytes.subarray(l.eventsStart, l.namesStart)
   }
 
   /** The user-agent names as strings, by index (decoded on each call: for tests and tools). */
   get names(): string[] {
     const b = this.bytes
     const out: string[] = []
-    const r = new VarintReader(b, readU32(b, Header.NamesStart), readU32(b, Header.ExtensionsStart), 'names')
+    const l = formLayout(b)
+    const r = new VarintReader(b, l.namesStart, l.extensionsStart, 'names')
     while (r.more) {
       const start = r.readRun()
       out.push(String.fromCharCode.apply(null, b.subarray(start, r.at) as unknown as number[]))
@@ -175,7 +322,8 @@ export class CompactRules {
   /** 1 per name index equal to one of `tokens` (ASCII-case-insensitively, whole token). */
   nameMatches(tokens: readonly string[]): Uint8Array {
     const b = this.bytes
-    const r = new VarintReader(b, readU32(b, Header.NamesStart), readU32(b, Header.ExtensionsStart), 'names')
+    const l = formLayout(b)
+    const r = new VarintReader(b, l.namesStart, l.extensionsStart, 'names')
     const hits: number[] = []
     while (r.more) {
       const start = r.readRun()
@@ -191,7 +339,8 @@ export class CompactRules {
   /** Number of distinct user-agent names. */
   get nameCount(): number {
     const b = this.bytes
-    const r = new VarintReader(b, readU32(b, Header.NamesStart), readU32(b, Header.ExtensionsStart), 'names')
+    const l = formLayout(b)
+    const r = new VarintReader(b, l.namesStart, l.extensionsStart, 'names')
     let n = 0
     for (; r.more; n++) r.readRun()
     return n
@@ -199,12 +348,12 @@ export class CompactRules {
 
   /** Bytes of the body read. */
   get bytesRead(): number {
-    return readU53(this.bytes, Header.BytesRead)
+    return formLayout(this.bytes).bytesRead
   }
 
   /** Physical lines read. */
   get lineCount(): number {
-    return readU53(this.bytes, Header.LineCount)
+    return formLayout(this.bytes).lineCount
   }
 
   /** True when the body was longer than the parsing limit. */
@@ -219,8 +368,9 @@ export class CompactRules {
  * inside a larger buffer (a store's arena), without a view.
  */
 export function nameIndexIn(b: Uint8Array, form: number, token: string): number {
-  let at = form + readU32(b, form + Header.NamesStart)
-  const end = form + readU32(b, form + Header.ExtensionsStart)
+  const l = formLayout(b, form)
+  let at = form + l.namesStart
+  const end = form + l.extensionsStart
   const n = token.length
   for (let i = 0; at < end; i++) {
     let len = 0
@@ -268,9 +418,10 @@ export class EventCursor {
   constructor(rules: CompactRules) {
     const f = rules.bytes
     this.patternBytes = f
-    this.at = readU32(f, Header.EventsStart)
-    this.end = readU32(f, Header.NamesStart)
-    this.patternEnd = Header.Size
+    const l = formLayout(f)
+    this.at = l.eventsStart
+    this.end = l.namesStart
+    this.patternEnd = l.patternsStart
   }
 
   /** Moves to the next event; false at the end. A stream cut short or corrupt is a RobotsFormatError (ERR_FORMAT). */
@@ -385,44 +536,84 @@ export interface FormParts {
   lineCount: number
 }
 
+/** The flags of the form of `parts`. */
+function formFlags(parts: FormParts): number {
+  return (
+    (parts.truncated ? FormFlag.Truncated : 0) |
+    (parts.names.length > 0 ? FormFlag.HasNames : 0) |
+    (parts.extensions.length > 0 ? FormFlag.HasExtensions : 0) |
+    (parts.sitemaps.length > 0 ? FormFlag.HasSitemaps : 0)
+  )
+}
+
+/** The varint header fields of `parts` but the length (see {@link Header}), in {@link FIELDS}; returns their count. */
+function headerFields(parts: FormParts): number {
+  const f = FIELDS
+  let n = 0
+  f[n++] = parts.eventCount
+  f[n++] = parts.patterns.length
+  f[n++] = parts.events.length
+  if (parts.names.length > 0) f[n++] = parts.names.length
+  if (parts.extensions.length > 0) f[n++] = parts.extensions.length
+  if (parts.sitemaps.length > 0) f[n++] = parts.sitemaps.length
+  f[n++] = parts.bytesRead
+  f[n++] = parts.lineCount
+  return n
+}
+
+/** The header fields being written (reused: a form is written in one call). */
+const FIELDS = new Float64Array(8)
+
 /** Bytes of the form of `parts`. */
 export function formSize(parts: FormParts): number {
-  return (
-    Header.Size + parts.patterns.length + parts.events.length + parts.names.length + parts.extensions.length +
-    parts.sitemaps.length + parts.diagnostics.length
-  )
+  return sizeOf(parts, headerFields(parts))
+}
+
+/** Bytes of the form of `parts`, whose `count` header fields are in FIELDS. */
+function sizeOf(parts: FormParts, count: number): number {
+  let head = Header.Fields
+  for (let i = 0; i < count; i++) head += varintSize(FIELDS[i])
+  const body = parts.patterns.length + parts.events.length + parts.names.length + parts.extensions.length + parts.sitemaps.length + parts.diagnostics.length
+  // The length counts its own varint.
+  let length = head + 1 + body
+  while (head + varintSize(length) + body !== length) length = head + varintSize(length) + body
+  return length
 }
 
 /** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
 export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
-  let p = at + Header.Size
-  const put = (section: Section): number => {
-    const start = p - at
-    const n = section.length
-    const b = section.bytes
-    // Short sections copy faster by hand than through set().
-    if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
-    else target.set(n === b.length ? b : b.subarray(0, n), p)
-    p += n
-    return start
-  }
-  put(parts.patterns)
-  const eventsStart = put(parts.events)
-  const namesStart = put(parts.names)
-  const extensionsStart = put(parts.extensions)
-  const sitemapsStart = put(parts.sitemaps)
-  const diagnosticsStart = put(parts.diagnostics)
+  const count = headerFields(parts)
+  let p = writeVarint(target, at + Header.Fields, sizeOf(parts, count))
+  for (let i = 0; i < count; i++) p = writeVarint(target, p, FIELDS[i])
+  target[at + Header.HeaderBytes] = p - at
+  p = putSection(target, p, parts.patterns)
+  p = putSection(target, p, parts.events)
+  p = putSection(target, p, parts.names)
+  p = putSection(target, p, parts.extensions)
+  p = putSection(target, p, parts.sitemaps)
+  putSection(target, p, parts.diagnostics)
   target.set(FORM_MAGIC, at)
   writeU16(target, at + Header.Version, FORMAT_VERSION)
-  writeU16(target, at + Header.Flags, parts.truncated ? FormFlag.Truncated : 0)
+  target[at + Header.Flags] = formFlags(parts)
   writeU32(target, at + Header.Checksum, 0)
-  writeU32(target, at + Header.Length, p - at)
-  writeU32(target, at + Header.EventCount, parts.eventCount)
-  writeU32(target, at + Header.EventsStart, eventsStart)
-  writeU32(target, at + Header.NamesStart, namesStart)
-  writeU32(target, at + Header.ExtensionsStart, extensionsStart)
-  writeU32(target, at + Header.SitemapsStart, sitemapsStart)
-  writeU32(target, at + Header.DiagnosticsStart, diagnosticsStart)
-  writeU53(target, at + Header.BytesRead, parts.bytesRead)
-  writeU53(target, at + Header.LineCount, parts.lineCount)
+}
+
+/** Writes `value` as a varint at `target[p…]`; returns where it ends. */
+function writeVarint(target: Uint8Array, p: number, value: number): number {
+  while (value >= 0x80) {
+    target[p++] = (value % 0x80) | 0x80
+    value = Math.floor(value / 0x80)
+  }
+  target[p++] = value
+  return p
+}
+
+/** Copies a section to `target[p…]`; returns where it ends. */
+function putSection(target: Uint8Array, p: number, section: Section): number {
+  const n = section.length
+  const b = section.bytes
+  // Short sections copy faster by hand than through set().
+  if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
+  else target.set(n === b.length ? b : b.subarray(0, n), p)
+  return p + n
 }

@@ -4,8 +4,8 @@
  * (rules/compact-rules.ts: code, line, and the raw bytes the message quotes)
  * and turned into objects and messages only when asked for.
  */
-import { type ByteBuffer, readU32, readU53, VarintReader } from './byte-buffer.js'
-import { Header } from './compact-rules.js'
+import { type ByteBuffer, VarintReader } from './byte-buffer.js'
+import { CompactRules, EventCursor, EventType, formLayout, FORMAT_VERSION } from './compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
@@ -99,6 +99,8 @@ const Detail = {
   UserAgentCut: 4,
   /** No bytes stored: `read N bytes`, N from the form's header. */
   BytesRead: 5,
+  /** Version 4: no bytes stored, the pattern of the rule on the diagnostic's line, shown as JsonLatin1. */
+  RulePattern: 6,
 } as const
 
 /** The detail of each code (codes not listed have none). */
@@ -120,29 +122,58 @@ const DETAIL_OF: Partial<Record<DiagnosticCode, number>> = {
 /** Per code index: its Detail kind. */
 const DETAIL = Uint8Array.from(CODES, (c) => DETAIL_OF[c] ?? Detail.None)
 
-/** True when diagnostics of code index `code` carry stored detail bytes. */
-function storesBytes(code: number): boolean {
-  const d = DETAIL[code]
-  return d !== Detail.None && d !== Detail.BytesRead
+/**
+ * Per code index, its Detail kind in a version 4 form: `pattern-start`
+ * quotes the pattern of the rule on its line, which the form holds already.
+ */
+const DETAIL_V4 = DETAIL.map((d, i) => (CODES[i] === 'pattern-start' ? Detail.RulePattern : d))
+
+/** True when diagnostics of code index `code` carry stored detail bytes (in a version 4 form when `v4`). */
+function storesBytes(code: number, v4: boolean): boolean {
+  const d = (v4 ? DETAIL_V4 : DETAIL)[code]
+  return d !== Detail.None && d !== Detail.BytesRead && d !== Detail.RulePattern
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: false })
 
 /** The message detail of code index `code` from its stored bytes. */
 function detailText(code: number, bytes: Uint8Array, form: Uint8Array): string {
-  switch (DETAIL[code]) {
+  switch (DETAIL_V4[code] === Detail.RulePattern ? Detail.RulePattern : DETAIL[code]) {
     case Detail.Json:
       return JSON.stringify(utf8.decode(bytes))
     case Detail.JsonLatin1:
+    case Detail.RulePattern:
       return JSON.stringify(latin1(bytes))
     case Detail.LowerKey:
       return asciiLower(latin1(bytes))
     case Detail.UserAgentCut:
       return `"${utf8.decode(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
     case Detail.BytesRead:
-      return `read ${readU53(form, Header.BytesRead)} bytes`
+      return `read ${formLayout(form).bytesRead} bytes`
     default:
       return ''
+  }
+}
+
+/**
+ * The rules of a form by line, for diagnostics in line order: `patternOn`
+ * asks for lines that never go down, so one walk of the events serves them all.
+ */
+class RuleLines {
+  private readonly cursor: EventCursor
+  private more: boolean
+
+  constructor(form: Uint8Array, at = 0) {
+    this.cursor = new EventCursor(new CompactRules(at === 0 ? form : form.subarray(at)))
+    this.more = this.cursor.next()
+  }
+
+  /** The pattern of the rule on `line` (a view of the form), or undefined when no rule is there. */
+  patternOn(line: number): Uint8Array | undefined {
+    const c = this.cursor
+    while (this.more && c.line < line) this.more = c.next()
+    if (!this.more || c.line !== line || !(c.type === EventType.Allow || c.type === EventType.Disallow)) return undefined
+    return c.pattern()
   }
 }
 
@@ -158,6 +189,8 @@ export class DiagnosticWriter {
   readonly out: ByteBuffer
   /** Diagnostics written. */
   length = 0
+  /** The line of the last one written (a form of version 4 stores each line as the step from the last). */
+  private lastLine = 0
   /**
    * Every diagnostic added, by severity (`SEVERITY_INDEX`), the ones dropped
    * past MAX_DIAGNOSTICS included (the `too-many-diagnostics` note excluded):
@@ -187,9 +220,10 @@ export class DiagnosticWriter {
       index = TOO_MANY
     }
     const out = this.out
-    const detail = storesBytes(index)
+    const detail = storesBytes(index, true)
     out.varint(index * 2 + (detail ? 1 : 0))
-    out.varint(line)
+    out.varint(line - this.lastLine)
+    this.lastLine = line
     if (detail) {
       if (bytes === undefined) throw new Error(`diagnostic ${CODES[code]} needs its detail bytes`)
       out.run(bytes, start, end - start > MAX_DETAIL_BYTES ? start + MAX_DETAIL_BYTES : end)
@@ -200,6 +234,7 @@ export class DiagnosticWriter {
   reset(keep: number): void {
     this.out.reset(keep)
     this.length = 0
+    this.lastLine = 0
     this.totals.fill(0)
   }
 }
@@ -223,11 +258,15 @@ export function agentDiagnostic(token: string): Diagnostic {
 /** The diagnostics of a form, as objects, in the order found. */
 export function readDiagnostics(form: Uint8Array): Diagnostic[] {
   const out: Diagnostic[] = []
-  const r = new VarintReader(form, readU32(form, Header.DiagnosticsStart), readU32(form, Header.Length), 'diagnostics')
+  const l = formLayout(form)
+  const v4 = l.version === FORMAT_VERSION
+  const r = new VarintReader(form, l.diagnosticsStart, l.length, 'diagnostics')
+  const rules = v4 ? new RuleLines(form) : null
+  let line = 0
   while (r.more) {
     const head = r.read()
     const index = Math.floor(head / 2)
-    const line = r.read()
+    line = v4 ? line + r.read() : r.read()
     const code = CODES[index]
     const [severity, text] = DIAGNOSTICS[code]
     let detail = ''
@@ -235,6 +274,7 @@ export function readDiagnostics(form: Uint8Array): Diagnostic[] {
       const start = r.readRun()
       detail = detailText(index, form.subarray(start, r.at), form)
     } else if (DETAIL[index] === Detail.BytesRead) detail = detailText(index, form, form)
+    else if (v4 && DETAIL_V4[index] === Detail.RulePattern) detail = detailText(index, rules!.patternOn(line) ?? new Uint8Array(0), form)
     out.push({ line, code, severity, message: detail ? `${text}: ${detail}` : text })
   }
   return out
@@ -248,20 +288,29 @@ export function readDiagnostics(form: Uint8Array): Diagnostic[] {
  * there; anything wrong is a RobotsFormatError (ERR_FORMAT) from `fail`
  * (`what` names the caller in a varint's error).
  */
-export function checkDiagnostics(form: Uint8Array, start: number, end: number, maxLine: number, what: string, fail: (why: string) => never): boolean {
+export function checkDiagnostics(form: Uint8Array, at: number, start: number, end: number, maxLine: number, what: string, fail: (why: string) => never): boolean {
   const r = new VarintReader(form, start, end, what, 'diagnostics')
+  const v4 = formLayout(form, at).version === FORMAT_VERSION
+  const rules = v4 ? new RuleLines(form, at) : null
   let n = 0
   let last = 0
+  let lastRule = -1
   let truncated = false
   const truncatedIndex = DIAG_INDEX.truncated
   while (r.more) {
     const head = r.read()
     const index = Math.floor(head / 2)
     if (index >= CODES.length) fail(`unknown diagnostic code ${index}`)
-    if (head % 2 !== (storesBytes(index) ? 1 : 0)) fail(`diagnostic ${CODES[index]} with${head % 2 ? '' : 'out'} detail`)
-    const line = r.read()
+    if (head % 2 !== (storesBytes(index, v4) ? 1 : 0)) fail(`diagnostic ${CODES[index]} with${head % 2 ? '' : 'out'} detail`)
+    const line = v4 ? last + r.read() : r.read()
     if (line < last || line > maxLine) fail('diagnostic lines out of order or past the last line')
     last = line
+    if (v4 && DETAIL_V4[index] === Detail.RulePattern) {
+      // As a parse gives it: once per line, for a rule on that line whose pattern starts with neither '/' nor '*'.
+      const p = line > lastRule ? rules!.patternOn(line) : undefined
+      if (p === undefined || p.length === 0 || p[0] === 47 || p[0] === 42) fail(`diagnostic ${CODES[index]} on line ${line}, which has no such rule`)
+      lastRule = line
+    }
     if (head % 2 === 1) {
       const s = r.readRun()
       if (r.at - s > MAX_DETAIL_BYTES) fail('diagnostic detail too long')

@@ -2,8 +2,9 @@
  * Readers of the compact form's value sections (rules/compact-rules.ts):
  * sitemaps and extension entries, decoded into strings only when asked for.
  */
-import { readU32, VarintReader } from './byte-buffer.js'
-import { Header } from './compact-rules.js'
+import { VarintReader } from './byte-buffer.js'
+import { formLayout, FORMAT_VERSION } from './compact-rules.js'
+import { forEachSitemap } from './sitemap-list.js'
 import { latin1 } from '../parse/escape.js'
 import type { ExtensionKind } from './extensions.js'
 
@@ -12,14 +13,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: false })
 /** The sitemap URLs of a form, in file order (bytes decoded as UTF-8, invalid sequences replaced). */
 export function readSitemaps(form: Uint8Array): string[] {
   const out: string[] = []
-  const r = new VarintReader(form, readU32(form, Header.SitemapsStart), readU32(form, Header.DiagnosticsStart), 'sitemaps')
-  while (r.more) {
-    const start = r.readRun()
-    const view = form.subarray(start, r.at)
+  const l = formLayout(form)
+  forEachSitemap(form, l.sitemapsStart, l.diagnosticsStart, l.version === FORMAT_VERSION, 'sitemaps', (b, start, end) => {
+    const view = b.subarray(start, end)
     let ascii = true
     for (let i = 0; i < view.length && ascii; i++) if (view[i] >= 0x80) ascii = false
     out.push(ascii ? latin1(view) : utf8.decode(view))
-  }
+  })
   return out
 }
 
@@ -32,7 +32,8 @@ export interface ExtensionEntry {
 /** The extension entries of a form, in file order. */
 export function extensionEntries(form: Uint8Array): ExtensionEntry[] {
   const out: ExtensionEntry[] = []
-  const r = new VarintReader(form, readU32(form, Header.ExtensionsStart), readU32(form, Header.SitemapsStart), 'extensions')
+  const l = formLayout(form)
+  const r = new VarintReader(form, l.extensionsStart, l.sitemapsStart, 'extensions')
   while (r.more) {
     const kind = form[r.at++] as ExtensionKind
     const start = r.readRun()

@@ -1,13 +1,16 @@
 /**
  * Serialisation of a parsed robots.txt. The serialised form is the compact
- * form itself (rules/compact-rules.ts, format version 3): `toBytes` copies
+ * form itself (rules/compact-rules.ts, format version 4): `toBytes` copies
  * it and fills in its checksum; `fromBytes` checks a buffer completely
  * ({@link checkForm}: it is untrusted input) and keeps a copy, without
  * parsing the robots.txt again. Compiled matchers are not stored: they are
  * rebuilt lazily from the rules on first use.
  */
-import { grownInt32, readU16, readU32, readU53, VarintReader, writeU32 } from './byte-buffer.js'
-import { EventType, FORM_MAGIC, FORMAT_VERSION, FormFlag, Header, HEADER_TYPES } from './compact-rules.js'
+import { grownInt32, readU16, readU32, VarintReader, writeU32 } from './byte-buffer.js'
+import {
+  EventType, FORM_MAGIC, FORMAT_VERSION, FORMAT_VERSION_2, FormFlag, formLayout, Header, HEADER_TYPES, HeaderV3, knownFlags, MIN_FORM_BYTES,
+} from './compact-rules.js'
+import { forEachSitemap } from './sitemap-list.js'
 import { RuleBlocks } from './pattern-table.js'
 import { checkDiagnostics, MAX_DETAIL_BYTES } from './diagnostics.js'
 import { ExtensionKind, readExtension } from './extensions.js'
@@ -16,10 +19,7 @@ import { latin1 } from '../parse/escape.js'
 import { isSpace } from '../parse/ascii.js'
 import { describeValue, RobotsFormatError, RobotsInputError } from '../errors.js'
 
-export { FORMAT_VERSION }
-
-/** The previous format version, still read: its forms are version 3's without repeat events. */
-export const FORMAT_VERSION_2 = 2
+export { FORMAT_VERSION, FORMAT_VERSION_2 }
 
 /** Longest pattern or value a parse can keep: one line (16,663 bytes), escaped (3 bytes each at most). */
 const MAX_VALUE_BYTES = MAX_DETAIL_BYTES
@@ -91,8 +91,8 @@ export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8A
  * bytes an escaped pattern can hold, names of `[a-z_-]`, extension values
  * that read, sitemaps that are absolute http(s) URLs, known diagnostic
  * codes. Anything else is a RobotsFormatError (ERR_FORMAT; ERR_VERSION for
- * another format version, such as version 1 of earlier releases; version 2
- * is read). The
+ * another format version, such as version 1 of earlier releases; versions 2
+ * and 3 are read). The
  * checksum (FNV-1a) detects accidents, not tampering: anyone can recompute
  * it, so the checks above are what protects a reader.
  */
@@ -103,25 +103,32 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   if (!(Number.isSafeInteger(at) && Number.isSafeInteger(size) && at >= 0 && size >= 0 && at + size <= bytes.length)) {
     fail('form out of its buffer')
   }
-  if (size < Header.Size || FORM_MAGIC.some((m, i) => bytes[at + i] !== m)) fail('not a serialised robots.txt (bad magic or too short)')
+  if (size < MIN_FORM_BYTES || FORM_MAGIC.some((m, i) => bytes[at + i] !== m)) fail('not a serialised robots.txt (bad magic or too short)')
   const version = readU16(bytes, at + Header.Version)
-  if (version !== FORMAT_VERSION && version !== FORMAT_VERSION_2) {
-    throw new RobotsFormatError('ERR_VERSION', `${what}: format version ${version} is not supported (this build reads ${FORMAT_VERSION_2} and ${FORMAT_VERSION})`)
+  if (!(version >= FORMAT_VERSION_2 && version <= FORMAT_VERSION)) {
+    throw new RobotsFormatError('ERR_VERSION', `${what}: format version ${version} is not supported (this build reads ${FORMAT_VERSION_2} to ${FORMAT_VERSION})`)
   }
   // Version 2 is version 3 without repeats: every pattern written out.
-  const repeats = version === FORMAT_VERSION
-  const length = readU32(bytes, at + Header.Length)
+  const repeats = version !== FORMAT_VERSION_2
+  const frontCoded = version === FORMAT_VERSION
+  if (version !== FORMAT_VERSION && size < HeaderV3.Size) fail('not a serialised robots.txt (bad magic or too short)')
+  const flags = version === FORMAT_VERSION ? bytes[at + Header.Flags] : readU16(bytes, at + Header.Flags)
+  if ((flags & ~knownFlags(version)) !== 0) fail(`unknown flags ${flags}`)
+  if (frontCoded) checkHeaderV4(bytes, at, size, flags, fail, what)
+  else if (readU32(bytes, at + HeaderV3.BytesRead + 4) >= 2 ** 21 || readU32(bytes, at + HeaderV3.LineCount + 4) >= 2 ** 21) {
+    fail('bytesRead or lineCount past 2^53')
+  }
+  const layout = formLayout(bytes, at)
+  const length = layout.length
   if (length !== size) fail(`length ${length} in the header does not match the ${size} bytes given (truncated or padded)`)
   if (readU32(bytes, at + Header.Checksum) !== formChecksum(bytes, at, size)) fail('checksum mismatch (corrupt buffer)')
-  const flags = readU16(bytes, at + Header.Flags)
-  if ((flags & ~FormFlag.Truncated) !== 0) fail(`unknown flags ${flags}`)
   // Sections: in order, inside the form (so none overlaps another).
-  const eventsStart = at + readU32(bytes, at + Header.EventsStart)
-  const namesStart = at + readU32(bytes, at + Header.NamesStart)
-  const extensionsStart = at + readU32(bytes, at + Header.ExtensionsStart)
-  const sitemapsStart = at + readU32(bytes, at + Header.SitemapsStart)
-  const diagnosticsStart = at + readU32(bytes, at + Header.DiagnosticsStart)
-  const patternsStart = at + Header.Size
+  const eventsStart = at + layout.eventsStart
+  const namesStart = at + layout.namesStart
+  const extensionsStart = at + layout.extensionsStart
+  const sitemapsStart = at + layout.sitemapsStart
+  const diagnosticsStart = at + layout.diagnosticsStart
+  const patternsStart = at + layout.patternsStart
   const end = at + length
   if (
     !(patternsStart <= eventsStart && eventsStart <= namesStart && namesStart <= extensionsStart && extensionsStart <= sitemapsStart &&
@@ -129,13 +136,10 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   ) {
     fail('sections out of order or outside the form')
   }
-  if (readU32(bytes, at + Header.BytesRead + 4) >= 2 ** 21 || readU32(bytes, at + Header.LineCount + 4) >= 2 ** 21) {
-    fail('bytesRead or lineCount past 2^53')
-  }
-  const bytesRead = readU53(bytes, at + Header.BytesRead)
-  const lineCount = readU53(bytes, at + Header.LineCount)
+  const bytesRead = layout.bytesRead
+  const lineCount = layout.lineCount
   if (lineCount > bytesRead + 1) fail('more lines than bytes read')
-  const eventCount = readU32(bytes, at + Header.EventCount)
+  const eventCount = layout.eventCount
   // Every event takes at least one byte: a count past the section's size is wrong before any decoding.
   if (eventCount > namesStart - eventsStart) fail('event count larger than its section')
 
@@ -188,11 +192,9 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   }
 
   // Sitemaps: absolute http(s) URLs, as one line's value.
-  const maps = new VarintReader(bytes, sitemapsStart, diagnosticsStart, what, 'sitemaps')
-  while (maps.more) {
-    const s = maps.readRun()
-    if (maps.at - s > MAX_VALUE_BYTES || !isLineValue(bytes, s, maps.at) || !isSitemapUrl(bytes, s, maps.at)) fail('bad sitemap')
-  }
+  forEachSitemap(bytes, sitemapsStart, diagnosticsStart, frontCoded, what, (b, s, e) => {
+    if (e - s > MAX_VALUE_BYTES || !isLineValue(b, s, e) || !isSitemapUrl(b, s, e)) fail('bad sitemap')
+  }, (why) => fail(`sitemaps: ${why}`))
 
   // Patterns: as a whole, only the bytes an escaped value holds; per pattern (with the events) its ends and escapes.
   let percents = 0
@@ -282,8 +284,35 @@ export function checkForm(bytes: Uint8Array, at: number, size: number, what: str
   if (nextExtension !== extensionCount) fail('an extension no event uses')
 
   // Diagnostics: known codes, in line order; the truncated flag and diagnostic go together.
-  const truncated = checkDiagnostics(bytes, diagnosticsStart, end, lineCount + 1, what, fail)
+  const truncated = checkDiagnostics(bytes, at, diagnosticsStart, end, lineCount + 1, what, fail)
   if (truncated !== ((flags & FormFlag.Truncated) !== 0)) fail('the truncated flag and diagnostic disagree')
+}
+
+/**
+ * Checks a version 4 header in `bytes[at, at + size)` before {@link formLayout}
+ * reads it: every varint well-formed and inside the form, ending where the
+ * header says it ends; a section the flags name is not empty (an empty one
+ * is left out); and the sections add up to the length (plain arithmetic:
+ * varints are below 2^49, so no sum wraps).
+ */
+function checkHeaderV4(bytes: Uint8Array, at: number, size: number, flags: number, fail: (why: string) => never, what: string): void {
+  const headerBytes = bytes[at + Header.HeaderBytes]
+  if (headerBytes > size || headerBytes < MIN_FORM_BYTES) fail('header size out of range')
+  const r = new VarintReader(bytes, at + Header.Fields, at + headerBytes, what, 'header')
+  const length = r.read()
+  r.read() // the event count, checked against the events
+  let sections = r.read() + r.read()
+  for (const flag of [FormFlag.HasNames, FormFlag.HasExtensions, FormFlag.HasSitemaps]) {
+    if ((flags & flag) === 0) continue
+    const n = r.read()
+    if (n === 0) fail('an empty section named in the header')
+    sections += n
+  }
+  r.read()
+  r.read()
+  if (r.more) fail('header longer than its fields')
+  if (length !== size) fail(`length ${length} in the header does not match the ${size} bytes given (truncated or padded)`)
+  if (headerBytes + sections > length) fail('sections out of order or outside the form')
 }
 
 /** Per byte: 1 for the bytes an escaped value may hold (ASCII but NUL, LF, CR and '#'). */

@@ -7,8 +7,8 @@
  * the checks of an untrusted bundle: {@link loadBundle}.
  */
 import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
-import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
-import { checkForm, fnv1a, formChecksum, FORMAT_VERSION_2, sealForm } from '../rules/serialise.js'
+import { FORMAT_VERSION, FORMAT_VERSION_2, Header, MIN_FORM_BYTES } from '../rules/compact-rules.js'
+import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
 import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { FNV_PRIME, keyFormProblem, MAX_KEY_BYTES } from './origin-keys.js'
 import { EntryKind } from './entry.js'
@@ -237,8 +237,8 @@ export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean):
     )
   }
   const formVersion = readU32(bytes, BundleHeader.FormVersion)
-  if (formVersion !== FORMAT_VERSION && formVersion !== FORMAT_VERSION_2) {
-    throw new RobotsFormatError('ERR_VERSION', `${what}: forms of format version ${formVersion} are not supported (this build reads ${FORMAT_VERSION_2} and ${FORMAT_VERSION})`)
+  if (!(formVersion >= FORMAT_VERSION_2 && formVersion <= FORMAT_VERSION)) {
+    throw new RobotsFormatError('ERR_VERSION', `${what}: forms of format version ${formVersion} are not supported (this build reads ${FORMAT_VERSION_2} to ${FORMAT_VERSION})`)
   }
   if (readU16(bytes, BundleHeader.Flags) !== 0) fail('unknown flags')
   const n = readU32(bytes, BundleHeader.Entries)
@@ -258,7 +258,7 @@ export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean):
     const infoLength = stride === BUNDLE_RECORD ? readU32(bytes, rec + 12) : 0
     if (!(kind < BUNDLE_TO_KIND.length)) fail(`entry ${i}: unknown kind ${kind}`)
     if (keyLength < 1 || keyLength > MAX_KEY_BYTES) fail(`entry ${i}: key length ${keyLength} out of range`)
-    if (kind === BundleKind.Robots ? formLength < Header.Size : formLength !== 0) fail(`entry ${i}: form length ${formLength} does not fit its kind`)
+    if (kind === BundleKind.Robots ? formLength < MIN_FORM_BYTES : formLength !== 0) fail(`entry ${i}: form length ${formLength} does not fit its kind`)
     if (keyLength + formLength + infoLength > dataLength - at) fail(`entry ${i}: past the end of the data`)
     for (let k = start + at; k < start + at + keyLength; k++) {
       const c = bytes[k]

@@ -16,7 +16,7 @@
  * over its entries and one over its own bytes.
  */
 import { writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
-import { FORMAT_VERSION, Header } from '../rules/compact-rules.js'
+import { FORMAT_VERSION, MIN_FORM_BYTES } from '../rules/compact-rules.js'
 import { fnv1a } from '../rules/serialise.js'
 import { RobotsInputError } from '../errors.js'
 import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, BundleKind } from './bundle-codec.js'
@@ -75,7 +75,7 @@ export class BundleWriter {
     const k = KINDS[kind]
     if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${String(kind)}`)
     const formLength = form?.length ?? 0
-    if (kind === 'robots' ? !(formLength >= Header.Size) : formLength !== 0) throw new RobotsInputError(`BundleWriter: a form of ${formLength} bytes does not fit kind ${kind}`)
+    if (kind === 'robots' ? !(formLength >= MIN_FORM_BYTES) : formLength !== 0) throw new RobotsInputError(`BundleWriter: a form of ${formLength} bytes does not fit kind ${kind}`)
     const record = info === undefined ? undefined : encodeFetchInfo(info)
     const infoLength = record?.length ?? 0
     const rec = BundleHeader.Size + BUNDLE_RECORD * this.added++

@@ -1,7 +1,7 @@
 /** The varint event stream: what the writer adds, the cursor reads back. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { EventCursor, EventType, EventWriter } from '../../src/rules/compact-rules.js'
+import { EventCursor, EventType, EventWriter, formLayout } from '../../src/rules/compact-rules.js'
 import { parseRobots } from '../../src/index.js'
 import { handRules } from '../support/forms.js'
 import { compactRulesOf } from '../../src/internals.js'
@@ -18,10 +18,11 @@ describe('event stream', () => {
         const w = new EventWriter()
         let line = 0
         for (const e of events) w.add(e.type, (line += e.gap), e.value)
-        const c = new EventCursor(handRules({ events: w }))
+        const rules = handRules({ events: w })
+        const c = new EventCursor(rules)
         let at = 0
         line = 0
-        let patternEnd = 56 // the patterns start after the form's header
+        let patternEnd = formLayout(rules.bytes).patternsStart // the patterns start after the form's header
         for (const e of events) {
           expect(c.next()).toBe(true)
           line += e.gap

@@ -8,10 +8,11 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
 import { compactRulesOf, referenceDecide } from '../../src/internals.js'
-import { readU32, writeU16 } from '../../src/rules/byte-buffer.js'
-import { EventCursor, EventType, EventWriter, Header, MIN_REPEAT } from '../../src/rules/compact-rules.js'
+import { writeU16 } from '../../src/rules/byte-buffer.js'
+import { EventCursor, EventType, EventWriter, formLayout, Header, MIN_REPEAT } from '../../src/rules/compact-rules.js'
 import { FORMAT_VERSION, FORMAT_VERSION_2, sealForm } from '../../src/rules/serialise.js'
 import { handForm } from '../support/forms.js'
+import { toVersion3 } from '../support/form-fuzz.js'
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1')
 const enc = new TextEncoder()
@@ -19,8 +20,9 @@ const enc = new TextEncoder()
 /** The event types as written in the form (repeats told apart from the rest). */
 function rawTypes(form: Uint8Array): number[] {
   const types: number[] = []
-  let at = readU32(form, Header.EventsStart)
-  const end = readU32(form, Header.NamesStart)
+  const l = formLayout(form)
+  let at = l.eventsStart
+  const end = l.namesStart
   const read = (): number => {
     let v = 0
     let scale = 1
@@ -209,14 +211,14 @@ describe('fromBytes and repeats', () => {
   })
 
   it('reads version 2 forms (every pattern written out), and no repeat in them', () => {
-    expect(FORMAT_VERSION).toBe(3)
-    const twice = form('/abc/abc', events([(w, l) => w.add(EventType.Disallow, l, 4), 'ua', (w, l) => w.add(EventType.Allow, l, 4)]))
-    writeU16(twice, Header.Version, FORMAT_VERSION_2)
+    expect(FORMAT_VERSION).toBe(4)
+    const twice = toVersion3(form('/abc/abc', events([(w, l) => w.add(EventType.Disallow, l, 4), 'ua', (w, l) => w.add(EventType.Allow, l, 4)])), FORMAT_VERSION_2)
     const r = Robots.fromBytes(sealed(twice))
     expect(r.agent('x').explain('https://e.com/abc').rule?.line).toBe(4)
     const repeated = form('/abc', events([(w, l) => w.add(EventType.Disallow, l, 4), 'ua', (w, l) => w.repeat(EventType.Allow, l, 4, 4)]))
-    writeU16(repeated, Header.Version, FORMAT_VERSION_2)
-    rejects(repeated)
+    // The same form is read as version 3 (with repeats), not as version 2.
+    expect(Robots.fromBytes(toVersion3(repeated)).agent('x').explain('https://e.com/abc').rule?.line).toBe(4)
+    rejects(toVersion3(repeated, FORMAT_VERSION_2))
     const other = form('/abc', events([(w, l) => w.add(EventType.Disallow, l, 4)]))
     writeU16(other, Header.Version, 1)
     rejects(other, 'ERR_VERSION')

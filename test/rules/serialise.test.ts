@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
 import { describePaired, SAMPLE, sampleFiles } from '../support/corpus-data.js'
 import { SHARED } from '../support/shared-data.js'
-import { readU32 } from '../../src/rules/byte-buffer.js'
-import { Header } from '../../src/rules/compact-rules.js'
+import { FormFlag, formLayout, FORMAT_VERSION, Header } from '../../src/rules/compact-rules.js'
+import { ByteBuffer } from '../../src/rules/byte-buffer.js'
+import { DIAG_INDEX } from '../../src/rules/diagnostics.js'
+import { MAX_SHARED } from '../../src/rules/sitemap-list.js'
 import { sealForm } from '../../src/rules/serialise.js'
 
 /** Every robots.txt of a source, as paths: the bundled sample's 38, or ../shared's 6,817. */
@@ -96,17 +98,22 @@ describe('serialisation errors', () => {
   })
 
   it('rejects a buffer whose checksum is right but whose contents are foreign (crafted values, bad events)', () => {
-    const extensions = readU32(bytes, Header.ExtensionsStart)
+    const layout = formLayout(bytes)
+    const extensions = layout.extensionsStart
     expect(bytes[extensions]).toBe(0) // the crawl-delay entry's kind
     // The crawl-delay entry relabelled as a visit-time (kind 2), whose value "3" does not read.
     const relabelled = bytes.slice()
     relabelled[extensions] = 2
     // The pattern /x made to hold a byte no escaped pattern holds.
     const raw = bytes.slice()
-    raw[Header.Size + 1] = 0xe9
+    raw[layout.patternsStart + 1] = 0xe9
     // The event count inflated.
     const counted = bytes.slice()
-    counted[Header.EventCount] += 1
+    // (the count is the header's second varint, after the length, and fits one byte here)
+    let p = Header.Fields
+    while (counted[p] >= 0x80) p++
+    expect(counted[p + 1]).toBe(layout.eventCount)
+    counted[p + 1] += 1
     const codes: string[] = []
     for (const buf of [relabelled, raw, counted]) {
       sealForm(buf)
@@ -118,5 +125,145 @@ describe('serialisation errors', () => {
       }
     }
     expect(codes).toEqual(['ERR_FORMAT', 'ERR_FORMAT', 'ERR_FORMAT'])
+  })
+})
+
+/** A version 4 form rebuilt with its varint header fields replaced by `fields` (length first) over the same sections, sealed. */
+function withFields(form: Uint8Array, fields: number[], flags = form[Header.Flags]): Uint8Array {
+  const head = new ByteBuffer(64)
+  for (const v of fields) head.varint(v)
+  const body = form.subarray(form[Header.HeaderBytes])
+  const out = new Uint8Array(Header.Fields + head.length + body.length)
+  out.set(form.subarray(0, Header.Fields))
+  out.set(head.bytes.subarray(0, head.length), Header.Fields)
+  out.set(body, Header.Fields + head.length)
+  out[Header.HeaderBytes] = Header.Fields + head.length
+  out[Header.Flags] = flags
+  sealForm(out)
+  return out
+}
+
+/** The varint fields of a version 4 header, length first. */
+function fieldsOf(form: Uint8Array): number[] {
+  const out: number[] = []
+  for (let p = Header.Fields, v = 0, scale = 1; p < form[Header.HeaderBytes]; p++) {
+    v += (form[p] & 0x7f) * scale
+    scale *= 128
+    if (form[p] < 0x80) {
+      out.push(v)
+      v = 0
+      scale = 1
+    }
+  }
+  return out
+}
+
+/** The sections of a form of this version, rebuilt with `section` (3: sitemaps, 4: diagnostics) replaced by `bytes`. */
+function withSection(form: Uint8Array, section: 3 | 4, bytes: number[]): Uint8Array {
+  const l = formLayout(form)
+  const fields = fieldsOf(form)
+  const from = section === 3 ? l.sitemapsStart : l.diagnosticsStart
+  const to = section === 3 ? l.diagnosticsStart : l.length
+  const body = [...form.subarray(form[Header.HeaderBytes], from), ...bytes, ...form.subarray(to)]
+  const next = new Uint8Array(form[Header.HeaderBytes] + body.length)
+  next.set(form.subarray(0, form[Header.HeaderBytes]))
+  next.set(body, form[Header.HeaderBytes])
+  if (section === 3) fields[fields.length - 3] = bytes.length // the sitemaps' length comes before bytes read and lines
+  fields[0] = 0
+  let out = withFields(next, fields)
+  for (let k = 0; k < 3; k++) out = withFields(next, [out.length, ...fields.slice(1)])
+  return out
+}
+
+describe('format version 4: the header, front-coded sitemaps, diagnostics', () => {
+  const codeOf = (f: () => unknown): string => {
+    try {
+      f()
+      return 'loaded'
+    } catch (e) {
+      if (!(e instanceof RobotsFormatError)) throw e
+      return e.code
+    }
+  }
+
+  it('writes only the header fields a file needs: an empty names, extensions or sitemaps section has no field', () => {
+    const bare = parseRobots('User-agent: *\nDisallow: /x\n').toBytes()
+    expect(bare[Header.Version]).toBe(FORMAT_VERSION)
+    expect(bare[Header.Flags]).toBe(0)
+    expect(fieldsOf(bare)).toHaveLength(6) // length, events, patterns' bytes, events' bytes, bytes read, lines
+    expect(bare[Header.HeaderBytes]).toBe(Header.Fields + 6)
+    const full = parseRobots('User-agent: a\nDisallow: /x\nCrawl-delay: 2\nSitemap: https://e.com/s\n').toBytes()
+    expect(full[Header.Flags]).toBe(FormFlag.HasNames | FormFlag.HasExtensions | FormFlag.HasSitemaps)
+    expect(fieldsOf(full)).toHaveLength(9)
+    // A section the flags name must not be empty; an unknown flag is refused.
+    const names = fieldsOf(full)
+    expect(codeOf(() => Robots.fromBytes(withFields(full, names, full[Header.Flags] | 16)))).toBe('ERR_FORMAT')
+    expect(codeOf(() => Robots.fromBytes(withFields(bare, [...fieldsOf(bare).slice(0, 4), 0, ...fieldsOf(bare).slice(4)], FormFlag.HasSitemaps)))).toBe('ERR_FORMAT')
+    // A header size that disagrees with its fields.
+    const off = full.slice()
+    off[Header.HeaderBytes]++
+    sealForm(off)
+    expect(codeOf(() => Robots.fromBytes(off))).toBe('ERR_FORMAT')
+  })
+
+  it('front-codes sitemaps (the first against "https://www."), shares of at most 127 bytes, any bytes as served', () => {
+    const long = `https://www.example.com/${'d/'.repeat(100)}`
+    const maps = ['https://www.example.com/a.xml', 'https://www.example.com/b.xml', 'http://other.example/é.xml', `${long}1.xml`, `${long}2.xml`, 'https://www.example.com/a.xml']
+    const r = parseRobots(maps.map((m) => `Sitemap: ${m}`).join('\n'))
+    expect(r.sitemaps).toEqual(maps)
+    const bytes = r.toBytes()
+    const back = Robots.fromBytes(bytes)
+    expect(back.sitemaps).toEqual(maps)
+    const l = formLayout(bytes)
+    // Each: the share (one byte), the rest's length and the rest, the share being all the bytes in common up to 127.
+    let previous = Buffer.from('https://www.')
+    let size = 0
+    for (const m of maps) {
+      const b = Buffer.from(m)
+      let k = 0
+      while (k < 127 && k < b.length && k < previous.length && b[k] === previous[k]) k++
+      size += 1 + (b.length - k < 128 ? 1 : 2) + b.length - k
+      previous = b
+    }
+    expect(l.diagnosticsStart - l.sitemapsStart).toBe(size)
+    expect(size).toBeLessThan(maps.reduce((n, m) => n + Buffer.byteLength(m) + 1, 0) * 0.75)
+    // The first sitemap shares "https://www." (12 bytes) with the seed.
+    expect(bytes[l.sitemapsStart]).toBe(12)
+    expect(MAX_SHARED).toBe(127)
+  })
+
+  it('refuses a sitemap that shares more than the previous one has, or less than it could', () => {
+    const r = parseRobots('Sitemap: https://e.com/a\nSitemap: https://e.com/b\n').toBytes()
+    const enc = (s: string): number[] => [...Buffer.from(s)]
+    // The first shares "https://" with the seed (8 bytes), then a length and the rest; the second shares 14 bytes with the first.
+    const l = formLayout(r)
+    expect([...r.subarray(l.sitemapsStart, l.diagnosticsStart)]).toEqual([8, 7, ...enc('e.com/a'), 14, 1, ...enc('b')])
+    const ok = withSection(r, 3, [8, 7, ...enc('e.com/a'), 14, 1, ...enc('b')])
+    expect(Buffer.compare(ok, r)).toBe(0)
+    expect(codeOf(() => Robots.fromBytes(withSection(r, 3, [8, 7, ...enc('e.com/a'), 16, 1, ...enc('b')])))).toBe('ERR_FORMAT') // past the previous
+    expect(codeOf(() => Robots.fromBytes(withSection(r, 3, [8, 7, ...enc('e.com/a'), 13, 2, ...enc('/b')])))).toBe('ERR_FORMAT') // shares less than it could
+    expect(codeOf(() => Robots.fromBytes(withSection(r, 3, [7, 8, ...enc('/e.com/a')])))).toBe('ERR_FORMAT') // the seed's "/" too
+    expect(codeOf(() => Robots.fromBytes(withSection(r, 3, [8, 7, ...enc('e.com/a'), 0x80, 0x01, 1, ...enc('b')])))).toBe('ERR_FORMAT') // a share past 127
+  })
+
+  it('stores diagnostic lines as steps, and pattern-start quotes the pattern of the rule on its line', () => {
+    const body = 'User-agent: *\nDisallow: x/1\nfoo: bar\nAllow: y/2\nDisallow: /ok\n'
+    const r = parseRobots(body)
+    const want = r.diagnostics
+    expect(want.filter((d) => d.code === 'pattern-start').map((d) => [d.line, d.message.endsWith('"x/1"') || d.message.endsWith('"y/2"')])).toEqual([[2, true], [4, true]])
+    const bytes = r.toBytes()
+    expect(Robots.fromBytes(bytes).diagnostics).toEqual(want)
+    // pattern-start holds no bytes of its own: each diagnostic is two varints (code, line step), bar unknown-directive's quote.
+    const l = formLayout(bytes)
+    expect(l.length - l.diagnosticsStart).toBe(2 + (2 + 1 + 3) + 2)
+    // Crafted: a pattern-start on a line with no rule, or on the line of a rule that starts with "/".
+    const section = [...bytes.subarray(l.diagnosticsStart, l.length)]
+    const diag = (code: string): number => DIAG_INDEX[code as keyof typeof DIAG_INDEX] * 2
+    expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start'), 2])))).toBe('loaded')
+    expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start'), 3])))).toBe('ERR_FORMAT')
+    expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start'), 5])))).toBe('ERR_FORMAT')
+    expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start'), 2, diag('pattern-start'), 0])))).toBe('ERR_FORMAT')
+    expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start') + 1, 2, 3, ...Buffer.from('x/1')])))).toBe('ERR_FORMAT')
+    expect(Buffer.compare(withSection(bytes, 4, section), bytes)).toBe(0)
   })
 })

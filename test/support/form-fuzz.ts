@@ -7,10 +7,13 @@
 import { expect } from 'vitest'
 import { parseRobots, type Robots } from '../../src/index.js'
 import { ByteBuffer, readU32, writeU32 } from '../../src/rules/byte-buffer.js'
-import { EventCursor, EventType, Header } from '../../src/rules/compact-rules.js'
+import { CompactRules, EventCursor, EventType, FORMAT_VERSION, formLayout, Header, HeaderV3 } from '../../src/rules/compact-rules.js'
+import { DIAG_INDEX } from '../../src/rules/diagnostics.js'
+import { forEachSitemap } from '../../src/rules/sitemap-list.js'
 import { EXTENSION_KEYS } from '../../src/rules/extensions.js'
 import { extensionEntries } from '../../src/rules/sections.js'
 import { prng } from './prng.mjs'
+import { sealForm } from '../../src/rules/serialise.js'
 import { compactRulesOf } from '../../src/internals.js'
 
 /** A varint's place in a form: `[start, end)` and its section's header field (whose start follows it). */
@@ -18,24 +21,29 @@ export interface VarintAt {
   start: number
   end: number
   value: number
-  /** The header field of the section it is in. */
+  /** The version 3 header field of the section it is in. */
   section: number
+  /** The section it is in: 0 events, 1 names, 2 extensions, 3 sitemaps, 4 diagnostics. */
+  index: number
 }
 
-/** The header fields holding section starts, in layout order. */
-export const SECTION_FIELDS = [Header.EventsStart, Header.NamesStart, Header.ExtensionsStart, Header.SitemapsStart, Header.DiagnosticsStart] as const
+/** The version 3 header fields holding section starts, in layout order. */
+export const SECTION_FIELDS = [HeaderV3.EventsStart, HeaderV3.NamesStart, HeaderV3.ExtensionsStart, HeaderV3.SitemapsStart, HeaderV3.DiagnosticsStart] as const
 
-/** The u32 header fields a mutation may change (u16 version and flags aside). */
+/** The u32 header fields of version 3 a mutation may change (u16 version and flags aside). */
 export const U32_FIELDS = [
-  Header.Checksum, Header.Length, Header.EventCount, ...SECTION_FIELDS,
-  Header.BytesRead, Header.BytesRead + 4, Header.LineCount, Header.LineCount + 4,
+  Header.Checksum, HeaderV3.Length, HeaderV3.EventCount, ...SECTION_FIELDS,
+  HeaderV3.BytesRead, HeaderV3.BytesRead + 4, HeaderV3.LineCount, HeaderV3.LineCount + 4,
 ]
 
-/** Every varint of a well-formed form, section by section (patterns hold none). */
+/** Every varint of a well-formed form of any version, section by section (patterns hold none). */
 export function varintsOf(form: Uint8Array, base = 0): VarintAt[] {
   const out: VarintAt[] = []
-  const start = (f: number): number => base + readU32(form, base + f)
-  const end = (i: number): number => (i + 1 < SECTION_FIELDS.length ? start(SECTION_FIELDS[i + 1]) : base + readU32(form, base + Header.Length))
+  const l = formLayout(form, base)
+  const starts = [l.eventsStart, l.namesStart, l.extensionsStart, l.sitemapsStart, l.diagnosticsStart, l.length]
+  const start = (f: number): number => base + starts[SECTION_FIELDS.indexOf(f as (typeof SECTION_FIELDS)[number])]
+  const end = (i: number): number => base + starts[i + 1]
+  const frontCoded = l.version === FORMAT_VERSION
   const read = (at: number, section: number): number => {
     let v = 0
     let scale = 1
@@ -46,26 +54,26 @@ export function varintsOf(form: Uint8Array, base = 0): VarintAt[] {
       scale *= 128
       if (b < 0x80) break
     }
-    out.push({ start: at, end: p, value: v, section })
+    out.push({ start: at, end: p, value: v, section, index: SECTION_FIELDS.indexOf(section as (typeof SECTION_FIELDS)[number]) })
     return p
   }
   SECTION_FIELDS.forEach((field, i) => {
     let at = start(field)
     const stop = end(i)
     while (at < stop) {
-      if (field === Header.EventsStart) {
+      if (field === HeaderV3.EventsStart) {
         const header = out.length
         at = read(at, field)
         const type = out[header].value % 8
         if (type !== EventType.UaGlobal) at = read(at, field)
         // A repeat: the pattern's length, then how far back it starts.
         if (type === EventType.AllowRepeat || type === EventType.DisallowRepeat) at = read(at, field)
-      } else if (field === Header.ExtensionsStart) {
+      } else if (field === HeaderV3.ExtensionsStart) {
         at++ // the kind byte
         const len = out.length
         at = read(at, field)
         at += out[len].value
-      } else if (field === Header.DiagnosticsStart) {
+      } else if (field === HeaderV3.DiagnosticsStart) {
         const head = out.length
         at = read(at, field)
         at = read(at, field) // the line
@@ -75,6 +83,7 @@ export function varintsOf(form: Uint8Array, base = 0): VarintAt[] {
           at += out[len].value
         }
       } else {
+        if (frontCoded && field === HeaderV3.SitemapsStart) at = read(at, field) // the bytes shared with the previous sitemap
         const len = out.length
         at = read(at, field)
         at += out[len].value
@@ -104,6 +113,7 @@ function pick(rand: () => number, v: number, max: number): number {
  * plausible, or not), or a byte of a section.
  */
 export function mutateForm(form: Uint8Array, rand: () => number): Uint8Array {
+  if (formLayout(form).version === FORMAT_VERSION) return mutateFormV4(form, rand)
   const m = form.slice()
   const r = rand()
   if (r < 0.35) {
@@ -135,16 +145,194 @@ export function mutateForm(form: Uint8Array, rand: () => number): Uint8Array {
     if (delta !== 0 && rand() < 0.7) {
       // Keep the layout plausible: the later sections move, the length follows.
       for (const f of SECTION_FIELDS) if (f > v.section) writeU32(out, f, readU32(out, f) + delta)
-      writeU32(out, Header.Length, out.length)
+      writeU32(out, HeaderV3.Length, out.length)
     }
     return out
   }
   // A byte anywhere past the header.
-  if (form.length > Header.Size) {
-    const at = Header.Size + Math.floor(rand() * (form.length - Header.Size))
+  if (form.length > HeaderV3.Size) {
+    const at = HeaderV3.Size + Math.floor(rand() * (form.length - HeaderV3.Size))
     m[at] = rand() < 0.5 ? m[at] ^ (1 << Math.floor(rand() * 8)) : Math.floor(rand() * 256)
   }
   return m
+}
+
+/** The varint fields of a version 4 header (length first) and where they end. */
+function headerFieldsOf(form: Uint8Array): { fields: number[]; end: number } {
+  const fields: number[] = []
+  let p = Header.Fields
+  const stop = form[Header.HeaderBytes]
+  while (p < stop) {
+    let v = 0
+    let scale = 1
+    for (;;) {
+      const b = form[p++]
+      v += (b & 0x7f) * scale
+      scale *= 128
+      if (b < 0x80) break
+    }
+    fields.push(v)
+  }
+  return { fields, end: p }
+}
+
+/** A version 4 form of `fields` (length first: set to the form's length when `fixLength`) over `body`, with the fixed bytes of `like`. */
+function withHeader(like: Uint8Array, fields: number[], body: Uint8Array, fixLength: boolean, fixHeaderBytes = true): Uint8Array {
+  const encode = (f: number[]): Uint8Array => {
+    const b = new ByteBuffer(64)
+    for (const v of f) b.varint(v)
+    return b.bytes.slice(0, b.length)
+  }
+  let head = encode(fields)
+  if (fixLength) {
+    for (let k = 0; k < 3; k++) {
+      fields = [Header.Fields + head.length + body.length, ...fields.slice(1)]
+      head = encode(fields)
+    }
+  }
+  const out = new Uint8Array(Header.Fields + head.length + body.length)
+  out.set(like.subarray(0, Header.Fields))
+  out.set(head, Header.Fields)
+  out.set(body, Header.Fields + head.length)
+  if (fixHeaderBytes) out[Header.HeaderBytes] = Header.Fields + head.length
+  return out
+}
+
+/** Index of each flagged section's length among a version 4 header's fields (length, event count, patterns, events, then these). */
+function sectionField(form: Uint8Array, index: number): number {
+  // index: 1 names, 2 extensions, 3 sitemaps (flags 2, 4, 8); 0 events.
+  if (index === 0) return 3
+  let f = 4
+  for (let s = 1; s < index; s++) if (form[Header.Flags] & (1 << s)) f++
+  return form[Header.Flags] & (1 << index) ? f : -1
+}
+
+/**
+ * One structured mutation of a version 4 form: its fixed bytes, a header
+ * varint (the header's size and the length kept plausible, or not), a
+ * varint of a section (re-encoded, overlong, cut, continued; the section's
+ * length in the header and the form's length following, or not), or a byte
+ * of a section.
+ */
+export function mutateFormV4(form: Uint8Array, rand: () => number): Uint8Array {
+  const r = rand()
+  const { fields, end } = headerFieldsOf(form)
+  const body = form.subarray(end)
+  if (r < 0.08) {
+    const m = form.slice()
+    const at = [Header.Version, Header.Flags, Header.HeaderBytes][Math.floor(rand() * 3)]
+    m[at] = rand() < 0.5 ? Math.floor(rand() * 16) : Math.floor(rand() * 256)
+    return m
+  }
+  if (r < 0.35) {
+    const k = Math.floor(rand() * fields.length)
+    const next = fields.slice()
+    next[k] = pick(rand, fields[k], 2 ** 49 - 1)
+    return withHeader(form, next, body, k !== 0 && rand() < 0.5, rand() < 0.8)
+  }
+  const varints = varintsOf(form)
+  if (r < 0.9 && varints.length > 0) {
+    const v = varints[Math.floor(rand() * varints.length)]
+    let replacement: Uint8Array
+    const how = rand()
+    if (how < 0.6) replacement = varint(pick(rand, v.value, 2 ** 49 - 1))
+    else if (how < 0.75) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80, 0x00]) // overlong
+    else if (how < 0.85) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80]) // continued into the next byte
+    else replacement = form.subarray(v.start, v.end - 1) // cut
+    const nextBody = new Uint8Array(body.length - (v.end - v.start) + replacement.length)
+    nextBody.set(form.subarray(end, v.start))
+    nextBody.set(replacement, v.start - end)
+    nextBody.set(form.subarray(v.end), v.start - end + replacement.length)
+    const delta = replacement.length - (v.end - v.start)
+    const next = fields.slice()
+    const plausible = delta !== 0 && rand() < 0.7
+    if (plausible) {
+      const f = v.index === 4 ? -1 : sectionField(form, v.index)
+      if (f >= 0) next[f] += delta
+    }
+    return withHeader(form, next, nextBody, plausible)
+  }
+  const m = form.slice()
+  if (form.length > end) {
+    const at = end + Math.floor(rand() * (form.length - end))
+    m[at] = rand() < 0.5 ? m[at] ^ (1 << Math.floor(rand() * 8)) : Math.floor(rand() * 256)
+  }
+  return m
+}
+
+/**
+ * The same rules as a version 3 form (or version 2, which has no repeat
+ * events: only for forms without them), as an older build wrote them: a
+ * fixed header of u32 fields, sitemaps written whole, diagnostics on
+ * absolute lines, each `pattern-start` with its pattern's bytes.
+ */
+export function toVersion3(form: Uint8Array, version = 3): Uint8Array {
+  const l = formLayout(form)
+  const maps = new ByteBuffer(64)
+  forEachSitemap(form, l.sitemapsStart, l.diagnosticsStart, true, 'toVersion3', (b, s, e) => maps.run(b, s, e))
+  // Diagnostics: absolute lines, and pattern-start with its pattern as detail bytes.
+  const diags = new ByteBuffer(64)
+  const cursor = new EventCursor(new CompactRules(form))
+  let more = cursor.next()
+  let line = 0
+  for (let p = l.diagnosticsStart; p < l.length; ) {
+    const read = (): number => {
+      let v = 0
+      let scale = 1
+      for (;;) {
+        const x = form[p++]
+        v += (x & 0x7f) * scale
+        scale *= 128
+        if (x < 0x80) return v
+      }
+    }
+    const head = read()
+    line += read()
+    if (Math.floor(head / 2) === DIAG_INDEX['pattern-start']) {
+      while (more && cursor.line < line) more = cursor.next()
+      diags.varint(head | 1)
+      diags.varint(line)
+      diags.run(cursor.patternBytes, cursor.a, cursor.b)
+      continue
+    }
+    diags.varint(head)
+    diags.varint(line)
+    if (head % 2 === 1) {
+      const n = read()
+      diags.run(form, p, p + n)
+      p += n
+    }
+  }
+  const parts = [
+    form.subarray(l.patternsStart, l.namesStart),
+    form.subarray(l.namesStart, l.sitemapsStart),
+    maps.bytes.subarray(0, maps.length),
+    diags.bytes.subarray(0, diags.length),
+  ]
+  const size = HeaderV3.Size + parts.reduce((n, p) => n + p.length, 0)
+  const out = new Uint8Array(size)
+  out.set(form.subarray(0, 4))
+  out[Header.Version] = version
+  out[Header.Flags] = form[Header.Flags] & 1
+  let p = HeaderV3.Size
+  for (const part of parts) {
+    out.set(part, p)
+    p += part.length
+  }
+  const shift = HeaderV3.Size - l.patternsStart
+  writeU32(out, HeaderV3.Length, size)
+  writeU32(out, HeaderV3.EventCount, l.eventCount)
+  writeU32(out, HeaderV3.EventsStart, l.eventsStart + shift)
+  writeU32(out, HeaderV3.NamesStart, l.namesStart + shift)
+  writeU32(out, HeaderV3.ExtensionsStart, l.extensionsStart + shift)
+  writeU32(out, HeaderV3.SitemapsStart, l.sitemapsStart + shift)
+  writeU32(out, HeaderV3.DiagnosticsStart, l.sitemapsStart + shift + maps.length)
+  writeU32(out, HeaderV3.BytesRead, l.bytesRead % 2 ** 32)
+  writeU32(out, HeaderV3.BytesRead + 4, Math.floor(l.bytesRead / 2 ** 32))
+  writeU32(out, HeaderV3.LineCount, l.lineCount % 2 ** 32)
+  writeU32(out, HeaderV3.LineCount + 4, Math.floor(l.lineCount / 2 ** 32))
+  sealForm(out)
+  return out
 }
 
 /** A robots.txt that a fresh parse turns into `r`'s rules (events on their lines, sitemaps after them); null when its lines are too many to write. */
