@@ -30,11 +30,13 @@ const KEYS = [
   '<div class="a">', '  <p>', 'foo bar', 'foo bar baz', 'foo\tbar ', ' one', 'a$b c%d e', 'x y #z', 'Disallow /p',
   'Crawl-delay:', 'host:', 'Request-rate:', 'Visit-time:', 'Noindex:', 'Clean-param :', 'a%b:', ':',
   'X-Robots-Tag:', 'foo :', '<meta content="text/html; charset:', '\tcrawl-delay:', 'Visit-times:', 'hosts:',
+  'a b c:', 'a  b\t c', 'a b\t', 'a b c d # x\t$', '<a href="x" title="y">', 'one\ttwo:', 'w1 w2 w3\u0001', 'w1 w2 é',
 ]
 const VALUE = [
   '/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x',
   '/p?q=1&r', '\u0001', 'Googlebot', 'Googlebot/2.1', '* x', 'https://example.com/s.xml', 'http://ex-1.org/a?b#c', ':', 'bot:1', '<',
   '5', '1/10', '%35', '1%2e5', '0600-0845', 'a.example%2Fx', '%zz',
+  '/a b', '/&~', '/%7e%7E', '%a', '/a%', '# x\ty', '/x\t#$', 'a:b c', '\u0080',
 ]
 const END = ['\n', '\r\n', '\r', '', '\n\n', '\r\r\n', '\n\r']
 
