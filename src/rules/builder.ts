@@ -294,20 +294,18 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     let j = i + KEY_LENGTH[kind] + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
     const valueStart = j
+    let x = -1
+    for (;; j++) {
+      // Printable ASCII but '#' (a space too), in one unsigned compare; then a tab, '#' or the line end.
+      while (j < stop && ((x = b[j]) - 32 >>> 0) < 95 && x !== 35) j++
+      if (j >= stop) return -1
+      if (x !== 9) break
+    }
     // The value's end without trailing whitespace.
     let keep = j
-    for (; j < stop; j++) {
-      const x = b[j]
-      if (x > 32 && x < 127) {
-        if (x === 35) break
-        keep = j + 1
-        continue
-      }
-      if (x === 32 || x === 9) continue
-      if (x === 10 || x === 13) break
-      return -1 // a control or NUL, a non-ASCII byte
-    }
-    if (j < stop && b[j] === 35) j = this.commentEnd(b, j + 1, stop)
+    while (keep > valueStart && (b[keep - 1] === 32 || b[keep - 1] === 9)) keep--
+    if (x === 35) j = this.commentEnd(b, j + 1, stop)
+    else if (x !== 10 && x !== 13) return -1 // a control or NUL, a non-ASCII byte
     if (j < 0 || j >= stop) return -1
     if (kind === KeyKind.UserAgent) this.userAgent(line, b, valueStart, keep)
     else this.sitemap(line, b, valueStart, keep)
