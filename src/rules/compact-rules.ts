@@ -412,7 +412,7 @@ export function writeForm(target: Uint8Array, at: number, parts: FormParts): voi
   const extensionsStart = put(parts.extensions)
   const sitemapsStart = put(parts.sitemaps)
   const diagnosticsStart = put(parts.diagnostics)
-  target.set(FORM_MAGIC, at)
+  for (let i = 0; i < FORM_MAGIC.length; i++) target[at + i] = FORM_MAGIC[i]
   writeU16(target, at + Header.Version, FORMAT_VERSION)
   writeU16(target, at + Header.Flags, parts.truncated ? FormFlag.Truncated : 0)
   writeU32(target, at + Header.Checksum, 0)
