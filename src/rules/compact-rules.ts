@@ -393,25 +393,25 @@ export function formSize(parts: FormParts): number {
   )
 }
 
+/** Copies `section` to `target[p…]`; returns where it ends. */
+function putSection(target: Uint8Array, p: number, section: Section): number {
+  const n = section.length
+  const b = section.bytes
+  // Short sections copy faster by hand than through set().
+  if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
+  else target.set(n === b.length ? b : b.subarray(0, n), p)
+  return p + n
+}
+
 /** Lays out the form of `parts` at `target[at, at + formSize(parts))` (checksum 0: see rules/serialise.ts). */
 export function writeForm(target: Uint8Array, at: number, parts: FormParts): void {
-  let p = at + Header.Size
-  const put = (section: Section): number => {
-    const start = p - at
-    const n = section.length
-    const b = section.bytes
-    // Short sections copy faster by hand than through set().
-    if (n < 64) for (let i = 0; i < n; i++) target[p + i] = b[i]
-    else target.set(n === b.length ? b : b.subarray(0, n), p)
-    p += n
-    return start
-  }
-  put(parts.patterns)
-  const eventsStart = put(parts.events)
-  const namesStart = put(parts.names)
-  const extensionsStart = put(parts.extensions)
-  const sitemapsStart = put(parts.sitemaps)
-  const diagnosticsStart = put(parts.diagnostics)
+  // Each section's start, relative to `at`, is where the one before it ends.
+  const eventsStart = putSection(target, at + Header.Size, parts.patterns) - at
+  const namesStart = putSection(target, at + eventsStart, parts.events) - at
+  const extensionsStart = putSection(target, at + namesStart, parts.names) - at
+  const sitemapsStart = putSection(target, at + extensionsStart, parts.extensions) - at
+  const diagnosticsStart = putSection(target, at + sitemapsStart, parts.sitemaps) - at
+  const p = putSection(target, at + diagnosticsStart, parts.diagnostics)
   for (let i = 0; i < FORM_MAGIC.length; i++) target[at + i] = FORM_MAGIC[i]
   writeU16(target, at + Header.Version, FORMAT_VERSION)
   writeU16(target, at + Header.Flags, parts.truncated ? FormFlag.Truncated : 0)
