@@ -324,17 +324,17 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
-    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
-    if (j < stop && b[j] === 35) {
+    let x = -1
+    while (j < stop && ((x = b[j]) === 32 || x === 9)) j++
+    if (j < stop && x === 35) {
       // Whitespace and a comment: nothing to record.
       j = this.commentEnd(b, j + 1, stop)
       return j >= 0 && j < stop ? j : -1
     }
-    if (j < stop && (b[j] === 10 || b[j] === 13)) return j
+    if (j < stop && (x === 10 || x === 13)) return j
     // Words: count the gaps between them (a gap before the line end or a comment is no gap), up to two.
     const start = j
     let gaps = 0
-    let x = 0
     for (;;) {
       while (j < stop && ((x = b[j]) - 33 >>> 0) < 94 && x !== 35 && x !== 58) j++
       if (j >= stop) return -1
