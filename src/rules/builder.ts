@@ -320,7 +320,9 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * of it unless it is exactly two words (the key and value of a missing
    * colon: fastMissingColon) or holds a `:` before its comment
    * (fastUnknown); else the line end is recorded as there (the line is
-   * empty, a comment, or not a directive: `invalid-line`).
+   * empty, a comment, or not a directive: `invalid-line`). Its words may
+   * hold bytes >= 0x80 (text): lineEnd then checks them as UTF-8, as it
+   * does on the general path; before a `:` they are declined.
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
@@ -333,32 +335,45 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     if (j < stop && (x === 10 || x === 13)) return j
     // Words: count the gaps between them (a gap before the line end or a comment is no gap), up to two.
+    // A byte >= 0x80 is part of a word (text in UTF-8, or not: lineEnd checks, as on the general path).
     const start = j
     let gaps = 0
+    let flags = 0
     for (;;) {
       while (j < stop && ((x = b[j]) - 33 >>> 0) < 94 && x !== 35 && x !== 58) j++
       if (j >= stop) return -1
+      if (x > 127) {
+        flags = LineFlag.hasNonAscii
+        j++
+        continue
+      }
       if (x !== 32 && x !== 9) break
       do j++
       while (j < stop && ((x = b[j]) === 32 || x === 9))
       if (j >= stop) return -1
-      if (!((x - 33 >>> 0) < 94 && x !== 35 && x !== 58)) break
+      if (!(((x - 33 >>> 0) < 94 && x !== 35 && x !== 58) || x > 127)) break
       if (++gaps === 2) {
         // Past a second gap the words no longer matter: only a ':', a comment or the line end.
-        while (j < stop && ((((x = b[j]) - 32 >>> 0) < 95 && x !== 35 && x !== 58) || x === 9)) j++
-        if (j >= stop) return -1
+        for (;;) {
+          while (j < stop && ((((x = b[j]) - 32 >>> 0) < 95 && x !== 35 && x !== 58) || x === 9)) j++
+          if (j >= stop) return -1
+          if (x < 128) break
+          flags = LineFlag.hasNonAscii
+          j++
+        }
         break
       }
     }
-    if (x === 58) return this.fastUnknown(b, i, start, j, stop, line)
-    let flags = 0
+    // A key (before the ':') of bytes >= 0x80: the general path.
+    if (x === 58) return flags === 0 ? this.fastUnknown(b, i, start, j, stop, line) : -1
     if (x === 35) {
-      flags = LineFlag.hasComment
+      flags |= LineFlag.hasComment
       j = this.commentEnd(b, j + 1, stop)
       if (j < 0 || j >= stop) return -1
-    } else if (x !== 10 && x !== 13) return -1 // a control or NUL, a non-ASCII byte
+    } else if (x !== 10 && x !== 13) return -1 // a control or NUL
     if (gaps === 1) return this.fastMissingColon(b, i, start, j, flags, line)
-    this.plainLineEnd(line, flags, b, i, j)
+    if (flags & LineFlag.hasNonAscii) this.lineEnd(line, flags, b, i, j)
+    else this.plainLineEnd(line, flags, b, i, j)
     return j
   }
 

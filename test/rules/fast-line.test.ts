@@ -105,6 +105,26 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
     }
   })
 
+  it('keyless lines of text with bytes >= 0x80 (valid and invalid UTF-8, in one, two or more words, before a colon or a comment): both paths, at every split', async () => {
+    const RAW = [[0xc3, 0xa9], [0xc3], [0xff, 0xfe], [0xe2, 0x82], [0x80], [0xf0, 0x9f, 0x98, 0x80], [0xed, 0xa0, 0x80]]
+    const SHAPES = ['%', 'a%', '%b', '% b', 'a %', '%  %', 'a b %', '% b c', 'a % c d', '%:x', 'a%: x', 'a b%:', '% # c', 'a % #%', '\t% b', 'crawl-delay %', 'disallow% /x', '% b\u0001']
+    for (const raw of RAW) {
+      for (const shape of SHAPES) {
+        const parts = shape.split('%')
+        const line = parts.flatMap((p, k) => (k === 0 ? [...enc.encode(p)] : [...raw, ...enc.encode(p)]))
+        for (const [head, end] of [['', '\n'], ['User-agent: *\n', '\r\n'], ['User-agent: *\n', '\r'], ['', '']] as const) {
+          const bytes = new Uint8Array([...raw, ...enc.encode(end), ...enc.encode(head), ...line, ...enc.encode(end + 'Disallow: /x' + end)])
+          const what = `${JSON.stringify(raw)} ${JSON.stringify(shape)} ${JSON.stringify(end)}`
+          const parsed = parseRobots(bytes)
+          const whole = parsed.toBytes()
+          expect(Buffer.from(general(bytes)).equals(whole), what).toBe(true)
+          expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
+          for (let at = 1; at < bytes.length; at++) expect(Buffer.from(await streamed(bytes, splitAt(bytes, [at]))).equals(whole), `${what} split ${at}`).toBe(true)
+        }
+      }
+    }
+  })
+
   it('a rule with % escapes (hex digits uppercased, anything else kept) and two-word lines: the same form on both paths, at every split', async () => {
     const lines = [
       'Disallow: /a%', 'Disallow: /a%4', 'Disallow: /a%4f', 'Allow: /%4F%', 'Disallow: /%e9%E9%g1', 'Disallow: %%41', 'Disallow: /%aB%Cd #%ef',
