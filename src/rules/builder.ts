@@ -294,18 +294,20 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     let j = i + KEY_LENGTH[kind] + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
     const valueStart = j
-    let x = -1
-    for (;; j++) {
-      // Printable ASCII but '#' (a space too), in one unsigned compare; then a tab, '#' or the line end.
-      while (j < stop && ((x = b[j]) - 32 >>> 0) < 95 && x !== 35) j++
-      if (j >= stop) return -1
-      if (x !== 9) break
-    }
     // The value's end without trailing whitespace.
     let keep = j
-    while (keep > valueStart && (b[keep - 1] === 32 || b[keep - 1] === 9)) keep--
-    if (x === 35) j = this.commentEnd(b, j + 1, stop)
-    else if (x !== 10 && x !== 13) return -1 // a control or NUL, a non-ASCII byte
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 32 && x < 127) {
+        if (x === 35) break
+        keep = j + 1
+        continue
+      }
+      if (x === 32 || x === 9) continue
+      if (x === 10 || x === 13) break
+      return -1 // a control or NUL, a non-ASCII byte
+    }
+    if (j < stop && b[j] === 35) j = this.commentEnd(b, j + 1, stop)
     if (j < 0 || j >= stop) return -1
     if (kind === KeyKind.UserAgent) this.userAgent(line, b, valueStart, keep)
     else this.sitemap(line, b, valueStart, keep)
@@ -334,37 +336,21 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       return j >= 0 && j < stop ? j : -1
     }
     if (j < stop && (x === 10 || x === 13)) return j
-    // Words: count the gaps between them (a gap before the line end or a comment is no gap), up to two.
-    // A byte >= 0x80 is part of a word (text in UTF-8, or not: lineEnd checks, as on the general path).
+    // Words: count the gaps between them (a gap before the line end or a comment is no gap), up to two;
+    // past two only a ':', a comment or the line end matters. A byte >= 0x80 is part of a word (text
+    // in UTF-8, or not: lineEnd checks, as on the general path).
     const start = j
     let gaps = 0
     let flags = 0
     for (;;) {
-      while (j < stop && ((x = b[j]) - 33 >>> 0) < 94 && x !== 35 && x !== 58) j++
+      while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0) || (gaps > 1 && (x === 32 || x === 9)))) j++
       if (j >= stop) return -1
-      if (x > 127) {
-        flags = LineFlag.hasNonAscii
-        j++
-        continue
-      }
       if (x !== 32 && x !== 9) break
-      do j++
-      while (j < stop && ((x = b[j]) === 32 || x === 9))
+      while (++j < stop && ((x = b[j]) === 32 || x === 9));
       if (j >= stop) return -1
-      if (!(((x - 33 >>> 0) < 94 && x !== 35 && x !== 58) || x > 127)) break
-      if (++gaps === 2) {
-        // Past a second gap the words no longer matter: only a ':', a comment or the line end.
-        for (;;) {
-          while (j < stop && ((((x = b[j]) - 32 >>> 0) < 95 && x !== 35 && x !== 58) || x === 9)) j++
-          if (j >= stop) return -1
-          if (x < 128) break
-          flags = LineFlag.hasNonAscii
-          j++
-        }
-        break
-      }
+      if ((x - 33 >>> 0 < 94 && x !== 35 && x !== 58) || x > 127) gaps++
     }
-    // A key (before the ':') of bytes >= 0x80: the general path.
+    // A key (before the ':') with bytes >= 0x80: the general path.
     if (x === 58) return flags === 0 ? this.fastUnknown(b, i, start, j, stop, line) : -1
     if (x === 35) {
       flags |= LineFlag.hasComment
@@ -372,8 +358,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       if (j < 0 || j >= stop) return -1
     } else if (x !== 10 && x !== 13) return -1 // a control or NUL
     if (gaps === 1) return this.fastMissingColon(b, i, start, j, flags, line)
-    if (flags & LineFlag.hasNonAscii) this.lineEnd(line, flags, b, i, j)
-    else this.plainLineEnd(line, flags, b, i, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
   }
 
@@ -436,7 +421,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (j < 0 || j >= stop) return -1
     if (keyEnd === start) flags &= ~LineFlag.hasDirective
     else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
-    this.plainLineEnd(line, flags, b, i, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
   }
 
@@ -458,15 +443,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       flags |= x > 127 ? LineFlag.hasNonAscii : LineFlag.hasControl
     }
     this.unknown(line, b, start, keyEnd, b, j, j)
-    if (flags === LineFlag.hasDirective) this.plainLineEnd(line, flags, b, i, j)
-    else this.lineEnd(line, flags, b, i, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
-  }
-
-  /** lineEnd() for a line of plain ASCII whose `flags` hold at most hasDirective and hasComment (not a blank or comment line). */
-  private plainLineEnd(line: number, flags: number, b: Uint8Array, i: number, j: number): void {
-    if (flags === 0) this.scratch().diagnostics.add(DIAG_INDEX['invalid-line'], line)
-    if (!this.sawContent) this.firstContent(line, b, i, j)
   }
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
@@ -491,40 +469,36 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const out = p.bytes
     const valueStart = p.length
     let at = valueStart
+    // The value's end without trailing whitespace.
+    let keep = valueStart
     let flags = LineFlag.hasDirective
-    for (;;) {
-      // The usual bytes, '&' to '~': each is stored before it is looked at (there is room: see
-      // `reserve` above) and kept by moving `at` past it, in one unsigned compare (faster).
-      let x = -1
-      while (j < stop) {
-        x = b[j]
-        out[at] = x
-        if (x - 38 >>> 0 >= 89) break
-        at++
-        j++
+    for (; j < stop; j++) {
+      const x = b[j]
+      if (x > 37 && x < 127) {
+        out[at++] = x
+        keep = at
+        continue
       }
-      if (j >= stop) return -1
-      if (x === 32 || x === 9 || x === 33 || x === 34) {
-        // ' ', tab, '!', '"'
-        at++
-        j++
+      if (x === 32 || x === 9) {
+        out[at++] = x
+        continue
+      }
+      if (x === 33 || x === 34 || x === 36) {
+        // '!', '"', '$'
+        out[at++] = x
+        keep = at
+        if (x === 36) flags |= LineFlag.hasDollar
         continue
       }
       if (x === 10 || x === 13) break
-      if (x === 36) {
-        at++
-        j++
-        flags |= LineFlag.hasDollar
-        continue
-      }
       if (x === 37) {
         // '%': escaping uppercases the two hex digits of an escape, and keeps anything else.
-        at++
+        out[at++] = x
         if (j + 2 < stop && isHexDigit(b[j + 1]) && isHexDigit(b[j + 2])) {
           out[at++] = upperHex(b[++j])
           out[at++] = upperHex(b[++j])
         }
-        j++
+        keep = at
         continue
       }
       if (x !== 35) return -1 // a control or NUL, a non-ASCII byte
@@ -542,9 +516,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       break
     }
     if (j >= stop) return -1
-    // The value's end without trailing whitespace.
-    let keep = at
-    while (keep > valueStart && (out[keep - 1] === 32 || out[keep - 1] === 9)) keep--
     // rule(), for the pattern now in the scratch.
     const n = keep - valueStart
     if (n > 0 && out[valueStart] !== 47 && out[valueStart] !== 42) s.diagnostics.add(DIAG_INDEX['pattern-start'], line, out, valueStart, keep)

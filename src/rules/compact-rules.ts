@@ -412,7 +412,7 @@ export function writeForm(target: Uint8Array, at: number, parts: FormParts): voi
   const sitemapsStart = putSection(target, at + extensionsStart, parts.extensions) - at
   const diagnosticsStart = putSection(target, at + sitemapsStart, parts.sitemaps) - at
   const p = putSection(target, at + diagnosticsStart, parts.diagnostics)
-  for (let i = 0; i < FORM_MAGIC.length; i++) target[at + i] = FORM_MAGIC[i]
+  target.set(FORM_MAGIC, at)
   writeU16(target, at + Header.Version, FORMAT_VERSION)
   writeU16(target, at + Header.Flags, parts.truncated ? FormFlag.Truncated : 0)
   writeU32(target, at + Header.Checksum, 0)
