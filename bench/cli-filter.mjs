@@ -22,7 +22,9 @@
 //   line length (issue 19: at most twice the file's time from a pipe).
 // The kasztp list is also judged by one robots.txt (--robots): the
 // many-host runs against it, --jobs 1, by CPU time, say what the per-host
-// path costs (goal: at least 0.8 of the one-host speed).
+// path costs (goal: at least 0.8 of the one-host speed); so does a run with
+// a bundle that holds none of the list's hosts, where every line takes the
+// per-host look-up but no host's rules are entered (the look-up alone).
 // Each filter runs with its default options (--jobs as the machine decides)
 // and with --jobs 1. --cli PATH runs another build's dist/cli.js (for
 // before/after figures in the same run). Every command runs --runs
@@ -35,7 +37,7 @@
 // `--baseline MODE ROBOTS FILE` runs the readline + robots-parser filter itself
 // (used by the benchmark as a child); MODE is single, dir or log.
 import { spawnSync } from 'node:child_process'
-import { createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, statSync, closeSync, writeSync } from 'node:fs'
+import { createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, statSync, closeSync, writeFileSync, writeSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { createInterface } from 'node:readline'
 import { createRequire } from 'node:module'
@@ -263,9 +265,12 @@ async function main() {
   }
   if (only.includes('kasztp')) {
     const file = await buildFile('kasztp-x25.txt', kasztp, { times: 25 })
+    const unlisted = unlistedBundle(node)
     workloads.push({ name: 'kasztp x25: 22,154 hosts, most without a robots.txt', file, oneHost: true, cases: [
       ['wc -l', 'wc', ['-l', file]],
       ...dirAndBundle([], file),
+      // Every line through the per-host path, but no host enters (none is in the bundle): the per-line cost alone.
+      ['filter --bundle, none listed --jobs 1', node, [CLI, 'filter', '--bundle', unlisted, '--agent', AGENT, '-q', '--jobs', '1', file]],
       // The same list judged by one robots.txt: what the per-host path costs beyond it.
       ...filter('filter --robots (one robots.txt)', ['--robots', SITE_ROBOTS], [], file),
       ['readline + robots-parser, per host', node, [self, '--baseline', 'dir', ROBOTS_DIR, file]],
@@ -310,7 +315,7 @@ async function main() {
       // Many hosts against one robots.txt on the same list, --jobs 1, by CPU time: the per-host path's cost.
       const cpuOf = (label) => timed.find(([l]) => l === label)?.[1].cpu
       const one = cpuOf('filter --robots (one robots.txt) --jobs 1')
-      for (const many of ['filter --robots-dir --jobs 1', 'filter --bundle --jobs 1']) {
+      for (const many of ['filter --robots-dir --jobs 1', 'filter --bundle --jobs 1', 'filter --bundle, none listed --jobs 1']) {
         const m = cpuOf(many)
         if (one && m) console.log(`${many} ÷ one robots.txt (speed, CPU): ${(one / m).toFixed(2)}   goal ≥ 0.8: ${one / m >= 0.8 ? 'met' : 'NOT met'}`)
       }
@@ -324,6 +329,17 @@ async function main() {
     else console.log([...new Set(results.map(([l]) => l.replace(/ (--jobs \d|\(default\))$/, '')).filter((l) => l.startsWith('filter')))].map(jobs).filter(Boolean).join('; '))
   }
   console.log(`\nload average after: ${load()}`)
+}
+
+/** A bundle of one robots.txt, under a host no list of the corpus holds (bench/data/unlisted.bundle). */
+function unlistedBundle(node) {
+  const dir = join(DATA, 'unlisted-host')
+  const bundle = join(DATA, 'unlisted.bundle')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'unlisted.invalid'), readFileSync(SITE_ROBOTS))
+  const packed = spawnSync(node, [CLI, 'pack', dir, '-o', bundle, '-q'])
+  if (packed.status !== 0) throw new Error(`pack failed: ${packed.stderr}`)
+  return bundle
 }
 
 /** The comparison filter: readline over the file, robots-parser per line (per host, by the URL's host or the log's vhost column), allowed lines to stdout. */
