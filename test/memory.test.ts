@@ -4,7 +4,7 @@
  * that a parsed file's form is such a buffer, counted by the same model.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots } from '../src/index.js'
+import { parseRobots, Robots } from '../src/index.js'
 import { keptBytes, keptSlab, keptSlot, objectBytes, SLAB_BYTES, SLAB_SHARE_MAX, slotBytes, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES, typedArrayBytes, viewBytes } from '../src/memory.js'
 import { compactRulesOf } from '../src/internals.js'
 
@@ -57,6 +57,22 @@ describe('kept bytes (slabs)', () => {
       expect(r.sitemaps).toEqual([`https://s${i}.example/map.xml`])
       expect(parseRobots(bodies[i]).toBytes()).toEqual(r.toBytes())
     })
+  })
+
+  it("lineCount, bytesRead and truncated (read in place) are the form's, whatever its home: a slab, its own buffer, fromBytes", () => {
+    const big = 'User-agent: *\n' + Array.from({ length: 200 }, (_, i) => `Disallow: /q${i}\n`).join('')
+    const huge = 'User-agent: *\n' + 'Disallow: /x\n'.repeat(50_000)
+    for (const body of ['', 'User-agent: *\nDisallow: /a', big, huge]) {
+      const parsed = [parseRobots(body)]
+      for (let k = 0; k < 20; k++) parsed.push(parseRobots(body))
+      parsed.push(Robots.fromBytes(parsed[0].toBytes()))
+      for (const r of parsed) {
+        const form = compactRulesOf(r)
+        expect([r.lineCount, r.bytesRead, r.truncated]).toEqual([form.lineCount, form.bytesRead, form.truncated])
+      }
+      expect(parsed[0].bytesRead).toBe(Math.min(new TextEncoder().encode(body).length, 512_000))
+      expect(parsed[0].truncated).toBe(body === huge)
+    }
   })
 
   it('counts a slab view as a view and its bytes, an own buffer as an array, a view of another buffer as a view only', () => {

@@ -7,11 +7,10 @@
 export function isValidUtf8(bytes: Uint8Array, from: number, to: number, cutOk: boolean): boolean {
   let i = from
   while (i < to) {
+    // A run of ASCII in a loop of its own.
+    while (i < to && bytes[i] < 0x80) i++
+    if (i >= to) break
     const b = bytes[i]
-    if (b < 0x80) {
-      i++
-      continue
-    }
     let need: number
     let min: number
     if (b >= 0xc2 && b <= 0xdf) {

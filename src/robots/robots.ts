@@ -2,7 +2,7 @@
  * `Robots`: one parsed robots.txt, kept compact (see rules/compact-rules.ts), with
  * a matcher per crawler compiled on first use and cached.
  */
-import { CompactRules, EventCursor, EventType, formBytesRead, formLength, formLineCount } from '../rules/compact-rules.js'
+import { CompactRules, EventCursor, EventType, FormFlag, Header, formBytesRead, formLength, formLineCount } from '../rules/compact-rules.js'
 import { agentDiagnostic, readDiagnostics, type Diagnostic, type DiagnosticTotals } from '../rules/diagnostics.js'
 import { ExtensionKind, readExtension, type RequestRate, type VisitTime } from '../rules/extensions.js'
 import { extensionEntries, readSitemaps } from '../rules/sections.js'
@@ -131,19 +131,24 @@ export class Robots {
     return new CompactRules(this.form)
   }
 
+  /** Where the form starts in `held` (its header read in place, without a view). */
+  private get base(): number {
+    return this.at < 0 ? 0 : this.at
+  }
+
   /** True when the body was longer than the limit (the rest was not read). */
   get truncated(): boolean {
-    return this.rules.truncated
+    return (this.held[this.base + Header.Flags] & FormFlag.Truncated) !== 0
   }
 
   /** Bytes of the body read (at most the limit). */
   get bytesRead(): number {
-    return formBytesRead(this.held, this.at < 0 ? 0 : this.at)
+    return formBytesRead(this.held, this.base)
   }
 
   /** Physical lines parsed. */
   get lineCount(): number {
-    return formLineCount(this.held, this.at < 0 ? 0 : this.at)
+    return formLineCount(this.held, this.base)
   }
 
   /** Absolute sitemap URLs, in file order (a new array on each call). */
@@ -406,8 +411,9 @@ export function engineOptionsOf(options: ParseOptions): EngineOptions {
  * an object a RobotsInputError, ERR_INPUT); input of another type is a
  * RobotsInputError (ERR_INPUT).
  */
-export function parseRobots(input: string | Uint8Array, options: ParseOptions = {}): Robots {
-  const o = checkParseOptions(options)
+export function parseRobots(input: string | Uint8Array, options?: ParseOptions): Robots {
+  // No options (the usual call): the shared empty ones, nothing to check.
+  const o: ParseOptions = options === undefined ? DEFAULT_ENGINE : checkParseOptions(options)
   const builder = new RobotsBuilder()
   const reader = parseWith(input, builder, o.limit, builder)
   return robotsFrom(builder, reader, o)

@@ -323,47 +323,43 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * of it unless it is exactly two words (the key and value of a missing
    * colon: fastMissingColon) or holds a `:` before its comment
    * (fastUnknown); else the line end is recorded as there (the line is
-   * empty, a comment, or not a directive: `invalid-line`).
+   * empty, a comment, or not a directive: `invalid-line`). Its words may
+   * hold bytes >= 0x80 (text): lineEnd then checks them as UTF-8, as it
+   * does on the general path; before a `:` they are declined.
    */
   private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
-    while (j < stop && (b[j] === 32 || b[j] === 9)) j++
-    if (j < stop && b[j] === 35) {
+    let x = -1
+    while (j < stop && ((x = b[j]) === 32 || x === 9)) j++
+    if (j < stop && x === 35) {
       // Whitespace and a comment: nothing to record.
       j = this.commentEnd(b, j + 1, stop)
       return j >= 0 && j < stop ? j : -1
     }
-    if (j < stop && (b[j] === 10 || b[j] === 13)) return j
-    // Words: count the gaps between them (a gap before the line end or a comment is no gap).
+    if (j < stop && (x === 10 || x === 13)) return j
+    // Words: count the gaps between them (a gap before the line end or a comment is no gap), up to two;
+    // past two only a ':', a comment or the line end matters. A byte >= 0x80 is part of a word (text
+    // in UTF-8, or not: lineEnd checks, as on the general path).
     const start = j
     let gaps = 0
-    let gap = false
     let flags = 0
-    for (; j < stop; j++) {
-      const x = b[j]
-      if (x > 32 && x < 127) {
-        if (x === 58) return this.fastUnknown(b, i, start, j, stop, line)
-        if (x === 35) break
-        if (gap) {
-          gaps++
-          gap = false
-        }
-        continue
-      }
-      if (x === 32 || x === 9) {
-        gap = true
-        continue
-      }
-      if (x === 10 || x === 13) break
-      return -1 // a control or NUL, a non-ASCII byte
+    for (;;) {
+      while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0) || (gaps > 1 && (x === 32 || x === 9)))) j++
+      if (j >= stop) return -1
+      if (x !== 32 && x !== 9) break
+      while (++j < stop && ((x = b[j]) === 32 || x === 9));
+      if (j >= stop) return -1
+      if ((x - 33 >>> 0 < 94 && x !== 35 && x !== 58) || x > 127) gaps++
     }
-    if (j < stop && b[j] === 35) {
-      flags = LineFlag.hasComment
+    // A key (before the ':') with bytes >= 0x80: the general path.
+    if (x === 58) return flags === 0 ? this.fastUnknown(b, i, start, j, stop, line) : -1
+    if (x === 35) {
+      flags |= LineFlag.hasComment
       j = this.commentEnd(b, j + 1, stop)
-    }
-    if (j < 0 || j >= stop) return -1
+      if (j < 0 || j >= stop) return -1
+    } else if (x !== 10 && x !== 13) return -1 // a control or NUL
     if (gaps === 1) return this.fastMissingColon(b, i, start, j, flags, line)
-    this.plainLineEnd(line, flags, b, i, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
   }
 
@@ -426,7 +422,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (j < 0 || j >= stop) return -1
     if (keyEnd === start) flags &= ~LineFlag.hasDirective
     else this.unknown(line, b, start, keyEnd, b, valueStart, keep)
-    this.plainLineEnd(line, flags, b, i, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
   }
 
@@ -438,33 +434,28 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    */
   private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
     let flags = LineFlag.hasDirective
-    for (; j < stop; j++) {
-      const x = b[j]
-      if ((x > 31 && x < 127) || x === 9) continue
+    for (;; j++) {
+      // Printable ASCII in one unsigned compare; then a tab, the line end, or a byte to flag.
+      let x = -1
+      while (j < stop && ((x = b[j]) - 32 >>> 0) < 95) j++
+      if (j >= stop) return -1
+      if (x === 9) continue
       if (x === 10 || x === 13) break
       flags |= x > 127 ? LineFlag.hasNonAscii : LineFlag.hasControl
     }
-    if (j >= stop) return -1
     this.unknown(line, b, start, keyEnd, b, j, j)
-    if (flags === LineFlag.hasDirective) this.plainLineEnd(line, flags, b, i, j)
-    else this.lineEnd(line, flags, b, i, j)
+    this.lineEnd(line, flags, b, i, j)
     return j
-  }
-
-  /** lineEnd() for a line of plain ASCII whose `flags` hold at most hasDirective and hasComment (not a blank or comment line). */
-  private plainLineEnd(line: number, flags: number, b: Uint8Array, i: number, j: number): void {
-    if (flags === 0) this.scratch().diagnostics.add(DIAG_INDEX['invalid-line'], line)
-    if (!this.sawContent) this.firstContent(line, b, i, j)
   }
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
   private commentEnd(b: Uint8Array, j: number, stop: number): number {
-    for (; j < stop; j++) {
-      const y = b[j]
-      if ((y > 31 && y < 127) || y === 9) continue
-      return y === 10 || y === 13 ? j : -1
+    for (;; j++) {
+      let y = -1
+      while (j < stop && ((y = b[j]) - 32 >>> 0) < 95) j++
+      if (j >= stop) return stop
+      if (y !== 9) return y === 10 || y === 13 ? j : -1
     }
-    return stop
   }
 
   /** fastLine for an `Allow:` or `Disallow:` line in a group: the pattern is copied into the scratch as the line is read. */

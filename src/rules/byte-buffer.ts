@@ -40,8 +40,10 @@ export function readU53(bytes: Uint8Array, at: number): number {
 
 /** Writes a safe integer as two u32 (low, high) at `at`. */
 export function writeU53(bytes: Uint8Array, at: number, value: number): void {
-  writeU32(bytes, at, value % 2 ** 32)
-  writeU32(bytes, at + 4, Math.floor(value / 2 ** 32))
+  // `>>> 0` is the value modulo 2^32 (a `%` by 2 ** 32 is a floating-point remainder, far slower).
+  const low = value >>> 0
+  writeU32(bytes, at, low)
+  writeU32(bytes, at + 4, (value - low) / 2 ** 32)
 }
 
 /** True when `b[x, x + n)` and `b[y, y + n)` hold the same bytes. */

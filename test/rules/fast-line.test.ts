@@ -30,11 +30,13 @@ const KEYS = [
   '<div class="a">', '  <p>', 'foo bar', 'foo bar baz', 'foo\tbar ', ' one', 'a$b c%d e', 'x y #z', 'Disallow /p',
   'Crawl-delay:', 'host:', 'Request-rate:', 'Visit-time:', 'Noindex:', 'Clean-param :', 'a%b:', ':',
   'X-Robots-Tag:', 'foo :', '<meta content="text/html; charset:', '\tcrawl-delay:', 'Visit-times:', 'hosts:',
+  'a b c:', 'a  b\t c', 'a b\t', 'a b c d # x\t$', '<a href="x" title="y">', 'one\ttwo:', 'w1 w2 w3\u0001', 'w1 w2 é',
 ]
 const VALUE = [
   '/a', '/', '*', '/*.pdf$', '$', '/a$b', ' ', '\t', '  ', '#', '# c', '%', '%2f', '%2F', 'é', '\u0000', '\u000b', '\u000c', '\u007f', '!', '"', 'x',
   '/p?q=1&r', '\u0001', 'Googlebot', 'Googlebot/2.1', '* x', 'https://example.com/s.xml', 'http://ex-1.org/a?b#c', ':', 'bot:1', '<',
   '5', '1/10', '%35', '1%2e5', '0600-0845', 'a.example%2Fx', '%zz',
+  '/a b', '/&~', '/%7e%7E', '%a', '/a%', '# x\ty', '/x\t#$', 'a:b c', '\u0080',
 ]
 const END = ['\n', '\r\n', '\r', '', '\n\n', '\r\r\n', '\n\r']
 
@@ -99,6 +101,26 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
         expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
         expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), what).toBe(true)
         for (let at = 1; at < bytes.length; at++) expect(Buffer.from(await streamed(bytes, splitAt(bytes, [at]))).equals(whole), `${what} split ${at}`).toBe(true)
+      }
+    }
+  })
+
+  it('keyless lines of text with bytes >= 0x80 (valid and invalid UTF-8, in one, two or more words, before a colon or a comment): both paths, at every split', async () => {
+    const RAW = [[0xc3, 0xa9], [0xc3], [0xff, 0xfe], [0xe2, 0x82], [0x80], [0xf0, 0x9f, 0x98, 0x80], [0xed, 0xa0, 0x80]]
+    const SHAPES = ['%', 'a%', '%b', '% b', 'a %', '%  %', 'a b %', '% b c', 'a % c d', '%:x', 'a%: x', 'a b%:', '% # c', 'a % #%', '\t% b', 'crawl-delay %', 'disallow% /x', '% b\u0001']
+    for (const raw of RAW) {
+      for (const shape of SHAPES) {
+        const parts = shape.split('%')
+        const line = parts.flatMap((p, k) => (k === 0 ? [...enc.encode(p)] : [...raw, ...enc.encode(p)]))
+        for (const [head, end] of [['', '\n'], ['User-agent: *\n', '\r\n'], ['User-agent: *\n', '\r'], ['', '']] as const) {
+          const bytes = new Uint8Array([...raw, ...enc.encode(end), ...enc.encode(head), ...line, ...enc.encode(end + 'Disallow: /x' + end)])
+          const what = `${JSON.stringify(raw)} ${JSON.stringify(shape)} ${JSON.stringify(end)}`
+          const parsed = parseRobots(bytes)
+          const whole = parsed.toBytes()
+          expect(Buffer.from(general(bytes)).equals(whole), what).toBe(true)
+          expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
+          for (let at = 1; at < bytes.length; at++) expect(Buffer.from(await streamed(bytes, splitAt(bytes, [at]))).equals(whole), `${what} split ${at}`).toBe(true)
+        }
       }
     }
   })
