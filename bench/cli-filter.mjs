@@ -317,7 +317,9 @@ async function main() {
       const one = cpuOf('filter --robots (one robots.txt) --jobs 1')
       for (const many of ['filter --robots-dir --jobs 1', 'filter --bundle --jobs 1', 'filter --bundle, none listed --jobs 1']) {
         const m = cpuOf(many)
-        if (one && m) console.log(`${many} ÷ one robots.txt (speed, CPU): ${(one / m).toFixed(2)}   goal ≥ 0.8: ${one / m >= 0.8 ? 'met' : 'NOT met'}`)
+        // The run with no host listed is the per-line path alone, not the goal's figure.
+        const goal = many.includes('none listed') ? '   (the per-line path alone: no goal)' : `   goal ≥ 0.8: ${one / m >= 0.8 ? 'met' : 'NOT met'}`
+        if (one && m) console.log(`${many} ÷ one robots.txt (speed, CPU): ${(one / m).toFixed(2)}${goal}`)
       }
     }
     const jobs = (prefix) => {
