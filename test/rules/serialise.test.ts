@@ -6,6 +6,7 @@ import { parseRobots, Robots, RobotsFormatError } from '../../src/index.js'
 import { describePaired, SAMPLE, sampleFiles } from '../support/corpus-data.js'
 import { SHARED } from '../support/shared-data.js'
 import { FormFlag, formLayout, FORMAT_VERSION, Header } from '../../src/rules/compact-rules.js'
+import { headerFieldsOf } from '../support/form-fuzz.js'
 import { ByteBuffer } from '../../src/rules/byte-buffer.js'
 import { DIAG_INDEX } from '../../src/rules/diagnostics.js'
 import { MAX_SHARED } from '../../src/rules/sitemap-list.js'
@@ -143,25 +144,10 @@ function withFields(form: Uint8Array, fields: number[], flags = form[Header.Flag
   return out
 }
 
-/** The varint fields of a version 4 header, length first. */
-function fieldsOf(form: Uint8Array): number[] {
-  const out: number[] = []
-  for (let p = Header.Fields, v = 0, scale = 1; p < form[Header.HeaderBytes]; p++) {
-    v += (form[p] & 0x7f) * scale
-    scale *= 128
-    if (form[p] < 0x80) {
-      out.push(v)
-      v = 0
-      scale = 1
-    }
-  }
-  return out
-}
-
 /** The sections of a form of this version, rebuilt with `section` (3: sitemaps, 4: diagnostics) replaced by `bytes`. */
 function withSection(form: Uint8Array, section: 3 | 4, bytes: number[]): Uint8Array {
   const l = formLayout(form)
-  const fields = fieldsOf(form)
+  const fields = headerFieldsOf(form).fields
   const from = section === 3 ? l.sitemapsStart : l.diagnosticsStart
   const to = section === 3 ? l.diagnosticsStart : l.length
   const body = [...form.subarray(form[Header.HeaderBytes], from), ...bytes, ...form.subarray(to)]
@@ -190,15 +176,15 @@ describe('format version 4: the header, front-coded sitemaps, diagnostics', () =
     const bare = parseRobots('User-agent: *\nDisallow: /x\n').toBytes()
     expect(bare[Header.Version]).toBe(FORMAT_VERSION)
     expect(bare[Header.Flags]).toBe(0)
-    expect(fieldsOf(bare)).toHaveLength(6) // length, events, patterns' bytes, events' bytes, bytes read, lines
+    expect(headerFieldsOf(bare).fields).toHaveLength(6) // length, events, patterns' bytes, events' bytes, bytes read, lines
     expect(bare[Header.HeaderBytes]).toBe(Header.Fields + 6)
     const full = parseRobots('User-agent: a\nDisallow: /x\nCrawl-delay: 2\nSitemap: https://e.com/s\n').toBytes()
     expect(full[Header.Flags]).toBe(FormFlag.HasNames | FormFlag.HasExtensions | FormFlag.HasSitemaps)
-    expect(fieldsOf(full)).toHaveLength(9)
+    expect(headerFieldsOf(full).fields).toHaveLength(9)
     // A section the flags name must not be empty; an unknown flag is refused.
-    const names = fieldsOf(full)
+    const names = headerFieldsOf(full).fields
     expect(codeOf(() => Robots.fromBytes(withFields(full, names, full[Header.Flags] | 16)))).toBe('ERR_FORMAT')
-    expect(codeOf(() => Robots.fromBytes(withFields(bare, [...fieldsOf(bare).slice(0, 4), 0, ...fieldsOf(bare).slice(4)], FormFlag.HasSitemaps)))).toBe('ERR_FORMAT')
+    expect(codeOf(() => Robots.fromBytes(withFields(bare, [...headerFieldsOf(bare).fields.slice(0, 4), 0, ...headerFieldsOf(bare).fields.slice(4)], FormFlag.HasSitemaps)))).toBe('ERR_FORMAT')
     // A header size that disagrees with its fields.
     const off = full.slice()
     off[Header.HeaderBytes]++

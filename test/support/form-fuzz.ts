@@ -131,12 +131,7 @@ export function mutateForm(form: Uint8Array, rand: () => number): Uint8Array {
   const varints = varintsOf(form)
   if (r < 0.9 && varints.length > 0) {
     const v = varints[Math.floor(rand() * varints.length)]
-    let replacement: Uint8Array
-    const how = rand()
-    if (how < 0.6) replacement = varint(pick(rand, v.value, 2 ** 49 - 1))
-    else if (how < 0.75) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80, 0x00]) // overlong
-    else if (how < 0.85) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80]) // continued into the next byte
-    else replacement = form.subarray(v.start, v.end - 1) // cut
+    const replacement = mutatedVarint(rand, form, v)
     const out = new Uint8Array(form.length - (v.end - v.start) + replacement.length)
     out.set(form.subarray(0, v.start))
     out.set(replacement, v.start)
@@ -158,7 +153,7 @@ export function mutateForm(form: Uint8Array, rand: () => number): Uint8Array {
 }
 
 /** The varint fields of a version 4 header (length first) and where they end. */
-function headerFieldsOf(form: Uint8Array): { fields: number[]; end: number } {
+export function headerFieldsOf(form: Uint8Array): { fields: number[]; end: number } {
   const fields: number[] = []
   let p = Header.Fields
   const stop = form[Header.HeaderBytes]
@@ -233,12 +228,7 @@ export function mutateFormV4(form: Uint8Array, rand: () => number): Uint8Array {
   const varints = varintsOf(form)
   if (r < 0.9 && varints.length > 0) {
     const v = varints[Math.floor(rand() * varints.length)]
-    let replacement: Uint8Array
-    const how = rand()
-    if (how < 0.6) replacement = varint(pick(rand, v.value, 2 ** 49 - 1))
-    else if (how < 0.75) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80, 0x00]) // overlong
-    else if (how < 0.85) replacement = Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80]) // continued into the next byte
-    else replacement = form.subarray(v.start, v.end - 1) // cut
+    const replacement = mutatedVarint(rand, form, v)
     const nextBody = new Uint8Array(body.length - (v.end - v.start) + replacement.length)
     nextBody.set(form.subarray(end, v.start))
     nextBody.set(replacement, v.start - end)
@@ -405,3 +395,12 @@ export function probeUrls(r: Robots): string[] {
 
 /** A seeded generator (re-exported for the fuzz tests). */
 export { prng }
+
+/** A varint of the form mutated: another value, an overlong encoding, one continued into the next byte, or one cut short. */
+function mutatedVarint(rand: () => number, form: Uint8Array, v: VarintAt): Uint8Array {
+  const how = rand()
+  if (how < 0.6) return varint(pick(rand, v.value, 2 ** 49 - 1))
+  if (how < 0.75) return Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80, 0x00]) // overlong
+  if (how < 0.85) return Uint8Array.from([...form.subarray(v.start, v.end - 1), form[v.end - 1] | 0x80]) // continued into the next byte
+  return form.subarray(v.start, v.end - 1) // cut
+}
