@@ -5,7 +5,7 @@
  * (rules/serialise.ts) and what a store keeps in its arenas (src/store/).
  * Nothing of the form is decoded into JS strings or arrays until asked for.
  */
-import { ByteBuffer, readU32, readU53, VarintReader, writeU16, writeU32 } from './byte-buffer.js'
+import { ByteBuffer, readU16, readU32, readU53, VarintReader, writeU16, writeU32 } from './byte-buffer.js'
 import { RobotsFormatError } from '../errors.js'
 
 /** Current format version of the form (and of `toBytes()`). */
@@ -149,7 +149,7 @@ export interface FormLayout {
  * rules/serialise.ts), of any version read: the one reader of headers.
  */
 export function formLayout(b: Uint8Array, at = 0): FormLayout {
-  const version = b[at + Header.Version] | (b[at + Header.Version + 1] << 8)
+  const version = readU16(b, at + Header.Version)
   const flags = b[at + Header.Flags]
   let length, eventCount, patternsStart, eventsStart, namesStart, extensionsStart, sitemapsStart, diagnosticsStart, bytesRead, lineCount
   if (version !== FORMAT_VERSION) {
@@ -181,19 +181,19 @@ export function formLayout(b: Uint8Array, at = 0): FormLayout {
 
 /** The length of the well-formed form at `b[at…]`, of any version (its first header field). */
 export function formLength(b: Uint8Array, at = 0): number {
-  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU32(b, at + HeaderV3.Length)
+  if (readU16(b, at + Header.Version) !== FORMAT_VERSION) return readU32(b, at + HeaderV3.Length)
   return new HeaderFields(b, at + Header.Fields).next()
 }
 
 /** Bytes of the body read by the well-formed form at `b[at…]`, of any version (without decoding the rest of its header). */
 export function formBytesRead(b: Uint8Array, at = 0): number {
-  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.BytesRead)
+  if (readU16(b, at + Header.Version) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.BytesRead)
   return figuresOf(b, at).next()
 }
 
 /** Physical lines read by the well-formed form at `b[at…]`, of any version. */
 export function formLineCount(b: Uint8Array, at = 0): number {
-  if ((b[at + Header.Version] | (b[at + Header.Version + 1] << 8)) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.LineCount)
+  if (readU16(b, at + Header.Version) !== FORMAT_VERSION) return readU53(b, at + HeaderV3.LineCount)
   const r = figuresOf(b, at)
   r.next()
   return r.next()

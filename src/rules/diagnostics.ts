@@ -138,7 +138,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: false })
 
 /** The message detail of code index `code` from its stored bytes. */
 function detailText(code: number, bytes: Uint8Array, form: Uint8Array): string {
-  switch (DETAIL_V4[code] === Detail.RulePattern ? Detail.RulePattern : DETAIL[code]) {
+  // DETAIL_V4 differs from DETAIL only where version 4 quotes a rule; its detail reads the same in every version.
+  switch (DETAIL_V4[code]) {
     case Detail.Json:
       return JSON.stringify(utf8.decode(bytes))
     case Detail.JsonLatin1:
