@@ -110,8 +110,24 @@ export class AutomatonEngine implements MatchEngine {
     const other = dfa.classes.other
     const end = url.length
     let table = dfa.table
-    for (; i < end; i++) {
-      let code = url.charCodeAt(i)
+    while (i < end) {
+      // Two ASCII chars a round while their transitions are built and lead to live states (the loads of a
+      // round overlap); anything else takes one step below.
+      while (i + 1 < end) {
+        const a = url.charCodeAt(i)
+        const b = url.charCodeAt(i + 1)
+        if ((a | b) >= 0x80) break
+        const t = table[s + map[a]] as StateId
+        if (t < StateCode.FirstRow) break
+        const u = table[t + map[b]] as StateId
+        s = t
+        i++
+        if (u < StateCode.FirstRow) break
+        s = u
+        i++
+      }
+      if (i === end) break
+      let code = url.charCodeAt(i++)
       if (code < 0x80) {
         // An ASCII char: one byte, one step.
         const c = map[code]
@@ -128,7 +144,7 @@ export class AutomatonEngine implements MatchEngine {
       // Its UTF-8 bytes, all of the "other" class: as many steps.
       let repeat = 3
       if (code < 0x800) repeat = 2
-      else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
+      else if (code >= 0xd800 && code <= 0xdbff && i < end && (code = url.charCodeAt(i)) >= 0xdc00 && code <= 0xdfff) {
         repeat = 4
         i++
       }
