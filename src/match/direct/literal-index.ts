@@ -6,6 +6,7 @@
  * {@link Trie}) find them: a head trie and an Aho–Corasick automaton.
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
+import { SCRATCH_KEEP } from '../../memory.js'
 
 const STAR = 42
 
@@ -96,24 +97,27 @@ function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): { t
   const n = starts.length
   let total = 0
   for (let i = 0; i < n; i++) total += ends[i] - starts[i]
-  const parent = new Int32Array(total + 1)
-  const first = new Int32Array(total + 1)
-  const next = new Int32Array(total + 1)
-  const edge = new Uint8Array(total + 1)
-  const rootNext = new Int32Array(256).fill(-1)
-  const nodeOf = new Int32Array(n)
+  // Built in shared scratch arrays (a trie has at most total + 1 nodes; a larger one gets its own: memory.ts).
+  const own = total >= SCRATCH_KEEP
+  const parent = own ? new Int32Array(total + 1) : PARENT
+  const first = own ? new Int32Array(total + 1) : FIRST
+  const next = own ? new Int32Array(total + 1) : NEXT
+  const edge = own ? new Uint8Array(total + 1) : EDGE
+  const root = ROOT.fill(-1)
+  const nodeOf = n <= NODE_OF.length ? NODE_OF : new Int32Array(n)
   let nodes = 1
   for (let i = 0; i < n; i++) {
     let node = 0
     for (let k = starts[i], e = ends[i]; k < e; k++) {
       const b = bytes[k]
-      let c = node === 0 ? rootNext[b] : first[node]
+      let c = node === 0 ? root[b] : first[node]
       if (node !== 0) while (c !== 0 && edge[c] !== b) c = next[c]
       if (c <= 0) {
         c = nodes++
         edge[c] = b
         parent[c] = node
-        if (node === 0) rootNext[b] = c
+        first[c] = 0
+        if (node === 0) root[b] = c
         else {
           next[c] = first[node]
           first[node] = c
@@ -123,9 +127,17 @@ function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): { t
     }
     nodeOf[i] = node
   }
+  // The trie's arrays are views of one buffer (one allocation): its Int32 arrays, then the child bytes.
+  const buf = new ArrayBuffer(4 * (nodes + 1 + nodes - 1 + 256 + n) + nodes - 1)
+  const childStart = new Int32Array(buf, 0, nodes + 1)
+  const childNode = new Int32Array(buf, 4 * (nodes + 1), nodes - 1)
+  const rootNext = new Int32Array(buf, 4 * (2 * nodes), 256)
+  rootNext.set(root)
+  const nodeOut = new Int32Array(buf, 4 * (2 * nodes + 256), n)
+  nodeOut.set(nodeOf.subarray(0, n))
+  const childByte = new Uint8Array(buf, 4 * (2 * nodes + 256 + n), nodes - 1)
   // Children in CSR form: counted per parent, then filled in byte order (nodes bucketed by their byte).
-  const childStart = new Int32Array(nodes + 1)
-  const byByte = new Int32Array(257)
+  const byByte = BY_BYTE.fill(0)
   for (let v = 1; v < nodes; v++) {
     childStart[parent[v] + 1]++
     byByte[edge[v] + 1]++
@@ -136,16 +148,23 @@ function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): { t
   for (let v = 1; v < nodes; v++) order[byByte[edge[v]]++] = v
   const fill = next // spent: reused for each parent's next free child slot
   fill.set(childStart.subarray(0, nodes))
-  const childByte = new Uint8Array(nodes - 1)
-  const childNode = new Int32Array(nodes - 1)
   for (let j = 0; j < nodes - 1; j++) {
     const v = order[j]
     const at = fill[parent[v]]++
     childByte[at] = edge[v]
     childNode[at] = v
   }
-  return { trie: { nodes, childStart, childByte, childNode, rootNext }, nodeOf }
+  return { trie: { nodes, childStart, childByte, childNode, rootNext }, nodeOf: nodeOut }
 }
+
+/** buildTrie's scratch (see memory.ts, SCRATCH_KEEP): per node its parent, first child, next sibling and byte; the root's children; each string's node; the nodes per byte. */
+const PARENT = new Int32Array(SCRATCH_KEEP)
+const FIRST = new Int32Array(SCRATCH_KEEP)
+const NEXT = new Int32Array(SCRATCH_KEEP)
+const EDGE = new Uint8Array(SCRATCH_KEEP)
+const ROOT = new Int32Array(256)
+const NODE_OF = new Int32Array(SCRATCH_KEEP)
+const BY_BYTE = new Int32Array(257)
 
 /** The child of `node` on `byte` in `t`, or -1. */
 export function childOf(t: Trie, node: number, byte: number): number {
