@@ -38,7 +38,7 @@ export const DEFAULT_HOT_THRESHOLD = 512
  * price", with the rent growing with the work and the price (the DFA's
  * first states) about the same for the corpus's sets (bench/history/design.md).
  */
-export const HOT_WORK_URLS = 2048
+export const HOT_WORK_URLS = 16384
 /** See {@link HOT_WORK_URLS}. */
 export const MIN_HOT_THRESHOLD = 32
 
