@@ -21,6 +21,7 @@ import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
+import { isPatternWord, isProseWord } from '../parse/words.js'
 import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
@@ -516,10 +517,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const ov = s.patternView()
     const dv = this.view(b)
     for (; j < stop; j++) {
-      // Four bytes at a time while none is special (see isRuleWord).
+      // Four bytes at a time while none is special (see isPatternWord).
       if (j + 4 <= stop) {
         const at0 = at
-        for (let w = 0; j + 4 <= stop && isRuleWord((w = dv.getInt32(j, true))); j += 4, at += 4) ov.setInt32(at, w, true)
+        for (let w = 0; j + 4 <= stop && isPatternWord((w = dv.getInt32(j, true))); j += 4, at += 4) ov.setInt32(at, w, true)
         if (at !== at0) keep = at
         if (j >= stop) break
       }
@@ -724,21 +725,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       }
     }
   }
-}
-
-/** True when each byte of the little-endian word `w` is in `&`..`~` (printable ASCII past `%`): copied as it is. */
-function isRuleWord(w: number): boolean {
-  return ((((w - 0x26262626) & ~w) | (w + 0x01010101) | w) & 0x80808080) === 0
-}
-
-/** True when no byte of the little-endian word `w` is a control, DEL, a byte >= 0x80, `#` or `:` (what a line's prose is made of). */
-function isProseWord(w: number): boolean {
-  return ((((w - 0x20202020) & ~w) | (w + 0x01010101) | w | hasZeroByte(w ^ 0x23232323) | hasZeroByte(w ^ 0x3a3a3a3a)) & 0x80808080) === 0
-}
-
-/** Has the high bit of some byte set when (and only when, together with the other tests' high bits) a byte of `v` is 0. */
-function hasZeroByte(v: number): number {
-  return (v - 0x01010101) & ~v
 }
 
 /** `0-9`, `A-F` or `a-f`. */
