@@ -16,11 +16,12 @@ import { isSitemapUrl } from './sitemap.js'
 import { SitemapWriter } from './sitemap-list.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
-import { classifyKey, KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
+import { classifyKey, KEY_LENGTH, spelledKeyIn, UNUSED_KEYS } from '../parse/keys.js'
 import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
+import { isPatternWord, isProseWord } from '../parse/words.js'
 import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
@@ -73,6 +74,19 @@ class Scratch {
   /** Open-addressing table of name indices + 1 by hash (0 = empty); its size is a power of two. */
   nameTable: Int32Array = new Int32Array(32)
   extensionCount = 0
+  /** A view of `patterns.bytes` for writing four bytes at once, and the array it views. */
+  private patternsView = new DataView(this.patterns.bytes.buffer)
+  private patternsViewed = this.patterns.bytes
+
+  /** A view of `patterns.bytes` (call after `reserve`). */
+  patternView(): DataView {
+    if (this.patternsViewed !== this.patterns.bytes) {
+      this.patternsViewed = this.patterns.bytes
+      this.patternsView = new DataView(this.patternsViewed.buffer, this.patternsViewed.byteOffset, this.patternsViewed.byteLength)
+    }
+    return this.patternsView
+  }
+
   /** The patterns written so far, for writing a repeated one once. */
   readonly written = new RuleBlocks()
 
@@ -210,6 +224,18 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
 
+  /** The bytes the fast path read last, and a view of them for reading four bytes at once. */
+  private viewed: Uint8Array | null = null
+  private viewedAs: DataView | null = null
+
+  private view(b: Uint8Array): DataView {
+    if (this.viewed !== b) {
+      this.viewed = b
+      this.viewedAs = new DataView(b.buffer, b.byteOffset, b.byteLength)
+    }
+    return this.viewedAs!
+  }
+
   /** Lines the last {@link fastLines} call took (parse/reader.ts LineFastPath). */
   taken = 0
   /** Whether the last byte the last {@link fastLines} call took was a CR. */
@@ -226,6 +252,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   fastLines(b: Uint8Array, i: number, limit: number, line: number, afterCR: boolean): number {
     let taken = 0
     let cr = afterCR
+    const dv = this.view(b)
     while (i < limit) {
       const x = b[i]
       if (x === 10) {
@@ -246,14 +273,14 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       // (Integer compares, not Math.min: the optimised code keeps `stop` an int32.)
       const stop = limit - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES + 1 : limit
       let end = -1
-      if (x === 32 || x === 9 || x === 35) end = this.fastProse(b, i, stop, line + taken)
+      if (x === 32 || x === 9 || x === 35) end = this.fastProse(b, dv, i, stop, line + taken)
       else {
-        const kind = spelledKey(b, i, limit)
+        const kind = spelledKeyIn(dv, b, i, limit)
         if (kind === KeyKind.Allow || kind === KeyKind.Disallow) {
-          if (this.inGroup) end = this.fastRule(b, i, stop, line + taken, kind)
+          if (this.inGroup) end = this.fastRule(b, dv, i, stop, line + taken, kind)
         } else if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) {
           // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
-          end = this.fastProse(b, i, stop, line + taken)
+          end = this.fastProse(b, dv, i, stop, line + taken)
         } else end = this.fastLine(b, i, stop, line + taken, kind)
       }
       if (end < 0) break
@@ -327,7 +354,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * hold bytes >= 0x80 (text): lineEnd then checks them as UTF-8, as it
    * does on the general path; before a `:` they are declined.
    */
-  private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
+  private fastProse(b: Uint8Array, dv: DataView, i: number, stop: number, line: number): number {
     let j = i
     let x = -1
     while (j < stop && ((x = b[j]) === 32 || x === 9)) j++
@@ -344,6 +371,20 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     let gaps = 0
     let flags = 0
     for (;;) {
+      if (gaps > 1) {
+        // Past two gaps only a ':', a '#', the line end and the bytes to flag matter: four bytes at a time while none is one.
+        for (;;) {
+          while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
+          if (j >= stop) return -1
+          x = b[j]
+          if (((x - 32 >>> 0) < 95 && x !== 35 && x !== 58) || x === 9) j++
+          else if (x > 127) {
+            flags = LineFlag.hasNonAscii
+            j++
+          } else break
+        }
+        break
+      }
       while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0) || (gaps > 1 && (x === 32 || x === 9)))) j++
       if (j >= stop) return -1
       if (x !== 32 && x !== 9) break
@@ -459,7 +500,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   }
 
   /** fastLine for an `Allow:` or `Disallow:` line in a group: the pattern is copied into the scratch as the line is read. */
-  private fastRule(b: Uint8Array, i: number, stop: number, line: number, kind: number): number {
+  private fastRule(b: Uint8Array, dv: DataView, i: number, stop: number, line: number, kind: number): number {
     let j = i + KEY_LENGTH[kind] + 1
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
@@ -473,7 +514,15 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     // The value's end without trailing whitespace.
     let keep = valueStart
     let flags = LineFlag.hasDirective
+    const ov = s.patternView()
     for (; j < stop; j++) {
+      // Four bytes at a time while none is special (see isPatternWord).
+      if (j + 4 <= stop) {
+        const at0 = at
+        for (let w = 0; j + 4 <= stop && isPatternWord((w = dv.getInt32(j, true))); j += 4, at += 4) ov.setInt32(at, w, true)
+        if (at !== at0) keep = at
+        if (j >= stop) break
+      }
       const x = b[j]
       if (x > 37 && x < 127) {
         out[at++] = x
