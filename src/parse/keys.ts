@@ -97,30 +97,6 @@ export function spelledKey(s: Uint8Array, from: number, to: number): number {
   return KeyKind.Unknown
 }
 
-/**
- * {@link spelledKey} read through `v`, a DataView of `s`'s bytes (four
- * bytes at once), with its words written out (test/parse/keys.test.ts
- * checks both give the same kind).
- */
-export function spelledKeyIn(v: DataView, s: Uint8Array, from: number, to: number): number {
-  const n = to - from
-  if (n < 6) return KeyKind.Unknown
-  const w = v.getInt32(from, true) | 0x20202020
-  // 'disa', 'llow'
-  if (w === 0x61736964) return n > 8 && (v.getInt32(from + 4, true) | 0x20202020) === 0x776f6c6c && s[from + 8] === 58 ? KeyKind.Disallow : KeyKind.Unknown
-  // 'allo'
-  if (w === 0x6f6c6c61) return (s[from + 4] | 0x20) === 119 && s[from + 5] === 58 ? KeyKind.Allow : KeyKind.Unknown
-  // 'user', '-age'
-  if (w === 0x72657375) {
-    return n > 10 && (v.getInt32(from + 4, true) | 0x20202020) === 0x6567612d && (s[from + 8] | 0x20) === 110 && (s[from + 9] | 0x20) === 116 && s[from + 10] === 58
-      ? KeyKind.UserAgent
-      : KeyKind.Unknown
-  }
-  // 'site', 'map:'
-  if (w === 0x65746973) return n > 7 && (v.getInt32(from + 4, true) & 0xffffff | 0x202020) === 0x70616d && s[from + 7] === 58 ? KeyKind.Sitemap : KeyKind.Unknown
-  return KeyKind.Unknown
-}
-
 /** The misspellings of `disallow` the reference accepts. */
 const DISALLOW_TYPOS = ['dissallow', 'dissalow', 'disalow', 'diasllow', 'disallaw'] as const
 

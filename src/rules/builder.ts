@@ -16,7 +16,7 @@ import { isSitemapUrl } from './sitemap.js'
 import { SitemapWriter } from './sitemap-list.js'
 import { latin1 } from '../parse/escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from '../parse/handler.js'
-import { classifyKey, KEY_LENGTH, spelledKeyIn, UNUSED_KEYS } from '../parse/keys.js'
+import { classifyKey, KEY_LENGTH, spelledKey, UNUSED_KEYS } from '../parse/keys.js'
 import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
@@ -252,7 +252,6 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   fastLines(b: Uint8Array, i: number, limit: number, line: number, afterCR: boolean): number {
     let taken = 0
     let cr = afterCR
-    const dv = this.view(b)
     while (i < limit) {
       const x = b[i]
       if (x === 10) {
@@ -273,14 +272,14 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       // (Integer compares, not Math.min: the optimised code keeps `stop` an int32.)
       const stop = limit - i > MAX_LINE_BYTES ? i + MAX_LINE_BYTES + 1 : limit
       let end = -1
-      if (x === 32 || x === 9 || x === 35) end = this.fastProse(b, dv, i, stop, line + taken)
+      if (x === 32 || x === 9 || x === 35) end = this.fastProse(b, i, stop, line + taken)
       else {
-        const kind = spelledKeyIn(dv, b, i, limit)
+        const kind = spelledKey(b, i, limit)
         if (kind === KeyKind.Allow || kind === KeyKind.Disallow) {
-          if (this.inGroup) end = this.fastRule(b, dv, i, stop, line + taken, kind)
+          if (this.inGroup) end = this.fastRule(b, i, stop, line + taken, kind)
         } else if (kind === KeyKind.UserAgent ? b[i + 4] !== 45 : kind !== KeyKind.Sitemap) {
           // spelledKey reads a CR as '-' (see there): the user-agent key's '-' is checked as itself.
-          end = this.fastProse(b, dv, i, stop, line + taken)
+          end = this.fastProse(b, i, stop, line + taken)
         } else end = this.fastLine(b, i, stop, line + taken, kind)
       }
       if (end < 0) break
@@ -354,7 +353,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    * hold bytes >= 0x80 (text): lineEnd then checks them as UTF-8, as it
    * does on the general path; before a `:` they are declined.
    */
-  private fastProse(b: Uint8Array, dv: DataView, i: number, stop: number, line: number): number {
+  private fastProse(b: Uint8Array, i: number, stop: number, line: number): number {
     let j = i
     let x = -1
     while (j < stop && ((x = b[j]) === 32 || x === 9)) j++
@@ -373,6 +372,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     for (;;) {
       if (gaps > 1) {
         // Past two gaps only a ':', a '#', the line end and the bytes to flag matter: four bytes at a time while none is one.
+        const dv = this.view(b)
         for (;;) {
           while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
           if (j >= stop) return -1
@@ -500,7 +500,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   }
 
   /** fastLine for an `Allow:` or `Disallow:` line in a group: the pattern is copied into the scratch as the line is read. */
-  private fastRule(b: Uint8Array, dv: DataView, i: number, stop: number, line: number, kind: number): number {
+  private fastRule(b: Uint8Array, i: number, stop: number, line: number, kind: number): number {
     let j = i + KEY_LENGTH[kind] + 1
     // Whitespace after the colon (the other whitespace bytes are controls: the general path).
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
@@ -515,6 +515,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     let keep = valueStart
     let flags = LineFlag.hasDirective
     const ov = s.patternView()
+    const dv = this.view(b)
     for (; j < stop; j++) {
       // Four bytes at a time while none is special (see isPatternWord).
       if (j + 4 <= stop) {
