@@ -38,7 +38,7 @@ export const DEFAULT_HOT_THRESHOLD = 512
  * price", with the rent growing with the work and the price (the DFA's
  * first states) about the same for the corpus's sets (bench/history/design.md).
  */
-export const HOT_WORK_URLS = 2048
+export const HOT_WORK_URLS = 16384
 /** See {@link HOT_WORK_URLS}. */
 export const MIN_HOT_THRESHOLD = 32
 
@@ -128,8 +128,8 @@ export interface TierState {
   tier: Tier
 }
 
-/** Per second byte of the path (0–255, then SecondByte.Any), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused. */
-const groupCost = new Int32Array(SecondByte.Any + 1)
+/** Per second byte of the path (0–255, then SecondByte.Any; SecondByte.Never unused), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused, all zero between calls. */
+const groupCost = new Int32Array(SecondByte.Never + 1)
 
 /**
  * True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}).
@@ -139,19 +139,24 @@ const groupCost = new Int32Array(SecondByte.Any + 1)
 export function coldFits(set: RuleSet): boolean {
   const rec = set.records
   const skipPlain = indexesPrefixes(set)
-  groupCost.fill(0)
   let tried = 0
+  let worst = 0
   for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
     const flags = rec[at]
     const group = flags >>> SecondByte.Shift
     if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
-    groupCost[group] += flags & RuleFlag.Star ? COLD_STAR_WEIGHT : 1
+    const cost = (groupCost[group] += flags & RuleFlag.Star ? COLD_STAR_WEIGHT : 1)
+    if (group !== SecondByte.Any && cost > worst) worst = cost
     tried++
   }
-  if (tried > COLD_MAX_COST) return false
-  let worst = 0
-  for (let b = 0; b < SecondByte.Any; b++) if (groupCost[b] > worst) worst = groupCost[b]
-  return worst + groupCost[SecondByte.Any] <= COLD_MAX_COST
+  const fits = tried <= COLD_MAX_COST && worst + groupCost[SecondByte.Any] <= COLD_MAX_COST
+  clearGroups(rec)
+  return fits
+}
+
+/** Zeroes the entries of {@link groupCost} that a set's rules touched (cheaper than the whole table for most sets). */
+function clearGroups(rec: Int32Array): void {
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) groupCost[rec[at] >>> SecondByte.Shift] = 0
 }
 
 /**
@@ -167,7 +172,6 @@ export function coldWork(set: RuleSet): number {
   let any = 0
   let grouped = 0
   let groups = 0
-  groupCost.fill(0)
   for (let at = 0; at < rec.length; at += RuleField.Width) {
     const flags = rec[at + RuleField.Flags]
     const group = flags >>> SecondByte.Shift
@@ -189,6 +193,7 @@ export function coldWork(set: RuleSet): number {
       grouped += cost
     }
   }
+  clearGroups(rec)
   return any + (groups === 0 ? 0 : grouped / groups)
 }
 

@@ -10,7 +10,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest'
 import { parseRobots, type AgentMatcher, type ParseOptions } from '../../src/index.js'
 import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/url/url-path.js'
-import { COLD_INDEX_MAX_BYTES, COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_SIGNATURE_RULE_BYTES, COLD_SIGNATURE_STAR_BYTES, COLD_STAR_WEIGHT, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
+import { COLD_INDEX_MAX_BYTES, COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_SIGNATURE_RULE_BYTES, COLD_SIGNATURE_STAR_BYTES, COLD_STAR_WEIGHT, coldFits, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
 import { HEAD_DEPTH, HEAD_INDEX_MAX_HEAD_BYTES } from '../../src/match/direct/head-index.js'
 import type { EngineOptions } from '../../src/match/engine-options.js'
@@ -242,8 +242,11 @@ describe('cold → hot', () => {
     expect(m.stats().tier).toBe('hot')
     // A `*` that only ends a pattern is a prefix test, not a search: no cost beyond a literal rule's.
     expect(coldWork(parseRobots('User-agent: *\nDisallow: /a/*\nDisallow: /b**').rulesFor('bot'))).toBe(1)
-    // Many searching rules every path tries: the floor.
-    const many = ['User-agent: *', ...Array.from({ length: INDEXED_START_STARS - 1 }, (_, i) => `Disallow: /*q${i}z`)].join('\n')
+    // Searching rules every path tries: sooner; with many more under one second byte too, the floor.
+    const anyStars = Array.from({ length: INDEXED_START_STARS - 1 }, (_, i) => `Disallow: /*q${i}z`)
+    expect(coldThreshold(parseRobots(['User-agent: *', ...anyStars].join('\n')).rulesFor('bot'))).toBeLessThan(DEFAULT_HOT_THRESHOLD)
+    const many = ['User-agent: *', ...anyStars, ...Array.from({ length: 2 * INDEXED_START_STARS }, (_, i) => `Disallow: /a*q${i}z`)].join('\n')
+    expect(coldFits(parseRobots(many).rulesFor('bot'))).toBe(true)
     expect(coldThreshold(parseRobots(many).rulesFor('bot'))).toBe(MIN_HOT_THRESHOLD)
     // An explicit hotThreshold wins.
     const fixed = parseRobots(RULES, { hotThreshold: 600 }).agent('bot')

@@ -144,6 +144,28 @@ describe('fast path = general path (RobotsBuilder.fastLines)', () => {
     }
   })
 
+  it('a byte of every kind at each place of the four-byte words the fast path reads: the same form on both paths, whole and streamed', async () => {
+    // The rule, prose and key loops test four bytes at once while none needs a look of its own: put each
+    // kind of byte at each offset from the line start (0-3 mod 4), at the start, middle and end of long values.
+    const SPECIAL = [' ', '\t', '#', '$', '%', '%41', '%4a', '%ab', '%4g', ':', '!', '"', '&', '~', '\u007f', '\u0000', '\u0001', '\u000b', 'é', '\r', '\n']
+    const RAW = [[0xff], [0xc3], [0x80, 0x80]]
+    const LINES = ['Disallow: /', 'Allow: /', 'disallow:/', '<p class="a b c', 'w1 w2 w3 ', 'User-agent: ', 'Sitemap: https://e.example/', 'X-Foo: ', ' # ']
+    for (const head of LINES) {
+      for (let pad = 0; pad < 8; pad++) {
+        for (const special of [...SPECIAL.map((t) => [...enc.encode(t)]), ...RAW]) {
+          const line = [...enc.encode(head + 'abcdefgh'.slice(0, pad)), ...special, ...enc.encode('ijklmnopqrstuvwx')]
+          const bytes = new Uint8Array([...enc.encode('User-agent: *\n'), ...line, ...enc.encode('\nAllow: /z\n')])
+          const what = `${JSON.stringify(head)} pad ${pad} ${JSON.stringify(special)}`
+          const parsed = parseRobots(bytes)
+          const whole = parsed.toBytes()
+          expect(Buffer.from(general(bytes)).equals(whole), what).toBe(true)
+          expect(parsed.diagnostics, what).toEqual(generalRobots(bytes).diagnostics)
+          expect(Buffer.from(await streamed(bytes, fixedChunks(bytes, 1))).equals(whole), what).toBe(true)
+        }
+      }
+    }
+  })
+
   it('lines of MAX_LINE_BYTES and one more, with and without a comment', async () => {
     for (const extra of [-1, 0, 1, 2]) {
       for (const [key, tail] of [['Disallow: ', ''], ['Disallow: ', '#c'], ['Foo: ', ''], ['Foo: ', '%\u00e9'], ['<p a=b ', ''], ['# ', '']]) {

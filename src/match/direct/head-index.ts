@@ -9,7 +9,7 @@
  * bytes; a path costs one trie step per byte up to HEAD_DEPTH.
  */
 import { RuleField, SecondByte } from '../../rules/rule-set.js'
-import { TYPED_ARRAY_BYTES, typedArrayBytes } from '../../memory.js'
+import { SCRATCH_KEEP, TYPED_ARRAY_BYTES, typedArrayBytes } from '../../memory.js'
 import { isPlainPrefix } from './literal-prefixes.js'
 
 /**
@@ -54,9 +54,9 @@ export const HEAD_INDEX_RULE_BYTES = 4
  * (it matches whenever the node is reached, so it beats the node's later
  * rules).
  *
- * Not ./literal-index.ts's sorted trie: a matcher builds this one when it
- * is made, where a sort of the heads costs more than the first URLs save;
- * heads are inserted one by one instead, a walk down the sibling lists.
+ * Not ./literal-index.ts's trie: a matcher builds this one when it is
+ * made, so it is filled in shared scratch arrays and copied out at its
+ * size, and its lists are read in place (no layout by byte).
  */
 export interface HeadIndex {
   /** Bytes of a head filed: HEAD_DEPTH, or less for a set of many rules (HEAD_INDEX_MAX_HEAD_BYTES). */
@@ -92,13 +92,16 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
   let depth = HEAD_DEPTH
   let headBytes = filedBytes(depth)
   while (headBytes > HEAD_INDEX_MAX_HEAD_BYTES) headBytes = filedBytes(--depth)
-  let first = new Uint16Array(headBytes + 1)
-  let next = new Uint16Array(headBytes + 1)
-  let edge = new Uint8Array(headBytes + 1)
-  let afterSlash = new Uint16Array(128)
+  // Built in the shared scratch arrays (a trie has at most headBytes + 1 nodes), then copied out at its size.
+  const first = FIRST
+  const next = NEXT
+  const edge = EDGE
+  const kids = AFTER_SLASH
+  kids.fill(0)
+  first[0] = 0
   let slash = -1
   // Per rule its node, or -1 (not filed, or after its node's decisive plain prefix rule).
-  const nodeOf = new Int32Array(n)
+  const nodeOf = n <= NODE_OF.length ? NODE_OF : new Int32Array(n)
   let nodes = 1
   for (let r = 0; r < n; r++) {
     const at = r * RuleField.Width
@@ -116,10 +119,11 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
       let c: number
       if (node === slash && b < 128) {
         // The `/` node's ASCII children are in its table only.
-        c = afterSlash[b]
+        c = kids[b]
         if (c === 0) {
-          c = afterSlash[b] = nodes++
+          c = kids[b] = nodes++
           edge[c] = b
+          first[c] = next[c] = 0
         }
       } else {
         c = first[node]
@@ -127,6 +131,7 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
         if (c === 0) {
           c = nodes++
           edge[c] = b
+          first[c] = 0
           next[c] = first[node]
           first[node] = c
           if (node === 0 && b === Byte.Slash) slash = c
@@ -138,8 +143,10 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
     // A plain prefix rule filed whole closes its node's list: the count's sign bit marks it.
     if (isPlainPrefix(flags) && k === e) nodeOf[r] = -2 - node
   }
-  const ruleStart = new Int32Array(nodes + 1)
-  const closed = new Uint8Array(nodes)
+  const counts = RULE_START
+  counts.fill(0, 0, nodes + 1)
+  const closed = CLOSED
+  closed.fill(0, 0, nodes)
   for (let r = 0; r < n; r++) {
     let node = nodeOf[r]
     if (node === -1) continue
@@ -150,26 +157,42 @@ export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: bo
       continue
     }
     nodeOf[r] = node
-    ruleStart[node + 1]++
+    counts[node + 1]++
     if (decisive) closed[node] = 1
   }
-  for (let v = 0; v < nodes; v++) ruleStart[v + 1] += ruleStart[v]
-  const rules = n < 0x10000 ? new Uint16Array(ruleStart[nodes]) : new Int32Array(ruleStart[nodes])
+  for (let v = 0; v < nodes; v++) counts[v + 1] += counts[v]
+  // The index's arrays are views of one buffer (one allocation): the Int32 arrays first, then the Uint16 ones, then the bytes.
+  const listed = counts[nodes]
+  const wide = n >= 0x10000
+  const slashKids = slash < 0 ? 0 : 128
+  const buf = new ArrayBuffer(4 * (nodes + 1) + (wide ? 4 : 2) * listed + 2 * (2 * nodes + slashKids) + nodes)
+  const ruleStart = new Int32Array(buf, 0, nodes + 1)
+  ruleStart.set(counts.subarray(0, nodes + 1))
+  let off = 4 * (nodes + 1)
+  const rules = wide ? new Int32Array(buf, off, listed) : new Uint16Array(buf, off, listed)
+  off += rules.byteLength
+  const firstOut = new Uint16Array(buf, off, nodes)
+  firstOut.set(first.subarray(0, nodes))
+  const nextOut = new Uint16Array(buf, (off += 2 * nodes), nodes)
+  nextOut.set(next.subarray(0, nodes))
+  const afterSlash = new Uint16Array(buf, (off += 2 * nodes), slashKids)
+  if (slashKids) afterSlash.set(kids)
+  const edgeOut = new Uint8Array(buf, off + 2 * slashKids, nodes)
+  edgeOut.set(edge.subarray(0, nodes))
   // Filled from each node's end backwards, rules in reverse: each list ends ascending, and ruleStart is left as the starts.
   for (let v = 0; v < nodes; v++) ruleStart[v] = ruleStart[v + 1]
   for (let r = n - 1; r >= 0; r--) if (nodeOf[r] >= 0) rules[--ruleStart[nodeOf[r]]] = r
-  // Heads share their first bytes: a trie much smaller than its bound is copied to its size.
-  if ((headBytes + 1 - nodes) * 5 > TRIM_BYTES) {
-    first = first.slice(0, nodes)
-    next = next.slice(0, nodes)
-    edge = edge.slice(0, nodes)
-  }
-  if (slash < 0) afterSlash = new Uint16Array(0)
-  return { depth, first, next, edge, slash, afterSlash, ruleStart, rules }
+  return { depth, first: firstOut, next: nextOut, edge: edgeOut, slash, afterSlash, ruleStart, rules }
 }
 
-/** Bytes a trie's arrays may hold past its nodes (see buildHeadIndex). */
-const TRIM_BYTES = 1024
+/** buildHeadIndex's scratch: a trie's first children, next siblings and bytes, the `/` node's table, the closed nodes, each rule's node, and the nodes' list starts (see memory.ts, SCRATCH_KEEP). */
+const FIRST = new Uint16Array(HEAD_INDEX_MAX_HEAD_BYTES + 1)
+const NEXT = new Uint16Array(HEAD_INDEX_MAX_HEAD_BYTES + 1)
+const EDGE = new Uint8Array(HEAD_INDEX_MAX_HEAD_BYTES + 1)
+const AFTER_SLASH = new Uint16Array(128)
+const CLOSED = new Uint8Array(HEAD_INDEX_MAX_HEAD_BYTES + 1)
+const NODE_OF = new Int32Array(SCRATCH_KEEP)
+const RULE_START = new Int32Array(HEAD_INDEX_MAX_HEAD_BYTES + 2)
 
 /** The filed rules of the set being indexed by the length of their pattern, HEAD_DEPTH and longer at HEAD_DEPTH (reused). */
 const LENGTHS = new Int32Array(HEAD_DEPTH + 1)

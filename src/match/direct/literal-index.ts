@@ -6,6 +6,7 @@
  * {@link Trie}) find them: a head trie and an Aho–Corasick automaton.
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
+import { SCRATCH_KEEP } from '../../memory.js'
 
 const STAR = 42
 
@@ -86,73 +87,84 @@ export interface LiteralIndex {
 /**
  * The trie of the strings `bytes[starts[i], ends[i])`, built with typed
  * arrays only (no object or map entry per node, so a rule set read with a
- * raised limit builds in memory proportional to its bytes): the strings are
- * sorted, and each adds the nodes past its common prefix with the previous
- * one (a stack of the previous string's nodes). Nodes are numbered in that
- * order, so a node's children come in byte order. Returns the trie and each
+ * raised limit builds in memory proportional to its bytes): each string is
+ * inserted in turn (the root's children in a table, a node's others in a
+ * sibling list), then every node's children are laid out in byte order (a
+ * counting sort of the nodes by their byte). Returns the trie and each
  * string's node.
  */
 function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): { trie: Trie; nodeOf: Int32Array } {
   const n = starts.length
-  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => {
-    const xs = starts[x]
-    const ys = starts[y]
-    const xl = ends[x] - xs
-    const yl = ends[y] - ys
-    const l = Math.min(xl, yl)
-    for (let k = 0; k < l; k++) {
-      const d = bytes[xs + k] - bytes[ys + k]
-      if (d !== 0) return d
-    }
-    return xl - yl
-  })
   let total = 0
-  let longest = 0
-  for (let i = 0; i < n; i++) {
-    total += ends[i] - starts[i]
-    longest = Math.max(longest, ends[i] - starts[i])
-  }
-  const parent = new Int32Array(total + 1)
-  const edge = new Uint8Array(total + 1)
-  const stack = new Int32Array(longest + 1) // stack[d]: the previous string's node at depth d
-  const nodeOf = new Int32Array(n)
+  for (let i = 0; i < n; i++) total += ends[i] - starts[i]
+  // Built in shared scratch arrays (a trie has at most total + 1 nodes; a larger one gets its own: memory.ts).
+  const own = total >= SCRATCH_KEEP
+  const parent = own ? new Int32Array(total + 1) : PARENT
+  const first = own ? new Int32Array(total + 1) : FIRST
+  const next = own ? new Int32Array(total + 1) : NEXT
+  const edge = own ? new Uint8Array(total + 1) : EDGE
+  const root = ROOT.fill(-1)
+  const nodeOf = n <= NODE_OF.length ? NODE_OF : new Int32Array(n)
   let nodes = 1
-  let prev = -1
-  for (const i of order) {
-    const s = starts[i]
-    const len = ends[i] - s
-    let lcp = 0
-    if (prev >= 0) {
-      const ps = starts[prev]
-      const l = Math.min(len, ends[prev] - ps)
-      while (lcp < l && bytes[s + lcp] === bytes[ps + lcp]) lcp++
-    }
-    let node = stack[lcp]
-    for (let k = lcp; k < len; k++) {
-      parent[nodes] = node
-      edge[nodes] = bytes[s + k]
-      node = nodes++
-      stack[k + 1] = node
+  for (let i = 0; i < n; i++) {
+    let node = 0
+    for (let k = starts[i], e = ends[i]; k < e; k++) {
+      const b = bytes[k]
+      let c = node === 0 ? root[b] : first[node]
+      if (node !== 0) while (c !== 0 && edge[c] !== b) c = next[c]
+      if (c <= 0) {
+        c = nodes++
+        edge[c] = b
+        parent[c] = node
+        first[c] = 0
+        if (node === 0) root[b] = c
+        else {
+          next[c] = first[node]
+          first[node] = c
+        }
+      }
+      node = c
     }
     nodeOf[i] = node
-    prev = i
   }
-  // Children in CSR form: counted per parent, then filled in node order (byte order per parent).
-  const childStart = new Int32Array(nodes + 1)
-  for (let v = 1; v < nodes; v++) childStart[parent[v] + 1]++
-  for (let v = 0; v < nodes; v++) childStart[v + 1] += childStart[v]
-  const fill = childStart.slice(0, nodes)
-  const childByte = new Uint8Array(nodes - 1)
-  const childNode = new Int32Array(nodes - 1)
+  // The trie's arrays are views of one buffer (one allocation): its Int32 arrays, then the child bytes.
+  const buf = new ArrayBuffer(4 * (nodes + 1 + nodes - 1 + 256 + n) + nodes - 1)
+  const childStart = new Int32Array(buf, 0, nodes + 1)
+  const childNode = new Int32Array(buf, 4 * (nodes + 1), nodes - 1)
+  const rootNext = new Int32Array(buf, 4 * (2 * nodes), 256)
+  rootNext.set(root)
+  const nodeOut = new Int32Array(buf, 4 * (2 * nodes + 256), n)
+  nodeOut.set(nodeOf.subarray(0, n))
+  const childByte = new Uint8Array(buf, 4 * (2 * nodes + 256 + n), nodes - 1)
+  // Children in CSR form: counted per parent, then filled in byte order (nodes bucketed by their byte).
+  const byByte = BY_BYTE.fill(0)
   for (let v = 1; v < nodes; v++) {
+    childStart[parent[v] + 1]++
+    byByte[edge[v] + 1]++
+  }
+  for (let v = 0; v < nodes; v++) childStart[v + 1] += childStart[v]
+  for (let b = 0; b < 256; b++) byByte[b + 1] += byByte[b]
+  const order = first // spent: reused for the nodes in byte order
+  for (let v = 1; v < nodes; v++) order[byByte[edge[v]]++] = v
+  const fill = next // spent: reused for each parent's next free child slot
+  fill.set(childStart.subarray(0, nodes))
+  for (let j = 0; j < nodes - 1; j++) {
+    const v = order[j]
     const at = fill[parent[v]]++
     childByte[at] = edge[v]
     childNode[at] = v
   }
-  const rootNext = new Int32Array(256).fill(-1)
-  for (let k = childStart[0]; k < childStart[1]; k++) rootNext[childByte[k]] = childNode[k]
-  return { trie: { nodes, childStart, childByte, childNode, rootNext }, nodeOf }
+  return { trie: { nodes, childStart, childByte, childNode, rootNext }, nodeOf: nodeOut }
 }
+
+/** buildTrie's scratch (see memory.ts, SCRATCH_KEEP): per node its parent, first child, next sibling and byte; the root's children; each string's node; the nodes per byte. */
+const PARENT = new Int32Array(SCRATCH_KEEP)
+const FIRST = new Int32Array(SCRATCH_KEEP)
+const NEXT = new Int32Array(SCRATCH_KEEP)
+const EDGE = new Uint8Array(SCRATCH_KEEP)
+const ROOT = new Int32Array(256)
+const NODE_OF = new Int32Array(SCRATCH_KEEP)
+const BY_BYTE = new Int32Array(257)
 
 /** The child of `node` on `byte` in `t`, or -1. */
 export function childOf(t: Trie, node: number, byte: number): number {
