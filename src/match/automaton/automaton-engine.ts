@@ -101,8 +101,9 @@ export class AutomatonEngine implements MatchEngine {
   /**
    * Runs the DFA over a string URL from index `i` in state `s`. A non-ASCII
    * code unit stands for its UTF-8 bytes, which all fall in the "other" class
-   * (as TextEncoder encodes it: a valid surrogate pair is 4 bytes, a lone
-   * surrogate is U+FFFD, 3 bytes).
+   * (as TextEncoder encodes it), and takes one step for them all: past a
+   * byte of that class only `*` positions and what follows them are live,
+   * so another such byte leads to the same state.
    */
   private runString(url: string, i: number, s: StateId): number {
     const dfa = this.dfa
@@ -110,38 +111,33 @@ export class AutomatonEngine implements MatchEngine {
     const other = dfa.classes.other
     const end = url.length
     let table = dfa.table
-    for (; i < end; i++) {
-      let code = url.charCodeAt(i)
-      if (code < 0x80) {
-        // An ASCII char: one byte, one step.
-        const c = map[code]
-        let t = table[s + c] as StateId
-        if (t < StateCode.FirstRow) {
-          if (t !== StateCode.Unknown) return StateCode.RuleMirror - t
-          t = dfa.next(s, c)
-          table = dfa.table
-          if (t < StateCode.FirstRow) return StateCode.RuleMirror - t
-        }
+    while (i < end) {
+      // Two ASCII chars a round while their transitions are built and lead to live states (the loads of a
+      // round overlap); anything else takes one step below.
+      while (i + 1 < end) {
+        const a = url.charCodeAt(i)
+        const b = url.charCodeAt(i + 1)
+        if ((a | b) >= 0x80) break
+        const t = table[s + map[a]] as StateId
+        if (t < StateCode.FirstRow) break
+        const u = table[t + map[b]] as StateId
         s = t
-        continue
-      }
-      // Its UTF-8 bytes, all of the "other" class: as many steps.
-      let repeat = 3
-      if (code < 0x800) repeat = 2
-      else if (code >= 0xd800 && code <= 0xdbff && i + 1 < end && (code = url.charCodeAt(i + 1)) >= 0xdc00 && code <= 0xdfff) {
-        repeat = 4
+        i++
+        if (u < StateCode.FirstRow) break
+        s = u
         i++
       }
-      do {
-        let t = table[s + other] as StateId
-        if (t < StateCode.FirstRow) {
-          if (t !== StateCode.Unknown) return StateCode.RuleMirror - t
-          t = dfa.next(s, other)
-          table = dfa.table
-          if (t < StateCode.FirstRow) return StateCode.RuleMirror - t
-        }
-        s = t
-      } while (--repeat > 0)
+      if (i === end) break
+      const code = url.charCodeAt(i++)
+      const c = code < 0x80 ? map[code] : other
+      let t = table[s + c] as StateId
+      if (t < StateCode.FirstRow) {
+        if (t !== StateCode.Unknown) return StateCode.RuleMirror - t
+        t = dfa.next(s, c)
+        table = dfa.table
+        if (t < StateCode.FirstRow) return StateCode.RuleMirror - t
+      }
+      s = t
     }
     return StateCode.RuleMirror - table[s + dfa.end]
   }

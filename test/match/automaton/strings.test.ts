@@ -10,8 +10,9 @@ const enc = new TextEncoder()
 
 describe('string URLs = their UTF-8 bytes', () => {
   const body = 'User-agent: *\nDisallow: /a*b$\nDisallow: /%C3%A4\nAllow: /*x\nDisallow: /é\nDisallow: /*?q=\n'
-  const m = parseRobots(body).agent('x')
-  it('non-ASCII, surrogate pairs and lone surrogates (seeded)', () => {
+  // Each tier pinned, and the default (cold, then hot): the hot tier feeds a run of non-ASCII chars to its DFA as one step.
+  it.each(['cold', 'hot', 'thrash-proof', undefined] as const)('non-ASCII, surrogate pairs and lone surrogates (seeded), tier %s', (tier) => {
+    const m = parseRobots(body, { tier }).agent('x')
     const piece = fc.constantFrom('a', 'b', 'x', '/', '?q=', 'ä', 'é', '€', '😀', '\ud800', '\udc00', '%C3%A4', '#', '\u0000')
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 10 }), (parts) => {
