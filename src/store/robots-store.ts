@@ -5,7 +5,7 @@
  * index (store/key-index.ts), compiled matchers in a byte-budget LRU, and
  * bundles (store/bundle-codec.ts). The class comment has the design.
  */
-import { AgentMatcher } from '../match/matcher.js'
+import { AgentMatcher, codeFrom, codeFromString } from '../match/matcher.js'
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
 import { allowAll, disallowAll } from '../robots/fallback.js'
 import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
@@ -27,7 +27,8 @@ import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash
 import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
 import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
 import { quoteHost } from '../url/host.js'
-import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
+import { SCAN_END, scanHashed, scanOffsets, scanSource } from '../url/scan-access.js'
+import type { PathStart } from '../url/url-path.js'
 import type { EntryId, StoreExplanation, StoreOutcome, StoreSource } from './store-types.js'
 import { makeStoreCrawlers, type StoreCrawlers } from './store-crawlers.js'
 import { crawlerList, makeCrawlerSet, uniformCrawlerSet, type Crawler, type CrawlerSet } from '../robots/crawler-set.js'
@@ -338,7 +339,10 @@ export class RobotsStore {
       return true
     }
     // The look-up's scan gave the path start: the matcher does not look for it again.
-    return (this.matcher(id, agent).matchScan(this.scanner) & 1) === 1
+    const m = this.matcher(id, agent)
+    const rec = scanOffsets(this.scanner)!
+    const src = scanSource(this.scanner)
+    return ((typeof src === 'string' ? codeFromString(m, src, rec[UrlField.PathStart] as PathStart) : codeFrom(m, src, rec[UrlField.PathStart] as PathStart, rec[SCAN_END])) & 1) === 1
   }
 
   /** The verdict, the deciding rule and the entry that answered (see {@link StoreExplanation}). */
@@ -525,7 +529,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
-      this.hot[id] = hit
+      keep(this.hot, id, hit)
       return hit.matcher
     }
     const matcher = compileMatcher(new CompactRules(this.formOf(id)), typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
@@ -533,7 +537,7 @@ export class RobotsStore {
     const size = matcher.memoryUsage()
     const compiled: Compiled = { matcher, gen, size }
     // A matcher too large for the whole budget is kept aside, alone: the next use of that entry does not compile again.
-    this.hot[id] = compiled
+    keep(this.hot, id, compiled)
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillKey === key) this.spill = undefined
     } else {
@@ -598,7 +602,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
-      this.hotSets[id] = hit
+      keep(this.hotSets, id, hit)
       return hit.set
     }
     const rules = new CompactRules(this.formOf(id))
@@ -608,7 +612,7 @@ export class RobotsStore {
     })
     const size = set.memoryUsage()
     const compiled: CompiledSet = { set, gen, size }
-    this.hotSets[id] = compiled
+    keep(this.hotSets, id, compiled)
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillSetKey === key) this.spillSet = undefined
     } else {
@@ -1037,6 +1041,12 @@ function checkAgent(agent: unknown): void {
   if (typeof agent === 'string') return
   if (Array.isArray(agent) && agent.every((t) => typeof t === 'string')) return
   throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)
+}
+
+/** Puts `c` at `hot[id]`, the array kept dense (no holes, no dictionary), so that reads of it stay on one fast shape. */
+function keep<T>(hot: (T | undefined)[], id: number, c: T): void {
+  while (hot.length < id) hot.push(undefined)
+  hot[id] = c
 }
 
 /** An LRU entry's size: the matcher (`matcherBytes`), its record and key (src/memory.ts). */
