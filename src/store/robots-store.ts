@@ -188,17 +188,18 @@ export class RobotsStore {
   private readonly originTest = (id: number): boolean => this.originEquals(id)
   private readonly hostTest = (id: number): boolean => this.hostEquals(id)
   /**
-   * The hot matcher cache: per entry id, its compiled matcher (with the
-   * generation it was compiled for) for the agent argument used last,
-   * `hotAgent`; what the LRU holds for that agent, so that a hot origin's
-   * look-up skips the selection, the LRU and the matcher's size (see `matcher`).
+   * The hot matcher cache: per entry id, its compiled matcher for the agent
+   * argument used last, `hotAgent`; what the LRU holds for that agent, so
+   * that a hot origin's look-up skips the selection, the LRU and the
+   * matcher's size (see `matcher`). Setting or deleting an entry clears its
+   * place here.
    */
   private hotAgent: string | readonly string[] | undefined
-  private hot: (Compiled | undefined)[] = []
+  private hot: (AgentMatcher | undefined)[] = []
   private hotHits = 0
   /** The same for crawler sets: the handle whose entries' sets `hotSets` holds (see `entrySet`). */
   private hotSetHandle = -1
-  private hotSets: (CompiledSet | undefined)[] = []
+  private hotSets: (CrawlerSet | undefined)[] = []
   /** Handle numbers given so far (they key their sets in the LRU), and the number of each crawler list (bounded: MAX_SET_KEYS). */
   private setHandles = 0
   private readonly setKeys = new Map<string, number>()
@@ -491,8 +492,8 @@ export class RobotsStore {
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
     if (agent === this.hotAgent) {
-      const c = this.hot[id]
-      if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.matcher
+      const m = this.hot[id]
+      if (m !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return m
     }
     if (agent !== this.hotAgent) {
       this.hotAgent = agent
@@ -529,7 +530,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
-      keep(this.hot, id, hit)
+      keep(this.hot, id, hit.matcher)
       return hit.matcher
     }
     const matcher = compileMatcher(new CompactRules(this.formOf(id)), typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
@@ -537,7 +538,7 @@ export class RobotsStore {
     const size = matcher.memoryUsage()
     const compiled: Compiled = { matcher, gen, size }
     // A matcher too large for the whole budget is kept aside, alone: the next use of that entry does not compile again.
-    keep(this.hot, id, compiled)
+    keep(this.hot, id, matcher)
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillKey === key) this.spill = undefined
     } else {
@@ -583,8 +584,8 @@ export class RobotsStore {
    */
   private entrySet(id: number, handle: SetHandle): CrawlerSet {
     if (handle.key === this.hotSetHandle) {
-      const c = this.hotSets[id]
-      if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.set
+      const set = this.hotSets[id]
+      if (set !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return set
     } else {
       this.hotSetHandle = handle.key
       this.hotSets = []
@@ -602,7 +603,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
-      keep(this.hotSets, id, hit)
+      keep(this.hotSets, id, hit.set)
       return hit.set
     }
     const rules = new CompactRules(this.formOf(id))
@@ -612,7 +613,7 @@ export class RobotsStore {
     })
     const size = set.memoryUsage()
     const compiled: CompiledSet = { set, gen, size }
-    keep(this.hotSets, id, compiled)
+    keep(this.hotSets, id, set)
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillSetKey === key) this.spillSet = undefined
     } else {
@@ -735,7 +736,9 @@ export class RobotsStore {
     // Compiled matchers may view the old chunks: drop them so the old chunks can go.
     this.matchers.clear()
     this.spill = undefined
+    this.spillSet = undefined
     this.hot = []
+    this.hotSets = []
   }
 
   /**
@@ -873,11 +876,11 @@ export class RobotsStore {
   private dropHot(key: number | string, c: Compiled | CompiledSet): void {
     if (typeof key === 'string' && key.charCodeAt(0) === SET_KEY_MARK) {
       const id = Number.parseInt(key.slice(key.indexOf(':') + 1), 10)
-      if (this.hotSets[id] === c) this.hotSets[id] = undefined
+      if (this.hotSets[id] === (c as CompiledSet).set) this.hotSets[id] = undefined
       return
     }
     const id = typeof key === 'number' ? Math.floor(key / (NUMERIC_SELECTIONS + 1)) : Number.parseInt(key, 10)
-    if (this.hot[id] === c) this.hot[id] = undefined
+    if (this.hot[id] === (c as Compiled).matcher) this.hot[id] = undefined
   }
 
   /**
@@ -975,7 +978,7 @@ export class RobotsStore {
     e[base + Entry.FormLength] = formLength
     e[base + Entry.InfoLength] = info.length
     e[base + Entry.Kind] = kind
-    e[base + Entry.Gen]++
+    this.bump(id)
     this.maybeCompact()
     return id
   }
@@ -986,7 +989,14 @@ export class RobotsStore {
     const base = id * Entry.Width
     this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength])
     this.shared.delete(id)
-    e[base + Entry.Gen]++
+    this.bump(id)
+  }
+
+  /** A new generation of entry `id`: its compiled matchers and sets are stale, and leave the hot caches. */
+  private bump(id: number): void {
+    this.entries[id * Entry.Width + Entry.Gen]++
+    if (id < this.hot.length) this.hot[id] = undefined
+    if (id < this.hotSets.length) this.hotSets[id] = undefined
   }
 
   /** Removes entry `id` and frees its id. */
