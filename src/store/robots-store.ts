@@ -5,7 +5,7 @@
  * index (store/key-index.ts), compiled matchers in a byte-budget LRU, and
  * bundles (store/bundle-codec.ts). The class comment has the design.
  */
-import { AgentMatcher } from '../match/matcher.js'
+import { AgentMatcher, codeFrom, codeFromString } from '../match/matcher.js'
 import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
 import { allowAll, disallowAll } from '../robots/fallback.js'
 import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
@@ -27,7 +27,8 @@ import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash
 import { PortCode, UrlField, UrlFlag } from '../url/url-scan.js'
 import { checkedRecord, UrlScan } from '../url/url-scan-record.js'
 import { quoteHost } from '../url/host.js'
-import { SCAN_END, scanHashed, scanSource } from '../url/scan-access.js'
+import { SCAN_END, scanHashed, scanOffsets, scanSource } from '../url/scan-access.js'
+import type { PathStart } from '../url/url-path.js'
 import type { EntryId, StoreExplanation, StoreOutcome, StoreSource } from './store-types.js'
 import { makeStoreCrawlers, type StoreCrawlers } from './store-crawlers.js'
 import { crawlerList, makeCrawlerSet, uniformCrawlerSet, type Crawler, type CrawlerSet } from '../robots/crawler-set.js'
@@ -187,17 +188,18 @@ export class RobotsStore {
   private readonly originTest = (id: number): boolean => this.originEquals(id)
   private readonly hostTest = (id: number): boolean => this.hostEquals(id)
   /**
-   * The hot matcher cache: per entry id, its compiled matcher (with the
-   * generation it was compiled for) for the agent argument used last,
-   * `hotAgent`; what the LRU holds for that agent, so that a hot origin's
-   * look-up skips the selection, the LRU and the matcher's size (see `matcher`).
+   * The hot matcher cache: per entry id, its compiled matcher for the agent
+   * argument used last, `hotAgent`; what the LRU holds for that agent, so
+   * that a hot origin's look-up skips the selection, the LRU and the
+   * matcher's size (see `matcher`). Setting or deleting an entry clears its
+   * place here.
    */
   private hotAgent: string | readonly string[] | undefined
-  private hot: (Compiled | undefined)[] = []
+  private hot: (AgentMatcher | undefined)[] = []
   private hotHits = 0
   /** The same for crawler sets: the handle whose entries' sets `hotSets` holds (see `entrySet`). */
   private hotSetHandle = -1
-  private hotSets: (CompiledSet | undefined)[] = []
+  private hotSets: (CrawlerSet | undefined)[] = []
   /** Handle numbers given so far (they key their sets in the LRU), and the number of each crawler list (bounded: MAX_SET_KEYS). */
   private setHandles = 0
   private readonly setKeys = new Map<string, number>()
@@ -338,7 +340,10 @@ export class RobotsStore {
       return true
     }
     // The look-up's scan gave the path start: the matcher does not look for it again.
-    return (this.matcher(id, agent).matchScan(this.scanner) & 1) === 1
+    const m = this.matcher(id, agent)
+    const rec = scanOffsets(this.scanner)!
+    const src = scanSource(this.scanner)
+    return ((typeof src === 'string' ? codeFromString(m, src, rec[UrlField.PathStart] as PathStart) : codeFrom(m, src, rec[UrlField.PathStart] as PathStart, rec[SCAN_END])) & 1) === 1
   }
 
   /** The verdict, the deciding rule and the entry that answered (see {@link StoreExplanation}). */
@@ -487,8 +492,8 @@ export class RobotsStore {
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
     if (agent === this.hotAgent) {
-      const c = this.hot[id]
-      if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.matcher
+      const m = this.hot[id]
+      if (m !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return m
     }
     if (agent !== this.hotAgent) {
       this.hotAgent = agent
@@ -525,7 +530,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
-      this.hot[id] = hit
+      keep(this.hot, id, hit.matcher)
       return hit.matcher
     }
     const matcher = compileMatcher(new CompactRules(this.formOf(id)), typeof agent === 'string' ? [agent] : agent, this.matcherOptions)
@@ -533,7 +538,7 @@ export class RobotsStore {
     const size = matcher.memoryUsage()
     const compiled: Compiled = { matcher, gen, size }
     // A matcher too large for the whole budget is kept aside, alone: the next use of that entry does not compile again.
-    this.hot[id] = compiled
+    keep(this.hot, id, matcher)
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillKey === key) this.spill = undefined
     } else {
@@ -579,8 +584,8 @@ export class RobotsStore {
    */
   private entrySet(id: number, handle: SetHandle): CrawlerSet {
     if (handle.key === this.hotSetHandle) {
-      const c = this.hotSets[id]
-      if (c !== undefined && c.gen === this.entries[id * Entry.Width + Entry.Gen] && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return c.set
+      const set = this.hotSets[id]
+      if (set !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return set
     } else {
       this.hotSetHandle = handle.key
       this.hotSets = []
@@ -598,7 +603,7 @@ export class RobotsStore {
         hit.size = size
         lru.resize(key, compiledBytes(key, size))
       }
-      this.hotSets[id] = hit
+      keep(this.hotSets, id, hit.set)
       return hit.set
     }
     const rules = new CompactRules(this.formOf(id))
@@ -608,7 +613,7 @@ export class RobotsStore {
     })
     const size = set.memoryUsage()
     const compiled: CompiledSet = { set, gen, size }
-    this.hotSets[id] = compiled
+    keep(this.hotSets, id, set)
     if (lru.set(key, compiled, compiledBytes(key, size))) {
       if (this.spillSetKey === key) this.spillSet = undefined
     } else {
@@ -731,7 +736,9 @@ export class RobotsStore {
     // Compiled matchers may view the old chunks: drop them so the old chunks can go.
     this.matchers.clear()
     this.spill = undefined
+    this.spillSet = undefined
     this.hot = []
+    this.hotSets = []
   }
 
   /**
@@ -869,11 +876,11 @@ export class RobotsStore {
   private dropHot(key: number | string, c: Compiled | CompiledSet): void {
     if (typeof key === 'string' && key.charCodeAt(0) === SET_KEY_MARK) {
       const id = Number.parseInt(key.slice(key.indexOf(':') + 1), 10)
-      if (this.hotSets[id] === c) this.hotSets[id] = undefined
+      if (this.hotSets[id] === (c as CompiledSet).set) this.hotSets[id] = undefined
       return
     }
     const id = typeof key === 'number' ? Math.floor(key / (NUMERIC_SELECTIONS + 1)) : Number.parseInt(key, 10)
-    if (this.hot[id] === c) this.hot[id] = undefined
+    if (this.hot[id] === (c as Compiled).matcher) this.hot[id] = undefined
   }
 
   /**
@@ -971,7 +978,7 @@ export class RobotsStore {
     e[base + Entry.FormLength] = formLength
     e[base + Entry.InfoLength] = info.length
     e[base + Entry.Kind] = kind
-    e[base + Entry.Gen]++
+    this.bump(id)
     this.maybeCompact()
     return id
   }
@@ -982,7 +989,14 @@ export class RobotsStore {
     const base = id * Entry.Width
     this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength])
     this.shared.delete(id)
-    e[base + Entry.Gen]++
+    this.bump(id)
+  }
+
+  /** A new generation of entry `id`: its compiled matchers and sets are stale, and leave the hot caches. */
+  private bump(id: number): void {
+    this.entries[id * Entry.Width + Entry.Gen]++
+    if (id < this.hot.length) this.hot[id] = undefined
+    if (id < this.hotSets.length) this.hotSets[id] = undefined
   }
 
   /** Removes entry `id` and frees its id. */
@@ -1037,6 +1051,12 @@ function checkAgent(agent: unknown): void {
   if (typeof agent === 'string') return
   if (Array.isArray(agent) && agent.every((t) => typeof t === 'string')) return
   throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)
+}
+
+/** Puts `c` at `hot[id]`, the array kept dense (no holes, no dictionary), so that reads of it stay on one fast shape. */
+function keep<T>(hot: (T | undefined)[], id: number, c: T): void {
+  while (hot.length < id) hot.push(undefined)
+  hot[id] = c
 }
 
 /** An LRU entry's size: the matcher (`matcherBytes`), its record and key (src/memory.ts). */

@@ -141,6 +141,33 @@ describe('RobotsStore: answers', () => {
     expect(s.isAllowed('https://example.com/new', 'a')).toBe(true)
   })
 
+  it('regression: a hot entry (its matcher and crawler set used many times) answers by its new rules after set, setRobots, setOutcome and delete', () => {
+    const s = new RobotsStore()
+    const set = s.crawlers(['a', 'b'])
+    const warm = (url: string, want: boolean) => {
+      for (let i = 0; i < 70; i++) {
+        expect(s.isAllowed(url, 'a')).toBe(want)
+        expect(set.isAllowed(url)).toEqual([want, want])
+      }
+    }
+    for (let i = 0; i < 50; i++) s.set(`https://h${i}.example`, 'User-agent: *\nDisallow: /x\n')
+    warm('https://h7.example/x', false)
+    s.set('https://h7.example', 'User-agent: *\nDisallow: /y\n')
+    warm('https://h7.example/x', true)
+    s.setRobots('https://h7.example', parseRobots('User-agent: *\nDisallow: /\n'))
+    warm('https://h7.example/x', false)
+    s.setOutcome('https://h7.example', 'unavailable')
+    warm('https://h7.example/x', true)
+    s.set('https://h7.example', 'User-agent: *\nDisallow: /x\n')
+    warm('https://h7.example/x', false)
+    s.delete('https://h7.example')
+    warm('https://h7.example/x', true)
+    // The freed id taken by another key.
+    s.set('https://new.example', 'User-agent: *\nDisallow: /x\n')
+    warm('https://new.example/x', false)
+    warm('https://h7.example/x', true)
+  })
+
   it('URLs as strings, URL objects and bytes; a URL without a host or another type is ERR_INPUT', () => {
     const s = new RobotsStore()
     s.set('https://example.com', BODY)

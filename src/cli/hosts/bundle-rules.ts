@@ -9,7 +9,7 @@
 import { RobotsFormatError, RobotsInputError, RobotsStore, type EntryId, type StoreCrawlers } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import type { HostCrawlers, HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import { FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
 
 /** A coded error about a bundle file (exit 1). */
@@ -42,7 +42,7 @@ function bundleError(err: RobotsFormatError, name: string): BundleError {
  */
 function loadStore(bytes: Uint8Array, name: string): RobotsStore {
   try {
-    return RobotsStore.fromBytes(bytes, { matcherBudget: 0, lazy: true })
+    return RobotsStore.fromBytes(bytes, { matcherBudget: 0, matcherOptions: FILTER_MATCHER_OPTIONS, lazy: true })
   } catch (err) {
     if (err instanceof RobotsFormatError) throw bundleError(err, name)
     throw err

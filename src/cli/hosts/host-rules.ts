@@ -27,6 +27,15 @@ export interface HostQuery {
   url: UrlScan | null
 }
 
+/**
+ * The matcher options of the entries `filter` loads: each host's lazy DFA
+ * from its first URL (a threshold of 0; the thrash-proof guard stays). One
+ * process judges a list once, so the code of every tier a host passes
+ * through must first warm up in it; with one engine for every host, its
+ * code warms up once, and the answers are the same in every tier.
+ */
+export const FILTER_MATCHER_OPTIONS: { readonly hotThreshold: number } = { hotThreshold: 0 }
+
 /** How an entry turned out when first loaded (reported once per entry and thread). */
 export const enum EntryState {
   Unseen = 0,

@@ -6,10 +6,10 @@
  * ({@link DirectoryRules} says how).
  */
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
-import { parseRobots, type Robots } from '../../index.js'
+import { parseRobots, type EngineOptions, type Robots } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
-import type { HostCrawlers, HostEntry, HostQuery, HostRules, HostRulesDescriptor } from './host-rules.js'
+import { FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../common/printable.js'
 import { hostKeyOfName } from './host-names.js'
@@ -188,15 +188,15 @@ export class DirectoryRules implements HostRules {
   }
 
   load(id: number, who: HostCrawlers, first: boolean): HostEntry {
-    const read = this.read(id)
+    const read = this.read(id, FILTER_MATCHER_OPTIONS)
     if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
     const robots = read.robots
     const judge = 'agent' in who ? robots.agents(who.agent) : robots.crawlers(who.crawlers)
     return { kind: 'rules', judge, problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
   }
 
-  /** Reads and parses `DIR/<name of id>`, or says why it cannot be read. */
-  read(id: number): { robots: Robots } | { reason: string } {
+  /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), or says why it cannot be read. */
+  read(id: number, options?: EngineOptions): { robots: Robots } | { reason: string } {
     let type = this.types[id] as EntryType
     if (type === EntryType.Resolve) {
       try {
@@ -225,7 +225,7 @@ export class DirectoryRules implements HostRules {
       if (fd >= 0) closeSync(fd)
     }
     // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
-    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n))) }
+    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n)), options) }
   }
 }
 

@@ -1,8 +1,12 @@
 // filter --bundle over a RobotsStore: look-ups by origin and host as --robots-dir
 // looks hosts up, a worker's lazy load, coded errors for bad bundles; pack's
-// directory names as store keys.
+// directory names as store keys; the matchers filter loads (directory and bundle).
 import { describe, expect, it } from 'vitest'
-import { RobotsStore } from '../../../src/index.js'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseRobots, RobotsStore, type AgentMatcher } from '../../../src/index.js'
+import { DirectoryRules } from '../../../src/cli/hosts/robots-dir.js'
 import { BundleError, bundleFromDescriptor, openBundle } from '../../../src/cli/hosts/bundle-rules.js'
 import { HostJudge } from '../../../src/cli/filter/host-judge.js'
 import { EntryState, type EntryEvent, type HostRules, type HostRulesDescriptor } from '../../../src/cli/hosts/host-rules.js'
@@ -136,5 +140,30 @@ describe("a directory entry's name as a host (--robots-dir, pack)", () => {
     for (const name of ['a b', 'example.com:80', 'a/b', '']) expect(hostKeyOfName(enc.encode(name)), name).toEqual({ reason: expect.stringMatching(/^not a host name: .+$/) })
     expect(hostKeyOfName(enc.encode('a b'))).toEqual({ reason: 'not a host name: it holds a space, which no host name may hold' })
     expect(hostKeyOfName(Uint8Array.of(0x61, 0xff, 0x62))).toHaveProperty('reason')
+  })
+})
+
+describe('the entries filter loads', () => {
+  it('judge from their first URL with their lazy DFA (directory and bundle), answering as parseRobots does', () => {
+    const body = 'User-agent: *\nDisallow: /a\nAllow: /a/b$\nDisallow: /*.pdf\n'
+    const dir = mkdtempSync(join(tmpdir(), 'filter-tier-'))
+    try {
+      writeFileSync(join(dir, 'a.test'), body)
+      const store = new RobotsStore()
+      store.set('a.test', body)
+      const reference = parseRobots(body).agent('bot')
+      for (const rules of [DirectoryRules.open(dir), openBundle(store.toBytes(), 'b')]) {
+        const entry = rules.load(0, { agent: ['bot'] }, true)
+        if (entry.kind !== 'rules') throw new Error(`not rules: ${entry.kind}`)
+        const m = entry.judge as AgentMatcher
+        for (const path of ['/a/b', '/a/b/c', '/x.pdf', '/b']) {
+          const url = `https://a.test${path}`
+          expect(m.isAllowed(url), url).toBe(reference.isAllowed(url))
+          expect(m.stats().tier, url).toBe('hot')
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
