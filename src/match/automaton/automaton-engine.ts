@@ -128,6 +128,7 @@ export class AutomatonEngine implements MatchEngine {
         i++
       }
       if (i === end) break
+      // COPY of decideFrom's step (one loop for bytes and one for chars; the data suites run both).
       const code = url.charCodeAt(i++)
       const c = code < 0x80 ? map[code] : other
       let t = table[s + c] as StateId
