@@ -213,6 +213,11 @@ export class HostJudge implements LineJudge {
         return
       }
       this.reloads++
+    } else if (state === EntryState.AllowAll || state === EntryState.DisallowAll) {
+      // An outcome is known from its first load: nothing to load again.
+      this.current(null)
+      this.lastCode = state === EntryState.AllowAll ? 1 : 0
+      return
     }
     const entry = this.rules.load(id, this.who, state === EntryState.Unseen)
     let matcher: CachedJudge | null = null

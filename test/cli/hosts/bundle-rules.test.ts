@@ -77,6 +77,25 @@ describe('filter --bundle over a RobotsStore', () => {
     expect(events.filter((e) => e.problem !== undefined)).toHaveLength(1)
   })
 
+  it('an outcome entry is loaded once, however often its host comes back', () => {
+    const rules = openBundle(sample(), 'b')
+    const loads = new Map<number, number>()
+    const load = rules.load.bind(rules)
+    rules.load = (id, ...rest) => {
+      loads.set(id, (loads.get(id) ?? 0) + 1)
+      return load(id, ...rest)
+    }
+    const urls: string[] = []
+    const answers: number[] = []
+    for (let r = 0; r < 20; r++) {
+      urls.push('http://b.test/x', 'https://b.test/x', 'https://c.test/c', 'https://a.test/a')
+      answers.push(0, 1, 4, 4)
+    }
+    expect(judgeUrls(rules, urls)).toEqual(answers)
+    // One load each: the two outcomes and the two files (kept in the cache).
+    expect([...loads.values()]).toEqual([1, 1, 1, 1])
+  })
+
   it('a bundle of bare hosts only is looked up by the host bytes alone', () => {
     const s = new RobotsStore()
     s.set('a.test', 'User-agent: *\nDisallow: /a\n')
