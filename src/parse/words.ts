@@ -20,3 +20,18 @@ export function isProseWord(w: number): boolean {
   const c = w ^ 0x3a3a3a3a
   return ((((w - 0x20202020) & ~w) | (w + 0x01010101) | w | ((h - 0x01010101) & ~h) | ((c - 0x01010101) & ~c)) & 0x80808080) === 0
 }
+
+/** A DataView over the last array asked for (for reading or writing words), made again only when the array changes. */
+export class WordView {
+  private array: Uint8Array | null = null
+  private view: DataView | null = null
+
+  /** A view of all of `b`. */
+  of(b: Uint8Array): DataView {
+    if (this.array !== b) {
+      this.array = b
+      this.view = new DataView(b.buffer, b.byteOffset, b.byteLength)
+    }
+    return this.view!
+  }
+}

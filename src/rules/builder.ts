@@ -21,7 +21,7 @@ import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
-import { isPatternWord, isProseWord } from '../parse/words.js'
+import { isPatternWord, isProseWord, WordView } from '../parse/words.js'
 import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
@@ -74,18 +74,8 @@ class Scratch {
   /** Open-addressing table of name indices + 1 by hash (0 = empty); its size is a power of two. */
   nameTable: Int32Array = new Int32Array(32)
   extensionCount = 0
-  /** A view of `patterns.bytes` for writing four bytes at once, and the array it views. */
-  private patternsView = new DataView(this.patterns.bytes.buffer)
-  private patternsViewed = this.patterns.bytes
-
-  /** A view of `patterns.bytes` (call after `reserve`). */
-  patternView(): DataView {
-    if (this.patternsViewed !== this.patterns.bytes) {
-      this.patternsViewed = this.patterns.bytes
-      this.patternsView = new DataView(this.patternsViewed.buffer, this.patternsViewed.byteOffset, this.patternsViewed.byteLength)
-    }
-    return this.patternsView
-  }
+  /** Views of `patterns.bytes` for writing four bytes at once (ask after `reserve`: it may move the bytes). */
+  readonly patternWords = new WordView()
 
   /** The patterns written so far, for writing a repeated one once. */
   readonly written = new RuleBlocks()
@@ -224,17 +214,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
   }
 
-  /** The bytes the fast path read last, and a view of them for reading four bytes at once. */
-  private viewed: Uint8Array | null = null
-  private viewedAs: DataView | null = null
-
-  private view(b: Uint8Array): DataView {
-    if (this.viewed !== b) {
-      this.viewed = b
-      this.viewedAs = new DataView(b.buffer, b.byteOffset, b.byteLength)
-    }
-    return this.viewedAs!
-  }
+  /** Views of the bytes the fast path reads, for reading four bytes at once. */
+  private readonly words = new WordView()
 
   /** Lines the last {@link fastLines} call took (parse/reader.ts LineFastPath). */
   taken = 0
@@ -372,7 +353,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     for (;;) {
       if (gaps > 1) {
         // Past two gaps only a ':', a '#', the line end and the bytes to flag matter: four bytes at a time while none is one.
-        const dv = this.view(b)
+        const dv = this.words.of(b)
         for (;;) {
           while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
           if (j >= stop) return -1
@@ -514,8 +495,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     // The value's end without trailing whitespace.
     let keep = valueStart
     let flags = LineFlag.hasDirective
-    const ov = s.patternView()
-    const dv = this.view(b)
+    const ov = s.patternWords.of(out)
+    const dv = this.words.of(b)
     for (; j < stop; j++) {
       // Four bytes at a time while none is special (see isPatternWord).
       if (j + 4 <= stop) {
