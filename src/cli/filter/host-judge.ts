@@ -216,7 +216,7 @@ export class HostJudge implements LineJudge {
     } else if (state === EntryState.AllowAll || state === EntryState.DisallowAll) {
       // An outcome is known from its first load: nothing to load again.
       this.current(null)
-      this.lastCode = state === EntryState.AllowAll ? 1 : 0
+      this.lastCode = this.codeOfState(state)
       return
     }
     const entry = this.rules.load(id, this.who, state === EntryState.Unseen)
@@ -239,8 +239,13 @@ export class HostJudge implements LineJudge {
     const first = this.states[id] === EntryState.Unseen
     this.states[id] = state
     this.current(matcher)
-    this.lastCode = state === EntryState.AllowAll ? 1 : state === EntryState.DisallowAll ? 0 : this.missingCode
+    this.lastCode = this.codeOfState(state)
     if (first) this.onEntry(event)
+  }
+
+  /** The code of every line of an entry in `state` that has no matcher (an outcome, or unreadable: judged as missing). */
+  private codeOfState(state: EntryState): number {
+    return state === EntryState.AllowAll ? 1 : state === EntryState.DisallowAll ? 0 : this.missingCode
   }
 
   /** Makes `judge` (a matcher, a crawler set, or null) the current entry's. */
