@@ -375,8 +375,27 @@ export function rulesMemoryUsage(robots: Robots): number {
  */
 const cappedTotals = new WeakMap<Robots, DiagnosticTotals>()
 
+/**
+ * An empty body's builder, reader and Robots, kept for their shapes alone.
+ * V8 forgets the shape of a class's objects once none of them is left, and
+ * drops the code it optimised for that shape: a program that parses files
+ * one at a time has no builder alive between two parses, so without these
+ * every full garbage collection would cost the parser its optimised code,
+ * and compiling it again costs time, and memory while it is done.
+ */
+let shapeKeepers: readonly object[] | null = null
+
+function keepShapes(): void {
+  const builder = new RobotsBuilder()
+  const reader = parseWith(new Uint8Array(0), builder, undefined, builder)
+  const form = new Uint8Array(builder.complete(reader))
+  builder.writeTo(form, 0)
+  shapeKeepers = [builder, reader, makeRobots(form, DEFAULT_ENGINE)]
+}
+
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
+  if (shapeKeepers === null) keepShapes()
   const engine = engineOptionsOf(options)
   const size = builder.complete(reader)
   const at = keptSlot(size)
