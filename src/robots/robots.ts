@@ -117,7 +117,7 @@ export class Robots {
   static {
     makeRobots = (form, options, at) => new Robots(form, options, at)
     formBytes = (robots) => robots.form
-    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(formLength(robots.held, robots.at)))
+    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(formLength(robots.held, robots.at), robots.held.byteLength))
   }
 
   /** The form's bytes (a view made on each read when the form is in a slab). */
