@@ -395,7 +395,6 @@ function keepShapes(): void {
 
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
-  if (shapeKeepers === null) keepShapes()
   const engine = engineOptionsOf(options)
   const size = builder.complete(reader)
   const at = keptSlot(size)
@@ -410,6 +409,8 @@ export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: 
     robots = makeRobots(slab, engine, at)
   }
   if (builder.cappedTotals !== undefined) cappedTotals.set(robots, builder.cappedTotals)
+  // Once the builder gave its scratch back, for the keepers' builder to take.
+  if (shapeKeepers === null) keepShapes()
   return robots
 }
 
