@@ -85,40 +85,58 @@ export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
  * file's compact form) is cut from a shared slab of {@link SLAB_BYTES}, a
  * view of {@link TYPED_VIEW_BYTES} (or no view at all: {@link keptSlot})
  * instead of an array with a buffer of its own ({@link TYPED_ARRAY_BYTES},
- * and a slower allocation outside the heap); one of more than
- * {@link SLAB_SHARE_MAX} bytes gets its own. The price: a slab stays as long
- * as any form in it, so a program that keeps one file of each slab's dozen
- * or so holds up to a slab per file kept (files parsed one after another
- * share slabs, and are usually kept or dropped alike).
+ * and a slower allocation outside the heap); {@link keptSlot} cuts one of up
+ * to {@link MID_SHARE_MAX} bytes from a slab of {@link MID_SLAB_BYTES}, and
+ * one of more gets its own. The price: a slab stays as long as any form in
+ * it, so a program that keeps one file of each slab's eight or more holds up
+ * to a slab per file kept (files parsed one after another share slabs, and
+ * are usually kept or dropped alike).
  */
 export const SLAB_BYTES = 4096
 /** See {@link SLAB_BYTES}. */
 export const SLAB_SHARE_MAX = 512
+/** Bytes of the slabs {@link keptSlot} cuts buffers of more than {@link SLAB_SHARE_MAX} bytes from. */
+export const MID_SLAB_BYTES = 32768
+/** See {@link MID_SLAB_BYTES}. */
+export const MID_SHARE_MAX = 4096
 
-let slab: ArrayBuffer | null = null
-/** The current slab as a whole (one array shared by every form cut from it: see {@link keptSlot}). */
-let slabArray: Uint8Array | null = null
-let slabUsed = SLAB_BYTES
-/** The slabs {@link keptBytes} cut views from, to tell those apart from views of other buffers (a store's arenas); a slab cut only by {@link keptSlot} pays no entry. */
-const slabs = new WeakSet<ArrayBuffer>()
+/** The slab of one size buffers are being cut from. */
+class Slab {
+  buffer: ArrayBuffer | null = null
+  /** The slab as a whole (one array shared by every slot cut from it: see {@link keptSlot}). */
+  array: Uint8Array | null = null
+  used: number
 
-/** Room for `n` more bytes in the current slab (a new slab when it is full). */
-function slabRoom(n: number): void {
-  if (slabUsed + n > SLAB_BYTES || slab === null) {
-    slab = new ArrayBuffer(SLAB_BYTES)
-    slabArray = null
-    slabUsed = 0
+  constructor(readonly size: number) {
+    this.used = size
+  }
+
+  /** Where `n` more bytes start (a new slab when this one is full). */
+  cut(n: number): number {
+    if (this.used + n > this.size || this.buffer === null) {
+      this.buffer = new ArrayBuffer(this.size)
+      this.array = null
+      this.used = 0
+    }
+    const at = this.used
+    this.used += n
+    return at
   }
 }
+
+const small = new Slab(SLAB_BYTES)
+const mid = new Slab(MID_SLAB_BYTES)
+/** The slab of the last {@link keptSlot}. */
+let lastCut = small
+/** The slabs {@link keptBytes} cut views from, to tell those apart from views of other buffers (a store's arenas); a slab cut only by {@link keptSlot} pays no entry. */
+const slabs = new WeakSet<ArrayBuffer>()
 
 /** `n` zeroed bytes to keep (see {@link SLAB_BYTES}). */
 export function keptBytes(n: number): Uint8Array {
   if (n > SLAB_SHARE_MAX) return new Uint8Array(n)
-  slabRoom(n)
-  slabs.add(slab!)
-  const view = new Uint8Array(slab!, slabUsed, n)
-  slabUsed += n
-  return view
+  const at = small.cut(n)
+  slabs.add(small.buffer!)
+  return new Uint8Array(small.buffer!, at, n)
 }
 
 /**
@@ -129,24 +147,23 @@ export function keptBytes(n: number): Uint8Array {
  * a view object per form.
  */
 export function keptSlot(n: number): number {
-  if (n > SLAB_SHARE_MAX) return -1
-  slabRoom(n)
-  const at = slabUsed
-  slabUsed += n
-  return at
+  if (n > MID_SHARE_MAX) return -1
+  lastCut = n > SLAB_SHARE_MAX ? mid : small
+  return lastCut.cut(n)
 }
 
-/** The current slab's array, shared by every {@link keptSlot} cut from it. */
+/** The array of the slab the last {@link keptSlot} was cut from, shared by every slot cut from that slab. */
 export function keptSlab(): Uint8Array {
-  return (slabArray ??= new Uint8Array(slab!))
+  return (lastCut.array ??= new Uint8Array(lastCut.buffer!))
 }
 
 /**
- * Bytes held by `n` bytes at an offset of a slab's shared array
- * ({@link keptSlot}): the bytes and their share of the array's overhead.
+ * Bytes held by `n` bytes at an offset of the shared array of a slab of
+ * `slab` bytes ({@link keptSlot}): the bytes and their share of the array's
+ * overhead.
  */
-export function slotBytes(n: number): number {
-  return n + Math.ceil((TYPED_ARRAY_BYTES * n) / SLAB_BYTES)
+export function slotBytes(n: number, slab = SLAB_BYTES): number {
+  return n + Math.ceil((TYPED_ARRAY_BYTES * n) / slab)
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots, Robots } from '../src/index.js'
-import { keptBytes, keptSlab, keptSlot, objectBytes, SLAB_BYTES, SLAB_SHARE_MAX, slotBytes, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES, typedArrayBytes, viewBytes } from '../src/memory.js'
+import { keptBytes, keptSlab, keptSlot, MID_SHARE_MAX, MID_SLAB_BYTES, objectBytes, SLAB_BYTES, SLAB_SHARE_MAX, slotBytes, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES, typedArrayBytes, viewBytes } from '../src/memory.js'
 import { compactRulesOf } from '../src/internals.js'
 
 describe('kept bytes (slabs)', () => {
@@ -29,7 +29,7 @@ describe('kept bytes (slabs)', () => {
   })
 
   it('cuts slots from the same slabs: zeroed, apart, in one shared array per slab; large ones get none', () => {
-    expect(keptSlot(SLAB_SHARE_MAX + 1)).toBe(-1)
+    expect(keptSlot(MID_SHARE_MAX + 1)).toBe(-1)
     let last: { slab: Uint8Array; at: number; n: number } | undefined
     for (let i = 0; i < 200; i++) {
       const n = 1 + (i * 53) % SLAB_SHARE_MAX
@@ -57,6 +57,27 @@ describe('kept bytes (slabs)', () => {
       expect(r.sitemaps).toEqual([`https://s${i}.example/map.xml`])
       expect(parseRobots(bodies[i]).toBytes()).toEqual(r.toBytes())
     })
+  })
+
+  it('cuts slots of more than SLAB_SHARE_MAX bytes from larger slabs, apart from the small ones, each slab with its one shared array', () => {
+    let last: { slab: Uint8Array; at: number; n: number } | undefined
+    let lastSmall: { slab: Uint8Array; at: number; n: number } | undefined
+    for (let i = 0; i < 200; i++) {
+      const n = i % 3 === 0 ? 1 + (i * 29) % SLAB_SHARE_MAX : SLAB_SHARE_MAX + 1 + (i * 211) % (MID_SHARE_MAX - SLAB_SHARE_MAX)
+      const at = keptSlot(n)
+      const slab = keptSlab()
+      expect(slab.byteLength).toBe(n > SLAB_SHARE_MAX ? MID_SLAB_BYTES : SLAB_BYTES)
+      expect(at + n).toBeLessThanOrEqual(slab.byteLength)
+      expect(slab.subarray(at, at + n).every((x) => x === 0)).toBe(true)
+      slab.fill(9, at, at + n)
+      const prev = n > SLAB_SHARE_MAX ? last : lastSmall
+      if (prev !== undefined && prev.slab.buffer === slab.buffer) {
+        expect(slab).toBe(prev.slab)
+        expect(at).toBeGreaterThanOrEqual(prev.at + prev.n)
+      }
+      if (n > SLAB_SHARE_MAX) last = { slab, at, n }
+      else lastSmall = { slab, at, n }
+    }
   })
 
   it("lineCount, bytesRead and truncated (read in place) are the form's, whatever its home: a slab, its own buffer, fromBytes", () => {
@@ -92,5 +113,22 @@ describe('kept bytes (slabs)', () => {
     expect(slotBytes(SLAB_BYTES)).toBe(SLAB_BYTES + TYPED_ARRAY_BYTES)
     // toBytes() is a copy with a buffer of its own, whatever the form's home.
     expect(r.toBytes().buffer.byteLength).toBe(r.toBytes().byteLength)
+  })
+
+  it("a mid-sized file's form is kept in a larger slab, a large file's in a buffer of its own, and Robots.memoryUsage counts each so", () => {
+    const rules = (n: number) => 'User-agent: *\n' + Array.from({ length: n }, (_, i) => `Disallow: /section-${i}/page\n`).join('')
+    const midSized = parseRobots(rules(60))
+    const form = compactRulesOf(midSized).bytes
+    expect(form.byteLength).toBeGreaterThan(SLAB_SHARE_MAX)
+    expect(form.byteLength).toBeLessThanOrEqual(MID_SHARE_MAX)
+    expect(form.buffer.byteLength).toBe(MID_SLAB_BYTES)
+    expect(midSized.memoryUsage()).toBe(objectBytes(3) + slotBytes(form.byteLength, MID_SLAB_BYTES))
+    expect(midSized.agent('bot').isAllowed('/section-59/page')).toBe(false)
+    expect(midSized.agent('bot').isAllowed('/section-60/page')).toBe(true)
+    const large = parseRobots(rules(400))
+    const own = compactRulesOf(large).bytes
+    expect(own.byteLength).toBeGreaterThan(MID_SHARE_MAX)
+    expect(own.buffer.byteLength).toBe(own.byteLength)
+    expect(large.memoryUsage()).toBe(objectBytes(3) + typedArrayBytes(own))
   })
 })

@@ -117,7 +117,7 @@ export class Robots {
   static {
     makeRobots = (form, options, at) => new Robots(form, options, at)
     formBytes = (robots) => robots.form
-    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(formLength(robots.held, robots.at)))
+    formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(formLength(robots.held, robots.at), robots.held.byteLength))
   }
 
   /** The form's bytes (a view made on each read when the form is in a slab). */
@@ -375,6 +375,24 @@ export function rulesMemoryUsage(robots: Robots): number {
  */
 const cappedTotals = new WeakMap<Robots, DiagnosticTotals>()
 
+/**
+ * An empty body's builder, reader and Robots, kept for their shapes alone.
+ * V8 forgets the shape of a class's objects once none of them is left, and
+ * drops the code it optimised for that shape: a program that parses files
+ * one at a time has no builder alive between two parses, so without these
+ * every full garbage collection would cost the parser its optimised code,
+ * and compiling it again costs time, and memory while it is done.
+ */
+let shapeKeepers: readonly object[] | null = null
+
+function keepShapes(): void {
+  const builder = new RobotsBuilder()
+  const reader = parseWith(new Uint8Array(0), builder, undefined, builder)
+  const form = new Uint8Array(builder.complete(reader))
+  builder.writeTo(form, 0)
+  shapeKeepers = [builder, reader, makeRobots(form, DEFAULT_ENGINE)]
+}
+
 /** Builds a Robots from a finished builder and reader. */
 export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: ParseOptions): Robots {
   const engine = engineOptionsOf(options)
@@ -391,6 +409,8 @@ export function robotsFrom(builder: RobotsBuilder, reader: LineReader, options: 
     robots = makeRobots(slab, engine, at)
   }
   if (builder.cappedTotals !== undefined) cappedTotals.set(robots, builder.cappedTotals)
+  // Once the builder gave its scratch back, for the keepers' builder to take.
+  if (shapeKeepers === null) keepShapes()
   return robots
 }
 
