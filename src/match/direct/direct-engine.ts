@@ -216,11 +216,8 @@ export class DirectEngine implements MatchEngine {
    */
   private mayOccur(r: number, url: string, from: number, stars: number): boolean {
     if (this.sigs === null) return true
-    if (stars === SIGNATURE_FROM) {
-      let end = pathEnd
-      if (end < 0) end = pathEnd = pathEndOf(url, from)
-      charSignature(url, from, end, HAVE)
-    }
+    // To the URL's end, past a `#` or NUL: the chars after the path only add bits, and its end is not searched for.
+    if (stars === SIGNATURE_FROM) charSignature(url, from, url.length, HAVE)
     return signatureMayOccur(this.sigs, r, HAVE)
   }
 
@@ -244,19 +241,21 @@ export class DirectEngine implements MatchEngine {
       let segEnd = k + 1
       while (segEnd < e && bytes[segEnd] !== Byte.Star) segEnd++
       const len = segEnd - k
-      let end = pathEnd
-      if (end < 0) end = pathEnd = pathEndOf(url, from)
       if (segEnd === e && (rec[at + RuleField.Flags] & RuleFlag.Anchored) !== 0) {
         // The last segment of an anchored pattern: it ends where the path ends.
+        let end = pathEnd
+        if (end < 0) end = pathEnd = pathEndOf(url, from)
         const x = end - len
         if (x < i) return 0
         for (let j = 0; j < len; j++) if (url.charCodeAt(x + j) !== bytes[k + j]) return 0
         return 1
       }
-      // The leftmost occurrence in url[i, end): the first char natively, then the rest.
+      // The leftmost occurrence in url[i, url.length): the first char natively, then the rest. A segment
+      // holds no `#` nor NUL, so one that starts before the path's end lies within it; one that starts
+      // past it means none is in the path, and the path's end is found only then.
       const first = ASCII_CHARS[bytes[k]]
-      const last = end - len
-      let budget = 2 * (end - i) + 64
+      const last = url.length - len
+      let budget = 2 * (url.length - i) + 64
       let x = i
       for (;;) {
         x = url.indexOf(first, x)
@@ -268,6 +267,9 @@ export class DirectEngine implements MatchEngine {
         if (budget < 0) return -1
         x++
       }
+      let end = pathEnd
+      if (end < 0) end = pathEnd = pathEndOf(url, from)
+      if (x >= end) return 0
       i = x + len
       k = segEnd
     }
@@ -381,17 +383,30 @@ const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, c) => Str
  * pair occurs when it does not, never the other way round.
  */
 function charSignature(url: string, from: number, to: number, out: Int32Array): void {
-  out.fill(0)
+  let lo = 0
+  let hi = 0
+  let pairLo = 0
+  let pairHi = 0
   let a = -1
   for (let i = from; i < to; i++) {
     const b = url.charCodeAt(i) & 127
-    out[b >> 5] |= 1 << (b & 31)
+    const bit = 1 << b
+    const high = (b << 25) >> 31
+    lo |= bit & ~high
+    hi |= bit & high
     if (a >= 0) {
       const h = pairBit(a, b)
-      out[4 + (h >> 5)] |= 1 << (h & 31)
+      const pair = 1 << h
+      const pairHigh = (h << 26) >> 31
+      pairLo |= pair & ~pairHigh
+      pairHi |= pair & pairHigh
     }
     a = b
   }
+  out[0] = lo
+  out[1] = hi
+  out[2] = pairLo
+  out[3] = pairHi
 }
 
 /** The number of `*` rules of a set. */
