@@ -188,7 +188,10 @@ export class DirectEngine implements MatchEngine {
         const at = r * RuleField.Width
         let m: number
         if (rec[at + RuleField.Flags] & RuleFlag.Star) {
-          if (++stars >= SIGNATURE_FROM && !this.mayOccur(r, url, from, stars)) continue
+          if (++stars >= SIGNATURE_FROM && !this.mayOccur(r, url, from, stars)) {
+            k = this.passRuledOut(list, j, k)
+            continue
+          }
           m = this.starMatchesChars(at, url, from)
         } else m = literalMatchesChars(bytes, rec, at, url, from)
         if (m !== 0) return m > 0 ? r : Chars.Unsure
@@ -276,6 +279,34 @@ export class DirectEngine implements MatchEngine {
   }
   // END COPY
 
+  /**
+   * After a `*` rule that the path's signature ({@link HAVE}) rules out,
+   * taken from list `j` of the `k` in the merge (its cursor already past
+   * it): the `*` rules right after it in that list that the signature rules
+   * out too are passed without a round of the merge each. Returns the
+   * number of lists left (one that is done is dropped, as in the merge).
+   * When list `j` was done, the last list took its place: its first rules
+   * are passed the same way, as no rule the signature rules out can match.
+   */
+  private passRuledOut(list: Uint16Array | Int32Array, j: number, k: number): number {
+    if (j >= k) return k
+    const sigs = this.sigs!
+    const rec = this.records
+    let p = POS[j]
+    const end = END[j]
+    while (p < end) {
+      const r = list[p]
+      if ((rec[r * RuleField.Width + RuleField.Flags] & RuleFlag.Star) === 0 || signatureMayOccur(sigs, r, HAVE)) break
+      p++
+    }
+    POS[j] = p
+    if (p === end) {
+      POS[j] = POS[--k]
+      END[j] = END[k]
+    }
+    return k
+  }
+
   countDown(urls: number, then: () => void): void {
     this.left = urls
     this.then = then
@@ -312,7 +343,10 @@ export class DirectEngine implements MatchEngine {
         const at = r * RuleField.Width
         if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars >= SIGNATURE_FROM && this.sigs !== null) {
           if (stars === SIGNATURE_FROM) pathSignature(p, from, to, HAVE)
-          if (!signatureMayOccur(this.sigs, r, HAVE)) continue
+          if (!signatureMayOccur(this.sigs, r, HAVE)) {
+            k = this.passRuledOut(list, j, k)
+            continue
+          }
         }
         if (ruleMatches(bytes, rec, at, p, from, to)) return r
       }
