@@ -48,7 +48,7 @@ export function indexesPrefixes(set: RuleSet): boolean {
  * rule that matches decides, so a URL stops at its first hit. A set of more
  * than HEAD_MIN_RULES rules has a head index (./head-index.ts): the path
  * tries only the rules whose head it passes, merged from the trie nodes it
- * passes in rank order, and from its second `*` rule on skips those whose
+ * passes in rank order, and, in a set of two `*` rules or more, skips those whose
  * segment signature it lacks (./segments.ts). A smaller set (or one whose
  * index is not built yet) tries the rules of its second byte (SecondByte)
  * and those that need none. A rule tried is checked segment by segment
@@ -214,8 +214,8 @@ export class DirectEngine implements MatchEngine {
 
   /**
    * segments.ts's signatureMayOccur for rule `r`, the `stars`-th `*` rule a
-   * string URL's path meets (from the second on): the path's signature is
-   * made at the second.
+   * string URL's path meets (from SIGNATURE_FROM on): the path's signature
+   * is made at SIGNATURE_FROM.
    */
   private mayOccur(r: number, url: string, from: number, stars: number): boolean {
     if (this.sigs === null) return true
@@ -492,11 +492,12 @@ function literalMatchesChars(bytes: Uint8Array, rec: Int32Array, at: number, url
 
 /**
  * The `*` rule of a path from which the rest are first tested against the
- * path's signature (./segments.ts): the signature costs a pass over the
- * path, which the first few rules' searches (a native `indexOf` each) cost
- * less than.
+ * path's signature (./segments.ts): the first. The signature is a pass over
+ * the path in four locals, which costs less than a segment's search (a
+ * native `indexOf`, then chars compared). A set with one `*` rule has no
+ * signatures (DirectEngine.buildIndex).
  */
-const SIGNATURE_FROM = 2
+const SIGNATURE_FROM = 1
 
 /** The end of the path of the string URL being judged (its first `#` or NUL, or its length), once a `*` rule needed it; else negative. */
 let pathEnd = -1
