@@ -147,9 +147,9 @@ export function segmentSignatures(bytes: Uint8Array, rec: Int32Array): Int32Arra
     const e = rec[at + RuleField.End]
     while (k < e && bytes[k] !== Byte.Star) k++
     for (; k < e; k++) {
-      const b = bytes[k] & 127
+      const b = bytes[k]
       if (b === Byte.Star) continue
-      sigs[o + (b >> 6)] |= 1 << (b & 31)
+      sigs[o + ((b & 127) >> 6)] |= 1 << (b & 31)
       if (k + 1 < e && bytes[k + 1] !== Byte.Star) {
         const h = pairBit(b, bytes[k + 1])
         sigs[o + 2 + (h >> 5)] |= 1 << (h & 31)
