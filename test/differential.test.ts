@@ -250,6 +250,27 @@ describe('differential: seeded random rule sets and URLs', () => {
     )
   })
 
+  it('regression (signed past the path\'s end): sets of 9 rules and more with `*` rules, URLs whose fragment or NUL comes before a segment\'s chars, every engine and tier, 1000 seeded cases', () => {
+    // The cold tier signs a string URL's chars to its end and searches a segment past the path's end, then
+    // checks where the path ends: a segment, anchored or not, that occurs only after the `#` or NUL must not match.
+    const seg = fc.constantFrom('a', 'b', '?', '=', 'ab', 'b=', '.x', 'a?b')
+    const pat = fc
+      .tuple(fc.constantFrom('/', '/a', '', '/b'), fc.array(seg, { minLength: 0, maxLength: 3 }), fc.constantFrom('', '', '$', '*'))
+      .map(([head, segs, end]) => head + segs.map((x) => '*' + x).join('') + end)
+    const rules = fc.array(fc.record({ allow: fc.boolean(), p: pat }), { minLength: 9, maxLength: 40 })
+    const path = fc
+      .array(fc.constantFrom('a', 'b', '/', '?', '=', '.x', '#', '\0', 'ab', 'é'), { maxLength: 16 })
+      .map((a) => a.join(''))
+    const url = fc.oneof(path.map((p) => '/' + p), path.map((p) => 'https://h.example/' + p))
+    fc.assert(
+      fc.property(rules, fc.array(url, { minLength: 1, maxLength: 12 }), (rs, urls) => {
+        const body = 'User-agent: *\n' + rs.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.p}`).join('\n')
+        agreeOnAll(body, 'FooBot', urls)
+      }),
+      { seed: 38383, numRuns: 1000 },
+    )
+  })
+
   it('*-dense rule sets large enough for the thrash-proof index to share keys and heads, every engine and tier, 300 seeded cases', () => {
     // Many rules over a small alphabet: keys (the longest floating segments) and heads repeat across rules,
     // segments occur everywhere, `$` ends some; the URLs are long enough for several occurrences.

@@ -48,7 +48,7 @@ export function indexesPrefixes(set: RuleSet): boolean {
  * rule that matches decides, so a URL stops at its first hit. A set of more
  * than HEAD_MIN_RULES rules has a head index (./head-index.ts): the path
  * tries only the rules whose head it passes, merged from the trie nodes it
- * passes in rank order, and from its second `*` rule on skips those whose
+ * passes in rank order, and, in a set of two `*` rules or more, skips those whose
  * segment signature it lacks (./segments.ts). A smaller set (or one whose
  * index is not built yet) tries the rules of its second byte (SecondByte)
  * and those that need none. A rule tried is checked segment by segment
@@ -188,7 +188,10 @@ export class DirectEngine implements MatchEngine {
         const at = r * RuleField.Width
         let m: number
         if (rec[at + RuleField.Flags] & RuleFlag.Star) {
-          if (++stars >= SIGNATURE_FROM && !this.mayOccur(r, url, from, stars)) continue
+          if (++stars >= SIGNATURE_FROM && !this.mayOccur(r, url, from, stars)) {
+            k = this.passRuledOut(list, j, k)
+            continue
+          }
           m = this.starMatchesChars(at, url, from)
         } else m = literalMatchesChars(bytes, rec, at, url, from)
         if (m !== 0) return m > 0 ? r : Chars.Unsure
@@ -211,16 +214,13 @@ export class DirectEngine implements MatchEngine {
 
   /**
    * segments.ts's signatureMayOccur for rule `r`, the `stars`-th `*` rule a
-   * string URL's path meets (from the second on): the path's signature is
-   * made at the second.
+   * string URL's path meets (from SIGNATURE_FROM on): the path's signature
+   * is made at SIGNATURE_FROM.
    */
   private mayOccur(r: number, url: string, from: number, stars: number): boolean {
     if (this.sigs === null) return true
-    if (stars === SIGNATURE_FROM) {
-      let end = pathEnd
-      if (end < 0) end = pathEnd = pathEndOf(url, from)
-      charSignature(url, from, end, HAVE)
-    }
+    // To the URL's end, past a `#` or NUL: the chars after the path only add bits, and its end is not searched for.
+    if (stars === SIGNATURE_FROM) charSignature(url, from, url.length, HAVE)
     return signatureMayOccur(this.sigs, r, HAVE)
   }
 
@@ -244,19 +244,21 @@ export class DirectEngine implements MatchEngine {
       let segEnd = k + 1
       while (segEnd < e && bytes[segEnd] !== Byte.Star) segEnd++
       const len = segEnd - k
-      let end = pathEnd
-      if (end < 0) end = pathEnd = pathEndOf(url, from)
       if (segEnd === e && (rec[at + RuleField.Flags] & RuleFlag.Anchored) !== 0) {
         // The last segment of an anchored pattern: it ends where the path ends.
+        let end = pathEnd
+        if (end < 0) end = pathEnd = pathEndOf(url, from)
         const x = end - len
         if (x < i) return 0
         for (let j = 0; j < len; j++) if (url.charCodeAt(x + j) !== bytes[k + j]) return 0
         return 1
       }
-      // The leftmost occurrence in url[i, end): the first char natively, then the rest.
+      // The leftmost occurrence in url[i, url.length): the first char natively, then the rest. A segment
+      // holds no `#` nor NUL, so one that starts before the path's end lies within it; one that starts
+      // past it means none is in the path, and the path's end is found only then.
       const first = ASCII_CHARS[bytes[k]]
-      const last = end - len
-      let budget = 2 * (end - i) + 64
+      const last = url.length - len
+      let budget = 2 * (url.length - i) + 64
       let x = i
       for (;;) {
         x = url.indexOf(first, x)
@@ -268,11 +270,42 @@ export class DirectEngine implements MatchEngine {
         if (budget < 0) return -1
         x++
       }
+      let end = pathEnd
+      if (end < 0) end = pathEnd = pathEndOf(url, from)
+      if (x >= end) return 0
       i = x + len
       k = segEnd
     }
   }
   // END COPY
+
+  /**
+   * After a `*` rule that the path's signature ({@link HAVE}) rules out,
+   * taken from list `j` of the `k` in the merge (its cursor already past
+   * it): the `*` rules right after it in that list that the signature rules
+   * out too are passed without a round of the merge each. Returns the
+   * number of lists left (one that is done is dropped, as in the merge).
+   * When list `j` was done, the last list took its place: its first rules
+   * are passed the same way, as no rule the signature rules out can match.
+   */
+  private passRuledOut(list: Uint16Array | Int32Array, j: number, k: number): number {
+    if (j >= k) return k
+    const sigs = this.sigs!
+    const rec = this.records
+    let p = POS[j]
+    const end = END[j]
+    while (p < end) {
+      const r = list[p]
+      if ((rec[r * RuleField.Width + RuleField.Flags] & RuleFlag.Star) === 0 || signatureMayOccur(sigs, r, HAVE)) break
+      p++
+    }
+    POS[j] = p
+    if (p === end) {
+      POS[j] = POS[--k]
+      END[j] = END[k]
+    }
+    return k
+  }
 
   countDown(urls: number, then: () => void): void {
     this.left = urls
@@ -310,7 +343,10 @@ export class DirectEngine implements MatchEngine {
         const at = r * RuleField.Width
         if (rec[at + RuleField.Flags] & RuleFlag.Star && ++stars >= SIGNATURE_FROM && this.sigs !== null) {
           if (stars === SIGNATURE_FROM) pathSignature(p, from, to, HAVE)
-          if (!signatureMayOccur(this.sigs, r, HAVE)) continue
+          if (!signatureMayOccur(this.sigs, r, HAVE)) {
+            k = this.passRuledOut(list, j, k)
+            continue
+          }
         }
         if (ruleMatches(bytes, rec, at, p, from, to)) return r
       }
@@ -381,17 +417,30 @@ const ASCII_CHARS: readonly string[] = Array.from({ length: 128 }, (_, c) => Str
  * pair occurs when it does not, never the other way round.
  */
 function charSignature(url: string, from: number, to: number, out: Int32Array): void {
-  out.fill(0)
+  let lo = 0
+  let hi = 0
+  let pairLo = 0
+  let pairHi = 0
   let a = -1
   for (let i = from; i < to; i++) {
     const b = url.charCodeAt(i) & 127
-    out[b >> 5] |= 1 << (b & 31)
+    const bit = 1 << b
+    const high = (b << 25) >> 31
+    lo |= bit & ~high
+    hi |= bit & high
     if (a >= 0) {
       const h = pairBit(a, b)
-      out[4 + (h >> 5)] |= 1 << (h & 31)
+      const pair = 1 << h
+      const pairHigh = (h << 26) >> 31
+      pairLo |= pair & ~pairHigh
+      pairHi |= pair & pairHigh
     }
     a = b
   }
+  out[0] = lo
+  out[1] = hi
+  out[2] = pairLo
+  out[3] = pairHi
 }
 
 /** The number of `*` rules of a set. */
@@ -443,11 +492,12 @@ function literalMatchesChars(bytes: Uint8Array, rec: Int32Array, at: number, url
 
 /**
  * The `*` rule of a path from which the rest are first tested against the
- * path's signature (./segments.ts): the signature costs a pass over the
- * path, which the first few rules' searches (a native `indexOf` each) cost
- * less than.
+ * path's signature (./segments.ts): the first. The signature is a pass over
+ * the path in four locals, which costs less than a segment's search (a
+ * native `indexOf`, then chars compared). A set with one `*` rule has no
+ * signatures (DirectEngine.buildIndex).
  */
-const SIGNATURE_FROM = 2
+const SIGNATURE_FROM = 1
 
 /** The end of the path of the string URL being judged (its first `#` or NUL, or its length), once a `*` rule needed it; else negative. */
 let pathEnd = -1

@@ -111,20 +111,22 @@ function indexOfSegmentKmp(p: Uint8Array, i: number, to: number, bytes: Uint8Arr
 
 /**
  * A segment signature: which bytes and which pairs of adjacent bytes occur,
- * in {@link SIGNATURE_WORDS} Int32 words. Words 0–3: one bit per byte value
- * below 128 (bit `b & 31` of word `b >> 5`; a byte of 128 or more sets the
- * bit of its low seven bits); words 4–7: one bit per pair, by a hash of
- * the two bytes' low seven bits ({@link pairBit}). A path's signature
- * ({@link pathSignature}) may say a byte or pair occurs when it does not,
- * never the other way round; a `*` rule's ({@link segmentSignatures}) holds
- * the bytes and adjacent pairs of its segments after the head, which a
- * path it matches must hold too.
+ * in {@link SIGNATURE_WORDS} Int32 words, a bit per byte or pair: words 0–1
+ * the bytes by their low seven bits (bit `b & 31` of word `b >> 6`: the
+ * bytes below 64 in word 0, the others in word 1, so `A` and `a` share a
+ * bit), words 2–3 the pairs, by a hash of the two bytes' low seven bits
+ * ({@link pairBit}). A path's signature ({@link pathSignature}) may say a
+ * byte or pair occurs when it does not, never the other way round; a `*`
+ * rule's ({@link segmentSignatures}) holds the bytes and adjacent pairs of
+ * its segments after the head, which a path it matches must hold too. Two
+ * words each, so that a path's signature is made in four locals, a few
+ * operations a byte with no loads or stores.
  */
-export const SIGNATURE_WORDS = 8
+export const SIGNATURE_WORDS = 4
 
-/** The bit of the pair of bytes `a`, `b` (their low seven bits) in a signature's pair words: 0–127. */
+/** The bit of the pair of bytes `a`, `b` (their low seven bits) in a signature's pair words: 0–63. */
 export function pairBit(a: number, b: number): number {
-  return Math.imul(((a & 127) << 7) | (b & 127), 0x9e3779b1) >>> 25
+  return Math.imul(((a & 127) << 7) | (b & 127), 0x9e3779b1) >>> 26
 }
 
 /**
@@ -147,10 +149,10 @@ export function segmentSignatures(bytes: Uint8Array, rec: Int32Array): Int32Arra
     for (; k < e; k++) {
       const b = bytes[k]
       if (b === Byte.Star) continue
-      sigs[o + ((b & 127) >> 5)] |= 1 << (b & 31)
+      sigs[o + ((b & 127) >> 6)] |= 1 << (b & 31)
       if (k + 1 < e && bytes[k + 1] !== Byte.Star) {
         const h = pairBit(b, bytes[k + 1])
-        sigs[o + 4 + (h >> 5)] |= 1 << (h & 31)
+        sigs[o + 2 + (h >> 5)] |= 1 << (h & 31)
       }
     }
     o += SIGNATURE_WORDS
@@ -165,23 +167,37 @@ export function segmentSignatures(bytes: Uint8Array, rec: Int32Array): Int32Arra
  */
 export function signatureMayOccur(sigs: Int32Array, r: number, have: Int32Array): boolean {
   const o = sigs[r]
-  return (
-    (sigs[o] & ~have[0]) === 0 && (sigs[o + 1] & ~have[1]) === 0 && (sigs[o + 2] & ~have[2]) === 0 && (sigs[o + 3] & ~have[3]) === 0 &&
-    (sigs[o + 4] & ~have[4]) === 0 && (sigs[o + 5] & ~have[5]) === 0 && (sigs[o + 6] & ~have[6]) === 0 && (sigs[o + 7] & ~have[7]) === 0
-  )
+  return ((sigs[o] & ~have[0]) | (sigs[o + 1] & ~have[1]) | (sigs[o + 2] & ~have[2]) | (sigs[o + 3] & ~have[3])) === 0
 }
 
-/** The signature of the path `p[from, to)` into `out[0, SIGNATURE_WORDS)`. */
+/**
+ * The signature of the path `p[from, to)` into `out[0, SIGNATURE_WORDS)`.
+ * COPY: direct-engine.ts's charSignature, by chars.
+ */
 export function pathSignature(p: Uint8Array, from: number, to: number, out: Int32Array): void {
-  out.fill(0)
+  let lo = 0
+  let hi = 0
+  let pairLo = 0
+  let pairHi = 0
   let a = -1
   for (let i = from; i < to; i++) {
     const b = p[i] & 127
-    out[b >> 5] |= 1 << (b & 31)
+    // Bit 6 of the byte picks the word (all ones for the high one), as bit 5 of the pair's bit does.
+    const bit = 1 << b
+    const high = (b << 25) >> 31
+    lo |= bit & ~high
+    hi |= bit & high
     if (a >= 0) {
       const h = pairBit(a, b)
-      out[4 + (h >> 5)] |= 1 << (h & 31)
+      const pair = 1 << h
+      const pairHigh = (h << 26) >> 31
+      pairLo |= pair & ~pairHigh
+      pairHi |= pair & pairHigh
     }
     a = b
   }
+  out[0] = lo
+  out[1] = hi
+  out[2] = pairLo
+  out[3] = pairHi
 }
