@@ -356,9 +356,8 @@ class RecordList {
       end--
       flags |= RuleFlag.Anchored
     }
-    let star = firstStar(bytes, a)
+    const star = firstStar(bytes, a, end)
     if (star < end) flags |= RuleFlag.Star
-    else star = end
     this.add(bytes, a, end, line, flags)
     if (allow) {
       const dir = indexDirectoryEnd(bytes, a, b)
@@ -369,23 +368,28 @@ class RecordList {
 }
 
 /**
- * The first `*` at or after `starFrom` in the buffer of the patterns being
- * selected (its length: none), found with the engine's native `indexOf`
- * and kept while the patterns asked about lie between the two: the
- * patterns are read in file order, so a file's pattern bytes are searched
- * about once, not once per pattern. Cleared for each selection.
+ * What selectRules knows of the `*`s in the buffer of the patterns being
+ * selected: the first `*` at or after `starFrom` is at `starAt` (the
+ * buffer's length: none). Patterns are read in file order, so after a
+ * pattern without `*` the engine's native `indexOf` finds the next one once
+ * for the run of patterns up to it; a pattern is scanned by hand only when
+ * the last `*` found lies before it. Cleared for each selection.
  */
 let starFrom = 0
 let starAt = -1
 
-/** The first `*` of `bytes` at or after `a` (the buffer's length if none; see {@link starAt}). */
-function firstStar(bytes: Uint8Array, a: number): number {
+/** The first `*` of the pattern `bytes[a, end)`, or `end` when it has none (see {@link starAt}). */
+function firstStar(bytes: Uint8Array, a: number, end: number): number {
   if (a < starFrom || a > starAt) {
+    let k = a
+    while (k < end && bytes[k] !== STAR) k++
     starFrom = a
-    starAt = bytes.indexOf(STAR, a)
+    if (k < end) return (starAt = k)
+    starAt = bytes.indexOf(STAR, end)
     if (starAt < 0) starAt = bytes.length
+    return end
   }
-  return starAt
+  return starAt < end ? starAt : end
 }
 
 /** Ints a RecordList starts with. */
