@@ -168,13 +168,14 @@ const BY_BYTE = new Int32Array(257)
 /** Rules (and segments) buildLiteralIndex's scratch holds; a set of more gets arrays of its own (memory.ts). */
 const SCRATCH_RULES = 4096
 
-/** buildLiteralIndex's scratch: per rule its kind, head and key; the segments (grown for a call that needs more). */
+/** buildLiteralIndex's scratch: per rule its kind, head, key and first segment; the segments (grown for a call that needs more). */
 const KIND = new Uint8Array(SCRATCH_RULES)
 const HEAD_START = new Int32Array(SCRATCH_RULES)
 const HEAD_END = new Int32Array(SCRATCH_RULES)
 const KEY_OF = new Int32Array(SCRATCH_RULES)
 const SEG_FROM = new Int32Array(SCRATCH_RULES)
 const SEG_TO = new Int32Array(SCRATCH_RULES)
+const SEG_START = new Int32Array(SCRATCH_RULES + 1)
 
 /** A copy of `a` twice as long (a call's own, past the scratch). */
 function grown(a: Int32Array): Int32Array {
@@ -214,10 +215,11 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
   const headEnd = small ? HEAD_END : new Int32Array(count)
   const keyOf = small ? KEY_OF : new Int32Array(count)
   // Every floating segment of the Keyed rules, rule by rule, and which of them is each rule's key.
-  const segStart = new Int32Array(count + 1)
+  const segStart = small ? SEG_START : new Int32Array(count + 1)
   let segFrom: Int32Array = SEG_FROM
   let segTo: Int32Array = SEG_TO
   let segs = 0
+  let keyed = 0
   let minKeyed = NO_RULE
   for (let r = 0; r < count; r++) {
     const at = r * RuleField.Width
@@ -250,6 +252,7 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     }
     if (keyOf[r] >= 0) {
       kind[r] = Kind.Keyed
+      keyed++
       if (r < minKeyed) minKeyed = r
     } else {
       kind[r] = h === e && (flags & RuleFlag.Anchored) !== 0 ? Kind.Exact : Kind.Prefix
@@ -259,9 +262,28 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
 
   const heads = buildTrie(bytes, headStart, headEnd, count)
   const headTrie = heads.trie as HeadTrie
-  headTrie.minPrefix = new Int32Array(headTrie.nodes).fill(NO_RULE)
-  headTrie.minExact = new Int32Array(headTrie.nodes).fill(NO_RULE)
-  const headNode = new Int32Array(count).fill(-1)
+  const keys = buildTrie(bytes, segFrom, segTo, segs)
+  const ac = keys.trie as KeyAutomaton
+  // The index's other arrays are views of one buffer (one allocation): its Int32 arrays, then the segment ends' bytes.
+  const hn = headTrie.nodes
+  const an = ac.nodes
+  const buf = new ArrayBuffer(4 * (2 * hn + 2 * count + 1 + an + 1 + keyed + 2 * an) + an)
+  let off = 0
+  const int32s = (n: number): Int32Array => {
+    const a = new Int32Array(buf, off, n)
+    off += 4 * n
+    return a
+  }
+  headTrie.minPrefix = int32s(hn).fill(NO_RULE)
+  headTrie.minExact = int32s(hn).fill(NO_RULE)
+  const headNode = int32s(count).fill(-1)
+  ac.segStart = int32s(count + 1)
+  ac.segStart.set(segStart.subarray(0, count + 1))
+  const perNode = int32s(an + 1)
+  ac.rules = int32s(keyed)
+  ac.fail = int32s(an)
+  ac.dict = int32s(an)
+  ac.segmentEnd = new Uint8Array(buf, off, an)
   for (let r = count - 1; r >= 0; r--) {
     const node = heads.nodeOf[r]
     if (kind[r] === Kind.Prefix) headTrie.minPrefix[node] = r
@@ -269,24 +291,16 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     else headNode[r] = node
   }
 
-  const keys = buildTrie(bytes, segFrom, segTo, segs)
-  const ac = keys.trie as KeyAutomaton
-  ac.segStart = segStart
   ac.segNodes = keys.nodeOf
-  ac.segmentEnd = new Uint8Array(ac.nodes)
   for (let i = 0; i < keys.nodeOf.length; i++) ac.segmentEnd[keys.nodeOf[i]] = 1
   // Keyed rules per key node, ascending.
-  const perNode = new Int32Array(ac.nodes + 1)
   for (let r = 0; r < count; r++) if (keyOf[r] >= 0) perNode[keys.nodeOf[keyOf[r]] + 1]++
   for (let v = 0; v < ac.nodes; v++) perNode[v + 1] += perNode[v]
   ac.ruleStart = perNode
-  ac.rules = new Int32Array(perNode[ac.nodes])
   // Filled from each node's end backwards, rules in reverse: each list ends ascending, and perNode is left as the starts.
   for (let v = 0; v < ac.nodes; v++) perNode[v] = perNode[v + 1]
   for (let r = count - 1; r >= 0; r--) if (keyOf[r] >= 0) ac.rules[--perNode[keys.nodeOf[keyOf[r]]]] = r
   // Failure and dictionary links, breadth first (a node's failure target is shallower).
-  ac.fail = new Int32Array(ac.nodes)
-  ac.dict = new Int32Array(ac.nodes)
   const queue = ac.nodes <= PARENT.length ? PARENT : new Int32Array(ac.nodes) // buildTrie's scratch, spent
   queue[0] = 0
   let tail = 1
