@@ -130,71 +130,6 @@ export interface TierState {
 
 /** Per second byte of the path (0–255, then SecondByte.Any; SecondByte.Never unused), the cost of the rules it tries (see {@link COLD_MAX_COST}); reused, all zero between calls. */
 const groupCost = new Int32Array(SecondByte.Never + 1)
-/** The same per second byte for {@link coldWork}; reused, all zero between calls. */
-const groupWork = new Float64Array(SecondByte.Never + 1)
-
-/** What {@link survey} found of the set it read last. */
-const found = { fits: false, stars: 0, anyStars: 0, work: 0 }
-
-/**
- * One pass over a set's records for everything the policy reads of it:
- * whether the cold tier takes it ({@link coldFits}), its `*` rules and
- * those that need no particular second byte ({@link indexedStart}), and its
- * cold work per URL ({@link coldWork}), into {@link found}.
- */
-function survey(set: RuleSet): void {
-  const rec = set.records
-  const bytes = set.bytes
-  // A large set's plain prefix rules are found by their hash, not tried (direct/literal-prefixes.ts): they cost the cold tier nothing.
-  const skipPlain = indexesPrefixes(set)
-  let tried = 0
-  let worst = 0
-  let stars = 0
-  let anyStars = 0
-  let any = 0
-  let grouped = 0
-  let groups = 0
-  for (let at = 0; at < rec.length; at += RuleField.Width) {
-    const flags = rec[at + RuleField.Flags]
-    const group = flags >>> SecondByte.Shift
-    const star = (flags & RuleFlag.Star) !== 0
-    if (star) {
-      stars++
-      if (group === SecondByte.Any) anyStars++
-    }
-    if (group === SecondByte.Never) continue
-    // The work: a rule that searches along the path (a `*` followed by a literal byte) costs COLD_STAR_WEIGHT; one whose only `*`s end it is a prefix test.
-    let work = 1
-    if (star) {
-      for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End] - 1; k < e; k++) {
-        if (bytes[k] === STAR_BYTE && bytes[k + 1] !== STAR_BYTE) {
-          work = COLD_STAR_WEIGHT
-          break
-        }
-      }
-    }
-    if (group === SecondByte.Any) any += work
-    else {
-      if (groupWork[group] === 0) groups++
-      groupWork[group] += work
-      grouped += work
-    }
-    if (skipPlain && isPlainPrefix(flags)) continue
-    const cost = (groupCost[group] += star ? COLD_STAR_WEIGHT : 1)
-    if (group !== SecondByte.Any && cost > worst) worst = cost
-    tried++
-  }
-  found.fits = tried <= COLD_MAX_COST && worst + groupCost[SecondByte.Any] <= COLD_MAX_COST
-  found.stars = stars
-  found.anyStars = anyStars
-  found.work = any + (groups === 0 ? 0 : grouped / groups)
-  // Zero the entries the set's rules touched (cheaper than the whole tables for most sets).
-  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
-    const group = rec[at] >>> SecondByte.Shift
-    groupCost[group] = 0
-    groupWork[group] = 0
-  }
-}
 
 /**
  * True when a rule set is cheap to try directly (see {@link COLD_MAX_COST}).
@@ -202,8 +137,26 @@ function survey(set: RuleSet): void {
  * (direct/literal-prefixes.ts): they count for nothing here.
  */
 export function coldFits(set: RuleSet): boolean {
-  survey(set)
-  return found.fits
+  const rec = set.records
+  const skipPlain = indexesPrefixes(set)
+  let tried = 0
+  let worst = 0
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
+    const flags = rec[at]
+    const group = flags >>> SecondByte.Shift
+    if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
+    const cost = (groupCost[group] += flags & RuleFlag.Star ? COLD_STAR_WEIGHT : 1)
+    if (group !== SecondByte.Any && cost > worst) worst = cost
+    tried++
+  }
+  const fits = tried <= COLD_MAX_COST && worst + groupCost[SecondByte.Any] <= COLD_MAX_COST
+  clearGroups(rec)
+  return fits
+}
+
+/** Zeroes the entries of {@link groupCost} that a set's rules touched (cheaper than the whole table for most sets). */
+function clearGroups(rec: Int32Array): void {
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) groupCost[rec[at] >>> SecondByte.Shift] = 0
 }
 
 /**
@@ -214,31 +167,62 @@ export function coldFits(set: RuleSet): boolean {
  * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test.
  */
 export function coldWork(set: RuleSet): number {
-  survey(set)
-  return found.work
+  const rec = set.records
+  const bytes = set.bytes
+  let any = 0
+  let grouped = 0
+  let groups = 0
+  for (let at = 0; at < rec.length; at += RuleField.Width) {
+    const flags = rec[at + RuleField.Flags]
+    const group = flags >>> SecondByte.Shift
+    if (group === SecondByte.Never) continue
+    let cost = 1
+    if (flags & RuleFlag.Star) {
+      // A star followed by a literal byte: a search.
+      for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End] - 1; k < e; k++) {
+        if (bytes[k] === STAR_BYTE && bytes[k + 1] !== STAR_BYTE) {
+          cost = COLD_STAR_WEIGHT
+          break
+        }
+      }
+    }
+    if (group === SecondByte.Any) any += cost
+    else {
+      if (groupCost[group] === 0) groups++
+      groupCost[group] += cost
+      grouped += cost
+    }
+  }
+  clearGroups(rec)
+  return any + (groups === 0 ? 0 : grouped / groups)
 }
 
 /** The threshold of a set that starts cold (see {@link HOT_WORK_URLS}). */
 export function coldThreshold(set: RuleSet): number {
-  return thresholdOf(coldWork(set))
-}
-
-/** The threshold of a set of cold work `w` per URL. */
-function thresholdOf(w: number): number {
+  const w = coldWork(set)
   return w * DEFAULT_HOT_THRESHOLD <= HOT_WORK_URLS ? DEFAULT_HOT_THRESHOLD : Math.max(MIN_HOT_THRESHOLD, Math.round(HOT_WORK_URLS / w))
 }
 
 const STAR_BYTE = 42
 
 /**
- * True when a rule set (as {@link survey} found it) starts in the
- * thrash-proof engine: it has at least {@link INDEXED_START_STARS} `*`
- * rules, and either the cold tier does not take it ({@link coldFits}) or
- * that many of them need no particular second byte of the path
- * (SecondByte.Any: the cold tier would search for each along every path).
+ * True when a rule set starts in the thrash-proof engine: it has at least
+ * {@link INDEXED_START_STARS} `*` rules, and either the cold tier does not
+ * take it ({@link coldFits}) or that many of them need no particular second
+ * byte of the path (SecondByte.Any: the cold tier would search for each
+ * along every path).
  */
-function indexedStart(): boolean {
-  return found.fits ? found.anyStars >= INDEXED_START_STARS : found.stars >= INDEXED_START_STARS
+export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
+  const rec = set.records
+  let stars = 0
+  let anyStars = 0
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
+    const flags = rec[at]
+    if ((flags & RuleFlag.Star) === 0) continue
+    stars++
+    if (flags >>> SecondByte.Shift === SecondByte.Any) anyStars++
+  }
+  return fitsCold ? anyStars >= INDEXED_START_STARS : stars >= INDEXED_START_STARS
 }
 
 /**
@@ -267,16 +251,13 @@ export function firstTier(m: TierState): void {
     const threshold = o.hotThreshold ?? DEFAULT_HOT_THRESHOLD
     const cold = pinned === Tier.Cold
     // No rules: nothing to compile, ever.
-    const surveyed = threshold > 0 && m.rules.count > 0
-    if (surveyed) survey(m.rules)
-    const fits = surveyed && found.fits
-    const indexed = surveyed && !cold && indexedStart()
-    const work = found.work
+    const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
+    const indexed = threshold > 0 && m.rules.count > 0 && !cold && indexedStart(m.rules, fits)
     if (cold || m.rules.count === 0 || (fits && !indexed)) {
       const engine = new DirectEngine(m.rules, cold ? 0 : INDEX_AFTER_URLS)
       m.engine = engine
       m.tier = Tier.Cold
-      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? thresholdOf(surveyed ? work : coldWork(m.rules)), () => goHot(m))
+      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? coldThreshold(m.rules), () => goHot(m))
     } else if (indexed) {
       const engine = new ThrashProofEngine(m.rules)
       m.engine = engine

@@ -256,7 +256,7 @@ export class GroupReplay {
       if (type === EventType.UaGlobal || type === EventType.UaName) {
         if (this.closed) this.global = this.named = this.closed = false
         if (type === EventType.UaGlobal) this.global = true
-        else if (c.a < this.hit.length && this.hit[c.a]) this.specific = this.named = true
+        else if (this.hit[c.a]) this.specific = this.named = true
         continue
       }
       if ((this.closers >> type) & 1) this.closed = true
@@ -512,7 +512,7 @@ function rankOrderLarge(list: RecordList, out: Int32Array): Int32Array {
  * any group names the crawler, only the specific set counts.
  */
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
-  const hit = tokens.length === 1 ? oneName(rules, tokens[0]) : rules.nameMatches(tokens)
+  const hit = rules.nameMatches(tokens)
   // A name of the file is one of the crawler's: some group names it (each name comes from a user-agent line), so only its groups count.
   const specific = hit.indexOf(1) >= 0
   const list = LIST
@@ -522,14 +522,6 @@ export function selectRules(rules: CompactRules, tokens: readonly string[]): Rul
   const set = new RuleSet(rules.patternBytes, list.length ? rankOrder(list) : NO_RECORDS, list.emptyAllowLine, list.emptyDisallowLine, list.specific)
   list.release()
   return set
-}
-
-/** `rules.nameMatches([token])` up to the name it hits (the names past it are not hit, and the replay reads them as such). */
-function oneName(rules: CompactRules, token: string): Uint8Array {
-  const i = rules.nameIndexOf(token)
-  const hit = new Uint8Array(i + 1)
-  if (i >= 0) hit[i] = 1
-  return hit
 }
 
 /** Fills `list` with the rules of one slot (GroupSlot.Global or Specific) of a crawler whose names are `hit`, in file order; `list.specific` says whether a group named it. */

@@ -91,9 +91,10 @@ export interface LiteralIndex {
  * inserted in turn (the root's children in a table, a node's others in a
  * sibling list), then every node's children are laid out in byte order (a
  * counting sort of the nodes by their byte). Returns the trie and each
- * string's node. The strings are the first `n` of `starts` and `ends`.
+ * string's node.
  */
-function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array, n: number): { trie: Trie; nodeOf: Int32Array } {
+function buildTrie(bytes: Uint8Array, starts: Int32Array, ends: Int32Array): { trie: Trie; nodeOf: Int32Array } {
+  const n = starts.length
   let total = 0
   for (let i = 0; i < n; i++) total += ends[i] - starts[i]
   // Built in shared scratch arrays (a trie has at most total + 1 nodes; a larger one gets its own: memory.ts).
@@ -165,25 +166,6 @@ const ROOT = new Int32Array(256)
 const NODE_OF = new Int32Array(SCRATCH_KEEP)
 const BY_BYTE = new Int32Array(257)
 
-/** Rules (and segments) buildLiteralIndex's scratch holds; a set of more gets arrays of its own (memory.ts). */
-const SCRATCH_RULES = 4096
-
-/** buildLiteralIndex's scratch: per rule its kind, head, key and first segment; the segments (grown for a call that needs more). */
-const KIND = new Uint8Array(SCRATCH_RULES)
-const HEAD_START = new Int32Array(SCRATCH_RULES)
-const HEAD_END = new Int32Array(SCRATCH_RULES)
-const KEY_OF = new Int32Array(SCRATCH_RULES)
-const SEG_FROM = new Int32Array(SCRATCH_RULES)
-const SEG_TO = new Int32Array(SCRATCH_RULES)
-const SEG_START = new Int32Array(SCRATCH_RULES + 1)
-
-/** A copy of `a` twice as long (a call's own, past the scratch). */
-function grown(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2)
-  b.set(a)
-  return b
-}
-
 /** The child of `node` on `byte` in `t`, or -1. */
 export function childOf(t: Trie, node: number, byte: number): number {
   if (node === 0) return t.rootNext[byte]
@@ -208,19 +190,16 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
   const bytes = set.bytes
   const rec = set.records
   const count = set.count
-  // Per rule (in shared scratch, or arrays of its own for a set of more rules: memory.ts): its kind, its head, its key.
-  const small = count <= SCRATCH_RULES
-  const kind = small ? KIND : new Uint8Array(count)
-  const headStart = small ? HEAD_START : new Int32Array(count)
-  const headEnd = small ? HEAD_END : new Int32Array(count)
-  const keyOf = small ? KEY_OF : new Int32Array(count)
+  const kind = new Uint8Array(count)
+  const headStart = new Int32Array(count)
+  const headEnd = new Int32Array(count)
   // Every floating segment of the Keyed rules, rule by rule, and which of them is each rule's key.
-  const segStart = small ? SEG_START : new Int32Array(count + 1)
-  let segFrom: Int32Array = SEG_FROM
-  let segTo: Int32Array = SEG_TO
-  let segs = 0
-  let keyed = 0
+  const segStart = new Int32Array(count + 1)
+  const segFrom: number[] = []
+  const segTo: number[] = []
+  const keyOf = new Int32Array(count).fill(-1)
   let minKeyed = NO_RULE
+  let keyed = 0
   for (let r = 0; r < count; r++) {
     const at = r * RuleField.Width
     const s = rec[at + RuleField.Start]
@@ -230,8 +209,7 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     while (h < e && bytes[h] !== STAR) h++
     headStart[r] = s
     headEnd[r] = h
-    segStart[r] = segs
-    keyOf[r] = -1
+    segStart[r] = segFrom.length
     let keyLength = 0
     for (let k = h; k < e; ) {
       while (k < e && bytes[k] === STAR) k++
@@ -239,15 +217,11 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
       while (k < e && bytes[k] !== STAR) k++
       if (k > from) {
         if (k - from >= keyLength) {
-          keyOf[r] = segs
+          keyOf[r] = segFrom.length
           keyLength = k - from
         }
-        if (segs === segFrom.length) {
-          segFrom = grown(segFrom)
-          segTo = grown(segTo)
-        }
-        segFrom[segs] = from
-        segTo[segs++] = k
+        segFrom.push(from)
+        segTo.push(k)
       }
     }
     if (keyOf[r] >= 0) {
@@ -258,27 +232,21 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
       kind[r] = h === e && (flags & RuleFlag.Anchored) !== 0 ? Kind.Exact : Kind.Prefix
     }
   }
-  segStart[count] = segs
+  segStart[count] = segFrom.length
 
-  const heads = buildTrie(bytes, headStart, headEnd, count)
+  const heads = buildTrie(bytes, headStart, headEnd)
   const headTrie = heads.trie as HeadTrie
-  const keys = buildTrie(bytes, segFrom, segTo, segs)
-  const ac = keys.trie as KeyAutomaton
+  const segs = buildTrie(bytes, Int32Array.from(segFrom), Int32Array.from(segTo))
+  const ac = segs.trie as KeyAutomaton
   // The index's other arrays are views of one buffer (one allocation): its Int32 arrays, then the segment ends' bytes.
   const hn = headTrie.nodes
   const an = ac.nodes
-  const buf = new ArrayBuffer(4 * (2 * hn + 2 * count + 1 + an + 1 + keyed + 2 * an) + an)
+  const buf = new ArrayBuffer(4 * (2 * hn + count + 3 * an + 1 + keyed) + an)
   let off = 0
-  const int32s = (n: number): Int32Array => {
-    const a = new Int32Array(buf, off, n)
-    off += 4 * n
-    return a
-  }
+  const int32s = (n: number): Int32Array => new Int32Array(buf, (off += 4 * n) - 4 * n, n)
   headTrie.minPrefix = int32s(hn).fill(NO_RULE)
   headTrie.minExact = int32s(hn).fill(NO_RULE)
   const headNode = int32s(count).fill(-1)
-  ac.segStart = int32s(count + 1)
-  ac.segStart.set(segStart.subarray(0, count + 1))
   const perNode = int32s(an + 1)
   ac.rules = int32s(keyed)
   ac.fail = int32s(an)
@@ -291,18 +259,18 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     else headNode[r] = node
   }
 
-  ac.segNodes = keys.nodeOf
-  for (let i = 0; i < keys.nodeOf.length; i++) ac.segmentEnd[keys.nodeOf[i]] = 1
+  ac.segStart = segStart
+  ac.segNodes = segs.nodeOf
+  for (let i = 0; i < segs.nodeOf.length; i++) ac.segmentEnd[segs.nodeOf[i]] = 1
   // Keyed rules per key node, ascending.
-  for (let r = 0; r < count; r++) if (keyOf[r] >= 0) perNode[keys.nodeOf[keyOf[r]] + 1]++
+  for (let r = 0; r < count; r++) if (keyOf[r] >= 0) perNode[segs.nodeOf[keyOf[r]] + 1]++
   for (let v = 0; v < ac.nodes; v++) perNode[v + 1] += perNode[v]
   ac.ruleStart = perNode
   // Filled from each node's end backwards, rules in reverse: each list ends ascending, and perNode is left as the starts.
   for (let v = 0; v < ac.nodes; v++) perNode[v] = perNode[v + 1]
-  for (let r = count - 1; r >= 0; r--) if (keyOf[r] >= 0) ac.rules[--perNode[keys.nodeOf[keyOf[r]]]] = r
+  for (let r = count - 1; r >= 0; r--) if (keyOf[r] >= 0) ac.rules[--perNode[segs.nodeOf[keyOf[r]]]] = r
   // Failure and dictionary links, breadth first (a node's failure target is shallower).
-  const queue = ac.nodes <= PARENT.length ? PARENT : new Int32Array(ac.nodes) // buildTrie's scratch, spent
-  queue[0] = 0
+  const queue = new Int32Array(ac.nodes)
   let tail = 1
   for (let head = 0; head < tail; head++) {
     const u = queue[head]

@@ -64,14 +64,10 @@ export class ThrashProofEngine implements MatchEngine {
     this.bytes = set.bytes
     this.records = set.records
     this.index = buildLiteralIndex(set)
-    // Views of one buffer (one allocation).
-    const hn = this.index.head.nodes
-    const kn = this.index.keys.nodes
-    const buf = new ArrayBuffer(4 * (hn + 2 * kn + this.index.keys.rules.length))
-    this.headStamp = new Int32Array(buf, 0, hn)
-    this.keyStamp = new Int32Array(buf, 4 * hn, kn)
-    this.found = new Int32Array(buf, 4 * (hn + kn), kn)
-    this.candidates = new Int32Array(buf, 4 * (hn + 2 * kn), this.index.keys.rules.length)
+    this.headStamp = new Int32Array(this.index.head.nodes)
+    this.keyStamp = new Int32Array(this.index.keys.nodes)
+    this.found = new Int32Array(this.index.keys.nodes)
+    this.candidates = new Int32Array(this.index.keys.rules.length)
   }
 
   decideBytes(url: Uint8Array, start: number, end: number): number {
