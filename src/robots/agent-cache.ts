@@ -88,6 +88,8 @@ export class AgentCache {
     const m = compile()
     keys.push(key)
     this.matchers.push(m)
+    // The newest matcher always stays: alone, nothing to weigh.
+    if (keys.length === 1) return m
     let bytes = 0
     for (const x of this.matchers) bytes += x.memoryUsage()
     while (keys.length > 1 && (keys.length > AGENT_CACHE_ENTRIES || bytes > this.maxBytes)) {

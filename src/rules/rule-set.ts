@@ -310,8 +310,8 @@ export function indexDirectoryPattern(p: Uint8Array): Uint8Array | null {
 
 /**
  * A growable list of rule records (build time), with the first empty
- * allow/disallow lines of its slot. selectRules reuses two of them; grown
- * past SCRATCH_KEEP ints for a big file, one is given back after the call
+ * allow/disallow lines of its slot. selectRules reuses one; grown past
+ * SCRATCH_KEEP ints for a big file, it is given back after the call
  * (memory.ts).
  */
 class RecordList {
@@ -319,9 +319,12 @@ class RecordList {
   length = 0
   emptyAllowLine = 0
   emptyDisallowLine = 0
+  /** The replay that filled it found a group naming the crawler. */
+  specific = false
 
   reset(): void {
     this.length = this.emptyAllowLine = this.emptyDisallowLine = 0
+    this.specific = false
   }
 
   release(): void {
@@ -353,14 +356,8 @@ class RecordList {
       end--
       flags |= RuleFlag.Anchored
     }
-    let star = end
-    for (let k = a; k < end; k++) {
-      if (bytes[k] === STAR) {
-        flags |= RuleFlag.Star
-        star = k
-        break
-      }
-    }
+    const star = firstStar(bytes, a, end)
+    if (star < end) flags |= RuleFlag.Star
     this.add(bytes, a, end, line, flags)
     if (allow) {
       const dir = indexDirectoryEnd(bytes, a, b)
@@ -370,11 +367,36 @@ class RecordList {
   }
 }
 
+/**
+ * What selectRules knows of the `*`s in the buffer of the patterns being
+ * selected: the first `*` at or after `starFrom` is at `starAt` (the
+ * buffer's length: none). Patterns are read in file order, so after a
+ * pattern without `*` the engine's native `indexOf` finds the next one once
+ * for the run of patterns up to it; a pattern is scanned by hand only when
+ * the last `*` found lies before it. Cleared for each selection.
+ */
+let starFrom = 0
+let starAt = -1
+
+/** The first `*` of the pattern `bytes[a, end)`, or `end` when it has none (see {@link starAt}). */
+function firstStar(bytes: Uint8Array, a: number, end: number): number {
+  if (a < starFrom || a > starAt) {
+    let k = a
+    while (k < end && bytes[k] !== STAR) k++
+    starFrom = a
+    if (k < end) return (starAt = k)
+    starAt = bytes.indexOf(STAR, end)
+    if (starAt < 0) starAt = bytes.length
+    return end
+  }
+  return starAt < end ? starAt : end
+}
+
 /** Ints a RecordList starts with. */
 const RECORD_LIST_START = RuleField.Width * 64
 
-/** selectRules' lists, by slot: [Global, Specific]. */
-const LISTS = [new RecordList(), new RecordList()]
+/** selectRules' list (reused). */
+const LIST = new RecordList()
 
 /** Sort keys of rankOrder (reused; a larger set gets its own). */
 const sortKeys = new Float64Array(SCRATCH_KEEP / RuleField.Width)
@@ -490,16 +512,28 @@ function rankOrderLarge(list: RecordList, out: Int32Array): Int32Array {
  * any group names the crawler, only the specific set counts.
  */
 export function selectRules(rules: CompactRules, tokens: readonly string[]): RuleSet {
+  const hit = rules.nameMatches(tokens)
+  // A name of the file is one of the crawler's: some group names it (each name comes from a user-agent line), so only its groups count.
+  const specific = hit.indexOf(1) >= 0
+  const list = LIST
+  collect(rules, hit, specific ? GroupSlot.Specific : GroupSlot.Global, list)
+  // A form whose names table holds a name no line uses (not one the builder writes): the replay decides.
+  if (list.specific !== specific) collect(rules, hit, list.specific ? GroupSlot.Specific : GroupSlot.Global, list)
+  const set = new RuleSet(rules.patternBytes, list.length ? rankOrder(list) : NO_RECORDS, list.emptyAllowLine, list.emptyDisallowLine, list.specific)
+  list.release()
+  return set
+}
+
+/** Fills `list` with the rules of one slot (GroupSlot.Global or Specific) of a crawler whose names are `hit`, in file order; `list.specific` says whether a group named it. */
+function collect(rules: CompactRules, hit: Uint8Array, slot: number, list: RecordList): void {
   const bytes = rules.patternBytes
-  // One replay collects both candidate sets; which one counts is known at the end.
-  LISTS[0].reset()
-  LISTS[1].reset()
-  const g = new GroupReplay(rules, rules.nameMatches(tokens), ListClosers.Rules)
+  list.reset()
+  starAt = -1
+  const g = new GroupReplay(rules, hit, ListClosers.Rules)
   while (g.next()) {
     const c = g.cursor
     const type = c.type
-    if (g.slot === GroupSlot.None || (type !== EventType.Allow && type !== EventType.Disallow)) continue
-    const list = LISTS[g.slot - GroupSlot.Global]
+    if (g.slot !== slot || (type !== EventType.Allow && type !== EventType.Disallow)) continue
     const allow = type === EventType.Allow
     if (c.b === c.a) {
       if (allow && !list.emptyAllowLine) list.emptyAllowLine = c.line
@@ -508,11 +542,7 @@ export function selectRules(rules: CompactRules, tokens: readonly string[]): Rul
     }
     list.addRule(bytes, c.a, c.b, c.line, allow)
   }
-  const list = LISTS[g.specific ? 1 : 0]
-  const set = new RuleSet(bytes, list.length ? rankOrder(list) : NO_RECORDS, list.emptyAllowLine, list.emptyDisallowLine, g.specific)
-  LISTS[0].release()
-  LISTS[1].release()
-  return set
+  list.specific = g.specific
 }
 
 /** The records of a set without rules (shared: an empty array holds nothing to change). */

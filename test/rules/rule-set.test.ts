@@ -8,6 +8,10 @@
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
 import { seededRandom } from '../support/core-helpers.js'
+import { handRules } from '../support/forms.js'
+import { EventType, EventWriter } from '../../src/rules/compact-rules.js'
+import { selectRules } from '../../src/rules/rule-set.js'
+import { referenceDecide } from '../../src/match/reference-engine.js'
 
 /** The set's rules as [priority, allow, line, index.htm directory form], in its order. */
 function ranked(body: string): number[][] {
@@ -52,5 +56,42 @@ describe('rank order', () => {
         expect(rows, `${n} rules, seed ${seed}, long ${long}`).toEqual(expected(rows))
       }
     }
+  })
+})
+
+describe('rule selection', () => {
+  it('flags a rule Star exactly when its pattern (its $ aside) holds a *, patterns read in any order', () => {
+    // Repeated blocks are written as repeats pointing back (rules/pattern-table.ts), so a later group reads earlier patterns again.
+    const rand = seededRandom(77)
+    for (let file = 0; file < 40; file++) {
+      const block = Array.from({ length: 1 + Math.floor(rand() * 8) }, () => {
+        const len = Math.floor(rand() * 10)
+        let p = '/' + Array.from({ length: len }, () => 'ab*/'[Math.floor(rand() * 4)]).join('')
+        if (rand() < 0.15) p += '/index.htm' + (rand() < 0.5 ? '*' : '')
+        if (rand() < 0.2) p += '$'
+        return `${rand() < 0.5 ? 'Allow' : 'Disallow'}: ${p}`
+      })
+      const other = block.slice().reverse()
+      const text = ['User-agent: a', ...block, 'User-agent: b', ...other, 'User-agent: c', ...block, 'User-agent: *', ...other].join('\n')
+      for (const agent of ['a', 'b', 'c', 'zz']) {
+        const set = parseRobots(text).rulesFor(agent)
+        for (let r = 0; r < set.count; r++) {
+          const holds = set.bytes.subarray(set.start(r), set.end(r)).includes(42)
+          expect((set.flags(r) & 4) !== 0, `${agent} rule ${r}: ${set.patternText(r)}`).toBe(holds)
+        }
+      }
+    }
+  })
+
+  it('a form whose names hold a name no user-agent line uses: the crawler of that name gets the * groups', () => {
+    const w = new EventWriter()
+    w.add(EventType.UaGlobal, 1, 0)
+    w.add(EventType.Disallow, 2, 2)
+    const rules = handRules({ events: w, patterns: new TextEncoder().encode('/x'), names: ['bot'] })
+    const set = selectRules(rules, ['bot'])
+    expect(set.specific).toBe(false)
+    expect(set.count).toBe(1)
+    expect(set.patternText(0)).toBe('/x')
+    expect(referenceDecide(rules, ['bot'], new TextEncoder().encode('/x')).allowed).toBe(false)
   })
 })

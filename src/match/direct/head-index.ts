@@ -84,14 +84,16 @@ const enum Byte {
  */
 export function buildHeadIndex(bytes: Uint8Array, rec: Int32Array, skipPlain: boolean): HeadIndex {
   const n = rec.length / RuleField.Width
-  // The filed rules by their head's length (at most HEAD_DEPTH), then the deepest depth within the cap.
-  LENGTHS.fill(0)
-  for (let at = 0; at < rec.length; at += RuleField.Width) {
-    if (files(rec[at + RuleField.Flags], skipPlain)) LENGTHS[Math.min(rec[at + RuleField.End] - rec[at + RuleField.Start], HEAD_DEPTH)]++
-  }
   let depth = HEAD_DEPTH
-  let headBytes = filedBytes(depth)
-  while (headBytes > HEAD_INDEX_MAX_HEAD_BYTES) headBytes = filedBytes(--depth)
+  if (n * HEAD_DEPTH > HEAD_INDEX_MAX_HEAD_BYTES) {
+    // Heads that may pass the cap: the filed rules by their head's length (at most HEAD_DEPTH), then the deepest depth within it.
+    LENGTHS.fill(0)
+    for (let at = 0; at < rec.length; at += RuleField.Width) {
+      if (files(rec[at + RuleField.Flags], skipPlain)) LENGTHS[Math.min(rec[at + RuleField.End] - rec[at + RuleField.Start], HEAD_DEPTH)]++
+    }
+    let headBytes = filedBytes(depth)
+    while (headBytes > HEAD_INDEX_MAX_HEAD_BYTES) headBytes = filedBytes(--depth)
+  }
   // Built in the shared scratch arrays (a trie has at most headBytes + 1 nodes), then copied out at its size.
   const first = FIRST
   const next = NEXT

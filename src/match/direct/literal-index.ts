@@ -199,6 +199,7 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
   const segTo: number[] = []
   const keyOf = new Int32Array(count).fill(-1)
   let minKeyed = NO_RULE
+  let keyed = 0
   for (let r = 0; r < count; r++) {
     const at = r * RuleField.Width
     const s = rec[at + RuleField.Start]
@@ -225,6 +226,7 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     }
     if (keyOf[r] >= 0) {
       kind[r] = Kind.Keyed
+      keyed++
       if (r < minKeyed) minKeyed = r
     } else {
       kind[r] = h === e && (flags & RuleFlag.Anchored) !== 0 ? Kind.Exact : Kind.Prefix
@@ -234,9 +236,22 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
 
   const heads = buildTrie(bytes, headStart, headEnd)
   const headTrie = heads.trie as HeadTrie
-  headTrie.minPrefix = new Int32Array(headTrie.nodes).fill(NO_RULE)
-  headTrie.minExact = new Int32Array(headTrie.nodes).fill(NO_RULE)
-  const headNode = new Int32Array(count).fill(-1)
+  const segs = buildTrie(bytes, Int32Array.from(segFrom), Int32Array.from(segTo))
+  const ac = segs.trie as KeyAutomaton
+  // The index's other arrays are views of one buffer (one allocation): its Int32 arrays, then the segment ends' bytes.
+  const hn = headTrie.nodes
+  const an = ac.nodes
+  const buf = new ArrayBuffer(4 * (2 * hn + count + 3 * an + 1 + keyed) + an)
+  let off = 0
+  const int32s = (n: number): Int32Array => new Int32Array(buf, (off += 4 * n) - 4 * n, n)
+  headTrie.minPrefix = int32s(hn).fill(NO_RULE)
+  headTrie.minExact = int32s(hn).fill(NO_RULE)
+  const headNode = int32s(count).fill(-1)
+  const perNode = int32s(an + 1)
+  ac.rules = int32s(keyed)
+  ac.fail = int32s(an)
+  ac.dict = int32s(an)
+  ac.segmentEnd = new Uint8Array(buf, off, an)
   for (let r = count - 1; r >= 0; r--) {
     const node = heads.nodeOf[r]
     if (kind[r] === Kind.Prefix) headTrie.minPrefix[node] = r
@@ -244,22 +259,17 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
     else headNode[r] = node
   }
 
-  const segs = buildTrie(bytes, Int32Array.from(segFrom), Int32Array.from(segTo))
-  const ac = segs.trie as KeyAutomaton
   ac.segStart = segStart
   ac.segNodes = segs.nodeOf
-  ac.segmentEnd = new Uint8Array(ac.nodes)
   for (let i = 0; i < segs.nodeOf.length; i++) ac.segmentEnd[segs.nodeOf[i]] = 1
   // Keyed rules per key node, ascending.
-  const perNode = new Int32Array(ac.nodes + 1)
   for (let r = 0; r < count; r++) if (keyOf[r] >= 0) perNode[segs.nodeOf[keyOf[r]] + 1]++
   for (let v = 0; v < ac.nodes; v++) perNode[v + 1] += perNode[v]
-  ac.ruleStart = perNode.slice()
-  ac.rules = new Int32Array(perNode[ac.nodes])
-  for (let r = 0; r < count; r++) if (keyOf[r] >= 0) ac.rules[perNode[segs.nodeOf[keyOf[r]]]++] = r
+  ac.ruleStart = perNode
+  // Filled from each node's end backwards, rules in reverse: each list ends ascending, and perNode is left as the starts.
+  for (let v = 0; v < ac.nodes; v++) perNode[v] = perNode[v + 1]
+  for (let r = count - 1; r >= 0; r--) if (keyOf[r] >= 0) ac.rules[--perNode[segs.nodeOf[keyOf[r]]]] = r
   // Failure and dictionary links, breadth first (a node's failure target is shallower).
-  ac.fail = new Int32Array(ac.nodes)
-  ac.dict = new Int32Array(ac.nodes)
   const queue = new Int32Array(ac.nodes)
   let tail = 1
   for (let head = 0; head < tail; head++) {
