@@ -129,7 +129,7 @@ function keyLoc(chunk: number, keyLength: number): number {
 }
 
 /** A hot-cache hit refreshes the LRU's order and the matcher's size once in this many hits (a power of two). */
-const HOT_REFRESH = 32
+const HOT_REFRESH = 256
 
 
 /**
