@@ -34,9 +34,10 @@ export interface KeySource {
  * The hash table. A slot holds an entry id (or {@link Slot.Empty} /
  * {@link Slot.Deleted}), its key's hash and its key's location, so that a
  * probe reads one cache line for the slot and then the key itself: slots
- * whose hash differs are passed without a look at the entry. The table
- * has a power-of-two number of slots and is kept at most half full
- * (deleted slots counted), so a probe sequence ends at an empty slot.
+ * whose hash differs are passed without a look at the entry (so the table
+ * can be fuller than one of bare ids). The table has a power-of-two number
+ * of slots, at most three quarters used (deleted slots counted), so a probe
+ * sequence ends at an empty slot; it is made again at most half full.
  */
 export class KeyIndex {
   private slots: Int32Array
@@ -89,7 +90,7 @@ export class KeyIndex {
 
   /** Adds `id` under hash `h`, its key at location (`a`, `b`) (its key must not be in the table). */
   add(id: number, h: number, a: number, b: number): void {
-    if ((this.live + this.deleted + 1) * 2 > this.slots.length / SlotField.Width) this.rehash(this.live + 1)
+    if ((this.live + this.deleted + 1) * 4 > (this.slots.length / SlotField.Width) * 3) this.rehash(this.live + 1)
     const slots = this.slots
     const mask = slots.length / SlotField.Width - 1
     let s = h & mask
