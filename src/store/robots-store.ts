@@ -115,8 +115,21 @@ const MAX_SET_KEYS = 256
 /** The first char of a crawler set's LRU key (`s<handle>:<id>`); a matcher's string keys start with a digit. */
 const SET_KEY_MARK = 115
 
+/** A key location's bits for the key's length (the chunk is above them): see keyLoc. */
+const KEY_LOC_SHIFT = 11
+const KEY_LOC_LENGTH = (1 << KEY_LOC_SHIFT) - 1
+
+/**
+ * What the index keeps of where a key lies, besides its offset: the chunk
+ * and the key's length in one int, so that a look-up reads the slot and the
+ * key, not the entry's record; -1 (read the record) when they do not fit.
+ */
+function keyLoc(chunk: number, keyLength: number): number {
+  return keyLength <= KEY_LOC_LENGTH && chunk < 1 << (31 - KEY_LOC_SHIFT) ? (chunk << KEY_LOC_SHIFT) | keyLength : -1
+}
+
 /** A hot-cache hit refreshes the LRU's order and the matcher's size once in this many hits (a power of two). */
-const HOT_REFRESH = 32
+const HOT_REFRESH = 256
 
 
 /**
@@ -185,8 +198,8 @@ export class RobotsStore {
   private probeText = ''
   private probeIsText = false
   private probePort = 0
-  private readonly originTest = (id: number): boolean => this.originEquals(id)
-  private readonly hostTest = (id: number): boolean => this.hostEquals(id)
+  private readonly originTest = (id: number, at: number, loc: number): boolean => this.originEquals(id, at, loc)
+  private readonly hostTest = (id: number, at: number, loc: number): boolean => this.hostEquals(id, at, loc)
   /**
    * The hot matcher cache: per entry id, its compiled matcher for the agent
    * argument used last, `hotAgent`; what the LRU holds for that agent, so
@@ -225,8 +238,7 @@ export class RobotsStore {
     // A matcher dropped from the LRU leaves the hot cache too, so memory stays within the budget.
     this.matchers = new ByteLru({ maxBytes: o.matcherBudget ?? DEFAULT_STORE_MATCHER_BUDGET, onEvict: (key, c) => this.dropHot(key, c) })
     const source: KeySource = {
-      hashOf: (id) => this.entries[id * Entry.Width + Entry.Hash],
-      keyEquals: (id, bytes, start, end) => this.keyEquals(id, bytes, start, end),
+      keyEquals: (id, at, loc, bytes, start, end) => this.keyEquals(id, at, loc, bytes, start, end),
     }
     this.index = new KeyIndex(source)
   }
@@ -731,6 +743,7 @@ export class RobotsStore {
       next.chunks[chunk].set(old.chunks[c].subarray(at, at + n), next.at)
       e[base + Entry.Chunk] = chunk
       e[base + Entry.Offset] = next.at
+      this.index.relocate(id, e[base + Entry.Hash], next.at, keyLoc(chunk, e[base + Entry.KeyLength]))
     }
     this.arena = next
     // Compiled matchers may view the old chunks: drop them so the old chunks can go.
@@ -819,7 +832,7 @@ export class RobotsStore {
     e[base + Entry.Kind] = kind | (checked ? 0 : UNCHECKED)
     e[base + Entry.InfoLength] = infoLength
     e[base + Entry.Hash] = h
-    this.index.add(id, h)
+    this.index.add(id, h, offset, keyLoc(chunk, keyLength))
     this.countKey(data, offset, keyLength, 1)
     this.count++
     return true
@@ -888,19 +901,16 @@ export class RobotsStore {
    * fast path of `lookup`: an http(s) URL with a plain host): `scheme://`,
    * the host (ASCII case ignored), and `:port` unless it is the default.
    */
-  private originEquals(id: number): boolean {
-    const e = this.entries
-    const base = id * Entry.Width
+  private originEquals(id: number, at: number, loc: number): boolean {
     const rec = this.probe
     const hs = rec[UrlField.HostStart]
     const he = rec[UrlField.HostEnd]
     // The key: "http://" or "https://" (as the URL's scheme, lowercased), the host, then ":port" unless default.
     const prefix = rec[UrlField.SchemeEnd] === 5 ? HTTPS_PREFIX : HTTP_PREFIX
     const portAt = prefix.length + he - hs
-    const n = e[base + Entry.KeyLength]
+    const n = loc >= 0 ? loc & KEY_LOC_LENGTH : this.entries[id * Entry.Width + Entry.KeyLength]
     if (this.probePort === 0 ? n !== portAt : n <= portAt + 1) return false
-    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
-    const at = e[base + Entry.Offset]
+    const chunk = this.arena.chunks[loc >= 0 ? loc >>> KEY_LOC_SHIFT : this.entries[id * Entry.Width + Entry.Chunk]]
     for (let i = 0; i < prefix.length; i++) if (chunk[at + i] !== prefix[i]) return false
     const hostAt = at + prefix.length
     if (!(this.probeIsText ? sameHostText(this.probeText, hs, he, chunk, hostAt) : sameHostBytes(this.probeBytes, hs, he, chunk, hostAt))) return false
@@ -912,25 +922,21 @@ export class RobotsStore {
   }
 
   /** Whether entry `id`'s key is the bare host of the URL being probed. */
-  private hostEquals(id: number): boolean {
-    const e = this.entries
-    const base = id * Entry.Width
+  private hostEquals(id: number, at: number, loc: number): boolean {
     const rec = this.probe
     const hs = rec[UrlField.HostStart]
     const he = rec[UrlField.HostEnd]
-    if (e[base + Entry.KeyLength] !== he - hs) return false
-    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
-    const at = e[base + Entry.Offset]
+    const n = loc >= 0 ? loc & KEY_LOC_LENGTH : this.entries[id * Entry.Width + Entry.KeyLength]
+    if (n !== he - hs) return false
+    const chunk = this.arena.chunks[loc >= 0 ? loc >>> KEY_LOC_SHIFT : this.entries[id * Entry.Width + Entry.Chunk]]
     return this.probeIsText ? sameHostText(this.probeText, hs, he, chunk, at) : sameHostBytes(this.probeBytes, hs, he, chunk, at)
   }
 
-  private keyEquals(id: number, bytes: Uint8Array, start: number, end: number): boolean {
-    const e = this.entries
-    const base = id * Entry.Width
-    const n = e[base + Entry.KeyLength]
+  /** Whether entry `id`'s key (at `at`, `loc`: see keyLoc) is `bytes[start, end)`, ASCII case ignored. */
+  private keyEquals(id: number, at: number, loc: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const n = loc >= 0 ? loc & KEY_LOC_LENGTH : this.entries[id * Entry.Width + Entry.KeyLength]
     if (n !== end - start) return false
-    const chunk = this.arena.chunks[e[base + Entry.Chunk]]
-    const at = e[base + Entry.Offset]
+    const chunk = this.arena.chunks[loc >= 0 ? loc >>> KEY_LOC_SHIFT : this.entries[id * Entry.Width + Entry.Chunk]]
     for (let i = 0; i < n; i++) {
       let c = bytes[start + i]
       if (c >= 65 && c <= 90) c += 32
@@ -956,11 +962,11 @@ export class RobotsStore {
         throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
       }
     }
-    if (id >= 0) this.release(id)
+    const added = id < 0
+    if (!added) this.release(id)
     else {
       id = this.newId()
       this.entries[id * Entry.Width + Entry.Hash] = h
-      this.index.add(id, h)
       this.countKey(key, 0, key.length, 1)
       this.count++
     }
@@ -978,6 +984,8 @@ export class RobotsStore {
     e[base + Entry.FormLength] = formLength
     e[base + Entry.InfoLength] = info.length
     e[base + Entry.Kind] = kind
+    if (added) this.index.add(id, h, at, keyLoc(c, key.length))
+    else this.index.relocate(id, h, at, keyLoc(c, key.length))
     this.bump(id)
     this.maybeCompact()
     return id

@@ -285,6 +285,35 @@ describe('RobotsStore: memory', () => {
     expect(s.stats().matchers).toBeLessThanOrEqual(2)
   })
 
+  it('replaced and compacted entries are found by every look-up (the index keeps where each key lies)', () => {
+    const s = new RobotsStore()
+    const pad = 'p'.repeat(3000)
+    const n = 600
+    // Each entry set three times: the records move on every set, and the holes make the arenas compact.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < n; i++) {
+        const key = i % 3 === 0 ? `h${i}.example` : i % 3 === 1 ? `https://h${i}.example` : `http://h${i}.example:8080`
+        s.set(key, `User-agent: *\nDisallow: /r${round}/x${i}\nAllow: /${pad}\n`)
+      }
+    }
+    expect(s.stats().garbageBytes).toBeLessThanOrEqual(Math.max(s.stats().liveBytes, 1024 * 1024))
+    const check = (t: RobotsStore) => {
+      for (let i = 0; i < n; i++) {
+        const url = i % 3 === 2 ? `http://H${i}.example:8080/r2/x${i}` : `https://h${i}.EXAMPLE/r2/x${i}`
+        expect(t.isAllowed(url, 'a')).toBe(false)
+        expect(t.isAllowed(url.replace('/r2/', '/r1/'), 'a')).toBe(true)
+        expect(t.lookup(enc.encode(url))).toBe(t.lookup(url))
+        expect(t.source(i % 3 === 0 ? `h${i}.example` : url)).toBe('robots')
+      }
+      expect(t.isAllowed('https://h1.example:8443/r2/x1', 'a')).toBe(true)
+      expect(t.lookup('http://h2.example/')).toBe(-1)
+    }
+    check(s)
+    s.compact()
+    check(s)
+    check(RobotsStore.fromBytes(s.toBytes()))
+  })
+
   it('deleting most entries compacts the arenas; the rest answer as before', () => {
     const s = new RobotsStore()
     const pad = 'p'.repeat(2000)
