@@ -372,24 +372,26 @@ class RecordList {
  * selected: the first `*` at or after `starFrom` is at `starAt` (the
  * buffer's length: none). Patterns are read in file order, so after a
  * pattern without `*` the engine's native `indexOf` finds the next one once
- * for the run of patterns up to it; a pattern is scanned by hand only when
- * the last `*` found lies before it. Cleared for each selection.
+ * for the run of patterns up to it; a pattern past the last `*` found is
+ * scanned by hand. A pattern before `starFrom` (read again: a repeat) is
+ * scanned by hand and leaves the memo where it was, so `starFrom` only moves
+ * forward and no byte is searched twice by `indexOf`. Cleared for each
+ * selection.
  */
 let starFrom = 0
 let starAt = -1
 
 /** The first `*` of the pattern `bytes[a, end)`, or `end` when it has none (see {@link starAt}). */
 function firstStar(bytes: Uint8Array, a: number, end: number): number {
-  if (a < starFrom || a > starAt) {
-    let k = a
-    while (k < end && bytes[k] !== STAR) k++
-    starFrom = a
-    if (k < end) return (starAt = k)
-    starAt = bytes.indexOf(STAR, end)
-    if (starAt < 0) starAt = bytes.length
-    return end
-  }
-  return starAt < end ? starAt : end
+  if (a >= starFrom && a <= starAt) return starAt < end ? starAt : end
+  let k = a
+  while (k < end && bytes[k] !== STAR) k++
+  if (a < starFrom) return k
+  starFrom = a
+  if (k < end) return (starAt = k)
+  starAt = bytes.indexOf(STAR, end)
+  if (starAt < 0) starAt = bytes.length
+  return end
 }
 
 /** Ints a RecordList starts with. */
@@ -528,6 +530,7 @@ export function selectRules(rules: CompactRules, tokens: readonly string[]): Rul
 function collect(rules: CompactRules, hit: Uint8Array, slot: number, list: RecordList): void {
   const bytes = rules.patternBytes
   list.reset()
+  starFrom = 0
   starAt = -1
   const g = new GroupReplay(rules, hit, ListClosers.Rules)
   while (g.next()) {
