@@ -131,7 +131,6 @@ function keyLoc(chunk: number, keyLength: number): number {
 /** A hot-cache hit refreshes the LRU's order and the matcher's size once in this many hits (a power of two). */
 const HOT_REFRESH = 256
 
-
 /**
  * The parsed robots.txt of millions of origins, for crawl frontiers and bulk
  * jobs (docs/store.md has the guide).
