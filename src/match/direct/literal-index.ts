@@ -6,7 +6,7 @@
  * {@link Trie}) find them: a head trie and an Aho–Corasick automaton.
  */
 import { RuleField, RuleFlag, type RuleSet } from '../../rules/rule-set.js'
-import { SCRATCH_KEEP } from '../../memory.js'
+import { SCRATCH_KEEP, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES } from '../../memory.js'
 
 const STAR = 42
 
@@ -298,20 +298,17 @@ export function buildLiteralIndex(set: RuleSet): LiteralIndex {
   return { head: headTrie, keys: ac, headNode, minKeyed }
 }
 
-/** Bytes of a trie's arrays. */
-function trieBytes(t: Trie): number {
-  return t.childStart.byteLength + t.childByte.byteLength + t.childNode.byteLength + t.rootNext.byteLength
-}
-
-/** Bytes of a literal index's arrays (their data; the caller adds object costs). */
+/**
+ * Bytes held by a literal index's arrays, by the model of src/memory.ts:
+ * three buffers (each trie's, and the one of the other arrays) with the
+ * views the index keeps of them, and the segment starts' own array. A
+ * trie's buffer also holds its strings' nodes, which the head trie does not
+ * keep a view of. The caller adds the index objects.
+ */
 export function literalIndexBytes(x: LiteralIndex): number {
-  return (
-    trieBytes(x.head) + x.head.minPrefix.byteLength + x.head.minExact.byteLength +
-    trieBytes(x.keys) + x.keys.fail.byteLength + x.keys.dict.byteLength + x.keys.ruleStart.byteLength + x.keys.rules.byteLength +
-    x.keys.segmentEnd.byteLength + x.keys.segStart.byteLength + x.keys.segNodes.byteLength +
-    x.headNode.byteLength
-  )
+  const buffers = x.head.childStart.buffer.byteLength + x.keys.childStart.buffer.byteLength + x.head.minPrefix.buffer.byteLength
+  return 3 * TYPED_ARRAY_BYTES + INDEX_VIEWS * TYPED_VIEW_BYTES + buffers + TYPED_ARRAY_BYTES + x.keys.segStart.byteLength
 }
 
-/** Typed arrays in a literal index (for their fixed costs). */
-export const LITERAL_INDEX_ARRAYS = 18
+/** Views a literal index keeps: four of the head trie's buffer, five of the key trie's, eight of the other arrays' buffer. */
+const INDEX_VIEWS = 17

@@ -12,7 +12,7 @@ import { objectBytes, TYPED_ARRAY_BYTES } from '../../memory.js'
 import { PATH, pathAt, pathOfBytes, pathOfStringAt, releasePath } from './path.js'
 import { PathStartMemo, type PathStart } from '../../url/url-path.js'
 import { ruleMatches } from './segments.js'
-import { buildLiteralIndex, LITERAL_INDEX_ARRAYS, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
+import { buildLiteralIndex, literalIndexBytes, NO_RULE, type LiteralIndex } from './literal-index.js'
 import { NEVER, NO_AUTOMATON } from './direct-engine.js'
 
 /** Fields of the engine object and of the index objects, for their memory cost. */
@@ -214,6 +214,6 @@ export class ThrashProofEngine implements MatchEngine {
 
   memoryUsage(): number {
     const own = this.headStamp.byteLength + this.keyStamp.byteLength + this.found.byteLength + this.candidates.byteLength
-    return objectBytes(ENGINE_FIELDS) + INDEX_OBJECT_BYTES + (LITERAL_INDEX_ARRAYS + 4) * TYPED_ARRAY_BYTES + literalIndexBytes(this.index) + own + MEMO_OBJECT_BYTES + this.memo.heldBytes()
+    return objectBytes(ENGINE_FIELDS) + INDEX_OBJECT_BYTES + 4 * TYPED_ARRAY_BYTES + literalIndexBytes(this.index) + own + MEMO_OBJECT_BYTES + this.memo.heldBytes()
   }
 }
