@@ -10,7 +10,7 @@ import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer, grownInt32, sameBytes } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
 import { RuleBlocks } from './pattern-table.js'
-import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
+import { DIAG_INDEX, DiagnosticWriter, MAX_HTML_DIAGNOSTICS, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { EXTENSION_KEYS, ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { SitemapWriter } from './sitemap-list.js'
@@ -616,7 +616,11 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     this.sawContent = true
     let i = start
     while (i < end && isSpace(bytes[i])) i++
-    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add(DIAG_INDEX['html-body'], line)
+    if (i < end && bytes[i] === 60 /* < */) {
+      const d = this.scratch().diagnostics
+      d.add(DIAG_INDEX['html-body'], line)
+      d.lowerCap(MAX_HTML_DIAGNOSTICS)
+    }
   }
 
   /** The index of the user-agent name `b[start, end)` (its `[A-Za-z_-]` prefix), lowercased; a new name is added. */
