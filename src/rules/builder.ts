@@ -22,7 +22,7 @@ import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
 import { isPatternWord, isProseWord, WordView } from '../parse/words.js'
-import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
+import { keptBytes, SCRATCH_KEEP_BYTES, SCRATCH_KEEP_SMALL_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
 const enum KeyMeaning {
@@ -83,10 +83,10 @@ class Scratch {
   reset(): void {
     this.patterns.reset(SCRATCH_KEEP_BYTES)
     this.events.reset(SCRATCH_KEEP_BYTES)
-    this.names.reset(SCRATCH_KEEP_BYTES)
-    this.extensions.reset(SCRATCH_KEEP_BYTES)
-    this.sitemaps.reset(SCRATCH_KEEP_BYTES)
-    this.diagnostics.reset(SCRATCH_KEEP_BYTES)
+    this.names.reset(SCRATCH_KEEP_SMALL_BYTES)
+    this.extensions.reset(SCRATCH_KEEP_SMALL_BYTES)
+    this.sitemaps.reset(SCRATCH_KEEP_SMALL_BYTES)
+    this.diagnostics.reset(SCRATCH_KEEP_SMALL_BYTES)
     if (this.nameSpans.length > 2048) this.nameSpans = new Int32Array(32)
     if (this.nameTable.length > 2048) this.nameTable = new Int32Array(32)
     else if (this.nameCount > 0) this.nameTable.fill(0)
