@@ -619,7 +619,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (i < end && bytes[i] === 60 /* < */) {
       const d = this.scratch().diagnostics
       d.add(DIAG_INDEX['html-body'], line)
-      d.lowerCap(MAX_HTML_DIAGNOSTICS)
+      // The html-body error is kept; past it, MAX_HTML_DIAGNOSTICS or those kept already, then the cut.
+      if (!d.full) d.cap = Math.max(MAX_HTML_DIAGNOSTICS, d.length)
     }
   }
 

@@ -46,7 +46,7 @@ export const DIAGNOSTICS = {
   'bad-request-rate': ['warning', 'request-rate is not "N/T[s|m|h|d]" with N >= 1 and T > 0; ignored'],
   'bad-visit-time': ['warning', 'visit-time is not "HHMM-HHMM" (UTC); ignored'],
   'bad-host': ['warning', 'host is not a host name with an optional port; ignored'],
-  'too-many-diagnostics': ['info', `more diagnostics than a file lists (${MAX_DIAGNOSTICS}; ${MAX_HTML_DIAGNOSTICS} for an HTML page); the rest are counted, not listed`],
+  'too-many-diagnostics': ['info', 'too many diagnostics; the rest are not listed'],
   // Not of the file: of a call (Robots.agent and the others that take tokens), never stored in a form.
   'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so it names no group and only the * groups apply'],
 } as const satisfies Record<string, readonly [Severity, string]>
@@ -195,8 +195,8 @@ export class DiagnosticWriter {
   length = 0
   /** The line of the last one written (a form of version 4 stores each line as the step from the last). */
   private lastLine = 0
-  /** Most kept: MAX_DIAGNOSTICS, or fewer for a body that is no robots.txt ({@link lowerCap}). */
-  private cap = MAX_DIAGNOSTICS
+  /** Most kept: MAX_DIAGNOSTICS, or fewer once the body is found to be no robots.txt (rules/builder.ts lowers it). */
+  cap = MAX_DIAGNOSTICS
   /**
    * Every diagnostic added, by severity (`SEVERITY_INDEX`), the ones dropped
    * past MAX_DIAGNOSTICS included (the `too-many-diagnostics` note excluded):
@@ -211,11 +211,6 @@ export class DiagnosticWriter {
   /** True once MAX_DIAGNOSTICS are held: further ones are dropped (skip computing them). */
   get full(): boolean {
     return this.length > this.cap
-  }
-
-  /** Keeps at most `cap` from here on (or those already kept, when more), then notes the cut. */
-  lowerCap(cap: number): void {
-    this.cap = Math.min(this.cap, Math.max(cap, this.length))
   }
 
   /**
