@@ -96,23 +96,21 @@ export const COLD_SIGNATURE_STAR_BYTES = 4 * SIGNATURE_WORDS
 export const COLD_PREFIX_RULE_BYTES = 40
 
 /**
- * `*` rules from which a rule set starts in the thrash-proof engine rather
- * than cold or hot ({@link indexedStart}). On star-heavy sets a matcher's
- * first URLs cost less there than in the cold tier (a search along the
- * path for every `*` rule the path's second byte lets through) or the hot
- * one (DFA states of many positions, built for a few URLs each); with a
- * handful of `*` rules the cold tier is cheaper (the index costs a build
- * proportional to the patterns), and a large set without `*` rules builds
- * its literal index slower than the DFA (hot at once). Figures:
- * bench/history/design.md.
+ * `*` rules from which a rule set is star-heavy ({@link starHeavy}): its
+ * DFA's states of many positions cost much more to build, so it goes hot
+ * only after {@link DEFAULT_INDEXED_HOT_THRESHOLD} URLs. Until then the cold
+ * tier judges it, its head index and segment signatures built at once, when
+ * it takes the set (they cost less to build than the literal index and
+ * judge a URL about as fast); else the thrash-proof engine's literal index
+ * does (the indexed start). Figures: bench/history/design.md.
  */
 export const INDEXED_START_STARS = 16
 
 /**
- * URLs an indexed start judges before its lazy DFA is built, unless
+ * URLs a star-heavy set judges before its lazy DFA is built, unless
  * `EngineOptions.hotThreshold` is given (then that many, as for a cold
  * matcher). Higher than {@link DEFAULT_HOT_THRESHOLD}: on a star-heavy set
- * the literal index judges a URL a few times slower than the DFA, while the
+ * the cold tier or the literal index judges a URL a few times slower than the DFA, while the
  * DFA's states cost much more to build on such sets, so the DFA pays back
  * only after thousands of URLs ("rent until the rent paid equals the
  * price", as for the cold tier's threshold: README.md in this folder;
@@ -206,13 +204,12 @@ export function coldThreshold(set: RuleSet): number {
 const STAR_BYTE = 42
 
 /**
- * True when a rule set starts in the thrash-proof engine: it has at least
- * {@link INDEXED_START_STARS} `*` rules, and either the cold tier does not
- * take it ({@link coldFits}) or that many of them need no particular second
- * byte of the path (SecondByte.Any: the cold tier would search for each
- * along every path).
+ * True for a star-heavy rule set: it has at least {@link INDEXED_START_STARS}
+ * `*` rules, and either the cold tier does not take it ({@link coldFits}) or
+ * that many of them need no particular second byte of the path
+ * (SecondByte.Any: the cold tier tries each on every path).
  */
-export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
+export function starHeavy(set: RuleSet, fitsCold: boolean): boolean {
   const rec = set.records
   let stars = 0
   let anyStars = 0
@@ -227,9 +224,11 @@ export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
 
 /**
  * Sets up a new matcher's first tier: cold when its rules are cheap to try
- * directly ({@link coldFits}) and not star-heavy; the indexed start (the
- * thrash-proof engine, counting down to hot) when they are star-heavy
- * ({@link indexedStart}); hot at once otherwise. A matcher without rules
+ * directly ({@link coldFits}), counting down to hot by {@link coldThreshold}
+ * or, for a star-heavy set ({@link starHeavy}), from
+ * {@link DEFAULT_INDEXED_HOT_THRESHOLD} with its index built at once; the
+ * indexed start (the thrash-proof engine, counting down to hot) for a
+ * star-heavy set the cold tier does not take; hot at once otherwise. A matcher without rules
  * stays cold (nothing to compile). The countdown is the first engine's
  * (MatchEngine.countDown): it counts URLs judged by `isAllowed`, `explain`,
  * `matchRange` and the lines of `matchLines`, so a switch can fall between
@@ -252,12 +251,12 @@ export function firstTier(m: TierState): void {
     const cold = pinned === Tier.Cold
     // No rules: nothing to compile, ever.
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
-    const indexed = threshold > 0 && m.rules.count > 0 && !cold && indexedStart(m.rules, fits)
-    if (cold || m.rules.count === 0 || (fits && !indexed)) {
-      const engine = new DirectEngine(m.rules, cold ? 0 : INDEX_AFTER_URLS)
+    const indexed = threshold > 0 && m.rules.count > 0 && !cold && starHeavy(m.rules, fits)
+    if (cold || m.rules.count === 0 || fits) {
+      const engine = new DirectEngine(m.rules, cold || indexed ? 0 : INDEX_AFTER_URLS)
       m.engine = engine
       m.tier = Tier.Cold
-      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? coldThreshold(m.rules), () => goHot(m))
+      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? (indexed ? DEFAULT_INDEXED_HOT_THRESHOLD : coldThreshold(m.rules)), () => goHot(m))
     } else if (indexed) {
       const engine = new ThrashProofEngine(m.rules)
       m.engine = engine
