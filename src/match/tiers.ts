@@ -1,7 +1,8 @@
 /**
  * The tier policy: which engine judges a matcher's URLs, and when that
- * changes, one way: cold (direct/direct-engine.ts) or, for star-heavy sets,
- * the indexed start (direct/thrash-proof-engine.ts) → hot (automaton/, the
+ * changes, one way: cold (direct/direct-engine.ts) or, for star-heavy sets
+ * the cold tier does not take, the indexed start
+ * (direct/thrash-proof-engine.ts) → hot (automaton/, the
  * lazy DFA) → thrash-proof (when the DFA's cache thrashes). README.md in this
  * folder has the design; each constant below says why it is what it is.
  * `EngineOptions.tier` pins a matcher to one tier (tests and benchmarks).
@@ -98,7 +99,8 @@ export const COLD_PREFIX_RULE_BYTES = 40
 /**
  * `*` rules from which a rule set is star-heavy ({@link starHeavy}): its
  * DFA's states of many positions cost much more to build, so it goes hot
- * only after {@link DEFAULT_INDEXED_HOT_THRESHOLD} URLs. Until then the cold
+ * only after {@link DEFAULT_INDEXED_HOT_THRESHOLD} URLs, not
+ * {@link coldThreshold}'s (whose price is a typical set's DFA). Until then the cold
  * tier judges it, its head index and segment signatures built at once, when
  * it takes the set (they cost less to build than the literal index and
  * judge a URL about as fast); else the thrash-proof engine's literal index
@@ -203,23 +205,12 @@ export function coldThreshold(set: RuleSet): number {
 
 const STAR_BYTE = 42
 
-/**
- * True for a star-heavy rule set: it has at least {@link INDEXED_START_STARS}
- * `*` rules, and either the cold tier does not take it ({@link coldFits}) or
- * that many of them need no particular second byte of the path
- * (SecondByte.Any: the cold tier tries each on every path).
- */
-export function starHeavy(set: RuleSet, fitsCold: boolean): boolean {
+/** True for a star-heavy rule set: it has at least {@link INDEXED_START_STARS} `*` rules. */
+export function starHeavy(set: RuleSet): boolean {
   const rec = set.records
   let stars = 0
-  let anyStars = 0
-  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
-    const flags = rec[at]
-    if ((flags & RuleFlag.Star) === 0) continue
-    stars++
-    if (flags >>> SecondByte.Shift === SecondByte.Any) anyStars++
-  }
-  return fitsCold ? anyStars >= INDEXED_START_STARS : stars >= INDEXED_START_STARS
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) if (rec[at] & RuleFlag.Star) stars++
+  return stars >= INDEXED_START_STARS
 }
 
 /**
@@ -228,8 +219,8 @@ export function starHeavy(set: RuleSet, fitsCold: boolean): boolean {
  * or, for a star-heavy set ({@link starHeavy}), from
  * {@link DEFAULT_INDEXED_HOT_THRESHOLD} with its index built at once; the
  * indexed start (the thrash-proof engine, counting down to hot) for a
- * star-heavy set the cold tier does not take; hot at once otherwise. A matcher without rules
- * stays cold (nothing to compile). The countdown is the first engine's
+ * star-heavy set the cold tier does not take; hot at once otherwise. A
+ * matcher without rules stays cold (nothing to compile). The countdown is the first engine's
  * (MatchEngine.countDown): it counts URLs judged by `isAllowed`, `explain`,
  * `matchRange` and the lines of `matchLines`, so a switch can fall between
  * two lines of one buffer, and a hot matcher counts nothing.
@@ -251,7 +242,7 @@ export function firstTier(m: TierState): void {
     const cold = pinned === Tier.Cold
     // No rules: nothing to compile, ever.
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
-    const indexed = threshold > 0 && m.rules.count > 0 && !cold && starHeavy(m.rules, fits)
+    const indexed = threshold > 0 && m.rules.count > 0 && !cold && starHeavy(m.rules)
     if (cold || m.rules.count === 0 || fits) {
       const engine = new DirectEngine(m.rules, cold || indexed ? 0 : INDEX_AFTER_URLS)
       m.engine = engine

@@ -94,8 +94,8 @@ describe('where a matcher starts', () => {
     expect(linesOf(m, urls)).toEqual(want)
   })
 
-  it(`star-heavy sets (${INDEXED_START_STARS} \`*\` rules every path tries): cold with their index at once, hot after DEFAULT_INDEXED_HOT_THRESHOLD URLs`, () => {
-    // INDEXED_START_STARS `*` rules that any path tries: star-heavy; one fewer: the cold tier's own threshold.
+  it(`star-heavy sets (${INDEXED_START_STARS} \`*\` rules or more): cold with their index at once, hot after DEFAULT_INDEXED_HOT_THRESHOLD URLs`, () => {
+    // INDEXED_START_STARS `*` rules: star-heavy; one fewer: the cold tier's own threshold.
     const anyStars = (n: number): string => ['User-agent: *', 'Allow: /a', ...Array.from({ length: n }, (_, i) => `Disallow: /*q${i}z`)].join('\n')
     const heavy = anyStars(INDEXED_START_STARS)
     expect(coldFits(parseRobots(heavy).rulesFor('bot'))).toBe(true)
@@ -117,6 +117,14 @@ describe('where a matcher starts', () => {
     const light = parseRobots(anyStars(INDEXED_START_STARS - 1)).agent('bot')
     for (let i = 0; i < DEFAULT_HOT_THRESHOLD; i++) light.isAllowed(urls[i % urls.length])
     expect(light.stats().tier).toBe('hot')
+    // `*` rules under a second byte count too: the DFA's price grows with them wherever they are.
+    const spread = ['User-agent: *', ...Array.from({ length: INDEXED_START_STARS }, (_, i) => `Disallow: /${String.fromCharCode(97 + (i % 4))}*q${i}z`)].join('\n')
+    expect(coldThreshold(parseRobots(spread).rulesFor('bot'))).toBeLessThan(DEFAULT_HOT_THRESHOLD)
+    const s = parseRobots(spread).agent('bot')
+    for (let i = 0; i < DEFAULT_INDEXED_HOT_THRESHOLD - 1; i++) s.isAllowed(urls[i % urls.length])
+    expect(s.stats().tier).toBe('cold')
+    s.isAllowed(urls[0])
+    expect(s.stats().tier).toBe('hot')
   })
 
   it(`in the thrash-proof engine for star-heavy sets the cold tier does not take (${INDEXED_START_STARS} \`*\` rules or more in a set too costly to try directly), then hot after the threshold`, () => {
