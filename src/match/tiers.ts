@@ -164,18 +164,20 @@ function clearGroups(rec: Int32Array): void {
  * rule's quick test: the rules that need no particular second byte, plus
  * the mean of the second-byte groups (a path tries one), a rule that
  * searches along the path (a `*` with a segment after it) counting
- * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test.
+ * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test. A
+ * large set's plain prefix rules count for nothing, as in {@link coldFits}.
  */
 export function coldWork(set: RuleSet): number {
   const rec = set.records
   const bytes = set.bytes
+  const skipPlain = indexesPrefixes(set)
   let any = 0
   let grouped = 0
   let groups = 0
   for (let at = 0; at < rec.length; at += RuleField.Width) {
     const flags = rec[at + RuleField.Flags]
     const group = flags >>> SecondByte.Shift
-    if (group === SecondByte.Never) continue
+    if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
     let cost = 1
     if (flags & RuleFlag.Star) {
       // A star followed by a literal byte: a search.

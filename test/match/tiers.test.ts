@@ -271,6 +271,12 @@ describe('cold → hot', () => {
     expect(m.stats().tier).toBe('hot')
     // A `*` that only ends a pattern is a prefix test, not a search: no cost beyond a literal rule's.
     expect(coldWork(parseRobots('User-agent: *\nDisallow: /a/*\nDisallow: /b**').rulesFor('bot'))).toBe(1)
+    // A large set's plain prefix rules are found by their hash, not tried: they count for nothing, so such a set keeps the full threshold.
+    const prefixes = ['User-agent: *', 'Disallow: /*.pdf', ...Array.from({ length: LITERAL_INDEX_MIN }, (_, i) => `Disallow: /p/${i}`)].join('\n')
+    expect(coldWork(parseRobots(prefixes).rulesFor('bot'))).toBe(COLD_STAR_WEIGHT)
+    expect(coldThreshold(parseRobots(prefixes).rulesFor('bot'))).toBe(DEFAULT_HOT_THRESHOLD)
+    const fewer = ['User-agent: *', 'Disallow: /*.pdf', ...Array.from({ length: LITERAL_INDEX_MIN - 2 }, (_, i) => `Disallow: /p/${i}`)].join('\n')
+    expect(coldWork(parseRobots(fewer).rulesFor('bot'))).toBe(COLD_STAR_WEIGHT + LITERAL_INDEX_MIN - 2)
     // Searching rules every path tries: sooner; with many more under one second byte too, the floor.
     const anyStars = Array.from({ length: INDEXED_START_STARS - 1 }, (_, i) => `Disallow: /*q${i}z`)
     expect(coldThreshold(parseRobots(['User-agent: *', ...anyStars].join('\n')).rulesFor('bot'))).toBeLessThan(DEFAULT_HOT_THRESHOLD)
