@@ -164,11 +164,14 @@ function clearGroups(rec: Int32Array): void {
  * rule's quick test: the rules that need no particular second byte, plus
  * the mean of the second-byte groups (a path tries one), a rule that
  * searches along the path (a `*` with a segment after it) counting
- * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test.
+ * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test. As in
+ * {@link coldFits}, a large set's plain prefix rules cost nothing (found by
+ * their hash), though their second bytes still count among the groups.
  */
 export function coldWork(set: RuleSet): number {
   const rec = set.records
   const bytes = set.bytes
+  const skipPlain = indexesPrefixes(set)
   let any = 0
   let grouped = 0
   let groups = 0
@@ -176,7 +179,7 @@ export function coldWork(set: RuleSet): number {
     const flags = rec[at + RuleField.Flags]
     const group = flags >>> SecondByte.Shift
     if (group === SecondByte.Never) continue
-    let cost = 1
+    let cost = skipPlain && isPlainPrefix(flags) ? 0 : 1
     if (flags & RuleFlag.Star) {
       // A star followed by a literal byte: a search.
       for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End] - 1; k < e; k++) {
@@ -189,7 +192,7 @@ export function coldWork(set: RuleSet): number {
     if (group === SecondByte.Any) any += cost
     else {
       if (groupCost[group] === 0) groups++
-      groupCost[group] += cost
+      groupCost[group] = 1
       grouped += cost
     }
   }
