@@ -164,8 +164,9 @@ function clearGroups(rec: Int32Array): void {
  * rule's quick test: the rules that need no particular second byte, plus
  * the mean of the second-byte groups (a path tries one), a rule that
  * searches along the path (a `*` with a segment after it) counting
- * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test. A
- * large set's plain prefix rules count for nothing, as in {@link coldFits}.
+ * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test. As in
+ * {@link coldFits}, a large set's plain prefix rules cost nothing (found by
+ * their hash), though their second bytes still count among the groups.
  */
 export function coldWork(set: RuleSet): number {
   const rec = set.records
@@ -177,8 +178,8 @@ export function coldWork(set: RuleSet): number {
   for (let at = 0; at < rec.length; at += RuleField.Width) {
     const flags = rec[at + RuleField.Flags]
     const group = flags >>> SecondByte.Shift
-    if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
-    let cost = 1
+    if (group === SecondByte.Never) continue
+    let cost = skipPlain && isPlainPrefix(flags) ? 0 : 1
     if (flags & RuleFlag.Star) {
       // A star followed by a literal byte: a search.
       for (let k = rec[at + RuleField.Start], e = rec[at + RuleField.End] - 1; k < e; k++) {
@@ -191,7 +192,7 @@ export function coldWork(set: RuleSet): number {
     if (group === SecondByte.Any) any += cost
     else {
       if (groupCost[group] === 0) groups++
-      groupCost[group] += cost
+      groupCost[group] = 1
       grouped += cost
     }
   }

@@ -289,6 +289,24 @@ describe('cold → hot', () => {
     expect(fixed.stats().tier).toBe('cold')
   })
 
+  it('a large set of plain prefix rules (found by their hash in the cold tier) is not sent hot sooner for their number', () => {
+    // Regression: the cold work counted every plain prefix rule, so a file of thousands of them went hot after
+    // MIN_HOT_THRESHOLD URLs and paid its large DFA's first states for a few dozen URLs.
+    const prefixes = Array.from({ length: 4 * LITERAL_INDEX_MIN }, (_, i) => `Disallow: /${String.fromCharCode(97 + (i % 26))}${i}/`)
+    const plain = parseRobots(['User-agent: *', ...prefixes].join('\n')).rulesFor('bot')
+    expect(coldFits(plain)).toBe(true)
+    expect(coldWork(plain)).toBe(0)
+    expect(coldThreshold(plain)).toBe(DEFAULT_HOT_THRESHOLD)
+    // Their second bytes still count among the groups: a searching rule's cost is spread over them all.
+    const searching = parseRobots(['User-agent: *', ...prefixes, 'Disallow: /a*x'].join('\n')).rulesFor('bot')
+    expect(coldWork(searching)).toBeCloseTo(COLD_STAR_WEIGHT / 26, 5)
+    const m = parseRobots(['User-agent: *', ...prefixes].join('\n')).agent('bot')
+    for (let i = 0; i < DEFAULT_HOT_THRESHOLD - 1; i++) m.isAllowed('/a' + i)
+    expect(m.stats().tier).toBe('cold')
+    expect(m.isAllowed('/b1/x')).toBe(false)
+    expect(m.stats().tier).toBe('hot')
+  })
+
   it('Infinity never goes hot', () => {
     const m = parseRobots(RULES, { hotThreshold: Infinity }).agent('bot')
     for (let i = 0; i < 2 * DEFAULT_HOT_THRESHOLD; i++) m.isAllowed('/a' + i)
