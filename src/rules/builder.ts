@@ -497,13 +497,16 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     let flags = LineFlag.hasDirective
     const ov = s.patternWords.of(out)
     const dv = this.words.of(b)
+    // Where words are tried again: past the word that stopped the last run (its bytes go one at a time).
+    let words = j
     for (; j < stop; j++) {
       // Four bytes at a time while none is special (see isPatternWord).
-      if (j + 4 <= stop) {
+      if (j >= words && j + 4 <= stop) {
         const at0 = at
         for (let w = 0; j + 4 <= stop && isPatternWord((w = dv.getInt32(j, true))); j += 4, at += 4) ov.setInt32(at, w, true)
         if (at !== at0) keep = at
         if (j >= stop) break
+        words = j + 4
       }
       const x = b[j]
       if (x > 37 && x < 127) {
