@@ -354,8 +354,12 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       if (gaps > 1) {
         // Past two gaps only a ':', a '#', the line end and the bytes to flag matter: four bytes at a time while none is one.
         const dv = this.words.of(b)
-        for (;;) {
-          while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
+        // As in fastRule, the word that stopped a run of words goes a byte at a time.
+        for (let words = j; ; ) {
+          if (j >= words) {
+            while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
+            words = j + 4
+          }
           if (j >= stop) return -1
           x = b[j]
           if (((x - 32 >>> 0) < 95 && x !== 35 && x !== 58) || x === 9) j++
@@ -366,7 +370,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
         }
         break
       }
-      while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0) || (gaps > 1 && (x === 32 || x === 9)))) j++
+      while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0))) j++
       if (j >= stop) return -1
       if (x !== 32 && x !== 9) break
       while (++j < stop && ((x = b[j]) === 32 || x === 9));
