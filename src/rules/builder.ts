@@ -480,11 +480,17 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
   private commentEnd(b: Uint8Array, j: number, stop: number): number {
-    for (;; j++) {
-      let y = -1
-      while (j < stop && ((y = b[j]) - 32 >>> 0) < 95) j++
+    const dv = this.words.of(b)
+    for (let words = j; ; j++) {
+      // As in fastUnread.
+      if (j >= words) {
+        while (j + 4 <= stop && isPrintableWord(dv.getInt32(j, true))) j += 4
+        words = j + 4
+      }
       if (j >= stop) return stop
-      if (y !== 9) return y === 10 || y === 13 ? j : -1
+      const y = b[j]
+      if ((y - 32 >>> 0) < 95 || y === 9) continue
+      return y === 10 || y === 13 ? j : -1
     }
   }
 
