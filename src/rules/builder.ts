@@ -208,7 +208,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add(DIAG_INDEX['invalid-line'], line)
     if (flags & LineFlag.hasControl) d.add(DIAG_INDEX['control-character'], line)
     // Checked past MAX_DIAGNOSTICS too: the writer counts what it drops (lint's real totals).
-    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
+    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0, this.words.of(bytes))) {
       d.add(DIAG_INDEX['invalid-utf8'], line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
