@@ -57,6 +57,9 @@ function knownKey(b: Uint8Array, start: number, end: number): number {
   return KeyMeaning.Unknown
 }
 
+/** The error of a builder used out of order (a bug of the library, not of the input). */
+const ORDER = 'RobotsBuilder: lines, then complete() once, then writeTo() once'
+
 /** Bytes of an unknown key quoted in its diagnostic, at most. */
 const MAX_QUOTED_KEY = 64
 
@@ -585,7 +588,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    */
   complete(info: ReadInfo): number {
     const s = this.scratch()
-    if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
+    if (this.parts !== null) throw new Error(ORDER)
     if (info.truncated) s.diagnostics.add(DIAG_INDEX['truncated'], info.lineCount + 1, undefined, 0, 0, true)
     if (s.diagnostics.full) {
       const t = s.diagnostics.totals
@@ -609,7 +612,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   /** Writes the form (of `complete`'s size) at `target[at…]`, and gives the scratch buffers back. */
   writeTo(target: Uint8Array, at: number): void {
     const s = this.scratch()
-    if (this.parts === null) throw new Error('RobotsBuilder.writeTo before complete')
+    if (this.parts === null) throw new Error(ORDER)
     writeForm(target, at, this.parts)
     this.parts = null
     this.s = null
@@ -624,7 +627,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   }
 
   private scratch(): Scratch {
-    if (this.s === null) throw new Error('RobotsBuilder used after its form was written')
+    if (this.s === null) throw new Error(ORDER)
     return this.s
   }
 
