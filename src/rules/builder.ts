@@ -24,12 +24,12 @@ import { productTokenLength } from '../parse/product-token.js'
 import { isPatternWord, isPrintableWord, isProseWord, WordView } from '../parse/words.js'
 import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
 
-/** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
+/** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 or more): a key of no extension. */
 const enum KeyMeaning {
   /** Not a key with a meaning here. */
   Unknown = -1,
   /** A key of UNUSED_KEYS that is not an extension. */
-  Unused = ExtensionKind.Count,
+  Unused = -2,
 }
 
 /** Known keys by length: [lowercased key, ExtensionKind or KeyMeaning]. Extensions first (crawl-delay is both). */
@@ -173,8 +173,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     const meaning = knownKey(keyBytes, keyStart, keyEnd)
-    if (meaning < 0 || meaning === KeyMeaning.Unused) {
-      if (meaning < 0) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, keyEnd - keyStart > MAX_QUOTED_KEY ? keyStart + MAX_QUOTED_KEY : keyEnd)
+    if (meaning < 0) {
+      if (meaning === KeyMeaning.Unknown) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, keyEnd - keyStart > MAX_QUOTED_KEY ? keyStart + MAX_QUOTED_KEY : keyEnd)
       else s.diagnostics.add(DIAG_INDEX['unused-directive'], line, keyBytes, keyStart, keyEnd)
       return
     }
@@ -413,7 +413,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     while (b[keyEnd] !== 32 && b[keyEnd] !== 9) keyEnd++
     if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
     const meaning = knownKey(b, start, keyEnd)
-    if (meaning >= 0 && meaning !== KeyMeaning.Unused) return -1
+    if (meaning >= 0) return -1
     this.unknown(line, b, start, keyEnd, b, keyEnd, keyEnd)
     this.lineEnd(line, flags | LineFlag.hasDirective | LineFlag.isMissingColonSeparator, b, i, j)
     return j
@@ -434,7 +434,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (keyEnd > start) {
       if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
       const meaning = knownKey(b, start, keyEnd)
-      if (meaning < 0 || meaning === KeyMeaning.Unused) return this.fastUnread(b, i, start, keyEnd, colon + 1, stop, line)
+      if (meaning < 0) return this.fastUnread(b, i, start, keyEnd, colon + 1, stop, line)
     }
     let j = colon + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
