@@ -80,6 +80,9 @@ export const SCRATCH_KEEP = 1 << 14
 /** Bytes a scratch byte buffer (the rule builder's) keeps between parses: the bytes of SCRATCH_KEEP Int32 elements. */
 export const SCRATCH_KEEP_BYTES = SCRATCH_KEEP * 4
 
+/** Bytes kept between parses by a scratch byte buffer that few files fill past a few hundred (the rule builder's names, extensions, sitemaps and diagnostics). */
+export const SCRATCH_KEEP_SMALL_BYTES = 4096
+
 /**
  * Kept bytes: a small buffer that outlives the call that makes it (a parsed
  * file's compact form) is cut from a shared slab of {@link SLAB_BYTES}, a

@@ -1,7 +1,8 @@
 /**
  * The tier policy: which engine judges a matcher's URLs, and when that
- * changes, one way: cold (direct/direct-engine.ts) or, for star-heavy sets,
- * the indexed start (direct/thrash-proof-engine.ts) → hot (automaton/, the
+ * changes, one way: cold (direct/direct-engine.ts) or, for star-heavy sets
+ * the cold tier does not take, the indexed start
+ * (direct/thrash-proof-engine.ts) → hot (automaton/, the
  * lazy DFA) → thrash-proof (when the DFA's cache thrashes). README.md in this
  * folder has the design; each constant below says why it is what it is.
  * `EngineOptions.tier` pins a matcher to one tier (tests and benchmarks).
@@ -96,23 +97,22 @@ export const COLD_SIGNATURE_STAR_BYTES = 4 * SIGNATURE_WORDS
 export const COLD_PREFIX_RULE_BYTES = 40
 
 /**
- * `*` rules from which a rule set starts in the thrash-proof engine rather
- * than cold or hot ({@link indexedStart}). On star-heavy sets a matcher's
- * first URLs cost less there than in the cold tier (a search along the
- * path for every `*` rule the path's second byte lets through) or the hot
- * one (DFA states of many positions, built for a few URLs each); with a
- * handful of `*` rules the cold tier is cheaper (the index costs a build
- * proportional to the patterns), and a large set without `*` rules builds
- * its literal index slower than the DFA (hot at once). Figures:
- * bench/history/design.md.
+ * `*` rules from which a rule set is star-heavy ({@link starHeavy}): its
+ * DFA's states of many positions cost much more to build, so it goes hot
+ * only after {@link DEFAULT_INDEXED_HOT_THRESHOLD} URLs, not
+ * {@link coldThreshold}'s (whose price is a typical set's DFA). Until then the cold
+ * tier judges it, its head index and segment signatures built at once, when
+ * it takes the set (they cost less to build than the literal index and
+ * judge a URL about as fast); else the thrash-proof engine's literal index
+ * does (the indexed start). Figures: bench/history/design.md.
  */
 export const INDEXED_START_STARS = 16
 
 /**
- * URLs an indexed start judges before its lazy DFA is built, unless
+ * URLs a star-heavy set judges before its lazy DFA is built, unless
  * `EngineOptions.hotThreshold` is given (then that many, as for a cold
  * matcher). Higher than {@link DEFAULT_HOT_THRESHOLD}: on a star-heavy set
- * the literal index judges a URL a few times slower than the DFA, while the
+ * the cold tier or the literal index judges a URL a few times slower than the DFA, while the
  * DFA's states cost much more to build on such sets, so the DFA pays back
  * only after thousands of URLs ("rent until the rent paid equals the
  * price", as for the cold tier's threshold: README.md in this folder;
@@ -164,18 +164,20 @@ function clearGroups(rec: Int32Array): void {
  * rule's quick test: the rules that need no particular second byte, plus
  * the mean of the second-byte groups (a path tries one), a rule that
  * searches along the path (a `*` with a segment after it) counting
- * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test.
+ * COLD_STAR_WEIGHT; a rule whose only `*`s end it is a prefix test. A
+ * large set's plain prefix rules count for nothing, as in {@link coldFits}.
  */
 export function coldWork(set: RuleSet): number {
   const rec = set.records
   const bytes = set.bytes
+  const skipPlain = indexesPrefixes(set)
   let any = 0
   let grouped = 0
   let groups = 0
   for (let at = 0; at < rec.length; at += RuleField.Width) {
     const flags = rec[at + RuleField.Flags]
     const group = flags >>> SecondByte.Shift
-    if (group === SecondByte.Never) continue
+    if (group === SecondByte.Never || (skipPlain && isPlainPrefix(flags))) continue
     let cost = 1
     if (flags & RuleFlag.Star) {
       // A star followed by a literal byte: a search.
@@ -205,32 +207,22 @@ export function coldThreshold(set: RuleSet): number {
 
 const STAR_BYTE = 42
 
-/**
- * True when a rule set starts in the thrash-proof engine: it has at least
- * {@link INDEXED_START_STARS} `*` rules, and either the cold tier does not
- * take it ({@link coldFits}) or that many of them need no particular second
- * byte of the path (SecondByte.Any: the cold tier would search for each
- * along every path).
- */
-export function indexedStart(set: RuleSet, fitsCold: boolean): boolean {
+/** True for a star-heavy rule set: it has at least {@link INDEXED_START_STARS} `*` rules. */
+export function starHeavy(set: RuleSet): boolean {
   const rec = set.records
   let stars = 0
-  let anyStars = 0
-  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) {
-    const flags = rec[at]
-    if ((flags & RuleFlag.Star) === 0) continue
-    stars++
-    if (flags >>> SecondByte.Shift === SecondByte.Any) anyStars++
-  }
-  return fitsCold ? anyStars >= INDEXED_START_STARS : stars >= INDEXED_START_STARS
+  for (let at = RuleField.Flags; at < rec.length; at += RuleField.Width) if (rec[at] & RuleFlag.Star) stars++
+  return stars >= INDEXED_START_STARS
 }
 
 /**
  * Sets up a new matcher's first tier: cold when its rules are cheap to try
- * directly ({@link coldFits}) and not star-heavy; the indexed start (the
- * thrash-proof engine, counting down to hot) when they are star-heavy
- * ({@link indexedStart}); hot at once otherwise. A matcher without rules
- * stays cold (nothing to compile). The countdown is the first engine's
+ * directly ({@link coldFits}), counting down to hot by {@link coldThreshold}
+ * or, for a star-heavy set ({@link starHeavy}), from
+ * {@link DEFAULT_INDEXED_HOT_THRESHOLD} with its index built at once; the
+ * indexed start (the thrash-proof engine, counting down to hot) for a
+ * star-heavy set the cold tier does not take; hot at once otherwise. A
+ * matcher without rules stays cold (nothing to compile). The countdown is the first engine's
  * (MatchEngine.countDown): it counts URLs judged by `isAllowed`, `explain`,
  * `matchRange` and the lines of `matchLines`, so a switch can fall between
  * two lines of one buffer, and a hot matcher counts nothing.
@@ -252,12 +244,12 @@ export function firstTier(m: TierState): void {
     const cold = pinned === Tier.Cold
     // No rules: nothing to compile, ever.
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
-    const indexed = threshold > 0 && m.rules.count > 0 && !cold && indexedStart(m.rules, fits)
-    if (cold || m.rules.count === 0 || (fits && !indexed)) {
-      const engine = new DirectEngine(m.rules, cold ? 0 : INDEX_AFTER_URLS)
+    const indexed = threshold > 0 && m.rules.count > 0 && !cold && starHeavy(m.rules)
+    if (cold || m.rules.count === 0 || fits) {
+      const engine = new DirectEngine(m.rules, cold || indexed ? 0 : INDEX_AFTER_URLS)
       m.engine = engine
       m.tier = Tier.Cold
-      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? coldThreshold(m.rules), () => goHot(m))
+      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? (indexed ? DEFAULT_INDEXED_HOT_THRESHOLD : coldThreshold(m.rules)), () => goHot(m))
     } else if (indexed) {
       const engine = new ThrashProofEngine(m.rules)
       m.engine = engine

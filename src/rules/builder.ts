@@ -10,7 +10,7 @@ import { hostHash } from '../url/keyed-hash.js'
 import { ByteBuffer, grownInt32, sameBytes } from './byte-buffer.js'
 import { EventType, EventWriter, formSize, writeForm, type FormParts } from './compact-rules.js'
 import { RuleBlocks } from './pattern-table.js'
-import { DIAG_INDEX, DiagnosticWriter, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
+import { DIAG_INDEX, DiagnosticWriter, MAX_HTML_DIAGNOSTICS, SEVERITY_INDEX, type DiagnosticTotals } from './diagnostics.js'
 import { EXTENSION_KEYS, ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { SitemapWriter } from './sitemap-list.js'
@@ -22,7 +22,7 @@ import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
 import { isPatternWord, isPrintableWord, isProseWord, WordView } from '../parse/words.js'
-import { keptBytes, SCRATCH_KEEP_BYTES } from '../memory.js'
+import { keptBytes, SCRATCH_KEEP_BYTES, SCRATCH_KEEP_SMALL_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 or more): a key of no extension. */
 const enum KeyMeaning {
@@ -86,10 +86,10 @@ class Scratch {
   reset(): void {
     this.patterns.reset(SCRATCH_KEEP_BYTES)
     this.events.reset(SCRATCH_KEEP_BYTES)
-    this.names.reset(SCRATCH_KEEP_BYTES)
-    this.extensions.reset(SCRATCH_KEEP_BYTES)
-    this.sitemaps.reset(SCRATCH_KEEP_BYTES)
-    this.diagnostics.reset(SCRATCH_KEEP_BYTES)
+    this.names.reset(SCRATCH_KEEP_SMALL_BYTES)
+    this.extensions.reset(SCRATCH_KEEP_SMALL_BYTES)
+    this.sitemaps.reset(SCRATCH_KEEP_SMALL_BYTES)
+    this.diagnostics.reset(SCRATCH_KEEP_SMALL_BYTES)
     if (this.nameSpans.length > 2048) this.nameSpans = new Int32Array(32)
     if (this.nameTable.length > 2048) this.nameTable = new Int32Array(32)
     else if (this.nameCount > 0) this.nameTable.fill(0)
@@ -645,7 +645,12 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     this.sawContent = true
     let i = start
     while (i < end && isSpace(bytes[i])) i++
-    if (i < end && bytes[i] === 60 /* < */) this.scratch().diagnostics.add(DIAG_INDEX['html-body'], line)
+    if (i < end && bytes[i] === 60 /* < */) {
+      const d = this.scratch().diagnostics
+      d.add(DIAG_INDEX['html-body'], line)
+      // The html-body error is kept; past it, MAX_HTML_DIAGNOSTICS or those kept already, then the cut.
+      if (!d.full) d.cap = Math.max(MAX_HTML_DIAGNOSTICS, d.length)
+    }
   }
 
   /** The index of the user-agent name `b[start, end)` (its `[A-Za-z_-]` prefix), lowercased; a new name is added. */

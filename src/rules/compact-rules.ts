@@ -336,16 +336,6 @@ export class CompactRules {
     return Uint8Array.from(hits)
   }
 
-  /** Number of distinct user-agent names. */
-  get nameCount(): number {
-    const b = this.bytes
-    const l = formLayout(b)
-    const r = new VarintReader(b, l.namesStart, l.extensionsStart, 'names')
-    let n = 0
-    for (; r.more; n++) r.readRun()
-    return n
-  }
-
   /** Bytes of the body read. */
   get bytesRead(): number {
     return formLayout(this.bytes).bytesRead

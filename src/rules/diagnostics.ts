@@ -12,6 +12,9 @@ import { asciiLower, productTokenLength } from '../parse/product-token.js'
 /** Most diagnostics kept per file (memory stays bounded on junk input); one more notes the cut. */
 export const MAX_DIAGNOSTICS = 1000
 
+/** Most kept of a body that looks like an HTML page (`html-body`): its other lines are markup, not directives worth listing one by one. */
+export const MAX_HTML_DIAGNOSTICS = 50
+
 /** Severity of a diagnostic; `lint` exits 1 when any `error` is present. */
 export type Severity = 'error' | 'warning' | 'info'
 
@@ -43,7 +46,7 @@ export const DIAGNOSTICS = {
   'bad-request-rate': ['warning', 'request-rate is not "N/T[s|m|h|d]" with N >= 1 and T > 0; ignored'],
   'bad-visit-time': ['warning', 'visit-time is not "HHMM-HHMM" (UTC); ignored'],
   'bad-host': ['warning', 'host is not a host name with an optional port; ignored'],
-  'too-many-diagnostics': ['info', `more than ${MAX_DIAGNOSTICS} diagnostics; the rest are not listed`],
+  'too-many-diagnostics': ['info', 'too many diagnostics; the rest are not listed'],
   // Not of the file: of a call (Robots.agent and the others that take tokens), never stored in a form.
   'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so it names no group and only the * groups apply'],
 } as const satisfies Record<string, readonly [Severity, string]>
@@ -192,6 +195,8 @@ export class DiagnosticWriter {
   length = 0
   /** The line of the last one written (a form of version 4 stores each line as the step from the last). */
   private lastLine = 0
+  /** Most kept: MAX_DIAGNOSTICS, or fewer once the body is found to be no robots.txt (rules/builder.ts lowers it). */
+  cap = MAX_DIAGNOSTICS
   /**
    * Every diagnostic added, by severity (`SEVERITY_INDEX`), the ones dropped
    * past MAX_DIAGNOSTICS included (the `too-many-diagnostics` note excluded):
@@ -205,7 +210,7 @@ export class DiagnosticWriter {
 
   /** True once MAX_DIAGNOSTICS are held: further ones are dropped (skip computing them). */
   get full(): boolean {
-    return this.length > MAX_DIAGNOSTICS
+    return this.length > this.cap
   }
 
   /**
@@ -216,8 +221,8 @@ export class DiagnosticWriter {
   add(code: number, line: number, bytes?: Uint8Array, start = 0, end = 0, always = false): void {
     let index = code
     this.totals[SEVERITY_OF[code]]++
-    if (this.length >= MAX_DIAGNOSTICS && !always) {
-      if (this.length > MAX_DIAGNOSTICS) return
+    if (this.length >= this.cap && !always) {
+      if (this.length > this.cap) return
       index = TOO_MANY
     }
     const out = this.out
@@ -236,6 +241,7 @@ export class DiagnosticWriter {
     this.out.reset(keep)
     this.length = 0
     this.lastLine = 0
+    this.cap = MAX_DIAGNOSTICS
     // Stores, not fill(): a call into the runtime on every parse.
     const t = this.totals
     t[0] = t[1] = t[2] = 0

@@ -94,13 +94,42 @@ describe('where a matcher starts', () => {
     expect(linesOf(m, urls)).toEqual(want)
   })
 
-  it(`in the thrash-proof engine for star-heavy sets (${INDEXED_START_STARS} \`*\` rules every path tries, or a set too costly to try directly), then hot after the threshold`, () => {
+  it(`star-heavy sets (${INDEXED_START_STARS} \`*\` rules or more): cold with their index at once, hot after DEFAULT_INDEXED_HOT_THRESHOLD URLs`, () => {
+    // INDEXED_START_STARS `*` rules: star-heavy; one fewer: the cold tier's own threshold.
+    const anyStars = (n: number): string => ['User-agent: *', 'Allow: /a', ...Array.from({ length: n }, (_, i) => `Disallow: /*q${i}z`)].join('\n')
+    const heavy = anyStars(INDEXED_START_STARS)
+    expect(coldFits(parseRobots(heavy).rulesFor('bot'))).toBe(true)
+    const urls = Array.from({ length: 12 }, (_, i) => (i % 3 ? `/s${i}/x${i * 7}/q${i}z` : `/q${i}z?a=${i}`))
+    const want = urls.map((u) => reference(heavy, u))
+    const m = parseRobots(heavy).agent('bot')
+    expect(m.stats().tier).toBe('cold')
+    // Its head index and signatures are built when the matcher is made (as for a matcher pinned cold), not after INDEX_AFTER_URLS.
+    expect(m.memoryUsage()).toBe(parseRobots(heavy, { tier: 'cold' }).agent('bot').memoryUsage())
+    expect(m.memoryUsage()).toBeGreaterThan(parseRobots(anyStars(INDEXED_START_STARS - 1)).agent('bot').memoryUsage())
+    for (let i = 0; i < DEFAULT_INDEXED_HOT_THRESHOLD - 1; i++) {
+      const ex = m.explain(urls[i % urls.length])
+      if (i < urls.length) expect((ex.rule?.line ?? 0) * 2 + (ex.allowed ? 1 : 0), urls[i]).toBe(want[i])
+    }
+    expect(m.stats().tier).toBe('cold')
+    m.isAllowed(urls[0])
+    expect(m.stats().tier).toBe('hot')
+    expect(linesOf(m, urls)).toEqual(want)
+    const light = parseRobots(anyStars(INDEXED_START_STARS - 1)).agent('bot')
+    for (let i = 0; i < DEFAULT_HOT_THRESHOLD; i++) light.isAllowed(urls[i % urls.length])
+    expect(light.stats().tier).toBe('hot')
+    // `*` rules under a second byte count too: the DFA's price grows with them wherever they are.
+    const spread = ['User-agent: *', ...Array.from({ length: INDEXED_START_STARS }, (_, i) => `Disallow: /${String.fromCharCode(97 + (i % 4))}*q${i}z`)].join('\n')
+    expect(coldThreshold(parseRobots(spread).rulesFor('bot'))).toBeLessThan(DEFAULT_HOT_THRESHOLD)
+    const s = parseRobots(spread).agent('bot')
+    for (let i = 0; i < DEFAULT_INDEXED_HOT_THRESHOLD - 1; i++) s.isAllowed(urls[i % urls.length])
+    expect(s.stats().tier).toBe('cold')
+    s.isAllowed(urls[0])
+    expect(s.stats().tier).toBe('hot')
+  })
+
+  it(`in the thrash-proof engine for star-heavy sets the cold tier does not take (${INDEXED_START_STARS} \`*\` rules or more in a set too costly to try directly), then hot after the threshold`, () => {
     const stars = ['User-agent: *', ...Array.from({ length: COLD_MAX_COST / 8 }, (_, i) => `Disallow: /*p${i}`)].join('\n')
     expect(parseRobots(stars).agent('bot').stats().tier).toBe('thrash-proof')
-    // INDEXED_START_STARS `*` rules that any path tries: indexed; one fewer: cold.
-    const anyStars = (n: number): string => ['User-agent: *', 'Allow: /a', ...Array.from({ length: n }, (_, i) => `Disallow: /*q${i}z`)].join('\n')
-    expect(parseRobots(anyStars(INDEXED_START_STARS)).agent('bot').stats().tier).toBe('thrash-proof')
-    expect(parseRobots(anyStars(INDEXED_START_STARS - 1)).agent('bot').stats().tier).toBe('cold')
     // Too costly for the cold tier: 300 `*` rules under one second byte (300 × COLD_STAR_WEIGHT > COLD_MAX_COST).
     const oneByte = ['User-agent: *', ...Array.from({ length: 300 }, (_, i) => `Disallow: /s*x${i}`)].join('\n')
     expect(300 * COLD_STAR_WEIGHT).toBeGreaterThan(COLD_MAX_COST)
@@ -242,6 +271,12 @@ describe('cold → hot', () => {
     expect(m.stats().tier).toBe('hot')
     // A `*` that only ends a pattern is a prefix test, not a search: no cost beyond a literal rule's.
     expect(coldWork(parseRobots('User-agent: *\nDisallow: /a/*\nDisallow: /b**').rulesFor('bot'))).toBe(1)
+    // A large set's plain prefix rules are found by their hash, not tried: they count for nothing, so such a set keeps the full threshold.
+    const prefixes = ['User-agent: *', 'Disallow: /*.pdf', ...Array.from({ length: LITERAL_INDEX_MIN }, (_, i) => `Disallow: /p/${i}`)].join('\n')
+    expect(coldWork(parseRobots(prefixes).rulesFor('bot'))).toBe(COLD_STAR_WEIGHT)
+    expect(coldThreshold(parseRobots(prefixes).rulesFor('bot'))).toBe(DEFAULT_HOT_THRESHOLD)
+    const fewer = ['User-agent: *', 'Disallow: /*.pdf', ...Array.from({ length: LITERAL_INDEX_MIN - 2 }, (_, i) => `Disallow: /p/${i}`)].join('\n')
+    expect(coldWork(parseRobots(fewer).rulesFor('bot'))).toBe(COLD_STAR_WEIGHT + LITERAL_INDEX_MIN - 2)
     // Searching rules every path tries: sooner; with many more under one second byte too, the floor.
     const anyStars = Array.from({ length: INDEXED_START_STARS - 1 }, (_, i) => `Disallow: /*q${i}z`)
     expect(coldThreshold(parseRobots(['User-agent: *', ...anyStars].join('\n')).rulesFor('bot'))).toBeLessThan(DEFAULT_HOT_THRESHOLD)
@@ -305,7 +340,7 @@ function hostileUrls(n: number, length: number, seed: number): string[] {
 }
 
 describe('hot → thrash-proof', () => {
-  // 240 `*` rules (an indexed start: the thrash-proof engine for the threshold's URLs), a cache small enough to thrash.
+  // 240 `*` rules (star-heavy, cold for the threshold's URLs), a cache small enough to thrash.
   const body = hostile(240, 7)
   const urls = hostileUrls(40, 118, 8)
   const want = urls.map((u) => reference(body, u))
@@ -322,8 +357,8 @@ describe('hot → thrash-proof', () => {
       tiers.push(m.stats().tier)
     })
     expect(bytesMatcher.stats().tier).toBe('thrash-proof')
-    // The indexed start for the threshold's URLs, hot for a few, then thrash-proof for the rest.
-    expect(tiers.slice(0, 2)).toEqual(['thrash-proof', 'thrash-proof'])
+    // Cold for the threshold's URLs, hot for a few, then thrash-proof for the rest.
+    expect(tiers.slice(0, 2)).toEqual(['cold', 'cold'])
     const firstHot = tiers.indexOf('hot')
     expect(firstHot).toBe(2)
     const backToTp = tiers.indexOf('thrash-proof', firstHot)

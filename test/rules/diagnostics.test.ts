@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../../src/index.js'
+import { MAX_HTML_DIAGNOSTICS } from '../../src/rules/diagnostics.js'
 import { latin1Bytes } from '../support/core-helpers.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -120,6 +121,33 @@ describe('diagnostics: bounded per file', () => {
     expect(d.filter((x) => x.code === 'too-many-diagnostics')).toHaveLength(1)
     expect(d.filter((x) => x.code === 'truncated')).toHaveLength(1)
     expect(d).toHaveLength(1002)
+  })
+
+  it('a body that looks like an HTML page keeps MAX_HTML_DIAGNOSTICS, notes the cut once, and counts them all', () => {
+    const body = '<!DOCTYPE html>\n' + '<a href="https://example.com/x">x</a>\n'.repeat(400) + 'User-agent: *\nDisallow: /private\n'
+    const robots = parseRobots(body)
+    const d = robots.diagnostics
+    expect(d[2].code).toBe('html-body')
+    expect(d).toHaveLength(MAX_HTML_DIAGNOSTICS + 1)
+    expect(d.filter((x) => x.code === 'too-many-diagnostics')).toHaveLength(1)
+    expect(d.at(-1)!.code).toBe('too-many-diagnostics')
+    // The cap lists fewer; the totals are the real ones: one html-body error, and per line an unknown key (the
+    // first line's with its missing colon).
+    expect(robots.diagnosticTotals).toEqual({ error: 1, warning: 402, info: 0 })
+    // The rules still apply as the reference reads them.
+    expect(robots.isAllowed('https://example.com/private', 'bot')).toBe(false)
+    // The cut survives a round trip.
+    expect(Robots.fromBytes(robots.toBytes()).diagnostics).toEqual(d)
+  })
+
+  it('an HTML body whose comments held more diagnostics than its cap keeps those, then notes the cut', () => {
+    const body = '# \x01\n'.repeat(MAX_HTML_DIAGNOSTICS + 10) + '<html>\n<body>\n</body>\n'
+    const d = parseRobots(body).diagnostics
+    expect(d.filter((x) => x.code === 'control-character')).toHaveLength(MAX_HTML_DIAGNOSTICS + 10)
+    expect(d.filter((x) => x.code === 'html-body')).toHaveLength(1)
+    expect(d.at(-1)!.code).toBe('too-many-diagnostics')
+    // Then `<html>`'s invalid-line and html-body, and the note at `<body>`.
+    expect(d).toHaveLength(MAX_HTML_DIAGNOSTICS + 13)
   })
 
   it('diagnosticTotals counts every diagnostic past the cap (lint: the real totals, not the first 1,000)', () => {
