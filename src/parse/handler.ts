@@ -6,46 +6,50 @@
  * RobotsParsingReporter); `parseInto(body, handler)` runs any other.
  */
 
-/** Per-line flags (the reference's LineMetadata), as bits of one integer. */
-export const LineFlag = {
+/**
+ * Per-line flags (the reference's LineMetadata), as bits of one integer. An
+ * enum, not an object, so that the bundler writes each value in place (so
+ * does {@link KeyKind}).
+ */
+export enum LineFlag {
   /** The line is empty (or whitespace) and has no comment. */
-  isEmpty: 1,
+  isEmpty = 1,
   /** The line has a `#` comment. */
-  hasComment: 2,
+  hasComment = 2,
   /** The line is only a comment. */
-  isComment: 4,
+  isComment = 4,
   /** The line has a key and a value (a directive, known or not). */
-  hasDirective: 8,
+  hasDirective = 8,
   /** The key is an accepted typo (`useragent`, `dissallow`, `site-map`, ...). */
-  isAcceptableTypo: 16,
+  isAcceptableTypo = 16,
   /** The line was longer than the reference keeps (16,663 bytes). */
-  isLineTooLong: 32,
+  isLineTooLong = 32,
   /** Key and value were separated by whitespace, not a colon. */
-  isMissingColonSeparator: 64,
+  isMissingColonSeparator = 64,
   /** Beyond the reference: the line holds a control byte (below 0x20 except tab, or 0x7F). */
-  hasControl: 128,
+  hasControl = 128,
   /** Beyond the reference: the line holds a byte >= 0x80. */
-  hasNonAscii: 256,
+  hasNonAscii = 256,
   /** Beyond the reference: the line holds a `$`. */
-  hasDollar: 512,
-} as const
+  hasDollar = 512,
+}
 
 /**
  * The key a directive line was read as (`classifyKey`'s result): a kind, plus
  * {@link KeyKind.TypoFlag} when the key was read through an accepted typo.
  * `kind & KeyKind.KindMask` is the kind.
  */
-export const KeyKind = {
-  UserAgent: 1,
-  Allow: 2,
-  Disallow: 3,
-  Sitemap: 4,
-  Unknown: 5,
+export enum KeyKind {
+  UserAgent = 1,
+  Allow = 2,
+  Disallow = 3,
+  Sitemap = 4,
+  Unknown = 5,
   /** Bits of the kind. */
-  KindMask: 7,
+  KindMask = 7,
   /** Set when the key is an accepted typo (`useragent`, `dissallow`, `site-map`, ...). */
-  TypoFlag: 8,
-} as const
+  TypoFlag = 8,
+}
 
 /**
  * Receives one parse, line by line. All methods are called in line order.

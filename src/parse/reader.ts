@@ -31,7 +31,8 @@ export type LineSink = (bytes: Uint8Array, start: number, end: number, lineNumbe
  * when it took none); then `taken` is the number of lines it took and
  * `endedWithCR` whether the last byte it took was a CR. `afterCR` says
  * whether the byte before `start` was a CR that ended a line, so that an LF
- * there completes a CRLF (no line). It must leave a line that does not end
+ * there completes a CRLF (no line). Its handler records nothing for a blank
+ * line: an empty last line is only counted. It must leave a line that does not end
  * before `limit` (the end of the bytes in hand) or is longer than
  * MAX_LINE_BYTES to the general way.
  */
@@ -293,7 +294,9 @@ export class LineReader {
     if (this.ended) return
     this.ended = true
     if (this.truncated) return
-    this.flush()
+    // An empty last line is a blank line: a fast path's handler records nothing for it.
+    if (this.pending === 0 && this.fast !== null) this.lineCount++
+    else this.flush()
   }
 
   /** Adds `chunk[from, to)` (no line end inside) to the line in the buffer, up to MAX_LINE_BYTES. */

@@ -4,10 +4,11 @@
  * UTF-8 validity of `bytes[from, to)` (no exceptions, no allocation). With
  * `cutOk`, a sequence cut short by the end (the line limit) is not an error.
  */
-export function isValidUtf8(bytes: Uint8Array, from: number, to: number, cutOk: boolean): boolean {
+export function isValidUtf8(bytes: Uint8Array, from: number, to: number, cutOk: boolean, words: DataView): boolean {
   let i = from
   while (i < to) {
-    // A run of ASCII in a loop of its own.
+    // A run of ASCII in a loop of its own, four bytes at a time through `words` (a view of all of `bytes`).
+    while (i + 4 <= to && (words.getInt32(i, true) & 0x80808080) === 0) i += 4
     while (i < to && bytes[i] < 0x80) i++
     if (i >= to) break
     const b = bytes[i]

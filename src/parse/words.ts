@@ -13,6 +13,11 @@ export function isPatternWord(w: number): boolean {
   return ((((w - 0x26262626) & ~w) | (w + 0x01010101) | w) & 0x80808080) === 0
 }
 
+/** Printable ASCII or space: an unread value's bytes. */
+export function isPrintableWord(w: number): boolean {
+  return ((((w - 0x20202020) & ~w) | (w + 0x01010101) | w) & 0x80808080) === 0
+}
+
 /** Printable ASCII or space but `#` and `:`: a line without a key past its second word. */
 export function isProseWord(w: number): boolean {
   // A byte below 0x20; 0x7f or more; a '#'; a ':' (a byte of the xor is 0).

@@ -21,15 +21,15 @@ import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
-import { isPatternWord, isProseWord, WordView } from '../parse/words.js'
+import { isPatternWord, isPrintableWord, isProseWord, WordView } from '../parse/words.js'
 import { keptBytes, SCRATCH_KEEP_BYTES, SCRATCH_KEEP_SMALL_BYTES } from '../memory.js'
 
-/** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 to ExtensionKind.Count - 1). */
+/** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 or more): a key of no extension. */
 const enum KeyMeaning {
   /** Not a key with a meaning here. */
   Unknown = -1,
   /** A key of UNUSED_KEYS that is not an extension. */
-  Unused = ExtensionKind.Count,
+  Unused = -2,
 }
 
 /** Known keys by length: [lowercased key, ExtensionKind or KeyMeaning]. Extensions first (crawl-delay is both). */
@@ -56,6 +56,9 @@ function knownKey(b: Uint8Array, start: number, end: number): number {
   }
   return KeyMeaning.Unknown
 }
+
+/** The error of a builder used out of order (a bug of the library, not of the input). */
+const ORDER = 'RobotsBuilder: lines, then complete() once, then writeTo() once'
 
 /** Bytes of an unknown key quoted in its diagnostic, at most. */
 const MAX_QUOTED_KEY = 64
@@ -170,8 +173,8 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   unknown(line: number, keyBytes: Uint8Array, keyStart: number, keyEnd: number, bytes: Uint8Array, start: number, end: number): void {
     const s = this.scratch()
     const meaning = knownKey(keyBytes, keyStart, keyEnd)
-    if (meaning < 0 || meaning === KeyMeaning.Unused) {
-      if (meaning < 0) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, keyEnd - keyStart > MAX_QUOTED_KEY ? keyStart + MAX_QUOTED_KEY : keyEnd)
+    if (meaning < 0) {
+      if (meaning === KeyMeaning.Unknown) s.diagnostics.add(DIAG_INDEX['unknown-directive'], line, keyBytes, keyStart, keyEnd - keyStart > MAX_QUOTED_KEY ? keyStart + MAX_QUOTED_KEY : keyEnd)
       else s.diagnostics.add(DIAG_INDEX['unused-directive'], line, keyBytes, keyStart, keyEnd)
       return
     }
@@ -208,7 +211,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (!(flags & (LineFlag.hasDirective | LineFlag.isEmpty | LineFlag.isComment))) d.add(DIAG_INDEX['invalid-line'], line)
     if (flags & LineFlag.hasControl) d.add(DIAG_INDEX['control-character'], line)
     // Checked past MAX_DIAGNOSTICS too: the writer counts what it drops (lint's real totals).
-    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0)) {
+    if (flags & LineFlag.hasNonAscii && !isValidUtf8(bytes, start, end, (flags & LineFlag.isLineTooLong) !== 0, this.words.of(bytes))) {
       d.add(DIAG_INDEX['invalid-utf8'], line)
     }
     if (!this.sawContent && !(flags & (LineFlag.isEmpty | LineFlag.isComment))) this.firstContent(line, bytes, start, end)
@@ -304,7 +307,16 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     const valueStart = j
     // The value's end without trailing whitespace.
     let keep = j
-    for (; j < stop; j++) {
+    const dv = this.words.of(b)
+    for (let words = j; j < stop; j++) {
+      // Four bytes at a time while none is special (see isPatternWord; a sitemap's URL), as in fastRule.
+      if (j >= words) {
+        const j0 = j
+        while (j + 4 <= stop && isPatternWord(dv.getInt32(j, true))) j += 4
+        if (j !== j0) keep = j
+        words = j + 4
+        if (j >= stop) break
+      }
       const x = b[j]
       if (x > 32 && x < 127) {
         if (x === 35) break
@@ -354,8 +366,12 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
       if (gaps > 1) {
         // Past two gaps only a ':', a '#', the line end and the bytes to flag matter: four bytes at a time while none is one.
         const dv = this.words.of(b)
-        for (;;) {
-          while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
+        // As in fastRule, the word that stopped a run of words goes a byte at a time.
+        for (let words = j; ; ) {
+          if (j >= words) {
+            while (j + 4 <= stop && isProseWord(dv.getInt32(j, true))) j += 4
+            words = j + 4
+          }
           if (j >= stop) return -1
           x = b[j]
           if (((x - 32 >>> 0) < 95 && x !== 35 && x !== 58) || x === 9) j++
@@ -366,7 +382,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
         }
         break
       }
-      while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0) || (gaps > 1 && (x === 32 || x === 9)))) j++
+      while (j < stop && (((x = b[j]) - 33 >>> 0 < 94 && x !== 35 && x !== 58) || (x > 127 && (flags = LineFlag.hasNonAscii) > 0))) j++
       if (j >= stop) return -1
       if (x !== 32 && x !== 9) break
       while (++j < stop && ((x = b[j]) === 32 || x === 9));
@@ -397,7 +413,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     while (b[keyEnd] !== 32 && b[keyEnd] !== 9) keyEnd++
     if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
     const meaning = knownKey(b, start, keyEnd)
-    if (meaning >= 0 && meaning !== KeyMeaning.Unused) return -1
+    if (meaning >= 0) return -1
     this.unknown(line, b, start, keyEnd, b, keyEnd, keyEnd)
     this.lineEnd(line, flags | LineFlag.hasDirective | LineFlag.isMissingColonSeparator, b, i, j)
     return j
@@ -418,7 +434,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     if (keyEnd > start) {
       if ((classifyKey(b, start, keyEnd) & KeyKind.KindMask) !== KeyKind.Unknown) return -1
       const meaning = knownKey(b, start, keyEnd)
-      if (meaning < 0 || meaning === KeyMeaning.Unused) return this.fastUnread(b, i, start, keyEnd, colon + 1, stop, line)
+      if (meaning < 0) return this.fastUnread(b, i, start, keyEnd, colon + 1, stop, line)
     }
     let j = colon + 1
     while (j < stop && (b[j] === 32 || b[j] === 9)) j++
@@ -456,12 +472,16 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    */
   private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
     let flags = LineFlag.hasDirective
-    for (;; j++) {
-      // Printable ASCII in one unsigned compare; then a tab, the line end, or a byte to flag.
-      let x = -1
-      while (j < stop && ((x = b[j]) - 32 >>> 0) < 95) j++
+    const dv = this.words.of(b)
+    for (let words = j; ; j++) {
+      // Printable ASCII four bytes at a time (the word that stops a run a byte at a time); then a tab, the line end, or a byte to flag.
+      if (j >= words) {
+        while (j + 4 <= stop && isPrintableWord(dv.getInt32(j, true))) j += 4
+        words = j + 4
+      }
       if (j >= stop) return -1
-      if (x === 9) continue
+      const x = b[j]
+      if ((x - 32 >>> 0) < 95 || x === 9) continue
       if (x === 10 || x === 13) break
       flags |= x > 127 ? LineFlag.hasNonAscii : LineFlag.hasControl
     }
@@ -472,11 +492,17 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
   private commentEnd(b: Uint8Array, j: number, stop: number): number {
-    for (;; j++) {
-      let y = -1
-      while (j < stop && ((y = b[j]) - 32 >>> 0) < 95) j++
+    const dv = this.words.of(b)
+    for (let words = j; ; j++) {
+      // As in fastUnread.
+      if (j >= words) {
+        while (j + 4 <= stop && isPrintableWord(dv.getInt32(j, true))) j += 4
+        words = j + 4
+      }
       if (j >= stop) return stop
-      if (y !== 9) return y === 10 || y === 13 ? j : -1
+      const y = b[j]
+      if ((y - 32 >>> 0) < 95 || y === 9) continue
+      return y === 10 || y === 13 ? j : -1
     }
   }
 
@@ -497,13 +523,16 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     let flags = LineFlag.hasDirective
     const ov = s.patternWords.of(out)
     const dv = this.words.of(b)
+    // Where words are tried again: past the word that stopped the last run (its bytes go one at a time).
+    let words = j
     for (; j < stop; j++) {
       // Four bytes at a time while none is special (see isPatternWord).
-      if (j + 4 <= stop) {
+      if (j >= words && j + 4 <= stop) {
         const at0 = at
         for (let w = 0; j + 4 <= stop && isPatternWord((w = dv.getInt32(j, true))); j += 4, at += 4) ov.setInt32(at, w, true)
         if (at !== at0) keep = at
         if (j >= stop) break
+        words = j + 4
       }
       const x = b[j]
       if (x > 37 && x < 127) {
@@ -568,7 +597,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
    */
   complete(info: ReadInfo): number {
     const s = this.scratch()
-    if (this.parts !== null) throw new Error('RobotsBuilder.complete called twice')
+    if (this.parts !== null) throw new Error(ORDER)
     if (info.truncated) s.diagnostics.add(DIAG_INDEX['truncated'], info.lineCount + 1, undefined, 0, 0, true)
     if (s.diagnostics.full) {
       const t = s.diagnostics.totals
@@ -592,7 +621,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   /** Writes the form (of `complete`'s size) at `target[at…]`, and gives the scratch buffers back. */
   writeTo(target: Uint8Array, at: number): void {
     const s = this.scratch()
-    if (this.parts === null) throw new Error('RobotsBuilder.writeTo before complete')
+    if (this.parts === null) throw new Error(ORDER)
     writeForm(target, at, this.parts)
     this.parts = null
     this.s = null
@@ -607,7 +636,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   }
 
   private scratch(): Scratch {
-    if (this.s === null) throw new Error('RobotsBuilder used after its form was written')
+    if (this.s === null) throw new Error(ORDER)
     return this.s
   }
 

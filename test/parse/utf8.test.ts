@@ -1,7 +1,12 @@
 /** The byte-level UTF-8 validator agrees with TextDecoder's fatal mode. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isValidUtf8 } from '../../src/parse/utf8.js'
+import { isValidUtf8 as validIn } from '../../src/parse/utf8.js'
+
+/** isValidUtf8 with its view of the bytes (runs of ASCII are read four bytes at a time through it). */
+function isValidUtf8(b: Uint8Array, from: number, to: number, cutOk: boolean): boolean {
+  return validIn(b, from, to, cutOk, new DataView(b.buffer, b.byteOffset, b.byteLength))
+}
 
 const strict = new TextDecoder('utf-8', { fatal: true })
 function decoderSays(bytes: Uint8Array): boolean {
@@ -22,6 +27,20 @@ describe('isValidUtf8', () => {
         expect(isValidUtf8(b, 0, b.length, false)).toBe(decoderSays(b))
       }),
       { seed: 7, numRuns: 20_000 },
+    )
+  })
+  it('agrees with TextDecoder on any part of a buffer of ASCII runs and UTF-8 (the four-byte reads at every offset)', () => {
+    const piece = fc.oneof(fc.constantFrom('a', 'abcd', 'abcdefghi', ' /x', 'é', '€', '😀', '日本'), fc.integer({ min: 0x80, max: 0xff }))
+    const enc = new TextEncoder()
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), fc.nat(), fc.nat(), (pieces, x, y) => {
+        const parts = pieces.map((p) => (typeof p === 'string' ? [...enc.encode(p)] : [p]))
+        const b = Uint8Array.from(parts.flat())
+        const from = b.length ? x % (b.length + 1) : 0
+        const to = from + (b.length - from ? y % (b.length - from + 1) : 0)
+        expect(isValidUtf8(b, from, to, false)).toBe(decoderSays(b.subarray(from, to)))
+      }),
+      { seed: 11, numRuns: 20_000 },
     )
   })
   it('accepts real text and rejects overlongs, surrogates and values past U+10FFFF', () => {
