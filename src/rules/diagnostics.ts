@@ -199,7 +199,7 @@ export class DiagnosticWriter {
   cap = MAX_DIAGNOSTICS
   /**
    * Every diagnostic added, by severity (`SEVERITY_INDEX`), the ones dropped
-   * past MAX_DIAGNOSTICS included (the `too-many-diagnostics` note excluded):
+   * past the cap included (the `too-many-diagnostics` note excluded):
    * the real totals `lint` reports. Three counters, whatever the file.
    */
   readonly totals = new Float64Array(3)
@@ -208,7 +208,7 @@ export class DiagnosticWriter {
     this.out = out
   }
 
-  /** True once MAX_DIAGNOSTICS are held: further ones are dropped (skip computing them). */
+  /** True once `cap` are held: further ones are dropped (skip computing them). */
   get full(): boolean {
     return this.length > this.cap
   }
