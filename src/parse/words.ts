@@ -18,6 +18,24 @@ export function isPrintableWord(w: number): boolean {
   return ((((w - 0x20202020) & ~w) | (w + 0x01010101) | w) & 0x80808080) === 0
 }
 
+/**
+ * The first index of `b[j, stop)` whose byte is neither printable ASCII nor
+ * a tab, or `stop`: runs four bytes at a time through `dv` (a view of all of
+ * `b`), the word that stops one a byte at a time.
+ */
+export function printableEnd(b: Uint8Array, dv: DataView, j: number, stop: number): number {
+  for (let words = j; j < stop; j++) {
+    if (j >= words) {
+      while (j + 4 <= stop && isPrintableWord(dv.getInt32(j, true))) j += 4
+      words = j + 4
+      if (j >= stop) break
+    }
+    const x = b[j]
+    if ((x - 32 >>> 0) >= 95 && x !== 9) break
+  }
+  return j
+}
+
 /** Printable ASCII or space but `#` and `:`: a line without a key past its second word. */
 export function isProseWord(w: number): boolean {
   // A byte below 0x20; 0x7f or more; a '#'; a ':' (a byte of the xor is 0).

@@ -21,7 +21,7 @@ import { MAX_LINE_BYTES, type LineFastPath } from '../parse/reader.js'
 import { isValidUtf8 } from '../parse/utf8.js'
 import { isSpace } from '../parse/ascii.js'
 import { productTokenLength } from '../parse/product-token.js'
-import { isPatternWord, isPrintableWord, isProseWord, WordView } from '../parse/words.js'
+import { isPatternWord, isProseWord, printableEnd, WordView } from '../parse/words.js'
 import { keptBytes, SCRATCH_KEEP_BYTES, SCRATCH_KEEP_SMALL_BYTES } from '../memory.js'
 
 /** What an unknown line's key is, by {@link knownKey}, besides an ExtensionKind (0 or more): a key of no extension. */
@@ -473,15 +473,11 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
   private fastUnread(b: Uint8Array, i: number, start: number, keyEnd: number, j: number, stop: number, line: number): number {
     let flags = LineFlag.hasDirective
     const dv = this.words.of(b)
-    for (let words = j; ; j++) {
-      // Printable ASCII four bytes at a time (the word that stops a run a byte at a time); then a tab, the line end, or a byte to flag.
-      if (j >= words) {
-        while (j + 4 <= stop && isPrintableWord(dv.getInt32(j, true))) j += 4
-        words = j + 4
-      }
+    for (;; j++) {
+      // Past printable ASCII and tabs: the line end, or a byte to flag.
+      j = printableEnd(b, dv, j, stop)
       if (j >= stop) return -1
       const x = b[j]
-      if ((x - 32 >>> 0) < 95 || x === 9) continue
       if (x === 10 || x === 13) break
       flags |= x > 127 ? LineFlag.hasNonAscii : LineFlag.hasControl
     }
@@ -492,18 +488,10 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
 
   /** The LF or CR ending a comment whose text starts at `b[j]`, or -1 when a byte other than printable ASCII or tab comes first (or `stop`). */
   private commentEnd(b: Uint8Array, j: number, stop: number): number {
-    const dv = this.words.of(b)
-    for (let words = j; ; j++) {
-      // As in fastUnread.
-      if (j >= words) {
-        while (j + 4 <= stop && isPrintableWord(dv.getInt32(j, true))) j += 4
-        words = j + 4
-      }
-      if (j >= stop) return stop
-      const y = b[j]
-      if ((y - 32 >>> 0) < 95 || y === 9) continue
-      return y === 10 || y === 13 ? j : -1
-    }
+    const e = printableEnd(b, this.words.of(b), j, stop)
+    if (e >= stop) return stop
+    const y = b[e]
+    return y === 10 || y === 13 ? e : -1
   }
 
   /** fastLine for an `Allow:` or `Disallow:` line in a group: the pattern is copied into the scratch as the line is read. */
