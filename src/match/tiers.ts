@@ -245,13 +245,13 @@ export function firstTier(m: TierState): void {
     const cold = pinned === Tier.Cold
     // No rules: nothing to compile, ever.
     const fits = threshold > 0 && m.rules.count > 0 && coldFits(m.rules)
-    const indexed = threshold > 0 && m.rules.count > 0 && !cold && starHeavy(m.rules)
+    const heavy = threshold > 0 && m.rules.count > 0 && !cold && starHeavy(m.rules)
     if (cold || m.rules.count === 0 || fits) {
-      const engine = new DirectEngine(m.rules, cold || indexed ? 0 : INDEX_AFTER_URLS)
+      const engine = new DirectEngine(m.rules, cold || heavy ? 0 : INDEX_AFTER_URLS)
       m.engine = engine
       m.tier = Tier.Cold
-      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? (indexed ? DEFAULT_INDEXED_HOT_THRESHOLD : coldThreshold(m.rules)), () => goHot(m))
-    } else if (indexed) {
+      if (!cold && m.rules.count > 0 && threshold !== Infinity) engine.countDown(o.hotThreshold ?? (heavy ? DEFAULT_INDEXED_HOT_THRESHOLD : coldThreshold(m.rules)), () => goHot(m))
+    } else if (heavy) {
       const engine = new ThrashProofEngine(m.rules)
       m.engine = engine
       m.tier = Tier.ThrashProof
