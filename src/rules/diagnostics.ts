@@ -89,22 +89,22 @@ const TOO_MANY = DIAG_INDEX['too-many-diagnostics']
  * How a code's detail is stored and shown. The form keeps the raw bytes the
  * message quotes; the message is made from them when asked for.
  */
-const Detail = {
+const enum Detail {
   /** No detail. */
-  None: 0,
+  None = 0,
   /** JSON string of the bytes decoded as UTF-8 (invalid sequences replaced). */
-  Json: 1,
+  Json = 1,
   /** JSON string of the bytes read as Latin-1 (escaped patterns). */
-  JsonLatin1: 2,
+  JsonLatin1 = 2,
   /** The bytes (a key) ASCII-lowercased. */
-  LowerKey: 3,
+  LowerKey = 3,
   /** A user-agent value: `"<value>" is read as "<its [A-Za-z_-] prefix>"`. */
-  UserAgentCut: 4,
+  UserAgentCut = 4,
   /** No bytes stored: `read N bytes`, N from the form's header. */
-  BytesRead: 5,
+  BytesRead = 5,
   /** Version 4: no bytes stored, the pattern of the rule on the diagnostic's line, shown as JsonLatin1. */
-  RulePattern: 6,
-} as const
+  RulePattern = 6,
+}
 
 /** The detail of each code (codes not listed have none). */
 const DETAIL_OF: Partial<Record<DiagnosticCode, number>> = {
