@@ -49,7 +49,7 @@ export const DIAGNOSTICS = {
   'too-many-diagnostics': ['info', 'too many diagnostics; the rest are not listed'],
   // Not of the file: of a call (Robots.agent and the others that take tokens), never stored in a form.
   'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so it names no group and only the * groups apply'],
-} as const satisfies Record<string, readonly [Severity, string]>
+} as const satisfies Record<keyof typeof DIAG_INDEX, readonly [Severity, string]>
 
 /** Counts of diagnostics by severity. */
 export interface DiagnosticTotals {
@@ -75,11 +75,39 @@ export interface Diagnostic {
 const CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
 
 /**
- * Each code's index, as the form stores it (its place in DIAGNOSTICS): what
- * the builder passes to DiagnosticWriter.add, looked up by a constant name
- * (`DIAG_INDEX['invalid-line']`), so that a line costs no search by string.
+ * Each code's index, as the form stores it: its place in DIAGNOSTICS (the
+ * same codes, in the same order: test/rules/diagnostics.test.ts checks it;
+ * renumbering one changes the serialised format). What the builder passes to
+ * DiagnosticWriter.add, written in place by the bundler
+ * (`DIAG_INDEX['invalid-line']` is 0): a line costs no search by string.
  */
-export const DIAG_INDEX: Readonly<Record<DiagnosticCode, number>> = Object.freeze(Object.fromEntries(CODES.map((c, i) => [c, i])) as Record<DiagnosticCode, number>)
+export enum DIAG_INDEX {
+  'invalid-line',
+  'unknown-directive',
+  'unused-directive',
+  'typo',
+  'missing-colon',
+  'line-too-long',
+  'rule-outside-group',
+  'directive-outside-group',
+  'pattern-start',
+  'dollar-not-at-end',
+  'empty-user-agent',
+  'user-agent-cut',
+  'invalid-utf8',
+  'control-character',
+  'truncated',
+  'html-body',
+  'utf16-body',
+  'sitemap-not-absolute',
+  'bad-crawl-delay',
+  'crawl-delay-clamped',
+  'bad-request-rate',
+  'bad-visit-time',
+  'bad-host',
+  'too-many-diagnostics',
+  'agent-not-product-token',
+}
 
 /** Per code index: the index of its severity in `DiagnosticWriter.totals`. */
 const SEVERITY_OF = Uint8Array.from(CODES, (c) => SEVERITY_INDEX[DIAGNOSTICS[c][0]])
