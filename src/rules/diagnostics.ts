@@ -6,7 +6,7 @@
  */
 import { type ByteBuffer, VarintReader } from './byte-buffer.js'
 import { CompactRules, EventCursor, EventType, formLayout, FORMAT_VERSION } from './compact-rules.js'
-import { latin1 } from '../parse/escape.js'
+import { latin1, utf8Text } from '../parse/escape.js'
 import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
 /** Most diagnostics kept per file (memory stays bounded on junk input); one more notes the cut. */
@@ -165,21 +165,19 @@ function storesBytes(code: number, v4: boolean): boolean {
   return d !== Detail.None && d !== Detail.BytesRead && d !== Detail.RulePattern
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: false })
-
 /** The message detail of code index `code` from its stored bytes. */
 function detailText(code: number, bytes: Uint8Array, form: Uint8Array): string {
   // DETAIL_V4 differs from DETAIL only where version 4 quotes a rule; its detail reads the same in every version.
   switch (DETAIL_V4[code]) {
     case Detail.Json:
-      return JSON.stringify(utf8.decode(bytes))
+      return JSON.stringify(utf8Text(bytes))
     case Detail.JsonLatin1:
     case Detail.RulePattern:
       return JSON.stringify(latin1(bytes))
     case Detail.LowerKey:
       return asciiLower(latin1(bytes))
     case Detail.UserAgentCut:
-      return `"${utf8.decode(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
+      return `"${utf8Text(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
     case Detail.BytesRead:
       return `read ${formLayout(form).bytesRead} bytes`
     default:
