@@ -16,9 +16,10 @@ let K0 = 0
 let K1 = 0
 let K2 = 0
 let K3 = 0
-/** `schemeHash` of `http` and `https`, for `originHash` on the URL scan's fast path. */
+/** `schemeHashOf` `http` and `https` under the current key, for `originHash` on the URL scan's fast path: made on first use (`schemesHashed`). */
 let HTTP = 0
 let HTTPS = 0
+let schemesHashed = false
 
 /** ASCII lower case of every byte. */
 const LOWER = new Uint8Array(256)
@@ -38,8 +39,7 @@ function useKey(words: Int32Array): void {
   K1 = words[1] | 0
   K2 = words[2] | 0
   K3 = words[3] | 0
-  HTTP = schemeHashOf('http')
-  HTTPS = schemeHashOf('https')
+  schemesHashed = false
 }
 
 {
@@ -262,7 +262,15 @@ export function schemeHashOf(scheme: string): number {
 
 /** {@link schemeHashOf} `http` and `https`: the URL scan's fast path. */
 export function httpSchemeHash(https: boolean): number {
+  if (!schemesHashed) hashSchemes()
   return https ? HTTPS : HTTP
+}
+
+/** Fills `HTTP` and `HTTPS` under the current key (on first use, not at load, so a bundle that never looks a URL up leaves the string hash out). */
+function hashSchemes(): void {
+  HTTP = schemeHashOf('http')
+  HTTPS = schemeHashOf('https')
+  schemesHashed = true
 }
 
 /**

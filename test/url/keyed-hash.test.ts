@@ -5,7 +5,7 @@
  * (names colliding under FNV-1a do not collide, a key that changes moves
  * every hash); the origin hash of a URL equals that of its stored key.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   adoptHashKey,
   halfSipHash13,
@@ -184,12 +184,30 @@ describe('keyed-hash: the key', () => {
       expect(hostHash(name, 0, name.length)).toBe(halfSipHash13x64(1, 2, name)[0])
       expect(hostHash(name, 0, name.length)).not.toBe(before)
       expect(httpSchemeHash(false)).not.toBe(http)
+      expect(httpSchemeHash(false)).toBe(schemeHashOf('http'))
+      expect(httpSchemeHash(true)).toBe(schemeHashOf('https'))
     } finally {
       adoptHashKey(old)
     }
     expect(hostHash(name, 0, name.length)).toBe(before)
     expect(httpSchemeHash(false)).toBe(http)
     expect(() => adoptHashKey(new Int32Array(3))).toThrow(TypeError)
+  })
+
+  it('the http(s) scheme hashes are made on first use under the key then current (a key adopted before the first URL)', async () => {
+    const old = hashKeyWords()
+    vi.resetModules()
+    const fresh = await import('../../src/url/keyed-hash.js')
+    try {
+      fresh.adoptHashKey(Int32Array.of(5, 6, 7, 8))
+      expect(fresh.httpSchemeHash(true)).toBe(fresh.schemeHashOf('https'))
+      expect(fresh.httpSchemeHash(false)).toBe(fresh.schemeHashOf('http'))
+      fresh.adoptHashKey(old)
+      expect(fresh.httpSchemeHash(true)).toBe(schemeHashOf('https'))
+      expect(fresh.httpSchemeHash(false)).toBe(httpSchemeHash(false))
+    } finally {
+      adoptHashKey(old)
+    }
   })
 })
 
