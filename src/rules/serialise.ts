@@ -33,19 +33,30 @@ const MAX_VALUE_BYTES = MAX_DETAIL_BYTES
  * a second or two.
  */
 export function fnv1a(bytes: Uint8Array, start: number, end: number, skip = -1): number {
-  let h = 0x811c9dc5
-  let i = start
   const whole = start + ((end - start) & ~3)
-  for (; i < whole; i += 4) {
-    const w = i === skip ? 0 : bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)
-    h = Math.imul(h ^ w, 0x01000193)
-  }
-  if (i < end) {
+  let h = fnvWords(bytes, start, whole, skip)
+  if (whole < end) {
     let w = 0
-    for (let k = 0; i + k < end; k++) w |= bytes[i + k] << (8 * k)
+    for (let k = 0; whole + k < end; k++) w |= bytes[whole + k] << (8 * k)
     h = Math.imul(h ^ w, 0x01000193)
   }
   return h >>> 0
+}
+
+/**
+ * FNV-1a over the whole words of `bytes[start, end)` (`end - start` a
+ * multiple of 4), the word at `skip` read as 0. A function of its own, so
+ * that the loop is optimised apart from the tail: a first caller whose
+ * length is a multiple of 4 leaves no feedback for the tail, and the tail of
+ * each later call would throw the optimised loop away.
+ */
+function fnvWords(bytes: Uint8Array, start: number, end: number, skip: number): number {
+  let h = 0x811c9dc5
+  for (let i = start; i < end; i += 4) {
+    const w = i === skip ? 0 : bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)
+    h = Math.imul(h ^ w, 0x01000193)
+  }
+  return h
 }
 
 /** The checksum of the form at `form[at, at + length)`. */

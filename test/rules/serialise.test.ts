@@ -10,7 +10,7 @@ import { headerFieldsOf } from '../support/form-fuzz.js'
 import { ByteBuffer } from '../../src/rules/byte-buffer.js'
 import { DIAG_INDEX } from '../../src/rules/diagnostics.js'
 import { MAX_SHARED } from '../../src/rules/sitemap-list.js'
-import { sealForm } from '../../src/rules/serialise.js'
+import { fnv1a, sealForm } from '../../src/rules/serialise.js'
 
 /** Every robots.txt of a source, as paths: the bundled sample's 38, or ../shared's 6,817. */
 function corpusFiles(full: boolean): string[] {
@@ -251,5 +251,51 @@ describe('format version 4: the header, front-coded sitemaps, diagnostics', () =
     expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start'), 2, diag('pattern-start'), 0])))).toBe('ERR_FORMAT')
     expect(codeOf(() => Robots.fromBytes(withSection(bytes, 4, [diag('pattern-start') + 1, 2, 3, ...Buffer.from('x/1')])))).toBe('ERR_FORMAT')
     expect(Buffer.compare(withSection(bytes, 4, section), bytes)).toBe(0)
+  })
+})
+
+/** The checksum as its doc comment defines it, one byte at a time and in exact integers: FNV-1a over little-endian words, the last one zero-padded, the word at `skip` read as 0. */
+function checksumReference(bytes: Uint8Array, start: number, end: number, skip: number): number {
+  let h = 0x811c9dc5n
+  for (let i = start; i < end; i += 4) {
+    let w = 0n
+    for (let k = 0; k < 4; k++) {
+      const at = i + k
+      const zero = at >= end || (skip >= 0 && at >= skip && at < skip + 4)
+      w |= BigInt(zero ? 0 : bytes[at]) << BigInt(8 * k)
+    }
+    h = ((h ^ w) * 0x01000193n) & 0xffffffffn
+  }
+  return Number(h)
+}
+
+describe('the checksum (fnv1a)', () => {
+  const bytes = new Uint8Array(64 + 8)
+  let seed = 0x9e3779b9
+  for (let i = 0; i < bytes.length; i++) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+    bytes[i] = seed >>> 24
+  }
+
+  it('of nothing is the FNV offset basis', () => {
+    expect(fnv1a(bytes, 5, 5)).toBe(0x811c9dc5)
+  })
+
+  it('equals the reference at every length 0..64, every start 0..7, with no skip and a skip at every whole word', () => {
+    let checked = 0
+    // Lengths in rising order from each start: a whole-word length first, then tails of every size (a regression: the tail after an optimised word loop).
+    for (let start = 0; start < 8; start++) {
+      for (let length = 0; length <= 64; length++) {
+        const end = start + length
+        expect(fnv1a(bytes, start, end)).toBe(checksumReference(bytes, start, end, -1))
+        for (let skip = start; skip + 4 <= end; skip += 4) {
+          expect(fnv1a(bytes, start, end, skip)).toBe(checksumReference(bytes, start, end, skip))
+          checked++
+        }
+        checked++
+      }
+    }
+    // Per start: 65 lengths, and a skip at each of their 496 whole words in all.
+    expect(checked).toBe(8 * (65 + 496))
   })
 })
