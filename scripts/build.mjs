@@ -70,6 +70,24 @@ for (const entry of CORE) {
   }
   visit(`dist/${entry}.js`)
 }
+// An enum's values are written in place where the library reads them, but its object stays for the
+// entries that export it (internals: LineFlag, KeyKind), in a chunk every entry imports. esbuild
+// marks an enum's IIFE `/* @__PURE__ */` and drops the mark when it minifies whitespace, so a
+// user's bundler would keep the object; the mark goes back here, and a user's bundle of the core
+// entry drops it (not with source maps, whose columns it would shift).
+const ENUM_IIFE = /([\w$]+)=\(([\w$]+)=>\(\2\[\2\.[\w$]+=/g
+if (!sourcemap) for (const out of Object.keys(esm.metafile.outputs)) {
+  if (!out.endsWith('.js') || out === 'dist/cli.js' || out === 'dist/filter-worker.js') continue
+  const text = readFileSync(out, 'utf8')
+  let marked = 0
+  const next = text.replace(ENUM_IIFE, (m, name) => {
+    marked++
+    return `${name}=/* @__PURE__ */${m.slice(name.length + 1)}`
+  })
+  const enums = text.match(/\(([\w$]+)\|\|\{\}\)/g)?.length ?? 0
+  if (marked !== enums) throw new Error(`${out}: ${marked} enum objects marked pure of ${enums}: esbuild's enum output changed`)
+  if (marked > 0) writeFileSync(out, next)
+}
 // The command line's own modules (no library user reads them): minified whole, identifiers too.
 if (!sourcemap) for (const file of ['dist/cli.js', 'dist/filter-worker.js']) {
   const text = readFileSync(file, 'utf8')

@@ -102,3 +102,11 @@ export function latin1(bytes: Uint8Array): string {
   }
   return s
 }
+
+const utf8 = new TextDecoder()
+
+/** Decodes bytes as UTF-8, invalid sequences replaced (all-ASCII bytes one char per byte, the faster way). */
+export function utf8Text(bytes: Uint8Array): string {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return utf8.decode(bytes)
+  return latin1(bytes)
+}

@@ -184,7 +184,7 @@ export class RobotsBuilder implements ParseHandler, LineFastPath {
     }
     // The value arrives escaped (non-ASCII bytes as %XX): its text is its bytes.
     const read = readExtension(meaning as ExtensionKind, latin1(bytes.subarray(start, end)))
-    if (read.problem) s.diagnostics.add(DIAG_INDEX[read.problem], line, bytes, start, end)
+    if (read.problem !== undefined) s.diagnostics.add(read.problem, line, bytes, start, end)
     if (read.value !== undefined) {
       s.events.add(EventType.Extension, line, s.extensionCount++)
       s.extensions.byte(meaning)

@@ -6,7 +6,7 @@
  */
 import { type ByteBuffer, VarintReader } from './byte-buffer.js'
 import { CompactRules, EventCursor, EventType, formLayout, FORMAT_VERSION } from './compact-rules.js'
-import { latin1 } from '../parse/escape.js'
+import { latin1, utf8Text } from '../parse/escape.js'
 import { asciiLower, productTokenLength } from '../parse/product-token.js'
 
 /** Most diagnostics kept per file (memory stays bounded on junk input); one more notes the cut. */
@@ -49,7 +49,7 @@ export const DIAGNOSTICS = {
   'too-many-diagnostics': ['info', 'too many diagnostics; the rest are not listed'],
   // Not of the file: of a call (Robots.agent and the others that take tokens), never stored in a form.
   'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so it names no group and only the * groups apply'],
-} as const satisfies Record<string, readonly [Severity, string]>
+} as const satisfies Record<keyof typeof DIAG_INDEX, readonly [Severity, string]>
 
 /** Counts of diagnostics by severity. */
 export interface DiagnosticTotals {
@@ -75,11 +75,39 @@ export interface Diagnostic {
 const CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
 
 /**
- * Each code's index, as the form stores it (its place in DIAGNOSTICS): what
- * the builder passes to DiagnosticWriter.add, looked up by a constant name
- * (`DIAG_INDEX['invalid-line']`), so that a line costs no search by string.
+ * Each code's index, as the form stores it: its place in DIAGNOSTICS (the
+ * same codes, in the same order: test/rules/diagnostics.test.ts checks it;
+ * renumbering one changes the serialised format). What the builder passes to
+ * DiagnosticWriter.add, written in place by the bundler
+ * (`DIAG_INDEX['invalid-line']` is 0): a line costs no search by string.
  */
-export const DIAG_INDEX: Readonly<Record<DiagnosticCode, number>> = Object.freeze(Object.fromEntries(CODES.map((c, i) => [c, i])) as Record<DiagnosticCode, number>)
+export enum DIAG_INDEX {
+  'invalid-line',
+  'unknown-directive',
+  'unused-directive',
+  'typo',
+  'missing-colon',
+  'line-too-long',
+  'rule-outside-group',
+  'directive-outside-group',
+  'pattern-start',
+  'dollar-not-at-end',
+  'empty-user-agent',
+  'user-agent-cut',
+  'invalid-utf8',
+  'control-character',
+  'truncated',
+  'html-body',
+  'utf16-body',
+  'sitemap-not-absolute',
+  'bad-crawl-delay',
+  'crawl-delay-clamped',
+  'bad-request-rate',
+  'bad-visit-time',
+  'bad-host',
+  'too-many-diagnostics',
+  'agent-not-product-token',
+}
 
 /** Per code index: the index of its severity in `DiagnosticWriter.totals`. */
 const SEVERITY_OF = Uint8Array.from(CODES, (c) => SEVERITY_INDEX[DIAGNOSTICS[c][0]])
@@ -89,22 +117,22 @@ const TOO_MANY = DIAG_INDEX['too-many-diagnostics']
  * How a code's detail is stored and shown. The form keeps the raw bytes the
  * message quotes; the message is made from them when asked for.
  */
-const Detail = {
+const enum Detail {
   /** No detail. */
-  None: 0,
+  None = 0,
   /** JSON string of the bytes decoded as UTF-8 (invalid sequences replaced). */
-  Json: 1,
+  Json = 1,
   /** JSON string of the bytes read as Latin-1 (escaped patterns). */
-  JsonLatin1: 2,
+  JsonLatin1 = 2,
   /** The bytes (a key) ASCII-lowercased. */
-  LowerKey: 3,
+  LowerKey = 3,
   /** A user-agent value: `"<value>" is read as "<its [A-Za-z_-] prefix>"`. */
-  UserAgentCut: 4,
+  UserAgentCut = 4,
   /** No bytes stored: `read N bytes`, N from the form's header. */
-  BytesRead: 5,
+  BytesRead = 5,
   /** Version 4: no bytes stored, the pattern of the rule on the diagnostic's line, shown as JsonLatin1. */
-  RulePattern: 6,
-} as const
+  RulePattern = 6,
+}
 
 /** The detail of each code (codes not listed have none). */
 const DETAIL_OF: Partial<Record<DiagnosticCode, number>> = {
@@ -137,21 +165,19 @@ function storesBytes(code: number, v4: boolean): boolean {
   return d !== Detail.None && d !== Detail.BytesRead && d !== Detail.RulePattern
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: false })
-
 /** The message detail of code index `code` from its stored bytes. */
 function detailText(code: number, bytes: Uint8Array, form: Uint8Array): string {
   // DETAIL_V4 differs from DETAIL only where version 4 quotes a rule; its detail reads the same in every version.
   switch (DETAIL_V4[code]) {
     case Detail.Json:
-      return JSON.stringify(utf8.decode(bytes))
+      return JSON.stringify(utf8Text(bytes))
     case Detail.JsonLatin1:
     case Detail.RulePattern:
       return JSON.stringify(latin1(bytes))
     case Detail.LowerKey:
       return asciiLower(latin1(bytes))
     case Detail.UserAgentCut:
-      return `"${utf8.decode(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
+      return `"${utf8Text(bytes)}" is read as "${latin1(bytes.subarray(0, productTokenLength(bytes)))}"`
     case Detail.BytesRead:
       return `read ${formLayout(form).bytesRead} bytes`
     default:

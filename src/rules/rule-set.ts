@@ -180,14 +180,14 @@ const SLASH = 47
 
 
 /** Group slots per event (see {@link GroupReplay}). */
-export const GroupSlot = {
+export const enum GroupSlot {
   /** The event's group does not apply to the crawler. */
-  None: 0,
+  None = 0,
   /** The event is in a `*` group. */
-  Global: 1,
+  Global = 1,
   /** The event is in a group that names the crawler. */
-  Specific: 2,
-} as const
+  Specific = 2,
+}
 
 /**
  * Which directives close a user-agent list (the next user-agent line starts

@@ -5,20 +5,15 @@
 import { VarintReader } from './byte-buffer.js'
 import { formLayout, FORMAT_VERSION } from './compact-rules.js'
 import { forEachSitemap } from './sitemap-list.js'
-import { latin1 } from '../parse/escape.js'
+import { latin1, utf8Text } from '../parse/escape.js'
 import type { ExtensionKind } from './extensions.js'
-
-const utf8 = new TextDecoder('utf-8', { fatal: false })
 
 /** The sitemap URLs of a form, in file order (bytes decoded as UTF-8, invalid sequences replaced). */
 export function readSitemaps(form: Uint8Array): string[] {
   const out: string[] = []
   const l = formLayout(form)
   forEachSitemap(form, l.sitemapsStart, l.diagnosticsStart, l.version === FORMAT_VERSION, 'sitemaps', (b, start, end) => {
-    const view = b.subarray(start, end)
-    let ascii = true
-    for (let i = 0; i < view.length && ascii; i++) if (view[i] >= 0x80) ascii = false
-    out.push(ascii ? latin1(view) : utf8.decode(view))
+    out.push(utf8Text(b.subarray(start, end)))
   })
   return out
 }

@@ -6,9 +6,7 @@
  * no user info, no `xn--` label) is accepted from its bytes; the URL parser
  * is asked only about the others.
  */
-import { latin1 } from '../parse/escape.js'
-
-const utf8 = new TextDecoder('utf-8', { fatal: false })
+import { utf8Text } from '../parse/escape.js'
 
 /** The kept-sitemap rule on a string (the slow path, and the definition). */
 export function isSitemapText(text: string): boolean {
@@ -25,10 +23,7 @@ export function isSitemapText(text: string): boolean {
 export function isSitemapUrl(b: Uint8Array, start: number, end: number): boolean {
   const fast = fastSitemap(b, start, end)
   if (fast) return true
-  let ascii = true
-  for (let i = start; i < end && ascii; i++) if (b[i] >= 0x80) ascii = false
-  const view = b.subarray(start, end)
-  return isSitemapText(ascii ? latin1(view) : utf8.decode(view))
+  return isSitemapText(utf8Text(b.subarray(start, end)))
 }
 
 function lower(c: number): number {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { DIAGNOSTICS, parseRobots, Robots, type DiagnosticCode } from '../../src/index.js'
-import { MAX_HTML_DIAGNOSTICS } from '../../src/rules/diagnostics.js'
+import { DIAG_INDEX, MAX_HTML_DIAGNOSTICS } from '../../src/rules/diagnostics.js'
 import { latin1Bytes } from '../support/core-helpers.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -172,6 +172,12 @@ describe('diagnostics: bounded per file', () => {
 describe('diagnostics: every code', () => {
   it('has a case for every code of a file in DIAGNOSTICS', () => {
     expect(Object.keys(CASES).sort()).toEqual(Object.keys(DIAGNOSTICS).filter((c) => c !== 'agent-not-product-token').sort())
+  })
+
+  it('DIAG_INDEX gives each code its place in DIAGNOSTICS (the index a form stores)', () => {
+    const codes = Object.keys(DIAGNOSTICS) as DiagnosticCode[]
+    expect(codes.map((c) => DIAG_INDEX[c])).toEqual(codes.map((_, i) => i))
+    expect(Object.keys(DIAG_INDEX).filter((k) => Number.isNaN(Number(k)))).toEqual(codes)
   })
 
   for (const [code, cases] of Object.entries(CASES) as [DiagnosticCode, Case[]][]) {
