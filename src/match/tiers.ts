@@ -12,7 +12,7 @@ import type { MatchEngine } from './engine.js'
 import { RuleField, RuleFlag, SecondByte, type RuleSet } from '../rules/rule-set.js'
 import { AutomatonEngine } from './automaton/automaton-engine.js'
 import { DEFAULT_MATCHER_BUDGET } from './automaton/lazy-dfa.js'
-import { DirectEngine, INDEX_AFTER_URLS, indexesPrefixes } from './direct/direct-engine.js'
+import { DirectEngine, HEAD_MIN_RULES, INDEX_AFTER_URLS, indexesPrefixes } from './direct/direct-engine.js'
 import { isPlainPrefix } from './direct/literal-prefixes.js'
 import { HEAD_INDEX_MAX_BYTES } from './direct/head-index.js'
 import { SIGNATURE_WORDS } from './direct/segments.js'
@@ -200,10 +200,18 @@ export function coldWork(set: RuleSet): number {
   return any + (groups === 0 ? 0 : grouped / groups)
 }
 
-/** The threshold of a set that starts cold (see {@link HOT_WORK_URLS}). */
+/**
+ * The threshold of a set that starts cold (see {@link HOT_WORK_URLS}): at
+ * most DEFAULT_HOT_THRESHOLD, or for a set of fewer than HEAD_MIN_RULES
+ * rules (direct/direct-engine.ts: no head index) at most
+ * DEFAULT_INDEXED_HOT_THRESHOLD, as for a star-heavy set: the cold tier
+ * tries so few rules about as fast as the DFA steps through a string URL,
+ * so the rent per URL is small and the DFA pays back its build only after
+ * thousands of URLs (figures: bench/history/cold-path.md).
+ */
 export function coldThreshold(set: RuleSet): number {
-  const w = coldWork(set)
-  return w * DEFAULT_HOT_THRESHOLD <= HOT_WORK_URLS ? DEFAULT_HOT_THRESHOLD : Math.max(MIN_HOT_THRESHOLD, Math.round(HOT_WORK_URLS / w))
+  // No cold work (HOT_WORK_URLS / 0 is Infinity): the most.
+  return Math.max(MIN_HOT_THRESHOLD, Math.min(set.count < HEAD_MIN_RULES ? DEFAULT_INDEXED_HOT_THRESHOLD : DEFAULT_HOT_THRESHOLD, Math.round(HOT_WORK_URLS / coldWork(set))))
 }
 
 const STAR_BYTE = 42

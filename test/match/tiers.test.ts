@@ -12,6 +12,7 @@ import { referenceDecide, compactRulesOf } from '../../src/internals.js'
 import { matchPath, urlBytes } from '../../src/url/url-path.js'
 import { COLD_INDEX_MAX_BYTES, COLD_MAX_BYTES, COLD_MAX_COST, COLD_PREFIX_RULE_BYTES, COLD_SIGNATURE_RULE_BYTES, COLD_SIGNATURE_STAR_BYTES, COLD_STAR_WEIGHT, coldFits, coldThreshold, coldWork, DEFAULT_HOT_THRESHOLD, DEFAULT_INDEXED_HOT_THRESHOLD, HOT_WORK_URLS, INDEXED_START_STARS, MIN_HOT_THRESHOLD } from '../../src/match/tiers.js'
 import { LITERAL_INDEX_MIN } from '../../src/match/direct/literal-prefixes.js'
+import { HEAD_MIN_RULES } from '../../src/match/direct/direct-engine.js'
 import { HEAD_DEPTH, HEAD_INDEX_MAX_HEAD_BYTES } from '../../src/match/direct/head-index.js'
 import type { EngineOptions } from '../../src/match/engine-options.js'
 import { PINNED_TIER_NAMES, type PinnedTierName } from '../../src/match/tier.js'
@@ -229,6 +230,28 @@ describe('where a matcher starts', () => {
     expect(m.explain('/x').rule?.line).toBe(2)
   })
 
+  it(`a set of fewer than HEAD_MIN_RULES (${HEAD_MIN_RULES}) rules waits up to DEFAULT_INDEXED_HOT_THRESHOLD (${DEFAULT_INDEXED_HOT_THRESHOLD}) URLs, answering as the reference across the switch`, () => {
+    const lines = ['User-agent: *', 'Disallow: /private', 'Allow: /private/ok$', 'Disallow: /d/', 'Allow: /d/x/*', 'Disallow: /e', 'Disallow: /f/', 'Allow: /f/g', 'Disallow: /h?']
+    const small = lines.slice(0, HEAD_MIN_RULES).join('\n')
+    expect(parseRobots(small).rulesFor('bot').count).toBe(HEAD_MIN_RULES - 1)
+    expect(coldThreshold(parseRobots(small).rulesFor('bot'))).toBe(DEFAULT_INDEXED_HOT_THRESHOLD)
+    const want = URLS.map((u) => reference(small, u))
+    const m = parseRobots(small).agent('bot')
+    for (let i = 0; i < DEFAULT_INDEXED_HOT_THRESHOLD - URLS.length; i++) m.isAllowed('/a' + i)
+    expect(m.stats().tier).toBe('cold')
+    // The switch falls on the buffer's last line.
+    expect(linesOf(m, URLS)).toEqual(want)
+    expect(m.stats().tier).toBe('hot')
+    expect(linesOf(m, URLS)).toEqual(want)
+    // One rule more: the default threshold.
+    expect(coldThreshold(parseRobots(lines.join('\n')).rulesFor('bot'))).toBe(DEFAULT_HOT_THRESHOLD)
+    // A small set with a rule that searches along the path: sooner, by the same rent (HOT_WORK_URLS over the work).
+    const searching = parseRobots(['User-agent: *', 'Disallow: /*.pdf$', 'Disallow: /a', 'Allow: /b'].join('\n')).rulesFor('bot')
+    expect(coldThreshold(searching)).toBe(Math.round(HOT_WORK_URLS / coldWork(searching)))
+    expect(coldThreshold(searching)).toBeGreaterThan(DEFAULT_HOT_THRESHOLD)
+    expect(coldThreshold(searching)).toBeLessThan(DEFAULT_INDEXED_HOT_THRESHOLD)
+  })
+
   it('pinned tiers never move; engine plain has no tiers', () => {
     for (const tier of ['cold', 'hot', 'thrash-proof'] as const) {
       const m = parseRobots(RULES, { tier, hotThreshold: 1, matcherBudget: 4096 }).agent('bot')
@@ -241,7 +264,9 @@ describe('where a matcher starts', () => {
 
 describe('cold → hot', () => {
   it(`after hotThreshold URLs (default ${DEFAULT_HOT_THRESHOLD} for a set the cold tier judges cheaply), by isAllowed, explain and matchRange alike`, () => {
-    const literal = ['User-agent: *', 'Disallow: /private', 'Allow: /private/ok$', 'Disallow: /d/', 'Allow: /d/x/*'].join('\n')
+    // HEAD_MIN_RULES rules or more, so that DEFAULT_HOT_THRESHOLD applies.
+    const literal = ['User-agent: *', 'Disallow: /private', 'Allow: /private/ok$', 'Disallow: /d/', 'Allow: /d/x/*', 'Disallow: /e', 'Disallow: /f/', 'Allow: /f/g', 'Disallow: /h?'].join('\n')
+    expect(parseRobots(literal).rulesFor('bot').count).toBeGreaterThanOrEqual(HEAD_MIN_RULES)
     expect(coldThreshold(parseRobots(literal).rulesFor('bot'))).toBe(DEFAULT_HOT_THRESHOLD)
     const m = parseRobots(literal).agent('bot')
     const bytes = enc.encode('/private')
