@@ -191,6 +191,7 @@ export function coldWork(set: RuleSet): number {
     }
     if (group === SecondByte.Any) any += cost
     else {
+      // groupCost (coldFits' table) only marks the groups seen here: a group of rules that cost nothing still counts.
       if (groupCost[group] === 0) groups++
       groupCost[group] = 1
       grouped += cost
