@@ -16,7 +16,7 @@ import { bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
-import { resolveInputs } from '../filter/input.js'
+import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { WHOLE_LINES } from '../filter/line-layout.js'
 import { LineLocator } from '../filter/line-locator.js'
@@ -172,6 +172,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     matcher = set.matcher(0)
   } else matcher = loaded.robots.agents(judged.tokens)
   const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers)
+  // Checked before any URL is written.
+  if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
   if (urls.length === 0) await checker.stdin()
   for (const url of urls) {
     if (url === '-') await checker.stdin()

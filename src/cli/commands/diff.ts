@@ -20,7 +20,7 @@ import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { LineFault, LineLocator } from '../filter/line-locator.js'
 import { EXIT_NO_URL, faultNote, faultSample, noUrlMessage, warnedFault, type FaultSample } from '../filter/line-faults.js'
 import { DIFF_HELP } from './diff-help.js'
-import { resolveInputs } from '../filter/input.js'
+import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS, type LoadedRobots } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
@@ -104,6 +104,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     }
   }
   const inputs = await resolveInputs(files)
+  refuseOutputAsInput(inputs)
   if (!quiet) {
     for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)
   }

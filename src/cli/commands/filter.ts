@@ -17,7 +17,7 @@ import { FILTER_HELP } from './filter-help.js'
 import { DEFAULT_CACHE_MB, HostJudge } from '../filter/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
 import { HostTally } from '../hosts/host-tally.js'
-import { openInput, resolveInputs, type ByteCounter } from '../filter/input.js'
+import { openInput, refuseOutputAsInput, resolveInputs, type ByteCounter } from '../filter/input.js'
 import type { JudgeSpec } from '../filter/judge-spec.js'
 import { MatcherJudge } from '../filter/judge-lines.js'
 import type { LineJudge } from '../filter/line-judge.js'
@@ -102,6 +102,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   }
 
   const inputs = await resolveInputs(files)
+  refuseOutputAsInput(inputs)
   if (!quiet) {
     for (const w of crawlers === undefined ? agentWarnings(agent) : crawlerWarnings(crawlers)) note(w)
   }

@@ -5,10 +5,11 @@
  * ({@link resolveInputs}); how each is read: {@link openInput}.
  */
 import { open, stat } from 'node:fs/promises'
-import { createReadStream, fstatSync, read } from 'node:fs'
+import { createReadStream, fstatSync, read, statSync } from 'node:fs'
 import { createGunzip } from 'node:zlib'
 import { Readable } from 'node:stream'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
+import { printable } from '../common/printable.js'
 
 /** One input. */
 export interface InputFile {
@@ -56,6 +57,33 @@ export async function resolveInputs(names: readonly string[]): Promise<InputFile
     inputs.push({ name, path: name, size: info.isFile() ? info.size : undefined })
   }
   return inputs
+}
+
+/**
+ * Refuses an input that is stdout's own file (`filter … urls.txt >> urls.txt`,
+ * or `< urls.txt >> urls.txt`): its lines would be read back as they are
+ * written, and the run would never end. Checked before anything is written,
+ * as `cat` checks it.
+ */
+export function refuseOutputAsInput(inputs: readonly InputFile[]): void {
+  let out
+  try {
+    out = fstatSync(1)
+  } catch {
+    return
+  }
+  if (!out.isFile()) return
+  for (const input of inputs) {
+    let info
+    try {
+      info = input.path === null ? fstatSync(0) : statSync(input.path)
+    } catch {
+      continue // opening it names the file in its error
+    }
+    if (info.isFile() && info.dev === out.dev && info.ino === out.ino) {
+      throw new CliError('ERR_READ', `cannot read input file '${printable(input.name)}': it is also the output (stdout), so its lines would be read again as they are written; nothing was written`)
+    }
+  }
 }
 
 /** Size of stdin when it is a regular file (`< file`), otherwise undefined. */
