@@ -3,9 +3,10 @@
  * user: each test is named after what went wrong, and runs the built CLI.
  */
 import { spawnSync } from 'node:child_process'
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI, ensureBuilt, tempDir } from './helpers.js'
+import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
 let tmp: ReturnType<typeof tempDir>
 beforeAll(() => {
@@ -64,5 +65,43 @@ describe('an input that is also the output', () => {
     const r = runInto(['filter', '--robots', tmp.path('robots.txt'), '--agent', 'bot', file], tmp.path('out.txt'), 'w')
     expect(r.status, r.stderr).toBe(0)
     expect(readFileSync(tmp.path('out.txt'), 'utf8')).toBe(urls)
+  })
+})
+
+describe('host columns', () => {
+  const LOG = '203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 512 "-" "Mozilla/5.0"'
+
+  it('a host column or --host holding user@ names no host: it is not judged by the host after the @', async () => {
+    const dir = tmp.path('userinfo-dir')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'victim.test'), 'User-agent: *\nDisallow: /private\n')
+    // vhost_combined's first column, from a Host header the client chose.
+    const v = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined', '--format', 'jsonl'], { input: `evil.test@victim.test ${LOG}\nvictim.test:443 ${LOG}\n` })
+    expect(v.status, v.stderr).toBe(0)
+    expect(v.stdout.toString().trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
+      { allowed: null, reason: 'bad-host', host: null },
+      { allowed: false, host: 'victim.test' },
+    ])
+    expect(v.stderr).toMatch(/line 1 of '<stdin>' was not judged: the URL parser refuses its host or port \(its host column is not host\[:port\]\)/)
+    const f = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '2', '--host-field', '1', '--print', 'verdicts', '-q'], { input: 'u:p@victim.test /private\n' })
+    expect(f.stdout.toString()).toBe('invalid\t0\tu:p@victim.test /private\n')
+    const h = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--host', 'evil@victim.test'], { input: '/private\n' })
+    expect(h.status).toBe(2)
+    expect(h.stderr).toContain("option '--host' must be a host, host:port or an origin such as https://example.com (got 'evil@victim.test')")
+    // A URL keeps its userinfo apart, as the URL parser does.
+    const u = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--host', 'https://evil@victim.test', '--print', 'verdicts', '-q'], { input: '/private\n' })
+    expect(u.stdout.toString()).toBe('disallowed\t2\t/private\n')
+  })
+
+  it('a bracketed IPv6 host column ([::1], split at blanks) is the host [::1], not refused', async () => {
+    const dir = tmp.path('v6-dir')
+    mkdirSync(dir)
+    writeFileSync(join(dir, '[::1]'), 'User-agent: *\nDisallow: /private\n')
+    const input = '[::1] /private\n[0:0::1]:8080 /private\n[::1]\t/public\n'
+    const r = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '2', '--host-field', '1', '--print', 'verdicts'], { input })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.toString()).toBe('disallowed\t2\t[::1] /private\ndisallowed\t2\t[0:0::1]:8080 /private\nallowed\t0\t[::1]\t/public\n')
+    const v = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined', '--print', 'verdicts', '-q'], { input: `[::1] ${LOG}\n` })
+    expect(v.stdout.toString()).toBe(`disallowed\t2\t[::1] ${LOG}\n`)
   })
 })

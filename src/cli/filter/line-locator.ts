@@ -186,9 +186,15 @@ export class LineLocator {
     if (bytes[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
     if (layout.host > 0 && columnStart < 0 && layout.logFormat === undefined) {
-      if (findField(bytes, start, end, layout.host, layout.delimiter, range, 0) !== FieldKind.None) {
+      const kind = findField(bytes, start, end, layout.host, layout.delimiter, range, 0)
+      if (kind !== FieldKind.None) {
         columnStart = range[0]
         columnEnd = range[1]
+        // A bracketed column keeps its brackets: `[::1]` is an IPv6 host.
+        if (kind === FieldKind.Quoted && bytes[columnStart - 1] === 0x5b) {
+          columnStart--
+          columnEnd++
+        }
       }
     }
     if (columnStart >= 0) {
@@ -204,7 +210,8 @@ export class LineLocator {
           }
           return LineFault.None
         }
-        if (!named || (column.schemeEnd < 0 && column.authorityEnd !== columnEnd)) {
+        // Without a scheme, the column is the host (and port) alone: `user@host` names no host.
+        if (!named || (column.schemeEnd < 0 && (column.authorityEnd !== columnEnd || column.hostStart !== columnStart))) {
           this.problem = 'its host column is not host[:port]'
           return this.fault(us, ue, LineFault.BadHost)
         }
