@@ -3,7 +3,7 @@
  * user: each test is named after what went wrong, and runs the built CLI.
  */
 import { spawnSync } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
@@ -103,5 +103,44 @@ describe('host columns', () => {
     expect(r.stdout.toString()).toBe('disallowed\t2\t[::1] /private\ndisallowed\t2\t[0:0::1]:8080 /private\nallowed\t0\t[::1]\t/public\n')
     const v = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined', '--print', 'verdicts', '-q'], { input: `[::1] ${LOG}\n` })
     expect(v.stdout.toString()).toBe(`disallowed\t2\t[::1] ${LOG}\n`)
+  })
+})
+
+describe('bundles that are not files', () => {
+  it.skipIf(process.platform === 'win32')('a FIFO as filter or diff --bundle is refused at once (it hung, waiting for a writer, before being refused)', () => {
+    const fifo = tmp.path('bundle.fifo')
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
+    for (const args of [
+      ['filter', '--bundle', fifo, '--agent', 'bot'],
+      ['diff', '--bundle', fifo, '--bundle', fifo, '--agent', 'bot'],
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { input: 'https://a.test/x\n', encoding: 'utf8', timeout: 15_000 })
+      expect(r.error, `${args[0]} must not hang`).toBeUndefined()
+      expect(r.status).toBe(1)
+      expect(r.stderr).toBe(`robots-automaton: cannot read bundle '${fifo}': not a regular file\n`)
+    }
+  })
+
+  it.skipIf(!existsSync('/dev/zero'))('a device as audit\'s snapshot (/dev/zero) is refused, not read without end', () => {
+    for (const args of [
+      ['audit', '/dev/zero', '--crawlers', 'bot'],
+      ['audit', '--bundle', '/dev/zero', '--crawlers', 'bot'],
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 15_000 })
+      expect(r.error, `${args.join(' ')} must not hang`).toBeUndefined()
+      expect(r.status).toBe(1)
+      expect(r.stderr).toBe(`robots-automaton: cannot read bundle '/dev/zero': not a regular file\n`)
+    }
+  })
+
+  it.skipIf(process.platform === 'win32')('a bundle through a pipe (audit <(cat x.bundle)) is still read', () => {
+    const bundle = tmp.path('piped.bundle')
+    const dir = tmp.path('piped-dir')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
+    expect(spawnSync(process.execPath, [CLI, 'pack', dir, '-o', bundle, '-q']).status).toBe(0)
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" audit <(cat "${bundle}") --crawlers bot -q`], { encoding: 'utf8', timeout: 15_000 })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toContain('a.test,bot,some,global,ok')
   })
 })

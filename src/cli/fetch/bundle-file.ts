@@ -17,7 +17,10 @@ export function isBundle(bytes: Uint8Array): boolean {
 export function readBundleStore(path: string): RobotsStore {
   let bytes: Uint8Array
   try {
-    if (statSync(path).isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
+    const info = statSync(path)
+    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
+    // A regular file, or a pipe (read to its end); a device such as /dev/zero would be read without end.
+    if (!info.isFile() && !info.isFIFO()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
     bytes = readFileSync(path)
   } catch (err) {
     throw err instanceof CliError ? err : readError('bundle', path, err)

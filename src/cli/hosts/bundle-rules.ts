@@ -8,7 +8,7 @@
  */
 import { RobotsFormatError, RobotsInputError, RobotsStore, type EntryId, type StoreCrawlers } from '../../index.js'
 import { bodyProblem } from '../common/body-problems.js'
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
 
@@ -156,7 +156,8 @@ export class StoreRules implements HostRules {
 export function readBundle(path: string): Uint8Array {
   let fd: number
   try {
-    fd = openSync(path, 'r')
+    // Without blocking: a FIFO is refused below at once, not once a writer comes.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (err) {
     throw readError('bundle', path, err)
   }
