@@ -144,3 +144,16 @@ describe('bundles that are not files', () => {
     expect(r.stdout).toContain('a.test,bot,some,global,ok')
   })
 })
+
+describe('audit counts', () => {
+  it("one host is '1 host', not '1 hosts', in the summary and in the comparison of two snapshots", async () => {
+    const dir = tmp.path('one-host')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
+    const r = await run(['audit', dir, '--crawlers', 'bot', '--format', 'table'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.toString()).toMatch(/\n1 host: 1 ok\n$/)
+    const two = await run(['audit', dir, dir, '--crawlers', 'bot', '--format', 'table'])
+    expect(two.stdout.toString()).toMatch(/\n1 host compared\n$/)
+  })
+})

@@ -6,7 +6,7 @@
  * ({@link ChangeTally}).
  */
 import { jsonLine, printable } from '../common/printable.js'
-import { count } from '../common/numbers.js'
+import { count, plural } from '../common/numbers.js'
 import type { AuditClass, CrawlerClass } from './classify.js'
 import type { HostOutcome, HostRecord } from './snapshot.js'
 
@@ -104,7 +104,7 @@ export class AuditTally {
     })
     const outcomes = OUTCOMES.filter((o) => (this.outcomes.get(o) ?? 0) > 0).map((o) => `${count(this.outcomes.get(o)!)} ${o}`)
     const cut = this.truncated > 0 ? `; ${count(this.truncated)} cut at the parsing limit (their rules read are classed)` : ''
-    return `${columns(rows)}${count(this.hosts)} hosts: ${outcomes.join(', ') || 'none'}${cut}\n`
+    return `${columns(rows)}${plural(this.hosts, 'host')}: ${outcomes.join(', ') || 'none'}${cut}\n`
   }
 }
 
@@ -139,6 +139,6 @@ export class ChangeTally {
       const each = [...this.changes[k]].sort((a, b) => b[1] - a[1]).map(([what, n]) => `${what} ${count(n)}`)
       rows.push([printable(name), share(this.changed[k], this.hosts), each.join(', ') || '-'])
     })
-    return `${columns(rows)}${count(this.hosts)} hosts compared\n`
+    return `${columns(rows)}${plural(this.hosts, 'host')} compared\n`
   }
 }
