@@ -3,7 +3,7 @@
  * user: each test is named after what went wrong, and runs the built CLI.
  */
 import { spawnSync } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
@@ -155,5 +155,21 @@ describe('audit counts', () => {
     expect(r.stdout.toString()).toMatch(/\n1 host: 1 ok\n$/)
     const two = await run(['audit', dir, dir, '--crawlers', 'bot', '--format', 'table'])
     expect(two.stdout.toString()).toMatch(/\n1 host compared\n$/)
+  })
+})
+
+describe('lint of a directory', () => {
+  it.skipIf(process.platform === 'win32')('a link back to a parent (sub/up -> ..) is walked once, not linted again at every depth until the links run out', async () => {
+    const dir = tmp.path('lint-loop')
+    mkdirSync(join(dir, 'sub'), { recursive: true })
+    writeFileSync(join(dir, 'a.txt'), 'User-agent: *\nDisallow: /\n')
+    writeFileSync(join(dir, 'sub', 'b.txt'), 'User-agent: *\nDisallow: /x\n')
+    symlinkSync('..', join(dir, 'sub', 'up'))
+    symlinkSync('.', join(dir, 'self'))
+    const r = await run(['lint', dir])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain(`warning: skipped '${join(dir, 'self')}' (and 1 more): a link to a directory already linted`)
+    expect(r.stderr).toMatch(/\n?robots-automaton: 2 files linted: 0 errors, 0 warnings, 0 infos; 4 lines, 53 bytes\n$/)
+    expect(r.stderr).not.toMatch(/too many symbolic links|not read/)
   })
 })

@@ -12,7 +12,7 @@ import { BlockWriter } from '../common/block-writer.js'
 import { LINT_HELP } from './lint-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
-import { plural } from '../common/numbers.js'
+import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CliError, readError, UsageError } from '../common/cli-error.js'
@@ -38,8 +38,12 @@ export function summaryText(t: DiagnosticTotals, lines: number | null, bytes: nu
   return `${plural(t.error, 'error')}, ${plural(t.warning, 'warning')}, ${plural(t.info, 'info')}; ${size}${truncated ? ' (truncated at the parsing limit)' : ''}`
 }
 
-/** The files of a directory, recursively, in name order (only regular files, symbolic links followed). */
-function filesUnder(dir: string): string[] {
+/**
+ * The files of a directory, recursively, in name order (only regular files,
+ * symbolic links followed). A directory met again through a link (a loop such
+ * as `sub/up -> ..`) is walked once: its path goes to `loops`.
+ */
+function filesUnder(dir: string, seen: Set<string>, loops: string[]): string[] {
   let entries: string[]
   try {
     entries = readdirSync(dir).sort()
@@ -56,25 +60,31 @@ function filesUnder(dir: string): string[] {
       out.push(path) // reported as unreadable when linted
       continue
     }
-    if (info.isDirectory()) out.push(...filesUnder(path))
-    else if (info.isFile()) out.push(path)
+    if (info.isDirectory()) {
+      const id = `${info.dev}:${info.ino}`
+      if (seen.has(id)) loops.push(path)
+      else {
+        seen.add(id)
+        out.push(...filesUnder(path, seen, loops))
+      }
+    } else if (info.isFile()) out.push(path)
   }
   return out
 }
 
-/** The ROBOTS arguments with directories expanded. */
-function expand(sources: readonly string[]): string[] {
+/** The ROBOTS arguments with directories expanded; `loops` gets the directories met again through a link. */
+function expand(sources: readonly string[], loops: string[]): string[] {
   const out: string[] = []
   for (const s of sources) {
-    let dir = false
+    let info
     if (s !== '-' && !isRobotsUrl(s)) {
       try {
-        dir = statSync(s).isDirectory()
+        info = statSync(s)
       } catch {
         // Reported when linted.
       }
     }
-    if (dir) out.push(...filesUnder(s))
+    if (info?.isDirectory()) out.push(...filesUnder(s, new Set([`${info.dev}:${info.ino}`]), loops))
     else out.push(s)
   }
   return out
@@ -91,7 +101,12 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   const fetching = robotsFetching(args)
-  const files = expand(sources)
+  const loops: string[] = []
+  const files = expand(sources, loops)
+  if (!quiet && loops.length > 0) {
+    const more = loops.length > 1 ? ` (and ${count(loops.length - 1)} more)` : ''
+    note(`warning: skipped '${printable(loops[0])}'${more}: a link to a directory already linted`)
+  }
   const out = new BlockWriter(process.stdout, 64 * 1024)
   const total: DiagnosticTotals = { error: 0, warning: 0, info: 0 }
   let lines = 0
