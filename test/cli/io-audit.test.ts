@@ -2,9 +2,11 @@
  * Regressions of the command line's inputs and outputs found by a hostile
  * user: each test is named after what went wrong, and runs the built CLI.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { deflateRawSync, gzipSync } from 'node:zlib'
+import { tableCrc32 } from '../../src/cli/filter/gunzip.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
@@ -171,5 +173,101 @@ describe('lint of a directory', () => {
     expect(r.stderr).toContain(`warning: skipped '${join(dir, 'self')}' (and 1 more): a link to a directory already linted`)
     expect(r.stderr).toMatch(/\n?robots-automaton: 2 files linted: 0 errors, 0 warnings, 0 infos; 4 lines, 53 bytes\n$/)
     expect(r.stderr).not.toMatch(/too many symbolic links|not read/)
+  })
+})
+
+/** A gzip member of `data`, with the optional header fields of RFC 1952 (its CRC-32 spoiled with `badCrc`). */
+function gzipMember(data: string, header: { extra?: boolean; name?: string; comment?: string; headerCrc?: boolean } = {}, badCrc = false): Buffer {
+  const body = Buffer.from(data)
+  const flags = (header.headerCrc ? 2 : 0) | (header.extra ? 4 : 0) | (header.name !== undefined ? 8 : 0) | (header.comment !== undefined ? 16 : 0)
+  const parts = [Buffer.from([0x1f, 0x8b, 8, flags, 0, 0, 0, 0, 0, 0xff])]
+  if (header.extra) parts.push(Buffer.from([6, 0]), Buffer.from('XYZXYZ'))
+  if (header.name !== undefined) parts.push(Buffer.from(`${header.name}\0`))
+  if (header.comment !== undefined) parts.push(Buffer.from(`${header.comment}\0`))
+  if (header.headerCrc) parts.push(Buffer.alloc(2, 0)) // not checked by gzip readers
+  const trailer = Buffer.alloc(8)
+  trailer.writeUInt32LE((gzipSync(body).readUInt32LE(gzipSync(body).length - 8) ^ (badCrc ? 1 : 0)) >>> 0, 0)
+  trailer.writeUInt32LE(body.length, 4)
+  return Buffer.concat([...parts, deflateRawSync(body), trailer])
+}
+
+/** Runs the CLI with `input` written to its stdin in pieces of `piece` bytes, each after a pause. */
+function runPiecewise(args: readonly string[], input: Buffer, piece: number): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+    child.stdin.on('error', () => {})
+    let at = 0
+    const next = (): void => {
+      if (at >= input.length) return void child.stdin.end()
+      child.stdin.write(input.subarray(at, at + piece))
+      at += piece
+      setTimeout(next, 1)
+    }
+    next()
+  })
+}
+
+describe('gzip input', () => {
+  const robots = () => tmp.path('robots.txt')
+  const A = 'https://a.test/private\n'
+  const B = 'https://a.test/ok\n'
+
+  it('the CRC-32 used where the platform has none is gzip\'s, also continued across chunks', () => {
+    for (const text of ['', 'a', 'https://a.test/p\n'.repeat(1000)]) {
+      const bytes = Buffer.from(text)
+      const gz = gzipSync(bytes)
+      expect(tableCrc32(bytes, 0)).toBe(gz.readUInt32LE(gz.length - 8))
+      const half = bytes.length >> 1
+      expect(tableCrc32(bytes.subarray(half), tableCrc32(bytes.subarray(0, half), 0))).toBe(gz.readUInt32LE(gz.length - 8))
+    }
+  })
+
+  it('trailing garbage after the last member: every line of the good members is written before the error (the last block of lines was lost)', () => {
+    const lines = Array.from({ length: 300_000 }, (_, i) => `https://a.test/p${i}\n`).join('')
+    const file = tmp.path('garbage.gz')
+    writeFileSync(file, Buffer.concat([gzipSync(lines), Buffer.from('garbage\n')]))
+    const r = spawnSync(process.execPath, [CLI, 'filter', '--robots', robots(), '--agent', 'bot', file], { encoding: 'utf8', maxBuffer: 1 << 28 })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot read input file '${file}': not valid gzip data\n`)
+    expect(r.stdout.length).toBe(lines.length)
+    expect(r.stdout === lines).toBe(true)
+  })
+
+  it('members with every optional header field, empty members and zero padding are read as zcat reads them, at every split of a slow pipe', async () => {
+    const good = Buffer.concat([
+      gzipMember(A, { extra: true, name: 'urls.txt', comment: 'c', headerCrc: true }),
+      gzipMember(''),
+      gzipMember(B, { name: '' }),
+      Buffer.alloc(40, 0),
+    ])
+    for (const piece of [1, 3, 7, 64]) {
+      const r = await runPiecewise(['filter', '--robots', robots(), '--agent', 'bot', '--print', 'verdicts', '-q'], good, piece)
+      expect(r.status, `${piece}: ${r.stderr}`).toBe(0)
+      expect(r.stdout).toBe(`disallowed\t2\t${A}allowed\t0\t${B}`)
+    }
+  })
+
+  it('a member whose checksum does not match, a member cut short and bytes that are no member fail the run (exit 1) after the lines before them', async () => {
+    const cases: [Buffer, string, string][] = [
+      [Buffer.concat([gzipMember(A), gzipMember(B, {}, true)]), 'not valid gzip data', `disallowed\t2\t${A}allowed\t0\t${B}`],
+      [Buffer.concat([gzipMember(A), gzipMember(B).subarray(0, 25)]), 'gzip data is cut short', `disallowed\t2\t${A}`],
+      [Buffer.concat([gzipMember(A), gzipMember(B).subarray(0, 6)]), 'gzip data is cut short', `disallowed\t2\t${A}`],
+      [Buffer.concat([gzipMember(A), Buffer.from('PK\x03\x04')]), 'not valid gzip data', `disallowed\t2\t${A}`],
+    ]
+    for (const [input, why, out] of cases) {
+      for (const piece of [5, 1 << 20]) {
+        const r = await runPiecewise(['filter', '--robots', robots(), '--agent', 'bot', '--print', 'verdicts', '-q'], input, piece)
+        expect(r.status, why).toBe(1)
+        expect(r.stderr).toBe(`robots-automaton: cannot read input file '<stdin>': ${why}\n`)
+        // A line cut short at the failure is not judged: only whole lines are written.
+        expect(r.stdout.startsWith(out.slice(0, out.indexOf('\n') + 1)), why).toBe(true)
+        expect(out.startsWith(r.stdout), why).toBe(true)
+      }
+    }
   })
 })

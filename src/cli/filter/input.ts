@@ -6,10 +6,10 @@
  */
 import { open, stat } from 'node:fs/promises'
 import { createReadStream, fstatSync, read, statSync } from 'node:fs'
-import { createGunzip } from 'node:zlib'
 import { Readable } from 'node:stream'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../common/printable.js'
+import { gunzipMembers } from './gunzip.js'
 
 /** One input. */
 export interface InputFile {
@@ -152,12 +152,10 @@ async function sniffGzip(raw: ByteReader, name: string): Promise<ByteReader> {
   }
   const peeked = new PeekedReader(head.subarray(0, n), raw)
   if (n < 2 || head[0] !== GZIP_MAGIC_0 || head[1] !== GZIP_MAGIC_1) return peeked
-  const gunzip = createGunzip({ chunkSize: 1 << 18 })
-  const source = Readable.from(chunksOf(peeked), { objectMode: false })
-  source.on('error', (err) => gunzip.destroy(err))
-  source.pipe(gunzip)
-  return new StreamReader(gunzip, { bytes: 0 }, name, false, () => {
-    source.destroy()
+  // Member by member, so that what a good member holds is all read before an error about what follows it.
+  const decoded = Readable.from(gunzipMembers(chunksOf(peeked)), { objectMode: false })
+  return new StreamReader(decoded, { bytes: 0 }, name, false, () => {
+    decoded.destroy()
     void raw.close()
   })
 }
