@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, 
 import { join } from 'node:path'
 import { deflateRawSync, gzipSync } from 'node:zlib'
 import { tableCrc32 } from '../../src/cli/filter/gunzip.js'
+import { RobotsStore } from '../../src/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
@@ -268,6 +269,24 @@ describe('gzip input', () => {
         expect(r.stdout.startsWith(out.slice(0, out.indexOf('\n') + 1)), why).toBe(true)
         expect(out.startsWith(r.stdout), why).toBe(true)
       }
+    }
+  })
+})
+
+describe('pack into its own input directory', () => {
+  it('pack DIR -o DIR/out.bundle run again skips its own output, not packing the last bundle as the host out.bundle\'s robots.txt', async () => {
+    const dir = tmp.path('pack-self')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
+    const out = join(dir, 'out.bundle')
+    expect((await run(['pack', dir, '-o', out, '-q'])).status).toBe(0)
+    symlinkSync(out, tmp.path('pack-self.link'))
+    for (const o of [out, tmp.path('pack-self.link')]) {
+      const r = await run(['pack', dir, '-o', o])
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stderr).toContain(`warning: skipped '${out}': it is the output (-o), not a host's robots.txt`)
+      expect(r.stderr).not.toMatch(/binary/)
+      expect([...RobotsStore.fromBytes(new Uint8Array(readFileSync(out))).keys()]).toEqual(['a.test'])
     }
   })
 })

@@ -6,9 +6,10 @@
  * keys, JSON lines): docs/pack.md. Every body is parsed once here; the
  * file is written beside BUNDLE and renamed into place.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
+import { basename, dirname } from 'node:path'
 import { lineEnd, parseRobots, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
-import { checkOutput, writeOutput } from '../common/output-file.js'
+import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
 import { isBundle, readBundleStore } from '../fetch/bundle-file.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
@@ -95,15 +96,31 @@ class Packer {
   }
 }
 
-/** Packs a directory laid out as `--robots-dir` reads it. */
-function packDirectory(dir: string, pack: Packer, report: PackReport): void {
+/** The name in `dir` of the output file, when it lies there (a bundle `pack DIR -o DIR/x` wrote before), else undefined. */
+function outputNameIn(dir: string, output: OutputTarget): string | undefined {
+  if (output.kind !== 'file') return undefined
+  try {
+    return realpathSync(dirname(output.file)) === realpathSync(dir) ? basename(output.file) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Packs a directory laid out as `--robots-dir` reads it (but the output's own file, when it lies there). */
+function packDirectory(dir: string, pack: Packer, report: PackReport, output: OutputTarget): void {
   const rules = DirectoryRules.open(dir)
+  const own = outputNameIn(dir, output)
   // Names that are not a host as URLs give it: each named, with the name to give it.
   report.skipped += rules.skipped.count
   for (const s of rules.skipped.names) report.warn(`warning: skipped '${printable(rules.dirPrefix + s.name)}': ${printable(s.reason)}`)
   report.suppressed += rules.skipped.count - rules.skipped.names.length
   for (let id = 0; id < rules.size; id++) {
     const key = rules.name(id)
+    if (key === own) {
+      report.skipped++
+      report.warn(`warning: skipped '${printable(rules.sourceName(id))}': it is the output (-o), not a host's robots.txt`)
+      continue
+    }
     const read = rules.read(id)
     if ('robots' in read) {
       report.parsed(rules.sourceName(id), read.robots)
@@ -232,7 +249,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
         // resolveInputs names the file in its error.
       }
     }
-    if (isDir) packDirectory(source, pack, report)
+    if (isDir) packDirectory(source, pack, report, target)
     else if (source !== '-' && startsAsBundle(source)) packBundle(source, pack, report)
     else await packJsonLines(source, pack, report)
   }
