@@ -290,3 +290,32 @@ describe('pack into its own input directory', () => {
     }
   })
 })
+
+describe('stdin that is a directory', () => {
+  it.skipIf(process.platform === 'win32')('< DIR fails (exit 1) in every command that reads stdin, instead of passing for an empty robots.txt (all allowed) or an empty URL list', () => {
+    const dir = tmp.path('stdin-dir')
+    mkdirSync(dir)
+    const robots = tmp.path('robots.txt')
+    const cases: [string[], string][] = [
+      [['check', '-', '--agent', 'bot', '/private'], "robots.txt from 'stdin'"],
+      [['filter', '--robots', '-', '--agent', 'bot', robots], "robots.txt from 'stdin'"],
+      [['diff', '-', robots, '--agent', 'bot', robots], "robots.txt from 'stdin'"],
+      [['lint', '-'], "robots.txt from 'stdin'"],
+      [['check', robots, '--agent', 'bot'], 'stdin'],
+      [['filter', '--robots', robots, '--agent', 'bot'], 'stdin'],
+      [['diff', robots, robots, '--agent', 'bot'], 'stdin'],
+      [['pack', '-', '-o', tmp.path('never.bundle')], 'stdin'],
+    ]
+    for (const [args, what] of cases) {
+      const fd = openSync(dir, 'r')
+      try {
+        const r = spawnSync(process.execPath, [CLI, ...args], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', timeout: 15_000 })
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(1)
+        expect(r.stdout).toBe('')
+        expect(r.stderr).toBe(`robots-automaton: cannot read ${what}: is a directory\n`)
+      } finally {
+        closeSync(fd)
+      }
+    }
+  })
+})

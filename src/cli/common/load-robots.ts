@@ -16,6 +16,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
+import { refuseStdinDirectory } from './stdio.js'
 import { connectRules, dnsServers, NET_HELP, NET_OPTIONS } from './net-options.js'
 
 /** The options of the commands that take a ROBOTS URL: the network ones, and `--stand-in`. */
@@ -132,6 +133,7 @@ export class LineTally {
 export async function loadRobots(source: string, fetching: RobotsFetching, tally?: LineTally): Promise<LoadedRobots> {
   checkRobotsSource(source)
   if (source === '-') {
+    refuseStdinDirectory(`robots.txt from 'stdin'`)
     try {
       return { robots: await parseRobotsStream(tally ? tally.tap(process.stdin) : process.stdin), name: '<stdin>' }
     } catch (err) {

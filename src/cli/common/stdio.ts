@@ -5,6 +5,7 @@
  * Every stderr line goes through {@link note}: prefixed `robots-automaton: `
  * (as GNU tools name themselves), after erasing the progress bar if any.
  */
+import { fstatSync } from 'node:fs'
 import { PROGRAM } from './version.js'
 import { printable } from './printable.js'
 import { CliError, describeSystemError } from './cli-error.js'
@@ -72,4 +73,19 @@ export function stderrLine(message: string): string {
 export function note(message: string): void {
   status?.clear()
   process.stderr.write(stderrLine(message))
+}
+
+/**
+ * Fails when stdin is a directory (`< dir`), which Node reads as empty: an
+ * empty robots.txt or URL list would pass for the input. `what` names it in
+ * the message (`robots.txt from 'stdin'`, `stdin`).
+ */
+export function refuseStdinDirectory(what: string): void {
+  let directory = false
+  try {
+    directory = fstatSync(0).isDirectory()
+  } catch {
+    // A stdin that cannot be looked at fails when read.
+  }
+  if (directory) throw new CliError('ERR_READ', `cannot read ${what}: is a directory`)
 }

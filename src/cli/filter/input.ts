@@ -9,6 +9,7 @@ import { createReadStream, fstatSync, read, statSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../common/printable.js'
+import { refuseStdinDirectory } from '../common/stdio.js'
 import { gunzipMembers } from './gunzip.js'
 
 /** One input. */
@@ -44,6 +45,7 @@ export async function resolveInputs(names: readonly string[]): Promise<InputFile
   const inputs: InputFile[] = []
   for (const name of names) {
     if (name === '-') {
+      refuseStdinDirectory('stdin')
       inputs.push({ name: '<stdin>', path: null, size: stdinSize() })
       continue
     }
