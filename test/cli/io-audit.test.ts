@@ -319,3 +319,14 @@ describe('stdin that is a directory', () => {
     }
   })
 })
+
+describe('playground --out', () => {
+  it("a file as --out DIR is 'not a directory' (the message was Node's 'EEXIST: file already exists, mkdir …'), and the folder name is escaped", async () => {
+    const file = tmp.path('page\x1b[2J')
+    writeFileSync(file, 'x')
+    const r = await run(['playground', '--out', file])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot write the page into ${tmp.path('page\\x1b[2J')}: not a directory\n`)
+    expect(readFileSync(file, 'utf8')).toBe('x')
+  })
+})

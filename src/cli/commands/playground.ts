@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { COMMON_OPTIONS, helpOrVersion, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { note } from '../common/stdio.js'
 import { DEFAULT_PORT, PLAYGROUND_HELP } from './playground-help.js'
+import { printable } from '../common/printable.js'
 import { CliError, describeSystemError, UsageError } from '../common/cli-error.js'
 
 /** The options `playground` accepts (its help, playground-help.ts, names each of them). */
@@ -48,11 +49,13 @@ async function writeFiles(dir: string, out: string): Promise<void> {
   try {
     mkdirSync(out, { recursive: true })
   } catch (err) {
-    throw new CliError('ERR_WRITE', `cannot write the page into ${out}: ${describeSystemError(err)}`)
+    // mkdir says EEXIST when a file (not a folder) has the name.
+    const why = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'not a directory' : describeSystemError(err)
+    throw new CliError('ERR_WRITE', `cannot write the page into ${printable(out)}: ${why}`)
   }
   const targets = Object.keys(FILES).map((name) => [name, checkOutput(join(out, name), 'page file')] as const)
   for (const [name, target] of targets) await writeOutput(target, readFileSync(join(dir, name)))
-  note(`wrote ${join(out, 'index.html')} and ${join(out, 'playground.js')}`)
+  note(`wrote ${printable(join(out, 'index.html'))} and ${printable(join(out, 'playground.js'))}`)
 }
 
 /** Answers one request: GET or HEAD of the page's two files, from the loopback address it listens on. */
