@@ -330,3 +330,12 @@ describe('playground --out', () => {
     expect(readFileSync(file, 'utf8')).toBe('x')
   })
 })
+
+describe('--crawlers @FILE', () => {
+  it.skipIf(!existsSync('/dev/zero'))('@/dev/zero is refused as too large once its limit is read, not read without end', () => {
+    const r = spawnSync(process.execPath, [CLI, 'check', tmp.path('robots.txt'), '--crawlers', '@/dev/zero', '/a'], { encoding: 'utf8', timeout: 15_000 })
+    expect(r.error, 'must not hang').toBeUndefined()
+    expect(r.status).toBe(2)
+    expect(r.stderr).toBe("robots-automaton: check: --crawlers @/dev/zero: larger than 1048576 bytes (see 'robots-automaton check --help')\n")
+  })
+})

@@ -5,7 +5,7 @@
  * line is needed. A crawler answering to several tokens is written
  * `A+B` (the reference's multi-agent rule, as `--agent A --agent B`).
  */
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readSync } from 'node:fs'
 import { isValidProductToken } from '../../index.js'
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { agentWarnings } from './agent-option.js'
@@ -39,11 +39,24 @@ function crawlerOf(text: string, where: string): CrawlerSpec {
   return { name: tokens.join('+'), tokens }
 }
 
+/** The first `max` bytes of the file at `path` (all of it when shorter): a device such as /dev/zero is not read without end. */
+function readAtMost(path: string, max: number): Buffer {
+  const fd = openSync(path, 'r')
+  try {
+    const bytes = Buffer.alloc(max)
+    let n = 0
+    for (let got; n < max && (got = readSync(fd, bytes, n, max - n, null)) > 0; ) n += got
+    return bytes.subarray(0, n)
+  } finally {
+    closeSync(fd)
+  }
+}
+
 /** The crawlers of a `@FILE`: one a line (`A` or `A+B`); blank lines and `#` comments skipped. */
 function crawlersOfFile(path: string): CrawlerSpec[] {
   let text: string
   try {
-    const bytes = readFileSync(path)
+    const bytes = readAtMost(path, MAX_FILE_BYTES + 1)
     if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
     text = bytes.toString('utf8')
   } catch (err) {
