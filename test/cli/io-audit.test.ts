@@ -74,28 +74,6 @@ describe('an input that is also the output', () => {
 describe('host columns', () => {
   const LOG = '203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 512 "-" "Mozilla/5.0"'
 
-  it('a host column or --host holding user@ names no host: it is not judged by the host after the @', async () => {
-    const dir = tmp.path('userinfo-dir')
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'victim.test'), 'User-agent: *\nDisallow: /private\n')
-    // vhost_combined's first column, from a Host header the client chose.
-    const v = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined', '--format', 'jsonl'], { input: `evil.test@victim.test ${LOG}\nvictim.test:443 ${LOG}\n` })
-    expect(v.status, v.stderr).toBe(0)
-    expect(v.stdout.toString().trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([
-      { allowed: null, reason: 'bad-host', host: null },
-      { allowed: false, host: 'victim.test' },
-    ])
-    expect(v.stderr).toMatch(/line 1 of '<stdin>' was not judged: the URL parser refuses its host or port \(its host column is not host\[:port\]\)/)
-    const f = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--field', '2', '--host-field', '1', '--print', 'verdicts', '-q'], { input: 'u:p@victim.test /private\n' })
-    expect(f.stdout.toString()).toBe('invalid\t0\tu:p@victim.test /private\n')
-    const h = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--host', 'evil@victim.test'], { input: '/private\n' })
-    expect(h.status).toBe(2)
-    expect(h.stderr).toContain("option '--host' must be a host, host:port or an origin such as https://example.com (got 'evil@victim.test')")
-    // A URL keeps its userinfo apart, as the URL parser does.
-    const u = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--host', 'https://evil@victim.test', '--print', 'verdicts', '-q'], { input: '/private\n' })
-    expect(u.stdout.toString()).toBe('disallowed\t2\t/private\n')
-  })
-
   it('a bracketed IPv6 host column ([::1], split at blanks) is the host [::1], not refused', async () => {
     const dir = tmp.path('v6-dir')
     mkdirSync(dir)

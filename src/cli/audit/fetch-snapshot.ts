@@ -177,8 +177,8 @@ async function readHostList(inputs: readonly InputFile[], list: OriginList): Pro
       let e = end
       while (s < e && isBlank(bytes[s])) s++
       while (e > s && isBlank(bytes[e - 1])) e--
-      // The whole line is host[:port], no `user@` (the list adds it through the one host function: a name the URL parser refuses is counted as such).
-      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && scan.hostStart === s && hostLike(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
+      // The whole line is host[:port] (the list adds it through the one host function: a name the URL parser refuses is counted as such).
+      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && hostLike(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
       else list.fault(fault, input.name, line, bytes, start, end, locator)
     },
     async () => {},

@@ -101,7 +101,7 @@ export function lineLayout(args: ParsedArgs): LineLayout {
     const scan = new UrlScan()
     let why = ''
     // '-' is a log's "no host", never a host given on purpose.
-    if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && (scan.authorityEnd !== bytes.length || scan.hostStart !== 0))) why = ''
+    if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && scan.authorityEnd !== bytes.length)) why = ''
     else if (scan.port === UrlScan.BAD_PORT) why = ': its port is not a number from 0 to 65535'
     else {
       try {

@@ -210,8 +210,7 @@ export class LineLocator {
           }
           return LineFault.None
         }
-        // Without a scheme, the column is the host (and port) alone: `user@host` names no host.
-        if (!named || (column.schemeEnd < 0 && (column.authorityEnd !== columnEnd || column.hostStart !== columnStart))) {
+        if (!named || (column.schemeEnd < 0 && column.authorityEnd !== columnEnd)) {
           this.problem = 'its host column is not host[:port]'
           return this.fault(us, ue, LineFault.BadHost)
         }
