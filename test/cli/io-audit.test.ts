@@ -317,3 +317,29 @@ describe('--crawlers @FILE', () => {
     expect(r.stderr).toBe("robots-automaton: check: --crawlers @/dev/zero: larger than 1048576 bytes (see 'robots-automaton check --help')\n")
   })
 })
+
+describe('pack JSON lines', () => {
+  it('a "body_base64" that is not base64 (a text body put there) stops the run naming the line; it was decoded into noise and packed as a host with no rule, allowed', async () => {
+    const jsonl = tmp.path('b64.jsonl')
+    const body = Buffer.from('User-agent: *\nDisallow: /\n').toString('base64')
+    const good = [
+      { origin: 'a.test', body_base64: body },
+      { origin: 'c.test', body_base64: body.replace(/=+$/, '') },
+      { origin: 'd.test', body_base64: `${body.slice(0, 8)}\n${body.slice(8)}` },
+    ]
+    for (const [bad, line] of [
+      [{ origin: 'b.test', body_base64: 'User-agent: *\nDisallow: /\n' }, 4],
+      [{ origin: 'e.test', body_base64: `${body}garbage` }, 4],
+      [{ origin: 'f.test', body_base64: 'QUJDR' }, 4],
+    ] as const) {
+      writeFileSync(jsonl, [...good, bad].map((o) => JSON.stringify(o)).join('\n') + '\n')
+      const r = await run(['pack', jsonl, '-o', tmp.path('b64.bundle')])
+      expect(r.status, JSON.stringify(bad)).toBe(1)
+      expect(r.stderr).toBe(`robots-automaton: cannot read '${jsonl}' line ${line}: "body_base64" is not base64 (a text body goes in "body")\n`)
+    }
+    writeFileSync(jsonl, good.map((o) => JSON.stringify(o)).join('\n') + '\n')
+    expect((await run(['pack', jsonl, '-o', tmp.path('b64.bundle'), '-q'])).status).toBe(0)
+    const store = RobotsStore.fromBytes(new Uint8Array(readFileSync(tmp.path('b64.bundle'))))
+    for (const host of ['a.test', 'c.test', 'd.test']) expect(store.isAllowed(`https://${host}/x`, 'bot'), host).toBe(false)
+  })
+})

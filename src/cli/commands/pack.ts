@@ -134,6 +134,17 @@ function packDirectory(dir: string, pack: Packer, report: PackReport, output: Ou
   }
 }
 
+/**
+ * The bytes of a base64 text (blanks and line breaks allowed, padding
+ * optional, the URL-safe alphabet too), or undefined when it is not base64:
+ * Node's decoder would skip what is not and decode the rest.
+ */
+function base64Bytes(text: string): Uint8Array | undefined {
+  const s = text.replace(/[\t\n\r ]+/g, '')
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(s) || s.replace(/=+$/, '').length % 4 === 1) return undefined
+  return Buffer.from(s, 'base64')
+}
+
 /** Packs JSON lines (see the module comment). */
 async function packJsonLines(name: string, pack: Packer, report: PackReport): Promise<void> {
   const [input] = await resolveInputs([name])
@@ -189,7 +200,7 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
         }
         let body: Uint8Array
         if (typeof o.body === 'string' && o.body_base64 === undefined) body = new TextEncoder().encode(o.body)
-        else if (typeof o.body_base64 === 'string' && o.body === undefined) body = Buffer.from(o.body_base64, 'base64')
+        else if (typeof o.body_base64 === 'string' && o.body === undefined) body = base64Bytes(o.body_base64) ?? fail(`"body_base64" is not base64 (a text body goes in "body")`)
         else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
         const robots = parseRobots(body)
         report.parsed(where, robots)
