@@ -343,3 +343,36 @@ describe('pack JSON lines', () => {
     for (const host of ['a.test', 'c.test', 'd.test']) expect(store.isAllowed(`https://${host}/x`, 'bot'), host).toBe(false)
   })
 })
+
+describe('request targets that start with //', () => {
+  // As the reference judges http://victim.test//cdn/private/x and http://victim.test// (checked against google/robotstxt).
+  const ROBOTS = 'User-agent: *\nDisallow: /private\nAllow: /$\nDisallow: /\n'
+  const request = (target: string) => `1.2.3.4 - - [10/Oct/2026:13:55:36 +0000] "GET ${target} HTTP/1.1" 200 5 "-" "-"`
+  const TARGETS = ['//cdn/private/x', '//', '/', '/private']
+  const EXPECTED = ['disallowed\t4', 'disallowed\t4', 'allowed\t3', 'disallowed\t2']
+
+  it("a log's //a/b is the path //a/b of the line's host (it was judged as the path /b, as if a were a host: // read as /, allowed)", async () => {
+    const dir = tmp.path('slashes')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'victim.test'), ROBOTS)
+    const verdicts = (out: Buffer) => out.toString().trimEnd().split('\n').map((l) => l.split('\t').slice(0, 2).join('\t'))
+    for (const jobs of ['1', '2']) {
+      const v = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--log-format', 'vhost_combined', '--print', 'verdicts', '--jobs', jobs, '-q'], { input: TARGETS.map((t) => `victim.test:443 ${request(t)}\n`).join('') })
+      expect(verdicts(v.stdout)).toEqual(EXPECTED)
+    }
+    const one = await run(['filter', '--robots', join(dir, 'victim.test'), '--agent', 'bot', '--log-format', 'combined', '--format', 'jsonl', '-q'], { input: TARGETS.map((t) => `${request(t)}\n`).join('') })
+    expect(one.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l)).map((o) => `${o.allowed ? 'allowed' : 'disallowed'}\t${o.line}`)).toEqual(EXPECTED)
+    const host = await run(['filter', '--robots-dir', dir, '--host', 'victim.test', '--crawlers', 'bot,other', '--format', 'jsonl', '-q'], { input: TARGETS.join('\n') + '\n' })
+    expect(host.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l).crawlers.bot).map((c) => `${c.allowed ? 'allowed' : 'disallowed'}\t${c.line}`)).toEqual(EXPECTED)
+    const d = await run(['diff', tmp.path('robots.txt'), join(dir, 'victim.test'), '--agent', 'bot', '--log-format', 'combined', '--format', 'jsonl', '-q'], { input: TARGETS.map((t) => `${request(t)}\n`).join('') })
+    expect(d.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l)).map((o) => [o.url, o.new.line])).toEqual([
+      ['//cdn/private/x', 4],
+      ['//', 4],
+    ])
+  })
+
+  it('a URL list line //a/b without a host given apart is read as the reference reads it (host a, path /b)', async () => {
+    const r = await run(['filter', '--robots', tmp.path('robots.txt'), '--agent', 'bot', '--print', 'verdicts', '-q'], { input: '//cdn/private/x\n' })
+    expect(r.stdout.toString()).toBe('disallowed\t2\t//cdn/private/x\n')
+  })
+})

@@ -76,7 +76,7 @@ export class FileSide implements DiffSide {
 
   private explainedOf(k: number): RuleRef | null {
     const l = this.locator!
-    this.explained ??= this.set!.explain(this.bytes.subarray(l.urlStart, l.urlEnd))
+    this.explained ??= this.set!.explain(l.judgedUrl(this.bytes))
     return this.explained[k].rule
   }
 
@@ -91,7 +91,7 @@ export class FileSide implements DiffSide {
   /** The deciding rule of the line judged last (the slower path: explained again). */
   private rule(): RuleRef | null {
     const l = this.locator
-    return l === undefined ? null : this.matcher.explain(this.bytes.subarray(l.urlStart, l.urlEnd)).rule
+    return l === undefined ? null : this.matcher.explain(l.judgedUrl(this.bytes)).rule
   }
 
   text(): string {

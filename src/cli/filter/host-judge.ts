@@ -142,7 +142,7 @@ export class HostJudge implements LineJudge {
     if (state === EntryState.Unreadable) return { matcher: null, rule: null, source: null, host }
     if (state === EntryState.AllowAll) return { matcher: null, rule: null, source, host, outcome: 'unavailable' }
     if (state === EntryState.DisallowAll) return { matcher: null, rule: null, source, host, outcome: 'unreachable' }
-    const url = bytes.subarray(locator.urlStart, locator.urlEnd)
+    const url = locator.judgedUrl(bytes)
     const set = this.lastSet
     if (set !== null) return { matcher: null, rule: null, source, host, crawlers: set.explain(url).map((e, k) => ({ matcher: set.matcher(k), rule: e.rule })) }
     const m = this.lastMatcher!

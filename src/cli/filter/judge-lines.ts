@@ -202,7 +202,7 @@ export class MatcherJudge implements LineJudge {
     const host = locator.hostText()
     if (this.outcome !== undefined) return { matcher: null, rule: null, source: this.source, host, outcome: this.outcome }
     // The deciding rule, for the record (the slower path: the verdict came from matchScan).
-    const rule = this.matcher.explain(bytes.subarray(locator.urlStart, locator.urlEnd)).rule
+    const rule = this.matcher.explain(locator.judgedUrl(bytes)).rule
     return { matcher: this.matcher, rule, source: this.source, host }
   }
 }

@@ -45,6 +45,8 @@ export const enum HostSource {
 }
 
 const ENCODER = new TextEncoder()
+/** What {@link LineLocator} puts before a path that starts with `//`: a URL whose path is read whole. */
+const HTTP_H = ENCODER.encode('http://h')
 const DECODER = new TextDecoder()
 
 /** Longest `scheme://authority/` remembered for the next line (longer ones are scanned every time). */
@@ -91,6 +93,13 @@ export class LineLocator {
   sameHost = false
   /** Why the last line was a {@link LineFault.BadHost}, in words. */
   problem = ''
+  /**
+   * For a path that starts with `//` on a host given apart (a log's request
+   * line, a host column, `--host`): the URL judged, `http://h` + the path,
+   * so that the path is read whole (the reference reads a URL that starts
+   * with `//` as `//authority/path`); else undefined: the URL is the line's.
+   */
+  private absolute: Uint8Array | undefined
   private readonly layout: LineLayout
   private readonly needHost: boolean
   private readonly column = new UrlScan()
@@ -137,6 +146,7 @@ export class LineLocator {
     let ue = end
     const previous = this.hostSource
     this.sameHost = false
+    this.absolute = undefined
     /** The host column, when the log format found it. */
     let columnStart = -1
     let columnEnd = -1
@@ -185,6 +195,8 @@ export class LineLocator {
     }
     if (bytes[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
+    // A request target `//a/b` is the path `//a/b` of the line's host, never a host `a` (RFC 9112's origin-form).
+    if (ue - us >= 2 && bytes[us + 1] === 0x2f && (layout.logFormat !== undefined || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(bytes, us, ue)
     if (layout.host > 0 && columnStart < 0 && layout.logFormat === undefined) {
       const kind = findField(bytes, start, end, layout.host, layout.delimiter, range, 0)
       if (kind !== FieldKind.None) {
@@ -235,6 +247,21 @@ export class LineLocator {
     }
     if (this.hostSource === HostSource.None && this.needHost) return LineFault.NoHost
     return LineFault.None
+  }
+
+  /** The bytes of the URL judged for the line located last (`bytes` is its line's block): what `url` scanned. */
+  judgedUrl(bytes: Uint8Array): Uint8Array {
+    return this.absolute ?? bytes.subarray(this.urlStart, this.urlEnd)
+  }
+
+  /** Scans `http://h` + the path `bytes[us, ue)` into `url`, so that the path is read from its first byte. */
+  private judgeAsPath(bytes: Uint8Array, us: number, ue: number): void {
+    const absolute = new Uint8Array(8 + ue - us)
+    absolute.set(HTTP_H)
+    absolute.set(bytes.subarray(us, ue), 8)
+    this.absolute = absolute
+    this.prefixLength = 0
+    this.url.scan(absolute, 0, absolute.length)
   }
 
   /** The host of the line located last, as the WHATWG URL parser gives it (ASCII-lowercased when a host it refuses is not checked), or null when it has none. */

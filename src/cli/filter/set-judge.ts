@@ -48,7 +48,7 @@ export class SetJudge implements LineJudge {
     const host = locator.hostText()
     if (this.outcome !== undefined) return { matcher: null, rule: null, source: this.source, host, outcome: this.outcome }
     // The deciding rules, for the record (the slower path: the verdicts came from matchScan).
-    const ex = this.set.explain(bytes.subarray(locator.urlStart, locator.urlEnd))
+    const ex = this.set.explain(locator.judgedUrl(bytes))
     return { matcher: null, rule: null, source: this.source, host, crawlers: ex.map((e, k) => ({ matcher: this.set.matcher(k), rule: e.rule })) }
   }
 
