@@ -231,6 +231,15 @@ describe('gzip input', () => {
     }
   })
 
+  it('a member header whose name never ends is refused once past its limit, not held (and copied) without bound', () => {
+    const file = tmp.path('endless-name.gz')
+    const header = Buffer.from([0x1f, 0x8b, 8, 8, 0, 0, 0, 0, 0, 0xff])
+    writeFileSync(file, Buffer.concat([header, Buffer.alloc(4 << 20, 0x61)]))
+    const r = spawnSync(process.execPath, [CLI, 'filter', '--robots', robots(), '--agent', 'bot', file], { encoding: 'utf8', timeout: 30_000 })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot read input file '${file}': not valid gzip data\n`)
+  })
+
   it('a member whose checksum does not match, a member cut short and bytes that are no member fail the run (exit 1) after the lines before them', async () => {
     const cases: [Buffer, string, string][] = [
       [Buffer.concat([gzipMember(A), gzipMember(B, {}, true)]), 'not valid gzip data', `disallowed\t2\t${A}allowed\t0\t${B}`],

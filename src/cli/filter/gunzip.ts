@@ -72,6 +72,9 @@ export function tableCrc32(b: Uint8Array, crc: number): number {
 const crc32: (b: Buffer, crc: number) => number =
   typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (zlib as unknown as { crc32: (b: Buffer, crc: number) => number }).crc32 : tableCrc32
 
+/** The longest member header read (its name, comment and extra field): gzip writes a few bytes. */
+const HEADER_MAX = 1 << 20
+
 /** Output chunks held before the inflater is paused. */
 const HELD_MAX = 4
 
@@ -103,7 +106,11 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>): AsyncGenera
       return
     }
     let h: number
-    while ((h = headerLength(pending)) === MORE) if (!(await more())) throw gzipError('Z_BUF_ERROR', 'unexpected end of file')
+    while ((h = headerLength(pending)) === MORE) {
+      // A name or comment without end is no header (and is not held without bound).
+      if (pending.length > HEADER_MAX) throw gzipError('Z_DATA_ERROR', 'header too long')
+      if (!(await more())) throw gzipError('Z_BUF_ERROR', 'unexpected end of file')
+    }
     if (h === NOT_GZIP) throw gzipError('Z_DATA_ERROR', members === 0 ? 'incorrect header check' : 'trailing garbage after a gzip member')
     pending = pending.subarray(h)
 
