@@ -502,7 +502,8 @@ export class RobotsStore {
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
-    if (agent === this.hotAgent) {
+    // A number first: `hot['__proto__']` would be the array's prototype.
+    if (agent === this.hotAgent && typeof id === 'number') {
       const m = this.hot[id]
       if (m !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return m
     }
@@ -594,7 +595,7 @@ export class RobotsStore {
    * else compiled (one matcher per distinct selection) and kept there.
    */
   private entrySet(id: number, handle: SetHandle): CrawlerSet {
-    if (handle.key === this.hotSetHandle) {
+    if (handle.key === this.hotSetHandle && typeof id === 'number') {
       const set = this.hotSets[id]
       if (set !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return set
     } else {

@@ -223,6 +223,22 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.matcher(-1 as EntryId, 'a'))).toBe('ERR_RANGE')
   })
 
+  it("regression: an entry id that is not a number ('__proto__', 'length', '0') is ERR_RANGE, never a property of the hot cache", () => {
+    const s = new RobotsStore()
+    s.set('a.example', BODY)
+    // The hot caches (per entry, for the agent or crawler list used last) are filled first.
+    expect(s.matcher(0 as EntryId, 'bot').isAllowed('/private/x')).toBe(false)
+    const crawlers = s.crawlers(['bot'])
+    expect(crawlers.forEntry(0 as EntryId).isAllowed('/private/x')).toEqual([false])
+    for (const id of ['__proto__', 'length', 'constructor', 'map', '0']) {
+      for (let i = 0; i < 3; i++) {
+        expect(codeOf(() => s.matcher(id as unknown as EntryId, 'bot')), id).toBe('ERR_RANGE')
+        expect(codeOf(() => crawlers.forEntry(id as unknown as EntryId)), id).toBe('ERR_RANGE')
+      }
+    }
+    expect(s.matcher(0 as EntryId, 'bot').isAllowed('/private/x')).toBe(false)
+  })
+
   it('hasOriginKeys: whether lookup is needed beyond lookupHost; deleted entries and IPv6 hosts do not count; lazy forms stay unchecked', () => {
     const s = new RobotsStore()
     expect(s.hasOriginKeys()).toBe(false)
