@@ -428,7 +428,8 @@ export class RobotsStore {
     // Any other URL: its origin as the WHATWG URL parser gives it; an empty authority (`http:///x`) names no host, whatever slashes the parser skips.
     const start = rec[UrlField.Start]
     const end = rec[SCAN_END]
-    const url = typeof source === 'string' ? source : end <= source.length ? source.subarray(start, end) : EMPTY
+    // Not for an empty range: a view of a detached buffer (length 0) cannot be sliced.
+    const url = typeof source === 'string' ? source : start < end && end <= source.length ? source.subarray(start, end) : EMPTY
     const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
     if (parts === null) {
       const shown = typeof url === 'string' ? quoteHost(url) : describeValue(url)

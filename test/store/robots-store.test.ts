@@ -223,6 +223,18 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.matcher(-1 as EntryId, 'a'))).toBe('ERR_RANGE')
   })
 
+  it('regression: bytes of a detached buffer as a URL are ERR_INPUT (an empty URL has no host), not a TypeError of the engine', () => {
+    const s = new RobotsStore()
+    s.set('a.example', BODY)
+    const detached = new Uint8Array(new ArrayBuffer(8))
+    structuredClone(detached.buffer, { transfer: [detached.buffer] })
+    expect(detached.length).toBe(0)
+    expect(codeOf(() => s.isAllowed(detached, 'bot'))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.explain(detached, 'bot'))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.lookup(detached))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.crawlers(['bot']).match(detached))).toBe('ERR_INPUT')
+  })
+
   it("regression: an entry id that is not a number ('__proto__', 'length', '0') is ERR_RANGE, never a property of the hot cache", () => {
     const s = new RobotsStore()
     s.set('a.example', BODY)
