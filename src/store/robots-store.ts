@@ -38,8 +38,9 @@ import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-i
 export interface RobotsStoreOptions {
   /**
    * Most bytes of rules the store holds: its arenas (keys and forms), entry
-   * table and index. A `set` that would pass it is a RobotsRangeError
-   * (ERR_BUDGET) and changes nothing. Default: no limit.
+   * table and index, and the forms `setRobots` shares (each once). A `set`
+   * or `setRobots` that would pass it, or a bundle that does, is a
+   * RobotsRangeError (ERR_BUDGET) and changes nothing. Default: no limit.
    */
   budget?: number
   /** Bytes of compiled matchers kept (an LRU over all entries); default 64 MiB. */
@@ -175,6 +176,9 @@ export class RobotsStore {
   private readonly index: KeyIndex
   /** Forms shared with Robots objects (EntryKind.Shared), by id. */
   private readonly shared = new Map<number, Uint8Array>()
+  /** The entries that share each distinct form, and the bytes of those forms (the budget counts a form once). */
+  private readonly sharers = new Map<Uint8Array, number>()
+  private sharedBytes = 0
   private readonly matchers: ByteLru<number | string, Compiled | CompiledSet>
   private readonly matcherOptions: EngineOptions
   private readonly limit: number
@@ -270,8 +274,11 @@ export class RobotsStore {
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
     const form = rulesOf(robots).bytes
-    const id = this.put(k, EntryKind.Shared, 0, () => {}, record)
+    const id = this.put(k, EntryKind.Shared, 0, () => {}, record, this.sharers.has(form) ? 0 : form.byteLength)
     this.shared.set(id, form)
+    const n = this.sharers.get(form) ?? 0
+    if (n === 0) this.sharedBytes += form.byteLength
+    this.sharers.set(form, n + 1)
   }
 
   /**
@@ -783,6 +790,9 @@ export class RobotsStore {
       addLoaded: (chunk, offset, keyLength, formLength, kind, checked, infoLength) => store.addLoaded(chunk, offset, keyLength, formLength, kind, checked, infoLength),
     }
     loadBundle(bytes, sink, o.lazy === true)
+    if (store.heldBytes() > store.budget) {
+      throw new RobotsRangeError('ERR_BUDGET', `RobotsStore.fromBytes: the bundle's ${store.size} entries hold ${store.heldBytes()} bytes of rules, past the budget of ${store.budget} bytes`)
+    }
     return store
   }
 
@@ -950,16 +960,16 @@ export class RobotsStore {
    * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
    * written by `write(chunk, at)` right after the key, then the fetch-info
    * record `info` (may be empty); replaces the key's entry (same id) or adds
-   * one. Returns the id.
+   * one; `sharedForm`: the bytes of a shared form the store does not hold yet.
+   * Returns the id.
    */
-  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array): number {
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array, sharedForm = 0): number {
     const key = keyBytes(k.key)
     const record = key.length + formLength + info.length
     const h = keyHash(key, 0, key.length)
     let id = this.index.find(key, 0, key.length, h)
     if (this.budget !== Infinity) {
-      const held = this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage()
-      if (held + record + Entry.Width * 4 > this.budget) {
+      if (this.heldBytes() + record + sharedForm + Entry.Width * 4 > this.budget) {
         throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
       }
     }
@@ -997,8 +1007,22 @@ export class RobotsStore {
     const e = this.entries
     const base = id * Entry.Width
     this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength])
-    this.shared.delete(id)
+    const form = this.shared.get(id)
+    if (form !== undefined) {
+      this.shared.delete(id)
+      const n = this.sharers.get(form)! - 1
+      if (n > 0) this.sharers.set(form, n)
+      else {
+        this.sharers.delete(form)
+        this.sharedBytes -= form.byteLength
+      }
+    }
     this.bump(id)
+  }
+
+  /** The bytes of rules held, as `budget` counts them: the arenas' live bytes, the entry table, the index and each shared form once. */
+  private heldBytes(): number {
+    return this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage() + this.sharedBytes
   }
 
   /** A new generation of entry `id`: its compiled matchers and sets are stale, and leave the hot caches. */

@@ -4,7 +4,7 @@
  * bundles, the byte-level lookups, budgets and input errors.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, Robots, RobotsStore, UrlScan, type EntryId, type RobotsErrorCode } from '../../src/index.js'
+import { parseRobots, Robots, RobotsStore, UrlScan, type EntryId, type RobotsErrorCode, type RobotsError } from '../../src/index.js'
 import { describePaired } from '../support/corpus-data.js'
 import { readU32 } from '../../src/rules/byte-buffer.js'
 import { Header } from '../../src/rules/compact-rules.js'
@@ -372,6 +372,47 @@ describe('RobotsStore: memory', () => {
     expect(codeOf(() => new RobotsStore({ limit: 1000 }))).toBe('ERR_LIMIT')
     expect(codeOf(() => new RobotsStore({ matcherOptions: { matcherBudget: 1 } }))).toBe('ERR_BUDGET')
     expect(codeOf(() => new RobotsStore(42 as unknown as object))).toBe('ERR_INPUT')
+  })
+
+  it('regression: setRobots counts the form it shares against budget, once however many keys share it (it counted none: a 50 KB budget held 240 KB)', () => {
+    const big = parseRobots('User-agent: *\n' + Array.from({ length: 20000 }, (_, i) => `Disallow: /p${i}\n`).join(''))
+    const small = parseRobots(BODY)
+    const s = new RobotsStore({ budget: 50_000 })
+    expect(codeOf(() => s.setRobots('a.example', big))).toBe('ERR_BUDGET')
+    expect(s.size).toBe(0)
+    // A small form under many keys: held once, so the keys alone count.
+    for (let i = 0; i < 200; i++) s.setRobots(`h${i}.example`, small)
+    expect(s.size).toBe(200)
+    // Distinct forms each count: the budget stops them.
+    let stored = 0
+    try {
+      for (let i = 0; i < 1000; i++, stored++) s.setRobots(`d${i}.example`, parseRobots(BODY + `Disallow: /only-${i}/${'x'.repeat(200)}\n`))
+    } catch (err) {
+      expect((err as RobotsError).code).toBe('ERR_BUDGET')
+    }
+    expect(stored).toBeGreaterThan(0)
+    expect(stored).toBeLessThan(1000)
+    // Replaced or deleted, a shared form stops counting: its room is free again.
+    const t = new RobotsStore({ budget: 30_000 })
+    const mid = parseRobots('User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /m${i}\n`).join(''))
+    expect(mid.toBytes().length).toBeGreaterThan(15_000)
+    t.setRobots('a.example', mid)
+    expect(codeOf(() => t.setRobots('b.example', parseRobots('User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /n${i}\n`).join(''))))).toBe('ERR_BUDGET')
+    t.delete('a.example')
+    t.setRobots('b.example', mid)
+    t.setOutcome('b.example', 'unreachable')
+    t.setRobots('c.example', mid)
+    expect(t.has('c.example')).toBe(true)
+  })
+
+  it('regression: fromBytes refuses a bundle whose rules pass budget (ERR_BUDGET; it loaded it past the budget)', () => {
+    const s = new RobotsStore()
+    for (let i = 0; i < 50; i++) s.set(`h${i}.example`, `${BODY}Disallow: /only-${i}/${'x'.repeat(200)}\n`)
+    const bundle = s.toBytes()
+    for (const lazy of [false, true]) {
+      expect(codeOf(() => RobotsStore.fromBytes(bundle, { budget: 2000, lazy }))).toBe('ERR_BUDGET')
+      expect(RobotsStore.fromBytes(bundle, { budget: 1_000_000, lazy }).size).toBe(50)
+    }
   })
 })
 
