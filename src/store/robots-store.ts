@@ -12,7 +12,7 @@ import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
-import { parseWith, toBytes } from '../parse/parser.js'
+import { parseWith } from '../parse/parser.js'
 import { checkLimit } from '../parse/reader.js'
 import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
@@ -261,9 +261,8 @@ export class RobotsStore {
   set(key: string | URL, body: string | Uint8Array, info?: StoreFetchInfo): void {
     const k = storeKey(key, 'RobotsStore.set')
     const record = infoRecord(info)
-    const input = toBytes(body)
     const builder = new RobotsBuilder()
-    const reader = parseWith(input, builder, this.limit, builder)
+    const reader = parseWith(body, builder, this.limit, builder)
     const size = builder.complete(reader)
     this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at), record)
   }
