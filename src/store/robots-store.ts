@@ -783,6 +783,7 @@ export class RobotsStore {
    */
   static fromBytes(bytes: Uint8Array, options: RobotsStoreOptions & { lazy?: boolean } = {}): RobotsStore {
     const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes')
+    if (o.lazy !== undefined && typeof o.lazy !== 'boolean') throw new RobotsInputError(`RobotsStore.fromBytes: lazy must be true or false, got ${describeValue(o.lazy)}`)
     const store = new RobotsStore(o)
     const sink: BundleSink = {
       adoptChunk: (data) => store.arena.adopt(data),

@@ -405,6 +405,13 @@ describe('RobotsStore: memory', () => {
     expect(t.has('c.example')).toBe(true)
   })
 
+  it('regression: a lazy option that is not a boolean is ERR_INPUT (lazy: \'yes\' loaded eagerly, unsaid)', () => {
+    const bundle = new RobotsStore().toBytes()
+    for (const lazy of ['yes', 1, null, {}]) expect(codeOf(() => RobotsStore.fromBytes(bundle, { lazy: lazy as unknown as boolean })), String(lazy)).toBe('ERR_INPUT')
+    expect(RobotsStore.fromBytes(bundle, { lazy: false }).size).toBe(0)
+    expect(RobotsStore.fromBytes(bundle, { lazy: undefined }).size).toBe(0)
+  })
+
   it('regression: fromBytes refuses a bundle whose rules pass budget (ERR_BUDGET; it loaded it past the budget)', () => {
     const s = new RobotsStore()
     for (let i = 0; i < 50; i++) s.set(`h${i}.example`, `${BODY}Disallow: /only-${i}/${'x'.repeat(200)}\n`)
