@@ -9,8 +9,12 @@
  *
  * Not read: `/etc/hosts` (route such names with `--resolve`). `localhost`
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
- * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares)
- * is a failure of this machine (`localFailure`), not the name's.
+ * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares),
+ * or that answer nothing at all (a look-up timed out, `ETIMEOUT` or
+ * `EAI_AGAIN`, and no look-up got an answer since it was asked nor within
+ * as long before), is a failure of this machine (`localFailure`), not the
+ * name's: a time-out counts against the name only while the servers answer
+ * other names.
  */
 import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
@@ -69,6 +73,8 @@ export class DnsCache {
   private readonly negativeTtlMs: number
   /** Look-ups asked of the servers (not answered from the cache). */
   queries = 0
+  /** When the servers last gave an answer (an address, or a name or record said not to exist), `performance.now()`. */
+  private answeredAt = -Infinity
 
   constructor(options: DnsOptions = {}) {
     this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
@@ -118,12 +124,14 @@ export class DnsCache {
 
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
+    const askedAt = performance.now()
     let records: RecordWithTtl[]
     try {
       records = await this.ask(host, 4)
       if (records.length === 0) records = await this.ask(host, 6)
     } catch (err) {
-      const e = dnsError(err, host)
+      // Silent servers: no answer since this look-up was asked, nor within as long before.
+      const e = dnsError(err, host, this.answeredAt < 2 * askedAt - performance.now())
       if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
       throw e
     }
@@ -144,6 +152,7 @@ export class DnsCache {
       if (family === 6) return Promise.resolve([])
       return new Promise((resolve, reject) => {
         lookup(host, { all: true, verbatim: true }, (err, addresses) => {
+          if (err === null || !SILENCE.has(err.code!)) this.answeredAt = performance.now()
           if (err) return reject(err)
           // IPv4 first, as the DNS path orders them.
           const sorted = [...addresses].sort((a, b) => a.family - b.family)
@@ -153,6 +162,7 @@ export class DnsCache {
     }
     return new Promise((resolve, reject) => {
       const done = (err: NodeJS.ErrnoException | null, records: RecordWithTtl[]): void => {
+        if (err === null || !SILENCE.has(err.code!)) this.answeredAt = performance.now()
         if (err === null) return resolve(records)
         if (err.code === 'ENODATA') return resolve([])
         reject(err)
@@ -172,12 +182,23 @@ export class DnsCache {
   }
 }
 
-/** The resolver's error as a look-up failure of `host`; unreachable servers marked as this machine's failure. */
-function dnsError(err: unknown, host: string): Error {
+/** Codes of a look-up that got no answer from any server. */
+const SILENCE = new Set(['ETIMEOUT', 'EAI_AGAIN', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
+
+/**
+ * The resolver's error as a look-up failure of `host`; unreachable servers
+ * marked as this machine's failure, and so is a time-out when `unanswered`
+ * (no look-up got an answer since this one was asked, nor within as long
+ * before: the servers are silent).
+ */
+function dnsError(err: unknown, host: string, unanswered: boolean): Error {
   const e = err instanceof Error ? err : new Error(String(err))
   const code = (e as NodeJS.ErrnoException).code
   if (code === 'ECONNREFUSED' || code === 'ECANCELLED' || code === 'EDESTRUCTION') {
     return Object.assign(new Error(`the DNS servers could not be reached to resolve ${host} (${code})`), { code, hostname: host, localFailure: true })
+  }
+  if (unanswered && (code === 'ETIMEOUT' || code === 'EAI_AGAIN')) {
+    return Object.assign(new Error(`the DNS servers are not answering (${code} resolving ${host}, and no other answer meanwhile)`), { code, hostname: host, localFailure: true })
   }
   return e
 }

@@ -97,6 +97,39 @@ describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
     await expect(fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
     t.close()
   })
+
+  it('regression: DNS servers that answer nothing at all made every name dns-error; now a failure of this machine (ERR_LOCAL)', async () => {
+    const mute = await startDnsServer({ 'a.test': ['127.0.0.1'] })
+    mute.silent.add('a.test').add('b.test').add('c.test')
+    try {
+      const t = createNodeTransport({ dns: { servers: [mute.address], timeoutMs: 200, tries: 1 } })
+      const all = await Promise.allSettled(['a.test', 'b.test', 'c.test'].map((h) => fetchRobots(origin(h), { transport: t, privateAddresses: 'allow' })))
+      for (const r of all) {
+        expect(r.status).toBe('rejected')
+        expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'ERR_LOCAL' })
+        expect(String((r as PromiseRejectedResult).reason.cause?.message)).toMatch(/DNS servers are not answering \(ETIMEOUT/)
+      }
+      // Not kept as the names' failure: once the server answers, the same transport resolves them.
+      mute.silent.delete('a.test')
+      expect((await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).outcome).toBe('ok')
+      t.close()
+    } finally {
+      await mute.close()
+    }
+  })
+
+  it('a time-out while the servers answer other names is the name’s own: dns-error', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 300, tries: 1 } })
+    const [silent, answered] = await Promise.all([
+      fetchRobots(origin('silent.test'), { transport: t, privateAddresses: 'allow' }),
+      // Answered while silent.test waits.
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => fetchRobots(origin('b.test'), { transport: t, privateAddresses: 'allow' })),
+    ])
+    expect(answered.outcome).toBe('ok')
+    expect(silent).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+    expect(silent.error).toMatchObject({ kind: 'dns', code: 'ETIMEOUT' })
+    t.close()
+  })
 })
 
 describe('the address policy sees the addresses names resolve to', () => {

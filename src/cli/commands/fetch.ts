@@ -305,7 +305,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
     live?.abort()
     journal?.close()
     if (err instanceof NoProgressError && s.persistent) {
-      throw new CliError('ERR_LOCAL', `${err.message}; the journal '${journal!.path}' keeps the ${plural(journal!.appended + tally.resumed, 'origin')} fetched: run the same command again to go on once this machine can (${err.localCode === 'EMFILE' || err.localCode === 'ENFILE' ? 'ulimit -n, --concurrency' : '--concurrency'})`)
+      throw new CliError('ERR_LOCAL', `${err.message}; the journal '${journal!.path}' keeps the ${plural(journal!.appended + tally.resumed, 'origin')} fetched: run the same command again to go on once this machine can (${remedyOf(err.localCode)})`)
     }
     if (err instanceof NoProgressError) {
       throw new CliError('ERR_LOCAL', `${err.message}; nothing was written: a streamed output keeps no journal unless --journal FILE is given`)
@@ -346,6 +346,14 @@ async function fetchRun(s: RunSettings): Promise<number> {
     }
   }
   return interrupt.status
+}
+
+/** What to mend before running again after failures of this machine of `code`. */
+function remedyOf(code: string): string {
+  if (code === 'EMFILE' || code === 'ENFILE') return 'ulimit -n, --concurrency'
+  // The resolver's servers unreachable or silent (DnsCache marks only these codes as this machine's).
+  if (code === 'ETIMEOUT' || code === 'EAI_AGAIN' || code === 'ECONNREFUSED' || code === 'ECANCELLED') return 'the DNS servers, --dns-server'
+  return '--concurrency'
 }
 
 /** The size of `file` in megabytes, as the summary gives it. */

@@ -144,7 +144,14 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       /** Whether this job holds a place of the concurrency now (not while it waits aside). */
       let holds = true
       try {
-        const address = await o.transport.addressOf(url)
+        let address: string | undefined
+        try {
+          address = await o.transport.addressOf(url)
+        } catch (err) {
+          // The resolver's servers unreachable or silent: this machine's failure, never the name's.
+          if (o.signal.aborted) return
+          return local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
+        }
         if (address !== undefined && !o.signal.aborted) {
           lease = o.transport.tryLease(address)
           if (lease === undefined) {
