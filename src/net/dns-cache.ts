@@ -10,11 +10,11 @@
  * Not read: `/etc/hosts` (route such names with `--resolve`). `localhost`
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
  * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares),
- * or that answer nothing at all (a look-up timed out, `ETIMEOUT` or
- * `EAI_AGAIN`, and no look-up got an answer since it was asked nor within
- * as long before), is a failure of this machine (`localFailure`), not the
- * name's: a time-out counts against the name only while the servers answer
- * other names.
+ * or that answer nothing at all, is a failure of this machine
+ * (`localFailure`), not the name's: a look-up that timed out (`ETIMEOUT`)
+ * or was refused (`EREFUSED`: a resolver that does not serve this machine)
+ * counts against the name only when the servers answer other questions
+ * (one since it was asked, or a probe then: the root's NS records).
  */
 import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
@@ -75,6 +75,8 @@ export class DnsCache {
   queries = 0
   /** When the servers last gave an answer (an address, or a name or record said not to exist), `performance.now()`. */
   private answeredAt = -Infinity
+  /** The probe of the servers in flight ({@link serversAnswer}). */
+  private probe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
     this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
@@ -130,8 +132,7 @@ export class DnsCache {
       records = await this.ask(host, 4)
       if (records.length === 0) records = await this.ask(host, 6)
     } catch (err) {
-      // Silent servers: no answer since this look-up was asked, nor within as long before.
-      const e = dnsError(err, host, this.answeredAt < 2 * askedAt - performance.now())
+      const e = dnsError(err, host, await this.silent(err, askedAt))
       if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
       throw e
     }
@@ -152,7 +153,6 @@ export class DnsCache {
       if (family === 6) return Promise.resolve([])
       return new Promise((resolve, reject) => {
         lookup(host, { all: true, verbatim: true }, (err, addresses) => {
-          if (err === null || !SILENCE.has(err.code!)) this.answeredAt = performance.now()
           if (err) return reject(err)
           // IPv4 first, as the DNS path orders them.
           const sorted = [...addresses].sort((a, b) => a.family - b.family)
@@ -172,6 +172,26 @@ export class DnsCache {
     })
   }
 
+  /** Whether the failure `err` of a look-up asked at `askedAt` is the servers' silence (no answer to anything), not the name's. */
+  private async silent(err: unknown, askedAt: number): Promise<boolean> {
+    const code = (err as { code?: unknown }).code
+    if (this.system || (code !== 'ETIMEOUT' && code !== 'EREFUSED')) return false
+    if (this.answeredAt >= askedAt) return false
+    return !(await this.serversAnswer())
+  }
+
+  /** Asks the servers a question any resolver answers (the root's NS records), once at a time: whether they answer at all. */
+  private serversAnswer(): Promise<boolean> {
+    this.probe ??= new Promise<boolean>((resolve) => {
+      this.resolver.resolveNs('.', (err) => {
+        const answered = err === null || !SILENCE.has(err.code!)
+        if (answered) this.answeredAt = performance.now()
+        resolve(answered)
+      })
+    }).finally(() => (this.probe = undefined))
+    return this.probe
+  }
+
   private keep(host: string, entry: CacheEntry): void {
     if (this.cache.size >= this.cacheSize) {
       // The oldest name first (a Map iterates in insertion order).
@@ -182,14 +202,13 @@ export class DnsCache {
   }
 }
 
-/** Codes of a look-up that got no answer from any server. */
-const SILENCE = new Set(['ETIMEOUT', 'EAI_AGAIN', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
+/** Codes of a look-up that got no answer about the name from any server (a refusal is about the client). */
+const SILENCE = new Set(['ETIMEOUT', 'EREFUSED', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
 
 /**
  * The resolver's error as a look-up failure of `host`; unreachable servers
- * marked as this machine's failure, and so is a time-out when `unanswered`
- * (no look-up got an answer since this one was asked, nor within as long
- * before: the servers are silent).
+ * marked as this machine's failure, and so are a time-out and a refusal when
+ * `unanswered` (the servers answer nothing: see {@link DnsCache}).
  */
 function dnsError(err: unknown, host: string, unanswered: boolean): Error {
   const e = err instanceof Error ? err : new Error(String(err))
@@ -197,8 +216,8 @@ function dnsError(err: unknown, host: string, unanswered: boolean): Error {
   if (code === 'ECONNREFUSED' || code === 'ECANCELLED' || code === 'EDESTRUCTION') {
     return Object.assign(new Error(`the DNS servers could not be reached to resolve ${host} (${code})`), { code, hostname: host, localFailure: true })
   }
-  if (unanswered && (code === 'ETIMEOUT' || code === 'EAI_AGAIN')) {
-    return Object.assign(new Error(`the DNS servers are not answering (${code} resolving ${host}, and no other answer meanwhile)`), { code, hostname: host, localFailure: true })
+  if (unanswered) {
+    return Object.assign(new Error(`the DNS servers are not answering (${code} resolving ${host}, and to a probe)`), { code, hostname: host, localFailure: true })
   }
   return e
 }

@@ -352,7 +352,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
 function remedyOf(code: string): string {
   if (code === 'EMFILE' || code === 'ENFILE') return 'ulimit -n, --concurrency'
   // The resolver's servers unreachable or silent (DnsCache marks only these codes as this machine's).
-  if (code === 'ETIMEOUT' || code === 'EAI_AGAIN' || code === 'ECONNREFUSED' || code === 'ECANCELLED') return 'the DNS servers, --dns-server'
+  if (code === 'ETIMEOUT' || code === 'EAI_AGAIN' || code === 'EREFUSED' || code === 'ECONNREFUSED' || code === 'ECANCELLED') return 'the DNS servers, --dns-server'
   return '--concurrency'
 }
 
