@@ -12,9 +12,9 @@
  * The manual: docs/fetch.md.
  */
 import { setMaxListeners } from 'node:events'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { RobotsFetchResult, RobotsStore } from '../../index.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
@@ -123,7 +123,21 @@ export function journalPathOf(option: string | undefined, output: OutputTarget |
   if (option === undefined) return output?.kind === 'file' ? `${output.file}.journal` : undefined
   const target = checkOutput(option, 'journal')
   if (target.kind !== 'file') throw new CliError('ERR_WRITE', `cannot use the journal '${option}': ${option === '-' ? 'stdout' : 'a FIFO or a device'} cannot be read back: name a regular file`)
+  // The journal is removed once the output is written: the same file would be written, then removed.
+  if (output?.kind === 'file' && canonicalPath(target.file) === canonicalPath(output.file)) {
+    throw new UsageError(`option '--journal' names the output itself ('${option}'): the journal is removed once the output is written; name another file`)
+  }
   return target.file
+}
+
+/** `file` with its folder's links resolved (the file itself may not be there yet). */
+function canonicalPath(file: string): string {
+  const full = resolve(file)
+  try {
+    return join(realpathSync(dirname(full)), basename(full))
+  } catch {
+    return full
+  }
 }
 
 /** Runs `fetch` with the arguments after the command name; resolves to the exit code. */

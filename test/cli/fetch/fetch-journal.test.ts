@@ -122,6 +122,23 @@ describe('a killed run loses everything: the journal', () => {
 })
 
 describe('the journal', () => {
+  it('regression: --journal naming the output itself wrote the output, then removed it as the journal (exit 0, nothing left)', async () => {
+    const file = input('self.txt', 3)
+    const out = tmp.path('self.bundle')
+    for (const journal of [out, `${tmp.dir}/./self.bundle`]) {
+      const r = await run(args(file, out, ['--journal', journal]))
+      expect(r.status).toBe(2)
+      expect(r.stderr).toMatch(/option '--journal' names the output itself/)
+      expect(existsSync(out)).toBe(false)
+    }
+    expect(server.total).toBe(0)
+    // Another file is fine, and goes once the output is written.
+    const r = await run(args(file, out, ['--journal', tmp.path('self.journal')]))
+    expect(r.status, r.stderr).toBe(0)
+    expect(entries(out)).toHaveLength(3)
+    expect(existsSync(tmp.path('self.journal'))).toBe(false)
+  })
+
   it('of another run is not used, nor overwritten; one that is not a journal neither', async () => {
     const a = input('a.txt', 3)
     const b = input('b.txt', 4)
