@@ -130,7 +130,12 @@ export function describeValue(value: unknown): string {
     case 'undefined':
       return 'undefined'
     case 'object':
-      return Object.prototype.toString.call(value)
+      // A throwing Symbol.toStringTag getter (or a revoked Proxy) must not replace the error being described.
+      try {
+        return Object.prototype.toString.call(value)
+      } catch {
+        return 'an object'
+      }
     default:
       return `a ${typeof value}`
   }

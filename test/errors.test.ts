@@ -154,6 +154,19 @@ describe('parseRobots, reportLines, parseInto, createParser, LineReader', () => 
     }
   })
 
+  it('regression: an argument whose Symbol.toStringTag getter throws is still ERR_INPUT (describing it for the message threw the getter\'s error)', () => {
+    const tagged = {
+      get [Symbol.toStringTag](): string {
+        throw new Error('tag getter')
+      },
+    }
+    throwsCode('ERR_INPUT', 'parseRobots(tagged)', 'an object', () => parseRobots(tagged as unknown as string))
+    throwsCode('ERR_INPUT', 'agent(tagged)', 'an object', () => parseRobots(BODY).agent(tagged as unknown as string))
+    throwsCode('ERR_INPUT', 'isAllowed(tagged)', 'an object', () => parseRobots(BODY).agent('x').isAllowed(tagged as unknown as string))
+    throwsCode('ERR_INPUT', 'Robots.fromBytes(tagged)', 'an object', () => Robots.fromBytes(tagged as unknown as Uint8Array))
+    throwsCode('ERR_INPUT', 'productTokens(tagged)', 'an object', () => productTokens(tagged as unknown as string))
+  })
+
   it('an options argument that is not an object: ERR_INPUT', () => {
     for (const bad of NOT_OBJECT) {
       throwsCode('ERR_INPUT', `parseRobots(body, ${show(bad)})`, 'parseRobots: options', () => parseRobots(BODY, bad as object))

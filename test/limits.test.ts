@@ -149,6 +149,46 @@ describe('limits: the 512,000-byte parsing limit', () => {
     expect(robots.agent('bot').isAllowed('/cr')).toBe(false)
   })
 
+  it('regression: a string past the limit is read as its UTF-8 bytes are, encoding only its first limit + 1 chars (all of a 300 MB string was encoded)', () => {
+    const enc = new TextEncoder()
+    // Every way the limit can fall: on a line end, on a CR of a CRLF, inside 2-, 3- and 4-byte characters
+    // (a surrogate pair cut by the slice), at each offset; limits 512,000 and 600,000; lengths at the limit.
+    const tails = ['\n', '\r\n', 'é', '日', '😀', 'é\n', '😀\r\n', '\r', 'x']
+    let compared = 0
+    for (const limit of [512_000, 600_000]) {
+      for (const tail of tails) {
+        for (let shift = -6; shift <= 6; shift++) {
+          const head = `User-agent: *\nDisallow: /a\n${'#'.repeat(40)}\n`
+          const fillTo = limit - head.length + shift
+          const rule = 'Disallow: /edge'
+          const text = head + 'x'.repeat(Math.max(0, fillTo - rule.length - 1)) + '\n' + rule + tail.repeat(3) + 'Disallow: /after\n'
+          const fromText = parseRobots(text, { limit })
+          const fromBytes = parseRobots(enc.encode(text), { limit })
+          expect([fromText.truncated, fromText.bytesRead, fromText.lineCount], `${limit} ${JSON.stringify(tail)} ${shift}`).toEqual([fromBytes.truncated, fromBytes.bytesRead, fromBytes.lineCount])
+          expect(fromText.toBytes(), `${limit} ${JSON.stringify(tail)} ${shift}`).toEqual(fromBytes.toBytes())
+          compared++
+        }
+      }
+    }
+    expect(compared).toBe(2 * 9 * 13)
+    // The encoder sees at most limit + 1 chars of a longer string.
+    const long = 'User-agent: *\nDisallow: /a\n' + 'x'.repeat(3_000_000)
+    const seen: number[] = []
+    const encode = TextEncoder.prototype.encode
+    TextEncoder.prototype.encode = function (this: TextEncoder, input?: string) {
+      seen.push(input?.length ?? 0)
+      return encode.call(this, input)
+    }
+    try {
+      expect(parseRobots(long).truncated).toBe(true)
+      expect(reportLines(long).lines.length).toBeGreaterThan(0)
+    } finally {
+      TextEncoder.prototype.encode = encode
+    }
+    expect(Math.max(...seen)).toBeLessThanOrEqual(512_001)
+    expect(parseRobots(long, { limit: Infinity }).truncated).toBe(false)
+  })
+
   it('a limit below 512,000 is a RangeError with code ERR_LIMIT, everywhere a limit is taken', async () => {
     for (const bad of [511_999, 0, -1, 1000, Number.NaN, '600000' as unknown as number, null as unknown as number]) {
       const check = (f: () => unknown) => {

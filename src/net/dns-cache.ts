@@ -9,8 +9,12 @@
  *
  * Not read: `/etc/hosts` (route such names with `--resolve`). `localhost`
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
- * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares)
- * is a failure of this machine (`localFailure`), not the name's.
+ * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares),
+ * or that answer nothing at all, is a failure of this machine
+ * (`localFailure`), not the name's: a look-up that timed out (`ETIMEOUT`)
+ * or was refused (`EREFUSED`: a resolver that does not serve this machine)
+ * counts against the name only when the servers answer other questions
+ * (one since it was asked, or a probe then: the root's NS records).
  */
 import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
@@ -69,6 +73,10 @@ export class DnsCache {
   private readonly negativeTtlMs: number
   /** Look-ups asked of the servers (not answered from the cache). */
   queries = 0
+  /** When the servers last gave an answer (an address, or a name or record said not to exist), `performance.now()`. */
+  private answeredAt = -Infinity
+  /** The probe of the servers in flight ({@link serversAnswer}). */
+  private probe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
     this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
@@ -118,12 +126,13 @@ export class DnsCache {
 
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
+    const askedAt = performance.now()
     let records: RecordWithTtl[]
     try {
       records = await this.ask(host, 4)
       if (records.length === 0) records = await this.ask(host, 6)
     } catch (err) {
-      const e = dnsError(err, host)
+      const e = dnsError(err, host, await this.silent(err, askedAt))
       if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
       throw e
     }
@@ -153,6 +162,7 @@ export class DnsCache {
     }
     return new Promise((resolve, reject) => {
       const done = (err: NodeJS.ErrnoException | null, records: RecordWithTtl[]): void => {
+        if (err === null || !SILENCE.has(err.code!)) this.answeredAt = performance.now()
         if (err === null) return resolve(records)
         if (err.code === 'ENODATA') return resolve([])
         reject(err)
@@ -160,6 +170,26 @@ export class DnsCache {
       if (family === 4) this.resolver.resolve4(host, { ttl: true }, done)
       else this.resolver.resolve6(host, { ttl: true }, done)
     })
+  }
+
+  /** Whether the failure `err` of a look-up asked at `askedAt` is the servers' silence (no answer to anything), not the name's. */
+  private async silent(err: unknown, askedAt: number): Promise<boolean> {
+    const code = (err as { code?: unknown }).code
+    if (this.system || (code !== 'ETIMEOUT' && code !== 'EREFUSED')) return false
+    if (this.answeredAt >= askedAt) return false
+    return !(await this.serversAnswer())
+  }
+
+  /** Asks the servers a question any resolver answers (the root's NS records), once at a time: whether they answer at all. */
+  private serversAnswer(): Promise<boolean> {
+    this.probe ??= new Promise<boolean>((resolve) => {
+      this.resolver.resolveNs('.', (err) => {
+        const answered = err === null || !SILENCE.has(err.code!)
+        if (answered) this.answeredAt = performance.now()
+        resolve(answered)
+      })
+    }).finally(() => (this.probe = undefined))
+    return this.probe
   }
 
   private keep(host: string, entry: CacheEntry): void {
@@ -172,12 +202,22 @@ export class DnsCache {
   }
 }
 
-/** The resolver's error as a look-up failure of `host`; unreachable servers marked as this machine's failure. */
-function dnsError(err: unknown, host: string): Error {
+/** Codes of a look-up that got no answer about the name from any server (a refusal is about the client). */
+const SILENCE = new Set(['ETIMEOUT', 'EREFUSED', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
+
+/**
+ * The resolver's error as a look-up failure of `host`; unreachable servers
+ * marked as this machine's failure, and so are a time-out and a refusal when
+ * `unanswered` (the servers answer nothing: see {@link DnsCache}).
+ */
+function dnsError(err: unknown, host: string, unanswered: boolean): Error {
   const e = err instanceof Error ? err : new Error(String(err))
   const code = (e as NodeJS.ErrnoException).code
   if (code === 'ECONNREFUSED' || code === 'ECANCELLED' || code === 'EDESTRUCTION') {
     return Object.assign(new Error(`the DNS servers could not be reached to resolve ${host} (${code})`), { code, hostname: host, localFailure: true })
+  }
+  if (unanswered) {
+    return Object.assign(new Error(`the DNS servers are not answering (${code} resolving ${host}, and to a probe)`), { code, hostname: host, localFailure: true })
   }
   return e
 }

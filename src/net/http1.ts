@@ -235,8 +235,9 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
           if (h.status === 101) throw httpError('a 101 Switching Protocols answer to a GET', 'ERR_HTTP_PARSE')
           continue // an interim answer: the final one follows
         }
-        headDone = true
+        // The framing first: a head it refuses (a malformed Content-Length) rejects the head, not leaves it pending.
         startBody(h)
+        headDone = true
         resolveHead(h)
       }
       if (b.length > 0 && !bodyDone) feedBody(b)

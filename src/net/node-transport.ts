@@ -55,7 +55,12 @@ export interface AddressLease {
 /** What {@link createNodeTransport} makes: a transport, and the scheduling help of a crawler. */
 export interface NodeTransport extends RobotsTransport {
   readonly checksAddresses: true
-  /** The first address a request for `url` would connect to (routes applied, its name resolved), or undefined when it has none. */
+  /**
+   * The first address a request for `url` would connect to (routes applied,
+   * its name resolved), or undefined when it has none; rejects only when
+   * this machine fails (the resolver's servers unreachable or silent: a
+   * `localFailure`), as a request would.
+   */
   addressOf(url: string): Promise<string | undefined>
   /** A slot of `address` when one is free now, else undefined. */
   tryLease(address: string): AddressLease | undefined
@@ -252,7 +257,8 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         const u = new URL(url)
         const port = u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port)
         return (await targetOf(bare(u.hostname), port)).addresses[0]
-      } catch {
+      } catch (err) {
+        if ((err as { localFailure?: unknown }).localFailure === true) throw err
         return undefined
       }
     },

@@ -10,7 +10,7 @@ import { isSpace } from './ascii.js'
 import { escaped, escapeRange } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { classifyKey, KEY_LENGTH, spelledKey } from './keys.js'
-import { LINE_HAS_PERCENT, LineReader, type LineFastPath, type LineSink } from './reader.js'
+import { checkLimit, LINE_HAS_PERCENT, LineReader, type LineFastPath, type LineSink } from './reader.js'
 import { describeValue, RobotsInputError } from '../errors.js'
 
 /**
@@ -170,6 +170,9 @@ export function parseInto(input: string | Uint8Array, handler: ParseHandler, lim
 /** parseInto for the library's own handlers (known to be complete): no check; `fast` as for readerFor. */
 export function parseWith(input: string | Uint8Array, handler: ParseHandler, limit?: number, fast: LineFastPath | null = null): LineReader {
   const reader = readerFor(handler, limit, fast)
-  reader.pushLast(toBytes(input))
+  // A string past the limit: a char is at least one byte, so its first limit + 1 chars hold every byte
+  // read and show that more follow; only they are encoded (memory and time bounded by the limit).
+  const cut = checkLimit(limit)
+  reader.pushLast(toBytes(typeof input === 'string' && input.length > cut ? input.slice(0, cut + 1) : input))
   return reader
 }

@@ -33,9 +33,10 @@ export class JudgedSide {
   private readonly set: CrawlerSet | undefined
   private readonly unreachable: boolean
 
-  constructor(side: RobotsSide, tokens: readonly string[], others: readonly (readonly string[])[] = []) {
+  /** `bytes`: the file as served, when the page judges an opened file's bytes rather than its text (opened-file.ts). */
+  constructor(side: RobotsSide, tokens: readonly string[], others: readonly (readonly string[])[] = [], bytes?: Uint8Array) {
     this.unreachable = side.outcome === 'unreachable'
-    this.robots = parseRobots(side.outcome === 'file' ? side.text : this.unreachable ? DISALLOW_ALL : '')
+    this.robots = parseRobots(side.outcome === 'file' ? (bytes ?? side.text) : this.unreachable ? DISALLOW_ALL : '')
     this.matcher = this.robots.agents(tokens)
     if (others.length > 0) this.set = this.robots.crawlers([tokens, ...others])
   }

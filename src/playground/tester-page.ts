@@ -8,6 +8,7 @@ import type { Diagnostic } from '../index.js'
 import { RobotsEditor } from './editor.js'
 import { diffAll, diffEach, judgeAll, judgeEach, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
 import { agentTokens, crawlerList, decodeState, encodeState, LinkRefused, MAX_LINK_CHARS, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
+import { bodyOf, fileText, openedFile, type OpenedFile } from './opened-file.js'
 import { ResultsView } from './results-view.js'
 
 /** Pause after the last keystroke before judging (ms). */
@@ -28,6 +29,8 @@ class Side {
   readonly outcome: HTMLSelectElement
   private readonly list: HTMLUListElement
   private readonly countNote: HTMLElement
+  /** The file last opened, judged as its bytes while the editor holds its text unedited. */
+  private file: OpenedFile | undefined
 
   constructor(
     key: 'a' | 'b',
@@ -67,12 +70,31 @@ class Side {
   }
 
   set state(s: RobotsSide) {
+    this.file = undefined
     this.editor.value = s.text
     this.outcome.value = s.outcome
   }
 
+  /** The bytes to judge instead of the text: the opened file's, until its text is edited. */
+  get bytes(): Uint8Array | undefined {
+    return bodyOf(this.file, this.editor.value)
+  }
+
+  /** A key of what is judged: the text, or the opened file whose bytes are. */
+  get bodyKey(): string {
+    return this.bytes === undefined ? '' : `file ${this.file?.serial}`
+  }
+
+  /** Takes the other side's text and outcome, and its opened file (the comparison starts as a copy). */
+  copy(other: Side): void {
+    this.state = other.state
+    this.file = other.bytes === undefined ? undefined : other.file
+  }
+
   private async load(file: File): Promise<void> {
-    this.editor.value = await file.slice(0, MAX_FILE_BYTES).text()
+    const bytes = new Uint8Array(await file.slice(0, MAX_FILE_BYTES).arrayBuffer())
+    this.editor.value = fileText(bytes)
+    this.file = openedFile(bytes, this.editor.value)
     this.changed()
   }
 
@@ -101,14 +123,19 @@ class Side {
     this.list.replaceChildren(...items)
     const by = { error: 0, warning: 0, info: 0 }
     for (const d of diagnostics) by[d.severity]++
+    const bytes =
+      outcome === 'file' && this.bytes !== undefined && !this.file?.utf8
+        ? 'The file is not valid UTF-8: it is judged as its bytes, as served, until you edit it (the editor shows the invalid bytes as \uFFFD, and a link holds the text). '
+        : ''
     this.countNote.textContent =
-      outcome === 'unavailable'
+      bytes +
+      (outcome === 'unavailable'
         ? 'Unavailable (4xx): the text is not used, every URL is allowed (RFC 9309 §2.3.1.3).'
         : outcome === 'unreachable'
           ? 'Unreachable (5xx or no answer): the text is not used, every URL is disallowed (RFC 9309 §2.3.1.4).'
           : diagnostics.length === 0
             ? 'No diagnostics.'
-            : `Diagnostics: ${plural(by.error, 'error')}, ${plural(by.warning, 'warning')}, ${count(by.info)} info.`
+            : `Diagnostics: ${plural(by.error, 'error')}, ${plural(by.warning, 'warning')}, ${count(by.info)} info.`)
   }
 }
 
@@ -188,7 +215,7 @@ class Page {
 
   private modeChanged(): void {
     // Entering the comparison with an empty new version starts it as a copy of the old one.
-    if (this.mode === 'diff' && this.b.editor.value === '') this.b.state = this.a.state
+    if (this.mode === 'diff' && this.b.editor.value === '') this.b.copy(this.a)
     this.showMode()
     this.changed()
   }
@@ -203,11 +230,11 @@ class Page {
     this.linkTimer = window.setTimeout(() => void this.writeLink(), LINK_PAUSE_MS)
   }
 
-  private side(s: RobotsSide, tokens: readonly string[], others: readonly string[][]): JudgedSide {
-    const key = JSON.stringify([s.outcome, s.outcome === 'file' ? s.text : '', tokens, others])
+  private side(s: RobotsSide, from: Side, tokens: readonly string[], others: readonly string[][]): JudgedSide {
+    const key = JSON.stringify([s.outcome, s.outcome === 'file' ? s.text : '', from.bodyKey, tokens, others])
     let judged = this.cache.get(key)
     if (judged === undefined) {
-      judged = new JudgedSide(s, tokens, others)
+      judged = new JudgedSide(s, tokens, others, from.bytes)
       this.cache.set(key, judged)
     }
     return judged
@@ -220,8 +247,8 @@ class Page {
     const tokens = agentTokens(state.agents)
     const others = crawlerList(state.crawlers)
     const urls = urlList(state.urls)
-    const a = this.side(state.a, tokens, others)
-    const b = state.mode === 'diff' ? this.side(state.b, tokens, others) : undefined
+    const a = this.side(state.a, this.a, tokens, others)
+    const b = state.mode === 'diff' ? this.side(state.b, this.b, tokens, others) : undefined
     // Only the sides in use stay cached.
     this.cache = new Map([...this.cache].filter(([, v]) => v === a || v === b))
     this.a.showDiagnostics(a.diagnostics(state.a), state.a.outcome)

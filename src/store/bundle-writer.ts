@@ -18,7 +18,7 @@
 import { writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, MIN_FORM_BYTES } from '../rules/compact-rules.js'
 import { fnv1a } from '../rules/serialise.js'
-import { RobotsInputError } from '../errors.js'
+import { RobotsInputError, RobotsRangeError } from '../errors.js'
 import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, BundleKind } from './bundle-codec.js'
 import { encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 import { FNV_PRIME, MAX_KEY_BYTES, storeKey } from './origin-keys.js'
@@ -56,7 +56,12 @@ export class BundleWriter {
 
   constructor(readonly count: number) {
     if (!Number.isSafeInteger(count) || count < 0 || count > 0xffffffff) throw new RobotsInputError(`BundleWriter: count must be an entry count, got ${count}`)
-    this.table = new Uint8Array(BundleHeader.Size + BUNDLE_RECORD * count)
+    try {
+      this.table = new Uint8Array(BundleHeader.Size + BUNDLE_RECORD * count)
+    } catch {
+      // Past what a typed array may hold here (2^32 bytes in Node, less in some browsers).
+      throw new RobotsRangeError('ERR_RANGE', `BundleWriter: an entry table of ${count} entries (${BUNDLE_RECORD} bytes each) cannot be allocated`)
+    }
   }
 
   /** Bytes of the head (header and entry table): where the data starts. */

@@ -12,7 +12,7 @@ import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
-import { parseWith, toBytes } from '../parse/parser.js'
+import { parseWith } from '../parse/parser.js'
 import { checkLimit } from '../parse/reader.js'
 import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
@@ -38,8 +38,9 @@ import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-i
 export interface RobotsStoreOptions {
   /**
    * Most bytes of rules the store holds: its arenas (keys and forms), entry
-   * table and index. A `set` that would pass it is a RobotsRangeError
-   * (ERR_BUDGET) and changes nothing. Default: no limit.
+   * table and index, and the forms `setRobots` shares (each once). A `set`
+   * or `setRobots` that would pass it, or a bundle that does, is a
+   * RobotsRangeError (ERR_BUDGET) and changes nothing. Default: no limit.
    */
   budget?: number
   /** Bytes of compiled matchers kept (an LRU over all entries); default 64 MiB. */
@@ -175,6 +176,9 @@ export class RobotsStore {
   private readonly index: KeyIndex
   /** Forms shared with Robots objects (EntryKind.Shared), by id. */
   private readonly shared = new Map<number, Uint8Array>()
+  /** The entries that share each distinct form, and the bytes of those forms (the budget counts a form once). */
+  private readonly sharers = new Map<Uint8Array, number>()
+  private sharedBytes = 0
   private readonly matchers: ByteLru<number | string, Compiled | CompiledSet>
   private readonly matcherOptions: EngineOptions
   private readonly limit: number
@@ -257,9 +261,8 @@ export class RobotsStore {
   set(key: string | URL, body: string | Uint8Array, info?: StoreFetchInfo): void {
     const k = storeKey(key, 'RobotsStore.set')
     const record = infoRecord(info)
-    const input = toBytes(body)
     const builder = new RobotsBuilder()
-    const reader = parseWith(input, builder, this.limit, builder)
+    const reader = parseWith(body, builder, this.limit, builder)
     const size = builder.complete(reader)
     this.put(k, EntryKind.Robots, size, (chunk, at) => builder.writeTo(chunk, at), record)
   }
@@ -270,8 +273,11 @@ export class RobotsStore {
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
     const form = rulesOf(robots).bytes
-    const id = this.put(k, EntryKind.Shared, 0, () => {}, record)
+    const id = this.put(k, EntryKind.Shared, 0, () => {}, record, this.sharers.has(form) ? 0 : form.byteLength)
     this.shared.set(id, form)
+    const n = this.sharers.get(form) ?? 0
+    if (n === 0) this.sharedBytes += form.byteLength
+    this.sharers.set(form, n + 1)
   }
 
   /**
@@ -428,7 +434,8 @@ export class RobotsStore {
     // Any other URL: its origin as the WHATWG URL parser gives it; an empty authority (`http:///x`) names no host, whatever slashes the parser skips.
     const start = rec[UrlField.Start]
     const end = rec[SCAN_END]
-    const url = typeof source === 'string' ? source : end <= source.length ? source.subarray(start, end) : EMPTY
+    // Not for an empty range: a view of a detached buffer (length 0) cannot be sliced.
+    const url = typeof source === 'string' ? source : start < end && end <= source.length ? source.subarray(start, end) : EMPTY
     const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
     if (parts === null) {
       const shown = typeof url === 'string' ? quoteHost(url) : describeValue(url)
@@ -502,7 +509,8 @@ export class RobotsStore {
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
-    if (agent === this.hotAgent) {
+    // A number first: `hot['__proto__']` would be the array's prototype.
+    if (agent === this.hotAgent && typeof id === 'number') {
       const m = this.hot[id]
       if (m !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return m
     }
@@ -594,7 +602,7 @@ export class RobotsStore {
    * else compiled (one matcher per distinct selection) and kept there.
    */
   private entrySet(id: number, handle: SetHandle): CrawlerSet {
-    if (handle.key === this.hotSetHandle) {
+    if (handle.key === this.hotSetHandle && typeof id === 'number') {
       const set = this.hotSets[id]
       if (set !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return set
     } else {
@@ -775,12 +783,16 @@ export class RobotsStore {
    */
   static fromBytes(bytes: Uint8Array, options: RobotsStoreOptions & { lazy?: boolean } = {}): RobotsStore {
     const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes')
+    if (o.lazy !== undefined && typeof o.lazy !== 'boolean') throw new RobotsInputError(`RobotsStore.fromBytes: lazy must be true or false, got ${describeValue(o.lazy)}`)
     const store = new RobotsStore(o)
     const sink: BundleSink = {
       adoptChunk: (data) => store.arena.adopt(data),
       addLoaded: (chunk, offset, keyLength, formLength, kind, checked, infoLength) => store.addLoaded(chunk, offset, keyLength, formLength, kind, checked, infoLength),
     }
     loadBundle(bytes, sink, o.lazy === true)
+    if (store.heldBytes() > store.budget) {
+      throw new RobotsRangeError('ERR_BUDGET', `RobotsStore.fromBytes: the bundle's ${store.size} entries hold ${store.heldBytes()} bytes of rules, past the budget of ${store.budget} bytes`)
+    }
     return store
   }
 
@@ -948,16 +960,16 @@ export class RobotsStore {
    * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
    * written by `write(chunk, at)` right after the key, then the fetch-info
    * record `info` (may be empty); replaces the key's entry (same id) or adds
-   * one. Returns the id.
+   * one; `sharedForm`: the bytes of a shared form the store does not hold yet.
+   * Returns the id.
    */
-  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array): number {
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array, sharedForm = 0): number {
     const key = keyBytes(k.key)
     const record = key.length + formLength + info.length
     const h = keyHash(key, 0, key.length)
     let id = this.index.find(key, 0, key.length, h)
     if (this.budget !== Infinity) {
-      const held = this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage()
-      if (held + record + Entry.Width * 4 > this.budget) {
+      if (this.heldBytes() + record + sharedForm + Entry.Width * 4 > this.budget) {
         throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
       }
     }
@@ -995,8 +1007,22 @@ export class RobotsStore {
     const e = this.entries
     const base = id * Entry.Width
     this.arena.free(e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength])
-    this.shared.delete(id)
+    const form = this.shared.get(id)
+    if (form !== undefined) {
+      this.shared.delete(id)
+      const n = this.sharers.get(form)! - 1
+      if (n > 0) this.sharers.set(form, n)
+      else {
+        this.sharers.delete(form)
+        this.sharedBytes -= form.byteLength
+      }
+    }
     this.bump(id)
+  }
+
+  /** The bytes of rules held, as `budget` counts them: the arenas' live bytes, the entry table, the index and each shared form once. */
+  private heldBytes(): number {
+    return this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage() + this.sharedBytes
   }
 
   /** A new generation of entry `id`: its compiled matchers and sets are stale, and leave the hot caches. */

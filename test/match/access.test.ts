@@ -119,6 +119,19 @@ describe('access classes: the edge cases, read by hand', () => {
     expect(parseRobots(body, { limit: body.length }).access('FooBot').access).toBe('nothing')
   })
 
+  it('the example paths are paths: each gets its verdict with an origin before it, also one that starts with // (docs/crawlers.md)', () => {
+    for (const body of ['User-agent: *\nDisallow: //\n', 'User-agent: *\nDisallow: /\nAllow: //a\n', 'User-agent: *\nDisallow: /*//\n']) {
+      const r = parseRobots(body)
+      const a = r.access('bot')
+      expect(a.access, body).toBe('some')
+      expect(r.isAllowed(`https://example.com${a.allowedPath}`, 'bot'), body).toBe(true)
+      expect(r.isAllowed(`https://example.com${a.disallowedPath}`, 'bot'), body).toBe(false)
+    }
+    // Alone, '//~' is a scheme-relative URL whose path is '/': why the page says to put an origin before it.
+    expect(parseRobots('User-agent: *\nDisallow: //\n').access('bot').disallowedPath).toBe('//~')
+    expect(parseRobots('User-agent: *\nDisallow: //\n').isAllowed('//~', 'bot')).toBe(true)
+  })
+
   it('the class is the same whatever the tier the matcher is in, and does not change what the matcher answers', () => {
     const body = `${G}Disallow: /\nAllow: /a*b$\nDisallow: /a*bb\nAllow: /*.html`
     const robots = parseRobots(body, { hotThreshold: 2 })

@@ -97,6 +97,60 @@ describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
     await expect(fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
     t.close()
   })
+
+  it('regression: DNS servers that answer nothing at all made every name dns-error; now a failure of this machine (ERR_LOCAL)', async () => {
+    const mute = await startDnsServer({ 'a.test': ['127.0.0.1'] })
+    // Silent to every question, the root's (the probe) included.
+    mute.silent.add('a.test').add('b.test').add('c.test').add('')
+    try {
+      const t = createNodeTransport({ dns: { servers: [mute.address], timeoutMs: 200, tries: 1 } })
+      const all = await Promise.allSettled(['a.test', 'b.test', 'c.test'].map((h) => fetchRobots(origin(h), { transport: t, privateAddresses: 'allow' })))
+      for (const r of all) {
+        expect(r.status).toBe('rejected')
+        expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'ERR_LOCAL' })
+        expect(String((r as PromiseRejectedResult).reason.cause?.message)).toMatch(/DNS servers are not answering \(ETIMEOUT/)
+      }
+      // Not kept as the names' failure: once the server answers, the same transport resolves them.
+      mute.silent.delete('a.test')
+      expect((await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).outcome).toBe('ok')
+      t.close()
+    } finally {
+      await mute.close()
+    }
+  })
+
+  it('regression: a resolver that REFUSED every question made every name dns-error; now ERR_LOCAL, while one refused name among answered ones stays dns-error', async () => {
+    const picky = await startDnsServer({ 'a.test': ['127.0.0.1'] })
+    picky.refused.add('a.test').add('')
+    try {
+      const t = createNodeTransport({ dns: { servers: [picky.address], timeoutMs: 300, tries: 1 } })
+      await expect(fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+      // The resolver serves this machine (the probe is answered): a name it refuses is the name's failure.
+      picky.refused.delete('')
+      const r = await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })
+      expect(r).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+      expect(r.error).toMatchObject({ kind: 'dns', code: 'EREFUSED' })
+      t.close()
+    } finally {
+      await picky.close()
+    }
+  })
+
+  it('a time-out while the servers answer other names is the name’s own: dns-error', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 300, tries: 1 } })
+    const [silent, answered] = await Promise.all([
+      fetchRobots(origin('silent.test'), { transport: t, privateAddresses: 'allow' }),
+      // Answered while silent.test waits.
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => fetchRobots(origin('b.test'), { transport: t, privateAddresses: 'allow' })),
+    ])
+    expect(answered.outcome).toBe('ok')
+    expect(silent).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+    expect(silent.error).toMatchObject({ kind: 'dns', code: 'ETIMEOUT' })
+    // Alone too: the servers answer the probe, so the time-out is the name's.
+    const alone = await fetchRobots(origin('silent.test'), { transport: createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 300, tries: 1 } }), privateAddresses: 'allow' })
+    expect(alone).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+    t.close()
+  })
 })
 
 describe('the address policy sees the addresses names resolve to', () => {

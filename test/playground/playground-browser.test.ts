@@ -212,6 +212,37 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('an opened file that is not valid UTF-8 is judged as its bytes, as check judges it, until its text is edited', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    // Latin-1, as many servers send it: the reference escapes the byte 0xE9 to %E9; the editor can only show U+FFFD.
+    const body = Buffer.concat([Buffer.from('User-agent: *\r\nDisallow: /caf'), Buffer.from([0xe9]), Buffer.from('\r\n')])
+    await page.setInputFiles('#file-a', { name: 'robots.txt', mimeType: 'text/plain', buffer: body })
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.includes('caf'))
+    await page.fill('#agents', 'bot')
+    await page.fill('#urls', '/caf%E9\n/caf%EF%BF%BD')
+    await settled(page)
+    const rows = page.locator('#rows tr')
+    const verdicts = (): Promise<string[][]> => rows.evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => [tr.dataset.verdict ?? '', tr.dataset.line ?? '']))
+    const m = parseRobots(new Uint8Array(body)).agent('bot')
+    expect(m.explain('/caf%E9')).toEqual({ allowed: false, rule: { line: 2, kind: 'disallow', pattern: '/caf%E9' } })
+    expect(await verdicts()).toEqual([['disallowed', '2'], ['allowed', '0']])
+    expect(await page.locator('#diags-a-count').innerText()).toContain('not valid UTF-8: it is judged as its bytes')
+    expect(await page.locator('#diags-a li').allInnerTexts()).toEqual(['line 2 warning: line is not valid UTF-8 [invalid-utf8]'])
+    // Compared with itself, the new version starts as the same bytes: no URL changes.
+    await page.check('#mode-diff')
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toBe('2 URLs compared for bot: 0 now disallowed, 0 now allowed, 2 unchanged.')
+    await page.check('#mode-single')
+    // Edited, the text is what is judged (U+FFFD is three bytes), and the note is gone.
+    await paste(page, '#robots-a', (await page.locator('#robots-a').inputValue()) + 'Allow: /x\n')
+    await settled(page)
+    expect(await verdicts()).toEqual([['allowed', '0'], ['disallowed', '2']])
+    expect(await page.locator('#diags-a-count').innerText()).not.toContain('UTF-8')
+    await page.close()
+  })
+
   it('the stand-ins: unreachable disallows every URL by an implied rule, unavailable allows every URL', async () => {
     const page = await newPage()
     await page.goto(origin)

@@ -94,6 +94,16 @@ describe('serialisation errors', () => {
       expect((err as RobotsFormatError).code).toBe(code)
     }
   })
+  it('diagnosticTotals past the 1,000-diagnostic cap are a parse\'s: a loaded form counts the listed ones and says more were found (docs/api.md)', () => {
+    const body = 'User-agent: *\n' + 'Foo: bar\n'.repeat(3000) + 'Disallow: x\n'.repeat(500)
+    const parsed = parseRobots(body)
+    expect(parsed.diagnosticTotals).toEqual({ error: 500, warning: 3000, info: 0 })
+    const loaded = Robots.fromBytes(parsed.toBytes())
+    expect(loaded.diagnostics).toEqual(parsed.diagnostics)
+    expect(loaded.diagnostics.at(-1)?.code).toBe('too-many-diagnostics')
+    expect(loaded.diagnosticTotals).toEqual({ error: 0, warning: 1000, info: 0 })
+  })
+
   it('keeps crawl-delay through a round trip', () => {
     expect(Robots.fromBytes(bytes).crawlDelay('x')).toBe(3)
   })

@@ -5,7 +5,7 @@
  * loads back, and refuses what does not fit.
  */
 import { describe, expect, it } from 'vitest'
-import { BundleWriter, parseRobots, RobotsStore, type BundleEntryKind, type StoreFetchInfo } from '../../src/index.js'
+import { BundleWriter, parseRobots, RobotsError, RobotsStore, type BundleEntryKind, type StoreFetchInfo } from '../../src/index.js'
 
 interface Entry {
   key: string
@@ -50,6 +50,18 @@ describe('BundleWriter', () => {
     expect(back.fetchInfo('https://d.example')?.outcome).toBe('refused')
     expect(written([]).length).toBe(32)
     expect(RobotsStore.fromBytes(written([])).size).toBe(0)
+  })
+
+  it('regression: a count whose entry table cannot be allocated is ERR_RANGE, not the typed array\'s own RangeError', () => {
+    let err: unknown
+    try {
+      new BundleWriter(0xffffffff)
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(RobotsError)
+    expect((err as RobotsError).code).toBe('ERR_RANGE')
+    expect(new BundleWriter(0).headSize).toBeGreaterThan(0)
   })
 
   it('refuses a key not in the store’s form, a form that does not fit its kind, more entries than counted, data that does not match', () => {

@@ -4,7 +4,7 @@
  * bundles, the byte-level lookups, budgets and input errors.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, Robots, RobotsStore, UrlScan, type EntryId, type RobotsErrorCode } from '../../src/index.js'
+import { parseRobots, Robots, RobotsStore, UrlScan, type EntryId, type RobotsErrorCode, type RobotsError } from '../../src/index.js'
 import { describePaired } from '../support/corpus-data.js'
 import { readU32 } from '../../src/rules/byte-buffer.js'
 import { Header } from '../../src/rules/compact-rules.js'
@@ -223,6 +223,34 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.matcher(-1 as EntryId, 'a'))).toBe('ERR_RANGE')
   })
 
+  it('regression: bytes of a detached buffer as a URL are ERR_INPUT (an empty URL has no host), not a TypeError of the engine', () => {
+    const s = new RobotsStore()
+    s.set('a.example', BODY)
+    const detached = new Uint8Array(new ArrayBuffer(8))
+    structuredClone(detached.buffer, { transfer: [detached.buffer] })
+    expect(detached.length).toBe(0)
+    expect(codeOf(() => s.isAllowed(detached, 'bot'))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.explain(detached, 'bot'))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.lookup(detached))).toBe('ERR_INPUT')
+    expect(codeOf(() => s.crawlers(['bot']).match(detached))).toBe('ERR_INPUT')
+  })
+
+  it("regression: an entry id that is not a number ('__proto__', 'length', '0') is ERR_RANGE, never a property of the hot cache", () => {
+    const s = new RobotsStore()
+    s.set('a.example', BODY)
+    // The hot caches (per entry, for the agent or crawler list used last) are filled first.
+    expect(s.matcher(0 as EntryId, 'bot').isAllowed('/private/x')).toBe(false)
+    const crawlers = s.crawlers(['bot'])
+    expect(crawlers.forEntry(0 as EntryId).isAllowed('/private/x')).toEqual([false])
+    for (const id of ['__proto__', 'length', 'constructor', 'map', '0']) {
+      for (let i = 0; i < 3; i++) {
+        expect(codeOf(() => s.matcher(id as unknown as EntryId, 'bot')), id).toBe('ERR_RANGE')
+        expect(codeOf(() => crawlers.forEntry(id as unknown as EntryId)), id).toBe('ERR_RANGE')
+      }
+    }
+    expect(s.matcher(0 as EntryId, 'bot').isAllowed('/private/x')).toBe(false)
+  })
+
   it('hasOriginKeys: whether lookup is needed beyond lookupHost; deleted entries and IPv6 hosts do not count; lazy forms stay unchecked', () => {
     const s = new RobotsStore()
     expect(s.hasOriginKeys()).toBe(false)
@@ -344,6 +372,54 @@ describe('RobotsStore: memory', () => {
     expect(codeOf(() => new RobotsStore({ limit: 1000 }))).toBe('ERR_LIMIT')
     expect(codeOf(() => new RobotsStore({ matcherOptions: { matcherBudget: 1 } }))).toBe('ERR_BUDGET')
     expect(codeOf(() => new RobotsStore(42 as unknown as object))).toBe('ERR_INPUT')
+  })
+
+  it('regression: setRobots counts the form it shares against budget, once however many keys share it (it counted none: a 50 KB budget held 240 KB)', () => {
+    const big = parseRobots('User-agent: *\n' + Array.from({ length: 20000 }, (_, i) => `Disallow: /p${i}\n`).join(''))
+    const small = parseRobots(BODY)
+    const s = new RobotsStore({ budget: 50_000 })
+    expect(codeOf(() => s.setRobots('a.example', big))).toBe('ERR_BUDGET')
+    expect(s.size).toBe(0)
+    // A small form under many keys: held once, so the keys alone count.
+    for (let i = 0; i < 200; i++) s.setRobots(`h${i}.example`, small)
+    expect(s.size).toBe(200)
+    // Distinct forms each count: the budget stops them.
+    let stored = 0
+    try {
+      for (let i = 0; i < 1000; i++, stored++) s.setRobots(`d${i}.example`, parseRobots(BODY + `Disallow: /only-${i}/${'x'.repeat(200)}\n`))
+    } catch (err) {
+      expect((err as RobotsError).code).toBe('ERR_BUDGET')
+    }
+    expect(stored).toBeGreaterThan(0)
+    expect(stored).toBeLessThan(1000)
+    // Replaced or deleted, a shared form stops counting: its room is free again.
+    const t = new RobotsStore({ budget: 30_000 })
+    const mid = parseRobots('User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /m${i}\n`).join(''))
+    expect(mid.toBytes().length).toBeGreaterThan(15_000)
+    t.setRobots('a.example', mid)
+    expect(codeOf(() => t.setRobots('b.example', parseRobots('User-agent: *\n' + Array.from({ length: 3000 }, (_, i) => `Disallow: /n${i}\n`).join(''))))).toBe('ERR_BUDGET')
+    t.delete('a.example')
+    t.setRobots('b.example', mid)
+    t.setOutcome('b.example', 'unreachable')
+    t.setRobots('c.example', mid)
+    expect(t.has('c.example')).toBe(true)
+  })
+
+  it('regression: a lazy option that is not a boolean is ERR_INPUT (lazy: \'yes\' loaded eagerly, unsaid)', () => {
+    const bundle = new RobotsStore().toBytes()
+    for (const lazy of ['yes', 1, null, {}]) expect(codeOf(() => RobotsStore.fromBytes(bundle, { lazy: lazy as unknown as boolean })), String(lazy)).toBe('ERR_INPUT')
+    expect(RobotsStore.fromBytes(bundle, { lazy: false }).size).toBe(0)
+    expect(RobotsStore.fromBytes(bundle, { lazy: undefined }).size).toBe(0)
+  })
+
+  it('regression: fromBytes refuses a bundle whose rules pass budget (ERR_BUDGET; it loaded it past the budget)', () => {
+    const s = new RobotsStore()
+    for (let i = 0; i < 50; i++) s.set(`h${i}.example`, `${BODY}Disallow: /only-${i}/${'x'.repeat(200)}\n`)
+    const bundle = s.toBytes()
+    for (const lazy of [false, true]) {
+      expect(codeOf(() => RobotsStore.fromBytes(bundle, { budget: 2000, lazy }))).toBe('ERR_BUDGET')
+      expect(RobotsStore.fromBytes(bundle, { budget: 1_000_000, lazy }).size).toBe(50)
+    }
   })
 })
 

@@ -12,9 +12,9 @@
  * The manual: docs/fetch.md.
  */
 import { setMaxListeners } from 'node:events'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { RobotsFetchResult, RobotsStore } from '../../index.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
@@ -123,7 +123,21 @@ export function journalPathOf(option: string | undefined, output: OutputTarget |
   if (option === undefined) return output?.kind === 'file' ? `${output.file}.journal` : undefined
   const target = checkOutput(option, 'journal')
   if (target.kind !== 'file') throw new CliError('ERR_WRITE', `cannot use the journal '${option}': ${option === '-' ? 'stdout' : 'a FIFO or a device'} cannot be read back: name a regular file`)
+  // The journal is removed once the output is written: the same file would be written, then removed.
+  if (output?.kind === 'file' && canonicalPath(target.file) === canonicalPath(output.file)) {
+    throw new UsageError(`option '--journal' names the output itself ('${option}'): the journal is removed once the output is written; name another file`)
+  }
   return target.file
+}
+
+/** `file` with its folder's links resolved (the file itself may not be there yet). */
+function canonicalPath(file: string): string {
+  const full = resolve(file)
+  try {
+    return join(realpathSync(dirname(full)), basename(full))
+  } catch {
+    return full
+  }
 }
 
 /** Runs `fetch` with the arguments after the command name; resolves to the exit code. */
@@ -305,7 +319,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
     live?.abort()
     journal?.close()
     if (err instanceof NoProgressError && s.persistent) {
-      throw new CliError('ERR_LOCAL', `${err.message}; the journal '${journal!.path}' keeps the ${plural(journal!.appended + tally.resumed, 'origin')} fetched: run the same command again to go on once this machine can (${err.localCode === 'EMFILE' || err.localCode === 'ENFILE' ? 'ulimit -n, --concurrency' : '--concurrency'})`)
+      throw new CliError('ERR_LOCAL', `${err.message}; the journal '${journal!.path}' keeps the ${plural(journal!.appended + tally.resumed, 'origin')} fetched: run the same command again to go on once this machine can (${remedyOf(err.localCode)})`)
     }
     if (err instanceof NoProgressError) {
       throw new CliError('ERR_LOCAL', `${err.message}; nothing was written: a streamed output keeps no journal unless --journal FILE is given`)
@@ -346,6 +360,14 @@ async function fetchRun(s: RunSettings): Promise<number> {
     }
   }
   return interrupt.status
+}
+
+/** What to mend before running again after failures of this machine of `code`. */
+function remedyOf(code: string): string {
+  if (code === 'EMFILE' || code === 'ENFILE') return 'ulimit -n, --concurrency'
+  // The resolver's servers unreachable or silent (DnsCache marks only these codes as this machine's).
+  if (code === 'ETIMEOUT' || code === 'EAI_AGAIN' || code === 'EREFUSED' || code === 'ECONNREFUSED' || code === 'ECANCELLED') return 'the DNS servers, --dns-server'
+  return '--concurrency'
 }
 
 /** The size of `file` in megabytes, as the summary gives it. */

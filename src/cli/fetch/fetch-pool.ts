@@ -11,8 +11,8 @@
  * - failures of this machine (ERR_LOCAL: EMFILE, ENOMEM, no free local port,
  *   the resolver unreachable, …) never written as the site's outcome: the
  *   origin goes back to be fetched again, the run pauses (50 ms, doubling up
- *   to 2 s) and halves the requests it keeps in flight, then grows back by
- *   one per fetch completed; a run where nothing completes for `stallMs`
+ *   to 2 s) and halves the requests it keeps in flight (once for the fetches
+ *   that fail together), then grows back by one per fetch completed; a run where nothing completes for `stallMs`
  *   while such failures go on stops with a clear error ({@link NoProgressError}).
  */
 import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
@@ -144,7 +144,14 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       /** Whether this job holds a place of the concurrency now (not while it waits aside). */
       let holds = true
       try {
-        const address = await o.transport.addressOf(url)
+        let address: string | undefined
+        try {
+          address = await o.transport.addressOf(url)
+        } catch (err) {
+          // The resolver's servers unreachable or silent: this machine's failure, never the name's.
+          if (o.signal.aborted) return
+          return local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
+        }
         if (address !== undefined && !o.signal.aborted) {
           lease = o.transport.tryLease(address)
           if (lease === undefined) {
@@ -203,9 +210,11 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         failure ??= new NoProgressError(code, `cannot make progress: nothing fetched for ${seconds} s, only failures of this machine (${typeof cause === 'string' ? cause : (err as Error).message})`)
         return
       }
+      // One backing off per burst: the fetches in flight that fail with it (they met the same exhaustion) neither halve again nor lengthen the pause.
+      if (now < pausedUntil) return
       limit = Math.max(1, Math.min(limit, inHand) >> 1)
       pause = pause === 0 ? FIRST_PAUSE_MS : Math.min(LONGEST_PAUSE_MS, pause * 2)
-      pausedUntil = Math.max(pausedUntil, now + pause)
+      pausedUntil = now + pause
     }
 
     pump()

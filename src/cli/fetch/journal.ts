@@ -88,6 +88,12 @@ export class Journal {
     try {
       const info = fstatSync(fd)
       if (!info.isFile()) throw fail('not a regular file')
+      if (info.size <= Buffer.byteLength(run) && isHeadPrefix(fd, info.size, run)) {
+        // Killed while this run's journal was being made (its first line cut short): no record yet, made again.
+        closeSync(fd)
+        rmSync(path, { force: true })
+        return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run)
+      }
       const first = readLine(fd, 0, info.size)
       if (first === undefined || first.text !== run) {
         let what = 'it is not the journal of a fetch'
@@ -250,6 +256,19 @@ export class Journal {
     this.closed = true
     if (had) rmSync(this.path, { force: true })
   }
+}
+
+/** Whether the `size` bytes of the file are the start of the line `head` (without its newline; nothing at all included). */
+function isHeadPrefix(fd: number, size: number, head: string): boolean {
+  const want = Buffer.from(head)
+  if (size > want.length) return false
+  const got = Buffer.alloc(size)
+  for (let n = 0; n < size; ) {
+    const r = readSync(fd, got, n, size - n, n)
+    if (r === 0) return false
+    n += r
+  }
+  return got.equals(want.subarray(0, size))
 }
 
 /** The line starting at `at` (without its newline), or undefined when there is none whole. */

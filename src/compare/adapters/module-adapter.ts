@@ -149,6 +149,8 @@ function isThenable(v: unknown): v is PromiseLike<unknown> {
 
 function describe(v: unknown): string {
   if (v === undefined) return 'undefined'
+  // JSON writes NaN and the infinities as null, and cannot write a bigint.
+  if (typeof v === 'number' || typeof v === 'bigint') return typeof v === 'bigint' ? `${v}n` : String(v)
   try {
     return JSON.stringify(v) ?? String(v)
   } catch {

@@ -211,7 +211,7 @@ function fieldOf(line: string, field: number, csv: boolean): string {
 export function readUrlList(file: string, options: UrlListOptions = {}): UrlList {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = wireText(readFileSync(file))
   } catch (err) {
     throw readError('URL list', file, err)
   }
@@ -275,4 +275,45 @@ export function urlListNotes(file: string, list: UrlList, matched: { urls: numbe
     notes.push(`--urls: ${plural(matched.urls, 'URL')} of '${name}' ${matched.urls === 1 ? 'is' : 'are'} on ${plural(matched.hosts, 'host')} of --robots-dir; ${plural(other, 'URL')} on hosts without a file there ${other === 1 ? 'is' : 'are'} not used`)
   }
   return notes
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
+ * A URL list's text: UTF-8, and each byte of an invalid sequence (a log's
+ * Latin-1 URL) as its `%XX` escape, the form it has on the wire, so that a
+ * URL keeps its bytes (U+FFFD would make it another URL).
+ */
+export function wireText(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    // Invalid somewhere: decode the valid runs, escape the bytes between them.
+  }
+  let out = ''
+  let run = 0
+  let i = 0
+  while (i < bytes.length) {
+    const n = sequenceLength(bytes, i)
+    if (n > 0) {
+      i += n
+      continue
+    }
+    out += utf8.decode(bytes.subarray(run, i)) + `%${bytes[i].toString(16).toUpperCase().padStart(2, '0')}`
+    run = ++i
+  }
+  return out + utf8.decode(bytes.subarray(run))
+}
+
+/** Bytes of the valid UTF-8 sequence at `bytes[i]`, or 0 when none starts there. */
+function sequenceLength(bytes: Uint8Array, i: number): number {
+  const b = bytes[i]
+  if (b < 0x80) return 1
+  const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
+  if (n === 0 || i + n > bytes.length) return 0
+  for (let k = 1; k < n; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return 0
+  // Overlong forms, surrogates and code points past U+10FFFF: the second byte's range.
+  const c = bytes[i + 1]
+  if ((b === 0xe0 && c < 0xa0) || (b === 0xed && c > 0x9f) || (b === 0xf0 && c < 0x90) || (b === 0xf4 && c > 0x8f)) return 0
+  return n
 }

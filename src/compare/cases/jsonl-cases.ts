@@ -32,7 +32,9 @@ export async function readJsonlCases(file: string): Promise<CaseInput[]> {
 export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> {
   const bodies = new Map<string, Uint8Array>()
   const ids = new Set<string>()
-  const stream = createReadStream(file)
+  // Read as latin1 (one char a byte), so that each line's bytes can be checked as UTF-8 below.
+  const stream = createReadStream(file, { encoding: 'latin1' })
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
   const opened = new Promise<void>((ok, fail) => {
     stream.once('open', () => ok())
     stream.once('error', fail)
@@ -45,8 +47,15 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   const lines = createInterface({ input: stream, crlfDelay: Infinity })
   let n = 0
   try {
-    for await (const text of lines) {
+    for await (const bytes of lines) {
       n++
+      let text: string
+      try {
+        text = utf8.decode(Buffer.from(bytes, 'latin1'))
+      } catch {
+        // JSON is UTF-8: a byte that is not would be read as U+FFFD, a body or URL other than the one written.
+        throw new CompareError('ERR_READ', `${file}:${n}: the line is not valid UTF-8 (give a body that is not UTF-8 as robots_base64, and percent-encode such bytes in a URL)`)
+      }
       const line = n === 1 ? withoutBom(text) : text
       if (line.trim() === '') continue
       const c = parseCaseLine(line, `${file}:${n}`, n, dirname(file), bodies)

@@ -157,6 +157,36 @@ describe('DNS that the run controls', () => {
     expect(store(out).fetchInfo(`http://nowhere.test:${server.port}`)?.outcome).toBe('unreachable')
   })
 
+  it('regression: DNS servers that answer nothing made every origin unreachable (dns-error); now the run stops, writes nothing and keeps its journal', async () => {
+    const mute = await startDnsServer({})
+    const names = ['m1.test', 'm2.test', 'm3.test']
+    // Silent to every question, the root's (the probe) included.
+    for (const n of [...names, '']) mute.silent.add(n)
+    try {
+      const input = file('mute.txt', names.map((n) => `http://${n}:${server.port}/`))
+      const out = tmp.path('mute.bundle')
+      const argv = ['fetch', input, '-o', out, '--dns-server', mute.address, '--allow-private', '--give-up-after', '1']
+      const r = await run(argv)
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/cannot make progress: .*only failures of this machine \(the DNS servers are not answering \(ETIMEOUT/)
+      expect(r.stderr).toMatch(/\(the DNS servers, --dns-server\)/)
+      expect(existsSync(out)).toBe(false)
+      expect(existsSync(`${out}.journal`)).toBe(true)
+      expect(server.total).toBe(0)
+      // Once the servers answer, the same command fetches every origin: none was written down as unreachable.
+      for (const n of names) {
+        mute.silent.delete(n)
+        mute.names.set(n, ['127.0.0.1'])
+      }
+      const again = await run(argv)
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stderr).toMatch(/3 origins fetched in .*: 3 ok;/)
+      for (const n of names) expect(store(out).fetchInfo(`http://${n}:${server.port}`)?.outcome).toBe('ok')
+    } finally {
+      await mute.close()
+    }
+  }, 60_000)
+
   it('--dns-server that is not an address is a usage error', async () => {
     const r = await run(['fetch', '-o', tmp.path('x.bundle'), '--dns-server', 'dns.example'], { input: '' })
     expect(r.status).toBe(2)

@@ -122,6 +122,23 @@ describe('a killed run loses everything: the journal', () => {
 })
 
 describe('the journal', () => {
+  it('regression: --journal naming the output itself wrote the output, then removed it as the journal (exit 0, nothing left)', async () => {
+    const file = input('self.txt', 3)
+    const out = tmp.path('self.bundle')
+    for (const journal of [out, `${tmp.dir}/./self.bundle`]) {
+      const r = await run(args(file, out, ['--journal', journal]))
+      expect(r.status).toBe(2)
+      expect(r.stderr).toMatch(/option '--journal' names the output itself/)
+      expect(existsSync(out)).toBe(false)
+    }
+    expect(server.total).toBe(0)
+    // Another file is fine, and goes once the output is written.
+    const r = await run(args(file, out, ['--journal', tmp.path('self.journal')]))
+    expect(r.status, r.stderr).toBe(0)
+    expect(entries(out)).toHaveLength(3)
+    expect(existsSync(tmp.path('self.journal'))).toBe(false)
+  })
+
   it('of another run is not used, nor overwritten; one that is not a journal neither', async () => {
     const a = input('a.txt', 3)
     const b = input('b.txt', 4)
@@ -136,6 +153,32 @@ describe('the journal', () => {
     expect(s.stderr).toMatch(/it is not the journal of a fetch/)
     expect(readFileSync(`${out}.journal`, 'utf8')).toBe('hello\n')
     expect(existsSync(out)).toBe(false)
+  })
+
+  it('regression: a kill while the journal was being made (empty, or its first line cut short) left a journal that every later run refused', async () => {
+    const file = input('head.txt', 3)
+    const out = tmp.path('head.bundle')
+    // The head this run writes, from a journal it leaves when killed before any record (the server never answers).
+    const inner = server.handler
+    server.handler = () => {}
+    const first = await runKilledAfter(server, args(file, out), 1, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const head = readFileSync(`${out}.journal`, 'utf8').split('\n')[0]!
+    for (const cut of [0, 1, head.length >> 1, head.length - 1, head.length]) {
+      writeFileSync(`${out}.journal`, head.slice(0, cut))
+      server.reset()
+      const r = await run(args(file, out))
+      expect(r.status, `${cut}: ${r.stderr}`).toBe(0)
+      expect(server.total).toBe(3)
+      expect(entries(out)).toHaveLength(3)
+      expect(existsSync(`${out}.journal`)).toBe(false)
+    }
+    // Bytes that are not this run's head are still refused, and kept.
+    writeFileSync(`${out}.journal`, head.slice(0, 10) + 'X')
+    const other = await run(args(file, out))
+    expect(other.status).toBe(1)
+    expect(other.stderr).toMatch(/it is not the journal of a fetch/)
   })
 
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {

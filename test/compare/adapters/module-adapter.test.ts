@@ -78,6 +78,23 @@ export function parse(bytes) {
     await adapter.close()
   })
 
+  it('regression: a line of NaN, Infinity or a bigint is named as it is (JSON wrote NaN as null)', async () => {
+    const path = mod(
+      'odd-lines',
+      `export function parse() {
+  return { isAllowed: () => true, matchingLine: (url) => (url === '/nan' ? NaN : url === '/inf' ? Infinity : url === '/big' ? 3n : 1.5) }
+}`,
+    )
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+    await adapter.start()
+    const judge = async (url: string) => (await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url })).error
+    expect(await judge('/nan')).toBe('matchingLine returned NaN, not a line number ≥ 0 (or -1 for none)')
+    expect(await judge('/inf')).toBe('matchingLine returned Infinity, not a line number ≥ 0 (or -1 for none)')
+    expect(await judge('/big')).toBe('matchingLine returned 3n, not a line number ≥ 0 (or -1 for none)')
+    expect(await judge('/x')).toBe('matchingLine returned 1.5, not a line number ≥ 0 (or -1 for none)')
+    await adapter.close()
+  })
+
   it('a module without parse, or that cannot be imported, stops at start-up', async () => {
     await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
     await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/--module: cannot import/)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { corpusCases } from '../../../src/compare/cases/corpus-cases.js'
-import { hostOf, readRobotsDir, readUrlList } from '../../../src/compare/cases/corpus-files.js'
+import { hostOf, readRobotsDir, readUrlList, wireText } from '../../../src/compare/cases/corpus-files.js'
 import { isWellFormed } from '../../../src/compare/case.js'
 import { isOddUrl } from '../../../src/compare/categories.js'
 import { Oracle } from '../../../src/compare/oracle.js'
@@ -106,6 +106,24 @@ describe('corpus cases', () => {
     expect(many).toHaveLength(100_000)
     expect(many.filter((c) => !isWellFormed(c.url)).map((c) => c.id)).toEqual([])
     expect(many.filter((c) => /\p{Extended_Pictographic}/u.test(c.url)).length).toBeGreaterThan(100)
+  })
+
+  it('regression: a URL list that is not valid UTF-8 keeps its URLs\' bytes, as %XX escapes (they were read as U+FFFD, other URLs)', () => {
+    const b = (...parts: (string | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p)] : p)))
+    expect(wireText(b('/caf\u00e9 /\u65e5 /\u{1f600}'))).toBe('/caf\u00e9 /\u65e5 /\u{1f600}')
+    expect(wireText(b('/caf', [0xe9], '/x'))).toBe('/caf%E9/x')
+    expect(wireText(b('/a', [0xc0, 0xaf], '/b', [0xed, 0xa0, 0x80], '/c', [0xf4, 0x90, 0x80, 0x80]))).toBe('/a%C0%AF/b%ED%A0%80/c%F4%90%80%80')
+    expect(wireText(b([0xe9], '/\u00e9', [0xe6, 0x97], 'x', [0xf0, 0x9f]))).toBe('%E9/\u00e9%E6%97x%F0%9F')
+    // A BOM is the caller's to skip; U+FEFF inside the text is kept.
+    expect(wireText(b([0xef, 0xbb, 0xbf], 'a', [0xe9], [0xef, 0xbb, 0xbf]))).toBe('\ufeffa%E9\ufeff')
+    const dir = mkdtempSync(join(tmpdir(), 'compare-urls-'))
+    try {
+      const file = join(dir, 'urls.txt')
+      writeFileSync(file, b([0xef, 0xbb, 0xbf], 'https://a.example/caf', [0xe9], '\nhttps://a.example/b\n'))
+      expect(readUrlList(file).byHost.get('a.example')).toEqual(['https://a.example/caf%E9', 'https://a.example/b'])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('hostOf reads the host of absolute URLs only', () => {

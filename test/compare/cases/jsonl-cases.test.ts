@@ -73,6 +73,19 @@ describe('JSONL cases', () => {
     expect(oracle.statedMismatches).toEqual([])
   })
 
+  it('regression: a line that is not valid UTF-8 is refused, naming the line (its bytes were read as U+FFFD: another body than the one written)', async () => {
+    const file = join(dir, 'latin1.jsonl')
+    const good = Buffer.from('\ufeff{"id":"a","robots":"User-agent: *\\nDisallow: /caf\u00e9\\n","agent":"x","url":"/caf%C3%A9"}\r\n')
+    const bad = Buffer.concat([Buffer.from('{"id":"b","robots":"User-agent: *\\nDisallow: /caf'), Buffer.from([0xe9]), Buffer.from('\\n","agent":"x","url":"/caf%E9"}\n')])
+    writeFileSync(file, Buffer.concat([good, bad]))
+    await expect(readJsonlCases(file)).rejects.toThrow(/latin1\.jsonl:2: the line is not valid UTF-8/)
+    // Valid UTF-8 (a BOM, CRLF, non-ASCII text) reads as before.
+    writeFileSync(file, good)
+    const [c] = await readJsonlCases(file)
+    expect(Buffer.from(c.robots).toString('utf8')).toBe('User-agent: *\nDisallow: /caf\u00e9\n')
+    expect(c.url).toBe('/caf%C3%A9')
+  })
+
   it('a repeated id and an unreadable file are errors', async () => {
     const file = join(dir, 'dup.jsonl')
     writeFileSync(file, '{"id":"a","robots":"","agent":"x","url":"/"}\n\n{"id":"a","robots":"","agent":"x","url":"/"}\n')

@@ -1,0 +1,62 @@
+/**
+ * An opened file's bytes against the text the page shows for them
+ * (src/playground/opened-file.ts): the page judges the bytes as served
+ * while the text is unedited, whenever the two differ.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseRobots } from '../../src/index.js'
+import { bodyOf, fileText, openedFile } from '../../src/playground/opened-file.js'
+
+const bytes = (...parts: (string | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p)] : p)))
+/** What a text field holds once given `text`: line ends as LF. */
+const field = (text: string): string => text.replace(/\r\n?/g, '\n')
+
+describe('opened files: judged as their bytes until edited', () => {
+  it('a file whose text is its bytes is judged as text (no bytes kept)', () => {
+    const b = bytes('User-agent: *\nDisallow: /caf\u00e9\n')
+    expect(openedFile(b, field(fileText(b)))).toBeUndefined()
+  })
+
+  it('invalid UTF-8 is kept as bytes: the verdict is the one of the bytes as served, not of U+FFFD', () => {
+    const b = bytes('User-agent: *\nDisallow: /caf', [0xe9], '\n')
+    const shown = field(fileText(b))
+    expect(shown).toBe('User-agent: *\nDisallow: /caf\ufffd\n')
+    const file = openedFile(b, shown)
+    expect(file?.utf8).toBe(false)
+    const body = bodyOf(file, shown)
+    expect(body).toBe(b)
+    expect(parseRobots(body!).agent('bot').isAllowed('/caf%E9')).toBe(false)
+    expect(parseRobots(shown).agent('bot').isAllowed('/caf%E9')).toBe(true)
+    // Edited: the text is judged.
+    expect(bodyOf(file, shown + 'Allow: /x\n')).toBeUndefined()
+  })
+
+  it('two files that show the same text are told apart', () => {
+    const a = openedFile(bytes('Disallow: /', [0xe9]), 'Disallow: /\ufffd')
+    const b = openedFile(bytes('Disallow: /', [0xff]), 'Disallow: /\ufffd')
+    expect(a?.serial).not.toBe(b?.serial)
+  })
+
+  it('CRLF lines past the parsing limit: the bytes are judged, since LF lines would let more of the file in', () => {
+    // CRLF lines up to about 511,900 bytes, then a rule whose line crosses the 512,000-byte limit as
+    // served (so it is dropped) but not once each CRLF is one LF (about 6,000 bytes fewer).
+    const line = `Disallow: /filler/${'a'.repeat(66)}\r\n`
+    const lines = Math.floor((511_900 - 15) / line.length)
+    const text = 'User-agent: *\r\n' + line.repeat(lines) + `Disallow: /late # ${'x'.repeat(300)}\r\n`
+    const b = bytes(text)
+    const shown = field(fileText(b))
+    const file = openedFile(b, shown)
+    expect(file?.utf8).toBe(true)
+    const served = parseRobots(bodyOf(file, shown)!)
+    expect(served.truncated).toBe(true)
+    expect(served.agent('bot').isAllowed('/late')).toBe(parseRobots(b).agent('bot').isAllowed('/late'))
+    expect(parseRobots(shown).agent('bot').isAllowed('/late')).not.toBe(served.agent('bot').isAllowed('/late'))
+  })
+
+  it('a BOM, dropped from the text, keeps the bytes (the reference skips it too)', () => {
+    const b = bytes([0xef, 0xbb, 0xbf], 'User-agent: *\nDisallow: /x\n')
+    const shown = field(fileText(b))
+    expect(shown.startsWith('User-agent')).toBe(true)
+    expect(openedFile(b, shown)?.bytes).toBe(b)
+  })
+})
