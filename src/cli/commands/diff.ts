@@ -171,7 +171,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         for (let c = 0; c < k; c++) changed ||= (olds[c] & 1) !== (news[c] & 1)
         if (!changed) return
         urlsChanged++
-        const url = bytes.subarray(locator.urlStart, locator.urlEnd)
+        const url = locator.shownUrl(bytes)
         const text = DECODER.decode(url)
         const each: Record<string, unknown> = {}
         for (let c = 0; c < k; c++) {
@@ -195,7 +195,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       const a = before.judge(bytes, locator)
       const b = after.judge(bytes, locator)
       if ((a & 1) === (b & 1)) return
-      const url = bytes.subarray(locator.urlStart, locator.urlEnd)
+      const url = locator.shownUrl(bytes)
       const change = b & 1 ? 'now-allowed' : 'now-disallowed'
       if (b & 1) nowAllowed++
       else nowDisallowed++

@@ -152,8 +152,10 @@ export function judgeBlock(
       code = -f
     }
     if (code >= 0 || invalid === 'keep') {
-      if (jsonl) emitter.record(bytes, locator.urlStart, locator.urlEnd, code, code >= 0 ? judge.decided(bytes, locator) : null, firstLine + lines, place?.input, locator)
-      else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
+      if (jsonl) {
+        const url = locator.shownUrl(bytes)
+        emitter.record(url, 0, url.length, code, code >= 0 ? judge.decided(bytes, locator) : null, firstLine + lines, place?.input, locator)
+      } else if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
       else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
     }
     lines++

@@ -6,8 +6,9 @@
  * through it, so they read a log alike.
  */
 import { RobotsInputError, UrlScan } from '../../index.js'
-import { FieldKind, findField, requestTarget } from './fields.js'
+import { FieldKind, findField, requestTarget, WHITESPACE } from './fields.js'
 import type { LineLayout } from './line-layout.js'
+import { unescapeLogged } from './log-escapes.js'
 import { locateLogLine, LogFit } from './log-line.js'
 
 /** Why a line has no URL (or, where a host is needed, no host). */
@@ -75,7 +76,7 @@ const PREFIX_MAX = 512
  *   moved (`UrlScan.moveTo`), and `sameHost` says so.
  */
 export class LineLocator {
-  /** The URL: `bytes[urlStart, urlEnd)` of the line located last. */
+  /** The URL: `bytes[urlStart, urlEnd)` of the line located last (of {@link shownUrl}'s bytes when its request line was escaped). */
   urlStart = 0
   urlEnd = 0
   /** The URL's scan (`hostStart` -1 for a path). */
@@ -100,6 +101,8 @@ export class LineLocator {
    * with `//` as `//authority/path`); else undefined: the URL is the line's.
    */
   private absolute: Uint8Array | undefined
+  /** A logged request target with its escapes undone (`\"`, `\xHH`: log-escapes.ts), which `urlStart`, `urlEnd` point into; else undefined. */
+  private unescaped: Uint8Array | undefined
   private readonly layout: LineLayout
   private readonly needHost: boolean
   private readonly column = new UrlScan()
@@ -147,6 +150,9 @@ export class LineLocator {
     const previous = this.hostSource
     this.sameHost = false
     this.absolute = undefined
+    this.unescaped = undefined
+    /** The bytes the URL is in: the line's, or its request target unescaped. */
+    let src = bytes
     /** The host column, when the log format found it. */
     let columnStart = -1
     let columnEnd = -1
@@ -158,6 +164,7 @@ export class LineLocator {
       ue = range[1]
       columnStart = range[2]
       columnEnd = range[3]
+      src = this.unescape(bytes, us, ue)
     } else if (layout.url > 0) {
       const kind = findField(bytes, start, end, layout.url, layout.delimiter, range, 0)
       if (kind === FieldKind.None) return this.fault(start, start, LineFault.NoField)
@@ -166,13 +173,19 @@ export class LineLocator {
       if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
         us = range[2]
         ue = range[3]
+        // A log's quoted request line (`"%r"`), escaped as the server wrote it; a --delimiter column is CSV's.
+        if (layout.delimiter === WHITESPACE) src = this.unescape(bytes, us, ue)
       }
+    }
+    if (src !== bytes) {
+      us = 0
+      ue = src.length
     }
     this.urlStart = us
     this.urlEnd = ue
     if (us === ue) return this.fault(us, ue, LineFault.Empty)
     const url = this.url
-    const hasHost = this.scan(bytes, us, ue, previous === HostSource.Url)
+    const hasHost = this.scan(src, us, ue, previous === HostSource.Url)
     if (hasHost) {
       // The previous line's scheme and authority again (sameHost): an http(s) URL already, its host already checked.
       if (!this.sameHost) {
@@ -180,23 +193,23 @@ export class LineLocator {
         if (scheme !== 'http' && scheme !== 'https') return this.fault(us, ue, LineFault.NotUrl)
       }
       this.host = url
-      this.hostBytes = bytes
+      this.hostBytes = src
       this.hostSource = HostSource.Url
       if (this.needHost && !this.sameHost) {
         // A plain host is its own key (the usual case, kept inline); any other is made canonical.
         this.key = url
-        this.keyBytes = bytes
+        this.keyBytes = src
         if (!url.plainHost || url.port === UrlScan.BAD_PORT) {
-          const f = this.canonicalKey(url, bytes)
+          const f = this.canonicalKey(url, src)
           if (f !== LineFault.None) return this.fault(us, ue, f)
         }
       }
       return LineFault.None
     }
-    if (bytes[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
+    if (src[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
     // A request target `//a/b` is the path `//a/b` of the line's host, never a host `a` (RFC 9112's origin-form).
-    if (ue - us >= 2 && bytes[us + 1] === 0x2f && (layout.logFormat !== undefined || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(bytes, us, ue)
+    if (ue - us >= 2 && src[us + 1] === 0x2f && (layout.logFormat !== undefined || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(src, us, ue)
     if (layout.host > 0 && columnStart < 0 && layout.logFormat === undefined) {
       const kind = findField(bytes, start, end, layout.host, layout.delimiter, range, 0)
       if (kind !== FieldKind.None) {
@@ -251,7 +264,18 @@ export class LineLocator {
 
   /** The bytes of the URL judged for the line located last (`bytes` is its line's block): what `url` scanned. */
   judgedUrl(bytes: Uint8Array): Uint8Array {
-    return this.absolute ?? bytes.subarray(this.urlStart, this.urlEnd)
+    return this.absolute ?? this.shownUrl(bytes)
+  }
+
+  /** The URL of the line located last as its input gives it (`bytes` is its line's block): a logged request target with its escapes undone. */
+  shownUrl(bytes: Uint8Array): Uint8Array {
+    return (this.unescaped ?? bytes).subarray(this.urlStart, this.urlEnd)
+  }
+
+  /** `bytes[us, ue)` with its log escapes undone (kept in `unescaped`), or `bytes` when it has none. */
+  private unescape(bytes: Uint8Array, us: number, ue: number): Uint8Array {
+    this.unescaped = unescapeLogged(bytes, us, ue)
+    return this.unescaped ?? bytes
   }
 
   /** Scans `http://h` + the path `bytes[us, ue)` into `url`, so that the path is read from its first byte. */

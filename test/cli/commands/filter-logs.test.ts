@@ -90,7 +90,8 @@ describe('--log-format, --host, quoted columns', () => {
       ['/apache_pb.gif', true, 'www.example.com', 1],
       ['/private/report.pdf', false, 'www.example.com', 2],
       ['\\x16\\x03\\x01\\x00\\xF4\\x01\\x00\\x00\\xF0\\x03\\x03', null, null, 3],
-      ['/private/ok?a=\\"b\\"', false, 'www.example.com', 4],
+      // The request as sent: Apache's \" is a quote.
+      ['/private/ok?a="b"', false, 'www.example.com', 4],
     ])
     expect(records[2].reason).toBe('no-request')
   })
@@ -98,6 +99,51 @@ describe('--log-format, --host, quoted columns', () => {
   it('--log-format vhost_combined judges each line by its vhost', async () => {
     const r = await run(['filter', '--robots-dir', dir, '--agent', 'G', '--log-format', 'vhost_combined', '--print', 'verdicts', '-q'], { input: input(VHOST) })
     expect(r.stdout.toString()).toBe([`disallowed\t2\t${VHOST[0]}`, `allowed\t0\t${VHOST[1]}`, `allowed\t0\t${VHOST[2]}`, ''].join('\n'))
+  })
+})
+
+describe('regression: a logged request line was judged as escaped, not as sent', () => {
+  const RULES = 'User-agent: *\nDisallow: /a"b\nDisallow: /c\\d\nDisallow: /caf%C3%A9/\nDisallow: /x%E9\nAllow: /caf\n'
+  /** Targets as sent (Latin-1 strings: one char a byte), each logged as Apache and as nginx write it. */
+  const SENT = ['/a"b', '/c\\d', '/caf\xc3\xa9/', '/caf\xc3\xa9', '/x\xe9', '/x%E9', '/ok', '//a"b']
+  const apache = (t: string): string => [...Buffer.from(t, 'latin1')].map((c) => (c === 0x22 ? '\\"' : c === 0x5c ? '\\\\' : c < 0x20 || c >= 0x7f ? `\\x${c.toString(16)}` : String.fromCharCode(c))).join('')
+  const nginx = (t: string): string => [...Buffer.from(t, 'latin1')].map((c) => (c === 0x22 || c === 0x5c || c < 0x20 || c >= 0x7f ? `\\x${c.toString(16).toUpperCase()}` : String.fromCharCode(c))).join('')
+  const logLine = (target: string): string => `203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "GET ${target} HTTP/1.1" 200 5 "-" "curl/8"`
+
+  it('Apache\'s \\" \\\\ \\xhh and nginx\'s \\xHH are undone: every line is judged as a URL list line of the bytes sent', async () => {
+    const rules = tmp.path('escapes.txt')
+    writeFileSync(rules, RULES)
+    const list = await run(['filter', '--robots', rules, '--agent', 'G', '--host', 'example.com', '--print', 'verdicts', '-q'], { input: Buffer.from(`${SENT.join('\n')}\n`, 'latin1') })
+    const expected = list.stdout.toString('latin1').trimEnd().split('\n').map((l) => l.split('\t').slice(0, 2).join('\t'))
+    // The reference's answers for http://example.com + each (raw bytes never match a %XX pattern).
+    expect(expected).toEqual(['disallowed\t2', 'disallowed\t3', 'allowed\t6', 'allowed\t6', 'allowed\t0', 'disallowed\t5', 'allowed\t0', 'allowed\t0'])
+    for (const escape of [apache, nginx]) {
+      const logged = SENT.map((t) => logLine(escape(t)))
+      for (const args of [['--log-format', 'combined'], ['--field', '5']]) {
+        const r = await run(['filter', '--robots', rules, '--agent', 'G', ...args, '--print', 'verdicts', '-q'], { input: input(logged) })
+        expect(r.status).toBe(0)
+        const got = r.stdout.toString().trimEnd().split('\n')
+        expect(got.map((l) => l.split('\t').slice(0, 2).join('\t')), `${escape.name} ${args.join(' ')}`).toEqual(expected)
+        // The lines themselves are written as read.
+        expect(got.map((l) => l.split('\t')[2])).toEqual(logged)
+      }
+    }
+  })
+
+  it('--format jsonl names the URL as sent (url_base64 for bytes that are not UTF-8); diff reads it alike', async () => {
+    const rules = tmp.path('escapes.txt')
+    writeFileSync(rules, RULES)
+    const logged = [logLine('/a\\"b'), logLine('/x\\xe9'), logLine('/caf\\xc3\\xa9/')]
+    const r = await run(['filter', '--robots', rules, '--agent', 'G', '--log-format', 'combined', '--format', 'jsonl', '-q'], { input: input(logged) })
+    const records = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(records.map((x) => [x.url, x.allowed, x.line])).toEqual([['/a"b', false, 2], ['/x\ufffd', true, 0], ['/café/', true, 6]])
+    expect(Buffer.from(records[1].url_base64, 'base64').toString('latin1')).toBe('/x\xe9')
+    const before = tmp.path('none.txt')
+    writeFileSync(before, '')
+    const after = tmp.path('all.txt')
+    writeFileSync(after, 'User-agent: *\nDisallow: /\n')
+    const d = await run(['diff', before, after, '--agent', 'G', '--log-format', 'combined', '--format', 'jsonl', '-q'], { input: input(logged) })
+    expect(d.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l).url)).toEqual(['/a"b', '/x\ufffd', '/café/'])
   })
 })
 
