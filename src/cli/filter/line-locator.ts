@@ -57,12 +57,14 @@ const PREFIX_MAX = 512
  * Reads lines by a {@link LineLayout}: `locate(bytes, start, end)` takes one
  * line (without its line ending) and fills the locator's fields; they hold
  * until the next call. No allocation per line (but for a host that is not
- * plain, once per host change).
+ * plain, once per host change, and for a logged target that holds escapes).
  *
  * - The URL: the whole line, column `url`, or the target of the request
  *   line in that column (a quoted `"GET /a HTTP/1.1"`); with a log format,
- *   the request found by the line's structure (log-line.ts). It must be a
- *   path (`/…`) or an `http(s)://` URL with a host.
+ *   the request found by the line's structure (log-line.ts). A logged
+ *   request's target is read as sent, the server's escapes undone
+ *   (log-escapes.ts). It must be a path (`/…`) or an `http(s)://` URL
+ *   with a host.
  * - The host, when the locator was made with `needHost`: the URL's own when
  *   it has one, else the host column's (`host`, `host:port`, a URL; `-` or
  *   empty: none), else `--host`. Its scan (`host`) points into `hostBytes`:
