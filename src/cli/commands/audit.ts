@@ -20,7 +20,7 @@ import { note } from '../common/stdio.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
-import { INPUT_OPTIONS, lineLayout, type LineLayout } from '../filter/line-layout.js'
+import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
 import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
 import { classify, type CrawlerClass } from '../audit/classify.js'
 import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
@@ -210,7 +210,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   const list = await readFetchList(await resolveInputs(files), layout, scheme)
   if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
   if (!quiet && list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
-  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)
 
   const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'))
   const fit = fittingConcurrency(requested, descriptorLimit())

@@ -218,14 +218,15 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   await out.end()
   if (crawlers !== undefined) {
     if (!quiet) {
-      const without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
+      let without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
+      if (emptyRequests > 0) without += `; ${count(emptyRequests)} with no request ("-"), not compared`
       const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
       const each = crawlers.map((c, i) => `${c.name} ${count(changedTo.disallowed[i])}/${count(changedTo.allowed[i])}`).join(', ')
       note(`${plural(compared, 'URL')} compared: ${count(urlsChanged)} with a verdict that changes for some crawler; now disallowed/now allowed per crawler: ${each}${without}${hosts}`)
     }
     failIfUnreadable(tallies)
     if (urlsChanged > 0) return EXIT_CHANGED
-    if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0), EXIT_NO_URL)
+    if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0, sample, layout, !quiet), EXIT_NO_URL)
     return 0
   }
   if (!quiet) {
@@ -237,7 +238,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   }
   failIfUnreadable(tallies)
   if (nowAllowed + nowDisallowed > 0) return EXIT_CHANGED
-  if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0, sample !== undefined), EXIT_NO_URL)
+  if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0, sample, layout, !quiet), EXIT_NO_URL)
   return 0
 }
 

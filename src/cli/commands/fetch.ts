@@ -224,7 +224,7 @@ async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<F
     if (list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
   }
   // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
-  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true), EXIT_NO_URL)
+  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, s.layout, !s.quiet, list.noOriginWhy), EXIT_NO_URL)
   return planFetch(list, old, s.scheme, Date.now(), s.refreshOlderThan)
 }
 

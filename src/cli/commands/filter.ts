@@ -202,7 +202,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
     throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}`, EXIT_NO_URL)
   }
-  if (stats.lines > 0 && stats.allowed + stats.disallowed === 0) throw new CliError('ERR_NO_URL', noUrlMessage(stats.lines, perHost, sample !== undefined), EXIT_NO_URL)
+  if (stats.lines > 0 && stats.allowed + stats.disallowed === 0) throw new CliError('ERR_NO_URL', noUrlMessage(stats.lines, perHost, sample, layout, !quiet), EXIT_NO_URL)
   // Every line is written; an entry that could not be read still fails the run.
   const unreadable = tally?.unreadableError()
   if (unreadable !== undefined) throw unreadable

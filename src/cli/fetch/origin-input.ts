@@ -10,7 +10,7 @@ import { RobotsStore, UrlScan } from '../../index.js'
 import type { InputFile } from '../filter/input.js'
 import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
-import { faultSample, warnedFault, type FaultSample } from '../filter/line-faults.js'
+import { EVERY_REQUEST_EMPTY, faultSample, warnedFault, type FaultSample } from '../filter/line-faults.js'
 import type { LineLayout } from '../filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 
@@ -47,6 +47,13 @@ export class OriginList {
     let n = 0
     for (const v of this.faults.values()) n += v
     return n
+  }
+
+  /** Why no line gave an origin when none is one a warning names ({@link firstFault} undefined): hosts that cannot be fetched from, requests that were `-`. */
+  get noOriginWhy(): string {
+    if (this.unusable === 0) return EVERY_REQUEST_EMPTY
+    const hosts = 'every host named cannot be fetched from (a bad port, not a host name)'
+    return this.faulty === 0 ? hosts : `${hosts}, and every request was "-"`
   }
 
   /** Counts a line `locator` found no URL or host in (`bytes[start, end)`, line `line` of `input`). */

@@ -107,15 +107,31 @@ export function policyWords(policy: InvalidPolicy): string {
   return policy === 'keep' ? 'lines without a URL are written out unjudged (--invalid keep)' : policy === 'drop' ? 'lines without a URL are left out (--invalid drop)' : 'stopped (--invalid fail)'
 }
 
-/** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */
-export function faultNote(sample: FaultSample, layout: LineLayout, effect: string): string {
+/** The first line without a URL (or host) in words: where, why, what it holds, and a hint. */
+function faultReport(sample: FaultSample, layout: LineLayout): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
   const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
-  return `warning: ${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits)}; ${effect}`
+  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits)}`
 }
 
-/** The error when no line of the input held a URL (exit status {@link EXIT_NO_URL}); `warned`: a line was named in a warning. */
-export function noUrlMessage(lines: number, perHost: boolean, warned = true): string {
+/** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */
+export function faultNote(sample: FaultSample, layout: LineLayout, effect: string): string {
+  return `warning: ${faultReport(sample, layout)}; ${effect}`
+}
+
+/** Why no line gave a URL when none was a line a warning names: every request was `-`. */
+export const EVERY_REQUEST_EMPTY = 'every request was "-" (no request line received)'
+
+/**
+ * The error when no line of the input held a URL (exit status
+ * {@link EXIT_NO_URL}). `first` is the first line a warning names (none
+ * when every line was one never warned about: then `otherwise` says why),
+ * `shown` whether a {@link faultNote} named it; when none did (`--quiet`),
+ * the error names it itself, never a warning that was not shown.
+ */
+export function noUrlMessage(lines: number, perHost: boolean, first: FaultSample | undefined, layout: LineLayout, shown: boolean, otherwise = EVERY_REQUEST_EMPTY): string {
   const read = `${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'} read`
-  return `no line of the input held a URL${perHost ? ' with a host' : ''} (${read})${warned ? '; see the warning above' : ': every request was "-" (no request line received)'}`
+  const head = `no line of the input held a URL${perHost ? ' with a host' : ''} (${read})`
+  if (first === undefined) return `${head}: ${otherwise}`
+  return shown ? `${head}; see the warning above` : `${head}: ${faultReport(first, layout)}`
 }

@@ -147,6 +147,51 @@ describe('regression: a logged request line was judged as escaped, not as sent',
   })
 })
 
+describe('regression: -q with exit 4 said "see the warning above", though no warning was shown', () => {
+  const NOT_LOG = input(['hello', 'world'])
+  const DASH = input(['203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "-" 408 0 "-" "-"'])
+  /** Every command that stops with exit 4 when no line held a URL (fetch and audit stop before any fetch: the list names no origin). */
+  const commands = (): string[][] => {
+    const other = tmp.path('other.txt')
+    writeFileSync(other, 'User-agent: *\nDisallow: /\n')
+    const resolve = ['--resolve', 'x.invalid:443:127.0.0.1']
+    return [
+      ['filter', '--robots', robots, '--agent', 'G'],
+      ['diff', robots, other, '--agent', 'G'],
+      ['diff', robots, other, '--crawlers', 'Googlebot,Bingbot'],
+      ['fetch', '-o', tmp.path('never.bundle'), ...resolve],
+      ['audit', '--crawlers', 'Googlebot', '--fetch', ...resolve],
+    ]
+  }
+
+  it('with -q the error names the first line itself; without, the warning names it and the error points to it', async () => {
+    for (const args of commands()) {
+      const quiet = await run([...args, '--log-format', 'combined', '-q'], { input: NOT_LOG })
+      expect(quiet.status, args.join(' ')).toBe(4)
+      const err = quiet.stderr.trimEnd().split('\n')
+      expect(err.length, args.join(' ')).toBe(1)
+      expect(err[0], args.join(' ')).toMatch(/^robots-automaton: no line of the input held a URL( with a host)? \(2 lines read\): line 1 of '<stdin>' was not judged: it is not a combined line .*: hello; check --log-format/)
+      expect(quiet.stderr).not.toMatch(/see the warning above/)
+      const loud = await run([...args, '--log-format', 'combined'], { input: NOT_LOG })
+      expect(loud.status, args.join(' ')).toBe(4)
+      expect(loud.stderr, args.join(' ')).toMatch(/warning: .*2 lines/s)
+      if (!args.includes('audit')) expect(loud.stderr, args.join(' ')).toMatch(/warning: line 1 of '<stdin>' was not judged[^]*see the warning above\n$/)
+      else expect(loud.stderr, args.join(' ')).toMatch(/\(2 lines read\): line 1 of '<stdin>' was not judged/)
+    }
+  })
+
+  it('every request "-": the error says so, quiet or not, and never points to a warning', async () => {
+    for (const args of commands()) {
+      for (const q of [['-q'], []]) {
+        const r = await run([...args, '--log-format', 'combined', ...q], { input: DASH })
+        expect(r.status, args.join(' ')).toBe(4)
+        expect(r.stderr, args.join(' ')).toMatch(/no line of the input held a URL( with a host)? \(1 line read\): every request was "-" \(no request line received\)\n$/)
+        expect(r.stderr).not.toMatch(/see the warning above/)
+      }
+    }
+  })
+})
+
 describe('--invalid keep|drop|fail', () => {
   const MIXED = ['/a', 'not a url', '/private/x', '', '/b']
 
