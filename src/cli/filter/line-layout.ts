@@ -103,6 +103,10 @@ export function lineLayout(args: ParsedArgs): LineLayout {
     // '-' is a log's "no host", never a host given on purpose.
     if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && scan.authorityEnd !== bytes.length)) why = ''
     else if (scan.port === UrlScan.BAD_PORT) why = ': its port is not a number from 0 to 65535'
+    else if (scan.schemeEnd >= 0 && scan.scheme !== 'http' && scan.scheme !== 'https') why = ': robots.txt rules are for http and https origins'
+    else if (scan.userInfo) why = ': an origin has no user name'
+    // An origin ends with its authority (a last '/' aside): a path, query or fragment would be dropped unsaid.
+    else if (scan.schemeEnd >= 0 && bytes.length - scan.authorityEnd > (bytes[scan.authorityEnd] === 0x2f ? 1 : 0)) why = ': an origin has no path, query or fragment'
     else {
       try {
         scan.canonicalHost()
