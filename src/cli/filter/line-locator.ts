@@ -6,7 +6,7 @@
  * through it, so they read a log alike.
  */
 import { RobotsInputError, UrlScan } from '../../index.js'
-import { FieldKind, findField, requestTarget, WHITESPACE } from './fields.js'
+import { FieldKind, findField, QUOTE, requestTarget, WHITESPACE } from './fields.js'
 import type { LineLayout } from './line-layout.js'
 import { unescapeLogged } from './log-escapes.js'
 import { locateLogLine, LogFit } from './log-line.js'
@@ -103,7 +103,7 @@ export class LineLocator {
    * with `//` as `//authority/path`); else undefined: the URL is the line's.
    */
   private absolute: Uint8Array | undefined
-  /** A logged request target with its escapes undone (`\"`, `\xHH`: log-escapes.ts), which `urlStart`, `urlEnd` point into; else undefined. */
+  /** A logged request target (or quoted column) with its escapes undone (`\"`, `\xHH`: log-escapes.ts), which `urlStart`, `urlEnd` point into; else undefined. */
   private unescaped: Uint8Array | undefined
   private readonly layout: LineLayout
   private readonly needHost: boolean
@@ -172,12 +172,13 @@ export class LineLocator {
       if (kind === FieldKind.None) return this.fault(start, start, LineFault.NoField)
       us = range[0]
       ue = range[1]
+      // A log's quoted column (`"%r"`, `"%{Referer}i"`) is escaped as the server wrote it; a --delimiter column is CSV's.
+      const escaped = kind === FieldKind.Quoted && layout.delimiter === WHITESPACE && bytes[us - 1] === QUOTE
       if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
         us = range[2]
         ue = range[3]
-        // A log's quoted request line (`"%r"`), escaped as the server wrote it; a --delimiter column is CSV's.
-        if (layout.delimiter === WHITESPACE) src = this.unescape(bytes, us, ue)
       }
+      if (escaped) src = this.unescape(bytes, us, ue)
     }
     if (src !== bytes) {
       us = 0
@@ -239,6 +240,10 @@ export class LineLocator {
         }
         if (!named || (column.schemeEnd < 0 && column.authorityEnd !== columnEnd)) {
           this.problem = 'its host column is not host[:port]'
+          return this.fault(us, ue, LineFault.BadHost)
+        }
+        if (column.scheme === 'other') {
+          this.problem = 'its host column is a URL of a scheme other than http and https'
           return this.fault(us, ue, LineFault.BadHost)
         }
         this.host = column

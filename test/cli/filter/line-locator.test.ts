@@ -41,7 +41,7 @@ interface Located {
 function locate(line: string, l: LineLayout, needHost = true, locator = new LineLocator(l, needHost)): Located {
   const b = enc.encode(line)
   const fault = locator.locate(b, 0, b.length)
-  const out: Located = { fault: FAULT_CODES[fault] || 'none', url: Buffer.from(b.subarray(locator.urlStart, locator.urlEnd)).toString(), host: locator.hostText(), source: locator.hostSource }
+  const out: Located = { fault: FAULT_CODES[fault] || 'none', url: Buffer.from(locator.shownUrl(b)).toString(), host: locator.hostText(), source: locator.hostSource }
   if (locator.hostSource !== HostSource.None) {
     const h = locator.host
     out.port = h.port
@@ -123,6 +123,25 @@ describe('line-locator: access logs', () => {
     expect(locate('/p Bücher.de', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'xn--bcher-kva.de' })
     expect(locate('/p 203.0.113.9', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: '203.0.113.9' })
     expect(locate('/p my_host.local', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'my_host.local' })
+  })
+})
+
+describe('regression: quoted columns judged as escaped; a host column of another scheme taken as its host', () => {
+  it("--field N on a quoted column (a referer) reads it as sent, the server's escapes undone; a --delimiter column (CSV) as written", () => {
+    const line = '127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a\\x22b HTTP/1.0" 200 1 "http://www.example.com/a\\"b\\\\c\\xc3\\xa9" "x"'
+    expect(locate(line, layout('--field', '5'), false)).toMatchObject({ fault: 'none', url: '/a"b' })
+    expect(locate(line, layout('--log-format', 'combined'), false)).toMatchObject({ fault: 'none', url: '/a"b' })
+    expect(locate(line, layout('--field', '8'))).toMatchObject({ fault: 'none', url: 'http://www.example.com/a"b\\cé', host: 'www.example.com' })
+    expect(locate('x,"/a\\"b"', layout('--field', '2', '--delimiter', ','), false)).toMatchObject({ fault: 'none', url: '/a\\"b' })
+    // A bracketed column is no quoted one.
+    expect(locate('[/a\\x22]', layout('--field', '1'), false)).toMatchObject({ fault: 'none', url: '/a\\x22' })
+  })
+
+  it('a host column that is a URL of another scheme (ftp://example.com) is bad-host, never example.com', () => {
+    for (const column of ['ftp://example.com', 'wss://example.com:443/', 'file://example.com']) {
+      expect(locate(`/p ${column}`, layout('--field', '1', '--host-field', '2')), column).toMatchObject({ fault: 'bad-host' })
+    }
+    expect(locate('/p https://example.com', layout('--field', '1', '--host-field', '2'))).toMatchObject({ fault: 'none', host: 'example.com' })
   })
 })
 
