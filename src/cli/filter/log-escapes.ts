@@ -55,8 +55,10 @@ function controlByte(b: number): number {
  * its length.
  */
 export function unescapeLogged(bytes: Uint8Array, start: number, end: number): Uint8Array | undefined {
-  let p = bytes.indexOf(BACKSLASH, start)
-  if (p < 0 || p >= end) return undefined
+  // Within the range only: a search to the block's end would make a block of lines quadratic.
+  let p = start
+  while (p < end && bytes[p] !== BACKSLASH) p++
+  if (p === end) return undefined
   const out = new Uint8Array(end - start)
   out.set(bytes.subarray(start, p))
   let n = p - start

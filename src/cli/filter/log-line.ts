@@ -48,7 +48,8 @@ function isDigit(b: number): boolean {
 
 /** The first bare `"` in `bytes[from, end)` (not escaped: an even run of backslashes, after `from`, before it), or -1. */
 function bareQuote(bytes: Uint8Array, from: number, end: number): number {
-  for (let p = bytes.indexOf(QUOTE, from); p >= 0 && p < end; p = bytes.indexOf(QUOTE, p + 1)) if (isBare(bytes, p, from)) return p
+  // Searched within the line only: a search on to the block's end would make a block of lines quadratic.
+  for (let p = from; p < end; p++) if (bytes[p] === QUOTE && isBare(bytes, p, from)) return p
   return -1
 }
 
@@ -104,8 +105,7 @@ function isBare(bytes: Uint8Array, p: number, stop: number): boolean {
 
 /** The nearest bare `"` at or before `from` (down to `stop`), or -1. */
 function bareQuoteBefore(bytes: Uint8Array, from: number, stop: number): number {
-  if (from < stop) return -1
-  for (let p = bytes.lastIndexOf(QUOTE, from); p >= stop; p = p > 0 ? bytes.lastIndexOf(QUOTE, p - 1) : -1) if (isBare(bytes, p, stop)) return p
+  for (let p = from; p >= stop; p--) if (bytes[p] === QUOTE && isBare(bytes, p, stop)) return p
   return -1
 }
 

@@ -20,6 +20,22 @@ describe('unescapeLogged', () => {
     expect(unescapeLogged(b, 4, b.length)).toBeUndefined()
   })
 
+  it('looks only within its range, never on to the block\'s end (a block of lines stays linear)', () => {
+    const block = enc.encode(`${'/a\n'.repeat(10_000)}\\`)
+    const { indexOf } = Uint8Array.prototype
+    let calls = 0
+    Uint8Array.prototype.indexOf = function (this: Uint8Array, ...args: [number, number?]) {
+      calls++
+      return indexOf.apply(this, args)
+    }
+    try {
+      for (let p = 0; p + 3 <= block.length; p += 3) expect(unescapeLogged(block, p, p + 2)).toBeUndefined()
+    } finally {
+      Uint8Array.prototype.indexOf = indexOf
+    }
+    expect(calls).toBe(0)
+  })
+
   it("Apache's escapes: \\\" \\\\ \\b \\n \\r \\t \\v and \\xhh", () => {
     expect(undo('/a\\"b\\\\c')).toEqual(bytes('/a"b\\c'))
     expect(undo('/\\b\\n\\r\\t\\v')).toEqual([0x2f, 8, 10, 13, 9, 11])

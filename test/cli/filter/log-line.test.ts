@@ -176,6 +176,40 @@ describe('log lines located by their structure', () => {
     expect(fittingFormat(line, 0, line.length)).toBeUndefined()
   })
 
+  it('regression: a block of lines without a quote (a URL list read with --log-format) was read to its end once per line (2 MB: 49 s); each line is read within itself', () => {
+    const lines = 20_000
+    const block = enc.encode('/a 1 2\n'.repeat(lines / 2) + '/b [x] - "\n'.repeat(lines / 2))
+    const out = new Int32Array(4)
+    // Bytes looked at by the typed array searches, which run on past the line to the block's end.
+    let looked = 0
+    const { indexOf, lastIndexOf } = Uint8Array.prototype
+    Uint8Array.prototype.indexOf = function (this: Uint8Array, v: number, from = 0) {
+      const r = indexOf.call(this, v, from)
+      looked += (r < 0 ? this.length : r + 1) - from
+      return r
+    }
+    Uint8Array.prototype.lastIndexOf = function (this: Uint8Array, v: number, from = this.length - 1) {
+      const r = lastIndexOf.call(this, v, from)
+      looked += from - (r < 0 ? -1 : r)
+      return r
+    }
+    try {
+      for (const format of ['common', 'combined', 'vhost_combined'] as const) {
+        for (let pos = 0; pos < block.length; ) {
+          const lf = block.indexOf(10, pos)
+          expect(locateLogLine(block, pos, lf, format, out, 0)).toBe(LogFit.Misfit)
+          fittingFormat(block, pos, lf)
+          pos = lf + 1
+        }
+      }
+    } finally {
+      Uint8Array.prototype.indexOf = indexOf
+      Uint8Array.prototype.lastIndexOf = lastIndexOf
+    }
+    // The line ends searched here, once per format: nothing more.
+    expect(looked).toBeLessThanOrEqual(3 * block.length)
+  })
+
   it('the format a line fits, for the hint', () => {
     const fits = (line: string): LogFormat | undefined => {
       const b = enc.encode(line)
