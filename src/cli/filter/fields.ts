@@ -70,13 +70,24 @@ function closing(bytes: Uint8Array, open: number, end: number, delimiter: number
  */
 export function findField(bytes: Uint8Array, start: number, end: number, n: number, delimiter: number, out: Int32Array, at: number): FieldKind {
   let p = start
+  // A search for a closing byte that failed fails for every later column too (a column starts after a
+  // separator, never inside an escape), so it is not made again: reading stays linear in the line.
+  let quoteFailed = false
+  let bracketFailed = false
   if (delimiter === WHITESPACE) {
     for (let k = 1; ; k++) {
       while (p < end && isBlank(bytes[p])) p++
       if (p >= end) return FieldKind.None
       const s = p
       const b = bytes[p]
-      const close = b === QUOTE || b === 0x5b ? closing(bytes, p, end, delimiter) : -1
+      let close = -1
+      if (b === QUOTE ? !quoteFailed : b === 0x5b && !bracketFailed) {
+        close = closing(bytes, p, end, delimiter)
+        if (close < 0) {
+          if (b === QUOTE) quoteFailed = true
+          else bracketFailed = true
+        }
+      }
       if (close >= 0) p = close + 1
       else while (p < end && !isBlank(bytes[p])) p++
       if (k === n) {
@@ -88,7 +99,12 @@ export function findField(bytes: Uint8Array, start: number, end: number, n: numb
   }
   for (let k = 1; ; k++) {
     const s = p
-    const close = p < end && bytes[p] === QUOTE ? closing(bytes, p, end, delimiter) : -1
+    let close = -1
+    // A backslash as D could end an escape where a column starts: then every search is made.
+    if (p < end && bytes[p] === QUOTE && !quoteFailed) {
+      close = closing(bytes, p, end, delimiter)
+      quoteFailed = close < 0 && delimiter !== BACKSLASH
+    }
     if (close >= 0) p = close + 1
     else while (p < end && bytes[p] !== delimiter) p++
     if (k === n) {

@@ -1,4 +1,5 @@
 // Log columns: --field, --host-field, --delimiter.
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FieldKind, findField, parseDelimiter, requestTarget, WHITESPACE } from '../../../src/cli/filter/fields.js'
 import { newUrlRecord, scanHostField, UrlField } from '../../../src/url/url-scan.js'
@@ -122,5 +123,57 @@ describe('scanHostField', () => {
     expect(host(':80')).toBeNull()
     expect(host('[::1')).toBeNull()
     expect(host('-')).toBe('-')
+  })
+})
+
+describe('regression: a line of columns that open a quote or bracket and never close it was read once per column (quadratic)', () => {
+  /** findField as it was: every column's closing byte searched to the line's end. */
+  function naive(bytes: Uint8Array, n: number, delimiter: number): [FieldKind, number, number] {
+    const closing = (open: number): number => {
+      const close = bytes[open] === 0x22 ? 0x22 : 0x5d
+      for (let p = open + 1; p < bytes.length; p++) {
+        if (bytes[p] === 0x5c && close === 0x22) {
+          p++
+          continue
+        }
+        if (bytes[p] !== close) continue
+        if (p + 1 === bytes.length) return p
+        const next = bytes[p + 1]
+        if (delimiter === WHITESPACE ? next === 0x20 || next === 0x09 : next === delimiter) return p
+      }
+      return -1
+    }
+    let p = 0
+    const end = bytes.length
+    for (let k = 1; ; k++) {
+      if (delimiter === WHITESPACE) {
+        while (p < end && (bytes[p] === 0x20 || bytes[p] === 0x09)) p++
+        if (p >= end) return [FieldKind.None, 0, 0]
+      }
+      const s = p
+      const b = bytes[p]
+      const close = p < end && (b === 0x22 || (b === 0x5b && delimiter === WHITESPACE)) ? closing(p) : -1
+      if (close >= 0) p = close + 1
+      else while (p < end && (delimiter === WHITESPACE ? bytes[p] !== 0x20 && bytes[p] !== 0x09 : bytes[p] !== delimiter)) p++
+      if (k === n) return close >= 0 ? [FieldKind.Quoted, s + 1, close] : [FieldKind.Plain, s, p]
+      if (delimiter !== WHITESPACE) {
+        if (p >= end) return [FieldKind.None, 0, 0]
+        p++
+      }
+    }
+  }
+
+  it('each column is found as before, whatever the quotes, brackets, backslashes and separators (seeded)', () => {
+    const line = fc.array(fc.constantFrom('"', '[', ']', '\\', ' ', '\t', ',', 'a', '""', '\\"'), { maxLength: 24 }).map((parts) => enc.encode(parts.join('')))
+    fc.assert(
+      fc.property(line, fc.integer({ min: 1, max: 14 }), fc.constantFrom(WHITESPACE, 0x2c, 0x09, 0x5c, 0x22), (bytes, n, delimiter) => {
+        const out = new Int32Array(2)
+        const kind = findField(bytes, 0, bytes.length, n, delimiter, out, 0)
+        const [k, s, e] = naive(bytes, n, delimiter)
+        expect(kind).toBe(k)
+        if (kind !== FieldKind.None) expect([out[0], out[1]]).toEqual([s, e])
+      }),
+      { seed: 4141, numRuns: 20_000 },
+    )
   })
 })
