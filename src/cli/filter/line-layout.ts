@@ -60,9 +60,11 @@ export const INPUT_HELP = `  --log-format F     an access log: common, combined 
   --field N          the URL is column N (from 1); the whole line is written
   --delimiter D      columns split at the byte D ('\\t': tab), not at blanks
   --host-field M     the host of paths is column M (host or host:port)
-  --host HOST        the host of paths, for a log of one site
+  --host HOST        the host of paths, for a log of one site: a host,
+                     host:port or an http(s) origin
                      (columns: blank-separated; "quoted" and [bracketed]
-                     text is one column; a quoted request line gives its URL)`
+                     text is one column; a quoted request line gives its URL,
+                     as sent: the server's \\" \\\\ \\xHH escapes undone)`
 
 /** A column number option, or 0 when absent. */
 function column(args: ParsedArgs, name: string): number {
@@ -104,7 +106,6 @@ export function lineLayout(args: ParsedArgs): LineLayout {
     if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && scan.authorityEnd !== bytes.length)) why = ''
     else if (scan.port === UrlScan.BAD_PORT) why = ': its port is not a number from 0 to 65535'
     else if (scan.schemeEnd >= 0 && scan.scheme !== 'http' && scan.scheme !== 'https') why = ': robots.txt rules are for http and https origins'
-    else if (scan.userInfo) why = ': an origin has no user name'
     // An origin ends with its authority (a last '/' aside): a path, query or fragment would be dropped unsaid.
     else if (scan.schemeEnd >= 0 && bytes.length - scan.authorityEnd > (bytes[scan.authorityEnd] === 0x2f ? 1 : 0)) why = ': an origin has no path, query or fragment'
     else {

@@ -202,11 +202,10 @@ describe('line-layout: the input options', () => {
 
   it('regression: --host ftp://example.com was taken as the host example.com; --host takes a host or an http(s) origin, nothing more', () => {
     for (const bad of ['ftp://example.com', 'wss://example.com:443', 'file://example.com']) expect(() => layout('--host', bad), bad).toThrow(/must be a host.*: robots\.txt rules are for http and https origins/)
-    for (const bad of ['http://user@example.com', 'user:pw@example.com']) expect(() => layout('--host', bad), bad).toThrow(/: an origin has no user name/)
     for (const bad of ['https://example.com/private', 'https://example.com?q', 'https://example.com#f', 'https://example.com//', 'https://example.com\\']) {
       expect(() => layout('--host', bad), bad).toThrow(/: an origin has no path, query or fragment/)
     }
-    for (const good of ['example.com', 'example.com:8080', '[::1]', '[::1]:80', 'https://example.com', 'HTTP://Example.com:8080/', 'https://[::1]:8443', 'bücher.de']) {
+    for (const good of ['example.com', 'example.com:8080', '[::1]', '[::1]:80', 'https://example.com', 'HTTP://Example.com:8080/', 'https://[::1]:8443', 'bücher.de', 'user@example.com']) {
       expect(layout('--host', good).hostName, good).toBe(good)
     }
   })
