@@ -15,6 +15,9 @@
  * or was refused (`EREFUSED`: a resolver that does not serve this machine)
  * counts against the name only when the servers answer other questions
  * (one since it was asked, or a probe then: the root's NS records).
+ * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
+ * whose failure that is, by the same rule, with a probe of at most
+ * {@link STALL_PROBE_MS}.
  */
 import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
@@ -58,12 +61,22 @@ interface RecordWithTtl {
 
 const LOOPBACK = ['127.0.0.1', '::1'] as const
 
+/** The longest wait for the probe of {@link DnsCache.stalled}, ms: servers that answer anything answer the root's NS records sooner. */
+export const STALL_PROBE_MS = 1000
+
+/** A name as the cache keys it: lower case, no trailing dot. */
+function keyOf(name: string): string {
+  return name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
+}
+
 /** A resolver with a cache (see the module comment). */
 export class DnsCache {
   private readonly resolver: Resolver
   private readonly system: boolean
   private readonly cache = new Map<string, CacheEntry>()
   private readonly pending = new Map<string, Promise<readonly string[]>>()
+  /** When the look-ups in flight were asked of the servers, `performance.now()` (absent while one waits its turn). */
+  private readonly askedAt = new Map<string, number>()
   private readonly queue: (() => void)[] = []
   private running = 0
   private readonly concurrency: number
@@ -77,6 +90,8 @@ export class DnsCache {
   private answeredAt = -Infinity
   /** The probe of the servers in flight ({@link serversAnswer}). */
   private probe: Promise<boolean> | undefined
+  /** The short probe in flight ({@link answersSoon}). */
+  private shortProbe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
     this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
@@ -92,7 +107,7 @@ export class DnsCache {
 
   /** The addresses of `name` (IPv4 first); rejects with the resolver's error (`code`: ENOTFOUND, ENODATA, ETIMEOUT, …). */
   resolve(name: string): Promise<readonly string[]> {
-    const host = name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
+    const host = keyOf(name)
     if (isIP(host) !== 0) return Promise.resolve([host])
     if (host === 'localhost' || host.endsWith('.localhost')) return Promise.resolve(LOOPBACK)
     const hit = this.cache.get(host)
@@ -102,9 +117,31 @@ export class DnsCache {
     }
     const inFlight = this.pending.get(host)
     if (inFlight !== undefined) return inFlight
-    const p = this.turn(() => this.lookup(host)).finally(() => this.pending.delete(host))
+    const p = this.turn(() => this.lookup(host)).finally(() => {
+      this.pending.delete(host)
+      this.askedAt.delete(host)
+    })
     this.pending.set(host, p)
     return p
+  }
+
+  /**
+   * For a caller whose deadline expired while `name` was being resolved:
+   * the failure of this machine that kept it (`localFailure`), or undefined
+   * when the wait was the name's (or no look-up of it is in flight). This
+   * machine's: the look-up still waits its turn (`concurrency`: code
+   * `EDNSBUSY`), or the servers answered nothing since it was asked, nor a
+   * probe within {@link STALL_PROBE_MS} (code `ETIMEOUT`).
+   */
+  async stalled(name: string): Promise<Error | undefined> {
+    const host = keyOf(name)
+    if (!this.pending.has(host)) return undefined
+    const askedAt = this.askedAt.get(host)
+    if (askedAt === undefined) {
+      return Object.assign(new Error(`the look-up of ${host} waited its turn past the deadline (${this.concurrency} look-ups in flight)`), { code: 'EDNSBUSY', hostname: host, localFailure: true })
+    }
+    if (this.answeredAt >= askedAt || (await this.answersSoon())) return undefined
+    return Object.assign(new Error(`the DNS servers are not answering (no answer resolving ${host} before the deadline, nor to a probe)`), { code: 'ETIMEOUT', hostname: host, localFailure: true })
   }
 
   /** Stops the look-ups in flight (they reject with ECANCELLED). */
@@ -127,6 +164,7 @@ export class DnsCache {
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
     const askedAt = performance.now()
+    this.askedAt.set(host, askedAt)
     let records: RecordWithTtl[]
     try {
       records = await this.ask(host, 4)
@@ -190,6 +228,28 @@ export class DnsCache {
       })
     }).finally(() => (this.probe = undefined))
     return this.probe
+  }
+
+  /**
+   * Whether the servers answer the root's NS records within
+   * {@link STALL_PROBE_MS} (each server tried once, in turn), once at a time.
+   */
+  private answersSoon(): Promise<boolean> {
+    this.shortProbe ??= new Promise<boolean>((resolve) => {
+      const servers = this.resolver.getServers()
+      if (servers.length === 0) return resolve(false)
+      const probe = new Resolver({ timeout: Math.max(1, Math.floor(STALL_PROBE_MS / servers.length)), tries: 1 })
+      probe.setServers(servers)
+      // c-ares may take longer than its time-outs add up to: cancelled then, as silent.
+      const timer = setTimeout(() => probe.cancel(), STALL_PROBE_MS + 100)
+      probe.resolveNs('.', (err) => {
+        clearTimeout(timer)
+        const answered = err === null || !SILENCE.has(err.code!)
+        if (answered) this.answeredAt = performance.now()
+        resolve(answered)
+      })
+    }).finally(() => (this.shortProbe = undefined))
+    return this.shortProbe
   }
 
   private keep(host: string, entry: CacheEntry): void {
