@@ -236,6 +236,28 @@ describe('local failures are not outcomes', () => {
     }
   })
 
+  it('a decoder that cannot get memory or be made mid-body is ERR_LOCAL, not the site’s incomplete-body', async () => {
+    const bodyFailing = (code: string) => ({
+      request: async () => ({
+        status: 200,
+        headers: { get: (name: string) => (name === 'content-encoding' ? 'gzip' : null) },
+        body: (async function* () {
+          yield new TextEncoder().encode('User-agent: *\n')
+          throw Object.assign(new Error(`decoding failed (${code})`), { code })
+        })(),
+        cancel: () => {},
+      }),
+    })
+    for (const code of ['Z_MEM_ERROR', 'ERR__ERROR_ALLOC_RING_BUFFER_1', 'ERR_ZLIB_INITIALIZATION_FAILED', 'ERR_MEMORY_ALLOCATION_FAILED']) {
+      await expect(fetchRobots('http://example.test/', { transport: bodyFailing(code), privateAddresses: 'allow' }), code).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+    }
+    // A stream cut short or corrupt stays the site's.
+    for (const code of ['Z_BUF_ERROR', 'Z_DATA_ERROR', 'ERR__ERROR_FORMAT_PADDING_2']) {
+      const r = await fetchRobots('http://example.test/', { transport: bodyFailing(code), privateAddresses: 'allow' })
+      expect(r, code).toMatchObject({ outcome: 'unreachable', reason: 'incomplete-body' })
+    }
+  })
+
   it('also through the Web fetch, where the code is on the cause', async () => {
     const failing = async () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect EMFILE 127.0.0.1:1'), { code: 'EMFILE' }) })
