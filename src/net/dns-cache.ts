@@ -11,8 +11,10 @@
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
  * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares),
  * or that answer nothing at all, is a failure of this machine
- * (`localFailure`), not the name's: a look-up that timed out (`ETIMEOUT`)
- * or was refused (`EREFUSED`: a resolver that does not serve this machine)
+ * (`localFailure`), not the name's: a look-up that timed out (`ETIMEOUT`),
+ * was refused (`EREFUSED`: a resolver that does not serve this machine) or
+ * failed (`ESERVFAIL`: also what a forwarding resolver answers to every
+ * question when it reaches no upstream)
  * counts against the name only when the servers answer other questions
  * (one since it was asked, or a probe then: the root's NS records).
  * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
@@ -213,7 +215,7 @@ export class DnsCache {
   /** Whether the failure `err` of a look-up asked at `askedAt` is the servers' silence (no answer to anything), not the name's. */
   private async silent(err: unknown, askedAt: number): Promise<boolean> {
     const code = (err as { code?: unknown }).code
-    if (this.system || (code !== 'ETIMEOUT' && code !== 'EREFUSED')) return false
+    if (this.system || (code !== 'ETIMEOUT' && code !== 'EREFUSED' && code !== 'ESERVFAIL')) return false
     if (this.answeredAt >= askedAt) return false
     return !(await this.serversAnswer())
   }
@@ -262,12 +264,12 @@ export class DnsCache {
   }
 }
 
-/** Codes of a look-up that got no answer about the name from any server (a refusal is about the client). */
-const SILENCE = new Set(['ETIMEOUT', 'EREFUSED', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
+/** Codes of a look-up that got no answer about the name from any server (a refusal is about the client, a server failure may be the resolver's own). */
+const SILENCE = new Set(['ETIMEOUT', 'EREFUSED', 'ESERVFAIL', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
 
 /**
  * The resolver's error as a look-up failure of `host`; unreachable servers
- * marked as this machine's failure, and so are a time-out and a refusal when
+ * marked as this machine's failure, and so are a time-out, a refusal and a server failure when
  * `unanswered` (the servers answer nothing: see {@link DnsCache}).
  */
 function dnsError(err: unknown, host: string, unanswered: boolean): Error {

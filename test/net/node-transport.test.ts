@@ -136,6 +136,30 @@ describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
     }
   })
 
+  it('regression: a resolver that answered SERVFAIL to every question (no upstream) made every name dns-error; now ERR_LOCAL, while one SERVFAIL name among answered ones stays dns-error', async () => {
+    const stranded = await startDnsServer({ 'a.test': ['127.0.0.1'] })
+    stranded.servfail.add('a.test').add('b.test').add('')
+    try {
+      const t = createNodeTransport({ dns: { servers: [stranded.address], timeoutMs: 300, tries: 1 } })
+      for (const host of ['a.test', 'b.test']) {
+        const err = await fetchRobots(origin(host), { transport: t, privateAddresses: 'allow' }).then((r) => r, (e: unknown) => e)
+        expect(err, host).toMatchObject({ code: 'ERR_LOCAL' })
+        expect(String((err as { cause?: Error }).cause?.message), host).toMatch(/DNS servers are not answering \(ESERVFAIL/)
+      }
+      // Not kept against the name: once the resolver reaches its upstream, a.test resolves.
+      stranded.servfail.delete('a.test')
+      expect((await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).outcome).toBe('ok')
+      // The resolver answers the probe: a name it cannot resolve is the name's failure.
+      stranded.servfail.delete('')
+      const r = await fetchRobots(origin('b.test'), { transport: t, privateAddresses: 'allow' })
+      expect(r).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+      expect(r.error).toMatchObject({ kind: 'dns', code: 'ESERVFAIL' })
+      t.close()
+    } finally {
+      await stranded.close()
+    }
+  })
+
   it('a time-out while the servers answer other names is the name’s own: dns-error', async () => {
     const t = createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 300, tries: 1 } })
     const [silent, answered] = await Promise.all([
