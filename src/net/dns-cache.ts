@@ -18,8 +18,7 @@
  * counts against the name only when the servers answer other questions
  * (one since it was asked, or a probe then: the root's NS records).
  * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
- * whose failure that is, by the same rule, with a probe of at most
- * {@link STALL_PROBE_MS}.
+ * whose failure that is, by the same rule, with a probe of at most a second.
  */
 import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
@@ -64,7 +63,7 @@ interface RecordWithTtl {
 const LOOPBACK = ['127.0.0.1', '::1'] as const
 
 /** The longest wait for the probe of {@link DnsCache.stalled}, ms: servers that answer anything answer the root's NS records sooner. */
-export const STALL_PROBE_MS = 1000
+const STALL_PROBE_MS = 1000
 
 /** A name as the cache keys it: lower case, no trailing dot. */
 function keyOf(name: string): string {
@@ -133,7 +132,7 @@ export class DnsCache {
    * when the wait was the name's (or no look-up of it is in flight). This
    * machine's: the look-up still waits its turn (`concurrency`: code
    * `EDNSBUSY`), or the servers answered nothing since it was asked, nor a
-   * probe within {@link STALL_PROBE_MS} (code `ETIMEOUT`).
+   * probe within a second (code `ETIMEOUT`).
    */
   async stalled(name: string): Promise<Error | undefined> {
     const host = keyOf(name)
