@@ -27,3 +27,13 @@ export function optionsObject(options: unknown, what: string): Record<string, un
   }
   return { ...options }
 }
+
+/** Whether `value` can be sent as an HTTP header's value (no CR, LF or NUL, no char past U+00FF), by the platform's own rule. */
+export function isHeaderValue(value: string): boolean {
+  try {
+    new Headers([['user-agent', value]])
+    return true
+  } catch {
+    return false
+  }
+}

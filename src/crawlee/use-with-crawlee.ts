@@ -38,7 +38,7 @@ import {
   type RobotsLocation,
   type RobotsLookup,
 } from '../index.js'
-import { describeValue, mustBe, optionsObject } from './checks.js'
+import { describeValue, isHeaderValue, mustBe, optionsObject } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
 import { RulesView, type RulesSource } from './rules-view.js'
@@ -118,6 +118,7 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
   const what = 'useWithCrawlee'
   const o = optionsObject(options, what)
   mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', what, 'userAgent', 'a string', o.userAgent)
+  mustBe(o.userAgent === undefined || isHeaderValue(o.userAgent as string), what, 'userAgent', 'a header value (no CR, LF or NUL, no char past U+00FF)', o.userAgent)
   mustBe(o.now === undefined || typeof o.now === 'function', what, 'now', 'a function', o.now)
   mustBe(o.redirectFilter === undefined || typeof o.redirectFilter === 'function', what, 'redirectFilter', 'a function', o.redirectFilter)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', what, 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
@@ -271,6 +272,11 @@ class Installation {
   private readonly caches = new Map<string, RobotsCache>()
   private readonly files = new WeakMap<RobotsLookup, object>()
   private readonly reported = new WeakSet<RobotsLookup>()
+  /** Crawlers already warned that their User-Agent cannot be sent. */
+  private readonly warnedCrawlers = new WeakSet<object>()
+  /** The last token checked as a header value, and the answer (crawlers ask with one token, request after request). */
+  private checkedToken: string | undefined
+  private checkedOk = false
   private readonly restores: (() => void)[] = []
   private readonly cacheOptions: RobotsCacheOptions
   private readonly logFetches: boolean
@@ -436,6 +442,27 @@ class Installation {
     return this.fileOf(cache, lookup, location, who, proxyUrl)
   }
 
+  /**
+   * The User-Agent sent for a crawler's `respectRobotsTxtFile.userAgent`
+   * `token`: as written, or the default when it names no product token or
+   * cannot be a header's value (then a warning, once per crawler: sending
+   * it would fail on this side and read as the site unreachable).
+   */
+  private sentToken(token: unknown, crawler: object, log: unknown): string {
+    if (typeof token !== 'string' || compatToken(token) === '*') return DEFAULT_CRAWLEE_USER_AGENT
+    if (token !== this.checkedToken) {
+      this.checkedToken = token
+      this.checkedOk = isHeaderValue(token)
+    }
+    if (this.checkedOk) return token
+    if (!this.warnedCrawlers.has(crawler)) {
+      this.warnedCrawlers.add(crawler)
+      const to = isLog(log) ? log : this.defaultLog
+      to?.warning(`respectRobotsTxtFile.userAgent ${describeValue(token)} cannot be sent as a User-Agent header (CR, LF, NUL or a char past U+00FF): robots.txt is asked for as ${JSON.stringify(DEFAULT_CRAWLEE_USER_AGENT)}; rules are still judged for it`)
+    }
+    return DEFAULT_CRAWLEE_USER_AGENT
+  }
+
   /** `BasicCrawler.prototype.getRobotsTxtFileForUrl`: the file for a request of `crawler`. */
   async forCrawler(crawler: unknown, url: unknown): Promise<object | undefined> {
     if (typeof crawler !== 'object' || crawler === null) return undefined
@@ -452,7 +479,7 @@ class Installation {
     const proxyConfiguration: unknown = Reflect.get(crawler, 'proxyConfiguration')
     const log: unknown = Reflect.get(crawler, 'log')
     const who: Requester = {
-      userAgent: this.options.userAgent ?? (typeof token === 'string' && compatToken(token) !== '*' ? token : DEFAULT_CRAWLEE_USER_AGENT),
+      userAgent: this.options.userAgent ?? this.sentToken(token, crawler, log),
       proxy: isProxyConfiguration(proxyConfiguration) ? () => proxyConfiguration.newUrl() : undefined,
       log: isLog(log) ? log : this.defaultLog,
     }

@@ -78,6 +78,16 @@ describe('useWithCrawlee: what it takes and refuses', () => {
     }
     expect(crawlee.RobotsTxtFile.from).toBe(from)
   })
+
+  it('a userAgent option that cannot be a header value is ERR_INPUT at install, not every site unreachable', () => {
+    const crawlee = fakeCrawlee()
+    const find = crawlee.RobotsTxtFile.find
+    for (const userAgent of ['MyBot\r\nX-Injected: 1', 'My\nBot', 'Bot\u0000', 'Bot\u4e00']) {
+      expect(() => useWithCrawlee(crawlee, { userAgent }), JSON.stringify(userAgent)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/userAgent must be a header value/) }))
+    }
+    expect(crawlee.RobotsTxtFile.find).toBe(find)
+    useWithCrawlee(crawlee, { userAgent: 'Bot\u00e9 (latin-1 is a header value)' }).restore()
+  })
 })
 
 describe('useWithCrawlee: what it replaces, and restore()', () => {

@@ -140,6 +140,20 @@ describe.skipIf(loaded.skip !== undefined)(
       })
     })
 
+    describe('a crawler agent that cannot be a header value', () => {
+      it("a respectRobotsTxtFile.userAgent with a char past U+00FF is judged, robots.txt asked for with the default User-Agent and a warning (it was recorded as the site unreachable: no page)", async () => {
+        const agent = 'MyBot/1.0 (+https://\u4f8b\u3048.jp/bot)'
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /\n\nUser-agent: MyBot\nDisallow: /private\n' })
+        const r = await crawl(crawlee, s, { agent })
+        expect(r.pages).toEqual(pagesExcept('/private'))
+        expect(r.robotsRequests).toBe(1)
+        expect(s.robotsUserAgents).toEqual([DEFAULT_CRAWLEE_USER_AGENT])
+        const warnings = r.log.map((l) => l.message).filter((m) => m.includes('cannot be sent as a User-Agent header'))
+        expect(warnings).toHaveLength(1)
+        expect(fetchLines(r.log)[0]).toMatch(/: ok: HTTP 200 /)
+      })
+    })
+
     describe("parsing: the reference's answers", () => {
       for (const [name, body, agent, expected] of [
         ['Disallow: /a|b blocks /a|b', 'User-agent: *\nDisallow: /a|b\n', true, pagesExcept('/a|b')],
