@@ -367,6 +367,17 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(robots!.stats().entries).toBe(0)
       })
 
+      it("a proxy URL whose credentials do not decode (p%ss) is this side's error: nothing asked, nothing recorded (the site was cached unreachable)", async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+        proxy.requests.length = 0
+        const badUrl = proxy.url.replace('http://', 'http://user:p%ss@')
+        await expect(crawlee.RobotsTxtFile.find(`${s.origin}/x`, badUrl)).rejects.toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+        await expect(crawl(crawlee, s, { proxyUrl: badUrl })).rejects.toThrow(/not percent-encoded UTF-8/)
+        expect(proxy.requests).toEqual([])
+        expect(s.robotsRequests).toBe(0)
+        expect(robots!.stats().entries).toBe(0)
+      })
+
       it('a proxy that refuses: unreachable (disallow all), the site never asked', async () => {
         const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/x`, 'http://127.0.0.1:39999')
