@@ -167,8 +167,16 @@ const REFRESH_RETRY_MS = 60_000
 /** How describeFetchResult starts an unreachable result's line. */
 const UNREACHABLE = /^unreachable, disallow all: /
 
-/** `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when it aborts. */
+/** The longest delay a timer keeps (a longer one, Infinity included, would fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when
+ * it aborts. A time-out past what a timer can hold is none: the fetch's own
+ * deadline ends the wait.
+ */
 function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T | typeof TIMED_OUT> {
+  if (timeoutMs !== undefined && !(timeoutMs <= MAX_TIMER_MS)) timeoutMs = undefined
   if (signal === undefined && timeoutMs === undefined) return p
   return new Promise((resolve, reject) => {
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => settle(() => resolve(TIMED_OUT)), timeoutMs)

@@ -286,6 +286,17 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(s.robotsRequests).toBe(0)
       })
 
+      it('find with a timeoutMillis past what a timer holds (Infinity, 3e9) waits for the answer (it timed out at once: disallow all)', async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n', delayMs: 100 })
+        for (const timeoutMillis of [Infinity, 3e9]) {
+          robots!.clear()
+          const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis })
+          expect(file.isAllowed(`${s.origin}/public/1`), String(timeoutMillis)).toBe(true)
+          expect(file.isAllowed(`${s.origin}/private`), String(timeoutMillis)).toBe(false)
+        }
+        expect(s.robotsRequests).toBe(2)
+      })
+
       it('find with timeoutMillis on a robots.txt that never answers: disallow all at the deadline', async () => {
         const s = await setUp({ hang: true }, { timeoutMs: 5_000 })
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis: 200 })
