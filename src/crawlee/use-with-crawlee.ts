@@ -38,7 +38,7 @@ import {
   type RobotsLocation,
   type RobotsLookup,
 } from '../index.js'
-import { describeValue, isHeaderValue, mustBe, optionsObject } from './checks.js'
+import { describeValue, isHeaderValue, isInstance, mustBe, optionsObject, readArgument } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
 import { RulesView, type RulesSource } from './rules-view.js'
@@ -128,7 +128,8 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
     const finite = name === 'timeoutMs'
     mustBe(v === undefined || (typeof v === 'number' && v >= 0 && (!finite || Number.isFinite(v))), what, name, `a ${finite ? 'finite ' : ''}number >= 0`, v)
   }
-  const checked = options ?? {}
+  // The copy checked is the one used: a getter is read once.
+  const checked = o as CrawleeRobotsOptions
   parseRobots('', { limit: checked.limit }) // the parsing limit's own check (ERR_LIMIT)
   new RobotsCache(checked) // its own checks: maxBytes, matcherBytes, maxStaleMs
   return checked
@@ -421,12 +422,12 @@ class Installation {
 
   /** `RobotsTxtFile.find` / `load`: the file of `url`'s origin, through the cache. */
   async find(what: string, url: unknown, proxyUrl: unknown, fetchOptions: unknown): Promise<object> {
-    if (typeof url !== 'string' && !(url instanceof URL)) throw new RobotsInputError(`${what}: url must be a string, got ${describeValue(url)}`)
+    if (typeof url !== 'string' && !isInstance(`${what}: url`, url, URL)) throw new RobotsInputError(`${what}: url must be a string, got ${describeValue(url)}`)
     if (proxyUrl !== undefined && typeof proxyUrl !== 'string') throw new RobotsInputError(`${what}: proxyUrl must be a string, got ${describeValue(proxyUrl)}`)
     const o = optionsObject(fetchOptions, what)
     const signal: unknown = o.signal
     const timeoutMillis: unknown = o.timeoutMillis
-    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new RobotsInputError(`${what}: signal must be an AbortSignal, got ${describeValue(signal)}`)
+    if (signal !== undefined && !isInstance(`${what}: signal`, signal, AbortSignal)) throw new RobotsInputError(`${what}: signal must be an AbortSignal, got ${describeValue(signal)}`)
     if (timeoutMillis !== undefined && !(typeof timeoutMillis === 'number' && timeoutMillis >= 0)) {
       throw new RobotsInputError(`${what}: timeoutMillis must be a number >= 0, got ${describeValue(timeoutMillis)}`)
     }
@@ -561,7 +562,7 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
   if ((modType !== 'object' && modType !== 'function') || crawlee === null) {
     throw new RobotsInputError(`useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee'), got ${describeValue(crawlee)}`)
   }
-  const cls: unknown = Reflect.get(crawlee, 'RobotsTxtFile')
+  const cls: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'RobotsTxtFile'))
   if (typeof cls !== 'function' || typeof Reflect.get(cls, 'find') !== 'function' || typeof Reflect.get(cls, 'from') !== 'function') {
     throw new RobotsInputError("useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee') or @crawlee/utils: it has no RobotsTxtFile class")
   }
@@ -570,10 +571,10 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
   const klass = crawlee.RobotsTxtFile
   const from = klass.from
   checkCrawleeClass(from, klass)
-  const base: unknown = Reflect.get(crawlee, 'BasicCrawler')
+  const base: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'BasicCrawler'))
   const proto: unknown = typeof base === 'function' ? Reflect.get(base, 'prototype') : undefined
   const crawlerPrototype = typeof proto === 'object' && proto !== null && typeof Reflect.get(proto, 'getRobotsTxtFileForUrl') === 'function' ? proto : undefined
-  const log: unknown = Reflect.get(crawlee, 'log')
+  const log: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'log'))
   const installation = new Installation(klass, from, crawlerPrototype, checked, isLog(log) ? log : undefined)
   installed.set(cls, installation)
   return {

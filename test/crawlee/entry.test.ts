@@ -90,6 +90,36 @@ describe('useWithCrawlee: what it takes and refuses', () => {
   })
 })
 
+describe('useWithCrawlee: arguments that cannot be read', () => {
+  it('a revoked Proxy or a throwing getter as the module, the options, find\'s url or signal is ERR_INPUT, not the TypeError of reading it', async () => {
+    const revoked = (): object => {
+      const { proxy, revoke } = Proxy.revocable({}, {})
+      revoke()
+      return proxy
+    }
+    const throwing = new Proxy({}, { get: () => { throw new Error('getter') }, ownKeys: () => { throw new Error('keys') } })
+    const tag = { get [Symbol.toStringTag](): string { throw new Error('tag') } }
+    const input = expect.objectContaining({ code: 'ERR_INPUT', name: 'RobotsInputError' })
+    const crawlee = fakeCrawlee()
+    const find = crawlee.RobotsTxtFile.find
+    expect(() => useWithCrawlee(revoked() as never)).toThrow(input)
+    expect(() => useWithCrawlee(throwing as never)).toThrow(input)
+    expect(() => useWithCrawlee(crawlee, revoked() as never)).toThrow(input)
+    expect(() => useWithCrawlee(crawlee, throwing as never)).toThrow(input)
+    expect(() => useWithCrawlee(crawlee, { userAgent: tag } as never)).toThrow(input)
+    expect(crawlee.RobotsTxtFile.find).toBe(find)
+    const installed = useWithCrawlee(crawlee, { log: false })
+    try {
+      await expect(crawlee.RobotsTxtFile.find(revoked() as never)).rejects.toThrow(input)
+      await expect(crawlee.RobotsTxtFile.find('http://127.0.0.1:9/', undefined, { signal: revoked() as never })).rejects.toThrow(input)
+      await expect(crawlee.RobotsTxtFile.find('http://127.0.0.1:9/', undefined, { signal: tag as never })).rejects.toThrow(input)
+      await expect(crawlee.RobotsTxtFile.find('http://127.0.0.1:9/', undefined, revoked() as never)).rejects.toThrow(input)
+    } finally {
+      installed.restore()
+    }
+  })
+})
+
 describe('useWithCrawlee: what it replaces, and restore()', () => {
   it("replaces find, load and from, and the crawlers' getRobotsTxtFileForUrl; restore() puts the very same methods back", () => {
     const crawlee = fakeCrawlee()
