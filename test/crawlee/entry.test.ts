@@ -110,10 +110,11 @@ describe('useWithCrawlee: arguments that cannot be read', () => {
     expect(crawlee.RobotsTxtFile.find).toBe(find)
     const installed = useWithCrawlee(crawlee, { log: false })
     try {
-      await expect(crawlee.RobotsTxtFile.find(revoked() as never)).rejects.toThrow(input)
-      await expect(crawlee.RobotsTxtFile.find('http://127.0.0.1:9/', undefined, { signal: revoked() as never })).rejects.toThrow(input)
-      await expect(crawlee.RobotsTxtFile.find('http://127.0.0.1:9/', undefined, { signal: tag as never })).rejects.toThrow(input)
-      await expect(crawlee.RobotsTxtFile.find('http://127.0.0.1:9/', undefined, revoked() as never)).rejects.toThrow(input)
+      const findWith = (...args: unknown[]): Promise<unknown> => Reflect.apply(crawlee.RobotsTxtFile.find, crawlee.RobotsTxtFile, args)
+      await expect(findWith(revoked())).rejects.toThrow(input)
+      await expect(findWith('http://127.0.0.1:9/', undefined, { signal: revoked() })).rejects.toThrow(input)
+      await expect(findWith('http://127.0.0.1:9/', undefined, { signal: tag })).rejects.toThrow(input)
+      await expect(findWith('http://127.0.0.1:9/', undefined, revoked())).rejects.toThrow(input)
     } finally {
       installed.restore()
     }
