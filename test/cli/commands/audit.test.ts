@@ -211,6 +211,14 @@ describe('audit OLD NEW: a host keyed by its origin on one side and bare on the 
     const back = await run(['audit', bundle, bare, '--crawlers', 'GPTBot', '--format', 'jsonl'])
     expect(back.status, back.stderr).toBe(3)
     expect(lines(back.stdout).map((l) => JSON.parse(l).host)).toEqual(['gone.test', 'https://changed.test', 'https://new.test'])
+    // Two bundles, one keyed by bare host (as pack writes a directory): the same rows.
+    const bareStore = new RobotsStore()
+    for (const host of ['same.test', 'changed.test', 'gone.test']) bareStore.set(host, 'User-agent: *\nDisallow: /\n')
+    const bareBundle = tmp.path('bare.bundle')
+    writeFileSync(bareBundle, bareStore.toBytes())
+    const bundles = await run(['audit', bareBundle, bundle, '--crawlers', 'GPTBot', '-q'])
+    expect(bundles.status, bundles.stderr).toBe(3)
+    expect(lines(bundles.stdout)).toEqual(lines(r.stdout))
   })
 })
 
