@@ -43,12 +43,25 @@ const DNS_CODES = new Set([
 
 /**
  * Failures of this machine, not of the site: descriptors (EMFILE, ENFILE),
- * memory and buffers (ENOMEM, ENOBUFS), local ports and addresses
- * (EADDRNOTAVAIL, EADDRINUSE, EAGAIN from `connect`: the ephemeral ports
- * exhausted). They are never an outcome: `fetchRobots` rejects with
- * ERR_LOCAL, and the caller retries later.
+ * memory and buffers (ENOMEM, ENOBUFS, a decoder that could not get memory
+ * or be made: zlib's Z_MEM_ERROR, brotli's ERR__ERROR_ALLOC_…, Node's
+ * ERR_MEMORY_ALLOCATION_FAILED and ERR_ZLIB_INITIALIZATION_FAILED), local
+ * ports and addresses (EADDRNOTAVAIL, EADDRINUSE, EAGAIN from `connect`:
+ * the ephemeral ports exhausted). They are never an outcome: `fetchRobots`
+ * rejects with ERR_LOCAL, and the caller retries later.
  */
-const LOCAL_CODES = new Set(['EMFILE', 'ENFILE', 'ENOMEM', 'ENOBUFS', 'EADDRNOTAVAIL', 'EADDRINUSE', 'EAGAIN'])
+const LOCAL_CODES = new Set([
+  'EMFILE',
+  'ENFILE',
+  'ENOMEM',
+  'ENOBUFS',
+  'EADDRNOTAVAIL',
+  'EADDRINUSE',
+  'EAGAIN',
+  'Z_MEM_ERROR',
+  'ERR_MEMORY_ALLOCATION_FAILED',
+  'ERR_ZLIB_INITIALIZATION_FAILED',
+])
 
 /**
  * The code of the local failure behind `err` (along its cause chain), or
@@ -59,7 +72,7 @@ export function localFailureCode(err: unknown): string | undefined {
   let e: unknown = err
   for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
     const o = e as { code?: unknown; cause?: unknown; localFailure?: unknown }
-    if (typeof o.code === 'string' && LOCAL_CODES.has(o.code)) return o.code
+    if (typeof o.code === 'string' && (LOCAL_CODES.has(o.code) || o.code.startsWith('ERR__ERROR_ALLOC'))) return o.code
     if (o.localFailure === true) return typeof o.code === 'string' ? o.code : 'ELOCAL'
     e = o.cause
   }

@@ -67,6 +67,18 @@ function keptHeaders(res: TransportResponse): Record<string, string> {
   return out
 }
 
+/** How long past the deadline a transport's own error is awaited, ms (it may find then that this machine failed). */
+const TRANSPORT_GRACE_MS = 2000
+
+/** The error `pending` rejects with within {@link TRANSPORT_GRACE_MS} when it is a failure of this machine, else `err`. */
+function ownError(pending: Promise<unknown>, err: unknown): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  return Promise.race([
+    pending.then(() => err, (own) => (localFailureCode(own) === undefined ? err : own)),
+    new Promise((resolve) => (timer = setTimeout(resolve, TRANSPORT_GRACE_MS, err))),
+  ]).finally(() => clearTimeout(timer))
+}
+
 /** The transport of a fetch: the one given, else the Web `fetch` given or the platform's. */
 function transportOf(options: FetchRobotsOptions): RobotsTransport {
   if (options.transport !== undefined) return options.transport
@@ -102,7 +114,8 @@ function transportOf(options: FetchRobotsOptions): RobotsTransport {
  *
  * Throws only for bad arguments (`ERR_INPUT`, `ERR_LIMIT`), a missing `fetch`
  * (`ERR_FETCH`), a failure of this machine (`ERR_LOCAL`: descriptors,
- * memory, local ports; not the site's outcome), or when `signal` aborts.
+ * memory, local ports, a silent resolver; not the site's outcome), or when
+ * `signal` aborts.
  * `expiresAt` is `fetchedAt` plus the response's `Cache-Control: max-age` /
  * `Expires` (minus `Age`) for ok and unavailable results, or its
  * `Retry-After` (else `unreachableTtlMs`) for unreachable ones, always
@@ -262,7 +275,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
       } catch (err) {
         // A transport that ignored the signal may still answer: its response is not wanted.
         pending.then((late) => late.cancel(), () => {})
-        return failure(err, 'request')
+        return failure(timedOut && !userSignal?.aborted ? await ownError(pending, err) : err, 'request')
       }
       if (res.followedTo !== undefined) {
         // The platform has followed it already; the file it reached is still refused.

@@ -62,6 +62,9 @@ export interface FetchRobotsOptions {
    * 10,000. A finite number ≥ 0; values above {@link MAX_TIMEOUT_MS} (2³¹−1 ms,
    * about 24.8 days, the longest delay timers take) are clamped to it.
    * `Infinity`, NaN, negative numbers and non-numbers are a `RobotsInputError`.
+   * A transport that finds at the deadline that this machine kept the
+   * request (a silent resolver, a queue of its own) has a short grace to
+   * say so: `ERR_LOCAL` then, not the outcome `timeout`.
    */
   timeoutMs?: number
   /** Consecutive redirects followed; one more makes the file unavailable (RFC 9309 §2.3.1.2). Default 5. */

@@ -15,7 +15,13 @@ export interface TransportRequest {
   readonly url: string
   /** Header fields to send, names lower-cased (`user-agent`, `if-none-match`, …); the transport adds `Host` and its own framing. */
   readonly headers: Readonly<Record<string, string>>
-  /** Aborted at the deadline or by the caller: the transport stops, and rejects (or errors the body) with the signal's reason or its own error. */
+  /**
+   * Aborted at the deadline or by the caller: the transport stops, and
+   * rejects (or errors the body) with the signal's reason or its own error.
+   * At the deadline, an error of its own that is a failure of this machine
+   * (`localFailure: true`, or a code such as EMFILE), given within a short
+   * grace, makes the fetch `ERR_LOCAL` instead of the outcome `timeout`.
+   */
   readonly signal: AbortSignal
   /**
    * For transports that resolve names (`checksAddresses: true`): called with

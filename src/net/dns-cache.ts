@@ -11,10 +11,14 @@
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
  * A resolver whose servers cannot be reached (`ECONNREFUSED` from c-ares),
  * or that answer nothing at all, is a failure of this machine
- * (`localFailure`), not the name's: a look-up that timed out (`ETIMEOUT`)
- * or was refused (`EREFUSED`: a resolver that does not serve this machine)
+ * (`localFailure`), not the name's: a look-up that timed out (`ETIMEOUT`),
+ * was refused (`EREFUSED`: a resolver that does not serve this machine) or
+ * failed (`ESERVFAIL`: also what a forwarding resolver answers to every
+ * question when it reaches no upstream)
  * counts against the name only when the servers answer other questions
  * (one since it was asked, or a probe then: the root's NS records).
+ * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
+ * whose failure that is, by the same rule, with a probe of at most a second.
  */
 import { lookup, Resolver } from 'node:dns'
 import { isIP } from 'node:net'
@@ -58,12 +62,22 @@ interface RecordWithTtl {
 
 const LOOPBACK = ['127.0.0.1', '::1'] as const
 
+/** The longest wait for the probe of {@link DnsCache.stalled}, ms: servers that answer anything answer the root's NS records sooner. */
+const STALL_PROBE_MS = 1000
+
+/** A name as the cache keys it: lower case, no trailing dot. */
+function keyOf(name: string): string {
+  return name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
+}
+
 /** A resolver with a cache (see the module comment). */
 export class DnsCache {
   private readonly resolver: Resolver
   private readonly system: boolean
   private readonly cache = new Map<string, CacheEntry>()
   private readonly pending = new Map<string, Promise<readonly string[]>>()
+  /** When the look-ups in flight were asked of the servers, `performance.now()` (absent while one waits its turn). */
+  private readonly askedAt = new Map<string, number>()
   private readonly queue: (() => void)[] = []
   private running = 0
   private readonly concurrency: number
@@ -77,6 +91,8 @@ export class DnsCache {
   private answeredAt = -Infinity
   /** The probe of the servers in flight ({@link serversAnswer}). */
   private probe: Promise<boolean> | undefined
+  /** The short probe in flight ({@link answersSoon}). */
+  private shortProbe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
     this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
@@ -92,7 +108,7 @@ export class DnsCache {
 
   /** The addresses of `name` (IPv4 first); rejects with the resolver's error (`code`: ENOTFOUND, ENODATA, ETIMEOUT, …). */
   resolve(name: string): Promise<readonly string[]> {
-    const host = name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
+    const host = keyOf(name)
     if (isIP(host) !== 0) return Promise.resolve([host])
     if (host === 'localhost' || host.endsWith('.localhost')) return Promise.resolve(LOOPBACK)
     const hit = this.cache.get(host)
@@ -102,9 +118,31 @@ export class DnsCache {
     }
     const inFlight = this.pending.get(host)
     if (inFlight !== undefined) return inFlight
-    const p = this.turn(() => this.lookup(host)).finally(() => this.pending.delete(host))
+    const p = this.turn(() => this.lookup(host)).finally(() => {
+      this.pending.delete(host)
+      this.askedAt.delete(host)
+    })
     this.pending.set(host, p)
     return p
+  }
+
+  /**
+   * For a caller whose deadline expired while `name` was being resolved:
+   * the failure of this machine that kept it (`localFailure`), or undefined
+   * when the wait was the name's (or no look-up of it is in flight). This
+   * machine's: the look-up still waits its turn (`concurrency`: code
+   * `EDNSBUSY`), or the servers answered nothing since it was asked, nor a
+   * probe within a second (code `ETIMEOUT`).
+   */
+  async stalled(name: string): Promise<Error | undefined> {
+    const host = keyOf(name)
+    if (!this.pending.has(host)) return undefined
+    const askedAt = this.askedAt.get(host)
+    if (askedAt === undefined) {
+      return Object.assign(new Error(`the look-up of ${host} waited its turn past the deadline (${this.concurrency} look-ups in flight)`), { code: 'EDNSBUSY', hostname: host, localFailure: true })
+    }
+    if (this.answeredAt >= askedAt || (await this.answersSoon())) return undefined
+    return Object.assign(new Error(`the DNS servers are not answering (no answer resolving ${host} before the deadline, nor to a probe)`), { code: 'ETIMEOUT', hostname: host, localFailure: true })
   }
 
   /** Stops the look-ups in flight (they reject with ECANCELLED). */
@@ -127,6 +165,7 @@ export class DnsCache {
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
     const askedAt = performance.now()
+    this.askedAt.set(host, askedAt)
     let records: RecordWithTtl[]
     try {
       records = await this.ask(host, 4)
@@ -175,7 +214,7 @@ export class DnsCache {
   /** Whether the failure `err` of a look-up asked at `askedAt` is the servers' silence (no answer to anything), not the name's. */
   private async silent(err: unknown, askedAt: number): Promise<boolean> {
     const code = (err as { code?: unknown }).code
-    if (this.system || (code !== 'ETIMEOUT' && code !== 'EREFUSED')) return false
+    if (this.system || (code !== 'ETIMEOUT' && code !== 'EREFUSED' && code !== 'ESERVFAIL')) return false
     if (this.answeredAt >= askedAt) return false
     return !(await this.serversAnswer())
   }
@@ -192,6 +231,28 @@ export class DnsCache {
     return this.probe
   }
 
+  /**
+   * Whether the servers answer the root's NS records within
+   * {@link STALL_PROBE_MS} (each server tried once, in turn), once at a time.
+   */
+  private answersSoon(): Promise<boolean> {
+    this.shortProbe ??= new Promise<boolean>((resolve) => {
+      const servers = this.resolver.getServers()
+      if (servers.length === 0) return resolve(false)
+      const probe = new Resolver({ timeout: Math.max(1, Math.floor(STALL_PROBE_MS / servers.length)), tries: 1 })
+      probe.setServers(servers)
+      // c-ares may take longer than its time-outs add up to: cancelled then, as silent.
+      const timer = setTimeout(() => probe.cancel(), STALL_PROBE_MS + 100)
+      probe.resolveNs('.', (err) => {
+        clearTimeout(timer)
+        const answered = err === null || !SILENCE.has(err.code!)
+        if (answered) this.answeredAt = performance.now()
+        resolve(answered)
+      })
+    }).finally(() => (this.shortProbe = undefined))
+    return this.shortProbe
+  }
+
   private keep(host: string, entry: CacheEntry): void {
     if (this.cache.size >= this.cacheSize) {
       // The oldest name first (a Map iterates in insertion order).
@@ -202,12 +263,12 @@ export class DnsCache {
   }
 }
 
-/** Codes of a look-up that got no answer about the name from any server (a refusal is about the client). */
-const SILENCE = new Set(['ETIMEOUT', 'EREFUSED', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
+/** Codes of a look-up that got no answer about the name from any server (a refusal is about the client, a server failure may be the resolver's own). */
+const SILENCE = new Set(['ETIMEOUT', 'EREFUSED', 'ESERVFAIL', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
 
 /**
  * The resolver's error as a look-up failure of `host`; unreachable servers
- * marked as this machine's failure, and so are a time-out and a refusal when
+ * marked as this machine's failure, and so are a time-out, a refusal and a server failure when
  * `unanswered` (the servers answer nothing: see {@link DnsCache}).
  */
 function dnsError(err: unknown, host: string, unanswered: boolean): Error {

@@ -109,15 +109,40 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
   const route = options.route
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
 
-  /** The addresses to try for `host:port` and whether the caller routed them there. */
-  const targetOf = async (host: string, port: number): Promise<{ addresses: readonly string[]; port: number; routed: boolean }> => {
+  /**
+   * The addresses to try for `host:port` and whether the caller routed them
+   * there. `signal` aborting during the look-up rejects with the failure of
+   * this machine that kept it (DnsCache's `stalled`), else the signal's reason.
+   */
+  const targetOf = async (host: string, port: number, signal?: AbortSignal): Promise<{ addresses: readonly string[]; port: number; routed: boolean }> => {
     const t = route?.(host, port)
     const hosts = t?.hosts ?? [host]
     const to = t?.port ?? port
     const routed = t?.routed ?? false
     if (hosts.every((h) => isIP(h) !== 0)) return { addresses: hosts, port: to, routed }
-    return { addresses: await dns.resolve(hosts[0]!), port: to, routed }
+    const name = hosts[0]!
+    return { addresses: await (signal === undefined ? dns.resolve(name) : resolveWithin(name, signal)), port: to, routed }
   }
+
+  /** `name` resolved, given up when `signal` aborts (see `targetOf`). */
+  const resolveWithin = (name: string, signal: AbortSignal): Promise<readonly string[]> =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason)
+      const onAbort = (): void => {
+        dns.stalled(name).then((local) => reject(local ?? signal.reason), () => reject(signal.reason))
+      }
+      signal.addEventListener('abort', onAbort, { once: true })
+      dns.resolve(name).then(
+        (addresses) => {
+          signal.removeEventListener('abort', onAbort)
+          resolve(addresses)
+        },
+        (err) => {
+          signal.removeEventListener('abort', onAbort)
+          reject(err)
+        },
+      )
+    })
 
   /** Sends the request to one address; `held`: a slot of it is held already. */
   const send = (req: TransportRequest, u: URL, address: string, port: number, held: boolean, more: boolean): Promise<TransportResponse> => {
@@ -207,7 +232,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     const u = new URL(req.url)
     const tls = u.protocol === 'https:'
     const port = u.port === '' ? (tls ? 443 : 80) : Number(u.port)
-    const target = await targetOf(bare(u.hostname), port)
+    const target = await targetOf(bare(u.hostname), port, req.signal)
     let refusal: unknown
     let last: unknown
     let tried = 0

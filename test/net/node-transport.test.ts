@@ -136,6 +136,30 @@ describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
     }
   })
 
+  it('regression: a resolver that answered SERVFAIL to every question (no upstream) made every name dns-error; now ERR_LOCAL, while one SERVFAIL name among answered ones stays dns-error', async () => {
+    const stranded = await startDnsServer({ 'a.test': ['127.0.0.1'] })
+    stranded.servfail.add('a.test').add('b.test').add('')
+    try {
+      const t = createNodeTransport({ dns: { servers: [stranded.address], timeoutMs: 300, tries: 1 } })
+      for (const host of ['a.test', 'b.test']) {
+        const err = await fetchRobots(origin(host), { transport: t, privateAddresses: 'allow' }).then((r) => r, (e: unknown) => e)
+        expect(err, host).toMatchObject({ code: 'ERR_LOCAL' })
+        expect(String((err as { cause?: Error }).cause?.message), host).toMatch(/DNS servers are not answering \(ESERVFAIL/)
+      }
+      // Not kept against the name: once the resolver reaches its upstream, a.test resolves.
+      stranded.servfail.delete('a.test')
+      expect((await fetchRobots(origin('a.test'), { transport: t, privateAddresses: 'allow' })).outcome).toBe('ok')
+      // The resolver answers the probe: a name it cannot resolve is the name's failure.
+      stranded.servfail.delete('')
+      const r = await fetchRobots(origin('b.test'), { transport: t, privateAddresses: 'allow' })
+      expect(r).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+      expect(r.error).toMatchObject({ kind: 'dns', code: 'ESERVFAIL' })
+      t.close()
+    } finally {
+      await stranded.close()
+    }
+  })
+
   it('a time-out while the servers answer other names is the name’s own: dns-error', async () => {
     const t = createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 300, tries: 1 } })
     const [silent, answered] = await Promise.all([
@@ -233,6 +257,28 @@ describe('local failures are not outcomes', () => {
       const p = fetchRobots('http://example.test/', { transport, privateAddresses: 'allow' })
       await expect(p, code).rejects.toMatchObject({ code: 'ERR_LOCAL' })
       await expect(p, code).rejects.toThrow(code)
+    }
+  })
+
+  it('a decoder that cannot get memory or be made mid-body is ERR_LOCAL, not the site’s incomplete-body', async () => {
+    const bodyFailing = (code: string) => ({
+      request: async () => ({
+        status: 200,
+        headers: { get: (name: string) => (name === 'content-encoding' ? 'gzip' : null) },
+        body: (async function* () {
+          yield new TextEncoder().encode('User-agent: *\n')
+          throw Object.assign(new Error(`decoding failed (${code})`), { code })
+        })(),
+        cancel: () => {},
+      }),
+    })
+    for (const code of ['Z_MEM_ERROR', 'ERR__ERROR_ALLOC_RING_BUFFER_1', 'ERR_ZLIB_INITIALIZATION_FAILED', 'ERR_MEMORY_ALLOCATION_FAILED']) {
+      await expect(fetchRobots('http://example.test/', { transport: bodyFailing(code), privateAddresses: 'allow' }), code).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+    }
+    // A stream cut short or corrupt stays the site's.
+    for (const code of ['Z_BUF_ERROR', 'Z_DATA_ERROR', 'ERR__ERROR_FORMAT_PADDING_2']) {
+      const r = await fetchRobots('http://example.test/', { transport: bodyFailing(code), privateAddresses: 'allow' })
+      expect(r, code).toMatchObject({ outcome: 'unreachable', reason: 'incomplete-body' })
     }
   })
 

@@ -3,7 +3,8 @@
  * answers A and AAAA questions from a table of names, NXDOMAIN for a name
  * it does not know, a name with no record of the kind asked is NOERROR with
  * no answer (ENODATA), and it can stay silent (a time-out) for names listed
- * in `silent`, or answer REFUSED for those in `refused`. Every question is
+ * in `silent`, or answer REFUSED for those in `refused` and SERVFAIL for
+ * those in `servfail` (a resolver with no upstream). Every question is
  * counted. Nothing here reaches another machine: the tests point their
  * resolver at it (`--dns-server`).
  */
@@ -20,6 +21,8 @@ export interface DnsTestServer {
   readonly silent: Set<string>
   /** Names answered REFUSED (RCODE 5), as a resolver answers a client it does not serve. */
   readonly refused: Set<string>
+  /** Names answered SERVFAIL (RCODE 2), as a forwarding resolver answers when it reaches no upstream. */
+  readonly servfail: Set<string>
   /** Questions received, as `NAME TYPE` (`a.test A`). */
   readonly questions: string[]
   /** TTL of the answers, seconds. */
@@ -68,13 +71,14 @@ function answer(server: DnsTestServer, msg: Buffer): Buffer | undefined {
   const records = (known ?? []).filter((a) => (q.type === TYPE_A ? isIPv4(a) : q.type === TYPE_AAAA ? isIPv6(a) : false))
   const header = Buffer.alloc(12)
   header.writeUInt16BE(msg.readUInt16BE(0), 0) // id
-  // QR, opcode 0, AA, RD copied, RA; RCODE 3 (NXDOMAIN) for an unknown name, 5 (REFUSED) for a refused one.
-  const rcode = server.refused.has(q.name) ? 5 : known === undefined ? 3 : 0
+  // QR, opcode 0, AA, RD copied, RA; RCODE 3 (NXDOMAIN) for an unknown name, 5 (REFUSED) for a refused one, 2 (SERVFAIL).
+  const rcode = server.refused.has(q.name) ? 5 : server.servfail.has(q.name) ? 2 : known === undefined ? 3 : 0
   header.writeUInt16BE(0x8000 | 0x0400 | (msg.readUInt16BE(2) & 0x0100) | 0x0080 | rcode, 2)
   header.writeUInt16BE(1, 4)
-  header.writeUInt16BE(rcode === 5 ? 0 : records.length, 6)
+  const answers = rcode === 5 || rcode === 2 ? [] : records
+  header.writeUInt16BE(answers.length, 6)
   const parts = [header, msg.subarray(12, q.end)]
-  for (const a of rcode === 5 ? [] : records) {
+  for (const a of answers) {
     const data = q.type === TYPE_A ? Buffer.from(a.split('.').map(Number)) : ipv6Bytes(a)
     const rr = Buffer.alloc(12)
     rr.writeUInt16BE(0xc00c, 0) // the name: a pointer to the question's
@@ -96,6 +100,7 @@ export async function startDnsServer(names: Record<string, string[]> = {}): Prom
     names: new Map(Object.entries(names)),
     silent: new Set(),
     refused: new Set(),
+    servfail: new Set(),
     questions: [],
     ttl: 300,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),

@@ -365,10 +365,12 @@ async function fetchRun(s: RunSettings): Promise<number> {
 /** What to mend before running again after failures of this machine of `code`. */
 function remedyOf(code: string): string {
   if (code === 'EMFILE' || code === 'ENFILE') return 'ulimit -n, --concurrency'
-  // The resolver's servers unreachable or silent (DnsCache marks only these codes as this machine's).
-  if (code === 'ETIMEOUT' || code === 'EAI_AGAIN' || code === 'EREFUSED' || code === 'ECONNREFUSED' || code === 'ECANCELLED') return 'the DNS servers, --dns-server'
+  if (RESOLVER_CODES.has(code)) return 'the DNS servers, --dns-server'
   return '--concurrency'
 }
+
+/** Codes of the resolver's failures that DnsCache may mark as this machine's (its servers unreachable, silent, or failing every question). */
+const RESOLVER_CODES = new Set(['ETIMEOUT', 'EAI_AGAIN', 'EREFUSED', 'ESERVFAIL', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
 
 /** The size of `file` in megabytes, as the summary gives it. */
 function megabytes(file: string): string {

@@ -187,6 +187,25 @@ describe('DNS that the run controls', () => {
     }
   }, 60_000)
 
+  it('regression: a run stopped by a resolver that answers SERVFAIL to every question names the DNS servers as the remedy (it suggested --concurrency)', async () => {
+    const failing = await startDnsServer({})
+    const names = ['s1.test', 's2.test']
+    // SERVFAIL to every question, the root's (the probe) included: a forwarder that reaches no upstream.
+    for (const n of [...names, '']) failing.servfail.add(n)
+    try {
+      const input = file('servfail.txt', names.map((n) => `http://${n}:${server.port}/`))
+      const out = tmp.path('servfail.bundle')
+      const r = await run(['fetch', input, '-o', out, '--dns-server', failing.address, '--allow-private', '--give-up-after', '1'])
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/only failures of this machine .*ESERVFAIL/)
+      expect(r.stderr).toMatch(/\(the DNS servers, --dns-server\)/)
+      expect(existsSync(out)).toBe(false)
+      expect(server.total).toBe(0)
+    } finally {
+      await failing.close()
+    }
+  }, 60_000)
+
   it('--dns-server that is not an address is a usage error', async () => {
     const r = await run(['fetch', '-o', tmp.path('x.bundle'), '--dns-server', 'dns.example'], { input: '' })
     expect(r.status).toBe(2)
