@@ -3,15 +3,34 @@
  * package's entries only: a bad argument is a RobotsInputError (ERR_INPUT)
  * naming what was given.
  */
-import { RobotsInputError } from '../index.js'
+import { RobotsError, RobotsInputError } from '../index.js'
 
 /** A bad argument, briefly: its type, and its value when short. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null'
   if (typeof value === 'string') return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} chars`
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint' || value === undefined) return String(value)
-  if (typeof value === 'object') return Object.prototype.toString.call(value)
+  if (typeof value === 'object') {
+    try {
+      return Object.prototype.toString.call(value)
+    } catch {
+      return 'an object that cannot be read' // a revoked Proxy, a throwing Symbol.toStringTag
+    }
+  }
   return `a ${typeof value}`
+}
+
+/**
+ * `read()`, whose reading of an argument may throw (a revoked Proxy, a
+ * throwing getter): such an error becomes a RobotsInputError naming `what`.
+ */
+export function readArgument<T>(what: string, read: () => T): T {
+  try {
+    return read()
+  } catch (err) {
+    if (err instanceof RobotsError) throw err
+    throw new RobotsInputError(`${what} cannot be read: ${err instanceof Error ? err.message : describeValue(err)}`)
+  }
 }
 
 /** Throws a RobotsInputError `${what}: ${name} must be ${must}, got …` unless `ok`. */
@@ -22,8 +41,25 @@ export function mustBe(ok: boolean, what: string, name: string, must: string, va
 /** An options argument's members, to check: undefined gives none; anything but an object is an error. */
 export function optionsObject(options: unknown, what: string): Record<string, unknown> {
   if (options === undefined) return {}
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
+  return readArgument(`${what}: options`, () => {
+    if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+      throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
+    }
+    return { ...options }
+  })
+}
+
+/** Whether `value` can be sent as an HTTP header's value (no CR, LF or NUL, no char past U+00FF), by the platform's own rule. */
+export function isHeaderValue(value: string): boolean {
+  try {
+    new Headers([['user-agent', value]])
+    return true
+  } catch {
+    return false
   }
-  return { ...options }
+}
+
+/** `value instanceof cls`, where asking may throw (a revoked Proxy): then a RobotsInputError naming `what`. */
+export function isInstance<T>(what: string, value: unknown, cls: abstract new (...args: never[]) => T): value is T {
+  return readArgument(what, () => value instanceof cls)
 }

@@ -56,16 +56,24 @@ async function newAgent(options: Record<string, unknown>): Promise<Dispatcher> {
   return agent
 }
 
-/** A proxy URL, checked: `http:` or `https:`, with a host. */
+/** A proxy URL, checked: `http:` or `https:`, with a host, and credentials (if any) that decode. */
 export function parseProxyUrl(proxyUrl: string): URL {
   let url: URL
   try {
     url = new URL(proxyUrl)
   } catch {
-    throw new RobotsInputError(`proxy URL is not a URL: ${JSON.stringify(proxyUrl.length > 200 ? proxyUrl.slice(0, 200) + '…' : proxyUrl)}`)
+    // What comes before an `@` may be a password: not repeated.
+    const at = proxyUrl.lastIndexOf('@')
+    const shown = at < 0 ? proxyUrl : '…' + proxyUrl.slice(at)
+    throw new RobotsInputError(`proxy URL is not a URL: ${JSON.stringify(shown.length > 200 ? shown.slice(0, 200) + '…' : shown)}`)
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
     throw new RobotsInputError(`proxy URL must be an http: or https: URL with a host (robots.txt is fetched through HTTP proxies only), got ${url.protocol}//${url.host}`)
+  }
+  try {
+    proxyAuthorization(url)
+  } catch {
+    throw new RobotsInputError(`proxy URL ${url.protocol}//…@${url.host}: its user name or password is not percent-encoded UTF-8 (write a literal % as %25)`)
   }
   return url
 }

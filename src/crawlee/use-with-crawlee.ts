@@ -38,7 +38,7 @@ import {
   type RobotsLocation,
   type RobotsLookup,
 } from '../index.js'
-import { describeValue, mustBe, optionsObject } from './checks.js'
+import { describeValue, isHeaderValue, isInstance, mustBe, optionsObject, readArgument } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
 import { RulesView, type RulesSource } from './rules-view.js'
@@ -118,6 +118,7 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
   const what = 'useWithCrawlee'
   const o = optionsObject(options, what)
   mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', what, 'userAgent', 'a string', o.userAgent)
+  mustBe(o.userAgent === undefined || isHeaderValue(o.userAgent as string), what, 'userAgent', 'a header value (no CR, LF or NUL, no char past U+00FF)', o.userAgent)
   mustBe(o.now === undefined || typeof o.now === 'function', what, 'now', 'a function', o.now)
   mustBe(o.redirectFilter === undefined || typeof o.redirectFilter === 'function', what, 'redirectFilter', 'a function', o.redirectFilter)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', what, 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
@@ -127,7 +128,8 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
     const finite = name === 'timeoutMs'
     mustBe(v === undefined || (typeof v === 'number' && v >= 0 && (!finite || Number.isFinite(v))), what, name, `a ${finite ? 'finite ' : ''}number >= 0`, v)
   }
-  const checked = options ?? {}
+  // The copy checked is the one used: a getter is read once.
+  const checked = o as CrawleeRobotsOptions
   parseRobots('', { limit: checked.limit }) // the parsing limit's own check (ERR_LIMIT)
   new RobotsCache(checked) // its own checks: maxBytes, matcherBytes, maxStaleMs
   return checked
@@ -166,8 +168,16 @@ const REFRESH_RETRY_MS = 60_000
 /** How describeFetchResult starts an unreachable result's line. */
 const UNREACHABLE = /^unreachable, disallow all: /
 
-/** `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when it aborts. */
+/** The longest delay a timer keeps (a longer one, Infinity included, would fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/**
+ * `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when
+ * it aborts. A time-out past what a timer can hold is none: the fetch's own
+ * deadline ends the wait.
+ */
 function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T | typeof TIMED_OUT> {
+  if (timeoutMs !== undefined && !(timeoutMs <= MAX_TIMER_MS)) timeoutMs = undefined
   if (signal === undefined && timeoutMs === undefined) return p
   return new Promise((resolve, reject) => {
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => settle(() => resolve(TIMED_OUT)), timeoutMs)
@@ -271,6 +281,11 @@ class Installation {
   private readonly caches = new Map<string, RobotsCache>()
   private readonly files = new WeakMap<RobotsLookup, object>()
   private readonly reported = new WeakSet<RobotsLookup>()
+  /** Crawlers already warned that their User-Agent cannot be sent. */
+  private readonly warnedCrawlers = new WeakSet<object>()
+  /** The last token checked as a header value, and the answer (crawlers ask with one token, request after request). */
+  private checkedToken: string | undefined
+  private checkedOk = false
   private readonly restores: (() => void)[] = []
   private readonly cacheOptions: RobotsCacheOptions
   private readonly logFetches: boolean
@@ -407,12 +422,12 @@ class Installation {
 
   /** `RobotsTxtFile.find` / `load`: the file of `url`'s origin, through the cache. */
   async find(what: string, url: unknown, proxyUrl: unknown, fetchOptions: unknown): Promise<object> {
-    if (typeof url !== 'string' && !(url instanceof URL)) throw new RobotsInputError(`${what}: url must be a string, got ${describeValue(url)}`)
+    if (typeof url !== 'string' && !isInstance(`${what}: url`, url, URL)) throw new RobotsInputError(`${what}: url must be a string, got ${describeValue(url)}`)
     if (proxyUrl !== undefined && typeof proxyUrl !== 'string') throw new RobotsInputError(`${what}: proxyUrl must be a string, got ${describeValue(proxyUrl)}`)
     const o = optionsObject(fetchOptions, what)
     const signal: unknown = o.signal
     const timeoutMillis: unknown = o.timeoutMillis
-    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new RobotsInputError(`${what}: signal must be an AbortSignal, got ${describeValue(signal)}`)
+    if (signal !== undefined && !isInstance(`${what}: signal`, signal, AbortSignal)) throw new RobotsInputError(`${what}: signal must be an AbortSignal, got ${describeValue(signal)}`)
     if (timeoutMillis !== undefined && !(typeof timeoutMillis === 'number' && timeoutMillis >= 0)) {
       throw new RobotsInputError(`${what}: timeoutMillis must be a number >= 0, got ${describeValue(timeoutMillis)}`)
     }
@@ -436,6 +451,27 @@ class Installation {
     return this.fileOf(cache, lookup, location, who, proxyUrl)
   }
 
+  /**
+   * The User-Agent sent for a crawler's `respectRobotsTxtFile.userAgent`
+   * `token`: as written, or the default when it names no product token or
+   * cannot be a header's value (then a warning, once per crawler: sending
+   * it would fail on this side and read as the site unreachable).
+   */
+  private sentToken(token: unknown, crawler: object, log: unknown): string {
+    if (typeof token !== 'string' || compatToken(token) === '*') return DEFAULT_CRAWLEE_USER_AGENT
+    if (token !== this.checkedToken) {
+      this.checkedToken = token
+      this.checkedOk = isHeaderValue(token)
+    }
+    if (this.checkedOk) return token
+    if (!this.warnedCrawlers.has(crawler)) {
+      this.warnedCrawlers.add(crawler)
+      const to = isLog(log) ? log : this.defaultLog
+      to?.warning(`respectRobotsTxtFile.userAgent ${describeValue(token)} cannot be sent as a User-Agent header (CR, LF, NUL or a char past U+00FF): robots.txt is asked for as ${JSON.stringify(DEFAULT_CRAWLEE_USER_AGENT)}; rules are still judged for it`)
+    }
+    return DEFAULT_CRAWLEE_USER_AGENT
+  }
+
   /** `BasicCrawler.prototype.getRobotsTxtFileForUrl`: the file for a request of `crawler`. */
   async forCrawler(crawler: unknown, url: unknown): Promise<object | undefined> {
     if (typeof crawler !== 'object' || crawler === null) return undefined
@@ -452,7 +488,7 @@ class Installation {
     const proxyConfiguration: unknown = Reflect.get(crawler, 'proxyConfiguration')
     const log: unknown = Reflect.get(crawler, 'log')
     const who: Requester = {
-      userAgent: this.options.userAgent ?? (typeof token === 'string' && compatToken(token) !== '*' ? token : DEFAULT_CRAWLEE_USER_AGENT),
+      userAgent: this.options.userAgent ?? this.sentToken(token, crawler, log),
       proxy: isProxyConfiguration(proxyConfiguration) ? () => proxyConfiguration.newUrl() : undefined,
       log: isLog(log) ? log : this.defaultLog,
     }
@@ -526,7 +562,7 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
   if ((modType !== 'object' && modType !== 'function') || crawlee === null) {
     throw new RobotsInputError(`useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee'), got ${describeValue(crawlee)}`)
   }
-  const cls: unknown = Reflect.get(crawlee, 'RobotsTxtFile')
+  const cls: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'RobotsTxtFile'))
   if (typeof cls !== 'function' || typeof Reflect.get(cls, 'find') !== 'function' || typeof Reflect.get(cls, 'from') !== 'function') {
     throw new RobotsInputError("useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee') or @crawlee/utils: it has no RobotsTxtFile class")
   }
@@ -535,10 +571,10 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
   const klass = crawlee.RobotsTxtFile
   const from = klass.from
   checkCrawleeClass(from, klass)
-  const base: unknown = Reflect.get(crawlee, 'BasicCrawler')
+  const base: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'BasicCrawler'))
   const proto: unknown = typeof base === 'function' ? Reflect.get(base, 'prototype') : undefined
   const crawlerPrototype = typeof proto === 'object' && proto !== null && typeof Reflect.get(proto, 'getRobotsTxtFileForUrl') === 'function' ? proto : undefined
-  const log: unknown = Reflect.get(crawlee, 'log')
+  const log: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'log'))
   const installation = new Installation(klass, from, crawlerPrototype, checked, isLog(log) ? log : undefined)
   installed.set(cls, installation)
   return {

@@ -78,6 +78,47 @@ describe('useWithCrawlee: what it takes and refuses', () => {
     }
     expect(crawlee.RobotsTxtFile.from).toBe(from)
   })
+
+  it('a userAgent option that cannot be a header value is ERR_INPUT at install, not every site unreachable', () => {
+    const crawlee = fakeCrawlee()
+    const find = crawlee.RobotsTxtFile.find
+    for (const userAgent of ['MyBot\r\nX-Injected: 1', 'My\nBot', 'Bot\u0000', 'Bot\u4e00']) {
+      expect(() => useWithCrawlee(crawlee, { userAgent }), JSON.stringify(userAgent)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/userAgent must be a header value/) }))
+    }
+    expect(crawlee.RobotsTxtFile.find).toBe(find)
+    useWithCrawlee(crawlee, { userAgent: 'Bot\u00e9 (latin-1 is a header value)' }).restore()
+  })
+})
+
+describe('useWithCrawlee: arguments that cannot be read', () => {
+  it('a revoked Proxy or a throwing getter as the module, the options, find\'s url or signal is ERR_INPUT, not the TypeError of reading it', async () => {
+    const revoked = (): object => {
+      const { proxy, revoke } = Proxy.revocable({}, {})
+      revoke()
+      return proxy
+    }
+    const throwing = new Proxy({}, { get: () => { throw new Error('getter') }, ownKeys: () => { throw new Error('keys') } })
+    const tag = { get [Symbol.toStringTag](): string { throw new Error('tag') } }
+    const input = expect.objectContaining({ code: 'ERR_INPUT', name: 'RobotsInputError' })
+    const crawlee = fakeCrawlee()
+    const find = crawlee.RobotsTxtFile.find
+    expect(() => useWithCrawlee(revoked() as never)).toThrow(input)
+    expect(() => useWithCrawlee(throwing as never)).toThrow(input)
+    expect(() => useWithCrawlee(crawlee, revoked() as never)).toThrow(input)
+    expect(() => useWithCrawlee(crawlee, throwing as never)).toThrow(input)
+    expect(() => useWithCrawlee(crawlee, { userAgent: tag } as never)).toThrow(input)
+    expect(crawlee.RobotsTxtFile.find).toBe(find)
+    const installed = useWithCrawlee(crawlee, { log: false })
+    try {
+      const findWith = (...args: unknown[]): Promise<unknown> => Reflect.apply(crawlee.RobotsTxtFile.find, crawlee.RobotsTxtFile, args)
+      await expect(findWith(revoked())).rejects.toThrow(input)
+      await expect(findWith('http://127.0.0.1:9/', undefined, { signal: revoked() })).rejects.toThrow(input)
+      await expect(findWith('http://127.0.0.1:9/', undefined, { signal: tag })).rejects.toThrow(input)
+      await expect(findWith('http://127.0.0.1:9/', undefined, revoked())).rejects.toThrow(input)
+    } finally {
+      installed.restore()
+    }
+  })
 })
 
 describe('useWithCrawlee: what it replaces, and restore()', () => {

@@ -98,6 +98,26 @@ describe('proxyFetch: robots.txt through a forward proxy', () => {
     expect(() => proxyFetch('ftp://127.0.0.1', 1000)).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
   })
 
+  it('credentials that are not percent-encoded UTF-8 are ERR_INPUT before any request, the password not repeated (they failed inside the fetch: the site unreachable)', () => {
+    for (const bad of ['http://us%er:secret@127.0.0.1:3128', 'http://user:pa%ss@127.0.0.1:3128', 'http://%FF:secret@127.0.0.1:3128']) {
+      expect(() => parseProxyUrl(bad), bad).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/not percent-encoded UTF-8/) }))
+      expect(() => proxyFetch(bad, 1000), bad).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+    }
+    const message = (proxyUrl: string): string => {
+      try {
+        parseProxyUrl(proxyUrl)
+      } catch (err) {
+        return String(err)
+      }
+      return 'no error'
+    }
+    expect(message('http://user:pa%ss@127.0.0.1:3128')).toMatch(/not percent-encoded UTF-8/)
+    expect(message('http://user:pa%ss@127.0.0.1:3128')).not.toMatch(/pa%ss|user:/)
+    expect(message('http://user:hunter2@[not-a-host')).toMatch(/not a URL/)
+    expect(message('http://user:hunter2@[not-a-host')).not.toMatch(/hunter2/)
+    expect(parseProxyUrl('http://user:p%25ss@127.0.0.1:3128').password).toBe('p%25ss')
+  })
+
   describe('an https URL through a CONNECT tunnel', () => {
     let dir: string
     let https: Server

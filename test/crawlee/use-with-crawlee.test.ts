@@ -140,6 +140,20 @@ describe.skipIf(loaded.skip !== undefined)(
       })
     })
 
+    describe('a crawler agent that cannot be a header value', () => {
+      it("a respectRobotsTxtFile.userAgent with a char past U+00FF is judged, robots.txt asked for with the default User-Agent and a warning (it was recorded as the site unreachable: no page)", async () => {
+        const agent = 'MyBot/1.0 (+https://\u4f8b\u3048.jp/bot)'
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /\n\nUser-agent: MyBot\nDisallow: /private\n' })
+        const r = await crawl(crawlee, s, { agent })
+        expect(r.pages).toEqual(pagesExcept('/private'))
+        expect(r.robotsRequests).toBe(1)
+        expect(s.robotsUserAgents).toEqual([DEFAULT_CRAWLEE_USER_AGENT])
+        const warnings = r.log.map((l) => l.message).filter((m) => m.includes('cannot be sent as a User-Agent header'))
+        expect(warnings).toHaveLength(1)
+        expect(fetchLines(r.log)[0]).toMatch(/: ok: HTTP 200 /)
+      })
+    })
+
     describe("parsing: the reference's answers", () => {
       for (const [name, body, agent, expected] of [
         ['Disallow: /a|b blocks /a|b', 'User-agent: *\nDisallow: /a|b\n', true, pagesExcept('/a|b')],
@@ -272,6 +286,17 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(s.robotsRequests).toBe(0)
       })
 
+      it('find with a timeoutMillis past what a timer holds (Infinity, 3e9) waits for the answer (it timed out at once: disallow all)', async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n', delayMs: 100 })
+        for (const timeoutMillis of [Infinity, 3e9]) {
+          robots!.clear()
+          const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis })
+          expect(file.isAllowed(`${s.origin}/public/1`), String(timeoutMillis)).toBe(true)
+          expect(file.isAllowed(`${s.origin}/private`), String(timeoutMillis)).toBe(false)
+        }
+        expect(s.robotsRequests).toBe(2)
+      })
+
       it('find with timeoutMillis on a robots.txt that never answers: disallow all at the deadline', async () => {
         const s = await setUp({ hang: true }, { timeoutMs: 5_000 })
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis: 200 })
@@ -349,6 +374,17 @@ describe.skipIf(loaded.skip !== undefined)(
             },
           }),
         ).rejects.toThrow('no proxy today')
+        expect(s.robotsRequests).toBe(0)
+        expect(robots!.stats().entries).toBe(0)
+      })
+
+      it("a proxy URL whose credentials do not decode (p%ss) is this side's error: nothing asked, nothing recorded (the site was cached unreachable)", async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+        proxy.requests.length = 0
+        const badUrl = proxy.url.replace('http://', 'http://user:p%ss@')
+        await expect(crawlee.RobotsTxtFile.find(`${s.origin}/x`, badUrl)).rejects.toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+        await expect(crawl(crawlee, s, { proxyUrl: badUrl })).rejects.toThrow(/not percent-encoded UTF-8/)
+        expect(proxy.requests).toEqual([])
         expect(s.robotsRequests).toBe(0)
         expect(robots!.stats().entries).toBe(0)
       })

@@ -25,7 +25,8 @@ import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
 import { classify, type CrawlerClass } from '../audit/classify.js'
 import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
 import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
-import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
+import { DirSnapshot, openSnapshot, type Snapshot } from '../audit/snapshot.js'
+import { pairKeys } from '../audit/pair-keys.js'
 import { AUDIT_HELP } from './audit-help.js'
 import { FETCH_OPTIONS, giveUpMs, journalPathOf, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
 import { Journal } from '../fetch/journal.js'
@@ -161,11 +162,8 @@ function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: rea
 function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): ChangeTally {
   const tally = new ChangeTally(crawlers.map((c) => c.name))
   if (format === 'csv') out.text(CHANGE_HEADER)
-  const keys = [...new Set([...old.keys(), ...now.keys()])].sort()
-  for (const key of keys) {
+  for (const { key, old: a, now: b } of pairKeys(old, now)) {
     tally.hosts++
-    const a: HostRecord = old.record(key)
-    const b: HostRecord = now.record(key)
     const ca: CrawlerClass[] = classify(a, tokens)
     const cb: CrawlerClass[] = classify(b, tokens)
     for (let k = 0; k < crawlers.length; k++) {

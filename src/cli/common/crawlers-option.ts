@@ -92,10 +92,13 @@ export function parseCrawlers(values: readonly string[]): CrawlerSpec[] {
       out.push(crawlerOf(part.trim(), `--crawlers '${v}'`))
     }
   }
-  const seen = new Set<string>()
+  // Tokens compare case-insensitively, and a crawler's tokens are a set: GPTBot and gptbot, A+B and B+A are one crawler each.
+  const seen = new Map<string, string>()
   for (const c of out) {
-    if (seen.has(c.name)) throw new UsageError(`--crawlers names '${c.name}' twice`)
-    seen.add(c.name)
+    const key = [...new Set(c.tokens.map((t) => t.toLowerCase()))].sort().join('+')
+    const first = seen.get(key)
+    if (first !== undefined) throw new UsageError(first === c.name ? `--crawlers names '${c.name}' twice` : `--crawlers names one crawler twice: '${first}' and '${c.name}' (tokens compare case-insensitively)`)
+    seen.set(key, c.name)
   }
   if (out.length > MAX_CRAWLERS) throw new UsageError(`--crawlers names ${out.length} crawlers, at most ${MAX_CRAWLERS}`)
   return out

@@ -185,6 +185,43 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
   })
 })
 
+describe('audit OLD NEW: a host keyed by its origin on one side and bare on the other', () => {
+  it('a directory beside a fetch bundle compares each host with itself, not as absent twice', async () => {
+    const bare = tmp.path('robots-bare')
+    mkdirSync(bare)
+    writeFileSync(join(bare, 'same.test'), 'User-agent: *\nDisallow: /\n')
+    writeFileSync(join(bare, 'changed.test'), 'User-agent: *\nDisallow: /\n')
+    writeFileSync(join(bare, 'gone.test'), 'User-agent: *\nDisallow: /\n')
+    const store = new RobotsStore()
+    store.set('https://same.test', 'User-agent: *\nDisallow: /\n')
+    store.set('https://changed.test', 'User-agent: *\nDisallow: /x\n')
+    store.set('http://changed.test:8080', 'User-agent: *\nDisallow: /\n')
+    store.set('https://new.test', 'User-agent: *\nDisallow: /\n')
+    const bundle = tmp.path('origins.bundle')
+    writeFileSync(bundle, store.toBytes())
+    const r = await run(['audit', bare, bundle, '--crawlers', 'GPTBot'])
+    expect(r.status, r.stderr).toBe(3)
+    expect(lines(r.stdout)).toEqual([
+      'host,crawler,old_access,new_access,old_group,new_group,old_outcome,new_outcome',
+      'gone.test,GPTBot,nothing,unknown,global,,ok,absent',
+      'https://changed.test,GPTBot,nothing,some,global,global,ok,ok',
+      'https://new.test,GPTBot,unknown,nothing,,global,absent,ok',
+    ])
+    expect(r.stderr).toContain('robots-automaton: 5 hosts compared')
+    const back = await run(['audit', bundle, bare, '--crawlers', 'GPTBot', '--format', 'jsonl'])
+    expect(back.status, back.stderr).toBe(3)
+    expect(lines(back.stdout).map((l) => JSON.parse(l).host)).toEqual(['gone.test', 'https://changed.test', 'https://new.test'])
+    // Two bundles, one keyed by bare host (as pack writes a directory): the same rows.
+    const bareStore = new RobotsStore()
+    for (const host of ['same.test', 'changed.test', 'gone.test']) bareStore.set(host, 'User-agent: *\nDisallow: /\n')
+    const bareBundle = tmp.path('bare.bundle')
+    writeFileSync(bareBundle, bareStore.toBytes())
+    const bundles = await run(['audit', bareBundle, bundle, '--crawlers', 'GPTBot', '-q'])
+    expect(bundles.status, bundles.stderr).toBe(3)
+    expect(lines(bundles.stdout)).toEqual(lines(r.stdout))
+  })
+})
+
 describe('audit --fetch: hosts fetched on the fly, through fetch\'s machinery', () => {
   let server: TestServer
   beforeAll(async () => {

@@ -242,6 +242,8 @@ describe('the crawler list: syntax and usage errors', () => {
     ['an empty crawler', ['--crawlers', 'A,,B'], /has an empty crawler/],
     ['an empty token', ['--crawlers', 'A+'], /has an empty token/],
     ['a crawler named twice', ['--crawlers', 'A,B', '--crawlers', 'A'], /names 'A' twice/],
+    ['a crawler named twice in another case or token order (GPTBot and gptbot were two columns of one crawler)', ['--crawlers', 'GPTBot,A+B', '--crawlers', 'b+a'], /names one crawler twice: 'A\+B' and 'b\+a'/],
+    ['a crawler named twice in another case', ['--crawlers', 'GPTBot,gptbot'], /names one crawler twice: 'GPTBot' and 'gptbot'/],
     ['a list file that does not exist', ['--crawlers', '@/nonexistent/list.txt'], /cannot read crawler list/],
     ['--require of another value', ['--crawlers', 'A', '--require', 'most'], /must be one of all, any/],
   ]
