@@ -489,6 +489,16 @@ describe('timeoutMs above 2^31-1 fires after 1 ms (issue 13 #8)', () => {
     expect(a.requests).toEqual([])
   })
 
+  it('regression: a userAgent that cannot be a header value is ERR_INPUT before any request (it failed on this side and was the site\'s unreachable outcome)', async () => {
+    for (const userAgent of ['bot\r\nX-Injected: 1', 'bot\n', 'bot\u0000', 'bot\u007f', 'bot/\u4f8b']) {
+      await expect(fetchRobots(a.origin, { userAgent }), JSON.stringify(userAgent)).rejects.toMatchObject({ name: 'RobotsInputError', code: 'ERR_INPUT' })
+    }
+    expect(a.requests).toEqual([])
+    // Tabs and Latin-1 chars are header values: sent.
+    a.handler = reply(200, RULES)
+    expect((await fetchRobots(a.origin, { userAgent: 'bot/1.0\t(caf\u00e9)' })).outcome).toBe('ok')
+  })
+
   it('0 and fractions are accepted', async () => {
     slow()
     expect((await fetchRobots(a.origin, { timeoutMs: 0 })).reason).toBe('timeout')

@@ -101,7 +101,7 @@ function olderThanMs(args: ParsedArgs, updating: boolean): number {
 /** `--user-agent`, checked (one header value), or the default. */
 export function userAgentOption(args: ParsedArgs): string {
   const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
-  if (/[\x00-\x1f\x7f]/.test(userAgent)) throw new UsageError(`option '--user-agent' must be one line of printable characters (a header value)`)
+  if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(userAgent)) throw new UsageError(`option '--user-agent' must be a header value: one line of printable characters, none past U+00FF`)
   return userAgent
 }
 

@@ -206,6 +206,16 @@ describe('DNS that the run controls', () => {
     }
   }, 60_000)
 
+  it('regression: --user-agent that cannot be a header value is a usage error (a char past U+00FF passed, and every origin failed on this side)', async () => {
+    for (const agent of ['bot\nX-Injected: 1', 'bot/\u4f8b']) {
+      const r = await run(['fetch', '-o', tmp.path('ua.bundle'), '--user-agent', agent, '--resolve', `ua.test:${server.port}:127.0.0.1`, '--allow-private'], { input: `http://ua.test:${server.port}/\n` })
+      expect(r.status, r.stderr).toBe(2)
+      expect(r.stderr).toMatch(/option '--user-agent' must be a header value/)
+      expect(existsSync(tmp.path('ua.bundle'))).toBe(false)
+    }
+    expect(server.total).toBe(0)
+  })
+
   it('--dns-server that is not an address is a usage error', async () => {
     const r = await run(['fetch', '-o', tmp.path('x.bundle'), '--dns-server', 'dns.example'], { input: '' })
     expect(r.status).toBe(2)
