@@ -145,8 +145,8 @@ export function visibleBytes(bytes: Uint8Array, maxLine = 400): string {
   return out
 }
 
-/** Length of the valid UTF-8 sequence at `i` (2–4), or 0 when the bytes there are not one. */
-function utf8SequenceLength(b: Uint8Array, i: number): number {
+/** Length of the valid UTF-8 sequence at `i` (2–4), or 0 when the bytes there are not one (ASCII included). */
+export function utf8SequenceLength(b: Uint8Array, i: number): number {
   const c = b[i]
   const cont = (k: number): boolean => i + k < b.length && (b[i + k] & 0xc0) === 0x80
   if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0

@@ -11,6 +11,7 @@ import { basename, join } from 'node:path'
 import { parseInto, type ParseHandler } from '../../internals.js'
 import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
+import { utf8SequenceLength } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
@@ -294,7 +295,7 @@ export function wireText(bytes: Uint8Array): string {
   let run = 0
   let i = 0
   while (i < bytes.length) {
-    const n = sequenceLength(bytes, i)
+    const n = bytes[i] < 0x80 ? 1 : utf8SequenceLength(bytes, i)
     if (n > 0) {
       i += n
       continue
@@ -303,17 +304,4 @@ export function wireText(bytes: Uint8Array): string {
     run = ++i
   }
   return out + utf8.decode(bytes.subarray(run))
-}
-
-/** Bytes of the valid UTF-8 sequence at `bytes[i]`, or 0 when none starts there. */
-function sequenceLength(bytes: Uint8Array, i: number): number {
-  const b = bytes[i]
-  if (b < 0x80) return 1
-  const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0
-  if (n === 0 || i + n > bytes.length) return 0
-  for (let k = 1; k < n; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return 0
-  // Overlong forms, surrogates and code points past U+10FFFF: the second byte's range.
-  const c = bytes[i + 1]
-  if ((b === 0xe0 && c < 0xa0) || (b === 0xed && c > 0x9f) || (b === 0xf0 && c < 0x90) || (b === 0xf4 && c > 0x8f)) return 0
-  return n
 }
