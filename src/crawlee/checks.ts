@@ -49,14 +49,13 @@ export function optionsObject(options: unknown, what: string): Record<string, un
   })
 }
 
-/** Whether `value` can be sent as an HTTP header's value (no CR, LF or NUL, no char past U+00FF), by the platform's own rule. */
+/**
+ * Whether `value` can be sent as an HTTP header's value: tab, space, visible
+ * ASCII and U+0080–U+00FF (no control char, none past U+00FF), the rule
+ * `fetchRobots` checks its `userAgent` by.
+ */
 export function isHeaderValue(value: string): boolean {
-  try {
-    new Headers([['user-agent', value]])
-    return true
-  } catch {
-    return false
-  }
+  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value)
 }
 
 /** `value instanceof cls`, where asking may throw (a revoked Proxy): then a RobotsInputError naming `what`. */

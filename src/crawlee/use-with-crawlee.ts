@@ -118,7 +118,7 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
   const what = 'useWithCrawlee'
   const o = optionsObject(options, what)
   mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', what, 'userAgent', 'a string', o.userAgent)
-  mustBe(o.userAgent === undefined || isHeaderValue(o.userAgent as string), what, 'userAgent', 'a header value (no CR, LF or NUL, no char past U+00FF)', o.userAgent)
+  mustBe(o.userAgent === undefined || isHeaderValue(o.userAgent as string), what, 'userAgent', 'a header value (no control char such as CR or LF, no char past U+00FF)', o.userAgent)
   mustBe(o.now === undefined || typeof o.now === 'function', what, 'now', 'a function', o.now)
   mustBe(o.redirectFilter === undefined || typeof o.redirectFilter === 'function', what, 'redirectFilter', 'a function', o.redirectFilter)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', what, 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
