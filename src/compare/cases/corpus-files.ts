@@ -6,16 +6,19 @@
  * that are not URLs are counted and named, and refused when they are most.
  * Hosts are those of the WHATWG URL parser (the core's one host function).
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parseInto, type ParseHandler } from '../../internals.js'
 import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
 import { utf8SequenceLength } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
+import { readInputFile } from '../input-file.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024
+/** Largest URL list read (read whole, it is held as one string). */
+const MAX_URL_LIST_BYTES = 256 << 20
 
 /** Names listed at most in a message (the rest are counted). */
 const NAMED = 5
@@ -212,8 +215,9 @@ function fieldOf(line: string, field: number, csv: boolean): string {
 export function readUrlList(file: string, options: UrlListOptions = {}): UrlList {
   let text: string
   try {
-    text = wireText(readFileSync(file))
+    text = wireText(readInputFile(file, 'URL list', { limit: MAX_URL_LIST_BYTES }))
   } catch (err) {
+    if (err instanceof CompareError) throw err
     throw readError('URL list', file, err)
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)

@@ -4,12 +4,12 @@
  * disagree in another way, which are in one run only; and the agreement per
  * category before and after.
  */
-import { readFile } from 'node:fs/promises'
 import { fails, type Outcome, type Score, type Semantics } from '../outcome.js'
 import { count, pct, withoutBom } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
 import { CompareError, readError } from '../compare-error.js'
+import { MAX_REPORT_BYTES, readInputFile } from '../input-file.js'
 
 /** How one case changed from A to B. */
 export type Change = 'fixed' | 'broken' | 'changed' | 'only-a' | 'only-b'
@@ -50,8 +50,9 @@ export interface RunDiff {
 export async function readRunReport(file: string): Promise<Report & { cases: ReportedCase[] }> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = readInputFile(file, 'report', { limit: MAX_REPORT_BYTES }).toString('utf8')
   } catch (err) {
+    if (err instanceof CompareError) throw err
     throw readError('report', file, err)
   }
   let r: Report
