@@ -134,7 +134,7 @@ ${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>
 <table id="categories">
-<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="agreement with RFC 9309's answers, under the headline's score">RFC 9309</th><th title="disagreements no other category of the explanation tags">only</th></tr></thead>
+<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="agreement with RFC 9309's answers, under the headline's score">RFC 9309</th><th title="disagreements no other category of the explanation, at least half as precise, tags">only</th></tr></thead>
 <tbody>
 ${report.categories.map((c) => rowOf(c.id, c, '', c.description, c.only)).join('\n')}
 ${rowOf('all cases', t, 'total')}
