@@ -90,7 +90,7 @@ ${
 }
 
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; overflow-wrap: anywhere; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h4 { margin: .8em 0 .3em; font-size: 1em; }
 table { border-collapse: collapse; } th, td { padding: .2em .7em; border-bottom: 1px solid #ddd; text-align: right; }
 th:first-child, td:first-child { text-align: left; } tr.total td { font-weight: bold; border-top: 2px solid #888; }
