@@ -449,6 +449,13 @@ describe('errors', () => {
     await expect(fetchRobots('/robots.txt')).rejects.toMatchObject({ code: 'ERR_INPUT' })
   })
 
+  it("regression: a URL whose host the URL parser refuses is ERR_INPUT saying why (it said 'not an absolute URL')", async () => {
+    await expect(fetchRobots('http://xn--a.com/')).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/the host "xn--a\.com" is refused: it is not a valid international domain name/) })
+    await expect(fetchRobots('https://[fe80::1%25eth0]/x')).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/not a valid IPv6 address/) })
+    await expect(fetchRobots('http://example.com:65536/')).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/its port is not a number from 0 to 65535/) })
+    await expect(fetchRobots('example.com')).rejects.toMatchObject({ code: 'ERR_INPUT', message: 'not an absolute URL: "example.com"' })
+  })
+
   it('rejects a limit below 500 KiB before any request', async () => {
     a.handler = reply(200, RULES)
     await expect(fetchRobots(a.origin, { limit: 1000 })).rejects.toMatchObject({ code: 'ERR_LIMIT' })
