@@ -10,6 +10,7 @@
  */
 import { describeValue, RobotsInputError } from '../errors.js'
 import { canonicalHostOrNull, hostRefusal, isPlainHost, quoteHost } from '../url/host.js'
+import { hostProblem } from '../url/url-scan-record.js'
 
 /** Longest key kept (a host name is at most 253 bytes; a key has room for a scheme and a port). */
 export const MAX_KEY_BYTES = 1024
@@ -52,7 +53,9 @@ export function storeKey(input: unknown, what: string): KeyParts {
     try {
       u = new URL(input)
     } catch {
-      badKey(what, input, 'is not a URL')
+      // Say why when the authority is the cause (a host the parser refuses, a port that is none).
+      const why = hostProblem(input)
+      badKey(what, input, why === '' ? 'is not a URL' : `is not a URL of a site: ${why}`)
     }
     parts = originOf(u)
   } else {

@@ -78,4 +78,10 @@ describe('store keys', () => {
     expect(storeKey('Example.COM', 'k')).toEqual({ key: 'example.com', hostStart: 0, hostEnd: 11 })
     expect(storeKey('[::1]', 'k').key).toBe('[::1]')
   })
+
+  it("regression: an origin whose host the URL parser refuses says why, not only 'is not a URL'", () => {
+    expect(() => storeKey('https://xn--a.com/', 'k')).toThrow('k: "https://xn--a.com/" is not a URL of a site: the host "xn--a.com" is refused: it is not a valid international domain name')
+    expect(() => storeKey('http://a.test:99999', 'k')).toThrow('k: "http://a.test:99999" is not a URL of a site: its port is not a number from 0 to 65535')
+    expect(() => storeKey('http://', 'k')).toThrow(/^k: "http:\/\/" is not a URL$/)
+  })
 })
