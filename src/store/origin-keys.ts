@@ -84,7 +84,9 @@ const utf8Decoder = new TextDecoder('utf-8')
 
 /**
  * The origin key of any URL (the slow path: `new URL()`), or null when it is
- * not an absolute URL with a host. Bytes are read as UTF-8.
+ * not an absolute URL with a host. Bytes are read as UTF-8. The key may be
+ * longer than {@link MAX_KEY_BYTES} (then no entry has it, though its bare
+ * host may have one).
  */
 export function slowOrigin(url: string | Uint8Array): KeyParts | null {
   let text = typeof url === 'string' ? url : ''
@@ -100,8 +102,7 @@ export function slowOrigin(url: string | Uint8Array): KeyParts | null {
     return null
   }
   if (u.hostname === '') return null
-  const parts = originOf(u)
-  return parts.key.length > MAX_KEY_BYTES ? null : parts
+  return originOf(u)
 }
 
 /**
