@@ -46,6 +46,12 @@ function headerLength(b: Buffer): number {
   return b.length < p ? MORE : p
 }
 
+/** Whether every byte of `b` is zero. */
+function allZero(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false
+  return true
+}
+
 /** An error worded as the command line words zlib's (`describeSystemError`). */
 function gzipError(code: 'Z_DATA_ERROR' | 'Z_BUF_ERROR', message: string): Error {
   return Object.assign(new Error(message), { code })
@@ -81,7 +87,8 @@ const HELD_MAX = 4
 /**
  * The decoded bytes of the gzip stream `source` (whose first bytes are a
  * member's), in chunks. Zero bytes after a member are padding and ignored,
- * as by `zcat`; anything else after one must be another member. Throws
+ * as by `zcat`, up to the end: a byte other than zero after them is an
+ * error; anything else after a member must be another member. Throws
  * (after every byte decoded before) errors coded `Z_DATA_ERROR` (not gzip,
  * corrupt, a checksum that does not match) or `Z_BUF_ERROR` (cut short).
  */
@@ -102,8 +109,12 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>): AsyncGenera
   for (let members = 0; ; members++) {
     if (pending.length === 0 && !(await more())) return
     if (members > 0 && pending[0] === 0) {
-      while (await more()) pending = EMPTY
-      return
+      // Padding: zeros to the end. Anything else after it is not read as nothing (zcat calls it trailing garbage).
+      for (;;) {
+        if (!allZero(pending)) throw gzipError('Z_DATA_ERROR', 'trailing garbage after a gzip member')
+        pending = EMPTY
+        if (!(await more())) return
+      }
     }
     let h: number
     while ((h = headerLength(pending)) === MORE) {
