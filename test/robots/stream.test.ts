@@ -296,3 +296,25 @@ describe('string chunks that split a surrogate pair change the rule (issue 13 #7
     expect(atEnd.agent('bot').explain('/z%EF%BF%BD').rule?.pattern).toBe('/z%EF%BF%BD')
   })
 })
+
+describe('sources that break the iterator or reader protocol', () => {
+  it("an iterator result that is not an object (null, 5), an iterator that is none, a getReader() that gives no reader: ERR_INPUT, not the TypeError of reading them", async () => {
+    const iterating = (it: unknown): AsyncIterable<Uint8Array> => ({ [Symbol.asyncIterator]: () => it as AsyncIterator<Uint8Array> })
+    let returned = 0
+    const sources: [unknown, RegExp][] = [
+      [iterating({ next: async () => null, return: async () => (returned++, { done: true, value: undefined }) }), /next\(\) gave null, not an iterator result/],
+      [iterating({ next: async () => 5 }), /next\(\) gave 5, not an iterator result/],
+      [iterating(null), /\[Symbol\.asyncIterator\]\(\) gave null, not an iterator/],
+      [iterating({}), /\[Symbol\.asyncIterator\]\(\) gave \[object Object\], not an iterator/],
+      [{ getReader: () => null }, /getReader\(\) gave null, not a reader/],
+      [{ getReader: () => ({ read: async () => 'x', cancel: async () => {}, releaseLock() {} }) }, /read\(\) gave "x", not an iterator result/],
+    ]
+    for (const [source, message] of sources) {
+      const err = await parseRobotsStream(source as AsyncIterable<Uint8Array>).catch((e: unknown) => e)
+      expect(err, String(message)).toMatchObject({ code: 'ERR_INPUT' })
+      expect((err as Error).message).toMatch(message)
+    }
+    // An iterator left early is closed, as for a bad chunk.
+    expect(returned).toBe(1)
+  })
+})
