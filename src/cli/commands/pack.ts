@@ -150,7 +150,7 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
   const [input] = await resolveInputs([name])
   const reader = await openInput(input, { bytes: 0 })
   // JSON is UTF-8: a line that is not would be read with U+FFFD, another body than the one written.
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+  const decoder = new TextDecoder('utf-8', { fatal: true })
   let lineNumber = 0
   try {
     for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
