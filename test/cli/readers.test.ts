@@ -69,12 +69,13 @@ describe('gzip input after zero padding', () => {
 describe('pack JSON lines', () => {
   it('a line that is not valid UTF-8 stops the run naming the line (its body was packed with U+FFFD: Disallow: /caf\\xe9 became /caf%EF%BF%BD)', async () => {
     const file = tmp.path('latin1.jsonl')
-    const good = Buffer.from('\ufeff{"origin":"https://b.test","body":"User-agent: *\\nDisallow: /caf\u00e9\\n"}\r\n')
+    // A line of files joined with cat may start with a BOM too: skipped, as before.
+    const good = Buffer.from('\ufeff{"origin":"https://b.test","body":"User-agent: *\\nDisallow: /caf\u00e9\\n"}\r\n\ufeff{"origin":"c.test","body":""}\n')
     const bad = Buffer.concat([Buffer.from('{"origin":"https://a.test","body":"User-agent: *\\nDisallow: /caf'), Buffer.from([0xe9]), Buffer.from('\\n"}\n')])
     writeFileSync(file, Buffer.concat([good, bad]))
     const r = await run(['pack', file, '-o', tmp.path('latin1.bundle')])
     expect(r.status).toBe(1)
-    expect(r.stderr).toBe(`robots-automaton: cannot read '${file}' line 2: not valid UTF-8 (a body that is not UTF-8 goes in "body_base64")\n`)
+    expect(r.stderr).toBe(`robots-automaton: cannot read '${file}' line 3: not valid UTF-8 (a body that is not UTF-8 goes in "body_base64")\n`)
     // Valid UTF-8 (a BOM, CRLF, text past ASCII) packs as before.
     writeFileSync(file, good)
     const ok = await run(['pack', file, '-o', tmp.path('latin1.bundle'), '-q'])
