@@ -27,6 +27,20 @@ const encoder = new TextEncoder()
 /** U+FFFD in UTF-8: what `TextEncoder` writes for a lone surrogate. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd)
 
+/**
+ * Whether `chunk` is a Uint8Array of another realm (a `vm` context, an
+ * iframe, a test environment that runs this module in a context of its own),
+ * which `instanceof` does not recognise.
+ */
+function isForeignBytes(chunk: unknown): chunk is Uint8Array {
+  if (!ArrayBuffer.isView(chunk)) return false
+  try {
+    return Object.prototype.toString.call(chunk) === '[object Uint8Array]'
+  } catch {
+    return false // a throwing Symbol.toStringTag getter: refused as the chunk it is
+  }
+}
+
 function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff
 }
@@ -59,6 +73,7 @@ class ChunkFeeder {
     let bytes: Uint8Array
     if (chunk instanceof Uint8Array) bytes = chunk
     else if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk)
+    else if (isForeignBytes(chunk)) bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     else throw new RobotsInputError(`stream chunks must be Uint8Array or string, got ${Object.prototype.toString.call(chunk)}`)
     if (!this.flushHeld()) return false
     return this.reader.push(bytes)

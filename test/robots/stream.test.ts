@@ -318,3 +318,22 @@ describe('sources that break the iterator or reader protocol', () => {
     expect(returned).toBe(1)
   })
 })
+
+describe('chunks of another realm', () => {
+  it("a Uint8Array of another realm (a vm context's) is read as bytes, not refused as 'not a Uint8Array, got [object Uint8Array]'", async () => {
+    const { runInNewContext } = await import('node:vm')
+    const body = 'User-agent: *\r\nDisallow: /caf\u00e9\r\nAllow: /x\n'
+    const bytes = enc.encode(body)
+    const foreign = runInNewContext('(b) => { const u = new Uint8Array(b.length + 4); u.set(b, 2); return u.subarray(2, 2 + b.length) }')(Array.from(bytes)) as Uint8Array
+    expect(foreign instanceof Uint8Array).toBe(false)
+    async function* split(): AsyncGenerator<Uint8Array> {
+      yield foreign.subarray(0, 20)
+      yield foreign.subarray(20)
+    }
+    const r = await parseRobotsStream(split())
+    expect(Buffer.from(r.toBytes())).toEqual(Buffer.from(parseRobots(bytes).toBytes()))
+    // A view of another kind is still refused.
+    const dv = runInNewContext('new DataView(new ArrayBuffer(2))') as DataView
+    await expect(parseRobotsStream((async function* () { yield dv })())).rejects.toMatchObject({ code: 'ERR_INPUT' })
+  })
+})
