@@ -81,6 +81,9 @@ const crc32: (b: Buffer, crc: number) => number =
 /** The longest member header read (its name, comment and extra field): gzip writes a few bytes. */
 const HEADER_MAX = 1 << 20
 
+/** A header held up to this many bytes is looked at again after each chunk; a longer one after its size again. */
+const HEADER_SHORT = 256
+
 /** Output chunks held before the inflater is paused. */
 const HELD_MAX = 4
 
@@ -106,6 +109,20 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>): AsyncGenera
     pending = pending.length === 0 ? r.value : Buffer.concat([pending, r.value])
     return true
   }
+  /** Appends chunks of `source` to `pending`, copied once, until it holds `want` bytes or the source ends. */
+  const fill = async (want: number): Promise<void> => {
+    const parts = [pending]
+    let total = pending.length
+    while (total < want && !done) {
+      const r = await source.next()
+      if (r.done) done = true
+      else {
+        parts.push(r.value)
+        total += r.value.length
+      }
+    }
+    if (parts.length > 1) pending = Buffer.concat(parts, total)
+  }
   for (let members = 0; ; members++) {
     if (pending.length === 0 && !(await more())) return
     if (members > 0 && pending[0] === 0) {
@@ -120,7 +137,11 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>): AsyncGenera
     while ((h = headerLength(pending)) === MORE) {
       // A name or comment without end is no header (and is not held without bound).
       if (pending.length > HEADER_MAX) throw gzipError('Z_DATA_ERROR', 'header too long')
-      if (!(await more())) throw gzipError('Z_BUF_ERROR', 'unexpected end of file')
+      // A short header waits for the next chunk; a long one for as many bytes again, so that however small
+      // the chunks, each byte is copied and searched a few times only (time linear in the header).
+      const before = pending.length
+      await fill(before < HEADER_SHORT ? before + 1 : 2 * before)
+      if (pending.length === before) throw gzipError('Z_BUF_ERROR', 'unexpected end of file')
     }
     if (h === NOT_GZIP) throw gzipError('Z_DATA_ERROR', members === 0 ? 'incorrect header check' : 'trailing garbage after a gzip member')
     pending = pending.subarray(h)
