@@ -334,6 +334,6 @@ describe('chunks of another realm', () => {
     expect(Buffer.from(r.toBytes())).toEqual(Buffer.from(parseRobots(bytes).toBytes()))
     // A view of another kind is still refused.
     const dv = runInNewContext('new DataView(new ArrayBuffer(2))') as DataView
-    await expect(parseRobotsStream((async function* () { yield dv })())).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    await expect(parseRobotsStream((async function* () { yield dv })() as unknown as AsyncIterable<Uint8Array>)).rejects.toMatchObject({ code: 'ERR_INPUT' })
   })
 })
