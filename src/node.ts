@@ -6,20 +6,36 @@
  * @module robots-automaton/node
  */
 import { open } from 'node:fs/promises'
-import { parseRobotsStream, type ParseOptions, type Robots } from './index.js'
+import { parseRobotsStream, RobotsInputError, type ParseOptions, type Robots } from './index.js'
 
 export { parseRobotsStream, type ByteSource, type ParseOptions } from './index.js'
 
 /** Read size when streaming a robots.txt file from disk. */
 const FILE_CHUNK = 64 * 1024
 
+/** Node's codes for a path argument it cannot take (a NUL byte in it, a URL of another scheme than file:). */
+const BAD_PATH = new Set(['ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_URL_SCHEME', 'ERR_INVALID_FILE_URL_PATH', 'ERR_INVALID_FILE_URL_HOST'])
+
+/** Opens `path` for reading; a path that cannot be one is a RobotsInputError, not Node's TypeError. */
+async function openPath(path: string | URL) {
+  try {
+    return await open(path, 'r')
+  } catch (err) {
+    if (BAD_PATH.has((err as { code?: unknown }).code as string)) {
+      throw new RobotsInputError(`parseRobotsFile takes a path (a string, a file: URL or a Buffer): ${(err as Error).message}`)
+    }
+    throw err
+  }
+}
+
 /**
  * Parses a robots.txt file. The file is streamed and reading stops at the
  * parsing limit, so a huge file costs no more than the limit. Rejects with
- * the system error (`code` `ENOENT`, `EISDIR`, …) when the file cannot be read.
+ * the system error (`code` `ENOENT`, `EISDIR`, …) when the file cannot be
+ * read, and with a RobotsInputError when `path` cannot be a path.
  */
 export async function parseRobotsFile(path: string | URL, options: ParseOptions = {}): Promise<Robots> {
-  const handle = await open(path, 'r')
+  const handle = await openPath(path)
   try {
     const info = await handle.stat()
     if (info.isDirectory()) {

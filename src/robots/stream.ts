@@ -4,7 +4,7 @@
  * arrive; reading stops at the limit and the source is cancelled. Memory is one
  * line plus the chunk in hand. Who owns the source: {@link parseRobotsStream}.
  */
-import { RobotsInputError } from '../errors.js'
+import { describeValue, RobotsInputError } from '../errors.js'
 import { readerFor } from '../parse/parser.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkParseOptions, robotsFrom, type ParseOptions, type Robots } from './robots.js'
@@ -26,6 +26,20 @@ export interface StreamParseOptions extends ParseOptions {
 const encoder = new TextEncoder()
 /** U+FFFD in UTF-8: what `TextEncoder` writes for a lone surrogate. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd)
+
+/**
+ * Whether `chunk` is a Uint8Array of another realm (a `vm` context, an
+ * iframe, a test environment that runs this module in a context of its own),
+ * which `instanceof` does not recognise.
+ */
+function isForeignBytes(chunk: unknown): chunk is Uint8Array {
+  if (!ArrayBuffer.isView(chunk)) return false
+  try {
+    return Object.prototype.toString.call(chunk) === '[object Uint8Array]'
+  } catch {
+    return false // a throwing Symbol.toStringTag getter: refused as the chunk it is
+  }
+}
 
 function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff
@@ -59,6 +73,7 @@ class ChunkFeeder {
     let bytes: Uint8Array
     if (chunk instanceof Uint8Array) bytes = chunk
     else if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk)
+    else if (isForeignBytes(chunk)) bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     else throw new RobotsInputError(`stream chunks must be Uint8Array or string, got ${Object.prototype.toString.call(chunk)}`)
     if (!this.flushHeld()) return false
     return this.reader.push(bytes)
@@ -140,6 +155,11 @@ function checkSignal(signal: unknown): AbortSignal | undefined {
 
 const ignore = () => {}
 
+/** Refuses what a source's `next()` or `read()` gave when it is not an iterator result (an object). */
+function checkStep(step: unknown, what: string): void {
+  if (typeof step !== 'object' || step === null) throw new RobotsInputError(`parseRobotsStream: the source's ${what} gave ${describeValue(step)}, not an iterator result ({ done, value })`)
+}
+
 /** Reads a Web stream into `feeder`; cancels it when stopping before its end, releases the lock always. */
 async function pumpWeb(stream: ReadableStream<unknown>, feeder: ChunkFeeder, signal: AbortSignal | undefined): Promise<void> {
   let r: ReadableStreamDefaultReader<unknown>
@@ -147,6 +167,9 @@ async function pumpWeb(stream: ReadableStream<unknown>, feeder: ChunkFeeder, sig
     r = stream.getReader()
   } catch {
     throw new RobotsInputError('parseRobotsStream: the ReadableStream is locked (another reader holds it)')
+  }
+  if (typeof r !== 'object' || r === null || typeof r.read !== 'function' || typeof r.cancel !== 'function' || typeof r.releaseLock !== 'function') {
+    throw new RobotsInputError(`parseRobotsStream: getReader() gave ${describeValue(r)}, not a reader (read, cancel, releaseLock)`)
   }
   const abort = signal && new AbortRace(signal)
   // Set once the stream is over by itself (ended or errored): nothing to cancel then.
@@ -161,6 +184,7 @@ async function pumpWeb(stream: ReadableStream<unknown>, feeder: ChunkFeeder, sig
         if (!signal?.aborted) over = true // the stream errored
         throw err
       }
+      checkStep(step, 'read()')
       if (step.done) {
         over = true
         break
@@ -183,6 +207,9 @@ async function pumpWeb(stream: ReadableStream<unknown>, feeder: ChunkFeeder, sig
 /** Reads an async iterable into `feeder`; closes its iterator (`return()`) when stopping before its end. */
 async function pumpIterable(source: AsyncIterable<unknown>, feeder: ChunkFeeder, signal: AbortSignal | undefined): Promise<void> {
   const it = source[Symbol.asyncIterator]()
+  if (typeof it !== 'object' || it === null || typeof it.next !== 'function') {
+    throw new RobotsInputError(`parseRobotsStream: [Symbol.asyncIterator]() gave ${describeValue(it)}, not an iterator (an object with next())`)
+  }
   const abort = signal && new AbortRace(signal)
   let over = false
   let aborted = false
@@ -200,6 +227,7 @@ async function pumpIterable(source: AsyncIterable<unknown>, feeder: ChunkFeeder,
         else over = true // next() threw: the iterator is finished (as for-await treats it)
         throw err
       }
+      checkStep(step, 'next()')
       if (step.done) {
         over = true
         break

@@ -296,3 +296,44 @@ describe('string chunks that split a surrogate pair change the rule (issue 13 #7
     expect(atEnd.agent('bot').explain('/z%EF%BF%BD').rule?.pattern).toBe('/z%EF%BF%BD')
   })
 })
+
+describe('sources that break the iterator or reader protocol', () => {
+  it("an iterator result that is not an object (null, 5), an iterator that is none, a getReader() that gives no reader: ERR_INPUT, not the TypeError of reading them", async () => {
+    const iterating = (it: unknown): AsyncIterable<Uint8Array> => ({ [Symbol.asyncIterator]: () => it as AsyncIterator<Uint8Array> })
+    let returned = 0
+    const sources: [unknown, RegExp][] = [
+      [iterating({ next: async () => null, return: async () => (returned++, { done: true, value: undefined }) }), /next\(\) gave null, not an iterator result/],
+      [iterating({ next: async () => 5 }), /next\(\) gave 5, not an iterator result/],
+      [iterating(null), /\[Symbol\.asyncIterator\]\(\) gave null, not an iterator/],
+      [iterating({}), /\[Symbol\.asyncIterator\]\(\) gave \[object Object\], not an iterator/],
+      [{ getReader: () => null }, /getReader\(\) gave null, not a reader/],
+      [{ getReader: () => ({ read: async () => 'x', cancel: async () => {}, releaseLock() {} }) }, /read\(\) gave "x", not an iterator result/],
+    ]
+    for (const [source, message] of sources) {
+      const err = await parseRobotsStream(source as AsyncIterable<Uint8Array>).catch((e: unknown) => e)
+      expect(err, String(message)).toMatchObject({ code: 'ERR_INPUT' })
+      expect((err as Error).message).toMatch(message)
+    }
+    // An iterator left early is closed, as for a bad chunk.
+    expect(returned).toBe(1)
+  })
+})
+
+describe('chunks of another realm', () => {
+  it("a Uint8Array of another realm (a vm context's) is read as bytes, not refused as 'not a Uint8Array, got [object Uint8Array]'", async () => {
+    const { runInNewContext } = await import('node:vm')
+    const body = 'User-agent: *\r\nDisallow: /caf\u00e9\r\nAllow: /x\n'
+    const bytes = enc.encode(body)
+    const foreign = runInNewContext('(b) => { const u = new Uint8Array(b.length + 4); u.set(b, 2); return u.subarray(2, 2 + b.length) }')(Array.from(bytes)) as Uint8Array
+    expect(foreign instanceof Uint8Array).toBe(false)
+    async function* split(): AsyncGenerator<Uint8Array> {
+      yield foreign.subarray(0, 20)
+      yield foreign.subarray(20)
+    }
+    const r = await parseRobotsStream(split())
+    expect(Buffer.from(r.toBytes())).toEqual(Buffer.from(parseRobots(bytes).toBytes()))
+    // A view of another kind is still refused.
+    const dv = runInNewContext('new DataView(new ArrayBuffer(2))') as DataView
+    await expect(parseRobotsStream((async function* () { yield dv })() as unknown as AsyncIterable<Uint8Array>)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+  })
+})

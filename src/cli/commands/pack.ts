@@ -149,20 +149,27 @@ function base64Bytes(text: string): Uint8Array | undefined {
 async function packJsonLines(name: string, pack: Packer, report: PackReport): Promise<void> {
   const [input] = await resolveInputs([name])
   const reader = await openInput(input, { bytes: 0 })
-  const decoder = new TextDecoder()
+  // JSON is UTF-8: a line that is not would be read with U+FFFD, another body than the one written.
+  const decoder = new TextDecoder('utf-8', { fatal: true })
   let lineNumber = 0
   try {
     for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
       const bytes = block.bytes
       for (let pos = 0; pos < bytes.length; ) {
         const lf = lineEnd(bytes, pos)
-        const text = decoder.decode(bytes.subarray(pos, urlEnd(bytes, pos, lf)))
+        const line = bytes.subarray(pos, urlEnd(bytes, pos, lf))
         pos = lf + 1
         lineNumber++
-        if (text.trim() === '') continue
         const fail = (message: string): never => {
           throw new CliError('ERR_FORMAT', `cannot read '${input.name}' line ${lineNumber}: ${message}`)
         }
+        let text = ''
+        try {
+          text = decoder.decode(line)
+        } catch {
+          fail('not valid UTF-8 (a body that is not UTF-8 goes in "body_base64")')
+        }
+        if (text.trim() === '') continue
         let value: unknown
         try {
           value = JSON.parse(text)

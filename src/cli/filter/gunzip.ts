@@ -46,6 +46,12 @@ function headerLength(b: Buffer): number {
   return b.length < p ? MORE : p
 }
 
+/** Whether every byte of `b` is zero. */
+function allZero(b: Buffer): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false
+  return true
+}
+
 /** An error worded as the command line words zlib's (`describeSystemError`). */
 function gzipError(code: 'Z_DATA_ERROR' | 'Z_BUF_ERROR', message: string): Error {
   return Object.assign(new Error(message), { code })
@@ -75,13 +81,17 @@ const crc32: (b: Buffer, crc: number) => number =
 /** The longest member header read (its name, comment and extra field): gzip writes a few bytes. */
 const HEADER_MAX = 1 << 20
 
+/** A header held up to this many bytes is looked at again after each chunk; a longer one after its size again. */
+const HEADER_SHORT = 256
+
 /** Output chunks held before the inflater is paused. */
 const HELD_MAX = 4
 
 /**
  * The decoded bytes of the gzip stream `source` (whose first bytes are a
  * member's), in chunks. Zero bytes after a member are padding and ignored,
- * as by `zcat`; anything else after one must be another member. Throws
+ * as by `zcat`, up to the end: a byte other than zero after them is an
+ * error; anything else after a member must be another member. Throws
  * (after every byte decoded before) errors coded `Z_DATA_ERROR` (not gzip,
  * corrupt, a checksum that does not match) or `Z_BUF_ERROR` (cut short).
  */
@@ -99,17 +109,39 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>): AsyncGenera
     pending = pending.length === 0 ? r.value : Buffer.concat([pending, r.value])
     return true
   }
+  /** Appends chunks of `source` to `pending`, copied once, until it holds `want` bytes or the source ends. */
+  const fill = async (want: number): Promise<void> => {
+    const parts = [pending]
+    let total = pending.length
+    while (total < want && !done) {
+      const r = await source.next()
+      if (r.done) done = true
+      else {
+        parts.push(r.value)
+        total += r.value.length
+      }
+    }
+    if (parts.length > 1) pending = Buffer.concat(parts, total)
+  }
   for (let members = 0; ; members++) {
     if (pending.length === 0 && !(await more())) return
     if (members > 0 && pending[0] === 0) {
-      while (await more()) pending = EMPTY
-      return
+      // Padding: zeros to the end. Anything else after it is not read as nothing (zcat calls it trailing garbage).
+      for (;;) {
+        if (!allZero(pending)) throw gzipError('Z_DATA_ERROR', 'trailing garbage after a gzip member')
+        pending = EMPTY
+        if (!(await more())) return
+      }
     }
     let h: number
     while ((h = headerLength(pending)) === MORE) {
       // A name or comment without end is no header (and is not held without bound).
       if (pending.length > HEADER_MAX) throw gzipError('Z_DATA_ERROR', 'header too long')
-      if (!(await more())) throw gzipError('Z_BUF_ERROR', 'unexpected end of file')
+      // A short header waits for the next chunk; a long one for as many bytes again, so that however small
+      // the chunks, each byte is copied and searched a few times only (time linear in the header).
+      const before = pending.length
+      await fill(before < HEADER_SHORT ? before + 1 : 2 * before)
+      if (pending.length === before) throw gzipError('Z_BUF_ERROR', 'unexpected end of file')
     }
     if (h === NOT_GZIP) throw gzipError('Z_DATA_ERROR', members === 0 ? 'incorrect header check' : 'trailing garbage after a gzip member')
     pending = pending.subarray(h)

@@ -1,0 +1,58 @@
+/**
+ * parseRobotsFile: a file read in chunks gives parseRobots' result on its
+ * bytes, whatever falls on a chunk's edge; what cannot be a path is a coded
+ * error of the library's own tree.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parseRobots, RobotsError, RobotsInputError, type Robots } from '../../src/index.js'
+import { parseRobotsFile } from '../../src/node.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'parse-file-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** What a parse gives, to compare two of them. */
+function summary(r: Robots): string {
+  return JSON.stringify([Buffer.from(r.toBytes()).toString('base64'), r.truncated, r.bytesRead, r.lineCount, r.diagnostics, r.sitemaps])
+}
+
+describe('parseRobotsFile', () => {
+  it('a CRLF, a UTF-8 sequence, a NUL and a too-long line at the read size (64 KiB) read as parseRobots reads the bytes', async () => {
+    const CHUNK = 64 * 1024
+    const pieces = ['\r\n', '\xc3\xa9', '\x00x\n', '#\r']
+    for (const piece of pieces) {
+      for (let shift = -3; shift <= 1; shift++) {
+        const head = Buffer.from(`User-agent: *\nDisallow: /${'a'.repeat(CHUNK + shift - 26)}`)
+        const body = Buffer.concat([head, Buffer.from(`${piece}Disallow: /caf`, 'latin1'), Buffer.from('\xc3\xa9\r\nAllow: /b\n', 'latin1')])
+        const file = join(dir, 'robots.txt')
+        writeFileSync(file, body)
+        expect(summary(await parseRobotsFile(file)), `${JSON.stringify(piece)} ${shift}`).toBe(summary(parseRobots(body)))
+      }
+    }
+  })
+
+  it('a body past the limit is cut as parseRobots cuts it, the crossing line dropped', async () => {
+    const body = Buffer.from(`User-agent: *\n${'Disallow: /x\n'.repeat(50_000)}`)
+    const file = join(dir, 'big.txt')
+    writeFileSync(file, body)
+    const r = await parseRobotsFile(file)
+    expect(r.truncated).toBe(true)
+    expect(summary(r)).toBe(summary(parseRobots(body)))
+    expect(summary(await parseRobotsFile(pathToFileURL(file)))).toBe(summary(r))
+  })
+
+  it("a path that cannot be one (a number, undefined, an object, a NUL byte, an http: URL) is ERR_INPUT, not Node's TypeError", async () => {
+    for (const path of [123, undefined, {}, 'a\0b', new URL('http://example.com/robots.txt')]) {
+      const err = await parseRobotsFile(path as string).catch((e: unknown) => e)
+      expect(err, String(path)).toBeInstanceOf(RobotsInputError)
+      expect(err).toBeInstanceOf(RobotsError)
+      expect((err as RobotsInputError).code).toBe('ERR_INPUT')
+      expect((err as Error).message).toMatch(/^parseRobotsFile takes a path/)
+    }
+    // A file that is not there is still the system's error.
+    await expect(parseRobotsFile(join(dir, 'none.txt'))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+})
