@@ -7,8 +7,8 @@
  * fields; `#` starts a comment). Cases are matched by content key first
  * (the same body, tokens and URL in any run, set or order), then by id.
  */
-import { readFile } from 'node:fs/promises'
 import { CompareError, describeSystemError, readError } from './compare-error.js'
+import { MAX_REPORT_BYTES, readInputFile } from './input-file.js'
 import type { Case } from './case.js'
 import { fails, type Outcome, type Score, type Semantics } from './outcome.js'
 import { ReportFile } from './output-files.js'
@@ -55,8 +55,9 @@ export interface BaselineResult {
 export async function readBaseline(file: string, semantics: Semantics): Promise<Baseline> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = readInputFile(file, 'baseline', { limit: MAX_REPORT_BYTES }).toString('utf8')
   } catch (err) {
+    if (err instanceof CompareError) throw err
     throw readError('baseline', file, err)
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)

@@ -9,7 +9,7 @@
  * is one session, summarised for the tables (report/matrix-report.ts).
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readInputFile } from './input-file.js'
 import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
 import { killGroup, trackGroup } from './adapters/process-group.js'
@@ -101,12 +101,16 @@ function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
   return spec
 }
 
+/** Largest matrix file read (it names commands and case sets: a few KiB). */
+const MAX_MATRIX_BYTES = 16 << 20
+
 /** Reads and checks a matrix file (errors name the file and the entry). */
 export function readMatrixFile(file: string): MatrixFile {
   let o: unknown
   try {
-    o = JSON.parse(withoutBom(readFileSync(file, 'utf8')))
+    o = JSON.parse(withoutBom(readInputFile(file, 'matrix file', { limit: MAX_MATRIX_BYTES }).toString('utf8')))
   } catch (err) {
+    if (err instanceof CompareError) throw err
     if (err instanceof SyntaxError) throw new CompareError('ERR_READ', `${file}: not JSON (${err.message})`)
     throw readError('matrix file', file, err)
   }

@@ -45,3 +45,21 @@ export function openedFile(bytes: Uint8Array, shown: string): OpenedFile | undef
 export function bodyOf(file: OpenedFile | undefined, text: string): Uint8Array | undefined {
   return file !== undefined && file.shown === text ? file.bytes : undefined
 }
+
+/**
+ * The first `limit` bytes of a file that is longer, cut before a character
+ * the limit would split (a lead byte whose sequence runs past the end), so
+ * that a valid UTF-8 file does not read as invalid for its cut. The parser
+ * reads far less than the page keeps, so the cut changes no answer.
+ */
+export function firstBytes(bytes: Uint8Array, limit: number): Uint8Array {
+  if (bytes.length <= limit) return bytes
+  let end = limit
+  // Back over continuation bytes (10xxxxxx) to the lead byte of the last character, at most 3.
+  let k = end
+  while (k > 0 && end - k < 3 && (bytes[k - 1] & 0xc0) === 0x80) k--
+  const lead = k > 0 ? bytes[k - 1] : 0
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+  if (lead >= 0xc0 && end - (k - 1) < need) end = k - 1
+  return bytes.subarray(0, end)
+}

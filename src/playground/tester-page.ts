@@ -8,7 +8,7 @@ import type { Diagnostic } from '../index.js'
 import { RobotsEditor } from './editor.js'
 import { diffAll, diffEach, judgeAll, judgeEach, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
 import { agentTokens, crawlerList, decodeState, encodeState, LinkRefused, MAX_LINK_CHARS, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
-import { bodyOf, fileText, openedFile, type OpenedFile } from './opened-file.js'
+import { bodyOf, fileText, firstBytes, openedFile, type OpenedFile } from './opened-file.js'
 import { ResultsView } from './results-view.js'
 
 /** Pause after the last keystroke before judging (ms). */
@@ -31,6 +31,8 @@ class Side {
   private readonly countNote: HTMLElement
   /** The file last opened, judged as its bytes while the editor holds its text unedited. */
   private file: OpenedFile | undefined
+  /** A file opened past MAX_FILE_BYTES: its size, and the text shown for its first bytes (the note stays while the text is unedited). */
+  private cut: { size: number; shown: string } | undefined
 
   constructor(
     key: 'a' | 'b',
@@ -71,6 +73,7 @@ class Side {
 
   set state(s: RobotsSide) {
     this.file = undefined
+    this.cut = undefined
     this.editor.value = s.text
     this.outcome.value = s.outcome
   }
@@ -89,12 +92,16 @@ class Side {
   copy(other: Side): void {
     this.state = other.state
     this.file = other.bytes === undefined ? undefined : other.file
+    this.cut = other.cut
   }
 
   private async load(file: File): Promise<void> {
-    const bytes = new Uint8Array(await file.slice(0, MAX_FILE_BYTES).arrayBuffer())
+    // One byte more than kept tells a file cut at the limit from one that ends there.
+    const read = new Uint8Array(await file.slice(0, MAX_FILE_BYTES + 1).arrayBuffer())
+    const bytes = firstBytes(read, MAX_FILE_BYTES)
     this.editor.value = fileText(bytes)
     this.file = openedFile(bytes, this.editor.value)
+    this.cut = read.length > MAX_FILE_BYTES ? { size: file.size, shown: this.editor.value } : undefined
     this.changed()
   }
 
@@ -127,7 +134,12 @@ class Side {
       outcome === 'file' && this.bytes !== undefined && !this.file?.utf8
         ? 'The file is not valid UTF-8: it is judged as its bytes, as served, until you edit it (the editor shows the invalid bytes as \uFFFD, and a link holds the text). '
         : ''
+    const cut =
+      this.cut !== undefined && this.cut.shown === this.editor.value
+        ? `The file is ${count(this.cut.size)} bytes: its first ${count(MAX_FILE_BYTES >> 10)} KiB are shown and judged (the parser reads 500 KiB). `
+        : ''
     this.countNote.textContent =
+      cut +
       bytes +
       (outcome === 'unavailable'
         ? 'Unavailable (4xx): the text is not used, every URL is allowed (RFC 9309 §2.3.1.3).'

@@ -2,8 +2,10 @@
 // overlap. A category that only overlaps the cause stays out of the
 // explanation; one on nearly every case comes in only for what nothing
 // narrower explains; "only" counts what no other category of the
-// explanation tags; the score decides what a disagreement is.
+// explanation (at least half as precise) tags; the score decides what a disagreement is.
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { ensureBuilt, run, tempDir } from '../cli/helpers.js'
 import { attribute } from '../../src/compare/attribution.js'
 import { CATEGORY_ORDER } from '../../src/compare/categories.js'
 import type { Pattern } from '../../src/compare/tally.js'
@@ -64,5 +66,23 @@ describe('attribute', () => {
     const a = attribute([p(['wildcard'], 10, 0)], 'lines', CATEGORY_ORDER)
     expect(a.explanation).toEqual([])
     expect(a.only.size).toBe(0)
+  })
+
+  it('"only" as the report words it: a broad category of the explanation does not take a precise one\'s count (the note said any other category, and rfc-differs showed 154 where 1 was read)', async () => {
+    // As Protego on the corpus: rfc-differs is precise, and each of its disagreements is also ua-global-fallback's, which is broad.
+    const patterns = [p(['rfc-differs', 'ua-global-fallback'], 1, 15), p(['ua-global-fallback'], 3000, 20)]
+    const a = attribute(patterns, 'lines', CATEGORY_ORDER)
+    expect(a.explanation.map((e) => e.id)).toEqual(['rfc-differs', 'ua-global-fallback'])
+    expect(a.only.get('rfc-differs')).toBe(15)
+    // The terminal note and the HTML column title say so.
+    ensureBuilt()
+    const tmp = tempDir()
+    try {
+      const r = await run(['compare', '--cases', 'unit', '--module', 'examples/adapters/robots-parser-module.mjs', '--html', tmp.path('r.html'), '--minimise', '0'])
+      expect(r.stdout.toString()).toContain('(only: the disagreements of a category that no other category of the explanation, at least half as precise, tags)')
+      expect(readFileSync(tmp.path('r.html'), 'utf8')).toContain('title="disagreements no other category of the explanation, at least half as precise, tags">only</th>')
+    } finally {
+      tmp.cleanup()
+    }
   })
 })

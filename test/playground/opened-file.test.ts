@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
-import { bodyOf, fileText, openedFile } from '../../src/playground/opened-file.js'
+import { bodyOf, fileText, firstBytes, openedFile } from '../../src/playground/opened-file.js'
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p)] : p)))
 /** What a text field holds once given `text`: line ends as LF. */
@@ -58,5 +58,27 @@ describe('opened files: judged as their bytes until edited', () => {
     const shown = field(fileText(b))
     expect(shown.startsWith('User-agent')).toBe(true)
     expect(openedFile(b, shown)?.bytes).toBe(b)
+  })
+
+  it('a file past the limit is cut before a character the limit would split, so valid UTF-8 stays valid (the page called such a file invalid UTF-8)', () => {
+    const e = [0xc3, 0xa9]
+    const euro = [0xe2, 0x82, 0xac]
+    const four = [0xf0, 0x9f, 0x98, 0x80]
+    // limit 5 on 'abcd' + a character: cut before the character when it does not fit whole.
+    expect([...firstBytes(bytes('abcd', e), 5)]).toEqual([...bytes('abcd')])
+    expect([...firstBytes(bytes('abc', e, 'x'), 5)]).toEqual([...bytes('abc', e)])
+    expect([...firstBytes(bytes('ab', euro, 'x'), 4)]).toEqual([...bytes('ab')])
+    expect([...firstBytes(bytes('a', four, 'x'), 4)]).toEqual([...bytes('a')])
+    expect([...firstBytes(bytes('a', four, 'x'), 5)]).toEqual([...bytes('a', four)])
+    expect([...firstBytes(bytes('abcdef'), 4)]).toEqual([...bytes('abcd')])
+    // Invalid bytes are left as they are (a lone continuation byte, a lead byte alone in the middle).
+    expect([...firstBytes(bytes('ab', [0x80, 0x80, 0x80, 0x80], 'x'), 5)]).toEqual([...bytes('ab', [0x80, 0x80, 0x80])])
+    const short = bytes('ab')
+    expect(firstBytes(short, 4)).toBe(short)
+    for (let limit = 1; limit < 12; limit++) {
+      const cut = firstBytes(bytes('a', e, euro, four, 'z'), limit)
+      expect(() => new TextDecoder('utf-8', { fatal: true }).decode(cut)).not.toThrow()
+      expect(cut.length).toBeGreaterThan(limit - 4)
+    }
   })
 })

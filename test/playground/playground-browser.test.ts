@@ -243,6 +243,31 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('a valid UTF-8 file past 1 MiB whose cut splits a character is not called invalid UTF-8; the note says the file was cut and its verdicts are check\'s', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    // The 1 MiB limit falls inside the é.
+    const head = 'User-agent: *\nDisallow: /x\n# '
+    const body = Buffer.concat([Buffer.from(head), Buffer.alloc((1 << 20) - head.length - 1, 0x61), Buffer.from('\u00e9\nDisallow: /y\n')])
+    await page.setInputFiles('#file-a', { name: 'robots.txt', mimeType: 'text/plain', buffer: body })
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.length > 1000)
+    await page.fill('#agents', 'bot')
+    await page.fill('#urls', '/x\n/y')
+    await settled(page)
+    const note = await page.locator('#diags-a-count').innerText()
+    expect(note).toContain(`The file is ${body.length.toLocaleString('en-US')} bytes: its first 1,024 KiB are shown and judged (the parser reads 500 KiB).`)
+    expect(note).not.toContain('UTF-8')
+    const m = parseRobots(new Uint8Array(body)).agent('bot')
+    const rows = await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => tr.dataset.verdict))
+    expect(rows).toEqual([m.isAllowed('/x') ? 'allowed' : 'disallowed', m.isAllowed('/y') ? 'allowed' : 'disallowed'])
+    // Edited, the note goes.
+    await paste(page, '#robots-a', 'User-agent: *\n')
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).not.toContain('The file is')
+    await page.close()
+  })
+
   it('the stand-ins: unreachable disallows every URL by an implied rule, unavailable allows every URL', async () => {
     const page = await newPage()
     await page.goto(origin)

@@ -38,7 +38,8 @@ ADAPTERS (one of, or --export alone)
                           "agent", "url"} lines, writes {"id", "allowed"}
   --module FILE           an ES module: parse(bytes) -> {isAllowed(url, agent)}
   --timeout MS            --batch: no answer at all for MS stops the run;
-                          --cmd: a case's limit (default 10000)
+                          --cmd: a case's limit (default 10000; at most
+                          2147483647, about 24 days)
   --allowed-exit N        --cmd: the exit status for allowed (default 0)
   --disallowed-exit N     --cmd: the exit status for disallowed (default 1)
   --allowed-pattern RE    --cmd: allowed when stdout matches RE

@@ -14,7 +14,8 @@ import { commandLine } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
-import { ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from '../../compare/adapters/adapter-options.js'
+import { ADAPTER_OPTIONS, adapterOf, intValue, MAX_TIMEOUT_MS, type OptionValues } from '../../compare/adapters/adapter-options.js'
+import { MAX_URLS_FIELD } from '../../compare/cases/corpus-files.js'
 import { readBaseline } from '../../compare/baseline.js'
 import { loadCaseSet } from '../../compare/cases/case-sets.js'
 import { JsonlWriter } from '../../compare/cases/jsonl-cases.js'
@@ -183,12 +184,12 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   const caseOptions: MatrixCaseOptions = {
     robotsDir: optionValue(args, 'robots-dir'),
     urls: optionValue(args, 'urls'),
-    urlsField: optionValue(args, 'urls-field') !== undefined ? intValue(o, 'urls-field', 0, 1, 1000) : undefined,
+    urlsField: optionValue(args, 'urls-field') !== undefined ? intValue(o, 'urls-field', 0, 1, MAX_URLS_FIELD) : undefined,
     count: optionValue(args, 'count') !== undefined ? intValue(o, 'count', 0, 1) : undefined,
     seed: optionValue(args, 'seed') !== undefined ? intValue(o, 'seed', 1, 0, 0xffffffff) : undefined,
     category: categoryOption(args, true),
   }
-  const timeout = optionValue(args, 'timeout') !== undefined ? String(intValue(o, 'timeout', 0, 1)) : undefined
+  const timeout = optionValue(args, 'timeout') !== undefined ? String(intValue(o, 'timeout', 0, 1, MAX_TIMEOUT_MS)) : undefined
   const repeat = intValue(o, 'repeat', 1, 1, 1000)
   const matrix = readMatrixFile(file)
   const sets = optionValues(args, 'cases')
@@ -284,7 +285,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
       seed: intValue(o, 'seed', 1, 0, 0xffffffff),
       robotsDir: optionValue(args, 'robots-dir'),
       urls: optionValue(args, 'urls'),
-      urlsField: optionValue(args, 'urls-field') !== undefined ? intValue(o, 'urls-field', 0, 1, 1000) : undefined,
+      urlsField: optionValue(args, 'urls-field') !== undefined ? intValue(o, 'urls-field', 0, 1, MAX_URLS_FIELD) : undefined,
       multiAgent: takesMulti,
       onNote: quiet ? undefined : note,
     },

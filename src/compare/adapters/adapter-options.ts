@@ -40,6 +40,9 @@ export const DEFAULT_TIMEOUT_MS = 10_000
 /** Default of `--window`. */
 export const DEFAULT_WINDOW = 256
 
+/** The longest --timeout (ms): what a timer holds (a longer one fired at once, timing every case out). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1
+
 /** A whole-number option within [min, max], or its default. */
 export function intValue(o: OptionValues, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const v = o.value(name)
@@ -69,7 +72,7 @@ export function adapterOf(o: OptionValues, multiAgent: boolean): Adapter | undef
   for (const [name, goes] of Object.entries(ADAPTER_OPTIONS)) {
     if (goes !== '' && goes !== kind && o.value(name) !== undefined) throw o.error(`option ${o.named(name)} goes with ${o.named(goes)}`)
   }
-  const timeoutMs = intValue(o, 'timeout', DEFAULT_TIMEOUT_MS, 1)
+  const timeoutMs = intValue(o, 'timeout', DEFAULT_TIMEOUT_MS, 1, MAX_TIMEOUT_MS)
   switch (kind) {
     case 'cmd': {
       if (multiAgent) throw o.error(`option ${o.named('multi-agent')} does not go with ${o.named('cmd')} (%user-agent% is one token)`)

@@ -77,19 +77,21 @@ export function splitWords(template: string): string[] {
  * outcome and no match the other); `--line-pattern`'s first group is the
  * deciding line (no match: 0).
  */
-export function outcomeOf(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string): Answer {
+export function outcomeOf(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string, stdoutCut = false): Answer {
   const evidence: Evidence = { status, signal, stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
-  const answer = readOutcome(options, status, signal, stdout, stderr)
+  const answer = readOutcome(options, status, signal, stdout, stderr, stdoutCut)
   return { ...answer, evidence }
 }
 
-function readOutcome(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string): Answer {
+function readOutcome(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string, stdoutCut: boolean): Answer {
   const tail = stderrLines(stderr, 4, 600)
   const more = tail ? `; stderr: ${tail}` : ''
   if (signal !== null) return { error: `killed by ${signal}${more}` }
   let allowed: boolean
   const a = options.allowedPattern
   const d = options.disallowedPattern
+  // Patterns read stdout: past the part kept, what decides could be in the part dropped.
+  if (stdoutCut && (a || d || options.linePattern)) return { error: `stdout longer than ${STDOUT_CAP / (1 << 20)} MiB: the patterns cannot read it whole (exit status ${status})${more}` }
   if (a || d) {
     const isA = a ? a.test(stdout) : !d!.test(stdout)
     const isD = d ? d.test(stdout) : !isA
@@ -104,7 +106,7 @@ function readOutcome(options: CmdOptions, status: number | null, signal: string 
   return { allowed, line: Number.isFinite(line) ? line : 0 }
 }
 
-/** Most stdout kept per process (the rest is dropped before matching). */
+/** Most stdout kept per process: the rest is dropped, and an outcome read by patterns from a longer one is an error. */
 const STDOUT_CAP = 1 << 20
 /** Most stderr kept per process (its start for the evidence, and its end for messages). */
 const STDERR_CAP = 64 * 1024
@@ -184,6 +186,7 @@ export class CmdAdapter implements Adapter {
     }
     return new Promise((resolve, reject) => {
       let stdout = ''
+      let stdoutCut = false
       let stderr = ''
       let timedOut = false
       let settled = false
@@ -216,7 +219,11 @@ export class CmdAdapter implements Adapter {
       child.stdout.setEncoding('utf8')
       child.stderr.setEncoding('utf8')
       child.stdout.on('data', (s: string) => {
-        if (stdout.length < STDOUT_CAP) stdout += s
+        if (stdout.length + s.length <= STDOUT_CAP) stdout += s
+        else {
+          stdout += s.slice(0, Math.max(0, STDOUT_CAP - stdout.length))
+          stdoutCut = true
+        }
       })
       // Its start (the evidence) and its end (the message's last lines), the middle of a long one dropped.
       child.stderr.on('data', (s: string) => {
@@ -241,7 +248,7 @@ export class CmdAdapter implements Adapter {
         if (timedOut) {
           const e: Evidence = { status, signal, stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
           settle({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed`, evidence: e })
-        } else settle(outcomeOf(this.options, exit?.status ?? status, exit?.signal ?? signal, stdout, stderr))
+        } else settle(outcomeOf(this.options, exit?.status ?? status, exit?.signal ?? signal, stdout, stderr, stdoutCut))
       })
     })
   }

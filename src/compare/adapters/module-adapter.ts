@@ -48,9 +48,14 @@ export class ModuleAdapter implements Adapter {
     try {
       mod = (await import(pathToFileURL(resolve(this.options.path)).href)) as Record<string, unknown>
     } catch (err) {
-      throw new AdapterFailure(`--module: cannot import '${this.options.path}': ${(err as Error)?.message ?? String(err)}`)
+      throw new AdapterFailure(`--module: cannot import '${this.options.path}': ${thrownText(err)}`)
     }
-    const parse = typeof mod.parse === 'function' ? mod.parse : (mod.default as Record<string, unknown> | undefined)?.parse
+    let parse: unknown
+    try {
+      parse = typeof mod.parse === 'function' ? mod.parse : (mod.default as Record<string, unknown> | undefined)?.parse
+    } catch (err) {
+      throw new AdapterFailure(`--module: reading parse of '${this.options.path}' threw: ${thrownText(err)}`)
+    }
     if (typeof parse !== 'function') throw new AdapterFailure(`--module: '${this.options.path}' exports no parse(bytes) function`)
     this.parseFn = parse as (bytes: Uint8Array) => unknown
   }
@@ -108,7 +113,7 @@ export class ModuleAdapter implements Adapter {
       } else p = { impl: impl as Parsed }
     } catch (err) {
       if (err instanceof AdapterFailure) throw err
-      p = { error: `parse() threw: ${(err as Error)?.message ?? String(err)}` }
+      p = { error: `parse() threw: ${thrownText(err)}` }
     }
     if (this.recording) this.parseMs.push(performance.now() - t0)
     if (this.parsed.size >= KEPT) this.parsed.delete(this.parsed.keys().next().value!)
@@ -137,8 +142,7 @@ export class ModuleAdapter implements Adapter {
       return { answer: { allowed, line: line as number, evidence }, ms }
     } catch (err) {
       if (err instanceof AdapterFailure) throw err
-      const message = (err as Error)?.message ?? String(err)
-      return { answer: { error: `threw: ${message}`, evidence: { raw: `threw: ${(err as Error)?.stack ?? message}`.slice(0, 4096) } }, ms: performance.now() - t0 }
+      return { answer: { error: `threw: ${thrownText(err)}`, evidence: { raw: `threw: ${thrownText(err, true)}`.slice(0, 4096) } }, ms: performance.now() - t0 }
     }
   }
 }
@@ -154,6 +158,27 @@ function describe(v: unknown): string {
   try {
     return JSON.stringify(v) ?? String(v)
   } catch {
-    return String(v)
+    return safeString(v)
   }
+}
+
+/** `String(v)`, or a word for a value that has no string form (a null-prototype object, a throwing toString). */
+function safeString(v: unknown): string {
+  try {
+    return String(v)
+  } catch {
+    return `a value without a string form (${v === null ? 'null' : typeof v})`
+  }
+}
+
+/** What a thrown value says (its message, or its stack), whatever was thrown: reading it never throws. */
+function thrownText(err: unknown, stack = false): string {
+  try {
+    const e = err as Error | null | undefined
+    const text = stack ? (e?.stack ?? e?.message) : e?.message
+    if (typeof text === 'string') return text
+  } catch {
+    // a getter that throws: said as the value itself below
+  }
+  return safeString(err)
 }

@@ -6,7 +6,7 @@
  *     {"id": "mine#1", "robots": "User-agent: *\nDisallow: /x\n", "agent": "FooBot",
  *      "url": "https://example.com/x", "allowed": false, "line": 2, "categories": ["…"]}
  */
-import { createReadStream, readFileSync } from 'node:fs'
+import { createReadStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { withoutBom } from '../format.js'
 import { dirname, resolve } from 'node:path'
@@ -15,6 +15,10 @@ import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } fro
 import { STANDARDS } from '../categories.js'
 import { CompareError, describeSystemError, readError } from '../compare-error.js'
 import { reportStream } from '../output-files.js'
+import { readInputFile, sizeWords } from '../input-file.js'
+
+/** Longest line of a case file, and largest file a case's robots_path names: past them the file is refused. */
+export const MAX_CASE_BYTES = 64 << 20
 
 const FIELDS = new Set(['id', 'robots', 'robots_base64', 'robots_path', 'agent', 'url', 'allowed', 'line', 'categories', 'standard', 'rfc'])
 
@@ -44,6 +48,16 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   } catch (err) {
     throw readError('case file', file, err)
   }
+  // A line that never ends (/dev/zero as the case file) is refused at the limit, before it takes the memory of the run.
+  let lineLength = 0
+  let lineNumber = 1
+  stream.on('data', (chunk: string | Buffer) => {
+    const text = chunk as string
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineNumber++
+    const last = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'))
+    lineLength = last >= 0 ? text.length - last - 1 : lineLength + text.length
+    if (lineLength > MAX_CASE_BYTES) stream.destroy(new CompareError('ERR_READ', `${file}:${lineNumber}: a line longer than ${sizeWords(MAX_CASE_BYTES)}`))
+  })
   const lines = createInterface({ input: stream, crlfDelay: Infinity })
   let n = 0
   try {
@@ -117,9 +131,9 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
     let body = bodies.get(path)
     if (body === undefined) {
       try {
-        body = new Uint8Array(readFileSync(path))
+        body = new Uint8Array(readInputFile(path, 'robots_path', { limit: MAX_CASE_BYTES, regularOnly: true }, r.robots_path as string))
       } catch (err) {
-        return bad(`cannot read robots_path '${r.robots_path as string}': ${describeSystemError(err)}`)
+        return bad((err as Error).message)
       }
       bodies.set(path, body)
     }

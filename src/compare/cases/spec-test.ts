@@ -6,10 +6,16 @@
  *     tests { robotstxt: "User-agent: *\n" "Disallow: /x\n" test_type: GOOGLE_SPECIFIC
  *             test_expectations { testurl: "http://a/x" useragent: "foo" expected_outcome: DISALLOWED } }
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import type { CaseInput } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
+import { readInputFile } from '../input-file.js'
+
+/** Largest .textproto file read (the spec-test's are a few KiB each). */
+const MAX_TEXTPROTO_BYTES = 64 << 20
+/** Deepest nesting of messages read, as protobuf's own text parser allows (its default recursion limit). */
+const MAX_DEPTH = 100
 
 /** A parsed value: bytes for a string, a name for an identifier (enum), text for a number, or a message. */
 export type TextValue =
@@ -149,7 +155,9 @@ export function parseTextFormat(bytes: Uint8Array, file = '<input>'): TextMessag
     if (c >= 0 && isIdentStart(c)) return { kind: 'ident', text: ident(), line: at }
     return fail('expected a value')
   }
+  let depth = 0
   const messageBody = (close: number): TextMessage => {
+    if (depth > MAX_DEPTH) fail(`messages nested deeper than ${MAX_DEPTH}`)
     const fields: TextMessage = new Map()
     for (;;) {
       const c = peek()
@@ -172,7 +180,9 @@ export function parseTextFormat(bytes: Uint8Array, file = '<input>'): TextMessag
         if (v === 0x7b || v === 0x3c) {
           const at = line
           pos++
+          depth++
           values.push({ kind: 'message', fields: messageBody(v === 0x7b ? 0x7d : 0x3e), line: at })
+          depth--
         } else {
           if (!colon) fail(`expected ':' after '${name}'`)
           values.push(scalar())
@@ -302,8 +312,9 @@ export function specTestDirCases(path: string): CaseInput[] {
   for (const f of files) {
     let bytes: Uint8Array
     try {
-      bytes = readFileSync(f)
+      bytes = readInputFile(f, 'spec-test file', { limit: MAX_TEXTPROTO_BYTES, regularOnly: true })
     } catch (err) {
+      if (err instanceof CompareError) throw err
       throw readError('spec-test file', f, err)
     }
     const rel = relative(dir, f).split(sep).join('/')

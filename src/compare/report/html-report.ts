@@ -90,7 +90,7 @@ ${
 }
 
 const STYLE = `
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; overflow-wrap: anywhere; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h4 { margin: .8em 0 .3em; font-size: 1em; }
 table { border-collapse: collapse; } th, td { padding: .2em .7em; border-bottom: 1px solid #ddd; text-align: right; }
 th:first-child, td:first-child { text-align: left; } tr.total td { font-weight: bold; border-top: 2px solid #888; }
@@ -134,7 +134,7 @@ ${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>
 <table id="categories">
-<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="agreement with RFC 9309's answers, under the headline's score">RFC 9309</th><th title="disagreements no other category of the explanation tags">only</th></tr></thead>
+<thead><tr><th>category</th><th>cases</th><th>agree</th><th>verdict ≠</th><th>line ≠</th><th>errors</th><th>verdicts</th><th>lines</th><th title="agreement with RFC 9309's answers, under the headline's score">RFC 9309</th><th title="disagreements no other category of the explanation, at least half as precise, tags">only</th></tr></thead>
 <tbody>
 ${report.categories.map((c) => rowOf(c.id, c, '', c.description, c.only)).join('\n')}
 ${rowOf('all cases', t, 'total')}

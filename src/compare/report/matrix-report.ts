@@ -157,8 +157,16 @@ export function renderMatrixText(m: Matrix): string {
   return out.join('\n') + '\n'
 }
 
+/** Text for a Markdown table cell or list item: shown as written, never read as markup (a version or name of `<img src=…>` is text). */
 function mdCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\n/g, ' ')
+}
+
+/** A code fence longer than any run of backticks in `text`, so that the text cannot close it. */
+function fence(text: string): string {
+  let longest = 0
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  return '`'.repeat(Math.max(3, longest + 1))
 }
 
 function mdTable(header: readonly string[], rows: readonly (readonly string[])[], left = 1): string[] {
@@ -171,9 +179,9 @@ export function renderMatrixMarkdown(m: Matrix): string {
   const out = [
     `Produced ${m.date.slice(0, 10)} by ${m.tool} with:`,
     '',
-    '```sh',
+    `${fence(m.command)}sh`,
     m.command,
-    '```',
+    fence(m.command),
     '',
     `**Leaderboard**, ${scoreNote(m)}.`,
     '',

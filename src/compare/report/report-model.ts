@@ -37,7 +37,7 @@ export interface Tally extends Counts {
 export interface CategoryRow extends Tally {
   id: string
   description: string
-  /** Of its disagreements, those no other category of the explanation tags (absent when it has none). */
+  /** Of its disagreements, those no other category of the explanation at least half as precise tags (absent when it has none). */
   only?: number
 }
 

@@ -4,12 +4,12 @@
  * disagree in another way, which are in one run only; and the agreement per
  * category before and after.
  */
-import { readFile } from 'node:fs/promises'
 import { fails, type Outcome, type Score, type Semantics } from '../outcome.js'
 import { count, pct, withoutBom } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
 import { CompareError, readError } from '../compare-error.js'
+import { MAX_REPORT_BYTES, readInputFile } from '../input-file.js'
 
 /** How one case changed from A to B. */
 export type Change = 'fixed' | 'broken' | 'changed' | 'only-a' | 'only-b'
@@ -50,8 +50,9 @@ export interface RunDiff {
 export async function readRunReport(file: string): Promise<Report & { cases: ReportedCase[] }> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    text = readInputFile(file, 'report', { limit: MAX_REPORT_BYTES }).toString('utf8')
   } catch (err) {
+    if (err instanceof CompareError) throw err
     throw readError('report', file, err)
   }
   let r: Report
@@ -64,7 +65,33 @@ export async function readRunReport(file: string): Promise<Report & { cases: Rep
   if (!Array.isArray(r.cases)) {
     throw new CompareError('ERR_READ', `${file}: the report lists no cases (format ${r.format}; reports of format 2 and later do: run compare --json again)`)
   }
+  // Every case as --json writes it: a case of another shape (a file edited or cut) is named, not read into a TypeError.
+  r.cases.forEach((c: unknown, i: number) => {
+    if (!isReportedCase(c)) {
+      throw new CompareError('ERR_READ', `${file}: case ${i + 1} of the report is not a case of compare --json (it needs an id, an outcome, categories, an answer and the expected answers)`)
+    }
+  })
   return r as Report & { cases: ReportedCase[] }
+}
+
+const OUTCOMES: ReadonlySet<unknown> = new Set<Outcome>(['agree', 'verdict', 'line', 'error'])
+
+function isAnswerLike(v: unknown): boolean {
+  return typeof v === 'object' && v !== null
+}
+
+function isExpectedLike(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { allowed?: unknown }).allowed === 'boolean'
+}
+
+/** Whether `c` has what a diff reads of a case (the RFC 9309 fields only when given: reports of format 2 have none). */
+function isReportedCase(c: unknown): boolean {
+  if (typeof c !== 'object' || c === null) return false
+  const x = c as Record<string, unknown>
+  if (typeof x.id !== 'string' || !OUTCOMES.has(x.outcome) || !isAnswerLike(x.answer) || !isExpectedLike(x.expected)) return false
+  if (!Array.isArray(x.categories) || !x.categories.every((k) => typeof k === 'string')) return false
+  if (x.rfcOutcome !== undefined && (!OUTCOMES.has(x.rfcOutcome) || !isExpectedLike(x.rfc))) return false
+  return true
 }
 
 function sameAnswer(x: ReportedAnswer, y: ReportedAnswer): boolean {

@@ -204,7 +204,7 @@ export function renderTerminal(report: Report, show: number): string {
     `(agree, verdict≠, line≠, verdicts, lines: against the reference; RFC 9309: agreement with RFC 9309's answers on ${scoreWords(report.score)}; ` +
       `the headline counts ${scoreWords(report.score)} (--score) against ${whose(sem)} (--semantics))`,
   )
-  if (t.disagreements > 0) out.push('(only: the disagreements of a category that no other category of the explanation tags)')
+  if (t.disagreements > 0) out.push('(only: the disagreements of a category that no other category of the explanation, at least half as precise, tags)')
   if (!lines) out.push('(the implementation gave no deciding lines: only verdicts were checked)')
   const explained = explanationLine(report)
   if (explained) out.push(explained)

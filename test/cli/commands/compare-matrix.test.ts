@@ -119,6 +119,27 @@ describe('--matrix', () => {
     expect(r.stderr).toMatch(message)
   })
 
+  it('Markdown: a name, version or note holding markup or backticks is shown as text, and the command cannot close its fence', async () => {
+    const hostile = '<img src=x onerror=alert(1)>|a&b'
+    const file = tmp.path('hostile-md.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        sets: ['unit'],
+        adapters: [{ name: `n${hostile}`, batch: `${NODE} examples/adapters/allow-all-batch.mjs`, version: 'echo "<b>1</b>"', note: `note ${hostile}` }],
+      }),
+    )
+    const md = tmp.path('hostile ```x```.md')
+    const r = await run(['compare', '--matrix', file, '--markdown', md, '--category', 'wildcard', '-q'])
+    expect(r.status).toBe(0)
+    const text = readFileSync(md, 'utf8')
+    expect(text).not.toMatch(/<img|<b>/)
+    expect(text).toContain('| 1 | n&lt;img src=x onerror=alert(1)&gt;\\|a&amp;b | &lt;b&gt;1&lt;/b&gt; |')
+    expect(text).toContain('- n&lt;img src=x onerror=alert(1)&gt;\\|a&amp;b: note &lt;img src=x onerror=alert(1)&gt;\\|a&amp;b')
+    // The command holds a run of three backticks: the fence is four.
+    expect(text).toMatch(/\n````sh\nrobots-automaton compare --matrix .*hostile ```x```\.md.*\n````\n/)
+  })
+
   it('takes only the options a matrix uses', async () => {
     const r = await run(['compare', '--matrix', 'x.json', '--batch', 'y'])
     expect(r.status).toBe(2)

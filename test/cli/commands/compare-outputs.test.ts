@@ -222,6 +222,24 @@ describe('--diff A.json B.json', () => {
     expect((await run(['compare', '--diff', old])).stderr).toMatch(/--diff compares two JSON reports: --diff A\.json B\.json/)
     expect((await run(['compare', '--diff', old, old, '--cases', 'unit'])).stderr).toMatch(/option '--cases' does not go with --diff/)
   })
+
+  it('a report whose cases are not of compare --json (null, categories not a list, no answer) is named with the case, not a TypeError (it read "Cannot read properties of null")', async () => {
+    const good = { id: 'a', key: 'k', outcome: 'agree', categories: [], answer: { allowed: true }, expected: { allowed: true, line: 0 } }
+    const bad: [unknown, number][] = [
+      [null, 1],
+      [{ ...good, categories: 5 }, 2],
+      [{ ...good, answer: null }, 2],
+      [{ ...good, expected: {} }, 2],
+      [{ ...good, outcome: 'maybe' }, 2],
+      [{ ...good, rfcOutcome: 'agree' }, 2],
+    ]
+    for (const [c, n] of bad) {
+      const f = tmp.path('crafted.json')
+      writeFileSync(f, JSON.stringify({ format: 3, cases: n === 1 ? [c] : [good, c] }))
+      const r = await run(['compare', '--diff', f, f])
+      expect([r.status, r.stderr]).toEqual([1, `robots-automaton: ${f}: case ${n} of the report is not a case of compare --json (it needs an id, an outcome, categories, an answer and the expected answers)\n`])
+    }
+  })
 })
 
 describe('scores and attribution', () => {

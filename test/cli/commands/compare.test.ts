@@ -392,6 +392,17 @@ describe('the gate, the options and their errors', () => {
     )
   })
 
+  it('a --timeout past what a timer holds is a usage error, on the command line and in a matrix entry (3000000000 timed every --cmd case out at once)', async () => {
+    const cmd = await run(['compare', '--cases', 'unit', '--cmd', 'true', '--timeout', '3000000000'])
+    expect([cmd.status, cmd.stderr]).toEqual([2, "robots-automaton: compare: option '--timeout' must be a whole number from 1 to 2,147,483,647 (got '3000000000') (see 'robots-automaton compare --help')\n"])
+    const matrix = tmp.path('timeout-matrix.json')
+    writeFileSync(matrix, JSON.stringify({ sets: ['unit'], adapters: [{ name: 'a', batch: 'x', timeout: 3000000000 }] }))
+    const m = await run(['compare', '--matrix', matrix])
+    expect([m.status, m.stderr]).toEqual([1, `robots-automaton: ${matrix}: adapter 'a': option 'timeout' must be a whole number from 1 to 2,147,483,647 (got '3000000000')\n`])
+    const most = await run(['compare', '--cases', 'unit', '--category', 'comments', '--batch', `${NODE} examples/adapters/robots-automaton-batch.mjs`, '--timeout', '2147483647', '-q'])
+    expect(most.status).toBe(0)
+  })
+
   it('an adapter that cannot start is an adapter failure (exit 4); a missing case file or an unwritable report, an error (exit 1, one line)', async () => {
     const crash = await run(['compare', '--cases', 'unit', '--batch', `${NODE} -e "process.stdin.once('data', () => process.exit(5))"`])
     expect(crash.status).toBe(4)

@@ -114,6 +114,22 @@ appendFileSync(log, [readFileSync(robots).toString('hex'), url, agent].join(' ')
     await adapter.close()
   })
 
+  it('stdout past 1 MiB read by patterns is an error answer, not a verdict read from its start (2 MiB then "allowed" was counted disallowed)', async () => {
+    const verbose = join(dir, 'verbose.mjs')
+    writeFileSync(verbose, `process.stdout.write('x'.repeat(2 << 20) + '\\nallowed\\n'); process.exitCode = Number(process.argv[2])\n`)
+    const one = new CmdAdapter({ ...base, template: `node ${verbose} 0`, allowedPattern: /^allowed$/m })
+    const a = await one.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' })
+    expect(a.error).toBe('stdout longer than 1 MiB: the patterns cannot read it whole (exit status 0)')
+    expect(a.evidence?.stdout).toMatch(/^x{4096}… \(1044480 more characters\)$/)
+    await one.close()
+    // Read by exit status, a long stdout changes nothing.
+    const byStatus = new CmdAdapter({ ...base, template: `node ${verbose} 1` })
+    expect(plain(await byStatus.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/' }))).toEqual({ allowed: false })
+    await byStatus.close()
+    expect(outcomeOf({ ...base, linePattern: /line (\d+)/ }, 0, null, 'line 3', '', true)).toMatchObject({ error: expect.stringMatching(/^stdout longer than 1 MiB/) })
+    expect(outcomeOf({ ...base, linePattern: /line (\d+)/ }, 0, null, 'line 3', '', false)).toEqual({ allowed: true, line: 3 })
+  })
+
   it('kills a case that runs past the time-out', async () => {
     // The probe never answers on /sleep: only the kill ends it, whatever the load, so a short time-out is safe.
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%`, timeoutMs: 500 })

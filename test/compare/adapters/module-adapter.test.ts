@@ -99,4 +99,40 @@ export function parse(bytes) {
     await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
     await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/--module: cannot import/)
   })
+
+  it('a throw without a readable message (a null-prototype object, a message getter that throws) is an error answer; it stopped the run with exit 1', async () => {
+    const path = mod(
+      'odd-throws',
+      `export function parse(bytes) {
+  const kind = new TextDecoder().decode(bytes)
+  if (kind === 'parse-getter') { const e = new Error('x'); Object.defineProperty(e, 'message', { get() { throw new Error('getter') } }); throw e }
+  return {
+    isAllowed(url) {
+      if (url === '/null-proto') throw Object.create(null)
+      if (url === '/no-string') return { toJSON() { throw 1 }, toString() { throw 2 } }
+      return true
+    },
+  }
+}`,
+    )
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+    await adapter.start()
+    const got: unknown[] = []
+    await adapter.judgeAll(
+      [
+        { robots: new Uint8Array(0), agents: ['a'], url: '/null-proto' },
+        { robots: new Uint8Array(Buffer.from('parse-getter')), agents: ['a'], url: '/' },
+        { robots: new Uint8Array(0), agents: ['a'], url: '/no-string' },
+      ],
+      (i, a) => (got[i] = a.error),
+    )
+    expect(got).toEqual([
+      'threw: a value without a string form (object)',
+      'parse() threw: a value without a string form (object)',
+      'isAllowed returned a value without a string form (object), not a boolean',
+    ])
+    await adapter.close()
+    const throwing = mod('throws-at-import', 'throw Object.create(null)')
+    await expect(new ModuleAdapter({ path: throwing, multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow("--module: cannot import '" + throwing + "': a value without a string form (object)")
+  })
 })

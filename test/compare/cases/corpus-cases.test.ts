@@ -126,6 +126,26 @@ describe('corpus cases', () => {
     }
   })
 
+  it('regression: the --urls-field hint reads a line of 100,000 tabs once (it split it once a field: 200 such lines took hours); the field named is the same', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compare-urls-'))
+    try {
+      const tabs = join(dir, 'tabs.tsv')
+      writeFileSync(tabs, ('x' + '\t'.repeat(100_000) + '\n').repeat(200))
+      const t0 = performance.now()
+      expect(() => readUrlList(tabs)).toThrow(/200 lines of 200 lines of '.*tabs\.tsv' are not a URL .*"x\\t\\t/)
+      expect(performance.now() - t0).toBeLessThan(20_000)
+      const hinted = join(dir, 'hint.csv')
+      writeFileSync(hinted, 'host,"a, b",url\r\n' + Array.from({ length: 30 }, (_, i) => `h,"x, y",https://a.example/${i}\r\n`).join(''))
+      expect(() => readUrlList(hinted)).toThrow(/; it reads as CSV and field 3 holds URLs: give --urls-field 3$/)
+      // Past the highest field --urls-field takes, no field is named.
+      const far = join(dir, 'far.tsv')
+      writeFileSync(far, Array.from({ length: 5 }, (_, i) => 'x\t'.repeat(1000) + `https://a.example/${i}\n`).join(''))
+      expect(() => readUrlList(far)).toThrow(/are not a URL .*…"$/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('hostOf reads the host of absolute URLs only', () => {
     expect(hostOf('https://user:pw@Example.COM:8080/x')).toBe('example.com')
     expect(hostOf('http://[::1]:80/')).toBe('[::1]')

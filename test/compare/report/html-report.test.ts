@@ -116,4 +116,24 @@ describe.skipIf(!hasChromium)('HTML report in Chromium', () => {
       await browser.close()
     }
   })
+
+  it('a long URL, agent, id or category wraps: the page stays within a 1,280 px window with every entry open (it was 148,000 px wide)', async () => {
+    const long = 'x'.repeat(3000)
+    const cases = tmp.path('long.jsonl')
+    writeFileSync(cases, JSON.stringify({ id: `id-${long}`, robots: `User-agent: *\nDisallow: /${long}\n`, agent: `Bot${long}`, url: `http://a.com/${long}`, categories: [`c-${long}`] }) + '\n')
+    const page = tmp.path('long.html')
+    const r = await run(['compare', '--cases', cases, '--batch', 'node examples/adapters/allow-all-batch.mjs', '--html', page, '-q'])
+    expect(r.status).toBe(3)
+    const { chromium } = await import('playwright-core')
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
+    try {
+      const p = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+      await p.goto(pathToFileURL(page).href)
+      await p.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)))
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280)
+      expect(await p.locator('#disagreements details').first().textContent()).toContain(`http://a.com/${long.slice(0, 287)}… (2713 more)`)
+    } finally {
+      await browser.close()
+    }
+  })
 })

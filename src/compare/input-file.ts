@@ -1,0 +1,64 @@
+/**
+ * Reading `compare`'s input files whole (a URL list, a matrix, a body named
+ * by a case) within a limit: a directory or a device is refused by name, a
+ * file past the limit is an error rather than memory taken without end
+ * (`/dev/zero`), and a FIFO is read like a file unless only regular files
+ * make sense. Errors are `ERR_READ`.
+ */
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { CompareError, readError } from './compare-error.js'
+
+/** What may be read besides a regular file. */
+export interface InputFileOptions {
+  /** Most bytes read; past it the file is refused. */
+  readonly limit: number
+  /** Refuse a FIFO too (a body file: a FIFO without a writer would hold the run). */
+  readonly regularOnly?: boolean
+}
+
+/** Largest `--json` report or baseline read back (the longest string the engine holds is a little over 512 MiB). */
+export const MAX_REPORT_BYTES = 500 << 20
+
+/** A size in words: `64 MiB`. */
+export function sizeWords(bytes: number): string {
+  return bytes % (1 << 20) === 0 ? `${bytes / (1 << 20)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
+}
+
+/** The bytes of `path`; errors say `cannot read WHAT 'SHOWN': why` (`shown`: the name as the user gave it). */
+export function readInputFile(path: string, what: string, options: InputFileOptions, shown = path): Buffer {
+  const refuse = (why: string): never => {
+    throw new CompareError('ERR_READ', `cannot read ${what} '${shown}': ${why}`)
+  }
+  let fd: number
+  try {
+    // A FIFO would block the open itself until a writer comes: look before opening.
+    const st = statSync(path)
+    if (st.isDirectory()) refuse('is a directory')
+    if (st.isCharacterDevice() || st.isBlockDevice()) refuse('is a device, not a file')
+    if (options.regularOnly && !st.isFile()) refuse('not a regular file')
+    fd = openSync(path, 'r')
+  } catch (err) {
+    if (err instanceof CompareError) throw err
+    throw readError(what, shown, err)
+  }
+  try {
+    if (!fstatSync(fd).isFile() && options.regularOnly) refuse('not a regular file')
+    const chunks: Buffer[] = []
+    let total = 0
+    // Each read copied out of one buffer: a pipe gives 64 KiB a read, and a 1 MiB buffer kept per read would hold 16 times the file.
+    const buffer = Buffer.allocUnsafe(1 << 20)
+    for (;;) {
+      const got = readSync(fd, buffer, 0, Math.min(buffer.length, options.limit + 1 - total), null)
+      if (got === 0) break
+      chunks.push(Buffer.from(buffer.subarray(0, got)))
+      total += got
+      if (total > options.limit) refuse(`larger than ${sizeWords(options.limit)}`)
+    }
+    return Buffer.concat(chunks, total)
+  } catch (err) {
+    if (err instanceof CompareError) throw err
+    throw readError(what, shown, err)
+  } finally {
+    closeSync(fd)
+  }
+}
