@@ -201,6 +201,7 @@ export class RobotsStore {
   private probeText = ''
   private probeIsText = false
   private probePort = 0
+  private probeHttps = false
   private readonly originTest = (id: number, at: number, loc: number): boolean => this.originEquals(id, at, loc)
   private readonly hostTest = (id: number, at: number, loc: number): boolean => this.hostEquals(id, at, loc)
   /**
@@ -423,6 +424,7 @@ export class RobotsStore {
     ) {
       this.setProbe(rec, source)
       const https = (flags & UrlFlag.Https) !== 0
+      this.probeHttps = https
       const port = rec[UrlField.Port]
       this.probePort = port === PortCode.None || port === (https ? 443 : 80) ? 0 : port + 1
       if (this.originKeys > 0) {
@@ -917,7 +919,7 @@ export class RobotsStore {
     const hs = rec[UrlField.HostStart]
     const he = rec[UrlField.HostEnd]
     // The key: "http://" or "https://" (as the URL's scheme, lowercased), the host, then ":port" unless default.
-    const prefix = rec[UrlField.SchemeEnd] === 5 ? HTTPS_PREFIX : HTTP_PREFIX
+    const prefix = this.probeHttps ? HTTPS_PREFIX : HTTP_PREFIX
     const portAt = prefix.length + he - hs
     const n = loc >= 0 ? loc & KEY_LOC_LENGTH : this.entries[id * Entry.Width + Entry.KeyLength]
     if (this.probePort === 0 ? n !== portAt : n <= portAt + 1) return false

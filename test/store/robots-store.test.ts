@@ -223,6 +223,34 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.matcher(-1 as EntryId, 'a'))).toBe('ERR_RANGE')
   })
 
+
+  it('regression: an origin key is found from a scan of a URL that does not start at byte 0 (https was told by an absolute offset, so a log line\'s https origin entry was missed)', () => {
+    const s = new RobotsStore()
+    s.setOutcome('b.example', 'unavailable')
+    s.setOutcome('https://b.example:8443', 'unreachable')
+    s.set('http://c.example', 'User-agent: *\nDisallow: /c\n')
+    s.set('https://c.example', 'User-agent: *\nDisallow: /s\n')
+    const scan = new UrlScan()
+    const crawlers = s.crawlers(['bot'])
+    for (const pad of ['', 'x', 'GET ', 'a long prefix of a log line ']) {
+      const cases: [string, string][] = [
+        ['https://b.example:8443/c', 'https://b.example:8443'],
+        ['http://b.example:8443/c', 'b.example'],
+        ['https://c.example/s', 'https://c.example'],
+        ['http://c.example/c', 'http://c.example'],
+        ['HTTPS://C.example:443/s', 'https://c.example'],
+      ]
+      for (const [url, key] of cases) {
+        const line = enc.encode(`${pad}${url} 200`)
+        scan.scan(line, pad.length, pad.length + url.length)
+        const id = s.lookupScan(scan)
+        expect(id, `${JSON.stringify(pad)} ${url}`).toBeGreaterThanOrEqual(0)
+        expect(s.entryKey(id as EntryId), `${JSON.stringify(pad)} ${url}`).toBe(key)
+        expect(crawlers.matchScan(scan)[0] & 1, `${JSON.stringify(pad)} ${url}`).toBe(s.isAllowed(url, 'bot') ? 1 : 0)
+      }
+    }
+    expect(s.isAllowed('https://b.example:8443/c', 'bot')).toBe(false)
+  })
   it('regression: bytes of a detached buffer as a URL are ERR_INPUT (an empty URL has no host), not a TypeError of the engine', () => {
     const s = new RobotsStore()
     s.set('a.example', BODY)

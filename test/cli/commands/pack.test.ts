@@ -113,6 +113,26 @@ describe('pack', () => {
     }
   })
 
+  it('regression: filter --bundle finds an https origin entry on every line, not only the first (a later line\'s https origin was judged by its bare host or as missing)', async () => {
+    const lines = [
+      { origin: 'a.test', outcome: 'unavailable' },
+      { origin: 'https://b.test:8443', outcome: 'unreachable' },
+      { origin: 'https://c.test', body: 'User-agent: *\nDisallow: /s\n' },
+      { origin: 'c.test', body: 'User-agent: *\nDisallow: /h\n' },
+    ]
+    const bundle = tmp.path('origins.bundle')
+    const p = await run(['pack', '-', '-o', bundle, '-q'], { input: lines.map((l) => JSON.stringify(l)).join('\n') })
+    expect(p.status, p.stderr).toBe(0)
+    const urls = ['http://a.test/x', 'https://b.test:8443/x', 'https://c.test/s', 'http://c.test/s', 'https://c.test/h', 'http://c.test/h']
+    const want = ['allowed', 'disallowed', 'disallowed', 'allowed', 'allowed', 'disallowed']
+    for (const order of [urls, [...urls].reverse()]) {
+      const r = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: order.join('\n') })
+      expect(r.status, r.stderr).toBe(0)
+      const got = r.stdout.toString().trimEnd().split('\n').map((l) => `${l.split('\t')[2]} ${l.split('\t')[0]}`)
+      expect(got).toEqual(order.map((u) => `${u} ${want[urls.indexOf(u)]}`))
+    }
+  })
+
   it('a truncated, corrupted, foreign or missing bundle: exit 1 with a coded error, nothing written', async () => {
     const bundle = tmp.path('good.bundle')
     await run(['pack', dir, '-o', bundle, '-q'])
