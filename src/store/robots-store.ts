@@ -38,8 +38,9 @@ import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-i
 export interface RobotsStoreOptions {
   /**
    * Most bytes of rules the store holds: its arenas (keys and forms), entry
-   * table and index, and the forms `setRobots` shares (each once). A `set`
-   * or `setRobots` that would pass it, or a bundle that does, is a
+   * table and index, and the forms `setRobots` shares (each once). A `set`,
+   * `setRobots` or `setOutcome` that would pass it (the tables as they would
+   * grow; a replaced entry's bytes given back), or a bundle that does, is a
    * RobotsRangeError (ERR_BUDGET) and changes nothing. Default: no limit.
    */
   budget?: number
@@ -274,7 +275,7 @@ export class RobotsStore {
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
     const form = rulesOf(robots).bytes
-    const id = this.put(k, EntryKind.Shared, 0, () => {}, record, this.sharers.has(form) ? 0 : form.byteLength)
+    const id = this.put(k, EntryKind.Shared, 0, () => {}, record, form)
     this.shared.set(id, form)
     const n = this.sharers.get(form) ?? 0
     if (n === 0) this.sharedBytes += form.byteLength
@@ -962,18 +963,16 @@ export class RobotsStore {
    * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
    * written by `write(chunk, at)` right after the key, then the fetch-info
    * record `info` (may be empty); replaces the key's entry (same id) or adds
-   * one; `sharedForm`: the bytes of a shared form the store does not hold yet.
+   * one; `sharedForm`: the form the entry shares (EntryKind.Shared).
    * Returns the id.
    */
-  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array, sharedForm = 0): number {
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array, sharedForm?: Uint8Array): number {
     const key = keyBytes(k.key)
     const record = key.length + formLength + info.length
     const h = keyHash(key, 0, key.length)
     let id = this.index.find(key, 0, key.length, h)
-    if (this.budget !== Infinity) {
-      if (this.heldBytes() + record + sharedForm + Entry.Width * 4 > this.budget) {
-        throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
-      }
+    if (this.budget !== Infinity && this.heldAfterPut(id, record, sharedForm) > this.budget) {
+      throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
     }
     const added = id < 0
     if (!added) this.release(id)
@@ -1025,6 +1024,26 @@ export class RobotsStore {
   /** The bytes of rules held, as `budget` counts them: the arenas' live bytes, the entry table, the index and each shared form once. */
   private heldBytes(): number {
     return this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage() + this.sharedBytes
+  }
+
+  /**
+   * {@link heldBytes} once `put` has stored a record of `record` bytes (and
+   * `sharedForm`) in entry `id` (-1: a new entry): what a replaced entry held
+   * is given back, and a new entry counts the entry table and index as they
+   * will have grown.
+   */
+  private heldAfterPut(id: number, record: number, sharedForm: Uint8Array | undefined): number {
+    let held = this.heldBytes() + record
+    if (sharedForm !== undefined && !this.sharers.has(sharedForm)) held += sharedForm.byteLength
+    if (id >= 0) {
+      const base = id * Entry.Width
+      held -= this.entries[base + Entry.KeyLength] + this.entries[base + Entry.FormLength] + this.entries[base + Entry.InfoLength]
+      const old = this.shared.get(id)
+      if (old !== undefined && old !== sharedForm && this.sharers.get(old) === 1) held -= old.byteLength
+      return held
+    }
+    if (this.free.length === 0 && (this.idCount + 1) * Entry.Width > this.entries.length) held += this.entries.byteLength
+    return held - this.index.memoryUsage() + this.index.memoryUsageAfterAdd()
   }
 
   /** A new generation of entry `id`: its compiled matchers and sets are stale, and leave the hot caches. */

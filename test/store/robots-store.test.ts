@@ -433,6 +433,54 @@ describe('RobotsStore: memory', () => {
     expect(t.has('c.example')).toBe(true)
   })
 
+  it('regression: a store never holds more than its budget (the entry table and index grew past it unseen: a 5 MB budget held 6.8 MB of outcomes)', () => {
+    const held = (s: RobotsStore): number => (s as unknown as { heldBytes(): number }).heldBytes()
+    const big = parseRobots('User-agent: *\n' + Array.from({ length: 300 }, (_, i) => `Disallow: /p${i}\n`).join(''))
+    for (const budget of [3000, 50_000, 1_000_000, 5_000_000]) {
+      for (const mode of ['outcomes', 'bodies', 'shared', 'churn']) {
+        const s = new RobotsStore({ budget })
+        let n = 0
+        try {
+          for (; n < 1_000_000; n++) {
+            if (mode === 'outcomes') s.setOutcome(`x${n}.example`, 'unavailable')
+            else if (mode === 'bodies') s.set(`x${n}.example`, n % 2 ? BODY : 'User-agent: *\nDisallow: /\n')
+            else if (mode === 'shared') s.setRobots(`x${n}.example`, n % 3 ? big : parseRobots(BODY + `Disallow: /${n}\n`))
+            else {
+              if (n % 5 === 4) s.delete(`x${n - 2}.example`)
+              s.setRobots(`x${n}.example`, big)
+              if (n % 7 === 0) s.set(`x${n}.example`, BODY)
+            }
+            expect(held(s), `${mode} under ${budget}, entry ${n}`).toBeLessThanOrEqual(budget)
+          }
+        } catch (err) {
+          if ((err as RobotsError).code === undefined) throw err
+          expect((err as RobotsError).code, `${mode} under ${budget}`).toBe('ERR_BUDGET')
+        }
+        expect(n, `${mode} under ${budget}`).toBeGreaterThan(0)
+        expect(held(s)).toBeLessThanOrEqual(budget)
+      }
+    }
+  })
+
+  it('regression: a full store replaces an entry with one of the same size (the replaced entry was counted twice: ERR_BUDGET)', () => {
+    const body = 'User-agent: *\n' + Array.from({ length: 300 }, (_, i) => `Disallow: /p${i}\n`).join('')
+    const s = new RobotsStore({ budget: 200_000 })
+    let n = 0
+    try {
+      for (; ; n++) s.set(`h${n}.example`, body)
+    } catch (err) {
+      expect((err as RobotsError).code).toBe('ERR_BUDGET')
+    }
+    s.set('h0.example', body.replace('/p0', '/q0'))
+    expect(s.isAllowed('https://h0.example/q0', 'bot')).toBe(false)
+    s.setRobots('h1.example', parseRobots(body.replace('/p0', '/r0')))
+    s.setRobots('h1.example', s.get('h2.example')!)
+    s.set('h1.example', body)
+    expect(s.size).toBe(n)
+    expect(codeOf(() => s.set('h1.example', body + 'Disallow: /more\n'.repeat(200)))).toBe('ERR_BUDGET')
+    expect(s.isAllowed('https://h1.example/p1', 'bot')).toBe(false)
+  })
+
   it('regression: a lazy option that is not a boolean is ERR_INPUT (lazy: \'yes\' loaded eagerly, unsaid)', () => {
     const bundle = new RobotsStore().toBytes()
     for (const lazy of ['yes', 1, null, {}]) expect(codeOf(() => RobotsStore.fromBytes(bundle, { lazy: lazy as unknown as boolean })), String(lazy)).toBe('ERR_INPUT')
