@@ -133,6 +133,31 @@ describe('pack', () => {
     }
   })
 
+  it('regression: a bundle through stdin, a pipe or gzip is merged as a bundle (it was read as JSON lines: "not JSON", exit 1)', async () => {
+    const part = tmp.path('part.bundle')
+    expect((await run(['pack', dir, '-o', part, '-q'])).status).toBe(0)
+    const bytes = readFileSync(part)
+    writeFileSync(tmp.path('part.bundle.gz'), gzipSync(bytes))
+    writeFileSync(tmp.path('more.jsonl'), '{"origin":"e.test","outcome":"unreachable"}\n')
+    const keysOf = async (args: string[], input?: Uint8Array): Promise<string> => {
+      const out = tmp.path('merged.bundle')
+      const r = await run(['pack', ...args, '-o', out], input === undefined ? {} : { input })
+      expect(r.status, r.stderr).toBe(0)
+      const v = await run(['filter', '--bundle', out, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: 'https://a.test/private\nhttps://b.test/x\nhttps://e.test/x\nhttps://z.test/x\n' })
+      return v.stdout.toString()
+    }
+    const want = await keysOf([part, tmp.path('more.jsonl')])
+    expect(want.split('\n').map((l) => l.split('\t')[0])).toEqual(['disallowed', 'disallowed', 'disallowed', 'allowed', ''])
+    expect(await keysOf(['-', tmp.path('more.jsonl')], bytes)).toBe(want)
+    expect(await keysOf([tmp.path('part.bundle.gz'), tmp.path('more.jsonl')])).toBe(want)
+    expect(await keysOf(['-', tmp.path('more.jsonl')], gzipSync(bytes))).toBe(want)
+    // A bundle cut short through stdin is the coded error it is as a file.
+    const cut = await run(['pack', '-', '-o', tmp.path('never.bundle')], { input: bytes.subarray(0, bytes.length - 3) })
+    expect(cut.status).toBe(1)
+    expect(cut.stderr).toMatch(/^robots-automaton: cannot read bundle '<stdin>': \d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)\n$/)
+    expect(existsSync(tmp.path('never.bundle'))).toBe(false)
+  })
+
   it('a truncated, corrupted, foreign or missing bundle: exit 1 with a coded error, nothing written', async () => {
     const bundle = tmp.path('good.bundle')
     await run(['pack', dir, '-o', bundle, '-q'])
