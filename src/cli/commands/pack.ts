@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { lineEnd, parseRobots, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
+import { lineEnd, parseRobots, RobotsFormatError, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
 import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
 import { bundleOrLines, isBundle, readBundleStore } from '../fetch/bundle-file.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
@@ -227,10 +227,25 @@ function packBundle(path: string, pack: Packer, report: PackReport): void {
   addBundle(readBundleStore(path), path, pack, report)
 }
 
-/** Adds every entry of a bundle's store, read from `path`, with its fetch info. */
+/**
+ * Adds every entry of a bundle's store, read from `path`, with its fetch
+ * info. An entry whose rules are not valid (a crafted file: checked on first
+ * use) is skipped and counted as an unreadable file is.
+ */
 function addBundle(store: RobotsStore, path: string, pack: Packer, report: PackReport): void {
   for (const key of store.keys()) {
-    const entry = entryIn(store, key)!
+    let entry: FetchedEntry
+    try {
+      entry = entryIn(store, key)!
+    } catch (err) {
+      if (!(err instanceof RobotsFormatError)) throw err
+      const reason = `its rules in the bundle are not valid: ${err.message}`
+      report.skipped++
+      report.unreadable++
+      report.firstUnreadable ??= `'${printable(`${path}#${key}`)}': ${reason}`
+      report.warn(`warning: skipped '${printable(`${path}#${key}`)}': ${reason}`)
+      continue
+    }
     if (typeof entry.rules !== 'string') report.parsed(`${path}#${key}`, entry.rules)
     pack.add(key, entry)
   }

@@ -16,8 +16,13 @@ export function isBundle(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x52 && bytes[1] === 0x41 && bytes[2] === 0x54 && bytes[3] === 0x42
 }
 
-/** Reads the bundle at `path` (ERR_READ when it cannot be read; ERR_FORMAT, ERR_VERSION when it is not a bundle this build reads). */
-export function readBundleStore(path: string): RobotsStore {
+/**
+ * Reads the bundle at `path` (ERR_READ when it cannot be read; ERR_FORMAT,
+ * ERR_VERSION when it is not a bundle this build reads). With `lazy` false,
+ * every entry's rules are checked here too, so that one that is not valid
+ * refuses the file instead of failing the entry's first use.
+ */
+export function readBundleStore(path: string, lazy = true): RobotsStore {
   let bytes: Uint8Array
   try {
     const info = statSync(path)
@@ -28,13 +33,13 @@ export function readBundleStore(path: string): RobotsStore {
   } catch (err) {
     throw err instanceof CliError ? err : readError('bundle', path, err)
   }
-  return bundleStoreOf(bytes, path)
+  return bundleStoreOf(bytes, path, lazy)
 }
 
-/** The store of the bundle `bytes` (read from `name`), or a BundleError. */
-export function bundleStoreOf(bytes: Uint8Array, name: string): RobotsStore {
+/** The store of the bundle `bytes` (read from `name`; its forms checked on first use when `lazy`), or a BundleError. */
+export function bundleStoreOf(bytes: Uint8Array, name: string, lazy = true): RobotsStore {
   try {
-    return RobotsStore.fromBytes(bytes, { lazy: true })
+    return RobotsStore.fromBytes(bytes, { lazy })
   } catch (err) {
     if (err instanceof RobotsFormatError) throw new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
     throw err
