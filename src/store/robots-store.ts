@@ -213,6 +213,8 @@ export class RobotsStore {
    * place here.
    */
   private hotAgent: string | readonly string[] | undefined
+  /** The tokens of `hotAgent` when it is an array, as they were then (an array changed since is another agent). */
+  private hotTokens: readonly string[] = NO_TOKENS
   private hot: (AgentMatcher | undefined)[] = []
   private hotHits = 0
   /** The same for crawler sets: the handle whose entries' sets `hotSets` holds (see `entrySet`). */
@@ -506,19 +508,22 @@ export class RobotsStore {
    * (ERR_RANGE).
    *
    * A hot entry costs one probe of the hot cache: its matcher for the agent
-   * argument used last (the same string, or the same array object), while
-   * the entry is unchanged. One hit in HOT_REFRESH takes the full path
+   * argument used last (the same string, or the same array object holding
+   * the same tokens), while the entry is unchanged. One hit in HOT_REFRESH takes the full path
    * (selection, LRU order, the matcher's size measured again: matchers grow
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
+    const same = agent === this.hotAgent && (typeof agent === 'string' || sameTokens(agent, this.hotTokens))
     // A number first: `hot['__proto__']` would be the array's prototype.
-    if (agent === this.hotAgent && typeof id === 'number') {
+    if (same && typeof id === 'number') {
       const m = this.hot[id]
       if (m !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return m
     }
-    if (agent !== this.hotAgent) {
+    if (!same) {
+      if (typeof agent !== 'string') checkAgent(agent)
       this.hotAgent = agent
+      this.hotTokens = typeof agent === 'string' ? NO_TOKENS : agent.slice()
       this.hot = []
     }
     return this.compiledMatcher(id, agent)
@@ -1091,6 +1096,14 @@ export class RobotsStore {
 }
 
 const NO_INFO = new Uint8Array(0)
+const NO_TOKENS: readonly string[] = []
+
+/** Whether two token lists hold the same tokens in the same order. */
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
 const EMPTY = new Uint8Array(0)
 /** The store's own UrlScan: the object, its record and the probe's record. */
 const SCANNER_BYTES = objectBytes(3) + TYPED_ARRAY_BYTES + 4 * (UrlField.Size + 1)

@@ -168,6 +168,25 @@ describe('RobotsStore: answers', () => {
     warm('https://h7.example/x', true)
   })
 
+  it('regression: an agent array changed between calls is judged by its tokens now (the hot cache knew it by identity and answered for the old tokens)', () => {
+    const s = new RobotsStore()
+    s.set('h.example', 'User-agent: a\nDisallow: /x\n\nUser-agent: b\nAllow: /\n')
+    const agent = ['a']
+    for (let i = 0; i < 3; i++) expect(s.isAllowed('https://h.example/x', agent)).toBe(false)
+    agent[0] = 'b'
+    expect(s.isAllowed('https://h.example/x', agent)).toBe(true)
+    expect(s.explain('https://h.example/x', agent).allowed).toBe(true)
+    agent.push('a')
+    expect(s.isAllowed('https://h.example/x', agent)).toBe(s.isAllowed('https://h.example/x', ['b', 'a']))
+    agent.length = 0
+    expect(s.isAllowed('https://h.example/x', agent)).toBe(true)
+    const id = s.lookup('https://h.example/x') as EntryId
+    agent.push('a')
+    expect(s.matcher(id, agent).isAllowed('/x')).toBe(false)
+    agent[0] = 7 as unknown as string
+    expect(codeOf(() => s.matcher(id, agent))).toBe('ERR_INPUT')
+  })
+
   it('URLs as strings, URL objects and bytes; a URL without a host or another type is ERR_INPUT', () => {
     const s = new RobotsStore()
     s.set('https://example.com', BODY)
