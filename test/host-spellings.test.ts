@@ -313,15 +313,20 @@ describe('the command line, end to end', () => {
     for (const row of REFUSED.filter((r) => r.bare && r.spelling !== '')) expect(hostKeyOfName(enc.encode(row.spelling)), row.spelling).toEqual({ reason: expect.stringMatching(/^not a host name: /) })
   })
 
-  it('filter with a host column (--host-field) and with vhost_combined', async () => {
+  it('filter with a host column (--host-field) and with vhost_combined, its host column as written and as the server escapes it', async () => {
     const columns = ROWS.filter((r) => r.column)
     const tsv = tmp.path('columns.tsv')
     writeFileSync(tsv, columns.map((r) => `/private\t${r.spelling}`).join('\n') + '\n')
     const log = tmp.path('vhost.log')
     writeFileSync(log, columns.map((r) => `${r.spelling} 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 5 "-" "curl/8"`).join('\n') + '\n')
+    // The same log as nginx writes it: a byte from 0x7f on, '"' and '\\' as \xHH.
+    const escaped = tmp.path('vhost-escaped.log')
+    const nginx = (text: string) => [...enc.encode(text)].map((b) => (b >= 0x7f || b === 0x22 || b === 0x5c ? `\\x${b.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(b))).join('')
+    writeFileSync(escaped, columns.map((r) => `${nginx(r.spelling)} 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 5 "-" "curl/8"`).join('\n') + '\n')
     for (const [args, input] of [
       [['--field', '1', '--host-field', '2', '--delimiter', '\\t'], tsv],
       [['--log-format', 'vhost_combined'], log],
+      [['--log-format', 'vhost_combined'], escaped],
     ] as const) {
       const r = await run(['filter', '--robots-dir', dir, ...args, '--agent', 'bot', '--format', 'jsonl', input])
       expect(r.status, r.stderr).toBe(0)

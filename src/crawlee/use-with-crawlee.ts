@@ -41,7 +41,7 @@ import {
 import { describeValue, isHeaderValue, isInstance, mustBe, optionsObject, readArgument } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
-import { RulesView, type RulesSource } from './rules-view.js'
+import { requestedUrlView, RulesView, type RulesSource } from './rules-view.js'
 
 /** The User-Agent sent for robots.txt when neither the option nor the crawler names one. */
 export const DEFAULT_CRAWLEE_USER_AGENT = 'Crawlee (robots-automaton)'
@@ -315,7 +315,7 @@ class Installation {
         return self.find('RobotsTxtFile.load', url, proxyUrl, fetchOptions)
       }),
       replace(cls, 'from', function from(url: string, content: string, proxyUrl?: string) {
-        return self.makeFile(url, robotsParser(url, content), proxyUrl)
+        return self.makeFile(url, requestedUrlView(robotsParser(url, content)), proxyUrl)
       }),
     )
     this.crawlers = crawlerPrototype !== undefined

@@ -301,7 +301,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         }
         let next: URL | undefined
         try {
-          next = new URL(location.trim(), current)
+          next = new URL(locationText(location.trim()), current)
         } catch {
           next = undefined
         }
@@ -356,5 +356,31 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   } finally {
     clearTimeout(timer)
     userSignal?.removeEventListener('abort', onUserAbort)
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/**
+ * A `Location` value as browsers read it: header values reach us one char
+ * per byte, and a server that writes a URL's non-ASCII characters raw sends
+ * them as UTF-8 (`http://bücher.de/`), which read as Latin-1 would name
+ * another host (`bÃ¼cher.de`). Bytes that are valid UTF-8 are decoded so;
+ * any other value is kept as it came.
+ */
+function locationText(value: string): string {
+  let high = false
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    if (c > 0xff) return value
+    if (c > 0x7f) high = true
+  }
+  if (!high) return value
+  const bytes = new Uint8Array(value.length)
+  for (let i = 0; i < value.length; i++) bytes[i] = value.charCodeAt(i)
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    return value
   }
 }

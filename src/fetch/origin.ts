@@ -1,4 +1,5 @@
 import { RobotsInputError } from '../errors.js'
+import { hostProblem } from '../url/url-scan-record.js'
 
 /** Where the robots.txt of a site lives. */
 export interface RobotsLocation {
@@ -12,14 +13,17 @@ export interface RobotsLocation {
  * The origin of any URL of a site and the URL of its robots.txt
  * (RFC 9309 §2.3: `scheme://authority/robots.txt`). Accepts a full URL or just
  * the origin. Throws `RobotsInputError` (code `ERR_INPUT`) for anything that is
- * not an absolute http(s) URL.
+ * not an absolute http(s) URL, saying why when its host or port is refused
+ * (`http://xn--a.com/`: not a valid international domain name).
  */
 export function robotsLocation(url: string | URL): RobotsLocation {
   let parsed: URL
   try {
     parsed = typeof url === 'string' ? new URL(url) : new URL(url.href)
   } catch {
-    throw new RobotsInputError(`not an absolute URL: ${JSON.stringify(String(url))}`)
+    // A URL whose host or port the parser refuses names no site: say which part, and why.
+    const why = typeof url === 'string' ? hostProblem(url) : ''
+    throw new RobotsInputError(why === '' ? `not an absolute URL: ${JSON.stringify(String(url))}` : `not a URL of a site: ${JSON.stringify(url)}: ${why}`)
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new RobotsInputError(`robots.txt is fetched over http(s) only, got ${parsed.protocol}`)

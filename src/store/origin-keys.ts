@@ -10,6 +10,7 @@
  */
 import { describeValue, RobotsInputError } from '../errors.js'
 import { canonicalHostOrNull, hostRefusal, isPlainHost, quoteHost } from '../url/host.js'
+import { hostProblem } from '../url/url-scan-record.js'
 
 /** Longest key kept (a host name is at most 253 bytes; a key has room for a scheme and a port). */
 export const MAX_KEY_BYTES = 1024
@@ -52,7 +53,9 @@ export function storeKey(input: unknown, what: string): KeyParts {
     try {
       u = new URL(input)
     } catch {
-      badKey(what, input, 'is not a URL')
+      // Say why when the authority is the cause (a host the parser refuses, a port that is none).
+      const why = hostProblem(input)
+      badKey(what, input, why === '' ? 'is not a URL' : `is not a URL of a site: ${why}`)
     }
     parts = originOf(u)
   } else {
@@ -81,7 +84,9 @@ const utf8Decoder = new TextDecoder('utf-8')
 
 /**
  * The origin key of any URL (the slow path: `new URL()`), or null when it is
- * not an absolute URL with a host. Bytes are read as UTF-8.
+ * not an absolute URL with a host. Bytes are read as UTF-8. The key may be
+ * longer than {@link MAX_KEY_BYTES} (then no entry has it, though its bare
+ * host may have one).
  */
 export function slowOrigin(url: string | Uint8Array): KeyParts | null {
   let text = typeof url === 'string' ? url : ''
@@ -97,8 +102,7 @@ export function slowOrigin(url: string | Uint8Array): KeyParts | null {
     return null
   }
   if (u.hostname === '') return null
-  const parts = originOf(u)
-  return parts.key.length > MAX_KEY_BYTES ? null : parts
+  return originOf(u)
 }
 
 /**

@@ -447,8 +447,10 @@ export class RobotsStore {
       throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${refusal(scan, rec)}`)
     }
     const key = keyBytes(parts.key)
-    const id = this.originKeys > 0 ? this.index.find(key, 0, key.length) : -1
-    return (id >= 0 || this.hostKeys === 0 ? id : this.index.find(key, parts.hostStart, parts.hostEnd, hostHash(key, parts.hostStart, parts.hostEnd))) as EntryId | -1
+    // A key longer than a key may be is no entry's (an origin key of a long host may be, while its bare host is one).
+    const id = this.originKeys > 0 && key.length <= MAX_KEY_BYTES ? this.index.find(key, 0, key.length) : -1
+    if (id >= 0 || this.hostKeys === 0 || parts.hostEnd - parts.hostStart > MAX_KEY_BYTES) return id as EntryId | -1
+    return this.index.find(key, parts.hostStart, parts.hostEnd, hostHash(key, parts.hostStart, parts.hostEnd)) as EntryId | -1
   }
 
   /**

@@ -327,6 +327,25 @@ export class UrlScan {
 }
 
 /**
+ * Why the URL `url` names no site, in words, when its authority is the
+ * cause: its port is no port, or the WHATWG URL parser refuses its host
+ * (`http://xn--a.com/`); '' otherwise (no `scheme://` host, or a host and
+ * port that parser takes). For messages that say why a URL was refused.
+ */
+export function hostProblem(url: string): string {
+  const scan = new UrlScan()
+  if (!scan.scanString(url)) return ''
+  if (scan.port === UrlScan.BAD_PORT) return 'its port is not a number from 0 to 65535'
+  try {
+    scan.canonicalHost()
+  } catch (err) {
+    if (err instanceof RobotsInputError) return err.message.replace(/^UrlScan\.canonicalHost: /, '')
+    throw err
+  }
+  return ''
+}
+
+/**
  * The record of `scan` (url-scan.ts's UrlField layout, then SCAN_END), its
  * host hashed when `hashed`, for the core's batch calls: a RobotsInputError
  * naming `what` unless it is a UrlScan that has scanned something.

@@ -156,6 +156,10 @@ describe('usage errors (exit 2, one line)', () => {
   ])('%j exits 2 with its one-line usage error', async (args, message) => {
     expectError(await run(args), 2, message)
   })
+
+  it('a robots.txt URL that names no site (bad URL) is a usage error saying why, not a fetch that failed', async () => {
+    expectError(await run(['check', 'http://exa mple.com/', '--agent', 'G', '/a']), 2, `ROBOTS 'http://exa mple.com/' cannot be fetched: it names no site: the host "exa mple.com" is refused: it holds a space, which no host name may hold`)
+  })
 })
 
 describe('runtime errors (exit 1, one line naming the file)', () => {
@@ -173,10 +177,6 @@ describe('runtime errors (exit 1, one line naming the file)', () => {
     expectError(await run(['check', tmp.path('a-dir'), '--agent', 'G', '/a']), 1, `cannot read robots.txt '${tmp.path('a-dir')}': is a directory`)
     // lint reads a directory's files; an empty one has none.
     expectError(await run(['lint', tmp.path('a-dir')]), 1, `no file to lint under '${tmp.path('a-dir')}'`)
-  })
-
-  it('a robots.txt URL that cannot be fetched at all (bad URL)', async () => {
-    expectError(await run(['check', 'http://exa mple.com/', '--agent', 'G', '/a']), 1, "cannot fetch robots.txt for 'http://exa mple.com/'")
   })
 })
 

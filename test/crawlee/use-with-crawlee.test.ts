@@ -286,6 +286,15 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(s.robotsRequests).toBe(0)
       })
 
+      it('a URL the crawler requests otherwise than written (a backslash, dot segments, raw non-ASCII) is judged by the path it sends, not allowed as written', async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\nDisallow: /ツ\n' })
+        const file = crawlee.RobotsTxtFile.from(`${s.origin}/robots.txt`, 'User-agent: *\nDisallow: /private\nDisallow: /ツ\n')
+        expect([`${s.origin}\\private`, `${s.origin}/public/../private`, `${s.origin}/public/%2E%2e/private/1`, `${s.origin}/ツ`, new URL(`${s.origin}/ツ`)].map((u) => file.isAllowed(u as string))).toEqual([false, false, false, false, false])
+        expect([`${s.origin}/public/1`, `${s.origin}/public/./1`, `${s.origin}/a|b`].map((u) => file.isAllowed(u))).toEqual([true, true, true])
+        const r = await crawl(crawlee, s, { startPaths: ['\\private', '/public/../private/1', '/public/%2e%2e/private/2'] })
+        expect(r.pages).toEqual(pagesExcept('/private'))
+      })
+
       it('find with a timeoutMillis past what a timer holds (Infinity, 3e9) waits for the answer (it timed out at once: disallow all)', async () => {
         const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n', delayMs: 100 })
         for (const timeoutMillis of [Infinity, 3e9]) {

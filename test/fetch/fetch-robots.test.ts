@@ -2,6 +2,7 @@
 // outcome branch of RFC 9309 §2.3.1, through each transport: the Web fetch
 // (the default) and the Node transport (robots-automaton/node). No other
 // address is ever contacted.
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fetchRobots as fetchWith, MAX_TIMEOUT_MS } from '../../src/index.js'
@@ -449,6 +450,13 @@ describe('errors', () => {
     await expect(fetchRobots('/robots.txt')).rejects.toMatchObject({ code: 'ERR_INPUT' })
   })
 
+  it("regression: a URL whose host the URL parser refuses is ERR_INPUT saying why (it said 'not an absolute URL')", async () => {
+    await expect(fetchRobots('http://xn--a.com/')).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/the host "xn--a\.com" is refused: it is not a valid international domain name/) })
+    await expect(fetchRobots('https://[fe80::1%25eth0]/x')).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/not a valid IPv6 address/) })
+    await expect(fetchRobots('http://example.com:65536/')).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/its port is not a number from 0 to 65535/) })
+    await expect(fetchRobots('example.com')).rejects.toMatchObject({ code: 'ERR_INPUT', message: 'not an absolute URL: "example.com"' })
+  })
+
   it('rejects a limit below 500 KiB before any request', async () => {
     a.handler = reply(200, RULES)
     await expect(fetchRobots(a.origin, { limit: 1000 })).rejects.toMatchObject({ code: 'ERR_LIMIT' })
@@ -668,4 +676,43 @@ describe('conditional refresh (previous: validators sent, 304 keeps the rules)',
     expect(second.validators).toBeUndefined()
   })
 })
+})
+
+describe('regression: a Location header holding raw UTF-8', () => {
+  // Read as Latin-1, 'http://bücher.de/…' named the host xn--b14cher-xwa2143e.de ('bÃ¼cher.de'), another site.
+  it('is read as browsers read it, as UTF-8: the redirect goes to the host (and path) the server wrote', async () => {
+    const seen: { target: string; host: string }[] = []
+    const server = createNetServer((socket) => {
+      let head = ''
+      socket.on('data', (d: Buffer) => {
+        head += d.toString('latin1')
+        if (!head.includes('\r\n\r\n')) return
+        const target = head.split(' ')[1]!
+        const host = /\r\nhost: *([^\r]*)/i.exec(head)?.[1] ?? ''
+        seen.push({ target, host })
+        head = ''
+        const port = (server.address() as AddressInfo).port
+        if (target === '/robots.txt') {
+          const location = Buffer.from(host.startsWith('start.test') ? `http://bücher.de:${port}/robots.txt` : '/café.txt', 'utf8')
+          socket.end(Buffer.concat([Buffer.from('HTTP/1.1 301 Moved\r\nLocation: '), location, Buffer.from('\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')]))
+        } else socket.end(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${RULES.length}\r\nConnection: close\r\n\r\n${RULES}`)
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as AddressInfo).port
+    const transport = createNodeTransport({ route: (_host, p) => ({ hosts: ['127.0.0.1'], port: p, routed: true }) })
+    try {
+      const r = await fetchWith(`http://start.test:${port}/`, { transport })
+      expect(r.outcome).toBe('ok')
+      expect(r.finalUrl).toBe(`http://xn--bcher-kva.de:${port}/caf%C3%A9.txt`)
+      expect(seen).toEqual([
+        { target: '/robots.txt', host: `start.test:${port}` },
+        { target: '/robots.txt', host: `xn--bcher-kva.de:${port}` },
+        { target: '/caf%C3%A9.txt', host: `xn--bcher-kva.de:${port}` },
+      ])
+    } finally {
+      transport.close()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
 })

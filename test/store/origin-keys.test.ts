@@ -78,4 +78,29 @@ describe('store keys', () => {
     expect(storeKey('Example.COM', 'k')).toEqual({ key: 'example.com', hostStart: 0, hostEnd: 11 })
     expect(storeKey('[::1]', 'k').key).toBe('[::1]')
   })
+
+  it("regression: a long host's bare-host entry is found by every URL of it, https and a port too (a URL whose origin key would pass 1,024 bytes was ERR_INPUT, 'not an absolute URL with a host')", () => {
+    const host = 'a'.repeat(1010) + '.com'
+    const store = new RobotsStore()
+    store.set(host, 'User-agent: *\nDisallow: /\n')
+    for (const url of [`http://${host}/x`, `https://${host}:8443/x`, `HTTPS://u@${host.toUpperCase()}:65535/x`, `https://${host.replace('a', '%61')}:8443/x`]) {
+      for (const input of [url, enc.encode(url)]) {
+        expect(store.isAllowed(input, 'bot'), url).toBe(false)
+        expect(store.explain(input, 'bot').key, url).toBe(host)
+      }
+    }
+    // A host longer than any key has no entry: judged as a host without one, never refused.
+    const longer = `https://${'b'.repeat(2000)}.com:8443/x`
+    expect(store.lookup(longer)).toBe(-1)
+    expect(store.isAllowed(longer, 'bot')).toBe(true)
+    const origins = new RobotsStore()
+    origins.set('https://example.com', 'User-agent: *\nDisallow: /\n')
+    expect(origins.lookup(longer)).toBe(-1)
+  })
+
+  it("regression: an origin whose host the URL parser refuses says why, not only 'is not a URL'", () => {
+    expect(() => storeKey('https://xn--a.com/', 'k')).toThrow('k: "https://xn--a.com/" is not a URL of a site: the host "xn--a.com" is refused: it is not a valid international domain name')
+    expect(() => storeKey('http://a.test:99999', 'k')).toThrow('k: "http://a.test:99999" is not a URL of a site: its port is not a number from 0 to 65535')
+    expect(() => storeKey('http://', 'k')).toThrow(/^k: "http:\/\/" is not a URL$/)
+  })
 })

@@ -170,7 +170,7 @@ async function readHostList(inputs: readonly InputFile[], list: OriginList): Pro
     (bytes, start, end, fault, line, input) => {
       list.lines++
       if (fault === LineFault.None) {
-        if (!locator.sameHost) list.add(locator.hostBytes, locator.host, locator.hostSource)
+        if (!locator.sameHost && !list.add(locator.hostBytes, locator.host, locator.hostSource)) list.unusableAt(input.name, line, bytes, start, end, locator.host)
         return
       }
       let s = start
@@ -178,8 +178,9 @@ async function readHostList(inputs: readonly InputFile[], list: OriginList): Pro
       while (s < e && isBlank(bytes[s])) s++
       while (e > s && isBlank(bytes[e - 1])) e--
       // The whole line is host[:port] (the list adds it through the one host function: a name the URL parser refuses is counted as such).
-      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && hostLike(bytes, scan.hostStart, scan.hostEnd)) list.add(bytes, scan, HostSource.Column)
-      else list.fault(fault, input.name, line, bytes, start, end, locator)
+      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && hostLike(bytes, scan.hostStart, scan.hostEnd)) {
+        if (!list.add(bytes, scan, HostSource.Column)) list.unusableAt(input.name, line, bytes, start, end, scan)
+      } else list.fault(fault, input.name, line, bytes, start, end, locator)
     },
     async () => {},
   )

@@ -221,7 +221,7 @@ async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<F
       const why = [...list.faults].map(([reason, n]) => `${reason} ${count(n)}`).join(', ')
       note(faultNote(first, s.layout, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
     }
-    if (list.unusable > 0) note(`warning: ${plural(list.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)`)
+    if (list.unusable > 0) note(list.unusableNote)
   }
   // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, s.layout, !s.quiet, list.noOriginWhy), EXIT_NO_URL)

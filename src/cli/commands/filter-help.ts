@@ -18,7 +18,8 @@ A line without a URL (a path or an http(s) URL) is never judged: see --invalid.
 
 RULES (one of --robots, --robots-dir, --bundle)
   --robots ROBOTS    one robots.txt for every URL (a file, '-' or http(s) URL)
-  --robots-dir DIR   per host: the file DIR/<host> (host lowercased, no port)
+  --robots-dir DIR   per host: the file DIR/<host> (the host as URLs give it:
+                     lowercase, punycode, no port: xn--bcher-kva.de)
   --bundle BUNDLE    per host: a bundle written by '${PROGRAM} pack'
   --missing V        per host, without a robots.txt: allow (default), disallow
   --cache-mb MB      per host: memory for compiled rules (default ${DEFAULT_CACHE_MB})

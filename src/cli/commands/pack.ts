@@ -187,7 +187,10 @@ async function packJsonLines(name: string, reader: ByteReader, pack: Packer, rep
           key = RobotsStore.keyOf(o.origin as string)
         } catch (err) {
           if (!(err instanceof RobotsInputError)) throw err
-          fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}`)
+          // The store's reason, after the key it names (a host refused, a port that is none).
+          const rest = err.message.replace(/^[^"]*"(?:[^"\\]|\\.)*" /s, '')
+          const why = /^(?:is not an origin \(scheme:\/\/host\[:port\]\) or a bare host \(host, no port\)|is not a URL of a site): (.*)$/s.exec(rest)?.[1]
+          fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}${why === undefined ? '' : ` (${why})`}`)
         }
         const where = `${name}:${lineNumber} (${key})`
         if (o.entry !== undefined) {

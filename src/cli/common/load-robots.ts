@@ -11,7 +11,7 @@
 import { parseRobotsStream, type Robots } from '../../index.js'
 import { DEFAULT_LIMIT } from '../../index.js'
 import { createNodeTransport, parseRobotsFile, type NodeTransport } from '../../node.js'
-import { fetchRobots, describeFetchResult } from '../../index.js'
+import { fetchRobots, describeFetchResult, robotsLocation, RobotsInputError } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
@@ -88,10 +88,22 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/
  * Rejects a ROBOTS that is a URL of another scheme than http(s) (`ftp://…`,
  * `file:///…`): a usage error (exit 2), "only http(s) URLs are supported",
  * rather than "no such file". A file that exists under such a name is
- * still read as a file.
+ * still read as a file. An http(s) URL that names no site (its host refused
+ * by the URL parser, `http://xn--a.com/`, or its port no port) is a usage
+ * error too, saying why.
  */
 export function checkRobotsSource(source: string): void {
-  if (source === '-' || isRobotsUrl(source) || !SCHEME.test(source) || existsSync(source)) return
+  if (isRobotsUrl(source)) {
+    // A URL that names no site (a host the URL parser refuses, a port that is none) is the user's mistake, said before any work.
+    try {
+      robotsLocation(source)
+    } catch (err) {
+      if (err instanceof RobotsInputError) throw new UsageError(`ROBOTS '${source}' cannot be fetched: ${err.message.replace(`not a URL of a site: ${JSON.stringify(source)}: `, 'it names no site: ')}`)
+      throw err
+    }
+    return
+  }
+  if (source === '-' || !SCHEME.test(source) || existsSync(source)) return
   throw new UsageError(`only http(s) URLs are supported (ROBOTS is '${source}')`)
 }
 

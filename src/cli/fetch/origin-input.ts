@@ -6,11 +6,13 @@
  * keyed as `filter --bundle` looks lines up: a URL by its origin, a host
  * column or `--host` by its bare host.
  */
-import { RobotsStore, UrlScan } from '../../index.js'
+import { RobotsInputError, RobotsStore, UrlScan } from '../../index.js'
+import { printable } from '../common/printable.js'
+import { plural } from '../common/numbers.js'
 import type { InputFile } from '../filter/input.js'
 import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
-import { EVERY_REQUEST_EMPTY, faultSample, warnedFault, type FaultSample } from '../filter/line-faults.js'
+import { EVERY_REQUEST_EMPTY, faultSample, sampleText, warnedFault, type FaultSample } from '../filter/line-faults.js'
 import type { LineLayout } from '../filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 
@@ -37,6 +39,8 @@ export class OriginList {
   firstFault: FaultSample | undefined
   /** Lines whose host cannot be fetched from (a port that is not one, a host the URL parser refuses). */
   unusable = 0
+  /** The first of them: where, what it holds, and why ({@link unusableAt}). */
+  firstUnusable: { readonly input: string; readonly line: number; readonly text: string; readonly why: string } | undefined
   /** Raw authority → [key, origin] (strings of their own, not slices of a longer one: the keys are kept), or null when unusable. */
   private readonly raw = new Map<string, readonly [string, string] | null>()
 
@@ -63,8 +67,8 @@ export class OriginList {
     if (warnedFault(fault)) this.firstFault ??= faultSample(fault, input, line, bytes, start, end, locator)
   }
 
-  /** Adds the origin of the host the locator found (its scan `h` of `bytes`), from a URL, a host column or `--host`. */
-  add(bytes: Uint8Array, h: UrlScan, source: HostSource): void {
+  /** Adds the origin of the host the locator found (its scan `h` of `bytes`), from a URL, a host column or `--host`; false when it cannot be fetched from (counted in {@link unusable}). */
+  add(bytes: Uint8Array, h: UrlScan, source: HostSource): boolean {
     const fromUrl = source === HostSource.Url
     // The scheme when the host came with one (a URL, or a column written as a URL); '' for host[:port].
     const s = h.scheme
@@ -81,9 +85,23 @@ export class OriginList {
     }
     if (pair === null) {
       this.unusable++
-      return
+      return false
     }
     this.origins.add(pair[0], pair[1])
+    return true
+  }
+
+  /** Names the line `bytes[start, end)` (line `line` of `input`) whose host `h` {@link add} just refused, when it is the first. */
+  unusableAt(input: string, line: number, bytes: Uint8Array, start: number, end: number, h: UrlScan): void {
+    if (this.firstUnusable !== undefined) return
+    this.firstUnusable = { input, line, text: sampleText(bytes, start, end), why: unusableWhy(h) }
+  }
+
+  /** The warning about the lines whose host cannot be fetched from, naming the first. */
+  get unusableNote(): string {
+    const first = this.firstUnusable
+    const where = first === undefined ? '' : `; line ${first.line} of '${printable(first.input)}': ${printable(first.text)} (${printable(first.why)})`
+    return `warning: ${plural(this.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)${where}`
   }
 
   /**
@@ -108,6 +126,19 @@ export class OriginList {
   }
 }
 
+/** Why no origin can be made of the host `h` scanned (one {@link OriginList.add} refused), in words. */
+function unusableWhy(h: UrlScan): string {
+  if (h.port === UrlScan.BAD_PORT) return 'its port is not a number from 0 to 65535'
+  if (h.scheme === 'other') return 'a URL of a scheme other than http and https'
+  try {
+    h.canonicalHost()
+  } catch (err) {
+    if (err instanceof RobotsInputError) return err.message.replace(/^UrlScan\.canonicalHost: /, '')
+    throw err
+  }
+  return 'its origin is longer than a key may be'
+}
+
 /** Reads `inputs` as `filter` reads them (by `layout`) and adds every line's origin to `list`. */
 export async function readOrigins(inputs: readonly InputFile[], layout: LineLayout, list: OriginList): Promise<void> {
   const locator = new LineLocator(layout, true)
@@ -118,7 +149,7 @@ export async function readOrigins(inputs: readonly InputFile[], layout: LineLayo
       list.lines++
       if (fault !== LineFault.None) return list.fault(fault, input.name, line, bytes, start, end, locator)
       if (locator.sameHost) return
-      list.add(locator.hostBytes, locator.host, locator.hostSource)
+      if (!list.add(locator.hostBytes, locator.host, locator.hostSource)) list.unusableAt(input.name, line, bytes, start, end, locator.host)
     },
     async () => {},
   )

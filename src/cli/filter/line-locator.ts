@@ -57,7 +57,8 @@ const PREFIX_MAX = 512
  * Reads lines by a {@link LineLayout}: `locate(bytes, start, end)` takes one
  * line (without its line ending) and fills the locator's fields; they hold
  * until the next call. No allocation per line (but for a host that is not
- * plain, once per host change, and for a logged target that holds escapes).
+ * plain, once per host change, and for a logged target or host column that
+ * holds escapes).
  *
  * - The URL: the whole line, column `url`, or the target of the request
  *   line in that column (a quoted `"GET /a HTTP/1.1"`); with a log format,
@@ -67,8 +68,9 @@ const PREFIX_MAX = 512
  *   with a host.
  * - The host, when the locator was made with `needHost`: the URL's own when
  *   it has one, else the host column's (`host`, `host:port`, a URL; `-` or
- *   empty: none), else `--host`. Its scan (`host`) points into `hostBytes`:
- *   the line's bytes, or `--host`'s own. `key` and `keyBytes` are the
+ *   empty: none; in a log, with the server's escapes undone as for the
+ *   request), else `--host`. Its scan (`host`) points into `hostBytes`:
+ *   the line's bytes (the column's, unescaped), or `--host`'s own. `key` and `keyBytes` are the
  *   host as the WHATWG URL parser gives it (the one host function of the
  *   core: `UrlScan.canonicalHost`): the host's own scan and bytes when it
  *   is plain, else a scan of its canonical form. A host (or port) that
@@ -229,11 +231,21 @@ export class LineLocator {
       // A column of '-' or nothing names no host.
       if (columnEnd > columnStart && !(columnEnd - columnStart === 1 && bytes[columnStart] === 0x2d)) {
         const column = this.column
-        const named = column.scanHost(bytes, columnStart, columnEnd)
+        // A log's host column (`%v`, `%{Host}i`, nginx's `$host`) is escaped as the server wrote it (`b\xc3\xbccher.de`); no host holds a backslash.
+        let cb = bytes
+        if (layout.logFormat !== undefined || layout.delimiter === WHITESPACE) {
+          const u = unescapeLogged(bytes, columnStart, columnEnd)
+          if (u !== undefined) {
+            cb = u
+            columnStart = 0
+            columnEnd = u.length
+          }
+        }
+        const named = column.scanHost(cb, columnStart, columnEnd)
         if (!this.needHost) {
           if (named) {
             this.host = column
-            this.hostBytes = bytes
+            this.hostBytes = cb
             this.hostSource = HostSource.Column
           }
           return LineFault.None
@@ -247,12 +259,12 @@ export class LineLocator {
           return this.fault(us, ue, LineFault.BadHost)
         }
         this.host = column
-        this.hostBytes = bytes
+        this.hostBytes = cb
         this.hostSource = HostSource.Column
         this.key = column
-        this.keyBytes = bytes
+        this.keyBytes = cb
         if (!column.plainHost || column.port === UrlScan.BAD_PORT) {
-          const f = this.canonicalKey(column, bytes)
+          const f = this.canonicalKey(column, cb)
           if (f !== LineFault.None) return this.fault(us, ue, f)
         }
       }

@@ -108,4 +108,15 @@ describe('audit --fetch: fetch\'s scheduler, policy and outputs', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true)
     expect([...RobotsStore.fromBytes(readFileSync(target)).keys()]).toEqual([`http://one.audit.test:${server.port}`])
   })
+
+  it('regression: the hosts a list names that cannot be fetched from are named, the first with its line and why (it said only "2 lines skipped"); every spelling of a host is one row', async () => {
+    const list = tmp.path('spellings.txt')
+    writeFileSync(list, ['bücher.audit.test', 'xn--a.com', 'BÜCHER.audit.test', 'xn--bcher-kva.audit.test', 'b%C3%BCcher.audit.test', 'example.com:99999'].join('\n') + '\n')
+    server.reset()
+    const r = await run(['audit', '--fetch', list, '--crawlers', 'GPTBot', '--format', 'jsonl', '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`])
+    expect(r.status, r.stderr.toString()).toBe(0)
+    expect(lines(r.stdout).map((l) => JSON.parse(l).host)).toEqual(['xn--bcher-kva.audit.test'])
+    expect(server.total).toBe(1)
+    expect(r.stderr.toString()).toContain(`warning: 2 lines skipped: a host that cannot be fetched from (a bad port, not a host name); line 2 of '${list}': xn--a.com (the host "xn--a.com" is refused: it is not a valid international domain name: UTS-46 processing refuses it)`)
+  })
 })

@@ -97,7 +97,11 @@ describe('pack', () => {
       ['{"origin":"a.test","body":"x"}\nnot json\n', /^line 2: not JSON \(.*\)$/],
       ['[1]\n', 'line 1: not a JSON object'],
       ['{"body":"x"}\n', 'line 1: no "origin" string'],
-      ['{"origin":"/p","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "/p"'],
+      ['{"origin":"/p","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "/p" (it holds \'/\': a host ends before it (a path is not part of it))'],
+      // Regression: a host the URL parser refuses was named without why.
+      ['{"origin":"xn--a.com","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "xn--a.com" (it is not a valid international domain name: UTS-46 processing refuses it)'],
+      ['{"origin":"https://xn--a.com/","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "https://xn--a.com/" (the host "xn--a.com" is refused: it is not a valid international domain name: UTS-46 processing refuses it)'],
+      ['{"origin":"http://a.test:65536","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "http://a.test:65536" (its port is not a number from 0 to 65535)'],
       ['{"origin":"a.test","outcome":"gone"}\n', 'line 1: "outcome" must be "ok", "unavailable" or "unreachable"'],
       ['{"origin":"a.test"}\n', 'line 1: needs one of "body" (a string) or "body_base64", or an "outcome"'],
     ] as const) {

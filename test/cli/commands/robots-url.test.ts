@@ -77,6 +77,31 @@ describe('a ROBOTS URL that cannot be fetched exits 1 unless --stand-in', () => 
   })
 })
 
+describe('regression: a ROBOTS URL that names no site', () => {
+  // 'http://xn--a.com/' failed as "cannot fetch robots.txt … Invalid URL", exit 1, as if the site had failed.
+  it('a ROBOTS URL whose host the URL parser refuses (or whose port is none) is a usage error saying why, before any request', async () => {
+    server.reset()
+    const hosts: [string, RegExp][] = [
+      ['xn--a.com', /the host "xn--a\.com" is refused: it is not a valid international domain name/],
+      ['a%20b.test', /the host "a%20b\.test" is refused: it holds a space/],
+      ['[fe80::1%25eth0]', /the host "\[fe80::1%25eth0\]" is refused: it is not a valid IPv6 address/],
+      ['up.test:99999', /its port is not a number from 0 to 65535/],
+    ]
+    for (const [host, why] of hosts) {
+      const url = `http://${host}/`
+      for (const argv of [['lint', url], ['check', url, '--agent', 'bot', '/x'], ['filter', '--robots', url, '--agent', 'bot'], ['diff', url, at('up.test'), '--agent', 'bot']]) {
+        const r = await run([...argv, ...route()], { input: '/x\n' })
+        expect(r.status, argv.join(' ')).toBe(2)
+        expect(r.stderr, argv.join(' ')).toContain(`ROBOTS '${url}' cannot be fetched: it names no site: `)
+        expect(r.stderr, argv.join(' ')).toMatch(why)
+        expect(r.stdout.toString()).toBe('')
+      }
+    }
+    // Only diff's other side, up.test, was asked for.
+    expect([...server.asked.keys()].filter((h) => h !== 'up.test')).toEqual([])
+  })
+})
+
 describe('--resolve and --connect-to on every command that fetches', () => {
   it('check, lint, filter and diff route a name where the user says', async () => {
     const r1 = await run(['check', at('up.test'), '--agent', 'bot', '/private/x', '-q', ...route()])

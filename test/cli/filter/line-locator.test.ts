@@ -145,6 +145,23 @@ describe('regression: quoted columns judged as escaped; a host column of another
   })
 })
 
+describe('regression: a log host column written escaped', () => {
+  it("a log's host column written with the server's escapes (b\\xc3\\xbccher.de) is the host bücher.de, not bad-host; a --delimiter column as written", () => {
+    const vhost = (host: string) => `${host} 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 5 "-" "curl/8"`
+    for (const column of ['b\\xc3\\xbccher.de', 'B\\xC3\\x9Ccher.DE:443', 'xn--bcher-kva.de']) {
+      expect(locate(vhost(column), layout('--log-format', 'vhost_combined')), column).toMatchObject({ fault: 'none', url: '/private', host: 'xn--bcher-kva.de', source: HostSource.Column })
+      expect(locate(`/private ${column}`, layout('--field', '1', '--host-field', '2')), column).toMatchObject({ fault: 'none', host: 'xn--bcher-kva.de', source: HostSource.Column })
+      // Without needHost (diff's sides read the host as given): the same host.
+      expect(locate(vhost(column), layout('--log-format', 'vhost_combined'), false), column).toMatchObject({ fault: 'none', host: 'xn--bcher-kva.de' })
+    }
+    // An escape that makes no host stays refused, saying why.
+    expect(locate(vhost('a\\x2fb.com'), layout('--log-format', 'vhost_combined'))).toMatchObject({ fault: 'bad-host' })
+    expect(locate(vhost('a\\x00b.com'), layout('--log-format', 'vhost_combined'))).toMatchObject({ fault: 'bad-host' })
+    // A --delimiter column is CSV's, not a server's: its backslash is a byte of it.
+    expect(locate('/private\tb\\xc3\\xbccher.de', layout('--field', '1', '--host-field', '2', '--delimiter', '\\t'))).toMatchObject({ fault: 'bad-host' })
+  })
+})
+
 describe('line-locator: consecutive lines of one site', () => {
   it('a URL that starts with the previous authority reuses its scan, moved; anything else is scanned', () => {
     const locator = new LineLocator(WHOLE_LINES, true)
