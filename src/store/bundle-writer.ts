@@ -17,8 +17,8 @@
  */
 import { writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, MIN_FORM_BYTES } from '../rules/compact-rules.js'
-import { fnv1a } from '../rules/serialise.js'
-import { RobotsInputError, RobotsRangeError } from '../errors.js'
+import { checkForm, fnv1a } from '../rules/serialise.js'
+import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, BundleKind } from './bundle-codec.js'
 import { encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 import { FNV_PRIME, MAX_KEY_BYTES, storeKey } from './origin-keys.js'
@@ -72,15 +72,20 @@ export class BundleWriter {
   /**
    * The next entry's bytes: its key (in the store's canonical form), its
    * form (`Robots.toBytes()`, for `robots`; none for an outcome) and its
-   * fetch-info record. Anything out of place is a RobotsInputError.
+   * fetch-info record. Anything out of place is a RobotsInputError; a form
+   * that is not one `Robots.fromBytes` reads is a RobotsFormatError
+   * (ERR_FORMAT, ERR_VERSION), so that no bundle written is one its loader
+   * refuses.
    */
   entry(key: string, kind: BundleEntryKind, form: Uint8Array | undefined, info: StoreFetchInfo | undefined): Uint8Array {
     if (this.added >= this.count) throw new RobotsInputError(`BundleWriter: more than ${this.count} entries`)
     if (!plausibleKey(key) || storeKey(key, 'BundleWriter').key !== key) throw new RobotsInputError(`BundleWriter: key ${JSON.stringify(key)} is not in the store's form (RobotsStore.keyOf)`)
     const k = KINDS[kind]
     if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${String(kind)}`)
+    if (form !== undefined && !(form instanceof Uint8Array)) throw new RobotsInputError(`BundleWriter: a form is a Uint8Array (Robots.toBytes()), got ${describeValue(form)}`)
     const formLength = form?.length ?? 0
     if (kind === 'robots' ? !(formLength >= MIN_FORM_BYTES) : formLength !== 0) throw new RobotsInputError(`BundleWriter: a form of ${formLength} bytes does not fit kind ${kind}`)
+    if (form !== undefined) checkForm(form, 0, form.length, `BundleWriter: the form of ${key}`)
     const record = info === undefined ? undefined : encodeFetchInfo(info)
     const infoLength = record?.length ?? 0
     const rec = BundleHeader.Size + BUNDLE_RECORD * this.added++

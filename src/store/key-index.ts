@@ -90,7 +90,7 @@ export class KeyIndex {
 
   /** Adds `id` under hash `h`, its key at location (`a`, `b`) (its key must not be in the table). */
   add(id: number, h: number, a: number, b: number): void {
-    if ((this.live + this.deleted + 1) * 4 > (this.slots.length / SlotField.Width) * 3) this.rehash(this.live + 1)
+    if (this.full()) this.rehash(this.live + 1)
     const slots = this.slots
     const mask = slots.length / SlotField.Width - 1
     let s = h & mask
@@ -124,6 +124,17 @@ export class KeyIndex {
     return TYPED_ARRAY_BYTES + this.slots.byteLength
   }
 
+  /** Bytes held once one more id is added (`add` may first rehash into a larger table). */
+  memoryUsageAfterAdd(): number {
+    if (!this.full()) return this.memoryUsage()
+    return TYPED_ARRAY_BYTES + slotsFor(this.live + 1) * SlotField.Width * 4
+  }
+
+  /** Whether `add` rehashes before it adds. */
+  private full(): boolean {
+    return (this.live + this.deleted + 1) * 4 > (this.slots.length / SlotField.Width) * 3
+  }
+
   /** Where `id`'s slot starts in `slots` (hash `h`), or -1. */
   private slotOf(id: number, h: number): number {
     const slots = this.slots
@@ -138,8 +149,7 @@ export class KeyIndex {
   /** A table with room for `count` ids, every live id moved over (deleted slots dropped). */
   private rehash(count: number): void {
     const old = this.slots
-    let size = 16
-    while (size < count * 2 + 2) size *= 2
+    const size = slotsFor(count)
     const slots = emptySlots(size)
     const mask = size - 1
     for (let i = 0; i < old.length; i += SlotField.Width) {
@@ -153,6 +163,13 @@ export class KeyIndex {
     this.slots = slots
     this.deleted = 0
   }
+}
+
+/** Slots of a table rehashed for `count` ids: a power of two, at least 16 and more than twice `count`. */
+function slotsFor(count: number): number {
+  let size = 16
+  while (size < count * 2 + 2) size *= 2
+  return size
 }
 
 function emptySlots(size: number): Int32Array {

@@ -38,8 +38,9 @@ import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-i
 export interface RobotsStoreOptions {
   /**
    * Most bytes of rules the store holds: its arenas (keys and forms), entry
-   * table and index, and the forms `setRobots` shares (each once). A `set`
-   * or `setRobots` that would pass it, or a bundle that does, is a
+   * table and index, and the forms `setRobots` shares (each once). A `set`,
+   * `setRobots` or `setOutcome` that would pass it (the tables as they would
+   * grow; a replaced entry's bytes given back), or a bundle that does, is a
    * RobotsRangeError (ERR_BUDGET) and changes nothing. Default: no limit.
    */
   budget?: number
@@ -201,6 +202,7 @@ export class RobotsStore {
   private probeText = ''
   private probeIsText = false
   private probePort = 0
+  private probeHttps = false
   private readonly originTest = (id: number, at: number, loc: number): boolean => this.originEquals(id, at, loc)
   private readonly hostTest = (id: number, at: number, loc: number): boolean => this.hostEquals(id, at, loc)
   /**
@@ -211,6 +213,8 @@ export class RobotsStore {
    * place here.
    */
   private hotAgent: string | readonly string[] | undefined
+  /** The tokens of `hotAgent` when it is an array, as they were then (an array changed since is another agent). */
+  private hotTokens: readonly string[] = NO_TOKENS
   private hot: (AgentMatcher | undefined)[] = []
   private hotHits = 0
   /** The same for crawler sets: the handle whose entries' sets `hotSets` holds (see `entrySet`). */
@@ -273,7 +277,7 @@ export class RobotsStore {
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
     const form = rulesOf(robots).bytes
-    const id = this.put(k, EntryKind.Shared, 0, () => {}, record, this.sharers.has(form) ? 0 : form.byteLength)
+    const id = this.put(k, EntryKind.Shared, 0, () => {}, record, form)
     this.shared.set(id, form)
     const n = this.sharers.get(form) ?? 0
     if (n === 0) this.sharedBytes += form.byteLength
@@ -423,6 +427,7 @@ export class RobotsStore {
     ) {
       this.setProbe(rec, source)
       const https = (flags & UrlFlag.Https) !== 0
+      this.probeHttps = https
       const port = rec[UrlField.Port]
       this.probePort = port === PortCode.None || port === (https ? 443 : 80) ? 0 : port + 1
       if (this.originKeys > 0) {
@@ -505,19 +510,22 @@ export class RobotsStore {
    * (ERR_RANGE).
    *
    * A hot entry costs one probe of the hot cache: its matcher for the agent
-   * argument used last (the same string, or the same array object), while
-   * the entry is unchanged. One hit in HOT_REFRESH takes the full path
+   * argument used last (the same string, or the same array object holding
+   * the same tokens), while the entry is unchanged. One hit in HOT_REFRESH takes the full path
    * (selection, LRU order, the matcher's size measured again: matchers grow
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
+    const same = agent === this.hotAgent && (typeof agent === 'string' || sameTokens(agent, this.hotTokens))
     // A number first: `hot['__proto__']` would be the array's prototype.
-    if (agent === this.hotAgent && typeof id === 'number') {
+    if (same && typeof id === 'number') {
       const m = this.hot[id]
       if (m !== undefined && (++this.hotHits & (HOT_REFRESH - 1)) !== 0) return m
     }
-    if (agent !== this.hotAgent) {
+    if (!same) {
+      if (typeof agent !== 'string') checkAgent(agent)
       this.hotAgent = agent
+      this.hotTokens = typeof agent === 'string' ? NO_TOKENS : agent.slice()
       this.hot = []
     }
     return this.compiledMatcher(id, agent)
@@ -919,7 +927,7 @@ export class RobotsStore {
     const hs = rec[UrlField.HostStart]
     const he = rec[UrlField.HostEnd]
     // The key: "http://" or "https://" (as the URL's scheme, lowercased), the host, then ":port" unless default.
-    const prefix = rec[UrlField.SchemeEnd] === 5 ? HTTPS_PREFIX : HTTP_PREFIX
+    const prefix = this.probeHttps ? HTTPS_PREFIX : HTTP_PREFIX
     const portAt = prefix.length + he - hs
     const n = loc >= 0 ? loc & KEY_LOC_LENGTH : this.entries[id * Entry.Width + Entry.KeyLength]
     if (this.probePort === 0 ? n !== portAt : n <= portAt + 1) return false
@@ -962,18 +970,16 @@ export class RobotsStore {
    * Stores an entry of `kind` under key `k`, its form of `formLength` bytes
    * written by `write(chunk, at)` right after the key, then the fetch-info
    * record `info` (may be empty); replaces the key's entry (same id) or adds
-   * one; `sharedForm`: the bytes of a shared form the store does not hold yet.
+   * one; `sharedForm`: the form the entry shares (EntryKind.Shared).
    * Returns the id.
    */
-  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array, sharedForm = 0): number {
+  private put(k: KeyParts, kind: number, formLength: number, write: (chunk: Uint8Array, at: number) => void, info: Uint8Array, sharedForm?: Uint8Array): number {
     const key = keyBytes(k.key)
     const record = key.length + formLength + info.length
     const h = keyHash(key, 0, key.length)
     let id = this.index.find(key, 0, key.length, h)
-    if (this.budget !== Infinity) {
-      if (this.heldBytes() + record + sharedForm + Entry.Width * 4 > this.budget) {
-        throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
-      }
+    if (this.budget !== Infinity && this.heldAfterPut(id, record, sharedForm) > this.budget) {
+      throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: storing ${JSON.stringify(k.key)} would pass the store's budget of ${this.budget} bytes`)
     }
     const added = id < 0
     if (!added) this.release(id)
@@ -1027,6 +1033,26 @@ export class RobotsStore {
     return this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage() + this.sharedBytes
   }
 
+  /**
+   * {@link heldBytes} once `put` has stored a record of `record` bytes (and
+   * `sharedForm`) in entry `id` (-1: a new entry): what a replaced entry held
+   * is given back, and a new entry counts the entry table and index as they
+   * will have grown.
+   */
+  private heldAfterPut(id: number, record: number, sharedForm: Uint8Array | undefined): number {
+    let held = this.heldBytes() + record
+    if (sharedForm !== undefined && !this.sharers.has(sharedForm)) held += sharedForm.byteLength
+    if (id >= 0) {
+      const base = id * Entry.Width
+      held -= this.entries[base + Entry.KeyLength] + this.entries[base + Entry.FormLength] + this.entries[base + Entry.InfoLength]
+      const old = this.shared.get(id)
+      if (old !== undefined && old !== sharedForm && this.sharers.get(old) === 1) held -= old.byteLength
+      return held
+    }
+    if (this.free.length === 0 && (this.idCount + 1) * Entry.Width > this.entries.length) held += this.entries.byteLength
+    return held - this.index.memoryUsage() + this.index.memoryUsageAfterAdd()
+  }
+
   /** A new generation of entry `id`: its compiled matchers and sets are stale, and leave the hot caches. */
   private bump(id: number): void {
     this.entries[id * Entry.Width + Entry.Gen]++
@@ -1072,6 +1098,14 @@ export class RobotsStore {
 }
 
 const NO_INFO = new Uint8Array(0)
+const NO_TOKENS: readonly string[] = []
+
+/** Whether two token lists hold the same tokens in the same order. */
+function sameTokens(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
 const EMPTY = new Uint8Array(0)
 /** The store's own UrlScan: the object, its record and the probe's record. */
 const SCANNER_BYTES = objectBytes(3) + TYPED_ARRAY_BYTES + 4 * (UrlField.Size + 1)

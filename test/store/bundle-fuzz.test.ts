@@ -182,6 +182,33 @@ describe('RobotsStore.fromBytes fuzz (regression: untrusted lengths, as for Robo
     expect(lazyErrors).toBeGreaterThan(50)
   }, 300_000)
 
+  it('a small bundle cut at every offset, or with any one bit of it flipped, is a coded error, eager and lazy (never loaded as other entries)', () => {
+    const s = new RobotsStore()
+    s.set('a.example', 'User-agent: *\nDisallow: /a*b$\nAllow: /a/index.html\nCrawl-delay: 5\nSitemap: https://a.example/s.xml\n', { outcome: 'ok', status: 200, fetchedAt: 2e12, expiresAt: 2e12 + 1, reachableAt: 2e12, etag: '"e"' })
+    s.setOutcome('https://b.example:8443', 'unreachable')
+    s.set('c.example', 'User-agent: x\nAllow: /\n')
+    const b = s.toBytes()
+    const load = (m: Uint8Array, lazy: boolean, what: string): void => {
+      try {
+        RobotsStore.fromBytes(m, { lazy })
+      } catch (e) {
+        coded(e)
+        return
+      }
+      throw new Error(`${what} loaded`)
+    }
+    for (const lazy of [false, true]) {
+      for (let i = 0; i < b.length; i++) load(b.subarray(0, i), lazy, `cut at ${i}`)
+      for (let i = 0; i < b.length; i++) {
+        for (let bit = 0; bit < 8; bit++) {
+          const m = b.slice()
+          m[i] ^= 1 << bit
+          load(m, lazy, `byte ${i} bit ${bit}`)
+        }
+      }
+    }
+  })
+
   it('lengths that wrap in 32-bit arithmetic are rejected before anything is allocated', () => {
     const s = new RobotsStore()
     s.set('a.example', 'User-agent: *\nDisallow: /x\n')

@@ -64,6 +64,31 @@ describe('BundleWriter', () => {
     expect(new BundleWriter(0).headSize).toBeGreaterThan(0)
   })
 
+  it('regression: a form its loader would refuse (a flipped byte, not a form at all) is ERR_FORMAT at entry(), not written into a bundle RobotsStore.fromBytes refuses whole', () => {
+    const form = parseRobots('User-agent: *\nDisallow: /x\n').toBytes()
+    const flipped = form.slice()
+    flipped[flipped.length - 1] ^= 1
+    for (const bad of [flipped, new Uint8Array(64), form.subarray(0, form.length - 1)]) {
+      let err: unknown
+      try {
+        new BundleWriter(1).entry('a.example', 'robots', bad, undefined)
+      } catch (e) {
+        err = e
+      }
+      expect(err).toBeInstanceOf(RobotsError)
+      expect((err as RobotsError).code).toBe('ERR_FORMAT')
+      expect((err as Error).message).toMatch(/^BundleWriter: the form of a\.example: /)
+    }
+    let err: unknown
+    try {
+      new BundleWriter(1).entry('a.example', 'robots', 'User-agent: *' as unknown as Uint8Array, undefined)
+    } catch (e) {
+      err = e
+    }
+    expect((err as RobotsError).code).toBe('ERR_INPUT')
+    expect(new BundleWriter(1).entry('a.example', 'robots', form, undefined).length).toBe('a.example'.length + form.length)
+  })
+
   it('refuses a key not in the store’s form, a form that does not fit its kind, more entries than counted, data that does not match', () => {
     expect(() => new BundleWriter(1).entry('HTTPS://A.example', 'unreachable', undefined, undefined)).toThrow(/not in the store's form/)
     expect(() => new BundleWriter(1).entry('a.example', 'robots', undefined, undefined)).toThrow(/does not fit/)

@@ -168,6 +168,25 @@ describe('RobotsStore: answers', () => {
     warm('https://h7.example/x', true)
   })
 
+  it('regression: an agent array changed between calls is judged by its tokens now (the hot cache knew it by identity and answered for the old tokens)', () => {
+    const s = new RobotsStore()
+    s.set('h.example', 'User-agent: a\nDisallow: /x\n\nUser-agent: b\nAllow: /\n')
+    const agent = ['a']
+    for (let i = 0; i < 3; i++) expect(s.isAllowed('https://h.example/x', agent)).toBe(false)
+    agent[0] = 'b'
+    expect(s.isAllowed('https://h.example/x', agent)).toBe(true)
+    expect(s.explain('https://h.example/x', agent).allowed).toBe(true)
+    agent.push('a')
+    expect(s.isAllowed('https://h.example/x', agent)).toBe(s.isAllowed('https://h.example/x', ['b', 'a']))
+    agent.length = 0
+    expect(s.isAllowed('https://h.example/x', agent)).toBe(true)
+    const id = s.lookup('https://h.example/x') as EntryId
+    agent.push('a')
+    expect(s.matcher(id, agent).isAllowed('/x')).toBe(false)
+    agent[0] = 7 as unknown as string
+    expect(codeOf(() => s.matcher(id, agent))).toBe('ERR_INPUT')
+  })
+
   it('URLs as strings, URL objects and bytes; a URL without a host or another type is ERR_INPUT', () => {
     const s = new RobotsStore()
     s.set('https://example.com', BODY)
@@ -223,6 +242,34 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.matcher(-1 as EntryId, 'a'))).toBe('ERR_RANGE')
   })
 
+
+  it('regression: an origin key is found from a scan of a URL that does not start at byte 0 (https was told by an absolute offset, so a log line\'s https origin entry was missed)', () => {
+    const s = new RobotsStore()
+    s.setOutcome('b.example', 'unavailable')
+    s.setOutcome('https://b.example:8443', 'unreachable')
+    s.set('http://c.example', 'User-agent: *\nDisallow: /c\n')
+    s.set('https://c.example', 'User-agent: *\nDisallow: /s\n')
+    const scan = new UrlScan()
+    const crawlers = s.crawlers(['bot'])
+    for (const pad of ['', 'x', 'GET ', 'a long prefix of a log line ']) {
+      const cases: [string, string][] = [
+        ['https://b.example:8443/c', 'https://b.example:8443'],
+        ['http://b.example:8443/c', 'b.example'],
+        ['https://c.example/s', 'https://c.example'],
+        ['http://c.example/c', 'http://c.example'],
+        ['HTTPS://C.example:443/s', 'https://c.example'],
+      ]
+      for (const [url, key] of cases) {
+        const line = enc.encode(`${pad}${url} 200`)
+        scan.scan(line, pad.length, pad.length + url.length)
+        const id = s.lookupScan(scan)
+        expect(id, `${JSON.stringify(pad)} ${url}`).toBeGreaterThanOrEqual(0)
+        expect(s.entryKey(id as EntryId), `${JSON.stringify(pad)} ${url}`).toBe(key)
+        expect(crawlers.matchScan(scan)[0] & 1, `${JSON.stringify(pad)} ${url}`).toBe(s.isAllowed(url, 'bot') ? 1 : 0)
+      }
+    }
+    expect(s.isAllowed('https://b.example:8443/c', 'bot')).toBe(false)
+  })
   it('regression: bytes of a detached buffer as a URL are ERR_INPUT (an empty URL has no host), not a TypeError of the engine', () => {
     const s = new RobotsStore()
     s.set('a.example', BODY)
@@ -403,6 +450,54 @@ describe('RobotsStore: memory', () => {
     t.setOutcome('b.example', 'unreachable')
     t.setRobots('c.example', mid)
     expect(t.has('c.example')).toBe(true)
+  })
+
+  it('regression: a store never holds more than its budget (the entry table and index grew past it unseen: a 5 MB budget held 6.8 MB of outcomes)', () => {
+    const held = (s: RobotsStore): number => (s as unknown as { heldBytes(): number }).heldBytes()
+    const big = parseRobots('User-agent: *\n' + Array.from({ length: 300 }, (_, i) => `Disallow: /p${i}\n`).join(''))
+    for (const budget of [3000, 50_000, 1_000_000, 5_000_000]) {
+      for (const mode of ['outcomes', 'bodies', 'shared', 'churn']) {
+        const s = new RobotsStore({ budget })
+        let n = 0
+        try {
+          for (; n < 1_000_000; n++) {
+            if (mode === 'outcomes') s.setOutcome(`x${n}.example`, 'unavailable')
+            else if (mode === 'bodies') s.set(`x${n}.example`, n % 2 ? BODY : 'User-agent: *\nDisallow: /\n')
+            else if (mode === 'shared') s.setRobots(`x${n}.example`, n % 3 ? big : parseRobots(BODY + `Disallow: /${n}\n`))
+            else {
+              if (n % 5 === 4) s.delete(`x${n - 2}.example`)
+              s.setRobots(`x${n}.example`, big)
+              if (n % 7 === 0) s.set(`x${n}.example`, BODY)
+            }
+            expect(held(s), `${mode} under ${budget}, entry ${n}`).toBeLessThanOrEqual(budget)
+          }
+        } catch (err) {
+          if ((err as RobotsError).code === undefined) throw err
+          expect((err as RobotsError).code, `${mode} under ${budget}`).toBe('ERR_BUDGET')
+        }
+        expect(n, `${mode} under ${budget}`).toBeGreaterThan(0)
+        expect(held(s)).toBeLessThanOrEqual(budget)
+      }
+    }
+  })
+
+  it('regression: a full store replaces an entry with one of the same size (the replaced entry was counted twice: ERR_BUDGET)', () => {
+    const body = 'User-agent: *\n' + Array.from({ length: 300 }, (_, i) => `Disallow: /p${i}\n`).join('')
+    const s = new RobotsStore({ budget: 200_000 })
+    let n = 0
+    try {
+      for (; ; n++) s.set(`h${n}.example`, body)
+    } catch (err) {
+      expect((err as RobotsError).code).toBe('ERR_BUDGET')
+    }
+    s.set('h0.example', body.replace('/p0', '/q0'))
+    expect(s.isAllowed('https://h0.example/q0', 'bot')).toBe(false)
+    s.setRobots('h1.example', parseRobots(body.replace('/p0', '/r0')))
+    s.setRobots('h1.example', s.get('h2.example')!)
+    s.set('h1.example', body)
+    expect(s.size).toBe(n)
+    expect(codeOf(() => s.set('h1.example', body + 'Disallow: /more\n'.repeat(200)))).toBe('ERR_BUDGET')
+    expect(s.isAllowed('https://h1.example/p1', 'bot')).toBe(false)
   })
 
   it('regression: a lazy option that is not a boolean is ERR_INPUT (lazy: \'yes\' loaded eagerly, unsaid)', () => {

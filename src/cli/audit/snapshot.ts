@@ -67,14 +67,16 @@ export class StoreSnapshot implements Snapshot {
   record(key: string): HostRecord {
     const failure = this.failures.get(key)
     if (failure !== undefined && !this.store.has(key)) return { key, outcome: 'error', reason: failure }
-    const source = this.store.source(key)
-    if (source === 'none') return { key, outcome: 'absent' }
+    if (!this.store.has(key)) return { key, outcome: 'absent' }
     const info = this.store.fetchInfo(key)
     const status = info?.status
     // The policy's refusal is this side's decision, whatever rules an earlier fetch left: the site's answer is not known.
     if (info?.outcome === 'refused') return { key, outcome: 'refused', reason: 'not fetched: its address was refused by the address policy (a private address: --allow-private)' }
-    if (source !== 'robots') return { key, outcome: standInOutcome(source, status), status }
     try {
+      // The entry's rules are checked on its first use, by source() as by get().
+      const source = this.store.source(key)
+      if (source === 'none') return { key, outcome: 'absent' }
+      if (source !== 'robots') return { key, outcome: standInOutcome(source, status), status }
       return { key, outcome: 'ok', status, robots: this.store.get(key)! }
     } catch (err) {
       // A form well checksummed but malformed (checked on first use): not the site's outcome.

@@ -230,7 +230,8 @@ async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<F
 
 async function fetchRun(s: RunSettings): Promise<number> {
   const { output, journal, format, quiet } = s
-  const old = s.updatePath === undefined ? undefined : readBundleStore(s.updatePath)
+  // Every entry's rules checked before any fetch: one that is not valid refuses the file, naming it, instead of failing the run midway.
+  const old = s.updatePath === undefined ? undefined : readBundleStore(s.updatePath, false)
   const plan = await readPlan(s, old)
   const tally = new FetchTally()
   tally.kept = plan.keys.size - plan.jobs.length

@@ -18,7 +18,8 @@ INPUT (one or more)
                "origin": a site (scheme://host[:port]) or a bare host, for
                every scheme and port; "outcome": unavailable (allow all) or
                unreachable (disallow all)
-  BUNDLE       a bundle (of 'fetch' or 'pack'): its entries, fetch info kept
+  BUNDLE       a bundle (of 'fetch' or 'pack'; a file or '-', gzip or not):
+               its entries, fetch info kept
 A key given more than once: the newest fetch wins (entries without a fetch
 time count as oldest), else the one given last.
 

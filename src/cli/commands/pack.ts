@@ -8,16 +8,16 @@
  */
 import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { lineEnd, parseRobots, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
+import { lineEnd, parseRobots, RobotsFormatError, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
 import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
-import { isBundle, readBundleStore } from '../fetch/bundle-file.js'
+import { bundleOrLines, isBundle, readBundleStore } from '../fetch/bundle-file.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
 import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
-import { openInput, resolveInputs } from '../filter/input.js'
+import { openInput, resolveInputs, type ByteReader } from '../filter/input.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
 import { printable } from '../common/printable.js'
@@ -145,15 +145,25 @@ function base64Bytes(text: string): Uint8Array | undefined {
   return Buffer.from(s, 'base64')
 }
 
-/** Packs JSON lines (see the module comment). */
-async function packJsonLines(name: string, pack: Packer, report: PackReport): Promise<void> {
+/**
+ * Packs an input that is not a directory nor a bundle file: JSON lines (see
+ * the module comment), or a bundle that comes through a pipe, stdin or gzip
+ * (told by its first bytes, as decoded).
+ */
+async function packStream(name: string, pack: Packer, report: PackReport): Promise<void> {
   const [input] = await resolveInputs([name])
-  const reader = await openInput(input, { bytes: 0 })
+  const read = await bundleOrLines(await openInput(input, { bytes: 0 }), input.name)
+  if (read instanceof RobotsStore) addBundle(read, input.name, pack, report)
+  else await packJsonLines(input.name, read, pack, report)
+}
+
+/** Packs the JSON lines of `reader` (see the module comment), read from `name`; closes `reader`. */
+async function packJsonLines(name: string, reader: ByteReader, pack: Packer, report: PackReport): Promise<void> {
   // JSON is UTF-8: a line that is not would be read with U+FFFD, another body than the one written.
   const decoder = new TextDecoder('utf-8', { fatal: true })
   let lineNumber = 0
   try {
-    for await (const block of lineBlocks(reader, input.name, blockSizeFromEnv())) {
+    for await (const block of lineBlocks(reader, name, blockSizeFromEnv())) {
       const bytes = block.bytes
       for (let pos = 0; pos < bytes.length; ) {
         const lf = lineEnd(bytes, pos)
@@ -161,7 +171,7 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
         pos = lf + 1
         lineNumber++
         const fail = (message: string): never => {
-          throw new CliError('ERR_FORMAT', `cannot read '${input.name}' line ${lineNumber}: ${message}`)
+          throw new CliError('ERR_FORMAT', `cannot read '${name}' line ${lineNumber}: ${message}`)
         }
         let text = ''
         try {
@@ -189,7 +199,7 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
           const why = /^(?:is not an origin \(scheme:\/\/host\[:port\]\) or a bare host \(host, no port\)|is not a URL of a site): (.*)$/s.exec(rest)?.[1]
           fail(`"origin" is not an origin or a host: ${JSON.stringify(o.origin)}${why === undefined ? '' : ` (${why})`}`)
         }
-        const where = `${input.name}:${lineNumber} (${key})`
+        const where = `${name}:${lineNumber} (${key})`
         if (o.entry !== undefined) {
           // A record of `fetch --format jsonl`: the entry's rules and its fetch info.
           const entry = entryOfRecord(o, fail)
@@ -224,9 +234,28 @@ async function packJsonLines(name: string, pack: Packer, report: PackReport): Pr
 
 /** Adds every entry of the bundle at `path`, with its fetch info. */
 function packBundle(path: string, pack: Packer, report: PackReport): void {
-  const store = readBundleStore(path)
+  addBundle(readBundleStore(path), path, pack, report)
+}
+
+/**
+ * Adds every entry of a bundle's store, read from `path`, with its fetch
+ * info. An entry whose rules are not valid (a crafted file: checked on first
+ * use) is skipped and counted as an unreadable file is.
+ */
+function addBundle(store: RobotsStore, path: string, pack: Packer, report: PackReport): void {
   for (const key of store.keys()) {
-    const entry = entryIn(store, key)!
+    let entry: FetchedEntry
+    try {
+      entry = entryIn(store, key)!
+    } catch (err) {
+      if (!(err instanceof RobotsFormatError)) throw err
+      const reason = `its rules in the bundle are not valid: ${err.message}`
+      report.skipped++
+      report.unreadable++
+      report.firstUnreadable ??= `'${printable(`${path}#${key}`)}': ${reason}`
+      report.warn(`warning: skipped '${printable(`${path}#${key}`)}': ${reason}`)
+      continue
+    }
     if (typeof entry.rules !== 'string') report.parsed(`${path}#${key}`, entry.rules)
     pack.add(key, entry)
   }
@@ -272,7 +301,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
     }
     if (isDir) packDirectory(source, pack, report, target)
     else if (source !== '-' && startsAsBundle(source)) packBundle(source, pack, report)
-    else await packJsonLines(source, pack, report)
+    else await packStream(source, pack, report)
   }
   let bytes: Uint8Array
   try {

@@ -1,20 +1,28 @@
 /**
  * A bundle file read whole into a `RobotsStore` (`fetch --update`, `pack`'s
  * merges): loaded lazily (layout, keys, fetch info and checksums checked at
- * once, each form on its first use), a bad file one coded error naming it.
+ * once, each form on its first use), a bad file one coded error naming it;
+ * or a bundle that comes as a stream (`pack`'s inputs), told from other
+ * input by its first bytes.
  */
 import { readFileSync, statSync } from 'node:fs'
 import { RobotsFormatError, RobotsStore } from '../../index.js'
 import { BundleError } from '../hosts/bundle-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
+import type { ByteReader } from '../filter/input.js'
 
 /** The bundle magic, "RATB": how `pack` tells a bundle from JSON lines. */
 export function isBundle(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x52 && bytes[1] === 0x41 && bytes[2] === 0x54 && bytes[3] === 0x42
 }
 
-/** Reads the bundle at `path` (ERR_READ when it cannot be read; ERR_FORMAT, ERR_VERSION when it is not a bundle this build reads). */
-export function readBundleStore(path: string): RobotsStore {
+/**
+ * Reads the bundle at `path` (ERR_READ when it cannot be read; ERR_FORMAT,
+ * ERR_VERSION when it is not a bundle this build reads). With `lazy` false,
+ * every entry's rules are checked here too, so that one that is not valid
+ * refuses the file instead of failing the entry's first use.
+ */
+export function readBundleStore(path: string, lazy = true): RobotsStore {
   let bytes: Uint8Array
   try {
     const info = statSync(path)
@@ -25,15 +33,103 @@ export function readBundleStore(path: string): RobotsStore {
   } catch (err) {
     throw err instanceof CliError ? err : readError('bundle', path, err)
   }
-  return bundleStoreOf(bytes, path)
+  return bundleStoreOf(bytes, path, lazy)
 }
 
-/** The store of the bundle `bytes` (read from `name`), or a BundleError. */
-export function bundleStoreOf(bytes: Uint8Array, name: string): RobotsStore {
+/** The store of the bundle `bytes` (read from `name`; its forms checked on first use when `lazy`), or a BundleError. */
+export function bundleStoreOf(bytes: Uint8Array, name: string, lazy = true): RobotsStore {
   try {
-    return RobotsStore.fromBytes(bytes, { lazy: true })
+    return RobotsStore.fromBytes(bytes, { lazy })
   } catch (err) {
     if (err instanceof RobotsFormatError) throw new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
     throw err
   }
 }
+
+/**
+ * The store of the bundle `reader` holds when it starts as a bundle does
+ * (read to its end and closed; a BundleError when it is no good bundle), or
+ * else a reader of the same bytes from the first (`reader` left open).
+ */
+export async function bundleOrLines(reader: ByteReader, name: string): Promise<RobotsStore | ByteReader> {
+  let head: Uint8Array
+  try {
+    head = await readHead(reader, BUNDLE_MAGIC_BYTES)
+  } catch (err) {
+    await reader.close()
+    throw err
+  }
+  if (!isBundle(head)) return new HeadReader(head, reader)
+  return bundleStoreOf(await readRest(reader, head, name), name)
+}
+
+/** Bytes of the bundle magic ("RATB"), read first to tell a bundle from JSON lines. */
+const BUNDLE_MAGIC_BYTES = 4
+
+/** Up to `n` first bytes of `reader` (fewer at its end). */
+async function readHead(reader: ByteReader, n: number): Promise<Uint8Array> {
+  const head = new Uint8Array(n)
+  let got = 0
+  while (got < n) {
+    const k = await reader.readInto(head, got, n - got)
+    if (k === 0) break
+    got += k
+  }
+  return head.subarray(0, got)
+}
+
+/** `head`, then the rest of `reader` to its end, in one buffer; closes `reader`. */
+async function readRest(reader: ByteReader, head: Uint8Array, name: string): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [head]
+  let size = head.length
+  try {
+    for (;;) {
+      const chunk = new Uint8Array(1 << 20)
+      const k = await reader.readInto(chunk, 0, chunk.length)
+      if (k === 0) break
+      parts.push(chunk.subarray(0, k))
+      size += k
+      if (size > MAX_BUNDLE_BYTES) throw new CliError('ERR_READ', `cannot read bundle '${name}': larger than one buffer holds (${`${MAX_BUNDLE_BYTES} bytes`})`)
+    }
+  } finally {
+    await reader.close()
+  }
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const p of parts) {
+    bytes.set(p, at)
+    at += p.length
+  }
+  return bytes
+}
+
+/** Most bytes of a bundle read from a stream: what one buffer holds. */
+const MAX_BUNDLE_BYTES = 2 ** 31 - 1
+
+/** Hands out the bytes read first, then the rest of a reader. */
+class HeadReader implements ByteReader {
+  private at = 0
+  constructor(
+    private readonly head: Uint8Array,
+    private readonly rest: ByteReader,
+  ) {}
+
+  readInto(target: Uint8Array, offset: number, length: number): Promise<number> {
+    if (this.at < this.head.length) {
+      const n = Math.min(length, this.head.length - this.at)
+      target.set(this.head.subarray(this.at, this.at + n), offset)
+      this.at += n
+      return Promise.resolve(n)
+    }
+    return this.rest.readInto(target, offset, length)
+  }
+
+  ready(): boolean {
+    return this.at < this.head.length || (this.rest.ready?.() ?? true)
+  }
+
+  close(): Promise<void> {
+    return this.rest.close()
+  }
+}
+

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RobotsStore, StoreFetchInfo } from '../../index.js'
-import { BundleWriter, type BundleEntryKind } from '../../index.js'
+import { BundleWriter, RobotsFormatError, type BundleEntryKind } from '../../index.js'
 import { CliError } from '../common/cli-error.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
 import { entryIn, type FetchedEntry } from './fetch-entry.js'
@@ -103,8 +103,17 @@ async function writeBundle(src: OutputSource, present: readonly number[], w: Out
   const bundle = new BundleWriter(present.length)
   await w.write(new Uint8Array(bundle.headSize))
   for (const i of present) {
-    const f = bundleFields(src, itemOf(src, i)!)
-    await w.write(bundle.entry(src.plan.keys.key(i), f.kind, f.form, f.info))
+    const item = itemOf(src, i)!
+    const f = bundleFields(src, item)
+    let bytes: Uint8Array
+    try {
+      bytes = bundle.entry(src.plan.keys.key(i), f.kind, f.form, f.info)
+    } catch (err) {
+      // A journal's rules that are not the ones fetch wrote (the file changed since): named, not written into a bundle its loader would refuse whole.
+      if (!(err instanceof RobotsFormatError) || !('record' in item)) throw err
+      throw new CliError('ERR_READ', `cannot read the journal '${src.journal!.path}': the rules of ${src.plan.keys.key(i)} are not the ones fetch wrote (${err.message.replace(/^BundleWriter: the form of \S+: /, '')})`)
+    }
+    await w.write(bytes)
   }
   await w.writeAt(0, bundle.head())
   const sum = bundle.checksum()

@@ -117,6 +117,51 @@ describe('pack', () => {
     }
   })
 
+  it('regression: filter --bundle finds an https origin entry on every line, not only the first (a later line\'s https origin was judged by its bare host or as missing)', async () => {
+    const lines = [
+      { origin: 'a.test', outcome: 'unavailable' },
+      { origin: 'https://b.test:8443', outcome: 'unreachable' },
+      { origin: 'https://c.test', body: 'User-agent: *\nDisallow: /s\n' },
+      { origin: 'c.test', body: 'User-agent: *\nDisallow: /h\n' },
+    ]
+    const bundle = tmp.path('origins.bundle')
+    const p = await run(['pack', '-', '-o', bundle, '-q'], { input: lines.map((l) => JSON.stringify(l)).join('\n') })
+    expect(p.status, p.stderr).toBe(0)
+    const urls = ['http://a.test/x', 'https://b.test:8443/x', 'https://c.test/s', 'http://c.test/s', 'https://c.test/h', 'http://c.test/h']
+    const want = ['allowed', 'disallowed', 'disallowed', 'allowed', 'allowed', 'disallowed']
+    for (const order of [urls, [...urls].reverse()]) {
+      const r = await run(['filter', '--bundle', bundle, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: order.join('\n') })
+      expect(r.status, r.stderr).toBe(0)
+      const got = r.stdout.toString().trimEnd().split('\n').map((l) => `${l.split('\t')[2]} ${l.split('\t')[0]}`)
+      expect(got).toEqual(order.map((u) => `${u} ${want[urls.indexOf(u)]}`))
+    }
+  })
+
+  it('regression: a bundle through stdin, a pipe or gzip is merged as a bundle (it was read as JSON lines: "not JSON", exit 1)', async () => {
+    const part = tmp.path('part.bundle')
+    expect((await run(['pack', dir, '-o', part, '-q'])).status).toBe(0)
+    const bytes = readFileSync(part)
+    writeFileSync(tmp.path('part.bundle.gz'), gzipSync(bytes))
+    writeFileSync(tmp.path('more.jsonl'), '{"origin":"e.test","outcome":"unreachable"}\n')
+    const keysOf = async (args: string[], input?: Uint8Array): Promise<string> => {
+      const out = tmp.path('merged.bundle')
+      const r = await run(['pack', ...args, '-o', out], input === undefined ? {} : { input })
+      expect(r.status, r.stderr).toBe(0)
+      const v = await run(['filter', '--bundle', out, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: 'https://a.test/private\nhttps://b.test/x\nhttps://e.test/x\nhttps://z.test/x\n' })
+      return v.stdout.toString()
+    }
+    const want = await keysOf([part, tmp.path('more.jsonl')])
+    expect(want.split('\n').map((l) => l.split('\t')[0])).toEqual(['disallowed', 'disallowed', 'disallowed', 'allowed', ''])
+    expect(await keysOf(['-', tmp.path('more.jsonl')], bytes)).toBe(want)
+    expect(await keysOf([tmp.path('part.bundle.gz'), tmp.path('more.jsonl')])).toBe(want)
+    expect(await keysOf(['-', tmp.path('more.jsonl')], gzipSync(bytes))).toBe(want)
+    // A bundle cut short through stdin is the coded error it is as a file.
+    const cut = await run(['pack', '-', '-o', tmp.path('never.bundle')], { input: bytes.subarray(0, bytes.length - 3) })
+    expect(cut.status).toBe(1)
+    expect(cut.stderr).toMatch(/^robots-automaton: cannot read bundle '<stdin>': \d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)\n$/)
+    expect(existsSync(tmp.path('never.bundle'))).toBe(false)
+  })
+
   it('a truncated, corrupted, foreign or missing bundle: exit 1 with a coded error, nothing written', async () => {
     const bundle = tmp.path('good.bundle')
     await run(['pack', dir, '-o', bundle, '-q'])

@@ -181,6 +181,35 @@ describe('the journal', () => {
     expect(other.stderr).toMatch(/it is not the journal of a fetch/)
   })
 
+  it('regression: a journal record whose rules were changed since fetch wrote them is named, and the run stops with the journal kept (a bundle was written that every reader refused whole)', async () => {
+    const file = input('changed.txt', 4)
+    const out = tmp.path('changed.bundle')
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h3.journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(server, args(file, out, [], { concurrency: 1 }), 4, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const journal = `${out}.journal`
+    const lines = readFileSync(journal, 'utf8').split('\n')
+    // A record's rules, its base64 still base64, one letter of the form's text changed.
+    const k = lines.findIndex((l) => l.includes('"rules_base64":"'))
+    expect(k).toBeGreaterThan(0)
+    const at = lines[k].lastIndexOf('"rules_base64":"') + '"rules_base64":"'.length
+    const form = Buffer.from(lines[k].slice(at, lines[k].length - 2), 'base64')
+    const p = form.indexOf('private')
+    expect(p).toBeGreaterThan(0)
+    form[p] = 'q'.charCodeAt(0)
+    lines[k] = `${lines[k].slice(0, at)}${form.toString('base64')}"}`
+    writeFileSync(journal, lines.join('\n'))
+    const again = await run(args(file, out))
+    expect(again.status).toBe(1)
+    expect(again.stderr).toMatch(/^robots-automaton: cannot read the journal '.*changed\.bundle\.journal': the rules of http:\/\/h\d\.journal\.test:\d+ are not the ones fetch wrote \(checksum mismatch \(corrupt buffer\)\)\n$/)
+    expect(existsSync(journal)).toBe(true)
+    expect(existsSync(out)).toBe(false)
+  })
+
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
     const file = input('torn.txt', 10)
     const out = tmp.path('torn.bundle')
