@@ -117,6 +117,24 @@ export function optionsArgument<T extends object>(options: unknown, what: string
   return options as Partial<T>
 }
 
+/**
+ * `value` as a Uint8Array of this realm, or undefined when it is none. A
+ * Uint8Array of another realm (a `vm` context, an iframe, a test runner that
+ * runs modules in a context of their own, where Node's Buffers are foreign),
+ * which `instanceof` does not see, is viewed again here.
+ */
+export function asBytes(value: unknown): Uint8Array | undefined {
+  if (value instanceof Uint8Array) return value
+  if (!ArrayBuffer.isView(value)) return undefined
+  let tag = ''
+  try {
+    tag = Object.prototype.toString.call(value)
+  } catch {
+    // A throwing Symbol.toStringTag getter: not bytes.
+  }
+  return tag === '[object Uint8Array]' ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : undefined
+}
+
 /** A short description of a bad argument for error messages: its type, and its value when short. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null'

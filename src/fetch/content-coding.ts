@@ -6,7 +6,7 @@
  * gzip body over still encoded ({@link encodedBodyRequest}) and decodes it
  * here ({@link decodeStrictly}). docs/fetching.md says what is left lenient.
  */
-import { RobotsError } from '../errors.js'
+import { asBytes, RobotsError } from '../errors.js'
 
 /** The header the undici dispatcher moves `Content-Encoding` to, so that undici leaves the body encoded. */
 export const CODING_HEADER = 'x-robots-automaton-content-encoding'
@@ -46,9 +46,10 @@ function decodableHere(value: string): boolean {
 /** Bytes (a Node Buffer or any Uint8Array) or a string, as a latin1 string. */
 function headerText(v: unknown): string | undefined {
   if (typeof v === 'string') return v
-  if (v instanceof Uint8Array) {
+  const bytes = asBytes(v)
+  if (bytes !== undefined) {
     let s = ''
-    for (let i = 0; i < v.length; i++) s += String.fromCharCode(v[i]!)
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!)
     return s
   }
   return undefined

@@ -4,7 +4,7 @@
  * also moves itself between the matching tiers (./tiers.ts, README.md):
  * cold (direct), hot (lazy DFA), thrash-proof.
  */
-import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { objectBytes, typedArrayBytes } from '../memory.js'
 import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
@@ -101,7 +101,7 @@ export class AgentMatcher {
    * (ERR_RANGE).
    */
   matchRange(bytes: Uint8Array, start: number, end: number): number {
-    if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`matchRange: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+    if (asBytes(bytes) === undefined) throw new RobotsInputError(`matchRange: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
     if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
       throw new RobotsRangeError('ERR_RANGE', `matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
@@ -148,8 +148,8 @@ export class AgentMatcher {
    * RobotsInputError (ERR_INPUT).
    */
   matchLines(bytes: Uint8Array, out?: Uint8Array, ruleLines?: Int32Array, lineEnds?: Int32Array): Uint8Array {
-    if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`matchLines: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
-    if (out !== undefined && !(out instanceof Uint8Array)) throw new RobotsInputError(`matchLines: out must be a Uint8Array, got ${describeValue(out)}`)
+    if (asBytes(bytes) === undefined) throw new RobotsInputError(`matchLines: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+    if (out !== undefined && asBytes(out) === undefined) throw new RobotsInputError(`matchLines: out must be a Uint8Array, got ${describeValue(out)}`)
     if (ruleLines !== undefined && !(ruleLines instanceof Int32Array)) {
       throw new RobotsInputError(`matchLines: ruleLines must be an Int32Array, got ${describeValue(ruleLines)}`)
     }
@@ -218,7 +218,8 @@ export class AgentMatcher {
 
   /** The deciding rule of a URL that is not a string: bytes, or a URL object. */
   private decideOther(url: unknown): number {
-    if (url instanceof Uint8Array) return this.engine.decideBytes(url, 0, url.length)
+    const bytes = asBytes(url)
+    if (bytes !== undefined) return this.engine.decideBytes(bytes, 0, bytes.length)
     if (typeof URL === 'function' && url instanceof URL) return this.engine.decideString(url.href)
     throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
   }

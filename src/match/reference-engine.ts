@@ -10,12 +10,12 @@ import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { asciiLower } from '../parse/product-token.js'
 import { indexDirectoryPattern } from '../rules/rule-set.js'
-import { describeValue, RobotsInputError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError } from '../errors.js'
 import { SCRATCH_KEEP } from '../memory.js'
 
 /** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
 export function patternMatches(path: Uint8Array, pattern: Uint8Array): boolean {
-  if (!(path instanceof Uint8Array) || !(pattern instanceof Uint8Array)) {
+  if (asBytes(path) === undefined || asBytes(pattern) === undefined) {
     throw new RobotsInputError(`patternMatches takes two Uint8Arrays, got ${describeValue(path)} and ${describeValue(pattern)}`)
   }
   const m = pattern.length
@@ -95,7 +95,7 @@ export function referenceDecide(rules: CompactRules, tokens: readonly string[], 
   if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
     throw new RobotsInputError(`referenceDecide: tokens must be an array of strings, got ${describeValue(tokens)}`)
   }
-  if (!(path instanceof Uint8Array)) throw new RobotsInputError(`referenceDecide: path must be a Uint8Array, got ${describeValue(path)}`)
+  if (asBytes(path) === undefined) throw new RobotsInputError(`referenceDecide: path must be a Uint8Array, got ${describeValue(path)}`)
   const lower = new Set(tokens.map(asciiLower))
   const allowS = new Match()
   const allowG = new Match()

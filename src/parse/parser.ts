@@ -11,7 +11,7 @@ import { escaped, escapeRange } from './escape.js'
 import { KeyKind, LineFlag, type ParseHandler } from './handler.js'
 import { classifyKey, KEY_LENGTH, spelledKey } from './keys.js'
 import { checkLimit, LINE_HAS_PERCENT, LineReader, type LineFastPath, type LineSink } from './reader.js'
-import { describeValue, RobotsInputError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError } from '../errors.js'
 
 /**
  * Parses one physical line and reports it to `handler`: the reader's sink
@@ -158,7 +158,8 @@ export function toBytes(input: string | Uint8Array): Uint8Array {
     const scratch = (stringScratch ??= new Uint8Array(STRING_SCRATCH_BYTES))
     return scratch.subarray(0, encoder.encodeInto(input, scratch).written)
   }
-  if (input instanceof Uint8Array) return input
+  const bytes = asBytes(input)
+  if (bytes !== undefined) return bytes
   throw new RobotsInputError(`robots.txt input must be a string or a Uint8Array, got ${describeValue(input)}`)
 }
 

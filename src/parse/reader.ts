@@ -3,7 +3,7 @@
  * into physical lines the way google/robotstxt does, and enforces the parsing
  * limit. Memory: one line buffer of MAX_LINE_BYTES plus the chunk in hand.
  */
-import { describeValue, RobotsInputError, RobotsLimitError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError, RobotsLimitError } from '../errors.js'
 import { LineFlag } from './handler.js'
 
 /** The default and minimum parsing limit: 500 KiB (RFC 9309 §2.5). */
@@ -156,8 +156,9 @@ export class LineReader {
 
   /** Feeds the next chunk (a Uint8Array; else a RobotsInputError). Returns false when no more input is wanted. */
   push(chunk: Uint8Array): boolean {
-    if (!(chunk instanceof Uint8Array)) throw new RobotsInputError(`LineReader.push takes a Uint8Array, got ${describeValue(chunk)}`)
-    return this.feed(chunk, false)
+    const bytes = asBytes(chunk)
+    if (bytes === undefined) throw new RobotsInputError(`LineReader.push takes a Uint8Array, got ${describeValue(chunk)}`)
+    return this.feed(bytes, false)
   }
 
   /**
@@ -165,8 +166,9 @@ export class LineReader {
    * without copying the last line (a whole body is read in place).
    */
   pushLast(chunk: Uint8Array): void {
-    if (!(chunk instanceof Uint8Array)) throw new RobotsInputError(`LineReader.pushLast takes a Uint8Array, got ${describeValue(chunk)}`)
-    this.feed(chunk, true)
+    const bytes = asBytes(chunk)
+    if (bytes === undefined) throw new RobotsInputError(`LineReader.pushLast takes a Uint8Array, got ${describeValue(chunk)}`)
+    this.feed(bytes, true)
     this.end()
   }
 

@@ -7,7 +7,7 @@
  * A URL's path start is found once; then each distinct matcher judges from
  * it, through the engine contract (match/engine.ts), in its own tier.
  */
-import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { arrayBytes, objectBytes, SCRATCH_KEEP, typedArrayBytes } from '../memory.js'
 import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { codeFrom, codeFromString, type AgentMatcher, type Explanation } from '../match/matcher.js'
@@ -139,8 +139,9 @@ export class CrawlerSet {
    */
   match(url: string | URL | Uint8Array, out?: Int32Array): Int32Array {
     const o = this.output(out, 'match')
+    const bytes = typeof url === 'string' ? undefined : asBytes(url)
     if (typeof url === 'string') this.judgeString(url, this.memo.of(url))
-    else if (url instanceof Uint8Array) this.judgeBytes(url, pathStartBytes(url, 0, url.length), url.length)
+    else if (bytes !== undefined) this.judgeBytes(bytes, pathStartBytes(bytes, 0, bytes.length), bytes.length)
     else if (typeof URL === 'function' && url instanceof URL) this.judgeString(url.href, this.memo.of(url.href))
     else throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
     this.spread(o, 0)
@@ -169,7 +170,7 @@ export class CrawlerSet {
    * buffer are a RobotsRangeError (ERR_RANGE).
    */
   matchRange(bytes: Uint8Array, start: number, end: number, out?: Int32Array): Int32Array {
-    if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`CrawlerSet.matchRange: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+    if (asBytes(bytes) === undefined) throw new RobotsInputError(`CrawlerSet.matchRange: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
     if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
       throw new RobotsRangeError('ERR_RANGE', `CrawlerSet.matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
@@ -210,7 +211,7 @@ export class CrawlerSet {
    * RobotsRangeError (ERR_CAPACITY); other types a RobotsInputError.
    */
   matchLines(bytes: Uint8Array, out?: Int32Array, lineEnds?: Int32Array): Int32Array {
-    if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`CrawlerSet.matchLines: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+    if (asBytes(bytes) === undefined) throw new RobotsInputError(`CrawlerSet.matchLines: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
     if (out !== undefined && !(out instanceof Int32Array)) throw new RobotsInputError(`CrawlerSet.matchLines: out must be an Int32Array, got ${describeValue(out)}`)
     if (lineEnds !== undefined && !(lineEnds instanceof Int32Array)) throw new RobotsInputError(`CrawlerSet.matchLines: lineEnds must be an Int32Array, got ${describeValue(lineEnds)}`)
     const k = this.size

@@ -4,7 +4,7 @@
  * arrive; reading stops at the limit and the source is cancelled. Memory is one
  * line plus the chunk in hand. Who owns the source: {@link parseRobotsStream}.
  */
-import { describeValue, RobotsInputError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError } from '../errors.js'
 import { readerFor } from '../parse/parser.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkParseOptions, robotsFrom, type ParseOptions, type Robots } from './robots.js'
@@ -26,20 +26,6 @@ export interface StreamParseOptions extends ParseOptions {
 const encoder = new TextEncoder()
 /** U+FFFD in UTF-8: what `TextEncoder` writes for a lone surrogate. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd)
-
-/**
- * Whether `chunk` is a Uint8Array of another realm (a `vm` context, an
- * iframe, a test environment that runs this module in a context of its own),
- * which `instanceof` does not recognise.
- */
-function isForeignBytes(chunk: unknown): chunk is Uint8Array {
-  if (!ArrayBuffer.isView(chunk)) return false
-  try {
-    return Object.prototype.toString.call(chunk) === '[object Uint8Array]'
-  } catch {
-    return false // a throwing Symbol.toStringTag getter: refused as the chunk it is
-  }
-}
 
 function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff
@@ -71,9 +57,9 @@ class ChunkFeeder {
       return s.length === 0 || this.reader.push(encoder.encode(s))
     }
     let bytes: Uint8Array
-    if (chunk instanceof Uint8Array) bytes = chunk
+    const view = asBytes(chunk)
+    if (view !== undefined) bytes = view
     else if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk)
-    else if (isForeignBytes(chunk)) bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     else throw new RobotsInputError(`stream chunks must be Uint8Array or string, got ${Object.prototype.toString.call(chunk)}`)
     if (!this.flushHeld()) return false
     return this.reader.push(bytes)

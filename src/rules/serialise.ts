@@ -17,7 +17,7 @@ import { ExtensionKind, readExtension } from './extensions.js'
 import { isSitemapUrl } from './sitemap.js'
 import { latin1 } from '../parse/escape.js'
 import { isSpace } from '../parse/ascii.js'
-import { describeValue, RobotsFormatError, RobotsInputError } from '../errors.js'
+import { asBytes, describeValue, RobotsFormatError, RobotsInputError } from '../errors.js'
 
 export { FORMAT_VERSION, FORMAT_VERSION_2 }
 
@@ -81,8 +81,9 @@ export function encodeForm(form: Uint8Array): Uint8Array {
  * not kept). A buffer of another type is a RobotsInputError; see
  * {@link checkForm} for the rest.
  */
-export function decodeForm(bytes: Uint8Array, what = 'Robots.fromBytes'): Uint8Array {
-  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(bytes)}`)
+export function decodeForm(given: Uint8Array, what = 'Robots.fromBytes'): Uint8Array {
+  const bytes = asBytes(given)
+  if (bytes === undefined) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(given)}`)
   checkForm(bytes, 0, bytes.length, what)
   return new Uint8Array(bytes)
 }

@@ -9,7 +9,7 @@
 import { readU16, readU32, readU53, writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, FORMAT_VERSION_2, Header, MIN_FORM_BYTES } from '../rules/compact-rules.js'
 import { checkForm, fnv1a, formChecksum, sealForm } from '../rules/serialise.js'
-import { describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, RobotsFormatError, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { FNV_PRIME, keyFormProblem, MAX_KEY_BYTES } from './origin-keys.js'
 import { EntryKind } from './entry.js'
 import { fetchInfoProblem } from './fetch-info.js'
@@ -220,9 +220,10 @@ export function encodeBundle(store: BundleSource): Uint8Array {
  * bundle is always refused whole. Anything wrong is a RobotsFormatError
  * (ERR_FORMAT; ERR_VERSION for another version).
  */
-export function loadBundle(bytes: Uint8Array, store: BundleSink, lazy: boolean): void {
+export function loadBundle(given: Uint8Array, store: BundleSink, lazy: boolean): void {
   const what = 'RobotsStore.fromBytes'
-  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(bytes)}`)
+  const bytes = asBytes(given)
+  if (bytes === undefined) throw new RobotsInputError(`${what} takes a Uint8Array, got ${describeValue(given)}`)
   const fail = (why: string): never => {
     throw new RobotsFormatError('ERR_FORMAT', `${what}: ${why}`)
   }

@@ -17,7 +17,7 @@ import { checkLimit } from '../parse/reader.js'
 import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
-import { describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
 import { encodeBundle, loadBundle, type BundleSink, type EntryVisitor } from './bundle-codec.js'
@@ -393,7 +393,7 @@ export class RobotsStore {
   lookup(url: string | URL | Uint8Array): EntryId | -1 {
     const scan = this.scanner
     if (typeof url === 'string') scan.scanString(url)
-    else if (url instanceof Uint8Array) scan.scan(url, 0, url.length)
+    else if (asBytes(url) !== undefined) scan.scan(url as Uint8Array) // any realm's: the scan only indexes it
     else if (typeof URL === 'function' && url instanceof URL) scan.scanString(url.href)
     else throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
     return this.lookupScanned(scan)

@@ -5,7 +5,7 @@
  * start. Answers per crawler as `store.isAllowed(url, crawler)` /
  * `store.explain` give them alone.
  */
-import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import type { Explanation } from '../match/matcher.js'
 import type { CrawlerSet, CrawlerVerdict } from '../robots/crawler-set.js'
 import { UrlScan } from '../url/url-scan-record.js'
@@ -113,7 +113,7 @@ export class StoreCrawlers {
   private scanOf(url: unknown): UrlScan {
     const scan = this.scan
     if (typeof url === 'string') scan.scanString(url)
-    else if (url instanceof Uint8Array) scan.scan(url, 0, url.length)
+    else if (asBytes(url) !== undefined) scan.scan(url as Uint8Array)
     else if (typeof URL === 'function' && url instanceof URL) scan.scanString(url.href)
     else throw new RobotsInputError(`a URL must be a string, a URL or a Uint8Array, got ${describeValue(url)}`)
     return scan

@@ -5,7 +5,7 @@
  * `RobotsStore.lookupHost`) read instead of going over the URL again. The
  * keyed hash of host names it carries is url/keyed-hash.ts's.
  */
-import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { adoptHashKey, hashKeyWords, hostHash, hostHashes, hostHashString } from './keyed-hash.js'
 import { pathIndex, PathStartCode, type PathStart } from './url-path.js'
 import { scanHostField, scanUrl, scanUrlString, UrlField, UrlFlag } from './url-scan.js'
@@ -358,7 +358,7 @@ export function checkedRecord(scan: unknown, what: string, hashed: boolean): Int
 }
 
 function bytesLength(bytes: unknown): number {
-  return bytes instanceof Uint8Array ? bytes.length : 0
+  return asBytes(bytes)?.length ?? 0
 }
 
 /**
@@ -374,9 +374,9 @@ function movablePrefix(r: Int32Array): number {
   return authorityEnd + 1 - r[UrlField.Start]
 }
 
-/** A RobotsInputError unless `bytes` is a Uint8Array. */
+/** A RobotsInputError unless `bytes` is a Uint8Array (of any realm: the scan only indexes it). */
 function checkBytes(what: string, bytes: unknown): void {
-  if (!(bytes instanceof Uint8Array)) throw new RobotsInputError(`${what}: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+  if (asBytes(bytes) === undefined) throw new RobotsInputError(`${what}: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
 }
 
 function rangeError(what: string, bytes: Uint8Array, start: number, end: number): never {
