@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { RobotsFormatError, RobotsStore } from '../../index.js'
 import { BundleError } from '../hosts/bundle-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
-import type { ByteReader } from '../filter/input.js'
+import { PeekedReader, type ByteReader } from '../filter/input.js'
 
 /** The bundle magic, "RATB": how `pack` tells a bundle from JSON lines. */
 export function isBundle(bytes: Uint8Array): boolean {
@@ -59,7 +59,7 @@ export async function bundleOrLines(reader: ByteReader, name: string): Promise<R
     await reader.close()
     throw err
   }
-  if (!isBundle(head)) return new HeadReader(head, reader)
+  if (!isBundle(head)) return new PeekedReader(head, reader)
   return bundleStoreOf(await readRest(reader, head, name), name)
 }
 
@@ -106,30 +106,4 @@ async function readRest(reader: ByteReader, head: Uint8Array, name: string): Pro
 /** Most bytes of a bundle read from a stream: what one buffer holds. */
 const MAX_BUNDLE_BYTES = 2 ** 31 - 1
 
-/** Hands out the bytes read first, then the rest of a reader. */
-class HeadReader implements ByteReader {
-  private at = 0
-  constructor(
-    private readonly head: Uint8Array,
-    private readonly rest: ByteReader,
-  ) {}
-
-  readInto(target: Uint8Array, offset: number, length: number): Promise<number> {
-    if (this.at < this.head.length) {
-      const n = Math.min(length, this.head.length - this.at)
-      target.set(this.head.subarray(this.at, this.at + n), offset)
-      this.at += n
-      return Promise.resolve(n)
-    }
-    return this.rest.readInto(target, offset, length)
-  }
-
-  ready(): boolean {
-    return this.at < this.head.length || (this.rest.ready?.() ?? true)
-  }
-
-  close(): Promise<void> {
-    return this.rest.close()
-  }
-}
 

@@ -173,7 +173,7 @@ async function* chunksOf(reader: ByteReader): AsyncGenerator<Buffer> {
 }
 
 /** Hands out bytes already read, then the rest of another reader. */
-class PeekedReader implements ByteReader {
+export class PeekedReader implements ByteReader {
   private at = 0
   constructor(
     private readonly head: Uint8Array,
