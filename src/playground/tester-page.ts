@@ -165,6 +165,8 @@ class Page {
   private run: RunToken = { cancelled: false }
   private inputTimer = 0
   private linkTimer = 0
+  /** Counts the case's changes: a link encoded for an older case is not written. */
+  private linkSeq = 0
   /** The last sides judged, by their input, so that editing the URLs does not parse the robots.txt again. */
   private cache = new Map<string, JudgedSide>()
 
@@ -239,6 +241,8 @@ class Page {
     clearTimeout(this.inputTimer)
     this.inputTimer = window.setTimeout(() => void this.judge(), INPUT_PAUSE_MS)
     clearTimeout(this.linkTimer)
+    this.linkSeq++
+    this.link.dataset.status = 'pending'
     this.linkTimer = window.setTimeout(() => void this.writeLink(), LINK_PAUSE_MS)
   }
 
@@ -337,21 +341,26 @@ class Page {
     }
   }
 
+  /** Writes the case's link into the address and the link field (`data-status` "done" once it is the case's). */
   private async writeLink(): Promise<void> {
-    let fragment: string
+    const seq = this.linkSeq
+    let fragment: string | undefined
+    let refused = ''
     try {
       fragment = await encodeState(this.state)
     } catch (err) {
       if (!(err instanceof LinkRefused)) throw err
-      this.link.value = err.message
-      return
+      refused = err.message
     }
-    if (fragment.length > MAX_LINK_CHARS) {
-      this.link.value = 'This case is too large for a link.'
-      return
+    // The case changed while it was encoded: the write its change scheduled follows.
+    if (seq !== this.linkSeq) return
+    if (fragment === undefined) this.link.value = refused
+    else if (fragment.length > MAX_LINK_CHARS) this.link.value = 'This case is too large for a link.'
+    else {
+      history.replaceState(null, '', fragment)
+      this.link.value = location.href
     }
-    history.replaceState(null, '', fragment)
-    this.link.value = location.href
+    this.link.dataset.status = 'done'
   }
 
   private async copyLink(): Promise<void> {
