@@ -18,7 +18,7 @@
 import { writeU16, writeU32, writeU53 } from '../rules/byte-buffer.js'
 import { FORMAT_VERSION, MIN_FORM_BYTES } from '../rules/compact-rules.js'
 import { checkForm, fnv1a } from '../rules/serialise.js'
-import { describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { BUNDLE_RECORD, BUNDLE_VERSION, BundleHeader, BundleKind } from './bundle-codec.js'
 import { encodeFetchInfo, type StoreFetchInfo } from './fetch-info.js'
 import { FNV_PRIME, MAX_KEY_BYTES, storeKey } from './origin-keys.js'
@@ -82,7 +82,7 @@ export class BundleWriter {
     if (!plausibleKey(key) || storeKey(key, 'BundleWriter').key !== key) throw new RobotsInputError(`BundleWriter: key ${JSON.stringify(key)} is not in the store's form (RobotsStore.keyOf)`)
     const k = KINDS[kind]
     if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${String(kind)}`)
-    if (form !== undefined && !(form instanceof Uint8Array)) throw new RobotsInputError(`BundleWriter: a form is a Uint8Array (Robots.toBytes()), got ${describeValue(form)}`)
+    if (form !== undefined && asBytes(form) === undefined) throw new RobotsInputError(`BundleWriter: a form is a Uint8Array (Robots.toBytes()), got ${describeValue(form)}`)
     const formLength = form?.length ?? 0
     if (kind === 'robots' ? !(formLength >= MIN_FORM_BYTES) : formLength !== 0) throw new RobotsInputError(`BundleWriter: a form of ${formLength} bytes does not fit kind ${kind}`)
     if (form !== undefined) checkForm(form, 0, form.length, `BundleWriter: the form of ${key}`)

@@ -89,21 +89,13 @@ async function readRest(reader: ByteReader, head: Uint8Array, name: string): Pro
       if (k === 0) break
       parts.push(chunk.subarray(0, k))
       size += k
-      if (size > MAX_BUNDLE_BYTES) throw new CliError('ERR_READ', `cannot read bundle '${name}': larger than one buffer holds (${`${MAX_BUNDLE_BYTES} bytes`})`)
+      if (size > MAX_BUNDLE_BYTES) throw new CliError('ERR_READ', `cannot read bundle '${name}': larger than one buffer holds (${MAX_BUNDLE_BYTES} bytes)`)
     }
   } finally {
     await reader.close()
   }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const p of parts) {
-    bytes.set(p, at)
-    at += p.length
-  }
-  return bytes
+  return Buffer.concat(parts, size)
 }
 
 /** Most bytes of a bundle read from a stream: what one buffer holds. */
 const MAX_BUNDLE_BYTES = 2 ** 31 - 1
-
-
