@@ -48,7 +48,7 @@ export const DIAGNOSTICS = {
   'bad-host': ['warning', 'host is not a host name with an optional port; ignored'],
   'too-many-diagnostics': ['info', 'too many diagnostics; the rest are not listed'],
   // Not of the file: of a call (Robots.agent and the others that take tokens), never stored in a form.
-  'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so it names no group and only the * groups apply'],
+  'agent-not-product-token': ['warning', 'the crawler token asked about is not a product token ([A-Za-z_-]+), so only the * groups apply (for "": first the groups whose name reads as empty)'],
 } as const satisfies Record<keyof typeof DIAG_INDEX, readonly [Severity, string]>
 
 /** Counts of diagnostics by severity. */

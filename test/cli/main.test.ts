@@ -221,6 +221,17 @@ describe('check', () => {
     expect(r.stdout.toString()).toBe('allowed\t/nogoogle\tno matching rule\n')
   })
 
+  it("the empty --agent's warning does not claim only '*' groups apply: a User-agent value read as empty names it", async () => {
+    const file = tmp.path('empty-name.txt')
+    writeFileSync(file, 'User-agent: 123\nDisallow: /\n\nUser-agent: *\nAllow: /\n')
+    const r = await run(['check', file, '--agent=', '/x'])
+    expect(r.stdout.toString()).toBe('disallowed\t/x\tline 2: Disallow: /\n')
+    expect(r.stderr).toContain("warning: --agent '' is not a product token ([A-Za-z_-]+): the empty token names the groups whose User-agent value reads as empty")
+    expect(r.stderr).not.toContain('matches no User-agent line')
+    const two = await run(['check', file, '--agent=', '--agent', 'a/b', '-q', '/x'])
+    expect(two.stdout.toString()).toBe('disallowed\t/x\tline 2: Disallow: /\n')
+  })
+
   it('-- lets a URL start with a dash', async () => {
     const r = await run(['check', robotsPath, '--agent', 'G', '-q', '--', '-x'])
     expect(r.stdout.toString()).toBe('allowed\t-x\tno matching rule\n')

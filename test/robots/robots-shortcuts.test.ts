@@ -120,6 +120,15 @@ describe('agent-not-product-token: a warning in the diagnostics', () => {
     ])
   })
 
+  it("the empty token's warning does not claim only the * groups apply: a User-agent value read as empty names it", () => {
+    const robots = parseRobots('User-agent: 123\nDisallow: /\n\nUser-agent: *\nAllow: /\n')
+    expect(robots.agent('').explain('/x')).toEqual({ allowed: false, rule: { line: 2, kind: 'disallow', pattern: '/' } })
+    expect(robots.access('')).toMatchObject({ access: 'nothing', group: 'named' })
+    const [w] = warnings(robots)
+    expect(w).toContain('(for "": first the groups whose name reads as empty)')
+    expect(w.endsWith(': ""')).toBe(true)
+  })
+
   it('bounded: at most MAX_AGENT_WARNINGS tokens, each quoted to 100 characters', () => {
     const robots = parseRobots(BODY)
     for (let i = 0; i < 1000; i++) robots.agent(`bot${i}`)

@@ -13,11 +13,16 @@ export const AGENT_OPTION: OptionSpec = { name: 'agent', value: true, allowEmpty
 
 /**
  * A warning when `agent` is not a product token (`[A-Za-z_-]+`): the
- * reference compares the crawler's token whole, so such a token never names
- * a group and only the `*` groups apply.
+ * reference compares the crawler's token whole with each User-agent value
+ * read up to its first character outside `[A-Za-z_-]`. So a token holding
+ * such a character names no group, and only the `*` groups apply; the empty
+ * token names the groups whose value reads as empty (`User-agent:`,
+ * `User-agent: *bot`, `User-agent: 123`), and the `*` groups only when the
+ * file has none.
  */
 export function agentWarning(agent: string): string | undefined {
   if (isValidProductToken(agent)) return undefined
+  if (agent === '') return `warning: --agent '' is not a product token ([A-Za-z_-]+): the empty token names the groups whose User-agent value reads as empty ('User-agent:', 'User-agent: *bot', 'User-agent: 123'); only '*' groups apply when none does`
   return `warning: --agent '${agent}' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`
 }
 
@@ -27,7 +32,7 @@ export function agentWarnings(tokens: readonly string[]): string[] {
   for (const t of new Set(tokens)) {
     const w = agentWarning(t)
     if (w === undefined) continue
-    out.push(tokens.length > 1 ? w.replace(/; only '\*' groups apply$/, '') : w)
+    out.push(tokens.length > 1 ? w.replace(/; only '\*' groups apply( when none does)?$/, '') : w)
   }
   return out
 }
