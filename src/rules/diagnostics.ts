@@ -38,7 +38,7 @@ export const DIAGNOSTICS = {
   'html-body': ['error', 'body looks like an HTML page, not a robots.txt'],
   'utf16-body': [
     'error',
-    'body is UTF-16 (it starts with a UTF-16 byte order mark): the reference reads a robots.txt as UTF-8 bytes, so no rule applies',
+    'body is UTF-16 (it starts with a UTF-16 byte order mark): the reference reads a robots.txt as UTF-8 bytes, so its UTF-16 text is no rule',
   ],
   'sitemap-not-absolute': ['warning', 'sitemap is not an absolute http(s) URL; ignored'],
   'bad-crawl-delay': ['warning', 'crawl-delay is not a non-negative number of seconds; ignored'],

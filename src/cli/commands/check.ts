@@ -12,7 +12,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from 
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION, type CrawlerSpec, type Require } from '../common/crawlers-option.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
@@ -161,7 +161,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
     const problem = bodyProblem(loaded.robots)
-    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+    const list = judged.kind === 'agent' ? [judged.tokens] : crawlerTokens(judged.crawlers)
+    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, list)))
   }
   const out = new BlockWriter(process.stdout, 64 * 1024)
   let crawlers: CheckCrawlers | undefined

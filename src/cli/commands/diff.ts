@@ -11,9 +11,9 @@ import { isUtf8 } from 'node:buffer'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf } from '../common/crawlers-option.js'
-import type { HostCrawlers } from '../hosts/host-rules.js'
+import { crawlerList, type HostCrawlers } from '../hosts/host-rules.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printable } from '../common/printable.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
@@ -50,10 +50,10 @@ export const EXIT_CHANGED = 3
 
 const DECODER = new TextDecoder()
 
-function warnProblem(loaded: LoadedRobots): void {
+function warnProblem(loaded: LoadedRobots, who: HostCrawlers): void {
   if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
   const problem = bodyProblem(loaded.robots)
-  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerList(who))))
 }
 
 /** The per-host sources in command-line order (`--robots-dir DIR`, `--bundle FILE`, also as `--x=V`): OLD, then NEW. */
@@ -127,8 +127,8 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     const oldRobots = await loadRobots(oldSource, fetching)
     const newRobots = await loadRobots(newSource, fetching)
     if (!quiet) {
-      warnProblem(oldRobots)
-      warnProblem(newRobots)
+      warnProblem(oldRobots, who)
+      warnProblem(newRobots, who)
     }
     sides = [new FileSide(oldRobots, who), new FileSide(newRobots, who)]
   }

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os'
 import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
 import { UrlScan } from '../../index.js'
@@ -120,7 +120,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
       const problem = bodyProblem(loaded.robots)
-      if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots))
+      if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerLists ?? [agent])))
     }
     const outcome = loaded.fetched === 'unreachable' || loaded.fetched === 'unavailable' ? loaded.fetched : undefined
     judge =

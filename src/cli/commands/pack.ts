@@ -59,7 +59,7 @@ class PackReport {
     const problem = bodyProblem(robots)
     if (problem !== undefined) {
       this.problems[problem]++
-      this.warn(bodyWarning(name, problem, robots))
+      this.warn(bodyWarning(name, problem, robots, undefined))
     }
   }
 }

@@ -3,7 +3,8 @@
  * file, binary data, or a file cut at the parsing limit. The reference reads
  * them as it reads any body (usually finding no rule, so everything is
  * allowed); `check` and `filter` say so on stderr, once per file, instead of
- * allowing everything in silence. How each is told: {@link bodyProblem}.
+ * allowing everything in silence. How each is told: {@link bodyProblem};
+ * whether the warning may say "URLs allowed": {@link allowsEverything}.
  */
 import type { Diagnostic, Robots } from '../../index.js'
 import { count } from './numbers.js'
@@ -55,15 +56,38 @@ export function bodyProblem(robots: Pick<Robots, 'diagnostics' | 'lineCount'>): 
   return undefined
 }
 
-/** The warning for `name`'s problem (one line, without the `warning: ` prefix's program name). */
-export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Robots, 'bytesRead'>): string {
+/**
+ * Whether every crawler (each its tokens) may fetch every path under
+ * `robots` (`robots.access`, exact): only then may a body's warning say
+ * "URLs allowed". An HTML page, a UTF-16 or a binary body can still hold
+ * lines the reference reads as rules (a `<pre>` of rules, ASCII lines after
+ * a UTF-16 byte order mark).
+ */
+export function allowsEverything(robots: Pick<Robots, 'crawlers'>, crawlers: readonly (readonly string[])[]): boolean {
+  return robots.crawlers(crawlers).access().every((a) => a.access === 'everything')
+}
+
+/**
+ * The warning for `name`'s problem (one line, without the `warning: `
+ * prefix's program name). `allowsAll`: {@link allowsEverything} for the
+ * crawlers judged, which decides what it says of the verdicts; undefined
+ * where no crawler is judged (`pack`), which says none.
+ */
+export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Robots, 'bytesRead'>, allowsAll: boolean | undefined): string {
+  const read =
+    allowsAll === undefined
+      ? 'kept as the reference reads it'
+      : allowsAll
+        ? 'judged as the reference reads it, which finds no rule that disallows a URL: URLs allowed'
+        : 'judged as the reference reads it, which finds rules in it that disallow URLs'
   switch (problem) {
     case 'html':
-      return `warning: '${name}' looks like an HTML page, not a robots.txt [html-body]; judged as the reference reads it, which usually finds no rule: URLs allowed`
+      return `warning: '${name}' looks like an HTML page, not a robots.txt [html-body]; ${read}`
     case 'utf16':
-      return `warning: '${name}' is UTF-16, which the reference cannot read [utf16-body]; no rule in it applies: URLs allowed`
+      if (allowsAll === true) return `warning: '${name}' is UTF-16, which the reference cannot read [utf16-body]; no rule in it disallows a URL: URLs allowed`
+      return `warning: '${name}' starts as UTF-16 [utf16-body], which the reference reads as UTF-8 bytes; ${read}`
     case 'binary':
-      return `warning: '${name}' looks like binary data, not a robots.txt (most lines hold control characters or invalid UTF-8); judged as the reference reads it, which usually finds no rule: URLs allowed`
+      return `warning: '${name}' looks like binary data, not a robots.txt (most lines hold control characters or invalid UTF-8); ${read}`
     case 'truncated':
       return `warning: '${name}' is larger than the parsing limit; only its first ${count(robots.bytesRead)} bytes are read [truncated]`
   }

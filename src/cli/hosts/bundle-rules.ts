@@ -7,9 +7,9 @@
  * {@link loadStore}).
  */
 import { RobotsFormatError, RobotsInputError, RobotsStore, type EntryId, type StoreCrawlers } from '../../index.js'
-import { bodyProblem } from '../common/body-problems.js'
+import { allowsEverything, bodyProblem } from '../common/body-problems.js'
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
-import { FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
+import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
 
 /** A coded error about a bundle file (exit 1). */
@@ -126,7 +126,9 @@ export class StoreRules implements HostRules {
       if (!first) return { kind: 'rules', judge }
       // The body's problems are in the form's diagnostics, read once per entry.
       const robots = this.store.get(this.store.entryKey(id))!
-      return { kind: 'rules', judge, problem: bodyProblem(robots), bytesRead: robots.bytesRead }
+      const problem = bodyProblem(robots)
+      if (problem === undefined) return { kind: 'rules', judge, bytesRead: robots.bytesRead }
+      return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)) }
     } catch (err) {
       // A form well checksummed but malformed (checked on first use): judged as an unreadable file.
       if (err instanceof RobotsFormatError) return { kind: 'unreadable', reason: `its rules in the bundle are not valid: ${err.message}` }

@@ -58,12 +58,19 @@ export interface EntryEvent {
   /** For `Unreadable`: why. For a problem: the bytes read (truncated files). */
   readonly reason?: string
   readonly bytesRead?: number
+  /** For a problem: every crawler may fetch every path (`allowsEverything`), which its warning may then say. */
+  readonly allowsAll?: boolean
   /** For `DisallowAll`: the entry's fetch was refused by the address policy (not the site's outcome). */
   readonly refused?: boolean
 }
 
 /** Who entries are loaded for: one crawler (its tokens: `--agent`), or several (`--crawlers`: each one's tokens). */
 export type HostCrawlers = { readonly agent: readonly string[] } | { readonly crawlers: readonly (readonly string[])[] }
+
+/** The crawlers of `who`, each its tokens (one crawler for `--agent`). */
+export function crawlerList(who: HostCrawlers): readonly (readonly string[])[] {
+  return 'agent' in who ? [who.agent] : who.crawlers
+}
 
 /** What one entry holds, loaded for a crawler (or a crawler set). */
 export type HostEntry =
@@ -72,7 +79,7 @@ export type HostEntry =
    * on the entry's first load also its body's problem, if any (HTML,
    * UTF-16, binary, truncated), and the bytes read.
    */
-  | { readonly kind: 'rules'; readonly judge: AgentMatcher | CrawlerSet; readonly problem?: BodyProblem; readonly bytesRead?: number }
+  | { readonly kind: 'rules'; readonly judge: AgentMatcher | CrawlerSet; readonly problem?: BodyProblem; readonly bytesRead?: number; readonly allowsAll?: boolean }
   /**
    * No file but a fetch outcome (bundles from JSON lines): unavailable allows
    * all, unreachable disallows all; `refused`: not fetched at all, its

@@ -73,7 +73,7 @@ export class HostTally {
         this.withRobots++
         if (event.problem !== undefined) {
           this.problems[event.problem]++
-          this.warn(bodyWarning(name, event.problem, { bytesRead: event.bytesRead ?? 0 }))
+          this.warn(bodyWarning(name, event.problem, { bytesRead: event.bytesRead ?? 0 }, event.allowsAll === true))
         }
         break
       case EntryState.AllowAll:

@@ -7,9 +7,9 @@
  */
 import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 import { parseRobots, type EngineOptions, type Robots } from '../../index.js'
-import { bodyProblem } from '../common/body-problems.js'
+import { allowsEverything, bodyProblem } from '../common/body-problems.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
-import { FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
+import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../common/printable.js'
 import { hostKeyOfName } from './host-names.js'
@@ -192,7 +192,9 @@ export class DirectoryRules implements HostRules {
     if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
     const robots = read.robots
     const judge = 'agent' in who ? robots.agents(who.agent) : robots.crawlers(who.crawlers)
-    return { kind: 'rules', judge, problem: first ? bodyProblem(robots) : undefined, bytesRead: robots.bytesRead }
+    const problem = first ? bodyProblem(robots) : undefined
+    if (problem === undefined) return { kind: 'rules', judge, bytesRead: robots.bytesRead }
+    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)) }
   }
 
   /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), or says why it cannot be read. */

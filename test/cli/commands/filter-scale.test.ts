@@ -370,6 +370,24 @@ describe('per-host counts, the cache budget, warnings', () => {
     }
   })
 
+  it('a UTF-16 robots.txt whose ASCII lines are rules: check and filter do not warn "URLs allowed" and then disallow', async () => {
+    const file = tmp.path('utf16-rules.txt')
+    writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('\nUser-agent: *\nDisallow: /\n')]))
+    const c = await run(['check', file, '--agent', 'bot', '/x'])
+    expect(c.stdout.toString()).toBe('disallowed\t/x\tline 3: Disallow: /\n')
+    expect(c.stderr).toContain('[utf16-body]')
+    expect(c.stderr).not.toContain('URLs allowed')
+    const dir = tmp.path('utf16-dir')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'u.test'), readFileSync(file))
+    for (const jobs of ['1', '2']) {
+      const f = await run(['filter', '--robots-dir', dir, '--agent', 'bot', '--jobs', jobs, '--print', 'verdicts'], { input: 'https://u.test/x\n' })
+      expect(f.stdout.toString()).toBe('disallowed\t3\thttps://u.test/x\n')
+      expect(f.stderr).toContain('[utf16-body]')
+      expect(f.stderr).not.toContain('URLs allowed')
+    }
+  })
+
   it('check and filter --robots warn about an HTML robots.txt', async () => {
     const html = tmp.path('robots.html.txt')
     writeFileSync(html, '<html><head><title>404</title></head></html>\n')

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { gzipSync } from 'node:zlib'
 import { parseRobots } from '../../../src/index.js'
-import { bodyProblem, bodyWarning } from '../../../src/cli/common/body-problems.js'
+import { allowsEverything, bodyProblem, bodyWarning } from '../../../src/cli/common/body-problems.js'
 
 describe('bodyProblem', () => {
   it('finds HTML, UTF-16, binary and truncated bodies; ordinary files have none', () => {
@@ -15,7 +15,30 @@ describe('bodyProblem', () => {
     expect(bodyProblem(parseRobots(gzipSync('User-agent: *\nDisallow: /\n'.repeat(50))))).toBe('binary')
     const big = parseRobots(`User-agent: *\n${'Disallow: /a-long-enough-rule\n'.repeat(20_000)}`)
     expect(bodyProblem(big)).toBe('truncated')
-    expect(bodyWarning('x.txt', 'truncated', big)).toMatch(/^warning: 'x\.txt' is larger than the parsing limit; only its first [\d,]+ bytes are read \[truncated\]$/)
+    expect(bodyWarning('x.txt', 'truncated', big, true)).toMatch(/^warning: 'x\.txt' is larger than the parsing limit; only its first [\d,]+ bytes are read \[truncated\]$/)
+  })
+
+  it('a UTF-16 or HTML body the reference still reads rules from: its warning does not say URLs allowed', () => {
+    const utf16 = parseRobots(new Uint8Array([0xff, 0xfe, ...Buffer.from('\nUser-agent: *\nDisallow: /\n')]))
+    expect(bodyProblem(utf16)).toBe('utf16')
+    expect(utf16.isAllowed('/x', 'bot')).toBe(false)
+    expect(allowsEverything(utf16, [['bot']])).toBe(false)
+    const u = bodyWarning('u.txt', 'utf16', utf16, false)
+    expect(u).not.toContain('URLs allowed')
+    expect(u).toContain('finds rules in it that disallow URLs')
+    const pre = parseRobots('<!DOCTYPE html>\n<html><body><pre>\nUser-agent: *\nDisallow: /private\n</pre></body></html>\n')
+    expect(bodyProblem(pre)).toBe('html')
+    expect(allowsEverything(pre, [['bot'], ['other']])).toBe(false)
+    expect(bodyWarning('p.txt', 'html', pre, false)).not.toContain('URLs allowed')
+    // A crawler the rules leave alone may be told so, and a page without rules still says it.
+    const named = parseRobots('<html>\nUser-agent: a\nDisallow: /\n')
+    expect(allowsEverything(named, [['b']])).toBe(true)
+    expect(allowsEverything(named, [['a'], ['b']])).toBe(false)
+    const page = parseRobots('<!DOCTYPE html>\n<html><body>Not found</body></html>\n')
+    expect(allowsEverything(page, [['bot']])).toBe(true)
+    expect(bodyWarning('n.txt', 'html', page, true)).toMatch(/URLs allowed$/)
+    expect(bodyWarning('n.txt', 'utf16', page, true)).toMatch(/URLs allowed$/)
+    expect(bodyWarning('n.txt', 'html', page, undefined)).not.toContain('allowed')
   })
 
   it('binary data with more diagnostics than the list keeps is still binary', () => {
