@@ -285,6 +285,15 @@ describe('ruleText', () => {
     expect(ruleText(down, down.explain('/x').rule, true)).toEqual({ text: 'implied: Disallow: / (robots.txt unreachable)', implied: 'unreachable' })
   })
 
+  it("an empty Disallow: the reference names as the matching line of an allowed URL is not shown as the rule that decided it", () => {
+    const empty = parseRobots('User-agent: bot\nDisallow:\n\nUser-agent: *\nDisallow: /\n').agent('bot')
+    const e = empty.explain('/x')
+    expect(e).toEqual({ allowed: true, rule: { line: 2, kind: 'disallow', pattern: '' } })
+    expect(ruleText(empty, e.rule)).toEqual({ text: 'line 2: Disallow: (empty: no rule in effect)' })
+    const allow = parseRobots('User-agent: bot\nAllow:\n').agent('bot')
+    expect(ruleText(allow, allow.explain('/x').rule)).toEqual({ text: 'line 2: Allow: (empty: no rule in effect)' })
+  })
+
   it('refuses a matcher that is not one, and a rule that is not a rule reference', () => {
     for (const bad of [null, {}, robots] as unknown[]) expect(codeOf(() => ruleText(bad as typeof m, null))).toBe('ERR_INPUT')
     for (const bad of ['line 2', 42, {}, { line: 2, kind: 'block', pattern: '/' }] as unknown[]) expect(codeOf(() => ruleText(m, bad as null))).toBe('ERR_INPUT')

@@ -14,7 +14,10 @@ export interface RuleText {
   /**
    * `line 4: Disallow: /private/` (a line of the file), `implied: Allow:
    * /d/$ (from line 3: Allow: /d/index.html)`, `implied: Disallow: /
-   * (robots.txt unreachable)`, or `no matching rule`.
+   * (robots.txt unreachable)`, or `no matching rule`. An empty `Allow:` or
+   * `Disallow:`, which the reference names when only it matched, is no rule
+   * in effect (the URL is allowed), and says so: `line 2: Disallow: (empty:
+   * no rule in effect)`.
    */
   readonly text: string
   /**
@@ -69,6 +72,7 @@ export function ruleText(matcher: AgentMatcher, rule: RuleRef | null, unreachabl
   }
   const directive = `${rule.kind === 'allow' ? 'Allow' : 'Disallow'}: ${rule.pattern}`
   if (unreachable) return { text: `implied: ${directive} (robots.txt unreachable)`, implied: 'unreachable' }
+  if (rule.pattern === '') return { text: `line ${rule.line}: ${directive}(empty: no rule in effect)` }
   if (rule.kind === 'allow' && rule.pattern.endsWith('$')) {
     const written = indexLines(matcher.rules).get(rule.line)
     if (written !== undefined && written !== rule.pattern) {
