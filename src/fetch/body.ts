@@ -39,8 +39,22 @@ export function openBody(res: Response, undecoded: boolean): ResponseBody | null
   if (undecoded) {
     return { stream: decodeStrictly(res.body, parseCodings(res.headers.get(CODING_HEADER))), expectedLength: undefined }
   }
-  const coded = parseCodings(res.headers.get('content-encoding')).length > 0
-  return { stream: res.body, expectedLength: coded ? undefined : contentLength(res.headers) }
+  const codings = parseCodings(res.headers.get('content-encoding'))
+  const unknown = codings.find((c) => !PLATFORM_CODINGS.has(c))
+  if (unknown !== undefined) return { stream: res.body.pipeThrough(refuseBytes(unknown)), expectedLength: undefined }
+  return { stream: res.body, expectedLength: codings.length > 0 ? undefined : contentLength(res.headers) }
+}
+
+/** The codings platforms decode; a body in any other reaches us as sent, and is not the file. */
+const PLATFORM_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd'])
+
+/** A stream that errors at the first byte of a body in `coding`, which nobody decoded (an empty body is an empty file). */
+function refuseBytes(coding: string): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream({
+    transform(chunk) {
+      if (chunk.length > 0) throw Object.assign(new Error(`a content coding not decoded: ${coding.slice(0, 40)}`), { code: 'ERR_CONTENT_CODING' })
+    },
+  })
 }
 
 /**

@@ -209,7 +209,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
           const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
             status: h.status,
             headers,
-            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings) : x.body,
+            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings) : codings.length > 0 ? undecodable(x.body, codings) : x.body,
             cancel: () => x.cancel(),
           }
           const expected = codings.length === 0 ? x.contentLength() : undefined
@@ -297,6 +297,17 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     close(): void {
       dns.cancel()
     },
+  }
+}
+
+/**
+ * The body of a coding not decoded here (zstd, compress, more than five):
+ * its bytes are not the file, so the first one errors the stream. Without a
+ * byte it is an empty file, as in {@link decodeStrictly}.
+ */
+async function* undecodable(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
+  for await (const chunk of raw) {
+    if (chunk.length > 0) throw Object.assign(new Error(`a content coding not decoded: ${codings.join(', ').slice(0, 80)}`), { code: 'ERR_CONTENT_CODING' })
   }
 }
 

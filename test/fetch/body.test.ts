@@ -228,6 +228,33 @@ describe('a plain body shorter than its Content-Length counts as ok (issue 13 #4
     expect(r.outcome).toBe('ok')
   })
 })
+
+describe('regression: a body in a content coding nobody decodes was parsed as the file', () => {
+  it('compress (sent raw by every platform): incomplete-body at its first byte, an empty one is an empty file', async () => {
+    const raw = await rawServer(`HTTP/1.1 200 OK\r\ncontent-encoding: compress\r\ncontent-length: ${GZ.length}\r\n\r\n`, GZ)
+    try {
+      const r = await fetchRobots(raw.origin)
+      expectIncomplete(r, 'decoding')
+      expect(r.error?.code).toBe('ERR_CONTENT_CODING')
+      expect(describeFetchResult(r)).toMatch(/not decoded/)
+    } finally {
+      await raw.close()
+    }
+    const empty = await rawServer('HTTP/1.1 200 OK\r\ncontent-encoding: compress\r\ncontent-length: 0\r\n\r\n', new Uint8Array())
+    try {
+      expect((await fetchRobots(empty.origin)).outcome).toBe('ok')
+    } finally {
+      await empty.close()
+    }
+  })
+
+  it('with a fetch passed in: the same', async () => {
+    const r = await fetchRobots('http://127.0.0.1:1/', {
+      fetch: async () => new Response(GZ, { status: 200, headers: { 'content-encoding': 'gzip, compress' } }),
+    })
+    expectIncomplete(r, 'decoding')
+  })
+})
 })
 
 describe('contentLength', () => {
