@@ -41,7 +41,10 @@ export function openBody(res: Response, undecoded: boolean): ResponseBody | null
   }
   const codings = parseCodings(res.headers.get('content-encoding'))
   const unknown = codings.find((c) => !PLATFORM_CODINGS.has(c))
-  if (unknown !== undefined) return { stream: res.body.pipeThrough(refuseBytes(unknown)), expectedLength: undefined }
+  if (unknown !== undefined) return { stream: res.body.pipeThrough(refuseBytes(`content coding ${unknown}`)), expectedLength: undefined }
+  // Platforms undo chunked only: a body under another transfer coding (gzip) comes through as sent.
+  const transfer = parseCodings(res.headers.get('transfer-encoding')).find((c) => c !== 'chunked')
+  if (transfer !== undefined) return { stream: res.body.pipeThrough(refuseBytes(`transfer coding ${transfer}`)), expectedLength: undefined }
   return { stream: res.body, expectedLength: codings.length > 0 ? undefined : contentLength(res.headers) }
 }
 
@@ -52,7 +55,7 @@ const PLATFORM_CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd'])
 function refuseBytes(coding: string): TransformStream<Uint8Array, Uint8Array> {
   return new TransformStream({
     transform(chunk) {
-      if (chunk.length > 0) throw Object.assign(new Error(`a content coding not decoded: ${coding.slice(0, 40)}`), { code: 'ERR_CONTENT_CODING' })
+      if (chunk.length > 0) throw Object.assign(new Error(`a ${coding.slice(0, 60)} not decoded`), { code: 'ERR_CONTENT_CODING' })
     },
   })
 }

@@ -159,7 +159,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
   const startBody = (h: Http1Head): void => {
     const te = h.fields.get('transfer-encoding')
     const cl = h.fields.get('content-length')
-    const codings = te === undefined ? [] : te.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== 'identity')
+    const codings = te === undefined ? [] : te.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity')
     if (h.status === 204 || h.status === 304 || (h.status >= 100 && h.status < 200)) framing = Framing.None
     else if (codings.length > 0) {
       // Only chunked is undone here: a body under another transfer coding (gzip, chunked) is not the file.

@@ -307,7 +307,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
  */
 async function* undecodable(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
   for await (const chunk of raw) {
-    if (chunk.length > 0) throw Object.assign(new Error(`a content coding not decoded: ${codings.join(', ').slice(0, 80)}`), { code: 'ERR_CONTENT_CODING' })
+    if (chunk.length > 0) throw Object.assign(new Error(`a content coding ${codings.join(', ').slice(0, 80)} not decoded`), { code: 'ERR_CONTENT_CODING' })
   }
 }
 

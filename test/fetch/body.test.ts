@@ -248,6 +248,20 @@ describe('regression: a body in a content coding nobody decodes was parsed as th
     }
   })
 
+  it('regression: a body under a transfer coding other than chunked (gzip) was parsed as the file', async () => {
+    const raw = await rawServer('HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\nconnection: close\r\n\r\n', GZ)
+    try {
+      const r = await fetchRobots(raw.origin)
+      expect(r.outcome).toBe('unreachable')
+      expect(allowed(r, '/anything')).toBe(false)
+      // The Web fetch hands the body over as sent; the Node transport refuses the head.
+      if (transportName === 'web fetch') expectIncomplete(r, 'decoding')
+      else expect(r).toMatchObject({ reason: 'network-error', error: { code: 'ERR_HTTP_PARSE' } })
+    } finally {
+      await raw.close()
+    }
+  })
+
   it('with a fetch passed in: the same', async () => {
     const r = await fetchRobots('http://127.0.0.1:1/', {
       fetch: async () => new Response(GZ, { status: 200, headers: { 'content-encoding': 'gzip, compress' } }),
