@@ -167,7 +167,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
       framing = Framing.Chunked
     } else if (cl !== undefined) {
       const parts = cl.split(',').map((p) => p.trim())
-      if (!/^\d{1,15}$/.test(parts[0]!) || parts.some((p) => p !== parts[0])) throw httpError(`a malformed Content-Length: ${JSON.stringify(cl.slice(0, 40))}`, 'ERR_HTTP_PARSE')
+      if (!/^0*\d{1,15}$/.test(parts[0]!) || parts.some((p) => p !== parts[0])) throw httpError(`a malformed Content-Length: ${JSON.stringify(cl.slice(0, 40))}`, 'ERR_HTTP_PARSE')
       framing = Framing.Length
       remaining = length = Number(parts[0])
     }
@@ -213,7 +213,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
         if (line !== '') throw httpError('chunk data longer than its size', 'ERR_HTTP_PARSE')
         chunkState = 'size'
       } else if (chunkState === 'size') {
-        const m = /^([0-9A-Fa-f]{1,12})[ \t]*(?:;.*)?$/.exec(line)
+        const m = /^0*([0-9A-Fa-f]{1,12})[ \t]*(?:;.*)?$/.exec(line)
         if (m === null) throw httpError(`a malformed chunk size: ${JSON.stringify(line.slice(0, 40))}`, 'ERR_HTTP_PARSE')
         remaining = parseInt(m[1]!, 16)
         chunkState = remaining === 0 ? 'trailers' : 'data'

@@ -163,3 +163,18 @@ describe('regression: two different Location fields of a redirect were joined in
     expect(r200).toMatchObject({ outcome: 'ok' })
   })
 })
+
+describe('regression: a chunk size or Content-Length with many leading zeros was refused', () => {
+  it('leading zeros do not count against the digits allowed; a size past them still does', async () => {
+    const hex = RULES.length.toString(16)
+    const { r: chunked } = await fetchRaw(ok200('Transfer-Encoding: chunked\r\n', `${'0'.repeat(20)}${hex}\r\n${RULES}\r\n${'0'.repeat(20)}\r\n\r\n`))
+    expect(chunked).toMatchObject({ outcome: 'ok' })
+    expect(chunked.robots.bytesRead).toBe(RULES.length)
+    const { r: length } = await fetchRaw(ok200(`Content-Length: ${'0'.repeat(20)}${RULES.length}\r\n`, RULES))
+    expect(length).toMatchObject({ outcome: 'ok' })
+    const { r: huge } = await fetchRaw(ok200('Transfer-Encoding: chunked\r\n', `1${'0'.repeat(12)}\r\n${RULES}\r\n0\r\n\r\n`))
+    expect(huge).toMatchObject({ outcome: 'unreachable', error: { code: 'ERR_HTTP_PARSE' } })
+    const { r: list } = await fetchRaw(ok200('Transfer-Encoding: , chunked,\r\n', `${hex}\r\n${RULES}\r\n0\r\n\r\n`))
+    expect(list).toMatchObject({ outcome: 'ok' })
+  })
+})
