@@ -178,3 +178,22 @@ describe('regression: a chunk size or Content-Length with many leading zeros was
     expect(list).toMatchObject({ outcome: 'ok' })
   })
 })
+
+describe('a response cut at every byte', () => {
+  it('Content-Length and chunked, closed after each byte: never ok, never allow-all; whole: ok', async () => {
+    const hex = (n: number) => n.toString(16)
+    const responses = [
+      `HTTP/1.1 200 OK\r\nContent-Length: ${RULES.length}\r\n\r\n${RULES}`,
+      `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${hex(5)};a=b\r\n${RULES.slice(0, 5)}\r\n${hex(RULES.length - 5)}\r\n${RULES.slice(5)}\r\n0\r\nX-T: 1\r\n\r\n`,
+    ]
+    for (const full of responses) {
+      for (let cut = 0; cut < full.length; cut++) {
+        const { r } = await fetchRaw((s) => s.end(full.slice(0, cut)))
+        expect(r.outcome, `${JSON.stringify(full.slice(0, cut))}`).toBe('unreachable')
+      }
+      const { r } = await fetchRaw((s) => s.end(full))
+      expect(r.outcome).toBe('ok')
+      expect(r.robots.agent('x').isAllowed('http://127.0.0.1/private')).toBe(false)
+    }
+  })
+})
