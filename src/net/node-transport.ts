@@ -209,7 +209,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
           const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
             status: h.status,
             headers,
-            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings) : codings.length > 0 ? undecodable(x.body, codings) : x.body,
+            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings, () => x.cancel()) : codings.length > 0 ? undecodable(x.body, codings) : x.body,
             cancel: () => x.cancel(),
           }
           const expected = codings.length === 0 ? x.contentLength() : undefined
@@ -315,9 +315,10 @@ async function* undecodable(raw: AsyncIterable<Uint8Array>, codings: readonly st
  * `raw` decoded of `codings` (in the order applied), strictly: a coding cut
  * short or corrupt errors the stream, except that an encoded body without a
  * single byte is an empty file (servers send `Content-Encoding` on empty
- * answers). Stopping early (the limit) stops reading `raw` too.
+ * answers). Stopping early (the limit) or failing runs `cancel`: the
+ * connection closes at once, though `raw` may be waiting for bytes.
  */
-async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
+async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[], cancel: () => void): AsyncGenerator<Uint8Array> {
   let sawBytes = false
   let rawDone = false
   const source = Readable.from(
@@ -352,6 +353,7 @@ async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly
     throw err
   } finally {
     if (!finished) {
+      cancel()
       source.destroy()
       for (const d of decoders) d.destroy()
     }

@@ -197,3 +197,22 @@ describe('a response cut at every byte', () => {
     }
   })
 })
+
+describe('regression: a gzip body read up to the limit left its connection open (and its slot of the address held) while the server stalled', () => {
+  it('the connection closes when reading stops: the one slot of the address is free again at once', async () => {
+    const bomb = gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x61))
+    // More than the limit decoded, then silence: no last chunk, no close.
+    answer = (s) => s.write(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n${bomb.length.toString(16)}\r\n`), bomb]))
+    const transport = createNodeTransport({ perAddress: 1 })
+    try {
+      const r = await fetchRobots(`http://127.0.0.1:${port}/`, { transport, timeoutMs: 20_000 })
+      expect(r).toMatchObject({ outcome: 'ok' })
+      expect(r.robots.truncated).toBe(true)
+      const lease = transport.tryLease('127.0.0.1')
+      expect(lease).toBeDefined()
+      lease!.release()
+    } finally {
+      transport.close()
+    }
+  })
+})
