@@ -43,15 +43,22 @@ function parseHead(text: string): Http1Head {
   const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lines[0]!)
   if (m === null) throw httpError(`not an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`, 'ERR_HTTP_PARSE')
   const status = Number(m[1])
-  const fields = new Map<string, string>()
+  // obs-fold: a line starting with white space continues the field before it, read as one space (RFC 9112 §5.2, a user agent's duty).
+  const logical: string[] = []
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
+    const folded = line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9
+    if (folded && logical.length > 0) logical[logical.length - 1] += ` ${line.replace(/^[ \t]+/, '')}`
+    else logical.push(line)
+  }
+  const fields = new Map<string, string>()
+  for (const line of logical) {
     const colon = line.indexOf(':')
-    // obs-fold (a line starting with white space) and lines without a name are refused, as RFC 9112 §5.2 allows.
+    // Lines without a name (white space before the first field included) are refused.
     if (colon <= 0) throw httpError(`a malformed header line: ${JSON.stringify(line.slice(0, 80))}`, 'ERR_HTTP_PARSE')
     const name = line.slice(0, colon).toLowerCase()
     if (!TOKEN.test(name)) throw httpError(`a malformed header name: ${JSON.stringify(name.slice(0, 80))}`, 'ERR_HTTP_PARSE')
-    const value = line.slice(colon + 1).trim()
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '')
     // A CR alone or a NUL in a value: RFC 9110 §5.5 has the message refused (other parsers would split the line there).
     if (/[\r\0]/.test(value)) throw httpError(`a header value with a CR or NUL: ${JSON.stringify(line.slice(0, 80))}`, 'ERR_HTTP_PARSE')
     const had = fields.get(name)

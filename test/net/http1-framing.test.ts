@@ -216,3 +216,18 @@ describe('regression: a gzip body read up to the limit left its connection open 
     }
   })
 })
+
+describe('regression: a header folded over two lines (obs-fold) made the whole answer a network error', () => {
+  it('a continuation line is part of the field before it, read as one space (RFC 9112 §5.2)', async () => {
+    const { r } = await fetchRaw(ok200(`Cache-Control: public,\r\n\tmax-age=3600\r\nContent-Length:\r\n ${RULES.length}\r\n`, RULES))
+    expect(r).toMatchObject({ outcome: 'ok', headers: { 'cache-control': 'public, max-age=3600', 'content-length': String(RULES.length) } })
+    expect(r.robots.agent('x').isAllowed('http://127.0.0.1/private')).toBe(false)
+  })
+
+  it('white space before the first field, or a CR ending a value, is still refused', async () => {
+    for (const fields of [` X-A: b\r\nContent-Length: ${RULES.length}\r\n`, `X-A: b\r\r\nContent-Length: ${RULES.length}\r\n`]) {
+      const { r } = await fetchRaw(ok200(fields, RULES))
+      expect(r, JSON.stringify(fields)).toMatchObject({ outcome: 'unreachable', reason: 'network-error', error: { code: 'ERR_HTTP_PARSE' } })
+    }
+  })
+})
