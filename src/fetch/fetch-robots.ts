@@ -302,7 +302,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         }
         let next: URL | undefined
         try {
-          next = new URL(locationText(location.trim()), current)
+          next = new URL(locationText(oneLocation(location.trim())), current)
         } catch {
           next = undefined
         }
@@ -359,6 +359,16 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     clearTimeout(timer)
     userSignal?.removeEventListener('abort', onUserAbort)
   }
+}
+
+/**
+ * One `Location` of a value a platform joined from repeated fields
+ * (`/a, /a`: a proxy that added it again). A URL holds no space, so such a
+ * value is a list; equal members are one target.
+ */
+function oneLocation(value: string): string {
+  const parts = value.split(', ')
+  return parts.length > 1 && parts.every((p) => p === parts[0]) ? parts[0]! : value
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })

@@ -734,3 +734,14 @@ describe('regression: a Location header holding raw UTF-8', () => {
     }
   })
 })
+
+describe('regression: a Location field repeated with the same target was followed to "/a,%20/a" by the Web fetch (it joins repeated fields)', () => {
+  it('equal members of a joined Location are one target; any other value is read as written', async () => {
+    for (const [location, final] of [['/a, /a', '/a'], ['/a, /a, /a', '/a'], ['/a,/a', '/a,/a'], ['/a, /b', '/a,%20/b']] as const) {
+      const fetch = async (url: string | URL | Request) =>
+        String(url).endsWith('/robots.txt') ? new Response(null, { status: 301, headers: { location } }) : new Response(RULES, { status: 200 })
+      const r = await fetchWith('http://a.test/', { fetch, privateAddresses: 'allow' })
+      expect(r.finalUrl, location).toBe(`http://a.test${final}`)
+    }
+  })
+})
