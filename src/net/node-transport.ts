@@ -88,10 +88,10 @@ function bare(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
 }
 
-/** The codings of a `Content-Encoding` value in the order applied, `identity` left out. */
+/** The codings of a `Content-Encoding` value in the order applied, `identity` and `none` (what servers that send it mean) left out. */
 function codingsOf(value: string | null): string[] {
   if (value === null) return []
-  return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity')
+  return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity' && c !== 'none')
 }
 
 /** An error of a connection that could not be made in time. */

@@ -262,6 +262,17 @@ describe('regression: a body in a content coding nobody decodes was parsed as th
     }
   })
 
+  it('Content-Encoding: none (sent to turn compression off) is no coding: the body is the file', async () => {
+    const raw = await rawServer(`HTTP/1.1 200 OK\r\ncontent-encoding: none\r\ncontent-length: ${RULES.length}\r\n\r\n`, new TextEncoder().encode(RULES))
+    try {
+      const r = await fetchRobots(raw.origin)
+      expect(r.outcome).toBe('ok')
+      expect(allowed(r, '/anything')).toBe(false)
+    } finally {
+      await raw.close()
+    }
+  })
+
   it('with a fetch passed in: the same', async () => {
     const r = await fetchRobots('http://127.0.0.1:1/', {
       fetch: async () => new Response(GZ, { status: 200, headers: { 'content-encoding': 'gzip, compress' } }),
