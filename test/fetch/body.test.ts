@@ -273,6 +273,22 @@ describe('regression: a body in a content coding nobody decodes was parsed as th
     }
   })
 
+  it('regression: a body still encoded (zstd that Node 20 does not decode, gzip from a fetch that decodes nothing) was parsed as the file', async () => {
+    const zstd = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x11, 0x00, 0x00])
+    for (const [coding, bytes] of [['zstd', zstd], ['gzip', new Uint8Array(GZ)], ['gzip, zstd', zstd]] as const) {
+      // One byte per chunk: the start of the body is checked across chunks.
+      const body = () => new ReadableStream<Uint8Array>({ start(c) { for (const b of bytes) c.enqueue(new Uint8Array([b])); c.close() } })
+      const r = await fetchRobots('http://127.0.0.1:1/', { fetch: async () => new Response(body(), { status: 200, headers: { 'content-encoding': coding } }) })
+      expectIncomplete(r, 'decoding')
+      expect(r.error?.message, coding).toMatch(/still in content coding/)
+    }
+    // Decoded text under a coding's name, and a coding without a signature (br), pass as they are.
+    for (const coding of ['zstd', 'gzip', 'br']) {
+      const r = await fetchRobots('http://127.0.0.1:1/', { fetch: async () => new Response(RULES, { status: 200, headers: { 'content-encoding': coding } }) })
+      expect(r.outcome, coding).toBe('ok')
+    }
+  })
+
   it('with a fetch passed in: the same', async () => {
     const r = await fetchRobots('http://127.0.0.1:1/', {
       fetch: async () => new Response(GZ, { status: 200, headers: { 'content-encoding': 'gzip, compress' } }),
