@@ -98,9 +98,9 @@ const CONNECTION_CODES = new Set([
 /** Codes for a body whose length differs from its `Content-Length` (undici's, the Node transport's). */
 const LENGTH_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'ERR_BODY_LENGTH'])
 
-/** Codes of a content coding that ended early or is corrupt: zlib (`Z_BUF_ERROR`, `Z_DATA_ERROR`, …) and brotli (`ERR__ERROR_FORMAT_…`) as Node reports them. */
+/** Codes of a content coding that ended early, is corrupt (zlib's `Z_BUF_ERROR`, `Z_DATA_ERROR`, …, brotli's `ERR__ERROR_FORMAT_…` as Node reports them) or is not decoded (`ERR_CONTENT_CODING`). */
 function isDecodingCode(code: string): boolean {
-  return code.startsWith('Z_') || code.startsWith('ERR_ZLIB') || code.startsWith('ERR__ERROR_') || code.startsWith('ERR_BROTLI')
+  return code.startsWith('Z_') || code.startsWith('ERR_ZLIB') || code.startsWith('ERR__ERROR_') || code.startsWith('ERR_BROTLI') || code === 'ERR_CONTENT_CODING'
 }
 
 function isTlsCode(code: string): boolean {

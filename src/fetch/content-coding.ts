@@ -24,13 +24,13 @@ interface UndiciDispatcher {
   dispatch(options: unknown, handler: object): boolean
 }
 
-/** The codings of a `Content-Encoding` value, lower-cased, in the order applied; `identity` dropped. */
+/** The codings of a `Content-Encoding` value, lower-cased, in the order applied; `identity` dropped, and `none` (what servers that send it mean). */
 export function parseCodings(value: string | null): string[] {
   if (value === null) return []
   return value
     .split(',')
     .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity')
+    .filter((c) => c !== '' && c !== 'identity' && c !== 'none')
 }
 
 function hasStrictDecoder(): boolean {

@@ -64,7 +64,7 @@ export function describeFetchResult(r: RobotsFetchResult): string {
       const coding = r.headers?.['content-encoding']
       const how =
         e?.kind === 'decoding'
-          ? `${coding ? `${coding} ` : ''}content coding cut short or corrupt`
+          ? `${coding ? `${coding} ` : ''}content coding cut short, corrupt or not decoded`
           : 'length differs from Content-Length'
       why = `incomplete body from ${where}${via}: ${how}: ${e?.message ?? ''}`
       break

@@ -58,10 +58,10 @@ function checkTimeout(v: unknown): number {
   return Math.min(v, MAX_TIMEOUT_MS)
 }
 
-function keptHeaders(res: TransportResponse): Record<string, string> {
+function keptHeaders(headers: HeaderSource): Record<string, string> {
   const out: Record<string, string> = {}
   for (const name of KEPT_HEADERS) {
-    const v = res.headers.get(name)
+    const v = headers.get(name)
     if (v !== null) out[name] = v
   }
   return out
@@ -186,7 +186,8 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (res) {
       r.status = res.status
       r.finalUrl = current
-      r.headers = keptHeaders(res)
+      // A 304's fields update the stored ones (RFC 9111 §4.3.4): kept merged, so the next refresh still has them.
+      r.headers = keptHeaders(outcome === 'not-modified' && extra.freshness ? extra.freshness : res.headers)
       const validators =
         outcome === 'ok' ? validatorsOf(res.headers) : outcome === 'not-modified' && !extra.shortLived ? mergeValidators(validatorsOf(res.headers), sent) : undefined
       if (validators !== undefined) r.validators = validators
@@ -301,7 +302,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         }
         let next: URL | undefined
         try {
-          next = new URL(locationText(location.trim()), current)
+          next = new URL(locationText(oneLocation(location.trim())), current)
         } catch {
           next = undefined
         }
@@ -328,7 +329,8 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
         if (isConditional) {
           // RFC 9111 §4.3.4: the 304's fields update the stored ones; freshness from the merged set.
           const stored = previous!.headers
-          const freshness: HeaderSource = { get: (name) => res.headers.get(name) ?? stored?.[name] ?? null }
+          // Not the stored `Age`: it counted the stored response's time in caches, not this one's.
+          const freshness: HeaderSource = { get: (name) => res.headers.get(name) ?? (name === 'age' ? null : stored?.[name]) ?? null }
           return result('not-modified', 'not-modified', { res, robots: previous!.robots, freshness })
         }
         // Not an answer about the file (nothing was asked to be validated): the rules held stand, until asked again soon.
@@ -357,6 +359,16 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     clearTimeout(timer)
     userSignal?.removeEventListener('abort', onUserAbort)
   }
+}
+
+/**
+ * One `Location` of a value a platform joined from repeated fields
+ * (`/a, /a`: a proxy that added it again). A URL holds no space, so such a
+ * value is a list; equal members are one target.
+ */
+function oneLocation(value: string): string {
+  const parts = value.split(', ')
+  return parts.length > 1 && parts.every((p) => p === parts[0]) ? parts[0]! : value
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })

@@ -63,7 +63,7 @@ export type FetchReason =
   /**
    * A 2xx body that did not arrive whole (`unreachable`): fewer (or more) bytes
    * than its `Content-Length`, or a content coding (gzip, deflate, br) that
-   * ended early or was corrupt. `error` says which (`kind: 'length'` or `'decoding'`).
+   * ended early or was corrupt, or one not decoded. `error` says which (`kind: 'length'` or `'decoding'`).
    */
   | 'incomplete-body'
 

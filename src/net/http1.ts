@@ -42,19 +42,34 @@ function parseHead(text: string): Http1Head {
   const lines = text.split(/\r?\n/)
   const m = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(lines[0]!)
   if (m === null) throw httpError(`not an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 80))}`, 'ERR_HTTP_PARSE')
-  const fields = new Map<string, string>()
+  const status = Number(m[1])
+  // obs-fold: a line starting with white space continues the field before it, read as one space (RFC 9112 §5.2, a user agent's duty).
+  const logical: string[] = []
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
+    const folded = line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9
+    if (folded && logical.length > 0) logical[logical.length - 1] += ` ${line.replace(/^[ \t]+/, '')}`
+    else logical.push(line)
+  }
+  const fields = new Map<string, string>()
+  for (const line of logical) {
     const colon = line.indexOf(':')
-    // obs-fold (a line starting with white space) and lines without a name are refused, as RFC 9112 §5.2 allows.
+    // Lines without a name (white space before the first field included) are refused.
     if (colon <= 0) throw httpError(`a malformed header line: ${JSON.stringify(line.slice(0, 80))}`, 'ERR_HTTP_PARSE')
     const name = line.slice(0, colon).toLowerCase()
     if (!TOKEN.test(name)) throw httpError(`a malformed header name: ${JSON.stringify(name.slice(0, 80))}`, 'ERR_HTTP_PARSE')
-    const value = line.slice(colon + 1).trim()
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '')
+    // A CR alone or a NUL in a value: RFC 9110 §5.5 has the message refused (other parsers would split the line there).
+    if (/[\r\0]/.test(value)) throw httpError(`a header value with a CR or NUL: ${JSON.stringify(line.slice(0, 80))}`, 'ERR_HTTP_PARSE')
     const had = fields.get(name)
+    if (had !== undefined && name === 'location') {
+      // A redirect names one target: two different ones joined with `, ` would name a URL neither gave.
+      if (had !== value && status >= 300 && status < 400) throw httpError('a redirect with two different Location fields', 'ERR_HTTP_PARSE')
+      continue
+    }
     fields.set(name, had === undefined ? value : `${had}, ${value}`)
   }
-  return { status: Number(m[1]), fields }
+  return { status, fields }
 }
 
 /** How the body ends. */
@@ -151,17 +166,19 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
   const startBody = (h: Http1Head): void => {
     const te = h.fields.get('transfer-encoding')
     const cl = h.fields.get('content-length')
+    const codings = te === undefined ? [] : te.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity')
     if (h.status === 204 || h.status === 304 || (h.status >= 100 && h.status < 200)) framing = Framing.None
-    else if (te !== undefined) {
-      const codings = te.split(',').map((c) => c.trim().toLowerCase())
-      framing = codings[codings.length - 1] === 'chunked' ? Framing.Chunked : Framing.Close
+    else if (codings.length > 0) {
+      // Only chunked is undone here: a body under another transfer coding (gzip, chunked) is not the file.
+      if (codings.length > 1 || codings[0] !== 'chunked') throw httpError(`a transfer coding not supported: ${JSON.stringify(te!.slice(0, 40))}`, 'ERR_HTTP_PARSE')
+      framing = Framing.Chunked
     } else if (cl !== undefined) {
       const parts = cl.split(',').map((p) => p.trim())
-      if (!/^\d{1,15}$/.test(parts[0]!) || parts.some((p) => p !== parts[0])) throw httpError(`a malformed Content-Length: ${JSON.stringify(cl.slice(0, 40))}`, 'ERR_HTTP_PARSE')
+      if (!/^0*\d{1,15}$/.test(parts[0]!) || parts.some((p) => p !== parts[0])) throw httpError(`a malformed Content-Length: ${JSON.stringify(cl.slice(0, 40))}`, 'ERR_HTTP_PARSE')
       framing = Framing.Length
       remaining = length = Number(parts[0])
     }
-    if (framing === Framing.None || (framing === Framing.Length && remaining === 0)) finishBody()
+    if (framing === Framing.None) finishBody()
   }
 
   /** Feeds body bytes `b` (framing known). */
@@ -170,6 +187,8 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
     if (framing === Framing.Length) {
       if (b.length >= remaining) {
         push(b.subarray(0, remaining))
+        // Bytes past the length that come with it: the length was wrong, and the body read is not the whole file.
+        if (b.length > remaining) throw httpError(`body ran past its Content-Length of ${length}`, 'ERR_BODY_LENGTH')
         remaining = 0
         return finishBody()
       }
@@ -201,7 +220,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
         if (line !== '') throw httpError('chunk data longer than its size', 'ERR_HTTP_PARSE')
         chunkState = 'size'
       } else if (chunkState === 'size') {
-        const m = /^([0-9A-Fa-f]{1,12})[ \t]*(?:;.*)?$/.exec(line)
+        const m = /^0*([0-9A-Fa-f]{1,12})[ \t]*(?:;.*)?$/.exec(line)
         if (m === null) throw httpError(`a malformed chunk size: ${JSON.stringify(line.slice(0, 40))}`, 'ERR_HTTP_PARSE')
         remaining = parseInt(m[1]!, 16)
         chunkState = remaining === 0 ? 'trailers' : 'data'
@@ -216,8 +235,9 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
     pending = undefined
     try {
       while (!headDone) {
-        let end = b.indexOf('\r\n\r\n')
-        let skip = 4
+        // The first empty line, its line ends CRLF or LF alike: `\n\r\n` or `\n\n`.
+        let end = b.indexOf('\n\r\n')
+        let skip = 3
         const lfEnd = b.indexOf('\n\n')
         if (lfEnd >= 0 && (end < 0 || lfEnd < end)) {
           end = lfEnd
@@ -229,7 +249,7 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
           return
         }
         if (end > MAX_HEAD_BYTES) throw httpError(`a response head longer than ${MAX_HEAD_BYTES} bytes`, 'ERR_HTTP_PARSE')
-        const h = parseHead(b.toString('latin1', 0, end))
+        const h = parseHead(b.toString('latin1', 0, end > 0 && b[end - 1] === 13 ? end - 1 : end))
         b = b.subarray(end + skip)
         if (h.status >= 100 && h.status < 200) {
           if (h.status === 101) throw httpError('a 101 Switching Protocols answer to a GET', 'ERR_HTTP_PARSE')
@@ -240,7 +260,8 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
         headDone = true
         resolveHead(h)
       }
-      if (b.length > 0 && !bodyDone) feedBody(b)
+      // An empty length is complete now, unless bytes came with it.
+      if (!bodyDone && (b.length > 0 || (framing === Framing.Length && remaining === 0))) feedBody(b)
     } catch (err) {
       fail(err as Error)
     }

@@ -88,10 +88,10 @@ function bare(hostname: string): string {
   return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
 }
 
-/** The codings of a `Content-Encoding` value in the order applied, `identity` left out. */
+/** The codings of a `Content-Encoding` value in the order applied, `identity` and `none` (what servers that send it mean) left out. */
 function codingsOf(value: string | null): string[] {
   if (value === null) return []
-  return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity')
+  return value.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity' && c !== 'none')
 }
 
 /** An error of a connection that could not be made in time. */
@@ -209,7 +209,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
           const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
             status: h.status,
             headers,
-            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings) : x.body,
+            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings, () => x.cancel()) : codings.length > 0 ? undecodable(x.body, codings) : x.body,
             cancel: () => x.cancel(),
           }
           const expected = codings.length === 0 ? x.contentLength() : undefined
@@ -301,12 +301,24 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
 }
 
 /**
+ * The body of a coding not decoded here (zstd, compress, more than five):
+ * its bytes are not the file, so the first one errors the stream. Without a
+ * byte it is an empty file, as in {@link decodeStrictly}.
+ */
+async function* undecodable(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
+  for await (const chunk of raw) {
+    if (chunk.length > 0) throw Object.assign(new Error(`a content coding ${codings.join(', ').slice(0, 80)} not decoded`), { code: 'ERR_CONTENT_CODING' })
+  }
+}
+
+/**
  * `raw` decoded of `codings` (in the order applied), strictly: a coding cut
  * short or corrupt errors the stream, except that an encoded body without a
  * single byte is an empty file (servers send `Content-Encoding` on empty
- * answers). Stopping early (the limit) stops reading `raw` too.
+ * answers). Stopping early (the limit) or failing runs `cancel`: the
+ * connection closes at once, though `raw` may be waiting for bytes.
  */
-async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[]): AsyncGenerator<Uint8Array> {
+async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[], cancel: () => void): AsyncGenerator<Uint8Array> {
   let sawBytes = false
   let rawDone = false
   const source = Readable.from(
@@ -341,6 +353,7 @@ async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly
     throw err
   } finally {
     if (!finished) {
+      cancel()
       source.destroy()
       for (const d of decoders) d.destroy()
     }

@@ -228,6 +228,74 @@ describe('a plain body shorter than its Content-Length counts as ok (issue 13 #4
     expect(r.outcome).toBe('ok')
   })
 })
+
+describe('regression: a body in a content coding nobody decodes was parsed as the file', () => {
+  it('compress (sent raw by every platform): incomplete-body at its first byte, an empty one is an empty file', async () => {
+    const raw = await rawServer(`HTTP/1.1 200 OK\r\ncontent-encoding: compress\r\ncontent-length: ${GZ.length}\r\n\r\n`, GZ)
+    try {
+      const r = await fetchRobots(raw.origin)
+      expectIncomplete(r, 'decoding')
+      expect(r.error?.code).toBe('ERR_CONTENT_CODING')
+      expect(describeFetchResult(r)).toMatch(/not decoded/)
+    } finally {
+      await raw.close()
+    }
+    const empty = await rawServer('HTTP/1.1 200 OK\r\ncontent-encoding: compress\r\ncontent-length: 0\r\n\r\n', new Uint8Array())
+    try {
+      expect((await fetchRobots(empty.origin)).outcome).toBe('ok')
+    } finally {
+      await empty.close()
+    }
+  })
+
+  it('regression: a body under a transfer coding other than chunked (gzip) was parsed as the file', async () => {
+    const raw = await rawServer('HTTP/1.1 200 OK\r\ntransfer-encoding: gzip\r\nconnection: close\r\n\r\n', GZ)
+    try {
+      const r = await fetchRobots(raw.origin)
+      expect(r.outcome).toBe('unreachable')
+      expect(allowed(r, '/anything')).toBe(false)
+      // The Web fetch hands the body over as sent; the Node transport refuses the head.
+      if (transportName === 'web fetch') expectIncomplete(r, 'decoding')
+      else expect(r).toMatchObject({ reason: 'network-error', error: { code: 'ERR_HTTP_PARSE' } })
+    } finally {
+      await raw.close()
+    }
+  })
+
+  it('Content-Encoding: none (sent to turn compression off) is no coding: the body is the file', async () => {
+    const raw = await rawServer(`HTTP/1.1 200 OK\r\ncontent-encoding: none\r\ncontent-length: ${RULES.length}\r\n\r\n`, new TextEncoder().encode(RULES))
+    try {
+      const r = await fetchRobots(raw.origin)
+      expect(r.outcome).toBe('ok')
+      expect(allowed(r, '/anything')).toBe(false)
+    } finally {
+      await raw.close()
+    }
+  })
+
+  it('regression: a body still encoded (zstd that Node 20 does not decode, gzip from a fetch that decodes nothing) was parsed as the file', async () => {
+    const zstd = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x11, 0x00, 0x00])
+    for (const [coding, bytes] of [['zstd', zstd], ['gzip', new Uint8Array(GZ)], ['gzip, zstd', zstd]] as const) {
+      // One byte per chunk: the start of the body is checked across chunks.
+      const body = () => new ReadableStream<Uint8Array>({ start(c) { for (const b of bytes) c.enqueue(new Uint8Array([b])); c.close() } })
+      const r = await fetchRobots('http://127.0.0.1:1/', { fetch: async () => new Response(body(), { status: 200, headers: { 'content-encoding': coding } }) })
+      expectIncomplete(r, 'decoding')
+      expect(r.error?.message, coding).toMatch(/still in content coding/)
+    }
+    // Decoded text under a coding's name, and a coding without a signature (br), pass as they are.
+    for (const coding of ['zstd', 'gzip', 'br']) {
+      const r = await fetchRobots('http://127.0.0.1:1/', { fetch: async () => new Response(RULES, { status: 200, headers: { 'content-encoding': coding } }) })
+      expect(r.outcome, coding).toBe('ok')
+    }
+  })
+
+  it('with a fetch passed in: the same', async () => {
+    const r = await fetchRobots('http://127.0.0.1:1/', {
+      fetch: async () => new Response(GZ, { status: 200, headers: { 'content-encoding': 'gzip, compress' } }),
+    })
+    expectIncomplete(r, 'decoding')
+  })
+})
 })
 
 describe('contentLength', () => {

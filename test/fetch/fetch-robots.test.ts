@@ -603,6 +603,24 @@ describe('conditional refresh (previous: validators sent, 304 keeps the rules)',
     expect(inherited.validators).toEqual({ etag: '"v1"', lastModified: LM })
   })
 
+  it('regression: a second 304 in a row lost the stored Cache-Control and kept the rules 24 h', async () => {
+    a.handler = conditional('"v1"', LM, { 'cache-control': 'max-age=600', age: '100' })
+    let r = await fetchRobots(a.origin, { now: () => 0 })
+    expect(r.expiresAt).toBe(500_000)
+    a.handler = (_req, res) => {
+      res.writeHead(304, { etag: '"v1"' })
+      res.end()
+    }
+    for (let i = 1; i <= 3; i++) {
+      r = await fetchRobots(a.origin, { previous: r, now: () => i * 1_000_000 })
+      expect(r.outcome).toBe('not-modified')
+      // The stored fields stand, updated by the 304's; the stored Age is not this answer's.
+      expect(r.expiresAt, `refresh ${i}`).toBe(i * 1_000_000 + 600_000)
+      expect(r.headers).toMatchObject({ 'cache-control': 'max-age=600', etag: '"v1"' })
+      expect(r.headers!['age']).toBeUndefined()
+    }
+  })
+
   it('a changed file answers 200: ok with the new rules and validators', async () => {
     a.handler = conditional('"v1"', LM)
     const first = await fetchRobots(a.origin)
@@ -713,6 +731,17 @@ describe('regression: a Location header holding raw UTF-8', () => {
     } finally {
       transport.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  })
+})
+
+describe('regression: a Location field repeated with the same target was followed to "/a,%20/a" by the Web fetch (it joins repeated fields)', () => {
+  it('equal members of a joined Location are one target; any other value is read as written', async () => {
+    for (const [location, final] of [['/a, /a', '/a'], ['/a, /a, /a', '/a'], ['/a,/a', '/a,/a'], ['/a, /b', '/a,%20/b']] as const) {
+      const fetch = async (url: string | URL | Request) =>
+        String(url).endsWith('/robots.txt') ? new Response(null, { status: 301, headers: { location } }) : new Response(RULES, { status: 200 })
+      const r = await fetchWith('http://a.test/', { fetch, privateAddresses: 'allow' })
+      expect(r.finalUrl, location).toBe(`http://a.test${final}`)
     }
   })
 })

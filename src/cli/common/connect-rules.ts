@@ -38,10 +38,11 @@ export interface ConnectTarget {
   readonly mapped: boolean
 }
 
-/** A host as written in a rule or URL: lowercased, an IPv6 literal without its brackets. */
+/** A host as written in a rule or URL: lowercased, an IPv6 literal without its brackets, a name without its final dot (`a.test.` is `a.test` in DNS). */
 export function normalHost(host: string): string {
   const h = host.toLowerCase()
-  return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h
+  if (h.startsWith('[') && h.endsWith(']')) return h.slice(1, -1)
+  return h.length > 1 && h.endsWith('.') ? h.slice(0, -1) : h
 }
 
 /** `HOST:PORT:REST` split at the colons outside brackets (IPv6 literals are bracketed). */

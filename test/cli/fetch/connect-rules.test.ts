@@ -77,3 +77,17 @@ describe('where a connection goes', () => {
     expect(rules.target('b.test', 80)).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
   })
 })
+
+describe('regression: a name written with its final dot (www.example.com.) missed the rule for it, and was looked up where the user routed it', () => {
+  it('a rule and a URL match with or without the final dot, either side', () => {
+    for (const [rule, url] of [['a.test', 'http://a.test./'], ['a.test.', 'http://a.test/'], ['A.Test.', 'http://a.TEST./']] as const) {
+      const resolve = new ConnectRules([parseResolve(`${rule}:80:127.0.0.1`)], [])
+      expect(resolve.target(new URL(url).hostname, 80), `${rule} ${url}`).toEqual({ hosts: ['127.0.0.1'], port: 80, mapped: true })
+      const connectTo = new ConnectRules([], [parseConnectTo(`${rule}:80:staging.test.:8080`)])
+      expect(connectTo.target(new URL(url).hostname, 80), `${rule} ${url}`).toEqual({ hosts: ['staging.test'], port: 8080, mapped: true })
+    }
+    // A lone dot is no name: it never becomes "any host".
+    expect(parseConnectTo('.:80:127.0.0.1:8080').host).toBe('.')
+    expect(new ConnectRules([], [parseConnectTo('.:80:127.0.0.1:8080')]).target('a.test', 80).mapped).toBe(false)
+  })
+})
