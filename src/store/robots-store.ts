@@ -17,7 +17,7 @@ import { checkLimit } from '../parse/reader.js'
 import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
-import { asBytes, describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, isStrings, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
 import { encodeBundle, loadBundle, type BundleSink, type EntryVisitor } from './bundle-codec.js'
@@ -516,7 +516,8 @@ export class RobotsStore {
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
-    const same = agent === this.hotAgent && (typeof agent === 'string' || sameTokens(agent, this.hotTokens))
+    // Not for `undefined` before a first agent (hotAgent's start): that is checked below.
+    const same = agent === this.hotAgent && (typeof agent === 'string' || (agent !== undefined && sameTokens(agent, this.hotTokens)))
     // A number first: `hot['__proto__']` would be the array's prototype.
     if (same && typeof id === 'number') {
       const m = this.hot[id]
@@ -1118,7 +1119,7 @@ function infoRecord(info: StoreFetchInfo | undefined): Uint8Array {
 /** An agent argument: a string, or an array of strings (a RobotsInputError otherwise). */
 function checkAgent(agent: unknown): void {
   if (typeof agent === 'string') return
-  if (Array.isArray(agent) && agent.every((t) => typeof t === 'string')) return
+  if (isStrings(agent)) return
   throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)
 }
 
