@@ -690,7 +690,11 @@ export class RobotsStore {
     return false
   }
 
-  /** Every key, in no particular order. */
+  /**
+   * Every key, in no particular order. While iterating, the store may change:
+   * every entry there from start to end is given once; one set or deleted
+   * meanwhile may or may not be.
+   */
   *keys(): IterableIterator<string> {
     for (const id of this.ids()) yield this.entryKey(id)
   }
