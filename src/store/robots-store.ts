@@ -180,6 +180,12 @@ export class RobotsStore {
   /** The entries that share each distinct form, and the bytes of those forms (the budget counts a form once). */
   private readonly sharers = new Map<Uint8Array, number>()
   private sharedBytes = 0
+  /**
+   * The form of each Robots set here, as one array: a Robots whose form is
+   * cut from a shared slab gives a new view of it on every read, which
+   * `sharers` would count as another form.
+   */
+  private readonly formViews = new WeakMap<Robots, Uint8Array>()
   private readonly matchers: ByteLru<number | string, Compiled | CompiledSet>
   private readonly matcherOptions: EngineOptions
   private readonly limit: number
@@ -276,7 +282,8 @@ export class RobotsStore {
     if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
-    const form = rulesOf(robots).bytes
+    let form = this.formViews.get(robots)
+    if (form === undefined) this.formViews.set(robots, (form = rulesOf(robots).bytes))
     const id = this.put(k, EntryKind.Shared, 0, () => {}, record, form)
     this.shared.set(id, form)
     const n = this.sharers.get(form) ?? 0
