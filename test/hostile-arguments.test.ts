@@ -6,7 +6,7 @@
  * never a call of the caller's own valueOf or toString.
  */
 import { describe, expect, it } from 'vitest'
-import { BundleWriter, lineEnd, parseRobots, RobotsError, RobotsStore, robotsLocation, UrlScan, urlEnd } from '../src/index.js'
+import { BundleWriter, lineEnd, parseRobots, parseRobotsStream, RobotsError, RobotsStore, robotsLocation, UrlScan, urlEnd } from '../src/index.js'
 
 const BODY = 'User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /s\n'
 const enc = new TextEncoder()
@@ -144,5 +144,28 @@ describe('error messages describe a bad value without coercing it', () => {
       expect(codeOf(() => robotsLocation(bad as unknown as string))).toBe('ERR_INPUT')
       if (typeof bad === 'object' && 'calls' in bad) expect(bad.calls).toBe(0)
     }
+  })
+})
+
+describe('parseRobotsStream: chunks and signals that cannot be described', () => {
+  it('regression: a chunk or a signal whose Symbol.toStringTag getter throws rejected with that getter\'s error instead of ERR_INPUT', async () => {
+    const evil = {
+      get [Symbol.toStringTag](): string {
+        throw new Error('tag read')
+      },
+    }
+    async function* chunks(): AsyncGenerator<unknown> {
+      yield evil
+    }
+    const code = async (p: () => Promise<unknown>): Promise<string> => {
+      try {
+        await p()
+      } catch (e) {
+        return e instanceof RobotsError ? (e as RobotsError).code : `uncoded ${(e as Error).message}`
+      }
+      return 'none'
+    }
+    expect(await code(() => parseRobotsStream(chunks() as AsyncIterable<Uint8Array>))).toBe('ERR_INPUT')
+    expect(await code(() => parseRobotsStream(chunks() as AsyncIterable<Uint8Array>, { signal: evil as unknown as AbortSignal }))).toBe('ERR_INPUT')
   })
 })
