@@ -68,7 +68,7 @@ describe('offsets and indexes of another type than number', () => {
 describe('lineEnd and urlEnd, as the package exports them', () => {
   it('regression: lineEnd and urlEnd took anything (null bytes: an uncoded TypeError; a negative start: an LF searched from the end): ERR_INPUT and ERR_RANGE', () => {
     const bytes = enc.encode('/a\n/b\r\n/c')
-    for (const bad of [undefined, null, 42, '/a\n', [47, 10], new ArrayBuffer(3)]) {
+    for (const bad of [undefined, null, 42, '/a\n', [47, 10], new ArrayBuffer(3)] as unknown[]) {
       expect(codeOf(() => lineEnd(bad as Uint8Array, 0))).toBe('ERR_INPUT')
       expect(codeOf(() => urlEnd(bad as Uint8Array, 0, 0))).toBe('ERR_INPUT')
     }
