@@ -140,7 +140,7 @@ class CompatRobot implements Robot {
   }
 
   isAllowed(url: string | URL, ua?: string): boolean | undefined {
-    const target = this.target(url)
+    const target = this.target(url, ua)
     if (target === undefined) return undefined
     return this.matcher(ua).isAllowed(target)
   }
@@ -150,7 +150,7 @@ class CompatRobot implements Robot {
   }
 
   isExplicitlyDisallowed(url: string | URL, ua: string): boolean | undefined {
-    const target = this.target(url)
+    const target = this.target(url, ua)
     if (target === undefined) return undefined
     // The reference ignores `*` for a crawler that a group names, so its verdict is that group's.
     if (!this.named(ua)) return false
@@ -158,7 +158,7 @@ class CompatRobot implements Robot {
   }
 
   getMatchingLineNumber(url: string | URL, ua?: string): number {
-    const target = this.target(url)
+    const target = this.target(url, ua)
     if (target === undefined) return -1
     return this.matcher(ua).explain(target).rule?.line ?? -1
   }
@@ -180,8 +180,9 @@ class CompatRobot implements Robot {
     return this.preferredHost
   }
 
-  /** The URL to match, or undefined when it is not on this robots.txt's origin. */
-  private target(url: string | URL): string | undefined {
+  /** The URL to match, or undefined when it is not on this robots.txt's origin; `ua` is checked first, whatever the origin. */
+  private target(url: string | URL, ua: string | undefined): string | undefined {
+    this.token(ua)
     if (typeof url === 'string' && this.prefix !== null && url.startsWith(this.prefix)) return url
     checkUrl(url, 'url')
     if (!sameOrigin(originOf(url), this.origin)) return undefined

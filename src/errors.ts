@@ -135,6 +135,18 @@ export function asBytes(value: unknown): Uint8Array | undefined {
   return tag === '[object Uint8Array]' ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : undefined
 }
 
+/** True for a whole number in [0, 2^32): an offset or an index (never a BigInt, a Symbol or an object, whose coercion throws or lies). */
+export function isIndex(v: unknown): v is number {
+  return typeof v === 'number' && v >>> 0 === v
+}
+
+/** True for an array whose every element, holes included, is a string (`every` skips holes). */
+export function isStrings(v: unknown): v is readonly string[] {
+  if (!Array.isArray(v)) return false
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false
+  return true
+}
+
 /** A short description of a bad argument for error messages: its type, and its value when short. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null'

@@ -27,7 +27,7 @@ export type { AccessClass } from './match/access.js'
 // store.lookupScan, store.lookupHost read it), and the line convention of matchLines.
 export { UrlScan } from './url/url-scan-record.js'
 export { canonicalHost } from './url/host.js'
-export { lineEnd, urlEnd } from './match/lines.js'
+export { checkedLineEnd as lineEnd, checkedUrlEnd as urlEnd } from './match/lines.js'
 
 // What a file says beyond its rules: diagnostics, extensions, the per-line report.
 export { DIAGNOSTICS, type Diagnostic, type DiagnosticCode, type DiagnosticTotals, type Severity } from './rules/diagnostics.js'

@@ -35,6 +35,8 @@ async function openPath(path: string | URL) {
  * read, and with a RobotsInputError when `path` cannot be a path.
  */
 export async function parseRobotsFile(path: string | URL, options: ParseOptions = {}): Promise<Robots> {
+  // The options' own checks (ERR_INPUT, ERR_LIMIT, ERR_BUDGET, …) before the file is touched: an empty source.
+  await parseRobotsStream(noChunks(), options)
   const handle = await openPath(path)
   try {
     const info = await handle.stat()
@@ -51,6 +53,9 @@ export async function parseRobotsFile(path: string | URL, options: ParseOptions 
     await handle.close()
   }
 }
+
+/** A source without chunks. */
+async function* noChunks(): AsyncGenerator<Uint8Array> {}
 
 export { describeSystemError } from './files/system-error.js'
 

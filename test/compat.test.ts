@@ -105,6 +105,20 @@ describe('compat: robots-parser API', () => {
     expect(err).toBeInstanceOf(TypeError)
     expect((err as RobotsInputError).code).toBe('ERR_INPUT')
   })
+
+  it('regression: a non-string agent with a URL of another origin (or a relative one) answered undefined, -1 and true, where robots-parser throws: ERR_INPUT whatever the URL', () => {
+    for (const url of ['https://other.example/a', '/a', 'http://example.com/a', 'not a url']) {
+      for (const bad of [42, {}, Symbol('ua'), ['Googlebot']]) {
+        const ua = bad as unknown as string
+        expect(() => robotsParserJs('https://example.com/robots.txt', BODY).isAllowed(url, ua), `robots-parser ${url}`).toThrow(TypeError)
+        expect(() => robots.isAllowed(url, ua), url).toThrow(RobotsInputError)
+        expect(() => robots.isDisallowed(url, ua), url).toThrow(RobotsInputError)
+        expect(() => robots.getMatchingLineNumber(url, ua), url).toThrow(RobotsInputError)
+        expect(() => robots.isExplicitlyDisallowed(url, ua), url).toThrow(RobotsInputError)
+      }
+    }
+    expect(robots.isAllowed('https://other.example/a', 'Googlebot')).toBeUndefined()
+  })
 })
 
 describe('compat: the origin check is robots-parser\'s, side by side', () => {

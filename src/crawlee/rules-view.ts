@@ -66,10 +66,11 @@ export class RulesView {
   }
 
   isAllowed(url: unknown, ua?: unknown): boolean | undefined {
+    // The agent is checked whatever the URL's origin.
+    const token = this.token(ua)
     const target = this.target(url)
     if (target === undefined) return undefined
     const robots = this.source.current()
-    const token = this.token(ua)
     if (robots !== this.matcherRobots || token !== this.matcherToken || this.matcher === undefined) {
       this.matcher = robots.agent(token)
       this.matcherRobots = robots

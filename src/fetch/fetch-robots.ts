@@ -1,4 +1,4 @@
-import { RobotsError, RobotsInputError } from '../errors.js'
+import { describeValue, RobotsError, RobotsInputError } from '../errors.js'
 import { checkLimit } from '../parse/reader.js'
 import { lengthFailure } from './body.js'
 import { freshnessLifetimeMs, retryAfterMs } from './cache-control.js'
@@ -42,7 +42,7 @@ const KEPT_HEADERS = [
 function nonNegative(name: string, v: number | undefined, dflt: number): number {
   if (v === undefined) return dflt
   if (typeof v !== 'number' || Number.isNaN(v) || v < 0) {
-    throw new RobotsInputError(`${name} must be a non-negative number, got ${String(v)}`)
+    throw new RobotsInputError(`${name} must be a non-negative number, got ${describeValue(v)}`)
   }
   return v
 }
@@ -52,7 +52,7 @@ function checkTimeout(v: unknown): number {
   if (v === undefined) return DEFAULT_TIMEOUT_MS
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
     throw new RobotsInputError(
-      `timeoutMs must be a finite number of milliseconds >= 0 (at most ${MAX_TIMEOUT_MS} is honoured), got ${String(v)}`,
+      `timeoutMs must be a finite number of milliseconds >= 0 (at most ${MAX_TIMEOUT_MS} is honoured), got ${describeValue(v)}`,
     )
   }
   return Math.min(v, MAX_TIMEOUT_MS)

@@ -1,4 +1,4 @@
-import { RobotsInputError } from '../errors.js'
+import { describeValue, RobotsInputError } from '../errors.js'
 import { hostProblem } from '../url/url-scan-record.js'
 
 /** Where the robots.txt of a site lives. */
@@ -23,7 +23,7 @@ export function robotsLocation(url: string | URL): RobotsLocation {
   } catch {
     // A URL whose host or port the parser refuses names no site: say which part, and why.
     const why = typeof url === 'string' ? hostProblem(url) : ''
-    throw new RobotsInputError(why === '' ? `not an absolute URL: ${JSON.stringify(String(url))}` : `not a URL of a site: ${JSON.stringify(url)}: ${why}`)
+    throw new RobotsInputError(why === '' ? `not an absolute URL: ${JSON.stringify(typeof url === 'string' ? url : describeValue(url))}` : `not a URL of a site: ${JSON.stringify(url)}: ${why}`)
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new RobotsInputError(`robots.txt is fetched over http(s) only, got ${parsed.protocol}`)

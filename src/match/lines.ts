@@ -7,7 +7,7 @@
  * of `""`), so no line is ever dropped. Its users and its copy: {@link lineEnd}.
  */
 
-import { RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, isIndex, RobotsInputError, RobotsRangeError } from '../errors.js'
 
 /**
  * The two bytes of the convention. A `const enum`, so that the bundler
@@ -44,9 +44,36 @@ export function urlEnd(bytes: Uint8Array, start: number, lf: number): number {
   return lf > start && bytes[lf - 1] === LineByte.CR ? lf - 1 : lf
 }
 
+/**
+ * {@link lineEnd} as the package exports it: `bytes` that is not a
+ * Uint8Array is a RobotsInputError (ERR_INPUT), a `start` that is not an
+ * offset of it (a negative one would search from the end) a RobotsRangeError
+ * (ERR_RANGE).
+ */
+export function checkedLineEnd(bytes: Uint8Array, start: number): number {
+  checkLine('lineEnd', bytes, start, start)
+  // At the end, no search: a view of a detached buffer (length 0) cannot be searched.
+  return start < bytes.length ? lineEnd(bytes, start) : bytes.length
+}
+
+/** {@link urlEnd} as the package exports it: checked as {@link checkedLineEnd}, and `start <= lf`. */
+export function checkedUrlEnd(bytes: Uint8Array, start: number, lf: number): number {
+  checkLine('urlEnd', bytes, start, lf)
+  return urlEnd(bytes, start, lf)
+}
+
+function checkLine(what: string, bytes: Uint8Array, start: number, end: number): void {
+  if (asBytes(bytes) === undefined) throw new RobotsInputError(`${what}: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
+  if (!(isIndex(start) && isIndex(end) && start <= end && end <= bytes.length)) {
+    throw new RobotsRangeError('ERR_RANGE', `${what}: [${describeValue(start)}, ${describeValue(end)}] is not a range of a ${bytes.length}-byte buffer`)
+  }
+}
+
 /** Number of lines in `bytes` by the convention above. */
 export function countLines(bytes: Uint8Array): number {
   const n = bytes.length
+  // A view of a detached buffer has no bytes, and cannot be searched.
+  if (!n) return 0
   let count = 0
   for (let i = bytes.indexOf(LineByte.LF); i >= 0; i = bytes.indexOf(LineByte.LF, i + 1)) count++
   if (n > 0 && bytes[n - 1] !== LineByte.LF) count++

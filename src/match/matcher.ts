@@ -4,7 +4,7 @@
  * also moves itself between the matching tiers (./tiers.ts, README.md):
  * cold (direct), hot (lazy DFA), thrash-proof.
  */
-import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, isIndex, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { objectBytes, typedArrayBytes } from '../memory.js'
 import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
@@ -102,7 +102,7 @@ export class AgentMatcher {
    */
   matchRange(bytes: Uint8Array, start: number, end: number): number {
     if (asBytes(bytes) === undefined) throw new RobotsInputError(`matchRange: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
-    if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
+    if (!(isIndex(start) && isIndex(end) && start <= end && end <= bytes.length)) {
       throw new RobotsRangeError('ERR_RANGE', `matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
     const r = this.engine.decideBytes(bytes, start, end)

@@ -10,7 +10,7 @@ import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { latin1 } from '../parse/escape.js'
 import { asciiLower } from '../parse/product-token.js'
 import { indexDirectoryPattern } from '../rules/rule-set.js'
-import { asBytes, describeValue, RobotsInputError } from '../errors.js'
+import { asBytes, describeValue, isStrings, RobotsInputError } from '../errors.js'
 import { SCRATCH_KEEP } from '../memory.js'
 
 /** The reference's Matches(): does `pattern` (with `*` and a final `$`) match a prefix of `path`? */
@@ -92,7 +92,7 @@ export function referenceDecide(rules: CompactRules, tokens: readonly string[], 
   if (!(rules instanceof CompactRules)) {
     throw new RobotsInputError(`referenceDecide: rules must be a Robots' rules (compactRulesOf(robots) from robots-automaton/internals), got ${describeValue(rules)}`)
   }
-  if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
+  if (!isStrings(tokens)) {
     throw new RobotsInputError(`referenceDecide: tokens must be an array of strings, got ${describeValue(tokens)}`)
   }
   if (asBytes(path) === undefined) throw new RobotsInputError(`referenceDecide: path must be a Uint8Array, got ${describeValue(path)}`)

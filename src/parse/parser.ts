@@ -174,6 +174,12 @@ export function parseWith(input: string | Uint8Array, handler: ParseHandler, lim
   // A string past the limit: a char is at least one byte, so its first limit + 1 chars hold every byte
   // read and show that more follow; only they are encoded (memory and time bounded by the limit).
   const cut = checkLimit(limit)
-  reader.pushLast(toBytes(typeof input === 'string' && input.length > cut ? input.slice(0, cut + 1) : input))
+  const bytes = toBytes(typeof input === 'string' && input.length > cut ? input.slice(0, cut + 1) : input)
+  // The scratch may hold these bytes: a parse that a handler starts meanwhile gets one of its own
+  // (and when a handler throws, the next parse makes a new one).
+  const scratch = stringScratch
+  stringScratch = null
+  reader.pushLast(bytes)
+  stringScratch = scratch
   return reader
 }

@@ -91,7 +91,7 @@ export function checkLimit(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_LIMIT
   if (typeof limit !== 'number' || !(limit >= DEFAULT_LIMIT)) {
     throw new RobotsLimitError(
-      `limit must be a number >= ${DEFAULT_LIMIT} bytes (RFC 9309 §2.5), got ${String(limit)}`,
+      `limit must be a number >= ${DEFAULT_LIMIT} bytes (RFC 9309 §2.5), got ${describeValue(limit)}`,
     )
   }
   return limit === Infinity ? Number.MAX_SAFE_INTEGER : Math.floor(limit)

@@ -7,7 +7,7 @@
  * A URL's path start is found once; then each distinct matcher judges from
  * it, through the engine contract (match/engine.ts), in its own tier.
  */
-import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, isIndex, isStrings, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { arrayBytes, objectBytes, SCRATCH_KEEP, typedArrayBytes } from '../memory.js'
 import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { codeFrom, codeFromString, type AgentMatcher, type Explanation } from '../match/matcher.js'
@@ -53,7 +53,7 @@ export function crawlerList(crawlers: unknown, what: string): readonly (readonly
   for (let k = 0; k < crawlers.length; k++) {
     const c: unknown = crawlers[k]
     if (typeof c === 'string') out.push(Object.freeze([c]))
-    else if (Array.isArray(c) && c.every((t) => typeof t === 'string')) out.push(Object.freeze(c.slice() as string[]))
+    else if (isStrings(c)) out.push(Object.freeze(c.slice() as string[]))
     else throw new RobotsInputError(`${what}: crawler ${k} must be a product token or an array of them (strings), got ${describeValue(c)}`)
   }
   return Object.freeze(out)
@@ -127,7 +127,7 @@ export class CrawlerSet {
 
   /** Crawler `k`'s matcher (shared with the crawlers of the same selection). */
   matcher(k: number): AgentMatcher {
-    if (!((k >>> 0) === k && k < this.size)) throw new RobotsRangeError('ERR_RANGE', `CrawlerSet.matcher: ${describeValue(k)} is not a crawler of a set of ${this.size}`)
+    if (!(isIndex(k) && k < this.size)) throw new RobotsRangeError('ERR_RANGE', `CrawlerSet.matcher: ${describeValue(k)} is not a crawler of a set of ${this.size}`)
     return this.distinct[this.slot[k]]
   }
 
@@ -171,7 +171,7 @@ export class CrawlerSet {
    */
   matchRange(bytes: Uint8Array, start: number, end: number, out?: Int32Array): Int32Array {
     if (asBytes(bytes) === undefined) throw new RobotsInputError(`CrawlerSet.matchRange: bytes must be a Uint8Array, got ${describeValue(bytes)}`)
-    if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) {
+    if (!(isIndex(start) && isIndex(end) && start <= end && end <= bytes.length)) {
       throw new RobotsRangeError('ERR_RANGE', `CrawlerSet.matchRange: [${describeValue(start)}, ${describeValue(end)}) is not a range of a ${bytes.length}-byte buffer`)
     }
     const o = this.output(out, 'matchRange')

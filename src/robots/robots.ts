@@ -18,7 +18,7 @@ import { isValidProductToken } from '../parse/product-token.js'
 import { decodeForm, encodeForm } from '../rules/serialise.js'
 import { AgentCache, tokenSelection, tokensSelection } from './agent-cache.js'
 import { crawlerList, makeCrawlerSet, type Crawler, type CrawlerAccess, type CrawlerSet } from './crawler-set.js'
-import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
+import { describeValue, isStrings, optionsArgument, RobotsInputError } from '../errors.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
 export interface ParseOptions extends EngineOptions {
@@ -44,7 +44,7 @@ export function checkParseOptions(options: unknown, what = 'parseRobots'): Parse
 function tokenList(tokens: unknown, what: string, optional = false): readonly string[] {
   if (tokens === undefined && optional) return GLOBAL
   if (typeof tokens === 'string') return [tokens]
-  if (Array.isArray(tokens) && tokens.every((t) => typeof t === 'string')) return tokens
+  if (isStrings(tokens)) return tokens
   throw new RobotsInputError(`${what} takes a product token or an array of them (strings), got ${describeValue(tokens)}`)
 }
 
@@ -210,7 +210,7 @@ export class Robots {
    * with `agent(t)`.
    */
   agents(tokens: readonly string[]): AgentMatcher {
-    if (!Array.isArray(tokens) || !tokens.every((t) => typeof t === 'string')) {
+    if (!isStrings(tokens)) {
       throw new RobotsInputError(`agents() takes an array of product tokens (strings), got ${describeValue(tokens)}`)
     }
     if (tokens.length === 1) return this.agent(tokens[0])

@@ -60,7 +60,7 @@ class ChunkFeeder {
     const view = asBytes(chunk)
     if (view !== undefined) bytes = view
     else if (chunk instanceof ArrayBuffer) bytes = new Uint8Array(chunk)
-    else throw new RobotsInputError(`stream chunks must be Uint8Array or string, got ${Object.prototype.toString.call(chunk)}`)
+    else throw new RobotsInputError(`stream chunks must be Uint8Array or string, got ${describeValue(chunk)}`)
     if (!this.flushHeld()) return false
     return this.reader.push(bytes)
   }
@@ -134,7 +134,7 @@ function checkSignal(signal: unknown): AbortSignal | undefined {
     typeof s.addEventListener !== 'function' ||
     typeof s.removeEventListener !== 'function'
   ) {
-    throw new RobotsInputError(`signal must be an AbortSignal, got ${Object.prototype.toString.call(signal)}`)
+    throw new RobotsInputError(`signal must be an AbortSignal, got ${describeValue(signal)}`)
   }
   return s
 }

@@ -55,7 +55,7 @@ export class BundleWriter {
   private dataLength = 0
 
   constructor(readonly count: number) {
-    if (!Number.isSafeInteger(count) || count < 0 || count > 0xffffffff) throw new RobotsInputError(`BundleWriter: count must be an entry count, got ${count}`)
+    if (!Number.isSafeInteger(count) || count < 0 || count > 0xffffffff) throw new RobotsInputError(`BundleWriter: count must be an entry count, got ${describeValue(count)}`)
     try {
       this.table = new Uint8Array(BundleHeader.Size + BUNDLE_RECORD * count)
     } catch {
@@ -81,7 +81,7 @@ export class BundleWriter {
     if (this.added >= this.count) throw new RobotsInputError(`BundleWriter: more than ${this.count} entries`)
     if (!plausibleKey(key) || storeKey(key, 'BundleWriter').key !== key) throw new RobotsInputError(`BundleWriter: key ${JSON.stringify(key)} is not in the store's form (RobotsStore.keyOf)`)
     const k = KINDS[kind]
-    if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${String(kind)}`)
+    if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${describeValue(kind)}`)
     if (form !== undefined && asBytes(form) === undefined) throw new RobotsInputError(`BundleWriter: a form is a Uint8Array (Robots.toBytes()), got ${describeValue(form)}`)
     const formLength = form?.length ?? 0
     if (kind === 'robots' ? !(formLength >= MIN_FORM_BYTES) : formLength !== 0) throw new RobotsInputError(`BundleWriter: a form of ${formLength} bytes does not fit kind ${kind}`)

@@ -17,7 +17,7 @@ import { checkLimit } from '../parse/reader.js'
 import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
-import { asBytes, describeValue, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, isStrings, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
 import { encodeBundle, loadBundle, type BundleSink, type EntryVisitor } from './bundle-codec.js'
@@ -180,6 +180,12 @@ export class RobotsStore {
   /** The entries that share each distinct form, and the bytes of those forms (the budget counts a form once). */
   private readonly sharers = new Map<Uint8Array, number>()
   private sharedBytes = 0
+  /**
+   * The form of each Robots set here, as one array: a Robots whose form is
+   * cut from a shared slab gives a new view of it on every read, which
+   * `sharers` would count as another form.
+   */
+  private readonly formViews = new WeakMap<Robots, Uint8Array>()
   private readonly matchers: ByteLru<number | string, Compiled | CompiledSet>
   private readonly matcherOptions: EngineOptions
   private readonly limit: number
@@ -276,7 +282,8 @@ export class RobotsStore {
     if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
-    const form = rulesOf(robots).bytes
+    let form = this.formViews.get(robots)
+    if (form === undefined) this.formViews.set(robots, (form = rulesOf(robots).bytes))
     const id = this.put(k, EntryKind.Shared, 0, () => {}, record, form)
     this.shared.set(id, form)
     const n = this.sharers.get(form) ?? 0
@@ -516,7 +523,8 @@ export class RobotsStore {
    * as they compile states); a matcher the LRU drops leaves the hot cache.
    */
   matcher(id: EntryId, agent: string | readonly string[]): AgentMatcher {
-    const same = agent === this.hotAgent && (typeof agent === 'string' || sameTokens(agent, this.hotTokens))
+    // Not for `undefined` before a first agent (hotAgent's start): that is checked below.
+    const same = agent === this.hotAgent && (typeof agent === 'string' || (agent !== undefined && sameTokens(agent, this.hotTokens)))
     // A number first: `hot['__proto__']` would be the array's prototype.
     if (same && typeof id === 'number') {
       const m = this.hot[id]
@@ -689,7 +697,11 @@ export class RobotsStore {
     return false
   }
 
-  /** Every key, in no particular order. */
+  /**
+   * Every key, in no particular order. While iterating, the store may change:
+   * every entry there from start to end is given once; one set or deleted
+   * meanwhile may or may not be.
+   */
   *keys(): IterableIterator<string> {
     for (const id of this.ids()) yield this.entryKey(id)
   }
@@ -1118,7 +1130,7 @@ function infoRecord(info: StoreFetchInfo | undefined): Uint8Array {
 /** An agent argument: a string, or an array of strings (a RobotsInputError otherwise). */
 function checkAgent(agent: unknown): void {
   if (typeof agent === 'string') return
-  if (Array.isArray(agent) && agent.every((t) => typeof t === 'string')) return
+  if (isStrings(agent)) return
   throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)
 }
 

@@ -11,7 +11,9 @@ declare const entryIdBrand: unique symbol
  * integer, stable while the entry lives (a store loaded by
  * `RobotsStore.fromBytes` numbers its entries 0 … size − 1). A look-up
  * that finds no entry returns -1. Ids of another store, or of an entry
- * deleted since, are not this store's entries (ERR_RANGE where checked).
+ * deleted since, are not this store's entries (ERR_RANGE where checked),
+ * until a later `set` reuses the id for another entry: after a `delete`,
+ * look ids up again.
  */
 export type EntryId = number & { readonly [entryIdBrand]: true }
 

@@ -5,7 +5,7 @@
  * `RobotsStore.lookupHost`) read instead of going over the URL again. The
  * keyed hash of host names it carries is url/keyed-hash.ts's.
  */
-import { asBytes, describeValue, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, describeValue, isIndex, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { adoptHashKey, hashKeyWords, hostHash, hostHashes, hostHashString } from './keyed-hash.js'
 import { pathIndex, PathStartCode, type PathStart } from './url-path.js'
 import { scanHostField, scanUrl, scanUrlString, UrlField, UrlFlag } from './url-scan.js'
@@ -139,7 +139,7 @@ export class UrlScan {
     const r = this.record
     let k = this.prefix
     if (k < 0) k = this.prefix = movablePrefix(r)
-    if (!(k > 0 && (start >>> 0) === start && (end >>> 0) === end && end <= bytes.length && end - start >= k)) {
+    if (!(k > 0 && isIndex(start) && isIndex(end) && end <= bytes.length && end - start >= k)) {
       throw new RobotsRangeError('ERR_RANGE', `UrlScan.moveTo: [${describeValue(start)}, ${describeValue(end)}) of a ${bytes.length}-byte buffer is not a URL of the scanned URL's authority`)
     }
     const shift = start - r[UrlField.Start]
@@ -308,7 +308,7 @@ export class UrlScan {
       checkBytes(what, bytes)
       this.checked = bytes
     }
-    if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) rangeError(what, bytes, start, end)
+    if (!(isIndex(start) && isIndex(end) && start <= end && end <= bytes.length)) rangeError(what, bytes, start, end)
   }
 
   /** Fills the host's hash from what was scanned. */
@@ -386,5 +386,5 @@ function rangeError(what: string, bytes: Uint8Array, start: number, end: number)
 /** {@link checkBytes}, then a RobotsRangeError (ERR_RANGE) unless `[start, end)` is a range of `bytes`. */
 function checkRange(what: string, bytes: Uint8Array, start: number, end: number): void {
   checkBytes(what, bytes)
-  if (!((start >>> 0) === start && (end >>> 0) === end && start <= end && end <= bytes.length)) rangeError(what, bytes, start, end)
+  if (!(isIndex(start) && isIndex(end) && start <= end && end <= bytes.length)) rangeError(what, bytes, start, end)
 }

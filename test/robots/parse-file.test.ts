@@ -55,4 +55,15 @@ describe('parseRobotsFile', () => {
     // A file that is not there is still the system's error.
     await expect(parseRobotsFile(join(dir, 'none.txt'))).rejects.toMatchObject({ code: 'ENOENT' })
   })
+
+  it('regression: bad options were checked only once the file was open (a missing file with limit: 5 rejected with ENOENT, not ERR_LIMIT): before the path is touched', async () => {
+    const missing = join(dir, 'missing.txt')
+    await expect(parseRobotsFile(missing, { limit: 5 })).rejects.toMatchObject({ code: 'ERR_LIMIT' })
+    await expect(parseRobotsFile(missing, { matcherBudget: -1 })).rejects.toMatchObject({ code: 'ERR_BUDGET' })
+    await expect(parseRobotsFile(missing, null as never)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    await expect(parseRobotsFile(42 as never, { limit: 5 })).rejects.toMatchObject({ code: 'ERR_LIMIT' })
+    const file = join(dir, 'ok.txt')
+    writeFileSync(file, 'User-agent: *\nDisallow: /p\n')
+    expect((await parseRobotsFile(file, { limit: 600_000 })).agent('x').isAllowed('/p')).toBe(false)
+  })
 })

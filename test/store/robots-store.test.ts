@@ -452,6 +452,33 @@ describe('RobotsStore: memory', () => {
     expect(t.has('c.example')).toBe(true)
   })
 
+  it('regression: a Robots with a form of at most 4 KiB (cut from a shared slab), set under many keys, was counted once per key (a 2 MB budget held 486 keys of one 4 KB file): once', () => {
+    const small = parseRobots('User-agent: *\nDisallow: /' + 'x'.repeat(4000) + '\n')
+    expect(small.toBytes().length).toBeGreaterThan(3000)
+    expect(small.toBytes().length).toBeLessThanOrEqual(4096)
+    const budget = 400_000
+    const fill = (put: (s: RobotsStore, i: number) => void): RobotsStore => {
+      const s = new RobotsStore({ budget })
+      try {
+        for (let i = 0; i < 1_000_000; i++) put(s, i)
+      } catch (err) {
+        expect((err as RobotsError).code).toBe('ERR_BUDGET')
+      }
+      return s
+    }
+    const shared = fill((s, i) => s.setRobots(`https://k${i}.example`, small))
+    const outcomes = fill((s, i) => s.setOutcome(`https://k${i}.example`, 'unreachable'))
+    // The form once: about as many keys as outcomes.
+    expect(shared.size).toBeGreaterThan(outcomes.size / 2)
+    expect(shared.size).toBeLessThanOrEqual(outcomes.size)
+    expect(shared.isAllowed('https://k7.example/' + 'x'.repeat(4001), '*')).toBe(false)
+    // Deleted, the form and the map's entries are given back.
+    const n = shared.size
+    for (let i = 0; i < n; i++) shared.delete(`https://k${i}.example`)
+    expect(shared.size).toBe(0)
+    for (let i = 0; i < outcomes.size / 2; i++) shared.setRobots(`https://n${i}.example`, small)
+  })
+
   it('regression: a store never holds more than its budget (the entry table and index grew past it unseen: a 5 MB budget held 6.8 MB of outcomes)', () => {
     const held = (s: RobotsStore): number => (s as unknown as { heldBytes(): number }).heldBytes()
     const big = parseRobots('User-agent: *\n' + Array.from({ length: 300 }, (_, i) => `Disallow: /p${i}\n`).join(''))
