@@ -13,7 +13,8 @@
 // What ships is sized for the tarball: no source maps (`npm run build -- --sourcemap` writes them
 // for debugging; then do not pack), every bundle minified, the declarations of the public entries
 // and what they reference only, the unit vectors gzipped. The ESM library keeps its property and
-// method names (a stack trace reads `x.isAllowed`), not its local and module-level ones;
+// method names (a stack trace reads `x.isAllowed`), not its local and module-level ones (the
+// CommonJS bundles alike: error classes name themselves);
 // `npm run build -- --names` keeps those too, for CPU profiles and debugging (then do not pack).
 import { build, transform } from 'esbuild'
 import { execFileSync } from 'node:child_process'
@@ -110,7 +111,7 @@ await build({
   format: 'cjs',
   outfile: 'dist/core.cjs',
   minify: true,
-  keepNames: true,
+  keepNames: names,
 })
 /** The names an ESM entry exports (as the build saw them), for its CommonJS twin. */
 const exportsOf = (entry) => esm.metafile.outputs[`dist/${entry}.js`].exports
@@ -147,7 +148,7 @@ for (const [entry, { own, core }] of Object.entries(NODE_ENTRIES)) {
     format: 'cjs',
     outfile: `dist/${entry}.cjs`,
     minify: true,
-    keepNames: true,
+    keepNames: names,
     plugins: [
       {
         name: 'core-from-core-cjs',
