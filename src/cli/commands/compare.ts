@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { checkOutput, writeFileAtomic } from '../common/output-file.js'
+import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
 import { commandLine } from '../common/interrupt.js'
@@ -112,10 +113,22 @@ function onlyOptions(args: ParsedArgs, takes: ReadonlySet<string>, mode: string)
   }
 }
 
-/** Files must be writable before a long run starts (created empty if missing, else left as they are). */
-/** Checks the report paths before any work (an output path: replaced through links, streamed to FIFOs). */
-function checkWritable(files: readonly (string | undefined)[]): void {
-  for (const file of files) if (file !== undefined) checkOutput(file, 'report')
+/**
+ * Checks the report paths before any work (an output path: replaced through
+ * links, streamed to FIFOs): each its own file, none an input of the run
+ * (`--baseline F --write-baseline F` updates the baseline: it is read first).
+ */
+function checkWritable(outputs: Record<string, string | undefined>, args: ParsedArgs): void {
+  const named = Object.entries(outputs).map(([name, file]) => ({ option: `--${name}`, file: file === undefined ? undefined : outputFile(checkOutput(file, 'report')) }))
+  const casesFiles = optionValues(args, 'cases')
+    .filter((c) => c !== 'unit' && c !== 'corpus')
+    .map((c) => ({ what: "'--cases' file", path: c.startsWith('spec-test:') ? c.slice('spec-test:'.length) : c }))
+  const inputs = [
+    ...casesFiles,
+    ...(['module', 'urls', 'matrix'] as const).map((name) => ({ what: `'--${name}' file`, path: optionValue(args, name) })),
+    { what: "'--baseline' file", path: optionValue(args, 'baseline'), replacedBy: '--write-baseline' },
+  ]
+  checkOutputsApart(named, inputs)
 }
 
 /**
@@ -205,7 +218,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
     for (const path of [s.robotsDir, s.urls]) if (path !== undefined && !existsSync(path)) throw new CliError('ERR_READ', `cannot read '${path}' (a case set of the matrix): no such file or directory`)
   }
   const outputs = { json: optionValue(args, 'json'), html: optionValue(args, 'html'), markdown: optionValue(args, 'markdown') }
-  checkWritable(Object.values(outputs))
+  checkWritable(outputs, args)
   const quiet = flag(args, 'quiet')
   const terminal = terminalWriter(outputs, quiet)
   const command = commandLine('compare', argv)
@@ -254,7 +267,9 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   if (sets.length === 0) throw new UsageError("option '--cases' is required (unit, corpus, spec-test:PATH or FILE.jsonl)")
   if (sets.length > 1) throw new UsageError("option '--cases' is given more than once (several sets: --matrix FILE)")
   const baselineFile = optionValue(args, 'baseline')
-  const minAgreement = Number(optionValue(args, 'min-agreement') ?? (baselineFile !== undefined ? '0' : '100'))
+  const minText = optionValue(args, 'min-agreement') ?? (baselineFile !== undefined ? '0' : '100')
+  // Decimal digits only: Number() would read ' ' as 0 and '0x10' as 16.
+  const minAgreement = /^[0-9]+(\.[0-9]+)?$/.test(minText) ? Number(minText) : NaN
   if (!(minAgreement >= 0 && minAgreement <= 100)) {
     throw new UsageError(`option '--min-agreement' must be a percentage from 0 to 100 (got '${optionValue(args, 'min-agreement')}')`)
   }
@@ -271,7 +286,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
     csv: optionValue(args, 'csv'),
     baseline: optionValue(args, 'write-baseline'),
   }
-  checkWritable([...Object.values(outputs), exportFile])
+  checkWritable({ ...outputs, 'write-baseline': outputs.baseline, baseline: undefined, export: exportFile }, args)
   const terminal = terminalWriter({ ...outputs, 'write-baseline': outputs.baseline, baseline: undefined, export: exportFile }, quiet)
   const sem = semantics(args)
   const baseline = baselineFile !== undefined ? await readBaseline(baselineFile, sem) : undefined

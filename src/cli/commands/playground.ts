@@ -120,6 +120,8 @@ export async function runPlayground(argv: readonly string[]): Promise<number> {
   const out = optionValue(args, 'out')
   const portValue = optionValue(args, 'port')
   if (out !== undefined && portValue !== undefined) throw new UsageError(`'--out' writes the files and serves nothing: it takes no '--port'`)
+  // Elsewhere '-' is stdout; two files cannot go there, and a folder named '-' is never what was meant.
+  if (out === '-') throw new UsageError(`'--out' takes a directory for the page's two files: stdout ('-') cannot hold them`)
   const dir = pageDir()
   if (out !== undefined) {
     await writeFiles(dir, out)

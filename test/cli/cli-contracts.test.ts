@@ -1,0 +1,151 @@
+/**
+ * Regressions of the command line's contracts (arguments, outputs, exit
+ * statuses) found by a hostile, careless user: each test is named after
+ * what went wrong, and runs the built CLI.
+ */
+import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt, run, tempDir } from './helpers.js'
+
+let tmp: ReturnType<typeof tempDir>
+const URLS = 'https://a.test/\nhttps://b.test/private\n'
+const JSONL = '{"origin":"c.test","body":"User-agent: *\\nDisallow: /"}\n'
+const MODULE = 'export function parse() { return { isAllowed() { return true } } }\n'
+
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  writeFileSync(tmp.path('robots.txt'), 'User-agent: *\nDisallow: /private\n')
+})
+afterAll(() => tmp?.cleanup())
+
+/** A fresh file `name` holding `text`; its path. */
+function fresh(name: string, text: string): string {
+  writeFileSync(tmp.path(name), text)
+  return tmp.path(name)
+}
+
+/** Routes every name to a closed local port: nothing leaves the machine, and these runs are refused before any fetch anyway. */
+const NOWHERE = ['--connect-to', '::127.0.0.1:1']
+
+describe('an output that names an input of the run', () => {
+  it('fetch urls.txt -o urls.txt replaced the URL list with a bundle (exit 0); it is a usage error, the list kept', async () => {
+    const list = fresh('list.txt', URLS)
+    const link = tmp.path('list-link')
+    symlinkSync(list, link)
+    const hard = tmp.path('list-hard')
+    linkSync(list, hard)
+    for (const out of [list, link, hard]) {
+      const r = await run(['fetch', list, '-o', out, '-q', ...NOWHERE], { cwd: tmp.dir })
+      expect(r.status, r.stderr).toBe(2)
+      expect(r.stderr).toMatch(/^robots-automaton: fetch: option '--output' names the input file '[^']*list\.txt': it would be replaced by the output; name another file/m)
+      expect(readFileSync(list, 'utf8')).toBe(URLS)
+    }
+    const j = await run(['fetch', list, '-o', tmp.path('out.bundle'), '--journal', list, '-q', ...NOWHERE])
+    expect(j.status, j.stderr).toBe(2)
+    expect(j.stderr).toContain(`option '--journal' names the input file`)
+    expect(readFileSync(list, 'utf8')).toBe(URLS)
+  })
+
+  it('fetch --update B -o B still replaces B (the documented refresh in place)', async () => {
+    const bundle = tmp.path('self.bundle')
+    expect((await run(['pack', fresh('one.jsonl', JSONL), '-o', bundle, '-q'])).status).toBe(0)
+    const r = await run(['fetch', '--update', bundle, '-o', bundle, '-q', ...NOWHERE])
+    expect(r.status, r.stderr).toBe(0)
+    expect(readFileSync(bundle).subarray(0, 4).toString('latin1')).toBe('RATB')
+  })
+
+  it('pack fetched.jsonl -o fetched.jsonl replaced the JSON lines with a bundle (exit 0); a bundle merged into itself still works', async () => {
+    const jsonl = fresh('fetched.jsonl', JSONL)
+    const r = await run(['pack', jsonl, '-o', jsonl])
+    expect(r.status, r.stderr).toBe(2)
+    expect(r.stderr).toMatch(/option '--output' names the input file '[^']*fetched\.jsonl'/)
+    expect(readFileSync(jsonl, 'utf8')).toBe(JSONL)
+
+    const bundle = tmp.path('merged.bundle')
+    expect((await run(['pack', jsonl, '-o', bundle, '-q'])).status).toBe(0)
+    const other = fresh('other.jsonl', '{"origin":"d.test","body":"User-agent: *\\nAllow: /"}\n')
+    const m = await run(['pack', bundle, other, '-o', bundle])
+    expect(m.status, m.stderr).toBe(0)
+    expect(m.stderr).toContain('2 hosts packed')
+  })
+
+  it('audit --fetch list --save list replaced the URL list with a bundle; it is a usage error', async () => {
+    const list = fresh('audit-list.txt', URLS)
+    const r = await run(['audit', '--fetch', list, '--crawlers', 'A', '--save', list, '-q', ...NOWHERE])
+    expect(r.status, r.stderr).toBe(2)
+    expect(r.stderr).toContain(`option '--save' names the input file`)
+    expect(readFileSync(list, 'utf8')).toBe(URLS)
+  })
+
+  it('compare --module m.mjs --export m.mjs overwrote the implementation under test; --json c.jsonl over --cases c.jsonl too', async () => {
+    const mod = fresh('adapter.mjs', MODULE)
+    const r = await run(['compare', '--cases', 'unit', '--module', mod, '--export', mod, '-q'])
+    expect(r.status, r.stderr).toBe(2)
+    expect(r.stderr).toMatch(/option '--export' names the '--module' file '[^']*adapter\.mjs'/)
+    expect(readFileSync(mod, 'utf8')).toBe(MODULE)
+
+    const cases = tmp.path('cases.jsonl')
+    expect((await run(['compare', '--cases', 'unit', '--export', cases, '-q'])).status).toBe(0)
+    const before = readFileSync(cases, 'utf8')
+    const c = await run(['compare', '--cases', cases, '--module', mod, '--json', cases, '-q'])
+    expect(c.status, c.stderr).toBe(2)
+    expect(c.stderr).toContain(`option '--json' names the '--cases' file`)
+    expect(readFileSync(cases, 'utf8')).toBe(before)
+  })
+})
+
+describe('two outputs that are one file', () => {
+  it('compare --json r --csv r kept only the report written last (exit 3); it is a usage error before the run', async () => {
+    const mod = fresh('adapter2.mjs', MODULE)
+    const report = tmp.path('r.json')
+    for (const [a, b] of [['--json', '--csv'], ['--json', '--write-baseline'], ['--html', '--junit']]) {
+      const r = await run(['compare', '--cases', 'unit', '--module', mod, a, report, b, report, '-q'])
+      expect(r.status, r.stderr).toBe(2)
+      expect(r.stderr).toContain(`options '${a}' and '${b}' name the same file`)
+      expect(existsSync(report)).toBe(false)
+    }
+    // Devices are streams, not files: two outputs to /dev/null are fine.
+    const n = await run(['compare', '--cases', 'unit', '--module', mod, '--json', '/dev/null', '--csv', '/dev/null', '-q'])
+    expect(n.stderr).not.toContain('name the same file')
+  })
+
+  it('compare --baseline F --write-baseline F still updates the baseline in place', async () => {
+    const mod = fresh('adapter3.mjs', MODULE)
+    const baseline = tmp.path('baseline.txt')
+    expect((await run(['compare', '--cases', 'unit', '--module', mod, '--write-baseline', baseline, '-q'])).status).toBe(3)
+    const r = await run(['compare', '--cases', 'unit', '--module', mod, '--baseline', baseline, '--write-baseline', baseline, '-q'])
+    expect(r.status, r.stderr).toBe(0)
+  })
+})
+
+describe('numbers and names', () => {
+  it("compare --min-agreement ' ' passed as 0 and '0x10' as 16; only decimal percentages are taken", async () => {
+    const mod = fresh('adapter4.mjs', MODULE)
+    for (const v of [' ', '0x10', '1e1', '+5', '.5']) {
+      const r = await run(['compare', '--cases', 'unit', '--module', mod, `--min-agreement=${v}`, '-q'])
+      expect(r.status, `${JSON.stringify(v)}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toContain(`option '--min-agreement' must be a percentage from 0 to 100 (got '${v}')`)
+    }
+    expect((await run(['compare', '--cases', 'unit', '--module', mod, '--min-agreement', '99.99', '-q'])).status).toBe(3)
+  })
+
+  it("playground --out - made a folder named '-' (stdout elsewhere); it is a usage error", async () => {
+    const r = await run(['playground', '--out', '-'], { cwd: tmp.dir })
+    expect(r.status, r.stderr).toBe(2)
+    expect(r.stderr).toContain(`'--out' takes a directory for the page's two files: stdout ('-') cannot hold them`)
+    expect(existsSync(tmp.path('-'))).toBe(false)
+  })
+
+  it('a file whose name is not UTF-8 was reported as missing ("no such file or directory") without why', async () => {
+    // Node hands the program its arguments as UTF-8, a bad byte as U+FFFD: the file cannot be named.
+    const name = Buffer.concat([Buffer.from(tmp.path('bad')), Buffer.from([0xff]), Buffer.from('.txt')])
+    writeFileSync(name, URLS)
+    const shown = name.toString('utf8')
+    for (const args of [['filter', '--robots', tmp.path('robots.txt'), '--agent', 'A', shown], ['lint', shown]]) {
+      const r = await run(args)
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toContain('no such file or directory (a name that is not valid UTF-8 cannot reach this program')
+    }
+  })
+})
