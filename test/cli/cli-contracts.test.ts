@@ -3,9 +3,10 @@
  * statuses) found by a hostile, careless user: each test is named after
  * what went wrong, and runs the built CLI.
  */
+import { spawn } from 'node:child_process'
 import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, run, tempDir } from './helpers.js'
+import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
 let tmp: ReturnType<typeof tempDir>
 const URLS = 'https://a.test/\nhttps://b.test/private\n'
@@ -147,5 +148,48 @@ describe('numbers and names', () => {
       expect(r.status, r.stderr).toBe(1)
       expect(r.stderr).toContain('no such file or directory (a name that is not valid UTF-8 cannot reach this program')
     }
+  })
+})
+
+/** Runs the CLI with `input` on stdin and closes its stdout after the first chunk, as `| head -1` does; its exit status and stderr. */
+function runClosingEarly(args: readonly string[], input: string): Promise<{ status: number | null; stderr: string; chunks: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let chunks = 0
+    let stderr = ''
+    child.stdout.on('data', () => {
+      if (chunks++ === 0) child.stdout.destroy()
+    })
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stderr, chunks }))
+    child.stdin.on('error', () => {})
+    child.stdin.end(input)
+  })
+}
+
+describe('a stdout closed early (| head -1)', () => {
+  // Far more output than a pipe holds: the run meets the closed pipe long before its end.
+  const paths = Array.from({ length: 100_000 }, (_, i) => `/p1${i}`).join('\n') + '\n'
+
+  it('diff exited 0 ("no verdict changes") after printing a changed verdict; it exits 3, quietly', async () => {
+    const old = fresh('old.txt', 'User-agent: *\nAllow: /\n')
+    const now = fresh('new.txt', 'User-agent: *\nDisallow: /p1\n')
+    for (const extra of [[], ['--format', 'jsonl'], ['--crawlers', 'A,B']]) {
+      const args = extra[0] === '--crawlers' ? ['diff', old, now, ...extra, '-q'] : ['diff', old, now, '--agent', 'A', ...extra, '-q']
+      const r = await runClosingEarly(args, paths)
+      expect(r.status, `${extra.join(' ')}: ${r.stderr}`).toBe(3)
+      expect(r.stderr).toBe('')
+    }
+    // Nothing changed: a closed stdout still ends the run with 0.
+    expect((await runClosingEarly(['diff', old, old, '--agent', 'A', '-q'], paths)).status).toBe(0)
+  })
+
+  it('check --exit-code exited 0 ("every URL allowed") after printing a disallowed URL; it exits 3', async () => {
+    const robots = fresh('disallow-p1.txt', 'User-agent: *\nDisallow: /p1\n')
+    expect((await runClosingEarly(['check', robots, '--agent', 'A', '--exit-code', '-q'], paths)).status).toBe(3)
+    expect((await runClosingEarly(['check', robots, '--crawlers', 'A,B', '--exit-code', '-q'], paths)).status).toBe(3)
+    // Without --exit-code the status is no verdict: 0.
+    expect((await runClosingEarly(['check', robots, '--agent', 'A', '-q'], paths)).status).toBe(0)
   })
 })

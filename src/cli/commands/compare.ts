@@ -13,7 +13,7 @@ import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
 import { commandLine } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
-import { note } from '../common/stdio.js'
+import { note, verdictFound } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
 import { ADAPTER_OPTIONS, adapterOf, intValue, MAX_TIMEOUT_MS, type OptionValues } from '../../compare/adapters/adapter-options.js'
 import { MAX_URLS_FIELD } from '../../compare/cases/corpus-files.js'
@@ -185,8 +185,10 @@ async function compareDiff(args: ParsedArgs): Promise<number> {
   const [fa, fb] = args.positionals
   const d = diffRuns(await readRunReport(fa), await readRunReport(fb), score(args), [fa, fb], semantics(args))
   const show = intValue(cliOptions(args), 'show', 20, 0)
+  const status = d.counts.broken > 0 ? EXIT.disagreement : EXIT.passed
+  verdictFound(status)
   process.stdout.write(optionValue(args, 'format') === 'jsonl' ? runDiffLines(d) : renderRunDiff(d, show).split('\n').map(printable).join('\n'))
-  return d.counts.broken > 0 ? EXIT.disagreement : EXIT.passed
+  return status
 }
 
 /** `--matrix ADAPTERS.json`: every implementation of the file on every set. */
@@ -241,8 +243,10 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   if (outputs.json !== undefined) await writeOut(outputs.json, JSON.stringify(m, null, 2) + '\n')
   if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
+  const status = m.failed ? EXIT.adapterFailure : EXIT.passed
+  verdictFound(status)
   terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
-  return m.failed ? EXIT.adapterFailure : EXIT.passed
+  return status
 }
 
 /** Default of `--minimise` (`--cmd`: fewer, each try being a process). */
@@ -339,6 +343,8 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   const report = s.report
   if (report === undefined) return s.status
   if (s.failure === undefined && report.totals.cases === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
+  // The run's status stands when stdout is closed before the report is read whole.
+  verdictFound(s.status)
   // Patterns and agent names in the report come from the cases: no control character reaches the terminal.
   terminal(optionValue(args, 'format') === 'jsonl' ? reportLines(report) : renderTerminal(report, show).split('\n').map(printable).join('\n'))
   if (s.failure) {
