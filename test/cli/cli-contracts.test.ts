@@ -138,6 +138,17 @@ describe('numbers and names', () => {
     expect(existsSync(tmp.path('-'))).toBe(false)
   })
 
+  it('playground --out /proc/x spun for ever at full CPU (Node\'s recursive mkdir retries an ENOENT under a folder that exists); it fails at once', async () => {
+    // The test's own time-out is the bound: before the fix the run never ended.
+    const r = await run(['playground', '--out', '/proc/robots-automaton-no-such/page'])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/^robots-automaton: cannot write the page into \/proc\/robots-automaton-no-such\/page: no such file or directory$/m)
+    // Missing parents are still made.
+    const r2 = await run(['playground', '--out', tmp.path('site/a/b')])
+    expect(r2.status, r2.stderr).toBe(0)
+    expect(existsSync(tmp.path('site/a/b/index.html'))).toBe(true)
+  }, 20_000)
+
   it('a file whose name is not UTF-8 was reported as missing ("no such file or directory") without why', async () => {
     // Node hands the program its arguments as UTF-8, a bad byte as U+FFFD: the file cannot be named.
     const name = Buffer.concat([Buffer.from(tmp.path('bad')), Buffer.from([0xff]), Buffer.from('.txt')])
