@@ -4,7 +4,7 @@
  * what went wrong, and runs the built CLI.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
@@ -203,4 +203,55 @@ describe('a stdout closed early (| head -1)', () => {
     // Without --exit-code the status is no verdict: 0.
     expect((await runClosingEarly(['check', robots, '--agent', 'A', '-q'], paths)).status).toBe(0)
   })
+})
+
+/** Waits (in steps, at most `tries`) until `ready()` holds; false if it never did. */
+async function until(ready: () => boolean, tries = 400): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    if (ready()) return true
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return ready()
+}
+
+/** Whether the process `pid` is gone (reaped, or never there). */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch {
+    return true
+  }
+}
+
+describe('compare interrupted twice', () => {
+  for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`a second ${signal} killed compare by the signal: the implementation's process group (out of a terminal's reach) ran on, and the temporary folders stayed`, async () => {
+      const tmpdir = tmp.path(`tmp-${signal}`)
+      mkdirSync(tmpdir)
+      const pidFile = tmp.path(`adapter-${signal}.pid`)
+      const eofFile = tmp.path(`adapter-${signal}.eof`)
+      // The adapter answers nothing; once compare closes its stdin (the first signal), it says so and lingers, as a stuck one does.
+      const adapterCommand = `echo $$ > '${pidFile}'; cat > /dev/null; : > '${eofFile}'; exec sleep 60`
+      const child = spawn(process.execPath, [CLI, 'compare', '--cases', 'unit', '--batch', adapterCommand, '-q'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, TMPDIR: tmpdir },
+      })
+      let stderr = ''
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')))
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+      expect(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n') && readdirSync(tmpdir).length > 0)).toBe(true)
+      const adapter = Number(readFileSync(pidFile, 'utf8'))
+      child.kill(signal)
+      // The run winds down and waits a grace period for the adapter to exit: the second signal comes then.
+      expect(await until(() => existsSync(eofFile))).toBe(true)
+      child.kill(signal)
+      const code = await closed
+      const adapterGone = await until(() => gone(adapter), 100)
+      if (!adapterGone) process.kill(adapter, 'SIGKILL')
+      expect(code, stderr).toBe(status)
+      expect(adapterGone).toBe(true)
+      expect(readdirSync(tmpdir)).toEqual([])
+    }, 30_000)
+  }
 })
