@@ -196,6 +196,19 @@ describe('a stdout closed early (| head -1)', () => {
     expect((await runClosingEarly(['diff', old, old, '--agent', 'A', '-q'], paths)).status).toBe(0)
   })
 
+  it('audit OLD NEW exited 0 ("no class changed") after printing changed classes; it exits 3', async () => {
+    const hosts = Array.from({ length: 3000 }, (_, i) => `h${i}.test`)
+    const bundles = ['Allow: /', 'Disallow: /'].map((rule, i) => {
+      const jsonl = fresh(`audit-${i}.jsonl`, hosts.map((h) => JSON.stringify({ origin: h, body: `User-agent: *\n${rule}\n` })).join('\n') + '\n')
+      const bundle = tmp.path(`audit-${i}.bundle`)
+      return { jsonl, bundle }
+    })
+    for (const b of bundles) expect((await run(['pack', b.jsonl, '-o', b.bundle, '-q'])).status).toBe(0)
+    const r = await runClosingEarly(['audit', '--bundle', bundles[0].bundle, '--bundle', bundles[1].bundle, '--crawlers', 'A,B', '-q'], '')
+    expect(r.status, r.stderr).toBe(3)
+    expect(r.stderr).toBe('')
+  })
+
   it('check --exit-code exited 0 ("every URL allowed") after printing a disallowed URL; it exits 3', async () => {
     const robots = fresh('disallow-p1.txt', 'User-agent: *\nDisallow: /p1\n')
     expect((await runClosingEarly(['check', robots, '--agent', 'A', '--exit-code', '-q'], paths)).status).toBe(3)

@@ -17,7 +17,7 @@ import { checkOutput, writeOutput } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { printable } from '../common/printable.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
-import { note } from '../common/stdio.js'
+import { note, verdictFound } from '../common/stdio.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
@@ -170,6 +170,7 @@ function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[],
     for (let k = 0; k < crawlers.length; k++) {
       if (ca[k].access === cb[k].access) continue
       tally.add(k, ca[k].access, cb[k].access)
+      verdictFound(EXIT_CHANGED)
       if (format !== 'table') out.text(changeOf(key, crawlers[k].name, { r: a, c: ca[k] }, { r: b, c: cb[k] }, format))
     }
   }

@@ -52,13 +52,17 @@ function parsePort(value: string | undefined): number {
 function makeFolder(dir: string): void {
   const missing: string[] = []
   for (let p = resolve(dir); ; p = dirname(p)) {
+    let isDir
     try {
-      statSync(p)
-      break
+      isDir = statSync(p).isDirectory()
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(p) === p) throw err
       missing.push(p)
+      continue
     }
+    // A file where a folder is needed: what mkdir would say (EEXIST).
+    if (!isDir) throw Object.assign(new Error(`'${p}' is not a folder`), { code: 'EEXIST' })
+    break
   }
   for (const p of missing.reverse()) mkdirSync(p)
 }
