@@ -131,6 +131,21 @@ describe('numbers and names', () => {
     expect((await run(['compare', '--cases', 'unit', '--module', mod, '--min-agreement', '99.99', '-q'])).status).toBe(3)
   })
 
+  it("-j4 and -ox.bundle (short options joined to a value, as GNU tools take them) were only 'unknown option'; the message shows them apart", async () => {
+    const cases: [string[], string][] = [
+      [['filter', '--robots', tmp.path('robots.txt'), '--agent', 'A', '-j4'], "filter: unknown option '-j4'; short options go one by one, a value apart: did you mean '-j 4'?"],
+      [['pack', tmp.path('robots.txt'), '-ox.bundle'], "pack: unknown option '-ox.bundle'; short options go one by one, a value apart: did you mean '-o x.bundle'?"],
+      [['filter', '-qh'], "filter: unknown option '-qh'; short options go one by one, a value apart: did you mean '-q -h'?"],
+      // No hint that names an option the command lacks.
+      [['filter', '-qx'], "filter: unknown option '-qx' (see"],
+    ]
+    for (const [args, message] of cases) {
+      const r = await run(args)
+      expect(r.status, r.stderr).toBe(2)
+      expect(r.stderr).toContain(`robots-automaton: ${message}`)
+    }
+  })
+
   it("playground --out - made a folder named '-' (stdout elsewhere); it is a usage error", async () => {
     const r = await run(['playground', '--out', '-'], { cwd: tmp.dir })
     expect(r.status, r.stderr).toBe(2)
