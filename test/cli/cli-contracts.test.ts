@@ -164,6 +164,17 @@ describe('numbers and names', () => {
     expect(existsSync(tmp.path('site/a/b/index.html'))).toBe(true)
   }, 20_000)
 
+  it('check judged a URL argument holding bytes that are not UTF-8 as U+FFFD\'s bytes, in silence; it warns, and stdin judges the bytes', async () => {
+    const robots = tmp.path('robots.txt')
+    // As a shell passes $'/\xff': Node reads the argument as UTF-8, the byte as U+FFFD.
+    const r = await run(['check', robots, '--agent', 'A', '/\uFFFD'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain("robots-automaton: warning: URL '/\uFFFD' holds U+FFFD")
+    const s = await run(['check', robots, '--agent', 'A', '--json'], { input: Buffer.from([0x2f, 0xff, 0x0a]) })
+    expect(s.stderr).not.toContain('warning')
+    expect(JSON.parse(s.stdout.toString('utf8')).url_base64).toBe('L/8=')
+  })
+
   it('a file whose name is not UTF-8 was reported as missing ("no such file or directory") without why', async () => {
     // Node hands the program its arguments as UTF-8, a bad byte as U+FFFD: the file cannot be named.
     const name = Buffer.concat([Buffer.from(tmp.path('bad')), Buffer.from([0xff]), Buffer.from('.txt')])

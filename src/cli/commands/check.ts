@@ -161,6 +161,11 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   if (!quiet) for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)
+  // Node hands over arguments as UTF-8, a byte that is not as U+FFFD: such a URL is judged as other bytes than were typed.
+  const lossy = urls.find((u) => u.includes('\uFFFD'))
+  if (!quiet && lossy !== undefined) {
+    note(`warning: URL '${lossy}' holds U+FFFD, which stands for bytes that were not UTF-8 if the shell passed such: it is judged as U+FFFD's bytes (EF BF BD); give such URLs on stdin to judge their own bytes`)
+  }
   const loaded = await loadRobots(source, robotsFetching(args))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
