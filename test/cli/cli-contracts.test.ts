@@ -131,6 +131,12 @@ describe('numbers and names', () => {
     expect((await run(['compare', '--cases', 'unit', '--module', mod, '--min-agreement', '99.99', '-q'])).status).toBe(3)
   })
 
+  it("compare --show 99999999999999999 was refused as not 'a whole number from 0'; the message says the top", async () => {
+    const r = await run(['compare', '--cases', 'unit', '--module', fresh('adapter5.mjs', MODULE), '--show', '99999999999999999', '-q'])
+    expect(r.status, r.stderr).toBe(2)
+    expect(r.stderr).toContain("option '--show' must be a whole number from 0 to 9,007,199,254,740,991 (got '99999999999999999')")
+  })
+
   it("-j4 and -ox.bundle (short options joined to a value, as GNU tools take them) were only 'unknown option'; the message shows them apart", async () => {
     const cases: [string[], string][] = [
       [['filter', '--robots', tmp.path('robots.txt'), '--agent', 'A', '-j4'], "filter: unknown option '-j4'; short options go one by one, a value apart: did you mean '-j 4'?"],
