@@ -14,9 +14,10 @@ import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, parseCrawlers, type Cr
 import { netTransport } from '../common/net-options.js'
 import { count, plural } from '../common/numbers.js'
 import { checkOutput, writeOutput } from '../common/output-file.js'
+import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { printable } from '../common/printable.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
-import { note } from '../common/stdio.js'
+import { note, verdictFound } from '../common/stdio.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
@@ -169,6 +170,7 @@ function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[],
     for (let k = 0; k < crawlers.length; k++) {
       if (ca[k].access === cb[k].access) continue
       tally.add(k, ca[k].access, cb[k].access)
+      verdictFound(EXIT_CHANGED)
       if (format !== 'table') out.text(changeOf(key, crawlers[k].name, { r: a, c: ca[k] }, { r: b, c: cb[k] }, format))
     }
   }
@@ -204,6 +206,11 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   // The bundle's path and the journal's are checked before anything is read or fetched.
   const save = savePath === undefined ? undefined : checkOutput(savePath, 'bundle')
   const journalPath = journalPathOf(optionValue(args, 'journal'), save)
+  // The snapshot OLD is read whole first: --save may replace it with NEW.
+  checkOutputsApart(
+    [{ option: '--save', file: outputFile(save) }, { option: '--journal', file: journalPath }],
+    [...snapshotPaths(argv, args).map((p) => ({ what: 'snapshot', path: p.path, replacedBy: '--save' })), ...files.map((path) => ({ what: 'input file', path }))],
+  )
 
   const list = await readFetchList(await resolveInputs(files), layout, scheme)
   if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)

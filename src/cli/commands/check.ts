@@ -23,7 +23,7 @@ import { LineLocator } from '../filter/line-locator.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
-import { note } from '../common/stdio.js'
+import { note, verdictFound } from '../common/stdio.js'
 import { UsageError } from '../common/cli-error.js'
 
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
@@ -68,6 +68,8 @@ class Checker {
     private readonly out: BlockWriter,
     private readonly json: boolean,
     private readonly crawlers?: CheckCrawlers,
+    /** `--exit-code`: the status of a disallowed URL, kept for a stdout closed early. */
+    private readonly disallowedStatus?: number,
   ) {}
 
   /**
@@ -88,6 +90,7 @@ class Checker {
     const allowed = c.require === 'all' ? all : any
     this.checked++
     if (allowed) this.allowed++
+    else if (this.disallowedStatus !== undefined) verdictFound(this.disallowedStatus)
     if (this.json) {
       const record: Record<string, unknown> = { url: text }
       if (typeof url !== 'string' && !isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
@@ -114,6 +117,7 @@ class Checker {
     const { allowed, rule } = this.matcher.explain(url)
     this.checked++
     if (allowed) this.allowed++
+    else if (this.disallowedStatus !== undefined) verdictFound(this.disallowedStatus)
     const text = typeof url === 'string' ? url : DECODER.decode(url)
     if (this.json) {
       const record: Record<string, unknown> = { url: text }
@@ -157,6 +161,11 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   if (!quiet) for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)
+  // Node hands over arguments as UTF-8, a byte that is not as U+FFFD: such a URL is judged as other bytes than were typed.
+  const lossy = urls.find((u) => u.includes('\uFFFD'))
+  if (!quiet && lossy !== undefined) {
+    note(`warning: URL '${lossy}' holds U+FFFD, which stands for bytes that were not UTF-8 if the shell passed such: it is judged as U+FFFD's bytes (EF BF BD); give such URLs on stdin to judge their own bytes`)
+  }
   const loaded = await loadRobots(source, robotsFetching(args))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
@@ -172,7 +181,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     crawlers = { set, specs: judged.crawlers, require: judged.require, allowed: judged.crawlers.map(() => 0) }
     matcher = set.matcher(0)
   } else matcher = loaded.robots.agents(judged.tokens)
-  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers)
+  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined)
   // Checked before any URL is written.
   if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
   if (urls.length === 0) await checker.stdin()

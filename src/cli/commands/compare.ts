@@ -8,11 +8,12 @@
 import { existsSync } from 'node:fs'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { checkOutput, writeFileAtomic } from '../common/output-file.js'
+import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
-import { commandLine } from '../common/interrupt.js'
+import { commandLine, SIGNALS, type StopSignal } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
-import { note } from '../common/stdio.js'
+import { note, verdictFound } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
 import { ADAPTER_OPTIONS, adapterOf, intValue, MAX_TIMEOUT_MS, type OptionValues } from '../../compare/adapters/adapter-options.js'
 import { MAX_URLS_FIELD } from '../../compare/cases/corpus-files.js'
@@ -112,10 +113,22 @@ function onlyOptions(args: ParsedArgs, takes: ReadonlySet<string>, mode: string)
   }
 }
 
-/** Files must be writable before a long run starts (created empty if missing, else left as they are). */
-/** Checks the report paths before any work (an output path: replaced through links, streamed to FIFOs). */
-function checkWritable(files: readonly (string | undefined)[]): void {
-  for (const file of files) if (file !== undefined) checkOutput(file, 'report')
+/**
+ * Checks the report paths before any work (an output path: replaced through
+ * links, streamed to FIFOs): each its own file, none an input of the run
+ * (`--baseline F --write-baseline F` updates the baseline: it is read first).
+ */
+function checkWritable(outputs: Record<string, string | undefined>, args: ParsedArgs): void {
+  const named = Object.entries(outputs).map(([name, file]) => ({ option: `--${name}`, file: file === undefined ? undefined : outputFile(checkOutput(file, 'report')) }))
+  const casesFiles = optionValues(args, 'cases')
+    .filter((c) => c !== 'unit' && c !== 'corpus')
+    .map((c) => ({ what: "'--cases' file", path: c.startsWith('spec-test:') ? c.slice('spec-test:'.length) : c }))
+  const inputs = [
+    ...casesFiles,
+    ...(['module', 'urls', 'matrix'] as const).map((name) => ({ what: `'--${name}' file`, path: optionValue(args, name) })),
+    { what: "'--baseline' file", path: optionValue(args, 'baseline'), replacedBy: '--write-baseline' },
+  ]
+  checkOutputsApart(named, inputs)
 }
 
 /**
@@ -135,14 +148,22 @@ async function writeOut(file: string, text: string): Promise<void> {
   await writeFileAtomic(file, text, 'report')
 }
 
-/** An abort signal fired by SIGINT or SIGTERM while `run` runs (the reports are then written with what was done). */
+/**
+ * An abort signal fired by SIGINT or SIGTERM while `run` runs (the reports
+ * are then written with what was done). A second signal exits at once, and
+ * as an exit, not a death by the signal: the exit hooks still kill the
+ * implementation's process groups (which a terminal's Ctrl-C never reaches).
+ */
 async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
-  const stop = (name: string) => () => controller.abort(`interrupted by ${name}`)
+  const stop = (name: StopSignal) => () => {
+    if (controller.signal.aborted) process.exit(SIGNALS[name])
+    controller.abort(`interrupted by ${name}`)
+  }
   const onInt = stop('SIGINT')
   const onTerm = stop('SIGTERM')
-  process.once('SIGINT', onInt)
-  process.once('SIGTERM', onTerm)
+  process.on('SIGINT', onInt)
+  process.on('SIGTERM', onTerm)
   try {
     return await run(controller.signal)
   } finally {
@@ -172,8 +193,10 @@ async function compareDiff(args: ParsedArgs): Promise<number> {
   const [fa, fb] = args.positionals
   const d = diffRuns(await readRunReport(fa), await readRunReport(fb), score(args), [fa, fb], semantics(args))
   const show = intValue(cliOptions(args), 'show', 20, 0)
+  const status = d.counts.broken > 0 ? EXIT.disagreement : EXIT.passed
+  verdictFound(status)
   process.stdout.write(optionValue(args, 'format') === 'jsonl' ? runDiffLines(d) : renderRunDiff(d, show).split('\n').map(printable).join('\n'))
-  return d.counts.broken > 0 ? EXIT.disagreement : EXIT.passed
+  return status
 }
 
 /** `--matrix ADAPTERS.json`: every implementation of the file on every set. */
@@ -205,7 +228,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
     for (const path of [s.robotsDir, s.urls]) if (path !== undefined && !existsSync(path)) throw new CliError('ERR_READ', `cannot read '${path}' (a case set of the matrix): no such file or directory`)
   }
   const outputs = { json: optionValue(args, 'json'), html: optionValue(args, 'html'), markdown: optionValue(args, 'markdown') }
-  checkWritable(Object.values(outputs))
+  checkWritable(outputs, args)
   const quiet = flag(args, 'quiet')
   const terminal = terminalWriter(outputs, quiet)
   const command = commandLine('compare', argv)
@@ -228,8 +251,10 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   if (outputs.json !== undefined) await writeOut(outputs.json, JSON.stringify(m, null, 2) + '\n')
   if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
+  const status = m.failed ? EXIT.adapterFailure : EXIT.passed
+  verdictFound(status)
   terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
-  return m.failed ? EXIT.adapterFailure : EXIT.passed
+  return status
 }
 
 /** Default of `--minimise` (`--cmd`: fewer, each try being a process). */
@@ -254,7 +279,9 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   if (sets.length === 0) throw new UsageError("option '--cases' is required (unit, corpus, spec-test:PATH or FILE.jsonl)")
   if (sets.length > 1) throw new UsageError("option '--cases' is given more than once (several sets: --matrix FILE)")
   const baselineFile = optionValue(args, 'baseline')
-  const minAgreement = Number(optionValue(args, 'min-agreement') ?? (baselineFile !== undefined ? '0' : '100'))
+  const minText = optionValue(args, 'min-agreement') ?? (baselineFile !== undefined ? '0' : '100')
+  // Decimal digits only: Number() would read ' ' as 0 and '0x10' as 16.
+  const minAgreement = /^[0-9]+(\.[0-9]+)?$/.test(minText) ? Number(minText) : NaN
   if (!(minAgreement >= 0 && minAgreement <= 100)) {
     throw new UsageError(`option '--min-agreement' must be a percentage from 0 to 100 (got '${optionValue(args, 'min-agreement')}')`)
   }
@@ -271,7 +298,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
     csv: optionValue(args, 'csv'),
     baseline: optionValue(args, 'write-baseline'),
   }
-  checkWritable([...Object.values(outputs), exportFile])
+  checkWritable({ ...outputs, 'write-baseline': outputs.baseline, baseline: undefined, export: exportFile }, args)
   const terminal = terminalWriter({ ...outputs, 'write-baseline': outputs.baseline, baseline: undefined, export: exportFile }, quiet)
   const sem = semantics(args)
   const baseline = baselineFile !== undefined ? await readBaseline(baselineFile, sem) : undefined
@@ -324,6 +351,8 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   const report = s.report
   if (report === undefined) return s.status
   if (s.failure === undefined && report.totals.cases === 0) throw new CliError('ERR_READ', `no cases to run${categoryFilter ? ' in the categories chosen' : ''}`)
+  // The run's status stands when stdout is closed before the report is read whole.
+  verdictFound(s.status)
   // Patterns and agent names in the report come from the cases: no control character reaches the terminal.
   terminal(optionValue(args, 'format') === 'jsonl' ? reportLines(report) : renderTerminal(report, show).split('\n').map(printable).join('\n'))
   if (s.failure) {

@@ -24,7 +24,7 @@ import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS, type LoadedRobots } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
-import { note } from '../common/stdio.js'
+import { note, verdictFound } from '../common/stdio.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { HostTally } from '../hosts/host-tally.js'
@@ -171,6 +171,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         for (let c = 0; c < k; c++) changed ||= (olds[c] & 1) !== (news[c] & 1)
         if (!changed) return
         urlsChanged++
+        verdictFound(EXIT_CHANGED)
         const url = locator.shownUrl(bytes)
         const text = DECODER.decode(url)
         const each: Record<string, unknown> = {}
@@ -199,6 +200,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       const change = b & 1 ? 'now-allowed' : 'now-disallowed'
       if (b & 1) nowAllowed++
       else nowDisallowed++
+      verdictFound(EXIT_CHANGED)
       const text = DECODER.decode(url)
       if (jsonl) {
         const record: Record<string, unknown> = { url: text }

@@ -19,6 +19,7 @@ import type { RobotsFetchResult, RobotsStore } from '../../index.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
+import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { note } from '../common/stdio.js'
 import { defaultUserAgent } from '../common/version.js'
@@ -165,6 +166,10 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   // The output (and the journal beside it) are checked before anything is read or fetched.
   const output = checkOutput(outputPath, format === 'bundle' ? 'bundle' : 'output')
   const journalPath = journalPathOf(optionValue(args, 'journal'), output)
+  checkOutputsApart(
+    [{ option: '--output', file: outputFile(output) }, { option: '--journal', file: journalPath }],
+    [{ what: "'--update' bundle", path: updatePath, replacedBy: '--output' }, ...files.map((path) => ({ what: 'input file', path }))],
+  )
   let spool: string | undefined
   let journal: Journal | undefined
   try {

@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { lineEnd, parseRobots, RobotsFormatError, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
 import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
+import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { bundleOrLines, isBundle, readBundleStore } from '../fetch/bundle-file.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
@@ -286,6 +287,8 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
   // Checked before any input is read: a bad path is found at once.
   const target = checkOutput(output, 'bundle')
+  // A bundle merged into itself is read whole first, then replaced; any other input is the user's data.
+  checkOutputsApart([{ option: '--output', file: outputFile(target) }], sources.map((path) => ({ what: 'input file', path, replacedBy: startsAsBundle(path) ? '--output' : undefined })))
   const quiet = flag(args, 'quiet')
   const started = performance.now()
   const pack = new Packer()

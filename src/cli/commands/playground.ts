@@ -5,10 +5,10 @@
  * does all the work in the browser; the server hands out two files and
  * nothing else (docs/playground.md).
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { checkOutput, writeOutput } from '../common/output-file.js'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { COMMON_OPTIONS, helpOrVersion, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { note } from '../common/stdio.js'
@@ -44,10 +44,33 @@ function parsePort(value: string | undefined): number {
   return port
 }
 
+/**
+ * Makes the folder `dir` and its missing parents, each once. Not
+ * `mkdirSync(dir, { recursive: true })`: where mkdir says ENOENT under a
+ * folder that exists (`/proc/x`), Node's loop tries again for ever.
+ */
+function makeFolder(dir: string): void {
+  const missing: string[] = []
+  for (let p = resolve(dir); ; p = dirname(p)) {
+    let isDir
+    try {
+      isDir = statSync(p).isDirectory()
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(p) === p) throw err
+      missing.push(p)
+      continue
+    }
+    // A file where a folder is needed: what mkdir would say (EEXIST).
+    if (!isDir) throw Object.assign(new Error(`'${p}' is not a folder`), { code: 'EEXIST' })
+    break
+  }
+  for (const p of missing.reverse()) mkdirSync(p)
+}
+
 /** Writes the page's files into the folder `out` (made if need be), each as an output: replaced atomically, through a link. */
 async function writeFiles(dir: string, out: string): Promise<void> {
   try {
-    mkdirSync(out, { recursive: true })
+    makeFolder(out)
   } catch (err) {
     // mkdir says EEXIST when a file (not a folder) has the name.
     const why = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'not a directory' : describeSystemError(err)
@@ -120,6 +143,8 @@ export async function runPlayground(argv: readonly string[]): Promise<number> {
   const out = optionValue(args, 'out')
   const portValue = optionValue(args, 'port')
   if (out !== undefined && portValue !== undefined) throw new UsageError(`'--out' writes the files and serves nothing: it takes no '--port'`)
+  // Elsewhere '-' is stdout; two files cannot go there, and a folder named '-' is never what was meant.
+  if (out === '-') throw new UsageError(`'--out' takes a directory for the page's two files: stdout ('-') cannot hold them`)
   const dir = pageDir()
   if (out !== undefined) {
     await writeFiles(dir, out)

@@ -75,6 +75,12 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
       shown = arg
     }
     if (spec === undefined) {
+      // `-j4`, `-qj`: short options are given one by one, a value apart.
+      const joined = !arg.startsWith('--') && arg.length > 2 ? byShort.get(arg[1]) : undefined
+      if (joined !== undefined && (joined.value || [...arg.slice(1)].every((c) => byShort.has(c)))) {
+        const apart = joined.value ? `-${arg[1]} ${arg.slice(2)}` : [...arg.slice(1)].map((c) => `-${c}`).join(' ')
+        throw new UsageError(`unknown option '${shown}'; short options go one by one, a value apart: did you mean '${apart}'?`)
+      }
       const near = closest(arg.startsWith('--') ? shown.slice(2) : shown.slice(1), specs.map((s) => s.name))
       throw new UsageError(`unknown option '${shown}'${near === undefined ? '' : `; did you mean '--${near}'?`}`)
     }

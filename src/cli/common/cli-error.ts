@@ -40,9 +40,16 @@ export class UsageError extends CliError {
   }
 }
 
-/** A `CliError` (exit 1) for a file that could not be read. */
+/**
+ * A `CliError` (exit 1) for a file that could not be read. A name that is
+ * missing and holds U+FFFD most likely had bytes that are not UTF-8, which
+ * Node replaces in the arguments it hands over: the file is there, under
+ * another name, and the message says so.
+ */
 export function readError(what: string, name: string, err: unknown): CliError {
-  return new CliError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}`)
+  const lost = (err as { code?: unknown } | null)?.code === 'ENOENT' && name.includes('\uFFFD')
+  const hint = lost ? ` (a name that is not valid UTF-8 cannot reach this program: Node reads its arguments as UTF-8, each bad byte as U+FFFD; rename the file or give it on stdin)` : ''
+  return new CliError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}${hint}`)
 }
 
 export { describeSystemError }

@@ -1,6 +1,6 @@
 /**
  * Process-level handling of stdout and stderr: a closed stdout (`| head`) ends
- * the run quietly with exit 0; any other write error (`> /dev/full`) is
+ * the run quietly with exit 0 (or the verdict status already found); any other write error (`> /dev/full`) is
  * reported as one line and exits 1. Writing to a closed stderr is ignored.
  * Every stderr line goes through {@link note}: prefixed `robots-automaton: `
  * (as GNU tools name themselves), after erasing the progress bar if any.
@@ -12,9 +12,22 @@ import { CliError, describeSystemError } from './cli-error.js'
 
 let installed = false
 
-/** Ends the process after a failed write to stdout (exit 0 for a closed pipe, else ERR_WRITE: 1 with a message). */
+/** The exit status a closed stdout ends the run with: 0, or a verdict the run has already found ({@link verdictFound}). */
+let closedStatus = 0
+
+/**
+ * Records that the run has found what its exit status reports (`diff`'s
+ * changed verdict, `check --exit-code`'s disallowed URL): a closed stdout
+ * (`| head -1`), which ends the run quietly, then exits with `status`, not
+ * 0, which would say that nothing was found.
+ */
+export function verdictFound(status: number): void {
+  closedStatus = status
+}
+
+/** Ends the process after a failed write to stdout (for a closed pipe 0, or the verdict found so far; else ERR_WRITE: 1 with a message). */
 function stdoutFailed(err: NodeJS.ErrnoException): never {
-  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0)
+  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(closedStatus)
   const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
   try {
     note(failure.message)

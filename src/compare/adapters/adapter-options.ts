@@ -48,7 +48,8 @@ export function intValue(o: OptionValues, name: string, fallback: number, min: n
   const v = o.value(name)
   if (v === undefined) return fallback
   if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
-    const range = `${min.toLocaleString('en-US')}${max < Number.MAX_SAFE_INTEGER ? ` to ${max.toLocaleString('en-US')}` : ''}`
+    // The top is said when it is a real limit, or when the value passed it ('from 0' alone would not say why 1e17 is refused).
+    const range = `${min.toLocaleString('en-US')}${max < Number.MAX_SAFE_INTEGER || Number(v) > max ? ` to ${max.toLocaleString('en-US')}` : ''}`
     throw o.error(`option ${o.named(name)} must be a whole number from ${range} (got '${v}')`)
   }
   return Number(v)

@@ -5,10 +5,10 @@
  * most `capacity` files are kept (see {@link BodyFiles}).
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CompareError, describeSystemError } from '../compare-error.js'
+import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
 
 /** Files kept by default. */
 export const DEFAULT_CAPACITY = 4096
@@ -41,7 +41,7 @@ export class BodyFiles {
       return path
     }
     try {
-      this.dir ??= mkdtempSync(join(tmpdir(), 'robots-compare-'))
+      this.dir ??= makeTempFolder('robots-compare-')
       path = join(this.dir, `${hash}.txt`)
       writeFileSync(path, body)
       if (this.paths.size >= this.capacity) {
@@ -63,7 +63,7 @@ export class BodyFiles {
 
   /** Deletes the folder. */
   remove(): void {
-    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true })
+    if (this.dir !== undefined) removeTempFolder(this.dir)
     this.dir = undefined
     this.paths.clear()
     this.hashes = new WeakMap()

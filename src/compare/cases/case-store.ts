@@ -7,14 +7,14 @@
  * cache, the same array for the same body while it is cached).
  */
 import { createHash } from 'node:crypto'
-import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Case, Expected } from '../case.js'
 import type { Standard } from '../categories.js'
 import { BufferedFile } from '../report/buffered-file.js'
 import { BLOCK } from '../run.js'
+import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
 
 /** Bodies kept in memory while replaying (least recently used dropped first). */
 const BODIES_CACHED = 512
@@ -49,7 +49,7 @@ interface StoredCase {
 
 /** The cases of one set, on disk. */
 export class CaseStore {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'robots-compare-cases-'))
+  private readonly dir = makeTempFolder('robots-compare-cases-')
   private readonly casesFile = new BufferedFile(join(this.dir, 'cases.jsonl'))
   private readonly bodiesPath = join(this.dir, 'bodies.bin')
   private readonly bodiesFile = new BufferedFile(this.bodiesPath, 'latin1')
@@ -174,6 +174,6 @@ export class CaseStore {
 
   /** Deletes the folder. */
   remove(): void {
-    rmSync(this.dir, { recursive: true, force: true })
+    removeTempFolder(this.dir)
   }
 }

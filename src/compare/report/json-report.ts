@@ -3,8 +3,7 @@
  * case of the run in `cases` (spooled to a temporary file as the run goes,
  * one object per line, and copied into the report when it is written).
  */
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import type { Case } from '../case.js'
 import { fails, type Score, type Semantics } from '../outcome.js'
@@ -14,6 +13,7 @@ import { BufferedFile } from './buffered-file.js'
 import { reportStream, writeReport } from '../output-files.js'
 import { reportedCase, type Report } from './report-model.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
+import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
 
 /** The report as JSON text (without `cases`). */
 export function renderJson(report: Report): string {
@@ -22,7 +22,7 @@ export function renderJson(report: Report): string {
 
 /** Every case of a run, spooled for the JSON report (a failing case with its evidence). */
 export class JsonCases implements CaseSink {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'robots-compare-json-'))
+  private readonly dir = makeTempFolder('robots-compare-json-')
   readonly spool = new BufferedFile(join(this.dir, 'cases.jsonl'))
   private first = true
 
@@ -43,7 +43,7 @@ export class JsonCases implements CaseSink {
 
   /** Deletes the spool. */
   remove(): void {
-    rmSync(this.dir, { recursive: true, force: true })
+    removeTempFolder(this.dir)
   }
 }
 

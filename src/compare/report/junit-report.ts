@@ -9,8 +9,7 @@
  * cases are spooled per suite as the run goes; `finish` writes the file, a
  * failed run's reason included (as one more test case, "the run").
  */
-import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import type { Evidence } from '../adapters/adapter.js'
 import type { Case } from '../case.js'
@@ -22,6 +21,7 @@ import { reportStream } from '../output-files.js'
 import { reportAnswer } from './report-model.js'
 import { describeAnswer, describeExpected } from './terminal-report.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
+import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
 
 /** Characters XML 1.0 cannot hold (shown as `\xHH`), and those escaped. */
 const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g
@@ -68,7 +68,7 @@ export interface JunitRun {
 
 /** The JUnit output of a run. */
 export class JunitWriter implements CaseSink {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'robots-compare-junit-'))
+  private readonly dir = makeTempFolder('robots-compare-junit-')
   private readonly suites = new Map<string, Suite>()
 
   /** `set`: the name of the suite of cases without a file. */
@@ -120,7 +120,7 @@ export class JunitWriter implements CaseSink {
 
   /** Deletes the spooled suites (after finish, or instead of it). */
   discard(): void {
-    rmSync(this.dir, { recursive: true, force: true })
+    removeTempFolder(this.dir)
   }
 
   /** Writes the file: the suites in report order (categories, then files), and the run's failure as an error of its own. */
