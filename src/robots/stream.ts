@@ -8,7 +8,7 @@ import { asBytes, describeValue, RobotsInputError } from '../errors.js'
 import { readerFor } from '../parse/parser.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkParseOptions, robotsFrom, type ParseOptions, type Robots } from './robots.js'
-import type { LineReader } from '../parse/reader.js'
+import { checkLimit, type LineReader } from '../parse/reader.js'
 
 /** A source of body bytes. Strings (in either kind of source) are taken as UTF-8. */
 export type ByteSource = AsyncIterable<Uint8Array | string> | ReadableStream<Uint8Array>
@@ -43,14 +43,22 @@ class ChunkFeeder {
   /** A high surrogate held back from the end of the last string chunk, or ''. */
   private held = ''
 
-  constructor(private readonly reader: LineReader) {}
+  /** `limit`: the reader's (checked), so that a string chunk past it is encoded only up to it. */
+  constructor(
+    private readonly reader: LineReader,
+    private readonly limit: number,
+  ) {}
 
   /** Feeds one chunk; false when the reader wants no more input. */
   push(chunk: unknown): boolean {
     if (typeof chunk === 'string') {
       let s = this.held === '' ? chunk : this.held + chunk
       this.held = ''
-      if (s.length > 0 && isHighSurrogate(s.charCodeAt(s.length - 1))) {
+      // A char is at least one byte: the first room + 1 chars hold every byte the reader takes and show
+      // that more follow; only they are encoded (memory and time bounded by the limit, as parseRobots).
+      const room = this.limit - this.reader.bytesRead
+      if (s.length > room) s = s.slice(0, room + 1)
+      else if (s.length > 0 && isHighSurrogate(s.charCodeAt(s.length - 1))) {
         this.held = s.slice(-1)
         s = s.slice(0, -1)
       }
@@ -250,9 +258,9 @@ function destroyNodeStream(source: unknown): void {
   }
 }
 
-/** Feeds `source` into `reader` until it ends or the limit is reached (ownership of the source: {@link parseRobotsStream}). */
-export async function pump(source: ByteSource, reader: LineReader, signal?: AbortSignal): Promise<void> {
-  const feeder = new ChunkFeeder(reader)
+/** Feeds `source` into `reader` (whose checked limit is `limit`) until it ends or the limit is reached (ownership of the source: {@link parseRobotsStream}). */
+export async function pump(source: ByteSource, reader: LineReader, limit: number, signal?: AbortSignal): Promise<void> {
+  const feeder = new ChunkFeeder(reader, limit)
   if (isReadableStream(source)) {
     if (signal?.aborted && !source.locked) {
       source.cancel(signal.reason).catch(ignore)
@@ -288,6 +296,6 @@ export async function parseRobotsStream(source: ByteSource, options: StreamParse
   const signal = checkSignal(options.signal)
   const builder = new RobotsBuilder()
   const reader = readerFor(builder, options.limit, builder)
-  await pump(source, reader, signal)
+  await pump(source, reader, checkLimit(options.limit), signal)
   return robotsFrom(builder, reader, options)
 }

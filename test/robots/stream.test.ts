@@ -337,3 +337,53 @@ describe('chunks of another realm', () => {
     await expect(parseRobotsStream((async function* () { yield dv })() as unknown as AsyncIterable<Uint8Array>)).rejects.toMatchObject({ code: 'ERR_INPUT' })
   })
 })
+
+describe('regression: a string chunk past the limit was encoded whole (a 300 MB chunk: 300 MB of bytes)', () => {
+  /** Runs `f` while recording the length of every string TextEncoder encodes. */
+  async function encodedLengths(f: () => Promise<unknown>): Promise<number[]> {
+    const seen: number[] = []
+    const encode = TextEncoder.prototype.encode
+    TextEncoder.prototype.encode = function (this: TextEncoder, input?: string) {
+      seen.push(input?.length ?? 0)
+      return encode.call(this, input)
+    }
+    try {
+      await f()
+    } finally {
+      TextEncoder.prototype.encode = encode
+    }
+    return seen
+  }
+  const chunksOf = (parts: string[]) => (async function* () { yield* parts })()
+
+  it('only what the reader can take is encoded: at most limit + 1 chars of any chunk', async () => {
+    const long = 'User-agent: *\nDisallow: /a\n' + 'x'.repeat(3_000_000)
+    const seen = await encodedLengths(async () => {
+      expect((await parseRobotsStream(chunksOf([long]))).truncated).toBe(true)
+      // A second chunk past the limit once the first took part of it.
+      expect((await parseRobotsStream(chunksOf(['User-agent: *\n', long]))).truncated).toBe(true)
+    })
+    expect(Math.max(...seen)).toBeLessThanOrEqual(512_001)
+  })
+
+  it('the result equals parseRobots of the bytes wherever the limit falls (inside a 2-, 3- or 4-byte character, a surrogate pair held across chunks, a CRLF)', async () => {
+    const limit = 512_000
+    let compared = 0
+    for (const tail of ['\n', '\r\n', 'é', '日', '😀', '\r', 'x']) {
+      for (let shift = -5; shift <= 5; shift++) {
+        const head = 'User-agent: *\nDisallow: /a\n'
+        const text = head + 'x'.repeat(limit - head.length - 17 + shift) + '\nDisallow: /edge' + tail.repeat(4) + 'Disallow: /after\n'
+        const want = parseRobots(enc.encode(text), { limit })
+        // Whole, and cut inside the tail (a surrogate pair split between chunks included).
+        const cut = text.length - 'Disallow: /after\n'.length - 3
+        for (const parts of [[text], [text.slice(0, cut), text.slice(cut)], [head, text.slice(head.length)]]) {
+          const got = await parseRobotsStream(chunksOf(parts), { limit })
+          expect([got.truncated, got.bytesRead, got.lineCount], `${JSON.stringify(tail)} ${shift} ${parts.length}`).toEqual([want.truncated, want.bytesRead, want.lineCount])
+          expect(got.toBytes()).toEqual(want.toBytes())
+          compared++
+        }
+      }
+    }
+    expect(compared).toBe(7 * 11 * 3)
+  })
+})
