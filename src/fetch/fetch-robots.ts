@@ -90,6 +90,25 @@ function transportOf(options: FetchRobotsOptions): RobotsTransport {
 }
 
 /**
+ * The values of the options `checkFetchOptions` passed, read and checked
+ * (ERR_INPUT, ERR_LIMIT): a bad one throws here, before any request (and
+ * at `RobotsCache`'s construction).
+ */
+export function readFetchOptions(options: FetchRobotsOptions) {
+  const maxTtlMs = nonNegative('maxTtlMs', options.maxTtlMs, DAY_MS)
+  return {
+    limit: checkLimit(options.limit),
+    timeoutMs: checkTimeout(options.timeoutMs),
+    maxRedirects: Math.floor(nonNegative('maxRedirects', options.maxRedirects, DEFAULT_MAX_REDIRECTS)),
+    maxTtlMs,
+    minTtlMs: Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs),
+    unreachableTtlMs: nonNegative('unreachableTtlMs', options.unreachableTtlMs, DEFAULT_UNREACHABLE_TTL_MS),
+    filter: redirectFilterOf(options.allowPrivateRedirects, options.redirectFilter),
+    policy: checkPrivateAddresses(options.privateAddresses, options.allowPrivateRedirects),
+  }
+}
+
+/**
  * Fetches `scheme://authority/robots.txt` for any URL of a site and applies
  * RFC 9309 §2.3.1:
  *
@@ -124,15 +143,9 @@ function transportOf(options: FetchRobotsOptions): RobotsTransport {
 export async function fetchRobots(url: string | URL, options: FetchRobotsOptions = {}): Promise<RobotsFetchResult> {
   options = checkFetchOptions(options)
   const { origin, robotsUrl } = robotsLocation(url)
-  const limit = checkLimit(options.limit)
-  const timeoutMs = checkTimeout(options.timeoutMs)
-  const maxRedirects = Math.floor(nonNegative('maxRedirects', options.maxRedirects, DEFAULT_MAX_REDIRECTS))
-  const maxTtlMs = nonNegative('maxTtlMs', options.maxTtlMs, DAY_MS)
-  const minTtlMs = Math.min(nonNegative('minTtlMs', options.minTtlMs, DEFAULT_MIN_TTL_MS), maxTtlMs)
-  const unreachableTtlMs = nonNegative('unreachableTtlMs', options.unreachableTtlMs, DEFAULT_UNREACHABLE_TTL_MS)
+  const { limit, timeoutMs, maxRedirects, maxTtlMs, minTtlMs, unreachableTtlMs, filter, policy } = readFetchOptions(options)
   const first = new URL(robotsUrl)
-  const filter = redirectFilterOf(options.allowPrivateRedirects, options.redirectFilter)
-  const guard = addressGuard(checkPrivateAddresses(options.privateAddresses, options.allowPrivateRedirects), first)
+  const guard = addressGuard(policy, first)
   const transport = transportOf(options)
   // A transport that resolves names checks the addresses it connects to; for any other, the hosts as written are checked here.
   const checkWritten = guard.active && transport.checksAddresses !== true

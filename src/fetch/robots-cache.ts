@@ -4,8 +4,8 @@ import { objectBytes, stringBytes } from '../memory.js'
 import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
 import { RobotsStore } from '../store/robots-store.js'
-import { fetchRobots } from './fetch-robots.js'
-import type { FetchRobotsOptions } from './options.js'
+import { fetchRobots, readFetchOptions } from './fetch-robots.js'
+import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
@@ -180,6 +180,8 @@ export class RobotsCache {
     this.maxBytes = maxBytes
     this.store = new RobotsStore({ matcherBudget: matchers })
     this.entries = new ByteLru({ maxBytes: maxBytes - matchers, onEvict: (origin) => this.store.delete(origin) })
+    // Checked now, not at the first look-up: a bad option is the constructor's error.
+    readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
     this.now = options.now ?? Date.now
     this.fetchOptions = { ...fetchOptions, now: this.now }
@@ -216,7 +218,10 @@ export class RobotsCache {
       this.counters.coalesced++
       return pending
     }
-    const p = this.refresh(origin, entry).finally(() => this.inflight.delete(origin))
+    // Kept only while it is the origin's fetch in flight: `delete` or `clear` meanwhile forgets it.
+    const p: Promise<RobotsLookup> = this.refresh(origin, entry, () => this.inflight.get(origin) === p).finally(() => {
+      if (this.inflight.get(origin) === p) this.inflight.delete(origin)
+    })
     this.inflight.set(origin, p)
     return p
   }
@@ -226,9 +231,10 @@ export class RobotsCache {
     return this.entry(originOf(url))?.lookup
   }
 
-  /** Forgets `url`'s origin. */
+  /** Forgets `url`'s origin; a fetch of it in flight still answers its callers but is not kept. */
   delete(url: string | URL): boolean {
     const origin = originOf(url)
+    this.inflight.delete(origin)
     let had = this.entries.delete(origin)
     if (this.oversized?.lookup.origin === origin) {
       this.oversized = undefined
@@ -238,8 +244,9 @@ export class RobotsCache {
     return had
   }
 
-  /** Forgets everything (fetches in flight still complete and are stored). */
+  /** Forgets everything (fetches in flight still answer their callers but are not kept). */
   clear(): void {
+    this.inflight.clear()
     for (const [origin] of this.entries.entries()) this.store.delete(origin)
     if (this.oversized) this.store.delete(this.oversized.lookup.origin)
     this.entries.clear()
@@ -266,7 +273,8 @@ export class RobotsCache {
     return o !== undefined && o.lookup.origin === origin ? o : this.entries.peek(origin)
   }
 
-  private async refresh(origin: string, prev: Entry | undefined): Promise<RobotsLookup> {
+  /** Fetches `origin` (conditionally when `prev` has a copy) and keeps the entry if `current()` still holds. */
+  private async refresh(origin: string, prev: Entry | undefined, current: () => boolean): Promise<RobotsLookup> {
     this.counters.fetches++
     const good = prev?.good
     const result = await fetchRobots(origin, good ? { ...this.fetchOptions, previous: good } : this.fetchOptions)
@@ -299,7 +307,7 @@ export class RobotsCache {
     entry.bytes =
       BYTE_LRU_ENTRY_BYTES + objectBytes(ENTRY_FIELDS) + objectBytes(LOOKUP_FIELDS) + stringBytes(origin) +
       resultBytes(result) + (entry.good !== result ? resultBytes(entry.good) : 0) + rulesBytes(entry)
-    this.keep(origin, entry)
+    if (current()) this.keep(origin, entry)
     return entry.lookup
   }
 

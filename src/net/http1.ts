@@ -93,11 +93,12 @@ export interface Http1Exchange {
 
 /**
  * Sends `request` (the whole request head) on `socket` once `ready` fires
- * (`connect`, or `secureConnect` for TLS) and reads the response. `onClose`
+ * (`secureConnect` for TLS; undefined: the socket is connected, at once)
+ * and reads the response. `onClose`
  * runs once when the exchange is over: its body complete, failed or
  * cancelled (the socket destroyed), or the socket closed.
  */
-export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', request: string, onClose: () => void): Http1Exchange {
+export function exchange(socket: Socket, ready: 'secureConnect' | undefined, request: string, onClose: () => void): Http1Exchange {
   // Once: when the exchange is over (the body complete, a failure, a cancel or the socket's close), whichever comes first.
   let over = false
   const end = (): void => {
@@ -268,7 +269,8 @@ export function exchange(socket: Socket, ready: 'connect' | 'secureConnect', req
   }
 
   socket.on('data', onData)
-  socket.once(ready, () => socket.write(request))
+  if (ready === undefined) socket.write(request)
+  else socket.once(ready, () => socket.write(request))
   socket.on('error', (err) => fail(err))
   socket.once('end', () => {
     if (bodyDone || failure !== undefined) return

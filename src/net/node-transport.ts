@@ -5,6 +5,8 @@
  * resolved by its own resolver (dns-cache.ts) or routed by the caller
  * (curl's `--resolve` and `--connect-to`: {@link RouteFunction}), every
  * address shown to the address policy before a connection is made to it,
+ * the addresses of a name raced (Happy Eyeballs: the next one tried beside
+ * one still connecting, the first connected used),
  * at most `perAddress` connections in flight to one address
  * (address-gate.ts), and bodies decoded strictly (gzip, deflate, br: a
  * coding cut short is an error, not a shorter file). The access method's
@@ -39,7 +41,7 @@ export interface NodeTransportOptions {
   readonly dns?: DnsOptions
   /** The caller's routes (curl's `--resolve`, `--connect-to`). */
   readonly route?: RouteFunction
-  /** Time-out of a connection attempt to one address when a name has others to try next, ms (default 10,000); the fetch's own deadline always applies. */
+  /** Time-out of a connection attempt to one address when a name has others to try next, ms (default 10,000); the fetch's own deadline always applies, and the next address is tried beside an attempt still connecting after 250 ms. */
   readonly connectTimeoutMs?: number
 }
 
@@ -99,6 +101,20 @@ function connectTimeout(address: string, port: number): Error {
   return Object.assign(new Error(`connect to ${address}:${port} timed out`), { code: 'ETIMEDOUT' })
 }
 
+/** A connection attempt to one address ({@link createNodeTransport}'s `attempt`). */
+interface Attempt {
+  readonly address: string
+  /** The socket once its TCP handshake completes; the slot then passes to the caller. */
+  readonly connected: Promise<Socket>
+  /** Gives the address's slot back (idempotent). */
+  release(): void
+  /** Stops the attempt unless it has settled: its socket closed, its slot given back. */
+  abandon(): void
+}
+
+/** How long an attempt has to connect before the next address is tried beside it (RFC 8305's Connection Attempt Delay), ms. */
+const ATTEMPT_DELAY_MS = 250
+
 /** Errors for which the next address of a name is worth trying. */
 const NEXT_ADDRESS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EADDRNOTAVAIL_REMOTE'])
 
@@ -144,119 +160,220 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
       )
     })
 
-  /** Sends the request to one address; `held`: a slot of it is held already. */
-  const send = (req: TransportRequest, u: URL, address: string, port: number, held: boolean, more: boolean): Promise<TransportResponse> => {
-    const tls = u.protocol === 'https:'
-    const name = bare(u.hostname)
-    // gzip is asked for, as the Web transport asks (deflate and br are decoded as strictly when a server sends them anyway).
-    let head = `GET ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\n`
-    for (const field in req.headers) {
-      const value = req.headers[field]!
-      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(field)) {
-        return Promise.reject(Object.assign(new TypeError(`header ${JSON.stringify(field)} has a value that cannot be sent`), { code: 'ERR_INVALID_CHAR' }))
-      }
-      if (field !== 'host' && field !== 'connection' && field !== 'accept-encoding') head += `${field}: ${value}\r\n`
+  /**
+   * A connection to one address: a slot of it taken (`held`: taken already),
+   * then the socket, settled once its TCP handshake completes; `timed`: given
+   * up after `connectTimeoutMs`. `onDialing` runs once the socket is made.
+   * Abandoned before it settles, it closes and gives its slot back; once
+   * connected, the slot passes to the exchange.
+   */
+  const attempt = (req: TransportRequest, u: URL, address: string, port: number, held: boolean, timed: boolean, onDialing: () => void): Attempt => {
+    let socket: Socket | undefined
+    let abandoned = false
+    let settled = false
+    let stop = (): void => {}
+    let released = false
+    const release = (): void => {
+      if (released) return
+      released = true
+      gate.release(address)
     }
-    head += 'accept-encoding: gzip\r\nconnection: close\r\n\r\n'
-    return new Promise<TransportResponse>((resolve, reject) => {
-      let released = false
-      const release = (): void => {
-        if (released) return
-        released = true
-        gate.release(address)
-      }
-      const start = (): void => {
+    const connected = new Promise<Socket>((resolve, reject) => {
+      const dialNow = (): void => {
+        if (abandoned) return release()
         if (req.signal.aborted) {
           release()
           return reject(req.signal.reason)
         }
-        let socket: Socket
+        const name = bare(u.hostname)
+        let s: Socket
         try {
-          socket = tls
-            ? tlsConnect({
-                host: address,
-                port,
-                ALPNProtocols: ['http/1.1'],
-                // TLS names the URL's host (SNI, the certificate), wherever the socket goes.
-                ...(isIP(name) === 0 ? { servername: name } : {}),
-                checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
-              })
-            : netConnect({ host: address, port })
+          s =
+            u.protocol === 'https:'
+              ? tlsConnect({
+                  host: address,
+                  port,
+                  ALPNProtocols: ['http/1.1'],
+                  // TLS names the URL's host (SNI, the certificate), wherever the socket goes.
+                  ...(isIP(name) === 0 ? { servername: name } : {}),
+                  checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
+                })
+              : netConnect({ host: address, port })
         } catch (err) {
           release()
           return reject(err)
         }
-        socket.setNoDelay(true)
-        const ready = tls ? 'secureConnect' : 'connect'
-        // Only worth a timer of its own when another address waits: the request's deadline bounds the rest.
-        const timer = more ? setTimeout(() => socket.destroy(connectTimeout(address, port)), connectTimeoutMs) : undefined
-        if (timer !== undefined) socket.once(ready, () => clearTimeout(timer))
+        socket = s
+        s.setNoDelay(true)
+        const timer = timed ? setTimeout(() => s.destroy(connectTimeout(address, port)), connectTimeoutMs) : undefined
         const onAbort = (): void => {
-          socket.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
+          s.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
         }
-        req.signal.addEventListener('abort', onAbort, { once: true })
-        const x = exchange(socket, ready, head, () => {
+        stop = (): void => {
+          settled = true
           clearTimeout(timer)
           req.signal.removeEventListener('abort', onAbort)
+        }
+        req.signal.addEventListener('abort', onAbort, { once: true })
+        // Kept once connected: an error before the exchange listens is its, not a crash.
+        s.on('error', (err) => {
+          if (settled) return
+          stop()
           release()
+          reject(err)
         })
-        x.head.then((h) => {
-          const headers = { get: (field: string) => h.fields.get(field.toLowerCase()) ?? null }
-          const codings = codingsOf(headers.get('content-encoding'))
-          const decodable = codings.length > 0 && codings.length <= 5 && codings.every((c) => DECODERS[c] !== undefined)
-          const wanted = h.status >= 200 && h.status < 300
-          if (!wanted) x.cancel()
-          const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
-            status: h.status,
-            headers,
-            body: !wanted ? null : decodable ? decodeStrictly(x.body, codings, () => x.cancel()) : codings.length > 0 ? undecodable(x.body, codings) : x.body,
-            cancel: () => x.cancel(),
-          }
-          const expected = codings.length === 0 ? x.contentLength() : undefined
-          if (expected !== undefined) out.expectedLength = expected
-          resolve(out)
-        }, reject)
+        s.once('connect', () => {
+          stop()
+          resolve(s)
+        })
+        onDialing()
       }
-      if (held) start()
+      if (held) dialNow()
       else
         gate
           .acquire(address, req.signal, () =>
             Object.assign(new Error(`no free connection to ${address} before the deadline (${gate.perAddress} in flight to it)`), { code: 'EADDRBUSY', localFailure: true }),
           )
-          .then(start, reject)
+          .then(dialNow, reject)
     })
+    return {
+      address,
+      connected,
+      release,
+      abandon() {
+        if (abandoned || settled) return
+        abandoned = true
+        if (socket === undefined) return // still waiting for a slot: given back once granted
+        stop()
+        socket.destroy()
+        release()
+      },
+    }
   }
+
+  /**
+   * Connects to the first of the addresses to answer (Happy Eyeballs, RFC
+   * 8305): each address in turn, the next one started when the one before
+   * fails or is still connecting after {@link ATTEMPT_DELAY_MS}; the first
+   * connected wins, the others are abandoned. An address that drops packets
+   * thus never keeps the fetch from one that answers. A failure other than
+   * one worth the next address (a failure of this machine, the deadline)
+   * ends it: when the deadline ends several attempts, a failure of this
+   * machine among them is the one given.
+   */
+  const dial = (req: TransportRequest, u: URL, target: { addresses: readonly string[]; port: number; routed: boolean }, lease?: { address: string; used: boolean }): Promise<{ socket: Socket; attempt: Attempt }> =>
+    new Promise((resolve, reject) => {
+      const { addresses, port, routed } = target
+      const live = new Set<Attempt>()
+      let next = 0
+      let tried = 0
+      let refusal: unknown
+      let last: unknown
+      let over = false
+      let delay: ReturnType<typeof setTimeout> | undefined
+      const fail = (err: unknown): void => {
+        over = true
+        clearTimeout(delay)
+        for (const a of live) a.abandon()
+        reject(err)
+      }
+      const startNext = (): void => {
+        clearTimeout(delay)
+        delay = undefined
+        while (next < addresses.length) {
+          const address = addresses[next++]!
+          try {
+            req.checkAddress(address, routed)
+          } catch (err) {
+            refusal ??= err
+            continue
+          }
+          tried++
+          const held = lease !== undefined && !lease.used && lease.address === address
+          if (held) lease!.used = true
+          const more = next < addresses.length
+          const a = attempt(req, u, address, port, held, more, () => {
+            if (more && !over) delay = setTimeout(startNext, ATTEMPT_DELAY_MS)
+          })
+          live.add(a)
+          a.connected.then(
+            (socket) => {
+              live.delete(a)
+              if (over) {
+                socket.destroy()
+                return a.release()
+              }
+              over = true
+              clearTimeout(delay)
+              for (const other of live) other.abandon()
+              resolve({ socket, attempt: a })
+            },
+            (err: unknown) => {
+              live.delete(a)
+              if (over) return
+              const code = (err as NodeJS.ErrnoException).code
+              if (req.signal.aborted) {
+                // Each attempt ends with the deadline: a failure of this machine among them is the one given.
+                if ((last as { localFailure?: unknown } | undefined)?.localFailure !== true) last = err
+                if (live.size === 0) fail(last)
+                return
+              }
+              last = err
+              if (code === undefined || !NEXT_ADDRESS.has(code)) return fail(err)
+              startNext()
+            },
+          )
+          return
+        }
+        if (live.size === 0) fail(tried === 0 ? refusal : last)
+      }
+      startNext()
+    })
 
   /** A request through the routes, the resolver, the policy and the gate; `lease`: a slot held on one address. */
   const request = async (req: TransportRequest, lease?: { address: string; used: boolean }): Promise<TransportResponse> => {
     const u = new URL(req.url)
     const tls = u.protocol === 'https:'
     const port = u.port === '' ? (tls ? 443 : 80) : Number(u.port)
-    const target = await targetOf(bare(u.hostname), port, req.signal)
-    let refusal: unknown
-    let last: unknown
-    let tried = 0
-    const addresses = target.addresses
-    for (let a = 0; a < addresses.length; a++) {
-      const address = addresses[a]!
-      try {
-        req.checkAddress(address, target.routed)
-      } catch (err) {
-        refusal ??= err
-        continue
+    // gzip is asked for, as the Web transport asks (deflate and br are decoded as strictly when a server sends them anyway).
+    let head = `GET ${u.pathname}${u.search} HTTP/1.1\r\nhost: ${u.host}\r\n`
+    for (const field in req.headers) {
+      const value = req.headers[field]!
+      if (/[\r\n\0]/.test(value) || !/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(field)) {
+        throw Object.assign(new TypeError(`header ${JSON.stringify(field)} has a value that cannot be sent`), { code: 'ERR_INVALID_CHAR' })
       }
-      tried++
-      const held = lease !== undefined && !lease.used && lease.address === address
-      if (held) lease.used = true
-      try {
-        return await send(req, u, address, target.port, held, a + 1 < addresses.length)
-      } catch (err) {
-        last = err
-        const code = (err as NodeJS.ErrnoException).code
-        if (req.signal.aborted || code === undefined || !NEXT_ADDRESS.has(code)) throw err
-      }
+      if (field !== 'host' && field !== 'connection' && field !== 'accept-encoding') head += `${field}: ${value}\r\n`
     }
-    throw tried === 0 ? refusal : last
+    head += 'accept-encoding: gzip\r\nconnection: close\r\n\r\n'
+    const target = await targetOf(bare(u.hostname), port, req.signal)
+    const { socket, attempt: won } = await dial(req, u, target, lease)
+    return new Promise<TransportResponse>((resolve, reject) => {
+      const onAbort = (): void => {
+        socket.destroy(req.signal.reason instanceof Error ? req.signal.reason : new Error(String(req.signal.reason)))
+      }
+      req.signal.addEventListener('abort', onAbort, { once: true })
+      const x = exchange(socket, tls ? 'secureConnect' : undefined, head, () => {
+        req.signal.removeEventListener('abort', onAbort)
+        won.release()
+      })
+      if (req.signal.aborted) onAbort()
+      x.head.then((h) => {
+        const headers = { get: (field: string) => h.fields.get(field.toLowerCase()) ?? null }
+        const codings = codingsOf(headers.get('content-encoding'))
+        const decodable = codings.length > 0 && codings.length <= 5 && codings.every((c) => DECODERS[c] !== undefined)
+        const wanted = h.status >= 200 && h.status < 300
+        if (!wanted) x.cancel()
+        const out: { -readonly [K in keyof TransportResponse]: TransportResponse[K] } = {
+          status: h.status,
+          headers,
+          body: !wanted ? null : decodable ? decodeStrictly(x.body, codings, () => x.cancel()) : codings.length > 0 ? undecodable(x.body, codings) : x.body,
+          cancel: () => x.cancel(),
+        }
+        const expected = codings.length === 0 ? x.contentLength() : undefined
+        if (expected !== undefined) out.expectedLength = expected
+        resolve(out)
+      }, reject)
+    })
   }
 
   const leaseOf = (address: string): AddressLease => {

@@ -265,4 +265,71 @@ describe('RobotsCache', () => {
     expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 })
     await expect(cache.get('mailto:a@b')).rejects.toMatchObject({ code: 'ERR_INPUT' })
   })
+
+  it('regression: an entry deleted or cleared while its fetch was in flight came back when the fetch completed; now it is not kept', async () => {
+    for (const forget of ['delete', 'clear'] as const) {
+      s.reset()
+      let answer!: () => void
+      const asked = new Promise<void>((resolve) => {
+        s.handler = (req, res) => {
+          answer = () => reply(200, RULES)(req, res)
+          resolve()
+        }
+      })
+      const cache = new RobotsCache({ now })
+      const pending = cache.get(s.origin)
+      await asked
+      if (forget === 'delete') cache.delete(s.origin)
+      else cache.clear()
+      // A look-up after the forgetting fetches anew, not joining the forgotten fetch.
+      s.handler = reply(200, RULES)
+      const fresh = await cache.lookup(s.origin)
+      expect(s.requests, forget).toHaveLength(2)
+      answer()
+      // The forgotten fetch still answers its caller, and leaves the newer entry in place.
+      expect((await pending).agent('bot').isAllowed('/private'), forget).toBe(false)
+      expect(cache.peek(s.origin), forget).toBe(fresh)
+      expect(cache.stats(), forget).toMatchObject({ entries: 1, fetches: 2, coalesced: 0 })
+      // Forgotten with nothing after it: nothing comes back.
+      s.reset()
+      let again!: () => void
+      const asked2 = new Promise<void>((resolve) => {
+        s.handler = (req, res) => {
+          again = () => reply(200, RULES)(req, res)
+          resolve()
+        }
+      })
+      const other = new RobotsCache({ now })
+      const late = other.get(s.origin)
+      await asked2
+      if (forget === 'delete') expect(other.delete(s.origin), forget).toBe(false)
+      else other.clear()
+      again()
+      await late
+      expect(other.peek(s.origin), forget).toBeUndefined()
+      expect(other.stats(), forget).toMatchObject({ entries: 0, bytes: 0 })
+    }
+  })
+
+  it('regression: a bad fetch option was an error only at the first look-up; now the constructor throws its coded error', () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ timeoutMs: -1 }, 'ERR_INPUT'],
+      [{ timeoutMs: Infinity }, 'ERR_INPUT'],
+      [{ maxRedirects: 'five' }, 'ERR_INPUT'],
+      [{ minTtlMs: Number.NaN }, 'ERR_INPUT'],
+      [{ maxTtlMs: -5 }, 'ERR_INPUT'],
+      [{ unreachableTtlMs: '1' }, 'ERR_INPUT'],
+      [{ limit: 10 }, 'ERR_LIMIT'],
+      [{ privateAddresses: 'sometimes' }, 'ERR_INPUT'],
+      [{ redirectFilter: 'yes' }, 'ERR_INPUT'],
+      [{ userAgent: 'bot\r\nx: y' }, 'ERR_INPUT'],
+      [{ now: 5 }, 'ERR_INPUT'],
+      [{ fetch: 'curl' }, 'ERR_INPUT'],
+      [{ transport: {} }, 'ERR_INPUT'],
+    ]
+    for (const [options, code] of bad) {
+      expect(() => new RobotsCache(options as never), JSON.stringify(options)).toThrow(expect.objectContaining({ code }))
+    }
+    expect(() => new RobotsCache({ timeoutMs: 5, limit: 600_000, privateAddresses: 'allow' })).not.toThrow()
+  })
 })

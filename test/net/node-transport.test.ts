@@ -12,6 +12,7 @@ import { fetchRobots } from '../../src/index.js'
 import { createNodeTransport, type RouteFunction } from '../../src/node.js'
 import { startServer, type TestServer } from '../fetch/server.js'
 import { startDnsServer, type DnsTestServer } from '../support/dns-server.js'
+import { startSilentAddress } from '../support/silent-address.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
 
@@ -247,6 +248,25 @@ describe('politeness: connections in flight per address', () => {
     expect(third).toBeDefined()
     third!.release()
     t.close()
+  })
+})
+
+describe('a name with several addresses', () => {
+  it('regression: a site whose first address drops packets was the timeout outcome though another answered (the connect time-out was the whole deadline); now the answering address is reached', async () => {
+    // 127.0.0.2 never completes a handshake, 127.0.0.4 refuses (nothing listens there), 127.0.0.1 answers.
+    const dead = await startSilentAddress('127.0.0.2', web.port)
+    const route: RouteFunction = (_host, port) => ({ hosts: ['127.0.0.2', '127.0.0.4', '127.0.0.1'], port, routed: true })
+    // As the command line makes it: the connect time-out is the fetch's deadline.
+    const t = createNodeTransport({ route, connectTimeoutMs: 20_000 })
+    try {
+      const r = await fetchRobots(origin('dual.test'), { transport: t, timeoutMs: 20_000 })
+      expect(r.outcome).toBe('ok')
+      expect(r.robots.isAllowed(`${origin('dual.test')}/private`, 'bot')).toBe(false)
+      expect(web.requests).toEqual(['/robots.txt'])
+    } finally {
+      t.close()
+      await dead.close()
+    }
   })
 })
 

@@ -12,8 +12,7 @@
  * The manual: docs/fetch.md.
  */
 import { setMaxListeners } from 'node:events'
-import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RobotsFetchResult, RobotsStore } from '../../index.js'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
@@ -24,6 +23,7 @@ import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } f
 import { note } from '../common/stdio.js'
 import { defaultUserAgent } from '../common/version.js'
 import { commandLine, Interrupt } from '../common/interrupt.js'
+import { makeTempFolder, removeTempFolder } from '../common/temp-folders.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
@@ -176,7 +176,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
     if (journalPath !== undefined) journal = Journal.open(journalPath, runIdentity(args, output, format))
     else if (format === 'bundle') {
       // A bundle to a stream is written once complete: its records wait on disk meanwhile, not in memory.
-      spool = mkdtempSync(join(tmpdir(), 'robots-fetch-'))
+      spool = makeTempFolder('robots-fetch-')
       journal = Journal.open(join(spool, 'journal'), null)
     }
     return await fetchRun({ args, argv, output, journal, persistent: journalPath !== undefined, format, transport, layout, scheme, updatePath, refreshOlderThan, quiet, allowPrivate, requested, timeout, stallMs, userAgent, files })
@@ -184,7 +184,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
     transport.close()
     if (spool !== undefined) {
       journal?.remove()
-      rmSync(spool, { recursive: true, force: true })
+      removeTempFolder(spool)
     }
   }
 }

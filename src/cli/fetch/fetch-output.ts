@@ -8,13 +8,12 @@
  * of the entry table whatever the number of origins; JSON lines are the
  * records themselves.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { RobotsStore, StoreFetchInfo } from '../../index.js'
 import { BundleWriter, RobotsFormatError, type BundleEntryKind } from '../../index.js'
 import { CliError } from '../common/cli-error.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
+import { makeTempFolder, removeTempFolder } from '../common/temp-folders.js'
 import { entryIn, type FetchedEntry } from './fetch-entry.js'
 import type { FetchPlan } from './fetch-plan.js'
 import { fetchRecord, recordInfo, recordRules } from './fetch-record.js'
@@ -158,7 +157,7 @@ export async function writeFetchOutput(src: OutputSource, format: 'bundle' | 'js
     return present.length
   }
   // A stream cannot be read back: the bundle is made in a file first, then copied to it.
-  const dir = mkdtempSync(join(tmpdir(), 'robots-fetch-bundle-'))
+  const dir = makeTempFolder('robots-fetch-bundle-')
   try {
     const spool = await OutputWriter.open(checkOutput(join(dir, 'bundle'), 'bundle'))
     try {
@@ -175,7 +174,7 @@ export async function writeFetchOutput(src: OutputSource, format: 'bundle' | 'js
       spool.abort()
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    removeTempFolder(dir)
   }
   return present.length
 }

@@ -7,8 +7,8 @@
  * interrupted run keeping what it fetched (SIGINT), --format jsonl read by
  * pack, pack merging bundles, --resolve's rules, usage errors.
  */
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -277,6 +277,47 @@ describe('fetch: nothing fetched is lost on interruption', () => {
     expect(asked.length).toBe(30)
     expect(asked.some((h) => partial.has(url(h)))).toBe(false)
     expect(bundle(tmp.path('full.bundle')).size).toBe(60)
+  })
+})
+
+describe('fetch -o -: its spool folder', () => {
+  it('regression: a second signal on fetch -o - left its spool folder in the temporary folder; now every way out removes it', async () => {
+    const hosts = Array.from({ length: 8 }, (_, i) => `spool${i}.test`)
+    const held: ServerResponse[] = []
+    for (const h of hosts) routes[h] = (_req, res) => void held.push(res)
+    const input = tmp.path('spool.txt')
+    writeFileSync(input, hosts.map((h) => url(h)).join('\n') + '\n')
+    const temp = tmp.path('temp-of-run')
+    mkdirSync(temp)
+    // A FIFO nobody reads is streamed as stdout is (through the spool), and holds the run once it writes there.
+    const fifo = tmp.path('out.fifo')
+    execFileSync('mkfifo', [fifo])
+    const child = spawn(process.execPath, [CLI, 'fetch', input, '-o', fifo, '--concurrency', '2', ...resolveAll()], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, TMPDIR: temp },
+    })
+    let stderr = ''
+    child.stderr.on('data', (c: Buffer) => (stderr += c))
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('close', (code, signal) => resolve(signal ?? code)))
+    const until = async (what: string, ok: () => boolean): Promise<void> => {
+      for (let waited = 0; !ok(); waited += 20) {
+        if (waited > 30_000) throw new Error(`${what}: ${stderr}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    }
+    // Mid-run (however slow the machine): the spool is made and fetches are held.
+    await until('the run did not get going', () => held.length >= 2)
+    expect(readdirSync(temp)).toHaveLength(1)
+    // The first signal: the run winds down and writes its bundle (a folder of its own) for the FIFO.
+    child.kill('SIGTERM')
+    await until('the run did not wind down', () => readdirSync(temp).length === 2)
+    // The second one, while it waits on the FIFO.
+    child.kill('SIGINT')
+    const status = await exited
+    for (const res of held) res.destroy()
+    expect(['SIGINT', 130], `${String(status)} ${stderr}`).toContain(status)
+    // Neither the spool nor the bundle's folder is left behind.
+    expect(readdirSync(temp)).toEqual([])
   })
 })
 

@@ -1,0 +1,56 @@
+/**
+ * A command's temporary folders (a streamed bundle's spool): made in the
+ * system's temporary folder and removed on every way out: by their owner
+ * when done; at exit (`process.exit`: a second Ctrl-C, a closed stdout, an
+ * error that ends the run); and on SIGINT or SIGTERM that nothing else
+ * handles, after which the signal ends the process as it would have.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SIGNALS, type StopSignal } from './interrupt.js'
+
+const live = new Set<string>()
+let exitHooked = false
+const NAMES = Object.keys(SIGNALS) as StopSignal[]
+
+function removeAll(): void {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true })
+  live.clear()
+  unhookSignals()
+}
+
+/** A signal with no other listener: the folders removed, then the signal's default (the process ends by it). */
+const onSignal: Record<StopSignal, () => void> = {
+  SIGINT: () => lastListener('SIGINT'),
+  SIGTERM: () => lastListener('SIGTERM'),
+}
+
+function lastListener(name: StopSignal): void {
+  if (process.listenerCount(name) > 1) return // another handler (a run's Interrupt) decides
+  removeAll()
+  process.kill(process.pid, name)
+}
+
+function unhookSignals(): void {
+  for (const name of NAMES) process.off(name, onSignal[name])
+}
+
+/** A fresh folder `<tmp>/<prefix>XXXXXX`, removed on every way out unless {@link removeTempFolder} removed it first. */
+export function makeTempFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  if (!exitHooked) {
+    exitHooked = true
+    process.on('exit', removeAll)
+  }
+  if (live.size === 0) for (const name of NAMES) process.on(name, onSignal[name])
+  live.add(dir)
+  return dir
+}
+
+/** Removes a folder of {@link makeTempFolder} and what it holds. */
+export function removeTempFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+  live.delete(dir)
+  if (live.size === 0) unhookSignals()
+}
