@@ -32,7 +32,8 @@ OUTPUT
                      access, group, outcome, status, truncated, allowed_path,
                      disallowed_path), the summary table on stderr; jsonl: the
                      same as JSON lines; table (or text): the table alone, on
-                     stdout
+                     stdout. CSV writes control characters \\xHH, a
+                     backslash \\\\
   -q, --quiet        no warnings, progress or summary on stderr
 
 CLASSES (docs/audit.md has the exact definitions)

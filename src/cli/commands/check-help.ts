@@ -31,6 +31,7 @@ OUTPUT
   allowed<TAB>/pub<TAB>no matching rule
   disallowed<TAB>/private/x<TAB>line 2: Disallow: /private
   allowed<TAB>/d/<TAB>implied: Allow: /d/$ (from line 3: Allow: /d/index.html)
+  Control characters in a URL or rule are written \\xHH, a backslash \\\\.
 
 EXIT STATUS
   0  success; with --exit-code, every URL is allowed

@@ -13,7 +13,7 @@ import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION, type CrawlerSpec, type Require } from '../common/crawlers-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { jsonLine, printable } from '../common/printable.js'
+import { jsonLine, printableValue } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
@@ -107,7 +107,7 @@ class Checker {
     }
     each.forEach((e, k) => {
       const rule = ruleText(c.set.matcher(k), e.rule, this.unreachable).text
-      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printable(c.specs[k].name)}\t${printable(text)}\t${printable(rule)}\n`)
+      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printableValue(c.specs[k].name)}\t${printableValue(text)}\t${printableValue(rule)}\n`)
     })
   }
 
@@ -127,7 +127,7 @@ class Checker {
       this.out.text(`${jsonLine(record)}\n`)
     } else {
       // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
-      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printable(text)}\t${printable(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
+      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printableValue(text)}\t${printableValue(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
     }
   }
 
