@@ -38,6 +38,7 @@ EXIT STATUS
   1  failure: a file that cannot be read, a URL that cannot be fetched, ...
   2  usage error
   3  with --exit-code, some URL is disallowed
+  4  with --exit-code, no URL was checked (an empty stdin)
 
 EXAMPLES
   # the verdicts of two paths for Googlebot, with the rules that decided them
