@@ -57,7 +57,8 @@ FETCHING (with --fetch)
                      with a note, to what the limit on open files allows
   --per-ip N         requests in flight to one address at most (default
                      ${DEFAULT_PER_IP})
-  --timeout SECONDS  deadline of each fetch (default ${DEFAULT_TIMEOUT_S})
+  --timeout SECONDS  deadline of each fetch (default ${DEFAULT_TIMEOUT_S}; SECONDS
+                     here and below: at least 0.001)
   --give-up-after SECONDS
                      stop when nothing could be fetched that long, only
                      failures of this machine (default 120; such failures
