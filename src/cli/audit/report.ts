@@ -5,7 +5,7 @@
  * ({@link AuditTally}), or the changes from one class to another
  * ({@link ChangeTally}).
  */
-import { jsonLine, printable } from '../common/printable.js'
+import { jsonLine, printableValue } from '../common/printable.js'
 import { count, plural } from '../common/numbers.js'
 import type { AuditClass, CrawlerClass } from './classify.js'
 import type { HostOutcome, HostRecord } from './snapshot.js'
@@ -17,7 +17,7 @@ const OUTCOMES: readonly HostOutcome[] = ['ok', 'no-file', 'unavailable', 'unrea
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; control characters escaped as in text output. */
 export function csvField(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return ''
-  const s = printable(String(value))
+  const s = printableValue(String(value))
   return /[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
 }
 
@@ -100,7 +100,7 @@ export class AuditTally {
     const shown = CLASSES.filter((c) => c !== 'unknown' || unknown)
     const rows: string[][] = [['crawler', ...shown, 'named by a group']]
     this.names.forEach((name, k) => {
-      rows.push([printable(name), ...shown.map((c) => share(this.classes[k].get(c) ?? 0, this.hosts)), share(this.named[k], this.hosts)])
+      rows.push([printableValue(name), ...shown.map((c) => share(this.classes[k].get(c) ?? 0, this.hosts)), share(this.named[k], this.hosts)])
     })
     const outcomes = OUTCOMES.filter((o) => (this.outcomes.get(o) ?? 0) > 0).map((o) => `${count(this.outcomes.get(o)!)} ${o}`)
     const cut = this.truncated > 0 ? `; ${count(this.truncated)} cut at the parsing limit (their rules read are classed)` : ''
@@ -137,7 +137,7 @@ export class ChangeTally {
     const rows: string[][] = [['crawler', 'changed', 'changes']]
     this.names.forEach((name, k) => {
       const each = [...this.changes[k]].sort((a, b) => b[1] - a[1]).map(([what, n]) => `${what} ${count(n)}`)
-      rows.push([printable(name), share(this.changed[k], this.hosts), each.join(', ') || '-'])
+      rows.push([printableValue(name), share(this.changed[k], this.hosts), each.join(', ') || '-'])
     })
     return `${columns(rows)}${plural(this.hosts, 'host')} compared\n`
   }

@@ -32,7 +32,8 @@ OUTPUT
                      access, group, outcome, status, truncated, allowed_path,
                      disallowed_path), the summary table on stderr; jsonl: the
                      same as JSON lines; table (or text): the table alone, on
-                     stdout
+                     stdout. CSV writes control characters \\xHH, a
+                     backslash \\\\
   -q, --quiet        no warnings, progress or summary on stderr
 
 CLASSES (docs/audit.md has the exact definitions)
@@ -56,7 +57,8 @@ FETCHING (with --fetch)
                      with a note, to what the limit on open files allows
   --per-ip N         requests in flight to one address at most (default
                      ${DEFAULT_PER_IP})
-  --timeout SECONDS  deadline of each fetch (default ${DEFAULT_TIMEOUT_S})
+  --timeout SECONDS  deadline of each fetch (default ${DEFAULT_TIMEOUT_S}; SECONDS
+                     here and below: at least 0.001)
   --give-up-after SECONDS
                      stop when nothing could be fetched that long, only
                      failures of this machine (default 120; such failures

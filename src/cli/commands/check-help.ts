@@ -31,12 +31,14 @@ OUTPUT
   allowed<TAB>/pub<TAB>no matching rule
   disallowed<TAB>/private/x<TAB>line 2: Disallow: /private
   allowed<TAB>/d/<TAB>implied: Allow: /d/$ (from line 3: Allow: /d/index.html)
+  Control characters in a URL or rule are written \\xHH, a backslash \\\\.
 
 EXIT STATUS
   0  success; with --exit-code, every URL is allowed
   1  failure: a file that cannot be read, a URL that cannot be fetched, ...
   2  usage error
   3  with --exit-code, some URL is disallowed
+  4  with --exit-code, no URL was checked (an empty stdin)
 
 EXAMPLES
   # the verdicts of two paths for Googlebot, with the rules that decided them

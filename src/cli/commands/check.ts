@@ -4,7 +4,7 @@
  * `--json`: one JSON object per line). The URLs come from the arguments, or from stdin (one per
  * line, LF or CRLF, gzip or not) when none is given or where one is `-`.
  * `--exit-code` makes the verdict the exit status (0 all allowed, 3 some
- * disallowed), for harnesses that read outcomes from exit codes.
+ * disallowed, 4 no URL checked), for harnesses that read outcomes from exit codes.
  */
 import { isUtf8 } from 'node:buffer'
 import { ruleText, type AgentMatcher, type CrawlerSet } from '../../index.js'
@@ -13,7 +13,7 @@ import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION, type CrawlerSpec, type Require } from '../common/crawlers-option.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { jsonLine, printable } from '../common/printable.js'
+import { jsonLine, printableValue } from '../common/printable.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
@@ -24,7 +24,8 @@ import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } fro
 import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { note, verdictFound } from '../common/stdio.js'
-import { UsageError } from '../common/cli-error.js'
+import { CliError, UsageError } from '../common/cli-error.js'
+import { EXIT_NO_URL } from '../filter/line-faults.js'
 
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [
@@ -107,7 +108,7 @@ class Checker {
     }
     each.forEach((e, k) => {
       const rule = ruleText(c.set.matcher(k), e.rule, this.unreachable).text
-      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printable(c.specs[k].name)}\t${printable(text)}\t${printable(rule)}\n`)
+      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printableValue(c.specs[k].name)}\t${printableValue(text)}\t${printableValue(rule)}\n`)
     })
   }
 
@@ -127,7 +128,7 @@ class Checker {
       this.out.text(`${jsonLine(record)}\n`)
     } else {
       // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
-      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printable(text)}\t${printable(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
+      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printableValue(text)}\t${printableValue(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
     }
   }
 
@@ -196,5 +197,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'
     note(`${plural(checked, 'URL')} checked: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}`)
   } else if (!quiet) note(`${plural(checked, 'URL')} checked: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
-  return flag(args, 'exit-code') && allowed < checked ? EXIT_DISALLOWED : 0
+  if (!flag(args, 'exit-code')) return 0
+  // No URL judged: "every URL allowed" would be a verdict on nothing.
+  if (checked === 0) throw new CliError('ERR_NO_URL', 'no URL was checked (stdin held none): --exit-code has no verdict to give', EXIT_NO_URL)
+  return allowed < checked ? EXIT_DISALLOWED : 0
 }

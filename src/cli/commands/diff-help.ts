@@ -37,6 +37,7 @@ ${INPUT_HELP}
 OUTPUT
   now-disallowed<TAB>URL<TAB>line 2: Allow: /a<TAB>line 5: Disallow: /
   now-allowed<TAB>URL<TAB>line 3: Disallow: /tmp<TAB>no matching rule
+  Control characters in a URL or rule are written \\xHH, a backslash \\\\.
 
 EXIT STATUS
   0  no verdict changes

@@ -14,7 +14,7 @@ import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf } from '../co
 import { crawlerList, type HostCrawlers } from '../hosts/host-rules.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { jsonLine, printable } from '../common/printable.js'
+import { jsonLine, printableValue } from '../common/printable.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { LineFault, LineLocator } from '../filter/line-locator.js'
@@ -180,7 +180,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
           const change = !moved ? null : news[c] & 1 ? 'now-allowed' : 'now-disallowed'
           if (moved) changedTo[news[c] & 1 ? 'allowed' : 'disallowed'][c]++
           if (jsonl) Object.defineProperty(each, crawlers[c].name, { value: { change, old: before.jsonOf(c, olds[c]), new: after.jsonOf(c, news[c]) }, enumerable: true, writable: true, configurable: true })
-          else if (moved) out.text(`${change}\t${printable(crawlers[c].name)}\t${printable(text)}\t${printable(before.textOf(c))}\t${printable(after.textOf(c))}\n`)
+          else if (moved) out.text(`${change}\t${printableValue(crawlers[c].name)}\t${printableValue(text)}\t${printableValue(before.textOf(c))}\t${printableValue(after.textOf(c))}\n`)
         }
         if (jsonl) {
           const record: Record<string, unknown> = { url: text }
@@ -210,7 +210,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         record.input_line = lineNumber
         if (perHost.length > 0) record.host = locator.hostText()
         out.text(`${jsonLine(record)}\n`)
-      } else out.text(`${change}\t${printable(text)}\t${printable(before.text())}\t${printable(after.text())}\n`)
+      } else out.text(`${change}\t${printableValue(text)}\t${printableValue(before.text())}\t${printableValue(after.text())}\n`)
     },
     async (pause) => {
       if (pause) out.flush()

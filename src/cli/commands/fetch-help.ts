@@ -42,7 +42,7 @@ FETCHING
   --per-ip N         requests in flight to one address at most (default
                      ${DEFAULT_PER_IP}), whatever the number of names on it
   --timeout SECONDS  deadline of each fetch, redirects and body (default
-                     ${DEFAULT_TIMEOUT_S})
+                     ${DEFAULT_TIMEOUT_S}; SECONDS here and below: at least 0.001)
   --give-up-after SECONDS
                      stop when nothing could be fetched that long, only
                      failures of this machine (default 120)
@@ -70,10 +70,14 @@ outcome: the origin is fetched again after a pause; a run that makes no
 progress for minutes stops (exit 1) and keeps its journal.
 
 EXIT STATUS
-  0 written; 130 or 143 interrupted by SIGINT or SIGTERM (what was fetched
-  is written, and the journal kept); 4 no line named a host (with --update
-  too); 1 failure (an input, a bundle or the output that cannot be read or
-  written, or no progress possible on this machine)
+  0  written
+  1  failure: an input, a bundle or the output that cannot be read or
+     written, or no progress possible on this machine
+  2  usage error
+  4  no line named a host (with --update too)
+  130, 143
+     interrupted by SIGINT or SIGTERM: what was fetched is written, and the
+     journal kept
 
 EXAMPLES
   # every host's robots.txt in a URL list, into one bundle for filter

@@ -72,18 +72,22 @@ const DEFAULT_GIVE_UP_S = 120
 export function giveUpMs(args: ParsedArgs, timeout: number): number {
   const value = optionValue(args, 'give-up-after')
   if (value === undefined) return Math.max(DEFAULT_GIVE_UP_S * 1000, 6 * timeout)
-  const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
-  if (!(s > 0 && s <= 86_400)) throw new UsageError(`option '--give-up-after' must be a number of seconds above 0, at most 86400 (got '${value}')`)
-  return Math.round(s * 1000)
+  return secondsMs('give-up-after', value, 86_400)
 }
 
 /** `--timeout SECONDS` in ms. */
 export function timeoutMs(args: ParsedArgs): number {
   const value = optionValue(args, 'timeout')
   if (value === undefined) return DEFAULT_TIMEOUT_S * 1000
+  return secondsMs('timeout', value, MAX_TIMEOUT_S)
+}
+
+/** A time option's SECONDS in whole ms: at least 1 ms (a value that rounds to 0 ms is refused, not read as no time at all), at most `max` s. */
+function secondsMs(option: string, value: string, max: number): number {
   const s = /^[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : NaN
-  if (!(s > 0 && s <= MAX_TIMEOUT_S)) throw new UsageError(`option '--timeout' must be a number of seconds above 0, at most ${MAX_TIMEOUT_S} (got '${value}')`)
-  return Math.round(s * 1000)
+  const ms = Math.round(s * 1000)
+  if (!(ms >= 1 && s <= max)) throw new UsageError(`option '--${option}' must be a number of seconds from 0.001 (1 ms) to ${max} (got '${value}')`)
+  return ms
 }
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }

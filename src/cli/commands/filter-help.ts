@@ -26,7 +26,8 @@ RULES (one of --robots, --robots-dir, --bundle)
 
 CRAWLERS (--agent or --crawlers)
   --agent A          the crawler's token, e.g. Googlebot (repeatable: one
-                     crawler answering to each token)
+                     crawler answering to each token; '' names the groups
+                     whose User-agent reads as empty, with a warning)
   --crawlers LIST    several crawlers in one pass, each judged as it would be
                      alone: A,B,C (A+B: one crawler of two tokens), or @FILE
                      (one a line); repeatable

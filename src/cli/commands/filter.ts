@@ -46,7 +46,7 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
   { name: 'robots', value: true },
   { name: 'robots-dir', value: true },
   { name: 'bundle', value: true },
-  { ...AGENT_OPTION, allowEmpty: false },
+  AGENT_OPTION,
   CRAWLERS_OPTION,
   REQUIRE_OPTION,
   { name: 'print', value: true, choices: ['allowed', 'disallowed', 'verdicts'] },

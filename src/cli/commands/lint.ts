@@ -14,7 +14,7 @@ import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
-import { jsonLine, printable } from '../common/printable.js'
+import { jsonLine, printable, printableValue } from '../common/printable.js'
 import { CliError, readError, UsageError } from '../common/cli-error.js'
 
 /** The options `lint` accepts (its help, lint-help.ts, names each of them). */
@@ -148,7 +148,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       out.text(`${jsonLine(report)}\n`)
     } else {
       // Messages quote the file (user-agent values, patterns): escaped for the terminal.
-      for (const d of diagnostics) out.text(`${printable(formatDiagnostic(name, d))}\n`)
+      for (const d of diagnostics) out.text(`${printableValue(formatDiagnostic(name, d))}\n`)
     }
     // Each file's summary follows its diagnostics, also when stdout and stderr are one terminal.
     out.flush()

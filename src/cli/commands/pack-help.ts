@@ -29,6 +29,13 @@ OPTIONS
   -h, --help            print this help
   -V, --version         print the version
 
+EXIT STATUS
+  0  written
+  1  failure: an input that cannot be read, a bad input line or bundle, an
+     entry skipped as unreadable (the bundle is written without it), an
+     output that cannot be written
+  2  usage error
+
 EXAMPLES
   # one bundle from a directory of robots.txt files named by host
   ${PROGRAM} pack robots/ -o robots.bundle

@@ -18,7 +18,7 @@ export type CliErrorCode =
   | 'ERR_VERSION' // a bundle of a format version this build does not read: exit 1
   | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
   | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
-  | 'ERR_NO_URL' // filter: no line of the input held a URL, or --invalid fail met a line without one: exit 4
+  | 'ERR_NO_URL' // filter, diff, fetch: no line of the input held a URL, or --invalid fail met a line without one; check --exit-code: no URL checked: exit 4
   | 'ERR_LOCAL' // fetch: nothing could be fetched for a while, only failures of this machine (descriptors, memory, ports): exit 1
 
 /** An error the command line reports as one line on stderr before exiting with `exitCode`. */

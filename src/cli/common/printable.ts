@@ -40,6 +40,16 @@ export function printable(s: string): string {
   return HAS_UNSAFE.test(s) ? s.replace(UNSAFE, escapeChar) : s
 }
 
+/**
+ * `s` as {@link printable}, and lossless: a backslash is written `\\`, so
+ * the four characters `\x09` in the text read apart from an escaped tab and
+ * a reader can undo the escapes. For data a command writes (TSV, CSV, text
+ * reports), whose values a user may need back.
+ */
+export function printableValue(s: string): string {
+  return printable(s.includes('\\') ? s.replace(/\\/g, '\\\\') : s)
+}
+
 function jsonEscape(c: string): string {
   let out = ''
   for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`
