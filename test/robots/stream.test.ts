@@ -5,6 +5,7 @@ import { getEventListeners } from 'node:events'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { parseRobots, parseRobotsStream } from '../../src/index.js'
+import { encodedLengths } from '../support/core-helpers.js'
 
 const enc = new TextEncoder()
 const RULES = 'User-agent: *\nDisallow: /private\n'
@@ -339,21 +340,6 @@ describe('chunks of another realm', () => {
 })
 
 describe('regression: a string chunk past the limit was encoded whole (a 300 MB chunk: 300 MB of bytes)', () => {
-  /** Runs `f` while recording the length of every string TextEncoder encodes. */
-  async function encodedLengths(f: () => Promise<unknown>): Promise<number[]> {
-    const seen: number[] = []
-    const encode = TextEncoder.prototype.encode
-    TextEncoder.prototype.encode = function (this: TextEncoder, input?: string) {
-      seen.push(input?.length ?? 0)
-      return encode.call(this, input)
-    }
-    try {
-      await f()
-    } finally {
-      TextEncoder.prototype.encode = encode
-    }
-    return seen
-  }
   const chunksOf = (parts: string[]) => (async function* () { yield* parts })()
 
   it('only what the reader can take is encoded: at most limit + 1 chars of any chunk', async () => {

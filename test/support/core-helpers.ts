@@ -118,3 +118,19 @@ export function firstDiff(a: Uint8Array, b: Uint8Array): number {
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i
   return a.length === b.length ? -1 : n
 }
+
+/** Runs `f` (awaited) while recording the length of every string a TextEncoder encodes; the lengths. */
+export async function encodedLengths(f: () => unknown): Promise<number[]> {
+  const seen: number[] = []
+  const encode = TextEncoder.prototype.encode
+  TextEncoder.prototype.encode = function (this: TextEncoder, input?: string) {
+    seen.push(input?.length ?? 0)
+    return encode.call(this, input)
+  }
+  try {
+    await f()
+  } finally {
+    TextEncoder.prototype.encode = encode
+  }
+  return seen
+}
