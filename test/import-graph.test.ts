@@ -3,7 +3,7 @@
  * and `import('…')` included): no file imports itself through others, no
  * folder of src/ (nor of a tool's folder) imports itself through other
  * folders (a folder's files may import each other), and nothing under src/
- * imports test/ or bench/. The tools (src/cli/, src/compare/,
+ * imports test/ or bench/. The tools (src/cli/, src/compare/, src/tools/,
  * src/playground/) reach the core only through the package's entries, as
  * an outside tool would, and the core imports no tool.
  */
@@ -85,7 +85,7 @@ const folderOf = (file: string): string => {
  * The crawlee entry (src/crawlee.ts and src/crawlee/) is built the same
  * way: its CommonJS build requires the core's (scripts/build.mjs).
  */
-const TOOLS = ['src/cli/', 'src/compare/', 'src/playground/', 'src/crawlee.ts', 'src/crawlee/']
+const TOOLS = ['src/cli/', 'src/compare/', 'src/tools/', 'src/playground/', 'src/crawlee.ts', 'src/crawlee/']
 /** The package's entries (the exports map's): all a tool may import of the core. */
 const ENTRIES = ['src/index.ts', 'src/node.ts', 'src/compat.ts', 'src/internals.ts']
 const isTool = (file: string): boolean => TOOLS.some((t) => file.startsWith(t))

@@ -23,7 +23,7 @@ import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } f
 import { note } from '../common/stdio.js'
 import { defaultUserAgent } from '../common/version.js'
 import { commandLine, Interrupt } from '../common/interrupt.js'
-import { makeTempFolder, removeTempFolder } from '../common/temp-folders.js'
+import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CompareError, describeSystemError } from '../compare-error.js'
-import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
+import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 
 /** Files kept by default. */
 export const DEFAULT_CAPACITY = 4096

@@ -14,7 +14,7 @@ import type { Case, Expected } from '../case.js'
 import type { Standard } from '../categories.js'
 import { BufferedFile } from '../report/buffered-file.js'
 import { BLOCK } from '../run.js'
-import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
+import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 
 /** Bodies kept in memory while replaying (least recently used dropped first). */
 const BODIES_CACHED = 512

@@ -13,7 +13,7 @@ import { BufferedFile } from './buffered-file.js'
 import { reportStream, writeReport } from '../output-files.js'
 import { reportedCase, type Report } from './report-model.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
-import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
+import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 
 /** The report as JSON text (without `cases`). */
 export function renderJson(report: Report): string {

@@ -21,7 +21,7 @@ import { reportStream } from '../output-files.js'
 import { reportAnswer } from './report-model.js'
 import { describeAnswer, describeExpected } from './terminal-report.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
-import { makeTempFolder, removeTempFolder } from '../temp-folders.js'
+import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 
 /** Characters XML 1.0 cannot hold (shown as `\xHH`), and those escaped. */
 const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g

@@ -1,5 +1,6 @@
 /**
- * A command's temporary folders (a streamed bundle's spool): made in the
+ * The tools' temporary folders (fetch's spool of a streamed bundle;
+ * compare's case stores, body files, report spools): made in the
  * system's temporary folder and removed on every way out: by their owner
  * when done; at exit (`process.exit`: a second Ctrl-C, a closed stdout, an
  * error that ends the run); and on SIGINT or SIGTERM that nothing else
@@ -8,11 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SIGNALS, type StopSignal } from './interrupt.js'
 
 const live = new Set<string>()
 let exitHooked = false
-const NAMES = Object.keys(SIGNALS) as StopSignal[]
+type StopSignal = 'SIGINT' | 'SIGTERM'
+const NAMES: StopSignal[] = ['SIGINT', 'SIGTERM']
 
 function removeAll(): void {
   for (const dir of live) rmSync(dir, { recursive: true, force: true })
@@ -27,7 +28,7 @@ const onSignal: Record<StopSignal, () => void> = {
 }
 
 function lastListener(name: StopSignal): void {
-  if (process.listenerCount(name) > 1) return // another handler (a run's Interrupt) decides
+  if (process.listenerCount(name) > 1) return // another handler (a run's own) decides
   removeAll()
   process.kill(process.pid, name)
 }
