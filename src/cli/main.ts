@@ -40,7 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const [first, ...rest] = argv
   if (first === undefined) throw new CliError('ERR_USAGE', `missing command (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
   if (first === '-h' || first === '--help' || first === 'help') {
-    if (first === 'help' && rest[0] !== undefined && rest[0] in COMMANDS) return COMMANDS[rest[0]](['--help'])
+    if (first === 'help' && rest[0] !== undefined) return commandNamed(rest[0])(['--help'])
     process.stdout.write(MAIN_HELP)
     return 0
   }
@@ -48,13 +48,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${versionLine()}\n`)
     return 0
   }
-  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined
-  if (command === undefined) {
-    const what = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`
-    const near = first.startsWith('-') ? undefined : closest(first, Object.keys(COMMANDS))
-    const hint = near === undefined ? '' : `; did you mean '${near}'?`
-    throw new CliError('ERR_USAGE', `${what}${hint} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
-  }
+  const command = commandNamed(first)
   try {
     return await command(rest)
   } catch (err) {
@@ -63,6 +57,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw err
   }
+}
+
+/** The command of that name (an own key of the table: `toString` is no command), or the usage error naming the closest. */
+function commandNamed(name: string): Command {
+  if (Object.hasOwn(COMMANDS, name)) return COMMANDS[name]
+  const what = name.startsWith('-') ? `unknown option '${name}'` : `unknown command '${name}'`
+  const near = name.startsWith('-') ? undefined : closest(name, Object.keys(COMMANDS))
+  const hint = near === undefined ? '' : `; did you mean '${near}'?`
+  throw new CliError('ERR_USAGE', `${what}${hint} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
 }
 
 /** Prints the error as one line (prefixed, as every stderr line: stdio.ts) and picks the exit code. */

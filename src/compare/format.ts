@@ -1,16 +1,8 @@
 /** Numbers as `compare` shows them in its reports and messages: counts, plurals, percentages, durations; and text files as it reads them. */
 
-const GROUPED = new Intl.NumberFormat('en-US')
+import { count, plural } from '../tools/counts.js'
 
-/** `1234567` → `1,234,567`. */
-export function count(n: number): string {
-  return GROUPED.format(n)
-}
-
-/** `1 case`, `1,234 cases`. */
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`
-}
+export { count, plural }
 
 /** `97.123` → `97.12%`. */
 export function pct(p: number): string {

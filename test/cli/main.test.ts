@@ -82,6 +82,17 @@ describe('help and version', () => {
     expect(outputs.size).toBe(1)
   })
 
+  it("regression: 'help toString' (a name the command table inherits) crashed with a stack trace; 'help NAME' of no command is a usage error, as 'NAME' is", async () => {
+    for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'chek']) {
+      const r = await run(['help', name])
+      expect(r.status, name).toBe(2)
+      expect(r.stdout.length, name).toBe(0)
+      const alone = await run([name])
+      expect(r.stderr, name).toBe(alone.stderr)
+      expect(r.stderr, name).toMatch(new RegExp(`^robots-automaton: unknown command '${name}'(; did you mean 'check'\\?)? \\(commands: check, [^\\n]*\\)\\n$`))
+    }
+  })
+
   it('no arguments: one prefixed usage line on stderr, exit 2', async () => {
     const r = await run([])
     expect(r.status).toBe(2)

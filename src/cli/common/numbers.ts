@@ -1,16 +1,8 @@
 /** Numbers as the command line prints them: grouped counts, plurals, megabytes, rates. */
 
-const GROUPED = new Intl.NumberFormat('en-US')
+import { count, plural } from '../../tools/counts.js'
 
-/** `1234567` → `1,234,567`. */
-export function count(n: number): string {
-  return GROUPED.format(n)
-}
-
-/** `1 error`, `2 errors`, `1,234 URLs`. */
-export function plural(n: number, word: string): string {
-  return `${count(n)} ${word}${n === 1 ? '' : 's'}`
-}
+export { count, plural }
 
 /** Bytes as megabytes (10^6), one decimal. */
 export function megabytes(bytes: number): string {
