@@ -61,6 +61,8 @@ interface CheckCrawlers {
 class Checker {
   checked = 0
   allowed = 0
+  /** Empty lines of stdin: judged (the reference judges any string), and said so. */
+  emptyLines = 0
 
   constructor(
     private readonly matcher: AgentMatcher,
@@ -71,6 +73,7 @@ class Checker {
     private readonly crawlers?: CheckCrawlers,
     /** `--exit-code`: the status of a disallowed URL, kept for a stdout closed early. */
     private readonly disallowedStatus?: number,
+    private readonly quiet = false,
   ) {}
 
   /**
@@ -135,11 +138,19 @@ class Checker {
   /** Judges every line of stdin (as filter reads lines); output is written as the input pauses. */
   async stdin(): Promise<void> {
     // A copy of each URL: the block's buffer is reused once its lines are done. Every line is
-    // judged, as the reference judges any string.
+    // judged, as the reference judges any string; an empty one (a blank line, a list's last
+    // line ending twice) is no URL a user meant, so the first gets a warning and the count says how many.
+    let line = 0
     await forEachInputLine(
       await resolveInputs(['-']),
       new LineLocator(WHOLE_LINES, false),
-      (bytes, start, end) => this.url(bytes.slice(start, end)),
+      (bytes, start, end) => {
+        line++
+        if (start === end && this.emptyLines++ === 0 && !this.quiet) {
+          note(`warning: line ${count(line)} of stdin is empty: judged as the empty URL (the reference reads it as the path /), as every empty line is`)
+        }
+        this.url(bytes.slice(start, end))
+      },
       async (pause) => {
         if (pause) this.out.flush()
         await this.out.drain()
@@ -182,7 +193,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     crawlers = { set, specs: judged.crawlers, require: judged.require, allowed: judged.crawlers.map(() => 0) }
     matcher = set.matcher(0)
   } else matcher = loaded.robots.agents(judged.tokens)
-  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined)
+  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined, quiet)
   // Checked before any URL is written.
   if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
   if (urls.length === 0) await checker.stdin()
@@ -191,12 +202,13 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     else checker.url(url)
   }
   await out.end()
-  const { checked, allowed } = checker
+  const { checked, allowed, emptyLines } = checker
+  const empties = emptyLines === 0 ? '' : ` (${plural(emptyLines, 'empty line')} of stdin among them)`
   if (!quiet && crawlers !== undefined) {
     const each = crawlers.specs.map((c, k) => `${c.name} ${count(crawlers!.allowed[k])}`).join(', ')
     const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'
-    note(`${plural(checked, 'URL')} checked: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}`)
-  } else if (!quiet) note(`${plural(checked, 'URL')} checked: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
+    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}`)
+  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
   if (!flag(args, 'exit-code')) return 0
   // No URL judged: "every URL allowed" would be a verdict on nothing.
   if (checked === 0) throw new CliError('ERR_NO_URL', 'no URL was checked (stdin held none): --exit-code has no verdict to give', EXIT_NO_URL)

@@ -1,0 +1,44 @@
+/**
+ * An empty line of `check`'s stdin (a blank line, a list ending in two line
+ * ends) is judged, as the reference judges any string, and in its place, so
+ * that outputs stay aligned with inputs; but it is no URL a user meant, so it
+ * is never judged in silence: the first gets a warning naming its line, and
+ * the count says how many there were.
+ */
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt, run, tempDir } from '../helpers.js'
+
+const tmp = tempDir()
+beforeAll(() => {
+  ensureBuilt()
+  // The empty URL is the path /, which only "Allow: /$" allows here.
+  writeFileSync(tmp.path('r.txt'), 'User-agent: *\nDisallow: /\nAllow: /$\n')
+})
+afterAll(() => tmp.cleanup())
+
+describe('check: empty lines of stdin', () => {
+  it("regression: a blank stdin line was judged 'allowed' with no word said; now it is judged in its place and named in a warning and the count", async () => {
+    for (const input of ['/x\n\n/y\n\n', '/x\r\n\r\n/y\r\n\r\n']) {
+      const r = await run(['check', tmp.path('r.txt'), '--agent', 'A'], { input })
+      expect(r.status).toBe(0)
+      expect(r.stdout.toString()).toBe('disallowed\t/x\tline 2: Disallow: /\nallowed\t\tline 3: Allow: /$\ndisallowed\t/y\tline 2: Disallow: /\nallowed\t\tline 3: Allow: /$\n')
+      expect(r.stderr).toBe(
+        'robots-automaton: warning: line 2 of stdin is empty: judged as the empty URL (the reference reads it as the path /), as every empty line is\n' +
+          'robots-automaton: 4 URLs checked (2 empty lines of stdin among them): 2 allowed, 2 disallowed\n',
+      )
+    }
+  })
+
+  it('JSON lines and --crawlers alike; --quiet drops the warning with the count; no empty line, no word', async () => {
+    const json = await run(['check', tmp.path('r.txt'), '--agent', 'A', '--json'], { input: '\n/x\n' })
+    expect(json.stdout.toString().split('\n')[0]).toBe('{"url":"","allowed":true,"rule":{"line":3,"kind":"allow","pattern":"/$"}}')
+    expect(json.stderr).toMatch(/^robots-automaton: warning: line 1 of stdin is empty: /)
+    const set = await run(['check', tmp.path('r.txt'), '--crawlers', 'A,B'], { input: '/x\n\n' })
+    expect(set.stderr).toMatch(/warning: line 2 of stdin is empty: .*\n.*2 URLs checked \(1 empty line of stdin among them\): 1 allowed for every crawler/)
+    const quiet = await run(['check', tmp.path('r.txt'), '--agent', 'A', '-q'], { input: '\n' })
+    expect([quiet.stdout.toString(), quiet.stderr]).toEqual(['allowed\t\tline 3: Allow: /$\n', ''])
+    const none = await run(['check', tmp.path('r.txt'), '--agent', 'A'], { input: '/x\n/y' })
+    expect(none.stderr).toBe('robots-automaton: 2 URLs checked: 0 allowed, 2 disallowed\n')
+  })
+})
