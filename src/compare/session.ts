@@ -174,7 +174,7 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
     const tally = run.tally
     report = buildReport(
       {
-        set: `${set.set}; ${tally.total.cases.toLocaleString('en-US')} cases`,
+        set: `${set.set}; ${count(tally.total.cases)} cases`,
         adapter: adapter.description,
         tally,
         order,

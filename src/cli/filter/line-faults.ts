@@ -10,6 +10,7 @@ import { printable } from '../common/printable.js'
 import type { LineLayout, LogFormat } from './line-layout.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { fittingFormat } from './log-line.js'
+import { count } from '../common/numbers.js'
 
 /** What becomes of a line without a URL or host. */
 export type InvalidPolicy = 'keep' | 'drop' | 'fail'
@@ -130,7 +131,7 @@ export const EVERY_REQUEST_EMPTY = 'every request was "-" (no request line recei
  * the error names it itself, never a warning that was not shown.
  */
 export function noUrlMessage(lines: number, perHost: boolean, first: FaultSample | undefined, layout: LineLayout, shown: boolean, otherwise = EVERY_REQUEST_EMPTY): string {
-  const read = `${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'} read`
+  const read = `${count(lines)} ${lines === 1 ? 'line' : 'lines'} read`
   const head = `no line of the input held a URL${perHost ? ' with a host' : ''} (${read})`
   if (first === undefined) return `${head}: ${otherwise}`
   return shown ? `${head}; see the warning above` : `${head}: ${faultReport(first, layout)}`

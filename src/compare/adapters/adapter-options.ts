@@ -8,6 +8,7 @@ import type { Adapter } from './adapter.js'
 import { BatchAdapter } from './batch-adapter.js'
 import { CmdAdapter } from './cmd-adapter.js'
 import { ModuleAdapter } from './module-adapter.js'
+import { count } from '../format.js'
 
 /** Options read from the command line or a matrix entry. */
 export interface OptionValues {
@@ -49,7 +50,7 @@ export function intValue(o: OptionValues, name: string, fallback: number, min: n
   if (v === undefined) return fallback
   if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > max) {
     // The top is said when it is a real limit, or when the value passed it ('from 0' alone would not say why 1e17 is refused).
-    const range = `${min.toLocaleString('en-US')}${max < Number.MAX_SAFE_INTEGER || Number(v) > max ? ` to ${max.toLocaleString('en-US')}` : ''}`
+    const range = `${count(min)}${max < Number.MAX_SAFE_INTEGER || Number(v) > max ? ` to ${count(max)}` : ''}`
     throw o.error(`option ${o.named(name)} must be a whole number from ${range} (got '${v}')`)
   }
   return Number(v)

@@ -13,6 +13,7 @@ import { nameSome, readRobotsDir, readUrlList, robotsDirNotes, urlListNotes, typ
 import type { Oracle } from '../oracle.js'
 import type { BodyAnalysis } from '../analysis.js'
 import { Random } from '../random.js'
+import { count } from '../format.js'
 
 /** Options of the corpus generator. */
 export interface CorpusOptions {
@@ -295,7 +296,7 @@ export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterab
     if (matched === 0) {
       throw new CompareError(
         'ERR_READ',
-        `--urls: none of the ${list.urls.toLocaleString('en-US')} URLs of '${options.urlsFile}' is on a host of --robots-dir '${options.robotsDir}' ` +
+        `--urls: none of the ${count(list.urls)} URLs of '${options.urlsFile}' is on a host of --robots-dir '${options.robotsDir}' ` +
           `(its files are named by host: ${nameSome(dir.files.map((f) => f.host))}; the URLs' hosts: ${nameSome([...list.byHost.keys()])})`,
       )
     }
