@@ -250,6 +250,24 @@ describe('a stdout closed early (| head -1)', () => {
   })
 })
 
+describe('a stdout closed early while compare streams a report to it', () => {
+  it("regression: 'compare --csv - | head' exited 0 (every case agrees) though cases disagreed; a run cut short has no verdict: exit 1, said on stderr", async () => {
+    const allowAll = `${process.execPath} examples/adapters/allow-all-batch.mjs`
+    // Far more rows than a pipe holds. The full run disagrees (exit 3): allow-all is wrong wherever the reference disallows.
+    const cases = ['--cases', 'corpus', '--count', '2000']
+    const whole = await run(['compare', ...cases, '--batch', allowAll, '--csv', tmp.path('whole.csv'), '-q'])
+    expect(whole.status, whole.stderr).toBe(3)
+    // More than a pipe or a socket pair holds (the spawned CLI's stdout is a socket pair: at most about 208 KiB buffered).
+    expect(readFileSync(tmp.path('whole.csv')).length).toBeGreaterThan(400 * 1024)
+    for (const report of ['--csv', '--export']) {
+      const r = await runClosingEarly(['compare', ...cases, '--batch', allowAll, report, '-', '-q'], '')
+      expect(r.chunks, report).toBeGreaterThan(0)
+      expect(r.status, `${report}: ${r.stderr}`).toBe(1)
+      expect(r.stderr, report).toBe('robots-automaton: stdout was closed before compare finished: no verdict is given (exit 1)\n')
+    }
+  })
+})
+
 /** Waits (in steps, at most `tries`) until `ready()` holds; false if it never did. */
 async function until(ready: () => boolean, tries = 400): Promise<boolean> {
   for (let i = 0; i < tries; i++) {

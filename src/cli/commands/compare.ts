@@ -13,7 +13,7 @@ import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
 import { commandLine, SIGNALS, type StopSignal } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
-import { note, verdictFound } from '../common/stdio.js'
+import { note, verdictFound, verdictPending } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
 import { ADAPTER_OPTIONS, adapterOf, intValue, MAX_TIMEOUT_MS, type OptionValues } from '../../compare/adapters/adapter-options.js'
 import { MAX_URLS_FIELD } from '../../compare/cases/corpus-files.js'
@@ -322,6 +322,8 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   const prepared = prepareCases(set.inputs, oracle, { multiAgent: takesMulti, categories: categoryFilter, exportTo })
   // compare writes stdout only once the run (and its bar) is over: a terminal stdout does not rule the bar out.
   const progress = adapter && progressWanted({ ...processProgressContext(quiet), stdoutIsTTY: false }) ? caseProgress(set.total) : undefined
+  // The verdict comes at the end: a stdout closed while reports stream to it is no verdict.
+  verdictPending()
   const s = await interruptible((signal) =>
     runSession({ set: set.set, name: set.name, blocks: prepared.blocks, counts: prepared.counts }, oracle, adapter, {
       score: score(args),

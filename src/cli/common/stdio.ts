@@ -1,6 +1,7 @@
 /**
  * Process-level handling of stdout and stderr: a closed stdout (`| head`) ends
- * the run quietly with exit 0 (or the verdict status already found); any other write error (`> /dev/full`) is
+ * the run quietly with exit 0 (or the verdict status already found; 1, said,
+ * while a verdict that comes only at the end is pending); any other write error (`> /dev/full`) is
  * reported as one line and exits 1. Writing to a closed stderr is ignored.
  * Every stderr line goes through {@link note}: prefixed `robots-automaton: `
  * (as GNU tools name themselves), after erasing the progress bar if any.
@@ -23,11 +24,29 @@ let closedStatus = 0
  */
 export function verdictFound(status: number): void {
   closedStatus = status
+  closedNote = undefined
+}
+
+/** Said on stderr when stdout closes before the run has a verdict ({@link verdictPending}). */
+let closedNote: string | undefined
+
+/**
+ * Records that the run gives its verdict only when it ends (`compare`, whose
+ * reports stream to stdout as cases run): a stdout closed before then
+ * (`--csv - | head`) exits 1 and says so, not 0, which would say that every
+ * case agreed. {@link verdictFound} gives the verdict once it is known.
+ */
+export function verdictPending(): void {
+  closedStatus = 1
+  closedNote = 'stdout was closed before compare finished: no verdict is given (exit 1)'
 }
 
 /** Ends the process after a failed write to stdout (for a closed pipe 0, or the verdict found so far; else ERR_WRITE: 1 with a message). */
 function stdoutFailed(err: NodeJS.ErrnoException): never {
-  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(closedStatus)
+  if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') {
+    if (closedNote !== undefined) note(closedNote)
+    process.exit(closedStatus)
+  }
   const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
   try {
     note(failure.message)
