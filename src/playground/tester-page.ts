@@ -210,10 +210,12 @@ class Page {
       note.hidden = true
     } catch (err) {
       if (!(err instanceof LinkRefused)) throw err
-      // Refused before it could take the tab's memory: said so, and the sample opens.
+      // Said so, and the sample opens; the address keeps the link until the case is edited.
       note.textContent = err.message
       note.hidden = false
-      fromLink = null
+      this.state = SAMPLE
+      this.changed(false)
+      return
     }
     if (fromLink !== null && JSON.stringify(fromLink) === JSON.stringify(this.state)) return
     this.state = fromLink ?? SAMPLE
@@ -234,14 +236,24 @@ class Page {
     this.changed()
   }
 
-  /** Input changed: results are pending at once (tests and screen readers can tell), judged after a pause. */
-  private changed(): void {
+  /**
+   * Input changed: results are pending at once (tests and screen readers can
+   * tell), judged after a pause. `link` false: the address is left as it is
+   * (a link the page refused stays there, to be read or mended), and the
+   * link field is empty until the case is edited.
+   */
+  private changed(link = true): void {
     this.run.cancelled = true
     this.results.dataset.status = 'pending'
     clearTimeout(this.inputTimer)
     this.inputTimer = window.setTimeout(() => void this.judge(), INPUT_PAUSE_MS)
     clearTimeout(this.linkTimer)
     this.linkSeq++
+    if (!link) {
+      this.link.value = ''
+      this.link.dataset.status = 'done'
+      return
+    }
     this.link.dataset.status = 'pending'
     this.linkTimer = window.setTimeout(() => void this.writeLink(), LINK_PAUSE_MS)
   }

@@ -365,6 +365,34 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('a damaged or newer link opened the sample with no word said: now a message says so, and the address keeps the link until the case is edited', async () => {
+    const page = await newPage()
+    const good = Buffer.from(JSON.stringify([0, 'User-agent: *\nDisallow: /', 0, '', 0, '/x', 'Googlebot'])).toString('base64url')
+    for (const [fragment, message] of [
+      [`#s=0.${good.slice(0, -5)}`, /^This link is damaged \(cut short or changed on the way\)/],
+      [`#s=0.${Buffer.from(JSON.stringify([0, 5, 0, '', 0, '/x', 'Googlebot'])).toString('base64url')}`, /^This link is damaged/],
+      [`#s=2.${good}`, /^This link was made by a newer version of the tester page/],
+    ] as const) {
+      await page.goto('about:blank')
+      await page.goto(`${origin}${fragment}`)
+      await settled(page)
+      expect(await page.locator('#link-note').isVisible()).toBe(true)
+      expect(await page.locator('#link-note').innerText()).toMatch(message)
+      expect(await page.locator('#agents').inputValue()).toBe('Googlebot')
+      expect(await page.locator('#summary').innerText()).toBe('6 URLs for Googlebot: 3 allowed, 3 disallowed.')
+      await page.locator('#link[data-status="done"]').waitFor()
+      expect(await page.locator('#link').inputValue()).toBe('')
+      expect(await page.evaluate(() => location.hash)).toBe(fragment)
+    }
+    // An edit makes the case the page's own: its link is written.
+    await page.fill('#urls', '/y')
+    await settled(page)
+    await page.locator('#link[data-status="done"]').waitFor()
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#s=1\./)
+    expect(await page.locator('#link').inputValue()).toBe(await page.evaluate(() => location.href))
+    await page.close()
+  })
+
   it('several crawlers: a column each, every verdict and line the library gives the crawler alone; in diff mode too', async () => {
     const page = await newPage()
     await page.goto(origin)
