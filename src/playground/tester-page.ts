@@ -33,6 +33,8 @@ class Side {
   private file: OpenedFile | undefined
   /** A file opened past MAX_FILE_BYTES: its size, and the text shown for its first bytes (the note stays while the text is unedited). */
   private cut: { size: number; shown: string } | undefined
+  /** What the last drop or open could not do (a file that could not be read, files past the first): said while the text is the one it left. */
+  private opening: { note: string; shown: string } | undefined
 
   constructor(
     key: 'a' | 'b',
@@ -51,7 +53,7 @@ class Side {
     })
     const file = $<HTMLInputElement>(`file-${key}`)
     file.addEventListener('change', () => {
-      if (file.files?.[0]) void this.load(file.files[0])
+      if (file.files !== null) void this.open(file.files)
       file.value = ''
     })
     root.addEventListener('dragover', (e) => {
@@ -62,8 +64,7 @@ class Side {
     root.addEventListener('drop', (e) => {
       e.preventDefault()
       root.classList.remove('dropping')
-      const f = e.dataTransfer?.files[0]
-      if (f) void this.load(f)
+      if (e.dataTransfer !== null) void this.open(e.dataTransfer.files)
     })
   }
 
@@ -74,6 +75,7 @@ class Side {
   set state(s: RobotsSide) {
     this.file = undefined
     this.cut = undefined
+    this.opening = undefined
     this.editor.value = s.text
     this.outcome.value = s.outcome
   }
@@ -95,14 +97,36 @@ class Side {
     this.cut = other.cut
   }
 
-  private async load(file: File): Promise<void> {
-    // One byte more than kept tells a file cut at the limit from one that ends there.
-    const read = new Uint8Array(await file.slice(0, MAX_FILE_BYTES + 1).arrayBuffer())
+  /**
+   * Opens the first of the files dropped or chosen. One that cannot be read
+   * (a folder, a file gone or not readable) leaves the editor as it was, and
+   * the note says so; so does a drop of several files, of which only the
+   * first is opened.
+   */
+  private async open(files: FileList): Promise<void> {
+    const f = files[0]
+    if (f === undefined) return
+    const others = files.length > 1 ? `${count(files.length)} files were given: only the first, ${JSON.stringify(f.name)}, is opened. ` : ''
+    let read: Uint8Array
+    try {
+      // One byte more than kept tells a file cut at the limit from one that ends there.
+      read = new Uint8Array(await f.slice(0, MAX_FILE_BYTES + 1).arrayBuffer())
+    } catch (err) {
+      const why = err instanceof Error && err.message !== '' ? ` (${err.message})` : ''
+      this.opening = { note: `${others}${JSON.stringify(f.name)} could not be read${why}: the editor keeps its text. `, shown: this.editor.value }
+      this.changed()
+      return
+    }
+    this.load(f, read)
+    this.opening = others === '' ? undefined : { note: others, shown: this.editor.value }
+    this.changed()
+  }
+
+  private load(file: File, read: Uint8Array): void {
     const bytes = firstBytes(read, MAX_FILE_BYTES)
     this.editor.value = fileText(bytes)
     this.file = openedFile(bytes, this.editor.value)
     this.cut = read.length > MAX_FILE_BYTES ? { size: file.size, shown: this.editor.value } : undefined
-    this.changed()
   }
 
   /** Lists the diagnostics (a button per line, which puts the caret there) and marks them in the gutter. */
@@ -138,7 +162,9 @@ class Side {
       this.cut !== undefined && this.cut.shown === this.editor.value
         ? `The file is ${count(this.cut.size)} bytes: its first ${count(MAX_FILE_BYTES >> 10)} KiB are shown and judged (the parser reads 500 KiB). `
         : ''
+    const opening = this.opening !== undefined && this.opening.shown === this.editor.value ? this.opening.note : ''
     this.countNote.textContent =
+      opening +
       cut +
       bytes +
       (outcome === 'unavailable'
@@ -303,7 +329,7 @@ class Page {
         const changes = await diffEach(a, b, urls, token, progress)
         if (changes === null) return
         const each = names.map((n, k) => `${n} ${count(changes.filter((c) => c.changes[k] === 'now-disallowed').length)}/${count(changes.filter((c) => c.changes[k] === 'now-allowed').length)}`).join(', ')
-        this.finish(token, `${plural(urls.length, 'URL')} compared for ${names.length} crawlers: ${count(changes.length)} change for some crawler; now disallowed/now allowed: ${each}.`)
+        this.finish(token, `${plural(urls.length, 'URL')} compared for ${names.length} crawlers: ${count(changes.length)} with a change for some crawler; now disallowed/now allowed: ${each}.`)
         this.view.show({ kind: 'crawlers-diff', names, changes })
       }
     } else if (b === undefined) {

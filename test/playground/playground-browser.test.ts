@@ -212,6 +212,42 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('a file that could not be read was dropped with no word said (an unhandled rejection), and of several files dropped the others were left in silence: the note says both', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const before = await page.locator('#robots-a').inputValue()
+    // A folder dropped, or a file gone since it was chosen: reading it fails.
+    await page.evaluate(() => {
+      const read = Blob.prototype.arrayBuffer
+      Blob.prototype.arrayBuffer = function (this: Blob) {
+        return this.size === 7 ? Promise.reject(new DOMException('A requested file or directory could not be found.', 'NotFoundError')) : read.call(this)
+      }
+    })
+    const pageErrors = errors.length
+    await page.setInputFiles('#file-a', { name: 'gone.txt', mimeType: 'text/plain', buffer: Buffer.from('Allow: ') })
+    await page.waitForFunction(() => document.getElementById('diags-a-count')!.textContent!.includes('could not be read'))
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).toMatch(/^"gone\.txt" could not be read \(A requested file or directory could not be found\.\): the editor keeps its text\. /)
+    expect(await page.locator('#robots-a').inputValue()).toBe(before)
+    expect(errors.slice(pageErrors)).toEqual([])
+    const two = await page.evaluateHandle(() => {
+      const dt = new DataTransfer()
+      dt.items.add(new File(['User-agent: *\nDisallow: /old\n'], 'old.txt', { type: 'text/plain' }))
+      dt.items.add(new File(['User-agent: *\nDisallow: /new\n'], 'new.txt', { type: 'text/plain' }))
+      return dt
+    })
+    await page.dispatchEvent('#editor-a', 'drop', { dataTransfer: two })
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.includes('/old'))
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).toMatch(/^2 files were given: only the first, "old\.txt", is opened\. /)
+    // The note goes once the text is edited.
+    await page.fill('#robots-a', 'User-agent: *\n')
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).toBe('No diagnostics.')
+    await page.close()
+  })
+
   it('an opened file that is not valid UTF-8 is judged as its bytes, as check judges it, until its text is edited', async () => {
     const page = await newPage()
     await page.goto(origin)
