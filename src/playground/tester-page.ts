@@ -11,6 +11,8 @@ import { agentTokens, crawlerList, decodeState, encodeState, LinkRefused, MAX_LI
 import { bodyOf, fileText, firstBytes, openedFile, type OpenedFile } from './opened-file.js'
 import { ResultsView } from './results-view.js'
 
+/** Most crawlers of the more-crawlers field: `check --crawlers`'s limit. */
+const MAX_CRAWLERS = 1000
 /** Pause after the last keystroke before judging (ms). */
 const INPUT_PAUSE_MS = 150
 /** Pause before the address is rewritten (ms): encoding a large case costs more than judging it. */
@@ -299,7 +301,10 @@ class Page {
     this.run = token
     const state = this.state
     const tokens = agentTokens(state.agents)
-    const others = crawlerList(state.crawlers)
+    const listed = crawlerList(state.crawlers)
+    // Past the limit of `check --crawlers`, no crawler is judged (their sides are parsed for the diagnostics alone).
+    const tooMany = listed.length > MAX_CRAWLERS
+    const others = tooMany ? [] : listed
     const urls = urlList(state.urls)
     const a = this.side(state.a, this.a, tokens, others)
     const b = state.mode === 'diff' ? this.side(state.b, this.b, tokens, others) : undefined
@@ -316,7 +321,10 @@ class Page {
       this.progress.value = done
     }
     const crawler = tokens.length === 1 ? tokens[0] : tokens.join(', ')
-    if (others.length > 0) {
+    if (tooMany) {
+      this.finish(token, `The more-crawlers field names ${count(listed.length)} crawlers: the page judges at most ${count(MAX_CRAWLERS)} beside the first (as check --crawlers does), so none was judged.`)
+      this.view.show({ kind: 'crawlers', names: [], rows: [] })
+    } else if (others.length > 0) {
       // Several crawlers: a column each, the first crawler first.
       const names = [crawler, ...others.map((c) => c.join('+'))]
       if (b === undefined) {

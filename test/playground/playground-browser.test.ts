@@ -468,6 +468,34 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('many crawlers froze the page: 300 crawlers drew 200 rows of 300 cells each at once, and a link of 5,000 crawlers judged them all; now a page of rows holds as many cells as one crawler\'s, and past check --crawlers\'s 1,000 none is judged, said so', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await paste(page, '#urls', Array.from({ length: 300 }, (_, i) => `/private/${i}`).join('\n'))
+    const names = Array.from({ length: 300 }, (_, i) => `Bot${i}`)
+    await paste(page, '#crawlers', names.join(','))
+    await settled(page)
+    // 301 columns: one row at a time, as many cells as a page of 200 rows of one crawler's verdict.
+    expect(await page.locator('#thead th').count()).toBe(302)
+    expect(await page.locator('#rows tr').count()).toBe(1)
+    expect(await page.locator('#more').innerText()).toBe('Show 1 more (299 not shown)')
+    expect(await page.locator('#summary').innerText()).toMatch(/^300 URLs for 301 crawlers; allowed: Googlebot 300, Bot0 0, /)
+    await page.locator('#more').click()
+    expect(await page.locator('#rows tr').count()).toBe(2)
+    // Ten crawlers: 40 rows a page; the rows are every URL's, in order.
+    await paste(page, '#crawlers', names.slice(0, 9).join(','))
+    await settled(page)
+    expect(await page.locator('#rows tr').count()).toBe(40)
+    expect(await page.locator('#rows tr td.url').first().innerText()).toBe('/private/0')
+    // One more than check --crawlers takes: refused, said so, no crawler judged.
+    await paste(page, '#crawlers', Array.from({ length: 1001 }, (_, i) => `Bot${i}`).join(','))
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toBe('The more-crawlers field names 1,001 crawlers: the page judges at most 1,000 beside the first (as check --crawlers does), so none was judged.')
+    expect(await page.locator('#rows tr').count()).toBe(0)
+    await page.close()
+  })
+
   it('keyboard and screen reader: every control labelled, focus in reading order, results in a live region, rows reachable by Tab', async () => {
     const page = await newPage()
     await page.goto(origin)
