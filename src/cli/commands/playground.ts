@@ -84,6 +84,8 @@ async function writeFiles(dir: string, out: string): Promise<void> {
 /** Answers one request: GET or HEAD of the page's two files, from the loopback address it listens on. */
 function answer(files: Map<string, Buffer>, port: () => number, req: IncomingMessage, res: ServerResponse): void {
   const send = (status: number, type: string, body: Buffer | string): void => {
+    // A 405 names the methods that are answered (RFC 9110 §15.5.6).
+    if (status === 405) res.setHeader('Allow', 'GET, HEAD')
     res.writeHead(status, {
       'Content-Type': type,
       'Content-Length': Buffer.byteLength(body),
@@ -94,11 +96,18 @@ function answer(files: Map<string, Buffer>, port: () => number, req: IncomingMes
     })
     res.end(req.method === 'HEAD' ? undefined : body)
   }
+  // The absolute form (`GET http://127.0.0.1:PORT/ HTTP/1.1`, as a proxy sends it): its authority stands for the Host (RFC 9112 §3.2.2).
+  let target = req.url ?? '/'
+  let host = req.headers.host ?? ''
+  const absolute = /^http:\/\/([^/?#]*)(.*)$/i.exec(target)
+  if (absolute !== null) {
+    host = absolute[1].toLowerCase()
+    target = absolute[2] === '' ? '/' : absolute[2]
+  }
   // A page of another site that a rebound DNS name points here gets nothing (DNS rebinding).
-  const host = req.headers.host ?? ''
   if (host !== `127.0.0.1:${port()}` && host !== `localhost:${port()}`) return send(421, 'text/plain; charset=utf-8', 'wrong Host\n')
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain; charset=utf-8', 'only GET and HEAD\n')
-  const path = (req.url ?? '/').split(/[?#]/)[0]
+  const path = target.split(/[?#]/)[0]
   const name = path === '/' ? 'index.html' : path.slice(1)
   const body = Object.hasOwn(FILES, name) ? files.get(name) : undefined
   if (body === undefined) return send(404, 'text/plain; charset=utf-8', 'not found\n')

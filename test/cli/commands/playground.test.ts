@@ -97,6 +97,22 @@ describe('playground: the server', () => {
     expect((await get(server.url, { host: `evil.example:${new URL(server.url).port}` })).status).toBe(421)
   })
 
+  it('a 405 named no allowed method (RFC 9110 requires Allow), and a request in absolute form (as a proxy sends it) was a 404: now Allow: GET, HEAD, and the absolute form is served, its authority checked as the Host', async () => {
+    const post = await get(server.url, { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.allow).toBe('GET, HEAD')
+    const { host } = new URL(server.url)
+    const js = await get(server.url, { path: `http://${host}/playground.js?x` })
+    expect(js.status).toBe(200)
+    expect(js.body).toBe(readFileSync(join(ROOT, 'dist/playground/playground.js'), 'utf8'))
+    expect((await get(server.url, { path: `http://${host}` })).status).toBe(200)
+    expect((await get(server.url, { path: `HTTP://localhost:${new URL(server.url).port}/index.html` })).status).toBe(200)
+    expect((await get(server.url, { path: `http://${host}/../package.json` })).status).toBe(404)
+    // The authority, not the Host header, says which server is asked: another one is refused.
+    expect((await get(server.url, { path: 'http://evil.example/' })).status).toBe(421)
+    expect((await get(server.url, { path: `http://evil.example:${new URL(server.url).port}/index.html` })).status).toBe(421)
+  })
+
   it('a port in use is ERR_LISTEN (exit 1, one line naming the port)', async () => {
     const port = new URL(server.url).port
     const r = await run(['playground', '--port', port])
