@@ -5,7 +5,7 @@
  * does all the work in the browser; the server hands out two files and
  * nothing else (docs/playground.md).
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { checkOutput, writeOutput } from '../common/output-file.js'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
@@ -44,6 +44,16 @@ function parsePort(value: string | undefined): number {
   return port
 }
 
+/** A folder to make is a symbolic link to a path that does not exist. */
+class DanglingLink extends Error {
+  constructor(
+    readonly path: string,
+    readonly target: string,
+  ) {
+    super(`'${path}' is a link to a missing path`)
+  }
+}
+
 /**
  * Makes the folder `dir` and its missing parents, each once. Not
  * `mkdirSync(dir, { recursive: true })`: where mkdir says ENOENT under a
@@ -57,6 +67,8 @@ function makeFolder(dir: string): void {
       isDir = statSync(p).isDirectory()
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(p) === p) throw err
+      // A link to nothing: mkdir cannot make it (EEXIST), and it is no file either.
+      if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) throw new DanglingLink(p, readlinkSync(p))
       missing.push(p)
       continue
     }
@@ -73,7 +85,12 @@ async function writeFiles(dir: string, out: string): Promise<void> {
     makeFolder(out)
   } catch (err) {
     // mkdir says EEXIST when a file (not a folder) has the name.
-    const why = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'not a directory' : describeSystemError(err)
+    const why =
+      err instanceof DanglingLink
+        ? `${err.path === resolve(out) ? 'it' : printable(err.path)} is a link to ${printable(err.target)}, which does not exist`
+        : (err as NodeJS.ErrnoException).code === 'EEXIST'
+          ? 'not a directory'
+          : describeSystemError(err)
     throw new CliError('ERR_WRITE', `cannot write the page into ${printable(out)}: ${why}`)
   }
   const targets = Object.keys(FILES).map((name) => [name, checkOutput(join(out, name), 'page file')] as const)

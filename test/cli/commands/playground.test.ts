@@ -6,7 +6,7 @@
  * test/playground/playground-browser.test.ts.)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readlinkSync, symlinkSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -139,6 +139,17 @@ describe('playground --out DIR', () => {
     expect(r.stdout.length).toBe(0)
     expect(r.stderr).toBe(`robots-automaton: wrote ${join(out, 'index.html')} and ${join(out, 'playground.js')}\n`)
     for (const f of ['index.html', 'playground.js']) expect(readFileSync(join(out, f))).toEqual(readFileSync(join(ROOT, 'dist/playground', f)))
+  })
+
+  it("--out onto a link to nothing said 'not a directory' (mkdir's EEXIST): it now says the link and where it points", async () => {
+    symlinkSync('nowhere', tmp.path('dangling'))
+    const r = await run(['playground', '-o', tmp.path('dangling')])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot write the page into ${tmp.path('dangling')}: it is a link to nowhere, which does not exist\n`)
+    const under = await run(['playground', '-o', join(tmp.path('dangling'), 'sub')])
+    expect(under.status).toBe(1)
+    expect(under.stderr).toBe(`robots-automaton: cannot write the page into ${tmp.path('dangling')}/sub: ${tmp.path('dangling')} is a link to nowhere, which does not exist\n`)
+    expect(readlinkSync(tmp.path('dangling'))).toBe('nowhere')
   })
 
   it('a DIR that cannot be made is ERR_WRITE (exit 1)', async () => {
