@@ -197,6 +197,8 @@ class Page {
   private linkSeq = 0
   /** The last sides judged, by their input, so that editing the URLs does not parse the robots.txt again. */
   private cache = new Map<string, JudgedSide>()
+  /** Whether a case is open (the link's or the sample): a link refused later leaves it as it is. */
+  private opened = false
 
   constructor() {
     const changed = (): void => this.changed()
@@ -241,10 +243,15 @@ class Page {
       // Said so, and the sample opens; the address keeps the link until the case is edited.
       note.textContent = err.message
       note.hidden = false
-      this.state = SAMPLE
-      this.changed(false)
+      // A link pasted into the address of an open page leaves its case as it was; a page opening with one shows its sample.
+      if (!this.opened) {
+        this.opened = true
+        this.state = SAMPLE
+        this.changed(false)
+      }
       return
     }
+    this.opened = true
     if (fromLink !== null && JSON.stringify(fromLink) === JSON.stringify(this.state)) return
     this.state = fromLink ?? SAMPLE
     this.changed()

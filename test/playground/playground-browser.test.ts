@@ -420,6 +420,16 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
       expect(await page.locator('#link').inputValue()).toBe('')
       expect(await page.evaluate(() => location.hash)).toBe(fragment)
     }
+    // A damaged link put into the address of a page that holds a case leaves the case as it was (it was replaced by the sample).
+    await page.fill('#urls', '/mine')
+    await settled(page)
+    await page.locator('#link[data-status="done"]').waitFor()
+    await page.evaluate((f) => (location.hash = f), `#s=0.${good.slice(0, -5)}`)
+    await page.waitForFunction(() => document.getElementById('link-note')!.textContent!.startsWith('This link is damaged'))
+    await settled(page)
+    expect(await page.locator('#link-note').isVisible()).toBe(true)
+    expect(await page.locator('#urls').inputValue()).toBe('/mine')
+    expect(await page.locator('#summary').innerText()).toBe('1 URL for Googlebot: 1 allowed, 0 disallowed.')
     // An edit makes the case the page's own: its link is written.
     await page.fill('#urls', '/y')
     await settled(page)
