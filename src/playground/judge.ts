@@ -89,19 +89,39 @@ export const SLICE_ITEMS = 1024
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0))
 
+/** Most calls between two readings of the clock. */
+const MAX_STRIDE = 64
+/** Calls between two readings that took less than this (ms) are cheap: the clock is read half as often. */
+const CHEAP_MS = 1
+
 /**
  * Calls `each(i)` for i in [0, count), giving the thread back after
- * {@link SLICE_MS} or {@link SLICE_ITEMS} calls, whichever comes first (the
- * clock is read every 64 calls); `progress(done)` after each slice. False
- * when `token` was cancelled before the end.
+ * {@link SLICE_MS} or {@link SLICE_ITEMS} calls, whichever comes first;
+ * `progress(done)` after each slice. The clock is read after every call
+ * at first, then half as often each time the calls since the last reading
+ * proved cheap (at most every {@link MAX_STRIDE} calls), and after every
+ * call again once they are not: slow calls (long URLs, many crawlers) end
+ * their slice one call past its time. False when `token` was cancelled
+ * before the end.
  */
 export async function inSlices(count: number, each: (i: number) => void, token: RunToken, progress?: (done: number) => void): Promise<boolean> {
   let i = 0
   while (i < count) {
-    const end = performance.now() + SLICE_MS
+    let read = performance.now()
+    const end = read + SLICE_MS
     const last = Math.min(count, i + SLICE_ITEMS)
-    do each(i++)
-    while (i < last && ((i & 63) !== 0 || performance.now() < end))
+    let stride = 1
+    let next = i + stride
+    for (;;) {
+      each(i++)
+      if (i >= last) break
+      if (i < next) continue
+      const now = performance.now()
+      if (now >= end) break
+      stride = now - read < CHEAP_MS ? Math.min(MAX_STRIDE, stride * 2) : 1
+      read = now
+      next = i + stride
+    }
     progress?.(i)
     if (i < count) {
       await pause()

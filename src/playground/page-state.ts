@@ -190,45 +190,59 @@ export async function encodeState(state: PageState): Promise<string> {
   return `#s=${Codec.Deflate}.${toBase64Url(await through(json, new CompressionStream('deflate-raw')))}`
 }
 
-function side(text: unknown, outcome: unknown): RobotsSide {
-  return { text: typeof text === 'string' ? text : '', outcome: OUTCOMES[typeof outcome === 'number' ? outcome : 0] ?? 'file' }
+/** The message of a link that starts as the page's links do but holds no case it can read. */
+const DAMAGED = 'This link is damaged (cut short or changed on the way): the case it held could not be read, so it was not opened.'
+
+/** The message of a link in a form this page does not know: a newer version of the page made it. */
+const NEWER = 'This link was made by a newer version of the tester page: this one cannot read its case, so it was not opened.'
+
+/** A robots.txt side of a link's case, or undefined when a field has a value the page never writes. */
+function side(text: unknown, outcome: unknown): RobotsSide | undefined {
+  if (typeof text !== 'string' || typeof outcome !== 'number' || !Number.isInteger(outcome)) return undefined
+  const known = OUTCOMES[outcome]
+  return known === undefined ? undefined : { text, outcome: known }
+}
+
+/** The case a link's JSON holds, checked field by field: a {@link LinkRefused} for any value the page never writes. */
+function stateOf(v: unknown): PageState {
+  if (!Array.isArray(v)) throw new LinkRefused(DAMAGED)
+  // Fields this page does not know would change the answers it gives: the link is not read without them.
+  if (v.length > 8) throw new LinkRefused(NEWER)
+  const [mode, aText, aOutcome, bText, bOutcome, urls, agents, crawlers = ''] = v as unknown[]
+  const a = side(aText, aOutcome)
+  const b = side(bText, bOutcome)
+  if (v.length < 7 || (mode !== 0 && mode !== 1) || a === undefined || b === undefined || typeof urls !== 'string' || typeof agents !== 'string' || typeof crawlers !== 'string') {
+    throw new LinkRefused(DAMAGED)
+  }
+  return { mode: mode === 1 ? 'diff' : 'single', a, b, urls, agents, crawlers }
 }
 
 /**
- * The state a fragment holds, or null when it holds none or cannot be read
- * (a link cut short, another page's fragment): the page then opens as usual.
- * A link longer than {@link MAX_LINK_CHARS} is refused before it is decoded,
- * and one whose case inflates past {@link MAX_STATE_BYTES} as soon as it
- * does: a {@link LinkRefused}, whose message the page shows.
+ * The state a fragment holds, or null when it holds none (no fragment,
+ * another page's fragment, one not of the form `s=…`): the page then opens
+ * as usual. A fragment of that form that cannot be read is a
+ * {@link LinkRefused} whose message the page shows, never a case quietly
+ * replaced: one cut short, changed, or with a value the page never writes
+ * (damaged), or made by a newer version of the page (a codec or a field it
+ * does not know). A link longer than {@link MAX_LINK_CHARS} is refused
+ * before it is decoded, and one whose case inflates past
+ * {@link MAX_STATE_BYTES} as soon as it does.
  */
 export async function decodeState(fragment: string): Promise<PageState | null> {
-  if (fragment.length > MAX_LINK_CHARS + 5) {
-    if (/^#?s=/.test(fragment)) throw new LinkRefused(tooLarge())
-    return null
-  }
-  const m = /^#?s=([01])\.([A-Za-z0-9_-]*)$/.exec(fragment)
-  if (m === null) return null
-  let bytes: Uint8Array<ArrayBuffer>
+  if (!/^#?s=/.test(fragment)) return null
+  if (fragment.length > MAX_LINK_CHARS + 5) throw new LinkRefused(tooLarge())
+  const m = /^#?s=([0-9A-Za-z]+)\.([A-Za-z0-9_-]*)$/.exec(fragment)
+  if (m === null) throw new LinkRefused(DAMAGED)
+  if (m[1] !== Codec.Plain && m[1] !== Codec.Deflate) throw new LinkRefused(NEWER)
+  let v: unknown
   try {
-    bytes = fromBase64Url(m[2])
+    let bytes = fromBase64Url(m[2])
     if (m[1] === Codec.Deflate) bytes = await readBounded(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')), MAX_STATE_BYTES)
     else if (bytes.length > MAX_STATE_BYTES) throw new LinkRefused(tooLarge())
+    v = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch (err) {
     if (err instanceof LinkRefused) throw err
-    return null
+    throw new LinkRefused(DAMAGED)
   }
-  try {
-    const v: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
-    if (!Array.isArray(v) || (v.length !== 7 && v.length !== 8)) return null
-    return {
-      mode: v[0] === 1 ? 'diff' : 'single',
-      a: side(v[1], v[2]),
-      b: side(v[3], v[4]),
-      urls: typeof v[5] === 'string' ? v[5] : '',
-      agents: typeof v[6] === 'string' ? v[6] : '',
-      crawlers: typeof v[7] === 'string' ? v[7] : '',
-    }
-  } catch {
-    return null
-  }
+  return stateOf(v)
 }

@@ -6,8 +6,16 @@
  */
 import type { Change, CrawlersChange, Verdict } from './judge.js'
 
-/** Rows drawn at a time ("Show more" draws the next ones). */
+/** Rows drawn at a time with one crawler ("Show more" draws the next ones). */
 export const PAGE_ROWS = 200
+
+/** Crawler cells drawn at a time: with several crawlers, a page holds this many over its rows (at least one row). */
+export const PAGE_CELLS = 2 * PAGE_ROWS
+
+/** Rows drawn at a time for `rows`: fewer as there are more crawlers, so that a page costs what one crawler's costs. */
+export function pageRows(rows: Rows): number {
+  return rows.kind === 'single' || rows.kind === 'diff' ? PAGE_ROWS : Math.max(1, Math.floor(PAGE_CELLS / Math.max(1, rows.names.length)))
+}
 
 /**
  * What the table shows: verdicts of one robots.txt, or the changes between
@@ -96,7 +104,7 @@ export class ResultsView {
     let index = url === undefined ? -1 : this.urls().indexOf(url)
     if (index < 0) index = this.firstWithLine()
     this.selected = -1
-    this.drawMore(Math.max(PAGE_ROWS, index + 1))
+    this.drawMore(Math.max(pageRows(rows), index + 1))
     this.select(index)
   }
 
@@ -128,7 +136,7 @@ export class ResultsView {
 
   /** The first row (of the first page) whose deciding rule has a line, else the first row; -1 when there are none. */
   private firstWithLine(): number {
-    const end = Math.min(this.length, PAGE_ROWS)
+    const end = Math.min(this.length, pageRows(this.rows))
     const rows = this.list()
     for (let i = 0; i < end; i++) {
       const r = rows[i]
@@ -145,7 +153,7 @@ export class ResultsView {
     return this.list().map(urlOf)
   }
 
-  private drawMore(count = PAGE_ROWS): void {
+  private drawMore(count = pageRows(this.rows)): void {
     const end = Math.min(this.length, this.shown + count)
     const frag = document.createDocumentFragment()
     const r = this.rows
@@ -164,7 +172,7 @@ export class ResultsView {
     this.shown = end
     const left = this.length - end
     this.more.hidden = left <= 0
-    this.more.textContent = `Show ${Math.min(left, PAGE_ROWS).toLocaleString('en-US')} more (${left.toLocaleString('en-US')} not shown)`
+    this.more.textContent = `Show ${Math.min(left, pageRows(r)).toLocaleString('en-US')} more (${left.toLocaleString('en-US')} not shown)`
   }
 
   private ruleCell(row: HTMLTableRowElement, v: Verdict, index: number, crawler?: number): HTMLTableCellElement {

@@ -11,6 +11,8 @@ import { agentTokens, crawlerList, decodeState, encodeState, LinkRefused, MAX_LI
 import { bodyOf, fileText, firstBytes, openedFile, type OpenedFile } from './opened-file.js'
 import { ResultsView } from './results-view.js'
 
+/** Most crawlers of the more-crawlers field: `check --crawlers`'s limit. */
+const MAX_CRAWLERS = 1000
 /** Pause after the last keystroke before judging (ms). */
 const INPUT_PAUSE_MS = 150
 /** Pause before the address is rewritten (ms): encoding a large case costs more than judging it. */
@@ -33,6 +35,8 @@ class Side {
   private file: OpenedFile | undefined
   /** A file opened past MAX_FILE_BYTES: its size, and the text shown for its first bytes (the note stays while the text is unedited). */
   private cut: { size: number; shown: string } | undefined
+  /** What the last drop or open could not do (a file that could not be read, files past the first): said while the text is the one it left. */
+  private opening: { note: string; shown: string } | undefined
 
   constructor(
     key: 'a' | 'b',
@@ -51,7 +55,7 @@ class Side {
     })
     const file = $<HTMLInputElement>(`file-${key}`)
     file.addEventListener('change', () => {
-      if (file.files?.[0]) void this.load(file.files[0])
+      if (file.files !== null) void this.open(file.files)
       file.value = ''
     })
     root.addEventListener('dragover', (e) => {
@@ -62,8 +66,7 @@ class Side {
     root.addEventListener('drop', (e) => {
       e.preventDefault()
       root.classList.remove('dropping')
-      const f = e.dataTransfer?.files[0]
-      if (f) void this.load(f)
+      if (e.dataTransfer !== null) void this.open(e.dataTransfer.files)
     })
   }
 
@@ -74,6 +77,7 @@ class Side {
   set state(s: RobotsSide) {
     this.file = undefined
     this.cut = undefined
+    this.opening = undefined
     this.editor.value = s.text
     this.outcome.value = s.outcome
   }
@@ -95,14 +99,36 @@ class Side {
     this.cut = other.cut
   }
 
-  private async load(file: File): Promise<void> {
-    // One byte more than kept tells a file cut at the limit from one that ends there.
-    const read = new Uint8Array(await file.slice(0, MAX_FILE_BYTES + 1).arrayBuffer())
+  /**
+   * Opens the first of the files dropped or chosen. One that cannot be read
+   * (a folder, a file gone or not readable) leaves the editor as it was, and
+   * the note says so; so does a drop of several files, of which only the
+   * first is opened.
+   */
+  private async open(files: FileList): Promise<void> {
+    const f = files[0]
+    if (f === undefined) return
+    const others = files.length > 1 ? `${count(files.length)} files were given: only the first, ${JSON.stringify(f.name)}, is opened. ` : ''
+    let read: Uint8Array
+    try {
+      // One byte more than kept tells a file cut at the limit from one that ends there.
+      read = new Uint8Array(await f.slice(0, MAX_FILE_BYTES + 1).arrayBuffer())
+    } catch (err) {
+      const why = err instanceof Error && err.message !== '' ? ` (${err.message})` : ''
+      this.opening = { note: `${others}${JSON.stringify(f.name)} could not be read${why}: the editor keeps its text. `, shown: this.editor.value }
+      this.changed()
+      return
+    }
+    this.load(f, read)
+    this.opening = others === '' ? undefined : { note: others, shown: this.editor.value }
+    this.changed()
+  }
+
+  private load(file: File, read: Uint8Array): void {
     const bytes = firstBytes(read, MAX_FILE_BYTES)
     this.editor.value = fileText(bytes)
     this.file = openedFile(bytes, this.editor.value)
     this.cut = read.length > MAX_FILE_BYTES ? { size: file.size, shown: this.editor.value } : undefined
-    this.changed()
   }
 
   /** Lists the diagnostics (a button per line, which puts the caret there) and marks them in the gutter. */
@@ -138,7 +164,9 @@ class Side {
       this.cut !== undefined && this.cut.shown === this.editor.value
         ? `The file is ${count(this.cut.size)} bytes: its first ${count(MAX_FILE_BYTES >> 10)} KiB are shown and judged (the parser reads 500 KiB). `
         : ''
+    const opening = this.opening !== undefined && this.opening.shown === this.editor.value ? this.opening.note : ''
     this.countNote.textContent =
+      opening +
       cut +
       bytes +
       (outcome === 'unavailable'
@@ -169,6 +197,8 @@ class Page {
   private linkSeq = 0
   /** The last sides judged, by their input, so that editing the URLs does not parse the robots.txt again. */
   private cache = new Map<string, JudgedSide>()
+  /** Whether a case is open (the link's or the sample): a link refused later leaves it as it is. */
+  private opened = false
 
   constructor() {
     const changed = (): void => this.changed()
@@ -210,11 +240,18 @@ class Page {
       note.hidden = true
     } catch (err) {
       if (!(err instanceof LinkRefused)) throw err
-      // Refused before it could take the tab's memory: said so, and the sample opens.
+      // Said so, and the sample opens; the address keeps the link until the case is edited.
       note.textContent = err.message
       note.hidden = false
-      fromLink = null
+      // A link pasted into the address of an open page leaves its case as it was; a page opening with one shows its sample.
+      if (!this.opened) {
+        this.opened = true
+        this.state = SAMPLE
+        this.changed(false)
+      }
+      return
     }
+    this.opened = true
     if (fromLink !== null && JSON.stringify(fromLink) === JSON.stringify(this.state)) return
     this.state = fromLink ?? SAMPLE
     this.changed()
@@ -234,14 +271,24 @@ class Page {
     this.changed()
   }
 
-  /** Input changed: results are pending at once (tests and screen readers can tell), judged after a pause. */
-  private changed(): void {
+  /**
+   * Input changed: results are pending at once (tests and screen readers can
+   * tell), judged after a pause. `link` false: the address is left as it is
+   * (a link the page refused stays there, to be read or mended), and the
+   * link field is empty until the case is edited.
+   */
+  private changed(link = true): void {
     this.run.cancelled = true
     this.results.dataset.status = 'pending'
     clearTimeout(this.inputTimer)
     this.inputTimer = window.setTimeout(() => void this.judge(), INPUT_PAUSE_MS)
     clearTimeout(this.linkTimer)
     this.linkSeq++
+    if (!link) {
+      this.link.value = ''
+      this.link.dataset.status = 'done'
+      return
+    }
     this.link.dataset.status = 'pending'
     this.linkTimer = window.setTimeout(() => void this.writeLink(), LINK_PAUSE_MS)
   }
@@ -261,7 +308,10 @@ class Page {
     this.run = token
     const state = this.state
     const tokens = agentTokens(state.agents)
-    const others = crawlerList(state.crawlers)
+    const listed = crawlerList(state.crawlers)
+    // Past the limit of `check --crawlers`, no crawler is judged (their sides are parsed for the diagnostics alone).
+    const tooMany = listed.length > MAX_CRAWLERS
+    const others = tooMany ? [] : listed
     const urls = urlList(state.urls)
     const a = this.side(state.a, this.a, tokens, others)
     const b = state.mode === 'diff' ? this.side(state.b, this.b, tokens, others) : undefined
@@ -278,7 +328,10 @@ class Page {
       this.progress.value = done
     }
     const crawler = tokens.length === 1 ? tokens[0] : tokens.join(', ')
-    if (others.length > 0) {
+    if (tooMany) {
+      this.finish(token, `The more-crawlers field names ${count(listed.length)} crawlers: the page judges at most ${count(MAX_CRAWLERS)} beside the first (as check --crawlers does), so none was judged.`)
+      this.view.show({ kind: 'crawlers', names: [], rows: [] })
+    } else if (others.length > 0) {
       // Several crawlers: a column each, the first crawler first.
       const names = [crawler, ...others.map((c) => c.join('+'))]
       if (b === undefined) {
@@ -291,7 +344,7 @@ class Page {
         const changes = await diffEach(a, b, urls, token, progress)
         if (changes === null) return
         const each = names.map((n, k) => `${n} ${count(changes.filter((c) => c.changes[k] === 'now-disallowed').length)}/${count(changes.filter((c) => c.changes[k] === 'now-allowed').length)}`).join(', ')
-        this.finish(token, `${plural(urls.length, 'URL')} compared for ${names.length} crawlers: ${count(changes.length)} change for some crawler; now disallowed/now allowed: ${each}.`)
+        this.finish(token, `${plural(urls.length, 'URL')} compared for ${names.length} crawlers: ${count(changes.length)} with a change for some crawler; now disallowed/now allowed: ${each}.`)
         this.view.show({ kind: 'crawlers-diff', names, changes })
       }
     } else if (b === undefined) {

@@ -4,9 +4,9 @@
  * shows it (implied rules marked), the stand-ins of an unavailable and an
  * unreachable robots.txt, the changes as `diff` finds them, and the slices.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { parseRobots, ruleText } from '../../src/index.js'
-import { diffAll, inSlices, judgeAll, JudgedSide, SLICE_ITEMS, type RunToken } from '../../src/playground/judge.js'
+import { diffAll, inSlices, judgeAll, JudgedSide, SLICE_ITEMS, SLICE_MS, type RunToken } from '../../src/playground/judge.js'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 
@@ -92,6 +92,26 @@ describe('slices', () => {
     expect(reports.length).toBeGreaterThanOrEqual(Math.ceil(10_000 / SLICE_ITEMS))
     expect(reports.at(-1)).toBe(10_000)
     for (let i = 1; i < reports.length; i++) expect(reports[i]).toBeGreaterThan(reports[i - 1])
+  })
+
+  it('slow calls held the thread for 64 of them (the clock was read every 64 calls): a call that passes the slice\'s time now ends it', async () => {
+    // A clock that each call moves on: by a whole slice, or by an eighth of one.
+    let clock = 0
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock)
+    try {
+      const slow: number[] = []
+      expect(await inSlices(200, () => (clock += SLICE_MS), live(), (n) => slow.push(n))).toBe(true)
+      expect(slow).toEqual(Array.from({ length: 200 }, (_, i) => i + 1))
+      const tenth: number[] = []
+      expect(await inSlices(200, () => (clock += SLICE_MS / 8), live(), (n) => tenth.push(n))).toBe(true)
+      expect(tenth.slice(0, 3)).toEqual([8, 16, 24])
+      // Cheap calls: the clock is read far less often than once a call.
+      const reads = now.mock.calls.length
+      expect(await inSlices(10_000, () => {}, live())).toBe(true)
+      expect(now.mock.calls.length - reads).toBeLessThan(10_000 / 16)
+    } finally {
+      now.mockRestore()
+    }
   })
 
   it('a cancelled run stops at its next pause and answers null', async () => {

@@ -1,7 +1,7 @@
 /**
  * The tester page's state in its address (src/playground/page-state.ts): a
  * round trip through the fragment for every kind of content, links that
- * cannot be read open the page as usual, and how the agents field and the
+ * cannot be read are refused with a message, and how the agents field and the
  * URL list are read.
  */
 import { deflateRawSync } from 'node:zlib'
@@ -34,16 +34,60 @@ describe('the state in the fragment', () => {
     expect(await decodeState(`#s=0.${b64}`)).toEqual({ mode: 'single', a: { text: 'User-agent: *', outcome: 'unreachable' }, b: { text: '', outcome: 'file' }, urls: '/x', agents: 'Googlebot', crawlers: '' })
   })
 
-  it('a fragment that holds no state, or a broken one, gives null (the page opens with its sample)', async () => {
+  it('a fragment that is not a case link gives null (the page opens with its sample)', async () => {
+    for (const other of ['', '#', '#top', '#section-2', '#x=1.abc']) expect(await decodeState(other), other).toBeNull()
+  })
+})
+
+/** What decodeState refuses `fragment` with: the LinkRefused's message, or a failure of the test. */
+async function refusal(fragment: string): Promise<string> {
+  const err = await decodeState(fragment).then(
+    (v) => new Error(`opened ${JSON.stringify(v)}`),
+    (e: Error) => e,
+  )
+  expect(err.name, fragment.slice(0, 60)).toBe('LinkRefused')
+  return err.message
+}
+
+const plain = (v: unknown): string => `#s=0.${Buffer.from(JSON.stringify(v)).toString('base64url')}`
+
+describe('a damaged or newer link opened the sample with no word said, and the answers shown were not the shared case', () => {
+  it('a link cut short, changed, or not a case is refused as damaged, with a message the page shows', async () => {
     const good = await encodeState(SAMPLE)
-    for (const bad of ['', '#', '#top', '#s=', '#s=2.abc', '#s=1.', good.slice(0, good.length - 9), '#s=0.' + Buffer.from('[1,2]').toString('base64url'), '#s=0.' + Buffer.from('{}').toString('base64url'), '#s=0.%%%']) {
-      expect(await decodeState(bad), bad).toBeNull()
-    }
+    const damaged = [
+      '#s=',
+      '#s=1.',
+      '#s=1',
+      good.slice(0, good.length - 9),
+      good.slice(0, 30),
+      `${good}%`,
+      '#s=0.%%%',
+      '#s=0.A',
+      plain([1, 2]),
+      plain({}),
+      plain({ __proto__: null, constructor: 1 }),
+      '#s=0.' + Buffer.from('{"__proto__":{"length":7}}').toString('base64url'),
+      '#s=0.' + Buffer.from([0xff, 0xfe, 0x5b, 0x5d]).toString('base64url'),
+      '#s=0.' + Buffer.from('[0,"x",0,"",0,"/x","Googlebot"').toString('base64url'),
+    ]
+    for (const bad of damaged) expect(await refusal(bad)).toMatch(/^This link is damaged \(cut short or changed on the way\)/)
   })
 
-  it('values of the wrong type read as empty or as the default outcome', async () => {
-    const b64 = Buffer.from(JSON.stringify([1, 5, 9, null, -1, 7, {}])).toString('base64url')
-    expect(await decodeState(`#s=0.${b64}`)).toEqual({ mode: 'diff', a: { text: '', outcome: 'file' }, b: { text: '', outcome: 'file' }, urls: '', agents: '', crawlers: '' })
+  it('a value the page never writes is refused, not read as empty or as another outcome', async () => {
+    const ok = [0, 'User-agent: *\nDisallow: /', 0, '', 0, '/x', 'Googlebot']
+    for (const [at, value] of [[0, 2], [0, '1'], [0, true], [1, 5], [1, null], [2, 3], [2, -1], [2, 1.5], [2, '0'], [3, {}], [4, 9], [5, ['/x']], [6, 7], [7, 0], [7, null]] as const) {
+      const v: unknown[] = [...ok]
+      v[at] = value
+      expect(await refusal(plain(v)), `field ${at}: ${JSON.stringify(value)}`).toMatch(/^This link is damaged/)
+    }
+    // A value's wrong type is never taken for the empty text: a link of `Disallow: /` does not allow /x.
+    expect(await decodeState(plain(ok))).toMatchObject({ a: { text: 'User-agent: *\nDisallow: /', outcome: 'file' } })
+  })
+
+  it('a link of a newer version (a codec or fields this page does not know) is refused as such', async () => {
+    for (const newer of ['#s=2.abcd', '#s=10.abcd', '#s=z.abcd', plain([0, 'x', 0, '', 0, '/x', 'Googlebot', '', 'more'])]) {
+      expect(await refusal(newer), newer).toMatch(/^This link was made by a newer version of the tester page/)
+    }
   })
 })
 

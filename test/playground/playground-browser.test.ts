@@ -212,6 +212,42 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('a file that could not be read was dropped with no word said (an unhandled rejection), and of several files dropped the others were left in silence: the note says both', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    const before = await page.locator('#robots-a').inputValue()
+    // A folder dropped, or a file gone since it was chosen: reading it fails.
+    await page.evaluate(() => {
+      const read = Blob.prototype.arrayBuffer
+      Blob.prototype.arrayBuffer = function (this: Blob) {
+        return this.size === 7 ? Promise.reject(new DOMException('A requested file or directory could not be found.', 'NotFoundError')) : read.call(this)
+      }
+    })
+    const pageErrors = errors.length
+    await page.setInputFiles('#file-a', { name: 'gone.txt', mimeType: 'text/plain', buffer: Buffer.from('Allow: ') })
+    await page.waitForFunction(() => document.getElementById('diags-a-count')!.textContent!.includes('could not be read'))
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).toMatch(/^"gone\.txt" could not be read \(A requested file or directory could not be found\.\): the editor keeps its text\. /)
+    expect(await page.locator('#robots-a').inputValue()).toBe(before)
+    expect(errors.slice(pageErrors)).toEqual([])
+    const two = await page.evaluateHandle(() => {
+      const dt = new DataTransfer()
+      dt.items.add(new File(['User-agent: *\nDisallow: /old\n'], 'old.txt', { type: 'text/plain' }))
+      dt.items.add(new File(['User-agent: *\nDisallow: /new\n'], 'new.txt', { type: 'text/plain' }))
+      return dt
+    })
+    await page.dispatchEvent('#editor-a', 'drop', { dataTransfer: two })
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.includes('/old'))
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).toMatch(/^2 files were given: only the first, "old\.txt", is opened\. /)
+    // The note goes once the text is edited.
+    await page.fill('#robots-a', 'User-agent: *\n')
+    await settled(page)
+    expect(await page.locator('#diags-a-count').innerText()).toBe('No diagnostics.')
+    await page.close()
+  })
+
   it('an opened file that is not valid UTF-8 is judged as its bytes, as check judges it, until its text is edited', async () => {
     const page = await newPage()
     await page.goto(origin)
@@ -365,6 +401,44 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('a damaged or newer link opened the sample with no word said: now a message says so, and the address keeps the link until the case is edited', async () => {
+    const page = await newPage()
+    const good = Buffer.from(JSON.stringify([0, 'User-agent: *\nDisallow: /', 0, '', 0, '/x', 'Googlebot'])).toString('base64url')
+    for (const [fragment, message] of [
+      [`#s=0.${good.slice(0, -5)}`, /^This link is damaged \(cut short or changed on the way\)/],
+      [`#s=0.${Buffer.from(JSON.stringify([0, 5, 0, '', 0, '/x', 'Googlebot'])).toString('base64url')}`, /^This link is damaged/],
+      [`#s=2.${good}`, /^This link was made by a newer version of the tester page/],
+    ] as const) {
+      await page.goto('about:blank')
+      await page.goto(`${origin}${fragment}`)
+      await settled(page)
+      expect(await page.locator('#link-note').isVisible()).toBe(true)
+      expect(await page.locator('#link-note').innerText()).toMatch(message)
+      expect(await page.locator('#agents').inputValue()).toBe('Googlebot')
+      expect(await page.locator('#summary').innerText()).toBe('6 URLs for Googlebot: 3 allowed, 3 disallowed.')
+      await page.locator('#link[data-status="done"]').waitFor()
+      expect(await page.locator('#link').inputValue()).toBe('')
+      expect(await page.evaluate(() => location.hash)).toBe(fragment)
+    }
+    // A damaged link put into the address of a page that holds a case leaves the case as it was (it was replaced by the sample).
+    await page.fill('#urls', '/mine')
+    await settled(page)
+    await page.locator('#link[data-status="done"]').waitFor()
+    await page.evaluate((f) => (location.hash = f), `#s=0.${good.slice(0, -5)}`)
+    await page.waitForFunction(() => document.getElementById('link-note')!.textContent!.startsWith('This link is damaged'))
+    await settled(page)
+    expect(await page.locator('#link-note').isVisible()).toBe(true)
+    expect(await page.locator('#urls').inputValue()).toBe('/mine')
+    expect(await page.locator('#summary').innerText()).toBe('1 URL for Googlebot: 1 allowed, 0 disallowed.')
+    // An edit makes the case the page's own: its link is written.
+    await page.fill('#urls', '/y')
+    await settled(page)
+    await page.locator('#link[data-status="done"]').waitFor()
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#s=1\./)
+    expect(await page.locator('#link').inputValue()).toBe(await page.evaluate(() => location.href))
+    await page.close()
+  })
+
   it('several crawlers: a column each, every verdict and line the library gives the crawler alone; in diff mode too', async () => {
     const page = await newPage()
     await page.goto(origin)
@@ -401,6 +475,34 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
       ['/img/', 'unchanged now-allowed unchanged unchanged'],
       ['https://e.com/page', 'unchanged now-allowed unchanged unchanged'],
     ])
+    await page.close()
+  })
+
+  it('many crawlers froze the page: 300 crawlers drew 200 rows of 300 cells each at once, and a link of 5,000 crawlers judged them all; now a page of rows holds as many cells as one crawler\'s, and past check --crawlers\'s 1,000 none is judged, said so', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await paste(page, '#urls', Array.from({ length: 300 }, (_, i) => `/private/${i}`).join('\n'))
+    const names = Array.from({ length: 300 }, (_, i) => `Bot${i}`)
+    await paste(page, '#crawlers', names.join(','))
+    await settled(page)
+    // 301 columns: one row at a time, as many cells as a page of 200 rows of one crawler's verdict.
+    expect(await page.locator('#thead th').count()).toBe(302)
+    expect(await page.locator('#rows tr').count()).toBe(1)
+    expect(await page.locator('#more').innerText()).toBe('Show 1 more (299 not shown)')
+    expect(await page.locator('#summary').innerText()).toMatch(/^300 URLs for 301 crawlers; allowed: Googlebot 300, Bot0 0, /)
+    await page.locator('#more').click()
+    expect(await page.locator('#rows tr').count()).toBe(2)
+    // Ten crawlers: 40 rows a page; the rows are every URL's, in order.
+    await paste(page, '#crawlers', names.slice(0, 9).join(','))
+    await settled(page)
+    expect(await page.locator('#rows tr').count()).toBe(40)
+    expect(await page.locator('#rows tr td.url').first().innerText()).toBe('/private/0')
+    // One more than check --crawlers takes: refused, said so, no crawler judged.
+    await paste(page, '#crawlers', Array.from({ length: 1001 }, (_, i) => `Bot${i}`).join(','))
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toBe('The more-crawlers field names 1,001 crawlers: the page judges at most 1,000 beside the first (as check --crawlers does), so none was judged.')
+    expect(await page.locator('#rows tr').count()).toBe(0)
     await page.close()
   })
 

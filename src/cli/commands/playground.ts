@@ -5,7 +5,7 @@
  * does all the work in the browser; the server hands out two files and
  * nothing else (docs/playground.md).
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { checkOutput, writeOutput } from '../common/output-file.js'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
@@ -44,6 +44,16 @@ function parsePort(value: string | undefined): number {
   return port
 }
 
+/** A folder to make is a symbolic link to a path that does not exist. */
+class DanglingLink extends Error {
+  constructor(
+    readonly path: string,
+    readonly target: string,
+  ) {
+    super(`'${path}' is a link to a missing path`)
+  }
+}
+
 /**
  * Makes the folder `dir` and its missing parents, each once. Not
  * `mkdirSync(dir, { recursive: true })`: where mkdir says ENOENT under a
@@ -57,6 +67,8 @@ function makeFolder(dir: string): void {
       isDir = statSync(p).isDirectory()
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(p) === p) throw err
+      // A link to nothing: mkdir cannot make it (EEXIST), and it is no file either.
+      if (lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) throw new DanglingLink(p, readlinkSync(p))
       missing.push(p)
       continue
     }
@@ -73,7 +85,12 @@ async function writeFiles(dir: string, out: string): Promise<void> {
     makeFolder(out)
   } catch (err) {
     // mkdir says EEXIST when a file (not a folder) has the name.
-    const why = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'not a directory' : describeSystemError(err)
+    const why =
+      err instanceof DanglingLink
+        ? `${err.path === resolve(out) ? 'it' : printable(err.path)} is a link to ${printable(err.target)}, which does not exist`
+        : (err as NodeJS.ErrnoException).code === 'EEXIST'
+          ? 'not a directory'
+          : describeSystemError(err)
     throw new CliError('ERR_WRITE', `cannot write the page into ${printable(out)}: ${why}`)
   }
   const targets = Object.keys(FILES).map((name) => [name, checkOutput(join(out, name), 'page file')] as const)
@@ -84,6 +101,8 @@ async function writeFiles(dir: string, out: string): Promise<void> {
 /** Answers one request: GET or HEAD of the page's two files, from the loopback address it listens on. */
 function answer(files: Map<string, Buffer>, port: () => number, req: IncomingMessage, res: ServerResponse): void {
   const send = (status: number, type: string, body: Buffer | string): void => {
+    // A 405 names the methods that are answered (RFC 9110 §15.5.6).
+    if (status === 405) res.setHeader('Allow', 'GET, HEAD')
     res.writeHead(status, {
       'Content-Type': type,
       'Content-Length': Buffer.byteLength(body),
@@ -94,11 +113,18 @@ function answer(files: Map<string, Buffer>, port: () => number, req: IncomingMes
     })
     res.end(req.method === 'HEAD' ? undefined : body)
   }
+  // The absolute form (`GET http://127.0.0.1:PORT/ HTTP/1.1`, as a proxy sends it): its authority stands for the Host (RFC 9112 §3.2.2).
+  let target = req.url ?? '/'
+  let host = req.headers.host ?? ''
+  const absolute = /^http:\/\/([^/?#]*)(.*)$/i.exec(target)
+  if (absolute !== null) {
+    host = absolute[1].toLowerCase()
+    target = absolute[2] === '' ? '/' : absolute[2]
+  }
   // A page of another site that a rebound DNS name points here gets nothing (DNS rebinding).
-  const host = req.headers.host ?? ''
   if (host !== `127.0.0.1:${port()}` && host !== `localhost:${port()}`) return send(421, 'text/plain; charset=utf-8', 'wrong Host\n')
   if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain; charset=utf-8', 'only GET and HEAD\n')
-  const path = (req.url ?? '/').split(/[?#]/)[0]
+  const path = target.split(/[?#]/)[0]
   const name = path === '/' ? 'index.html' : path.slice(1)
   const body = Object.hasOwn(FILES, name) ? files.get(name) : undefined
   if (body === undefined) return send(404, 'text/plain; charset=utf-8', 'not found\n')

@@ -6,7 +6,7 @@
  * test/playground/playground-browser.test.ts.)
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readlinkSync, symlinkSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -97,6 +97,22 @@ describe('playground: the server', () => {
     expect((await get(server.url, { host: `evil.example:${new URL(server.url).port}` })).status).toBe(421)
   })
 
+  it('a 405 named no allowed method (RFC 9110 requires Allow), and a request in absolute form (as a proxy sends it) was a 404: now Allow: GET, HEAD, and the absolute form is served, its authority checked as the Host', async () => {
+    const post = await get(server.url, { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.headers.allow).toBe('GET, HEAD')
+    const { host } = new URL(server.url)
+    const js = await get(server.url, { path: `http://${host}/playground.js?x` })
+    expect(js.status).toBe(200)
+    expect(js.body).toBe(readFileSync(join(ROOT, 'dist/playground/playground.js'), 'utf8'))
+    expect((await get(server.url, { path: `http://${host}` })).status).toBe(200)
+    expect((await get(server.url, { path: `HTTP://localhost:${new URL(server.url).port}/index.html` })).status).toBe(200)
+    expect((await get(server.url, { path: `http://${host}/../package.json` })).status).toBe(404)
+    // The authority, not the Host header, says which server is asked: another one is refused.
+    expect((await get(server.url, { path: 'http://evil.example/' })).status).toBe(421)
+    expect((await get(server.url, { path: `http://evil.example:${new URL(server.url).port}/index.html` })).status).toBe(421)
+  })
+
   it('a port in use is ERR_LISTEN (exit 1, one line naming the port)', async () => {
     const port = new URL(server.url).port
     const r = await run(['playground', '--port', port])
@@ -123,6 +139,17 @@ describe('playground --out DIR', () => {
     expect(r.stdout.length).toBe(0)
     expect(r.stderr).toBe(`robots-automaton: wrote ${join(out, 'index.html')} and ${join(out, 'playground.js')}\n`)
     for (const f of ['index.html', 'playground.js']) expect(readFileSync(join(out, f))).toEqual(readFileSync(join(ROOT, 'dist/playground', f)))
+  })
+
+  it("--out onto a link to nothing said 'not a directory' (mkdir's EEXIST): it now says the link and where it points", async () => {
+    symlinkSync('nowhere', tmp.path('dangling'))
+    const r = await run(['playground', '-o', tmp.path('dangling')])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot write the page into ${tmp.path('dangling')}: it is a link to nowhere, which does not exist\n`)
+    const under = await run(['playground', '-o', join(tmp.path('dangling'), 'sub')])
+    expect(under.status).toBe(1)
+    expect(under.stderr).toBe(`robots-automaton: cannot write the page into ${tmp.path('dangling')}/sub: ${tmp.path('dangling')} is a link to nowhere, which does not exist\n`)
+    expect(readlinkSync(tmp.path('dangling'))).toBe('nowhere')
   })
 
   it('a DIR that cannot be made is ERR_WRITE (exit 1)', async () => {
