@@ -178,10 +178,18 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
     ].filter((l) => !l.startsWith('folder.test')))
     expect(r.stderr).toMatch(/robots-automaton: GPTBot +3 \(18\.8%\) +unknown → everything 1, nothing → some 1, some → unknown 1\n/)
     expect(r.stderr).toMatch(/robots-automaton: CCBot +2 \(12\.5%\) +unknown → nothing 1, some → unknown 1\n/)
-    expect(r.stderr).toContain('robots-automaton: 16 hosts compared')
+    expect(r.stderr).toContain('robots-automaton: 16 hosts: 15 compared, 1 not (class unknown on both sides: 1 unreadable → absent)\n')
     const same = await run(['audit', dir, dir, '--crawlers', 'GPTBot,CCBot', '--format', 'jsonl', '-q'])
     expect(same.status).toBe(0)
     expect(same.stdout.toString()).toBe('')
+  })
+
+  it('unknown on both sides: a host unreadable in OLD and NEW is counted as not compared, never as compared', async () => {
+    const r = await run(['audit', dir, dir, '--crawlers', 'GPTBot', '--format', 'table'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.toString()).toContain('\n15 hosts: 14 compared, 1 not (class unknown on both sides: 1 unreadable → unreadable)\n')
+    expect(r.stdout.toString()).not.toContain('15 hosts compared')
+    expect(r.stderr).toContain('warning: 1 host not compared: the class is unknown on both sides (1 unreadable → unreadable); no row says so')
   })
 })
 
