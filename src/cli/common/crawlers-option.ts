@@ -8,7 +8,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { isValidProductToken } from '../../index.js'
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
-import { agentWarnings } from './agent-option.js'
+import { agentWarning } from './agent-option.js'
 import { readError, UsageError } from './cli-error.js'
 
 /** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
@@ -74,6 +74,9 @@ function crawlersOfFile(path: string): CrawlerSpec[] {
   return out
 }
 
+/** `text` with only its ASCII letters lowercased (`K`, the Kelvin sign, stays: the reference does not fold it to `k`). */
+const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.toLowerCase())
+
 /**
  * The crawlers of every `--crawlers` value, in order: `A,B+C` or `@FILE`. A
  * crawler named twice, an empty one, or more than MAX_CRAWLERS are usage
@@ -92,10 +95,10 @@ export function parseCrawlers(values: readonly string[]): CrawlerSpec[] {
       out.push(crawlerOf(part.trim(), `--crawlers '${v}'`))
     }
   }
-  // Tokens compare case-insensitively, and a crawler's tokens are a set: GPTBot and gptbot, A+B and B+A are one crawler each.
+  // Tokens compare case-insensitively in ASCII, as the reference compares them, and a crawler's tokens are a set: GPTBot and gptbot, A+B and B+A are one crawler each.
   const seen = new Map<string, string>()
   for (const c of out) {
-    const key = [...new Set(c.tokens.map((t) => t.toLowerCase()))].sort().join('+')
+    const key = [...new Set(c.tokens.map(asciiLower))].sort().join('+')
     const first = seen.get(key)
     if (first !== undefined) throw new UsageError(first === c.name ? `--crawlers names '${c.name}' twice` : `--crawlers names one crawler twice: '${first}' and '${c.name}' (tokens compare case-insensitively)`)
     seen.set(key, c.name)
@@ -130,9 +133,12 @@ export function judgedOf(args: ParsedArgs): Judged {
 export function crawlerWarnings(crawlers: readonly CrawlerSpec[]): string[] {
   const out: string[] = []
   for (const c of crawlers) {
-    for (const t of c.tokens) {
+    // Beside a product token, one that names nothing does not leave only the `*` groups: the other token's groups apply.
+    const named = c.tokens.some((t) => isValidProductToken(t))
+    for (const t of new Set(c.tokens)) {
       if (isValidProductToken(t)) continue
-      for (const w of agentWarnings([t])) out.push(w.replace(`--agent '${t}'`, `--crawlers '${c.name}': '${t}'`))
+      const w = agentWarning(t)!.replace(`--agent '${t}'`, `--crawlers '${c.name}': '${t}'`)
+      out.push(named ? w.replace(/; only '\*' groups apply$/, '') : w)
     }
   }
   return out

@@ -272,4 +272,25 @@ describe('the crawler list: syntax and usage errors', () => {
     expect(w.status).toBe(0)
     expect(w.stderr).toContain(`--crawlers 'MyBot/1.0': 'MyBot/1.0' is not a product token`)
   })
+
+  it('a crawler of a product token and one that is not: the warning does not claim only the * groups apply', async () => {
+    const robots = tmp.path('r-named.txt')
+    writeFileSync(robots, 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n')
+    const r = await run(['check', robots, '--crawlers', 'GPTBot+MyBot/1.0,Bot/1+X/2', '/x'])
+    expect(r.status, r.stderr).toBe(0)
+    // GPTBot's group decides for GPTBot+MyBot/1.0, as --agent GPTBot --agent MyBot/1.0 says.
+    expect(lines(r.stdout)[0]).toBe('disallowed\tGPTBot+MyBot/1.0\t/x\tline 2: Disallow: /')
+    expect(r.stderr).toContain(`warning: --crawlers 'GPTBot+MyBot/1.0': 'MyBot/1.0' is not a product token ([A-Za-z_-]+), so it matches no User-agent line\n`)
+    expect(r.stderr).not.toMatch(/'MyBot\/1\.0'[^\n]*only '\*' groups apply/)
+    // No token of Bot/1+X/2 names a group: the * groups do apply.
+    expect(r.stderr).toContain(`--crawlers 'Bot/1+X/2': 'X/2' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`)
+  })
+
+  it('tokens fold case in ASCII only, as the reference compares them: k and the Kelvin sign K are two crawlers, not one named twice', async () => {
+    const robots = tmp.path('r-kelvin.txt')
+    writeFileSync(robots, 'User-agent: k\nDisallow: /\n')
+    const r = await run(['check', robots, '--crawlers', 'k,\u212a', '-q', '/x'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stdout)).toEqual(['disallowed\tk\t/x\tline 2: Disallow: /', 'allowed\t\u212a\t/x\tno matching rule'])
+  })
 })
