@@ -32,9 +32,15 @@ export interface CrawlerSpec {
 /** How a line's verdicts combine: every crawler must be allowed (`all`), or one is enough (`any`). */
 export type Require = 'all' | 'any'
 
+/** `text` without the ASCII blanks around it: any other character (a no-break space) is the token's, as `--agent` takes it. */
+const blankTrim = (text: string): string => text.replace(/^[ \t\r\v\f]+|[ \t\r\v\f]+$/g, '')
+
+/** Decodes a line of a list file: UTF-8, or undefined when it is not. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
 /** One crawler as written (`A` or `A+B`), where `where` says where it was found. */
 function crawlerOf(text: string, where: string): CrawlerSpec {
-  const tokens = text.split('+').map((t) => t.trim())
+  const tokens = text.split('+').map(blankTrim)
   if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
   return { name: tokens.join('+'), tokens }
 }
@@ -54,22 +60,35 @@ function readAtMost(path: string, max: number): Buffer {
 
 /** The crawlers of a `@FILE`: one a line (`A` or `A+B`); blank lines and `#` comments skipped. */
 function crawlersOfFile(path: string): CrawlerSpec[] {
-  let text: string
+  let bytes: Buffer
   try {
-    const bytes = readAtMost(path, MAX_FILE_BYTES + 1)
-    if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
-    text = bytes.toString('utf8')
+    bytes = readAtMost(path, MAX_FILE_BYTES + 1)
   } catch (err) {
-    if (err instanceof UsageError) throw err
     throw readError('crawler list', path, err)
   }
+  if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
+  // A UTF-8 byte order mark opens the file, not its first crawler's name.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3)
   const out: CrawlerSpec[] = []
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/#[^]*/, '').trim()
-    if (line === '') return
+  let i = 0
+  for (let start = 0; start <= bytes.length; i++) {
+    let end = bytes.indexOf(0x0a, start)
+    if (end < 0) end = bytes.length
+    // A comment may be in any encoding; a crawler's name is UTF-8 or refused, never read as other characters.
+    const raw = bytes.subarray(start, end)
+    const hash = raw.indexOf(0x23)
+    let text: string
+    try {
+      text = UTF8.decode(hash >= 0 ? raw.subarray(0, hash) : raw)
+    } catch {
+      throw new UsageError(`--crawlers @${path}, line ${i + 1}: not UTF-8 (a crawler's name is read as UTF-8 text)`)
+    }
+    start = end + 1
+    const line = blankTrim(text)
+    if (line === '') continue
     if (line.includes(',')) throw new UsageError(`--crawlers @${path}, line ${i + 1}: one crawler a line ('A', or 'A+B' for one crawler of several tokens), got '${line}'`)
     out.push(crawlerOf(line, `--crawlers @${path}, line ${i + 1}`))
-  })
+  }
   if (out.length === 0) throw new UsageError(`--crawlers @${path}: no crawler in the file`)
   return out
 }
@@ -91,8 +110,8 @@ export function parseCrawlers(values: readonly string[]): CrawlerSpec[] {
       continue
     }
     for (const part of v.split(',')) {
-      if (part.trim() === '') throw new UsageError(`--crawlers '${v}' has an empty crawler (crawlers are separated by ',')`)
-      out.push(crawlerOf(part.trim(), `--crawlers '${v}'`))
+      if (blankTrim(part) === '') throw new UsageError(`--crawlers '${v}' has an empty crawler (crawlers are separated by ',')`)
+      out.push(crawlerOf(blankTrim(part), `--crawlers '${v}'`))
     }
   }
   // Tokens compare case-insensitively in ASCII, as the reference compares them, and a crawler's tokens are a set: GPTBot and gptbot, A+B and B+A are one crawler each.

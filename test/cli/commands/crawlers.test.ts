@@ -286,6 +286,27 @@ describe('the crawler list: syntax and usage errors', () => {
     expect(r.stderr).toContain(`--crawlers 'Bot/1+X/2': 'X/2' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`)
   })
 
+  it('names are trimmed of ASCII blanks only: a no-break space stays the token\'s, as --agent keeps it; a @FILE name not UTF-8 is refused, a BOM and a comment in Latin-1 are not', async () => {
+    const robots = tmp.path('r-nbsp.txt')
+    writeFileSync(robots, 'User-agent: GPTBot\nDisallow: /\n')
+    const agent = await run(['check', robots, '--agent', 'GPTBot\u00a0', '-q', '/x'])
+    const set = await run(['check', robots, '--crawlers', 'GPTBot\u00a0, CCBot ', '-q', '/x'])
+    expect(set.status, set.stderr).toBe(0)
+    expect(lines(agent.stdout)).toEqual(['allowed\t/x\tno matching rule'])
+    expect(lines(set.stdout)).toEqual(['allowed\tGPTBot\u00a0\t/x\tno matching rule', 'allowed\tCCBot\t/x\tno matching rule'])
+    const latin = tmp.path('latin1.txt')
+    writeFileSync(latin, Buffer.from('\xef\xbb\xbf# Crawler f\xfcr KI\r\nGPTBot # \xe9t\xe9\r\n', 'latin1'))
+    const ok = await run(['check', robots, '--crawlers', `@${latin}`, '-q', '/x'])
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(lines(ok.stdout)).toEqual(['disallowed\tGPTBot\t/x\tline 2: Disallow: /'])
+    const bad = tmp.path('latin1-name.txt')
+    writeFileSync(bad, Buffer.from('GPTBot\nB\xfccherBot\n', 'latin1'))
+    const r = await run(['check', robots, '--crawlers', `@${bad}`, '/x'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain(`, line 2: not UTF-8`)
+    expect(r.stdout.toString()).toBe('')
+  })
+
   it('tokens fold case in ASCII only, as the reference compares them: k and the Kelvin sign K are two crawlers, not one named twice', async () => {
     const robots = tmp.path('r-kelvin.txt')
     writeFileSync(robots, 'User-agent: k\nDisallow: /\n')
