@@ -53,6 +53,7 @@ export function changeOf(key: string, crawler: string, old: { r: HostRecord; c: 
       truncated: s.r.robots?.truncated ?? false,
       allowed_path: s.c.allowedPath,
       disallowed_path: s.c.disallowedPath,
+      ...(s.r.reason !== undefined && { reason: s.r.reason }),
     })
     return `${jsonLine({ host: key, crawler, old: side(old), new: side(now) })}\n`
   }

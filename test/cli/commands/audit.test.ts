@@ -184,6 +184,20 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
     expect(same.stdout.toString()).toBe('')
   })
 
+  it('JSON lines: a side unreadable keeps its reason, as a one-snapshot row has it', async () => {
+    const older = tmp.path('robots-reason')
+    mkdirSync(older)
+    writeFileSync(join(older, 'folder.test'), 'User-agent: *\nDisallow: /\n')
+    const r = await run(['audit', older, dir, '--crawlers', 'GPTBot', '--format', 'jsonl', '-q'])
+    expect(r.status, r.stderr).toBe(3)
+    const folder = lines(r.stdout).map((l) => JSON.parse(l)).find((o) => o.host === 'folder.test')
+    const one = lines((await run(['audit', dir, '--crawlers', 'GPTBot', '--format', 'jsonl', '-q'])).stdout).map((l) => JSON.parse(l)).find((o) => o.host === 'folder.test')
+    expect(one.reason).toMatch(/not a regular file/)
+    const { host: _h, crawler: _c, ...side } = one
+    expect(folder.new).toEqual(side)
+    expect(folder.old).toEqual({ access: 'nothing', group: 'global', outcome: 'ok', truncated: false, allowed_path: null, disallowed_path: '/~' })
+  })
+
   it('unknown on both sides: a host unreadable in OLD and NEW is counted as not compared, never as compared', async () => {
     const r = await run(['audit', dir, dir, '--crawlers', 'GPTBot', '--format', 'table'])
     expect(r.status, r.stderr).toBe(0)
