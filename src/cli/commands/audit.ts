@@ -218,6 +218,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   const list = await readFetchList(await resolveInputs(files), layout, scheme)
   if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
   if (!quiet && list.unusable > 0) note(list.unusableNote)
+  if (!quiet && list.conflicts > 0) note(list.conflictNote)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)
 
   const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'))

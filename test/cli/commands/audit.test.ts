@@ -287,6 +287,13 @@ describe('audit --fetch: hosts fetched on the fly, through fetch\'s machinery', 
     expect(lines(compared.stdout)).toEqual(['host,crawler,old_access,new_access,old_group,new_group,old_outcome,new_outcome'])
   })
 
+  it('a host listed at two ports is one entry: the port not fetched is said, never dropped in silence', async () => {
+    const r = await run(['audit', '--fetch', '--crawlers', 'GPTBot', '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`], { input: 'ok.test:8001\nok.test:8002\nok.test:8001\n' })
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stdout).slice(1).map((l) => l.split(',').slice(0, 5).join(','))).toEqual(['ok.test,GPTBot,nothing,named,ok'])
+    expect(r.stderr).toContain(`warning: 1 line names a host listed already at another port or scheme, not fetched: 'ok.test' is one entry, fetched at http://ok.test:8001, not at http://ok.test:8002`)
+  })
+
   it('usage: fetching options need --fetch, a snapshot or --fetch is needed, at most two snapshots', async () => {
     expect((await run(['audit', dir, '--crawlers', 'A', '--concurrency', '2'])).stderr).toContain("'--concurrency' applies only with '--fetch'")
     expect((await run(['audit', '--crawlers', 'A'])).status).toBe(2)
