@@ -184,6 +184,13 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
     expect(same.stdout.toString()).toBe('')
   })
 
+  it('--help: a host absent from one snapshot is unknown, as the rows say, not everything', async () => {
+    const help = (await run(['audit', '--help'])).stdout.toString()
+    const classes = help.slice(help.indexOf('CLASSES'), help.indexOf('FETCHING'))
+    expect(classes.split('\n').find((l) => l.trimStart().startsWith('everything'))).not.toMatch(/absent/)
+    expect(classes.slice(classes.indexOf('  unknown '), classes.indexOf('  outcome ')).replace(/\s+/g, ' ')).toContain('a host absent from one snapshot')
+  })
+
   it('JSON lines: a side unreadable keeps its reason, as a one-snapshot row has it', async () => {
     const older = tmp.path('robots-reason')
     mkdirSync(older)
