@@ -67,8 +67,6 @@ function crawlersOfFile(path: string): CrawlerSpec[] {
     throw readError('crawler list', path, err)
   }
   if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
-  // A UTF-8 byte order mark opens the file, not its first crawler's name.
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3)
   const out: CrawlerSpec[] = []
   let i = 0
   for (let start = 0; start <= bytes.length; i++) {
@@ -84,7 +82,8 @@ function crawlersOfFile(path: string): CrawlerSpec[] {
       throw new UsageError(`--crawlers @${path}, line ${i + 1}: not UTF-8 (a crawler's name is read as UTF-8 text)`)
     }
     start = end + 1
-    const line = blankTrim(text)
+    // A byte order mark opens a file (or a file concatenated to another), not a crawler's name.
+    const line = blankTrim(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
     if (line === '') continue
     if (line.includes(',')) throw new UsageError(`--crawlers @${path}, line ${i + 1}: one crawler a line ('A', or 'A+B' for one crawler of several tokens), got '${line}'`)
     out.push(crawlerOf(line, `--crawlers @${path}, line ${i + 1}`))
