@@ -53,6 +53,7 @@ export function changeOf(key: string, crawler: string, old: { r: HostRecord; c: 
       truncated: s.r.robots?.truncated ?? false,
       allowed_path: s.c.allowedPath,
       disallowed_path: s.c.disallowedPath,
+      ...(s.r.reason !== undefined && { reason: s.r.reason }),
     })
     return `${jsonLine({ host: key, crawler, old: side(old), new: side(now) })}\n`
   }
@@ -110,8 +111,10 @@ export class AuditTally {
 
 /** Per crawler, the hosts whose class changed between two snapshots, by change. */
 export class ChangeTally {
-  /** Hosts compared (in either snapshot). */
+  /** Hosts of either snapshot. */
   hosts = 0
+  /** Hosts whose class is unknown on both sides (unreadable, not fetched, absent): not compared, by their two outcomes (`unreadable → absent`). */
+  readonly unknownBoth = new Map<string, number>()
   private readonly changes: Map<string, number>[]
   private readonly changed: number[]
 
@@ -127,6 +130,24 @@ export class ChangeTally {
     this.changes[k].set(key, (this.changes[k].get(key) ?? 0) + 1)
   }
 
+  /** Counts a host whose class is unknown on both sides, by its outcomes there. */
+  addUnknown(old: HostOutcome, now: HostOutcome): void {
+    const key = `${old} → ${now}`
+    this.unknownBoth.set(key, (this.unknownBoth.get(key) ?? 0) + 1)
+  }
+
+  /** Hosts not compared: their class is unknown on both sides. */
+  get notCompared(): number {
+    let n = 0
+    for (const v of this.unknownBoth.values()) n += v
+    return n
+  }
+
+  /** What the hosts not compared were, `1 unreadable → unreadable`. */
+  get notComparedWhy(): string {
+    return [...this.unknownBoth].map(([what, n]) => `${count(n)} ${what}`).join(', ')
+  }
+
   /** Whether any crawler's class changed anywhere. */
   get any(): boolean {
     return this.changed.some((n) => n > 0)
@@ -139,6 +160,8 @@ export class ChangeTally {
       const each = [...this.changes[k]].sort((a, b) => b[1] - a[1]).map(([what, n]) => `${what} ${count(n)}`)
       rows.push([printableValue(name), share(this.changed[k], this.hosts), each.join(', ') || '-'])
     })
-    return `${columns(rows)}${plural(this.hosts, 'host')} compared\n`
+    const skipped = this.notCompared
+    const tail = skipped === 0 ? `${plural(this.hosts, 'host')} compared` : `${plural(this.hosts, 'host')}: ${count(this.hosts - skipped)} compared, ${count(skipped)} not (class unknown on both sides: ${this.notComparedWhy})`
+    return `${columns(rows)}${tail}\n`
   }
 }

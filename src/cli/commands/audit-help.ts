@@ -37,11 +37,11 @@ OUTPUT
   -q, --quiet        no warnings, progress or summary on stderr
 
 CLASSES (docs/audit.md has the exact definitions)
-  everything         no path is disallowed (an unavailable or absent file too)
+  everything         no path is disallowed (outcomes no-file, unavailable too)
   some               some paths are disallowed and some are not
   nothing            no path is allowed ('Disallow: /', an unreachable host)
   unknown            not the site's doing: a file that cannot be read, a
-                     fetch not made
+                     fetch not made, a host absent from one snapshot
   outcome            ok, no-file (404, 410), unavailable (other 4xx),
                      unreachable (5xx, network); not the site's: refused
                      (a non-public address), unreadable, error, absent

@@ -137,6 +137,7 @@ async function report(snapshots: readonly Snapshot[], crawlers: readonly Crawler
   await out.end()
   if (format === 'table') process.stdout.write(changes.table())
   else if (!quiet) noteTable(`classes changed from ${snapshots[0].name} to ${snapshots[1].name}:`, changes.table())
+  if (!quiet && changes.notCompared > 0) note(`warning: ${plural(changes.notCompared, 'host')} not compared: the class is unknown on both sides (${changes.notComparedWhy}); no row says so`)
   return changes.any ? EXIT_CHANGED : 0
 }
 
@@ -167,6 +168,8 @@ function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[],
     tally.hosts++
     const ca: CrawlerClass[] = classify(a, tokens)
     const cb: CrawlerClass[] = classify(b, tokens)
+    // Unknown on both sides: not compared, and said so (an unknown class is not known to be the same).
+    if (ca[0].access === 'unknown' && cb[0].access === 'unknown') tally.addUnknown(a.outcome, b.outcome)
     for (let k = 0; k < crawlers.length; k++) {
       if (ca[k].access === cb[k].access) continue
       tally.add(k, ca[k].access, cb[k].access)
@@ -215,6 +218,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   const list = await readFetchList(await resolveInputs(files), layout, scheme)
   if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
   if (!quiet && list.unusable > 0) note(list.unusableNote)
+  if (!quiet && list.conflicts > 0) note(list.conflictNote)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)
 
   const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'))

@@ -231,6 +231,7 @@ async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<F
       note(faultNote(first, s.layout, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
     }
     if (list.unusable > 0) note(list.unusableNote)
+    if (list.conflicts > 0) note(list.conflictNote)
   }
   // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, s.layout, !s.quiet, list.noOriginWhy), EXIT_NO_URL)

@@ -8,7 +8,7 @@
 import { closeSync, openSync, readSync } from 'node:fs'
 import { isValidProductToken } from '../../index.js'
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
-import { agentWarnings } from './agent-option.js'
+import { agentWarning } from './agent-option.js'
 import { readError, UsageError } from './cli-error.js'
 
 /** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
@@ -32,9 +32,15 @@ export interface CrawlerSpec {
 /** How a line's verdicts combine: every crawler must be allowed (`all`), or one is enough (`any`). */
 export type Require = 'all' | 'any'
 
+/** `text` without the ASCII blanks around it: any other character (a no-break space) is the token's, as `--agent` takes it. */
+const blankTrim = (text: string): string => text.replace(/^[ \t\r\v\f]+|[ \t\r\v\f]+$/g, '')
+
+/** Decodes a line of a list file: UTF-8, or undefined when it is not. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
 /** One crawler as written (`A` or `A+B`), where `where` says where it was found. */
 function crawlerOf(text: string, where: string): CrawlerSpec {
-  const tokens = text.split('+').map((t) => t.trim())
+  const tokens = text.split('+').map(blankTrim)
   if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
   return { name: tokens.join('+'), tokens }
 }
@@ -54,25 +60,40 @@ function readAtMost(path: string, max: number): Buffer {
 
 /** The crawlers of a `@FILE`: one a line (`A` or `A+B`); blank lines and `#` comments skipped. */
 function crawlersOfFile(path: string): CrawlerSpec[] {
-  let text: string
+  let bytes: Buffer
   try {
-    const bytes = readAtMost(path, MAX_FILE_BYTES + 1)
-    if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
-    text = bytes.toString('utf8')
+    bytes = readAtMost(path, MAX_FILE_BYTES + 1)
   } catch (err) {
-    if (err instanceof UsageError) throw err
     throw readError('crawler list', path, err)
   }
+  if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
   const out: CrawlerSpec[] = []
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.replace(/#[^]*/, '').trim()
-    if (line === '') return
+  let i = 0
+  for (let start = 0; start <= bytes.length; i++) {
+    let end = bytes.indexOf(0x0a, start)
+    if (end < 0) end = bytes.length
+    // A comment may be in any encoding; a crawler's name is UTF-8 or refused, never read as other characters.
+    const raw = bytes.subarray(start, end)
+    const hash = raw.indexOf(0x23)
+    let text: string
+    try {
+      text = UTF8.decode(hash >= 0 ? raw.subarray(0, hash) : raw)
+    } catch {
+      throw new UsageError(`--crawlers @${path}, line ${i + 1}: not UTF-8 (a crawler's name is read as UTF-8 text)`)
+    }
+    start = end + 1
+    // A byte order mark opens a file (or a file concatenated to another), not a crawler's name.
+    const line = blankTrim(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    if (line === '') continue
     if (line.includes(',')) throw new UsageError(`--crawlers @${path}, line ${i + 1}: one crawler a line ('A', or 'A+B' for one crawler of several tokens), got '${line}'`)
     out.push(crawlerOf(line, `--crawlers @${path}, line ${i + 1}`))
-  })
+  }
   if (out.length === 0) throw new UsageError(`--crawlers @${path}: no crawler in the file`)
   return out
 }
+
+/** `text` with only its ASCII letters lowercased (`K`, the Kelvin sign, stays: the reference does not fold it to `k`). */
+const asciiLower = (text: string): string => text.replace(/[A-Z]+/g, (m) => m.toLowerCase())
 
 /**
  * The crawlers of every `--crawlers` value, in order: `A,B+C` or `@FILE`. A
@@ -88,14 +109,14 @@ export function parseCrawlers(values: readonly string[]): CrawlerSpec[] {
       continue
     }
     for (const part of v.split(',')) {
-      if (part.trim() === '') throw new UsageError(`--crawlers '${v}' has an empty crawler (crawlers are separated by ',')`)
-      out.push(crawlerOf(part.trim(), `--crawlers '${v}'`))
+      if (blankTrim(part) === '') throw new UsageError(`--crawlers '${v}' has an empty crawler (crawlers are separated by ',')`)
+      out.push(crawlerOf(blankTrim(part), `--crawlers '${v}'`))
     }
   }
-  // Tokens compare case-insensitively, and a crawler's tokens are a set: GPTBot and gptbot, A+B and B+A are one crawler each.
+  // Tokens compare case-insensitively in ASCII, as the reference compares them, and a crawler's tokens are a set: GPTBot and gptbot, A+B and B+A are one crawler each.
   const seen = new Map<string, string>()
   for (const c of out) {
-    const key = [...new Set(c.tokens.map((t) => t.toLowerCase()))].sort().join('+')
+    const key = [...new Set(c.tokens.map(asciiLower))].sort().join('+')
     const first = seen.get(key)
     if (first !== undefined) throw new UsageError(first === c.name ? `--crawlers names '${c.name}' twice` : `--crawlers names one crawler twice: '${first}' and '${c.name}' (tokens compare case-insensitively)`)
     seen.set(key, c.name)
@@ -130,9 +151,12 @@ export function judgedOf(args: ParsedArgs): Judged {
 export function crawlerWarnings(crawlers: readonly CrawlerSpec[]): string[] {
   const out: string[] = []
   for (const c of crawlers) {
-    for (const t of c.tokens) {
+    // Beside a product token, one that names nothing does not leave only the `*` groups: the other token's groups apply.
+    const named = c.tokens.some((t) => isValidProductToken(t))
+    for (const t of new Set(c.tokens)) {
       if (isValidProductToken(t)) continue
-      for (const w of agentWarnings([t])) out.push(w.replace(`--agent '${t}'`, `--crawlers '${c.name}': '${t}'`))
+      const w = agentWarning(t)!.replace(`--agent '${t}'`, `--crawlers '${c.name}': '${t}'`)
+      out.push(named ? w.replace(/; only '\*' groups apply$/, '') : w)
     }
   }
   return out

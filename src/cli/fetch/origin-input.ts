@@ -41,6 +41,10 @@ export class OriginList {
   unusable = 0
   /** The first of them: where, what it holds, and why ({@link unusableAt}). */
   firstUnusable: { readonly input: string; readonly line: number; readonly text: string; readonly why: string } | undefined
+  /** Lines whose host is keyed already with another origin to fetch (`a.test:8080` after `a.test:9090`): not fetched. */
+  conflicts = 0
+  /** The first of them: the key, the origin fetched for it, and the one not fetched. */
+  firstConflict: { readonly key: string; readonly kept: string; readonly dropped: string } | undefined
   /** Raw authority → [key, origin] (strings of their own, not slices of a longer one: the keys are kept), or null when unusable. */
   private readonly raw = new Map<string, readonly [string, string] | null>()
 
@@ -87,7 +91,13 @@ export class OriginList {
       this.unusable++
       return false
     }
-    this.origins.add(pair[0], pair[1])
+    const had = this.origins.size
+    const i = this.origins.add(pair[0], pair[1])
+    // A host keyed bare is one entry for every port: a second port of it is not fetched, and said.
+    if (this.origins.size === had && this.origins.origin(i) !== pair[1]) {
+      this.conflicts++
+      this.firstConflict ??= { key: pair[0], kept: this.origins.origin(i), dropped: pair[1] }
+    }
     return true
   }
 
@@ -102,6 +112,12 @@ export class OriginList {
     const first = this.firstUnusable
     const where = first === undefined ? '' : `; line ${first.line} of '${printable(first.input)}': ${printable(first.text)} (${printable(first.why)})`
     return `warning: ${plural(this.unusable, 'line')} skipped: a host that cannot be fetched from (a bad port, not a host name)${where}`
+  }
+
+  /** The warning about the lines whose host was keyed already with another origin, naming the first. */
+  get conflictNote(): string {
+    const c = this.firstConflict!
+    return `warning: ${plural(this.conflicts, 'line')} ${this.conflicts === 1 ? 'names' : 'name'} a host listed already at another port or scheme, not fetched: '${printable(c.key)}' is one entry, fetched at ${printable(c.kept)}, not at ${printable(c.dropped)} (a URL, ${printable(c.dropped)}/, is keyed by its origin)`
   }
 
   /**

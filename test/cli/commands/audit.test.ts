@@ -178,10 +178,41 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
     ].filter((l) => !l.startsWith('folder.test')))
     expect(r.stderr).toMatch(/robots-automaton: GPTBot +3 \(18\.8%\) +unknown → everything 1, nothing → some 1, some → unknown 1\n/)
     expect(r.stderr).toMatch(/robots-automaton: CCBot +2 \(12\.5%\) +unknown → nothing 1, some → unknown 1\n/)
-    expect(r.stderr).toContain('robots-automaton: 16 hosts compared')
+    expect(r.stderr).toContain('robots-automaton: 16 hosts: 15 compared, 1 not (class unknown on both sides: 1 unreadable → absent)\n')
     const same = await run(['audit', dir, dir, '--crawlers', 'GPTBot,CCBot', '--format', 'jsonl', '-q'])
     expect(same.status).toBe(0)
     expect(same.stdout.toString()).toBe('')
+  })
+
+  it('--help: a host absent from one snapshot is unknown, as the rows say, not everything', async () => {
+    const help = (await run(['audit', '--help'])).stdout.toString()
+    const classes = help.slice(help.indexOf('CLASSES'), help.indexOf('FETCHING'))
+    expect(classes.split('\n').find((l) => l.trimStart().startsWith('everything'))).not.toMatch(/absent/)
+    expect(classes.slice(classes.indexOf('  unknown '), classes.indexOf('  outcome ')).replace(/\s+/g, ' ')).toContain('a host absent from one snapshot')
+  })
+
+  it('JSON lines: a side unreadable keeps its reason, as a one-snapshot row has it', async () => {
+    const older = tmp.path('robots-reason')
+    mkdirSync(older)
+    writeFileSync(join(older, 'folder.test'), 'User-agent: *\nDisallow: /\n')
+    const r = await run(['audit', older, dir, '--crawlers', 'GPTBot', '--format', 'jsonl', '-q'])
+    expect(r.status, r.stderr).toBe(3)
+    const folder = lines(r.stdout).map((l) => JSON.parse(l)).find((o) => o.host === 'folder.test')
+    const one = lines((await run(['audit', dir, '--crawlers', 'GPTBot', '--format', 'jsonl', '-q'])).stdout).map((l) => JSON.parse(l)).find((o) => o.host === 'folder.test')
+    expect(one.reason).toMatch(/not a regular file/)
+    const side = { ...one }
+    delete side.host
+    delete side.crawler
+    expect(folder.new).toEqual(side)
+    expect(folder.old).toEqual({ access: 'nothing', group: 'global', outcome: 'ok', truncated: false, allowed_path: null, disallowed_path: '/~' })
+  })
+
+  it('unknown on both sides: a host unreadable in OLD and NEW is counted as not compared, never as compared', async () => {
+    const r = await run(['audit', dir, dir, '--crawlers', 'GPTBot', '--format', 'table'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.toString()).toContain('\n15 hosts: 14 compared, 1 not (class unknown on both sides: 1 unreadable → unreadable)\n')
+    expect(r.stdout.toString()).not.toContain('15 hosts compared')
+    expect(r.stderr).toContain('warning: 1 host not compared: the class is unknown on both sides (1 unreadable → unreadable); no row says so')
   })
 })
 
@@ -261,6 +292,13 @@ describe('audit --fetch: hosts fetched on the fly, through fetch\'s machinery', 
     const compared = await run(['audit', '--bundle', saved, '--fetch', list, ...args, '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`])
     expect(compared.status, compared.stderr).toBe(0)
     expect(lines(compared.stdout)).toEqual(['host,crawler,old_access,new_access,old_group,new_group,old_outcome,new_outcome'])
+  })
+
+  it('a host listed at two ports is one entry: the port not fetched is said, never dropped in silence', async () => {
+    const r = await run(['audit', '--fetch', '--crawlers', 'GPTBot', '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`], { input: 'ok.test:8001\nok.test:8002\nok.test:8001\n' })
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stdout).slice(1).map((l) => l.split(',').slice(0, 5).join(','))).toEqual(['ok.test,GPTBot,nothing,named,ok'])
+    expect(r.stderr).toContain(`warning: 1 line names a host listed already at another port or scheme, not fetched: 'ok.test' is one entry, fetched at http://ok.test:8001, not at http://ok.test:8002`)
   })
 
   it('usage: fetching options need --fetch, a snapshot or --fetch is needed, at most two snapshots', async () => {

@@ -272,4 +272,48 @@ describe('the crawler list: syntax and usage errors', () => {
     expect(w.status).toBe(0)
     expect(w.stderr).toContain(`--crawlers 'MyBot/1.0': 'MyBot/1.0' is not a product token`)
   })
+
+  it('a crawler of a product token and one that is not: the warning does not claim only the * groups apply', async () => {
+    const robots = tmp.path('r-named.txt')
+    writeFileSync(robots, 'User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n')
+    const r = await run(['check', robots, '--crawlers', 'GPTBot+MyBot/1.0,Bot/1+X/2', '/x'])
+    expect(r.status, r.stderr).toBe(0)
+    // GPTBot's group decides for GPTBot+MyBot/1.0, as --agent GPTBot --agent MyBot/1.0 says.
+    expect(lines(r.stdout)[0]).toBe('disallowed\tGPTBot+MyBot/1.0\t/x\tline 2: Disallow: /')
+    expect(r.stderr).toContain(`warning: --crawlers 'GPTBot+MyBot/1.0': 'MyBot/1.0' is not a product token ([A-Za-z_-]+), so it matches no User-agent line\n`)
+    expect(r.stderr).not.toMatch(/'MyBot\/1\.0'[^\n]*only '\*' groups apply/)
+    // No token of Bot/1+X/2 names a group: the * groups do apply.
+    expect(r.stderr).toContain(`--crawlers 'Bot/1+X/2': 'X/2' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`)
+  })
+
+  it('names are trimmed of ASCII blanks only: a no-break space stays the token\'s, as --agent keeps it; a @FILE name not UTF-8 is refused, a BOM and a comment in Latin-1 are not', async () => {
+    const robots = tmp.path('r-nbsp.txt')
+    writeFileSync(robots, 'User-agent: GPTBot\nDisallow: /\n')
+    const agent = await run(['check', robots, '--agent', 'GPTBot\u00a0', '-q', '/x'])
+    const set = await run(['check', robots, '--crawlers', 'GPTBot\u00a0, CCBot ', '-q', '/x'])
+    expect(set.status, set.stderr).toBe(0)
+    expect(lines(agent.stdout)).toEqual(['allowed\t/x\tno matching rule'])
+    expect(lines(set.stdout)).toEqual(['allowed\tGPTBot\u00a0\t/x\tno matching rule', 'allowed\tCCBot\t/x\tno matching rule'])
+    const latin = tmp.path('latin1.txt')
+    // A BOM opens the file, and another file concatenated to it.
+    writeFileSync(latin, Buffer.from('\xef\xbb\xbf# Crawler f\xfcr KI\r\nGPTBot # \xe9t\xe9\r\n\xef\xbb\xbfCCBot\n', 'latin1'))
+    const ok = await run(['check', robots, '--crawlers', `@${latin}`, '/x'])
+    expect(ok.status, ok.stderr).toBe(0)
+    expect(lines(ok.stdout)).toEqual(['disallowed\tGPTBot\t/x\tline 2: Disallow: /', 'allowed\tCCBot\t/x\tno matching rule'])
+    expect(ok.stderr).not.toContain('warning')
+    const bad = tmp.path('latin1-name.txt')
+    writeFileSync(bad, Buffer.from('GPTBot\nB\xfccherBot\n', 'latin1'))
+    const r = await run(['check', robots, '--crawlers', `@${bad}`, '/x'])
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain(`, line 2: not UTF-8`)
+    expect(r.stdout.toString()).toBe('')
+  })
+
+  it('tokens fold case in ASCII only, as the reference compares them: k and the Kelvin sign K are two crawlers, not one named twice', async () => {
+    const robots = tmp.path('r-kelvin.txt')
+    writeFileSync(robots, 'User-agent: k\nDisallow: /\n')
+    const r = await run(['check', robots, '--crawlers', 'k,\u212a', '-q', '/x'])
+    expect(r.status, r.stderr).toBe(0)
+    expect(lines(r.stdout)).toEqual(['disallowed\tk\t/x\tline 2: Disallow: /', 'allowed\t\u212a\t/x\tno matching rule'])
+  })
 })
