@@ -126,6 +126,25 @@ if (report.workers.length !== 2) fail(`the bundle went to ${report.workers.lengt
 if (report.ran_on.length !== 2) fail(`the pieces ran on ${report.ran_on.length} worker(s), not on both`)
 if (!got.equals(one.stdout)) fail(`the concatenated output (${got.length} bytes) differs from the one-process output (${one.stdout.length} bytes)`)
 const lines = one.stdout.toString().split('\n').length - 1
+
+// A piece in which no line holds a URL exits 4 where the whole input would not: no failure of the piece.
+// Here every piece but the first holds only blank lines; the run must pass and match one process.
+// When no line of the whole input holds a URL, the Dask run exits 4 as one process does.
+// A line that starts with a UTF-8 BOM or gzip's 1f 8b is a line in the middle of an input, but an input's
+// mark at a piece's start: no piece may start with one (here only the first line is judged).
+const first = urls.split('\n', 1)[0]
+const marks = [[], [0xef, 0xbb, 0xbf], [0x1f, 0x8b]] // every line after the first starts with one
+const marked = Buffer.concat(Array.from({ length: 64 }, (_, i) => Buffer.from([...marks[i === 0 ? 0 : 1 + (i % 2)], ...Buffer.from(`${first}\n`)])))
+for (const [name, text, status] of [['sparse.txt', `${first}\n${'\n'.repeat(400)}`, 0], ['blank.txt', '\n'.repeat(400), 4], ['marked.txt', marked, 0]]) {
+  const path = join(work, name)
+  writeFileSync(path, text)
+  const alone = spawnSync(process.execPath, [CLI, 'filter', '--bundle', bundle, '--agent', 'Googlebot', '--print', 'verdicts', '-q', path])
+  if (alone.status !== status) fail(`filter ${name}: exit ${alone.status}, not ${status}: ${alone.stderr}`)
+  const out = join(work, `${name}.out`)
+  const run = spawnSync(PYTHON, [join(ROOT, 'scripts/distributed/dask_filter.py'), address, bundle, path, out, CLI, '8'], { encoding: 'utf8', timeout: 170_000 })
+  if (run.status !== status) fail(`the Dask client on ${name} exited ${run.status ?? run.signal}, where one process exits ${status}:\n${run.stderr}`)
+  if (status === 0 && !readFileSync(out).equals(alone.stdout)) fail(`the concatenated output of ${name} differs from the one-process output`)
+}
 console.log(
   `distributed check passed: ${lines.toLocaleString('en-US')} URLs (${full ? 'the paired corpus' : 'the bundled sample'}) in ${report.pieces} pieces on 2 Dask workers, ` +
     `byte for byte the one-process output (${((performance.now() - started) / 1000).toFixed(1)} s)`,
@@ -148,11 +167,15 @@ const httpUrls = urls.split('\n').map((u) => {
   const x = new URL(u)
   return `http://${x.hostname}:${serverPort}${x.pathname}${x.search}`
 })
-writeFileSync(fetchInput, httpUrls.join('\n') + '\n')
+// Each host also spelt with its first letter percent-escaped (the same origin to the URL parser): each
+// origin must still be fetched once, by one partition. Blank lines and a line without a URL go along.
+const spelt = httpUrls.map((u) => u.replace(/^http:\/\/([a-z])/, (_, c) => `http://%${c.charCodeAt(0).toString(16)}`))
+writeFileSync(fetchInput, [...httpUrls, '', ...spelt, 'no URL here', ''].join('\n') + '\n')
 const fetched = join(work, 'fetched.bundle')
 const fetchStarted = performance.now()
-const fetchClient = await new Promise((resolve) => {
-  const child = spawn(PYTHON, [join(ROOT, 'scripts/distributed/dask_fetch.py'), address, fetchInput, fetched, CLI, '8', '--resolve', `*:${serverPort}:127.0.0.1`], { stdio: ['ignore', 'pipe', 'pipe'] })
+/** Runs dask_fetch.py on INPUT into OUTPUT (not blocking: the server above answers meanwhile). */
+const runFetchClient = (input, output) => new Promise((resolve) => {
+  const child = spawn(PYTHON, [join(ROOT, 'scripts/distributed/dask_fetch.py'), address, input, output, CLI, '8', '--resolve', `*:${serverPort}:127.0.0.1`], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (c) => (stdout += c))
@@ -163,7 +186,7 @@ const fetchClient = await new Promise((resolve) => {
     resolve({ status, signal, stdout, stderr })
   })
 })
-server.close()
+const fetchClient = await runFetchClient(fetchInput, fetched)
 if (fetchClient.status !== 0) fail(`the Dask fetch client failed (${fetchClient.status ?? fetchClient.signal}):\n${fetchClient.stderr}\n${children.map((c) => c.log).join('\n')}`)
 const fetchReport = JSON.parse(fetchClient.stdout.trim().split('\n').pop())
 const hosts = new Set(httpUrls.map((u) => new URL(u).hostname))
@@ -177,5 +200,16 @@ console.log(
   `distributed fetch passed: ${hosts.size.toLocaleString('en-US')} origins in ${fetchReport.partitions} partitions on 2 Dask workers, each asked once, ` +
     `merged by one pack; it answers as --robots-dir (${((performance.now() - fetchStarted) / 1000).toFixed(1)} s)`,
 )
+
+// A partition in which no line holds a URL exits 4, and is no failure; a run in which none does exits 4.
+// A line with an input's mark (see marked.txt above) first in a partition must not read as one: 1f 8b as gzip fails the fetch.
+const fetchMarked = Buffer.concat([Buffer.from(`${httpUrls[0]}\n`), ...marks.slice(1).reverse().map((m) => Buffer.from([...m, ...Buffer.from(`${httpUrls[1]}\n`)]))])
+for (const [name, text, status] of [['fetch-sparse.txt', `${httpUrls[0]}\n\n\nno URL\n`, 0], ['fetch-blank.txt', '\n\nno URL\n', 4], ['fetch-marked.txt', fetchMarked, 0]]) {
+  const path = join(work, name)
+  writeFileSync(path, text)
+  const run = await runFetchClient(path, join(work, `${name}.bundle`))
+  if (run.status !== status) fail(`the Dask fetch client on ${name} exited ${run.status ?? run.signal}, where one fetch exits ${status}:\n${run.stderr}`)
+}
+server.close()
 await stopAll()
 process.exit(0)

@@ -8,6 +8,10 @@ PARTITIONS pieces at line boundaries, and pipes each piece through
 `node CLI filter --bundle <the worker's copy> --agent Googlebot --print verdicts --jobs 1`
 on a worker (a dask.bag map). The pieces' outputs, concatenated in order, go
 to OUTPUT; the workers that ran pieces are printed on stdout as JSON.
+
+A piece in which no line holds a URL (blank lines, a log's "-" requests)
+exits 4 where the whole input would not: that is no failure of the piece.
+The run exits 4, as one process would, only when every piece did.
 """
 import json
 import os
@@ -16,6 +20,9 @@ import sys
 
 import dask.bag as db
 from distributed import Client, get_worker
+
+# filter's exit status when no line of its input held a URL.
+EXIT_NO_URL = 4
 
 
 def ship_bundle(data):
@@ -40,23 +47,30 @@ def make_filter(cli):
             stderr=subprocess.PIPE,
             check=False,
         )
-        if done.returncode != 0:
+        if done.returncode not in (0, EXIT_NO_URL):
             raise RuntimeError(f"filter failed ({done.returncode}): {done.stderr.decode(errors='replace')}")
-        return (worker.address, done.stdout)
+        return (worker.address, done.returncode, done.stdout, done.stderr)
 
     return run_filter
 
 
+# Bytes a piece must not start with: filter reads them at an input's start as a UTF-8 BOM (skipped) or
+# gzip (1f 8b), and in the middle of an input as a line's bytes.
+INPUT_MARKS = (b"\xef\xbb\xbf", b"\x1f\x8b")
+
+
 def pieces(data, count):
-    """`data` cut into about `count` pieces, each ending at a line boundary (the last may lack its LF)."""
+    """`data` cut into about `count` pieces, each ending at a line boundary (the last may lack its LF) and none starting with an input mark."""
     out = []
     start = 0
     size = max(1, len(data) // count)
     while start < len(data):
         end = min(len(data), start + size)
-        if end < len(data):
+        while end < len(data):
             lf = data.find(b"\n", end)
             end = len(data) if lf < 0 else lf + 1
+            if not data.startswith(INPUT_MARKS, end):
+                break
         out.append(data[start:end])
         start = end
     return out
@@ -74,9 +88,12 @@ def main():
         bag = db.from_sequence(pieces(data, count), npartitions=count)
         results = bag.map(make_filter(cli)).compute()
     with open(target, "wb") as f:
-        for _, out in results:
+        for _, _, out, _ in results:
             f.write(out)
-    print(json.dumps({"workers": sorted(shipped), "ran_on": sorted({address for address, _ in results}), "pieces": len(results)}))
+    if results and all(status == EXIT_NO_URL for _, status, _, _ in results):
+        sys.stderr.write(results[0][3].decode(errors="replace"))
+        sys.exit(EXIT_NO_URL)
+    print(json.dumps({"workers": sorted(shipped), "ran_on": sorted({address for address, _, _, _ in results}), "pieces": len(results)}))
 
 
 if __name__ == "__main__":

@@ -86,10 +86,12 @@ export function urlOf(line: Buffer): Buffer {
  * Whether `filter` reads the line's URL as one (docs/cli.md, "Lines without
  * a URL"): a path (`/…`), or an `http://` / `https://` URL (any case) with a
  * host: the authority (up to `/ ? # \`) after its last `@` holds a host
- * before any `:` (an IPv6 literal with its closing bracket).
+ * before any `:` (an IPv6 literal with its closing bracket); and no CR in it.
  */
 export function isUrlLine(url: Uint8Array): boolean {
   const text = Buffer.from(url).toString('latin1')
+  // A CR that ends no line: the input's lines may end with CR alone (reason `cr`).
+  if (text.includes('\r')) return false
   if (text.startsWith('/')) return true
   const m = /^https?:\/\/([^/?#\\]*)/i.exec(text)
   if (m === null) return false

@@ -32,7 +32,8 @@ const DECODER = new TextDecoder()
  *   `url` shows them with U+FFFD and `url_base64` holds them exactly.
  * - `allowed`: the verdict; `null` for a line that was not judged (no URL,
  *   or no host under per-host rules), which then has `reason` (`empty`,
- *   `no-field`, `no-request`, `not-url`, `no-host`) instead of a rule.
+ *   `no-field`, `no-request`, `not-url`, `no-host`, `bad-host`, `empty-request`,
+ *   `cr`: FAULT_CODES) instead of a rule.
  * - `line`: the deciding rule's line in the robots.txt, 0 when none.
  * - `rule`: `{kind, pattern}` of the deciding rule (the pattern as matched:
  *   escaped), or null when no rule decided (an empty `Allow:`/`Disallow:`

@@ -73,6 +73,8 @@ export function faultWords(fault: LineFault, layout: LineLayout): string {
       return 'the URL parser refuses its host or port'
     case LineFault.EmptyRequest:
       return 'its request is "-" (no request line was received)'
+    case LineFault.CarriageReturn:
+      return 'it holds a CR that ends no line (lines end with LF or CRLF: are they ended by CR alone?)'
     case LineFault.NotUrl:
       return layout.url > 0 ? `its column ${layout.url} holds no URL or path` : 'it holds no URL (http:// or https://) or path (/…)'
     case LineFault.NoHost:
@@ -92,6 +94,7 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
 function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined): string {
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
+  if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
   if (fault === LineFault.NoHost) {
     return fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined' ? 'this line fits --log-format vhost_combined, which gives each path its host' : 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
   }

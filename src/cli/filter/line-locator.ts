@@ -29,10 +29,12 @@ export const enum LineFault {
   BadHost = 6,
   /** A log line whose request is `-`: the server received no request line (`"-" 408`). Counted, never warned about. */
   EmptyRequest = 7,
+  /** The line holds a CR that ends no line: an input whose lines end with CR alone reads as one line, never judged as one URL. */
+  CarriageReturn = 8,
 }
 
 /** Each fault's code, as `--format jsonl` writes it in `reason` (by LineFault). */
-export const FAULT_CODES: readonly string[] = ['', 'empty', 'no-field', 'no-request', 'not-url', 'no-host', 'bad-host', 'empty-request']
+export const FAULT_CODES: readonly string[] = ['', 'empty', 'no-field', 'no-request', 'not-url', 'no-host', 'bad-host', 'empty-request', 'cr']
 
 /** Where the host of a line comes from. */
 export const enum HostSource {
@@ -145,8 +147,19 @@ export class LineLocator {
     }
   }
 
+  /** The bytes whose next CR at or after the last line read is at `crAt` (their length when none). */
+  private crBytes: Uint8Array | undefined
+  private crAt = 0
+
   /** Reads the line `bytes[start, end)` (without its line ending): the fields above, and why it has no URL or host. */
   locate(bytes: Uint8Array, start: number, end: number): LineFault {
+    if (this.crBytes !== bytes || this.crAt < start) {
+      // The next CR at or after this line, found once for the lines before it (one search per block without CR).
+      this.crBytes = bytes
+      const at = bytes.indexOf(13, start)
+      this.crAt = at < 0 ? bytes.length : at
+    }
+    if (this.crAt < end) return this.fault(start, end, LineFault.CarriageReturn)
     const layout = this.layout
     const range = this.range
     let us = start

@@ -130,3 +130,21 @@ describe('diff', () => {
     expect(records[2]).toMatchObject({ url: 'https://gone.com/a', old: { allowed: true, line: 0, rule: null, source: null }, new: { allowed: false, line: 2, source: join(oldDir, 'gone.com') } })
   })
 })
+
+describe('regression: a URL list whose lines end with CR alone was compared as one URL, exit 0', () => {
+  it('filter and diff name the line, judge none of it, and exit 4 when no other line holds a URL', async () => {
+    const input = 'https://e.com/private/x\rhttps://e.com/tmp/a\r/private\r'
+    const f = await run(['filter', '--robots', tmp.path('old.txt'), '--agent', 'bot', '--print', 'verdicts'], { input })
+    expect(f.status).toBe(4)
+    expect(f.stdout.toString()).toBe(`invalid\t0\t${input.slice(0, -1)}\n`)
+    expect(f.stderr.toString()).toContain("line 1 of '<stdin>' was not judged: it holds a CR that ends no line")
+    const d = await run(['diff', tmp.path('old.txt'), tmp.path('new.txt'), '--agent', 'bot', '--format', 'jsonl'], { input })
+    expect(d.status).toBe(4)
+    expect(d.stdout.toString()).toBe('')
+    expect(d.stderr.toString()).toContain('0 URLs compared')
+    // CRLF lines are read as before.
+    const crlf = await run(['filter', '--robots', tmp.path('old.txt'), '--agent', 'bot', '--print', 'verdicts'], { input: 'https://e.com/private/x\r\n/public\r\n' })
+    expect(crlf.status).toBe(0)
+    expect(crlf.stdout.toString()).toBe('disallowed\t2\thttps://e.com/private/x\nallowed\t0\t/public\n')
+  })
+})

@@ -233,3 +233,20 @@ describe('line-layout: the input options', () => {
     expect(layout()).toEqual(WHOLE_LINES)
   })
 })
+
+describe('regression: an input whose lines end with CR alone was judged as one URL', () => {
+  it('a line holding a CR that ends no line is cr, never judged; lines around it and CRLF lines are read as before', () => {
+    const locator = new LineLocator(WHOLE_LINES, false)
+    const b = enc.encode('http://a.example/a\rhttp://a.example/x\r/a\n/b\nhttp://a.example/c')
+    expect(FAULT_CODES[locator.locate(b, 0, 40)]).toBe('cr')
+    expect(locator.locate(b, 41, 43)).toBe(LineFault.None)
+    expect(locator.locate(b, 44, b.length)).toBe(LineFault.None)
+    // A CR past the line's end (a CRLF's) is not the line's.
+    const crlf = enc.encode('/a\r\n/b\r\n')
+    expect(locator.locate(crlf, 0, 2)).toBe(LineFault.None)
+    expect(locator.locate(crlf, 4, 6)).toBe(LineFault.None)
+    // A log line too, whatever the layout.
+    const log = enc.encode(`${COMBINED}\r${COMBINED}`)
+    expect(FAULT_CODES[new LineLocator(layout('--log-format', 'combined'), false).locate(log, 0, log.length)]).toBe('cr')
+  })
+})
