@@ -19,7 +19,7 @@ import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format
 import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { WHOLE_LINES } from '../filter/line-layout.js'
-import { LineLocator } from '../filter/line-locator.js'
+import { LineFault, LineLocator } from '../filter/line-locator.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
@@ -63,6 +63,8 @@ class Checker {
   allowed = 0
   /** Empty lines of stdin: judged (the reference judges any string), and said so. */
   emptyLines = 0
+  /** Lines of stdin holding a CR that ends no line (an input whose lines end with CR alone): judged whole, and said so. */
+  crLines = 0
 
   constructor(
     private readonly matcher: AgentMatcher,
@@ -144,10 +146,13 @@ class Checker {
     await forEachInputLine(
       await resolveInputs(['-']),
       new LineLocator(WHOLE_LINES, false),
-      (bytes, start, end) => {
+      (bytes, start, end, fault) => {
         line++
         if (start === end && this.emptyLines++ === 0 && !this.quiet) {
           note(`warning: line ${count(line)} of stdin is empty: judged as the empty URL (the reference reads it as the path /), as every empty line is`)
+        }
+        if (fault === LineFault.CarriageReturn && this.crLines++ === 0 && !this.quiet) {
+          note(`warning: line ${count(line)} of stdin holds a CR that ends no line: judged whole, as one URL (lines that end with CR alone? convert them: tr '\\r' '\\n')`)
         }
         this.url(bytes.slice(start, end))
       },

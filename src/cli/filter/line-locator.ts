@@ -147,18 +147,21 @@ export class LineLocator {
     }
   }
 
-  /** The bytes whose next CR at or after the last line read is at `crAt` (their length when none). */
+  /** The bytes whose next CR after the last line read (it started at `lastStart`) is at `crAt` (their length when none). */
   private crBytes: Uint8Array | undefined
+  private lastStart = -1
   private crAt = 0
 
   /** Reads the line `bytes[start, end)` (without its line ending): the fields above, and why it has no URL or host. */
   locate(bytes: Uint8Array, start: number, end: number): LineFault {
-    if (this.crBytes !== bytes || this.crAt < start) {
-      // The next CR at or after this line, found once for the lines before it (one search per block without CR).
+    if (this.crBytes !== bytes || this.crAt < start || start <= this.lastStart) {
+      // The next CR at or after this line, found once for the lines before it (one search per block
+      // without CR); searched again for other bytes, or for the same bytes read again (refilled).
       this.crBytes = bytes
       const at = bytes.indexOf(13, start)
       this.crAt = at < 0 ? bytes.length : at
     }
+    this.lastStart = start
     if (this.crAt < end) return this.fault(start, end, LineFault.CarriageReturn)
     const layout = this.layout
     const range = this.range

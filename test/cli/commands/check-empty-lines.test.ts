@@ -30,6 +30,17 @@ describe('check: empty lines of stdin', () => {
     }
   })
 
+  it("regression: stdin whose lines end with CR alone was judged as one URL with no word said; it is still judged whole (check judges any string), and named in a warning", async () => {
+    const r = await run(['check', tmp.path('r.txt'), '--agent', 'A'], { input: '/x\r/y\r' })
+    expect(r.stdout.toString()).toBe('disallowed\t/x\\x0d/y\tline 2: Disallow: /\n')
+    expect(r.stderr).toBe(
+      "robots-automaton: warning: line 1 of stdin holds a CR that ends no line: judged whole, as one URL (lines that end with CR alone? convert them: tr '\\r' '\\n')\n" +
+        'robots-automaton: 1 URL checked: 0 allowed, 1 disallowed\n',
+    )
+    const crlf = await run(['check', tmp.path('r.txt'), '--agent', 'A'], { input: '/x\r\n/y\r\n' })
+    expect(crlf.stderr).toBe('robots-automaton: 2 URLs checked: 0 allowed, 2 disallowed\n')
+  })
+
   it('JSON lines and --crawlers alike; --quiet drops the warning with the count; no empty line, no word', async () => {
     const json = await run(['check', tmp.path('r.txt'), '--agent', 'A', '--json'], { input: '\n/x\n' })
     expect(json.stdout.toString().split('\n')[0]).toBe('{"url":"","allowed":true,"rule":{"line":3,"kind":"allow","pattern":"/$"}}')

@@ -245,6 +245,12 @@ describe('regression: an input whose lines end with CR alone was judged as one U
     const crlf = enc.encode('/a\r\n/b\r\n')
     expect(locator.locate(crlf, 0, 2)).toBe(LineFault.None)
     expect(locator.locate(crlf, 4, 6)).toBe(LineFault.None)
+    // The same bytes refilled and read again (a reused buffer): searched again, not read from the last search.
+    const reused = enc.encode('/a\n/b\n/c\n')
+    const again = new LineLocator(WHOLE_LINES, false)
+    for (const start of [0, 3, 6]) expect(again.locate(reused, start, start + 2)).toBe(LineFault.None)
+    reused.set(enc.encode('/a\r/b\n'), 0)
+    expect(FAULT_CODES[again.locate(reused, 0, 5)]).toBe('cr')
     // A log line too, whatever the layout.
     const log = enc.encode(`${COMBINED}\r${COMBINED}`)
     expect(FAULT_CODES[new LineLocator(layout('--log-format', 'combined'), false).locate(log, 0, log.length)]).toBe('cr')
