@@ -142,12 +142,10 @@ class Checker {
     // A copy of each URL: the block's buffer is reused once its lines are done. Every line is
     // judged, as the reference judges any string; an empty one (a blank line, a list's last
     // line ending twice) is no URL a user meant, so the first gets a warning and the count says how many.
-    let line = 0
     await forEachInputLine(
       await resolveInputs(['-']),
       new LineLocator(WHOLE_LINES, false),
-      (bytes, start, end, fault) => {
-        line++
+      (bytes, start, end, fault, line) => {
         if (start === end && this.emptyLines++ === 0 && !this.quiet) {
           note(`warning: line ${count(line)} of stdin is empty: judged as the empty URL (the reference reads it as the path /), as every empty line is`)
         }
