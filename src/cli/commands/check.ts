@@ -26,6 +26,7 @@ import { count, plural } from '../common/numbers.js'
 import { note, verdictFound } from '../common/stdio.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 import { EXIT_NO_URL } from '../filter/line-faults.js'
+import { OriginScope } from '../common/robots-origin.js'
 
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [
@@ -76,6 +77,8 @@ class Checker {
     /** `--exit-code`: the status of a disallowed URL, kept for a stdout closed early. */
     private readonly disallowedStatus?: number,
     private readonly quiet = false,
+    /** For a ROBOTS URL: the URLs of other origins, counted. */
+    private readonly scope?: OriginScope,
   ) {}
 
   /**
@@ -119,6 +122,7 @@ class Checker {
 
   /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
   url(url: string | Uint8Array): void {
+    this.scope?.see(typeof url === 'string' ? url : DECODER.decode(url))
     if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url)
     const { allowed, rule } = this.matcher.explain(url)
     this.checked++
@@ -196,7 +200,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     crawlers = { set, specs: judged.crawlers, require: judged.require, allowed: judged.crawlers.map(() => 0) }
     matcher = set.matcher(0)
   } else matcher = loaded.robots.agents(judged.tokens)
-  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined, quiet)
+  const scope = OriginScope.of([source], quiet ? undefined : note, 'check each site against its own robots.txt')
+  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined, quiet, scope)
   // Checked before any URL is written.
   if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
   if (urls.length === 0) await checker.stdin()
@@ -206,7 +211,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   }
   await out.end()
   const { checked, allowed, emptyLines } = checker
-  const empties = emptyLines === 0 ? '' : ` (${plural(emptyLines, 'empty line')} of stdin among them)`
+  const empties = (emptyLines === 0 ? '' : ` (${plural(emptyLines, 'empty line')} of stdin among them)`) + (scope?.summary() ?? '')
   if (!quiet && crawlers !== undefined) {
     const each = crawlers.specs.map((c, k) => `${c.name} ${count(crawlers!.allowed[k])}`).join(', ')
     const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'

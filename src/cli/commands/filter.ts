@@ -38,6 +38,9 @@ import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION } from '../common/crawlers-option.js'
 import { CrawlerCodes, needAllOf } from '../filter/crawler-codes.js'
 import { SetJudge } from '../filter/set-judge.js'
+import { OriginScope } from '../common/robots-origin.js'
+import { seeBlockOrigins } from '../filter/origin-lines.js'
+import { LineLocator } from '../filter/line-locator.js'
 import { recordCrawlers } from '../filter/block-chunks.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 
@@ -115,7 +118,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   let judge: LineJudge
   let spec: JudgeSpec['rules']
   let tally: HostTally | undefined
+  let scope: OriginScope | undefined
   if (robotsSource !== undefined) {
+    scope = OriginScope.of([robotsSource], quiet ? undefined : note, 'filter --robots-dir or --bundle judges each line by its own site')
     const loaded = await loadRobots(robotsSource, robotsFetching(args))
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
@@ -163,6 +168,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const total = sizes.every((s) => s !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined
   const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, escapesAllowed(process.env)) : undefined
   const started = performance.now()
+  // A ROBOTS URL's lines are located once more here, for their origin, before a block may leave for a worker.
+  const originLocator = scope === undefined ? undefined : new LineLocator(layout, false)
 
   try {
     for (let i = 0; i < inputs.length; i++) {
@@ -174,6 +181,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
         for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
           const source: BlockSource = { input: inputs[i].name, place: { firstLine, input: several ? inputs[i].name : undefined } }
           if (jsonl) firstLine += countLines(block.bytes)
+          if (scope !== undefined) seeBlockOrigins(block.bytes, originLocator!, scope)
           await runner.submit(block, terminateLast, source)
           progress?.update(counter.bytes, stats.lines)
           if (stats.stopped) break
@@ -196,7 +204,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
   if (!quiet && expired !== undefined) note(expired)
   const crawlersSummary = crawlers === undefined ? undefined : { names: crawlers.map((c) => c.name), require: require!, print: mode }
-  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary(), crawlersSummary))
+  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary() ?? scope?.clause(), crawlersSummary))
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {
     const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''

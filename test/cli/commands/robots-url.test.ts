@@ -102,6 +102,51 @@ describe('regression: a ROBOTS URL that names no site', () => {
   })
 })
 
+describe('URLs of another origin than a ROBOTS URL', () => {
+  // check https://a/ http://b/x judged b's URL by a's robots.txt, exit 0, no word said.
+  it('regression: a URL of another site judged by a fetched robots.txt was not named: check, filter and diff judge it all the same, warn about the first and count them', async () => {
+    const other = ['http://other.test/private/1', `https://up.test:${server.port}/private/2`, `//x:${server.port}/private/3`, 'mailto:a@up.test']
+    const own = [`http://UP.test:${server.port}/private/4`, '/private/5', `//up.test:${server.port}/private/6`, 'private/7']
+    const urls = [own[0], other[0], own[1], other[1], own[2], other[2], own[3], other[3]]
+    const warning = `warning: 'http://other.test/private/1' is not of http://up.test:${server.port}, whose robots.txt judges it all the same`
+    const c = await run(['check', at('up.test'), '--agent', 'bot', ...route(), ...urls.slice(0, 4), '-'], { input: urls.slice(4).join('\n') + '\n' })
+    expect(c.status, c.stderr).toBe(0)
+    // Judged all the same, in their places: the reference judges any string.
+    expect(c.stdout.toString().split('\n').map((l) => l.split('\t')[0])).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'allowed', 'allowed', ''])
+    expect(c.stderr).toContain(warning)
+    expect(c.stderr.split(' is not of ')).toHaveLength(2)
+    expect(c.stderr).toMatch(new RegExp(`8 URLs checked \\(4 of another origin than http://up\\.test:${server.port}\\): 2 allowed, 6 disallowed`))
+    const file = tmp.path('origins.txt')
+    writeFileSync(file, urls.join('\n') + '\n')
+    for (const jobs of ['1', '2']) {
+      const f = await run(['filter', '--robots', at('up.test'), '--agent', 'bot', '--jobs', jobs, '--print', 'verdicts', file, ...route()])
+      expect(f.status, f.stderr).toBe(0)
+      // filter reads no URL in the last two (a relative path, mailto:), and judges no such line.
+      expect(f.stdout.toString().split('\n').map((l) => l.split('\t')[0])).toEqual(['disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'disallowed', 'invalid', 'invalid', ''])
+      expect(f.stderr).toContain(warning)
+      expect(f.stderr).toMatch(new RegExp(`; 3 URLs of another origin than http://up\\.test:${server.port}\\n`))
+    }
+    // OLD a file with no rules, NEW the site's: its own URLs are the ones to compare.
+    const d = await run(['diff', writeRules(tmp.path('none.txt')), at('up.test'), '--agent', 'bot', file, ...route()])
+    expect(d.status, d.stderr).toBe(3)
+    expect(d.stderr).toContain(warning)
+    expect(d.stderr).toMatch(/6 URLs compared \(3 of another origin than http:\/\/up\.test:\d+\): 6 now disallowed/)
+    // A file, two sites compared with each other, or --quiet: nothing said.
+    const quiet = await Promise.all([
+      run(['check', writeRules(tmp.path('rules.txt')), '--agent', 'bot', other[0]]),
+      run(['diff', at('up.test'), at('bad.test'), '--agent', 'bot', file, ...route()]),
+      run(['check', at('up.test'), '--agent', 'bot', '-q', other[0], ...route()]),
+    ])
+    for (const r of quiet) expect(r.stderr).not.toContain('another origin')
+  })
+})
+
+/** An empty robots.txt at `path`; the path. */
+function writeRules(path: string): string {
+  writeFileSync(path, '')
+  return path
+}
+
 describe('--resolve and --connect-to on every command that fetches', () => {
   it('check, lint, filter and diff route a name where the user says', async () => {
     const r1 = await run(['check', at('up.test'), '--agent', 'bot', '/private/x', '-q', ...route()])

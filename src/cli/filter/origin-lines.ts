@@ -1,0 +1,19 @@
+/**
+ * The URLs of a block's lines as their input gives them, located as the judging threads locate them,
+ * shown to a ROBOTS URL's {@link OriginScope} (`filter --robots URL`).
+ */
+import { lineEnd, urlEnd } from '../../index.js'
+import type { OriginScope } from '../common/robots-origin.js'
+import { LineFault, type LineLocator } from './line-locator.js'
+
+const DECODER = new TextDecoder()
+
+/** Shows `scope` the URL of each line of `bytes` (whole lines) that has one. */
+export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: OriginScope): void {
+  for (let pos = 0; pos < bytes.length; ) {
+    const lf = lineEnd(bytes, pos)
+    const end = urlEnd(bytes, pos, lf)
+    if (locator.locate(bytes, pos, end) === LineFault.None) scope.see(DECODER.decode(locator.shownUrl(bytes)))
+    pos = lf + 1
+  }
+}
