@@ -25,7 +25,7 @@ function kind(path) {
   if (path.startsWith('dist/data/')) return "compare's unit vectors (dist/data, gzipped)"
   if (path.startsWith('corpus/')) return "sample corpus (compare --cases corpus)"
   if (path.startsWith('examples/')) return 'examples (compare adapters)'
-  return 'README, LICENSE, NOTICE, SECURITY, package.json'
+  return 'README, LICENSE, NOTICE, package.json'
 }
 const kinds = new Map()
 for (const f of pack.files) kinds.set(kind(f.path), (kinds.get(kind(f.path)) ?? 0) + f.size)
