@@ -138,6 +138,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   const locator = new LineLocator(layout, perHost.length > 0)
   // Two ROBOTS URLs of one site (or one URL and a file): the URLs judged should be that site's.
   const scope = perHost.length === 2 ? undefined : OriginScope.of(args.positionals.slice(0, 2), quiet ? undefined : note, 'diff --robots-dir or --bundle judges each URL by its own site')
+  if (layout.hostName !== undefined) scope?.seeHost(layout.hostName)
   let lines = 0
   let compared = 0
   let withoutUrl = 0
@@ -167,7 +168,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         return
       }
       compared++
-      scope?.see(DECODER.decode(locator.shownUrl(bytes)))
+      scope?.see(DECODER.decode(locator.shownUrl(bytes)), layout.request)
       if (crawlers !== undefined) {
         before.judgeEach(bytes, locator, olds)
         after.judgeEach(bytes, locator, news)

@@ -121,6 +121,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   let scope: OriginScope | undefined
   if (robotsSource !== undefined) {
     scope = OriginScope.of([robotsSource], quiet ? undefined : note, 'filter --robots-dir or --bundle judges each line by its own site')
+    if (layout.hostName !== undefined) scope?.seeHost(layout.hostName)
     const loaded = await loadRobots(robotsSource, robotsFetching(args))
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
@@ -181,7 +182,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
         for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
           const source: BlockSource = { input: inputs[i].name, place: { firstLine, input: several ? inputs[i].name : undefined } }
           if (jsonl) firstLine += countLines(block.bytes)
-          if (scope !== undefined) seeBlockOrigins(block.bytes, originLocator!, scope)
+          if (scope !== undefined) seeBlockOrigins(block.bytes, originLocator!, scope, layout.request)
           await runner.submit(block, terminateLast, source)
           progress?.update(counter.bytes, stats.lines)
           if (stats.stopped) break

@@ -13,6 +13,7 @@ import { count, plural } from './numbers.js'
 
 /** `scheme://authority` at the start of a URL. */
 const AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#\\]*/
+const WHY = 'a robots.txt governs its own origin only (RFC 9309)'
 /** A scheme at the start of a URL (`http:`, `mailto:`). */
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
@@ -22,6 +23,9 @@ export class OriginScope {
   outside = 0
   private lastAuthority: string | undefined
   private lastOutside = false
+  /** `--host` is not of the origin: so are the paths. */
+  private pathsOutside = false
+  private warned = false
 
   private constructor(
     /** `scheme://authority`, as WHATWG URL writes an origin. */
@@ -41,25 +45,50 @@ export class OriginScope {
     return origins.size === 1 ? new OriginScope([...origins][0], warn, remedy) : undefined
   }
 
-  /** Sees one judged URL: counts it when it names another origin, and warns about the first. */
-  see(url: string): void {
-    // `//host/path` names a host (the reference reads it so), in the origin's scheme.
-    if (url.startsWith('//')) url = this.origin.slice(0, this.origin.indexOf(':') + 1) + url
-    else if (!SCHEME.test(url)) return
-    const authority = AUTHORITY.exec(url)?.[0]
+  /**
+   * Sees `--host`, the host of a log's paths (an origin, or a host and
+   * maybe a port, of any scheme): when it is not of the origin, says so
+   * once, and the paths count as URLs of another origin.
+   */
+  seeHost(host: string): void {
+    if (/^https?:\/\//i.test(host) ? sameOrigin(host, this.origin) : sameHost(host, this.origin)) return
+    this.pathsOutside = true
+    this.warned = true
+    this.warn?.(`warning: --host '${printable(host)}' is not of ${this.origin}, whose robots.txt judges its paths all the same: ${WHY}; ${this.remedy}`)
+  }
+
+  /**
+   * Sees one judged URL: counts it when it names another origin, and warns
+   * about the first. `//host/path` names a host (the reference reads it so),
+   * unless it is a logged request's target (`target`), a path.
+   */
+  see(url: string, target = false): void {
+    let absolute = url
+    if (url.startsWith('//') && !target) absolute = this.scheme() + url
+    else if (!SCHEME.test(url)) {
+      if (this.pathsOutside) this.outside++
+      return
+    }
+    const authority = AUTHORITY.exec(absolute)?.[0]
     let outside: boolean
     if (authority !== undefined && authority === this.lastAuthority) outside = this.lastOutside
     else {
-      outside = !sameOrigin(url, this.origin)
+      outside = !sameOrigin(absolute, this.origin)
       if (authority !== undefined) {
         this.lastAuthority = authority
         this.lastOutside = outside
       }
     }
     if (!outside) return
-    if (this.outside++ === 0 && this.warn !== undefined) {
-      this.warn(`warning: '${printable(url)}' is not of ${this.origin}, whose robots.txt judges it all the same: a robots.txt governs its own origin only (RFC 9309); ${this.remedy}`)
+    this.outside++
+    if (!this.warned) {
+      this.warned = true
+      this.warn?.(`warning: '${printable(url)}' is not of ${this.origin}, whose robots.txt judges it all the same: ${WHY}; ${this.remedy}`)
     }
+  }
+
+  private scheme(): string {
+    return this.origin.slice(0, this.origin.indexOf(':') + 1)
   }
 
   /** The summary's words for the URLs of other origins (` (2 of another origin than …)`), or '' when there were none. */
@@ -70,6 +99,17 @@ export class OriginScope {
   /** The same as a clause of its own (`2 URLs of another origin than …`), or undefined. */
   clause(): string | undefined {
     return this.outside === 0 ? undefined : `${plural(this.outside, 'URL')} of another origin than ${this.origin}`
+  }
+}
+
+/** Whether `host` (a host, maybe with a port) names the origin's host (and its port, when it has one). */
+function sameHost(host: string, origin: string): boolean {
+  try {
+    const a = new URL(`${origin.slice(0, origin.indexOf(':') + 1)}//${host}`)
+    const b = new URL(origin)
+    return a.hostname === b.hostname && (!/:\d+$/.test(host) || a.port === b.port)
+  } catch {
+    return false
   }
 }
 

@@ -8,12 +8,12 @@ import { LineFault, type LineLocator } from './line-locator.js'
 
 const DECODER = new TextDecoder()
 
-/** Shows `scope` the URL of each line of `bytes` (whole lines) that has one. */
-export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: OriginScope): void {
+/** Shows `scope` the URL of each line of `bytes` (whole lines) that has one (`request`: a logged request's target). */
+export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: OriginScope, request: boolean): void {
   for (let pos = 0; pos < bytes.length; ) {
     const lf = lineEnd(bytes, pos)
     const end = urlEnd(bytes, pos, lf)
-    if (locator.locate(bytes, pos, end) === LineFault.None) scope.see(DECODER.decode(locator.shownUrl(bytes)))
+    if (locator.locate(bytes, pos, end) === LineFault.None) scope.see(DECODER.decode(locator.shownUrl(bytes)), request)
     pos = lf + 1
   }
 }

@@ -131,6 +131,15 @@ describe('URLs of another origin than a ROBOTS URL', () => {
     expect(d.status, d.stderr).toBe(3)
     expect(d.stderr).toContain(warning)
     expect(d.stderr).toMatch(/6 URLs compared \(3 of another origin than http:\/\/up\.test:\d+\): 6 now disallowed/)
+    // A log of one site: its paths (`//x/…` too, a request's target) are --host's, which must be the origin's.
+    const log = tmp.path('access.log')
+    writeFileSync(log, ['"GET /private/8 HTTP/1.1" 200', '"GET //x/private/9 HTTP/1.1" 200'].map((r) => `1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] ${r} 1 "-" "-"\n`).join(''))
+    const logRun = (host: string) => run(['filter', '--robots', at('up.test'), '--agent', 'bot', '--log-format', 'common', '--host', host, '--print', 'verdicts', log, ...route()])
+    const [ownHost, otherHost] = await Promise.all([logRun('UP.test'), logRun(`up.test:${server.port + 1}`)])
+    expect(ownHost.stderr).not.toContain('another origin')
+    expect(ownHost.stdout.toString()).toMatch(/^disallowed\t2\t.*\nallowed\t0\t/)
+    expect(otherHost.stderr).toContain(`warning: --host 'up.test:${server.port + 1}' is not of http://up.test:${server.port}, whose robots.txt judges its paths all the same`)
+    expect(otherHost.stderr).toMatch(/; 2 URLs of another origin than http:\/\/up\.test:\d+\n/)
     // A file, two sites compared with each other, or --quiet: nothing said.
     const quiet = await Promise.all([
       run(['check', writeRules(tmp.path('rules.txt')), '--agent', 'bot', other[0]]),
