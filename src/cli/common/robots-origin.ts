@@ -21,11 +21,15 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/
 export class OriginScope {
   /** URLs judged that are not of the origin. */
   outside = 0
+  /** The last authority (`scheme://host:port`, as written) seen, and whether it is outside. */
   private lastAuthority: string | undefined
   private lastOutside = false
   /** `--host` is not of the origin: so are the paths. */
   private pathsOutside = false
   private warned = false
+
+  /** The origin's bytes and `/`: a URL that starts so is the origin's, with no more to check. */
+  readonly prefix: Uint8Array
 
   private constructor(
     /** `scheme://authority`, as WHATWG URL writes an origin. */
@@ -33,7 +37,9 @@ export class OriginScope {
     private readonly warn: ((text: string) => void) | undefined,
     /** Where the URLs can be judged each by their own site's robots.txt, for the warning. */
     private readonly remedy: string,
-  ) {}
+  ) {
+    this.prefix = new TextEncoder().encode(`${origin}/`)
+  }
 
   /**
    * The scope of the ROBOTS sources: undefined unless some are URLs, all of

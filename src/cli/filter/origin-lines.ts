@@ -13,7 +13,16 @@ export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: 
   for (let pos = 0; pos < bytes.length; ) {
     const lf = lineEnd(bytes, pos)
     const end = urlEnd(bytes, pos, lf)
-    if (locator.locate(bytes, pos, end) === LineFault.None) scope.see(DECODER.decode(locator.shownUrl(bytes)), request)
+    if (locator.locate(bytes, pos, end) === LineFault.None) {
+      const url = locator.shownUrl(bytes)
+      if (!startsWith(url, scope.prefix)) scope.see(DECODER.decode(url), request)
+    }
     pos = lf + 1
   }
+}
+
+function startsWith(url: Uint8Array, prefix: Uint8Array): boolean {
+  if (url.length < prefix.length) return false
+  for (let i = 0; i < prefix.length; i++) if (url[i] !== prefix[i]) return false
+  return true
 }
