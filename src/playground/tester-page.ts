@@ -24,6 +24,13 @@ const MAX_FILE_BYTES = 1 << 20
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
 const count = (n: number): string => n.toLocaleString('en-US')
 const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`
+/** Crawlers named in the summary, a live region read aloud: the table has them all. */
+const SUMMARY_CRAWLERS = 20
+/** A name as the summary shows it: at most 80 characters. */
+const clip = (s: string): string => (s.length <= 80 ? s : `${s.slice(0, /[\uD800-\uDBFF]/.test(s[78]) ? 78 : 79)}…`)
+/** The summary's list of crawlers: the first ones, clipped, then how many more. */
+const firstOf = (parts: readonly string[]): string =>
+  parts.length <= SUMMARY_CRAWLERS ? parts.join(', ') : `${parts.slice(0, SUMMARY_CRAWLERS).join(', ')} and ${count(parts.length - SUMMARY_CRAWLERS)} more (in the table)`
 
 /** One robots.txt panel: its editor, fetch outcome, file input and diagnostics list. */
 class Side {
@@ -328,6 +335,7 @@ class Page {
       this.progress.value = done
     }
     const crawler = tokens.length === 1 ? tokens[0] : tokens.join(', ')
+    const shown = clip(crawler)
     if (tooMany) {
       this.finish(token, `The more-crawlers field names ${count(listed.length)} crawlers: the page judges at most ${count(MAX_CRAWLERS)} beside the first (as check --crawlers does), so none was judged.`)
       this.view.show({ kind: 'crawlers', names: [], rows: [] })
@@ -337,13 +345,13 @@ class Page {
       if (b === undefined) {
         const rows = await judgeEach(a, urls, token, progress)
         if (rows === null) return
-        const each = names.map((n, k) => `${n} ${count(rows.filter((r) => r[k].allowed).length)}`).join(', ')
+        const each = firstOf(names.map((n, k) => `${clip(n)} ${count(rows.filter((r) => r[k].allowed).length)}`))
         this.finish(token, `${plural(urls.length, 'URL')} for ${names.length} crawlers; allowed: ${each}.`)
         this.view.show({ kind: 'crawlers', names, rows })
       } else {
         const changes = await diffEach(a, b, urls, token, progress)
         if (changes === null) return
-        const each = names.map((n, k) => `${n} ${count(changes.filter((c) => c.changes[k] === 'now-disallowed').length)}/${count(changes.filter((c) => c.changes[k] === 'now-allowed').length)}`).join(', ')
+        const each = firstOf(names.map((n, k) => `${clip(n)} ${count(changes.filter((c) => c.changes[k] === 'now-disallowed').length)}/${count(changes.filter((c) => c.changes[k] === 'now-allowed').length)}`))
         this.finish(token, `${plural(urls.length, 'URL')} compared for ${names.length} crawlers: ${count(changes.length)} with a change for some crawler; now disallowed/now allowed: ${each}.`)
         this.view.show({ kind: 'crawlers-diff', names, changes })
       }
@@ -351,7 +359,7 @@ class Page {
       const verdicts = await judgeAll(a, urls, token, progress)
       if (verdicts === null) return
       const disallowed = verdicts.filter((v) => !v.allowed).length
-      this.finish(token, `${plural(urls.length, 'URL')} for ${crawler}: ${count(urls.length - disallowed)} allowed, ${count(disallowed)} disallowed.`)
+      this.finish(token, `${plural(urls.length, 'URL')} for ${shown}: ${count(urls.length - disallowed)} allowed, ${count(disallowed)} disallowed.`)
       this.view.show({ kind: 'single', verdicts })
     } else {
       const changes = await diffAll(a, b, urls, token, progress)
@@ -359,7 +367,7 @@ class Page {
       const nowAllowed = changes.filter((c) => c.change === 'now-allowed').length
       this.finish(
         token,
-        `${plural(urls.length, 'URL')} compared for ${crawler}: ${count(changes.length - nowAllowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(urls.length - changes.length)} unchanged.`,
+        `${plural(urls.length, 'URL')} compared for ${shown}: ${count(changes.length - nowAllowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(urls.length - changes.length)} unchanged.`,
       )
       this.view.show({ kind: 'diff', changes })
     }

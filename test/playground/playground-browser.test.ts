@@ -506,6 +506,21 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('a 1 MB crawler name made a 1 MB live region (the summary, read aloud): now each name shows 80 characters at most, and 20 crawlers at most are listed', async () => {
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    await paste(page, '#agents', `A${'b'.repeat(1 << 20)}`)
+    await settled(page)
+    expect(await page.locator('#summary').innerText()).toMatch(/^6 URLs for Ab{78}…: \d allowed, \d disallowed\.$/)
+    await paste(page, '#agents', 'Googlebot')
+    await paste(page, '#crawlers', [`\u{1F600}`.repeat(60), ...Array.from({ length: 24 }, (_, i) => `Bot${i}`)].join(','))
+    await settled(page)
+    // 39 emoji of two UTF-16 units each and a half: the half is dropped, never split.
+    expect(await page.locator('#summary').innerText()).toMatch(/^6 URLs for 26 crawlers; allowed: Googlebot \d, \u{1F600}{39}… \d, (Bot\d+ \d, ){17}Bot17 \d and 6 more \(in the table\)\.$/u)
+    await page.close()
+  })
+
   it('keyboard and screen reader: every control labelled, focus in reading order, results in a live region, rows reachable by Tab', async () => {
     const page = await newPage()
     await page.goto(origin)
