@@ -75,7 +75,8 @@ export class OriginScope {
       if (this.pathsOutside) this.outside++
       return
     }
-    const authority = AUTHORITY.exec(absolute)?.[0]
+    // An empty authority (`http:///host/`: the parser finds the host after the slashes) is not remembered.
+    const authority = AUTHORITY.exec(absolute)?.[0].replace(/^.*\/\/$/, '') || undefined
     let outside: boolean
     if (authority !== undefined && authority === this.lastAuthority) outside = this.lastOutside
     else {

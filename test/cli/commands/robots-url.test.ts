@@ -140,6 +140,9 @@ describe('URLs of another origin than a ROBOTS URL', () => {
     expect(ownHost.stdout.toString()).toMatch(/^disallowed\t2\t.*\nallowed\t0\t/)
     expect(otherHost.stderr).toContain(`warning: --host 'up.test:${server.port + 1}' is not of http://up.test:${server.port}, whose robots.txt judges its paths all the same`)
     expect(otherHost.stderr).toMatch(/; 2 URLs of another origin than http:\/\/up\.test:\d+\n/)
+    // An empty authority: the host comes after the slashes, for each URL anew.
+    const slashes = await run(['check', at('up.test'), '--agent', 'bot', `http:///up.test:${server.port}/private/x`, 'http:///other.test/private/y', ...route()])
+    expect(slashes.stderr).toMatch(/2 URLs checked \(1 of another origin than http:\/\/up\.test:\d+\)/)
     // A file, two sites compared with each other, or --quiet: nothing said.
     const quiet = await Promise.all([
       run(['check', writeRules(tmp.path('rules.txt')), '--agent', 'bot', other[0]]),
