@@ -453,7 +453,7 @@ export class RobotsStore {
     const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
     if (parts === null || hostInPath(rec, url, parts.key)) {
       const shown = typeof url === 'string' ? quoteHost(url) : describeValue(url)
-      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${parts === null ? refusal(scan, rec) : ' (the path the reference matches starts before its host ends)'}`)
+      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${parts === null ? refusal(scan, rec) : ' (its host is in the path the reference matches)'}`)
     }
     const key = keyBytes(parts.key)
     // A key longer than a key may be is no entry's (an origin key of a long host may be, while its bare host is one).
@@ -1174,9 +1174,8 @@ function sameHostBytes(bytes: Uint8Array, start: number, end: number, key: Uint8
  */
 function hostInPath(rec: Int32Array, url: string | Uint8Array, key: string): boolean {
   const at = rec[UrlField.PathStart] >>> 1
-  if (rec[UrlField.PathStart] < 0) return false
   if (rec[UrlField.HostStart] >= 0) return at < rec[UrlField.HostEnd]
-  return slowOrigin(url.slice(0, at - rec[UrlField.Start]))?.key !== key
+  return rec[UrlField.PathStart] >= 0 && slowOrigin(url.slice(0, at - rec[UrlField.Start]))?.key !== key
 }
 
 function refusal(scan: UrlScan, rec: Int32Array): string {

@@ -290,7 +290,7 @@ describe('RobotsStore: answers', () => {
         expect(codeOf(() => s.isAllowed(form, 'bot')), url).toBe('ERR_INPUT')
         expect(codeOf(() => s.crawlers(['bot']).match(form)), url).toBe('ERR_INPUT')
       }
-      expect(() => s.explain(url, 'bot')).toThrow(/starts before its host ends/)
+      expect(() => s.explain(url, 'bot')).toThrow(/its host is in the path the reference matches/)
     }
     // Where the path starts after the host, the answers stand, in either form.
     for (const url of ['http:example.com/private', ' http://example.com/private', 'http://a@example.com/private;x', 'http://example.com/private']) {

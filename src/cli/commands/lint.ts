@@ -136,8 +136,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     let diagnostics = robots.diagnostics
     // Binary data (gzip, an image) is no robots.txt: a whole-file error, as an HTML page is.
     if (bodyProblem(robots) === 'binary') {
-      const what = tally.gzip ? 'is gzip-compressed (decompress it first)' : 'looks like binary data'
-      diagnostics = [{ line: 0, code: 'binary-body' as Diagnostic['code'], severity: 'error', message: `body ${what}, not a robots.txt` }, ...diagnostics]
+      diagnostics = [{ line: 0, code: 'binary-body' as Diagnostic['code'], severity: 'error', message: `body is ${tally.gzip ? 'gzip' : 'binary'} data, not a robots.txt` }, ...diagnostics]
       totals.error++
     }
     if (json) {
