@@ -197,6 +197,8 @@ export class RobotsCache {
    * in the cache's matcher LRU (not in the Robots).
    */
   async isAllowed(url: string | URL, agent: string): Promise<boolean> {
+    // A URL that names no site the store could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT before any fetch.
+    this.store.lookup(url)
     const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
     // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
     if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)

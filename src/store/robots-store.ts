@@ -428,6 +428,8 @@ export class RobotsStore {
     if (
       rec[UrlField.HostStart] >= 0 &&
       (flags & UrlFlag.PlainHost) !== 0 &&
+      // The reference's path starts after the host (-1, none, is past any host as unsigned).
+      rec[UrlField.PathStart] >>> 1 >= rec[UrlField.HostEnd] &&
       (flags & (UrlFlag.Http | UrlFlag.Https)) !== 0 &&
       rec[UrlField.Port] !== PortCode.Bad &&
       rec[UrlField.HostEnd] - rec[UrlField.HostStart] <= MAX_KEY_BYTES - MAX_ORIGIN_EXTRA
@@ -449,9 +451,9 @@ export class RobotsStore {
     // Not for an empty range: a view of a detached buffer (length 0) cannot be sliced.
     const url = typeof source === 'string' ? source : start < end && end <= source.length ? source.subarray(start, end) : EMPTY
     const parts = rec[UrlField.HostStart] < 0 && rec[UrlField.SchemeEnd] >= 0 ? null : slowOrigin(url)
-    if (parts === null) {
+    if (parts === null || hostInPath(rec, url, parts.key)) {
       const shown = typeof url === 'string' ? quoteHost(url) : describeValue(url)
-      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${refusal(scan, rec)}`)
+      throw new RobotsInputError(`RobotsStore: ${shown} is not an absolute URL with a host${parts === null ? refusal(scan, rec) : ' (its host is in the path the reference matches)'}`)
     }
     const key = keyBytes(parts.key)
     // A key longer than a key may be is no entry's (an origin key of a long host may be, while its bare host is one).
@@ -1164,6 +1166,18 @@ function sameHostBytes(bytes: Uint8Array, start: number, end: number, key: Uint8
 }
 
 /** Why the scanned URL names no site, for a message: its port or its host, as the WHATWG parser refuses them ('' when neither says more). */
+/**
+ * Whether the path the reference matches starts before the URL's host ends
+ * (`http://u;p@host/x`, `http:/host/x`): the host is then text of that path,
+ * and no site's rules could judge it. Without `scheme://` the text before
+ * that path must name the same origin.
+ */
+function hostInPath(rec: Int32Array, url: string | Uint8Array, key: string): boolean {
+  const at = rec[UrlField.PathStart] >>> 1
+  if (rec[UrlField.HostStart] >= 0) return at < rec[UrlField.HostEnd]
+  return rec[UrlField.PathStart] >= 0 && slowOrigin(url.slice(0, at - rec[UrlField.Start]))?.key !== key
+}
+
 function refusal(scan: UrlScan, rec: Int32Array): string {
   if (rec[UrlField.HostStart] < 0) return ''
   if (rec[UrlField.Port] === PortCode.Bad) return ' (its port is not a number from 0 to 65535)'

@@ -266,6 +266,16 @@ describe('RobotsCache', () => {
     await expect(cache.get('mailto:a@b')).rejects.toMatchObject({ code: 'ERR_INPUT' })
   })
 
+  it('regression: isAllowed of a URL whose host lies in the path the reference matches (http:///h/x, http://u;p@h/x) fetched that host, then threw or judged a path holding it; now ERR_INPUT before any fetch', async () => {
+    let asked = 0
+    const transport = { request: async () => { asked++; throw new Error('never asked') } }
+    const cache = new RobotsCache({ now, transport })
+    for (const url of ['http:///example.com/x', 'http://a;b@example.com/x', 'http:/example.com/x', 'http://example.com;y/x']) {
+      await expect(cache.isAllowed(url, 'bot'), url).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    }
+    expect(asked).toBe(0)
+  })
+
   it('regression: an entry deleted or cleared while its fetch was in flight came back when the fetch completed; now it is not kept', async () => {
     for (const forget of ['delete', 'clear'] as const) {
       s.reset()

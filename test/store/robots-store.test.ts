@@ -282,6 +282,23 @@ describe('RobotsStore: answers', () => {
     expect(codeOf(() => s.crawlers(['bot']).match(detached))).toBe('ERR_INPUT')
   })
 
+  it('regression: a URL whose host lies in the path the reference matches (http://u;p@host/x, http:/host/x) is ERR_INPUT, not judged by that host on another path', () => {
+    const s = new RobotsStore()
+    s.set('example.com', BODY)
+    for (const url of ['http://a;b@example.com/private', 'http://;@example.com/private', 'http://example.com;x/private', 'http:/example.com/private', 'http:\\/example.com/private']) {
+      for (const form of [url, enc.encode(url)]) {
+        expect(codeOf(() => s.isAllowed(form, 'bot')), url).toBe('ERR_INPUT')
+        expect(codeOf(() => s.crawlers(['bot']).match(form)), url).toBe('ERR_INPUT')
+      }
+      expect(() => s.explain(url, 'bot')).toThrow(/its host is in the path the reference matches/)
+    }
+    // Where the path starts after the host, the answers stand, in either form.
+    for (const url of ['http:example.com/private', ' http://example.com/private', 'http://a@example.com/private;x', 'http://example.com/private']) {
+      expect(s.explain(url, 'bot'), url).toMatchObject({ allowed: false, key: 'example.com' })
+      expect(s.isAllowed(enc.encode(url), 'bot'), url).toBe(false)
+    }
+  })
+
   it("regression: an entry id that is not a number ('__proto__', 'length', '0') is ERR_RANGE, never a property of the hot cache", () => {
     const s = new RobotsStore()
     s.set('a.example', BODY)

@@ -22,7 +22,7 @@ import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
 import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
-import { EXIT_NO_URL, noUrlMessage } from '../filter/line-faults.js'
+import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
 import { classify, type CrawlerClass } from '../audit/classify.js'
 import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
 import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
@@ -216,7 +216,11 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   )
 
   const list = await readFetchList(await resolveInputs(files), layout, scheme)
-  if (!quiet && list.faulty > 0) note(`warning: ${plural(list.faulty, 'line')} of the list without a host or URL skipped`)
+  if (!quiet && list.faulty > 0) {
+    // The first such line named with why, as fetch names it.
+    const skipped = `${plural(list.faulty, 'line')} of the list without a host or URL skipped`
+    note(list.firstFault === undefined ? `warning: ${skipped}` : faultNote(list.firstFault, layout ?? WHOLE_LINES, skipped))
+  }
   if (!quiet && list.unusable > 0) note(list.unusableNote)
   if (!quiet && list.conflicts > 0) note(list.conflictNote)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)

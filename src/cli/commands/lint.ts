@@ -11,6 +11,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from 
 import { BlockWriter } from '../common/block-writer.js'
 import { LINT_HELP } from './lint-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
+import { bodyProblem } from '../common/body-problems.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
@@ -131,8 +132,13 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     const { robots, name } = loaded
     if (loaded.fetchNote !== undefined && !quiet) note(`${name}: ${loaded.fetchNote}`)
     const fileLines = isRobotsUrl(source) ? null : tally.lines
-    const totals = robots.diagnosticTotals
-    const diagnostics = robots.diagnostics
+    const totals = { ...robots.diagnosticTotals }
+    let diagnostics = robots.diagnostics
+    // Binary data (gzip, an image) is no robots.txt: a whole-file error, as an HTML page is.
+    if (bodyProblem(robots) === 'binary') {
+      diagnostics = [{ line: 0, code: 'binary-body' as Diagnostic['code'], severity: 'error', message: `body is ${tally.gzip ? 'gzip' : 'binary'} data, not a robots.txt` }, ...diagnostics]
+      totals.error++
+    }
     if (json) {
       const report = {
         source: name,

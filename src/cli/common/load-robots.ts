@@ -116,10 +116,13 @@ export function checkRobotsSource(source: string): void {
 export class LineTally {
   /** LF bytes seen within the limit. */
   lines = 0
+  /** The body starts as gzip does (1f 8b). */
+  gzip = false
   private seen = 0
 
   /** Counts the LF bytes of `chunk` that fall within the limit. */
   see(chunk: Uint8Array): void {
+    if (this.seen === 0) this.gzip = chunk[0] === 0x1f && chunk[1] === 0x8b
     const room = DEFAULT_LIMIT - this.seen
     if (room <= 0) return
     const end = Math.min(chunk.length, room)

@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import { RobotsFormatError, RobotsStore } from '../../index.js'
-import { BundleError } from '../hosts/bundle-rules.js'
+import { bundleError } from '../hosts/bundle-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
 import { PeekedReader, type ByteReader } from '../filter/input.js'
 
@@ -41,7 +41,7 @@ export function bundleStoreOf(bytes: Uint8Array, name: string, lazy = true): Rob
   try {
     return RobotsStore.fromBytes(bytes, { lazy })
   } catch (err) {
-    if (err instanceof RobotsFormatError) throw new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
+    if (err instanceof RobotsFormatError) throw bundleError(err, name, bytes)
     throw err
   }
 }

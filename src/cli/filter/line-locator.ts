@@ -217,6 +217,11 @@ export class LineLocator {
       this.hostBytes = src
       this.hostSource = HostSource.Url
       if (this.needHost && !this.sameHost) {
+        // `http://u;p@host/x`: the reference's path starts at the ';', so the host is text of the path.
+        if (url.pathStart >= 0 && url.pathStart < url.hostEnd) {
+          this.problem = 'its host is in the path the reference matches'
+          return this.fault(us, ue, LineFault.BadHost)
+        }
         // A plain host is its own key (the usual case, kept inline); any other is made canonical.
         this.key = url
         this.keyBytes = src

@@ -20,9 +20,10 @@ export class BundleError extends CliError {
   }
 }
 
-/** The store's error, as the CLI tells it: the store's reason without its `RobotsStore.fromBytes:` prefix. */
-function bundleError(err: RobotsFormatError, name: string): BundleError {
-  return new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, ''))
+/** The store's error, as the CLI tells it: the store's reason without its `RobotsStore.fromBytes:` prefix, and a gzip file said to be one. */
+export function bundleError(err: RobotsFormatError, name: string, bytes: Uint8Array): BundleError {
+  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b ? ': it is gzip, so decompress it first' : ''
+  return new BundleError(err.code, name, err.message.replace(/^RobotsStore\.fromBytes: /, '') + gzip)
 }
 
 /**
@@ -44,7 +45,7 @@ function loadStore(bytes: Uint8Array, name: string): RobotsStore {
   try {
     return RobotsStore.fromBytes(bytes, { matcherBudget: 0, matcherOptions: FILTER_MATCHER_OPTIONS, lazy: true })
   } catch (err) {
-    if (err instanceof RobotsFormatError) throw bundleError(err, name)
+    if (err instanceof RobotsFormatError) throw bundleError(err, name, bytes)
     throw err
   }
 }

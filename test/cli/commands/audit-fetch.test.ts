@@ -109,6 +109,16 @@ describe('audit --fetch: fetch\'s scheduler, policy and outputs', () => {
     expect([...RobotsStore.fromBytes(readFileSync(target)).keys()]).toEqual([`http://one.audit.test:${server.port}`])
   })
 
+  it('regression: lines of a list without a host or URL were counted alone ("2 lines of the list without a host or URL skipped"); the first is now named with why, as fetch names it', async () => {
+    const list = tmp.path('faulty.txt')
+    writeFileSync(list, ['bücher.audit.test', 'http://a;b@bücher.audit.test/x', 'http:///bücher.audit.test/x'].join('\n') + '\n')
+    server.reset()
+    const r = await run(['audit', '--fetch', list, '--crawlers', 'GPTBot', '--format', 'jsonl', '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`])
+    expect(r.status, r.stderr.toString()).toBe(0)
+    expect(lines(r.stdout).map((l) => JSON.parse(l).host)).toEqual(['xn--bcher-kva.audit.test'])
+    expect(r.stderr.toString()).toContain(`warning: line 2 of '${list}' was not judged: the URL parser refuses its host or port (its host is in the path the reference matches): http://a;b@bücher.audit.test/x; no site has such a name, so no rules can judge it; 2 lines of the list without a host or URL skipped\n`)
+  })
+
   it('regression: the hosts a list names that cannot be fetched from are named, the first with its line and why (it said only "2 lines skipped"); every spelling of a host is one row', async () => {
     const list = tmp.path('spellings.txt')
     writeFileSync(list, ['bücher.audit.test', 'xn--a.com', 'BÜCHER.audit.test', 'xn--bcher-kva.audit.test', 'b%C3%BCcher.audit.test', 'example.com:99999'].join('\n') + '\n')

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
+import { readBundleStore } from '../../../src/cli/fetch/bundle-file.js'
 
 let tmp: ReturnType<typeof tempDir>
 let dir: string
@@ -160,6 +161,19 @@ describe('pack', () => {
     expect(cut.status).toBe(1)
     expect(cut.stderr).toMatch(/^robots-automaton: cannot read bundle '<stdin>': \d+ bytes where the header says \d+ \(truncated or padded\) \(ERR_FORMAT\)\n$/)
     expect(existsSync(tmp.path('never.bundle'))).toBe(false)
+  })
+
+  it("regression: a gzip-compressed bundle given to filter, diff, audit or fetch --update was only 'bad magic'; the error now says it is gzip", async () => {
+    const bundle = tmp.path('gz-source.bundle')
+    await run(['pack', dir, '-o', bundle, '-q'])
+    const gz = tmp.path('gz.bundle.gz')
+    writeFileSync(gz, gzipSync(readFileSync(bundle)))
+    const said = /^robots-automaton: cannot read bundle '.*gz\.bundle\.gz': not a robots-automaton bundle \(bad magic or too short\): it is gzip, so decompress it first \(ERR_FORMAT\)$/
+    // filter and diff (a bundle read into shared memory), audit and fetch --update (read whole).
+    const r = await run(['filter', '--bundle', gz, '--agent', 'bot'], { input: '/a\n' })
+    expect(r.status).toBe(1)
+    expect(r.stderr.trimEnd()).toMatch(said)
+    expect(() => readBundleStore(gz)).toThrow(/gz\.bundle\.gz': not a robots-automaton bundle \(bad magic or too short\): it is gzip, so decompress it first \(ERR_FORMAT\)$/)
   })
 
   it('a truncated, corrupted, foreign or missing bundle: exit 1 with a coded error, nothing written', async () => {

@@ -62,6 +62,14 @@ describe('line-locator: URL lists', () => {
     expect(locate(COMBINED, WHOLE_LINES)).toMatchObject({ fault: 'not-url' })
   })
 
+  it('regression: a URL whose host lies in the path the reference matches (http://u;p@host/x) is bad-host per host, not judged by that host', () => {
+    for (const url of ['http://a;b@example.com/x', 'http://;@example.com/x', 'http://example.com;x/x']) {
+      expect(locate(url, WHOLE_LINES), url).toMatchObject({ fault: 'bad-host' })
+      expect(locate(url, WHOLE_LINES, false), url).toMatchObject({ fault: 'none' })
+    }
+    expect(locate('http://a@example.com/x;y', WHOLE_LINES)).toMatchObject({ fault: 'none', host: 'example.com' })
+  })
+
   it('--host names the host of paths; a URL keeps its own', () => {
     const l = layout('--host', 'https://www.example.com:8443')
     expect(locate('/a', l)).toEqual({ fault: 'none', url: '/a', host: 'www.example.com', source: HostSource.Option, port: 8443 })
@@ -187,7 +195,8 @@ describe('line-locator: consecutive lines of one site', () => {
       ['https://a.testx/', false, 'a.testx'],
       ['/p', false, null],
       ['https://a.test/z', false, 'a.test'],
-      ['https://a.test;b/c', false, 'a.test;b'],
+      // bad-host: its path starts at the ';' inside the host
+      ['https://a.test;b/c', false, null],
     ])
   })
 
