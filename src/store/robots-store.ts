@@ -1165,7 +1165,6 @@ function sameHostBytes(bytes: Uint8Array, start: number, end: number, key: Uint8
   return true
 }
 
-/** Why the scanned URL names no site, for a message: its port or its host, as the WHATWG parser refuses them ('' when neither says more). */
 /**
  * Whether the path the reference matches starts before the URL's host ends
  * (`http://u;p@host/x`, `http:/host/x`): the host is then text of that path,
@@ -1178,6 +1177,7 @@ function hostInPath(rec: Int32Array, url: string | Uint8Array, key: string): boo
   return rec[UrlField.PathStart] >= 0 && slowOrigin(url.slice(0, at - rec[UrlField.Start]))?.key !== key
 }
 
+/** Why the scanned URL names no site, for a message: its port or its host, as the WHATWG parser refuses them ('' when neither says more). */
 function refusal(scan: UrlScan, rec: Int32Array): string {
   if (rec[UrlField.HostStart] < 0) return ''
   if (rec[UrlField.Port] === PortCode.Bad) return ' (its port is not a number from 0 to 65535)'
