@@ -14,6 +14,7 @@ import type { HostRules } from './host-rules.js'
 import { count, duration, plural } from '../common/numbers.js'
 import { PROGRAM } from '../common/version.js'
 import { CliError } from '../common/cli-error.js'
+import { printable } from '../common/printable.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10
@@ -56,6 +57,11 @@ export class HostTally {
   ) {
     this.seen = new Uint8Array(rules.size)
     this.missing = new DistinctCounter(options.exactHosts)
+    // An empty directory or bundle (a wrong path, a fetch that wrote nothing) would judge every line by --missing alone.
+    if (rules.size === 0) {
+      const d = rules.descriptor()
+      options.warn?.(`warning: '${printable(d.kind === 'dir' ? d.dir : d.path)}' holds no host's robots.txt: every line is judged as of a host without one (${options.missing})`)
+    }
   }
 
   /** An entry's first load in some thread. */
