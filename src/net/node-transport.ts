@@ -216,7 +216,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         }
         req.signal.addEventListener('abort', onAbort, { once: true })
         // Kept once connected: an error before the exchange listens is its, not a crash.
-        s.on('error', (err) => {
+        s.on('error', (err: NodeJS.ErrnoException) => {
+          // connect() failed on this machine, nothing sent (no route, family off, a firewall): Node tags it with the local address (none is bound here). Also in fetch/classify.ts.
+          if (err.syscall === 'connect' && err.message.includes(' - Local (')) Object.assign(err, { localFailure: true })
           if (settled) return
           stop()
           release()
@@ -318,8 +320,10 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
                 if (live.size === 0) fail(last)
                 return
               }
-              last = err
-              if (code === undefined || !NEXT_ADDRESS.has(code)) return fail(err)
+              // This machine failing one address (no route to its family, …): the next is tried, and a site's own answer on another outweighs it.
+              const here = (err as { localFailure?: unknown }).localFailure === true
+              if (!here || last === undefined) last = err
+              if (!here && (code === undefined || !NEXT_ADDRESS.has(code))) return fail(err)
               startNext()
             },
           )

@@ -18,6 +18,7 @@
 import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
 import type { AddressLease, NodeTransport } from '../../node.js'
 import { CliError } from '../common/cli-error.js'
+import { routable } from './routable.js'
 
 /** Default requests in flight (`fetch --concurrency`): sensible for a laptop. */
 export const DEFAULT_CONCURRENCY = 32
@@ -28,6 +29,10 @@ export const DEFAULT_PER_IP = 4
 
 /** Origins waiting for a busy address at most, per place of the concurrency: beyond, no new origin is taken up until some start (memory stays bounded). */
 const WAITING_PER_PLACE = 4
+/** Tries of an origin that only this machine fails, while others are fetched. */
+const MAX_TRIES = 5
+/** Codes of an address this machine cannot reach (no route, its family off or not supported, a local firewall), as against exhaustion. */
+const NO_ROUTE = new Set(['ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EPERM', 'EACCES', 'EINVAL'])
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
 
@@ -86,6 +91,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     let pausedUntil = 0
     let pauseTimer: NodeJS.Timeout | undefined
     let lastProgress = performance.now()
+    /** Jobs failed by this machine: how often. */
+    const strikes = new Map<number, number>()
+    /** The address of a fetch completed. */
+    let reached: string | undefined
     let failure: Error | undefined
     let finished = false
 
@@ -182,10 +191,12 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
           result = await fetchRobots(url, { ...o.options(job), transport: lease?.transport ?? o.transport, signal: o.signal })
         } catch (err) {
           if (o.signal.aborted) return
-          if ((err as { code?: unknown }).code === 'ERR_LOCAL') return local(job, err)
+          if ((err as { code?: unknown }).code === 'ERR_LOCAL') return await local(job, err)
           return o.failed(job, err)
         }
         lastProgress = performance.now()
+        strikes.delete(job)
+        reached = address ?? reached
         if (limit < o.concurrency) limit++
         pause = 0
         await o.done(job, result, lastProgress - started)
@@ -199,11 +210,18 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     }
 
     /** A failure of this machine: the job again later, a pause, fewer in flight; or the end when nothing has completed for stallMs. */
-    const local = (job: number, err: unknown): void => {
+    const local = async (job: number, err: unknown): Promise<void> => {
       const code = localCode(err)
+      // This machine keeps failing to reach this origin (no route to its addresses) but still reaches one fetched before: it is left out, said.
+      const n = (strikes.get(job) ?? 0) + 1
+      strikes.set(job, n)
+      if (n >= MAX_TRIES && NO_ROUTE.has(code) && reached !== undefined && (await routable(reached))) {
+        strikes.delete(job)
+        return o.failed(job, err)
+      }
+      const now = performance.now()
       o.local?.(code, err)
       retry.push(job)
-      const now = performance.now()
       if (now - lastProgress > o.stallMs) {
         const seconds = Math.round((now - lastProgress) / 1000)
         const cause = (err as { cause?: { message?: unknown } }).cause?.message

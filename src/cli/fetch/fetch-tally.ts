@@ -93,7 +93,7 @@ export class FetchTally {
       for (const v of this.localCodes.values()) total += v
       line += `; ${count(total)} ${total === 1 ? 'fetch' : 'fetches'} retried after failures of this machine (${[...this.localCodes].map(([c, k]) => `${c} ${count(k)}`).join(', ')})`
     }
-    if (this.failed > 0) line += `; ${plural(this.failed, 'origin')} not fetched (refused)`
+    if (this.failed > 0) line += `; ${plural(this.failed, 'origin')} not fetched (warned above)`
     return `${line}; ${written}`
   }
 }
