@@ -15,7 +15,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
 import { exchange } from './http1.js'
 import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
 import { AddressGate } from './address-gate.js'
@@ -78,11 +78,12 @@ const DEFAULT_PER_ADDRESS = 4
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 
 /** Codings decoded here, strictly. */
-const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+const DECODERS: Record<string, (first?: number) => NodeJS.ReadWriteStream> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  // Raw deflate (no zlib header) too, as browsers, curl and undici read it: told by the first byte (a zlib header's method, 8).
+  deflate: (first) => (first === undefined || (first & 15) === 8 ? createInflate() : createInflateRaw()),
+  br: () => createBrotliDecompress(),
 }
 
 /** A host as written in a URL: IPv6 without brackets. */
@@ -442,28 +443,36 @@ async function* undecodable(raw: AsyncIterable<Uint8Array>, codings: readonly st
 async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[], cancel: () => void): AsyncGenerator<Uint8Array> {
   let sawBytes = false
   let rawDone = false
+  const it = raw[Symbol.asyncIterator]()
+  /** The first bytes, read before the decoders are made (the outer one may depend on them). */
+  let first: IteratorResult<Uint8Array> | undefined
   const source = Readable.from(
     (async function* () {
-      for await (const chunk of raw) {
-        if (chunk.length > 0) sawBytes = true
-        yield chunk
+      for (;;) {
+        const step = first ?? (await it.next())
+        first = undefined
+        if (step.done) break
+        if (step.value.length > 0) sawBytes = true
+        yield step.value
       }
       rawDone = true
     })(),
     { objectMode: false },
   )
-  let from: Readable = source
   const decoders: Readable[] = []
-  for (let i = codings.length - 1; i >= 0; i--) {
-    const decoder = DECODERS[codings[i]!]!() as unknown as Readable & NodeJS.WritableStream
-    const upstream = from
-    upstream.on('error', (err) => decoder.destroy(err))
-    upstream.pipe(decoder)
-    decoders.push(decoder)
-    from = decoder
-  }
   let finished = false
   try {
+    do first = await it.next()
+    while (!first.done && first.value.length === 0)
+    let from: Readable = source
+    for (let i = codings.length - 1; i >= 0; i--) {
+      const decoder = DECODERS[codings[i]!]!(i === codings.length - 1 && !first.done ? first.value[0] : undefined) as unknown as Readable & NodeJS.WritableStream
+      const upstream = from
+      upstream.on('error', (err) => decoder.destroy(err))
+      upstream.pipe(decoder)
+      decoders.push(decoder)
+      from = decoder
+    }
     for await (const chunk of from) yield chunk as Uint8Array
     finished = true
   } catch (err) {
