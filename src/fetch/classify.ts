@@ -65,19 +65,15 @@ const LOCAL_CODES = new Set([
 
 /**
  * The code of the local failure behind `err` (along its cause chain), or
- * undefined when it is not one: a code of LOCAL_CODES, an error a
- * transport marks `localFailure: true` (its resolver's servers unreachable),
- * or a `connect` this machine failed before sending anything (no route to
- * the address, its family off, a local firewall: ENETUNREACH, EPERM, …),
- * which Node tags with the local address (` - Local (…)`; never on an
- * answer of the remote side, none being bound; also in net/node-transport.ts).
+ * undefined when it is not one: a code of LOCAL_CODES, or an error a
+ * transport marks `localFailure: true` (its resolver's servers unreachable).
  */
 export function localFailureCode(err: unknown): string | undefined {
   let e: unknown = err
   for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
-    const o = e as { code?: unknown; cause?: unknown; localFailure?: unknown; syscall?: unknown; message?: unknown }
+    const o = e as { code?: unknown; cause?: unknown; localFailure?: unknown }
     if (typeof o.code === 'string' && (LOCAL_CODES.has(o.code) || o.code.startsWith('ERR__ERROR_ALLOC'))) return o.code
-    if (o.localFailure === true || (o.syscall === 'connect' && String(o.message).includes(' - Local ('))) return typeof o.code === 'string' ? o.code : 'ELOCAL'
+    if (o.localFailure === true) return typeof o.code === 'string' ? o.code : 'ELOCAL'
     e = o.cause
   }
   return undefined

@@ -78,12 +78,11 @@ const DEFAULT_PER_ADDRESS = 4
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 
 /** Codings decoded here, strictly. */
-const DECODERS: Record<string, (first?: number) => NodeJS.ReadWriteStream> = {
-  gzip: () => createGunzip(),
-  'x-gzip': () => createGunzip(),
-  // Raw deflate (no zlib header) too, as browsers, curl and undici read it: told by the first byte (a zlib header's method, 8).
-  deflate: (first) => (first === undefined || (first & 15) === 8 ? createInflate() : createInflateRaw()),
-  br: () => createBrotliDecompress(),
+const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
 }
 
 /** A host as written in a URL: IPv6 without brackets. */
@@ -217,9 +216,9 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         }
         req.signal.addEventListener('abort', onAbort, { once: true })
         // Kept once connected: an error before the exchange listens is its, not a crash.
-        s.on('error', (err: NodeJS.ErrnoException) => {
-          // connect() failed on this machine, nothing sent (no route, family off, a firewall): Node tags it with the local address (none is bound here). Also in fetch/classify.ts.
-          if (err.syscall === 'connect' && err.message.includes(' - Local (')) Object.assign(err, { localFailure: true })
+        s.on('error', (err) => {
+          // connect() failed on this machine, nothing sent (no route, family off): Node tags it with the local address, none being bound here.
+          if (err.message.includes(' - Local (')) Object.assign(err, { localFailure: true })
           if (settled) return
           stop()
           release()
@@ -323,7 +322,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
               }
               // This machine failing one address (no route to its family, …): the next is tried, and a site's own answer on another outweighs it.
               const here = (err as { localFailure?: unknown }).localFailure === true
-              if (!here || last === undefined) last = err
+              if (!here || !last) last = err
               if (!here && (code === undefined || !NEXT_ADDRESS.has(code))) return fail(err)
               startNext()
             },
@@ -444,15 +443,12 @@ async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly
   let sawBytes = false
   let rawDone = false
   const it = raw[Symbol.asyncIterator]()
-  /** The first bytes, read before the decoders are made (the outer one may depend on them). */
-  let first: IteratorResult<Uint8Array> | undefined
+  /** The first bytes (`raw` has no empty chunk), read before the decoders are made. */
+  let step!: IteratorResult<Uint8Array>
   const source = Readable.from(
     (async function* () {
-      for (;;) {
-        const step = first ?? (await it.next())
-        first = undefined
-        if (step.done) break
-        if (step.value.length > 0) sawBytes = true
+      for (; !step.done; step = await it.next()) {
+        sawBytes = true
         yield step.value
       }
       rawDone = true
@@ -462,11 +458,12 @@ async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly
   const decoders: Readable[] = []
   let finished = false
   try {
-    do first = await it.next()
-    while (!first.done && first.value.length === 0)
+    step = await it.next()
     let from: Readable = source
     for (let i = codings.length - 1; i >= 0; i--) {
-      const decoder = DECODERS[codings[i]!]!(i === codings.length - 1 && !first.done ? first.value[0] : undefined) as unknown as Readable & NodeJS.WritableStream
+      // The outer deflate may be raw (no zlib header), as browsers, curl and undici read it: told by its first byte (a zlib header's method, 8).
+      const headless = codings[i] === 'deflate' && i === codings.length - 1 && ((step.value?.[0] ?? 8) & 15) !== 8
+      const decoder = (headless ? createInflateRaw() : DECODERS[codings[i]!]!()) as unknown as Readable & NodeJS.WritableStream
       const upstream = from
       upstream.on('error', (err) => decoder.destroy(err))
       upstream.pipe(decoder)

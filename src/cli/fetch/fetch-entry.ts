@@ -34,7 +34,7 @@ export function previousFetch(entry: FetchedEntry | undefined): PreviousFetch | 
   if (etag !== undefined || lastModified !== undefined) p.validators = { ...(etag !== undefined && { etag }), ...(lastModified !== undefined && { lastModified }) }
   // A bundle keeps no header fields: a 304 without freshness of its own keeps the lifetime the response gave (RFC 9111 §4.3.4), not 24 h.
   const info = entry.info
-  if (info?.outcome === 'ok' || info?.outcome === 'not-modified') p.headers = { 'cache-control': `max-age=${Math.max(0, Math.floor((info.expiresAt - info.fetchedAt) / 1000))}` }
+  if (/^(ok|not-modified)$/.test(info?.outcome!)) p.headers = { 'cache-control': `max-age=${Math.round((info!.expiresAt - info!.fetchedAt) / 1000)}` }
   return p
 }
 

@@ -32,7 +32,7 @@ const WAITING_PER_PLACE = 4
 /** Tries of an origin that only this machine fails, while others are fetched. */
 const MAX_TRIES = 5
 /** Codes of an address this machine cannot reach (no route, its family off or not supported, a local firewall), as against exhaustion. */
-const NO_ROUTE = new Set(['ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT', 'EPERM', 'EACCES', 'EINVAL'])
+const NO_ROUTE = /^E(NETUNREACH|HOSTUNREACH|ADDRNOTAVAIL|AFNOSUPPORT|PERM|ACCES)$/
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
 
@@ -215,10 +215,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       // This machine keeps failing to reach this origin (no route to its addresses) but still reaches one fetched before: it is left out, said.
       const n = (strikes.get(job) ?? 0) + 1
       strikes.set(job, n)
-      if (n >= MAX_TRIES && NO_ROUTE.has(code) && reached !== undefined && (await routable(reached))) {
-        strikes.delete(job)
-        return o.failed(job, err)
-      }
+      if (n >= MAX_TRIES && NO_ROUTE.test(code) && reached !== undefined && (await routable(reached))) return o.failed(job, err)
       const now = performance.now()
       o.local?.(code, err)
       retry.push(job)

@@ -6,19 +6,15 @@
  * that reaches nothing (its network down).
  */
 import { createSocket } from 'node:dgram'
-import { isIP } from 'node:net'
 
 export function routable(address: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createSocket(isIP(address) === 6 ? 'udp6' : 'udp4')
-    let over = false
-    const done = (ok: boolean): void => {
-      if (over) return
-      over = true
+    const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4')
+    // No socket at all (no descriptor): no answer either.
+    socket.on('error', () => resolve(false))
+    socket.connect(9, address, (err?: Error) => {
       socket.close()
-      resolve(ok)
-    }
-    socket.on('error', () => done(false))
-    socket.connect(9, address, (err?: Error) => done(!err))
+      resolve(!err)
+    })
   })
 }
