@@ -35,7 +35,7 @@ describe.skipIf(process.platform !== 'linux')('regression: no route from this ma
   it('the library: ERR_LOCAL, the next address tried, a site’s own refusal on another address kept', async () => {
     const refused = await closedPort()
     const routes: Record<string, string[]> = { 'only.test': ['224.0.0.1'], 'next.test': ['224.0.0.1', '127.0.0.1'], 'closed.test': ['127.0.0.1', '224.0.0.1'] }
-    const transport = createNodeTransport({ route: (host, port) => ({ hosts: routes[host]!, port: host === 'closed.test' ? refused : server.port, routed: true }) })
+    const transport = createNodeTransport({ route: (host) => ({ hosts: routes[host]!, port: host === 'closed.test' ? refused : server.port, routed: true }) })
     try {
       await expect(fetchRobots('http://only.test/', { transport })).rejects.toMatchObject({ code: 'ERR_LOCAL', message: expect.stringContaining('ENETUNREACH') })
       expect(await fetchRobots('http://next.test/', { transport })).toMatchObject({ outcome: 'ok' })
