@@ -29,10 +29,8 @@ export const DEFAULT_PER_IP = 4
 
 /** Origins waiting for a busy address at most, per place of the concurrency: beyond, no new origin is taken up until some start (memory stays bounded). */
 const WAITING_PER_PLACE = 4
-/** Tries of an origin that only this machine fails, while others are fetched. */
+/** Tries of an origin whose address this machine has no route to, while it has one to an address fetched before. */
 const MAX_TRIES = 5
-/** Codes of an address this machine cannot reach (no route, its family off or not supported, a local firewall), as against exhaustion. */
-const NO_ROUTE = /^E(NETUNREACH|HOSTUNREACH|ADDRNOTAVAIL|AFNOSUPPORT|PERM|ACCES)$/
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
 
@@ -212,10 +210,11 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     /** A failure of this machine: the job again later, a pause, fewer in flight; or the end when nothing has completed for stallMs. */
     const local = async (job: number, err: unknown): Promise<void> => {
       const code = localCode(err)
-      // This machine keeps failing to reach this origin (no route to its addresses) but still reaches one fetched before: it is left out, said.
+      // No route from here to this origin's address (IPv6 off, …), none lacking to one fetched before, not exhaustion: it is left out, said.
       const n = (strikes.get(job) ?? 0) + 1
       strikes.set(job, n)
-      if (n >= MAX_TRIES && NO_ROUTE.test(code) && reached !== undefined && (await routable(reached))) return o.failed(job, err)
+      const to = (err as { cause?: { address?: unknown } }).cause?.address
+      if (n >= MAX_TRIES && typeof to === 'string' && reached !== undefined && !(await routable(to)) && (await routable(reached))) return o.failed(job, err)
       const now = performance.now()
       o.local?.(code, err)
       retry.push(job)

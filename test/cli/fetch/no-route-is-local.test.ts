@@ -2,10 +2,11 @@
  * An address this machine cannot reach (no route to it, its address family
  * off: connect() fails before anything is sent) says nothing of the site: it
  * is never written as the site's `unreachable`, the next address of the
- * name is tried, and `fetch` leaves out, with a warning, an origin only this
- * machine keeps failing while others are fetched (once it failed the whole
- * run). A TCP connect to a multicast address (224.0.0.1) fails so on
- * Linux whatever the routes. Servers on 127.0.0.1 only.
+ * name is tried, and `fetch` leaves out, with a warning, an origin whose
+ * address has no route from here while one fetched before has (once it
+ * failed the whole run). A TCP connect to the broadcast address
+ * (255.255.255.255) fails so on Linux whatever the routes, and so does a UDP
+ * one. Servers on 127.0.0.1 only.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -34,7 +35,7 @@ async function closedPort(): Promise<number> {
 describe.skipIf(process.platform !== 'linux')('regression: no route from this machine was written as the site unreachable', () => {
   it('the library: ERR_LOCAL, the next address tried, a site’s own refusal on another address kept', async () => {
     const refused = await closedPort()
-    const routes: Record<string, string[]> = { 'only.test': ['224.0.0.1'], 'next.test': ['224.0.0.1', '127.0.0.1'], 'closed.test': ['127.0.0.1', '224.0.0.1'] }
+    const routes: Record<string, string[]> = { 'only.test': ['255.255.255.255'], 'next.test': ['255.255.255.255', '127.0.0.1'], 'closed.test': ['127.0.0.1', '255.255.255.255'] }
     const transport = createNodeTransport({ route: (host) => ({ hosts: routes[host]!, port: host === 'closed.test' ? refused : server.port, routed: true }) })
     try {
       await expect(fetchRobots('http://only.test/', { transport })).rejects.toMatchObject({ code: 'ERR_LOCAL', message: expect.stringContaining('ENETUNREACH') })
@@ -49,7 +50,7 @@ describe.skipIf(process.platform !== 'linux')('regression: no route from this ma
     const input = tmp.path('no-route.txt')
     const out = tmp.path('no-route.jsonl')
     writeFileSync(input, 'http://ok.test/a\nhttp://v6only.test/b\n')
-    const r = await run(['fetch', input, '-o', out, '--format', 'jsonl', '--resolve', `ok.test:80:127.0.0.1`, '--connect-to', `ok.test:80:127.0.0.1:${server.port}`, '--resolve', 'v6only.test:80:224.0.0.1', '--give-up-after', '30'])
+    const r = await run(['fetch', input, '-o', out, '--format', 'jsonl', '--resolve', `ok.test:80:127.0.0.1`, '--connect-to', `ok.test:80:127.0.0.1:${server.port}`, '--resolve', 'v6only.test:80:255.255.255.255', '--give-up-after', '30'])
     expect(r.status, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/warning: http:\/\/v6only\.test: not fetched: .*this machine failed \(ENETUNREACH\)/)
     expect(r.stderr).toMatch(/1 origin fetched in .*: 1 ok; 4 fetches retried after failures of this machine \(ENETUNREACH 4\); 1 origin not fetched/)
