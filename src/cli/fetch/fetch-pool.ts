@@ -157,7 +157,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         } catch (err) {
           // The resolver's servers unreachable or silent: this machine's failure, never the name's.
           if (o.signal.aborted) return
-          return local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
+          return await local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
         }
         if (address !== undefined && !o.signal.aborted) {
           lease = o.transport.tryLease(address)
