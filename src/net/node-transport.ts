@@ -15,7 +15,7 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
 import { exchange } from './http1.js'
 import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
 import { AddressGate } from './address-gate.js'
@@ -217,6 +217,8 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         req.signal.addEventListener('abort', onAbort, { once: true })
         // Kept once connected: an error before the exchange listens is its, not a crash.
         s.on('error', (err) => {
+          // connect() failed on this machine, nothing sent (no route, family off): Node tags it with the local address, none being bound here.
+          if (err.message.includes(' - Local (')) Object.assign(err, { localFailure: true })
           if (settled) return
           stop()
           release()
@@ -318,8 +320,10 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
                 if (live.size === 0) fail(last)
                 return
               }
-              last = err
-              if (code === undefined || !NEXT_ADDRESS.has(code)) return fail(err)
+              // This machine failing one address (no route to its family, …): the next is tried, and a site's own answer on another outweighs it.
+              const here = (err as { localFailure?: unknown }).localFailure === true
+              if (!here || !last) last = err
+              if (!here && (code === undefined || !NEXT_ADDRESS.has(code))) return fail(err)
               startNext()
             },
           )
@@ -438,28 +442,34 @@ async function* undecodable(raw: AsyncIterable<Uint8Array>, codings: readonly st
 async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly string[], cancel: () => void): AsyncGenerator<Uint8Array> {
   let sawBytes = false
   let rawDone = false
+  const it = raw[Symbol.asyncIterator]()
+  /** The first bytes (`raw` has no empty chunk), read before the decoders are made. */
+  let step!: IteratorResult<Uint8Array>
   const source = Readable.from(
     (async function* () {
-      for await (const chunk of raw) {
-        if (chunk.length > 0) sawBytes = true
-        yield chunk
+      for (; !step.done; step = await it.next()) {
+        sawBytes = true
+        yield step.value
       }
       rawDone = true
     })(),
     { objectMode: false },
   )
-  let from: Readable = source
   const decoders: Readable[] = []
-  for (let i = codings.length - 1; i >= 0; i--) {
-    const decoder = DECODERS[codings[i]!]!() as unknown as Readable & NodeJS.WritableStream
-    const upstream = from
-    upstream.on('error', (err) => decoder.destroy(err))
-    upstream.pipe(decoder)
-    decoders.push(decoder)
-    from = decoder
-  }
   let finished = false
   try {
+    step = await it.next()
+    let from: Readable = source
+    for (let i = codings.length - 1; i >= 0; i--) {
+      // The outer deflate may be raw (no zlib header), as browsers, curl and undici read it: told by its first byte (a zlib header's method, 8).
+      const headless = codings[i] === 'deflate' && i === codings.length - 1 && ((step.value?.[0] ?? 8) & 15) !== 8
+      const decoder = (headless ? createInflateRaw() : DECODERS[codings[i]!]!()) as unknown as Readable & NodeJS.WritableStream
+      const upstream = from
+      upstream.on('error', (err) => decoder.destroy(err))
+      upstream.pipe(decoder)
+      decoders.push(decoder)
+      from = decoder
+    }
     for await (const chunk of from) yield chunk as Uint8Array
     finished = true
   } catch (err) {

@@ -4,7 +4,7 @@
  * network error, never waits for the deadline.
  */
 import { createServer, type Server, type Socket } from 'node:net'
-import { gzipSync } from 'node:zlib'
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fetchRobots } from '../../src/index.js'
@@ -228,6 +228,23 @@ describe('regression: a header folded over two lines (obs-fold) made the whole a
     for (const fields of [` X-A: b\r\nContent-Length: ${RULES.length}\r\n`, `X-A: b\r\r\nContent-Length: ${RULES.length}\r\n`]) {
       const { r } = await fetchRaw(ok200(fields, RULES))
       expect(r, JSON.stringify(fields)).toMatchObject({ outcome: 'unreachable', reason: 'network-error', error: { code: 'ERR_HTTP_PARSE' } })
+    }
+  })
+})
+
+describe('regression: deflate sent raw (no zlib header), which browsers, curl and undici read, was unreachable (disallow all)', () => {
+  it('raw and zlib-wrapped deflate are the file (under gzip, zlib-wrapped); either cut short is incomplete-body', async () => {
+    const raw = deflateRawSync(RULES)
+    const wrapped = deflateSync(RULES)
+    for (const [ce, body] of [['deflate', raw], ['deflate', wrapped], ['deflate, gzip', gzipSync(wrapped)]] as const) {
+      const { r } = await fetchRaw(ok200(`Content-Encoding: ${ce}\r\nContent-Length: ${body.length}\r\n`, body))
+      expect(r, ce).toMatchObject({ outcome: 'ok' })
+      expect(r.robots.agent('x').isAllowed('http://127.0.0.1/private'), ce).toBe(false)
+    }
+    for (const body of [raw, wrapped]) {
+      const cut = body.subarray(0, body.length - 3)
+      const { r } = await fetchRaw(ok200(`Content-Encoding: deflate\r\nContent-Length: ${cut.length}\r\n`, cut))
+      expect(r).toMatchObject({ outcome: 'unreachable', reason: 'incomplete-body', error: { kind: 'decoding' } })
     }
   })
 })

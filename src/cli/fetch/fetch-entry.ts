@@ -32,6 +32,9 @@ export function previousFetch(entry: FetchedEntry | undefined): PreviousFetch | 
   const p: PreviousFetch = { robots: entry.rules }
   const { etag, lastModified } = entry.info ?? {}
   if (etag !== undefined || lastModified !== undefined) p.validators = { ...(etag !== undefined && { etag }), ...(lastModified !== undefined && { lastModified }) }
+  // A bundle keeps no header fields: a 304 without freshness of its own keeps the lifetime the response gave (RFC 9111 §4.3.4), not 24 h.
+  const info = entry.info
+  if (/^(ok|not-modified)$/.test(info?.outcome!)) p.headers = { 'cache-control': `max-age=${Math.round((info!.expiresAt - info!.fetchedAt) / 1000)}` }
   return p
 }
 

@@ -18,6 +18,7 @@
 import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
 import type { AddressLease, NodeTransport } from '../../node.js'
 import { CliError } from '../common/cli-error.js'
+import { routable } from './routable.js'
 
 /** Default requests in flight (`fetch --concurrency`): sensible for a laptop. */
 export const DEFAULT_CONCURRENCY = 32
@@ -28,6 +29,8 @@ export const DEFAULT_PER_IP = 4
 
 /** Origins waiting for a busy address at most, per place of the concurrency: beyond, no new origin is taken up until some start (memory stays bounded). */
 const WAITING_PER_PLACE = 4
+/** Tries of an origin whose address this machine has no route to, while it has one to an address fetched before. */
+const MAX_TRIES = 5
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
 
@@ -86,6 +89,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     let pausedUntil = 0
     let pauseTimer: NodeJS.Timeout | undefined
     let lastProgress = performance.now()
+    /** Jobs failed by this machine: how often. */
+    const strikes = new Map<number, number>()
+    /** The address of a fetch completed. */
+    let reached: string | undefined
     let failure: Error | undefined
     let finished = false
 
@@ -150,7 +157,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         } catch (err) {
           // The resolver's servers unreachable or silent: this machine's failure, never the name's.
           if (o.signal.aborted) return
-          return local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
+          return await local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
         }
         if (address !== undefined && !o.signal.aborted) {
           lease = o.transport.tryLease(address)
@@ -182,10 +189,12 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
           result = await fetchRobots(url, { ...o.options(job), transport: lease?.transport ?? o.transport, signal: o.signal })
         } catch (err) {
           if (o.signal.aborted) return
-          if ((err as { code?: unknown }).code === 'ERR_LOCAL') return local(job, err)
+          if ((err as { code?: unknown }).code === 'ERR_LOCAL') return await local(job, err)
           return o.failed(job, err)
         }
         lastProgress = performance.now()
+        strikes.delete(job)
+        reached = address ?? reached
         if (limit < o.concurrency) limit++
         pause = 0
         await o.done(job, result, lastProgress - started)
@@ -199,11 +208,16 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     }
 
     /** A failure of this machine: the job again later, a pause, fewer in flight; or the end when nothing has completed for stallMs. */
-    const local = (job: number, err: unknown): void => {
+    const local = async (job: number, err: unknown): Promise<void> => {
       const code = localCode(err)
+      // No route from here to this origin's address (IPv6 off, …), none lacking to one fetched before, not exhaustion: it is left out, said.
+      const n = (strikes.get(job) ?? 0) + 1
+      strikes.set(job, n)
+      const to = (err as { cause?: { address?: unknown } }).cause?.address
+      if (n >= MAX_TRIES && typeof to === 'string' && reached !== undefined && !(await routable(to)) && (await routable(reached))) return o.failed(job, err)
+      const now = performance.now()
       o.local?.(code, err)
       retry.push(job)
-      const now = performance.now()
       if (now - lastProgress > o.stallMs) {
         const seconds = Math.round((now - lastProgress) / 1000)
         const cause = (err as { cause?: { message?: unknown } }).cause?.message

@@ -6,6 +6,7 @@
  */
 import type { FetchReason, RobotsFetchResult } from '../../index.js'
 import { count, plural, rate } from '../common/numbers.js'
+import { bodyProblem } from '../common/body-problems.js'
 import type { FetchedEntry } from './fetch-entry.js'
 
 /** Counts of a run. */
@@ -28,6 +29,8 @@ export class FetchTally {
   resumed = 0
   /** Origins the library refused to fetch (reported one by one). */
   failed = 0
+  /** ok bodies that are no robots.txt (HTML, binary, UTF-16, past the parsing limit). */
+  odd = 0
 
   /** Fetches completed. */
   get fetched(): number {
@@ -39,6 +42,7 @@ export class FetchTally {
   add(entry: FetchedEntry, result: Pick<RobotsFetchResult, 'reason' | 'error'>): void {
     const outcome = entry.info!.outcome
     this.outcomes[outcome]++
+    if (outcome === 'ok' && typeof entry.rules !== 'string' && bodyProblem(entry.rules)) this.odd++
     if (result.reason === 'unexpected-not-modified') this.unexpected304++
     if (outcome === 'unreachable') {
       this.unreachableReasons.set(result.reason, (this.unreachableReasons.get(result.reason) ?? 0) + 1)
@@ -93,7 +97,8 @@ export class FetchTally {
       for (const v of this.localCodes.values()) total += v
       line += `; ${count(total)} ${total === 1 ? 'fetch' : 'fetches'} retried after failures of this machine (${[...this.localCodes].map(([c, k]) => `${c} ${count(k)}`).join(', ')})`
     }
-    if (this.failed > 0) line += `; ${plural(this.failed, 'origin')} not fetched (refused)`
+    if (this.odd > 0) line += `; ${count(this.odd)} ok no robots.txt`
+    if (this.failed > 0) line += `; ${plural(this.failed, 'origin')} not fetched`
     return `${line}; ${written}`
   }
 }

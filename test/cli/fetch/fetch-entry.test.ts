@@ -6,7 +6,7 @@
  * `previous` of a refresh; the bundle key's fetched origin.
  */
 import { describe, expect, it } from 'vitest'
-import { parseRobots, type RobotsFetchResult } from '../../../src/index.js'
+import { fetchRobots, parseRobots, type RobotsFetchResult } from '../../../src/index.js'
 import { applyFetch, MAX_STALE_MS, previousFetch, type FetchedEntry } from '../../../src/cli/fetch/fetch-entry.js'
 
 const DAY = 86_400_000
@@ -72,5 +72,19 @@ describe('previousFetch', () => {
     expect(previousFetch(undefined)).toBeUndefined()
     expect(previousFetch({ rules: 'unavailable', info: held.info })).toBeUndefined()
     expect(previousFetch({ rules: robots })).toEqual({ robots })
+  })
+})
+
+describe('regression: fetch --update turned a 5-minute max-age into 24 hours after a 304 without cache fields', () => {
+  it('the 304 keeps the lifetime the entry was given; its own fields win; a stand-in’s none', async () => {
+    const fields = (h: Record<string, string>) => ({ get: (n: string) => h[n] ?? null })
+    const answer304 = (h: Record<string, string>) => ({ request: async () => ({ status: 304, headers: fields({ etag: '"e1"', ...h }), body: null, cancel: () => {} }) })
+    const held5min: FetchedEntry = { rules: robots, info: { outcome: 'ok', status: 200, fetchedAt: 0, expiresAt: 300_000, reachableAt: 0, etag: '"e1"' } }
+    const at = (n: number) => () => n
+    const bare = await fetchRobots('http://a.test/', { transport: answer304({}), previous: previousFetch(held5min), now: at(DAY), privateAddresses: 'allow' })
+    expect(bare).toMatchObject({ outcome: 'not-modified', expiresAt: DAY + 300_000 })
+    const own = await fetchRobots('http://a.test/', { transport: answer304({ 'cache-control': 'max-age=7200' }), previous: previousFetch(held5min), now: at(DAY), privateAddresses: 'allow' })
+    expect(own.expiresAt).toBe(DAY + 7_200_000)
+    expect(previousFetch({ rules: robots, info: { ...held5min.info!, outcome: 'unreachable' } })?.headers).toBeUndefined()
   })
 })
