@@ -41,7 +41,8 @@ import {
 import { describeValue, isHeaderValue, isInstance, mustBe, optionsObject, readArgument } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
-import { requestedUrlView, RulesView, type RulesSource } from './rules-view.js'
+import { requestedUrlView } from './requested-url.js'
+import { RulesView, type RulesSource } from './rules-view.js'
 
 /** The User-Agent sent for robots.txt when neither the option nor the crawler names one. */
 export const DEFAULT_CRAWLEE_USER_AGENT = 'Crawlee (robots-automaton)'
