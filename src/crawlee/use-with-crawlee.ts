@@ -174,11 +174,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when
- * it aborts. A time-out past what a timer can hold is none: the fetch's own
- * deadline ends the wait.
+ * it aborts. A time-out of 0 (none, in Crawlee's own `find`) or past what a
+ * timer can hold is none: the fetch's own deadline ends the wait.
  */
 function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T | typeof TIMED_OUT> {
-  if (timeoutMs !== undefined && !(timeoutMs <= MAX_TIMER_MS)) timeoutMs = undefined
+  if (!(timeoutMs! > 0 && timeoutMs! <= MAX_TIMER_MS)) timeoutMs = undefined
   if (signal === undefined && timeoutMs === undefined) return p
   return new Promise((resolve, reject) => {
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => settle(() => resolve(TIMED_OUT)), timeoutMs)

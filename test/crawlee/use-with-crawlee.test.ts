@@ -306,6 +306,14 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(s.robotsRequests).toBe(2)
       })
 
+      it("regression: find with timeoutMillis 0, which Crawlee's own find reads as no time-out, timed out at once (disallow all, no sitemaps); now it waits for the answer", async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\nSitemap: http://127.0.0.1/s.xml\n', delayMs: 100 })
+        const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis: 0 })
+        expect([file.isAllowed(`${s.origin}/public/1`), file.isAllowed(`${s.origin}/private`)]).toEqual([true, false])
+        expect(file.getSitemaps()).toEqual(['http://127.0.0.1/s.xml'])
+        expect(s.robotsRequests).toBe(1)
+      })
+
       it('find with timeoutMillis on a robots.txt that never answers: disallow all at the deadline', async () => {
         const s = await setUp({ hang: true }, { timeoutMs: 5_000 })
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis: 200 })
