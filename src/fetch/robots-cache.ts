@@ -179,7 +179,8 @@ export class RobotsCache {
     }
     this.maxBytes = maxBytes
     this.store = new RobotsStore({ matcherBudget: matchers })
-    this.entries = new ByteLru({ maxBytes: maxBytes - matchers, onEvict: (origin) => this.store.delete(origin) })
+    // Infinity: no bound (Infinity minus the matchers' Infinity is none either).
+    this.entries = new ByteLru({ maxBytes: maxBytes === Infinity ? maxBytes : maxBytes - matchers, onEvict: (origin) => this.store.delete(origin) })
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs

@@ -311,6 +311,14 @@ describe('RobotsCache', () => {
     }
   })
 
+  it('regression: maxBytes: Infinity (no bound) was ERR_BUDGET saying NaN; now it is taken, and so is a finite matcherBytes beside it', async () => {
+    for (const options of [{ maxBytes: Infinity }, { maxBytes: Infinity, matcherBytes: 1_000 }]) {
+      const cache = new RobotsCache({ now, ...options })
+      expect(await cache.isAllowed(`${s.origin}/private`, 'bot')).toBe(false)
+      expect(cache.stats()).toMatchObject({ entries: 1, evictions: 0, maxBytes: Infinity })
+    }
+  })
+
   it('regression: a bad fetch option was an error only at the first look-up; now the constructor throws its coded error', () => {
     const bad: [Record<string, unknown>, string][] = [
       [{ timeoutMs: -1 }, 'ERR_INPUT'],
