@@ -201,7 +201,8 @@ export class RobotsCache {
     const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
     // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
     if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)
-    return lookup.robots.agent(agent).isAllowed(typeof url === 'string' ? url : url.href)
+    // As the store answers (an array of tokens too).
+    return lookup.robots.isAllowed(url, agent)
   }
 
   /** Like `get`, with the fetch result and the basis of the rules served. */
