@@ -194,14 +194,13 @@ export class RobotsCache {
   }
 
   /**
-   * `get(url)` then `.agent(agent).isAllowed(url)`, with the matcher kept
-   * in the cache's matcher LRU (not in the Robots).
+   * `get(url)` then `.isAllowed(url, agent)` (a token, or an array of them),
+   * with the matcher kept in the cache's matcher LRU (not in the Robots).
    */
-  async isAllowed(url: string | URL, agent: string): Promise<boolean> {
+  async isAllowed(url: string | URL, agent: string | readonly string[]): Promise<boolean> {
     const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
     // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
     if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)
-    // As the store answers (an array of tokens too).
     return lookup.robots.isAllowed(url, agent)
   }
 
