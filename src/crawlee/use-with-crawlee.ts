@@ -411,12 +411,13 @@ class Installation {
     return file
   }
 
-  /** The file for a cache entry (one per entry). */
+  /** The file for a cache entry (one per entry; one per call with a proxy URL, which the file keeps for its sitemaps). */
   private fileOf(cache: RobotsCache, lookup: RobotsLookup | undefined, location: RobotsLocation, who: Requester, proxyUrl: string | undefined): object {
-    let file = lookup === undefined ? undefined : this.files.get(lookup)
+    const key = proxyUrl === undefined ? lookup : undefined
+    let file = key === undefined ? undefined : this.files.get(key)
     if (file === undefined) {
       file = this.makeFile(location.robotsUrl, new RulesView(location.origin, new CachedRules(this, cache, location.origin, lookup, who)), proxyUrl)
-      if (lookup !== undefined) this.files.set(lookup, file)
+      if (key !== undefined) this.files.set(key, file)
     }
     return file
   }
