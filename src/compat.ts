@@ -137,8 +137,8 @@ class CompatRobot implements Robot {
     this.origin = originOf(url)
     this.prefix = originPrefix(url)
     this.robots = parseRobots(contents)
-    // Bytes are copied, as far as a parse reads: the caller may reuse its buffer.
-    this.body = typeof contents === 'string' ? contents : Uint8Array.prototype.slice.call(contents, 0, DEFAULT_LIMIT)
+    // Bytes are copied, as far as a parse reads (and one more: whether the limit cut a line): the caller may reuse its buffer.
+    this.body = typeof contents === 'string' ? contents : Uint8Array.prototype.slice.call(contents, 0, DEFAULT_LIMIT + 1)
   }
 
   isAllowed(url: string | URL, ua?: string): boolean | undefined {
