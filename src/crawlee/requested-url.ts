@@ -7,10 +7,11 @@ import type { Robot } from '../compat.js'
 
 /**
  * Whether the URL parser may write a URL string otherwise than it is given:
- * a char outside visible ASCII, one it percent-encodes or turns into `/`, or
- * a dot segment (also as `%2e`).
+ * a char outside visible ASCII, one it percent-encodes or turns into `/`, a
+ * dot segment (also as `%2e`), or a scheme not followed by exactly `//` and
+ * a host (`http:///a/x` is `http://a/x`).
  */
-const REWRITTEN = /[^\x21-\x7e]|["'<>\\^`{|}]|\/(?:\.|%2e)/i
+const REWRITTEN = /[^\x21-\x7e]|["'<>\\^`{|}]|\/(?:\.|%2e)|^[a-z][\w+.-]*:(?!\/\/[^/])/i
 
 /**
  * The URL a crawler requests for `url`: the string as the URL parser writes
