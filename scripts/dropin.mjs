@@ -1,7 +1,8 @@
 // The drop-in package (packages/robots-automaton-compat): robots-parser's
 // function as its root export, for `"overrides": { "robots-parser":
 // "npm:robots-automaton-compat@<version>" }`. Its index.js is the compat
-// entry (src/compat.ts) bundled into one CommonJS file of its own, so that
+// entry (src/compat.ts, through src/crawlee/dropin.ts: URLs judged as the
+// URL parser writes them) bundled into one CommonJS file of its own, so that
 // the package has no dependencies: an override installs it alone, from the
 // registry or from a tarball. Staged into a folder with its version set to
 // the main package's, ready for `npm pack`; `npm run build` also writes the
@@ -16,10 +17,10 @@ export const DROPIN_DIR = 'packages/robots-automaton-compat'
 /** The pages whose override lines name the drop-in's version (scripts/sync-versions.mjs keeps them current). */
 export const VERSIONED_DOCS = [`${DROPIN_DIR}/README.md`, 'docs/crawlee.md', 'docs/migrating.md', 'README.md']
 
-/** Bundles the compat entry into `outfile`: the drop-in's index.js. */
+/** Bundles the drop-in's entry (src/crawlee/dropin.ts: the compat entry, URLs judged as requested) into `outfile`: its index.js. */
 export async function buildDropInIndex(root, outfile) {
   await build({
-    entryPoints: [join(root, 'src/compat.ts')],
+    entryPoints: [join(root, 'src/crawlee/dropin.ts')],
     bundle: true,
     platform: 'neutral',
     mainFields: ['module', 'main'],

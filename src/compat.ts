@@ -10,6 +10,7 @@ import { RobotsInputError } from './errors.js'
 import type { AgentMatcher } from './match/matcher.js'
 import type { ParseHandler } from './parse/handler.js'
 import { parseInto } from './parse/parser.js'
+import { DEFAULT_LIMIT } from './parse/reader.js'
 import { productTokens } from './parse/user-agent.js'
 import { readHost } from './rules/extensions.js'
 import { parseRobots, type Robots } from './robots/robots.js'
@@ -135,8 +136,9 @@ class CompatRobot implements Robot {
   constructor(url: string | URL | null | undefined, contents: string | Uint8Array) {
     this.origin = originOf(url)
     this.prefix = originPrefix(url)
-    this.body = contents
     this.robots = parseRobots(contents)
+    // Bytes are copied, as far as a parse reads (and one more: whether the limit cut a line): the caller may reuse its buffer.
+    this.body = typeof contents === 'string' ? contents : Uint8Array.prototype.slice.call(contents, 0, DEFAULT_LIMIT + 1)
   }
 
   isAllowed(url: string | URL, ua?: string): boolean | undefined {

@@ -78,6 +78,19 @@ describe('compat: robots-parser API', () => {
     expect(robotsParser('https://example.com/robots.txt', undefined as unknown as string).isAllowed('https://example.com/a')).toBe(true)
   })
 
+  it('regression: getPreferredHost read bytes from the caller\'s buffer when first asked, so a buffer reused meanwhile gave another file\'s host (the rules were the first file\'s); now the first file\'s', () => {
+    const buf = Buffer.from('User-agent: *\nDisallow: /private\nHost: good.example\n')
+    const robots = robotsParser('https://example.com/robots.txt', buf)
+    buf.write('User-agent: *\nDisallow: /public!\nHost: evil.example\n')
+    expect([robots.isAllowed('https://example.com/private'), robots.getPreferredHost()]).toEqual([false, 'good.example'])
+    // The copy keeps what the limit does: a Host line that ends at 500 KiB, or is cut there, reads as from the whole body.
+    for (const end of [511_999, 512_000, 512_001]) {
+      const text = '#'.repeat(end - 41) + '\nHost: abcdefghijklmnopqrstuvwxyz.example\r\n'
+      const host = robotsParser('https://example.com/robots.txt', text).getPreferredHost()
+      expect(robotsParser('https://example.com/robots.txt', Buffer.from(text)).getPreferredHost(), String(end)).toBe(host)
+    }
+  })
+
   it('URL objects are accepted wherever robots-parser accepts them', () => {
     const r = robotsParser(new URL('https://example.com/robots.txt'), BODY)
     expect(r.isAllowed(new URL('https://example.com/private/x'), 'FooBot')).toBe(false)

@@ -6,46 +6,14 @@
  * a URL of another origin (Crawlee reads that as allowed, as it reads
  * robots-parser's).
  */
-import { compatToken, type Robot } from '../compat.js'
+import { compatToken } from '../compat.js'
 import { robotsLocation, RobotsInputError, type AgentMatcher, type Robots } from '../index.js'
+import { requestedUrl } from './requested-url.js'
 
 /** Where a view reads its rules: the cache entry of its origin, refreshed when it has expired. */
 export interface RulesSource {
   /** The rules to judge with now. */
   current(): Robots
-}
-
-/**
- * Whether the URL parser may write a URL string otherwise than it is given:
- * a char outside visible ASCII, one it percent-encodes or turns into `/`, or
- * a dot segment (also as `%2e`).
- */
-const REWRITTEN = /[^\x21-\x7e]|["'<>\\^`{|}]|\/(?:\.|%2e)/i
-
-/**
- * The URL a crawler requests for `url`: the string as the URL parser writes
- * it (a `\\` is a `/`, a space or non-ASCII char is percent-encoded, dot
- * segments are resolved), so a rule is matched against the path that is
- * sent. A string the parser refuses is returned as it is.
- */
-export function requestedUrl(url: string): string {
-  if (!REWRITTEN.test(url)) return url
-  try {
-    return new URL(url).href
-  } catch {
-    return url
-  }
-}
-
-/** A compat `Robot` that answers for each URL as the crawler requests it (see `requestedUrl`). */
-export function requestedUrlView(robot: Robot): Robot {
-  const sent = (url: string | URL): string | URL => (typeof url === 'string' ? requestedUrl(url) : url)
-  const view = Object.create(robot) as Robot
-  view.isAllowed = (url, ua) => robot.isAllowed(sent(url), ua)
-  view.isDisallowed = (url, ua) => robot.isDisallowed(sent(url), ua)
-  view.isExplicitlyDisallowed = (url, ua) => robot.isExplicitlyDisallowed(sent(url), ua)
-  view.getMatchingLineNumber = (url, ua) => robot.getMatchingLineNumber(sent(url), ua)
-  return view
 }
 
 export class RulesView {

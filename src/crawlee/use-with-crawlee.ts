@@ -41,7 +41,8 @@ import {
 import { describeValue, isHeaderValue, isInstance, mustBe, optionsObject, readArgument } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
 import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
-import { requestedUrlView, RulesView, type RulesSource } from './rules-view.js'
+import { requestedUrlView } from './requested-url.js'
+import { RulesView, type RulesSource } from './rules-view.js'
 
 /** The User-Agent sent for robots.txt when neither the option nor the crawler names one. */
 export const DEFAULT_CRAWLEE_USER_AGENT = 'Crawlee (robots-automaton)'
@@ -173,11 +174,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * `p`, or TIMED_OUT after `timeoutMs`; rejects with the signal's reason when
- * it aborts. A time-out past what a timer can hold is none: the fetch's own
- * deadline ends the wait.
+ * it aborts. A time-out of 0 (none, in Crawlee's own `find`) or past what a
+ * timer can hold is none: the fetch's own deadline ends the wait.
  */
 function within<T>(p: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T | typeof TIMED_OUT> {
-  if (timeoutMs !== undefined && !(timeoutMs <= MAX_TIMER_MS)) timeoutMs = undefined
+  if (!(timeoutMs! > 0 && timeoutMs! <= MAX_TIMER_MS)) timeoutMs = undefined
   if (signal === undefined && timeoutMs === undefined) return p
   return new Promise((resolve, reject) => {
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => settle(() => resolve(TIMED_OUT)), timeoutMs)
@@ -410,12 +411,13 @@ class Installation {
     return file
   }
 
-  /** The file for a cache entry (one per entry). */
+  /** The file for a cache entry (one per entry; one per call with a proxy URL, which the file keeps for its sitemaps). */
   private fileOf(cache: RobotsCache, lookup: RobotsLookup | undefined, location: RobotsLocation, who: Requester, proxyUrl: string | undefined): object {
-    let file = lookup === undefined ? undefined : this.files.get(lookup)
+    const key = proxyUrl === undefined ? lookup : undefined
+    let file = key === undefined ? undefined : this.files.get(key)
     if (file === undefined) {
       file = this.makeFile(location.robotsUrl, new RulesView(location.origin, new CachedRules(this, cache, location.origin, lookup, who)), proxyUrl)
-      if (lookup !== undefined) this.files.set(lookup, file)
+      if (key !== undefined) this.files.set(key, file)
     }
     return file
   }

@@ -179,7 +179,8 @@ export class RobotsCache {
     }
     this.maxBytes = maxBytes
     this.store = new RobotsStore({ matcherBudget: matchers })
-    this.entries = new ByteLru({ maxBytes: maxBytes - matchers, onEvict: (origin) => this.store.delete(origin) })
+    // Infinity: no bound (Infinity minus the matchers' Infinity is none either).
+    this.entries = new ByteLru({ maxBytes: maxBytes === Infinity ? maxBytes : maxBytes - matchers, onEvict: (origin) => this.store.delete(origin) })
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
@@ -193,16 +194,16 @@ export class RobotsCache {
   }
 
   /**
-   * `get(url)` then `.agent(agent).isAllowed(url)`, with the matcher kept
-   * in the cache's matcher LRU (not in the Robots).
+   * `get(url)` then `.isAllowed(url, agent)` (a token, or an array of them),
+   * with the matcher kept in the cache's matcher LRU (not in the Robots).
    */
-  async isAllowed(url: string | URL, agent: string): Promise<boolean> {
+  async isAllowed(url: string | URL, agent: string | readonly string[]): Promise<boolean> {
     // A URL that names no site the store could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT before any fetch.
     this.store.lookup(url)
     const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
     // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
     if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)
-    return lookup.robots.agent(agent).isAllowed(typeof url === 'string' ? url : url.href)
+    return lookup.robots.isAllowed(url, agent)
   }
 
   /** Like `get`, with the fetch result and the basis of the rules served. */

@@ -240,8 +240,9 @@ export class RobotsStore {
    */
   constructor(options: RobotsStoreOptions = {}) {
     const o = optionsArgument<RobotsStoreOptions>(options, 'RobotsStore')
-    if (o.budget !== undefined && !(typeof o.budget === 'number' && o.budget >= 0)) {
-      throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: budget must be a number >= 0, got ${describeValue(o.budget)}`)
+    for (const k of ['budget', 'matcherBudget'] as const) {
+      const v = o[k]
+      if (v !== undefined && !(typeof v === 'number' && v >= 0)) throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: ${k} must be a number >= 0, got ${describeValue(v)}`)
     }
     const matcherOptions = optionsArgument<EngineOptions>(o.matcherOptions, 'RobotsStore matcherOptions')
     checkEngineOptions(matcherOptions)

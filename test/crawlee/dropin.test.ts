@@ -83,6 +83,21 @@ describe.skipIf(dropIn.skip !== undefined)(
       }
     })
 
+    it('regression: a start URL Crawlee requests otherwise than written (a backslash, dot segments) was judged as written and crawled (/private/1 fetched under Disallow: /private); now as requested, as stock Crawlee does', async () => {
+      site = await startSite({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+      const startPaths = ['\\private', '/public/../private/1', '/public/%2e%2e/private/2', '/./private/3']
+      const r = await crawl(withDropIn, site, { startPaths })
+      expect(r.pages).toEqual(pagesExcept('/private'))
+      expect(r.robotsRequests).toBe(1)
+      expect((await crawl(stockCrawlee, site, { startPaths })).pages).toEqual(pagesExcept('/private'))
+    })
+
+    it('regression: a start URL whose scheme is not followed by exactly // and the host (http:///host/private/4, which Crawlee requests as http://host/private/4) was judged as written and crawled; now as requested', async () => {
+      site = await startSite({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
+      const r = await crawl(withDropIn, site, { startUrls: ['http:///{host}/private/4', 'http:////{host}/private/5', 'HTTP:/{host}/private/6'] })
+      expect(r.pages).toEqual(pagesExcept('/private'))
+    })
+
     describe("fetching stays Crawlee's (useWithCrawlee changes it; test/crawlee/use-with-crawlee.test.ts)", () => {
       it('a 404 whose body says Disallow: / still blocks the site', async () => {
         site = await startSite({ status: 404, body: 'User-agent: *\nDisallow: /\n' })

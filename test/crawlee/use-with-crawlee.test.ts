@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_CRAWLEE_USER_AGENT, useWithCrawlee, type CrawleeRobots, type CrawleeRobotsOptions } from '../../src/crawlee.js'
 import { ROOT } from '../support/build.js'
-import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage, type LoopbackGuard } from './support/crawl.js'
+import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage, type LoopbackGuard, type RobotsFile } from './support/crawl.js'
 import { startProxy, type TestProxy } from './support/proxy.js'
 import { startSite, type RobotsAnswer, type Site } from './support/site.js'
 
@@ -306,6 +306,14 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(s.robotsRequests).toBe(2)
       })
 
+      it("regression: find with timeoutMillis 0, which Crawlee's own find reads as no time-out, timed out at once (disallow all, no sitemaps); now it waits for the answer", async () => {
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\nSitemap: http://127.0.0.1/s.xml\n', delayMs: 100 })
+        const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis: 0 })
+        expect([file.isAllowed(`${s.origin}/public/1`), file.isAllowed(`${s.origin}/private`)]).toEqual([true, false])
+        expect(file.getSitemaps()).toEqual(['http://127.0.0.1/s.xml'])
+        expect(s.robotsRequests).toBe(1)
+      })
+
       it('find with timeoutMillis on a robots.txt that never answers: disallow all at the deadline', async () => {
         const s = await setUp({ hang: true }, { timeoutMs: 5_000 })
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/`, undefined, { timeoutMillis: 200 })
@@ -372,6 +380,23 @@ describe.skipIf(loaded.skip !== undefined)(
         const file = await crawlee.RobotsTxtFile.find(`${s.origin}/x`, proxy.url)
         expect(file.isAllowed(`${s.origin}/private`)).toBe(false)
         expect(proxy.requests.map((q) => q.target)).toEqual([`${s.origin}/robots.txt`])
+      })
+
+      it("regression: find with a second proxyUrl got the file made for the first, whose parseSitemaps downloaded through the first caller's proxy; now each caller's file carries its own", async () => {
+        const s = await setUp({ status: 200 })
+        s.robots = { status: 200, body: `User-agent: *\nDisallow: /private\nSitemap: ${s.origin}/s.xml\n` }
+        const other = await startProxy()
+        try {
+          proxy.requests.length = 0
+          await crawlee.RobotsTxtFile.find(`${s.origin}/`, proxy.url)
+          const file = (await crawlee.RobotsTxtFile.find(`${s.origin}/`, other.url)) as RobotsFile & { parseSitemaps(): Promise<unknown> }
+          expect(file.isAllowed(`${s.origin}/private`)).toBe(false)
+          await file.parseSitemaps()
+          expect(other.requests.map((q) => q.target)).toEqual([`${s.origin}/s.xml`])
+          expect(proxy.requests.map((q) => q.target)).toEqual([`${s.origin}/robots.txt`])
+        } finally {
+          await other.close()
+        }
       })
 
       it("a proxyConfiguration that cannot give a proxy URL: the crawler's error (no request, nothing recorded for the site)", async () => {

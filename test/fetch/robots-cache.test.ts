@@ -321,6 +321,24 @@ describe('RobotsCache', () => {
     }
   })
 
+  it('regression: isAllowed with an array of tokens answered while its entry was kept, and threw ERR_INPUT when the entry had gone meanwhile (deleted, evicted); now it answers either way', async () => {
+    const cache = new RobotsCache({ now })
+    const gone = cache.isAllowed(`${s.origin}/private`, ['bot', 'other'])
+    expect(cache.delete(s.origin)).toBe(false) // in flight: its answer is not kept
+    expect(await gone).toBe(false)
+    expect(await cache.isAllowed(`${s.origin}/private`, ['bot', 'other'])).toBe(false)
+    expect(await cache.isAllowed(new URL(`${s.origin}/public`), ['bot'])).toBe(true)
+    expect(s.requests).toHaveLength(2)
+  })
+
+  it('regression: maxBytes: Infinity (no bound) was ERR_BUDGET saying NaN; now it is taken, and so is a finite matcherBytes beside it', async () => {
+    for (const options of [{ maxBytes: Infinity }, { maxBytes: Infinity, matcherBytes: 1_000 }]) {
+      const cache = new RobotsCache({ now, ...options })
+      expect(await cache.isAllowed(`${s.origin}/private`, 'bot')).toBe(false)
+      expect(cache.stats()).toMatchObject({ entries: 1, evictions: 0, maxBytes: Infinity })
+    }
+  })
+
   it('regression: a bad fetch option was an error only at the first look-up; now the constructor throws its coded error', () => {
     const bad: [Record<string, unknown>, string][] = [
       [{ timeoutMs: -1 }, 'ERR_INPUT'],

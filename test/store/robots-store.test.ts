@@ -425,6 +425,10 @@ describe('RobotsStore: memory', () => {
     for (let i = 10; i < 2000; i += 10) expect(s.isAllowed(`https://h${i}.example/x${i}`, 'a')).toBe(false)
   })
 
+  it("regression: a bad matcherBudget was refused as 'maxBytes must be a number >= 0', naming an option the caller never gave", () => {
+    for (const bad of [Number.NaN, '5', -1, null]) expect(() => new RobotsStore({ matcherBudget: bad as number })).toThrow(/^RobotsStore: matcherBudget must be a number >= 0/)
+  })
+
   it('budget: a set that would pass it is ERR_BUDGET and changes nothing', () => {
     const s = new RobotsStore({ budget: 4096 })
     s.set('a.example', BODY)

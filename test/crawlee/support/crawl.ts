@@ -81,6 +81,8 @@ export interface CrawlOptions {
   newUrlFunction?: () => string | Promise<string>
   /** More start URLs (the site's root is always one). */
   startPaths?: readonly string[]
+  /** Start URLs written as they are, `{host}` replaced by the site's host and port. */
+  startUrls?: readonly string[]
   maxConcurrency?: number
 }
 
@@ -147,7 +149,8 @@ export async function crawl(crawlee: Crawlee, site: Site, options: CrawlOptions 
       new crawlee.Configuration({ persistStorage: false }),
     )
   }
-  await crawler.run([site.origin + '/', ...(options.startPaths ?? []).map((p) => site.origin + p)])
+  const host = new URL(site.origin).host
+  await crawler.run([site.origin + '/', ...(options.startPaths ?? []).map((p) => site.origin + p), ...(options.startUrls ?? []).map((u) => u.replace('{host}', host))])
   return { pages: site.fetched(), robotsRequests: site.robotsRequests, log: lines }
 }
 
