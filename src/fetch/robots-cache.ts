@@ -198,9 +198,11 @@ export class RobotsCache {
    * with the matcher kept in the cache's matcher LRU (not in the Robots).
    */
   async isAllowed(url: string | URL, agent: string | readonly string[]): Promise<boolean> {
-    // A URL that names no site the store could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT before any fetch.
+    // The origin's check first (ERR_INPUT naming what is wrong); then a URL that names no site the
+    // store could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT too, before any fetch.
+    const origin = originOf(url)
     this.store.lookup(url)
-    const lookup = await this.lookup(url) // checks the URL (ERR_INPUT) before it is read
+    const lookup = await this.lookupOrigin(origin)
     // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
     if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)
     return lookup.robots.isAllowed(url, agent)
@@ -208,7 +210,11 @@ export class RobotsCache {
 
   /** Like `get`, with the fetch result and the basis of the rules served. */
   async lookup(url: string | URL): Promise<RobotsLookup> {
-    const origin = originOf(url)
+    return this.lookupOrigin(originOf(url))
+  }
+
+  /** {@link lookup} for an origin already checked (`originOf`). */
+  private async lookupOrigin(origin: string): Promise<RobotsLookup> {
     const entry = this.entry(origin)
     if (entry && this.now() < entry.lookup.expiresAt) {
       this.counters.hits++
