@@ -198,13 +198,17 @@ export class RobotsCache {
    * with the matcher kept in the cache's matcher LRU (not in the Robots).
    */
   async isAllowed(url: string | URL, agent: string | readonly string[]): Promise<boolean> {
-    // The origin's check first (ERR_INPUT naming what is wrong); then a URL that names no site the
-    // store could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT too, before any fetch.
+    // The origin's check first (ERR_INPUT naming what is wrong). A URL that names no site the store
+    // could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT too: the store's own judging says so
+    // for a held entry; before a fetch, and for rules no longer held, its look-up does.
     const origin = originOf(url)
-    this.store.lookup(url)
+    const held = this.entry(origin)
+    const checked = held === undefined || this.now() >= held.lookup.expiresAt
+    if (checked) this.store.lookup(url)
     const lookup = await this.lookupOrigin(origin)
     // The store holds the rules of every entry kept; another fetch may have evicted this one meanwhile.
     if (this.entry(lookup.origin)?.lookup === lookup) return this.store.isAllowed(url, agent)
+    if (!checked) this.store.lookup(url)
     return lookup.robots.isAllowed(url, agent)
   }
 
