@@ -30,6 +30,8 @@ export class OriginScope {
 
   /** The origin's bytes and `/`: a URL that starts so is the origin's, with no more to check. */
   readonly prefix: Uint8Array
+  /** The origin's scheme and its colon (`https:`). */
+  private readonly scheme: string
 
   private constructor(
     /** `scheme://authority`, as WHATWG URL writes an origin. */
@@ -39,6 +41,7 @@ export class OriginScope {
     private readonly remedy: string,
   ) {
     this.prefix = new TextEncoder().encode(`${origin}/`)
+    this.scheme = origin.slice(0, origin.indexOf(':') + 1)
   }
 
   /**
@@ -57,7 +60,8 @@ export class OriginScope {
    * once, and the paths count as URLs of another origin.
    */
   seeHost(host: string): void {
-    if (/^https?:\/\//i.test(host) ? sameOrigin(host, this.origin) : sameHost(host, this.origin)) return
+    const given = /^https?:\/\//i.test(host)
+    if (sameOrigin(given ? host : `${this.scheme}//${host}`, this.origin, !given && !/:\d+$/.test(host))) return
     this.pathsOutside = true
     this.warned = true
     this.warn?.(`warning: --host '${printable(host)}' is not of ${this.origin}, whose robots.txt judges its paths all the same: ${WHY}; ${this.remedy}`)
@@ -70,7 +74,7 @@ export class OriginScope {
    */
   see(url: string, target = false): void {
     let absolute = url
-    if (url.startsWith('//') && !target) absolute = this.scheme() + url
+    if (url.startsWith('//') && !target) absolute = this.scheme + url
     else if (!SCHEME.test(url)) {
       if (this.pathsOutside) this.outside++
       return
@@ -94,10 +98,6 @@ export class OriginScope {
     }
   }
 
-  private scheme(): string {
-    return this.origin.slice(0, this.origin.indexOf(':') + 1)
-  }
-
   /** The summary's words for the URLs of other origins (` (2 of another origin than …)`), or '' when there were none. */
   summary(): string {
     return this.outside === 0 ? '' : ` (${count(this.outside)} of another origin than ${this.origin})`
@@ -109,20 +109,11 @@ export class OriginScope {
   }
 }
 
-/** Whether `host` (a host, maybe with a port) names the origin's host (and its port, when it has one). */
-function sameHost(host: string, origin: string): boolean {
+/** Whether `url` is of `origin` (`anyPort`: whatever its port, for a `--host` that names none). */
+function sameOrigin(url: string, origin: string, anyPort = false): boolean {
   try {
-    const a = new URL(`${origin.slice(0, origin.indexOf(':') + 1)}//${host}`)
-    const b = new URL(origin)
-    return a.hostname === b.hostname && (!/:\d+$/.test(host) || a.port === b.port)
-  } catch {
-    return false
-  }
-}
-
-function sameOrigin(url: string, origin: string): boolean {
-  try {
-    return new URL(url).origin === origin
+    const a = new URL(url)
+    return anyPort ? a.hostname === new URL(origin).hostname : a.origin === origin
   } catch {
     return false
   }
