@@ -3,7 +3,7 @@ import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { objectBytes, stringBytes } from '../memory.js'
 import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
-import { RobotsStore } from '../store/robots-store.js'
+import { checkAgent, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
 import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
@@ -198,10 +198,12 @@ export class RobotsCache {
    * with the matcher kept in the cache's matcher LRU (not in the Robots).
    */
   async isAllowed(url: string | URL, agent: string | readonly string[]): Promise<boolean> {
-    // The origin's check first (ERR_INPUT naming what is wrong). A URL that names no site the store
-    // could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT too: the store's own judging says so
-    // for a held entry; before a fetch, and for rules no longer held, its look-up does.
+    // The URL's and the agent's checks first, before any fetch (ERR_INPUT naming what is wrong). A URL
+    // that names no site the store could judge (`http:///h/x`, `http://u;p@h/x`) is ERR_INPUT too: the
+    // store's own judging says so for a held entry; before a fetch, and for rules no longer held, its
+    // look-up does.
     const origin = originOf(url)
+    checkAgent(agent)
     const held = this.entry(origin)
     const checked = held === undefined || this.now() >= held.lookup.expiresAt
     if (checked) this.store.lookup(url)

@@ -1131,7 +1131,7 @@ function infoRecord(info: StoreFetchInfo | undefined): Uint8Array {
 }
 
 /** An agent argument: a string, or an array of strings (a RobotsInputError otherwise). */
-function checkAgent(agent: unknown): void {
+export function checkAgent(agent: unknown): void {
   if (typeof agent === 'string') return
   if (isStrings(agent)) return
   throw new RobotsInputError(`a crawler is a product token or an array of them (strings), got ${describeValue(agent)}`)

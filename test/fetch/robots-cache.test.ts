@@ -276,6 +276,16 @@ describe('RobotsCache', () => {
     expect(asked).toBe(0)
   })
 
+  it('regression: isAllowed with a crawler that is not a token or an array of tokens (42, undefined, [1]) fetched the robots.txt, then threw; now ERR_INPUT before any fetch', async () => {
+    let asked = 0
+    const transport = { request: async () => { asked++; throw new Error('never asked') } }
+    const cache = new RobotsCache({ now, transport })
+    for (const agent of [42, undefined, null, {}, [1], ['bot', 2]]) {
+      await expect(cache.isAllowed('http://example.com/x', agent as string), String(agent)).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/crawler/) })
+    }
+    expect(asked).toBe(0)
+  })
+
   it('regression: an entry deleted or cleared while its fetch was in flight came back when the fetch completed; now it is not kept', async () => {
     for (const forget of ['delete', 'clear'] as const) {
       s.reset()
