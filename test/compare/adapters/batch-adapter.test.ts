@@ -132,6 +132,26 @@ describe('batch adapter', () => {
     await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', name: 'AdapterFailure', exitCode: 1 })
   })
 
+  it('answers read with a bad line still count, and a bad line after the last answer fails the run (a duplicate last answer dropped every case read with it)', async () => {
+    // The probe answered alone; then the six cases' answers and a duplicate of the last, in one write.
+    const cmd = script(
+      'dup-last',
+      `if (req.id === 1) return { id: 1, allowed: true }
+       held.push(JSON.stringify({ id: req.id, allowed: true }))
+       if (held.length === 6) return held.join('\\n') + '\\n' + held[5]`,
+      'const held = []',
+    )
+    const adapter = new BatchAdapter(options(cmd))
+    const got: Answer[] = []
+    await adapter.start()
+    try {
+      await expect(adapter.judgeAll(requests(6), (i, a) => (got[i] = a))).rejects.toThrow(/answer 7 has an id that matches no request in flight: "\{\\"id\\":7,/)
+    } finally {
+      await adapter.close()
+    }
+    expect(got.filter((a) => a.allowed === true)).toHaveLength(6)
+  })
+
   // The clock of these is the test's: start-up and the answers take no time on it, however busy the machine, and
   // the watchdog fires only when the test moves the clock.
   const FAKE: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] }
