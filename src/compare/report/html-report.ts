@@ -121,7 +121,7 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>robots.txt compare: ${pct(t.agreement)} agreement${report.failure ? ' (stopped)' : ''}</title>
+<title>robots.txt compare: ${t.cases ? `${pct(t.agreement)} agreement` : 'no case answered'}${report.failure ? ' (stopped)' : ''}</title>
 <style>${STYLE}</style>
 </head>
 <body>

@@ -158,7 +158,7 @@ export function resultLine(report: Report): string {
       ? `${pct(gate.verdicts)} agreement with ${whose(sem)} on verdicts (the implementation gives no deciding lines); ${otherStandard}: ${pct(second.verdicts)}`
       : `${pct(t.agreement)} agreement with ${whose(sem)} on ${scoreWords(report.score)} (${pct(gate[other])} on ${scoreWords(other)}); ` +
         `${otherStandard}: ${pct(second[report.score])} (${pct(second[other])})`
-  if (report.failure) return `Result: the run stopped after ${count(t.cases)} cases (${both} so far): see above`
+  if (report.failure) return `Result: the run stopped ${t.cases ? `after ${count(t.cases)} cases (${both} so far)` : 'before any case was answered'}: see above`
   const b = report.baseline
   if (b) {
     const verdict = b.newCount === 0 ? `passed: no disagreement is new (${count(b.known)} known to ${b.file})` : `failed: ${count(b.newCount)} new disagreement${b.newCount === 1 ? '' : 's'} (${count(b.known)} known to ${b.file})`

@@ -183,9 +183,12 @@ describe('a failed run leaves its results', () => {
     expect(report.cases).toHaveLength(30)
   })
 
-  it('an adapter that cannot start: the reports say so, with no case, exit 4', async () => {
-    const r = await compareWithJson(['--cases', 'unit', '--batch', '/nonexistent/adapter-x'], tmp.path('nostart.json'))
+  it('an adapter that cannot start: the reports say so, with no case, exit 4; no 100 % agreement claimed of no case (it read "stopped after 0 cases (100.00% agreement')', async () => {
+    const html = tmp.path('nostart.html')
+    const r = await compareWithJson(['--cases', 'unit', '--batch', '/nonexistent/adapter-x', '--html', html], tmp.path('nostart.json'))
     expect(r.status).toBe(4)
+    expect(r.stdout).toContain('Result: the run stopped before any case was answered: see above')
+    expect(readFileSync(html, 'utf8')).toContain('<title>robots.txt compare: no case answered (stopped)</title>')
     expect(r.report).toMatchObject({ complete: false, totals: { cases: 0 }, cases: [] })
     expect(r.report.failure!.message).toMatch(/exited with status 127.*not found/)
   })
