@@ -183,7 +183,7 @@ describe('a failed run leaves its results', () => {
     expect(report.cases).toHaveLength(30)
   })
 
-  it('an adapter that cannot start: the reports say so, with no case, exit 4; no 100 % agreement claimed of no case (it read "stopped after 0 cases (100.00% agreement')', async () => {
+  it('an adapter that cannot start: the reports say so, with no case, exit 4; no 100 % agreement claimed of no case (it read "stopped after 0 cases (100.00% agreement")', async () => {
     const html = tmp.path('nostart.html')
     const r = await compareWithJson(['--cases', 'unit', '--batch', '/nonexistent/adapter-x', '--html', html], tmp.path('nostart.json'))
     expect(r.status).toBe(4)
