@@ -117,6 +117,18 @@ describe('every case, as the run goes', () => {
     expect(allow.stdout).toContain("    why (the set's explanation): A rule applies to the paths that start with its value.")
   })
 
+  it('--junit keeps tabs, line breaks and CRs of ids and messages (an XML parser read them as spaces and line feeds)', async () => {
+    const cases = tmp.path('spaces.jsonl')
+    const ids = ['tab\there', 'two\nlines', 'cr\r\nlf', 'lone\rcr']
+    writeFileSync(cases, ids.map((id) => JSON.stringify({ id, robots: 'User-agent: *\nDisallow: /a\tb\n', agent: 'FooBot', url: 'https://a.com/a\tb' })).join('\n') + '\n')
+    const junit = tmp.path('spaces.xml')
+    const r = await run(['compare', '--cases', cases, '--batch', `${NODE} -e "${ALLOW_ALL}"`, '--junit', junit, '--minimise', '0', '-q'])
+    expect(r.status).toBe(3)
+    const tests = [...suites(parseXml(readFileSync(junit, 'utf8'))).values()].flat()
+    expect(tests.map((t) => t.attributes.name)).toEqual(ids)
+    expect(tests[0].children.find((c) => c.name === 'failure')!.attributes.message).toContain('Disallow: /a\tb')
+  })
+
   it('--format jsonl prints a line per category and one for all cases', async () => {
     const r = await run(['compare', '--cases', 'unit', '--module', RP_MODULE, '--minimise', '0', '--format', 'jsonl'])
     const lines = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
