@@ -274,7 +274,8 @@ export class BatchAdapter implements Adapter {
     if (quiet <= this.options.timeoutMs) return
     this.fail(
       `no answer at all for ${Math.round(quiet)} ms (--timeout ${this.options.timeoutMs}) after ${plural(this.answers, 'answer')}, ` +
-        `${plural(this.pending.size, 'request')} in flight; the oldest: ${this.describe(oldest.value)}`,
+        `${plural(this.pending.size, 'request')} in flight; the oldest: ${this.describe(oldest.value)}` +
+        (this.partial ? `; its stdout ends with a line not ended by \\n: ${JSON.stringify(this.partial.slice(0, 120))}` : ''),
     )
     if (this.child) killGroup(this.child)
   }

@@ -182,6 +182,24 @@ describe('batch adapter', () => {
     }
   })
 
+  it('a stall after an answer with no final line feed names that unfinished line (it said only "no answer at all")', async () => {
+    vi.useFakeTimers(FAKE)
+    try {
+      const cmd = script('no-lf', `if (req.id === 1) return { id: 1, allowed: true }; process.stdout.write('{"id":' + req.id + ',"allowed":true}')`)
+      const adapter = new BatchAdapter(options(cmd, { timeoutMs: 1000, window: 1 }))
+      await adapter.start()
+      const run = adapter.judgeAll(requests(1), () => {})
+      run.catch(() => {})
+      // The unfinished line has come in (setImmediate is the real one).
+      while (!(adapter as unknown as { partial: string }).partial) await new Promise((r) => setImmediate(r))
+      await vi.advanceTimersByTimeAsync(1250)
+      await expect(run).rejects.toThrow(/no answer at all for \d+ ms .*; its stdout ends with a line not ended by \\n: "\{\\"id\\":2,\\"allowed\\":true\}"$/)
+      await adapter.close()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('the time-out is a stall time-out: a slow adapter answering one request at a time, with many queued, is not cut off', async () => {
     vi.useFakeTimers(FAKE)
     try {
