@@ -117,7 +117,7 @@ describe('every case, as the run goes', () => {
     expect(allow.stdout).toContain("    why (the set's explanation): A rule applies to the paths that start with its value.")
   })
 
-  it('--junit keeps tabs, line breaks and CRs of ids and messages (an XML parser read them as spaces and line feeds)', async () => {
+  it('--junit keeps tabs, line breaks and CRs of ids and messages (an XML parser read them as spaces and line feeds); an adapter that allows everything is said to (the report did not say)', async () => {
     const cases = tmp.path('spaces.jsonl')
     const ids = ['tab\there', 'two\nlines', 'cr\r\nlf', 'lone\rcr']
     writeFileSync(cases, ids.map((id) => JSON.stringify({ id, robots: 'User-agent: *\nDisallow: /a\tb\n', agent: 'FooBot', url: 'https://a.com/a\tb' })).join('\n') + '\n')
@@ -127,6 +127,7 @@ describe('every case, as the run goes', () => {
     const tests = [...suites(parseXml(readFileSync(junit, 'utf8'))).values()].flat()
     expect(tests.map((t) => t.attributes.name)).toEqual(ids)
     expect(tests[0].children.find((c) => c.name === 'failure')!.attributes.message).toContain('Disallow: /a\tb')
+    expect(r.stdout.toString()).toContain('\n(the implementation answered allowed to every case)\n')
   })
 
   it('--format jsonl prints a line per category and one for all cases', async () => {
