@@ -100,6 +100,8 @@ export class Tally {
   patternsComplete = true
   /** Cases whose answer carried a deciding line. */
   linesChecked = 0
+  /** Cases answered "allowed". */
+  allowed = 0
   private times = new Float64Array(1024)
   private timeCount = 0
   private readonly kinds = new Map<string, Kept[]>()
@@ -122,6 +124,7 @@ export class Tally {
     this.addTime(result.ms)
     add(this.total, result)
     if (result.answer.line !== undefined) this.linesChecked++
+    if (result.answer.allowed) this.allowed++
     for (const id of c.categories) {
       let row = this.byCategory.get(id)
       if (!row) this.byCategory.set(id, (row = counts()))

@@ -33,8 +33,17 @@ export interface XmlElement {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
+/**
+ * Text or an attribute value as an XML parser gives it: line breaks
+ * normalised (CR LF and CR to LF; in an attribute, tab and line breaks to
+ * spaces), then entities and character references replaced.
+ */
 function unescapeXml(s: string, where: string): string {
+  s = s.replace(/\r\n?/g, '\n')
+  if (where !== 'text') s = s.replace(/[\t\n]/g, ' ')
   return s.replace(/&([^;]*);/g, (_, e: string) => {
+    const ref = /^#(?:x([0-9a-fA-F]+)|([0-9]+))$/.exec(e)
+    if (ref) return String.fromCodePoint(ref[1] ? parseInt(ref[1], 16) : Number(ref[2]))
     if (!(e in ENTITIES)) throw new Error(`unknown entity &${e}; in ${where}`)
     return ENTITIES[e]
   })

@@ -124,7 +124,8 @@ export class BatchAdapter implements Adapter {
           const index = sent++
           chunk += this.register(requests[index], (answer, ms) => {
             onAnswer(index, answer, ms)
-            if (++done === requests.length) resolve()
+            // After the answers read with it: a bad line that came with the last answer fails the run still.
+            if (++done === requests.length) queueMicrotask(() => (this.failure ? reject(this.failure) : resolve()))
             else if (this.pending.size <= window >> 1) pump()
           })
         }
@@ -191,20 +192,26 @@ export class BatchAdapter implements Adapter {
   }
 
   private received(text: string): void {
+    if (this.failure) return
     let data = this.partial + text
     const settled: [Pending, Answer][] = []
     let nl: number
+    let bad: string | undefined
     while ((nl = data.indexOf('\n')) >= 0) {
       const line = data.slice(0, nl)
       data = data.slice(nl + 1)
       if (line.trim() === '') continue
       const a = this.parseAnswer(line)
-      if (a === undefined) return
+      // The answers read before a bad line still count.
+      if (typeof a === 'string') {
+        bad = a
+        break
+      }
       settled.push(a)
     }
     this.partial = data
-    if (this.partial.length > 1 << 20) return void this.fail('an answer line longer than 1 MiB')
-    if (settled.length === 0) return
+    if (bad === undefined && this.partial.length > 1 << 20) bad = 'an answer line longer than 1 MiB'
+    if (settled.length === 0) return void (bad !== undefined && this.fail(bad))
     const now = performance.now()
     let earliest = Infinity
     for (const [p] of settled) earliest = Math.min(earliest, p.sentAt)
@@ -216,30 +223,31 @@ export class BatchAdapter implements Adapter {
       // The time the run spends on an answer is not the adapter's silence.
       this.progressAt = performance.now()
     }
+    if (bad !== undefined) this.fail(bad)
   }
 
-  /** Validates one answer line and takes its request out of flight; undefined after a failure. */
-  private parseAnswer(line: string): [Pending, Answer] | undefined {
+  /** Validates one answer line and takes its request out of flight; else what is wrong with it. */
+  private parseAnswer(line: string): [Pending, Answer] | string {
     const shown = JSON.stringify(line.length > 120 ? line.slice(0, 120) + '…' : line)
     const n = this.answers + 1
     let o: unknown
     try {
       o = JSON.parse(line)
     } catch {
-      return this.fail(`answer ${n} is not JSON: ${shown}`)
+      return `answer ${n} is not JSON: ${shown}`
     }
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) return this.fail(`answer ${n} is not a JSON object: ${shown}`)
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return `answer ${n} is not a JSON object: ${shown}`
     const r = o as Record<string, unknown>
     // The id as sent (an integer), or as a string of its digits (adapters in typed languages may keep ids as strings).
     const id = typeof r.id === 'number' ? r.id : typeof r.id === 'string' && /^[0-9]{1,15}$/.test(r.id) ? Number(r.id) : NaN
     const pending = this.pending.get(id)
     if (pending === undefined) {
-      return this.fail(
+      return (
         `answer ${n} has an id that matches no request in flight: ${shown} (every answer gives back its request's id, ` +
-          `a request the adapter could not read included: {"id": …, "error": "…"})`,
+        `a request the adapter could not read included: {"id": …, "error": "…"})`
       )
     }
-    const bad = (what: string): undefined => this.fail(`answer ${n} ${what}: ${shown}, to ${this.describe(pending)}`)
+    const bad = (what: string): string => `answer ${n} ${what}: ${shown}, to ${this.describe(pending)}`
     let answer: Answer
     // A copy: a slice of the chunk read would keep the whole chunk alive with a kept disagreement.
     const evidence = { raw: Buffer.from(line.length > 4096 ? `${line.slice(0, 4096)}…` : line, 'utf8').toString('utf8') }
@@ -266,7 +274,8 @@ export class BatchAdapter implements Adapter {
     if (quiet <= this.options.timeoutMs) return
     this.fail(
       `no answer at all for ${Math.round(quiet)} ms (--timeout ${this.options.timeoutMs}) after ${plural(this.answers, 'answer')}, ` +
-        `${plural(this.pending.size, 'request')} in flight; the oldest: ${this.describe(oldest.value)}`,
+        `${plural(this.pending.size, 'request')} in flight; the oldest: ${this.describe(oldest.value)}` +
+        (this.partial ? `; its stdout ends with a line not ended by \\n: ${JSON.stringify(this.partial.slice(0, 120))}` : ''),
     )
     if (this.child) killGroup(this.child)
   }

@@ -74,8 +74,8 @@ export function splitWords(template: string): string[] {
  * The outcome of one process: from the exit status (`--allowed-exit`,
  * `--disallowed-exit`; any other status is an error), or with patterns, from
  * stdout (with both, exactly one must match; with one, a match means that
- * outcome and no match the other); `--line-pattern`'s first group is the
- * deciding line (no match: 0).
+ * outcome and no match the other, if the status is one of those two);
+ * `--line-pattern`'s first group is the deciding line (no match: 0).
  */
 export function outcomeOf(options: CmdOptions, status: number | null, signal: string | null, stdout: string, stderr: string, stdoutCut = false): Answer {
   const evidence: Evidence = { status, signal, stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
@@ -92,13 +92,17 @@ function readOutcome(options: CmdOptions, status: number | null, signal: string 
   const d = options.disallowedPattern
   // Patterns read stdout: past the part kept, what decides could be in the part dropped.
   if (stdoutCut && (a || d || options.linePattern)) return { error: `stdout longer than ${STDOUT_CAP / (1 << 20)} MiB: the patterns cannot read it whole (exit status ${status})${more}` }
+  const known = status === options.allowedExit || status === options.disallowedExit
   if (a || d) {
-    const isA = a ? a.test(stdout) : !d!.test(stdout)
-    const isD = d ? d.test(stdout) : !isA
+    const matchA = a?.test(stdout) ?? false
+    const matchD = d?.test(stdout) ?? false
+    // No match read as the other outcome only from a process that exited as an answer: a crash prints nothing that matches.
+    if (!matchA && !matchD && !(a && d) && !known) return { error: `exit status ${status} and stdout matches no pattern${more}` }
+    const isA = a ? matchA : !matchD
+    const isD = d ? matchD : !isA
     if (isA === isD) return { error: `stdout matches ${isA ? 'both patterns' : 'neither pattern'} (exit status ${status})${more}` }
     allowed = isA
-  } else if (status === options.allowedExit) allowed = true
-  else if (status === options.disallowedExit) allowed = false
+  } else if (known) allowed = status === options.allowedExit
   else return { error: `exit status ${status} is neither --allowed-exit ${options.allowedExit} nor --disallowed-exit ${options.disallowedExit}${more}` }
   if (options.linePattern === undefined) return { allowed }
   const m = options.linePattern.exec(stdout)

@@ -43,7 +43,16 @@ export class ModuleAdapter implements Adapter {
     this.multiAgent = options.multiAgent
   }
 
+  /** A module that ends the process (`process.exit`) fails the run: never the exit status of a run that passed. */
+  private readonly onExit = (code: number): void => {
+    // 130 and 143: compare's own exit at a second interrupt.
+    if (code === 130 || code === 143) return
+    process.exitCode = 4
+    process.stderr.write(`robots-automaton: --module: ${this.options.path} ended the process (exit status ${code}) during the run: no verdict, no report (exit 4)\n`)
+  }
+
   async start(): Promise<void> {
+    process.on('exit', this.onExit)
     let mod: Record<string, unknown>
     try {
       mod = (await import(pathToFileURL(resolve(this.options.path)).href)) as Record<string, unknown>
@@ -83,6 +92,7 @@ export class ModuleAdapter implements Adapter {
   }
 
   async close(): Promise<void> {
+    process.removeListener('exit', this.onExit)
     this.closed = true
     this.parsed.clear()
   }

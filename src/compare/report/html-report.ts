@@ -9,7 +9,7 @@ import { visibleUrl } from '../case.js'
 import { writeReport } from '../output-files.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
-import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, scoreWords, timingLines, whose } from './terminal-report.js'
+import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -121,7 +121,7 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>robots.txt compare: ${pct(t.agreement)} agreement${report.failure ? ' (stopped)' : ''}</title>
+<title>robots.txt compare: ${t.cases ? `${pct(t.agreement)} agreement` : 'no case answered'}${report.failure ? ' (stopped)' : ''}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -129,7 +129,7 @@ export function renderHtml(report: Report): string {
 <p>${esc(report.set)}<br>against <code>${esc(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
 ${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${esc(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
 <p id="result"><strong class="${passed}">${esc(resultLine(report).replace(/^Result: /, ''))}</strong></p>
-<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${pct(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.</p>
+<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${pct(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
 ${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<li>${esc(l.trim())}</li>`).join('')}</ul>` : ''}
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>

@@ -25,18 +25,23 @@ import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 
 /** Characters XML 1.0 cannot hold (shown as `\xHH`), and those escaped. */
 const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\t': '&#9;', '\n': '&#10;' }
 
-/** Text escaped for XML content and attribute values; characters XML cannot hold shown as `\xHH`. */
+/** Text escaped for XML content (a CR kept as `&#13;`: a parser reads it as a line feed); characters XML cannot hold shown as `\xHH`. */
 export function xml(text: string): string {
   return text
     .replace(NOT_XML, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`)
-    .replace(/[&<>"']/g, (c) => XML_ESCAPES[c])
+    .replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c])
+}
+
+/** Text escaped for an attribute value: its tabs and line breaks kept too (a parser reads them as spaces). */
+function attr(text: string): string {
+  return xml(text).replace(/[\t\n]/g, (c) => XML_ESCAPES[c])
 }
 
 /** A property element. */
 function property(name: string, value: string): string {
-  return `<property name="${xml(name)}" value="${xml(value)}"/>`
+  return `<property name="${attr(name)}" value="${attr(value)}"/>`
 }
 
 /** The evidence as `<system-out>` and `<system-err>`. */
@@ -98,7 +103,7 @@ export class JunitWriter implements CaseSink {
         ...(this.semantics === 'rfc' ? [`reference: ${describeExpected(c.expected)}`] : [`RFC 9309: ${describeExpected(c.rfc)}`]),
         ...(c.explanation !== undefined ? [`why: ${c.explanation}`] : []),
       ].join('\n')
-      body = `<${tag} type="${outcome}" message="${xml(message)}">${xml(detail)}</${tag}>${evidenceXml(r.answer.evidence)}`
+      body = `<${tag} type="${outcome}" message="${attr(message)}">${xml(detail)}</${tag}>${evidenceXml(r.answer.evidence)}`
     }
     const name = c.group !== undefined ? `file ${c.group}` : this.set
     let s = this.suites.get(name)
@@ -111,7 +116,7 @@ export class JunitWriter implements CaseSink {
     if (failing && outcome === 'error') s.errors++
     else if (failing) s.failures++
     const properties = [...c.categories.map((id) => property('category', id)), property('standard', c.standard), property('key', c.key)].join('')
-    s.spool.write(`    <testcase classname="${xml(name)}" name="${xml(c.id)}" time="${seconds.toFixed(6)}"><properties>${properties}</properties>${body}</testcase>\n`)
+    s.spool.write(`    <testcase classname="${attr(name)}" name="${attr(c.id)}" time="${seconds.toFixed(6)}"><properties>${properties}</properties>${body}</testcase>\n`)
   }
 
   async flush(): Promise<void> {
@@ -143,16 +148,16 @@ export class JunitWriter implements CaseSink {
           `<testsuites name="robots-automaton compare" tests="${sum('tests') + extra}" failures="${sum('failures')}" errors="${sum('errors') + extra}" time="${sum('seconds').toFixed(3)}">\n`,
       )
       const properties =
-        `    <properties>\n      <property name="set" value="${xml(run.set)}"/>\n      <property name="adapter" value="${xml(run.adapter)}"/>\n` +
-        `      <property name="score" value="${this.score}"/>\n      <property name="semantics" value="${this.semantics}"/>\n      <property name="tool" value="${xml(run.tool)}"/>\n    </properties>\n`
+        `    <properties>\n      <property name="set" value="${attr(run.set)}"/>\n      <property name="adapter" value="${attr(run.adapter)}"/>\n` +
+        `      <property name="score" value="${this.score}"/>\n      <property name="semantics" value="${this.semantics}"/>\n      <property name="tool" value="${attr(run.tool)}"/>\n    </properties>\n`
       if (failure) {
         await write(
           `  <testsuite name="compare" tests="1" failures="0" errors="1" time="0">\n${properties}` +
-            `    <testcase classname="compare" name="the run"><error type="adapter" message="${xml(failure.message)}">${xml(failure.stderr ?? '')}</error></testcase>\n  </testsuite>\n`,
+            `    <testcase classname="compare" name="the run"><error type="adapter" message="${attr(failure.message)}">${xml(failure.stderr ?? '')}</error></testcase>\n  </testsuite>\n`,
         )
       }
       for (const s of ordered) {
-        await write(`  <testsuite name="${xml(s.name)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.seconds.toFixed(3)}">\n${properties}`)
+        await write(`  <testsuite name="${attr(s.name)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.seconds.toFixed(3)}">\n${properties}`)
         await new Promise<void>((ok, fail) => {
           const input = createReadStream(s.spool.file)
           input.once('error', fail)

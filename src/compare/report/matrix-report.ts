@@ -49,11 +49,12 @@ function setCells(c: MatrixCell | undefined): string[] {
   return [p1(t.scores.verdicts) + (c.failure ? ' ✗' : ''), lines, p1(pct(t.errors)), p1(t.rfcScores.verdicts)]
 }
 
-/** The rows in rank order: the mean verdict agreement over the sets that ran, highest first; rows that ran on none last. */
+/** The rows in rank order: the mean verdict agreement over the sets that ran, highest first; rows that ran on none or failed (a score of the cases done) last, unranked. */
 export function rankedRows(m: Matrix): { row: MatrixRow; score: number | undefined }[] {
   const scored = m.rows.map((row, i) => {
     const vs = row.cells.map((c) => verdicts(c, m)).filter((v): v is number => v !== undefined)
-    return { row, i, score: vs.length > 0 ? vs.reduce((a, b) => a + b, 0) / vs.length : undefined }
+    const ranked = vs.length > 0 && !row.cells.some((c) => c.failure)
+    return { row, i, score: ranked ? vs.reduce((a, b) => a + b, 0) / vs.length : undefined }
   })
   scored.sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.i - b.i)
   return scored.map(({ row, score }) => ({ row, score }))

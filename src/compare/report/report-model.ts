@@ -173,7 +173,7 @@ export interface Report {
   /** False when the run stopped before its end (see `failure`): the counts are those of the cases done. */
   complete: boolean
   failure?: ReportedFailure
-  totals: Tally & { skipped: number; skippedWhy?: string; disagreements: number; linesChecked: number }
+  totals: Tally & { skipped: number; skippedWhy?: string; disagreements: number; linesChecked: number; allowed: number }
   categories: CategoryRow[]
   /** Per standard (the case's answer follows RFC 9309 alone, Google's behaviour beyond it, or differs from the RFC): its cases and agreement. */
   standards: ({ id: Standard } & Tally)[]
@@ -348,6 +348,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
       ...(input.skippedWhy ? { skippedWhy: input.skippedWhy } : {}),
       disagreements: t.disagreements,
       linesChecked: t.linesChecked,
+      allowed: t.allowed,
     },
     categories,
     standards,

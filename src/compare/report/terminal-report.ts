@@ -146,6 +146,13 @@ export function timingLines(report: Report): string[] {
   return out
 }
 
+/** That every case got the same verdict, when it did: an implementation that judges nothing. */
+export function sameAnswer(report: Report): string {
+  const t = report.totals
+  const v = t.allowed === t.cases ? 'allowed' : t.allowed === 0 && t.errors === 0 ? 'disallowed' : ''
+  return t.cases > 1 && v ? `the implementation answered ${v} to every case` : ''
+}
+
 /** The last line: the gate's verdict, or the failure. */
 export function resultLine(report: Report): string {
   const t = report.totals
@@ -158,7 +165,7 @@ export function resultLine(report: Report): string {
       ? `${pct(gate.verdicts)} agreement with ${whose(sem)} on verdicts (the implementation gives no deciding lines); ${otherStandard}: ${pct(second.verdicts)}`
       : `${pct(t.agreement)} agreement with ${whose(sem)} on ${scoreWords(report.score)} (${pct(gate[other])} on ${scoreWords(other)}); ` +
         `${otherStandard}: ${pct(second[report.score])} (${pct(second[other])})`
-  if (report.failure) return `Result: the run stopped after ${count(t.cases)} cases (${both} so far): see above`
+  if (report.failure) return `Result: the run stopped ${t.cases ? `after ${count(t.cases)} cases (${both} so far)` : 'before any case was answered'}: see above`
   const b = report.baseline
   if (b) {
     const verdict = b.newCount === 0 ? `passed: no disagreement is new (${count(b.known)} known to ${b.file})` : `failed: ${count(b.newCount)} new disagreement${b.newCount === 1 ? '' : 's'} (${count(b.known)} known to ${b.file})`
@@ -206,6 +213,8 @@ export function renderTerminal(report: Report, show: number): string {
   )
   if (t.disagreements > 0) out.push('(only: the disagreements of a category that no other category of the explanation, at least half as precise, tags)')
   if (!lines) out.push('(the implementation gave no deciding lines: only verdicts were checked)')
+  const same = sameAnswer(report)
+  if (same) out.push(`(${same})`)
   const explained = explanationLine(report)
   if (explained) out.push(explained)
   if (t.skipped > 0) out.push(`${count(t.skipped)} cases skipped: ${t.skippedWhy ?? ''}`)

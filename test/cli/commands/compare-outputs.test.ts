@@ -117,6 +117,19 @@ describe('every case, as the run goes', () => {
     expect(allow.stdout).toContain("    why (the set's explanation): A rule applies to the paths that start with its value.")
   })
 
+  it('--junit keeps tabs, line breaks and CRs of ids and messages (an XML parser read them as spaces and line feeds); an adapter that allows everything is said to (the report did not say)', async () => {
+    const cases = tmp.path('spaces.jsonl')
+    const ids = ['tab\there', 'two\nlines', 'cr\r\nlf', 'lone\rcr']
+    writeFileSync(cases, ids.map((id) => JSON.stringify({ id, robots: 'User-agent: *\nDisallow: /a\tb\n', agent: 'FooBot', url: 'https://a.com/a\tb' })).join('\n') + '\n')
+    const junit = tmp.path('spaces.xml')
+    const r = await run(['compare', '--cases', cases, '--batch', `${NODE} -e "${ALLOW_ALL}"`, '--junit', junit, '--minimise', '0', '-q'])
+    expect(r.status).toBe(3)
+    const tests = [...suites(parseXml(readFileSync(junit, 'utf8'))).values()].flat()
+    expect(tests.map((t) => t.attributes.name)).toEqual(ids)
+    expect(tests[0].children.find((c) => c.name === 'failure')!.attributes.message).toContain('Disallow: /a\tb')
+    expect(r.stdout.toString()).toContain('\n(the implementation answered allowed to every case)\n')
+  })
+
   it('--format jsonl prints a line per category and one for all cases', async () => {
     const r = await run(['compare', '--cases', 'unit', '--module', RP_MODULE, '--minimise', '0', '--format', 'jsonl'])
     const lines = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -183,9 +196,12 @@ describe('a failed run leaves its results', () => {
     expect(report.cases).toHaveLength(30)
   })
 
-  it('an adapter that cannot start: the reports say so, with no case, exit 4', async () => {
-    const r = await compareWithJson(['--cases', 'unit', '--batch', '/nonexistent/adapter-x'], tmp.path('nostart.json'))
+  it('an adapter that cannot start: the reports say so, with no case, exit 4; no 100 % agreement claimed of no case (it read "stopped after 0 cases (100.00% agreement")', async () => {
+    const html = tmp.path('nostart.html')
+    const r = await compareWithJson(['--cases', 'unit', '--batch', '/nonexistent/adapter-x', '--html', html], tmp.path('nostart.json'))
     expect(r.status).toBe(4)
+    expect(r.stdout).toContain('Result: the run stopped before any case was answered: see above')
+    expect(readFileSync(html, 'utf8')).toContain('<title>robots.txt compare: no case answered (stopped)</title>')
     expect(r.report).toMatchObject({ complete: false, totals: { cases: 0 }, cases: [] })
     expect(r.report.failure!.message).toMatch(/exited with status 127.*not found/)
   })

@@ -418,4 +418,12 @@ describe('the gate, the options and their errors', () => {
     expect(noSpec.status).toBe(1)
     expect(noSpec.stderr).toMatch(/no \.textproto file under/)
   })
+
+  it('a --module that calls process.exit(0) mid-run is an adapter failure, exit 4 (compare exited 0, silently, with --min-agreement)', async () => {
+    const mod = tmp.path('exits.mjs')
+    writeFileSync(mod, `let n = 0\nexport function parse() { return { isAllowed() { if (++n === 20) process.exit(0); return true } } }\n`)
+    const r = await run(['compare', '--cases', 'unit', '--module', mod, '--min-agreement', '1'])
+    expect(r.status).toBe(4)
+    expect(r.stderr.toString()).toBe(`robots-automaton: --module: ${mod} ended the process (exit status 0) during the run: no verdict, no report (exit 4)\n`)
+  })
 })

@@ -132,6 +132,26 @@ describe('batch adapter', () => {
     await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', name: 'AdapterFailure', exitCode: 1 })
   })
 
+  it('answers read with a bad line still count, and a bad line after the last answer fails the run (a duplicate last answer dropped every case read with it)', async () => {
+    // The probe answered alone; then the six cases' answers and a duplicate of the last, in one write.
+    const cmd = script(
+      'dup-last',
+      `if (req.id === 1) return { id: 1, allowed: true }
+       held.push(JSON.stringify({ id: req.id, allowed: true }))
+       if (held.length === 6) return held.join('\\n') + '\\n' + held[5]`,
+      'const held = []',
+    )
+    const adapter = new BatchAdapter(options(cmd))
+    const got: Answer[] = []
+    await adapter.start()
+    try {
+      await expect(adapter.judgeAll(requests(6), (i, a) => (got[i] = a))).rejects.toThrow(/answer 7 has an id that matches no request in flight: "\{\\"id\\":7,/)
+    } finally {
+      await adapter.close()
+    }
+    expect(got.filter((a) => a.allowed === true)).toHaveLength(6)
+  })
+
   // The clock of these is the test's: start-up and the answers take no time on it, however busy the machine, and
   // the watchdog fires only when the test moves the clock.
   const FAKE: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'performance'] }
@@ -156,6 +176,24 @@ describe('batch adapter', () => {
       await expect(run).rejects.toThrow(/^--batch: no answer at all for 1250 ms \(--timeout 1000\) after 19 answers, 1 request in flight; the oldest: a request \(agent "a", URL "\/u3\/deny"\)$/)
       await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', exitCode: 1 })
       expect(answered).toBe(19)
+      await adapter.close()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('a stall after an answer with no final line feed names that unfinished line (it said only "no answer at all")', async () => {
+    vi.useFakeTimers(FAKE)
+    try {
+      const cmd = script('no-lf', `if (req.id === 1) return { id: 1, allowed: true }; process.stdout.write('{"id":' + req.id + ',"allowed":true}')`)
+      const adapter = new BatchAdapter(options(cmd, { timeoutMs: 1000, window: 1 }))
+      await adapter.start()
+      const run = adapter.judgeAll(requests(1), () => {})
+      run.catch(() => {})
+      // The unfinished line has come in (setImmediate is the real one).
+      while (!(adapter as unknown as { partial: string }).partial) await new Promise((r) => setImmediate(r))
+      await vi.advanceTimersByTimeAsync(1250)
+      await expect(run).rejects.toThrow(/no answer at all for \d+ ms .*; its stdout ends with a line not ended by \\n: "\{\\"id\\":2,\\"allowed\\":true\}"$/)
       await adapter.close()
     } finally {
       vi.useRealTimers()

@@ -45,6 +45,15 @@ describe('command templates', () => {
     expect(outcomeOf(one, 0, null, 'no\n', '')).toEqual({ allowed: false })
   })
 
+  it('a crash read by one pattern is an error, not the other outcome (exit 2 with an empty stdout was counted allowed by --disallowed-pattern)', () => {
+    const d = { ...base, disallowedPattern: /^disallowed/m }
+    expect(outcomeOf(d, 2, null, '', 'Traceback\n')).toEqual({ error: 'exit status 2 and stdout matches no pattern; stderr: Traceback' })
+    expect(outcomeOf({ ...base, allowedPattern: /^allowed/m }, 139, null, '', '')).toEqual({ error: 'exit status 139 and stdout matches no pattern' })
+    // An exit status that is an answer, or a pattern that matched, still decides.
+    expect(outcomeOf(d, 0, null, 'allowed\n', '')).toEqual({ allowed: true })
+    expect(outcomeOf(d, 2, null, 'disallowed\n', '')).toEqual({ allowed: false })
+  })
+
   it('keeps the exit status and the start of stdout and stderr as evidence', () => {
     expect(outcomeWithEvidence(base, 2, null, 'out\n', 'err\n').evidence).toEqual({ status: 2, signal: null, stdout: 'out\n', stderr: 'err\n' })
     const long = 'x'.repeat(5000)
