@@ -84,7 +84,6 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   const quiet = flag(args, 'quiet')
   let files: readonly string[]
   let sides: [DiffSide, DiffSide]
-  let tally: HostTally | undefined
   // Each side's tally: an entry either side could not read fails the run.
   let tallies: HostTally[] = []
   if (perHost.length > 0) {
@@ -118,9 +117,8 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       if (!quiet && skipped !== undefined) note(skipped)
       return dir
     })
-    // Each side warns about its own files; the summary counts OLD's hosts.
+    // Each side warns about its own files and has its part of the summary.
     tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
-    tally = tallies[0]
     sides = [new HostSide(opened[0], who, cacheBytes, tallies[0]), new HostSide(opened[1], who, cacheBytes, tallies[1])]
   } else {
     const [oldSource, newSource] = args.positionals
@@ -227,7 +225,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     if (!quiet) {
       let without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
       if (emptyRequests > 0) without += `; ${count(emptyRequests)} with no request ("-"), not compared`
-      const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
+      const hosts = sidesSummary(tallies)
       const each = crawlers.map((c, i) => `${c.name} ${count(changedTo.disallowed[i])}/${count(changedTo.allowed[i])}`).join(', ')
       note(`${plural(compared, 'URL')} compared${scope?.summary() ?? ''}: ${count(urlsChanged)} with a verdict that changes for some crawler; now disallowed/now allowed per crawler: ${each}${without}${hosts}`)
     }
@@ -240,13 +238,18 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     const unchanged = compared - nowAllowed - nowDisallowed
     let without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
     if (emptyRequests > 0) without += `; ${count(emptyRequests)} with no request ("-"), not compared`
-    const hosts = tally !== undefined ? `; ${tally.summary()}` : ''
+    const hosts = sidesSummary(tallies)
     note(`${plural(compared, 'URL')} compared${scope?.summary() ?? ''}: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(unchanged)} unchanged${without}${hosts}`)
   }
   failIfUnreadable(tallies)
   if (nowAllowed + nowDisallowed > 0) return EXIT_CHANGED
   if (lines > 0 && compared === 0) throw new CliError('ERR_NO_URL', noUrlMessage(lines, perHost.length > 0, sample, layout, !quiet), EXIT_NO_URL)
   return 0
+}
+
+/** Each side's hosts for the summary line: `; old hosts: …; new hosts: …` ('' without per-host rules). */
+function sidesSummary(tallies: readonly HostTally[]): string {
+  return tallies.map((t, i) => `; ${i === 0 ? 'old' : 'new'} ${t.summary()}`).join('')
 }
 
 /** Ends the run with exit 1 when either side used an entry it could not read (a comparison of it would not be the site's). */

@@ -75,9 +75,9 @@ interface Judged {
  *   instead of letting output pile up. Block, output and fingerprint buffers
  *   travel without a copy (transferred ArrayBuffers) and come back for
  *   reuse.
- * - Start: an input that fits in one block is judged in the main thread
- *   alone; the workers are started at the first block that is not the last,
- *   which the main thread judges while they start.
+ * - Start: the first block is judged in the main thread (an input whose
+ *   files each fit in one block starts no worker); a worker is started only
+ *   for a block no started worker has room for, so a short input starts few.
  * - Per-host rules are shared, not copied: the directory's index and a
  *   bundle's bytes live on SharedArrayBuffers. Each thread keeps its own
  *   cache of compiled matchers (`--cache-mb` is shared out between them).
@@ -119,8 +119,8 @@ export class ParallelRunner implements BlockRunner {
   async submit(block: LineBlock, terminateLast: boolean, source: BlockSource): Promise<void> {
     if (this.totals.stats.stopped) return
     if (!this.started) {
-      if (!block.last) this.start()
-      // Judged here, straight to the output, while the workers start (or the whole input, when each file is one block).
+      if (!block.last) this.started = true
+      // Judged here, straight to the output (the whole input, when each file is one block).
       this.inline.judgeNow(block, terminateLast, source)
       this.seq++
       this.nextOut++
@@ -135,6 +135,7 @@ export class ParallelRunner implements BlockRunner {
     }
     let slot: Slot | undefined
     for (const s of this.slots) if (s.inflight < PER_WORKER && (slot === undefined || s.inflight < slot.inflight)) slot = s
+    if (slot === undefined && this.slots.length < this.jobs - 1) slot = this.startWorker()
     const seq = this.seq++
     if (slot !== undefined) {
       const bytes = this.movable(block)
@@ -191,21 +192,20 @@ export class ParallelRunner implements BlockRunner {
     return new Uint8Array(b)
   }
 
-  private start(): void {
-    this.started = true
-    for (let i = 0; i < this.jobs - 1; i++) {
-      const worker = new Worker(this.workerUrl, { workerData: this.spec })
-      const slot: Slot = { worker, inflight: 0, spares: [], finished: false }
-      worker.on('message', (m: FromWorker) => this.receive(slot, m))
-      worker.on('error', (err) => this.fail(new CliError('ERR_WORKER', `a worker thread failed: ${err.message}`)))
-      worker.on('exit', (code) => {
-        if (slot.finished) return
-        this.fail(new CliError('ERR_WORKER', `a worker thread exited early (code ${code})`))
-        // finish() may be waiting for this worker's last counts: it will not send them.
-        slot.done?.(undefined, true)
-      })
-      this.slots.push(slot)
-    }
+  /** Starts one more worker thread. */
+  private startWorker(): Slot {
+    const worker = new Worker(this.workerUrl, { workerData: this.spec })
+    const slot: Slot = { worker, inflight: 0, spares: [], finished: false }
+    worker.on('message', (m: FromWorker) => this.receive(slot, m))
+    worker.on('error', (err) => this.fail(new CliError('ERR_WORKER', `a worker thread failed: ${err.message}`)))
+    worker.on('exit', (code) => {
+      if (slot.finished) return
+      this.fail(new CliError('ERR_WORKER', `a worker thread exited early (code ${code})`))
+      // finish() may be waiting for this worker's last counts: it will not send them.
+      slot.done?.(undefined, true)
+    })
+    this.slots.push(slot)
+    return slot
   }
 
   private post(slot: Slot, message: ToWorker, transfer: ArrayBuffer[] = []): void {

@@ -115,7 +115,7 @@ describe('diff', () => {
       expect(r.status, r.stderr).toBe(3)
       expect(r.stdout.toString()).toBe(want)
       expect(r.stderr).toMatch(/line 5 of '<stdin>' was not judged: its URL is a path, and per-host rules need its host/)
-      expect(r.stderr).toMatch(/4 URLs compared: 1 now disallowed, 2 now allowed, 1 unchanged; 1 without a URL or host, not compared; hosts: 2 with a robots\.txt, 1 without one/)
+      expect(r.stderr).toMatch(/4 URLs compared: 1 now disallowed, 2 now allowed, 1 unchanged; 1 without a URL or host, not compared; old hosts: 2 with a robots\.txt, 1 without one, 0 unreadable; new hosts: 1 with a robots\.txt, 2 without one, 0 unreadable\n/)
     }
     const json = await run(['diff', '--bundle', bundle, '--robots-dir', oldDir, '--agent', 'bot', '--format', 'jsonl', '-q'], { input })
     const records = json.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
@@ -146,5 +146,23 @@ describe('regression: a URL list whose lines end with CR alone was compared as o
     const crlf = await run(['filter', '--robots', tmp.path('old.txt'), '--agent', 'bot', '--print', 'verdicts'], { input: 'https://e.com/private/x\r\n/public\r\n' })
     expect(crlf.status).toBe(0)
     expect(crlf.stdout.toString()).toBe('disallowed\t2\thttps://e.com/private/x\nallowed\t0\t/public\n')
+  })
+})
+
+describe('regression: diff per host summed OLD\'s hosts alone (NEW\'s unreadable files shown as 0 unreadable)', () => {
+  it('the summary counts each side, the crawlers form too, and either side\'s unreadable file fails the run', async () => {
+    const good = tmp.path('good-dir')
+    const bad = tmp.path('bad-dir')
+    mkdirSync(good)
+    mkdirSync(bad)
+    for (const h of ['a.com', 'b.com']) writeFileSync(join(good, h), 'User-agent: *\nDisallow: /x\n')
+    writeFileSync(join(bad, 'a.com'), 'User-agent: *\nDisallow: /y\n')
+    mkdirSync(join(bad, 'b.com'))
+    const input = 'https://a.com/x\nhttps://b.com/x\nhttps://c.com/x\n'
+    for (const who of [['--agent', 'bot'], ['--crawlers', 'bot,other']]) {
+      const r = await run(['diff', '--robots-dir', good, '--robots-dir', bad, ...who], { input })
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/; old hosts: 2 with a robots\.txt, 1 without one, 0 unreadable; new hosts: 1 with a robots\.txt, 1 without one, 1 unreadable\n.*a robots\.txt file this run used could not be read \('.*b\.com': not a regular file \(a directory\)\)/)
+    }
   })
 })

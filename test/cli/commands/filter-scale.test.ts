@@ -184,6 +184,28 @@ describe('--jobs: a worker that fails', () => {
   })
 })
 
+describe('regression: --jobs N started its N - 1 worker threads for any input, however short', () => {
+  it('a worker starts only for a block no started worker has room for; the output stays that of --jobs 1', async () => {
+    const counted = tmp.path('counted')
+    mkdirSync(counted)
+    for (const f of readdirSync(dirname(CLI))) if (f.endsWith('.js')) copyFileSync(join(dirname(CLI), f), join(counted, f === 'filter-worker.js' ? 'real-worker.js' : f))
+    // The worker's file, counting each start before it runs the real one.
+    const starts = tmp.path('starts.log')
+    writeFileSync(starts, '')
+    writeFileSync(join(counted, 'filter-worker.js'), `import { appendFileSync } from 'node:fs'\nappendFileSync(${JSON.stringify(starts)}, 'start\\n')\nawait import('./real-worker.js')\n`)
+    // Three blocks of 64 bytes: the first judged by the main thread, the other two fit in one worker's hands.
+    const input = '/private/x/abcd\n/public/abcdefg\n'.repeat(6)
+    const file = tmp.path('three-blocks.txt')
+    writeFileSync(file, input)
+    const env = { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '64' }
+    const many = spawnSync(process.execPath, [join(counted, 'cli.js'), 'filter', '--robots', robotsPath, '--agent', 'bot', '--print', 'verdicts', '--jobs', '16', file], { env, encoding: 'utf8' })
+    const one = await filterRun(['--robots', robotsPath, '--print', 'verdicts', '--jobs', '1'], Buffer.from(input), 64)
+    expect(many.status, many.stderr).toBe(0)
+    expect(many.stdout).toBe(one.stdout.toString())
+    expect(readFileSync(starts, 'utf8')).toBe('start\n')
+  })
+})
+
 describe('--format jsonl', () => {
   it('url, allowed, line, rule, host, source: a file that decided, a file with no matching rule, no file', async () => {
     const input = Buffer.concat([
