@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
+import { readError as compareReadError } from '../../src/compare/compare-error.js'
 
 let tmp: ReturnType<typeof tempDir>
 const URLS = 'https://a.test/\nhttps://b.test/private\n'
@@ -191,6 +192,15 @@ describe('numbers and names', () => {
       expect(r.status, r.stderr).toBe(1)
       expect(r.stderr).toContain('no such file or directory (a name that is not valid UTF-8 cannot reach this program')
     }
+  })
+
+  it("'-' where it is no stdin (filter --bundle -, check --crawlers @-, compare --matrix -) was only 'no such file or directory'; it says '-' is not stdin here", async () => {
+    for (const args of [['filter', '--bundle', '-', '--agent', 'A'], ['check', tmp.path('robots.txt'), '--crawlers', '@-', '/x']]) {
+      const r = await run(args, { input: URLS })
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/^robots-automaton: cannot read (bundle|crawler list) '-': no such file or directory \('-' is not stdin here: name a file\)\n$/)
+    }
+    expect(compareReadError('matrix file', '-', Object.assign(new Error('x'), { code: 'ENOENT' })).message).toBe("cannot read matrix file '-': no such file or directory ('-' is not stdin here: name a file)")
   })
 })
 
