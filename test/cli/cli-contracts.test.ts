@@ -194,6 +194,22 @@ describe('numbers and names', () => {
     }
   })
 
+  it('lint DIR skipped a file under DIR whose name is not UTF-8 as missing, blaming the arguments; it lints it (and what is under such a folder)', async () => {
+    const dir = tmp.path('lint-names')
+    const bad = Buffer.concat([Buffer.from(`${dir}/sub`), Buffer.from([0xfe])])
+    mkdirSync(bad, { recursive: true })
+    writeFileSync(Buffer.concat([bad, Buffer.from('/caf'), Buffer.from([0xe9])]), 'Disalow: /x\n')
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([0xff])]), 'User-agent: *\nDisalow: /y\n')
+    const r = await run(['lint', dir])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stdout.toString()).toBe(
+      `${dir}/a\uFFFD:2: warning: key is a misspelling the reference accepts [typo]\n` +
+        `${dir}/sub\uFFFD/caf\uFFFD:1: error: rule before any User-agent line; ignored [rule-outside-group]\n` +
+        `${dir}/sub\uFFFD/caf\uFFFD:1: warning: key is a misspelling the reference accepts [typo]\n`,
+    )
+    expect(r.stderr).toMatch(/2 files linted: 1 error, 2 warnings, 0 infos; 3 lines, 38 bytes\n$/)
+  })
+
   it("'-' where it is no stdin (filter --bundle -, check --crawlers @-, compare --matrix -) was only 'no such file or directory'; it says '-' is not stdin here", async () => {
     for (const args of [['filter', '--bundle', '-', '--agent', 'A'], ['check', tmp.path('robots.txt'), '--crawlers', '@-', '/x']]) {
       const r = await run(args, { input: URLS })
