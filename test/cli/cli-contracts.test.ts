@@ -210,6 +210,14 @@ describe('numbers and names', () => {
     expect(r.stderr).toMatch(/2 files linted: 1 error, 2 warnings, 0 infos; 3 lines, 38 bytes\n$/)
   })
 
+  it.skipIf(process.platform === 'win32')('stdin named twice through /dev/stdin (diff - /dev/stdin) read the pipe once: NEW was judged as an empty robots.txt, a silent now-allowed; it is refused as stdin named twice', async () => {
+    const robots = 'User-agent: *\nDisallow: /private\n'
+    const d = await run(['diff', '-', '/dev/stdin', '--agent', 'A', fresh('stdin-twice.txt', URLS)], { input: robots })
+    expect([d.status, d.stdout.toString(), d.stderr]).toEqual([2, '', "robots-automaton: diff: only one of OLD and NEW can be stdin ('-') (see 'robots-automaton diff --help')\n"])
+    const f = await run(['filter', '--robots', '/dev/stdin', '--agent', 'A'], { input: robots })
+    expect([f.status, f.stderr]).toEqual([2, "robots-automaton: filter: '--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments (see 'robots-automaton filter --help')\n"])
+  })
+
   it("'-' where it is no stdin (filter --bundle -, check --crawlers @-, compare --matrix -) was only 'no such file or directory'; it says '-' is not stdin here", async () => {
     for (const args of [['filter', '--bundle', '-', '--agent', 'A'], ['check', tmp.path('robots.txt'), '--crawlers', '@-', '/x']]) {
       const r = await run(args, { input: URLS })
