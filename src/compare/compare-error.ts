@@ -31,9 +31,10 @@ export function usageError(message: string): CompareError {
   return new CompareError('ERR_USAGE', message)
 }
 
-/** A `CompareError` (exit 1) for a file that could not be read. */
+/** A `CompareError` (exit 1) for a file that could not be read (a missing `-`: not stdin here, as the command line says). */
 export function readError(what: string, name: string, err: unknown): CompareError {
-  return new CompareError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}`)
+  const stdin = name === '-' && (err as { code?: unknown } | null)?.code === 'ENOENT' ? " ('-' is not stdin here: name a file)" : ''
+  return new CompareError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}${stdin}`)
 }
 
 export { describeSystemError }

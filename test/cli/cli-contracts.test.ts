@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
+import { readError as compareReadError } from '../../src/compare/compare-error.js'
 
 let tmp: ReturnType<typeof tempDir>
 const URLS = 'https://a.test/\nhttps://b.test/private\n'
@@ -191,6 +192,39 @@ describe('numbers and names', () => {
       expect(r.status, r.stderr).toBe(1)
       expect(r.stderr).toContain('no such file or directory (a name that is not valid UTF-8 cannot reach this program')
     }
+  })
+
+  it('lint DIR skipped a file under DIR whose name is not UTF-8 as missing, blaming the arguments; it lints it (and what is under such a folder)', async () => {
+    const dir = tmp.path('lint-names')
+    const bad = Buffer.concat([Buffer.from(`${dir}/sub`), Buffer.from([0xfe])])
+    mkdirSync(bad, { recursive: true })
+    writeFileSync(Buffer.concat([bad, Buffer.from('/caf'), Buffer.from([0xe9])]), 'Disalow: /x\n')
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([0xff])]), 'User-agent: *\nDisalow: /y\n')
+    const r = await run(['lint', dir])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stdout.toString()).toBe(
+      `${dir}/a\uFFFD:2: warning: key is a misspelling the reference accepts [typo]\n` +
+        `${dir}/sub\uFFFD/caf\uFFFD:1: error: rule before any User-agent line; ignored [rule-outside-group]\n` +
+        `${dir}/sub\uFFFD/caf\uFFFD:1: warning: key is a misspelling the reference accepts [typo]\n`,
+    )
+    expect(r.stderr).toMatch(/2 files linted: 1 error, 2 warnings, 0 infos; 3 lines, 38 bytes\n$/)
+  })
+
+  it.skipIf(process.platform === 'win32')('stdin named twice through /dev/stdin (diff - /dev/stdin) read the pipe once: NEW was judged as an empty robots.txt, a silent now-allowed; it is refused as stdin named twice', async () => {
+    const robots = 'User-agent: *\nDisallow: /private\n'
+    const d = await run(['diff', '-', '/dev/stdin', '--agent', 'A', fresh('stdin-twice.txt', URLS)], { input: robots })
+    expect([d.status, d.stdout.toString(), d.stderr]).toEqual([2, '', "robots-automaton: diff: only one of OLD and NEW can be stdin ('-') (see 'robots-automaton diff --help')\n"])
+    const f = await run(['filter', '--robots', '/dev/stdin', '--agent', 'A'], { input: robots })
+    expect([f.status, f.stderr]).toEqual([2, "robots-automaton: filter: '--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments (see 'robots-automaton filter --help')\n"])
+  })
+
+  it("'-' where it is no stdin (filter --bundle -, check --crawlers @-, compare --matrix -) was only 'no such file or directory'; it says '-' is not stdin here", async () => {
+    for (const args of [['filter', '--bundle', '-', '--agent', 'A'], ['check', tmp.path('robots.txt'), '--crawlers', '@-', '/x']]) {
+      const r = await run(args, { input: URLS })
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/^robots-automaton: cannot read (bundle|crawler list) '-': no such file or directory \('-' is not stdin here: name a file\)\n$/)
+    }
+    expect(compareReadError('matrix file', '-', Object.assign(new Error('x'), { code: 'ENOENT' })).message).toBe("cannot read matrix file '-': no such file or directory ('-' is not stdin here: name a file)")
   })
 })
 

@@ -126,6 +126,27 @@ describe('bundles that are not files', () => {
   })
 })
 
+describe('bundles read through a pipe without end', () => {
+  it.skipIf(process.platform === 'win32')('fetch --update and audit read a pipe as a bundle only as far as its header says (<(cat /dev/zero) took memory without end)', () => {
+    const bundle = tmp.path('endless.bundle')
+    const dir = tmp.path('endless-dir')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
+    expect(spawnSync(process.execPath, [CLI, 'pack', dir, '-o', bundle, '-q']).status).toBe(0)
+    const cli = `"${process.execPath}" "${CLI}"`
+    const script = [
+      `${cli} fetch --update <(cat /dev/zero) -o "${tmp.path('endless.out')}"; echo "status $?" >&2`,
+      `${cli} audit <(cat "${bundle}" /dev/zero) --crawlers bot -q; echo "status $?" >&2`,
+    ].join('\n')
+    const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 })
+    expect(r.error, 'must not hang').toBeUndefined()
+    expect(r.stderr.replace(/\/dev\/fd\/\d+/g, 'PIPE')).toBe(
+      "robots-automaton: cannot read bundle 'PIPE': not a robots-automaton bundle (bad magic or too short) (ERR_FORMAT)\nstatus 1\n" +
+        "robots-automaton: cannot read bundle 'PIPE': longer than its header says\nstatus 1\n",
+    )
+  })
+})
+
 describe('audit counts', () => {
   it("one host is '1 host', not '1 hosts', in the summary and in the comparison of two snapshots", async () => {
     const dir = tmp.path('one-host')

@@ -44,6 +44,11 @@ describe('parseArgs', () => {
     expect(Object.fromEntries(r.options)).toEqual({ agent: 'G', quiet: true, print: 'b' })
     expect(r.positionals).toEqual(['x', '-', '--agent'])
   })
+  it("a value that starts with '-' (--jobs -1, --robots -r.txt) is told how to give it: it was only 'needs a value', as if none was given", () => {
+    expect(() => parseArgs(['--agent', '-1'], specs)).toThrow("option '--agent' needs a value (to give '-1', write '--agent=-1')")
+    expect(() => parseArgs(['--agent', '-r.txt'], specs)).toThrow("(to give '-r.txt', write '--agent=-r.txt')")
+    for (const next of ['-q', '--quiet', '--nope']) expect(() => parseArgs(['--agent', next], specs)).toThrow(/needs a value$/)
+  })
   it('accepts - as a value', () => {
     expect(parseArgs(['--agent', '-'], specs).options.get('agent')).toBe('-')
   })

@@ -23,7 +23,7 @@ import { LineFault, LineLocator } from '../filter/line-locator.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
-import { note, verdictFound } from '../common/stdio.js'
+import { isStdin, note, verdictFound } from '../common/stdio.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 import { EXIT_NO_URL } from '../filter/line-faults.js'
 import { OriginScope } from '../common/robots-origin.js'
@@ -174,9 +174,9 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const [source, ...urls] = args.positionals
   if (source === undefined) throw new UsageError('missing ROBOTS (a file, - or an http(s) URL)')
   checkRobotsSource(source)
-  const stdinUrls = urls.length === 0 ? 1 : urls.filter((u) => u === '-').length
+  const stdinUrls = urls.length === 0 ? 1 : urls.filter(isStdin).length
   if (stdinUrls > 1) throw new UsageError(`stdin ('-') is named more than once`)
-  if (stdinUrls > 0 && source === '-') throw new UsageError(`'-' reads the robots.txt from stdin, so the URLs must be arguments`)
+  if (stdinUrls > 0 && isStdin(source)) throw new UsageError(`'-' reads the robots.txt from stdin, so the URLs must be arguments`)
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
   if (!quiet) for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)

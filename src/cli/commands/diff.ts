@@ -24,7 +24,7 @@ import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS, type LoadedRobots } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
-import { note, verdictFound } from '../common/stdio.js'
+import { isStdin, note, verdictFound } from '../common/stdio.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { DEFAULT_CACHE_MB } from '../filter/host-judge.js'
 import { HostTally } from '../hosts/host-tally.js'
@@ -89,16 +89,16 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   if (perHost.length > 0) {
     if (perHost.length !== 2) throw new UsageError(`per-host rules need two sources, OLD then NEW ('--robots-dir' or '--bundle', twice; got ${perHost.length})`)
     files = args.positionals
-    if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
+    if (files.filter(isStdin).length > 1) throw new UsageError(`stdin ('-') is named more than once`)
   } else {
     const [oldSource, newSource, ...rest] = args.positionals
     if (oldSource === undefined || newSource === undefined) throw new UsageError('needs OLD and NEW (each a file, - or an http(s) URL), or two --robots-dir/--bundle sources')
     checkRobotsSource(oldSource)
     checkRobotsSource(newSource)
     files = rest
-    const stdinRobots = [oldSource, newSource].filter((s) => s === '-').length
+    const stdinRobots = [oldSource, newSource].filter(isStdin).length
     if (stdinRobots > 1) throw new UsageError(`only one of OLD and NEW can be stdin ('-')`)
-    const stdinFiles = files.filter((f) => f === '-').length
+    const stdinFiles = files.filter(isStdin).length
     if (stdinFiles > 1 || (stdinRobots > 0 && (files.length === 0 || stdinFiles > 0))) {
       throw new UsageError(stdinFiles > 1 ? `stdin ('-') is named more than once` : `a robots.txt read from stdin ('-') means the URLs must come from FILE arguments`)
     }

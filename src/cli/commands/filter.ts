@@ -33,7 +33,7 @@ import { EXIT_NO_URL, faultNote, faultWords, INVALID_OPTION, noUrlMessage, polic
 import { printable } from '../common/printable.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import type { BlockSource } from '../filter/runner.js'
-import { note } from '../common/stdio.js'
+import { isStdin, note } from '../common/stdio.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION } from '../common/crawlers-option.js'
 import { CrawlerCodes, needAllOf } from '../filter/crawler-codes.js'
@@ -98,9 +98,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
   const files = args.positionals
-  const stdinFiles = files.filter((f) => f === '-').length
+  const stdinFiles = files.filter(isStdin).length
   if (stdinFiles > 1) throw new UsageError(`stdin ('-') is named more than once`)
-  if (robotsSource === '-' && (files.length === 0 || stdinFiles > 0)) {
+  if (isStdin(robotsSource ?? '') && (files.length === 0 || stdinFiles > 0)) {
     throw new UsageError(`'--robots -' reads the robots.txt from stdin, so the URLs must come from FILE arguments`)
   }
 

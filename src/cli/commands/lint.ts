@@ -44,16 +44,18 @@ export function summaryText(t: DiagnosticTotals, lines: number | null, bytes: nu
  * symbolic links followed). A directory met again through a link (a loop such
  * as `sub/up -> ..`) is walked once: its path goes to `loops`.
  */
-function filesUnder(dir: string, seen: Set<string>, loops: string[]): string[] {
-  let entries: string[]
+function filesUnder(dir: string | Buffer, seen: Set<string>, loops: string[]): (string | Buffer)[] {
+  let entries: Buffer[]
   try {
-    entries = readdirSync(dir).sort()
+    entries = readdirSync(dir, { encoding: 'buffer' }).sort(Buffer.compare)
   } catch (err) {
-    throw readError('directory', dir, err)
+    throw readError('directory', String(dir), err)
   }
-  const out: string[] = []
+  const out: (string | Buffer)[] = []
   for (const name of entries) {
-    const path = join(dir, name)
+    // A name that is not UTF-8 is kept as bytes (as text it would name no file), and so are the paths under it.
+    const utf8 = typeof dir === 'string' && Buffer.from(`${name}`).equals(name)
+    const path = utf8 ? join(dir as string, `${name}`) : Buffer.concat([typeof dir === 'string' ? Buffer.from(join(dir, '/')) : Buffer.concat([dir, Buffer.from('/')]), name])
     let info
     try {
       info = statSync(path)
@@ -63,7 +65,7 @@ function filesUnder(dir: string, seen: Set<string>, loops: string[]): string[] {
     }
     if (info.isDirectory()) {
       const id = `${info.dev}:${info.ino}`
-      if (seen.has(id)) loops.push(path)
+      if (seen.has(id)) loops.push(String(path))
       else {
         seen.add(id)
         out.push(...filesUnder(path, seen, loops))
@@ -74,8 +76,8 @@ function filesUnder(dir: string, seen: Set<string>, loops: string[]): string[] {
 }
 
 /** The ROBOTS arguments with directories expanded; `loops` gets the directories met again through a link. */
-function expand(sources: readonly string[], loops: string[]): string[] {
-  const out: string[] = []
+function expand(sources: readonly string[], loops: string[]): (string | Buffer)[] {
+  const out: (string | Buffer)[] = []
   for (const s of sources) {
     let info
     if (s !== '-' && !isRobotsUrl(s)) {
@@ -115,11 +117,12 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   let linted = 0
   let failed = 0
   let someLinesUnknown = false
-  for (const source of files) {
+  for (const file of files) {
     const tally = new LineTally()
+    const source = String(file)
     let loaded
     try {
-      loaded = await loadRobots(source, fetching, tally)
+      loaded = await loadRobots(source, fetching, tally, file)
     } catch (err) {
       if (!(err instanceof CliError) || err.exitCode === 2 || files.length === 1) throw err
       // One unreadable file among several: said, counted, and the others still linted.

@@ -95,7 +95,9 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     if (value === undefined) {
       const next = argv[i]
       if (next === undefined || (next.startsWith('-') && next !== '-')) {
-        throw new UsageError(`option '${label}' needs a value`)
+        // `--jobs -1`, `--robots -r.txt`: a value the user meant, read as an option; `=` gives it.
+        const meant = next !== undefined && next[1] !== '-' && !byShort.has(next.slice(1))
+        throw new UsageError(`option '${label}' needs a value${meant ? ` (to give '${next}', write '${label}=${next}')` : ''}`)
       }
       value = next
       i++

@@ -44,11 +44,17 @@ export class UsageError extends CliError {
  * A `CliError` (exit 1) for a file that could not be read. A name that is
  * missing and holds U+FFFD most likely had bytes that are not UTF-8, which
  * Node replaces in the arguments it hands over: the file is there, under
- * another name, and the message says so.
+ * another name, and the message says so. A missing `-` is said not to be
+ * stdin here.
  */
 export function readError(what: string, name: string, err: unknown): CliError {
-  const lost = (err as { code?: unknown } | null)?.code === 'ENOENT' && name.includes('\uFFFD')
-  const hint = lost ? ` (a name that is not valid UTF-8 cannot reach this program: Node reads its arguments as UTF-8, each bad byte as U+FFFD; rename the file or give it on stdin)` : ''
+  const missing = (err as { code?: unknown } | null)?.code === 'ENOENT'
+  const hint =
+    missing && name.includes('\uFFFD')
+      ? ` (a name that is not valid UTF-8 cannot reach this program: Node reads its arguments as UTF-8, each bad byte as U+FFFD; rename the file or give it on stdin)`
+      : missing && name === '-'
+        ? " ('-' is not stdin here: name a file)"
+        : ''
   return new CliError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}${hint}`)
 }
 

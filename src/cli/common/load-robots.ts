@@ -144,8 +144,9 @@ export class LineTally {
  * be read or fetched, a usage error (exit 2) for another URL scheme. With
  * `tally`, the body's lines are counted as `wc -l` counts them (a file or
  * stdin; not a fetched URL). `fetching`: how a URL is fetched ({@link robotsFetching}).
+ * `path`: with `tally`, the file's own bytes when its name is not UTF-8 (`source` then shows it).
  */
-export async function loadRobots(source: string, fetching: RobotsFetching, tally?: LineTally): Promise<LoadedRobots> {
+export async function loadRobots(source: string, fetching: RobotsFetching, tally?: LineTally, path: string | Buffer = source): Promise<LoadedRobots> {
   checkRobotsSource(source)
   if (source === '-') {
     refuseStdinDirectory(`robots.txt from 'stdin'`)
@@ -158,8 +159,8 @@ export async function loadRobots(source: string, fetching: RobotsFetching, tally
   if (isRobotsUrl(source)) return fetchUrl(source, fetching)
   try {
     if (tally === undefined) return { robots: await parseRobotsFile(source), name: source }
-    if (statSync(source).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
-    return { robots: await parseRobotsStream(tally.tap(createReadStream(source, { highWaterMark: 64 * 1024 }))), name: source }
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    return { robots: await parseRobotsStream(tally.tap(createReadStream(path, { highWaterMark: 64 * 1024 }))), name: source }
   } catch (err) {
     throw readError('robots.txt', source, err)
   }

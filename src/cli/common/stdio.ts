@@ -6,7 +6,7 @@
  * Every stderr line goes through {@link note}: prefixed `robots-automaton: `
  * (as GNU tools name themselves), after erasing the progress bar if any.
  */
-import { fstatSync } from 'node:fs'
+import { fstatSync, statSync } from 'node:fs'
 import { PROGRAM } from './version.js'
 import { printable } from './printable.js'
 import { CliError, describeSystemError } from './cli-error.js'
@@ -120,4 +120,18 @@ export function refuseStdinDirectory(what: string): void {
     // A stdin that cannot be looked at fails when read.
   }
   if (directory) throw new CliError('ERR_READ', `cannot read ${what}: is a directory`)
+}
+
+/**
+ * Whether `name` reads stdin: `-`, or a path to the pipe stdin is
+ * (`/dev/stdin`, `/dev/fd/0`), which a second reader would find empty: it
+ * counts as `-` where stdin may be read once.
+ */
+export function isStdin(name: string): boolean {
+  try {
+    const at = fstatSync(0)
+    return name === '-' || ((at.isFIFO() || at.isSocket()) && statSync(name).ino === at.ino && statSync(name).dev === at.dev)
+  } catch {
+    return name === '-'
+  }
 }

@@ -5,7 +5,7 @@
  * or a bundle that comes as a stream (`pack`'s inputs), told from other
  * input by its first bytes.
  */
-import { readFileSync, statSync } from 'node:fs'
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { RobotsFormatError, RobotsStore } from '../../index.js'
 import { bundleError } from '../hosts/bundle-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
@@ -27,13 +27,44 @@ export function readBundleStore(path: string, lazy = true): RobotsStore {
   try {
     const info = statSync(path)
     if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
-    // A regular file, or a pipe (read to its end); a device such as /dev/zero would be read without end.
+    // A regular file, or a pipe (read up to the size its header gives); a device such as /dev/zero would be read without end.
     if (!info.isFile() && !info.isFIFO()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
-    bytes = readFileSync(path)
+    bytes = info.isFile() ? readFileSync(path) : readPipe(path)
   } catch (err) {
     throw err instanceof CliError ? err : readError('bundle', path, err)
   }
   return bundleStoreOf(bytes, path, lazy)
+}
+
+/**
+ * A pipe's bytes, up to the size a bundle's header gives (its first 32
+ * bytes: the magic, D at 20, L at 24): a stream that is no bundle stops
+ * there, and one longer than its header says is refused, so that neither
+ * is read without end.
+ */
+function readPipe(path: string): Uint8Array {
+  const fd = openSync(path, 'r')
+  try {
+    const chunks: Buffer[] = []
+    let size = 0
+    let limit = 32
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size))
+      const k = readSync(fd, chunk)
+      if (k === 0) break
+      chunks.push(chunk.subarray(0, k))
+      size += k
+      if (limit === 32 && size >= 32) {
+        const head = Buffer.concat(chunks)
+        if (!isBundle(head)) break
+        limit = Math.min(head.readUInt32LE(20) + head.readUInt32LE(24) + head.readUInt32LE(28) * 2 ** 32, MAX_BUNDLE_BYTES)
+      }
+      if (size > limit) throw new CliError('ERR_READ', `cannot read bundle '${path}': ${limit < MAX_BUNDLE_BYTES ? 'longer than its header says' : 'larger than one buffer holds'}`)
+    }
+    return Buffer.concat(chunks, size)
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** The store of the bundle `bytes` (read from `name`; its forms checked on first use when `lazy`), or a BundleError. */

@@ -5,6 +5,7 @@
  * agent) }` (values or promises); each distinct body is parsed once, timed
  * apart. The details: docs/compare-reference.md, "--cmd and --module".
  */
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AdapterFailure, describeRequest, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
@@ -55,6 +56,9 @@ export class ModuleAdapter implements Adapter {
     process.on('exit', this.onExit)
     let mod: Record<string, unknown>
     try {
+      // Node's loader reads a device (/dev/zero) or a FIFO without end: only a regular file is imported.
+      const st = statSync(this.options.path, { throwIfNoEntry: false })
+      if (st && !st.isFile() && !st.isDirectory()) throw new Error('not a regular file')
       mod = (await import(pathToFileURL(resolve(this.options.path)).href)) as Record<string, unknown>
     } catch (err) {
       throw new AdapterFailure(`--module: cannot import '${this.options.path}': ${thrownText(err)}`)

@@ -1,5 +1,6 @@
 // The module adapter: each body parsed once and timed apart, promises awaited,
 // a throw or a wrong type is an error answer for that case.
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -134,5 +135,14 @@ export function parse(bytes) {
     await adapter.close()
     const throwing = mod('throws-at-import', 'throw Object.create(null)')
     await expect(new ModuleAdapter({ path: throwing, multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow("--module: cannot import '" + throwing + "': a value without a string form (object)")
+  })
+
+  it.skipIf(process.platform === 'win32')('refuses a device or a FIFO at once (--module /dev/zero was read without end)', async () => {
+    const fifo = join(dir, 'adapter.fifo')
+    spawnSync('mkfifo', [fifo])
+    for (const path of ['/dev/zero', fifo]) {
+      const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+      await expect(adapter.start()).rejects.toThrow(`--module: cannot import '${path}': not a regular file`)
+    }
   })
 })
