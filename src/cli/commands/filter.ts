@@ -39,6 +39,7 @@ import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTI
 import { CrawlerCodes, needAllOf } from '../filter/crawler-codes.js'
 import { SetJudge } from '../filter/set-judge.js'
 import { OriginScope } from '../common/robots-origin.js'
+import { ClientPaths } from '../common/client-path.js'
 import { seeBlockOrigins } from '../filter/origin-lines.js'
 import { LineLocator } from '../filter/line-locator.js'
 import { recordCrawlers } from '../filter/block-chunks.js'
@@ -156,6 +157,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const stats = totals.stats
   // The first line without a URL (or host) is named at once, so a misread log is seen early.
   if (!quiet) totals.onFirstFault = (sample) => note(faultNote(sample, layout, policyWords(invalid)))
+  // Counted by the judging threads; the first, in input order, is named here.
+  const paths = new ClientPaths(quiet ? undefined : note)
+  totals.onClientPath = (url) => paths.see(url, layout.request)
   const loop = output.loop
   const inline = new InlineRunner(judge, emitter, writer, totals, layout, tally, perHost, loop)
   const runner: BlockRunner =
@@ -205,7 +209,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
   if (!quiet && expired !== undefined) note(expired)
   const crawlersSummary = crawlers === undefined ? undefined : { names: crawlers.map((c) => c.name), require: require!, print: mode }
-  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary() ?? scope?.clause(), crawlersSummary))
+  paths.count = stats.clientPaths
+  const clauses = [tally?.summary() ?? scope?.clause(), paths.clause()].filter((c) => c !== undefined)
+  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, clauses.length > 0 ? clauses.join('; ') : undefined, crawlersSummary))
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {
     const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
