@@ -80,7 +80,7 @@ class Checker {
     private readonly quiet = false,
     /** For a ROBOTS URL: the URLs of other origins, counted. */
     private readonly scope?: OriginScope,
-    /** The URLs a client requests as another path, counted. */
+    /** The URLs that clients resolve to another path, counted. */
     private readonly paths?: ClientPaths,
   ) {}
 
@@ -205,7 +205,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     matcher = set.matcher(0)
   } else matcher = loaded.robots.agents(judged.tokens)
   const scope = OriginScope.of([source], quiet ? undefined : note, 'check each site against its own robots.txt')
-  const paths = new ClientPaths(quiet ? undefined : note)
+  const paths = new ClientPaths(quiet)
   const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined, quiet, scope, paths)
   // Checked before any URL is written.
   if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
@@ -216,12 +216,12 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   }
   await out.end()
   const { checked, allowed, emptyLines } = checker
-  const empties = (emptyLines === 0 ? '' : ` (${plural(emptyLines, 'empty line')} of stdin among them)`) + (scope?.summary() ?? '') + paths.summary()
+  const empties = (emptyLines === 0 ? '' : ` (${plural(emptyLines, 'empty line')} of stdin among them)`) + (scope?.summary() ?? '')
   if (!quiet && crawlers !== undefined) {
     const each = crawlers.specs.map((c, k) => `${c.name} ${count(crawlers!.allowed[k])}`).join(', ')
     const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'
-    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}`)
-  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
+    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}${paths.tail()}`)
+  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed${paths.tail()}`)
   if (!flag(args, 'exit-code')) return 0
   // No URL judged: "every URL allowed" would be a verdict on nothing.
   if (checked === 0) throw new CliError('ERR_NO_URL', 'no URL was checked (stdin held none): --exit-code has no verdict to give', EXIT_NO_URL)

@@ -37,14 +37,11 @@ export interface FilterStats {
   stopped: boolean
   /** `--crawlers`: per crawler, the lines it may fetch (empty otherwise). */
   crawlerAllowed: number[]
-  /** Judged lines whose URL a client requests as another path (../common/client-path.ts); the block's first, else ''. */
-  clientPaths: number
-  clientPathUrl: string
 }
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', stopped: false, crawlerAllowed: [], clientPaths: 0, clientPathUrl: '' }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', stopped: false, crawlerAllowed: [] }
 }
 
 /**
@@ -58,8 +55,6 @@ export class FilterTotals {
   firstFault: FaultSample | undefined
   /** Called once with the first line without a URL or host (the note on stderr). */
   onFirstFault: ((sample: FaultSample) => void) | undefined
-  /** Called once with the first URL a client requests as another path. */
-  onClientPath: ((url: string) => void) | undefined
   private input: string | undefined
   private linesInInput = 0
 
@@ -80,8 +75,6 @@ export class FilterTotals {
     }
     this.linesInInput += from.lines
     const s = this.stats
-    if (from.clientPaths > 0 && s.clientPaths === 0) this.onClientPath?.(from.clientPathUrl)
-    s.clientPaths += from.clientPaths
     s.lines += from.lines
     s.allowed += from.allowed
     s.disallowed += from.disallowed

@@ -13,7 +13,6 @@ import type { Decided, LineJudge } from './line-judge.js'
 import type { FilterStats } from './filter-stats.js'
 import { faultSample, type InvalidPolicy } from './line-faults.js'
 import { LineFault, type LineLocator } from './line-locator.js'
-import { PathMarks, seeClientPath } from './path-marks.js'
 
 /** How a thread's loop treats lines (the same for every block). */
 export interface LoopOptions {
@@ -35,7 +34,6 @@ export interface BlockPlace {
 let verdicts = new Uint8Array(0)
 let ruleLines = new Int32Array(0)
 let lineEnds = new Int32Array(0)
-const marks = new PathMarks()
 
 /**
  * Counts a line without a URL or host (the block's first such line is kept
@@ -96,8 +94,6 @@ export function judgeBlock(
   let lines = 0
   let allowed = 0
   let judged = 0
-  // The next byte that may start a URL a client requests as another path: only such lines are looked at.
-  let mark = marks.start(search, locator)
   if (judge.judgeLines && options.wholeLines && !emitter.jsonl) {
     // One pass over the block finds every line's end and verdict (one robots.txt); lines without a URL are set apart after.
     if (verdicts.length < n + 1) {
@@ -120,7 +116,6 @@ export function judgeBlock(
         allowed += verdicts[k]
         judged++
         if (cc !== undefined) cc.count()
-        if (mark < lf) seeClientPath(bytes, locator, stats)
       } else {
         if (!fault(stats, f, k, bytes, pos, end, invalid, locator)) {
           lines = k + 1
@@ -128,7 +123,6 @@ export function judgeBlock(
         }
         code = -f
       }
-      if (mark < lf) mark = marks.next(lf)
       if (code >= 0 || invalid === 'keep') {
         if (lf < n) emitter.line(bytes, pos, end, lf + 1, code)
         else emitter.lastLine(bytes, pos, end, n, code, terminateLast)
@@ -150,7 +144,6 @@ export function judgeBlock(
       allowed += code & 1
       judged++
       if (crawlerCodes !== undefined) crawlerCodes.count()
-      if (mark < lf) seeClientPath(bytes, locator, stats)
     } else {
       if (!fault(stats, f, lines, bytes, pos, end, invalid, locator)) {
         lines++
@@ -158,7 +151,6 @@ export function judgeBlock(
       }
       code = -f
     }
-    if (mark < lf) mark = marks.next(lf)
     if (code >= 0 || invalid === 'keep') {
       if (jsonl) {
         const url = locator.shownUrl(bytes)

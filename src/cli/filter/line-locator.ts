@@ -109,8 +109,8 @@ export class LineLocator {
   private absolute: Uint8Array | undefined
   /** A logged request target (or quoted column) with its escapes undone (`\"`, `\xHH`: log-escapes.ts), which `urlStart`, `urlEnd` point into; else undefined. */
   private unescaped: Uint8Array | undefined
-  readonly layout: LineLayout
-  readonly needHost: boolean
+  private readonly layout: LineLayout
+  private readonly needHost: boolean
   private readonly column = new UrlScan()
   private readonly option = new UrlScan()
   private readonly optionBytes: Uint8Array

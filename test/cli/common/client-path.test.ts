@@ -1,5 +1,5 @@
 /**
- * A URL a client requests as another path than the reference judges (dot
+ * A URL that clients resolve to another path than the reference judges (dot
  * segments, backslashes, a host read into the path) is judged as the
  * reference judges it, but never in silence: `filter` (one robots.txt, per
  * host, a log, worker threads), `check` and `diff` name the first and count
@@ -29,18 +29,19 @@ describe('clientPath', () => {
       ['example.com/./x', '/x'],
       ['/a/%2e%2e/b?q', '/b?q', true],
       ['//h/../x', '//x', true],
+      ['/a\\b', '/a/b', true],
     ]
     for (const [url, path, target] of other) expect([url, clientPath(url, target)]).toEqual([url, path])
     const same: [string, boolean?][] = [
       ['http://example.com/private'], ['http://example.com/.well-known/x'], ['http://example.com/a/...'], ['http://example.com/a?x=/../'],
       ['http://example.com/a;jsessionid=1/b'], ['http://example.com:8080/x;y'], ['http:example.com/x'], ['example.com/x'],
-      ['ftp://example.com/../x'], ['mailto:a;b'], [''], ['/a\\b', true], ['/'],
+      ['ftp://example.com/../x'], ['mailto:a;b'], [''], ['/', true],
     ]
     for (const [url, target] of same) expect([url, clientPath(url, target)]).toEqual([url, undefined])
   })
 })
 
-describe('a URL a client requests as another path than the reference judges', () => {
+describe('a URL that clients resolve to another path than the reference judges', () => {
   const tmp = tempDir()
   afterAll(() => tmp.cleanup())
   const rules = 'User-agent: *\nDisallow: /private\n'
@@ -53,7 +54,7 @@ describe('a URL a client requests as another path than the reference judges', ()
   writeFileSync(tmp.path('urls.txt'), `${urls.join('\n')}\n`)
   const log = ['/a/../private', '/%2E/private', '/x\\\\y', '/ok'].map((t) => `1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET ${t} HTTP/1.1" 200 1 "-" "Mozilla/5.0 (X11; Linux)"\n`)
   writeFileSync(tmp.path('log.txt'), log.join(''))
-  const warning = (url: string, path: string) => `warning: '${url}' is judged as the reference reads it, but a client (WHATWG URL) requests '${path}'`
+  const warning = (url: string, path: string) => `warning: '${url}' is judged as written; clients and servers resolve it to '${path}'`
 
   it('is judged as the reference judges it, named once and counted, in every mode of filter, check and diff', async () => {
     // Per host, in worker threads with a block per line: counted across threads, the first named in input order.
@@ -70,18 +71,18 @@ describe('a URL a client requests as another path than the reference judges', ()
     const allowed = urls.filter((u) => u !== 'http://example.com/private' && u !== 'http://a;b@example.com/private')
     expect(dir.stdout.toString()).toBe(`${allowed.join('\n')}\nhttp://a;b@example.com/private\n`)
     expect(dir.stderr.split(warning(other[0], '/private')).length).toBe(2)
-    expect(dir.stderr).toMatch(/; 8 URLs a client requests as another path\n$/)
+    expect(dir.stderr).toMatch(/; 8 URLs that clients resolve to another path\n$/)
     // One robots.txt: `http://a;b@host/x` is judged too (its path is '/;b@…'), and counted.
     expect(one.stdout.toString()).toBe(`${[...allowed, 'http://a;b@example.com/private'].join('\n')}\n`)
     expect(one.stderr).toContain(warning(other[0], '/private'))
-    expect(one.stderr).toMatch(/; 9 URLs a client requests as another path\n$/)
+    expect(one.stderr).toMatch(/; 9 URLs that clients resolve to another path\n$/)
     expect(logged.stdout.toString()).toBe(log.join(''))
-    expect(logged.stderr).toContain(`warning: '/a/../private' is judged as the reference reads it, but a server serves '/private'`)
-    expect(logged.stderr).toMatch(/; 2 URLs a client requests as another path\n$/)
+    expect(logged.stderr).toContain(warning('/a/../private', '/private'))
+    expect(logged.stderr).toMatch(/; 3 URLs that clients resolve to another path\n$/)
     expect(check.stderr).toContain(warning(other[0], '/private'))
-    expect(check.stderr).toMatch(/11 URLs checked \(9 a client requests as another path\): 10 allowed, 1 disallowed/)
+    expect(check.stderr).toMatch(/11 URLs checked: 10 allowed, 1 disallowed; 9 URLs that clients resolve to another path\n$/)
     expect(diff.stderr).toContain(warning(other[0], '/private'))
-    expect(diff.stderr).toMatch(/11 URLs compared \(9 a client requests as another path\): 10 now disallowed/)
+    expect(diff.stderr).toMatch(/11 URLs compared: 10 now disallowed, 0 now allowed, 1 unchanged; 9 URLs that clients resolve to another path\n$/)
     expect([quiet.status, quiet.stderr, quiet.stdout.toString()]).toEqual([0, '', one.stdout.toString()])
   })
 })
