@@ -175,7 +175,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   // so are the lines that may hold a URL that clients resolve to another path (a ';' only matters in a whole line's URL, without per-host rules).
   const locator = new LineLocator(layout, perHost)
   const paths = new ClientPaths(quiet)
-  const marks = ['/.', '/%2', '\\', ...(perHost || layout.url > 0 ? [] : [';'])]
+  const marks = ['/.', '%2e', '%2E', 0x5c, ...(perHost || layout.url > 0 ? [] : [0x3b])]
 
   try {
     for (let i = 0; i < inputs.length; i++) {
