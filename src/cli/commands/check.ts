@@ -27,6 +27,7 @@ import { isStdin, note, verdictFound } from '../common/stdio.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 import { EXIT_NO_URL } from '../filter/line-faults.js'
 import { OriginScope } from '../common/robots-origin.js'
+import { ClientPaths } from '../common/client-path.js'
 
 /** The options `check` accepts (its help, check-help.ts, names each of them). */
 export const CHECK_OPTIONS: readonly OptionSpec[] = [
@@ -79,6 +80,8 @@ class Checker {
     private readonly quiet = false,
     /** For a ROBOTS URL: the URLs of other origins, counted. */
     private readonly scope?: OriginScope,
+    /** The URLs that clients resolve to another path, counted. */
+    private readonly paths?: ClientPaths,
   ) {}
 
   /**
@@ -122,13 +125,14 @@ class Checker {
 
   /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
   url(url: string | Uint8Array): void {
-    this.scope?.see(typeof url === 'string' ? url : DECODER.decode(url))
+    const text = typeof url === 'string' ? url : DECODER.decode(url)
+    this.scope?.see(text)
+    this.paths?.see(text)
     if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url)
     const { allowed, rule } = this.matcher.explain(url)
     this.checked++
     if (allowed) this.allowed++
     else if (this.disallowedStatus !== undefined) verdictFound(this.disallowedStatus)
-    const text = typeof url === 'string' ? url : DECODER.decode(url)
     if (this.json) {
       const record: Record<string, unknown> = { url: text }
       if (typeof url !== 'string' && !isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
@@ -201,7 +205,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
     matcher = set.matcher(0)
   } else matcher = loaded.robots.agents(judged.tokens)
   const scope = OriginScope.of([source], quiet ? undefined : note, 'check each site against its own robots.txt')
-  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined, quiet, scope)
+  const paths = new ClientPaths(quiet)
+  const checker = new Checker(matcher, loaded.fetched === 'unreachable', out, json, crawlers, flag(args, 'exit-code') ? EXIT_DISALLOWED : undefined, quiet, scope, paths)
   // Checked before any URL is written.
   if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
   if (urls.length === 0) await checker.stdin()
@@ -215,8 +220,8 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   if (!quiet && crawlers !== undefined) {
     const each = crawlers.specs.map((c, k) => `${c.name} ${count(crawlers!.allowed[k])}`).join(', ')
     const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'
-    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}`)
-  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed`)
+    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}${paths.tail()}`)
+  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed${paths.tail()}`)
   if (!flag(args, 'exit-code')) return 0
   // No URL judged: "every URL allowed" would be a verdict on nothing.
   if (checked === 0) throw new CliError('ERR_NO_URL', 'no URL was checked (stdin held none): --exit-code has no verdict to give', EXIT_NO_URL)

@@ -32,6 +32,7 @@ import { DirectoryRules } from '../hosts/robots-dir.js'
 import { FileSide, HostSide, type DiffSide } from './diff-sides.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 import { OriginScope } from '../common/robots-origin.js'
+import { ClientPaths } from '../common/client-path.js'
 
 /** The options `diff` accepts (its help, diff-help.ts, names each of them). */
 export const DIFF_OPTIONS: readonly OptionSpec[] = [
@@ -137,6 +138,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   // Two ROBOTS URLs of one site (or one URL and a file): the URLs judged should be that site's.
   const scope = perHost.length === 2 ? undefined : OriginScope.of(args.positionals.slice(0, 2), quiet ? undefined : note, 'diff --robots-dir or --bundle judges each URL by its own site')
   if (layout.hostName !== undefined) scope?.seeHost(layout.hostName)
+  const paths = new ClientPaths(quiet)
   let lines = 0
   let compared = 0
   let withoutUrl = 0
@@ -166,7 +168,9 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         return
       }
       compared++
-      scope?.see(DECODER.decode(locator.shownUrl(bytes)), layout.request)
+      const shown = DECODER.decode(locator.shownUrl(bytes))
+      scope?.see(shown, layout.request)
+      paths.see(shown, layout.request)
       if (crawlers !== undefined) {
         before.judgeEach(bytes, locator, olds)
         after.judgeEach(bytes, locator, news)
@@ -227,7 +231,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       if (emptyRequests > 0) without += `; ${count(emptyRequests)} with no request ("-"), not compared`
       const hosts = sidesSummary(tallies)
       const each = crawlers.map((c, i) => `${c.name} ${count(changedTo.disallowed[i])}/${count(changedTo.allowed[i])}`).join(', ')
-      note(`${plural(compared, 'URL')} compared${scope?.summary() ?? ''}: ${count(urlsChanged)} with a verdict that changes for some crawler; now disallowed/now allowed per crawler: ${each}${without}${hosts}`)
+      note(`${plural(compared, 'URL')} compared${scope?.summary() ?? ''}: ${count(urlsChanged)} with a verdict that changes for some crawler; now disallowed/now allowed per crawler: ${each}${without}${hosts}${paths.tail()}`)
     }
     failIfUnreadable(tallies)
     if (urlsChanged > 0) return EXIT_CHANGED
@@ -239,7 +243,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     let without = withoutUrl > 0 ? `; ${count(withoutUrl)} without a URL${perHost.length > 0 ? ' or host' : ''}, not compared` : ''
     if (emptyRequests > 0) without += `; ${count(emptyRequests)} with no request ("-"), not compared`
     const hosts = sidesSummary(tallies)
-    note(`${plural(compared, 'URL')} compared${scope?.summary() ?? ''}: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(unchanged)} unchanged${without}${hosts}`)
+    note(`${plural(compared, 'URL')} compared${scope?.summary() ?? ''}: ${count(nowDisallowed)} now disallowed, ${count(nowAllowed)} now allowed, ${count(unchanged)} unchanged${without}${hosts}${paths.tail()}`)
   }
   failIfUnreadable(tallies)
   if (nowAllowed + nowDisallowed > 0) return EXIT_CHANGED

@@ -39,7 +39,9 @@ import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTI
 import { CrawlerCodes, needAllOf } from '../filter/crawler-codes.js'
 import { SetJudge } from '../filter/set-judge.js'
 import { OriginScope } from '../common/robots-origin.js'
+import { ClientPaths } from '../common/client-path.js'
 import { seeBlockOrigins } from '../filter/origin-lines.js'
+import { seeBlockPaths } from '../filter/path-lines.js'
 import { LineLocator } from '../filter/line-locator.js'
 import { recordCrawlers } from '../filter/block-chunks.js'
 import { CliError, UsageError } from '../common/cli-error.js'
@@ -169,8 +171,11 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const total = sizes.every((s) => s !== undefined) ? sizes.reduce((a, b) => a! + b!, 0) : undefined
   const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, escapesAllowed(process.env)) : undefined
   const started = performance.now()
-  // A ROBOTS URL's lines are located once more here, for their origin, before a block may leave for a worker.
-  const originLocator = scope === undefined ? undefined : new LineLocator(layout, false)
+  // A ROBOTS URL's lines are located once more here, for their origin, before a block may leave for a worker;
+  // so are the lines that may hold a URL that clients resolve to another path (a ';' only matters in a whole line's URL, without per-host rules).
+  const locator = new LineLocator(layout, perHost)
+  const paths = new ClientPaths(quiet)
+  const marks = ['/.', '%2e', '%2E', 0x5c, ...(perHost || layout.url > 0 ? [] : [0x3b])]
 
   try {
     for (let i = 0; i < inputs.length; i++) {
@@ -182,7 +187,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
         for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
           const source: BlockSource = { input: inputs[i].name, place: { firstLine, input: several ? inputs[i].name : undefined } }
           if (jsonl) firstLine += countLines(block.bytes)
-          if (scope !== undefined) seeBlockOrigins(block.bytes, originLocator!, scope, layout.request)
+          if (scope !== undefined) seeBlockOrigins(block.bytes, locator, scope, layout.request)
+          seeBlockPaths(block.bytes, locator, paths, layout.request, marks)
           await runner.submit(block, terminateLast, source)
           progress?.update(counter.bytes, stats.lines)
           if (stats.stopped) break
@@ -205,7 +211,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const expired = bundlePath === undefined ? undefined : tally?.expiredWarning(bundlePath)
   if (!quiet && expired !== undefined) note(expired)
   const crawlersSummary = crawlers === undefined ? undefined : { names: crawlers.map((c) => c.name), require: require!, print: mode }
-  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary() ?? scope?.clause(), crawlersSummary))
+  if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary() ?? scope?.clause(), crawlersSummary) + paths.tail())
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {
     const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
