@@ -115,24 +115,26 @@ describe('bundles that are not files', () => {
   })
 
   it.skipIf(process.platform === 'win32')('a bundle through a pipe (audit <(cat x.bundle)) is still read', () => {
-    const bundle = tmp.path('piped.bundle')
-    const dir = tmp.path('piped-dir')
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
-    expect(spawnSync(process.execPath, [CLI, 'pack', dir, '-o', bundle, '-q']).status).toBe(0)
+    const bundle = packedBundle('piped')
     const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" audit <(cat "${bundle}") --crawlers bot -q`], { encoding: 'utf8', timeout: 15_000 })
     expect(r.status, r.stderr).toBe(0)
     expect(r.stdout).toContain('a.test,bot,some,global,ok')
   })
 })
 
+/** A bundle `NAME.bundle` of one host, a.test, whose robots.txt disallows /x (packed by the CLI). */
+function packedBundle(name: string): string {
+  const bundle = tmp.path(`${name}.bundle`)
+  const dir = tmp.path(`${name}-dir`)
+  mkdirSync(dir)
+  writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
+  expect(spawnSync(process.execPath, [CLI, 'pack', dir, '-o', bundle, '-q']).status).toBe(0)
+  return bundle
+}
+
 describe('bundles read through a pipe without end', () => {
   it.skipIf(process.platform === 'win32')('fetch --update and audit read a pipe as a bundle only as far as its header says (<(cat /dev/zero) took memory without end)', () => {
-    const bundle = tmp.path('endless.bundle')
-    const dir = tmp.path('endless-dir')
-    mkdirSync(dir)
-    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
-    expect(spawnSync(process.execPath, [CLI, 'pack', dir, '-o', bundle, '-q']).status).toBe(0)
+    const bundle = packedBundle('endless')
     const cli = `"${process.execPath}" "${CLI}"`
     const script = [
       `${cli} fetch --update <(cat /dev/zero) -o "${tmp.path('endless.out')}"; echo "status $?" >&2`,
