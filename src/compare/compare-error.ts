@@ -7,6 +7,7 @@
  */
 import { RobotsError } from '../index.js'
 import { describeSystemError } from '../node.js'
+import { readErrorText } from '../tools/read-error-text.js'
 
 /** Codes of `compare`'s errors. */
 export type CompareErrorCode =
@@ -31,10 +32,9 @@ export function usageError(message: string): CompareError {
   return new CompareError('ERR_USAGE', message)
 }
 
-/** A `CompareError` (exit 1) for a file that could not be read (a missing `-`: not stdin here, as the command line says). */
+/** A `CompareError` (exit 1) for a file that could not be read. */
 export function readError(what: string, name: string, err: unknown): CompareError {
-  const stdin = name === '-' && (err as { code?: unknown } | null)?.code === 'ENOENT' ? " ('-' is not stdin here: name a file)" : ''
-  return new CompareError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}${stdin}`)
+  return new CompareError('ERR_READ', readErrorText(what, name, err))
 }
 
 export { describeSystemError }

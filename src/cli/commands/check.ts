@@ -89,9 +89,8 @@ class Checker {
    * or one JSON object per URL whose `crawlers` holds each one's verdict,
    * line and rule; the URL counts as allowed by `--require`.
    */
-  private urlForCrawlers(c: CheckCrawlers, url: string | Uint8Array): void {
+  private urlForCrawlers(c: CheckCrawlers, url: string | Uint8Array, text: string): void {
     const each = c.set.explain(url)
-    const text = typeof url === 'string' ? url : DECODER.decode(url)
     let all = true
     let any = false
     each.forEach((e, k) => {
@@ -128,7 +127,7 @@ class Checker {
     const text = typeof url === 'string' ? url : DECODER.decode(url)
     this.scope?.see(text)
     this.paths?.see(text)
-    if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url)
+    if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url, text)
     const { allowed, rule } = this.matcher.explain(url)
     this.checked++
     if (allowed) this.allowed++

@@ -7,6 +7,7 @@
  */
 import { RobotsError } from '../../index.js'
 import { describeSystemError } from '../../node.js'
+import { readErrorText } from '../../tools/read-error-text.js'
 
 /** Codes of the command line's errors; ERR_FETCH, ERR_FORMAT and ERR_VERSION mean what they mean for the library. */
 export type CliErrorCode =
@@ -48,14 +49,9 @@ export class UsageError extends CliError {
  * stdin here.
  */
 export function readError(what: string, name: string, err: unknown): CliError {
-  const missing = (err as { code?: unknown } | null)?.code === 'ENOENT'
-  const hint =
-    missing && name.includes('\uFFFD')
-      ? ` (a name that is not valid UTF-8 cannot reach this program: Node reads its arguments as UTF-8, each bad byte as U+FFFD; rename the file or give it on stdin)`
-      : missing && name === '-'
-        ? " ('-' is not stdin here: name a file)"
-        : ''
-  return new CliError('ERR_READ', `cannot read ${what} '${name}': ${describeSystemError(err)}${hint}`)
+  const lost = (err as { code?: unknown } | null)?.code === 'ENOENT' && name.includes('\uFFFD')
+  const hint = lost ? ` (a name that is not valid UTF-8 cannot reach this program: Node reads its arguments as UTF-8, each bad byte as U+FFFD; rename the file or give it on stdin)` : ''
+  return new CliError('ERR_READ', readErrorText(what, name, err) + hint)
 }
 
 export { describeSystemError }
