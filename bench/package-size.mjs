@@ -22,8 +22,8 @@ function kind(path) {
   if (/^dist\/[^/]+\.js$/.test(path)) return 'ESM library (entries and shared chunks)'
   if (/^dist\/[^/]+\.cjs$/.test(path)) return 'CommonJS library (core.cjs and the entries)'
   if (path.startsWith('dist/playground/')) return 'tester page (dist/playground)'
+  if (path.startsWith('corpus/') || path === 'dist/data/corpus-urls.txt.gz') return 'sample corpus (compare --cases corpus; its URL list gzipped)'
   if (path.startsWith('dist/data/')) return "compare's unit vectors (dist/data, gzipped)"
-  if (path.startsWith('corpus/')) return "sample corpus (compare --cases corpus)"
   if (path.startsWith('examples/')) return 'examples (compare adapters)'
   return 'README, LICENSE, NOTICE, package.json'
 }

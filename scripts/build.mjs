@@ -172,6 +172,8 @@ mkdirSync('dist/data/conformance', { recursive: true })
 const vectors = JSON.stringify(JSON.parse(readFileSync('test/data/conformance/google-robots-test.json', 'utf8')))
 writeFileSync('dist/data/conformance/google-robots-test.json.gz', gzipSync(vectors, { level: 9 }))
 copyFileSync('test/data/conformance/README.md', 'dist/data/conformance/README.md')
+// The sample corpus's URL list, gzipped: the package ships it in place of corpus/urls.txt.
+writeFileSync('dist/data/corpus-urls.txt.gz', gzipSync(readFileSync('corpus/urls.txt'), { level: 9 }))
 // Declarations (tsc writes one per module of src/), then only those of the public entries and what
 // they reference are kept: the command line's, compare's and the other internal modules' go.
 execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node.json'], { stdio: 'inherit' })

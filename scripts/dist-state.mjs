@@ -33,11 +33,12 @@ export const DIST_OUTPUTS = [
   'dist/playground/index.html',
   'dist/playground/playground.js',
   'dist/data/conformance/google-robots-test.json.gz',
+  'dist/data/corpus-urls.txt.gz',
   'packages/robots-automaton-compat/index.js',
 ]
 
 /** Inputs of the build besides src/. */
-const BUILD_INPUTS = ['scripts/build.mjs', 'scripts/build-playground.mjs', 'scripts/dropin.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
+const BUILD_INPUTS = ['corpus/urls.txt', 'scripts/build.mjs', 'scripts/build-playground.mjs', 'scripts/dropin.mjs', 'package.json', 'tsconfig.json', 'tsconfig.node.json']
 
 function newestUnder(dir, acc) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -85,7 +85,8 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
       if (urlsFile !== undefined) throw usageError("option '--urls' needs --robots-dir")
       const dir = bundledCorpus()
       robotsDir = `${dir}/robots`
-      urlsFile = `${dir}/urls.txt`
+      // The package ships the list gzipped (built from corpus/urls.txt).
+      urlsFile = existsSync(`${dir}/urls.txt`) ? `${dir}/urls.txt` : fileURLToPath(new URL('./data/corpus-urls.txt.gz', import.meta.url))
       where = 'the bundled corpus/ (robots/ and urls.txt)'
     } else {
       where = `files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}${spec.urlsField !== undefined ? ` (field ${spec.urlsField})` : ''}` : ''}`

@@ -327,9 +327,11 @@ describe('the gate, the options and their errors', () => {
   it('works from an installed package: the unit vectors inside dist/cli.js, the corpus beside it', () => {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { files: { path: string }[] }[]
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['NOTICE', 'dist/cli.js', 'corpus/urls.txt', 'corpus/robots/99designs.com', 'examples/adapters/robots-parser-batch.mjs', 'examples/adapters/urllib_robotparser_batch.py']) {
+    for (const f of ['NOTICE', 'dist/cli.js', 'dist/data/corpus-urls.txt.gz', 'corpus/robots/99designs.com', 'examples/adapters/robots-parser-batch.mjs', 'examples/adapters/urllib_robotparser_batch.py']) {
       expect(files, f).toContain(f)
     }
+    // The corpus's URL list ships gzipped only.
+    expect(files).not.toContain('corpus/urls.txt')
     expect(files.filter((f) => f.startsWith('test/'))).toEqual([])
     const installed = tmp.path('installed')
     for (const f of files) {

@@ -1,5 +1,6 @@
 // --cases corpus: generated from the bundled corpus/, seeded and reproducible.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -8,6 +9,7 @@ import { hostOf, readRobotsDir, readUrlList, wireText } from '../../../src/compa
 import { isWellFormed } from '../../../src/compare/case.js'
 import { isOddUrl } from '../../../src/compare/categories.js'
 import { Oracle } from '../../../src/compare/oracle.js'
+import { buildIfStale, ROOT } from '../../support/build.js'
 
 const CORPUS = resolve(__dirname, '../../../corpus')
 const options = { robotsDir: join(CORPUS, 'robots'), urlsFile: join(CORPUS, 'urls.txt'), count: 2000, seed: 5, multiAgent: false }
@@ -124,6 +126,24 @@ describe('corpus cases', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('regression: a gzipped URL list (which filter reads) was read as its compressed bytes; it is inflated, within the same limit; the packaged corpus list is the repository\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compare-urls-'))
+    try {
+      const file = join(dir, 'urls.txt.gz')
+      writeFileSync(file, gzipSync(readFileSync(options.urlsFile)))
+      expect(readUrlList(file)).toEqual(readUrlList(options.urlsFile))
+      // A list that inflates past the limit (256 MiB) is refused, not inflated without end.
+      const bomb = join(dir, 'bomb.gz')
+      const mib = gzipSync(Buffer.alloc(1 << 20, 0x61))
+      writeFileSync(bomb, Buffer.concat(Array.from({ length: 257 }, () => mib)))
+      expect(() => readUrlList(bomb)).toThrow(/^cannot read URL list '.*bomb\.gz': larger than 256 MiB once inflated$/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+    buildIfStale()
+    expect(gunzipSync(readFileSync(join(ROOT, 'dist/data/corpus-urls.txt.gz')))).toEqual(readFileSync(options.urlsFile))
   })
 
   it('regression: the --urls-field hint reads a line of 100,000 tabs once (it split it once a field: 200 such lines took hours); the field named is the same', () => {
