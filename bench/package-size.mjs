@@ -18,7 +18,7 @@ const pack = JSON.parse(text.slice(text.indexOf('[')))[0]
 function kind(path) {
   if (path.endsWith('.map')) return 'source maps'
   if (/\.d\.c?ts$/.test(path)) return 'declarations (.d.ts, .d.cts)'
-  if (path === 'dist/cli.js' || path === 'dist/filter-worker.js') return 'command line (dist/cli.js, its worker)'
+  if (path === 'dist/cli.js' || path === 'dist/filter-worker.js' || path === 'dist/compare-module.js') return 'command line (dist/cli.js, its threads)'
   if (/^dist\/[^/]+\.js$/.test(path)) return 'ESM library (entries and shared chunks)'
   if (/^dist\/[^/]+\.cjs$/.test(path)) return 'CommonJS library (core.cjs and the entries)'
   if (path.startsWith('dist/playground/')) return 'tester page (dist/playground)'

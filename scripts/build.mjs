@@ -1,7 +1,7 @@
 // Build: the ESM and CJS builds with esbuild, .d.ts with tsc, and the tester page (build-playground.mjs).
 // Entries: index, internals and compat (the core, browser-safe: no Node built-ins), node (Node
 // streams and files), crawlee (Node: Crawlee's robots.txt handling), cli (the bin, with its
-// shebang) and filter-worker (filter --jobs's threads).
+// shebang), filter-worker (filter --jobs's threads) and compare-module (the thread of compare --module).
 //
 // One module graph per format. ESM: every entry in one build with code splitting, so the entries
 // share one copy of each module (a Robots made by the core entry is a Robots for internals; one
@@ -49,6 +49,7 @@ const esm = await build({
     crawlee: 'src/crawlee.ts',
     cli: 'src/cli/main.ts',
     'filter-worker': 'src/cli/filter/worker.ts',
+    'compare-module': 'src/compare/adapters/module-thread.ts',
   },
   platform: 'neutral',
   external: ['node:*'],
@@ -76,9 +77,11 @@ for (const entry of CORE) {
 // marks an enum's IIFE `/* @__PURE__ */` and drops the mark when it minifies whitespace, so a
 // user's bundler would keep the object; the mark goes back here, and a user's bundle of the core
 // entry drops it (not with source maps, whose columns it would shift).
+/** The command line's own files: its entry and its threads. */
+const TOOL_FILES = ['dist/cli.js', 'dist/filter-worker.js', 'dist/compare-module.js']
 const ENUM_IIFE = /([\w$]+)=\(([\w$]+)=>\(\2\[\2\.[\w$]+=/g
 if (!sourcemap) for (const out of Object.keys(esm.metafile.outputs)) {
-  if (!out.endsWith('.js') || out === 'dist/cli.js' || out === 'dist/filter-worker.js') continue
+  if (!out.endsWith('.js') || TOOL_FILES.includes(out)) continue
   const text = readFileSync(out, 'utf8')
   let marked = 0
   const next = text.replace(ENUM_IIFE, (m, name) => {
@@ -90,7 +93,7 @@ if (!sourcemap) for (const out of Object.keys(esm.metafile.outputs)) {
   if (marked > 0) writeFileSync(out, next)
 }
 // The command line's own modules (no library user reads them): minified whole, identifiers too.
-if (!sourcemap) for (const file of ['dist/cli.js', 'dist/filter-worker.js']) {
+if (!sourcemap) for (const file of TOOL_FILES) {
   const text = readFileSync(file, 'utf8')
   const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1) : ''
   const out = await transform(text.slice(shebang.length), { minify: true, format: 'esm', target: 'node20', legalComments: 'none', sourcemap: false })

@@ -30,6 +30,7 @@ export const DIST_OUTPUTS = [
   'dist/crawlee.d.cts',
   'dist/cli.js',
   'dist/filter-worker.js',
+  'dist/compare-module.js',
   'dist/playground/index.html',
   'dist/playground/playground.js',
   'dist/data/conformance/google-robots-test.json.gz',

@@ -98,7 +98,7 @@ export function adapterOf(o: OptionValues, multiAgent: boolean): Adapter | undef
       return new BatchAdapter({ command: o.value('batch')!, robotsVia: via, multiAgent, window: intValue(o, 'window', DEFAULT_WINDOW, 1, 1 << 16), timeoutMs })
     }
     case 'module':
-      return new ModuleAdapter({ path: o.value('module')!, multiAgent, timeoutMs })
+      return new ModuleAdapter({ path: o.value('module')!, multiAgent, timeoutMs, thread: new URL('./compare-module.js', import.meta.url) })
     default:
       return undefined
   }

@@ -1,198 +1,163 @@
 /**
- * `--module ./adapter.mjs`: a JavaScript implementation judged in this
- * process, for timing JS libraries without process overhead. The module
- * exports `parse(bytes)` returning `{ isAllowed(url, agent), matchingLine?(url,
- * agent) }` (values or promises); each distinct body is parsed once, timed
- * apart. The details: docs/compare-reference.md, "--cmd and --module".
+ * `--module ./adapter.mjs`: a JavaScript implementation judged in a thread
+ * of this process (module-thread.ts), for timing JS libraries without process
+ * overhead. The module exports `parse(bytes)` returning `{ isAllowed(url,
+ * agent), matchingLine?(url, agent) }` (values or promises); each distinct
+ * body is parsed once, timed apart. The details: docs/compare-reference.md,
+ * "--cmd and --module".
  */
 import { statSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
 import { AdapterFailure, describeRequest, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
-
-/** What `parse` returns. */
-interface Parsed {
-  isAllowed(url: string, agent: string | string[]): unknown
-  matchingLine?(url: string, agent: string | string[]): unknown
-}
+import { keepBody, type FromModule, type ModuleRequest } from './module-protocol.js'
 
 /** Options of the module adapter. */
 export interface ModuleOptions {
   readonly path: string
   readonly multiAgent: boolean
-  /** Longest wait for a promise the module returns (ms): past it the run stops. */
+  /** Longest wait for a call, or a promise, of the module (ms): past it the run stops. */
   readonly timeoutMs: number
+  /** The thread's script (dist/compare-module.js). */
+  readonly thread: URL
 }
 
-/** Parsed bodies kept (least recently used dropped first). */
-const KEPT = 256
+/** Requests sent to the thread at a time; at most two batches are on their way. */
+const BATCH = 256
+/** What a call past --timeout is given more before the thread is stopped (its own time-out names a promise first). */
+const GRACE_MS = 1000
 
 /** The module adapter. */
 export class ModuleAdapter implements Adapter {
   readonly kind = 'module'
   readonly description: string
   readonly multiAgent: boolean
-  private parseFn: ((bytes: Uint8Array) => unknown) | undefined
-  private readonly parsed = new Map<Uint8Array, { impl?: Parsed; error?: string }>()
+  private worker: Worker | undefined
+  private progress = new Int32Array(new SharedArrayBuffer(4))
+  /** Numbers of the bodies sent, and which of them the thread holds (keepBody's steps, as the thread takes them). */
+  private readonly ids = new WeakMap<Uint8Array, number>()
+  private readonly held = new Map<number, true>()
+  private nextBody = 1
+  private seq = 0
   private readonly parseMs: number[] = []
-  /** Parse times are recorded during judgeAll only (not for minimisation's candidates). */
-  private recording = false
-  private closed = false
+  /** What the thread said or did, for the run under way (ready, answers, a stop). */
+  private listener: ((m: FromModule) => void) | undefined
+  private failure: AdapterFailure | undefined
+  /** One run at a time. */
+  private queue: Promise<unknown> = Promise.resolve()
 
   constructor(private readonly options: ModuleOptions) {
     this.description = `--module ${options.path}`
     this.multiAgent = options.multiAgent
   }
 
-  /** A module that ends the process (`process.exit`) fails the run: never the exit status of a run that passed. */
-  private readonly onExit = (code: number): void => {
-    // 130 and 143: compare's own exit at a second interrupt.
-    if (code === 130 || code === 143) return
-    process.exitCode = 4
-    process.stderr.write(`robots-automaton: --module: ${this.options.path} ended the process (exit status ${code}) during the run: no verdict, no report (exit 4)\n`)
-  }
-
   async start(): Promise<void> {
-    process.on('exit', this.onExit)
-    let mod: Record<string, unknown>
-    try {
-      // Node's loader reads a device (/dev/zero) or a FIFO without end: only a regular file is imported.
-      const st = statSync(this.options.path, { throwIfNoEntry: false })
-      if (st && !st.isFile() && !st.isDirectory()) throw new Error('not a regular file')
-      mod = (await import(pathToFileURL(resolve(this.options.path)).href)) as Record<string, unknown>
-    } catch (err) {
-      throw new AdapterFailure(`--module: cannot import '${this.options.path}': ${thrownText(err)}`)
-    }
-    let parse: unknown
-    try {
-      parse = typeof mod.parse === 'function' ? mod.parse : (mod.default as Record<string, unknown> | undefined)?.parse
-    } catch (err) {
-      throw new AdapterFailure(`--module: reading parse of '${this.options.path}' threw: ${thrownText(err)}`)
-    }
-    if (typeof parse !== 'function') throw new AdapterFailure(`--module: '${this.options.path}' exports no parse(bytes) function`)
-    this.parseFn = parse as (bytes: Uint8Array) => unknown
+    // Node's loader reads a device (/dev/zero) or a FIFO without end: only a regular file is imported.
+    const st = statSync(this.options.path, { throwIfNoEntry: false })
+    if (st && !st.isFile() && !st.isDirectory()) throw new AdapterFailure(`--module: cannot import '${this.options.path}': not a regular file`)
+    // Its own thread: a call that never returns can be stopped, and what the module prints, or its process.exit, stays apart from compare's.
+    const worker = new Worker(this.options.thread, { workerData: { path: this.options.path, timeoutMs: this.options.timeoutMs, progress: this.progress.buffer }, stdout: true })
+    this.worker = worker
+    worker.stdout.pipe(process.stderr, { end: false })
+    worker.on('message', (m: FromModule) => this.listener?.(m))
+    worker.on('error', (err) => this.fail(`--module: ${this.options.path} threw outside a call: ${err.message}`))
+    worker.on('exit', (code) => this.fail(`--module: ${this.options.path} ended its thread (exit status ${code}) during the run`))
+    await this.run(undefined)
   }
 
-  async judgeAll(requests: readonly Request[], onAnswer: OnAnswer): Promise<void> {
-    this.recording = true
-    try {
-      for (let i = 0; i < requests.length; i++) {
-        if (this.closed) throw new AdapterFailure('--module: the run was stopped')
-        const t = await this.timed(requests[i])
-        onAnswer(i, t.answer, t.ms)
-        if ((i & 1023) === 1023) await new Promise((r) => setImmediate(r))
-      }
-    } finally {
-      this.recording = false
-    }
+  judgeAll(requests: readonly Request[], onAnswer: OnAnswer): Promise<void> {
+    return this.run({ requests, onAnswer, recording: true })
   }
 
   async judge(request: Request): Promise<Answer> {
-    return (await this.timed(request)).answer
+    let answer: Answer | undefined
+    await this.run({ requests: [request], onAnswer: (_i, a) => (answer = a), recording: false })
+    return answer!
   }
 
   timings(): AdapterTimings {
-    return { parseMs: this.parseMs, caseTime: 'isAllowed (and matchingLine) per case, in process; parse timed apart per body' }
+    return { parseMs: this.parseMs, caseTime: 'isAllowed (and matchingLine) per case, in the module\'s thread; parse timed apart per body' }
   }
 
   async close(): Promise<void> {
-    process.removeListener('exit', this.onExit)
-    this.closed = true
-    this.parsed.clear()
+    this.fail('--module: the run was stopped')
+    await this.worker?.terminate()
   }
 
-  /** The value of a promise the module returned, or a failure naming the request when it does not settle within --timeout. */
-  private settle(value: PromiseLike<unknown>, what: string, request: Request): Promise<unknown> {
-    let timer: NodeJS.Timeout | undefined
-    const stall = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new AdapterFailure(`--module: ${what} did not settle within ${this.options.timeoutMs} ms (--timeout) for ${describeRequest(request)}`)), this.options.timeoutMs)
-    })
-    return Promise.race([value, stall]).finally(() => clearTimeout(timer))
+  /** Stops the run under way (and every later one) with `message`. */
+  private fail(message: string): void {
+    if (this.failure !== undefined) return
+    this.failure = new AdapterFailure(message)
+    this.listener?.({ t: 'stop', message })
+    void this.worker?.terminate()
   }
 
-  private async implFor(request: Request): Promise<{ impl?: Parsed; error?: string }> {
-    const bytes = request.robots
-    let p = this.parsed.get(bytes)
-    if (p !== undefined) {
-      this.parsed.delete(bytes)
-      this.parsed.set(bytes, p)
-      return p
-    }
-    const t0 = performance.now()
-    try {
-      let impl = this.parseFn!(bytes)
-      if (isThenable(impl)) impl = await this.settle(impl, 'the promise of parse()', request)
-      if (typeof impl !== 'object' || impl === null || typeof (impl as Parsed).isAllowed !== 'function') {
-        p = { error: 'parse() returned no object with an isAllowed method' }
-      } else p = { impl: impl as Parsed }
-    } catch (err) {
-      if (err instanceof AdapterFailure) throw err
-      p = { error: `parse() threw: ${thrownText(err)}` }
-    }
-    if (this.recording) this.parseMs.push(performance.now() - t0)
-    if (this.parsed.size >= KEPT) this.parsed.delete(this.parsed.keys().next().value!)
-    this.parsed.set(bytes, p)
-    return p
+  /** Sends the requests in batches and hands each answer on, in order; or waits for the thread to be ready. */
+  private run(job: { requests: readonly Request[]; onAnswer: OnAnswer; recording: boolean } | undefined): Promise<void> {
+    const next = this.queue.then(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          if (this.failure !== undefined) return reject(this.failure)
+          const requests = job?.requests ?? []
+          const base = this.seq
+          let sent = 0
+          let answered = 0
+          const send = (): void => {
+            const batch: ModuleRequest[] = []
+            for (; sent < requests.length && batch.length < BATCH; sent++) batch.push(this.message(requests[sent], base + sent))
+            if (batch.length > 0) this.worker!.postMessage({ requests: batch })
+          }
+          let seen = -1
+          let since = performance.now()
+          const watch = setInterval(() => {
+            const now = performance.now()
+            const at = Atomics.load(this.progress, 0)
+            if (at !== seen) [seen, since] = [at, now]
+            else if (now - since > this.options.timeoutMs + GRACE_MS) {
+              const r = requests[at - base]
+              const what = job === undefined ? `importing '${this.options.path}'` : `a call${r === undefined ? '' : ` for ${describeRequest(r)}`}`
+              this.fail(`--module: ${what} did not return within ${this.options.timeoutMs} ms (--timeout)`)
+            }
+          }, Math.min(1000, this.options.timeoutMs))
+          const done = (err?: AdapterFailure): void => {
+            clearInterval(watch)
+            this.listener = undefined
+            if (err === undefined) resolve()
+            else reject(err)
+          }
+          this.listener = (m) => {
+            if (m.t === 'stop') {
+              const r = m.seq === undefined ? undefined : requests[m.seq - base]
+              if (this.failure === undefined) this.fail(`--module: ${m.message}${r === undefined ? '' : ` for ${describeRequest(r)}`}`)
+              return done(this.failure)
+            }
+            if (m.t === 'ready') return done()
+            for (const [s, answer, ms, parseMs] of m.answers) {
+              if (parseMs !== undefined && job!.recording) this.parseMs.push(parseMs)
+              job!.onAnswer(s - base, answer, ms)
+              answered++
+            }
+            if (answered === requests.length) return done()
+            if (sent - answered <= BATCH) send()
+          }
+          if (job !== undefined) {
+            this.seq += requests.length
+            send()
+            send()
+            if (requests.length === 0) done()
+          }
+        }),
+    )
+    this.queue = next.catch(() => {})
+    return next
   }
 
-  private async timed(request: Request): Promise<{ answer: Answer; ms: number }> {
-    const p = await this.implFor(request)
-    if (!p.impl) return { answer: { error: p.error! }, ms: 0 }
-    const agent = request.agents.length === 1 ? request.agents[0] : [...request.agents]
-    const t0 = performance.now()
-    try {
-      let allowed = p.impl.isAllowed(request.url, agent)
-      if (isThenable(allowed)) allowed = await this.settle(allowed, 'the promise of isAllowed()', request)
-      let line: unknown
-      if (typeof p.impl.matchingLine === 'function') {
-        line = p.impl.matchingLine(request.url, agent)
-        if (isThenable(line)) line = await this.settle(line, 'the promise of matchingLine()', request)
-      }
-      const ms = performance.now() - t0
-      const evidence = { raw: `isAllowed: ${describe(allowed)}${typeof p.impl.matchingLine === 'function' ? `; matchingLine: ${describe(line)}` : ''}` }
-      if (typeof allowed !== 'boolean') return { answer: { error: `isAllowed returned ${describe(allowed)}, not a boolean`, evidence }, ms }
-      if (line === undefined || line === null) return { answer: { allowed, evidence }, ms }
-      if (!Number.isInteger(line) || (line as number) < -1) return { answer: { error: `matchingLine returned ${describe(line)}, not a line number ≥ 0 (or -1 for none)`, evidence }, ms }
-      return { answer: { allowed, line: line as number, evidence }, ms }
-    } catch (err) {
-      if (err instanceof AdapterFailure) throw err
-      return { answer: { error: `threw: ${thrownText(err)}`, evidence: { raw: `threw: ${thrownText(err, true)}`.slice(0, 4096) } }, ms: performance.now() - t0 }
-    }
+  /** A request as the thread gets it: the body's bytes only when the thread does not hold them. */
+  private message(r: Request, seq: number): ModuleRequest {
+    let id = this.ids.get(r.robots)
+    if (id === undefined) this.ids.set(r.robots, (id = this.nextBody++))
+    const held = this.held.has(id)
+    keepBody(this.held, id, () => true)
+    const agent = r.agents.length === 1 ? r.agents[0] : [...r.agents]
+    return { seq, body: id, bytes: held ? undefined : r.robots, url: r.url, agent }
   }
-}
-
-function isThenable(v: unknown): v is PromiseLike<unknown> {
-  return typeof v === 'object' && v !== null && typeof (v as PromiseLike<unknown>).then === 'function'
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'undefined'
-  // JSON writes NaN and the infinities as null, and cannot write a bigint.
-  if (typeof v === 'number' || typeof v === 'bigint') return typeof v === 'bigint' ? `${v}n` : String(v)
-  try {
-    return JSON.stringify(v) ?? String(v)
-  } catch {
-    return safeString(v)
-  }
-}
-
-/** `String(v)`, or a word for a value that has no string form (a null-prototype object, a throwing toString). */
-function safeString(v: unknown): string {
-  try {
-    return String(v)
-  } catch {
-    return `a value without a string form (${v === null ? 'null' : typeof v})`
-  }
-}
-
-/** What a thrown value says (its message, or its stack), whatever was thrown: reading it never throws. */
-function thrownText(err: unknown, stack = false): string {
-  try {
-    const e = err as Error | null | undefined
-    const text = stack ? (e?.stack ?? e?.message) : e?.message
-    if (typeof text === 'string') return text
-  } catch {
-    // a getter that throws: said as the value itself below
-  }
-  return safeString(err)
 }

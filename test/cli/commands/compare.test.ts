@@ -327,7 +327,7 @@ describe('the gate, the options and their errors', () => {
   it('works from an installed package: the unit vectors inside dist/cli.js, the corpus beside it', () => {
     const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { files: { path: string }[] }[]
     const files = packed[0].files.map((f) => f.path)
-    for (const f of ['NOTICE', 'dist/cli.js', 'dist/data/corpus-urls.txt.gz', 'corpus/robots/99designs.com', 'examples/adapters/robots-parser-batch.mjs', 'examples/adapters/urllib_robotparser_batch.py']) {
+    for (const f of ['NOTICE', 'dist/cli.js', 'dist/compare-module.js', 'dist/data/corpus-urls.txt.gz', 'corpus/robots/99designs.com', 'examples/adapters/robots-parser-batch.mjs', 'examples/adapters/urllib_robotparser_batch.py']) {
       expect(files, f).toContain(f)
     }
     // The corpus's URL list ships gzipped only.
@@ -421,11 +421,16 @@ describe('the gate, the options and their errors', () => {
     expect(noSpec.stderr).toMatch(/no \.textproto file under/)
   })
 
-  it('a --module that calls process.exit(0) mid-run is an adapter failure, exit 4 (compare exited 0, silently, with --min-agreement)', async () => {
+  it('a --module that calls process.exit(0) mid-run is an adapter failure, exit 4 (compare exited 0, silently, with --min-agreement); regression: what it printed corrupted --json -, and its changes to globals reached compare\'s reports', async () => {
     const mod = tmp.path('exits.mjs')
-    writeFileSync(mod, `let n = 0\nexport function parse() { return { isAllowed() { if (++n === 20) process.exit(0); return true } } }\n`)
-    const r = await run(['compare', '--cases', 'unit', '--module', mod, '--min-agreement', '1'])
+    writeFileSync(mod, `JSON.stringify = () => 'spoilt'\nlet n = 0\nexport function parse() { return { isAllowed(url) { console.log('asked', url); if (++n === 100) process.exit(0); return true } } }\n`)
+    const r = await run(['compare', '--cases', 'unit', '--module', mod, '--min-agreement', '1', '--json', '-'])
     expect(r.status).toBe(4)
-    expect(r.stderr.toString()).toBe(`robots-automaton: --module: ${mod} ended the process (exit status 0) during the run: no verdict, no report (exit 4)\n`)
+    expect(r.stderr.toString()).toMatch(/^asked /)
+    expect(r.stderr.toString()).toContain(`\nrobots-automaton: --module: ${mod} ended its thread (exit status 0) during the run\n`)
+    const report = JSON.parse(r.stdout.toString()) as { totals: { cases: number } }
+    // The cases answered before it ended (it did at the 100th call).
+    expect(report.totals.cases).toBeGreaterThan(0)
+    expect(report.totals.cases).toBeLessThan(100)
   })
 })

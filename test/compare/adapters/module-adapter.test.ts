@@ -4,8 +4,14 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { ModuleAdapter } from '../../../src/compare/adapters/module-adapter.js'
+import { buildIfStale, ROOT } from '../../support/build.js'
+
+/** The module's thread, as built (the adapter runs it from dist/). */
+const thread = pathToFileURL(join(ROOT, 'dist/compare-module.js'))
+buildIfStale()
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-module-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -30,7 +36,7 @@ export function parse(bytes) {
   }
 }`,
     )
-    const adapter = new ModuleAdapter({ path, multiAgent: true, timeoutMs: 5000 })
+    const adapter = new ModuleAdapter({ path, multiAgent: true, timeoutMs: 5000, thread })
     await adapter.start()
     const a = new Uint8Array(Buffer.from('/a\n'))
     const b = new Uint8Array(Buffer.from('/b\n'))
@@ -61,7 +67,7 @@ export function parse(bytes) {
   return { isAllowed: (url) => (url === '/t' ? 'yes' : url === '/x' ? (() => { throw new Error('boom') })() : true), matchingLine: (url) => (url === '/n' ? -1 : -2) }
 } }`,
     )
-    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000, thread })
     await adapter.start()
     const r = (s: string) => new Uint8Array(Buffer.from(s))
     const judge = async (robots: Uint8Array, url: string) => {
@@ -86,7 +92,7 @@ export function parse(bytes) {
   return { isAllowed: () => true, matchingLine: (url) => (url === '/nan' ? NaN : url === '/inf' ? Infinity : url === '/big' ? 3n : 1.5) }
 }`,
     )
-    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000, thread })
     await adapter.start()
     const judge = async (url: string) => (await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url })).error
     expect(await judge('/nan')).toBe('matchingLine returned NaN, not a line number ≥ 0 (or -1 for none)')
@@ -97,8 +103,8 @@ export function parse(bytes) {
   })
 
   it('a module without parse, or that cannot be imported, stops at start-up', async () => {
-    await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
-    await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow(/--module: cannot import/)
+    await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false, timeoutMs: 5000, thread }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
+    await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false, timeoutMs: 5000, thread }).start()).rejects.toThrow(/--module: cannot import/)
   })
 
   it('a throw without a readable message (a null-prototype object, a message getter that throws) is an error answer; it stopped the run with exit 1', async () => {
@@ -116,7 +122,7 @@ export function parse(bytes) {
   }
 }`,
     )
-    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000, thread })
     await adapter.start()
     const got: unknown[] = []
     await adapter.judgeAll(
@@ -134,15 +140,32 @@ export function parse(bytes) {
     ])
     await adapter.close()
     const throwing = mod('throws-at-import', 'throw Object.create(null)')
-    await expect(new ModuleAdapter({ path: throwing, multiAgent: false, timeoutMs: 5000 }).start()).rejects.toThrow("--module: cannot import '" + throwing + "': a value without a string form (object)")
+    await expect(new ModuleAdapter({ path: throwing, multiAgent: false, timeoutMs: 5000, thread }).start()).rejects.toThrow("--module: cannot import '" + throwing + "': a value without a string form (object)")
   })
 
   it.skipIf(process.platform === 'win32')('refuses a device or a FIFO at once (--module /dev/zero was read without end)', async () => {
     const fifo = join(dir, 'adapter.fifo')
     spawnSync('mkfifo', [fifo])
     for (const path of ['/dev/zero', fifo]) {
-      const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000 })
+      const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000, thread })
       await expect(adapter.start()).rejects.toThrow(`--module: cannot import '${path}': not a regular file`)
     }
+  })
+
+  it('regression: a call that never returns (a loop in isAllowed, or at import) hung compare for ever: past --timeout the thread is stopped and the case named', async () => {
+    const path = mod('loops', `export function parse() { return { isAllowed(url) { if (url === '/stuck') for (;;) {} return true } } }`)
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 100, thread })
+    await adapter.start()
+    const robots = new Uint8Array(0)
+    const run = adapter.judgeAll(
+      ['/a', '/b', '/stuck', '/c'].map((url, i) => ({ robots, agents: ['x'], url, id: `c${i}` })),
+      () => {},
+    )
+    await expect(run).rejects.toThrow('--module: a call for case c2 (agent "x", URL "/stuck") did not return within 100 ms (--timeout)')
+    await expect(adapter.judge({ robots, agents: ['x'], url: '/d' })).rejects.toThrow(/did not return/)
+    await adapter.close()
+    const atImport = new ModuleAdapter({ path: mod('loops-at-import', 'for (;;) {}'), multiAgent: false, timeoutMs: 100, thread })
+    await expect(atImport.start()).rejects.toThrow(/^--module: importing '.*loops-at-import\.mjs' did not return within 100 ms \(--timeout\)$/)
+    await atImport.close()
   })
 })
