@@ -152,6 +152,8 @@ for (const [entry, { own, core }] of Object.entries(NODE_ENTRIES)) {
     outfile: `dist/${entry}.cjs`,
     minify: true,
     keepNames: names,
+    // src/net/built-ins.ts reads __filename where a CommonJS bundle has no import.meta.
+    logOverride: { 'empty-import-meta': 'silent' },
     plugins: [
       {
         name: 'core-from-core-cjs',

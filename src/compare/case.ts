@@ -5,7 +5,7 @@
  * protocol, the JSON report).
  */
 import { isUtf8 } from 'node:buffer'
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../tools/built-ins.js'
 import type { RuleRef } from '../index.js'
 import type { Standard } from './categories.js'
 
@@ -60,8 +60,8 @@ const bodyHashes = new WeakMap<Uint8Array, Buffer>()
  */
 export function caseKey(robots: Uint8Array, agents: readonly string[], url: string): string {
   let body = bodyHashes.get(robots)
-  if (body === undefined) bodyHashes.set(robots, (body = createHash('sha1').update(robots).digest()))
-  return createHash('sha1').update(body).update('\0').update(agents.join('\n')).update('\0').update(url).digest('hex').slice(0, 16)
+  if (body === undefined) bodyHashes.set(robots, (body = nodeCrypto().createHash('sha1').update(robots).digest()))
+  return nodeCrypto().createHash('sha1').update(body).update('\0').update(agents.join('\n')).update('\0').update(url).digest('hex').slice(0, 16)
 }
 
 /** Whether a string is well-formed UTF-16 (no lone surrogate), so that it encodes to UTF-8 and back unchanged. */

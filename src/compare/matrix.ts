@@ -8,7 +8,7 @@
  * filtered) and every implementation runs on them; each implementation × set
  * is one session, summarised for the tables (report/matrix-report.ts).
  */
-import { spawn } from 'node:child_process'
+import { childProcess } from '../tools/built-ins.js'
 import { readInputFile } from './input-file.js'
 import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
@@ -283,7 +283,7 @@ function setOptionsText(s: MatrixSetSpec, seed: number): string {
 /** Runs a command (sh -c, in its own process group, killed whole when it ends or after 60 s): its status and first line of output. */
 async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    const child = childProcess().spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     trackGroup(child)
     let out = ''
     let err = ''

@@ -4,7 +4,7 @@
  * generates into cases with the expected answer and their categories, and
  * notes where a set's own stated answer differs from the reference's.
  */
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../tools/built-ins.js'
 import { parseRobots, type Explanation } from '../index.js'
 import { analyseAgents, analyseBody, type BodyAnalysis } from './analysis.js'
 import { caseKey, type Case, type CaseInput, type Expected } from './case.js'
@@ -57,7 +57,7 @@ export class Oracle {
   /** The analysis of a body. */
   body(bytes: Uint8Array): BodyAnalysis {
     let key = this.keys.get(bytes)
-    if (key === undefined) this.keys.set(bytes, (key = createHash('sha1').update(bytes).digest('base64')))
+    if (key === undefined) this.keys.set(bytes, (key = nodeCrypto().createHash('sha1').update(bytes).digest('base64')))
     let a = this.byContent.get(key)
     if (a === undefined) {
       a = analyseBody(bytes)

@@ -20,7 +20,8 @@
  * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
  * whose failure that is, by the same rule, with a probe of at most a second.
  */
-import { lookup, Resolver } from 'node:dns'
+import type { Resolver } from 'node:dns'
+import { dns } from './built-ins.js'
 import { isIP } from 'node:net'
 
 /** Options of {@link DnsCache}. */
@@ -95,7 +96,7 @@ export class DnsCache {
   private shortProbe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
-    this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
+    this.resolver = new (dns().Resolver)({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
     const servers = options.servers !== undefined && options.servers.length > 0
     if (servers) this.resolver.setServers([...options.servers!])
     this.system = options.system === true && !servers
@@ -191,7 +192,7 @@ export class DnsCache {
     if (this.system) {
       if (family === 6) return Promise.resolve([])
       return new Promise((resolve, reject) => {
-        lookup(host, { all: true, verbatim: true }, (err, addresses) => {
+        dns().lookup(host, { all: true, verbatim: true }, (err, addresses) => {
           if (err) return reject(err)
           // IPv4 first, as the DNS path orders them.
           const sorted = [...addresses].sort((a, b) => a.family - b.family)
@@ -239,7 +240,7 @@ export class DnsCache {
     this.shortProbe ??= new Promise<boolean>((resolve) => {
       const servers = this.resolver.getServers()
       if (servers.length === 0) return resolve(false)
-      const probe = new Resolver({ timeout: Math.max(1, Math.floor(STALL_PROBE_MS / servers.length)), tries: 1 })
+      const probe = new (dns().Resolver)({ timeout: Math.max(1, Math.floor(STALL_PROBE_MS / servers.length)), tries: 1 })
       probe.setServers(servers)
       // c-ares may take longer than its time-outs add up to: cancelled then, as silent.
       const timer = setTimeout(() => probe.cancel(), STALL_PROBE_MS + 100)

@@ -14,8 +14,8 @@
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { Readable } from 'node:stream'
-import { checkServerIdentity, connect as tlsConnect } from 'node:tls'
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
+import { tls } from './built-ins.js'
 import { exchange } from './http1.js'
 import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
 import { AddressGate } from './address-gate.js'
@@ -190,13 +190,13 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
         try {
           s =
             u.protocol === 'https:'
-              ? tlsConnect({
+              ? tls().connect({
                   host: address,
                   port,
                   ALPNProtocols: ['http/1.1'],
                   // TLS names the URL's host (SNI, the certificate), wherever the socket goes.
                   ...(isIP(name) === 0 ? { servername: name } : {}),
-                  checkServerIdentity: (_host, cert) => checkServerIdentity(name, cert),
+                  checkServerIdentity: (_host, cert) => tls().checkServerIdentity(name, cert),
                 })
               : netConnect({ host: address, port })
         } catch (err) {

@@ -7,7 +7,8 @@
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { checkOutput, writeOutput } from '../common/output-file.js'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { http } from '../../tools/built-ins.js'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { COMMON_OPTIONS, helpOrVersion, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
@@ -135,7 +136,7 @@ function answer(files: Map<string, Buffer>, port: () => number, req: IncomingMes
 async function serve(dir: string, port: number): Promise<number> {
   const files = new Map(Object.keys(FILES).map((name) => [name, readFileSync(join(dir, name))]))
   let bound = port
-  const server = createServer((req, res) => answer(files, () => bound, req, res))
+  const server = http().createServer((req, res) => answer(files, () => bound, req, res))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const why = err.code === 'EADDRINUSE' ? `port ${port} is in use (pick another with --port; 0: any free port)` : describeSystemError(err)

@@ -5,11 +5,11 @@
  * machine cannot reach (an IPv6-only site without IPv6 here) from a machine
  * that reaches nothing (its network down).
  */
-import { createSocket } from 'node:dgram'
+import { dgram } from '../../tools/built-ins.js'
 
 export function routable(address: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4')
+    const socket = dgram().createSocket(address.includes(':') ? 'udp6' : 'udp4')
     // No socket at all (no descriptor): no answer either.
     socket.on('error', () => resolve(false))
     socket.connect(9, address, (err?: Error) => {

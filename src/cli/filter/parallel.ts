@@ -4,7 +4,8 @@
  * writes the output, byte for byte as `--jobs 1` would. Scheduling, order,
  * memory and start: {@link ParallelRunner}.
  */
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { workerThreads } from '../../tools/built-ins.js'
 import { BufferPool, judgeToChunks } from './block-chunks.js'
 import type { BlockWriter } from '../common/block-writer.js'
 import type { HostTally } from '../hosts/host-tally.js'
@@ -194,7 +195,7 @@ export class ParallelRunner implements BlockRunner {
 
   /** Starts one more worker thread. */
   private startWorker(): Slot {
-    const worker = new Worker(this.workerUrl, { workerData: this.spec })
+    const worker = new (workerThreads().Worker)(this.workerUrl, { workerData: this.spec })
     const slot: Slot = { worker, inflight: 0, spares: [], finished: false }
     worker.on('message', (m: FromWorker) => this.receive(slot, m))
     worker.on('error', (err) => this.fail(new CliError('ERR_WORKER', `a worker thread failed: ${err.message}`)))

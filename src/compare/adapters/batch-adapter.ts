@@ -6,7 +6,8 @@
  * adapter exits: nothing it started outlives it. The protocol, the stall
  * timeout and what is timed: docs/compare-reference.md, "--batch".
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import { childProcess } from '../../tools/built-ins.js'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
@@ -75,7 +76,7 @@ export class BatchAdapter implements Adapter {
 
   async start(): Promise<void> {
     const [program, args] = this.options.argv ? [this.options.argv[0], this.options.argv.slice(1)] : ['/bin/sh', ['-c', this.options.command]]
-    const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
+    const child = childProcess().spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     trackGroup(child)
     this.child = child
     this.exited = new Promise((resolve) => {

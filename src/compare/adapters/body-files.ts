@@ -4,7 +4,7 @@
  * that `remove()` deletes, so an adapter may cache its parse by path. At
  * most `capacity` files are kept (see {@link BodyFiles}).
  */
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../tools/built-ins.js'
 import { unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CompareError, describeSystemError } from '../compare-error.js'
@@ -31,7 +31,7 @@ export class BodyFiles {
   path(body: Uint8Array): string {
     let hash = this.hashes.get(body)
     if (hash === undefined) {
-      hash = createHash('sha1').update(body).digest('hex')
+      hash = nodeCrypto().createHash('sha1').update(body).digest('hex')
       this.hashes.set(body, hash)
     }
     let path = this.paths.get(hash)

@@ -9,7 +9,8 @@
  * and a background process holding its stdout cannot hold the case. The
  * details: docs/compare-reference.md, "--cmd".
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { childProcess } from '../../tools/built-ins.js'
 import { AdapterFailure, evidenceText, stderrLines, type Adapter, type AdapterTimings, type Answer, type Evidence, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
 import { killGroup, trackGroup } from './process-group.js'
@@ -195,7 +196,7 @@ export class CmdAdapter implements Adapter {
       let timedOut = false
       let settled = false
       let exit: { status: number | null; signal: string | null } | undefined
-      const child = spawn(program, args, {
+      const child = childProcess().spawn(program, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true,
         env: { ...process.env, COMPARE_ROBOTS: robots, COMPARE_URL: request.url, COMPARE_USER_AGENT: agent },

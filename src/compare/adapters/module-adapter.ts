@@ -7,7 +7,8 @@
  * "--cmd and --module".
  */
 import { statSync } from 'node:fs'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { workerThreads } from '../../tools/built-ins.js'
 import { AdapterFailure, describeRequest, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { keepBody, type FromModule, type ModuleRequest } from './module-protocol.js'
 
@@ -55,7 +56,7 @@ export class ModuleAdapter implements Adapter {
     const st = statSync(this.options.path, { throwIfNoEntry: false })
     if (st && !st.isFile() && !st.isDirectory()) throw new AdapterFailure(`--module: cannot import '${this.options.path}': not a regular file`)
     // Its own thread: a call that never returns can be stopped, and what the module prints, or its process.exit, stays apart from compare's.
-    const worker = new Worker(this.options.thread, { workerData: { path: this.options.path, timeoutMs: this.options.timeoutMs, progress: this.progress.buffer }, stdout: true })
+    const worker = new (workerThreads().Worker)(this.options.thread, { workerData: { path: this.options.path, timeoutMs: this.options.timeoutMs, progress: this.progress.buffer }, stdout: true })
     this.worker = worker
     worker.stdout.pipe(process.stderr, { end: false })
     worker.on('message', (m: FromModule) => this.listener?.(m))

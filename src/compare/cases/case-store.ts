@@ -6,10 +6,9 @@
  * cases are on disk, each distinct body once (read back through a small
  * cache, the same array for the same body while it is cached).
  */
-import { createHash } from 'node:crypto'
+import { nodeCrypto, readline } from '../../tools/built-ins.js'
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import type { Case, Expected } from '../case.js'
 import type { Standard } from '../categories.js'
 import { BufferedFile } from '../report/buffered-file.js'
@@ -61,7 +60,7 @@ export class CaseStore {
   /** Cases stored. */
   count = 0
   /** A digest of the stored cases' keys, in order: equal digests, equal cases. */
-  private readonly hash = createHash('sha1')
+  private readonly hash = nodeCrypto().createHash('sha1')
 
   /** Stores every case of `blocks`. */
   async fill(blocks: AsyncIterable<Case[]>): Promise<void> {
@@ -81,7 +80,7 @@ export class CaseStore {
 
   private body(bytes: Uint8Array): number {
     let h = this.bodyHashes.get(bytes)
-    if (h === undefined) this.bodyHashes.set(bytes, (h = createHash('sha1').update(bytes).digest('base64')))
+    if (h === undefined) this.bodyHashes.set(bytes, (h = nodeCrypto().createHash('sha1').update(bytes).digest('base64')))
     let n = this.bodyIndex.get(h)
     if (n === undefined) {
       n = this.offsets.length
@@ -140,7 +139,7 @@ export class CaseStore {
     }
     try {
       if (this.count === 0) return
-      const lines = createInterface({ input: createReadStream(this.casesFile.file), crlfDelay: Infinity })
+      const lines = readline().createInterface({ input: createReadStream(this.casesFile.file), crlfDelay: Infinity })
       let block: Case[] = []
       for await (const line of lines) {
         if (line === '') continue

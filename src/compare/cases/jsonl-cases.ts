@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs'
 import type { Writable } from 'node:stream'
 import { withoutBom } from '../format.js'
 import { dirname, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
+import { readline } from '../../tools/built-ins.js'
 import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } from '../case.js'
 import { STANDARDS } from '../categories.js'
 import { CompareError, describeSystemError, readError } from '../compare-error.js'
@@ -58,7 +58,7 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
     lineLength = last >= 0 ? text.length - last - 1 : lineLength + text.length
     if (lineLength > MAX_CASE_BYTES) stream.destroy(new CompareError('ERR_READ', `${file}:${lineNumber}: a line longer than ${sizeWords(MAX_CASE_BYTES)}`))
   })
-  const lines = createInterface({ input: stream, crlfDelay: Infinity })
+  const lines = readline().createInterface({ input: stream, crlfDelay: Infinity })
   let n = 0
   try {
     for await (const bytes of lines) {

@@ -6,7 +6,7 @@
  * forms; the bodies of the cases once each, by SHA-1. The terminal, JSON and
  * HTML reports all render it; `--json` adds every case (json-report.ts).
  */
-import { createHash } from 'node:crypto'
+import { nodeCrypto } from '../../tools/built-ins.js'
 import type { Answer, AdapterTimings, Evidence } from '../adapters/adapter.js'
 import type { Attribution } from '../attribution.js'
 import { agentField, robotsFields, type Case, type Expected } from '../case.js'
@@ -286,7 +286,7 @@ export function buildReport(input: ReportInput, tool: string): Report {
   const bodies: Record<string, ReportedBody> = {}
   let bodyBytes = 0
   const bodyKey = (bytes: Uint8Array): string => {
-    const key = createHash('sha1').update(bytes).digest('hex')
+    const key = nodeCrypto().createHash('sha1').update(bytes).digest('hex')
     if (bodies[key] === undefined) {
       bodyBytes += bytes.length
       bodies[key] = bodyBytes <= BODY_BUDGET ? { ...robotsFields(bytes), bytes: bytes.length } : { bytes: bytes.length, omitted: true }
