@@ -14,8 +14,7 @@
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net'
 import { Readable } from 'node:stream'
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib'
-import { tls } from './built-ins.js'
+import { tls, zlib } from './built-ins.js'
 import { exchange } from './http1.js'
 import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
 import { AddressGate } from './address-gate.js'
@@ -79,10 +78,10 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 
 /** Codings decoded here, strictly. */
 const DECODERS: Record<string, () => NodeJS.ReadWriteStream> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: () => zlib().createGunzip(),
+  'x-gzip': () => zlib().createGunzip(),
+  deflate: () => zlib().createInflate(),
+  br: () => zlib().createBrotliDecompress(),
 }
 
 /** A host as written in a URL: IPv6 without brackets. */
@@ -463,7 +462,7 @@ async function* decodeStrictly(raw: AsyncIterable<Uint8Array>, codings: readonly
     for (let i = codings.length - 1; i >= 0; i--) {
       // The outer deflate may be raw (no zlib header), as browsers, curl and undici read it: told by its first byte (a zlib header's method, 8).
       const headless = codings[i] === 'deflate' && i === codings.length - 1 && ((step.value?.[0] ?? 8) & 15) !== 8
-      const decoder = (headless ? createInflateRaw() : DECODERS[codings[i]!]!()) as unknown as Readable & NodeJS.WritableStream
+      const decoder = (headless ? zlib().createInflateRaw() : DECODERS[codings[i]!]!()) as unknown as Readable & NodeJS.WritableStream
       const upstream = from
       upstream.on('error', (err) => decoder.destroy(err))
       upstream.pipe(decoder)

@@ -6,7 +6,7 @@
  * that call's output when it is not gzip, every byte of a good member is
  * handed out before the error about what follows it.
  */
-import * as zlib from 'node:zlib'
+import { zlib } from '../../tools/built-ins.js'
 
 const EMPTY: Buffer = Buffer.alloc(0)
 
@@ -75,8 +75,12 @@ export function tableCrc32(b: Uint8Array, crc: number): number {
 }
 
 /** CRC-32 of `b` continuing `crc`: the platform's where it has one (Node ≥ 20.15), else {@link tableCrc32}. */
-const crc32: (b: Buffer, crc: number) => number =
-  typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (zlib as unknown as { crc32: (b: Buffer, crc: number) => number }).crc32 : tableCrc32
+let platformCrc32: ((b: Buffer, crc: number) => number) | undefined
+function crc32(b: Buffer, crc: number): number {
+  const z = zlib() as unknown as { crc32?: (b: Buffer, crc: number) => number }
+  platformCrc32 ??= typeof z.crc32 === 'function' ? z.crc32 : tableCrc32
+  return platformCrc32(b, crc)
+}
 
 /** The longest member header read (its name, comment and extra field): gzip writes a few bytes. */
 const HEADER_MAX = 1 << 20
@@ -147,7 +151,7 @@ export async function* gunzipMembers(source: AsyncIterator<Buffer>): AsyncGenera
     pending = pending.subarray(h)
 
     // The member's deflate data: fed one chunk at a time, so that only the last one can be consumed in part.
-    const inflater = zlib.createInflateRaw({ chunkSize: 1 << 18 })
+    const inflater = zlib().createInflateRaw({ chunkSize: 1 << 18 })
     const held: Buffer[] = []
     let ended = false
     let failed: Error | undefined

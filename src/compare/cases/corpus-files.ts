@@ -14,7 +14,7 @@ import { plural } from '../format.js'
 import { utf8SequenceLength } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
 import { readInputFile, sizeWords } from '../input-file.js'
-import { gunzipSync } from 'node:zlib'
+import { zlib } from '../../tools/built-ins.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024
@@ -222,7 +222,7 @@ export function readUrlList(file: string, options: UrlListOptions = {}): UrlList
     // A gzipped list (as filter reads one), within the same limit once inflated.
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
       try {
-        bytes = gunzipSync(bytes, { maxOutputLength: MAX_URL_LIST_BYTES })
+        bytes = zlib().gunzipSync(bytes, { maxOutputLength: MAX_URL_LIST_BYTES })
       } catch (err) {
         if ((err as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE') throw err
         throw new CompareError('ERR_READ', `cannot read URL list '${file}': larger than ${sizeWords(MAX_URL_LIST_BYTES)} once inflated`)

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { gunzipSync } from 'node:zlib'
+import { zlib } from '../../tools/built-ins.js'
 import type { CaseInput } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
 
@@ -27,7 +27,7 @@ export function unitCases(file = unitVectorsFile()): CaseInput[] {
   let records: readonly Record<string, unknown>[]
   try {
     const bytes = readFileSync(file)
-    records = JSON.parse((file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8')) as Record<string, unknown>[]
+    records = JSON.parse((file.endsWith('.gz') ? zlib().gunzipSync(bytes) : bytes).toString('utf8')) as Record<string, unknown>[]
   } catch (err) {
     throw readError('unit vectors', file, err)
   }
