@@ -16,7 +16,9 @@
  * failed (`ESERVFAIL`: also what a forwarding resolver answers to every
  * question when it reaches no upstream)
  * counts against the name only when the servers answer other questions
- * (one since it was asked, or a probe then: the root's NS records).
+ * (one asked after it, or a probe then: the root's NS records); an answer
+ * merely arriving after it, to a question asked before, does not count
+ * (servers that stop answering still deliver what was on its way).
  * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
  * whose failure that is, by the same rule, with a probe of at most a second.
  */
@@ -87,7 +89,7 @@ export class DnsCache {
   private readonly negativeTtlMs: number
   /** Look-ups asked of the servers (not answered from the cache). */
   queries = 0
-  /** When the servers last gave an answer (an address, or a name or record said not to exist), `performance.now()`. */
+  /** When the latest question the servers gave an answer to (an address, or a name or record said not to exist) was asked, `performance.now()`. */
   private answeredAt = -Infinity
   /** The probe of the servers in flight ({@link serversAnswer}). */
   private probe: Promise<boolean> | undefined
@@ -131,7 +133,7 @@ export class DnsCache {
    * the failure of this machine that kept it (`localFailure`), or undefined
    * when the wait was the name's (or no look-up of it is in flight). This
    * machine's: the look-up still waits its turn (`concurrency`: code
-   * `EDNSBUSY`), or the servers answered nothing since it was asked, nor a
+   * `EDNSBUSY`), or the servers answered no question asked since, nor a
    * probe within a second (code `ETIMEOUT`).
    */
   async stalled(name: string): Promise<Error | undefined> {
@@ -164,14 +166,12 @@ export class DnsCache {
 
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
-    const askedAt = performance.now()
-    this.askedAt.set(host, askedAt)
     let records: RecordWithTtl[]
     try {
       records = await this.ask(host, 4)
       if (records.length === 0) records = await this.ask(host, 6)
     } catch (err) {
-      const e = dnsError(err, host, await this.silent(err, askedAt))
+      const e = dnsError(err, host, await this.silent(err, this.askedAt.get(host)!))
       if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
       throw e
     }
@@ -188,6 +188,8 @@ export class DnsCache {
 
   /** A or AAAA records of `host`; none (not an error) when the name exists without that kind. */
   private ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+    const sent = performance.now()
+    this.askedAt.set(host, sent)
     if (this.system) {
       if (family === 6) return Promise.resolve([])
       return new Promise((resolve, reject) => {
@@ -201,7 +203,7 @@ export class DnsCache {
     }
     return new Promise((resolve, reject) => {
       const done = (err: NodeJS.ErrnoException | null, records: RecordWithTtl[]): void => {
-        if (err === null || !SILENCE.has(err.code!)) this.answeredAt = performance.now()
+        if (err === null || !SILENCE.has(err.code!)) this.answered(sent)
         if (err === null) return resolve(records)
         if (err.code === 'ENODATA') return resolve([])
         reject(err)
@@ -222,9 +224,10 @@ export class DnsCache {
   /** Asks the servers a question any resolver answers (the root's NS records), once at a time: whether they answer at all. */
   private serversAnswer(): Promise<boolean> {
     this.probe ??= new Promise<boolean>((resolve) => {
+      const sent = performance.now()
       this.resolver.resolveNs('.', (err) => {
         const answered = err === null || !SILENCE.has(err.code!)
-        if (answered) this.answeredAt = performance.now()
+        if (answered) this.answered(sent)
         resolve(answered)
       })
     }).finally(() => (this.probe = undefined))
@@ -243,14 +246,20 @@ export class DnsCache {
       probe.setServers(servers)
       // c-ares may take longer than its time-outs add up to: cancelled then, as silent.
       const timer = setTimeout(() => probe.cancel(), STALL_PROBE_MS + 100)
+      const sent = performance.now()
       probe.resolveNs('.', (err) => {
         clearTimeout(timer)
         const answered = err === null || !SILENCE.has(err.code!)
-        if (answered) this.answeredAt = performance.now()
+        if (answered) this.answered(sent)
         resolve(answered)
       })
     }).finally(() => (this.shortProbe = undefined))
     return this.shortProbe
+  }
+
+  /** Notes an answer to a question asked at `sent` (answers arrive out of order). */
+  private answered(sent: number): void {
+    this.answeredAt = Math.max(this.answeredAt, sent)
   }
 
   private keep(host: string, entry: CacheEntry): void {

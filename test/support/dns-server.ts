@@ -4,7 +4,8 @@
  * it does not know, a name with no record of the kind asked is NOERROR with
  * no answer (ENODATA), and it can stay silent (a time-out) for names listed
  * in `silent`, or answer REFUSED for those in `refused` and SERVFAIL for
- * those in `servfail` (a resolver with no upstream). Every question is
+ * those in `servfail` (a resolver with no upstream), or keep the answers
+ * for names in `held` until `release(name)` sends them. Every question is
  * counted. Nothing here reaches another machine: the tests point their
  * resolver at it (`--dns-server`).
  */
@@ -23,6 +24,10 @@ export interface DnsTestServer {
   readonly refused: Set<string>
   /** Names answered SERVFAIL (RCODE 2), as a forwarding resolver answers when it reaches no upstream. */
   readonly servfail: Set<string>
+  /** Names whose answers wait for {@link release}. */
+  readonly held: Set<string>
+  /** Sends the answers kept for `name` (in `held`). */
+  release(name: string): void
   /** Questions received, as `NAME TYPE` (`a.test A`). */
   readonly questions: string[]
   /** TTL of the answers, seconds. */
@@ -101,13 +106,23 @@ export async function startDnsServer(names: Record<string, string[]> = {}): Prom
     silent: new Set(),
     refused: new Set(),
     servfail: new Set(),
+    held: new Set(),
+    release(name) {
+      for (const send of kept.get(name) ?? []) send()
+      kept.delete(name)
+    },
     questions: [],
     ttl: 300,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   }
+  const kept = new Map<string, (() => void)[]>()
   socket.on('message', (msg: Buffer, from: RemoteInfo) => {
     const reply = answer(server, msg)
-    if (reply !== undefined) socket.send(reply, from.port, from.address)
+    if (reply === undefined) return
+    const send = (): void => socket.send(reply, from.port, from.address)
+    const name = question(msg)!.name
+    if (server.held.has(name)) kept.set(name, [...(kept.get(name) ?? []), send])
+    else send()
   })
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
   const port = socket.address().port
