@@ -38,7 +38,7 @@ export interface DnsOptions {
   readonly servers?: readonly string[]
   /** Time-out of one try, ms (default 5,000). */
   readonly timeoutMs?: number
-  /** Tries per server (default 2). */
+  /** Tries per server (default 2); a look-up may take `timeoutMs` × `tries` before it times out. */
   readonly tries?: number
   /** Look-ups in flight at most (default 256); the others wait their turn. */
   readonly concurrency?: number
@@ -87,6 +87,8 @@ export class DnsCache {
   private readonly minTtlMs: number
   private readonly maxTtlMs: number
   private readonly negativeTtlMs: number
+  /** How long a look-up may wait for an answer, ms. */
+  private readonly waitMs: number
   /** Look-ups asked of the servers (not answered from the cache). */
   queries = 0
   /** When the latest question the servers gave an answer to (an address, or a name or record said not to exist) was asked, `performance.now()`. */
@@ -97,7 +99,10 @@ export class DnsCache {
   private shortProbe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
-    this.resolver = new Resolver({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
+    const timeout = options.timeoutMs ?? 5000
+    const tries = options.tries ?? 2
+    this.resolver = new Resolver({ timeout, tries })
+    this.waitMs = timeout * tries
     const servers = options.servers !== undefined && options.servers.length > 0
     if (servers) this.resolver.setServers([...options.servers!])
     this.system = options.system === true && !servers
@@ -186,8 +191,24 @@ export class DnsCache {
     return addresses
   }
 
-  /** A or AAAA records of `host`; none (not an error) when the name exists without that kind. */
-  private ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+  /**
+   * A or AAAA records of `host`; none (not an error) when the name exists
+   * without that kind. c-ares shortens its time-outs to a few times the
+   * servers' usual latency (cache hits): a time-out before `waitMs` is asked
+   * again, as a resolver still recursing answers a repeated question once done.
+   */
+  private async ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+    const until = performance.now() + this.waitMs
+    for (;;) {
+      try {
+        return await this.askOnce(host, family)
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ETIMEOUT' || performance.now() >= until) throw err
+      }
+    }
+  }
+
+  private askOnce(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
     const sent = performance.now()
     this.askedAt.set(host, sent)
     if (this.system) {
