@@ -5,7 +5,10 @@
  * a bound on the look-ups in flight, and a cache keyed by name that keeps
  * answers for their TTL (within [minTtlMs, maxTtlMs]) and failures for
  * `negativeTtlMs`. Look-ups of one name in flight are shared. A (IPv4) is
- * asked first, AAAA only when the name has no A record.
+ * asked first, AAAA only when the name has no A record. A look-up that
+ * c-ares times out sooner than `timeoutMs` × `tries` is asked again: c-ares
+ * cuts its time-outs to a few times the servers' usual latency (cache hits),
+ * and a resolver still recursing answers a repeated question once done.
  *
  * Not read: `/etc/hosts` (route such names with `--resolve`). `localhost`
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
@@ -38,7 +41,7 @@ export interface DnsOptions {
   readonly servers?: readonly string[]
   /** Time-out of one try, ms (default 5,000). */
   readonly timeoutMs?: number
-  /** Tries per server (default 2); a look-up may take `timeoutMs` × `tries` before it times out. */
+  /** Tries per server (default 2). */
   readonly tries?: number
   /** Look-ups in flight at most (default 256); the others wait their turn. */
   readonly concurrency?: number
@@ -78,7 +81,7 @@ export class DnsCache {
   private readonly system: boolean
   private readonly cache = new Map<string, CacheEntry>()
   private readonly pending = new Map<string, Promise<readonly string[]>>()
-  /** When the look-ups in flight were asked of the servers, `performance.now()` (absent while one waits its turn). */
+  // When the look-ups in flight were asked of the servers, `performance.now()` (absent while one waits its turn).
   private readonly askedAt = new Map<string, number>()
   private readonly queue: (() => void)[] = []
   private running = 0
@@ -87,11 +90,10 @@ export class DnsCache {
   private readonly minTtlMs: number
   private readonly maxTtlMs: number
   private readonly negativeTtlMs: number
-  /** How long a look-up may wait for an answer, ms. */
   private readonly waitMs: number
   /** Look-ups asked of the servers (not answered from the cache). */
   queries = 0
-  /** When the latest question the servers gave an answer to (an address, or a name or record said not to exist) was asked, `performance.now()`. */
+  // When the latest question answered (an address, or a name or record said not to exist) was asked, `performance.now()`.
   private answeredAt = -Infinity
   /** The probe of the servers in flight ({@link serversAnswer}). */
   private probe: Promise<boolean> | undefined
@@ -171,14 +173,20 @@ export class DnsCache {
 
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
+    // Asked again when c-ares times out sooner (see the module comment).
+    const until = performance.now() + this.waitMs
     let records: RecordWithTtl[]
-    try {
-      records = await this.ask(host, 4)
-      if (records.length === 0) records = await this.ask(host, 6)
-    } catch (err) {
-      const e = dnsError(err, host, await this.silent(err, this.askedAt.get(host)!))
-      if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
-      throw e
+    for (;;) {
+      try {
+        records = await this.ask(host, 4)
+        if (records.length === 0) records = await this.ask(host, 6)
+        break
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ETIMEOUT' && performance.now() < until) continue
+        const e = dnsError(err, host, await this.silent(err, this.askedAt.get(host)!))
+        if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
+        throw e
+      }
     }
     if (records.length === 0) {
       const e = Object.assign(new Error(`no address for ${host} (no A or AAAA record)`), { code: 'ENODATA', hostname: host })
@@ -191,24 +199,8 @@ export class DnsCache {
     return addresses
   }
 
-  /**
-   * A or AAAA records of `host`; none (not an error) when the name exists
-   * without that kind. c-ares shortens its time-outs to a few times the
-   * servers' usual latency (cache hits): a time-out before `waitMs` is asked
-   * again, as a resolver still recursing answers a repeated question once done.
-   */
-  private async ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
-    const until = performance.now() + this.waitMs
-    for (;;) {
-      try {
-        return await this.askOnce(host, family)
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ETIMEOUT' || performance.now() >= until) throw err
-      }
-    }
-  }
-
-  private askOnce(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+  /** A or AAAA records of `host`; none (not an error) when the name exists without that kind. */
+  private ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
     const sent = performance.now()
     this.askedAt.set(host, sent)
     if (this.system) {
@@ -278,8 +270,8 @@ export class DnsCache {
     return this.shortProbe
   }
 
-  /** Notes an answer to a question asked at `sent` (answers arrive out of order). */
   private answered(sent: number): void {
+    // Answers arrive out of order.
     this.answeredAt = Math.max(this.answeredAt, sent)
   }
 
