@@ -5,7 +5,10 @@
  * a bound on the look-ups in flight, and a cache keyed by name that keeps
  * answers for their TTL (within [minTtlMs, maxTtlMs]) and failures for
  * `negativeTtlMs`. Look-ups of one name in flight are shared. A (IPv4) is
- * asked first, AAAA only when the name has no A record.
+ * asked first, AAAA only when the name has no A record. A look-up that
+ * c-ares times out sooner than `timeoutMs` × `tries` is asked again: c-ares
+ * cuts its time-outs to a few times the servers' usual latency (cache hits),
+ * and a resolver still recursing answers a repeated question once done.
  *
  * Not read: `/etc/hosts` (route such names with `--resolve`). `localhost`
  * and `*.localhost` are the loopback addresses (RFC 6761), without a query.
@@ -16,7 +19,9 @@
  * failed (`ESERVFAIL`: also what a forwarding resolver answers to every
  * question when it reaches no upstream)
  * counts against the name only when the servers answer other questions
- * (one since it was asked, or a probe then: the root's NS records).
+ * (one asked after it, or a probe then: the root's NS records); an answer
+ * merely arriving after it, to a question asked before, does not count
+ * (servers that stop answering still deliver what was on its way).
  * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
  * whose failure that is, by the same rule, with a probe of at most a second.
  */
@@ -77,7 +82,7 @@ export class DnsCache {
   private readonly system: boolean
   private readonly cache = new Map<string, CacheEntry>()
   private readonly pending = new Map<string, Promise<readonly string[]>>()
-  /** When the look-ups in flight were asked of the servers, `performance.now()` (absent while one waits its turn). */
+  // When the look-ups in flight were asked of the servers, `performance.now()` (absent while one waits its turn).
   private readonly askedAt = new Map<string, number>()
   private readonly queue: (() => void)[] = []
   private running = 0
@@ -86,9 +91,10 @@ export class DnsCache {
   private readonly minTtlMs: number
   private readonly maxTtlMs: number
   private readonly negativeTtlMs: number
+  private readonly waitMs: number
   /** Look-ups asked of the servers (not answered from the cache). */
   queries = 0
-  /** When the servers last gave an answer (an address, or a name or record said not to exist), `performance.now()`. */
+  // When the latest question answered (an address, or a name or record said not to exist) was asked, `performance.now()`.
   private answeredAt = -Infinity
   /** The probe of the servers in flight ({@link serversAnswer}). */
   private probe: Promise<boolean> | undefined
@@ -96,7 +102,10 @@ export class DnsCache {
   private shortProbe: Promise<boolean> | undefined
 
   constructor(options: DnsOptions = {}) {
-    this.resolver = new (dns().Resolver)({ timeout: options.timeoutMs ?? 5000, tries: options.tries ?? 2 })
+    const timeout = options.timeoutMs ?? 5000
+    const tries = options.tries ?? 2
+    this.resolver = new (dns().Resolver)({ timeout, tries })
+    this.waitMs = timeout * tries
     const servers = options.servers !== undefined && options.servers.length > 0
     if (servers) this.resolver.setServers([...options.servers!])
     this.system = options.system === true && !servers
@@ -132,7 +141,7 @@ export class DnsCache {
    * the failure of this machine that kept it (`localFailure`), or undefined
    * when the wait was the name's (or no look-up of it is in flight). This
    * machine's: the look-up still waits its turn (`concurrency`: code
-   * `EDNSBUSY`), or the servers answered nothing since it was asked, nor a
+   * `EDNSBUSY`), or the servers answered no question asked since, nor a
    * probe within a second (code `ETIMEOUT`).
    */
   async stalled(name: string): Promise<Error | undefined> {
@@ -165,16 +174,20 @@ export class DnsCache {
 
   private async lookup(host: string): Promise<readonly string[]> {
     this.queries++
-    const askedAt = performance.now()
-    this.askedAt.set(host, askedAt)
+    // Asked again when c-ares times out sooner (see the module comment).
+    const until = performance.now() + this.waitMs
     let records: RecordWithTtl[]
-    try {
-      records = await this.ask(host, 4)
-      if (records.length === 0) records = await this.ask(host, 6)
-    } catch (err) {
-      const e = dnsError(err, host, await this.silent(err, askedAt))
-      if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
-      throw e
+    for (;;) {
+      try {
+        records = await this.ask(host, 4)
+        if (records.length === 0) records = await this.ask(host, 6)
+        break
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ETIMEOUT' && performance.now() < until) continue
+        const e = dnsError(err, host, await this.silent(err, this.askedAt.get(host)!))
+        if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
+        throw e
+      }
     }
     if (records.length === 0) {
       const e = Object.assign(new Error(`no address for ${host} (no A or AAAA record)`), { code: 'ENODATA', hostname: host })
@@ -189,6 +202,8 @@ export class DnsCache {
 
   /** A or AAAA records of `host`; none (not an error) when the name exists without that kind. */
   private ask(host: string, family: 4 | 6): Promise<RecordWithTtl[]> {
+    const sent = performance.now()
+    this.askedAt.set(host, sent)
     if (this.system) {
       if (family === 6) return Promise.resolve([])
       return new Promise((resolve, reject) => {
@@ -202,7 +217,7 @@ export class DnsCache {
     }
     return new Promise((resolve, reject) => {
       const done = (err: NodeJS.ErrnoException | null, records: RecordWithTtl[]): void => {
-        if (err === null || !SILENCE.has(err.code!)) this.answeredAt = performance.now()
+        if (err === null || !SILENCE.has(err.code!)) this.answered(sent)
         if (err === null) return resolve(records)
         if (err.code === 'ENODATA') return resolve([])
         reject(err)
@@ -223,9 +238,10 @@ export class DnsCache {
   /** Asks the servers a question any resolver answers (the root's NS records), once at a time: whether they answer at all. */
   private serversAnswer(): Promise<boolean> {
     this.probe ??= new Promise<boolean>((resolve) => {
+      const sent = performance.now()
       this.resolver.resolveNs('.', (err) => {
         const answered = err === null || !SILENCE.has(err.code!)
-        if (answered) this.answeredAt = performance.now()
+        if (answered) this.answered(sent)
         resolve(answered)
       })
     }).finally(() => (this.probe = undefined))
@@ -244,14 +260,20 @@ export class DnsCache {
       probe.setServers(servers)
       // c-ares may take longer than its time-outs add up to: cancelled then, as silent.
       const timer = setTimeout(() => probe.cancel(), STALL_PROBE_MS + 100)
+      const sent = performance.now()
       probe.resolveNs('.', (err) => {
         clearTimeout(timer)
         const answered = err === null || !SILENCE.has(err.code!)
-        if (answered) this.answeredAt = performance.now()
+        if (answered) this.answered(sent)
         resolve(answered)
       })
     }).finally(() => (this.shortProbe = undefined))
     return this.shortProbe
+  }
+
+  private answered(sent: number): void {
+    // Answers arrive out of order.
+    this.answeredAt = Math.max(this.answeredAt, sent)
   }
 
   private keep(host: string, entry: CacheEntry): void {

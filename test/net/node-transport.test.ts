@@ -7,7 +7,7 @@
  * failures rejected as ERR_LOCAL, never an outcome. Every server is on
  * 127.0.0.1; every name resolves there or nowhere.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fetchRobots } from '../../src/index.js'
 import { createNodeTransport, type RouteFunction } from '../../src/node.js'
 import { startServer, type TestServer } from '../fetch/server.js'
@@ -158,6 +158,44 @@ describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
       t.close()
     } finally {
       await stranded.close()
+    }
+  })
+
+  it('regression: a resolver that went silent mid-run made the names asked just before dns-error (an answer on its way to an earlier question counted as the servers answering); now ERR_LOCAL', async () => {
+    const dying = await startDnsServer({ 'a.test': ['127.0.0.1'], 'b.test': ['127.0.0.1'] })
+    dying.held.add('a.test')
+    try {
+      const t = createNodeTransport({ dns: { servers: [dying.address], timeoutMs: 300, tries: 1 } })
+      const first = t.dns.resolve('a.test')
+      await vi.waitFor(() => expect(dying.questions).toContain('a.test A'))
+      // The server stops answering: b.test is asked, then a.test's answer (asked before it) arrives, then nothing, not even the probe.
+      dying.silent.add('b.test').add('')
+      const second = fetchRobots(origin('b.test'), { transport: t, privateAddresses: 'allow' }).then((r) => r, (e: unknown) => e)
+      await vi.waitFor(() => expect(dying.questions).toContain('b.test A'))
+      dying.release('a.test')
+      expect(await first).toEqual(['127.0.0.1'])
+      expect(await second).toMatchObject({ code: 'ERR_LOCAL' })
+      expect(dying.questions).toContain(' 2')
+      t.close()
+    } finally {
+      await dying.close()
+    }
+  })
+
+  // c-ares 1.33 on cuts its time-outs to five times the servers' mean latency (250 ms at least) once three questions are answered.
+  const adaptive = Number(process.versions.ares.split('.')[0]) * 100 + Number(process.versions.ares.split('.')[1]) >= 133
+  it.skipIf(!adaptive)('regression: a name its resolver took a second to answer was dns-error (c-ares timed out at a few times the latency of cache hits); now asked again until timeoutMs × tries', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address], tries: 1 } })
+    for (const host of ['a.test', 'b.test', 'inner.test']) await t.dns.resolve(host)
+    dns.names.set('recursing.test', ['127.0.0.1'])
+    // c-ares's try goes unanswered (the resolver still recursing), long before 5 s; the next question is answered.
+    dns.unanswered.set('recursing.test', 1)
+    try {
+      expect((await fetchRobots(origin('recursing.test'), { transport: t, privateAddresses: 'allow' })).outcome).toBe('ok')
+      expect(dns.questions.filter((q) => q === 'recursing.test A')).toHaveLength(2)
+    } finally {
+      dns.unanswered.clear()
+      t.close()
     }
   })
 

@@ -4,7 +4,10 @@
  * it does not know, a name with no record of the kind asked is NOERROR with
  * no answer (ENODATA), and it can stay silent (a time-out) for names listed
  * in `silent`, or answer REFUSED for those in `refused` and SERVFAIL for
- * those in `servfail` (a resolver with no upstream). Every question is
+ * those in `servfail` (a resolver with no upstream), or keep the answers
+ * for names in `held` until `release(name)` sends them, or leave the first
+ * questions of a name unanswered (`unanswered`: name → how many, as a
+ * resolver still recursing). Every question is
  * counted. Nothing here reaches another machine: the tests point their
  * resolver at it (`--dns-server`).
  */
@@ -23,6 +26,12 @@ export interface DnsTestServer {
   readonly refused: Set<string>
   /** Names answered SERVFAIL (RCODE 2), as a forwarding resolver answers when it reaches no upstream. */
   readonly servfail: Set<string>
+  /** Name → how many of its next questions get no answer. */
+  readonly unanswered: Map<string, number>
+  /** Names whose answers wait for {@link release}. */
+  readonly held: Set<string>
+  /** Sends the answers kept for `name` (in `held`). */
+  release(name: string): void
   /** Questions received, as `NAME TYPE` (`a.test A`). */
   readonly questions: string[]
   /** TTL of the answers, seconds. */
@@ -66,7 +75,9 @@ function answer(server: DnsTestServer, msg: Buffer): Buffer | undefined {
   const q = question(msg)
   if (q === undefined) return undefined
   server.questions.push(`${q.name} ${q.type === TYPE_A ? 'A' : q.type === TYPE_AAAA ? 'AAAA' : q.type}`)
-  if (server.silent.has(q.name)) return undefined
+  const skip = server.unanswered.get(q.name) ?? 0
+  if (skip > 0) server.unanswered.set(q.name, skip - 1)
+  if (server.silent.has(q.name) || skip > 0) return undefined
   const known = server.names.get(q.name)
   const records = (known ?? []).filter((a) => (q.type === TYPE_A ? isIPv4(a) : q.type === TYPE_AAAA ? isIPv6(a) : false))
   const header = Buffer.alloc(12)
@@ -101,13 +112,24 @@ export async function startDnsServer(names: Record<string, string[]> = {}): Prom
     silent: new Set(),
     refused: new Set(),
     servfail: new Set(),
+    held: new Set(),
+    unanswered: new Map(),
+    release(name) {
+      for (const send of kept.get(name) ?? []) send()
+      kept.delete(name)
+    },
     questions: [],
     ttl: 300,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   }
+  const kept = new Map<string, (() => void)[]>()
   socket.on('message', (msg: Buffer, from: RemoteInfo) => {
     const reply = answer(server, msg)
-    if (reply !== undefined) socket.send(reply, from.port, from.address)
+    if (reply === undefined) return
+    const send = (): void => socket.send(reply, from.port, from.address)
+    const name = question(msg)!.name
+    if (server.held.has(name)) kept.set(name, [...(kept.get(name) ?? []), send])
+    else send()
   })
   await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve))
   const port = socket.address().port
