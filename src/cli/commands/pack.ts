@@ -308,7 +308,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
     else await packStream(source, pack, report)
   }
   // An empty bundle would judge every URL as one of a host without a robots.txt: an input with no host is an error.
-  if (pack.store.size === 0) throw new CliError('ERR_READ', `no host to pack in ${sources.map((s) => `'${s}'`).join(', ')}${report.skipped > 0 ? ` (${count(report.skipped)} skipped)` : ''}: no bundle written`)
+  if (!pack.store.size) throw new CliError('ERR_READ', 'no host to pack: no bundle written')
   let bytes: Uint8Array
   try {
     bytes = pack.store.toBytes()

@@ -186,7 +186,7 @@ export function readBundle(path: string): Uint8Array {
     const piped = info.isFIFO() ? readPipe(fd, fail) : undefined
     if (piped?.length === 0) throw fail('a FIFO no process writes to')
     const size = piped ? piped.length : info.size
-    const bytes = new Uint8Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(size) : new ArrayBuffer(size))
+    const bytes = new Uint8Array(new SharedArrayBuffer(size))
     if (piped) bytes.set(piped)
     let n = piped ? size : 0
     while (n < size) {

@@ -144,7 +144,7 @@ export class DirectoryRules implements HostRules {
       listing.closeSync()
     }
     const index = builder.build()
-    const shared = typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(types.length)) : new Uint8Array(types.length)
+    const shared = new Uint8Array(new SharedArrayBuffer(types.length))
     shared.set(types)
     const rules = new DirectoryRules(dir, index, shared)
     rules.skipped = skipped
