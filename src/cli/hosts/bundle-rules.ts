@@ -215,8 +215,10 @@ function readPipe(fd: number, fail: (why: string) => CliError): Buffer {
   const chunks: Buffer[] = []
   let size = 0
   let limit = 32
+  // Kept while the pipe has nothing yet: one buffer per read that gets bytes.
+  let chunk: Buffer | undefined
   for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size))
+    chunk ??= Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size))
     let k
     try {
       k = readSync(fd, chunk)
@@ -227,6 +229,7 @@ function readPipe(fd: number, fail: (why: string) => CliError): Buffer {
     }
     if (k === 0) break
     chunks.push(chunk.subarray(0, k))
+    chunk = undefined
     size += k
     if (limit === 32 && size >= 32) {
       const head = Buffer.concat(chunks)
