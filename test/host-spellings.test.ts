@@ -98,13 +98,13 @@ const SPELLINGS: readonly string[] = [
   '',
 ]
 
-/** What the WHATWG parser gives for `http://SPELLING/private`: its host, or null when it refuses the URL. */
+/** What the WHATWG parser gives for `http://SPELLING/private`: its host without the DNS root's trailing dot (`example.com.` is `example.com`), or null when it refuses the URL. */
 function whatwg(spelling: string): string | null {
   // An empty authority is no host: the parser would skip the slashes and take "private" as the host,
   // while the reference matches /private as the path; such a line is not judged.
   if (spelling === '') return null
   try {
-    return new URL(`http://${spelling}/private`).hostname
+    return new URL(`http://${spelling}/private`).hostname.replace(/([^.])\.+$/, '$1')
   } catch {
     return null
   }

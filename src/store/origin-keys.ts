@@ -33,7 +33,9 @@ function badKey(what: string, key: unknown, why: string): never {
 /** The origin key of a parsed URL: `scheme://host[:port]`, lowercased. */
 function originOf(u: URL): KeyParts {
   const scheme = u.protocol.toLowerCase()
-  const host = u.hostname.toLowerCase()
+  const name = u.hostname.toLowerCase()
+  // A trailing dot dropped, as the one host function does.
+  const host = name.endsWith('.') ? (canonicalHostOrNull(name) ?? '') : name
   const port = u.port && u.port !== DEFAULT_PORTS[scheme] ? `:${u.port}` : ''
   const key = `${scheme}//${host}${port}`
   return { key, hostStart: scheme.length + 2, hostEnd: scheme.length + 2 + host.length }

@@ -3,7 +3,7 @@
  * a file's name, a store key) to the host the WHATWG URL parser gives
  * (`new URL('http://' + host).hostname`): IDNA/UTS-46 to punycode,
  * lowercase, IPv4 number forms to dotted decimal, IPv6 compressed in
- * brackets, percent-encoded UTF-8 decoded first, a trailing dot kept. A
+ * brackets, percent-encoded UTF-8 decoded first, a trailing dot dropped. A
  * plain host ({@link isPlainHost}) is its own lowercase and never reaches
  * the parser; any other goes through the platform's `URL` (browsers and
  * Node alike). A host the parser refuses is never judged as another: it is
@@ -139,6 +139,9 @@ function parsedHost(text: string): string | null {
     return null
   }
   const host = u.hostname
+  // The DNS root's dot dropped (`example.com.` is `example.com` for DNS and every server), then parsed again (`0x7f..`).
+  const cut = host.replace(/([^.])\.+$/, '$1')
+  if (cut !== host) return parsedHost(cut)
   // An IPv6 literal is the whole text or nothing ("[::1]:80" is a port more).
   if (v6 && (host.charCodeAt(0) !== 0x5b || u.port !== '')) return null
   return host === '' ? null : host
@@ -207,7 +210,7 @@ function endsInNumber(s: string): boolean {
  * The host as the WHATWG URL parser gives it for `host`, a host as written
  * (`Bücher.DE`, `b%C3%BCcher.de`, `0x7f.1`, `[0:0::1]`, `EXAMPLE.com.`):
  * punycode, lowercase, IPv4 in dotted decimal, IPv6 compressed in brackets,
- * a trailing dot kept. A plain ASCII name costs no parse. A host the parser
+ * a trailing dot dropped. A plain ASCII name costs no parse. A host the parser
  * refuses (`xn--a.com`, `a b`, `%00`, `1.2.3.256`, an empty one), or text
  * that is more than a host (`example.com:80`, `user@host`, `host/path`), is
  * a RobotsInputError (ERR_INPUT) saying why; so is anything but a string.

@@ -216,7 +216,7 @@ export class UrlScan {
   /**
    * The host as the WHATWG URL parser gives it (`new URL(url).hostname`):
    * punycode, lowercase, IPv4 in dotted decimal, IPv6 compressed in
-   * brackets, percent-encoded UTF-8 decoded, a trailing dot kept; null when
+   * brackets, percent-encoded UTF-8 decoded, a trailing dot dropped; null when
    * the scan has no host. A plain host is its own lowercase (no parse);
    * any other is parsed once per scan (a moved scan keeps it). A host the
    * parser refuses (`xn--a.com`, `a b`, `%00`, `1.2.3.256`), or bytes that

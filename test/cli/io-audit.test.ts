@@ -88,18 +88,38 @@ describe('host columns', () => {
 })
 
 describe('bundles that are not files', () => {
-  it.skipIf(process.platform === 'win32')('a FIFO as filter or diff --bundle is refused at once (it hung, waiting for a writer, before being refused)', () => {
+  it.skipIf(process.platform === 'win32')('a FIFO no process writes to, as any command\'s bundle, is refused at once (filter and diff hung, waiting for a writer, before being refused; audit and fetch --update hung)', () => {
     const fifo = tmp.path('bundle.fifo')
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
     for (const args of [
       ['filter', '--bundle', fifo, '--agent', 'bot'],
       ['diff', '--bundle', fifo, '--bundle', fifo, '--agent', 'bot'],
+      ['audit', fifo, '--crawlers', 'bot'],
+      ['fetch', '--update', fifo, '-o', tmp.path('fifo.out')],
     ]) {
       const r = spawnSync(process.execPath, [CLI, ...args], { input: 'https://a.test/x\n', encoding: 'utf8', timeout: 15_000 })
       expect(r.error, `${args[0]} must not hang`).toBeUndefined()
       expect(r.status).toBe(1)
-      expect(r.stderr).toBe(`robots-automaton: cannot read bundle '${fifo}': not a regular file\n`)
+      expect(r.stderr).toBe(`robots-automaton: cannot read bundle '${fifo}': a FIFO no process writes to\n`)
     }
+  })
+
+  it.skipIf(process.platform === 'win32')('regression: filter and diff --bundle refused a bundle through a pipe (<(cat b.bundle)) that audit, pack and fetch --update read; lint DIR skipped a FIFO in DIR without a word', () => {
+    const bundle = packedBundle('pipe-all')
+    const cli = `"${process.execPath}" "${CLI}"`
+    const dir = tmp.path('lint-fifo')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'a.test'), 'User-agent: *\nDisallow: /x\n')
+    expect(spawnSync('mkfifo', [join(dir, 'b.test')]).status).toBe(0)
+    const script = [
+      `echo https://a.test/x | ${cli} filter --bundle <(cat "${bundle}") --agent bot --print verdicts -q`,
+      `echo https://a.test/x | ${cli} diff --bundle <(cat "${bundle}") --bundle <(sleep 0.2; cat "${bundle}") --agent bot -q; echo "diff $?"`,
+      `${cli} lint "${dir}"; echo "lint $?"`,
+    ].join('\n')
+    const r = spawnSync('bash', ['-c', script], { encoding: 'utf8', timeout: 30_000 })
+    expect(r.stdout).toBe('disallowed\t2\thttps://a.test/x\ndiff 0\nlint 1\n')
+    expect(r.stderr).toContain(`cannot read robots.txt '${join(dir, 'b.test')}': not a regular file (a FIFO)`)
+    expect(r.stderr).toContain('1 file linted: 0 errors, 0 warnings, 0 infos; 2 lines, 27 bytes; 1 file not read')
   })
 
   it.skipIf(!existsSync('/dev/zero'))('a device as audit\'s snapshot (/dev/zero) is refused, not read without end', () => {

@@ -172,10 +172,11 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, total, escapesAllowed(process.env)) : undefined
   const started = performance.now()
   // A ROBOTS URL's lines are located once more here, for their origin, before a block may leave for a worker;
-  // so are the lines that may hold a URL that clients resolve to another path (a ';' only matters in a whole line's URL, without per-host rules).
+  // so are the lines that may hold a URL that clients resolve to another path (a ';' only matters in a whole line's URL, without per-host rules;
+  // a tab only in a column split at another byte).
   const locator = new LineLocator(layout, perHost)
   const paths = new ClientPaths(quiet)
-  const marks = ['/.', '%2e', '%2E', 0x5c, ...(perHost || layout.url > 0 ? [] : [0x3b])]
+  const marks = ['/.', '%2e', '%2E', 0x5c, ...(perHost || layout.url > 0 ? [] : [0x3b]), ...(layout.delimiter >= 0 && layout.delimiter !== 9 ? [9] : [])]
 
   try {
     for (let i = 0; i < inputs.length; i++) {

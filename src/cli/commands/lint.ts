@@ -10,6 +10,7 @@ import type { Diagnostic, DiagnosticTotals } from '../../index.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { LINT_HELP } from './lint-help.js'
+import { notRegular } from '../hosts/robots-dir.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { bodyProblem } from '../common/body-problems.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
@@ -40,18 +41,19 @@ export function summaryText(t: DiagnosticTotals, lines: number | null, bytes: nu
 }
 
 /**
- * The files of a directory, recursively, in name order (only regular files,
- * symbolic links followed). A directory met again through a link (a loop such
+ * The files of a directory, recursively, in name order (symbolic links
+ * followed); an entry that is no regular file is never opened, but its
+ * error takes its place, to be said and counted. A directory met again through a link (a loop such
  * as `sub/up -> ..`) is walked once: its path goes to `loops`.
  */
-function filesUnder(dir: string | Buffer, seen: Set<string>, loops: string[]): (string | Buffer)[] {
+function filesUnder(dir: string | Buffer, seen: Set<string>, loops: string[]): (string | Buffer | CliError)[] {
   let entries: Buffer[]
   try {
     entries = readdirSync(dir, { encoding: 'buffer' }).sort(Buffer.compare)
   } catch (err) {
     throw readError('directory', String(dir), err)
   }
-  const out: (string | Buffer)[] = []
+  const out: (string | Buffer | CliError)[] = []
   for (const name of entries) {
     // A name that is not UTF-8 is kept as bytes (as text it would name no file), and so are the paths under it.
     const utf8 = typeof dir === 'string' && Buffer.from(`${name}`).equals(name)
@@ -70,14 +72,14 @@ function filesUnder(dir: string | Buffer, seen: Set<string>, loops: string[]): (
         seen.add(id)
         out.push(...filesUnder(path, seen, loops))
       }
-    } else if (info.isFile()) out.push(path)
+    } else out.push(info.isFile() ? path : readError('robots.txt', String(path), new Error(notRegular(info))))
   }
   return out
 }
 
 /** The ROBOTS arguments with directories expanded; `loops` gets the directories met again through a link. */
-function expand(sources: readonly string[], loops: string[]): (string | Buffer)[] {
-  const out: (string | Buffer)[] = []
+function expand(sources: readonly string[], loops: string[]): (string | Buffer | CliError)[] {
+  const out: (string | Buffer | CliError)[] = []
   for (const s of sources) {
     let info
     if (s !== '-' && !isRobotsUrl(s)) {
@@ -122,6 +124,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     const source = String(file)
     let loaded
     try {
+      if (file instanceof CliError) throw file
       loaded = await loadRobots(source, fetching, tally, file)
     } catch (err) {
       if (!(err instanceof CliError) || err.exitCode === 2 || files.length === 1) throw err

@@ -31,9 +31,9 @@ OPTIONS
 
 EXIT STATUS
   0  written
-  1  failure: an input that cannot be read, a bad input line or bundle, an
-     entry skipped as unreadable (the bundle is written without it), an
-     output that cannot be written
+  1  failure: an input that cannot be read, no host to pack, a bad input
+     line or bundle, an entry skipped as unreadable (the bundle is written
+     without it), an output that cannot be written
   2  usage error
 
 EXAMPLES

@@ -11,7 +11,8 @@ import { basename, dirname } from 'node:path'
 import { lineEnd, parseRobots, RobotsFormatError, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
 import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
-import { bundleOrLines, isBundle, readBundleStore } from '../fetch/bundle-file.js'
+import { bundleOrLines, readBundleStore } from '../fetch/bundle-file.js'
+import { isBundle } from '../hosts/bundle-rules.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
@@ -306,6 +307,8 @@ export async function runPack(argv: readonly string[]): Promise<number> {
     else if (source !== '-' && startsAsBundle(source)) packBundle(source, pack, report)
     else await packStream(source, pack, report)
   }
+  // An empty bundle would judge every URL as one of a host without a robots.txt: an input with no host is an error.
+  if (!pack.store.size) throw new CliError('ERR_READ', 'no host to pack: no bundle written')
   let bytes: Uint8Array
   try {
     bytes = pack.store.toBytes()

@@ -2,7 +2,8 @@
  * URLs that clients resolve to another path than the reference judges. The
  * reference reads a URL as written: dot segments (`.`, `..`, `%2e`) kept, a
  * backslash no slash, a `;` in the authority or a slash too many or too few
- * after `http:` starting the path. A WHATWG client (browsers, fetch) and
+ * after `http:` starting the path, a tab, CR or LF kept (clients strip them;
+ * a logged target holds what the server got). A WHATWG client (browsers, fetch) and
  * most servers resolve them (`/a/../x` is `/x`). Such a URL is still judged
  * as the reference judges it (outputs stay aligned with inputs), but never in
  * silence: the first is named in a warning with the path clients resolve it
@@ -28,7 +29,7 @@ export function clientPath(url: string, target = false): string | undefined {
   const [, scheme, slashes, rest] = parts
   const path = scheme === undefined && slashes !== '' && (target || slashes.length < 2)
   const head = path ? slashes + rest : rest
-  if (!(DOTS.test(head) || head.includes('\\') || (!path && ((slashes !== '' && slashes !== '//') || /^[^/\\]*;/.test(rest))))) return undefined
+  if (!(DOTS.test(head) || head.includes('\\') || (!target && /^[^#]*[\t\n\r]/.test(path ? url : url.slice(parts[0].length - rest.length).replace(/^[^/\\?#]*/, ''))) || (!path && ((slashes !== '' && slashes !== '//') || /^[^/\\]*;/.test(rest))))) return undefined
   try {
     const u = new URL(scheme !== undefined ? url : path ? `http://h${url}` : `http://${url.slice(slashes.length)}`)
     return u.pathname + u.search

@@ -5,16 +5,10 @@
  * or a bundle that comes as a stream (`pack`'s inputs), told from other
  * input by its first bytes.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { RobotsFormatError, RobotsStore } from '../../index.js'
-import { bundleError } from '../hosts/bundle-rules.js'
-import { CliError, readError } from '../common/cli-error.js'
+import { bundleError, isBundle, MAX_BUNDLE_BYTES, readBundle } from '../hosts/bundle-rules.js'
+import { CliError } from '../common/cli-error.js'
 import { PeekedReader, type ByteReader } from '../filter/input.js'
-
-/** The bundle magic, "RATB": how `pack` tells a bundle from JSON lines. */
-export function isBundle(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x52 && bytes[1] === 0x41 && bytes[2] === 0x54 && bytes[3] === 0x42
-}
 
 /**
  * Reads the bundle at `path` (ERR_READ when it cannot be read; ERR_FORMAT,
@@ -23,48 +17,7 @@ export function isBundle(bytes: Uint8Array): boolean {
  * refuses the file instead of failing the entry's first use.
  */
 export function readBundleStore(path: string, lazy = true): RobotsStore {
-  let bytes: Uint8Array
-  try {
-    const info = statSync(path)
-    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
-    // A regular file, or a pipe (read up to the size its header gives); a device such as /dev/zero would be read without end.
-    if (!info.isFile() && !info.isFIFO()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
-    bytes = info.isFile() ? readFileSync(path) : readPipe(path)
-  } catch (err) {
-    throw err instanceof CliError ? err : readError('bundle', path, err)
-  }
-  return bundleStoreOf(bytes, path, lazy)
-}
-
-/**
- * A pipe's bytes, up to the size a bundle's header gives (its first 32
- * bytes: the magic, D at 20, L at 24): a stream that is no bundle stops
- * there, and one longer than its header says is refused, so that neither
- * is read without end.
- */
-function readPipe(path: string): Uint8Array {
-  const fd = openSync(path, 'r')
-  try {
-    const chunks: Buffer[] = []
-    let size = 0
-    let limit = 32
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size))
-      const k = readSync(fd, chunk)
-      if (k === 0) break
-      chunks.push(chunk.subarray(0, k))
-      size += k
-      if (limit === 32 && size >= 32) {
-        const head = Buffer.concat(chunks)
-        if (!isBundle(head)) break
-        limit = Math.min(head.readUInt32LE(20) + head.readUInt32LE(24) + head.readUInt32LE(28) * 2 ** 32, MAX_BUNDLE_BYTES)
-      }
-      if (size > limit) throw new CliError('ERR_READ', `cannot read bundle '${path}': ${limit < MAX_BUNDLE_BYTES ? 'longer than its header says' : 'larger than one buffer holds'}`)
-    }
-    return Buffer.concat(chunks, size)
-  } finally {
-    closeSync(fd)
-  }
+  return bundleStoreOf(readBundle(path), path, lazy)
 }
 
 /** The store of the bundle `bytes` (read from `name`; its forms checked on first use when `lazy`), or a BundleError. */
@@ -127,6 +80,3 @@ async function readRest(reader: ByteReader, head: Uint8Array, name: string): Pro
   }
   return Buffer.concat(parts, size)
 }
-
-/** Most bytes of a bundle read from a stream: what one buffer holds. */
-const MAX_BUNDLE_BYTES = 2 ** 31 - 1

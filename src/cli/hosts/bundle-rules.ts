@@ -155,30 +155,88 @@ export class StoreRules implements HostRules {
   }
 }
 
-/** Reads a bundle file into memory that worker threads can share (a SharedArrayBuffer). */
+/** The bundle magic, "RATB": how `pack` tells a bundle from JSON lines. */
+export function isBundle(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x52 && bytes[1] === 0x41 && bytes[2] === 0x54 && bytes[3] === 0x42
+}
+
+/** Most bytes of a bundle read from a stream: what one buffer holds. */
+export const MAX_BUNDLE_BYTES = 2 ** 31 - 1
+
+/**
+ * The bytes of the bundle file `path`, in memory that worker threads can
+ * share (a SharedArrayBuffer), for every command that reads one: a regular
+ * file, or a pipe (`<(zcat b.gz)`, a FIFO) read up to the size its header
+ * gives. Opened without blocking, so that a FIFO no process writes to is
+ * refused at once (as are a device, a socket, a directory) instead of
+ * waiting for a writer.
+ */
 export function readBundle(path: string): Uint8Array {
   let fd: number
   try {
-    // Without blocking: a FIFO is refused below at once, not once a writer comes.
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (err) {
     throw readError('bundle', path, err)
   }
+  const fail = (why: string) => new CliError('ERR_READ', `cannot read bundle '${path}': ${why}`)
   try {
     const info = fstatSync(fd)
-    if (info.isDirectory()) throw new CliError('ERR_READ', `cannot read bundle '${path}': is a directory`)
-    if (!info.isFile()) throw new CliError('ERR_READ', `cannot read bundle '${path}': not a regular file`)
-    const bytes = new Uint8Array(typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(info.size) : new ArrayBuffer(info.size))
-    let n = 0
-    while (n < bytes.length) {
-      const got = readSync(fd, bytes, n, bytes.length - n, null)
+    if (info.isDirectory()) throw fail('is a directory')
+    if (!info.isFile() && !info.isFIFO()) throw fail('not a regular file')
+    const piped = info.isFIFO() ? readPipe(fd, fail) : undefined
+    if (piped?.length === 0) throw fail('a FIFO no process writes to')
+    const size = piped ? piped.length : info.size
+    const bytes = new Uint8Array(new SharedArrayBuffer(size))
+    if (piped) bytes.set(piped)
+    let n = piped ? size : 0
+    while (n < size) {
+      const got = readSync(fd, bytes, n, size - n, null)
       if (got === 0) break
       n += got
     }
-    return n === bytes.length ? bytes : bytes.subarray(0, n)
+    return n === size ? bytes : bytes.subarray(0, n)
   } catch (err) {
     throw err instanceof CliError ? err : readError('bundle', path, err)
   } finally {
     closeSync(fd)
   }
+}
+
+/** A pause while a pipe, opened without blocking, has nothing yet. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * A pipe's bytes, up to the size a bundle's header gives (its first 32
+ * bytes: the magic, D at 20, L at 24): a stream that is no bundle stops
+ * there, and one longer than its header says is refused, so that neither
+ * is read without end.
+ */
+function readPipe(fd: number, fail: (why: string) => CliError): Buffer {
+  const chunks: Buffer[] = []
+  let size = 0
+  let limit = 32
+  // Kept while the pipe has nothing yet: one buffer per read that gets bytes.
+  let chunk: Buffer | undefined
+  for (;;) {
+    chunk ??= Buffer.allocUnsafe(Math.min(1 << 20, limit + 1 - size))
+    let k
+    try {
+      k = readSync(fd, chunk)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err
+      Atomics.wait(PAUSE, 0, 0, 5)
+      continue
+    }
+    if (k === 0) break
+    chunks.push(chunk.subarray(0, k))
+    chunk = undefined
+    size += k
+    if (limit === 32 && size >= 32) {
+      const head = Buffer.concat(chunks)
+      if (!isBundle(head)) break
+      limit = Math.min(head.readUInt32LE(20) + head.readUInt32LE(24) + head.readUInt32LE(28) * 2 ** 32, MAX_BUNDLE_BYTES)
+    }
+    if (size > limit) throw fail(limit < MAX_BUNDLE_BYTES ? 'longer than its header says' : 'larger than one buffer holds')
+  }
+  return Buffer.concat(chunks, size)
 }

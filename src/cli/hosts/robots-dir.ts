@@ -46,6 +46,11 @@ const TYPE_WORDS: Record<number, string> = {
   [EntryType.Device]: 'a device',
 }
 
+/** Why `s` is not read as a robots.txt file, for every command that walks a directory: `not a regular file (a FIFO)`. */
+export function notRegular(s: Stats): string {
+  return `not a regular file (${TYPE_WORDS[typeOfStats(s)]})`
+}
+
 function typeOfStats(s: Stats): EntryType {
   if (s.isFile()) return EntryType.File
   if (s.isDirectory()) return EntryType.Directory
@@ -139,7 +144,7 @@ export class DirectoryRules implements HostRules {
       listing.closeSync()
     }
     const index = builder.build()
-    const shared = typeof SharedArrayBuffer === 'function' ? new Uint8Array(new SharedArrayBuffer(types.length)) : new Uint8Array(types.length)
+    const shared = new Uint8Array(new SharedArrayBuffer(types.length))
     shared.set(types)
     const rules = new DirectoryRules(dir, index, shared)
     rules.skipped = skipped
@@ -214,7 +219,7 @@ export class DirectoryRules implements HostRules {
     try {
       fd = openSync(this.path(id), constants.O_RDONLY | constants.O_NONBLOCK)
       const info = fstatSync(fd)
-      if (!info.isFile()) return { reason: `not a regular file (${TYPE_WORDS[typeOfStats(info)]})` }
+      if (!info.isFile()) return { reason: notRegular(info) }
       for (;;) {
         const got = readSync(fd, this.chunk, n, READ_CAP - n, null)
         if (got === 0) break

@@ -93,6 +93,19 @@ describe('pack', () => {
     expect(Buffer.compare(viaStdin.stdout, readFileSync(bundle))).toBe(0)
   })
 
+  it('regression: pack of an empty directory (or of files none of which names a host) wrote an empty bundle and exited 0, so filter --bundle then allowed every URL', async () => {
+    const empty = tmp.path('empty-dir')
+    const readme = tmp.path('readme-dir')
+    mkdirSync(empty)
+    mkdirSync(readme)
+    writeFileSync(join(readme, 'README.md'), '# robots files\n')
+    const out = tmp.path('empty.bundle')
+    const r = await run(['pack', empty, readme, '-', '-o', out, '-q'], { input: '' })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe('robots-automaton: no host to pack: no bundle written\n')
+    expect(existsSync(out)).toBe(false)
+  })
+
   it('bad JSON lines name the line', async () => {
     for (const [text, message] of [
       ['{"origin":"a.test","body":"x"}\nnot json\n', /^line 2: not JSON \(.*\)$/],

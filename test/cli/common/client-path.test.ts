@@ -56,6 +56,24 @@ describe('a URL that clients resolve to another path than the reference judges',
   writeFileSync(tmp.path('log.txt'), log.join(''))
   const warning = (url: string, path: string) => `warning: '${url}' is judged as written; clients and servers resolve it to '${path}'`
 
+  it('regression: a URL holding a tab, CR or LF (clients strip them, so they request another path) was judged in silence by check and filter --field --delimiter', async () => {
+    const paths = ['http://example.com/pri\tvate', 'http://example.com/x?a\nb', '/pri\rvate', 'example.com/pri\tvate']
+    expect(paths.map((u) => clientPath(u))).toEqual(['/private', '/x?ab', '/private', '/private'])
+    // The host or the fragment is no path; a logged target holds what the server got.
+    expect(['http://exam\tple.com/x', 'http://example.com/x#a\tb', 'http://example.com/x'].map((u) => clientPath(u))).toEqual([undefined, undefined, undefined])
+    expect(clientPath('/pri\tvate', true)).toBe(undefined)
+    const csv = 'a,http://example.com/pri\tvate,b\na,http://example.com/ok,b\n'
+    const [column, check] = await Promise.all([
+      run(['filter', '--agent', 'bot', '--robots', tmp.path('r.txt'), '--field', '2', '--delimiter', ',', '--print', 'verdicts'], { input: csv }),
+      run(['check', tmp.path('r.txt'), '--agent', 'bot', 'http://example.com/pri\tvate', 'http://example.com/pri\nvate', 'http://exam\tple.com/x']),
+    ])
+    expect(column.stdout.toString()).toBe('allowed\t0\ta,http://example.com/pri\tvate,b\nallowed\t0\ta,http://example.com/ok,b\n')
+    expect(column.stderr).toContain(warning('http://example.com/pri\\x09vate', '/private'))
+    expect(column.stderr).toMatch(/; 1 URL that clients resolve to another path\n$/)
+    expect(check.stdout.toString().split('\n').map((l) => l.split('\t')[0])).toEqual(['allowed', 'allowed', 'allowed', ''])
+    expect(check.stderr).toMatch(/3 URLs checked: 3 allowed, 0 disallowed; 2 URLs that clients resolve to another path\n$/)
+  })
+
   it('is judged as the reference judges it, named once and counted, in every mode of filter, check and diff', async () => {
     // Per host, in worker threads with a block per line: counted across threads, the first named in input order.
     const env = { ...process.env, ROBOTS_AUTOMATON_BLOCK_BYTES: '16' }

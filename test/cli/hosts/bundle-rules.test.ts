@@ -101,7 +101,7 @@ describe('filter --bundle over a RobotsStore', () => {
     s.set('a.test', 'User-agent: *\nDisallow: /a\n')
     const rules = openBundle(s.toBytes(), 'b')
     expect(rules.originKeys).toBe(false)
-    expect(judgeUrls(rules, ['https://A.Test:9/a', 'http://a.test:1/a', 'https://a.test./a', 'https://b.test/a'])).toEqual([4, 4, 1, 1])
+    expect(judgeUrls(rules, ['https://A.Test:9/a', 'http://a.test:1/a', 'https://a.test./a', 'https://b.test/a'])).toEqual([4, 4, 4, 1])
   })
 
   it("a worker's rules (the descriptor, loaded lazily over the same bytes) answer the same", () => {
