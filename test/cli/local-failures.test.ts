@@ -1,0 +1,61 @@
+/**
+ * Failures of this machine met by the command line as it writes (a file-size
+ * limit, a full disk), each named after what went wrong: a local failure is
+ * one coded line and a failing exit status, never a crash, a cut output
+ * with exit 0, or a site's outcome. The limits come from `ulimit -f` (Node
+ * ignores SIGXFSZ, so a write past the limit fails with EFBIG).
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { CLI } from './helpers.js'
+import { withFetchServer, type FetchServer } from './fetch/fetch-server.js'
+import type { tempDir } from './helpers.js'
+
+let server: FetchServer
+let tmp: ReturnType<typeof tempDir>
+withFetchServer((s, t) => {
+  server = s
+  tmp = t
+})
+
+const BASH = existsSync('/bin/bash')
+
+/** Runs the CLI with a file-size limit of `kib` KiB, stdout to `out` (a file) or a pipe (asynchronously: the test's server answers it). */
+function limited(kib: number, args: readonly string[], out?: string): Promise<{ status: number | null; stderr: string }> {
+  const redirect = out === undefined ? '' : ' > "$OUT"'
+  const child = spawn('/bin/bash', ['-c', `ulimit -f ${kib} && exec "$@"${redirect}`, 'bash', process.execPath, CLI, ...args], {
+    env: { ...process.env, OUT: out ?? '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stderr })))
+}
+
+describe.skipIf(!BASH)('local failures as the command line writes', () => {
+  it('regression: stdout on a file that reached the size limit ended 0 with the output cut (Node drops a short write)', async () => {
+    const robots = tmp.path('robots.txt')
+    writeFileSync(robots, 'User-agent: *\nDisallow: /private\n')
+    const urls = tmp.path('urls.txt')
+    // About 40 KB of verdicts: one block of the writer, so one write that the limit cuts short.
+    writeFileSync(urls, Array.from({ length: 1000 }, (_, i) => `https://a.test/p${i}`).join('\n') + '\n')
+    const out = tmp.path('verdicts.txt')
+    const r = await limited(8, ['filter', '--robots', robots, '--agent', 'bot', '--print', 'verdicts', urls], out)
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/^(.*\n)?robots-automaton: cannot write to stdout: EFBIG: file too large, write\n$/)
+    expect(statSync(out).size).toBe(8192)
+  })
+
+  it('regression: a journal write that failed in a timer (a full disk) crashed fetch with a stack trace', async () => {
+    const list = tmp.path('hosts.txt')
+    writeFileSync(list, Array.from({ length: 300 }, (_, i) => `http://h${i}.full.test:${server.port}/`).join('\n') + '\n')
+    const out = tmp.path('full.bundle')
+    // The journal outgrows 16 KiB after some 60 origins; its records are written a turn of the event loop later.
+    const r = await limited(16, ['fetch', list, '-o', out, '-q', '--resolve', `*:${server.port}:127.0.0.1`])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot write the journal '${out}.journal': EFBIG: file too large, write\n`)
+    expect(existsSync(out)).toBe(false)
+    expect(readFileSync(`${out}.journal`, 'utf8')).toContain('robots-automaton fetch journal')
+  })
+})
