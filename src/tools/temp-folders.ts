@@ -3,8 +3,9 @@
  * compare's case stores, body files, report spools): made in the
  * system's temporary folder and removed on every way out: by their owner
  * when done; at exit (`process.exit`: a second Ctrl-C, a closed stdout, an
- * error that ends the run); and on SIGINT or SIGTERM that nothing else
- * handles, after which the signal ends the process as it would have.
+ * error that ends the run); and on SIGINT, SIGTERM or SIGHUP (a closed
+ * terminal) that nothing else handles, after which the signal ends the
+ * process as it would have.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,8 +13,8 @@ import { join } from 'node:path'
 
 const live = new Set<string>()
 let exitHooked = false
-type StopSignal = 'SIGINT' | 'SIGTERM'
-const NAMES: StopSignal[] = ['SIGINT', 'SIGTERM']
+type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
+const NAMES: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 function removeAll(): void {
   for (const dir of live) rmSync(dir, { recursive: true, force: true })
@@ -25,6 +26,7 @@ function removeAll(): void {
 const onSignal: Record<StopSignal, () => void> = {
   SIGINT: () => lastListener('SIGINT'),
   SIGTERM: () => lastListener('SIGTERM'),
+  SIGHUP: () => lastListener('SIGHUP'),
 }
 
 function lastListener(name: StopSignal): void {

@@ -6,7 +6,7 @@
  * ignores SIGXFSZ, so a write past the limit fails with EFBIG).
  */
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { CLI } from './helpers.js'
 import { withFetchServer, type FetchServer } from './fetch/fetch-server.js'
@@ -57,5 +57,33 @@ describe.skipIf(!BASH)('local failures as the command line writes', () => {
     expect(r.stderr).toBe(`robots-automaton: cannot write the journal '${out}.journal': EFBIG: file too large, write\n`)
     expect(existsSync(out)).toBe(false)
     expect(readFileSync(`${out}.journal`, 'utf8')).toContain('robots-automaton fetch journal')
+  })
+
+  it("regression: compare --batch with a body file that could not be written (a full disk) crashed with a stack trace", async () => {
+    // Bodies past the 4 KiB limit from the third case on: written as the first answers come back.
+    const cases = tmp.path('cases.jsonl')
+    writeFileSync(cases, Array.from({ length: 8 }, (_, i) => JSON.stringify({ robots: `User-agent: *\nDisallow: /p${i}\n${'# pad\n'.repeat(i * 400)}`, agent: 'bot', url: `http://a.test/p${i}` })).join('\n') + '\n')
+    const adapter = `${process.execPath} -e 'require("readline").createInterface({ input: process.stdin }).on("line", (l) => console.log(JSON.stringify({ id: JSON.parse(l).id, allowed: true })))'`
+    const r = await limited(4, ['compare', '--cases', cases, '--batch', adapter, '--window', '1'])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toBe("robots-automaton: cannot write a temporary robots.txt file: EFBIG: file too large, write\n")
+    expect(r.stderr).not.toMatch(/\n +at /)
+  })
+})
+
+describe('signals that nothing handles', () => {
+  it('regression: compare ended by SIGHUP (a closed terminal) left its temporary folders behind', async () => {
+    const folder = tmp.path('tmp-hup')
+    mkdirSync(folder)
+    // An adapter that answers nothing: the run waits with its case store and body files in TMPDIR.
+    const child = spawn(process.execPath, [CLI, 'compare', '--cases', 'unit', '--batch', 'exec cat > /dev/null', '-q'], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+      env: { ...process.env, TMPDIR: folder },
+    })
+    const closed = new Promise<NodeJS.Signals | null>((resolve) => child.on('close', (_, signal) => resolve(signal)))
+    while (readdirSync(folder).length === 0) await new Promise((r) => setTimeout(r, 20))
+    child.kill('SIGHUP')
+    expect(await closed).toBe('SIGHUP')
+    expect(readdirSync(folder)).toEqual([])
   })
 })
