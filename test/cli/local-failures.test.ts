@@ -8,7 +8,8 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { CLI } from './helpers.js'
+import { join } from 'node:path'
+import { CLI, ROOT } from './helpers.js'
 import { withFetchServer, type FetchServer } from './fetch/fetch-server.js'
 import type { tempDir } from './helpers.js'
 
@@ -68,6 +69,25 @@ describe.skipIf(!BASH)('local failures as the command line writes', () => {
     expect(r.status, r.stderr).toBe(1)
     expect(r.stderr).toBe("robots-automaton: cannot write a temporary robots.txt file: EFBIG: file too large, write\n")
     expect(r.stderr).not.toMatch(/\n +at /)
+  })
+})
+
+describe.skipIf(!BASH)("compare's reports on a full disk", () => {
+  const MODULE = join(ROOT, 'examples/adapters/robots-parser-module.mjs')
+
+  it('regression: --json onto a full disk crashed compare with a stack trace (the copy of its cases failed unseen)', async () => {
+    const r = await limited(1 << 20, ['compare', '--cases', 'unit', '--module', MODULE, '--json', '/dev/full', '-q'])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toBe("robots-automaton: cannot write report '/dev/full': no space left on device\n")
+  })
+
+  it('regression: a --csv report cut by a full disk mid-run was said to hold the cases done', async () => {
+    const csv = tmp.path('cut.csv')
+    const r = await limited(40, ['compare', '--cases', 'corpus', '--count', '1500', '--module', MODULE, '--csv', csv])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/\nrobots-automaton: cannot write report '[^']*cut\.csv': EFBIG: file too large, write\n$/)
+    expect(r.stderr).not.toContain('holds the')
+    expect(existsSync(csv)).toBe(false)
   })
 })
 
