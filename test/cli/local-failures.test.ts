@@ -72,6 +72,17 @@ describe.skipIf(!BASH)('local failures as the command line writes', () => {
   })
 })
 
+describe.skipIf(!BASH)('playground --out on a full disk', () => {
+  it('regression: the page was written before its script, so a failure left an index.html that loads a missing playground.js', async () => {
+    const out = tmp.path('site')
+    // The script (over 50 KiB) does not fit; the page would.
+    const r = await limited(50, ['playground', '--out', out])
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/^robots-automaton: cannot write page file '[^']*playground\.js': EFBIG/)
+    expect(existsSync(join(out, 'index.html'))).toBe(false)
+  })
+})
+
 describe.skipIf(!BASH)("compare's reports on a full disk", () => {
   const MODULE = join(ROOT, 'examples/adapters/robots-parser-module.mjs')
 
