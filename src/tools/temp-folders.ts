@@ -22,13 +22,7 @@ function removeAll(): void {
   unhookSignals()
 }
 
-/** A signal with no other listener: the folders removed, then the signal's default (the process ends by it). */
-const onSignal: Record<StopSignal, () => void> = {
-  SIGINT: () => lastListener('SIGINT'),
-  SIGTERM: () => lastListener('SIGTERM'),
-  SIGHUP: () => lastListener('SIGHUP'),
-}
-
+/** A signal with no other listener (Node hands a listener the signal's name): the folders removed, then the signal's default (the process ends by it). */
 function lastListener(name: StopSignal): void {
   if (process.listenerCount(name) > 1) return // another handler (a run's own) decides
   removeAll()
@@ -36,7 +30,7 @@ function lastListener(name: StopSignal): void {
 }
 
 function unhookSignals(): void {
-  for (const name of NAMES) process.off(name, onSignal[name])
+  for (const name of NAMES) process.off(name, lastListener)
 }
 
 /** A fresh folder `<tmp>/<prefix>XXXXXX`, removed on every way out unless {@link removeTempFolder} removed it first. */
@@ -46,7 +40,7 @@ export function makeTempFolder(prefix: string): string {
     exitHooked = true
     process.on('exit', removeAll)
   }
-  if (live.size === 0) for (const name of NAMES) process.on(name, onSignal[name])
+  if (live.size === 0) for (const name of NAMES) process.on(name, lastListener)
   live.add(dir)
   return dir
 }
