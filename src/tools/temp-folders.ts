@@ -3,8 +3,9 @@
  * compare's case stores, body files, report spools): made in the
  * system's temporary folder and removed on every way out: by their owner
  * when done; at exit (`process.exit`: a second Ctrl-C, a closed stdout, an
- * error that ends the run); and on SIGINT or SIGTERM that nothing else
- * handles, after which the signal ends the process as it would have.
+ * error that ends the run); and on SIGINT, SIGTERM or SIGHUP (a closed
+ * terminal) that nothing else handles, after which the signal ends the
+ * process as it would have.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,8 +13,8 @@ import { join } from 'node:path'
 
 const live = new Set<string>()
 let exitHooked = false
-type StopSignal = 'SIGINT' | 'SIGTERM'
-const NAMES: StopSignal[] = ['SIGINT', 'SIGTERM']
+type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
+const NAMES: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 function removeAll(): void {
   for (const dir of live) rmSync(dir, { recursive: true, force: true })
@@ -21,12 +22,7 @@ function removeAll(): void {
   unhookSignals()
 }
 
-/** A signal with no other listener: the folders removed, then the signal's default (the process ends by it). */
-const onSignal: Record<StopSignal, () => void> = {
-  SIGINT: () => lastListener('SIGINT'),
-  SIGTERM: () => lastListener('SIGTERM'),
-}
-
+/** A signal with no other listener (Node hands a listener the signal's name): the folders removed, then the signal's default (the process ends by it). */
 function lastListener(name: StopSignal): void {
   if (process.listenerCount(name) > 1) return // another handler (a run's own) decides
   removeAll()
@@ -34,7 +30,7 @@ function lastListener(name: StopSignal): void {
 }
 
 function unhookSignals(): void {
-  for (const name of NAMES) process.off(name, onSignal[name])
+  for (const name of NAMES) process.off(name, lastListener)
 }
 
 /** A fresh folder `<tmp>/<prefix>XXXXXX`, removed on every way out unless {@link removeTempFolder} removed it first. */
@@ -44,7 +40,7 @@ export function makeTempFolder(prefix: string): string {
     exitHooked = true
     process.on('exit', removeAll)
   }
-  if (live.size === 0) for (const name of NAMES) process.on(name, onSignal[name])
+  if (live.size === 0) for (const name of NAMES) process.on(name, lastListener)
   live.add(dir)
   return dir
 }

@@ -26,7 +26,7 @@ import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
 import { classify, type CrawlerClass } from '../audit/classify.js'
 import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
 import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
-import { DirSnapshot, openSnapshot, type Snapshot } from '../audit/snapshot.js'
+import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
 import { pairKeys } from '../audit/pair-keys.js'
 import { AUDIT_HELP } from './audit-help.js'
 import { FETCH_OPTIONS, giveUpMs, journalPathOf, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
@@ -126,18 +126,30 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
 async function report(snapshots: readonly Snapshot[], crawlers: readonly CrawlerSpec[], format: 'csv' | 'jsonl' | 'table', quiet: boolean): Promise<number> {
   const out = new BlockWriter(process.stdout)
   const tokens = crawlerTokens(crawlers)
+  // A host whose file or bundle entry could not be read: a failure of this machine, never the
+  // site's answer, so the run fails (as filter and pack do) once its rows and summary are out.
+  let unreadable = 0
+  let first = ''
+  const see = (r: HostRecord): void => {
+    if (r.outcome === 'unreadable' && unreadable++ === 0) first = `'${r.key}': ${r.reason}`
+  }
+  const check = (): void => {
+    if (unreadable > 0) throw new CliError('ERR_READ', `${plural(unreadable, 'host')} could not be read (the first, ${first}): class unknown, not the site's answer`)
+  }
   if (snapshots.length === 1) {
-    const tally = audit(snapshots[0], crawlers, tokens, format, out)
+    const tally = audit(snapshots[0], crawlers, tokens, format, out, see)
     await out.end()
     if (format === 'table') process.stdout.write(tally.table())
     else if (!quiet) noteTable(`summary of ${snapshots[0].name}:`, tally.table())
+    check()
     return 0
   }
-  const changes = compare(snapshots[0], snapshots[1], crawlers, tokens, format, out)
+  const changes = compare(snapshots[0], snapshots[1], crawlers, tokens, format, out, see)
   await out.end()
   if (format === 'table') process.stdout.write(changes.table())
   else if (!quiet) noteTable(`classes changed from ${snapshots[0].name} to ${snapshots[1].name}:`, changes.table())
   if (!quiet && changes.notCompared > 0) note(`warning: ${plural(changes.notCompared, 'host')} not compared: the class is unknown on both sides (${changes.notComparedWhy}); no row says so`)
+  check()
   return changes.any ? EXIT_CHANGED : 0
 }
 
@@ -148,11 +160,12 @@ function noteTable(title: string, table: string): void {
 }
 
 /** A row per host and crawler of one snapshot (unless `table`); returns the tally. */
-function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): AuditTally {
+function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter, see: (r: HostRecord) => void): AuditTally {
   const tally = new AuditTally(crawlers.map((c) => c.name))
   if (format === 'csv') out.text(ROW_HEADER)
   for (const key of snapshot.keys()) {
     const record = snapshot.record(key)
+    see(record)
     const classes = classify(record, tokens)
     tally.add(record, classes)
     if (format !== 'table') classes.forEach((c, k) => out.text(rowOf(record, crawlers[k].name, c, format)))
@@ -161,11 +174,12 @@ function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: rea
 }
 
 /** A row per host and crawler whose class differs between `old` and `now` (unless `table`); returns the tally. */
-function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter): ChangeTally {
+function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter, see: (r: HostRecord) => void): ChangeTally {
   const tally = new ChangeTally(crawlers.map((c) => c.name))
   if (format === 'csv') out.text(CHANGE_HEADER)
   for (const { key, old: a, now: b } of pairKeys(old, now)) {
     tally.hosts++
+    see(a.outcome === 'unreadable' ? a : b)
     const ca: CrawlerClass[] = classify(a, tokens)
     const cb: CrawlerClass[] = classify(b, tokens)
     // Unknown on both sides: not compared, and said so (an unknown class is not known to be the same).

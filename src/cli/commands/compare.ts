@@ -360,7 +360,8 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   if (s.failure) {
     note(s.failure.message)
     const written = Object.entries(outputs).filter(([, f]) => f !== undefined)
-    if (written.length > 0 && !quiet) note(`the ${written.map(([k]) => `--${k}`).join(', ')} output${written.length > 1 ? 's hold' : ' holds'} the ${count(report.totals.cases)} cases done`)
+    // A report that could not be written (a full disk) holds nothing: none is said to hold the cases.
+    if (written.length > 0 && !quiet && (s.failure as { code?: string }).code !== 'ERR_WRITE') note(`the ${written.map(([k]) => `--${k}`).join(', ')} output${written.length > 1 ? 's hold' : ' holds'} the ${count(report.totals.cases)} cases done`)
   }
   return s.status
 }

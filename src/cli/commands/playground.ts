@@ -95,7 +95,8 @@ async function writeFiles(dir: string, out: string): Promise<void> {
     throw new CliError('ERR_WRITE', `cannot write the page into ${printable(out)}: ${why}`)
   }
   const targets = Object.keys(FILES).map((name) => [name, checkOutput(join(out, name), 'page file')] as const)
-  for (const [name, target] of targets) await writeOutput(target, readFileSync(join(dir, name)))
+  // The script first, the page last: a write that fails (a full disk) leaves no page that loads a missing script.
+  for (const [name, target] of targets.reverse()) await writeOutput(target, readFileSync(join(dir, name)))
   note(`wrote ${printable(join(out, 'index.html'))} and ${printable(join(out, 'playground.js'))}`)
 }
 

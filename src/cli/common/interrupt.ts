@@ -37,8 +37,11 @@ export class Interrupt {
     this.handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
       const handler = (): void => {
         if (this.signal !== undefined) {
-          last()
-          process.exit(SIGNALS[name])
+          try {
+            last()
+          } finally {
+            process.exit(SIGNALS[name])
+          }
         }
         this.signal = name
         controller.abort(new Error(`interrupted by ${name}`))

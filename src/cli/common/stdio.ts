@@ -6,7 +6,7 @@
  * Every stderr line goes through {@link note}: prefixed `robots-automaton: `
  * (as GNU tools name themselves), after erasing the progress bar if any.
  */
-import { fstatSync, statSync } from 'node:fs'
+import { fstatSync, statSync, writeSync } from 'node:fs'
 import { PROGRAM } from './version.js'
 import { printable } from './printable.js'
 import { CliError, describeSystemError } from './cli-error.js'
@@ -59,6 +59,20 @@ function stdoutFailed(err: NodeJS.ErrnoException): never {
 export function guardStdio(): void {
   if (installed) return
   installed = true
+  // A file or device as stdout: Node writes each chunk with one write(2) and drops what a short
+  // count leaves (a file-size limit reached, a disk filling up), so the run would end 0 with its
+  // output cut. Each chunk is written whole here: the write that cannot go on fails (EFBIG, ENOSPC).
+  const out = process.stdout as unknown as { _write: (chunk: Uint8Array, encoding: string, done: (err?: unknown) => void) => void }
+  if (out.constructor.name === 'SyncWriteStream') {
+    out._write = (chunk, _, done) => {
+      try {
+        for (let n = 0; n < chunk.length; ) n += writeSync(1, chunk, n)
+      } catch (err) {
+        return done(err)
+      }
+      done()
+    }
+  }
   process.stdout.on('error', stdoutFailed)
   process.stderr.on('error', () => {})
 }

@@ -153,14 +153,20 @@ export class Journal {
    */
   begin(): void {
     if (this.fd >= 0 || this.closed) return
-    try {
+    this.write(() => {
       // 'ax+': a journal that appeared meanwhile (another run) is not overwritten.
       this.fd = openSync(this.path, 'ax+')
-      const head = Buffer.from(`${this.head}\n`)
-      for (let n = 0; n < head.length; ) n += writeSync(this.fd, head, n, head.length - n)
+      return Buffer.from(`${this.head}\n`)
+    })
+  }
+
+  /** Writes the bytes `make` gives to the file, whole; a failure is kept (the run's next call throws it too) and thrown. */
+  private write(make: () => Buffer): void {
+    try {
+      const data = make()
+      for (let n = 0; n < data.length; ) n += writeSync(this.fd, data, n, data.length - n)
     } catch (err) {
-      this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`)
-      throw this.failure
+      throw (this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`))
     }
   }
 
@@ -177,13 +183,13 @@ export class Journal {
       // The records finished in this turn of the event loop, in one write.
       this.soon = setImmediate(() => {
         this.soon = undefined
-        this.flush()
+        this.later()
       })
     }
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined
-        this.flush()
+        this.later()
         this.sync()
       }, FLUSH_MS)
       this.timer.unref()
@@ -191,23 +197,26 @@ export class Journal {
     return span
   }
 
-  /** Writes the buffered records to the file (created with its first line if need be). */
+  /** A flush of a timer: a failure (a full disk) is kept for the run's next call to throw, not thrown where nothing catches it. */
+  private later(): void {
+    try {
+      this.flush()
+    } catch {}
+  }
+
+  /** Writes the buffered records to the file (created with its first line if need be); throws a failure met before. */
   flush(): void {
     if (this.soon !== undefined) {
       clearImmediate(this.soon)
       this.soon = undefined
     }
+    if (this.failure) throw this.failure
     if (this.bufferedRecords === 0 || this.closed) return
     const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered)
     this.buffered = []
     this.bufferedRecords = 0
     this.begin()
-    try {
-      for (let n = 0; n < data.length; ) n += writeSync(this.fd, data, n, data.length - n)
-    } catch (err) {
-      this.failure = new CliError('ERR_WRITE', `cannot write the journal '${this.path}': ${describeSystemError(err)}`)
-      throw this.failure
-    }
+    this.write(() => data)
   }
 
   /** Asks the kernel to put what was written on the disk (in the background, one at a time). */

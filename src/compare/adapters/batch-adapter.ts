@@ -121,14 +121,19 @@ export class BatchAdapter implements Adapter {
       const pump = (): void => {
         if (this.failure) return
         let chunk = ''
-        while (sent < requests.length && this.pending.size < window) {
-          const index = sent++
-          chunk += this.register(requests[index], (answer, ms) => {
-            onAnswer(index, answer, ms)
-            // After the answers read with it: a bad line that came with the last answer fails the run still.
-            if (++done === requests.length) queueMicrotask(() => (this.failure ? reject(this.failure) : resolve()))
-            else if (this.pending.size <= window >> 1) pump()
-          })
+        try {
+          while (sent < requests.length && this.pending.size < window) {
+            const index = sent++
+            chunk += this.register(requests[index], (answer, ms) => {
+              onAnswer(index, answer, ms)
+              // After the answers read with it: a bad line that came with the last answer fails the run still.
+              if (++done === requests.length) queueMicrotask(() => (this.failure ? reject(this.failure) : resolve()))
+              else if (this.pending.size <= window >> 1) pump()
+            })
+          }
+        } catch (err) {
+          // This machine's failure (a body file not written, called from an answer's handler): the run's error.
+          return reject(err)
         }
         if (chunk) this.child!.stdin.write(chunk)
       }

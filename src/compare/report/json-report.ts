@@ -4,6 +4,7 @@
  * one object per line, and copied into the report when it is written).
  */
 import { createReadStream } from 'node:fs'
+import { pipeline } from 'node:stream/promises'
 import { join } from 'node:path'
 import type { Case } from '../case.js'
 import { fails, type Score, type Semantics } from '../outcome.js'
@@ -54,20 +55,12 @@ export async function writeJsonReport(report: Report, file: string, cases?: Json
     if (cases === undefined) return await writeReport(file, text)
     await cases.spool.close()
     const head = text.slice(0, text.lastIndexOf('}')).trimEnd()
-    const out = reportStream(file)
-    const done = new Promise<void>((ok, fail) => {
-      out.once('finish', ok)
-      out.once('error', fail)
-    })
-    out.write(`${head},\n  "cases": [\n`)
-    await new Promise<void>((ok, fail) => {
-      const input = createReadStream(cases.spool.file)
-      input.once('error', fail)
-      input.once('end', () => ok())
-      input.pipe(out, { end: false })
-    })
-    out.end('\n  ]\n}\n')
-    await done
+    // One pipeline: a write error of the file (a full disk) fails it, never waits for ever nor goes unseen.
+    await pipeline(async function* () {
+      yield `${head},\n  "cases": [\n`
+      yield* createReadStream(cases.spool.file)
+      yield '\n  ]\n}\n'
+    }, reportStream(file))
   } catch (err) {
     throw err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${file}': ${describeSystemError(err)}`)
   }

@@ -10,6 +10,7 @@
  * failed run's reason included (as one more test case, "the run").
  */
 import { createReadStream } from 'node:fs'
+import { pipeline } from 'node:stream/promises'
 import { join } from 'node:path'
 import type { Evidence } from '../adapters/adapter.js'
 import type { Case } from '../case.js'
@@ -134,40 +135,27 @@ export class JunitWriter implements CaseSink {
       for (const s of this.suites.values()) await s.spool.close()
       const ordered = [...this.suites.values()]
       const failure = run.failure
-      const out = reportStream(this.file)
-      const done = new Promise<void>((ok, fail) => {
-        out.once('finish', ok)
-        out.once('error', fail)
-      })
-      const write = (text: string): Promise<void> => new Promise((ok) => (out.write(text) ? ok() : out.once('drain', () => ok())))
       // The root counts the test cases of its suites: each case once (and the run, when it stopped early).
       const sum = (k: 'tests' | 'failures' | 'errors' | 'seconds'): number => ordered.reduce((n, s) => n + s[k], 0)
       const extra = failure ? 1 : 0
-      await write(
-        `<?xml version="1.0" encoding="UTF-8"?>\n` +
-          `<testsuites name="robots-automaton compare" tests="${sum('tests') + extra}" failures="${sum('failures')}" errors="${sum('errors') + extra}" time="${sum('seconds').toFixed(3)}">\n`,
-      )
       const properties =
         `    <properties>\n      <property name="set" value="${attr(run.set)}"/>\n      <property name="adapter" value="${attr(run.adapter)}"/>\n` +
         `      <property name="score" value="${this.score}"/>\n      <property name="semantics" value="${this.semantics}"/>\n      <property name="tool" value="${attr(run.tool)}"/>\n    </properties>\n`
-      if (failure) {
-        await write(
-          `  <testsuite name="compare" tests="1" failures="0" errors="1" time="0">\n${properties}` +
-            `    <testcase classname="compare" name="the run"><error type="adapter" message="${attr(failure.message)}">${xml(failure.stderr ?? '')}</error></testcase>\n  </testsuite>\n`,
-        )
-      }
-      for (const s of ordered) {
-        await write(`  <testsuite name="${attr(s.name)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.seconds.toFixed(3)}">\n${properties}`)
-        await new Promise<void>((ok, fail) => {
-          const input = createReadStream(s.spool.file)
-          input.once('error', fail)
-          input.once('end', () => ok())
-          input.pipe(out, { end: false })
-        })
-        await write('  </testsuite>\n')
-      }
-      out.end('</testsuites>\n')
-      await done
+      // One pipeline: a write error of the file (a full disk) fails it, never waits for ever nor goes unseen.
+      await pipeline(async function* () {
+        yield `<?xml version="1.0" encoding="UTF-8"?>\n` +
+          `<testsuites name="robots-automaton compare" tests="${sum('tests') + extra}" failures="${sum('failures')}" errors="${sum('errors') + extra}" time="${sum('seconds').toFixed(3)}">\n`
+        if (failure) {
+          yield `  <testsuite name="compare" tests="1" failures="0" errors="1" time="0">\n${properties}` +
+            `    <testcase classname="compare" name="the run"><error type="adapter" message="${attr(failure.message)}">${xml(failure.stderr ?? '')}</error></testcase>\n  </testsuite>\n`
+        }
+        for (const s of ordered) {
+          yield `  <testsuite name="${attr(s.name)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.seconds.toFixed(3)}">\n${properties}`
+          yield* createReadStream(s.spool.file)
+          yield '  </testsuite>\n'
+        }
+        yield '</testsuites>\n'
+      }, reportStream(this.file))
     } catch (err) {
       throw err instanceof CompareError ? err : new CompareError('ERR_WRITE', `cannot write '${this.file}': ${describeSystemError(err)}`)
     } finally {

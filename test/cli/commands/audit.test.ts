@@ -84,7 +84,7 @@ afterAll(() => tmp.cleanup())
 describe('audit SNAPSHOT: the classes of a hand-written test set', () => {
   it('CSV: a row per host and crawler, each class and group as the file reads; unreadable is unknown; a name that is no host is skipped', async () => {
     const r = await run(['audit', dir, '--crawlers', CRAWLERS.join(',')])
-    expect(r.status, r.stderr).toBe(0)
+    expect(r.status, r.stderr).toBe(1)
     const rows = lines(r.stdout)
     expect(rows[0]).toBe('host,crawler,access,group,outcome,status,truncated,allowed_path,disallowed_path')
     const got = new Map(rows.slice(1).map((l) => {
@@ -107,8 +107,8 @@ describe('audit SNAPSHOT: the classes of a hand-written test set', () => {
 
   it('JSON lines: the same classes, with an example path of each verdict that the crawler alone gives', async () => {
     const r = await run(['audit', '--robots-dir', dir, '--crawlers', CRAWLERS.join(','), '--format', 'jsonl', '-q'])
-    expect(r.status, r.stderr).toBe(0)
-    expect(r.stderr).toBe('')
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toBe("robots-automaton: 1 host could not be read (the first, 'folder.test': not a regular file (a directory)): class unknown, not the site's answer\n")
     const { parseRobots } = await import('../../../src/index.js')
     for (const rec of lines(r.stdout).map((l) => JSON.parse(l))) {
       const f = SET.find((x) => x.host === rec.host)
@@ -125,7 +125,7 @@ describe('audit SNAPSHOT: the classes of a hand-written test set', () => {
 
   it('--format table: the summary alone on stdout, per crawler the hosts and share in each class, and those that name it', async () => {
     const r = await run(['audit', dir, '--crawlers', 'GPTBot,CCBot', '--format', 'table'])
-    expect(r.status, r.stderr).toBe(0)
+    expect(r.status, r.stderr).toBe(1)
     const out = r.stdout.toString()
     expect(lines(out)[0]).toMatch(/^crawler +everything +some +nothing +unknown +named by a group$/)
     expect(out).toMatch(new RegExp(`\nCCBot +${tableCells(1).join(' +')}\n`))
@@ -160,13 +160,13 @@ describe('audit SNAPSHOT: the classes of a hand-written test set', () => {
 })
 
 describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
-  it('a row per host and crawler that changed (hosts added and gone as unknown); exit 3; the changes per crawler', async () => {
+  it('a row per host and crawler that changed (hosts added and gone as unknown); exit 3 (1 here: a host of OLD could not be read); the changes per crawler', async () => {
     const newer = tmp.path('robots-new')
     mkdirSync(newer)
     for (const f of SET) if (f.host !== 'index.test') writeFileSync(join(newer, f.host), f.host === 'gpt-only.test' ? 'User-agent: *\nDisallow: /private/\n' : f.body)
     writeFileSync(join(newer, 'added.test'), 'User-agent: CCBot\nDisallow: /\n')
     const r = await run(['audit', dir, newer, '--crawlers', 'GPTBot,CCBot'])
-    expect(r.status, r.stderr).toBe(3)
+    expect(r.status, r.stderr).toBe(1)
     expect(lines(r.stdout)).toEqual([
       'host,crawler,old_access,new_access,old_group,new_group,old_outcome,new_outcome',
       'added.test,GPTBot,unknown,everything,,none,absent,ok',
@@ -180,7 +180,7 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
     expect(r.stderr).toMatch(/robots-automaton: CCBot +2 \(12\.5%\) +unknown → nothing 1, some → unknown 1\n/)
     expect(r.stderr).toContain('robots-automaton: 16 hosts: 15 compared, 1 not (class unknown on both sides: 1 unreadable → absent)\n')
     const same = await run(['audit', dir, dir, '--crawlers', 'GPTBot,CCBot', '--format', 'jsonl', '-q'])
-    expect(same.status).toBe(0)
+    expect(same.status).toBe(1)
     expect(same.stdout.toString()).toBe('')
   })
 
@@ -196,7 +196,7 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
     mkdirSync(older)
     writeFileSync(join(older, 'folder.test'), 'User-agent: *\nDisallow: /\n')
     const r = await run(['audit', older, dir, '--crawlers', 'GPTBot', '--format', 'jsonl', '-q'])
-    expect(r.status, r.stderr).toBe(3)
+    expect(r.status, r.stderr).toBe(1)
     const folder = lines(r.stdout).map((l) => JSON.parse(l)).find((o) => o.host === 'folder.test')
     const one = lines((await run(['audit', dir, '--crawlers', 'GPTBot', '--format', 'jsonl', '-q'])).stdout).map((l) => JSON.parse(l)).find((o) => o.host === 'folder.test')
     expect(one.reason).toMatch(/not a regular file/)
@@ -209,10 +209,25 @@ describe('audit OLD NEW: the hosts whose class changed, per crawler', () => {
 
   it('unknown on both sides: a host unreadable in OLD and NEW is counted as not compared, never as compared', async () => {
     const r = await run(['audit', dir, dir, '--crawlers', 'GPTBot', '--format', 'table'])
-    expect(r.status, r.stderr).toBe(0)
+    expect(r.status, r.stderr).toBe(1)
     expect(r.stdout.toString()).toContain('\n15 hosts: 14 compared, 1 not (class unknown on both sides: 1 unreadable → unreadable)\n')
     expect(r.stdout.toString()).not.toContain('15 hosts compared')
     expect(r.stderr).toContain('warning: 1 host not compared: the class is unknown on both sides (1 unreadable → unreadable); no row says so')
+  })
+})
+
+describe('audit: a host that could not be read', () => {
+  it('regression: a file of the directory that could not be read ended audit with exit 0, as if every class were known', async () => {
+    const d = tmp.path('robots-unreadable')
+    mkdirSync(d)
+    writeFileSync(join(d, 'ok.test'), 'User-agent: *\nDisallow: /\n')
+    mkdirSync(join(d, 'folder.test'))
+    const one = await run(['audit', d, '--crawlers', 'GPTBot', '--format', 'table'])
+    const two = await run(['audit', d, d, '--crawlers', 'GPTBot', '-q'])
+    // Every row and the summary are written first, then the failure: one line, exit 1 (as filter and pack end).
+    expect([one.status, two.status]).toEqual([1, 1])
+    expect(one.stdout.toString()).toContain('2 hosts: 1 ok, 1 unreadable')
+    for (const r of [one, two]) expect(r.stderr).toMatch(/robots-automaton: 1 host could not be read \(the first, 'folder\.test': not a regular file \(a directory\)\): class unknown, not the site's answer\n$/)
   })
 })
 

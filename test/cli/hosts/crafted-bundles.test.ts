@@ -34,7 +34,9 @@ afterAll(() => tmp.cleanup())
 describe('a bundle entry whose rules are not valid', () => {
   it('regression: audit reports it unreadable (its source() threw: exit 1 with a message naming no file)', async () => {
     const r = await run(['audit', crafted, '--crawlers', 'bot', '--format', 'jsonl'])
-    expect(r.status, r.stderr).toBe(0)
+    // Every row written, then the failure of this machine named: exit 1.
+    expect(r.status, r.stderr).toBe(1)
+    expect(r.stderr).toMatch(/robots-automaton: 1 host could not be read \(the first, 'a\.test': its rules in the bundle are not valid: .*\): class unknown, not the site's answer\n$/)
     const rows = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
     expect(rows.map((x) => [x.host, x.outcome, x.access])).toEqual([['a.test', 'unreadable', 'unknown'], ['c.test', 'ok', 'some']])
     expect(rows[0].reason).toMatch(/^its rules in the bundle are not valid: .*header size out of range/)
