@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { describeSystemError } from '../node.js'
 
 const live = new Set<string>()
 let exitHooked = false
@@ -35,7 +36,13 @@ function unhookSignals(): void {
 
 /** A fresh folder `<tmp>/<prefix>XXXXXX`, removed on every way out unless {@link removeTempFolder} removed it first. */
 export function makeTempFolder(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
+  let dir: string
+  try {
+    dir = mkdtempSync(join(tmpdir(), prefix))
+  } catch (err) {
+    // Named with the folder and its setting: a system error alone ("no such file or directory") names neither.
+    throw Object.assign(new Error(`cannot make a temporary folder in '${tmpdir()}' (TMPDIR): ${describeSystemError(err)}`), { code: 'ERR_TEMP_FOLDER' })
+  }
   if (!exitHooked) {
     exitHooked = true
     process.on('exit', removeAll)

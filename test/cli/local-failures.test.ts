@@ -118,3 +118,18 @@ describe('signals that nothing handles', () => {
     expect(readdirSync(folder)).toEqual([])
   })
 })
+
+describe('the temporary folder', () => {
+  it('regression: a TMPDIR that does not exist was named by a system error alone (\'no such file or directory\'), neither the folder nor TMPDIR', async () => {
+    const missing = tmp.path('no-such-tmp')
+    const child = spawn(process.execPath, [CLI, 'compare', '--cases', 'unit', '--batch', 'exec cat > /dev/null', '-q'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, TMPDIR: missing },
+    })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect(status).toBe(1)
+    expect(stderr).toContain(`cannot make a temporary folder in '${missing}' (TMPDIR): no such file or directory`)
+  })
+})
