@@ -15,6 +15,8 @@ import { note } from './stdio.js'
 
 /** An http(s) scheme or none, the slashes after it (or that start the URL), the rest before any query. */
 const PARTS = /^(?:(https?):|(?![a-z][a-z0-9+.-]*:))([/\\]*)([^?#]*)/i
+/** A tab, CR or LF before any fragment: WHATWG clients strip them. */
+const STRIPPED = /^[^#]*[\t\n\r]/
 /** A dot segment. */
 const DOTS = /[/\\](?:\.|%2e){1,2}(?=[/\\]|$)/i
 
@@ -29,7 +31,11 @@ export function clientPath(url: string, target = false): string | undefined {
   const [, scheme, slashes, rest] = parts
   const path = scheme === undefined && slashes !== '' && (target || slashes.length < 2)
   const head = path ? slashes + rest : rest
-  if (!(DOTS.test(head) || head.includes('\\') || (!target && /^[^#]*[\t\n\r]/.test(path ? url : url.slice(parts[0].length - rest.length).replace(/^[^/\\?#]*/, ''))) || (!path && ((slashes !== '' && slashes !== '//') || /^[^/\\]*;/.test(rest))))) return undefined
+  // From the path on (the host left out), for the characters clients strip.
+  const fromPath = path ? url : url.slice(parts[0].length - rest.length).replace(/^[^/\\?#]*/, '')
+  const stripped = !target && STRIPPED.test(fromPath)
+  const authority = !path && ((slashes !== '' && slashes !== '//') || /^[^/\\]*;/.test(rest))
+  if (!(DOTS.test(head) || head.includes('\\') || stripped || authority)) return undefined
   try {
     const u = new URL(scheme !== undefined ? url : path ? `http://h${url}` : `http://${url.slice(slashes.length)}`)
     return u.pathname + u.search
