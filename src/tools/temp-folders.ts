@@ -36,18 +36,20 @@ function unhookSignals(): void {
 
 /** A fresh folder `<tmp>/<prefix>XXXXXX`, removed on every way out unless {@link removeTempFolder} removed it first. */
 export function makeTempFolder(prefix: string): string {
-  let dir: string
-  try {
-    dir = mkdtempSync(join(tmpdir(), prefix))
-  } catch (err) {
-    // Named with the folder and its setting: a system error alone ("no such file or directory") names neither.
-    throw Object.assign(new Error(`cannot make a temporary folder in '${tmpdir()}' (TMPDIR): ${describeSystemError(err)}`), { code: 'ERR_TEMP_FOLDER' })
-  }
   if (!exitHooked) {
     exitHooked = true
     process.on('exit', removeAll)
   }
+  // Hooked before the folder exists: a signal between the two would leave it behind.
   if (live.size === 0) for (const name of NAMES) process.on(name, lastListener)
+  let dir: string
+  try {
+    dir = mkdtempSync(join(tmpdir(), prefix))
+  } catch (err) {
+    if (live.size === 0) unhookSignals()
+    // Named with the folder and its setting: a system error alone ("no such file or directory") names neither.
+    throw Object.assign(new Error(`cannot make a temporary folder in '${tmpdir()}' (TMPDIR): ${describeSystemError(err)}`), { code: 'ERR_TEMP_FOLDER' })
+  }
   live.add(dir)
   return dir
 }
