@@ -212,7 +212,7 @@ const STORE_MEMBERS = [
 ]
 const CRAWLER_SET_MEMBERS = ['crawlers', 'size', 'matchers', 'matcher', 'match', 'check', 'isAllowed', 'explain', 'matchRange', 'matchScan', 'matchLines', 'access', 'memoryUsage']
 const STORE_CRAWLERS_MEMBERS = ['crawlers', 'size', 'match', 'check', 'matchScan', 'isAllowed', 'explain', 'forEntry']
-const STORE_STATIC = ['fromBytes', 'keyOf', 'prototype']
+const STORE_STATIC = ['bundleSize', 'fromBytes', 'keyOf', 'prototype']
 const URL_SCAN_MEMBERS = ['scan', 'scanString', 'scanHost', 'moveTo', 'start', 'end', 'schemeEnd', 'scheme', 'hostStart', 'hostEnd', 'port', 'authorityEnd', 'pathStart', 'plainHost', 'canonicalHost', 'userInfo', 'hostHash', 'hostHash2']
 const URL_SCAN_STATIC = ['NO_PORT', 'BAD_PORT', 'hostHash', 'hashKey', 'useHashKey', 'prototype']
 

@@ -124,6 +124,17 @@ function fnvBytes(h: number, bytes: Uint8Array, start: number, end: number): num
 }
 
 /**
+ * The bytes of the bundle `head` starts, as far as `head` tells: exact once
+ * it holds the header (its first {@link BundleHeader.Size} bytes), that many
+ * before; undefined when `head` does not start with the bundle magic.
+ */
+export function bundleSize(head: Uint8Array): number | undefined {
+  for (let i = 0; i < BUNDLE_MAGIC.length && i < head.length; i++) if (head[i] !== BUNDLE_MAGIC[i]) return undefined
+  if (head.length < BundleHeader.Size) return BundleHeader.Size
+  return readU32(head, BundleHeader.DataStart) + readU32(head, BundleHeader.DataLength) + readU32(head, BundleHeader.DataLength + 4) * 2 ** 32
+}
+
+/**
  * The checksum a bundle's header holds (see {@link BundleHeader}), computed
  * over `bytes` as they are: a table whose lengths run past the buffer
  * contributes the keys that lie inside it (for tools and tests that mend

@@ -20,7 +20,7 @@ import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES
 import { asBytes, describeValue, isStrings, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
-import { encodeBundle, loadBundle, type BundleSink, type EntryVisitor } from './bundle-codec.js'
+import { bundleSize, encodeBundle, loadBundle, type BundleSink, type EntryVisitor } from './bundle-codec.js'
 import { KeyIndex, type KeySource } from './key-index.js'
 import { keyBytes, MAX_KEY_BYTES, slowOrigin, storeKey, type KeyParts } from './origin-keys.js'
 import { hostHash, httpSchemeHash, keyHash, originHash } from '../url/keyed-hash.js'
@@ -725,6 +725,18 @@ export class RobotsStore {
    */
   static keyOf(key: string | URL): string {
     return storeKey(key, 'RobotsStore.keyOf').key
+  }
+
+  /**
+   * The size in bytes of the bundle whose first bytes are `head`, for a
+   * reader of a stream that must know where a bundle ends: exact once `head`
+   * holds the header (32 bytes), the header's size before that; undefined
+   * when `head` does not start a bundle. Not a check: `fromBytes` checks.
+   */
+  static bundleSize(head: Uint8Array): number | undefined {
+    const bytes = asBytes(head)
+    if (bytes === undefined) throw new RobotsInputError(`RobotsStore.bundleSize takes a Uint8Array, got ${describeValue(head)}`)
+    return bundleSize(bytes)
   }
 
   /**

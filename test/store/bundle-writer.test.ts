@@ -100,3 +100,33 @@ describe('BundleWriter', () => {
     expect(() => new BundleWriter(2).head()).toThrow(/0 entries given of 2/)
   })
 })
+
+describe('RobotsStore.bundleSize', () => {
+  it('gives the size a bundle announces once its header is read, the header size before, and undefined for what is no bundle', () => {
+    const store = new RobotsStore()
+    store.set('https://a.test', 'User-agent: *\nDisallow: /private\n')
+    store.setOutcome('https://b.test', 'unreachable')
+    const bytes = store.toBytes()
+    for (let k = 0; k <= bytes.length; k++) expect(RobotsStore.bundleSize(bytes.subarray(0, k))).toBe(k < 32 ? 32 : bytes.length)
+    // What follows the bundle is not its size's business: a reader refuses it.
+    expect(RobotsStore.bundleSize(Buffer.concat([bytes, Buffer.from('trailing')]))).toBe(bytes.length)
+    const big = Buffer.from(bytes.subarray(0, 32))
+    big.writeUInt32LE(3, 28)
+    expect(RobotsStore.bundleSize(big)).toBe(3 * 2 ** 32 + bytes.length)
+    for (const no of ['{"key":"a.test"}', 'RATX', 'X', 'ratb']) expect(RobotsStore.bundleSize(Buffer.from(no))).toBeUndefined()
+    expect(RobotsStore.bundleSize(Buffer.from('RA'))).toBe(32)
+  })
+
+  it('refuses what is no Uint8Array with ERR_INPUT', () => {
+    for (const bad of ['RATB', null, undefined, [0x52, 0x41, 0x54, 0x42], 32]) {
+      let caught: unknown
+      try {
+        RobotsStore.bundleSize(bad as unknown as Uint8Array)
+      } catch (err) {
+        caught = err
+      }
+      expect(caught).toBeInstanceOf(RobotsError)
+      expect((caught as RobotsError).code).toBe('ERR_INPUT')
+    }
+  })
+})

@@ -12,7 +12,7 @@ import { lineEnd, parseRobots, RobotsFormatError, RobotsInputError, RobotsStore,
 import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { bundleOrLines, readBundleStore } from '../fetch/bundle-file.js'
-import { isBundle } from '../hosts/bundle-rules.js'
+import { BUNDLE_MAGIC_BYTES, isBundle } from '../hosts/bundle-rules.js'
 import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
@@ -263,13 +263,13 @@ function addBundle(store: RobotsStore, path: string, pack: Packer, report: PackR
   }
 }
 
-/** Whether the file `path` starts as a bundle does ("RATB"). */
+/** Whether the file `path` starts as a bundle does. */
 function startsAsBundle(path: string): boolean {
   let fd = -1
   try {
     fd = openSync(path, 'r')
-    const head = new Uint8Array(4)
-    return readSync(fd, head, 0, 4, 0) === 4 && isBundle(head)
+    const head = new Uint8Array(BUNDLE_MAGIC_BYTES)
+    return isBundle(head.subarray(0, readSync(fd, head, 0, head.length, 0)))
   } catch {
     return false // read again below, which names the file in its error
   } finally {

@@ -6,7 +6,7 @@
  * input by its first bytes.
  */
 import { RobotsFormatError, RobotsStore } from '../../index.js'
-import { bundleError, isBundle, MAX_BUNDLE_BYTES, readBundle } from '../hosts/bundle-rules.js'
+import { BUNDLE_MAGIC_BYTES, bundleError, isBundle, MAX_BUNDLE_BYTES, readBundle } from '../hosts/bundle-rules.js'
 import { CliError } from '../common/cli-error.js'
 import { PeekedReader, type ByteReader } from '../filter/input.js'
 
@@ -46,9 +46,6 @@ export async function bundleOrLines(reader: ByteReader, name: string): Promise<R
   if (!isBundle(head)) return new PeekedReader(head, reader)
   return bundleStoreOf(await readRest(reader, head, name), name)
 }
-
-/** Bytes of the bundle magic ("RATB"), read first to tell a bundle from JSON lines. */
-const BUNDLE_MAGIC_BYTES = 4
 
 /** Up to `n` first bytes of `reader` (fewer at its end). */
 async function readHead(reader: ByteReader, n: number): Promise<Uint8Array> {

@@ -155,10 +155,16 @@ export class StoreRules implements HostRules {
   }
 }
 
-/** The bundle magic, "RATB": how `pack` tells a bundle from JSON lines. */
+/** Bytes of the bundle magic: the first bytes, which tell a bundle from JSON lines. */
+export const BUNDLE_MAGIC_BYTES = 4
+
+/** Whether `bytes` start as a bundle does (its magic): how `pack` tells a bundle from JSON lines. */
 export function isBundle(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x52 && bytes[1] === 0x41 && bytes[2] === 0x54 && bytes[3] === 0x42
+  return bytes.length >= BUNDLE_MAGIC_BYTES && RobotsStore.bundleSize(bytes) !== undefined
 }
+
+/** Bytes of a bundle's header: its size as far as no bytes tell. */
+const HEADER_BYTES = RobotsStore.bundleSize(new Uint8Array(0))!
 
 /** Most bytes of a bundle read from a stream: what one buffer holds. */
 export const MAX_BUNDLE_BYTES = 2 ** 31 - 1
@@ -206,15 +212,15 @@ export function readBundle(path: string): Uint8Array {
 const PAUSE = new Int32Array(new SharedArrayBuffer(4))
 
 /**
- * A pipe's bytes, up to the size a bundle's header gives (its first 32
- * bytes: the magic, D at 20, L at 24): a stream that is no bundle stops
- * there, and one longer than its header says is refused, so that neither
- * is read without end.
+ * A pipe's bytes, up to the size a bundle's header gives: a stream that is
+ * no bundle stops there, and one longer than its header says is refused, so
+ * that neither is read without end.
  */
 function readPipe(fd: number, fail: (why: string) => CliError): Buffer {
   const chunks: Buffer[] = []
   let size = 0
-  let limit = 32
+  let limit = HEADER_BYTES
+  let headerRead = false
   // Kept while the pipe has nothing yet: one buffer per read that gets bytes.
   let chunk: Buffer | undefined
   for (;;) {
@@ -231,10 +237,11 @@ function readPipe(fd: number, fail: (why: string) => CliError): Buffer {
     chunks.push(chunk.subarray(0, k))
     chunk = undefined
     size += k
-    if (limit === 32 && size >= 32) {
-      const head = Buffer.concat(chunks)
-      if (!isBundle(head)) break
-      limit = Math.min(head.readUInt32LE(20) + head.readUInt32LE(24) + head.readUInt32LE(28) * 2 ** 32, MAX_BUNDLE_BYTES)
+    if (!headerRead && size >= HEADER_BYTES) {
+      const announced = RobotsStore.bundleSize(Buffer.concat(chunks))
+      if (announced === undefined) break
+      limit = Math.min(announced, MAX_BUNDLE_BYTES)
+      headerRead = true
     }
     if (size > limit) throw fail(limit < MAX_BUNDLE_BYTES ? 'longer than its header says' : 'larger than one buffer holds')
   }
