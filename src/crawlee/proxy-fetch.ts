@@ -38,6 +38,47 @@ interface ConnectOptions {
 
 type ConnectCallback = (err: Error | null, socket: Socket | null) => void
 
+/**
+ * A failure of the proxy itself, not of the site behind it: the proxy could
+ * not be reached (refused, no route, its name unknown) or refused our
+ * credentials (407). A local failure (`localFailure`): `fetchRobots` throws
+ * it (ERR_LOCAL) and no outcome is recorded for the site.
+ */
+export class ProxyFailure extends Error {
+  readonly localFailure = true
+  constructor(
+    message: string,
+    readonly code: string,
+    options?: { cause: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+/** The ProxyFailure along `err`'s cause chain (fetchRobots' ERR_LOCAL holds it), if any. */
+export function proxyFailureOf(err: unknown): ProxyFailure | undefined {
+  let e: unknown = err
+  for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
+    if (e instanceof ProxyFailure) return e
+    e = Reflect.get(e, 'cause')
+  }
+  return undefined
+}
+
+/** Codes of a connection to the proxy that was never made (timeouts are left out: the proxy may be waiting for the site). */
+const NOT_REACHED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME'])
+
+/** `err` as a ProxyFailure when it says the proxy `proxy` could not be reached (along its cause chain), else `err`. */
+function unreached(proxy: URL, err: unknown): unknown {
+  let e: unknown = err
+  for (let depth = 0; depth < 8 && typeof e === 'object' && e !== null; depth++) {
+    const code: unknown = Reflect.get(e, 'code')
+    if (typeof code === 'string' && NOT_REACHED.has(code)) return new ProxyFailure(`proxy ${proxy.host} could not be reached (${code})`, code, { cause: err })
+    e = Reflect.get(e, 'cause')
+  }
+  return err
+}
+
 function isDispatcher(value: unknown): value is Dispatcher {
   return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'dispatch') === 'function' && typeof Reflect.get(value, 'close') === 'function'
 }
@@ -135,6 +176,11 @@ function tunnelConnector(proxy: URL, authorization: string | undefined, timeoutM
       headers,
       agent: false,
     }
+    // A 407 refuses our credentials (the proxy's failure); any other status speaks for the site (502: the proxy could not reach it).
+    const refusal = (res: IncomingMessage): Error => {
+      const message = `proxy ${proxy.host} refused CONNECT ${authority}: HTTP ${res.statusCode} ${res.statusMessage ?? ''}`.trim()
+      return res.statusCode === 407 ? new ProxyFailure(message, 'ERR_PROXY_AUTH') : Object.assign(new Error(message), { code: 'ERR_PROXY_CONNECT' })
+    }
     const req: ClientRequest = proxy.protocol === 'https:' ? httpsRequest(requestOptions) : httpRequest(requestOptions)
     req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`proxy ${proxy.host}: no answer to CONNECT ${authority} within ${timeoutMs} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' })))
     req.once('error', (err) => finish(err, null))
@@ -142,13 +188,13 @@ function tunnelConnector(proxy: URL, authorization: string | undefined, timeoutM
       // A proxy that answers CONNECT with an ordinary response refused the tunnel.
       res.resume()
       req.destroy()
-      finish(Object.assign(new Error(`proxy ${proxy.host} refused CONNECT ${authority}: HTTP ${res.statusCode} ${res.statusMessage ?? ''}`.trim()), { code: 'ERR_PROXY_CONNECT' }), null)
+      finish(refusal(res), null)
     })
     req.once('connect', (res: IncomingMessage, socket: Socket, head: Buffer) => {
       req.setTimeout(0)
       if (res.statusCode !== 200 || head.length > 0) {
         socket.destroy()
-        return finish(Object.assign(new Error(`proxy ${proxy.host} refused CONNECT ${authority}: HTTP ${res.statusCode} ${res.statusMessage ?? ''}`.trim()), { code: 'ERR_PROXY_CONNECT' }), null)
+        return finish(refusal(res), null)
       }
       if (options.protocol !== 'https:') return finish(null, socket)
       const name = options.hostname.startsWith('[') ? options.hostname.slice(1, -1) : options.hostname
@@ -232,14 +278,13 @@ export function proxyFetch(proxyUrl: string, connectTimeoutMs: number): FetchLik
     const headers = new Headers(init.headers)
     headers.set('accept-encoding', 'identity')
     // The proxy's own refusal is no answer of the site (as a 4xx it would read as "no robots.txt, allow all").
-    const refused = (): Error =>
-      Object.assign(new Error(`proxy ${proxy.host} refused the request: HTTP 407 Proxy Authentication Required`), { code: 'ERR_PROXY_AUTH' })
+    const refused = (): Error => new ProxyFailure(`proxy ${proxy.host} refused the request: HTTP 407 Proxy Authentication Required`, 'ERR_PROXY_AUTH')
     try {
       let res: Response
       try {
         res = await fetch(input, Object.assign({}, init, { headers, dispatcher }))
       } catch (err) {
-        throw dispatcher.status === 407 ? refused() : err
+        throw dispatcher.status === 407 ? refused() : dispatcher.status === undefined ? unreached(proxy, err) : err
       }
       if (res.status === 407) {
         res.body?.cancel().catch(() => {})

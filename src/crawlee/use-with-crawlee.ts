@@ -40,7 +40,7 @@ import {
 } from '../index.js'
 import { describeValue, isHeaderValue, isInstance, mustBe, optionsObject, readArgument } from './checks.js'
 import type { CrawleeLog, CrawleeModule, CrawleeProxyConfiguration, CrawleeRobotsTxtFileClass } from './crawlee-types.js'
-import { parseProxyUrl, proxyFetch } from './proxy-fetch.js'
+import { parseProxyUrl, proxyFailureOf, proxyFetch } from './proxy-fetch.js'
 import { requestedUrlView } from './requested-url.js'
 import { RulesView, type RulesSource } from './rules-view.js'
 
@@ -165,6 +165,9 @@ const TIMED_OUT = Symbol('timed out')
 
 /** Wait before a file refreshes its rules again after a refresh that failed on this side (not a fetch outcome). */
 const REFRESH_RETRY_MS = 60_000
+
+/** Proxy URLs a lookup tries, one after another, while each one's proxy fails (a crawler's rotation gives the next). */
+const PROXY_TRIES = 3
 
 /** How describeFetchResult starts an unreachable result's line. */
 const UNREACHABLE = /^unreachable, disallow all: /
@@ -379,14 +382,30 @@ class Installation {
    */
   async fresh(cache: RobotsCache, origin: string, who: Requester): Promise<RobotsLookup> {
     const held = cache.peek(origin)
-    let proxyUrl: string | undefined
-    if (who.proxy !== undefined && !(held !== undefined && this.now() < held.expiresAt)) {
-      proxyUrl = await who.proxy()
-      if (proxyUrl !== undefined) parseProxyUrl(proxyUrl)
+    const due = who.proxy !== undefined && !(held !== undefined && this.now() < held.expiresAt)
+    // Proxy URLs whose proxy failed (not the site: nothing was recorded), and the last such failure.
+    const failed = new Set<string>()
+    let last: unknown
+    for (;;) {
+      const proxyUrl = due ? await who.proxy!() : undefined
+      if (proxyUrl !== undefined) {
+        if (failed.has(proxyUrl)) throw last
+        parseProxyUrl(proxyUrl)
+      }
+      let lookup: RobotsLookup
+      try {
+        lookup = await proxyContext.run({ proxyUrl, proxy: who.proxy }, () => cache.lookup(origin))
+      } catch (err) {
+        const proxyFailure = proxyUrl === undefined ? undefined : proxyFailureOf(err)
+        if (proxyFailure === undefined || failed.size + 1 >= PROXY_TRIES) throw err
+        failed.add(proxyUrl!)
+        last = err
+        who.log?.warning(`robots.txt of ${origin}: ${proxyFailure.message}; asking through the next proxy URL`)
+        continue
+      }
+      this.report(lookup, who)
+      return lookup
     }
-    const lookup = await proxyContext.run({ proxyUrl, proxy: who.proxy }, () => cache.lookup(origin))
-    this.report(lookup, who)
-    return lookup
   }
 
   /** One log line per fetch (the first caller to see a new entry writes it). */

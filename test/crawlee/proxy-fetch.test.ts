@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseProxyUrl, proxyFetch } from '../../src/crawlee/proxy-fetch.js'
-import { fetchRobots } from '../../src/index.js'
+import { fetchRobots, RobotsError } from '../../src/index.js'
 import { ROOT } from '../support/build.js'
 import { startProxy, type TestProxy } from './support/proxy.js'
 
@@ -74,22 +74,30 @@ describe('proxyFetch: robots.txt through a forward proxy', () => {
     expect(strict.requests[0].authorization).toBe(`Basic ${Buffer.from('u:p w').toString('base64')}`)
   })
 
-  it("a proxy's 407 is no answer of the site: unreachable (disallow all), not a 4xx (allow all)", async () => {
-    const r = await fetchRobots(`${origin}/`, { fetch: proxyFetch(strict.url, 5_000) })
-    expect(r.outcome).toBe('unreachable')
-    expect(r.reason).toBe('network-error')
-    expect(r.error?.message).toMatch(/407 Proxy Authentication Required/)
+  it("regression: a proxy's own failure (a 407, a CONNECT refused with 407, a proxy that cannot be reached) was recorded as the site unreachable; it is this side's failure (ERR_LOCAL), the proxy named", async () => {
+    const local = async (url: string, proxyUrl: string, message: RegExp): Promise<void> => {
+      const err: unknown = await fetchRobots(url, { fetch: proxyFetch(proxyUrl, 5_000) }).then(
+        (r) => r,
+        (e: unknown) => e,
+      )
+      expect(err).toBeInstanceOf(RobotsError)
+      expect((err as RobotsError).code).toBe('ERR_LOCAL')
+      expect((err as Error).message).toMatch(message)
+    }
+    await local(`${origin}/`, strict.url, /proxy 127\.0\.0\.1:\d+ refused the request: HTTP 407 Proxy Authentication Required/)
+    await local('https://127.0.0.1:39999/', strict.url, /proxy 127\.0\.0\.1:\d+ refused CONNECT 127\.0\.0\.1:39999: HTTP 407/)
+    await local(`${origin}/`, 'http://127.0.0.1:39999', /proxy 127\.0\.0\.1:39999 could not be reached \(ECONNREFUSED\)/)
+    await local('https://127.0.0.1:39999/', 'http://127.0.0.1:39999', /proxy 127\.0\.0\.1:39999 could not be reached \(ECONNREFUSED\)/)
   })
 
-  it('a proxy that cannot be reached: unreachable', async () => {
-    const r = await fetchRobots(`${origin}/`, { fetch: proxyFetch('http://127.0.0.1:39999', 5_000) })
-    expect(r.outcome).toBe('unreachable')
-  })
-
-  it('a CONNECT the proxy refuses: unreachable, with the proxy named', async () => {
-    const r = await fetchRobots('https://127.0.0.1:39999/', { fetch: proxyFetch(strict.url, 5_000) })
-    expect(r.outcome).toBe('unreachable')
-    expect(r.error?.message).toMatch(/refused CONNECT 127\.0\.0\.1:39999: HTTP 407/)
+  it('what the proxy says of the site stays the site\'s: a CONNECT refused with 403, a site the proxy cannot reach: unreachable', async () => {
+    const refused = await fetchRobots('https://example.test/', { fetch: proxyFetch(proxy.url, 5_000) })
+    expect(refused.outcome).toBe('unreachable')
+    expect(refused.error?.message).toMatch(/refused CONNECT example\.test:443: HTTP 403/)
+    const closed = await fetchRobots('http://127.0.0.1:39999/', { fetch: proxyFetch(proxy.url, 5_000) })
+    expect(closed.outcome).toBe('unreachable')
+    const tunnelled = await fetchRobots('https://127.0.0.1:39999/', { fetch: proxyFetch(proxy.url, 5_000) })
+    expect(tunnelled.outcome).toBe('unreachable')
   })
 
   it('proxy URLs other than http(s) are refused before any request', () => {

@@ -423,10 +423,24 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(robots!.stats().entries).toBe(0)
       })
 
-      it('a proxy that refuses: unreachable (disallow all), the site never asked', async () => {
+      it("regression: a proxy that could not be reached made the site unreachable for 10 minutes; it is this side's failure: nothing recorded, the next proxy URL of the rotation asked", async () => {
         const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /private\n' })
-        const file = await crawlee.RobotsTxtFile.find(`${s.origin}/x`, 'http://127.0.0.1:39999')
-        expect(file.isAllowed(`${s.origin}/public/1`)).toBe(false)
+        const dead = 'http://127.0.0.1:39999'
+        // find's own proxy URL: no other to try; the lookup rejects and records nothing.
+        await expect(crawlee.RobotsTxtFile.find(`${s.origin}/x`, dead)).rejects.toThrow(expect.objectContaining({ code: 'ERR_LOCAL', message: expect.stringMatching(/proxy 127\.0\.0\.1:39999 could not be reached \(ECONNREFUSED\)/) }))
+        expect(robots!.stats().entries).toBe(0)
+        // A crawler's rotation: the dead proxy first, then a live one; robots.txt comes through the live one, once.
+        let calls = 0
+        proxy.requests.length = 0
+        const r = await crawl(crawlee, s, { newUrlFunction: () => (calls++ === 0 ? dead : proxy.url) })
+        expect(r.pages).toEqual(pagesExcept('/private'))
+        expect(r.robotsRequests).toBe(1)
+        expect(proxy.requests.filter((q) => q.target.endsWith('/robots.txt'))).toHaveLength(1)
+        expect(fetchLines(r.log)[0]).toMatch(/^robots\.txt of http:\/\/127\.0\.0\.1:\d+: proxy 127\.0\.0\.1:39999 could not be reached \(ECONNREFUSED\); asking through the next proxy URL$/)
+        // Every proxy dead: the crawl fails with this side's error, and still nothing is recorded for the site.
+        robots!.clear()
+        await expect(crawl(crawlee, s, { newUrlFunction: () => `http://127.0.0.1:${39997 + (calls++ % 3)}` })).rejects.toThrow(/could not be reached/)
+        expect(robots!.stats().entries).toBe(0)
         expect(s.robotsRequests).toBe(0)
       })
     })
