@@ -29,8 +29,10 @@ export const DEFAULT_PER_IP = 4
 
 /** Origins waiting for a busy address at most, per place of the concurrency: beyond, no new origin is taken up until some start (memory stays bounded). */
 const WAITING_PER_PLACE = 4
-/** Tries of an origin whose address this machine has no route to, while it has one to an address fetched before. */
+/** Tries of an origin whose address this machine has no route to (while it has one to an address fetched before), or refuses to connect to (while other fetches complete). */
 const MAX_TRIES = 5
+/** Codes of this machine refusing a connection to one address (a firewall rule: EPERM; EACCES), not of it lacking something. */
+const REFUSED_HERE = new Set(['EPERM', 'EACCES'])
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
 
@@ -89,8 +91,9 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     let pausedUntil = 0
     let pauseTimer: NodeJS.Timeout | undefined
     let lastProgress = performance.now()
-    /** Jobs failed by this machine: how often. */
+    /** Jobs failed by this machine: how often, and when first. */
     const strikes = new Map<number, number>()
+    const struckAt = new Map<number, number>()
     /** The address of a fetch completed. */
     let reached: string | undefined
     let failure: Error | undefined
@@ -194,6 +197,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         }
         lastProgress = performance.now()
         strikes.delete(job)
+        struckAt.delete(job)
         reached = address ?? reached
         if (limit < o.concurrency) limit++
         pause = 0
@@ -213,8 +217,12 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       // No route from here to this origin's address (IPv6 off, …), none lacking to one fetched before, not exhaustion: it is left out, said.
       const n = (strikes.get(job) ?? 0) + 1
       strikes.set(job, n)
+      if (n === 1) struckAt.set(job, performance.now())
       const to = (err as { cause?: { address?: unknown } }).cause?.address
       if (n >= MAX_TRIES && typeof to === 'string' && reached !== undefined && !(await routable(to)) && (await routable(reached))) return o.failed(job, err)
+      // A connection this machine refuses to this origin alone (a firewall rule), while others were made: left out, said.
+      const alone = inHand === 1 && waiting === 0 && retry.length === 0 && next >= jobs.length
+      if (n >= MAX_TRIES && REFUSED_HERE.has(code) && reached !== undefined && (alone || lastProgress > struckAt.get(job)!)) return o.failed(job, err)
       const now = performance.now()
       o.local?.(code, err)
       retry.push(job)

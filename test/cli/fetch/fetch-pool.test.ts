@@ -78,3 +78,51 @@ describe('regression: a burst of EMFILE from the fetches in flight backed off on
     expect(restartAt - burstAt).toBeLessThan(1000)
   })
 })
+
+describe('regression: a connection this machine refuses to one address (a firewall rule: EPERM) was tried again until the whole run gave up, writing nothing', () => {
+  /** A transport with an address per host (h<i>.test → 10.0.0.<i>), a slot always free; `request` the test's. */
+  function addressed(request: (req: TransportRequest) => Promise<TransportResponse>): NodeTransport {
+    const t = fakeTransport(request)
+    const lease = (address: string) => ({ address, transport: t, release: () => {} })
+    return { ...t, addressOf: async (url: string) => `10.0.0.${/h(\d+)/.exec(url)![1]}`, tryLease: lease, lease: async (a: string) => lease(a) }
+  }
+  const eperm = (): Error => Object.assign(new Error('connect EPERM 10.0.0.3:80 - Local (0.0.0.0:0)'), { code: 'EPERM', syscall: 'connect', address: '10.0.0.3', localFailure: true })
+
+  async function runWith(blocked: (url: string) => boolean, jobs: number, stallMs = 60_000): Promise<{ done: number[]; failed: number[]; codes: string[]; error?: unknown }> {
+    const done: number[] = []
+    const failed: number[] = []
+    const codes: string[] = []
+    const transport = addressed((req) => (blocked(req.url) ? Promise.reject(eperm()) : new Promise((resolve) => setTimeout(() => resolve(ok()), 5))))
+    let error: unknown
+    await runFetches(
+      Array.from({ length: jobs }, (_, i) => i),
+      (i) => `http://h${i}.test/`,
+      {
+        concurrency: 4,
+        transport,
+        options: () => ({ privateAddresses: 'allow' }),
+        signal: new AbortController().signal,
+        done: (i) => void done.push(i),
+        failed: (i) => void failed.push(i),
+        local: (code) => codes.push(code),
+        stallMs,
+      },
+    ).catch((e: unknown) => (error = e))
+    return { done, failed, codes, error }
+  }
+
+  it('one origin refused here while the others are fetched: left out after 5 tries, the others done', async () => {
+    const r = await runWith((url) => url.includes('//h3.'), 8)
+    expect(r.error).toBeUndefined()
+    expect(r.failed).toEqual([3])
+    expect(r.done.sort()).toEqual([0, 1, 2, 4, 5, 6, 7])
+    expect(r.codes).toEqual(new Array(4).fill('EPERM'))
+  })
+
+  it('every connection refused here (nothing ever fetched): no origin left out, the run stops with this machine named', async () => {
+    const r = await runWith(() => true, 3, 300)
+    expect(r.done).toEqual([])
+    expect(r.failed).toEqual([])
+    expect(r.error).toMatchObject({ code: 'ERR_LOCAL', localCode: 'EPERM', message: expect.stringMatching(/^cannot make progress: nothing fetched for \d+ s, only failures of this machine \(connect EPERM/) })
+  })
+})
