@@ -163,7 +163,8 @@ const WORDS: Record<Change, string> = { fixed: 'fixed', broken: 'broken', change
 
 /** The diff as text; `show` changed cases listed at most. */
 export function renderRunDiff(d: RunDiff, show: number): string {
-  const rate = (x: { cases: number; agreed: number }): string => pct(x.cases === 0 ? 100 : (100 * x.agreed) / x.cases)
+  // No cases (a category only one run has): no agreement to give, not 100 %.
+  const rate = (x: { cases: number; agreed: number }): string => (x.cases === 0 ? '–' : pct((100 * x.agreed) / x.cases))
   const out = [
     `A: ${d.a.file}: ${d.a.adapter}; ${d.a.set} (${d.a.date})`,
     `B: ${d.b.file}: ${d.b.adapter}; ${d.b.set} (${d.b.date})`,
