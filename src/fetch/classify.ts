@@ -63,10 +63,19 @@ const LOCAL_CODES = new Set([
   'ERR_ZLIB_INITIALIZATION_FAILED',
 ])
 
+/** Whether `e` is a `connect` that failed on this machine before anything was sent: Node (and undici through it) tags it with the local address (src/net/node-transport.ts reads the same tag). */
+function connectFailedHere(e: object): boolean {
+  const o = e as { syscall?: unknown; message?: unknown }
+  return o.syscall === 'connect' && typeof o.message === 'string' && o.message.includes(' - Local (')
+}
+
 /**
  * The code of the local failure behind `err` (along its cause chain), or
- * undefined when it is not one: a code of LOCAL_CODES, or an error a
- * transport marks `localFailure: true` (its resolver's servers unreachable).
+ * undefined when it is not one: a code of LOCAL_CODES, an error a
+ * transport marks `localFailure: true` (its resolver's servers unreachable),
+ * or a `connect` that failed on this machine before anything was sent (no
+ * route, the address family off, a firewall rule), which Node's sockets,
+ * undici's too, tag with the local address (` - Local (…)`).
  */
 export function localFailureCode(err: unknown): string | undefined {
   let e: unknown = err
@@ -74,6 +83,7 @@ export function localFailureCode(err: unknown): string | undefined {
     const o = e as { code?: unknown; cause?: unknown; localFailure?: unknown }
     if (typeof o.code === 'string' && (LOCAL_CODES.has(o.code) || o.code.startsWith('ERR__ERROR_ALLOC'))) return o.code
     if (o.localFailure === true) return typeof o.code === 'string' ? o.code : 'ELOCAL'
+    if (connectFailedHere(o) && typeof o.code === 'string') return o.code
     e = o.cause
   }
   return undefined

@@ -46,6 +46,10 @@ describe.skipIf(process.platform !== 'linux')('regression: no route from this ma
     }
   })
 
+  it("the library over the platform's fetch (undici): ERR_LOCAL too (it was the site's network-error)", async () => {
+    await expect(fetchRobots('http://255.255.255.255/', { privateAddresses: 'allow' })).rejects.toMatchObject({ code: 'ERR_LOCAL', message: expect.stringContaining('ENETUNREACH') })
+  })
+
   it('fetch: the origin left out with a warning, the others written, exit 0', async () => {
     const input = tmp.path('no-route.txt')
     const out = tmp.path('no-route.jsonl')
