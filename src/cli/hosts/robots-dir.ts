@@ -36,7 +36,12 @@ export const enum EntryType {
   Fifo = 4,
   Socket = 5,
   Device = 6,
+  /** No such file, but one named after the host with `.txt` after it: an entry of its own, so that a URL of the host finds it and says so. */
+  Misnamed = 7,
 }
+
+/** The suffix of a file named `<host>.txt`, a common mistake for `<host>`. */
+const TXT = Buffer.from('.txt')
 
 /** Words for the types that are skipped. */
 const TYPE_WORDS: Record<number, string> = {
@@ -109,6 +114,8 @@ export class DirectoryRules implements HostRules {
     const builder = new HostIndexBuilder()
     const types: number[] = []
     const skipped: DirectoryRules['skipped'] = { count: 0, names: [] }
+    /** Names `<host>.txt`: their hosts, unless a file has the host's name, get an entry that says what to rename. */
+    const txtNames: Buffer[] = []
     let listing
     try {
       // Names as bytes: a file name need not be UTF-8 (Node's typings omit 'buffer', which opendir accepts).
@@ -132,8 +139,10 @@ export class DirectoryRules implements HostRules {
                   : EntryType.Resolve
         // Only a name that is a host as the URL parser writes it can be a host's file.
         const host = hostKeyOfName(name)
-        if ('key' in host && builder.add(name) >= 0) types.push(type)
-        else {
+        if ('key' in host && builder.add(name) >= 0) {
+          types.push(type)
+          if (name.length > TXT.length && name.subarray(name.length - TXT.length).equals(TXT)) txtNames.push(Buffer.from(name))
+        } else {
           skipped.count++
           if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: NAME_DECODER.decode(name), reason: 'reason' in host ? host.reason : 'not a host name' })
         }
@@ -143,7 +152,18 @@ export class DirectoryRules implements HostRules {
     } finally {
       listing.closeSync()
     }
-    const index = builder.build()
+    let index = builder.build()
+    if (txtNames.length > 0) {
+      let added = 0
+      for (const name of txtNames) {
+        const stem = name.subarray(0, name.length - TXT.length)
+        if ('key' in hostKeyOfName(stem) && index.find(stem, 0, stem.length) < 0 && builder.add(stem) >= 0) {
+          types.push(EntryType.Misnamed)
+          added++
+        }
+      }
+      if (added > 0) index = builder.build()
+    }
     const shared = new Uint8Array(new SharedArrayBuffer(types.length))
     shared.set(types)
     const rules = new DirectoryRules(dir, index, shared)
@@ -212,6 +232,10 @@ export class DirectoryRules implements HostRules {
         return { reason: describeSystemError(err) }
       }
       this.types[id] = type
+    }
+    if (type === EntryType.Misnamed) {
+      const name = this.index.name(id)
+      return { reason: `no such file, but '${this.dirPrefix}${name}.txt' is: a file is named by its host alone (rename it '${name}')` }
     }
     if (type !== EntryType.File) return { reason: `not a regular file (${TYPE_WORDS[type]})` }
     let fd = -1
