@@ -5,7 +5,7 @@
  * one hash look-up; only regular files are ever opened, so nothing can block
  * ({@link DirectoryRules} says how).
  */
-import { closeSync, constants, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
+import { closeSync, constants, existsSync, fstatSync, opendirSync, openSync, readSync, statSync, type Stats } from 'node:fs'
 import { parseRobots, type EngineOptions, type Robots } from '../../index.js'
 import { allowsEverything, bodyProblem } from '../common/body-problems.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
@@ -236,6 +236,9 @@ export class DirectoryRules implements HostRules {
     if (type === EntryType.Misnamed) {
       const name = this.index.name(id)
       return { reason: `no such file, but '${this.dirPrefix}${name}.txt' is: a file is named by its host alone (rename it '${name}')` }
+    }
+    if (type === EntryType.Directory && existsSync(Buffer.concat([this.path(id), Buffer.from('/robots.txt')]))) {
+      return { reason: `a directory with a robots.txt in it: a host's robots.txt is read from the file '${this.sourceName(id)}' itself, not from a folder` }
     }
     if (type !== EntryType.File) return { reason: `not a regular file (${TYPE_WORDS[type]})` }
     let fd = -1

@@ -2,6 +2,8 @@
  * `--robots-dir DIR` reads `DIR/<host>`; a directory of `<host>.txt` files
  * (a common way to save them) matched no URL, and every URL was judged as of
  * a host without a robots.txt, exit 0, said only by "0 with a robots.txt".
+ * A folder per host (`DIR/<host>/robots.txt`) was skipped, said to be "not
+ * a regular file" only.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -31,5 +33,16 @@ describe('regression: a --robots-dir of <host>.txt files judged every URL as of 
     const names = Array.from({ length: rules.size }, (_, id) => rules.name(id))
     expect([...names].sort()).toEqual(['both.test', 'both.test.txt', 'example.com', 'example.com.txt'])
     expect(rules.read(names.indexOf('example.com'))).toEqual({ reason: `no such file, but '${dir}/example.com.txt' is: a file is named by its host alone (rename it 'example.com')` })
+  })
+
+  it('a folder per host holding its robots.txt (DIR/<host>/robots.txt): skipped as before (exit 1), the reason now says where the file goes', () => {
+    const dir = tmp.path('folders')
+    mkdirSync(join(dir, 'example.com'), { recursive: true })
+    mkdirSync(join(dir, 'empty.test'))
+    writeFileSync(join(dir, 'example.com', 'robots.txt'), DISALLOW)
+    const rules = DirectoryRules.open(dir)
+    const names = Array.from({ length: rules.size }, (_, id) => rules.name(id))
+    expect(rules.read(names.indexOf('example.com'))).toEqual({ reason: `a directory with a robots.txt in it: a host's robots.txt is read from the file '${dir}/example.com' itself, not from a folder` })
+    expect(rules.read(names.indexOf('empty.test'))).toEqual({ reason: 'not a regular file (a directory)' })
   })
 })
