@@ -40,6 +40,18 @@ export function printable(s: string): string {
   return HAS_UNSAFE.test(s) ? s.replace(UNSAFE, escapeChar) : s
 }
 
+/** The characters {@link printable} escapes but a tab and a line feed. */
+const UNSAFE_IN_LINES = new RegExp(`(?![\\t\\n])[${INVISIBLE}]`, 'gu')
+
+/**
+ * `s` as {@link printable}, its tabs and line feeds kept: for text shown in
+ * lines of its own (a robots.txt body in a page), where a control, a bidi
+ * override or an invisible character must be seen, not act.
+ */
+export function printableLines(s: string): string {
+  return HAS_UNSAFE.test(s) ? s.replace(UNSAFE_IN_LINES, escapeChar) : s
+}
+
 /**
  * `s` as {@link printable}, and lossless: a backslash is written `\\`, so
  * the four characters `\x09` in the text read apart from an escaped tab and
