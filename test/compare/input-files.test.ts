@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readJsonlCases } from '../../src/compare/cases/jsonl-cases.js'
 import { readRobotsDir, robotsDirNotes } from '../../src/compare/cases/corpus-files.js'
-import { parseTextFormat, specTestDirCases } from '../../src/compare/cases/spec-test.js'
+import { findTextprotoFiles, parseTextFormat, specTestDirCases } from '../../src/compare/cases/spec-test.js'
 import { readInputFile } from '../../src/compare/input-file.js'
 import { ensureBuilt, run, tempDir } from '../cli/helpers.js'
 
@@ -35,6 +35,15 @@ describe('compare input files', () => {
     const read = readRobotsDir(dir)
     expect(read.files.map((f) => f.host)).toEqual(['ok.example'])
     expect(robotsDirNotes(dir, read)).toEqual([`--robots-dir: skipped 1 file of '${dir}' whose name is not UTF-8, so no host's: a\\xffb.example`])
+    // A spec-test folder: a .textproto file or a folder so named is an error naming it (it said 'no such file or directory').
+    const st = tmp.path('latin1-spec')
+    mkdirSync(st)
+    writeFileSync(`${st}/ok.textproto`, '')
+    writeFileSync(`${st}/other.txt`, '')
+    writeFileSync(Buffer.concat([Buffer.from(`${st}/n`), Buffer.from([0xfe]), Buffer.from('.txt')]), '')
+    expect(findTextprotoFiles(st)).toEqual([`${st}/ok.textproto`])
+    writeFileSync(Buffer.concat([Buffer.from(`${st}/x`), Buffer.from([0xff]), Buffer.from('.textproto')]), '')
+    expect(() => findTextprotoFiles(st)).toThrow(`cannot read '${st}/x\\xff.textproto': its name is not UTF-8; rename it`)
   })
 
   it('a robots_path naming /dev/zero is refused, not read until the memory runs out', async () => {

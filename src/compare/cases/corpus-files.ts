@@ -13,7 +13,7 @@ import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
 import { utf8SequenceLength } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
-import { readInputFile, sizeWords } from '../input-file.js'
+import { fileName, shownBytes, readInputFile, sizeWords } from '../input-file.js'
 import { zlib } from '../../tools/built-ins.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
@@ -45,23 +45,6 @@ export interface RobotsDir {
   readonly notUtf8: readonly string[]
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true })
-
-/** A file name's bytes as text: the name, or undefined when it is not UTF-8. */
-function utf8Name(bytes: Buffer): string | undefined {
-  try {
-    return UTF8.decode(bytes)
-  } catch {
-    return undefined
-  }
-}
-
-/** A name that is not UTF-8, shown: its bytes outside printable ASCII as `\xHH`. */
-function shownBytes(bytes: Buffer): string {
-  let out = ''
-  for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`
-  return out
-}
 
 const SCAN = new UrlScan()
 
@@ -138,7 +121,7 @@ export function readRobotsDir(dir: string): RobotsDir {
   const notUtf8: string[] = []
   const names: string[] = []
   for (const bytes of raw) {
-    const name = utf8Name(bytes)
+    const name = fileName(bytes)
     if (name !== undefined) names.push(name)
     else if (bytes[0] !== 0x2e) notUtf8.push(shownBytes(bytes))
   }
