@@ -248,7 +248,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
       onRun: quiet ? undefined : (name, set) => note(`matrix: ${name} on ${set}`),
     }),
   )
-  if (outputs.json !== undefined) await writeOut(outputs.json, JSON.stringify(m, null, 2) + '\n')
+  if (outputs.json !== undefined) await writeOut(outputs.json, jsonLine(m, 2) + '\n')
   if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
   const status = m.failed ? EXIT.adapterFailure : EXIT.passed

@@ -59,7 +59,7 @@ beforeAll(async () => {
   writeFileSync(tmp.path('cases.jsonl'), CASES.map((c) => JSON.stringify(c)).join('\n') + '\n')
   writeFileSync(tmp.path('adapter.mjs'), ADAPTER)
   const o = (ext: string): string[] => [`--${ext === 'xml' ? 'junit' : ext}`, tmp.path(`out.${ext}`)]
-  r = await run(['compare', '--cases', tmp.path('cases.jsonl'), '--batch', `${NODE} ${tmp.path('adapter.mjs')}`, '--minimise', '0', ...o('csv'), ...o('xml'), ...o('html'), ...o('json')])
+  r = await run(['compare', '--cases', tmp.path('cases.jsonl'), '--batch', `${NODE} ${tmp.path('adapter.mjs')}`, '--minimise', '0', ...o('csv'), ...o('xml'), ...o('html'), ...o('json'), '--export', tmp.path('export.jsonl')])
 })
 afterAll(() => tmp.cleanup())
 
@@ -100,6 +100,15 @@ describe('compare outputs with hostile values', () => {
     expect(page).not.toMatch(/[\u0000\u001b\u202e\ufffd]/)
     expect(page).toMatch(/\\u\{202e\}gnp\.exe\\x1b\[2J/i)
     expect(page).toMatch(/=1\+1\\x00\\u\{d800\} \\x1b\[2J/i)
+  })
+
+  it('json bidi overrides and separators: the report and --export write them as \\u escapes (the same JSON value, safe on a terminal)', () => {
+    const report = readFileSync(tmp.path('out.json'), 'utf8')
+    const exported = readFileSync(tmp.path('export.jsonl'), 'utf8')
+    for (const text of [report, exported]) expect(text).not.toMatch(/[\u2028\u202e\u0085\u009b]/)
+    expect((JSON.parse(report) as { cases: { id: string }[] }).cases.map((c) => c.id)).toEqual(CASES.map((c) => c.id))
+    expect(exported.trimEnd().split('\n').map((l) => (JSON.parse(l) as { url: string }).url)).toEqual(CASES.map((c) => c.url))
+    expect(report).toContain('\\u2028')
   })
 
   it('terminal line forging: a line break in a case id or an error does not start a line of its own', () => {
