@@ -196,12 +196,13 @@ function mdTable(header: readonly string[], rows: readonly (readonly string[])[]
 /** The matrix as Markdown: the date, tool and command, the agreement table and notes, the timing table, per set the categories. */
 export function renderMatrixMarkdown(m: Matrix): string {
   const t = tables(m)
+  const command = printable(m.command)
   const out = [
     `Produced ${m.date.slice(0, 10)} by ${m.tool} with:`,
     '',
-    `${fence(m.command)}sh`,
-    m.command,
-    fence(m.command),
+    `${fence(command)}sh`,
+    command,
+    fence(command),
     '',
     `**Leaderboard**, ${scoreNote(m)}.`,
     '',
