@@ -165,9 +165,18 @@ export function utf8SequenceLength(b: Uint8Array, i: number): number {
   return 0
 }
 
-/** A URL shown on one line: control characters as `\xHH`, cut after `max` characters. */
+/**
+ * A value taken from a case, an adapter or a file (an id, an agent, a
+ * category, a file name, an error) on one line of a text report: control
+ * characters, line breaks included, as `\xHH`, so that no value starts a line
+ * of its own that reads as the report's.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${HEX[c.charCodeAt(0) >> 4]}${HEX[c.charCodeAt(0) & 15]}`)
+}
+
+/** A URL shown on one line ({@link oneLine}), cut after `max` characters. */
 export function visibleUrl(url: string, max = 300): string {
-  const shown = url.length > max ? url.slice(0, max) : url
-  const text = shown.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${HEX[c.charCodeAt(0) >> 4]}${HEX[c.charCodeAt(0) & 15]}`)
+  const text = oneLine(url.length > max ? url.slice(0, max) : url)
   return url.length > max ? `${text}… (${url.length - max} more)` : text
 }

@@ -62,3 +62,21 @@ export function readInputFile(path: string, what: string, options: InputFileOpti
     closeSync(fd)
   }
 }
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/** A file name's bytes as text, or undefined when they are not UTF-8 (Node would read them back with U+FFFD: no file is named so). */
+export function fileName(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** A name that is not UTF-8, shown: its bytes outside printable ASCII as `\xHH`. */
+export function shownBytes(bytes: Buffer): string {
+  let out = ''
+  for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`
+  return out
+}

@@ -6,7 +6,8 @@ import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readJsonlCases } from '../../src/compare/cases/jsonl-cases.js'
-import { parseTextFormat, specTestDirCases } from '../../src/compare/cases/spec-test.js'
+import { readRobotsDir, robotsDirNotes } from '../../src/compare/cases/corpus-files.js'
+import { findTextprotoFiles, parseTextFormat, specTestDirCases } from '../../src/compare/cases/spec-test.js'
 import { readInputFile } from '../../src/compare/input-file.js'
 import { ensureBuilt, run, tempDir } from '../cli/helpers.js'
 
@@ -25,6 +26,26 @@ const caseFile = (name: string, robotsPath: string): string => {
 }
 
 describe('compare input files', () => {
+  it('robots-dir names that are not UTF-8: skipped and named with \\xHH escapes (the name read back with U+FFFD stopped the run: no such file or directory)', () => {
+    const dir = tmp.path('latin1-names')
+    mkdirSync(dir)
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([0xff]), Buffer.from('b.example')]), 'User-agent: *\nDisallow: /p\n')
+    expect(() => readRobotsDir(dir)).toThrow(/no robots\.txt files in '.*latin1-names': it holds 1 name that is not UTF-8 \(a\\xffb\.example\)/)
+    writeFileSync(`${dir}/ok.example`, 'User-agent: *\nDisallow: /p\n')
+    const read = readRobotsDir(dir)
+    expect(read.files.map((f) => f.host)).toEqual(['ok.example'])
+    expect(robotsDirNotes(dir, read)).toEqual([`--robots-dir: skipped 1 file of '${dir}' whose name is not UTF-8, so no host's: a\\xffb.example`])
+    // A spec-test folder: a .textproto file or a folder so named is an error naming it (it said 'no such file or directory').
+    const st = tmp.path('latin1-spec')
+    mkdirSync(st)
+    writeFileSync(`${st}/ok.textproto`, '')
+    writeFileSync(`${st}/other.txt`, '')
+    writeFileSync(Buffer.concat([Buffer.from(`${st}/n`), Buffer.from([0xfe]), Buffer.from('.txt')]), '')
+    expect(findTextprotoFiles(st)).toEqual([`${st}/ok.textproto`])
+    writeFileSync(Buffer.concat([Buffer.from(`${st}/x`), Buffer.from([0xff]), Buffer.from('.textproto')]), '')
+    expect(() => findTextprotoFiles(st)).toThrow(`cannot read '${st}/x\\xff.textproto': its name is not UTF-8; rename it`)
+  })
+
   it('a robots_path naming /dev/zero is refused, not read until the memory runs out', async () => {
     await expect(readJsonlCases(caseFile('zero.jsonl', '/dev/zero'))).rejects.toThrow(/zero\.jsonl:1: cannot read robots_path '\/dev\/zero': is a device, not a file/)
   })

@@ -5,7 +5,8 @@
  * ({@link AuditTally}), or the changes from one class to another
  * ({@link ChangeTally}).
  */
-import { jsonLine, printableValue } from '../common/printable.js'
+import { jsonLine, printableValue } from '../../tools/printable.js'
+import { csvField } from '../../tools/csv-field.js'
 import { count, plural } from '../common/numbers.js'
 import type { AuditClass, CrawlerClass } from './classify.js'
 import type { HostOutcome, HostRecord } from './snapshot.js'
@@ -13,13 +14,6 @@ import type { HostOutcome, HostRecord } from './snapshot.js'
 /** The classes, in the order the tables show them. */
 const CLASSES: readonly AuditClass[] = ['everything', 'some', 'nothing', 'unknown']
 const OUTCOMES: readonly HostOutcome[] = ['ok', 'no-file', 'unavailable', 'unreachable', 'refused', 'unreadable', 'error', 'absent']
-
-/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; control characters escaped as in text output. */
-export function csvField(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return ''
-  const s = printableValue(String(value))
-  return /[",]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
 
 /** The header of a one-snapshot CSV. */
 export const ROW_HEADER = 'host,crawler,access,group,outcome,status,truncated,allowed_path,disallowed_path\n'

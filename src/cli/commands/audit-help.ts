@@ -33,7 +33,7 @@ OUTPUT
                      disallowed_path), the summary table on stderr; jsonl: the
                      same as JSON lines; table (or text): the table alone, on
                      stdout. CSV writes control characters \\xHH, a
-                     backslash \\\\
+                     backslash \\\\, a first = + - @ (a formula) \\x3d...
   -q, --quiet        no warnings, progress or summary on stderr
 
 CLASSES (docs/audit.md has the exact definitions)

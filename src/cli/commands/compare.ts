@@ -29,7 +29,7 @@ import { renderMatrixHtml, renderMatrixLines, renderMatrixMarkdown, renderMatrix
 import type { Report } from '../../compare/report/report-model.js'
 import { diffRuns, readRunReport, renderRunDiff, runDiffLines } from '../../compare/report/run-diff.js'
 import { renderTerminal } from '../../compare/report/terminal-report.js'
-import { printable } from '../common/printable.js'
+import { jsonLine, printable } from '../../tools/printable.js'
 import type { ProgressSink } from '../../compare/run.js'
 import { EXIT, runSession } from '../../compare/session.js'
 import { CliError, UsageError } from '../common/cli-error.js'
@@ -248,7 +248,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
       onRun: quiet ? undefined : (name, set) => note(`matrix: ${name} on ${set}`),
     }),
   )
-  if (outputs.json !== undefined) await writeOut(outputs.json, JSON.stringify(m, null, 2) + '\n')
+  if (outputs.json !== undefined) await writeOut(outputs.json, jsonLine(m, 2) + '\n')
   if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
   const status = m.failed ? EXIT.adapterFailure : EXIT.passed
@@ -369,11 +369,11 @@ async function compareRun(args: ParsedArgs): Promise<number> {
 /** The run as JSON lines: one object per category, then one for all cases (`category: null`) with the result. */
 function reportLines(r: Report): string {
   const row = (category: string | null, t: Report['totals'] | Report['categories'][number]) =>
-    JSON.stringify({
+    jsonLine({
       category, cases: t.cases, agreed: t.agreed, verdict: t.verdict, line: t.line, errors: t.errors, agreement: t.scores, rfcAgreement: t.rfcScores,
       ...('only' in t && t.only !== undefined ? { only: t.only } : {}),
     })
-  const total = JSON.stringify({
+  const total = jsonLine({
     category: null, cases: r.totals.cases, agreed: r.totals.agreed, verdict: r.totals.verdict, line: r.totals.line, errors: r.totals.errors,
     agreement: r.totals.scores, rfcAgreement: r.totals.rfcScores, score: r.score, semantics: r.semantics, passed: r.passed, explanation: r.explanation.map((e) => e.id),
     ...(r.baseline ? { baseline: { known: r.baseline.known, new: r.baseline.newCount, fixed: r.baseline.fixedCount } } : {}),

@@ -14,7 +14,7 @@ import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf } from '../co
 import { crawlerList, type HostCrawlers } from '../hosts/host-rules.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
-import { jsonLine, printableValue } from '../common/printable.js'
+import { jsonLine, printableValue } from '../../tools/printable.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { LineFault, LineLocator } from '../filter/line-locator.js'

@@ -16,7 +16,7 @@ import { bodyProblem } from '../common/body-problems.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
-import { jsonLine, printable, printableValue } from '../common/printable.js'
+import { jsonLine, printable, printableValue } from '../../tools/printable.js'
 import { CliError, readError, UsageError } from '../common/cli-error.js'
 
 /** The options `lint` accepts (its help, lint-help.ts, names each of them). */

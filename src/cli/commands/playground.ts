@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { COMMON_OPTIONS, helpOrVersion, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { note } from '../common/stdio.js'
 import { DEFAULT_PORT, PLAYGROUND_HELP } from './playground-help.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 import { CliError, describeSystemError, UsageError } from '../common/cli-error.js'
 
 /** The options `playground` accepts (its help, playground-help.ts, names each of them). */

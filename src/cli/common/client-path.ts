@@ -9,7 +9,7 @@
  * silence: the first is named in a warning with the path clients resolve it
  * to, and the summary counts them.
  */
-import { printable } from './printable.js'
+import { printable } from '../../tools/printable.js'
 import { plural } from './numbers.js'
 import { note } from './stdio.js'
 

@@ -13,7 +13,7 @@ import { realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { UsageError } from './cli-error.js'
 import type { OutputTarget } from './output-file.js'
-import { printable } from './printable.js'
+import { printable } from '../../tools/printable.js'
 
 /** An output of the run: the option that names it and the file it replaces (undefined: a stream, or not given). */
 export interface NamedOutput {

@@ -8,7 +8,7 @@
  * the origin's own.
  */
 import { robotsLocation } from '../../index.js'
-import { printable } from './printable.js'
+import { printable } from '../../tools/printable.js'
 import { count, plural } from './numbers.js'
 
 /** `scheme://authority` at the start of a URL. */

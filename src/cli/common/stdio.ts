@@ -8,7 +8,7 @@
  */
 import { fstatSync, statSync, writeSync } from 'node:fs'
 import { PROGRAM } from './version.js'
-import { printable } from './printable.js'
+import { printable } from '../../tools/printable.js'
 import { CliError, describeSystemError } from './cli-error.js'
 
 let installed = false

@@ -7,7 +7,7 @@
  * column or `--host` by its bare host.
  */
 import { RobotsInputError, RobotsStore, UrlScan } from '../../index.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 import { plural } from '../common/numbers.js'
 import type { InputFile } from '../filter/input.js'
 import { KeySet } from './key-set.js'

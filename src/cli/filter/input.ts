@@ -8,7 +8,7 @@ import { open, stat } from 'node:fs/promises'
 import { createReadStream, fstatSync, read, statSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 import { refuseStdinDirectory } from '../common/stdio.js'
 import { gunzipMembers } from './gunzip.js'
 

@@ -10,7 +10,7 @@
  * verdict carries it): nothing is matched a second time.
  */
 import { isUtf8 } from 'node:buffer'
-import { jsonLine } from '../common/printable.js'
+import { jsonLine } from '../../tools/printable.js'
 import type { Decided } from './line-judge.js'
 import { FAULT_CODES, type LineLocator } from './line-locator.js'
 import type { CrawlerCodes } from './crawler-codes.js'

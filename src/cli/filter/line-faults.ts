@@ -6,7 +6,7 @@
  * {@link EXIT_NO_URL}. `filter`, `diff` and `fetch` word them alike.
  */
 import type { OptionSpec } from '../common/args.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 import type { LineLayout, LogFormat } from './line-layout.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { fittingFormat } from './log-line.js'

@@ -7,7 +7,7 @@
 import { optionValue, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { RobotsInputError, UrlScan } from '../../index.js'
 import { parseDelimiter, WHITESPACE } from './fields.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 import { UsageError } from '../common/cli-error.js'
 
 /** The log formats of `--log-format` (Apache's nicknames; nginx's `combined` is Apache's). */

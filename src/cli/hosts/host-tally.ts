@@ -14,7 +14,7 @@ import type { HostRules } from './host-rules.js'
 import { count, duration, plural } from '../common/numbers.js'
 import { PROGRAM } from '../common/version.js'
 import { CliError } from '../common/cli-error.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10

@@ -11,7 +11,7 @@ import { allowsEverything, bodyProblem } from '../common/body-problems.js'
 import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js'
 import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
-import { printable } from '../common/printable.js'
+import { printable } from '../../tools/printable.js'
 import { hostKeyOfName } from './host-names.js'
 
 /** Skipped names kept with their reasons, for the warnings (the rest are counted). */

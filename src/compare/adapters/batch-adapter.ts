@@ -260,7 +260,8 @@ export class BatchAdapter implements Adapter {
     if (typeof r.error === 'string') answer = { error: r.error, evidence }
     else if (typeof r.allowed !== 'boolean') return bad('has no boolean "allowed" (nor an "error" string)')
     else if (r.line === undefined || r.line === null) answer = { allowed: r.allowed, evidence }
-    else if (!Number.isInteger(r.line) || (r.line as number) < -1) return bad('has a "line" that is not a whole number ≥ 0 (or -1 for none) or null')
+    // A safe integer: past 2^53 JSON's number is another one than the adapter wrote, which every report would show.
+    else if (!Number.isSafeInteger(r.line) || (r.line as number) < -1) return bad('has a "line" that is not a whole number ≥ 0 (or -1 for none) or null')
     else answer = { allowed: r.allowed, line: r.line as number, evidence }
     this.pending.delete(id)
     this.answers++

@@ -108,6 +108,8 @@ function readOutcome(options: CmdOptions, status: number | null, signal: string 
   if (options.linePattern === undefined) return { allowed }
   const m = options.linePattern.exec(stdout)
   const line = m && m[1] !== undefined ? Number.parseInt(m[1], 10) : 0
+  // Digits past 2^53 parse to another number (or Infinity): the reports would show a line the command never printed.
+  if (!Number.isNaN(line) && !Number.isSafeInteger(line)) return { error: `--line-pattern read a line number past 2^53: ${m![1].slice(0, 40)}${more}` }
   return { allowed, line: Number.isFinite(line) ? line : 0 }
 }
 

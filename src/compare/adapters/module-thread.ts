@@ -124,7 +124,7 @@ async function timed(p: { impl?: Parsed; error?: string }, url: string, agent: s
     const evidence = { raw: `isAllowed: ${describe(allowed)}${typeof p.impl.matchingLine === 'function' ? `; matchingLine: ${describe(line)}` : ''}` }
     if (typeof allowed !== 'boolean') return [{ error: `isAllowed returned ${describe(allowed)}, not a boolean`, evidence }, ms]
     if (line === undefined || line === null) return [{ allowed, evidence }, ms]
-    if (!Number.isInteger(line) || (line as number) < -1) return [{ error: `matchingLine returned ${describe(line)}, not a line number ≥ 0 (or -1 for none)`, evidence }, ms]
+    if (!Number.isSafeInteger(line) || (line as number) < -1) return [{ error: `matchingLine returned ${describe(line)}, not a line number ≥ 0 (or -1 for none)`, evidence }, ms]
     return [{ allowed, line: line as number, evidence }, ms]
   } catch (err) {
     if (err instanceof Stop) throw err

@@ -13,7 +13,7 @@ import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
 import { utf8SequenceLength } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
-import { readInputFile, sizeWords } from '../input-file.js'
+import { fileName, shownBytes, readInputFile, sizeWords } from '../input-file.js'
 import { zlib } from '../../tools/built-ins.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
@@ -41,7 +41,10 @@ export interface RobotsDir {
   readonly skipped: readonly string[]
   /** Files with no line the reference reads as a directive: used (they allow everything), and named in a warning. */
   readonly noDirective: readonly string[]
+  /** Names that are not UTF-8 (no host is named so), shown with `\xHH` escapes: skipped. */
+  readonly notUtf8: readonly string[]
 }
+
 
 const SCAN = new UrlScan()
 
@@ -101,19 +104,27 @@ export function nameSome(names: readonly string[]): string {
 /**
  * The robots.txt files of a folder, sorted by name. Hidden names are passed
  * over; subfolders and other entries that are not files are skipped and
- * listed. A folder with no file holding a directive is refused, naming what
+ * listed, and so are names that are not UTF-8 (read by their bytes: a name
+ * decoded with U+FFFD in it is no file's). A folder with no file holding a directive is refused, naming what
  * it holds instead (a folder of folders, data files).
  */
 export function readRobotsDir(dir: string): RobotsDir {
-  let names: string[]
+  let raw: Buffer[]
   try {
-    names = readdirSync(dir)
+    raw = readdirSync(dir, { encoding: 'buffer' })
   } catch (err) {
     throw readError('robots.txt folder', dir, err)
   }
   const files: RobotsFile[] = []
   const skipped: string[] = []
   const noDirective: string[] = []
+  const notUtf8: string[] = []
+  const names: string[] = []
+  for (const bytes of raw) {
+    const name = fileName(bytes)
+    if (name !== undefined) names.push(name)
+    else if (bytes[0] !== 0x2e) notUtf8.push(shownBytes(bytes))
+  }
   for (const name of names.sort()) {
     if (name.startsWith('.')) continue
     const path = join(dir, name)
@@ -132,6 +143,7 @@ export function readRobotsDir(dir: string): RobotsDir {
   }
   if (files.length === noDirective.length) {
     const held = [
+      notUtf8.length > 0 ? `${notUtf8.length} ${notUtf8.length === 1 ? 'name' : 'names'} that ${notUtf8.length === 1 ? 'is' : 'are'} not UTF-8 (${nameSome(notUtf8)})` : '',
       skipped.length > 0 ? `${skipped.length} ${skipped.length === 1 ? 'entry that is not a file' : 'entries that are not files'} (${nameSome(skipped)})` : '',
       noDirective.length > 0 ? `${plural(noDirective.length, 'file')} without a robots.txt directive (${nameSome(noDirective)})` : '',
     ].filter((s) => s !== '')
@@ -141,13 +153,14 @@ export function readRobotsDir(dir: string): RobotsDir {
         'give a folder of robots.txt files, one per host, named after it',
     )
   }
-  return { files, skipped, noDirective }
+  return { files, skipped, noDirective, notUtf8 }
 }
 
 /** Warnings about a folder that was read (what was skipped, what holds no directive), one line each. */
 export function robotsDirNotes(dir: string, read: RobotsDir): string[] {
   const notes: string[] = []
   if (read.skipped.length > 0) notes.push(`--robots-dir: skipped ${read.skipped.length === 1 ? `1 entry of '${dir}' that is not a file` : `${read.skipped.length} entries of '${dir}' that are not files`}: ${nameSome(read.skipped)}`)
+  if (read.notUtf8.length > 0) notes.push(`--robots-dir: skipped ${plural(read.notUtf8.length, 'file')} of '${dir}' whose name is not UTF-8, so no host's: ${nameSome(read.notUtf8)}`)
   if (read.noDirective.length > 0) {
     const n = read.noDirective.length
     notes.push(`--robots-dir: ${plural(n, 'file')} of '${dir}' ${n === 1 ? 'holds' : 'hold'} no robots.txt directive (read as allowing everything): ${nameSome(read.noDirective)}`)

@@ -16,6 +16,7 @@ import { STANDARDS } from '../categories.js'
 import { CompareError, describeSystemError, readError } from '../compare-error.js'
 import { reportStream } from '../output-files.js'
 import { readInputFile, sizeWords } from '../input-file.js'
+import { jsonLine } from '../../tools/printable.js'
 
 /** Longest line of a case file, and largest file a case's robots_path names: past them the file is refused. */
 export const MAX_CASE_BYTES = 64 << 20
@@ -181,7 +182,7 @@ export function parseCaseLine(text: string, where: string, lineNumber: number, f
  * automatic ones.
  */
 export function caseLine(c: Case): string {
-  return JSON.stringify({
+  return jsonLine({
     id: c.id,
     ...robotsFields(c.robots),
     agent: agentField(c.agents),

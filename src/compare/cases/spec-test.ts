@@ -10,7 +10,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import type { CaseInput } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
-import { readInputFile } from '../input-file.js'
+import { fileName, readInputFile, shownBytes } from '../input-file.js'
 
 /** Largest .textproto file read (the spec-test's are a few KiB each). */
 const MAX_TEXTPROTO_BYTES = 64 << 20
@@ -279,14 +279,17 @@ export function findTextprotoFiles(dir: string): string[] {
   const walk = (d: string): void => {
     let entries
     try {
-      entries = readdirSync(d, { withFileTypes: true })
+      entries = readdirSync(d, { withFileTypes: true, encoding: 'buffer' })
     } catch (err) {
       throw readError('spec-test folder', d, err)
     }
     for (const e of entries) {
-      const p = join(d, e.name)
-      if (e.isDirectory()) walk(p)
-      else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.textproto')) found.push(p)
+      const name = fileName(e.name)
+      const wanted = e.isDirectory() || ((e.isFile() || e.isSymbolicLink()) && e.name.toString('latin1').endsWith('.textproto'))
+      if (!wanted) continue
+      if (name === undefined) throw new CompareError('ERR_READ', `cannot read '${join(d, shownBytes(e.name))}': its name is not UTF-8; rename it`)
+      if (e.isDirectory()) walk(join(d, name))
+      else found.push(join(d, name))
     }
   }
   walk(dir)

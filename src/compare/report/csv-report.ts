@@ -1,14 +1,15 @@
 /**
  * `--csv FILE`: every case of the run, one row each, written as the run
  * goes into the output (put in place, or streamed to a FIFO, at the end;
- * RFC 4180: a header row, fields quoted when they hold a comma, quote
- * or line break). The columns: {@link CSV_COLUMNS}.
+ * a header row, then fields as every CSV of the tools writes them:
+ * `csvField`). The columns: {@link CSV_COLUMNS}.
  */
 import { agentField, type Case } from '../case.js'
 import { fails, type Score, type Semantics } from '../outcome.js'
 import type { CaseSink } from '../run.js'
 import { gateOutcome, type CaseResult } from '../tally.js'
 import { ReportFile } from '../output-files.js'
+import { csvField } from '../../tools/csv-field.js'
 
 /**
  * The columns: the case's id and content key, its standard and categories
@@ -26,11 +27,6 @@ export const CSV_COLUMNS = [
   'id', 'key', 'standard', 'categories', 'agent', 'url', 'expected_allowed', 'expected_line', 'rfc_allowed', 'rfc_line',
   'allowed', 'line', 'error', 'outcome', 'rfc_outcome', 'verdict_agrees', 'line_agrees', 'ms', 'raw', 'exit_status', 'stdout', 'stderr',
 ] as const
-
-/** One CSV field. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
-}
 
 /** One case's row (without the line break); `failing`: its evidence is written. */
 export function csvRow(c: Case, r: CaseResult, failing = false): string {

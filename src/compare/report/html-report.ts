@@ -3,19 +3,25 @@
  * resource of any kind (a Content-Security-Policy forbids them): inline CSS,
  * an inline SVG chart of agreement per category, the tables, the timings,
  * and every listed disagreement as a `<details>` element. Everything taken
- * from the cases is escaped.
+ * from the cases is escaped ({@link esc}).
  */
 import { visibleUrl } from '../case.js'
 import { writeReport } from '../output-files.js'
+import { printableLines } from '../../tools/printable.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
 import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
-/** Text escaped for HTML content and attribute values. */
+/**
+ * Text escaped for HTML content and attribute values; its controls, bidi
+ * overrides, invisible characters and lone surrogates shown as `\xHH` or
+ * `\u{HHHH}` (tabs and line feeds kept), as on a terminal: a reader sees
+ * every character the value holds, in its order.
+ */
 export function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c])
+  return printableLines(text).replace(/[&<>"']/g, (c) => ESCAPES[c])
 }
 
 /** Lines of a case's body shown at most (the minimised body is shown whole). */

@@ -15,10 +15,11 @@ import { reportStream, writeReport } from '../output-files.js'
 import { reportedCase, type Report } from './report-model.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
 import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
+import { jsonLine } from '../../tools/printable.js'
 
 /** The report as JSON text (without `cases`). */
 export function renderJson(report: Report): string {
-  return JSON.stringify(report, null, 2) + '\n'
+  return jsonLine(report, 2) + '\n'
 }
 
 /** Every case of a run, spooled for the JSON report (a failing case with its evidence). */
@@ -34,7 +35,7 @@ export class JsonCases implements CaseSink {
 
   add(c: Case, r: CaseResult): void {
     const failing = fails(gateOutcome(r, this.semantics), this.score)
-    this.spool.write(`${this.first ? '' : ',\n'}    ${JSON.stringify(reportedCase(c, r, failing))}`)
+    this.spool.write(`${this.first ? '' : ',\n'}    ${jsonLine(reportedCase(c, r, failing))}`)
     this.first = false
   }
 

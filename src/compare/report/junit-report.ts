@@ -24,14 +24,14 @@ import { describeAnswer, describeExpected } from './terminal-report.js'
 import { CompareError, describeSystemError } from '../compare-error.js'
 import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 
-/** Characters XML 1.0 cannot hold (shown as `\xHH`), and those escaped. */
-const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g
+/** Characters XML 1.0 cannot hold (shown as `\xHH` or `\u{HHHH}`): controls, U+FFFE and U+FFFF, and lone surrogates (which UTF-8 cannot hold: written, they would turn into U+FFFD), and those escaped. */
+const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]/gu
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\t': '&#9;', '\n': '&#10;' }
 
-/** Text escaped for XML content (a CR kept as `&#13;`: a parser reads it as a line feed); characters XML cannot hold shown as `\xHH`. */
+/** Text escaped for XML content (a CR kept as `&#13;`: a parser reads it as a line feed); characters XML cannot hold shown as `\xHH` or `\u{HHHH}`. */
 export function xml(text: string): string {
   return text
-    .replace(NOT_XML, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}`)
+    .replace(NOT_XML, (c) => (c < '\x20' ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0').toUpperCase()}` : `\\u{${c.charCodeAt(0).toString(16)}}`))
     .replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c])
 }
 

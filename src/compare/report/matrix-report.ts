@@ -10,6 +10,8 @@
 import { CATEGORY_ORDER } from '../categories.js'
 import type { Matrix, MatrixCell, MatrixRow } from '../matrix.js'
 import { esc } from './html-report.js'
+import { oneLine } from '../case.js'
+import { jsonLine, printable } from '../../tools/printable.js'
 import { count, ms } from '../format.js'
 
 /** A percentage with one decimal (`97.0`). */
@@ -138,9 +140,10 @@ const TIMING_NOTE =
   "the start-up (measured alone) and the cases/s of each set, with in brackets for --batch the harness's ceiling (a null adapter's cases/s through the same protocol); one run: on a busy machine, read as upper bounds"
 
 function textTable(header: readonly string[], rows: readonly (readonly string[])[], left = 1): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)))
+  const shown = rows.map((r) => r.map(oneLine))
+  const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => r[i].length)))
   const line = (cells: readonly string[]): string => cells.map((c, i) => (i < left ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
-  return [line(header), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)]
+  return [line(header.map(oneLine)), line(widths.map((w) => '─'.repeat(w))), ...shown.map(line)]
 }
 
 /** The header of a set's columns as one row above the table's header (text and Markdown). */
@@ -148,19 +151,35 @@ function setsLine(t: Tables): string {
   return t.overview.group.filter((g) => g !== '').map((g, i) => `${i === 0 ? '' : ' · '}${g}`).join('')
 }
 
-/** The matrix as terminal text. */
+/** The matrix as terminal text, each value on its line ({@link oneLine}). */
 export function renderMatrixText(m: Matrix): string {
   const t = tables(m)
   const out = [`Leaderboard: ${scoreNote(m)}`, `${m.date} · ${m.tool}`, `command: ${m.command}`, '', `sets, 4 columns each: ${setsLine(t)}`, ...textTable(t.overview.header, t.overview.rows, 4)]
   out.push('', `Timing: ${TIMING_NOTE}`, ...textTable(t.timing.header, t.timing.rows))
   for (const s of t.perSet) out.push('', `${setName(s.set)}: agreement on verdicts per category (${m.setDescriptions[s.index]})`, ...textTable(s.header, s.rows))
   if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `note: ${n}`))
-  return out.join('\n') + '\n'
+  return out.map(oneLine).join('\n') + '\n'
 }
 
-/** Text for a Markdown table cell or list item: shown as written, never read as markup (a version or name of `<img src=…>` is text). */
+/**
+ * Text for a Markdown table cell or list item: shown as written, never read
+ * as markup. Controls, line breaks, bidi overrides and invisible characters
+ * are shown as on a terminal (`\xHH`, `\u{HHHH}`); the characters of inline
+ * markup (`\`, `` ` ``, `*`, `_`, `[`, `]`, `|`, `~`) are escaped with a
+ * backslash, `&`, `<`, `>` written as entities (a name of `<img src=…>` or
+ * `__proto__` is text, not an image or bold).
+ */
 function mdCell(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\n/g, ' ')
+  return printable(text)
+    .replace(/[\\`*_[\]|~]/g, '\\$&')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+}
+
+/** Text for a Markdown list item: {@link mdCell}, and a start that would open a heading or a list (`# `, `- `, `1. `) escaped. */
+function mdItem(text: string): string {
+  return mdCell(text).replace(/^(#{1,6}|[-+]|\d{1,9}[.)])(?=[ \t]|$)/, (m) => `${m.slice(0, -1)}\\${m.slice(-1)}`)
 }
 
 /** A code fence longer than any run of backticks in `text`, so that the text cannot close it. */
@@ -177,16 +196,17 @@ function mdTable(header: readonly string[], rows: readonly (readonly string[])[]
 /** The matrix as Markdown: the date, tool and command, the agreement table and notes, the timing table, per set the categories. */
 export function renderMatrixMarkdown(m: Matrix): string {
   const t = tables(m)
+  const command = printable(m.command)
   const out = [
     `Produced ${m.date.slice(0, 10)} by ${m.tool} with:`,
     '',
-    `${fence(m.command)}sh`,
-    m.command,
-    fence(m.command),
+    `${fence(command)}sh`,
+    command,
+    fence(command),
     '',
     `**Leaderboard**, ${scoreNote(m)}.`,
     '',
-    `Sets, four columns each: ${setsLine(t)}.`,
+    `Sets, four columns each: ${mdCell(setsLine(t))}.`,
     '',
     ...mdTable(
       t.overview.header.map((h, i) => (t.overview.group[i] ? `${t.overview.group[i]}: ${h}` : h)),
@@ -194,7 +214,7 @@ export function renderMatrixMarkdown(m: Matrix): string {
       4,
     ),
   ]
-  if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `- ${mdCell(n)}`))
+  if (t.notes.length > 0) out.push('', ...t.notes.map((n) => `- ${mdItem(n)}`))
   out.push('', `**Timing**: ${TIMING_NOTE}.`, '', ...mdTable(t.timing.header, t.timing.rows))
   for (const s of t.perSet) out.push('', `**${mdCell(setName(s.set))}**: agreement on verdicts per category (${mdCell(m.setDescriptions[s.index])})`, '', ...mdTable(s.header, s.rows))
   return out.join('\n') + '\n'
@@ -207,12 +227,12 @@ export function renderMatrixLines(m: Matrix): string {
     for (const c of r.cells) {
       const base = { implementation: r.name, version: r.version, set: c.set }
       if (c.skipped) {
-        lines.push(JSON.stringify({ ...base, category: null, skipped: c.skipped }))
+        lines.push(jsonLine({ ...base, category: null, skipped: c.skipped }))
         continue
       }
       const t = c.totals!
       lines.push(
-        JSON.stringify({
+        jsonLine({
           ...base,
           category: null,
           cases: t.cases,
@@ -226,7 +246,7 @@ export function renderMatrixLines(m: Matrix): string {
           ...(c.failure ? { failure: c.failure } : {}),
         }),
       )
-      for (const k of c.categories ?? []) lines.push(JSON.stringify({ ...base, category: k.id, cases: k.cases, agreement: k.scores, rfcAgreement: k.rfcScores }))
+      for (const k of c.categories ?? []) lines.push(jsonLine({ ...base, category: k.id, cases: k.cases, agreement: k.scores, rfcAgreement: k.rfcScores }))
     }
   }
   return lines.join('\n') + '\n'

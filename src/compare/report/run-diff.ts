@@ -8,6 +8,8 @@ import { fails, type Outcome, type Score, type Semantics } from '../outcome.js'
 import { count, pct, withoutBom } from '../format.js'
 import type { Report, ReportedAnswer, ReportedCase } from './report-model.js'
 import { describeAnswer } from './terminal-report.js'
+import { oneLine } from '../case.js'
+import { jsonLine } from '../../tools/printable.js'
 import { CompareError, readError } from '../compare-error.js'
 import { MAX_REPORT_BYTES, readInputFile } from '../input-file.js'
 
@@ -161,7 +163,7 @@ export function diffRuns(a: Report & { cases: ReportedCase[] }, b: Report & { ca
 
 const WORDS: Record<Change, string> = { fixed: 'fixed', broken: 'broken', changed: 'disagrees otherwise', 'only-a': 'only in A', 'only-b': 'only in B' }
 
-/** The diff as text; `show` changed cases listed at most. */
+/** The diff as text, each value on its line ({@link oneLine}); `show` changed cases listed at most. */
 export function renderRunDiff(d: RunDiff, show: number): string {
   // No cases (a category only one run has): no agreement to give, not 100 %.
   const rate = (x: { cases: number; agreed: number }): string => (x.cases === 0 ? '–' : pct((100 * x.agreed) / x.cases))
@@ -185,10 +187,10 @@ export function renderRunDiff(d: RunDiff, show: number): string {
       out.push(`  ${WORDS[c.change]}: ${c.id}  [${c.categories.join(', ')}]`, `    A: ${a}    B: ${b}    ${d.semantics === 'rfc' ? 'RFC 9309' : 'reference'}: ${c.expected.allowed ? 'allowed' : 'disallowed'} (line ${c.expected.line})`)
     }
   }
-  return out.join('\n') + '\n'
+  return out.map(oneLine).join('\n') + '\n'
 }
 
 /** The diff as JSON lines: one object per changed case. */
 export function runDiffLines(d: RunDiff): string {
-  return d.changed.map((c) => JSON.stringify(c)).join('\n') + (d.changed.length > 0 ? '\n' : '')
+  return d.changed.map((c) => jsonLine(c)).join('\n') + (d.changed.length > 0 ? '\n' : '')
 }

@@ -5,14 +5,14 @@
  * verdict of the gate (or the failure that stopped the run).
  */
 import type { Evidence } from '../adapters/adapter.js'
-import { visibleBytes, visibleUrl } from '../case.js'
+import { oneLine, visibleBytes, visibleUrl } from '../case.js'
 import { count, ms, pct } from '../format.js'
 import type { Semantics } from '../outcome.js'
 import type { Report, ReportedAnswer, ReportedBody, ReportedDisagreement, ReportedExpected, Tally } from './report-model.js'
 
 /** `allowed`, `disallowed (line 4)`, `error: …`. */
 export function describeAnswer(a: ReportedAnswer): string {
-  if (a.error !== undefined) return `error: ${a.error}`
+  if (a.error !== undefined) return `error: ${oneLine(a.error)}`
   return `${a.allowed ? 'allowed' : 'disallowed'}${a.line !== undefined ? ` (line ${a.line})` : ''}`
 }
 
@@ -73,11 +73,11 @@ function indent(text: string, prefix: string, maxLines: number): string {
 
 /** Rows of cells as aligned text: the first column left-aligned, the others right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[], total?: readonly string[]): string[] {
-  const all = total ? [...rows, total] : rows
+  const all = (total ? [...rows, total] : rows).map((r) => r.map(oneLine))
   const widths = header.map((h, i) => Math.max(h.length, ...all.map((r) => r[i].length)))
   const row = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd()
-  const out = [row(header), ...rows.map(row)]
-  if (total) out.push(row(widths.map((w) => '─'.repeat(w))), row(total))
+  const out = [row(header), ...all.slice(0, rows.length).map(row)]
+  if (total) out.push(row(widths.map((w) => '─'.repeat(w))), row(all[rows.length]))
   return out
 }
 
@@ -90,15 +90,15 @@ function cells(name: string, t: Tally, lines: boolean, score: Report['score'], o
 
 /** One disagreement as a few lines; `body`: the case's body. */
 export function describeDisagreement(d: ReportedDisagreement, body: ReportedBody): string {
-  const agent = Array.isArray(d.agent) ? d.agent.join(', ') : d.agent
+  const agent = oneLine(Array.isArray(d.agent) ? d.agent.join(', ') : d.agent)
   const out = [
-    `✗ ${d.id}  (${d.outcome === 'verdict' ? 'verdict differs' : d.outcome === 'line' ? 'line differs' : 'error'})  [${d.categories.join(', ') || 'no category'}]`,
+    `✗ ${oneLine(d.id)}  (${d.outcome === 'verdict' ? 'verdict differs' : d.outcome === 'line' ? 'line differs' : 'error'})  [${oneLine(d.categories.join(', ')) || 'no category'}]`,
     `    agent: ${agent}    url: ${visibleUrl(d.url)}`,
   ]
-  if (d.source !== undefined) out.push(`    robots.txt: ${d.source}`)
+  if (d.source !== undefined) out.push(`    robots.txt: ${oneLine(d.source)}`)
   out.push(`    implementation: ${describeAnswer(d.answer)}`, `    reference:      ${describeExpected(d.expected)}`)
   if (d.rfc && !sameExpected(d.rfc, d.expected)) out.push(`    RFC 9309:       ${describeExpected(d.rfc)}  [${d.standard}]`)
-  if (d.explanation !== undefined) out.push(`    why (the set's explanation): ${d.explanation}`)
+  if (d.explanation !== undefined) out.push(`    why (the set's explanation): ${oneLine(d.explanation)}`)
   for (const l of evidenceLines(d.evidence)) out.push(`    ${l}`)
   const m = d.minimised
   if (m) {
@@ -180,7 +180,7 @@ export function resultLine(report: Report): string {
 export function baselineLines(report: Report, show = 20): string[] {
   const b = report.baseline
   if (!b) return []
-  const ids = (list: readonly string[], n: number): string => list.slice(0, show).join(', ') + (n > Math.min(show, list.length) ? `, … (${count(n - Math.min(show, list.length))} more)` : '')
+  const ids = (list: readonly string[], n: number): string => oneLine(list.slice(0, show).join(', ')) + (n > Math.min(show, list.length) ? `, … (${count(n - Math.min(show, list.length))} more)` : '')
   const out = [`Baseline ${b.file}: ${count(b.known)} known disagreement${b.known === 1 ? '' : 's'} (not counted against the run)`]
   if (b.newCount > 0) out.push(`  new (${count(b.newCount)}): ${ids(b.new, b.newCount)}`)
   if (b.fixedCount > 0) out.push(`  fixed (${count(b.fixedCount)}): ${ids(b.fixed, b.fixedCount)}`)
@@ -204,7 +204,7 @@ export function renderTerminal(report: Report, show: number): string {
   const lines = t.linesChecked > 0
   const sem = report.semantics ?? 'reference'
   const out: string[] = [`${report.set}`, `  against ${report.adapter}`, `  scored against the reference (google/robotstxt) and RFC 9309; the gate: ${whose(sem)} (--semantics)`, '']
-  if (report.failure) out.push(`✗ The run stopped: ${report.failure.message}`, `  (the counts below are those of the ${count(t.cases)} cases done)`, '')
+  if (report.failure) out.push(`✗ The run stopped: ${oneLine(report.failure.message)}`, `  (the counts below are those of the ${count(t.cases)} cases done)`, '')
   const header = ['category', 'cases', 'agree', 'verdict≠', 'line≠', 'errors', 'verdicts', 'lines', 'RFC 9309', 'only']
   out.push(...table(header, report.categories.map((c) => cells(c.id, c, lines, report.score, c.only)), cells('all cases', t, lines, report.score)))
   out.push(
@@ -247,7 +247,7 @@ export function renderTerminal(report: Report, show: number): string {
   }
   out.push(...timingLines(report))
   if (report.statedMismatchCount > 0) {
-    out.push(`Note: ${count(report.statedMismatchCount)} cases state an answer other than the reference's (first: ${report.statedMismatches[0].id}); the reference's is used.`)
+    out.push(`Note: ${count(report.statedMismatchCount)} cases state an answer other than the reference's (first: ${oneLine(report.statedMismatches[0].id)}); the reference's is used.`)
   }
   out.push(resultLine(report))
   return out.join('\n') + '\n'

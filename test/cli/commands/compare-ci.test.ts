@@ -242,7 +242,8 @@ describe('a failing --cmd case keeps its evidence', () => {
     expect(r.stdout).toContain(`    stdout: verdict for ${d.url}`)
     const rows = parseCsv(readFileSync(out.csv, 'utf8'))
     const row = rows.find((x) => x[0] === d.id)!
-    expect(row.slice(-3)).toEqual(['1', `verdict for ${d.url}\n`, d.evidence!.stderr!])
+    // CSV fields write a line break as \x0a (lossless escapes, as every CSV of the tools).
+    expect(row.slice(-3)).toEqual(['1', `verdict for ${d.url}\\x0a`, d.evidence!.stderr!.replace(/\n/g, '\\x0a')])
     const tc = parseXml(readFileSync(out.junit, 'utf8')).children.flatMap((s) => s.children).find((t) => t.attributes.name === d.id)!
     expect(tc.children.find((x) => x.name === 'system-out')!.text).toBe(`stdout:\nverdict for ${d.url}\n`)
     expect(tc.children.find((x) => x.name === 'system-err')!.text).toMatch(/^exit status 1\nstderr:\ntrace: /)

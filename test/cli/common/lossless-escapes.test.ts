@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { printableValue } from '../../../src/cli/common/printable.js'
-import { csvField } from '../../../src/cli/audit/report.js'
+import { printableValue } from '../../../src/tools/printable.js'
+import { csvField } from '../../../src/tools/csv-field.js'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
 
 /** Undoes printableValue's escapes. */

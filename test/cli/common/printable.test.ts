@@ -1,6 +1,6 @@
 // Terminal escape injection (issue 13, item 10): what the CLI prints from input is escaped.
 import { describe, expect, it } from 'vitest'
-import { jsonLine, printable } from '../../../src/cli/common/printable.js'
+import { jsonLine, printable } from '../../../src/tools/printable.js'
 
 describe('printable', () => {
   it('escapes C0, DEL, C1, line separators and bidirectional controls; keeps the rest', () => {

@@ -123,6 +123,9 @@ describe('batch adapter', () => {
     ['no verdict', `return { id: req.id, allowed: 'yes' }`, /answer 1 has no boolean "allowed"/],
     ['a bad line', `return req.id === 1 ? { id: 1, allowed: true } : { id: req.id, allowed: true, line: 1.5 }`,
       /answer 1 has a "line" that is not a whole number ≥ 0 \(or -1 for none\) or null: .*, to a request \(agent "a", URL "\/u0"\)/],
+    // huge line numbers: 2^53 + 1 reads as 2^53, which every report would have shown in its place.
+    ['a huge line number', `return req.id === 1 ? { id: 1, allowed: true } : { id: req.id, allowed: true, line: 2 ** 53 }`,
+      /answer 1 has a "line" that is not a whole number ≥ 0 \(or -1 for none\) or null: .*9007199254740992/],
     ['an early exit', `if (req.id === 4) { console.error('oops: giving up'); process.exit(3) } return { id: req.id, allowed: true }`,
       /--batch: the adapter exited with status 3 after 2 answers, with \d+ requests unanswered; the oldest unanswered: a request \(agent "a", URL "\/u2"\); its stderr ended with: oops: giving up/],
   ])('a misbehaving adapter (%s) stops the run with a clear error, without waiting for the time-out', async (_name, answer, message) => {

@@ -40,6 +40,9 @@ describe('command templates', () => {
     expect(outcomeOf(re, 0, null, 'disallowed\t/x\tline 4: Disallow: /x\n', '')).toEqual({ allowed: false, line: 4 })
     expect(outcomeOf(re, 3, null, 'allowed\t/y\tno matching rule\n', '')).toEqual({ allowed: true, line: 0 })
     expect(outcomeOf(re, 0, null, 'maybe\n', '')).toMatchObject({ error: expect.stringMatching(/neither pattern/) })
+    // huge line numbers: digits past 2^53 (or past a double's range) are an error, not another line (or line 0).
+    expect(outcomeOf(re, 0, null, 'disallowed\t/x\tline 9007199254740993: Disallow\n', '')).toEqual({ error: '--line-pattern read a line number past 2^53: 9007199254740993' })
+    expect(outcomeOf(re, 0, null, `disallowed\t/x\tline ${'9'.repeat(400)}: Disallow\n`, '')).toMatchObject({ error: expect.stringMatching(/past 2\^53/) })
     const one = { ...base, allowedPattern: /^yes$/m }
     expect(outcomeOf(one, 0, null, 'yes\n', '')).toEqual({ allowed: true })
     expect(outcomeOf(one, 0, null, 'no\n', '')).toEqual({ allowed: false })

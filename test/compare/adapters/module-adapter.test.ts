@@ -89,7 +89,7 @@ export function parse(bytes) {
     const path = mod(
       'odd-lines',
       `export function parse() {
-  return { isAllowed: () => true, matchingLine: (url) => (url === '/nan' ? NaN : url === '/inf' ? Infinity : url === '/big' ? 3n : 1.5) }
+  return { isAllowed: () => true, matchingLine: (url) => (url === '/nan' ? NaN : url === '/inf' ? Infinity : url === '/big' ? 3n : url === '/huge' ? 2 ** 53 : 1.5) }
 }`,
     )
     const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000, thread })
@@ -99,6 +99,8 @@ export function parse(bytes) {
     expect(await judge('/inf')).toBe('matchingLine returned Infinity, not a line number ≥ 0 (or -1 for none)')
     expect(await judge('/big')).toBe('matchingLine returned 3n, not a line number ≥ 0 (or -1 for none)')
     expect(await judge('/x')).toBe('matchingLine returned 1.5, not a line number ≥ 0 (or -1 for none)')
+    // huge line numbers: past 2^53 the reports would show another number than the one returned.
+    expect(await judge('/huge')).toBe('matchingLine returned 9007199254740992, not a line number ≥ 0 (or -1 for none)')
     await adapter.close()
   })
 

@@ -40,6 +40,18 @@ export function printable(s: string): string {
   return HAS_UNSAFE.test(s) ? s.replace(UNSAFE, escapeChar) : s
 }
 
+/** The characters {@link printable} escapes but a tab and a line feed. */
+const UNSAFE_IN_LINES = new RegExp(`(?![\\t\\n])[${INVISIBLE}]`, 'gu')
+
+/**
+ * `s` as {@link printable}, its tabs and line feeds kept: for text shown in
+ * lines of its own (a robots.txt body in a page), where a control, a bidi
+ * override or an invisible character must be seen, not act.
+ */
+export function printableLines(s: string): string {
+  return HAS_UNSAFE.test(s) ? s.replace(UNSAFE_IN_LINES, escapeChar) : s
+}
+
 /**
  * `s` as {@link printable}, and lossless: a backslash is written `\\`, so
  * the four characters `\x09` in the text read apart from an escaped tab and
@@ -59,6 +71,8 @@ function jsonEscape(c: string): string {
 /** Characters JSON.stringify leaves raw that a terminal could act on, or a reader could not see (C0 controls and lone surrogates it escapes already). */
 const JSON_UNSAFE = new RegExp(`[${INVISIBLE}]`, 'gu')
 const JSON_HAS_UNSAFE = new RegExp(`[${INVISIBLE}]`, 'u')
+/** The same but the C0 controls: outside strings (which JSON.stringify escapes them in) they lay out indented JSON. */
+const JSON_UNSAFE_INDENTED = new RegExp(`(?![\\u0000-\\u001f])[${INVISIBLE}]`, 'gu')
 
 /**
  * `JSON.stringify(value)` with the characters a terminal could act on, or a
@@ -66,9 +80,10 @@ const JSON_HAS_UNSAFE = new RegExp(`[${INVISIBLE}]`, 'u')
  * `JSON.stringify` escapes C0 controls and lone surrogates already; this
  * also writes DEL, the C1 controls, the separators, the bidirectional
  * controls and the invisible characters so, and a JSON line is both valid
- * JSON with the same value and safe on a terminal.
+ * JSON with the same value and safe on a terminal. `indent`: indented JSON
+ * (a report), escaped the same way.
  */
-export function jsonLine(value: unknown): string {
-  const s = JSON.stringify(value)
-  return JSON_HAS_UNSAFE.test(s) ? s.replace(JSON_UNSAFE, jsonEscape) : s
+export function jsonLine(value: unknown, indent?: number): string {
+  const s = JSON.stringify(value, null, indent)
+  return JSON_HAS_UNSAFE.test(s) ? s.replace(indent ? JSON_UNSAFE_INDENTED : JSON_UNSAFE, jsonEscape) : s
 }
