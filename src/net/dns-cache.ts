@@ -152,7 +152,7 @@ export class DnsCache {
       return Object.assign(new Error(`the look-up of ${host} waited its turn past the deadline (${this.concurrency} look-ups in flight)`), { code: 'EDNSBUSY', hostname: host, localFailure: true })
     }
     if (this.answeredAt >= askedAt || (await this.answersSoon())) return undefined
-    return Object.assign(new Error(`the DNS servers are not answering (no answer resolving ${host} before the deadline, nor to a probe)`), { code: 'ETIMEOUT', hostname: host, localFailure: true })
+    return Object.assign(new Error(`the DNS servers are not answering (ETIMEOUT resolving ${host} until the deadline, and to a probe)`), { code: 'ETIMEOUT', hostname: host, localFailure: true })
   }
 
   /** Stops the look-ups in flight (they reject with ECANCELLED). */

@@ -41,7 +41,7 @@ FETCHING
                      with a note, to what the limit on open files allows
   --per-ip N         requests in flight to one address at most (default
                      ${DEFAULT_PER_IP}), whatever the number of names on it
-  --timeout SECONDS  deadline of each fetch, redirects and body (default
+  --timeout SECONDS  deadline of each fetch: look-up, redirects, body (default
                      ${DEFAULT_TIMEOUT_S}; SECONDS here and below: at least 0.001)
   --give-up-after SECONDS
                      stop when nothing could be fetched that long, only
