@@ -263,10 +263,11 @@ function addBundle(store: RobotsStore, path: string, pack: Packer, report: PackR
   }
 }
 
-/** Whether the file `path` starts as a bundle does ("RATB"). */
+/** Whether the regular file `path` starts as a bundle does ("RATB"); a FIFO or device is not opened here (its bytes would be taken, or its open wait for a writer): the stream reader tells. */
 function startsAsBundle(path: string): boolean {
   let fd = -1
   try {
+    if (!statSync(path).isFile()) return false
     fd = openSync(path, 'r')
     const head = new Uint8Array(4)
     return readSync(fd, head, 0, 4, 0) === 4 && isBundle(head)
