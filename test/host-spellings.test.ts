@@ -165,6 +165,13 @@ describe('the core: canonicalHost, UrlScan.canonicalHost', () => {
     else expect(canonicalHost(row.spelling)).toBe(row.host)
   })
 
+  it("regression: canonicalHost('1.2.3.256..')'s reason said UTS-46 when the host, its trailing dots dropped, is an invalid IPv4 address", () => {
+    for (const h of ['1.2.3.256', '1.2.3.256.', '1.2.3.256..', '0x100000000...']) {
+      expect(() => canonicalHost(h), h).toThrow(/is not a host: it ends in a number but is not a valid IPv4 address$/)
+    }
+    expect(() => canonicalHost('xn--a.test..')).toThrow(/UTS-46/)
+  })
+
   it.each(ROWS.map((r) => [r.spelling, r] as const))('UrlScan of http://%s/private, bytes and string', (_s, row) => {
     const scan = new UrlScan()
     for (const scanned of [scan.scan(enc.encode(row.url)), scan.scanString(row.url)]) {

@@ -39,6 +39,8 @@ export const EXIT = {
   interrupted: 130,
   /** Stopped by SIGTERM: the reports hold the cases done. */
   terminated: 143,
+  /** Stopped by SIGHUP (a closed terminal): the reports hold the cases done. */
+  hungUp: 129,
 } as const
 
 /** Cases the harness's ceiling is measured on at most (the first block's, right after the adapter judged them). */
@@ -212,10 +214,13 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
       junit?.discard()
     }
   }
+  const reason = String(options.signal?.reason)
   const status = options.signal?.aborted
-    ? String(options.signal.reason).includes('SIGTERM')
+    ? reason.includes('SIGTERM')
       ? EXIT.terminated
-      : EXIT.interrupted
+      : reason.includes('SIGHUP')
+        ? EXIT.hungUp
+        : EXIT.interrupted
     : failure instanceof AdapterFailure
       ? EXIT.adapterFailure
       : failure

@@ -19,7 +19,7 @@
  *   blocking the process while it waits for its reader).
  */
 import { once } from 'node:events'
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs'
+import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { describeSystemError } from './system-error.js'
@@ -237,8 +237,10 @@ export class OutputWriter {
     this.pendingBytes = 0
     try {
       if (this.target.kind === 'stdout') {
+        // A file as stdout: Node writes a chunk with one write(2) and drops what a short count leaves (a size limit, a full disk); written whole here.
+        if (process.stdout.constructor.name === 'SyncWriteStream') for (let n = 0; n < data.length; ) n += writeSync(1, data, n, data.length - n)
+        else if (!process.stdout.write(data)) await once(process.stdout, 'drain')
         this.written += data.length
-        if (!process.stdout.write(data)) await once(process.stdout, 'drain')
         return
       }
       // Positioned (a file): writes after writeAt() still go to the end.

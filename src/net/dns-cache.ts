@@ -24,6 +24,10 @@
  * (servers that stop answering still deliver what was on its way).
  * A caller whose deadline expires during a look-up asks {@link DnsCache.stalled}
  * whose failure that is, by the same rule, with a probe of at most a second.
+ * A name said not to exist (NXDOMAIN) is this machine's failure when the
+ * servers say so of the root too (asked once a `negativeTtlMs`): a broken
+ * or captive resolver that denies every name. One that answers the root
+ * and denies the rest cannot be told from names that do not exist.
  */
 import type { Resolver } from 'node:dns'
 import { dns } from './built-ins.js'
@@ -100,6 +104,9 @@ export class DnsCache {
   private probe: Promise<boolean> | undefined
   /** The short probe in flight ({@link answersSoon}). */
   private shortProbe: Promise<boolean> | undefined
+  /** Whether the servers deny the root ({@link rootDenied}), and until when that answer is kept. */
+  private rootCheck: Promise<boolean> | undefined
+  private rootCheckUntil = 0
 
   constructor(options: DnsOptions = {}) {
     const timeout = options.timeoutMs ?? 5000
@@ -152,7 +159,7 @@ export class DnsCache {
       return Object.assign(new Error(`the look-up of ${host} waited its turn past the deadline (${this.concurrency} look-ups in flight)`), { code: 'EDNSBUSY', hostname: host, localFailure: true })
     }
     if (this.answeredAt >= askedAt || (await this.answersSoon())) return undefined
-    return Object.assign(new Error(`the DNS servers are not answering (no answer resolving ${host} before the deadline, nor to a probe)`), { code: 'ETIMEOUT', hostname: host, localFailure: true })
+    return Object.assign(new Error(`the DNS servers are not answering (ETIMEOUT resolving ${host} until the deadline, and to a probe)`), { code: 'ETIMEOUT', hostname: host, localFailure: true })
   }
 
   /** Stops the look-ups in flight (they reject with ECANCELLED). */
@@ -183,8 +190,12 @@ export class DnsCache {
         if (records.length === 0) records = await this.ask(host, 6)
         break
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ETIMEOUT' && performance.now() < until) continue
-        const e = dnsError(err, host, await this.silent(err, this.askedAt.get(host)!))
+        const code = (err as NodeJS.ErrnoException).code
+        if (code === 'ETIMEOUT' && performance.now() < until) continue
+        const e =
+          code === 'ENOTFOUND' && !this.system && (await this.rootDenied())
+            ? Object.assign(new Error(`the DNS servers deny every name (NXDOMAIN for ${host}, and for the root): a broken or captive resolver`), { code, hostname: host, localFailure: true })
+            : dnsError(err, host, await this.silent(err, this.askedAt.get(host)!))
         if (!(e as { localFailure?: boolean }).localFailure) this.keep(host, { expires: Date.now() + this.negativeTtlMs, error: e })
         throw e
       }
@@ -246,6 +257,16 @@ export class DnsCache {
       })
     }).finally(() => (this.probe = undefined))
     return this.probe
+  }
+
+  /** Whether the servers say that the root does not exist (NXDOMAIN to its NS records), asked at most once a `negativeTtlMs`. */
+  private rootDenied(): Promise<boolean> {
+    const now = Date.now()
+    if (this.rootCheck === undefined || now > this.rootCheckUntil) {
+      this.rootCheckUntil = now + this.negativeTtlMs
+      this.rootCheck = new Promise((resolve) => this.resolver.resolveNs('.', (err) => resolve(err?.code === 'ENOTFOUND')))
+    }
+    return this.rootCheck
   }
 
   /**

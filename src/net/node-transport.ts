@@ -60,9 +60,11 @@ export interface NodeTransport extends RobotsTransport {
    * The first address a request for `url` would connect to (routes applied,
    * its name resolved), or undefined when it has none; rejects only when
    * this machine fails (the resolver's servers unreachable or silent: a
-   * `localFailure`), as a request would.
+   * `localFailure`), as a request would. `signal` is a deadline: when it
+   * aborts during the look-up, undefined (the name's wait), or the
+   * rejection of this machine's failure that kept it.
    */
-  addressOf(url: string): Promise<string | undefined>
+  addressOf(url: string, signal?: AbortSignal): Promise<string | undefined>
   /** A slot of `address` when one is free now, else undefined. */
   tryLease(address: string): AddressLease | undefined
   /** A slot of `address`, waiting for one in turn (no deadline). */
@@ -397,11 +399,11 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
     checksAddresses: true,
     request: (req) => request(req),
     dns,
-    async addressOf(url: string): Promise<string | undefined> {
+    async addressOf(url: string, signal?: AbortSignal): Promise<string | undefined> {
       try {
         const u = new URL(url)
         const port = u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port)
-        return (await targetOf(bare(u.hostname), port)).addresses[0]
+        return (await targetOf(bare(u.hostname), port, signal)).addresses[0]
       } catch (err) {
         if ((err as { localFailure?: unknown }).localFailure === true) throw err
         return undefined

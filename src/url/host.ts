@@ -198,12 +198,9 @@ function isHex(b: number | undefined): boolean {
   return b !== undefined && ((b >= 0x30 && b <= 0x39) || ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x66))
 }
 
-/** WHATWG's "ends in a number": the last label (a trailing empty one dropped) is digits, or `0x` and hex digits. */
+/** WHATWG's "ends in a number" of `s` without its trailing dots (dropped as {@link parsedHost} drops them): its last label is digits, or `0x` and hex digits. */
 function endsInNumber(s: string): boolean {
-  const labels = s.split('.')
-  if (labels[labels.length - 1] === '' && labels.length > 1) labels.pop()
-  const last = labels[labels.length - 1]
-  return /^[0-9]+$/.test(last) || /^0[xX][0-9A-Fa-f]*$/.test(last)
+  return /(^|\.)([0-9]+|0[xX][0-9A-Fa-f]*)\.*$/.test(s)
 }
 
 /**

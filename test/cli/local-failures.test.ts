@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { join } from 'node:path'
 import { CLI, ROOT } from './helpers.js'
 import { withFetchServer, type FetchServer } from './fetch/fetch-server.js'
@@ -116,6 +116,51 @@ describe('signals that nothing handles', () => {
     child.kill('SIGHUP')
     expect(await closed).toBe('SIGHUP')
     expect(readdirSync(folder)).toEqual([])
+  })
+})
+
+describe('SIGHUP (a closed terminal) handled as SIGTERM', () => {
+  it('regression: compare on SIGHUP (a closed terminal) left an adapter that ignores stdin running', async () => {
+    const folder = tmp.path('tmp-hup-adapter')
+    mkdirSync(folder)
+    const pidFile = tmp.path('adapter.pid')
+    const json = tmp.path('hup.json')
+    // An adapter that never reads stdin: a closed pipe does not end it.
+    const child = spawn(process.execPath, [CLI, 'compare', '--cases', 'unit', '--batch', `echo $$ > '${pidFile}'; exec sleep 600`, '--json', json, '-q'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, TMPDIR: folder },
+    })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+    const closed = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('close', (code, signal) => resolve(signal ?? code)))
+    const until = async (what: string, ok: () => boolean): Promise<void> => {
+      for (let waited = 0; !ok(); waited += 20) {
+        if (waited > 60_000) throw new Error(`${what}: ${stderr}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    }
+    await until('the adapter did not start', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'))
+    const pid = Number(readFileSync(pidFile, 'utf8'))
+    onTestFinished(() => {
+      try {
+        process.kill(pid, 'SIGKILL') // left running by a build without the fix
+      } catch {}
+    })
+    child.kill('SIGHUP')
+    // Ended by the signal once the run wound down (a shell says 129): Node's exit path aborts when the terminal is gone.
+    expect(await closed, stderr).toBe('SIGHUP')
+    expect(stderr).toBe('robots-automaton: interrupted by SIGHUP\n')
+    const gone = (): boolean => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')
+      } catch {
+        return true
+      }
+    }
+    await until('the adapter is still running', gone)
+    expect(readdirSync(folder)).toEqual([])
+    // The reports are written with the cases done, as on SIGTERM.
+    expect(JSON.parse(readFileSync(json, 'utf8')).failure.message).toBe('interrupted by SIGHUP')
   })
 })
 

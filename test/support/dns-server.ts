@@ -7,7 +7,9 @@
  * those in `servfail` (a resolver with no upstream), or keep the answers
  * for names in `held` until `release(name)` sends them, or leave the first
  * questions of a name unanswered (`unanswered`: name → how many, as a
- * resolver still recursing). Every question is
+ * resolver still recursing), or deny every name, the root's included
+ * (`denyAll`: a broken or captive resolver). The root (`''`) exists
+ * otherwise (NOERROR, no record). Every question is
  * counted. Nothing here reaches another machine: the tests point their
  * resolver at it (`--dns-server`).
  */
@@ -36,6 +38,8 @@ export interface DnsTestServer {
   readonly questions: string[]
   /** TTL of the answers, seconds. */
   ttl: number
+  /** NXDOMAIN to every question, the root's included. */
+  denyAll: boolean
   close(): Promise<void>
 }
 
@@ -78,7 +82,7 @@ function answer(server: DnsTestServer, msg: Buffer): Buffer | undefined {
   const skip = server.unanswered.get(q.name) ?? 0
   if (skip > 0) server.unanswered.set(q.name, skip - 1)
   if (server.silent.has(q.name) || skip > 0) return undefined
-  const known = server.names.get(q.name)
+  const known = server.denyAll ? undefined : server.names.get(q.name) ?? (q.name === '' ? [] : undefined)
   const records = (known ?? []).filter((a) => (q.type === TYPE_A ? isIPv4(a) : q.type === TYPE_AAAA ? isIPv6(a) : false))
   const header = Buffer.alloc(12)
   header.writeUInt16BE(msg.readUInt16BE(0), 0) // id
@@ -120,6 +124,7 @@ export async function startDnsServer(names: Record<string, string[]> = {}): Prom
     },
     questions: [],
     ttl: 300,
+    denyAll: false,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   }
   const kept = new Map<string, (() => void)[]>()

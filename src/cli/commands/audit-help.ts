@@ -83,9 +83,9 @@ EXIT STATUS
   2  usage error
   3  with OLD and NEW, some class changed
   4  --fetch: no line of the list held a host
-  130, 143
-     --fetch interrupted by SIGINT or SIGTERM: nothing audited (the journal
-     keeps what was fetched)
+  130, 143, 129
+     --fetch interrupted by SIGINT, SIGTERM or SIGHUP: nothing audited
+     (the journal keeps what was fetched)
 
 EXAMPLES
   # the summary table of a directory of robots.txt files, for a list of crawlers

@@ -92,8 +92,9 @@ EXIT STATUS
   3  some case disagrees (below --min-agreement; new to --baseline)
   4  the implementation failed (exited, stalled, out of protocol); the
      outputs hold the cases done
-  130, 143
-     interrupted by SIGINT or SIGTERM; the outputs hold the cases done
+  130, 143, 129
+     interrupted by SIGINT, SIGTERM or SIGHUP; the outputs hold the cases
+     done
 
 EXAMPLES
   # a CI gate on a spec-test checkout, one process per case, JUnit for CI

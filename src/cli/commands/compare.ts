@@ -11,7 +11,7 @@ import { checkOutput, writeFileAtomic } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
-import { commandLine, SIGNALS, type StopSignal } from '../common/interrupt.js'
+import { commandLine, exitProcess, signalled, SIGNALS, type StopSignal } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
 import { note, verdictFound, verdictPending } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
@@ -149,26 +149,27 @@ async function writeOut(file: string, text: string): Promise<void> {
 }
 
 /**
- * An abort signal fired by SIGINT or SIGTERM while `run` runs (the reports
- * are then written with what was done). A second signal exits at once, and
- * as an exit, not a death by the signal: the exit hooks still kill the
- * implementation's process groups (which a terminal's Ctrl-C never reaches).
+ * An abort signal fired by SIGINT, SIGTERM or SIGHUP while `run` runs (the
+ * reports are then written with what was done). A second signal exits at
+ * once, and as an exit, not a death by the signal: the exit hooks still kill
+ * the implementation's process groups (which a terminal's Ctrl-C or hang-up
+ * never reaches).
  */
 async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
-  const stop = (name: StopSignal) => () => {
-    if (controller.signal.aborted) process.exit(SIGNALS[name])
-    controller.abort(`interrupted by ${name}`)
-  }
-  const onInt = stop('SIGINT')
-  const onTerm = stop('SIGTERM')
-  process.on('SIGINT', onInt)
-  process.on('SIGTERM', onTerm)
+  const handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
+    const handler = (): void => {
+      signalled(name)
+      if (controller.signal.aborted) exitProcess(SIGNALS[name])
+      controller.abort(`interrupted by ${name}`)
+    }
+    process.on(name, handler)
+    return [name, handler] as const
+  })
   try {
     return await run(controller.signal)
   } finally {
-    process.removeListener('SIGINT', onInt)
-    process.removeListener('SIGTERM', onTerm)
+    for (const [name, handler] of handlers) process.removeListener(name, handler)
   }
 }
 

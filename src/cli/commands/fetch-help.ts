@@ -15,10 +15,10 @@ them) with the access method of RFC 9309, and writes them into one bundle for
 status, fetch time, expiry and validators (ETag, Last-Modified).
 
 Every finished origin goes to a journal beside the output (OUTPUT.journal)
-as it completes. Killed, interrupted (Ctrl-C, SIGTERM) or crashed, the same
-command run again fetches only the origins the journal lacks; the output,
-written once complete, is then what an uninterrupted run writes, and the
-journal is removed.
+as it completes. Killed, interrupted (Ctrl-C, SIGTERM, SIGHUP) or crashed,
+the same command run again fetches only the origins the journal lacks; the
+output, written once complete, is then what an uninterrupted run writes, and
+the journal is removed.
 
 OUTPUT
   -o, --output FILE  the file to write: replaced once complete (a link: its
@@ -41,7 +41,7 @@ FETCHING
                      with a note, to what the limit on open files allows
   --per-ip N         requests in flight to one address at most (default
                      ${DEFAULT_PER_IP}), whatever the number of names on it
-  --timeout SECONDS  deadline of each fetch, redirects and body (default
+  --timeout SECONDS  deadline of each fetch: look-up, redirects, body (default
                      ${DEFAULT_TIMEOUT_S}; SECONDS here and below: at least 0.001)
   --give-up-after SECONDS
                      stop when nothing could be fetched that long, only
@@ -75,9 +75,9 @@ EXIT STATUS
      written, or no progress possible on this machine
   2  usage error
   4  no line named a host (with --update too)
-  130, 143
-     interrupted by SIGINT or SIGTERM: what was fetched is written, and the
-     journal kept
+  130, 143, 129
+     interrupted by SIGINT, SIGTERM or SIGHUP: what was fetched is written,
+     and the journal kept
 
 EXAMPLES
   # every host's robots.txt in a URL list, into one bundle for filter

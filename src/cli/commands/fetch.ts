@@ -380,8 +380,8 @@ function remedyOf(code: string): string {
   return '--concurrency'
 }
 
-/** Codes of the resolver's failures that DnsCache may mark as this machine's (its servers unreachable, silent, or failing every question). */
-const RESOLVER_CODES = new Set(['ETIMEOUT', 'EAI_AGAIN', 'EREFUSED', 'ESERVFAIL', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
+/** Codes of the resolver's failures that DnsCache may mark as this machine's (its servers unreachable, silent, failing or denying every question). */
+const RESOLVER_CODES = new Set(['ENOTFOUND', 'ETIMEOUT', 'EAI_AGAIN', 'EREFUSED', 'ESERVFAIL', 'ECONNREFUSED', 'ECANCELLED', 'EDESTRUCTION'])
 
 /** The size of `file` in megabytes, as the summary gives it. */
 function megabytes(file: string): string {

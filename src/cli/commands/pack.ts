@@ -263,10 +263,11 @@ function addBundle(store: RobotsStore, path: string, pack: Packer, report: PackR
   }
 }
 
-/** Whether the file `path` starts as a bundle does. */
+/** Whether the regular file `path` starts as a bundle does; a FIFO or device is not opened here (its bytes would be taken, or its open wait for a writer): the stream reader tells. */
 function startsAsBundle(path: string): boolean {
   let fd = -1
   try {
+    if (!statSync(path).isFile()) return false
     fd = openSync(path, 'r')
     const head = new Uint8Array(BUNDLE_MAGIC_BYTES)
     return isBundle(head.subarray(0, readSync(fd, head, 0, head.length, 0)))

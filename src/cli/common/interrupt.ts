@@ -1,5 +1,5 @@
 /**
- * Interrupting a long run (SIGINT, SIGTERM): the first signal asks the run
+ * Interrupting a long run (SIGINT, SIGTERM, SIGHUP: a closed terminal): the first signal asks the run
  * to stop, so that it keeps what it did and says how to go on; a second one
  * ends the process at once. And the command line to run again, quoted for
  * a shell.
@@ -7,10 +7,30 @@
 import { PROGRAM } from './version.js'
 
 /** The signals that interrupt a run, and their exit statuses (128 + the signal's number). */
-export const SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const
+export const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const
 
 /** A signal that interrupts a run. */
 export type StopSignal = keyof typeof SIGNALS
+
+let hungUp = false
+
+/** Records a signal received by a run's own handler. */
+export function signalled(name: StopSignal): void {
+  if (name === 'SIGHUP') hungUp = true
+}
+
+/**
+ * Ends the process with `code`; after a hang-up, by SIGHUP itself once the
+ * exit hooks have run (a shell sees 129): Node's own way out aborts when
+ * its terminal is gone.
+ */
+export function exitProcess(code: number): never {
+  if (hungUp) {
+    process.removeAllListeners('SIGHUP')
+    process.on('exit', () => process.kill(process.pid, 'SIGHUP'))
+  }
+  process.exit(code)
+}
 
 /** A word of a command line as a shell reads it back (quoted when it must be). */
 export function shellWord(w: string): string {
@@ -23,7 +43,7 @@ export function commandLine(command: string, argv: readonly string[]): string {
 }
 
 /**
- * Listens for SIGINT and SIGTERM until {@link release}d: the first aborts
+ * Listens for the {@link SIGNALS} until {@link release}d: the first aborts
  * `controller` (the run winds down and reads {@link signal}); a second one
  * calls `last` (for example to close a journal) and exits at once with the
  * signal's status.
@@ -36,11 +56,12 @@ export class Interrupt {
   constructor(controller: AbortController, last: () => void = () => {}) {
     this.handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
       const handler = (): void => {
+        signalled(name)
         if (this.signal !== undefined) {
           try {
             last()
           } finally {
-            process.exit(SIGNALS[name])
+            exitProcess(SIGNALS[name])
           }
         }
         this.signal = name

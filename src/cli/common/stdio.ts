@@ -8,6 +8,7 @@
  */
 import { fstatSync, statSync, writeSync } from 'node:fs'
 import { PROGRAM } from './version.js'
+import { exitProcess } from './interrupt.js'
 import { printable } from '../../tools/printable.js'
 import { CliError, describeSystemError } from './cli-error.js'
 
@@ -45,13 +46,13 @@ export function verdictPending(): void {
 function stdoutFailed(err: NodeJS.ErrnoException): never {
   if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') {
     if (closedNote !== undefined) note(closedNote)
-    process.exit(closedStatus)
+    exitProcess(closedStatus)
   }
   const failure = new CliError('ERR_WRITE', `cannot write to stdout: ${describeSystemError(err)}`)
   try {
     note(failure.message)
   } finally {
-    process.exit(failure.exitCode)
+    exitProcess(failure.exitCode)
   }
 }
 
@@ -82,10 +83,10 @@ export function exitAfterStdout(code: number): void {
   const out = process.stdout
   const failed = out.errored as NodeJS.ErrnoException | null
   if (failed) stdoutFailed(failed)
-  if (out.writableLength === 0) process.exit(code)
+  if (out.writableLength === 0) exitProcess(code)
   out.write('', (err) => {
     if (err) stdoutFailed(err)
-    process.exit(code)
+    exitProcess(code)
   })
 }
 

@@ -8,6 +8,9 @@
  *   an origin whose address is busy waits aside (not holding a place of
  *   `concurrency`), so that thousands of names on one shared host never hold
  *   up the others;
+ * - `timeoutMs` bounding each attempt: the look-up of the origin's name,
+ *   then the fetch (connection and answer) in the time left; the wait for a
+ *   slot of a busy address is not counted;
  * - failures of this machine (ERR_LOCAL: EMFILE, ENOMEM, no free local port,
  *   the resolver unreachable, …) never written as the site's outcome: the
  *   origin goes back to be fetched again, the run pauses (50 ms, doubling up
@@ -153,15 +156,24 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       let lease: AddressLease | undefined
       /** Whether this job holds a place of the concurrency now (not while it waits aside). */
       let holds = true
+      const options = o.options(job)
+      const deadlineMs = options.timeoutMs ?? DEFAULT_TIMEOUT_S * 1000
+      const lookup = new AbortController()
+      const timer = setTimeout(() => lookup.abort(new Error('deadline')), deadlineMs)
+      const t0 = performance.now()
       try {
         let address: string | undefined
         try {
-          address = await o.transport.addressOf(url)
+          // Undefined at the deadline when the wait is the name's: the fetch then ends as the site's timeout.
+          address = await o.transport.addressOf(url, lookup.signal)
         } catch (err) {
           // The resolver's servers unreachable or silent: this machine's failure, never the name's.
           if (o.signal.aborted) return
           return await local(job, Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${(err as Error).message}`), { code: 'ERR_LOCAL', cause: err }))
+        } finally {
+          clearTimeout(timer)
         }
+        const lookupMs = performance.now() - t0
         if (address !== undefined && !o.signal.aborted) {
           lease = o.transport.tryLease(address)
           if (lease === undefined) {
@@ -189,7 +201,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         const started = performance.now()
         let result: RobotsFetchResult
         try {
-          result = await fetchRobots(url, { ...o.options(job), transport: lease?.transport ?? o.transport, signal: o.signal })
+          const left = Math.max(1, Math.floor(deadlineMs - lookupMs))
+          result = await fetchRobots(url, { ...options, timeoutMs: left, transport: lease?.transport ?? o.transport, signal: o.signal })
+          // The deadline the user gave, the look-up's share included.
+          if (result.reason === 'timeout' && result.error !== undefined) result.error.message = `no complete answer within ${deadlineMs} ms`
         } catch (err) {
           if (o.signal.aborted) return
           if ((err as { code?: unknown }).code === 'ERR_LOCAL') return await local(job, err)
@@ -201,7 +216,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         reached = address ?? reached
         if (limit < o.concurrency) limit++
         pause = 0
-        await o.done(job, result, lastProgress - started)
+        await o.done(job, result, lookupMs + lastProgress - started)
       } catch (err) {
         failure ??= err instanceof Error ? err : new Error(String(err))
       } finally {

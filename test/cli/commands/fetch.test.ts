@@ -280,6 +280,48 @@ describe('fetch: nothing fetched is lost on interruption', () => {
   })
 })
 
+describe('fetch on SIGHUP (a closed terminal)', () => {
+  it('regression: fetch on SIGHUP (a closed terminal) died at once, its output not written; now it winds down as on SIGTERM (output written, journal kept) and a run again goes on', async () => {
+    const hosts = Array.from({ length: 8 }, (_, i) => `hup${i}.test`)
+    let answered = 0
+    const held: ServerResponse[] = []
+    for (const h of hosts) {
+      routes[h] = (_req, res) => {
+        if (answered < 4) {
+          answered++
+          send(200, RULES)(_req, res)
+        } else held.push(res)
+      }
+    }
+    const input = tmp.path('hup.txt')
+    writeFileSync(input, hosts.map((h) => url(h)).join('\n') + '\n')
+    const out = tmp.path('hup.bundle')
+    const argv = ['fetch', input, '-o', out, '--concurrency', '2', ...resolveAll()]
+    const child = spawn(process.execPath, [CLI, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (c: Buffer) => (stderr += c))
+    const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('close', (code, signal) => resolve(signal ?? code)))
+    for (let waited = 0; held.length < 2; waited += 20) {
+      if (waited > 30_000) throw new Error(`the run did not get going: ${stderr}`)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    child.kill('SIGHUP')
+    const status = await exited
+    for (const res of held) res.destroy()
+    // Ended by SIGHUP itself once wound down (a shell says 129).
+    expect(status, stderr).toBe('SIGHUP')
+    expect(stderr).toMatch(/interrupted: 4 of 8 origins fetched/)
+    expect(stderr).toContain('run the same command again to fetch the rest')
+    expect(bundle(out).size).toBe(4)
+    for (const h of hosts) routes[h] = send(200, RULES)
+    asked = []
+    const rest = await run(argv)
+    expect(rest.status, rest.stderr).toBe(0)
+    expect(asked.length).toBe(4)
+    expect(bundle(out).size).toBe(8)
+  })
+})
+
 describe('fetch -o -: its spool folder', () => {
   it('regression: a second signal on fetch -o - left its spool folder in the temporary folder; now every way out removes it', async () => {
     const hosts = Array.from({ length: 8 }, (_, i) => `spool${i}.test`)

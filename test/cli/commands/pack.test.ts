@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
-import { ensureBuilt, run, tempDir } from '../helpers.js'
+import { execFileSync, spawn } from 'node:child_process'
+import { CLI, ensureBuilt, run, tempDir } from '../helpers.js'
 import { readBundleStore } from '../../../src/cli/fetch/bundle-file.js'
 
 let tmp: ReturnType<typeof tempDir>
@@ -214,5 +215,35 @@ describe('pack', () => {
       expect(r.stderr.trimEnd()).toMatch(/^robots-automaton: cannot read bundle '/)
       expect(r.stderr.trimEnd()).toMatch(message)
     }
+  })
+})
+
+describe('pack of a named FIFO', () => {
+  it('regression: a named FIFO as pack\'s input waited forever or lost its bytes (opened to sniff a bundle, its first bytes taken, then opened again for a writer gone); it is read once, JSON lines or a bundle', async () => {
+    const lines = tmp.path('fifo-lines.jsonl')
+    writeFileSync(lines, JSON.stringify({ origin: 'http://f.test', body: 'User-agent: *\nDisallow: /x\n' }) + '\n')
+    const packed = tmp.path('fifo-first.bundle')
+    const outs: string[] = []
+    for (const [i, source] of [lines, packed].entries()) {
+      const fifo = tmp.path(`in-${i}.fifo`)
+      execFileSync('mkfifo', [fifo])
+      const out = tmp.path(`fifo-${i}.bundle`)
+      const pack = spawn(process.execPath, [CLI, 'pack', fifo, '-o', i === 0 ? packed : out], { stdio: ['ignore', 'ignore', 'pipe'] })
+      // The writer in a process of its own: the test's thread never blocks on the FIFO.
+      const writer = spawn('/bin/sh', ['-c', 'cat "$0" > "$1"', source, fifo], { stdio: 'ignore' })
+      let stderr = ''
+      pack.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
+      const stall = setTimeout(() => {
+        pack.kill('SIGKILL')
+        writer.kill('SIGKILL')
+      }, 60_000)
+      const status = await new Promise<number | null>((resolve) => pack.on('close', resolve))
+      clearTimeout(stall)
+      writer.kill('SIGKILL')
+      expect(status, stderr).toBe(0)
+      expect(stderr).toMatch(/1 host packed into/)
+      outs.push(i === 0 ? packed : out)
+    }
+    for (const o of outs) expect(readBundleStore(o).has('http://f.test')).toBe(true)
   })
 })

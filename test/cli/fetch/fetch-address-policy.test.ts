@@ -187,6 +187,29 @@ describe('DNS that the run controls', () => {
     }
   }, 60_000)
 
+  it('regression: a resolver that answers NXDOMAIN for every name (the root too) had every site recorded as "no such host"; now it is this machine\'s failure: the run stops, writes nothing, keeps its journal', async () => {
+    const lying = await startDnsServer({})
+    lying.denyAll = true
+    const names = ['n1.test', 'n2.test']
+    try {
+      const input = file('denied.txt', names.map((n) => `http://${n}:${server.port}/`))
+      const out = tmp.path('denied.bundle')
+      const r = await run(['fetch', input, '-o', out, '--dns-server', lying.address, '--allow-private', '--give-up-after', '1'])
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/only failures of this machine \(the DNS servers deny every name \(NXDOMAIN for n[12]\.test, and for the root\)/)
+      expect(r.stderr).toMatch(/\(the DNS servers, --dns-server\)/)
+      expect(existsSync(out)).toBe(false)
+      expect(existsSync(`${out}.journal`)).toBe(true)
+      // The same resolver answering the root: a name it denies does not exist (the site's dns-error).
+      lying.denyAll = false
+      const again = await run(['fetch', input, '-o', out, '--dns-server', lying.address, '--allow-private', '--give-up-after', '1'])
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stderr).toMatch(/2 origins fetched in .*: 2 unreachable \(dns-error 2\)/)
+    } finally {
+      await lying.close()
+    }
+  })
+
   it('regression: a run stopped by a resolver that answers SERVFAIL to every question names the DNS servers as the remedy (it suggested --concurrency)', async () => {
     const failing = await startDnsServer({})
     const names = ['s1.test', 's2.test']

@@ -89,7 +89,8 @@ describe('exit codes that tell the truth', () => {
     expect(r.stderr).toMatch(/try --log-format/)
     expect(existsSync(out)).toBe(false)
     expect(server.total).toBe(0)
-    const right = await run(['fetch', '--update', old, '--log-format', 'vhost_combined', log, '-o', out, ...resolveAll()])
+    // a.test on port 80 routed to the test's server: no name reaches the system's resolver.
+    const right = await run(['fetch', '--update', old, '--log-format', 'vhost_combined', log, '-o', out, ...resolveAll(), '--connect-to', `a.test:80:127.0.0.1:${server.port}`])
     expect(right.status, right.stderr).toBe(0)
   })
 })
