@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT } from './support/build.js'
 import { cleanEnv, sh } from './support/npm-child.js'
+import { typecheck } from './support/typecheck.js'
 
 /**
  * The gzipped size a browser bundle of one `parseRobots(…).agent(…).isAllowed(…)`
@@ -38,7 +39,6 @@ const BROWSER_BUNDLE_GZIP_BYTES = 35_200
 const UNPACKED_BYTES = 1_500_000
 
 const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string }
-const TSC = resolve(ROOT, 'node_modules/typescript/bin/tsc')
 
 let tmp: string
 let project: string
@@ -233,13 +233,7 @@ export { a, e, p, s, d, made, notInCore, crawleeOn, notCrawlee }
         files,
       }
       writeFileSync(join(project, `tsconfig.${resolution}.json`), JSON.stringify(config))
-      let out = ''
-      try {
-        out = sh(process.execPath, [TSC, '-p', `tsconfig.${resolution}.json`], project)
-      } catch (err) {
-        out = String((err as { stdout?: string }).stdout ?? err)
-      }
-      const errors = out.split('\n').filter((l) => /error TS/.test(l))
+      const errors = typecheck(join(project, `tsconfig.${resolution}.json`))
       if (resolution === 'node10') {
         expect(errors, resolution).toHaveLength(1)
         expect(errors[0]).toMatch(/^wrong\.ts\(\d+,\d+\): error TS2322/)
@@ -247,7 +241,6 @@ export { a, e, p, s, d, made, notInCore, crawleeOn, notCrawlee }
         expect(errors, resolution).toEqual([])
       }
     }
-    // Three tsc processes, which a busy machine may take minutes to run (the suite's stall guard allows five).
   })
 
   it("TypeScript: robots-parser's forms of the compat entry (import x from, import x = require(), a JS file's require()) each type-check", () => {
@@ -299,24 +292,11 @@ const wrong: string = robots.isAllowed('https://e.com/x')
       }
       const file = `tsconfig.compat-${resolution}.json`
       writeFileSync(join(project, file), JSON.stringify(config))
-      let out = ''
-      try {
-        out = sh(process.execPath, [TSC, '-p', file], project)
-      } catch (err) {
-        out = String((err as { stdout?: string }).stdout ?? err)
-      }
-      expect(out.split('\n').filter((l) => /error TS/.test(l)), resolution).toEqual([])
+      expect(typecheck(join(project, file)), resolution).toEqual([])
     }
     // The forms are typed, not `any`: a wrong type through the import assignment is an error.
     writeFileSync(join(project, 'compat-wrong.cts'), `import robotsParser = require('robots-automaton/compat')\nconst n: number = robotsParser('u', '')\nexport { n }\n`)
     writeFileSync(join(project, 'tsconfig.compat-wrong.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipDefaultLibCheck: true, module: 'node16', moduleResolution: 'node16', types: [], lib: ['es2022', 'dom'] }, files: ['compat-wrong.cts'] }))
-    let wrong = ''
-    try {
-      sh(process.execPath, [TSC, '-p', 'tsconfig.compat-wrong.json'], project)
-    } catch (err) {
-      wrong = String((err as { stdout?: string }).stdout ?? err)
-    }
-    expect(wrong).toMatch(/compat-wrong\.cts\(2,7\): error TS2322/)
-    // Five tsc processes, which a busy machine may take minutes to run.
+    expect(typecheck(join(project, 'tsconfig.compat-wrong.json')).join('\n')).toMatch(/compat-wrong\.cts\(2,7\): error TS2322/)
   }, 300_000)
 })

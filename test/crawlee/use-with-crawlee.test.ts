@@ -6,7 +6,6 @@
  * answers; `restore()` brings Crawlee's own back (and its answers differ,
  * so the cases can fail).
  */
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
@@ -15,6 +14,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_CRAWLEE_USER_AGENT, useWithCrawlee, type CrawleeRobots, type CrawleeRobotsOptions } from '../../src/crawlee.js'
 import { ROOT } from '../support/build.js'
+import { typecheck } from '../support/typecheck.js'
 import { ALL_PAGES, crawl, loadCrawlee, loopbackOnly, pagesExcept, removeStorage, type LoopbackGuard, type RobotsFile } from './support/crawl.js'
 import { startProxy, type TestProxy } from './support/proxy.js'
 import { startSite, type RobotsAnswer, type Site } from './support/site.js'
@@ -498,13 +498,7 @@ export { a, b, c }
             files,
           }
           writeFileSync(join(dir, `tsconfig.${module}.json`), JSON.stringify(config))
-          let out = ''
-          try {
-            out = execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', `tsconfig.${module}.json`], { cwd: dir, encoding: 'utf8' })
-          } catch (err) {
-            out = String((err as { stdout?: string }).stdout ?? err)
-          }
-          expect(out.split('\n').filter((l) => /error TS/.test(l)), module).toEqual([])
+          expect(typecheck(join(dir, `tsconfig.${module}.json`)), module).toEqual([])
         }
       } finally {
         rmSync(dir, { recursive: true, force: true })

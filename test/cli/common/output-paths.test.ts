@@ -8,13 +8,17 @@
  * device or `-` written in place as a stream. The finding: `-o
  * current.bundle` where `current.bundle -> releases/7.bundle` left the
  * release untouched and the link gone; `-o /dev/stdout` replaced the device.
+ * compare's reports (`--json`, `--html`, `--junit`, `--csv`,
+ * `--write-baseline`) are written together by one run for each kind of
+ * path that all of them accept at once (a file, a link, a device); each
+ * report's test still checks its own path.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
-import { CLI, ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
+import { CLI, ensureBuilt, ROOT, run, tempDir, type RunResult } from '../helpers.js'
 import { startFetchServer, type FetchServer } from '../fetch/fetch-server.js'
 
 let server: FetchServer
@@ -56,6 +60,28 @@ const WRITERS = {
   'compare --write-baseline': (out: string) => ['compare', '--cases', 'unit', '--module', adapter, '--write-baseline', out, '-q'],
 } as const
 
+/** compare's reports, which one run writes together, each at its own path. */
+const REPORTS = ['compare --json', 'compare --html', 'compare --junit', 'compare --csv', 'compare --write-baseline']
+
+/** The runs of compare's reports by step: the tests of one step share a run (each checks its own report). */
+const reportRuns = new Map<string, Promise<RunResult>>()
+
+/**
+ * Runs the writer `name` to the path `prepare(name)` makes ready. compare's
+ * reports are written by one run for every report's test of the same step:
+ * the first of them prepares every report's path and starts the run, the
+ * others wait for it.
+ */
+function write(name: string, step: string, prepare: (name: string) => string): Promise<RunResult> {
+  if (!REPORTS.includes(name)) return run(WRITERS[name as keyof typeof WRITERS](prepare(name)))
+  let shared = reportRuns.get(step)
+  if (shared === undefined) {
+    shared = run(['compare', '--cases', 'unit', '--module', adapter, ...REPORTS.flatMap((n) => [n.slice('compare '.length), prepare(n)]), '-q'])
+    reportRuns.set(step, shared)
+  }
+  return shared
+}
+
 /** Whether `bytes` are what the writer writes: a bundle of the two hosts, two JSON records, or the unit cases. */
 function isOutput(name: string, bytes: Buffer): boolean {
   if (name.includes('jsonl')) return bytes.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).length === 2
@@ -73,30 +99,38 @@ describe('-o destroys what the path points to: no longer', () => {
   for (const [name, argv] of Object.entries(WRITERS)) {
     describe(name, () => {
       it('a regular file is replaced whole; nothing is left beside it', async () => {
-        const dir = tmp.path(`${name.replace(/\W+/g, '-')}-file`)
-        mkdirSync(dir)
+        const dirOf = (n: string): string => tmp.path(`${n.replace(/\W+/g, '-')}-file`)
+        const r = await write(name, 'file', (n) => {
+          mkdirSync(dirOf(n))
+          writeFileSync(join(dirOf(n), 'out'), 'old contents')
+          return join(dirOf(n), 'out')
+        })
+        const dir = dirOf(name)
         const out = join(dir, 'out')
-        writeFileSync(out, 'old contents')
-        const r = await run(argv(out))
         expect(r.status, r.stderr).toBe(0)
         expect(isOutput(name, readFileSync(out))).toBe(true)
         expect(readdirSync(dir)).toEqual(['out'])
       })
 
       it('through a symbolic link: the link stays, its target is replaced (also a dangling link and a chain)', async () => {
-        const dir = tmp.path(`${name.replace(/\W+/g, '-')}-link`)
-        mkdirSync(join(dir, 'releases'), { recursive: true })
-        writeFileSync(join(dir, 'releases/7'), 'release 7')
-        symlinkSync('releases/7', join(dir, 'current'))
-        const r = await run(argv(join(dir, 'current')))
+        const dirOf = (n: string): string => tmp.path(`${n.replace(/\W+/g, '-')}-link`)
+        const dir = dirOf(name)
+        const r = await write(name, 'link', (n) => {
+          mkdirSync(join(dirOf(n), 'releases'), { recursive: true })
+          writeFileSync(join(dirOf(n), 'releases/7'), 'release 7')
+          symlinkSync('releases/7', join(dirOf(n), 'current'))
+          return join(dirOf(n), 'current')
+        })
         expect(r.status, r.stderr).toBe(0)
         expect(lstatSync(join(dir, 'current')).isSymbolicLink()).toBe(true)
         expect(readlinkSync(join(dir, 'current'))).toBe('releases/7')
         expect(isOutput(name, readFileSync(join(dir, 'releases/7')))).toBe(true)
         // A link to a file not there yet, through another link.
-        symlinkSync('releases/8', join(dir, 'next'))
-        symlinkSync('next', join(dir, 'alias'))
-        const d = await run(argv(join(dir, 'alias')))
+        const d = await write(name, 'dangling link', (n) => {
+          symlinkSync('releases/8', join(dirOf(n), 'next'))
+          symlinkSync('next', join(dirOf(n), 'alias'))
+          return join(dirOf(n), 'alias')
+        })
         expect(d.status, d.stderr).toBe(0)
         expect(lstatSync(join(dir, 'alias')).isSymbolicLink()).toBe(true)
         expect(lstatSync(join(dir, 'next')).isSymbolicLink()).toBe(true)
@@ -118,7 +152,7 @@ describe('-o destroys what the path points to: no longer', () => {
       })
 
       it('a character device is written in place, not replaced', async () => {
-        const r = await run(argv('/dev/null'))
+        const r = await write(name, 'device', () => '/dev/null')
         expect(r.status, r.stderr).toBe(0)
         expect(statSync('/dev/null').isCharacterDevice()).toBe(true)
       })
