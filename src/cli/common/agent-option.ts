@@ -18,12 +18,13 @@ export const AGENT_OPTION: OptionSpec = { name: 'agent', value: true, allowEmpty
  * such a character names no group, and only the `*` groups apply; the empty
  * token names the groups whose value reads as empty (`User-agent:`,
  * `User-agent: *bot`, `User-agent: 123`), and the `*` groups only when the
- * file has none.
+ * file has none. `subject` names the token in the warning (the text is
+ * built around it, never searched: a name may hold any character).
  */
-export function agentWarning(agent: string): string | undefined {
+export function agentWarning(agent: string, subject = `--agent '${agent}'`): string | undefined {
   if (isValidProductToken(agent)) return undefined
-  if (agent === '') return `warning: --agent '' is not a product token ([A-Za-z_-]+): the empty token names the groups whose User-agent value reads as empty ('User-agent:', 'User-agent: *bot', 'User-agent: 123'); only '*' groups apply when none does`
-  return `warning: --agent '${agent}' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`
+  if (agent === '') return `warning: ${subject} is not a product token ([A-Za-z_-]+): the empty token names the groups whose User-agent value reads as empty ('User-agent:', 'User-agent: *bot', 'User-agent: 123'); only '*' groups apply when none does`
+  return `warning: ${subject} is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`
 }
 
 /** The warnings of several `--agent` tokens (one per token that is not a product token; with several tokens, the others still apply). */

@@ -155,7 +155,7 @@ export function crawlerWarnings(crawlers: readonly CrawlerSpec[]): string[] {
     const named = c.tokens.some((t) => isValidProductToken(t))
     for (const t of new Set(c.tokens)) {
       if (isValidProductToken(t)) continue
-      const w = agentWarning(t)!.replace(`--agent '${t}'`, `--crawlers '${c.name}': '${t}'`)
+      const w = agentWarning(t, `--crawlers '${c.name}': '${t}'`)!
       out.push(named ? w.replace(/; only '\*' groups apply$/, '') : w)
     }
   }

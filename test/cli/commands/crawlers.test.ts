@@ -286,6 +286,21 @@ describe('the crawler list: syntax and usage errors', () => {
     expect(r.stderr).toContain(`--crawlers 'Bot/1+X/2': 'X/2' is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`)
   })
 
+  it("warning of a name holding $' or $&: the name is quoted as written, the warning not rewritten around it", async () => {
+    const robots = tmp.path('r-dollar.txt')
+    writeFileSync(robots, 'User-agent: *\nDisallow: /\n')
+    const r = await run(['check', robots, '--crawlers', "A$'B,C$&D,E$`F+G$$H", '/x'])
+    expect(r.status, r.stderr).toBe(0)
+    const warnings = r.stderr.toString().split('\n').filter((l) => l.includes('warning'))
+    const tail = `is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`
+    expect(warnings).toEqual([
+      `robots-automaton: warning: --crawlers 'A$'B': 'A$'B' ${tail}`,
+      `robots-automaton: warning: --crawlers 'C$&D': 'C$&D' ${tail}`,
+      `robots-automaton: warning: --crawlers 'E$\`F+G$$H': 'E$\`F' ${tail}`,
+      `robots-automaton: warning: --crawlers 'E$\`F+G$$H': 'G$$H' ${tail}`,
+    ])
+  })
+
   it('names are trimmed of ASCII blanks only: a no-break space stays the token\'s, as --agent keeps it; a @FILE name not UTF-8 is refused, a BOM and a comment in Latin-1 are not', async () => {
     const robots = tmp.path('r-nbsp.txt')
     writeFileSync(robots, 'User-agent: GPTBot\nDisallow: /\n')
