@@ -71,24 +71,32 @@ export const SAMPLE: PageState = {
 }
 
 /**
- * The tokens of the agents field: split at commas, each trimmed; none means
- * `*`. A token is taken whole, as the reference takes it (`Foo Bar` is one
- * token, which names no group: the page shows the library's warning).
+ * `text` without the ASCII blanks around it, as the command line trims a
+ * name: any other character (a no-break space pasted from a web page) is
+ * the token's, so that it names no group here either.
+ */
+const blankTrim = (text: string): string => text.replace(/^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g, '')
+
+/**
+ * The tokens of the agents field: split at commas, each trimmed of ASCII
+ * blanks; none means `*`. A token is taken whole, as the reference takes it
+ * (`Foo Bar` is one token, which names no group: the page shows the
+ * library's warning).
  */
 export function agentTokens(agents: string): string[] {
-  const tokens = agents.split(',').map((t) => t.trim()).filter((t) => t !== '')
+  const tokens = agents.split(',').map(blankTrim).filter((t) => t !== '')
   return tokens.length ? tokens : ['*']
 }
 
 /**
  * The crawlers of the more-crawlers field, as `--crawlers` reads them:
- * separated by commas, a crawler's tokens joined by `+`, each trimmed;
- * empty crawlers and tokens dropped.
+ * separated by commas, a crawler's tokens joined by `+`, each trimmed of
+ * ASCII blanks; empty crawlers and tokens dropped.
  */
 export function crawlerList(crawlers: string): string[][] {
   const out: string[][] = []
   for (const part of crawlers.split(',')) {
-    const tokens = part.split('+').map((t) => t.trim()).filter((t) => t !== '')
+    const tokens = part.split('+').map(blankTrim).filter((t) => t !== '')
     if (tokens.length > 0) out.push(tokens)
   }
   return out

@@ -6,6 +6,7 @@
  */
 import { deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { parseRobots } from '../../src/index.js'
 import { agentTokens, crawlerList, decodeState, encodeState, SAMPLE, urlList, type PageState } from '../../src/playground/page-state.js'
 
 const CASES: PageState[] = [
@@ -96,6 +97,13 @@ describe('the agents field, the more-crawlers field and the URL list', () => {
     expect(crawlerList('')).toEqual([])
     expect(crawlerList(' GPTBot, CCBot ,, Googlebot + Googlebot-Image,+ ')).toEqual([['GPTBot'], ['CCBot'], ['Googlebot', 'Googlebot-Image']])
     expect(crawlerList('Foo Bar')).toEqual([['Foo Bar']])
+  })
+
+  it('a no-break space around a name stays the token\'s in both fields, as check --agent and --crawlers keep it: the page gives their answer', () => {
+    expect(crawlerList('\u00a0GPTBot, CCBot\u2003+\u00a0Googlebot ,\ufeffX')).toEqual([['\u00a0GPTBot'], ['CCBot\u2003', '\u00a0Googlebot'], ['\ufeffX']])
+    expect(agentTokens(' Googlebot\u00a0,\t\u3000Googlebot-Image ')).toEqual(['Googlebot\u00a0', '\u3000Googlebot-Image'])
+    const robots = parseRobots('User-agent: GPTBot\nDisallow: /\n')
+    expect(robots.crawlers(crawlerList('GPTBot,\u00a0GPTBot')).isAllowed('/x')).toEqual([false, true])
   })
 
   it('links made before the more-crawlers field (seven fields) still open; an eighth field holds the crawlers', async () => {
