@@ -50,12 +50,12 @@ export function optionsObject(options: unknown, what: string): Record<string, un
 }
 
 /**
- * Whether `value` can be sent as an HTTP header's value: tab, space, visible
- * ASCII and U+0080–U+00FF (no control char, none past U+00FF), the rule
- * `fetchRobots` checks its `userAgent` by.
+ * Whether `value` can be sent as a User-Agent header: tab, space, visible
+ * ASCII and U+0080–U+00FF (no control char, none past U+00FF), at most
+ * 1,024 chars, the rule `fetchRobots` checks its `userAgent` by.
  */
 export function isHeaderValue(value: string): boolean {
-  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value)
+  return /^[\t\x20-\x7e\x80-\xff]{0,1024}$/.test(value)
 }
 
 /** `value instanceof cls`, where asking may throw (a revoked Proxy): then a RobotsInputError naming `what`. */

@@ -119,7 +119,7 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
   const what = 'useWithCrawlee'
   const o = optionsObject(options, what)
   mustBe(o.userAgent === undefined || typeof o.userAgent === 'string', what, 'userAgent', 'a string', o.userAgent)
-  mustBe(o.userAgent === undefined || isHeaderValue(o.userAgent as string), what, 'userAgent', 'a header value (no control char such as CR or LF, no char past U+00FF)', o.userAgent)
+  mustBe(o.userAgent === undefined || isHeaderValue(o.userAgent as string), what, 'userAgent', 'a header value (no control char such as CR or LF, no char past U+00FF, at most 1,024 chars)', o.userAgent)
   mustBe(o.now === undefined || typeof o.now === 'function', what, 'now', 'a function', o.now)
   mustBe(o.redirectFilter === undefined || typeof o.redirectFilter === 'function', what, 'redirectFilter', 'a function', o.redirectFilter)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', what, 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
@@ -488,7 +488,7 @@ class Installation {
     if (!this.warnedCrawlers.has(crawler)) {
       this.warnedCrawlers.add(crawler)
       const to = isLog(log) ? log : this.defaultLog
-      to?.warning(`respectRobotsTxtFile.userAgent ${describeValue(token)} cannot be sent as a User-Agent header (CR, LF, NUL or a char past U+00FF): robots.txt is asked for as ${JSON.stringify(DEFAULT_CRAWLEE_USER_AGENT)}; rules are still judged for it`)
+      to?.warning(`respectRobotsTxtFile.userAgent ${describeValue(token)} cannot be sent as a User-Agent header (CR, LF, NUL, a char past U+00FF, or more than 1,024 chars): robots.txt is asked for as ${JSON.stringify(DEFAULT_CRAWLEE_USER_AGENT)}; rules are still judged for it`)
     }
     return DEFAULT_CRAWLEE_USER_AGENT
   }

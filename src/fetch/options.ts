@@ -74,7 +74,8 @@ export interface FetchRobotsOptions {
   /**
    * Sent as the `User-Agent` header (platforms that forbid setting it ignore
    * it). A value no HTTP stack can send (a control char such as CR or LF, a
-   * char past U+00FF) is a `RobotsInputError` before any request.
+   * char past U+00FF) or servers would refuse (more than 1,024 chars) is a
+   * `RobotsInputError` before any request.
    */
   userAgent?: string
   /** Aborting it rejects the returned promise with the signal's reason (it is not an outcome). */
@@ -112,8 +113,13 @@ export interface FetchRobotsOptions {
   previous?: PreviousFetch
 }
 
-/** A header value every HTTP stack sends as is: no control char (CR, LF and NUL included) and none past U+00FF. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+/**
+ * A User-Agent every HTTP stack sends as is and servers read: no control
+ * char (CR, LF and NUL included), none past U+00FF, at most 1,024 chars (a
+ * server answers a longer header, past its limit, with 431 or 400, which
+ * would read as the site's robots.txt unavailable: allow all).
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1024}$/
 
 function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
   if (!ok) throw new RobotsInputError(`fetchRobots: ${name} must be ${what}, got ${describeValue(value)}`)
@@ -127,7 +133,7 @@ export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   mustBe(t === undefined || (typeof t === 'object' && t !== null && typeof t.request === 'function'), 'transport', 'an object with a request function', t)
   mustBe(o.fetch === undefined || t === undefined, 'fetch', 'absent when a transport is given', o.fetch)
   mustBe(o.now === undefined || typeof o.now === 'function', 'now', 'a function', o.now)
-  mustBe(o.userAgent === undefined || (typeof o.userAgent === 'string' && HEADER_VALUE.test(o.userAgent)), 'userAgent', 'a string that can be a header value (tab, space, visible ASCII and U+0080–U+00FF)', o.userAgent)
+  mustBe(o.userAgent === undefined || (typeof o.userAgent === 'string' && HEADER_VALUE.test(o.userAgent)), 'userAgent', 'a string that can be a header value (tab, space, visible ASCII and U+0080–U+00FF; at most 1,024 chars)', o.userAgent)
   mustBe(o.allowPrivateRedirects === undefined || typeof o.allowPrivateRedirects === 'boolean', 'allowPrivateRedirects', 'a boolean', o.allowPrivateRedirects)
   const p = o.previous as unknown as Record<string, unknown> | null | undefined
   if (p !== undefined) {

@@ -152,6 +152,15 @@ describe.skipIf(loaded.skip !== undefined)(
         expect(warnings).toHaveLength(1)
         expect(fetchLines(r.log)[0]).toMatch(/: ok: HTTP 200 /)
       })
+
+      it('regression: a respectRobotsTxtFile.userAgent of more than 1,024 chars is judged, robots.txt asked for with the default User-Agent and a warning (the server\'s 431 was the site\'s unavailable: every page)', async () => {
+        const agent = 'MyBot/1.0 (+http://127.0.0.1/' + 'x'.repeat(20_000) + ')'
+        const s = await setUp({ status: 200, body: 'User-agent: *\nDisallow: /\n\nUser-agent: MyBot\nDisallow: /private\n' })
+        const r = await crawl(crawlee, s, { agent })
+        expect(r.pages).toEqual(pagesExcept('/private'))
+        expect(s.robotsUserAgents).toEqual([DEFAULT_CRAWLEE_USER_AGENT])
+        expect(r.log.map((l) => l.message).filter((m) => m.includes('more than 1,024 chars'))).toHaveLength(1)
+      })
     })
 
     describe("parsing: the reference's answers", () => {

@@ -5,7 +5,7 @@
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { fetchRobots as fetchWith, MAX_TIMEOUT_MS } from '../../src/index.js'
+import { fetchRobots as fetchWith, MAX_TIMEOUT_MS, RobotsCache } from '../../src/index.js'
 import { createNodeTransport } from '../../src/node.js'
 import { describeFetchResult } from '../../src/fetch/describe.js'
 import { closedPort, reply, startServer, type Handler, type TestServer } from './server.js'
@@ -507,6 +507,15 @@ describe('timeoutMs above 2^31-1 fires after 1 ms (issue 13 #8)', () => {
     // Tabs and Latin-1 chars are header values: sent.
     a.handler = reply(200, RULES)
     expect((await fetchRobots(a.origin, { userAgent: 'bot/1.0\t(caf\u00e9)' })).outcome).toBe('ok')
+  })
+
+  it('regression: a userAgent of more than 1,024 chars is ERR_INPUT before any request (the server\'s 431 was the site\'s unavailable outcome: allow all)', async () => {
+    await expect(fetchRobots(a.origin, { userAgent: 'b'.repeat(1025) })).rejects.toMatchObject({ name: 'RobotsInputError', code: 'ERR_INPUT', message: expect.stringContaining('at most 1,024 chars') })
+    await expect(fetchRobots(a.origin, { userAgent: 'b'.repeat(1 << 20) })).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    expect(() => new RobotsCache({ userAgent: 'b'.repeat(1025) })).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+    expect(a.requests).toEqual([])
+    a.handler = reply(200, RULES)
+    expect((await fetchRobots(a.origin, { userAgent: 'b'.repeat(1024) })).outcome).toBe('ok')
   })
 
   it('0 and fractions are accepted', async () => {

@@ -103,10 +103,16 @@ function olderThanMs(args: ParsedArgs, updating: boolean): number {
   return Number(m[1]) * UNITS[m[2]!]!
 }
 
-/** `--user-agent`, checked (one header value), or the default. */
+/**
+ * `--user-agent`, checked as `fetchRobots` checks its `userAgent` (one header
+ * value, at most 1,024 chars: a server answers a longer one with 431 or 400,
+ * which would be written down as the site's robots.txt unavailable), or the
+ * default.
+ */
 export function userAgentOption(args: ParsedArgs): string {
   const userAgent = optionValue(args, 'user-agent') ?? defaultUserAgent()
   if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(userAgent)) throw new UsageError(`option '--user-agent' must be a header value: one line of printable characters, none past U+00FF`)
+  if (userAgent.length > 1024) throw new UsageError(`option '--user-agent' takes at most 1,024 characters (got ${userAgent.length}): servers refuse a longer header, which would read as every site's robots.txt unavailable`)
   return userAgent
 }
 

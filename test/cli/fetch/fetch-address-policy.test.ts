@@ -239,6 +239,18 @@ describe('DNS that the run controls', () => {
     expect(server.total).toBe(0)
   })
 
+  it('regression: --user-agent of more than 1,024 chars is a usage error on fetch and audit --fetch (the server\'s 431 was written down as the site\'s robots.txt unavailable: allow all)', async () => {
+    const long = 'bot/1.0 (+http://127.0.0.1/' + 'x'.repeat(20_000) + ')'
+    for (const cmd of [['fetch', '-o', tmp.path('ua-long.bundle')], ['audit', '--fetch', '--crawlers', 'bot', '--save', tmp.path('ua-long.bundle')]]) {
+      const r = await run([...cmd, '--user-agent', long, '--resolve', `ua.test:${server.port}:127.0.0.1`, '--allow-private'], { input: `http://ua.test:${server.port}/\n` })
+      expect(r.status, r.stderr).toBe(2)
+      expect(r.stderr).toMatch(/option '--user-agent' takes at most 1,024 characters \(got 20028\)/)
+      expect(r.stdout.toString()).toBe('')
+      expect(existsSync(tmp.path('ua-long.bundle'))).toBe(false)
+    }
+    expect(server.total).toBe(0)
+  })
+
   it('--dns-server that is not an address is a usage error', async () => {
     const r = await run(['fetch', '-o', tmp.path('x.bundle'), '--dns-server', 'dns.example'], { input: '' })
     expect(r.status).toBe(2)
