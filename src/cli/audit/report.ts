@@ -54,9 +54,16 @@ export function changeOf(key: string, crawler: string, old: { r: HostRecord; c: 
   return [key, crawler, old.c.access, now.c.access, old.c.group, now.c.group, old.r.outcome, now.r.outcome].map(csvField).join(',') + '\n'
 }
 
-/** Lays out rows of cells in columns (left-aligned, two spaces apart). */
-function columns(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+/** Widest a column is padded to: a longer cell (a crawler's name) is written whole and pushes its row's next cells right. */
+export const MAX_COLUMN_WIDTH = 40
+
+/**
+ * Lays out rows of cells in columns (left-aligned, two spaces apart), each
+ * as wide as its widest cell up to MAX_COLUMN_WIDTH, so that one long name
+ * does not pad every other row to its length.
+ */
+export function columns(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0].map((_, i) => Math.min(MAX_COLUMN_WIDTH, rows.reduce((w, r) => Math.max(w, r[i].length), 0)))
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ').trimEnd()).join('\n') + '\n'
 }
 
