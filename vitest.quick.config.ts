@@ -7,7 +7,7 @@
  * (vitest.config.ts) runs everything, as CI does.
  */
 import { defineConfig } from 'vitest/config'
-import base from './vitest.config'
+import base, { common } from './vitest.config'
 
 // Read by test/support/shared-data.ts, in the global setup and in every test process (they inherit it).
 process.env.ROBOTS_AUTOMATON_QUICK_TESTS = '1'
@@ -16,6 +16,10 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    ...common,
+    // One set of files, none of them Crawlee's: they share their workers (vitest.config.ts).
+    projects: undefined,
+    isolate: false,
     include: [
       'test/parse/**/*.test.ts',
       'test/rules/**/*.test.ts',

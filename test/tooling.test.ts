@@ -102,7 +102,7 @@ describe('npm run test:quick', () => {
     const config = /^vitest run --config (\S+)$/.exec(pkg.scripts['test:quick'])?.[1]
     expect(config, 'test:quick runs vitest with a configuration of its own').toBeDefined()
     const before = process.env.ROBOTS_AUTOMATON_QUICK_TESTS
-    type Config = { test?: { include?: string[] } }
+    type Config = { test?: { include?: string[]; exclude?: string[]; projects?: { test: { include: string[]; exclude?: string[] } }[] } }
     const [{ default: quick }, { default: full }] = (await Promise.all([import(resolve(ROOT, config!)), import('../vitest.config.js')])) as { default: Config }[]
     if (before === undefined) delete process.env.ROBOTS_AUTOMATON_QUICK_TESTS // set by the quick config as it loads
     // A glob as vitest reads these: `**/` any folders (or none), `*` any name part.
@@ -111,7 +111,10 @@ describe('npm run test:quick', () => {
     const files = (function walk(dir: string): string[] {
       return readdirSync(resolve(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]))
     })('test')
-    const inFull = files.filter((f) => (full.test?.include ?? []).some((p) => glob(p).test(f)))
+    // npm test runs a file when one of its projects includes the file and does not exclude it.
+    const projects = (full.test?.projects ?? []).map((p) => p.test)
+    expect(projects.length, 'npm test runs its files in projects').toBeGreaterThan(0)
+    const inFull = files.filter((f) => projects.some((p) => p.include.some((i) => glob(i).test(f)) && !(p.exclude ?? []).some((e) => glob(e).test(f))))
     const inQuick = new Set<string>()
     for (const pattern of quick.test?.include ?? []) {
       const matched = files.filter((f) => glob(pattern).test(f))
@@ -139,5 +142,42 @@ describe('the suites that need ../shared', () => {
     }
     walk(resolve(ROOT, 'test'))
     expect([...used].sort()).toEqual(Object.keys(SHARED_SUITES).sort())
+  })
+})
+
+describe('test files that share a worker', () => {
+  it('a global a test file (or its helper) patches is put back, and none sets an environment variable, unless the file runs isolated', async () => {
+    const { ISOLATED } = (await import('../vitest.config.js')) as { ISOLATED: string[] }
+    // The folders of the isolated files keep their helpers too.
+    const isolatedDirs = ISOLATED.map((p) => p.slice(0, p.indexOf('*')))
+    // A property of a global, assigned: `Uint8Array.prototype.indexOf = …`, `process.stderr.write = …`, `process.env.X = …`.
+    const ASSIGNED = /^\s*((?:process|globalThis|console|Math|Date|performance|Buffer|[A-Z]\w*\.prototype)(?:\.[A-Za-z_$][\w$]*)+)\s*=(?!=)/gm
+    const offenders: string[] = []
+    let patched = 0
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(resolve(ROOT, dir), { withFileTypes: true })) {
+        const path = `${dir}/${e.name}`
+        if (e.isDirectory()) walk(path)
+        else if (/\.(ts|mts)$/.test(e.name) && !isolatedDirs.some((d) => path.startsWith(d))) {
+          const text = readFileSync(resolve(ROOT, path), 'utf8')
+          const counts = new Map<string, number>()
+          for (const m of text.matchAll(ASSIGNED)) {
+            const before = text.slice(0, m.index)
+            // Code a child process or a browser page runs: inside a template string, or marked as the page's.
+            if ((before.match(/`/g) ?? []).length % 2 === 1 || /\/\/ In the page\b[^\n]*\n\s*$/.test(before)) continue
+            counts.set(m[1], (counts.get(m[1]) ?? 0) + 1)
+          }
+          for (const [target, n] of counts) {
+            patched++
+            if (target.startsWith('process.env.')) offenders.push(`${path}: sets ${target} (use vi.stubEnv, undone after each test)`)
+            else if (n < 2) offenders.push(`${path}: assigns ${target} once, never putting it back`)
+          }
+        }
+      }
+    }
+    walk('test')
+    expect(offenders).toEqual([])
+    // The check sees the patches this suite makes (Uint8Array.prototype.indexOf, process.stderr.write, …).
+    expect(patched).toBeGreaterThan(5)
   })
 })

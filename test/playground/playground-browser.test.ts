@@ -220,6 +220,7 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     // A folder dropped, or a file gone since it was chosen: reading it fails.
     await page.evaluate(() => {
       const read = Blob.prototype.arrayBuffer
+      // In the page (the browser's global), not in this process.
       Blob.prototype.arrayBuffer = function (this: Blob) {
         return this.size === 7 ? Promise.reject(new DOMException('A requested file or directory could not be found.', 'NotFoundError')) : read.call(this)
       }
