@@ -1,4 +1,5 @@
 import { describeValue, RobotsInputError } from '../errors.js'
+import { MAX_KEY_BYTES, storeKey } from '../store/origin-keys.js'
 import { hostProblem } from '../url/url-scan-record.js'
 
 /** Where the robots.txt of a site lives. */
@@ -33,7 +34,13 @@ export function robotsLocation(url: string | URL): RobotsLocation {
   return { origin, robotsUrl: `${origin}/robots.txt` }
 }
 
-/** The cache key for a URL: its origin. */
+/**
+ * The cache key for a URL: its origin as the store keys it, so that one site
+ * is one entry (`example.com.` is `example.com`: a trailing dot dropped), and
+ * an origin too long for a key is refused before any fetch.
+ */
 export function originOf(url: string | URL): string {
-  return robotsLocation(url).origin
+  const origin = robotsLocation(url).origin
+  // The URL parser wrote the rest as the store does; IPv6 hosts hold no dot.
+  return origin.length > MAX_KEY_BYTES || origin.endsWith('.') || origin.includes('.:') ? storeKey(origin, 'RobotsCache').key : origin
 }
