@@ -10,7 +10,7 @@
 import { openBody } from './body.js'
 import { CODING_HEADER, encodedBodyRequest, STRICT_ACCEPT_ENCODING, type EncodedBodyState } from './content-coding.js'
 import type { FetchLike } from './options.js'
-import type { RobotsTransport, TransportRequest, TransportResponse } from './transport.js'
+import { checkResponse, type RobotsTransport, type TransportRequest, type TransportResponse } from './transport.js'
 
 /** Rejects as soon as `signal` aborts, so a `fetch` that ignores its signal cannot outlive the deadline. */
 export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -59,12 +59,12 @@ export function webTransport(fetchImpl: FetchLike, strict: boolean): RobotsTrans
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       let r = init(req, 'manual')
-      let res = await raceAbort(fetchImpl(req.url, r.init), req.signal)
+      let res = checkResponse(await raceAbort(Promise.resolve(fetchImpl(req.url, r.init)), req.signal), 'fetch')
       let followedTo: string | undefined
       if (res.type === 'opaqueredirect') {
         // Browsers hide manual redirects; let the platform follow them (its own limit applies).
         r = init(req, 'follow')
-        res = await raceAbort(fetchImpl(req.url, r.init), req.signal)
+        res = checkResponse(await raceAbort(Promise.resolve(fetchImpl(req.url, r.init)), req.signal), 'fetch')
         if (res.redirected && res.url) followedTo = res.url
       }
       const undecoded = r.state?.renamed === true
