@@ -6,7 +6,7 @@
  * @module robots-automaton/node
  */
 import { open } from 'node:fs/promises'
-import { parseRobotsStream, RobotsInputError, type ParseOptions, type Robots } from './index.js'
+import { parseRobotsStream, RobotsInputError, type ParseOptions, type Robots, type StreamParseOptions } from './index.js'
 
 export { parseRobotsStream, type ByteSource, type ParseOptions } from './index.js'
 
@@ -34,10 +34,11 @@ async function openPath(path: string | URL) {
  * the system error (`code` `ENOENT`, `EISDIR`, …) when the file cannot be
  * read, and with a RobotsInputError when `path` cannot be a path.
  */
-export async function parseRobotsFile(path: string | URL, options: ParseOptions = {}): Promise<Robots> {
+export async function parseRobotsFile(path: string | URL, options: ParseOptions | StreamParseOptions = {}): Promise<Robots> {
   // The options' own checks (ERR_INPUT, ERR_LIMIT, ERR_BUDGET, …) before the file is touched: an empty source.
   await parseRobotsStream(noChunks(), options)
-  const handle = await openPath(path)
+  const signal = (options as StreamParseOptions).signal
+  const handle = await untilAborted(openPath(path), signal, (late) => void late.close().catch(() => {}))
   try {
     const info = await handle.stat()
     if (info.isDirectory()) {
@@ -50,8 +51,36 @@ export async function parseRobotsFile(path: string | URL, options: ParseOptions 
     const stream = handle.createReadStream({ highWaterMark: FILE_CHUNK, autoClose: false })
     return await parseRobotsStream(stream, options)
   } finally {
-    await handle.close()
+    // A read in flight (a FIFO whose writer is silent) holds close() until it ends: after an abort, closed behind.
+    if (signal?.aborted === true) void handle.close().catch(() => {})
+    else await handle.close()
   }
+}
+
+/**
+ * `p`, or the reason of `signal` as soon as it aborts (opening a FIFO waits
+ * for its writer); what `p` gives after the abort goes to `drop`.
+ */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, drop: (late: T) => void): Promise<T> {
+  if (signal === undefined) return p
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason)
+      p.then(drop, () => {})
+    }
+    if (signal.aborted) return onAbort()
+    signal.addEventListener('abort', onAbort, { once: true })
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(v)
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(e)
+      },
+    )
+  })
 }
 
 /** A source without chunks. */

@@ -169,3 +169,15 @@ describe('parseRobotsStream: chunks and signals that cannot be described', () =>
     expect(await code(() => parseRobotsStream(chunks() as AsyncIterable<Uint8Array>, { signal: evil as unknown as AbortSignal }))).toBe('ERR_INPUT')
   })
 })
+
+describe('BundleWriter.entry: keys and kinds of another type', () => {
+  it('regression: BundleWriter.entry with an undefined or null key threw an uncoded TypeError, and a kind named as an Object method (constructor, toString, __proto__) was taken and written; both are ERR_INPUT', () => {
+    for (const key of [undefined, null, 5, Symbol('k'), booby()]) {
+      expect(codeOf(() => new BundleWriter(1).entry(key as unknown as string, 'unavailable', undefined, undefined))).toBe('ERR_INPUT')
+    }
+    for (const kind of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 5, undefined]) {
+      expect(codeOf(() => new BundleWriter(1).entry('example.com', kind as 'robots', undefined, undefined)), String(kind)).toBe('ERR_INPUT')
+    }
+    expect(codeOf(() => new BundleWriter(1).entry('example.com', 'unavailable', undefined, undefined))).toBe('none')
+  })
+})

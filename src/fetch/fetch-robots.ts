@@ -14,7 +14,7 @@ import { AddressRefusal, addressGuard, checkPrivateAddresses } from './address-p
 import { conditionalHeaders, mergeValidators, validatorsOf, type FetchValidators } from './validators.js'
 import type { HeaderSource } from './cache-control.js'
 import type { RobotsTransport, TransportResponse } from './transport.js'
-import { raceAbort, webTransport } from './web-transport.js'
+import { checkResponse, raceAbort, webTransport } from './web-transport.js'
 
 
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
@@ -220,6 +220,8 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const failure = (err: unknown, phase: FetchFailure['phase'], res?: TransportResponse): RobotsFetchResult => {
     if (userSignal?.aborted) throw userSignal.reason
     if (err instanceof AddressRefusal) return refusal(err)
+    // The caller's fetch or transport answered what is no response: its fault, never the site's outcome.
+    if (err instanceof RobotsInputError) throw err
     const local = localFailureCode(err)
     if (local !== undefined) {
       const e = new RobotsError('ERR_LOCAL', `robots.txt of ${origin} not fetched: this machine failed (${local}): ${describeFailure(err, phase).message}`)
@@ -284,13 +286,17 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
           if (cls !== undefined) throw new AddressRefusal(cls, hostname, address)
         },
       })
+      if (typeof (pending as { then?: unknown } | null)?.then !== 'function') {
+        throw new RobotsInputError(`transport.request returned ${describeValue(pending)}, not a promise`)
+      }
       try {
         res = await raceAbort(pending, controller.signal)
       } catch (err) {
         // A transport that ignored the signal may still answer: its response is not wanted.
-        pending.then((late) => late.cancel(), () => {})
+        pending.then((late) => late?.cancel?.(), () => {}).catch(() => {})
         return failure(timedOut && !userSignal?.aborted ? await ownError(pending, err) : err, 'request')
       }
+      checkResponse(res, 'transport.request')
       if (res.followedTo !== undefined) {
         // The platform has followed it already; the file it reached is still refused.
         const hop: RedirectHop = { url: current, status: 0, location: res.followedTo }

@@ -1,4 +1,5 @@
 import { describeValue, RobotsInputError } from '../errors.js'
+import { MAX_KEY_BYTES, storeKey } from '../store/origin-keys.js'
 import { hostProblem } from '../url/url-scan-record.js'
 
 /** Where the robots.txt of a site lives. */
@@ -33,7 +34,9 @@ export function robotsLocation(url: string | URL): RobotsLocation {
   return { origin, robotsUrl: `${origin}/robots.txt` }
 }
 
-/** The cache key for a URL: its origin. */
+/** The cache key for a URL: its origin as the store keys it (one site, one entry). */
 export function originOf(url: string | URL): string {
-  return robotsLocation(url).origin
+  const origin = robotsLocation(url).origin
+  // The URL parser wrote the rest as the store does; IPv6 hosts hold no dot.
+  return origin.length > MAX_KEY_BYTES || origin.endsWith('.') || origin.includes('.:') ? storeKey(origin, 'RobotsCache').key : origin
 }

@@ -18,7 +18,6 @@
  *   is written in place, as the bytes come (a FIFO is opened without
  *   blocking the process while it waits for its reader).
  */
-import { once } from 'node:events'
 import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -173,6 +172,35 @@ export function checkOutput(path: string, what: string, fail: (message: string) 
   return { path, kind: 'file', file, what, fail }
 }
 
+/**
+ * Writes `data` to stdout (a pipe, a socket, a terminal) and settles once it
+ * is written or has failed. Until then an `'error'` listener is held, so
+ * that a reader gone (EPIPE) rejects rather than crashes the process.
+ */
+function writeStdout(data: Uint8Array): Promise<void> {
+  const out = process.stdout
+  return new Promise((resolve, reject) => {
+    let failed = false
+    const onError = (err: Error): void => {
+      out.off('error', onError)
+      if (!failed) reject(err)
+      failed = true
+    }
+    out.on('error', onError)
+    out.write(data, (err) => {
+      if (err == null) {
+        out.off('error', onError)
+        resolve()
+        return
+      }
+      if (!failed) reject(err)
+      failed = true
+      // The stream emits the failure after this callback, in the same run of the queue.
+      setImmediate(() => out.off('error', onError))
+    })
+  })
+}
+
 /** Bytes gathered before a write to the file. */
 const CHUNK = 256 * 1024
 
@@ -239,7 +267,7 @@ export class OutputWriter {
       if (this.target.kind === 'stdout') {
         // A file as stdout: Node writes a chunk with one write(2) and drops what a short count leaves (a size limit, a full disk); written whole here.
         if (process.stdout.constructor.name === 'SyncWriteStream') for (let n = 0; n < data.length; ) n += writeSync(1, data, n, data.length - n)
-        else if (!process.stdout.write(data)) await once(process.stdout, 'drain')
+        else await writeStdout(data)
         this.written += data.length
         return
       }

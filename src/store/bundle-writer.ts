@@ -30,7 +30,7 @@ const KINDS: Record<BundleEntryKind, number> = { robots: BundleKind.Robots, unav
 
 /** Whether `key` can be a store key at a glance: 1 to MAX_KEY_BYTES printable ASCII characters, no upper case, no space. */
 function plausibleKey(key: string): boolean {
-  if (key.length === 0 || key.length > MAX_KEY_BYTES) return false
+  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_BYTES) return false
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i)
     if (c <= 0x20 || c >= 0x7f || (c >= 0x41 && c <= 0x5a)) return false
@@ -79,8 +79,9 @@ export class BundleWriter {
    */
   entry(key: string, kind: BundleEntryKind, form: Uint8Array | undefined, info: StoreFetchInfo | undefined): Uint8Array {
     if (this.added >= this.count) throw new RobotsInputError(`BundleWriter: more than ${this.count} entries`)
-    if (!plausibleKey(key) || storeKey(key, 'BundleWriter').key !== key) throw new RobotsInputError(`BundleWriter: key ${JSON.stringify(key)} is not in the store's form (RobotsStore.keyOf)`)
-    const k = KINDS[kind]
+    if (!plausibleKey(key) || storeKey(key, 'BundleWriter').key !== key) throw new RobotsInputError(`BundleWriter: key ${typeof key === 'string' ? JSON.stringify(key) : describeValue(key)} is not in the store's form (RobotsStore.keyOf)`)
+    // Own kinds only: `toString`, `constructor` are no kind.
+    const k = typeof kind === 'string' && Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined
     if (k === undefined) throw new RobotsInputError(`BundleWriter: unknown kind ${describeValue(kind)}`)
     if (form !== undefined && asBytes(form) === undefined) throw new RobotsInputError(`BundleWriter: a form is a Uint8Array (Robots.toBytes()), got ${describeValue(form)}`)
     const formLength = form?.length ?? 0

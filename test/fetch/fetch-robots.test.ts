@@ -756,3 +756,23 @@ describe('regression: a Location field repeated with the same target was followe
     }
   })
 })
+
+describe('regression: fetch answer not a response: a fetch option resolving to undefined, 42 or {} was recorded as the site unreachable (disallow all, cached), or rejected with an uncoded TypeError', () => {
+  const RULES = 'User-agent: *\nDisallow: /\n'
+  it('is ERR_INPUT naming what it resolved to, for the fetch option and a transport alike; RobotsCache keeps nothing', async () => {
+    const junk: unknown[] = [undefined, null, 42, {}, { status: '200' }, { status: 200, headers: null }, { status: 200, headers: new Headers(), body: 5 }]
+    for (const value of junk) {
+      const fetch = (async () => value) as never
+      await expect(fetchWith('https://example.com/', { fetch }), String(value)).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/^fetch resolved to .*not a response/) })
+      const cache = new RobotsCache({ fetch })
+      await expect(cache.isAllowed('https://example.com/x', 'bot')).rejects.toMatchObject({ code: 'ERR_INPUT' })
+      expect(cache.stats().entries).toBe(0)
+    }
+    for (const request of [() => 42, async () => 42, async () => ({ status: 200, headers: new Headers(), body: null })]) {
+      await expect(fetchWith('https://example.com/', { transport: { request } as never })).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/^transport\.request (returned|resolved to) /) })
+    }
+    // A fetch that answers at once (no promise) is still read; one that throws is the site unreachable, as before.
+    expect((await fetchWith('https://example.com/', { fetch: (() => new Response(RULES)) as never })).outcome).toBe('ok')
+    expect((await fetchWith('https://example.com/', { fetch: (() => { throw new TypeError('fetch failed') }) as never })).outcome).toBe('unreachable')
+  })
+})

@@ -349,6 +349,28 @@ describe('RobotsCache', () => {
     }
   })
 
+  it('regression: RobotsCache trailing-dot origin: https://example.com./ was an entry and a fetch of its own beside https://example.com/, both held under the store\'s one key, so deleting or evicting one spelling dropped the other\'s rules and its disallowed URLs were then allowed; now one origin, one entry, one fetch', async () => {
+    const asked: string[] = []
+    const fetch = async (url: string | URL) => {
+      asked.push(String(url))
+      return new Response(RULES, { headers: { 'content-type': 'text/plain' } })
+    }
+    const cache = new RobotsCache({ now, fetch: fetch as never })
+    expect(await cache.isAllowed('https://example.com/private/a', 'bot')).toBe(false)
+    expect(await cache.isAllowed('https://EXAMPLE.com.:443/private/a', 'bot')).toBe(false)
+    expect((await cache.lookup('https://example.com./x')).origin).toBe('https://example.com')
+    expect(asked).toEqual(['https://example.com/robots.txt'])
+    expect(cache.stats()).toMatchObject({ entries: 1, fetches: 1, hits: 2 })
+    // Forgetting one spelling forgets the site; the next look-up fetches again and still disallows.
+    expect(cache.delete('https://example.com./')).toBe(true)
+    expect(await cache.isAllowed('https://example.com/private/a', 'bot')).toBe(false)
+    expect(asked).toHaveLength(2)
+    // An origin too long for a key is refused before any fetch.
+    const long = `https://${Array.from({ length: 20 }, () => 'a'.repeat(60)).join('.')}/x`
+    await expect(cache.get(long)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    expect(asked).toHaveLength(2)
+  })
+
   it('regression: a bad fetch option was an error only at the first look-up; now the constructor throws its coded error', () => {
     const bad: [Record<string, unknown>, string][] = [
       [{ timeoutMs: -1 }, 'ERR_INPUT'],

@@ -4,7 +4,7 @@
  * limit comes from `ulimit -f` in a child shell (Node ignores SIGXFSZ, so a
  * write past it fails with EFBIG).
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -37,5 +37,45 @@ describe.skipIf(!existsSync('/bin/bash'))('writeOutput to stdout', () => {
     expect(r.status).toBe(1)
     // What the limit let through, whole.
     expect(statSync(out).size).toBe(1000 * 1024)
+  })
+})
+
+// Fills stdout (a socket whose reader reads nothing) until the kernel takes no
+// byte more, starts a writeOutput, says so once its write is queued, then says
+// how it ended. The test closes the reader on that word.
+const QUEUED_SCRIPT = `
+import { writeSync } from 'node:fs'
+import { checkOutput, writeOutput } from ${JSON.stringify(join(ROOT, 'dist/node.js'))}
+const target = checkOutput('-', 'output')
+void process.stdout // made non-blocking
+const block = Buffer.alloc(65536, 0x61)
+for (let size = block.length; size >= 1; size >>= 1) {
+  try { for (;;) writeSync(1, block, 0, size) } catch (err) { if (err.code !== 'EAGAIN') throw err }
+}
+const keepAlive = setTimeout(() => {}, 60000)
+const written = writeOutput(target, 'more\\n')
+await new Promise((resolve) => setImmediate(resolve))
+process.stderr.write('queued\\n')
+try {
+  await written
+  process.stderr.write('resolved\\n')
+} catch (err) {
+  process.stderr.write(err.code + ': ' + err.message + '\\n')
+  clearTimeout(keepAlive)
+}
+`
+
+describe('writeOutput to stdout whose reader goes away', () => {
+  it('regression: writeOutput EPIPE crash without a listener: writeOutput(checkOutput(\'-\')) resolved while its bytes still waited in the stream, and the reader closing then crashed the process with an unhandled EPIPE; it now settles once the bytes are written and rejects with ERR_OUTPUT', async () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', QUEUED_SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] })
+    child.stdout.pause()
+    let stderr = ''
+    child.stderr.on('data', (d) => {
+      stderr += d
+      if (stderr.includes('queued')) child.stdout.destroy()
+    })
+    const status = await new Promise((resolve) => child.on('close', resolve))
+    expect(stderr).toBe("queued\nERR_OUTPUT: cannot write output '-': write EPIPE\n")
+    expect(status).toBe(0)
   })
 })

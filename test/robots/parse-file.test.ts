@@ -3,7 +3,8 @@
  * bytes, whatever falls on a chunk's edge; what cannot be a path is a coded
  * error of the library's own tree.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -65,5 +66,47 @@ describe('parseRobotsFile', () => {
     const file = join(dir, 'ok.txt')
     writeFileSync(file, 'User-agent: *\nDisallow: /p\n')
     expect((await parseRobotsFile(file, { limit: 600_000 })).agent('x').isAllowed('/p')).toBe(false)
+  })
+})
+
+/** How `p` has settled after `abort()` and a few turns of the event loop (no clock): the rejection's name, or 'pending'. */
+async function afterAbort(p: Promise<unknown>, abort: () => void): Promise<string> {
+  let outcome = 'pending'
+  p.then(
+    () => (outcome = 'resolved'),
+    (e: Error) => (outcome = e.name),
+  )
+  abort()
+  for (let turn = 0; turn < 20 && outcome === 'pending'; turn++) await new Promise((resolve) => setImmediate(resolve))
+  return outcome
+}
+
+describe.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/mkfifo'))('parseRobotsFile of a FIFO with an AbortSignal', () => {
+  it('regression: parseRobotsFile FIFO abort ignored: with a FIFO whose writer is silent (or absent), aborting the signal left the promise pending (close() waited for the read, open() for a writer); it now rejects with the signal\'s reason at once', async () => {
+    const fifo = join(dir, 'robots.fifo')
+    execFileSync('/usr/bin/mkfifo', [fifo])
+    // A silent writer: the FIFO opened read-write (Linux) writes nothing.
+    const writer = openSync(fifo, 'r+')
+    let reading: string
+    try {
+      const controller = new AbortController()
+      const read = parseRobotsFile(fifo, { signal: controller.signal })
+      await new Promise((resolve) => setTimeout(resolve, 50)) // the read under way
+      reading = await afterAbort(read, () => controller.abort())
+    } finally {
+      closeSync(writer) // the read in flight ends (EOF), and its handle is closed
+    }
+    expect(reading).toBe('AbortError')
+    // No writer at all: the open itself waits.
+    let opening: string
+    try {
+      const controller = new AbortController()
+      const open = parseRobotsFile(fifo, { signal: controller.signal })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      opening = await afterAbort(open, () => controller.abort())
+    } finally {
+      closeSync(openSync(fifo, 'r+')) // lets the waiting open through; its handle is closed
+    }
+    expect(opening).toBe('AbortError')
   })
 })
