@@ -6,7 +6,8 @@
  * never a call of the caller's own valueOf or toString.
  */
 import { describe, expect, it } from 'vitest'
-import { BundleWriter, lineEnd, parseRobots, parseRobotsStream, RobotsError, RobotsStore, robotsLocation, UrlScan, urlEnd } from '../src/index.js'
+import { checkOutput, createNodeTransport, DnsCache, describeSystemError, OutputWriter, writeFileAtomic, writeOutput } from '../src/node.js'
+import { BundleWriter, fetchRobots, lineEnd, parseRobots, parseRobotsStream, RobotsError, RobotsStore, robotsLocation, UrlScan, urlEnd } from '../src/index.js'
 
 const BODY = 'User-agent: Googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /s\n'
 const enc = new TextEncoder()
@@ -179,5 +180,48 @@ describe('BundleWriter.entry: keys and kinds of another type', () => {
       expect(codeOf(() => new BundleWriter(1).entry('example.com', kind as 'robots', undefined, undefined)), String(kind)).toBe('ERR_INPUT')
     }
     expect(codeOf(() => new BundleWriter(1).entry('example.com', 'unavailable', undefined, undefined))).toBe('none')
+  })
+})
+
+describe('the Node entry: arguments of another type', () => {
+  it('regression: Node entry arguments not checked: createNodeTransport, DnsCache, checkOutput, writeOutput, writeFileAtomic and OutputWriter threw uncoded TypeErrors (or called the caller\'s toString), and a bad perAddress, connectTimeoutMs or resolver option was taken; each is ERR_INPUT', async () => {
+    const code = async (f: () => unknown): Promise<string> => {
+      try {
+        await f()
+      } catch (e) {
+        return e instanceof RobotsError ? (e as RobotsError).code : `uncoded ${String((e as Error)?.message)}`
+      }
+      return 'none'
+    }
+    const b = booby()
+    const calls: [string, () => unknown][] = [
+      ['transport null', () => createNodeTransport(null as never)],
+      ['perAddress 0', () => createNodeTransport({ perAddress: 0 })],
+      ['perAddress "2"', () => createNodeTransport({ perAddress: '2' as never })],
+      ['connectTimeoutMs NaN', () => createNodeTransport({ connectTimeoutMs: Number.NaN })],
+      ['route 5', () => createNodeTransport({ route: 5 as never })],
+      ['dns null', () => createNodeTransport({ dns: null as never })],
+      ['dns timeoutMs "x"', () => new DnsCache({ timeoutMs: 'x' as never })],
+      ['dns concurrency 0', () => new DnsCache({ concurrency: 0 })],
+      ['dns servers "abc"', () => new DnsCache({ servers: 'abc' as never })],
+      ['dns servers ["abc"]', () => new DnsCache({ servers: ['abc'] })],
+      ['resolve 5', () => new DnsCache().resolve(5 as never)],
+      ['stalled undefined', () => new DnsCache().stalled(undefined as never)],
+      ['checkOutput symbol', () => checkOutput(Symbol('p') as never, 'report')],
+      ['checkOutput booby', () => checkOutput(b as never, 'report')],
+      ['checkOutput what', () => checkOutput('-', b as never)],
+      ['writeOutput undefined', () => writeOutput(undefined as never, 'x')],
+      ['writeOutput string', () => writeOutput('out.txt' as never, 'x')],
+      ['writeOutput bytes', () => writeOutput(checkOutput('-', 'report'), 5 as never)],
+      ['writeFileAtomic bytes', () => writeFileAtomic('/nonexistent-folder/x', undefined as never, 'report')],
+      ['OutputWriter.open', () => OutputWriter.open({ kind: 'file' } as never)],
+    ]
+    for (const [name, f] of calls) expect(await code(f), name).toBe('ERR_INPUT')
+    // A route that gives no target is the caller's fault, not the site unreachable.
+    const transport = createNodeTransport({ route: () => ({ hosts: '127.0.0.1', port: 9, routed: true }) as never })
+    expect(await code(() => fetchRobots('http://127.0.0.1:9/', { transport, privateAddresses: 'allow' })), 'route target').toBe('ERR_INPUT')
+    transport.close()
+    expect(describeSystemError(b)).toBe('an object')
+    expect(b.calls).toBe(0)
   })
 })

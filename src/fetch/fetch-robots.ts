@@ -13,8 +13,8 @@ import { redirectFilterOf } from './redirect-guard.js'
 import { AddressRefusal, addressGuard, checkPrivateAddresses } from './address-policy.js'
 import { conditionalHeaders, mergeValidators, validatorsOf, type FetchValidators } from './validators.js'
 import type { HeaderSource } from './cache-control.js'
-import type { RobotsTransport, TransportResponse } from './transport.js'
-import { checkResponse, raceAbort, webTransport } from './web-transport.js'
+import { checkResponse, type RobotsTransport, type TransportResponse } from './transport.js'
+import { raceAbort, webTransport } from './web-transport.js'
 
 
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */

@@ -34,7 +34,11 @@ export function robotsLocation(url: string | URL): RobotsLocation {
   return { origin, robotsUrl: `${origin}/robots.txt` }
 }
 
-/** The cache key for a URL: its origin as the store keys it (one site, one entry). */
+/**
+ * The cache key for a URL: its origin as the store keys it, so that one site
+ * is one entry (`example.com.` is `example.com`: a trailing dot dropped), and
+ * an origin too long for a key is refused before any fetch.
+ */
 export function originOf(url: string | URL): string {
   const origin = robotsLocation(url).origin
   // The URL parser wrote the rest as the store does; IPv6 hosts hold no dot.

@@ -1,3 +1,5 @@
+import { describeValue, RobotsInputError } from '../errors.js'
+
 /**
  * The transport of the access method: what `fetchRobots` asks of an HTTP
  * client. One GET at a time, no redirects followed (the access method
@@ -63,4 +65,22 @@ export interface RobotsTransport {
    * request's host as written in its URL (what a Web `fetch` lets it see).
    */
   readonly checksAddresses?: boolean
+}
+
+/**
+ * `res` when it can be a response that `what` resolved to: a status number,
+ * header fields with `get`, and a `cancel()` (a transport's) or a body that
+ * is null or a stream (a `fetch`'s); else a RobotsInputError: the caller's
+ * `fetch` or transport is at fault, not the site.
+ */
+export function checkResponse<T>(res: T, what: 'fetch' | 'transport.request'): T {
+  const r = res as { status?: unknown; headers?: { get?: unknown } | null; body?: { getReader?: unknown } | null; cancel?: unknown } | null
+  const ok =
+    typeof r === 'object' && r !== null && typeof r.status === 'number' && typeof r.headers?.get === 'function' &&
+    (what === 'fetch' ? r.body == null || typeof r.body.getReader === 'function' : typeof r.cancel === 'function')
+  if (!ok) {
+    const parts = what === 'fetch' ? 'a status number, headers.get, a body stream or null' : 'a status number, headers.get, cancel()'
+    throw new RobotsInputError(`${what} resolved to ${describeValue(res)}, not a response (${parts})`)
+  }
+  return res
 }

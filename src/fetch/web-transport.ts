@@ -10,8 +10,7 @@
 import { openBody } from './body.js'
 import { CODING_HEADER, encodedBodyRequest, STRICT_ACCEPT_ENCODING, type EncodedBodyState } from './content-coding.js'
 import type { FetchLike } from './options.js'
-import { describeValue, RobotsInputError } from '../errors.js'
-import type { RobotsTransport, TransportRequest, TransportResponse } from './transport.js'
+import { checkResponse, type RobotsTransport, type TransportRequest, type TransportResponse } from './transport.js'
 
 /** Rejects as soon as `signal` aborts, so a `fetch` that ignores its signal cannot outlive the deadline. */
 export function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -85,22 +84,4 @@ export function webTransport(fetchImpl: FetchLike, strict: boolean): RobotsTrans
       return out
     },
   }
-}
-
-/**
- * `res` when it can be a response that `what` resolved to: a status number,
- * header fields with `get`, and a `cancel()` (a transport's) or a body that
- * is null or a stream (a `fetch`'s); else a RobotsInputError: the caller's
- * `fetch` or transport is at fault, not the site.
- */
-export function checkResponse<T>(res: T, what: 'fetch' | 'transport.request'): T {
-  const r = res as { status?: unknown; headers?: { get?: unknown } | null; body?: { getReader?: unknown } | null; cancel?: unknown } | null
-  const ok =
-    typeof r === 'object' && r !== null && typeof r.status === 'number' && typeof r.headers?.get === 'function' &&
-    (what === 'fetch' ? r.body == null || typeof r.body.getReader === 'function' : typeof r.cancel === 'function')
-  if (!ok) {
-    const parts = what === 'fetch' ? 'a status number, headers.get, a body stream or null' : 'a status number, headers.get, cancel()'
-    throw new RobotsInputError(`${what} resolved to ${describeValue(res)}, not a response (${parts})`)
-  }
-  return res
 }

@@ -21,6 +21,8 @@
 import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
+import { RobotsInputError } from '../index.js'
+import { describeArgument } from '../net/option-checks.js'
 import { describeSystemError } from './system-error.js'
 
 /** How an output is written: stdout, in place as it comes, or a file replaced atomically. */
@@ -139,6 +141,9 @@ function checkFolder(target: { path: string; what: string; fail: (message: strin
  * write errors of the target later.
  */
 export function checkOutput(path: string, what: string, fail: (message: string) => Error = defaultFail): OutputTarget {
+  if (typeof path !== 'string') throw new RobotsInputError(`checkOutput takes a path (a string, '-' for stdout), got ${describeArgument(path)}`)
+  if (typeof what !== 'string') throw new RobotsInputError(`checkOutput: what the output is must be a string, got ${describeArgument(what)}`)
+  if (typeof fail !== 'function') throw new RobotsInputError(`checkOutput: fail must be a function, got ${describeArgument(fail)}`)
   if (path === '-') return { path, kind: 'stdout', file: '-', what, fail }
   const target = { path, what, fail }
   if (path === '') throw writeFailure(target, 'an empty path')
@@ -201,6 +206,29 @@ function writeStdout(data: Uint8Array): Promise<void> {
   })
 }
 
+const KINDS: readonly unknown[] = ['stdout', 'stream', 'file']
+
+/** `target` when it is an output target (as {@link checkOutput} makes them); else a RobotsInputError naming `what` took it. */
+function checkTarget(target: OutputTarget, what: string): OutputTarget {
+  const t = target as Partial<Record<keyof OutputTarget, unknown>> | null
+  if (typeof t !== 'object' || t === null || !KINDS.includes(t.kind) || typeof t.path !== 'string' || typeof t.file !== 'string' || typeof t.what !== 'string' || typeof t.fail !== 'function') {
+    throw new RobotsInputError(`${what} takes an output target (from checkOutput), got ${describeArgument(target)}`)
+  }
+  return target
+}
+
+/** True for a Uint8Array (a Buffer), also of another realm. */
+function isBytes(v: unknown): v is Uint8Array {
+  return v instanceof Uint8Array || (ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === '[object Uint8Array]')
+}
+
+/** `bytes` as bytes (text as UTF-8); anything else is a RobotsInputError. */
+function checkBytes(bytes: Uint8Array | string): Uint8Array {
+  const b = typeof bytes === 'string' ? Buffer.from(bytes) : isBytes(bytes) ? bytes : undefined
+  if (b === undefined) throw new RobotsInputError(`an output takes bytes (a Uint8Array) or a string, got ${describeArgument(bytes)}`)
+  return b
+}
+
 /** Bytes gathered before a write to the file. */
 const CHUNK = 256 * 1024
 
@@ -223,6 +251,7 @@ export class OutputWriter {
 
   /** Opens `target` for writing (a temporary file beside a file; the FIFO or device itself; stdout). */
   static async open(target: OutputTarget): Promise<OutputWriter> {
+    checkTarget(target, 'OutputWriter.open')
     if (target.kind === 'stdout') return new OutputWriter(target, undefined)
     if (target.kind === 'stream') {
       const w = new OutputWriter(target, undefined)
@@ -252,7 +281,7 @@ export class OutputWriter {
 
   /** Writes `bytes` (or text, as UTF-8). */
   async write(bytes: Uint8Array | string): Promise<void> {
-    const b = typeof bytes === 'string' ? Buffer.from(bytes) : bytes
+    const b = checkBytes(bytes)
     this.pending.push(b)
     this.pendingBytes += b.length
     if (this.pendingBytes >= CHUNK) await this.flush()
@@ -288,6 +317,8 @@ export class OutputWriter {
 
   /** Writes `bytes` at `position`, over what was written there (a file only: a head filled in once the rest is known). */
   async writeAt(position: number, bytes: Uint8Array): Promise<void> {
+    if (!(Number.isSafeInteger(position) && position >= 0)) throw new RobotsInputError(`writeAt takes a position (a whole number >= 0), got ${describeArgument(position)}`)
+    if (!isBytes(bytes)) throw new RobotsInputError(`writeAt takes bytes (a Uint8Array), got ${describeArgument(bytes)}`)
     if (this.temporary === undefined) throw this.target.fail(`cannot write ${this.target.what} '${this.target.path}' out of order: not a file`)
     await this.flush()
     try {
@@ -300,6 +331,8 @@ export class OutputWriter {
 
   /** Reads back what was written from `position` to the end, in chunks, to `visit` (a file only). */
   async readBack(position: number, visit: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+    if (!(Number.isSafeInteger(position) && position >= 0)) throw new RobotsInputError(`readBack takes a position (a whole number >= 0), got ${describeArgument(position)}`)
+    if (typeof visit !== 'function') throw new RobotsInputError(`readBack takes a function to visit the chunks, got ${describeArgument(visit)}`)
     if (this.temporary === undefined) throw this.target.fail(`cannot read back ${this.target.what} '${this.target.path}': not a file`)
     await this.flush()
     const end = this.written
@@ -353,6 +386,8 @@ export class OutputWriter {
 
 /** Writes `bytes` to the output `target` (checked before) in one go. */
 export async function writeOutput(target: OutputTarget, bytes: Uint8Array | string): Promise<void> {
+  checkTarget(target, 'writeOutput')
+  checkBytes(bytes)
   const w = await OutputWriter.open(target)
   await w.write(bytes)
   await w.commit()
@@ -360,5 +395,6 @@ export async function writeOutput(target: OutputTarget, bytes: Uint8Array | stri
 
 /** Writes `bytes` to `path` as an output (checked now: see {@link checkOutput}); `what` names it in errors. */
 export async function writeFileAtomic(path: string, bytes: Uint8Array | string, what: string, fail?: (message: string) => Error): Promise<void> {
+  checkBytes(bytes)
   await writeOutput(checkOutput(path, what, fail), bytes)
 }

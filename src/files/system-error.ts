@@ -1,3 +1,5 @@
+import { describeArgument } from '../net/option-checks.js'
+
 /** Plain words for the system errors a user meets when naming files (the tools' messages), in the Node entry. */
 const SYSTEM_WORDS: Record<string, string> = {
   ENOENT: 'no such file or directory',
@@ -22,6 +24,7 @@ const SYSTEM_WORDS: Record<string, string> = {
 export function describeSystemError(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown }
   if (typeof e?.code === 'string' && Object.hasOwn(SYSTEM_WORDS, e.code)) return SYSTEM_WORDS[e.code]
-  const message = typeof e?.message === 'string' ? e.message : String(err)
+  // Never the caller's own toString (an object's coercion may throw or lie).
+  const message = typeof e?.message === 'string' ? e.message : typeof err === 'object' && err !== null ? describeArgument(err) : String(err)
   return message.split('\n')[0]
 }

@@ -32,6 +32,8 @@
 import type { Resolver } from 'node:dns'
 import { dns } from './built-ins.js'
 import { isIP } from 'node:net'
+import { RobotsInputError } from '../index.js'
+import { describeArgument, isStringArray, optionsObject, stringArgument, wholeOption } from './option-checks.js'
 
 /** Options of {@link DnsCache}. */
 export interface DnsOptions {
@@ -108,23 +110,33 @@ export class DnsCache {
   private rootCheck: Promise<boolean> | undefined
   private rootCheckUntil = 0
 
-  constructor(options: DnsOptions = {}) {
-    const timeout = options.timeoutMs ?? 5000
-    const tries = options.tries ?? 2
+  constructor(options?: DnsOptions) {
+    const o = optionsObject<DnsOptions>(options, 'DnsCache')
+    const timeout = wholeOption(o.timeoutMs, 'DnsCache timeoutMs', 1) ?? 5000
+    const tries = wholeOption(o.tries, 'DnsCache tries', 1) ?? 2
+    this.concurrency = wholeOption(o.concurrency, 'DnsCache concurrency', 1) ?? 256
+    this.cacheSize = wholeOption(o.cacheSize, 'DnsCache cacheSize', 0) ?? 65_536
+    this.minTtlMs = wholeOption(o.minTtlMs, 'DnsCache minTtlMs', 0) ?? 60_000
+    this.maxTtlMs = wholeOption(o.maxTtlMs, 'DnsCache maxTtlMs', 0) ?? 3_600_000
+    this.negativeTtlMs = wholeOption(o.negativeTtlMs, 'DnsCache negativeTtlMs', 0) ?? 60_000
+    if (o.system !== undefined && typeof o.system !== 'boolean') throw new RobotsInputError(`DnsCache system must be a boolean, got ${describeArgument(o.system)}`)
+    if (o.servers !== undefined && !isStringArray(o.servers)) throw new RobotsInputError(`DnsCache servers must be an array of strings, got ${describeArgument(o.servers)}`)
     this.resolver = new (dns().Resolver)({ timeout, tries })
     this.waitMs = timeout * tries
-    const servers = options.servers !== undefined && options.servers.length > 0
-    if (servers) this.resolver.setServers([...options.servers!])
-    this.system = options.system === true && !servers
-    this.concurrency = options.concurrency ?? 256
-    this.cacheSize = options.cacheSize ?? 65_536
-    this.minTtlMs = options.minTtlMs ?? 60_000
-    this.maxTtlMs = options.maxTtlMs ?? 3_600_000
-    this.negativeTtlMs = options.negativeTtlMs ?? 60_000
+    const servers = o.servers !== undefined && o.servers.length > 0
+    if (servers) {
+      try {
+        this.resolver.setServers([...o.servers!])
+      } catch (err) {
+        throw new RobotsInputError(`DnsCache servers: ${(err as Error).message}`)
+      }
+    }
+    this.system = o.system === true && !servers
   }
 
   /** The addresses of `name` (IPv4 first); rejects with the resolver's error (`code`: ENOTFOUND, ENODATA, ETIMEOUT, …). */
   resolve(name: string): Promise<readonly string[]> {
+    if (typeof name !== 'string') return Promise.reject(new RobotsInputError(`DnsCache.resolve takes a host name, got ${describeArgument(name)}`))
     const host = keyOf(name)
     if (isIP(host) !== 0) return Promise.resolve([host])
     if (host === 'localhost' || host.endsWith('.localhost')) return Promise.resolve(LOOPBACK)
@@ -152,7 +164,7 @@ export class DnsCache {
    * probe within a second (code `ETIMEOUT`).
    */
   async stalled(name: string): Promise<Error | undefined> {
-    const host = keyOf(name)
+    const host = keyOf(stringArgument(name, 'DnsCache.stalled name'))
     if (!this.pending.has(host)) return undefined
     const askedAt = this.askedAt.get(host)
     if (askedAt === undefined) {

@@ -19,6 +19,8 @@ import { exchange } from './http1.js'
 import type { RobotsTransport, TransportRequest, TransportResponse } from '../fetch/transport.js'
 import { AddressGate } from './address-gate.js'
 import { DnsCache, type DnsOptions } from './dns-cache.js'
+import { RobotsInputError } from '../index.js'
+import { describeArgument, isStringArray, optionsObject, wholeOption } from './option-checks.js'
 
 /** Where a connection for a host and port goes, as the caller routes it. */
 export interface RouteTarget {
@@ -119,12 +121,24 @@ const ATTEMPT_DELAY_MS = 250
 /** Errors for which the next address of a name is worth trying. */
 const NEXT_ADDRESS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EADDRNOTAVAIL_REMOTE'])
 
+/** What `route` gave for `host:port`, when it is a target (or undefined); else a RobotsInputError: the caller's routes are at fault, not the site. */
+function checkedRoute(t: RouteTarget | undefined, host: string, port: number): RouteTarget | undefined {
+  if (t === undefined) return t
+  const r = t as { hosts?: unknown; port?: unknown; routed?: unknown } | null
+  if (typeof r !== 'object' || r === null || !isStringArray(r.hosts) || r.hosts.length === 0 || !(Number.isInteger(r.port) && (r.port as number) > 0 && (r.port as number) < 65536) || typeof r.routed !== 'boolean') {
+    throw new RobotsInputError(`route(${JSON.stringify(host)}, ${port}) gave ${describeArgument(t)}, not a target ({ hosts: [names or addresses], port, routed }) or undefined`)
+  }
+  return t
+}
+
 /** Creates a Node transport (see the module comment). */
-export function createNodeTransport(options: NodeTransportOptions = {}): NodeTransport {
-  const gate = new AddressGate(options.perAddress ?? DEFAULT_PER_ADDRESS)
-  const dns = new DnsCache(options.dns)
-  const route = options.route
-  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS
+export function createNodeTransport(options?: NodeTransportOptions): NodeTransport {
+  const o = optionsObject<NodeTransportOptions>(options, 'createNodeTransport')
+  const gate = new AddressGate(wholeOption(o.perAddress, 'createNodeTransport perAddress', 1) ?? DEFAULT_PER_ADDRESS)
+  const connectTimeoutMs = wholeOption(o.connectTimeoutMs, 'createNodeTransport connectTimeoutMs', 1) ?? DEFAULT_CONNECT_TIMEOUT_MS
+  const route = o.route
+  if (route !== undefined && typeof route !== 'function') throw new RobotsInputError(`createNodeTransport route must be a function, got ${describeArgument(route)}`)
+  const dns = new DnsCache(o.dns)
 
   /**
    * The addresses to try for `host:port` and whether the caller routed them
@@ -132,7 +146,7 @@ export function createNodeTransport(options: NodeTransportOptions = {}): NodeTra
    * this machine that kept it (DnsCache's `stalled`), else the signal's reason.
    */
   const targetOf = async (host: string, port: number, signal?: AbortSignal): Promise<{ addresses: readonly string[]; port: number; routed: boolean }> => {
-    const t = route?.(host, port)
+    const t = route === undefined ? undefined : checkedRoute(route(host, port), host, port)
     const hosts = t?.hosts ?? [host]
     const to = t?.port ?? port
     const routed = t?.routed ?? false
