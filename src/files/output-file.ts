@@ -12,7 +12,9 @@
  *   the file replaced (a link's final target: the link stays, its target is
  *   replaced) and are renamed into place once complete, so no reader ever
  *   sees half a file. The temporary file is removed on every exit the
- *   process sees; one left by a process that was killed (SIGKILL) is
+ *   process sees: its end, `process.exit`, and SIGINT, SIGTERM or SIGHUP
+ *   that no other listener handles (the signal then ends the process as
+ *   it would have); one left by a process that was killed (SIGKILL) is
  *   removed by the next run that writes the same path.
  * - A FIFO, a character device (`/dev/stdout`, `/dev/null`) or `-` (stdout)
  *   is written in place, as the bytes come (a FIFO is opened without
@@ -61,6 +63,31 @@ let exitHook = false
 function removeTemporaries(): void {
   for (const t of temporaries) rmSync(t, { force: true })
   temporaries.clear()
+  unhookSignals()
+}
+
+type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
+const SIGNALS: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+/**
+ * Marks a listener that cleans up only when no other listener handles the
+ * signal (the same key marks the tools' temporary folders' one,
+ * src/tools/temp-folders.ts): such listeners do not count as handling it.
+ */
+const LAST_RESORT = Symbol.for('robots-automaton.last-resort')
+
+/** A signal that nothing else handles: the temporary files removed, then the signal's default (the process ends by it). */
+const lastListener = Object.assign(
+  (name: StopSignal): void => {
+    if (process.listeners(name).some((l) => !(l as { [LAST_RESORT]?: boolean })[LAST_RESORT])) return // a run's own handler decides
+    removeTemporaries()
+    process.kill(process.pid, name)
+  },
+  { [LAST_RESORT]: true },
+)
+
+function unhookSignals(): void {
+  for (const name of SIGNALS) process.off(name, lastListener)
 }
 
 function writeFailure(target: { path: string; what: string; fail: (message: string) => Error }, err: unknown): Error {
@@ -211,6 +238,8 @@ export class OutputWriter {
       exitHook = true
       process.on('exit', removeTemporaries)
     }
+    // Hooked before the file exists: a signal between the two would leave it behind.
+    if (temporaries.size === 0) for (const name of SIGNALS) process.on(name, lastListener)
     temporaries.add(temporary)
     const w = new OutputWriter(target, temporary)
     try {
@@ -302,7 +331,7 @@ export class OutputWriter {
       }
       if (this.temporary !== undefined) {
         renameSync(this.temporary, this.target.file)
-        temporaries.delete(this.temporary)
+        forget(this.temporary)
       }
     } catch (err) {
       this.abort()
@@ -318,9 +347,15 @@ export class OutputWriter {
     if (h !== undefined) void h.close().catch(() => {})
     if (this.temporary !== undefined) {
       rmSync(this.temporary, { force: true })
-      temporaries.delete(this.temporary)
+      forget(this.temporary)
     }
   }
+}
+
+/** A temporary file renamed or removed: no longer removed on the way out. */
+function forget(temporary: string): void {
+  temporaries.delete(temporary)
+  if (temporaries.size === 0) unhookSignals()
 }
 
 /** Writes `bytes` to the output `target` (checked before) in one go. */

@@ -323,10 +323,10 @@ async function fetchRun(s: RunSettings): Promise<number> {
         local: (code) => tally.local(code),
       })
     } finally {
-      interrupt.release()
       progress?.done()
     }
   } catch (err) {
+    interrupt.release()
     live?.abort()
     journal?.close()
     if (err instanceof NoProgressError && s.persistent) {
@@ -339,6 +339,36 @@ async function fetchRun(s: RunSettings): Promise<number> {
   }
   const seconds = (performance.now() - started) / 1000
 
+  let written: string
+  // The interrupt is released once the output is written: a signal meanwhile lets the write end (a second one ends the process at once).
+  try {
+    written = await writeOutputs(s, { plan, spans, old, jobs, tally, done, live })
+  } finally {
+    interrupt.release()
+  }
+  const interrupted = interrupt.signal
+  const keepJournal = interrupted !== undefined && s.persistent
+  if (keepJournal) journal!.close()
+  else if (s.persistent) journal!.remove()
+  if (!quiet) {
+    note(tally.summary(seconds, written, interrupted === undefined ? undefined : { of: jobs.length + tally.resumed }))
+    if (interrupted !== undefined) {
+      const command = commandLine('fetch', s.argv)
+      if (keepJournal) note(`the journal '${journal!.path}' keeps what was fetched: run the same command again to fetch the rest: ${command}`)
+      else note(`to go on later, run it with --journal FILE: ${command} --journal FILE`)
+    }
+  }
+  return interrupt.status
+}
+
+/** Writes the run's output once its fetches are over (or interrupted); what was written, as the summary says it. */
+async function writeOutputs(
+  s: RunSettings,
+  r: { plan: FetchPlan; spans: RecordSpans; old: RobotsStore | undefined; jobs: Iterable<number>; tally: FetchTally; done: number; live: OutputWriter | undefined },
+): Promise<string> {
+  const { output, journal, format } = s
+  const { plan, spans, old, jobs, tally, done, live } = r
+  const previous = (key: string): FetchedEntry | undefined => (old === undefined ? undefined : entryIn(old, key))
   let written: string
   if (live !== undefined) {
     // Entries due for a refresh that was not made (interrupted): as they were.
@@ -358,19 +388,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
     if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
     else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
   }
-  const interrupted = interrupt.signal
-  const keepJournal = interrupted !== undefined && s.persistent
-  if (keepJournal) journal!.close()
-  else if (s.persistent) journal!.remove()
-  if (!quiet) {
-    note(tally.summary(seconds, written, interrupted === undefined ? undefined : { of: jobs.length + tally.resumed }))
-    if (interrupted !== undefined) {
-      const command = commandLine('fetch', s.argv)
-      if (keepJournal) note(`the journal '${journal!.path}' keeps what was fetched: run the same command again to fetch the rest: ${command}`)
-      else note(`to go on later, run it with --journal FILE: ${command} --journal FILE`)
-    }
-  }
-  return interrupt.status
+  return written
 }
 
 /** What to mend before running again after failures of this machine of `code`. */
