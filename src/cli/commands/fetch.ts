@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events'
 import { realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RobotsFetchResult, RobotsStore } from '../../index.js'
-import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
@@ -110,12 +110,23 @@ export function userAgentOption(args: ParsedArgs): string {
   return userAgent
 }
 
-/** What a run is, for its journal: what decides the origins, their keys, and the output (`format`: `audit` for `audit --fetch`). */
+/**
+ * What a run is, for its journal: what decides the origins, their keys,
+ * the output (`format`: `audit` for `audit --fetch`), and the options that
+ * decide what a site answers or where it is asked (a journal's records are
+ * outcomes under them).
+ */
 export function runIdentity(args: ParsedArgs, output: OutputTarget | undefined, format: string): unknown {
   const inputs = args.positionals
   const layout = ['field', 'host-field', 'delimiter', 'log-format', 'host', 'scheme'].map((n) => [n, optionValue(args, n) ?? null])
   const path = output === undefined ? null : output.kind === 'file' ? output.file : output.path
-  return { output: path, format, update: optionValue(args, 'update') ?? null, inputs, layout }
+  const fetching = [
+    ['user-agent', optionValue(args, 'user-agent') ?? null],
+    ['allow-private', flag(args, 'allow-private')],
+    ['resolve', optionValues(args, 'resolve')],
+    ['connect-to', optionValues(args, 'connect-to')],
+  ]
+  return { output: path, format, update: optionValue(args, 'update') ?? null, inputs, layout, fetching }
 }
 
 /**

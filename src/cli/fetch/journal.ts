@@ -24,7 +24,7 @@ import { CliError } from '../common/cli-error.js'
 
 /** What the first line holds. */
 const MAGIC = 'robots-automaton fetch journal'
-const VERSION = 1
+const VERSION = 2
 
 /** Records buffered at most before they are written to the file. */
 export const FLUSH_RECORDS = 1000
@@ -98,8 +98,12 @@ export class Journal {
       if (first === undefined || first.text !== run) {
         let what = 'it is not the journal of a fetch'
         try {
-          const o = JSON.parse(first?.text ?? '') as { journal?: unknown }
-          if (o.journal === MAGIC) what = 'it is the journal of another run (other inputs, output or options): remove it, or run the command that made it again'
+          const o = JSON.parse(first?.text ?? '') as { journal?: unknown; version?: unknown; run?: unknown }
+          if (o.journal === MAGIC) {
+            const differs = o.version === VERSION ? differences(o.run, identity) : []
+            const which = differs.length > 0 ? `: ${differs.join('; ')}` : o.version === VERSION ? ' (other inputs, output or options)' : ' (made by another version of robots-automaton)'
+            what = `it is the journal of another run${which}; its records are that run's: remove it, or run the command that made it again`
+          }
         } catch {
           // not JSON: not a journal
         }
@@ -265,6 +269,44 @@ export class Journal {
     this.closed = true
     if (had) rmSync(this.path, { force: true })
   }
+}
+
+/** The fields of two runs' identities (`name: value` pairs, or lists of such pairs) that differ, as `name: then X, now Y`. */
+function differences(then: unknown, now: unknown): string[] {
+  const fields = (run: unknown): Map<string, string> => {
+    const out = new Map<string, string>()
+    if (typeof run !== 'object' || run === null) return out
+    for (const [k, v] of Object.entries(run)) {
+      // A list of [name, value] pairs: each option on its own.
+      if (Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string')) for (const [n, pv] of v as [string, unknown][]) out.set(`--${n}`, JSON.stringify(pv))
+      else out.set(k, JSON.stringify(v))
+    }
+    return out
+  }
+  const a = fields(then)
+  const b = fields(now)
+  const names = [...new Set([...a.keys(), ...b.keys()])]
+  return names.filter((n) => a.get(n) !== b.get(n)).map((n) => `${n}: then ${a.get(n) ?? 'not recorded'}, now ${b.get(n) ?? 'not recorded'}`)
+}
+
+/** What reading a journal back found wrong ({@link Journal.readBack}). */
+export interface ReadBack {
+  /** Records skipped as damaged (a disk that failed, a hand edit), and the first of them with why. */
+  damaged: number
+  first?: string
+  /** Whether a last record cut short was cut off. */
+  cut: boolean
+}
+
+/** The warnings of what {@link Journal.readBack} found wrong in `journal`; `what`: what each record is of (`origin`, `host`). */
+export function readBackWarnings(journal: Journal, found: ReadBack, what: string): string[] {
+  const out: string[] = []
+  if (found.cut) out.push(`warning: the journal '${journal.path}' ended in a record cut short (a run killed while writing it, or a full disk): dropped, its ${what} is fetched again`)
+  if (found.damaged > 0) {
+    const n = found.damaged === 1 ? 'a damaged record' : `${found.damaged} damaged records`
+    out.push(`warning: the journal '${journal.path}' holds ${n} (${found.first}): skipped, ${found.damaged === 1 ? `its ${what} is` : `their ${what}s are`} fetched again`)
+  }
+  return out
 }
 
 /** Whether the `size` bytes of the file are the start of the line `head` (without its newline; nothing at all included). */

@@ -155,6 +155,26 @@ describe('the journal', () => {
     expect(existsSync(out)).toBe(false)
   })
 
+  it('regression: a journal made with another --user-agent or without --allow-private was taken up, its records mixed with this run\'s in silence; now it is refused, naming each option that differs', async () => {
+    const file = input('ua.txt', 3)
+    const out = tmp.path('ua.bundle')
+    // Killed with the journal made and a record in it (the last origin never answers).
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h2.journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(server, args(file, out, ['--user-agent', 'OldBot'], { concurrency: 1 }), 3, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const journal = readFileSync(`${out}.journal`, 'utf8')
+    server.reset()
+    const r = await run(args(file, out, ['--user-agent', 'NewBot', '--allow-private']))
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(`cannot use the journal '${out}.journal': it is the journal of another run: --user-agent: then "OldBot", now "NewBot"; --allow-private: then false, now true; its records are that run's: remove it, or run the command that made it again`)
+    expect(server.total).toBe(0)
+    expect(readFileSync(`${out}.journal`, 'utf8')).toBe(journal)
+  })
+
   it('regression: a kill while the journal was being made (empty, or its first line cut short) left a journal that every later run refused', async () => {
     const file = input('head.txt', 3)
     const out = tmp.path('head.bundle')
