@@ -262,6 +262,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
       progress: (done) => progress?.update(done, done),
       local: () => local++,
       journal,
+      warn: quiet ? undefined : note,
     })
   } catch (err) {
     journal?.close()

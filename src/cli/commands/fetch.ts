@@ -27,12 +27,12 @@ import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
-import { writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
+import { recordProblem, writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
 import { planFetch, type FetchPlan } from '../fetch/fetch-plan.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError, runFetches } from '../fetch/fetch-pool.js'
 import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
-import { Journal } from '../fetch/journal.js'
+import { Journal, readBackWarnings } from '../fetch/journal.js'
 import { NET_OPTIONS, netTransport } from '../common/net-options.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
@@ -261,15 +261,20 @@ async function fetchRun(s: RunSettings): Promise<number> {
 
   // A run taken up again: the origins its journal holds are not fetched again.
   if (journal?.resumed) {
-    journal.readBack((text, span) => {
+    const found = journal.readBack((text, span) => {
+      // Each record checked as the output reads it: a damaged one is skipped (its origin fetched again), not met once the fetches are over.
+      const problem = recordProblem(text)
+      if (problem !== undefined) return problem
       const m = /^\{"origin":("(?:[^"\\]|\\.)*")/.exec(text)
-      if (m === null) return
+      if (m === null) return undefined
       const i = plan.keys.indexOf(JSON.parse(m[1]!) as string)
-      if (i < 0 || plan.kept[i] === 1) return
+      if (i < 0 || plan.kept[i] === 1) return undefined
       if (spans.offsets[i]! < 0) tally.resumed++
       spans.offsets[i] = span.offset
       spans.lengths[i] = span.length
+      return undefined
     })
+    if (!quiet) for (const warning of readBackWarnings(journal, found, 'origin')) note(warning)
   }
   const jobs = plan.jobs.filter((i) => spans.offsets[i]! < 0)
   if (jobs.length > 0) journal?.begin()

@@ -12,8 +12,9 @@
  * (so at least every 1,000 records and every second), with plain `write`
  * calls: what was written survives a SIGKILL of the process (the kernel
  * holds it), so a kill loses only the origins in flight; it is synced to
- * the disk every second. A last line cut short by a kill is dropped when
- * the journal is read back.
+ * the disk every second. A last line cut short (a full disk, a kill) is
+ * dropped when the journal is read back, and so is a damaged record, each
+ * with a warning: their origins are fetched again.
  *
  * The records are also where the output is made from, once the run is over
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
@@ -118,10 +119,20 @@ export class Journal {
 
   /**
    * Reads back the records of a resumed journal, calling `visit` with each
-   * one's text and span; a last line cut short (a kill while writing) is
-   * cut off the file. Call before appending.
+   * one's text and span (it returns why a record is damaged, if it is: the
+   * record is skipped); a last line cut short (a kill while writing, a full
+   * disk) is cut off the file. Call before appending; what was found wrong,
+   * said by {@link readBackWarnings}.
    */
-  readBack(visit: (text: string, span: RecordSpan) => void): void {
+  readBack(visit: (text: string, span: RecordSpan) => string | undefined): ReadBack {
+    const found: ReadBack = { damaged: 0, cut: false }
+    let line = 1
+    const check = (text: string, span: RecordSpan): void => {
+      line++
+      const why = visit(text, span)
+      if (why === undefined) return
+      if (found.damaged++ === 0) found.first = `line ${line}: ${why}`
+    }
     const size = this.end
     let at = 0
     let first = true
@@ -135,7 +146,7 @@ export class Journal {
       const base = carry.length > 0 ? carryAt : at
       let start = 0
       for (let lf = data.indexOf(10); lf >= 0; lf = data.indexOf(10, start)) {
-        if (!first) visit(data.toString('utf8', start, lf), { offset: base + start, length: lf - start })
+        if (!first) check(data.toString('utf8', start, lf), { offset: base + start, length: lf - start })
         first = false
         start = lf + 1
       }
@@ -147,7 +158,9 @@ export class Journal {
       // A record cut short: dropped (its origin is fetched again).
       ftruncateSync(this.fd, carryAt)
       this.end = carryAt
+      found.cut = true
     }
+    return found
   }
 
   /**

@@ -201,7 +201,7 @@ describe('the journal', () => {
     expect(other.stderr).toMatch(/it is not the journal of a fetch/)
   })
 
-  it('regression: a journal record whose rules were changed since fetch wrote them is named, and the run stops with the journal kept (a bundle was written that every reader refused whole)', async () => {
+  it('regression: a journal record whose rules were changed since fetch wrote them failed every run that took the journal up, once its fetches were over (the record stayed); now it is named in a warning, skipped, and its origin fetched again (no bundle that every reader refuses)', async () => {
     const file = input('changed.txt', 4)
     const out = tmp.path('changed.bundle')
     const inner = server.handler
@@ -223,11 +223,18 @@ describe('the journal', () => {
     form[p] = 'q'.charCodeAt(0)
     lines[k] = `${lines[k].slice(0, at)}${form.toString('base64')}"}`
     writeFileSync(journal, lines.join('\n'))
-    const again = await run(args(file, out))
-    expect(again.status).toBe(1)
-    expect(again.stderr).toMatch(/^robots-automaton: cannot read the journal '.*changed\.bundle\.journal': the rules of http:\/\/h\d\.journal\.test:\d+ are not the ones fetch wrote \(checksum mismatch \(corrupt buffer\)\)\n$/)
-    expect(existsSync(journal)).toBe(true)
-    expect(existsSync(out)).toBe(false)
+    const damaged = (JSON.parse(lines[k]) as { origin: string }).origin
+    server.reset()
+    const again = await run(args(file, out, [], { quiet: false }))
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stderr).toContain(`warning: the journal '${journal}' holds a damaged record (line ${k + 1}: ${damaged}: "rules_base64" is not a robots-automaton form: Robots.fromBytes: checksum mismatch (corrupt buffer)): skipped, its origin is fetched again`)
+    // The one never answered, and the one damaged: fetched again, with the server's rules.
+    expect(server.total).toBe(2)
+    expect(server.asked.get(new URL(damaged).hostname)).toBe(1)
+    const store = RobotsStore.fromBytes(readFileSync(out))
+    expect(store.size).toBe(4)
+    expect(store.get(damaged)!.isAllowed(`${damaged}/private/${/\d+/.exec(damaged)![0]}`, 'bot')).toBe(false)
+    expect(existsSync(journal)).toBe(false)
   })
 
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
@@ -248,8 +255,10 @@ describe('the journal', () => {
     // Cut the last record in the middle, as a kill while writing would.
     writeFileSync(journal, text.slice(0, text.length - 20))
     server.reset()
-    const again = await run(args(file, out))
+    const again = await run(args(file, out, [], { quiet: false }))
     expect(again.status, again.stderr).toBe(0)
+    // Said (it was dropped in silence before).
+    expect(again.stderr).toContain(`warning: the journal '${journal}' ended in a record cut short (a run killed while writing it, or a full disk): dropped, its origin is fetched again`)
     // The one never answered, and the one cut.
     expect(server.total).toBe(2)
     expect(RobotsStore.fromBytes(readFileSync(out)).size).toBe(10)
