@@ -15,13 +15,14 @@
  *   process sees: its end, `process.exit`, and SIGINT, SIGTERM or SIGHUP
  *   that no other listener handles (the signal then ends the process as
  *   it would have); one left by a process that was killed (SIGKILL) is
- *   removed by the next run that writes the same path.
+ *   removed by the next run that writes the same path, once no process of
+ *   its number runs or the one that does started after its last write.
  * - A FIFO, a character device (`/dev/stdout`, `/dev/null`) or `-` (stdout)
  *   is written in place, as the bytes come (a FIFO is opened without
  *   blocking the process while it waits for its reader).
  */
 import { once } from 'node:events'
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { describeSystemError } from './system-error.js'
@@ -133,13 +134,40 @@ function sweepTemporaries(file: string): void {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
     const pid = Number(name.slice(prefix.length, -'.tmp'.length))
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) continue
+    const path = join(dirname(file), name)
     let alive = true
     try {
       process.kill(pid, 0)
     } catch (err) {
       alive = (err as NodeJS.ErrnoException).code === 'EPERM'
     }
-    if (!alive) rmSync(join(dirname(file), name), { force: true })
+    // A process of that number that started after the file's last write is not its writer: the number was reused (a container's PID 1).
+    if (alive) {
+      const started = startedAt(pid)
+      try {
+        if (started !== undefined && started > statSync(path).mtimeMs + REUSE_SLACK_MS) alive = false
+      } catch {
+        continue
+      }
+    }
+    if (!alive) rmSync(path, { force: true })
+  }
+}
+
+/** How much later than a file's last write its writer's start time may seem (the boot time is in whole seconds). */
+const REUSE_SLACK_MS = 2000
+
+/** When the process `pid` started (ms since the epoch), where the system says (Linux's /proc; USER_HZ is 100 there); undefined elsewhere. */
+function startedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    // After the command's name in parentheses: field 3 on; the start time is field 22, in clock ticks since boot.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))
+    if (boot === null || !Number.isFinite(ticks)) return undefined
+    return Number(boot[1]) * 1000 + ticks * 10
+  } catch {
+    return undefined
   }
 }
 
