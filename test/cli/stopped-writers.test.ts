@@ -3,8 +3,8 @@
  * file: the file is left as it was or written whole, nothing is left beside
  * it, and stderr says what was not written. The signal comes from inside
  * the process (a preloaded hook sends it once the temporary output file is
- * first written to), so every run stops at the same point of its work,
- * however slow the machine.
+ * written to, at the first write or the first two), so every run stops at
+ * the same point of its work, however slow the machine.
  */
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -26,17 +26,15 @@ const HOOK = `
 const fsp = require('fs/promises')
 const { syncBuiltinESMExports } = require('module')
 const open = fsp.open
-let fired = false
+let fired = 0
 fsp.open = async function (path, ...rest) {
   const h = await open.call(this, path, ...rest)
   if (typeof path === 'string' && /\\/\\.[^/]*\\.\\d+\\.tmp$/.test(path)) {
     const write = h.write
     h.write = async function (...a) {
       const r = await write.apply(this, a)
-      if (!fired) {
-        fired = true
-        process.kill(process.pid, process.env.HOOK_SIG)
-      }
+      // HOOK_TIMES signals, one a write (default one).
+      if (fired++ < Number(process.env.HOOK_TIMES || 1)) process.kill(process.pid, process.env.HOOK_SIG)
       return r
     }
   }
@@ -46,10 +44,10 @@ syncBuiltinESMExports()
 `
 
 /** Runs the CLI with the hook sending `signal`; how it ended. */
-function stopped(args: readonly string[], signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function stopped(args: readonly string[], signal: NodeJS.Signals, times = 1): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   const hook = tmp.path('hook.cjs')
   writeFileSync(hook, HOOK)
-  const child = spawn(process.execPath, ['--require', hook, CLI, ...args], { env: { ...process.env, HOOK_SIG: signal }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, ['--require', hook, CLI, ...args], { env: { ...process.env, HOOK_SIG: signal, HOOK_TIMES: String(times) }, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c))
   return new Promise((resolve) => child.on('close', (code, sig) => resolve({ code, signal: sig, stderr })))
@@ -85,5 +83,19 @@ describe('an output written when a signal stops the run', () => {
     expect(readdirSync(dir)).toContain('out.bundle.journal')
     expect(r.stderr).toContain('wrote')
     expect(server.total).toBe(3)
+  })
+
+  it('regression: fetch stopped at once by a second signal while writing its output said nothing; now it names the output not written and the journal kept, and leaves nothing beside the output', async () => {
+    const dir = tmp.path('fetch-twice')
+    mkdirSync(dir)
+    const urls = join(dir, 'urls.txt')
+    writeFileSync(urls, ['a', 'b'].map((h) => `http://${h}.twice.test:${server.port}/x`).join('\n') + '\n')
+    const out = join(dir, 'out.bundle')
+    writeFileSync(out, 'the bundle of yesterday')
+    const r = await stopped(['fetch', urls, '-o', out, '--resolve', `*:${server.port}:127.0.0.1`], 'SIGTERM', 2)
+    expect(r.code, r.stderr).toBe(143)
+    expect(readFileSync(out, 'utf8')).toBe('the bundle of yesterday')
+    expect(temporaries(dir)).toEqual([])
+    expect(r.stderr).toContain(`robots-automaton: stopped at once by a second SIGTERM: '${out}' not written (a file there is left as it was); the journal '${out}.journal' keeps what was fetched: run the same command again to go on`)
   })
 })

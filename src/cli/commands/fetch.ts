@@ -291,7 +291,13 @@ async function fetchRun(s: RunSettings): Promise<number> {
   // Each fetch in flight listens to the signal: not a leak.
   setMaxListeners(concurrency + 16, controller.signal)
   // A second signal ends the run at once, writing nothing more (the journal keeps what was fetched).
-  const interrupt = new Interrupt(controller, () => journal?.close())
+  const interrupt = new Interrupt(controller, (name) => {
+    journal?.close()
+    if (quiet) return
+    const kept = s.persistent ? `the journal '${journal!.path}' keeps what was fetched: run the same command again to go on` : 'what was fetched is not kept (no --journal)'
+    const left = output.kind === 'file' ? `'${output.path}' not written (a file there is left as it was)` : `${output.path === '-' ? 'stdout' : `'${output.path}'`} cut short`
+    note(`stopped at once by a second ${name}: ${left}; ${kept}`)
+  })
   const progress = progressWanted(processProgressContext(quiet))
     ? new ProgressBar(process.stderr, jobs.length, escapesAllowed(process.env), { measure: 'items', items: 'origins' })
     : undefined
