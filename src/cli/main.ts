@@ -88,6 +88,6 @@ guardStdio()
 // A signal that no run handles (pack, filter, the writes at a run's end) is said, with the outputs it leaves unwritten, then ends the process.
 onUnhandledSignal((name) => {
   const outputs = unwrittenOutputs()
-  note(`interrupted by ${name}${outputs.length > 0 ? `: ${outputs.join(', ')} not written (a file there is left as it was)` : ''}`)
+  note(`interrupted by ${name}${outputs.length > 0 ? `: ${outputs.join(', ')} not written (left as it was)` : ''}`)
 })
 main(process.argv.slice(2)).then(exitAfterStdout, (err) => exitAfterStdout(report(err)))

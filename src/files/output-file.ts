@@ -141,33 +141,23 @@ function sweepTemporaries(file: string): void {
     } catch (err) {
       alive = (err as NodeJS.ErrnoException).code === 'EPERM'
     }
-    // A process of that number that started after the file's last write is not its writer: the number was reused (a container's PID 1).
-    if (alive) {
-      const started = startedAt(pid)
-      try {
-        if (started !== undefined && started > statSync(path).mtimeMs + REUSE_SLACK_MS) alive = false
-      } catch {
-        continue
-      }
+    try {
+      // A process of that number that started after the file's last write is not its writer: the number was reused (a container's PID 1).
+      if (!alive || startedAt(pid) > statSync(path).mtimeMs + 2000) rmSync(path, { force: true })
+    } catch {
+      // gone meanwhile
     }
-    if (!alive) rmSync(path, { force: true })
   }
 }
 
-/** How much later than a file's last write its writer's start time may seem (the boot time is in whole seconds). */
-const REUSE_SLACK_MS = 2000
-
-/** When the process `pid` started (ms since the epoch), where the system says (Linux's /proc; USER_HZ is 100 there); undefined elsewhere. */
-function startedAt(pid: number): number | undefined {
+/** When the process `pid` started, in ms since the epoch (Linux's /proc: field 22 of its stat, in ticks of 10 ms since boot); NaN elsewhere. */
+function startedAt(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    // After the command's name in parentheses: field 3 on; the start time is field 22, in clock ticks since boot.
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19])
-    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))
-    if (boot === null || !Number.isFinite(ticks)) return undefined
-    return Number(boot[1]) * 1000 + ticks * 10
+    const ticks = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[19]
+    return Number(/btime (\d+)/.exec(readFileSync('/proc/stat', 'latin1'))![1]) * 1000 + Number(ticks) * 10
   } catch {
-    return undefined
+    return NaN
   }
 }
 

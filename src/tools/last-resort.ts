@@ -16,11 +16,6 @@ const NAMES: readonly StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 /** The mark of a listener that acts only when no other one handles the signal. */
 const LAST_RESORT = Symbol.for('robots-automaton.last-resort')
 
-/** Whether a listener that is no last resort (a run's own handler) handles `name`. */
-function handled(name: StopSignal): boolean {
-  return process.listeners(name).some((l) => !(l as { [LAST_RESORT]?: boolean })[LAST_RESORT])
-}
-
 /**
  * Runs `action` on a stop signal that nothing else handles, then lets the
  * signal end the process; returns the function that stops listening.
@@ -31,7 +26,8 @@ export function onUnhandledSignal(action: (name: StopSignal) => void): () => voi
   }
   const listener = Object.assign(
     (name: StopSignal): void => {
-      if (handled(name)) return
+      // A listener that is no last resort (a run's own handler) decides.
+      if (process.listeners(name).some((l) => !(l as { [LAST_RESORT]?: boolean })[LAST_RESORT])) return
       stop()
       try {
         action(name)

@@ -67,7 +67,7 @@ describe('an output written when a signal stops the run', () => {
     expect(r.signal, r.stderr).toBe('SIGTERM')
     expect(readFileSync(out, 'utf8')).toBe('the bundle of yesterday')
     expect(temporaries(dir)).toEqual([])
-    expect(r.stderr).toContain(`robots-automaton: interrupted by SIGTERM: bundle '${out}' not written (a file there is left as it was)`)
+    expect(r.stderr).toContain(`robots-automaton: interrupted by SIGTERM: bundle '${out}' not written (left as it was)`)
   })
 
   it('regression: fetch interrupted (SIGINT) while writing its output died without it and left the temporary file; now the output is written whole, the journal kept, exit 130', async () => {
@@ -96,6 +96,6 @@ describe('an output written when a signal stops the run', () => {
     expect(r.code, r.stderr).toBe(143)
     expect(readFileSync(out, 'utf8')).toBe('the bundle of yesterday')
     expect(temporaries(dir)).toEqual([])
-    expect(r.stderr).toContain(`robots-automaton: stopped at once by a second SIGTERM: '${out}' not written (a file there is left as it was); the journal '${out}.journal' keeps what was fetched: run the same command again to go on`)
+    expect(r.stderr).toContain(`robots-automaton: stopped at once by a second SIGTERM: '${out}' not written (left as it was); the journal '${out}.journal' keeps what was fetched`)
   })
 })

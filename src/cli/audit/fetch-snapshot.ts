@@ -12,6 +12,7 @@ import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
 import { runFetches } from '../fetch/fetch-pool.js'
 import { entryOfRecord, fetchRecord } from '../fetch/fetch-record.js'
 import { readBackWarnings, type Journal } from '../fetch/journal.js'
+import { recordProblem } from '../fetch/fetch-output.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
@@ -116,35 +117,25 @@ export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): 
  * host fetched again, with a warning.
  */
 function readJournal(journal: Journal, list: OriginList, store: RobotsStore, warn: ((line: string) => void) | undefined): number {
-  class Damaged extends Error {}
-  const fail = (why: string): never => {
-    throw new Damaged(why)
-  }
   let taken = 0
   const found = journal.readBack((text) => {
-    try {
-      let o: unknown
-      try {
-        o = JSON.parse(text)
-      } catch {
-        fail('not JSON')
-      }
-      if (typeof o !== 'object' || o === null || Array.isArray(o)) return fail('not an object')
-      const record = o as Record<string, unknown>
-      const key = record.origin
-      if (typeof key !== 'string') return fail('no "origin"')
-      const entry = entryOfRecord(record, fail)
-      if (!list.origins.has(key) || store.has(key)) return undefined
-      putEntry(store, key, entry)
+    const problem = recordProblem(text)
+    if (problem !== undefined) return problem
+    const record = JSON.parse(text) as Record<string, unknown>
+    const key = record.origin as string
+    if (list.origins.has(key) && !store.has(key)) {
+      putEntry(store, key, entryOfRecord(record, fail))
       taken++
-      return undefined
-    } catch (err) {
-      if (err instanceof Damaged) return err.message
-      throw err
     }
+    return undefined
   })
-  if (warn !== undefined) for (const line of readBackWarnings(journal, found, 'host')) warn(line)
+  if (warn !== undefined) for (const line of readBackWarnings(journal, found)) warn(line)
   return taken
+}
+
+/** Never called: a record recordProblem passed reads. */
+function fail(why: string): never {
+  throw new Error(why)
 }
 
 /**

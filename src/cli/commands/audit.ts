@@ -246,10 +246,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   const controller = new AbortController()
   // Each fetch in flight listens to the signal: not a leak.
   setMaxListeners(fit.concurrency + 16, controller.signal)
-  const interrupt = new Interrupt(controller, (name) => {
-    journal?.close()
-    if (!quiet) note(`stopped at once by a second ${name}: nothing audited${save === undefined ? '' : `, '${savePath}' not written`}; ${journal === undefined ? 'what was fetched is not kept (no --save or --journal)' : `the journal '${journal.path}' keeps what was fetched: run the same command again to go on`}`)
-  })
+  const interrupt = new Interrupt(controller, () => journal?.close())
   const progress = progressWanted(processProgressContext(quiet)) ? new ProgressBar(process.stderr, list.origins.size, escapesAllowed(process.env), { measure: 'items', items: 'hosts' }) : undefined
   let local = 0
   let result

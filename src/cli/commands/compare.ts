@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { checkOutput, willWrite, writeOutput, type OutputTarget } from '../common/output-file.js'
+import { checkOutput, writeFileAtomic } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
@@ -144,8 +144,8 @@ function terminalWriter(outputs: Record<string, string | undefined>, quiet: bool
   return quiet ? () => {} : (text) => void process.stderr.write(text)
 }
 
-async function writeOut(target: OutputTarget | undefined, text: () => string): Promise<void> {
-  if (target !== undefined) await writeOutput(target, text())
+async function writeOut(file: string, text: string): Promise<void> {
+  await writeFileAtomic(file, text, 'report')
 }
 
 /**
@@ -233,9 +233,6 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   const quiet = flag(args, 'quiet')
   const terminal = terminalWriter(outputs, quiet)
   const command = commandLine('compare', argv)
-  // Written once the run is over: a signal that ends the process before then names them.
-  const target = (file: string | undefined) => (file === undefined ? undefined : willWrite(checkOutput(file, 'report')))
-  const targets = { json: target(outputs.json), html: target(outputs.html), markdown: target(outputs.markdown) }
   const m = await interruptible((signal) =>
     runMatrix(matrix, {
       file,
@@ -252,9 +249,9 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
       onRun: quiet ? undefined : (name, set) => note(`matrix: ${name} on ${set}`),
     }),
   )
-  await writeOut(targets.json, () => jsonLine(m, 2) + '\n')
-  await writeOut(targets.html, () => renderMatrixHtml(m))
-  await writeOut(targets.markdown, () => renderMatrixMarkdown(m))
+  if (outputs.json !== undefined) await writeOut(outputs.json, jsonLine(m, 2) + '\n')
+  if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
+  if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
   const status = m.failed ? EXIT.adapterFailure : EXIT.passed
   verdictFound(status)
   terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))

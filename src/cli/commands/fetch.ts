@@ -120,13 +120,17 @@ export function runIdentity(args: ParsedArgs, output: OutputTarget | undefined, 
   const inputs = args.positionals
   const layout = ['field', 'host-field', 'delimiter', 'log-format', 'host', 'scheme'].map((n) => [n, optionValue(args, n) ?? null])
   const path = output === undefined ? null : output.kind === 'file' ? output.file : output.path
-  const fetching = [
-    ['user-agent', optionValue(args, 'user-agent') ?? null],
-    ['allow-private', flag(args, 'allow-private')],
-    ['resolve', optionValues(args, 'resolve')],
-    ['connect-to', optionValues(args, 'connect-to')],
-  ]
-  return { output: path, format, update: optionValue(args, 'update') ?? null, inputs, layout, fetching }
+  return {
+    output: path,
+    format,
+    update: optionValue(args, 'update') ?? null,
+    inputs,
+    layout,
+    '--user-agent': optionValue(args, 'user-agent') ?? null,
+    '--allow-private': flag(args, 'allow-private'),
+    '--resolve': optionValues(args, 'resolve'),
+    '--connect-to': optionValues(args, 'connect-to'),
+  }
 }
 
 /**
@@ -274,7 +278,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
       spans.lengths[i] = span.length
       return undefined
     })
-    if (!quiet) for (const warning of readBackWarnings(journal, found, 'origin')) note(warning)
+    if (!quiet) for (const warning of readBackWarnings(journal, found)) note(warning)
   }
   const jobs = plan.jobs.filter((i) => spans.offsets[i]! < 0)
   if (jobs.length > 0) journal?.begin()
@@ -293,10 +297,8 @@ async function fetchRun(s: RunSettings): Promise<number> {
   // A second signal ends the run at once, writing nothing more (the journal keeps what was fetched).
   const interrupt = new Interrupt(controller, (name) => {
     journal?.close()
-    if (quiet) return
-    const kept = s.persistent ? `the journal '${journal!.path}' keeps what was fetched: run the same command again to go on` : 'what was fetched is not kept (no --journal)'
-    const left = output.kind === 'file' ? `'${output.path}' not written (a file there is left as it was)` : `${output.path === '-' ? 'stdout' : `'${output.path}'`} cut short`
-    note(`stopped at once by a second ${name}: ${left}; ${kept}`)
+    const left = output.kind === 'file' ? `'${output.path}' not written (left as it was)` : 'output cut short'
+    if (!quiet) note(`stopped at once by a second ${name}: ${left}; ${s.persistent ? `the journal '${journal!.path}' keeps what was fetched` : 'nothing kept'}`)
   })
   const progress = progressWanted(processProgressContext(quiet))
     ? new ProgressBar(process.stderr, jobs.length, escapesAllowed(process.env), { measure: 'items', items: 'origins' })
@@ -364,7 +366,24 @@ async function fetchRun(s: RunSettings): Promise<number> {
   let written: string
   // The interrupt is released once the output is written: a signal meanwhile lets the write end (a second one ends the process at once).
   try {
-    written = await writeOutputs(s, { plan, spans, old, jobs, tally, done, live })
+    if (live !== undefined) {
+      // Entries due for a refresh that was not made (interrupted): as they were.
+      let records = tally.kept + tally.resumed + done
+      for (const i of jobs) {
+        if (spans.offsets[i]! >= 0 || old === undefined) continue
+        const entry = previous(plan.keys.key(i))
+        if (entry === undefined) continue
+        await live.write(`${fetchRecord(plan.keys.key(i), entry)}\n`)
+        records++
+      }
+      await live.commit()
+      written = `wrote ${plural(records, 'record')} to ${output.path === '-' ? '<stdout>' : output.path}`
+    } else {
+      const entries = await writeFetchOutput({ plan, spans, journal, old }, format, output)
+      const where = output.path === '-' ? '<stdout>' : output.path
+      if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
+      else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
+    }
   } finally {
     interrupt.release()
   }
@@ -381,36 +400,6 @@ async function fetchRun(s: RunSettings): Promise<number> {
     }
   }
   return interrupt.status
-}
-
-/** Writes the run's output once its fetches are over (or interrupted); what was written, as the summary says it. */
-async function writeOutputs(
-  s: RunSettings,
-  r: { plan: FetchPlan; spans: RecordSpans; old: RobotsStore | undefined; jobs: Iterable<number>; tally: FetchTally; done: number; live: OutputWriter | undefined },
-): Promise<string> {
-  const { output, journal, format } = s
-  const { plan, spans, old, jobs, tally, done, live } = r
-  const previous = (key: string): FetchedEntry | undefined => (old === undefined ? undefined : entryIn(old, key))
-  let written: string
-  if (live !== undefined) {
-    // Entries due for a refresh that was not made (interrupted): as they were.
-    let records = tally.kept + tally.resumed + done
-    for (const i of jobs) {
-      if (spans.offsets[i]! >= 0 || old === undefined) continue
-      const entry = previous(plan.keys.key(i))
-      if (entry === undefined) continue
-      await live.write(`${fetchRecord(plan.keys.key(i), entry)}\n`)
-      records++
-    }
-    await live.commit()
-    written = `wrote ${plural(records, 'record')} to ${output.path === '-' ? '<stdout>' : output.path}`
-  } else {
-    const entries = await writeFetchOutput({ plan, spans, journal, old }, format, output)
-    const where = output.path === '-' ? '<stdout>' : output.path
-    if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
-    else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
-  }
-  return written
 }
 
 /** What to mend before running again after failures of this machine of `code`. */

@@ -78,8 +78,10 @@ function parseRecord(text: string, fail: (why: string) => never): Record<string,
 
 /** Why a journal record cannot make an output entry (as {@link writeFetchOutput} reads it), or undefined when it can. */
 export function recordProblem(text: string): string | undefined {
+  let problem: string | undefined
   const fail = (why: string): never => {
-    throw new RecordProblem(why)
+    problem ??= why
+    throw new Error(why)
   }
   try {
     const o = parseRecord(text, fail)
@@ -92,12 +94,10 @@ export function recordProblem(text: string): string | undefined {
     if (kind === 'robots') recordForm(o, formLength, failOf)
     return undefined
   } catch (err) {
-    if (err instanceof RecordProblem) return err.message
+    if (problem !== undefined) return problem
     throw err
   }
 }
-
-class RecordProblem extends Error {}
 
 /** An entry's bundle fields: its kind, its form (for a robots.txt) and its fetch info. */
 function bundleFields(src: OutputSource, item: Item): { kind: BundleEntryKind; form?: Uint8Array; info: StoreFetchInfo | undefined } {

@@ -22,6 +22,7 @@
 import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { describeSystemError } from '../../node.js'
 import { CliError } from '../common/cli-error.js'
+import { plural } from '../common/numbers.js'
 
 /** What the first line holds. */
 const MAGIC = 'robots-automaton fetch journal'
@@ -101,9 +102,9 @@ export class Journal {
         try {
           const o = JSON.parse(first?.text ?? '') as { journal?: unknown; version?: unknown; run?: unknown }
           if (o.journal === MAGIC) {
-            const differs = o.version === VERSION ? differences(o.run, identity) : []
-            const which = differs.length > 0 ? `: ${differs.join('; ')}` : o.version === VERSION ? ' (other inputs, output or options)' : ' (made by another version of robots-automaton)'
-            what = `it is the journal of another run${which}; its records are that run's: remove it, or run the command that made it again`
+            const differs = o.version === VERSION && typeof o.run === 'object' ? differences(o.run, identity) : []
+            const which = differs.length > 0 ? `: ${differs.join('; ')}` : o.version === VERSION ? ' (other inputs, output or options)' : ' (made by another version)'
+            what = `it is the journal of another run${which}: remove it, or run the command that made it again`
           }
         } catch {
           // not JSON: not a journal
@@ -284,22 +285,12 @@ export class Journal {
   }
 }
 
-/** The fields of two runs' identities (`name: value` pairs, or lists of such pairs) that differ, as `name: then X, now Y`. */
+/** The fields of two runs' identities that differ, as `name: then X, now Y`. */
 function differences(then: unknown, now: unknown): string[] {
-  const fields = (run: unknown): Map<string, string> => {
-    const out = new Map<string, string>()
-    if (typeof run !== 'object' || run === null) return out
-    for (const [k, v] of Object.entries(run)) {
-      // A list of [name, value] pairs: each option on its own.
-      if (Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string')) for (const [n, pv] of v as [string, unknown][]) out.set(`--${n}`, JSON.stringify(pv))
-      else out.set(k, JSON.stringify(v))
-    }
-    return out
-  }
-  const a = fields(then)
-  const b = fields(now)
-  const names = [...new Set([...a.keys(), ...b.keys()])]
-  return names.filter((n) => a.get(n) !== b.get(n)).map((n) => `${n}: then ${a.get(n) ?? 'not recorded'}, now ${b.get(n) ?? 'not recorded'}`)
+  const a = (then ?? {}) as Record<string, unknown>
+  const b = now as Record<string, unknown>
+  const text = (v: unknown): string => JSON.stringify(v) ?? 'not recorded'
+  return Object.keys(b).filter((k) => text(a[k]) !== text(b[k])).map((k) => `${k}: then ${text(a[k])}, now ${text(b[k])}`)
 }
 
 /** What reading a journal back found wrong ({@link Journal.readBack}). */
@@ -311,14 +302,11 @@ export interface ReadBack {
   cut: boolean
 }
 
-/** The warnings of what {@link Journal.readBack} found wrong in `journal`; `what`: what each record is of (`origin`, `host`). */
-export function readBackWarnings(journal: Journal, found: ReadBack, what: string): string[] {
+/** The warnings of what {@link Journal.readBack} found wrong in `journal`. */
+export function readBackWarnings(journal: Journal, found: ReadBack): string[] {
   const out: string[] = []
-  if (found.cut) out.push(`warning: the journal '${journal.path}' ended in a record cut short (a run killed while writing it, or a full disk): dropped, its ${what} is fetched again`)
-  if (found.damaged > 0) {
-    const n = found.damaged === 1 ? 'a damaged record' : `${found.damaged} damaged records`
-    out.push(`warning: the journal '${journal.path}' holds ${n} (${found.first}): skipped, ${found.damaged === 1 ? `its ${what} is` : `their ${what}s are`} fetched again`)
-  }
+  if (found.cut) out.push(`warning: the journal '${journal.path}' ends in a record cut short (a kill, a full disk): dropped, fetched again`)
+  if (found.damaged > 0) out.push(`warning: the journal '${journal.path}' holds ${plural(found.damaged, 'damaged record')} (${found.first}): skipped, fetched again`)
   return out
 }
 

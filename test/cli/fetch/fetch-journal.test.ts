@@ -170,7 +170,7 @@ describe('the journal', () => {
     server.reset()
     const r = await run(args(file, out, ['--user-agent', 'NewBot', '--allow-private']))
     expect(r.status).toBe(1)
-    expect(r.stderr).toContain(`cannot use the journal '${out}.journal': it is the journal of another run: --user-agent: then "OldBot", now "NewBot"; --allow-private: then false, now true; its records are that run's: remove it, or run the command that made it again`)
+    expect(r.stderr).toContain(`cannot use the journal '${out}.journal': it is the journal of another run: --user-agent: then "OldBot", now "NewBot"; --allow-private: then false, now true: remove it, or run the command that made it again`)
     expect(server.total).toBe(0)
     expect(readFileSync(`${out}.journal`, 'utf8')).toBe(journal)
   })
@@ -227,7 +227,7 @@ describe('the journal', () => {
     server.reset()
     const again = await run(args(file, out, [], { quiet: false }))
     expect(again.status, again.stderr).toBe(0)
-    expect(again.stderr).toContain(`warning: the journal '${journal}' holds a damaged record (line ${k + 1}: ${damaged}: "rules_base64" is not a robots-automaton form: Robots.fromBytes: checksum mismatch (corrupt buffer)): skipped, its origin is fetched again`)
+    expect(again.stderr).toContain(`warning: the journal '${journal}' holds 1 damaged record (line ${k + 1}: ${damaged}: "rules_base64" is not a robots-automaton form: Robots.fromBytes: checksum mismatch (corrupt buffer)): skipped, fetched again`)
     // The one never answered, and the one damaged: fetched again, with the server's rules.
     expect(server.total).toBe(2)
     expect(server.asked.get(new URL(damaged).hostname)).toBe(1)
@@ -258,7 +258,7 @@ describe('the journal', () => {
     const again = await run(args(file, out, [], { quiet: false }))
     expect(again.status, again.stderr).toBe(0)
     // Said (it was dropped in silence before).
-    expect(again.stderr).toContain(`warning: the journal '${journal}' ended in a record cut short (a run killed while writing it, or a full disk): dropped, its origin is fetched again`)
+    expect(again.stderr).toContain(`warning: the journal '${journal}' ends in a record cut short (a kill, a full disk): dropped, fetched again`)
     // The one never answered, and the one cut.
     expect(server.total).toBe(2)
     expect(RobotsStore.fromBytes(readFileSync(out)).size).toBe(10)
