@@ -20,6 +20,8 @@ import { runPlayground } from './commands/playground.js'
 import { exitAfterStdout, guardStdio, note } from './common/stdio.js'
 import { CliError } from './common/cli-error.js'
 import { CompareError } from '../compare/compare-error.js'
+import { unwrittenOutputs } from './common/output-file.js'
+import { onUnhandledSignal } from '../tools/last-resort.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
@@ -83,4 +85,9 @@ function report(err: unknown): number {
 }
 
 guardStdio()
+// A signal that no run handles (pack, filter, the writes at a run's end) is said, with the outputs it leaves unwritten, then ends the process.
+onUnhandledSignal((name) => {
+  const outputs = unwrittenOutputs()
+  note(`interrupted by ${name}${outputs.length > 0 ? `: ${outputs.join(', ')} not written (left as it was)` : ''}`)
+})
 main(process.argv.slice(2)).then(exitAfterStdout, (err) => exitAfterStdout(report(err)))

@@ -12,13 +12,16 @@
  *   the file replaced (a link's final target: the link stays, its target is
  *   replaced) and are renamed into place once complete, so no reader ever
  *   sees half a file. The temporary file is removed on every exit the
- *   process sees; one left by a process that was killed (SIGKILL) is
- *   removed by the next run that writes the same path.
+ *   process sees: its end, `process.exit`, and SIGINT, SIGTERM or SIGHUP
+ *   that no other listener handles (the signal then ends the process as
+ *   it would have); one left by a process that was killed (SIGKILL) is
+ *   removed by the next run that writes the same path, once no process of
+ *   its number runs or the one that does started after its last write.
  * - A FIFO, a character device (`/dev/stdout`, `/dev/null`) or `-` (stdout)
  *   is written in place, as the bytes come (a FIFO is opened without
  *   blocking the process while it waits for its reader).
  */
-import { accessSync, constants, lstatSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { RobotsInputError } from '../index.js'
@@ -62,6 +65,31 @@ let exitHook = false
 function removeTemporaries(): void {
   for (const t of temporaries) rmSync(t, { force: true })
   temporaries.clear()
+  unhookSignals()
+}
+
+type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
+const SIGNALS: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+/**
+ * Marks a listener that cleans up only when no other listener handles the
+ * signal (the same key marks the tools' temporary folders' one,
+ * src/tools/temp-folders.ts): such listeners do not count as handling it.
+ */
+const LAST_RESORT = Symbol.for('robots-automaton.last-resort')
+
+/** A signal that nothing else handles: the temporary files removed, then the signal's default (the process ends by it). */
+const lastListener = Object.assign(
+  (name: StopSignal): void => {
+    if (process.listeners(name).some((l) => !(l as { [LAST_RESORT]?: boolean })[LAST_RESORT])) return // a run's own handler decides
+    removeTemporaries()
+    process.kill(process.pid, name)
+  },
+  { [LAST_RESORT]: true },
+)
+
+function unhookSignals(): void {
+  for (const name of SIGNALS) process.off(name, lastListener)
 }
 
 function writeFailure(target: { path: string; what: string; fail: (message: string) => Error }, err: unknown): Error {
@@ -107,13 +135,30 @@ function sweepTemporaries(file: string): void {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
     const pid = Number(name.slice(prefix.length, -'.tmp'.length))
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) continue
+    const path = join(dirname(file), name)
     let alive = true
     try {
       process.kill(pid, 0)
     } catch (err) {
       alive = (err as NodeJS.ErrnoException).code === 'EPERM'
     }
-    if (!alive) rmSync(join(dirname(file), name), { force: true })
+    try {
+      // A process of that number that started after the file's last write is not its writer: the number was reused (a container's PID 1).
+      if (!alive || startedAt(pid) > statSync(path).mtimeMs + 2000) rmSync(path, { force: true })
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/** When the process `pid` started, in ms since the epoch (Linux's /proc: field 22 of its stat, in ticks of 10 ms since boot); NaN elsewhere. */
+function startedAt(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    const ticks = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')[19]
+    return Number(/btime (\d+)/.exec(readFileSync('/proc/stat', 'latin1'))![1]) * 1000 + Number(ticks) * 10
+  } catch {
+    return NaN
   }
 }
 
@@ -268,6 +313,8 @@ export class OutputWriter {
       exitHook = true
       process.on('exit', removeTemporaries)
     }
+    // Hooked before the file exists: a signal between the two would leave it behind.
+    if (temporaries.size === 0) for (const name of SIGNALS) process.on(name, lastListener)
     temporaries.add(temporary)
     const w = new OutputWriter(target, temporary)
     try {
@@ -363,7 +410,7 @@ export class OutputWriter {
       }
       if (this.temporary !== undefined) {
         renameSync(this.temporary, this.target.file)
-        temporaries.delete(this.temporary)
+        forget(this.temporary)
       }
     } catch (err) {
       this.abort()
@@ -379,9 +426,15 @@ export class OutputWriter {
     if (h !== undefined) void h.close().catch(() => {})
     if (this.temporary !== undefined) {
       rmSync(this.temporary, { force: true })
-      temporaries.delete(this.temporary)
+      forget(this.temporary)
     }
   }
+}
+
+/** A temporary file renamed or removed: no longer removed on the way out. */
+function forget(temporary: string): void {
+  temporaries.delete(temporary)
+  if (temporaries.size === 0) unhookSignals()
 }
 
 /** Writes `bytes` to the output `target` (checked before) in one go. */

@@ -11,27 +11,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeSystemError } from '../node.js'
+import { onUnhandledSignal } from './last-resort.js'
 
 const live = new Set<string>()
 let exitHooked = false
-type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP'
-const NAMES: StopSignal[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+/** Stops listening for signals (while no folder is live). */
+let unhookSignals = (): void => {}
 
 function removeAll(): void {
   for (const dir of live) rmSync(dir, { recursive: true, force: true })
   live.clear()
   unhookSignals()
-}
-
-/** A signal with no other listener (Node hands a listener the signal's name): the folders removed, then the signal's default (the process ends by it). */
-function lastListener(name: StopSignal): void {
-  if (process.listenerCount(name) > 1) return // another handler (a run's own) decides
-  removeAll()
-  process.kill(process.pid, name)
-}
-
-function unhookSignals(): void {
-  for (const name of NAMES) process.off(name, lastListener)
 }
 
 /** A fresh folder `<tmp>/<prefix>XXXXXX`, removed on every way out unless {@link removeTempFolder} removed it first. */
@@ -41,7 +31,7 @@ export function makeTempFolder(prefix: string): string {
     process.on('exit', removeAll)
   }
   // Hooked before the folder exists: a signal between the two would leave it behind.
-  if (live.size === 0) for (const name of NAMES) process.on(name, lastListener)
+  if (live.size === 0) unhookSignals = onUnhandledSignal(removeAll)
   let dir: string
   try {
     dir = mkdtempSync(join(tmpdir(), prefix))

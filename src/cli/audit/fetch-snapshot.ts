@@ -8,11 +8,11 @@
  */
 import { RobotsStore, UrlScan, type RobotsFetchResult } from '../../index.js'
 import type { NodeTransport } from '../../node.js'
-import { CliError } from '../common/cli-error.js'
 import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
 import { runFetches } from '../fetch/fetch-pool.js'
 import { entryOfRecord, fetchRecord } from '../fetch/fetch-record.js'
-import type { Journal } from '../fetch/journal.js'
+import { readBackWarnings, type Journal } from '../fetch/journal.js'
+import { recordProblem } from '../fetch/fetch-output.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
@@ -43,6 +43,8 @@ export interface FetchSnapshotOptions {
    * appended to it as `fetch` appends it.
    */
   readonly journal?: Journal
+  /** Said when the journal taken up ends in a record cut short or holds damaged ones (skipped: fetched again). */
+  readonly warn?: (line: string) => void
 }
 
 /** What was fetched: the snapshot, and the store behind it (for `--save`). */
@@ -79,7 +81,7 @@ export async function readFetchList(inputs: readonly InputFile[], layout: LineLa
 export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
   const keys = list.origins
   const store = new RobotsStore()
-  const resumed = o.journal?.resumed === true ? readJournal(o.journal, list, store) : 0
+  const resumed = o.journal?.resumed === true ? readJournal(o.journal, list, store, o.warn) : 0
   const jobs = Int32Array.from({ length: keys.size }, (_, i) => i).filter((i) => !store.has(keys.key(i)))
   if (jobs.length > 0) o.journal?.begin()
   const failures = new Map<string, string>()
@@ -111,28 +113,29 @@ export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): 
 /**
  * Puts the records of a journal taken up into `store`, for the origins of
  * `list` (a record of an origin the list lacks is left alone); how many.
- * A record that is not one fetch wrote is an error naming the journal.
+ * A record that is not one fetch wrote (a disk that failed) is skipped, its
+ * host fetched again, with a warning.
  */
-function readJournal(journal: Journal, list: OriginList, store: RobotsStore): number {
-  const fail = (why: string): never => {
-    throw new CliError('ERR_READ', `cannot read the journal '${journal.path}': a record is not one fetch wrote (${why})`)
-  }
+function readJournal(journal: Journal, list: OriginList, store: RobotsStore, warn: ((line: string) => void) | undefined): number {
   let taken = 0
-  journal.readBack((text) => {
-    let o: unknown
-    try {
-      o = JSON.parse(text)
-    } catch {
-      fail('not JSON')
+  const found = journal.readBack((text) => {
+    const problem = recordProblem(text)
+    if (problem !== undefined) return problem
+    const record = JSON.parse(text) as Record<string, unknown>
+    const key = record.origin as string
+    if (list.origins.has(key) && !store.has(key)) {
+      putEntry(store, key, entryOfRecord(record, fail))
+      taken++
     }
-    if (typeof o !== 'object' || o === null || Array.isArray(o)) return fail('not an object')
-    const record = o as Record<string, unknown>
-    const key = record.origin
-    if (typeof key !== 'string' || !list.origins.has(key) || store.has(key)) return
-    putEntry(store, key, entryOfRecord(record, fail))
-    taken++
+    return undefined
   })
+  if (warn !== undefined) for (const line of readBackWarnings(journal, found)) warn(line)
   return taken
+}
+
+/** Never called: a record recordProblem passed reads. */
+function fail(why: string): never {
+  throw new Error(why)
 }
 
 /**

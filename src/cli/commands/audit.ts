@@ -13,7 +13,7 @@ import { BlockWriter } from '../common/block-writer.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, parseCrawlers, type CrawlerSpec } from '../common/crawlers-option.js'
 import { netTransport } from '../common/net-options.js'
 import { count, plural } from '../common/numbers.js'
-import { checkOutput, writeOutput } from '../common/output-file.js'
+import { checkOutput, willWrite, writeOutput } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { printable } from '../../tools/printable.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
@@ -221,7 +221,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   const savePath = optionValue(args, 'save')
   if (savePath === '-') throw new UsageError(`'--save' needs a file: stdout holds the rows`)
   // The bundle's path and the journal's are checked before anything is read or fetched.
-  const save = savePath === undefined ? undefined : checkOutput(savePath, 'bundle')
+  const save = savePath === undefined ? undefined : willWrite(checkOutput(savePath, 'bundle'))
   const journalPath = journalPathOf(optionValue(args, 'journal'), save)
   // The snapshot OLD is read whole first: --save may replace it with NEW.
   checkOutputsApart(
@@ -262,6 +262,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
       progress: (done) => progress?.update(done, done),
       local: () => local++,
       journal,
+      warn: quiet ? undefined : note,
     })
   } catch (err) {
     journal?.close()

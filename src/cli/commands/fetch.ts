@@ -15,7 +15,7 @@ import { setMaxListeners } from 'node:events'
 import { realpathSync, statSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { RobotsFetchResult, RobotsStore } from '../../index.js'
-import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
+import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { count, plural } from '../common/numbers.js'
 import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
@@ -27,12 +27,12 @@ import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
-import { writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
+import { recordProblem, writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
 import { planFetch, type FetchPlan } from '../fetch/fetch-plan.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError, runFetches } from '../fetch/fetch-pool.js'
 import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
-import { Journal } from '../fetch/journal.js'
+import { Journal, readBackWarnings } from '../fetch/journal.js'
 import { NET_OPTIONS, netTransport } from '../common/net-options.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
@@ -116,12 +116,27 @@ export function userAgentOption(args: ParsedArgs): string {
   return userAgent
 }
 
-/** What a run is, for its journal: what decides the origins, their keys, and the output (`format`: `audit` for `audit --fetch`). */
+/**
+ * What a run is, for its journal: what decides the origins, their keys,
+ * the output (`format`: `audit` for `audit --fetch`), and the options that
+ * decide what a site answers or where it is asked (a journal's records are
+ * outcomes under them).
+ */
 export function runIdentity(args: ParsedArgs, output: OutputTarget | undefined, format: string): unknown {
   const inputs = args.positionals
   const layout = ['field', 'host-field', 'delimiter', 'log-format', 'host', 'scheme'].map((n) => [n, optionValue(args, n) ?? null])
   const path = output === undefined ? null : output.kind === 'file' ? output.file : output.path
-  return { output: path, format, update: optionValue(args, 'update') ?? null, inputs, layout }
+  return {
+    output: path,
+    format,
+    update: optionValue(args, 'update') ?? null,
+    inputs,
+    layout,
+    '--user-agent': optionValue(args, 'user-agent') ?? null,
+    '--allow-private': flag(args, 'allow-private'),
+    '--resolve': optionValues(args, 'resolve'),
+    '--connect-to': optionValues(args, 'connect-to'),
+  }
 }
 
 /**
@@ -256,15 +271,20 @@ async function fetchRun(s: RunSettings): Promise<number> {
 
   // A run taken up again: the origins its journal holds are not fetched again.
   if (journal?.resumed) {
-    journal.readBack((text, span) => {
+    const found = journal.readBack((text, span) => {
+      // Each record checked as the output reads it: a damaged one is skipped (its origin fetched again), not met once the fetches are over.
+      const problem = recordProblem(text)
+      if (problem !== undefined) return problem
       const m = /^\{"origin":("(?:[^"\\]|\\.)*")/.exec(text)
-      if (m === null) return
+      if (m === null) return undefined
       const i = plan.keys.indexOf(JSON.parse(m[1]!) as string)
-      if (i < 0 || plan.kept[i] === 1) return
+      if (i < 0 || plan.kept[i] === 1) return undefined
       if (spans.offsets[i]! < 0) tally.resumed++
       spans.offsets[i] = span.offset
       spans.lengths[i] = span.length
+      return undefined
     })
+    if (!quiet) for (const warning of readBackWarnings(journal, found)) note(warning)
   }
   const jobs = plan.jobs.filter((i) => spans.offsets[i]! < 0)
   if (jobs.length > 0) journal?.begin()
@@ -281,7 +301,11 @@ async function fetchRun(s: RunSettings): Promise<number> {
   // Each fetch in flight listens to the signal: not a leak.
   setMaxListeners(concurrency + 16, controller.signal)
   // A second signal ends the run at once, writing nothing more (the journal keeps what was fetched).
-  const interrupt = new Interrupt(controller, () => journal?.close())
+  const interrupt = new Interrupt(controller, (name) => {
+    journal?.close()
+    const left = output.kind === 'file' ? `'${output.path}' not written (left as it was)` : 'output cut short'
+    if (!quiet) note(`stopped at once by a second ${name}: ${left}; ${s.persistent ? `the journal '${journal!.path}' keeps what was fetched` : 'nothing kept'}`)
+  })
   const progress = progressWanted(processProgressContext(quiet))
     ? new ProgressBar(process.stderr, jobs.length, escapesAllowed(process.env), { measure: 'items', items: 'origins' })
     : undefined
@@ -329,10 +353,10 @@ async function fetchRun(s: RunSettings): Promise<number> {
         local: (code) => tally.local(code),
       })
     } finally {
-      interrupt.release()
       progress?.done()
     }
   } catch (err) {
+    interrupt.release()
     live?.abort()
     journal?.close()
     if (err instanceof NoProgressError && s.persistent) {
@@ -346,23 +370,28 @@ async function fetchRun(s: RunSettings): Promise<number> {
   const seconds = (performance.now() - started) / 1000
 
   let written: string
-  if (live !== undefined) {
-    // Entries due for a refresh that was not made (interrupted): as they were.
-    let records = tally.kept + tally.resumed + done
-    for (const i of jobs) {
-      if (spans.offsets[i]! >= 0 || old === undefined) continue
-      const entry = previous(plan.keys.key(i))
-      if (entry === undefined) continue
-      await live.write(`${fetchRecord(plan.keys.key(i), entry)}\n`)
-      records++
+  // The interrupt is released once the output is written: a signal meanwhile lets the write end (a second one ends the process at once).
+  try {
+    if (live !== undefined) {
+      // Entries due for a refresh that was not made (interrupted): as they were.
+      let records = tally.kept + tally.resumed + done
+      for (const i of jobs) {
+        if (spans.offsets[i]! >= 0 || old === undefined) continue
+        const entry = previous(plan.keys.key(i))
+        if (entry === undefined) continue
+        await live.write(`${fetchRecord(plan.keys.key(i), entry)}\n`)
+        records++
+      }
+      await live.commit()
+      written = `wrote ${plural(records, 'record')} to ${output.path === '-' ? '<stdout>' : output.path}`
+    } else {
+      const entries = await writeFetchOutput({ plan, spans, journal, old }, format, output)
+      const where = output.path === '-' ? '<stdout>' : output.path
+      if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
+      else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
     }
-    await live.commit()
-    written = `wrote ${plural(records, 'record')} to ${output.path === '-' ? '<stdout>' : output.path}`
-  } else {
-    const entries = await writeFetchOutput({ plan, spans, journal, old }, format, output)
-    const where = output.path === '-' ? '<stdout>' : output.path
-    if (format === 'jsonl') written = `wrote ${plural(entries, 'record')} to ${where}`
-    else written = `wrote ${where}: ${count(entries)} ${entries === 1 ? 'entry' : 'entries'}${output.kind === 'file' ? `, ${megabytes(output.file)}` : ''}`
+  } finally {
+    interrupt.release()
   }
   const interrupted = interrupt.signal
   const keepJournal = interrupted !== undefined && s.persistent

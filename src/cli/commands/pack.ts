@@ -9,7 +9,7 @@
 import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { lineEnd, parseRobots, RobotsFormatError, RobotsInputError, RobotsStore, urlEnd, type Robots } from '../../index.js'
-import { checkOutput, writeOutput, type OutputTarget } from '../common/output-file.js'
+import { checkOutput, willWrite, writeOutput, type OutputTarget } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { bundleOrLines, readBundleStore } from '../fetch/bundle-file.js'
 import { BUNDLE_MAGIC_BYTES, isBundle } from '../hosts/bundle-rules.js'
@@ -288,7 +288,7 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   const output = optionValue(args, 'output')
   if (output === undefined) throw new UsageError(`option '--output' ('-o') is required`)
   // Checked before any input is read: a bad path is found at once.
-  const target = checkOutput(output, 'bundle')
+  const target = willWrite(checkOutput(output, 'bundle'))
   // A bundle merged into itself is read whole first, then replaced; any other input is the user's data.
   checkOutputsApart([{ option: '--output', file: outputFile(target) }], sources.map((path) => ({ what: 'input file', path, replacedBy: startsAsBundle(path) ? '--output' : undefined })))
   const quiet = flag(args, 'quiet')

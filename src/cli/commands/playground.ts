@@ -6,7 +6,7 @@
  * nothing else (docs/playground.md).
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
-import { checkOutput, writeOutput } from '../common/output-file.js'
+import { checkOutput, willWrite, writeOutput } from '../common/output-file.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { http } from '../../tools/built-ins.js'
 import { dirname, join, resolve } from 'node:path'
@@ -94,7 +94,7 @@ async function writeFiles(dir: string, out: string): Promise<void> {
           : describeSystemError(err)
     throw new CliError('ERR_WRITE', `cannot write the page into ${printable(out)}: ${why}`)
   }
-  const targets = Object.keys(FILES).map((name) => [name, checkOutput(join(out, name), 'page file')] as const)
+  const targets = Object.keys(FILES).map((name) => [name, willWrite(checkOutput(join(out, name), 'page file'))] as const)
   // The script first, the page last: a write that fails (a full disk) leaves no page that loads a missing script.
   for (const [name, target] of targets.reverse()) await writeOutput(target, readFileSync(join(dir, name)))
   note(`wrote ${printable(join(out, 'index.html'))} and ${printable(join(out, 'playground.js'))}`)

@@ -53,13 +53,13 @@ export class Interrupt {
   signal: StopSignal | undefined
   private readonly handlers: [StopSignal, () => void][]
 
-  constructor(controller: AbortController, last: () => void = () => {}) {
+  constructor(controller: AbortController, last: (name: StopSignal) => void = () => {}) {
     this.handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
       const handler = (): void => {
         signalled(name)
         if (this.signal !== undefined) {
           try {
-            last()
+            last(name)
           } finally {
             exitProcess(SIGNALS[name])
           }

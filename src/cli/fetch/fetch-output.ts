@@ -16,7 +16,7 @@ import { checkOutput, OutputWriter, type OutputTarget } from '../common/output-f
 import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 import { entryIn, type FetchedEntry } from './fetch-entry.js'
 import type { FetchPlan } from './fetch-plan.js'
-import { fetchRecord, recordInfo, recordRules } from './fetch-record.js'
+import { fetchRecord, recordForm, recordInfo, recordRules } from './fetch-record.js'
 import type { Journal } from './journal.js'
 
 /** Where each key's record lies in the journal (offset −1: none). */
@@ -56,9 +56,12 @@ const RULES_FIELD = ',"rules_base64":"'
  * by hand, or the disk failed.
  */
 function parsed(src: OutputSource, text: string): Record<string, unknown> {
-  const fail = (why: string): never => {
+  return parseRecord(text, (why: string): never => {
     throw new CliError('ERR_READ', `cannot read the journal '${src.journal!.path}': a record is not one fetch wrote (${why})`)
-  }
+  })
+}
+
+function parseRecord(text: string, fail: (why: string) => never): Record<string, unknown> {
   let o: unknown
   const at = text.lastIndexOf(RULES_FIELD)
   try {
@@ -71,6 +74,29 @@ function parsed(src: OutputSource, text: string): Record<string, unknown> {
   }
   if (typeof o === 'object' && o !== null && !Array.isArray(o)) return o as Record<string, unknown>
   return fail('not an object')
+}
+
+/** Why a journal record cannot make an output entry (as {@link writeFetchOutput} reads it), or undefined when it can. */
+export function recordProblem(text: string): string | undefined {
+  let problem: string | undefined
+  const fail = (why: string): never => {
+    problem ??= why
+    throw new Error(why)
+  }
+  try {
+    const o = parseRecord(text, fail)
+    const origin = o.origin
+    if (typeof origin !== 'string') return fail('no "origin"')
+    // Named with its origin from here on.
+    const failOf = (why: string): never => fail(`${origin}: ${why}`)
+    const { kind, formLength } = recordRules(o, failOf)
+    recordInfo(o, failOf)
+    if (kind === 'robots') recordForm(o, formLength, failOf)
+    return undefined
+  } catch (err) {
+    if (problem !== undefined) return problem
+    throw err
+  }
 }
 
 /** An entry's bundle fields: its kind, its form (for a robots.txt) and its fetch info. */

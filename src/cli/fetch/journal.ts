@@ -12,8 +12,9 @@
  * (so at least every 1,000 records and every second), with plain `write`
  * calls: what was written survives a SIGKILL of the process (the kernel
  * holds it), so a kill loses only the origins in flight; it is synced to
- * the disk every second. A last line cut short by a kill is dropped when
- * the journal is read back.
+ * the disk every second. A last line cut short (a full disk, a kill) is
+ * dropped when the journal is read back, and so is a damaged record, each
+ * with a warning: their origins are fetched again.
  *
  * The records are also where the output is made from, once the run is over
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
@@ -21,10 +22,11 @@
 import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { describeSystemError } from '../../node.js'
 import { CliError } from '../common/cli-error.js'
+import { plural } from '../common/numbers.js'
 
 /** What the first line holds. */
 const MAGIC = 'robots-automaton fetch journal'
-const VERSION = 1
+const VERSION = 2
 
 /** Records buffered at most before they are written to the file. */
 export const FLUSH_RECORDS = 1000
@@ -98,8 +100,12 @@ export class Journal {
       if (first === undefined || first.text !== run) {
         let what = 'it is not the journal of a fetch'
         try {
-          const o = JSON.parse(first?.text ?? '') as { journal?: unknown }
-          if (o.journal === MAGIC) what = 'it is the journal of another run (other inputs, output or options): remove it, or run the command that made it again'
+          const o = JSON.parse(first?.text ?? '') as { journal?: unknown; version?: unknown; run?: unknown }
+          if (o.journal === MAGIC) {
+            const differs = o.version === VERSION && typeof o.run === 'object' ? differences(o.run, identity) : []
+            const which = differs.length > 0 ? `: ${differs.join('; ')}` : o.version === VERSION ? ' (other inputs, output or options)' : ' (made by another version)'
+            what = `it is the journal of another run${which}: remove it, or run the command that made it again`
+          }
         } catch {
           // not JSON: not a journal
         }
@@ -114,10 +120,20 @@ export class Journal {
 
   /**
    * Reads back the records of a resumed journal, calling `visit` with each
-   * one's text and span; a last line cut short (a kill while writing) is
-   * cut off the file. Call before appending.
+   * one's text and span (it returns why a record is damaged, if it is: the
+   * record is skipped); a last line cut short (a kill while writing, a full
+   * disk) is cut off the file. Call before appending; what was found wrong,
+   * said by {@link readBackWarnings}.
    */
-  readBack(visit: (text: string, span: RecordSpan) => void): void {
+  readBack(visit: (text: string, span: RecordSpan) => string | undefined): ReadBack {
+    const found: ReadBack = { damaged: 0, cut: false }
+    let line = 1
+    const check = (text: string, span: RecordSpan): void => {
+      line++
+      const why = visit(text, span)
+      if (why === undefined) return
+      if (found.damaged++ === 0) found.first = `line ${line}: ${why}`
+    }
     const size = this.end
     let at = 0
     let first = true
@@ -131,7 +147,7 @@ export class Journal {
       const base = carry.length > 0 ? carryAt : at
       let start = 0
       for (let lf = data.indexOf(10); lf >= 0; lf = data.indexOf(10, start)) {
-        if (!first) visit(data.toString('utf8', start, lf), { offset: base + start, length: lf - start })
+        if (!first) check(data.toString('utf8', start, lf), { offset: base + start, length: lf - start })
         first = false
         start = lf + 1
       }
@@ -143,7 +159,9 @@ export class Journal {
       // A record cut short: dropped (its origin is fetched again).
       ftruncateSync(this.fd, carryAt)
       this.end = carryAt
+      found.cut = true
     }
+    return found
   }
 
   /**
@@ -265,6 +283,31 @@ export class Journal {
     this.closed = true
     if (had) rmSync(this.path, { force: true })
   }
+}
+
+/** The fields of two runs' identities that differ, as `name: then X, now Y`. */
+function differences(then: unknown, now: unknown): string[] {
+  const a = (then ?? {}) as Record<string, unknown>
+  const b = now as Record<string, unknown>
+  const text = (v: unknown): string => JSON.stringify(v) ?? 'not recorded'
+  return Object.keys(b).filter((k) => text(a[k]) !== text(b[k])).map((k) => `${k}: then ${text(a[k])}, now ${text(b[k])}`)
+}
+
+/** What reading a journal back found wrong ({@link Journal.readBack}). */
+export interface ReadBack {
+  /** Records skipped as damaged (a disk that failed, a hand edit), and the first of them with why. */
+  damaged: number
+  first?: string
+  /** Whether a last record cut short was cut off. */
+  cut: boolean
+}
+
+/** The warnings of what {@link Journal.readBack} found wrong in `journal`. */
+export function readBackWarnings(journal: Journal, found: ReadBack): string[] {
+  const out: string[] = []
+  if (found.cut) out.push(`warning: the journal '${journal.path}' ends in a record cut short (a kill, a full disk): dropped, fetched again`)
+  if (found.damaged > 0) out.push(`warning: the journal '${journal.path}' holds ${plural(found.damaged, 'damaged record')} (${found.first}): skipped, fetched again`)
+  return out
 }
 
 /** Whether the `size` bytes of the file are the start of the line `head` (without its newline; nothing at all included). */

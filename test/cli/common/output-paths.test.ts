@@ -14,7 +14,7 @@
  * report's test still checks its own path.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { RobotsStore } from '../../../src/index.js'
@@ -191,6 +191,21 @@ describe('-o destroys what the path points to: no longer', () => {
     const r = await run(WRITERS.pack(out))
     expect(r.status, r.stderr).toBe(0)
     expect(existsSync(stale)).toBe(false)
+  })
+
+  it.skipIf(!existsSync('/proc/1/stat'))('regression: a temporary file whose process number was reused by a running process (a container\'s PID 1) was never removed; one whose process is still writing it is kept', async () => {
+    const out = tmp.path('reused.bundle')
+    // PID 1 runs, but started long after this file's last write: not its writer.
+    const stale = tmp.path('.reused.bundle.1.tmp')
+    writeFileSync(stale, 'half a bundle of a killed run')
+    utimesSync(stale, new Date(1_000_000), new Date(1_000_000))
+    // This test's process runs and started before the file was written: a writer at work.
+    const live = tmp.path(`.reused.bundle.${process.pid}.tmp`)
+    writeFileSync(live, 'a bundle being written')
+    const r = await run(WRITERS.pack(out))
+    expect(r.status, r.stderr).toBe(0)
+    expect(existsSync(stale)).toBe(false)
+    expect(existsSync(live)).toBe(true)
   })
 
   it('regression: fetch --journal through a dangling link failed with EEXIST; now the link is kept and its target is the journal', async () => {

@@ -155,6 +155,26 @@ describe('the journal', () => {
     expect(existsSync(out)).toBe(false)
   })
 
+  it('regression: a journal made with another --user-agent or without --allow-private was taken up, its records mixed with this run\'s in silence; now it is refused, naming each option that differs', async () => {
+    const file = input('ua.txt', 3)
+    const out = tmp.path('ua.bundle')
+    // Killed with the journal made and a record in it (the last origin never answers).
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h2.journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(server, args(file, out, ['--user-agent', 'OldBot'], { concurrency: 1 }), 3, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const journal = readFileSync(`${out}.journal`, 'utf8')
+    server.reset()
+    const r = await run(args(file, out, ['--user-agent', 'NewBot', '--allow-private']))
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(`cannot use the journal '${out}.journal': it is the journal of another run: --user-agent: then "OldBot", now "NewBot"; --allow-private: then false, now true: remove it, or run the command that made it again`)
+    expect(server.total).toBe(0)
+    expect(readFileSync(`${out}.journal`, 'utf8')).toBe(journal)
+  })
+
   it('regression: a kill while the journal was being made (empty, or its first line cut short) left a journal that every later run refused', async () => {
     const file = input('head.txt', 3)
     const out = tmp.path('head.bundle')
@@ -181,7 +201,7 @@ describe('the journal', () => {
     expect(other.stderr).toMatch(/it is not the journal of a fetch/)
   })
 
-  it('regression: a journal record whose rules were changed since fetch wrote them is named, and the run stops with the journal kept (a bundle was written that every reader refused whole)', async () => {
+  it('regression: a journal record whose rules were changed since fetch wrote them failed every run that took the journal up, once its fetches were over (the record stayed); now it is named in a warning, skipped, and its origin fetched again (no bundle that every reader refuses)', async () => {
     const file = input('changed.txt', 4)
     const out = tmp.path('changed.bundle')
     const inner = server.handler
@@ -203,11 +223,18 @@ describe('the journal', () => {
     form[p] = 'q'.charCodeAt(0)
     lines[k] = `${lines[k].slice(0, at)}${form.toString('base64')}"}`
     writeFileSync(journal, lines.join('\n'))
-    const again = await run(args(file, out))
-    expect(again.status).toBe(1)
-    expect(again.stderr).toMatch(/^robots-automaton: cannot read the journal '.*changed\.bundle\.journal': the rules of http:\/\/h\d\.journal\.test:\d+ are not the ones fetch wrote \(checksum mismatch \(corrupt buffer\)\)\n$/)
-    expect(existsSync(journal)).toBe(true)
-    expect(existsSync(out)).toBe(false)
+    const damaged = (JSON.parse(lines[k]) as { origin: string }).origin
+    server.reset()
+    const again = await run(args(file, out, [], { quiet: false }))
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.stderr).toContain(`warning: the journal '${journal}' holds 1 damaged record (line ${k + 1}: ${damaged}: "rules_base64" is not a robots-automaton form: Robots.fromBytes: checksum mismatch (corrupt buffer)): skipped, fetched again`)
+    // The one never answered, and the one damaged: fetched again, with the server's rules.
+    expect(server.total).toBe(2)
+    expect(server.asked.get(new URL(damaged).hostname)).toBe(1)
+    const store = RobotsStore.fromBytes(readFileSync(out))
+    expect(store.size).toBe(4)
+    expect(store.get(damaged)!.isAllowed(`${damaged}/private/${/\d+/.exec(damaged)![0]}`, 'bot')).toBe(false)
+    expect(existsSync(journal)).toBe(false)
   })
 
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
@@ -228,8 +255,10 @@ describe('the journal', () => {
     // Cut the last record in the middle, as a kill while writing would.
     writeFileSync(journal, text.slice(0, text.length - 20))
     server.reset()
-    const again = await run(args(file, out))
+    const again = await run(args(file, out, [], { quiet: false }))
     expect(again.status, again.stderr).toBe(0)
+    // Said (it was dropped in silence before).
+    expect(again.stderr).toContain(`warning: the journal '${journal}' ends in a record cut short (a kill, a full disk): dropped, fetched again`)
     // The one never answered, and the one cut.
     expect(server.total).toBe(2)
     expect(RobotsStore.fromBytes(readFileSync(out)).size).toBe(10)
