@@ -43,10 +43,22 @@ export function commandLine(command: string, argv: readonly string[]): string {
 }
 
 /**
+ * Ends the process by the signal `name` itself, as its default action does
+ * (a shell sees 128 + its number), once the listeners still there have run
+ * (the last-resort clean-ups of temporary folders and files). Unlike
+ * `process.exit`, which waits for Node's threads, this ends the process
+ * even while one of them waits in a system call (opening a FIFO that has
+ * no reader). The caller has removed its own listener for `name`.
+ */
+function endBySignal(name: StopSignal): void {
+  process.kill(process.pid, name)
+}
+
+/**
  * Listens for the {@link SIGNALS} until {@link release}d: the first aborts
  * `controller` (the run winds down and reads {@link signal}); a second one
- * calls `last` (for example to close a journal) and exits at once with the
- * signal's status.
+ * calls `last` (for example to close a journal) and ends the process at
+ * once, by that signal.
  */
 export class Interrupt {
   /** The signal that interrupted the run, if any. */
@@ -61,8 +73,10 @@ export class Interrupt {
           try {
             last(name)
           } finally {
-            exitProcess(SIGNALS[name])
+            this.release()
+            endBySignal(name)
           }
+          return
         }
         this.signal = name
         controller.abort(new Error(`interrupted by ${name}`))
