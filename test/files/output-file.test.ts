@@ -4,8 +4,8 @@
  * limit comes from `ulimit -f` in a child shell (Node ignores SIGXFSZ, so a
  * write past it fails with EFBIG).
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { closeSync, constants, existsSync, openSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, ROOT, tempDir } from '../cli/helpers.js'
@@ -40,7 +40,7 @@ describe.skipIf(!existsSync('/bin/bash'))('writeOutput to stdout', () => {
   })
 })
 
-// Fills stdout (a socket whose reader reads nothing) until the kernel takes no
+// Fills stdout (a FIFO whose reader reads nothing) until the kernel takes no
 // byte more, starts a writeOutput, says so once its write is queued, then says
 // how it ended. The test closes the reader on that word.
 const QUEUED_SCRIPT = `
@@ -67,12 +67,21 @@ try {
 
 describe('writeOutput to stdout whose reader goes away', () => {
   it('regression: writeOutput EPIPE crash without a listener: writeOutput(checkOutput(\'-\')) resolved while its bytes still waited in the stream, and the reader closing then crashed the process with an unhandled EPIPE; it now settles once the bytes are written and rejects with ERR_OUTPUT', async () => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', QUEUED_SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'] })
-    child.stdout.pause()
+    // The reader holds the FIFO open and never reads (a pipe read by this process would take bytes in
+    // whenever it likes, making room for the write the script expects to wait); closing it is the reader going away.
+    const fifo = tmp.path('stdout.fifo')
+    execFileSync('mkfifo', [fifo])
+    let reader: number | undefined = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+    const writer = openSync(fifo, constants.O_WRONLY)
+    const child = spawn(process.execPath, ['--input-type=module', '-e', QUEUED_SCRIPT], { stdio: ['ignore', writer, 'pipe'] })
+    closeSync(writer)
     let stderr = ''
     child.stderr.on('data', (d) => {
       stderr += d
-      if (stderr.includes('queued')) child.stdout.destroy()
+      if (stderr.includes('queued') && reader !== undefined) {
+        closeSync(reader)
+        reader = undefined
+      }
     })
     const status = await new Promise((resolve) => child.on('close', resolve))
     expect(stderr).toBe("queued\nERR_OUTPUT: cannot write output '-': write EPIPE\n")
