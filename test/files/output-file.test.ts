@@ -76,6 +76,7 @@ describe('writeOutput to stdout whose reader goes away', () => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', QUEUED_SCRIPT], { stdio: ['ignore', writer, 'pipe'] })
     closeSync(writer)
     let stderr = ''
+    if (child.stderr === null) throw new Error('the child has no stderr pipe')
     child.stderr.on('data', (d) => {
       stderr += d
       if (stderr.includes('queued') && reader !== undefined) {
