@@ -47,7 +47,7 @@ const esm = await build({
     compat: 'src/compat.ts',
     node: 'src/node.ts',
     crawlee: 'src/crawlee.ts',
-    cli: 'src/cli/main.ts',
+    cli: 'src/cli/bin.ts',
     'filter-worker': 'src/cli/filter/worker.ts',
     'compare-module': 'src/compare/adapters/module-thread.ts',
   },

@@ -1,9 +1,9 @@
-#!/usr/bin/env node
 /**
- * Entry point of the `robots-automaton` command (built to `dist/cli.js`):
- * dispatches to one file per command (commands/), and turns every failure
- * into one line on stderr (`robots-automaton: MESSAGE`) and an exit code: 0
- * success, 1 runtime failure, 2 usage error. A closed stdout ends quietly.
+ * The `robots-automaton` command line without its process: dispatches to one
+ * file per command (commands/) and resolves to the exit code; {@link
+ * reportFailure} turns a failure into one line on stderr (`robots-automaton:
+ * MESSAGE`) and its exit code: 0 success, 1 runtime failure, 2 usage error.
+ * The process around it (stdio guards, signals, exit) is bin.ts.
  */
 import { runAudit } from './commands/audit.js'
 import { runCheck } from './commands/check.js'
@@ -17,11 +17,9 @@ import { PROGRAM, versionLine } from './common/version.js'
 import { runLint } from './commands/lint.js'
 import { runPack } from './commands/pack.js'
 import { runPlayground } from './commands/playground.js'
-import { exitAfterStdout, guardStdio, note } from './common/stdio.js'
+import { note } from './common/stdio.js'
 import { CliError } from './common/cli-error.js'
 import { CompareError } from '../compare/compare-error.js'
-import { unwrittenOutputs } from './common/output-file.js'
-import { onUnhandledSignal } from '../tools/last-resort.js'
 
 type Command = (argv: readonly string[]) => Promise<number>
 
@@ -70,8 +68,8 @@ function commandNamed(name: string): Command {
   throw new CliError('ERR_USAGE', `${what}${hint} (commands: ${Object.keys(COMMANDS).join(', ')}; see '${PROGRAM} --help')`, 2)
 }
 
-/** Prints the error as one line (prefixed, as every stderr line: stdio.ts) and picks the exit code. */
-function report(err: unknown): number {
+/** Prints the failure of {@link main} as one line (prefixed, as every stderr line: stdio.ts); returns its exit code. */
+export function reportFailure(err: unknown): number {
   // The command line's errors and compare's: one line, and their exit status.
   if (err instanceof CliError || err instanceof CompareError) {
     note(err.message)
@@ -83,11 +81,3 @@ function report(err: unknown): number {
   note(`${message}${code}`)
   return 1
 }
-
-guardStdio()
-// A signal that no run handles (pack, filter, the writes at a run's end) is said, with the outputs it leaves unwritten, then ends the process.
-onUnhandledSignal((name) => {
-  const outputs = unwrittenOutputs()
-  note(`interrupted by ${name}${outputs.length > 0 ? `: ${outputs.join(', ')} not written (left as it was)` : ''}`)
-})
-main(process.argv.slice(2)).then(exitAfterStdout, (err) => exitAfterStdout(report(err)))

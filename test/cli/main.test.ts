@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureBuilt, ROOT, run, tempDir } from './helpers.js'
+import { runInProcess } from './in-process.js'
 import { startServer, reply, type TestServer } from '../fetch/server.js'
 
 const ROBOTS = `User-agent: *
@@ -45,7 +46,18 @@ function expectError(r: { status: number | null; stderr: string; stdout: Buffer 
   expect(r.stdout.length).toBe(0)
 }
 
+// Help and usage errors end before any input is read: they run in this process (in-process.ts), and the
+// first test shows that dist/cli.js gives each kind the same status and bytes. The version is read from the
+// package.json beside dist/, so --version runs dist/cli.js.
 describe('help and version', () => {
+  it('dist/cli.js answers as the in-process runs: help, usage errors of main, of a command and of compare', async () => {
+    const samples = [['--help'], ['help', 'check'], ['audit', '-h'], ['frobnicate'], ['help', 'toString'], ['filter', '--robots', 'a', '--agent', 'G', '--jobs', '0'], ['check', 'r.txt', '/a', '--agent', 'G', '--jsn'], ['compare', '--cases', 'nope']]
+    for (const args of samples) {
+      const [child, here] = await Promise.all([run(args), runInProcess(args)])
+      expect({ ...here, stdout: here.stdout.toString() }, args.join(' ')).toEqual({ ...child, stdout: child.stdout.toString() })
+    }
+  })
+
   it('--version and -V print the program and package version, on every command', async () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version
     for (const args of [[], ['check'], ['filter'], ['lint'], ['pack'], ['diff'], ['audit'], ['compare'], ['playground']]) {
@@ -60,7 +72,7 @@ describe('help and version', () => {
 
   it('--help, -h and help print the commands', async () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
-      const r = await run(args)
+      const r = await runInProcess(args)
       expect(r.status).toBe(0)
       expect(r.stdout.toString()).toMatch(/^Usage: robots-automaton <command>/)
       expect(r.stdout.toString()).toContain('filter')
@@ -72,7 +84,7 @@ describe('help and version', () => {
   it.each(['check', 'filter', 'lint', 'pack', 'diff', 'audit', 'compare', 'playground'])('%s --help, -h and help', async (cmd) => {
     const outputs = new Set<string>()
     for (const args of [[cmd, '--help'], [cmd, '-h'], ['help', cmd]]) {
-      const r = await run(args)
+      const r = await runInProcess(args)
       expect(r.status).toBe(0)
       expect(r.stderr).toBe('')
       expect(r.stdout.toString()).toMatch(new RegExp(`^Usage: robots-automaton ${cmd} `))
@@ -84,10 +96,10 @@ describe('help and version', () => {
 
   it("regression: 'help toString' (a name the command table inherits) crashed with a stack trace; 'help NAME' of no command is a usage error, as 'NAME' is", async () => {
     for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'chek']) {
-      const r = await run(['help', name])
+      const r = await runInProcess(['help', name])
       expect(r.status, name).toBe(2)
       expect(r.stdout.length, name).toBe(0)
-      const alone = await run([name])
+      const alone = await runInProcess([name])
       expect(r.stderr, name).toBe(alone.stderr)
       expect(r.stderr, name).toMatch(new RegExp(`^robots-automaton: unknown command '${name}'(; did you mean 'check'\\?)? \\(commands: check, [^\\n]*\\)\\n$`))
     }
@@ -165,7 +177,7 @@ describe('usage errors (exit 2, one line)', () => {
     [['playground', '--port', 'http'], "playground: option '--port' must be an integer from 0 to 65535 (got 'http')"],
     [['playground', '--out', 'd', '--port', '1'], "playground: '--out' writes the files and serves nothing: it takes no '--port'"],
   ])('%j exits 2 with its one-line usage error', async (args, message) => {
-    expectError(await run(args), 2, message)
+    expectError(await runInProcess(args), 2, message)
   })
 
   it('a robots.txt URL that names no site (bad URL) is a usage error saying why, not a fetch that failed', async () => {

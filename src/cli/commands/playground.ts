@@ -173,10 +173,12 @@ export async function runPlayground(argv: readonly string[]): Promise<number> {
   if (out !== undefined && portValue !== undefined) throw new UsageError(`'--out' writes the files and serves nothing: it takes no '--port'`)
   // Elsewhere '-' is stdout; two files cannot go there, and a folder named '-' is never what was meant.
   if (out === '-') throw new UsageError(`'--out' takes a directory for the page's two files: stdout ('-') cannot hold them`)
+  // Every usage error comes before the page's files are looked for.
+  const port = out === undefined ? parsePort(portValue) : 0
   const dir = pageDir()
   if (out !== undefined) {
     await writeFiles(dir, out)
     return 0
   }
-  return serve(dir, parsePort(portValue))
+  return serve(dir, port)
 }
