@@ -9,8 +9,12 @@ import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
-/** Options of {@link RobotsCache}: how to fetch (as {@link fetchRobots}) and how much to keep. */
-export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal'> {
+/**
+ * Options of {@link RobotsCache}: how to fetch (as {@link fetchRobots}, but
+ * for `signal` and `previous`, which belong to one request: given, they are
+ * a RobotsInputError) and how much to keep.
+ */
+export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal' | 'previous'> {
   /**
    * Byte budget of the whole cache: the entries (their rules, by the
    * library's memory model, src/memory.ts, plus their own objects and
@@ -167,6 +171,13 @@ export class RobotsCache {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
     const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
+    // One request's options, which every fetch of the cache would otherwise share: an aborted signal
+    // failing every look-up, one origin's previous result sent (and a 304 taken) for every other.
+    for (const name of ['signal', 'previous'] as const) {
+      if ((fetchOptions as FetchRobotsOptions)[name] !== undefined) {
+        throw new RobotsInputError(`RobotsCache: ${name} is an option of one fetchRobots call, not of the cache (it keeps each origin's previous result itself)`)
+      }
+    }
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
