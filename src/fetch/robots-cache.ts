@@ -5,7 +5,7 @@ import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
 import { checkAgent, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
-import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
+import { checkFetchOptions, readClock, type FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
@@ -195,7 +195,8 @@ export class RobotsCache {
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
-    this.now = options.now ?? Date.now
+    const clock = options.now ?? Date.now
+    this.now = () => readClock(clock)
     this.fetchOptions = { ...fetchOptions, now: this.now }
   }
 

@@ -416,4 +416,20 @@ describe('RobotsCache', () => {
     expect(await cache.isAllowed('https://a.example/x', 'bot')).toBe(true)
     expect(asked).toBe(1)
   })
+
+  it('regression: a `now` that answers a Date (or NaN) made expiresAt a string ("Tue Dec 01 2026 …86400000") or NaN: fetchRobots returned it, RobotsCache served the entry forever; now ERR_INPUT naming now()', async () => {
+    let asked = 0
+    const fetch = async () => {
+      asked++
+      return new Response('User-agent: *\nDisallow: /\n', { status: 200 })
+    }
+    for (const clock of [() => new Date(), () => Number.NaN, () => '1700000000000', () => Infinity, () => -1]) {
+      const now = clock as unknown as () => number
+      await expect(fetchRobots('https://a.example/', { fetch, now }), String(clock)).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/now\(\)/) })
+      await expect(new RobotsCache({ fetch, now }).isAllowed('https://a.example/x', 'bot'), String(clock)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    }
+    expect(asked).toBe(0)
+    const r = await fetchRobots('https://a.example/', { fetch, now: () => 1_000 })
+    expect([r.fetchedAt, r.expiresAt]).toEqual([1_000, 1_000 + 24 * 3600_000])
+  })
 })
