@@ -97,6 +97,10 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const cacheMb = intOption(args, 'cache-mb', 0, 1 << 20, DEFAULT_CACHE_MB)
   const lineBuffered = flag(args, 'line-buffered')
   const jobs = intOption(args, 'jobs', 1, MAX_JOBS, defaultJobs(availableParallelism()))
+  // --line-buffered judges each line in the main thread as it comes: more threads asked for would be ignored.
+  if (lineBuffered && optionValue(args, 'jobs') !== undefined && jobs > 1) {
+    throw new UsageError(`'--jobs ${jobs}' does not go with '--line-buffered', which judges each line in the main thread as it comes`)
+  }
   const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
   const files = args.positionals
