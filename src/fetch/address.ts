@@ -177,6 +177,17 @@ function classifyName(name: string): HostClass | undefined {
 }
 
 /** `URL.hostname` of `http://host/`, or undefined when that is not a valid URL. */
+/** A string that starts as a URL does (`scheme://`), not as a host. */
+const URL_STRING = /^[a-z][a-z0-9+.-]*:\/\//i
+
+function urlHostname(url: string): string | undefined {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return undefined
+  }
+}
+
 function normalise(host: string): string | undefined {
   const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
   try {
@@ -208,8 +219,9 @@ export function classifyNormalHost(hostname: string): HostClass | undefined {
 }
 
 /**
- * Whether `host` (a `URL`, whose `hostname` is used, or a host string in any
- * spelling `URL` accepts; IPv6 with or without brackets) is a loopback,
+ * Whether `host` (a `URL`, or a string that starts as one does, `scheme://`,
+ * whose `hostname` is used; or a host string in any spelling `URL` accepts;
+ * IPv6 with or without brackets) is a loopback,
  * private, link-local or otherwise non-public address or name — see
  * {@link HostClass} — or `undefined` for a public one (or a string that is not
  * a valid host).
@@ -231,7 +243,8 @@ export function classifyHost(host: URL | string): HostClass | undefined {
   if (typeof host !== 'string' && typeof (host as URL | null)?.hostname !== 'string') {
     throw new RobotsInputError(`classifyHost takes a host string or a URL, got ${describeValue(host)}`)
   }
-  const hostname = typeof host === 'string' ? normalise(host) : host.hostname
+  // A URL as a string is classified by its host, as a URL object is: read as a host, it would be no host, and undefined (public).
+  const hostname = typeof host !== 'string' ? host.hostname : URL_STRING.test(host) ? urlHostname(host) : normalise(host)
   if (hostname === undefined || hostname === '') return undefined
   if (hostname.startsWith('[')) {
     const g = parseIpv6(hostname.slice(1, -1))

@@ -125,6 +125,18 @@ function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
   if (!ok) throw new RobotsInputError(`fetchRobots: ${name} must be ${what}, got ${describeValue(value)}`)
 }
 
+/**
+ * The time `now()` gives, which must be one: milliseconds since the epoch
+ * (a finite number >= 0, as `Date.now()`). A clock that answers anything
+ * else (a `Date`, a string, NaN) is a RobotsInputError: its `fetchedAt +
+ * ttl` would be a string or NaN, an expiry that never comes.
+ */
+export function readClock(now: () => number): number {
+  const t: unknown = now()
+  mustBe(typeof t === 'number' && t >= 0 && t !== Infinity, 'now()', 'a time in ms since the epoch (a number, as Date.now() gives)', t)
+  return t as number
+}
+
 /** Checks the options of `fetchRobots` (see the module comment); returns them (`{}` for undefined). */
 export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   const o = optionsArgument<FetchRobotsOptions>(options, 'fetchRobots') as FetchRobotsOptions

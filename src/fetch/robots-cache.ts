@@ -5,12 +5,16 @@ import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
 import { checkAgent, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
-import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
+import { checkFetchOptions, readClock, type FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
-/** Options of {@link RobotsCache}: how to fetch (as {@link fetchRobots}) and how much to keep. */
-export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal'> {
+/**
+ * Options of {@link RobotsCache}: how to fetch (as {@link fetchRobots}, but
+ * for `signal` and `previous`, which belong to one request: given, they are
+ * a RobotsInputError) and how much to keep.
+ */
+export interface RobotsCacheOptions extends Omit<FetchRobotsOptions, 'signal' | 'previous'> {
   /**
    * Byte budget of the whole cache: the entries (their rules, by the
    * library's memory model, src/memory.ts, plus their own objects and
@@ -167,6 +171,13 @@ export class RobotsCache {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
     const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
+    // One request's options, which every fetch of the cache would otherwise share: an aborted signal
+    // failing every look-up, one origin's previous result sent (and a 304 taken) for every other.
+    for (const name of ['signal', 'previous'] as const) {
+      if ((fetchOptions as FetchRobotsOptions)[name] !== undefined) {
+        throw new RobotsInputError(`RobotsCache: ${name} is an option of one fetchRobots call, not of the cache (it keeps each origin's previous result itself)`)
+      }
+    }
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
@@ -184,7 +195,8 @@ export class RobotsCache {
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
-    this.now = options.now ?? Date.now
+    const clock = options.now ?? Date.now
+    this.now = () => readClock(clock)
     this.fetchOptions = { ...fetchOptions, now: this.now }
   }
 

@@ -200,6 +200,12 @@ describe('names', () => {
   })
 
   it('a string that is not a valid host is not classified', () => {
-    for (const h of ['', 'a b', '[::1', 'http://x', '1.2.3.4.5']) expect(classifyHost(h), h).toBeUndefined()
+    for (const h of ['', 'a b', '[::1', '1.2.3.4.5', 'http://a b/', 'file:///etc/passwd']) expect(classifyHost(h), h).toBeUndefined()
+  })
+
+  it('regression: a URL given as a string (SECURITY.md: classifyHost(urlOrHost)) was read as a host, no host, and answered undefined, public: http://127.0.0.1:8080/x, http://169.254.169.254/latest; it is classified by its host as the URL object is', () => {
+    const urls = ['http://127.0.0.1:8080/x', 'https://169.254.169.254/latest/meta-data/', 'HTTP://[::1]/', 'http://x', 'http://user:pw@10.0.0.5:81/?q', 'https://metadata.google.internal/', 'ftp://192.168.0.1/', 'https://example.com/private']
+    for (const url of urls) expect(classifyHost(url), url).toBe(classifyHost(new URL(url)))
+    expect(urls.map((u) => classifyHost(u))).toEqual(['loopback', 'link-local', 'loopback', 'local-name', 'private', 'local-name', 'private', undefined])
   })
 })

@@ -1,7 +1,7 @@
 // RobotsCache against real HTTP servers on 127.0.0.1 (random ports), with an
 // injected clock. No other address is ever contacted.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { RobotsCache } from '../../src/index.js'
+import { fetchRobots, RobotsCache } from '../../src/index.js'
 import { reply, startServer, type TestServer } from './server.js'
 
 const RULES = 'User-agent: *\nDisallow: /private\n'
@@ -391,5 +391,45 @@ describe('RobotsCache', () => {
       expect(() => new RobotsCache(options as never), JSON.stringify(options)).toThrow(expect.objectContaining({ code }))
     }
     expect(() => new RobotsCache({ timeoutMs: 5, limit: 600_000, privateAddresses: 'allow' })).not.toThrow()
+  })
+
+  it("regression: a `previous` option (typed and documented as one of fetchRobots's) went to every fetch of the cache: another origin's validators sent, its rules served on a 304, a site that allows everything judged disallowed; an aborted `signal` failed every look-up; both are ERR_INPUT now", async () => {
+    let asked = 0
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      asked++
+      if (new Headers(init?.headers).get('if-none-match') === '"other"') return new Response(null, { status: 304 })
+      return new Response('User-agent: *\nAllow: /\n', { status: 200, headers: { etag: '"mine"' } })
+    }
+    const other = await fetchRobots('https://other.example/', {
+      fetch: async () => new Response('User-agent: *\nDisallow: /\n', { status: 200, headers: { etag: '"other"' } }),
+    })
+    const aborted = new AbortController()
+    aborted.abort(new Error('gone'))
+    for (const options of [{ previous: other }, { signal: aborted.signal }]) {
+      expect(() => new RobotsCache({ fetch, ...options } as never), Object.keys(options)[0]).toThrow(
+        expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/one fetchRobots call/) }),
+      )
+    }
+    expect(asked).toBe(0)
+    // Without them, the site's own answer (and its own validators on a refresh).
+    const cache = new RobotsCache({ fetch })
+    expect(await cache.isAllowed('https://a.example/x', 'bot')).toBe(true)
+    expect(asked).toBe(1)
+  })
+
+  it('regression: a `now` that answers a Date (or NaN) made expiresAt a string ("Tue Dec 01 2026 …86400000") or NaN: fetchRobots returned it, RobotsCache served the entry forever; now ERR_INPUT naming now()', async () => {
+    let asked = 0
+    const fetch = async () => {
+      asked++
+      return new Response('User-agent: *\nDisallow: /\n', { status: 200 })
+    }
+    for (const clock of [() => new Date(), () => Number.NaN, () => '1700000000000', () => Infinity, () => -1]) {
+      const now = clock as unknown as () => number
+      await expect(fetchRobots('https://a.example/', { fetch, now }), String(clock)).rejects.toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/now\(\)/) })
+      await expect(new RobotsCache({ fetch, now }).isAllowed('https://a.example/x', 'bot'), String(clock)).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    }
+    expect(asked).toBe(0)
+    const r = await fetchRobots('https://a.example/', { fetch, now: () => 1_000 })
+    expect([r.fetchedAt, r.expiresAt]).toEqual([1_000, 1_000 + 24 * 3600_000])
   })
 })

@@ -188,7 +188,7 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   if (!quiet && lossy !== undefined) {
     note(`warning: URL '${lossy}' holds U+FFFD, which stands for bytes that were not UTF-8 if the shell passed such: it is judged as U+FFFD's bytes (EF BF BD); give such URLs on stdin to judge their own bytes`)
   }
-  const loaded = await loadRobots(source, robotsFetching(args))
+  const loaded = await loadRobots(source, robotsFetching(args, [source]))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
     const problem = bodyProblem(loaded.robots)

@@ -347,7 +347,12 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   if (oracle.statedMismatchCount > 0 && !quiet) {
     note(`note: ${count(oracle.statedMismatchCount)} cases state an answer other than the reference's (first: ${oracle.statedMismatches[0].id}); the reference's is used`)
   }
-  if (exportFile !== undefined && !quiet) note(`${count(s.run.exported)} cases written to ${exportFile}`)
+  if (exportFile !== undefined && !quiet) {
+    // The cases left out (several tokens, no --multi-agent) are not in the file either: said, never a set cut short in silence.
+    const left = s.run.skipped
+    const why = adapter?.kind === 'cmd' ? '--cmd passes one token' : 'add --multi-agent to keep them'
+    note(`${plural(s.run.exported, 'case')} written to ${exportFile}${left > 0 ? `; ${plural(left, 'case')} whose crawler has several tokens left out (${why})` : ''}`)
+  }
   if (outputs.baseline !== undefined && s.report && !quiet) {
     note(s.failure ? `--write-baseline: not written, the run stopped early` : `--write-baseline: ${plural(s.report.totals.disagreements, 'disagreement')} written to ${outputs.baseline}`)
   }

@@ -22,7 +22,7 @@ import { EXIT_NO_URL, faultNote, faultSample, noUrlMessage, warnedFault, type Fa
 import { DIFF_HELP } from './diff-help.js'
 import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
 import { forEachInputLine } from '../filter/input-lines.js'
-import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS, type LoadedRobots } from '../common/load-robots.js'
+import { checkRobotsSource, loadRobots, refuseUnusedUrlOptions, robotsFetching, ROBOTS_URL_OPTIONS, type LoadedRobots } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
 import { isStdin, note, verdictFound } from '../common/stdio.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
@@ -110,6 +110,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     for (const w of judged.kind === 'agent' ? agentWarnings(judged.tokens) : crawlerWarnings(judged.crawlers)) note(w)
   }
   if (perHost.length === 2) {
+    refuseUnusedUrlOptions(args, [])
     const cacheBytes = Math.floor((DEFAULT_CACHE_MB * 2 ** 20) / 2)
     const opened = perHost.map((p) => {
       if (p.kind !== 'dir') return openBundle(readBundle(p.path), p.path)
@@ -123,7 +124,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
     sides = [new HostSide(opened[0], who, cacheBytes, tallies[0]), new HostSide(opened[1], who, cacheBytes, tallies[1])]
   } else {
     const [oldSource, newSource] = args.positionals
-    const fetching = robotsFetching(args)
+    const fetching = robotsFetching(args, [oldSource, newSource])
     const oldRobots = await loadRobots(oldSource, fetching)
     const newRobots = await loadRobots(newSource, fetching)
     if (!quiet) {

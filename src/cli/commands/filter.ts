@@ -23,7 +23,7 @@ import { MatcherJudge } from '../filter/judge-lines.js'
 import type { LineJudge } from '../filter/line-judge.js'
 import { blockSizeFromEnv, lineBlocks } from '../filter/line-blocks.js'
 import { countLines } from '../filter/block-lines.js'
-import { checkRobotsSource, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
+import { checkRobotsSource, loadRobots, refuseUnusedUrlOptions, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { defaultJobs, ParallelRunner } from '../filter/parallel.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
 import { DirectoryRules } from '../hosts/robots-dir.js'
@@ -93,10 +93,15 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const mode: PrintMode = printGiven ?? (format === 'jsonl' ? 'verdicts' : 'allowed')
   const missing = optionValue(args, 'missing')
   if (missing !== undefined && !perHost) throw new UsageError(`'--missing' applies only with '--robots-dir' or '--bundle'`)
+  if (perHost) refuseUnusedUrlOptions(args, [])
   if (optionValue(args, 'cache-mb') !== undefined && !perHost) throw new UsageError(`'--cache-mb' applies only with '--robots-dir' or '--bundle'`)
   const cacheMb = intOption(args, 'cache-mb', 0, 1 << 20, DEFAULT_CACHE_MB)
   const lineBuffered = flag(args, 'line-buffered')
   const jobs = intOption(args, 'jobs', 1, MAX_JOBS, defaultJobs(availableParallelism()))
+  // --line-buffered judges each line in the main thread as it comes: more threads asked for would be ignored.
+  if (lineBuffered && optionValue(args, 'jobs') !== undefined && jobs > 1) {
+    throw new UsageError(`'--jobs ${jobs}' does not go with '--line-buffered', which judges each line in the main thread as it comes`)
+  }
   const layout = lineLayout(args)
   const quiet = flag(args, 'quiet')
   const files = args.positionals
@@ -124,7 +129,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (robotsSource !== undefined) {
     scope = OriginScope.of([robotsSource], quiet ? undefined : note, 'filter --robots-dir or --bundle judges each line by its own site')
     if (layout.hostName !== undefined) scope?.seeHost(layout.hostName)
-    const loaded = await loadRobots(robotsSource, robotsFetching(args))
+    const loaded = await loadRobots(robotsSource, robotsFetching(args, [robotsSource]))
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
       const problem = bodyProblem(loaded.robots)

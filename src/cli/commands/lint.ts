@@ -105,7 +105,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
   for (const s of sources) checkRobotsSource(s)
   const json = outputFormat(args) === 'jsonl'
   const quiet = flag(args, 'quiet')
-  const fetching = robotsFetching(args)
+  const fetching = robotsFetching(args, sources)
   const loops: string[] = []
   const files = expand(sources, loops)
   if (!quiet && loops.length > 0) {

@@ -43,7 +43,8 @@ export interface RobotsFetching {
  * are resolved by the system's resolver (/etc/hosts included), or by the
  * `--dns-server`s given.
  */
-export function robotsFetching(args: ParsedArgs): RobotsFetching {
+export function robotsFetching(args: ParsedArgs, sources: readonly string[]): RobotsFetching {
+  refuseUnusedUrlOptions(args, sources)
   const rules = connectRules(args)
   const servers = dnsServers(args)
   return {
@@ -63,6 +64,18 @@ export function robotsFetching(args: ParsedArgs): RobotsFetching {
       })
     },
   }
+}
+
+/**
+ * The options of a ROBOTS URL (`--stand-in`, `--resolve`, `--connect-to`,
+ * `--dns-server`) when no ROBOTS of the run is a URL (files, stdin, or
+ * per-host rules: `sources` empty) are a usage error: they would be
+ * ignored, and a command says so rather than run as if they applied.
+ */
+export function refuseUnusedUrlOptions(args: ParsedArgs, sources: readonly string[]): void {
+  if (sources.some(isRobotsUrl)) return
+  const given = ROBOTS_URL_OPTIONS.find((o) => args.options.has(o.name))
+  if (given !== undefined) throw new UsageError(`'--${given.name}' applies only to a ROBOTS that is an http(s) URL, and no ROBOTS here is one`)
 }
 
 /** A loaded robots.txt with the name to show and, for a URL, how the fetch went. */

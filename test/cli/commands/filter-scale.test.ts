@@ -336,6 +336,11 @@ function slowWriter(args: string[]): { write: (s: string) => void; end: () => vo
 }
 
 describe('--line-buffered, and the flush when the input pauses', () => {
+  it("regression: --line-buffered --jobs 4 judged in one thread and said nothing of the --jobs ignored; a usage error now (--jobs 1 still goes)", async () => {
+    const r = await run(['filter', '--robots', robotsPath, '--agent', 'bot', '--line-buffered', '--jobs', '4', '-q'], { input: 'https://example.com/a\n' })
+    expect([r.status, r.stdout.length, r.stderr]).toEqual([2, 0, "robots-automaton: filter: '--jobs 4' does not go with '--line-buffered', which judges each line in the main thread as it comes (see 'robots-automaton filter --help')\n"])
+  })
+
   it('--line-buffered: each line comes out before the writer sends the next', async () => {
     const p = slowWriter(['--robots', robotsPath, '--agent', 'bot', '--line-buffered', '--print', 'verdicts', '-q'])
     for (let i = 0; i < 4; i++) {
