@@ -7,6 +7,7 @@
  */
 import type { OptionSpec } from '../common/args.js'
 import { printable } from '../../tools/printable.js'
+import { printableBytes } from '../../tools/input-text.js'
 import type { LineLayout, LogFormat } from './line-layout.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { fittingFormat } from './log-line.js'
@@ -30,7 +31,7 @@ export interface FaultSample {
   /** Its input's name (`<stdin>` for stdin) and its line number there, from 1. */
   readonly input: string
   readonly line: number
-  /** The line's first bytes as text (UTF-8, invalid bytes as U+FFFD). */
+  /** The line's first bytes as printable text (a byte that is not UTF-8 as `\xHH`, a BOM as `\u{feff}`). */
   readonly text: string
   /** For a {@link LineFault.BadHost}: why its host is refused. */
   readonly detail?: string
@@ -52,12 +53,12 @@ export function warnedFault(fault: LineFault): boolean {
   return fault !== LineFault.EmptyRequest
 }
 
-const DECODER = new TextDecoder()
-
-/** The first bytes of the line `bytes[start, end)` as text, for a {@link FaultSample}. */
+/** The first bytes of the line `bytes[start, end)` as printable text, for a {@link FaultSample}: what makes it no URL (a BOM, bytes that are not UTF-8) shown, not hidden. */
 export function sampleText(bytes: Uint8Array, start: number, end: number): string {
-  const cut = Math.min(end, start + QUOTE_MAX)
-  return DECODER.decode(bytes.subarray(start, cut)) + (cut < end ? '…' : '')
+  let cut = Math.min(end, start + QUOTE_MAX)
+  // Cut between characters, not inside one.
+  for (let k = 0; k < 3 && cut > start && cut < end && (bytes[cut] & 0xc0) === 0x80; k++) cut--
+  return printableBytes(bytes.subarray(start, cut), false) + (cut < end ? '…' : '')
 }
 
 /** Why a line was not judged, in words. */
