@@ -12,12 +12,11 @@ import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js
 import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../../tools/printable.js'
+import { printableBytes } from '../../tools/input-text.js'
 import { hostKeyOfName } from './host-names.js'
 
 /** Skipped names kept with their reasons, for the warnings (the rest are counted). */
 const NAMED_SKIPS = 100
-
-const NAME_DECODER = new TextDecoder()
 
 /**
  * Bytes read from a host's file: the parser stops at its limit (512,000 bytes
@@ -93,6 +92,7 @@ export class DirectoryRules implements HostRules {
    * URL is judged by them: how many, and the first {@link NAMED_SKIPS} of
    * them with the reason (the name to give the file).
    */
+  /** Names (printable: a byte that is not UTF-8 as `\xHH`, a BOM shown) skipped, and why. */
   skipped: { count: number; names: { name: string; reason: string }[] } = { count: 0, names: [] }
 
   private constructor(dir: string, index: HostIndex, types: Uint8Array) {
@@ -144,7 +144,7 @@ export class DirectoryRules implements HostRules {
           if (name.length > TXT.length && name.subarray(name.length - TXT.length).equals(TXT)) txtNames.push(Buffer.from(name))
         } else {
           skipped.count++
-          if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: NAME_DECODER.decode(name), reason: 'reason' in host ? host.reason : 'not a host name' })
+          if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: printableBytes(name, false), reason: 'reason' in host ? host.reason : 'not a host name' })
         }
       }
     } catch (err) {
