@@ -192,9 +192,9 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const loaded = await loadRobots(source, robotsFetching(args))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-    const problem = bodyProblem(loaded.robots)
+    const problem = bodyProblem(loaded.robots, loaded.wide)
     const list = judged.kind === 'agent' ? [judged.tokens] : crawlerTokens(judged.crawlers)
-    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, list)))
+    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, list), loaded.wide))
   }
   const out = new BlockWriter(process.stdout, 64 * 1024)
   let crawlers: CheckCrawlers | undefined

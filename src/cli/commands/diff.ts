@@ -53,8 +53,8 @@ export const EXIT_CHANGED = 3
 
 function warnProblem(loaded: LoadedRobots, who: HostCrawlers): void {
   if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-  const problem = bodyProblem(loaded.robots)
-  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerList(who))))
+  const problem = bodyProblem(loaded.robots, loaded.wide)
+  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerList(who)), loaded.wide))
 }
 
 /** The per-host sources in command-line order (`--robots-dir DIR`, `--bundle FILE`, also as `--x=V`): OLD, then NEW. */

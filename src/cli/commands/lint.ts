@@ -141,9 +141,19 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     const totals = { ...robots.diagnosticTotals }
     let diagnostics = robots.diagnostics
     // Binary data (gzip, an image) is no robots.txt: a whole-file error, as an HTML page is.
-    if (bodyProblem(robots) === 'binary') {
+    const problem = bodyProblem(robots, loaded.wide)
+    if (problem === 'binary') {
       diagnostics = [{ line: 0, code: 'binary-body' as Diagnostic['code'], severity: 'error', message: `body is ${tally.gzip ? 'gzip' : 'binary'} data, not a robots.txt` }, ...diagnostics]
       totals.error++
+    } else if (problem === 'utf16' && loaded.wide !== undefined) {
+      // UTF-16 or UTF-32 named as it is, with a byte order mark (the library's utf16-body, which says UTF-16) or without one.
+      const at = diagnostics.findIndex((d) => d.code === 'utf16-body')
+      const named: Diagnostic = { line: at >= 0 ? diagnostics[at].line : 0, code: 'utf16-body', severity: 'error', message: `body is ${loaded.wide}: the reference reads a robots.txt as UTF-8 bytes, so its text is no rule` }
+      if (at >= 0) diagnostics = diagnostics.map((d, i) => (i === at ? named : d))
+      else {
+        diagnostics = [named, ...diagnostics]
+        totals.error++
+      }
     }
     if (json) {
       const report = {

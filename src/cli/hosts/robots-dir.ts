@@ -13,6 +13,7 @@ import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry,
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../../tools/printable.js'
 import { printableBytes } from '../../tools/input-text.js'
+import { wideWords } from '../../tools/wide-text.js'
 import { hostKeyOfName } from './host-names.js'
 
 /** Skipped names kept with their reasons, for the warnings (the rest are counted). */
@@ -217,13 +218,16 @@ export class DirectoryRules implements HostRules {
     if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
     const robots = read.robots
     const judge = 'agent' in who ? robots.agents(who.agent) : robots.crawlers(who.crawlers)
-    const problem = first ? bodyProblem(robots) : undefined
+    let problem = first ? bodyProblem(robots) : undefined
     if (problem === undefined) return { kind: 'rules', judge, bytesRead: robots.bytesRead }
-    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)) }
+    // UTF-16 or UTF-32 text is named so.
+    const wide = problem === 'binary' || problem === 'utf16' ? wideWords(read.head) : undefined
+    if (wide !== undefined) problem = bodyProblem(robots, wide)
+    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)), ...(wide !== undefined ? { wide } : {}) }
   }
 
-  /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), or says why it cannot be read. */
-  read(id: number, options?: EngineOptions): { robots: Robots } | { reason: string } {
+  /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), with its first bytes (`head`, enough to tell UTF-16 text), or says why it cannot be read. */
+  read(id: number, options?: EngineOptions): { robots: Robots; head: Uint8Array } | { reason: string } {
     let type = this.types[id] as EntryType
     if (type === EntryType.Resolve) {
       try {
@@ -259,7 +263,7 @@ export class DirectoryRules implements HostRules {
       if (fd >= 0) closeSync(fd)
     }
     // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
-    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n)), options) }
+    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n)), options), head: this.chunk.slice(0, Math.min(n, 64)) }
   }
 }
 
