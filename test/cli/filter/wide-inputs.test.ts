@@ -41,6 +41,16 @@ describe('regression: a UTF-16 URL list, or a line starting with a BOM, got the 
   })
 })
 
+describe('regression: pack of UTF-16 JSON lines said "not JSON (Unexpected token…)"', () => {
+  it('names UTF-16 and the conversion', async () => {
+    const file = tmp.path('p16.jsonl')
+    writeFileSync(file, Buffer.from(`${JSON.stringify({ origin: 'https://a.test', body: 'User-agent: *\nDisallow: /\n' })}\n`, 'utf16le'))
+    const r = await run(['pack', file, '-o', tmp.path('p.bundle')])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(`robots-automaton: cannot read '${file}' line 1: UTF-16 text, but JSON lines are read as UTF-8: convert the file (iconv -f UTF-16 -t UTF-8)\n`)
+  })
+})
+
 describe('regression: a UTF-16 crawler list without a byte order mark ran with NUL-laced crawlers', () => {
   it('is a usage error naming the encoding, with a byte order mark or without', () => {
     expect(() => parseCrawlers([`@${tmp.path('crawlers16.txt')}`])).toThrow(
