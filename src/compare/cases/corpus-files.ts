@@ -15,6 +15,7 @@ import { utf8SequenceLength } from '../case.js'
 import { CompareError, readError } from '../compare-error.js'
 import { fileName, shownBytes, readInputFile, sizeWords } from '../input-file.js'
 import { zlib } from '../../tools/built-ins.js'
+import { refuseWide } from './jsonl-cases.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024
@@ -241,6 +242,7 @@ export function readUrlList(file: string, options: UrlListOptions = {}): UrlList
         throw new CompareError('ERR_READ', `cannot read URL list '${file}': larger than ${sizeWords(MAX_URL_LIST_BYTES)} once inflated`)
       }
     }
+    refuseWide(bytes, `--urls '${file}'`, 'a URL list')
     text = wireText(bytes)
   } catch (err) {
     if (err instanceof CompareError) throw err
