@@ -17,6 +17,7 @@ import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, 
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { jsonLine, printable, printableValue } from '../../tools/printable.js'
+import { printableBytes } from '../../tools/input-text.js'
 import { CliError, readError, UsageError } from '../common/cli-error.js'
 
 /** The options `lint` accepts (its help, lint-help.ts, names each of them). */
@@ -136,6 +137,9 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       continue
     }
     const { robots, name } = loaded
+    // A path that is not UTF-8 (a name found under a directory) is shown byte for byte, `\xHH` for a byte that is not, never U+FFFD.
+    const nameBytes = file instanceof Buffer ? file : undefined
+    const shownName = nameBytes === undefined ? printableValue(name) : printableBytes(nameBytes)
     if (loaded.fetchNote !== undefined && !quiet) note(`${name}: ${loaded.fetchNote}`)
     const fileLines = isRobotsUrl(source) ? null : tally.lines
     const totals = { ...robots.diagnosticTotals }
@@ -158,6 +162,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
     if (json) {
       const report = {
         source: name,
+        ...(nameBytes !== undefined ? { source_base64: nameBytes.toString('base64') } : {}),
         ...(loaded.fetched !== undefined ? { fetch: loaded.fetched, fetchNote: loaded.fetchNote } : {}),
         diagnostics,
         errors: totals.error,
@@ -170,12 +175,12 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       out.text(`${jsonLine(report)}\n`)
     } else {
       // Messages quote the file (user-agent values, patterns): escaped for the terminal.
-      for (const d of diagnostics) out.text(`${printableValue(formatDiagnostic(name, d))}\n`)
+      for (const d of diagnostics) out.text(`${shownName}${printableValue(formatDiagnostic('', d))}\n`)
     }
     // Each file's summary follows its diagnostics, also when stdout and stderr are one terminal.
     out.flush()
     await out.drain()
-    if (!quiet) note(`${name}: ${summaryText(totals, fileLines, robots.bytesRead, robots.truncated)}`)
+    if (!quiet) note(`${nameBytes === undefined ? name : printableBytes(nameBytes, false)}: ${summaryText(totals, fileLines, robots.bytesRead, robots.truncated)}`)
     linted++
     total.error += totals.error
     total.warning += totals.warning

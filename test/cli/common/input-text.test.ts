@@ -4,7 +4,7 @@
  * decoder drops it; a byte that is not UTF-8 is `\xHH` in text outputs,
  * not U+FFFD (which every such byte alike would become).
  */
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inputText, printableBytes } from '../../../src/tools/input-text.js'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
@@ -80,5 +80,20 @@ describe('a line that starts with a BOM, or holds bytes that are not UTF-8', () 
   it("diff's lines keep each byte", async () => {
     const r = await run(['diff', tmp.path('r2.txt'), tmp.path('r.txt'), '--agent', 'A', '-q'], { input: urls })
     expect(r.stdout.toString()).toBe('now-disallowed\thttps://a.com/caf\\xe9\tno matching rule\tline 3: Disallow: /caf\n')
+  })
+})
+
+describe('regression: lint of a directory showed a file name that is not UTF-8 with U+FFFD, in JSON too', () => {
+  it('text lines and the summary show its bytes (\\xHH); JSON adds source_base64', async () => {
+    const dir = tmp.path('lint')
+    mkdirSync(dir)
+    const name = Buffer.concat([Buffer.from(`${dir}/n`), Buffer.from([0xe9]), Buffer.from('.txt')])
+    writeFileSync(name, 'User-agent: *\nDisallow: private\n')
+    const text = await run(['lint', dir])
+    expect(text.stdout.toString()).toBe(`${dir}/n\\xe9.txt:2: error: pattern does not start with "/" or "*": it can never match a path: "private" [pattern-start]\n`)
+    expect(text.stderr).toContain(`robots-automaton: ${dir}/n\\xe9.txt: 1 error,`)
+    const json = await run(['lint', dir, '--json', '-q'])
+    const report = JSON.parse(json.stdout.toString()) as { source: string; source_base64: string }
+    expect(Buffer.from(report.source_base64, 'base64').equals(name)).toBe(true)
   })
 })
