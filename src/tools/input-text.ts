@@ -15,28 +15,24 @@ export function inputText(bytes: Uint8Array): string {
   return UTF8.decode(bytes)
 }
 
-/** The length of the well-formed UTF-8 sequence at `bytes[i]` (WHATWG's decoder's rules), or 0. */
-function sequenceLength(bytes: Uint8Array, i: number): number {
-  const b = bytes[i]
-  if (b < 0x80) return 1
-  let n: number
-  let low = 0x80
-  let high = 0xbf
-  if (b >= 0xc2 && b <= 0xdf) n = 2
-  else if (b >= 0xe0 && b <= 0xef) {
-    n = 3
-    if (b === 0xe0) low = 0xa0
-    else if (b === 0xed) high = 0x9f
-  } else if (b >= 0xf0 && b <= 0xf4) {
-    n = 4
-    if (b === 0xf0) low = 0x90
-    else if (b === 0xf4) high = 0x8f
-  } else return 0
-  if (i + n > bytes.length) return 0
-  const second = bytes[i + 1]
-  if (second < low || second > high) return 0
-  for (let k = 2; k < n; k++) if ((bytes[i + k] & 0xc0) !== 0x80) return 0
-  return n
+/** Length of the valid UTF-8 sequence at `i` (2–4), or 0 when the bytes there are not one (ASCII included). */
+export function utf8SequenceLength(b: Uint8Array, i: number): number {
+  const c = b[i]
+  const cont = (k: number): boolean => i + k < b.length && (b[i + k] & 0xc0) === 0x80
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!cont(1) || !cont(2)) return 0
+    if (c === 0xe0 && b[i + 1] < 0xa0) return 0
+    if (c === 0xed && b[i + 1] > 0x9f) return 0
+    return 3
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0
+    if (c === 0xf0 && b[i + 1] < 0x90) return 0
+    if (c === 0xf4 && b[i + 1] > 0x8f) return 0
+    return 4
+  }
+  return 0
 }
 
 /**
@@ -52,7 +48,7 @@ export function printableBytes(bytes: Uint8Array, value = true): string {
   let run = 0
   let i = 0
   while (i < bytes.length) {
-    const n = sequenceLength(bytes, i)
+    const n = bytes[i] < 0x80 ? 1 : utf8SequenceLength(bytes, i)
     if (n > 0) {
       i += n
       continue

@@ -21,22 +21,17 @@ const SHARE = 0.9
  * the byte order may read wrong: see {@link encodingFamily}.
  */
 export function wideEncoding(bytes: Uint8Array): { name: string; bom: boolean } | undefined {
-  const b0 = bytes[0]
-  const b1 = bytes[1]
-  if (bytes.length >= 4 && b0 === 0xff && b1 === 0xfe && bytes[2] === 0 && bytes[3] === 0) return { name: 'UTF-32LE', bom: true }
-  if (bytes.length >= 4 && b0 === 0 && b1 === 0 && bytes[2] === 0xfe && bytes[3] === 0xff) return { name: 'UTF-32BE', bom: true }
-  if (b0 === 0xff && b1 === 0xfe) return { name: 'UTF-16LE', bom: true }
-  if (b0 === 0xfe && b1 === 0xff) return { name: 'UTF-16BE', bom: true }
+  for (const [name, , , mark] of LAYOUTS) if (mark.every((b, i) => bytes[i] === b)) return { name, bom: true }
   for (const [name, size, at] of LAYOUTS) if (asciiUnits(bytes, size, at)) return { name, bom: false }
   return undefined
 }
 
-/** Each layout: its name, its code unit's size, and where in a unit the ASCII byte is. */
-const LAYOUTS: readonly (readonly [string, number, number])[] = [
-  ['UTF-32LE', 4, 0],
-  ['UTF-32BE', 4, 3],
-  ['UTF-16LE', 2, 0],
-  ['UTF-16BE', 2, 1],
+/** Each layout: its name, its code unit's size, where in a unit the ASCII byte is, and its byte order mark (UTF-32LE's first: UTF-16LE's starts it). */
+const LAYOUTS: readonly (readonly [string, number, number, readonly number[]])[] = [
+  ['UTF-32LE', 4, 0, [0xff, 0xfe, 0, 0]],
+  ['UTF-32BE', 4, 3, [0, 0, 0xfe, 0xff]],
+  ['UTF-16LE', 2, 0, [0xff, 0xfe]],
+  ['UTF-16BE', 2, 1, [0xfe, 0xff]],
 ]
 
 /** Whether nearly every whole code unit among the first bytes is one ASCII character (a byte 1–127 at `at`, zeros elsewhere), four at least. */
@@ -52,6 +47,17 @@ function asciiUnits(bytes: Uint8Array, size: number, at: number): boolean {
   return ascii >= units * SHARE
 }
 
+/** A file of UTF-16 or UTF-32 text that is read as UTF-8 (`what`: `a crawler list`), told with the conversion to make; undefined for other bytes. */
+export function wideRefusal(bytes: Uint8Array, what: string): string | undefined {
+  const e = wideEncoding(bytes)
+  return e && `${wideWords(bytes)}, but ${what} is read as UTF-8: ${convertWords(encodingFamily(e.name))}`
+}
+
+/** How to convert a file of an encoding's `family` (`UTF-16`). */
+export function convertWords(family: string): string {
+  return `convert it (iconv -f ${family} -t UTF-8)`
+}
+
 /** An encoding's name without its byte order (`UTF-16LE` → `UTF-16`): for a line past the first, which may start with the second byte of a code unit. */
 export function encodingFamily(name: string): string {
   return name.slice(0, 6)
@@ -65,6 +71,6 @@ export function wideWords(bytes: Uint8Array | undefined): string | undefined {
 
 /** A `Content-Type` that declares UTF-16 or UTF-32 (`text/plain; charset=utf-16le`), told as `UTF-16LE text, as its Content-Type says`; undefined otherwise. */
 export function declaredWide(contentType: string | undefined): string | undefined {
-  const m = /;\s*charset\s*=\s*"?(utf-?(?:16|32)(?:le|be)?)"?\s*(?:;|$)/i.exec(contentType ?? '')
-  return m === null ? undefined : `${m[1].toUpperCase().replace(/^UTF-?/, 'UTF-')} text, as its Content-Type says`
+  const m = /charset\s*=\s*"?utf-?(16|32)(le|be)?"?\s*(;|$)/i.exec(contentType ?? '')
+  return m === null ? undefined : `UTF-${m[1]}${(m[2] ?? '').toUpperCase()} text, as its Content-Type says`
 }

@@ -151,13 +151,9 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       totals.error++
     } else if (problem === 'utf16' && loaded.wide !== undefined) {
       // UTF-16 or UTF-32 named as it is, with a byte order mark (the library's utf16-body, which says UTF-16) or without one.
-      const at = diagnostics.findIndex((d) => d.code === 'utf16-body')
-      const named: Diagnostic = { line: at >= 0 ? diagnostics[at].line : 0, code: 'utf16-body', severity: 'error', message: `body is ${loaded.wide}: the reference reads a robots.txt as UTF-8 bytes, so its text is no rule` }
-      if (at >= 0) diagnostics = diagnostics.map((d, i) => (i === at ? named : d))
-      else {
-        diagnostics = [named, ...diagnostics]
-        totals.error++
-      }
+      const rest = diagnostics.filter((d) => d.code !== 'utf16-body')
+      if (rest.length === diagnostics.length) totals.error++
+      diagnostics = [{ line: 0, code: 'utf16-body', severity: 'error', message: `body is ${loaded.wide}, read as UTF-8 bytes by the reference: no rule` }, ...rest]
     }
     if (json) {
       const report = {

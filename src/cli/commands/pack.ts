@@ -17,7 +17,7 @@ import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
-import { encodingFamily, wideEncoding, wideWords } from '../../tools/wide-text.js'
+import { wideRefusal, wideWords } from '../../tools/wide-text.js'
 import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs, type ByteReader } from '../filter/input.js'
@@ -176,9 +176,7 @@ async function packJsonLines(name: string, reader: ByteReader, pack: Packer, rep
         lineNumber++
         const fail = (message: string): never => {
           // UTF-16 or UTF-32 text (a file saved so) is named, with the conversion to make, rather than each line's symptom.
-          const wide = wideEncoding(line)
-          if (wide !== undefined) message = `${encodingFamily(wide.name)} text, but JSON lines are read as UTF-8: convert the file (iconv -f ${encodingFamily(wide.name)} -t UTF-8)`
-          throw new CliError('ERR_FORMAT', `cannot read '${name}' line ${lineNumber}: ${message}`)
+          throw new CliError('ERR_FORMAT', `cannot read '${name}' line ${lineNumber}: ${wideRefusal(line, 'JSON') ?? message}`)
         }
         let text = ''
         try {

@@ -10,7 +10,7 @@ import { isValidProductToken } from '../../index.js'
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { agentWarning } from './agent-option.js'
 import { readError, UsageError } from './cli-error.js'
-import { encodingFamily, wideEncoding, wideWords } from '../../tools/wide-text.js'
+import { wideRefusal } from '../../tools/wide-text.js'
 
 /** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
 export const CRAWLERS_OPTION: OptionSpec = { name: 'crawlers', value: true, multiple: true }
@@ -69,11 +69,8 @@ function crawlersOfFile(path: string): CrawlerSpec[] {
   }
   if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
   // Saved as UTF-16 or UTF-32 (an editor's "Unicode", a PowerShell redirection), its names would be read as other characters: refused, named.
-  const wide = wideEncoding(bytes)
-  if (wide !== undefined) {
-    const family = encodingFamily(wide.name)
-    throw new UsageError(`--crawlers @${path}: ${wideWords(bytes)}, but a crawler list is read as UTF-8: convert it (iconv -f ${family} -t UTF-8)`)
-  }
+  const wide = wideRefusal(bytes, 'a crawler list')
+  if (wide !== undefined) throw new UsageError(`--crawlers @${path}: ${wide}`)
   const out: CrawlerSpec[] = []
   let i = 0
   for (let start = 0; start <= bytes.length; i++) {

@@ -10,10 +10,9 @@
  */
 import { parseRobotsStream, type Robots } from '../../index.js'
 import { DEFAULT_LIMIT } from '../../index.js'
-import { createNodeTransport, parseRobotsFile, type NodeTransport } from '../../node.js'
+import { createNodeTransport, type NodeTransport } from '../../node.js'
 import { fetchRobots, describeFetchResult, robotsLocation, RobotsInputError } from '../../index.js'
-import { closeSync, constants, createReadStream, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
-import { bodyProblem } from './body-problems.js'
+import { createReadStream, existsSync, statSync } from 'node:fs'
 import { declaredWide, wideWords } from '../../tools/wide-text.js'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
@@ -76,7 +75,7 @@ export interface LoadedRobots {
   readonly fetchNote?: string
   /** For a URL: whether a file was obtained (`ok`), rather than a stand-in allow-all or disallow-all. */
   readonly fetched?: 'ok' | 'unavailable' | 'unreachable'
-  /** The UTF-16 or UTF-32 its first bytes (or a URL's `Content-Type`) look like, when the body is no text the parser reads (`wideWords`): for its warning. */
+  /** The UTF-16 or UTF-32 its first bytes (or a URL's `Content-Type`) look like (`wideWords`): for the warning of a body the parser reads no text in. */
   readonly wide?: string
 }
 
@@ -122,11 +121,16 @@ export class LineTally {
   lines = 0
   /** The body starts as gzip does (1f 8b). */
   gzip = false
+  /** The first chunk's first bytes: enough to tell UTF-16 text (tools/wide-text.ts). */
+  head: Uint8Array | undefined
   private seen = 0
 
   /** Counts the LF bytes of `chunk` that fall within the limit. */
   see(chunk: Uint8Array): void {
-    if (this.seen === 0) this.gzip = chunk[0] === 0x1f && chunk[1] === 0x8b
+    if (this.seen === 0) {
+      this.gzip = chunk[0] === 0x1f && chunk[1] === 0x8b
+      this.head = chunk.slice(0, 64)
+    }
     const room = DEFAULT_LIMIT - this.seen
     if (room <= 0) return
     const end = Math.min(chunk.length, room)
@@ -154,74 +158,25 @@ export async function loadRobots(source: string, fetching: RobotsFetching, tally
   checkRobotsSource(source)
   if (source === '-') {
     refuseStdinDirectory(`robots.txt from 'stdin'`)
-    const head = new HeadBytes()
+    const t = tally ?? new LineTally()
     try {
-      const robots = await parseRobotsStream(head.tap(tally ? tally.tap(process.stdin) : process.stdin))
-      return { robots, name: '<stdin>', ...wideOf(robots, () => head.bytes()) }
+      const robots = await parseRobotsStream(t.tap(process.stdin))
+      return { robots, name: '<stdin>', wide: wideWords(t.head) }
     } catch (err) {
       throw readError('robots.txt from', 'stdin', err)
     }
   }
   if (isRobotsUrl(source)) return fetchUrl(source, fetching)
+  // Counted or not, the body's first bytes are kept (`head`): UTF-16 text is named so.
+  const t = tally ?? new LineTally()
   let robots: Robots
   try {
-    if (tally === undefined) robots = await parseRobotsFile(source)
-    else {
-      if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
-      robots = await parseRobotsStream(tally.tap(createReadStream(path, { highWaterMark: 64 * 1024 })))
-    }
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    robots = await parseRobotsStream(t.tap(createReadStream(path, { highWaterMark: 64 * 1024 })))
   } catch (err) {
     throw readError('robots.txt', source, err)
   }
-  return { robots, name: source, ...wideOf(robots, () => fileHead(path)) }
-}
-
-/** The first bytes of a stream, kept as they go by (for {@link wideOf}). */
-class HeadBytes {
-  private readonly chunks: Uint8Array[] = []
-  private size = 0
-
-  async *tap(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-    for await (const chunk of source) {
-      if (this.size < HEAD_BYTES) {
-        this.chunks.push(chunk.slice(0, HEAD_BYTES - this.size))
-        this.size += Math.min(chunk.length, HEAD_BYTES - this.size)
-      }
-      yield chunk
-    }
-  }
-
-  bytes(): Uint8Array {
-    return Buffer.concat(this.chunks)
-  }
-}
-
-/** Bytes enough to tell UTF-16 or UTF-32 text (tools/wide-text.ts). */
-const HEAD_BYTES = 64
-
-/** The first bytes of a regular file read again (never a FIFO's or a device's, which a second read would take from the stream), or none. */
-function fileHead(path: string | Buffer): Uint8Array | undefined {
-  let fd: number | undefined
-  try {
-    // Opening a FIFO waits for a writer: only a regular file is opened, and without waiting.
-    if (!statSync(path).isFile()) return undefined
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
-    if (!fstatSync(fd).isFile()) return undefined
-    const head = Buffer.alloc(HEAD_BYTES)
-    return head.subarray(0, readSync(fd, head, 0, HEAD_BYTES, 0))
-  } catch {
-    return undefined
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
-}
-
-/** `{ wide }` when `robots` read as UTF-16 or binary and its first bytes (read only then) look like UTF-16 or UTF-32 text. */
-function wideOf(robots: Robots, head: () => Uint8Array | undefined): { wide?: string } {
-  const problem = bodyProblem(robots)
-  if (problem !== 'binary' && problem !== 'utf16') return {}
-  const wide = wideWords(head())
-  return wide === undefined ? {} : { wide }
+  return { robots, name: source, wide: wideWords(t.head) }
 }
 
 /** Fetches a robots.txt URL with the access method, as `robots-automaton/<version>`; unreachable or refused is an error unless `standIn`. */
@@ -242,6 +197,5 @@ async function fetchUrl(url: string, fetching: RobotsFetching): Promise<LoadedRo
     throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${fetchNote}; pass --stand-in to judge by RFC 9309's stand-in (disallow all) instead`)
   }
   const fetched = result.outcome === 'not-modified' ? 'ok' : result.outcome === 'refused' ? 'unreachable' : result.outcome
-  const wide = fetched === 'ok' ? declaredWide(result.headers?.['content-type']) : undefined
-  return { robots: result.robots, name: result.url, fetchNote, fetched, ...(wide !== undefined && bodyProblem(result.robots) !== undefined ? { wide } : {}) }
+  return { robots: result.robots, name: result.url, fetchNote, fetched, wide: fetched === 'ok' ? declaredWide(result.headers?.['content-type']) : undefined }
 }

@@ -72,7 +72,7 @@ export class FilterTotals {
         ...sample,
         ...(from.faultDetail !== '' ? { detail: from.faultDetail } : {}),
         ...(from.faultFits !== '' ? { fits: from.faultFits as LogFormat } : {}),
-        ...(from.faultEncoding !== '' ? { encoding: from.faultEncoding } : {}),
+        encoding: from.faultEncoding || undefined,
       }
       this.onFirstFault?.(this.firstFault)
     }

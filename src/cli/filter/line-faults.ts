@@ -8,7 +8,7 @@
 import type { OptionSpec } from '../common/args.js'
 import { printable } from '../../tools/printable.js'
 import { printableBytes } from '../../tools/input-text.js'
-import { encodingFamily, wideEncoding } from '../../tools/wide-text.js'
+import { convertWords, encodingFamily, wideEncoding } from '../../tools/wide-text.js'
 import type { LineLayout, LogFormat } from './line-layout.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { fittingFormat } from './log-line.js'
@@ -107,8 +107,8 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
 function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string): string {
-  if (encoding === 'bom') return 'it starts with a byte order mark (U+FEFF), as a file joined after another one does: remove it (sed \'s/^\\xEF\\xBB\\xBF//\')'
-  if (encoding !== undefined) return `the input looks like ${encoding} text, and lines are read as UTF-8: convert it (iconv -f ${encoding} -t UTF-8)`
+  if (encoding === 'bom') return "a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//')"
+  if (encoding !== undefined) return `the input looks like ${encoding} text, but lines are read as UTF-8: ${convertWords(encoding)}`
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
   if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
   if (fault === LineFault.NoHost) {

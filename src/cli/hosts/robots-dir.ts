@@ -223,7 +223,7 @@ export class DirectoryRules implements HostRules {
     // UTF-16 or UTF-32 text is named so.
     const wide = problem === 'binary' || problem === 'utf16' ? wideWords(read.head) : undefined
     if (wide !== undefined) problem = bodyProblem(robots, wide)
-    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)), ...(wide !== undefined ? { wide } : {}) }
+    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)), wide }
   }
 
   /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), with its first bytes (`head`, enough to tell UTF-16 text), or says why it cannot be read. */

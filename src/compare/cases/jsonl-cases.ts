@@ -17,7 +17,7 @@ import { CompareError, describeSystemError, readError } from '../compare-error.j
 import { reportStream } from '../output-files.js'
 import { readInputFile, sizeWords } from '../input-file.js'
 import { jsonLine } from '../../tools/printable.js'
-import { encodingFamily, wideEncoding, wideWords } from '../../tools/wide-text.js'
+import { wideRefusal } from '../../tools/wide-text.js'
 
 /** Longest line of a case file, and largest file a case's robots_path names: past them the file is refused. */
 export const MAX_CASE_BYTES = 64 << 20
@@ -255,8 +255,6 @@ export async function writeJsonlCases(cases: readonly Case[], file: string): Pro
 
 /** Refuses UTF-16 or UTF-32 text (a file saved so), naming it and the conversion, rather than one of its lines' symptoms; `what` names the file's kind. */
 export function refuseWide(head: Uint8Array, where: string, what: string): void {
-  const wide = wideEncoding(head)
-  if (wide === undefined) return
-  const family = encodingFamily(wide.name)
-  throw new CompareError('ERR_READ', `${where}: ${wideWords(head)}, but ${what} is read as UTF-8: convert it (iconv -f ${family} -t UTF-8)`)
+  const wide = wideRefusal(head, what)
+  if (wide !== undefined) throw new CompareError('ERR_READ', `${where}: ${wide}`)
 }

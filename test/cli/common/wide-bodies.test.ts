@@ -62,8 +62,8 @@ describe('regression: a UTF-16 robots.txt without a byte order mark was "binary 
     const r = await run(['lint', tmp.path('be.txt'), tmp.path('u32.txt')])
     expect(r.status).toBe(1)
     const out = r.stdout.toString()
-    expect(out).toContain(`${tmp.path('be.txt')}: error: body is UTF-16BE text without a byte order mark: the reference reads a robots.txt as UTF-8 bytes, so its text is no rule [utf16-body]`)
-    expect(out).toContain(`${tmp.path('u32.txt')}:1: error: body is UTF-32LE text: the reference reads a robots.txt as UTF-8 bytes, so its text is no rule [utf16-body]`)
+    expect(out).toContain(`${tmp.path('be.txt')}: error: body is UTF-16BE text without a byte order mark, read as UTF-8 bytes by the reference: no rule [utf16-body]`)
+    expect(out).toContain(`${tmp.path('u32.txt')}: error: body is UTF-32LE text, read as UTF-8 bytes by the reference: no rule [utf16-body]`)
     expect(out).not.toContain('binary')
     // One error per file, as before: the library's utf16-body is renamed, not doubled.
     expect(r.stderr).toContain(`${tmp.path('u32.txt')}: 1 error,`)

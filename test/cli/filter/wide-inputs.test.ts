@@ -30,14 +30,14 @@ describe('regression: a UTF-16 URL list, or a line starting with a BOM, got the 
     const r = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', tmp.path('u16.txt')])
     expect(r.status).toBe(4)
     expect(r.stderr).toContain("line 1 of '" + tmp.path('u16.txt') + "' was not judged: it holds no URL (http:// or https://) or path (/…): \\xff\\xfeh\\x00t\\x00")
-    expect(r.stderr).toContain('; the input looks like UTF-16 text, and lines are read as UTF-8: convert it (iconv -f UTF-16 -t UTF-8);')
+    expect(r.stderr).toContain('; the input looks like UTF-16 text, but lines are read as UTF-8: convert it (iconv -f UTF-16 -t UTF-8);')
     expect(r.stderr).not.toContain('is this a log?')
   })
 
   it('a line of joined files that starts with a BOM: the hint says so', async () => {
     const r = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', '--print', 'verdicts', tmp.path('joined.txt')])
     expect(r.stdout.toString()).toBe(`disallowed\t2\thttps://a.test/private\nallowed\t0\thttps://a.test/public\ninvalid\t0\t\ufeffhttps://a.test/private\nallowed\t0\thttps://a.test/public\n`)
-    expect(r.stderr).toContain(": \\u{feff}https://a.test/private; it starts with a byte order mark (U+FEFF), as a file joined after another one does: remove it (sed 's/^\\xEF\\xBB\\xBF//');")
+    expect(r.stderr).toContain(": \\u{feff}https://a.test/private; a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//');")
   })
 })
 
@@ -47,7 +47,7 @@ describe('regression: pack of UTF-16 JSON lines said "not JSON (Unexpected token
     writeFileSync(file, Buffer.from(`${JSON.stringify({ origin: 'https://a.test', body: 'User-agent: *\nDisallow: /\n' })}\n`, 'utf16le'))
     const r = await run(['pack', file, '-o', tmp.path('p.bundle')])
     expect(r.status).toBe(1)
-    expect(r.stderr).toBe(`robots-automaton: cannot read '${file}' line 1: UTF-16 text, but JSON lines are read as UTF-8: convert the file (iconv -f UTF-16 -t UTF-8)\n`)
+    expect(r.stderr).toBe(`robots-automaton: cannot read '${file}' line 1: UTF-16LE text without a byte order mark, but JSON is read as UTF-8: convert it (iconv -f UTF-16 -t UTF-8)\n`)
   })
 })
 
