@@ -6,6 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { nodeCrypto } from '../tools/built-ins.js'
+import { utf8SequenceLength } from '../tools/input-text.js'
 import type { RuleRef } from '../index.js'
 import type { Standard } from './categories.js'
 
@@ -143,26 +144,6 @@ export function visibleBytes(bytes: Uint8Array, maxLine = 400): string {
   }
   endLine()
   return out
-}
-
-/** Length of the valid UTF-8 sequence at `i` (2–4), or 0 when the bytes there are not one (ASCII included). */
-export function utf8SequenceLength(b: Uint8Array, i: number): number {
-  const c = b[i]
-  const cont = (k: number): boolean => i + k < b.length && (b[i + k] & 0xc0) === 0x80
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0
-  if (c >= 0xe0 && c <= 0xef) {
-    if (!cont(1) || !cont(2)) return 0
-    if (c === 0xe0 && b[i + 1] < 0xa0) return 0
-    if (c === 0xed && b[i + 1] > 0x9f) return 0
-    return 3
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0
-    if (c === 0xf0 && b[i + 1] < 0x90) return 0
-    if (c === 0xf4 && b[i + 1] > 0x8f) return 0
-    return 4
-  }
-  return 0
 }
 
 /**

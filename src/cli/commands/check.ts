@@ -14,6 +14,7 @@ import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTI
 import { BlockWriter } from '../common/block-writer.js'
 import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printableValue } from '../../tools/printable.js'
+import { inputText, printableBytes } from '../../tools/input-text.js'
 import { CHECK_HELP } from './check-help.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { refuseOutputAsInput, resolveInputs } from '../filter/input.js'
@@ -48,8 +49,6 @@ export const CHECK_OPTIONS: readonly OptionSpec[] = [
  * harness never reads a failure as a verdict.
  */
 export const EXIT_DISALLOWED = 3
-
-const DECODER = new TextDecoder()
 
 /** `--crawlers`: the set, its crawlers, how their verdicts combine, and each one's allowed count. */
 interface CheckCrawlers {
@@ -89,7 +88,7 @@ class Checker {
    * or one JSON object per URL whose `crawlers` holds each one's verdict,
    * line and rule; the URL counts as allowed by `--require`.
    */
-  private urlForCrawlers(c: CheckCrawlers, url: string | Uint8Array, text: string): void {
+  private urlForCrawlers(c: CheckCrawlers, url: string | Uint8Array, text: string, shown: string): void {
     const each = c.set.explain(url)
     let all = true
     let any = false
@@ -118,16 +117,18 @@ class Checker {
     }
     each.forEach((e, k) => {
       const rule = ruleText(c.set.matcher(k), e.rule, this.unreachable).text
-      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printableValue(c.specs[k].name)}\t${printableValue(text)}\t${printableValue(rule)}\n`)
+      this.out.text(`${e.allowed ? 'allowed' : 'disallowed'}\t${printableValue(c.specs[k].name)}\t${shown}\t${printableValue(rule)}\n`)
     })
   }
 
   /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
   url(url: string | Uint8Array): void {
-    const text = typeof url === 'string' ? url : DECODER.decode(url)
+    const text = typeof url === 'string' ? url : inputText(url)
+    // The URL as printed: lossless, a byte that is not UTF-8 as `\xHH` rather than U+FFFD.
+    const shown = this.json ? '' : typeof url === 'string' ? printableValue(url) : printableBytes(url)
     this.scope?.see(text)
     this.paths?.see(text)
-    if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url, text)
+    if (this.crawlers !== undefined) return this.urlForCrawlers(this.crawlers, url, text, shown)
     const { allowed, rule } = this.matcher.explain(url)
     this.checked++
     if (allowed) this.allowed++
@@ -140,7 +141,7 @@ class Checker {
       this.out.text(`${jsonLine(record)}\n`)
     } else {
       // The URL and the pattern come from input: escaped, so that no control character reaches a terminal.
-      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${printableValue(text)}\t${printableValue(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
+      this.out.text(`${allowed ? 'allowed' : 'disallowed'}\t${shown}\t${printableValue(ruleText(this.matcher, rule, this.unreachable).text)}\n`)
     }
   }
 
@@ -191,9 +192,9 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const loaded = await loadRobots(source, robotsFetching(args, [source]))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-    const problem = bodyProblem(loaded.robots)
+    const problem = bodyProblem(loaded.robots, loaded.wide)
     const list = judged.kind === 'agent' ? [judged.tokens] : crawlerTokens(judged.crawlers)
-    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, list)))
+    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, list), loaded.wide))
   }
   const out = new BlockWriter(process.stdout, 64 * 1024)
   let crawlers: CheckCrawlers | undefined

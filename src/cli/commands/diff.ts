@@ -15,6 +15,7 @@ import { crawlerList, type HostCrawlers } from '../hosts/host-rules.js'
 import { BlockWriter } from '../common/block-writer.js'
 import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
 import { jsonLine, printableValue } from '../../tools/printable.js'
+import { inputText, printableBytes } from '../../tools/input-text.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { LineFault, LineLocator } from '../filter/line-locator.js'
@@ -50,12 +51,10 @@ export const DIFF_OPTIONS: readonly OptionSpec[] = [
 /** Exit status when some verdict changes (as `check --exit-code` uses 3 for a disallowed URL). */
 export const EXIT_CHANGED = 3
 
-const DECODER = new TextDecoder()
-
 function warnProblem(loaded: LoadedRobots, who: HostCrawlers): void {
   if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-  const problem = bodyProblem(loaded.robots)
-  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerList(who))))
+  const problem = bodyProblem(loaded.robots, loaded.wide)
+  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerList(who)), loaded.wide))
 }
 
 /** The per-host sources in command-line order (`--robots-dir DIR`, `--bundle FILE`, also as `--x=V`): OLD, then NEW. */
@@ -169,7 +168,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         return
       }
       compared++
-      const shown = DECODER.decode(locator.shownUrl(bytes))
+      const shown = inputText(locator.shownUrl(bytes))
       scope?.see(shown, layout.request)
       paths.see(shown, layout.request)
       if (crawlers !== undefined) {
@@ -181,14 +180,14 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         urlsChanged++
         verdictFound(EXIT_CHANGED)
         const url = locator.shownUrl(bytes)
-        const text = DECODER.decode(url)
+        const text = inputText(url)
         const each: Record<string, unknown> = {}
         for (let c = 0; c < k; c++) {
           const moved = (olds[c] & 1) !== (news[c] & 1)
           const change = !moved ? null : news[c] & 1 ? 'now-allowed' : 'now-disallowed'
           if (moved) changedTo[news[c] & 1 ? 'allowed' : 'disallowed'][c]++
           if (jsonl) Object.defineProperty(each, crawlers[c].name, { value: { change, old: before.jsonOf(c, olds[c]), new: after.jsonOf(c, news[c]) }, enumerable: true, writable: true, configurable: true })
-          else if (moved) out.text(`${change}\t${printableValue(crawlers[c].name)}\t${printableValue(text)}\t${printableValue(before.textOf(c))}\t${printableValue(after.textOf(c))}\n`)
+          else if (moved) out.text(`${change}\t${printableValue(crawlers[c].name)}\t${printableBytes(url)}\t${printableValue(before.textOf(c))}\t${printableValue(after.textOf(c))}\n`)
         }
         if (jsonl) {
           const record: Record<string, unknown> = { url: text }
@@ -209,7 +208,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       if (b & 1) nowAllowed++
       else nowDisallowed++
       verdictFound(EXIT_CHANGED)
-      const text = DECODER.decode(url)
+      const text = inputText(url)
       if (jsonl) {
         const record: Record<string, unknown> = { url: text }
         if (!isUtf8(url)) record.url_base64 = Buffer.from(url.buffer, url.byteOffset, url.length).toString('base64')
@@ -218,7 +217,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
         record.input_line = lineNumber
         if (perHost.length > 0) record.host = locator.hostText()
         out.text(`${jsonLine(record)}\n`)
-      } else out.text(`${change}\t${printableValue(text)}\t${printableValue(before.text())}\t${printableValue(after.text())}\n`)
+      } else out.text(`${change}\t${printableBytes(url)}\t${printableValue(before.text())}\t${printableValue(after.text())}\n`)
     },
     async (pause) => {
       if (pause) out.flush()

@@ -132,8 +132,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     const loaded = await loadRobots(robotsSource, robotsFetching(args, [robotsSource]))
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-      const problem = bodyProblem(loaded.robots)
-      if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerLists ?? [agent])))
+      const problem = bodyProblem(loaded.robots, loaded.wide)
+      if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerLists ?? [agent]), loaded.wide))
     }
     const outcome = loaded.fetched === 'unreachable' || loaded.fetched === 'unavailable' ? loaded.fetched : undefined
     judge =

@@ -17,6 +17,7 @@ import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, 
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
 import { jsonLine, printable, printableValue } from '../../tools/printable.js'
+import { printableBytes } from '../../tools/input-text.js'
 import { CliError, readError, UsageError } from '../common/cli-error.js'
 
 /** The options `lint` accepts (its help, lint-help.ts, names each of them). */
@@ -136,18 +137,28 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       continue
     }
     const { robots, name } = loaded
+    // A path that is not UTF-8 (a name found under a directory) is shown byte for byte, `\xHH` for a byte that is not, never U+FFFD.
+    const nameBytes = file instanceof Buffer ? file : undefined
+    const shownName = nameBytes === undefined ? printableValue(name) : printableBytes(nameBytes)
     if (loaded.fetchNote !== undefined && !quiet) note(`${name}: ${loaded.fetchNote}`)
     const fileLines = isRobotsUrl(source) ? null : tally.lines
     const totals = { ...robots.diagnosticTotals }
     let diagnostics = robots.diagnostics
     // Binary data (gzip, an image) is no robots.txt: a whole-file error, as an HTML page is.
-    if (bodyProblem(robots) === 'binary') {
+    const problem = bodyProblem(robots, loaded.wide)
+    if (problem === 'binary') {
       diagnostics = [{ line: 0, code: 'binary-body' as Diagnostic['code'], severity: 'error', message: `body is ${tally.gzip ? 'gzip' : 'binary'} data, not a robots.txt` }, ...diagnostics]
       totals.error++
+    } else if (problem === 'utf16' && loaded.wide !== undefined) {
+      // UTF-16 or UTF-32 named as it is, with a byte order mark (the library's utf16-body, which says UTF-16) or without one.
+      const rest = diagnostics.filter((d) => d.code !== 'utf16-body')
+      if (rest.length === diagnostics.length) totals.error++
+      diagnostics = [{ line: 0, code: 'utf16-body', severity: 'error', message: `body is ${loaded.wide}, read as UTF-8 bytes by the reference: no rule` }, ...rest]
     }
     if (json) {
       const report = {
         source: name,
+        ...(nameBytes !== undefined ? { source_base64: nameBytes.toString('base64') } : {}),
         ...(loaded.fetched !== undefined ? { fetch: loaded.fetched, fetchNote: loaded.fetchNote } : {}),
         diagnostics,
         errors: totals.error,
@@ -160,12 +171,12 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       out.text(`${jsonLine(report)}\n`)
     } else {
       // Messages quote the file (user-agent values, patterns): escaped for the terminal.
-      for (const d of diagnostics) out.text(`${printableValue(formatDiagnostic(name, d))}\n`)
+      for (const d of diagnostics) out.text(`${shownName}${printableValue(formatDiagnostic('', d))}\n`)
     }
     // Each file's summary follows its diagnostics, also when stdout and stderr are one terminal.
     out.flush()
     await out.drain()
-    if (!quiet) note(`${name}: ${summaryText(totals, fileLines, robots.bytesRead, robots.truncated)}`)
+    if (!quiet) note(`${nameBytes === undefined ? name : printableBytes(nameBytes, false)}: ${summaryText(totals, fileLines, robots.bytesRead, robots.truncated)}`)
     linted++
     total.error += totals.error
     total.warning += totals.warning

@@ -17,6 +17,7 @@ import { entryIn, putEntry, type FetchedEntry } from '../fetch/fetch-entry.js'
 import { entryOfRecord } from '../fetch/fetch-record.js'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { bodyProblem, bodyWarning, BODY_PROBLEMS, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
+import { wideRefusal, wideWords } from '../../tools/wide-text.js'
 import { PACK_HELP } from './pack-help.js'
 import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { openInput, resolveInputs, type ByteReader } from '../filter/input.js'
@@ -56,13 +57,14 @@ class PackReport {
     note(line)
   }
 
-  /** Counts a parsed file and warns about its problem, if any. */
-  parsed(name: string, robots: Robots): void {
-    const problem = bodyProblem(robots)
-    if (problem !== undefined) {
-      this.problems[problem]++
-      this.warn(bodyWarning(name, problem, robots, undefined))
-    }
+  /** Counts a parsed file and warns about its problem, if any (`body`: its bytes, or their start, when at hand: UTF-16 or UTF-32 text is named so). */
+  parsed(name: string, robots: Robots, body: Uint8Array | undefined): void {
+    let problem = bodyProblem(robots)
+    if (problem === undefined) return
+    const wide = problem === 'binary' || problem === 'utf16' ? wideWords(body) : undefined
+    if (wide !== undefined) problem = bodyProblem(robots, wide)!
+    this.problems[problem]++
+    this.warn(bodyWarning(name, problem, robots, undefined, wide))
   }
 }
 
@@ -125,7 +127,7 @@ function packDirectory(dir: string, pack: Packer, report: PackReport, output: Ou
     }
     const read = rules.read(id)
     if ('robots' in read) {
-      report.parsed(rules.sourceName(id), read.robots)
+      report.parsed(rules.sourceName(id), read.robots, read.head)
       pack.add(key, { rules: read.robots })
     } else {
       report.skipped++
@@ -173,7 +175,8 @@ async function packJsonLines(name: string, reader: ByteReader, pack: Packer, rep
         pos = lf + 1
         lineNumber++
         const fail = (message: string): never => {
-          throw new CliError('ERR_FORMAT', `cannot read '${name}' line ${lineNumber}: ${message}`)
+          // UTF-16 or UTF-32 text (a file saved so) is named, with the conversion to make, rather than each line's symptom.
+          throw new CliError('ERR_FORMAT', `cannot read '${name}' line ${lineNumber}: ${wideRefusal(line, 'JSON') ?? message}`)
         }
         let text = ''
         try {
@@ -205,7 +208,7 @@ async function packJsonLines(name: string, reader: ByteReader, pack: Packer, rep
         if (o.entry !== undefined) {
           // A record of `fetch --format jsonl`: the entry's rules and its fetch info.
           const entry = entryOfRecord(o, fail)
-          if (typeof entry.rules !== 'string') report.parsed(where, entry.rules)
+          if (typeof entry.rules !== 'string') report.parsed(where, entry.rules, undefined)
           try {
             pack.add(key, entry)
           } catch (err) {
@@ -225,7 +228,7 @@ async function packJsonLines(name: string, reader: ByteReader, pack: Packer, rep
         else if (typeof o.body_base64 === 'string' && o.body === undefined) body = base64Bytes(o.body_base64) ?? fail(`"body_base64" is not base64 (a text body goes in "body")`)
         else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
         const robots = parseRobots(body)
-        report.parsed(where, robots)
+        report.parsed(where, robots, body)
         pack.add(key, { rules: robots })
       }
     }
@@ -258,7 +261,7 @@ function addBundle(store: RobotsStore, path: string, pack: Packer, report: PackR
       report.warn(`warning: skipped '${printable(`${path}#${key}`)}': ${reason}`)
       continue
     }
-    if (typeof entry.rules !== 'string') report.parsed(`${path}#${key}`, entry.rules)
+    if (typeof entry.rules !== 'string') report.parsed(`${path}#${key}`, entry.rules, undefined)
     pack.add(key, entry)
   }
 }

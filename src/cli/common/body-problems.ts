@@ -1,6 +1,6 @@
 /**
  * robots.txt bodies that are not what they claim: an HTML page, a UTF-16
- * file, binary data, or a file cut at the parsing limit. The reference reads
+ * or UTF-32 file, binary data, or a file cut at the parsing limit. The reference reads
  * them as it reads any body (usually finding no rule, so everything is
  * allowed); `check` and `filter` say so on stderr, once per file, instead of
  * allowing everything in silence. How each is told: {@link bodyProblem};
@@ -16,7 +16,7 @@ export type BodyProblem = 'html' | 'utf16' | 'binary' | 'truncated'
 export const BODY_PROBLEMS: readonly BodyProblem[] = ['html', 'utf16', 'binary', 'truncated']
 
 /** Names in the summary: `2 HTML, 1 binary`. */
-export const PROBLEM_WORDS: Record<BodyProblem, string> = { html: 'HTML', utf16: 'UTF-16', binary: 'binary', truncated: 'truncated' }
+export const PROBLEM_WORDS: Record<BodyProblem, string> = { html: 'HTML', utf16: 'UTF-16/32', binary: 'binary', truncated: 'truncated' }
 
 /**
  * The body's most telling problem, or undefined for an ordinary robots.txt.
@@ -24,9 +24,11 @@ export const PROBLEM_WORDS: Record<BodyProblem, string> = { html: 'HTML', utf16:
  * `utf16-body` (where the library reports it) and `truncated`; "binary" is a
  * body where most lines hold control characters or invalid UTF-8 (the
  * `control-character` and `invalid-utf8` diagnostics; when the list is cut
- * at its cap, the share among the lines it covers).
+ * at its cap, the share among the lines it covers). `wide`: what the body's
+ * first bytes look like when they are UTF-16 or UTF-32 text (`wideWords`
+ * in tools/wide-text.ts), which makes a binary-looking body `utf16`.
  */
-export function bodyProblem(robots: Pick<Robots, 'diagnostics' | 'lineCount'>): BodyProblem | undefined {
+export function bodyProblem(robots: Pick<Robots, 'diagnostics' | 'lineCount'>, wide?: string): BodyProblem | undefined {
   const diagnostics: readonly Diagnostic[] = robots.diagnostics
   if (diagnostics.length === 0) return undefined
   let html = false
@@ -51,7 +53,7 @@ export function bodyProblem(robots: Pick<Robots, 'diagnostics' | 'lineCount'>): 
   if (utf16) return 'utf16'
   const cut = diagnostics.some((d) => d.code === 'too-many-diagnostics')
   const lines = cut ? lastLine : robots.lineCount
-  if (odd > 0 && odd * 2 >= lines) return 'binary'
+  if (odd > 0 && odd * 2 >= lines) return wide === undefined ? 'binary' : 'utf16'
   if (truncated) return 'truncated'
   return undefined
 }
@@ -71,9 +73,10 @@ export function allowsEverything(robots: Pick<Robots, 'crawlers'>, crawlers: rea
  * The warning for `name`'s problem (one line, without the `warning: `
  * prefix's program name). `allowsAll`: {@link allowsEverything} for the
  * crawlers judged, which decides what it says of the verdicts; undefined
- * where no crawler is judged (`pack`), which says none.
+ * where no crawler is judged (`pack`), which says none. `wide`: the
+ * encoding a `utf16` body looks like, as {@link bodyProblem} took it.
  */
-export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Robots, 'bytesRead'>, allowsAll: boolean | undefined): string {
+export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Robots, 'bytesRead'>, allowsAll: boolean | undefined, wide?: string): string {
   const read =
     allowsAll === undefined
       ? 'kept as the reference reads it'
@@ -84,8 +87,8 @@ export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Rob
     case 'html':
       return `warning: '${name}' looks like an HTML page, not a robots.txt [html-body]; ${read}`
     case 'utf16':
-      if (allowsAll === true) return `warning: '${name}' is UTF-16, which the reference cannot read [utf16-body]; no rule in it disallows a URL: URLs allowed`
-      return `warning: '${name}' starts as UTF-16 [utf16-body], which the reference reads as UTF-8 bytes; ${read}`
+      if (allowsAll === true) return `warning: '${name}' is ${wide ?? 'UTF-16'}, which the reference cannot read [utf16-body]; no rule in it disallows a URL: URLs allowed`
+      return `warning: '${name}' starts as ${wide ?? 'UTF-16'} [utf16-body], which the reference reads as UTF-8 bytes; ${read}`
     case 'binary':
       return `warning: '${name}' looks like binary data, not a robots.txt (most lines hold control characters or invalid UTF-8); ${read}`
     case 'truncated':

@@ -10,6 +10,7 @@ import { isValidProductToken } from '../../index.js'
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { agentWarning } from './agent-option.js'
 import { readError, UsageError } from './cli-error.js'
+import { wideRefusal } from '../../tools/wide-text.js'
 
 /** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
 export const CRAWLERS_OPTION: OptionSpec = { name: 'crawlers', value: true, multiple: true }
@@ -67,6 +68,9 @@ function crawlersOfFile(path: string): CrawlerSpec[] {
     throw readError('crawler list', path, err)
   }
   if (bytes.length > MAX_FILE_BYTES) throw new UsageError(`--crawlers @${path}: larger than ${MAX_FILE_BYTES} bytes`)
+  // Saved as UTF-16 or UTF-32 (an editor's "Unicode", a PowerShell redirection), its names would be read as other characters: refused, named.
+  const wide = wideRefusal(bytes, 'a crawler list')
+  if (wide !== undefined) throw new UsageError(`--crawlers @${path}: ${wide}`)
   const out: CrawlerSpec[] = []
   let i = 0
   for (let start = 0; start <= bytes.length; i++) {

@@ -10,9 +10,10 @@
  */
 import { parseRobotsStream, type Robots } from '../../index.js'
 import { DEFAULT_LIMIT } from '../../index.js'
-import { createNodeTransport, parseRobotsFile, type NodeTransport } from '../../node.js'
+import { createNodeTransport, type NodeTransport } from '../../node.js'
 import { fetchRobots, describeFetchResult, robotsLocation, RobotsInputError } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
+import { declaredWide, wideWords } from '../../tools/wide-text.js'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
@@ -87,6 +88,8 @@ export interface LoadedRobots {
   readonly fetchNote?: string
   /** For a URL: whether a file was obtained (`ok`), rather than a stand-in allow-all or disallow-all. */
   readonly fetched?: 'ok' | 'unavailable' | 'unreachable'
+  /** The UTF-16 or UTF-32 its first bytes (or a URL's `Content-Type`) look like (`wideWords`): for the warning of a body the parser reads no text in. */
+  readonly wide?: string
 }
 
 /** Whether a ROBOTS argument is a URL to fetch. */
@@ -131,11 +134,16 @@ export class LineTally {
   lines = 0
   /** The body starts as gzip does (1f 8b). */
   gzip = false
+  /** The first chunk's first bytes: enough to tell UTF-16 text (tools/wide-text.ts). */
+  head: Uint8Array | undefined
   private seen = 0
 
   /** Counts the LF bytes of `chunk` that fall within the limit. */
   see(chunk: Uint8Array): void {
-    if (this.seen === 0) this.gzip = chunk[0] === 0x1f && chunk[1] === 0x8b
+    if (this.seen === 0) {
+      this.gzip = chunk[0] === 0x1f && chunk[1] === 0x8b
+      this.head = chunk.slice(0, 64)
+    }
     const room = DEFAULT_LIMIT - this.seen
     if (room <= 0) return
     const end = Math.min(chunk.length, room)
@@ -163,20 +171,25 @@ export async function loadRobots(source: string, fetching: RobotsFetching, tally
   checkRobotsSource(source)
   if (source === '-') {
     refuseStdinDirectory(`robots.txt from 'stdin'`)
+    const t = tally ?? new LineTally()
     try {
-      return { robots: await parseRobotsStream(tally ? tally.tap(process.stdin) : process.stdin), name: '<stdin>' }
+      const robots = await parseRobotsStream(t.tap(process.stdin))
+      return { robots, name: '<stdin>', wide: wideWords(t.head) }
     } catch (err) {
       throw readError('robots.txt from', 'stdin', err)
     }
   }
   if (isRobotsUrl(source)) return fetchUrl(source, fetching)
+  // Counted or not, the body's first bytes are kept (`head`): UTF-16 text is named so.
+  const t = tally ?? new LineTally()
+  let robots: Robots
   try {
-    if (tally === undefined) return { robots: await parseRobotsFile(source), name: source }
     if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
-    return { robots: await parseRobotsStream(tally.tap(createReadStream(path, { highWaterMark: 64 * 1024 }))), name: source }
+    robots = await parseRobotsStream(t.tap(createReadStream(path, { highWaterMark: 64 * 1024 })))
   } catch (err) {
     throw readError('robots.txt', source, err)
   }
+  return { robots, name: source, wide: wideWords(t.head) }
 }
 
 /** Fetches a robots.txt URL with the access method, as `robots-automaton/<version>`; unreachable or refused is an error unless `standIn`. */
@@ -197,5 +210,5 @@ async function fetchUrl(url: string, fetching: RobotsFetching): Promise<LoadedRo
     throw new CliError('ERR_FETCH', `cannot fetch robots.txt for '${url}': ${fetchNote}; pass --stand-in to judge by RFC 9309's stand-in (disallow all) instead`)
   }
   const fetched = result.outcome === 'not-modified' ? 'ok' : result.outcome === 'refused' ? 'unreachable' : result.outcome
-  return { robots: result.robots, name: result.url, fetchNote, fetched }
+  return { robots: result.robots, name: result.url, fetchNote, fetched, wide: fetched === 'ok' ? declaredWide(result.headers?.['content-type']) : undefined }
 }

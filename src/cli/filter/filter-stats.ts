@@ -33,6 +33,8 @@ export interface FilterStats {
   faultDetail: string
   /** The log format it fits, else ''. */
   faultFits: string
+  /** What its bytes are when no text a line can be (`FaultSample.encoding`), else ''. */
+  faultEncoding: string
   /** `--invalid fail` met a line without a URL: the block's output stops before it. */
   stopped: boolean
   /** `--crawlers`: per crawler, the lines it may fetch (empty otherwise). */
@@ -41,7 +43,7 @@ export interface FilterStats {
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', stopped: false, crawlerAllowed: [] }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', faultEncoding: '', stopped: false, crawlerAllowed: [] }
 }
 
 /**
@@ -70,6 +72,7 @@ export class FilterTotals {
         ...sample,
         ...(from.faultDetail !== '' ? { detail: from.faultDetail } : {}),
         ...(from.faultFits !== '' ? { fits: from.faultFits as LogFormat } : {}),
+        encoding: from.faultEncoding || undefined,
       }
       this.onFirstFault?.(this.firstFault)
     }

@@ -224,7 +224,7 @@ export class HostJudge implements LineJudge {
     let event: EntryEvent
     if (entry.kind === 'rules') {
       matcher = entry.judge
-      event = { id, state: EntryState.Robots, problem: entry.problem, bytesRead: entry.bytesRead, allowsAll: entry.allowsAll }
+      event = { id, state: EntryState.Robots, problem: entry.problem, bytesRead: entry.bytesRead, allowsAll: entry.allowsAll, wide: entry.wide }
       state = EntryState.Robots
       // Evicts least recently used hosts down to the budget. An entry alone
       // over it is not kept; its matcher still judges this host's lines.

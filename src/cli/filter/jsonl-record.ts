@@ -11,6 +11,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { jsonLine } from '../../tools/printable.js'
+import { inputText } from '../../tools/input-text.js'
 import type { Decided } from './line-judge.js'
 import { FAULT_CODES, type LineLocator } from './line-locator.js'
 import type { CrawlerCodes } from './crawler-codes.js'
@@ -22,7 +23,6 @@ export interface RecordCrawlers {
   readonly require: 'all' | 'any'
 }
 
-const DECODER = new TextDecoder()
 
 /**
  * The JSON object of one line (without its LF):
@@ -68,7 +68,7 @@ export function jsonRecord(
   crawlers?: RecordCrawlers,
 ): string {
   const view = bytes.subarray(start, end)
-  const record: Record<string, unknown> = { url: DECODER.decode(view) }
+  const record: Record<string, unknown> = { url: inputText(view) }
   if (!isUtf8(view)) record.url_base64 = Buffer.from(view.buffer, view.byteOffset, view.length).toString('base64')
   if (crawlers !== undefined) {
     if (code < 0 || decided === null) {

@@ -61,6 +61,7 @@ function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Arra
     stats.faultText = sample.text
     stats.faultDetail = sample.detail ?? ''
     stats.faultFits = sample.fits ?? ''
+    stats.faultEncoding = sample.encoding ?? ''
   }
   if (invalid !== 'fail') return true
   stats.stopped = true

@@ -7,6 +7,8 @@
  */
 import type { OptionSpec } from '../common/args.js'
 import { printable } from '../../tools/printable.js'
+import { printableBytes } from '../../tools/input-text.js'
+import { convertWords, encodingFamily, wideEncoding } from '../../tools/wide-text.js'
 import type { LineLayout, LogFormat } from './line-layout.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { fittingFormat } from './log-line.js'
@@ -30,12 +32,14 @@ export interface FaultSample {
   /** Its input's name (`<stdin>` for stdin) and its line number there, from 1. */
   readonly input: string
   readonly line: number
-  /** The line's first bytes as text (UTF-8, invalid bytes as U+FFFD). */
+  /** The line's first bytes as printable text (a byte that is not UTF-8 as `\xHH`, a BOM as `\u{feff}`). */
   readonly text: string
   /** For a {@link LineFault.BadHost}: why its host is refused. */
   readonly detail?: string
   /** The log format the line fits, when one does (for the hint). */
   readonly fits?: LogFormat
+  /** What its bytes are when no text a line can be: `bom` (a UTF-8 byte order mark starts it: a file joined after another), or `UTF-16`, `UTF-32` (the input is such text). */
+  readonly encoding?: string
 }
 
 /** A {@link FaultSample} of the line `bytes[start, end)`, which `locator` found `fault` in. */
@@ -44,7 +48,17 @@ export function faultSample(fault: LineFault, input: string, line: number, bytes
   if (fault === LineFault.BadHost) sample.detail = locator.problem
   const fits = fittingFormat(bytes, start, end)
   if (fits !== undefined) sample.fits = fits
+  const encoding = encodingOfLine(bytes, start, end)
+  if (encoding !== undefined) sample.encoding = encoding
   return sample
+}
+
+/** What {@link FaultSample.encoding} says of the line `bytes[start, end)`. */
+function encodingOfLine(bytes: Uint8Array, start: number, end: number): string | undefined {
+  if (end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) return 'bom'
+  // A line past the first may start with a code unit's second byte: the byte order is not told.
+  const wide = wideEncoding(bytes.subarray(start, end))
+  return wide === undefined ? undefined : encodingFamily(wide.name)
 }
 
 /** Whether a fault is warned about: every kind but a log's `"-"` request, an ordinary line that is only counted. */
@@ -52,12 +66,12 @@ export function warnedFault(fault: LineFault): boolean {
   return fault !== LineFault.EmptyRequest
 }
 
-const DECODER = new TextDecoder()
-
-/** The first bytes of the line `bytes[start, end)` as text, for a {@link FaultSample}. */
+/** The first bytes of the line `bytes[start, end)` as printable text, for a {@link FaultSample}: what makes it no URL (a BOM, bytes that are not UTF-8) shown, not hidden. */
 export function sampleText(bytes: Uint8Array, start: number, end: number): string {
-  const cut = Math.min(end, start + QUOTE_MAX)
-  return DECODER.decode(bytes.subarray(start, cut)) + (cut < end ? '…' : '')
+  let cut = Math.min(end, start + QUOTE_MAX)
+  // Cut between characters, not inside one.
+  for (let k = 0; k < 3 && cut > start && cut < end && (bytes[cut] & 0xc0) === 0x80; k++) cut--
+  return printableBytes(bytes.subarray(start, cut), false) + (cut < end ? '…' : '')
 }
 
 /** Why a line was not judged, in words. */
@@ -92,7 +106,9 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 }
 
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
-function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined): string {
+function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string): string {
+  if (encoding === 'bom') return "a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//')"
+  if (encoding !== undefined) return `the input looks like ${encoding} text, but lines are read as UTF-8: ${convertWords(encoding)}`
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
   if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
   if (fault === LineFault.NoHost) {
@@ -115,7 +131,7 @@ export function policyWords(policy: InvalidPolicy): string {
 function faultReport(sample: FaultSample, layout: LineLayout): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
   const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
-  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits)}`
+  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding)}`
 }
 
 /** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */

@@ -5,8 +5,8 @@
 import { lineEnd, urlEnd } from '../../index.js'
 import type { OriginScope } from '../common/robots-origin.js'
 import { LineFault, type LineLocator } from './line-locator.js'
+import { inputText } from '../../tools/input-text.js'
 
-const DECODER = new TextDecoder()
 
 /** Shows `scope` the URL of each line of `bytes` (whole lines) that has one (`request`: a logged request's target). */
 export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: OriginScope, request: boolean): void {
@@ -15,7 +15,7 @@ export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: 
     const end = urlEnd(bytes, pos, lf)
     if (locator.locate(bytes, pos, end) === LineFault.None) {
       const url = locator.shownUrl(bytes)
-      if (!startsWith(url, scope.prefix)) scope.see(DECODER.decode(url), request)
+      if (!startsWith(url, scope.prefix)) scope.see(inputText(url), request)
     }
     pos = lf + 1
   }

@@ -10,8 +10,8 @@
 import { lineEnd, urlEnd } from '../../index.js'
 import type { ClientPaths } from '../common/client-path.js'
 import { LineFault, type LineLocator } from './line-locator.js'
+import { inputText } from '../../tools/input-text.js'
 
-const DECODER = new TextDecoder()
 
 /** Shows `paths` the URL of each judged line of `bytes` (whole lines) that holds one of `marks` (`request`: a logged request's target). */
 export function seeBlockPaths(bytes: Buffer, locator: LineLocator, paths: ClientPaths, request: boolean, marks: readonly (string | number)[]): void {
@@ -20,6 +20,6 @@ export function seeBlockPaths(bytes: Buffer, locator: LineLocator, paths: Client
   for (let from = 0, mark; (mark = Math.min(...marks.map((m, k) => (at[k] < from ? (at[k] = bytes.indexOf(m, from, 'latin1') >>> 0) : at[k])))) < bytes.length; from++) {
     const start = bytes.lastIndexOf(10, mark) + 1
     from = lineEnd(bytes, mark)
-    if (locator.locate(bytes, start, urlEnd(bytes, start, from)) === LineFault.None) paths.see(DECODER.decode(locator.shownUrl(bytes)), request)
+    if (locator.locate(bytes, start, urlEnd(bytes, start, from)) === LineFault.None) paths.see(inputText(locator.shownUrl(bytes)), request)
   }
 }

@@ -8,7 +8,8 @@
  */
 import { canonicalHost, RobotsInputError } from '../../index.js'
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true })
+// A BOM that starts a name is kept (a default decoder drops it): the name is then no host's, and said so, not taken for the host after it.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** The host a directory entry's name is the file of, or why it is none (a rename to suggest, or why no host has that name). */
 export function hostKeyOfName(name: Uint8Array): { key: string } | { reason: string } {

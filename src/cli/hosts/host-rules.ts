@@ -60,6 +60,8 @@ export interface EntryEvent {
   readonly bytesRead?: number
   /** For a problem: every crawler may fetch every path (`allowsEverything`), which its warning may then say. */
   readonly allowsAll?: boolean
+  /** For a `utf16` problem: the UTF-16 or UTF-32 the body looks like (`wideWords`), when its bytes were at hand. */
+  readonly wide?: string
   /** For `DisallowAll`: the entry's fetch was refused by the address policy (not the site's outcome). */
   readonly refused?: boolean
 }
@@ -79,7 +81,7 @@ export type HostEntry =
    * on the entry's first load also its body's problem, if any (HTML,
    * UTF-16, binary, truncated), and the bytes read.
    */
-  | { readonly kind: 'rules'; readonly judge: AgentMatcher | CrawlerSet; readonly problem?: BodyProblem; readonly bytesRead?: number; readonly allowsAll?: boolean }
+  | { readonly kind: 'rules'; readonly judge: AgentMatcher | CrawlerSet; readonly problem?: BodyProblem; readonly bytesRead?: number; readonly allowsAll?: boolean; readonly wide?: string }
   /**
    * No file but a fetch outcome (bundles from JSON lines): unavailable allows
    * all, unreachable disallows all; `refused`: not fetched at all, its

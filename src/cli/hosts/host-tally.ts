@@ -79,7 +79,7 @@ export class HostTally {
         this.withRobots++
         if (event.problem !== undefined) {
           this.problems[event.problem]++
-          this.warn(bodyWarning(name, event.problem, { bytesRead: event.bytesRead ?? 0 }, event.allowsAll === true))
+          this.warn(bodyWarning(name, event.problem, { bytesRead: event.bytesRead ?? 0 }, event.allowsAll === true, event.wide))
         }
         break
       case EntryState.AllowAll:

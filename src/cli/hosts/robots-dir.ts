@@ -12,12 +12,12 @@ import { HostIndex, HostIndexBuilder, type HostIndexData } from './host-index.js
 import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../../tools/printable.js'
+import { printableBytes } from '../../tools/input-text.js'
+import { wideWords } from '../../tools/wide-text.js'
 import { hostKeyOfName } from './host-names.js'
 
 /** Skipped names kept with their reasons, for the warnings (the rest are counted). */
 const NAMED_SKIPS = 100
-
-const NAME_DECODER = new TextDecoder()
 
 /**
  * Bytes read from a host's file: the parser stops at its limit (512,000 bytes
@@ -93,6 +93,7 @@ export class DirectoryRules implements HostRules {
    * URL is judged by them: how many, and the first {@link NAMED_SKIPS} of
    * them with the reason (the name to give the file).
    */
+  /** Names (printable: a byte that is not UTF-8 as `\xHH`, a BOM shown) skipped, and why. */
   skipped: { count: number; names: { name: string; reason: string }[] } = { count: 0, names: [] }
 
   private constructor(dir: string, index: HostIndex, types: Uint8Array) {
@@ -144,7 +145,7 @@ export class DirectoryRules implements HostRules {
           if (name.length > TXT.length && name.subarray(name.length - TXT.length).equals(TXT)) txtNames.push(Buffer.from(name))
         } else {
           skipped.count++
-          if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: NAME_DECODER.decode(name), reason: 'reason' in host ? host.reason : 'not a host name' })
+          if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: printableBytes(name, false), reason: 'reason' in host ? host.reason : 'not a host name' })
         }
       }
     } catch (err) {
@@ -217,13 +218,16 @@ export class DirectoryRules implements HostRules {
     if (!('robots' in read)) return { kind: 'unreadable', reason: read.reason }
     const robots = read.robots
     const judge = 'agent' in who ? robots.agents(who.agent) : robots.crawlers(who.crawlers)
-    const problem = first ? bodyProblem(robots) : undefined
+    let problem = first ? bodyProblem(robots) : undefined
     if (problem === undefined) return { kind: 'rules', judge, bytesRead: robots.bytesRead }
-    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)) }
+    // UTF-16 or UTF-32 text is named so.
+    const wide = problem === 'binary' || problem === 'utf16' ? wideWords(read.head) : undefined
+    if (wide !== undefined) problem = bodyProblem(robots, wide)
+    return { kind: 'rules', judge, problem, bytesRead: robots.bytesRead, allowsAll: allowsEverything(robots, crawlerList(who)), wide }
   }
 
-  /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), or says why it cannot be read. */
-  read(id: number, options?: EngineOptions): { robots: Robots } | { reason: string } {
+  /** Reads and parses `DIR/<name of id>` (`options`: its matchers'), with its first bytes (`head`, enough to tell UTF-16 text), or says why it cannot be read. */
+  read(id: number, options?: EngineOptions): { robots: Robots; head: Uint8Array } | { reason: string } {
     let type = this.types[id] as EntryType
     if (type === EntryType.Resolve) {
       try {
@@ -259,7 +263,7 @@ export class DirectoryRules implements HostRules {
       if (fd >= 0) closeSync(fd)
     }
     // A copy: the read buffer is reused for the next host, the parsed rules must not depend on it.
-    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n)), options) }
+    return { robots: parseRobots(new Uint8Array(this.chunk.subarray(0, n)), options), head: this.chunk.slice(0, Math.min(n, 64)) }
   }
 }
 

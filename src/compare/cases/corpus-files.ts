@@ -11,10 +11,11 @@ import { basename, join } from 'node:path'
 import { parseInto, type ParseHandler } from '../../internals.js'
 import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
-import { utf8SequenceLength } from '../case.js'
+import { utf8SequenceLength } from '../../tools/input-text.js'
 import { CompareError, readError } from '../compare-error.js'
 import { fileName, shownBytes, readInputFile, sizeWords } from '../input-file.js'
 import { zlib } from '../../tools/built-ins.js'
+import { refuseWide } from './jsonl-cases.js'
 
 /** Bytes read per file: past the parsing limit (so the `parsing-limit` category can occur), bounded. */
 const READ_CAP = 2 * 1024 * 1024
@@ -241,6 +242,7 @@ export function readUrlList(file: string, options: UrlListOptions = {}): UrlList
         throw new CompareError('ERR_READ', `cannot read URL list '${file}': larger than ${sizeWords(MAX_URL_LIST_BYTES)} once inflated`)
       }
     }
+    refuseWide(bytes, `--urls '${file}'`, 'a URL list')
     text = wireText(bytes)
   } catch (err) {
     if (err instanceof CompareError) throw err

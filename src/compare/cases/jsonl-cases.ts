@@ -17,6 +17,7 @@ import { CompareError, describeSystemError, readError } from '../compare-error.j
 import { reportStream } from '../output-files.js'
 import { readInputFile, sizeWords } from '../input-file.js'
 import { jsonLine } from '../../tools/printable.js'
+import { wideRefusal } from '../../tools/wide-text.js'
 
 /** Longest line of a case file, and largest file a case's robots_path names: past them the file is refused. */
 export const MAX_CASE_BYTES = 64 << 20
@@ -64,6 +65,7 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   try {
     for await (const bytes of lines) {
       n++
+      if (n === 1) refuseWide(Buffer.from(bytes.slice(0, 64), 'latin1'), `${file}:1`, 'a case file')
       let text: string
       try {
         text = utf8.decode(Buffer.from(bytes, 'latin1'))
@@ -249,4 +251,10 @@ export async function writeJsonlCases(cases: readonly Case[], file: string): Pro
   const w = new JsonlWriter(file)
   await w.write(cases)
   await w.close()
+}
+
+/** Refuses UTF-16 or UTF-32 text (a file saved so), naming it and the conversion, rather than one of its lines' symptoms; `what` names the file's kind. */
+export function refuseWide(head: Uint8Array, where: string, what: string): void {
+  const wide = wideRefusal(head, what)
+  if (wide !== undefined) throw new CompareError('ERR_READ', `${where}: ${wide}`)
 }
