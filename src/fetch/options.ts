@@ -1,8 +1,9 @@
 /**
  * The argument checks of `fetchRobots` that are about types, not numbers
  * (those are checked where they are read, in fetch-robots.ts): an options
- * argument that is not an object, or a `fetch`, `signal`, `now`, `userAgent`
- * or `allowPrivateRedirects` of the wrong type, is a RobotsInputError
+ * argument that is not an object, an option it does not know, or a `fetch`,
+ * `signal`, `now`, `userAgent` or `allowPrivateRedirects` of the wrong type
+ * (a `now()` that returns no finite number, when called), is a RobotsInputError
  * (ERR_INPUT) before any request, instead of a crash or a request that fails
  * as a "network error".
  */
@@ -125,9 +126,32 @@ function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
   if (!ok) throw new RobotsInputError(`fetchRobots: ${name} must be ${what}, got ${describeValue(value)}`)
 }
 
+/** The names of {@link FetchRobotsOptions}. */
+export const FETCH_OPTION_NAMES: readonly string[] = ['fetch', 'transport', 'privateAddresses', 'timeoutMs', 'maxRedirects', 'limit', 'userAgent', 'signal', 'now', 'maxTtlMs', 'minTtlMs', 'unreachableTtlMs', 'allowPrivateRedirects', 'redirectFilter', 'previous']
+
+/**
+ * Refuses an option of `o` not in `known` (ERR_INPUT): a name mistyped
+ * (`timeout`) would be ignored in silence. One whose value is undefined is
+ * none. `why` says, for a name, why it is not an option here.
+ */
+export function checkOptionNames(o: object, known: readonly string[], what: string, why: Record<string, string> = {}): void {
+  for (const name of Object.keys(o)) {
+    if (known.includes(name) || (o as Record<string, unknown>)[name] === undefined) continue
+    throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option${Object.hasOwn(why, name) ? ` ${why[name]}` : ''}; the options are ${known.join(', ')}`)
+  }
+}
+
+/** `now()`, refused (ERR_INPUT) unless it is a finite number: NaN would make every lifetime NaN. */
+export function readClock(now: () => number, what: string): number {
+  const t: unknown = now()
+  if (typeof t === 'number' && Number.isFinite(t)) return t
+  throw new RobotsInputError(`${what}: now() must return a finite number of milliseconds, got ${describeValue(t)}`)
+}
+
 /** Checks the options of `fetchRobots` (see the module comment); returns them (`{}` for undefined). */
 export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   const o = optionsArgument<FetchRobotsOptions>(options, 'fetchRobots') as FetchRobotsOptions
+  checkOptionNames(o, FETCH_OPTION_NAMES, 'fetchRobots')
   mustBe(o.fetch === undefined || typeof o.fetch === 'function', 'fetch', 'a function', o.fetch)
   const t = o.transport as unknown as { request?: unknown } | null | undefined
   mustBe(t === undefined || (typeof t === 'object' && t !== null && typeof t.request === 'function'), 'transport', 'an object with a request function', t)

@@ -5,7 +5,7 @@ import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
 import { checkAgent, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
-import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
+import { checkFetchOptions, checkOptionNames, FETCH_OPTION_NAMES, readClock, type FetchRobotsOptions } from './options.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
@@ -95,6 +95,8 @@ interface Entry {
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+/** The names of {@link RobotsCacheOptions}. */
+const CACHE_OPTION_NAMES = [...FETCH_OPTION_NAMES.filter((n) => n !== 'signal' && n !== 'previous'), 'maxBytes', 'matcherBytes', 'maxStaleMs']
 const DEFAULT_MAX_STALE_MS = 30 * 86_400_000
 
 /** Fields of the objects of an entry: the Entry, its RobotsLookup, a RobotsFetchResult, a redirect hop, a failure. */
@@ -166,6 +168,10 @@ export class RobotsCache {
     if (typeof options !== 'object' || options === null) {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
+    checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache', {
+      signal: '(the fetch of an origin serves every look-up of it)',
+      previous: '(the cache keeps the previous fetch of each origin itself)',
+    })
     const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
@@ -184,7 +190,8 @@ export class RobotsCache {
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
-    this.now = options.now ?? Date.now
+    const clock = options.now
+    this.now = clock === undefined ? Date.now : () => readClock(clock, 'RobotsCache')
     this.fetchOptions = { ...fetchOptions, now: this.now }
   }
 
