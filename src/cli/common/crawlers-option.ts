@@ -38,10 +38,21 @@ const blankTrim = (text: string): string => text.replace(/^[ \t\r\v\f]+|[ \t\r\v
 /** Decodes a line of a list file: UTF-8, or undefined when it is not. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-/** One crawler as written (`A` or `A+B`), where `where` says where it was found. */
+/**
+ * One crawler as written (`A` or `A+B`), where `where` says where it was
+ * found. A control character (a line break, NUL) inside is a usage error: no
+ * crawler is named so, and a list pasted into one value (`"$(cat list)"`)
+ * would be one crawler that names no group.
+ */
 function crawlerOf(text: string, where: string): CrawlerSpec {
   const tokens = text.split('+').map(blankTrim)
   if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
+  const control = /[\x00-\x08\x0a-\x1f\x7f]/.exec(text)?.[0]
+  if (control !== undefined) {
+    const what = control === '\n' || control === '\r' ? 'a line break' : `the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+    const fix = where.startsWith('--crawlers @') ? 'a line of the file is one crawler' : "separate crawlers with ',', or list them one a line in a file given as '--crawlers @FILE'"
+    throw new UsageError(`${where}: a crawler's name holds ${what}: ${fix}`)
+  }
   return { name: tokens.join('+'), tokens }
 }
 
