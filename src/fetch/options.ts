@@ -14,6 +14,7 @@ import type { RedirectFilter } from './redirect-guard.js'
 import type { PrivateAddressPolicy } from './address-policy.js'
 import type { RobotsTransport } from './transport.js'
 import { checkValidators, type FetchValidators } from './validators.js'
+import { checkOptionNames, FETCH_OPTION_NAMES } from './option-names.js'
 
 /**
  * What a refresh knows of the previous fetch of the same origin (a
@@ -124,28 +125,6 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1024}$/
 
 function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
   if (!ok) throw new RobotsInputError(`fetchRobots: ${name} must be ${what}, got ${describeValue(value)}`)
-}
-
-/** The names of {@link FetchRobotsOptions}. */
-export const FETCH_OPTION_NAMES: readonly string[] = ['fetch', 'transport', 'privateAddresses', 'timeoutMs', 'maxRedirects', 'limit', 'userAgent', 'signal', 'now', 'maxTtlMs', 'minTtlMs', 'unreachableTtlMs', 'allowPrivateRedirects', 'redirectFilter', 'previous']
-
-/**
- * Refuses an option of `o` not in `known` (ERR_INPUT): a name mistyped
- * (`timeout`) would be ignored in silence. One whose value is undefined is
- * none. `why` says, for a name, why it is not an option here.
- */
-export function checkOptionNames(o: object, known: readonly string[], what: string, why: Record<string, string> = {}): void {
-  for (const name of Object.keys(o)) {
-    if (known.includes(name) || (o as Record<string, unknown>)[name] === undefined) continue
-    throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option${Object.hasOwn(why, name) ? ` ${why[name]}` : ''}; the options are ${known.join(', ')}`)
-  }
-}
-
-/** `now()`, refused (ERR_INPUT) unless it is a finite number: NaN would make every lifetime NaN. */
-export function readClock(now: () => number, what: string): number {
-  const t: unknown = now()
-  if (typeof t === 'number' && Number.isFinite(t)) return t
-  throw new RobotsInputError(`${what}: now() must return a finite number of milliseconds, got ${describeValue(t)}`)
 }
 
 /** Checks the options of `fetchRobots` (see the module comment); returns them (`{}` for undefined). */

@@ -5,7 +5,8 @@ import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
 import { checkAgent, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
-import { checkFetchOptions, checkOptionNames, FETCH_OPTION_NAMES, readClock, type FetchRobotsOptions } from './options.js'
+import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
+import { checkOptionNames, FETCH_OPTION_NAMES, readClock } from './option-names.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
@@ -169,8 +170,8 @@ export class RobotsCache {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
     checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache', {
-      signal: '(the fetch of an origin serves every look-up of it)',
-      previous: '(the cache keeps the previous fetch of each origin itself)',
+      signal: '(a fetch serves every caller)',
+      previous: '(the cache keeps it)',
     })
     const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {

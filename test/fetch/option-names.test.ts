@@ -26,8 +26,8 @@ async function failure(f: () => unknown): Promise<{ code?: string; message: stri
 describe('options that are not options', () => {
   it('regression: RobotsCache took a signal (it then aborted every fetch of every caller), previous or a mistyped name in silence; each is now ERR_INPUT naming it', async () => {
     const refusals = [
-      [{ fetch, signal: new AbortController().signal }, /^RobotsCache: "signal" is not an option \(the fetch of an origin serves every look-up of it\); the options are fetch, .*maxStaleMs$/],
-      [{ fetch, previous: {} }, /^RobotsCache: "previous" is not an option \(the cache keeps the previous fetch of each origin itself\)/],
+      [{ fetch, signal: new AbortController().signal }, /^RobotsCache: "signal" is not an option \(a fetch serves every caller\); the options are fetch, .*maxStaleMs$/],
+      [{ fetch, previous: {} }, /^RobotsCache: "previous" is not an option \(the cache keeps it\)/],
       [{ fetch, timeout: 5000 }, /^RobotsCache: "timeout" is not an option; the options are .*timeoutMs/],
     ] as const
     for (const [options, message] of refusals) {

@@ -302,7 +302,6 @@ function differences(then: unknown, now: unknown, laterKeys: readonly string[] =
  * same, in the same order, and none of those keys there.
  */
 function madeBefore(head: string, identity: unknown, laterKeys: readonly string[]): boolean {
-  if (laterKeys.length === 0) return false
   const now = identity as Record<string, unknown>
   const without = Object.fromEntries(Object.entries(now).filter(([k]) => !laterKeys.includes(k)))
   return head === JSON.stringify({ journal: MAGIC, version: VERSION, run: without })
