@@ -11,12 +11,11 @@ export const FETCH_OPTION_NAMES: readonly string[] = ['fetch', 'transport', 'pri
 /**
  * Refuses an option of `o` not in `known` (ERR_INPUT): a name mistyped
  * (`timeout`) would be ignored in silence. One whose value is undefined is
- * none. `why` says, for a name, why it is not an option here.
+ * none.
  */
-export function checkOptionNames(o: object, known: readonly string[], what: string, why: Record<string, string> = {}): void {
+export function checkOptionNames(o: object, known: readonly string[], what: string): void {
   for (const name of Object.keys(o)) {
-    if (known.includes(name) || (o as Record<string, unknown>)[name] === undefined) continue
-    throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option${Object.hasOwn(why, name) ? ` ${why[name]}` : ''}; the options are ${known.join(', ')}`)
+    if (!known.includes(name) && (o as Record<string, unknown>)[name] !== undefined) throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option; the options are ${known.join(', ')}`)
   }
 }
 
@@ -24,5 +23,5 @@ export function checkOptionNames(o: object, known: readonly string[], what: stri
 export function readClock(now: () => number, what: string): number {
   const t: unknown = now()
   if (typeof t === 'number' && Number.isFinite(t)) return t
-  throw new RobotsInputError(`${what}: now() must return a finite number of milliseconds, got ${describeValue(t)}`)
+  throw new RobotsInputError(`${what}: now() must return a finite number, got ${describeValue(t)}`)
 }

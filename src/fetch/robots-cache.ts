@@ -169,10 +169,8 @@ export class RobotsCache {
     if (typeof options !== 'object' || options === null) {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
-    checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache', {
-      signal: '(a fetch serves every caller)',
-      previous: '(the cache keeps it)',
-    })
+    // Not signal (a fetch serves every caller of its origin), nor previous (the cache keeps it).
+    checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache')
     const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)

@@ -24,7 +24,7 @@ export function optionsObject<T extends object>(options: unknown, what: string, 
   if (options === undefined) return {}
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new RobotsInputError(`${what}: options must be an object, got ${describeArgument(options)}`)
   for (const name of Object.keys(options)) {
-    if (!names.includes(name) && (options as Record<string, unknown>)[name] !== undefined) throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option; the options are ${names.join(', ')}`)
+    if (!names.includes(name) && (options as Record<string, unknown>)[name] !== undefined) throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option`)
   }
   return options as Partial<T>
 }

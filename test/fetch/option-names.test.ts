@@ -26,8 +26,8 @@ async function failure(f: () => unknown): Promise<{ code?: string; message: stri
 describe('options that are not options', () => {
   it('regression: RobotsCache took a signal (it then aborted every fetch of every caller), previous or a mistyped name in silence; each is now ERR_INPUT naming it', async () => {
     const refusals = [
-      [{ fetch, signal: new AbortController().signal }, /^RobotsCache: "signal" is not an option \(a fetch serves every caller\); the options are fetch, .*maxStaleMs$/],
-      [{ fetch, previous: {} }, /^RobotsCache: "previous" is not an option \(the cache keeps it\)/],
+      [{ fetch, signal: new AbortController().signal }, /^RobotsCache: "signal" is not an option; the options are fetch, (?!.*signal).*maxStaleMs$/],
+      [{ fetch, previous: {} }, /^RobotsCache: "previous" is not an option; /],
       [{ fetch, timeout: 5000 }, /^RobotsCache: "timeout" is not an option; the options are .*timeoutMs/],
     ] as const
     for (const [options, message] of refusals) {
@@ -42,8 +42,8 @@ describe('options that are not options', () => {
 
   it('regression: fetchRobots, createNodeTransport and DnsCache ignored a mistyped option in silence; now ERR_INPUT naming it', async () => {
     expect((await failure(() => fetchRobots('http://a.test/', { fetch, timeout: 1 } as never))) as Error).toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/^fetchRobots: "timeout" is not an option; the options are .*signal.*previous$/) })
-    expect((await failure(() => createNodeTransport({ perIp: 2 } as never))) as Error).toMatchObject({ code: 'ERR_INPUT', message: 'createNodeTransport: "perIp" is not an option; the options are perAddress, dns, route, connectTimeoutMs' })
-    expect((await failure(() => new DnsCache({ server: ['127.0.0.1'] } as never))) as Error).toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/^DnsCache: "server" is not an option; the options are .*servers$/) })
+    expect((await failure(() => createNodeTransport({ perIp: 2 } as never))) as Error).toMatchObject({ code: 'ERR_INPUT', message: 'createNodeTransport: "perIp" is not an option' })
+    expect((await failure(() => new DnsCache({ server: ['127.0.0.1'] } as never))) as Error).toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(/^DnsCache: "server" is not an option$/) })
     expect((await failure(() => createNodeTransport({ dns: { timeout: 1 } } as never))) as Error).toMatchObject({ message: expect.stringMatching(/^DnsCache: "timeout" is not an option/) })
     // Every option of each, given, is taken.
     expect(await failure(() => fetchRobots('http://a.test/', { fetch, timeoutMs: 1000, maxRedirects: 1, limit: 600_000, userAgent: 'bot', signal: new AbortController().signal, now: () => 0, maxTtlMs: 1, minTtlMs: 1, unreachableTtlMs: 1, allowPrivateRedirects: false, redirectFilter: () => true, privateAddresses: 'allow' }))).toBe('none')
@@ -58,7 +58,7 @@ describe('options that are not options', () => {
     }
     for (const value of [NaN, undefined, '5', Infinity]) {
       const now = () => value as number
-      const message = /now\(\) must return a finite number of milliseconds, got /
+      const message = /now\(\) must return a finite number, got /
       expect(await failure(() => new RobotsCache({ fetch: counted, now }).lookup('http://a.test/'))).toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(message) })
       expect(await failure(() => fetchRobots('http://a.test/', { fetch: counted, now }))).toMatchObject({ code: 'ERR_INPUT', message: expect.stringMatching(message) })
     }

@@ -313,9 +313,9 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   // A host's file that could not be read is a local failure, not the site's answer: a bundle without
   // it would judge its host as one without a robots.txt, so none is written and the output stays as it was.
   if (report.unreadable > 0) {
-    const what = report.unreadable === 1 ? 'a robots.txt file' : `${count(report.unreadable)} robots.txt files`
+    const one = report.unreadable === 1
     const kept = target.kind === 'file' ? ` ('${printable(output)}' left as it was)` : ''
-    throw new CliError('ERR_READ', `${what} could not be read (${report.unreadable === 1 ? '' : 'the first: '}${report.firstUnreadable}): no bundle written${kept}; make ${report.unreadable === 1 ? 'it' : 'them'} readable or remove ${report.unreadable === 1 ? 'it' : 'them'}, and pack again`)
+    throw new CliError('ERR_READ', `${one ? 'a robots.txt file' : `${count(report.unreadable)} robots.txt files`} could not be read (${one ? '' : 'the first: '}${report.firstUnreadable}): no bundle written${kept}; make ${one ? 'it' : 'them'} readable or remove ${one ? 'it' : 'them'}, and pack again`)
   }
   let bytes: Uint8Array
   try {

@@ -48,8 +48,7 @@ function crawlerOf(text: string, where: string): CrawlerSpec {
   const tokens = text.split('+').map(blankTrim)
   if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
   if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) {
-    const fix = where.startsWith('--crawlers @') ? 'a line of the file is one crawler' : "separate crawlers with ',', or list them one a line in '--crawlers @FILE'"
-    throw new UsageError(`${where}: a crawler's name holds a control character (a line break, NUL): ${fix}`)
+    throw new UsageError(`${where}: a crawler's name holds a control character (a line break, NUL): crawlers are separated by ',', or one a line in '--crawlers @FILE'`)
   }
   return { name: tokens.join('+'), tokens }
 }

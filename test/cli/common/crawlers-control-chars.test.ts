@@ -29,16 +29,16 @@ const refusal = (values: string[]): string => {
 
 describe('--crawlers: control characters inside a name', () => {
   it('regression: a list pasted into one value ("$(cat list)": googlebot LF bingbot) was one crawler judged by the * groups alone, exit 0 under -q; now a usage error, on the command line and in @FILE', async () => {
-    const pasted = "--crawlers 'googlebot\nbingbot': a crawler's name holds a control character (a line break, NUL): separate crawlers with ',', or list them one a line in '--crawlers @FILE'"
+    const pasted = "--crawlers 'googlebot\nbingbot': a crawler's name holds a control character (a line break, NUL): crawlers are separated by ',', or one a line in '--crawlers @FILE'"
     expect(refusal(['googlebot\nbingbot'])).toBe(pasted)
     expect(refusal(['a,google\rbot'])).toMatch(/^--crawlers 'a,google\rbot': a crawler's name holds a control character \(a line break, NUL\): /)
     expect(refusal(['a+b\u0000c'])).toMatch(/'a\+b\u0000c': a crawler's name holds a control character/)
     expect(refusal(['a+b\u007fc'])).toMatch(/'a\+b\u007fc': a crawler's name holds a control character/)
     const file = tmp.path('list.txt')
     writeFileSync(file, '# crawlers\ngooglebot\r\nbing\rbot\n')
-    expect(refusal([`@${file}`])).toBe(`--crawlers @${file}, line 3: a crawler's name holds a control character (a line break, NUL): a line of the file is one crawler`)
+    expect(refusal([`@${file}`])).toBe(`--crawlers @${file}, line 3: a crawler's name holds a control character (a line break, NUL): crawlers are separated by ',', or one a line in '--crawlers @FILE'`)
     writeFileSync(file, 'google\u0000bot\n')
-    expect(refusal([`@${file}`])).toMatch(/, line 1: a crawler's name holds a control character \(a line break, NUL\): a line of the file is one crawler$/)
+    expect(refusal([`@${file}`])).toMatch(/, line 1: a crawler's name holds a control character \(a line break, NUL\): crawlers are separated by ','/)
     // Blanks around a name, CRLF line ends, tabs at the edges and non-ASCII names are as before.
     writeFileSync(file, 'googlebot\r\n\tbingbot \r\n')
     expect(parseCrawlers([`@${file}`, ' a\t+ b ', 'Bötli']).map((c) => c.name)).toEqual(['googlebot', 'bingbot', 'a+b', 'Bötli'])
