@@ -3,7 +3,7 @@
 // reads bundles: each says which file and entry, and none stops without naming
 // them or records the entry as a site's answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { RobotsStore } from '../../../src/index.js'
 import { readU32 } from '../../../src/rules/byte-buffer.js'
 import { Header } from '../../../src/rules/compact-rules.js'
