@@ -132,7 +132,8 @@ function checkOptions(options: CrawleeRobotsOptions | undefined): CrawleeRobotsO
   // The copy checked is the one used: a getter is read once.
   const checked = o as CrawleeRobotsOptions
   parseRobots('', { limit: checked.limit }) // the parsing limit's own check (ERR_LIMIT)
-  new RobotsCache(checked) // its own checks: maxBytes, matcherBytes, maxStaleMs
+  const { log: _log, userAgent: _userAgent, ...forCache } = checked
+  new RobotsCache(forCache) // its own checks: maxBytes, matcherBytes, maxStaleMs, names it does not know
   return checked
 }
 

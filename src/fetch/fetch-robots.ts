@@ -7,7 +7,8 @@ import { allowAll, disallowAll } from '../robots/fallback.js'
 import type { Robots } from '../robots/robots.js'
 import { parseRobotsStream } from '../robots/stream.js'
 import { robotsLocation } from './origin.js'
-import { checkFetchOptions, readClock, type FetchLike, type FetchRobotsOptions } from './options.js'
+import { checkFetchOptions, type FetchLike, type FetchRobotsOptions } from './options.js'
+import { readClock } from './option-names.js'
 import type { FetchFailure, FetchOutcome, FetchReason, RedirectHop, RobotsFetchResult } from './outcome.js'
 import { redirectFilterOf } from './redirect-guard.js'
 import { AddressRefusal, addressGuard, checkPrivateAddresses } from './address-policy.js'
@@ -161,7 +162,7 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const userSignal = options.signal
   userSignal?.throwIfAborted()
 
-  const fetchedAt = readClock(now)
+  const fetchedAt = readClock(now, 'fetchRobots')
   const redirects: RedirectHop[] = []
   const controller = new AbortController()
   let timedOut = false

@@ -1,8 +1,9 @@
 /**
  * The argument checks of `fetchRobots` that are about types, not numbers
  * (those are checked where they are read, in fetch-robots.ts): an options
- * argument that is not an object, or a `fetch`, `signal`, `now`, `userAgent`
- * or `allowPrivateRedirects` of the wrong type, is a RobotsInputError
+ * argument that is not an object, an option it does not know, or a `fetch`,
+ * `signal`, `now`, `userAgent` or `allowPrivateRedirects` of the wrong type
+ * (a `now()` that returns no finite number, when called), is a RobotsInputError
  * (ERR_INPUT) before any request, instead of a crash or a request that fails
  * as a "network error".
  */
@@ -13,6 +14,7 @@ import type { RedirectFilter } from './redirect-guard.js'
 import type { PrivateAddressPolicy } from './address-policy.js'
 import type { RobotsTransport } from './transport.js'
 import { checkValidators, type FetchValidators } from './validators.js'
+import { checkOptionNames, FETCH_OPTION_NAMES } from './option-names.js'
 
 /**
  * What a refresh knows of the previous fetch of the same origin (a
@@ -125,21 +127,10 @@ function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
   if (!ok) throw new RobotsInputError(`fetchRobots: ${name} must be ${what}, got ${describeValue(value)}`)
 }
 
-/**
- * The time `now()` gives, which must be one: milliseconds since the epoch
- * (a finite number >= 0, as `Date.now()`). A clock that answers anything
- * else (a `Date`, a string, NaN) is a RobotsInputError: its `fetchedAt +
- * ttl` would be a string or NaN, an expiry that never comes.
- */
-export function readClock(now: () => number): number {
-  const t: unknown = now()
-  mustBe(typeof t === 'number' && t >= 0 && t !== Infinity, 'now()', 'a time in ms since the epoch (a number, as Date.now() gives)', t)
-  return t as number
-}
-
 /** Checks the options of `fetchRobots` (see the module comment); returns them (`{}` for undefined). */
 export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   const o = optionsArgument<FetchRobotsOptions>(options, 'fetchRobots') as FetchRobotsOptions
+  checkOptionNames(o, FETCH_OPTION_NAMES, 'fetchRobots')
   mustBe(o.fetch === undefined || typeof o.fetch === 'function', 'fetch', 'a function', o.fetch)
   const t = o.transport as unknown as { request?: unknown } | null | undefined
   mustBe(t === undefined || (typeof t === 'object' && t !== null && typeof t.request === 'function'), 'transport', 'an object with a request function', t)

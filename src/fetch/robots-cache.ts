@@ -5,7 +5,8 @@ import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
 import { checkAgent, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
-import { checkFetchOptions, readClock, type FetchRobotsOptions } from './options.js'
+import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
+import { checkOptionNames, FETCH_OPTION_NAMES, readClock } from './option-names.js'
 import { originOf } from './origin.js'
 import type { RobotsFetchResult } from './outcome.js'
 
@@ -99,6 +100,8 @@ interface Entry {
 }
 
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+/** The names of {@link RobotsCacheOptions}. */
+const CACHE_OPTION_NAMES = [...FETCH_OPTION_NAMES.filter((n) => n !== 'signal' && n !== 'previous'), 'maxBytes', 'matcherBytes', 'maxStaleMs']
 const DEFAULT_MAX_STALE_MS = 30 * 86_400_000
 
 /** Fields of the objects of an entry: the Entry, its RobotsLookup, a RobotsFetchResult, a redirect hop, a failure. */
@@ -170,14 +173,15 @@ export class RobotsCache {
     if (typeof options !== 'object' || options === null) {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
-    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
     // One request's options, which every fetch of the cache would otherwise share: an aborted signal
     // failing every look-up, one origin's previous result sent (and a 304 taken) for every other.
     for (const name of ['signal', 'previous'] as const) {
-      if ((fetchOptions as FetchRobotsOptions)[name] !== undefined) {
+      if ((options as FetchRobotsOptions)[name] !== undefined) {
         throw new RobotsInputError(`RobotsCache: ${name} is an option of one fetchRobots call, not of the cache (it keeps each origin's previous result itself)`)
       }
     }
+    checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache')
+    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
@@ -195,8 +199,8 @@ export class RobotsCache {
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
-    const clock = options.now ?? Date.now
-    this.now = () => readClock(clock)
+    const clock = options.now
+    this.now = clock === undefined ? Date.now : () => readClock(clock, 'RobotsCache')
     this.fetchOptions = { ...fetchOptions, now: this.now }
   }
 

@@ -111,7 +111,7 @@ export class DnsCache {
   private rootCheckUntil = 0
 
   constructor(options?: DnsOptions) {
-    const o = optionsObject<DnsOptions>(options, 'DnsCache')
+    const o = optionsObject<DnsOptions>(options, 'DnsCache', ['timeoutMs', 'tries', 'concurrency', 'cacheSize', 'minTtlMs', 'maxTtlMs', 'negativeTtlMs', 'system', 'servers'])
     const timeout = wholeOption(o.timeoutMs, 'DnsCache timeoutMs', 1) ?? 5000
     const tries = wholeOption(o.tries, 'DnsCache tries', 1) ?? 2
     this.concurrency = wholeOption(o.concurrency, 'DnsCache concurrency', 1) ?? 256

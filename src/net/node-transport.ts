@@ -133,7 +133,7 @@ function checkedRoute(t: RouteTarget | undefined, host: string, port: number): R
 
 /** Creates a Node transport (see the module comment). */
 export function createNodeTransport(options?: NodeTransportOptions): NodeTransport {
-  const o = optionsObject<NodeTransportOptions>(options, 'createNodeTransport')
+  const o = optionsObject<NodeTransportOptions>(options, 'createNodeTransport', ['perAddress', 'dns', 'route', 'connectTimeoutMs'])
   const gate = new AddressGate(wholeOption(o.perAddress, 'createNodeTransport perAddress', 1) ?? DEFAULT_PER_ADDRESS)
   const connectTimeoutMs = wholeOption(o.connectTimeoutMs, 'createNodeTransport connectTimeoutMs', 1) ?? DEFAULT_CONNECT_TIMEOUT_MS
   const route = o.route

@@ -15,10 +15,17 @@ export function describeArgument(value: unknown): string {
   return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
 
-/** `options` when it is undefined (then `{}`) or an object; else a RobotsInputError naming `what`. */
-export function optionsObject<T extends object>(options: unknown, what: string): Partial<T> {
+/**
+ * `options` when it is undefined (then `{}`) or an object whose options
+ * (with a value) are all in `names`; else a RobotsInputError naming `what`
+ * (a name mistyped would be ignored in silence).
+ */
+export function optionsObject<T extends object>(options: unknown, what: string, names: readonly string[]): Partial<T> {
   if (options === undefined) return {}
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new RobotsInputError(`${what}: options must be an object, got ${describeArgument(options)}`)
+  for (const name of Object.keys(options)) {
+    if (!names.includes(name) && (options as Record<string, unknown>)[name] !== undefined) throw new RobotsInputError(`${what}: ${JSON.stringify(name)} is not an option`)
+  }
   return options as Partial<T>
 }
 

@@ -29,7 +29,7 @@ import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } f
 import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
 import { pairKeys } from '../audit/pair-keys.js'
 import { AUDIT_HELP } from './audit-help.js'
-import { FETCH_OPTIONS, giveUpMs, journalPathOf, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
+import { FETCH_OPTIONS, giveUpMs, journalPathOf, LATER_IDENTITY_KEYS, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
 import { Journal } from '../fetch/journal.js'
 import { commandLine, Interrupt } from '../common/interrupt.js'
 import { CliError, UsageError } from '../common/cli-error.js'
@@ -239,7 +239,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   if (!quiet && list.conflicts > 0) note(list.conflictNote)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)
 
-  const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'))
+  const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'), LATER_IDENTITY_KEYS)
   const fit = fittingConcurrency(requested, descriptorLimit())
   if (fit.note !== undefined && !quiet && list.origins.size > fit.concurrency) note(fit.note)
   const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })

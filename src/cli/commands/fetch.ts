@@ -136,8 +136,14 @@ export function runIdentity(args: ParsedArgs, output: OutputTarget | undefined, 
     '--allow-private': flag(args, 'allow-private'),
     '--resolve': optionValues(args, 'resolve'),
     '--connect-to': optionValues(args, 'connect-to'),
+    // A deadline missed is the site's outcome (unreachable); a DNS server decides the address asked.
+    '--timeout': timeoutMs(args) / 1000,
+    '--dns-server': optionValues(args, 'dns-server'),
   }
 }
+
+/** Keys of {@link runIdentity} that version-2 journals made before them lack: such a journal is taken as made with the values of now. */
+export const LATER_IDENTITY_KEYS: readonly string[] = ['--timeout', '--dns-server']
 
 /**
  * The journal's file: `--journal FILE` checked as an output (through a link
@@ -198,7 +204,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   let spool: string | undefined
   let journal: Journal | undefined
   try {
-    if (journalPath !== undefined) journal = Journal.open(journalPath, runIdentity(args, output, format))
+    if (journalPath !== undefined) journal = Journal.open(journalPath, runIdentity(args, output, format), LATER_IDENTITY_KEYS)
     else if (format === 'bundle') {
       // A bundle to a stream is written once complete: its records wait on disk meanwhile, not in memory.
       spool = makeTempFolder('robots-fetch-')

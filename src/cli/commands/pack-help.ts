@@ -32,8 +32,8 @@ OPTIONS
 EXIT STATUS
   0  written
   1  failure: an input that cannot be read, no host to pack, a bad input
-     line or bundle, an entry skipped as unreadable (the bundle is written
-     without it), an output that cannot be written
+     line or bundle, an entry that cannot be read (no bundle is written:
+     the output is left as it was), an output that cannot be written
   2  usage error
 
 EXAMPLES

@@ -313,6 +313,13 @@ export async function runPack(argv: readonly string[]): Promise<number> {
   }
   // An empty bundle would judge every URL as one of a host without a robots.txt: an input with no host is an error.
   if (!pack.store.size) throw new CliError('ERR_READ', 'no host to pack: no bundle written')
+  // A host's file that could not be read is a local failure, not the site's answer: a bundle without
+  // it would judge its host as one without a robots.txt, so none is written and the output stays as it was.
+  if (report.unreadable > 0) {
+    const one = report.unreadable === 1
+    const kept = target.kind === 'file' ? ` ('${printable(output)}' left as it was)` : ''
+    throw new CliError('ERR_READ', `${one ? 'a robots.txt file' : `${count(report.unreadable)} robots.txt files`} could not be read (${one ? '' : 'the first: '}${report.firstUnreadable}): no bundle written${kept}; make ${one ? 'it' : 'them'} readable or remove ${one ? 'it' : 'them'}, and pack again`)
+  }
   let bytes: Uint8Array
   try {
     bytes = pack.store.toBytes()
@@ -331,12 +338,6 @@ export async function runPack(argv: readonly string[]): Promise<number> {
     if (problems.length > 0) line += `; files with problems: ${problems.join(', ')}`
     if (report.suppressed > 0) line += `; ${plural(report.suppressed, 'more warning')} not shown`
     note(line)
-  }
-  // A host's file that could not be read is a failure here, not the site's answer: the
-  // bundle is written without it (its host would be judged as one without a robots.txt), and the run fails.
-  if (report.unreadable > 0) {
-    const what = report.unreadable === 1 ? 'a robots.txt file' : `${count(report.unreadable)} robots.txt files`
-    throw new CliError('ERR_READ', `${what} could not be read (${report.firstUnreadable}); the bundle was written without ${report.unreadable === 1 ? 'it' : 'them'}, so ${report.unreadable === 1 ? 'its host' : 'their hosts'} would be judged as having none: make the file readable or remove it, and pack again`)
   }
   return 0
 }

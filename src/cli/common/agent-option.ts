@@ -1,5 +1,5 @@
 /** The `--agent` option shared by the commands: repeatable, one crawler answering to every token given. */
-import { isValidProductToken } from '../../index.js'
+import { isValidProductToken, productTokens } from '../../index.js'
 import type { OptionSpec } from './args.js'
 
 /**
@@ -24,7 +24,20 @@ export const AGENT_OPTION: OptionSpec = { name: 'agent', value: true, allowEmpty
 export function agentWarning(agent: string, subject = `--agent '${agent}'`): string | undefined {
   if (isValidProductToken(agent)) return undefined
   if (agent === '') return `warning: ${subject} is not a product token ([A-Za-z_-]+): the empty token names the groups whose User-agent value reads as empty ('User-agent:', 'User-agent: *bot', 'User-agent: 123'); only '*' groups apply when none does`
-  return `warning: ${subject} is not a product token ([A-Za-z_-]+), so it matches no User-agent line; only '*' groups apply`
+  return `warning: ${subject} is not a product token ([A-Za-z_-]+), so it matches no User-agent line${tokenHint(agent)}; only '*' groups apply`
+}
+
+/**
+ * The token to give instead of a full User-Agent header (words and
+ * comments), in words: its crawler's product token as `productTokens` reads
+ * it (`Mozilla/5.0 (compatible; Googlebot/2.1; …)`: `Googlebot`, not the
+ * browser's `Mozilla`), cut to what a User-agent line is read up to (`MJ`
+ * of `MJ12bot`); none for a browser's header.
+ */
+function tokenHint(agent: string): string {
+  if (!/[\s(]/.test(agent)) return ''
+  const token = /^[A-Za-z_-]+/.exec(productTokens(agent.slice(0, 1024))[0] ?? '')?.[0]
+  return token === undefined ? '' : ` (give its product token instead: '${token}')`
 }
 
 /** The warnings of several `--agent` tokens (one per token that is not a product token; with several tokens, the others still apply). */

@@ -39,10 +39,18 @@ const blankTrim = (text: string): string => text.replace(/^[ \t\r\v\f]+|[ \t\r\v
 /** Decodes a line of a list file: UTF-8, or undefined when it is not. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-/** One crawler as written (`A` or `A+B`), where `where` says where it was found. */
+/**
+ * One crawler as written (`A` or `A+B`), where `where` says where it was
+ * found. A control character (a line break, NUL) inside is a usage error: no
+ * crawler is named so, and a list pasted into one value (`"$(cat list)"`)
+ * would be one crawler that names no group.
+ */
 function crawlerOf(text: string, where: string): CrawlerSpec {
   const tokens = text.split('+').map(blankTrim)
   if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
+  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) {
+    throw new UsageError(`${where}: a crawler's name holds a control character (a line break, NUL): crawlers are separated by ',', or one a line in '--crawlers @FILE'`)
+  }
   return { name: tokens.join('+'), tokens }
 }
 

@@ -18,6 +18,7 @@
  *   that fail together), then grows back by one per fetch completed; a run where nothing completes for `stallMs`
  *   while such failures go on stops with a clear error ({@link NoProgressError}).
  */
+import { setMaxListeners } from 'node:events'
 import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
 import type { AddressLease, NodeTransport } from '../../node.js'
 import { CliError } from '../common/cli-error.js'
@@ -102,6 +103,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     let failure: Error | undefined
     let finished = false
 
+    // The fetches in flight listen to the run's own signal, one listener each: the caller's
+    // (long-lived, shared) gets one, this run's, removed when it ends.
+    const run = new AbortController()
+    setMaxListeners(o.concurrency + 16, run.signal)
     const finish = (err?: Error): void => {
       if (finished) return
       finished = true
@@ -110,7 +115,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       if (err !== undefined) reject(err)
       else resolve()
     }
-    const onAbort = (): void => finish()
+    const onAbort = (): void => {
+      run.abort(o.signal.reason)
+      finish()
+    }
     o.signal.addEventListener('abort', onAbort, { once: true })
 
     const pump = (): void => {
@@ -202,7 +210,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         let result: RobotsFetchResult
         try {
           const left = Math.max(1, Math.floor(deadlineMs - lookupMs))
-          result = await fetchRobots(url, { ...options, timeoutMs: left, transport: lease?.transport ?? o.transport, signal: o.signal })
+          result = await fetchRobots(url, { ...options, timeoutMs: left, transport: lease?.transport ?? o.transport, signal: run.signal })
           // The deadline the user gave, the look-up's share included.
           if (result.reason === 'timeout' && result.error !== undefined) result.error.message = `no complete answer within ${deadlineMs} ms`
         } catch (err) {

@@ -74,9 +74,11 @@ export class Journal {
    * Opens the journal at `path` for the run `identity` (any JSON value):
    * takes up the one there if it names the same run, else makes a new one,
    * created by {@link begin} (a run that fetches nothing leaves no journal). A journal of another run, or a file that is not a journal, is
-   * an error (ERR_WRITE) naming it: it is never overwritten.
+   * an error (ERR_WRITE) naming it: it is never overwritten. `laterKeys`:
+   * keys of `identity` recorded since this version began, which a journal
+   * made before them lacks (it is taken up when the rest matches).
    */
-  static open(path: string, identity: unknown): Journal {
+  static open(path: string, identity: unknown, laterKeys: readonly string[] = []): Journal {
     const fail = (why: string): CliError => new CliError('ERR_WRITE', `cannot use the journal '${path}': ${why}`)
     const run = JSON.stringify({ journal: MAGIC, version: VERSION, run: identity })
     let fd: number
@@ -97,12 +99,12 @@ export class Journal {
         return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run)
       }
       const first = readLine(fd, 0, info.size)
-      if (first === undefined || first.text !== run) {
+      if (first === undefined || (first.text !== run && !madeBefore(first.text, identity, laterKeys))) {
         let what = 'it is not the journal of a fetch'
         try {
           const o = JSON.parse(first?.text ?? '') as { journal?: unknown; version?: unknown; run?: unknown }
           if (o.journal === MAGIC) {
-            const differs = o.version === VERSION && typeof o.run === 'object' ? differences(o.run, identity) : []
+            const differs = o.version === VERSION && typeof o.run === 'object' ? differences(o.run, identity, laterKeys) : []
             const which = differs.length > 0 ? `: ${differs.join('; ')}` : o.version === VERSION ? ' (other inputs, output or options)' : ' (made by another version)'
             what = `it is the journal of another run${which}: remove it, or run the command that made it again`
           }
@@ -286,11 +288,23 @@ export class Journal {
 }
 
 /** The fields of two runs' identities that differ, as `name: then X, now Y`. */
-function differences(then: unknown, now: unknown): string[] {
+function differences(then: unknown, now: unknown, laterKeys: readonly string[] = []): string[] {
   const a = (then ?? {}) as Record<string, unknown>
   const b = now as Record<string, unknown>
   const text = (v: unknown): string => JSON.stringify(v) ?? 'not recorded'
-  return Object.keys(b).filter((k) => text(a[k]) !== text(b[k])).map((k) => `${k}: then ${text(a[k])}, now ${text(b[k])}`)
+  const same = (k: string): boolean => text(a[k]) === text(b[k]) || (laterKeys.includes(k) && !Object.hasOwn(a, k))
+  return Object.keys(b).filter((k) => !same(k)).map((k) => `${k}: then ${text(a[k])}, now ${text(b[k])}`)
+}
+
+/**
+ * Whether `head` is the first line of a journal of this version made for
+ * `identity` before its `laterKeys` were recorded: every other key the
+ * same, in the same order, and none of those keys there.
+ */
+function madeBefore(head: string, identity: unknown, laterKeys: readonly string[]): boolean {
+  const now = identity as Record<string, unknown>
+  const without = Object.fromEntries(Object.entries(now).filter(([k]) => !laterKeys.includes(k)))
+  return head === JSON.stringify({ journal: MAGIC, version: VERSION, run: without })
 }
 
 /** What reading a journal back found wrong ({@link Journal.readBack}). */

@@ -1,7 +1,7 @@
 // `pack` and `filter --bundle` through the built CLI: directories and JSON
 // lines in, the answers of --robots-dir out, and coded errors for bad bundles.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { execFileSync, spawn } from 'node:child_process'
@@ -105,6 +105,28 @@ describe('pack', () => {
     expect(r.status).toBe(1)
     expect(r.stderr).toBe('robots-automaton: no host to pack: no bundle written\n')
     expect(existsSync(out)).toBe(false)
+  })
+
+  it('regression: pack of a directory with a file it could not read replaced the bundle with one without that host, then exited 1; it now writes nothing and names the file', async () => {
+    const src = tmp.path('one-unreadable')
+    mkdirSync(src)
+    writeFileSync(join(src, 'a.test'), 'User-agent: *\nDisallow: /a\n')
+    writeFileSync(join(src, 'b.test'), 'User-agent: *\nDisallow: /b\n')
+    const out = tmp.path('kept.bundle')
+    expect((await run(['pack', src, '-o', out, '-q'])).status).toBe(0)
+    const before = readFileSync(out)
+    // Unreadable for root too: a dangling link and a directory named after hosts.
+    symlinkSync(tmp.path('nowhere'), join(src, 'c.test'))
+    mkdirSync(join(src, 'd.test'))
+    const r = await run(['pack', src, '-o', out])
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(`warning: skipped '${join(src, 'c.test')}': no such file or directory`)
+    expect(r.stderr).not.toContain('packed into')
+    expect(r.stderr).toMatch(/robots-automaton: 2 robots\.txt files could not be read \(the first: '[^\n]*\.test': [^\n]*\): no bundle written \('[^\n]*kept\.bundle' left as it was\); make them readable or remove them, and pack again\n$/)
+    expect(readFileSync(out).equals(before)).toBe(true)
+    const stdout = await run(['pack', src, '-o', '-', '-q'])
+    expect(stdout.status).toBe(1)
+    expect(stdout.stdout.length).toBe(0)
   })
 
   it('bad JSON lines name the line', async () => {
