@@ -36,14 +36,11 @@ export function utf8SequenceLength(b: Uint8Array, i: number): number {
 }
 
 /**
- * `bytes` as printable text that loses nothing: their UTF-8 escaped as
- * {@link printableValue} escapes it (a backslash as `\\`), and each byte
- * that is not UTF-8 as `\xHH`, where a decoder would write U+FFFD for
- * every such byte alike. `value` false: escaped as {@link printable} (a
- * message, whose backslashes stay single).
+ * `bytes` as text, each run of valid UTF-8 (a leading BOM kept) through
+ * `text` and each byte that is not UTF-8 through `byte`, where a decoder
+ * would write U+FFFD for every such byte alike.
  */
-export function printableBytes(bytes: Uint8Array, value = true): string {
-  const escape = value ? printableValue : printable
+export function mapUtf8(bytes: Uint8Array, text: (s: string) => string, byte: (b: number) => string): string {
   let out = ''
   let run = 0
   let i = 0
@@ -53,9 +50,19 @@ export function printableBytes(bytes: Uint8Array, value = true): string {
       i += n
       continue
     }
-    if (run < i) out += escape(UTF8.decode(bytes.subarray(run, i)))
-    out += `\\x${bytes[i].toString(16).padStart(2, '0')}`
+    if (run < i) out += text(UTF8.decode(bytes.subarray(run, i)))
+    out += byte(bytes[i])
     run = ++i
   }
-  return out + (run < bytes.length ? escape(UTF8.decode(bytes.subarray(run))) : '')
+  return out + (run < bytes.length ? text(UTF8.decode(bytes.subarray(run))) : '')
+}
+
+/**
+ * `bytes` as printable text that loses nothing: their UTF-8 escaped as
+ * {@link printableValue} escapes it (a backslash as `\\`), and each byte
+ * that is not UTF-8 as `\xHH`. `value` false: escaped as {@link printable}
+ * (a message, whose backslashes stay single).
+ */
+export function printableBytes(bytes: Uint8Array, value = true): string {
+  return mapUtf8(bytes, value ? printableValue : printable, (b) => `\\x${b.toString(16).padStart(2, '0')}`)
 }

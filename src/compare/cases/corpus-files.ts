@@ -11,7 +11,7 @@ import { basename, join } from 'node:path'
 import { parseInto, type ParseHandler } from '../../internals.js'
 import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
-import { utf8SequenceLength } from '../../tools/input-text.js'
+import { mapUtf8 } from '../../tools/input-text.js'
 import { CompareError, readError } from '../compare-error.js'
 import { fileName, shownBytes, readInputFile, sizeWords } from '../input-file.js'
 import { zlib } from '../../tools/built-ins.js'
@@ -325,17 +325,5 @@ export function wireText(bytes: Uint8Array): string {
   } catch {
     // Invalid somewhere: decode the valid runs, escape the bytes between them.
   }
-  let out = ''
-  let run = 0
-  let i = 0
-  while (i < bytes.length) {
-    const n = bytes[i] < 0x80 ? 1 : utf8SequenceLength(bytes, i)
-    if (n > 0) {
-      i += n
-      continue
-    }
-    out += utf8.decode(bytes.subarray(run, i)) + `%${bytes[i].toString(16).toUpperCase().padStart(2, '0')}`
-    run = ++i
-  }
-  return out + utf8.decode(bytes.subarray(run))
+  return mapUtf8(bytes, (text) => text, (b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
 }
