@@ -16,7 +16,7 @@ import { parseWith } from '../parse/parser.js'
 import { checkLimit } from '../parse/reader.js'
 import { nameSelection, tokensSelection, type SelectionKey } from '../robots/agent-cache.js'
 import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
-import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, typedArrayBytes } from '../memory.js'
+import { MAP_BYTES, MAP_ENTRY_BYTES, objectBytes, stringBytes, TYPED_ARRAY_BYTES, TYPED_VIEW_BYTES, typedArrayBytes } from '../memory.js'
 import { asBytes, describeValue, isStrings, optionsArgument, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { Arena } from './arena.js'
 import { Entry, EntryKind, UNCHECKED } from './entry.js'
@@ -38,7 +38,8 @@ import { decodeFetchInfo, encodeFetchInfo, type StoreFetchInfo } from './fetch-i
 export interface RobotsStoreOptions {
   /**
    * Most bytes of rules the store holds: its arenas (keys and forms), entry
-   * table and index, and the forms `setRobots` shares (each once). A `set`,
+   * table and index, and the forms `setRobots` shares (each once, with what
+   * sharing costs). A `set`,
    * `setRobots` or `setOutcome` that would pass it (the tables as they would
    * grow; a replaced entry's bytes given back), or a bundle that does, is a
    * RobotsRangeError (ERR_BUDGET) and changes nothing. Default: no limit.
@@ -108,6 +109,14 @@ interface SetHandle {
   allowAll?: CrawlerSet
   disallowAll?: CrawlerSet
 }
+/** What an entry that shares a form costs besides it: its place in `shared`. */
+const SHARER_BYTES = MAP_ENTRY_BYTES
+
+/** What a form shared by entries costs, once: its bytes, its place in `sharers`, and the view of it when it is cut from a slab. */
+function sharedFormBytes(form: Uint8Array): number {
+  return form.byteLength + MAP_ENTRY_BYTES + (form.byteLength === form.buffer.byteLength ? 0 : TYPED_VIEW_BYTES)
+}
+
 /** Fields of a RobotsStore, for its memory cost. */
 const STORE_FIELDS = 34
 
@@ -288,7 +297,7 @@ export class RobotsStore {
     const id = this.put(k, EntryKind.Shared, 0, () => {}, record, form)
     this.shared.set(id, form)
     const n = this.sharers.get(form) ?? 0
-    if (n === 0) this.sharedBytes += form.byteLength
+    if (n === 0) this.sharedBytes += sharedFormBytes(form)
     this.sharers.set(form, n + 1)
   }
 
@@ -1049,15 +1058,15 @@ export class RobotsStore {
       if (n > 0) this.sharers.set(form, n)
       else {
         this.sharers.delete(form)
-        this.sharedBytes -= form.byteLength
+        this.sharedBytes -= sharedFormBytes(form)
       }
     }
     this.bump(id)
   }
 
-  /** The bytes of rules held, as `budget` counts them: the arenas' live bytes, the entry table, the index and each shared form once. */
+  /** The bytes of rules held, as `budget` counts them: the arenas' live bytes, the entry table, the index, each shared form once and what sharing costs. */
   private heldBytes(): number {
-    return this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage() + this.sharedBytes
+    return this.arena.used - this.arena.garbage + this.entries.byteLength + this.index.memoryUsage() + this.sharedBytes + this.shared.size * SHARER_BYTES
   }
 
   /**
@@ -1068,12 +1077,13 @@ export class RobotsStore {
    */
   private heldAfterPut(id: number, record: number, sharedForm: Uint8Array | undefined): number {
     let held = this.heldBytes() + record
-    if (sharedForm !== undefined && !this.sharers.has(sharedForm)) held += sharedForm.byteLength
+    if (sharedForm !== undefined) held += SHARER_BYTES + (this.sharers.has(sharedForm) ? 0 : sharedFormBytes(sharedForm))
     if (id >= 0) {
       const base = id * Entry.Width
       held -= this.entries[base + Entry.KeyLength] + this.entries[base + Entry.FormLength] + this.entries[base + Entry.InfoLength]
       const old = this.shared.get(id)
-      if (old !== undefined && old !== sharedForm && this.sharers.get(old) === 1) held -= old.byteLength
+      if (old !== undefined) held -= SHARER_BYTES
+      if (old !== undefined && old !== sharedForm && this.sharers.get(old) === 1) held -= sharedFormBytes(old)
       return held
     }
     if (this.free.length === 0 && (this.idCount + 1) * Entry.Width > this.entries.length) held += this.entries.byteLength

@@ -16,6 +16,7 @@ import { newStats, summaryLine } from '../../src/cli/filter/filter-stats.js'
 import type { ByteReader } from '../../src/cli/filter/input.js'
 import { UsageError } from '../../src/cli/common/cli-error.js'
 import { DirectoryRules } from '../../src/cli/hosts/robots-dir.js'
+import type { CacheBytes } from '../../src/cli/common/heap-room.js'
 import { HostJudge } from '../../src/cli/filter/host-judge.js'
 import type { EntryEvent } from '../../src/cli/hosts/host-rules.js'
 import { ProgressBar } from '../../src/cli/common/progress.js'
@@ -373,7 +374,7 @@ describe('HostJudge over DirectoryRules (--robots-dir)', () => {
     const judge = new HostJudge(DirectoryRules.open(dir), {
       who: { agent: ['bot'] },
       missingAllowed: options.missingAllowed ?? true,
-      cacheBytes: options.cacheBytes ?? 1 << 26,
+      cacheBytes: (options.cacheBytes ?? 1 << 26) as CacheBytes,
       onEntry: (e) => events.push(e),
     })
     return { judge, events }

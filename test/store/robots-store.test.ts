@@ -442,6 +442,22 @@ describe('RobotsStore: memory', () => {
     expect(codeOf(() => new RobotsStore(42 as unknown as object))).toBe('ERR_INPUT')
   })
 
+  it('regression: setRobots counts what sharing a form costs against budget (the view of a form cut from a slab and the maps that hold it: a budget of 20 MB filled by small files held 47 MB)', () => {
+    const budget = 400_000
+    const s = new RobotsStore({ budget })
+    const empty = new RobotsStore().memoryUsage()
+    let stored = 0
+    try {
+      for (let i = 0; i < 100_000; i++, stored++) s.setRobots(`https://h${i}.example`, parseRobots(`User-agent: *\nDisallow: /p${i}/\n`))
+    } catch (err) {
+      expect((err as RobotsError).code).toBe('ERR_BUDGET')
+    }
+    expect(stored).toBeGreaterThan(1000)
+    // What the store holds, by the memory model, stays near the budget: its keys fill the arena's first chunk (64 KiB) alone.
+    expect(s.stats().liveBytes).toBeLessThan(65_536)
+    expect(s.memoryUsage() - empty).toBeLessThanOrEqual(budget * 1.25 + 65_536)
+  })
+
   it('regression: setRobots counts the form it shares against budget, once however many keys share it (it counted none: a 50 KB budget held 240 KB)', () => {
     const big = parseRobots('User-agent: *\n' + Array.from({ length: 20000 }, (_, i) => `Disallow: /p${i}\n`).join(''))
     const small = parseRobots(BODY)
@@ -503,7 +519,7 @@ describe('RobotsStore: memory', () => {
   it('regression: a store never holds more than its budget (the entry table and index grew past it unseen: a 5 MB budget held 6.8 MB of outcomes)', () => {
     const held = (s: RobotsStore): number => (s as unknown as { heldBytes(): number }).heldBytes()
     const big = parseRobots('User-agent: *\n' + Array.from({ length: 300 }, (_, i) => `Disallow: /p${i}\n`).join(''))
-    for (const budget of [3000, 50_000, 1_000_000, 5_000_000]) {
+    for (const budget of [3500, 50_000, 1_000_000, 5_000_000]) {
       for (const mode of ['outcomes', 'bodies', 'shared', 'churn']) {
         const s = new RobotsStore({ budget })
         let n = 0

@@ -36,11 +36,12 @@ function lookup(snapshot: Snapshot, key: string): HostRecord {
 }
 
 /**
- * Every key of either snapshot, sorted, with each side's record. A bare
- * host that one side lacks while holding origins of it is left out: those
- * origins are compared with it already.
+ * Every key of either snapshot, sorted, with each side's record, made as
+ * the caller comes to it (a record holds its host's rules: only the pair in
+ * hand is in memory). A bare host that one side lacks while holding origins
+ * of it is left out: those origins are compared with it already.
  */
-export function pairKeys(old: Snapshot, now: Snapshot): PairedRecords[] {
+export function* pairKeys(old: Snapshot, now: Snapshot): Generator<PairedRecords> {
   const oldKeys = old.keys()
   const nowKeys = now.keys()
   const originHosts = (keys: readonly string[]): Set<string> => {
@@ -51,15 +52,19 @@ export function pairKeys(old: Snapshot, now: Snapshot): PairedRecords[] {
     }
     return hosts
   }
-  const oldSet = new Set(oldKeys)
-  const nowSet = new Set(nowKeys)
   const oldOriginHosts = originHosts(oldKeys)
   const nowOriginHosts = originHosts(nowKeys)
-  const pairs: PairedRecords[] = []
-  for (const key of [...new Set([...oldKeys, ...nowKeys])].sort()) {
+  // Both lists are sorted: one merge walks them, each key once.
+  for (let i = 0, j = 0; i < oldKeys.length || j < nowKeys.length; ) {
+    const a = oldKeys[i]
+    const b = nowKeys[j]
+    const key = j >= nowKeys.length || (i < oldKeys.length && a < b) ? a : b
+    const inOld = a === key
+    const inNow = b === key
+    if (inOld) i++
+    if (inNow) j++
     const bare = !key.includes('://')
-    if (bare && ((!oldSet.has(key) && oldOriginHosts.has(key)) || (!nowSet.has(key) && nowOriginHosts.has(key)))) continue
-    pairs.push({ key, old: lookup(old, key), now: lookup(now, key) })
+    if (bare && ((!inOld && oldOriginHosts.has(key)) || (!inNow && nowOriginHosts.has(key)))) continue
+    yield { key, old: lookup(old, key), now: lookup(now, key) }
   }
-  return pairs
 }

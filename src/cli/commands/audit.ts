@@ -17,17 +17,15 @@ import { checkOutput, willWrite, writeOutput } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { printable } from '../../tools/printable.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted } from '../common/progress.js'
-import { note, verdictFound } from '../common/stdio.js'
+import { note } from '../common/stdio.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
 import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
-import { classify, type CrawlerClass } from '../audit/classify.js'
 import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
-import { AuditTally, CHANGE_HEADER, changeOf, ChangeTally, ROW_HEADER, rowOf } from '../audit/report.js'
+import { EXIT_CHANGED, writeChanges, writeRows } from '../audit/rows.js'
 import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../audit/snapshot.js'
-import { pairKeys } from '../audit/pair-keys.js'
 import { AUDIT_HELP } from './audit-help.js'
 import { FETCH_OPTIONS, giveUpMs, journalPathOf, LATER_IDENTITY_KEYS, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
 import { Journal } from '../fetch/journal.js'
@@ -52,8 +50,7 @@ export const AUDIT_OPTIONS: readonly OptionSpec[] = [
   ...COMMON_OPTIONS,
 ]
 
-/** Exit status of `audit OLD NEW` when some class changed (as `diff` uses 3 for a changed verdict). */
-export const EXIT_CHANGED = 3
+export { EXIT_CHANGED }
 
 /** The snapshots named by `--robots-dir` and `--bundle` (in command-line order) and positionals (a directory or a bundle file each). */
 function snapshotPaths(argv: readonly string[], args: ParsedArgs): { path: string; kind?: 'dir' | 'bundle' }[] {
@@ -137,14 +134,14 @@ async function report(snapshots: readonly Snapshot[], crawlers: readonly Crawler
     if (unreadable > 0) throw new CliError('ERR_READ', `${plural(unreadable, 'host')} could not be read (the first, ${first}): class unknown, not the site's answer`)
   }
   if (snapshots.length === 1) {
-    const tally = audit(snapshots[0], crawlers, tokens, format, out, see)
+    const tally = await writeRows(snapshots[0], { crawlers, tokens, format, out, see })
     await out.end()
     if (format === 'table') process.stdout.write(tally.table())
     else if (!quiet) noteTable(`summary of ${snapshots[0].name}:`, tally.table())
     check()
     return 0
   }
-  const changes = compare(snapshots[0], snapshots[1], crawlers, tokens, format, out, see)
+  const changes = await writeChanges(snapshots[0], snapshots[1], { crawlers, tokens, format, out, see })
   await out.end()
   if (format === 'table') process.stdout.write(changes.table())
   else if (!quiet) noteTable(`classes changed from ${snapshots[0].name} to ${snapshots[1].name}:`, changes.table())
@@ -157,41 +154,6 @@ async function report(snapshots: readonly Snapshot[], crawlers: readonly Crawler
 function noteTable(title: string, table: string): void {
   note(title)
   for (const line of table.trimEnd().split('\n')) note(line)
-}
-
-/** A row per host and crawler of one snapshot (unless `table`); returns the tally. */
-function audit(snapshot: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter, see: (r: HostRecord) => void): AuditTally {
-  const tally = new AuditTally(crawlers.map((c) => c.name))
-  if (format === 'csv') out.text(ROW_HEADER)
-  for (const key of snapshot.keys()) {
-    const record = snapshot.record(key)
-    see(record)
-    const classes = classify(record, tokens)
-    tally.add(record, classes)
-    if (format !== 'table') classes.forEach((c, k) => out.text(rowOf(record, crawlers[k].name, c, format)))
-  }
-  return tally
-}
-
-/** A row per host and crawler whose class differs between `old` and `now` (unless `table`); returns the tally. */
-function compare(old: Snapshot, now: Snapshot, crawlers: readonly CrawlerSpec[], tokens: readonly (readonly string[])[], format: 'csv' | 'jsonl' | 'table', out: BlockWriter, see: (r: HostRecord) => void): ChangeTally {
-  const tally = new ChangeTally(crawlers.map((c) => c.name))
-  if (format === 'csv') out.text(CHANGE_HEADER)
-  for (const { key, old: a, now: b } of pairKeys(old, now)) {
-    tally.hosts++
-    see(a.outcome === 'unreadable' ? a : b)
-    const ca: CrawlerClass[] = classify(a, tokens)
-    const cb: CrawlerClass[] = classify(b, tokens)
-    // Unknown on both sides: not compared, and said so (an unknown class is not known to be the same).
-    if (ca[0].access === 'unknown' && cb[0].access === 'unknown') tally.addUnknown(a.outcome, b.outcome)
-    for (let k = 0; k < crawlers.length; k++) {
-      if (ca[k].access === cb[k].access) continue
-      tally.add(k, ca[k].access, cb[k].access)
-      verdictFound(EXIT_CHANGED)
-      if (format !== 'table') out.text(changeOf(key, crawlers[k].name, { r: a, c: ca[k] }, { r: b, c: cb[k] }, format))
-    }
-  }
-  return tally
 }
 
 /** What `--fetch` gives: the snapshot fetched, or the exit status of a run interrupted first; the journal to remove once the rows are out. */

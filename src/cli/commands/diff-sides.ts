@@ -5,6 +5,7 @@
  * line whose verdict changed, describes the rule that decided it.
  */
 import { ruleText, type AgentMatcher, type CrawlerSet, type RuleRef } from '../../index.js'
+import type { CacheBytes } from '../common/heap-room.js'
 import { ruleJson } from '../common/rule-text.js'
 import type { LoadedRobots } from '../common/load-robots.js'
 import { CrawlerCodes } from '../filter/crawler-codes.js'
@@ -111,7 +112,7 @@ export class HostSide implements DiffSide {
   /** `--crawlers`: what decided the line judged last, once asked. */
   private decidedEach: ReturnType<HostJudge['decided']> | undefined
 
-  constructor(rules: HostRules, who: HostCrawlers, cacheBytes: number, tally: HostTally) {
+  constructor(rules: HostRules, who: HostCrawlers, cacheBytes: CacheBytes, tally: HostTally) {
     const crawlerCodes = 'crawlers' in who ? new CrawlerCodes(who.crawlers.length, true) : undefined
     this.judgeOfHost = new HostJudge(rules, { who, crawlerCodes, missingAllowed: true, cacheBytes, onEntry: (e) => tally.entry(e), missing: tally.missing })
   }

@@ -7,6 +7,7 @@
  * verdict changes, 3 when some do, 4 when no line held a URL
  * (docs/diff.md).
  */
+import { cacheBudget, type CacheBytes } from '../common/heap-room.js'
 import { isUtf8 } from 'node:buffer'
 import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from '../common/args.js'
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
@@ -110,7 +111,10 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
   }
   if (perHost.length === 2) {
     refuseUnusedUrlOptions(args, [])
-    const cacheBytes = Math.floor((DEFAULT_CACHE_MB * 2 ** 20) / 2)
+    // One thread holds both sides' caches: together, fitted to its heap (a cache past it would crash, not evict).
+    const budget = cacheBudget(DEFAULT_CACHE_MB * 2 ** 20, 1, `the cache of compiled rules (${DEFAULT_CACHE_MB} MiB)`)
+    if (!quiet && budget.warning !== undefined) note(budget.warning)
+    const cacheBytes = Math.floor(budget.perThread / 2) as CacheBytes
     const opened = perHost.map((p) => {
       if (p.kind !== 'dir') return openBundle(readBundle(p.path), p.path)
       const dir = DirectoryRules.open(p.path)

@@ -14,6 +14,7 @@ import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitte
 import { UrlScan } from '../../index.js'
 import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
 import { FILTER_HELP } from './filter-help.js'
+import { cacheBudget } from '../common/heap-room.js'
 import { DEFAULT_CACHE_MB, HostJudge } from '../filter/host-judge.js'
 import type { HostRules } from '../hosts/host-rules.js'
 import { HostTally } from '../hosts/host-tally.js'
@@ -121,7 +122,9 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   const missingAllowed = missing !== 'disallow'
   // Judging threads: the workers, or the main thread alone.
   const threads = lineBuffered ? 1 : jobs
-  const cacheBytes = Math.floor((cacheMb * 2 ** 20) / threads)
+  // Each thread's share, fitted to the heap a thread may have (a cache past it would crash, not evict).
+  const budget = cacheBudget(cacheMb * 2 ** 20, threads, `${optionValue(args, 'cache-mb') === undefined ? 'the default ' : ''}--cache-mb ${cacheMb}`)
+  const cacheBytes = budget.perThread
   let judge: LineJudge
   let spec: JudgeSpec['rules']
   let tally: HostTally | undefined
@@ -149,6 +152,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       if (!quiet && skipped !== undefined) note(skipped)
       rules = dir
     } else rules = openBundle(readBundle(bundlePath!), bundlePath!)
+    if (!quiet && budget.warning !== undefined) note(budget.warning)
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow' })
     const t = tally
     const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }

@@ -10,6 +10,7 @@ import { DistinctCounter } from '../hosts/distinct.js'
 import { EntryState, type EntryEvent, type HostCrawlers, type HostQuery, type HostRules } from '../hosts/host-rules.js'
 import type { CrawlerCodes } from './crawler-codes.js'
 import type { Decided, LineJudge } from './line-judge.js'
+import type { CacheBytes } from '../common/heap-room.js'
 import { HostSource, type LineLocator } from './line-locator.js'
 import { CACHE_ENTRY_BYTES, MatcherCache, type CachedJudge } from './matcher-cache.js'
 
@@ -21,8 +22,8 @@ export interface HostJudgeOptions {
   readonly crawlerCodes?: CrawlerCodes
   /** Verdict for a host with no entry (or an unreadable one). */
   readonly missingAllowed: boolean
-  /** Bytes of compiled matchers kept (`--cache-mb`), as `memoryUsage()` counts them. */
-  readonly cacheBytes: number
+  /** Bytes of compiled matchers kept (`--cache-mb`, fitted to the heap: common/heap-room.ts), as `memoryUsage()` counts them. */
+  readonly cacheBytes: CacheBytes
   /** Called on each entry's first load in this thread. */
   readonly onEntry: (event: EntryEvent) => void
   /** Exact limit of the distinct-host counter (tests lower it). */

@@ -6,6 +6,7 @@
  * any thread.
  */
 import { Robots } from '../../index.js'
+import type { CacheBytes } from '../common/heap-room.js'
 import type { OutputFormat, PrintMode } from './emitter.js'
 import type { LineLayout } from './line-layout.js'
 import { HostJudge } from './host-judge.js'
@@ -33,8 +34,8 @@ export type RulesSpec =
       readonly kind: 'hosts'
       readonly rules: HostRulesDescriptor
       readonly missingAllowed: boolean
-      /** Bytes of compiled matchers this thread may keep. */
-      readonly cacheBytes: number
+      /** Bytes of compiled matchers this thread may keep (fitted to its heap: common/heap-room.ts). */
+      readonly cacheBytes: CacheBytes
     }
 
 /** Everything a judging thread needs (see the module comment). */

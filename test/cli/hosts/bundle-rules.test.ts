@@ -9,6 +9,7 @@ import { parseRobots, RobotsStore, type AgentMatcher } from '../../../src/index.
 import { DirectoryRules } from '../../../src/cli/hosts/robots-dir.js'
 import { BundleError, bundleFromDescriptor, openBundle } from '../../../src/cli/hosts/bundle-rules.js'
 import { HostJudge } from '../../../src/cli/filter/host-judge.js'
+import type { CacheBytes } from '../../../src/cli/common/heap-room.js'
 import { EntryState, type EntryEvent, type HostRules, type HostRulesDescriptor } from '../../../src/cli/hosts/host-rules.js'
 import { hostKeyOfName } from '../../../src/cli/hosts/host-names.js'
 import { readU32 } from '../../../src/rules/byte-buffer.js'
@@ -32,7 +33,7 @@ function sample(): Uint8Array {
 }
 
 function judgeUrls(rules: HostRules, urls: string[], events: EntryEvent[] = []): number[] {
-  const judge = new HostJudge(rules, { who: { agent: ['bot'] }, missingAllowed: true, cacheBytes: 1 << 20, onEntry: (e) => events.push(e) })
+  const judge = new HostJudge(rules, { who: { agent: ['bot'] }, missingAllowed: true, cacheBytes: (1 << 20) as CacheBytes, onEntry: (e) => events.push(e) })
   const locator = new LineLocator(WHOLE_LINES, true)
   return urls.map((u) => {
     const b = enc.encode(u)
