@@ -10,6 +10,8 @@
 import { setMaxListeners } from 'node:events'
 import { COMMON_OPTIONS, flag, helpOrVersion, intOption, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
+import { allowsEverything, BODY_PROBLEMS, bodyProblem, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
+import { DEFAULT_MAX_WARNINGS } from '../hosts/host-tally.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, parseCrawlers, type CrawlerSpec } from '../common/crawlers-option.js'
 import { netTransport } from '../common/net-options.js'
 import { count, plural } from '../common/numbers.js'
@@ -127,10 +129,23 @@ async function report(snapshots: readonly Snapshot[], crawlers: readonly Crawler
   // site's answer, so the run fails (as filter and pack do) once its rows and summary are out.
   let unreadable = 0
   let first = ''
+  // A body that is no robots.txt (an HTML page, UTF-16, binary data) is classed as the reference reads it, and said.
+  const problems: Record<BodyProblem, number> = { html: 0, utf16: 0, binary: 0, truncated: 0 }
+  let shownProblems = 0
   const see = (r: HostRecord): void => {
     if (r.outcome === 'unreadable' && unreadable++ === 0) first = `'${r.key}': ${r.reason}`
+    const problem = r.robots === undefined ? undefined : bodyProblem(r.robots)
+    // Cut bodies have their own column and summary.
+    if (problem === undefined || problem === 'truncated') return
+    problems[problem]++
+    if (!quiet && shownProblems++ < DEFAULT_MAX_WARNINGS) note(bodyWarning(r.key, problem, r.robots!, allowsEverything(r.robots!, tokens)))
   }
   const check = (): void => {
+    const more = BODY_PROBLEMS.map((p) => problems[p]).reduce((a, b) => a + b, 0) - DEFAULT_MAX_WARNINGS
+    if (!quiet && more > 0) note(`warning: ${plural(more, 'more host')} whose robots.txt is no robots.txt (${BODY_PROBLEMS.filter((p) => problems[p] > 0).map((p) => `${count(problems[p])} ${PROBLEM_WORDS[p]}`).join(', ')} in all), classed as the reference reads them`)
+    checkUnreadable()
+  }
+  const checkUnreadable = (): void => {
     if (unreadable > 0) throw new CliError('ERR_READ', `${plural(unreadable, 'host')} could not be read (the first, ${first}): class unknown, not the site's answer`)
   }
   if (snapshots.length === 1) {
