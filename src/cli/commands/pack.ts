@@ -226,7 +226,8 @@ async function packJsonLines(name: string, reader: ByteReader, pack: Packer, rep
         let body: Uint8Array
         if (typeof o.body === 'string' && o.body_base64 === undefined) body = new TextEncoder().encode(o.body)
         else if (typeof o.body_base64 === 'string' && o.body === undefined) body = base64Bytes(o.body_base64) ?? fail(`"body_base64" is not base64 (a text body goes in "body")`)
-        else body = fail(`needs one of "body" (a string) or "body_base64", or an "outcome"`)
+        else if (o.outcome === 'ok') body = fail(`an "ok" outcome needs one of "body" (a string) or "body_base64"`)
+        else body = fail(`needs one of "body" (a string) or "body_base64", or an "unavailable" or "unreachable" outcome`)
         const robots = parseRobots(body)
         report.parsed(where, robots, body)
         pack.add(key, { rules: robots })

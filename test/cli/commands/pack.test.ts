@@ -140,7 +140,9 @@ describe('pack', () => {
       ['{"origin":"https://xn--a.com/","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "https://xn--a.com/" (the host "xn--a.com" is refused: it is not a valid international domain name: UTS-46 processing refuses it)'],
       ['{"origin":"http://a.test:65536","body":"x"}\n', 'line 1: "origin" is not an origin or a host: "http://a.test:65536" (its port is not a number from 0 to 65535)'],
       ['{"origin":"a.test","outcome":"gone"}\n', 'line 1: "outcome" must be "ok", "unavailable" or "unreachable"'],
-      ['{"origin":"a.test"}\n', 'line 1: needs one of "body" (a string) or "body_base64", or an "outcome"'],
+      ['{"origin":"a.test"}\n', 'line 1: needs one of "body" (a string) or "body_base64", or an "unavailable" or "unreachable" outcome'],
+      // Regression: an "ok" record without its body was told it needed an outcome.
+      ['{"origin":"a.test","outcome":"ok"}\n', 'line 1: an "ok" outcome needs one of "body" (a string) or "body_base64"'],
     ] as const) {
       writeFileSync(tmp.path('bad.jsonl'), text)
       const r = await run(['pack', tmp.path('bad.jsonl'), '-o', tmp.path('never.bundle')])
