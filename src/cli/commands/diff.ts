@@ -123,7 +123,7 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       return dir
     })
     // Each side warns about its own files and has its part of the summary.
-    tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow' }))
+    tallies = opened.map((rules) => new HostTally(rules, { warn: quiet ? undefined : note, missing: 'allow', heapBound: budget.warning !== undefined }))
     sides = [new HostSide(opened[0], who, cacheBytes, tallies[0]), new HostSide(opened[1], who, cacheBytes, tallies[1])]
   } else {
     const [oldSource, newSource] = args.positionals

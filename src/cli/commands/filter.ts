@@ -153,7 +153,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
       rules = dir
     } else rules = openBundle(readBundle(bundlePath!), bundlePath!)
     if (!quiet && budget.warning !== undefined) note(budget.warning)
-    tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow' })
+    tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow', heapBound: budget.warning !== undefined })
     const t = tally
     const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }
     judge = new HostJudge(rules, { who, crawlerCodes, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })

@@ -28,6 +28,8 @@ export interface HostTallyOptions {
   readonly missing: string
   /** Exact limit of the distinct-host counter (tests lower it). */
   readonly exactHosts?: number
+  /** The cache was lowered to fit the heap (heap-room.ts): more heap, not a larger `--cache-mb`, keeps more. */
+  readonly heapBound?: boolean
 }
 
 /** Distinct-host counts and warnings over every thread (see the module comment). */
@@ -126,7 +128,7 @@ export class HostTally {
     const problems = BODY_PROBLEMS.filter((p) => this.problems[p] > 0).map((p) => `${count(this.problems[p])} ${PROBLEM_WORDS[p]}`)
     if (problems.length > 0) text += `; files with problems: ${problems.join(', ')}`
     if (this.suppressed > 0) text += `; ${plural(this.suppressed, 'more warning')} not shown`
-    if (this.reloads > 0) text += `; ${count(this.reloads)} robots.txt loaded again after eviction (raise --cache-mb)`
+    if (this.reloads > 0) text += `; ${count(this.reloads)} robots.txt loaded again after eviction (${this.options.heapBound === true ? 'give node more heap: --max-old-space-size' : 'raise --cache-mb'})`
     return text
   }
 

@@ -9,6 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CACHE_HEAP_SHARE, cacheBudget, heapLimit } from '../../../src/cli/common/heap-room.js'
+import { HostTally } from '../../../src/cli/hosts/host-tally.js'
+import type { HostRules } from '../../../src/cli/hosts/host-rules.js'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
 
 const MiB = 2 ** 20
@@ -30,6 +32,17 @@ describe('cache budgets fitted to the heap', () => {
     expect(four.perThread).toBe(88 * MiB)
     expect(four.warning).toContain('lowered to 352 MiB (88 MiB for each of 4 threads)')
     expect(heapLimit()).toBeGreaterThan(0)
+  })
+
+  it('regression: with the cache lowered to the heap, the summary of reloads still said to raise --cache-mb, which the heap would cut again; it says to give node more heap', () => {
+    const rules = { size: 1, descriptor: () => ({ kind: 'dir', dir: 'd' }) } as unknown as HostRules
+    const summary = (heapBound: boolean | undefined): string => {
+      const tally = new HostTally(rules, { missing: 'allow', heapBound })
+      tally.reloads = 3
+      return tally.summary()
+    }
+    expect(summary(true)).toMatch(/; 3 robots\.txt loaded again after eviction \(give node more heap: --max-old-space-size\)$/)
+    expect(summary(undefined)).toMatch(/; 3 robots\.txt loaded again after eviction \(raise --cache-mb\)$/)
   })
 
   describe('on the command line, under a small heap', () => {
