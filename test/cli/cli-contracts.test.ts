@@ -203,9 +203,10 @@ describe('numbers and names', () => {
     const r = await run(['lint', dir])
     expect(r.status, r.stderr).toBe(1)
     expect(r.stdout.toString()).toBe(
-      `${dir}/a\uFFFD:2: warning: key is a misspelling the reference accepts [typo]\n` +
-        `${dir}/sub\uFFFD/caf\uFFFD:1: error: rule before any User-agent line; ignored [rule-outside-group]\n` +
-        `${dir}/sub\uFFFD/caf\uFFFD:1: warning: key is a misspelling the reference accepts [typo]\n`,
+      // The bytes that are not UTF-8 shown as \xHH (input-text.ts), each one apart.
+      `${dir}/a\\xff:2: warning: key is a misspelling the reference accepts [typo]\n` +
+        `${dir}/sub\\xfe/caf\\xe9:1: error: rule before any User-agent line; ignored [rule-outside-group]\n` +
+        `${dir}/sub\\xfe/caf\\xe9:1: warning: key is a misspelling the reference accepts [typo]\n`,
     )
     expect(r.stderr).toMatch(/2 files linted: 1 error, 2 warnings, 0 infos; 3 lines, 38 bytes\n$/)
   })
