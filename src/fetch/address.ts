@@ -176,10 +176,10 @@ function classifyName(name: string): HostClass | undefined {
   return undefined
 }
 
-/** `URL.hostname` of `http://host/`, or undefined when that is not a valid URL. */
 /** A string that starts as a URL does (`scheme://`), not as a host. */
 const URL_STRING = /^[a-z][a-z0-9+.-]*:\/\//i
 
+/** `URL.hostname` of `url`, or undefined when it is not a valid URL. */
 function urlHostname(url: string): string | undefined {
   try {
     return new URL(url).hostname
@@ -188,13 +188,9 @@ function urlHostname(url: string): string | undefined {
   }
 }
 
+/** `URL.hostname` of `http://host/`, or undefined when that is not a valid URL. */
 function normalise(host: string): string | undefined {
-  const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
-  try {
-    return new URL(`http://${h}/`).hostname
-  } catch {
-    return undefined
-  }
+  return urlHostname(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`)
 }
 
 /**
