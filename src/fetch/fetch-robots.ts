@@ -17,7 +17,6 @@ import type { HeaderSource } from './cache-control.js'
 import { checkResponse, type RobotsTransport, type TransportResponse } from './transport.js'
 import { raceAbort, webTransport } from './web-transport.js'
 
-
 /** The longest `timeoutMs` honoured: 2³¹−1 ms (about 24.8 days). Timers fire at once for longer delays, so longer values are clamped to this. */
 export const MAX_TIMEOUT_MS = 2_147_483_647
 

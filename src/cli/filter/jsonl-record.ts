@@ -23,7 +23,6 @@ export interface RecordCrawlers {
   readonly require: 'all' | 'any'
 }
 
-
 /**
  * The JSON object of one line (without its LF):
  *

@@ -7,7 +7,6 @@ import type { OriginScope } from '../common/robots-origin.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { inputText } from '../../tools/input-text.js'
 
-
 /** Shows `scope` the URL of each line of `bytes` (whole lines) that has one (`request`: a logged request's target). */
 export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: OriginScope, request: boolean): void {
   for (let pos = 0; pos < bytes.length; ) {

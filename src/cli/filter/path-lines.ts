@@ -12,7 +12,6 @@ import type { ClientPaths } from '../common/client-path.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { inputText } from '../../tools/input-text.js'
 
-
 /** Shows `paths` the URL of each judged line of `bytes` (whole lines) that holds one of `marks` (`request`: a logged request's target). */
 export function seeBlockPaths(bytes: Buffer, locator: LineLocator, paths: ClientPaths, request: boolean, marks: readonly (string | number)[]): void {
   // Where each mark is next (2^32 - 1: nowhere after): each searched again only once passed.

@@ -46,7 +46,6 @@ export interface RobotsDir {
   readonly notUtf8: readonly string[]
 }
 
-
 const SCAN = new UrlScan()
 
 /** The host of an absolute URL as the WHATWG URL parser gives it (the core's one host function), without userinfo and port ('' when none, or when the parser refuses it). */
