@@ -311,11 +311,9 @@ describe('the command line, end to end', () => {
     expectJudged(await records(['--bundle', origins]), (row) => `${origins}#http://${row.host}${row.port}`)
   })
 
-  it('pack: a file named by another spelling of its host is left out, naming the name to give it', () => {
+  it('pack, --robots-dir: a file named by any spelling of its host is that host\'s file, the spelling URLs give marked canonical', () => {
     for (const row of ACCEPTED.filter((r) => r.bare)) {
-      const named = hostKeyOfName(enc.encode(row.spelling))
-      if (row.spelling === row.host) expect(named).toEqual({ key: row.host })
-      else expect(named, row.spelling).toEqual({ reason: expect.stringContaining(`name the file '${row.host}'`) })
+      expect(hostKeyOfName(enc.encode(row.spelling)), row.spelling).toEqual({ key: row.host, canonical: row.spelling === row.host })
     }
     for (const row of REFUSED.filter((r) => r.bare && r.spelling !== '')) expect(hostKeyOfName(enc.encode(row.spelling)), row.spelling).toEqual({ reason: expect.stringMatching(/^not a host name: /) })
   })

@@ -79,7 +79,7 @@ describe('issue 27 #1: international host names gave silent wrong verdicts', () 
     expect(server.headers.map((h) => h.host?.replace(/:\d+$/, '')).sort()).toEqual(['xn--bcher-kva.de', 'xn--n3h.net'])
     expect(lines(a.stdout).slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['http://xn--n3h.net,bot,some', 'xn--bcher-kva.de,bot,some'])
     expect(a.stderr).toMatch(/1 line skipped: a host that cannot be fetched from/)
-    // A directory: the punycode name is the host's file; a Unicode name is skipped, with the name to give it.
+    // A directory: the punycode name is the host's file; a Unicode spelling beside it is skipped, saying so.
     const dir = tmp.path('idn-audit-dir')
     mkdirSync(dir)
     writeFileSync(join(dir, 'xn--bcher-kva.de'), ROBOTS)
@@ -87,7 +87,7 @@ describe('issue 27 #1: international host names gave silent wrong verdicts', () 
     const d = await run(['audit', dir, '--crawlers', 'bot'])
     expect(d.status, d.stderr).toBe(0)
     expect(lines(d.stdout).slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['xn--bcher-kva.de,bot,some'])
-    expect(d.stderr).toContain("1 file not named by a host skipped (e.g. 'Bücher.de': not named by its host as URLs give it")
+    expect(d.stderr).toContain("1 file skipped (e.g. 'Bücher.de': another spelling of the host 'xn--bcher-kva.de', whose own file 'xn--bcher-kva.de' is used)")
   })
 
   it('a host the URL parser refuses is named and not judged, never allowed in silence', async () => {

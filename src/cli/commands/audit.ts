@@ -101,7 +101,7 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
   for (const s of snapshots) {
     if (!quiet && s instanceof DirSnapshot && s.skipped.count > 0) {
       const first = s.skipped.names[0]!
-      note(`warning: ${s.name}: ${plural(s.skipped.count, 'file')} not named by a host skipped (e.g. '${printable(first.name)}': ${printable(first.reason)})`)
+      note(`warning: ${s.name}: ${plural(s.skipped.count, 'file')} skipped (e.g. '${printable(first.name)}': ${printable(first.reason)})`)
     }
   }
   let journal: Journal | undefined

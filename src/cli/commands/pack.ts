@@ -120,7 +120,7 @@ function packDirectory(dir: string, pack: Packer, report: PackReport, output: Ou
   report.suppressed += rules.skipped.count - rules.skipped.names.length
   for (let id = 0; id < rules.size; id++) {
     const key = rules.name(id)
-    if (key === own) {
+    if (rules.fileName(id) === own) {
       report.skipped++
       report.warn(`warning: skipped '${printable(rules.sourceName(id))}': it is the output (-o), not a host's robots.txt`)
       continue

@@ -122,7 +122,14 @@ export interface HostRules {
 
 /** What a worker thread needs to rebuild a `HostRules` (see `openHostRules` in open-host-rules.ts). */
 export type HostRulesDescriptor =
-  | { readonly kind: 'dir'; readonly dir: string; readonly index: import('./host-index.js').HostIndexData; readonly kinds: Uint8Array }
+  | {
+      readonly kind: 'dir'
+      readonly dir: string
+      readonly index: import('./host-index.js').HostIndexData
+      readonly kinds: Uint8Array
+      /** Entries whose file is named by another spelling of their host: id, the names. */
+      readonly spellings: readonly (readonly [number, readonly Uint8Array[]])[]
+    }
   | {
       readonly kind: 'bundle'
       readonly path: string

@@ -38,6 +38,8 @@ export const enum EntryType {
   Device = 6,
   /** No such file, but one named after the host with `.txt` after it: an entry of its own, so that a URL of the host finds it and says so. */
   Misnamed = 7,
+  /** No file named as URLs give the host, but several other spellings of it (`Example.com`, `EXAMPLE.com`): none is taken over the others. */
+  Ambiguous = 8,
 }
 
 /** The suffix of a file named `<host>.txt`, a common mistake for `<host>`. */
@@ -88,18 +90,21 @@ export class DirectoryRules implements HostRules {
   private readonly chunk = Buffer.allocUnsafe(READ_CAP)
   /** DIR with a `/` after it. */
   readonly dirPrefix: string
+  /** Entries whose file is named by another spelling of their host (`Bücher.de` for `xn--bcher-kva.de`): id, the file's name; or, for an `Ambiguous` entry, the names that claim it. */
+  private readonly spellings: ReadonlyMap<number, readonly Uint8Array[]>
   /**
-   * Names in DIR that are not a host as URLs give it (host-names.ts), so no
-   * URL is judged by them: how many, and the first {@link NAMED_SKIPS} of
-   * them with the reason (the name to give the file).
+   * Names in DIR that no URL is judged by (no host's name, or another
+   * spelling of a host whose file is named as URLs give it): how many, and
+   * the first {@link NAMED_SKIPS} of them (printable: a byte that is not
+   * UTF-8 as `\xHH`, a BOM shown) with the reason.
    */
-  /** Names (printable: a byte that is not UTF-8 as `\xHH`, a BOM shown) skipped, and why. */
   skipped: { count: number; names: { name: string; reason: string }[] } = { count: 0, names: [] }
 
-  private constructor(dir: string, index: HostIndex, types: Uint8Array) {
+  private constructor(dir: string, index: HostIndex, types: Uint8Array, spellings: ReadonlyMap<number, readonly Uint8Array[]>) {
     this.dir = dir
     this.index = index
     this.types = types
+    this.spellings = spellings
     this.dirPrefix = dir.endsWith('/') ? dir : `${dir}/`
   }
 
@@ -115,8 +120,14 @@ export class DirectoryRules implements HostRules {
     const builder = new HostIndexBuilder()
     const types: number[] = []
     const skipped: DirectoryRules['skipped'] = { count: 0, names: [] }
-    /** Names `<host>.txt`: their hosts, unless a file has the host's name, get an entry that says what to rename. */
+    /** Names `<host>.txt` (as their hosts): their hosts, unless a file has the host's name, get an entry that says what to rename. */
     const txtNames: Buffer[] = []
+    /** Names that spell a host otherwise than URLs give it, by that host. */
+    const respelled = new Map<string, { name: Buffer; type: EntryType }[]>()
+    const skip = (name: Uint8Array, reason: string) => {
+      skipped.count++
+      if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: printableBytes(name, false), reason })
+    }
     let listing
     try {
       // Names as bytes: a file name need not be UTF-8 (Node's typings omit 'buffer', which opendir accepts).
@@ -138,15 +149,18 @@ export class DirectoryRules implements HostRules {
                 : entry.isBlockDevice() || entry.isCharacterDevice()
                   ? EntryType.Device
                   : EntryType.Resolve
-        // Only a name that is a host as the URL parser writes it can be a host's file.
         const host = hostKeyOfName(name)
-        if ('key' in host && builder.add(name) >= 0) {
+        if (!('key' in host)) skip(name, host.reason)
+        else if (!host.canonical) {
+          // Taken once the listing is done, when no file is named as URLs give the host.
+          const file = { name: Buffer.from(name), type }
+          const others = respelled.get(host.key)
+          if (others === undefined) respelled.set(host.key, [file])
+          else others.push(file)
+        } else if (builder.add(name) >= 0) {
           types.push(type)
           if (name.length > TXT.length && name.subarray(name.length - TXT.length).equals(TXT)) txtNames.push(Buffer.from(name))
-        } else {
-          skipped.count++
-          if (skipped.names.length < NAMED_SKIPS) skipped.names.push({ name: printableBytes(name, false), reason: 'reason' in host ? host.reason : 'not a host name' })
-        }
+        } else skip(name, 'not a host name')
       }
     } catch (err) {
       throw readError('robots directory', dir, err)
@@ -154,6 +168,27 @@ export class DirectoryRules implements HostRules {
       listing.closeSync()
     }
     let index = builder.build()
+    const spellings = new Map<number, Buffer[]>()
+    if (respelled.size > 0) {
+      let added = 0
+      for (const [key, files] of respelled) {
+        const keyBytes = Buffer.from(key)
+        if (index.find(keyBytes, 0, keyBytes.length) >= 0) {
+          for (const f of files) skip(f.name, `another spelling of the host '${key}', whose own file '${key}' is used`)
+          continue
+        }
+        const id = builder.add(keyBytes)
+        if (id < 0) {
+          for (const f of files) skip(f.name, 'not a host name')
+          continue
+        }
+        types.push(files.length === 1 ? files[0].type : EntryType.Ambiguous)
+        spellings.set(id, files.map((f) => f.name))
+        added++
+        if (key.endsWith('.txt')) txtNames.push(keyBytes)
+      }
+      if (added > 0) index = builder.build()
+    }
     if (txtNames.length > 0) {
       let added = 0
       for (const name of txtNames) {
@@ -167,7 +202,7 @@ export class DirectoryRules implements HostRules {
     }
     const shared = new Uint8Array(new SharedArrayBuffer(types.length))
     shared.set(types)
-    const rules = new DirectoryRules(dir, index, shared)
+    const rules = new DirectoryRules(dir, index, shared, spellings)
     rules.skipped = skipped
     return rules
   }
@@ -175,11 +210,11 @@ export class DirectoryRules implements HostRules {
   /** Rebuilds the directory's index in a worker thread (no listing). */
   static fromDescriptor(d: Extract<HostRulesDescriptor, { kind: 'dir' }>): DirectoryRules {
     // Each thread resolves links for itself: a private copy of the types.
-    return new DirectoryRules(d.dir, HostIndex.fromData(d.index), new Uint8Array(d.kinds))
+    return new DirectoryRules(d.dir, HostIndex.fromData(d.index), new Uint8Array(d.kinds), new Map(d.spellings))
   }
 
   descriptor(): HostRulesDescriptor {
-    return { kind: 'dir', dir: this.dir, index: this.index.data, kinds: this.types }
+    return { kind: 'dir', dir: this.dir, index: this.index.data, kinds: this.types, spellings: [...this.spellings] }
   }
 
   get size(): number {
@@ -191,7 +226,13 @@ export class DirectoryRules implements HostRules {
   }
 
   sourceName(id: number): string {
-    return `${this.dirPrefix}${this.index.name(id)}`
+    return `${this.dirPrefix}${this.fileName(id)}`
+  }
+
+  /** The name of entry `id`'s file in DIR (printable): its host, or the other spelling of it the file is named by. */
+  fileName(id: number): string {
+    const files = this.spellings.get(id)
+    return files?.length === 1 ? printableBytes(files[0], false) : this.index.name(id)
   }
 
   /** Entry `id`'s name: its host, as the URL parser writes it. */
@@ -205,12 +246,13 @@ export class DirectoryRules implements HostRules {
     if (count === 0) return undefined
     const shown = names.slice(0, 3).map((n) => `'${printable(n.name)}' (${printable(n.reason)})`).join(', ')
     const more = count > 3 ? ` and ${count - 3} more` : ''
-    return `warning: ${count === 1 ? '1 file' : `${count} files`} of '${printable(this.dir)}' not used, as no URL's host is written so: ${shown}${more}`
+    return `warning: ${count === 1 ? '1 file' : `${count} files`} of '${printable(this.dir)}' not used: ${shown}${more}`
   }
 
   /** The path of entry `id`, byte for byte (names need not be UTF-8). */
   private path(id: number): Buffer {
-    return Buffer.concat([Buffer.from(this.dirPrefix), this.index.nameBytes(id)])
+    const files = this.spellings.get(id)
+    return Buffer.concat([Buffer.from(this.dirPrefix), files?.length === 1 ? files[0] : this.index.nameBytes(id)])
   }
 
   load(id: number, who: HostCrawlers, first: boolean): HostEntry {
@@ -236,6 +278,10 @@ export class DirectoryRules implements HostRules {
         return { reason: describeSystemError(err) }
       }
       this.types[id] = type
+    }
+    if (type === EntryType.Ambiguous) {
+      const names = this.spellings.get(id)!.map((n) => `'${this.dirPrefix}${printableBytes(n, false)}'`)
+      return { reason: `${names.join(' and ')} ${names.length === 2 ? 'both' : 'all'} name this host: keep one, named '${this.index.name(id)}'` }
     }
     if (type === EntryType.Misnamed) {
       const name = this.index.name(id)

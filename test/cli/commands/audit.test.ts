@@ -98,7 +98,7 @@ describe('audit SNAPSHOT: the classes of a hand-written test set', () => {
     }
     expect(got.get('folder.test GPTBot')).toEqual(['unknown', '', 'unreadable', 'false'])
     expect(rows.length).toBe(1 + (SET.length + 1) * CRAWLERS.length)
-    expect(r.stderr).toContain("1 file not named by a host skipped (e.g. 'not a host': not a host name: it holds a space")
+    expect(r.stderr).toContain("1 file skipped (e.g. 'not a host': not a host name: it holds a space")
     // The summary table on stderr, a line each: per crawler, the hosts (and share of 15) in each class, unknown, named.
     for (const [k, c] of CRAWLERS.entries()) {
       expect(r.stderr).toMatch(new RegExp(`robots-automaton: ${c.replace('+', '\\+')} +${tableCells(k).join(' +')}\n`))
