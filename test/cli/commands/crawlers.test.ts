@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, ROOT, run, tempDir } from '../helpers.js'
+import { runInProcess } from '../in-process.js'
 
 const EIGHT = ['GPTBot', 'CCBot', 'ClaudeBot', 'Google-Extended', 'Applebot-Extended', 'Bytespider', 'PerplexityBot', 'Googlebot']
 /** Crawlers that share tokens, a crawler of two tokens, and tokens no file names. */
@@ -40,14 +41,17 @@ afterAll(() => tmp.cleanup())
 /** One-crawler columns already run, by their command line: a crawler in several sets is run alone once. */
 const aloneRuns = new Map<string, string[]>()
 
-/** Each crawler's verdict column of `filter --print verdicts` with one --agent run: allowed/disallowed per line. */
+/**
+ * Each crawler's verdict column of `filter --print verdicts` with one --agent run: allowed/disallowed per line.
+ * The one-crawler runs are the oracle, run in this process (one thread); the runs with `--crawlers` are `dist/cli.js`'s.
+ */
 async function aloneColumns(rules: string[], crawlers: readonly string[], input: string): Promise<string[][]> {
   const out: string[][] = []
   for (const c of crawlers) {
-    const args = ['filter', ...rules, ...tokensOf(c), '--print', 'verdicts', '-q', input]
+    const args = ['filter', ...rules, ...tokensOf(c), '--print', 'verdicts', '-q', '--jobs', '1', input]
     let column = aloneRuns.get(JSON.stringify(args))
     if (column === undefined) {
-      const r = await run(args)
+      const r = await runInProcess(args)
       expect(r.status, r.stderr).toBe(0)
       column = lines(r.stdout).map((l) => l.split('\t')[0])
       aloneRuns.set(JSON.stringify(args), column)
@@ -88,7 +92,7 @@ describe('filter --crawlers: each crawler as its own --agent run', () => {
     expect(threads.stdout.equals(set.stdout)).toBe(true)
     const records = lines(set.stdout).map((l) => JSON.parse(l) as { url: string; allowed: boolean; crawlers: Record<string, { allowed: boolean; line: number; rule: unknown }>; host: string; source: string; input_line: number })
     for (const [k, c] of MIXED.entries()) {
-      const alone = await run(['filter', ...r, ...tokensOf(c), '--format', 'jsonl', '-q', bigUrls])
+      const alone = await runInProcess(['filter', ...r, ...tokensOf(c), '--format', 'jsonl', '-q', '--jobs', '1', bigUrls])
       const one = lines(alone.stdout).map((l) => JSON.parse(l) as { allowed: boolean; line: number; rule: unknown; host: string; source: string; input_line: number })
       expect(one.length).toBe(records.length)
       one.forEach((o, i) => {
@@ -253,7 +257,7 @@ describe('the crawler list: syntax and usage errors', () => {
       // diff takes no --require (each crawler's change is its own): there it is an unknown option.
       const commands = [['check', robots, '/x'], ['filter', '--robots', robots, urls], ...(args.includes('--require') ? [] : [['diff', robots, robots, urls]])]
       for (const command of commands) {
-        const r = await run([...command, ...args])
+        const r = await runInProcess([...command, ...args])
         const status = name === 'a list file that does not exist' ? 1 : 2
         expect(r.status, `${command[0]}: ${r.stderr}`).toBe(status)
         expect(r.stderr).toMatch(message)
