@@ -6,7 +6,7 @@
  * `audit BUNDLE` would. The one seam between `audit` and the fetching:
  * nothing else here knows how requests are made.
  */
-import { RobotsStore, UrlScan, type RobotsFetchResult } from '../../index.js'
+import { RobotsStore, type RobotsFetchResult } from '../../index.js'
 import type { NodeTransport } from '../../node.js'
 import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
 import { runFetches } from '../fetch/fetch-pool.js'
@@ -15,9 +15,7 @@ import { readBackWarnings, type Journal } from '../fetch/journal.js'
 import { recordProblem } from '../fetch/fetch-output.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
-import { forEachInputLine } from '../filter/input-lines.js'
-import { WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
-import { HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
+import type { LineLayout } from '../filter/line-layout.js'
 import { StoreSnapshot } from './snapshot.js'
 
 /** How `audit --fetch` fetches (`fetch`'s options of the same names). */
@@ -64,8 +62,7 @@ export interface FetchedSnapshot {
  */
 export async function readFetchList(inputs: readonly InputFile[], layout: LineLayout | undefined, scheme: 'http' | 'https'): Promise<OriginList> {
   const list = new OriginList(scheme)
-  if (layout === undefined) await readHostList(inputs, list)
-  else await readOrigins(inputs, layout, list)
+  await readOrigins(inputs, layout, list)
   return list
 }
 
@@ -138,53 +135,3 @@ function fail(why: string): never {
   throw new Error(why)
 }
 
-/**
- * Whether a line's text may be meant as a host: an IPv6 literal, or it does
- * not start with `-` or `.` and holds a letter, a digit or a byte past
- * ASCII. A log's `-` placeholder is no host; whether the rest is one, the
- * URL parser says (fetch/origin-input.ts).
- */
-function hostLike(bytes: Uint8Array, start: number, end: number): boolean {
-  if (start >= end) return false
-  if (bytes[start] === 0x5b) return true
-  if (bytes[start] === 0x2d || bytes[start] === 0x2e) return false
-  for (let i = start; i < end; i++) {
-    const b = bytes[i]
-    const l = b | 0x20
-    if ((l >= 0x61 && l <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) return true
-  }
-  return false
-}
-
-/** Blank bytes around a line's host. */
-const isBlank = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d
-
-/**
- * A list of hosts and URLs, one a line: a URL gives its origin (as `fetch`
- * reads a URL list), anything else is read as a host (`host`, `host:port`,
- * `[v6]:port`), fetched over the list's scheme, as a host column is.
- */
-async function readHostList(inputs: readonly InputFile[], list: OriginList): Promise<void> {
-  const locator = new LineLocator(WHOLE_LINES, true)
-  const scan = new UrlScan()
-  await forEachInputLine(
-    inputs,
-    locator,
-    (bytes, start, end, fault, line, input) => {
-      list.lines++
-      if (fault === LineFault.None) {
-        if (!locator.sameHost && !list.add(locator.hostBytes, locator.host, locator.hostSource)) list.unusableAt(input.name, line, bytes, start, end, locator.host)
-        return
-      }
-      let s = start
-      let e = end
-      while (s < e && isBlank(bytes[s])) s++
-      while (e > s && isBlank(bytes[e - 1])) e--
-      // The whole line is host[:port] (the list adds it through the one host function: a name the URL parser refuses is counted as such).
-      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && hostLike(bytes, scan.hostStart, scan.hostEnd)) {
-        if (!list.add(bytes, scan, HostSource.Column)) list.unusableAt(input.name, line, bytes, start, end, scan)
-      } else list.fault(fault, input.name, line, bytes, start, end, locator)
-    },
-    async () => {},
-  )
-}

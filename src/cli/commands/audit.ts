@@ -23,7 +23,8 @@ import { note } from '../common/stdio.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, NoProgressError } from '../fetch/fetch-pool.js'
 import { resolveInputs } from '../filter/input.js'
-import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
+import { INPUT_OPTIONS, WHOLE_LINES } from '../filter/line-layout.js'
+import { originListLayout } from '../fetch/origin-input.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
 import { fetchSnapshot, readFetchList } from '../audit/fetch-snapshot.js'
 import { EXIT_CHANGED, writeChanges, writeRows } from '../audit/rows.js'
@@ -70,11 +71,6 @@ function snapshotPaths(argv: readonly string[], args: ParsedArgs): { path: strin
   return out
 }
 
-/** The layout of `--fetch`'s list: the input options' when given; undefined for a host or a URL a line. */
-function listLayout(args: ParsedArgs): LineLayout | undefined {
-  const given = INPUT_OPTIONS.some((o) => optionValue(args, o.name) !== undefined)
-  return given ? lineLayout(args) : undefined
-}
 
 /** Runs `audit` with the arguments after the command name; resolves to the exit code. */
 export async function runAudit(argv: readonly string[]): Promise<number> {
@@ -188,7 +184,7 @@ interface Fetched {
 async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean): Promise<Fetched> {
   const files = args.positionals
   if (files.filter((f) => f === '-').length > 1) throw new UsageError(`stdin ('-') is named more than once`)
-  const layout = listLayout(args)
+  const layout = originListLayout(args)
   const requested = intOption(args, 'concurrency', 1, MAX_CONCURRENCY, DEFAULT_CONCURRENCY)
   const perIp = intOption(args, 'per-ip', 1, MAX_CONCURRENCY, DEFAULT_PER_IP)
   const timeout = timeoutMs(args)

@@ -10,9 +10,11 @@ export const FETCH_HELP = `Usage: ${PROGRAM} fetch [options] [FILE...] -o OUTPUT
 
 Fetches the robots.txt of every distinct origin (scheme, host, port) named in
 the FILEs (or stdin; URL lists and logs, gzip or not, read as 'filter' reads
-them) with the access method of RFC 9309, and writes them into one bundle for
-'${PROGRAM} filter --bundle'. Each entry keeps its outcome, HTTP
-status, fetch time, expiry and validators (ETag, Last-Modified).
+them; without an input option, a line may also be a host alone:
+'example.com', 'example.com:8080') with the access method of RFC 9309, and
+writes them into one bundle for '${PROGRAM} filter --bundle'. Each
+entry keeps its outcome, HTTP status, fetch time, expiry and validators
+(ETag, Last-Modified).
 
 Every finished origin goes to a journal beside the output (OUTPUT.journal)
 as it completes. Killed, interrupted (Ctrl-C, SIGTERM, SIGHUP) or crashed,
@@ -80,7 +82,7 @@ EXIT STATUS
      and the journal kept
 
 EXAMPLES
-  # every host's robots.txt in a URL list, into one bundle for filter
+  # every host's robots.txt in a URL list (or a host list), into one bundle
   ${PROGRAM} fetch urls.txt -o robots.bundle
 
   # from an Apache or nginx vhost access log (host:port in the first column)

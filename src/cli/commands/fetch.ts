@@ -34,10 +34,10 @@ import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
 import { FetchTally } from '../fetch/fetch-tally.js'
 import { Journal, readBackWarnings } from '../fetch/journal.js'
 import { NET_OPTIONS, netTransport } from '../common/net-options.js'
-import { OriginList, readOrigins } from '../fetch/origin-input.js'
+import { OriginList, originListLayout, readOrigins } from '../fetch/origin-input.js'
 import { resolveInputs, type InputFile } from '../filter/input.js'
 import { EXIT_NO_URL, faultNote, noUrlMessage } from '../filter/line-faults.js'
-import { INPUT_OPTIONS, lineLayout } from '../filter/line-layout.js'
+import { INPUT_OPTIONS, WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
 import { FETCH_HELP } from './fetch-help.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 
@@ -185,7 +185,7 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
   const stallMs = giveUpMs(args, timeout)
   const userAgent = userAgentOption(args)
   const transport = netTransport(args, { perAddress: perIp, connectTimeoutMs: timeout })
-  const layout = lineLayout(args)
+  const layout = originListLayout(args)
   const scheme = (optionValue(args, 'scheme') ?? 'https') as 'http' | 'https'
   const updatePath = optionValue(args, 'update')
   const refreshOlderThan = olderThanMs(args, updatePath !== undefined)
@@ -229,7 +229,8 @@ interface RunSettings {
   readonly persistent: boolean
   readonly format: 'bundle' | 'jsonl'
   readonly transport: ReturnType<typeof netTransport>
-  readonly layout: ReturnType<typeof lineLayout>
+  /** The input's layout; undefined for a URL or a host alone a line. */
+  readonly layout: LineLayout | undefined
   readonly scheme: 'http' | 'https'
   readonly updatePath: string | undefined
   readonly refreshOlderThan: number
@@ -255,13 +256,13 @@ async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<F
     const first = list.firstFault
     if (first !== undefined) {
       const why = [...list.faults].map(([reason, n]) => `${reason} ${count(n)}`).join(', ')
-      note(faultNote(first, s.layout, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
+      note(faultNote(first, s.layout ?? WHOLE_LINES, `${plural(list.faulty, 'line')} without a URL or host give no origin (${why})`))
     }
     if (list.unusable > 0) note(list.unusableNote)
     if (list.conflicts > 0) note(list.conflictNote)
   }
   // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
-  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, s.layout, !s.quiet, list.noOriginWhy), EXIT_NO_URL)
+  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, s.layout ?? WHOLE_LINES, !s.quiet, list.noOriginWhy), EXIT_NO_URL)
   return planFetch(list, old, s.scheme, Date.now(), s.refreshOlderThan)
 }
 

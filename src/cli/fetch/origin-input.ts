@@ -13,7 +13,8 @@ import type { InputFile } from '../filter/input.js'
 import { KeySet } from './key-set.js'
 import { forEachInputLine } from '../filter/input-lines.js'
 import { EVERY_REQUEST_EMPTY, faultSample, sampleText, warnedFault, type FaultSample } from '../filter/line-faults.js'
-import type { LineLayout } from '../filter/line-layout.js'
+import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../filter/line-layout.js'
+import { optionValue, type ParsedArgs } from '../common/args.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../filter/line-locator.js'
 
 /** Most raw authorities remembered to skip the URL parser for hosts seen before (then forgotten all at once: bounded memory whatever the input). */
@@ -155,8 +156,18 @@ function unusableWhy(h: UrlScan): string {
   return 'its origin is longer than a key may be'
 }
 
-/** Reads `inputs` as `filter` reads them (by `layout`) and adds every line's origin to `list`. */
-export async function readOrigins(inputs: readonly InputFile[], layout: LineLayout, list: OriginList): Promise<void> {
+/** The layout of a list of origins: the input options' when one is given; undefined for a URL or a host alone a line. */
+export function originListLayout(args: ParsedArgs): LineLayout | undefined {
+  return INPUT_OPTIONS.some((o) => optionValue(args, o.name) !== undefined) ? lineLayout(args) : undefined
+}
+
+/**
+ * Reads `inputs` as `filter` reads them (by `layout`) and adds every line's
+ * origin to `list`; without a layout (no input option given), a line is a
+ * URL or a host alone ({@link readHostList}).
+ */
+export async function readOrigins(inputs: readonly InputFile[], layout: LineLayout | undefined, list: OriginList): Promise<void> {
+  if (layout === undefined) return readHostList(inputs, list)
   const locator = new LineLocator(layout, true)
   await forEachInputLine(
     inputs,
@@ -166,6 +177,57 @@ export async function readOrigins(inputs: readonly InputFile[], layout: LineLayo
       if (fault !== LineFault.None) return list.fault(fault, input.name, line, bytes, start, end, locator)
       if (locator.sameHost) return
       if (!list.add(locator.hostBytes, locator.host, locator.hostSource)) list.unusableAt(input.name, line, bytes, start, end, locator.host)
+    },
+    async () => {},
+  )
+}
+
+/**
+ * Whether a line's text may be meant as a host: an IPv6 literal, or it does
+ * not start with `-` or `.` and holds a letter, a digit or a byte past
+ * ASCII. A log's `-` placeholder is no host; whether the rest is one, the
+ * URL parser says (`OriginList.add`).
+ */
+function hostLike(bytes: Uint8Array, start: number, end: number): boolean {
+  if (start >= end) return false
+  if (bytes[start] === 0x5b) return true
+  if (bytes[start] === 0x2d || bytes[start] === 0x2e) return false
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]
+    const l = b | 0x20
+    if ((l >= 0x61 && l <= 0x7a) || (b >= 0x30 && b <= 0x39) || b >= 0x80) return true
+  }
+  return false
+}
+
+/** Blank bytes around a line's host. */
+const isBlank = (b: number): boolean => b === 0x20 || b === 0x09 || b === 0x0d
+
+/**
+ * A list of hosts and URLs, one a line: a URL gives its origin (as `fetch`
+ * reads a URL list), anything else is read as a host (`host`, `host:port`,
+ * `[v6]:port`), fetched over the list's scheme, as a host column is.
+ */
+async function readHostList(inputs: readonly InputFile[], list: OriginList): Promise<void> {
+  const locator = new LineLocator(WHOLE_LINES, true)
+  const scan = new UrlScan()
+  await forEachInputLine(
+    inputs,
+    locator,
+    (bytes, start, end, fault, line, input) => {
+      list.lines++
+      if (fault === LineFault.None) {
+        if (!locator.sameHost && !list.add(locator.hostBytes, locator.host, locator.hostSource)) list.unusableAt(input.name, line, bytes, start, end, locator.host)
+        return
+      }
+      let s = start
+      let e = end
+      while (s < e && isBlank(bytes[s])) s++
+      while (e > s && isBlank(bytes[e - 1])) e--
+      // The whole line is host[:port] (the list adds it through the one host function: a name the URL parser refuses is counted as such).
+      if (s < e && scan.scanHost(bytes, s, e) && scan.schemeEnd < 0 && scan.authorityEnd === e && hostLike(bytes, scan.hostStart, scan.hostEnd)) {
+        if (!list.add(bytes, scan, HostSource.Column)) list.unusableAt(input.name, line, bytes, start, end, scan)
+      } else list.fault(fault, input.name, line, bytes, start, end, locator)
     },
     async () => {},
   )

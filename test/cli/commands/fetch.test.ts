@@ -163,6 +163,20 @@ describe('fetch → filter --bundle equals filter --robots-dir on the same bodie
     const f = await run(['filter', '--bundle', out, '--agent', 'bot', '--field', '2', '--host-field', '1', '--print', 'disallowed', '-q', tmp.path('access.log')])
     expect(f.stdout.toString()).toBe('a.test:80 "GET /private/1 HTTP/1.1" 200\n')
   })
+  it('regression: a list of hosts, one a line, found no origin (exit 4, "is this a log?"); each line is now its host, keyed bare, as audit --fetch reads a list', async () => {
+    routes['a.test'] = send(200, RULES)
+    routes['xn--bcher-kva.test'] = send(200, 'User-agent: *\nDisallow: /\n')
+    const list = tmp.path('hosts.txt')
+    writeFileSync(list, ['a.test', ' B.test:80 ', '-', 'Bücher.test', 'http://c.test/x', 'a.test'].join('\n') + '\n')
+    const out = tmp.path('hosts.bundle')
+    const r = await run(['fetch', list, '-o', out, '--scheme', 'http', '--connect-to', `::127.0.0.1:${server.port}`])
+    expect(r.status, r.stderr).toBe(0)
+    expect([...bundle(out).keys()].sort()).toEqual(['a.test', 'b.test', 'http://c.test', 'xn--bcher-kva.test'])
+    expect(bundle(out).fetchInfo('a.test')?.origin).toBe('http://a.test')
+    expect(r.stderr).toMatch(/line 3 of '.*hosts\.txt' was not judged: .*; 1 line without a URL or host give no origin/)
+    const f = await run(['filter', '--bundle', out, '--agent', 'bot', '--print', 'verdicts', '-q'], { input: 'https://a.test/private\nhttp://bücher.test/x\nhttps://b.test/private\n' })
+    expect(f.stdout.toString()).toBe('disallowed\t2\thttps://a.test/private\ndisallowed\t2\thttp://bücher.test/x\nallowed\t0\thttps://b.test/private\n')
+  })
 })
 
 describe('fetch --update', () => {
