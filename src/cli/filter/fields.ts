@@ -126,15 +126,18 @@ function isMethodByte(b: number): boolean {
  * The target of an HTTP request line `bytes[start, end)` (`METHOD SP target
  * [SP HTTP/version]`, as `%r` / `$request` log it): writes its range to
  * `out[at]`, `out[at + 1]` and returns true; false when the text is not a
- * request line (`-`, a TLS handshake's bytes, one word). A target holding
- * blanks is taken up to the version (the last word, when it starts with
- * `HTTP/`), or to the end.
+ * request line (`-`, a TLS handshake's bytes, one word). A run of spaces
+ * separates the parts as one does (RFC 9112 §3: nginx reads
+ * `GET  /a  HTTP/1.1` as `/a`), so spaces around the target are no part of
+ * it. A target holding blanks is taken up to the version (the last word,
+ * when it starts with `HTTP/`), or to the end.
  */
 export function requestTarget(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number): boolean {
   let p = start
   while (p < end && isMethodByte(bytes[p])) p++
   if (p === start || p >= end || bytes[p] !== 0x20) return false
-  const s = p + 1
+  let s = p + 1
+  while (s < end && bytes[s] === 0x20) s++
   let e = end
   // The version: the last word, if it starts with HTTP/.
   let last = end - 1
@@ -142,6 +145,7 @@ export function requestTarget(bytes: Uint8Array, start: number, end: number, out
   if (last > s && end - last > 5 && bytes[last + 1] === 0x48 && bytes[last + 2] === 0x54 && bytes[last + 3] === 0x54 && bytes[last + 4] === 0x50 && bytes[last + 5] === 0x2f) {
     e = last
   }
+  while (e > s && bytes[e - 1] === 0x20) e--
   if (e <= s) return false
   out[at] = s
   out[at + 1] = e

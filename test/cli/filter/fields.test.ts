@@ -106,6 +106,16 @@ describe('requestTarget', () => {
     // A doubled blank leaves no path to judge.
     expect(target('GET  HTTP/1.1')?.startsWith('/')).toBeFalsy()
   })
+
+  it('regression: spaces around the target were part of it (GET /p  HTTP/1.1 judged as "/p ", which Disallow: /p$ does not match)', () => {
+    // A run of spaces separates the parts, as nginx reads them (RFC 9112 §3): the target nginx served.
+    expect(target('GET /p  HTTP/1.1')).toBe('/p')
+    expect(target('GET  /p HTTP/1.1')).toBe('/p')
+    expect(target('GET   /p   HTTP/1.1')).toBe('/p')
+    expect(target('GET /p ')).toBe('/p')
+    expect(target('GET  /a b  HTTP/1.1')).toBe('/a b')
+    expect(target('GET   ')).toBeNull()
+  })
 })
 
 describe('scanHostField', () => {
