@@ -6,7 +6,7 @@
  * through it, so they read a log alike.
  */
 import { RobotsInputError, UrlScan } from '../../index.js'
-import { FieldKind, findField, QUOTE, requestTarget, WHITESPACE } from './fields.js'
+import { FieldKind, findField, QUOTE, requestTarget, unquoteCsv, WHITESPACE } from './fields.js'
 import type { LineLayout } from './line-layout.js'
 import { unescapeLogged } from './log-escapes.js'
 import { locateLogLine, LogFit } from './log-line.js'
@@ -190,13 +190,13 @@ export class LineLocator {
       if (kind === FieldKind.None) return this.fault(start, start, LineFault.NoField)
       us = range[0]
       ue = range[1]
-      // A log's quoted column (`"%r"`, `"%{Referer}i"`) is escaped as the server wrote it; a --delimiter column is CSV's.
-      const escaped = kind === FieldKind.Quoted && layout.delimiter === WHITESPACE && bytes[us - 1] === QUOTE
+      // A log's quoted column (`"%r"`, `"%{Referer}i"`) is escaped as the server wrote it; a --delimiter column is CSV's (`""`).
+      const quoted = kind === FieldKind.Quoted && bytes[us - 1] === QUOTE
       if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
         us = range[2]
         ue = range[3]
       }
-      if (escaped) src = this.unescape(bytes, us, ue)
+      if (quoted) src = layout.delimiter === WHITESPACE ? this.unescape(bytes, us, ue) : this.unquote(bytes, us, ue)
     }
     if (src !== bytes) {
       us = 0
@@ -253,9 +253,11 @@ export class LineLocator {
       if (columnEnd > columnStart && !(columnEnd - columnStart === 1 && bytes[columnStart] === 0x2d)) {
         const column = this.column
         // A log's host column (`%v`, `%{Host}i`, nginx's `$host`) is escaped as the server wrote it (`b\xc3\xbccher.de`); no host holds a backslash.
+        // A quoted CSV column's `""` is one quote.
         let cb = bytes
-        if (layout.logFormat !== undefined || layout.delimiter === WHITESPACE) {
-          const u = unescapeLogged(bytes, columnStart, columnEnd)
+        const csv = layout.logFormat === undefined && layout.delimiter !== WHITESPACE
+        if (!csv || bytes[columnStart - 1] === QUOTE) {
+          const u = csv ? unquoteCsv(bytes, columnStart, columnEnd) : unescapeLogged(bytes, columnStart, columnEnd)
           if (u !== undefined) {
             cb = u
             columnStart = 0
@@ -310,6 +312,12 @@ export class LineLocator {
   /** The URL of the line located last as its input gives it (`bytes` is its line's block): a logged request target with its escapes undone. */
   shownUrl(bytes: Uint8Array): Uint8Array {
     return (this.unescaped ?? bytes).subarray(this.urlStart, this.urlEnd)
+  }
+
+  /** `bytes[us, ue)`, a quoted CSV column's text, with each `""` made one `"` (kept in `unescaped`), or `bytes` when it has none. */
+  private unquote(bytes: Uint8Array, us: number, ue: number): Uint8Array {
+    this.unescaped = unquoteCsv(bytes, us, ue)
+    return this.unescaped ?? bytes
   }
 
   /** `bytes[us, ue)` with its log escapes undone (kept in `unescaped`), or `bytes` when it has none. */

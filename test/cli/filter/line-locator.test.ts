@@ -153,6 +153,16 @@ describe('regression: quoted columns judged as escaped; a host column of another
   })
 })
 
+describe('regression: a CSV column\'s "" judged as two quotes', () => {
+  it('--delimiter: the URL and host columns are read as CSV reads them, each "" inside quotes one quote; a backslash is a byte', () => {
+    const csv = layout('--field', '2', '--delimiter', ',')
+    expect(locate('1,"/p""x",2', csv, false)).toMatchObject({ fault: 'none', url: '/p"x' })
+    expect(locate('1,"GET /p""x HTTP/1.1",2', csv, false)).toMatchObject({ fault: 'none', url: '/p"x' })
+    expect(locate('1,"/q\\",2', csv, false)).toMatchObject({ fault: 'none', url: '/q\\' })
+    expect(locate('"a""b.example",/p', layout('--field', '2', '--host-field', '1', '--delimiter', ','))).toMatchObject({ fault: 'none', host: 'a"b.example' })
+  })
+})
+
 describe('regression: a log host column written escaped', () => {
   it("a log's host column written with the server's escapes (b\\xc3\\xbccher.de) is the host bücher.de, not bad-host; a --delimiter column as written", () => {
     const vhost = (host: string) => `${host} 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 5 "-" "curl/8"`
