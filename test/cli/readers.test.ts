@@ -70,7 +70,7 @@ describe('gzip input after zero padding', () => {
   })
 })
 
-describe('regression: compressed data that is not gzip (zstd, xz, bzip2, zlib) was read as lines of text', () => {
+describe('regression: compressed data that is not gzip (zstd, xz, bzip2, zlib), or inside gzip, was read as lines of text', () => {
   // Its bytes were lines without a URL, "is this a log?", exit 4 alone; after a list, only counted (exit 0).
   it('such an input is refused naming its format and how to decompress it; text that starts alike is read', async () => {
     const cases: [string, Buffer][] = [
@@ -97,6 +97,16 @@ describe('regression: compressed data that is not gzip (zstd, xz, bzip2, zlib) w
       for (let got; (got = await reader.readInto(out, n, out.length - n)) > 0; ) n += got
       await reader.close()
       expect(Buffer.from(out.subarray(0, n)).toString('latin1')).toBe(text)
+    }
+  })
+
+  it('so is such data inside gzip, and gzip inside gzip (compressed twice): it is decompressed once, never read as text', async () => {
+    const zstd = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x04, 0x21, 0x00, 0x00, 0x2f, 0x6f, 0x6b, 0x0a])
+    for (const [format, bytes] of [['gzip', gzipSync(gzipSync('/ok\n'))], ['zstd', gzipSync(zstd)]] as const) {
+      const file = tmp.path(`nested.${format}.gz`)
+      writeFileSync(file, bytes)
+      const e = await openInput({ name: file, path: file, size: bytes.length }, { bytes: 0 }).then(() => undefined, (err: unknown) => err)
+      expect((e as CliError).message, format).toContain(`'${file}': it is ${format} data inside gzip`)
     }
   })
 

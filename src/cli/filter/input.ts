@@ -168,11 +168,12 @@ export async function openInput(input: InputFile, counter: ByteCounter): Promise
 
 /**
  * Reads the first bytes of `raw`: when they are gzip's magic, returns a reader
- * of the decompressed stream; when they are another compressed format's
- * (zstd, xz, bzip2, zlib), throws ERR_READ naming it; otherwise a reader that
- * hands out the bytes read so far, then the rest of `raw`.
+ * of the decompressed stream (whose own first bytes are read so too); when
+ * they are another compressed format's (zstd, xz, bzip2, zlib), or gzip's
+ * again inside gzip (`inside`), throws ERR_READ naming it; otherwise a reader
+ * that hands out the bytes read so far, then the rest of `raw`.
  */
-async function sniffGzip(raw: ByteReader, name: string, stdin: boolean): Promise<ByteReader> {
+async function sniffGzip(raw: ByteReader, name: string, stdin: boolean, inside = false): Promise<ByteReader> {
   const head = new Uint8Array(1 << 16)
   let n = 0
   try {
@@ -188,20 +189,23 @@ async function sniffGzip(raw: ByteReader, name: string, stdin: boolean): Promise
     await raw.close()
     throw err
   }
-  const other = OTHER_COMPRESSION.find((c) => startsAs(head.subarray(0, n), c.magic, false))
+  const gzip = n >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
+  const other = inside && gzip ? { name: 'gzip', tool: 'gzip -dc' } : OTHER_COMPRESSION.find((c) => startsAs(head.subarray(0, n), c.magic, false))
   if (other !== undefined) {
     await raw.close()
     const what = stdin ? 'stdin' : `input file '${printable(name)}'`
-    throw new CliError('ERR_READ', `cannot read ${what}: it is ${other.name} data, and only gzip is decompressed: decompress it first (${other.tool})`)
+    const where = inside ? `${other.name} data inside gzip, and it is decompressed once` : `${other.name} data, and only gzip is decompressed`
+    throw new CliError('ERR_READ', `cannot read ${what}: it is ${where}: decompress it first (${inside ? `gzip -dc | ${other.tool}` : other.tool})`)
   }
   const peeked = new PeekedReader(head.subarray(0, n), raw)
-  if (n < 2 || head[0] !== GZIP_MAGIC_0 || head[1] !== GZIP_MAGIC_1) return peeked
+  if (!gzip) return peeked
   // Member by member, so that what a good member holds is all read before an error about what follows it.
   const decoded = Readable.from(gunzipMembers(chunksOf(peeked)), { objectMode: false })
-  return new StreamReader(decoded, { bytes: 0 }, name, false, () => {
+  const reader = new StreamReader(decoded, { bytes: 0 }, name, false, () => {
     decoded.destroy()
     void raw.close()
   })
+  return sniffGzip(reader, name, stdin, true)
 }
 
 /** The chunks of a reader, each in a buffer of its own (for a stream). */
