@@ -59,3 +59,16 @@ describe('regression: a UTF-16 crawler list without a byte order mark ran with N
     expect(() => parseCrawlers([`@${tmp.path('crawlers16bom.txt')}`])).toThrow(`: UTF-16BE text, but a crawler list is read as UTF-8`)
   })
 })
+
+describe('regression: JSON lines (a JSON access log, filter\'s own --format jsonl) got the hint "is this a log? try --log-format combined"', () => {
+  it('the hint says it is a JSON object and how jq takes its URL out', async () => {
+    const input = '{"url":"https://a.test/private","allowed":false}\n'
+    const r = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A'], { input })
+    expect(r.status).toBe(4)
+    expect(r.stderr).toContain(`: ${input.trim()}; it is a JSON object: take its URL out first (jq -r '.url'); lines without a URL are written out unjudged (--invalid keep)`)
+    const log = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', '--log-format', 'combined', '-q'], { input: '{"time":"x","request":"GET /private HTTP/1.1","status":200}\n' })
+    expect(log.stderr).toContain(`it is a JSON object: take its URL out first (jq -r '.request | split(" ")[1]')`)
+    const none = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', '-q'], { input: '{"a":1}\n' })
+    expect(none.stderr).toContain(`it is a JSON object: take its URL out first (jq -r '.FIELD')`)
+  })
+})
