@@ -100,6 +100,8 @@ export class LineLocator {
   sameHost = false
   /** Why the last line was a {@link LineFault.BadHost}, in words. */
   problem = ''
+  /** The URL is a logged request's target (`--log-format`, or a quoted column holding a request line): `//a/b` is a path. */
+  target = false
   /**
    * For a path that starts with `//` on a host given apart (a log's request
    * line, a host column, `--host`): the URL judged, `http://h` + the path,
@@ -171,6 +173,7 @@ export class LineLocator {
     this.sameHost = false
     this.absolute = undefined
     this.unescaped = undefined
+    this.target = layout.logFormat !== undefined
     /** The bytes the URL is in: the line's, or its request target unescaped. */
     let src = bytes
     /** The host column, when the log format found it. */
@@ -195,6 +198,7 @@ export class LineLocator {
       if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
         us = range[2]
         ue = range[3]
+        this.target = true
       }
       if (quoted) src = layout.delimiter === WHITESPACE ? this.unescape(bytes, us, ue) : this.unquote(bytes, us, ue)
     }
@@ -235,7 +239,7 @@ export class LineLocator {
     if (src[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
     // A request target `//a/b` is the path `//a/b` of the line's host, never a host `a` (RFC 9112's origin-form).
-    if (ue - us >= 2 && src[us + 1] === 0x2f && (layout.logFormat !== undefined || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(src, us, ue)
+    if (ue - us >= 2 && src[us + 1] === 0x2f && (this.target || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(src, us, ue)
     if (layout.host > 0 && columnStart < 0 && layout.logFormat === undefined) {
       const kind = findField(bytes, start, end, layout.host, layout.delimiter, range, 0)
       if (kind !== FieldKind.None) {
