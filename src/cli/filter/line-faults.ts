@@ -6,6 +6,7 @@
  * {@link EXIT_NO_URL}. `filter`, `diff` and `fetch` word them alike.
  */
 import type { OptionSpec } from '../common/args.js'
+import { isUtf8 } from 'node:buffer'
 import { printable } from '../../tools/printable.js'
 import { printableBytes } from '../../tools/input-text.js'
 import { convertWords, encodingFamily, wideEncoding } from '../../tools/wide-text.js'
@@ -38,7 +39,7 @@ export interface FaultSample {
   readonly detail?: string
   /** The log format the line fits, when one does (for the hint). */
   readonly fits?: LogFormat
-  /** What its bytes are when no text a line can be: `bom` (a UTF-8 byte order mark starts it: a file joined after another), or `UTF-16`, `UTF-32` (the input is such text). */
+  /** What its bytes are when no text a line can be: `bom` (a UTF-8 byte order mark starts it: a file joined after another), `UTF-16`, `UTF-32` (the input is such text), or `binary` (control bytes in bytes that are not UTF-8: compressed data gzip's magic did not announce, such as raw deflate). */
   readonly encoding?: string
   /** When the line is a JSON object (a JSON log, filter's own JSON lines): how jq takes its URL out (`.url`, or `.FIELD` when no member holds one). */
   readonly json?: string
@@ -88,7 +89,9 @@ function encodingOfLine(bytes: Uint8Array, start: number, end: number): string |
   if (end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) return 'bom'
   // A line past the first may start with a code unit's second byte: the byte order is not told.
   const wide = wideEncoding(bytes.subarray(start, end))
-  return wide === undefined ? undefined : encodingFamily(wide.name)
+  if (wide !== undefined) return encodingFamily(wide.name)
+  const line = bytes.subarray(start, end)
+  return !isUtf8(line) && line.some((b) => (b < 0x20 && b !== 0x09) || b === 0x7f) ? 'binary' : undefined
 }
 
 /** Whether a fault is warned about: every kind but a log's `"-"` request, an ordinary line that is only counted. */
@@ -138,6 +141,7 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
 function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string, json?: string): string {
   if (encoding === 'bom') return "a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//')"
+  if (encoding === 'binary') return 'its bytes are no text: binary data, or compressed in a format whose start says nothing (raw deflate?): decompress it first'
   if (encoding !== undefined) return `the input looks like ${encoding} text, but lines are read as UTF-8: ${convertWords(encoding)}`
   if (json !== undefined && fault !== LineFault.BadHost && fault !== LineFault.NoHost) return `it is a JSON object: take its URL out first (jq -r '${json}')`
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'

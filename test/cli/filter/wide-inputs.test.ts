@@ -9,6 +9,7 @@
  * list is a usage error.
  */
 import { writeFileSync } from 'node:fs'
+import { deflateRawSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCrawlers } from '../../../src/cli/common/crawlers-option.js'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
@@ -70,5 +71,19 @@ describe('regression: JSON lines (a JSON access log, filter\'s own --format json
     expect(log.stderr).toContain(`it is a JSON object: take its URL out first (jq -r '.request | split(" ")[1]')`)
     const none = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', '-q'], { input: '{"a":1}\n' })
     expect(none.stderr).toContain(`it is a JSON object: take its URL out first (jq -r '.FIELD')`)
+  })
+})
+
+describe('regression: raw deflate (or other binary data) given as a .gz got the hint "is this a log?"', () => {
+  it('the hint says its bytes are no text; a line of Latin-1 text is no binary data', async () => {
+    const { faultSample, faultNote } = await import('../../../src/cli/filter/line-faults.js')
+    const { LineLocator, LineFault } = await import('../../../src/cli/filter/line-locator.js')
+    const { WHOLE_LINES } = await import('../../../src/cli/filter/line-layout.js')
+    const locator = new LineLocator(WHOLE_LINES, false)
+    const note = (bytes: Uint8Array) => faultNote(faultSample(LineFault.NotUrl, 'in.gz', 1, bytes, 0, bytes.length, locator), WHOLE_LINES, '')
+    const deflated = deflateRawSync('https://a.test/private\n')
+    expect(note(deflated)).toContain('; its bytes are no text: binary data, or compressed in a format whose start says nothing (raw deflate?): decompress it first;')
+    expect(note(Buffer.from('caf\xe9 \x01', 'latin1'))).toContain('its bytes are no text')
+    expect(note(Buffer.from('caf\xe9', 'latin1'))).toContain('is this a log?')
   })
 })
