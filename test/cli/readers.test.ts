@@ -5,10 +5,11 @@
  */
 import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
-import { gzipSync } from 'node:zlib'
+import { deflateSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { gunzipMembers } from '../../src/cli/filter/gunzip.js'
-import type { ByteReader } from '../../src/cli/filter/input.js'
+import { openInput, type ByteReader } from '../../src/cli/filter/input.js'
+import { CliError } from '../../src/cli/common/cli-error.js'
 import { lineBlocks } from '../../src/cli/filter/line-blocks.js'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
@@ -66,6 +67,58 @@ describe('gzip input after zero padding', () => {
     expect(r.status).toBe(1)
     expect(r.stdout.toString()).toBe(`allowed\t0\t${A}`)
     expect(r.stderr).toBe(`robots-automaton: cannot read input file '${file}': not valid gzip data\n`)
+  })
+})
+
+describe('regression: compressed data that is not gzip (zstd, xz, bzip2, zlib), or inside gzip, was read as lines of text', () => {
+  // Its bytes were lines without a URL, "is this a log?", exit 4 alone; after a list, only counted (exit 0).
+  it('such an input is refused naming its format and how to decompress it; text that starts alike is read', async () => {
+    const cases: [string, Buffer][] = [
+      ['zstd', Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x04, 0x21, 0x00, 0x00, 0x2f, 0x6f, 0x6b, 0x0a])],
+      ['xz', Buffer.from('fd377a585a000004e6d6b446', 'hex')],
+      ['bzip2', Buffer.from('BZh91AY&SY\xf5\xfd\n/ok\n', 'latin1')],
+      ['bzip2', Buffer.from('425a683917724538509000000000', 'hex')],
+      ['zlib', deflateSync('/ok\n')],
+    ]
+    for (const [format, bytes] of cases) {
+      const file = tmp.path(`in.${format}.gz`)
+      writeFileSync(file, bytes)
+      const e = await openInput({ name: file, path: file, size: bytes.length }, { bytes: 0 }).then(() => undefined, (err: unknown) => err)
+      expect(e, format).toBeInstanceOf(CliError)
+      expect((e as CliError).code).toBe('ERR_READ')
+      expect((e as CliError).message).toContain(`'${file}': it is ${format} data, and only gzip is decompressed`)
+    }
+    for (const text of ['BZh\n/ok\n', 'BZh9\n', '(\n/ok\n', 'x\n', 'B']) {
+      const file = tmp.path('text.txt')
+      writeFileSync(file, text)
+      const reader = await openInput({ name: file, path: file, size: text.length }, { bytes: 0 })
+      const out = new Uint8Array(64)
+      let n = 0
+      for (let got; (got = await reader.readInto(out, n, out.length - n)) > 0; ) n += got
+      await reader.close()
+      expect(Buffer.from(out.subarray(0, n)).toString('latin1')).toBe(text)
+    }
+  })
+
+  it('so is such data inside gzip, and gzip inside gzip (compressed twice): it is decompressed once, never read as text', async () => {
+    const zstd = Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x04, 0x21, 0x00, 0x00, 0x2f, 0x6f, 0x6b, 0x0a])
+    for (const [format, bytes] of [['gzip', gzipSync(gzipSync('/ok\n'))], ['zstd', gzipSync(zstd)]] as const) {
+      const file = tmp.path(`nested.${format}.gz`)
+      writeFileSync(file, bytes)
+      const e = await openInput({ name: file, path: file, size: bytes.length }, { bytes: 0 }).then(() => undefined, (err: unknown) => err)
+      expect((e as CliError).message, format).toContain(`'${file}': it is ${format} data inside gzip`)
+    }
+  })
+
+  it('filter: the lines of the inputs before it are written, then exit 1 naming it', async () => {
+    const file = tmp.path('list.zst')
+    writeFileSync(file, Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x04, 0x21, 0x00, 0x00, 0x2f, 0x6f, 0x6b, 0x0a]))
+    const first = tmp.path('first.txt')
+    writeFileSync(first, '/a\n')
+    const r = await run(['filter', '--robots', tmp.path('robots.txt'), '--agent', 'bot', '-q', first, file])
+    expect(r.status).toBe(1)
+    expect(r.stdout.toString()).toBe('/a\n')
+    expect(r.stderr).toBe(`robots-automaton: cannot read input file '${file}': it is zstd data, and only gzip is decompressed: decompress it first (zstd -dc)\n`)
   })
 })
 

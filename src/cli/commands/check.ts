@@ -26,7 +26,8 @@ import { ruleJson } from '../common/rule-text.js'
 import { count, plural } from '../common/numbers.js'
 import { isStdin, note, verdictFound } from '../common/stdio.js'
 import { CliError, UsageError } from '../common/cli-error.js'
-import { EXIT_NO_URL } from '../filter/line-faults.js'
+import { EXIT_NO_URL, sampleText } from '../filter/line-faults.js'
+import { fittingFormat } from '../filter/log-line.js'
 import { OriginScope } from '../common/robots-origin.js'
 import { ClientPaths } from '../common/client-path.js'
 
@@ -66,6 +67,8 @@ class Checker {
   emptyLines = 0
   /** Lines of stdin holding a CR that ends no line (an input whose lines end with CR alone): judged whole, and said so. */
   crLines = 0
+  /** URLs that are neither a path nor an http(s) URL with a host (a log line, `example.com/x`): judged as the reference reads them, and said so. */
+  notUrls = 0
 
   constructor(
     private readonly matcher: AgentMatcher,
@@ -121,6 +124,21 @@ class Checker {
     })
   }
 
+  /**
+   * Counts a URL (`where`: `line N of stdin`, or the argument) that `filter`
+   * would not judge, neither a path nor an http(s) URL with a host: the
+   * reference reads any string, its path from the first `/`, `?` or `;`, so it
+   * is judged, but the first is warned about (a log's line names the format
+   * `filter` reads it by).
+   */
+  notUrl(where: string, bytes: Uint8Array, line: boolean): void {
+    if (this.notUrls++ > 0 || this.quiet) return
+    const fits = fittingFormat(bytes, 0, bytes.length)
+    const hint = fits !== undefined ? `; it is a log line: filter --log-format ${fits} judges a log's requests` : ''
+    const shown = line ? `: ${printableValue(sampleText(bytes, 0, bytes.length))};` : ':'
+    note(`warning: ${where} is neither a path (/…) nor an http(s) URL with a host${shown} judged as the reference reads any string, its path from the first '/', '?' or ';'${hint}`)
+  }
+
   /** Judges one URL, given as a string (an argument) or as the bytes of a line. */
   url(url: string | Uint8Array): void {
     const text = typeof url === 'string' ? url : inputText(url)
@@ -160,7 +178,9 @@ class Checker {
         if (fault === LineFault.CarriageReturn && this.crLines++ === 0 && !this.quiet) {
           note(`warning: line ${count(line)} of stdin holds a CR that ends no line: judged whole, as one URL (lines that end with CR alone? convert them: tr '\\r' '\\n')`)
         }
-        this.url(bytes.slice(start, end))
+        const url = bytes.slice(start, end)
+        if (fault === LineFault.NotUrl) this.notUrl(`line ${count(line)} of stdin`, url, true)
+        this.url(url)
       },
       async (pause) => {
         if (pause) this.out.flush()
@@ -210,18 +230,24 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   // Checked before any URL is written.
   if (urls.length === 0 || urls.includes('-')) refuseOutputAsInput(await resolveInputs(['-']))
   if (urls.length === 0) await checker.stdin()
+  const locator = new LineLocator(WHOLE_LINES, false)
   for (const url of urls) {
     if (url === '-') await checker.stdin()
-    else checker.url(url)
+    else {
+      const bytes = Buffer.from(url, 'utf8')
+      if (locator.locate(bytes, 0, bytes.length) === LineFault.NotUrl) checker.notUrl(`URL '${printableValue(url)}'`, bytes, false)
+      checker.url(url)
+    }
   }
   await out.end()
-  const { checked, allowed, emptyLines } = checker
+  const { checked, allowed, emptyLines, notUrls } = checker
   const empties = (emptyLines === 0 ? '' : ` (${plural(emptyLines, 'empty line')} of stdin among them)`) + (scope?.summary() ?? '')
+  const tail = paths.tail() + (notUrls === 0 ? '' : `; ${count(notUrls)} neither a path nor an http(s) URL`)
   if (!quiet && crawlers !== undefined) {
     const each = crawlers.specs.map((c, k) => `${c.name} ${count(crawlers!.allowed[k])}`).join(', ')
     const words = crawlers.require === 'all' ? 'allowed for every crawler' : 'allowed for some crawler'
-    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}${paths.tail()}`)
-  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed${paths.tail()}`)
+    note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} ${words}, ${count(checked - allowed)} not; allowed per crawler: ${each}${tail}`)
+  } else if (!quiet) note(`${plural(checked, 'URL')} checked${empties}: ${count(allowed)} allowed, ${count(checked - allowed)} disallowed${tail}`)
   if (!flag(args, 'exit-code')) return 0
   // No URL judged: "every URL allowed" would be a verdict on nothing.
   if (checked === 0) throw new CliError('ERR_NO_URL', 'no URL was checked (stdin held none): --exit-code has no verdict to give', EXIT_NO_URL)

@@ -173,8 +173,8 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       }
       compared++
       const shown = inputText(locator.shownUrl(bytes))
-      scope?.see(shown, layout.request)
-      paths.see(shown, layout.request)
+      scope?.see(shown, locator.target)
+      paths.see(shown, locator.target)
       if (crawlers !== undefined) {
         before.judgeEach(bytes, locator, olds)
         after.judgeEach(bytes, locator, news)

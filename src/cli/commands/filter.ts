@@ -197,8 +197,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
         for await (const block of lineBlocks(reader, inputs[i].name, blockSizeFromEnv(), undefined, { lineBuffered, allocate: runner.allocate })) {
           const source: BlockSource = { input: inputs[i].name, place: { firstLine, input: several ? inputs[i].name : undefined } }
           if (jsonl) firstLine += countLines(block.bytes)
-          if (scope !== undefined) seeBlockOrigins(block.bytes, locator, scope, layout.request)
-          seeBlockPaths(block.bytes, locator, paths, layout.request, marks)
+          if (scope !== undefined) seeBlockOrigins(block.bytes, locator, scope)
+          seeBlockPaths(block.bytes, locator, paths, marks)
           await runner.submit(block, terminateLast, source)
           progress?.update(counter.bytes, stats.lines)
           if (stats.stopped) break

@@ -109,11 +109,13 @@ export class OriginScope {
   }
 }
 
-/** Whether `url` is of `origin` (`anyPort`: whatever its port, for a `--host` that names none). */
+/** Whether `url` is of `origin` (`anyPort`: whatever its port, for a `--host` that names none); a host's trailing dot is dropped, as everywhere (`example.com.` is `example.com`). */
 function sameOrigin(url: string, origin: string, anyPort = false): boolean {
   try {
     const a = new URL(url)
-    return anyPort ? a.hostname === new URL(origin).hostname : a.origin === origin
+    const b = new URL(origin)
+    if (a.hostname.replace(/\.$/, '') !== b.hostname.replace(/\.$/, '')) return false
+    return anyPort || (a.protocol === b.protocol && a.port === b.port)
   } catch {
     return false
   }

@@ -30,13 +30,13 @@ export function isBlank(b: number): boolean {
 }
 
 /**
- * The end of a quoted field that opens at `open` (its `"`, or `[` with
- * whitespace columns): the offset of the closing byte, a `"` (or `]`) that
- * ends the line or is followed by a separator; a backslash escapes the byte
- * after it (Apache writes `\"` inside `"%r"`). -1 when there is none: then the
- * field is read as if unquoted.
+ * The end of a quoted field of whitespace columns that opens at `open` (its
+ * `"` or `[`): the offset of the closing byte, a `"` (or `]`) that ends the
+ * line or is followed by a blank; a backslash escapes the byte after it
+ * (Apache writes `\"` inside `"%r"`). -1 when there is none: then the field
+ * is read as if unquoted.
  */
-function closing(bytes: Uint8Array, open: number, end: number, delimiter: number): number {
+function closing(bytes: Uint8Array, open: number, end: number): number {
   const close = bytes[open] === QUOTE ? QUOTE : 0x5d
   for (let p = open + 1; p < end; p++) {
     const b = bytes[p]
@@ -45,11 +45,45 @@ function closing(bytes: Uint8Array, open: number, end: number, delimiter: number
       continue
     }
     if (b !== close) continue
-    if (p + 1 === end) return p
-    const next = bytes[p + 1]
-    if (delimiter === WHITESPACE ? isBlank(next) : next === delimiter) return p
+    if (p + 1 === end || isBlank(bytes[p + 1])) return p
   }
   return -1
+}
+
+/**
+ * The closing `"` of a CSV column that opens at `open` (`--delimiter D`): a
+ * `"` that ends the line or comes before a D, where a pair `""` inside is an
+ * escaped quote (RFC 4180; a backslash is a byte like any other). Read by
+ * runs of quotes: a run of even length is pairs, an odd one ends in a
+ * closing quote when D or the line's end follows it (else it is pairs and one
+ * quote as written). With `firstRunOnly`, only the run right after `open` is
+ * looked at ({@link findField}: the rest was searched from an earlier
+ * column's quote, which saw every later run whole). -1 when there is none.
+ */
+function csvClosing(bytes: Uint8Array, open: number, end: number, delimiter: number, firstRunOnly: boolean): number {
+  let p = open + 1
+  for (;;) {
+    while (p < end && bytes[p] !== QUOTE) p++
+    if (p >= end) return -1
+    const run = p
+    while (p < end && bytes[p] === QUOTE) p++
+    if (((p - run) & 1) === 1 && (p === end || bytes[p] === delimiter)) return p - 1
+    if (firstRunOnly) return -1
+  }
+}
+
+/** The range `bytes[s, e)` of a quoted CSV column with each `""` made one `"` (a new array), or undefined when it holds no quote. */
+export function unquoteCsv(bytes: Uint8Array, s: number, e: number): Uint8Array | undefined {
+  let p = s
+  while (p < e && bytes[p] !== QUOTE) p++
+  if (p === e) return undefined
+  const out = new Uint8Array(e - s)
+  let n = 0
+  for (let q = s; q < e; q++) {
+    out[n++] = bytes[q]
+    if (bytes[q] === QUOTE && q + 1 < e && bytes[q + 1] === QUOTE) q++
+  }
+  return out.subarray(0, n)
 }
 
 /**
@@ -66,7 +100,8 @@ function closing(bytes: Uint8Array, open: number, end: number, delimiter: number
  *   each. Without such a closing byte the field is read as unquoted.
  * - With `--delimiter D` (one byte: `,`, `|`, or `\t` for a tab), every D
  *   separates two fields, empty ones included (as `cut -d D` splits), and a
- *   field that starts with `"` runs to a closing `"` before a D (CSV's quoting).
+ *   field that starts with `"` runs to a closing `"` before a D (CSV's quoting:
+ *   `""` inside is an escaped quote, which {@link unquoteCsv} undoes).
  */
 export function findField(bytes: Uint8Array, start: number, end: number, n: number, delimiter: number, out: Int32Array, at: number): FieldKind {
   let p = start
@@ -82,7 +117,7 @@ export function findField(bytes: Uint8Array, start: number, end: number, n: numb
       const b = bytes[p]
       let close = -1
       if (b === QUOTE ? !quoteFailed : b === 0x5b && !bracketFailed) {
-        close = closing(bytes, p, end, delimiter)
+        close = closing(bytes, p, end)
         if (close < 0) {
           if (b === QUOTE) quoteFailed = true
           else bracketFailed = true
@@ -100,10 +135,11 @@ export function findField(bytes: Uint8Array, start: number, end: number, n: numb
   for (let k = 1; ; k++) {
     const s = p
     let close = -1
-    // A backslash as D could end an escape where a column starts: then every search is made.
-    if (p < end && bytes[p] === QUOTE && !quoteFailed) {
-      close = closing(bytes, p, end, delimiter)
-      quoteFailed = close < 0 && delimiter !== BACKSLASH
+    // After a search that failed, a later column's quote can close only in its own first run of quotes
+    // (read from one quote later, its length's parity differs): the rest was seen, so reading stays linear.
+    if (p < end && bytes[p] === QUOTE) {
+      close = csvClosing(bytes, p, end, delimiter, quoteFailed)
+      if (close < 0) quoteFailed = true
     }
     if (close >= 0) p = close + 1
     else while (p < end && bytes[p] !== delimiter) p++
@@ -126,15 +162,18 @@ function isMethodByte(b: number): boolean {
  * The target of an HTTP request line `bytes[start, end)` (`METHOD SP target
  * [SP HTTP/version]`, as `%r` / `$request` log it): writes its range to
  * `out[at]`, `out[at + 1]` and returns true; false when the text is not a
- * request line (`-`, a TLS handshake's bytes, one word). A target holding
- * blanks is taken up to the version (the last word, when it starts with
- * `HTTP/`), or to the end.
+ * request line (`-`, a TLS handshake's bytes, one word). A run of spaces
+ * separates the parts as one does (RFC 9112 §3: nginx reads
+ * `GET  /a  HTTP/1.1` as `/a`), so spaces around the target are no part of
+ * it. A target holding blanks is taken up to the version (the last word,
+ * when it starts with `HTTP/`), or to the end.
  */
 export function requestTarget(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number): boolean {
   let p = start
   while (p < end && isMethodByte(bytes[p])) p++
   if (p === start || p >= end || bytes[p] !== 0x20) return false
-  const s = p + 1
+  let s = p + 1
+  while (s < end && bytes[s] === 0x20) s++
   let e = end
   // The version: the last word, if it starts with HTTP/.
   let last = end - 1
@@ -142,6 +181,7 @@ export function requestTarget(bytes: Uint8Array, start: number, end: number, out
   if (last > s && end - last > 5 && bytes[last + 1] === 0x48 && bytes[last + 2] === 0x54 && bytes[last + 3] === 0x54 && bytes[last + 4] === 0x50 && bytes[last + 5] === 0x2f) {
     e = last
   }
+  while (e > s && bytes[e - 1] === 0x20) e--
   if (e <= s) return false
   out[at] = s
   out[at + 1] = e

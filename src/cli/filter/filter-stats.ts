@@ -35,6 +35,8 @@ export interface FilterStats {
   faultFits: string
   /** What its bytes are when no text a line can be (`FaultSample.encoding`), else ''. */
   faultEncoding: string
+  /** How jq takes its URL out when it is a JSON object (`FaultSample.json`), else ''. */
+  faultJson: string
   /** `--invalid fail` met a line without a URL: the block's output stops before it. */
   stopped: boolean
   /** `--crawlers`: per crawler, the lines it may fetch (empty otherwise). */
@@ -43,7 +45,7 @@ export interface FilterStats {
 
 /** A zeroed `FilterStats`. */
 export function newStats(): FilterStats {
-  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', faultEncoding: '', stopped: false, crawlerAllowed: [] }
+  return { lines: 0, allowed: 0, disallowed: 0, noUrl: 0, noHost: 0, badHost: 0, emptyRequest: 0, bytes: 0, faultIndex: -1, fault: LineFault.None, faultText: '', faultDetail: '', faultFits: '', faultEncoding: '', faultJson: '', stopped: false, crawlerAllowed: [] }
 }
 
 /**
@@ -73,6 +75,7 @@ export class FilterTotals {
         ...(from.faultDetail !== '' ? { detail: from.faultDetail } : {}),
         ...(from.faultFits !== '' ? { fits: from.faultFits as LogFormat } : {}),
         encoding: from.faultEncoding || undefined,
+        ...(from.faultJson !== '' ? { json: from.faultJson } : {}),
       }
       this.onFirstFault?.(this.firstFault)
     }

@@ -39,6 +39,39 @@ export interface ByteCounter {
 const GZIP_MAGIC_0 = 0x1f
 const GZIP_MAGIC_1 = 0x8b
 
+/** A byte of a magic: the one byte, or (a pair) any byte from the first to the second. */
+type MagicByte = number | readonly [number, number]
+
+/**
+ * The first bytes of compressed data that is not gzip, and the command that
+ * decompresses it: such an input is refused, never read as lines of text (no
+ * line of text starts so: bzip2's is its level, then a block's or the end's
+ * magic; zlib's second byte is one of its levels that no text has after an
+ * `x`).
+ */
+const OTHER_COMPRESSION: readonly { readonly magic: readonly MagicByte[]; readonly name: string; readonly tool: string }[] = [
+  { magic: [0x28, 0xb5, 0x2f, 0xfd], name: 'zstd', tool: 'zstd -dc' },
+  { magic: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], name: 'xz', tool: 'xz -dc' },
+  { magic: [0x42, 0x5a, 0x68, [0x31, 0x39], 0x31, 0x41, 0x59, 0x26, 0x53, 0x59], name: 'bzip2', tool: 'bzip2 -dc' },
+  { magic: [0x42, 0x5a, 0x68, [0x31, 0x39], 0x17, 0x72, 0x45, 0x38, 0x50, 0x90], name: 'bzip2', tool: 'bzip2 -dc' },
+  { magic: [0x78, [0x01, 0x01]], name: 'zlib', tool: 'pigz -dcz' },
+  { magic: [0x78, [0x9c, 0x9c]], name: 'zlib', tool: 'pigz -dcz' },
+  { magic: [0x78, [0xda, 0xda]], name: 'zlib', tool: 'pigz -dcz' },
+]
+
+/** The longest magic of {@link OTHER_COMPRESSION}. */
+const MAGIC_MAX = 10
+
+/** Whether `head` starts with `magic`, or (`partly`) is a shorter start of it. */
+function startsAs(head: Uint8Array, magic: readonly MagicByte[], partly: boolean): boolean {
+  if (head.length < magic.length && !partly) return false
+  for (let i = 0; i < magic.length && i < head.length; i++) {
+    const m = magic[i]
+    if (typeof m === 'number' ? head[i] !== m : head[i] < m[0] || head[i] > m[1]) return false
+  }
+  return true
+}
+
 /** Checks every input (exists, is not a directory) and returns them with their sizes. `-` is stdin. */
 export async function resolveInputs(names: readonly string[]): Promise<InputFile[]> {
   if (names.length === 0) names = ['-']
@@ -105,7 +138,8 @@ function stdinSize(): number | undefined {
  * - gzip is recognised by its magic bytes (1f 8b), not by a `.gz` name, in
  *   files and on stdin alike; concatenated gzip members are read one after
  *   the other (as `zcat` does). A file that starts like gzip but is not
- *   valid gzip fails with its name.
+ *   valid gzip fails with its name, and so does one that starts as zstd,
+ *   xz, bzip2 or zlib data does (never read as lines of text).
  * - A regular file (also stdin redirected from one, `< file`) is read
  *   straight into the caller's buffer; anything else (a pipe, a FIFO, a
  *   terminal) as a stream, whose `ready()` tells whether bytes are waiting,
@@ -129,37 +163,49 @@ export async function openInput(input: InputFile, counter: ByteCounter): Promise
     // A FIFO or a device: a stream, so that a pause can be seen.
     raw = new StreamReader(createReadStream(input.path, { highWaterMark: 1 << 16 }), counter, input.name, false)
   }
-  return sniffGzip(raw, input.name)
+  return sniffGzip(raw, input.name, input.path === null)
 }
 
 /**
  * Reads the first bytes of `raw`: when they are gzip's magic, returns a reader
- * of the decompressed stream; otherwise a reader that hands out the bytes
- * read so far, then the rest of `raw`.
+ * of the decompressed stream (whose own first bytes are read so too); when
+ * they are another compressed format's (zstd, xz, bzip2, zlib), or gzip's
+ * again inside gzip (`inside`), throws ERR_READ naming it; otherwise a reader
+ * that hands out the bytes read so far, then the rest of `raw`.
  */
-async function sniffGzip(raw: ByteReader, name: string): Promise<ByteReader> {
+async function sniffGzip(raw: ByteReader, name: string, stdin: boolean, inside = false): Promise<ByteReader> {
   const head = new Uint8Array(1 << 16)
   let n = 0
   try {
-    // Two bytes decide; a first byte other than 0x1f decides alone (a slow source is not waited for).
-    while (n < 2) {
+    // Two bytes decide gzip; a first byte that starts no magic decides alone (a slow source is not waited for).
+    while (n < MAGIC_MAX) {
       const got = await raw.readInto(head, n, head.length - n)
       if (got === 0) break
       n += got
-      if (head[0] !== GZIP_MAGIC_0) break
+      const read = head.subarray(0, n)
+      if (!(n < 2 && read[0] === GZIP_MAGIC_0) && !OTHER_COMPRESSION.some((c) => n < c.magic.length && startsAs(read, c.magic, true))) break
     }
   } catch (err) {
     await raw.close()
     throw err
   }
+  const gzip = n >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
+  const other = inside && gzip ? { name: 'gzip', tool: 'gzip -dc' } : OTHER_COMPRESSION.find((c) => startsAs(head.subarray(0, n), c.magic, false))
+  if (other !== undefined) {
+    await raw.close()
+    const what = stdin ? 'stdin' : `input file '${printable(name)}'`
+    const where = inside ? `${other.name} data inside gzip, and it is decompressed once` : `${other.name} data, and only gzip is decompressed`
+    throw new CliError('ERR_READ', `cannot read ${what}: it is ${where}: decompress it first (${inside ? `gzip -dc | ${other.tool}` : other.tool})`)
+  }
   const peeked = new PeekedReader(head.subarray(0, n), raw)
-  if (n < 2 || head[0] !== GZIP_MAGIC_0 || head[1] !== GZIP_MAGIC_1) return peeked
+  if (!gzip) return peeked
   // Member by member, so that what a good member holds is all read before an error about what follows it.
   const decoded = Readable.from(gunzipMembers(chunksOf(peeked)), { objectMode: false })
-  return new StreamReader(decoded, { bytes: 0 }, name, false, () => {
+  const reader = new StreamReader(decoded, { bytes: 0 }, name, false, () => {
     decoded.destroy()
     void raw.close()
   })
+  return sniffGzip(reader, name, stdin, true)
 }
 
 /** The chunks of a reader, each in a buffer of its own (for a stream). */

@@ -62,6 +62,7 @@ function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Arra
     stats.faultDetail = sample.detail ?? ''
     stats.faultFits = sample.fits ?? ''
     stats.faultEncoding = sample.encoding ?? ''
+    stats.faultJson = sample.json ?? ''
   }
   if (invalid !== 'fail') return true
   stats.stopped = true

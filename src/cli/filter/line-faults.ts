@@ -6,6 +6,7 @@
  * {@link EXIT_NO_URL}. `filter`, `diff` and `fetch` word them alike.
  */
 import type { OptionSpec } from '../common/args.js'
+import { isUtf8 } from 'node:buffer'
 import { printable } from '../../tools/printable.js'
 import { printableBytes } from '../../tools/input-text.js'
 import { convertWords, encodingFamily, wideEncoding } from '../../tools/wide-text.js'
@@ -38,8 +39,10 @@ export interface FaultSample {
   readonly detail?: string
   /** The log format the line fits, when one does (for the hint). */
   readonly fits?: LogFormat
-  /** What its bytes are when no text a line can be: `bom` (a UTF-8 byte order mark starts it: a file joined after another), or `UTF-16`, `UTF-32` (the input is such text). */
+  /** What its bytes are when no text a line can be: `bom` (a UTF-8 byte order mark starts it: a file joined after another), `UTF-16`, `UTF-32` (the input is such text), or `binary` (control bytes in bytes that are not UTF-8: compressed data gzip's magic did not announce, such as raw deflate). */
   readonly encoding?: string
+  /** When the line is a JSON object (a JSON log, filter's own JSON lines): how jq takes its URL out (`.url`, or `.FIELD` when no member holds one). */
+  readonly json?: string
 }
 
 /** A {@link FaultSample} of the line `bytes[start, end)`, which `locator` found `fault` in. */
@@ -50,7 +53,35 @@ export function faultSample(fault: LineFault, input: string, line: number, bytes
   if (fits !== undefined) sample.fits = fits
   const encoding = encodingOfLine(bytes, start, end)
   if (encoding !== undefined) sample.encoding = encoding
+  const json = jsonUrlFilter(bytes, start, end)
+  if (json !== undefined) sample.json = json
   return sample
+}
+
+/** Longest line read as JSON for a hint. */
+const JSON_MAX = 1 << 20
+
+/**
+ * When the line `bytes[start, end)` is a JSON object, the jq filter that takes
+ * its URL out: `.NAME` of the first member that holds a path or an http(s)
+ * URL, `.NAME | split(" ")[1]` of one that holds a request line, else
+ * `.FIELD`; undefined for any other line.
+ */
+function jsonUrlFilter(bytes: Uint8Array, start: number, end: number): string | undefined {
+  while (start < end && (bytes[start] === 0x20 || bytes[start] === 0x09)) start++
+  if (end - start > JSON_MAX || bytes[start] !== 0x7b) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(new TextDecoder().decode(bytes.subarray(start, end)))
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const entries = Object.entries(value).filter(([name, v]) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) as [string, string][]
+  const url = entries.find(([, v]) => /^(\/|https?:\/\/)/i.test(v))
+  if (url !== undefined) return `.${url[0]}`
+  const request = entries.find(([, v]) => /^[A-Z_-]+ \S+( HTTP\/\S+)?$/.test(v))
+  return request !== undefined ? `.${request[0]} | split(" ")[1]` : '.FIELD'
 }
 
 /** What {@link FaultSample.encoding} says of the line `bytes[start, end)`. */
@@ -58,7 +89,9 @@ function encodingOfLine(bytes: Uint8Array, start: number, end: number): string |
   if (end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) return 'bom'
   // A line past the first may start with a code unit's second byte: the byte order is not told.
   const wide = wideEncoding(bytes.subarray(start, end))
-  return wide === undefined ? undefined : encodingFamily(wide.name)
+  if (wide !== undefined) return encodingFamily(wide.name)
+  const line = bytes.subarray(start, end)
+  return !isUtf8(line) && line.some((b) => (b < 0x20 && b !== 0x09) || b === 0x7f) ? 'binary' : undefined
 }
 
 /** Whether a fault is warned about: every kind but a log's `"-"` request, an ordinary line that is only counted. */
@@ -106,9 +139,11 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 }
 
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
-function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string): string {
+function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string, json?: string): string {
   if (encoding === 'bom') return "a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//')"
+  if (encoding === 'binary') return 'its bytes are no text: binary data, or compressed in a format whose start says nothing (raw deflate?): decompress it first'
   if (encoding !== undefined) return `the input looks like ${encoding} text, but lines are read as UTF-8: ${convertWords(encoding)}`
+  if (json !== undefined && fault !== LineFault.BadHost && fault !== LineFault.NoHost) return `it is a JSON object: take its URL out first (jq -r '${json}')`
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
   if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
   if (fault === LineFault.NoHost) {
@@ -131,7 +166,7 @@ export function policyWords(policy: InvalidPolicy): string {
 function faultReport(sample: FaultSample, layout: LineLayout): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
   const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
-  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding)}`
+  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding, sample.json)}`
 }
 
 /** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */

@@ -6,7 +6,7 @@
  * through it, so they read a log alike.
  */
 import { RobotsInputError, UrlScan } from '../../index.js'
-import { FieldKind, findField, QUOTE, requestTarget, WHITESPACE } from './fields.js'
+import { FieldKind, findField, QUOTE, requestTarget, unquoteCsv, WHITESPACE } from './fields.js'
 import type { LineLayout } from './line-layout.js'
 import { unescapeLogged } from './log-escapes.js'
 import { locateLogLine, LogFit } from './log-line.js'
@@ -100,6 +100,8 @@ export class LineLocator {
   sameHost = false
   /** Why the last line was a {@link LineFault.BadHost}, in words. */
   problem = ''
+  /** The URL is a logged request's target (`--log-format`, or a quoted column holding a request line): `//a/b` is a path. */
+  target = false
   /**
    * For a path that starts with `//` on a host given apart (a log's request
    * line, a host column, `--host`): the URL judged, `http://h` + the path,
@@ -171,6 +173,7 @@ export class LineLocator {
     this.sameHost = false
     this.absolute = undefined
     this.unescaped = undefined
+    this.target = layout.logFormat !== undefined
     /** The bytes the URL is in: the line's, or its request target unescaped. */
     let src = bytes
     /** The host column, when the log format found it. */
@@ -190,13 +193,14 @@ export class LineLocator {
       if (kind === FieldKind.None) return this.fault(start, start, LineFault.NoField)
       us = range[0]
       ue = range[1]
-      // A log's quoted column (`"%r"`, `"%{Referer}i"`) is escaped as the server wrote it; a --delimiter column is CSV's.
-      const escaped = kind === FieldKind.Quoted && layout.delimiter === WHITESPACE && bytes[us - 1] === QUOTE
+      // A log's quoted column (`"%r"`, `"%{Referer}i"`) is escaped as the server wrote it; a --delimiter column is CSV's (`""`).
+      const quoted = kind === FieldKind.Quoted && bytes[us - 1] === QUOTE
       if (kind === FieldKind.Quoted && requestTarget(bytes, us, ue, range, 2)) {
         us = range[2]
         ue = range[3]
+        this.target = true
       }
-      if (escaped) src = this.unescape(bytes, us, ue)
+      if (quoted) src = layout.delimiter === WHITESPACE ? this.unescape(bytes, us, ue) : this.unquote(bytes, us, ue)
     }
     if (src !== bytes) {
       us = 0
@@ -235,7 +239,7 @@ export class LineLocator {
     if (src[us] !== 0x2f) return this.fault(us, ue, LineFault.NotUrl)
     this.hostSource = HostSource.None
     // A request target `//a/b` is the path `//a/b` of the line's host, never a host `a` (RFC 9112's origin-form).
-    if (ue - us >= 2 && src[us + 1] === 0x2f && (layout.logFormat !== undefined || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(src, us, ue)
+    if (ue - us >= 2 && src[us + 1] === 0x2f && (this.target || layout.host > 0 || layout.hostName !== undefined)) this.judgeAsPath(src, us, ue)
     if (layout.host > 0 && columnStart < 0 && layout.logFormat === undefined) {
       const kind = findField(bytes, start, end, layout.host, layout.delimiter, range, 0)
       if (kind !== FieldKind.None) {
@@ -253,9 +257,11 @@ export class LineLocator {
       if (columnEnd > columnStart && !(columnEnd - columnStart === 1 && bytes[columnStart] === 0x2d)) {
         const column = this.column
         // A log's host column (`%v`, `%{Host}i`, nginx's `$host`) is escaped as the server wrote it (`b\xc3\xbccher.de`); no host holds a backslash.
+        // A quoted CSV column's `""` is one quote.
         let cb = bytes
-        if (layout.logFormat !== undefined || layout.delimiter === WHITESPACE) {
-          const u = unescapeLogged(bytes, columnStart, columnEnd)
+        const csv = layout.logFormat === undefined && layout.delimiter !== WHITESPACE
+        if (!csv || bytes[columnStart - 1] === QUOTE) {
+          const u = csv ? unquoteCsv(bytes, columnStart, columnEnd) : unescapeLogged(bytes, columnStart, columnEnd)
           if (u !== undefined) {
             cb = u
             columnStart = 0
@@ -310,6 +316,12 @@ export class LineLocator {
   /** The URL of the line located last as its input gives it (`bytes` is its line's block): a logged request target with its escapes undone. */
   shownUrl(bytes: Uint8Array): Uint8Array {
     return (this.unescaped ?? bytes).subarray(this.urlStart, this.urlEnd)
+  }
+
+  /** `bytes[us, ue)`, a quoted CSV column's text, with each `""` made one `"` (kept in `unescaped`), or `bytes` when it has none. */
+  private unquote(bytes: Uint8Array, us: number, ue: number): Uint8Array {
+    this.unescaped = unquoteCsv(bytes, us, ue)
+    return this.unescaped ?? bytes
   }
 
   /** `bytes[us, ue)` with its log escapes undone (kept in `unescaped`), or `bytes` when it has none. */

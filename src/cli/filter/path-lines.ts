@@ -12,13 +12,13 @@ import type { ClientPaths } from '../common/client-path.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { inputText } from '../../tools/input-text.js'
 
-/** Shows `paths` the URL of each judged line of `bytes` (whole lines) that holds one of `marks` (`request`: a logged request's target). */
-export function seeBlockPaths(bytes: Buffer, locator: LineLocator, paths: ClientPaths, request: boolean, marks: readonly (string | number)[]): void {
+/** Shows `paths` the URL of each judged line of `bytes` (whole lines) that holds one of `marks` (a logged request's target as such: `locator.target`). */
+export function seeBlockPaths(bytes: Buffer, locator: LineLocator, paths: ClientPaths, marks: readonly (string | number)[]): void {
   // Where each mark is next (2^32 - 1: nowhere after): each searched again only once passed.
   const at = marks.map(() => -1)
   for (let from = 0, mark; (mark = Math.min(...marks.map((m, k) => (at[k] < from ? (at[k] = bytes.indexOf(m, from, 'latin1') >>> 0) : at[k])))) < bytes.length; from++) {
     const start = bytes.lastIndexOf(10, mark) + 1
     from = lineEnd(bytes, mark)
-    if (locator.locate(bytes, start, urlEnd(bytes, start, from)) === LineFault.None) paths.see(inputText(locator.shownUrl(bytes)), request)
+    if (locator.locate(bytes, start, urlEnd(bytes, start, from)) === LineFault.None) paths.see(inputText(locator.shownUrl(bytes)), locator.target)
   }
 }

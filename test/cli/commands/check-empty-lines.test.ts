@@ -55,3 +55,22 @@ describe('check: empty lines of stdin', () => {
     expect(none.stderr).toBe('robots-automaton: 2 URLs checked: 0 allowed, 2 disallowed\n')
   })
 })
+
+describe('check: lines and arguments that are no URL', () => {
+  const LOG = '127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /x HTTP/1.1" 200 5 "-" "curl/8"'
+  it("regression: an access log's lines (or example.com/x) were judged by a path the reference cut from them with no word said; still judged, the first named with a hint, the count says how many", async () => {
+    const r = await run(['check', tmp.path('r.txt'), '--agent', 'A'], { input: `/x\n${LOG}\n${LOG}\n` })
+    expect(r.status).toBe(0)
+    // The reference's reading of the whole line: its path starts at 10/Oct's '/'.
+    expect(r.stdout.toString().split('\n')[1]).toBe(`disallowed\t${LOG}\tline 2: Disallow: /`)
+    expect(r.stderr).toBe(
+      `robots-automaton: warning: line 2 of stdin is neither a path (/…) nor an http(s) URL with a host: ${LOG}; judged as the reference reads any string, its path from the first '/', '?' or ';'; it is a log line: filter --log-format combined judges a log's requests\n` +
+        'robots-automaton: 3 URLs checked: 0 allowed, 3 disallowed; 2 neither a path nor an http(s) URL\n',
+    )
+    const args = await run(['check', tmp.path('r.txt'), '--agent', 'A', 'example.com/x', 'http://example.com/x', '/x', '', 'ftp://example.com/'])
+    expect(args.stderr).toBe(
+      "robots-automaton: warning: URL 'example.com/x' is neither a path (/…) nor an http(s) URL with a host: judged as the reference reads any string, its path from the first '/', '?' or ';'\n" +
+        'robots-automaton: 5 URLs checked: 2 allowed, 3 disallowed; 2 neither a path nor an http(s) URL\n',
+    )
+  })
+})

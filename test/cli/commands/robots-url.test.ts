@@ -236,3 +236,23 @@ describe('ages in warnings are rounded honestly', () => {
     expect(r.stderr).toMatch(/the oldest fetched (90|91|92|93|94|95) seconds ago/)
   })
 })
+
+describe('regression: a URL whose host ends with a dot was of another origin than the ROBOTS URL', () => {
+  it('example.com. is example.com for the origin check too, as for every host (semantics.md): no warning, not counted', async () => {
+    const { OriginScope } = await import('../../../src/cli/common/robots-origin.js')
+    for (const [robots, url, host] of [
+      ['http://bücher.de:8080/', 'http://xn--bcher-kva.de.:8080/x', 'bücher.de.:8080'],
+      ['http://example.com./', 'http://EXAMPLE.com/x', 'example.com'],
+      ['https://example.com/', 'https://example.com.:443/x', 'https://example.com.'],
+    ]) {
+      const warnings: string[] = []
+      const scope = OriginScope.of([robots], (w) => warnings.push(w), '')!
+      scope.see(url)
+      scope.seeHost(host)
+      expect([scope.outside, warnings], `${robots} ${url}`).toEqual([0, []])
+    }
+    const other = OriginScope.of(['http://example.com/'], undefined, '')!
+    for (const url of ['https://example.com./x', 'http://example.com.:81/x', 'http://example.co/x']) other.see(url)
+    expect(other.outside).toBe(3)
+  })
+})

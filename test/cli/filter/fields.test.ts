@@ -1,7 +1,7 @@
 // Log columns: --field, --host-field, --delimiter.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { FieldKind, findField, parseDelimiter, requestTarget, WHITESPACE } from '../../../src/cli/filter/fields.js'
+import { FieldKind, findField, parseDelimiter, requestTarget, unquoteCsv, WHITESPACE } from '../../../src/cli/filter/fields.js'
 import { newUrlRecord, scanHostField, UrlField } from '../../../src/url/url-scan.js'
 
 const enc = new TextEncoder()
@@ -77,6 +77,30 @@ describe('quoted columns', () => {
     expect(field('[a,b]', 1, 0x2c)).toBe('[a')
   })
 
+  it('regression: a CSV column\'s "" was judged as two quotes ("/p""x" as /p""x, not /p"x), and a backslash before its closing quote kept it open', () => {
+    // RFC 4180, as Python's csv reads these lines: a pair "" inside quotes is one quote, a backslash is a byte.
+    const csv = (line: string, n: number): string | null => {
+      const b = enc.encode(line)
+      const out = new Int32Array(2)
+      const kind = findField(b, 0, b.length, n, 0x2c, out, 0)
+      if (kind === FieldKind.None) return null
+      const u = kind === FieldKind.Quoted ? unquoteCsv(b, out[0], out[1]) : undefined
+      return Buffer.from(u ?? b.subarray(out[0], out[1])).toString()
+    }
+    expect(csv('1,"/p""x",2', 2)).toBe('/p"x')
+    expect(csv('1,"/q\\",2', 2)).toBe('/q\\')
+    expect(csv('1,"/q\\",2', 3)).toBe('2')
+    expect(csv('"a"",b",/c,3', 1)).toBe('a",b')
+    expect(csv('"a"",b",/c,3', 2)).toBe('/c')
+    expect(csv('1,"/p"",x""",2', 2)).toBe('/p",x"')
+    expect(csv('1,"""/p""",2', 2)).toBe('"/p"')
+    expect(csv('1,"",2', 2)).toBe('')
+    expect(csv('1,"/p""', 2)).toBe('"/p""')
+    // After a quote that never closes, a later column's own first run of quotes still closes it.
+    expect(csv('"a,"",x', 2)).toBe('')
+    expect(csv('"a,"",x', 3)).toBe('x')
+  })
+
   it('reports whether the column was quoted', () => {
     const b = enc.encode('a "b c"')
     const out = new Int32Array(2)
@@ -106,6 +130,16 @@ describe('requestTarget', () => {
     // A doubled blank leaves no path to judge.
     expect(target('GET  HTTP/1.1')?.startsWith('/')).toBeFalsy()
   })
+
+  it('regression: spaces around the target were part of it (GET /p  HTTP/1.1 judged as "/p ", which Disallow: /p$ does not match)', () => {
+    // A run of spaces separates the parts, as nginx reads them (RFC 9112 §3): the target nginx served.
+    expect(target('GET /p  HTTP/1.1')).toBe('/p')
+    expect(target('GET  /p HTTP/1.1')).toBe('/p')
+    expect(target('GET   /p   HTTP/1.1')).toBe('/p')
+    expect(target('GET /p ')).toBe('/p')
+    expect(target('GET  /a b  HTTP/1.1')).toBe('/a b')
+    expect(target('GET   ')).toBeNull()
+  })
 })
 
 describe('scanHostField', () => {
@@ -127,9 +161,21 @@ describe('scanHostField', () => {
 })
 
 describe('regression: a line of columns that open a quote or bracket and never close it was read once per column (quadratic)', () => {
-  /** findField as it was: every column's closing byte searched to the line's end. */
+  /** findField as it was: every column's closing byte searched to the line's end (a CSV column's: runs of quotes, an odd one before D or the end closes). */
   function naive(bytes: Uint8Array, n: number, delimiter: number): [FieldKind, number, number] {
     const closing = (open: number): number => {
+      if (delimiter !== WHITESPACE) {
+        for (let p = open + 1; p < bytes.length; ) {
+          if (bytes[p] !== 0x22) {
+            p++
+            continue
+          }
+          const run = p
+          while (p < bytes.length && bytes[p] === 0x22) p++
+          if ((p - run) % 2 === 1 && (p === bytes.length || bytes[p] === delimiter)) return p - 1
+        }
+        return -1
+      }
       const close = bytes[open] === 0x22 ? 0x22 : 0x5d
       for (let p = open + 1; p < bytes.length; p++) {
         if (bytes[p] === 0x5c && close === 0x22) {

@@ -153,6 +153,32 @@ describe('regression: quoted columns judged as escaped; a host column of another
   })
 })
 
+describe('regression: a CSV column\'s "" judged as two quotes', () => {
+  it('--delimiter: the URL and host columns are read as CSV reads them, each "" inside quotes one quote; a backslash is a byte', () => {
+    const csv = layout('--field', '2', '--delimiter', ',')
+    expect(locate('1,"/p""x",2', csv, false)).toMatchObject({ fault: 'none', url: '/p"x' })
+    expect(locate('1,"GET /p""x HTTP/1.1",2', csv, false)).toMatchObject({ fault: 'none', url: '/p"x' })
+    expect(locate('1,"/q\\",2', csv, false)).toMatchObject({ fault: 'none', url: '/q\\' })
+    expect(locate('"a""b.example",/p', layout('--field', '2', '--host-field', '1', '--delimiter', ','))).toMatchObject({ fault: 'none', host: 'a"b.example' })
+  })
+})
+
+describe('regression: a request line picked with --field read its target //a/b as the host a', () => {
+  it('a quoted request line\'s target //private/x is the path //private/x, with --field as with --log-format; a URL list line //a/b stays the reference\'s reading', () => {
+    const line = '127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET //private/x HTTP/1.1" 200 5 "-" "curl/8"'
+    for (const l of [layout('--log-format', 'combined'), layout('--field', '5')]) {
+      const locator = new LineLocator(l, false)
+      expect(locate(line, l, false, locator)).toMatchObject({ fault: 'none', url: '//private/x' })
+      expect(locator.target).toBe(true)
+      // What is judged: the path whole, as the reference reads http://h//private/x.
+      expect(Buffer.from(locator.judgedUrl(enc.encode(line))).toString()).toBe('http://h//private/x')
+    }
+    const list = new LineLocator(WHOLE_LINES, false)
+    expect(locate('//private/x', WHOLE_LINES, false, list)).toMatchObject({ fault: 'none', url: '//private/x' })
+    expect([list.target, Buffer.from(list.judgedUrl(enc.encode('//private/x'))).toString()]).toEqual([false, '//private/x'])
+  })
+})
+
 describe('regression: a log host column written escaped', () => {
   it("a log's host column written with the server's escapes (b\\xc3\\xbccher.de) is the host bücher.de, not bad-host; a --delimiter column as written", () => {
     const vhost = (host: string) => `${host} 203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /private HTTP/1.1" 200 5 "-" "curl/8"`

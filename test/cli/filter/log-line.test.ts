@@ -104,8 +104,8 @@ describe('log lines located by their structure', () => {
       fc.property(built, (b) => {
         const got = locate(b.line, b.format)
         expect(got.fault, b.line).toBe('none')
-        // The request as the client sent it: the log's escapes undone.
-        expect(got.url, b.line).toBe(b.sent)
+        // The request as the client sent it: the log's escapes undone, the spaces before the version a separator.
+        expect(got.url, b.line).toBe(b.sent.replace(/ +$/, ''))
         if (b.format === 'vhost_combined') expect(got.host, b.line).toBe(new URL(`http://${b.vhost}`).hostname)
       }),
       { seed: 27, numRuns: 4000 },
@@ -123,7 +123,7 @@ describe('log lines located by their structure', () => {
       fc.property(unescaped, (b) => {
         const got = locate(b.line, b.format)
         // Judged by the real request, or not judged: never by /public, the user's.
-        if (got.fault === 'none') expect(got.url, b.line).toBe(b.sent)
+        if (got.fault === 'none') expect(got.url, b.line).toBe(b.sent.replace(/ +$/, ''))
         else expect(got.fault, b.line).toBe('no-request')
       }),
       { seed: 2727, numRuns: 4000 },

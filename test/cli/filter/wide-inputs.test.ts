@@ -9,6 +9,7 @@
  * list is a usage error.
  */
 import { writeFileSync } from 'node:fs'
+import { deflateRawSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCrawlers } from '../../../src/cli/common/crawlers-option.js'
 import { ensureBuilt, run, tempDir } from '../helpers.js'
@@ -57,5 +58,32 @@ describe('regression: a UTF-16 crawler list without a byte order mark ran with N
       `--crawlers @${tmp.path('crawlers16.txt')}: UTF-16LE text without a byte order mark, but a crawler list is read as UTF-8: convert it (iconv -f UTF-16 -t UTF-8)`,
     )
     expect(() => parseCrawlers([`@${tmp.path('crawlers16bom.txt')}`])).toThrow(`: UTF-16BE text, but a crawler list is read as UTF-8`)
+  })
+})
+
+describe('regression: JSON lines (a JSON access log, filter\'s own --format jsonl) got the hint "is this a log? try --log-format combined"', () => {
+  it('the hint says it is a JSON object and how jq takes its URL out', async () => {
+    const input = '{"url":"https://a.test/private","allowed":false}\n'
+    const r = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A'], { input })
+    expect(r.status).toBe(4)
+    expect(r.stderr).toContain(`: ${input.trim()}; it is a JSON object: take its URL out first (jq -r '.url'); lines without a URL are written out unjudged (--invalid keep)`)
+    const log = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', '--log-format', 'combined', '-q'], { input: '{"time":"x","request":"GET /private HTTP/1.1","status":200}\n' })
+    expect(log.stderr).toContain(`it is a JSON object: take its URL out first (jq -r '.request | split(" ")[1]')`)
+    const none = await run(['filter', '--robots', tmp.path('r.txt'), '--agent', 'A', '-q'], { input: '{"a":1}\n' })
+    expect(none.stderr).toContain(`it is a JSON object: take its URL out first (jq -r '.FIELD')`)
+  })
+})
+
+describe('regression: raw deflate (or other binary data) given as a .gz got the hint "is this a log?"', () => {
+  it('the hint says its bytes are no text; a line of Latin-1 text is no binary data', async () => {
+    const { faultSample, faultNote } = await import('../../../src/cli/filter/line-faults.js')
+    const { LineLocator, LineFault } = await import('../../../src/cli/filter/line-locator.js')
+    const { WHOLE_LINES } = await import('../../../src/cli/filter/line-layout.js')
+    const locator = new LineLocator(WHOLE_LINES, false)
+    const note = (bytes: Uint8Array) => faultNote(faultSample(LineFault.NotUrl, 'in.gz', 1, bytes, 0, bytes.length, locator), WHOLE_LINES, '')
+    const deflated = deflateRawSync('https://a.test/private\n')
+    expect(note(deflated)).toContain('; its bytes are no text: binary data, or compressed in a format whose start says nothing (raw deflate?): decompress it first;')
+    expect(note(Buffer.from('caf\xe9 \x01', 'latin1'))).toContain('its bytes are no text')
+    expect(note(Buffer.from('caf\xe9', 'latin1'))).toContain('is this a log?')
   })
 })

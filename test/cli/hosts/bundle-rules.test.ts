@@ -17,7 +17,8 @@ import { Header } from '../../../src/rules/compact-rules.js'
 import { sealForm } from '../../../src/rules/serialise.js'
 import { BundleHeader } from '../../../src/store/bundle-codec.js'
 import { LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
-import { WHOLE_LINES } from '../../../src/cli/filter/line-layout.js'
+import { INPUT_OPTIONS, lineLayout, WHOLE_LINES } from '../../../src/cli/filter/line-layout.js'
+import { parseArgs } from '../../../src/cli/common/args.js'
 
 const enc = new TextEncoder()
 
@@ -76,6 +77,26 @@ describe('filter --bundle over a RobotsStore', () => {
     const html = events.find((e) => rules.sourceName(e.id) === 'b#html.test')
     expect(html?.problem).toBe('html')
     expect(events.filter((e) => e.problem !== undefined)).toHaveLength(1)
+  })
+
+  it('regression: a path whose --host or host column is an http(s) origin was judged by the bare host, never by that origin\'s entry', () => {
+    const rules = openBundle(sample(), 'b')
+    const judged = (argv: string[], lines: string[]): number[] => {
+      const judge = new HostJudge(rules, { who: { agent: ['bot'] }, missingAllowed: true, cacheBytes: (1 << 20) as CacheBytes, onEntry: () => {} })
+      const locator = new LineLocator(lineLayout(parseArgs(argv, INPUT_OPTIONS)), true)
+      return lines.map((l) => {
+        const b = enc.encode(l)
+        expect(locator.locate(b, 0, b.length), l).toBe(LineFault.None)
+        return judge.judge(b, locator)
+      })
+    }
+    // As the URLs https://a.test:8443/x (its origin: Disallow /), http://b.test/x (unreachable), https://a.test/x (the bare host).
+    expect(judged(['--host', 'https://a.test:8443'], ['/x', '/x'])).toEqual([4, 4])
+    expect(judged(['--host', 'HTTP://B.test:80/'], ['/x'])).toEqual([0])
+    expect(judged(['--host', 'https://a.test'], ['/x', '/a'])).toEqual([1, 4])
+    // A host without a scheme names no origin: its bare host's entry.
+    expect(judged(['--host', 'a.test:8443'], ['/x'])).toEqual([1])
+    expect(judged(['--field', '1', '--host-field', '2'], ['/x https://a.test:8443/y', '/x http://b.test', '/x b.test', '/x a.test:8443'])).toEqual([4, 0, 1, 1])
   })
 
   it('an outcome entry is loaded once, however often its host comes back', () => {
