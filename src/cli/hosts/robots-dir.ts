@@ -285,7 +285,8 @@ export class DirectoryRules implements HostRules {
     }
     if (type === EntryType.Misnamed) {
       const name = this.index.name(id)
-      return { reason: `no such file, but '${this.dirPrefix}${name}.txt' is: a file is named by its host alone (rename it '${name}')` }
+      const txt = Buffer.from(`${name}.txt`)
+      return { reason: `no such file, but '${this.sourceName(this.index.find(txt, 0, txt.length))}' is: a file is named by its host alone (rename it '${name}')` }
     }
     if (type === EntryType.Directory && existsSync(Buffer.concat([this.path(id), Buffer.from('/robots.txt')]))) {
       return { reason: `a directory with a robots.txt in it: a host's robots.txt is read from the file '${this.sourceName(id)}' itself, not from a folder` }
