@@ -1,10 +1,12 @@
 /**
  * Running the command line in the test's own process (src/cli/main.ts, as
- * dist/cli.js runs it), for runs that end before any input is read or output
- * opened: help, version and usage errors. What it writes to stdout and stderr
- * is taken, not written; the exit code is main's, or that of its failure as
- * the process reports it. The process around it (stdio guards, signals, the
- * exit) is tested through dist/cli.js (helpers.ts `run`).
+ * dist/cli.js runs it), for runs that need nothing of the process but its
+ * stdout and stderr: help, version and usage errors, and runs that read only
+ * files named on the command line (never stdin) in one thread (`--jobs 1`),
+ * such as an oracle's runs. What it writes to stdout and stderr is taken,
+ * not written; the exit code is main's, or that of its failure as the
+ * process reports it. The process around it (stdio guards, signals, the
+ * exit, worker threads) is tested through dist/cli.js (helpers.ts `run`).
  */
 import { vi } from 'vitest'
 import { main, reportFailure } from '../../src/cli/main.js'
@@ -22,7 +24,7 @@ function capture(stream: NodeJS.WriteStream, sink: Buffer[]) {
   }) as Write)
 }
 
-/** Runs `robots-automaton ...args` in this process; resolves to what `run` would give for a run that reads no input. */
+/** Runs `robots-automaton ...args` in this process; resolves to what `run` would give for a run that reads no stdin. */
 export async function runInProcess(args: readonly string[]): Promise<RunResult> {
   const out: Buffer[] = []
   const err: Buffer[] = []
