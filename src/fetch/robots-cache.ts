@@ -181,7 +181,13 @@ export class RobotsCache {
       }
     }
     checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache')
-    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
+    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs } = options
+    // Read by name, as fetchRobots reads them: an option the object inherits counts as its own would.
+    const fetchOptions: Record<string, unknown> = {}
+    for (const name of FETCH_OPTION_NAMES) {
+      const value = (options as Record<string, unknown>)[name]
+      if (value !== undefined) fetchOptions[name] = value
+    }
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }

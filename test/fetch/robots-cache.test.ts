@@ -419,6 +419,21 @@ describe('RobotsCache', () => {
     expect(() => new RobotsCache({ timeoutMs: 5, limit: 600_000, privateAddresses: 'allow' })).not.toThrow()
   })
 
+  it('regression: options the object inherits (Object.create(defaults)) were half read: maxBytes was taken, but userAgent, limit, timeoutMs and the other fetch options were dropped in silence (a bad inherited limit was never refused); they are read as fetchRobots reads them', async () => {
+    expect(() => new RobotsCache(Object.create({ limit: 10 }))).toThrow(expect.objectContaining({ code: 'ERR_LIMIT' }))
+    expect(() => new RobotsCache(Object.create({ timeoutMs: -1 }))).toThrow(expect.objectContaining({ code: 'ERR_INPUT' }))
+    const agents: (string | null)[] = []
+    const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
+      agents.push(new Headers(init?.headers).get('user-agent'))
+      return new Response(RULES)
+    }
+    const defaults = { userAgent: 'InheritedBot/1.0', fetch, maxBytes: 1_000_000 }
+    const cache = new RobotsCache(Object.create(defaults, { now: { value: now, enumerable: true } }))
+    expect(await cache.isAllowed('https://example.com/private', 'bot')).toBe(false)
+    expect(agents).toEqual(['InheritedBot/1.0'])
+    expect(cache.stats().maxBytes).toBe(1_000_000)
+  })
+
   it("regression: a `previous` option (typed and documented as one of fetchRobots's) went to every fetch of the cache: another origin's validators sent, its rules served on a 304, a site that allows everything judged disallowed; an aborted `signal` failed every look-up; both are ERR_INPUT now", async () => {
     let asked = 0
     const fetch = async (_url: string | URL | Request, init?: RequestInit) => {
