@@ -6,6 +6,7 @@
  * @module robots-automaton/node
  */
 import { open } from 'node:fs/promises'
+import { hasLoneSurrogate } from './files/output-file.js'
 import { parseRobotsStream, RobotsInputError, type ParseOptions, type Robots, type StreamParseOptions } from './index.js'
 
 export { parseRobotsStream, type ByteSource, type ParseOptions } from './index.js'
@@ -16,12 +17,20 @@ const FILE_CHUNK = 64 * 1024
 /** Node's codes for a path argument it cannot take (a NUL byte in it, a URL of another scheme than file:). */
 const BAD_PATH = new Set(['ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE', 'ERR_INVALID_URL_SCHEME', 'ERR_INVALID_FILE_URL_PATH', 'ERR_INVALID_FILE_URL_HOST'])
 
-/** Opens `path` for reading; a path that cannot be one is a RobotsInputError, not Node's TypeError. */
+/**
+ * Opens `path` for reading; a path that cannot be one is a RobotsInputError, not Node's TypeError:
+ * one Node refuses by code, and any other failure that is no system call's (reading the argument
+ * threw: a detached Buffer, a getter, a revoked Proxy).
+ */
 async function openPath(path: string | URL) {
+  if (typeof path === 'string' && hasLoneSurrogate(path)) {
+    throw new RobotsInputError('parseRobotsFile takes a path (a string, a file: URL or a Buffer): this one holds a lone surrogate, which no file name has')
+  }
   try {
     return await open(path, 'r')
   } catch (err) {
-    if (BAD_PATH.has((err as { code?: unknown }).code as string)) {
+    const e = err as { code?: unknown; syscall?: unknown }
+    if (BAD_PATH.has(e.code as string) || typeof e.syscall !== 'string') {
       throw new RobotsInputError(`parseRobotsFile takes a path (a string, a file: URL or a Buffer): ${(err as Error).message}`)
     }
     throw err

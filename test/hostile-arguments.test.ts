@@ -5,6 +5,9 @@
  * RobotsError, or read as documented; never an uncoded TypeError, and
  * never a call of the caller's own valueOf or toString.
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { checkOutput, createNodeTransport, DnsCache, describeSystemError, OutputWriter, writeFileAtomic, writeOutput } from '../src/node.js'
 import { BundleWriter, fetchRobots, lineEnd, parseRobots, parseRobotsStream, RobotsError, RobotsStore, robotsLocation, UrlScan, urlEnd } from '../src/index.js'
@@ -223,5 +226,17 @@ describe('the Node entry: arguments of another type', () => {
     transport.close()
     expect(describeSystemError(b)).toBe('an object')
     expect(b.calls).toBe(0)
+  })
+
+  it('regression: an output path with a lone surrogate was taken, and the file written under another name (U+FFFD in its place); checkOutput and writeFileAtomic refuse it (ERR_OUTPUT)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lone-'))
+    try {
+      expect(() => checkOutput(join(dir, 'report\uD800.txt'), 'report')).toThrow(expect.objectContaining({ code: 'ERR_OUTPUT', message: expect.stringMatching(/lone surrogate/) }))
+      await expect(writeFileAtomic(join(dir, '\uDC00x'), 'data', 'report')).rejects.toMatchObject({ code: 'ERR_OUTPUT' })
+      expect(readdirSync(dir)).toEqual([])
+      expect(codeOf(() => checkOutput(join(dir, 'paired \uD83D\uDE00.txt'), 'report'))).toBe('none')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

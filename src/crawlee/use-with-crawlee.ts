@@ -298,7 +298,7 @@ class Installation {
 
   constructor(
     private readonly cls: CrawleeRobotsTxtFileClass,
-    private readonly originalFrom: (url: string, content: string, proxyUrl?: string) => object,
+    readonly originalFrom: (url: string, content: string, proxyUrl?: string) => object,
     crawlerPrototype: object | undefined,
     private readonly options: CrawleeRobotsOptions,
     private readonly defaultLog: CrawleeLog | undefined,
@@ -523,7 +523,6 @@ class Installation {
 /** Checks that Crawlee's `RobotsTxtFile` works as this entry needs: `from` makes a file whose `isAllowed` asks its `robots` member. */
 function checkCrawleeClass(from: (url: string, content: string, proxyUrl?: string) => object, cls: object): void {
   const probeUrl = 'http://robots-automaton.invalid/robots.txt'
-  const file: unknown = from.call(cls, probeUrl, '')
   let asked = false
   const probe = {
     isAllowed(): boolean {
@@ -532,17 +531,25 @@ function checkCrawleeClass(from: (url: string, content: string, proxyUrl?: strin
     },
     getSitemaps: (): string[] => [],
   }
-  const ok =
-    typeof file === 'object' &&
-    file !== null &&
-    Object.prototype.hasOwnProperty.call(file, 'robots') &&
-    Reflect.defineProperty(file, 'robots', { value: probe, writable: true, enumerable: true, configurable: true }) &&
-    typeof Reflect.get(file, 'isAllowed') === 'function' &&
-    Reflect.apply(Reflect.get(file, 'isAllowed'), file, ['http://robots-automaton.invalid/a', 'probe']) === false &&
-    asked
+  let ok = false
+  let threw = ''
+  try {
+    const file: unknown = from.call(cls, probeUrl, '')
+    ok =
+      typeof file === 'object' &&
+      file !== null &&
+      Object.prototype.hasOwnProperty.call(file, 'robots') &&
+      Reflect.defineProperty(file, 'robots', { value: probe, writable: true, enumerable: true, configurable: true }) &&
+      typeof Reflect.get(file, 'isAllowed') === 'function' &&
+      Reflect.apply(Reflect.get(file, 'isAllowed'), file, ['http://robots-automaton.invalid/a', 'probe']) === false &&
+      asked
+  } catch (err) {
+    // Its `from` or `isAllowed` threw on the probe: not a class this entry can hook either.
+    threw = ` (its from or isAllowed threw: ${err instanceof Error ? err.message : describeValue(err)})`
+  }
   if (!ok) {
     throw new RobotsInputError(
-      'useWithCrawlee: this Crawlee version is not supported: its RobotsTxtFile does not keep its rules in a `robots` member that `isAllowed` asks (Crawlee 3.13 to 3.18 do)',
+      `useWithCrawlee: this Crawlee version is not supported: its RobotsTxtFile does not keep its rules in a \`robots\` member that \`isAllowed\` asks (Crawlee 3.13 to 3.18 do)${threw}`,
     )
   }
 }
@@ -589,10 +596,12 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
     throw new RobotsInputError("useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee') or @crawlee/utils: it has no RobotsTxtFile class")
   }
   const checked = checkOptions(options)
-  installed.get(cls)?.restore()
   const klass = crawlee.RobotsTxtFile
-  const from = klass.from
+  // Crawlee's own `from`, also while an earlier installation holds the class: that one stays until this one is checked.
+  const prior = installed.get(cls)
+  const from = prior === undefined ? klass.from : prior.originalFrom
   checkCrawleeClass(from, klass)
+  prior?.restore()
   const base: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'BasicCrawler'))
   const proto: unknown = typeof base === 'function' ? Reflect.get(base, 'prototype') : undefined
   const crawlerPrototype = typeof proto === 'object' && proto !== null && typeof Reflect.get(proto, 'getRobotsTxtFileForUrl') === 'function' ? proto : undefined

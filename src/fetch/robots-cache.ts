@@ -3,7 +3,7 @@ import { BYTE_LRU_ENTRY_BYTES, ByteLru } from '../byte-lru.js'
 import { objectBytes, stringBytes } from '../memory.js'
 import { allowAll, disallowAll, isShared } from '../robots/fallback.js'
 import { rulesMemoryUsage, type Robots } from '../robots/robots.js'
-import { checkAgent, RobotsStore } from '../store/robots-store.js'
+import { checkAgent, entryOverheadOf, RobotsStore } from '../store/robots-store.js'
 import { fetchRobots, readFetchOptions } from './fetch-robots.js'
 import { checkFetchOptions, type FetchRobotsOptions } from './options.js'
 import { checkOptionNames, FETCH_OPTION_NAMES, readClock } from './option-names.js'
@@ -181,7 +181,13 @@ export class RobotsCache {
       }
     }
     checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache')
-    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs, ...fetchOptions } = options
+    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs } = options
+    // Read by name, as fetchRobots reads them: an option the object inherits counts as its own would.
+    const fetchOptions: Record<string, unknown> = {}
+    for (const name of FETCH_OPTION_NAMES) {
+      const value = (options as Record<string, unknown>)[name]
+      if (value !== undefined) fetchOptions[name] = value
+    }
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
@@ -348,6 +354,8 @@ export class RobotsCache {
     if (robots === allowAll()) this.store.setOutcome(origin, 'unavailable')
     else if (robots === disallowAll()) this.store.setOutcome(origin, 'unreachable')
     else this.store.setRobots(origin, robots)
+    // The store's part: the entry's key, slots and map places (its form is counted with the rules).
+    entry.bytes += entryOverheadOf(this.store, origin)
     if (entry.bytes > this.entries.maxBytes) {
       // Too large for the budget: kept aside, alone, until it expires or another takes its place.
       this.entries.delete(origin)

@@ -180,6 +180,15 @@ function checkFolder(target: { path: string; what: string; fail: (message: strin
 }
 
 /**
+ * Whether `path` holds a lone surrogate (an unpaired U+D800–U+DFFF): it has
+ * no UTF-8 form, so it names no file; Node would use U+FFFD in its place,
+ * another name.
+ */
+export function hasLoneSurrogate(path: string): boolean {
+  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(path)
+}
+
+/**
  * Checks the output path `path` before any work (see the module comment);
  * `what` names it in messages. What is wrong with it is thrown as
  * `fail(message)` makes it (default an {@link OutputError}), and so are the
@@ -192,6 +201,7 @@ export function checkOutput(path: string, what: string, fail: (message: string) 
   if (path === '-') return { path, kind: 'stdout', file: '-', what, fail }
   const target = { path, what, fail }
   if (path === '') throw writeFailure(target, 'an empty path')
+  if (hasLoneSurrogate(path)) throw writeFailure(target, 'holds a lone surrogate, which no file name has (Node would write another name)')
   // A path ending in a slash (or `.`, `..`) names a folder, never a file to create there.
   if (/(^|\/)\.{0,2}$/.test(path)) throw writeFailure(target, 'names a folder (a file is needed)')
   let info

@@ -117,6 +117,14 @@ function sharedFormBytes(form: Uint8Array): number {
   return form.byteLength + MAP_ENTRY_BYTES + (form.byteLength === form.buffer.byteLength ? 0 : TYPED_VIEW_BYTES)
 }
 
+/**
+ * What a store holds for `key`'s entry besides a shared form (0 when there is
+ * none): its key and fetch info in the arena, its slots in the entry table
+ * and the index with the room they keep to grow, and a shared form's places
+ * in the maps. For a cache that counts its entries itself (RobotsCache).
+ */
+export let entryOverheadOf: (store: RobotsStore, key: string) => number
+
 /** Fields of a RobotsStore, for its memory cost. */
 const STORE_FIELDS = 34
 
@@ -765,6 +773,20 @@ export class RobotsStore {
     bytes += 8 * this.hotSets.length + MAP_BYTES
     for (const name of this.setKeys.keys()) bytes += MAP_ENTRY_BYTES + stringBytes(name)
     return bytes + this.matchers.bytes + 3 * TYPED_ARRAY_BYTES + 24 * this.matchers.size + MAP_BYTES
+  }
+
+  static {
+    entryOverheadOf = (store, key) => {
+      const id = store.idOfKey(storeKey(key, 'entryOverhead'))
+      if (id < 0) return 0
+      const e = store.entries
+      const base = id * Entry.Width
+      // The entry table doubles (up to twice a record); the index keeps two to four slots of 16 bytes a key.
+      let bytes = e[base + Entry.KeyLength] + e[base + Entry.FormLength] + e[base + Entry.InfoLength] + 2 * Entry.Width * 4 + 64
+      const form = store.shared.get(id)
+      if (form !== undefined) bytes += SHARER_BYTES + MAP_ENTRY_BYTES + (form.byteLength === form.buffer.byteLength ? 0 : TYPED_VIEW_BYTES)
+      return bytes
+    }
   }
 
   /** Counts and sizes (see {@link RobotsStoreStats}). */

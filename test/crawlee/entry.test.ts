@@ -56,6 +56,30 @@ describe('useWithCrawlee: what it takes and refuses', () => {
     expect(crawlee.RobotsTxtFile.find).toBe(find)
   })
 
+  it("regression: a RobotsTxtFile whose from or isAllowed throws on the install probe let that error out uncoded, and a second useWithCrawlee refused so had already undone the first one (Crawlee's own methods back, in silence); now ERR_INPUT, and the first installation stays", () => {
+    const throwing = fakeCrawlee()
+    throwing.RobotsTxtFile.from = () => {
+      throw new Error('from failed')
+    }
+    expect(() => useWithCrawlee(throwing)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/not supported.*from failed/) }))
+
+    const crawlee = fakeCrawlee()
+    const handle = useWithCrawlee(crawlee)
+    const { find, from } = crawlee.RobotsTxtFile
+    const hook = crawlee.BasicCrawler!.prototype.getRobotsTxtFileForUrl
+    const isAllowed = crawlee.RobotsTxtFile.prototype.isAllowed
+    crawlee.RobotsTxtFile.prototype.isAllowed = () => {
+      throw new Error('isAllowed failed')
+    }
+    expect(() => useWithCrawlee(crawlee)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/not supported.*isAllowed failed/) }))
+    expect(crawlee.RobotsTxtFile.find).toBe(find)
+    expect(crawlee.RobotsTxtFile.from).toBe(from)
+    expect(crawlee.BasicCrawler!.prototype.getRobotsTxtFileForUrl).toBe(hook)
+    crawlee.RobotsTxtFile.prototype.isAllowed = isAllowed
+    handle.restore()
+    expect(crawlee.RobotsTxtFile.find).not.toBe(find)
+  })
+
   it('refuses bad options with coded errors before replacing anything', () => {
     const crawlee = fakeCrawlee()
     const from = crawlee.RobotsTxtFile.from

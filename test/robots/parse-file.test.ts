@@ -57,6 +57,21 @@ describe('parseRobotsFile', () => {
     await expect(parseRobotsFile(join(dir, 'none.txt'))).rejects.toMatchObject({ code: 'ENOENT' })
   })
 
+  it("regression: a path whose reading threw (a detached Buffer, an object with a constructor field or a throwing getter, a revoked Proxy) was that uncoded TypeError, and one with a lone surrogate opened the file named with U+FFFD instead: each is ERR_INPUT", async () => {
+    writeFileSync(join(dir, '\uFFFD'), 'User-agent: *\nDisallow: /\n')
+    const detached = new Uint8Array(Buffer.from('robots.txt'))
+    structuredClone(detached.buffer, { transfer: [detached.buffer] })
+    const revoked = Proxy.revocable({}, {})
+    revoked.revoke()
+    const getter = Object.defineProperty({}, 'href', { get: () => { throw new Error('getter') } })
+    for (const path of [join(dir, '\uD800'), detached, { constructor: 1 }, getter, revoked.proxy]) {
+      const err = await parseRobotsFile(path as string).catch((e: unknown) => e)
+      expect(err, String(typeof path)).toBeInstanceOf(RobotsInputError)
+      expect((err as Error).message).toMatch(/^parseRobotsFile takes a path/)
+    }
+    expect((await parseRobotsFile(join(dir, '\uFFFD'))).agent('a').isAllowed('/x')).toBe(false)
+  })
+
   it('regression: bad options were checked only once the file was open (a missing file with limit: 5 rejected with ENOENT, not ERR_LIMIT): before the path is touched', async () => {
     const missing = join(dir, 'missing.txt')
     await expect(parseRobotsFile(missing, { limit: 5 })).rejects.toMatchObject({ code: 'ERR_LIMIT' })
