@@ -72,6 +72,21 @@ describe('errors by layer', () => {
     expect(code).toBe('ERR_ADAPTER')
   })
 
+  it("regression: the Node entry's OutputError (ERR_OUTPUT) extended Error only, though every error the library throws is a RobotsError", async () => {
+    const { OutputError, checkOutput } = await import('../src/node.js')
+    const e = new OutputError('cannot write x')
+    expect(e).toBeInstanceOf(core.RobotsError)
+    expect([e.code, e.name, e.message]).toEqual(['ERR_OUTPUT', 'OutputError', 'cannot write x'])
+    let thrown: unknown
+    try {
+      checkOutput('/proc/robots-automaton-no-such/out', 'report')
+    } catch (err) {
+      thrown = err
+    }
+    expect(thrown).toBeInstanceOf(core.RobotsError)
+    expect(thrown).toMatchObject({ code: 'ERR_OUTPUT' })
+  })
+
   it('the layers do not mix: the core throws none of them; a CompareError is no CliError and back', () => {
     expect(new CliError('ERR_READ', 'x')).not.toBeInstanceOf(CompareError)
     expect(new CompareError('ERR_READ', 'x')).not.toBeInstanceOf(CliError)

@@ -24,7 +24,7 @@
 import { accessSync, constants, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { RobotsInputError } from '../index.js'
+import { RobotsError, RobotsInputError } from '../index.js'
 import { describeArgument } from '../net/option-checks.js'
 import { describeSystemError } from './system-error.js'
 
@@ -44,11 +44,10 @@ export interface OutputTarget {
   readonly fail: (message: string) => Error
 }
 
-/** An output that cannot be written (the default error of {@link checkOutput}); its message names the file and why. */
-export class OutputError extends Error {
-  readonly code = 'ERR_OUTPUT' as const
+/** An output that cannot be written (the default error of {@link checkOutput}): the Node entry's layer of the error tree; its message names the file and why. */
+export class OutputError extends RobotsError<'ERR_OUTPUT'> {
   constructor(message: string) {
-    super(message)
+    super('ERR_OUTPUT', message)
     this.name = 'OutputError'
   }
 }
