@@ -30,13 +30,13 @@ function unionCodes(path: string, name: string): string[] {
   return [...body.matchAll(/\|\s*'(ERR_[A-Z0-9_]+)'/g)].map((m) => m[1]!)
 }
 
-/** Every `code: 'ERR_…'` src/ sets on an error of its own (a fetch outcome's, a transport's). */
+/** Every `code: 'ERR_…'` src/ sets on an error of its own (a fetch outcome's, a transport's), and every code a class of the tree passes to `super('ERR_…'`. */
 function sourceCodes(dir = join(ROOT, 'src')): Set<string> {
   const out = new Set<string>()
   for (const name of readdirSync(dir)) {
     const path = join(dir, name)
     if (statSync(path).isDirectory()) for (const c of sourceCodes(path)) out.add(c)
-    else if (name.endsWith('.ts')) for (const m of readFileSync(path, 'utf8').matchAll(/code: '(ERR_[A-Z0-9_]+)'/g)) out.add(m[1]!)
+    else if (name.endsWith('.ts')) for (const m of readFileSync(path, 'utf8').matchAll(/(?:code: |super\()'(ERR_[A-Z0-9_]+)'/g)) out.add(m[1]!)
   }
   return out
 }
