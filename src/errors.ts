@@ -43,8 +43,9 @@ export type RobotsErrorCode =
  *                                                          local port, …): not the site's outcome; retry later
  * ```
  *
- * The tools extend the tree with their own layers, never thrown by the
- * library API: `CliError` (src/cli/common/cli-error.ts: ERR_USAGE, ERR_READ,
+ * The Node entry's outputs add `OutputError` (src/files/output-file.ts:
+ * ERR_OUTPUT). The tools extend the tree with their own layers, never
+ * thrown by the library API: `CliError` (src/cli/common/cli-error.ts: ERR_USAGE, ERR_READ,
  * …, each with an exit code) and `CompareError` (src/compare/compare-error.ts:
  * ERR_ADAPTER, …). `C`, the type of `code`, is the core's
  * {@link RobotsErrorCode} unless a subclass widens it.
