@@ -50,6 +50,20 @@ describe('HTML report (as text)', () => {
     const bare = renderHtml({ ...report, disagreements: [], categories: [] })
     expect(bare).toContain('<p>None.</p>')
   })
+
+  it('shows a tab or line break in an id, agent, source or category escaped, as the text report does (regression: the page showed agent "Foo\\nBar" as "Foo Bar", another agent)', () => {
+    const d = report.disagreements[0]
+    const page = renderHtml({
+      ...report,
+      disagreements: [{ ...d, id: 'a\tb', agent: 'Foo\nBar', source: 'x\ny.jsonl:1', categories: ['c\nd'] }],
+      categories: [{ ...report.categories[0], id: 'c\nd' }],
+    })
+    for (const shown of ['<code>a\\x09b</code>', '<code>Foo\\x0ABar</code>', '<code>x\\x0Ay.jsonl:1</code>', '<span class="tag">c\\x0Ad</span>', '>c\\x0Ad</td>', '>c\\x0Ad</text>']) {
+      expect(page).toContain(shown)
+    }
+    // A body keeps its lines.
+    expect(page).toContain('User-agent: FOO BAR\nDisallow:')
+  })
 })
 
 const hasChromium = existsSync(CHROMIUM)
