@@ -184,8 +184,9 @@ export class CmdAdapter implements Adapter {
   private run(request: Request, fatalSpawn: boolean): Promise<Answer> {
     const robots = this.files.path(request.robots)
     const agent = request.agents[0]
-    const fillIn = (w: string): string =>
-      w.split('%robots%').join(robots).split('%url%').join(request.url).split('%user-agent%').join(agent)
+    // One pass: a URL holding '%user-agent%' is passed as it is, not filled in again.
+    const values: Record<string, string> = { '%robots%': robots, '%url%': request.url, '%user-agent%': agent }
+    const fillIn = (w: string): string => w.replace(/%robots%|%url%|%user-agent%/g, (p) => values[p])
     const [program, ...args] = this.words.map(fillIn)
     // An argument or environment value cannot hold a NUL byte: no process can be given this case.
     if (request.url.includes('\0') || agent.includes('\0')) {

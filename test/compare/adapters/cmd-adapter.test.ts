@@ -92,6 +92,13 @@ process.exit(url.includes('deny') ? 1 : 0)
     await adapter.close()
   })
 
+
+  it('a URL or token holding a placeholder is passed as it is (regression: a URL /%user-agent% reached the command as /FooBot, a wrong answer blamed on it)', async () => {
+    const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%` })
+    const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['%url%%robots%'], url: '/%user-agent%/%robots%/%url%' })
+    expect(JSON.parse(a.evidence!.stdout!)).toMatchObject({ url: '/%user-agent%/%robots%/%url%', agent: '%url%%robots%', same: true })
+    await adapter.close()
+  })
   it('a URL or token with a NUL byte is an error answer, not a crash', async () => {
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%` })
     expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/a\0b' })).toEqual({ error: 'a URL with a NUL byte cannot be passed to a command' })
