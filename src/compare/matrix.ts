@@ -280,29 +280,51 @@ function setOptionsText(s: MatrixSetSpec, seed: number): string {
   return words.join(' ')
 }
 
-/** Runs a command (sh -c, in its own process group, killed whole when it ends or after 60 s): its status and first line of output. */
-async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
+/** How long a version or availability command may run (ms) before its group is killed. */
+const PROBE_LIMIT_MS = 60_000
+/** How long its pipes may stay open once it exited (a process that left its group may hold them; ms). */
+const PROBE_PIPE_GRACE_MS = 500
+
+/**
+ * Runs a command (sh -c, in its own process group, killed whole when it ends
+ * or after PROBE_LIMIT_MS): its status and first line of output. It ends when
+ * its shell exits, even when a process that left the group holds its output.
+ */
+export async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
   return new Promise((resolve) => {
     const child = childProcess().spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     trackGroup(child)
     let out = ''
     let err = ''
+    let timedOut = false
+    let done = false
     child.stdout.setEncoding('utf8').on('data', (s: string) => void (out.length < 1 << 16 && (out += s)))
     child.stderr.setEncoding('utf8').on('data', (s: string) => void (err.length < 1 << 16 && (err += s)))
-    const timer = setTimeout(() => killGroup(child), 60_000)
+    const timer = setTimeout(() => {
+      timedOut = true
+      killGroup(child)
+    }, PROBE_LIMIT_MS)
     let status: number | null = null
-    child.on('error', () => {
+    const finish = (result: { ok: boolean; line: string }): void => {
       clearTimeout(timer)
-      resolve({ ok: false, line: `cannot run /bin/sh` })
-    })
+      if (done) return
+      done = true
+      resolve(result)
+    }
+    child.on('error', () => finish({ ok: false, line: `cannot run /bin/sh` }))
     child.on('exit', (code) => {
       status = code
       clearTimeout(timer)
       killGroup(child) // a process it left behind ends with it
+      setTimeout(() => {
+        child.stdout.destroy()
+        child.stderr.destroy()
+      }, PROBE_PIPE_GRACE_MS).unref()
     })
     child.on('close', () => {
+      if (timedOut) return finish({ ok: false, line: `timed out after ${PROBE_LIMIT_MS / 1000} s` })
       const text = (status === 0 ? out : err || out).trim().split('\n')[0] ?? ''
-      resolve({ ok: status === 0, line: text.slice(0, 200) })
+      finish({ ok: status === 0, line: text.slice(0, 200) })
     })
   })
 }
