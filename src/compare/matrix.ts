@@ -12,7 +12,7 @@ import { childProcess } from '../tools/built-ins.js'
 import { readInputFile } from './input-file.js'
 import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
-import { killGroup, trackGroup } from './adapters/process-group.js'
+import { killGroup, localSpawnFailure, trackGroup } from './adapters/process-group.js'
 import { CaseStore } from './cases/case-store.js'
 import { loadCaseSet, type CaseSetSpec } from './cases/case-sets.js'
 import { CATEGORIES, filterText, parseCategoryFilter, type CategoryFilter } from './categories.js'
@@ -291,15 +291,16 @@ const PROBE_PIPE_GRACE_MS = 500
  * its shell exits, even when a process that left the group holds its output.
  */
 export async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = childProcess().spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     trackGroup(child)
     let out = ''
     let err = ''
     let timedOut = false
     let done = false
-    child.stdout.setEncoding('utf8').on('data', (s: string) => void (out.length < 1 << 16 && (out += s)))
-    child.stderr.setEncoding('utf8').on('data', (s: string) => void (err.length < 1 << 16 && (err += s)))
+    // No pipes when the spawn failed for want of descriptors: the error below says so.
+    child.stdout?.setEncoding('utf8').on('data', (s: string) => void (out.length < 1 << 16 && (out += s)))
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => void (err.length < 1 << 16 && (err += s)))
     const timer = setTimeout(() => {
       timedOut = true
       killGroup(child)
@@ -311,14 +312,23 @@ export async function firstLine(command: string): Promise<{ ok: boolean; line: s
       done = true
       resolve(result)
     }
-    child.on('error', () => finish({ ok: false, line: `cannot run /bin/sh` }))
+    child.on('error', (e) => {
+      // This machine's limits are the run's failure, not an implementation that is not installed.
+      const local = localSpawnFailure(e, `'${command}'`)
+      if (local && !done) {
+        done = true
+        clearTimeout(timer)
+        return reject(local)
+      }
+      finish({ ok: false, line: `cannot run /bin/sh` })
+    })
     child.on('exit', (code) => {
       status = code
       clearTimeout(timer)
       killGroup(child) // a process it left behind ends with it
       setTimeout(() => {
-        child.stdout.destroy()
-        child.stderr.destroy()
+        child.stdout?.destroy()
+        child.stderr?.destroy()
       }, PROBE_PIPE_GRACE_MS).unref()
     })
     child.on('close', () => {

@@ -11,9 +11,9 @@ import { childProcess } from '../../tools/built-ins.js'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
-import { killGroup, trackGroup } from './process-group.js'
+import { killGroup, localSpawnFailure, trackGroup } from './process-group.js'
 import { plural } from '../format.js'
-import { describeSystemError } from '../compare-error.js'
+import { describeSystemError, type CompareError } from '../compare-error.js'
 
 /** How long a closing adapter may take to exit after its stdin closed (ms) before its group is killed. */
 const EXIT_GRACE_MS = 2000
@@ -59,8 +59,8 @@ export class BatchAdapter implements Adapter {
   private startupMs: number | undefined
   private stderrTail = ''
   private partial = ''
-  private failure: AdapterFailure | undefined
-  private onFailure: ((err: AdapterFailure) => void) | undefined
+  private failure: CompareError | undefined
+  private onFailure: ((err: CompareError) => void) | undefined
   private closing = false
   private watchdog: NodeJS.Timeout | undefined
   /** Settles when the adapter's process exits (not waiting for its pipes). */
@@ -89,14 +89,16 @@ export class BatchAdapter implements Adapter {
     })
     // When the adapter exits, what it started goes with it (and lets go of the pipes, so that its last answers are read).
     child.once('exit', () => killGroup(child))
-    child.stdout.setEncoding('utf8')
-    child.stderr.setEncoding('utf8')
-    child.stdout.on('data', (s: string) => this.received(s))
-    child.stderr.on('data', (s: string) => {
+    // No pipes when the spawn failed for want of descriptors: the error below says so.
+    child.stdout?.setEncoding('utf8')
+    child.stderr?.setEncoding('utf8')
+    child.stdout?.on('data', (s: string) => this.received(s))
+    child.stderr?.on('data', (s: string) => {
       this.stderrTail = (this.stderrTail + s).slice(-STDERR_KEPT)
     })
-    child.stdin.on('error', () => {}) // a closed pipe shows up as the exit below
-    child.on('error', (err) => this.fail(`cannot start '${this.options.command}': ${describeSystemError(err)}`))
+    child.stdin?.on('error', () => {}) // a closed pipe shows up as the exit below
+    // This machine's limits (descriptors, processes) fail the run as the harness's, not as the implementation's.
+    child.on('error', (err) => this.fail(`cannot start '${this.options.command}': ${describeSystemError(err)}`, localSpawnFailure(err, `'${this.options.command}'`)))
     child.on('close', (status, signal) => {
       if (this.closing) return
       const how = signal ? `was killed by ${signal}` : `exited with status ${status}`
@@ -135,7 +137,7 @@ export class BatchAdapter implements Adapter {
           // This machine's failure (a body file not written, called from an answer's handler): the run's error.
           return reject(err)
         }
-        if (chunk) this.child!.stdin.write(chunk)
+        if (chunk) this.child!.stdin?.write(chunk)
       }
       this.onFailure = reject
       if (this.failure) reject(this.failure)
@@ -147,7 +149,7 @@ export class BatchAdapter implements Adapter {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure)
       this.onFailure = reject
-      this.child!.stdin.write(this.register(request, (answer) => resolve(answer)))
+      this.child!.stdin?.write(this.register(request, (answer) => resolve(answer)))
     })
   }
 
@@ -161,15 +163,15 @@ export class BatchAdapter implements Adapter {
     const child = this.child
     if (child) {
       if (child.exitCode === null && child.signalCode === null) {
-        child.stdin.end()
+        child.stdin?.end()
         const timer = setTimeout(() => killGroup(child), this.failure ? 0 : EXIT_GRACE_MS)
         await this.exited
         clearTimeout(timer)
       }
       killGroup(child)
       const stuck = setTimeout(() => {
-        child.stdout.destroy()
-        child.stderr.destroy()
+        child.stdout?.destroy()
+        child.stderr?.destroy()
       }, PIPE_GRACE_MS)
       await Promise.race([this.closedPipes, new Promise<void>((r) => setTimeout(r, PIPE_GRACE_MS + 100).unref())])
       clearTimeout(stuck)
@@ -287,10 +289,10 @@ export class BatchAdapter implements Adapter {
     if (this.child) killGroup(this.child)
   }
 
-  private fail(message: string): undefined {
+  private fail(message: string, local?: CompareError): undefined {
     if (this.failure) return undefined
     const tail = stderrLines(this.stderrTail)
-    this.failure = new AdapterFailure(`--batch: ${message}${tail ? `; its stderr ended with: ${tail}` : ''}`, this.stderrTail)
+    this.failure = local ?? new AdapterFailure(`--batch: ${message}${tail ? `; its stderr ended with: ${tail}` : ''}`, this.stderrTail)
     if (this.watchdog) clearInterval(this.watchdog)
     this.onFailure?.(this.failure)
     return undefined

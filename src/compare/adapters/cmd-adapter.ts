@@ -13,7 +13,7 @@ import type { ChildProcess } from 'node:child_process'
 import { childProcess } from '../../tools/built-ins.js'
 import { AdapterFailure, evidenceText, stderrLines, type Adapter, type AdapterTimings, type Answer, type Evidence, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
-import { killGroup, trackGroup } from './process-group.js'
+import { killGroup, localSpawnFailure, trackGroup } from './process-group.js'
 import { describeSystemError, usageError } from '../compare-error.js'
 
 /** Options of the command adapter. */
@@ -218,15 +218,16 @@ export class CmdAdapter implements Adapter {
         killGroup(child)
         // A process outside the group (it called setsid) may still hold the pipes: the case ends now all the same.
         setTimeout(() => {
-          child.stdout.destroy()
-          child.stderr.destroy()
+          child.stdout?.destroy()
+          child.stderr?.destroy()
           const e: Evidence = { status: exit?.status ?? null, signal: exit?.signal ?? 'SIGKILL', stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
           settle({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed${exit ? '; its stdout was held open after it exited' : ''}`, evidence: e })
         }, 200).unref()
       }, this.options.timeoutMs)
-      child.stdout.setEncoding('utf8')
-      child.stderr.setEncoding('utf8')
-      child.stdout.on('data', (s: string) => {
+      // No pipes when the spawn failed for want of descriptors: the error below says so.
+      child.stdout?.setEncoding('utf8')
+      child.stderr?.setEncoding('utf8')
+      child.stdout?.on('data', (s: string) => {
         if (stdout.length + s.length <= STDOUT_CAP) stdout += s
         else {
           stdout += s.slice(0, Math.max(0, STDOUT_CAP - stdout.length))
@@ -234,7 +235,7 @@ export class CmdAdapter implements Adapter {
         }
       })
       // Its start (the evidence) and its end (the message's last lines), the middle of a long one dropped.
-      child.stderr.on('data', (s: string) => {
+      child.stderr?.on('data', (s: string) => {
         stderr += s
         if (stderr.length > STDERR_CAP) stderr = `${stderr.slice(0, STDERR_CAP >> 1)}\n…\n${stderr.slice(-(STDERR_CAP >> 2))}`
       })
@@ -243,8 +244,11 @@ export class CmdAdapter implements Adapter {
         this.running.delete(child)
         if (settled) return
         settled = true
+        // This machine's limits (descriptors, processes) stop the run as the harness's failure, not as the implementation's answer.
+        const local = localSpawnFailure(err, `'${program}'`)
         const message = `cannot run '${program}': ${describeSystemError(err)}`
-        if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
+        if (local) reject(local)
+        else if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
         else resolve({ error: message })
       })
       // The command's answer is its exit: what it left running in its group goes with it, and the pipes close.
