@@ -20,6 +20,11 @@ const EXIT_GRACE_MS = 2000
 /** How long the pipes may stay open after the group was killed (a process that left the group may hold them; ms). */
 const PIPE_GRACE_MS = 500
 
+/** Characters of request lines gathered into one write at most. */
+const CHUNK_CHARS = 1 << 20
+/** Bytes of requests waiting in the adapter's stdin past which no more are sent until it drains (one request always goes). */
+const QUEUED_MAX = 1 << 24
+
 /** Options of the batch adapter. */
 export interface BatchOptions {
   /** The command, run by `sh -c`. */
@@ -120,11 +125,24 @@ export class BatchAdapter implements Adapter {
       let sent = 0
       let done = 0
       const window = this.options.window
+      const stdin = this.child!.stdin
+      let draining = false
       const pump = (): void => {
         if (this.failure) return
         let chunk = ''
         try {
           while (sent < requests.length && this.pending.size < window) {
+            // Large bodies sent inline: no more than about QUEUED_MAX waits in the pipe; the rest follows as it drains.
+            if (this.pending.size > 0 && (stdin?.writableLength ?? 0) + chunk.length > QUEUED_MAX) {
+              if (!draining && stdin) {
+                draining = true
+                stdin.once('drain', () => {
+                  draining = false
+                  pump()
+                })
+              }
+              break
+            }
             const index = sent++
             chunk += this.register(requests[index], (answer, ms) => {
               onAnswer(index, answer, ms)
@@ -132,12 +150,17 @@ export class BatchAdapter implements Adapter {
               if (++done === requests.length) queueMicrotask(() => (this.failure ? reject(this.failure) : resolve()))
               else if (this.pending.size <= window >> 1) pump()
             })
+            // Written in pieces: a window of large bodies would make a string longer than a string can be.
+            if (chunk.length >= CHUNK_CHARS) {
+              stdin?.write(chunk)
+              chunk = ''
+            }
           }
         } catch (err) {
           // This machine's failure (a body file not written, called from an answer's handler): the run's error.
           return reject(err)
         }
-        if (chunk) this.child!.stdin?.write(chunk)
+        if (chunk) stdin?.write(chunk)
       }
       this.onFailure = reject
       if (this.failure) reject(this.failure)

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Answer, Request } from '../../../src/compare/adapters/adapter.js'
 import { BatchAdapter, type BatchOptions } from '../../../src/compare/adapters/batch-adapter.js'
+import { measureCeiling } from '../../../src/compare/adapters/null-adapter.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-batch-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -260,6 +261,16 @@ describe('batch adapter', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('bodies inline that add up past what a string can hold are sent in pieces (regression: --batch-robots inline stopped the run with "Invalid string length", exit 1)', async () => {
+    // 17 requests of one 32 MiB body: their lines hold more characters than a V8 string can (2^29 - 24).
+    const body = new Uint8Array(32 << 20).fill(0x61)
+    const reqs: Request[] = Array.from({ length: 17 }, (_, i) => ({ robots: body, agents: ['a'], url: `/${i}` }))
+    let answered = 0
+    // The harness's null adapter: it reads each line once, however long.
+    expect(await measureCeiling(reqs, 256, 'inline', NO_TIMEOUT, () => answered++)).toBeGreaterThan(0)
+    expect(answered).toBe(17)
   })
 
   it('a command that does not start is an error', async () => {
