@@ -10,7 +10,7 @@ import { writeReport } from '../output-files.js'
 import { printableLines } from '../../tools/printable.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
-import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
+import { baselineLines, bodyText, tallyRate, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -56,14 +56,14 @@ function chart(report: Report): string {
   ]
   rows.forEach((r, i) => {
     const y = i * rowHeight + 4
-    const w = (barWidth * r.agreement) / 100
+    const w = r.cases === 0 ? 0 : (barWidth * r.agreement) / 100
     const colour = r.agreement >= 100 ? '#2e7d32' : r.agreement >= 99 ? '#f9a825' : '#c62828'
     parts.push(
-      `<g><title>${escLine(r.id)}: ${pct(r.agreement)} of ${count(r.cases)} cases</title>` +
+      `<g><title>${escLine(r.id)}: ${tallyRate(r)(r.agreement)} of ${count(r.cases)} cases</title>` +
         `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end" font-size="12">${escLine(r.id)}</text>` +
         `<rect x="${labelWidth}" y="${y}" width="${barWidth}" height="${rowHeight - 6}" fill="#eee"/>` +
         `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${rowHeight - 6}" fill="${colour}"/>` +
-        `<text x="${labelWidth + barWidth + 6}" y="${y + 14}" font-size="12">${pct(r.agreement)}</text></g>`,
+        `<text x="${labelWidth + barWidth + 6}" y="${y + 14}" font-size="12">${tallyRate(r)(r.agreement)}</text></g>`,
     )
   })
   const axis = rows.length * rowHeight + 16
@@ -125,8 +125,8 @@ export function renderHtml(report: Report): string {
   const cell = (n: number, bad = false): string => `<td${bad && n > 0 ? ' class="bad"' : ''}>${count(n)}</td>`
   const rowOf = (name: string, r: Tally, cls = '', title = '', only?: number): string =>
     `<tr${cls ? ` class="${cls}"` : ''}><td${title ? ` title="${esc(title)}"` : ''}>${escLine(name)}</td>${cell(r.cases)}${cell(r.agreed)}${cell(r.verdict, true)}` +
-    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${pct(r.scores.verdicts)}</td><td>${pct(r.scores.lines)}</td>` +
-    `<td>${pct(r.rfcScores[report.score])}</td><td>${only === undefined ? '' : count(only)}</td></tr>`
+    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${tallyRate(r)(r.scores.verdicts)}</td><td>${tallyRate(r)(r.scores.lines)}</td>` +
+    `<td>${tallyRate(r)(r.rfcScores[report.score])}</td><td>${only === undefined ? '' : count(only)}</td></tr>`
   const passed = report.passed ? 'pass' : 'fail'
   const explained = explanationLine(report)
   const files = report.files
@@ -144,7 +144,7 @@ export function renderHtml(report: Report): string {
 <p>${escLine(report.set)}<br>against <code>${escLine(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
 ${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${escLine(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
 <p id="result"><strong class="${passed}">${esc(resultLine(report).replace(/^Result: /, ''))}</strong></p>
-<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${pct(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
+<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${tallyRate(t)(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
 ${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<li>${esc(l.trim())}</li>`).join('')}</ul>` : ''}
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { esc, renderHtml } from '../../../src/compare/report/html-report.js'
 import type { Report } from '../../../src/compare/report/report-model.js'
+import { renderTerminal } from '../../../src/compare/report/terminal-report.js'
 import { ensureBuilt, run, tempDir } from '../../cli/helpers.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -63,6 +64,16 @@ describe('HTML report (as text)', () => {
     }
     // A body keeps its lines.
     expect(page).toContain('User-agent: FOO BAR\nDisallow:')
+  })
+
+  it('a run stopped before any answer shows no rate, in the page and the text report (regression: "all cases 0 … 100.00%" under the failure)', () => {
+    const t = report.totals
+    const none = { ...report, failure: { message: 'stalled' }, categories: [], disagreements: [], totals: { ...t, cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0, agreement: 100, scores: { lines: 100, verdicts: 100 }, rfcScores: { lines: 100, verdicts: 100 } } }
+    const page = renderHtml(none)
+    expect(page).toMatch(/<tr class="total"><td>all cases<\/td><td>0<\/td>.*<td>–<\/td><td>–<\/td><td>–<\/td><td><\/td><\/tr>/)
+    expect(page).toContain('font-size="12">–</text>')
+    expect(page).not.toContain('100.00%')
+    expect(renderTerminal(none, 5)).toMatch(/^all cases +0 +0 +0 +\S+ +0 +– +– +–$/m)
   })
 })
 
