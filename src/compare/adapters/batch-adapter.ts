@@ -92,8 +92,15 @@ export class BatchAdapter implements Adapter {
       child.once('close', () => resolve())
       child.once('error', () => resolve())
     })
-    // When the adapter exits, what it started goes with it (and lets go of the pipes, so that its last answers are read).
-    child.once('exit', () => killGroup(child))
+    // When the adapter exits, what it started goes with it (and lets go of the pipes, so that its last answers are read);
+    // a process that left the group may hold them still: past a grace they are let go of, so the exit stops the run.
+    child.once('exit', () => {
+      killGroup(child)
+      setTimeout(() => {
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+      }, PIPE_GRACE_MS).unref()
+    })
     // No pipes when the spawn failed for want of descriptors: the error below says so.
     child.stdout?.setEncoding('utf8')
     child.stderr?.setEncoding('utf8')

@@ -1,6 +1,6 @@
 // The batch adapter: pipelining with answers matched by id, how bodies travel,
 // and clear errors (never a hang) when the process misbehaves.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -135,6 +135,20 @@ describe('batch adapter', () => {
     await expect(run).rejects.toThrow(message)
     await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', name: 'AdapterFailure', exitCode: 1 })
   })
+
+  it('an adapter that exits while a process outside its group holds its stdout stops the run as an exit (regression: it waited for --timeout, then said "no answer at all")', async () => {
+    const pids = join(dir, 'escaped-batch.pid')
+    const extra = `import { spawn } from 'node:child_process'
+spawn('setsid', ['sh', '-c', 'echo $$ > ${pids}; exec sleep 300'], { stdio: ['ignore', 'inherit', 'ignore'] }).unref()
+while (!existsSync('${pids}') || readFileSync('${pids}', 'utf8') === '') await new Promise((r) => setTimeout(r, 20))
+import { existsSync } from 'node:fs'`
+    const adapter = new BatchAdapter(options(script('escaped-exit', `if (req.id === 4) process.exit(0); return { id: req.id, allowed: true }`, extra), { timeoutMs: NO_TIMEOUT }))
+    try {
+      await expect(runAll(adapter, requests(20))).rejects.toThrow(/--batch: the adapter exited with status 0 after 2 answers, with \d+ requests unanswered/)
+    } finally {
+      process.kill(Number(readFileSync(pids, 'utf8')), 'SIGKILL')
+    }
+  }, 30_000)
 
   it('answers read with a bad line still count, and a bad line after the last answer fails the run (a duplicate last answer dropped every case read with it)', async () => {
     // The probe answered alone; then the six cases' answers and a duplicate of the last, in one write.
