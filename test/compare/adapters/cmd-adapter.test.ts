@@ -133,6 +133,16 @@ appendFileSync(log, [readFileSync(robots).toString('hex'), url, agent].join(' ')
     await adapter.close()
   })
 
+  it('start-up: a run alone that times out measures nothing, and nothing is taken off the cases (regression: the time-out was reported as the start-up and taken off each case, after three runs)', async () => {
+    const log = join(dir, 'hung-probe.log')
+    writeFileSync(log, '')
+    const adapter = new CmdAdapter({ ...base, template: `sh -c 'echo run >> ${log}; exec sleep 300'`, timeoutMs: 300 })
+    await adapter.start()
+    expect(readFileSync(log, 'utf8')).toBe('run\n')
+    expect(adapter.timings()).toEqual({ caseTime: 'wall time of one process (no start-up taken off: run alone on an empty robots.txt, it timed out after 300 ms)' })
+    await adapter.close()
+  })
+
   it('stdout past 1 MiB read by patterns is an error answer, not a verdict read from its start (2 MiB then "allowed" was counted disallowed)', async () => {
     const verbose = join(dir, 'verbose.mjs')
     writeFileSync(verbose, `process.stdout.write('x'.repeat(2 << 20) + '\\nallowed\\n'); process.exitCode = Number(process.argv[2])\n`)
