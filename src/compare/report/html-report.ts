@@ -29,7 +29,7 @@ export function esc(text: string): string {
  * {@link esc}, its tabs and line breaks shown as `\xHH` too, as the text
  * report shows them; a page would show them as spaces, another value.
  */
-function escLine(text: string): string {
+export function escLine(text: string): string {
   return esc(oneLine(text))
 }
 
