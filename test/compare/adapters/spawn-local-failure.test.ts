@@ -2,22 +2,26 @@
 // failure (exit 1), never the implementation's answer or failure. Node's spawn then gives a child without
 // pipes and an 'error' event on the next tick: the fake below does the same.
 import { EventEmitter } from 'node:events'
-import { describe, expect, it, vi } from 'vitest'
+import { createRequire } from 'node:module'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AdapterFailure } from '../../../src/compare/adapters/adapter.js'
+import { BatchAdapter } from '../../../src/compare/adapters/batch-adapter.js'
+import { CmdAdapter } from '../../../src/compare/adapters/cmd-adapter.js'
+import { firstLine } from '../../../src/compare/matrix.js'
 
-vi.mock('../../../src/tools/built-ins.js', async (original) => {
-  const real = await original<typeof import('../../../src/tools/built-ins.js')>()
-  const spawn = (): EventEmitter => {
+// The module the harness loads its processes from (src/tools/built-ins.ts): its spawn is replaced for each test.
+const childProcess = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process')
+const realSpawn = childProcess.spawn
+beforeEach(() => {
+  childProcess.spawn = (() => {
     const child = Object.assign(new EventEmitter(), { pid: undefined, exitCode: null, signalCode: null, kill: () => false })
     process.nextTick(() => child.emit('error', Object.assign(new Error('spawn EMFILE'), { code: 'EMFILE', errno: -24, syscall: 'spawn' })))
     return child
-  }
-  return { ...real, childProcess: () => ({ ...real.childProcess(), spawn }) }
+  }) as unknown as typeof realSpawn
 })
-
-const { AdapterFailure } = await import('../../../src/compare/adapters/adapter.js')
-const { BatchAdapter } = await import('../../../src/compare/adapters/batch-adapter.js')
-const { CmdAdapter } = await import('../../../src/compare/adapters/cmd-adapter.js')
-const { firstLine } = await import('../../../src/compare/matrix.js')
+afterEach(() => {
+  childProcess.spawn = realSpawn
+})
 
 const request = { robots: new Uint8Array(0), agents: ['a'], url: '/' }
 
