@@ -219,6 +219,8 @@ export interface Matrix {
   readonly rows: readonly MatrixRow[]
   /** Whether some implementation failed on some set. */
   readonly failed: boolean
+  /** Why the matrix stopped before its end (`interrupted by SIGTERM`), if a signal stopped it. */
+  readonly interrupted?: string
 }
 
 /** Case options given on the command line for every set (each overrides the file's). */
@@ -290,8 +292,9 @@ const PROBE_PIPE_GRACE_MS = 500
  * or after PROBE_LIMIT_MS): its status and first line of output. It ends when
  * its shell exits, even when a process that left the group holds its output.
  */
-export async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
+export async function firstLine(command: string, signal?: AbortSignal): Promise<{ ok: boolean; line: string }> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return resolve({ ok: false, line: String(signal.reason) })
     const child = childProcess().spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     trackGroup(child)
     let out = ''
@@ -306,8 +309,12 @@ export async function firstLine(command: string): Promise<{ ok: boolean; line: s
       killGroup(child)
     }, PROBE_LIMIT_MS)
     let status: number | null = null
+    // An interrupt ends it at once (a matrix waits for these before its first set).
+    const stop = (): void => killGroup(child)
+    signal?.addEventListener('abort', stop, { once: true })
     const finish = (result: { ok: boolean; line: string }): void => {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', stop)
       if (done) return
       done = true
       resolve(result)
@@ -318,6 +325,7 @@ export async function firstLine(command: string): Promise<{ ok: boolean; line: s
       if (local && !done) {
         done = true
         clearTimeout(timer)
+        signal?.removeEventListener('abort', stop)
         return reject(local)
       }
       finish({ ok: false, line: `cannot run /bin/sh` })
@@ -343,8 +351,8 @@ export async function firstLine(command: string): Promise<{ ok: boolean; line: s
 export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Promise<Matrix> {
   const sets = matrixSets(matrix, options)
   if (sets.length === 0) throw new CompareError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
-  const ready = await Promise.all(matrix.entries.map(async (e) => (e.available === undefined ? { ok: true, line: '' } : firstLine(e.available))))
-  const versions = await Promise.all(matrix.entries.map(async (e, i) => (e.version === undefined || !ready[i].ok ? '' : (await firstLine(e.version)).line)))
+  const ready = await Promise.all(matrix.entries.map(async (e) => (e.available === undefined ? { ok: true, line: '' } : firstLine(e.available, options.signal))))
+  const versions = await Promise.all(matrix.entries.map(async (e, i) => (e.version === undefined || !ready[i].ok ? '' : (await firstLine(e.version, options.signal)).line)))
   const cells: MatrixCell[][] = matrix.entries.map(() => [])
   const setDetails: MatrixSet[] = []
   let failed = false
@@ -438,5 +446,6 @@ export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Pro
     setDescriptions: setDetails.map((d) => d.description),
     rows,
     failed,
+    ...(options.signal?.aborted ? { interrupted: String(options.signal.reason) } : {}),
   }
 }
