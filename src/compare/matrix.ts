@@ -12,7 +12,7 @@ import { childProcess } from '../tools/built-ins.js'
 import { readInputFile } from './input-file.js'
 import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
-import { killGroup, trackGroup } from './adapters/process-group.js'
+import { killGroup, localSpawnFailure, trackGroup } from './adapters/process-group.js'
 import { CaseStore } from './cases/case-store.js'
 import { loadCaseSet, type CaseSetSpec } from './cases/case-sets.js'
 import { CATEGORIES, filterText, parseCategoryFilter, type CategoryFilter } from './categories.js'
@@ -219,6 +219,8 @@ export interface Matrix {
   readonly rows: readonly MatrixRow[]
   /** Whether some implementation failed on some set. */
   readonly failed: boolean
+  /** Why the matrix stopped before its end (`interrupted by SIGTERM`), if a signal stopped it. */
+  readonly interrupted?: string
 }
 
 /** Case options given on the command line for every set (each overrides the file's). */
@@ -280,29 +282,67 @@ function setOptionsText(s: MatrixSetSpec, seed: number): string {
   return words.join(' ')
 }
 
-/** Runs a command (sh -c, in its own process group, killed whole when it ends or after 60 s): its status and first line of output. */
-async function firstLine(command: string): Promise<{ ok: boolean; line: string }> {
-  return new Promise((resolve) => {
+/** How long a version or availability command may run (ms) before its group is killed. */
+const PROBE_LIMIT_MS = 60_000
+/** How long its pipes may stay open once it exited (a process that left its group may hold them; ms). */
+const PROBE_PIPE_GRACE_MS = 500
+
+/**
+ * Runs a command (sh -c, in its own process group, killed whole when it ends
+ * or after PROBE_LIMIT_MS): its status and first line of output. It ends when
+ * its shell exits, even when a process that left the group holds its output.
+ */
+export async function firstLine(command: string, signal?: AbortSignal): Promise<{ ok: boolean; line: string }> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return resolve({ ok: false, line: String(signal.reason) })
     const child = childProcess().spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
     trackGroup(child)
     let out = ''
     let err = ''
-    child.stdout.setEncoding('utf8').on('data', (s: string) => void (out.length < 1 << 16 && (out += s)))
-    child.stderr.setEncoding('utf8').on('data', (s: string) => void (err.length < 1 << 16 && (err += s)))
-    const timer = setTimeout(() => killGroup(child), 60_000)
+    let timedOut = false
+    let done = false
+    // No pipes when the spawn failed for want of descriptors: the error below says so.
+    child.stdout?.setEncoding('utf8').on('data', (s: string) => void (out.length < 1 << 16 && (out += s)))
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => void (err.length < 1 << 16 && (err += s)))
+    const timer = setTimeout(() => {
+      timedOut = true
+      killGroup(child)
+    }, PROBE_LIMIT_MS)
     let status: number | null = null
-    child.on('error', () => {
+    // An interrupt ends it at once (a matrix waits for these before its first set).
+    const stop = (): void => killGroup(child)
+    signal?.addEventListener('abort', stop, { once: true })
+    const finish = (result: { ok: boolean; line: string }): void => {
       clearTimeout(timer)
-      resolve({ ok: false, line: `cannot run /bin/sh` })
+      signal?.removeEventListener('abort', stop)
+      if (done) return
+      done = true
+      resolve(result)
+    }
+    child.on('error', (e) => {
+      // This machine's limits are the run's failure, not an implementation that is not installed.
+      const local = localSpawnFailure(e, `'${command}'`)
+      if (local && !done) {
+        done = true
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', stop)
+        return reject(local)
+      }
+      finish({ ok: false, line: `cannot run /bin/sh` })
     })
     child.on('exit', (code) => {
       status = code
       clearTimeout(timer)
       killGroup(child) // a process it left behind ends with it
+      setTimeout(() => {
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+      }, PROBE_PIPE_GRACE_MS).unref()
     })
     child.on('close', () => {
+      if (timedOut) return finish({ ok: false, line: `timed out after ${PROBE_LIMIT_MS / 1000} s` })
       const text = (status === 0 ? out : err || out).trim().split('\n')[0] ?? ''
-      resolve({ ok: status === 0, line: text.slice(0, 200) })
+      finish({ ok: status === 0, line: text.slice(0, 200) })
     })
   })
 }
@@ -311,8 +351,8 @@ async function firstLine(command: string): Promise<{ ok: boolean; line: string }
 export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Promise<Matrix> {
   const sets = matrixSets(matrix, options)
   if (sets.length === 0) throw new CompareError('ERR_READ', `${options.file} names no case sets: give --cases SET (one or more)`)
-  const ready = await Promise.all(matrix.entries.map(async (e) => (e.available === undefined ? { ok: true, line: '' } : firstLine(e.available))))
-  const versions = await Promise.all(matrix.entries.map(async (e, i) => (e.version === undefined || !ready[i].ok ? '' : (await firstLine(e.version)).line)))
+  const ready = await Promise.all(matrix.entries.map(async (e) => (e.available === undefined ? { ok: true, line: '' } : firstLine(e.available, options.signal))))
+  const versions = await Promise.all(matrix.entries.map(async (e, i) => (e.version === undefined || !ready[i].ok ? '' : (await firstLine(e.version, options.signal)).line)))
   const cells: MatrixCell[][] = matrix.entries.map(() => [])
   const setDetails: MatrixSet[] = []
   let failed = false
@@ -406,5 +446,6 @@ export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Pro
     setDescriptions: setDetails.map((d) => d.description),
     rows,
     failed,
+    ...(options.signal?.aborted ? { interrupted: String(options.signal.reason) } : {}),
   }
 }

@@ -252,7 +252,9 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   if (outputs.json !== undefined) await writeOut(outputs.json, jsonLine(m, 2) + '\n')
   if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
   if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
-  const status = m.failed ? EXIT.adapterFailure : EXIT.passed
+  // A matrix a signal stopped did not run through: its status is the signal's, as a single run's is.
+  const stoppedBy = (Object.keys(SIGNALS) as StopSignal[]).find((name) => m.interrupted?.endsWith(name))
+  const status = stoppedBy !== undefined ? SIGNALS[stoppedBy] : m.failed ? EXIT.adapterFailure : EXIT.passed
   verdictFound(status)
   terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
   return status

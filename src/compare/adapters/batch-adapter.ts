@@ -11,14 +11,19 @@ import { childProcess } from '../../tools/built-ins.js'
 import { agentField, robotsFields } from '../case.js'
 import { AdapterFailure, describeRequest, STDERR_KEPT, stderrLines, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles, DEFAULT_CAPACITY } from './body-files.js'
-import { killGroup, trackGroup } from './process-group.js'
+import { killGroup, localSpawnFailure, trackGroup } from './process-group.js'
 import { plural } from '../format.js'
-import { describeSystemError } from '../compare-error.js'
+import { describeSystemError, type CompareError } from '../compare-error.js'
 
 /** How long a closing adapter may take to exit after its stdin closed (ms) before its group is killed. */
 const EXIT_GRACE_MS = 2000
 /** How long the pipes may stay open after the group was killed (a process that left the group may hold them; ms). */
 const PIPE_GRACE_MS = 500
+
+/** Characters of request lines gathered into one write at most. */
+const CHUNK_CHARS = 1 << 20
+/** Bytes of requests waiting in the adapter's stdin past which no more are sent until it drains (one request always goes). */
+const QUEUED_MAX = 1 << 24
 
 /** Options of the batch adapter. */
 export interface BatchOptions {
@@ -59,8 +64,8 @@ export class BatchAdapter implements Adapter {
   private startupMs: number | undefined
   private stderrTail = ''
   private partial = ''
-  private failure: AdapterFailure | undefined
-  private onFailure: ((err: AdapterFailure) => void) | undefined
+  private failure: CompareError | undefined
+  private onFailure: ((err: CompareError) => void) | undefined
   private closing = false
   private watchdog: NodeJS.Timeout | undefined
   /** Settles when the adapter's process exits (not waiting for its pipes). */
@@ -87,16 +92,25 @@ export class BatchAdapter implements Adapter {
       child.once('close', () => resolve())
       child.once('error', () => resolve())
     })
-    // When the adapter exits, what it started goes with it (and lets go of the pipes, so that its last answers are read).
-    child.once('exit', () => killGroup(child))
-    child.stdout.setEncoding('utf8')
-    child.stderr.setEncoding('utf8')
-    child.stdout.on('data', (s: string) => this.received(s))
-    child.stderr.on('data', (s: string) => {
+    // When the adapter exits, what it started goes with it (and lets go of the pipes, so that its last answers are read);
+    // a process that left the group may hold them still: past a grace they are let go of, so the exit stops the run.
+    child.once('exit', () => {
+      killGroup(child)
+      setTimeout(() => {
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+      }, PIPE_GRACE_MS).unref()
+    })
+    // No pipes when the spawn failed for want of descriptors: the error below says so.
+    child.stdout?.setEncoding('utf8')
+    child.stderr?.setEncoding('utf8')
+    child.stdout?.on('data', (s: string) => this.received(s))
+    child.stderr?.on('data', (s: string) => {
       this.stderrTail = (this.stderrTail + s).slice(-STDERR_KEPT)
     })
-    child.stdin.on('error', () => {}) // a closed pipe shows up as the exit below
-    child.on('error', (err) => this.fail(`cannot start '${this.options.command}': ${describeSystemError(err)}`))
+    child.stdin?.on('error', () => {}) // a closed pipe shows up as the exit below
+    // This machine's limits (descriptors, processes) fail the run as the harness's, not as the implementation's.
+    child.on('error', (err) => this.fail(`cannot start '${this.options.command}': ${describeSystemError(err)}`, localSpawnFailure(err, `'${this.options.command}'`)))
     child.on('close', (status, signal) => {
       if (this.closing) return
       const how = signal ? `was killed by ${signal}` : `exited with status ${status}`
@@ -118,11 +132,24 @@ export class BatchAdapter implements Adapter {
       let sent = 0
       let done = 0
       const window = this.options.window
+      const stdin = this.child!.stdin
+      let draining = false
       const pump = (): void => {
         if (this.failure) return
         let chunk = ''
         try {
           while (sent < requests.length && this.pending.size < window) {
+            // Large bodies sent inline: no more than about QUEUED_MAX waits in the pipe; the rest follows as it drains.
+            if (this.pending.size > 0 && (stdin?.writableLength ?? 0) + chunk.length > QUEUED_MAX) {
+              if (!draining && stdin) {
+                draining = true
+                stdin.once('drain', () => {
+                  draining = false
+                  pump()
+                })
+              }
+              break
+            }
             const index = sent++
             chunk += this.register(requests[index], (answer, ms) => {
               onAnswer(index, answer, ms)
@@ -130,12 +157,17 @@ export class BatchAdapter implements Adapter {
               if (++done === requests.length) queueMicrotask(() => (this.failure ? reject(this.failure) : resolve()))
               else if (this.pending.size <= window >> 1) pump()
             })
+            // Written in pieces: a window of large bodies would make a string longer than a string can be.
+            if (chunk.length >= CHUNK_CHARS) {
+              stdin?.write(chunk)
+              chunk = ''
+            }
           }
         } catch (err) {
           // This machine's failure (a body file not written, called from an answer's handler): the run's error.
           return reject(err)
         }
-        if (chunk) this.child!.stdin.write(chunk)
+        if (chunk) stdin?.write(chunk)
       }
       this.onFailure = reject
       if (this.failure) reject(this.failure)
@@ -147,7 +179,7 @@ export class BatchAdapter implements Adapter {
     return new Promise((resolve, reject) => {
       if (this.failure) return reject(this.failure)
       this.onFailure = reject
-      this.child!.stdin.write(this.register(request, (answer) => resolve(answer)))
+      this.child!.stdin?.write(this.register(request, (answer) => resolve(answer)))
     })
   }
 
@@ -161,15 +193,15 @@ export class BatchAdapter implements Adapter {
     const child = this.child
     if (child) {
       if (child.exitCode === null && child.signalCode === null) {
-        child.stdin.end()
+        child.stdin?.end()
         const timer = setTimeout(() => killGroup(child), this.failure ? 0 : EXIT_GRACE_MS)
         await this.exited
         clearTimeout(timer)
       }
       killGroup(child)
       const stuck = setTimeout(() => {
-        child.stdout.destroy()
-        child.stderr.destroy()
+        child.stdout?.destroy()
+        child.stderr?.destroy()
       }, PIPE_GRACE_MS)
       await Promise.race([this.closedPipes, new Promise<void>((r) => setTimeout(r, PIPE_GRACE_MS + 100).unref())])
       clearTimeout(stuck)
@@ -287,10 +319,10 @@ export class BatchAdapter implements Adapter {
     if (this.child) killGroup(this.child)
   }
 
-  private fail(message: string): undefined {
+  private fail(message: string, local?: CompareError): undefined {
     if (this.failure) return undefined
     const tail = stderrLines(this.stderrTail)
-    this.failure = new AdapterFailure(`--batch: ${message}${tail ? `; its stderr ended with: ${tail}` : ''}`, this.stderrTail)
+    this.failure = local ?? new AdapterFailure(`--batch: ${message}${tail ? `; its stderr ended with: ${tail}` : ''}`, this.stderrTail)
     if (this.watchdog) clearInterval(this.watchdog)
     this.onFailure?.(this.failure)
     return undefined

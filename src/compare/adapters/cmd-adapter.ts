@@ -13,7 +13,7 @@ import type { ChildProcess } from 'node:child_process'
 import { childProcess } from '../../tools/built-ins.js'
 import { AdapterFailure, evidenceText, stderrLines, type Adapter, type AdapterTimings, type Answer, type Evidence, type OnAnswer, type Request } from './adapter.js'
 import { BodyFiles } from './body-files.js'
-import { killGroup, trackGroup } from './process-group.js'
+import { killGroup, localSpawnFailure, trackGroup } from './process-group.js'
 import { describeSystemError, usageError } from '../compare-error.js'
 
 /** Options of the command adapter. */
@@ -129,6 +129,7 @@ export class CmdAdapter implements Adapter {
   private readonly words: string[]
   private readonly files = new BodyFiles()
   private startupMs: number | undefined
+  private startupTimedOut = false
   private closed = false
   /** Processes running now (killed by close). */
   private readonly running = new Set<ChildProcess>()
@@ -138,12 +139,20 @@ export class CmdAdapter implements Adapter {
     this.description = `--cmd ${options.template}`
   }
 
-  /** Runs the command STARTUP_RUNS times alone on an empty robots.txt: the median is the start-up. */
+  /**
+   * Runs the command STARTUP_RUNS times alone on an empty robots.txt: the
+   * median is the start-up. A run that times out measures the time-out, not
+   * the start-up: none is then taken off the cases, and the timings say so.
+   */
   async start(): Promise<void> {
     const times: number[] = []
     for (let i = 0; i < STARTUP_RUNS; i++) {
       const t0 = performance.now()
-      await this.run({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' }, true)
+      const answer = await this.run({ robots: new Uint8Array(0), agents: ['ExampleBot'], url: '/' }, true)
+      if (answer.error?.startsWith('timed out')) {
+        this.startupTimedOut = true
+        return
+      }
       times.push(performance.now() - t0)
     }
     this.startupMs = times.sort((a, b) => a - b)[STARTUP_RUNS >> 1]
@@ -171,6 +180,7 @@ export class CmdAdapter implements Adapter {
   }
 
   timings(): AdapterTimings {
+    if (this.startupTimedOut) return { caseTime: `wall time of one process (no start-up taken off: run alone on an empty robots.txt, it timed out after ${this.options.timeoutMs} ms)` }
     return { startupMs: this.startupMs, startupSubtracted: true, caseTime: 'wall time of one process less the start-up measured alone' }
   }
 
@@ -184,8 +194,9 @@ export class CmdAdapter implements Adapter {
   private run(request: Request, fatalSpawn: boolean): Promise<Answer> {
     const robots = this.files.path(request.robots)
     const agent = request.agents[0]
-    const fillIn = (w: string): string =>
-      w.split('%robots%').join(robots).split('%url%').join(request.url).split('%user-agent%').join(agent)
+    // One pass: a URL holding '%user-agent%' is passed as it is, not filled in again.
+    const values: Record<string, string> = { '%robots%': robots, '%url%': request.url, '%user-agent%': agent }
+    const fillIn = (w: string): string => w.replace(/%robots%|%url%|%user-agent%/g, (p) => values[p])
     const [program, ...args] = this.words.map(fillIn)
     // An argument or environment value cannot hold a NUL byte: no process can be given this case.
     if (request.url.includes('\0') || agent.includes('\0')) {
@@ -217,15 +228,16 @@ export class CmdAdapter implements Adapter {
         killGroup(child)
         // A process outside the group (it called setsid) may still hold the pipes: the case ends now all the same.
         setTimeout(() => {
-          child.stdout.destroy()
-          child.stderr.destroy()
+          child.stdout?.destroy()
+          child.stderr?.destroy()
           const e: Evidence = { status: exit?.status ?? null, signal: exit?.signal ?? 'SIGKILL', stdout: evidenceText(stdout), stderr: evidenceText(stderr) }
           settle({ error: `timed out after ${this.options.timeoutMs} ms (--timeout): killed${exit ? '; its stdout was held open after it exited' : ''}`, evidence: e })
         }, 200).unref()
       }, this.options.timeoutMs)
-      child.stdout.setEncoding('utf8')
-      child.stderr.setEncoding('utf8')
-      child.stdout.on('data', (s: string) => {
+      // No pipes when the spawn failed for want of descriptors: the error below says so.
+      child.stdout?.setEncoding('utf8')
+      child.stderr?.setEncoding('utf8')
+      child.stdout?.on('data', (s: string) => {
         if (stdout.length + s.length <= STDOUT_CAP) stdout += s
         else {
           stdout += s.slice(0, Math.max(0, STDOUT_CAP - stdout.length))
@@ -233,7 +245,7 @@ export class CmdAdapter implements Adapter {
         }
       })
       // Its start (the evidence) and its end (the message's last lines), the middle of a long one dropped.
-      child.stderr.on('data', (s: string) => {
+      child.stderr?.on('data', (s: string) => {
         stderr += s
         if (stderr.length > STDERR_CAP) stderr = `${stderr.slice(0, STDERR_CAP >> 1)}\n…\n${stderr.slice(-(STDERR_CAP >> 2))}`
       })
@@ -242,8 +254,11 @@ export class CmdAdapter implements Adapter {
         this.running.delete(child)
         if (settled) return
         settled = true
+        // This machine's limits (descriptors, processes) stop the run as the harness's failure, not as the implementation's answer.
+        const local = localSpawnFailure(err, `'${program}'`)
         const message = `cannot run '${program}': ${describeSystemError(err)}`
-        if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
+        if (local) reject(local)
+        else if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
         else resolve({ error: message })
       })
       // The command's answer is its exit: what it left running in its group goes with it, and the pipes close.

@@ -7,20 +7,25 @@
 import type { OnAnswer, Request } from './adapter.js'
 import { BatchAdapter } from './batch-adapter.js'
 
-/** The null adapter's program: echoes each request's id with `"allowed": true`, one write per chunk read. */
-const NULL_SCRIPT = `let rest = ''
+/**
+ * The null adapter's program: echoes each request's id with `"allowed": true`,
+ * one write per chunk read. Only a line's first characters are kept (the id
+ * is there) and only the new chunk is searched for line ends, so a line costs
+ * its length once, however long (bodies sent inline).
+ */
+const NULL_SCRIPT = `let head = ''
 process.stdin.setEncoding('utf8')
 process.stdin.on('data', (d) => {
-  rest += d
   let out = ''
   let at = 0
   let nl
-  while ((nl = rest.indexOf('\\n', at)) >= 0) {
-    const m = /^\\{"id":(\\d+)/.exec(rest.slice(at, at + 24))
+  while ((nl = d.indexOf('\\n', at)) >= 0) {
+    const m = /^\\{"id":(\\d+)/.exec(head + d.slice(at, Math.min(nl, at + 24)))
     if (m) out += '{"id":' + m[1] + ',"allowed":true}\\n'
+    head = ''
     at = nl + 1
   }
-  rest = rest.slice(at)
+  if (head.length < 24) head += d.slice(at, at + 24 - head.length)
   if (out) process.stdout.write(out)
 })`
 

@@ -8,6 +8,7 @@
  * A process that leaves its group itself (`setsid`) is out of reach.
  */
 import type { ChildProcess } from 'node:child_process'
+import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** Groups started and not yet killed, by their id (the leader's pid). */
 const live = new Set<number>()
@@ -44,4 +45,19 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL
   if (pgid === undefined) return
   if (!signalGroup(pgid, signal) && child.exitCode === null && child.signalCode === null) child.kill(signal)
   if (signal === 'SIGKILL') live.delete(pgid)
+}
+
+/** Codes of a spawn that failed for want of this machine's resources (descriptors, processes, memory), whatever the program. */
+const LOCAL_SPAWN_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'ENOMEM'])
+
+/**
+ * The harness's own failure (exit 1) when starting `what` failed on this
+ * machine: never the implementation's answer, failure or absence. Else
+ * undefined (a program missing or not executable is the implementation's).
+ */
+export function localSpawnFailure(err: unknown, what: string): CompareError | undefined {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  if (code === undefined || !LOCAL_SPAWN_CODES.has(code)) return undefined
+  const hint = code === 'EMFILE' || code === 'ENFILE' ? ' (ulimit -n, --concurrency)' : ''
+  return new CompareError('ERR_ADAPTER', `cannot start ${what}: ${describeSystemError(err)} on this machine${hint}, not a failure of the implementation`)
 }

@@ -5,12 +5,12 @@
  * and every listed disagreement as a `<details>` element. Everything taken
  * from the cases is escaped ({@link esc}).
  */
-import { visibleUrl } from '../case.js'
+import { oneLine, visibleUrl } from '../case.js'
 import { writeReport } from '../output-files.js'
 import { printableLines } from '../../tools/printable.js'
 import { count, pct } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
-import { baselineLines, bodyText, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
+import { baselineLines, bodyText, tallyRate, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -22,6 +22,15 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
  */
 export function esc(text: string): string {
   return printableLines(text).replace(/[&<>"']/g, (c) => ESCAPES[c])
+}
+
+/**
+ * A value that is one line (an id, an agent, a category, a file name): as
+ * {@link esc}, its tabs and line breaks shown as `\xHH` too, as the text
+ * report shows them; a page would show them as spaces, another value.
+ */
+export function escLine(text: string): string {
+  return esc(oneLine(text))
 }
 
 /** Lines of a case's body shown at most (the minimised body is shown whole). */
@@ -47,14 +56,14 @@ function chart(report: Report): string {
   ]
   rows.forEach((r, i) => {
     const y = i * rowHeight + 4
-    const w = (barWidth * r.agreement) / 100
+    const w = r.cases === 0 ? 0 : (barWidth * r.agreement) / 100
     const colour = r.agreement >= 100 ? '#2e7d32' : r.agreement >= 99 ? '#f9a825' : '#c62828'
     parts.push(
-      `<g><title>${esc(r.id)}: ${pct(r.agreement)} of ${count(r.cases)} cases</title>` +
-        `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end" font-size="12">${esc(r.id)}</text>` +
+      `<g><title>${escLine(r.id)}: ${tallyRate(r)(r.agreement)} of ${count(r.cases)} cases</title>` +
+        `<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end" font-size="12">${escLine(r.id)}</text>` +
         `<rect x="${labelWidth}" y="${y}" width="${barWidth}" height="${rowHeight - 6}" fill="#eee"/>` +
         `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${rowHeight - 6}" fill="${colour}"/>` +
-        `<text x="${labelWidth + barWidth + 6}" y="${y + 14}" font-size="12">${pct(r.agreement)}</text></g>`,
+        `<text x="${labelWidth + barWidth + 6}" y="${y + 14}" font-size="12">${tallyRate(r)(r.agreement)}</text></g>`,
     )
   })
   const axis = rows.length * rowHeight + 16
@@ -70,14 +79,14 @@ function disagreement(d: ReportedDisagreement, original: ReportedBody): string {
   const kind = d.outcome === 'verdict' ? 'verdict differs' : d.outcome === 'line' ? 'line differs' : 'error'
   const m = d.minimised
   return `<details class="disagreement ${d.outcome}">
-<summary><code>${esc(d.id)}</code> — ${kind} — ${d.categories.map((c) => `<span class="tag">${esc(c)}</span>`).join(' ')}</summary>
+<summary><code>${escLine(d.id)}</code> — ${kind} — ${d.categories.map((c) => `<span class="tag">${escLine(c)}</span>`).join(' ')}</summary>
 <dl>
-<dt>agent</dt><dd><code>${esc(agent)}</code></dd>
+<dt>agent</dt><dd><code>${escLine(agent)}</code></dd>
 <dt>URL</dt><dd><code>${esc(visibleUrl(d.url))}</code></dd>
-${d.source !== undefined ? `<dt>robots.txt</dt><dd><code>${esc(d.source)}</code></dd>` : ''}
+${d.source !== undefined ? `<dt>robots.txt</dt><dd><code>${escLine(d.source)}</code></dd>` : ''}
 <dt>implementation</dt><dd>${esc(describeAnswer(d.answer))}</dd>
 <dt>reference</dt><dd>${esc(describeExpected(d.expected))}</dd>
-<dt>RFC 9309</dt><dd>${esc(describeExpected(d.rfc))} <span class="tag">${esc(d.standard)}</span></dd>
+<dt>RFC 9309</dt><dd>${esc(describeExpected(d.rfc))} <span class="tag">${escLine(d.standard)}</span></dd>
 ${d.explanation !== undefined ? `<dt>why</dt><dd class="why">${esc(d.explanation)}</dd>` : ''}
 </dl>
 ${d.evidence ? `<h4>What the implementation gave</h4>\n<pre class="evidence">${esc(evidenceLines(d.evidence, 60).join('\n'))}</pre>` : ''}
@@ -115,9 +124,9 @@ export function renderHtml(report: Report): string {
   const lines = t.linesChecked > 0
   const cell = (n: number, bad = false): string => `<td${bad && n > 0 ? ' class="bad"' : ''}>${count(n)}</td>`
   const rowOf = (name: string, r: Tally, cls = '', title = '', only?: number): string =>
-    `<tr${cls ? ` class="${cls}"` : ''}><td${title ? ` title="${esc(title)}"` : ''}>${esc(name)}</td>${cell(r.cases)}${cell(r.agreed)}${cell(r.verdict, true)}` +
-    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${pct(r.scores.verdicts)}</td><td>${pct(r.scores.lines)}</td>` +
-    `<td>${pct(r.rfcScores[report.score])}</td><td>${only === undefined ? '' : count(only)}</td></tr>`
+    `<tr${cls ? ` class="${cls}"` : ''}><td${title ? ` title="${esc(title)}"` : ''}>${escLine(name)}</td>${cell(r.cases)}${cell(r.agreed)}${cell(r.verdict, true)}` +
+    `${lines ? cell(r.line, true) : '<td>-</td>'}${cell(r.errors, true)}<td>${tallyRate(r)(r.scores.verdicts)}</td><td>${tallyRate(r)(r.scores.lines)}</td>` +
+    `<td>${tallyRate(r)(r.rfcScores[report.score])}</td><td>${only === undefined ? '' : count(only)}</td></tr>`
   const passed = report.passed ? 'pass' : 'fail'
   const explained = explanationLine(report)
   const files = report.files
@@ -132,10 +141,10 @@ export function renderHtml(report: Report): string {
 </head>
 <body>
 <h1>robots.txt compare against the reference (google/robotstxt)</h1>
-<p>${esc(report.set)}<br>against <code>${esc(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
-${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${esc(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
+<p>${escLine(report.set)}<br>against <code>${escLine(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
+${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${escLine(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
 <p id="result"><strong class="${passed}">${esc(resultLine(report).replace(/^Result: /, ''))}</strong></p>
-<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${pct(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
+<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${tallyRate(t)(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
 ${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<li>${esc(l.trim())}</li>`).join('')}</ul>` : ''}
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>
@@ -152,7 +161,7 @@ ${
     ? `<h2>Standards</h2>
 <p>rfc: the reference's answer follows RFC 9309 alone; google-specific: it rests on Google's behaviour beyond the RFC; rfc-differs: RFC 9309 answers otherwise.</p>
 <table id="standards"><thead><tr><th>standard</th><th>cases</th><th>reference</th><th>RFC 9309</th></tr></thead><tbody>
-${report.standards.map((x) => `<tr><td>${esc(x.id)}</td>${cell(x.cases)}<td>${pct(x.scores[report.score])}</td><td>${pct(x.rfcScores[report.score])}</td></tr>`).join('\n')}
+${report.standards.map((x) => `<tr><td>${escLine(x.id)}</td>${cell(x.cases)}<td>${pct(x.scores[report.score])}</td><td>${pct(x.rfcScores[report.score])}</td></tr>`).join('\n')}
 </tbody></table>`
     : ''
 }
@@ -163,7 +172,7 @@ ${
 <table id="files">
 <thead><tr><th>file</th><th>cases</th><th>agree</th><th>agreement</th></tr></thead>
 <tbody>
-${files.map((f) => `<tr><td>${esc(f.file)}</td>${cell(f.cases)}${cell(f.agreed)}<td${f.agreement < 100 ? ' class="bad"' : ''}>${pct(f.agreement)}</td></tr>`).join('\n')}
+${files.map((f) => `<tr><td>${escLine(f.file)}</td>${cell(f.cases)}${cell(f.agreed)}<td${f.agreement < 100 ? ' class="bad"' : ''}>${pct(f.agreement)}</td></tr>`).join('\n')}
 </tbody>
 </table>`
     : ''

@@ -9,7 +9,7 @@
  */
 import { CATEGORY_ORDER } from '../categories.js'
 import type { Matrix, MatrixCell, MatrixRow } from '../matrix.js'
-import { esc } from './html-report.js'
+import { escLine } from './html-report.js'
 import { oneLine } from '../case.js'
 import { jsonLine, printable } from '../../tools/printable.js'
 import { count, ms } from '../format.js'
@@ -262,11 +262,11 @@ export function renderMatrixHtml(m: Matrix): string {
   }
   const table = (id: string, header: readonly string[], rows: readonly (readonly string[])[], shaded: (i: number) => boolean, group?: readonly string[]): string => {
     const groupRow = group
-      ? `<tr>${group.map((g, i) => (i < 4 ? (i === 0 ? '<th colspan="4"></th>' : '') : g !== '' ? `<th colspan="4" class="set">${esc(g)}</th>` : '')).join('')}</tr>`
+      ? `<tr>${group.map((g, i) => (i < 4 ? (i === 0 ? '<th colspan="4"></th>' : '') : g !== '' ? `<th colspan="4" class="set">${escLine(g)}</th>` : '')).join('')}</tr>`
       : ''
     return (
-      `<table id="${id}"><thead>${groupRow}<tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>\n` +
-      rows.map((r) => `<tr>${r.map((c, i) => `<td${shaded(i) ? shade(c) : ''}>${esc(c)}</td>`).join('')}</tr>`).join('\n') +
+      `<table id="${id}"><thead>${groupRow}<tr>${header.map((h) => `<th>${escLine(h)}</th>`).join('')}</tr></thead><tbody>\n` +
+      rows.map((r) => `<tr>${r.map((c, i) => `<td${shaded(i) ? shade(c) : ''}>${escLine(c)}</td>`).join('')}</tr>`).join('\n') +
       '\n</tbody></table>'
     )
   }
@@ -294,14 +294,14 @@ td.mid { background: #ffe0b2; } td.low { background: #ffcdd2; } code { backgroun
 </head>
 <body>
 <h1>robots.txt leaderboard: agreement with google/robotstxt and RFC 9309</h1>
-<p>${esc(m.date)} · ${esc(m.tool)}<br>command: <code>${esc(m.command)}</code></p>
-<p>${esc(scoreNote(m))}.</p>
+<p>${escLine(m.date)} · ${escLine(m.tool)}<br>command: <code>${escLine(m.command)}</code></p>
+<p>${escLine(scoreNote(m))}.</p>
 ${table('overview', t.overview.header, t.overview.rows, overviewShaded, t.overview.group)}
-${t.notes.length > 0 ? `<ul id="notes">${t.notes.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : ''}
+${t.notes.length > 0 ? `<ul id="notes">${t.notes.map((x) => `<li>${escLine(x)}</li>`).join('')}</ul>` : ''}
 <h2>Timing</h2>
-<p>${esc(TIMING_NOTE)}.</p>
+<p>${escLine(TIMING_NOTE)}.</p>
 ${table('timing', t.timing.header, t.timing.rows, () => false)}
-${t.perSet.map((s) => `<h2>${esc(setName(s.set))}: agreement on verdicts per category</h2>\n<p>${esc(m.setDescriptions[s.index])}</p>\n<div class="perset">${table(`set-${s.index}`, s.header, s.rows, (k) => k >= 2)}</div>`).join('\n')}
+${t.perSet.map((s) => `<h2>${escLine(setName(s.set))}: agreement on verdicts per category</h2>\n<p>${escLine(m.setDescriptions[s.index])}</p>\n<div class="perset">${table(`set-${s.index}`, s.header, s.rows, (k) => k >= 2)}</div>`).join('\n')}
 </body>
 </html>
 `

@@ -38,8 +38,8 @@ export interface RunDiff {
   readonly score: Score
   /** Whose answers the outcomes are against: the reference's or RFC 9309's. */
   readonly semantics: Semantics
-  readonly a: { file: string; set: string; adapter: string; date: string; cases: number; agreed: number }
-  readonly b: { file: string; set: string; adapter: string; date: string; cases: number; agreed: number }
+  readonly a: { file: string; set: string; adapter: string; date: string; cases: number; agreed: number; stopped?: string }
+  readonly b: { file: string; set: string; adapter: string; date: string; cases: number; agreed: number; stopped?: string }
   /** Cases in both runs with the same outcome and answer. */
   readonly same: number
   readonly counts: Record<Change, number>
@@ -156,7 +156,11 @@ export function diffRuns(a: Report & { cases: ReportedCase[] }, b: Report & { ca
     changed.push({ id: ca.id, change: 'only-a', categories: ca.categories, expected: ca.expected, a: { outcome: ca.outcome, answer: ca.answer } })
   }
   const agreed = (r: Report & { cases: ReportedCase[] }): number => r.cases.filter((c) => !fails(c.outcome, score)).length
-  const head = (r: Report & { cases: ReportedCase[] }, file: string) => ({ file, set: r.set, adapter: r.adapter, date: r.date, cases: r.cases.length, agreed: agreed(r) })
+  // A run that stopped before its end (its adapter failed): its cases are those done, which the diff says.
+  const head = (r: Report & { cases: ReportedCase[] }, file: string) => ({
+    file, set: r.set, adapter: r.adapter, date: r.date, cases: r.cases.length, agreed: agreed(r),
+    ...(r.complete === false ? { stopped: typeof r.failure?.message === 'string' ? r.failure.message : 'no reason given' } : {}),
+  })
   const categories = [...cats].map(([id, e]) => ({ id, ...e })).filter((c) => c.a.agreed * c.b.cases !== c.b.agreed * c.a.cases || c.a.cases !== c.b.cases)
   return { score, semantics, a: head(a, files[0]), b: head(b, files[1]), same, counts, changed, categories }
 }
@@ -169,7 +173,9 @@ export function renderRunDiff(d: RunDiff, show: number): string {
   const rate = (x: { cases: number; agreed: number }): string => (x.cases === 0 ? '–' : pct((100 * x.agreed) / x.cases))
   const out = [
     `A: ${d.a.file}: ${d.a.adapter}; ${d.a.set} (${d.a.date})`,
+    ...(d.a.stopped !== undefined ? [`  ✗ the run stopped before its end, its cases those done: ${d.a.stopped}`] : []),
     `B: ${d.b.file}: ${d.b.adapter}; ${d.b.set} (${d.b.date})`,
+    ...(d.b.stopped !== undefined ? [`  ✗ the run stopped before its end, its cases those done: ${d.b.stopped}`] : []),
     `agreement with ${d.semantics === 'rfc' ? 'RFC 9309' : 'the reference'} on ${d.score === 'lines' ? 'verdicts and lines' : 'verdicts alone'}: A ${rate(d.a)} of ${count(d.a.cases)} cases, B ${rate(d.b)} of ${count(d.b.cases)}`,
     `cases: ${count(d.same)} unchanged, ${count(d.counts.fixed)} fixed, ${count(d.counts.broken)} broken, ${count(d.counts.changed)} disagree otherwise, ` +
       `${count(d.counts['only-a'])} only in A, ${count(d.counts['only-b'])} only in B`,

@@ -82,10 +82,16 @@ function table(header: readonly string[], rows: readonly (readonly string[])[], 
 }
 
 function cells(name: string, t: Tally, lines: boolean, score: Report['score'], only?: number): string[] {
+  const rate = tallyRate(t)
   return [
-    name, count(t.cases), count(t.agreed), count(t.verdict), lines ? count(t.line) : '-', count(t.errors), pct(t.scores.verdicts), pct(t.scores.lines),
-    pct(t.rfcScores[score]), only === undefined ? '' : count(only),
+    name, count(t.cases), count(t.agreed), count(t.verdict), lines ? count(t.line) : '-', count(t.errors), rate(t.scores.verdicts), rate(t.scores.lines),
+    rate(t.rfcScores[score]), only === undefined ? '' : count(only),
   ]
+}
+
+/** A rate of a tally's cases: '–' when it has none (a run stopped before any answer agrees with nothing). */
+export function tallyRate(t: { readonly cases: number }): (p: number) => string {
+  return (p) => (t.cases === 0 ? '–' : pct(p))
 }
 
 /** One disagreement as a few lines; `body`: the case's body. */

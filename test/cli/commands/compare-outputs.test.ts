@@ -196,6 +196,19 @@ describe('a failed run leaves its results', () => {
     expect(report.cases).toHaveLength(30)
   })
 
+  it('--matrix: an interrupt stops it at once, even in an available command, with the signal\'s status (regression: SIGTERM waited up to 60 s for the command, then exited 0 as a matrix that ran through)', async () => {
+    const marker = tmp.path('marker-matrix')
+    const file = tmp.path('interrupted-matrix.json')
+    writeFileSync(file, JSON.stringify({ sets: ['unit'], adapters: [{ name: 'x', batch: SELF_BATCH, available: `touch ${marker}; exec sleep 300` }] }))
+    const json = tmp.path('interrupted-matrix.out.json')
+    const child = spawn(NODE, [CLI, 'compare', '--matrix', file, '-q', '--json', json], { cwd: ROOT, stdio: 'ignore' })
+    const status = new Promise<number | null>((ok) => child.on('close', (code) => ok(code)))
+    for (let i = 0; i < 600 && !existsSync(marker); i++) await new Promise((ok) => setTimeout(ok, 50))
+    child.kill('SIGTERM')
+    expect(await status).toBe(143)
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ interrupted: 'interrupted by SIGTERM' })
+  }, 30_000)
+
   it('an adapter that cannot start: the reports say so, with no case, exit 4; no 100 % agreement claimed of no case (it read "stopped after 0 cases (100.00% agreement")', async () => {
     const html = tmp.path('nostart.html')
     const r = await compareWithJson(['--cases', 'unit', '--batch', '/nonexistent/adapter-x', '--html', html], tmp.path('nostart.json'))

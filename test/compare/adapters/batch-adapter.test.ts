@@ -1,11 +1,12 @@
 // The batch adapter: pipelining with answers matched by id, how bodies travel,
 // and clear errors (never a hang) when the process misbehaves.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Answer, Request } from '../../../src/compare/adapters/adapter.js'
 import { BatchAdapter, type BatchOptions } from '../../../src/compare/adapters/batch-adapter.js'
+import { measureCeiling } from '../../../src/compare/adapters/null-adapter.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-batch-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -135,6 +136,20 @@ describe('batch adapter', () => {
     await expect(run).rejects.toMatchObject({ code: 'ERR_ADAPTER', name: 'AdapterFailure', exitCode: 1 })
   })
 
+  it('an adapter that exits while a process outside its group holds its stdout stops the run as an exit (regression: it waited for --timeout, then said "no answer at all")', async () => {
+    const pids = join(dir, 'escaped-batch.pid')
+    const extra = `import { spawn } from 'node:child_process'
+spawn('setsid', ['sh', '-c', 'echo $$ > ${pids}; exec sleep 300'], { stdio: ['ignore', 'inherit', 'ignore'] }).unref()
+while (!existsSync('${pids}') || readFileSync('${pids}', 'utf8') === '') await new Promise((r) => setTimeout(r, 20))
+import { existsSync } from 'node:fs'`
+    const adapter = new BatchAdapter(options(script('escaped-exit', `if (req.id === 4) process.exit(0); return { id: req.id, allowed: true }`, extra), { timeoutMs: NO_TIMEOUT }))
+    try {
+      await expect(runAll(adapter, requests(20))).rejects.toThrow(/--batch: the adapter exited with status 0 after 2 answers, with \d+ requests unanswered/)
+    } finally {
+      process.kill(Number(readFileSync(pids, 'utf8')), 'SIGKILL')
+    }
+  }, 30_000)
+
   it('answers read with a bad line still count, and a bad line after the last answer fails the run (a duplicate last answer dropped every case read with it)', async () => {
     // The probe answered alone; then the six cases' answers and a duplicate of the last, in one write.
     const cmd = script(
@@ -260,6 +275,16 @@ describe('batch adapter', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+
+  it('bodies inline that add up past what a string can hold are sent in pieces (regression: --batch-robots inline stopped the run with "Invalid string length", exit 1)', async () => {
+    // 17 requests of one 32 MiB body: their lines hold more characters than a V8 string can (2^29 - 24).
+    const body = new Uint8Array(32 << 20).fill(0x61)
+    const reqs: Request[] = Array.from({ length: 17 }, (_, i) => ({ robots: body, agents: ['a'], url: `/${i}` }))
+    let answered = 0
+    // The harness's null adapter: it reads each line once, however long.
+    expect(await measureCeiling(reqs, 256, 'inline', NO_TIMEOUT, () => answered++)).toBeGreaterThan(0)
+    expect(answered).toBe(17)
   })
 
   it('a command that does not start is an error', async () => {

@@ -92,6 +92,13 @@ process.exit(url.includes('deny') ? 1 : 0)
     await adapter.close()
   })
 
+
+  it('a URL or token holding a placeholder is passed as it is (regression: a URL /%user-agent% reached the command as /FooBot, a wrong answer blamed on it)', async () => {
+    const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%` })
+    const a = await adapter.judge({ robots: new Uint8Array(0), agents: ['%url%%robots%'], url: '/%user-agent%/%robots%/%url%' })
+    expect(JSON.parse(a.evidence!.stdout!)).toMatchObject({ url: '/%user-agent%/%robots%/%url%', agent: '%url%%robots%', same: true })
+    await adapter.close()
+  })
   it('a URL or token with a NUL byte is an error answer, not a crash', async () => {
     const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%` })
     expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/a\0b' })).toEqual({ error: 'a URL with a NUL byte cannot be passed to a command' })
@@ -123,6 +130,16 @@ appendFileSync(log, [readFileSync(robots).toString('hex'), url, agent].join(' ')
     // Per case: the wall time of its process less the start-up, never below 0.
     expect(times).toHaveLength(2)
     expect(times.every((t) => t >= 0)).toBe(true)
+    await adapter.close()
+  })
+
+  it('start-up: a run alone that times out measures nothing, and nothing is taken off the cases (regression: the time-out was reported as the start-up and taken off each case, after three runs)', async () => {
+    const log = join(dir, 'hung-probe.log')
+    writeFileSync(log, '')
+    const adapter = new CmdAdapter({ ...base, template: `sh -c 'echo run >> ${log}; exec sleep 300'`, timeoutMs: 300 })
+    await adapter.start()
+    expect(readFileSync(log, 'utf8')).toBe('run\n')
+    expect(adapter.timings()).toEqual({ caseTime: 'wall time of one process (no start-up taken off: run alone on an empty robots.txt, it timed out after 300 ms)' })
     await adapter.close()
   })
 

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { esc, renderHtml } from '../../../src/compare/report/html-report.js'
 import type { Report } from '../../../src/compare/report/report-model.js'
+import { renderTerminal } from '../../../src/compare/report/terminal-report.js'
 import { ensureBuilt, run, tempDir } from '../../cli/helpers.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -49,6 +50,30 @@ describe('HTML report (as text)', () => {
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`)
     const bare = renderHtml({ ...report, disagreements: [], categories: [] })
     expect(bare).toContain('<p>None.</p>')
+  })
+
+  it('shows a tab or line break in an id, agent, source or category escaped, as the text report does (regression: the page showed agent "Foo\\nBar" as "Foo Bar", another agent)', () => {
+    const d = report.disagreements[0]
+    const page = renderHtml({
+      ...report,
+      disagreements: [{ ...d, id: 'a\tb', agent: 'Foo\nBar', source: 'x\ny.jsonl:1', categories: ['c\nd'] }],
+      categories: [{ ...report.categories[0], id: 'c\nd' }],
+    })
+    for (const shown of ['<code>a\\x09b</code>', '<code>Foo\\x0ABar</code>', '<code>x\\x0Ay.jsonl:1</code>', '<span class="tag">c\\x0Ad</span>', '>c\\x0Ad</td>', '>c\\x0Ad</text>']) {
+      expect(page).toContain(shown)
+    }
+    // A body keeps its lines.
+    expect(page).toContain('User-agent: FOO BAR\nDisallow:')
+  })
+
+  it('a run stopped before any answer shows no rate, in the page and the text report (regression: "all cases 0 … 100.00%" under the failure)', () => {
+    const t = report.totals
+    const none = { ...report, failure: { message: 'stalled' }, categories: [], disagreements: [], totals: { ...t, cases: 0, agreed: 0, verdict: 0, line: 0, errors: 0, agreement: 100, scores: { lines: 100, verdicts: 100 }, rfcScores: { lines: 100, verdicts: 100 } } }
+    const page = renderHtml(none)
+    expect(page).toMatch(/<tr class="total"><td>all cases<\/td><td>0<\/td>.*<td>–<\/td><td>–<\/td><td>–<\/td><td><\/td><\/tr>/)
+    expect(page).toContain('font-size="12">–</text>')
+    expect(page).not.toContain('100.00%')
+    expect(renderTerminal(none, 5)).toMatch(/^all cases +0 +0 +0 +\S+ +0 +– +– +–$/m)
   })
 })
 

@@ -55,6 +55,17 @@ beforeAll(() => {
 })
 afterAll(() => tmp?.cleanup())
 
+describe('the leaderboard page (as text)', () => {
+  it('shows a line break in a name, version or note as \\x0A, as the text does (regression: "a\\nb" read "a b", another name)', () => {
+    const row = { ...MATRIX.rows[0], name: 'a\nb', version: '1.0\t2', note: 'n\no' }
+    const page = renderMatrixHtml({ ...MATRIX, rows: [row, ...MATRIX.rows.slice(1)] })
+    expect(page).toContain('<td>a\\x0Ab</td>')
+    expect(page).toContain('<td>1.0\\x092</td>')
+    expect(page).toContain('a\\x0Ab: n\\x0Ao')
+    expect(page).not.toMatch(/a\nb|n\no/)
+  })
+})
+
 describe.skipIf(!existsSync(CHROMIUM))('the leaderboard page in Chromium', () => {
   it('fits a 1,280 px window: no horizontal overflow, every table within it', async () => {
     const file = tmp.path('board.html')

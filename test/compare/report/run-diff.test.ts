@@ -3,7 +3,7 @@
  * categories whose agreement changed.
  */
 import { describe, expect, it } from 'vitest'
-import { renderRunDiff, type RunDiff } from '../../../src/compare/report/run-diff.js'
+import { diffRuns, renderRunDiff, type RunDiff } from '../../../src/compare/report/run-diff.js'
 
 const run = (file: string, cases: number, agreed: number) => ({ file, set: 'unit', adapter: 'peer', date: '2026-11-30', cases, agreed })
 
@@ -27,5 +27,21 @@ describe('renderRunDiff', () => {
     expect(text).toMatch(/new-category +– → +75\.00%/)
     expect(text).toMatch(/gone-category +50\.00% → +– /)
     expect(text).not.toContain('100')
+  })
+
+  it('says which run stopped before its end (regression: a B whose adapter exited after 8 of 145 cases read as a run of 8 cases, exit 0)', () => {
+    const c = (id: string) => ({ id, key: id, outcome: 'agree', categories: [], answer: { allowed: true }, expected: { allowed: true, line: 0 } })
+    const report = (cases: unknown[], more: object) => ({ set: 'unit', adapter: 'peer', date: '2026-12-01', cases, ...more }) as unknown as Parameters<typeof diffRuns>[0]
+    const a = report([c('x'), c('y')], { complete: true })
+    const b = report([c('x')], { complete: false, failure: { message: '--batch: the adapter exited with status 0\nafter 1 answer' } })
+    const d = diffRuns(a, b, 'lines', ['a.json', 'b.json'])
+    expect(d.b.stopped).toBe('--batch: the adapter exited with status 0\nafter 1 answer')
+    expect(d.a.stopped).toBeUndefined()
+    const lines = renderRunDiff(d, 0).split('\n')
+    expect(lines.slice(0, 3)).toEqual([
+      'A: a.json: peer; unit (2026-12-01)',
+      'B: b.json: peer; unit (2026-12-01)',
+      '  ✗ the run stopped before its end, its cases those done: --batch: the adapter exited with status 0\\x0Aafter 1 answer',
+    ])
   })
 })
