@@ -347,7 +347,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   )
   if (exportTo) await exportTo.close()
   if (oracle.statedMismatchCount > 0 && !quiet) {
-    note(`note: ${count(oracle.statedMismatchCount)} cases state an answer other than the reference's (first: ${oracle.statedMismatches[0].id}); the reference's is used`)
+    note(`note: ${plural(oracle.statedMismatchCount, 'case')} ${oracle.statedMismatchCount === 1 ? 'states' : 'state'} an answer other than the reference's (first: ${oracle.statedMismatches[0].id}); the reference's is used`)
   }
   if (exportFile !== undefined && !quiet) {
     // The cases left out (several tokens, no --multi-agent) are not in the file either: said, never a set cut short in silence.

@@ -320,7 +320,7 @@ describe('the gate, the options and their errors', () => {
     writeFileSync(file, JSON.stringify({ id: 'wrong', robots: 'User-agent: *\nDisallow: /x\n', agent: 'a', url: '/x', allowed: true }) + '\n')
     const r = await compare(['--cases', file, '--batch', SELF_BATCH])
     expectAllAgree(r, 1)
-    expect(r.stderr).toContain("note: 1 cases state an answer other than the reference's (first: wrong); the reference's is used")
+    expect(r.stderr).toContain("note: 1 case states an answer other than the reference's (first: wrong); the reference's is used")
     expect(r.report.statedMismatches).toEqual([{ id: 'wrong', stated: { allowed: true }, expected: { allowed: false, line: 2 } }])
   })
 
