@@ -43,6 +43,8 @@ export interface FaultSample {
   readonly encoding?: string
   /** When the line is a JSON object (a JSON log, filter's own JSON lines): how jq takes its URL out (`.url`, or `.FIELD` when no member holds one). */
   readonly json?: string
+  /** The line holds nothing but blanks (spaces, tabs): no misread log or column. */
+  readonly blank?: true
 }
 
 /** A {@link FaultSample} of the line `bytes[start, end)`, which `locator` found `fault` in. */
@@ -55,6 +57,9 @@ export function faultSample(fault: LineFault, input: string, line: number, bytes
   if (encoding !== undefined) sample.encoding = encoding
   const json = jsonUrlFilter(bytes, start, end)
   if (json !== undefined) sample.json = json
+  let k = start
+  while (k < end && (bytes[k] === 0x20 || bytes[k] === 0x09)) k++
+  if (k === end) sample.blank = true
   return sample
 }
 
@@ -165,6 +170,8 @@ export function policyWords(policy: InvalidPolicy): string {
 /** The first line without a URL (or host) in words: where, why, what it holds, and a hint. */
 function faultReport(sample: FaultSample, layout: LineLayout): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
+  // A blank line is no misread log or column: nothing to quote, nothing to try.
+  if (sample.blank === true) return `${where} was not judged: it is blank`
   const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
   return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding, sample.json)}`
 }

@@ -42,7 +42,7 @@ describe('diff', () => {
     )
     // The empty line is no URL: named, not compared.
     expect(r.stderr).toBe(
-      "robots-automaton: warning: line 6 of '<stdin>' was not judged: it is empty: ; is this a log? try --log-format combined, or --field N; such lines are not compared\n" +
+      "robots-automaton: warning: line 6 of '<stdin>' was not judged: it is blank; such lines are not compared\n" +
         'robots-automaton: 6 URLs compared: 3 now disallowed, 2 now allowed, 1 unchanged; 1 without a URL, not compared\n',
     )
   })

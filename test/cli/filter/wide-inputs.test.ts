@@ -87,3 +87,21 @@ describe('regression: raw deflate (or other binary data) given as a .gz got the 
     expect(note(Buffer.from('caf\xe9', 'latin1'))).toContain('is this a log?')
   })
 })
+
+describe('regression: a blank line of a URL list was quoted as "it is empty: ;" with the hint "is this a log? try --log-format combined"', () => {
+  it('says the line is blank, with no quote and no hint, whatever option lays the lines out', async () => {
+    const { faultSample, faultNote, noUrlMessage } = await import('../../../src/cli/filter/line-faults.js')
+    const { LineLocator, LineFault } = await import('../../../src/cli/filter/line-locator.js')
+    const { WHOLE_LINES } = await import('../../../src/cli/filter/line-layout.js')
+    const locator = new LineLocator(WHOLE_LINES, false)
+    for (const text of ['', '  \t']) {
+      const bytes = Buffer.from(text)
+      const sample = faultSample(LineFault.Empty, 'urls.txt', 2, bytes, 0, bytes.length, locator)
+      expect(faultNote(sample, WHOLE_LINES, 'such lines are not compared')).toBe("warning: line 2 of 'urls.txt' was not judged: it is blank; such lines are not compared")
+      expect(noUrlMessage(2, false, sample, WHOLE_LINES, false)).toBe("no line of the input held a URL (2 lines read): line 2 of 'urls.txt' was not judged: it is blank")
+    }
+    // A line with text but an empty URL column keeps its quote and its hint.
+    const csv = Buffer.from('a,,b')
+    expect(faultNote(faultSample(LineFault.Empty, 'log.csv', 1, csv, 0, csv.length, locator), { ...WHOLE_LINES, url: 2 }, '')).toContain(': a,,b; check --field and --delimiter')
+  })
+})
