@@ -122,6 +122,9 @@ const STDERR_CAP = 64 * 1024
 const STARTUP_RUNS = 3
 
 /** The command adapter. */
+/** A case whose URL or agent (in the arguments and the COMPARE_* variables) is past what the system passes to a program: the case's failing, not the program's. */
+const TOO_LONG = 'the case cannot be passed to a command: its URL or user agent is longer than the system passes in one argument or variable (E2BIG)'
+
 export class CmdAdapter implements Adapter {
   readonly kind = 'cmd'
   readonly multiAgent = false
@@ -209,11 +212,19 @@ export class CmdAdapter implements Adapter {
       let timedOut = false
       let settled = false
       let exit: { status: number | null; signal: string | null } | undefined
-      const child = childProcess().spawn(program, args, {
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-        env: { ...process.env, COMPARE_ROBOTS: robots, COMPARE_URL: request.url, COMPARE_USER_AGENT: agent },
-      })
+      let child: ChildProcess
+      try {
+        child = childProcess().spawn(program, args, {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+          env: { ...process.env, COMPARE_ROBOTS: robots, COMPARE_URL: request.url, COMPARE_USER_AGENT: agent },
+        })
+      } catch (err) {
+        // Node throws some failures at once (E2BIG) rather than as the child's 'error'.
+        if ((err as NodeJS.ErrnoException).code === 'E2BIG') resolve({ error: TOO_LONG })
+        else reject(localSpawnFailure(err, `'${program}'`) ?? new AdapterFailure(`--cmd: cannot run '${program}': ${describeSystemError(err)}`))
+        return
+      }
       trackGroup(child)
       this.running.add(child)
       const settle = (answer: Answer): void => {
@@ -256,7 +267,7 @@ export class CmdAdapter implements Adapter {
         settled = true
         // This machine's limits (descriptors, processes) stop the run as the harness's failure, not as the implementation's answer.
         const local = localSpawnFailure(err, `'${program}'`)
-        const message = `cannot run '${program}': ${describeSystemError(err)}`
+        const message = (err as NodeJS.ErrnoException).code === 'E2BIG' ? TOO_LONG : `cannot run '${program}': ${describeSystemError(err)}`
         if (local) reject(local)
         else if (fatalSpawn) reject(new AdapterFailure(`--cmd: ${message}`))
         else resolve({ error: message })

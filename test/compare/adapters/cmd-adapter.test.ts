@@ -105,6 +105,17 @@ process.exit(url.includes('deny') ? 1 : 0)
     expect(await adapter.judge({ robots: new Uint8Array(0), agents: ['a\0'], url: '/' })).toEqual({ error: 'a user agent with a NUL byte cannot be passed to a command' })
     await adapter.close()
   })
+  it('regression: a URL longer than one argument may be (E2BIG, thrown at once by spawn) stopped the whole run with "spawn E2BIG", uncoded; it is the case\'s error answer, and the next case runs', async () => {
+    const adapter = new CmdAdapter({ ...base, template: `node ${probe} %robots% %url% %user-agent%` })
+    const long = await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: `/${'a'.repeat(200_000)}` })
+    expect(long).toEqual({ error: expect.stringMatching(/^the case cannot be passed to a command: its URL or user agent is longer than .*\(E2BIG\)$/) })
+    // Through the environment too (COMPARE_URL), for a command that does not name %url%.
+    const quiet = new CmdAdapter({ ...base, template: 'true' })
+    expect(await quiet.judge({ robots: new Uint8Array(0), agents: ['a'], url: `/${'a'.repeat(200_000)}` })).toMatchObject({ error: expect.stringContaining('(E2BIG)') })
+    expect(JSON.parse((await adapter.judge({ robots: new Uint8Array(0), agents: ['a'], url: '/short' })).evidence!.stdout!)).toMatchObject({ url: '/short' })
+    await adapter.close()
+    await quiet.close()
+  })
 
   it('start-up: the command run three times alone, on an empty robots.txt, before the cases; the median taken off each case', async () => {
     // This probe takes 200 ms to start, and logs each run.
