@@ -61,7 +61,8 @@ export class ModuleAdapter implements Adapter {
     worker.stdout.pipe(process.stderr, { end: false })
     worker.on('message', (m: FromModule) => this.listener?.(m))
     worker.on('error', (err) => this.fail(`--module: ${this.options.path} threw outside a call: ${err.message}`))
-    worker.on('exit', (code) => this.fail(`--module: ${this.options.path} ended its thread (exit status ${code}) during the run`))
+    // Node ends a thread whose module's top-level await never settles with status 13.
+    worker.on('exit', (code) => this.fail(`--module: ${this.options.path} ended its thread (exit status ${code}${code === 13 ? ': its top-level await never settled' : ''}) during the run`))
     await this.run(undefined)
   }
 

@@ -104,6 +104,12 @@ export function parse(bytes) {
     await adapter.close()
   })
 
+  it('regression: a module whose top-level await never settles was said only to have "ended its thread (exit status 13)"; the status is explained', async () => {
+    const adapter = new ModuleAdapter({ path: mod('pending', 'await new Promise(() => {})\nexport function parse() {}'), multiAgent: false, timeoutMs: 5000, thread })
+    await expect(adapter.start()).rejects.toThrow(/ended its thread \(exit status 13: its top-level await never settled\)/)
+    await adapter.close()
+  })
+
   it('a module without parse, or that cannot be imported, stops at start-up', async () => {
     await expect(new ModuleAdapter({ path: mod('none', 'export const x = 1'), multiAgent: false, timeoutMs: 5000, thread }).start()).rejects.toThrow(/exports no parse\(bytes\) function/)
     await expect(new ModuleAdapter({ path: join(dir, 'missing.mjs'), multiAgent: false, timeoutMs: 5000, thread }).start()).rejects.toThrow(/--module: cannot import/)
