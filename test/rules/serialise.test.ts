@@ -94,7 +94,7 @@ describe('serialisation errors', () => {
       expect((err as RobotsFormatError).code).toBe(code)
     }
   })
-  it('diagnosticTotals past the 1,000-diagnostic cap are a parse\'s: a loaded form counts the listed ones and says more were found (docs/api.md)', () => {
+  it('diagnosticTotals past the 1,000-diagnostic cap are a parse\'s: a loaded form counts the listed ones and says more were found (docs/api-reports.md)', () => {
     const body = 'User-agent: *\n' + 'Foo: bar\n'.repeat(3000) + 'Disallow: x\n'.repeat(500)
     const parsed = parseRobots(body)
     expect(parsed.diagnosticTotals).toEqual({ error: 500, warning: 3000, info: 0 })
