@@ -118,9 +118,11 @@ export class HostJudge implements LineJudge {
       const hash = k.hostHash
       // With origin keys, the same host under another scheme or port may be another entry. A host column
       // or --host that is an http(s) URL names its origin as a URL's authority does.
-      const source = locator.hostSource
-      const origin = source === HostSource.Url ? locator.url : source !== HostSource.None && locator.host.schemeEnd >= 0 ? locator.host : null
-      if (this.originKeys || !this.isCurrent(kb, hs, he, hash)) this.lookUp(kb, hs, he, hash, k, locator.host, origin)
+      if (this.originKeys || !this.isCurrent(kb, hs, he, hash)) {
+        const source = locator.hostSource
+        const origin = source === HostSource.Url ? locator.url : source !== HostSource.None && locator.host.schemeEnd >= 0 ? locator.host : null
+        this.lookUp(kb, hs, he, hash, k, locator.host, origin)
+      }
     }
     const cc = this.crawlerCodes
     if (cc !== undefined) {
