@@ -11,7 +11,8 @@
  * request and response streams): a crawler's cost per origin is mostly
  * this, so it is kept small here. Input is untrusted: the heads, interim
  * 1xx ones included, are limited to {@link MAX_HEAD_BYTES} in all and read
- * in linear time, a chunk-size line to {@link MAX_LINE_BYTES}, and
+ * in linear time, a chunk-size line to {@link MAX_LINE_BYTES}, the trailer
+ * section to {@link MAX_HEAD_BYTES}, and
  * anything malformed fails the response with a coded error
  * (`ERR_HTTP_PARSE`), never a guess.
  */
@@ -125,6 +126,8 @@ export function exchange(socket: Socket, ready: 'secureConnect' | undefined, req
   let chunkState: 'size' | 'data' | 'crlf' | 'trailers' = 'size'
   let bodyDone = false
   let failure: Error | undefined
+  /** Bytes of the trailer section read so far, limited as a head is. */
+  let trailerBytes = 0
 
   // The body's queue, read by one consumer.
   const queue: Uint8Array[] = []
@@ -215,6 +218,7 @@ export function exchange(socket: Socket, ready: 'secureConnect' | undefined, req
         if (pending.length > MAX_LINE_BYTES) throw httpError('a chunk-size line too long', 'ERR_HTTP_PARSE')
         return
       }
+      const start = at
       const line = b.toString('latin1', at, lf).replace(/\r$/, '')
       at = lf + 1
       if (line.length > MAX_LINE_BYTES) throw httpError('a chunk-size line too long', 'ERR_HTTP_PARSE')
@@ -227,6 +231,7 @@ export function exchange(socket: Socket, ready: 'secureConnect' | undefined, req
         remaining = parseInt(m[1]!, 16)
         chunkState = remaining === 0 ? 'trailers' : 'data'
       } else if (line === '') finishBody()
+      else if ((trailerBytes += lf + 1 - start) > MAX_HEAD_BYTES) throw httpError(`trailer fields longer than ${MAX_HEAD_BYTES} bytes`, 'ERR_HTTP_PARSE')
     }
     if (at < b.length && !bodyDone) pending = b.subarray(at)
   }

@@ -147,3 +147,29 @@ describe('regression: a head sent byte by byte was searched again from its start
     }
   })
 })
+
+describe('regression: endless trailer fields after a chunked body were read until the deadline', () => {
+  it('a trailer section past 64 KiB: a parse error at once; a few trailers are still fine', async () => {
+    const endless = await rawServer((s) => {
+      s.write(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${RULES.length.toString(16)}\r\n${RULES}\r\n0\r\n`)
+      flood(s, 'X-Trailer: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n')
+    })
+    const few = await rawServer((s) => s.end(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${RULES.length.toString(16)}\r\n${RULES}\r\n0\r\n${'X-Trailer: a\r\n'.repeat(100)}\r\n`))
+    servers.push(endless.server, few.server)
+    const transport = createNodeTransport()
+    try {
+      const started = performance.now()
+      const [r, ok] = await Promise.all([
+        fetchRobots(`http://127.0.0.1:${endless.port}/`, { transport, timeoutMs: 8000 }),
+        fetchRobots(`http://127.0.0.1:${few.port}/`, { transport, timeoutMs: 8000 }),
+      ])
+      expect(r).toMatchObject({ outcome: 'unreachable', reason: 'network-error', error: { code: 'ERR_HTTP_PARSE' } })
+      expect(r.error!.message).toMatch(/trailer/)
+      expect(performance.now() - started).toBeLessThan(5000)
+      expect(ok).toMatchObject({ outcome: 'ok', status: 200 })
+      expect(ok.robots.agent('x').isAllowed('http://127.0.0.1/private')).toBe(false)
+    } finally {
+      transport.close()
+    }
+  })
+})
