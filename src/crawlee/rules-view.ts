@@ -8,7 +8,7 @@
  */
 import { compatToken } from '../compat.js'
 import { robotsLocation, RobotsInputError, type AgentMatcher, type Robots } from '../index.js'
-import { requestedUrl } from './requested-url.js'
+import { requestedHref, requestedUrl } from './requested-url.js'
 
 /** Where a view reads its rules: the cache entry of its origin, refreshed when it has expired. */
 export interface RulesSource {
@@ -64,7 +64,7 @@ export class RulesView {
       return undefined
     }
     if (origin !== this.origin) return undefined
-    return new URL(url).href
+    return requestedHref(new URL(url))
   }
 
   /** The product token for `ua` (the last one is remembered: a crawler asks with one agent). */

@@ -78,6 +78,9 @@ const LOOPBACK = ['127.0.0.1', '::1'] as const
 const STALL_PROBE_MS = 1000
 
 /** A name as the cache keys it: lower case, no trailing dot. */
+/** Special-use names no DNS look-up may resolve. */
+const NOWHERE = /(?:^|\.)(?:invalid|onion)$/
+
 function keyOf(name: string): string {
   return name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
 }
@@ -140,6 +143,8 @@ export class DnsCache {
     const host = keyOf(name)
     if (isIP(host) !== 0) return Promise.resolve([host])
     if (host === 'localhost' || host.endsWith('.localhost')) return Promise.resolve(LOOPBACK)
+    // Names that resolve nowhere by definition (RFC 6761 §6.4 `.invalid`, RFC 7686 `.onion`): never sent to a DNS server.
+    if (NOWHERE.test(host)) return Promise.reject(Object.assign(new Error(`${host} is a special-use name that DNS never resolves (.invalid, .onion): not looked up`), { code: 'ENOTFOUND', hostname: host }))
     const hit = this.cache.get(host)
     if (hit !== undefined) {
       if (hit.expires > Date.now()) return hit.error !== undefined ? Promise.reject(hit.error) : Promise.resolve(hit.addresses!)

@@ -9,14 +9,16 @@
  *
  * Node's `http` client does the same with far more machinery (an agent,
  * request and response streams): a crawler's cost per origin is mostly
- * this, so it is kept small here. Input is untrusted: the head is limited to
- * {@link MAX_HEAD_BYTES}, a chunk-size line to {@link MAX_LINE_BYTES}, and
+ * this, so it is kept small here. Input is untrusted: the heads, interim
+ * 1xx ones included, are limited to {@link MAX_HEAD_BYTES} in all and read
+ * in linear time, a chunk-size line to {@link MAX_LINE_BYTES}, the trailer
+ * section to {@link MAX_HEAD_BYTES}, and
  * anything malformed fails the response with a coded error
  * (`ERR_HTTP_PARSE`), never a guess.
  */
 import type { Socket } from 'node:net'
 
-/** Longest response head (status line and header fields), bytes. */
+/** Most bytes of a response's heads (status lines, header fields and empty lines), 1xx ones included. */
 export const MAX_HEAD_BYTES = 64 * 1024
 /** Longest chunk-size or trailer line, bytes. */
 const MAX_LINE_BYTES = 4096
@@ -124,6 +126,8 @@ export function exchange(socket: Socket, ready: 'secureConnect' | undefined, req
   let chunkState: 'size' | 'data' | 'crlf' | 'trailers' = 'size'
   let bodyDone = false
   let failure: Error | undefined
+  /** Bytes of the trailer section read so far, limited as a head is. */
+  let trailerBytes = 0
 
   // The body's queue, read by one consumer.
   const queue: Uint8Array[] = []
@@ -214,6 +218,7 @@ export function exchange(socket: Socket, ready: 'secureConnect' | undefined, req
         if (pending.length > MAX_LINE_BYTES) throw httpError('a chunk-size line too long', 'ERR_HTTP_PARSE')
         return
       }
+      const start = at
       const line = b.toString('latin1', at, lf).replace(/\r$/, '')
       at = lf + 1
       if (line.length > MAX_LINE_BYTES) throw httpError('a chunk-size line too long', 'ERR_HTTP_PARSE')
@@ -226,40 +231,81 @@ export function exchange(socket: Socket, ready: 'secureConnect' | undefined, req
         remaining = parseInt(m[1]!, 16)
         chunkState = remaining === 0 ? 'trailers' : 'data'
       } else if (line === '') finishBody()
+      else if ((trailerBytes += lf + 1 - start) > MAX_HEAD_BYTES) throw httpError(`trailer fields longer than ${MAX_HEAD_BYTES} bytes`, 'ERR_HTTP_PARSE')
     }
     if (at < b.length && !bodyDone) pending = b.subarray(at)
   }
 
+  // The heads, interim ones included, as they arrive: all of them count toward MAX_HEAD_BYTES, and the search for a
+  // head's end resumes where it stopped, so a flood of 1xx heads or a head sent byte by byte costs linear time.
+  let heads = Buffer.alloc(0)
+  /** Bytes held in `heads`; where the head being read starts; where the search for its end resumes. */
+  let headsLen = 0
+  let headAt = 0
+  let scanned = 0
+
+  /** Appends what of `chunk` fits in the heads' budget; returns the rest. */
+  const takeHead = (chunk: Buffer): Buffer => {
+    const take = Math.min(chunk.length, MAX_HEAD_BYTES - headsLen)
+    if (headsLen + take > heads.length) {
+      const grown = Buffer.allocUnsafe(Math.min(MAX_HEAD_BYTES, Math.max(headsLen + take, heads.length * 2, 1024)))
+      heads.copy(grown, 0, 0, headsLen)
+      heads = grown
+    }
+    chunk.copy(heads, headsLen, 0, take)
+    headsLen += take
+    return chunk.subarray(take)
+  }
+
+  /** The end of the head being read (the first empty line, its line ends CRLF or LF alike): its index and the bytes of its empty line; -1 while not in. */
+  const headEnd = (): [number, number] => {
+    for (;;) {
+      const lf = heads.subarray(0, headsLen).indexOf(10, scanned)
+      if (lf < 0) {
+        scanned = headsLen
+        return [-1, 0]
+      }
+      scanned = lf
+      if (lf + 1 >= headsLen) return [-1, 0]
+      if (heads[lf + 1] === 10) return [lf, 2]
+      if (heads[lf + 1] === 13) {
+        if (lf + 2 >= headsLen) return [-1, 0]
+        if (heads[lf + 2] === 10) return [lf, 3]
+      }
+      scanned = lf + 1
+    }
+  }
+
   const onData = (chunk: Buffer): void => {
     if (bodyDone || failure !== undefined) return
-    let b = pending === undefined ? chunk : Buffer.concat([pending, chunk])
-    pending = undefined
     try {
-      while (!headDone) {
-        // The first empty line, its line ends CRLF or LF alike: `\n\r\n` or `\n\n`.
-        let end = b.indexOf('\n\r\n')
-        let skip = 3
-        const lfEnd = b.indexOf('\n\n')
-        if (lfEnd >= 0 && (end < 0 || lfEnd < end)) {
-          end = lfEnd
-          skip = 2
+      let b = chunk
+      if (!headDone) {
+        const rest = takeHead(chunk)
+        for (;;) {
+          const [end, skip] = headEnd()
+          if (end < 0) {
+            if (headsLen >= MAX_HEAD_BYTES) throw httpError(`response heads (1xx ones included) longer than ${MAX_HEAD_BYTES} bytes`, 'ERR_HTTP_PARSE')
+            return
+          }
+          const h = parseHead(heads.toString('latin1', headAt, end > headAt && heads[end - 1] === 13 ? end - 1 : end))
+          headAt = scanned = end + skip
+          if (h.status >= 100 && h.status < 200) {
+            if (h.status === 101) throw httpError('a 101 Switching Protocols answer to a GET', 'ERR_HTTP_PARSE')
+            continue // an interim answer: the final one follows
+          }
+          // The framing first: a head it refuses (a malformed Content-Length) rejects the head, not leaves it pending.
+          startBody(h)
+          headDone = true
+          resolveHead(h)
+          break
         }
-        if (end < 0) {
-          if (b.length > MAX_HEAD_BYTES) throw httpError(`a response head longer than ${MAX_HEAD_BYTES} bytes`, 'ERR_HTTP_PARSE')
-          pending = b
-          return
-        }
-        if (end > MAX_HEAD_BYTES) throw httpError(`a response head longer than ${MAX_HEAD_BYTES} bytes`, 'ERR_HTTP_PARSE')
-        const h = parseHead(b.toString('latin1', 0, end > 0 && b[end - 1] === 13 ? end - 1 : end))
-        b = b.subarray(end + skip)
-        if (h.status >= 100 && h.status < 200) {
-          if (h.status === 101) throw httpError('a 101 Switching Protocols answer to a GET', 'ERR_HTTP_PARSE')
-          continue // an interim answer: the final one follows
-        }
-        // The framing first: a head it refuses (a malformed Content-Length) rejects the head, not leaves it pending.
-        startBody(h)
-        headDone = true
-        resolveHead(h)
+        // The body's first bytes: those after the head, then what did not fit in the heads' budget.
+        b = rest.length === 0 ? heads.subarray(headAt, headsLen) : Buffer.concat([heads.subarray(headAt, headsLen), rest])
+        heads = Buffer.alloc(0)
+      } else if (pending !== undefined) {
+        b = Buffer.concat([pending, chunk])
+        pending = undefined
       }
       // An empty length is complete now, unless bytes came with it.
       if (!bodyDone && (b.length > 0 || (framing === Framing.Length && remaining === 0))) feedBody(b)

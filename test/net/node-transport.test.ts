@@ -45,6 +45,9 @@ beforeAll(async () => {
     'to-loopback-name.test': ['127.0.0.1'],
     'v6only.test': ['::1'],
     'noaddress.test': [],
+    'site.invalid': ['127.0.0.1'],
+    'hidden.onion': ['127.0.0.1'],
+    'onion.test': ['127.0.0.1'],
   })
   dns.silent.add('silent.test')
 })
@@ -212,6 +215,21 @@ describe('DNS that the run controls (a DNS server on 127.0.0.1)', () => {
     // Alone too: the servers answer the probe, so the time-out is the name's.
     const alone = await fetchRobots(origin('silent.test'), { transport: createNodeTransport({ dns: { servers: [dns.address], timeoutMs: 300, tries: 1 } }), privateAddresses: 'allow' })
     expect(alone).toMatchObject({ outcome: 'unreachable', reason: 'dns-error' })
+    t.close()
+  })
+})
+
+describe('regression: names under .invalid and .onion were sent to the DNS servers', () => {
+  it('they are dns-error without a question asked, however written; a name merely containing them is looked up', async () => {
+    const t = createNodeTransport({ dns: { servers: [dns.address] } })
+    for (const host of ['site.invalid', 'SITE.Invalid.', 'hidden.onion', 'x.hidden.ONION', 'invalid']) {
+      const r = await fetchRobots(origin(host), { transport: t, privateAddresses: 'allow' })
+      expect(r, host).toMatchObject({ outcome: 'unreachable', reason: 'dns-error', error: { kind: 'dns', code: 'ENOTFOUND' } })
+    }
+    expect(dns.questions).toEqual([])
+    expect(t.dns.queries).toBe(0)
+    expect(await fetchRobots(origin('onion.test'), { transport: t, privateAddresses: 'allow' })).toMatchObject({ outcome: 'ok' })
+    expect(dns.questions).toEqual(['onion.test A'])
     t.close()
   })
 })
