@@ -5,6 +5,7 @@
  * worker threads (parallel.ts); `createJudge` builds the judge from it in
  * any thread.
  */
+import { warmUpHostPath } from '../hosts/warm-up.js'
 import { Robots } from '../../index.js'
 import type { CacheBytes } from '../common/heap-room.js'
 import type { OutputFormat, PrintMode } from './emitter.js'
@@ -66,8 +67,10 @@ export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, t
     if (crawlers !== undefined) return new SetJudge(robots.crawlers(crawlers), codes!, r.name, r.outcome)
     return new MatcherJudge(robots.agents(spec.agent), r.name, r.outcome)
   }
+  const who = crawlers === undefined ? { agent: spec.agent } : { crawlers }
+  warmUpHostPath(who)
   return new HostJudge(openHostRules(r.rules), {
-    who: crawlers === undefined ? { agent: spec.agent } : { crawlers },
+    who,
     crawlerCodes: codes,
     missingAllowed: r.missingAllowed,
     cacheBytes: r.cacheBytes,
