@@ -72,6 +72,9 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
 /** Most worker threads `--jobs` accepts. */
 const MAX_JOBS = 256
 
+/** Bytes of input below which `--robots-dir` and `--bundle` skip the warm-up of their per-host path (hosts/warm-up.ts): too few lines to pay for it. */
+const WARM_UP_BYTES = 1 << 20
+
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */
 export async function runFilter(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv, FILTER_OPTIONS)
@@ -157,9 +160,11 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow', heapBound: budget.warning !== undefined })
     const t = tally
     const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }
-    warmUpHostPath(who)
+    // A short list is judged before the warm-up would pay for itself.
+    const warmUp = inputs.some((i) => i.size === undefined) || inputs.reduce((n, i) => n + i.size!, 0) >= WARM_UP_BYTES
+    if (warmUp) warmUpHostPath(who)
     judge = new HostJudge(rules, { who, crawlerCodes, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })
-    spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes }
+    spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes, warmUp }
   }
 
   const writer = new BlockWriter(process.stdout)

@@ -37,6 +37,8 @@ export type RulesSpec =
       readonly missingAllowed: boolean
       /** Bytes of compiled matchers this thread may keep (fitted to its heap: common/heap-room.ts). */
       readonly cacheBytes: CacheBytes
+      /** Whether the thread first warms up the per-host path (hosts/warm-up.ts): not for a short input. */
+      readonly warmUp: boolean
     }
 
 /** Everything a judging thread needs (see the module comment). */
@@ -68,7 +70,7 @@ export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, t
     return new MatcherJudge(robots.agents(spec.agent), r.name, r.outcome)
   }
   const who = crawlers === undefined ? { agent: spec.agent } : { crawlers }
-  warmUpHostPath(who)
+  if (r.warmUp) warmUpHostPath(who)
   return new HostJudge(openHostRules(r.rules), {
     who,
     crawlerCodes: codes,
