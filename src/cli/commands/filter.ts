@@ -5,7 +5,7 @@
  * emitter.ts and jsonl.ts for the output formats, runner.ts and parallel.ts
  * for where blocks are judged.
  */
-import { warmUpHostPath } from '../hosts/warm-up.js'
+import { warmUpHostPath, worthWarmingUp } from '../hosts/warm-up.js'
 import { availableParallelism } from 'node:os'
 import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
@@ -71,9 +71,6 @@ export const FILTER_OPTIONS: readonly OptionSpec[] = [
 
 /** Most worker threads `--jobs` accepts. */
 const MAX_JOBS = 256
-
-/** Bytes of input below which `--robots-dir` and `--bundle` skip the warm-up of their per-host path (hosts/warm-up.ts): too few lines to pay for it. */
-const WARM_UP_BYTES = 1 << 20
 
 /** Runs `filter` with the arguments after the command name; resolves to the exit code. */
 export async function runFilter(argv: readonly string[]): Promise<number> {
@@ -160,8 +157,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow', heapBound: budget.warning !== undefined })
     const t = tally
     const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }
-    // A short list is judged before the warm-up would pay for itself.
-    const warmUp = inputs.some((i) => i.size === undefined) || inputs.reduce((n, i) => n + i.size!, 0) >= WARM_UP_BYTES
+    const warmUp = worthWarmingUp(inputs.map((i) => i.size))
     if (warmUp) warmUpHostPath(who)
     judge = new HostJudge(rules, { who, crawlerCodes, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })
     spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes, warmUp }

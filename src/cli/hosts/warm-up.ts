@@ -46,6 +46,19 @@ export const WARM_URLS: readonly string[] = [
   'https://xn--bcher-kva.example/index.htm',
 ]
 
+/** Bytes of input below which the warm-up is skipped: too few lines to pay for it. */
+export const WARM_UP_BYTES = 1 << 20
+
+/** Whether inputs of these sizes (undefined: not known, as for a pipe) are worth the warm-up: a short list is judged before it would pay for itself. */
+export function worthWarmingUp(sizes: readonly (number | undefined)[]): boolean {
+  let total = 0
+  for (const n of sizes) {
+    if (n === undefined) return true
+    total += n
+  }
+  return total >= WARM_UP_BYTES
+}
+
 /** Rounds over the bodies. */
 const ROUNDS = 2
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { parseRobots, UrlScan } from '../../../src/index.js'
 import { bodyProblem } from '../../../src/cli/common/body-problems.js'
 import { FILTER_MATCHER_OPTIONS } from '../../../src/cli/hosts/host-rules.js'
-import { warmUpHostPath, WARM_BODIES, WARM_URLS } from '../../../src/cli/hosts/warm-up.js'
+import { warmUpHostPath, worthWarmingUp, WARM_BODIES, WARM_UP_BYTES, WARM_URLS } from '../../../src/cli/hosts/warm-up.js'
 
 const encoder = new TextEncoder()
 const parsed = WARM_BODIES.map((b) => parseRobots(encoder.encode(b), FILTER_MATCHER_OPTIONS))
@@ -58,5 +58,13 @@ describe('filter warm-up', () => {
     warmUpHostPath({ agent: ['', 'not a token', 'bingbot'] })
     warmUpHostPath({ crawlers: [['a'], ['b']] })
     expect(verdicts('Googlebot')).toEqual(before)
+  })
+
+  it('is skipped for a short input of known size, not for a long one or a pipe', () => {
+    expect(worthWarmingUp([60])).toBe(false)
+    expect(worthWarmingUp([WARM_UP_BYTES - 1])).toBe(false)
+    expect(worthWarmingUp([WARM_UP_BYTES])).toBe(true)
+    expect(worthWarmingUp([WARM_UP_BYTES / 2, WARM_UP_BYTES / 2])).toBe(true)
+    expect(worthWarmingUp([60, undefined])).toBe(true)
   })
 })
