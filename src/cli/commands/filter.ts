@@ -5,6 +5,7 @@
  * emitter.ts and jsonl.ts for the output formats, runner.ts and parallel.ts
  * for where blocks are judged.
  */
+import { warmUpHostPath, worthWarmingUp } from '../hosts/warm-up.js'
 import { availableParallelism } from 'node:os'
 import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
@@ -156,8 +157,10 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     tally = new HostTally(rules, { warn: quiet ? undefined : note, missing: missingAllowed ? 'allow' : 'disallow', heapBound: budget.warning !== undefined })
     const t = tally
     const who = crawlerLists === undefined ? { agent } : { crawlers: crawlerLists }
+    const warmUp = worthWarmingUp(inputs.map((i) => i.size))
+    if (warmUp) warmUpHostPath(who)
     judge = new HostJudge(rules, { who, crawlerCodes, missingAllowed, cacheBytes, onEntry: (e) => t.entry(e), missing: t.missing })
-    spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes }
+    spec = { kind: 'hosts', rules: rules.descriptor(), missingAllowed, cacheBytes, warmUp }
   }
 
   const writer = new BlockWriter(process.stdout)

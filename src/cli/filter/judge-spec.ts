@@ -5,6 +5,7 @@
  * worker threads (parallel.ts); `createJudge` builds the judge from it in
  * any thread.
  */
+import { warmUpHostPath } from '../hosts/warm-up.js'
 import { Robots } from '../../index.js'
 import type { CacheBytes } from '../common/heap-room.js'
 import type { OutputFormat, PrintMode } from './emitter.js'
@@ -36,6 +37,8 @@ export type RulesSpec =
       readonly missingAllowed: boolean
       /** Bytes of compiled matchers this thread may keep (fitted to its heap: common/heap-room.ts). */
       readonly cacheBytes: CacheBytes
+      /** Whether the thread first warms up the per-host path (hosts/warm-up.ts): not for a short input. */
+      readonly warmUp: boolean
     }
 
 /** Everything a judging thread needs (see the module comment). */
@@ -66,8 +69,10 @@ export function createJudge(spec: JudgeSpec, onEntry: (e: EntryEvent) => void, t
     if (crawlers !== undefined) return new SetJudge(robots.crawlers(crawlers), codes!, r.name, r.outcome)
     return new MatcherJudge(robots.agents(spec.agent), r.name, r.outcome)
   }
+  const who = crawlers === undefined ? { agent: spec.agent } : { crawlers }
+  if (r.warmUp) warmUpHostPath(who)
   return new HostJudge(openHostRules(r.rules), {
-    who: crawlers === undefined ? { agent: spec.agent } : { crawlers },
+    who,
     crawlerCodes: codes,
     missingAllowed: r.missingAllowed,
     cacheBytes: r.cacheBytes,
