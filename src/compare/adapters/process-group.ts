@@ -14,8 +14,8 @@ import { CompareError, describeSystemError } from '../compare-error.js'
 const live = new Set<number>()
 let hooked = false
 
-/** Kills every group still alive (synchronously: it runs on exit). */
-function killAll(): void {
+/** Kills every group still alive (synchronously: it runs on exit, and before a process ends by a signal). */
+export function killAll(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL')
   live.clear()
 }
