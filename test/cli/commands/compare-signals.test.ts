@@ -3,10 +3,11 @@
 // could not write is said. Each run is one CLI process (plus its adapter):
 // bounds are stall time-outs, generous for a busy machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLI, ensureBuilt, ROOT, tempDir } from '../helpers.js'
+import { waitGone } from '../../support/processes.js'
 
 const NODE = process.execPath
 const MODULE = resolve(ROOT, 'test/compare/fixtures/first-rule-wins.mjs')
@@ -75,5 +76,18 @@ describe('compare and signals', () => {
     r.child.kill('SIGINT')
     expect(await within(r.child, r.ended), r.stderr()).toBe(130)
     expect(r.stderr()).toContain(`report '${csv}' not written: the FIFO has no reader, and the run was interrupted by SIGINT`)
+  })
+
+  it('regression: a --module adapter blocked in execSync was not stopped at --timeout (compare never ended); now it is, and what it started is gone', async () => {
+    const pidFile = tmp.path('exec.pid')
+    const module = tmp.path('exec-sync.mjs')
+    writeFileSync(
+      module,
+      `import { execSync } from 'node:child_process'\nexport function parse() { return { isAllowed() { execSync(${JSON.stringify(`sh -c 'sleep 300 & echo $! > ${pidFile}; sleep 300'`)}); return true } } }\n`,
+    )
+    const r = start(['--cases', 'unit', '--count', '1', '--module', module, '--timeout', '1000', '--minimise', '0', '-q'])
+    expect(await within(r.child, r.ended), r.stderr()).toBe(4)
+    expect(r.stderr()).toMatch(/did not return within 1000 ms \(--timeout\)/)
+    expect(await waitGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true)
   })
 })
