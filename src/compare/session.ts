@@ -12,7 +12,7 @@ import { attribute } from './attribution.js'
 import { BaselineCheck, BaselineWriter, type Baseline } from './baseline.js'
 import type { Case } from './case.js'
 import { CATEGORY_ORDER } from './categories.js'
-import { count } from './format.js'
+import { count, plural } from './format.js'
 import type { Oracle } from './oracle.js'
 import type { Score, Semantics } from './outcome.js'
 import { CsvWriter } from './report/csv-report.js'
@@ -179,7 +179,7 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
     const tally = run.tally
     report = buildReport(
       {
-        set: `${set.set}; ${count(tally.total.cases)} cases`,
+        set: `${set.set}; ${plural(tally.total.cases, 'case')}`,
         adapter: adapter.description,
         tally,
         order,
