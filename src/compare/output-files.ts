@@ -4,16 +4,97 @@
  * atomically through links, streamed to FIFOs and devices), their errors
  * as compare's (ERR_WRITE, exit 1).
  */
+import { closeSync, constants, openSync, statSync } from 'node:fs'
 import { Writable } from 'node:stream'
-import { checkOutput, OutputWriter, writeFileAtomic, type OutputTarget } from '../node.js'
+import { checkOutput, OutputWriter, type OutputTarget } from '../node.js'
 import { CompareError } from './compare-error.js'
 
 /** compare's error for an output that cannot be written. */
 export const reportWriteError = (message: string): CompareError => new CompareError('ERR_WRITE', message)
 
+/** Why outputs no longer wait for a FIFO's reader (the run was interrupted), once {@link stopWaitingForReaders} was called. */
+let stopped: string | undefined
+/** FIFO opens waiting for a reader, each with the function that gives it up. */
+const waiting = new Set<(why: string) => void>()
+
+/**
+ * Outputs stop waiting for a FIFO's reader (`why`: the signal that stopped
+ * the run): those waiting give up, and later ones are written only when a
+ * reader is there already. Each given up is an ERR_WRITE naming it.
+ */
+export function stopWaitingForReaders(why: string): void {
+  stopped = why
+  for (const giveUp of [...waiting]) giveUp(why)
+}
+
+/** Outputs wait for a FIFO's reader again (a new run). */
+export function waitForReaders(): void {
+  stopped = undefined
+}
+
+const isFifo = (file: string): boolean => {
+  try {
+    return statSync(file).isFIFO()
+  } catch {
+    return false
+  }
+}
+
+/** Whether the FIFO `file` has a reader now (a non-blocking open for writing fails with ENXIO without one). */
+function hasReader(file: string): boolean {
+  try {
+    closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK))
+    return true
+  } catch {
+    return false
+  }
+}
+
+const noReader = (target: OutputTarget, why: string): CompareError =>
+  reportWriteError(`${target.what} '${target.path}' not written: the FIFO has no reader, and the run was ${why}`)
+
+/**
+ * Opens `target` as {@link OutputWriter.open} does, except that waiting for
+ * a FIFO's reader stops at {@link stopWaitingForReaders}: the thread of
+ * the pool blocked in open(2) is freed by opening the FIFO for reading
+ * here (the writer then opened is closed at once), so that nothing keeps
+ * the process from ending.
+ */
+async function openOutput(target: OutputTarget): Promise<OutputWriter> {
+  if (target.kind !== 'stream' || !isFifo(target.file)) return OutputWriter.open(target)
+  if (stopped !== undefined && !hasReader(target.file)) throw noReader(target, stopped)
+  const opening = OutputWriter.open(target)
+  let gaveUp = false
+  let giveUp!: (why: string) => void
+  const givenUp = new Promise<never>((_, reject) => {
+    giveUp = (why) => {
+      gaveUp = true
+      reject(noReader(target, why))
+    }
+  })
+  waiting.add(giveUp)
+  try {
+    return await Promise.race([opening, givenUp])
+  } catch (err) {
+    if (!gaveUp) throw err
+    let fd: number | undefined
+    try {
+      fd = openSync(target.file, constants.O_RDONLY | constants.O_NONBLOCK)
+    } catch {
+      // Gone: the open fails by itself.
+    }
+    void opening.then((w) => w.abort(), () => {}).finally(() => fd !== undefined && closeSync(fd))
+    throw err
+  } finally {
+    waiting.delete(giveUp)
+  }
+}
+
 /** Writes `text` to `file` whole (replaced atomically, or streamed to a FIFO). */
-export function writeReport(file: string, text: string): Promise<void> {
-  return writeFileAtomic(file, text, 'report', reportWriteError)
+export async function writeReport(file: string, text: string): Promise<void> {
+  const w = await openOutput(checkOutput(file, 'report', reportWriteError))
+  await w.write(text)
+  await w.commit()
 }
 
 /**
@@ -26,7 +107,7 @@ export function reportStream(file: string, what = 'report'): Writable {
   let writer: OutputWriter | undefined
   return new Writable({
     construct(callback) {
-      OutputWriter.open(target).then((w) => {
+      openOutput(target).then((w) => {
         writer = w
         callback()
       }, callback)
@@ -62,7 +143,7 @@ export class ReportFile {
 
   /** Writes what was added (the file is opened at the first flush). */
   async flush(): Promise<void> {
-    this.writer ??= await OutputWriter.open(this.target)
+    this.writer ??= await openOutput(this.target)
     const text = this.chunks.join('')
     this.chunks = []
     if (text !== '') await this.writer.write(text)

@@ -214,7 +214,10 @@ export async function runSet(blocks: AsyncIterable<Case[]>, options: RunOptions)
   } catch (err) {
     // Whatever stopped the run, the cases done stay counted and their outputs written.
     failure ??= err instanceof Error ? err : new Error(String(err))
-    for (const s of sinks) await s.flush()
+    for (const s of sinks) {
+      // A sink that cannot be written (the failure itself, or a FIFO without a reader after an interrupt) fails again when it is closed.
+      await s.flush().catch(() => {})
+    }
   } finally {
     abort.stop()
     options.progress?.clear()

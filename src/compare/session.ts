@@ -12,7 +12,7 @@ import { attribute } from './attribution.js'
 import { BaselineCheck, BaselineWriter, type Baseline } from './baseline.js'
 import type { Case } from './case.js'
 import { CATEGORY_ORDER } from './categories.js'
-import { count } from './format.js'
+import { count, plural } from './format.js'
 import type { Oracle } from './oracle.js'
 import type { Score, Semantics } from './outcome.js'
 import { CsvWriter } from './report/csv-report.js'
@@ -102,6 +102,8 @@ export interface SessionResult {
   readonly status: number
   /** Why the run stopped before its end, if it did. */
   readonly failure?: Error
+  /** Outputs of an interrupted run that could not be written (a FIFO without a reader), each with its error's message. */
+  readonly unwritten: readonly { output: keyof SessionOutputs; message: string }[]
 }
 
 /** The harness's ceiling on the first cases of a run: a null adapter's cases/s through the same protocol, answers counted as the run counts them. */
@@ -128,6 +130,7 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
   let run: RunResult | undefined
   let report: Report | undefined
   const m0 = { minimiseMs: 0, reportMs: 0 }
+  const unwritten: { output: keyof SessionOutputs; message: string }[] = []
   try {
     try {
       // An interrupt during start-up (a probe that never comes back) stops the run as well.
@@ -149,7 +152,7 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
     failure ??= run.failure
     if (adapter === undefined) {
       if (failure) throw failure
-      return { run, status: EXIT.passed }
+      return { run, status: EXIT.passed, unwritten }
     }
     // A baseline's known disagreements are listed after the new ones, and minimised only when no new one takes the place.
     const all = run.tally.order()
@@ -176,7 +179,7 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
     const tally = run.tally
     report = buildReport(
       {
-        set: `${set.set}; ${count(tally.total.cases)} cases`,
+        set: `${set.set}; ${plural(tally.total.cases, 'case')}`,
         adapter: adapter.description,
         tally,
         order,
@@ -201,13 +204,23 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
     report.timings.harness.reportMs = performance.now() - r0
   } finally {
     await adapter?.close()
+    // Once the run is interrupted, an output that cannot be written (a FIFO without a reader) is said, and the others are still written.
+    const attempt = async (output: keyof SessionOutputs, write: () => Promise<void> | undefined): Promise<void> => {
+      try {
+        await write()
+      } catch (err) {
+        if (!options.signal?.aborted) throw err
+        unwritten.push({ output, message: (err as Error).message })
+      }
+    }
     try {
-      await csv?.close()
-      await writeBaseline?.finish(report !== undefined && failure === undefined)
+      await attempt('csv', () => csv?.close())
+      await attempt('baseline', () => writeBaseline?.finish(report !== undefined && failure === undefined))
       if (report) {
-        await junit?.finish({ set: report.set, adapter: report.adapter, tool: report.tool, failure: report.failure })
-        if (o.json !== undefined) await writeJsonReport(report, o.json, cases)
-        if (o.html !== undefined) await writeHtmlReport(report, o.html)
+        const r = report
+        await attempt('junit', () => junit?.finish({ set: r.set, adapter: r.adapter, tool: r.tool, failure: r.failure }))
+        if (o.json !== undefined) await attempt('json', () => writeJsonReport(r, o.json!, cases))
+        if (o.html !== undefined) await attempt('html', () => writeHtmlReport(r, o.html!))
       }
     } finally {
       cases?.remove()
@@ -228,7 +241,7 @@ export async function runSession(set: PreparedSet, oracle: Oracle, adapter: Adap
         : report.passed
           ? EXIT.passed
           : EXIT.disagreement
-  return { report, run, status, ...(failure ? { failure } : {}) }
+  return { report, run, status, unwritten, ...(failure ? { failure } : {}) }
 }
 
 async function* noBlocks(): AsyncGenerator<Case[]> {}

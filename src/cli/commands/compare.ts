@@ -7,11 +7,11 @@
  */
 import { existsSync } from 'node:fs'
 import { COMMON_OPTIONS, helpOrVersion, flag, optionValue, optionValues, parseArgs, type OptionSpec, type ParsedArgs } from '../common/args.js'
-import { checkOutput, writeFileAtomic } from '../common/output-file.js'
+import { checkOutput } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
-import { commandLine, exitProcess, signalled, SIGNALS, type StopSignal } from '../common/interrupt.js'
+import { commandLine, signalled, SIGNALS, type StopSignal } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
 import { note, verdictFound, verdictPending } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
@@ -25,6 +25,8 @@ import { matrixSets, readMatrixFile, runMatrix, type MatrixCaseOptions } from '.
 import { Oracle } from '../../compare/oracle.js'
 import { SCORES, SEMANTICS, type Score, type Semantics } from '../../compare/outcome.js'
 import { prepareCases } from '../../compare/run.js'
+import { killAll } from '../../compare/adapters/process-group.js'
+import { stopWaitingForReaders, waitForReaders, writeReport } from '../../compare/output-files.js'
 import { renderMatrixHtml, renderMatrixLines, renderMatrixMarkdown, renderMatrixText } from '../../compare/report/matrix-report.js'
 import type { Report } from '../../compare/report/report-model.js'
 import { diffRuns, readRunReport, renderRunDiff, runDiffLines } from '../../compare/report/run-diff.js'
@@ -144,24 +146,38 @@ function terminalWriter(outputs: Record<string, string | undefined>, quiet: bool
   return quiet ? () => {} : (text) => void process.stderr.write(text)
 }
 
-async function writeOut(file: string, text: string): Promise<void> {
-  await writeFileAtomic(file, text, 'report')
+/** Writes a matrix report; after an interrupt, one that cannot be written (a FIFO without a reader) is said, and the run goes on. */
+async function writeOut(file: string, text: string, interrupted: boolean): Promise<void> {
+  try {
+    await writeReport(file, text)
+  } catch (err) {
+    if (!interrupted) throw err
+    note((err as Error).message)
+  }
 }
 
 /**
  * An abort signal fired by SIGINT, SIGTERM or SIGHUP while `run` runs (the
- * reports are then written with what was done). A second signal exits at
- * once, and as an exit, not a death by the signal: the exit hooks still kill
- * the implementation's process groups (which a terminal's Ctrl-C or hang-up
- * never reaches).
+ * reports are then written with what was done, those to a FIFO only if it
+ * has a reader: none waits for one any more). A second signal kills the
+ * implementation's process groups (which a terminal's Ctrl-C or hang-up
+ * never reaches) and ends the process at once by that signal: an exit
+ * would wait for a thread blocked in a system call.
  */
 async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
+  waitForReaders()
   const handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
     const handler = (): void => {
       signalled(name)
-      if (controller.signal.aborted) exitProcess(SIGNALS[name])
+      if (controller.signal.aborted) {
+        killAll()
+        for (const [n, h] of handlers) process.removeListener(n, h)
+        process.kill(process.pid, name)
+        return
+      }
       controller.abort(`interrupted by ${name}`)
+      stopWaitingForReaders(`interrupted by ${name}`)
     }
     process.on(name, handler)
     return [name, handler] as const
@@ -249,11 +265,13 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
       onRun: quiet ? undefined : (name, set) => note(`matrix: ${name} on ${set}`),
     }),
   )
-  if (outputs.json !== undefined) await writeOut(outputs.json, jsonLine(m, 2) + '\n')
-  if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m))
-  if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m))
   // A matrix a signal stopped did not run through: its status is the signal's, as a single run's is.
   const stoppedBy = (Object.keys(SIGNALS) as StopSignal[]).find((name) => m.interrupted?.endsWith(name))
+  if (stoppedBy !== undefined) stopWaitingForReaders(`interrupted by ${stoppedBy}`)
+  const cut = stoppedBy !== undefined
+  if (outputs.json !== undefined) await writeOut(outputs.json, jsonLine(m, 2) + '\n', cut)
+  if (outputs.html !== undefined) await writeOut(outputs.html, renderMatrixHtml(m), cut)
+  if (outputs.markdown !== undefined) await writeOut(outputs.markdown, renderMatrixMarkdown(m), cut)
   const status = stoppedBy !== undefined ? SIGNALS[stoppedBy] : m.failed ? EXIT.adapterFailure : EXIT.passed
   verdictFound(status)
   terminal(optionValue(args, 'format') === 'jsonl' ? renderMatrixLines(m) : renderMatrixText(m).split('\n').map(printable).join('\n'))
@@ -345,7 +363,16 @@ async function compareRun(args: ParsedArgs): Promise<number> {
       ceiling: true,
     }),
   )
-  if (exportTo) await exportTo.close()
+  if (exportTo) {
+    try {
+      await exportTo.close()
+    } catch (err) {
+      // An interrupted run does not wait for a reader of the file any more.
+      if (s.status < 128) throw err
+      note((err as Error).message)
+    }
+  }
+  for (const u of s.unwritten) note(u.message)
   if (oracle.statedMismatchCount > 0 && !quiet) {
     note(`note: ${plural(oracle.statedMismatchCount, 'case')} ${oracle.statedMismatchCount === 1 ? 'states' : 'state'} an answer other than the reference's (first: ${oracle.statedMismatches[0].id}); the reference's is used`)
   }
@@ -367,7 +394,7 @@ async function compareRun(args: ParsedArgs): Promise<number> {
   terminal(optionValue(args, 'format') === 'jsonl' ? reportLines(report) : renderTerminal(report, show).split('\n').map(printable).join('\n'))
   if (s.failure) {
     note(s.failure.message)
-    const written = Object.entries(outputs).filter(([, f]) => f !== undefined)
+    const written = Object.entries(outputs).filter(([k, f]) => f !== undefined && !s.unwritten.some((u) => u.output === k))
     // A report that could not be written (a full disk) holds nothing: none is said to hold the cases.
     if (written.length > 0 && !quiet && (s.failure as { code?: string }).code !== 'ERR_WRITE') note(`the ${written.map(([k]) => `--${k}`).join(', ')} output${written.length > 1 ? 's hold' : ' holds'} the ${count(report.totals.cases)} cases done`)
   }

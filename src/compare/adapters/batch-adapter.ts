@@ -116,7 +116,9 @@ export class BatchAdapter implements Adapter {
       const how = signal ? `was killed by ${signal}` : `exited with status ${status}`
       const oldest = this.pending.values().next()
       const waiting = oldest.done ? '' : `; the oldest unanswered: ${this.describe(oldest.value)}`
-      this.fail(`the adapter ${how} after ${plural(this.answers, 'answer')}, with ${plural(this.pending.size, 'request')} unanswered${waiting}`)
+      // An answer cut short by the exit is shown, never read as one, nor dropped in silence.
+      const cut = this.partial.trim() !== '' ? `, in the middle of an answer (its stdout ends with ${JSON.stringify(this.partial.slice(0, 120))}${this.partial.length > 120 ? '…' : ''} and no line end)` : ''
+      this.fail(`the adapter ${how} after ${plural(this.answers, 'answer')}${cut}, with ${plural(this.pending.size, 'request')} unanswered${waiting}`)
     })
     this.watchdog = setInterval(() => this.checkStall(), Math.min(250, this.options.timeoutMs))
     this.watchdog.unref()

@@ -10,6 +10,7 @@ import { statSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 import { workerThreads } from '../../tools/built-ins.js'
 import { AdapterFailure, describeRequest, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
+import { killOwnChildren } from './process-group.js'
 import { keepBody, type FromModule, type ModuleRequest } from './module-protocol.js'
 
 /** Options of the module adapter. */
@@ -90,6 +91,8 @@ export class ModuleAdapter implements Adapter {
     if (this.failure !== undefined) return
     this.failure = new AdapterFailure(message)
     this.listener?.({ t: 'stop', message })
+    // A thread blocked waiting for a process it started (execSync) stops only once that process is gone.
+    if (this.worker !== undefined) killOwnChildren()
     void this.worker?.terminate()
   }
 

@@ -8,14 +8,15 @@
  * A process that leaves its group itself (`setsid`) is out of reach.
  */
 import type { ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { CompareError, describeSystemError } from '../compare-error.js'
 
 /** Groups started and not yet killed, by their id (the leader's pid). */
 const live = new Set<number>()
 let hooked = false
 
-/** Kills every group still alive (synchronously: it runs on exit). */
-function killAll(): void {
+/** Kills every group still alive (synchronously: it runs on exit, and before a process ends by a signal). */
+export function killAll(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL')
   live.clear()
 }
@@ -60,4 +61,56 @@ export function localSpawnFailure(err: unknown, what: string): CompareError | un
   if (code === undefined || !LOCAL_SPAWN_CODES.has(code)) return undefined
   const hint = code === 'EMFILE' || code === 'ENFILE' ? ' (ulimit -n, --concurrency)' : ''
   return new CompareError('ERR_ADAPTER', `cannot start ${what}: ${describeSystemError(err)} on this machine${hint}, not a failure of the implementation`)
+}
+
+/** Parent and process group of `pid` from Linux's /proc, or undefined (gone, or no /proc). */
+function parentOf(pid: string): { ppid: number; pgrp: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+    return f[0] === 'Z' ? undefined : { ppid: Number(f[1]), pgrp: Number(f[2]) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Kills the processes this process started in its own group (those a
+ * `--module` adapter's thread started with execSync or spawn, which no
+ * group of {@link trackGroup} holds), with every process they started:
+ * a thread blocked waiting for one is then freed and can be stopped.
+ * Linux only (/proc); elsewhere nothing is done.
+ */
+export function killOwnChildren(): void {
+  let names: string[]
+  try {
+    names = readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n))
+  } catch {
+    return
+  }
+  const self = parentOf(String(process.pid))
+  if (self === undefined) return
+  const children = new Map<number, number[]>()
+  const group = new Map<number, number>()
+  for (const n of names) {
+    const p = parentOf(n)
+    if (p === undefined) continue
+    const list = children.get(p.ppid) ?? []
+    list.push(Number(n))
+    children.set(p.ppid, list)
+    group.set(Number(n), p.pgrp)
+  }
+  const doomed: number[] = []
+  const visit = (pid: number): void => {
+    doomed.push(pid)
+    for (const c of children.get(pid) ?? []) visit(c)
+  }
+  for (const c of children.get(process.pid) ?? []) if (group.get(c) === self.pgrp && !live.has(c)) visit(c)
+  for (const pid of doomed) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // Gone already.
+    }
+  }
 }

@@ -8,7 +8,7 @@
 import { oneLine, visibleUrl } from '../case.js'
 import { writeReport } from '../output-files.js'
 import { printableLines } from '../../tools/printable.js'
-import { count, pct } from '../format.js'
+import { count, pct, plural } from '../format.js'
 import type { Report, ReportedBody, ReportedDisagreement, Tally } from './report-model.js'
 import { baselineLines, bodyText, tallyRate, describeAnswer, describeExpected, evidenceLines, explanationLine, resultLine, sameAnswer, scoreWords, timingLines, whose } from './terminal-report.js'
 
@@ -142,9 +142,9 @@ export function renderHtml(report: Report): string {
 <body>
 <h1>robots.txt compare against the reference (google/robotstxt)</h1>
 <p>${escLine(report.set)}<br>against <code>${escLine(report.adapter)}</code><br>${esc(report.date)} · ${esc(report.tool)}</p>
-${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${escLine(report.failure.message)}<br>The counts below are those of the ${count(t.cases)} cases done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
+${report.failure ? `<p id="failure" class="fail"><strong>The run stopped:</strong> ${escLine(report.failure.message)}<br>The counts below are those of the ${plural(t.cases, 'case')} done.</p>\n${report.failure.stderr ? `<details><summary>the implementation's stderr (end)</summary><pre>${esc(report.failure.stderr)}</pre></details>` : ''}` : ''}
 <p id="result"><strong class="${passed}">${esc(resultLine(report).replace(/^Result: /, ''))}</strong></p>
-<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line disagreements, ${count(t.errors)} errors${t.skipped ? `; ${count(t.skipped)} cases skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${tallyRate(t)(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
+<p>${count(t.agreed)} of ${count(t.cases)} cases agree with the reference; ${count(t.verdict)} verdict and ${count(t.line)} line ${t.verdict + t.line === 1 ? 'disagreement' : 'disagreements'}, ${plural(t.errors, 'error')}${t.skipped ? `; ${plural(t.skipped, 'case')} skipped (${esc(t.skippedWhy ?? '')})` : ''}. With RFC 9309: ${count(t.rfcAgreed)} agree (${tallyRate(t)(t.rfcScores[report.score])}). The headline counts ${scoreWords(report.score)} against ${esc(whose(report.semantics))}.${sameAnswer(report) ? ` <strong>${sameAnswer(report)}.</strong>` : ''}</p>
 ${report.baseline ? `<ul id="baseline">${baselineLines(report, 50).map((l) => `<li>${esc(l.trim())}</li>`).join('')}</ul>` : ''}
 <h2>Agreement per category</h2>
 <figure id="chart">${chart(report)}</figure>

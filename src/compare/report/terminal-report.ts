@@ -6,7 +6,7 @@
  */
 import type { Evidence } from '../adapters/adapter.js'
 import { oneLine, visibleBytes, visibleUrl } from '../case.js'
-import { count, ms, pct } from '../format.js'
+import { count, ms, pct, plural } from '../format.js'
 import type { Semantics } from '../outcome.js'
 import type { Report, ReportedAnswer, ReportedBody, ReportedDisagreement, ReportedExpected, Tally } from './report-model.js'
 
@@ -123,7 +123,7 @@ export function explanationLine(report: Report): string | undefined {
   const e = report.explanation
   if (report.totals.disagreements === 0) return undefined
   const named = [...e].sort((a, b) => b.failures - a.failures).map((x) => `${x.id} (${count(x.failures)})`).join(', ')
-  const none = report.uncategorised > 0 ? `${count(report.uncategorised)} disagreements have no category` : ''
+  const none = report.uncategorised > 0 ? `${plural(report.uncategorised, 'disagreement')} ${report.uncategorised === 1 ? 'has' : 'have'} no category` : ''
   if (e.length === 0) return `Explained by: nothing (${none})`
   return `Explained by: ${named}: every disagreement${report.uncategorised > 0 ? ' with a category' : ''} is tagged with one of these${none ? `; ${none}` : ''}`
 }
@@ -133,7 +133,7 @@ export function timingLines(report: Report): string[] {
   const t = report.totals
   const tm = report.timings
   const out = [
-    `Timings: ${count(t.cases)} cases in ${ms(tm.runWallMs)} (${count(Math.round(tm.casesPerSecond))} cases/s); ` +
+    `Timings: ${plural(t.cases, 'case')} in ${ms(tm.runWallMs)} (${count(Math.round(tm.casesPerSecond))} cases/s); ` +
       `per case p50 ${ms(tm.p50Ms)}, p99 ${ms(tm.p99Ms)}, mean ${ms(tm.meanMs)} (${tm.caseTime})`,
   ]
   const r = tm.repeats
@@ -141,12 +141,12 @@ export function timingLines(report: Report): string[] {
     out.push(
       `  ${r.wallMs.length} passes: ${count(Math.round(r.casesPerSecond.median))} cases/s median, ` +
         `from ${count(Math.round(r.casesPerSecond.min))} to ${count(Math.round(r.casesPerSecond.max))}` +
-        (r.unstable > 0 ? `; ${count(r.unstable)} answers changed between passes` : ''),
+        (r.unstable > 0 ? `; ${plural(r.unstable, 'answer')} changed between passes` : ''),
     )
   }
   if (tm.ceiling) out.push(`  harness ceiling: ${count(Math.round(tm.ceiling.casesPerSecond))} cases/s (a null adapter through the same protocol, ${count(tm.ceiling.cases)} cases)`)
   if (tm.startupMs !== undefined) out.push(`  start-up, measured alone on an empty robots.txt: ${ms(tm.startupMs)}${tm.startupSubtracted ? ' (taken off each case)' : ''}`)
-  if (tm.parse) out.push(`  parse: ${count(tm.parse.bodies)} bodies, p50 ${ms(tm.parse.p50Ms)}, p99 ${ms(tm.parse.p99Ms)}`)
+  if (tm.parse) out.push(`  parse: ${count(tm.parse.bodies)} ${tm.parse.bodies === 1 ? 'body' : 'bodies'}, p50 ${ms(tm.parse.p50Ms)}, p99 ${ms(tm.parse.p99Ms)}`)
   const h = tm.harness
   out.push(`  harness: cases ${ms(h.casesMs)}, run ${ms(h.runCpuMs)} CPU, minimise ${ms(h.minimiseMs)}, report ${ms(h.reportMs)}`)
   return out
@@ -171,7 +171,7 @@ export function resultLine(report: Report): string {
       ? `${pct(gate.verdicts)} agreement with ${whose(sem)} on verdicts (the implementation gives no deciding lines); ${otherStandard}: ${pct(second.verdicts)}`
       : `${pct(t.agreement)} agreement with ${whose(sem)} on ${scoreWords(report.score)} (${pct(gate[other])} on ${scoreWords(other)}); ` +
         `${otherStandard}: ${pct(second[report.score])} (${pct(second[other])})`
-  if (report.failure) return `Result: the run stopped ${t.cases ? `after ${count(t.cases)} cases (${both} so far)` : 'before any case was answered'}: see above`
+  if (report.failure) return `Result: the run stopped ${t.cases ? `after ${plural(t.cases, 'case')} (${both} so far)` : 'before any case was answered'}: see above`
   const b = report.baseline
   if (b) {
     const verdict = b.newCount === 0 ? `passed: no disagreement is new (${count(b.known)} known to ${b.file})` : `failed: ${count(b.newCount)} new disagreement${b.newCount === 1 ? '' : 's'} (${count(b.known)} known to ${b.file})`
@@ -210,7 +210,7 @@ export function renderTerminal(report: Report, show: number): string {
   const lines = t.linesChecked > 0
   const sem = report.semantics ?? 'reference'
   const out: string[] = [`${report.set}`, `  against ${report.adapter}`, `  scored against the reference (google/robotstxt) and RFC 9309; the gate: ${whose(sem)} (--semantics)`, '']
-  if (report.failure) out.push(`✗ The run stopped: ${oneLine(report.failure.message)}`, `  (the counts below are those of the ${count(t.cases)} cases done)`, '')
+  if (report.failure) out.push(`✗ The run stopped: ${oneLine(report.failure.message)}`, `  (the counts below are those of the ${plural(t.cases, 'case')} done)`, '')
   const header = ['category', 'cases', 'agree', 'verdict≠', 'line≠', 'errors', 'verdicts', 'lines', 'RFC 9309', 'only']
   out.push(...table(header, report.categories.map((c) => cells(c.id, c, lines, report.score, c.only)), cells('all cases', t, lines, report.score)))
   out.push(
@@ -223,7 +223,7 @@ export function renderTerminal(report: Report, show: number): string {
   if (same) out.push(`(${same})`)
   const explained = explanationLine(report)
   if (explained) out.push(explained)
-  if (t.skipped > 0) out.push(`${count(t.skipped)} cases skipped: ${t.skippedWhy ?? ''}`)
+  if (t.skipped > 0) out.push(`${plural(t.skipped, 'case')} skipped: ${t.skippedWhy ?? ''}`)
   const standards = standardLines(report)
   if (standards.length > 0) out.push('', 'Standards (rfc: the answer follows RFC 9309 alone; google-specific: Google\'s behaviour beyond it; rfc-differs: RFC 9309 answers otherwise):', ...standards)
   const base = baselineLines(report)
@@ -240,8 +240,8 @@ export function renderTerminal(report: Report, show: number): string {
     const what = sem === 'rfc' ? ' with RFC 9309' : ''
     out.push(
       (report.score === 'lines'
-        ? `${count(t.disagreements)} disagreements${what} (${count(v)} verdict, ${count(l)} line, ${count(t.errors)} errors)`
-        : `${count(t.disagreements)} disagreements${what} (${count(v)} verdict, ${count(t.errors)} errors; ${count(l)} line differences not counted: --score verdicts)`) +
+        ? `${plural(t.disagreements, 'disagreement')}${what} (${count(v)} verdict, ${count(l)} line, ${plural(t.errors, 'error')})`
+        : `${plural(t.disagreements, 'disagreement')}${what} (${count(v)} verdict, ${plural(t.errors, 'error')}; ${plural(l, 'line difference')} not counted: --score verdicts)`) +
         (n > 0 ? `; ${n === t.disagreements ? 'all' : `the first ${n}, one of each kind first`}:` : ''),
     )
     for (const d of report.disagreements.slice(0, n)) {
@@ -253,7 +253,7 @@ export function renderTerminal(report: Report, show: number): string {
   }
   out.push(...timingLines(report))
   if (report.statedMismatchCount > 0) {
-    out.push(`Note: ${count(report.statedMismatchCount)} cases state an answer other than the reference's (first: ${oneLine(report.statedMismatches[0].id)}); the reference's is used.`)
+    out.push(`Note: ${plural(report.statedMismatchCount, 'case')} ${report.statedMismatchCount === 1 ? 'states' : 'state'} an answer other than the reference's (first: ${oneLine(report.statedMismatches[0].id)}); the reference's is used.`)
   }
   out.push(resultLine(report))
   return out.join('\n') + '\n'

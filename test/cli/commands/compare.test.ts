@@ -285,6 +285,20 @@ describe('the gate, the options and their errors', () => {
     expect(strict.stdout).toContain('Result: 85.52% agreement with the reference on verdicts and lines (90.34% on verdicts alone); RFC 9309: 86.90% (91.72%): failed (--min-agreement 90)')
   })
 
+  it('regression: one disagreement was said as "1 disagreements" (and one case as "1 cases", one body as "1 bodies"); now each count takes its own number', async () => {
+    const file = tmp.path('one.jsonl')
+    writeFileSync(file, JSON.stringify({ robots: 'User-agent: *\nDisallow: /x\n', agent: 'a', url: '/x' }) + '\n')
+    const module = tmp.path('allow-all.mjs')
+    writeFileSync(module, 'export function parse() { return { isAllowed: () => true } }\n')
+    const r = await compare(['--cases', file, '--module', module, '--minimise', '0', '--html', tmp.path('one.html')])
+    expect(r.status).toBe(3)
+    expect(r.stdout).toContain('1 disagreement (1 verdict, 0 line, 0 errors)')
+    expect(r.stdout).toContain('Timings: 1 case in ')
+    expect(r.stdout).toContain('parse: 1 body,')
+    expect(r.stdout).not.toMatch(/\b1 (disagreements|errors|cases|bodies)\b/)
+    expect(readFileSync(tmp.path('one.html'), 'utf8')).toContain('1 verdict and 0 line disagreement, 0 errors')
+  })
+
   it('multi-agent cases are skipped unless --multi-agent, and never go to --cmd', async () => {
     const file = tmp.path('multi.jsonl')
     writeFileSync(file, [
@@ -294,7 +308,7 @@ describe('the gate, the options and their errors', () => {
     const skipped = await compare(['--cases', file, '--batch', SELF_BATCH])
     expect(skipped.report.totals).toMatchObject({ cases: 1, skipped: 1 })
     expect(skipped.report.categories.map((c) => c.id)).toContain('mine')
-    expect(skipped.stdout).toContain('1 cases skipped: multi-agent cases (add --multi-agent to send them)')
+    expect(skipped.stdout).toContain('1 case skipped: multi-agent cases (add --multi-agent to send them)')
     expectAllAgree(await compare(['--cases', file, '--batch', SELF_BATCH, '--multi-agent']), 2)
   })
 

@@ -129,6 +129,9 @@ describe('batch adapter', () => {
       /answer 1 has a "line" that is not a whole number ≥ 0 \(or -1 for none\) or null: .*9007199254740992/],
     ['an early exit', `if (req.id === 4) { console.error('oops: giving up'); process.exit(3) } return { id: req.id, allowed: true }`,
       /--batch: the adapter exited with status 3 after 2 answers, with \d+ requests unanswered; the oldest unanswered: a request \(agent "a", URL "\/u2"\); its stderr ended with: oops: giving up/],
+    // regression: a batch adapter that exits mid-answer: the answer cut short was not said.
+    ['an exit mid-answer', `if (req.id === 4) process.stdout.write('{"id": 4, "allo', () => process.exit(0)); return req.id < 4 ? { id: req.id, allowed: true } : undefined`,
+      /--batch: the adapter exited with status 0 after 2 answers, in the middle of an answer \(its stdout ends with "\{\\"id\\": 4, \\"allo" and no line end\), with \d+ requests unanswered; the oldest unanswered: a request \(agent "a", URL "\/u2"\)/],
   ])('a misbehaving adapter (%s) stops the run with a clear error, without waiting for the time-out', async (_name, answer, message) => {
     const adapter = new BatchAdapter(options(script(`bad-${_name.replace(/\W/g, '')}`, answer), { timeoutMs: NO_TIMEOUT }))
     const run = runAll(adapter, requests(20))
