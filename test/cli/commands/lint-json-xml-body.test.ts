@@ -43,4 +43,19 @@ describe('lint: a JSON or XML body', () => {
     expect(bodyKind(bytes('[section]\n'))).toBeUndefined()
     expect(bodyKind(bytes('<sitemapindex xmlns="x">'))).toBe('sitemap')
   })
+
+  it('regression: check, filter --robots and diff said nothing of a JSON body and called an XML sitemap an HTML page; each now names what it is', async () => {
+    writeFileSync(tmp.path('j.txt'), '{"rules": []}\n')
+    writeFileSync(tmp.path('x.txt'), '<?xml version="1.0"?>\n<urlset><url><loc>https://a.test/</loc></url></urlset>\n')
+    writeFileSync(tmp.path('r.txt'), 'User-agent: *\nDisallow: /x\n')
+    const allowed = 'judged as the reference reads it, which finds no rule that disallows a URL: URLs allowed'
+    const c = await run(['check', tmp.path('j.txt'), '--agent', 'a', '/x'])
+    expect(c.stderr).toContain(`warning: '${tmp.path('j.txt')}' is JSON, not a robots.txt [json-body]; ${allowed}\n`)
+    const f = await run(['filter', '--robots', tmp.path('x.txt'), '--agent', 'a'], { input: '/x\n' })
+    expect(f.stderr).toContain(`warning: '${tmp.path('x.txt')}' is an XML sitemap, not a robots.txt [xml-body]; ${allowed}\n`)
+    expect(f.stderr).not.toContain('HTML')
+    const d = await run(['diff', tmp.path('r.txt'), tmp.path('j.txt'), '--agent', 'a'], { input: '/x\n' })
+    expect(d.stderr).toContain(`'${tmp.path('j.txt')}' is JSON, not a robots.txt [json-body]`)
+    expect((await run(['check', tmp.path('r.txt'), '--agent', 'a', '/x'])).stderr).not.toContain('warning')
+  })
 })
