@@ -93,13 +93,17 @@ describe('issue 13 #10: terminal escape injection', () => {
     const evil = 'evil\x1b]0;x\x07.test'
     writeFileSync(join(dir, evil), '<html>\n')
     symlinkSync('loop\x1b[5m.test', join(dir, 'loop\x1b[5m.test'))
-    const r = await run(['filter', '--robots-dir', dir, '--agent', 'bot\x1b[1m'], { input: `https://${evil}/a\nhttps://loop\x1b[5m.test/\n` })
+    const r = await run(['filter', '--robots-dir', dir, '--agent', 'bot'], { input: `https://${evil}/a\nhttps://loop\x1b[5m.test/\n` })
     // Hosts holding control characters are no hosts: the lines are named, not judged (exit 4), and so are the files.
     expect(r.status).toBe(4)
     expect(r.stderr).toContain('evil\\x1b]0;x\\x07.test')
     expect(r.stderr).toContain('loop\\x1b[5m.test')
-    expect(r.stderr).toContain("--agent 'bot\\x1b[1m'")
     expectNoControl(r.stderr, 'stderr')
+    // An agent holding a control character is a usage error, named escaped.
+    const agent = await run(['filter', '--robots-dir', dir, '--agent', 'bot\x1b[1m'], { input: '' })
+    expect(agent.status).toBe(2)
+    expect(agent.stderr).toContain("--agent 'bot\\x1b[1m'")
+    expectNoControl(agent.stderr, 'stderr')
     const missing = await run(['filter', '--robots', tmp.path('no\x1bfile'), '--agent', 'bot'], { input: '' })
     expect(missing.stderr).toContain('no\\x1bfile')
     expectNoControl(missing.stderr, 'stderr')

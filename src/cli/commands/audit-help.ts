@@ -82,7 +82,8 @@ EXIT STATUS
      be written, a --fetch run where only this machine's failures went on
   2  usage error
   3  with OLD and NEW, some class changed
-  4  --fetch: no line of the list held a host
+  4  no host: the snapshot (OLD and NEW both) holds none, or the --fetch
+     list names none (or is empty)
   130, 143, 129
      --fetch interrupted by SIGINT, SIGTERM or SIGHUP: nothing audited
      (the journal keeps what was fetched)

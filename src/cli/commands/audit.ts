@@ -150,6 +150,7 @@ async function report(snapshots: readonly Snapshot[], crawlers: readonly Crawler
     if (format === 'table') process.stdout.write(tally.table())
     else if (!quiet) noteTable(`summary of ${snapshots[0].name}:`, tally.table())
     check()
+    if (tally.hosts === 0) throw new CliError('ERR_NO_URL', `${snapshots[0].name} holds no host's robots.txt: nothing audited`, EXIT_NO_URL)
     return 0
   }
   const changes = await writeChanges(snapshots[0], snapshots[1], { crawlers, tokens, format, out, see })
@@ -158,6 +159,7 @@ async function report(snapshots: readonly Snapshot[], crawlers: readonly Crawler
   else if (!quiet) noteTable(`classes changed from ${snapshots[0].name} to ${snapshots[1].name}:`, changes.table())
   if (!quiet && changes.notCompared > 0) note(`warning: ${plural(changes.notCompared, 'host')} not compared: the class is unknown on both sides (${changes.notComparedWhy}); no row says so`)
   check()
+  if (changes.hosts === 0) throw new CliError('ERR_NO_URL', `neither ${snapshots[0].name} nor ${snapshots[1].name} holds a host's robots.txt: nothing compared`, EXIT_NO_URL)
   return changes.any ? EXIT_CHANGED : 0
 }
 
@@ -210,7 +212,7 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
   }
   if (!quiet && list.unusable > 0) note(list.unusableNote)
   if (!quiet && list.conflicts > 0) note(list.conflictNote)
-  if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)
+  if (list.origins.size === 0) throw new CliError('ERR_NO_URL', list.lines === 0 ? 'the list is empty (0 lines read): no host to fetch, nothing audited' : noUrlMessage(list.lines, true, list.firstFault, layout ?? WHOLE_LINES, false, list.noOriginWhy), EXIT_NO_URL)
 
   const journal = journalPath === undefined ? undefined : Journal.open(journalPath, runIdentity(args, save, 'audit'), LATER_IDENTITY_KEYS)
   const fit = fittingConcurrency(requested, descriptorLimit())

@@ -12,7 +12,7 @@ import { COMMON_OPTIONS, helpOrVersion, flag, parseArgs, type OptionSpec } from 
 import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf, REQUIRE_OPTION, type CrawlerSpec, type Require } from '../common/crawlers-option.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { loadedBodyWarning } from '../common/body-problems.js'
 import { jsonLine, printableValue } from '../../tools/printable.js'
 import { inputText, printableBytes } from '../../tools/input-text.js'
 import { CHECK_HELP } from './check-help.js'
@@ -212,9 +212,9 @@ export async function runCheck(argv: readonly string[]): Promise<number> {
   const loaded = await loadRobots(source, robotsFetching(args, [source]))
   if (!quiet) {
     if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-    const problem = bodyProblem(loaded.robots, loaded.wide)
     const list = judged.kind === 'agent' ? [judged.tokens] : crawlerTokens(judged.crawlers)
-    if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, list), loaded.wide))
+    const warning = loadedBodyWarning(loaded, list)
+    if (warning !== undefined) note(warning)
   }
   const out = new BlockWriter(process.stdout, 64 * 1024)
   let crawlers: CheckCrawlers | undefined

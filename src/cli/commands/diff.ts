@@ -14,7 +14,7 @@ import { AGENT_OPTION, agentWarnings } from '../common/agent-option.js'
 import { CRAWLERS_OPTION, crawlerTokens, crawlerWarnings, judgedOf } from '../common/crawlers-option.js'
 import { crawlerList, type HostCrawlers } from '../hosts/host-rules.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { loadedBodyWarning } from '../common/body-problems.js'
 import { jsonLine, printableValue } from '../../tools/printable.js'
 import { inputText, printableBytes } from '../../tools/input-text.js'
 import { formatOption, outputFormat } from '../common/output-format.js'
@@ -54,8 +54,8 @@ export const EXIT_CHANGED = 3
 
 function warnProblem(loaded: LoadedRobots, who: HostCrawlers): void {
   if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-  const problem = bodyProblem(loaded.robots, loaded.wide)
-  if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerList(who)), loaded.wide))
+  const warning = loadedBodyWarning(loaded, crawlerList(who))
+  if (warning !== undefined) note(warning)
 }
 
 /** The per-host sources in command-line order (`--robots-dir DIR`, `--bundle FILE`, also as `--x=V`): OLD, then NEW. */

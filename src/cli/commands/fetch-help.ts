@@ -76,7 +76,7 @@ EXIT STATUS
   1  failure: an input, a bundle or the output that cannot be read or
      written, or no progress possible on this machine
   2  usage error
-  4  no line named a host (with --update too)
+  4  no line named a host (with --update too), or the list is empty
   130, 143, 129
      interrupted by SIGINT, SIGTERM or SIGHUP: what was fetched is written,
      and the journal kept

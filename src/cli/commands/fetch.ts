@@ -262,6 +262,8 @@ async function readPlan(s: RunSettings, old: RobotsStore | undefined): Promise<F
     if (list.conflicts > 0) note(list.conflictNote)
   }
   // Input that names no host is an error, with --update too: a log read without its --log-format refreshes nothing.
+  // An empty list fetches nothing (an empty bundle written with exit 0 would look like a run done); --update alone refreshes the bundle's own hosts.
+  if (list.lines === 0 && list.origins.size === 0 && s.updatePath === undefined) throw new CliError('ERR_NO_URL', 'the URL list is empty (0 lines read): no host to fetch, nothing written', EXIT_NO_URL)
   if (list.lines > 0 && list.origins.size === 0) throw new CliError('ERR_NO_URL', noUrlMessage(list.lines, true, list.firstFault, s.layout ?? WHOLE_LINES, !s.quiet, list.noOriginWhy), EXIT_NO_URL)
   return planFetch(list, old, s.scheme, Date.now(), s.refreshOlderThan)
 }

@@ -9,7 +9,7 @@ import { warmUpHostPath, worthWarmingUp } from '../hosts/warm-up.js'
 import { availableParallelism } from 'node:os'
 import { COMMON_OPTIONS, helpOrVersion, flag, intOption, optionValue, parseArgs, type OptionSpec } from '../common/args.js'
 import { BlockWriter } from '../common/block-writer.js'
-import { allowsEverything, bodyProblem, bodyWarning } from '../common/body-problems.js'
+import { loadedBodyWarning } from '../common/body-problems.js'
 import { openBundle, readBundle } from '../hosts/bundle-rules.js'
 import { LineEmitter, type OutputFormat, type PrintMode } from '../filter/emitter.js'
 import { UrlScan } from '../../index.js'
@@ -136,8 +136,8 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
     const loaded = await loadRobots(robotsSource, robotsFetching(args, [robotsSource]))
     if (!quiet) {
       if (loaded.fetchNote !== undefined) note(`${loaded.name}: ${loaded.fetchNote}`)
-      const problem = bodyProblem(loaded.robots, loaded.wide)
-      if (problem !== undefined) note(bodyWarning(loaded.name, problem, loaded.robots, allowsEverything(loaded.robots, crawlerLists ?? [agent]), loaded.wide))
+      const warning = loadedBodyWarning(loaded, crawlerLists ?? [agent])
+      if (warning !== undefined) note(warning)
     }
     const outcome = loaded.fetched === 'unreachable' || loaded.fetched === 'unavailable' ? loaded.fetched : undefined
     judge =

@@ -8,6 +8,8 @@
  */
 import type { Diagnostic, Robots } from '../../index.js'
 import { count } from './numbers.js'
+import { BODY_KIND_WORDS } from './body-kind.js'
+import type { LoadedRobots } from './load-robots.js'
 
 /** A problem of a whole body, most telling first. */
 export type BodyProblem = 'html' | 'utf16' | 'binary' | 'truncated'
@@ -94,4 +96,21 @@ export function bodyWarning(name: string, problem: BodyProblem, robots: Pick<Rob
     case 'truncated':
       return `warning: '${name}' is larger than the parsing limit; only its first ${count(robots.bytesRead)} bytes are read [truncated]`
   }
+}
+
+/**
+ * The warning on a loaded ROBOTS (`check`, `filter --robots`, `diff`):
+ * JSON or XML named as what it is ({@link BodyKind}), else its
+ * {@link bodyProblem}'s; undefined for an ordinary robots.txt.
+ */
+export function loadedBodyWarning(loaded: LoadedRobots, crawlers: readonly (readonly string[])[]): string | undefined {
+  const { robots, name, kind, wide } = loaded
+  if (kind !== undefined) {
+    const read = allowsEverything(robots, crawlers)
+      ? 'judged as the reference reads it, which finds no rule that disallows a URL: URLs allowed'
+      : 'judged as the reference reads it, which finds rules in it that disallow URLs'
+    return `warning: '${name}' is ${BODY_KIND_WORDS[kind]}, not a robots.txt [${kind === 'json' ? 'json-body' : 'xml-body'}]; ${read}`
+  }
+  const problem = bodyProblem(robots, wide)
+  return problem === undefined ? undefined : bodyWarning(name, problem, robots, allowsEverything(robots, crawlers), wide)
 }

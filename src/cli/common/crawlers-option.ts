@@ -10,6 +10,7 @@ import { isValidProductToken } from '../../index.js'
 import { optionValue, optionValues, type OptionSpec, type ParsedArgs } from './args.js'
 import { agentWarning } from './agent-option.js'
 import { readError, UsageError } from './cli-error.js'
+import { hasControlCharacter, refuseControlInAgents } from './control-chars.js'
 import { wideRefusal } from '../../tools/wide-text.js'
 
 /** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
@@ -48,7 +49,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 function crawlerOf(text: string, where: string): CrawlerSpec {
   const tokens = text.split('+').map(blankTrim)
   if (tokens.some((t) => t === '')) throw new UsageError(`${where}: '${text}' has an empty token (a crawler is a token, or tokens joined by '+')`)
-  if (/[\x00-\x08\x0a-\x1f\x7f]/.test(text)) {
+  // Spaces and tabs around a token are trimmed; any other control character, or a tab inside a name, is refused.
+  if (text.split('+').some((t) => hasControlCharacter(t.replace(/^[ \t]+|[ \t]+$/g, '')))) {
     throw new UsageError(`${where}: a crawler's name holds a control character (a line break, NUL): crawlers are separated by ',', or one a line in '--crawlers @FILE'`)
   }
   return { name: tokens.join('+'), tokens }
@@ -156,6 +158,7 @@ export function judgedOf(args: ParsedArgs): Judged {
   if (lists.length > 0) return { kind: 'crawlers', crawlers: parseCrawlers(lists), require: require ?? 'all' }
   if (require !== undefined) throw new UsageError(`'--require' applies only with '--crawlers'`)
   if (agents.length === 0) throw new UsageError(`option '--agent' is required (one crawler; or '--crawlers A,B' for several)`)
+  refuseControlInAgents(agents)
   return { kind: 'agent', tokens: agents }
 }
 

@@ -14,6 +14,7 @@ import { createNodeTransport, type NodeTransport } from '../../node.js'
 import { fetchRobots, describeFetchResult, robotsLocation, RobotsInputError } from '../../index.js'
 import { createReadStream, existsSync, statSync } from 'node:fs'
 import { declaredWide, wideWords } from '../../tools/wide-text.js'
+import { bodyKind, type BodyKind } from './body-kind.js'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
@@ -90,6 +91,8 @@ export interface LoadedRobots {
   readonly fetched?: 'ok' | 'unavailable' | 'unreachable'
   /** The UTF-16 or UTF-32 its first bytes (or a URL's `Content-Type`) look like (`wideWords`): for the warning of a body the parser reads no text in. */
   readonly wide?: string
+  /** What the body is when its first bytes say it is JSON or XML, not a robots.txt (`bodyKind`). */
+  readonly kind?: BodyKind
 }
 
 /** Whether a ROBOTS argument is a URL to fetch. */
@@ -174,7 +177,7 @@ export async function loadRobots(source: string, fetching: RobotsFetching, tally
     const t = tally ?? new LineTally()
     try {
       const robots = await parseRobotsStream(t.tap(process.stdin))
-      return { robots, name: '<stdin>', wide: wideWords(t.head) }
+      return { robots, name: '<stdin>', wide: wideWords(t.head), kind: bodyKind(t.head) }
     } catch (err) {
       throw readError('robots.txt from', 'stdin', err)
     }
@@ -189,7 +192,7 @@ export async function loadRobots(source: string, fetching: RobotsFetching, tally
   } catch (err) {
     throw readError('robots.txt', source, err)
   }
-  return { robots, name: source, wide: wideWords(t.head) }
+  return { robots, name: source, wide: wideWords(t.head), kind: bodyKind(t.head) }
 }
 
 /** Fetches a robots.txt URL with the access method, as `robots-automaton/<version>`; unreachable or refused is an error unless `standIn`. */
