@@ -103,12 +103,7 @@ export function lineLayout(args: ParsedArgs): LineLayout {
     const scan = new UrlScan()
     let why = ''
     // '-' is a log's "no host", never a host given on purpose.
-    // An IPv6 address without brackets reads as a host and a port (or as nothing): named, so that it is given as '[::1]'.
-    const authority = hostName.replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, '').replace(/\/$/, '')
-    if (!authority.includes('[') && /:.*:/.test(authority)) why = `: an IPv6 address is written in brackets ('[2001:db8::1]', '[::1]:8080')`
-    else if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && scan.authorityEnd !== bytes.length)) why = ''
-    // 'user@host' names the host after '@': given as the host, it would be taken for it unsaid.
-    else if (scan.userInfo) why = `: a host has no user name or password ('user@'); give the host alone`
+    if (hostName === '-' || !scan.scanHost(bytes, 0, bytes.length) || (scan.schemeEnd < 0 && scan.authorityEnd !== bytes.length)) why = ''
     else if (scan.port === UrlScan.BAD_PORT) why = ': its port is not a number from 0 to 65535'
     else if (scan.schemeEnd >= 0 && scan.scheme !== 'http' && scan.scheme !== 'https') why = ': robots.txt rules are for http and https origins'
     // An origin ends with its authority (a last '/' aside): a path, query or fragment would be dropped unsaid.
