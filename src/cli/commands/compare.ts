@@ -11,7 +11,7 @@ import { checkOutput } from '../common/output-file.js'
 import { checkOutputsApart, outputFile } from '../common/output-clash.js'
 import { COMPARE_HELP } from './compare-help.js'
 import { PROGRAM, version } from '../common/version.js'
-import { commandLine, signalled, SIGNALS, type StopSignal } from '../common/interrupt.js'
+import { commandLine, exitProcess, signalled, SIGNALS, type StopSignal } from '../common/interrupt.js'
 import { count, plural } from '../common/numbers.js'
 import { note, verdictFound, verdictPending } from '../common/stdio.js'
 import { escapesAllowed, processProgressContext, ProgressBar, progressWanted, type ProgressUnit } from '../common/progress.js'
@@ -25,7 +25,6 @@ import { matrixSets, readMatrixFile, runMatrix, type MatrixCaseOptions } from '.
 import { Oracle } from '../../compare/oracle.js'
 import { SCORES, SEMANTICS, type Score, type Semantics } from '../../compare/outcome.js'
 import { prepareCases } from '../../compare/run.js'
-import { killAll } from '../../compare/adapters/process-group.js'
 import { stopWaitingForReaders, waitForReaders, writeReport } from '../../compare/output-files.js'
 import { renderMatrixHtml, renderMatrixLines, renderMatrixMarkdown, renderMatrixText } from '../../compare/report/matrix-report.js'
 import type { Report } from '../../compare/report/report-model.js'
@@ -159,10 +158,11 @@ async function writeOut(file: string, text: string, interrupted: boolean): Promi
 /**
  * An abort signal fired by SIGINT, SIGTERM or SIGHUP while `run` runs (the
  * reports are then written with what was done, those to a FIFO only if it
- * has a reader: none waits for one any more). A second signal kills the
- * implementation's process groups (which a terminal's Ctrl-C or hang-up
- * never reaches) and ends the process at once by that signal: an exit
- * would wait for a thread blocked in a system call.
+ * has a reader: none waits for one any more, and a thread blocked opening
+ * one is freed). A second signal exits at once, and as an exit, not a death
+ * by the signal: the exit hooks still kill the implementation's process
+ * groups (which a terminal's Ctrl-C or hang-up never reaches) and remove
+ * the temporary folders.
  */
 async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
@@ -170,12 +170,7 @@ async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promi
   const handlers = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
     const handler = (): void => {
       signalled(name)
-      if (controller.signal.aborted) {
-        killAll()
-        for (const [n, h] of handlers) process.removeListener(n, h)
-        process.kill(process.pid, name)
-        return
-      }
+      if (controller.signal.aborted) exitProcess(SIGNALS[name])
       controller.abort(`interrupted by ${name}`)
       stopWaitingForReaders(`interrupted by ${name}`)
     }
