@@ -77,10 +77,10 @@ const LOOPBACK = ['127.0.0.1', '::1'] as const
 /** The longest wait for the probe of {@link DnsCache.stalled}, ms: servers that answer anything answer the root's NS records sooner. */
 const STALL_PROBE_MS = 1000
 
-/** A name as the cache keys it: lower case, no trailing dot. */
 /** Special-use names no DNS look-up may resolve. */
 const NOWHERE = /(?:^|\.)(?:invalid|onion)$/
 
+/** A name as the cache keys it: lower case, no trailing dot. */
 function keyOf(name: string): string {
   return name.endsWith('.') ? name.slice(0, -1).toLowerCase() : name.toLowerCase()
 }

@@ -13,7 +13,7 @@ import { LINT_HELP } from './lint-help.js'
 import { notRegular } from '../hosts/robots-dir.js'
 import { formatOption, JSON_OPTION, outputFormat } from '../common/output-format.js'
 import { bodyProblem } from '../common/body-problems.js'
-import { BODY_KIND_WORDS } from '../common/body-kind.js'
+import { BODY_KIND_WORDS, bodyKindCode } from '../common/body-kind.js'
 import { checkRobotsSource, isRobotsUrl, LineTally, loadRobots, robotsFetching, ROBOTS_URL_OPTIONS } from '../common/load-robots.js'
 import { count, plural } from '../common/numbers.js'
 import { note } from '../common/stdio.js'
@@ -151,7 +151,7 @@ export async function runLint(argv: readonly string[]): Promise<number> {
       // JSON or XML served as robots.txt named as what it is (an XML body also raises the library's html-body, which it replaces).
       const rest = diagnostics.filter((d) => d.code !== 'html-body')
       if (rest.length === diagnostics.length) totals.error++
-      const code = (loaded.kind === 'json' ? 'json-body' : 'xml-body') as Diagnostic['code']
+      const code = bodyKindCode(loaded.kind) as Diagnostic['code']
       diagnostics = [{ line: 0, code, severity: 'error', message: `body is ${BODY_KIND_WORDS[loaded.kind]}, not a robots.txt` }, ...rest]
     } else if (problem === 'binary') {
       diagnostics = [{ line: 0, code: 'binary-body' as Diagnostic['code'], severity: 'error', message: `body is ${tally.gzip ? 'gzip' : 'binary'} data, not a robots.txt` }, ...diagnostics]

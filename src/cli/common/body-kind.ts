@@ -12,6 +12,11 @@ export type BodyKind = 'json' | 'sitemap' | 'xml'
 /** Words for each kind: `body is JSON, not a robots.txt`. */
 export const BODY_KIND_WORDS: Record<BodyKind, string> = { json: 'JSON', sitemap: 'an XML sitemap', xml: 'XML' }
 
+/** The code a diagnostic or warning names each kind by. */
+export function bodyKindCode(kind: BodyKind): 'json-body' | 'xml-body' {
+  return kind === 'json' ? 'json-body' : 'xml-body'
+}
+
 const BLANK = /^[\t\n\r\f ]*/
 
 /** The kind of body whose first bytes are `head`, or undefined (a robots.txt, an HTML page, or too little to tell). */

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic, Robots } from '../../index.js'
 import { count } from './numbers.js'
-import { BODY_KIND_WORDS } from './body-kind.js'
+import { BODY_KIND_WORDS, bodyKindCode } from './body-kind.js'
 import type { LoadedRobots } from './load-robots.js'
 
 /** A problem of a whole body, most telling first. */
@@ -109,7 +109,7 @@ export function loadedBodyWarning(loaded: LoadedRobots, crawlers: readonly (read
     const read = allowsEverything(robots, crawlers)
       ? 'judged as the reference reads it, which finds no rule that disallows a URL: URLs allowed'
       : 'judged as the reference reads it, which finds rules in it that disallow URLs'
-    return `warning: '${name}' is ${BODY_KIND_WORDS[kind]}, not a robots.txt [${kind === 'json' ? 'json-body' : 'xml-body'}]; ${read}`
+    return `warning: '${name}' is ${BODY_KIND_WORDS[kind]}, not a robots.txt [${bodyKindCode(kind)}]; ${read}`
   }
   const problem = bodyProblem(robots, wide)
   return problem === undefined ? undefined : bodyWarning(name, problem, robots, allowsEverything(robots, crawlers), wide)
