@@ -16,6 +16,10 @@ export const reportWriteError = (message: string): CompareError => new CompareEr
 let stopped: string | undefined
 /** FIFO opens waiting for a reader, each with the function that gives it up. */
 const waiting = new Set<(why: string) => void>()
+/** FIFOs held open for reading here to free a blocked open: such a reader is no reader of the report. */
+const freeing = new Map<string, number>()
+/** How long an open after the interrupt may wait for the reader seen a moment before (one that goes away is not waited for). */
+const OPEN_AFTER_STOP_MS = 2000
 
 /**
  * Outputs stop waiting for a FIFO's reader (`why`: the signal that stopped
@@ -40,29 +44,56 @@ const isFifo = (file: string): boolean => {
   }
 }
 
-/** Whether the FIFO `file` has a reader now (a non-blocking open for writing fails with ENXIO without one). */
-function hasReader(file: string): boolean {
+/**
+ * A writer of the FIFO `file` opened without waiting, when it has a reader
+ * other than one held here (without one, a non-blocking open for writing
+ * fails with ENXIO). Held until the report's own writer is open, so that
+ * the reader never sees every writer gone (its end of file) in between.
+ */
+function readerHold(file: string): number | undefined {
+  if (freeing.has(file)) return undefined
   try {
-    closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK))
-    return true
+    return openSync(file, constants.O_WRONLY | constants.O_NONBLOCK)
   } catch {
-    return false
+    return undefined
   }
 }
 
 const noReader = (target: OutputTarget, why: string): CompareError =>
   reportWriteError(`${target.what} '${target.path}' not written: the FIFO has no reader, and the run was ${why}`)
 
+/** Holds `file` open for reading until `opening` settles, so that an open(2) blocked on it returns; what it opened is dropped. */
+function freeBlockedOpen(file: string, opening: Promise<OutputWriter>): void {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch {
+    // Gone: the open fails by itself.
+  }
+  if (fd === undefined) return
+  freeing.set(file, (freeing.get(file) ?? 0) + 1)
+  void opening
+    .then((w) => w.abort(), () => {})
+    .finally(() => {
+      closeSync(fd)
+      const left = freeing.get(file)! - 1
+      if (left === 0) freeing.delete(file)
+      else freeing.set(file, left)
+    })
+}
+
 /**
  * Opens `target` as {@link OutputWriter.open} does, except that waiting for
  * a FIFO's reader stops at {@link stopWaitingForReaders}: the thread of
  * the pool blocked in open(2) is freed by opening the FIFO for reading
- * here (the writer then opened is closed at once), so that nothing keeps
- * the process from ending.
+ * here (the writer then opened is dropped), so that nothing keeps the
+ * process from ending. After that, a FIFO is opened only when it has a
+ * reader, and given up if the reader goes before the open completes.
  */
 async function openOutput(target: OutputTarget): Promise<OutputWriter> {
   if (target.kind !== 'stream' || !isFifo(target.file)) return OutputWriter.open(target)
-  if (stopped !== undefined && !hasReader(target.file)) throw noReader(target, stopped)
+  const hold = stopped !== undefined ? readerHold(target.file) : undefined
+  if (stopped !== undefined && hold === undefined) throw noReader(target, stopped)
   const opening = OutputWriter.open(target)
   let gaveUp = false
   let giveUp!: (why: string) => void
@@ -73,20 +104,18 @@ async function openOutput(target: OutputTarget): Promise<OutputWriter> {
     }
   })
   waiting.add(giveUp)
+  const late = stopped
+  const timer = late !== undefined ? setTimeout(() => giveUp(late), OPEN_AFTER_STOP_MS) : undefined
   try {
     return await Promise.race([opening, givenUp])
   } catch (err) {
     if (!gaveUp) throw err
-    let fd: number | undefined
-    try {
-      fd = openSync(target.file, constants.O_RDONLY | constants.O_NONBLOCK)
-    } catch {
-      // Gone: the open fails by itself.
-    }
-    void opening.then((w) => w.abort(), () => {}).finally(() => fd !== undefined && closeSync(fd))
+    freeBlockedOpen(target.file, opening)
     throw err
   } finally {
+    clearTimeout(timer)
     waiting.delete(giveUp)
+    if (hold !== undefined) closeSync(hold)
   }
 }
 
