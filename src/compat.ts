@@ -138,7 +138,8 @@ class CompatRobot implements Robot {
     this.prefix = originPrefix(url)
     this.robots = parseRobots(contents)
     // Bytes are copied, as far as a parse reads (and one more: whether the limit cut a line): the caller may reuse its buffer.
-    this.body = typeof contents === 'string' ? contents : Uint8Array.prototype.slice.call(contents, 0, DEFAULT_LIMIT + 1)
+    // A view of a detached buffer reads as empty, as the parse read it; slicing one would throw.
+    this.body = typeof contents === 'string' ? contents : contents.byteLength > 0 ? Uint8Array.prototype.slice.call(contents, 0, DEFAULT_LIMIT + 1) : new Uint8Array(0)
   }
 
   isAllowed(url: string | URL, ua?: string): boolean | undefined {

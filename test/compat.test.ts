@@ -91,6 +91,18 @@ describe('compat: robots-parser API', () => {
     }
   })
 
+  it("regression: robots-parser's constructor threw an uncoded TypeError on a view of a detached buffer; it reads as an empty body, as parseRobots reads it", () => {
+    const buffer = new ArrayBuffer(32)
+    const view = new Uint8Array(buffer)
+    structuredClone(buffer, { transfer: [buffer] })
+    expect(view.byteLength).toBe(0)
+    const robots = robotsParser('https://example.com/robots.txt', view)
+    const empty = robotsParser('https://example.com/robots.txt', '')
+    expect([robots.isAllowed('https://example.com/x', 'FooBot'), robots.getSitemaps(), robots.getPreferredHost(), robots.getMatchingLineNumber('https://example.com/x', 'FooBot')])
+      .toEqual([empty.isAllowed('https://example.com/x', 'FooBot'), empty.getSitemaps(), empty.getPreferredHost(), empty.getMatchingLineNumber('https://example.com/x', 'FooBot')])
+    expect(parseRobots(view).agent('FooBot').isAllowed('/x')).toBe(true)
+  })
+
   it('URL objects are accepted wherever robots-parser accepts them', () => {
     const r = robotsParser(new URL('https://example.com/robots.txt'), BODY)
     expect(r.isAllowed(new URL('https://example.com/private/x'), 'FooBot')).toBe(false)
