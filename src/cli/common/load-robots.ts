@@ -19,6 +19,7 @@ import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
 import { refuseStdinDirectory } from './stdio.js'
+import { notRegular } from '../hosts/robots-dir.js'
 import { connectRules, dnsServers, NET_HELP, NET_OPTIONS } from './net-options.js'
 
 /** The options of the commands that take a ROBOTS URL: the network ones, and `--stand-in`. */
@@ -187,7 +188,10 @@ export async function loadRobots(source: string, fetching: RobotsFetching, tally
   const t = tally ?? new LineTally()
   let robots: Robots
   try {
-    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    const info = statSync(path)
+    if (info.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' })
+    // A socket cannot be opened as a file: named as --robots-dir and lint DIR name one, not by the system's error.
+    if (info.isSocket()) throw new Error(notRegular(info))
     robots = await parseRobotsStream(t.tap(createReadStream(path, { highWaterMark: 64 * 1024 })))
   } catch (err) {
     throw readError('robots.txt', source, err)
