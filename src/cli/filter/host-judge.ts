@@ -56,7 +56,8 @@ const REMEASURE = 16
  * - Consecutive lines of one site skip the look-up: the locator says when a
  *   line has the previous line's `scheme://authority/` (or `--host` again),
  *   and a line with the same host (any case) as the previous one reuses it.
- * - Each entry's first load is reported to `onEntry` (counts, warnings);
+ * - Each entry's first load is reported to `onEntry` (counts, warnings),
+ *   and so is a load again that could not read what was read before;
  *   worker threads pass these on to the main thread, which counts distinct
  *   hosts across threads.
  */
@@ -243,10 +244,12 @@ export class HostJudge implements LineJudge {
       event = { id, state, reason: entry.reason }
     }
     const first = this.states[id] === EntryState.Unseen
+    // Read before, its rules since evicted, and now unreadable (removed, replaced): reported too, or its later lines would be judged by --missing in silence.
+    const lost = state === EntryState.Unreadable && this.states[id] === EntryState.Robots
     this.states[id] = state
     this.current(matcher)
     this.lastCode = this.codeOfState(state)
-    if (first) this.onEntry(event)
+    if (first || lost) this.onEntry(event)
   }
 
   /** The code of every line of an entry in `state` that has no matcher (an outcome, or unreadable: judged as missing). */

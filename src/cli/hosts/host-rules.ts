@@ -49,7 +49,7 @@ export const enum EntryState {
   Unreadable = 4,
 }
 
-/** The first load of an entry, as reported to `onEntry` (filter/host-judge.ts). */
+/** The first load of an entry (or a load again that could not read it), as reported to `onEntry` (filter/host-judge.ts). */
 export interface EntryEvent {
   readonly id: number
   readonly state: EntryState

@@ -4,7 +4,8 @@
  * one, unreadable, with a fetch outcome; the warnings about entries, at most
  * `maxWarnings` of them on stderr and the rest counted in the summary.
  * Threads report each entry's first load (`EntryEvent`); an entry loaded by
- * several threads is counted and warned about once. Entries used past their
+ * several threads is counted and warned about once. A file read once that
+ * could not be read again is reported too, and counted as unreadable. Entries used past their
  * expiry (a bundle of `fetch`) are counted for one warning at the end.
  */
 import { BODY_PROBLEMS, bodyWarning, PROBLEM_WORDS, type BodyProblem } from '../common/body-problems.js'
@@ -18,6 +19,12 @@ import { printable } from '../../tools/printable.js'
 
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10
+
+/** What the tally has seen of an entry: nothing yet, a load, a load that read rules, and then one that could not read them again. */
+const UNSEEN = 0
+const SEEN = 1
+const READ = 2
+const LOST = 3
 
 /** Options of a `HostTally`. */
 export interface HostTallyOptions {
@@ -66,10 +73,14 @@ export class HostTally {
     }
   }
 
-  /** An entry's first load in some thread. */
+  /** An entry's first load in some thread, or a load that failed after one that did not (see `lost`). */
   entry(event: EntryEvent): void {
-    if (this.seen[event.id]) return
-    this.seen[event.id] = 1
+    const seen = this.seen[event.id]
+    if (seen !== UNSEEN) {
+      if (seen === READ && event.state === EntryState.Unreadable) this.lost(event)
+      return
+    }
+    this.seen[event.id] = event.state === EntryState.Robots ? READ : SEEN
     const fresh = this.rules.freshness?.(event.id)
     if (fresh !== undefined && fresh.expiresAt <= this.started) {
       this.expired++
@@ -98,6 +109,21 @@ export class HostTally {
         this.warn(`warning: skipped '${name}': ${event.reason}; the host is judged as one without a robots.txt (--missing ${this.options.missing})`)
         break
     }
+  }
+
+  /**
+   * An entry read once that could not be read again (its rules evicted, or
+   * loaded by another thread, after the file was removed or replaced): its
+   * host's lines judged then were judged by --missing, so it counts as
+   * unreadable (no longer as read), once, and the run fails.
+   */
+  private lost(event: EntryEvent): void {
+    this.seen[event.id] = LOST
+    this.withRobots--
+    this.unreadable++
+    const name = this.rules.sourceName(event.id)
+    this.firstUnreadable ??= `'${name}': ${event.reason}`
+    this.warn(`warning: skipped '${name}' when read again: ${event.reason}; its host's lines judged then were judged as of a host without one (--missing ${this.options.missing})`)
   }
 
   /** The one warning about expired entries used, with their count, or undefined when none was. */
