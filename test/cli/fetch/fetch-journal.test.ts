@@ -282,6 +282,31 @@ describe('the journal', () => {
     }
   })
 
+  it('regression: a journal whose first line passed 1 MiB (it names every input: hundreds of long paths) was refused by the same command as not the journal of a fetch, every run again; now it is taken up', async () => {
+    const file = input('long.txt', 4)
+    // The same list named 300 times, each by a path of 4,000 bytes: a first line of 1.2 MB.
+    const long = `${tmp.dir}/${'./'.repeat(1990)}long.txt`
+    const many = Array.from({ length: 300 }, () => long)
+    expect(readFileSync(long, 'utf8')).toBe(readFileSync(file, 'utf8'))
+    const argv = [...args(many[0]!, tmp.path('long.bundle'), [], { concurrency: 1 }).slice(0, 1), ...many, ...args(many[0]!, tmp.path('long.bundle'), [], { concurrency: 1 }).slice(2)]
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h3.journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(server, argv, 4, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const journal = tmp.path('long.bundle.journal')
+    expect(readFileSync(journal, 'utf8').indexOf('\n')).toBeGreaterThan(1 << 20)
+    server.reset()
+    const again = await run(argv)
+    expect(again.status, again.stderr).toBe(0)
+    // Only the one never answered.
+    expect(server.total).toBe(1)
+    expect(entries(tmp.path('long.bundle'))).toHaveLength(4)
+    expect(existsSync(journal)).toBe(false)
+  })
+
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
     const file = input('torn.txt', 10)
     const out = tmp.path('torn.bundle')
