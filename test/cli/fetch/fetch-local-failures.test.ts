@@ -66,6 +66,34 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     expect(outcomesOf(out)).toEqual(new Map([['ok', 2000]]))
   })
 
+  it('regression: a run stopped (SIGSTOP, the machine asleep) past the deadline of its fetches in flight wrote them as the sites\' time-outs (unreachable), though each had answered; now they are fetched again, and ok', async () => {
+    const N = 4
+    const out = tmp.path('stopped.bundle')
+    // Answers wait until released: the run has every fetch in flight when it is stopped.
+    let hold = true
+    const held: (() => void)[] = []
+    server.handler = (host, _req, res) => {
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end(`User-agent: *\nDisallow: /${host}\n`)
+      }
+      if (hold) held.push(answer)
+      else answer()
+    }
+    const r = await runShell(cli(['fetch', input('stopped.txt', N), '-o', out, '--timeout', '1', '--concurrency', String(N), '--per-ip', String(N), '--resolve', `*:${server.port}:127.0.0.1`]), async (pid) => {
+      await until(() => held.length >= N)
+      process.kill(pid, 'SIGSTOP')
+      // The sites answer while the run is stopped, long before its deadline; it runs again past it.
+      hold = false
+      for (const answer of held.splice(0)) answer()
+      await new Promise((resolve) => setTimeout(resolve, 2000))
+      process.kill(pid, 'SIGCONT')
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/retried after failures of this machine \(ESTALLED [\d,]+\)/)
+    expect(outcomesOf(out)).toEqual(new Map([['ok', N]]))
+  })
+
   it.skipIf(!HAS_PRLIMIT)('descriptors taken away mid-run: EMFILE is retried after a pause, and every origin ends ok', async () => {
     const N = 600
     const out = tmp.path('emfile.bundle')
