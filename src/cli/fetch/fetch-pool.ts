@@ -119,6 +119,8 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       const gap = performance.now() - lastTick
       return lost + (gap > 2 * TICK_MS ? gap - TICK_MS : 0)
     }
+    /** The time lost when a fetch last completed. */
+    let lostAtProgress = 0
     const ticker = setInterval(() => {
       lost = lostNow()
       lastTick = performance.now()
@@ -245,6 +247,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
           return o.failed(job, err)
         }
         lastProgress = performance.now()
+        lostAtProgress = lostNow()
         strikes.delete(job)
         struckAt.delete(job)
         reached = address ?? reached
@@ -275,8 +278,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       const now = performance.now()
       o.local?.(code, err)
       retry.push(job)
-      if (now - lastProgress > o.stallMs) {
-        const seconds = Math.round((now - lastProgress) / 1000)
+      // The time this process did not run is no wait without progress (a machine asleep overnight does not end the run).
+      const idle = now - lastProgress - (lostNow() - lostAtProgress)
+      if (idle > o.stallMs) {
+        const seconds = Math.round(idle / 1000)
         const cause = (err as { cause?: { message?: unknown } }).cause?.message
         failure ??= new NoProgressError(code, `cannot make progress: nothing fetched for ${seconds} s, only failures of this machine (${typeof cause === 'string' ? cause : (err as Error).message})`)
         return
