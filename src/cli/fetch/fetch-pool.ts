@@ -233,8 +233,8 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
           const left = Math.max(1, Math.floor(deadlineMs - lookupMs))
           result = await fetchRobots(url, { ...options, timeoutMs: left, transport: lease?.transport ?? o.transport, signal: run.signal })
           const held = lostNow() - lost0
-          if (result.reason === 'timeout' && held > LOST_MS) {
-            // The deadline passed while this process did not run: fetched again, never written as the site's time-out.
+          if (result.reason === 'timeout' && held > LOST_MS && (strikes.get(job) ?? 0) < MAX_TRIES) {
+            // The deadline passed while this process did not run: fetched again, not written as the site's time-out (unless it was so on every try: a machine that never runs long enough).
             const why = `this process did not run for ${(held / 1000).toFixed(1)} s of the fetch's deadline (stopped, the machine asleep, or too busy)`
             const err = Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${why}`), { code: 'ERR_LOCAL', cause: Object.assign(new Error(why), { code: 'ESTALLED' }) })
             if (!o.signal.aborted) return await local(job, err)
