@@ -12,7 +12,8 @@
  *   then the fetch (connection and answer) in the time left; the wait for a
  *   slot of a busy address is not counted;
  * - failures of this machine (ERR_LOCAL: EMFILE, ENOMEM, no free local port,
- *   the resolver unreachable, …) never written as the site's outcome: the
+ *   the resolver unreachable, a deadline that passed while this process did
+ *   not run, …) never written as the site's outcome: the
  *   origin goes back to be fetched again, the run pauses (50 ms, doubling up
  *   to 2 s) and halves the requests it keeps in flight (once for the fetches
  *   that fail together), then grows back by one per fetch completed; a run where nothing completes for `stallMs`
@@ -39,6 +40,10 @@ const MAX_TRIES = 5
 const REFUSED_HERE = new Set(['EPERM', 'EACCES'])
 const FIRST_PAUSE_MS = 50
 const LONGEST_PAUSE_MS = 2000
+/** How often the pool checks that this process runs, ms: a longer gap between checks is time it lost (suspended, or too busy to run). */
+const TICK_MS = 100
+/** Time lost during a fetch beyond which its time-out is this machine's, not the site's, ms. */
+const LOST_MS = 500
 
 /** The run cannot go on: only failures of this machine for `stallMs`. */
 export class NoProgressError extends CliError {
@@ -107,9 +112,24 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
     // (long-lived, shared) gets one, this run's, removed when it ends.
     const run = new AbortController()
     setMaxListeners(o.concurrency + 16, run.signal)
+    // Time this process lost (stopped, the machine asleep, starved): a deadline that passed meanwhile was not the site's to keep.
+    let lost = 0
+    let lastTick = performance.now()
+    const lostNow = (): number => {
+      const gap = performance.now() - lastTick
+      return lost + (gap > 2 * TICK_MS ? gap - TICK_MS : 0)
+    }
+    /** The time lost when a fetch last completed. */
+    let lostAtProgress = 0
+    const ticker = setInterval(() => {
+      lost = lostNow()
+      lastTick = performance.now()
+    }, TICK_MS)
+    ticker.unref()
     const finish = (err?: Error): void => {
       if (finished) return
       finished = true
+      clearInterval(ticker)
       if (pauseTimer !== undefined) clearTimeout(pauseTimer)
       o.signal.removeEventListener('abort', onAbort)
       if (err !== undefined) reject(err)
@@ -169,6 +189,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       const lookup = new AbortController()
       const timer = setTimeout(() => lookup.abort(new Error('deadline')), deadlineMs)
       const t0 = performance.now()
+      const lost0 = lostNow()
       try {
         let address: string | undefined
         try {
@@ -211,6 +232,13 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
         try {
           const left = Math.max(1, Math.floor(deadlineMs - lookupMs))
           result = await fetchRobots(url, { ...options, timeoutMs: left, transport: lease?.transport ?? o.transport, signal: run.signal })
+          const held = lostNow() - lost0
+          if (result.reason === 'timeout' && held > LOST_MS && (strikes.get(job) ?? 0) < MAX_TRIES) {
+            // The deadline passed while this process did not run: fetched again, not written as the site's time-out (unless it was so on every try: a machine that never runs long enough).
+            const why = `this process did not run for ${(held / 1000).toFixed(1)} s of the fetch's deadline (stopped, the machine asleep, or too busy)`
+            const err = Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${why}`), { code: 'ERR_LOCAL', cause: Object.assign(new Error(why), { code: 'ESTALLED' }) })
+            if (!o.signal.aborted) return await local(job, err)
+          }
           // The deadline the user gave, the look-up's share included.
           if (result.reason === 'timeout' && result.error !== undefined) result.error.message = `no complete answer within ${deadlineMs} ms`
         } catch (err) {
@@ -219,6 +247,7 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
           return o.failed(job, err)
         }
         lastProgress = performance.now()
+        lostAtProgress = lostNow()
         strikes.delete(job)
         struckAt.delete(job)
         reached = address ?? reached
@@ -249,8 +278,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       const now = performance.now()
       o.local?.(code, err)
       retry.push(job)
-      if (now - lastProgress > o.stallMs) {
-        const seconds = Math.round((now - lastProgress) / 1000)
+      // The time this process did not run is no wait without progress (a machine asleep overnight does not end the run).
+      const idle = now - lastProgress - (lostNow() - lostAtProgress)
+      if (idle > o.stallMs) {
+        const seconds = Math.round(idle / 1000)
         const cause = (err as { cause?: { message?: unknown } }).cause?.message
         failure ??= new NoProgressError(code, `cannot make progress: nothing fetched for ${seconds} s, only failures of this machine (${typeof cause === 'string' ? cause : (err as Error).message})`)
         return

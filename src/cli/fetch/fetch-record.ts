@@ -3,7 +3,8 @@
  * holding what its bundle entry would hold, which `pack` reads back
  * ({@link entryOfRecord}). The fields: docs/fetch.md.
  */
-import { Robots, RobotsFormatError, type FetchReason, type StoreFetchInfo } from '../../index.js'
+import { Robots, RobotsFormatError, RobotsInputError, type FetchReason, type StoreFetchInfo } from '../../index.js'
+import { encodeFetchInfo } from '../../store/fetch-info.js'
 import type { FetchedEntry } from './fetch-entry.js'
 
 /** What a record adds about this run's fetch of the origin (absent for an entry kept as it was). */
@@ -94,7 +95,13 @@ export function recordInfo(o: Record<string, unknown>, fail: (message: string) =
   if (o.etag !== undefined) info.etag = o.etag as string
   if (o.last_modified !== undefined) info.lastModified = o.last_modified as string
   if (o.fetched_origin !== undefined) info.origin = o.fetched_origin as string
-  // The store checks the rest (outcome, status, validators) when the entry is set.
+  // The rest (outcome, status, validators) checked as the store checks them when the entry is set: a record it would refuse is named here.
+  try {
+    encodeFetchInfo(info)
+  } catch (err) {
+    if (err instanceof RobotsInputError) fail(err.message)
+    throw err
+  }
   return info
 }
 

@@ -98,7 +98,8 @@ export class Journal {
         rmSync(path, { force: true })
         return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run)
       }
-      const first = readLine(fd, 0, info.size)
+      // Read as far as this run's first line goes at least (it names every input: it may be long).
+      const first = readLine(fd, 0, info.size, Math.max(1 << 20, Buffer.byteLength(run) + 1))
       if (first === undefined || (first.text !== run && !madeBefore(first.text, identity, laterKeys))) {
         let what = 'it is not the journal of a fetch'
         try {
@@ -337,8 +338,8 @@ function isHeadPrefix(fd: number, size: number, head: string): boolean {
   return got.equals(want.subarray(0, size))
 }
 
-/** The line starting at `at` (without its newline), or undefined when there is none whole. */
-function readLine(fd: number, at: number, size: number): { text: string; end: number } | undefined {
+/** The line starting at `at` (without its newline), or undefined when there is none whole within `limit` bytes. */
+function readLine(fd: number, at: number, size: number, limit: number): { text: string; end: number } | undefined {
   const chunks: Buffer[] = []
   let pos = at
   const buf = Buffer.allocUnsafe(64 * 1024)
@@ -352,7 +353,7 @@ function readLine(fd: number, at: number, size: number): { text: string; end: nu
     }
     chunks.push(Buffer.from(buf.subarray(0, n)))
     pos += n
-    if (pos - at > 1 << 20) return undefined
+    if (pos - at > limit) return undefined
   }
   return undefined
 }

@@ -237,6 +237,76 @@ describe('the journal', () => {
     expect(existsSync(journal)).toBe(false)
   })
 
+  it('regression: a journal record with an outcome or a status the store refuses failed a bundle run once its fetches were over (ERR_INPUT, not naming the journal, every later run alike) and was copied into a JSON lines output in silence; now it is named in a warning, skipped, and its origin fetched again', async () => {
+    for (const format of ['bundle', 'jsonl']) {
+      const file = input(`info-${format}.txt`, 6)
+      const out = tmp.path(`info.${format}`)
+      const more = ['--format', format]
+      server.reset()
+      const inner = server.handler
+      server.handler = (host, req, res) => {
+        if (host !== 'h5.journal.test') inner(host, req, res)
+      }
+      const first = await runKilledAfter(server, args(file, out, more, { concurrency: 1 }), 6, 'SIGKILL')
+      server.handler = inner
+      expect(first.signal).toBe('SIGKILL')
+      const journal = `${out}.journal`
+      const lines = readFileSync(journal, 'utf8').split('\n')
+      // Two records of 200 answers (h0's is a 404).
+      const [a, b] = [1, 2].map((n) => lines.findIndex((l) => l.startsWith(`{"origin":"http://h${n}.`)))
+      expect(lines[a!]).toContain('"outcome":"ok","reason":"success","status":200')
+      expect(lines[b!]).toContain('"status":200')
+      // One at a time: in input order.
+      expect(a).toBeLessThan(b!)
+      lines[a!] = lines[a!]!.replace('"outcome":"ok"', '"outcome":"quarantined"')
+      lines[b!] = lines[b!]!.replace('"status":200', '"status":99')
+      writeFileSync(journal, lines.join('\n'))
+      const bad = [lines[a!], lines[b!]].map((l) => (JSON.parse(l!) as { origin: string }).origin)
+      server.reset()
+      const again = await run(args(file, out, more, { quiet: false }))
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stderr).toContain(`warning: the journal '${journal}' holds 2 damaged records (line ${a! + 1}: ${bad[0]}: fetch info: outcome must be one of ok, unavailable, unreachable, not-modified, refused, got "quarantined"): skipped, fetched again`)
+      // The one never answered, and the two damaged.
+      expect(server.total).toBe(3)
+      expect(server.asked.get('h5.journal.test')).toBe(1)
+      for (const origin of bad) expect(server.asked.get(new URL(origin).hostname)).toBe(1)
+      if (format === 'bundle') {
+        const store = RobotsStore.fromBytes(readFileSync(out))
+        expect(store.size).toBe(6)
+        for (const origin of bad) expect(store.fetchInfo(origin)).toMatchObject({ outcome: 'ok', status: 200 })
+      } else {
+        const records = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { outcome: string; status: number })
+        expect(records.map((r) => [r.outcome, r.status])).toEqual(Array.from({ length: 6 }, (_, i) => (i === 0 ? ['unavailable', 404] : ['ok', 200])))
+      }
+      expect(existsSync(journal)).toBe(false)
+    }
+  })
+
+  it('regression: a journal whose first line passed 1 MiB (it names every input: hundreds of long paths) was refused by the same command as not the journal of a fetch, every run again; now it is taken up', async () => {
+    const file = input('long.txt', 4)
+    // The same list named 300 times, each by a path of 4,000 bytes: a first line of 1.2 MB.
+    const long = `${tmp.dir}/${'./'.repeat(1990)}long.txt`
+    const many = Array.from({ length: 300 }, () => long)
+    expect(readFileSync(long, 'utf8')).toBe(readFileSync(file, 'utf8'))
+    const argv = [...args(many[0]!, tmp.path('long.bundle'), [], { concurrency: 1 }).slice(0, 1), ...many, ...args(many[0]!, tmp.path('long.bundle'), [], { concurrency: 1 }).slice(2)]
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h3.journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(server, argv, 4, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const journal = tmp.path('long.bundle.journal')
+    expect(readFileSync(journal, 'utf8').indexOf('\n')).toBeGreaterThan(1 << 20)
+    server.reset()
+    const again = await run(argv)
+    expect(again.status, again.stderr).toBe(0)
+    // Only the one never answered.
+    expect(server.total).toBe(1)
+    expect(entries(tmp.path('long.bundle'))).toHaveLength(4)
+    expect(existsSync(journal)).toBe(false)
+  })
+
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
     const file = input('torn.txt', 10)
     const out = tmp.path('torn.bundle')

@@ -66,6 +66,36 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     expect(outcomesOf(out)).toEqual(new Map([['ok', 2000]]))
   })
 
+  it('regression: a run stopped (SIGSTOP, the machine asleep) past the deadline of its fetches in flight wrote them as the sites\' time-outs (unreachable); now they are fetched again, and ok (the time stopped is no wait without progress: the run goes on)', async () => {
+    const N = 4
+    const out = tmp.path('stopped.bundle')
+    // Answers wait until released: the run has every fetch in flight when it is stopped.
+    let hold = true
+    const held: (() => void)[] = []
+    server.handler = (host, _req, res) => {
+      const answer = () => {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end(`User-agent: *\nDisallow: /${host}\n`)
+      }
+      if (hold) held.push(answer)
+      else answer()
+    }
+    const r = await runShell(cli(['fetch', input('stopped.txt', N), '-o', out, '--timeout', '0.5', '--give-up-after', '1', '--concurrency', String(N), '--per-ip', String(N), '--resolve', `*:${server.port}:127.0.0.1`]), async (pid) => {
+      await until(() => held.length >= N)
+      process.kill(pid, 'SIGSTOP')
+      // Stopped past the deadline of its fetches, and past the time it gives up after (3 s: six deadlines).
+      await new Promise((resolve) => setTimeout(resolve, 4000))
+      process.kill(pid, 'SIGCONT')
+      // The sites answer once the run had its time-outs (the answers held no longer reach it).
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      hold = false
+      for (const answer of held.splice(0)) answer()
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/retried after failures of this machine \(ESTALLED [\d,]+\)/)
+    expect(outcomesOf(out)).toEqual(new Map([['ok', N]]))
+  })
+
   it.skipIf(!HAS_PRLIMIT)('descriptors taken away mid-run: EMFILE is retried after a pause, and every origin ends ok', async () => {
     const N = 600
     const out = tmp.path('emfile.bundle')
