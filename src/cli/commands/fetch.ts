@@ -217,6 +217,12 @@ export async function runFetch(argv: readonly string[]): Promise<number> {
       journal?.remove()
       removeTempFolder(spool)
     }
+    // However the run ended, the journal is let go (its lock with it): a no-op once closed or removed.
+    try {
+      journal?.close()
+    } catch {
+      // its failure was the run's, thrown already
+    }
   }
 }
 

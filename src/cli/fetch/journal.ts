@@ -18,11 +18,14 @@
  *
  * The records are also where the output is made from, once the run is over
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
+ * One run at a time uses a journal: its lock (journal-lock.ts) is held from
+ * {@link Journal.open} until the journal is closed or removed.
  */
 import { closeSync, constants, fdatasync, fstatSync, ftruncateSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
 import { describeSystemError } from '../../node.js'
 import { CliError } from '../common/cli-error.js'
 import { plural } from '../common/numbers.js'
+import { JournalLock } from './journal-lock.js'
 
 /** What the first line holds. */
 const MAGIC = 'robots-automaton fetch journal'
@@ -65,6 +68,7 @@ export class Journal {
     readonly resumed: boolean,
     /** The first line of a journal not created yet. */
     private readonly head: string,
+    private readonly lock: JournalLock,
   ) {
     this.fd = fd
     this.end = end
@@ -76,9 +80,21 @@ export class Journal {
    * created by {@link begin} (a run that fetches nothing leaves no journal). A journal of another run, or a file that is not a journal, is
    * an error (ERR_WRITE) naming it: it is never overwritten. `laterKeys`:
    * keys of `identity` recorded since this version began, which a journal
-   * made before them lacks (it is taken up when the rest matches).
+   * made before them lacks (it is taken up when the rest matches). A
+   * journal another run uses (its lock held) is an error (ERR_WRITE) too.
    */
   static open(path: string, identity: unknown, laterKeys: readonly string[] = []): Journal {
+    const lock = JournalLock.take(path)
+    try {
+      return Journal.openLocked(path, identity, laterKeys, lock)
+    } catch (err) {
+      lock.release()
+      throw err
+    }
+  }
+
+  /** {@link open}, its lock taken. */
+  private static openLocked(path: string, identity: unknown, laterKeys: readonly string[], lock: JournalLock): Journal {
     const fail = (why: string): CliError => new CliError('ERR_WRITE', `cannot use the journal '${path}': ${why}`)
     const run = JSON.stringify({ journal: MAGIC, version: VERSION, run: identity })
     let fd: number
@@ -86,7 +102,7 @@ export class Journal {
       // Read (the record spans) and appended to: every write lands at the end whatever was read.
       fd = openSync(path, constants.O_RDWR | constants.O_APPEND)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run)
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run, lock)
       throw fail(describeSystemError(err))
     }
     try {
@@ -96,7 +112,7 @@ export class Journal {
         // Killed while this run's journal was being made (its first line cut short): no record yet, made again.
         closeSync(fd)
         rmSync(path, { force: true })
-        return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run)
+        return new Journal(path, -1, Buffer.byteLength(run) + 1, false, run, lock)
       }
       // Read as far as this run's first line goes at least (it names every input: it may be long).
       const first = readLine(fd, 0, info.size, Math.max(1 << 20, Buffer.byteLength(run) + 1))
@@ -114,7 +130,7 @@ export class Journal {
         }
         throw fail(what)
       }
-      return new Journal(path, fd, info.size, true, run)
+      return new Journal(path, fd, info.size, true, run, lock)
     } catch (err) {
       closeSync(fd)
       throw err instanceof CliError ? err : fail(describeSystemError(err))
@@ -271,6 +287,7 @@ export class Journal {
       this.closed = true
       if (this.fd >= 0) closeSync(this.fd)
       this.fd = -1
+      this.lock.release()
     }
   }
 
@@ -285,6 +302,7 @@ export class Journal {
     this.fd = -1
     this.closed = true
     if (had) rmSync(this.path, { force: true })
+    this.lock.release()
   }
 }
 
