@@ -24,8 +24,8 @@
  * `combined` the two quoted fields. Fields after the known ones are allowed
  * (nginx's `main` adds `"$http_x_forwarded_for"`). A line that fits no such
  * structure is not judged ({@link LogFit.Misfit}); one whose request is `-`
- * (a connection closed before its request line: `"-" 408`) is an
- * {@link LogFit.EmptyRequest}.
+ * or empty (a connection closed before its request line: `"-" 408`,
+ * nginx's `"" 400`) is an {@link LogFit.EmptyRequest}.
  */
 import { BACKSLASH, isBlank, QUOTE, requestTarget } from './fields.js'
 import type { LogFormat } from './line-layout.js'
@@ -36,7 +36,7 @@ export const enum LogFit {
   Request = 0,
   /** The line does not fit the format's structure. */
   Misfit = 1,
-  /** The line fits, and its request is `-`: no request line was received. */
+  /** The line fits, and its request is `-` or empty (nginx's `"" 400`): no request line was received. */
   EmptyRequest = 2,
   /** The line fits, but its request is not an HTTP request line (`METHOD target [HTTP/x]`: a TLS handshake's bytes, one word). */
   NotRequest = 3,
@@ -259,7 +259,8 @@ export function locateLogLine(bytes: Uint8Array, start: number, end: number, for
   // The request's text, replaced by its target when it is a request line.
   out[at] = rs
   out[at + 1] = re
-  if (re - rs === 1 && bytes[rs] === 0x2d) return LogFit.EmptyRequest
+  // `-` (Apache, nginx) or nothing (nginx's `"" 400`): no request line arrived.
+  if (re === rs || (re - rs === 1 && bytes[rs] === 0x2d)) return LogFit.EmptyRequest
   return requestTarget(bytes, rs, re, out, at) ? LogFit.Request : LogFit.NotRequest
 }
 

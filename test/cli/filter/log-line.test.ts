@@ -169,6 +169,20 @@ describe('log lines located by their structure', () => {
     expect(at(good, 'vhost_combined')).toBe(LogFit.Misfit)
   })
 
+  it('regression: an empty request (nginx\'s `"" 400`) was read as no request line and warned about, now it is a request that never arrived, as "-" is', () => {
+    const out = new Int32Array(4)
+    for (const format of ['common', 'combined', 'vhost_combined'] as const) {
+      const head = format === 'vhost_combined' ? 'www.example.com:443 ' : ''
+      const tail = format === 'common' ? '' : ' "-" "-"'
+      const b = enc.encode(`${head}203.0.113.9 - - ${TIME} "" 400 0${tail}`)
+      expect(locateLogLine(b, 0, b.length, format, out, 0), format).toBe(LogFit.EmptyRequest)
+      expect(locate(`${head}203.0.113.9 - - ${TIME} "" 400 0${tail}`, format), format).toMatchObject({ fault: 'empty-request' })
+    }
+    // A request of blanks alone is no request line either, and not one that never arrived.
+    const blanks = enc.encode(`203.0.113.9 - - ${TIME} " " 400 0 "-" "-"`)
+    expect(locateLogLine(blanks, 0, blanks.length, 'combined', out, 0)).toBe(LogFit.NotRequest)
+  })
+
   it('reading is linear: a line of a million quotes and backslashes is read at once', () => {
     const out = new Int32Array(4)
     const line = enc.encode(`203.0.113.9 - ${'\\"'.repeat(250_000)}${'"\\'.repeat(250_000)} ${TIME} "GET /a HTTP/1.1" 200 5 "${'\\\\"'.repeat(100_000)}" "-"`)
