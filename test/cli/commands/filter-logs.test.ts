@@ -209,6 +209,19 @@ describe('regression: an nginx line whose request is empty ("" 400) was warned a
   })
 })
 
+describe('regression: --invalid fail said "(stopped)" in the summary of a run that went on (its only unjudged lines "-" requests, left out), now "(dropped)"', () => {
+  it('says dropped when the run went on, stopped when it stopped', async () => {
+    const dash = '203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "-" 408 0 "-" "-"'
+    const on = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail'], { input: input([dash, COMBINED[0]]) })
+    expect(on.status, on.stderr).toBe(0)
+    expect(on.stdout.toString()).toBe(`${COMBINED[0]}\n`)
+    expect(on.stderr).toMatch(/2 lines read: 1 allowed, 0 disallowed, 1 with no request \("-"\) \(dropped\)/)
+    const stop = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail'], { input: input([dash, 'not a log line', COMBINED[0]]) })
+    expect(stop.status).toBe(4)
+    expect(stop.stderr).toMatch(/\(stopped\)/)
+  })
+})
+
 describe('--invalid keep|drop|fail', () => {
   const MIXED = ['/a', 'not a url', '/private/x', '', '/b']
 
