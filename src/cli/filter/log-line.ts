@@ -11,7 +11,8 @@
  *   no blank.
  * - `%l`, `%u` (identd, the Basic-auth user: a client picks it): any text,
  *   blanks and brackets included, but never a bare `"`: Apache writes `\"`
- *   (and `\\` for a backslash), nginx `\x22` (and `\x5C`).
+ *   (and `\\` for a backslash), nginx `\x22` (and `\x5C`); Apache writes an
+ *   empty user name as the field `""`, which is skipped.
  * - `%t`: `[10/Oct/2000:13:55:36 -0700]`, a fixed form.
  * - `"%r"`, `"%{Referer}i"`, `"%{User-Agent}i"`: quoted, escaped as above,
  *   so the first bare `"` after the opening one closes each.
@@ -214,6 +215,18 @@ function requestFromRight(bytes: Uint8Array, start: number, end: number, format:
 const CLOSE = new Int32Array(2)
 
 /**
+ * Whether a field `""` opens at `open` (blanks before and after it), which no
+ * `]` comes before (the time's, after which it is the request): how Apache
+ * logs an empty user name. Looks back over the blanks before it only.
+ */
+function isEmptyUser(bytes: Uint8Array, open: number, h: number): boolean {
+  if (bytes[open + 1] !== QUOTE || !isBlank(bytes[open + 2]) || !isBlank(bytes[open - 1])) return false
+  let t = open - 1
+  while (t > h && isBlank(bytes[t - 1])) t--
+  return bytes[t - 1] !== 0x5d
+}
+
+/**
  * Reads the log line `bytes[start, end)` as `format` lays it out (see the
  * module comment). The request is found from both ends: from the right
  * when the line ends with the format's last field, and from the left (the
@@ -238,8 +251,10 @@ export function locateLogLine(bytes: Uint8Array, start: number, end: number, for
   }
   const h = tokenEnd(bytes, p, end)
   if (h === p || bytes[p] === QUOTE) return LogFit.Misfit
-  // From the left: the first bare quote opens the request, and the format's fields follow it.
+  // From the left: the first bare quote opens the request, and the format's fields follow it; but
+  // a field `""` before the time is Apache's empty user name (`%u` of a Basic-auth user ""), no request.
   let open = bareQuote(bytes, h, end)
+  while (open >= 0 && isEmptyUser(bytes, open, h)) open = bareQuote(bytes, open + 2, end)
   const leftFits = open >= 0 && headFits(bytes, h, open) && tailFromLeft(bytes, open, end, format, CLOSE)
   let close = CLOSE[0]
   // A line read whole from the left (no field after the format's) reads the same from the right; one
