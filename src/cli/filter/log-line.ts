@@ -215,15 +215,19 @@ function requestFromRight(bytes: Uint8Array, start: number, end: number, format:
 const CLOSE = new Int32Array(2)
 
 /**
- * Whether a field `""` opens at `open` (blanks before and after it), which no
- * `]` comes before (the time's, after which it is the request): how Apache
- * logs an empty user name. Looks back over the blanks before it only.
+ * Whether a field `""` opens at `open` (blanks before and after it) that no
+ * ` [time]` comes right before (after the time it is the request): how
+ * Apache logs an empty user name. Looks back over the blanks and a time's
+ * length before it only.
  */
 function isEmptyUser(bytes: Uint8Array, open: number, h: number): boolean {
   if (bytes[open + 1] !== QUOTE || !isBlank(bytes[open + 2]) || !isBlank(bytes[open - 1])) return false
   let t = open - 1
   while (t > h && isBlank(bytes[t - 1])) t--
-  return bytes[t - 1] !== 0x5d
+  if (bytes[t - 1] !== 0x5d) return true
+  let o = t - 2
+  while (o > h && o > t - 44 && bytes[o] !== 0x5b) o--
+  return !(bytes[o] === 0x5b && isBlank(bytes[o - 1]) && isLogTime(bytes, o + 1, t - 1))
 }
 
 /**

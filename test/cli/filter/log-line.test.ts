@@ -191,6 +191,9 @@ describe('log lines located by their structure', () => {
         const line = `${head}203.0.113.9 - "" ${TIME} "GET /private/a HTTP/1.1" 200 5${tail}${more}`
         expect(locate(line, format), line).toMatchObject({ fault: 'none', url: '/private/a' })
       }
+      // An identity field ending in ']' before it (a client's identd may answer anything) does not stop the skip.
+      const ident = `${head}203.0.113.9 a] "" ${TIME} "GET /private/a HTTP/1.1" 200 5${tail} 1`
+      expect(locate(ident, format), ident).toMatchObject({ fault: 'none', url: '/private/a' })
       // An empty request after it is still one that never arrived.
       expect(locate(`${head}203.0.113.9 - "" ${TIME} "" 400 0${tail} 1`, format)).toMatchObject({ fault: 'empty-request' })
     }
