@@ -121,7 +121,8 @@ export function summaryLine(stats: FilterStats, seconds: number, policy: Invalid
       stats.badHost > 0 ? `${count(stats.badHost)} with a host no URL can have` : '',
       stats.emptyRequest > 0 ? `${count(stats.emptyRequest)} with no request ("-")` : '',
     ].filter(Boolean)
-    unjudged = `, ${parts.join(', ')} (${policy === 'keep' ? 'kept' : policy === 'drop' ? 'dropped' : 'stopped'})`
+    // With --invalid fail, a run that went on left its unjudged lines (a log's "-" requests) out: dropped, not stopped.
+    unjudged = `, ${parts.join(', ')} (${policy === 'keep' ? 'kept' : policy === 'drop' || !stats.stopped ? 'dropped' : 'stopped'})`
   }
   let verdicts = `${count(stats.allowed)} allowed, ${count(stats.disallowed)} disallowed`
   if (crawlers !== undefined) {

@@ -38,7 +38,7 @@ let lineEnds = new Int32Array(0)
 /**
  * Counts a line without a URL or host (the block's first such line is kept
  * as a sample); false when the run must stop. A log line whose request is
- * `-` is only counted: never the sample, never a reason to stop.
+ * `-` or empty is only counted: never the sample, never a reason to stop.
  */
 function fault(stats: FilterStats, f: LineFault, index: number, bytes: Uint8Array, start: number, end: number, invalid: InvalidPolicy, locator: LineLocator): boolean {
   switch (f) {

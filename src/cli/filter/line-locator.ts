@@ -27,7 +27,7 @@ export const enum LineFault {
   NoHost = 5,
   /** Its host (or port) is not one the WHATWG URL parser takes (`LineLocator.problem` says why): it names no site. */
   BadHost = 6,
-  /** A log line whose request is `-`: the server received no request line (`"-" 408`). Counted, never warned about. */
+  /** A log line whose request is `-` or empty: the server received no request line (`"-" 408`, nginx's `"" 400`). Counted, never warned about. */
   EmptyRequest = 7,
   /** The line holds a CR that ends no line: an input whose lines end with CR alone reads as one line, never judged as one URL. */
   CarriageReturn = 8,

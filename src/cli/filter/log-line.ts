@@ -11,7 +11,8 @@
  *   no blank.
  * - `%l`, `%u` (identd, the Basic-auth user: a client picks it): any text,
  *   blanks and brackets included, but never a bare `"`: Apache writes `\"`
- *   (and `\\` for a backslash), nginx `\x22` (and `\x5C`).
+ *   (and `\\` for a backslash), nginx `\x22` (and `\x5C`); Apache writes an
+ *   empty user name as the field `""`, which is skipped.
  * - `%t`: `[10/Oct/2000:13:55:36 -0700]`, a fixed form.
  * - `"%r"`, `"%{Referer}i"`, `"%{User-Agent}i"`: quoted, escaped as above,
  *   so the first bare `"` after the opening one closes each.
@@ -24,8 +25,8 @@
  * `combined` the two quoted fields. Fields after the known ones are allowed
  * (nginx's `main` adds `"$http_x_forwarded_for"`). A line that fits no such
  * structure is not judged ({@link LogFit.Misfit}); one whose request is `-`
- * (a connection closed before its request line: `"-" 408`) is an
- * {@link LogFit.EmptyRequest}.
+ * or empty (a connection closed before its request line: `"-" 408`,
+ * nginx's `"" 400`) is an {@link LogFit.EmptyRequest}.
  */
 import { BACKSLASH, isBlank, QUOTE, requestTarget } from './fields.js'
 import type { LogFormat } from './line-layout.js'
@@ -36,7 +37,7 @@ export const enum LogFit {
   Request = 0,
   /** The line does not fit the format's structure. */
   Misfit = 1,
-  /** The line fits, and its request is `-`: no request line was received. */
+  /** The line fits, and its request is `-` or empty (nginx's `"" 400`): no request line was received. */
   EmptyRequest = 2,
   /** The line fits, but its request is not an HTTP request line (`METHOD target [HTTP/x]`: a TLS handshake's bytes, one word). */
   NotRequest = 3,
@@ -214,6 +215,22 @@ function requestFromRight(bytes: Uint8Array, start: number, end: number, format:
 const CLOSE = new Int32Array(2)
 
 /**
+ * Whether a field `""` opens at `open` (blanks before and after it) that no
+ * ` [time]` comes right before (after the time it is the request): how
+ * Apache logs an empty user name. Looks back over the blanks and a time's
+ * length before it only.
+ */
+function isEmptyUser(bytes: Uint8Array, open: number, h: number): boolean {
+  if (bytes[open + 1] !== QUOTE || !isBlank(bytes[open + 2]) || !isBlank(bytes[open - 1])) return false
+  let t = open - 1
+  while (t > h && isBlank(bytes[t - 1])) t--
+  if (bytes[t - 1] !== 0x5d) return true
+  let o = t - 2
+  while (o > h && o > t - 44 && bytes[o] !== 0x5b) o--
+  return !(bytes[o] === 0x5b && isBlank(bytes[o - 1]) && isLogTime(bytes, o + 1, t - 1))
+}
+
+/**
  * Reads the log line `bytes[start, end)` as `format` lays it out (see the
  * module comment). The request is found from both ends: from the right
  * when the line ends with the format's last field, and from the left (the
@@ -238,8 +255,10 @@ export function locateLogLine(bytes: Uint8Array, start: number, end: number, for
   }
   const h = tokenEnd(bytes, p, end)
   if (h === p || bytes[p] === QUOTE) return LogFit.Misfit
-  // From the left: the first bare quote opens the request, and the format's fields follow it.
+  // From the left: the first bare quote opens the request, and the format's fields follow it; but
+  // a field `""` before the time is Apache's empty user name (`%u` of a Basic-auth user ""), no request.
   let open = bareQuote(bytes, h, end)
+  while (open >= 0 && isEmptyUser(bytes, open, h)) open = bareQuote(bytes, open + 2, end)
   const leftFits = open >= 0 && headFits(bytes, h, open) && tailFromLeft(bytes, open, end, format, CLOSE)
   let close = CLOSE[0]
   // A line read whole from the left (no field after the format's) reads the same from the right; one
@@ -259,7 +278,8 @@ export function locateLogLine(bytes: Uint8Array, start: number, end: number, for
   // The request's text, replaced by its target when it is a request line.
   out[at] = rs
   out[at + 1] = re
-  if (re - rs === 1 && bytes[rs] === 0x2d) return LogFit.EmptyRequest
+  // `-` (Apache, nginx) or nothing (nginx's `"" 400`): no request line arrived.
+  if (re === rs || (re - rs === 1 && bytes[rs] === 0x2d)) return LogFit.EmptyRequest
   return requestTarget(bytes, rs, re, out, at) ? LogFit.Request : LogFit.NotRequest
 }
 

@@ -192,6 +192,36 @@ describe('regression: -q with exit 4 said "see the warning above", though no war
   })
 })
 
+describe('regression: an nginx line whose request is empty ("" 400) was warned about as no log line and stopped --invalid fail, now it is counted as a request that never arrived', () => {
+  it('counted as "-" is: no warning, no stop, reason empty-request', async () => {
+    const lines = ['203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "" 400 0 "-" "-"', COMBINED[0]]
+    const fail = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail', '--print', 'verdicts'], { input: input(lines) })
+    expect(fail.status, fail.stderr).toBe(0)
+    expect(fail.stderr).not.toMatch(/warning|stopped at/)
+    expect(fail.stderr).toMatch(/1 with no request/)
+    expect(fail.stdout.toString()).toMatch(/^allowed\t0\t127\.0\.0\.1 /)
+    const r = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--print', 'verdicts', '--format', 'jsonl'], { input: input(lines) })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).not.toMatch(/warning/)
+    const records = r.stdout.toString().trimEnd().split('\n').map((l) => JSON.parse(l))
+    expect(records[0]).toMatchObject({ allowed: null, reason: 'empty-request', input_line: 1 })
+    expect(records[1]).toMatchObject({ allowed: true, input_line: 2 })
+  })
+})
+
+describe('regression: --invalid fail said "(stopped)" in the summary of a run that went on (its only unjudged lines "-" requests, left out), now "(dropped)"', () => {
+  it('says dropped when the run went on, stopped when it stopped', async () => {
+    const dash = '203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "-" 408 0 "-" "-"'
+    const on = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail'], { input: input([dash, COMBINED[0]]) })
+    expect(on.status, on.stderr).toBe(0)
+    expect(on.stdout.toString()).toBe(`${COMBINED[0]}\n`)
+    expect(on.stderr).toMatch(/2 lines read: 1 allowed, 0 disallowed, 1 with no request \("-"\) \(dropped\)/)
+    const stop = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail'], { input: input([dash, 'not a log line', COMBINED[0]]) })
+    expect(stop.status).toBe(4)
+    expect(stop.stderr).toMatch(/\(stopped\)/)
+  })
+})
+
 describe('--invalid keep|drop|fail', () => {
   const MIXED = ['/a', 'not a url', '/private/x', '', '/b']
 

@@ -169,6 +169,44 @@ describe('log lines located by their structure', () => {
     expect(at(good, 'vhost_combined')).toBe(LogFit.Misfit)
   })
 
+  it('regression: an empty request (nginx\'s `"" 400`) was read as no request line and warned about, now it is a request that never arrived, as "-" is', () => {
+    const out = new Int32Array(4)
+    for (const format of ['common', 'combined', 'vhost_combined'] as const) {
+      const head = format === 'vhost_combined' ? 'www.example.com:443 ' : ''
+      const tail = format === 'common' ? '' : ' "-" "-"'
+      const b = enc.encode(`${head}203.0.113.9 - - ${TIME} "" 400 0${tail}`)
+      expect(locateLogLine(b, 0, b.length, format, out, 0), format).toBe(LogFit.EmptyRequest)
+      expect(locate(`${head}203.0.113.9 - - ${TIME} "" 400 0${tail}`, format), format).toMatchObject({ fault: 'empty-request' })
+    }
+    // A request of blanks alone is no request line either, and not one that never arrived.
+    const blanks = enc.encode(`203.0.113.9 - - ${TIME} " " 400 0 "-" "-"`)
+    expect(locateLogLine(blanks, 0, blanks.length, 'combined', out, 0)).toBe(LogFit.NotRequest)
+  })
+
+  it('regression: Apache\'s empty user name, logged as the field "", was taken for the request, and a line with a field after the format\'s was not judged; now it is skipped', () => {
+    for (const format of ['common', 'combined', 'vhost_combined'] as const) {
+      const head = format === 'vhost_combined' ? 'www.example.com:443 ' : ''
+      const tail = format === 'common' ? '' : ' "-" "curl/8"'
+      for (const more of ['', ' "198.51.100.1"', ' 1234']) {
+        const line = `${head}203.0.113.9 - "" ${TIME} "GET /private/a HTTP/1.1" 200 5${tail}${more}`
+        expect(locate(line, format), line).toMatchObject({ fault: 'none', url: '/private/a' })
+      }
+      // An identity field ending in ']' before it (a client's identd may answer anything) does not stop the skip.
+      const ident = `${head}203.0.113.9 a] "" ${TIME} "GET /private/a HTTP/1.1" 200 5${tail} 1`
+      expect(locate(ident, format), ident).toMatchObject({ fault: 'none', url: '/private/a' })
+      // An empty request after it is still one that never arrived.
+      expect(locate(`${head}203.0.113.9 - "" ${TIME} "" 400 0${tail} 1`, format)).toMatchObject({ fault: 'empty-request' })
+    }
+    // Linear still: many "" fields, after blanks or a ']'.
+    const out = new Int32Array(4)
+    const t0 = performance.now()
+    for (const field of ['"" ', '] "" ', '""  ']) {
+      const b = enc.encode(`203.0.113.9 - ${field.repeat(200_000)}${TIME} "GET /a HTTP/1.1" 200 5 "-" "-" x`)
+      locateLogLine(b, 0, b.length, 'combined', out, 0)
+    }
+    expect(performance.now() - t0).toBeLessThan(3000)
+  })
+
   it('reading is linear: a line of a million quotes and backslashes is read at once', () => {
     const out = new Int32Array(4)
     const line = enc.encode(`203.0.113.9 - ${'\\"'.repeat(250_000)}${'"\\'.repeat(250_000)} ${TIME} "GET /a HTTP/1.1" 200 5 "${'\\\\"'.repeat(100_000)}" "-"`)
