@@ -19,7 +19,7 @@ import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
 import { refuseStdinDirectory } from './stdio.js'
-import { notRegular } from '../hosts/robots-dir.js'
+import { notRegular } from './not-regular.js'
 import { connectRules, dnsServers, NET_HELP, NET_OPTIONS } from './net-options.js'
 
 /** The options of the commands that take a ROBOTS URL: the network ones, and `--stand-in`. */

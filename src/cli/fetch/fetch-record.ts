@@ -3,9 +3,11 @@
  * holding what its bundle entry would hold, which `pack` reads back
  * ({@link entryOfRecord}). The fields: docs/fetch.md.
  */
-import { Robots, RobotsFormatError, RobotsInputError, type FetchReason, type StoreFetchInfo } from '../../index.js'
-import { encodeFetchInfo } from '../../store/fetch-info.js'
+import { Robots, RobotsFormatError, RobotsInputError, RobotsStore, type FetchReason, type StoreFetchInfo } from '../../index.js'
 import type { FetchedEntry } from './fetch-entry.js'
+
+/** A store that checks fetch info as every store does when an entry is set (one entry, replaced each time). */
+let checker: RobotsStore | undefined
 
 /** What a record adds about this run's fetch of the origin (absent for an entry kept as it was). */
 export interface FetchRun {
@@ -97,7 +99,7 @@ export function recordInfo(o: Record<string, unknown>, fail: (message: string) =
   if (o.fetched_origin !== undefined) info.origin = o.fetched_origin as string
   // The rest (outcome, status, validators) checked as the store checks them when the entry is set: a record it would refuse is named here.
   try {
-    encodeFetchInfo(info)
+    (checker ??= new RobotsStore()).setOutcome('fetch-info.invalid', 'unavailable', info)
   } catch (err) {
     if (err instanceof RobotsInputError) fail(err.message)
     throw err

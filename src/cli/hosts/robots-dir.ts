@@ -15,6 +15,7 @@ import { printable } from '../../tools/printable.js'
 import { printableBytes } from '../../tools/input-text.js'
 import { wideWords } from '../../tools/wide-text.js'
 import { hostKeyOfName } from './host-names.js'
+import { notRegular } from '../common/not-regular.js'
 
 /** Skipped names kept with their reasons, for the warnings (the rest are counted). */
 const NAMED_SKIPS = 100
@@ -51,11 +52,6 @@ const TYPE_WORDS: Record<number, string> = {
   [EntryType.Fifo]: 'a FIFO',
   [EntryType.Socket]: 'a socket',
   [EntryType.Device]: 'a device',
-}
-
-/** Why `s` is not read as a robots.txt file, for every command that walks a directory: `not a regular file (a FIFO)`. */
-export function notRegular(s: Stats): string {
-  return `not a regular file (${TYPE_WORDS[typeOfStats(s)]})`
 }
 
 function typeOfStats(s: Stats): EntryType {
