@@ -46,6 +46,23 @@ async function until(ready: () => boolean): Promise<void> {
   while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5))
 }
 
+/**
+ * Makes the server hold its answers while `hold` is true (each kept in
+ * `held`, to be answered or never), and answer at once after.
+ */
+function holdAnswers(): { hold: boolean; held: (() => void)[] } {
+  const answers = { hold: true, held: [] as (() => void)[] }
+  server.handler = (host, _req, res) => {
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(`User-agent: *\nDisallow: /${host}\n`)
+    }
+    if (answers.hold) answers.held.push(answer)
+    else answer()
+  }
+  return answers
+}
+
 const outcomesOf = (path: string): Map<string, number> => {
   const store = RobotsStore.fromBytes(readFileSync(path))
   const out = new Map<string, number>()
@@ -70,26 +87,15 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     const N = 4
     const out = tmp.path('stopped.bundle')
     // Answers wait until released: the run has every fetch in flight when it is stopped.
-    let hold = true
-    const held: (() => void)[] = []
-    server.handler = (host, _req, res) => {
-      const answer = () => {
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.end(`User-agent: *\nDisallow: /${host}\n`)
-      }
-      if (hold) held.push(answer)
-      else answer()
-    }
+    const answers = holdAnswers()
     const r = await runShell(cli(['fetch', input('stopped.txt', N), '-o', out, '--timeout', '0.5', '--give-up-after', '1', '--concurrency', String(N), '--per-ip', String(N), '--resolve', `*:${server.port}:127.0.0.1`]), async (pid) => {
-      await until(() => held.length >= N)
+      await until(() => answers.held.length >= N)
       process.kill(pid, 'SIGSTOP')
       // Stopped past the deadline of its fetches, and past the time it gives up after (3 s: six deadlines).
       await new Promise((resolve) => setTimeout(resolve, 4000))
       process.kill(pid, 'SIGCONT')
-      // The sites answer once the run had its time-outs (the answers held no longer reach it).
-      await new Promise((resolve) => setTimeout(resolve, 500))
-      hold = false
-      for (const answer of held.splice(0)) answer()
+      // The fetches again are answered at once; the ones held never are, so the run always has the time-outs it must not take for the sites'.
+      answers.hold = false
     })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/retried after failures of this machine \(ESTALLED [\d,]+\)/)
@@ -100,23 +106,14 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     const N = 600
     const out = tmp.path('emfile.bundle')
     // Answers wait until released: the run holds many connections when its descriptors are cut.
-    let hold = true
-    const held: (() => void)[] = []
-    server.handler = (host, _req, res) => {
-      const answer = () => {
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.end(`User-agent: *\nDisallow: /${host}\n`)
-      }
-      if (hold) held.push(answer)
-      else answer()
-    }
+    const answers = holdAnswers()
     const r = await runShell(cli(['fetch', input('emfile.txt', N), '-o', out, '--concurrency', '100', '--per-ip', '100', '--resolve', `*:${server.port}:127.0.0.1`]), async (pid) => {
-      await until(() => held.length >= 100)
+      await until(() => answers.held.length >= 100)
       // Fewer descriptors allowed than the process has open without its sockets: no new socket until they are back.
       const open = readdirSync(`/proc/${pid}/fd`).length
-      expect(spawnSync('prlimit', ['--pid', String(pid), `--nofile=${Math.max(3, open - held.length - 2)}:4096`]).status).toBe(0)
-      hold = false
-      for (const answer of held.splice(0)) answer()
+      expect(spawnSync('prlimit', ['--pid', String(pid), `--nofile=${Math.max(3, open - answers.held.length - 2)}:4096`]).status).toBe(0)
+      answers.hold = false
+      for (const answer of answers.held.splice(0)) answer()
       // Failures of this machine for a while, then the descriptors back.
       await new Promise((resolve) => setTimeout(resolve, 300))
       spawnSync('prlimit', ['--pid', String(pid), '--nofile=4096:4096'])
