@@ -20,11 +20,16 @@ import { printable } from '../../tools/printable.js'
 /** Default most warnings about hosts' files printed; the rest are counted in the summary. */
 export const DEFAULT_MAX_WARNINGS = 10
 
-/** What the tally has seen of an entry: nothing yet, a load, a load that read rules, and then one that could not read them again. */
-const UNSEEN = 0
-const SEEN = 1
-const READ = 2
-const LOST = 3
+/** What the tally has seen of an entry (`HostTally.seen`, a byte per entry). */
+const enum Seen {
+  Unseen = 0,
+  /** A load that read no rules (an outcome, unreadable). */
+  Loaded = 1,
+  /** A load that read rules. */
+  Read = 2,
+  /** Read once, then a load that could not read it again. */
+  Lost = 3,
+}
 
 /** Options of a `HostTally`. */
 export interface HostTallyOptions {
@@ -76,11 +81,11 @@ export class HostTally {
   /** An entry's first load in some thread, or a load that failed after one that did not (see `lost`). */
   entry(event: EntryEvent): void {
     const seen = this.seen[event.id]
-    if (seen !== UNSEEN) {
-      if (seen === READ && event.state === EntryState.Unreadable) this.lost(event)
+    if (seen !== Seen.Unseen) {
+      if (seen === Seen.Read && event.state === EntryState.Unreadable) this.lost(event)
       return
     }
-    this.seen[event.id] = event.state === EntryState.Robots ? READ : SEEN
+    this.seen[event.id] = event.state === EntryState.Robots ? Seen.Read : Seen.Loaded
     const fresh = this.rules.freshness?.(event.id)
     if (fresh !== undefined && fresh.expiresAt <= this.started) {
       this.expired++
@@ -118,7 +123,7 @@ export class HostTally {
    * unreadable (no longer as read), once, and the run fails.
    */
   private lost(event: EntryEvent): void {
-    this.seen[event.id] = LOST
+    this.seen[event.id] = Seen.Lost
     this.withRobots--
     this.unreadable++
     const name = this.rules.sourceName(event.id)

@@ -15,7 +15,7 @@ import { printable } from '../../tools/printable.js'
 import { printableBytes } from '../../tools/input-text.js'
 import { wideWords } from '../../tools/wide-text.js'
 import { hostKeyOfName } from './host-names.js'
-import { notRegular } from '../common/not-regular.js'
+import { NOT_REGULAR_WORDS, notRegular, notRegularText } from '../common/not-regular.js'
 
 /** Skipped names kept with their reasons, for the warnings (the rest are counted). */
 const NAMED_SKIPS = 100
@@ -48,10 +48,10 @@ const TXT = Buffer.from('.txt')
 
 /** Words for the types that are skipped. */
 const TYPE_WORDS: Record<number, string> = {
-  [EntryType.Directory]: 'a directory',
-  [EntryType.Fifo]: 'a FIFO',
-  [EntryType.Socket]: 'a socket',
-  [EntryType.Device]: 'a device',
+  [EntryType.Directory]: NOT_REGULAR_WORDS.directory,
+  [EntryType.Fifo]: NOT_REGULAR_WORDS.fifo,
+  [EntryType.Socket]: NOT_REGULAR_WORDS.socket,
+  [EntryType.Device]: NOT_REGULAR_WORDS.device,
 }
 
 function typeOfStats(s: Stats): EntryType {
@@ -287,7 +287,7 @@ export class DirectoryRules implements HostRules {
     if (type === EntryType.Directory && existsSync(Buffer.concat([this.path(id), Buffer.from('/robots.txt')]))) {
       return { reason: `a directory with a robots.txt in it: a host's robots.txt is read from the file '${this.sourceName(id)}' itself, not from a folder` }
     }
-    if (type !== EntryType.File) return { reason: `not a regular file (${TYPE_WORDS[type]})` }
+    if (type !== EntryType.File) return { reason: notRegularText(TYPE_WORDS[type]!) }
     let fd = -1
     let n = 0
     try {
