@@ -16,7 +16,7 @@
  * dropped when the journal is read back, and so is a damaged record, each
  * with a warning: their origins are fetched again. A record is a JSON
  * object whose fields may come in any order; one that is not taken up (of
- * an origin the run does not fetch, or recorded again) is said too.
+ * an origin not in the run, or recorded again) is said too.
  *
  * The records are also where the output is made from, once the run is over
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
@@ -336,8 +336,8 @@ function madeBefore(head: string, identity: unknown, laterKeys: readonly string[
 
 /**
  * Why a record read back is not taken up: `damaged` (a disk that failed, a
- * hand edit: its origin is fetched again), `foreign` (of an origin the run
- * does not fetch: left out) or `repeated` (of an origin a record before it
+ * hand edit: its origin is fetched again), `foreign` (of an origin not in
+ * the run: left out) or `repeated` (of an origin a record before it
  * holds too: that one is dropped, the last record of an origin taken up);
  * `why` names the record.
  */
@@ -368,7 +368,7 @@ export function readBackWarnings(journal: Journal, found: ReadBack): string[] {
   if (found.cut) out.push(`warning: the journal '${journal.path}' ends in a record cut short (a kill, a full disk): dropped, fetched again`)
   const { damaged, foreign, repeated } = found
   if (damaged.count > 0) out.push(`${holds} ${plural(damaged.count, 'damaged record')} (${damaged.first}): skipped, fetched again`)
-  if (foreign.count > 0) out.push(`${holds} ${plural(foreign.count, 'record')} of origins this run does not fetch (${foreign.first}): left out`)
+  if (foreign.count > 0) out.push(`${holds} ${plural(foreign.count, 'record')} of origins not in this run (${foreign.first}): left out`)
   if (repeated.count > 0) out.push(`${holds} ${plural(repeated.count, 'record')} of an origin recorded before (${repeated.first}): the last record of each origin taken up`)
   return out
 }
