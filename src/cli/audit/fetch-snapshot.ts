@@ -12,7 +12,7 @@ import { applyFetch, putEntry } from '../fetch/fetch-entry.js'
 import { runFetches } from '../fetch/fetch-pool.js'
 import { entryOfRecord, fetchRecord } from '../fetch/fetch-record.js'
 import { readBackWarnings, type Journal } from '../fetch/journal.js'
-import { recordProblem } from '../fetch/fetch-output.js'
+import { checkRecord } from '../fetch/fetch-output.js'
 import { OriginList, readOrigins } from '../fetch/origin-input.js'
 import type { InputFile } from '../filter/input.js'
 import type { LineLayout } from '../filter/line-layout.js'
@@ -109,28 +109,29 @@ export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): 
 
 /**
  * Puts the records of a journal taken up into `store`, for the origins of
- * `list` (a record of an origin the list lacks is left alone); how many.
- * A record that is not one fetch wrote (a disk that failed) is skipped, its
- * host fetched again, with a warning.
+ * `list`; how many. A record that is not one fetch wrote (a disk that
+ * failed) is skipped, its host fetched again; one of an origin the list
+ * lacks is left out; of an origin recorded twice, the last record is taken
+ * up: each said in a warning.
  */
 function readJournal(journal: Journal, list: OriginList, store: RobotsStore, warn: ((line: string) => void) | undefined): number {
   let taken = 0
   const found = journal.readBack((text) => {
-    const problem = recordProblem(text)
-    if (problem !== undefined) return problem
-    const record = JSON.parse(text) as Record<string, unknown>
-    const key = record.origin as string
-    if (list.origins.has(key) && !store.has(key)) {
-      putEntry(store, key, entryOfRecord(record, fail))
-      taken++
-    }
+    const record = checkRecord(text)
+    if (record.problem !== undefined) return { kind: 'damaged', why: record.problem }
+    const key = record.origin
+    if (!list.origins.has(key)) return { kind: 'foreign', why: key }
+    const again = store.has(key)
+    putEntry(store, key, entryOfRecord(JSON.parse(text) as Record<string, unknown>, fail))
+    if (again) return { kind: 'repeated', why: key }
+    taken++
     return undefined
   })
   if (warn !== undefined) for (const line of readBackWarnings(journal, found)) warn(line)
   return taken
 }
 
-/** Never called: a record recordProblem passed reads. */
+/** Never called: a record checkRecord passed reads. */
 function fail(why: string): never {
   throw new Error(why)
 }

@@ -27,7 +27,7 @@ import { makeTempFolder, removeTempFolder } from '../../tools/temp-folders.js'
 import { readBundleStore } from '../fetch/bundle-file.js'
 import { descriptorLimit, fittingConcurrency } from '../fetch/descriptors.js'
 import { applyFetch, entryIn, previousFetch, type FetchedEntry } from '../fetch/fetch-entry.js'
-import { recordProblem, writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
+import { checkRecord, writeFetchOutput, type RecordSpans } from '../fetch/fetch-output.js'
 import { planFetch, type FetchPlan } from '../fetch/fetch-plan.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError, runFetches } from '../fetch/fetch-pool.js'
 import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
@@ -287,17 +287,18 @@ async function fetchRun(s: RunSettings): Promise<number> {
   // A run taken up again: the origins its journal holds are not fetched again.
   if (journal?.resumed) {
     const found = journal.readBack((text, span) => {
-      // Each record checked as the output reads it: a damaged one is skipped (its origin fetched again), not met once the fetches are over.
-      const problem = recordProblem(text)
-      if (problem !== undefined) return problem
-      const m = /^\{"origin":("(?:[^"\\]|\\.)*")/.exec(text)
-      if (m === null) return undefined
-      const i = plan.keys.indexOf(JSON.parse(m[1]!) as string)
-      if (i < 0 || plan.kept[i] === 1) return undefined
-      if (spans.offsets[i]! < 0) tally.resumed++
+      // Each record checked as the output reads it (its fields in any order): a damaged one is skipped (its origin fetched again), not met once the fetches are over.
+      const record = checkRecord(text)
+      if (record.problem !== undefined) return { kind: 'damaged', why: record.problem }
+      const i = plan.keys.indexOf(record.origin)
+      if (i < 0) return { kind: 'foreign', why: record.origin }
+      // Kept from the bundle updated (written there by a run interrupted): not needed.
+      if (plan.kept[i] === 1) return undefined
+      const again = spans.offsets[i]! >= 0
+      if (!again) tally.resumed++
       spans.offsets[i] = span.offset
       spans.lengths[i] = span.length
-      return undefined
+      return again ? { kind: 'repeated', why: record.origin } : undefined
     })
     if (!quiet) for (const warning of readBackWarnings(journal, found)) note(warning)
   }

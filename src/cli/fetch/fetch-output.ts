@@ -46,7 +46,7 @@ function itemOf(src: OutputSource, i: number): Item | undefined {
   return entry === undefined ? undefined : { entry }
 }
 
-/** Where a record's `rules_base64` starts: fetch writes it last. */
+/** Where a record's `rules_base64` starts: fetch writes it last (another tool may not). */
 const RULES_FIELD = ',"rules_base64":"'
 
 /**
@@ -65,7 +65,9 @@ function parseRecord(text: string, fail: (why: string) => never): Record<string,
   let o: unknown
   const at = text.lastIndexOf(RULES_FIELD)
   try {
-    if (at > 0 && text.endsWith('"}')) {
+    // Only when the rules are the last field, without an escape (`\/`: a tool that escapes slashes); else the record is parsed whole.
+    const from = at + RULES_FIELD.length
+    if (at > 0 && text.endsWith('"}') && text.indexOf('"', from) === text.length - 2 && text.indexOf('\\', from) < 0) {
       o = JSON.parse(`${text.slice(0, at)}}`)
       if (typeof o === 'object' && o !== null) (o as Record<string, unknown>).rules_base64 = text.slice(at + RULES_FIELD.length, -2)
     } else o = JSON.parse(text)
@@ -76,8 +78,11 @@ function parseRecord(text: string, fail: (why: string) => never): Record<string,
   return fail('not an object')
 }
 
-/** Why a journal record cannot make an output entry (as {@link writeFetchOutput} reads it), or undefined when it can. */
-export function recordProblem(text: string): string | undefined {
+/**
+ * A journal record checked as {@link writeFetchOutput} reads it (its fields
+ * in any order): its origin, or why it cannot make an output entry.
+ */
+export function checkRecord(text: string): { readonly origin: string; readonly problem?: undefined } | { readonly problem: string } {
   let problem: string | undefined
   const fail = (why: string): never => {
     problem ??= why
@@ -92,9 +97,9 @@ export function recordProblem(text: string): string | undefined {
     const { kind, formLength } = recordRules(o, failOf)
     recordInfo(o, failOf)
     if (kind === 'robots') recordForm(o, formLength, failOf)
-    return undefined
+    return { origin }
   } catch (err) {
-    if (problem !== undefined) return problem
+    if (problem !== undefined) return { problem }
     throw err
   }
 }

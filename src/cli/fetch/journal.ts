@@ -14,7 +14,9 @@
  * holds it), so a kill loses only the origins in flight; it is synced to
  * the disk every second. A last line cut short (a full disk, a kill) is
  * dropped when the journal is read back, and so is a damaged record, each
- * with a warning: their origins are fetched again.
+ * with a warning: their origins are fetched again. A record is a JSON
+ * object whose fields may come in any order; one that is not taken up (of
+ * an origin not in the run, or recorded again) is said too.
  *
  * The records are also where the output is made from, once the run is over
  * (read back by offset: memory holds 12 bytes per origin, not its rules).
@@ -139,19 +141,25 @@ export class Journal {
 
   /**
    * Reads back the records of a resumed journal, calling `visit` with each
-   * one's text and span (it returns why a record is damaged, if it is: the
-   * record is skipped); a last line cut short (a kill while writing, a full
-   * disk) is cut off the file. Call before appending; what was found wrong,
-   * said by {@link readBackWarnings}.
+   * one's text and span (a byte order mark before it is left out of both);
+   * it returns why a record is not taken up, if it is not. A last line cut
+   * short (a kill while writing, a full disk) is cut off the file. Call
+   * before appending; what was found, said by {@link readBackWarnings}.
    */
-  readBack(visit: (text: string, span: RecordSpan) => string | undefined): ReadBack {
-    const found: ReadBack = { damaged: 0, cut: false }
+  readBack(visit: (text: string, span: RecordSpan) => Unused | undefined): ReadBack {
+    const found: ReadBack = { damaged: { count: 0 }, foreign: { count: 0 }, repeated: { count: 0 }, cut: false }
     let line = 1
     const check = (text: string, span: RecordSpan): void => {
       line++
-      const why = visit(text, span)
-      if (why === undefined) return
-      if (found.damaged++ === 0) found.first = `line ${line}: ${why}`
+      if (text.charCodeAt(0) === 0xfeff) {
+        // A byte order mark (a record a tool of another platform wrote): not part of the record.
+        text = text.slice(1)
+        span = { offset: span.offset + 3, length: span.length - 3 }
+      }
+      const unused = visit(text, span)
+      if (unused === undefined) return
+      const tally = found[unused.kind]
+      if (tally.count++ === 0) tally.first = `line ${line}: ${unused.why}`
     }
     const size = this.end
     let at = 0
@@ -326,20 +334,42 @@ function madeBefore(head: string, identity: unknown, laterKeys: readonly string[
   return head === JSON.stringify({ journal: MAGIC, version: VERSION, run: without })
 }
 
-/** What reading a journal back found wrong ({@link Journal.readBack}). */
-export interface ReadBack {
-  /** Records skipped as damaged (a disk that failed, a hand edit), and the first of them with why. */
-  damaged: number
+/**
+ * Why a record read back is not taken up: `damaged` (a disk that failed, a
+ * hand edit: its origin is fetched again), `foreign` (of an origin not in
+ * the run: left out) or `repeated` (of an origin a record before it
+ * holds too: that one is dropped, the last record of an origin taken up);
+ * `why` names the record.
+ */
+export interface Unused {
+  readonly kind: 'damaged' | 'foreign' | 'repeated'
+  readonly why: string
+}
+
+/** How many records of one kind were not taken up, and the first of them (its line and why). */
+export interface UnusedTally {
+  count: number
   first?: string
+}
+
+/** What reading a journal back found ({@link Journal.readBack}). */
+export interface ReadBack {
+  readonly damaged: UnusedTally
+  readonly foreign: UnusedTally
+  readonly repeated: UnusedTally
   /** Whether a last record cut short was cut off. */
   cut: boolean
 }
 
-/** The warnings of what {@link Journal.readBack} found wrong in `journal`. */
+/** The warnings of what {@link Journal.readBack} found in `journal`. */
 export function readBackWarnings(journal: Journal, found: ReadBack): string[] {
   const out: string[] = []
+  const holds = `warning: the journal '${journal.path}' holds`
   if (found.cut) out.push(`warning: the journal '${journal.path}' ends in a record cut short (a kill, a full disk): dropped, fetched again`)
-  if (found.damaged > 0) out.push(`warning: the journal '${journal.path}' holds ${plural(found.damaged, 'damaged record')} (${found.first}): skipped, fetched again`)
+  const { damaged, foreign, repeated } = found
+  if (damaged.count > 0) out.push(`${holds} ${plural(damaged.count, 'damaged record')} (${damaged.first}): skipped, fetched again`)
+  if (foreign.count > 0) out.push(`${holds} ${plural(foreign.count, 'record')} of origins not in this run (${foreign.first}): left out`)
+  if (repeated.count > 0) out.push(`${holds} ${plural(repeated.count, 'record')} of an origin recorded before (${repeated.first}): the last record of each origin taken up`)
   return out
 }
 

@@ -11,6 +11,8 @@ import { UrlScan } from '../../index.js'
 
 const EMPTY = -1
 
+const NOT_ASCII = /[^\x00-\x7f]/
+
 /** ASCII keys, each once, numbered in the order added. */
 export class KeySet {
   private bytes: Uint8Array = new Uint8Array(1 << 16)
@@ -40,6 +42,8 @@ export class KeySet {
 
   /** The number of `key`, or -1 when it is not held. */
   indexOf(key: string): number {
+    // Keys are ASCII: another character, staged as its low byte, could name another key.
+    if (NOT_ASCII.test(key)) return -1
     const at = this.stage(key)
     return this.find(at, key.length, UrlScan.hostHash(this.bytes, at, at + key.length))
   }

@@ -94,6 +94,43 @@ describe('audit --fetch keeps a journal: kills and interrupts', () => {
     expect(r.stderr).toContain('to go on later, run it with --save BUNDLE or --journal FILE')
   }, 300_000)
 
+  it('regression: a journal record whose "origin" was not its first field was taken up, but one of a host the list lacks, or of a host recorded twice, was passed over without a word; now each is named in a warning with its line', async () => {
+    const file = hosts('order.txt', 5)
+    const journal = tmp.path('order.journal')
+    // One at a time: the run is surely killed with the four answered in its journal.
+    const argv = args(file, ['--journal', journal], false)
+    argv[argv.indexOf('--concurrency') + 1] = '1'
+    const inner = server.handler
+    server.handler = (host, req, res) => {
+      if (host !== 'h4.audit-journal.test') inner(host, req, res)
+    }
+    const first = await runKilledAfter(server, argv, 5, 'SIGKILL')
+    server.handler = inner
+    expect(first.signal).toBe('SIGKILL')
+    const lines = readFileSync(journal, 'utf8').trimEnd().split('\n')
+    expect(lines).toHaveLength(5)
+    const record = (n: number) => JSON.parse(lines[n + 1]!) as Record<string, unknown>
+    const h1 = record(1).origin as string
+    expect(h1).toContain('h1.audit-journal.test')
+    // h1's record with its fields the other way round, then h2's again (line 6) and a host the list lacks (line 7).
+    lines[2] = JSON.stringify(Object.fromEntries(Object.entries(record(1)).reverse()))
+    lines.push(lines[3]!, JSON.stringify({ ...record(0), origin: h1.replace('h1.', 'hx.') }))
+    writeFileSync(journal, `${lines.join('\n')}\n`)
+    server.reset()
+    const again = await run(argv)
+    expect(again.status, again.stderr.toString()).toBe(0)
+    const stderr = again.stderr.toString()
+    expect(stderr).toContain(`warning: the journal '${journal}' holds 1 record of origins not in this run (line 7: ${h1.replace('h1.', 'hx.')}): left out`)
+    expect(stderr).toContain(`warning: the journal '${journal}' holds 1 record of an origin recorded before (line 6: ${record(2).origin as string}): the last record of each origin taken up`)
+    expect(stderr).not.toContain('damaged')
+    expect(stderr).toContain('4 hosts taken from the journal')
+    // Only the one never answered.
+    expect(server.total).toBe(1)
+    expect(server.asked.get('h4.audit-journal.test')).toBe(1)
+    expect(again.stdout.toString().trimEnd().split('\n')).toHaveLength(1 + 2 * 5)
+    expect(existsSync(journal)).toBe(false)
+  }, 300_000)
+
   it("a journal of another run (here fetch's) is neither used nor overwritten; nothing is fetched", async () => {
     const file = hosts('other.txt', 5)
     const saved = tmp.path('other.bundle')

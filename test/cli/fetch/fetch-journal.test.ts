@@ -307,6 +307,112 @@ describe('the journal', () => {
     expect(existsSync(journal)).toBe(false)
   })
 
+  it('regression: a journal record whose "origin" was not its first field (a hand edit, another tool) was dropped and its origin fetched again without a word; now it is taken up whatever the order of its fields', async () => {
+    for (const format of ['bundle', 'jsonl']) {
+      const file = input(`order-${format}.txt`, 5)
+      const out = tmp.path(`order.${format}`)
+      const more = ['--format', format]
+      server.reset()
+      const inner = server.handler
+      server.handler = (host, req, res) => {
+        if (host !== 'h4.journal.test') inner(host, req, res)
+      }
+      const first = await runKilledAfter(server, args(file, out, more, { concurrency: 1 }), 5, 'SIGKILL')
+      server.handler = inner
+      expect(first.signal).toBe('SIGKILL')
+      const journal = `${out}.journal`
+      const lines = readFileSync(journal, 'utf8').split('\n')
+      expect(lines).toHaveLength(6)
+      // h1's record with its origin last; h2's with every field the other way round (its rules first).
+      const o1 = JSON.parse(lines[2]!) as Record<string, unknown>
+      const o2 = JSON.parse(lines[3]!) as Record<string, unknown>
+      expect([o1.origin, o2.origin]).toEqual([1, 2].map((n) => `http://h${n}.journal.test:${server.port}`))
+      const { origin, ...rest } = o1
+      lines[2] = JSON.stringify({ ...rest, origin })
+      lines[3] = JSON.stringify(Object.fromEntries(Object.entries(o2).reverse()))
+      expect(lines[3]!.startsWith('{"rules_base64":')).toBe(true)
+      // h3's as a tool that escapes more than it must writes it (its rules still last): slashes, and the rules' first letter.
+      const at = lines[4]!.lastIndexOf('"rules_base64":"') + '"rules_base64":"'.length
+      lines[4] = `${lines[4]!.slice(0, at)}\\u00${lines[4]!.charCodeAt(at).toString(16)}${lines[4]!.slice(at + 1)}`.replaceAll('/', '\\/')
+      expect(JSON.parse(lines[4]!)).toEqual(JSON.parse(readFileSync(journal, 'utf8').split('\n')[4]!))
+      writeFileSync(journal, lines.join('\n'))
+      server.reset()
+      const again = await run(args(file, out, more, { quiet: false }))
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stderr).not.toContain('warning')
+      // Only the one never answered.
+      expect(server.total).toBe(1)
+      expect(server.asked.get('h4.journal.test')).toBe(1)
+      if (format === 'bundle') {
+        const store = RobotsStore.fromBytes(readFileSync(out))
+        expect(store.size).toBe(5)
+        for (const n of [1, 2, 3]) expect(store.get(`http://h${n}.journal.test:${server.port}`)!.isAllowed(`http://h${n}.journal.test:${server.port}/private/${n}`, 'bot')).toBe(false)
+      } else {
+        const records = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { origin: string; status: number })
+        expect(records.map((r) => [r.origin, r.status])).toEqual(Array.from({ length: 5 }, (_, i) => [`http://h${i}.journal.test:${server.port}`, i === 0 ? 404 : 200]))
+      }
+      expect(existsSync(journal)).toBe(false)
+    }
+  })
+
+  it('regression: journal lines that could not be taken up (an origin not in this run, one recorded twice, a name that is not ASCII) were dropped or mistaken for another origin without a word; now each kind is named in a warning with its line, and a record after a byte order mark is taken up', async () => {
+    for (const format of ['bundle', 'jsonl']) {
+      const file = input(`lines-${format}.txt`, 6)
+      const out = tmp.path(`lines.${format}`)
+      const more = ['--format', format]
+      server.reset()
+      const inner = server.handler
+      server.handler = (host, req, res) => {
+        if (host !== 'h5.journal.test') inner(host, req, res)
+      }
+      const first = await runKilledAfter(server, args(file, out, more, { concurrency: 1 }), 6, 'SIGKILL')
+      server.handler = inner
+      expect(first.signal).toBe('SIGKILL')
+      const journal = `${out}.journal`
+      const lines = readFileSync(journal, 'utf8').trimEnd().split('\n')
+      expect(lines).toHaveLength(6)
+      const origin = (n: number | string) => `http://h${n}.journal.test:${server.port}`
+      const record = (n: number) => JSON.parse(lines[n + 1]!) as Record<string, unknown>
+      const { origin: _o4, ...noOrigin } = record(4)
+      // h2's record after a byte order mark (taken up, the mark left out of the output).
+      lines[3] = `\uFEFF${lines[3]}`
+      lines.push(
+        // Line 7: h3's record again (the last one taken up, nothing fetched).
+        lines[4]!,
+        // Line 8: an origin the list lacks.
+        JSON.stringify({ ...record(1), origin: origin('x') }),
+        // Line 9: a name not ASCII, whose low bytes are h1's ('ı' is U+0131): not h1's record.
+        JSON.stringify({ ...record(0), origin: origin('\u0131') }),
+        // Line 10: an array; line 11: an origin only under "__proto__" (damaged: no "origin").
+        JSON.stringify([record(1)]),
+        JSON.stringify({ ['__proto__']: { origin: origin(4) }, ...noOrigin }),
+      )
+      expect(lines[10]).toContain('{"__proto__":{"origin":')
+      writeFileSync(journal, `${lines.join('\n')}\n`)
+      server.reset()
+      const again = await run(args(file, out, more, { quiet: false }))
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stderr).toContain(`warning: the journal '${journal}' holds 2 damaged records (line 10: not an object): skipped, fetched again`)
+      expect(again.stderr).toContain(`warning: the journal '${journal}' holds 2 records of origins not in this run (line 8: ${origin('x')}): left out`)
+      expect(again.stderr).toContain(`warning: the journal '${journal}' holds 1 record of an origin recorded before (line 7: ${origin(3)}): the last record of each origin taken up`)
+      expect(again.stderr).not.toContain('cut short')
+      // Only the one never answered.
+      expect(server.total).toBe(1)
+      expect(server.asked.get('h5.journal.test')).toBe(1)
+      const expected = Array.from({ length: 6 }, (_, i) => [origin(i), i === 0 ? 404 : 200])
+      if (format === 'bundle') {
+        const store = RobotsStore.fromBytes(readFileSync(out))
+        expect([...store.keys()].map((k) => [k, store.fetchInfo(k)?.status])).toEqual(expected)
+      } else {
+        const text = readFileSync(out, 'utf8')
+        expect(text).not.toContain('\uFEFF')
+        const records = text.trimEnd().split('\n').map((l) => JSON.parse(l) as { origin: string; status: number })
+        expect(records.map((r) => [r.origin, r.status])).toEqual(expected)
+      }
+      expect(existsSync(journal)).toBe(false)
+    }
+  })
+
   it('a record cut short by a kill is dropped and its origin fetched again; a run that fetches nothing leaves none', async () => {
     const file = input('torn.txt', 10)
     const out = tmp.path('torn.bundle')

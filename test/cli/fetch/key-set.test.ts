@@ -8,6 +8,15 @@ import { KeySet } from '../../../src/cli/fetch/key-set.js'
 import { duration } from '../../../src/cli/common/numbers.js'
 
 describe('KeySet', () => {
+  it('regression: a name that is not ASCII (a journal record edited by hand) was found as the key its low bytes spell (ı, U+0131, as "1"); now it is not held', () => {
+    const s = new KeySet()
+    s.add('https://h1.example')
+    expect(s.indexOf('https://h\u0131.example')).toBe(-1)
+    expect(s.has('https://h\u0131.example')).toBe(false)
+    expect(s.get('https://h\u0131.example')).toBeUndefined()
+    expect(s.indexOf('https://h1.example')).toBe(0)
+  })
+
   it('adds each key once, in order, with its origin, and finds every one again after the index grows', () => {
     const s = new KeySet()
     const n = 50_000
