@@ -35,7 +35,7 @@ export interface FaultSample {
   readonly line: number
   /** The line's first bytes as printable text (a byte that is not UTF-8 as `\xHH`, a BOM as `\u{feff}`). */
   readonly text: string
-  /** For a {@link LineFault.BadHost}: why its host is refused. */
+  /** For a {@link LineFault.BadHost}: why its host is refused; for a {@link LineFault.NoRequest} of a line that fits its log format: why its request's method makes it no request line. */
   readonly detail?: string
   /** The log format the line fits, when one does (for the hint). */
   readonly fits?: LogFormat
@@ -50,7 +50,7 @@ export interface FaultSample {
 /** A {@link FaultSample} of the line `bytes[start, end)`, which `locator` found `fault` in. */
 export function faultSample(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number, locator: LineLocator): FaultSample {
   const sample: { -readonly [K in keyof FaultSample]: FaultSample[K] } = { fault, input, line, text: sampleText(bytes, start, end) }
-  if (fault === LineFault.BadHost) sample.detail = locator.problem
+  if (fault === LineFault.BadHost || (fault === LineFault.NoRequest && locator.problem !== '')) sample.detail = locator.problem
   const fits = fittingFormat(bytes, start, end)
   if (fits !== undefined) sample.fits = fits
   const encoding = encodingOfLine(bytes, start, end)
@@ -112,8 +112,15 @@ export function sampleText(bytes: Uint8Array, start: number, end: number): strin
   return printableBytes(bytes.subarray(start, cut), false) + (cut < end ? '…' : '')
 }
 
-/** Why a line was not judged, in words. */
-export function faultWords(fault: LineFault, layout: LineLayout): string {
+/** Why a line was not judged, in words, with its {@link FaultSample.detail} when it has one. */
+export function faultWords(fault: LineFault, layout: LineLayout, detail?: string): string {
+  // A log line that fits its format, whose request is no request line: the detail says why.
+  if (fault === LineFault.NoRequest && detail !== undefined) return printable(detail)
+  const why = fault === LineFault.BadHost && detail !== undefined ? ` (${printable(detail)})` : ''
+  return reasonWords(fault, layout) + why
+}
+
+function reasonWords(fault: LineFault, layout: LineLayout): string {
   switch (fault) {
     case LineFault.Empty:
       return layout.url > 0 ? `its URL column (${layout.url}) is empty` : 'it is empty'
@@ -128,6 +135,7 @@ export function faultWords(fault: LineFault, layout: LineLayout): string {
     case LineFault.CarriageReturn:
       return 'it holds a CR that ends no line (lines end with LF or CRLF: are they ended by CR alone?)'
     case LineFault.NotUrl:
+      if (layout.logFormat !== undefined) return 'its request target is neither a path (/…) nor an http(s) URL'
       return layout.url > 0 ? `its column ${layout.url} holds no URL or path` : 'it holds no URL (http:// or https://) or path (/…)'
     case LineFault.NoHost:
       return 'its URL is a path, and per-host rules need its host'
@@ -144,7 +152,7 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 }
 
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
-function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string, json?: string): string {
+function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string, json?: string, detail?: string): string {
   if (encoding === 'bom') return "a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//')"
   if (encoding === 'binary') return 'its bytes are no text: binary data, or compressed in a format whose start says nothing (raw deflate?): decompress it first'
   if (encoding !== undefined) return `the input looks like ${encoding} text, but lines are read as UTF-8: ${convertWords(encoding)}`
@@ -153,6 +161,11 @@ function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined,
   if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
   if (fault === LineFault.NoHost) {
     return fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined' ? 'this line fits --log-format vhost_combined, which gives each path its host' : 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
+  }
+  // The line fits its log format: its request is what holds no URL.
+  if (fault === LineFault.NoRequest && detail !== undefined) return 'nothing to judge: the client sent no whole HTTP request line (METHOD target HTTP/x.y)'
+  if (fault === LineFault.NotUrl && layout.logFormat !== undefined) {
+    return 'robots.txt rules judge paths: a request for * (OPTIONS *) or for host:port (CONNECT) names none'
   }
   const other = fits !== undefined && fits !== layout.logFormat ? fits : undefined
   if (layout.logFormat !== undefined) {
@@ -172,8 +185,7 @@ function faultReport(sample: FaultSample, layout: LineLayout): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
   // A blank line is no misread log or column: nothing to quote, nothing to try.
   if (sample.blank === true) return `${where} was not judged: it is blank`
-  const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
-  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding, sample.json)}`
+  return `${where} was not judged: ${faultWords(sample.fault, layout, sample.detail)}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding, sample.json, sample.detail)}`
 }
 
 /** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */
