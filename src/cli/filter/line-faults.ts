@@ -159,9 +159,7 @@ function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined,
   if (json !== undefined && fault !== LineFault.BadHost && fault !== LineFault.NoHost) return `it is a JSON object: take its URL out first (jq -r '${json}')`
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
   if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
-  if (fault === LineFault.NoHost) {
-    return fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined' ? 'this line fits --log-format vhost_combined, which gives each path its host' : 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
-  }
+  if (fault === LineFault.NoHost) return noHostHint(layout, fits)
   // The line fits its log format: its request is what holds no URL.
   if (fault === LineFault.NoRequest && detail !== undefined) return 'nothing to judge: the client sent no whole HTTP request line (METHOD target HTTP/x.y)'
   if (fault === LineFault.NotUrl && layout.logFormat !== undefined) {
@@ -173,6 +171,20 @@ function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined,
   }
   if (layout.url > 0) return `check --field and --delimiter, or try --log-format ${other ?? 'combined'}`
   return other !== undefined ? `is this a log? try --log-format ${other}` : 'is this a log? try --log-format combined, or --field N'
+}
+
+/**
+ * What to try for a path without a host: only options that go with those
+ * given (lineLayout refuses `--host-field` without `--field`, and a host
+ * column or `--log-format` beside one another or `--host`).
+ */
+function noHostHint(layout: LineLayout, fits: LogFormat | undefined): string {
+  if (fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined') return 'this line fits --log-format vhost_combined, which gives each path its host'
+  if (layout.logFormat === 'vhost_combined') return 'its virtual host column (the first) is "-" or empty: no host names it'
+  if (layout.host > 0) return `its host column (${layout.host}) is "-", empty or missing: check --host-field`
+  if (layout.logFormat !== undefined) return 'give the host: --host HOST, or --log-format vhost_combined for a log that writes it first'
+  if (layout.url > 0) return 'give the host: --host HOST or --host-field M'
+  return 'give the host: --host HOST, --field N with --host-field M, or --log-format vhost_combined'
 }
 
 /** What `--invalid` does with such lines, in words (the end of a {@link faultNote}). */
