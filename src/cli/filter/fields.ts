@@ -184,7 +184,7 @@ function isVersion(bytes: Uint8Array, s: number, end: number): boolean {
  * The method is an upper-case word (`GET`, `M-SEARCH`), which a version may
  * follow or not; with `anyMethod` (a field known to be the request: a log
  * format's) it may also be any other RFC 9110 token (`get`, `Propfind`),
- * when `HTTP/x.y` ends the line: the method's case tells nothing of where
+ * when `HTTP/x.y` ends the request: the method's case tells nothing of where
  * the target is.
  */
 export function requestTarget(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number, anyMethod = false): boolean {

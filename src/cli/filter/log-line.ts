@@ -302,7 +302,7 @@ export function notRequestWords(bytes: Uint8Array, s: number, e: number): string
   if (p === s || p === e || bytes[p] !== 0x20 || p - s > METHOD_MAX) return ''
   if (bytes.subarray(s, p).every((b) => (b >= 0x41 && b <= 0x5a) || b === 0x2d || b === 0x5f)) return ''
   const method = String.fromCharCode(...bytes.subarray(s, p))
-  return `its request is no HTTP request line: its method '${method}' is not an upper-case word, and no HTTP/x.y version ends it`
+  return `its request is no HTTP request line: its method '${method}' is not an upper-case word, which is read only in a whole 'METHOD target HTTP/x.y'`
 }
 
 /**

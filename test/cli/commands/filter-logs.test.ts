@@ -269,7 +269,7 @@ describe('regression: a combined line whose request\'s method is not an upper-ca
     const r = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined'], { input: input([line('get /a')]) })
     expect(r.status).toBe(4)
     expect(r.stderr).not.toMatch(/not a combined line/)
-    expect(r.stderr).toMatch(/^robots-automaton: warning: line 1 of '<stdin>' was not judged: its request is no HTTP request line: its method 'get' is not an upper-case word, and no HTTP\/x\.y version ends it: 203\.0\.113\.9 .*; nothing to judge: /)
+    expect(r.stderr).toMatch(/^robots-automaton: warning: line 1 of '<stdin>' was not judged: its request is no HTTP request line: its method 'get' is not an upper-case word, which is read only in a whole 'METHOD target HTTP\/x\.y': 203\.0\.113\.9 .*; nothing to judge: /)
     const fail = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail', '-q'], { input: input([line('get /a')]) })
     expect(fail.status).toBe(4)
     expect(fail.stderr).toMatch(/stopped at line 1 of '<stdin>' \(--invalid fail\): its request is no HTTP request line: its method 'get' is not an upper-case word/)

@@ -337,7 +337,7 @@ describe('regression: a logged request whose method is not an upper-case word ("
       expect(locator.locate(b, 0, b.length)).toBe(LineFault.NoRequest)
       return locator.problem
     }
-    expect(words('get /a')).toBe("its request is no HTTP request line: its method 'get' is not an upper-case word, and no HTTP/x.y version ends it")
+    expect(words('get /a')).toBe("its request is no HTTP request line: its method 'get' is not an upper-case word, which is read only in a whole 'METHOD target HTTP/x.y'")
     // No method to name: the line's words stay the format's.
     expect(words('\\x16\\x03\\x01')).toBe('')
     expect(words('GET')).toBe('')
