@@ -154,7 +154,7 @@ describe('usage errors (exit 2, one line)', () => {
     [['filter', '--robots', 'a', '--agent', 'G', '--format', 'json'], "filter: option '--format' must be one of text, jsonl, lines (got 'json'); did you mean 'jsonl'?"],
     [['lint', '--format', 'txt', 'a'], "lint: option '--format' must be one of text, jsonl (got 'txt'); did you mean 'text'?"],
     [['filter', '--robots', 'a', '--agent', 'G', '--field', '0'], "filter: option '--field' must be an integer from 1 to 1048576 (got '0')"],
-    [['filter', '--robots', 'a', '--agent', 'G', '--host-field', '1'], "filter: '--host-field' needs '--field' (the URL column) or '--log-format'"],
+    [['filter', '--robots', 'a', '--agent', 'G', '--host-field', '1'], "filter: '--host-field' needs '--field' (the URL column)"],
     [['filter', '--robots', 'a', '--agent', 'G', '--delimiter', ','], "filter: '--delimiter' needs '--field'"],
     [['filter', '--robots', 'a', '--agent', 'G', '--field', '2', '--delimiter', '::'], "filter: option '--delimiter' must be one byte, or '\\t' for a tab (got '::')"],
     [['pack', '-o', 'x'], 'pack: missing the input'],

@@ -227,8 +227,7 @@ export async function runFilter(argv: readonly string[]): Promise<number> {
   if (!quiet) note(summaryLine(stats, (performance.now() - started) / 1000, invalid, tally?.summary() ?? scope?.clause(), crawlersSummary) + paths.tail())
   const sample = totals.firstFault
   if (stats.stopped && sample !== undefined) {
-    const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
-    throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}`, EXIT_NO_URL)
+    throw new CliError('ERR_NO_URL', `stopped at line ${sample.line} of '${printable(sample.input)}' (--invalid fail): ${faultWords(sample.fault, layout, sample.detail)}: ${printable(sample.text)}`, EXIT_NO_URL)
   }
   if (stats.lines > 0 && stats.allowed + stats.disallowed === 0) throw new CliError('ERR_NO_URL', noUrlMessage(stats.lines, perHost, sample, layout, !quiet), EXIT_NO_URL)
   // Every line is written; an entry that could not be read still fails the run.

@@ -153,9 +153,22 @@ export function findField(bytes: Uint8Array, start: number, end: number, n: numb
   }
 }
 
-/** Whether `b` may be in an HTTP method (`GET`, `M-SEARCH`): capitals, `-` and `_`. */
+/** Whether `b` may be in an upper-case HTTP method (`GET`, `M-SEARCH`): capitals, `-` and `_`. */
 function isMethodByte(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || b === 0x2d || b === 0x5f
+}
+
+/** The tchar bytes that are not letters or digits. */
+const TOKEN_MARKS: readonly number[] = Array.from("!#$%&'*+-.^_`|~", (c) => c.charCodeAt(0))
+
+/** Whether `b` is an RFC 9110 tchar, what a method is made of: a letter, a digit or one of ``!#$%&'*+-.^_`|~``. */
+export function isTokenByte(b: number): boolean {
+  return (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39) || TOKEN_MARKS.includes(b)
+}
+
+/** Whether `bytes[s, end)` is `HTTP/x.y` (one digit each: RFC 9112's HTTP-version). */
+function isVersion(bytes: Uint8Array, s: number, end: number): boolean {
+  return end - s === 8 && bytes[s] === 0x48 && bytes[s + 1] === 0x54 && bytes[s + 2] === 0x54 && bytes[s + 3] === 0x50 && bytes[s + 4] === 0x2f && bytes[s + 5] >= 0x30 && bytes[s + 5] <= 0x39 && bytes[s + 6] === 0x2e && bytes[s + 7] >= 0x30 && bytes[s + 7] <= 0x39
 }
 
 /**
@@ -167,10 +180,23 @@ function isMethodByte(b: number): boolean {
  * `GET  /a  HTTP/1.1` as `/a`), so spaces around the target are no part of
  * it. A target holding blanks is taken up to the version (the last word,
  * when it starts with `HTTP/`), or to the end.
+ *
+ * The method is an upper-case word (`GET`, `M-SEARCH`), which a version may
+ * follow or not; with `anyMethod` (a field known to be the request: a log
+ * format's) it may also be any other RFC 9110 token (`get`, `Propfind`),
+ * when `HTTP/x.y` ends the request: the method's case tells nothing of where
+ * the target is.
  */
-export function requestTarget(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number): boolean {
+export function requestTarget(bytes: Uint8Array, start: number, end: number, out: Int32Array, at: number, anyMethod = false): boolean {
   let p = start
   while (p < end && isMethodByte(bytes[p])) p++
+  let upper = true
+  if (anyMethod) {
+    while (p < end && isTokenByte(bytes[p])) {
+      upper = false
+      p++
+    }
+  }
   if (p === start || p >= end || bytes[p] !== 0x20) return false
   let s = p + 1
   while (s < end && bytes[s] === 0x20) s++
@@ -181,6 +207,8 @@ export function requestTarget(bytes: Uint8Array, start: number, end: number, out
   if (last > s && end - last > 5 && bytes[last + 1] === 0x48 && bytes[last + 2] === 0x54 && bytes[last + 3] === 0x54 && bytes[last + 4] === 0x50 && bytes[last + 5] === 0x2f) {
     e = last
   }
+  // Another method: only in a whole request line.
+  if (!upper && (e === end || !isVersion(bytes, last + 1, end))) return false
   while (e > s && bytes[e - 1] === 0x20) e--
   if (e <= s) return false
   out[at] = s

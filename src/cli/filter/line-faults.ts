@@ -35,7 +35,7 @@ export interface FaultSample {
   readonly line: number
   /** The line's first bytes as printable text (a byte that is not UTF-8 as `\xHH`, a BOM as `\u{feff}`). */
   readonly text: string
-  /** For a {@link LineFault.BadHost}: why its host is refused. */
+  /** For a {@link LineFault.BadHost}: why its host is refused; for a {@link LineFault.NoRequest} of a line that fits its log format: why its request's method makes it no request line. */
   readonly detail?: string
   /** The log format the line fits, when one does (for the hint). */
   readonly fits?: LogFormat
@@ -50,7 +50,7 @@ export interface FaultSample {
 /** A {@link FaultSample} of the line `bytes[start, end)`, which `locator` found `fault` in. */
 export function faultSample(fault: LineFault, input: string, line: number, bytes: Uint8Array, start: number, end: number, locator: LineLocator): FaultSample {
   const sample: { -readonly [K in keyof FaultSample]: FaultSample[K] } = { fault, input, line, text: sampleText(bytes, start, end) }
-  if (fault === LineFault.BadHost) sample.detail = locator.problem
+  if (fault === LineFault.BadHost || (fault === LineFault.NoRequest && locator.problem !== '')) sample.detail = locator.problem
   const fits = fittingFormat(bytes, start, end)
   if (fits !== undefined) sample.fits = fits
   const encoding = encodingOfLine(bytes, start, end)
@@ -112,8 +112,15 @@ export function sampleText(bytes: Uint8Array, start: number, end: number): strin
   return printableBytes(bytes.subarray(start, cut), false) + (cut < end ? '…' : '')
 }
 
-/** Why a line was not judged, in words. */
-export function faultWords(fault: LineFault, layout: LineLayout): string {
+/** Why a line was not judged, in words, with its {@link FaultSample.detail} when it has one. */
+export function faultWords(fault: LineFault, layout: LineLayout, detail?: string): string {
+  // A log line that fits its format, whose request is no request line: the detail says why.
+  if (fault === LineFault.NoRequest && detail !== undefined) return printable(detail)
+  const why = fault === LineFault.BadHost && detail !== undefined ? ` (${printable(detail)})` : ''
+  return reasonWords(fault, layout) + why
+}
+
+function reasonWords(fault: LineFault, layout: LineLayout): string {
   switch (fault) {
     case LineFault.Empty:
       return layout.url > 0 ? `its URL column (${layout.url}) is empty` : 'it is empty'
@@ -128,6 +135,7 @@ export function faultWords(fault: LineFault, layout: LineLayout): string {
     case LineFault.CarriageReturn:
       return 'it holds a CR that ends no line (lines end with LF or CRLF: are they ended by CR alone?)'
     case LineFault.NotUrl:
+      if (layout.logFormat !== undefined) return 'its request target is neither a path (/…) nor an http(s) URL'
       return layout.url > 0 ? `its column ${layout.url} holds no URL or path` : 'it holds no URL (http:// or https://) or path (/…)'
     case LineFault.NoHost:
       return 'its URL is a path, and per-host rules need its host'
@@ -144,15 +152,18 @@ const FORMAT_WORDS: Record<LogFormat, string> = {
 }
 
 /** What to try instead, for the first line without a URL (`fits`: the log format the line fits, if any). */
-function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string, json?: string): string {
+function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined, encoding?: string, json?: string, detail?: string): string {
   if (encoding === 'bom') return "a byte order mark starts it (files joined with cat?): remove it (sed 's/^\\xEF\\xBB\\xBF//')"
   if (encoding === 'binary') return 'its bytes are no text: binary data, or compressed in a format whose start says nothing (raw deflate?): decompress it first'
   if (encoding !== undefined) return `the input looks like ${encoding} text, but lines are read as UTF-8: ${convertWords(encoding)}`
   if (json !== undefined && fault !== LineFault.BadHost && fault !== LineFault.NoHost) return `it is a JSON object: take its URL out first (jq -r '${json}')`
   if (fault === LineFault.BadHost) return 'no site has such a name, so no rules can judge it'
   if (fault === LineFault.CarriageReturn) return 'end its lines with LF (tr "\\r" "\\n")'
-  if (fault === LineFault.NoHost) {
-    return fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined' ? 'this line fits --log-format vhost_combined, which gives each path its host' : 'give the host: --host HOST, --host-field M, or --log-format vhost_combined'
+  if (fault === LineFault.NoHost) return noHostHint(layout, fits)
+  // The line fits its log format: its request is what holds no URL.
+  if (fault === LineFault.NoRequest && detail !== undefined) return 'nothing to judge: the client sent no whole HTTP request line (METHOD target HTTP/x.y)'
+  if (fault === LineFault.NotUrl && layout.logFormat !== undefined) {
+    return 'robots.txt rules judge paths: a request for * (OPTIONS *) or for host:port (CONNECT) names none'
   }
   const other = fits !== undefined && fits !== layout.logFormat ? fits : undefined
   if (layout.logFormat !== undefined) {
@@ -160,6 +171,20 @@ function hint(fault: LineFault, layout: LineLayout, fits: LogFormat | undefined,
   }
   if (layout.url > 0) return `check --field and --delimiter, or try --log-format ${other ?? 'combined'}`
   return other !== undefined ? `is this a log? try --log-format ${other}` : 'is this a log? try --log-format combined, or --field N'
+}
+
+/**
+ * What to try for a path without a host: only options that go with those
+ * given (lineLayout refuses `--host-field` without `--field`, and a host
+ * column or `--log-format` beside one another or `--host`).
+ */
+function noHostHint(layout: LineLayout, fits: LogFormat | undefined): string {
+  if (fits === 'vhost_combined' && layout.logFormat !== 'vhost_combined') return 'this line fits --log-format vhost_combined, which gives each path its host'
+  if (layout.logFormat === 'vhost_combined') return 'its virtual host column (the first) is "-" or empty: no host names it'
+  if (layout.host > 0) return `its host column (${layout.host}) is "-", empty or missing: check --host-field`
+  if (layout.logFormat !== undefined) return 'give the host: --host HOST, or --log-format vhost_combined for a log that writes it first'
+  if (layout.url > 0) return 'give the host: --host HOST or --host-field M'
+  return 'give the host: --host HOST, --field N with --host-field M, or --log-format vhost_combined'
 }
 
 /** What `--invalid` does with such lines, in words (the end of a {@link faultNote}). */
@@ -172,8 +197,7 @@ function faultReport(sample: FaultSample, layout: LineLayout): string {
   const where = `line ${sample.line} of '${printable(sample.input)}'`
   // A blank line is no misread log or column: nothing to quote, nothing to try.
   if (sample.blank === true) return `${where} was not judged: it is blank`
-  const detail = sample.detail !== undefined ? ` (${printable(sample.detail)})` : ''
-  return `${where} was not judged: ${faultWords(sample.fault, layout)}${detail}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding, sample.json)}`
+  return `${where} was not judged: ${faultWords(sample.fault, layout, sample.detail)}: ${printable(sample.text)}; ${hint(sample.fault, layout, sample.fits, sample.encoding, sample.json, sample.detail)}`
 }
 
 /** The warning naming the first line without a URL (or host), with a hint and what becomes of such lines (`effect`: `policyWords`, or the command's own words). */

@@ -59,7 +59,8 @@ export const INPUT_HELP = `  --log-format F     an access log: common, combined 
                      vhost_combined; the URL is the request line's target
   --field N          the URL is column N (from 1); the whole line is written
   --delimiter D      columns split at the byte D ('\\t': tab), not at blanks
-  --host-field M     the host of paths is column M (host or host:port)
+  --host-field M     with --field: the host of paths is column M (host or
+                     host:port)
   --host HOST        the host of paths, for a log of one site: a host,
                      host:port or an http(s) origin
                      (columns: blank-separated; "quoted" and [bracketed]
@@ -89,7 +90,8 @@ export function lineLayout(args: ParsedArgs): LineLayout {
     url = FORMAT_COLUMNS[format].url
     host = FORMAT_COLUMNS[format].host
   } else if (url === 0) {
-    if (host > 0) throw new UsageError(`'--host-field' needs '--field' (the URL column) or '--log-format'`)
+    // '--log-format' sets the host column itself (vhost_combined's first): never named as what '--host-field' needs.
+    if (host > 0) throw new UsageError(`'--host-field' needs '--field' (the URL column)`)
     if (delimiterValue !== undefined) throw new UsageError(`'--delimiter' needs '--field'`)
   }
   if (delimiterValue !== undefined) {

@@ -9,7 +9,7 @@ import { RobotsInputError, UrlScan } from '../../index.js'
 import { FieldKind, findField, QUOTE, requestTarget, unquoteCsv, WHITESPACE } from './fields.js'
 import type { LineLayout } from './line-layout.js'
 import { unescapeLogged } from './log-escapes.js'
-import { locateLogLine, LogFit } from './log-line.js'
+import { locateLogLine, LogFit, notRequestWords } from './log-line.js'
 
 /** Why a line has no URL (or, where a host is needed, no host). */
 export const enum LineFault {
@@ -98,7 +98,7 @@ export class LineLocator {
   keyBytes: Uint8Array = new Uint8Array(0)
   /** The host is the previous line's, from the same source (the same `scheme://authority/` bytes, or `--host` again). */
   sameHost = false
-  /** Why the last line was a {@link LineFault.BadHost}, in words. */
+  /** Why the last line was a {@link LineFault.BadHost}, or a log line's {@link LineFault.NoRequest} whose request's method says why it is no request line (else empty), in words. */
   problem = ''
   /** The URL is a logged request's target (`--log-format`, or a quoted column holding a request line): `//a/b` is a path. */
   target = false
@@ -181,8 +181,15 @@ export class LineLocator {
     let columnEnd = -1
     if (layout.logFormat !== undefined) {
       const fit = locateLogLine(bytes, start, end, layout.logFormat, range, 0)
-      if (fit === LogFit.Misfit) return this.fault(start, start, LineFault.NoRequest)
-      if (fit !== LogFit.Request) return this.fault(range[0], range[1], fit === LogFit.EmptyRequest ? LineFault.EmptyRequest : LineFault.NoRequest)
+      if (fit === LogFit.Misfit) {
+        this.problem = ''
+        return this.fault(start, start, LineFault.NoRequest)
+      }
+      if (fit === LogFit.NotRequest) {
+        this.problem = notRequestWords(bytes, range[0], range[1])
+        return this.fault(range[0], range[1], LineFault.NoRequest)
+      }
+      if (fit === LogFit.EmptyRequest) return this.fault(range[0], range[1], LineFault.EmptyRequest)
       us = range[0]
       ue = range[1]
       columnStart = range[2]

@@ -27,8 +27,11 @@
  * structure is not judged ({@link LogFit.Misfit}); one whose request is `-`
  * or empty (a connection closed before its request line: `"-" 408`,
  * nginx's `"" 400`) is an {@link LogFit.EmptyRequest}.
+ * The request's method is any RFC 9110 token (`GET`, `M-SEARCH`, and
+ * `get` or `Propfind` in a whole `METHOD target HTTP/x.y`): the structure,
+ * not the method, says which field is the request.
  */
-import { BACKSLASH, isBlank, QUOTE, requestTarget } from './fields.js'
+import { BACKSLASH, isBlank, isTokenByte, QUOTE, requestTarget } from './fields.js'
 import type { LogFormat } from './line-layout.js'
 
 /** What {@link locateLogLine} found. */
@@ -39,7 +42,7 @@ export const enum LogFit {
   Misfit = 1,
   /** The line fits, and its request is `-` or empty (nginx's `"" 400`): no request line was received. */
   EmptyRequest = 2,
-  /** The line fits, but its request is not an HTTP request line (`METHOD target [HTTP/x]`: a TLS handshake's bytes, one word). */
+  /** The line fits, but its request is not an HTTP request line (`METHOD target [HTTP/x.y]`: a TLS handshake's bytes, one word, `get /a` without its version). */
   NotRequest = 3,
 }
 
@@ -280,7 +283,26 @@ export function locateLogLine(bytes: Uint8Array, start: number, end: number, for
   out[at + 1] = re
   // `-` (Apache, nginx) or nothing (nginx's `"" 400`): no request line arrived.
   if (re === rs || (re - rs === 1 && bytes[rs] === 0x2d)) return LogFit.EmptyRequest
-  return requestTarget(bytes, rs, re, out, at) ? LogFit.Request : LogFit.NotRequest
+  return requestTarget(bytes, rs, re, out, at, true) ? LogFit.Request : LogFit.NotRequest
+}
+
+/** Longest method named in {@link notRequestWords}. */
+const METHOD_MAX = 40
+
+/**
+ * Why the request `bytes[s, e)` of a line that fits its format is no
+ * request line ({@link LogFit.NotRequest}), in words, when its method
+ * tells: a token before a space that is not an upper-case word, which no
+ * `HTTP/x.y` ends (`get /a`). Empty for any other request (a TLS
+ * handshake's bytes, one word).
+ */
+export function notRequestWords(bytes: Uint8Array, s: number, e: number): string {
+  let p = s
+  while (p < e && isTokenByte(bytes[p])) p++
+  if (p === s || p === e || bytes[p] !== 0x20 || p - s > METHOD_MAX) return ''
+  if (bytes.subarray(s, p).every((b) => (b >= 0x41 && b <= 0x5a) || b === 0x2d || b === 0x5f)) return ''
+  const method = String.fromCharCode(...bytes.subarray(s, p))
+  return `its request is no HTTP request line: its method '${method}' is not an upper-case word, which is read only in a whole 'METHOD target HTTP/x.y'`
 }
 
 /**

@@ -515,3 +515,25 @@ describe('fetch: usage and input errors', () => {
     expect(existsSync(tmp.path('never.bundle'))).toBe(false)
   })
 })
+
+describe("regression: fetch's input options contradicted each other ('--host-field' needs '--field' or '--log-format', which refuses '--host-field')", () => {
+  it('--host-field alone names --field only; beside --log-format it is refused as filter refuses it; nothing is written', async () => {
+    const alone = await run(['fetch', '-o', 'x', '--host-field', '1'], { cwd: tmp.dir })
+    expect(alone.status).toBe(2)
+    expect(alone.stderr).toMatch(/fetch: '--host-field' needs '--field' \(the URL column\) \(see 'robots-automaton fetch --help'\)\n$/)
+    expect(alone.stderr).not.toMatch(/log-format/)
+    const beside = await run(['fetch', '-o', 'x', '--log-format', 'vhost_combined', '--host-field', '1'], { cwd: tmp.dir })
+    expect(beside.status).toBe(2)
+    expect(beside.stderr).toMatch(/fetch: '--log-format' sets the columns: give it without '--field' and '--host-field'/)
+    expect(existsSync(join(tmp.dir, 'x'))).toBe(false)
+  })
+
+  it('a combined log\'s paths without a host: the hint names --host or vhost_combined, never --host-field', async () => {
+    const log = '192.0.2.1 - - [23/Nov/2026:10:00:00 +0000] "GET /private HTTP/1.1" 200 512 "-" "-"\n'
+    const r = await run(['fetch', '-o', tmp.path('never2.bundle'), '--log-format', 'combined'], { input: log })
+    expect(r.status).toBe(4)
+    expect(r.stderr).toMatch(/its URL is a path, and per-host rules need its host: .*; give the host: --host HOST, or --log-format vhost_combined for a log that writes it first;/)
+    expect(r.stderr).not.toMatch(/--host-field/)
+    expect(existsSync(tmp.path('never2.bundle'))).toBe(false)
+  })
+})

@@ -253,3 +253,34 @@ describe('--invalid keep|drop|fail', () => {
     expect(r.status).toBe(0)
   })
 })
+
+describe('regression: a combined line whose request\'s method is not an upper-case word ("get /a HTTP/1.1") was "not a combined line"', () => {
+  const line = (request: string): string => `203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "${request}" 200 5 "-" "curl/8"`
+
+  it('get, Propfind and m-search requests are judged by their targets', async () => {
+    const lines = [line('get /private/a HTTP/1.1'), line('Propfind /b HTTP/1.1'), line('m-search /private/c HTTP/1.1'), line('PROPFIND /private/d HTTP/1.1')]
+    const r = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--print', 'verdicts'], { input: input(lines) })
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout.toString()).toBe([`disallowed\t2\t${lines[0]}`, `allowed\t0\t${lines[1]}`, `disallowed\t2\t${lines[2]}`, `disallowed\t2\t${lines[3]}`, ''].join('\n'))
+    expect(r.stderr).not.toMatch(/warning/)
+  })
+
+  it('a lower-case method without its version: the method is named, never "not a combined line"; --invalid fail says the same', async () => {
+    const r = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined'], { input: input([line('get /a')]) })
+    expect(r.status).toBe(4)
+    expect(r.stderr).not.toMatch(/not a combined line/)
+    expect(r.stderr).toMatch(/^robots-automaton: warning: line 1 of '<stdin>' was not judged: its request is no HTTP request line: its method 'get' is not an upper-case word, which is read only in a whole 'METHOD target HTTP\/x\.y': 203\.0\.113\.9 .*; nothing to judge: /)
+    const fail = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined', '--invalid', 'fail', '-q'], { input: input([line('get /a')]) })
+    expect(fail.status).toBe(4)
+    expect(fail.stderr).toMatch(/stopped at line 1 of '<stdin>' \(--invalid fail\): its request is no HTTP request line: its method 'get' is not an upper-case word/)
+  })
+
+  it('OPTIONS * and CONNECT host:port: not-url, named as a request target that is no path, never "column 5" nor "check --log-format"', async () => {
+    for (const request of ['OPTIONS * HTTP/1.1', 'CONNECT example.org:443 HTTP/1.1']) {
+      const r = await run(['filter', '--robots', robots, '--agent', 'G', '--log-format', 'combined'], { input: input([line(request), COMBINED[0]]) })
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stderr, request).toMatch(/^robots-automaton: warning: line 1 of '<stdin>' was not judged: its request target is neither a path \(\/…\) nor an http\(s\) URL: .*; robots\.txt rules judge paths: a request for \* \(OPTIONS \*\) or for host:port \(CONNECT\) names none;/)
+      expect(r.stderr).not.toMatch(/column 5|check --log-format/)
+    }
+  })
+})

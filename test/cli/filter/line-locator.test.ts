@@ -10,6 +10,7 @@ import { parseArgs } from '../../../src/cli/common/args.js'
 import { INPUT_OPTIONS, lineLayout, WHOLE_LINES, type LineLayout } from '../../../src/cli/filter/line-layout.js'
 import { FAULT_CODES, HostSource, LineFault, LineLocator } from '../../../src/cli/filter/line-locator.js'
 import { UsageError } from '../../../src/cli/common/cli-error.js'
+import { faultNote, faultSample } from '../../../src/cli/filter/line-faults.js'
 import { hostHash } from '../../../src/url/keyed-hash.js'
 import { UrlField, PortCode } from '../../../src/url/url-scan.js'
 import { scanHashed } from '../../../src/url/scan-access.js'
@@ -289,5 +290,52 @@ describe('regression: an input whose lines end with CR alone was judged as one U
     // A log line too, whatever the layout.
     const log = enc.encode(`${COMBINED}\r${COMBINED}`)
     expect(FAULT_CODES[new LineLocator(layout('--log-format', 'combined'), false).locate(log, 0, log.length)]).toBe('cr')
+  })
+})
+
+describe("regression: the input options' messages contradicted each other ('--host-field' needs '--field' or '--log-format', which refuses '--host-field')", () => {
+  /** The usage error of `argv`, or '' when lineLayout takes it. */
+  const refusal = (...argv: string[]): string => {
+    try {
+      layout(...argv)
+      return ''
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err
+      return err.message
+    }
+  }
+
+  it('--host-field without --field names --field alone; --log-format with it says the format sets the columns', () => {
+    expect(refusal('--host-field', '2')).toBe("'--host-field' needs '--field' (the URL column)")
+    expect(refusal('--host-field', '2', '--delimiter', ',')).toBe("'--host-field' needs '--field' (the URL column)")
+    for (const format of ['common', 'combined', 'vhost_combined']) {
+      expect(refusal('--log-format', format, '--host-field', '2')).toMatch(/^'--log-format' sets the columns: give it without/)
+    }
+    expect(refusal('--field', '1', '--host-field', '2')).toBe('')
+  })
+
+  it('a path without a host: the hint names only options the given ones go with', () => {
+    const hintOf = (line: string, argv: string[]): string => {
+      const l = layout(...argv)
+      const locator = new LineLocator(l, true)
+      const b = enc.encode(line)
+      const fault = locator.locate(b, 0, b.length)
+      expect(fault, argv.join(' ')).toBe(LineFault.NoHost)
+      return faultNote(faultSample(fault, 'in', 1, b, 0, b.length, locator), l, 'kept')
+    }
+    const path = '203.0.113.9 - - [10/Oct/2026:13:55:36 +0000] "GET /p HTTP/1.1" 200 5 "-" "-"'
+    const combined = hintOf(path, ['--log-format', 'combined'])
+    expect(combined).toMatch(/give the host: --host HOST, or --log-format vhost_combined for a log that writes it first; kept$/)
+    expect(combined).not.toMatch(/--host-field/)
+    expect(refusal('--log-format', 'combined', '--host', 'a.test')).toBe('')
+    // vhost_combined's host column is "-": --host would be refused beside it.
+    const vhost = hintOf(`- ${path}`, ['--log-format', 'vhost_combined'])
+    expect(vhost).toMatch(/its virtual host column \(the first\) is "-" or empty: no host names it; kept$/)
+    expect(vhost).not.toMatch(/--host\b|--host-field/)
+    expect(hintOf('/p -', ['--field', '1', '--host-field', '2'])).toMatch(/its host column \(2\) is "-", empty or missing: check --host-field; kept$/)
+    expect(hintOf('/p', ['--field', '1'])).toMatch(/give the host: --host HOST or --host-field M; kept$/)
+    expect(refusal('--field', '1', '--host-field', '2')).toBe('')
+    const whole = hintOf('/p', [])
+    expect(whole).toMatch(/give the host: --host HOST, --field N with --host-field M, or --log-format vhost_combined; kept$/)
   })
 })

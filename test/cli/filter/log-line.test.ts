@@ -259,3 +259,87 @@ describe('log lines located by their structure', () => {
     expect(fits('https://example.com/a')).toBeUndefined()
   })
 })
+
+describe('regression: a logged request whose method is not an upper-case word ("get /a HTTP/1.1") was "not a combined line"', () => {
+  /** RFC 9110 tokens of any case, as a method: `get`, `Propfind`, `m-search`, `X.1`, `a!b`. */
+  const method = fc.stringMatching(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,12}$/)
+
+  it('the target of METHOD target HTTP/x.y is judged whatever the method, with hostile user, identity, referrer and agent fields (seeded)', () => {
+    const lines = fc
+      .record({
+        format: fc.constantFrom<LogFormat>('common', 'combined', 'vhost_combined'),
+        escape: fc.constantFrom(apache, nginx),
+        user: fc.oneof(fc.constant('-'), hostile),
+        method,
+        target,
+        version: fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0'),
+        agent: hostile,
+      })
+      .map((r) => {
+        const e = r.escape
+        const head = `${r.format === 'vhost_combined' ? 'www.example.com:443 ' : ''}203.0.113.9 - ${e(r.user)} ${TIME} "${r.method} ${e(r.target)} ${r.version}" 200 5`
+        return { line: r.format === 'common' ? head : `${head} "-" "${e(r.agent)}"`, format: r.format, sent: r.target }
+      })
+    fc.assert(
+      fc.property(lines, (b) => {
+        expect(locate(b.line, b.format), b.line).toMatchObject({ fault: 'none', url: b.sent.replace(/ +$/, '') })
+      }),
+      { seed: 2026, numRuns: 3000 },
+    )
+  })
+
+  it('a server that does not escape the user field: a lower-case request the user wrote is never the one judged (seeded)', () => {
+    const fake = fc.constantFrom('"get /public HTTP/1.1"', 'get /public HTTP/1.1', '] "get /public HTTP/1.1" 200 5', '" 200 5 "-" "')
+    const unescaped = fc
+      .record({ format: fc.constantFrom<LogFormat>('common', 'combined'), user: fc.array(fc.oneof(hostile, fake), { minLength: 1, maxLength: 3 }), method, target })
+      .map(({ format, user, method: m, target: t }) => {
+        const line = `203.0.113.9 - ${user.join(' ')} ${TIME} "${m} ${apache(t)} HTTP/1.1" 200 5${format === 'common' ? '' : ' "-" "curl/8"'}`
+        return { line, format, sent: t }
+      })
+    fc.assert(
+      fc.property(unescaped, (b) => {
+        const got = locate(b.line, b.format)
+        if (got.fault === 'none') expect(got.url, b.line).toBe(b.sent.replace(/ +$/, ''))
+        else expect(got.fault, b.line).toBe('no-request')
+      }),
+      { seed: 2727, numRuns: 3000 },
+    )
+  })
+
+  it('get, Propfind, m-search and WebDAV methods: the target; a non-origin target is not-url; a method that is no token, or a lower-case one without its version, is no request line', () => {
+    const line = (request: string): string => `203.0.113.9 - - ${TIME} "${request}" 200 5 "-" "curl/8"`
+    for (const [request, url] of [
+      ['get /private/a HTTP/1.1', '/private/a'],
+      ['Get /a%20b?c=1 HTTP/1.0', '/a%20b?c=1'],
+      ['PROPFIND /dav/x HTTP/1.1', '/dav/x'],
+      ['propfind /dav/x HTTP/1.1', '/dav/x'],
+      ['version-control /x HTTP/1.1', '/x'],
+      ['get /a b HTTP/1.1', '/a b'],
+      ['get  /a  HTTP/1.1', '/a'],
+      ['get http://example.org/a HTTP/1.1', 'http://example.org/a'],
+    ]) {
+      expect(locate(line(request), 'combined'), request).toMatchObject({ fault: 'none', url })
+    }
+    // Asterisk-form (OPTIONS, M-SEARCH) and authority-form (CONNECT): no path to judge.
+    for (const request of ['OPTIONS * HTTP/1.1', 'M-SEARCH * HTTP/1.1', 'm-search * HTTP/1.1', 'CONNECT example.org:443 HTTP/1.1', 'connect [::1]:443 HTTP/1.1']) {
+      expect(locate(line(request), 'combined'), request).toMatchObject({ fault: 'not-url' })
+    }
+    // A whole request line is needed when the method is not an upper-case word; a method is a token.
+    for (const request of ['get /a', 'get /a HTTP/1', 'get /a http/1.1', 'get HTTP/1.1', 'g"t /a HTTP/1.1', 'g\\\\t /a HTTP/1.1', 'GET']) {
+      expect(locate(line(request), 'combined'), request).toMatchObject({ fault: 'no-request' })
+    }
+  })
+
+  it('the words name the method, never "not a combined line"', () => {
+    const words = (request: string): string => {
+      const locator = new LineLocator(lineLayout(parseArgs(['--log-format', 'combined'], INPUT_OPTIONS)), false)
+      const b = enc.encode(`203.0.113.9 - - ${TIME} "${request}" 200 5 "-" "-"`)
+      expect(locator.locate(b, 0, b.length)).toBe(LineFault.NoRequest)
+      return locator.problem
+    }
+    expect(words('get /a')).toBe("its request is no HTTP request line: its method 'get' is not an upper-case word, which is read only in a whole 'METHOD target HTTP/x.y'")
+    // No method to name: the line's words stay the format's.
+    expect(words('\\x16\\x03\\x01')).toBe('')
+    expect(words('GET')).toBe('')
+  })
+})
