@@ -18,6 +18,9 @@ export interface OpenedFile {
   readonly serial: number
 }
 
+/** Most bytes read from a dropped or opened file, and kept of pasted text (the parser reads 500 KiB of it; the rest would only slow the editor). */
+export const MAX_FILE_BYTES = 1 << 20
+
 let serials = 0
 
 /** The text to show for `bytes`: UTF-8, a leading BOM dropped, invalid sequences as U+FFFD. */
@@ -62,4 +65,32 @@ export function firstBytes(bytes: Uint8Array, limit: number): Uint8Array {
   const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
   if (lead >= 0xc0 && end - (k - 1) < need) end = k - 1
   return bytes.subarray(0, end)
+}
+
+/** Text inserted into an editor past `limit` bytes: what the editor keeps of it. */
+export interface CappedInsert {
+  /** The editor's new text: its first `limit` bytes (as UTF-8) at most, line ends as LF. */
+  readonly text: string
+  /** Where the caret goes: after what was kept of the inserted text. */
+  readonly caret: number
+  /** The bytes the text would have had, uncut. */
+  readonly size: number
+}
+
+/**
+ * `data` inserted over `value[start, end)`, when the result would be longer
+ * than `limit` bytes: the first `limit` bytes of it (cut as {@link firstBytes}
+ * cuts a file), so that a paste is held to what an opened file is held to.
+ * Undefined when the result fits (the field inserts it itself, keeping undo).
+ */
+export function cappedInsert(value: string, start: number, end: number, data: string, limit: number): CappedInsert | undefined {
+  // A UTF-16 unit is 3 UTF-8 bytes at most: short results need no counting.
+  if ((value.length - (end - start) + data.length) * 3 <= limit) return undefined
+  // A text field keeps LF line ends only.
+  const inserted = data.replace(/\r\n?/g, '\n')
+  const encoder = new TextEncoder()
+  const whole = encoder.encode(value.slice(0, start) + inserted + value.slice(end))
+  if (whole.length <= limit) return undefined
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(firstBytes(whole, limit))
+  return { text, caret: Math.min(text.length, start + inserted.length), size: whole.length }
 }

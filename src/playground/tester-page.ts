@@ -8,7 +8,7 @@ import type { Diagnostic } from '../index.js'
 import { RobotsEditor } from './editor.js'
 import { diffAll, diffEach, judgeAll, judgeEach, JudgedSide, type Change, type RunToken, type Verdict } from './judge.js'
 import { agentTokens, crawlerList, decodeState, encodeState, LinkRefused, MAX_LINK_CHARS, SAMPLE, urlList, type Outcome, type PageState, type RobotsSide } from './page-state.js'
-import { bodyOf, fileText, firstBytes, openedFile, type OpenedFile } from './opened-file.js'
+import { bodyOf, cappedInsert, fileText, firstBytes, MAX_FILE_BYTES, openedFile, type OpenedFile } from './opened-file.js'
 import { ResultsView } from './results-view.js'
 
 /** Most crawlers of the more-crawlers field: `check --crawlers`'s limit. */
@@ -18,8 +18,6 @@ const INPUT_PAUSE_MS = 150
 /** Pause before the address is rewritten (ms): encoding a large case costs more than judging it. */
 const LINK_PAUSE_MS = 400
 /** Longest fragment written into the address (browsers cap URLs at about 2 MB). */
-/** Most bytes read from a dropped or opened file (the parser reads 500 KiB of it; the rest would only slow the editor). */
-const MAX_FILE_BYTES = 1 << 20
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
 const count = (n: number): string => n.toLocaleString('en-US')
@@ -40,8 +38,11 @@ class Side {
   private readonly countNote: HTMLElement
   /** The file last opened, judged as its bytes while the editor holds its text unedited. */
   private file: OpenedFile | undefined
-  /** A file opened past MAX_FILE_BYTES: its size, and the text shown for its first bytes (the note stays while the text is unedited). */
-  private cut: { size: number; shown: string } | undefined
+  /**
+   * A file opened, or text pasted, past MAX_FILE_BYTES: its size, what was cut, and the text shown for
+   * its first bytes (the note stays while the text is unedited).
+   */
+  private cut: { size: number; what: 'file' | 'pasted' | 'inserted'; shown: string } | undefined
   /** What the last drop or open could not do (a file that could not be read, files past the first): said while the text is the one it left. */
   private opening: { note: string; shown: string } | undefined
 
@@ -56,6 +57,15 @@ class Side {
     this.countNote = $(`diags-${key}-count`)
     this.outcome.addEventListener('change', changed)
     this.editor.textarea.addEventListener('input', changed)
+    // Text pasted or inserted past the limit is cut as an opened file is (the field would take seconds to insert megabytes).
+    this.editor.textarea.addEventListener('paste', (e) => {
+      const data = e.clipboardData?.getData('text/plain')
+      if (data !== undefined && this.insert(data, 'pasted')) e.preventDefault()
+    })
+    this.editor.textarea.addEventListener('beforeinput', (e) => {
+      const data = e.data ?? e.dataTransfer?.getData('text/plain')
+      if (e.cancelable && typeof data === 'string' && this.insert(data, e.inputType === 'insertFromPaste' ? 'pasted' : 'inserted')) e.preventDefault()
+    })
     this.list.addEventListener('click', (e) => {
       const b = (e.target as Element).closest('button[data-line]')
       if (b instanceof HTMLButtonElement) this.editor.revealLine(Number(b.dataset.line), true)
@@ -131,11 +141,29 @@ class Side {
     this.changed()
   }
 
+  /**
+   * Inserts `data` at the selection itself when the text would pass
+   * MAX_FILE_BYTES: its first bytes are kept, and the note says what was cut.
+   * False when it fits (the field inserts it, keeping undo).
+   */
+  private insert(data: string, what: 'pasted' | 'inserted'): boolean {
+    const ta = this.editor.textarea
+    const capped = cappedInsert(ta.value, ta.selectionStart, ta.selectionEnd, data, MAX_FILE_BYTES)
+    if (capped === undefined) return false
+    this.editor.value = capped.text
+    ta.setSelectionRange(capped.caret, capped.caret)
+    this.file = undefined
+    this.opening = undefined
+    this.cut = { size: capped.size, what, shown: this.editor.value }
+    this.changed()
+    return true
+  }
+
   private load(file: File, read: Uint8Array): void {
     const bytes = firstBytes(read, MAX_FILE_BYTES)
     this.editor.value = fileText(bytes)
     this.file = openedFile(bytes, this.editor.value)
-    this.cut = read.length > MAX_FILE_BYTES ? { size: file.size, shown: this.editor.value } : undefined
+    this.cut = read.length > MAX_FILE_BYTES ? { size: file.size, what: 'file', shown: this.editor.value } : undefined
   }
 
   /** Lists the diagnostics (a button per line, which puts the caret there) and marks them in the gutter. */
@@ -167,10 +195,13 @@ class Side {
       outcome === 'file' && this.bytes !== undefined && !this.file?.utf8
         ? 'The file is not valid UTF-8: it is judged as its bytes, as served, until you edit it (the editor shows the invalid bytes as \uFFFD, and a link holds the text). '
         : ''
+    const c = this.cut !== undefined && this.cut.shown === this.editor.value ? this.cut : undefined
     const cut =
-      this.cut !== undefined && this.cut.shown === this.editor.value
-        ? `The file is ${count(this.cut.size)} bytes: its first ${count(MAX_FILE_BYTES >> 10)} KiB are shown and judged (the parser reads 500 KiB). `
-        : ''
+      c === undefined
+        ? ''
+        : c.what === 'file'
+          ? `The file is ${count(c.size)} bytes: its first ${count(MAX_FILE_BYTES >> 10)} KiB are shown and judged (the parser reads 500 KiB). `
+          : `With the text ${c.what}, the robots.txt came to ${count(c.size)} bytes: only its first ${count(MAX_FILE_BYTES >> 10)} KiB are kept, shown and judged, as for an opened file (the parser reads 500 KiB); the rest was dropped. `
     const opening = this.opening !== undefined && this.opening.shown === this.editor.value ? this.opening.note : ''
     this.countNote.textContent =
       opening +

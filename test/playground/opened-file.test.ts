@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseRobots } from '../../src/index.js'
-import { bodyOf, fileText, firstBytes, openedFile } from '../../src/playground/opened-file.js'
+import { bodyOf, cappedInsert, fileText, firstBytes, MAX_FILE_BYTES, openedFile } from '../../src/playground/opened-file.js'
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p)] : p)))
 /** What a text field holds once given `text`: line ends as LF. */
@@ -79,6 +79,37 @@ describe('opened files: judged as their bytes until edited', () => {
       const cut = firstBytes(bytes('a', e, euro, four, 'z'), limit)
       expect(() => new TextDecoder('utf-8', { fatal: true }).decode(cut)).not.toThrow()
       expect(cut.length).toBeGreaterThan(limit - 4)
+    }
+  })
+
+  it('text pasted past the limit was inserted whole (seconds, or a hang, for megabytes): the editor keeps its first bytes as for an opened file, and the verdicts are the library\'s for them', () => {
+    // Short results are left to the field (it keeps undo).
+    expect(cappedInsert('abc', 1, 2, 'xyz', 12)).toBeUndefined()
+    expect(cappedInsert('abc', 3, 3, 'd', 4)).toBeUndefined()
+    // The selection is replaced, line ends become LF, and the cut falls before a character it would split.
+    expect(cappedInsert('ab', 1, 1, 'x\r\ny\rz', 5)).toEqual({ text: 'ax\ny\n', caret: 5, size: 7 })
+    expect(cappedInsert('', 0, 0, 'abc\u00e9', 4)).toEqual({ text: 'abc', caret: 3, size: 5 })
+    expect(cappedInsert('0123456789', 2, 8, 'abcdef', 8)).toEqual({ text: '01abcdef', caret: 8, size: 10 })
+    // A leading BOM is kept, as the field keeps it.
+    expect(cappedInsert('', 0, 0, '\ufeffab', 4)?.text).toBe('\ufeffa')
+    // About 4 MB of rules, some with a two-byte character, pasted over a short text.
+    const lines = ['User-agent: *', 'Disallow: /x']
+    for (let i = 0, n = 0; n < 4_000_000; i++) {
+      const line = `Disallow: /s\u00e9ction-${i}/*/page.html$`
+      lines.push(line)
+      n += line.length + 1
+    }
+    const pasted = lines.join('\r\n') + '\r\nDisallow: /y\r\n'
+    const capped = cappedInsert('User-agent: *\nAllow: /\n', 0, 24, pasted, MAX_FILE_BYTES)!
+    const kept = Buffer.from(capped.text)
+    expect(kept.length).toBeLessThanOrEqual(MAX_FILE_BYTES)
+    expect(kept.length).toBeGreaterThan(MAX_FILE_BYTES - 4)
+    expect(capped.size).toBe(Buffer.byteLength(field(pasted)))
+    expect(field(pasted).startsWith(capped.text)).toBe(true)
+    expect(capped.caret).toBe(capped.text.length)
+    // What the page judges is what the library reads of the whole paste: its first 500 KiB.
+    for (const url of ['/x', '/y', '/s%C3%A9ction-5/a/page.html', '/s%C3%A9ction-99999/a/page.html', '/z']) {
+      expect(parseRobots(capped.text).agent('bot').isAllowed(url)).toBe(parseRobots(field(pasted)).agent('bot').isAllowed(url))
     }
   })
 })

@@ -305,6 +305,74 @@ describe.skipIf(!hasChromium)('tester page in Chromium', { timeout: 300_000 }, (
     await page.close()
   })
 
+  it('megabytes pasted into the editor were inserted whole (seconds of a stalled page, a hang when typed in): now the editor keeps the first 1 MiB as for an opened file, says what was cut, and gives the library\'s verdicts for it', async () => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin })
+    const page = await newPage()
+    await page.goto(origin)
+    await settled(page)
+    // About 4 MB of rules, some with a two-byte character; a rule past the cut.
+    const lines = ['User-agent: *', 'Disallow: /x']
+    for (let i = 0, n = 0; n < 4_000_000; i++) {
+      const line = `Disallow: /s\u00e9ction-${i}/*/page.html$`
+      lines.push(line)
+      n += line.length + 1
+    }
+    const body = lines.join('\n') + '\nDisallow: /y\n'
+    const size = Buffer.byteLength(body)
+    const urls = ['/x', '/y', '/s%C3%A9ction-7/a/page.html', '/s%C3%A9ction-99999/a/page.html', '/elsewhere']
+    await page.fill('#agents', 'bot')
+    await page.fill('#urls', urls.join('\n'))
+    await settled(page)
+    const editor = page.locator('#robots-a')
+    const length = (): Promise<number> => editor.evaluate((t: HTMLTextAreaElement) => t.value.length)
+    /** The editor's text, checked as the first 1 MiB of the paste, and the verdicts as the library's for it. */
+    const judged = async (what: string): Promise<void> => {
+      // The guard only stops a stalled page from holding the run: no time is asserted.
+      await page.locator('#results[data-status="done"]').waitFor({ timeout: 120_000 })
+      const text = await editor.inputValue()
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1 << 20)
+      expect(Buffer.byteLength(text)).toBeGreaterThan((1 << 20) - 4)
+      expect(body.startsWith(text)).toBe(true)
+      expect(await page.locator('#diags-a-count').innerText()).toContain(
+        `With the text ${what}, the robots.txt came to ${size.toLocaleString('en-US')} bytes: only its first 1,024 KiB are kept, shown and judged, as for an opened file (the parser reads 500 KiB); the rest was dropped.`,
+      )
+      const kept = parseRobots(new Uint8Array(Buffer.from(text))).agent('bot')
+      const whole = parseRobots(body).agent('bot')
+      const rows = await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => tr.dataset.verdict))
+      expect(rows).toEqual(urls.map((u) => (kept.isAllowed(u) ? 'allowed' : 'disallowed')))
+      expect(rows).toEqual(urls.map((u) => (whole.isAllowed(u) ? 'allowed' : 'disallowed')))
+      // The gutter draws a screenful.
+      expect(await page.locator('#editor-a .gutter .n').count()).toBeLessThan(40)
+    }
+    // A real paste (Ctrl+V from the clipboard) over the whole text.
+    await page.evaluate((t) => navigator.clipboard.writeText(t), body)
+    await editor.focus()
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Control+V')
+    await page.waitForFunction(() => (document.getElementById('robots-a') as HTMLTextAreaElement).value.length > 1000)
+    await judged('pasted')
+    // Inserted as typed text (which hung the page): cut the same way.
+    await page.keyboard.press('Control+A')
+    await page.keyboard.insertText('User-agent: *\n')
+    await settled(page)
+    expect(await length()).toBe(14)
+    expect(await page.locator('#diags-a-count').innerText()).not.toContain('came to')
+    await page.keyboard.press('Control+A')
+    await page.keyboard.insertText(body)
+    await judged('inserted')
+    // Edited, the note goes; a short paste is left to the field.
+    await page.evaluate(() => navigator.clipboard.writeText('User-agent: *\nDisallow: /elsewhere\n'))
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Control+V')
+    await settled(page)
+    expect(await editor.inputValue()).toBe('User-agent: *\nDisallow: /elsewhere\n')
+    expect(await page.locator('#diags-a-count').innerText()).not.toContain('came to')
+    expect(await page.locator('#rows tr').evaluateAll((trs: HTMLTableRowElement[]) => trs.map((tr) => tr.dataset.verdict))).toEqual(['allowed', 'allowed', 'allowed', 'allowed', 'disallowed'])
+    expect(errors).toEqual([])
+    await context.clearPermissions()
+    await page.close()
+  })
+
   it('the stand-ins: unreachable disallows every URL by an implied rule, unavailable allows every URL', async () => {
     const page = await newPage()
     await page.goto(origin)
