@@ -106,4 +106,32 @@ describe.skipIf(process.platform !== 'linux')('regression: no route from this ma
       await dns.close()
     }
   })
+
+  it('regression: audit --fetch of a host this machine could not fetch wrote its rows and exited 0; now the rows and --save are written, the journal kept, one line says so, exit 1, and the same command run again once this machine can fetches only it, exit 0', async () => {
+    const dns = await startDnsServer({ 'ok.test': ['127.0.0.1'], 'v6only.test': ['255.255.255.255'] })
+    try {
+      const input = tmp.path('no-route-audit.txt')
+      const saved = tmp.path('no-route-audit.bundle')
+      writeFileSync(input, `http://ok.test:${server.port}/a\nhttp://v6only.test:${server.port}/b\n`)
+      const args = ['audit', '--crawlers', 'GPTBot', '--fetch', input, '--save', saved, '--dns-server', dns.address, '--allow-private', '--give-up-after', '30']
+      const r = await run(args)
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stdout.toString()).toContain('ok.test')
+      expect(r.stderr).toMatch(/robots-automaton: 1 host left out of the audit: this machine could not fetch it \(ENETUNREACH 1\); the journal '.*no-route-audit\.bundle\.journal' keeps what was fetched: run the same command again to fetch it: robots-automaton audit /)
+      expect(r.stderr).toMatch(/wrote .*no-route-audit\.bundle: 1 entry/)
+      expect(existsSync(`${saved}.journal`)).toBe(true)
+      expect(server.asked.get('ok.test')).toBe(1)
+
+      dns.names.set('v6only.test', ['127.0.0.1'])
+      server.reset()
+      const again = await run(args)
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stderr).not.toContain('left out')
+      expect(server.asked.get('ok.test')).toBeUndefined()
+      expect(server.asked.get('v6only.test')).toBe(1)
+      expect(existsSync(`${saved}.journal`)).toBe(false)
+    } finally {
+      await dns.close()
+    }
+  })
 })
