@@ -115,7 +115,7 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
     // Hosts this machine could not fetch: the audit is not whole; the journal keeps the rest for the same command to fetch them.
     if (leftOut.size > 0) {
       const kept = journal === undefined ? 'nothing was kept (--save BUNDLE or --journal FILE keeps what is fetched)' : `the journal '${journal.path}' keeps what was fetched`
-      throw leftOutError(leftOut, 'host', 'the audit', kept, commandLine('audit', argv))
+      throw leftOutError(leftOut, 'host', 'left out of the audit', kept, commandLine('audit', argv))
     }
     // The rows are out: what was fetched is no longer needed to go on.
     journal?.remove()

@@ -427,7 +427,9 @@ async function fetchRun(s: RunSettings): Promise<number> {
   if (interrupted === undefined && leftOut) {
     const where = output.path === '-' ? '<stdout>' : output.path
     const kept = s.persistent ? `the journal '${journal!.path}' keeps what was fetched` : 'nothing was kept (--journal FILE keeps what is fetched)'
-    throw leftOutError(tally.leftOut, 'origin', where, kept, commandLine('fetch', s.argv))
+    // With --update, an entry of the bundle is kept as it was: not refreshed, rather than left out.
+    const fate = old === undefined ? `left out of ${where}` : `not fetched into ${where} (an entry it held kept as it was)`
+    throw leftOutError(tally.leftOut, 'origin', fate, kept, commandLine('fetch', s.argv))
   }
   return interrupt.status
 }

@@ -120,14 +120,15 @@ export class FetchTally {
 
 /**
  * The error of a run that wrote its output without origins this machine
- * could not fetch (`codes`: how many, by code): one line saying how many,
- * why, and that the same command run again fetches them (`kept`: what keeps
- * the rest meanwhile, e.g. the journal). Exit 1: the output is not whole.
+ * could not fetch (`codes`: how many, by code; `fate`: `left out of
+ * OUTPUT`): one line saying how many, why, and that the same command run
+ * again fetches them (`kept`: what keeps the rest meanwhile, e.g. the
+ * journal). Exit 1: the output is not whole.
  */
-export function leftOutError(codes: ReadonlyMap<string, number>, what: 'origin' | 'host', written: string, kept: string, command: string): CliError {
+export function leftOutError(codes: ReadonlyMap<string, number>, what: 'origin' | 'host', fate: string, kept: string, command: string): CliError {
   let n = 0
   for (const v of codes.values()) n += v
   const them = n === 1 ? 'it' : 'them'
   const why = [...codes].sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${count(k)}`).join(', ')
-  return new CliError('ERR_LOCAL', `${plural(n, what)} left out of ${written}: this machine could not fetch ${them} (${why}); ${kept}: run the same command again to fetch ${them}: ${command}`)
+  return new CliError('ERR_LOCAL', `${plural(n, what)} ${fate}: this machine could not fetch ${them} (${why}); ${kept}: run the same command again to fetch ${them}: ${command}`)
 }

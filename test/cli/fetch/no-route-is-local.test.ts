@@ -134,4 +134,24 @@ describe.skipIf(process.platform !== 'linux')('regression: no route from this ma
       await dns.close()
     }
   })
+
+  it('regression: fetch --update with an origin this machine could not fetch exited 0, its entry kept as it was in silence; now the entry is kept, the journal too, exit 1', async () => {
+    const dns = await startDnsServer({ 'ok.test': ['127.0.0.1'], 'v6only.test': ['127.0.0.1'] })
+    try {
+      const input = tmp.path('no-route-update.txt')
+      const out = tmp.path('no-route-update.bundle')
+      writeFileSync(input, `http://ok.test:${server.port}/a\nhttp://v6only.test:${server.port}/b\n`)
+      const common = ['--dns-server', dns.address, '--allow-private', '--give-up-after', '30']
+      const first = await run(['fetch', input, '-o', out, ...common])
+      expect(first.status, first.stderr).toBe(0)
+      dns.names.set('v6only.test', ['255.255.255.255'])
+      const r = await run(['fetch', '--update', out, '--refresh-older-than', '0', input, '-o', out, ...common])
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(/wrote .*no-route-update\.bundle: 2 entries/)
+      expect(r.stderr).toMatch(/robots-automaton: 1 origin not fetched into .*no-route-update\.bundle \(an entry it held kept as it was\): this machine could not fetch it \(ENETUNREACH 1\); the journal '.*no-route-update\.bundle\.journal' keeps what was fetched: run the same command again to fetch it/)
+      expect(existsSync(`${out}.journal`)).toBe(true)
+    } finally {
+      await dns.close()
+    }
+  })
 })
