@@ -8,7 +8,9 @@
  * conditionally. Every finished origin goes to a journal beside the output
  * (fetch/journal.ts), so that the same command run again after a kill, an
  * interrupt or a crash goes on where it stopped; the output is written from
- * it in the plan's order (fetch/fetch-output.ts) and the journal removed.
+ * it in the plan's order (fetch/fetch-output.ts) and the journal removed
+ * (kept, with exit 1, when origins this machine could not fetch were left
+ * out: the same command run again fetches them).
  * The manual: docs/fetch.md.
  */
 import { setMaxListeners } from 'node:events'
