@@ -53,6 +53,8 @@ export interface FetchedSnapshot {
   readonly resumed: number
   /** Origins of the list not fetched: the run was stopped first. */
   readonly missing: number
+  /** Origins this machine could not fetch (no route, refused here), by code: left out of this run only. */
+  readonly leftOut: ReadonlyMap<string, number>
 }
 
 /**
@@ -72,7 +74,8 @@ export async function readFetchList(inputs: readonly InputFile[], layout: LineLa
  * (fetch/fetch-entry.ts). A failure of this machine is retried, never
  * recorded: the run stops with `NoProgressError` when only such failures go
  * on. An origin the library will not fetch at all is kept with its reason,
- * as not the site's outcome; an address refused by the policy is the
+ * as not the site's outcome (one this machine could not fetch is counted
+ * in `leftOut` too); an address refused by the policy is the
  * entry's `refused` fetch outcome, as in `fetch`'s bundles.
  */
 export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): Promise<FetchedSnapshot> {
@@ -82,6 +85,7 @@ export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): 
   const jobs = Int32Array.from({ length: keys.size }, (_, i) => i).filter((i) => !store.has(keys.key(i)))
   if (jobs.length > 0) o.journal?.begin()
   const failures = new Map<string, string>()
+  const leftOut = new Map<string, number>()
   let done = 0
   await runFetches(jobs, (i) => keys.origin(i), {
     concurrency: o.concurrency,
@@ -97,14 +101,15 @@ export async function fetchSnapshot(list: OriginList, o: FetchSnapshotOptions): 
       o.journal?.append(fetchRecord(key, entry, { url: result.url, reason: result.reason, ms, ...(result.error !== undefined ? { error: result.error.message } : {}) }))
       o.progress?.(++done, jobs.length)
     },
-    failed: (i, err) => {
+    failed: (i, err, code) => {
       failures.set(keys.key(i), err instanceof Error ? err.message : String(err))
+      if (code !== undefined) leftOut.set(code, (leftOut.get(code) ?? 0) + 1)
       o.progress?.(++done, jobs.length)
     },
     local: (code) => o.local?.(code),
   })
   const missing = keys.size - store.size - failures.size
-  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store, resumed, missing }
+  return { snapshot: new StoreSnapshot('the fetched list', store, failures), store, resumed, missing, leftOut }
 }
 
 /**

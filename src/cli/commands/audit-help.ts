@@ -79,7 +79,8 @@ OPTIONS
 EXIT STATUS
   0  success; with OLD and NEW, no class changed
   1  failure: a snapshot that cannot be read, a --save path that cannot
-     be written, a --fetch run where only this machine's failures went on
+     be written, a --fetch run where only this machine's failures went on,
+     or hosts it could not fetch (rows written, the journal kept)
   2  usage error
   3  with OLD and NEW, some class changed
   4  no host: the snapshot (OLD and NEW both) holds none, or the --fetch

@@ -32,6 +32,7 @@ import { DirSnapshot, openSnapshot, type HostRecord, type Snapshot } from '../au
 import { AUDIT_HELP } from './audit-help.js'
 import { FETCH_OPTIONS, giveUpMs, journalPathOf, LATER_IDENTITY_KEYS, MAX_CONCURRENCY, runIdentity, timeoutMs, userAgentOption } from './fetch.js'
 import { Journal } from '../fetch/journal.js'
+import { leftOutError } from '../fetch/fetch-tally.js'
 import { commandLine, Interrupt } from '../common/interrupt.js'
 import { CliError, UsageError } from '../common/cli-error.js'
 
@@ -101,14 +102,21 @@ export async function runAudit(argv: readonly string[]): Promise<number> {
     }
   }
   let journal: Journal | undefined
+  let leftOut: ReadonlyMap<string, number> = new Map()
   if (fetching) {
     const f = await fetched(args, argv, quiet)
     if (f.snapshot === undefined) return f.status
     snapshots.push(f.snapshot)
     journal = f.journal
+    leftOut = f.leftOut ?? leftOut
   }
   try {
     const status = await report(snapshots, crawlers, format, quiet)
+    // Hosts this machine could not fetch: the audit is not whole; the journal keeps the rest for the same command to fetch them.
+    if (leftOut.size > 0) {
+      const kept = journal === undefined ? 'nothing was kept (--save BUNDLE or --journal FILE keeps what is fetched)' : `the journal '${journal.path}' keeps what was fetched`
+      throw leftOutError(leftOut, 'host', 'left out of the audit', kept, commandLine('audit', argv))
+    }
     // The rows are out: what was fetched is no longer needed to go on.
     journal?.remove()
     return status
@@ -174,6 +182,8 @@ interface Fetched {
   readonly snapshot?: Snapshot
   readonly status: number
   readonly journal?: Journal
+  /** Hosts this machine could not fetch, by code. */
+  readonly leftOut?: ReadonlyMap<string, number>
 }
 
 /**
@@ -267,5 +277,5 @@ async function fetched(args: ParsedArgs, argv: readonly string[], quiet: boolean
     await writeOutput(save, store.toBytes())
     if (!quiet) note(`wrote ${savePath}: ${count(store.size)} ${store.size === 1 ? 'entry' : 'entries'}`)
   }
-  return { snapshot, status: 0, journal }
+  return { snapshot, status: 0, journal, leftOut: result.leftOut }
 }

@@ -69,12 +69,16 @@ OPTIONS
 Failures of this machine (too many open files, no memory, no free local
 port, a DNS server that cannot be reached) are never written as a site's
 outcome: the origin is fetched again after a pause; a run that makes no
-progress for minutes stops (exit 1) and keeps its journal.
+progress for minutes stops (exit 1) and keeps its journal. An origin this
+machine cannot reach (no route, a firewall) is left out after five tries:
+the rest is written, the journal kept for the same command to fetch it
+again, exit 1.
 
 EXIT STATUS
-  0  written
+  0  written, every origin
   1  failure: an input, a bundle or the output that cannot be read or
-     written, or no progress possible on this machine
+     written, no progress possible on this machine, or origins this
+     machine could not fetch left out (the rest written)
   2  usage error
   4  no line named a host (with --update too), or the list is empty
   130, 143, 129

@@ -8,7 +8,9 @@
  * conditionally. Every finished origin goes to a journal beside the output
  * (fetch/journal.ts), so that the same command run again after a kill, an
  * interrupt or a crash goes on where it stopped; the output is written from
- * it in the plan's order (fetch/fetch-output.ts) and the journal removed.
+ * it in the plan's order (fetch/fetch-output.ts) and the journal removed
+ * (kept, with exit 1, when origins this machine could not fetch were left
+ * out: the same command run again fetches them).
  * The manual: docs/fetch.md.
  */
 import { setMaxListeners } from 'node:events'
@@ -31,7 +33,7 @@ import { checkRecord, writeFetchOutput, type RecordSpans } from '../fetch/fetch-
 import { planFetch, type FetchPlan } from '../fetch/fetch-plan.js'
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_IP, DEFAULT_TIMEOUT_S, NoProgressError, runFetches } from '../fetch/fetch-pool.js'
 import { fetchRecord, type FetchRun } from '../fetch/fetch-record.js'
-import { FetchTally } from '../fetch/fetch-tally.js'
+import { FetchTally, leftOutError } from '../fetch/fetch-tally.js'
 import { Journal, readBackWarnings } from '../fetch/journal.js'
 import { NET_OPTIONS, netTransport } from '../common/net-options.js'
 import { OriginList, originListLayout, readOrigins } from '../fetch/origin-input.js'
@@ -362,8 +364,9 @@ async function fetchRun(s: RunSettings): Promise<number> {
           progress?.update(done, done, tally.progressText())
           if (live !== undefined) await live.write(`${line}\n`)
         },
-        failed: (i, err) => {
+        failed: (i, err, code) => {
           tally.failed++
+          if (code !== undefined) tally.leave(code)
           if (!quiet) note(`warning: ${plan.keys.origin(i)}: not fetched: ${err instanceof Error ? err.message : String(err)}`)
         },
         local: (code) => tally.local(code),
@@ -410,7 +413,9 @@ async function fetchRun(s: RunSettings): Promise<number> {
     interrupt.release()
   }
   const interrupted = interrupt.signal
-  const keepJournal = interrupted !== undefined && s.persistent
+  // Origins this machine left out: the output is not whole; the journal keeps the rest for the same command to fetch them.
+  const leftOut = tally.leftOutCount > 0
+  const keepJournal = (interrupted !== undefined || leftOut) && s.persistent
   if (keepJournal) journal!.close()
   else if (s.persistent) journal!.remove()
   if (!quiet) {
@@ -420,6 +425,13 @@ async function fetchRun(s: RunSettings): Promise<number> {
       if (keepJournal) note(`the journal '${journal!.path}' keeps what was fetched: run the same command again to fetch the rest: ${command}`)
       else note(`to go on later, run it with --journal FILE: ${command} --journal FILE`)
     }
+  }
+  if (interrupted === undefined && leftOut) {
+    const where = output.path === '-' ? '<stdout>' : output.path
+    const kept = s.persistent ? `the journal '${journal!.path}' keeps what was fetched` : 'nothing was kept (--journal FILE keeps what is fetched)'
+    // With --update, an entry of the bundle is kept as it was: not refreshed, rather than left out.
+    const fate = old === undefined ? `left out of ${where}` : `not fetched into ${where} (an entry it held kept as it was)`
+    throw leftOutError(tally.leftOut, 'origin', fate, kept, commandLine('fetch', s.argv))
   }
   return interrupt.status
 }

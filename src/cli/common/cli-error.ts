@@ -20,7 +20,7 @@ export type CliErrorCode =
   | 'ERR_WORKER' // a worker thread of filter --jobs failed: exit 1
   | 'ERR_LISTEN' // playground: its address could not be bound (a port in use): exit 1
   | 'ERR_NO_URL' // filter, diff, fetch: no line of the input held a URL, or --invalid fail met a line without one; check --exit-code: no URL checked: exit 4
-  | 'ERR_LOCAL' // fetch: nothing could be fetched for a while, only failures of this machine (descriptors, memory, ports): exit 1
+  | 'ERR_LOCAL' // fetch, audit --fetch: nothing could be fetched for a while, only failures of this machine (descriptors, memory, ports), or origins left out by it: exit 1
 
 /** An error the command line reports as one line on stderr before exiting with `exitCode`. */
 export class CliError extends RobotsError<CliErrorCode> {

@@ -17,7 +17,10 @@
  *   origin goes back to be fetched again, the run pauses (50 ms, doubling up
  *   to 2 s) and halves the requests it keeps in flight (once for the fetches
  *   that fail together), then grows back by one per fetch completed; a run where nothing completes for `stallMs`
- *   while such failures go on stops with a clear error ({@link NoProgressError}).
+ *   while such failures go on stops with a clear error ({@link NoProgressError});
+ *   an origin with no route from here, or refused here, after its tries
+ *   (while others are fetched) is handed to `failed` with its code: the
+ *   caller says the output lacks it, and fails the run.
  */
 import { setMaxListeners } from 'node:events'
 import { fetchRobots, type FetchRobotsOptions, type RobotsFetchResult } from '../../index.js'
@@ -67,8 +70,13 @@ export interface FetchPoolOptions {
   readonly signal: AbortSignal
   /** Takes each completed fetch: the job's index, the result and how long it took. */
   readonly done: (index: number, result: RobotsFetchResult, ms: number) => void | Promise<void>
-  /** A job the library refused to fetch (an origin it does not take: a hostile bundle's). */
-  readonly failed: (index: number, err: unknown) => void
+  /**
+   * A job not fetched: the library refused it (an origin it does not take: a
+   * hostile bundle's), or, with `localCode`, this machine failed it on every
+   * try (no route to its address, a connection refused here): left out of
+   * this run only, a run again may fetch it.
+   */
+  readonly failed: (index: number, err: unknown, localCode?: string) => void
   /** Each failure of this machine (the origin is fetched again later): its code. */
   readonly local?: (code: string, err: unknown) => void
   /** How long only failures of this machine may go on before the run stops, ms. */
@@ -271,10 +279,10 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       strikes.set(job, n)
       if (n === 1) struckAt.set(job, performance.now())
       const to = (err as { cause?: { address?: unknown } }).cause?.address
-      if (n >= MAX_TRIES && typeof to === 'string' && reached !== undefined && !(await routable(to)) && (await routable(reached))) return o.failed(job, err)
+      if (n >= MAX_TRIES && typeof to === 'string' && reached !== undefined && !(await routable(to)) && (await routable(reached))) return o.failed(job, err, code)
       // A connection this machine refuses to this origin alone (a firewall rule), while others were made: left out, said.
       const alone = inHand === 1 && waiting === 0 && retry.length === 0 && next >= jobs.length
-      if (n >= MAX_TRIES && REFUSED_HERE.has(code) && reached !== undefined && (alone || lastProgress > struckAt.get(job)!)) return o.failed(job, err)
+      if (n >= MAX_TRIES && REFUSED_HERE.has(code) && reached !== undefined && (alone || lastProgress > struckAt.get(job)!)) return o.failed(job, err, code)
       const now = performance.now()
       o.local?.(code, err)
       retry.push(job)

@@ -8,6 +8,7 @@ import type { FetchReason, RobotsFetchResult } from '../../index.js'
 import { count, plural, rate } from '../common/numbers.js'
 import { bodyProblem } from '../common/body-problems.js'
 import type { FetchedEntry } from './fetch-entry.js'
+import { CliError } from '../common/cli-error.js'
 
 /** Counts of a run. */
 export class FetchTally {
@@ -27,8 +28,10 @@ export class FetchTally {
   kept = 0
   /** Origins fetched by a run before this one, taken from the journal. */
   resumed = 0
-  /** Origins the library refused to fetch (reported one by one). */
+  /** Origins not fetched (reported one by one): the library refused them, or this machine failed them on every try. */
   failed = 0
+  /** Origins this machine failed on every try (left out of this run only), by code. */
+  readonly leftOut = new Map<string, number>()
   /** ok bodies that are no robots.txt (HTML, binary, UTF-16, past the parsing limit). */
   odd = 0
 
@@ -57,6 +60,18 @@ export class FetchTally {
   /** Counts a failure of this machine (its origin is fetched again). */
   local(code: string): void {
     this.localCodes.set(code, (this.localCodes.get(code) ?? 0) + 1)
+  }
+
+  /** Counts an origin left out by this machine (its last failure's code). */
+  leave(code: string): void {
+    this.leftOut.set(code, (this.leftOut.get(code) ?? 0) + 1)
+  }
+
+  /** How many origins this machine left out. */
+  get leftOutCount(): number {
+    let total = 0
+    for (const v of this.leftOut.values()) total += v
+    return total
   }
 
   /** What the progress bar shows beside the count: the unreachable and refused ones so far. */
@@ -101,4 +116,19 @@ export class FetchTally {
     if (this.failed > 0) line += `; ${plural(this.failed, 'origin')} not fetched`
     return `${line}; ${written}`
   }
+}
+
+/**
+ * The error of a run that wrote its output without origins this machine
+ * could not fetch (`codes`: how many, by code; `fate`: `left out of
+ * OUTPUT`): one line saying how many, why, and that the same command run
+ * again fetches them (`kept`: what keeps the rest meanwhile, e.g. the
+ * journal). Exit 1: the output is not whole.
+ */
+export function leftOutError(codes: ReadonlyMap<string, number>, what: 'origin' | 'host', fate: string, kept: string, command: string): CliError {
+  let n = 0
+  for (const v of codes.values()) n += v
+  const them = n === 1 ? 'it' : 'them'
+  const why = [...codes].sort((a, b) => b[1] - a[1]).map(([c, k]) => `${c} ${count(k)}`).join(', ')
+  return new CliError('ERR_LOCAL', `${plural(n, what)} ${fate}: this machine could not fetch ${them} (${why}); ${kept}: run the same command again to fetch ${them}: ${command}`)
 }

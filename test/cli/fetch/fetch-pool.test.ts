@@ -92,9 +92,10 @@ describe('regression: a connection this machine refuses to one address (a firewa
   }
   const eperm = (): Error => Object.assign(new Error('connect EPERM 10.0.0.3:80 - Local (0.0.0.0:0)'), { code: 'EPERM', syscall: 'connect', address: '10.0.0.3', localFailure: true })
 
-  async function runWith(blocked: (url: string) => boolean, jobs: number, stallMs = 60_000): Promise<{ done: number[]; failed: number[]; codes: string[]; error?: unknown }> {
+  async function runWith(blocked: (url: string) => boolean, jobs: number, stallMs = 60_000): Promise<{ done: number[]; failed: number[]; codes: string[]; leftOut: (string | undefined)[]; error?: unknown }> {
     const done: number[] = []
     const failed: number[] = []
+    const leftOut: (string | undefined)[] = []
     const codes: string[] = []
     const transport = addressed((req) => (blocked(req.url) ? Promise.reject(eperm()) : new Promise((resolve) => setTimeout(() => resolve(ok()), 5))))
     let error: unknown
@@ -107,13 +108,22 @@ describe('regression: a connection this machine refuses to one address (a firewa
         options: () => ({ privateAddresses: 'allow' }),
         signal: new AbortController().signal,
         done: (i) => void done.push(i),
-        failed: (i) => void failed.push(i),
+        failed: (i, _err, code) => {
+          failed.push(i)
+          leftOut.push(code)
+        },
         local: (code) => codes.push(code),
         stallMs,
       },
     ).catch((e: unknown) => (error = e))
-    return { done, failed, codes, error }
+    return { done, failed, codes, leftOut, error }
   }
+
+  it('regression: an origin refused here was handed over as the library’s refusal, and fetch wrote the rest with exit 0; now its code goes with it (this machine’s: the run fails, a run again fetches it)', async () => {
+    const r = await runWith((url) => url.includes('//h3.'), 8)
+    expect(r.failed).toEqual([3])
+    expect(r.leftOut).toEqual(['EPERM'])
+  })
 
   it('one origin refused here while the others are fetched: left out after 5 tries, the others done', async () => {
     const r = await runWith((url) => url.includes('//h3.'), 8)
