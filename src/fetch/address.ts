@@ -167,9 +167,17 @@ export function classifyIpv6(g: readonly number[]): HostClass | undefined {
 
 const LOCAL_SUFFIXES = ['.local', '.home.arpa', '.internal']
 
-/** The class of a host name that is not an address literal, or undefined. */
-function classifyName(name: string): HostClass | undefined {
-  const n = name.endsWith('.') ? name.slice(0, -1) : name
+/**
+ * A name or IPv4 address without the DNS root's trailing dots: the URL parser
+ * keeps them past the first (`localhost..`, `127.0.0.1..`), and the store
+ * keys such a host as the one without them, so it is classified as that one.
+ */
+function withoutRootDots(host: string): string {
+  return host.replace(/([^.])\.+$/, '$1')
+}
+
+/** The class of a host name that is not an address literal (its trailing dots dropped), or undefined. */
+function classifyName(n: string): HostClass | undefined {
   if (n === 'localhost' || n.endsWith('.localhost')) return 'loopback'
   if (!n.includes('.')) return 'local-name'
   for (const suffix of LOCAL_SUFFIXES) if (n.endsWith(suffix)) return 'local-name'
@@ -209,9 +217,10 @@ export function classifyNormalHost(hostname: string): HostClass | undefined {
     const g = parseIpv6(hostname)
     return g ? classifyIpv6(g) : undefined
   }
-  const v4 = parseIpv4(hostname)
+  const host = withoutRootDots(hostname)
+  const v4 = parseIpv4(host)
   if (v4 >= 0) return classifyIpv4(v4)
-  return classifyName(hostname.toLowerCase())
+  return classifyName(host.toLowerCase())
 }
 
 /**
@@ -246,7 +255,8 @@ export function classifyHost(host: URL | string): HostClass | undefined {
     const g = parseIpv6(hostname.slice(1, -1))
     return g ? classifyIpv6(g) : undefined
   }
-  const v4 = parseIpv4(hostname)
+  const name = withoutRootDots(hostname)
+  const v4 = parseIpv4(name)
   if (v4 >= 0) return classifyIpv4(v4)
-  return classifyName(hostname.toLowerCase())
+  return classifyName(name.toLowerCase())
 }
