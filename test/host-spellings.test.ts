@@ -101,6 +101,8 @@ const SPELLINGS: readonly string[] = [
   '[::1',
   // ports and userinfo
   'example.com:8080',
+  'localhost:8080',
+  'u:p@127.1:81',
   'EXAMPLE.com:80',
   'bücher.de:0443',
   'example.com:99999',
@@ -427,10 +429,17 @@ describe('the access method: robotsLocation, fetchRobots, redirects, the address
       ['0xa9fea9fe', 'link-local'],
       ['metadata..', 'local-name'],
     ]
+
     for (const [spelling, cls] of cases) {
       expect(classifyHost(spelling), spelling).toBe(cls)
       expect(classifyHost(`http://${spelling}/private`), spelling).toBe(cls)
       expect(classifyHost(new URL(`http://${spelling}/private`)), spelling).toBe(cls)
+    }
+  })
+
+  it("regression: classifyHost of a host with a port (`localhost:8080`, `127.0.0.1:80`, `u:p@0x7f.1:81`) was undefined, public: it was read as an IPv6 address without brackets, which it is not", () => {
+    for (const [spelling, cls] of [['localhost:8080', 'loopback'], ['127.0.0.1:80', 'loopback'], ['u:p@0x7f.1:81', 'loopback'], ['10.0.0.5:443', 'private'], ['user@169.254.169.254', 'link-local'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback']] as const) {
+      expect(classifyHost(spelling), spelling).toBe(cls)
     }
   })
 
@@ -452,7 +461,7 @@ describe('the access method: robotsLocation, fetchRobots, redirects, the address
     const cls = classifyHost(denoted(url.hostname))
     expect(classifyHost(url), row.spelling).toBe(cls)
     expect(classifyHost(row.url), row.spelling).toBe(cls)
-    if (row.bare && row.spelling !== '') expect(classifyHost(row.spelling), row.spelling).toBe(cls)
+    if (row.spelling !== '') expect(classifyHost(row.spelling), row.spelling).toBe(cls)
     for (const policy of ['allow', 'origin', 'refuse'] as const) {
       const f = fakeFetch()
       const r = await fetchRobots(row.url, { fetch: f.fetch, privateAddresses: policy })

@@ -196,9 +196,14 @@ function urlHostname(url: string): string | undefined {
   }
 }
 
-/** `URL.hostname` of `http://host/`, or undefined when that is not a valid URL. */
+/**
+ * `URL.hostname` of `http://host/` (IPv6 given without brackets put in
+ * them), or undefined when that is not a valid URL. A host with a port or a
+ * userinfo (`127.0.0.1:8080`, `u:p@localhost`), no IPv6 address, is the host it names.
+ */
 function normalise(host: string): string | undefined {
-  return urlHostname(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`)
+  if (host.includes(':') && !host.startsWith('[')) return urlHostname(`http://[${host}]/`) ?? urlHostname(`http://${host}/`)
+  return urlHostname(`http://${host}/`)
 }
 
 /**
@@ -225,8 +230,9 @@ export function classifyNormalHost(hostname: string): HostClass | undefined {
 
 /**
  * Whether `host` (a `URL`, or a string that starts as one does, `scheme://`,
- * whose `hostname` is used; or a host string in any spelling `URL` accepts;
- * IPv6 with or without brackets) is a loopback,
+ * whose `hostname` is used; or a host string in any spelling `URL` accepts,
+ * IPv6 with or without brackets, an authority with a port or userinfo by its
+ * host, trailing dots dropped) is a loopback,
  * private, link-local or otherwise non-public address or name — see
  * {@link HostClass} — or `undefined` for a public one (or a string that is not
  * a valid host).
