@@ -505,6 +505,18 @@ describe('the access method: robotsLocation, fetchRobots, redirects, the address
           }
         }
       }
+      // A transport that followed the redirect itself (a browser's fetch): the file it reached is judged by its host alike.
+      const target = parsed(written)
+      if (target === null) return
+      for (const policy of ['origin', 'refuse'] as const) {
+        const transport = {
+          request: async () => ({ status: 200, headers: new Headers(), body: null, followedTo: target.href, cancel() {} }),
+        }
+        const r = await fetchRobots(START, { transport, privateAddresses: policy })
+        const cls = classifyHost(denoted(target.hostname))
+        expect(r.redirects[0]!.blocked, `${row.spelling} followed, ${policy}`).toBe(cls)
+        expect(r.outcome).toBe(cls === undefined ? 'ok' : 'unavailable')
+      }
     },
   )
 })
@@ -528,6 +540,21 @@ describe('RobotsCache', () => {
       await expect(cache.isAllowed(row.url, 'bot'), row.spelling).rejects.toMatchObject({ code: 'ERR_INPUT' })
     }
     expect(f.asked).toHaveLength(keys.size)
+  })
+
+  it("privateAddresses 'refuse': each spelling's entry refused as the address it denotes, nothing sent for it", async () => {
+    const f = fakeFetch()
+    const cache = new RobotsCache({ fetch: f.fetch, privateAddresses: 'refuse' })
+    for (const row of ACCEPTED) {
+      const cls = classifyHost(row.host!)
+      const lookup = await cache.lookup(row.url)
+      if (cls === undefined) expect(lookup.result.outcome, row.spelling).toBe('ok')
+      else expect(lookup.result, row.spelling).toMatchObject({ outcome: 'refused', error: { code: cls } })
+      expect(await cache.isAllowed(row.url, 'bot'), row.spelling).toBe(false)
+    }
+    const open = new Set(ACCEPTED.filter((r) => classifyHost(r.host!) === undefined).map((r) => `http://${r.host}${r.port}/robots.txt`))
+    expect(new Set(f.asked)).toEqual(open)
+    expect(f.asked).toHaveLength(open.size)
   })
 
   it("ports: a scheme's default port is no port (80 for http, 443 for https), another is another origin", async () => {
@@ -566,6 +593,8 @@ describe("the compat entry's origin check (robots-parser's: both URLs through th
         if (u !== null) expect(robots.isAllowed(u, 'bot'), what).toBe(same ? false : undefined)
       }
     }
+    // As robots-parser: hostnames compared as the parser writes them, so a trailing dot is another host here.
+    expect(robotsParser('http://example.com/robots.txt', ROBOTS).isAllowed('http://example.com./private', 'bot')).toBeUndefined()
   })
 })
 
