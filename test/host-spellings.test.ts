@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { canonicalHost, classifyHost, fetchRobots, RobotsCache, robotsLocation, RobotsStore, UrlScan, type EntryId, type FetchLike } from '../src/index.js'
 import { robotsParser } from '../src/compat.js'
 import { RulesView } from '../src/crawlee/rules-view.js'
+import { useWithCrawlee } from '../src/crawlee.js'
 import { parseRobots } from '../src/index.js'
 import { parseArgs } from '../src/cli/common/args.js'
 import { OriginList, readOrigins } from '../src/cli/fetch/origin-input.js'
@@ -611,6 +612,65 @@ describe("the crawlee entry's origin check (a file per cache entry)", () => {
         const u = parsed(s.url)
         if (u !== null) expect(view.isAllowed(u, 'bot'), what).toBe(same ? false : undefined)
       }
+    }
+  })
+})
+
+describe('the crawlee entry, end to end (stand-ins of Crawlee\'s classes, a fake transport)', () => {
+  /** A stand-in for Crawlee's RobotsTxtFile and BasicCrawler: a `robots` member that `isAllowed` asks, undefined read as allowed. */
+  function fakeCrawlee() {
+    class RobotsTxtFile {
+      constructor(readonly url: string) {
+        Object.defineProperty(this, 'robots', { value: { isAllowed: () => true, getSitemaps: () => [] }, writable: true, enumerable: true, configurable: true })
+      }
+      static async find(url: string): Promise<RobotsTxtFile> {
+        return RobotsTxtFile.from(url, '')
+      }
+      static async load(url: string): Promise<RobotsTxtFile> {
+        return RobotsTxtFile.from(url, '')
+      }
+      static from(url: string, _content: string): RobotsTxtFile {
+        return new RobotsTxtFile(url)
+      }
+      isAllowed(url: string, ua = '*'): boolean {
+        return (this as unknown as { robots: { isAllowed(u: string, a: string): boolean | undefined } }).robots.isAllowed(url, ua) ?? true
+      }
+    }
+    class BasicCrawler {
+      respectRobotsTxtFile = true
+      async getRobotsTxtFileForUrl(_url: string): Promise<RobotsTxtFile | undefined> {
+        return undefined
+      }
+    }
+    return { RobotsTxtFile, BasicCrawler }
+  }
+
+  it("regression: a page of one spelling of an origin (example.com.) was allowed by the file its other spelling (example.com) had fetched: one fetch per origin, every spelling judged by its rules", async () => {
+    const asked: string[] = []
+    const transport = {
+      request: async (req: { url: string }) => {
+        asked.push(req.url)
+        return { status: 200, headers: new Headers({ 'content-type': 'text/plain' }), body: new Response(ROBOTS).body, cancel() {} }
+      },
+    }
+    const crawlee = fakeCrawlee()
+    const robots = useWithCrawlee(crawlee, { transport, privateAddresses: 'allow' })
+    try {
+      const crawler = new crawlee.BasicCrawler()
+      for (const a of ACCEPTED) {
+        const viaFind = await crawlee.RobotsTxtFile.find(a.url)
+        const viaCrawler = (await crawler.getRobotsTxtFileForUrl(a.url))!
+        for (const b of ACCEPTED) {
+          if (`http://${b.host}${b.port}` !== `http://${a.host}${a.port}`) continue
+          expect(viaFind.isAllowed(b.url, 'bot'), `${a.spelling} / ${b.spelling}`).toBe(false)
+          expect(viaCrawler.isAllowed(b.url, 'bot'), `${a.spelling} / ${b.spelling}`).toBe(false)
+          expect((await crawler.getRobotsTxtFileForUrl(b.url))!.isAllowed(a.url, 'bot'), `${b.spelling} / ${a.spelling}`).toBe(false)
+        }
+      }
+      const keys = new Set(ACCEPTED.map((r) => `http://${r.host}${r.port}`))
+      expect(asked).toHaveLength(keys.size)
+    } finally {
+      robots.restore()
     }
   })
 })
