@@ -10,14 +10,21 @@
  * line's line locator (a URL line, a host column, `--host`), `fetch`'s
  * origin list, `filter --robots-dir`, `filter --bundle` (bare-host and
  * origin keys), `filter` with a host column and with vhost_combined, `pack`
- * (directory names and JSON lines), `diff`, and compare's case loader.
+ * (directory names and JSON lines), `diff`, and compare's case loader;
+ * the access method (`robotsLocation`, `fetchRobots` and its redirects, the
+ * address policy), `RobotsCache`, the compat entry's origin check and the
+ * crawlee entry's (a fake fetch: nothing is sent).
  * A spelling the parser refuses is refused on every path, never judged as
  * another host.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { canonicalHost, RobotsStore, UrlScan, type EntryId } from '../src/index.js'
+import { canonicalHost, classifyHost, fetchRobots, RobotsCache, robotsLocation, RobotsStore, UrlScan, type EntryId, type FetchLike } from '../src/index.js'
+import { robotsParser } from '../src/compat.js'
+import { RulesView } from '../src/crawlee/rules-view.js'
+import { useWithCrawlee } from '../src/crawlee.js'
+import { parseRobots } from '../src/index.js'
 import { parseArgs } from '../src/cli/common/args.js'
 import { OriginList, readOrigins } from '../src/cli/fetch/origin-input.js'
 import { resolveInputs } from '../src/cli/filter/input.js'
@@ -78,14 +85,25 @@ const SPELLINGS: readonly string[] = [
   '0x100000000',
   'a.0x',
   'a.1e',
+  '0xa9fea9fe',
+  '127.0.0.1..',
+  // local names, trailing dots
+  'localhost',
+  'LOCALHOST.',
+  'localhost..',
+  'metadata..',
+  'example.com..',
   // IPv6
   '[::1]',
   '[0:0:0:0:0:0:0:1]',
   '[::FFFF:1.2.3.4]',
+  '[::ffff:127.0.0.1]',
   '[zz]',
   '[::1',
   // ports and userinfo
   'example.com:8080',
+  'localhost:8080',
+  'u:p@127.1:81',
   'EXAMPLE.com:80',
   'bücher.de:0443',
   'example.com:99999',
@@ -364,5 +382,295 @@ describe('the command line, end to end', () => {
 
   it("compare's case loader groups URLs by the parser's host", () => {
     for (const row of ROWS) expect(hostOf(row.url), row.spelling).toBe(row.host ?? '')
+  })
+})
+
+/** The WHATWG parser's reading of `text`, or null when it refuses it. */
+function parsed(text: string, base?: string): URL | null {
+  try {
+    return new URL(text, base)
+  } catch {
+    return null
+  }
+}
+
+/** A host without the DNS root's trailing dots, as the table writes hosts. */
+const denoted = (hostname: string): string => hostname.replace(/([^.])\.+$/, '$1')
+
+/** A fake fetch that records each URL asked for; `answer` may answer one, else 200 with {@link ROBOTS}. */
+function fakeFetch(answer?: (url: string) => Response | undefined): { fetch: FetchLike; asked: string[] } {
+  const asked: string[] = []
+  const fetch: FetchLike = async (input) => {
+    asked.push(input)
+    return answer?.(input) ?? new Response(ROBOTS, { status: 200, headers: { 'content-type': 'text/plain' } })
+  }
+  return { fetch, asked }
+}
+
+/** A string's UTF-8 bytes, one char per byte, as a header value reaches a fetch. */
+const asHeader = (text: string): string => [...enc.encode(text)].map((b) => String.fromCharCode(b)).join('')
+
+describe('the access method: robotsLocation, fetchRobots, redirects, the address policy', () => {
+  it('regression: a private address or local name written with more than one trailing dot (`localhost..`, `127.0.0.1..`, `metadata..`) was classified public and passed the address policy; every spelling is classified as the address it denotes', () => {
+    const cases: [string, string][] = [
+      ['0x7f.1', 'loopback'],
+      ['0x7F.0.0.1', 'loopback'],
+      ['0177.0.0.1', 'loopback'],
+      ['2130706433', 'loopback'],
+      ['127.1', 'loopback'],
+      ['127.0.0.1..', 'loopback'],
+      ['[::ffff:127.0.0.1]', 'loopback'],
+      ['[::1]', 'loopback'],
+      ['[0:0:0:0:0:0:0:1]', 'loopback'],
+      ['localhost', 'loopback'],
+      ['localhost.', 'loopback'],
+      ['LOCALHOST.', 'loopback'],
+      ['localhost..', 'loopback'],
+      ['ｌｏｃａｌｈｏｓｔ', 'loopback'],
+      ['0xa9fea9fe', 'link-local'],
+      ['metadata..', 'local-name'],
+    ]
+
+    for (const [spelling, cls] of cases) {
+      expect(classifyHost(spelling), spelling).toBe(cls)
+      expect(classifyHost(`http://${spelling}/private`), spelling).toBe(cls)
+      expect(classifyHost(new URL(`http://${spelling}/private`)), spelling).toBe(cls)
+    }
+  })
+
+  it("regression: classifyHost of a host with a port (`localhost:8080`, `127.0.0.1:80`, `u:p@0x7f.1:81`) was undefined, public: it was read as an IPv6 address without brackets, which it is not", () => {
+    for (const [spelling, cls] of [['localhost:8080', 'loopback'], ['127.0.0.1:80', 'loopback'], ['u:p@0x7f.1:81', 'loopback'], ['10.0.0.5:443', 'private'], ['user@169.254.169.254', 'link-local'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback']] as const) {
+      expect(classifyHost(spelling), spelling).toBe(cls)
+    }
+  })
+
+  it.each(ROWS.map((r) => [r.spelling, r] as const))('http://%s/private: the robots.txt URL asked for, under each policy', async (_s, row) => {
+    const url = parsed(row.url)
+    if (url === null) {
+      expect(codeOf(() => robotsLocation(row.url))).toBe('ERR_INPUT')
+      const f = fakeFetch()
+      await expect(fetchRobots(row.url, { fetch: f.fetch })).rejects.toMatchObject({ code: 'ERR_INPUT' })
+      expect(f.asked).toEqual([])
+      return
+    }
+    // scheme://authority/robots.txt, the userinfo left out (RFC 9309 §2.3).
+    const robotsUrl = `${url.origin}/robots.txt`
+    expect(robotsUrl).toBe(new URL(`${url.protocol}//${url.host}/robots.txt`).href)
+    expect(robotsLocation(row.url)).toEqual({ origin: url.origin, robotsUrl })
+    expect(robotsLocation(url)).toEqual({ origin: url.origin, robotsUrl })
+    // The class of the host denoted, however it is spelled.
+    const cls = classifyHost(denoted(url.hostname))
+    expect(classifyHost(url), row.spelling).toBe(cls)
+    expect(classifyHost(row.url), row.spelling).toBe(cls)
+    if (row.spelling !== '') expect(classifyHost(row.spelling), row.spelling).toBe(cls)
+    for (const policy of ['allow', 'origin', 'refuse'] as const) {
+      const f = fakeFetch()
+      const r = await fetchRobots(row.url, { fetch: f.fetch, privateAddresses: policy })
+      if (policy === 'refuse' && cls !== undefined) {
+        expect(r, `${row.spelling} ${policy}`).toMatchObject({ outcome: 'refused', error: { code: cls } })
+        expect(f.asked).toEqual([])
+      } else {
+        expect(r.outcome, `${row.spelling} ${policy}`).toBe('ok')
+        expect(f.asked).toEqual([robotsUrl])
+        expect(r.robots.isAllowed(row.url, 'bot')).toBe(false)
+      }
+    }
+  })
+
+  const START = 'http://start.example/robots.txt'
+  it.each(ROWS.filter((r) => r.spelling !== '' && !/[\u0000-\u001f]/.test(r.spelling)).map((r) => [r.spelling, r] as const))(
+    'a redirect to http://%s/robots.txt: the hop keyed as the parser keys it, a private address blocked however spelled',
+    async (_s, row) => {
+      const written = `http://${row.spelling}/robots.txt`
+      // As a server writes it: non-ASCII chars as their UTF-8 bytes (a browser reads those back as UTF-8).
+      for (const location of /^[\x00-\x7f]*$/.test(written) ? [written] : [asHeader(written), encodeURI(written)]) {
+        const target = parsed(written)
+        for (const policy of ['origin', 'refuse', 'allow'] as const) {
+          const f = fakeFetch((u) => (u === START ? new Response(null, { status: 301, headers: { location } }) : undefined))
+          const r = await fetchRobots(START, { fetch: f.fetch, privateAddresses: policy })
+          const what = `${row.spelling} ${JSON.stringify(location)} ${policy}`
+          if (target === null) {
+            expect(r.reason, what).toBe('redirect-invalid-location')
+            expect(f.asked).toEqual([START])
+            continue
+          }
+          expect(r.redirects[0], what).toMatchObject({ url: START, status: 301, location: target.href })
+          const cls = policy === 'allow' ? undefined : classifyHost(denoted(target.hostname))
+          if (cls !== undefined) {
+            expect(r, what).toMatchObject({ outcome: 'unavailable', reason: 'redirect-blocked' })
+            expect(r.redirects[0]!.blocked, what).toBe(cls)
+            expect(f.asked).toEqual([START])
+          } else {
+            expect(r, what).toMatchObject({ outcome: 'ok', finalUrl: target.href })
+            expect(f.asked).toEqual([START, target.href])
+          }
+        }
+      }
+      // A transport that followed the redirect itself (a browser's fetch): the file it reached is judged by its host alike.
+      const target = parsed(written)
+      if (target === null) return
+      for (const policy of ['origin', 'refuse'] as const) {
+        const transport = {
+          request: async () => ({ status: 200, headers: new Headers(), body: null, followedTo: target.href, cancel() {} }),
+        }
+        const r = await fetchRobots(START, { transport, privateAddresses: policy })
+        const cls = classifyHost(denoted(target.hostname))
+        expect(r.redirects[0]!.blocked, `${row.spelling} followed, ${policy}`).toBe(cls)
+        expect(r.outcome).toBe(cls === undefined ? 'ok' : 'unavailable')
+      }
+    },
+  )
+})
+
+describe('RobotsCache', () => {
+  it('two spellings of one origin share one entry (one fetch); two origins never share one', async () => {
+    const f = fakeFetch()
+    const cache = new RobotsCache({ fetch: f.fetch, privateAddresses: 'allow' })
+    for (const row of ACCEPTED) {
+      const lookup = await cache.lookup(row.url)
+      expect(lookup.origin, row.spelling).toBe(`http://${row.host}${row.port}`)
+      expect(await cache.isAllowed(row.url, 'bot'), row.spelling).toBe(false)
+      expect(await cache.isAllowed(new URL(row.url), 'bot'), row.spelling).toBe(false)
+    }
+    const keys = new Set(ACCEPTED.map((r) => `http://${r.host}${r.port}`))
+    expect(f.asked).toHaveLength(keys.size)
+    expect(new Set(f.asked.map((u) => RobotsStore.keyOf(new URL(u).origin)))).toEqual(keys)
+    expect(cache.stats().entries).toBe(keys.size)
+    for (const row of REFUSED.filter((r) => r.spelling !== '')) {
+      await expect(cache.lookup(row.url), row.spelling).rejects.toMatchObject({ code: 'ERR_INPUT' })
+      await expect(cache.isAllowed(row.url, 'bot'), row.spelling).rejects.toMatchObject({ code: 'ERR_INPUT' })
+    }
+    expect(f.asked).toHaveLength(keys.size)
+  })
+
+  it("privateAddresses 'refuse': each spelling's entry refused as the address it denotes, nothing sent for it", async () => {
+    const f = fakeFetch()
+    const cache = new RobotsCache({ fetch: f.fetch, privateAddresses: 'refuse' })
+    for (const row of ACCEPTED) {
+      const cls = classifyHost(row.host!)
+      const lookup = await cache.lookup(row.url)
+      if (cls === undefined) expect(lookup.result.outcome, row.spelling).toBe('ok')
+      else expect(lookup.result, row.spelling).toMatchObject({ outcome: 'refused', error: { code: cls } })
+      expect(await cache.isAllowed(row.url, 'bot'), row.spelling).toBe(false)
+    }
+    const open = new Set(ACCEPTED.filter((r) => classifyHost(r.host!) === undefined).map((r) => `http://${r.host}${r.port}/robots.txt`))
+    expect(new Set(f.asked)).toEqual(open)
+    expect(f.asked).toHaveLength(open.size)
+  })
+
+  it("ports: a scheme's default port is no port (80 for http, 443 for https), another is another origin", async () => {
+    const f = fakeFetch()
+    const cache = new RobotsCache({ fetch: f.fetch })
+    const groups: [string, string[]][] = [
+      ['http://example.com', ['http://example.com/a', 'http://example.com:80/a', 'http://EXAMPLE.com:080/a', 'http://example.com.:80/a']],
+      ['https://example.com', ['https://example.com/a', 'https://example.com:443/a', 'https://example.com:0443/a']],
+      ['http://example.com:443', ['http://example.com:443/a']],
+      ['https://example.com:80', ['https://example.com:80/a']],
+      ['http://example.com:8080', ['http://example.com:8080/a', 'http://u:p@example.com:8080/a']],
+    ]
+    for (const [origin, urls] of groups) {
+      for (const url of urls) {
+        expect((await cache.lookup(url)).origin, url).toBe(origin)
+        expect(RobotsStore.keyOf(new URL(url).origin)).toBe(origin)
+      }
+    }
+    expect(f.asked.sort()).toEqual(groups.map(([o]) => `${o}/robots.txt`).sort())
+  })
+})
+
+describe("the compat entry's origin check (robots-parser's: both URLs through the WHATWG parser)", () => {
+  it('isAllowed, isDisallowed, getMatchingLineNumber: an answer for every spelling of the origin, undefined for any other', () => {
+    for (const r of ROWS) {
+      const robotsUrl = `http://${r.spelling}/robots.txt`
+      const home = parsed(robotsUrl)
+      const robots = robotsParser(robotsUrl, ROBOTS)
+      for (const s of ROWS) {
+        const u = parsed(s.url)
+        const same = home !== null && u !== null && u.protocol === home.protocol && u.hostname === home.hostname && u.port === home.port
+        const what = `${r.spelling} / ${s.spelling}`
+        expect(robots.isAllowed(s.url, 'bot'), what).toBe(same ? false : undefined)
+        expect(robots.isDisallowed(s.url, 'bot'), what).toBe(true)
+        expect(robots.getMatchingLineNumber(s.url, 'bot'), what).toBe(same ? 2 : -1)
+        if (u !== null) expect(robots.isAllowed(u, 'bot'), what).toBe(same ? false : undefined)
+      }
+    }
+    // As robots-parser: hostnames compared as the parser writes them, so a trailing dot is another host here.
+    expect(robotsParser('http://example.com/robots.txt', ROBOTS).isAllowed('http://example.com./private', 'bot')).toBeUndefined()
+  })
+})
+
+describe("the crawlee entry's origin check (a file per cache entry)", () => {
+  it("regression: a file made for one spelling of an origin (a trailing dot) answered undefined (allowed) for another spelling that shares its cache entry", () => {
+    const rules = parseRobots(ROBOTS)
+    for (const r of ACCEPTED) {
+      const view = new RulesView(robotsLocation(r.url).origin, { current: () => rules })
+      const key = `http://${r.host}${r.port}`
+      for (const s of ROWS) {
+        const same = s.host !== null && `http://${s.host}${s.port}` === key
+        const what = `${r.spelling} / ${s.spelling}`
+        expect(view.isAllowed(s.url, 'bot'), what).toBe(same ? false : undefined)
+        const u = parsed(s.url)
+        if (u !== null) expect(view.isAllowed(u, 'bot'), what).toBe(same ? false : undefined)
+      }
+    }
+  })
+})
+
+describe('the crawlee entry, end to end (stand-ins of Crawlee\'s classes, a fake transport)', () => {
+  /** A stand-in for Crawlee's RobotsTxtFile and BasicCrawler: a `robots` member that `isAllowed` asks, undefined read as allowed. */
+  function fakeCrawlee() {
+    class RobotsTxtFile {
+      constructor(readonly url: string) {
+        Object.defineProperty(this, 'robots', { value: { isAllowed: () => true, getSitemaps: () => [] }, writable: true, enumerable: true, configurable: true })
+      }
+      static async find(url: string): Promise<RobotsTxtFile> {
+        return RobotsTxtFile.from(url, '')
+      }
+      static async load(url: string): Promise<RobotsTxtFile> {
+        return RobotsTxtFile.from(url, '')
+      }
+      static from(url: string, _content: string): RobotsTxtFile {
+        return new RobotsTxtFile(url)
+      }
+      isAllowed(url: string, ua = '*'): boolean {
+        return (this as unknown as { robots: { isAllowed(u: string, a: string): boolean | undefined } }).robots.isAllowed(url, ua) ?? true
+      }
+    }
+    class BasicCrawler {
+      respectRobotsTxtFile = true
+      async getRobotsTxtFileForUrl(_url: string): Promise<RobotsTxtFile | undefined> {
+        return undefined
+      }
+    }
+    return { RobotsTxtFile, BasicCrawler }
+  }
+
+  it("regression: a page of one spelling of an origin (example.com.) was allowed by the file its other spelling (example.com) had fetched: one fetch per origin, every spelling judged by its rules", async () => {
+    const asked: string[] = []
+    const transport = {
+      request: async (req: { url: string }) => {
+        asked.push(req.url)
+        return { status: 200, headers: new Headers({ 'content-type': 'text/plain' }), body: new Response(ROBOTS).body, cancel() {} }
+      },
+    }
+    const crawlee = fakeCrawlee()
+    const robots = useWithCrawlee(crawlee, { transport, privateAddresses: 'allow' })
+    try {
+      const crawler = new crawlee.BasicCrawler()
+      for (const a of ACCEPTED) {
+        const viaFind = await crawlee.RobotsTxtFile.find(a.url)
+        const viaCrawler = (await crawler.getRobotsTxtFileForUrl(a.url))!
+        for (const b of ACCEPTED) {
+          if (`http://${b.host}${b.port}` !== `http://${a.host}${a.port}`) continue
+          expect(viaFind.isAllowed(b.url, 'bot'), `${a.spelling} / ${b.spelling}`).toBe(false)
+          expect(viaCrawler.isAllowed(b.url, 'bot'), `${a.spelling} / ${b.spelling}`).toBe(false)
+          expect((await crawler.getRobotsTxtFileForUrl(b.url))!.isAllowed(a.url, 'bot'), `${b.spelling} / ${a.spelling}`).toBe(false)
+        }
+      }
+      const keys = new Set(ACCEPTED.map((r) => `http://${r.host}${r.port}`))
+      expect(asked).toHaveLength(keys.size)
+    } finally {
+      robots.restore()
+    }
   })
 })

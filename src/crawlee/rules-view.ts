@@ -7,7 +7,7 @@
  * robots-parser's).
  */
 import { compatToken } from '../compat.js'
-import { robotsLocation, RobotsInputError, type AgentMatcher, type Robots } from '../index.js'
+import { robotsLocation, RobotsInputError, RobotsStore, type AgentMatcher, type Robots } from '../index.js'
 import { requestedHref, requestedUrl } from './requested-url.js'
 
 /** Where a view reads its rules: the cache entry of its origin, refreshed when it has expired. */
@@ -16,9 +16,20 @@ export interface RulesSource {
   current(): Robots
 }
 
+/** The cache's key of `origin`, or undefined when it has none (too long to be one). */
+function keyOf(origin: string): string | undefined {
+  try {
+    return RobotsStore.keyOf(origin)
+  } catch {
+    return undefined
+  }
+}
+
 export class RulesView {
   /** `origin + '/'`: a URL string that starts with it is on the origin whatever follows. */
   private readonly prefix: string
+  /** The origin as the cache keys it (`http://example.com.` is `http://example.com`): every spelling of it shares the entry, and so this view. */
+  private readonly key: string
   private lastUa: unknown = undefined
   private lastToken = '*'
   /** The matcher of the last (rules, token) asked about. */
@@ -31,6 +42,7 @@ export class RulesView {
     private readonly source: RulesSource,
   ) {
     this.prefix = origin + '/'
+    this.key = keyOf(origin) ?? origin
   }
 
   isAllowed(url: unknown, ua?: unknown): boolean | undefined {
@@ -57,13 +69,15 @@ export class RulesView {
     if (typeof url !== 'string' && !(url instanceof URL)) {
       throw new RobotsInputError(`isAllowed: url must be a string or a URL (got ${url === null ? 'null' : typeof url})`)
     }
-    let origin: string
+    let key: string | undefined
     try {
-      origin = robotsLocation(url).origin
+      const origin = robotsLocation(url).origin
+      key = origin === this.origin ? origin : keyOf(origin)
     } catch {
       return undefined
     }
-    if (origin !== this.origin) return undefined
+    if (key === undefined) return undefined
+    if (key !== this.origin && key !== this.key) return undefined
     return requestedHref(new URL(url))
   }
 

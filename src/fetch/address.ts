@@ -167,9 +167,17 @@ export function classifyIpv6(g: readonly number[]): HostClass | undefined {
 
 const LOCAL_SUFFIXES = ['.local', '.home.arpa', '.internal']
 
-/** The class of a host name that is not an address literal, or undefined. */
-function classifyName(name: string): HostClass | undefined {
-  const n = name.endsWith('.') ? name.slice(0, -1) : name
+/**
+ * A name or IPv4 address without the DNS root's trailing dots: the URL parser
+ * keeps them past the first (`localhost..`, `127.0.0.1..`), and the store
+ * keys such a host as the one without them, so it is classified as that one.
+ */
+function withoutRootDots(host: string): string {
+  return host.replace(/([^.])\.+$/, '$1')
+}
+
+/** The class of a host name that is not an address literal (its trailing dots dropped), or undefined. */
+function classifyName(n: string): HostClass | undefined {
   if (n === 'localhost' || n.endsWith('.localhost')) return 'loopback'
   if (!n.includes('.')) return 'local-name'
   for (const suffix of LOCAL_SUFFIXES) if (n.endsWith(suffix)) return 'local-name'
@@ -188,9 +196,14 @@ function urlHostname(url: string): string | undefined {
   }
 }
 
-/** `URL.hostname` of `http://host/`, or undefined when that is not a valid URL. */
+/**
+ * `URL.hostname` of `http://host/` (IPv6 given without brackets put in
+ * them), or undefined when that is not a valid URL. A host with a port or a
+ * userinfo (`127.0.0.1:8080`, `u:p@localhost`), no IPv6 address, is the host it names.
+ */
 function normalise(host: string): string | undefined {
-  return urlHostname(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`)
+  if (host.includes(':') && !host.startsWith('[')) return urlHostname(`http://[${host}]/`) ?? urlHostname(`http://${host}/`)
+  return urlHostname(`http://${host}/`)
 }
 
 /**
@@ -209,15 +222,17 @@ export function classifyNormalHost(hostname: string): HostClass | undefined {
     const g = parseIpv6(hostname)
     return g ? classifyIpv6(g) : undefined
   }
-  const v4 = parseIpv4(hostname)
+  const host = withoutRootDots(hostname)
+  const v4 = parseIpv4(host)
   if (v4 >= 0) return classifyIpv4(v4)
-  return classifyName(hostname.toLowerCase())
+  return classifyName(host.toLowerCase())
 }
 
 /**
  * Whether `host` (a `URL`, or a string that starts as one does, `scheme://`,
- * whose `hostname` is used; or a host string in any spelling `URL` accepts;
- * IPv6 with or without brackets) is a loopback,
+ * whose `hostname` is used; or a host string in any spelling `URL` accepts,
+ * IPv6 with or without brackets, an authority with a port or userinfo by its
+ * host, trailing dots dropped) is a loopback,
  * private, link-local or otherwise non-public address or name — see
  * {@link HostClass} — or `undefined` for a public one (or a string that is not
  * a valid host).
@@ -246,7 +261,8 @@ export function classifyHost(host: URL | string): HostClass | undefined {
     const g = parseIpv6(hostname.slice(1, -1))
     return g ? classifyIpv6(g) : undefined
   }
-  const v4 = parseIpv4(hostname)
+  const name = withoutRootDots(hostname)
+  const v4 = parseIpv4(name)
   if (v4 >= 0) return classifyIpv4(v4)
-  return classifyName(hostname.toLowerCase())
+  return classifyName(name.toLowerCase())
 }
