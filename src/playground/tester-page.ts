@@ -17,7 +17,6 @@ const MAX_CRAWLERS = 1000
 const INPUT_PAUSE_MS = 150
 /** Pause before the address is rewritten (ms): encoding a large case costs more than judging it. */
 const LINK_PAUSE_MS = 400
-/** Longest fragment written into the address (browsers cap URLs at about 2 MB). */
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T
 const count = (n: number): string => n.toLocaleString('en-US')
