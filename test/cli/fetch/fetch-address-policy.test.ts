@@ -165,7 +165,7 @@ describe('DNS that the run controls', () => {
     try {
       const input = file('mute.txt', names.map((n) => `http://${n}:${server.port}/`))
       const out = tmp.path('mute.bundle')
-      const argv = ['fetch', input, '-o', out, '--dns-server', mute.address, '--allow-private', '--give-up-after', '1']
+      const argv = ['fetch', input, '-o', out, '--dns-server', mute.address, '--allow-private', '--give-up-after', '1', '--timeout', '3']
       const r = await run(argv)
       expect(r.status, r.stderr).toBe(1)
       expect(r.stderr).toMatch(/cannot make progress: .*only failures of this machine \(the DNS servers are not answering \(ETIMEOUT/)

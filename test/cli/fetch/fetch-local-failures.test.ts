@@ -91,8 +91,8 @@ describe('local failures are recorded as the site’s fault: no longer', () => {
     const r = await runShell(cli(['fetch', input('stopped.txt', N), '-o', out, '--timeout', '0.5', '--give-up-after', '1', '--concurrency', String(N), '--per-ip', String(N), '--resolve', `*:${server.port}:127.0.0.1`]), async (pid) => {
       await until(() => answers.held.length >= N)
       process.kill(pid, 'SIGSTOP')
-      // Stopped past the deadline of its fetches, and past the time it gives up after (3 s: six deadlines).
-      await new Promise((resolve) => setTimeout(resolve, 4000))
+      // Stopped past the deadline of its fetches (0.5 s), and twice the time it gives up after (1 s).
+      await new Promise((resolve) => setTimeout(resolve, 2000))
       process.kill(pid, 'SIGCONT')
       // The fetches again are answered at once; the ones held never are, so the run always has the time-outs it must not take for the sites'.
       answers.hold = false
