@@ -1,8 +1,9 @@
 /**
  * One run of `compare`, streamed in blocks of cases so that memory stays
  * bounded whatever the count: each case is answered by the oracle as it
- * comes; each block is tagged, filtered, exported, judged by the adapter (`repeat` times, the first one
- * counted), tallied and handed to the per-case outputs. Whatever ends the
+ * comes; each block is tagged, filtered, exported, judged by the adapter
+ * (`repeat` times, the first one counted), tallied and handed to the
+ * per-case outputs. Whatever ends the
  * run early (the adapter failing, an abort, a case file that cannot be read)
  * leaves the cases done counted; the failure is part of the result.
  */
