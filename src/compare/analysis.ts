@@ -397,10 +397,14 @@ export function analyseAgents(body: BodyAnalysis, agents: readonly string[]): Ag
   return a
 }
 
-function buildAgentAnalysis(body: BodyAnalysis, agents: readonly string[]): AgentAnalysis {
-  const matcher = agents.length === 1 ? body.robots.agent(agents[0]) : body.robots.agents(agents)
-  const set = matcher.rules
-  const rules: RuleInfo[] = []
+/** Rule infos per rule set: crawlers that select the same groups share one matcher, so one set, and its infos. */
+const ruleInfos = new WeakMap<object, readonly RuleInfo[]>()
+
+/** The infos of a set's rules, in file order (made once per set: they depend on the set and its body alone). */
+function rulesOf(body: BodyAnalysis, set: AgentMatcher['rules']): readonly RuleInfo[] {
+  let rules = ruleInfos.get(set)
+  if (rules !== undefined) return rules
+  const made: RuleInfo[] = []
   // In file order, as the report lists them (the RuleSet is in rank order).
   for (const r of set.fileOrder()) {
     const pattern = Buffer.from(set.pattern(r))
@@ -410,7 +414,7 @@ function buildAgentAnalysis(body: BodyAnalysis, agents: readonly string[]): Agen
     const anchored = pattern.length > 0 && pattern[pattern.length - 1] === 36
     const bare = anchored ? pattern.subarray(0, pattern.length - 1) : pattern
     const bodyLine = body.lines[line - 1]
-    rules.push({
+    made.push({
       line,
       allow,
       pattern,
@@ -428,19 +432,51 @@ function buildAgentAnalysis(body: BodyAnalysis, agents: readonly string[]): Agen
       group: bodyLine?.group ?? -1,
     })
   }
+  ruleInfos.set(set, (rules = made))
+  return rules
+}
+
+/** What the crawler tags read of a user-agent line: its name lowercased, and the first word of its value lowercased. */
+interface AgentNames {
+  readonly name: string
+  /** The value trimmed is other than the name (the name was cut from it). */
+  readonly cut: boolean
+  readonly full: string
+}
+
+const agentNames = new WeakMap<BodyAnalysis, readonly AgentNames[]>()
+
+/** AgentNames of each of a body's user-agent lines, in file order (made once per body). */
+function namesOf(body: BodyAnalysis): readonly AgentNames[] {
+  let names = agentNames.get(body)
+  if (names === undefined) {
+    names = body.agentLines.map((a) => ({ name: asciiLower(a.name), cut: a.value.trim() !== a.name, full: asciiLower(a.value.split(/[\s/]/)[0]) }))
+    agentNames.set(body, names)
+  }
+  return names
+}
+
+function buildAgentAnalysis(body: BodyAnalysis, agents: readonly string[]): AgentAnalysis {
+  const matcher = agents.length === 1 ? body.robots.agent(agents[0]) : body.robots.agents(agents)
+  const set = matcher.rules
+  const rules = rulesOf(body, set)
   const lower = new Set(agents.map((t) => asciiLower(t)))
-  const named = (a: AgentLine): boolean => lower.has(asciiLower(a.name))
+  const names = namesOf(body)
+  /** The lines (not `*`) naming one of the tokens. */
+  const namedLines = new Set<AgentLine>()
+  const named = (a: AgentLine): boolean => namedLines.has(a)
   const categories = new Set<string>()
-  for (const a of body.agentLines) {
+  const tokens = agents.map((t) => ({ t, tl: asciiLower(t), head: asciiLower(t).split('/')[0] }))
+  for (let i = 0; i < body.agentLines.length; i++) {
+    const a = body.agentLines[i]
     if (a.global) continue
-    const name = asciiLower(a.name)
-    for (const t of agents) {
-      const tl = asciiLower(t)
+    const { name, cut, full } = names[i]
+    if (lower.has(name)) namedLines.add(a)
+    for (const { t, tl, head } of tokens) {
       if (name === tl && a.name !== t) categories.add('ua-case')
-      if (name === tl && a.value.trim() !== a.name) categories.add('ua-product-token')
+      if (name === tl && cut) categories.add('ua-product-token')
       if (isNamePrefix(name, tl) || isNamePrefix(tl, name)) categories.add('ua-prefix')
-      const full = asciiLower(a.value.split(/[\s/]/)[0])
-      if (full !== name && full === tl.split('/')[0]) categories.add('ua-product-token')
+      if (full !== name && full === head) categories.add('ua-product-token')
     }
   }
   if (agents.some((t) => !isValidProductToken(t))) categories.add('ua-product-token')

@@ -156,11 +156,11 @@ const NO_RFC_PATH = /^(?:$|[^/A-Za-z]|[A-Za-z][A-Za-z0-9+.-]*(?:[^A-Za-z0-9+.:-]
 /** A rule written as an absolute URL: the scheme and host, then the path part (group 1). */
 const ABSOLUTE_RULE = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/]*(\/.*)?$/s
 
-const absoluteRules = new WeakMap<AgentAnalysis, readonly { segs: Buffer[]; folded: Buffer[] }[]>()
+const absoluteRules = new WeakMap<readonly RuleInfo[], readonly { segs: Buffer[]; folded: Buffer[] }[]>()
 
-/** The path parts of the crawler's rules written as absolute URLs, split at `*` (and case-folded); made once per crawler. */
+/** The path parts of the crawler's rules written as absolute URLs, split at `*` (and case-folded); made once per rule list (shared by crawlers of one selection). */
 function absolutePaths(view: AgentAnalysis): readonly { segs: Buffer[]; folded: Buffer[] }[] {
-  let list = absoluteRules.get(view)
+  let list = absoluteRules.get(view.rules)
   if (list === undefined) {
     const found: { segs: Buffer[]; folded: Buffer[] }[] = []
     for (const rule of view.rules) {
@@ -171,7 +171,7 @@ function absolutePaths(view: AgentAnalysis): readonly { segs: Buffer[]; folded: 
       const segs = (m[1] ?? '/').split('*').map((x) => Buffer.from(x, 'latin1'))
       found.push({ segs, folded: segs.map((x) => normalise(x)) })
     }
-    absoluteRules.set(view, (list = found))
+    absoluteRules.set(view.rules, (list = found))
   }
   return list
 }

@@ -54,6 +54,17 @@ export class Oracle {
   /** How many cases state an answer other than the reference's. */
   statedMismatchCount = 0
 
+  /** Where the stated mismatches stand, for {@link Oracle.forgetSince}. */
+  mark(): { readonly count: number; readonly kept: number } {
+    return { count: this.statedMismatchCount, kept: this.statedMismatches.length }
+  }
+
+  /** Forgets the stated mismatches of the cases answered since `mark` (cases answered ahead of their block, which never came whole). */
+  forgetSince(mark: { readonly count: number; readonly kept: number }): void {
+    this.statedMismatchCount = mark.count
+    this.statedMismatches.length = mark.kept
+  }
+
   /** The analysis of a body. */
   body(bytes: Uint8Array): BodyAnalysis {
     let key = this.keys.get(bytes)

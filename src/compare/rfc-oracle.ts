@@ -103,6 +103,28 @@ export function rfcRules(body: BodyAnalysis, view: AgentAnalysis): RfcRules {
   let r = cache.get(view)
   if (r !== undefined) return r
   const lower = new Set(view.tokens.map(asciiLower))
+  const names = namesOf(body)
+  // The rules depend on the tokens only through the user-agent lines they name: crawlers naming the same lines share them.
+  let key = ''
+  for (let at = 0; at < names.length; at++) if (!body.agentLines[at].global && lower.has(names[at])) key += `${at},`
+  let kept = bySelection.get(body)
+  if (kept === undefined) bySelection.set(body, (kept = new Map()))
+  r = kept.get(key)
+  if (r === undefined) {
+    r = replay(body, lower, names)
+    if (kept.size >= KEPT_SELECTIONS) kept.delete(kept.keys().next().value!)
+    kept.set(key, r)
+  }
+  cache.set(view, r)
+  return r
+}
+
+/** Selections whose rules are kept per body (the oldest dropped first). */
+const KEPT_SELECTIONS = 256
+const bySelection = new WeakMap<BodyAnalysis, Map<string, RfcRules>>()
+
+/** The replay of rfcRules for the lowercased tokens `lower`. */
+function replay(body: BodyAnalysis, lower: ReadonlySet<string>, names: readonly string[]): RfcRules {
   const specific: RfcRule[] = []
   const global: RfcRule[] = []
   let seenGlobal = false
@@ -110,7 +132,6 @@ export function rfcRules(body: BodyAnalysis, view: AgentAnalysis): RfcRules {
   let everSpecific = false
   let seenSeparator = false
   let agentAt = 0
-  const names = namesOf(body)
   for (const l of body.lines) {
     if (l.kind === LineKind.UserAgent) {
       if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
@@ -126,9 +147,7 @@ export function rfcRules(body: BodyAnalysis, view: AgentAnalysis): RfcRules {
     const rule = { line: l.line, allow: l.kind === LineKind.Allow, pattern, compared: rfcBytes(pattern, false, ALL_RFC_DIFFERENCES) }
     ;(seenSpecific ? specific : global).push(rule)
   }
-  r = { rules: everSpecific ? specific : global }
-  cache.set(view, r)
-  return r
+  return { rules: everSpecific ? specific : global }
 }
 
 const UNRESERVED = new Uint8Array(256)

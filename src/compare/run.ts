@@ -1,8 +1,9 @@
 /**
  * One run of `compare`, streamed in blocks of cases so that memory stays
- * bounded whatever the count: each block is answered by the oracle, tagged,
- * filtered, exported, judged by the adapter (`repeat` times, the first one
- * counted), tallied and handed to the per-case outputs. Whatever ends the
+ * bounded whatever the count: each case is answered by the oracle as it
+ * comes; each block is tagged, filtered, exported, judged by the adapter
+ * (`repeat` times, the first one counted), tallied and handed to the
+ * per-case outputs. Whatever ends the
  * run early (the adapter failing, an abort, a case file that cannot be read)
  * leaves the cases done counted; the failure is part of the result.
  */
@@ -52,17 +53,18 @@ export interface PrepareCounts {
 }
 
 /**
- * A set's cases answered by the oracle (both standards), tagged, filtered
- * and exported, in blocks of at most BLOCK as they are consumed.
+ * A set's cases answered by the oracle (both standards) as they come,
+ * tagged, filtered and exported, in blocks of at most BLOCK as they are
+ * consumed.
  */
 export function prepareCases(source: Iterable<CaseInput> | AsyncIterable<CaseInput>, oracle: Oracle, options: PrepareOptions): { blocks: AsyncIterable<Case[]>; counts: PrepareCounts } {
   const counts: PrepareCounts = { skipped: 0, inputs: 0, exported: 0 }
-  const answer = async (batch: CaseInput[]): Promise<Case[]> => {
-    let cases: Case[] = []
-    for (const input of batch) {
-      if (!options.multiAgent && input.agents.length > 1) counts.skipped++
-      else cases.push(oracle.answer(input))
-    }
+  // Each case is answered as it comes, while the oracle still holds its body's analysis (a set's cases of one body
+  // come together, and the oracle keeps only the last few bodies); the block counts, and is filtered and exported,
+  // once whole. A source failing within a block leaves that block's cases unanswered, as if they never came.
+  const finish = async (answered: Case[], skipped: number): Promise<Case[]> => {
+    counts.skipped += skipped
+    let cases = answered
     const only = options.categories
     if (only) cases = cases.filter((c) => keeps(only, c.categories))
     if (options.exportTo) {
@@ -72,16 +74,34 @@ export function prepareCases(source: Iterable<CaseInput> | AsyncIterable<CaseInp
     return cases
   }
   async function* blocks(): AsyncGenerator<Case[]> {
-    let batch: CaseInput[] = []
-    for await (const input of source) {
-      batch.push(input)
-      counts.inputs++
-      if (batch.length >= BLOCK) {
-        yield await answer(batch)
-        batch = []
+    let answered: Case[] = []
+    let skipped = 0
+    let taken = 0
+    let mark = oracle.mark()
+    let finishing = false
+    try {
+      for await (const input of source) {
+        counts.inputs++
+        if (!options.multiAgent && input.agents.length > 1) skipped++
+        else answered.push(oracle.answer(input))
+        if (++taken >= BLOCK) {
+          const block = answered
+          const left = skipped
+          answered = []
+          skipped = taken = 0
+          finishing = true
+          const cases = await finish(block, left)
+          finishing = false
+          yield cases
+          mark = oracle.mark()
+        }
       }
+    } catch (e) {
+      // Only the cases of a block that never came whole are forgotten.
+      if (!finishing) oracle.forgetSince(mark)
+      throw e
     }
-    yield await answer(batch)
+    yield await finish(answered, skipped)
   }
   return { blocks: blocks(), counts }
 }

@@ -120,3 +120,22 @@ describe('the RFC 9309 oracle', () => {
     for (const n of Object.values(counts)) expect(n).toBeGreaterThan(50)
   })
 })
+
+describe('rfcRules', () => {
+  const body = new Oracle().body(new Uint8Array(Buffer.from('User-agent: FooBot\nDisallow: /foo%41\n\nUser-agent: BarBot\nUser-agent: *\nDisallow: /a$\n', 'utf8')))
+  const rules = (...agents: string[]) => rfcRules(body, analyseAgents(body, agents))
+
+  it('RFC rules replayed for every crawler token that names the same user-agent lines: one replay per selection', () => {
+    expect(rules('Ba42zBot')).toBe(rules('QuxBot'))
+    expect(rules('Ba42zBot', 'QuxBot')).toBe(rules('QuxBot'))
+    expect(rules('FooBot')).toBe(rules('foobot'))
+    expect(rules('FooBot', 'QuxBot')).toBe(rules('foobot'))
+    expect(rules('FooBot')).not.toBe(rules('QuxBot'))
+    expect(rules('BarBot')).not.toBe(rules('QuxBot'))
+    expect(rules('FooBot', 'BarBot')).not.toBe(rules('FooBot'))
+    expect(rules('QuxBot').rules.map((r) => r.line)).toEqual([6])
+    expect(rules('BarBot').rules.map((r) => r.line)).toEqual([6])
+    expect(rules('FooBot').rules.map((r) => r.line)).toEqual([2])
+    expect(rules('FooBot', 'BarBot').rules.map((r) => r.line)).toEqual([2, 6])
+  })
+})
