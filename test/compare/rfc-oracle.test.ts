@@ -48,12 +48,16 @@ describe('the RFC 9309 oracle', () => {
   it('with no difference applied, gives the reference\'s answers, lines included, on every set', () => {
     const oracle = new Oracle()
     let n = 0
+    // One expect for the sets (the first case answered otherwise named), not one a case.
+    let wrong: string | undefined
     for (const input of inputs) {
       const c = oracle.answer(input)
       const r = rfcWith(oracle, input, NONE)
-      expect([r.allowed, r.line], `${c.id} ${JSON.stringify(c.url)}`).toEqual([c.expected.allowed, c.expected.line])
+      const [got, want] = [JSON.stringify([r.allowed, r.line]), JSON.stringify([c.expected.allowed, c.expected.line])]
+      if (wrong === undefined && got !== want) wrong = `${c.id} ${JSON.stringify(c.url)}: ${got} against ${want}`
       n++
     }
+    expect(wrong).toBeUndefined()
     expect(n).toBeGreaterThan(20_000)
   })
 
@@ -113,9 +117,10 @@ describe('the RFC 9309 oracle', () => {
       const c = oracle.answer(input)
       counts[c.standard]++
       const differs = c.rfc.allowed !== c.expected.allowed || c.rfc.line !== c.expected.line
-      expect(c.standard === 'rfc-differs', c.id).toBe(differs)
-      expect(c.categories.includes('rfc-differs'), c.id).toBe(differs)
-      expect(c.categories.includes('google-specific'), c.id).toBe(c.standard === 'google-specific')
+      // Each expect is made only when its check fails (the same check, the same message): thousands of cases pass.
+      if (c.standard === 'rfc-differs' !== differs) expect(c.standard === 'rfc-differs', c.id).toBe(differs)
+      if (c.categories.includes('rfc-differs') !== differs) expect(c.categories.includes('rfc-differs'), c.id).toBe(differs)
+      if (c.categories.includes('google-specific') !== (c.standard === 'google-specific')) expect(c.categories.includes('google-specific'), c.id).toBe(c.standard === 'google-specific')
     }
     for (const n of Object.values(counts)) expect(n).toBeGreaterThan(50)
   })
