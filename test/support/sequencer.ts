@@ -18,20 +18,22 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * costs time, never a result.
  */
 const SLOW: Record<string, number> = {
-  'test/differential.test.ts': 45,
-  'test/playground/playground-browser.test.ts': 44,
-  'test/cli/commands/crawlers.test.ts': 31,
-  'test/cli/commands/compare-matrix-options.test.ts': 29,
-  'test/cli/commands/compare.test.ts': 25,
-  'test/compare/adapters/peer-adapters.test.ts': 15,
-  'test/cli/common/output-paths.test.ts': 14,
-  'test/cli/main.test.ts': 12,
-  'test/package.test.ts': 12,
-  'test/cli/commands/compare-ci.test.ts': 12,
-  'test/crawlee/use-with-crawlee.test.ts': 11,
-  'test/cli/commands/filter-scale.test.ts': 10,
-  'test/cli/commands/filter.test.ts': 9,
-  'test/cli/commands/help.test.ts': 9,
+  'test/playground/playground-browser.test.ts': 46,
+  'test/cli/commands/compare.test.ts': 31,
+  'test/cli/commands/compare-matrix-options.test.ts': 26,
+  'test/cli/commands/crawlers.test.ts': 23,
+  'test/cli/fetch/fetch-journal.test.ts': 18,
+  'test/cli/common/output-paths.test.ts': 17,
+  'test/compare/adapters/peer-adapters.test.ts': 17,
+  'test/crawlee/use-with-crawlee.test.ts': 17,
+  'test/cli/commands/filter-scale.test.ts': 17,
+  'test/cli/commands/help.test.ts': 15,
+  'test/cli/cli-contracts.test.ts': 15,
+  'test/cli/commands/compare-ci.test.ts': 14,
+  'test/cli/commands/filter.test.ts': 13,
+  'test/cli/fetch/fetch-address-policy.test.ts': 12,
+  'test/docs.test.ts': 12,
+  'test/differential.test.ts': 8,
 }
 
 export default class LongestFirst extends BaseSequencer {
