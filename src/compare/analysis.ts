@@ -130,7 +130,8 @@ function isSpace(b: number): boolean {
   return b === 32 || (b >= 9 && b <= 13)
 }
 
-function asciiLower(s: string): string {
+/** `s` with its ASCII capitals lowercased (as the reference compares user-agent names). */
+export function asciiLower(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
 }
 
@@ -437,7 +438,7 @@ function rulesOf(body: BodyAnalysis, set: AgentMatcher['rules']): readonly RuleI
 }
 
 /** What the crawler tags read of a user-agent line: its name lowercased, and the first word of its value lowercased. */
-interface AgentNames {
+export interface AgentNames {
   readonly name: string
   /** The value trimmed is other than the name (the name was cut from it). */
   readonly cut: boolean
@@ -447,7 +448,7 @@ interface AgentNames {
 const agentNames = new WeakMap<BodyAnalysis, readonly AgentNames[]>()
 
 /** AgentNames of each of a body's user-agent lines, in file order (made once per body). */
-function namesOf(body: BodyAnalysis): readonly AgentNames[] {
+export function agentNamesOf(body: BodyAnalysis): readonly AgentNames[] {
   let names = agentNames.get(body)
   if (names === undefined) {
     names = body.agentLines.map((a) => ({ name: asciiLower(a.name), cut: a.value.trim() !== a.name, full: asciiLower(a.value.split(/[\s/]/)[0]) }))
@@ -461,7 +462,7 @@ function buildAgentAnalysis(body: BodyAnalysis, agents: readonly string[]): Agen
   const set = matcher.rules
   const rules = rulesOf(body, set)
   const lower = new Set(agents.map((t) => asciiLower(t)))
-  const names = namesOf(body)
+  const names = agentNamesOf(body)
   /** The lines (not `*`) naming one of the tokens. */
   const namedLines = new Set<AgentLine>()
   const named = (a: AgentLine): boolean => namedLines.has(a)

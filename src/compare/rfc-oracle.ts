@@ -9,7 +9,7 @@
  */
 import { patternMatches } from '../internals.js'
 import { pathOf } from '../index.js'
-import { LineKind, type AgentAnalysis, type BodyAnalysis } from './analysis.js'
+import { agentNamesOf, asciiLower, LineKind, type AgentAnalysis, type AgentNames, type BodyAnalysis } from './analysis.js'
 import type { Expected } from './case.js'
 
 /** The differences between the reference's answers and RFC 9309's text that the RFC oracle applies. */
@@ -79,18 +79,6 @@ export interface RfcRules {
 }
 
 const cache = new WeakMap<AgentAnalysis, RfcRules>()
-const lowerNames = new WeakMap<BodyAnalysis, readonly string[]>()
-
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
-}
-
-/** The names of a body's user-agent lines, ASCII-lowercased, in file order (made once per body). */
-function namesOf(body: BodyAnalysis): readonly string[] {
-  let names = lowerNames.get(body)
-  if (names === undefined) lowerNames.set(body, (names = body.agentLines.map((a) => asciiLower(a.name))))
-  return names
-}
 
 /**
  * The rules that apply to a crawler answering to `view.tokens`, as the
@@ -103,10 +91,10 @@ export function rfcRules(body: BodyAnalysis, view: AgentAnalysis): RfcRules {
   let r = cache.get(view)
   if (r !== undefined) return r
   const lower = new Set(view.tokens.map(asciiLower))
-  const names = namesOf(body)
+  const names = agentNamesOf(body)
   // The rules depend on the tokens only through the user-agent lines they name: crawlers naming the same lines share them.
   let key = ''
-  for (let at = 0; at < names.length; at++) if (!body.agentLines[at].global && lower.has(names[at])) key += `${at},`
+  for (let at = 0; at < names.length; at++) if (!body.agentLines[at].global && lower.has(names[at].name)) key += `${at},`
   let kept = bySelection.get(body)
   if (kept === undefined) bySelection.set(body, (kept = new Map()))
   r = kept.get(key)
@@ -124,7 +112,7 @@ const KEPT_SELECTIONS = 256
 const bySelection = new WeakMap<BodyAnalysis, Map<string, RfcRules>>()
 
 /** The replay of rfcRules for the lowercased tokens `lower`. */
-function replay(body: BodyAnalysis, lower: ReadonlySet<string>, names: readonly string[]): RfcRules {
+function replay(body: BodyAnalysis, lower: ReadonlySet<string>, names: readonly AgentNames[]): RfcRules {
   const specific: RfcRule[] = []
   const global: RfcRule[] = []
   let seenGlobal = false
@@ -137,7 +125,7 @@ function replay(body: BodyAnalysis, lower: ReadonlySet<string>, names: readonly 
       if (seenSeparator) seenSpecific = seenGlobal = seenSeparator = false
       const at = agentAt++
       if (body.agentLines[at].global) seenGlobal = true
-      else if (lower.has(names[at])) everSpecific = seenSpecific = true
+      else if (lower.has(names[at].name)) everSpecific = seenSpecific = true
       continue
     }
     if (l.kind !== LineKind.Allow && l.kind !== LineKind.Disallow) continue

@@ -127,7 +127,7 @@ function readJournal(journal: Journal, list: OriginList, store: RobotsStore, war
     const key = record.origin
     if (!list.origins.has(key)) return { kind: 'foreign', why: key }
     const again = store.has(key)
-    putEntry(store, key, entryOfRecord(JSON.parse(text) as Record<string, unknown>, fail))
+    putEntry(store, key, entryOfRecord(record.record, fail))
     if (again) return { kind: 'repeated', why: key }
     taken++
     return undefined

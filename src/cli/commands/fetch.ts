@@ -414,7 +414,7 @@ async function fetchRun(s: RunSettings): Promise<number> {
   }
   const interrupted = interrupt.signal
   // Origins this machine left out: the output is not whole; the journal keeps the rest for the same command to fetch them.
-  const leftOut = tally.leftOutCount > 0
+  const leftOut = tally.leftOut.size > 0
   const keepJournal = (interrupted !== undefined || leftOut) && s.persistent
   if (keepJournal) journal!.close()
   else if (s.persistent) journal!.remove()

@@ -80,9 +80,9 @@ function parseRecord(text: string, fail: (why: string) => never): Record<string,
 
 /**
  * A journal record checked as {@link writeFetchOutput} reads it (its fields
- * in any order): its origin, or why it cannot make an output entry.
+ * in any order): its origin and fields, or why it cannot make an output entry.
  */
-export function checkRecord(text: string): { readonly origin: string; readonly problem?: undefined } | { readonly problem: string } {
+export function checkRecord(text: string): { readonly origin: string; readonly record: Record<string, unknown>; readonly problem?: undefined } | { readonly problem: string } {
   let problem: string | undefined
   const fail = (why: string): never => {
     problem ??= why
@@ -97,7 +97,7 @@ export function checkRecord(text: string): { readonly origin: string; readonly p
     const { kind, formLength } = recordRules(o, failOf)
     recordInfo(o, failOf)
     if (kind === 'robots') recordForm(o, formLength, failOf)
-    return { origin }
+    return { origin, record: o }
   } catch (err) {
     if (problem !== undefined) return { problem }
     throw err

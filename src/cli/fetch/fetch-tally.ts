@@ -67,13 +67,6 @@ export class FetchTally {
     this.leftOut.set(code, (this.leftOut.get(code) ?? 0) + 1)
   }
 
-  /** How many origins this machine left out. */
-  get leftOutCount(): number {
-    let total = 0
-    for (const v of this.leftOut.values()) total += v
-    return total
-  }
-
   /** What the progress bar shows beside the count: the unreachable and refused ones so far. */
   progressText(): string | undefined {
     const parts: string[] = []
