@@ -7,7 +7,7 @@
  * the summary counts them. A path, or any text without a scheme or `//`, is
  * the origin's own.
  */
-import { robotsLocation } from '../../index.js'
+import { canonicalHost, robotsLocation } from '../../index.js'
 import { printable } from '../../tools/printable.js'
 import { count, plural } from './numbers.js'
 
@@ -109,12 +109,12 @@ export class OriginScope {
   }
 }
 
-/** Whether `url` is of `origin` (`anyPort`: whatever its port, for a `--host` that names none); a host's trailing dot is dropped, as everywhere (`example.com.` is `example.com`). */
+/** Whether `url` is of `origin` (`anyPort`: whatever its port, for a `--host` that names none); hosts compared as everywhere, trailing dots dropped (`example.com..` and `0x7f.1..` are `example.com` and `127.0.0.1`). */
 function sameOrigin(url: string, origin: string, anyPort = false): boolean {
   try {
     const a = new URL(url)
     const b = new URL(origin)
-    if (a.hostname.replace(/\.$/, '') !== b.hostname.replace(/\.$/, '')) return false
+    if (canonicalHost(a.hostname) !== canonicalHost(b.hostname)) return false
     return anyPort || (a.protocol === b.protocol && a.port === b.port)
   } catch {
     return false
