@@ -173,7 +173,11 @@ export async function runDiff(argv: readonly string[]): Promise<number> {
       }
       compared++
       const shown = inputText(locator.shownUrl(bytes))
-      scope?.see(shown, locator.target)
+      if (scope !== undefined) {
+        const column = locator.hostColumn()
+        if (column !== undefined) scope.seeColumn(inputText(column))
+        else scope.see(shown, locator.target)
+      }
       paths.see(shown, locator.target)
       if (crawlers !== undefined) {
         before.judgeEach(bytes, locator, olds)

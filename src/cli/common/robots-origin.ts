@@ -26,6 +26,9 @@ export class OriginScope {
   private lastOutside = false
   /** `--host` is not of the origin: so are the paths. */
   private pathsOutside = false
+  /** The last host column seen, and whether it is outside. */
+  private lastColumn: string | undefined
+  private lastColumnOutside = false
   private warned = false
 
   /** The origin's bytes and `/`: a URL that starts so is the origin's, with no more to check. */
@@ -65,6 +68,28 @@ export class OriginScope {
     this.pathsOutside = true
     this.warned = true
     this.warn?.(`warning: --host '${printable(host)}' is not of ${this.origin}, whose robots.txt judges its paths all the same: ${WHY}; ${this.remedy}`)
+  }
+
+  /**
+   * Sees the host column (vhost_combined's, `--host-field`'s) of one judged
+   * path, read as `--host` is: when it is not of the origin, the path counts
+   * as a URL of another origin, and the first such column is named.
+   */
+  seeColumn(host: string): void {
+    let outside: boolean
+    if (host === this.lastColumn) outside = this.lastColumnOutside
+    else {
+      const given = /^https?:\/\//i.test(host)
+      outside = !sameOrigin(given ? host : `${this.scheme}//${host}`, this.origin, !given && !/:\d+$/.test(host))
+      this.lastColumn = host
+      this.lastColumnOutside = outside
+    }
+    if (!outside) return
+    this.outside++
+    if (!this.warned) {
+      this.warned = true
+      this.warn?.(`warning: the host column '${printable(host)}' is not of ${this.origin}, whose robots.txt judges its paths all the same: ${WHY}; ${this.remedy}`)
+    }
   }
 
   /**

@@ -96,6 +96,10 @@ export class LineLocator {
   /** With `needHost`: the canonical host's scan (`host` itself when plain) and the bytes its offsets point into. */
   key: UrlScan
   keyBytes: Uint8Array = new Uint8Array(0)
+  /** With {@link HostSource.Column}: the host column as read (its escapes undone), `columnBytes[columnFrom, columnTo)`. */
+  private columnBytes: Uint8Array = new Uint8Array(0)
+  private columnFrom = 0
+  private columnTo = 0
   /** The host is the previous line's, from the same source (the same `scheme://authority/` bytes, or `--host` again). */
   sameHost = false
   /** Why the last line was a {@link LineFault.BadHost}, or a log line's {@link LineFault.NoRequest} whose request's method says why it is no request line (else empty), in words. */
@@ -276,6 +280,9 @@ export class LineLocator {
           }
         }
         const named = column.scanHost(cb, columnStart, columnEnd)
+        this.columnBytes = cb
+        this.columnFrom = columnStart
+        this.columnTo = columnEnd
         if (!this.needHost) {
           if (named) {
             this.host = column
@@ -313,6 +320,11 @@ export class LineLocator {
     }
     if (this.hostSource === HostSource.None && this.needHost) return LineFault.NoHost
     return LineFault.None
+  }
+
+  /** The host column of the line located last as read (`host:port`, a host, an origin), when the line's host is that column's; else undefined. */
+  hostColumn(): Uint8Array | undefined {
+    return this.hostSource === HostSource.Column ? this.columnBytes.subarray(this.columnFrom, this.columnTo) : undefined
   }
 
   /** The bytes of the URL judged for the line located last (`bytes` is its line's block): what `url` scanned. */

@@ -7,14 +7,18 @@ import type { OriginScope } from '../common/robots-origin.js'
 import { LineFault, type LineLocator } from './line-locator.js'
 import { inputText } from '../../tools/input-text.js'
 
-/** Shows `scope` the URL of each line of `bytes` (whole lines) that has one (a logged request's target as such: `locator.target`). */
+/** Shows `scope` the URL of each line of `bytes` (whole lines) that has one (a logged request's target as such: `locator.target`), or for a path of a host column, that column. */
 export function seeBlockOrigins(bytes: Uint8Array, locator: LineLocator, scope: OriginScope): void {
   for (let pos = 0; pos < bytes.length; ) {
     const lf = lineEnd(bytes, pos)
     const end = urlEnd(bytes, pos, lf)
     if (locator.locate(bytes, pos, end) === LineFault.None) {
-      const url = locator.shownUrl(bytes)
-      if (!startsWith(url, scope.prefix)) scope.see(inputText(url), locator.target)
+      const column = locator.hostColumn()
+      if (column !== undefined) scope.seeColumn(inputText(column))
+      else {
+        const url = locator.shownUrl(bytes)
+        if (!startsWith(url, scope.prefix)) scope.see(inputText(url), locator.target)
+      }
     }
     pos = lf + 1
   }
