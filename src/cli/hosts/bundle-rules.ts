@@ -12,6 +12,8 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
 import { crawlerList, FILTER_MATCHER_OPTIONS, type HostCrawlers, type HostEntry, type HostQuery, type HostRules, type HostRulesDescriptor } from './host-rules.js'
 import { CliError, readError } from '../common/cli-error.js'
 
+const DECODER = new TextDecoder()
+
 /** A coded error about a bundle file (exit 1). */
 export class BundleError extends CliError {
   constructor(code: 'ERR_FORMAT' | 'ERR_VERSION', name: string, message: string) {
@@ -95,9 +97,13 @@ export class StoreRules implements HostRules {
     return { kind: 'bundle', path: this.name, bytes: this.bytes, originKeys: this.originKeys }
   }
 
-  /** Entries; a loaded store numbers them `0 .. size - 1`. */
+  /**
+   * Entries; a loaded store numbers them `0 .. store.size - 1`. With origin
+   * keys, `store.size + id` stands for entry `id` found for a host given
+   * without a scheme (see {@link originOnly}): never judged by, reported.
+   */
   get size(): number {
-    return this.store.size
+    return this.originKeys ? 2 * this.store.size : this.store.size
   }
 
   find(q: HostQuery): number {
@@ -111,10 +117,45 @@ export class StoreRules implements HostRules {
       }
     }
     // The host as written (the scan's keyed hash is the store's hash of a bare-host key).
-    return this.store.lookupHost(q.host)
+    const id = this.store.lookupHost(q.host)
+    if (id >= 0 || !this.originKeys || q.url !== null) return id
+    const origin = this.originOnly(q)
+    return origin < 0 ? -1 : this.store.size + origin
+  }
+
+  /**
+   * For a host given without a scheme (a host column, `--host`) that has no
+   * bare-host entry: an entry of one of its origins (`http://` and
+   * `https://`, at its port, or at 80 and 443 when it has none), else -1.
+   * Such a host names no origin, so that entry is not its rules; but its
+   * paths are then not "a host without a robots.txt" either: the entry is
+   * reported as unreadable, naming the origin to give instead.
+   */
+  private originOnly(q: HostQuery): number {
+    const host = DECODER.decode(q.bytes.subarray(q.hostStart, q.hostEnd)).replace(/[A-Z]+/g, (c) => c.toLowerCase())
+    const port = q.host.port
+    const origins = port === 80 ? [`http://${host}`] : port === 443 ? [`https://${host}`] : port >= 0 ? [`http://${host}:${port}`, `https://${host}:${port}`] : [`http://${host}`, `https://${host}`]
+    for (const origin of origins) {
+      let id: number
+      try {
+        id = this.store.lookup(`${origin}/`)
+      } catch (err) {
+        if (!(err instanceof RobotsInputError)) throw err
+        continue
+      }
+      if (id >= 0 && this.store.entryKey(id as EntryId).includes('://')) return id
+    }
+    return -1
   }
 
   load(n: number, who: HostCrawlers, first: boolean): HostEntry {
+    if (n >= this.store.size) {
+      const key = this.store.entryKey((n - this.store.size) as EntryId)
+      return {
+        kind: 'unreadable',
+        reason: `the bundle holds this host's robots.txt for the origin ${key} only, and a host given without a scheme (a host column, --host) names no origin: give the host as that origin, or pack an entry for the bare host`,
+      }
+    }
     // A loaded store numbers its entries 0 … size − 1: the source's ids are the store's.
     const id = n as EntryId
     try {
@@ -147,11 +188,11 @@ export class StoreRules implements HostRules {
   }
 
   freshness(id: number): { readonly fetchedAt: number; readonly expiresAt: number } | undefined {
-    return this.store.entryFetchInfo(id as EntryId)
+    return id >= this.store.size ? undefined : this.store.entryFetchInfo(id as EntryId)
   }
 
   sourceName(id: number): string {
-    return `${this.name}#${this.store.entryKey(id as EntryId)}`
+    return `${this.name}#${this.store.entryKey((id >= this.store.size ? id - this.store.size : id) as EntryId)}`
   }
 }
 
