@@ -153,6 +153,8 @@ export function hostRefusal(text: string): string {
   if (text.charCodeAt(0) === 0x5b) {
     return text.endsWith(']') ? 'it is not a valid IPv6 address' : 'an IPv6 address must be the whole host, in brackets'
   }
+  // An IPv6 address written without its brackets (a file named `::1`).
+  if (/^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$/.test(text) && canonicalHostOrNull(`[${text}]`) !== null) return `it is an IPv6 address, which a host writes in brackets: [${text}]`
   const more = /[/?#\\@:]/.exec(text)
   if (more !== null) return `it holds ${charWords(more[0])}: a host ends before it (a ${more[0] === ':' ? 'port' : more[0] === '@' ? 'user name' : 'path'} is not part of it)`
   let decoded = text.replace(/[\t\n\r]/g, '')
