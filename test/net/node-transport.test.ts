@@ -305,6 +305,24 @@ describe('politeness: connections in flight per address', () => {
     third!.release()
     t.close()
   })
+
+  it('regression: an address written as IPv4-mapped IPv6 (::ffff:127.0.0.1) had slots of its own beside its IPv4 spelling; now one server, one limit', async () => {
+    delayMs = 40
+    const spellings = ['127.0.0.1', '::ffff:127.0.0.1', '::FFFF:7f00:1', '0:0:0:0:0:ffff:7f00:0001']
+    const route: RouteFunction = (host, port) => ({ hosts: [spellings[Number(/^n(\d+)\./.exec(host)![1]) % spellings.length]!], port, routed: true })
+    const t = createNodeTransport({ route, perAddress: 2 })
+    const rs = await Promise.all(Array.from({ length: 16 }, (_, i) => fetchRobots(origin(`n${i}.test`), { transport: t, timeoutMs: 60_000 })))
+    for (const r of rs) expect(r.outcome).toBe('ok')
+    expect(web.requests).toHaveLength(16)
+    expect(peak).toBe(2)
+    // A lease taken under one spelling holds the slot for the others.
+    const one = t.tryLease('127.0.0.1')!
+    const two = t.tryLease('::ffff:127.0.0.1')!
+    expect(t.tryLease('::ffff:7f00:1')).toBeUndefined()
+    one.release()
+    two.release()
+    t.close()
+  })
 })
 
 describe('a name with several addresses', () => {
