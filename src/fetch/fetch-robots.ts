@@ -67,6 +67,12 @@ function keptHeaders(headers: HeaderSource): Record<string, string> {
   return out
 }
 
+/** How late the deadline may fire before the time-out is this process's (it did not run: stopped, asleep, too busy), ms. */
+const STALL_MS = 500
+
+/** A clock that does not jump with the wall clock's settings, ms. */
+const monotonic = (): number => (typeof globalThis.performance?.now === 'function' ? globalThis.performance.now() : Date.now())
+
 /** How long past the deadline a transport's own error is awaited, ms (it may find then that this machine failed). */
 const TRANSPORT_GRACE_MS = 2000
 
@@ -165,8 +171,12 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const redirects: RedirectHop[] = []
   const controller = new AbortController()
   let timedOut = false
+  /** How late the deadline fired, ms: more than {@link STALL_MS}, this process did not run meanwhile (an answer may have been waiting unread). */
+  let lateMs = 0
+  const startedAt = monotonic()
   const timer = setTimeout(() => {
     timedOut = true
+    lateMs = monotonic() - startedAt - timeoutMs
     controller.abort(new RobotsError('ERR_FETCH', `robots.txt fetch timed out after ${timeoutMs} ms`))
   }, timeoutMs)
   const onUserAbort = () => controller.abort(userSignal?.reason)
@@ -226,6 +236,11 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (local !== undefined) {
       const e = new RobotsError('ERR_LOCAL', `robots.txt of ${origin} not fetched: this machine failed (${local}): ${describeFailure(err, phase).message}`)
       throw Object.assign(e, { cause: err })
+    }
+    if (timedOut && lateMs > STALL_MS) {
+      const why = `this process did not run for ${Math.round(lateMs)} ms past the deadline of ${timeoutMs} ms (stopped, asleep or too busy)`
+      const e = new RobotsError('ERR_LOCAL', `robots.txt of ${origin} not fetched: this machine failed (ESTALLED): ${why}`)
+      throw Object.assign(e, { cause: Object.assign(new Error(why), { code: 'ESTALLED' }) })
     }
     if (timedOut) {
       return result('unreachable', 'timeout', {

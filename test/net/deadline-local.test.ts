@@ -142,3 +142,36 @@ describe('the deadline while waiting for a connection slot', () => {
     }
   })
 })
+
+describe('regression: a deadline that passed while this process did not run was the site’s timeout', () => {
+  const block = (ms: number): void => {
+    const end = performance.now() + ms
+    while (performance.now() < end) {
+      /* this process busy: no timer, no socket read */
+    }
+  }
+
+  it('the event loop blocked past the deadline (our own load): ERR_LOCAL (ESTALLED), not an outcome; RobotsCache keeps nothing', async () => {
+    delayMs = 0
+    const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
+    const pending = fetchRobots(origin('busy.test'), { transport: routed, timeoutMs: 200 })
+    block(1200)
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_LOCAL', cause: { code: 'ESTALLED' } })
+    const cache = new RobotsCache({ transport: routed, timeoutMs: 200 })
+    const got = cache.get(origin('busy.test'))
+    block(1200)
+    await expect(got).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+    // The process running again, the site answers.
+    expect((await cache.get(origin('busy.test'))).isAllowed('/private', 'bot')).toBe(false)
+    routed.close()
+  })
+
+  it('a site slower than the deadline while this process runs stays the site’s timeout', async () => {
+    delayMs = 1500
+    const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
+    const r = await fetchRobots(origin('slow.test'), { transport: routed, timeoutMs: 200 })
+    expect(r.reason).toBe('timeout')
+    delayMs = 0
+    routed.close()
+  })
+})
