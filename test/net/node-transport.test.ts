@@ -383,3 +383,23 @@ describe('local failures are not outcomes', () => {
     await expect(fetchRobots('http://127.0.0.1:1/', { fetch: failing })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
   })
 })
+
+describe('regression: a URL naming port 0 made a route that keeps the port fail as the caller’s (ERR_INPUT, the origin not fetched)', () => {
+  it('a redirect to port 0, and an origin at port 0, are the site’s network-error (unreachable)', async () => {
+    const site = await startServer((_req, res) => {
+      res.writeHead(301, { location: 'http://elsewhere.test:0/robots.txt' })
+      res.end()
+    })
+    // curl's --connect-to ::127.0.0.1: (every name and port to 127.0.0.1, the port kept).
+    const route: RouteFunction = (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true })
+    const t = createNodeTransport({ route })
+    const r = await fetchRobots(`http://start.test:${site.port}/`, { transport: t })
+    expect([r.outcome, r.reason, r.error?.code]).toEqual(['unreachable', 'network-error', 'ECONNREFUSED'])
+    expect(r.redirects.map((h) => h.location)).toEqual(['http://elsewhere.test:0/robots.txt'])
+    const own = await fetchRobots('http://start.test:0/', { transport: t })
+    expect([own.outcome, own.reason]).toEqual(['unreachable', 'network-error'])
+    expect(await t.addressOf('http://start.test:0/')).toBeUndefined()
+    t.close()
+    await site.close()
+  })
+})
