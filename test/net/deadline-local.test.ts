@@ -155,15 +155,29 @@ describe('regression: a deadline that passed while this process did not run was 
     delayMs = 0
     const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
     const pending = fetchRobots(origin('busy.test'), { transport: routed, timeoutMs: 200 })
-    block(1200)
+    block(1800)
     await expect(pending).rejects.toMatchObject({ code: 'ERR_LOCAL', cause: { code: 'ESTALLED' } })
     const cache = new RobotsCache({ transport: routed, timeoutMs: 200 })
     const got = cache.get(origin('busy.test'))
-    block(1200)
+    block(1800)
     await expect(got).rejects.toMatchObject({ code: 'ERR_LOCAL' })
     // The process running again, the site answers.
     expect((await cache.get(origin('busy.test'))).isAllowed('/private', 'bot')).toBe(false)
     routed.close()
+  })
+
+  it('an answer that came in time while the loop was blocked (the deadline then late by less than a second) is read, not a timeout', async () => {
+    const quick = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end('User-agent: *\nDisallow: /private\n')
+      // Sent; this process then busy past the deadline before it reads the answer.
+      block(700)
+    })
+    const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
+    const r = await fetchRobots(`http://quick.test:${quick.port}`, { transport: routed, timeoutMs: 300 })
+    expect([r.outcome, r.reason]).toEqual(['ok', 'success'])
+    routed.close()
+    await quick.close()
   })
 
   it('a site slower than the deadline while this process runs stays the site’s timeout', async () => {
