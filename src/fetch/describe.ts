@@ -26,7 +26,8 @@ export function describeFetchResult(r: RobotsFetchResult): string {
   if (typeof r !== 'object' || r === null || !(r.outcome in VERDICT) || !Array.isArray(r.redirects)) {
     throw new RobotsInputError(`describeFetchResult takes a fetchRobots result, got ${describeValue(r)}`)
   }
-  const where = r.finalUrl ?? r.redirects[r.redirects.length - 1]?.url ?? r.url
+  // No response to the last request (a network error, a time-out): it asked for where the last redirect pointed.
+  const where = r.finalUrl ?? r.redirects[r.redirects.length - 1]?.location ?? r.url
   const hops = r.redirects.length
   const via = hops > 0 ? ` after ${hops} redirect${hops === 1 ? '' : 's'}` : ''
   let why: string

@@ -67,6 +67,15 @@ function keptHeaders(headers: HeaderSource): Record<string, string> {
   return out
 }
 
+/** How late the deadline may fire before the time-out is this process's (it did not run: stopped, asleep, too busy), ms. Browsers delay the timers of hidden pages to whole seconds: less is not a stall. */
+const STALL_MS = 1000
+
+/** How late the deadline may fire before the reads waiting are let go first, ms. */
+const LATE_MS = 20
+
+/** A clock that does not jump with the wall clock's settings, ms. */
+const monotonic = (): number => (typeof globalThis.performance?.now === 'function' ? globalThis.performance.now() : Date.now())
+
 /** How long past the deadline a transport's own error is awaited, ms (it may find then that this machine failed). */
 const TRANSPORT_GRACE_MS = 2000
 
@@ -165,9 +174,18 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
   const redirects: RedirectHop[] = []
   const controller = new AbortController()
   let timedOut = false
-  const timer = setTimeout(() => {
+  /** How late the deadline fired, ms: more than {@link STALL_MS}, this process did not run meanwhile (an answer may have been waiting unread). */
+  let lateMs = 0
+  const startedAt = monotonic()
+  const expire = (): void => {
     timedOut = true
+    lateMs = monotonic() - startedAt - timeoutMs
     controller.abort(new RobotsError('ERR_FETCH', `robots.txt fetch timed out after ${timeoutMs} ms`))
+  }
+  let timer = setTimeout(() => {
+    // Fired late, this process did not run: timers run before reads, so the reads waiting go first (an answer that came in time is the answer).
+    if (monotonic() - startedAt - timeoutMs > LATE_MS) timer = setTimeout(expire, 0)
+    else expire()
   }, timeoutMs)
   const onUserAbort = () => controller.abort(userSignal?.reason)
   userSignal?.addEventListener('abort', onUserAbort, { once: true })
@@ -226,6 +244,11 @@ export async function fetchRobots(url: string | URL, options: FetchRobotsOptions
     if (local !== undefined) {
       const e = new RobotsError('ERR_LOCAL', `robots.txt of ${origin} not fetched: this machine failed (${local}): ${describeFailure(err, phase).message}`)
       throw Object.assign(e, { cause: err })
+    }
+    if (timedOut && lateMs > STALL_MS) {
+      const why = `this process did not run for ${Math.round(lateMs)} ms past the deadline of ${timeoutMs} ms (stopped, asleep or too busy)`
+      const e = new RobotsError('ERR_LOCAL', `robots.txt of ${origin} not fetched: this machine failed (ESTALLED): ${why}`)
+      throw Object.assign(e, { cause: Object.assign(new Error(why), { code: 'ESTALLED' }) })
     }
     if (timedOut) {
       return result('unreachable', 'timeout', {

@@ -146,6 +146,8 @@ export function createNodeTransport(options?: NodeTransportOptions): NodeTranspo
    * this machine that kept it (DnsCache's `stalled`), else the signal's reason.
    */
   const targetOf = async (host: string, port: number, signal?: AbortSignal): Promise<{ addresses: readonly string[]; port: number; routed: boolean }> => {
+    // A URL may name port 0 (a site's redirect can): nothing listens there, and no route may keep it (the site's failure, not the caller's routes).
+    if (port === 0) throw Object.assign(new Error(`connect ECONNREFUSED ${host}:0: port 0 cannot be connected to`), { code: 'ECONNREFUSED' })
     const t = route === undefined ? undefined : checkedRoute(route(host, port), host, port)
     const hosts = t?.hosts ?? [host]
     const to = t?.port ?? port

@@ -776,3 +776,17 @@ describe('regression: fetch answer not a response: a fetch option resolving to u
     expect((await fetchWith('https://example.com/', { fetch: (() => { throw new TypeError('fetch failed') }) as never })).outcome).toBe('unreachable')
   })
 })
+
+describe('regression: describeFetchResult named the URL of the last redirect response, not the one that failed after it', () => {
+  it('a time-out or network error after redirects names where the last redirect pointed', async () => {
+    const fetch = async (input: string | URL | Request): Promise<Response> => {
+      const url = String(input instanceof Request ? input.url : input)
+      if (url.endsWith('/robots.txt')) return new Response(null, { status: 302, headers: { location: '/one' } })
+      if (url.endsWith('/one')) return new Response(null, { status: 302, headers: { location: '/two' } })
+      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) })
+    }
+    const r = await fetchWith('http://site.test/', { fetch })
+    expect([r.outcome, r.reason, r.redirects.length]).toEqual(['unreachable', 'network-error', 2])
+    expect(describeFetchResult(r)).toContain('fetching http://site.test/two after 2 redirects')
+  })
+})

@@ -142,3 +142,50 @@ describe('the deadline while waiting for a connection slot', () => {
     }
   })
 })
+
+describe('regression: a deadline that passed while this process did not run was the site’s timeout', () => {
+  const block = (ms: number): void => {
+    const end = performance.now() + ms
+    while (performance.now() < end) {
+      /* this process busy: no timer, no socket read */
+    }
+  }
+
+  it('the event loop blocked past the deadline (our own load): ERR_LOCAL (ESTALLED), not an outcome; RobotsCache keeps nothing', async () => {
+    delayMs = 0
+    const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
+    const pending = fetchRobots(origin('busy.test'), { transport: routed, timeoutMs: 200 })
+    block(1800)
+    await expect(pending).rejects.toMatchObject({ code: 'ERR_LOCAL', cause: { code: 'ESTALLED' } })
+    const cache = new RobotsCache({ transport: routed, timeoutMs: 200 })
+    const got = cache.get(origin('busy.test'))
+    block(1800)
+    await expect(got).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+    // The process running again, the site answers.
+    expect((await cache.get(origin('busy.test'))).isAllowed('/private', 'bot')).toBe(false)
+    routed.close()
+  })
+
+  it('an answer that came in time while the loop was blocked (the deadline then late by less than a second) is read, not a timeout', async () => {
+    const quick = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end('User-agent: *\nDisallow: /private\n')
+      // Sent; this process then busy past the deadline before it reads the answer.
+      block(700)
+    })
+    const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
+    const r = await fetchRobots(`http://quick.test:${quick.port}`, { transport: routed, timeoutMs: 300 })
+    expect([r.outcome, r.reason]).toEqual(['ok', 'success'])
+    routed.close()
+    await quick.close()
+  })
+
+  it('a site slower than the deadline while this process runs stays the site’s timeout', async () => {
+    delayMs = 1500
+    const routed = createNodeTransport({ route: (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true }) })
+    const r = await fetchRobots(origin('slow.test'), { transport: routed, timeoutMs: 200 })
+    expect(r.reason).toBe('timeout')
+    delayMs = 0
+    routed.close()
+  })
+})

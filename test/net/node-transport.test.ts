@@ -305,6 +305,24 @@ describe('politeness: connections in flight per address', () => {
     third!.release()
     t.close()
   })
+
+  it('regression: an address written as IPv4-mapped IPv6 (::ffff:127.0.0.1) had slots of its own beside its IPv4 spelling; now one server, one limit', async () => {
+    delayMs = 40
+    const spellings = ['127.0.0.1', '::ffff:127.0.0.1', '::FFFF:7f00:1', '0:0:0:0:0:ffff:7f00:0001']
+    const route: RouteFunction = (host, port) => ({ hosts: [spellings[Number(/^n(\d+)\./.exec(host)![1]) % spellings.length]!], port, routed: true })
+    const t = createNodeTransport({ route, perAddress: 2 })
+    const rs = await Promise.all(Array.from({ length: 16 }, (_, i) => fetchRobots(origin(`n${i}.test`), { transport: t, timeoutMs: 60_000 })))
+    for (const r of rs) expect(r.outcome).toBe('ok')
+    expect(web.requests).toHaveLength(16)
+    expect(peak).toBe(2)
+    // A lease taken under one spelling holds the slot for the others.
+    const one = t.tryLease('127.0.0.1')!
+    const two = t.tryLease('::ffff:127.0.0.1')!
+    expect(t.tryLease('::ffff:7f00:1')).toBeUndefined()
+    one.release()
+    two.release()
+    t.close()
+  })
 })
 
 describe('a name with several addresses', () => {
@@ -363,5 +381,25 @@ describe('local failures are not outcomes', () => {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect EMFILE 127.0.0.1:1'), { code: 'EMFILE' }) })
     }
     await expect(fetchRobots('http://127.0.0.1:1/', { fetch: failing })).rejects.toMatchObject({ code: 'ERR_LOCAL' })
+  })
+})
+
+describe('regression: a URL naming port 0 made a route that keeps the port fail as the caller’s (ERR_INPUT, the origin not fetched)', () => {
+  it('a redirect to port 0, and an origin at port 0, are the site’s network-error (unreachable)', async () => {
+    const site = await startServer((_req, res) => {
+      res.writeHead(301, { location: 'http://elsewhere.test:0/robots.txt' })
+      res.end()
+    })
+    // curl's --connect-to ::127.0.0.1: (every name and port to 127.0.0.1, the port kept).
+    const route: RouteFunction = (_host, port) => ({ hosts: ['127.0.0.1'], port, routed: true })
+    const t = createNodeTransport({ route })
+    const r = await fetchRobots(`http://start.test:${site.port}/`, { transport: t })
+    expect([r.outcome, r.reason, r.error?.code]).toEqual(['unreachable', 'network-error', 'ECONNREFUSED'])
+    expect(r.redirects.map((h) => h.location)).toEqual(['http://elsewhere.test:0/robots.txt'])
+    const own = await fetchRobots('http://start.test:0/', { transport: t })
+    expect([own.outcome, own.reason]).toEqual(['unreachable', 'network-error'])
+    expect(await t.addressOf('http://start.test:0/')).toBeUndefined()
+    t.close()
+    await site.close()
   })
 })
