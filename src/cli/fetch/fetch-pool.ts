@@ -18,8 +18,8 @@
  *   to 2 s) and halves the requests it keeps in flight (once for the fetches
  *   that fail together), then grows back by one per fetch completed; a run where nothing completes for `stallMs`
  *   while such failures go on stops with a clear error ({@link NoProgressError});
- *   an origin with no route from here, or refused here, after its tries
- *   (while others are fetched) is handed to `failed` with its code: the
+ *   an origin with no route from here, refused here, or stalled on every
+ *   try (while others are fetched) is handed to `failed` with its code: the
  *   caller says the output lacks it, and fails the run.
  */
 import { setMaxListeners } from 'node:events'
@@ -73,7 +73,8 @@ export interface FetchPoolOptions {
   /**
    * A job not fetched: the library refused it (an origin it does not take: a
    * hostile bundle's), or, with `localCode`, this machine failed it on every
-   * try (no route to its address, a connection refused here): left out of
+   * try (no route to its address, a connection refused here, a deadline it
+   * never ran long enough to meet): left out of
    * this run only, a run again may fetch it.
    */
   readonly failed: (index: number, err: unknown, localCode?: string) => void
@@ -241,11 +242,12 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
           const left = Math.max(1, Math.floor(deadlineMs - lookupMs))
           result = await fetchRobots(url, { ...options, timeoutMs: left, transport: lease?.transport ?? o.transport, signal: run.signal })
           const held = lostNow() - lost0
-          if (result.reason === 'timeout' && held > LOST_MS && (strikes.get(job) ?? 0) < MAX_TRIES) {
-            // The deadline passed while this process did not run: fetched again, not written as the site's time-out (unless it was so on every try: a machine that never runs long enough).
+          if (result.reason === 'timeout' && held > LOST_MS) {
+            // The deadline passed while this process did not run: fetched again, never written as the site's time-out.
             const why = `this process did not run for ${(held / 1000).toFixed(1)} s of the fetch's deadline (stopped, the machine asleep, or too busy)`
             const err = Object.assign(new Error(`robots.txt of ${url} not fetched: this machine failed: ${why}`), { code: 'ERR_LOCAL', cause: Object.assign(new Error(why), { code: 'ESTALLED' }) })
             if (!o.signal.aborted) return await local(job, err)
+            return
           }
           // The deadline the user gave, the look-up's share included.
           if (result.reason === 'timeout' && result.error !== undefined) result.error.message = `no complete answer within ${deadlineMs} ms`
@@ -278,6 +280,8 @@ export function runFetches(jobs: ArrayLike<number>, origin: (index: number) => s
       const n = (strikes.get(job) ?? 0) + 1
       strikes.set(job, n)
       if (n === 1) struckAt.set(job, performance.now())
+      // Stalled on every try (a machine that never runs long enough for this fetch): left out, said, never the site's time-out.
+      if (n >= MAX_TRIES && code === 'ESTALLED') return o.failed(job, err, code)
       const to = (err as { cause?: { address?: unknown } }).cause?.address
       if (n >= MAX_TRIES && typeof to === 'string' && reached !== undefined && !(await routable(to)) && (await routable(reached))) return o.failed(job, err, code)
       // A connection this machine refuses to this origin alone (a firewall rule), while others were made: left out, said.

@@ -224,3 +224,37 @@ describe('fetch pool: abort listeners on the caller\'s signal', () => {
     expect(getEventListeners(caller.signal, 'abort').length).toBe(0)
   })
 })
+
+describe('regression: a fetch whose deadline passed on every try while this process did not run was tried again without end', () => {
+  it('after its tries it is left out with ESTALLED (a failure of this machine), never written as the site\'s time-out', async () => {
+    // Blocks this thread without spinning: the event loop does not run, as when the machine is stopped or too busy.
+    const block = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+    let tries = 0
+    const transport = fakeTransport(
+      (req) =>
+        new Promise<TransportResponse>((_resolve, reject) => {
+          tries++
+          block(1300)
+          req.signal?.addEventListener('abort', () => reject(req.signal!.reason))
+        }),
+    )
+    const left: string[] = []
+    const done: unknown[] = []
+    await runFetches([0], () => 'http://stalled.test/', {
+      concurrency: 1,
+      transport,
+      options: () => ({ privateAddresses: 'allow', timeoutMs: 100 }),
+      signal: new AbortController().signal,
+      done: (_i, result) => {
+        done.push(result)
+      },
+      failed: (_i, _err, code) => {
+        left.push(code ?? 'none')
+      },
+      stallMs: 120_000,
+    })
+    expect(done).toEqual([])
+    expect(left).toEqual(['ESTALLED'])
+    expect(tries).toBe(5)
+  }, 30_000)
+})
