@@ -9,7 +9,7 @@ import { createReadStream, fstatSync, read, statSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../../tools/printable.js'
-import { refuseStdinDirectory } from '../common/stdio.js'
+import { refuseStdinDirectory, refuseStdinTaken } from '../common/stdio.js'
 import { gunzipMembers } from './gunzip.js'
 
 /** One input. */
@@ -78,6 +78,7 @@ export async function resolveInputs(names: readonly string[]): Promise<InputFile
   const inputs: InputFile[] = []
   for (const name of names) {
     if (name === '-') {
+      refuseStdinTaken('the URL list')
       refuseStdinDirectory('stdin')
       inputs.push({ name: '<stdin>', path: null, size: stdinSize() })
       continue

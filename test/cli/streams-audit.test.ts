@@ -1,0 +1,54 @@
+/**
+ * Regressions of an audit of every command's files and streams: each test
+ * is named after what went wrong, and runs the built CLI.
+ */
+import { spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CLI, ensureBuilt, tempDir } from './helpers.js'
+
+let tmp: ReturnType<typeof tempDir>
+beforeAll(() => {
+  ensureBuilt()
+  tmp = tempDir()
+  writeFileSync(tmp.path('robots.txt'), 'User-agent: *\nDisallow: /private\n')
+  writeFileSync(tmp.path('urls.txt'), 'https://a.test/private\nhttps://a.test/public\n')
+})
+afterAll(() => tmp?.cleanup())
+
+/** Runs the CLI with `input` on a pipe as its stdin (`printf … | robots-automaton …`: a pipe, not the socket spawn gives), which /dev/stdin opens. */
+function runPiped(args: readonly string[], input: string): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('sh', ['-c', 'printf "%s" "$IN" | "$0" "$@"', process.execPath, CLI, ...args], { env: { ...process.env, IN: input }, encoding: 'utf8', timeout: 30_000 })
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+describe('stdin read once', () => {
+  const crawlers = 'GPTBot\nCCBot\n'
+
+  it.skipIf(process.platform === 'win32')('--crawlers @/dev/stdin took the pipe the URL list was to be read from: filter, check and diff judged nothing and ended 0; it is refused before any work', () => {
+    const robots = tmp.path('robots.txt')
+    for (const args of [
+      ['filter', '--robots', robots, '--crawlers', '@/dev/stdin'],
+      ['check', robots, '--crawlers', '@/dev/stdin'],
+      ['diff', robots, robots, '--crawlers', '@/dev/stdin'],
+      ['audit', '--fetch', '--crawlers', '@/dev/stdin'],
+    ]) {
+      const r = runPiped(args, crawlers)
+      expect([r.status, r.stdout, r.stderr], args.join(' ')).toEqual([
+        2,
+        '',
+        `robots-automaton: ${args[0]}: '--crawlers @/dev/stdin' reads stdin, so the URL list cannot: name a file for one of them (see 'robots-automaton ${args[0]} --help')\n`,
+      ])
+    }
+  })
+
+  it.skipIf(process.platform === 'win32')('--crawlers @/dev/stdin beside --robots /dev/stdin left the robots.txt empty (every URL allowed); it is refused, and @/dev/stdin with the URLs in a file still works', () => {
+    const r = runPiped(['filter', '--robots', '/dev/stdin', '--crawlers', '@/dev/stdin', '--print', 'verdicts', tmp.path('urls.txt')], crawlers)
+    expect([r.status, r.stdout]).toEqual([2, ''])
+    expect(r.stderr).toBe("robots-automaton: filter: '--crawlers @/dev/stdin' reads stdin, so the robots.txt '/dev/stdin' cannot: name a file for one of them (see 'robots-automaton filter --help')\n")
+    const twice = runPiped(['filter', '--robots', tmp.path('robots.txt'), '--crawlers', '@/dev/stdin', '--crawlers', '@/dev/fd/0', tmp.path('urls.txt')], crawlers)
+    expect([twice.status, twice.stdout]).toEqual([2, ''])
+    const ok = runPiped(['filter', '--robots', tmp.path('robots.txt'), '--crawlers', '@/dev/stdin', '--print', 'verdicts', '-q', tmp.path('urls.txt')], crawlers)
+    expect([ok.status, ok.stdout, ok.stderr]).toEqual([0, 'disallowed\tdisallowed\thttps://a.test/private\nallowed\tallowed\thttps://a.test/public\n', ''])
+  })
+})
