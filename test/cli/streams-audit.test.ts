@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CLI, ensureBuilt, tempDir } from './helpers.js'
+import { describeSystemError } from '../../src/node.js'
+import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
 let tmp: ReturnType<typeof tempDir>
 beforeAll(() => {
@@ -50,5 +51,15 @@ describe('stdin read once', () => {
     expect([twice.status, twice.stdout]).toEqual([2, ''])
     const ok = runPiped(['filter', '--robots', tmp.path('robots.txt'), '--crawlers', '@/dev/stdin', '--print', 'verdicts', '-q', tmp.path('urls.txt')], crawlers)
     expect([ok.status, ok.stdout, ok.stderr]).toEqual([0, 'disallowed\tdisallowed\thttps://a.test/private\nallowed\tallowed\thttps://a.test/public\n', ''])
+  })
+})
+
+describe('system errors in plain words', () => {
+  it.skipIf(process.platform !== 'linux')('a system error the CLI had no words for was shown as Node words it (ENXIO: no such device or address, open …); /dev/stdin on a socket is now named in plain words, and so are EROFS, EDQUOT, EFBIG, ENFILE and EBADF', async () => {
+    // spawn's stdin is a socket, which /dev/stdin cannot open (ENXIO).
+    const r = await run(['filter', '--robots', tmp.path('robots.txt'), '--crawlers', '@/dev/stdin', tmp.path('urls.txt')], { input: 'GPTBot\n' })
+    expect([r.status, r.stdout.toString(), r.stderr]).toEqual([1, '', "robots-automaton: cannot read crawler list '/dev/stdin': no such device or address\n"])
+    const words = (code: string) => describeSystemError(Object.assign(new Error(`${code}: raw, open '/x'`), { code }))
+    expect(['EROFS', 'EDQUOT', 'EFBIG', 'ENFILE', 'EBADF'].map(words)).toEqual(['read-only file system', 'disk quota exceeded', 'file too large', 'too many open files in the system', 'bad file descriptor'])
   })
 })
