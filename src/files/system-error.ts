@@ -14,7 +14,6 @@ const SYSTEM_WORDS: Record<string, string> = {
   ENOSPC: 'no space left on device',
   EROFS: 'read-only file system',
   EDQUOT: 'disk quota exceeded',
-  EFBIG: 'file too large',
   ENFILE: 'too many open files in the system',
   ENXIO: 'no such device or address',
   EBADF: 'bad file descriptor',
