@@ -3,9 +3,10 @@
  * is named after what went wrong, and runs the built CLI.
  */
 import { spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { truncateSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeSystemError } from '../../src/node.js'
+import { openInput, resolveInputs } from '../../src/cli/filter/input.js'
 import { CLI, ensureBuilt, run, tempDir } from './helpers.js'
 
 let tmp: ReturnType<typeof tempDir>
@@ -61,5 +62,33 @@ describe('system errors in plain words', () => {
     expect([r.status, r.stdout.toString(), r.stderr]).toEqual([1, '', "robots-automaton: cannot read crawler list '/dev/stdin': no such device or address\n"])
     const words = (code: string) => describeSystemError(Object.assign(new Error(`${code}: raw, open '/x'`), { code }))
     expect(['EROFS', 'EDQUOT', 'ENFILE', 'EBADF'].map(words)).toEqual(['read-only file system', 'disk quota exceeded', 'too many open files in the system', 'bad file descriptor'])
+  })
+})
+
+describe('an input file cut while it is read', () => {
+  it('a URL list truncated by another program while filter read it (a log rotated with copytruncate) ended the run 0 with its later lines never read; the end of such a file is now a read error (exit 1) after the lines read', async () => {
+    const path = tmp.path('rotated.log')
+    writeFileSync(path, 'https://a.test/x\n'.repeat(10_000))
+    const [input] = await resolveInputs([path])
+    const reader = await openInput(input, { bytes: 0 })
+    const buffer = new Uint8Array(4096)
+    expect(await reader.readInto(buffer, 0, buffer.length)).toBe(4096)
+    truncateSync(path, 0)
+    const drain = async () => {
+      while ((await reader.readInto(buffer, 0, buffer.length)) > 0);
+    }
+    await expect(drain()).rejects.toThrow(
+      `cannot read input file '${path}': it was cut short while it was read (170000 bytes when opened, 0 at the end: truncated by another program?); the lines past the cut were not read`,
+    )
+    await reader.close()
+    // A file that grows while it is read (a log written to) is read to its end, as before.
+    writeFileSync(path, 'https://a.test/x\n')
+    const [grown] = await resolveInputs([path])
+    const appending = await openInput(grown, { bytes: 0 })
+    writeFileSync(path, 'https://a.test/x\nhttps://a.test/y\n')
+    let total = 0
+    for (let n; (n = await appending.readInto(buffer, 0, buffer.length)) > 0; ) total += n
+    expect(total).toBe(34)
+    await appending.close()
   })
 })
