@@ -12,6 +12,11 @@ const SYSTEM_WORDS: Record<string, string> = {
   EMFILE: 'too many open files',
   EIO: 'input/output error',
   ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  EDQUOT: 'disk quota exceeded',
+  ENFILE: 'too many open files in the system',
+  ENXIO: 'no such device or address',
+  EBADF: 'bad file descriptor',
   Z_DATA_ERROR: 'not valid gzip data',
   Z_BUF_ERROR: 'gzip data is cut short',
 }

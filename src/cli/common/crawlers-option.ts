@@ -12,6 +12,7 @@ import { agentWarning } from './agent-option.js'
 import { readError, UsageError } from './cli-error.js'
 import { hasControlCharacter, refuseControlInAgents } from './control-chars.js'
 import { wideRefusal } from '../../tools/wide-text.js'
+import { isStdin, refuseStdinTaken, tookStdin } from './stdio.js'
 
 /** `--crawlers LIST`: repeatable; a LIST is crawlers separated by commas, or `@FILE`. */
 export const CRAWLERS_OPTION: OptionSpec = { name: 'crawlers', value: true, multiple: true }
@@ -72,8 +73,12 @@ function readAtMost(path: string, max: number): Buffer {
 /** The crawlers of a `@FILE`: one a line (`A` or `A+B`); blank lines and `#` comments skipped. */
 function crawlersOfFile(path: string): CrawlerSpec[] {
   let bytes: Buffer
+  // A path to stdin's pipe (`@/dev/stdin`) reads it once: a URL list or robots.txt read from stdin later would be empty.
+  const stdin = isStdin(path) && path !== '-'
+  refuseStdinTaken(`'--crawlers @${path}'`, path)
   try {
     bytes = readAtMost(path, MAX_FILE_BYTES + 1)
+    if (stdin) tookStdin(`'--crawlers @${path}'`)
   } catch (err) {
     throw readError('crawler list', path, err)
   }

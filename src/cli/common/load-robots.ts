@@ -18,7 +18,7 @@ import { bodyKind, type BodyKind } from './body-kind.js'
 import { CliError, readError, UsageError } from './cli-error.js'
 import { flag, type OptionSpec, type ParsedArgs } from './args.js'
 import { defaultUserAgent } from './version.js'
-import { refuseStdinDirectory } from './stdio.js'
+import { refuseStdinDirectory, refuseStdinTaken } from './stdio.js'
 import { notRegular } from './not-regular.js'
 import { connectRules, dnsServers, NET_HELP, NET_OPTIONS } from './net-options.js'
 
@@ -173,6 +173,7 @@ export class LineTally {
  */
 export async function loadRobots(source: string, fetching: RobotsFetching, tally?: LineTally, path: string | Buffer = source): Promise<LoadedRobots> {
   checkRobotsSource(source)
+  refuseStdinTaken(`the robots.txt '${source}'`, source)
   if (source === '-') {
     refuseStdinDirectory(`robots.txt from 'stdin'`)
     const t = tally ?? new LineTally()

@@ -10,7 +10,7 @@ import { fstatSync, statSync, writeSync } from 'node:fs'
 import { PROGRAM } from './version.js'
 import { exitProcess } from './interrupt.js'
 import { printable } from '../../tools/printable.js'
-import { CliError, describeSystemError } from './cli-error.js'
+import { CliError, describeSystemError, UsageError } from './cli-error.js'
 
 let installed = false
 
@@ -135,6 +135,25 @@ export function refuseStdinDirectory(what: string): void {
     // A stdin that cannot be looked at fails when read.
   }
   if (directory) throw new CliError('ERR_READ', `cannot read ${what}: is a directory`)
+}
+
+/** What read stdin through a path to its pipe (`--crawlers @/dev/stdin`), for a later reader to name. */
+let stdinReader: string | undefined
+
+/** Records that `what` has read stdin, a pipe: another reader would find it empty. */
+export function tookStdin(what: string): void {
+  stdinReader ??= what
+}
+
+/**
+ * A usage error when stdin, a pipe, was already read (`--crawlers
+ * @/dev/stdin`) and `reader` (`the URL list`) reads it too (`name`, when
+ * given, is a path to it: {@link isStdin}): it would find it empty, and the
+ * run would judge nothing and end 0.
+ */
+export function refuseStdinTaken(reader: string, name?: string): void {
+  if (stdinReader === undefined || (name !== undefined && !isStdin(name))) return
+  throw new UsageError(`${stdinReader} reads stdin, so ${reader} cannot: name a file for one of them`)
 }
 
 /**

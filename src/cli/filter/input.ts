@@ -9,7 +9,7 @@ import { createReadStream, fstatSync, read, statSync } from 'node:fs'
 import { Readable } from 'node:stream'
 import { CliError, describeSystemError, readError } from '../common/cli-error.js'
 import { printable } from '../../tools/printable.js'
-import { refuseStdinDirectory } from '../common/stdio.js'
+import { refuseStdinDirectory, refuseStdinTaken } from '../common/stdio.js'
 import { gunzipMembers } from './gunzip.js'
 
 /** One input. */
@@ -78,6 +78,7 @@ export async function resolveInputs(names: readonly string[]): Promise<InputFile
   const inputs: InputFile[] = []
   for (const name of names) {
     if (name === '-') {
+      refuseStdinTaken('the URL list')
       refuseStdinDirectory('stdin')
       inputs.push({ name: '<stdin>', path: null, size: stdinSize() })
       continue
@@ -247,23 +248,50 @@ export class PeekedReader implements ByteReader {
 
 /** Reads a file descriptor straight into the caller's buffer: no copy. */
 class FdReader implements ByteReader {
+  /** The file's size when opened: a file found shorter at its end was cut while it was read. */
+  private readonly startSize: number
+
   constructor(
     private readonly fd: number,
     private readonly counter: ByteCounter,
     private readonly onClose: () => Promise<void>,
     private readonly name: string,
-  ) {}
+  ) {
+    this.startSize = fstatSync(fd).size
+  }
 
   readInto(target: Uint8Array, offset: number, length: number): Promise<number> {
     return new Promise((resolve, reject) => {
       read(this.fd, target, offset, length, null, (err, n) => {
         if (err) reject(readError('input file', this.name, err))
+        else if (n === 0 && length > 0) this.atEnd(resolve, reject)
         else {
           this.counter.bytes += n
           resolve(n)
         }
       })
     })
+  }
+
+  /**
+   * The end of the file: an error when the file is now shorter than when it
+   * was opened (truncated by another program, a log rotated with
+   * copytruncate), since the lines past the cut were never read.
+   */
+  private atEnd(resolve: (n: number) => void, reject: (err: unknown) => void): void {
+    let size
+    try {
+      size = fstatSync(this.fd).size
+    } catch (err) {
+      reject(readError('input file', this.name, err))
+      return
+    }
+    if (size >= this.startSize) {
+      resolve(0)
+      return
+    }
+    const what = this.fd === 0 ? 'stdin' : `input file '${printable(this.name)}'`
+    reject(new CliError('ERR_READ', `cannot read ${what}: it was cut short while it was read (${this.startSize} bytes when opened, ${size} at the end: truncated by another program?); the lines past the cut were not read`))
   }
 
   close(): Promise<void> {
