@@ -47,7 +47,7 @@ const esm = await build({
     compat: 'src/compat.ts',
     node: 'src/node.ts',
     crawlee: 'src/crawlee.ts',
-    cli: 'src/cli/bin.ts',
+    'cli-main': 'src/cli/bin.ts',
     'filter-worker': 'src/cli/filter/worker.ts',
     'compare-module': 'src/compare/adapters/module-thread.ts',
   },
@@ -78,7 +78,7 @@ for (const entry of CORE) {
 // user's bundler would keep the object; the mark goes back here, and a user's bundle of the core
 // entry drops it (not with source maps, whose columns it would shift).
 /** The command line's own files: its entry and its threads. */
-const TOOL_FILES = ['dist/cli.js', 'dist/filter-worker.js', 'dist/compare-module.js']
+const TOOL_FILES = ['dist/cli-main.js', 'dist/filter-worker.js', 'dist/compare-module.js']
 const ENUM_IIFE = /([\w$]+)=\(([\w$]+)=>\(\2\[\2\.[\w$]+=/g
 if (!sourcemap) for (const out of Object.keys(esm.metafile.outputs)) {
   if (!out.endsWith('.js') || TOOL_FILES.includes(out)) continue
@@ -99,6 +99,16 @@ if (!sourcemap) for (const file of TOOL_FILES) {
   const out = await transform(text.slice(shebang.length), { minify: true, format: 'esm', target: 'node20', legalComments: 'none', sourcemap: false })
   writeFileSync(file, shebang + out.code)
 }
+// The bin: a launcher that loads the command, so that a start this machine cannot make (no file
+// descriptor left to read the modules: ulimit -n) is said in one line, not as Node's stack trace.
+writeFileSync('dist/cli.js', `#!/usr/bin/env node
+import('./cli-main.js').catch((e) => {
+  const c = e && e.code
+  const why = c === 'EMFILE' || c === 'ENFILE' ? 'no file descriptor left to load its modules (' + c + '): raise the limit (ulimit -n)' : e && e.message ? e.message : String(e)
+  process.stderr.write('robots-automaton: cannot start: ' + why + '\\n')
+  process.exitCode = 1
+})
+`)
 chmodSync('dist/cli.js', 0o755)
 
 // CommonJS: the core as one bundle, and each entry its part of it.

@@ -29,6 +29,7 @@ export const DIST_OUTPUTS = [
   'dist/crawlee.d.ts',
   'dist/crawlee.d.cts',
   'dist/cli.js',
+  'dist/cli-main.js',
   'dist/filter-worker.js',
   'dist/compare-module.js',
   'dist/playground/index.html',
