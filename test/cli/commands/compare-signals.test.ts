@@ -99,4 +99,14 @@ describe('compare and signals', () => {
     expect(await within(r.child, r.ended), r.stderr()).toBe(0)
     writer.kill()
   })
+
+  it('regression: a case file that is a FIFO no writer opens: SIGTERM ends compare (143); its open(2) held the process and no signal ended it', async () => {
+    const cases = fifo('no-writer.jsonl')
+    const json = tmp.path('no-writer.json')
+    const r = start(['--cases', cases, '--batch', `${NODE} examples/adapters/allow-all-batch.mjs`, '--minimise', '0', '--json', json, '-q'])
+    await new Promise((ok) => setTimeout(ok, 1500))
+    r.child.kill('SIGTERM')
+    expect(await within(r.child, r.ended), r.stderr()).toBe(143)
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ complete: false, failure: { message: 'interrupted by SIGTERM' } })
+  })
 })
