@@ -5,7 +5,8 @@
  * (`/dev/zero`), and a FIFO is read like a file unless only regular files
  * make sense. Errors are `ERR_READ`.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import type { ReadStream } from 'node:fs'
 import { CompareError, readError } from './compare-error.js'
 
 /** What may be read besides a regular file. */
@@ -79,4 +80,39 @@ export function shownBytes(bytes: Buffer): string {
   let out = ''
   for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`
   return out
+}
+
+/** The opens of input FIFOs still waiting for a writer, each with the function that frees it. */
+const waitingForWriters = new Set<() => void>()
+
+/**
+ * Inputs stop waiting for a FIFO's writer (the run was interrupted): each
+ * open(2) still blocked on one, in a thread of the pool, returns and the
+ * FIFO reads as ended. Such a thread would keep the process from ending,
+ * even at a second signal.
+ */
+export function stopWaitingForWriters(): void {
+  for (const free of [...waitingForWriters]) free()
+}
+
+/** Lets {@link stopWaitingForWriters} free `stream`'s open of `file` while it waits for a FIFO's writer. */
+export function freeableOpen(file: string, stream: ReadStream): void {
+  try {
+    if (!statSync(file).isFIFO()) return
+  } catch {
+    return // the stream's open says why
+  }
+  const free = (): void => {
+    waitingForWriters.delete(free)
+    try {
+      // A writer opened and closed at once: the blocked open returns, and the FIFO is at its end unless a real writer came.
+      closeSync(openSync(file, constants.O_WRONLY | constants.O_NONBLOCK))
+    } catch {
+      // No reader waiting (ENXIO): the open returned already.
+    }
+  }
+  waitingForWriters.add(free)
+  const opened = (): void => void waitingForWriters.delete(free)
+  stream.once('open', opened)
+  stream.once('error', opened)
 }

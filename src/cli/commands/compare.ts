@@ -26,6 +26,7 @@ import { Oracle } from '../../compare/oracle.js'
 import { SCORES, SEMANTICS, type Score, type Semantics } from '../../compare/outcome.js'
 import { prepareCases } from '../../compare/run.js'
 import { stopWaitingForReaders, waitForReaders, writeReport } from '../../compare/output-files.js'
+import { stopWaitingForWriters } from '../../compare/input-file.js'
 import { renderMatrixHtml, renderMatrixLines, renderMatrixMarkdown, renderMatrixText } from '../../compare/report/matrix-report.js'
 import type { Report } from '../../compare/report/report-model.js'
 import { diffRuns, readRunReport, renderRunDiff, runDiffLines } from '../../compare/report/run-diff.js'
@@ -173,6 +174,7 @@ async function interruptible<T>(run: (signal: AbortSignal) => Promise<T>): Promi
       if (controller.signal.aborted) exitProcess(SIGNALS[name])
       controller.abort(`interrupted by ${name}`)
       stopWaitingForReaders(`interrupted by ${name}`)
+      stopWaitingForWriters()
     }
     process.on(name, handler)
     return [name, handler] as const

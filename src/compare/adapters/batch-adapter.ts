@@ -109,6 +109,16 @@ export class BatchAdapter implements Adapter {
       this.stderrTail = (this.stderrTail + s).slice(-STDERR_KEPT)
     })
     child.stdin?.on('error', () => {}) // a closed pipe shows up as the exit below
+    // An adapter that closes its stdout and runs on can answer nothing more: said at once, not as a stall --timeout later.
+    child.stdout?.once('end', () => {
+      setTimeout(() => {
+        if (this.closing || child.exitCode !== null || child.signalCode !== null) return // its exit says more
+        const oldest = this.pending.values().next()
+        const waiting = oldest.done ? '' : `; the oldest unanswered: ${this.describe(oldest.value)}`
+        this.fail(`the adapter closed its stdout after ${plural(this.answers, 'answer')} and runs on, with ${plural(this.pending.size, 'request')} unanswered${waiting}`)
+        killGroup(child)
+      }, PIPE_GRACE_MS).unref()
+    })
     // This machine's limits (descriptors, processes) fail the run as the harness's, not as the implementation's.
     child.on('error', (err) => this.fail(`cannot start '${this.options.command}': ${describeSystemError(err)}`, localSpawnFailure(err, `'${this.options.command}'`)))
     child.on('close', (status, signal) => {

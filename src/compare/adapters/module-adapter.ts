@@ -7,7 +7,7 @@
  * "--cmd and --module".
  */
 import { statSync } from 'node:fs'
-import type { Worker } from 'node:worker_threads'
+import type { MessagePort, Worker } from 'node:worker_threads'
 import { workerThreads } from '../../tools/built-ins.js'
 import { AdapterFailure, describeRequest, type Adapter, type AdapterTimings, type Answer, type OnAnswer, type Request } from './adapter.js'
 import { killOwnChildren } from './process-group.js'
@@ -34,6 +34,8 @@ export class ModuleAdapter implements Adapter {
   readonly description: string
   readonly multiAgent: boolean
   private worker: Worker | undefined
+  /** The harness's end of the channel to the thread (the thread's parentPort is the module's to use). */
+  private port: MessagePort | undefined
   private progress = new Int32Array(new SharedArrayBuffer(4))
   /** Numbers of the bodies sent, and which of them the thread holds (keepBody's steps, as the thread takes them). */
   private readonly ids = new WeakMap<Uint8Array, number>()
@@ -57,10 +59,14 @@ export class ModuleAdapter implements Adapter {
     const st = statSync(this.options.path, { throwIfNoEntry: false })
     if (st && !st.isFile() && !st.isDirectory()) throw new AdapterFailure(`--module: cannot import '${this.options.path}': not a regular file`)
     // Its own thread: a call that never returns can be stopped, and what the module prints, or its process.exit, stays apart from compare's.
-    const worker = new (workerThreads().Worker)(this.options.thread, { workerData: { path: this.options.path, timeoutMs: this.options.timeoutMs, progress: this.progress.buffer }, stdout: true })
+    // A channel of its own: a module that posts to its thread's parentPort (a library written for workers) does not speak for the harness.
+    const { port1, port2 } = new (workerThreads().MessageChannel)()
+    const workerData = { path: this.options.path, timeoutMs: this.options.timeoutMs, progress: this.progress.buffer, port: port2 }
+    const worker = new (workerThreads().Worker)(this.options.thread, { workerData, transferList: [port2], stdout: true })
     this.worker = worker
+    this.port = port1
     worker.stdout.pipe(process.stderr, { end: false })
-    worker.on('message', (m: FromModule) => this.listener?.(m))
+    port1.on('message', (m: FromModule) => this.listener?.(m))
     worker.on('error', (err) => this.fail(`--module: ${this.options.path} threw outside a call: ${err.message}`))
     // Node ends a thread whose module's top-level await never settles with status 13.
     worker.on('exit', (code) => this.fail(`--module: ${this.options.path} ended its thread (exit status ${code}${code === 13 ? ': its top-level await never settled' : ''}) during the run`))
@@ -84,6 +90,7 @@ export class ModuleAdapter implements Adapter {
   async close(): Promise<void> {
     this.fail('--module: the run was stopped')
     await this.worker?.terminate()
+    this.port?.close()
   }
 
   /** Stops the run under way (and every later one) with `message`. */
@@ -109,7 +116,7 @@ export class ModuleAdapter implements Adapter {
           const send = (): void => {
             const batch: ModuleRequest[] = []
             for (; sent < requests.length && batch.length < BATCH; sent++) batch.push(this.message(requests[sent], base + sent))
-            if (batch.length > 0) this.worker!.postMessage({ requests: batch })
+            if (batch.length > 0) this.port!.postMessage({ requests: batch })
           }
           let seen = -1
           let since = performance.now()

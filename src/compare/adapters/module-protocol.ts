@@ -1,11 +1,17 @@
 /** The messages between `compare` and the thread its `--module` runs in (module-thread.ts). */
+import type { MessagePort } from 'node:worker_threads'
 import type { Answer } from './adapter.js'
 
-/** What the thread is started with: `progress` holds the number of the request under way. */
+/**
+ * What the thread is started with: `progress` holds the number of the
+ * request under way; `port`, the channel of these messages (not the
+ * thread's parentPort, which the module under test may post to itself).
+ */
 export interface ModuleStart {
   readonly path: string
   readonly timeoutMs: number
   readonly progress: SharedArrayBuffer
+  readonly port: MessagePort
 }
 
 /** A request: its body by number, with the bytes when the thread does not hold them. */

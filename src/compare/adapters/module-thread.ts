@@ -30,8 +30,8 @@ if (parentPort === null) {
   process.stderr.write("robots-automaton: compare-module.js is the thread of 'robots-automaton compare --module', not a program\n")
   process.exit(2)
 }
-const port = parentPort
-const { path, timeoutMs, progress } = workerData as ModuleStart
+// The harness's own channel: what the module posts to parentPort is not taken for an answer.
+const { path, timeoutMs, progress, port } = workerData as ModuleStart
 const cell = new Int32Array(progress)
 const bodies = new Map<number, Body>()
 let parseFn: (bytes: Uint8Array) => unknown

@@ -3,7 +3,7 @@
  * and `FILE.jsonl`, each read or generated as it is consumed, with `--count`
  * (a corpus size, or a seeded sample of a fixed set) and `--seed`.
  */
-import { closeSync, existsSync, openSync } from 'node:fs'
+import { accessSync, closeSync, constants, existsSync, openSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { CaseInput } from '../case.js'
 import type { Oracle } from '../oracle.js'
@@ -116,7 +116,9 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
   }
   if (name.endsWith('.jsonl') || existsSync(name)) {
     try {
-      closeSync(openSync(name, 'r')) // fail before the adapter starts
+      // Fail before the adapter starts; a FIFO is only looked at: opened and closed here, its writer would be gone before the cases are read.
+      if (statSync(name).isFIFO()) accessSync(name, constants.R_OK)
+      else closeSync(openSync(name, 'r'))
     } catch (err) {
       throw readError('case file', name, err)
     }

@@ -15,7 +15,7 @@ import { agentField, isWellFormed, robotsFields, type Case, type CaseInput } fro
 import { STANDARDS } from '../categories.js'
 import { CompareError, describeSystemError, readError } from '../compare-error.js'
 import { reportStream } from '../output-files.js'
-import { readInputFile, sizeWords } from '../input-file.js'
+import { freeableOpen, readInputFile, sizeWords } from '../input-file.js'
 import { jsonLine } from '../../tools/printable.js'
 import { wideRefusal } from '../../tools/wide-text.js'
 
@@ -40,6 +40,8 @@ export async function* jsonlCaseStream(file: string): AsyncGenerator<CaseInput> 
   const ids = new Set<string>()
   // Read as latin1 (one char a byte), so that each line's bytes can be checked as UTF-8 below.
   const stream = createReadStream(file, { encoding: 'latin1' })
+  // A FIFO waits for its writer in open(2): an interrupt frees it.
+  freeableOpen(file, stream)
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
   const opened = new Promise<void>((ok, fail) => {
     stream.once('open', () => ok())

@@ -90,4 +90,23 @@ describe('compare and signals', () => {
     expect(r.stderr()).toMatch(/did not return within 1000 ms \(--timeout\)/)
     expect(await waitGone(Number(readFileSync(pidFile, 'utf8')))).toBe(true)
   })
+
+  it('regression: a case file that is a FIFO is read from its writer (the check before the run opened and closed it, its writer was gone and compare waited for ever)', async () => {
+    const cases = fifo('cases-fifo.jsonl')
+    const r = start(['--cases', cases, '--batch', `${NODE} examples/adapters/allow-all-batch.mjs`, '--minimise', '0', '-q'])
+    const line = JSON.stringify({ id: 'a', robots: 'User-agent: *\nAllow: /\n', agent: 'FooBot', url: '/x' })
+    const writer = spawn('sh', ['-c', `sleep 0.5; printf '%s\\n' '${line}' > '${cases}'`], { stdio: 'ignore' })
+    expect(await within(r.child, r.ended), r.stderr()).toBe(0)
+    writer.kill()
+  })
+
+  it('regression: a case file that is a FIFO no writer opens: SIGTERM ends compare (143); its open(2) held the process and no signal ended it', async () => {
+    const cases = fifo('no-writer.jsonl')
+    const json = tmp.path('no-writer.json')
+    const r = start(['--cases', cases, '--batch', `${NODE} examples/adapters/allow-all-batch.mjs`, '--minimise', '0', '--json', json, '-q'])
+    await new Promise((ok) => setTimeout(ok, 1500))
+    r.child.kill('SIGTERM')
+    expect(await within(r.child, r.ended), r.stderr()).toBe(143)
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ complete: false, failure: { message: 'interrupted by SIGTERM' } })
+  })
 })

@@ -203,6 +203,20 @@ import { existsSync } from 'node:fs'`
     }
   })
 
+  it('an adapter that closes its stdout and runs on is said to, at once (it waited for the stall --timeout, then said "no answer at all")', async () => {
+    const cmd = script('closes-stdout', `if (n === 3) { closeSync(1); setInterval(() => {}, 1000); return undefined }; return { id: req.id, allowed: true }`, `import { closeSync } from 'node:fs'`)
+    const adapter = new BatchAdapter(options(`exec ${cmd}`, { timeoutMs: 20_000, window: 1 }))
+    await adapter.start()
+    const t0 = performance.now()
+    let answered = 0
+    await expect(adapter.judgeAll(requests(5), () => answered++)).rejects.toThrow(
+      /^--batch: the adapter closed its stdout after 1 answer and runs on, with 1 request unanswered; the oldest unanswered: a request \(agent "a", URL "\/u1\/deny"\)$/,
+    )
+    expect(answered).toBe(1)
+    expect(performance.now() - t0).toBeLessThan(10_000)
+    await adapter.close()
+  })
+
   it('a stall after an answer with no final line feed names that unfinished line (it said only "no answer at all")', async () => {
     vi.useFakeTimers(FAKE)
     try {

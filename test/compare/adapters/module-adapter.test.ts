@@ -85,6 +85,33 @@ export function parse(bytes) {
     await adapter.close()
   })
 
+  it('a module that posts to its thread\'s parentPort is not taken for the harness (its messages crashed compare with a TypeError: u.answers is not iterable)', async () => {
+    const path = mod(
+      'posts-to-parent',
+      `import { parentPort } from 'node:worker_threads'
+parentPort.postMessage({ t: 'ready' })
+export function parse() {
+  return {
+    isAllowed(url) {
+      parentPort.postMessage(url === '/a' ? { t: 'answers', answers: 5 } : { t: 'answers', answers: [[999999, { allowed: false }, 0]] })
+      parentPort.postMessage({ t: 'stop', message: 'not the harness' })
+      return url === '/a'
+    },
+  }
+}`,
+    )
+    const adapter = new ModuleAdapter({ path, multiAgent: false, timeoutMs: 5000, thread })
+    await adapter.start()
+    const got: unknown[] = []
+    await adapter.judgeAll(
+      ['/a', '/b', '/a'].map((url) => ({ robots: new Uint8Array(0), agents: ['x'], url })),
+      (i, answer) => (got[i] = answer.allowed),
+    )
+    expect(got).toEqual([true, false, true])
+    expect((await adapter.judge({ robots: new Uint8Array(0), agents: ['x'], url: '/b' })).allowed).toBe(false)
+    await adapter.close()
+  })
+
   it('regression: a line of NaN, Infinity or a bigint is named as it is (JSON wrote NaN as null)', async () => {
     const path = mod(
       'odd-lines',
