@@ -1,0 +1,47 @@
+/**
+ * fetchRobots reads each option once: the value it checks is the value it
+ * uses. A getter that answered differently at a later read slipped an
+ * unchecked value past the checks (a user-agent or an ETag with CR LF).
+ */
+import { describe, expect, it } from 'vitest'
+import { fetchRobots, parseRobots } from '../../src/index.js'
+
+/** A value that reads as `good` `n` times, then as `bad`. */
+function shifty(good: string, bad: string, n: number): { get(): string } {
+  let reads = 0
+  return { get: () => (reads++ < n ? good : bad) }
+}
+
+/** A fetch that records each request's headers and answers 200 (or 304 when asked conditionally). */
+function recording(): { fetch: (url: string, init: RequestInit) => Promise<Response>; headers: Record<string, string>[] } {
+  const headers: Record<string, string>[] = []
+  return {
+    headers,
+    fetch: async (_url, init) => {
+      headers.push(Object.fromEntries(new Headers(init.headers as HeadersInit)))
+      return new Response('User-agent: *\nDisallow: /p\n', { status: 200 })
+    },
+  }
+}
+
+describe('fetchRobots options read once', () => {
+  it('regression: a userAgent getter that gave a good value to the check and a CR LF one after was sent (the Web fetch refused it, recorded as the site unreachable): the value checked is the one sent', async () => {
+    for (let n = 1; n <= 4; n++) {
+      const f = recording()
+      const options = Object.defineProperty({ fetch: f.fetch }, 'userAgent', { enumerable: true, ...shifty('GoodBot', 'EvilBot\r\nX-Injected: 1', n) })
+      const r = await fetchRobots('https://a.example/', options)
+      expect(r.outcome, `good for ${n} reads`).toBe('ok')
+      expect(f.headers[0]!['user-agent']).toBe('GoodBot')
+    }
+  })
+
+  it('regression: previous.validators.etag read again after its check: a CR LF ETag reached the request; the value checked is the one sent', async () => {
+    for (let n = 1; n <= 4; n++) {
+      const f = recording()
+      const validators = Object.defineProperty({}, 'etag', { enumerable: true, ...shifty('"v1"', '"v1"\r\nX-Injected: 1', n) })
+      const r = await fetchRobots('https://a.example/', { fetch: f.fetch, previous: { robots: parseRobots(''), validators } })
+      expect(r.outcome, `good for ${n} reads`).toBe('ok')
+      expect(f.headers[0]!['if-none-match']).toBe('"v1"')
+    }
+  })
+})
