@@ -18,7 +18,8 @@ function recording(): { fetch: (url: string, init: RequestInit) => Promise<Respo
   return {
     headers,
     fetch: async (_url, init) => {
-      headers.push(Object.fromEntries(new Headers(init.headers as HeadersInit)))
+      const h = new Headers(init.headers as HeadersInit)
+      headers.push({ 'user-agent': h.get('user-agent') ?? '', 'if-none-match': h.get('if-none-match') ?? '' })
       return new Response('User-agent: *\nDisallow: /p\n', { status: 200 })
     },
   }
