@@ -596,7 +596,8 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
     throw new RobotsInputError("useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee') or @crawlee/utils: it has no RobotsTxtFile class")
   }
   const checked = checkOptions(options)
-  const klass = crawlee.RobotsTxtFile
+  // The class as read and checked above (the module is read once: a getter may give another value next time).
+  const klass = cls as unknown as CrawleeRobotsTxtFileClass
   // Crawlee's own `from`, also while an earlier installation holds the class: that one stays until this one is checked.
   const prior = installed.get(cls)
   const from = prior === undefined ? klass.from : prior.originalFrom

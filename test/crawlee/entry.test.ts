@@ -254,3 +254,14 @@ describe('useWithCrawlee: what it replaces, and restore()', () => {
     }
   })
 })
+
+describe('useWithCrawlee: modules read once', () => {
+  it('regression: a module whose RobotsTxtFile getter gave the class once and then undefined threw an uncoded TypeError (the member was read twice); the class is now read once', () => {
+    const crawlee = fakeCrawlee({ crawler: false })
+    let reads = 0
+    const shifty = { get RobotsTxtFile() { return reads++ === 0 ? crawlee.RobotsTxtFile : undefined } }
+    const handle = useWithCrawlee(shifty as unknown as CrawleeModule)
+    expect(reads).toBe(1)
+    handle.restore()
+  })
+})
