@@ -255,7 +255,19 @@ describe('useWithCrawlee: what it replaces, and restore()', () => {
   })
 })
 
-describe('useWithCrawlee: modules read once', () => {
+describe('useWithCrawlee: modules that cannot take the hooks', () => {
+  it('regression: a frozen BasicCrawler.prototype threw an uncoded TypeError after RobotsTxtFile.find, load and from were already replaced (left so, with no handle to restore them); now ERR_INPUT and nothing replaced', () => {
+    const crawlee = fakeCrawlee()
+    const { find, load, from } = crawlee.RobotsTxtFile
+    Object.freeze(crawlee.BasicCrawler!.prototype)
+    expect(() => useWithCrawlee(crawlee)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/getRobotsTxtFileForUrl cannot be replaced/) }))
+    expect([crawlee.RobotsTxtFile.find, crawlee.RobotsTxtFile.load, crawlee.RobotsTxtFile.from]).toEqual([find, load, from])
+
+    const frozen = fakeCrawlee({ crawler: false })
+    Object.freeze(frozen.RobotsTxtFile)
+    expect(() => useWithCrawlee(frozen)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/RobotsTxtFile\.find cannot be replaced/) }))
+  })
+
   it('regression: a module whose RobotsTxtFile getter gave the class once and then undefined threw an uncoded TypeError (the member was read twice); the class is now read once', () => {
     const crawlee = fakeCrawlee({ crawler: false })
     let reads = 0
