@@ -8,7 +8,7 @@
  * as a "network error".
  */
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
-import { Robots } from '../robots/robots.js'
+import { describeNotRobots, Robots } from '../robots/robots.js'
 import type { FetchOutcome } from './outcome.js'
 import type { RedirectFilter } from './redirect-guard.js'
 import type { PrivateAddressPolicy } from './address-policy.js'
@@ -155,7 +155,7 @@ export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   if (p !== undefined) {
     mustBe(typeof p === 'object' && p !== null, 'previous', 'an object (a previous result)', p)
     const previous = readOnce(p!, ['robots', 'validators', 'outcome', 'headers'])
-    mustBe(previous.robots instanceof Robots, 'previous.robots', 'a Robots', previous.robots)
+    if (!(previous.robots instanceof Robots)) throw new RobotsInputError(`fetchRobots: previous.robots must be a Robots of this build, got ${describeNotRobots(previous.robots)}`)
     const validators = checkValidators(previous.validators, 'fetchRobots: previous.validators')
     if (validators === undefined) delete previous.validators
     else previous.validators = validators

@@ -43,6 +43,21 @@ export function checkParseOptions(options: unknown, what = 'parseRobots'): Parse
 /** The options of `parseRobots` and `parseRobotsStream`, each read once (the stream's `signal` too). */
 const PARSE_OPTION_NAMES: readonly string[] = ['limit', ...ENGINE_OPTION_NAMES, 'signal']
 
+/**
+ * `value`, which is no Robots of this build, in words for an error message:
+ * a Robots of the other module format's build (ESM and CommonJS are two
+ * module graphs) is named so, with the way across.
+ */
+export function describeNotRobots(value: unknown): string {
+  let other = false
+  try {
+    other = typeof value === 'object' && value !== null && typeof (value as { toBytes?: unknown }).toBytes === 'function'
+  } catch {
+    // A getter that throws: no Robots of any build.
+  }
+  return other ? 'a Robots of another build (ESM and CommonJS are two; use Robots.fromBytes(robots.toBytes()))' : describeValue(value)
+}
+
 /** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise); none means `*` where `optional`. */
 function tokenList(tokens: unknown, what: string, optional = false): readonly string[] {
   if (tokens === undefined && optional) return GLOBAL

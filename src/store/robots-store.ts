@@ -8,7 +8,7 @@
 import { AgentMatcher, codeFrom, codeFromString } from '../match/matcher.js'
 import { checkEngineOptions, ENGINE_OPTION_NAMES, type EngineOptions } from '../match/engine-options.js'
 import { allowAll, disallowAll } from '../robots/fallback.js'
-import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
+import { compileMatcher, describeNotRobots, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
@@ -300,7 +300,7 @@ export class RobotsStore {
 
   /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it; `info` as for `set`. */
   setRobots(key: string | URL, robots: Robots, info?: StoreFetchInfo): void {
-    if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
+    if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots of this build, got ${describeNotRobots(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
     let form = this.formViews.get(robots)
