@@ -277,3 +277,16 @@ describe('useWithCrawlee: modules that cannot take the hooks', () => {
     handle.restore()
   })
 })
+
+describe('useWithCrawlee: inherited options', () => {
+  it('regression: an option the options object inherits (Object.create(defaults)) was ignored in silence (its own keys only were read), where fetchRobots and RobotsCache honour it; now it counts, checked as an own one', () => {
+    for (const defaults of [{ timeoutMs: -1 }, { userAgent: 'Bot\r\nX-Injected: 1' }, { limit: 5 }, { timeout: 5 }]) {
+      const crawlee = fakeCrawlee({ crawler: false })
+      expect(() => useWithCrawlee(crawlee, Object.create(defaults)), JSON.stringify(defaults)).toThrow(expect.objectContaining({ name: expect.stringMatching(/^Robots/) }))
+    }
+    const crawlee = fakeCrawlee({ crawler: false })
+    useWithCrawlee(crawlee, Object.create({ userAgent: 'InheritedBot', timeoutMs: 5000 })).restore()
+    // An own __proto__ key (JSON.parse makes one) is a key, refused as no option, not the copy's prototype.
+    expect(() => useWithCrawlee(fakeCrawlee({ crawler: false }), JSON.parse('{"__proto__": {"timeoutMs": -1}}'))).toThrow(/"__proto__" is not an option/)
+  })
+})
