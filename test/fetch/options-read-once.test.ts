@@ -4,7 +4,7 @@
  * unchecked value past the checks (a user-agent or an ETag with CR LF).
  */
 import { describe, expect, it } from 'vitest'
-import { fetchRobots, parseRobots } from '../../src/index.js'
+import { fetchRobots, parseRobots, RobotsCache } from '../../src/index.js'
 
 /** A value that reads as `good` `n` times, then as `bad`. */
 function shifty(good: string, bad: string, n: number): { get(): string } {
@@ -44,5 +44,26 @@ describe('fetchRobots options read once', () => {
       expect(r.outcome, `good for ${n} reads`).toBe('ok')
       expect(f.headers[0]!['if-none-match']).toBe('"v1"')
     }
+  })
+})
+
+describe('RobotsCache options read once', () => {
+  it('regression: a previous (or signal) getter that read undefined to the refusal and to the name check, and a value after, was kept for every fetch of the cache (one origin\'s previous result sent for all); the options kept are now read once, the refusal made on them', async () => {
+    const f = recording()
+    let reads = 0
+    const previous = { robots: parseRobots('User-agent: *\nDisallow: /\n'), validators: { etag: '"other-origin"' } }
+    const options = Object.defineProperty({ fetch: f.fetch }, 'previous', { enumerable: true, get: () => (reads++ < 2 ? undefined : previous) })
+    let cache: RobotsCache | undefined
+    try {
+      cache = new RobotsCache(options as never)
+    } catch (err) {
+      expect(err).toMatchObject({ code: 'ERR_INPUT' })
+    }
+    if (cache !== undefined) {
+      // Not refused: then the value the refusal saw (none) is the one used.
+      await cache.lookup('https://a.example/')
+      expect(f.headers[0]!['if-none-match']).toBe('')
+    }
+    expect(reads).toBeLessThanOrEqual(2)
   })
 })
