@@ -108,14 +108,22 @@ export class RobotsFormatError extends RobotsError<'ERR_FORMAT' | 'ERR_VERSION'>
 
 /**
  * An options argument: `undefined` (then `{}`), or an object; anything else
- * (null, a number, an array, ...) is a RobotsInputError naming `what`.
+ * (null, a number, an array, ...) is a RobotsInputError naming `what`. With
+ * `names`, a plain copy of those options (own or inherited), each read once:
+ * the value checked is then the value used, whatever a getter gives later.
  */
-export function optionsArgument<T extends object>(options: unknown, what: string): Partial<T> {
+export function optionsArgument<T extends object>(options: unknown, what: string, names?: readonly string[]): Partial<T> {
   if (options === undefined) return {}
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
   }
-  return options as Partial<T>
+  if (names === undefined) return options as Partial<T>
+  const copy: Record<string, unknown> = {}
+  for (const name of names) {
+    const value = (options as Record<string, unknown>)[name]
+    if (value !== undefined) copy[name] = value
+  }
+  return copy as Partial<T>
 }
 
 /**

@@ -10,8 +10,8 @@
  * more.
  * @module robots-automaton/internals
  */
-import { describeValue, RobotsInputError } from './errors.js'
-import { Robots, rulesOf } from './robots/robots.js'
+import { RobotsInputError } from './errors.js'
+import { describeNotRobots, Robots, rulesOf } from './robots/robots.js'
 import type { CompactRules } from './rules/compact-rules.js'
 
 // The parser and the interface of its consumers.
@@ -35,9 +35,6 @@ export type { CompactRules }
  * carry it across with `toBytes()` and `Robots.fromBytes`.
  */
 export function compactRulesOf(robots: Robots): CompactRules {
-  if (!(robots instanceof Robots)) {
-    const other = typeof robots === 'object' && robots !== null && typeof (robots as { toBytes?: unknown }).toBytes === 'function'
-    throw new RobotsInputError(`compactRulesOf takes a Robots of this build, got ${other ? 'a Robots of another build (ESM and CommonJS are two; use Robots.fromBytes(robots.toBytes()))' : describeValue(robots)}`)
-  }
+  if (!(robots instanceof Robots)) throw new RobotsInputError(`compactRulesOf takes a Robots of this build, got ${describeNotRobots(robots)}`)
   return rulesOf(robots)
 }

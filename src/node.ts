@@ -44,9 +44,11 @@ async function openPath(path: string | URL) {
  * read, and with a RobotsInputError when `path` cannot be a path.
  */
 export async function parseRobotsFile(path: string | URL, options: ParseOptions | StreamParseOptions = {}): Promise<Robots> {
-  // The options' own checks (ERR_INPUT, ERR_LIMIT, ERR_BUDGET, …) before the file is touched: an empty source.
-  await parseRobotsStream(noChunks(), options)
-  const signal = (options as StreamParseOptions).signal
+  // Each option read once, so that the values checked are the values used; then their own checks
+  // (ERR_INPUT, ERR_LIMIT, ERR_BUDGET, …) before the file is touched: an empty source.
+  const o = onceEach(options)
+  await parseRobotsStream(noChunks(), o)
+  const signal = (o as StreamParseOptions).signal
   const handle = await untilAborted(openPath(path), signal, (late) => void late.close().catch(() => {}))
   try {
     const info = await handle.stat()
@@ -58,7 +60,7 @@ export async function parseRobotsFile(path: string | URL, options: ParseOptions 
       })
     }
     const stream = handle.createReadStream({ highWaterMark: FILE_CHUNK, autoClose: false })
-    return await parseRobotsStream(stream, options)
+    return await parseRobotsStream(stream, o)
   } finally {
     // A read in flight (a FIFO whose writer is silent) holds close() until it ends: after an abort, closed behind.
     if (signal?.aborted === true) void handle.close().catch(() => {})
@@ -90,6 +92,13 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal | undefined, drop: (
       },
     )
   })
+}
+
+/** The options of an object, each read once (anything else as it is, for parseRobotsStream to refuse). */
+function onceEach(options: ParseOptions | StreamParseOptions): ParseOptions | StreamParseOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return options
+  const { limit, matcherBudget, hotThreshold, engine, tier, signal } = options as StreamParseOptions
+  return { limit, matcherBudget, hotThreshold, engine, tier, signal }
 }
 
 /** A source without chunks. */

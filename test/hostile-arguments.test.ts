@@ -240,3 +240,16 @@ describe('the Node entry: arguments of another type', () => {
     }
   })
 })
+
+describe('a Robots of the other build', () => {
+  it('regression: RobotsStore.setRobots and fetchRobots\' previous.robots, given a Robots of the other module format\'s build, said only "got [object Object]"; now they name it and the way across, as compactRulesOf does', async () => {
+    // What a Robots of the CommonJS build is to the ESM build (and back): an object with its methods, not an instance.
+    const robots = parseRobots('User-agent: *\nDisallow: /p\n')
+    const other = { toBytes: () => robots.toBytes(), agent: (t: string) => robots.agent(t) }
+    const named = expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/a Robots of another build .*Robots\.fromBytes\(robots\.toBytes\(\)\)/) })
+    expect(() => new RobotsStore().setRobots('a.example', other as never)).toThrow(named)
+    await expect(fetchRobots('https://a.example/', { fetch: async () => new Response('', { status: 304 }), previous: { robots: other as never } })).rejects.toThrow(named)
+    // Anything else is still described as it is.
+    expect(() => new RobotsStore().setRobots('a.example', {} as never)).toThrow(/got \[object Object\]$/)
+  })
+})

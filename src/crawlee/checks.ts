@@ -45,7 +45,13 @@ export function optionsObject(options: unknown, what: string): Record<string, un
     if (typeof options !== 'object' || options === null || Array.isArray(options)) {
       throw new RobotsInputError(`${what}: options must be an object, got ${describeValue(options)}`)
     }
-    return { ...options }
+    // Each option read once; one the object inherits counts as its own would, as fetchRobots and RobotsCache read them.
+    const copy: Record<string, unknown> = {}
+    for (const name in options) {
+      // Defined, not assigned: an own `__proto__` key stays a key (and is refused as no option), not the copy's prototype.
+      Object.defineProperty(copy, name, { value: (options as Record<string, unknown>)[name], enumerable: true, writable: true, configurable: true })
+    }
+    return copy
   })
 }
 

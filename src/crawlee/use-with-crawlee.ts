@@ -153,6 +153,20 @@ function duration(ms: number): string {
 }
 
 /** Replaces `target[name]`; returns what puts it back. */
+/**
+ * Refuses (ERR_INPUT) a `target` whose methods `names` cannot be replaced:
+ * a frozen class or prototype, a method defined non-configurable.
+ */
+function checkReplaceable(target: object, names: readonly string[], what: string): void {
+  for (const name of names) {
+    const ok = readArgument(`useWithCrawlee: the crawlee module's ${what}`, () => {
+      const d = Object.getOwnPropertyDescriptor(target, name)
+      return d === undefined ? Object.isExtensible(target) : d.configurable === true
+    })
+    if (!ok) throw new RobotsInputError(`useWithCrawlee: the crawlee module's ${what}.${name} cannot be replaced (the class is frozen, or the method is not configurable): nothing was installed`)
+  }
+}
+
 function replace(target: object, name: string, value: unknown): () => void {
   const before = Object.getOwnPropertyDescriptor(target, name)
   Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: before?.enumerable ?? false })
@@ -596,16 +610,20 @@ export function useWithCrawlee(crawlee: CrawleeModule, options: CrawleeRobotsOpt
     throw new RobotsInputError("useWithCrawlee takes the crawlee module (import * as crawlee from 'crawlee') or @crawlee/utils: it has no RobotsTxtFile class")
   }
   const checked = checkOptions(options)
-  const klass = crawlee.RobotsTxtFile
+  // The class as read and checked above (the module is read once: a getter may give another value next time).
+  const klass = cls as unknown as CrawleeRobotsTxtFileClass
   // Crawlee's own `from`, also while an earlier installation holds the class: that one stays until this one is checked.
   const prior = installed.get(cls)
   const from = prior === undefined ? klass.from : prior.originalFrom
   checkCrawleeClass(from, klass)
-  prior?.restore()
   const base: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'BasicCrawler'))
   const proto: unknown = typeof base === 'function' ? Reflect.get(base, 'prototype') : undefined
   const crawlerPrototype = typeof proto === 'object' && proto !== null && typeof Reflect.get(proto, 'getRobotsTxtFileForUrl') === 'function' ? proto : undefined
   const log: unknown = readArgument('useWithCrawlee: the crawlee module', () => Reflect.get(crawlee, 'log'))
+  // What is replaced must be replaceable, checked before anything changes (an earlier installation stays when it is not).
+  checkReplaceable(klass, ['find', 'load', 'from'], 'RobotsTxtFile')
+  if (crawlerPrototype !== undefined) checkReplaceable(crawlerPrototype, ['getRobotsTxtFileForUrl'], 'BasicCrawler.prototype')
+  prior?.restore()
   const installation = new Installation(klass, from, crawlerPrototype, checked, isLog(log) ? log : undefined)
   installed.set(cls, installation)
   return {

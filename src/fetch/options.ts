@@ -8,7 +8,7 @@
  * as a "network error".
  */
 import { describeValue, optionsArgument, RobotsInputError } from '../errors.js'
-import { Robots } from '../robots/robots.js'
+import { describeNotRobots, Robots } from '../robots/robots.js'
 import type { FetchOutcome } from './outcome.js'
 import type { RedirectFilter } from './redirect-guard.js'
 import type { PrivateAddressPolicy } from './address-policy.js'
@@ -127,10 +127,23 @@ function mustBe(ok: boolean, name: string, what: string, value: unknown): void {
   if (!ok) throw new RobotsInputError(`fetchRobots: ${name} must be ${what}, got ${describeValue(value)}`)
 }
 
+/** The options of `names` that `o` gives (its own or inherited), each read once, in a plain object. */
+function readOnce(o: object, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const name of names) {
+    const value = (o as Record<string, unknown>)[name]
+    if (value !== undefined) out[name] = value
+  }
+  return out
+}
+
 /** Checks the options of `fetchRobots` (see the module comment); returns them (`{}` for undefined). */
 export function checkFetchOptions(options: unknown): FetchRobotsOptions {
-  const o = optionsArgument<FetchRobotsOptions>(options, 'fetchRobots') as FetchRobotsOptions
-  checkOptionNames(o, FETCH_OPTION_NAMES, 'fetchRobots')
+  const given = optionsArgument<FetchRobotsOptions>(options, 'fetchRobots')
+  checkOptionNames(given, FETCH_OPTION_NAMES, 'fetchRobots')
+  // Each option read once, into a copy that is checked and then used: a getter that gave another value
+  // at the next read would otherwise slip an unchecked one (a user-agent with a CR LF) past the checks.
+  const o = readOnce(given, FETCH_OPTION_NAMES) as FetchRobotsOptions
   mustBe(o.fetch === undefined || typeof o.fetch === 'function', 'fetch', 'a function', o.fetch)
   const t = o.transport as unknown as { request?: unknown } | null | undefined
   mustBe(t === undefined || (typeof t === 'object' && t !== null && typeof t.request === 'function'), 'transport', 'an object with a request function', t)
@@ -141,8 +154,12 @@ export function checkFetchOptions(options: unknown): FetchRobotsOptions {
   const p = o.previous as unknown as Record<string, unknown> | null | undefined
   if (p !== undefined) {
     mustBe(typeof p === 'object' && p !== null, 'previous', 'an object (a previous result)', p)
-    mustBe(p!.robots instanceof Robots, 'previous.robots', 'a Robots', p!.robots)
-    checkValidators(p!.validators, 'fetchRobots: previous.validators')
+    const previous = readOnce(p!, ['robots', 'validators', 'outcome', 'headers'])
+    if (!(previous.robots instanceof Robots)) throw new RobotsInputError(`fetchRobots: previous.robots must be a Robots of this build, got ${describeNotRobots(previous.robots)}`)
+    const validators = checkValidators(previous.validators, 'fetchRobots: previous.validators')
+    if (validators === undefined) delete previous.validators
+    else previous.validators = validators
+    o.previous = previous as unknown as PreviousFetch
   }
   const s = o.signal as unknown as Record<string, unknown> | null | undefined
   mustBe(

@@ -173,21 +173,22 @@ export class RobotsCache {
     if (typeof options !== 'object' || options === null) {
       throw new RobotsInputError(`RobotsCache: options must be an object, got ${describeValue(options)}`)
     }
-    // One request's options, which every fetch of the cache would otherwise share: an aborted signal
-    // failing every look-up, one origin's previous result sent (and a 304 taken) for every other.
-    for (const name of ['signal', 'previous'] as const) {
-      if ((options as FetchRobotsOptions)[name] !== undefined) {
-        throw new RobotsInputError(`RobotsCache: ${name} is an option of one fetchRobots call, not of the cache (it keeps each origin's previous result itself)`)
-      }
-    }
-    checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache')
-    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs } = options
     // Read by name, as fetchRobots reads them: an option the object inherits counts as its own would.
+    // Each once: the values checked below are the values every fetch is given.
     const fetchOptions: Record<string, unknown> = {}
     for (const name of FETCH_OPTION_NAMES) {
       const value = (options as Record<string, unknown>)[name]
       if (value !== undefined) fetchOptions[name] = value
     }
+    // One request's options, which every fetch of the cache would otherwise share: an aborted signal
+    // failing every look-up, one origin's previous result sent (and a 304 taken) for every other.
+    for (const name of ['signal', 'previous'] as const) {
+      if (fetchOptions[name] !== undefined) {
+        throw new RobotsInputError(`RobotsCache: ${name} is an option of one fetchRobots call, not of the cache (it keeps each origin's previous result itself)`)
+      }
+    }
+    checkOptionNames(options, CACHE_OPTION_NAMES, 'RobotsCache')
+    const { maxBytes = DEFAULT_MAX_BYTES, matcherBytes, maxStaleMs } = options
     if (maxStaleMs !== undefined && !(typeof maxStaleMs === 'number' && maxStaleMs >= 0)) {
       throw new RobotsInputError(`maxStaleMs must be a number >= 0, got ${describeValue(maxStaleMs)}`)
     }
@@ -205,7 +206,7 @@ export class RobotsCache {
     // Checked now, not at the first look-up: a bad option is the constructor's error.
     readFetchOptions(checkFetchOptions(fetchOptions))
     this.maxStaleMs = maxStaleMs === undefined ? DEFAULT_MAX_STALE_MS : maxStaleMs
-    const clock = options.now
+    const clock = fetchOptions.now as (() => number) | undefined
     this.now = clock === undefined ? Date.now : () => readClock(clock, 'RobotsCache')
     this.fetchOptions = { ...fetchOptions, now: this.now }
   }

@@ -48,16 +48,16 @@ export function checkValidators(v: unknown, where: string): FetchValidators | un
   if (v === undefined) return undefined
   if (typeof v !== 'object' || v === null) throw new RobotsInputError(`${where} must be an object, got ${describeValue(v)}`)
   const o = v as Record<string, unknown>
-  for (const name of ['etag', 'lastModified'] as const) {
-    if (o[name] !== undefined && !isValidatorValue(o[name])) {
-      throw new RobotsInputError(
-        `${where}.${name} must be 1 to ${MAX_VALIDATOR_LENGTH} visible ASCII characters, spaces or tabs, got ${describeValue(o[name])}`,
-      )
-    }
-  }
   const out: FetchValidators = {}
-  if (o.etag !== undefined) out.etag = o.etag as string
-  if (o.lastModified !== undefined) out.lastModified = o.lastModified as string
+  for (const name of ['etag', 'lastModified'] as const) {
+    // Read once: the value checked is the value kept.
+    const value = o[name]
+    if (value === undefined) continue
+    if (!isValidatorValue(value)) {
+      throw new RobotsInputError(`${where}.${name} must be 1 to ${MAX_VALIDATOR_LENGTH} visible ASCII characters, spaces or tabs, got ${describeValue(value)}`)
+    }
+    out[name] = value
+  }
   return out
 }
 

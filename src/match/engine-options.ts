@@ -43,6 +43,9 @@ export interface EngineOptions {
   tier?: 'cold' | 'hot' | 'thrash-proof'
 }
 
+/** The names of `EngineOptions`, for the entries that read each option once. */
+export const ENGINE_OPTION_NAMES: readonly string[] = ['matcherBudget', 'hotThreshold', 'engine', 'tier']
+
 /**
  * Checks engine options where they are given (not later, at `agent()`): a
  * budget out of range is a RobotsRangeError (ERR_BUDGET), a threshold out of

@@ -9,7 +9,7 @@ import { extensionEntries, readSitemaps } from '../rules/sections.js'
 import { parseWith } from '../parse/parser.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { assignGroups, GroupSlot, ListClosers, selectRules, type RuleSet } from '../rules/rule-set.js'
-import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
+import { checkEngineOptions, ENGINE_OPTION_NAMES, type EngineOptions } from '../match/engine-options.js'
 import { createMatcher, type AgentMatcher } from '../match/matcher.js'
 import { DEFAULT_MATCHER_BUDGET } from '../match/automaton/lazy-dfa.js'
 import { keptSlab, keptSlot, objectBytes, slotBytes, viewBytes } from '../memory.js'
@@ -34,10 +34,28 @@ export interface ParseOptions extends EngineOptions {
  * (ERR_INPUT).
  */
 export function checkParseOptions(options: unknown, what = 'parseRobots'): ParseOptions {
-  const o = optionsArgument<ParseOptions>(options, what)
+  const o = optionsArgument<ParseOptions>(options, what, PARSE_OPTION_NAMES)
   checkLimit(o.limit)
   checkEngineOptions(o)
   return o
+}
+
+/** The options of `parseRobots` and `parseRobotsStream`, each read once (the stream's `signal` too). */
+const PARSE_OPTION_NAMES: readonly string[] = ['limit', ...ENGINE_OPTION_NAMES, 'signal']
+
+/**
+ * `value`, which is no Robots of this build, in words for an error message:
+ * a Robots of the other module format's build (ESM and CommonJS are two
+ * module graphs) is named so, with the way across.
+ */
+export function describeNotRobots(value: unknown): string {
+  let other = false
+  try {
+    other = typeof value === 'object' && value !== null && typeof (value as { toBytes?: unknown }).toBytes === 'function'
+  } catch {
+    // A getter that throws: no Robots of any build.
+  }
+  return other ? 'a Robots of another build (ESM and CommonJS are two; use Robots.fromBytes(robots.toBytes()))' : describeValue(value)
 }
 
 /** The product tokens of a crawler: one string, or an array of strings (a RobotsInputError otherwise); none means `*` where `optional`. */
@@ -317,7 +335,7 @@ export class Robots {
    * (the limit aside).
    */
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
-    const o = optionsArgument<EngineOptions>(options, 'Robots.fromBytes')
+    const o = optionsArgument<EngineOptions>(options, 'Robots.fromBytes', ENGINE_OPTION_NAMES)
     checkEngineOptions(o)
     return new Robots(decodeForm(bytes), engineOptionsOf(o))
   }

@@ -292,10 +292,11 @@ export async function pump(source: ByteSource, reader: LineReader, limit: number
  * its error rejects the promise as is.
  */
 export async function parseRobotsStream(source: ByteSource, options: StreamParseOptions = {}): Promise<Robots> {
-  checkParseOptions(options, 'parseRobotsStream')
-  const signal = checkSignal(options.signal)
+  // Each option read once: the values checked are the values used.
+  const o: StreamParseOptions = checkParseOptions(options, 'parseRobotsStream')
+  const signal = checkSignal(o.signal)
   const builder = new RobotsBuilder()
-  const reader = readerFor(builder, options.limit, builder)
-  await pump(source, reader, checkLimit(options.limit), signal)
-  return robotsFrom(builder, reader, options)
+  const reader = readerFor(builder, o.limit, builder)
+  await pump(source, reader, checkLimit(o.limit), signal)
+  return robotsFrom(builder, reader, o)
 }

@@ -6,9 +6,9 @@
  * bundles (store/bundle-codec.ts). The class comment has the design.
  */
 import { AgentMatcher, codeFrom, codeFromString } from '../match/matcher.js'
-import { checkEngineOptions, type EngineOptions } from '../match/engine-options.js'
+import { checkEngineOptions, ENGINE_OPTION_NAMES, type EngineOptions } from '../match/engine-options.js'
 import { allowAll, disallowAll } from '../robots/fallback.js'
-import { compileMatcher, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
+import { compileMatcher, describeNotRobots, engineOptionsOf, Robots, robotsOfForm, rulesOf } from '../robots/robots.js'
 import { CompactRules, nameIndexIn } from '../rules/compact-rules.js'
 import { RobotsBuilder } from '../rules/builder.js'
 import { checkForm } from '../rules/serialise.js'
@@ -52,6 +52,9 @@ export interface RobotsStoreOptions {
   /** Parsing limit of `set` bodies; default and minimum 512,000 (RFC 9309 §2.5). */
   limit?: number
 }
+
+/** The names of `RobotsStoreOptions`, each read once by the constructor. */
+const STORE_OPTION_NAMES: readonly string[] = ['budget', 'matcherBudget', 'matcherOptions', 'limit']
 
 export type { EntryId, StoreOutcome, StoreSource, StoreExplanation } from './store-types.js'
 
@@ -256,12 +259,12 @@ export class RobotsStore {
    * (ERR_LIMIT), bad matcher options as for `parseRobots`.
    */
   constructor(options: RobotsStoreOptions = {}) {
-    const o = optionsArgument<RobotsStoreOptions>(options, 'RobotsStore')
+    const o = optionsArgument<RobotsStoreOptions>(options, 'RobotsStore', STORE_OPTION_NAMES)
     for (const k of ['budget', 'matcherBudget'] as const) {
       const v = o[k]
       if (v !== undefined && !(typeof v === 'number' && v >= 0)) throw new RobotsRangeError('ERR_BUDGET', `RobotsStore: ${k} must be a number >= 0, got ${describeValue(v)}`)
     }
-    const matcherOptions = optionsArgument<EngineOptions>(o.matcherOptions, 'RobotsStore matcherOptions')
+    const matcherOptions = optionsArgument<EngineOptions>(o.matcherOptions, 'RobotsStore matcherOptions', ENGINE_OPTION_NAMES)
     checkEngineOptions(matcherOptions)
     this.matcherOptions = engineOptionsOf(matcherOptions)
     this.limit = checkLimit(o.limit)
@@ -297,7 +300,7 @@ export class RobotsStore {
 
   /** Stores a parsed robots.txt under `key`, sharing its form (forms never change) instead of copying it; `info` as for `set`. */
   setRobots(key: string | URL, robots: Robots, info?: StoreFetchInfo): void {
-    if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots, got ${describeValue(robots)}`)
+    if (!(robots instanceof Robots)) throw new RobotsInputError(`RobotsStore.setRobots takes a Robots of this build, got ${describeNotRobots(robots)}`)
     const k = storeKey(key, 'RobotsStore.setRobots')
     const record = infoRecord(info)
     let form = this.formViews.get(robots)
@@ -850,7 +853,7 @@ export class RobotsStore {
    * first uses an entry whose form is well checksummed but malformed.
    */
   static fromBytes(bytes: Uint8Array, options: RobotsStoreOptions & { lazy?: boolean } = {}): RobotsStore {
-    const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes')
+    const o = optionsArgument<RobotsStoreOptions & { lazy?: boolean }>(options, 'RobotsStore.fromBytes', [...STORE_OPTION_NAMES, 'lazy'])
     if (o.lazy !== undefined && typeof o.lazy !== 'boolean') throw new RobotsInputError(`RobotsStore.fromBytes: lazy must be true or false, got ${describeValue(o.lazy)}`)
     const store = new RobotsStore(o)
     const sink: BundleSink = {

@@ -254,3 +254,39 @@ describe('useWithCrawlee: what it replaces, and restore()', () => {
     }
   })
 })
+
+describe('useWithCrawlee: modules that cannot take the hooks', () => {
+  it('regression: a frozen BasicCrawler.prototype threw an uncoded TypeError after RobotsTxtFile.find, load and from were already replaced (left so, with no handle to restore them); now ERR_INPUT and nothing replaced', () => {
+    const crawlee = fakeCrawlee()
+    const { find, load, from } = crawlee.RobotsTxtFile
+    Object.freeze(crawlee.BasicCrawler!.prototype)
+    expect(() => useWithCrawlee(crawlee)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/getRobotsTxtFileForUrl cannot be replaced/) }))
+    expect([crawlee.RobotsTxtFile.find, crawlee.RobotsTxtFile.load, crawlee.RobotsTxtFile.from]).toEqual([find, load, from])
+
+    const frozen = fakeCrawlee({ crawler: false })
+    Object.freeze(frozen.RobotsTxtFile)
+    expect(() => useWithCrawlee(frozen)).toThrow(expect.objectContaining({ code: 'ERR_INPUT', message: expect.stringMatching(/RobotsTxtFile\.find cannot be replaced/) }))
+  })
+
+  it('regression: a module whose RobotsTxtFile getter gave the class once and then undefined threw an uncoded TypeError (the member was read twice); the class is now read once', () => {
+    const crawlee = fakeCrawlee({ crawler: false })
+    let reads = 0
+    const shifty = { get RobotsTxtFile() { return reads++ === 0 ? crawlee.RobotsTxtFile : undefined } }
+    const handle = useWithCrawlee(shifty as unknown as CrawleeModule)
+    expect(reads).toBe(1)
+    handle.restore()
+  })
+})
+
+describe('useWithCrawlee: inherited options', () => {
+  it('regression: an option the options object inherits (Object.create(defaults)) was ignored in silence (its own keys only were read), where fetchRobots and RobotsCache honour it; now it counts, checked as an own one', () => {
+    for (const defaults of [{ timeoutMs: -1 }, { userAgent: 'Bot\r\nX-Injected: 1' }, { limit: 5 }, { timeout: 5 }]) {
+      const crawlee = fakeCrawlee({ crawler: false })
+      expect(() => useWithCrawlee(crawlee, Object.create(defaults)), JSON.stringify(defaults)).toThrow(expect.objectContaining({ name: expect.stringMatching(/^Robots/) }))
+    }
+    const crawlee = fakeCrawlee({ crawler: false })
+    useWithCrawlee(crawlee, Object.create({ userAgent: 'InheritedBot', timeoutMs: 5000 })).restore()
+    // An own __proto__ key (JSON.parse makes one) is a key, refused as no option, not the copy's prototype.
+    expect(() => useWithCrawlee(fakeCrawlee({ crawler: false }), JSON.parse('{"__proto__": {"timeoutMs": -1}}'))).toThrow(/"__proto__" is not an option/)
+  })
+})
