@@ -253,3 +253,30 @@ describe('a Robots of the other build', () => {
     expect(() => new RobotsStore().setRobots('a.example', {} as never)).toThrow(/got \[object Object\]$/)
   })
 })
+
+describe('regression: the classes with a private constructor (Robots, AgentMatcher, CrawlerSet, StoreCrawlers) called with new from JavaScript made broken objects or threw an uncoded TypeError', () => {
+  it('each refuses with ERR_INPUT, naming what to use; the objects the library makes still work', async () => {
+    const api = await import('../src/index.js')
+    const classes = { Robots: api.Robots, AgentMatcher: api.AgentMatcher, CrawlerSet: api.CrawlerSet, StoreCrawlers: api.StoreCrawlers } as unknown as Record<string, new (...args: unknown[]) => unknown>
+    for (const [name, C] of Object.entries(classes)) {
+      for (const args of [[], [null], [new Uint8Array(8), {}]]) {
+        let caught: unknown
+        try {
+          new C(...args)
+        } catch (err) {
+          caught = err
+        }
+        expect(caught, name).toBeInstanceOf(RobotsError)
+        expect((caught as RobotsError).code, name).toBe('ERR_INPUT')
+        expect((caught as Error).message, name).toMatch(new RegExp(`^${name} has no public constructor: `))
+      }
+    }
+    const robots = parseRobots('User-agent: *\nDisallow: /x\n')
+    expect(robots.agent('a').isAllowed('/x')).toBe(false)
+    expect(api.Robots.fromBytes(robots.toBytes()).agent('a').isAllowed('/y')).toBe(true)
+    expect([...robots.crawlers(['a', 'b']).match('/x')]).toEqual([2 * 2, 2 * 2])
+    const store = new RobotsStore()
+    store.set('http://a.test', 'User-agent: *\nDisallow: /x\n')
+    expect(store.crawlers(['a']).size).toBe(1)
+  })
+})
