@@ -8,7 +8,7 @@
  * (the same body, tokens and URL in any run, set or order), then by id.
  */
 import { CompareError, describeSystemError, readError } from './compare-error.js'
-import { MAX_REPORT_BYTES, readInputFile } from './input-file.js'
+import { MAX_REPORT_BYTES, readInputFileFreeable } from './input-file.js'
 import type { Case } from './case.js'
 import { fails, type Outcome, type Score, type Semantics } from './outcome.js'
 import { ReportFile } from './output-files.js'
@@ -55,7 +55,7 @@ export interface BaselineResult {
 export async function readBaseline(file: string, semantics: Semantics): Promise<Baseline> {
   let text: string
   try {
-    text = readInputFile(file, 'baseline', { limit: MAX_REPORT_BYTES }).toString('utf8')
+    text = (await readInputFileFreeable(file, 'baseline', { limit: MAX_REPORT_BYTES })).toString('utf8')
   } catch (err) {
     if (err instanceof CompareError) throw err
     throw readError('baseline', file, err)

@@ -5,7 +5,7 @@
  * (`/dev/zero`), and a FIFO is read like a file unless only regular files
  * make sense. Errors are `ERR_READ`.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, constants, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import type { ReadStream } from 'node:fs'
 import { CompareError, readError } from './compare-error.js'
 
@@ -115,4 +115,40 @@ export function freeableOpen(file: string, stream: ReadStream): void {
   const opened = (): void => void waitingForWriters.delete(free)
   stream.once('open', opened)
   stream.once('error', opened)
+}
+
+/** Whether `path` is a FIFO (false when it cannot be looked at: the read says why). */
+export function isFifo(path: string): boolean {
+  try {
+    return statSync(path).isFIFO()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * {@link readInputFile}, except that a FIFO is opened and read off the main
+ * thread: its open waits for a writer, and a signal must still be handled
+ * then ({@link stopWaitingForWriters} frees the open, or the signal ends the
+ * process). Any other file is read by {@link readInputFile} itself.
+ */
+export async function readInputFileFreeable(path: string, what: string, options: InputFileOptions, shown = path): Promise<Buffer> {
+  if (options.regularOnly || !isFifo(path)) return readInputFile(path, what, options, shown)
+  const stream = createReadStream(path, { highWaterMark: 1 << 16 })
+  freeableOpen(path, stream)
+  const chunks: Buffer[] = []
+  let total = 0
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk)
+      total += chunk.length
+      if (total > options.limit) throw new CompareError('ERR_READ', `cannot read ${what} '${shown}': larger than ${sizeWords(options.limit)}`)
+    }
+  } catch (err) {
+    if (err instanceof CompareError) throw err
+    throw readError(what, shown, err)
+  } finally {
+    stream.destroy()
+  }
+  return Buffer.concat(chunks, total)
 }

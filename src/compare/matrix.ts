@@ -9,7 +9,7 @@
  * is one session, summarised for the tables (report/matrix-report.ts).
  */
 import { childProcess } from '../tools/built-ins.js'
-import { readInputFile } from './input-file.js'
+import { readInputFileFreeable } from './input-file.js'
 import { withoutBom } from './format.js'
 import { ADAPTER_KINDS, ADAPTER_OPTIONS, adapterOf, intValue, type OptionValues } from './adapters/adapter-options.js'
 import { killGroup, localSpawnFailure, trackGroup } from './adapters/process-group.js'
@@ -105,10 +105,10 @@ function readSet(file: string, v: unknown, where: string): MatrixSetSpec {
 const MAX_MATRIX_BYTES = 16 << 20
 
 /** Reads and checks a matrix file (errors name the file and the entry). */
-export function readMatrixFile(file: string): MatrixFile {
+export async function readMatrixFile(file: string): Promise<MatrixFile> {
   let o: unknown
   try {
-    o = JSON.parse(withoutBom(readInputFile(file, 'matrix file', { limit: MAX_MATRIX_BYTES }).toString('utf8')))
+    o = JSON.parse(withoutBom((await readInputFileFreeable(file, 'matrix file', { limit: MAX_MATRIX_BYTES })).toString('utf8')))
   } catch (err) {
     if (err instanceof CompareError) throw err
     if (err instanceof SyntaxError) throw new CompareError('ERR_READ', `${file}: not JSON (${err.message})`)
@@ -372,7 +372,14 @@ export async function runMatrix(matrix: MatrixFile, options: MatrixOptions): Pro
     }
     const t0 = performance.now()
     options.onNote?.(`matrix: making the cases of ${spec.cases} once for every implementation`)
-    const caseSet = await loadCaseSet(caseSpec, oracle)
+    let caseSet: Awaited<ReturnType<typeof loadCaseSet>>
+    try {
+      caseSet = await loadCaseSet(caseSpec, oracle)
+    } catch (err) {
+      // An interrupt ends the wait for a FIFO's writer (the FIFO reads as ended): what follows from it is no error of the set.
+      if (options.signal?.aborted) break
+      throw err
+    }
     const prepared = prepareCases(caseSet.inputs, oracle, { multiAgent: false, categories: spec.category })
     const store = new CaseStore()
     try {

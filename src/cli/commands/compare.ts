@@ -228,7 +228,7 @@ async function compareMatrix(args: ParsedArgs, argv: readonly string[]): Promise
   }
   const timeout = optionValue(args, 'timeout') !== undefined ? String(intValue(o, 'timeout', 0, 1, MAX_TIMEOUT_MS)) : undefined
   const repeat = intValue(o, 'repeat', 1, 1, 1000)
-  const matrix = readMatrixFile(file)
+  const matrix = await readMatrixFile(file)
   const sets = optionValues(args, 'cases')
   const specs = matrixSets(matrix, { sets, caseOptions })
   // An option no set can honour is a usage error, never ignored.

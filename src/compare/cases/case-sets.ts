@@ -10,6 +10,7 @@ import type { Oracle } from '../oracle.js'
 import { Random } from '../random.js'
 import { count } from '../format.js'
 import { corpusCaseStream } from './corpus-cases.js'
+import { readFifoUrlList } from './corpus-files.js'
 import { jsonlCaseStream } from './jsonl-cases.js'
 import { specTestDirCases } from './spec-test.js'
 import { unitCases } from './unit-vectors.js'
@@ -91,7 +92,9 @@ export async function loadCaseSet(spec: CaseSetSpec, oracle: Oracle): Promise<Ca
     } else {
       where = `files of ${robotsDir}${urlsFile ? `, URLs of ${urlsFile}${spec.urlsField !== undefined ? ` (field ${spec.urlsField})` : ''}` : ''}`
     }
-    const inputs = corpusCaseStream({ robotsDir, urlsFile, urlsField: spec.urlsField, count: total, seed, multiAgent: spec.multiAgent, onNote: spec.onNote }, oracle)
+    // A FIFO is read first, off the main thread: its open waits for a writer, and a signal must still be handled then.
+    const urlsBytes = urlsFile !== undefined ? await readFifoUrlList(urlsFile) : undefined
+    const inputs = corpusCaseStream({ robotsDir, urlsFile, urlsField: spec.urlsField, urlsBytes, count: total, seed, multiAgent: spec.multiAgent, onNote: spec.onNote }, oracle)
     return { inputs, total, set: `corpus: ${where}, seed ${seed}`, name: 'corpus' }
   }
   const sample = `, a sample of ${count(n ?? 0)} (seed ${seed})`

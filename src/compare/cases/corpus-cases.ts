@@ -22,6 +22,8 @@ export interface CorpusOptions {
   readonly urlsFile?: string
   /** The field of each line of the URL list that holds the URL (1-based; TSV, or CSV for a .csv file). */
   readonly urlsField?: number
+  /** The URL list's bytes, read already (a FIFO). */
+  readonly urlsBytes?: Buffer
   readonly count: number
   readonly seed: number
   /** Whether to make multi-agent cases (only for adapters that take them). */
@@ -284,7 +286,7 @@ export function corpusCaseStream(options: CorpusOptions, oracle: Oracle): Iterab
   if (options.onNote) for (const line of robotsDirNotes(options.robotsDir, dir)) options.onNote(line)
   let urls = new Map<string, string[]>()
   if (options.urlsFile !== undefined) {
-    const list = readUrlList(options.urlsFile, { field: options.urlsField })
+    const list = readUrlList(options.urlsFile, { field: options.urlsField, bytes: options.urlsBytes })
     const hosts = new Set(dir.files.map((f) => f.host))
     let matched = 0
     let matchedHosts = 0

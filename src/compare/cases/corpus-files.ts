@@ -13,7 +13,7 @@ import { canonicalHost, UrlScan } from '../../index.js'
 import { plural } from '../format.js'
 import { mapUtf8 } from '../../tools/input-text.js'
 import { CompareError, readError } from '../compare-error.js'
-import { fileName, shownBytes, readInputFile, sizeWords } from '../input-file.js'
+import { fileName, isFifo, shownBytes, readInputFile, readInputFileFreeable, sizeWords } from '../input-file.js'
 import { zlib } from '../../tools/built-ins.js'
 import { refuseWide } from './jsonl-cases.js'
 
@@ -171,6 +171,8 @@ export function robotsDirNotes(dir: string, read: RobotsDir): string[] {
 /** How `--urls` is read: the whole line, or field N (1-based) of a TSV file (a CSV file, `.csv`, with quoting). */
 export interface UrlListOptions {
   readonly field?: number
+  /** The list's bytes, read already ({@link readFifoUrlList}). */
+  readonly bytes?: Buffer
 }
 
 /** A URL list read: its URLs by host, and the lines that are not URLs. */
@@ -221,6 +223,11 @@ function fieldOf(line: string, field: number, csv: boolean): string {
   return fields[field - 1] ?? ''
 }
 
+/** The bytes of a URL list that is a FIFO, read where a signal can free its open; undefined for any other file ({@link readUrlList} reads it). */
+export async function readFifoUrlList(file: string): Promise<Buffer | undefined> {
+  return isFifo(file) ? readInputFileFreeable(file, 'URL list', { limit: MAX_URL_LIST_BYTES }) : undefined
+}
+
 /**
  * The URLs of a list, grouped by host. Each line (or its field `--urls-field
  * N`: tab-separated, or comma-separated with quoting in a `.csv` file) that
@@ -231,7 +238,7 @@ function fieldOf(line: string, field: number, csv: boolean): string {
 export function readUrlList(file: string, options: UrlListOptions = {}): UrlList {
   let text: string
   try {
-    let bytes = readInputFile(file, 'URL list', { limit: MAX_URL_LIST_BYTES })
+    let bytes = options.bytes ?? readInputFile(file, 'URL list', { limit: MAX_URL_LIST_BYTES })
     // A gzipped list (as filter reads one), within the same limit once inflated.
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
       try {

@@ -11,7 +11,7 @@ import { describeAnswer } from './terminal-report.js'
 import { oneLine } from '../case.js'
 import { jsonLine } from '../../tools/printable.js'
 import { CompareError, readError } from '../compare-error.js'
-import { MAX_REPORT_BYTES, readInputFile } from '../input-file.js'
+import { MAX_REPORT_BYTES, readInputFileFreeable } from '../input-file.js'
 
 /** How one case changed from A to B. */
 export type Change = 'fixed' | 'broken' | 'changed' | 'only-a' | 'only-b'
@@ -52,7 +52,7 @@ export interface RunDiff {
 export async function readRunReport(file: string): Promise<Report & { cases: ReportedCase[] }> {
   let text: string
   try {
-    text = readInputFile(file, 'report', { limit: MAX_REPORT_BYTES }).toString('utf8')
+    text = (await readInputFileFreeable(file, 'report', { limit: MAX_REPORT_BYTES })).toString('utf8')
   } catch (err) {
     if (err instanceof CompareError) throw err
     throw readError('report', file, err)

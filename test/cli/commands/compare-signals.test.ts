@@ -109,4 +109,19 @@ describe('compare and signals', () => {
     expect(await within(r.child, r.ended), r.stderr()).toBe(143)
     expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject({ complete: false, failure: { message: 'interrupted by SIGTERM' } })
   })
+
+  it('regression: a --urls, --baseline, --matrix or --diff file that is a FIFO no writer opens: SIGTERM ends compare (143); its open(2) held the main thread and no signal ended it', async () => {
+    const runs = [
+      ['--cases', 'corpus', '--robots-dir', 'corpus/robots', '--urls', fifo('urls.fifo'), '--module', MODULE, '-q'],
+      ['--cases', 'unit', '--module', MODULE, '--baseline', fifo('baseline.fifo'), '-q'],
+      ['--matrix', fifo('matrix.fifo'), '-q'],
+      ['--diff', fifo('diff.fifo'), fifo('diff-b.fifo')],
+    ].map((args) => ({ args, run: start(args) }))
+    await new Promise((ok) => setTimeout(ok, 1500))
+    for (const { run } of runs) run.child.kill('SIGTERM')
+    for (const { args, run } of runs) {
+      // Before the run starts, the signal ends the process itself (a shell sees 143).
+      expect(await within(run.child, run.ended), `${args.join(' ')}: ${run.stderr()}`).toBe('SIGTERM')
+    }
+  })
 })
