@@ -92,7 +92,9 @@ function unhookSignals(): void {
 }
 
 function writeFailure(target: { path: string; what: string; fail: (message: string) => Error }, err: unknown): Error {
-  return target.fail(`cannot write ${target.what} '${target.path}': ${typeof err === 'string' ? err : describeSystemError(err)}`)
+  // A pipe or FIFO whose reader closed it (EPIPE): Node's words (`write EPIPE`) say nothing of that.
+  const reason = typeof err === 'string' ? err : (err as { code?: unknown })?.code === 'EPIPE' ? 'its reader went away before all of it was written' : describeSystemError(err)
+  return target.fail(`cannot write ${target.what} '${target.path}': ${reason}`)
 }
 
 /** A link's final target (following every link in turn), also when it does not exist yet. */

@@ -85,7 +85,7 @@ describe('writeOutput to stdout whose reader goes away', () => {
       }
     })
     const status = await new Promise((resolve) => child.on('close', resolve))
-    expect(stderr).toBe("queued\nERR_OUTPUT: cannot write output '-': write EPIPE\n")
+    expect(stderr).toBe("queued\nERR_OUTPUT: cannot write output '-': its reader went away before all of it was written\n")
     expect(status).toBe(0)
   })
 })
