@@ -106,27 +106,16 @@ export class RobotsFormatError extends RobotsError<'ERR_FORMAT' | 'ERR_VERSION'>
   }
 }
 
-/** Whether a private constructor is being called by its own class's factory (set around that call only). */
-let opening = false
-
-/** Calls `make`, a class's factory: the private constructor it calls passes {@link checkOpened}. */
-export function opened<T>(make: () => T): T {
-  opening = true
-  try {
-    return make()
-  } finally {
-    opening = false
-  }
-}
-
 /**
- * In a private constructor (the typings offer none, JavaScript can still
- * call it): a call from outside the class's factory is a RobotsInputError
- * saying what to use (`use`), not an object that fails later.
+ * The first argument of a private constructor (the typings offer none,
+ * JavaScript can still call it), given by its class's own factory: see
+ * {@link checkOpened}.
  */
-export function checkOpened(name: string, use: string): void {
-  if (!opening) throw new RobotsInputError(`${name} has no public constructor: ${use}`)
-  opening = false
+export const OPENED: unique symbol = Symbol('robots-automaton')
+
+/** In a private constructor: a call without {@link OPENED} is a RobotsInputError naming the class, not an object that fails later. */
+export function checkOpened(key: unknown, name: string): void {
+  if (key !== OPENED) throw new RobotsInputError(`${name} has no public constructor`)
 }
 
 /**

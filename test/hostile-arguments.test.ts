@@ -255,7 +255,7 @@ describe('a Robots of the other build', () => {
 })
 
 describe('regression: the classes with a private constructor (Robots, AgentMatcher, CrawlerSet, StoreCrawlers) called with new from JavaScript made broken objects or threw an uncoded TypeError', () => {
-  it('each refuses with ERR_INPUT, naming what to use; the objects the library makes still work', async () => {
+  it('each refuses with ERR_INPUT naming the class; the objects the library makes still work', async () => {
     const api = await import('../src/index.js')
     const classes = { Robots: api.Robots, AgentMatcher: api.AgentMatcher, CrawlerSet: api.CrawlerSet, StoreCrawlers: api.StoreCrawlers } as unknown as Record<string, new (...args: unknown[]) => unknown>
     for (const [name, C] of Object.entries(classes)) {
@@ -268,7 +268,7 @@ describe('regression: the classes with a private constructor (Robots, AgentMatch
         }
         expect(caught, name).toBeInstanceOf(RobotsError)
         expect((caught as RobotsError).code, name).toBe('ERR_INPUT')
-        expect((caught as Error).message, name).toMatch(new RegExp(`^${name} has no public constructor: `))
+        expect((caught as Error).message, name).toBe(`${name} has no public constructor`)
       }
     }
     const robots = parseRobots('User-agent: *\nDisallow: /x\n')

@@ -4,7 +4,7 @@
  * also moves itself between the matching tiers (./tiers.ts, README.md):
  * cold (direct), hot (lazy DFA), thrash-proof.
  */
-import { asBytes, checkOpened, describeValue, isIndex, opened, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, checkOpened, describeValue, isIndex, OPENED, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { objectBytes, typedArrayBytes } from '../memory.js'
 import { noMatchLine, RuleField, RuleFlag, type RuleSet } from '../rules/rule-set.js'
 import { checkRoom, countLines, lineEnd, urlEnd } from './lines.js'
@@ -63,14 +63,14 @@ export class AgentMatcher {
   private readonly fallbackLine: number
 
   static {
-    construct = (rules, options) => opened(() => new AgentMatcher(rules, options))
+    construct = (rules, options) => new AgentMatcher(OPENED, rules, options)
     fromBytes = (m, url, ps, end) => m.codeOf(m.engine.decideFrom(url, ps, end))
     fromString = (m, url, ps) => m.codeOf(m.engine.decideStringFrom(url, ps))
   }
 
   /** Matchers come from `Robots.agent()`/`agents()` and `RobotsStore` (private, so that the typings offer no constructor). */
-  private constructor(rules: RuleSet, options: EngineOptions) {
-    checkOpened('AgentMatcher', 'matchers come from robots.agent() or agents(), or a RobotsStore')
+  private constructor(key: typeof OPENED, rules: RuleSet, options: EngineOptions) {
+    checkOpened(key, 'AgentMatcher')
     this.rules = rules
     this.options = options
     this.fallbackLine = noMatchLine(rules)

@@ -7,7 +7,7 @@
  * A URL's path start is found once; then each distinct matcher judges from
  * it, through the engine contract (match/engine.ts), in its own tier.
  */
-import { asBytes, checkOpened, describeValue, isIndex, isStrings, opened, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, checkOpened, describeValue, isIndex, isStrings, OPENED, RobotsInputError, RobotsRangeError } from '../errors.js'
 import { arrayBytes, objectBytes, SCRATCH_KEEP, typedArrayBytes } from '../memory.js'
 import { CompactRules, EventCursor, EventType } from '../rules/compact-rules.js'
 import { codeFrom, codeFromString, type AgentMatcher, type Explanation } from '../match/matcher.js'
@@ -107,12 +107,12 @@ export class CrawlerSet {
   private accessCache: (ReturnType<typeof pathAccess> | undefined)[] | undefined
 
   static {
-    construct = (list, distinct, slot, rules) => opened(() => new CrawlerSet(list, distinct, slot, rules))
+    construct = (list, distinct, slot, rules) => new CrawlerSet(OPENED, list, distinct, slot, rules)
   }
 
   /** Sets come from `Robots.crawlers()` and `RobotsStore.crawlers()` (private, so that the typings offer no constructor). */
-  private constructor(list: readonly (readonly string[])[], distinct: AgentMatcher[], slot: Int32Array, rules: CompactRules | null) {
-    checkOpened('CrawlerSet', 'use robots.crawlers([...]) or store.crawlers([...])')
+  private constructor(key: typeof OPENED, list: readonly (readonly string[])[], distinct: AgentMatcher[], slot: Int32Array, rules: CompactRules | null) {
+    checkOpened(key, 'CrawlerSet')
     this.crawlers = list
     this.size = list.length
     this.distinct = distinct

@@ -18,7 +18,7 @@ import { isValidProductToken } from '../parse/product-token.js'
 import { decodeForm, encodeForm } from '../rules/serialise.js'
 import { AgentCache, tokenSelection, tokensSelection } from './agent-cache.js'
 import { crawlerList, makeCrawlerSet, type Crawler, type CrawlerAccess, type CrawlerSet } from './crawler-set.js'
-import { checkOpened, describeValue, isStrings, opened, optionsArgument, RobotsInputError } from '../errors.js'
+import { checkOpened, describeValue, isStrings, OPENED, optionsArgument, RobotsInputError } from '../errors.js'
 
 /** Options of `parseRobots` and `parseRobotsStream`. */
 export interface ParseOptions extends EngineOptions {
@@ -126,15 +126,15 @@ export class Robots {
   private state: EngineOptions | AgentCache
 
   /** Use `parseRobots`, `parseRobotsStream` or `Robots.fromBytes` (private, so that the typings offer no constructor). */
-  private constructor(held: Uint8Array, options: EngineOptions, at = -1) {
-    checkOpened('Robots', 'use parseRobots, parseRobotsStream or Robots.fromBytes')
+  private constructor(key: typeof OPENED, held: Uint8Array, options: EngineOptions, at = -1) {
+    checkOpened(key, 'Robots')
     this.held = held
     this.at = at
     this.state = options
   }
 
   static {
-    makeRobots = (form, options, at) => opened(() => new Robots(form, options, at))
+    makeRobots = (form, options, at) => new Robots(OPENED, form, options, at)
     formBytes = (robots) => robots.form
     formCost = (robots) => (robots.at < 0 ? viewBytes(robots.held) : slotBytes(formLength(robots.held, robots.at), robots.held.byteLength))
   }
@@ -338,8 +338,7 @@ export class Robots {
   static fromBytes(bytes: Uint8Array, options: EngineOptions = {}): Robots {
     const o = optionsArgument<EngineOptions>(options, 'Robots.fromBytes', ENGINE_OPTION_NAMES)
     checkEngineOptions(o)
-    const form = decodeForm(bytes)
-    return opened(() => new Robots(form, engineOptionsOf(o)))
+    return new Robots(OPENED, decodeForm(bytes), engineOptionsOf(o))
   }
 
   /**

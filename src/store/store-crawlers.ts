@@ -5,7 +5,7 @@
  * start. Answers per crawler as `store.isAllowed(url, crawler)` /
  * `store.explain` give them alone.
  */
-import { asBytes, checkOpened, describeValue, opened, RobotsInputError, RobotsRangeError } from '../errors.js'
+import { asBytes, checkOpened, describeValue, OPENED, RobotsInputError, RobotsRangeError } from '../errors.js'
 import type { Explanation } from '../match/matcher.js'
 import type { CrawlerSet, CrawlerVerdict } from '../robots/crawler-set.js'
 import { UrlScan } from '../url/url-scan-record.js'
@@ -48,11 +48,11 @@ export class StoreCrawlers {
   private readonly scan = new UrlScan()
 
   static {
-    construct = (list, door) => opened(() => new StoreCrawlers(list, door))
+    construct = (list, door) => new StoreCrawlers(OPENED, list, door)
   }
 
-  private constructor(list: readonly (readonly string[])[], door: StoreCrawlersDoor) {
-    checkOpened('StoreCrawlers', 'use store.crawlers([...])')
+  private constructor(key: typeof OPENED, list: readonly (readonly string[])[], door: StoreCrawlersDoor) {
+    checkOpened(key, 'StoreCrawlers')
     this.crawlers = list
     this.size = list.length
     this.door = door
